@@ -1,0 +1,147 @@
+# ptxsim: one build for everything.
+#   make          build/bin/ptxsim and build/lib/libcudart.so.13
+#   make deps     install what is missing from Debian's archive
+#   make check    deps, build, every test suite; ends with "N passed, N failed"
+#   make demo     deps, build, run the flagship example under ptxsim
+#   make bench    the benchmarks in bench/ (never part of check)
+
+SHELL      := /bin/bash
+CUDA_HOME  ?= /usr/local/cuda
+NVCC       ?= $(shell command -v nvcc 2>/dev/null || echo $(CUDA_HOME)/bin/nvcc)
+CC         ?= gcc
+LLVM_CONFIG ?= $(shell command -v llvm-config-19 2>/dev/null || echo /usr/lib/llvm-19/bin/llvm-config)
+FLEX       ?= flex
+BISON      ?= bison
+B          := build
+
+# Layers, bottom to top. Each is a folder of C files with one public header.
+LAYERS     := frontend emulator timing runtime
+SHIM_DIR   := libcudart-shim
+
+WARN       := -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wvla
+BASEFLAGS  := -std=c17 -D_GNU_SOURCE -fPIC -g -I. -I$(B)/gen -I$(CUDA_HOME)/include $(WARN)
+CFLAGS     ?= -O2
+ASANFLAGS  := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LIBS       := -lzstd -llz4 -lz -lffi -lpthread -lm -ldl
+CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm -lpthread)
+
+# Sources: every .c below a layer folder (mechanism subfolders included), plus the lexer and
+# parser that flex and bison generate from frontend/*.l and frontend/*.y.
+find_c      = $(shell find $(1) -name '*.c' 2>/dev/null | sort)
+LEX_SRC    := $(wildcard frontend/*.l)
+YACC_SRC   := $(wildcard frontend/*.y)
+GEN_C      := $(patsubst frontend/%.l,$(B)/gen/%.c,$(LEX_SRC)) $(patsubst frontend/%.y,$(B)/gen/%.c,$(YACC_SRC))
+GEN_H      := $(patsubst frontend/%.y,$(B)/gen/%.h,$(YACC_SRC))
+CORE_SRC   := $(foreach l,$(LAYERS),$(call find_c,$(l)))
+SHIM_SRC   := $(call find_c,$(SHIM_DIR))
+CLI_SRC    := $(call find_c,cli)
+UNIT_SRC   := $(wildcard tests/unit/test_*.c)
+UNIT_HELPERS := $(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c))
+
+obj         = $(patsubst %.c,$(1)/obj/%.o,$(patsubst $(B)/gen/%,gen/%,$(2)))
+CORE_OBJ   := $(call obj,$(B),$(CORE_SRC) $(GEN_C))
+SHIM_OBJ   := $(call obj,$(B),$(SHIM_SRC))
+CLI_OBJ    := $(call obj,$(B),$(CLI_SRC))
+ACORE_OBJ  := $(call obj,$(B)/asan,$(CORE_SRC) $(GEN_C))
+ASHIM_OBJ  := $(call obj,$(B)/asan,$(SHIM_SRC))
+AHELP_OBJ  := $(call obj,$(B)/asan,$(UNIT_HELPERS))
+UNIT_BIN   := $(patsubst tests/unit/%.c,$(B)/asan/tests/%,$(UNIT_SRC))
+
+PTXSIM     := $(B)/bin/ptxsim
+SHIM_SO    := $(B)/lib/libcudart.so.13
+ASHIM_SO   := $(B)/asan/lib/libcudart.so.13
+CORE_A     := $(B)/lib/libptxsim.a
+ACORE_A    := $(B)/asan/lib/libptxsim.a
+
+.PHONY: all deps check demo bench clean unit-tests cuda-tests
+.DEFAULT_GOAL := all
+.SECONDARY:
+
+all: $(PTXSIM) $(SHIM_SO)
+
+# ---------------------------------------------------------------- dependencies
+DEB_PACKAGES := flex bison check pkg-config libzstd-dev liblz4-dev zlib1g-dev libffi-dev llvm-19-dev
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make deps: installing$$missing"; \
+	  sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  $$sudo apt-get update -q >/dev/null && $$sudo apt-get install -y -q --no-install-recommends $$missing >/dev/null \
+	    || { echo "make deps: apt-get failed for$$missing" >&2; exit 1; }; \
+	fi; \
+	[ -x "$(NVCC)" ] || echo "make deps: warning: nvcc not found (set NVCC=); CUDA tests and examples need it" >&2
+
+# ---------------------------------------------------------------- generated frontend
+$(B)/gen/%.c $(B)/gen/%.h: frontend/%.y
+	@mkdir -p $(dir $@)
+	$(BISON) -Wall -Werror --defines=$(B)/gen/$*.h -o $(B)/gen/$*.c $<
+
+$(B)/gen/%.c: frontend/%.l $(GEN_H)
+	@mkdir -p $(dir $@)
+	$(FLEX) -o $@ $<
+
+GEN_CFLAGS := -Wno-unused-function -Wno-sign-compare -Wno-shadow -Wno-unused-but-set-variable -Wno-missing-field-initializers
+
+# ---------------------------------------------------------------- objects
+$(B)/obj/gen/%.o: $(B)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(CFLAGS) $(GEN_CFLAGS) -MMD -MP -c $< -o $@
+$(B)/asan/obj/gen/%.o: $(B)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(ASANFLAGS) $(GEN_CFLAGS) -MMD -MP -c $< -o $@
+$(B)/obj/%.o: %.c | $(GEN_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+$(B)/asan/obj/%.o: %.c | $(GEN_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(ASANFLAGS) -MMD -MP -c $< -o $@
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)
+
+# ---------------------------------------------------------------- products
+$(CORE_A): $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+$(ACORE_A): $(ACORE_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+# The shim exports the CUDA runtime ABI under the version nodes nvcc's binaries ask for;
+# everything else stays local so it cannot clash with the application's symbols.
+SHIM_LDFLAGS = -shared -Wl,-soname,libcudart.so.13 -Wl,--version-script=$(SHIM_DIR)/libcudart.map \
+               -Wl,--no-undefined -Wl,-z,nodelete
+$(SHIM_SO): $(SHIM_OBJ) $(CORE_A) $(SHIM_DIR)/libcudart.map
+	@mkdir -p $(dir $@)
+	$(CC) $(SHIM_LDFLAGS) -o $@ $(SHIM_OBJ) $(CORE_A) $(LIBS)
+	ln -sf libcudart.so.13 $(B)/lib/libcudart.so
+$(ASHIM_SO): $(ASHIM_OBJ) $(ACORE_A) $(SHIM_DIR)/libcudart.map
+	@mkdir -p $(dir $@)
+	$(CC) $(SHIM_LDFLAGS) -fsanitize=address,undefined -o $@ $(ASHIM_OBJ) $(ACORE_A) $(LIBS)
+
+$(PTXSIM): $(CLI_OBJ) $(CORE_A)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $(CLI_OBJ) $(CORE_A) $(LIBS)
+
+# ---------------------------------------------------------------- tests
+$(B)/asan/tests/%: tests/unit/%.c $(AHELP_OBJ) $(ACORE_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(ASANFLAGS) -Wno-error=shadow -o $@ $< $(AHELP_OBJ) $(ACORE_A) $(CHECK_LIBS) $(LIBS)
+
+unit-tests: $(UNIT_BIN)
+
+check: deps
+	@$(MAKE) --no-print-directory all $(UNIT_BIN) $(ASHIM_SO)
+	@NVCC="$(NVCC)" B="$(B)" bash tests/run_all.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@NVCC="$(NVCC)" B="$(B)" bash examples/run_demo.sh
+
+bench: all
+	@NVCC="$(NVCC)" B="$(B)" bash bench/run_all.sh
+
+clean:
+	rm -rf $(B)

@@ -1,0 +1,12 @@
+/* cli.h: the `ptxsim` command's subcommands. The command-line driver sits above every layer
+ * (it is not a library layer); each subcommand lives in its own file. */
+#ifndef PTXSIM_CLI_CLI_H
+#define PTXSIM_CLI_CLI_H
+
+/* Each takes the arguments after the subcommand name (argv[0] is the subcommand) and returns
+ * the process exit status. */
+int cli_run(int argc, char **argv);      /* cli/run.c:     ptxsim run [options] -- ./app args */
+int cli_extract(int argc, char **argv);  /* cli/extract.c: ptxsim extract ./app [--list|...] */
+int cli_ptx(int argc, char **argv);      /* cli/ptx.c:     ptxsim ptx FILE.ptx [--dump] */
+
+#endif

@@ -1,0 +1,313 @@
+/* ptx.h: the frontend's public interface.
+ *
+ * The frontend turns PTX text into a read-only IR (module -> functions -> instructions, with
+ * a CFG and immediate post-dominators), and reads the fatbins that nvcc embeds in binaries.
+ * Everything above it (emulator, timing, runtime) consumes only this header.
+ */
+#ifndef PTXSIM_FRONTEND_PTX_H
+#define PTXSIM_FRONTEND_PTX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---------------------------------------------------------------- vocabulary */
+
+typedef enum ptx_type {
+    PTX_TYPE_NONE = 0,
+#define X(id, text, bits, kind) PTX_TYPE_##id,
+#include "ptx_types.def"
+#undef X
+    PTX_TYPE_COUNT
+} ptx_type;
+
+typedef enum ptx_opcode {
+    PTX_OP_NONE = 0,
+#define X(id, text) PTX_OP_##id,
+#include "ptx_opcodes.def"
+#undef X
+    PTX_OP_COUNT
+} ptx_opcode;
+
+/* Suffix codes: the values below PTX_SFX_TYPES_END are the ptx_type values, so a type suffix
+ * and its type share one number; modifier suffixes follow. */
+typedef enum ptx_suffix {
+    PTX_SFX_NONE = 0,
+    PTX_SFX_TYPES_END = PTX_TYPE_COUNT - 1,
+#define X(id, text, group) PTX_SFX_##id,
+#include "ptx_suffixes.def"
+#undef X
+    PTX_SFX_COUNT
+} ptx_suffix;
+
+typedef enum ptx_suffix_group {
+    PTX_SG_TYPE, PTX_SG_SPACE, PTX_SG_ROUND, PTX_SG_CMP, PTX_SG_LOGIC, PTX_SG_AOP, PTX_SG_VEC,
+    PTX_SG_SEM, PTX_SG_SCOPE, PTX_SG_FLAG, PTX_SG_MODE, PTX_SG_CACHE, PTX_SG_SHAPE,
+    PTX_SG_LAYOUT, PTX_SG_OTHER
+} ptx_suffix_group;
+
+typedef enum ptx_space {
+    PTX_SPACE_NONE = 0, /* generic addressing, or no space */
+    PTX_SPACE_REG, PTX_SPACE_SREG, PTX_SPACE_CONST, PTX_SPACE_GLOBAL, PTX_SPACE_LOCAL,
+    PTX_SPACE_PARAM, PTX_SPACE_SHARED, PTX_SPACE_SHARED_CLUSTER, PTX_SPACE_TEX,
+    PTX_SPACE_SURF, PTX_SPACE_SAMPLER
+} ptx_space;
+
+/* Flag bits of ptx_instr.flags, one per FLAG-group suffix: PTX_F_FTZ, PTX_F_SAT, ... */
+enum {
+#define X(id, text, group) PTX_FBIT_##id,
+#include "ptx_suffixes.def"
+#undef X
+};
+#define PTX_F(id) (UINT64_C(1) << (PTX_FBIT_##id - PTX_FBIT_FTZ))
+
+/* Special registers (%tid, %ctaid, ...). Component .x/.y/.z is ptx_operand.comp. */
+typedef enum ptx_sreg {
+    PTX_SREG_NONE = 0,
+    PTX_SREG_TID, PTX_SREG_NTID, PTX_SREG_CTAID, PTX_SREG_NCTAID, PTX_SREG_LANEID,
+    PTX_SREG_WARPID, PTX_SREG_NWARPID, PTX_SREG_SMID, PTX_SREG_NSMID, PTX_SREG_GRIDID,
+    PTX_SREG_LANEMASK_EQ, PTX_SREG_LANEMASK_LE, PTX_SREG_LANEMASK_LT, PTX_SREG_LANEMASK_GE,
+    PTX_SREG_LANEMASK_GT, PTX_SREG_CLOCK, PTX_SREG_CLOCK_HI, PTX_SREG_CLOCK64,
+    PTX_SREG_GLOBALTIMER, PTX_SREG_GLOBALTIMER_LO, PTX_SREG_GLOBALTIMER_HI,
+    PTX_SREG_DYNAMIC_SMEM_SIZE, PTX_SREG_TOTAL_SMEM_SIZE, PTX_SREG_AGGR_SMEM_SIZE,
+    PTX_SREG_ENVREG,  /* %envreg0..31: index in ptx_operand.comp */
+    PTX_SREG_PM,      /* %pm0..7 / %pm0_64..: index in comp */
+    PTX_SREG_CLUSTERID, PTX_SREG_NCLUSTERID, PTX_SREG_CLUSTER_CTAID, PTX_SREG_CLUSTER_NCTAID,
+    PTX_SREG_CLUSTER_CTARANK, PTX_SREG_CLUSTER_NCTARANK, PTX_SREG_IS_EXPLICIT_CLUSTER,
+    PTX_SREG_RESERVED_SMEM_OFFSET_BEGIN, PTX_SREG_RESERVED_SMEM_OFFSET_END,
+    PTX_SREG_RESERVED_SMEM_OFFSET_CAP, PTX_SREG_RESERVED_SMEM_OFFSET_2,
+    PTX_SREG_CURRENT_GRAPH_EXEC,
+    PTX_SREG_COUNT
+} ptx_sreg;
+
+/* ---------------------------------------------------------------- IR */
+
+typedef enum ptx_operand_kind {
+    PTX_OPD_REG,     /* reg = register id (ptx_function.regs), comp = vector component or 0 */
+    PTX_OPD_SREG,    /* reg = ptx_sreg, comp = 0/1/2 for .x/.y/.z, or the %envreg index */
+    PTX_OPD_IMM,     /* imm = integer value */
+    PTX_OPD_FIMM32,  /* imm = IEEE single bits (0fXXXXXXXX) */
+    PTX_OPD_FIMM64,  /* imm = IEEE double bits (0dXXXX..., or a decimal float literal) */
+    PTX_OPD_ADDR,    /* [base+imm]: base is reg >= 0, or sym >= 0, or neither (absolute) */
+    PTX_OPD_SYM,     /* a symbol used as a value (its address; a function name in call/mov) */
+    PTX_OPD_LABEL,   /* imm = target instruction index (bra, brx.idx label lists) */
+    PTX_OPD_VEC,     /* {a, b, c, d}: nelem elements in elems */
+    PTX_OPD_SINK,    /* _ */
+    PTX_OPD_LIST     /* (a, b, ...) for call arguments / return values, or label lists */
+} ptx_operand_kind;
+
+typedef struct ptx_operand {
+    uint8_t kind;       /* ptx_operand_kind */
+    bool neg;           /* !%p for predicates; -x is folded into imm for numbers */
+    uint8_t comp;       /* .x .y .z .w = 0..3, or an index (see kinds) */
+    uint8_t nelem;      /* VEC / LIST */
+    int32_t reg;        /* register id, or ptx_sreg for SREG; -1 if none */
+    int32_t sym;        /* symbol id (ptx_module.syms); -1 if none */
+    int64_t imm;        /* immediate, float bits, address offset, or label target */
+    struct ptx_operand *elems;
+} ptx_operand;
+
+typedef enum ptx_cmp {
+    PTX_CMP_NONE = 0, PTX_CMP_EQ, PTX_CMP_NE, PTX_CMP_LT, PTX_CMP_LE, PTX_CMP_GT, PTX_CMP_GE,
+    PTX_CMP_LO, PTX_CMP_LS, PTX_CMP_HI, PTX_CMP_HS, PTX_CMP_EQU, PTX_CMP_NEU, PTX_CMP_LTU,
+    PTX_CMP_LEU, PTX_CMP_GTU, PTX_CMP_GEU, PTX_CMP_NUM, PTX_CMP_NAN
+} ptx_cmp;
+
+typedef enum ptx_round {
+    PTX_RND_NONE = 0, PTX_RND_RN, PTX_RND_RZ, PTX_RND_RM, PTX_RND_RP, PTX_RND_RNA, PTX_RND_RS,
+    PTX_RND_RNI, PTX_RND_RZI, PTX_RND_RMI, PTX_RND_RPI
+} ptx_round;
+
+#define PTX_MAX_SUFFIXES 16
+#define PTX_MAX_TYPES 4
+
+typedef struct ptx_instr {
+    uint16_t op;                      /* ptx_opcode */
+    uint8_t nsfx;
+    uint16_t sfx[PTX_MAX_SUFFIXES];   /* every suffix, in the order written (for printing) */
+    /* Decoded from sfx[] by the frontend, so executors never scan strings: */
+    uint8_t types[PTX_MAX_TYPES];     /* type suffixes in written order (cvt: dst, src) */
+    uint8_t ntypes;
+    uint8_t space;                    /* ptx_space of the access, PTX_SPACE_NONE = generic */
+    uint8_t vec;                      /* 1, 2, 4 or 8 */
+    uint8_t rnd;                      /* ptx_round */
+    uint8_t cmp;                      /* ptx_cmp (set/setp/slct) */
+    uint16_t boolop;                  /* PTX_SFX_AND/OR/XOR combining op of set/setp, or 0 */
+    uint16_t aop;                     /* atom/red/redux/bar.red operation suffix, or 0 */
+    uint16_t mode;                    /* the sub-operation (MODE group, or lo/hi of mul), or 0 */
+    uint16_t sem;                     /* PTX_SFX_RELAXED/ACQUIRE/... or 0 */
+    uint16_t scope;                   /* PTX_SFX_CTA/CLUSTER/GPU/SYS or 0 */
+    uint64_t flags;                   /* PTX_F(FTZ) | PTX_F(SAT) | ... */
+    int32_t guard;                    /* guard predicate register id, -1 if unguarded */
+    bool guard_neg;                   /* @!%p */
+    uint8_t nops;
+    ptx_operand *ops;                 /* destination(s) first, as written */
+    int32_t target;                   /* bra: instruction index; call: callee symbol id */
+    int32_t reconv;                   /* branches: reconvergence instruction index (IPDOM), or
+                                         ninstrs when the branch reconverges only at exit */
+    int32_t block;                    /* basic block index */
+    uint32_t line, col;               /* position in the PTX text */
+    uint32_t dbg_file, dbg_line;      /* last .loc before it (0 = none) */
+} ptx_instr;
+
+typedef struct ptx_reg {
+    char *name;           /* "%r12" */
+    uint8_t type;         /* ptx_type of its declaration */
+    uint8_t nslots;       /* 64-bit slots it takes: 1, or 2 for .b128 */
+    uint32_t slot;        /* first slot in the per-thread register file */
+    uint8_t vec;          /* .v2/.v4 register declarations: components, else 1 */
+} ptx_reg;
+
+typedef enum ptx_linkage {
+    PTX_LINK_NONE = 0, PTX_LINK_VISIBLE, PTX_LINK_EXTERN, PTX_LINK_WEAK, PTX_LINK_COMMON
+} ptx_linkage;
+
+typedef enum ptx_symbol_kind { PTX_SYM_VAR, PTX_SYM_FUNC, PTX_SYM_PARAM } ptx_symbol_kind;
+
+/* An initialiser entry that holds an address: bytes [offset, offset+size) of the initial value
+ * are the address of symbol sym plus addend (generic() or plain, as written). */
+typedef struct ptx_reloc {
+    uint64_t offset;
+    uint32_t size;
+    int32_t sym;
+    int64_t addend;
+    bool generic;
+} ptx_reloc;
+
+typedef struct ptx_symbol {
+    char *name;
+    uint8_t kind;         /* ptx_symbol_kind */
+    uint8_t space;        /* ptx_space: GLOBAL/CONST/SHARED/LOCAL/PARAM/TEX/SURF/SAMPLER */
+    uint8_t type;         /* element type */
+    uint8_t linkage;      /* ptx_linkage */
+    uint32_t align;       /* bytes */
+    uint64_t size;        /* bytes in all (0 for `extern .shared` unsized arrays) */
+    uint8_t vec;          /* .v2/.v4 element vectors, else 1 */
+    bool is_ptr;          /* .param .ptr attribute */
+    uint32_t ptr_align;
+    uint8_t ptr_space;
+    int32_t owner;        /* function index for function-scope symbols, -1 for module scope */
+    int32_t func;         /* PTX_SYM_FUNC: function index */
+    uint64_t offset;      /* params: byte offset in the parameter block; function-scope
+                             .shared/.local: offset within the function's static window */
+    uint8_t *init;        /* initial bytes (size bytes) or NULL for zero */
+    ptx_reloc *relocs;
+    uint32_t nrelocs;
+    uint32_t line;
+} ptx_symbol;
+
+typedef struct ptx_block {
+    uint32_t first, end;  /* instruction indices [first, end) */
+    int32_t succ[2];      /* successor blocks, -1 when absent */
+    int32_t ipdom;        /* immediate post-dominator block, -1 for the exit */
+} ptx_block;
+
+typedef struct ptx_function {
+    char *name;
+    bool is_entry;
+    bool is_decl;              /* a prototype without a body */
+    uint8_t linkage;
+    int32_t sym;               /* its symbol id */
+    int32_t *params;           /* symbol ids of .param inputs, in order */
+    uint32_t nparams;
+    int32_t *rets;             /* symbol ids of return .params (.func only) */
+    uint32_t nrets;
+    uint32_t param_size;       /* bytes of the parameter block */
+    ptx_reg *regs;
+    uint32_t nregs;
+    uint32_t nslots;           /* 64-bit register slots per thread (predicates included) */
+    ptx_instr *instrs;
+    uint32_t ninstrs;
+    ptx_block *blocks;
+    uint32_t nblocks;
+    uint64_t shared_size;      /* static .shared bytes it declares (module + function scope
+                                  are laid out by the emulator) */
+    uint64_t local_size;       /* .local bytes per thread */
+    uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg, maxclusterrank, reqnctapercluster[3];
+    bool noreturn, explicitcluster;
+    uint32_t line;
+} ptx_function;
+
+typedef struct ptx_module {
+    char *name;                /* file name or fatbin entry name, for messages */
+    uint32_t version_major, version_minor;
+    uint32_t sm;               /* .target sm_XX number (75, 80, 90, 100, 120, ...) */
+    char *target;              /* the whole .target line's arguments, as written */
+    uint32_t address_size;     /* 32 or 64 */
+    ptx_symbol *syms;
+    uint32_t nsyms;
+    ptx_function *funcs;
+    uint32_t nfuncs;
+    char **files;              /* .file N "name": files[N] (NULL where undeclared) */
+    uint32_t nfiles;
+    void *arena;               /* owns every allocation above */
+} ptx_module;
+
+/* ---------------------------------------------------------------- parsing */
+
+/* Diagnostics collected while parsing and checking: each line reads
+ * "FILE:LINE:COL: error: [in KERNEL] message". */
+typedef struct ptx_diag {
+    char *text;      /* malloc'd, NUL-terminated; NULL when empty */
+    size_t len, cap;
+    uint32_t errors, warnings;
+} ptx_diag;
+
+void ptx_diag_free(ptx_diag *d);
+
+/* Parses and checks a whole PTX module. Returns NULL on any error (details in diag). */
+ptx_module *ptx_parse(const char *text, size_t len, const char *name, ptx_diag *diag);
+void ptx_module_free(ptx_module *m);
+
+/* Writes the module back as PTX text that parses to the same IR. */
+void ptx_print(const ptx_module *m, FILE *out);
+/* Writes a readable dump of the IR (blocks, successors, IPDOMs). */
+void ptx_dump(const ptx_module *m, FILE *out);
+
+const ptx_function *ptx_find_function(const ptx_module *m, const char *name);
+int32_t ptx_find_symbol(const ptx_module *m, int32_t owner, const char *name);
+
+const char *ptx_type_name(ptx_type t);
+unsigned ptx_type_bits(ptx_type t);
+bool ptx_type_is_signed(ptx_type t);
+bool ptx_type_is_float(ptx_type t);
+const char *ptx_opcode_name(ptx_opcode op);
+const char *ptx_suffix_name(ptx_suffix s);
+ptx_suffix_group ptx_suffix_group_of(ptx_suffix s);
+const char *ptx_sreg_name(ptx_sreg s);
+bool ptx_instr_has(const ptx_instr *in, ptx_suffix s);
+
+/* ---------------------------------------------------------------- fatbins */
+
+typedef enum ptx_fatbin_kind { PTX_FATBIN_PTX = 1, PTX_FATBIN_ELF = 2 } ptx_fatbin_kind;
+
+typedef struct ptx_fatbin_entry {
+    uint8_t kind;             /* ptx_fatbin_kind */
+    uint32_t arch;            /* sm / compute number, e.g. 75 */
+    uint32_t ptx_major, ptx_minor;
+    bool compressed;          /* as stored */
+    char *name;               /* the entry's embedded name ("va.cu"), malloc'd, may be NULL */
+    uint8_t *data;            /* decompressed payload, malloc'd; PTX is NUL-terminated */
+    size_t size;              /* payload bytes (without the NUL) */
+} ptx_fatbin_entry;
+
+typedef struct ptx_fatbin {
+    ptx_fatbin_entry *entries;
+    size_t count;
+} ptx_fatbin;
+
+/* Reads what __cudaRegisterFatBinary receives: a __fatBinC_Wrapper_t (magic 0x466243b1,
+ * version 1 or 2) or a bare fatbin (magic 0xba55ed50). Returns 0, or -1 with a message. */
+int ptx_fatbin_read_wrapper(const void *wrapper, ptx_fatbin *out, char *err, size_t errlen);
+/* Reads a bare fatbin image of at most `len` bytes (several may follow one another). */
+int ptx_fatbin_read(const void *data, size_t len, ptx_fatbin *out, char *err, size_t errlen);
+/* Reads every fatbin embedded in an ELF executable or shared object on disk (.nv_fatbin and
+ * __nv_relfatbin sections). */
+int ptx_fatbin_read_elf_file(const char *path, ptx_fatbin *out, char *err, size_t errlen);
+void ptx_fatbin_free(ptx_fatbin *fb);
+/* The PTX entry to run: the newest PTX version, then the highest arch, that parses.
+ * Returns NULL (and a rebuild hint in err) when the fatbin holds no PTX. */
+const ptx_fatbin_entry *ptx_fatbin_best_ptx(const ptx_fatbin *fb, char *err, size_t errlen);
+
+#endif
