@@ -1,0 +1,138 @@
+/* streams.c: streams, events and host callbacks. */
+#include "runtime/rt.h"
+
+#define SAME_AS(name, target) extern __typeof__(target) name __attribute__((alias(#target)))
+
+cudaError_t cudaStreamCreate(cudaStream_t *pStream)
+{
+    return rt_stream_create(pStream, cudaStreamDefault, 0);
+}
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
+{
+    return rt_stream_create(pStream, flags, 0);
+}
+
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority)
+{
+    return rt_stream_create(pStream, flags, priority);
+}
+
+cudaError_t cudaStreamDestroy(cudaStream_t stream)
+{
+    return rt_stream_destroy(stream);
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream)
+{
+    return rt_stream_synchronize(stream);
+}
+SAME_AS(cudaStreamSynchronize_ptsz, cudaStreamSynchronize);
+
+cudaError_t cudaStreamQuery(cudaStream_t stream)
+{
+    return rt_stream_query(stream);
+}
+SAME_AS(cudaStreamQuery_ptsz, cudaStreamQuery);
+
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
+{
+    return rt_stream_wait_event(stream, event, flags);
+}
+SAME_AS(cudaStreamWaitEvent_ptsz, cudaStreamWaitEvent);
+
+cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags)
+{
+    return rt_stream_get_flags(hStream, flags);
+}
+SAME_AS(cudaStreamGetFlags_ptsz, cudaStreamGetFlags);
+
+cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority)
+{
+    return rt_stream_get_priority(hStream, priority);
+}
+SAME_AS(cudaStreamGetPriority_ptsz, cudaStreamGetPriority);
+
+cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device)
+{
+    cudaError_t e = rt_stream_check(hStream);
+    if (e == cudaSuccess)
+        e = rt_get_device(device);
+    return e;
+}
+SAME_AS(cudaStreamGetDevice_ptsz, cudaStreamGetDevice);
+
+cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
+{
+    if (leastPriority)
+        *leastPriority = 0;
+    if (greatestPriority)
+        *greatestPriority = -5;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
+                                  void *userData, unsigned int flags)
+{
+    return rt_stream_add_callback(stream, callback, userData, flags);
+}
+SAME_AS(cudaStreamAddCallback_ptsz, cudaStreamAddCallback);
+
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
+{
+    return rt_launch_host_func(stream, fn, userData);
+}
+SAME_AS(cudaLaunchHostFunc_ptsz, cudaLaunchHostFunc);
+
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length,
+                                     unsigned int flags)
+{
+    (void)devPtr;
+    (void)length;
+    (void)flags;
+    return rt_stream_check(stream);
+}
+SAME_AS(cudaStreamAttachMemAsync_ptsz, cudaStreamAttachMemAsync);
+
+cudaError_t cudaEventCreate(cudaEvent_t *event)
+{
+    return rt_event_create(event, cudaEventDefault);
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
+{
+    return rt_event_create(event, flags);
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t event)
+{
+    return rt_event_destroy(event);
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
+{
+    return rt_event_record(event, stream);
+}
+SAME_AS(cudaEventRecord_ptsz, cudaEventRecord);
+
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
+{
+    (void)flags;
+    return rt_event_record(event, stream);
+}
+SAME_AS(cudaEventRecordWithFlags_ptsz, cudaEventRecordWithFlags);
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event)
+{
+    return rt_event_synchronize(event);
+}
+
+cudaError_t cudaEventQuery(cudaEvent_t event)
+{
+    return rt_event_query(event);
+}
+
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
+{
+    return rt_event_elapsed_time(ms, start, end);
+}

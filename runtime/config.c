@@ -1,0 +1,177 @@
+/* config.c: the runtime's options (one table, read by `ptxsim --help` and `ptxsim run`) and
+ * their values from the PTXSIM_* environment. */
+#include "runtime/rt_internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const rt_option rt_options[] = {
+    {"engine", "PTXSIM_ENGINE", "interp", RT_OPT_CHOICE, "interp|jit", "interp", NULL,
+     "executor of warps: the interpreter or the LLVM JIT"},
+    {"threads", "PTXSIM_THREADS", "1", RT_OPT_UINT, NULL, NULL, NULL,
+     "host threads that run SMs (1 = serial)"},
+    {"seed", "PTXSIM_SEED", "0", RT_OPT_UINT, NULL, NULL, NULL,
+     "scheduling seed: 0 = fixed order, otherwise perturbs warp order (exposes races)"},
+    {"det", "PTXSIM_DET", "off", RT_OPT_CHOICE, "off|gpudet|dab", "off", NULL,
+     "deterministic execution: off, GPUDet, or deterministic atomic buffering"},
+    {"quantum", "PTXSIM_QUANTUM", "auto", RT_OPT_UINT, NULL, NULL, NULL,
+     "warp instructions a warp runs before the scheduler switches (auto = engine default)"},
+    {"timing", "PTXSIM_TIMING", "off", RT_OPT_BOOL, NULL, "off", "on",
+     "cycle-level timing model of the GPU"},
+    {"gpu", "PTXSIM_GPU", "a100", RT_OPT_CHOICE, "gtx480|v100|rtx2080ti|a100|rtx4090|h100", NULL,
+     NULL, "GPU model: device properties and timing configuration"},
+    {"verbose", "PTXSIM_VERBOSE", "0", RT_OPT_UINT, NULL, NULL, "1",
+     "diagnostics on stderr: 1 = modules and launches, 2 = also allocations and copies"},
+    {"stats", "PTXSIM_STATS", "off", RT_OPT_TEXT, NULL, NULL, "-",
+     "per-kernel statistics at exit: off, - (stderr) or a file name"},
+    {"tm", "PTXSIM_TM", "off", RT_OPT_CHOICE, "off|kilotm", "off", "kilotm",
+     "GPU transactional memory"},
+    {"igpu", "PTXSIM_IGPU", "off", RT_OPT_BOOL, NULL, "off", "on",
+     "idempotent-region restart of faulting warps (iGPU)"},
+    {"fault-inject", "PTXSIM_FAULT_INJECT", "off", RT_OPT_TEXT, NULL, "off", NULL,
+     "fault injection specification for iGPU restart"},
+    {"trace", "PTXSIM_TRACE", "off", RT_OPT_TEXT, NULL, "off", NULL,
+     "instruction trace file"},
+};
+const size_t rt_option_count = sizeof rt_options / sizeof rt_options[0];
+
+const rt_option *rt_option_find(const char *name)
+{
+    for (size_t i = 0; i < rt_option_count; i++)
+        if (strcmp(rt_options[i].name, name) == 0)
+            return &rt_options[i];
+    return NULL;
+}
+
+/* Is `value` one of the '|'-separated words of `list`? */
+static bool in_list(const char *list, const char *value)
+{
+    size_t n = strlen(value);
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, '|');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && strncmp(p, value, n) == 0)
+            return true;
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    return false;
+}
+
+static bool parse_bool(const char *v, bool *out)
+{
+    static const char *const yes[] = {"on", "1", "yes", "true"};
+    static const char *const no[] = {"off", "0", "no", "false"};
+    for (size_t i = 0; i < 4; i++) {
+        if (strcasecmp(v, yes[i]) == 0) { *out = true; return true; }
+        if (strcasecmp(v, no[i]) == 0) { *out = false; return true; }
+    }
+    return false;
+}
+
+static bool parse_uint(const char *v, uint64_t *out)
+{
+    if (!isdigit((unsigned char)v[0]))
+        return false;
+    errno = 0;
+    char *end;
+    unsigned long long x = strtoull(v, &end, 0);
+    if (errno || *end)
+        return false;
+    *out = x;
+    return true;
+}
+
+bool rt_option_check(const rt_option *opt, const char *value, char *err, size_t errlen)
+{
+    uint64_t u;
+    bool b;
+    switch (opt->kind) {
+    case RT_OPT_CHOICE:
+        if (in_list(opt->choices, value))
+            return true;
+        snprintf(err, errlen, "%s=%s: expected one of %s", opt->env, value, opt->choices);
+        return false;
+    case RT_OPT_UINT:
+        if (parse_uint(value, &u) || (strcmp(opt->def, "auto") == 0 && strcmp(value, "auto") == 0))
+            return true;
+        snprintf(err, errlen, "%s=%s: expected a non-negative integer%s", opt->env, value,
+                 strcmp(opt->def, "auto") == 0 ? " or auto" : "");
+        return false;
+    case RT_OPT_BOOL:
+        if (parse_bool(value, &b))
+            return true;
+        snprintf(err, errlen, "%s=%s: expected on or off", opt->env, value);
+        return false;
+    case RT_OPT_TEXT:
+        if (value[0])
+            return true;
+        snprintf(err, errlen, "%s is empty: expected a value or off", opt->env);
+        return false;
+    }
+    return false;
+}
+
+static bool value_implemented(const rt_option *opt, const char *v)
+{
+    if (!opt->implemented)
+        return true;
+    bool a, b;
+    if (opt->kind == RT_OPT_BOOL && parse_bool(v, &a) && parse_bool(opt->implemented, &b))
+        return a == b;
+    return in_list(opt->implemented, v);
+}
+
+/* The option's value: the environment's if valid, else the default (with a message). */
+static const char *option_value(const rt_option *opt)
+{
+    const char *v = getenv(opt->env);
+    if (!v)
+        return opt->def;
+    char err[256];
+    if (!rt_option_check(opt, v, err, sizeof err)) {
+        fprintf(stderr, "ptxsim: %s; using the default %s\n", err, opt->def);
+        return opt->def;
+    }
+    /* Accepted, but only some values work today: say so, and run with the default. */
+    if (!value_implemented(opt, v)) {
+        fprintf(stderr, "ptxsim: %s=%s is not implemented yet; running with %s\n", opt->env, v,
+                opt->def);
+        return opt->def;
+    }
+    return v;
+}
+
+static void copy_text(char *dst, size_t n, const char *src)
+{
+    snprintf(dst, n, "%s", src);
+}
+
+void rt_config_load(rt_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    uint64_t u;
+    bool b;
+
+    copy_text(cfg->engine, sizeof cfg->engine, option_value(rt_option_find("engine")));
+    cfg->threads = parse_uint(option_value(rt_option_find("threads")), &u) && u > 0
+                       ? (uint32_t)(u > 1024 ? 1024 : u) : 1;
+    cfg->seed = parse_uint(option_value(rt_option_find("seed")), &u) ? u : 0;
+    copy_text(cfg->det, sizeof cfg->det, option_value(rt_option_find("det")));
+    cfg->quantum = parse_uint(option_value(rt_option_find("quantum")), &u) ? u : 0;
+    cfg->timing = parse_bool(option_value(rt_option_find("timing")), &b) && b;
+    copy_text(cfg->gpu, sizeof cfg->gpu, option_value(rt_option_find("gpu")));
+    cfg->verbose =
+        parse_uint(option_value(rt_option_find("verbose")), &u) ? (int)(u > 9 ? 9 : u) : 0;
+    const char *stats = option_value(rt_option_find("stats"));
+    copy_text(cfg->stats, sizeof cfg->stats, strcmp(stats, "off") == 0 ? "" : stats);
+    copy_text(cfg->tm, sizeof cfg->tm, option_value(rt_option_find("tm")));
+    cfg->igpu = parse_bool(option_value(rt_option_find("igpu")), &b) && b;
+    copy_text(cfg->fault_inject, sizeof cfg->fault_inject,
+              option_value(rt_option_find("fault-inject")));
+    copy_text(cfg->trace, sizeof cfg->trace, option_value(rt_option_find("trace")));
+}

@@ -1,0 +1,451 @@
+/* launch.c: kernel launches: the <<<...>>> call-configuration stack, validation against the
+ * device's limits, the parameter block, running the grid on the engine, and turning a fault
+ * into the CUDA error the real runtime would report. Also the per-kernel queries
+ * (attributes, occupancy) that depend on the same limits. */
+#include "runtime/rt_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- call configuration */
+
+/* nvcc pushes the <<<...>>> configuration, then the kernel's stub pops it; a launch inside an
+ * argument expression nests, so this is a small per-thread stack. */
+typedef struct call_config {
+    dim3 grid, block;
+    size_t smem;
+    cudaStream_t stream;
+} call_config;
+
+#define MAX_CONFIG_DEPTH 64
+static _Thread_local call_config config_stack[MAX_CONFIG_DEPTH];
+static _Thread_local unsigned config_depth;
+
+unsigned rt_push_call_config(dim3 grid, dim3 block, size_t smem, cudaStream_t stream)
+{
+    if (config_depth >= MAX_CONFIG_DEPTH) {
+        fprintf(stderr, "ptxsim: kernel launches nested more than %d deep\n", MAX_CONFIG_DEPTH);
+        return 1;  /* nonzero: nvcc's code skips the launch */
+    }
+    config_stack[config_depth++] = (call_config){grid, block, smem, stream};
+    return 0;
+}
+
+cudaError_t rt_pop_call_config(dim3 *grid, dim3 *block, size_t *smem, cudaStream_t *stream)
+{
+    if (config_depth == 0)
+        return rt_record(cudaErrorMissingConfiguration);
+    call_config c = config_stack[--config_depth];
+    if (grid)
+        *grid = c.grid;
+    if (block)
+        *block = c.block;
+    if (smem)
+        *smem = c.smem;
+    if (stream)
+        *stream = c.stream;
+    return cudaSuccess;
+}
+
+cudaError_t rt_get_kernel(cudaKernel_t *kernel, const void *host_fun)
+{
+    rt_init();
+    pthread_mutex_lock(&rt_g.lock);
+    rt_kernel *k = rt_kernel_lookup(host_fun);
+    pthread_mutex_unlock(&rt_g.lock);
+    if (!kernel)
+        return rt_record(cudaErrorInvalidValue);
+    *kernel = (cudaKernel_t)k;
+    if (!k)
+        return rt_record(rt_api_error(cudaErrorInvalidDeviceFunction, "cudaGetKernel",
+                                      "%p is not a registered kernel", host_fun));
+    return cudaSuccess;
+}
+
+/* ---------------------------------------------------------------- faults */
+
+static cudaError_t fault_error(emu_fault_kind kind)
+{
+    switch (kind) {
+    case EMU_FAULT_NONE: return cudaSuccess;
+    case EMU_FAULT_ILLEGAL_ADDRESS: return cudaErrorIllegalAddress;
+    case EMU_FAULT_MISALIGNED: return cudaErrorMisalignedAddress;
+    case EMU_FAULT_SHARED_OUT_OF_RANGE: return cudaErrorIllegalAddress;
+    case EMU_FAULT_LOCAL_OUT_OF_RANGE: return cudaErrorIllegalAddress;
+    case EMU_FAULT_BARRIER_DEADLOCK: return cudaErrorLaunchFailure;
+    case EMU_FAULT_TRAP: return cudaErrorLaunchFailure;
+    case EMU_FAULT_ASSERT: return cudaErrorAssert;
+    case EMU_FAULT_ILLEGAL_INSTRUCTION: return cudaErrorIllegalInstruction;
+    case EMU_FAULT_UNSUPPORTED: return cudaErrorNotSupported;
+    case EMU_FAULT_STACK_OVERFLOW: return cudaErrorLaunchFailure;
+    case EMU_FAULT_INVALID_PC: return cudaErrorLaunchFailure;
+    case EMU_FAULT_OUT_OF_RESOURCES: return cudaErrorLaunchOutOfResources;
+    }
+    return cudaErrorLaunchFailure;
+}
+
+/* ---------------------------------------------------------------- validation */
+
+static uint64_t threads_of(dim3 d)
+{
+    return (uint64_t)d.x * d.y * d.z;
+}
+
+static uint64_t bound_threads(const uint32_t v[3])
+{
+    return (uint64_t)v[0] * (v[1] ? v[1] : 1) * (v[2] ? v[2] : 1);
+}
+
+/* The most dynamic shared memory a launch of k may ask for. */
+static uint64_t dynamic_smem_limit(const rt_kernel *k)
+{
+    uint64_t stat = k->fn->shared_size;
+    if (k->max_dynamic_smem >= 0)
+        return (uint64_t)k->max_dynamic_smem;
+    return stat >= RT_SMEM_PER_BLOCK ? 0 : RT_SMEM_PER_BLOCK - stat;
+}
+
+static cudaError_t check_config(rt_kernel *k, dim3 grid, dim3 block, size_t smem)
+{
+    const char *fn = "kernel launch";
+    const char *name = rt_kernel_pretty(k);
+    if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
+        return rt_api_error(cudaErrorInvalidConfiguration, fn,
+                            "%s<<<(%u,%u,%u), (%u,%u,%u)>>>: a dimension is zero", name, grid.x,
+                            grid.y, grid.z, block.x, block.y, block.z);
+    if (block.x > RT_MAX_BLOCK_X || block.y > RT_MAX_BLOCK_Y || block.z > RT_MAX_BLOCK_Z ||
+        threads_of(block) > RT_MAX_THREADS_PER_BLOCK)
+        return rt_api_error(cudaErrorInvalidConfiguration, fn,
+                            "%s: block (%u,%u,%u) exceeds the device's limits (at most "
+                            "(%d,%d,%d) and %d threads)",
+                            name, block.x, block.y, block.z, RT_MAX_BLOCK_X, RT_MAX_BLOCK_Y,
+                            RT_MAX_BLOCK_Z, RT_MAX_THREADS_PER_BLOCK);
+    if (grid.x > RT_MAX_GRID_X || grid.y > RT_MAX_GRID_Y || grid.z > RT_MAX_GRID_Z)
+        return rt_api_error(cudaErrorInvalidConfiguration, fn,
+                            "%s: grid (%u,%u,%u) exceeds the device's limits (%u,%u,%u)", name,
+                            grid.x, grid.y, grid.z, RT_MAX_GRID_X, RT_MAX_GRID_Y, RT_MAX_GRID_Z);
+    const ptx_function *f = k->fn;
+    if (f->maxntid[0] && threads_of(block) > bound_threads(f->maxntid))
+        return rt_api_error(cudaErrorLaunchOutOfResources, fn,
+                            "%s: a block of %llu threads exceeds the kernel's .maxntid "
+                            "(__launch_bounds__) of %llu",
+                            name, (unsigned long long)threads_of(block),
+                            (unsigned long long)bound_threads(f->maxntid));
+    if (f->reqntid[0] &&
+        (block.x != f->reqntid[0] || block.y != (f->reqntid[1] ? f->reqntid[1] : 1) ||
+         block.z != (f->reqntid[2] ? f->reqntid[2] : 1)))
+        return rt_api_error(cudaErrorInvalidValue, fn,
+                            "%s: block (%u,%u,%u) differs from the kernel's .reqntid %u,%u,%u",
+                            name, block.x, block.y, block.z, f->reqntid[0], f->reqntid[1],
+                            f->reqntid[2]);
+    uint64_t limit = dynamic_smem_limit(k);
+    uint64_t total = f->shared_size + smem;
+    if (smem > limit || total > rt_g.gpu->smem_per_block_optin)
+        return rt_api_error(cudaErrorInvalidValue, fn,
+                            "%s: %zu bytes of dynamic shared memory (+ %llu static) exceed the "
+                            "%llu bytes allowed%s",
+                            name, smem, (unsigned long long)f->shared_size,
+                            (unsigned long long)limit,
+                            k->max_dynamic_smem < 0
+                                ? "; raise it with cudaFuncSetAttribute("
+                                  "cudaFuncAttributeMaxDynamicSharedMemorySize)"
+                                : "");
+    return cudaSuccess;
+}
+
+/* Lays the arguments out as the kernel's .param block. */
+static cudaError_t build_params(rt_kernel *k, void **args, uint8_t **out, size_t *size)
+{
+    const ptx_function *f = k->fn;
+    const ptx_module *ir = emu_module_ptx(k->emu);
+    *size = f->param_size;
+    *out = calloc(1, f->param_size ? f->param_size : 1);
+    if (!*out)
+        return cudaErrorMemoryAllocation;
+    if (f->nparams && !args) {
+        free(*out);
+        return rt_api_error(cudaErrorInvalidValue, "kernel launch",
+                            "%s takes %u parameters but the argument array is NULL",
+                            rt_kernel_pretty(k), f->nparams);
+    }
+    for (uint32_t i = 0; i < f->nparams; i++) {
+        const ptx_symbol *p = &ir->syms[f->params[i]];
+        if (p->offset + p->size > f->param_size || !args[i]) {
+            free(*out);
+            return rt_api_error(cudaErrorInvalidValue, "kernel launch",
+                                "%s: argument %u (%s) is %s", rt_kernel_pretty(k), i, p->name,
+                                args[i] ? "outside the parameter block" : "a NULL pointer");
+        }
+        memcpy(*out + p->offset, args[i], p->size);
+    }
+    return cudaSuccess;
+}
+
+/* ---------------------------------------------------------------- launching */
+
+/* A registered kernel its loaded module does not define: it lived in a unit that could not be
+ * loaded (already reported), or the PTX lacks it. */
+static cudaError_t missing_kernel(const rt_kernel *k, const char *api)
+{
+    if (k->mod->unit_error != cudaSuccess)
+        return k->mod->unit_error;
+    return rt_api_error(cudaErrorInvalidDeviceFunction, api,
+                        "kernel %s is not an entry of the PTX of %s", k->name, k->mod->name);
+}
+
+static cudaError_t launch_locked(const void *func, dim3 grid, dim3 block, void **args,
+                                 size_t smem, cudaStream_t stream)
+{
+    rt_kernel *k = rt_kernel_lookup(func);
+    if (!k)
+        return rt_api_error(cudaErrorInvalidDeviceFunction, "kernel launch",
+                            "%p is not a registered kernel", func);
+    if (rt_stream_check_locked(stream) != cudaSuccess)
+        return rt_api_error(cudaErrorInvalidResourceHandle, "kernel launch",
+                            "%s: %p is not a live stream", rt_kernel_pretty(k), (void *)stream);
+    cudaError_t e = rt_module_ready(k->mod);
+    if (e != cudaSuccess)
+        return e;
+    if (!k->fn)
+        return missing_kernel(k, "kernel launch");
+    if ((e = check_config(k, grid, block, smem)) != cudaSuccess)
+        return e;
+    uint8_t *params;
+    size_t params_size;
+    if ((e = build_params(k, args, &params, &params_size)) != cudaSuccess)
+        return e;
+
+    emu_launch L = {
+        .module = k->emu,
+        .kernel = k->fn,
+        .grid = {grid.x, grid.y, grid.z},
+        .block = {block.x, block.y, block.z},
+        .dynamic_smem = (uint32_t)smem,
+        .params = params,
+        .params_size = params_size,
+        .policy = rt_g.policy,
+        .sm_count = (uint32_t)rt_g.gpu->sm_count,
+        .grid_id = ++rt_g.grid_id,
+    };
+    rt_log(1, "launch %s<<<(%u,%u,%u), (%u,%u,%u), %zu>>>", rt_kernel_pretty(k), grid.x, grid.y,
+           grid.z, block.x, block.y, block.z, smem);
+    emu_fault fault = {0};
+    emu_grid *g = emu_grid_create(&L, &fault);
+    if (!g) {
+        free(params);
+        e = fault_error(fault.kind);
+        if (e == cudaSuccess)
+            e = cudaErrorLaunchFailure;
+        fprintf(stderr, "ptxsim: %s\nptxsim: cannot launch %s (%s)\n",
+                fault.message[0] ? fault.message : emu_fault_kind_name(fault.kind),
+                rt_kernel_pretty(k), rt_error_name(e));
+        return e;
+    }
+
+    timing_engine_config ec;
+    timing_engine_defaults(&ec);
+    ec.sm_count = (uint32_t)rt_g.gpu->sm_count;
+    ec.host_threads = rt_g.cfg.threads;
+    ec.seed = rt_g.cfg.seed;
+    if (rt_g.cfg.quantum)
+        ec.warp_budget = rt_g.cfg.quantum;
+
+    double t0 = rt_now();
+    bool ok = timing_run_grid(g, &ec);
+    double dt = rt_now() - t0;
+    k->launches++;
+    k->ctas += emu_grid_cta_count(g);
+    k->threads += emu_grid_cta_count(g) * threads_of(block);
+    k->seconds += dt;
+    if (ok) {
+        rt_log(1, "%s finished in %.3f ms", rt_kernel_pretty(k), dt * 1e3);
+    } else {
+        const emu_fault *f = emu_grid_fault(g);
+        e = f ? fault_error(f->kind) : cudaErrorLaunchFailure;
+        if (e == cudaSuccess)
+            e = cudaErrorLaunchFailure;
+        fprintf(stderr, "ptxsim: %s\n", f && f->message[0] ? f->message : "kernel failed");
+        if (rt_error_is_sticky(e)) {
+            /* As on a GPU: the launch itself succeeded; the context is now unusable. */
+            fprintf(stderr,
+                    "ptxsim: kernel %s failed: %s (%s); every later CUDA call returns it\n",
+                    rt_kernel_pretty(k), rt_error_name(e), rt_error_string(e));
+            rt_poison(e);
+            e = cudaSuccess;
+        } else {
+            fprintf(stderr, "ptxsim: kernel %s failed: %s (%s)\n", rt_kernel_pretty(k),
+                    rt_error_name(e), rt_error_string(e));
+        }
+    }
+    emu_grid_destroy(g);
+    free(params);
+    return e;
+}
+
+cudaError_t rt_launch(const void *func, dim3 grid, dim3 block, void **args, size_t smem,
+                      cudaStream_t stream)
+{
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    return rt_end(launch_locked(func, grid, block, args, smem, stream));
+}
+
+cudaError_t rt_launch_ex(const cudaLaunchConfig_t *config, const void *func, void **args)
+{
+    if (!config)
+        return rt_record(cudaErrorInvalidValue);
+    for (unsigned i = 0; i < config->numAttrs; i++) {
+        const cudaLaunchAttribute *a = &config->attrs[i];
+        if (a->id == cudaLaunchAttributeClusterDimension &&
+            a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1)
+            return rt_record(rt_api_error(cudaErrorNotSupported, "cudaLaunchKernelExC",
+                                          "thread-block clusters are not supported yet"));
+        if (a->id == cudaLaunchAttributeProgrammaticEvent ||
+            a->id == cudaLaunchAttributeLaunchCompletionEvent)
+            return rt_record(rt_api_error(cudaErrorNotSupported, "cudaLaunchKernelExC",
+                                          "launch attribute %d is not supported yet", a->id));
+        /* The rest are scheduling hints; a synchronous emulator has nothing to do for them. */
+    }
+    return rt_launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                     config->stream);
+}
+
+/* ---------------------------------------------------------------- kernel queries */
+
+/* The kernel behind func, loaded; lock held. */
+static cudaError_t loaded_kernel(const void *func, const char *api, rt_kernel **out)
+{
+    rt_kernel *k = rt_kernel_lookup(func);
+    if (!k)
+        return rt_api_error(cudaErrorInvalidDeviceFunction, api, "%p is not a registered kernel",
+                            func);
+    cudaError_t e = rt_module_ready(k->mod);
+    if (e != cudaSuccess)
+        return e;
+    if (!k->fn)
+        return missing_kernel(k, api);
+    *out = k;
+    return cudaSuccess;
+}
+
+/* PTX names virtual registers only; ptxas allocates the real ones. Report what nvcc typically
+ * gives a small kernel, or the kernel's own .maxnreg. */
+static int register_estimate(const ptx_function *f)
+{
+    return f->maxnreg && f->maxnreg < 32 ? (int)f->maxnreg : 32;
+}
+
+static int max_threads_of(const ptx_function *f)
+{
+    uint64_t t = f->maxntid[0] ? bound_threads(f->maxntid) : RT_MAX_THREADS_PER_BLOCK;
+    return (int)(t < RT_MAX_THREADS_PER_BLOCK ? t : RT_MAX_THREADS_PER_BLOCK);
+}
+
+cudaError_t rt_func_get_attributes(struct cudaFuncAttributes *attr, const void *func)
+{
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    rt_kernel *k = NULL;
+    if (!attr)
+        e = cudaErrorInvalidValue;
+    else
+        e = loaded_kernel(func, "cudaFuncGetAttributes", &k);
+    if (e == cudaSuccess) {
+        const ptx_function *f = k->fn;
+        const ptx_module *ir = emu_module_ptx(k->emu);
+        memset(attr, 0, sizeof *attr);
+        attr->sharedSizeBytes = f->shared_size;
+        for (uint32_t i = 0; i < ir->nsyms; i++)
+            if (ir->syms[i].owner < 0 && ir->syms[i].space == PTX_SPACE_CONST)
+                attr->constSizeBytes += ir->syms[i].size;
+        attr->localSizeBytes = f->local_size;
+        attr->maxThreadsPerBlock = max_threads_of(f);
+        attr->numRegs = register_estimate(f);
+        attr->ptxVersion = (int)ir->sm;
+        attr->binaryVersion = rt_g.gpu->major * 10 + rt_g.gpu->minor;
+        attr->maxDynamicSharedSizeBytes = (int)dynamic_smem_limit(k);
+        attr->preferredShmemCarveout = k->carveout;
+    }
+    return rt_end(e);
+}
+
+cudaError_t rt_func_set_attribute(const void *func, enum cudaFuncAttribute attr, int value)
+{
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    rt_kernel *k = NULL;
+    e = loaded_kernel(func, "cudaFuncSetAttribute", &k);
+    if (e == cudaSuccess) {
+        switch (attr) {
+        case cudaFuncAttributeMaxDynamicSharedMemorySize:
+            if (value < 0 ||
+                (uint64_t)value + k->fn->shared_size > rt_g.gpu->smem_per_block_optin)
+                e = rt_api_error(cudaErrorInvalidValue, "cudaFuncSetAttribute",
+                                 "%s: %d bytes of dynamic shared memory exceed the device's "
+                                 "%zu bytes per block",
+                                 rt_kernel_pretty(k), value, rt_g.gpu->smem_per_block_optin);
+            else
+                k->max_dynamic_smem = value;
+            break;
+        case cudaFuncAttributePreferredSharedMemoryCarveout:
+            if (value < -1 || value > 100)
+                e = cudaErrorInvalidValue;
+            else
+                k->carveout = value;
+            break;
+        default:
+            break;  /* cluster preferences: hints without effect here */
+        }
+    }
+    return rt_end(e);
+}
+
+cudaError_t rt_func_set_cache_config(const void *func, enum cudaFuncCache config)
+{
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    rt_kernel *k;
+    e = loaded_kernel(func, "cudaFuncSetCacheConfig", &k);
+    (void)config;
+    return rt_end(e);
+}
+
+cudaError_t rt_occupancy_max_blocks(int *num_blocks, const void *func, int block_size,
+                                    size_t dynamic_smem, unsigned flags)
+{
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    rt_kernel *k = NULL;
+    if (!num_blocks || block_size <= 0)
+        e = cudaErrorInvalidValue;
+    else
+        e = loaded_kernel(func, "cudaOccupancyMaxActiveBlocksPerMultiprocessor", &k);
+    if (e == cudaSuccess) {
+        const rt_gpu_model *gpu = rt_g.gpu;
+        (void)flags;
+        if (block_size > max_threads_of(k->fn)) {
+            *num_blocks = 0;
+        } else {
+            int warps = (block_size + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE;
+            int n = gpu->max_blocks_per_sm;
+            int by_threads = gpu->max_threads_per_sm / (warps * EMU_WARP_SIZE);
+            int by_regs = gpu->regs_per_sm / (register_estimate(k->fn) * warps * EMU_WARP_SIZE);
+            n = by_threads < n ? by_threads : n;
+            n = by_regs < n ? by_regs : n;
+            /* Devices of sm_80 and later reserve 1 KiB of shared memory per block. */
+            uint64_t per_block = k->fn->shared_size + dynamic_smem + (gpu->major >= 8 ? 1024 : 0);
+            if (k->fn->shared_size + dynamic_smem > 0) {
+                uint64_t by_smem = gpu->smem_per_sm / per_block;
+                n = by_smem < (uint64_t)n ? (int)by_smem : n;
+            }
+            *num_blocks = n;
+        }
+    }
+    return rt_end(e);
+}

@@ -1,0 +1,154 @@
+/* rt.h: the runtime's public interface, used by the libcudart shim and the `ptxsim` command.
+ *
+ * The runtime is the CUDA runtime's behaviour without a GPU: it keeps the registered fatbins
+ * (parsed lazily), device memory, streams and events, launches kernels on the timing engine,
+ * and the error state (last error per host thread, sticky error after a kernel fault). Its
+ * functions take and return the CUDA runtime's own types, so the shim's exported functions
+ * are one-line wrappers; each returns the cudaError_t the real runtime would return.
+ *
+ * Launches are synchronous: a kernel runs to completion inside the launch call. A fault
+ * inside a kernel does not fail the launch call (on a GPU it is asynchronous); it poisons the
+ * context, and every later call returns that error until cudaDeviceReset.
+ */
+#ifndef PTXSIM_RUNTIME_RT_H
+#define PTXSIM_RUNTIME_RT_H
+
+#include <cuda_runtime_api.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RT_PTXSIM_VERSION "0.1.0"
+
+/* ---------------------------------------------------------------- options
+ * One table of every option: `ptxsim run --NAME=VALUE` sets the environment variable ENV,
+ * which the runtime reads when the application first calls into it. */
+
+typedef enum rt_option_kind {
+    RT_OPT_CHOICE,   /* one of `choices` ("a|b|c") */
+    RT_OPT_UINT,     /* a non-negative integer, or "auto" where the default is "auto" */
+    RT_OPT_BOOL,     /* on/off (also 1/0, yes/no, true/false) */
+    RT_OPT_TEXT      /* free text (a file name, a specification) */
+} rt_option_kind;
+
+typedef struct rt_option {
+    const char *name;         /* command-line spelling: --name=value */
+    const char *env;          /* PTXSIM_... */
+    const char *def;          /* default, as text */
+    rt_option_kind kind;
+    const char *choices;      /* RT_OPT_CHOICE: "interp|jit" */
+    const char *implemented;  /* values that work today ("interp"); NULL = all */
+    const char *flag_value;   /* value of a bare --name, or NULL when a value is required */
+    const char *help;
+} rt_option;
+
+extern const rt_option rt_options[];
+extern const size_t rt_option_count;
+
+const rt_option *rt_option_find(const char *name);
+/* Checks that `value` is valid for the option; false with a one-line reason in err. */
+bool rt_option_check(const rt_option *opt, const char *value, char *err, size_t errlen);
+
+/* ---------------------------------------------------------------- registration (nvcc ABI) */
+
+void **rt_register_fatbin(const void *wrapper);
+void rt_register_fatbin_end(void **handle);
+void rt_unregister_fatbin(void **handle);
+void rt_register_function(void **handle, const void *host_fun, const char *device_name);
+void rt_register_var(void **handle, const void *host_var, const char *device_name, size_t size,
+                     bool constant, bool ext);
+void rt_register_managed_var(void **handle, void **host_ptr_addr, const char *device_name,
+                             size_t size);
+/* Loads the module now (parse + load); true when it is usable. */
+bool rt_init_module(void **handle);
+
+/* ---------------------------------------------------------------- launches */
+
+unsigned rt_push_call_config(dim3 grid, dim3 block, size_t smem, cudaStream_t stream);
+cudaError_t rt_pop_call_config(dim3 *grid, dim3 *block, size_t *smem, cudaStream_t *stream);
+cudaError_t rt_get_kernel(cudaKernel_t *kernel, const void *host_fun);
+/* func: a registered host function or a cudaKernel_t from rt_get_kernel. */
+cudaError_t rt_launch(const void *func, dim3 grid, dim3 block, void **args, size_t smem,
+                      cudaStream_t stream);
+cudaError_t rt_launch_ex(const cudaLaunchConfig_t *config, const void *func, void **args);
+cudaError_t rt_func_get_attributes(struct cudaFuncAttributes *attr, const void *func);
+cudaError_t rt_func_set_attribute(const void *func, enum cudaFuncAttribute attr, int value);
+cudaError_t rt_func_set_cache_config(const void *func, enum cudaFuncCache config);
+cudaError_t rt_occupancy_max_blocks(int *num_blocks, const void *func, int block_size,
+                                    size_t dynamic_smem, unsigned flags);
+
+/* ---------------------------------------------------------------- memory */
+
+cudaError_t rt_malloc(void **ptr, size_t size);
+cudaError_t rt_malloc_managed(void **ptr, size_t size, unsigned flags);
+cudaError_t rt_malloc_pitch(void **ptr, size_t *pitch, size_t width, size_t height);
+cudaError_t rt_free(void *ptr);
+cudaError_t rt_host_alloc(void **ptr, size_t size, unsigned flags);
+cudaError_t rt_free_host(void *ptr);
+cudaError_t rt_host_register(void *ptr, size_t size, unsigned flags);
+cudaError_t rt_host_unregister(void *ptr);
+cudaError_t rt_host_get_device_pointer(void **dev, void *host, unsigned flags);
+cudaError_t rt_memcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+cudaError_t rt_memcpy_2d(void *dst, size_t dpitch, const void *src, size_t spitch,
+                         size_t width, size_t height, enum cudaMemcpyKind kind);
+cudaError_t rt_memset(void *ptr, int value, size_t count);
+cudaError_t rt_memset_2d(void *ptr, size_t pitch, int value, size_t width, size_t height);
+cudaError_t rt_memcpy_to_symbol(const void *symbol, const void *src, size_t count,
+                                size_t offset, enum cudaMemcpyKind kind);
+cudaError_t rt_memcpy_from_symbol(void *dst, const void *symbol, size_t count, size_t offset,
+                                  enum cudaMemcpyKind kind);
+cudaError_t rt_get_symbol_address(void **addr, const void *symbol);
+cudaError_t rt_get_symbol_size(size_t *size, const void *symbol);
+cudaError_t rt_mem_get_info(size_t *free_bytes, size_t *total_bytes);
+cudaError_t rt_pointer_get_attributes(struct cudaPointerAttributes *attr, const void *ptr);
+
+/* ---------------------------------------------------------------- streams and events */
+
+cudaError_t rt_stream_create(cudaStream_t *stream, unsigned flags, int priority);
+cudaError_t rt_stream_destroy(cudaStream_t stream);
+cudaError_t rt_stream_synchronize(cudaStream_t stream);
+cudaError_t rt_stream_query(cudaStream_t stream);
+cudaError_t rt_stream_wait_event(cudaStream_t stream, cudaEvent_t event, unsigned flags);
+cudaError_t rt_stream_get_flags(cudaStream_t stream, unsigned *flags);
+cudaError_t rt_stream_get_priority(cudaStream_t stream, int *priority);
+cudaError_t rt_stream_add_callback(cudaStream_t stream, cudaStreamCallback_t cb, void *data,
+                                   unsigned flags);
+cudaError_t rt_launch_host_func(cudaStream_t stream, cudaHostFn_t fn, void *data);
+/* Checks a stream handle (0, cudaStreamLegacy, cudaStreamPerThread or a live stream). */
+cudaError_t rt_stream_check(cudaStream_t stream);
+cudaError_t rt_event_create(cudaEvent_t *event, unsigned flags);
+cudaError_t rt_event_destroy(cudaEvent_t event);
+cudaError_t rt_event_record(cudaEvent_t event, cudaStream_t stream);
+cudaError_t rt_event_synchronize(cudaEvent_t event);
+cudaError_t rt_event_query(cudaEvent_t event);
+cudaError_t rt_event_elapsed_time(float *ms, cudaEvent_t start, cudaEvent_t end);
+
+/* ---------------------------------------------------------------- device */
+
+cudaError_t rt_get_device_count(int *count);
+cudaError_t rt_set_device(int device);
+cudaError_t rt_get_device(int *device);
+cudaError_t rt_get_device_properties(struct cudaDeviceProp *prop, int device);
+cudaError_t rt_device_get_attribute(int *value, enum cudaDeviceAttr attr, int device);
+cudaError_t rt_device_synchronize(void);
+cudaError_t rt_device_reset(void);
+cudaError_t rt_set_device_flags(unsigned flags);
+cudaError_t rt_get_device_flags(unsigned *flags);
+cudaError_t rt_device_set_limit(enum cudaLimit limit, size_t value);
+cudaError_t rt_device_get_limit(size_t *value, enum cudaLimit limit);
+cudaError_t rt_driver_get_version(int *version);
+cudaError_t rt_runtime_get_version(int *version);
+cudaError_t rt_choose_device(int *device, const struct cudaDeviceProp *prop);
+
+/* ---------------------------------------------------------------- errors */
+
+const char *rt_error_name(cudaError_t err);
+const char *rt_error_string(cudaError_t err);
+cudaError_t rt_get_last_error(void);
+cudaError_t rt_peek_last_error(void);
+/* An entry point ptxsim does not implement: says so once on stderr, naming the function, and
+ * returns cudaErrorNotSupported (recorded as the last error). */
+cudaError_t rt_unsupported(const char *function);
+
+#endif
