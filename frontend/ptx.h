@@ -94,12 +94,23 @@ typedef enum ptx_operand_kind {
     PTX_OPD_LABEL,   /* imm = target instruction index (bra, brx.idx label lists) */
     PTX_OPD_VEC,     /* {a, b, c, d}: nelem elements in elems */
     PTX_OPD_SINK,    /* _ */
-    PTX_OPD_LIST     /* (a, b, ...) for call arguments / return values, or label lists */
+    PTX_OPD_LIST     /* (a, b, ...) for call arguments / return values, or label lists;
+                        comp = 1 for a bracketed list [a, b, ...] (tex/suld/sust operands),
+                        comp = 2 for a call's .calltargets list (SYMs of functions) */
 } ptx_operand_kind;
 
+/* Operand conventions:
+ * - `d|p` (setp, shfl, match, elect, tex ...) is written as two operands in ops[]: d, then p
+ *   with pipe = true.
+ * - call: [(rets),] callee, [(args)] [, prototype] as written; instr.target = callee symbol
+ *   (or -1 for an indirect call through a register).
+ * - A name resolving to a variable gives PTX_OPD_SYM (mov %r, sym: its address); in brackets
+ *   PTX_OPD_ADDR with sym. brx.idx's .branchtargets operand is a LIST of LABELs. A call's
+ *   prototype operand is a SYM of the prototype's function. */
 typedef struct ptx_operand {
     uint8_t kind;       /* ptx_operand_kind */
     bool neg;           /* !%p for predicates; -x is folded into imm for numbers */
+    bool pipe;          /* the second destination of `d|p` */
     uint8_t comp;       /* .x .y .z .w = 0..3, or an index (see kinds) */
     uint8_t nelem;      /* VEC / LIST */
     int32_t reg;        /* register id, or ptx_sreg for SREG; -1 if none */
@@ -157,6 +168,7 @@ typedef struct ptx_reg {
     uint8_t nslots;       /* 64-bit slots it takes: 1, or 2 for .b128 */
     uint32_t slot;        /* first slot in the per-thread register file */
     uint8_t vec;          /* .v2/.v4 register declarations: components, else 1 */
+    int32_t scope;        /* inline { } scope it was declared in (ptx_function.scopes), or -1 */
 } ptx_reg;
 
 typedef enum ptx_linkage {
@@ -189,12 +201,17 @@ typedef struct ptx_symbol {
     uint8_t ptr_space;
     int32_t owner;        /* function index for function-scope symbols, -1 for module scope */
     int32_t func;         /* PTX_SYM_FUNC: function index */
-    uint64_t offset;      /* params: byte offset in the parameter block; function-scope
-                             .shared/.local: offset within the function's static window */
+    uint64_t offset;      /* params: byte offset in the parameter block (a .func's return
+                             params follow its inputs in the same block); function-scope
+                             .shared/.local: offset within the function's static window;
+                             .param variables declared in a body (call sites): offset in the
+                             function's local frame, like .local (scopes reuse space) */
     uint8_t *init;        /* initial bytes (size bytes) or NULL for zero */
     ptx_reloc *relocs;
     uint32_t nrelocs;
     uint32_t line;
+    int32_t scope;        /* function-scope symbols: inline { } scope, or -1 (function level) */
+    bool managed;         /* .attribute(.managed) */
 } ptx_symbol;
 
 typedef struct ptx_block {
@@ -203,10 +220,18 @@ typedef struct ptx_block {
     int32_t ipdom;        /* immediate post-dominator block, -1 for the exit */
 } ptx_block;
 
+/* An inline { } scope in a function body, as written (kept for printing): instructions
+ * [first, end), and the enclosing scope or -1. */
+typedef struct ptx_scope {
+    uint32_t first, end;
+    int32_t parent;
+} ptx_scope;
+
 typedef struct ptx_function {
     char *name;
     bool is_entry;
-    bool is_decl;              /* a prototype without a body */
+    bool is_decl;              /* a prototype without a body; also each .callprototype
+                                  (its symbol's owner is then the enclosing function) */
     uint8_t linkage;
     int32_t sym;               /* its symbol id */
     int32_t *params;           /* symbol ids of .param inputs, in order */
@@ -227,6 +252,8 @@ typedef struct ptx_function {
     uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg, maxclusterrank, reqnctapercluster[3];
     bool noreturn, explicitcluster;
     uint32_t line;
+    ptx_scope *scopes;         /* inline { } scopes, in the order they open */
+    uint32_t nscopes;
 } ptx_function;
 
 typedef struct ptx_module {
@@ -265,6 +292,12 @@ void ptx_print(const ptx_module *m, FILE *out);
 /* Writes a readable dump of the IR (blocks, successors, IPDOMs). */
 void ptx_dump(const ptx_module *m, FILE *out);
 
+/* Structural equality of two modules' IR (symbols, functions, registers, instructions with
+ * their decoded fields and operands, blocks, IPDOMs), ignoring source positions (line, col,
+ * .loc) and the module name. On a difference returns false and describes the first one in
+ * why (when why is not NULL). */
+bool ptx_module_equal(const ptx_module *a, const ptx_module *b, char *why, size_t whylen);
+
 const ptx_function *ptx_find_function(const ptx_module *m, const char *name);
 int32_t ptx_find_symbol(const ptx_module *m, int32_t owner, const char *name);
 
@@ -288,13 +321,29 @@ typedef struct ptx_fatbin_entry {
     uint32_t ptx_major, ptx_minor;
     bool compressed;          /* as stored */
     char *name;               /* the entry's embedded name ("va.cu"), malloc'd, may be NULL */
-    uint8_t *data;            /* decompressed payload, malloc'd; PTX is NUL-terminated */
+    uint8_t *data;            /* decompressed payload, malloc'd; PTX is NUL-terminated (NULL
+                                 for ELF entries read with PTX_FATBIN_SKIP_SASS) */
     size_t size;              /* payload bytes (without the NUL) */
+    /* Added by the fatbin reader: */
+    uint8_t compression;      /* ptx_fatbin_compression, as stored */
+    char arch_suffix;         /* 'a' (sm_90a), 'f' (sm_100f) or 0 */
+    uint32_t container;       /* index of the fatbin it came from (in -rdc builds, 0 is the
+                                 linked fatbin and 1.. the translation units' fatbins) */
+    uint64_t flags;           /* the entry header's flags as stored */
+    size_t stored_size;       /* payload bytes as stored (compressed size when compressed) */
 } ptx_fatbin_entry;
+
+/* Compression of a fatbin entry, from its header flags (nvcc 13: zstd by default; lz4 with
+ * --compress-mode=speed; -Xfatbin -compress-algo=1 zlib, =2 LZ4 block, =3 LZ4 frame). */
+typedef enum ptx_fatbin_compression {
+    PTX_FATBIN_RAW = 0, PTX_FATBIN_ZLIB, PTX_FATBIN_LZ4, PTX_FATBIN_LZ4_FRAME, PTX_FATBIN_ZSTD
+} ptx_fatbin_compression;
 
 typedef struct ptx_fatbin {
     ptx_fatbin_entry *entries;
     size_t count;
+    uint32_t containers;      /* fatbin containers read (entries' `container` is below this;
+                                 a container may be empty) */
 } ptx_fatbin;
 
 /* Reads what __cudaRegisterFatBinary receives: a __fatBinC_Wrapper_t (magic 0x466243b1,
@@ -303,11 +352,34 @@ int ptx_fatbin_read_wrapper(const void *wrapper, ptx_fatbin *out, char *err, siz
 /* Reads a bare fatbin image of at most `len` bytes (several may follow one another). */
 int ptx_fatbin_read(const void *data, size_t len, ptx_fatbin *out, char *err, size_t errlen);
 /* Reads every fatbin embedded in an ELF executable or shared object on disk (.nv_fatbin and
- * __nv_relfatbin sections). */
+ * __nv_relfatbin sections). A bare fatbin file (`nvcc -fatbin`) is read as it is. */
 int ptx_fatbin_read_elf_file(const char *path, ptx_fatbin *out, char *err, size_t errlen);
 void ptx_fatbin_free(ptx_fatbin *fb);
-/* The PTX entry to run: the newest PTX version, then the highest arch, that parses.
- * Returns NULL (and a rebuild hint in err) when the fatbin holds no PTX. */
+/* The same readers with options: PTX_FATBIN_SKIP_SASS leaves ELF (SASS) payloads undecoded
+ * (data NULL, size the image size from the header). ptxsim never runs SASS, and libraries such
+ * as cuBLAS and cuDNN carry gigabytes of it. */
+#define PTX_FATBIN_SKIP_SASS 1u
+int ptx_fatbin_read_wrapper_ex(const void *wrapper, unsigned opts, ptx_fatbin *out, char *err,
+                               size_t errlen);
+int ptx_fatbin_read_ex(const void *data, size_t len, unsigned opts, ptx_fatbin *out, char *err,
+                       size_t errlen);
+int ptx_fatbin_read_elf_file_ex(const char *path, unsigned opts, ptx_fatbin *out, char *err,
+                                size_t errlen);
+/* The PTX entry to run: the first of ptx_fatbin_ptx_order (newest PTX version, then highest
+ * arch). Returns NULL (and a rebuild hint in err) when the fatbin holds no PTX. */
 const ptx_fatbin_entry *ptx_fatbin_best_ptx(const ptx_fatbin *fb, char *err, size_t errlen);
+/* The PTX entries in the order to try them: newest PTX version first, then highest arch, then
+ * generic before family ('f') before arch-specific ('a') targets, then fatbin order. Writes at
+ * most `max` pointers to `order` and returns how many PTX entries there are. The runtime parses
+ * them in turn and keeps the first that parses. */
+size_t ptx_fatbin_ptx_order(const ptx_fatbin *fb, const ptx_fatbin_entry **order, size_t max);
+/* The same, for the entries of one container only. A -rdc registration (wrapper version 2)
+ * holds one container per translation unit, plus device libraries such as cudadevrt (whose PTX
+ * may well be the newest): take the best PTX of each container and link them, rather than the
+ * best of all. */
+size_t ptx_fatbin_ptx_order_in(const ptx_fatbin *fb, uint32_t container,
+                               const ptx_fatbin_entry **order, size_t max);
+/* "none", "zlib", "lz4", "lz4-frame", "zstd" (or "?" for a value out of range). */
+const char *ptx_fatbin_compression_name(unsigned compression);
 
 #endif

@@ -1,0 +1,537 @@
+/* ptx_print.c: writing the IR back as PTX text that parses to the same IR.
+ *
+ * Labels are renamed ($L__<instruction index>) and register ranges are written as %r<N>;
+ * everything the IR holds (types, modifiers, operands, scopes, layout) is reproduced. */
+#include "frontend/ptx_parser.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *space_name(int s)
+{
+    switch (s) {
+    case PTX_SPACE_REG: return ".reg";
+    case PTX_SPACE_SREG: return ".sreg";
+    case PTX_SPACE_CONST: return ".const";
+    case PTX_SPACE_GLOBAL: return ".global";
+    case PTX_SPACE_LOCAL: return ".local";
+    case PTX_SPACE_PARAM: return ".param";
+    case PTX_SPACE_SHARED: return ".shared";
+    case PTX_SPACE_SHARED_CLUSTER: return ".shared::cluster";
+    case PTX_SPACE_TEX: return ".tex";
+    case PTX_SPACE_SURF: return ".surf";
+    case PTX_SPACE_SAMPLER: return ".sampler";
+    default: return "";
+    }
+}
+
+static const char *linkage_name(int l)
+{
+    switch (l) {
+    case PTX_LINK_VISIBLE: return ".visible ";
+    case PTX_LINK_EXTERN: return ".extern ";
+    case PTX_LINK_WEAK: return ".weak ";
+    case PTX_LINK_COMMON: return ".common ";
+    default: return "";
+    }
+}
+
+static void print_sreg(const ptx_operand *o, FILE *out)
+{
+    ptx_sreg r = (ptx_sreg)o->reg;
+    if (r == PTX_SREG_ENVREG) {
+        fprintf(out, "%%envreg%u", o->comp);
+        return;
+    }
+    if (r == PTX_SREG_PM) {
+        if (o->comp >= 8)
+            fprintf(out, "%%pm%u_64", o->comp - 8);
+        else
+            fprintf(out, "%%pm%u", o->comp);
+        return;
+    }
+    fputs(ptx_sreg_name(r), out);
+    switch (r) {
+    case PTX_SREG_TID: case PTX_SREG_NTID: case PTX_SREG_CTAID: case PTX_SREG_NCTAID:
+    case PTX_SREG_CLUSTERID: case PTX_SREG_NCLUSTERID: case PTX_SREG_CLUSTER_CTAID:
+    case PTX_SREG_CLUSTER_NCTAID:
+        if (o->comp < 3)
+            fprintf(out, ".%c", "xyz"[o->comp]);
+        break;
+    default:
+        break;
+    }
+}
+
+static const char *sym_name(const ptx_module *m, int32_t s)
+{
+    return s >= 0 && (uint32_t)s < m->nsyms ? m->syms[s].name : "?sym";
+}
+
+void ptx_print_operand(const ptx_module *m, const ptx_function *f, const ptx_operand *o,
+                       FILE *out)
+{
+    if (o->neg)
+        fputc('!', out);
+    switch (o->kind) {
+    case PTX_OPD_REG:
+        if (o->reg >= 0 && (uint32_t)o->reg < f->nregs) {
+            fputs(f->regs[o->reg].name, out);
+            if (f->regs[o->reg].vec > 1)
+                fprintf(out, ".%c", "xyzw"[o->comp & 3]);
+        } else {
+            fputs("?reg", out);
+        }
+        break;
+    case PTX_OPD_SREG:
+        print_sreg(o, out);
+        break;
+    case PTX_OPD_IMM:
+        fprintf(out, "%" PRId64, o->imm);
+        break;
+    case PTX_OPD_FIMM32:
+        fprintf(out, "0f%08" PRIX32, (uint32_t)o->imm);
+        break;
+    case PTX_OPD_FIMM64:
+        fprintf(out, "0d%016" PRIX64, (uint64_t)o->imm);
+        break;
+    case PTX_OPD_ADDR:
+        fputc('[', out);
+        if (o->reg >= 0)
+            fputs((uint32_t)o->reg < f->nregs ? f->regs[o->reg].name : "?reg", out);
+        else if (o->sym >= 0)
+            fputs(sym_name(m, o->sym), out);
+        if (o->reg >= 0 || o->sym >= 0) {
+            if (o->imm)
+                fprintf(out, "+%" PRId64, o->imm);
+        } else {
+            fprintf(out, "%" PRId64, o->imm);
+        }
+        fputc(']', out);
+        break;
+    case PTX_OPD_SYM:
+        fputs(sym_name(m, o->sym), out);
+        break;
+    case PTX_OPD_LABEL:
+        fprintf(out, "$L__%" PRId64, o->imm);
+        break;
+    case PTX_OPD_SINK:
+        fputc('_', out);
+        break;
+    case PTX_OPD_VEC:
+    case PTX_OPD_LIST: {
+        char open = o->kind == PTX_OPD_VEC ? '{' : o->comp == 1 ? '[' : '(';
+        char close = open == '{' ? '}' : open == '[' ? ']' : ')';
+        fputc(open, out);
+        for (unsigned i = 0; i < o->nelem; i++) {
+            if (i)
+                fputs(", ", out);
+            ptx_print_operand(m, f, &o->elems[i], out);
+        }
+        fputc(close, out);
+        break;
+    }
+    default:
+        fputs("?", out);
+    }
+}
+
+/* brx.idx and call can name a .branchtargets / .calltargets table; the IR holds the list. */
+static bool is_table_operand(const ptx_instr *in, unsigned i)
+{
+    const ptx_operand *o = &in->ops[i];
+    if (o->kind != PTX_OPD_LIST)
+        return false;
+    if (in->op == PTX_OP_BRX_IDX)
+        return true;
+    return in->op == PTX_OP_CALL && o->comp == 2;
+}
+
+static void print_instr_at(const ptx_module *m, const ptx_function *f, const ptx_instr *in,
+                           long index, FILE *out)
+{
+    if (in->guard >= 0)
+        fprintf(out, "@%s%s ", in->guard_neg ? "!" : "",
+                (uint32_t)in->guard < f->nregs ? f->regs[in->guard].name : "?reg");
+    fputs(ptx_opcode_name((ptx_opcode)in->op), out);
+    for (unsigned i = 0; i < in->nsfx; i++)
+        fprintf(out, ".%s", ptx_suffix_name((ptx_suffix)in->sfx[i]));
+    for (unsigned i = 0; i < in->nops; i++) {
+        fputs(i == 0 ? " " : in->ops[i].pipe ? "|" : ", ", out);
+        if (index >= 0 && is_table_operand(in, i))
+            fprintf(out, "$T__%ld_%u", index, i);
+        else
+            ptx_print_operand(m, f, &in->ops[i], out);
+    }
+    fputc(';', out);
+}
+
+void ptx_print_instr(const ptx_module *m, const ptx_function *f, const ptx_instr *in, FILE *out)
+{
+    print_instr_at(m, f, in, -1, out);
+}
+
+/* The table declarations an instruction's operands need, written just before it. */
+static void print_tables(const ptx_module *m, const ptx_function *f, const ptx_instr *in,
+                         long index, FILE *out)
+{
+    for (unsigned i = 0; i < in->nops; i++) {
+        if (!is_table_operand(in, i))
+            continue;
+        const ptx_operand *o = &in->ops[i];
+        fprintf(out, "$T__%ld_%u: %s ", index, i,
+                in->op == PTX_OP_CALL ? ".calltargets" : ".branchtargets");
+        for (unsigned k = 0; k < o->nelem; k++) {
+            if (k)
+                fputs(", ", out);
+            ptx_print_operand(m, f, &o->elems[k], out);
+        }
+        fputs(";\n", out);
+    }
+}
+
+/* ---------------------------------------------------------------- declarations */
+
+static unsigned elem_size(const ptx_symbol *s)
+{
+    unsigned bits = ptx_type_bits((ptx_type)s->type);
+    return bits >= 8 ? bits / 8 : 1;
+}
+
+static uint64_t read_le(const uint8_t *p, unsigned n)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+static void print_init_elem(const ptx_module *m, const ptx_symbol *s, uint64_t k, FILE *out)
+{
+    unsigned es = elem_size(s);
+    uint64_t off = k * es;
+    for (uint32_t r = 0; r < s->nrelocs; r++)
+        if (s->relocs[r].offset == off) {
+            const ptx_reloc *rl = &s->relocs[r];
+            if (rl->generic)
+                fprintf(out, "generic(%s)", sym_name(m, rl->sym));
+            else
+                fputs(sym_name(m, rl->sym), out);
+            if (rl->addend)
+                fprintf(out, "+%" PRId64, rl->addend);
+            return;
+        }
+    uint64_t v = read_le(s->init + off, es);
+    ptx_type t = (ptx_type)s->type;
+    if (t == PTX_TYPE_F32) {
+        fprintf(out, "0f%08" PRIX32, (uint32_t)v);
+    } else if (t == PTX_TYPE_F64) {
+        fprintf(out, "0d%016" PRIX64, v);
+    } else if (t == PTX_TYPE_F16 || t == PTX_TYPE_BF16) {
+        /* Widen to f32: exact, and the parser narrows it back to the same bits. */
+        uint32_t f32;
+        if (t == PTX_TYPE_BF16) {
+            f32 = (uint32_t)v << 16;
+        } else {
+            uint32_t sign = (uint32_t)(v & 0x8000) << 16, e = (v >> 10) & 0x1f, man = v & 0x3ff;
+            if (e == 0x1f)
+                f32 = sign | 0x7f800000 | man << 13;
+            else if (e == 0 && man == 0)
+                f32 = sign;
+            else if (e == 0) {
+                int ex = -14;
+                while (!(man & 0x400)) {
+                    man <<= 1;
+                    ex--;
+                }
+                f32 = sign | (uint32_t)(ex + 127) << 23 | (man & 0x3ff) << 13;
+            } else
+                f32 = sign | (e - 15 + 127) << 23 | man << 13;
+        }
+        fprintf(out, "0f%08" PRIX32, f32);
+    } else if (ptx_type_is_signed(t) && es < 8) {
+        int64_t sv = (int64_t)(v << (64 - 8 * es)) >> (64 - 8 * es);
+        fprintf(out, "%" PRId64, sv);
+    } else {
+        fprintf(out, "%" PRIu64, v);
+    }
+}
+
+/* Declaration text after the state space: attributes, type, name, array size, initialiser. */
+static void print_var(const ptx_module *m, const ptx_symbol *s, bool is_param, FILE *out)
+{
+    unsigned es = elem_size(s);
+    unsigned vec = s->vec ? s->vec : 1;
+    unsigned natural = es * vec;
+    if (ptx_type_kind((ptx_type)s->type) == 'O')
+        natural = 8;
+    fputs(linkage_name(s->linkage), out);
+    fputs(space_name(s->space), out);
+    if (s->managed)
+        fputs(" .attribute(.managed)", out);
+    if (s->align != natural)
+        fprintf(out, " .align %u", s->align);
+    if (s->is_ptr) {
+        fputs(" .ptr", out);
+        if (s->ptr_space)
+            fprintf(out, " %s", space_name(s->ptr_space));
+        if (s->ptr_align)
+            fprintf(out, " .align %u", s->ptr_align);
+    }
+    if (vec > 1)
+        fprintf(out, " .v%u", vec);
+    fprintf(out, " .%s %s", ptx_type_name((ptx_type)s->type), s->name);
+    uint64_t count = s->size / natural;
+    if (ptx_type_kind((ptx_type)s->type) == 'O')
+        count = s->size / 8;
+    if (s->size == 0)
+        fputs("[]", out);
+    else if (count != 1)
+        fprintf(out, "[%" PRIu64 "]", count);
+    if (s->init && !is_param) {
+        uint64_t n = s->size / es;
+        fputs(" = ", out);
+        bool braces = n != 1;
+        if (braces)
+            fputc('{', out);
+        for (uint64_t k = 0; k < n; k++) {
+            if (k)
+                fputs(", ", out);
+            print_init_elem(m, s, k, out);
+        }
+        if (braces)
+            fputc('}', out);
+    }
+}
+
+static void print_params(const ptx_module *m, const int32_t *ids, uint32_t n, FILE *out)
+{
+    fputc('(', out);
+    for (uint32_t i = 0; i < n; i++) {
+        fputs(i ? ",\n\t" : "\n\t", out);
+        print_var(m, &m->syms[ids[i]], true, out);
+    }
+    fputs(n ? "\n)" : ")", out);
+}
+
+static bool reg_is_numbered(const char *name, const char *prefix, size_t plen, uint32_t k)
+{
+    char buf[32];
+    int n = snprintf(buf, sizeof buf, "%u", k);
+    return strlen(name) == plen + (size_t)n && memcmp(name, prefix, plen) == 0 &&
+           memcmp(name + plen, buf, (size_t)n) == 0;
+}
+
+static void print_reg_decls(const ptx_function *f, int32_t scope, const char *indent, FILE *out)
+{
+    for (uint32_t i = 0; i < f->nregs;) {
+        const ptx_reg *r = &f->regs[i];
+        if (r->scope != scope) {
+            i++;
+            continue;
+        }
+        const char *vecs = r->vec == 2 ? ".v2 " : r->vec == 4 ? ".v4 " : r->vec == 8 ? ".v8 " : "";
+        size_t len = strlen(r->name);
+        uint32_t run = 1;
+        if (len > 1 && r->name[len - 1] == '0' && !(len > 2 && r->name[len - 2] >= '0' &&
+                                                    r->name[len - 2] <= '9')) {
+            size_t plen = len - 1;
+            while (i + run < f->nregs) {
+                const ptx_reg *q = &f->regs[i + run];
+                if (q->scope != scope || q->type != r->type || q->vec != r->vec ||
+                    !reg_is_numbered(q->name, r->name, plen, run))
+                    break;
+                run++;
+            }
+            if (run > 1) {
+                fprintf(out, "%s.reg %s.%s %.*s<%u>;\n", indent, vecs,
+                        ptx_type_name((ptx_type)r->type), (int)plen, r->name, run);
+                i += run;
+                continue;
+            }
+        }
+        fprintf(out, "%s.reg %s.%s %s;\n", indent, vecs, ptx_type_name((ptx_type)r->type),
+                r->name);
+        i++;
+    }
+}
+
+static void print_sym_decls(const ptx_module *m, int32_t fidx, int32_t scope, const char *indent,
+                            FILE *out)
+{
+    for (uint32_t i = 0; i < m->nsyms; i++) {
+        const ptx_symbol *s = &m->syms[i];
+        if (s->owner != fidx || s->scope != scope)
+            continue;
+        if (s->kind == PTX_SYM_FUNC) {
+            /* a .callprototype: a declaration-only function scoped to this one */
+            const ptx_function *p = &m->funcs[s->func];
+            fprintf(out, "%s%s: .callprototype ", indent, s->name);
+            if (p->nrets) {
+                print_params(m, p->rets, p->nrets, out);
+                fputc(' ', out);
+            }
+            fputs("_ ", out);
+            print_params(m, p->params, p->nparams, out);
+            fputs(";\n", out);
+            continue;
+        }
+        if (s->kind != PTX_SYM_VAR)
+            continue;
+        fputs(indent, out);
+        print_var(m, s, false, out);
+        fputs(";\n", out);
+    }
+}
+
+static void print_function_head(const ptx_module *m, const ptx_function *f, FILE *out)
+{
+    fputs(linkage_name(f->linkage), out);
+    fputs(f->is_entry ? ".entry " : ".func ", out);
+    if (!f->is_entry && f->nrets) {
+        print_params(m, f->rets, f->nrets, out);
+        fputc(' ', out);
+    }
+    fputs(f->name, out);
+    if (f->nparams || f->is_entry)
+        print_params(m, f->params, f->nparams, out);
+    fputc('\n', out);
+    if (f->maxntid[0])
+        fprintf(out, ".maxntid %u, %u, %u\n", f->maxntid[0], f->maxntid[1], f->maxntid[2]);
+    if (f->reqntid[0])
+        fprintf(out, ".reqntid %u, %u, %u\n", f->reqntid[0], f->reqntid[1], f->reqntid[2]);
+    if (f->minnctapersm)
+        fprintf(out, ".minnctapersm %u\n", f->minnctapersm);
+    if (f->maxnreg)
+        fprintf(out, ".maxnreg %u\n", f->maxnreg);
+    if (f->maxclusterrank)
+        fprintf(out, ".maxclusterrank %u\n", f->maxclusterrank);
+    if (f->reqnctapercluster[0])
+        fprintf(out, ".reqnctapercluster %u, %u, %u\n", f->reqnctapercluster[0],
+                f->reqnctapercluster[1], f->reqnctapercluster[2]);
+    if (f->explicitcluster)
+        fputs(".explicitcluster\n", out);
+    if (f->noreturn)
+        fputs(".noreturn\n", out);
+}
+
+static void mark_labels(const ptx_operand *o, uint8_t *is_label, uint32_t n)
+{
+    if (o->kind == PTX_OPD_LABEL && o->imm >= 0 && o->imm <= (int64_t)n)
+        is_label[o->imm] = 1;
+    if (o->kind == PTX_OPD_LIST || o->kind == PTX_OPD_VEC)
+        for (unsigned i = 0; i < o->nelem; i++)
+            mark_labels(&o->elems[i], is_label, n);
+}
+
+static void print_body(const ptx_module *m, const ptx_function *f, FILE *out)
+{
+    int32_t fidx = (int32_t)(f - m->funcs);
+    uint8_t *is_label = calloc(f->ninstrs + 1, 1);
+    int32_t *open = malloc((f->nscopes + 1) * sizeof *open);
+    if (!is_label || !open)
+        abort();
+    for (uint32_t i = 0; i < f->ninstrs; i++)
+        for (unsigned k = 0; k < f->instrs[i].nops; k++)
+            mark_labels(&f->instrs[i].ops[k], is_label, f->ninstrs);
+    fputs("{\n", out);
+    print_sym_decls(m, fidx, -1, "\t", out);
+    print_reg_decls(f, -1, "\t", out);
+    uint32_t depth = 0, next_scope = 0;
+    for (uint32_t i = 0; i <= f->ninstrs; i++) {
+        /* close scopes that end here (innermost first), then open the ones that start here */
+        while (depth && f->scopes[open[depth - 1]].end <= i)
+            fputs("\t}\n", out), depth--;
+        if (is_label[i])
+            fprintf(out, "$L__%u:\n", i);
+        while (next_scope < f->nscopes && f->scopes[next_scope].first == i) {
+            int32_t s = (int32_t)next_scope++;
+            while (depth && open[depth - 1] != f->scopes[s].parent)
+                fputs("\t}\n", out), depth--;
+            fputs("\t{\n", out);
+            open[depth++] = s;
+            print_sym_decls(m, fidx, s, "\t", out);
+            print_reg_decls(f, s, "\t", out);
+        }
+        while (depth && f->scopes[open[depth - 1]].end <= i)
+            fputs("\t}\n", out), depth--;
+        if (i == f->ninstrs)
+            break;
+        print_tables(m, f, &f->instrs[i], (long)i, out);
+        fputc('\t', out);
+        print_instr_at(m, f, &f->instrs[i], (long)i, out);
+        fputc('\n', out);
+    }
+    while (depth--)
+        fputs("\t}\n", out);
+    fputs("}\n", out);
+    free(is_label);
+    free(open);
+}
+
+typedef struct item {
+    uint32_t line;
+    int kind;       /* 0 variable, 1 prototype, 2 function */
+    uint32_t idx;
+} item;
+
+static int item_cmp(const void *a, const void *b)
+{
+    const item *x = a, *y = b;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+void ptx_print(const ptx_module *m, FILE *out)
+{
+    fprintf(out, ".version %u.%u\n", m->version_major, m->version_minor);
+    fprintf(out, ".target %s\n", m->target ? m->target : "sm_75");
+    fprintf(out, ".address_size %u\n\n", m->address_size);
+    for (uint32_t i = 0; i < m->nfiles; i++)
+        if (m->files[i])
+            fprintf(out, ".file %u \"%s\"\n", i, m->files[i]);
+
+    item *items = malloc((m->nsyms + 2 * m->nfuncs + 1) * sizeof *items);
+    if (!items)
+        abort();
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < m->nsyms; i++)
+        if (m->syms[i].owner == -1 && m->syms[i].kind == PTX_SYM_VAR)
+            items[n++] = (item){m->syms[i].line, 0, i};
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        const ptx_function *f = &m->funcs[i];
+        if (f->sym >= 0 && m->syms[f->sym].owner >= 0)
+            continue;   /* a .callprototype, written inside its function */
+        uint32_t first = f->sym >= 0 ? m->syms[f->sym].line : f->line;
+        if (!f->is_decl && first < f->line)
+            items[n++] = (item){first, 1, i};
+        items[n++] = (item){f->line, 2, i};
+    }
+    qsort(items, n, sizeof *items, item_cmp);
+    for (uint32_t k = 0; k < n; k++) {
+        if (items[k].kind == 0) {
+            print_var(m, &m->syms[items[k].idx], false, out);
+            fputs(";\n", out);
+            continue;
+        }
+        const ptx_function *f = &m->funcs[items[k].idx];
+        fputc('\n', out);
+        print_function_head(m, f, out);
+        if (items[k].kind == 1 || f->is_decl)
+            fputs(";\n", out);
+        else
+            print_body(m, f, out);
+    }
+    /* .alias names another function's body; both are declared above. */
+    for (uint32_t i = 0; i < m->nsyms; i++) {
+        const ptx_symbol *s = &m->syms[i];
+        if (s->kind == PTX_SYM_FUNC && s->owner == -1 && s->func >= 0 &&
+            (uint32_t)s->func < m->nfuncs && m->funcs[s->func].sym != (int32_t)i)
+            fprintf(out, ".alias %s, %s;\n", s->name, m->funcs[s->func].name);
+    }
+    free(items);
+}
