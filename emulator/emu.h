@@ -77,6 +77,9 @@ bool emu_find_allocation(uint64_t addr, uint64_t size, uint64_t *base, uint64_t 
                          emu_alloc_kind *kind);
 /* Bytes of device memory in use and in all (cudaMemGetInfo). */
 void emu_device_mem_info(uint64_t *used, uint64_t *total);
+/* Sets the size of the device address space (default 16 GiB); only before the first
+ * allocation. */
+void emu_device_set_capacity(uint64_t bytes);
 
 /* ---------------------------------------------------------------- modules */
 

@@ -1,0 +1,178 @@
+/* cta.c: a thread block: its warps, shared memory, and the named barriers (bar.sync,
+ * bar.arrive, bar.red), including the deadlock report when no warp can go on. */
+#include "emulator/emu_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+emu_cta *emu_cta_create(emu_grid *g, uint64_t linear_id, uint32_t sm)
+{
+    if (linear_id >= g->ncta) return NULL;
+    emu_cta *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    emu_dim3 gd = g->launch.grid;
+    c->g = g;
+    c->linear = linear_id;
+    c->ctaid.x = (uint32_t)(linear_id % gd.x);
+    c->ctaid.y = (uint32_t)((linear_id / gd.x) % gd.y);
+    c->ctaid.z = (uint32_t)(linear_id / ((uint64_t)gd.x * gd.y));
+    c->sm = sm;
+    c->nthreads = g->nthreads;
+    c->live_threads = g->nthreads;
+    c->nwarps = (g->nthreads + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE;
+    c->smem_size = g->smem_size;
+    c->smem = calloc(1, g->smem_size ? g->smem_size : 1);
+    c->warps = calloc(c->nwarps, sizeof *c->warps);
+    if (!c->smem || !c->warps) {
+        free(c->smem);
+        free(c->warps);
+        free(c);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < c->nwarps; i++) emu_warp_init(&c->warps[i], c, i);
+    return c;
+}
+
+void emu_cta_destroy(emu_cta *c)
+{
+    if (!c) return;
+    for (uint32_t i = 0; i < c->nwarps; i++) emu_warp_free(&c->warps[i]);
+    free(c->warps);
+    free(c->smem);
+    free(c);
+}
+
+uint32_t emu_cta_warp_count(const emu_cta *c)
+{
+    return c->nwarps;
+}
+
+emu_warp *emu_cta_warp(emu_cta *c, uint32_t i)
+{
+    return i < c->nwarps ? &c->warps[i] : NULL;
+}
+
+bool emu_cta_done(const emu_cta *c)
+{
+    for (uint32_t i = 0; i < c->nwarps; i++)
+        if (c->warps[i].state != EMU_WS_EXITED) return false;
+    return true;
+}
+
+/* Writes a bar.red result into the destination of a released warp. */
+static void write_red_result(emu_warp *w, const ptx_instr *in, const emu_barrier *b)
+{
+    if (!in || in->nops < 1) return;
+    const ptx_operand *d = &in->ops[0];
+    if (d->kind != PTX_OPD_REG) return;
+    const emu_frame *fr = &w->frames[w->nframes - 1];
+    const ptx_reg *r = &fr->f->fn->regs[d->reg];
+    uint64_t *row = w->regs + fr->reg_base + (size_t)r->slot * EMU_WARP_SIZE;
+    uint64_t v;
+    if (in->aop == PTX_SFX_POPC) v = b->red_popc;
+    else if (in->aop == PTX_SFX_AND) v = b->red_and;
+    else v = b->red_or;
+    for (uint32_t mk = w->bar_mask; mk; mk &= mk - 1) row[__builtin_ctz(mk)] = v;
+}
+
+static void check_complete(emu_cta *cta, uint32_t id)
+{
+    emu_barrier *b = &cta->bar[id];
+    if (b->arrived == 0) return;
+    uint32_t need = b->expected ? b->expected : cta->live_threads;
+    if (b->arrived < need) return;
+    for (uint32_t i = 0; i < cta->nwarps; i++) {
+        emu_warp *w = &cta->warps[i];
+        if (w->state != EMU_WS_BARRIER || w->bar_id != id) continue;
+        if (w->bar_instr && w->bar_instr->aop) write_red_result(w, w->bar_instr, b);
+        w->state = EMU_WS_READY;
+        w->bar_instr = NULL;
+    }
+    memset(b, 0, sizeof *b);
+    b->red_and = true;
+}
+
+void emu_barrier_arrive(emu_ctx *c, const ptx_instr *in, uint32_t id, uint32_t count, bool wait,
+                        int red_kind, uint32_t red_popc, bool red_and, bool red_or)
+{
+    emu_cta *cta = c->cta;
+    emu_warp *w = c->w;
+    emu_barrier *b = &cta->bar[id];
+    if (b->arrived == 0) {
+        b->red_and = true;
+        b->red_or = false;
+        b->red_popc = 0;
+    }
+    (void)red_kind;
+    if (count) b->expected = count;
+    /* a warp arrives as a whole: every live thread of it counts (as on hardware) */
+    b->arrived += (uint32_t)__builtin_popcount(w->valid & ~w->exited);
+    b->red_popc += red_popc;
+    b->red_and = b->red_and && red_and;
+    b->red_or = b->red_or || red_or;
+    if (wait) {
+        w->state = EMU_WS_BARRIER;
+        w->bar_id = (uint8_t)id;
+        w->bar_instr = in;
+        w->bar_mask = c->mask;
+        w->bar_line = in->line;
+        b->warps_waiting++;
+        c->stop = EMU_STOP_BARRIER;
+    }
+    check_complete(cta, id);
+}
+
+void emu_cta_warp_exited(emu_cta *cta, emu_warp *w, uint32_t lanes)
+{
+    (void)w;
+    uint32_t n = (uint32_t)__builtin_popcount(lanes);
+    cta->live_threads = cta->live_threads > n ? cta->live_threads - n : 0;
+    for (uint32_t id = 0; id < EMU_NBARRIERS; id++) check_complete(cta, id);
+}
+
+void emu_cta_report_deadlock(emu_cta *c)
+{
+    emu_grid *g = c->g;
+    emu_fault f;
+    memset(&f, 0, sizeof f);
+    f.kind = EMU_FAULT_BARRIER_DEADLOCK;
+    f.cta = c->ctaid;
+    char detail[512];
+    size_t n = 0;
+    detail[0] = 0;
+    bool first = true;
+    uint32_t waiting_threads = 0, bar_id = 0;
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        emu_warp *w = &c->warps[i];
+        if (w->state != EMU_WS_BARRIER) continue;
+        uint32_t live = (uint32_t)__builtin_popcount(w->valid & ~w->exited);
+        waiting_threads += live;
+        if (first) {
+            f.thread = w->tid[w->bar_mask ? __builtin_ctz(w->bar_mask) : 0];
+            f.ptx_line = w->bar_line;
+            bar_id = w->bar_id;
+            first = false;
+        }
+        if (n < sizeof detail - 64) {
+            int k = snprintf(detail + n, sizeof detail - n, "%swarp %u at barrier %u (PTX line %u)",
+                             n ? ", " : "", w->id, w->bar_id, w->bar_line);
+            if (k > 0) n += (size_t)k;
+        } else if (n < sizeof detail - 5) {
+            strcpy(detail + n, ", ...");
+            n += 5;
+        }
+    }
+    const emu_barrier *b = &c->bar[bar_id];
+    uint32_t need = b->expected ? b->expected : c->live_threads;
+    snprintf(f.message, sizeof f.message,
+             "Barrier deadlock in kernel %s by thread (%u,%u,%u) in block (%u,%u,%u): barrier %u "
+             "expects %u threads but only %u of the %u live threads arrived and no other thread "
+             "can run; waiting: %s",
+             g->launch.kernel->name, f.thread.x, f.thread.y, f.thread.z, f.cta.x, f.cta.y,
+             f.cta.z, bar_id, need, b->arrived, c->live_threads, detail);
+    (void)waiting_threads;
+    emu_grid_record_fault(g, c->linear, &f);
+    for (uint32_t i = 0; i < c->nwarps; i++)
+        if (c->warps[i].state == EMU_WS_BARRIER) c->warps[i].state = EMU_WS_FAULT;
+}

@@ -1,0 +1,226 @@
+/* emu_internal.h: the emulator's private structures, shared by its files only.
+ *
+ * A warp keeps its registers slot-major (regs[slot][32]) so a JIT can address them the same
+ * way; a SIMT stack of {pc, reconvergence pc, mask} entries drives divergence; call frames sit
+ * on top of each other, each with its own register file and its own piece of every lane's
+ * local memory.
+ */
+#ifndef PTXSIM_EMULATOR_EMU_INTERNAL_H
+#define PTXSIM_EMULATOR_EMU_INTERNAL_H
+
+#include "emulator/emu.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+
+/* Generic-address windows above the 47-bit user address space, so a generic address tells its
+ * space: shared/local/param addresses are offsets inside their window. */
+#define EMU_SHARED_WINDOW UINT64_C(0x0001000000000000)
+#define EMU_LOCAL_WINDOW  UINT64_C(0x0002000000000000)
+#define EMU_PARAM_WINDOW  UINT64_C(0x0003000000000000)
+#define EMU_FUNC_WINDOW   UINT64_C(0x0004000000000000)
+#define EMU_WINDOW_SIZE   UINT64_C(0x0001000000000000)
+
+/* Per-thread local memory reserved for call frames beyond the kernel's own frame (CUDA's
+ * default stack is 1 KiB; recursion in tests needs more). */
+#define EMU_CALL_STACK_BYTES (16u * 1024u)
+#define EMU_MAX_CALL_DEPTH 1024u
+#define EMU_NBARRIERS 16
+
+enum { EMU_TK_NONE, EMU_TK_B, EMU_TK_U, EMU_TK_S, EMU_TK_F, EMU_TK_P, EMU_TK_PK };
+extern const uint8_t emu_type_bits[PTX_TYPE_COUNT];
+extern const uint8_t emu_type_kind[PTX_TYPE_COUNT];
+
+static inline uint64_t emu_mask_bits(unsigned bits)
+{
+    return bits >= 64 ? ~UINT64_C(0) : ((UINT64_C(1) << bits) - 1);
+}
+static inline int64_t emu_sext(uint64_t v, unsigned bits)
+{
+    if (bits >= 64 || bits == 0) return (int64_t)v;
+    uint64_t m = UINT64_C(1) << (bits - 1);
+    v &= emu_mask_bits(bits);
+    return (int64_t)((v ^ m) - m);
+}
+static inline bool emu_is_signed(uint8_t t) { return emu_type_kind[t] == EMU_TK_S; }
+static inline bool emu_is_float(uint8_t t) { return emu_type_kind[t] == EMU_TK_F; }
+
+typedef struct emu_ctx emu_ctx;
+typedef void (*emu_exec_fn)(emu_ctx *c, const ptx_instr *in);
+
+/* What the loader works out for each function. */
+typedef struct emu_func {
+    const ptx_function *fn;
+    uint32_t index;
+    emu_exec_fn *exec;        /* one handler per instruction */
+    uint64_t param_base;      /* frame offset of the function's .param area */
+    uint64_t frame_size;      /* local bytes one activation takes per thread */
+    /* kernels: the static shared layout of everything the kernel (and its callees) uses */
+    uint64_t static_smem;
+    uint64_t *shared_off;     /* by symbol id; UINT64_MAX when unused */
+    bool calls;               /* it (or a callee) calls functions */
+    uint64_t max_stack;       /* kernels: local bytes per thread the launch reserves */
+} emu_func;
+
+struct emu_module {
+    const ptx_module *ptx;
+    emu_func *funcs;
+    uint32_t nfuncs;
+    uint64_t *var_addr;       /* module-scope .global/.const: device address, by symbol id */
+    uint64_t *frame_off;      /* function-scope .local/.param: offset in the frame, by id */
+    bool *is_input_param;     /* function parameters and return values, by symbol id */
+};
+
+typedef struct emu_simt { uint32_t pc, rpc, mask; } emu_simt;
+
+typedef struct emu_frame {
+    const emu_func *f;
+    size_t reg_base;          /* index of this frame's registers in the warp's file */
+    uint64_t local_base;      /* local-space offset of this frame (same for every lane) */
+    uint32_t stack_base;      /* first SIMT entry of this frame */
+    uint32_t call_mask;       /* lanes that made the call */
+    const ptx_instr *call;    /* the caller's call instruction */
+} emu_frame;
+
+enum { EMU_WS_READY, EMU_WS_BARRIER, EMU_WS_EXITED, EMU_WS_FAULT };
+
+struct emu_warp {
+    emu_cta *cta;
+    uint32_t id;
+    uint32_t valid;           /* lanes that exist (the last warp may be partial) */
+    uint32_t exited;          /* lanes that have exited (and lanes that never existed) */
+    uint8_t state;
+    uint8_t bar_id;
+    const ptx_instr *bar_instr;   /* the bar instruction it waits at (bar.red writes a result) */
+    uint32_t bar_line;
+    emu_simt *stack;
+    uint32_t sp, stack_cap;
+    emu_frame *frames;
+    uint32_t nframes, frames_cap;
+    uint64_t *regs;
+    size_t regs_used, regs_cap;
+    uint8_t *local;           /* lanes * local_per_thread bytes, allocated on first use */
+    uint64_t local_per_thread;
+    uint64_t ninstr;
+    uint32_t cc;              /* carry flag (CC.CF) per lane */
+    uint32_t bar_mask;        /* lanes that executed the bar instruction it waits at */
+    emu_dim3 tid[EMU_WARP_SIZE];
+    uint64_t cache_base, cache_end, cache_gen;  /* last allocation a lane hit */
+};
+
+typedef struct emu_barrier {
+    uint32_t arrived;         /* threads arrived */
+    uint32_t expected;        /* 0: every live thread of the CTA */
+    uint32_t warps_waiting;
+    uint32_t red_popc;
+    bool red_and, red_or;
+} emu_barrier;
+
+struct emu_cta {
+    emu_grid *g;
+    uint64_t linear;
+    emu_dim3 ctaid;
+    uint32_t sm;
+    uint32_t nthreads, nwarps, live_threads;
+    emu_warp *warps;
+    uint8_t *smem;
+    uint64_t smem_size;
+    emu_barrier bar[EMU_NBARRIERS];
+};
+
+struct emu_grid {
+    emu_launch launch;
+    const emu_func *kf;
+    uint8_t *params;
+    size_t params_size;
+    uint64_t ncta;
+    uint32_t nthreads;
+    uint64_t smem_size;
+    uint64_t local_per_thread;
+    pthread_mutex_t lock;
+    bool faulted;
+    uint64_t fault_cta;
+    emu_fault fault;
+};
+
+/* The executing state of one warp step. */
+struct emu_ctx {
+    emu_warp *w;
+    emu_cta *cta;
+    emu_grid *g;
+    emu_frame *fr;
+    const emu_func *f;
+    const ptx_function *fn;
+    const emu_module *mod;
+    uint64_t *regs;
+    uint32_t active;          /* the SIMT top's mask */
+    uint32_t mask;            /* active lanes whose guard holds */
+    uint32_t pc, next_pc;
+    bool control;             /* the handler rewrote the SIMT stack itself */
+    int stop;                 /* -1, or the emu_stop to return after this instruction */
+};
+
+/* ---- interp.c: operands */
+uint64_t emu_read(emu_ctx *c, const ptx_operand *o, int lane, uint8_t type);
+void emu_read_all(emu_ctx *c, const ptx_operand *o, uint8_t type, uint64_t out[EMU_WARP_SIZE]);
+void emu_write(emu_ctx *c, const ptx_operand *o, int lane, uint64_t v, uint8_t type);
+void emu_write_all(emu_ctx *c, const ptx_operand *o, uint8_t type,
+                   const uint64_t v[EMU_WARP_SIZE]);
+uint32_t emu_read_pred_mask(emu_ctx *c, const ptx_operand *o);
+/* Address of a symbol as its own space sees it (shared offset, local offset, device addr). */
+uint64_t emu_symbol_address(emu_ctx *c, int32_t sym, uint8_t *space);
+uint8_t emu_reg_bits(const emu_ctx *c, int32_t reg);
+/* The instruction's type i, or NONE. */
+static inline uint8_t emu_ty(const ptx_instr *in, int i)
+{
+    return i < in->ntypes ? in->types[i] : PTX_TYPE_NONE;
+}
+
+/* ---- fault.c: records a fault of lane at the current instruction; `what` opens the message
+ * ("Invalid __global__ write of size 4"), the formatted reason closes it. */
+void emu_fault_raise(emu_ctx *c, emu_fault_kind k, int lane, bool has_addr, uint64_t addr,
+                     const char *what, const char *whyfmt, ...)
+    __attribute__((format(printf, 7, 8)));
+void emu_grid_record_fault(emu_grid *g, uint64_t cta_linear, const emu_fault *f);
+int emu_format_where(const emu_ctx *c, const ptx_instr *in, char *buf, size_t len);
+
+/* ---- warp.c: SIMT and frames */
+void emu_simt_push(emu_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask);
+void emu_lanes_exit(emu_ctx *c, uint32_t lanes);
+void emu_lanes_return(emu_ctx *c, uint32_t lanes);
+bool emu_call_push(emu_ctx *c, const emu_func *callee, uint32_t mask, const ptx_instr *call);
+/* Pops the finished top frame: copies return values to the caller and resumes it. */
+void emu_frame_return(emu_ctx *c);
+/* Operand indices of a call: return list (-1 if none), callee, argument list (-1 if none). */
+void emu_call_operands(const ptx_instr *in, int *rets, int *callee, int *args);
+void emu_warp_init(emu_warp *w, emu_cta *cta, uint32_t id);
+void emu_warp_free(emu_warp *w);
+/* Host pointer of local-space [off, off+size) of lane, or NULL when out of the thread's
+ * stack; allocates the warp's local memory on first use. */
+uint8_t *emu_local_ptr(emu_ctx *c, int lane, uint64_t off, uint64_t size);
+
+/* ---- cta.c: barriers */
+void emu_barrier_arrive(emu_ctx *c, const ptx_instr *in, uint32_t id, uint32_t count,
+                        bool wait, int red_kind, uint32_t red_popc, bool red_and, bool red_or);
+void emu_cta_warp_exited(emu_cta *cta, emu_warp *w, uint32_t lanes);
+
+/* ---- device_memory.c */
+uint64_t emu_device_generation(void);
+
+/* ---- instruction selection: each family returns a handler, or NULL when it lacks it */
+emu_exec_fn emu_select(const ptx_instr *in);
+emu_exec_fn emu_select_int(const ptx_instr *in);
+emu_exec_fn emu_select_float(const ptx_instr *in);
+emu_exec_fn emu_select_half(const ptx_instr *in);
+emu_exec_fn emu_select_cvt(const ptx_instr *in);
+emu_exec_fn emu_select_cmp(const ptx_instr *in);
+emu_exec_fn emu_select_mem(const ptx_instr *in);
+emu_exec_fn emu_select_control(const ptx_instr *in);
+emu_exec_fn emu_select_warp(const ptx_instr *in);
+
+/* module.c */
+int emu_instr_text(const ptx_instr *in, char *buf, size_t len);
+const emu_func *emu_module_func(const emu_module *mod, uint32_t index);
+const emu_func *emu_module_func_by_ptx(const emu_module *mod, const ptx_function *fn);
+
+#endif

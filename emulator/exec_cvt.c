@@ -1,0 +1,179 @@
+/* exec_cvt.c: data movement and conversion in registers: mov (values, special registers,
+ * symbol addresses, vector pack/unpack), cvt (every type pair, packed forms), cvta and
+ * isspacep. */
+#include "emulator/emu_internal.h"
+#include "emulator/sem.h"
+
+#include <math.h>
+
+#define LANES(c) for (uint32_t mk_ = (c)->mask; mk_; mk_ &= mk_ - 1)
+#define L_ (__builtin_ctz(mk_))
+
+static void x_mov(emu_ctx *c, const ptx_instr *in)
+{
+    uint8_t t = emu_ty(in, 0);
+    uint64_t v[EMU_WARP_SIZE];
+    emu_read_all(c, &in->ops[1], t, v);
+    emu_write_all(c, &in->ops[0], t, v);
+}
+
+static void x_cvt(emu_ctx *c, const ptx_instr *in)
+{
+    uint8_t dt = emu_ty(in, 0), st = emu_ty(in, 1);
+    bool ftz = in->flags & PTX_F(FTZ), sat = in->flags & PTX_F(SAT);
+    bool relu = in->flags & PTX_F(RELU);
+    uint64_t a[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
+    emu_read_all(c, &in->ops[1], st, a);
+    LANES(c) {
+        int l = L_;
+        uint64_t r = emu_cvt(dt, st, in->rnd, ftz, sat, a[l]);
+        if (relu) {
+            if (dt == PTX_TYPE_F16 && (r & 0x8000) && (r & 0x7fff) <= 0x7c00) r = 0;
+            if (dt == PTX_TYPE_BF16 && (r & 0x8000) && (r & 0x7fff) <= 0x7f80) r = 0;
+        }
+        d[l] = r;
+    }
+    emu_write_all(c, &in->ops[0], dt, d);
+}
+
+/* cvt to a packed pair: d = {cvt(a) in the upper half, cvt(b) in the lower half} */
+static void x_cvt_pack(emu_ctx *c, const ptx_instr *in)
+{
+    uint8_t dt = emu_ty(in, 0), st = emu_ty(in, 1);
+    bool relu = in->flags & PTX_F(RELU), satf = in->flags & PTX_F(SATFINITE);
+    uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
+    emu_read_all(c, &in->ops[1], st, a);
+    emu_read_all(c, &in->ops[2], st, b);
+    LANES(c) {
+        int l = L_;
+        uint64_t hv[2];
+        uint64_t src[2] = { b[l], a[l] };
+        for (int h = 0; h < 2; h++) {
+            float f = st == PTX_TYPE_F32 ? emu_as_f32(src[h]) : (float)emu_f16_to_f64((uint16_t)src[h]);
+            if (relu && !isnan(f) && f < 0) f = 0;
+            switch (dt) {
+            case PTX_TYPE_F16X2: {
+                uint32_t x = emu_round_to_format(f, 5, 10, in->rnd, satf);
+                hv[h] = x;
+                break;
+            }
+            case PTX_TYPE_BF16X2: hv[h] = emu_round_to_format(f, 8, 7, in->rnd, satf); break;
+            case PTX_TYPE_E4M3X2: hv[h] = emu_f32_to_e4m3(f, true); break;
+            case PTX_TYPE_E5M2X2: hv[h] = emu_f32_to_e5m2(f, true); break;
+            default: hv[h] = 0; break;
+            }
+        }
+        unsigned hb = (dt == PTX_TYPE_E4M3X2 || dt == PTX_TYPE_E5M2X2) ? 8 : 16;
+        d[l] = hv[0] | (hv[1] << hb);
+    }
+    emu_write_all(c, &in->ops[0], dt == PTX_TYPE_E4M3X2 || dt == PTX_TYPE_E5M2X2 ? PTX_TYPE_B16
+                                                                                  : PTX_TYPE_B32,
+                  d);
+}
+
+/* cvt.f16x2.{e4m3x2,e5m2x2} d, a: widen a pair of fp8 values */
+static void x_cvt_unpack8(emu_ctx *c, const ptx_instr *in)
+{
+    uint8_t st = emu_ty(in, 1);
+    uint64_t a[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
+    emu_read_all(c, &in->ops[1], PTX_TYPE_B16, a);
+    LANES(c) {
+        int l = L_;
+        uint64_t r = 0;
+        for (int h = 0; h < 2; h++) {
+            uint8_t v = (uint8_t)(a[l] >> (8 * h));
+            float f = st == PTX_TYPE_E4M3X2 ? emu_e4m3_to_f32(v) : emu_e5m2_to_f32(v);
+            r |= (uint64_t)emu_round_to_format(f, 5, 10, PTX_RND_RN, false) << (16 * h);
+        }
+        d[l] = r;
+    }
+    emu_write_all(c, &in->ops[0], PTX_TYPE_B32, d);
+}
+
+static uint64_t window_of(uint8_t space, bool is_entry)
+{
+    switch (space) {
+    case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CLUSTER: return EMU_SHARED_WINDOW;
+    case PTX_SPACE_LOCAL: return EMU_LOCAL_WINDOW;
+    case PTX_SPACE_PARAM: return is_entry ? EMU_PARAM_WINDOW : EMU_LOCAL_WINDOW;
+    default: return 0;
+    }
+}
+
+/* cvta.space.size d, a (to generic) and cvta.to.space.size d, a (from generic) */
+static void x_cvta(emu_ctx *c, const ptx_instr *in)
+{
+    uint8_t t = emu_ty(in, 0);
+    uint64_t a[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
+    emu_read_all(c, &in->ops[1], PTX_TYPE_U64, a);
+    bool to = in->flags & PTX_F(TO);
+    uint8_t sp = in->space;
+    if (sp == PTX_SPACE_PARAM && in->ops[1].kind == PTX_OPD_SYM && !c->fn->is_entry)
+        sp = PTX_SPACE_LOCAL;
+    uint64_t win = window_of(sp, c->fn->is_entry);
+    LANES(c) {
+        int l = L_;
+        uint64_t v = a[l];
+        if (!win) d[l] = v;
+        else if (to) d[l] = (v >= win && v < win + EMU_WINDOW_SIZE) ? v - win : v;
+        else d[l] = v + win;
+    }
+    emu_write_all(c, &in->ops[0], t, d);
+}
+
+static void x_isspacep(emu_ctx *c, const ptx_instr *in)
+{
+    uint64_t a[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
+    emu_read_all(c, &in->ops[1], PTX_TYPE_U64, a);
+    LANES(c) {
+        int l = L_;
+        uint64_t v = a[l];
+        bool in_sh = v >= EMU_SHARED_WINDOW && v < EMU_SHARED_WINDOW + EMU_WINDOW_SIZE;
+        bool in_lo = v >= EMU_LOCAL_WINDOW && v < EMU_LOCAL_WINDOW + EMU_WINDOW_SIZE;
+        bool in_pa = v >= EMU_PARAM_WINDOW && v < EMU_PARAM_WINDOW + EMU_WINDOW_SIZE;
+        bool r;
+        switch (in->space) {
+        case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CLUSTER: r = in_sh; break;
+        case PTX_SPACE_LOCAL: r = in_lo; break;
+        case PTX_SPACE_PARAM: r = in_pa; break;
+        case PTX_SPACE_CONST:
+        case PTX_SPACE_GLOBAL: r = v < EMU_SHARED_WINDOW; break;
+        default: r = false; break;
+        }
+        d[l] = r;
+    }
+    emu_write_all(c, &in->ops[0], PTX_TYPE_PRED, d);
+}
+
+static bool cvt_type_ok(uint8_t t)
+{
+    switch (emu_type_kind[t]) {
+    case EMU_TK_U: case EMU_TK_S: case EMU_TK_B: return emu_type_bits[t] >= 8 && emu_type_bits[t] <= 64;
+    case EMU_TK_F: return true;
+    default: return t == PTX_TYPE_TF32 || t == PTX_TYPE_E4M3 || t == PTX_TYPE_E5M2;
+    }
+}
+
+emu_exec_fn emu_select_cvt(const ptx_instr *in)
+{
+    uint8_t t0 = emu_ty(in, 0), t1 = emu_ty(in, 1);
+    switch (in->op) {
+    case PTX_OP_MOV:
+        if (in->nops != 2 || t0 == PTX_TYPE_NONE || emu_type_bits[t0] > 64) return NULL;
+        return x_mov;
+    case PTX_OP_CVT:
+        if (t0 == PTX_TYPE_F16X2 || t0 == PTX_TYPE_BF16X2 || t0 == PTX_TYPE_E4M3X2 ||
+            t0 == PTX_TYPE_E5M2X2) {
+            if (in->nops == 3 && (t1 == PTX_TYPE_F32 || t1 == PTX_TYPE_F16)) return x_cvt_pack;
+            if (in->nops == 2 && t0 == PTX_TYPE_F16X2 &&
+                (t1 == PTX_TYPE_E4M3X2 || t1 == PTX_TYPE_E5M2X2))
+                return x_cvt_unpack8;
+            return NULL;
+        }
+        if (in->nops != 2 || !cvt_type_ok(t0) || !cvt_type_ok(t1)) return NULL;
+        return x_cvt;
+    case PTX_OP_CVTA: return in->nops == 2 ? x_cvta : NULL;
+    case PTX_OP_ISSPACEP: return in->nops == 2 ? x_isspacep : NULL;
+    default: return NULL;
+    }
+}

@@ -1,0 +1,480 @@
+/* exec_mem.c: ld, st, atom, red, cp.async, fences and cache hints, on every state space.
+ *
+ * Every lane's address is resolved to its space and checked (alignment, then bounds) before
+ * any lane touches memory, so a faulting instruction writes nothing. Global memory goes
+ * through the launch's memory policy; shared, local and param memory are accessed directly.
+ */
+#include "emulator/emu_internal.h"
+#include "emulator/sem.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_ACCESS 32   /* bytes per lane: up to .v8.b32 / .v4.b64 */
+
+typedef struct addr_set {
+    uint8_t space[EMU_WARP_SIZE];   /* GLOBAL, SHARED, LOCAL or PARAM */
+    uint64_t a[EMU_WARP_SIZE];      /* device address, or offset within the space */
+    uint8_t *p[EMU_WARP_SIZE];      /* host pointer once checked */
+    uint32_t global_mask;
+} addr_set;
+
+static const char *space_label(uint8_t sp)
+{
+    switch (sp) {
+    case PTX_SPACE_SHARED: return "__shared__";
+    case PTX_SPACE_LOCAL: return "__local__";
+    case PTX_SPACE_PARAM: return "__param__";
+    default: return "__global__";
+    }
+}
+
+static void classify_generic(uint64_t v, uint8_t *sp, uint64_t *a)
+{
+    if (v >= EMU_SHARED_WINDOW && v < EMU_SHARED_WINDOW + EMU_WINDOW_SIZE) {
+        *sp = PTX_SPACE_SHARED;
+        *a = v - EMU_SHARED_WINDOW;
+    } else if (v >= EMU_LOCAL_WINDOW && v < EMU_LOCAL_WINDOW + EMU_WINDOW_SIZE) {
+        *sp = PTX_SPACE_LOCAL;
+        *a = v - EMU_LOCAL_WINDOW;
+    } else if (v >= EMU_PARAM_WINDOW && v < EMU_PARAM_WINDOW + EMU_WINDOW_SIZE) {
+        *sp = PTX_SPACE_PARAM;
+        *a = v - EMU_PARAM_WINDOW;
+    } else {
+        *sp = PTX_SPACE_GLOBAL;
+        *a = v;
+    }
+}
+
+static uint64_t strip_window(uint64_t v, uint64_t window)
+{
+    return (v >= window && v < window + EMU_WINDOW_SIZE) ? v - window : v;
+}
+
+/* Each active lane's space and address for address operand ao of instruction space ispace. */
+static void resolve(emu_ctx *c, uint8_t ispace, const ptx_operand *ao, uint32_t mask, addr_set *A)
+{
+    A->global_mask = 0;
+    uint8_t symspace = PTX_SPACE_NONE;
+    uint64_t symaddr = 0;
+    const uint64_t *row = NULL;
+    bool narrow = false;
+    int64_t off = ao->kind == PTX_OPD_ADDR ? ao->imm : 0;
+    if (ao->kind == PTX_OPD_ADDR && ao->reg >= 0) {
+        const ptx_reg *r = &c->fn->regs[ao->reg];
+        row = c->regs + (size_t)r->slot * EMU_WARP_SIZE;
+        narrow = emu_type_bits[r->type] <= 32;
+    } else if (ao->kind == PTX_OPD_REG) {
+        const ptx_reg *r = &c->fn->regs[ao->reg];
+        row = c->regs + (size_t)r->slot * EMU_WARP_SIZE;
+        narrow = emu_type_bits[r->type] <= 32;
+    } else if (ao->sym >= 0 && (ao->kind == PTX_OPD_ADDR || ao->kind == PTX_OPD_SYM)) {
+        symaddr = emu_symbol_address(c, ao->sym, &symspace);
+    }
+    for (uint32_t mk = mask; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        uint8_t sp;
+        uint64_t a;
+        if (symspace != PTX_SPACE_NONE) {
+            sp = symspace;
+            a = symaddr + (uint64_t)off;
+        } else {
+            uint64_t v = row ? row[l] : 0;
+            v += (uint64_t)off;
+            if (narrow) v &= 0xffffffffu;
+            switch (ispace) {
+            case PTX_SPACE_GLOBAL:
+            case PTX_SPACE_CONST: sp = PTX_SPACE_GLOBAL; a = v; break;
+            case PTX_SPACE_SHARED:
+            case PTX_SPACE_SHARED_CLUSTER:
+                sp = PTX_SPACE_SHARED;
+                a = strip_window(v, EMU_SHARED_WINDOW);
+                break;
+            case PTX_SPACE_LOCAL: sp = PTX_SPACE_LOCAL; a = strip_window(v, EMU_LOCAL_WINDOW); break;
+            case PTX_SPACE_PARAM:
+                if (c->fn->is_entry) {
+                    sp = PTX_SPACE_PARAM;
+                    a = strip_window(v, EMU_PARAM_WINDOW);
+                } else {
+                    sp = PTX_SPACE_LOCAL;
+                    a = strip_window(v, EMU_LOCAL_WINDOW);
+                }
+                break;
+            default: classify_generic(v, &sp, &a); break;
+            }
+        }
+        A->space[l] = sp;
+        A->a[l] = a;
+        if (sp == PTX_SPACE_GLOBAL) A->global_mask |= 1u << l;
+    }
+}
+
+static bool global_ok(emu_warp *w, uint64_t a, uint64_t size)
+{
+    uint64_t gen = emu_device_generation();
+    if (w->cache_gen == gen && a >= w->cache_base && a + size >= a && a + size <= w->cache_end)
+        return true;
+    uint64_t base, asz;
+    if (!emu_find_allocation(a, size, &base, &asz, NULL)) return false;
+    w->cache_base = base;
+    w->cache_end = base + asz;
+    w->cache_gen = gen;
+    return true;
+}
+
+/* Describes the allocation nearest to a bad global address, as compute-sanitizer does. */
+static void nearest_note(uint64_t a, char *buf, size_t len)
+{
+    uint64_t base, asz;
+    buf[0] = 0;
+    /* probe backwards a little for the allocation just below */
+    for (uint64_t back = 1; back <= 4096 && back <= a; back *= 2) {
+        if (emu_find_allocation(a - back, 1, &base, &asz, NULL)) {
+            snprintf(buf, len, " and is %llu bytes after the nearest allocation at 0x%llx of "
+                     "size %llu bytes", (unsigned long long)(a - (base + asz)),
+                     (unsigned long long)base, (unsigned long long)asz);
+            return;
+        }
+    }
+}
+
+/* Checks alignment and bounds of every lane; fills A->p. False (with the fault raised) when a
+ * lane is bad; the lowest such lane is the one reported. */
+static bool check(emu_ctx *c, addr_set *A, uint32_t mask, uint64_t size, uint64_t align,
+                  const char *verb)
+{
+    for (uint32_t mk = mask; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        uint64_t a = A->a[l];
+        uint8_t sp = A->space[l];
+        char what[96];
+        snprintf(what, sizeof what, "Invalid %s %s of size %llu", space_label(sp), verb,
+                 (unsigned long long)size);
+        if (align > 1 && (a & (align - 1))) {
+            emu_fault_raise(c, EMU_FAULT_MISALIGNED, l, true, a, what, "address is misaligned");
+            return false;
+        }
+        switch (sp) {
+        case PTX_SPACE_GLOBAL:
+            if (!global_ok(c->w, a, size)) {
+                char note[160];
+                nearest_note(a, note, sizeof note);
+                emu_fault_raise(c, EMU_FAULT_ILLEGAL_ADDRESS, l, true, a, what,
+                                "address is out of bounds%s", note);
+                return false;
+            }
+            A->p[l] = (uint8_t *)(uintptr_t)a;
+            break;
+        case PTX_SPACE_SHARED:
+            if (a > c->cta->smem_size || size > c->cta->smem_size - a) {
+                emu_fault_raise(c, EMU_FAULT_SHARED_OUT_OF_RANGE, l, true, a, what,
+                                "address is out of bounds of the block's %llu bytes of shared "
+                                "memory", (unsigned long long)c->cta->smem_size);
+                return false;
+            }
+            A->p[l] = c->cta->smem + a;
+            break;
+        case PTX_SPACE_LOCAL:
+            A->p[l] = emu_local_ptr(c, l, a, size);
+            if (!A->p[l]) {
+                const emu_frame *top = &c->w->frames[c->w->nframes - 1];
+                emu_fault_raise(c, EMU_FAULT_LOCAL_OUT_OF_RANGE, l, true, a, what,
+                                "address is out of bounds of the thread's %llu bytes of local "
+                                "memory", (unsigned long long)(top->local_base +
+                                                               top->f->frame_size));
+                return false;
+            }
+            break;
+        case PTX_SPACE_PARAM:
+            if (a > c->g->params_size || size > c->g->params_size - a) {
+                emu_fault_raise(c, EMU_FAULT_ILLEGAL_ADDRESS, l, true, a, what,
+                                "address is out of the kernel's %zu-byte parameter block",
+                                c->g->params_size);
+                return false;
+            }
+            A->p[l] = c->g->params + a;
+            break;
+        default:
+            emu_fault_raise(c, EMU_FAULT_ILLEGAL_ADDRESS, l, true, a, what,
+                            "address is in no state space");
+            return false;
+        }
+    }
+    return true;
+}
+
+static uint64_t pow2_floor(uint64_t v)
+{
+    uint64_t p = 1;
+    while (p * 2 <= v) p *= 2;
+    return p;
+}
+
+/* Performs the global part of a load or store through the policy, in pieces of <= 16 bytes. */
+static void global_transfer(emu_ctx *c, const ptx_instr *in, addr_set *A, uint32_t mask,
+                            uint8_t kind, uint64_t total, uint8_t (*buf)[MAX_ACCESS])
+{
+    emu_mem_policy *pol = c->g->launch.policy;
+    for (uint64_t off = 0; off < total; off += 16) {
+        uint64_t piece = total - off < 16 ? total - off : 16;
+        uint8_t data[EMU_WARP_SIZE][16];
+        emu_mem_op op;
+        memset(&op, 0, sizeof op);
+        op.kind = kind;
+        op.space = PTX_SPACE_GLOBAL;
+        op.size = (uint8_t)piece;
+        op.mask = mask;
+        op.data = data;
+        op.instr = in;
+        for (uint32_t mk = mask; mk; mk &= mk - 1) {
+            int l = __builtin_ctz(mk);
+            op.addr[l] = A->a[l] + off;
+            if (kind == EMU_MEM_STORE) memcpy(data[l], buf[l] + off, piece);
+        }
+        if (pol->access(pol, c->w, &op)) c->stop = EMU_STOP_MEMORDER;
+        if (kind == EMU_MEM_LOAD)
+            for (uint32_t mk = mask; mk; mk &= mk - 1) {
+                int l = __builtin_ctz(mk);
+                memcpy(buf[l] + off, data[l], piece);
+            }
+    }
+}
+
+static unsigned elem_bytes(uint8_t t)
+{
+    unsigned b = emu_type_bits[t];
+    return b < 8 ? 1 : b / 8;
+}
+
+static void x_ld(emu_ctx *c, const ptx_instr *in)
+{
+    uint8_t t = emu_ty(in, 0);
+    unsigned es = elem_bytes(t), vec = in->vec ? in->vec : 1;
+    uint64_t total = (uint64_t)es * vec;
+    const ptx_operand *d = &in->ops[0];
+    addr_set A;
+    resolve(c, in->space, &in->ops[1], c->mask, &A);
+    if (!check(c, &A, c->mask, total, pow2_floor(total), "read")) return;
+    uint8_t buf[EMU_WARP_SIZE][MAX_ACCESS];
+    if (A.global_mask) global_transfer(c, in, &A, A.global_mask, EMU_MEM_LOAD, total, buf);
+    for (uint32_t mk = c->mask & ~A.global_mask; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        memcpy(buf[l], A.p[l], total);
+    }
+    for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        for (unsigned i = 0; i < vec; i++) {
+            uint64_t v = 0;
+            memcpy(&v, buf[l] + i * es, es < 8 ? es : 8);
+            const ptx_operand *e = (vec > 1 && d->kind == PTX_OPD_VEC && i < d->nelem)
+                                       ? &d->elems[i] : d;
+            if (vec > 1 && e == d) break;
+            emu_write(c, e, l, v, t);
+        }
+    }
+}
+
+static void x_st(emu_ctx *c, const ptx_instr *in)
+{
+    uint8_t t = emu_ty(in, 0);
+    unsigned es = elem_bytes(t), vec = in->vec ? in->vec : 1;
+    uint64_t total = (uint64_t)es * vec;
+    const ptx_operand *s = &in->ops[1];
+    addr_set A;
+    resolve(c, in->space, &in->ops[0], c->mask, &A);
+    if (!check(c, &A, c->mask, total, pow2_floor(total), "write")) return;
+    for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        if (A.space[l] == PTX_SPACE_PARAM) {
+            emu_fault_raise(c, EMU_FAULT_ILLEGAL_ADDRESS, l, true, A.a[l],
+                            "Invalid __param__ write", "kernel parameters are read-only");
+            return;
+        }
+    }
+    uint8_t buf[EMU_WARP_SIZE][MAX_ACCESS];
+    for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        for (unsigned i = 0; i < vec; i++) {
+            const ptx_operand *e = (vec > 1 && s->kind == PTX_OPD_VEC && i < s->nelem)
+                                       ? &s->elems[i] : s;
+            uint64_t v = emu_read(c, e, l, t);
+            memcpy(buf[l] + i * es, &v, es < 8 ? es : 8);
+        }
+    }
+    if (A.global_mask) global_transfer(c, in, &A, A.global_mask, EMU_MEM_STORE, total, buf);
+    for (uint32_t mk = c->mask & ~A.global_mask; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        memcpy(A.p[l], buf[l], total);
+    }
+}
+
+static uint8_t atom_type(const ptx_instr *in)
+{
+    uint8_t t = PTX_TYPE_NONE;
+    for (int i = 0; i < in->ntypes; i++) t = in->types[i];
+    return t;
+}
+
+/* atom: d, [a], b {, c}; red: [a], b */
+static void x_atom(emu_ctx *c, const ptx_instr *in)
+{
+    bool is_red = in->op == PTX_OP_RED;
+    uint8_t t = atom_type(in);
+    unsigned es = elem_bytes(t);
+    int ai = is_red ? 0 : 1;
+    addr_set A;
+    resolve(c, in->space, &in->ops[ai], c->mask, &A);
+    if (!check(c, &A, c->mask, es, es, "atomic")) return;
+    uint8_t bv[EMU_WARP_SIZE][16], cv[EMU_WARP_SIZE][16], old[EMU_WARP_SIZE][16];
+    bool has_c = in->aop == PTX_SFX_CAS && in->nops > ai + 2;
+    memset(old, 0, sizeof old);
+    for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        uint64_t b = emu_read(c, &in->ops[ai + 1], l, t);
+        memcpy(bv[l], &b, 8);
+        if (has_c) {
+            uint64_t x = emu_read(c, &in->ops[ai + 2], l, t);
+            memcpy(cv[l], &x, 8);
+        }
+    }
+    if (A.global_mask) {
+        emu_mem_op op;
+        memset(&op, 0, sizeof op);
+        op.kind = EMU_MEM_ATOMIC;
+        op.space = PTX_SPACE_GLOBAL;
+        op.size = (uint8_t)es;
+        op.mask = A.global_mask;
+        op.data = old;
+        op.instr = in;
+        op.operand_b = bv;
+        op.operand_c = has_c ? cv : NULL;
+        for (uint32_t mk = A.global_mask; mk; mk &= mk - 1) {
+            int l = __builtin_ctz(mk);
+            op.addr[l] = A.a[l];
+        }
+        emu_mem_policy *pol = c->g->launch.policy;
+        if (pol->access(pol, c->w, &op)) c->stop = EMU_STOP_MEMORDER;
+    }
+    for (uint32_t mk = c->mask & ~A.global_mask; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        if (A.space[l] == PTX_SPACE_PARAM) {
+            emu_fault_raise(c, EMU_FAULT_ILLEGAL_ADDRESS, l, true, A.a[l],
+                            "Invalid __param__ atomic", "kernel parameters are read-only");
+            return;
+        }
+        emu_atomic_apply(in, A.p[l], bv[l], has_c ? cv[l] : NULL, old[l]);
+    }
+    if (!is_red)
+        for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
+            int l = __builtin_ctz(mk);
+            uint64_t v = 0;
+            memcpy(&v, old[l], es < 8 ? es : 8);
+            emu_write(c, &in->ops[0], l, v, t);
+        }
+}
+
+/* cp.async{.ca,.cg}.shared.global [dst], [src], cp-size {, src-size}: done at once; the
+ * commit/wait instructions then have nothing to wait for. */
+static void x_cp_async(emu_ctx *c, const ptx_instr *in)
+{
+    if (in->nops < 3) return;
+    uint64_t cpsize = (uint64_t)in->ops[2].imm;
+    addr_set D, S;
+    resolve(c, PTX_SPACE_SHARED, &in->ops[0], c->mask, &D);
+    resolve(c, PTX_SPACE_GLOBAL, &in->ops[1], c->mask, &S);
+    uint64_t srcsize[EMU_WARP_SIZE];
+    for (int l = 0; l < EMU_WARP_SIZE; l++) srcsize[l] = cpsize;
+    if (in->nops > 3 && in->ops[3].kind != PTX_OPD_SYM) {
+        uint64_t v[EMU_WARP_SIZE];
+        emu_read_all(c, &in->ops[3], PTX_TYPE_U32, v);
+        for (int l = 0; l < EMU_WARP_SIZE; l++) srcsize[l] = v[l] < cpsize ? v[l] : cpsize;
+    }
+    if (!check(c, &D, c->mask, cpsize, cpsize, "write")) return;
+    uint32_t readers = 0;
+    for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        if (srcsize[l]) readers |= 1u << l;
+    }
+    uint64_t sz = cpsize;
+    if (!check(c, &S, readers, sz, cpsize, "read")) return;
+    uint8_t buf[EMU_WARP_SIZE][MAX_ACCESS];
+    memset(buf, 0, sizeof buf);
+    if (S.global_mask & readers) global_transfer(c, in, &S, S.global_mask & readers,
+                                                 EMU_MEM_LOAD, cpsize, buf);
+    for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        if (srcsize[l] < cpsize) memset(buf[l] + srcsize[l], 0, cpsize - srcsize[l]);
+        memcpy(D.p[l], buf[l], cpsize);
+    }
+}
+
+static void x_fence(emu_ctx *c, const ptx_instr *in)
+{
+    emu_mem_op op;
+    memset(&op, 0, sizeof op);
+    op.kind = EMU_MEM_FENCE;
+    op.mask = c->mask;
+    op.instr = in;
+    emu_mem_policy *pol = c->g->launch.policy;
+    if (pol->access(pol, c->w, &op)) c->stop = EMU_STOP_MEMORDER;
+}
+
+static void x_nop(emu_ctx *c, const ptx_instr *in)
+{
+    (void)c;
+    (void)in;
+}
+
+/* createpolicy writes an opaque cache-policy value: any value works */
+static void x_createpolicy(emu_ctx *c, const ptx_instr *in)
+{
+    uint64_t z[EMU_WARP_SIZE] = { 0 };
+    if (in->nops > 0) emu_write_all(c, &in->ops[0], PTX_TYPE_B64, z);
+}
+
+static bool simple_space(uint8_t sp)
+{
+    return sp == PTX_SPACE_NONE || sp == PTX_SPACE_GLOBAL || sp == PTX_SPACE_SHARED ||
+           sp == PTX_SPACE_SHARED_CLUSTER || sp == PTX_SPACE_LOCAL || sp == PTX_SPACE_CONST ||
+           sp == PTX_SPACE_PARAM;
+}
+
+emu_exec_fn emu_select_mem(const ptx_instr *in)
+{
+    uint8_t t = emu_ty(in, 0);
+    switch (in->op) {
+    case PTX_OP_LD:
+    case PTX_OP_LDU:
+        if (!simple_space(in->space) || in->nops < 2 || t == PTX_TYPE_NONE) return NULL;
+        if (emu_type_bits[t] > 64 || (in->vec ? in->vec : 1) * elem_bytes(t) > MAX_ACCESS)
+            return NULL;
+        return x_ld;
+    case PTX_OP_ST:
+        if (!simple_space(in->space) || in->nops < 2 || t == PTX_TYPE_NONE) return NULL;
+        if (emu_type_bits[t] > 64 || (in->vec ? in->vec : 1) * elem_bytes(t) > MAX_ACCESS)
+            return NULL;
+        return x_st;
+    case PTX_OP_ATOM:
+    case PTX_OP_RED: {
+        if (!simple_space(in->space) || (in->vec && in->vec > 1)) return NULL;
+        uint8_t at = atom_type(in);
+        unsigned b = emu_type_bits[at];
+        if (!in->aop || (b != 16 && b != 32 && b != 64 && b != 128)) return NULL;
+        if (b == 128 && in->aop != PTX_SFX_EXCH && in->aop != PTX_SFX_CAS) return NULL;
+        if (in->nops < (in->op == PTX_OP_RED ? 2 : 3)) return NULL;
+        return x_atom;
+    }
+    case PTX_OP_CP_ASYNC: return in->nops >= 3 ? x_cp_async : NULL;
+    case PTX_OP_CP_ASYNC_COMMIT_GROUP:
+    case PTX_OP_CP_ASYNC_WAIT_GROUP:
+    case PTX_OP_CP_ASYNC_WAIT_ALL:
+    case PTX_OP_PREFETCH:
+    case PTX_OP_PREFETCHU:
+    case PTX_OP_APPLYPRIORITY:
+    case PTX_OP_DISCARD: return x_nop;
+    case PTX_OP_CREATEPOLICY: return x_createpolicy;
+    case PTX_OP_MEMBAR:
+    case PTX_OP_FENCE: return x_fence;
+    default: return NULL;
+    }
+}

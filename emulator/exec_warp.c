@@ -1,0 +1,181 @@
+/* exec_warp.c: warp-wide operations: shfl, vote, match, redux, activemask, elect. A lane
+ * outside the participating set reads as the hardware leaves it: unspecified, here its own
+ * register value, deterministically. */
+#include "emulator/emu_internal.h"
+#include "emulator/sem.h"
+
+#define LANES(c) for (uint32_t mk_ = (c)->mask; mk_; mk_ &= mk_ - 1)
+#define L_ (__builtin_ctz(mk_))
+
+static bool is_sync(const ptx_instr *in)
+{
+    return in->flags & PTX_F(SYNC);
+}
+
+/* The participating lanes: the executing lanes, limited to membermask when given. */
+static uint32_t members(emu_ctx *c, const ptx_instr *in)
+{
+    if (!is_sync(in)) return c->mask;
+    uint64_t m = emu_read(c, &in->ops[in->nops - 1], __builtin_ctz(c->mask), PTX_TYPE_B32);
+    return c->mask & (uint32_t)m;
+}
+
+static void x_shfl(emu_ctx *c, const ptx_instr *in)
+{
+    int nsrc = is_sync(in) ? 4 : 3;
+    int ndst = in->nops - nsrc;
+    const ptx_operand *sa = &in->ops[ndst];
+    uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], cc[EMU_WARP_SIZE], d[EMU_WARP_SIZE],
+        p[EMU_WARP_SIZE];
+    emu_read_all(c, sa, PTX_TYPE_B32, a);
+    emu_read_all(c, &in->ops[ndst + 1], PTX_TYPE_U32, b);
+    emu_read_all(c, &in->ops[ndst + 2], PTX_TYPE_U32, cc);
+    LANES(c) {
+        int lane = L_;
+        uint32_t bval = (uint32_t)b[lane] & 0x1f, cval = (uint32_t)cc[lane] & 0x1f;
+        uint32_t seg = ((uint32_t)cc[lane] >> 8) & 0x1f;
+        int maxl = (int)((lane & seg) | (cval & ~seg)), minl = (int)(lane & seg);
+        int j;
+        bool pv;
+        switch (in->mode) {
+        case PTX_SFX_UP: j = lane - (int)bval; pv = j >= maxl; break;
+        case PTX_SFX_DOWN: j = lane + (int)bval; pv = j <= maxl; break;
+        case PTX_SFX_BFLY: j = lane ^ (int)bval; pv = j <= maxl; break;
+        default: j = minl | (int)(bval & ~seg); pv = j <= maxl; break;
+        }
+        if (!pv || j < 0 || j > 31) j = lane;
+        d[lane] = a[j];
+        p[lane] = pv;
+    }
+    emu_write_all(c, &in->ops[0], PTX_TYPE_B32, d);
+    if (ndst > 1) emu_write_all(c, &in->ops[1], PTX_TYPE_PRED, p);
+}
+
+static void x_vote(emu_ctx *c, const ptx_instr *in)
+{
+    uint32_t mem = members(c, in);
+    uint32_t pm = emu_read_pred_mask(c, &in->ops[1]) & mem;
+    uint64_t d[EMU_WARP_SIZE];
+    uint64_t v;
+    uint8_t t = PTX_TYPE_PRED;
+    switch (in->mode) {
+    case PTX_SFX_ALL: v = pm == mem; break;
+    case PTX_SFX_ANY: v = pm != 0; break;
+    case PTX_SFX_BALLOT: v = pm; t = PTX_TYPE_B32; break;
+    default: v = (pm == mem) || pm == 0; break;   /* .uni */
+    }
+    for (int l = 0; l < EMU_WARP_SIZE; l++) d[l] = v;
+    emu_write_all(c, &in->ops[0], t, d);
+}
+
+static void x_match(emu_ctx *c, const ptx_instr *in)
+{
+    uint8_t t = emu_ty(in, 0);
+    bool all = in->mode == PTX_SFX_ALL;
+    int ndst = in->nops - 2;
+    uint32_t mem = members(c, in);
+    uint64_t a[EMU_WARP_SIZE], d[EMU_WARP_SIZE], p[EMU_WARP_SIZE];
+    emu_read_all(c, &in->ops[ndst], t, a);
+    bool same = true;
+    int l0 = mem ? __builtin_ctz(mem) : 0;
+    for (uint32_t mk = mem; mk; mk &= mk - 1)
+        if (a[__builtin_ctz(mk)] != a[l0]) same = false;
+    LANES(c) {
+        int l = L_;
+        if (all) {
+            d[l] = same ? mem : 0;
+            p[l] = same;
+        } else {
+            uint32_t r = 0;
+            for (uint32_t mk = mem; mk; mk &= mk - 1)
+                if (a[__builtin_ctz(mk)] == a[l]) r |= 1u << __builtin_ctz(mk);
+            d[l] = r;
+            p[l] = 0;
+        }
+    }
+    emu_write_all(c, &in->ops[0], PTX_TYPE_B32, d);
+    if (ndst > 1) emu_write_all(c, &in->ops[1], PTX_TYPE_PRED, p);
+}
+
+static void x_redux(emu_ctx *c, const ptx_instr *in)
+{
+    uint8_t t = emu_ty(in, 0);
+    uint32_t mem = members(c, in);
+    uint64_t a[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
+    emu_read_all(c, &in->ops[1], t, a);
+    bool sg = emu_is_signed(t);
+    uint64_t acc = 0;
+    bool first = true;
+    for (uint32_t mk = mem; mk; mk &= mk - 1) {
+        uint64_t x = a[__builtin_ctz(mk)] & 0xffffffffu;
+        if (first) {
+            acc = x;
+            first = false;
+            continue;
+        }
+        switch (in->aop) {
+        case PTX_SFX_ADD: acc = (acc + x) & 0xffffffffu; break;
+        case PTX_SFX_AND: acc &= x; break;
+        case PTX_SFX_OR: acc |= x; break;
+        case PTX_SFX_XOR: acc ^= x; break;
+        case PTX_SFX_MIN:
+            if (sg ? emu_sext(x, 32) < emu_sext(acc, 32) : x < acc) acc = x;
+            break;
+        case PTX_SFX_MAX:
+            if (sg ? emu_sext(x, 32) > emu_sext(acc, 32) : x > acc) acc = x;
+            break;
+        default: break;
+        }
+    }
+    for (int l = 0; l < EMU_WARP_SIZE; l++) d[l] = acc;
+    emu_write_all(c, &in->ops[0], t, d);
+}
+
+static void x_activemask(emu_ctx *c, const ptx_instr *in)
+{
+    uint64_t d[EMU_WARP_SIZE];
+    for (int l = 0; l < EMU_WARP_SIZE; l++) d[l] = c->active;
+    emu_write_all(c, &in->ops[0], PTX_TYPE_B32, d);
+}
+
+/* elect.sync d|p, membermask: the lowest participating lane is the leader */
+static void x_elect(emu_ctx *c, const ptx_instr *in)
+{
+    uint32_t mem = members(c, in);
+    int leader = mem ? __builtin_ctz(mem) : 0;
+    uint64_t d[EMU_WARP_SIZE], p[EMU_WARP_SIZE];
+    for (int l = 0; l < EMU_WARP_SIZE; l++) {
+        d[l] = (uint64_t)leader;
+        p[l] = l == leader && mem;
+    }
+    int ndst = in->nops - 1;
+    if (ndst >= 2) {
+        emu_write_all(c, &in->ops[0], PTX_TYPE_B32, d);
+        emu_write_all(c, &in->ops[1], PTX_TYPE_PRED, p);
+    } else if (ndst == 1) {
+        emu_write_all(c, &in->ops[0], PTX_TYPE_PRED, p);
+    }
+}
+
+emu_exec_fn emu_select_warp(const ptx_instr *in)
+{
+    switch (in->op) {
+    case PTX_OP_SHFL: {
+        int nsrc = is_sync(in) ? 4 : 3;
+        if (in->nops < nsrc + 1 || in->nops > nsrc + 2 || !in->mode) return NULL;
+        return x_shfl;
+    }
+    case PTX_OP_VOTE:
+        if (in->nops < 2 || !in->mode) return NULL;
+        return x_vote;
+    case PTX_OP_MATCH: return in->nops >= 3 ? x_match : NULL;
+    case PTX_OP_REDUX: {
+        uint8_t t = emu_ty(in, 0);
+        if (in->nops != 3 || emu_type_bits[t] != 32 || emu_type_kind[t] == EMU_TK_F) return NULL;
+        return x_redux;
+    }
+    case PTX_OP_ACTIVEMASK: return in->nops == 1 ? x_activemask : NULL;
+    case PTX_OP_ELECT: return in->nops >= 2 ? x_elect : NULL;
+    default: return NULL;
+    }
+}

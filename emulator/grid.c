@@ -1,0 +1,105 @@
+/* grid.c: a kernel launch: validation of its configuration and the state every CTA shares
+ * (parameter block, shared-memory size, per-thread local memory, the first fault). */
+#include "emulator/emu_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EMU_MAX_BLOCK_THREADS 1024u
+#define EMU_MAX_SMEM (228u * 1024u)
+
+static emu_grid *launch_error(emu_fault *fault, emu_fault_kind k, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static emu_grid *launch_error(emu_fault *fault, emu_fault_kind k, const char *fmt, ...)
+{
+    if (fault) {
+        memset(fault, 0, sizeof *fault);
+        fault->kind = k;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(fault->message, sizeof fault->message, fmt, ap);
+        va_end(ap);
+    }
+    return NULL;
+}
+
+emu_grid *emu_grid_create(const emu_launch *L, emu_fault *fault)
+{
+    if (fault) memset(fault, 0, sizeof *fault);
+    if (!L || !L->module || !L->kernel)
+        return launch_error(fault, EMU_FAULT_INVALID_PC, "launch without a kernel");
+    const emu_func *kf = emu_module_func_by_ptx(L->module, L->kernel);
+    const char *kn = L->kernel->name;
+    if (!kf || !L->kernel->is_entry || !kf->exec)
+        return launch_error(fault, EMU_FAULT_INVALID_PC,
+                            "kernel %s is not an .entry with a body in its module", kn);
+    emu_dim3 b = L->block, gd = L->grid;
+    uint64_t nthreads = (uint64_t)b.x * b.y * b.z;
+    if (!b.x || !b.y || !b.z || !gd.x || !gd.y || !gd.z)
+        return launch_error(fault, EMU_FAULT_OUT_OF_RESOURCES,
+                            "kernel %s: empty grid (%u,%u,%u) or block (%u,%u,%u)", kn, gd.x,
+                            gd.y, gd.z, b.x, b.y, b.z);
+    if (nthreads > EMU_MAX_BLOCK_THREADS || b.z > 64)
+        return launch_error(fault, EMU_FAULT_OUT_OF_RESOURCES,
+                            "kernel %s: block (%u,%u,%u) has more than %u threads or z > 64", kn,
+                            b.x, b.y, b.z, EMU_MAX_BLOCK_THREADS);
+    const ptx_function *k = L->kernel;
+    if (k->maxntid[0] && nthreads > (uint64_t)k->maxntid[0] * (k->maxntid[1] ? k->maxntid[1] : 1) *
+                                        (k->maxntid[2] ? k->maxntid[2] : 1))
+        return launch_error(fault, EMU_FAULT_OUT_OF_RESOURCES,
+                            "kernel %s: block of %llu threads exceeds its .maxntid", kn,
+                            (unsigned long long)nthreads);
+    if (k->reqntid[0] && (b.x != k->reqntid[0] || b.y != (k->reqntid[1] ? k->reqntid[1] : 1) ||
+                          b.z != (k->reqntid[2] ? k->reqntid[2] : 1)))
+        return launch_error(fault, EMU_FAULT_OUT_OF_RESOURCES,
+                            "kernel %s: block (%u,%u,%u) differs from its .reqntid", kn, b.x, b.y,
+                            b.z);
+    uint64_t smem = kf->static_smem + L->dynamic_smem;
+    if (smem > EMU_MAX_SMEM)
+        return launch_error(fault, EMU_FAULT_OUT_OF_RESOURCES,
+                            "kernel %s: %llu bytes of shared memory (%llu static + %u dynamic) "
+                            "exceed %u", kn, (unsigned long long)smem,
+                            (unsigned long long)kf->static_smem, L->dynamic_smem, EMU_MAX_SMEM);
+    if (k->param_size && (!L->params || L->params_size < k->param_size))
+        return launch_error(fault, EMU_FAULT_OUT_OF_RESOURCES,
+                            "kernel %s: parameter block of %zu bytes, the kernel takes %u", kn,
+                            L->params ? L->params_size : 0, k->param_size);
+    emu_grid *g = calloc(1, sizeof *g);
+    if (!g) return launch_error(fault, EMU_FAULT_OUT_OF_RESOURCES, "out of memory");
+    g->launch = *L;
+    if (!g->launch.policy) g->launch.policy = emu_direct_policy();
+    g->kf = kf;
+    g->params_size = L->params ? L->params_size : 0;
+    g->params = malloc(g->params_size ? g->params_size : 1);
+    if (!g->params) {
+        free(g);
+        return launch_error(fault, EMU_FAULT_OUT_OF_RESOURCES, "out of memory");
+    }
+    if (g->params_size) memcpy(g->params, L->params, g->params_size);
+    g->launch.params = g->params;
+    g->ncta = (uint64_t)gd.x * gd.y * gd.z;
+    g->nthreads = (uint32_t)nthreads;
+    g->smem_size = smem;
+    g->local_per_thread = kf->max_stack;
+    pthread_mutex_init(&g->lock, NULL);
+    return g;
+}
+
+void emu_grid_destroy(emu_grid *g)
+{
+    if (!g) return;
+    pthread_mutex_destroy(&g->lock);
+    free(g->params);
+    free(g);
+}
+
+uint64_t emu_grid_cta_count(const emu_grid *g)
+{
+    return g->ncta;
+}
+
+const emu_fault *emu_grid_fault(const emu_grid *g)
+{
+    return g->faulted ? &g->fault : NULL;
+}

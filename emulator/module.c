@@ -1,0 +1,362 @@
+/* module.c: loading a parsed module for execution: its variables in device memory (with
+ * initialisers and relocations), call-frame layouts, each kernel's static shared-memory
+ * layout, and one handler per instruction (an instruction without one is rejected here, at
+ * load time, with its PTX line). */
+#include "emulator/emu_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const uint8_t emu_type_bits[PTX_TYPE_COUNT] = {
+    0,
+#define X(id, text, bits, kind) bits,
+#include "frontend/ptx_types.def"
+#undef X
+};
+
+const uint8_t emu_type_kind[PTX_TYPE_COUNT] = {
+    EMU_TK_NONE,
+#define X(id, text, bits, kind) EMU_TK_##kind,
+#include "frontend/ptx_types.def"
+#undef X
+};
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+    if (a < 1) a = 1;
+    return (v + a - 1) / a * a;
+}
+
+int emu_instr_text(const ptx_instr *in, char *buf, size_t len)
+{
+    int n = snprintf(buf, len, "%s", ptx_opcode_name((ptx_opcode)in->op));
+    for (int i = 0; i < in->nsfx && n >= 0 && (size_t)n < len; i++) {
+        uint16_t s = in->sfx[i];
+        const char *name = s <= PTX_SFX_TYPES_END ? ptx_type_name((ptx_type)s)
+                                                  : ptx_suffix_name((ptx_suffix)s);
+        n += snprintf(buf + n, len - (size_t)n, ".%s", name ? name : "?");
+    }
+    return n;
+}
+
+const emu_func *emu_module_func(const emu_module *mod, uint32_t index)
+{
+    return index < mod->nfuncs ? &mod->funcs[index] : NULL;
+}
+
+const emu_func *emu_module_func_by_ptx(const emu_module *mod, const ptx_function *fn)
+{
+    if (!fn || fn < mod->ptx->funcs || fn >= mod->ptx->funcs + mod->ptx->nfuncs) return NULL;
+    return &mod->funcs[fn - mod->ptx->funcs];
+}
+
+/* Address a relocation or a `mov r, sym` of a module-scope symbol stands for. */
+static bool reloc_target(const emu_module *mod, int32_t sym, bool generic, uint64_t *out)
+{
+    const ptx_symbol *s = &mod->ptx->syms[sym];
+    if (s->kind == PTX_SYM_FUNC) {
+        *out = EMU_FUNC_WINDOW + (uint64_t)(s->func >= 0 ? s->func : 0);
+        return true;
+    }
+    if (s->space == PTX_SPACE_GLOBAL || s->space == PTX_SPACE_CONST) {
+        *out = mod->var_addr[sym];
+        return *out != 0;
+    }
+    (void)generic;
+    return false;
+}
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || !errlen) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+static bool load_vars(emu_module *mod, char *err, size_t errlen)
+{
+    const ptx_module *m = mod->ptx;
+    for (uint32_t i = 0; i < m->nsyms; i++) {
+        const ptx_symbol *s = &m->syms[i];
+        if (s->kind != PTX_SYM_VAR || s->owner != -1) continue;
+        if (s->space != PTX_SPACE_GLOBAL && s->space != PTX_SPACE_CONST) continue;
+        uint64_t size = s->size ? s->size : 1;
+        uint64_t a = emu_device_alloc(size, EMU_ALLOC_MODULE);
+        if (!a) {
+            set_err(err, errlen, "%s:%u: cannot allocate %llu bytes of device memory for '%s'",
+                    m->name ? m->name : "<ptx>", s->line, (unsigned long long)size, s->name);
+            return false;
+        }
+        mod->var_addr[i] = a;
+        if (s->init && s->size) memcpy((void *)(uintptr_t)a, s->init, s->size);
+    }
+    for (uint32_t i = 0; i < m->nsyms; i++) {
+        const ptx_symbol *s = &m->syms[i];
+        if (!mod->var_addr[i]) continue;
+        for (uint32_t r = 0; r < s->nrelocs; r++) {
+            const ptx_reloc *rl = &s->relocs[r];
+            uint64_t v;
+            if (rl->sym < 0 || (uint32_t)rl->sym >= m->nsyms ||
+                !reloc_target(mod, rl->sym, rl->generic, &v)) {
+                set_err(err, errlen, "%s:%u: initialiser of '%s' takes the address of a symbol "
+                        "ptxsim cannot place", m->name ? m->name : "<ptx>", s->line, s->name);
+                return false;
+            }
+            v += (uint64_t)rl->addend;
+            if (rl->offset + rl->size > s->size || rl->size > 8) continue;
+            memcpy((uint8_t *)(uintptr_t)mod->var_addr[i] + rl->offset, &v, rl->size);
+        }
+    }
+    return true;
+}
+
+static void layout_frames(emu_module *mod)
+{
+    const ptx_module *m = mod->ptx;
+    for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+        const ptx_function *fn = &m->funcs[fi];
+        emu_func *f = &mod->funcs[fi];
+        for (uint32_t p = 0; p < fn->nparams; p++)
+            if (fn->params[p] >= 0) mod->is_input_param[fn->params[p]] = true;
+        for (uint32_t p = 0; p < fn->nrets; p++)
+            if (fn->rets[p] >= 0) mod->is_input_param[fn->rets[p]] = true;
+        f->param_base = align_up(fn->local_size, 16);
+        uint64_t cur = 0;
+        for (uint32_t i = 0; i < m->nsyms; i++) {
+            const ptx_symbol *s = &m->syms[i];
+            if (s->owner != (int32_t)fi) continue;
+            if (s->space == PTX_SPACE_LOCAL) {
+                mod->frame_off[i] = s->offset;
+            } else if (s->space == PTX_SPACE_PARAM) {
+                if (fn->is_entry && mod->is_input_param[i]) continue;
+                uint64_t al = s->align ? s->align : 8;
+                cur = align_up(cur, al);
+                mod->frame_off[i] = f->param_base + cur;
+                cur += s->size ? s->size : 8;
+            }
+        }
+        f->frame_size = align_up(f->param_base + cur, 16);
+    }
+}
+
+/* Symbols an operand refers to (address bases, symbol values, vector elements). */
+static void operand_syms(const ptx_operand *o, void (*fn)(void *, int32_t), void *arg)
+{
+    if (o->kind == PTX_OPD_ADDR || o->kind == PTX_OPD_SYM) {
+        if (o->sym >= 0) fn(arg, o->sym);
+    }
+    if ((o->kind == PTX_OPD_VEC || o->kind == PTX_OPD_LIST) && o->elems)
+        for (int i = 0; i < o->nelem; i++) operand_syms(&o->elems[i], fn, arg);
+}
+
+typedef struct reach_state {
+    const ptx_module *m;
+    bool *fn_seen;
+    bool *sym_used;
+    bool indirect;
+} reach_state;
+
+static void mark_sym(void *arg, int32_t sym)
+{
+    reach_state *rs = arg;
+    if ((uint32_t)sym < rs->m->nsyms) rs->sym_used[sym] = true;
+}
+
+static void reach(reach_state *rs, uint32_t fi)
+{
+    if (rs->fn_seen[fi]) return;
+    rs->fn_seen[fi] = true;
+    const ptx_function *fn = &rs->m->funcs[fi];
+    for (uint32_t i = 0; i < fn->ninstrs; i++) {
+        const ptx_instr *in = &fn->instrs[i];
+        for (int k = 0; k < in->nops; k++) operand_syms(&in->ops[k], mark_sym, rs);
+        if (in->op == PTX_OP_CALL) {
+            int32_t t = in->target;
+            if (t >= 0 && (uint32_t)t < rs->m->nsyms && rs->m->syms[t].kind == PTX_SYM_FUNC &&
+                rs->m->syms[t].func >= 0)
+                reach(rs, (uint32_t)rs->m->syms[t].func);
+            else rs->indirect = true;
+        }
+    }
+}
+
+static bool layout_kernel(emu_module *mod, uint32_t ki)
+{
+    const ptx_module *m = mod->ptx;
+    emu_func *k = &mod->funcs[ki];
+    reach_state rs = { m, calloc(m->nfuncs ? m->nfuncs : 1, sizeof(bool)),
+                       calloc(m->nsyms ? m->nsyms : 1, sizeof(bool)), false };
+    k->shared_off = malloc((m->nsyms ? m->nsyms : 1) * sizeof(uint64_t));
+    if (!rs.fn_seen || !rs.sym_used || !k->shared_off) {
+        free(rs.fn_seen);
+        free(rs.sym_used);
+        return false;
+    }
+    reach(&rs, ki);
+    if (rs.indirect) {
+        /* an indirect call may reach any function whose address is taken: take them all */
+        for (uint32_t f = 0; f < m->nfuncs; f++) reach(&rs, f);
+    }
+    uint64_t cur = 0, max_frame = 0, ext_align = 16;
+    for (uint32_t i = 0; i < m->nsyms; i++) {
+        k->shared_off[i] = UINT64_MAX;
+        const ptx_symbol *s = &m->syms[i];
+        if (s->kind != PTX_SYM_VAR || s->space != PTX_SPACE_SHARED) continue;
+        bool owned = s->owner == -1 ? rs.sym_used[i]
+                                    : (s->owner >= 0 && (uint32_t)s->owner < m->nfuncs &&
+                                       rs.fn_seen[s->owner]);
+        if (!owned) continue;
+        if (s->size == 0) {
+            if (s->align > ext_align) ext_align = s->align;
+            continue;
+        }
+        cur = align_up(cur, s->align ? s->align : 1);
+        k->shared_off[i] = cur;
+        cur += s->size;
+    }
+    uint64_t dyn = align_up(cur, ext_align);
+    for (uint32_t i = 0; i < m->nsyms; i++) {
+        const ptx_symbol *s = &m->syms[i];
+        if (s->kind == PTX_SYM_VAR && s->space == PTX_SPACE_SHARED && s->size == 0 &&
+            (s->owner == -1 ? rs.sym_used[i] : (s->owner >= 0 && rs.fn_seen[s->owner])))
+            k->shared_off[i] = dyn;
+    }
+    k->static_smem = dyn;
+    bool calls = false;
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        if (!rs.fn_seen[f]) continue;
+        if (f != ki) calls = true;
+        if (mod->funcs[f].frame_size > max_frame) max_frame = mod->funcs[f].frame_size;
+    }
+    k->calls = calls;
+    k->max_stack = k->frame_size + (calls ? EMU_CALL_STACK_BYTES + max_frame : 0);
+    free(rs.fn_seen);
+    free(rs.sym_used);
+    return true;
+}
+
+static bool select_handlers(emu_module *mod, char *err, size_t errlen)
+{
+    const ptx_module *m = mod->ptx;
+    int bad = 0;
+    size_t used = 0;
+    for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+        const ptx_function *fn = &m->funcs[fi];
+        emu_func *f = &mod->funcs[fi];
+        f->fn = fn;
+        f->index = fi;
+        if (fn->is_decl || fn->ninstrs == 0) continue;
+        f->exec = calloc(fn->ninstrs, sizeof *f->exec);
+        if (!f->exec) return false;
+        for (uint32_t i = 0; i < fn->ninstrs; i++) {
+            const ptx_instr *in = &fn->instrs[i];
+            f->exec[i] = emu_select(in);
+            if (f->exec[i]) continue;
+            if (bad++ < 4 && err && used < errlen) {
+                char name[160];
+                emu_instr_text(in, name, sizeof name);
+                int n = snprintf(err + used, errlen - used,
+                                 "%s%s:%u: unsupported instruction '%s' in function '%s'",
+                                 used ? "\n" : "", m->name ? m->name : "<ptx>", in->line, name,
+                                 fn->name);
+                if (n > 0) used += (size_t)n;
+                if (used >= errlen) used = errlen - 1;
+            }
+        }
+    }
+    if (bad > 4 && err && used + 1 < errlen)
+        snprintf(err + used, errlen - used, "\n(%d unsupported instructions in all)", bad);
+    return bad == 0;
+}
+
+emu_module *emu_module_load(const ptx_module *m, char *err, size_t errlen)
+{
+    if (err && errlen) err[0] = 0;
+    if (!m) {
+        set_err(err, errlen, "no module");
+        return NULL;
+    }
+    emu_module *mod = calloc(1, sizeof *mod);
+    if (!mod) return NULL;
+    mod->ptx = m;
+    mod->nfuncs = m->nfuncs;
+    size_t ns = m->nsyms ? m->nsyms : 1;
+    mod->funcs = calloc(m->nfuncs ? m->nfuncs : 1, sizeof *mod->funcs);
+    mod->var_addr = calloc(ns, sizeof *mod->var_addr);
+    mod->frame_off = calloc(ns, sizeof *mod->frame_off);
+    mod->is_input_param = calloc(ns, sizeof *mod->is_input_param);
+    if (!mod->funcs || !mod->var_addr || !mod->frame_off || !mod->is_input_param) {
+        set_err(err, errlen, "out of memory loading %s", m->name ? m->name : "<ptx>");
+        emu_module_unload(mod);
+        return NULL;
+    }
+    if (!select_handlers(mod, err, errlen)) {
+        emu_module_unload(mod);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < m->nsyms; i++) {
+        const ptx_symbol *s = &m->syms[i];
+        if (s->kind == PTX_SYM_VAR && s->owner == -1 && s->space == PTX_SPACE_LOCAL) {
+            set_err(err, errlen, "%s:%u: module-scope .local variable '%s' is not supported",
+                    m->name ? m->name : "<ptx>", s->line, s->name);
+            emu_module_unload(mod);
+            return NULL;
+        }
+    }
+    layout_frames(mod);
+    for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+        if (!m->funcs[fi].is_entry || m->funcs[fi].is_decl) continue;
+        if (!layout_kernel(mod, fi)) {
+            set_err(err, errlen, "out of memory loading %s", m->name ? m->name : "<ptx>");
+            emu_module_unload(mod);
+            return NULL;
+        }
+    }
+    if (!load_vars(mod, err, errlen)) {
+        emu_module_unload(mod);
+        return NULL;
+    }
+    return mod;
+}
+
+void emu_module_unload(emu_module *mod)
+{
+    if (!mod) return;
+    if (mod->var_addr)
+        for (uint32_t i = 0; i < mod->ptx->nsyms; i++)
+            if (mod->var_addr[i]) emu_device_free(mod->var_addr[i]);
+    if (mod->funcs)
+        for (uint32_t i = 0; i < mod->nfuncs; i++) {
+            free(mod->funcs[i].exec);
+            free(mod->funcs[i].shared_off);
+        }
+    free(mod->funcs);
+    free(mod->var_addr);
+    free(mod->frame_off);
+    free(mod->is_input_param);
+    free(mod);
+}
+
+const ptx_module *emu_module_ptx(const emu_module *mod)
+{
+    return mod ? mod->ptx : NULL;
+}
+
+bool emu_module_symbol(const emu_module *mod, const char *name, uint64_t *addr, uint64_t *size)
+{
+    if (!mod || !name) return false;
+    const ptx_module *m = mod->ptx;
+    for (uint32_t i = 0; i < m->nsyms; i++) {
+        const ptx_symbol *s = &m->syms[i];
+        if (s->owner != -1 || !mod->var_addr[i] || strcmp(s->name, name) != 0) continue;
+        if (addr) *addr = mod->var_addr[i];
+        if (size) *size = s->size;
+        return true;
+    }
+    return false;
+}

@@ -1,0 +1,270 @@
+/* warp.c: a warp's state: lanes, the SIMT reconvergence stack, call frames (registers and
+ * local memory per activation), and lanes leaving by exit or ret. */
+#include "emulator/emu_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
+{
+    if (need <= *cap) return true;
+    uint32_t nc = *cap ? *cap : 8;
+    while (nc < need) nc *= 2;
+    void *np = realloc(*p, (size_t)nc * elem);
+    if (!np) return false;
+    *p = np;
+    *cap = nc;
+    return true;
+}
+
+void emu_simt_push(emu_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
+{
+    if (!grow((void **)&w->stack, &w->stack_cap, w->sp + 1, sizeof *w->stack)) abort();
+    w->stack[w->sp++] = (emu_simt){ pc, rpc, mask };
+}
+
+void emu_warp_init(emu_warp *w, emu_cta *cta, uint32_t id)
+{
+    memset(w, 0, sizeof *w);
+    emu_grid *g = cta->g;
+    w->cta = cta;
+    w->id = id;
+    emu_dim3 b = g->launch.block;
+    for (uint32_t l = 0; l < EMU_WARP_SIZE; l++) {
+        uint32_t t = id * EMU_WARP_SIZE + l;
+        if (t >= cta->nthreads) continue;
+        w->valid |= 1u << l;
+        w->tid[l].x = t % b.x;
+        w->tid[l].y = (t / b.x) % b.y;
+        w->tid[l].z = t / (b.x * b.y);
+    }
+    w->exited = ~w->valid;
+    w->local_per_thread = g->local_per_thread;
+    const emu_func *kf = g->kf;
+    size_t nreg = (size_t)kf->fn->nslots * EMU_WARP_SIZE;
+    w->regs_cap = nreg ? nreg : EMU_WARP_SIZE;
+    w->regs = calloc(w->regs_cap, sizeof *w->regs);
+    w->regs_used = nreg;
+    if (!grow((void **)&w->frames, &w->frames_cap, 1, sizeof *w->frames) || !w->regs) abort();
+    w->frames[0] = (emu_frame){ kf, 0, 0, 0, w->valid, NULL };
+    w->nframes = 1;
+    emu_simt_push(w, 0, UINT32_MAX, w->valid);
+    w->state = w->valid ? EMU_WS_READY : EMU_WS_EXITED;
+}
+
+void emu_warp_free(emu_warp *w)
+{
+    free(w->stack);
+    free(w->frames);
+    free(w->regs);
+    free(w->local);
+    memset(w, 0, sizeof *w);
+}
+
+static bool local_alloc(emu_warp *w)
+{
+    if (w->local) return true;
+    if (!w->local_per_thread) return false;
+    w->local = calloc(EMU_WARP_SIZE, w->local_per_thread);
+    return w->local != NULL;
+}
+
+uint8_t *emu_local_ptr(emu_ctx *c, int lane, uint64_t off, uint64_t size)
+{
+    emu_warp *w = c->w;
+    const emu_frame *top = &w->frames[w->nframes - 1];
+    uint64_t limit = top->local_base + top->f->frame_size;
+    if (limit > w->local_per_thread) limit = w->local_per_thread;
+    if (off > limit || size > limit - off) return NULL;
+    if (!local_alloc(w)) return NULL;
+    return w->local + (size_t)lane * w->local_per_thread + off;
+}
+
+void emu_lanes_exit(emu_ctx *c, uint32_t lanes)
+{
+    emu_warp *w = c->w;
+    lanes &= ~w->exited;
+    w->exited |= lanes;
+    for (uint32_t i = 0; i < w->sp; i++) w->stack[i].mask &= ~lanes;
+    for (uint32_t i = 0; i < w->nframes; i++) w->frames[i].call_mask &= ~lanes;
+    c->control = true;
+    if (lanes) emu_cta_warp_exited(w->cta, w, lanes);
+}
+
+void emu_lanes_return(emu_ctx *c, uint32_t lanes)
+{
+    emu_warp *w = c->w;
+    const emu_frame *fr = &w->frames[w->nframes - 1];
+    for (uint32_t i = fr->stack_base; i < w->sp; i++) w->stack[i].mask &= ~lanes;
+    c->control = true;
+}
+
+void emu_call_operands(const ptx_instr *in, int *rets, int *callee, int *args)
+{
+    int i = 0;
+    *rets = *args = -1;
+    if (in->nops > 0 && in->ops[0].kind == PTX_OPD_LIST) *rets = i++;
+    *callee = i < in->nops ? i : -1;
+    i++;
+    if (i < in->nops && in->ops[i].kind == PTX_OPD_LIST) *args = i;
+}
+
+/* The local-space address of a .param symbol operand of the current frame, or false when the
+ * operand is a value (register or immediate). */
+static bool param_operand_addr(const emu_module *mod, const emu_frame *fr, const ptx_operand *o,
+                               uint64_t *addr)
+{
+    if ((o->kind == PTX_OPD_SYM || o->kind == PTX_OPD_ADDR) && o->sym >= 0) {
+        *addr = fr->local_base + mod->frame_off[o->sym] +
+                (o->kind == PTX_OPD_ADDR ? (uint64_t)o->imm : 0);
+        return true;
+    }
+    return false;
+}
+
+static uint8_t type_of_size(uint64_t size)
+{
+    return size >= 8 ? PTX_TYPE_B64 : size >= 4 ? PTX_TYPE_B32 : size >= 2 ? PTX_TYPE_B16
+                                                                            : PTX_TYPE_B8;
+}
+
+bool emu_call_push(emu_ctx *c, const emu_func *callee, uint32_t mask, const ptx_instr *call)
+{
+    emu_warp *w = c->w;
+    const emu_module *mod = c->mod;
+    const ptx_module *m = mod->ptx;
+    emu_frame *fr = &w->frames[w->nframes - 1];
+    const ptx_function *cfn = callee->fn;
+    if (w->nframes >= EMU_MAX_CALL_DEPTH) {
+        emu_fault_raise(c, EMU_FAULT_STACK_OVERFLOW, __builtin_ctz(mask), false, 0,
+                        "Stack overflow", "call depth exceeds %u calling %s",
+                        EMU_MAX_CALL_DEPTH, cfn->name);
+        return false;
+    }
+    uint64_t base = (fr->local_base + fr->f->frame_size + 15) & ~UINT64_C(15);
+    if (base + callee->frame_size > w->local_per_thread || !local_alloc(w)) {
+        emu_fault_raise(c, EMU_FAULT_STACK_OVERFLOW, __builtin_ctz(mask), false, 0,
+                        "Stack overflow",
+                        "calling %s needs %llu bytes of local memory per thread, %llu available",
+                        cfn->name, (unsigned long long)(base + callee->frame_size),
+                        (unsigned long long)w->local_per_thread);
+        return false;
+    }
+    size_t reg_base = fr->reg_base + (size_t)fr->f->fn->nslots * EMU_WARP_SIZE;
+    size_t need = reg_base + (size_t)cfn->nslots * EMU_WARP_SIZE;
+    if (need > w->regs_cap) {
+        size_t nc = w->regs_cap * 2;
+        while (nc < need) nc *= 2;
+        uint64_t *nr = realloc(w->regs, nc * sizeof *nr);
+        if (!nr) abort();
+        w->regs = nr;
+        w->regs_cap = nc;
+    }
+    memset(w->regs + reg_base, 0, (need - reg_base) * sizeof *w->regs);
+    w->regs_used = need;
+    /* zero the new frame (deterministic locals), then copy the arguments into it */
+    for (uint32_t mk = mask; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        memset(w->local + (size_t)l * w->local_per_thread + base, 0, callee->frame_size);
+    }
+    int ri, ci, ai;
+    emu_call_operands(call, &ri, &ci, &ai);
+    if (ai >= 0) {
+        const ptx_operand *args = &call->ops[ai];
+        for (uint32_t p = 0; p < cfn->nparams && p < args->nelem; p++) {
+            int32_t ps = cfn->params[p];
+            if (ps < 0) continue;
+            uint64_t psz = m->syms[ps].size ? m->syms[ps].size : 8;
+            uint64_t dst = base + mod->frame_off[ps];
+            const ptx_operand *a = &args->elems[p];
+            uint64_t src;
+            bool by_addr = param_operand_addr(mod, fr, a, &src);
+            for (uint32_t mk = mask; mk; mk &= mk - 1) {
+                int l = __builtin_ctz(mk);
+                uint8_t *lb = w->local + (size_t)l * w->local_per_thread;
+                if (by_addr) {
+                    if (src + psz <= w->local_per_thread) memcpy(lb + dst, lb + src, psz);
+                } else {
+                    uint64_t v = emu_read(c, a, l, type_of_size(psz));
+                    memcpy(lb + dst, &v, psz < 8 ? psz : 8);
+                }
+            }
+        }
+    }
+    emu_frame nf = { callee, reg_base, base, w->sp, mask, call };
+    if (!grow((void **)&w->frames, &w->frames_cap, w->nframes + 1, sizeof *w->frames)) abort();
+    w->frames[w->nframes++] = nf;
+    emu_simt_push(w, 0, UINT32_MAX, mask);
+    c->control = true;
+    return true;
+}
+
+void emu_frame_return(emu_ctx *c)
+{
+    emu_warp *w = c->w;
+    const emu_module *mod = c->mod;
+    const ptx_module *m = mod->ptx;
+    emu_frame *cf = &w->frames[w->nframes - 1];
+    emu_frame *caller = &w->frames[w->nframes - 2];
+    uint32_t lanes = cf->call_mask & ~w->exited;
+    int ri, ci, ai;
+    emu_call_operands(cf->call, &ri, &ci, &ai);
+    const ptx_function *cfn = cf->f->fn;
+    if (ri >= 0 && lanes && w->local) {
+        const ptx_operand *rets = &cf->call->ops[ri];
+        /* registers of the caller are written through a context that points at it */
+        emu_ctx cc = *c;
+        cc.fr = caller;
+        cc.f = caller->f;
+        cc.fn = caller->f->fn;
+        cc.regs = w->regs + caller->reg_base;
+        cc.mask = lanes;
+        for (uint32_t r = 0; r < cfn->nrets && r < rets->nelem; r++) {
+            int32_t rs = cfn->rets[r];
+            if (rs < 0) continue;
+            uint64_t rsz = m->syms[rs].size ? m->syms[rs].size : 8;
+            uint64_t src = cf->local_base + mod->frame_off[rs];
+            const ptx_operand *d = &rets->elems[r];
+            uint64_t dst;
+            bool by_addr = param_operand_addr(mod, caller, d, &dst);
+            for (uint32_t mk = lanes; mk; mk &= mk - 1) {
+                int l = __builtin_ctz(mk);
+                uint8_t *lb = w->local + (size_t)l * w->local_per_thread;
+                if (src + rsz > w->local_per_thread) continue;
+                if (by_addr) {
+                    if (dst + rsz <= w->local_per_thread) memmove(lb + dst, lb + src, rsz);
+                } else {
+                    uint64_t v = 0;
+                    memcpy(&v, lb + src, rsz < 8 ? rsz : 8);
+                    emu_write(&cc, d, l, v, type_of_size(rsz));
+                }
+            }
+        }
+    }
+    w->regs_used = cf->reg_base;
+    w->nframes--;
+    c->fr = caller;
+    c->f = caller->f;
+    c->fn = caller->f->fn;
+    c->regs = w->regs + caller->reg_base;
+}
+
+bool emu_warp_runnable(const emu_warp *w)
+{
+    return w->state == EMU_WS_READY;
+}
+
+bool emu_warp_exited(const emu_warp *w)
+{
+    return w->state == EMU_WS_EXITED;
+}
+
+uint32_t emu_warp_id(const emu_warp *w)
+{
+    return w->id;
+}
+
+uint64_t emu_warp_instructions(const emu_warp *w)
+{
+    return w->ninstr;
+}
