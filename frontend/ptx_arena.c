@@ -12,6 +12,8 @@ typedef struct ptx_chunk {
 
 struct ptx_arena {
     ptx_chunk *head;
+    void **adopted;        /* malloc'd blocks the arena frees with itself */
+    size_t nadopted, capadopted;
 };
 
 enum { PTX_CHUNK_MIN = 64 * 1024 };
@@ -29,10 +31,42 @@ void ptx_arena_free(ptx_arena *a)
         n = c->next;
         free(c);
     }
+    for (size_t i = 0; i < a->nadopted; i++)
+        free(a->adopted[i]);
+    free(a->adopted);
     free(a);
 }
 
 void *ptx_arena_alloc(ptx_arena *a, size_t size)
+{
+    void *p = ptx_arena_alloc_raw(a, size);
+    memset(p, 0, size);
+    return p;
+}
+
+void *ptx_arena_adopt(ptx_arena *a, void *p, size_t size)
+{
+    if (!p)
+        return ptx_arena_alloc(a, 1);
+    /* Shrinking in place is cheap and returns the slack of the growth strategy. */
+    void *q = realloc(p, size ? size : 1);
+    if (q)
+        p = q;
+    if (a->nadopted == a->capadopted) {
+        size_t cap = a->capadopted ? a->capadopted * 2 : 16;
+        void **n = realloc(a->adopted, cap * sizeof *n);
+        if (!n) {
+            fputs("ptxsim: out of memory while parsing PTX\n", stderr);
+            abort();
+        }
+        a->adopted = n;
+        a->capadopted = cap;
+    }
+    a->adopted[a->nadopted++] = p;
+    return p;
+}
+
+void *ptx_arena_alloc_raw(ptx_arena *a, size_t size)
 {
     size = (size + 15) & ~(size_t)15;
     if (size == 0)
@@ -59,13 +93,12 @@ void *ptx_arena_alloc(ptx_arena *a, size_t size)
     }
     void *p = c->data + c->used;
     c->used += size;
-    memset(p, 0, size);
     return p;
 }
 
 void *ptx_arena_dup(ptx_arena *a, const void *p, size_t size)
 {
-    void *q = ptx_arena_alloc(a, size);
+    void *q = ptx_arena_alloc_raw(a, size);
     if (size)
         memcpy(q, p, size);
     return q;
@@ -73,7 +106,7 @@ void *ptx_arena_dup(ptx_arena *a, const void *p, size_t size)
 
 char *ptx_arena_strndup(ptx_arena *a, const char *s, size_t len)
 {
-    char *q = ptx_arena_alloc(a, len + 1);
+    char *q = ptx_arena_alloc_raw(a, len + 1);
     memcpy(q, s, len);
     q[len] = 0;
     return q;

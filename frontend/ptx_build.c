@@ -142,6 +142,9 @@ struct ptx_builder {
         VEC(uint32_t) ireloc_lines;
     } d;
 
+    uint64_t ints[3];      /* the values of a .maxntid-style list */
+    int nints;
+
     VEC(node) nodes;
     VEC(ptx_operand) tmpops;
 
@@ -721,9 +724,19 @@ static void declare_regs(ptx_builder *b)
         const char *name;
         size_t len;
         if (b->d.range >= 0) {
-            int n = snprintf(buf, sizeof buf, "%.*s%lld", b->d.name.len, b->d.name.s, (long long)i);
-            name = ptx_arena_strndup(b->a, buf, (size_t)n);
-            len = (size_t)n;
+            /* %r<N>: the prefix and the decimal index (this runs once per register) */
+            char digits[24];
+            int nd = 0;
+            for (int64_t v = i; nd == 0 || v; v /= 10)
+                digits[nd++] = (char)('0' + v % 10);
+            size_t pl = (size_t)b->d.name.len < sizeof buf - 24 ? (size_t)b->d.name.len : 0;
+            char *q = ptx_arena_alloc_raw(b->a, pl + (size_t)nd + 1);
+            memcpy(q, b->d.name.s, pl);
+            for (int k = 0; k < nd; k++)
+                q[pl + (size_t)k] = digits[nd - 1 - k];
+            q[pl + (size_t)nd] = 0;
+            name = q;
+            len = pl + (size_t)nd;
         } else {
             name = ptx_arena_strndup(b->a, b->d.name.s, (size_t)b->d.name.len);
             len = (size_t)b->d.name.len;
@@ -742,6 +755,12 @@ static void declare_regs(ptx_builder *b)
 
 void ptx_b_decl_end_item(ptx_builder *b)
 {
+    if (b->d.space == PTX_SPACE_REG && b->plist != PL_NONE && !b->in_proto) {
+        ptx_b_error(b, b->d.nline, b->d.ncol, ".reg parameter '%.*s' is not supported "
+                    "(ptxsim needs .param parameters, as nvcc writes them)",
+                    b->d.name.len, b->d.name.s);
+        return;
+    }
     if (b->d.space == PTX_SPACE_REG) {
         if (b->d.has_init)
             ptx_b_error(b, b->d.nline, b->d.ncol, "registers cannot have initialisers");
@@ -800,8 +819,14 @@ void ptx_b_decl_end_item(ptx_builder *b)
     uint32_t es = elem_bytes(b);
     uint64_t elems = (uint64_t)b->d.vec;
     for (uint32_t i = 0; i < b->d.ndims; i++)
-        if (!(i == 0 && b->d.unsized))
+        if (!(i == 0 && b->d.unsized)) {
+            /* 2^40 bytes is far beyond any GPU's memory: reject before anything overflows */
+            if (b->d.dims[i] && elems > (UINT64_C(1) << 40) / b->d.dims[i] / es) {
+                ptx_b_error(b, b->d.nline, b->d.ncol, "variable '%s' is too large", s.name);
+                return;
+            }
             elems *= b->d.dims[i];
+        }
     if (b->d.unsized) {
         /* `x[] = {...}`: the initialiser sets the first dimension. */
         uint64_t inner = elems;
@@ -1042,10 +1067,31 @@ void ptx_b_func_perf(ptx_builder *b, ptx_str d, const uint64_t *v, int n, uint32
         }
         if (IS(".noreturn"))
             f->noreturn = true;
-        else
+        else if (IS(".explicitcluster"))
             f->explicitcluster = true;
+    } else if (IS(".abi_preserve") || IS(".abi_preserve_control")) {
+        /* register-allocation hints for ptxas; nothing to emulate */
+        if (n != 1)
+            ptx_b_error(b, line, col, "%.*s takes one value", d.len, d.s);
     }
 #undef IS
+}
+
+void ptx_b_ints_reset(ptx_builder *b)
+{
+    b->nints = 0;
+}
+
+void ptx_b_ints_add(ptx_builder *b, uint64_t v)
+{
+    if (b->nints < 3)
+        b->ints[b->nints] = v;
+    b->nints++;
+}
+
+void ptx_b_func_perf_list(ptx_builder *b, ptx_str d, uint32_t line, uint32_t col)
+{
+    ptx_b_func_perf(b, d, b->ints, b->nints, line, col);
 }
 
 void ptx_b_func_body_begin(ptx_builder *b)
@@ -1143,11 +1189,16 @@ void ptx_b_func_end(ptx_builder *b, bool has_body)
     f->param_size = (uint32_t)off;
     if (has_body) {
         resolve_labels(b, f);
-        f->regs = ptx_arena_dup(b->a, b->regs.v, b->regs.n * sizeof(ptx_reg));
+        /* The builder's arrays become the function's: no copy of big instruction arrays. */
+        f->regs = ptx_arena_adopt(b->a, b->regs.v, b->regs.n * sizeof(ptx_reg));
         f->nregs = b->regs.n;
         f->nslots = b->nslots;
-        f->instrs = ptx_arena_dup(b->a, b->instrs.v, b->instrs.n * sizeof(ptx_instr));
+        f->instrs = ptx_arena_adopt(b->a, b->instrs.v, b->instrs.n * sizeof(ptx_instr));
         f->ninstrs = b->instrs.n;
+        b->regs.v = NULL;
+        b->regs.n = b->regs.cap = 0;
+        b->instrs.v = NULL;
+        b->instrs.n = b->instrs.cap = 0;
         f->local_size = b->local_max;
         f->scopes = ptx_arena_dup(b->a, b->fscopes.v, b->fscopes.n * sizeof(ptx_scope));
         f->nscopes = b->fscopes.n;
@@ -1484,6 +1535,11 @@ static void lower_name(ptx_builder *b, const node *n, ptx_operand *o, const lowe
                 o->comp = (uint8_t)comp;
                 return;
             }
+            if (vb && vb->kind == BIND_REG) {
+                ptx_b_error(b, n->line, n->col, "operand selector '%.*s' on '%.*s' is not "
+                            "supported", (int)(len - (size_t)(dot - s)), dot, (int)(dot - s), s);
+                return;
+            }
         }
         ptx_b_error(b, n->line, n->col, "undefined register '%.*s'", (int)len, s);
         return;
@@ -1503,7 +1559,7 @@ static void lower_children(ptx_builder *b, const node *n, ptx_operand *o, const 
     o->nelem = (uint8_t)(n->nchild > 255 ? 255 : n->nchild);
     if (n->nchild > 255)
         ptx_b_error(b, n->line, n->col, "too many elements in a vector or list");
-    o->elems = n->nchild ? ptx_arena_alloc(b->a, o->nelem * sizeof(ptx_operand)) : NULL;
+    o->elems = n->nchild ? ptx_arena_alloc_raw(b->a, o->nelem * sizeof(ptx_operand)) : NULL;
     int k = n->child;
     for (int i = 0; i < o->nelem && k >= 0; i++, k = b->nodes.v[k].next)
         lower_node(b, k, &o->elems[i], c, false);
@@ -1617,7 +1673,7 @@ void ptx_b_instr(ptx_builder *b, ptx_str mn, int guard, bool guard_neg, ptx_node
         ops.n = 255;
     }
     in.nops = (uint8_t)ops.n;
-    in.ops = ops.n ? ptx_arena_alloc(b->a, (size_t)ops.n * sizeof(ptx_operand)) : NULL;
+    in.ops = ops.n ? ptx_arena_alloc_raw(b->a, (size_t)ops.n * sizeof(ptx_operand)) : NULL;
     int k = ops.first;
     for (int i = 0; i < ops.n && k >= 0; i++, k = b->nodes.v[k].next)
         lower_node(b, k, &in.ops[i], &c, true);

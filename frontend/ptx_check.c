@@ -43,6 +43,7 @@ static void fail(check_ctx *c, const char *fmt, ...) __attribute__((format(print
 static void fail(check_ctx *c, const char *fmt, ...)
 {
     char msg[512];
+    mnemonic_text(c->in, c->mn, sizeof c->mn);
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -436,7 +437,6 @@ void ptx_check_function(ptx_builder *b, const ptx_module *m, const ptx_function 
     check_ctx c = {.b = b, .m = m, .f = f};
     for (uint32_t i = 0; i < f->ninstrs && !ptx_b_too_many_errors(b); i++) {
         c.in = &f->instrs[i];
-        mnemonic_text(c.in, c.mn, sizeof c.mn);
         check_instr(&c);
     }
 }

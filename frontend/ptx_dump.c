@@ -64,9 +64,11 @@ void ptx_dump(const ptx_module *m, FILE *out)
             dump_symbol(m, (int32_t)i, "", out);
     for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
         const ptx_function *f = &m->funcs[fi];
-        fprintf(out, "\nfunction #%u %s: %s%s, %u params, %u rets, param block %u bytes", fi,
-                f->name, f->is_entry ? "entry" : "func", f->is_decl ? " (declaration)" : "",
-                f->nparams, f->nrets, f->param_size);
+        bool proto = f->sym >= 0 && m->syms[f->sym].owner >= 0;
+        fprintf(out, "\nfunction #%u %s: %s%s%s, %u params, %u rets, param block %u bytes", fi,
+                f->name, f->is_entry ? "entry" : "func",
+                proto ? " (.callprototype)" : f->is_decl ? " (declaration)" : "",
+                f->noreturn ? " .noreturn" : "", f->nparams, f->nrets, f->param_size);
         if (!f->is_decl)
             fprintf(out, ", %u regs in %u slots, %u instructions, %u blocks, local %" PRIu64
                          ", shared %" PRIu64, f->nregs, f->nslots, f->ninstrs, f->nblocks,

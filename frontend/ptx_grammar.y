@@ -30,7 +30,6 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, void *scanner, ptx_builder *B, const c
     int64_t sval;
     int node;
     ptx_node_list list;
-    struct { uint64_t v[3]; int n; } ints;
 }
 
 %token <str> WORD "identifier" REGNAME "register" STRING "string" DECFLOAT "float literal"
@@ -46,7 +45,6 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, void *scanner, ptx_builder *B, const c
 %type <sval> sint
 %type <node> operand operand_top addr_base name_node
 %type <list> operands operands_opt elems names
-%type <ints> intlist
 
 %%
 
@@ -175,9 +173,10 @@ sint
     | '-' INTLIT                          { $$ = (int64_t)(0 - $2.v); }
     ;
 
+/* values of .maxntid-style lists accumulate in the builder */
 intlist
-    : INTLIT                              { $$.n = 1; $$.v[0] = $1.v; }
-    | intlist ',' INTLIT                  { $$ = $1; if ($$.n < 3) $$.v[$$.n] = $3.v; $$.n++; }
+    : INTLIT                              { ptx_b_ints_reset(B); ptx_b_ints_add(B, $1.v); }
+    | intlist ',' INTLIT                  { ptx_b_ints_add(B, $3.v); }
     ;
 
 /* ---------------------------------------------------------------- functions */
@@ -187,8 +186,13 @@ function
       WORD                                { ptx_b_func_name(B, $3, L(@3)); }
       fparams perfs fbody
     | D_FUNC                              { ptx_b_func_begin(B, false, L(@1)); }
-      frets WORD                          { ptx_b_func_name(B, $4, L(@4)); }
+      fattrs frets WORD                   { ptx_b_func_name(B, $5, L(@5)); }
       fparams perfs fbody
+    ;
+
+fattrs
+    : %empty
+    | fattrs D_ATTRIBUTE '(' attrs ')'
     ;
 
 frets
@@ -225,7 +229,7 @@ perfs
 
 perf
     : D_PERF                              { ptx_b_func_perf(B, $1, NULL, 0, L(@1)); }
-    | D_PERF intlist                      { ptx_b_func_perf(B, $1, $2.v, $2.n, L(@1)); }
+    | D_PERF intlist                      { ptx_b_func_perf_list(B, $1, L(@1)); }
     | D_PRAGMA strings ';'
     ;
 

@@ -8,7 +8,6 @@ ptx_module *ptx_parse(const char *text, size_t len, const char *name, ptx_diag *
 {
     ptx_diag local = {0};
     ptx_diag *d = diag ? diag : &local;
-    uint32_t errors_before = d->errors;
     if (!text) {
         text = "";
         len = 0;
@@ -21,12 +20,11 @@ ptx_module *ptx_parse(const char *text, size_t len, const char *name, ptx_diag *
         ptx_diag_free(&local);
         return NULL;
     }
+    /* The builder counts this parse's errors from zero; earlier ones are added back. */
     uint32_t base_errors = d->errors;
-    d->errors = 0;   /* the builder counts this parse's errors from zero */
+    d->errors = 0;
     if (len > INT_MAX / 2) {
-        va_list none;
         ptx_b_error(b, 1, 1, "PTX text is too large (%zu bytes)", len);
-        (void)none;
     } else if (memchr(text, 0, len)) {
         const char *z = memchr(text, 0, len);
         uint32_t line = 1;
@@ -40,7 +38,6 @@ ptx_module *ptx_parse(const char *text, size_t len, const char *name, ptx_diag *
     }
     ptx_module *m = ptx_builder_finish(b);
     d->errors += base_errors;
-    (void)errors_before;
     if (!diag)
         ptx_diag_free(&local);
     return m;

@@ -17,6 +17,9 @@ typedef struct ptx_arena ptx_arena;
 ptx_arena *ptx_arena_new(void);
 void ptx_arena_free(ptx_arena *a);
 void *ptx_arena_alloc(ptx_arena *a, size_t size);           /* zeroed, 16-byte aligned */
+void *ptx_arena_alloc_raw(ptx_arena *a, size_t size);       /* not zeroed */
+/* Takes ownership of a malloc'd block (shrunk to size): freed with the arena. */
+void *ptx_arena_adopt(ptx_arena *a, void *p, size_t size);
 void *ptx_arena_dup(ptx_arena *a, const void *p, size_t size);
 char *ptx_arena_strndup(ptx_arena *a, const char *s, size_t len);
 
@@ -129,6 +132,9 @@ void ptx_b_func_name(ptx_builder *b, ptx_str name, uint32_t line, uint32_t col);
 void ptx_b_func_params_begin(ptx_builder *b);
 void ptx_b_func_perf(ptx_builder *b, ptx_str directive, const uint64_t *v, int n,
                      uint32_t line, uint32_t col);
+void ptx_b_func_perf_list(ptx_builder *b, ptx_str directive, uint32_t line, uint32_t col);
+void ptx_b_ints_reset(ptx_builder *b);
+void ptx_b_ints_add(ptx_builder *b, uint64_t v);
 void ptx_b_func_body_begin(ptx_builder *b);
 void ptx_b_func_end(ptx_builder *b, bool has_body);
 
