@@ -1,5 +1,11 @@
 /* run.c: `ptxsim run [options] [--] ./app args`: turns options into PTXSIM_* variables,
- * preloads the runtime shim that sits next to this executable, and executes the program. */
+ * preloads the runtime shim that sits next to this executable, and executes the program.
+ *
+ * One command for every kind of binary: a program built with `-cudart shared` finds the shim
+ * under the soname it asks for (libcudart.so.13, or .12 for a CUDA 12 build); a program that
+ * links the runtime statically (nvcc's default) is redirected to the preloaded shim by the
+ * shim's static attach (libcudart-shim/static_attach.c), which needs the program's symbol
+ * table. */
 #include "cli/cli.h"
 #include "runtime/rt.h"
 
@@ -59,6 +65,8 @@ typedef struct elf_facts {
     bool is_elf;
     bool has_fatbin;       /* a .nv_fatbin section: it carries device code */
     bool needs_cudart;     /* a DT_NEEDED libcudart.so.* */
+    bool needs_cudart12;   /* ... namely libcudart.so.12 (a CUDA 12 build) */
+    bool has_symtab;       /* not stripped: a static runtime can be redirected */
 } elf_facts;
 
 /* Reads the section names and dynamic entries of a 64-bit ELF file, checking every offset
@@ -97,6 +105,8 @@ static elf_facts inspect_elf(const char *path)
             if (strnlen(nm, room) < room && strcmp(nm, ".nv_fatbin") == 0)
                 f.has_fatbin = true;
         }
+        if (sh[i].sh_type == SHT_SYMTAB)
+            f.has_symtab = true;
         if (sh[i].sh_type != SHT_DYNAMIC || sh[i].sh_link >= eh->e_shnum)
             continue;
         const Elf64_Shdr *str = &sh[sh[i].sh_link];
@@ -109,8 +119,10 @@ static elf_facts inspect_elf(const char *path)
                 continue;
             const char *lib = (const char *)p + str->sh_offset + dyn[j].d_un.d_val;
             size_t room = str->sh_size - dyn[j].d_un.d_val;
-            if (strnlen(lib, room) < room && strncmp(lib, "libcudart.so", 12) == 0)
+            if (strnlen(lib, room) < room && strncmp(lib, "libcudart.so", 12) == 0) {
                 f.needs_cudart = true;
+                f.needs_cudart12 = f.needs_cudart12 || strcmp(lib, "libcudart.so.12") == 0;
+            }
         }
     }
 done:
@@ -219,10 +231,11 @@ int cli_run(int argc, char **argv)
         return 127;
     }
     elf_facts ef = inspect_elf(path);
-    if (ef.is_elf && ef.has_fatbin && !ef.needs_cudart) {
+    if (ef.is_elf && ef.has_fatbin && !ef.needs_cudart && !ef.has_symtab) {
         fprintf(stderr,
-                "ptxsim run: '%s' links the CUDA runtime statically (nvcc's default), so ptxsim "
-                "cannot take its place; rebuild it with `nvcc -cudart shared`\n",
+                "ptxsim run: '%s' links the CUDA runtime statically (nvcc's default) and has no "
+                "symbol table (it was stripped), so ptxsim cannot take the runtime's place; "
+                "rebuild it with `nvcc -cudart shared`, or without stripping it\n",
                 app);
         return 1;
     }
@@ -240,7 +253,9 @@ int cli_run(int argc, char **argv)
     snprintf(libdir, sizeof libdir, "%s/lib", prefix);
     if (realpath(libdir, real))
         snprintf(libdir, sizeof libdir, "%s", real);
-    snprintf(shim, sizeof shim, "%s/libcudart.so.13", libdir);
+    /* Preload the shim under the soname the program asks for, so that one copy of the runtime
+     * serves it; both sit in libdir, which goes on the library path. */
+    snprintf(shim, sizeof shim, "%s/libcudart.so.%s", libdir, ef.needs_cudart12 ? "12" : "13");
     if (access(shim, R_OK) != 0) {
         fprintf(stderr, "ptxsim run: the runtime shim %s is missing (build it with `make`)\n",
                 shim);

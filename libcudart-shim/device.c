@@ -1,5 +1,5 @@
 /* device.c: device selection, properties, attributes, limits, synchronisation and versions. */
-#include "runtime/rt.h"
+#include "libcudart-shim/shim.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -31,8 +31,12 @@ cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
     return rt_choose_device(device, prop);
 }
 
+cudaError_t shim_device_properties12(void *out, int device);
+
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 {
+    if (shim_cuda12_abi)  /* a CUDA 12 program's struct: the deprecated fields still in it */
+        return shim_device_properties12(prop, device);
     return rt_get_device_properties(prop, device);
 }
 

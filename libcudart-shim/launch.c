@@ -55,6 +55,36 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *fu
 extern __typeof__(cudaLaunchKernelExC) cudaLaunchKernelExC_ptsz
     __attribute__((alias("cudaLaunchKernelExC")));
 
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim,
+                                        void **args, size_t sharedMem, cudaStream_t stream)
+{
+    return rt_launch_cooperative(func, gridDim, blockDim, args, sharedMem, stream);
+}
+
+extern __typeof__(cudaLaunchCooperativeKernel) cudaLaunchCooperativeKernel_ptsz
+    __attribute__((alias("cudaLaunchCooperativeKernel")));
+
+/* The pre-CUDA-9 launch ABI (gone from CUDA 13's headers; old binaries still call it). */
+cudaError_t cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem,
+                              cudaStream_t stream);
+cudaError_t cudaSetupArgument(const void *arg, size_t size, size_t offset);
+cudaError_t cudaLaunch(const void *func);
+
+cudaError_t cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem, cudaStream_t stream)
+{
+    return rt_configure_call(gridDim, blockDim, sharedMem, stream);
+}
+
+cudaError_t cudaSetupArgument(const void *arg, size_t size, size_t offset)
+{
+    return rt_setup_argument(arg, size, offset);
+}
+
+cudaError_t cudaLaunch(const void *func)
+{
+    return rt_launch_legacy(func);
+}
+
 cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr)
 {
     return rt_get_kernel(kernelPtr, entryFuncAddr);

@@ -1,5 +1,5 @@
 /* streams.c: streams, events and host callbacks. */
-#include "runtime/rt.h"
+#include "libcudart-shim/shim.h"
 
 #define SAME_AS(name, target) extern __typeof__(target) name __attribute__((alias(#target)))
 
@@ -111,14 +111,13 @@ cudaError_t cudaEventDestroy(cudaEvent_t event)
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 {
-    return rt_event_record(event, stream);
+    return rt_event_record(event, stream, 0);
 }
 SAME_AS(cudaEventRecord_ptsz, cudaEventRecord);
 
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
 {
-    (void)flags;
-    return rt_event_record(event, stream);
+    return rt_event_record(event, stream, flags);
 }
 SAME_AS(cudaEventRecordWithFlags_ptsz, cudaEventRecordWithFlags);
 
@@ -135,4 +134,67 @@ cudaError_t cudaEventQuery(cudaEvent_t event)
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
     return rt_event_elapsed_time(ms, start, end);
+}
+
+/* ---------------------------------------------------------------- stream capture */
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode)
+{
+    return rt_stream_begin_capture(stream, mode);
+}
+SAME_AS(cudaStreamBeginCapture_ptsz, cudaStreamBeginCapture);
+
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph,
+                                          const cudaGraphNode_t *dependencies,
+                                          const cudaGraphEdgeData *dependencyData,
+                                          size_t numDependencies, enum cudaStreamCaptureMode mode)
+{
+    (void)dependencyData;  /* edge data only matters for programmatic launches */
+    return rt_stream_begin_capture_to_graph(stream, graph, dependencies, numDependencies, mode);
+}
+SAME_AS(cudaStreamBeginCaptureToGraph_ptsz, cudaStreamBeginCaptureToGraph);
+
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
+{
+    return rt_stream_end_capture(stream, pGraph);
+}
+SAME_AS(cudaStreamEndCapture_ptsz, cudaStreamEndCapture);
+
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus)
+{
+    return rt_stream_is_capturing(stream, pCaptureStatus);
+}
+SAME_AS(cudaStreamIsCapturing_ptsz, cudaStreamIsCapturing);
+
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
+                                     enum cudaStreamCaptureStatus *captureStatus_out,
+                                     unsigned long long *id_out, cudaGraph_t *graph_out,
+                                     const cudaGraphNode_t **dependencies_out,
+                                     const cudaGraphEdgeData **edgeData_out,
+                                     size_t *numDependencies_out)
+{
+    if (shim_cuda12_abi)  /* CUDA 12's cudaStreamGetCaptureInfo: (stream, status, id) */
+        return rt_stream_get_capture_info(stream, captureStatus_out, id_out, NULL, NULL, NULL);
+    if (edgeData_out)
+        *edgeData_out = NULL;  /* no edge carries data */
+    return rt_stream_get_capture_info(stream, captureStatus_out, id_out, graph_out,
+                                      dependencies_out, numDependencies_out);
+}
+SAME_AS(cudaStreamGetCaptureInfo_ptsz, cudaStreamGetCaptureInfo);
+
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream,
+                                                cudaGraphNode_t *dependencies,
+                                                const cudaGraphEdgeData *dependencyData,
+                                                size_t numDependencies, unsigned int flags)
+{
+    if (shim_cuda12_abi)  /* CUDA 12: (stream, dependencies, numDependencies, flags) */
+        return rt_stream_update_capture_dependencies(
+            stream, dependencies, (size_t)(uintptr_t)dependencyData, (unsigned)numDependencies);
+    return rt_stream_update_capture_dependencies(stream, dependencies, numDependencies, flags);
+}
+SAME_AS(cudaStreamUpdateCaptureDependencies_ptsz, cudaStreamUpdateCaptureDependencies);
+
+cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode)
+{
+    return rt_thread_exchange_capture_mode(mode);
 }

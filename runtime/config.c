@@ -7,18 +7,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const rt_option rt_options[] = {
     {"engine", "PTXSIM_ENGINE", "interp", RT_OPT_CHOICE, "interp|jit", "interp", NULL,
      "executor of warps: the interpreter or the LLVM JIT"},
-    {"threads", "PTXSIM_THREADS", "1", RT_OPT_UINT, NULL, NULL, NULL,
-     "host threads that run SMs (1 = serial)"},
+    {"threads", "PTXSIM_THREADS", "auto", RT_OPT_UINT, NULL, NULL, NULL,
+     "host threads that run SMs (auto = the number of cores; 1 = serial)"},
     {"seed", "PTXSIM_SEED", "0", RT_OPT_UINT, NULL, NULL, NULL,
-     "scheduling seed: 0 = fixed order, otherwise perturbs warp order (exposes races)"},
-    {"det", "PTXSIM_DET", "off", RT_OPT_CHOICE, "off|gpudet|dab", "off", NULL,
+     "scheduling seed: 0 = fixed order, otherwise perturbs CTA placement and warp order "
+     "(exposes races; no effect under --det=gpudet)"},
+    {"det", "PTXSIM_DET", "off", RT_OPT_CHOICE, "off|gpudet|dab", "off|gpudet", NULL,
      "deterministic execution: off, GPUDet, or deterministic atomic buffering"},
     {"quantum", "PTXSIM_QUANTUM", "auto", RT_OPT_UINT, NULL, NULL, NULL,
-     "warp instructions a warp runs before the scheduler switches (auto = engine default)"},
+     "warp instructions per turn (det off: before the scheduler switches, auto = 100; "
+     "gpudet: the quantum, auto = 200)"},
+    {"gpudet-bta", "PTXSIM_GPUDET_BTA", "on", RT_OPT_BOOL, NULL, NULL, "on",
+     "GPUDet: workgroup-aware quanta, barriers released inside a quantum (BTA)"},
+    {"gpudet-dwp", "PTXSIM_GPUDET_DWP", "on", RT_OPT_BOOL, NULL, NULL, "on",
+     "GPUDet: deterministic workgroup partitioning (CTAs launched mid-quantum)"},
+    {"gpudet-serial", "PTXSIM_GPUDET_SERIAL", "cu", RT_OPT_CHOICE, "cu|warp", NULL, NULL,
+     "GPUDet serial-mode order of atomics: cu (CU-Ser: SM by SM) or warp (W-Ser)"},
     {"timing", "PTXSIM_TIMING", "off", RT_OPT_BOOL, NULL, "off", "on",
      "cycle-level timing model of the GPU"},
     {"gpu", "PTXSIM_GPU", "a100", RT_OPT_CHOICE, "gtx480|v100|rtx2080ti|a100|rtx4090|h100", NULL,
@@ -159,15 +168,25 @@ void rt_config_load(rt_config *cfg)
 
     copy_text(cfg->engine, sizeof cfg->engine, option_value(rt_option_find("engine")));
     cfg->threads = parse_uint(option_value(rt_option_find("threads")), &u) && u > 0
-                       ? (uint32_t)(u > 1024 ? 1024 : u) : 1;
+                       ? (uint32_t)(u > 1024 ? 1024 : u) : 0;
+    if (!cfg->threads) {   /* auto (or 0): one per core */
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        cfg->threads = n > 0 ? (uint32_t)(n > 1024 ? 1024 : n) : 1;
+    }
     cfg->seed = parse_uint(option_value(rt_option_find("seed")), &u) ? u : 0;
     copy_text(cfg->det, sizeof cfg->det, option_value(rt_option_find("det")));
     cfg->quantum = parse_uint(option_value(rt_option_find("quantum")), &u) ? u : 0;
+    cfg->gpudet_bta = !parse_bool(option_value(rt_option_find("gpudet-bta")), &b) || b;
+    cfg->gpudet_dwp = !parse_bool(option_value(rt_option_find("gpudet-dwp")), &b) || b;
+    cfg->gpudet_serial_warp = strcmp(option_value(rt_option_find("gpudet-serial")), "warp") == 0;
     cfg->timing = parse_bool(option_value(rt_option_find("timing")), &b) && b;
     copy_text(cfg->gpu, sizeof cfg->gpu, option_value(rt_option_find("gpu")));
     cfg->verbose =
         parse_uint(option_value(rt_option_find("verbose")), &u) ? (int)(u > 9 ? 9 : u) : 0;
     const char *stats = option_value(rt_option_find("stats"));
+    /* PTXSIM_STATS=1 (or on) means stderr, as "-" does; "0" is off */
+    if (parse_bool(stats, &b))
+        stats = b ? "-" : "off";
     copy_text(cfg->stats, sizeof cfg->stats, strcmp(stats, "off") == 0 ? "" : stats);
     copy_text(cfg->tm, sizeof cfg->tm, option_value(rt_option_find("tm")));
     cfg->igpu = parse_bool(option_value(rt_option_find("igpu")), &b) && b;

@@ -73,7 +73,7 @@ static void fill_props(struct cudaDeviceProp *p)
     p->concurrentManagedAccess = 1;
     p->computePreemptionSupported = 1;
     p->canUseHostPointerForRegisteredMem = 1;
-    p->cooperativeLaunch = 0;  /* grid-wide sync is not emulated yet */
+    p->cooperativeLaunch = 1;  /* every block of a cooperative grid is kept resident */
     p->sharedMemPerBlockOptin = g->smem_per_block_optin;
     p->maxBlocksPerMultiProcessor = g->max_blocks_per_sm;
     p->reservedSharedMemPerBlock = g->major >= 8 ? 1024 : 0;
@@ -266,6 +266,7 @@ cudaError_t rt_device_synchronize(void)
     cudaError_t e = rt_begin();
     if (e != cudaSuccess)
         return e;
+    rt_mempool_synchronized();
     return rt_end(cudaSuccess);
 }
 
@@ -274,7 +275,9 @@ cudaError_t rt_device_reset(void)
     rt_init();
     pthread_mutex_lock(&rt_g.lock);
     rt_modules_unload_all();
+    rt_mempool_release_all();
     rt_memory_release_all();
+    rt_arrays_release_all();
     rt_streams_release_all();
     rt_events_release_all();
     rt_g.sticky = cudaSuccess;

@@ -11,6 +11,7 @@ typedef struct rt_event {
     unsigned flags;
     bool recorded;
     double seconds;
+    rt_capture_point cap;       /* recorded in a capturing stream: the nodes it stands for */
 } rt_event;
 
 static rt_event **events;
@@ -22,6 +23,23 @@ static rt_event *find(cudaEvent_t e)
         if ((cudaEvent_t)events[i] == e)
             return events[i];
     return NULL;
+}
+
+rt_capture_point *rt_event_capture_point(cudaEvent_t event)
+{
+    rt_event *ev = find(event);
+    return ev ? &ev->cap : NULL;
+}
+
+cudaError_t rt_event_record_locked(cudaEvent_t event)
+{
+    rt_event *ev = find(event);
+    if (!ev)
+        return rt_api_error(cudaErrorInvalidResourceHandle, "cudaEventRecord",
+                            "%p is not an event (destroyed?)", (void *)event);
+    ev->recorded = true;
+    ev->seconds = rt_now();
+    return cudaSuccess;
 }
 
 cudaError_t rt_event_create(cudaEvent_t *event, unsigned flags)
@@ -60,6 +78,7 @@ cudaError_t rt_event_destroy(cudaEvent_t event)
         return e;
     for (size_t i = 0; i < nevents; i++) {
         if ((cudaEvent_t)events[i] == event) {
+            rt_capture_point_clear(&events[i]->cap);
             free(events[i]);
             events[i] = events[--nevents];
             return rt_end(cudaSuccess);
@@ -69,7 +88,7 @@ cudaError_t rt_event_destroy(cudaEvent_t event)
                                "%p is not an event", (void *)event));
 }
 
-cudaError_t rt_event_record(cudaEvent_t event, cudaStream_t stream)
+cudaError_t rt_event_record(cudaEvent_t event, cudaStream_t stream, unsigned flags)
 {
     cudaError_t e = rt_begin();
     if (e != cudaSuccess)
@@ -80,9 +99,19 @@ cudaError_t rt_event_record(cudaEvent_t event, cudaStream_t stream)
                          "%p is not an event", (void *)event);
     else if ((e = rt_stream_check_locked(stream)) != cudaSuccess)
         rt_api_error(e, "cudaEventRecord", "%p is not a live stream", (void *)stream);
-    else {
-        ev->recorded = true;
-        ev->seconds = rt_now();
+    else if (flags & ~(unsigned)cudaEventRecordExternal)
+        e = cudaErrorInvalidValue;
+    else if (flags & cudaEventRecordExternal) {
+        /* In a capture: a node that records the event when the graph runs. */
+        rt_capture_point *p = rt_stream_capture_point(stream);
+        if (p && p->capture) {
+            rt_op op = {.kind = RT_OP_EVENT_RECORD, .event = event};
+            e = rt_op_submit(&op, stream);
+        } else {
+            e = rt_event_record_locked(event);
+        }
+    } else if (!rt_capture_event_record(event, stream, &e)) {
+        e = rt_event_record_locked(event);
     }
     return rt_end(e);
 }
@@ -100,7 +129,13 @@ static cudaError_t check_event(cudaEvent_t event, const char *api)
 
 cudaError_t rt_event_synchronize(cudaEvent_t event)
 {
-    return check_event(event, "cudaEventSynchronize");
+    cudaError_t e = check_event(event, "cudaEventSynchronize");
+    if (e == cudaSuccess) {
+        pthread_mutex_lock(&rt_g.lock);
+        rt_mempool_synchronized();
+        pthread_mutex_unlock(&rt_g.lock);
+    }
+    return e;
 }
 
 cudaError_t rt_event_query(cudaEvent_t event)
@@ -132,7 +167,9 @@ cudaError_t rt_event_elapsed_time(float *ms, cudaEvent_t start, cudaEvent_t end)
 
 void rt_events_release_all(void)
 {
-    for (size_t i = 0; i < nevents; i++)
+    for (size_t i = 0; i < nevents; i++) {
+        rt_capture_point_clear(&events[i]->cap);
         free(events[i]);
+    }
     nevents = 0;
 }

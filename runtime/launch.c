@@ -154,34 +154,6 @@ static cudaError_t check_config(rt_kernel *k, dim3 grid, dim3 block, size_t smem
     return cudaSuccess;
 }
 
-/* Lays the arguments out as the kernel's .param block. */
-static cudaError_t build_params(rt_kernel *k, void **args, uint8_t **out, size_t *size)
-{
-    const ptx_function *f = k->fn;
-    const ptx_module *ir = emu_module_ptx(k->emu);
-    *size = f->param_size;
-    *out = calloc(1, f->param_size ? f->param_size : 1);
-    if (!*out)
-        return cudaErrorMemoryAllocation;
-    if (f->nparams && !args) {
-        free(*out);
-        return rt_api_error(cudaErrorInvalidValue, "kernel launch",
-                            "%s takes %u parameters but the argument array is NULL",
-                            rt_kernel_pretty(k), f->nparams);
-    }
-    for (uint32_t i = 0; i < f->nparams; i++) {
-        const ptx_symbol *p = &ir->syms[f->params[i]];
-        if (p->offset + p->size > f->param_size || !args[i]) {
-            free(*out);
-            return rt_api_error(cudaErrorInvalidValue, "kernel launch",
-                                "%s: argument %u (%s) is %s", rt_kernel_pretty(k), i, p->name,
-                                args[i] ? "outside the parameter block" : "a NULL pointer");
-        }
-        memcpy(*out + p->offset, args[i], p->size);
-    }
-    return cudaSuccess;
-}
-
 /* ---------------------------------------------------------------- launching */
 
 /* A registered kernel its loaded module does not define: it lived in a unit that could not be
@@ -193,126 +165,6 @@ static cudaError_t missing_kernel(const rt_kernel *k, const char *api)
     return rt_api_error(cudaErrorInvalidDeviceFunction, api,
                         "kernel %s is not an entry of the PTX of %s", k->name, k->mod->name);
 }
-
-static cudaError_t launch_locked(const void *func, dim3 grid, dim3 block, void **args,
-                                 size_t smem, cudaStream_t stream)
-{
-    rt_kernel *k = rt_kernel_lookup(func);
-    if (!k)
-        return rt_api_error(cudaErrorInvalidDeviceFunction, "kernel launch",
-                            "%p is not a registered kernel", func);
-    if (rt_stream_check_locked(stream) != cudaSuccess)
-        return rt_api_error(cudaErrorInvalidResourceHandle, "kernel launch",
-                            "%s: %p is not a live stream", rt_kernel_pretty(k), (void *)stream);
-    cudaError_t e = rt_module_ready(k->mod);
-    if (e != cudaSuccess)
-        return e;
-    if (!k->fn)
-        return missing_kernel(k, "kernel launch");
-    if ((e = check_config(k, grid, block, smem)) != cudaSuccess)
-        return e;
-    uint8_t *params;
-    size_t params_size;
-    if ((e = build_params(k, args, &params, &params_size)) != cudaSuccess)
-        return e;
-
-    emu_launch L = {
-        .module = k->emu,
-        .kernel = k->fn,
-        .grid = {grid.x, grid.y, grid.z},
-        .block = {block.x, block.y, block.z},
-        .dynamic_smem = (uint32_t)smem,
-        .params = params,
-        .params_size = params_size,
-        .policy = rt_g.policy,
-        .sm_count = (uint32_t)rt_g.gpu->sm_count,
-        .grid_id = ++rt_g.grid_id,
-    };
-    rt_log(1, "launch %s<<<(%u,%u,%u), (%u,%u,%u), %zu>>>", rt_kernel_pretty(k), grid.x, grid.y,
-           grid.z, block.x, block.y, block.z, smem);
-    emu_fault fault = {0};
-    emu_grid *g = emu_grid_create(&L, &fault);
-    if (!g) {
-        free(params);
-        e = fault_error(fault.kind);
-        if (e == cudaSuccess)
-            e = cudaErrorLaunchFailure;
-        fprintf(stderr, "ptxsim: %s\nptxsim: cannot launch %s (%s)\n",
-                fault.message[0] ? fault.message : emu_fault_kind_name(fault.kind),
-                rt_kernel_pretty(k), rt_error_name(e));
-        return e;
-    }
-
-    timing_engine_config ec;
-    timing_engine_defaults(&ec);
-    ec.sm_count = (uint32_t)rt_g.gpu->sm_count;
-    ec.host_threads = rt_g.cfg.threads;
-    ec.seed = rt_g.cfg.seed;
-    if (rt_g.cfg.quantum)
-        ec.warp_budget = rt_g.cfg.quantum;
-
-    double t0 = rt_now();
-    bool ok = timing_run_grid(g, &ec);
-    double dt = rt_now() - t0;
-    k->launches++;
-    k->ctas += emu_grid_cta_count(g);
-    k->threads += emu_grid_cta_count(g) * threads_of(block);
-    k->seconds += dt;
-    if (ok) {
-        rt_log(1, "%s finished in %.3f ms", rt_kernel_pretty(k), dt * 1e3);
-    } else {
-        const emu_fault *f = emu_grid_fault(g);
-        e = f ? fault_error(f->kind) : cudaErrorLaunchFailure;
-        if (e == cudaSuccess)
-            e = cudaErrorLaunchFailure;
-        fprintf(stderr, "ptxsim: %s\n", f && f->message[0] ? f->message : "kernel failed");
-        if (rt_error_is_sticky(e)) {
-            /* As on a GPU: the launch itself succeeded; the context is now unusable. */
-            fprintf(stderr,
-                    "ptxsim: kernel %s failed: %s (%s); every later CUDA call returns it\n",
-                    rt_kernel_pretty(k), rt_error_name(e), rt_error_string(e));
-            rt_poison(e);
-            e = cudaSuccess;
-        } else {
-            fprintf(stderr, "ptxsim: kernel %s failed: %s (%s)\n", rt_kernel_pretty(k),
-                    rt_error_name(e), rt_error_string(e));
-        }
-    }
-    emu_grid_destroy(g);
-    free(params);
-    return e;
-}
-
-cudaError_t rt_launch(const void *func, dim3 grid, dim3 block, void **args, size_t smem,
-                      cudaStream_t stream)
-{
-    cudaError_t e = rt_begin();
-    if (e != cudaSuccess)
-        return e;
-    return rt_end(launch_locked(func, grid, block, args, smem, stream));
-}
-
-cudaError_t rt_launch_ex(const cudaLaunchConfig_t *config, const void *func, void **args)
-{
-    if (!config)
-        return rt_record(cudaErrorInvalidValue);
-    for (unsigned i = 0; i < config->numAttrs; i++) {
-        const cudaLaunchAttribute *a = &config->attrs[i];
-        if (a->id == cudaLaunchAttributeClusterDimension &&
-            a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1)
-            return rt_record(rt_api_error(cudaErrorNotSupported, "cudaLaunchKernelExC",
-                                          "thread-block clusters are not supported yet"));
-        if (a->id == cudaLaunchAttributeProgrammaticEvent ||
-            a->id == cudaLaunchAttributeLaunchCompletionEvent)
-            return rt_record(rt_api_error(cudaErrorNotSupported, "cudaLaunchKernelExC",
-                                          "launch attribute %d is not supported yet", a->id));
-        /* The rest are scheduling hints; a synchronous emulator has nothing to do for them. */
-    }
-    return rt_launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
-                     config->stream);
-}
-
-/* ---------------------------------------------------------------- kernel queries */
 
 /* The kernel behind func, loaded; lock held. */
 static cudaError_t loaded_kernel(const void *func, const char *api, rt_kernel **out)
@@ -342,6 +194,375 @@ static int max_threads_of(const ptx_function *f)
     uint64_t t = f->maxntid[0] ? bound_threads(f->maxntid) : RT_MAX_THREADS_PER_BLOCK;
     return (int)(t < RT_MAX_THREADS_PER_BLOCK ? t : RT_MAX_THREADS_PER_BLOCK);
 }
+
+/* Blocks of block_size threads one SM holds at once (cudaOccupancyMaxActiveBlocksPerMultiprocessor). */
+static int blocks_per_sm(const rt_kernel *k, int block_size, size_t dynamic_smem)
+{
+    const rt_gpu_model *gpu = rt_g.gpu;
+    if (block_size > max_threads_of(k->fn))
+        return 0;
+    int warps = (block_size + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE;
+    int n = gpu->max_blocks_per_sm;
+    int by_threads = gpu->max_threads_per_sm / (warps * EMU_WARP_SIZE);
+    int by_regs = gpu->regs_per_sm / (register_estimate(k->fn) * warps * EMU_WARP_SIZE);
+    n = by_threads < n ? by_threads : n;
+    n = by_regs < n ? by_regs : n;
+    /* Devices of sm_80 and later reserve 1 KiB of shared memory per block. */
+    uint64_t per_block = k->fn->shared_size + dynamic_smem + (gpu->major >= 8 ? 1024 : 0);
+    if (k->fn->shared_size + dynamic_smem > 0) {
+        uint64_t by_smem = gpu->smem_per_sm / per_block;
+        n = by_smem < (uint64_t)n ? (int)by_smem : n;
+    }
+    return n;
+}
+
+/* Lays the arguments out as the kernel's .param block: from one pointer per parameter (args),
+ * or from a packed buffer (the driver API's `extra` CU_LAUNCH_PARAM_BUFFER_POINTER /
+ * CU_LAUNCH_PARAM_BUFFER_SIZE, which cudaGraphAddKernelNode accepts too). */
+static cudaError_t build_params(rt_kernel *k, void **args, void **extra, const char *api,
+                                uint8_t **out, size_t *size)
+{
+    const ptx_function *f = k->fn;
+    const ptx_module *ir = emu_module_ptx(k->emu);
+    *size = f->param_size;
+    *out = calloc(1, f->param_size ? f->param_size : 1);
+    if (!*out)
+        return cudaErrorMemoryAllocation;
+    if (!args && extra) {
+        const void *buf = NULL;
+        size_t bufsize = 0;
+        for (size_t i = 0; extra[i] != NULL && i < 16; i += 2) {
+            if (extra[i] == (void *)(uintptr_t)0x01)  /* CU_LAUNCH_PARAM_BUFFER_POINTER */
+                buf = extra[i + 1];
+            else if (extra[i] == (void *)(uintptr_t)0x02)  /* CU_LAUNCH_PARAM_BUFFER_SIZE */
+                bufsize = extra[i + 1] ? *(const size_t *)extra[i + 1] : 0;
+        }
+        if (!buf || bufsize < f->param_size) {
+            free(*out);
+            return rt_api_error(cudaErrorInvalidValue, api,
+                                "%s: the `extra` parameter buffer holds %zu bytes, the kernel "
+                                "takes %u",
+                                rt_kernel_pretty(k), buf ? bufsize : 0, f->param_size);
+        }
+        memcpy(*out, buf, f->param_size);
+        return cudaSuccess;
+    }
+    if (f->nparams && !args) {
+        free(*out);
+        return rt_api_error(cudaErrorInvalidValue, api,
+                            "%s takes %u parameters but the argument array is NULL",
+                            rt_kernel_pretty(k), f->nparams);
+    }
+    for (uint32_t i = 0; i < f->nparams; i++) {
+        const ptx_symbol *p = &ir->syms[f->params[i]];
+        if (p->offset + p->size > f->param_size || !args[i]) {
+            free(*out);
+            return rt_api_error(cudaErrorInvalidValue, api, "%s: argument %u (%s) is %s",
+                                rt_kernel_pretty(k), i, p->name,
+                                args[i] ? "outside the parameter block" : "a NULL pointer");
+        }
+        memcpy(*out + p->offset, args[i], p->size);
+    }
+    return cudaSuccess;
+}
+
+cudaError_t rt_launch_prepare(const void *func, dim3 grid, dim3 block, void **args, void **extra,
+                              size_t smem, bool cooperative, const char *api, rt_launch_desc *d)
+{
+    memset(d, 0, sizeof *d);
+    rt_kernel *k = NULL;
+    cudaError_t e = loaded_kernel(func, api, &k);
+    if (e != cudaSuccess)
+        return e;
+    if ((e = check_config(k, grid, block, smem)) != cudaSuccess)
+        return e;
+    if (cooperative) {
+        /* Grid-wide synchronisation needs every block resident at once. */
+        uint64_t per_sm = (uint64_t)blocks_per_sm(k, (int)threads_of(block), smem);
+        uint64_t most = per_sm * (uint64_t)rt_g.gpu->sm_count;
+        if (threads_of(grid) > most)
+            return rt_api_error(cudaErrorCooperativeLaunchTooLarge, api,
+                                "%s: a cooperative grid of %llu blocks exceeds the %llu that "
+                                "can be resident at once (%llu per SM x %d SMs)",
+                                rt_kernel_pretty(k), (unsigned long long)threads_of(grid),
+                                (unsigned long long)most, (unsigned long long)per_sm,
+                                rt_g.gpu->sm_count);
+    }
+    if ((e = build_params(k, args, extra, api, &d->params, &d->params_size)) != cudaSuccess)
+        return e;
+    d->kernel = k;
+    d->grid = grid;
+    d->block = block;
+    d->smem = smem;
+    d->cooperative = cooperative;
+    return cudaSuccess;
+}
+
+void **rt_launch_argv(const rt_launch_desc *d)
+{
+    const ptx_function *f = d->kernel->fn;
+    void **argv = calloc(f && f->nparams ? f->nparams : 1, sizeof *argv);
+    if (!argv || !f)
+        return argv;
+    const ptx_module *ir = emu_module_ptx(d->kernel->emu);
+    for (uint32_t i = 0; i < f->nparams; i++)
+        argv[i] = d->params + ir->syms[f->params[i]].offset;
+    return argv;
+}
+
+void rt_launch_desc_free(rt_launch_desc *d)
+{
+    free(d->params);
+    d->params = NULL;
+}
+
+/* The engine's configuration for a launch from the runtime's options. */
+static void engine_config(timing_engine_config *ec, rt_kernel *k, bool cooperative)
+{
+    timing_engine_defaults(ec);
+    ec->sm_count = (uint32_t)rt_g.gpu->sm_count;
+    ec->host_threads = rt_g.cfg.threads;
+    ec->seed = rt_g.cfg.seed;
+    ec->max_ctas_per_sm = (uint32_t)rt_g.gpu->max_blocks_per_sm;
+    ec->max_threads_per_sm = (uint32_t)rt_g.gpu->max_threads_per_sm;
+    ec->smem_per_sm = rt_g.gpu->smem_per_sm;
+    ec->det = strcmp(rt_g.cfg.det, "gpudet") == 0 ? TIMING_DET_GPUDET : TIMING_DET_OFF;
+    if (rt_g.cfg.quantum) {
+        ec->warp_budget = rt_g.cfg.quantum;
+        ec->quantum = rt_g.cfg.quantum;
+    }
+    ec->bta = rt_g.cfg.gpudet_bta;
+    ec->dwp = rt_g.cfg.gpudet_dwp;
+    ec->serial_order = rt_g.cfg.gpudet_serial_warp ? TIMING_SERIAL_WARP : TIMING_SERIAL_CU;
+    ec->stats = &k->engine;
+    ec->cooperative = cooperative;
+}
+
+cudaError_t rt_launch_run(const rt_launch_desc *d)
+{
+    rt_kernel *k = d->kernel;
+    /* A graph may run after cudaDeviceReset unloaded the module: load it again. */
+    cudaError_t e = rt_module_ready(k->mod);
+    if (e != cudaSuccess)
+        return e;
+    if (!k->fn)
+        return missing_kernel(k, "kernel launch");
+    dim3 grid = d->grid, block = d->block;
+    uint64_t workspace = 0;
+    emu_launch L = {
+        .module = k->emu,
+        .kernel = k->fn,
+        .grid = {grid.x, grid.y, grid.z},
+        .block = {block.x, block.y, block.z},
+        .dynamic_smem = (uint32_t)d->smem,
+        .params = d->params,
+        .params_size = d->params_size,
+        .policy = rt_g.policy,
+        .sm_count = (uint32_t)rt_g.gpu->sm_count,
+        .grid_id = ++rt_g.grid_id,
+    };
+    if (d->cooperative) {
+        /* cooperative_groups' grid barrier counts arrivals in a zeroed word the driver
+         * provides; the kernel finds it in %envreg1:%envreg2 (and traps without it). */
+        workspace = emu_device_alloc(256, EMU_ALLOC_DEVICE);
+        if (!workspace)
+            return rt_api_error(cudaErrorMemoryAllocation, "cudaLaunchCooperativeKernel",
+                                "no device memory for the grid barrier");
+        L.envreg[1] = (uint32_t)(workspace >> 32);
+        L.envreg[2] = (uint32_t)workspace;
+    }
+    rt_log(1, "launch %s<<<(%u,%u,%u), (%u,%u,%u), %zu>>>%s", rt_kernel_pretty(k), grid.x,
+           grid.y, grid.z, block.x, block.y, block.z, d->smem,
+           d->cooperative ? " (cooperative)" : "");
+    emu_fault fault = {0};
+    emu_grid *g = emu_grid_create(&L, &fault);
+    if (!g) {
+        if (workspace)
+            emu_device_free(workspace);
+        e = fault_error(fault.kind);
+        if (e == cudaSuccess)
+            e = cudaErrorLaunchFailure;
+        fprintf(stderr, "ptxsim: %s\nptxsim: cannot launch %s (%s)\n",
+                fault.message[0] ? fault.message : emu_fault_kind_name(fault.kind),
+                rt_kernel_pretty(k), rt_error_name(e));
+        return e;
+    }
+
+    timing_engine_config ec;
+    engine_config(&ec, k, d->cooperative);
+
+    double t0 = rt_now();
+    bool ok = timing_run_grid(g, &ec);
+    double dt = rt_now() - t0;
+    k->launches++;
+    k->ctas += emu_grid_cta_count(g);
+    k->threads += emu_grid_cta_count(g) * threads_of(block);
+    k->seconds += dt;
+    if (ok) {
+        rt_log(1, "%s finished in %.3f ms", rt_kernel_pretty(k), dt * 1e3);
+    } else {
+        const emu_fault *f = emu_grid_fault(g);
+        e = f ? fault_error(f->kind) : cudaErrorLaunchFailure;
+        if (e == cudaSuccess)
+            e = cudaErrorLaunchFailure;
+        fprintf(stderr, "ptxsim: %s\n", f && f->message[0] ? f->message : "kernel failed");
+        if (rt_error_is_sticky(e)) {
+            /* As on a GPU: the launch itself succeeded; the context is now unusable. */
+            fprintf(stderr,
+                    "ptxsim: kernel %s failed: %s (%s); every later CUDA call returns it\n",
+                    rt_kernel_pretty(k), rt_error_name(e), rt_error_string(e));
+            rt_poison(e);
+            e = cudaSuccess;
+        } else {
+            fprintf(stderr, "ptxsim: kernel %s failed: %s (%s)\n", rt_kernel_pretty(k),
+                    rt_error_name(e), rt_error_string(e));
+        }
+    }
+    emu_grid_destroy(g);
+    if (workspace)
+        emu_device_free(workspace);
+    return e;
+}
+
+/* Checks, then runs the launch now or, when the stream is capturing, records it. Lock held. */
+static cudaError_t launch_locked(const void *func, dim3 grid, dim3 block, void **args,
+                                 size_t smem, cudaStream_t stream, bool cooperative,
+                                 const char *api)
+{
+    if (rt_stream_check_locked(stream) != cudaSuccess) {
+        rt_kernel *k = rt_kernel_lookup(func);
+        return rt_api_error(cudaErrorInvalidResourceHandle, api, "%s: %p is not a live stream",
+                            k ? rt_kernel_pretty(k) : "kernel", (void *)stream);
+    }
+    rt_op op = {.kind = RT_OP_KERNEL};
+    cudaError_t e = rt_launch_prepare(func, grid, block, args, NULL, smem, cooperative, api,
+                                      &op.kernel);
+    if (e != cudaSuccess)
+        return e;
+    return rt_op_submit(&op, stream);
+}
+
+cudaError_t rt_launch(const void *func, dim3 grid, dim3 block, void **args, size_t smem,
+                      cudaStream_t stream)
+{
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    return rt_end(launch_locked(func, grid, block, args, smem, stream, false, "kernel launch"));
+}
+
+cudaError_t rt_launch_cooperative(const void *func, dim3 grid, dim3 block, void **args,
+                                  size_t smem, cudaStream_t stream)
+{
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    return rt_end(launch_locked(func, grid, block, args, smem, stream, true,
+                                "cudaLaunchCooperativeKernel"));
+}
+
+cudaError_t rt_launch_ex(const cudaLaunchConfig_t *config, const void *func, void **args)
+{
+    if (!config || (config->numAttrs && !config->attrs))
+        return rt_record(cudaErrorInvalidValue);
+    bool cooperative = false;
+    for (unsigned i = 0; i < config->numAttrs; i++) {
+        const cudaLaunchAttribute *a = &config->attrs[i];
+        if (a->id == cudaLaunchAttributeCooperative)
+            cooperative = a->val.cooperative != 0;
+        if (a->id == cudaLaunchAttributeClusterDimension &&
+            a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1)
+            return rt_record(rt_api_error(cudaErrorNotSupported, "cudaLaunchKernelExC",
+                                          "thread-block clusters are not supported yet"));
+        if (a->id == cudaLaunchAttributeProgrammaticEvent ||
+            a->id == cudaLaunchAttributeLaunchCompletionEvent)
+            return rt_record(rt_api_error(cudaErrorNotSupported, "cudaLaunchKernelExC",
+                                          "launch attribute %d is not supported yet", a->id));
+        /* The rest are scheduling hints; a synchronous emulator has nothing to do for them. */
+    }
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    return rt_end(launch_locked(func, config->gridDim, config->blockDim, args,
+                                config->dynamicSmemBytes, config->stream, cooperative,
+                                "cudaLaunchKernelExC"));
+}
+
+/* ---------------------------------------------------------------- pre-CUDA-9 launches */
+
+/* cudaConfigureCall pushes a configuration, each cudaSetupArgument copies one argument to its
+ * offset in the parameter buffer, and cudaLaunch pops and launches: per host thread, like the
+ * real runtime. */
+typedef struct legacy_call {
+    call_config cfg;
+    uint8_t args[4096];         /* CUDA's limit on the parameter block */
+    size_t size;
+} legacy_call;
+
+#define MAX_LEGACY_DEPTH 8
+static _Thread_local legacy_call *legacy_stack[MAX_LEGACY_DEPTH];
+static _Thread_local unsigned legacy_depth;
+
+cudaError_t rt_configure_call(dim3 grid, dim3 block, size_t smem, cudaStream_t stream)
+{
+    if (legacy_depth >= MAX_LEGACY_DEPTH)
+        return rt_record(rt_api_error(cudaErrorInvalidConfiguration, "cudaConfigureCall",
+                                      "more than %d configurations pending",
+                                      MAX_LEGACY_DEPTH));
+    legacy_call *c = legacy_stack[legacy_depth];
+    if (!c && !(c = legacy_stack[legacy_depth] = malloc(sizeof *c)))
+        return rt_record(cudaErrorMemoryAllocation);
+    c->cfg = (call_config){grid, block, smem, stream};
+    c->size = 0;
+    legacy_depth++;
+    return cudaSuccess;
+}
+
+cudaError_t rt_setup_argument(const void *arg, size_t size, size_t offset)
+{
+    if (legacy_depth == 0)
+        return rt_record(cudaErrorMissingConfiguration);
+    legacy_call *c = legacy_stack[legacy_depth - 1];
+    if (!arg || offset > sizeof c->args || size > sizeof c->args - offset)
+        return rt_record(rt_api_error(cudaErrorInvalidValue, "cudaSetupArgument",
+                                      "%zu bytes at offset %zu exceed the %zu-byte parameter "
+                                      "block",
+                                      size, offset, sizeof c->args));
+    memcpy(c->args + offset, arg, size);
+    if (offset + size > c->size)
+        c->size = offset + size;
+    return cudaSuccess;
+}
+
+cudaError_t rt_launch_legacy(const void *func)
+{
+    if (legacy_depth == 0)
+        return rt_record(cudaErrorMissingConfiguration);
+    legacy_call *c = legacy_stack[--legacy_depth];
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    rt_kernel *k = NULL;
+    if ((e = loaded_kernel(func, "cudaLaunch", &k)) == cudaSuccess) {
+        /* The host compiler laid the arguments out as the PTX .param block is laid out (the
+         * CUDA ABI), so each parameter is found at its own offset. */
+        const ptx_function *f = k->fn;
+        const ptx_module *ir = emu_module_ptx(k->emu);
+        void *args[512];
+        if (f->nparams > 512 || f->param_size > sizeof c->args) {
+            e = rt_api_error(cudaErrorInvalidValue, "cudaLaunch", "%s has too many parameters",
+                             rt_kernel_pretty(k));
+        } else {
+            for (uint32_t i = 0; i < f->nparams; i++)
+                args[i] = c->args + ir->syms[f->params[i]].offset;
+            e = launch_locked(func, c->cfg.grid, c->cfg.block, args, c->cfg.smem,
+                              c->cfg.stream, false, "cudaLaunch");
+        }
+    }
+    return rt_end(e);
+}
+
+/* ---------------------------------------------------------------- kernel queries */
 
 cudaError_t rt_func_get_attributes(struct cudaFuncAttributes *attr, const void *func)
 {
@@ -427,25 +648,8 @@ cudaError_t rt_occupancy_max_blocks(int *num_blocks, const void *func, int block
     else
         e = loaded_kernel(func, "cudaOccupancyMaxActiveBlocksPerMultiprocessor", &k);
     if (e == cudaSuccess) {
-        const rt_gpu_model *gpu = rt_g.gpu;
         (void)flags;
-        if (block_size > max_threads_of(k->fn)) {
-            *num_blocks = 0;
-        } else {
-            int warps = (block_size + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE;
-            int n = gpu->max_blocks_per_sm;
-            int by_threads = gpu->max_threads_per_sm / (warps * EMU_WARP_SIZE);
-            int by_regs = gpu->regs_per_sm / (register_estimate(k->fn) * warps * EMU_WARP_SIZE);
-            n = by_threads < n ? by_threads : n;
-            n = by_regs < n ? by_regs : n;
-            /* Devices of sm_80 and later reserve 1 KiB of shared memory per block. */
-            uint64_t per_block = k->fn->shared_size + dynamic_smem + (gpu->major >= 8 ? 1024 : 0);
-            if (k->fn->shared_size + dynamic_smem > 0) {
-                uint64_t by_smem = gpu->smem_per_sm / per_block;
-                n = by_smem < (uint64_t)n ? (int)by_smem : n;
-            }
-            *num_blocks = n;
-        }
+        *num_blocks = blocks_per_sm(k, block_size, dynamic_smem);
     }
     return rt_end(e);
 }

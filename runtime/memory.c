@@ -1,6 +1,6 @@
-/* memory.c: device, managed and pinned host memory on top of the emulator's address map, and
- * the copies and fills between them, with the checks the real runtime makes (copy direction,
- * pointers inside live allocations). */
+/* memory.c: device, managed and pinned host memory on top of the emulator's address map
+ * (allocation, pitched allocation, registration, queries). Copies and fills are in copy.c,
+ * arrays in arrays.c, memory pools in mempool.c. */
 #include "runtime/rt_internal.h"
 
 #include <stdio.h>
@@ -126,6 +126,12 @@ cudaError_t rt_malloc_managed(void **ptr, size_t size, unsigned flags)
     return rt_end(e);
 }
 
+/* Rows aligned as the real runtime aligns them for pitched allocations (512 bytes). */
+static size_t row_pitch(size_t width)
+{
+    return (width + 511) & ~(size_t)511;
+}
+
 cudaError_t rt_malloc_pitch(void **ptr, size_t *pitch, size_t width, size_t height)
 {
     cudaError_t e = rt_begin();
@@ -134,12 +140,52 @@ cudaError_t rt_malloc_pitch(void **ptr, size_t *pitch, size_t width, size_t heig
     if (!pitch) {
         e = cudaErrorInvalidValue;
     } else {
-        /* Rows aligned as the real runtime aligns them (texturePitchAlignment rounds to 512). */
-        size_t p = (width + 511) & ~(size_t)511;
+        size_t p = row_pitch(width);
         *pitch = p;
         e = alloc(ptr, p * height, EMU_ALLOC_DEVICE, "cudaMallocPitch");
     }
     return rt_end(e);
+}
+
+cudaError_t rt_malloc_3d(struct cudaPitchedPtr *out, struct cudaExtent extent)
+{
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    if (!out)
+        return rt_end(cudaErrorInvalidValue);
+    size_t p = row_pitch(extent.width);
+    void *ptr = NULL;
+    e = alloc(&ptr, p * extent.height * extent.depth, EMU_ALLOC_DEVICE, "cudaMalloc3D");
+    if (e == cudaSuccess)
+        *out = (struct cudaPitchedPtr){ptr, p, extent.width, extent.height};
+    return rt_end(e);
+}
+
+cudaError_t rt_malloc_locked(void **ptr, size_t size, const char *api)
+{
+    return alloc(ptr, size, EMU_ALLOC_DEVICE, api);
+}
+
+cudaError_t rt_free_locked(void *ptr, const char *api)
+{
+    if (!ptr)
+        return cudaSuccess;
+    tracked *t = find_tracked((uint64_t)(uintptr_t)ptr);
+    emu_alloc_kind kind;
+    if (t && !t->registered && (t->kind == EMU_ALLOC_DEVICE || t->kind == EMU_ALLOC_MANAGED)) {
+        rt_mempool_forget(t->addr);
+        emu_device_free(t->addr);
+        untrack(t);
+        rt_log(2, "%s(%p)", api, ptr);
+        return cudaSuccess;
+    }
+    if (rt_mem_find(ptr, 1, &kind))
+        return rt_api_error(cudaErrorInvalidValue, api,
+                            "%p is inside %s but not the start of a cudaMalloc allocation", ptr,
+                            kind_word(kind));
+    return rt_api_error(cudaErrorInvalidValue, api, "%p is not device memory (freed twice?)",
+                        ptr);
 }
 
 cudaError_t rt_free(void *ptr)
@@ -147,23 +193,7 @@ cudaError_t rt_free(void *ptr)
     cudaError_t e = rt_begin();
     if (e != cudaSuccess)
         return e;
-    if (ptr) {
-        tracked *t = find_tracked((uint64_t)(uintptr_t)ptr);
-        emu_alloc_kind kind;
-        if (t && !t->registered && (t->kind == EMU_ALLOC_DEVICE || t->kind == EMU_ALLOC_MANAGED)) {
-            emu_device_free(t->addr);
-            untrack(t);
-            rt_log(2, "cudaFree(%p)", ptr);
-        } else if (rt_mem_find(ptr, 1, &kind)) {
-            e = rt_api_error(cudaErrorInvalidValue, "cudaFree",
-                             "%p is inside %s but not the start of a cudaMalloc allocation", ptr,
-                             kind_word(kind));
-        } else {
-            e = rt_api_error(cudaErrorInvalidValue, "cudaFree",
-                             "%p is not device memory (freed twice?)", ptr);
-        }
-    }
-    return rt_end(e);
+    return rt_end(rt_free_locked(ptr, "cudaFree"));
 }
 
 cudaError_t rt_host_alloc(void **ptr, size_t size, unsigned flags)
@@ -246,148 +276,6 @@ cudaError_t rt_host_get_device_pointer(void **dev, void *host, unsigned flags)
                          "%p is not pinned or registered host memory", host);
     else
         *dev = host;  /* unified addressing: the device sees it at the same address */
-    return rt_end(e);
-}
-
-/* ---------------------------------------------------------------- copies and fills */
-
-static const char *kind_name(enum cudaMemcpyKind k)
-{
-    switch (k) {
-    case cudaMemcpyHostToHost: return "cudaMemcpyHostToHost";
-    case cudaMemcpyHostToDevice: return "cudaMemcpyHostToDevice";
-    case cudaMemcpyDeviceToHost: return "cudaMemcpyDeviceToHost";
-    case cudaMemcpyDeviceToDevice: return "cudaMemcpyDeviceToDevice";
-    case cudaMemcpyDefault: return "cudaMemcpyDefault";
-    }
-    return "an invalid direction";
-}
-
-/* A pointer the direction says is on the device: [p, p+n) inside one live allocation. */
-static cudaError_t check_device_side(const void *p, size_t n, const char *side,
-                                     enum cudaMemcpyKind kind, const char *api)
-{
-    if (rt_mem_find(p, n, NULL))
-        return cudaSuccess;
-    if (rt_mem_find(p, 1, NULL))
-        return rt_api_error(cudaErrorInvalidValue, api,
-                            "%s range [%p, +%zu) runs past the end of its allocation", side, p,
-                            n);
-    return rt_api_error(cudaErrorInvalidValue, api, "%s %p is not device memory (%s)", side, p,
-                        kind_name(kind));
-}
-
-/* A pointer the direction says is on the host must not be device-only memory. */
-static cudaError_t check_host_side(const void *p, const char *side, enum cudaMemcpyKind kind,
-                                   const char *api)
-{
-    emu_alloc_kind k;
-    if (rt_mem_find(p, 1, &k) && (k == EMU_ALLOC_DEVICE || k == EMU_ALLOC_MODULE))
-        return rt_api_error(cudaErrorInvalidValue, api, "%s %p is %s, not host memory (%s)",
-                            side, p, kind_word(k), kind_name(kind));
-    return cudaSuccess;
-}
-
-/* Checks a copy in direction kind that writes [dst, +dspan) and reads [src, +sspan). */
-static cudaError_t check_copy(void *dst, size_t dspan, const void *src, size_t sspan,
-                              enum cudaMemcpyKind kind, const char *api)
-{
-    cudaError_t e = cudaSuccess;
-    switch (kind) {
-    case cudaMemcpyHostToHost:
-        break;
-    case cudaMemcpyHostToDevice:
-        if ((e = check_device_side(dst, dspan, "destination", kind, api)) == cudaSuccess)
-            e = check_host_side(src, "source", kind, api);
-        break;
-    case cudaMemcpyDeviceToHost:
-        if ((e = check_device_side(src, sspan, "source", kind, api)) == cudaSuccess)
-            e = check_host_side(dst, "destination", kind, api);
-        break;
-    case cudaMemcpyDeviceToDevice:
-        if ((e = check_device_side(dst, dspan, "destination", kind, api)) == cudaSuccess)
-            e = check_device_side(src, sspan, "source", kind, api);
-        break;
-    case cudaMemcpyDefault:
-        /* Unified addressing: whichever side lies in an allocation must fit in it. */
-        if (rt_mem_find(dst, 1, NULL))
-            e = check_device_side(dst, dspan, "destination", kind, api);
-        if (e == cudaSuccess && rt_mem_find(src, 1, NULL))
-            e = check_device_side(src, sspan, "source", kind, api);
-        break;
-    default:
-        return rt_api_error(cudaErrorInvalidMemcpyDirection, api, "direction %d", (int)kind);
-    }
-    if (e == cudaSuccess && (!dst || !src))
-        e = rt_api_error(cudaErrorInvalidValue, api, "a NULL pointer");
-    return e;
-}
-
-cudaError_t rt_memcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
-{
-    cudaError_t e = rt_begin();
-    if (e != cudaSuccess)
-        return e;
-    if (count) {
-        e = check_copy(dst, count, src, count, kind, "cudaMemcpy");
-        if (e == cudaSuccess) {
-            memmove(dst, src, count);
-            rt_log(2, "cudaMemcpy(%p, %p, %zu, %s)", dst, src, count, kind_name(kind));
-        }
-    } else if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) {
-        e = cudaErrorInvalidMemcpyDirection;
-    }
-    return rt_end(e);
-}
-
-cudaError_t rt_memcpy_2d(void *dst, size_t dpitch, const void *src, size_t spitch,
-                         size_t width, size_t height, enum cudaMemcpyKind kind)
-{
-    cudaError_t e = rt_begin();
-    if (e != cudaSuccess)
-        return e;
-    if (width > dpitch || width > spitch) {
-        e = rt_api_error(cudaErrorInvalidPitchValue, "cudaMemcpy2D",
-                         "width %zu exceeds a pitch (%zu, %zu)", width, dpitch, spitch);
-    } else if (width && height) {
-        /* Both spans, first byte to last, must be valid; then copy row by row. */
-        size_t dspan = dpitch * (height - 1) + width, sspan = spitch * (height - 1) + width;
-        e = check_copy(dst, dspan, src, sspan, kind, "cudaMemcpy2D");
-        for (size_t r = 0; e == cudaSuccess && r < height; r++)
-            memmove((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
-    }
-    return rt_end(e);
-}
-
-static cudaError_t check_fill(void *ptr, size_t span, const char *api)
-{
-    if (rt_mem_find(ptr, span, NULL))
-        return cudaSuccess;
-    return rt_api_error(cudaErrorInvalidValue, api, "[%p, +%zu) is not inside device memory",
-                        ptr, span);
-}
-
-cudaError_t rt_memset(void *ptr, int value, size_t count)
-{
-    cudaError_t e = rt_begin();
-    if (e != cudaSuccess)
-        return e;
-    if (count && (e = check_fill(ptr, count, "cudaMemset")) == cudaSuccess)
-        memset(ptr, value, count);
-    return rt_end(e);
-}
-
-cudaError_t rt_memset_2d(void *ptr, size_t pitch, int value, size_t width, size_t height)
-{
-    cudaError_t e = rt_begin();
-    if (e != cudaSuccess)
-        return e;
-    if (width > pitch)
-        e = cudaErrorInvalidPitchValue;
-    else if (width && height &&
-             (e = check_fill(ptr, pitch * (height - 1) + width, "cudaMemset2D")) == cudaSuccess)
-        for (size_t r = 0; r < height; r++)
-            memset((char *)ptr + r * pitch, value, width);
     return rt_end(e);
 }
 

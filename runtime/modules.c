@@ -369,27 +369,68 @@ cudaError_t rt_module_ready(rt_module *m)
     if (m->error != cudaSuccess)
         return m->error;
     /* Every unit that can be used is loaded; one that cannot (a device library with PTX
-     * ptxsim cannot take, say) only fails the kernels that live in it. */
+     * ptxsim cannot take, say) only fails the kernels that live in it. Several units (-rdc)
+     * are linked into one module first, so that calls and variables cross between them. */
     double t0 = rt_now();
-    size_t usable = 0;
+    size_t usable = 0, nparsed = 0;
     cudaError_t unit_error = cudaSuccess;
     for (size_t j = 0; j < m->nunits; j++) {
         rt_unit *u = &m->units[j];
         if (!u->ir && u->error == cudaSuccess && parse_unit(u) != cudaSuccess)
             u->error = cudaErrorInvalidPtx;
-        if (u->ir && !u->emu && u->error == cudaSuccess) {
-            char err[1024] = "";
-            u->emu = emu_module_load(u->ir, err, sizeof err);
-            if (!u->emu) {
-                fprintf(stderr, "ptxsim: cannot load %s: %s (cudaErrorInvalidPtx)\n", u->name,
-                        err[0] ? err : "unknown reason");
-                u->error = cudaErrorInvalidPtx;
-            }
-        }
-        if (u->emu)
-            usable++;
+        if (u->ir && u->error == cudaSuccess)
+            nparsed++;
         else if (unit_error == cudaSuccess)
             unit_error = u->error;
+    }
+    if (m->nunits > 1 && nparsed > 0) {
+        char err[1024] = "";
+        if (!m->linked) {
+            const ptx_module **irs = malloc(nparsed * sizeof *irs);
+            size_t k = 0;
+            for (size_t j = 0; irs && j < m->nunits; j++)
+                if (m->units[j].ir && m->units[j].error == cudaSuccess)
+                    irs[k++] = m->units[j].ir;
+            m->linked = irs ? rt_link(irs, k, m->name, err, sizeof err) : NULL;
+            free(irs);
+            if (!m->linked) {
+                fprintf(stderr, "ptxsim: cannot link %s: %s\n", m->name,
+                        err[0] ? err : "out of host memory");
+                return m->error = cudaErrorMemoryAllocation;
+            }
+            char names[512];
+            size_t nu = rt_link_unresolved(m->linked, names, sizeof names);
+            rt_log(1, "linked %zu units of %s%s%s", k, m->name,
+                   nu ? "; not defined by any unit (device-runtime functions, or missing): "
+                      : "",
+                   nu ? names : "");
+        }
+        if (!m->linked_emu) {
+            m->linked_emu = emu_module_load(rt_linked_module(m->linked), err, sizeof err);
+            if (!m->linked_emu) {
+                fprintf(stderr, "ptxsim: cannot load %s: %s (cudaErrorInvalidPtx)\n", m->name,
+                        err[0] ? err : "unknown reason");
+                return m->error = cudaErrorInvalidPtx;
+            }
+        }
+        usable = 1;
+    } else {
+        for (size_t j = 0; j < m->nunits; j++) {
+            rt_unit *u = &m->units[j];
+            if (u->ir && !u->emu && u->error == cudaSuccess) {
+                char err[1024] = "";
+                u->emu = emu_module_load(u->ir, err, sizeof err);
+                if (!u->emu) {
+                    fprintf(stderr, "ptxsim: cannot load %s: %s (cudaErrorInvalidPtx)\n",
+                            u->name, err[0] ? err : "unknown reason");
+                    u->error = cudaErrorInvalidPtx;
+                }
+            }
+            if (u->emu)
+                usable++;
+            else if (unit_error == cudaSuccess)
+                unit_error = u->error;
+        }
     }
     if (usable == 0)
         return m->error = unit_error;
@@ -402,7 +443,14 @@ cudaError_t rt_module_ready(rt_module *m)
         nk++;
         k->fn = NULL;
         k->emu = NULL;
-        for (size_t j = 0; j < m->nunits && !k->fn; j++) {
+        if (m->linked_emu) {
+            const ptx_function *f = ptx_find_function(rt_linked_module(m->linked), k->name);
+            if (f && f->is_entry && !f->is_decl) {
+                k->fn = f;
+                k->emu = m->linked_emu;
+            }
+        }
+        for (size_t j = 0; j < m->nunits && !k->fn && !m->linked_emu; j++) {
             const ptx_function *f = ptx_find_function(m->units[j].ir, k->name);
             if (f && f->is_entry && !f->is_decl) {
                 k->fn = f;
@@ -434,12 +482,19 @@ cudaError_t rt_var_address(const void *host_var, const char *function, rt_var **
     cudaError_t e = rt_module_ready(v->mod);
     if (e != cudaSuccess)
         return e;
-    for (size_t j = 0; j < v->mod->nunits; j++) {
+    uint64_t size;
+    if (v->mod->linked_emu) {
+        if (emu_module_symbol(v->mod->linked_emu, v->name, addr, &size)) {
+            if (var)
+                *var = v;
+            return cudaSuccess;
+        }
+    }
+    for (size_t j = 0; j < v->mod->nunits && !v->mod->linked_emu; j++) {
         const rt_unit *u = &v->mod->units[j];
         int32_t s = ptx_find_symbol(u->ir, -1, v->name);
         if (s < 0 || u->ir->syms[s].linkage == PTX_LINK_EXTERN)
             continue;
-        uint64_t size;
         if (emu_module_symbol(u->emu, v->name, addr, &size)) {
             if (var)
                 *var = v;
@@ -462,6 +517,9 @@ bool rt_init_module(void **handle)
 
 static void unload(rt_module *m)
 {
+    if (m->linked_emu)
+        emu_module_unload(m->linked_emu);
+    m->linked_emu = NULL;
     for (size_t j = 0; j < m->nunits; j++) {
         if (m->units[j].emu)
             emu_module_unload(m->units[j].emu);
@@ -500,6 +558,8 @@ void rt_unregister_fatbin(void **handle)
     rt_module *m = module_of(handle);
     if (m && m->registered) {
         unload(m);
+        rt_link_free(m->linked);  /* before the units whose IR it shares */
+        m->linked = NULL;
         for (size_t j = 0; j < m->nunits; j++) {
             rt_unit *u = &m->units[j];
             if (u->ir)

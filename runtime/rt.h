@@ -71,37 +71,100 @@ cudaError_t rt_get_kernel(cudaKernel_t *kernel, const void *host_fun);
 /* func: a registered host function or a cudaKernel_t from rt_get_kernel. */
 cudaError_t rt_launch(const void *func, dim3 grid, dim3 block, void **args, size_t smem,
                       cudaStream_t stream);
+/* Every block resident at once, for grid-wide synchronisation (cudaErrorCooperativeLaunchTooLarge
+ * when the grid exceeds what the device holds). */
+cudaError_t rt_launch_cooperative(const void *func, dim3 grid, dim3 block, void **args,
+                                  size_t smem, cudaStream_t stream);
 cudaError_t rt_launch_ex(const cudaLaunchConfig_t *config, const void *func, void **args);
+/* The pre-CUDA-9 launch: configure, set up each argument at its offset, launch. */
+cudaError_t rt_configure_call(dim3 grid, dim3 block, size_t smem, cudaStream_t stream);
+cudaError_t rt_setup_argument(const void *arg, size_t size, size_t offset);
+cudaError_t rt_launch_legacy(const void *func);
 cudaError_t rt_func_get_attributes(struct cudaFuncAttributes *attr, const void *func);
 cudaError_t rt_func_set_attribute(const void *func, enum cudaFuncAttribute attr, int value);
 cudaError_t rt_func_set_cache_config(const void *func, enum cudaFuncCache config);
 cudaError_t rt_occupancy_max_blocks(int *num_blocks, const void *func, int block_size,
                                     size_t dynamic_smem, unsigned flags);
 
-/* ---------------------------------------------------------------- memory */
+/* ---------------------------------------------------------------- memory
+ * Copies and fills take the stream they are issued to (0 for the synchronous calls) and the
+ * name of the API call for messages; on a capturing stream they are recorded, not run. */
 
 cudaError_t rt_malloc(void **ptr, size_t size);
 cudaError_t rt_malloc_managed(void **ptr, size_t size, unsigned flags);
 cudaError_t rt_malloc_pitch(void **ptr, size_t *pitch, size_t width, size_t height);
+cudaError_t rt_malloc_3d(struct cudaPitchedPtr *ptr, struct cudaExtent extent);
 cudaError_t rt_free(void *ptr);
 cudaError_t rt_host_alloc(void **ptr, size_t size, unsigned flags);
 cudaError_t rt_free_host(void *ptr);
 cudaError_t rt_host_register(void *ptr, size_t size, unsigned flags);
 cudaError_t rt_host_unregister(void *ptr);
 cudaError_t rt_host_get_device_pointer(void **dev, void *host, unsigned flags);
-cudaError_t rt_memcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
-cudaError_t rt_memcpy_2d(void *dst, size_t dpitch, const void *src, size_t spitch,
-                         size_t width, size_t height, enum cudaMemcpyKind kind);
-cudaError_t rt_memset(void *ptr, int value, size_t count);
-cudaError_t rt_memset_2d(void *ptr, size_t pitch, int value, size_t width, size_t height);
+cudaError_t rt_memcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                      cudaStream_t stream, const char *api);
+cudaError_t rt_memcpy_2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                         size_t height, enum cudaMemcpyKind kind, cudaStream_t stream,
+                         const char *api);
+cudaError_t rt_memcpy_3d(const struct cudaMemcpy3DParms *p, cudaStream_t stream,
+                         const char *api);
+cudaError_t rt_memcpy_3d_peer(const struct cudaMemcpy3DPeerParms *p, cudaStream_t stream,
+                              const char *api);
+cudaError_t rt_memcpy_peer(void *dst, int dst_device, const void *src, int src_device,
+                           size_t count, cudaStream_t stream, const char *api);
+/* 2D copies with an array on either side (NULL array: the pointer and pitch serve); x offsets
+ * and width in bytes, y offsets and height in rows. */
+cudaError_t rt_memcpy_2d_array(cudaArray_t dst, size_t dx, size_t dy, void *dptr, size_t dpitch,
+                               cudaArray_const_t src, size_t sx, size_t sy, const void *sptr,
+                               size_t spitch, size_t width, size_t height,
+                               enum cudaMemcpyKind kind, cudaStream_t stream, const char *api);
+/* The deprecated 1D array copies: count bytes from (x bytes, row y) on. */
+cudaError_t rt_memcpy_array_linear(cudaArray_t dst, size_t dx, size_t dy, void *dptr,
+                                   cudaArray_const_t src, size_t sx, size_t sy, const void *sptr,
+                                   size_t count, enum cudaMemcpyKind kind, cudaStream_t stream,
+                                   const char *api);
+cudaError_t rt_memset(void *ptr, int value, size_t count, cudaStream_t stream, const char *api);
+/* A 3D fill of width bytes x height rows x depth slices (2D: depth 1); ysize: rows per slice
+ * (0 = height). */
+cudaError_t rt_memset_3d(void *ptr, size_t pitch, size_t ysize, int value, size_t width,
+                         size_t height, size_t depth, cudaStream_t stream, const char *api);
 cudaError_t rt_memcpy_to_symbol(const void *symbol, const void *src, size_t count,
-                                size_t offset, enum cudaMemcpyKind kind);
+                                size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream,
+                                const char *api);
 cudaError_t rt_memcpy_from_symbol(void *dst, const void *symbol, size_t count, size_t offset,
-                                  enum cudaMemcpyKind kind);
+                                  enum cudaMemcpyKind kind, cudaStream_t stream, const char *api);
 cudaError_t rt_get_symbol_address(void **addr, const void *symbol);
 cudaError_t rt_get_symbol_size(size_t *size, const void *symbol);
 cudaError_t rt_mem_get_info(size_t *free_bytes, size_t *total_bytes);
 cudaError_t rt_pointer_get_attributes(struct cudaPointerAttributes *attr, const void *ptr);
+
+/* Arrays: linear storage with their channel description (texture sampling is elsewhere). */
+cudaError_t rt_malloc_array(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
+                            size_t width, size_t height, unsigned flags);
+cudaError_t rt_malloc_3d_array(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
+                               struct cudaExtent extent, unsigned flags);
+cudaError_t rt_free_array(cudaArray_t array);
+cudaError_t rt_array_get_info(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent,
+                              unsigned *flags, cudaArray_const_t array);
+cudaError_t rt_get_channel_desc(struct cudaChannelFormatDesc *desc, cudaArray_const_t array);
+cudaError_t rt_malloc_mipmapped_array(cudaMipmappedArray_t *out,
+                                      const struct cudaChannelFormatDesc *desc,
+                                      struct cudaExtent extent, unsigned nlevels, unsigned flags);
+cudaError_t rt_get_mipmapped_array_level(cudaArray_t *level, cudaMipmappedArray_const_t mm,
+                                         unsigned index);
+cudaError_t rt_free_mipmapped_array(cudaMipmappedArray_t mm);
+
+/* Stream-ordered allocation and memory pools (pool NULL: the device's current pool). */
+cudaError_t rt_malloc_async(void **ptr, size_t size, cudaMemPool_t pool, cudaStream_t stream);
+cudaError_t rt_free_async(void *ptr, cudaStream_t stream);
+cudaError_t rt_device_get_mem_pool(cudaMemPool_t *pool, int device, bool default_one);
+cudaError_t rt_device_set_mem_pool(int device, cudaMemPool_t pool);
+cudaError_t rt_mem_pool_create(cudaMemPool_t *pool, const struct cudaMemPoolProps *props);
+cudaError_t rt_mem_pool_destroy(cudaMemPool_t pool);
+cudaError_t rt_mem_pool_trim_to(cudaMemPool_t pool, size_t keep);
+cudaError_t rt_mem_pool_attribute(cudaMemPool_t pool, enum cudaMemPoolAttr attr, void *value,
+                                  bool set);
+cudaError_t rt_mem_pool_access(cudaMemPool_t pool, enum cudaMemAccessFlags *flags,
+                               const struct cudaMemAccessDesc *descs, size_t count, bool set);
 
 /* ---------------------------------------------------------------- streams and events */
 
@@ -119,10 +182,88 @@ cudaError_t rt_launch_host_func(cudaStream_t stream, cudaHostFn_t fn, void *data
 cudaError_t rt_stream_check(cudaStream_t stream);
 cudaError_t rt_event_create(cudaEvent_t *event, unsigned flags);
 cudaError_t rt_event_destroy(cudaEvent_t event);
-cudaError_t rt_event_record(cudaEvent_t event, cudaStream_t stream);
+cudaError_t rt_event_record(cudaEvent_t event, cudaStream_t stream, unsigned flags);
 cudaError_t rt_event_synchronize(cudaEvent_t event);
 cudaError_t rt_event_query(cudaEvent_t event);
 cudaError_t rt_event_elapsed_time(float *ms, cudaEvent_t start, cudaEvent_t end);
+
+/* Stream capture (capture.c). */
+cudaError_t rt_stream_begin_capture(cudaStream_t stream, enum cudaStreamCaptureMode mode);
+cudaError_t rt_stream_begin_capture_to_graph(cudaStream_t stream, cudaGraph_t graph,
+                                             const cudaGraphNode_t *deps, size_t ndeps,
+                                             enum cudaStreamCaptureMode mode);
+cudaError_t rt_stream_end_capture(cudaStream_t stream, cudaGraph_t *graph);
+cudaError_t rt_stream_is_capturing(cudaStream_t stream, enum cudaStreamCaptureStatus *status);
+cudaError_t rt_stream_get_capture_info(cudaStream_t stream, enum cudaStreamCaptureStatus *status,
+                                       unsigned long long *id, cudaGraph_t *graph,
+                                       const cudaGraphNode_t **deps, size_t *ndeps);
+cudaError_t rt_stream_update_capture_dependencies(cudaStream_t stream, cudaGraphNode_t *deps,
+                                                  size_t n, unsigned flags);
+cudaError_t rt_thread_exchange_capture_mode(enum cudaStreamCaptureMode *mode);
+
+/* ---------------------------------------------------------------- graphs (graph.c) */
+
+cudaError_t rt_graph_create(cudaGraph_t *graph, unsigned flags);
+cudaError_t rt_graph_destroy(cudaGraph_t graph);
+cudaError_t rt_graph_clone(cudaGraph_t *clone, cudaGraph_t graph);
+cudaError_t rt_graph_node_find_in_clone(cudaGraphNode_t *out, cudaGraphNode_t original,
+                                        cudaGraph_t clone);
+cudaError_t rt_graph_add_kernel_node(cudaGraphNode_t *node, cudaGraph_t graph,
+                                     const cudaGraphNode_t *deps, size_t ndeps,
+                                     const struct cudaKernelNodeParams *p);
+cudaError_t rt_graph_add_memcpy_node(cudaGraphNode_t *node, cudaGraph_t graph,
+                                     const cudaGraphNode_t *deps, size_t ndeps,
+                                     const struct cudaMemcpy3DParms *p);
+cudaError_t rt_graph_add_memcpy_node_1d(cudaGraphNode_t *node, cudaGraph_t graph,
+                                        const cudaGraphNode_t *deps, size_t ndeps, void *dst,
+                                        const void *src, size_t count, enum cudaMemcpyKind kind);
+/* to: into the symbol (ptr is the source), else out of it. */
+cudaError_t rt_graph_add_memcpy_node_symbol(cudaGraphNode_t *node, cudaGraph_t graph,
+                                            const cudaGraphNode_t *deps, size_t ndeps,
+                                            const void *symbol, void *ptr, size_t count,
+                                            size_t offset, enum cudaMemcpyKind kind, bool to);
+cudaError_t rt_graph_add_memset_node(cudaGraphNode_t *node, cudaGraph_t graph,
+                                     const cudaGraphNode_t *deps, size_t ndeps,
+                                     const struct cudaMemsetParams *p);
+cudaError_t rt_graph_add_host_node(cudaGraphNode_t *node, cudaGraph_t graph,
+                                   const cudaGraphNode_t *deps, size_t ndeps,
+                                   const struct cudaHostNodeParams *p);
+cudaError_t rt_graph_add_empty_node(cudaGraphNode_t *node, cudaGraph_t graph,
+                                    const cudaGraphNode_t *deps, size_t ndeps);
+cudaError_t rt_graph_add_child_graph_node(cudaGraphNode_t *node, cudaGraph_t graph,
+                                          const cudaGraphNode_t *deps, size_t ndeps,
+                                          cudaGraph_t child);
+cudaError_t rt_graph_add_event_node(cudaGraphNode_t *node, cudaGraph_t graph,
+                                    const cudaGraphNode_t *deps, size_t ndeps, cudaEvent_t event,
+                                    bool record);
+/* Get (set false) or set a node's parameters: params points to the structure of its type
+ * (cudaKernelNodeParams, cudaMemcpy3DParms, cudaMemsetParams, cudaHostNodeParams, a
+ * cudaEvent_t, or a cudaGraph_t for a child graph's get). */
+cudaError_t rt_graph_node_params(cudaGraphNode_t node, enum cudaGraphNodeType type, void *params,
+                                 bool set, const char *api);
+cudaError_t rt_graph_node_get_type(cudaGraphNode_t node, enum cudaGraphNodeType *type);
+cudaError_t rt_graph_get_nodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *count,
+                               bool roots);
+cudaError_t rt_graph_get_edges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to,
+                               cudaGraphEdgeData *edge_data, size_t *count);
+cudaError_t rt_graph_node_get_edges(cudaGraphNode_t node, cudaGraphNode_t *out,
+                                    cudaGraphEdgeData *edge_data, size_t *count, bool dependents);
+cudaError_t rt_graph_dependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
+                                  const cudaGraphNode_t *to, size_t n, bool add);
+cudaError_t rt_graph_destroy_node(cudaGraphNode_t node);
+cudaError_t rt_graph_instantiate(cudaGraphExec_t *exec, cudaGraph_t graph,
+                                 unsigned long long flags);
+cudaError_t rt_graph_exec_destroy(cudaGraphExec_t exec);
+cudaError_t rt_graph_exec_get_flags(cudaGraphExec_t exec, unsigned long long *flags);
+cudaError_t rt_graph_launch(cudaGraphExec_t exec, cudaStream_t stream, bool upload_only);
+cudaError_t rt_graph_exec_node_params(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                      enum cudaGraphNodeType type, const void *params,
+                                      const char *api);
+cudaError_t rt_graph_node_enabled(cudaGraphExec_t exec, cudaGraphNode_t node, unsigned *enabled,
+                                  bool set);
+cudaError_t rt_graph_exec_update(cudaGraphExec_t exec, cudaGraph_t graph,
+                                 cudaGraphExecUpdateResultInfo *info);
+cudaError_t rt_graph_debug_dot_print(cudaGraph_t graph, const char *path, unsigned flags);
 
 /* ---------------------------------------------------------------- device */
 

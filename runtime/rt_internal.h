@@ -16,6 +16,7 @@ typedef struct rt_config {
     uint64_t seed;          /* 0 = fixed scheduling order */
     char det[16];           /* off | gpudet | dab */
     uint64_t quantum;       /* warp instructions per turn; 0 = engine default */
+    bool gpudet_bta, gpudet_dwp, gpudet_serial_warp;   /* GPUDet variants */
     bool timing;
     char gpu[32];           /* GPU model name (rt_gpu_model) */
     int verbose;
@@ -78,6 +79,7 @@ typedef struct rt_kernel {
     /* statistics */
     uint64_t launches, ctas, threads;
     double seconds;
+    timing_stats engine;        /* the engine's counts (GPUDet quanta, ...) */
 } rt_kernel;
 
 typedef struct rt_var {
@@ -100,12 +102,27 @@ typedef struct rt_unit {
     cudaError_t error;          /* why it cannot be used (reported when it was found) */
 } rt_unit;
 
+/* Several units (an -rdc program) linked into one module (link.c). */
+typedef struct rt_linked rt_linked;
+
+/* Links the units' IR into one module, binding each unit's .extern functions and variables to
+ * another unit's definitions and merging .weak definitions; NULL with a message in err. The
+ * units must outlive the result. */
+rt_linked *rt_link(const ptx_module *const *units, size_t n, const char *name, char *err,
+                   size_t errlen);
+const ptx_module *rt_linked_module(const rt_linked *l);
+/* Names the externs no unit defines (", "-separated, into out); returns how many. */
+size_t rt_link_unresolved(const rt_linked *l, char *out, size_t len);
+void rt_link_free(rt_linked *l);
+
 struct rt_module {
     void *slot;                 /* first: the handle nvcc keeps is a pointer to this slot */
     char *name;                 /* for messages */
     char *sass_targets;         /* without PTX: the SASS-only targets it holds, for the hint */
     rt_unit *units;
     size_t nunits;
+    rt_linked *linked;          /* several units: their link (made once, kept across resets) */
+    emu_module *linked_emu;     /* ... loaded into device memory */
     bool loaded;                /* every unit loaded */
     cudaError_t error;          /* why it cannot be used (cudaSuccess until a failure) */
     cudaError_t unit_error;     /* loaded, but some unit could not be: its error */
@@ -181,6 +198,169 @@ void rt_events_release_all(void);
 cudaError_t rt_stream_check_locked(cudaStream_t stream);
 /* Host seconds since an arbitrary fixed point (events, statistics). */
 double rt_now(void);
+
+/* ---------------------------------------------------------------- deferred work
+ * What a stream operation does, kept as data so that a graph (explicit, or captured from a
+ * stream) can run it later, as often as it is launched. Checked when it is made. */
+
+/* A kernel launch, checked, with its parameter block laid out (owned). */
+typedef struct rt_launch_desc {
+    rt_kernel *kernel;
+    dim3 grid, block;
+    size_t smem;
+    uint8_t *params;
+    size_t params_size;
+    bool cooperative;
+} rt_launch_desc;
+
+/* Resolves and checks a launch and builds its parameter block from args (one pointer per
+ * parameter) or extra (a packed buffer); api names the call in messages. Lock held. */
+cudaError_t rt_launch_prepare(const void *func, dim3 grid, dim3 block, void **args, void **extra,
+                              size_t smem, bool cooperative, const char *api,
+                              rt_launch_desc *d);
+/* Runs it on the engine; a kernel fault poisons the context (and returns cudaSuccess, as the
+ * launch itself succeeded). Lock held. */
+cudaError_t rt_launch_run(const rt_launch_desc *d);
+void rt_launch_desc_free(rt_launch_desc *d);
+
+/* A copy of depth slices of height rows of width bytes, between pitched boxes. dst_device /
+ * src_device: that side lay in device memory when checked (checked again when it runs). */
+typedef struct rt_copy {
+    char *dst;
+    size_t dpitch, dslice;
+    const char *src;
+    size_t spitch, sslice;
+    size_t width, height, depth;
+    bool dst_device, src_device;
+} rt_copy;
+
+/* A fill of depth x height rows of width elements (elem bytes: 1, 2 or 4) with value. */
+typedef struct rt_fill {
+    char *dst;
+    size_t pitch, slice;
+    uint32_t value;
+    unsigned elem;
+    size_t width, height, depth;
+} rt_fill;
+
+typedef enum rt_op_kind {
+    RT_OP_EMPTY, RT_OP_KERNEL, RT_OP_COPY, RT_OP_FILL, RT_OP_HOST, RT_OP_EVENT_RECORD,
+    RT_OP_EVENT_WAIT, RT_OP_GRAPH
+} rt_op_kind;
+
+typedef struct rt_graph rt_graph;
+
+typedef struct rt_op {
+    rt_op_kind kind;
+    union {
+        rt_launch_desc kernel;
+        rt_copy copy;
+        rt_fill fill;
+        struct { cudaHostFn_t fn; void *data; } host;
+        cudaEvent_t event;
+        rt_graph *graph;        /* a child graph (owned clone) */
+    };
+} rt_op;
+
+/* Runs op. Lock held (released around a host function). */
+cudaError_t rt_op_run(rt_op *op);
+/* Copies op (a kernel's parameter block, a child graph); false when out of memory. */
+bool rt_op_clone(rt_op *dst, const rt_op *src);
+void rt_op_free(rt_op *op);
+/* Runs op now, or records it when stream is capturing (taking op over either way). Lock
+ * held. */
+cudaError_t rt_op_submit(rt_op *op, cudaStream_t stream);
+
+/* Checks the parts of a copy that lie in device memory; api names the call. */
+cudaError_t rt_copy_check(const rt_copy *c, enum cudaMemcpyKind kind, const char *api);
+
+/* ---------------------------------------------------------------- graphs and capture */
+
+typedef struct rt_gnode rt_gnode;
+
+/* Adds a node that runs op (taken over, also on failure) to g after deps. Lock held. */
+cudaError_t rt_graph_add_op(rt_graph *g, rt_op *op, rt_gnode *const *deps, size_t ndeps,
+                            rt_gnode **out);
+rt_graph *rt_graph_new(void);
+/* A deep copy of g, or NULL. */
+rt_graph *rt_graph_clone_locked(const rt_graph *g);
+void rt_graph_free(rt_graph *g);
+/* Runs every node of g in an order that respects its dependencies. Lock held. */
+cudaError_t rt_graph_run(rt_graph *g);
+
+/* Where a stream or an event keeps its capture: the graph and the nodes that the next
+ * captured operation depends on. */
+typedef struct rt_capture rt_capture;
+typedef struct rt_capture_point {
+    rt_capture *capture;        /* NULL: not capturing / not recorded in a capture */
+    rt_gnode **deps;
+    size_t ndeps, cap;
+} rt_capture_point;
+
+/* The capture slot of a stream (NULL for the legacy default stream, which cannot capture)
+ * and of an event (NULL for anything but a live event). Lock held. */
+rt_capture_point *rt_stream_capture_point(cudaStream_t stream);
+rt_capture_point *rt_event_capture_point(cudaEvent_t event);
+/* When stream is capturing: records op as a node (taken over) and returns true, the result
+ * in *err. Otherwise false, op untouched. Lock held. */
+bool rt_capture_op(cudaStream_t stream, rt_op *op, cudaError_t *err);
+/* A synchronising call on a capturing stream is an error that ends (invalidates) its capture:
+ * cudaErrorStreamCaptureUnsupported, else cudaSuccess. Lock held. */
+cudaError_t rt_capture_forbid(cudaStream_t stream, const char *api);
+/* Event record / stream wait hooks while capturing; return true when they handled the call.
+ * Lock held. */
+bool rt_capture_event_record(cudaEvent_t event, cudaStream_t stream, cudaError_t *err);
+bool rt_capture_stream_wait(cudaStream_t stream, cudaEvent_t event, cudaError_t *err);
+/* A stream or event goes away: drop what its capture slot holds. */
+void rt_capture_point_clear(rt_capture_point *p);
+
+/* A live graph (user-visible), or NULL with a message naming api. Lock held. */
+rt_graph *rt_graph_checked(cudaGraph_t graph, const char *api);
+bool rt_graph_node_in(const rt_graph *g, const rt_gnode *node);
+/* Is node one of targets or an ancestor of one? */
+bool rt_graph_node_reaches(const rt_gnode *node, rt_gnode *const *targets, size_t n);
+/* The capture slots of every stream (at most max), to find the streams of a capture. */
+size_t rt_stream_capture_points(rt_capture_point **out, size_t max);
+
+/* Builders of checked operations from the API's parameter structures. Lock held. */
+cudaError_t rt_copy_from_3d(const struct cudaMemcpy3DParms *p, rt_copy *c, const char *api);
+cudaError_t rt_fill_from_params(const struct cudaMemsetParams *p, rt_fill *f, const char *api);
+/* The device bytes [offset, offset+count) of a registered variable, checked. Lock held. */
+cudaError_t rt_symbol_range(const void *symbol, size_t count, size_t offset, const char *api,
+                            void **where);
+/* One pointer per kernel parameter into d's parameter block (malloc'd), or NULL. */
+void **rt_launch_argv(const rt_launch_desc *d);
+
+/* A CUDA array: linear device storage, rows packed, with its description (arrays.c). */
+typedef struct rt_array {
+    uint32_t magic;
+    struct cudaChannelFormatDesc desc;
+    size_t elem;                /* bytes per element */
+    size_t width, height, depth;  /* in elements; height and depth 0 when absent */
+    unsigned flags;
+    bool mipmap_level;          /* a level of a mipmapped array (freed with it) */
+    char *data;
+    size_t pitch, slice;        /* bytes per row, per 2D slice */
+} rt_array;
+
+/* The live array behind a cudaArray_t, or NULL. Lock held. */
+rt_array *rt_array_lookup(const void *handle);
+
+/* cudaMalloc and cudaFree with the lock held; api names the call in messages. */
+cudaError_t rt_malloc_locked(void **ptr, size_t size, const char *api);
+cudaError_t rt_free_locked(void *ptr, const char *api);
+/* A synchronisation: pools give back what they hold beyond their release threshold. */
+void rt_mempool_synchronized(void);
+
+/* Memory pools: forget an allocation freed with cudaFree (lock held). */
+void rt_mempool_forget(uint64_t addr);
+/* cudaDeviceReset: every pool allocation is gone. */
+void rt_mempool_release_all(void);
+/* cudaDeviceReset: arrays. */
+void rt_arrays_release_all(void);
+
+/* Records an event now (stream order is trivially kept: work completes when issued). */
+cudaError_t rt_event_record_locked(cudaEvent_t event);
 
 /* ---------------------------------------------------------------- statistics */
 

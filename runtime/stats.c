@@ -20,8 +20,9 @@ void rt_stats_report(void)
     rt_kernel *const *ks = rt_kernels(&n);
     uint64_t launches = 0;
     double seconds = 0;
-    fprintf(out, "ptxsim statistics (gpu %s, engine %s, %u host thread%s)\n", rt_g.gpu->name,
-            rt_g.cfg.engine, rt_g.cfg.threads, rt_g.cfg.threads == 1 ? "" : "s");
+    fprintf(out, "ptxsim statistics (gpu %s, engine %s, det %s, %u host thread%s)\n",
+            rt_g.gpu->name, rt_g.cfg.engine, rt_g.cfg.det, rt_g.cfg.threads,
+            rt_g.cfg.threads == 1 ? "" : "s");
     fprintf(out, "%-40s %10s %12s %14s %12s\n", "kernel", "launches", "blocks", "threads",
             "host ms");
     for (size_t i = 0; i < n; i++) {
@@ -31,6 +32,7 @@ void rt_stats_report(void)
         fprintf(out, "%-40s %10llu %12llu %14llu %12.3f\n", rt_kernel_pretty(k),
                 (unsigned long long)k->launches, (unsigned long long)k->ctas,
                 (unsigned long long)k->threads, k->seconds * 1e3);
+        timing_stats_print(out, NULL, &k->engine);
         launches += k->launches;
         seconds += k->seconds;
     }

@@ -1,6 +1,7 @@
 /* streams.c: CUDA streams. Work runs when it is issued (launches are synchronous), so a
- * stream is only a validated handle with its flags and priority, and synchronising or querying
- * one has nothing left to wait for. */
+ * stream is a validated handle with its flags and priority, and synchronising or querying one
+ * has nothing left to wait for; what a stream does keep is its capture state (capture.c),
+ * while it records work into a graph instead of running it. */
 #include "runtime/rt_internal.h"
 
 #include <stdlib.h>
@@ -11,7 +12,11 @@ typedef struct rt_stream {
     uint32_t magic;
     unsigned flags;
     int priority;
+    rt_capture_point cap;
 } rt_stream;
+
+/* cudaStreamPerThread is a stream of its own in each host thread, and may capture. */
+static _Thread_local rt_capture_point per_thread_cap;
 
 static rt_stream **streams;
 static size_t nstreams, cap_streams;
@@ -22,6 +27,24 @@ static rt_stream *find(cudaStream_t s)
         if ((cudaStream_t)streams[i] == s)
             return streams[i];
     return NULL;
+}
+
+rt_capture_point *rt_stream_capture_point(cudaStream_t stream)
+{
+    if (stream == cudaStreamPerThread)
+        return &per_thread_cap;
+    rt_stream *s = stream && stream != cudaStreamLegacy ? find(stream) : NULL;
+    return s ? &s->cap : NULL;
+}
+
+size_t rt_stream_capture_points(rt_capture_point **out, size_t max)
+{
+    size_t n = 0;
+    if (n < max)
+        out[n++] = &per_thread_cap;
+    for (size_t i = 0; i < nstreams && n < max; i++)
+        out[n++] = &streams[i]->cap;
+    return n;
 }
 
 cudaError_t rt_stream_check_locked(cudaStream_t stream)
@@ -79,6 +102,7 @@ cudaError_t rt_stream_destroy(cudaStream_t stream)
         return e;
     for (size_t i = 0; i < nstreams; i++) {
         if ((cudaStream_t)streams[i] == stream) {
+            rt_capture_point_clear(&streams[i]->cap);
             free(streams[i]);
             streams[i] = streams[--nstreams];
             return rt_end(cudaSuccess);
@@ -90,26 +114,54 @@ cudaError_t rt_stream_destroy(cudaStream_t stream)
 
 void rt_streams_release_all(void)
 {
-    for (size_t i = 0; i < nstreams; i++)
+    for (size_t i = 0; i < nstreams; i++) {
+        rt_capture_point_clear(&streams[i]->cap);
         free(streams[i]);
+    }
     nstreams = 0;
+    rt_capture_point_clear(&per_thread_cap);
+}
+
+/* Synchronize and query: nothing is ever pending, but a capturing stream has nothing to wait
+ * for either (its work is recorded, not run): an error that ends the capture. */
+static cudaError_t sync_or_query(cudaStream_t stream, const char *api)
+{
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    if ((e = rt_stream_check_locked(stream)) != cudaSuccess)
+        return rt_end(rt_api_error(e, api, "%p is not a live stream", (void *)stream));
+    if ((e = rt_capture_forbid(stream, api)) == cudaSuccess)
+        rt_mempool_synchronized();
+    return rt_end(e);
 }
 
 cudaError_t rt_stream_synchronize(cudaStream_t stream)
 {
-    return rt_stream_check(stream);
+    return sync_or_query(stream, "cudaStreamSynchronize");
 }
 
 cudaError_t rt_stream_query(cudaStream_t stream)
 {
-    return rt_stream_check(stream);  /* nothing is ever pending */
+    return sync_or_query(stream, "cudaStreamQuery");
 }
 
 cudaError_t rt_stream_wait_event(cudaStream_t stream, cudaEvent_t event, unsigned flags)
 {
-    (void)event;
-    (void)flags;
-    return rt_stream_check(stream);
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    if ((e = rt_stream_check_locked(stream)) != cudaSuccess)
+        return rt_end(rt_api_error(e, "cudaStreamWaitEvent", "%p is not a live stream",
+                                   (void *)stream));
+    if (!rt_event_capture_point(event))
+        return rt_end(rt_api_error(cudaErrorInvalidResourceHandle, "cudaStreamWaitEvent",
+                                   "%p is not an event", (void *)event));
+    if (flags & ~(unsigned)cudaEventWaitExternal)
+        return rt_end(cudaErrorInvalidValue);
+    /* Outside a capture the event's work has completed: nothing to wait for. */
+    rt_capture_stream_wait(stream, event, &e);
+    return rt_end(e);
 }
 
 cudaError_t rt_stream_get_flags(cudaStream_t stream, unsigned *flags)
@@ -143,23 +195,37 @@ cudaError_t rt_stream_get_priority(cudaStream_t stream, int *priority)
 cudaError_t rt_stream_add_callback(cudaStream_t stream, cudaStreamCallback_t cb, void *data,
                                    unsigned flags)
 {
-    cudaError_t e = rt_stream_check(stream);
+    cudaError_t e = rt_begin();
     if (e != cudaSuccess)
         return e;
+    if ((e = rt_stream_check_locked(stream)) != cudaSuccess)
+        return rt_end(rt_api_error(e, "cudaStreamAddCallback", "%p is not a live stream",
+                                   (void *)stream));
     if (!cb || flags != 0)
-        return rt_record(cudaErrorInvalidValue);
-    /* Everything issued before it has finished: run it now, outside the lock. */
+        return rt_end(cudaErrorInvalidValue);
+    rt_capture_point *p = rt_stream_capture_point(stream);
+    if (p && p->capture)
+        return rt_end(rt_api_error(cudaErrorStreamCaptureUnsupported, "cudaStreamAddCallback",
+                                   "not allowed while stream %p is capturing; use "
+                                   "cudaLaunchHostFunc",
+                                   (void *)stream));
+    pthread_mutex_unlock(&rt_g.lock);
+    /* Everything issued before it has finished: run it now, outside the lock (it may call
+     * the runtime, though CUDA forbids it). */
     cb(stream, rt_peek_last_error(), data);
     return cudaSuccess;
 }
 
 cudaError_t rt_launch_host_func(cudaStream_t stream, cudaHostFn_t fn, void *data)
 {
-    cudaError_t e = rt_stream_check(stream);
+    cudaError_t e = rt_begin();
     if (e != cudaSuccess)
         return e;
+    if ((e = rt_stream_check_locked(stream)) != cudaSuccess)
+        return rt_end(rt_api_error(e, "cudaLaunchHostFunc", "%p is not a live stream",
+                                   (void *)stream));
     if (!fn)
-        return rt_record(cudaErrorInvalidValue);
-    fn(data);
-    return cudaSuccess;
+        return rt_end(cudaErrorInvalidValue);
+    rt_op op = {.kind = RT_OP_HOST, .host = {fn, data}};
+    return rt_end(rt_op_submit(&op, stream));
 }

@@ -4,9 +4,8 @@
 
 #include <string.h>
 
-/* The variable's device bytes [offset, offset+count), checked; lock held. */
-static cudaError_t symbol_range(const void *symbol, size_t count, size_t offset, const char *api,
-                                void **where)
+cudaError_t rt_symbol_range(const void *symbol, size_t count, size_t offset, const char *api,
+                            void **where)
 {
     rt_var *v = NULL;
     uint64_t addr = 0;
@@ -21,54 +20,51 @@ static cudaError_t symbol_range(const void *symbol, size_t count, size_t offset,
     return cudaSuccess;
 }
 
-cudaError_t rt_memcpy_to_symbol(const void *symbol, const void *src, size_t count,
-                                size_t offset, enum cudaMemcpyKind kind)
+/* A copy between a variable and ptr, in direction kind (to: into the variable), run now or
+ * recorded into the capturing stream. */
+static cudaError_t symbol_copy(const void *symbol, void *ptr, size_t count, size_t offset,
+                               enum cudaMemcpyKind kind, bool to, cudaStream_t stream,
+                               const char *api)
 {
     cudaError_t e = rt_begin();
     if (e != cudaSuccess)
         return e;
-    void *dst;
-    if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
-        kind != cudaMemcpyDefault)
-        e = rt_api_error(cudaErrorInvalidMemcpyDirection, "cudaMemcpyToSymbol", "direction %d",
-                         (int)kind);
-    else if ((e = symbol_range(symbol, count, offset, "cudaMemcpyToSymbol", &dst)) == cudaSuccess &&
-             count) {
-        if (!src)
-            e = cudaErrorInvalidValue;
-        else if (kind == cudaMemcpyDeviceToDevice && !rt_mem_find(src, count, NULL))
-            e = rt_api_error(cudaErrorInvalidValue, "cudaMemcpyToSymbol",
-                             "source %p is not device memory (cudaMemcpyDeviceToDevice)", src);
-        else
-            memmove(dst, src, count);
-    }
-    return rt_end(e);
+    void *where;
+    bool direction_ok = kind == cudaMemcpyDefault || kind == cudaMemcpyDeviceToDevice ||
+                        kind == (to ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost);
+    if (!direction_ok)
+        return rt_end(rt_api_error(cudaErrorInvalidMemcpyDirection, api, "direction %d",
+                                   (int)kind));
+    if ((e = rt_stream_check_locked(stream)) != cudaSuccess)
+        return rt_end(rt_api_error(e, api, "%p is not a live stream", (void *)stream));
+    if ((e = rt_symbol_range(symbol, count, offset, api, &where)) != cudaSuccess || !count)
+        return rt_end(e);
+    if (!ptr)
+        return rt_end(rt_api_error(cudaErrorInvalidValue, api, "a NULL pointer"));
+    if (kind == cudaMemcpyDeviceToDevice && !rt_mem_find(ptr, count, NULL))
+        return rt_end(rt_api_error(cudaErrorInvalidValue, api,
+                                   "%s %p is not device memory (cudaMemcpyDeviceToDevice)",
+                                   to ? "source" : "destination", ptr));
+    rt_copy c = {.dst = to ? where : ptr, .src = to ? ptr : where, .width = count,
+                 .height = 1, .depth = 1};
+    c.dpitch = c.dslice = c.spitch = c.sslice = count;
+    c.dst_device = rt_mem_find(c.dst, 1, NULL);
+    c.src_device = rt_mem_find(c.src, 1, NULL);
+    rt_op op = {.kind = RT_OP_COPY, .copy = c};
+    return rt_end(rt_op_submit(&op, stream));
+}
+
+cudaError_t rt_memcpy_to_symbol(const void *symbol, const void *src, size_t count,
+                                size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream,
+                                const char *api)
+{
+    return symbol_copy(symbol, (void *)src, count, offset, kind, true, stream, api);
 }
 
 cudaError_t rt_memcpy_from_symbol(void *dst, const void *symbol, size_t count, size_t offset,
-                                  enum cudaMemcpyKind kind)
+                                  enum cudaMemcpyKind kind, cudaStream_t stream, const char *api)
 {
-    cudaError_t e = rt_begin();
-    if (e != cudaSuccess)
-        return e;
-    void *src;
-    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
-        kind != cudaMemcpyDefault)
-        e = rt_api_error(cudaErrorInvalidMemcpyDirection, "cudaMemcpyFromSymbol",
-                         "direction %d", (int)kind);
-    else if ((e = symbol_range(symbol, count, offset, "cudaMemcpyFromSymbol", &src)) ==
-                 cudaSuccess &&
-             count) {
-        if (!dst)
-            e = cudaErrorInvalidValue;
-        else if (kind == cudaMemcpyDeviceToDevice && !rt_mem_find(dst, count, NULL))
-            e = rt_api_error(cudaErrorInvalidValue, "cudaMemcpyFromSymbol",
-                             "destination %p is not device memory (cudaMemcpyDeviceToDevice)",
-                             dst);
-        else
-            memmove(dst, src, count);
-    }
-    return rt_end(e);
+    return symbol_copy(symbol, dst, count, offset, kind, false, stream, api);
 }
 
 cudaError_t rt_get_symbol_address(void **addr, const void *symbol)
@@ -79,7 +75,7 @@ cudaError_t rt_get_symbol_address(void **addr, const void *symbol)
     void *where;
     if (!addr)
         e = cudaErrorInvalidValue;
-    else if ((e = symbol_range(symbol, 0, 0, "cudaGetSymbolAddress", &where)) == cudaSuccess)
+    else if ((e = rt_symbol_range(symbol, 0, 0, "cudaGetSymbolAddress", &where)) == cudaSuccess)
         *addr = where;
     return rt_end(e);
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test suite and ends with the one summary line CI reads: "N passed, N failed".
 #   unit:  each build/asan/tests/test_* Check binary (ASan + UBSan); its checks count one each
-#   cuda:  each tests/cuda/*.cu built with nvcc (-cudart shared) and run under `ptxsim run`;
-#          each "PASS name" / "FAIL name" line it prints counts one, and a crash, a non-zero
-#          exit without a FAIL line, or a program that checks nothing counts as a failure
+#   cuda:  each tests/cuda/*.cu built with nvcc twice (static and shared cudart) and run under
+#          `ptxsim run`; each "PASS name" / "FAIL name" line it prints counts one, and a crash,
+#          a non-zero exit without a FAIL line, or a program that checks nothing counts as a
+#          failure (conventions for extra flags, files and expected output: see run_cuda)
 # Environment: B (build dir, default build), NVCC, PTXSIM_TEST_FILTER (substring of test names).
 set -u
 cd "$(dirname "$0")/.."
@@ -57,27 +58,78 @@ for bin in "$B"/asan/tests/test_*; do
 done
 
 # ---------------------------------------------------------------- CUDA end-to-end programs
+# Each tests/cuda/NAME.cu is built twice, with the static runtime (nvcc's default; ptxsim's static
+# attach redirects it) and with -cudart shared, and each build runs under `ptxsim run`.
+# Conventions inside NAME.cu (each optional, first occurrence wins):
+#   // nvcc: FLAGS         extra nvcc flags (e.g. -rdc=true -arch=sm_80)
+#   // ptxsim: OPTIONS     options for `ptxsim run` (e.g. --threads=2)
+#   // variants: LIST      which runtimes to build (default: "static shared")
+# A folder tests/cuda/NAME/ holds further translation units (*.cu) linked into the program
+# (with -rdc=true for device code across files). A file tests/cuda/NAME.expected holds the
+# lines the program prints besides its PASS/FAIL lines (device printf output, say); they are
+# compared as sorted lists (device threads print in no defined order) and count one check.
+cuda_field() { sed -n "s|^// $2: ||p" "$1" | head -n 1; }
+
+# Builds one variant if any of its sources is newer than the executable; prints nothing on
+# success. Runs in parallel (xargs -P2), so it writes only its own files.
+build_cuda() {
+    local src=$1 variant=$2 name exe log extra
+    name=$(basename "$src" .cu)
+    exe=$B/tests/cuda/$name.$variant
+    log=$LOG_DIR/cuda-$name.$variant.build.log
+    local srcs=("$src")
+    if [ -d "${src%.cu}" ]; then
+        srcs+=("${src%.cu}"/*.cu)
+    fi
+    local stale=0 f
+    [ -x "$exe" ] || stale=1
+    for f in "${srcs[@]}" tests/cuda/check.cuh; do
+        [ "$f" -nt "$exe" ] && stale=1
+    done
+    [ "$stale" -eq 1 ] || { rm -f "$log"; return 0; }
+    extra=$(cuda_field "$src" nvcc)
+    # shellcheck disable=SC2086
+    if "$NVCC" -cudart "$variant" -Wno-deprecated-gpu-targets -lineinfo -Itests/cuda $extra \
+        -o "$exe" "${srcs[@]}" >"$log" 2>&1; then
+        rm -f "$log"
+    else
+        rm -f "$exe"
+    fi
+    return 0
+}
+export -f build_cuda cuda_field
+export B NVCC LOG_DIR
+
 run_cuda() {
-    local src=$1 variant=$2 name exe log rc p f
+    local src=$1 variant=$2 name exe log out rc p f opts
     name=$(basename "$src" .cu)
     exe=$B/tests/cuda/$name.$variant
     log=$LOG_DIR/cuda-$name.$variant.log
-    local flags=(-cudart "$variant" -Wno-deprecated-gpu-targets -lineinfo)
-    # A test may ask for extra nvcc flags on a line "// nvcc: FLAGS".
-    local extra
-    extra=$(sed -n 's|^// nvcc: ||p' "$src" | head -n 1)
-    if [ ! -x "$exe" ] || [ "$src" -nt "$exe" ]; then
-        # shellcheck disable=SC2086
-        if ! "$NVCC" "${flags[@]}" $extra -o "$exe" "$src" >"$log" 2>&1; then
-            echo "cuda $name ($variant): nvcc failed; see $log"
-            note_fail "cuda/$name.$variant(build)"
-            return
+    out=$LOG_DIR/cuda-$name.$variant.stdout
+    if [ ! -x "$exe" ]; then
+        echo "cuda $name ($variant): nvcc failed; see $LOG_DIR/cuda-$name.$variant.build.log"
+        note_fail "cuda/$name.$variant(build)"
+        return
+    fi
+    opts=$(cuda_field "$src" ptxsim)
+    # shellcheck disable=SC2086
+    timeout 300 "$B/bin/ptxsim" run $opts -- "$exe" >"$out" 2>"$log.err"
+    rc=$?
+    cat "$out" "$log.err" >"$log"
+    rm -f "$log.err"
+    p=$(grep -c '^PASS' "$out")
+    f=$(grep -c '^FAIL' "$out")
+    local expected=${src%.cu}.expected
+    if [ -f "$expected" ]; then
+        if diff <(grep -vE '^(PASS|FAIL)( |$)' "$out" | LC_ALL=C sort) \
+                <(LC_ALL=C sort "$expected") >"$log.diff" 2>&1; then
+            p=$((p + 1))
+            rm -f "$log.diff"
+        else
+            f=$((f + 1))
+            echo "FAIL $name.expected: the output differs from $expected (see $log.diff)" >>"$log"
         fi
     fi
-    timeout 300 "$B/bin/ptxsim" run -- "$exe" >"$log" 2>&1
-    rc=$?
-    p=$(grep -c '^PASS' "$log")
-    f=$(grep -c '^FAIL' "$log")
     passed=$((passed + p))
     failed=$((failed + f))
     if [ "$f" -gt 0 ] || [ "$rc" -ne 0 ] || [ "$p" -eq 0 ]; then
@@ -91,10 +143,22 @@ run_cuda() {
 }
 
 if command -v "$NVCC" >/dev/null 2>&1 || [ -x "$NVCC" ]; then
+    cuda_jobs=()
     for src in tests/cuda/*.cu; do
         [ -e "$src" ] || continue
         [ -n "$FILTER" ] && [[ $src != *"$FILTER"* ]] && continue
-        run_cuda "$src" shared
+        variants=$(cuda_field "$src" variants)
+        for variant in ${variants:-static shared}; do
+            cuda_jobs+=("$src $variant")
+        done
+    done
+    # Compile first, two at a time (nvcc is the slow part), then run one at a time.
+    if [ ${#cuda_jobs[@]} -gt 0 ]; then
+        printf '%s\n' "${cuda_jobs[@]}" | xargs -r -P 2 -L 1 bash -c 'build_cuda "$0" "$1"'
+    fi
+    for job in "${cuda_jobs[@]}"; do
+        # shellcheck disable=SC2086
+        run_cuda $job
     done
 else
     echo "cuda: nvcc not found (NVCC=$NVCC); CUDA tests not run"

@@ -1,0 +1,101 @@
+// expected_errors.cu: the errors a program provokes on purpose, and their rules: a bad launch
+// configuration (too many threads, a zero dimension, too much shared memory) is reported by
+// cudaGetLastError once and does not poison the context; invalid values and handles; an
+// allocation larger than the device; the error names and strings; and that the device keeps
+// working after each of them.
+#include "check.cuh"
+
+#include <cstring>
+
+__global__ void fill(int *x, int v)
+{
+    x[threadIdx.x] = v;
+}
+
+__global__ void needs_shared(int *x)
+{
+    extern __shared__ int s[];
+    s[threadIdx.x] = threadIdx.x;
+    x[threadIdx.x] = s[threadIdx.x];
+}
+
+static bool device_still_works(int *d)
+{
+    fill<<<1, 32>>>(d, 77);
+    int h[32] = {0};
+    if (cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost) != cudaSuccess)
+        return false;
+    for (int i = 0; i < 32; i++)
+        if (h[i] != 77)
+            return false;
+    return true;
+}
+
+int main()
+{
+    int *d;
+    CUDA_OK("setup", cudaMalloc(&d, 1024 * sizeof(int)));
+
+    fill<<<1, 2048>>>(d, 1);
+    cudaError_t e1 = cudaGetLastError(), e2 = cudaGetLastError();
+    check(e1 == cudaErrorInvalidConfiguration && e2 == cudaSuccess, "invalid_configuration",
+          "first %s, then %s", cudaGetErrorName(e1), cudaGetErrorName(e2));
+    check(cudaDeviceSynchronize() == cudaSuccess && device_still_works(d),
+          "configuration_error_not_sticky", "the device must keep working");
+
+    fill<<<dim3(1, 0, 1), 32>>>(d, 1);
+    check(cudaPeekAtLastError() == cudaErrorInvalidConfiguration &&
+              cudaPeekAtLastError() == cudaErrorInvalidConfiguration &&
+              cudaGetLastError() == cudaErrorInvalidConfiguration &&
+              cudaGetLastError() == cudaSuccess,
+          "peek_does_not_clear", "cudaPeekAtLastError must leave the error in place");
+
+    needs_shared<<<1, 32, 200 * 1024>>>(d);
+    cudaError_t smem = cudaGetLastError();
+    check(smem == cudaErrorInvalidValue || smem == cudaErrorLaunchOutOfResources,
+          "too_much_shared_memory", "got %s", cudaGetErrorName(smem));
+
+    void *huge = nullptr;
+    cudaError_t oom = cudaMalloc(&huge, (size_t)1 << 50);
+    check(oom == cudaErrorMemoryAllocation && cudaGetLastError() == cudaErrorMemoryAllocation,
+          "out_of_memory", "got %s", cudaGetErrorName(oom));
+    check(device_still_works(d), "oom_not_sticky", "the device must keep working");
+
+    int h[4];
+    check(cudaMemcpy(h, (int *)0x1234, sizeof h, cudaMemcpyDeviceToHost) == cudaErrorInvalidValue,
+          "invalid_device_pointer", "a copy from a wild pointer");
+    check(cudaMemcpy(h, d, sizeof h, (cudaMemcpyKind)42) == cudaErrorInvalidMemcpyDirection,
+          "invalid_direction", "an unknown copy direction");
+    check(cudaFree(d + 1) == cudaErrorInvalidValue, "free_interior_pointer",
+          "freeing a pointer inside an allocation");
+    cudaStream_t s;
+    CUDA_OK("setup", cudaStreamCreate(&s));
+    CUDA_OK("setup", cudaStreamDestroy(s));
+    check(cudaStreamSynchronize(s) == cudaErrorInvalidResourceHandle, "invalid_stream",
+          "a destroyed stream");
+    check(cudaSetDevice(5) == cudaErrorInvalidDevice, "invalid_device", "device 5 of 1");
+    cudaEvent_t ev;
+    CUDA_OK("setup", cudaEventCreate(&ev));
+    float ms;
+    check(cudaEventElapsedTime(&ms, ev, ev) == cudaErrorInvalidResourceHandle,
+          "unrecorded_event", "elapsed time of events never recorded");
+    check(cudaFuncSetAttribute((void *)fill, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               1 << 30) == cudaErrorInvalidValue,
+          "func_attribute_too_large", "a 1 GiB shared memory opt-in");
+    int not_a_kernel = 0;
+    check(cudaLaunchKernel((void *)&not_a_kernel, dim3(1), dim3(1), nullptr, 0, 0) ==
+              cudaErrorInvalidDeviceFunction,
+          "invalid_device_function", "launching something that is no kernel");
+    cudaGetLastError();
+
+    check(strcmp(cudaGetErrorName(cudaErrorInvalidValue), "cudaErrorInvalidValue") == 0 &&
+              strcmp(cudaGetErrorString(cudaErrorMemoryAllocation), "out of memory") == 0 &&
+              strcmp(cudaGetErrorString(cudaSuccess), "no error") == 0,
+          "error_names_and_strings", "%s / %s", cudaGetErrorName(cudaErrorInvalidValue),
+          cudaGetErrorString(cudaErrorMemoryAllocation));
+    check(device_still_works(d) && cudaGetLastError() == cudaSuccess, "device_survives",
+          "after every expected error the device must still work");
+    cudaEventDestroy(ev);
+    cudaFree(d);
+    return check_finish();
+}
