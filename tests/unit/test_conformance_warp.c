@@ -1,0 +1,384 @@
+/* test_conformance_warp.c: PTX warp-level instructions against the PTX ISA (section 9.7.13).
+ *
+ * shfl.sync (.up/.down/.bfly/.idx, the clamp and segment-mask fields of c, the predicate
+ * output, b past 31, partial member masks inside divergent code), vote.sync (.all/.any/.uni/
+ * .ballot, negated source), match.sync (.any/.all, b32 and b64), redux.sync (add/min/max/and/
+ * or/xor, full and partial masks), activemask in divergent code, and elect.sync. Every lane's
+ * result is compared with a CPU model of the ISA's semantics pseudo-code (shfl) or definition.
+ *
+ * Each kernel gives every thread an input %x (from a buffer), runs the body, and stores two
+ * results %d and %e per thread.
+ */
+#include "tests/unit/conformance_harness.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#define DIM(x, y, z) ((emu_dim3){ (x), (y), (z) })
+enum { MAXT = 64 };
+
+typedef struct warp_case {
+    const char *name;
+    int n;                                        /* threads (one CTA) */
+    uint32_t (*x)(int t);                         /* input of thread t */
+    const char *body;
+    void (*ref)(const uint32_t *x, int n, uint32_t *d, uint32_t *e);
+    bool check_e;
+} warp_case;
+
+static uint32_t x_lin(int t) { return (uint32_t)t * 3 + 100; }
+static uint32_t x_quad(int t) { return (uint32_t)(t % 32) / 4; }
+static uint32_t x_same(int t) { return 0x1234 + (uint32_t)(t / 32); }
+static uint32_t x_mixed(int t) { return (uint32_t)((t * 2654435761u) >> 3) ^ (uint32_t)(t & 1 ? 0x80000000u : 0); }
+static uint32_t x_signed(int t) { return (uint32_t)(t * 7 - 100); }
+static uint32_t x_odd(int t) { return (uint32_t)t & 1; }
+
+/* ---- shfl: the ISA's pseudo-code */
+typedef enum { UP, DOWN, BFLY, IDX } shfl_mode;
+static void shfl_ref(const uint32_t *x, int n, uint32_t *d, uint32_t *e, shfl_mode m, const uint32_t *bs, uint32_t c,
+                     uint32_t members)
+{
+    for (int t = 0; t < n; t++) {
+        int w = t / 32 * 32, lane = t % 32;
+        if (!((members >> lane) & 1)) continue;   /* not participating: keeps its initial values */
+        uint32_t bval = bs[t] & 31, cval = c & 31, mask = (c >> 8) & 31;
+        uint32_t maxl = ((uint32_t)lane & mask) | (cval & ~mask), minl = (uint32_t)lane & mask;
+        int32_t j;
+        bool pval;
+        switch (m) {
+        case UP: j = lane - (int32_t)bval; pval = j >= (int32_t)maxl; break;
+        case DOWN: j = lane + (int32_t)bval; pval = j <= (int32_t)maxl; break;
+        case BFLY: j = lane ^ (int32_t)bval; pval = j <= (int32_t)maxl; break;
+        default: j = (int32_t)(minl | (bval & ~mask)); pval = j <= (int32_t)maxl; break;
+        }
+        if (!pval) j = lane;
+        d[t] = x[w + j];
+        e[t] = pval;
+    }
+}
+#define SHFL_REF(fname, mode, bexpr, c, members)                                                    \
+    static void fname(const uint32_t *x, int n, uint32_t *d, uint32_t *e)                          \
+    {                                                                                               \
+        uint32_t bs[MAXT];                                                                          \
+        for (int t = 0; t < n; t++) { int lane = t % 32; (void)lane; bs[t] = (uint32_t)(bexpr); }   \
+        shfl_ref(x, n, d, e, mode, bs, c, members);                                                 \
+    }
+SHFL_REF(r_up1, UP, 1, 0, ~0u)
+SHFL_REF(r_up5, UP, 5, 0, ~0u)
+SHFL_REF(r_up2_w8, UP, 2, 0x1800, ~0u)
+SHFL_REF(r_up33, UP, 33, 0, ~0u)
+SHFL_REF(r_down1, DOWN, 1, 0x1f, ~0u)
+SHFL_REF(r_down3_w8, DOWN, 3, 0x181f, ~0u)
+SHFL_REF(r_down4_c20, DOWN, 4, 20, ~0u)
+SHFL_REF(r_bfly1, BFLY, 1, 0x1f, ~0u)
+SHFL_REF(r_bfly16, BFLY, 16, 0x1f, ~0u)
+SHFL_REF(r_bfly5_w16, BFLY, 5, 0x101f, ~0u)
+SHFL_REF(r_bfly3_c7, BFLY, 3, 7, ~0u)
+SHFL_REF(r_idx7, IDX, 7, 0x1f, ~0u)
+SHFL_REF(r_idx_rev, IDX, 31 - lane, 0x1f, ~0u)
+SHFL_REF(r_idx3_w8, IDX, 3, 0x181f, ~0u)
+SHFL_REF(r_idx_rev_c15, IDX, 31 - lane, 0xf, ~0u)
+SHFL_REF(r_idx_lane, IDX, lane ^ 3, 0x1f, ~0u)
+SHFL_REF(r_bfly1_half, BFLY, 1, 0x1f, 0x0000ffffu)
+SHFL_REF(r_down1_c0, DOWN, 1, 0, ~0u)
+SHFL_REF(r_idx_c0, IDX, lane ^ 1, 0, ~0u)
+SHFL_REF(r_up3_w4, UP, 3, 0x1c00, ~0u)
+
+/* ---- vote */
+static void r_vote(const uint32_t *x, int n, uint32_t *d, uint32_t *e)
+{
+    for (int w = 0; w < n; w += 32) {
+        uint32_t ballot = 0;
+        for (int l = 0; l < 32; l++) ballot |= (x[w + l] & 1u) << l;
+        for (int l = 0; l < 32; l++) {
+            d[w + l] = ballot;
+            e[w + l] = (ballot == ~0u ? 1 : 0) | (ballot != 0 ? 2 : 0) | ((ballot == 0 || ballot == ~0u) ? 4 : 0);
+        }
+    }
+}
+static void r_vote_neg(const uint32_t *x, int n, uint32_t *d, uint32_t *e)
+{
+    r_vote(x, n, d, e);
+    for (int t = 0; t < n; t++) {
+        d[t] = ~d[t];
+        e[t] = 0;
+    }
+}
+static void r_vote_half(const uint32_t *x, int n, uint32_t *d, uint32_t *e)
+{
+    for (int t = 0; t < n; t++) {
+        uint32_t ballot = 0;
+        for (int l = 0; l < 16; l++) ballot |= (x[t / 32 * 32 + l] & 1u) << l;
+        d[t] = (t % 32) < 16 ? ballot : 0xdeadu;
+        e[t] = (t % 32) < 16 ? 0 : 0xdeadu;
+    }
+}
+
+/* ---- match */
+static void r_match_any(const uint32_t *x, int n, uint32_t *d, uint32_t *e)
+{
+    for (int t = 0; t < n; t++) {
+        int w = t / 32 * 32;
+        uint32_t m = 0;
+        for (int l = 0; l < 32; l++) m |= (x[w + l] == x[t] ? 1u : 0u) << l;
+        d[t] = m;
+        e[t] = 0;
+    }
+}
+static void r_match_all(const uint32_t *x, int n, uint32_t *d, uint32_t *e)
+{
+    for (int t = 0; t < n; t++) {
+        int w = t / 32 * 32;
+        bool all = true;
+        for (int l = 0; l < 32; l++) all = all && x[w + l] == x[w];
+        d[t] = all ? ~0u : 0;
+        e[t] = all;
+    }
+}
+
+/* ---- redux */
+typedef enum { R_ADD, R_MIN_S, R_MAX_U, R_AND, R_OR, R_XOR } redop;
+static void redux_ref(const uint32_t *x, int n, uint32_t *d, uint32_t *e, redop op, uint32_t members)
+{
+    for (int t = 0; t < n; t++) {
+        int w = t / 32 * 32;
+        e[t] = 0;
+        if (!((members >> (t % 32)) & 1)) {
+            d[t] = e[t] = 0xdeadu;
+            continue;
+        }
+        uint32_t acc = op == R_AND ? ~0u : op == R_MIN_S ? 0x7fffffffu : 0;
+        for (int l = 0; l < 32; l++) {
+            if (!((members >> l) & 1)) continue;
+            uint32_t v = x[w + l];
+            switch (op) {
+            case R_ADD: acc += v; break;
+            case R_MIN_S: acc = (int32_t)v < (int32_t)acc ? v : acc; break;
+            case R_MAX_U: acc = v > acc ? v : acc; break;
+            case R_AND: acc &= v; break;
+            case R_OR: acc |= v; break;
+            default: acc ^= v; break;
+            }
+        }
+        d[t] = acc;
+    }
+}
+#define REDUX_REF(fname, op, members) \
+    static void fname(const uint32_t *x, int n, uint32_t *d, uint32_t *e) { redux_ref(x, n, d, e, op, members); }
+REDUX_REF(r_redux_add, R_ADD, ~0u)
+REDUX_REF(r_redux_min, R_MIN_S, ~0u)
+REDUX_REF(r_redux_max, R_MAX_U, ~0u)
+REDUX_REF(r_redux_and, R_AND, ~0u)
+REDUX_REF(r_redux_or, R_OR, ~0u)
+REDUX_REF(r_redux_xor, R_XOR, ~0u)
+REDUX_REF(r_redux_add_half, R_ADD, 0xffff0000u)
+
+/* ---- elect.sync with a sink destination: exactly one lane gets p */
+static void r_elect_sink(const uint32_t *x, int n, uint32_t *d, uint32_t *e)
+{
+    (void)x;
+    for (int t = 0; t < n; t++) {
+        d[t] = 1;
+        e[t] = 0;
+    }
+}
+
+/* ---- activemask */
+static void r_activemask(const uint32_t *x, int n, uint32_t *d, uint32_t *e)
+{
+    for (int t = 0; t < n; t++) {
+        d[t] = (t % 32) < 10 ? 0x3ffu : 0xdeadu;
+        e[t] = ~0u;
+    }
+}
+
+#define INIT "mov.u32 %d, 0xdead; mov.u32 %e, 0xdead;\n    "
+static const warp_case cases[] = {
+    { "shfl.sync.up.b32 by 1", 64, x_lin, "shfl.sync.up.b32 %d|%p, %x, 1, 0, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;", r_up1, true },
+    { "shfl.sync.up.b32 by 5", 32, x_lin, "shfl.sync.up.b32 %d|%p, %x, 5, 0, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;", r_up5, true },
+    { "shfl.sync.up.b32 by 2, width 8 (c = 0x1800)", 32, x_lin, "shfl.sync.up.b32 %d|%p, %x, 2, 0x1800, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;", r_up2_w8, true },
+    { "shfl.sync.up.b32 by 33 uses b[4:0] = 1", 32, x_lin, "shfl.sync.up.b32 %d|%p, %x, 33, 0, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;", r_up33, true },
+    { "shfl.sync.down.b32 by 1", 64, x_lin, "shfl.sync.down.b32 %d|%p, %x, 1, 0x1f, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;", r_down1, true },
+    { "shfl.sync.down.b32 by 3, width 8 (c = 0x181f)", 32, x_lin, "shfl.sync.down.b32 %d|%p, %x, 3, 0x181f, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;", r_down3_w8, true },
+    { "shfl.sync.down.b32 by 4, clamp 20", 32, x_lin, "shfl.sync.down.b32 %d|%p, %x, 4, 20, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;", r_down4_c20, true },
+    { "shfl.sync.down.b32 by 1 with c = 0 (clamp at lane 0)", 32, x_lin, "shfl.sync.down.b32 %d|%p, %x, 1, 0, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;", r_down1_c0, true },
+    { "shfl.sync.idx.b32 laneid ^ 1 with c = 0", 32, x_lin, "xor.b32 %b, %lane, 1;\n    shfl.sync.idx.b32 %d|%p, %x, %b, 0, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;", r_idx_c0, true },
+    { "shfl.sync.up.b32 by 3, width 4 (c = 0x1c00)", 64, x_lin, "shfl.sync.up.b32 %d|%p, %x, 3, 0x1c00, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;", r_up3_w4, true },
+    { "shfl.sync.bfly.b32 xor 1", 32, x_lin, "shfl.sync.bfly.b32 %d|%p, %x, 1, 0x1f, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;", r_bfly1, true },
+    { "shfl.sync.bfly.b32 xor 16", 64, x_lin, "shfl.sync.bfly.b32 %d|%p, %x, 16, 0x1f, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;", r_bfly16, true },
+    { "shfl.sync.bfly.b32 xor 5, width 16 (c = 0x101f)", 32, x_lin, "shfl.sync.bfly.b32 %d|%p, %x, 5, 0x101f, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;", r_bfly5_w16, true },
+    { "shfl.sync.bfly.b32 xor 3, clamp 7", 32, x_lin, "shfl.sync.bfly.b32 %d|%p, %x, 3, 7, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;", r_bfly3_c7, true },
+    { "shfl.sync.idx.b32 broadcast lane 7", 64, x_lin, "shfl.sync.idx.b32 %d|%p, %x, 7, 0x1f, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;", r_idx7, true },
+    { "shfl.sync.idx.b32 lane 31 - laneid (register b)", 32, x_lin, "sub.u32 %b, 31, %lane;\n    shfl.sync.idx.b32 %d|%p, %x, %b, 0x1f, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;", r_idx_rev, true },
+    { "shfl.sync.idx.b32 lane 3 of each 8 (c = 0x181f)", 32, x_lin, "shfl.sync.idx.b32 %d|%p, %x, 3, 0x181f, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;", r_idx3_w8, true },
+    { "shfl.sync.idx.b32 31 - laneid with clamp 15", 32, x_lin, "sub.u32 %b, 31, %lane;\n    shfl.sync.idx.b32 %d|%p, %x, %b, 0xf, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;", r_idx_rev_c15, true },
+    { "shfl.sync.idx.b32 laneid ^ 3, no predicate output", 32, x_mixed, "xor.b32 %b, %lane, 3;\n    shfl.sync.idx.b32 %d, %x, %b, 0x1f, 0xffffffff;\n    mov.u32 %e, 1;", r_idx_lane, false },
+    { "shfl.sync.bfly.b32 in a divergent half warp (membermask 0xffff)", 32, x_lin,
+      INIT "setp.lt.u32 %q, %lane, 16;\n    @!%q bra SKIP;\n    shfl.sync.bfly.b32 %d|%p, %x, 1, 0x1f, 0x0000ffff;\n    selp.u32 %e, 1, 0, %p;\nSKIP:", r_bfly1_half, true },
+    { "vote.sync.ballot/all/any/uni on alternating predicates", 64, x_odd,
+      "setp.ne.u32 %q, %x, 0;\n    vote.sync.ballot.b32 %d, %q, 0xffffffff;\n    vote.sync.all.pred %p, %q, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;\n"
+      "    vote.sync.any.pred %p, %q, 0xffffffff;\n    selp.u32 %b, 2, 0, %p;\n    or.b32 %e, %e, %b;\n    vote.sync.uni.pred %p, %q, 0xffffffff;\n"
+      "    selp.u32 %b, 4, 0, %p;\n    or.b32 %e, %e, %b;", r_vote, true },
+    { "vote.sync on an all-true predicate", 32, x_quad,
+      "setp.lt.u32 %q, %x, 100;\n    vote.sync.ballot.b32 %d, %q, 0xffffffff;\n    vote.sync.all.pred %p, %q, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;\n"
+      "    vote.sync.any.pred %p, %q, 0xffffffff;\n    selp.u32 %b, 2, 0, %p;\n    or.b32 %e, %e, %b;\n    vote.sync.uni.pred %p, %q, 0xffffffff;\n"
+      "    selp.u32 %b, 4, 0, %p;\n    or.b32 %e, %e, %b;", NULL, true },
+    { "vote.sync.ballot.b32 of a negated predicate", 32, x_odd, "setp.ne.u32 %q, %x, 0;\n    vote.sync.ballot.b32 %d, !%q, 0xffffffff;\n    mov.u32 %e, 0;", r_vote_neg, true },
+    { "vote.sync.ballot.b32 in a divergent half warp (membermask 0xffff)", 32, x_odd,
+      INIT "setp.lt.u32 %p, %lane, 16;\n    @!%p bra SKIP;\n    setp.ne.u32 %q, %x, 0;\n    vote.sync.ballot.b32 %d, %q, 0x0000ffff;\n    mov.u32 %e, 0;\nSKIP:", r_vote_half, true },
+    { "match.any.sync.b32", 64, x_quad, "match.any.sync.b32 %d, %x, 0xffffffff;\n    mov.u32 %e, 0;", r_match_any, true },
+    { "match.any.sync.b64", 32, x_mixed, "and.b32 %b, %x, 0x80000000;\n    cvt.u64.u32 %w, %b;\n    match.any.sync.b64 %d, %w, 0xffffffff;\n    mov.u32 %e, 0;", NULL, true },
+    { "match.all.sync.b32 on equal values", 64, x_same, "match.all.sync.b32 %d|%p, %x, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;", r_match_all, true },
+    { "match.all.sync.b32 on different values", 32, x_quad, "match.all.sync.b32 %d|%p, %x, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;", r_match_all, true },
+    { "redux.sync.add.u32", 64, x_mixed, "redux.sync.add.u32 %d, %x, 0xffffffff;\n    mov.u32 %e, 0;", r_redux_add, true },
+    { "redux.sync.min.s32", 32, x_signed, "redux.sync.min.s32 %d, %x, 0xffffffff;\n    mov.u32 %e, 0;", r_redux_min, true },
+    { "redux.sync.max.u32", 32, x_mixed, "redux.sync.max.u32 %d, %x, 0xffffffff;\n    mov.u32 %e, 0;", r_redux_max, true },
+    { "redux.sync.and.b32", 32, x_mixed, "redux.sync.and.b32 %d, %x, 0xffffffff;\n    mov.u32 %e, 0;", r_redux_and, true },
+    { "redux.sync.or.b32", 32, x_mixed, "redux.sync.or.b32 %d, %x, 0xffffffff;\n    mov.u32 %e, 0;", r_redux_or, true },
+    { "redux.sync.xor.b32", 64, x_mixed, "redux.sync.xor.b32 %d, %x, 0xffffffff;\n    mov.u32 %e, 0;", r_redux_xor, true },
+    { "redux.sync.add.u32 in a divergent half warp (membermask 0xffff0000)", 32, x_lin,
+      INIT "setp.ge.u32 %p, %lane, 16;\n    @!%p bra SKIP;\n    redux.sync.add.u32 %d, %x, 0xffff0000;\n    mov.u32 %e, 0;\nSKIP:", r_redux_add_half, true },
+    { "elect.sync _|p: one leader per warp", 64, x_lin,
+      "elect.sync _|%p, 0xffffffff;\n    vote.sync.ballot.b32 %b, %p, 0xffffffff;\n    popc.b32 %d, %b;\n    mov.u32 %e, 0;", r_elect_sink, true },
+    { "activemask.b32 inside and after a divergent branch", 64, x_lin,
+      INIT "setp.lt.u32 %p, %lane, 10;\n    @!%p bra SKIP;\n    activemask.b32 %d;\nSKIP:\n    bar.warp.sync 0xffffffff;\n    activemask.b32 %e;", r_activemask, true },
+};
+
+/* references that need the case's own input (computed generically) */
+static void r_vote_all_true(const uint32_t *x, int n, uint32_t *d, uint32_t *e)
+{
+    (void)x;
+    for (int t = 0; t < n; t++) {
+        d[t] = ~0u;
+        e[t] = 7;
+    }
+}
+static void r_match_any64(const uint32_t *x, int n, uint32_t *d, uint32_t *e)
+{
+    uint32_t y[MAXT];
+    for (int t = 0; t < n; t++) y[t] = x[t] & 0x80000000u;
+    r_match_any(y, n, d, e);
+}
+
+START_TEST(warp_case_test)
+{
+    const warp_case *c = &cases[_i];
+    void (*ref)(const uint32_t *, int, uint32_t *, uint32_t *) = c->ref;
+    if (!ref) ref = strstr(c->name, "all-true") ? r_vote_all_true : r_match_any64;
+    char ptx[4096];
+    snprintf(ptx, sizeof ptx,
+             CONF_PTX_HEADER
+             ".visible .entry k(.param .u64 pout, .param .u64 pin)\n"
+             "{\n"
+             "    .reg .b64 %%out, %%in, %%off, %%w;\n"
+             "    .reg .b32 %%lane, %%t, %%x, %%d, %%e, %%b;\n"
+             "    .reg .pred %%p, %%q;\n"
+             "    ld.param.u64 %%out, [pout];\n"
+             "    ld.param.u64 %%in, [pin];\n"
+             "    mov.u32 %%t, %%tid.x;\n"
+             "    mov.u32 %%lane, %%laneid;\n"
+             "    mul.wide.u32 %%off, %%t, 4;\n"
+             "    add.u64 %%in, %%in, %%off;\n"
+             "    ld.global.u32 %%x, [%%in];\n"
+             "    %s\n"
+             "    mul.wide.u32 %%off, %%t, 8;\n"
+             "    add.u64 %%out, %%out, %%off;\n"
+             "    st.global.v2.u32 [%%out], {%%d, %%e};\n"
+             "    ret;\n"
+             "}\n",
+             c->body);
+    uint32_t *in = conf_dev_alloc(4 * MAXT), *out = conf_dev_alloc(8 * MAXT);
+    uint32_t x[MAXT], d[MAXT], e[MAXT];
+    for (int t = 0; t < c->n; t++) {
+        x[t] = c->x(t);
+        in[t] = x[t];
+        d[t] = e[t] = 0xdead;
+    }
+    ref(x, c->n, d, e);
+    uint64_t params[2] = { conf_dev_addr(out), conf_dev_addr(in) };
+    conf_result r;
+    if (conf_run_k(c->name, ptx, DIM(1, 1, 1), DIM((uint32_t)c->n, 1, 1), 0, params, 2, &r) != CONF_OK)
+        ck_abort_msg("%s", r.message);
+    for (int t = 0; t < c->n; t++) {
+        ck_assert_msg(out[2 * t] == d[t], "%s: thread %d (input 0x%x): d want 0x%08x got 0x%08x", c->name, t, x[t], d[t], out[2 * t]);
+        if (c->check_e)
+            ck_assert_msg(out[2 * t + 1] == e[t], "%s: thread %d (input 0x%x): second result (predicate/flags) want 0x%x got 0x%x",
+                          c->name, t, x[t], e[t], out[2 * t + 1]);
+    }
+    conf_dev_free(in);
+    conf_dev_free(out);
+}
+END_TEST
+
+START_TEST(elect_sync)
+{
+    /* One leader per warp, the same for every lane, flagged by p on that lane only; it is a
+     * member of the mask (here: the odd lanes only, in a divergent branch). */
+    const char *ptx = CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pout)\n"
+        "{\n"
+        "    .reg .b64 %out, %off;\n"
+        "    .reg .b32 %t, %lane, %d, %e, %o;\n"
+        "    .reg .pred %p, %q;\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    mov.u32 %t, %tid.x;\n"
+        "    mov.u32 %lane, %laneid;\n"
+        "    mov.u32 %d, 0xdead;\n"
+        "    mov.u32 %e, 0xdead;\n"
+        "    elect.sync %d|%p, 0xffffffff;\n"
+        "    selp.u32 %e, 1, 0, %p;\n"
+        "    mov.u32 %o, 0xdead;\n"
+        "    and.b32 %o, %lane, 1;\n"
+        "    setp.eq.u32 %q, %o, 1;\n"
+        "    mov.u32 %o, 0xdead;\n"
+        "    @!%q bra SKIP;\n"
+        "    elect.sync %o|%p, 0xaaaaaaaa;\n"
+        "    @%p or.b32 %o, %o, 0x100;\n"
+        "SKIP:\n"
+        "    mul.wide.u32 %off, %t, 12;\n"
+        "    add.u64 %out, %out, %off;\n"
+        "    st.global.u32 [%out], %d;\n"
+        "    st.global.u32 [%out+4], %e;\n"
+        "    st.global.u32 [%out+8], %o;\n"
+        "    ret;\n"
+        "}\n";
+    enum { N = 64 };
+    uint32_t *out = conf_dev_alloc(12 * N);
+    uint64_t params[1] = { conf_dev_addr(out) };
+    conf_result r;
+    if (conf_run_k("elect.sync", ptx, DIM(1, 1, 1), DIM(N, 1, 1), 0, params, 1, &r) != CONF_OK) ck_abort_msg("%s", r.message);
+    for (int w = 0; w < N; w += 32) {
+        uint32_t leader = out[3 * w], leaders = 0, odd_leader = out[3 * (w + 1) + 2] & 0xff, odd_leaders = 0;
+        ck_assert_msg(leader < 32, "elect.sync: warp %d elected lane %u", w / 32, leader);
+        ck_assert_msg(odd_leader < 32 && (odd_leader & 1), "elect.sync among odd lanes: warp %d elected lane %u", w / 32, odd_leader);
+        for (int l = 0; l < 32; l++) {
+            const uint32_t *o = &out[3 * (w + l)];
+            ck_assert_msg(o[0] == leader, "elect.sync: lane %d of warp %d names leader %u, lane 0 names %u", l, w / 32, o[0], leader);
+            ck_assert_msg(o[1] == (l == (int)leader), "elect.sync: lane %d of warp %d has p = %u (leader %u)", l, w / 32, o[1], leader);
+            leaders += o[1];
+            if (l & 1) {
+                ck_assert_msg((o[2] & 0xff) == odd_leader, "elect.sync 0xaaaaaaaa: lane %d names %u", l, o[2] & 0xff);
+                bool is = (o[2] & 0x100) != 0;
+                ck_assert_msg(is == (l == (int)odd_leader), "elect.sync 0xaaaaaaaa: lane %d has p = %d (leader %u)", l, is, odd_leader);
+                odd_leaders += is;
+            } else {
+                ck_assert_msg(o[2] == 0xdead, "lane %d did not run elect.sync but its value changed to 0x%x", l, o[2]);
+            }
+        }
+        ck_assert_msg(leaders == 1 && odd_leaders == 1, "elect.sync: %u and %u leaders in warp %d", leaders, odd_leaders, w / 32);
+    }
+    conf_dev_free(out);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("conformance_warp");
+    TCase *tc = tcase_create("warp-level instructions");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, warp_case_test, 0, (int)CONF_N(cases));
+    tcase_add_test(tc, elect_sync);
+    suite_add_tcase(s, tc);
+    return conf_main(s);
+}
