@@ -1,4 +1,5 @@
-/* cli/ptx.c: `ptxsim ptx FILE.ptx [--dump] [--print]`: parse and check a PTX file. */
+/* cli/ptx.c: `ptxsim ptx FILE.ptx [--dump] [--print] [--roundtrip]`: parse and check a PTX
+ * file. */
 #include "cli/cli.h"
 #include "frontend/ptx.h"
 
@@ -43,23 +44,53 @@ static char *read_file(const char *path, size_t *len)
     return buf;
 }
 
+/* parse(print(m)) must equal m: the printer loses nothing the IR holds. */
+static bool check_roundtrip(const ptx_module *m, const char *path)
+{
+    char *printed = NULL;
+    size_t printed_len = 0;
+    FILE *mem = open_memstream(&printed, &printed_len);
+    if (!mem) {
+        fprintf(stderr, "ptxsim ptx: out of memory\n");
+        return false;
+    }
+    ptx_print(m, mem);
+    fclose(mem);
+    ptx_diag diag = {0};
+    ptx_module *again = ptx_parse(printed, printed_len, path, &diag);
+    char why[512] = "";
+    bool same = again && ptx_module_equal(m, again, why, sizeof why);
+    if (!again)
+        fprintf(stderr, "%s: round trip: the printed module does not parse:\n%s", path,
+                diag.text ? diag.text : "");
+    else if (!same)
+        fprintf(stderr, "%s: round trip: the printed module differs: %s\n", path, why);
+    ptx_module_free(again);
+    ptx_diag_free(&diag);
+    free(printed);
+    return same;
+}
+
 static void usage(FILE *out)
 {
-    fputs("usage: ptxsim ptx FILE.ptx [--dump] [--print]\n"
+    fputs("usage: ptxsim ptx FILE.ptx [--dump] [--print] [--roundtrip]\n"
           "  Parses and checks a PTX module; exits 0 when it is valid.\n"
-          "  --dump   list symbols, functions, basic blocks, successors and IPDOMs\n"
-          "  --print  write the module back as PTX\n", out);
+          "  --dump       list symbols, functions, basic blocks, successors and IPDOMs\n"
+          "  --print      write the module back as PTX\n"
+          "  --roundtrip  also check that the printed module parses to the same IR\n", out);
 }
 
 int cli_ptx(int argc, char **argv)
 {
     const char *path = NULL;
-    bool dump = false, print = false;
+    bool dump = false, print = false, roundtrip = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--dump") == 0)
             dump = true;
         else if (strcmp(argv[i], "--print") == 0)
             print = true;
+        else if (strcmp(argv[i], "--roundtrip") == 0)
+            roundtrip = true;
         else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             usage(stdout);
             return 0;
@@ -93,6 +124,8 @@ int cli_ptx(int argc, char **argv)
             ptx_dump(m, stdout);
         if (print)
             ptx_print(m, stdout);
+        if (roundtrip && !check_roundtrip(m, path))
+            rc = 1;
         ptx_module_free(m);
     }
     ptx_diag_free(&diag);

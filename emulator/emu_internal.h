@@ -26,6 +26,8 @@
 #define EMU_CALL_STACK_BYTES (16u * 1024u)
 #define EMU_MAX_CALL_DEPTH 1024u
 #define EMU_NBARRIERS 16
+/* Back-edges a diverged path may take in a row before the waiting lanes get to run. */
+#define EMU_SPIN_LIMIT 4096u
 
 enum { EMU_TK_NONE, EMU_TK_B, EMU_TK_U, EMU_TK_S, EMU_TK_F, EMU_TK_P, EMU_TK_PK };
 extern const uint8_t emu_type_bits[PTX_TYPE_COUNT];
@@ -103,6 +105,7 @@ struct emu_warp {
     uint64_t local_per_thread;
     uint64_t ninstr;
     uint32_t cc;              /* carry flag (CC.CF) per lane */
+    uint32_t spin, spin_sp, spin_pc;  /* consecutive uniform back-edges of one SIMT entry */
     uint32_t bar_mask;        /* lanes that executed the bar instruction it waits at */
     emu_dim3 tid[EMU_WARP_SIZE];
     uint64_t cache_base, cache_end, cache_gen;  /* last allocation a lane hit */
@@ -125,7 +128,7 @@ struct emu_cta {
     emu_warp *warps;
     uint8_t *smem;
     uint64_t smem_size;
-    emu_barrier bar[EMU_NBARRIERS];
+    emu_barrier bar[EMU_NBARRIERS + 1];   /* the last one serves barrier.cluster.wait */
 };
 
 struct emu_grid {
@@ -170,6 +173,9 @@ uint32_t emu_read_pred_mask(emu_ctx *c, const ptx_operand *o);
 /* Address of a symbol as its own space sees it (shared offset, local offset, device addr). */
 uint64_t emu_symbol_address(emu_ctx *c, int32_t sym, uint8_t *space);
 uint8_t emu_reg_bits(const emu_ctx *c, int32_t reg);
+/* The register row (32 lanes) of a register operand, NULL otherwise; a .b128 register has its
+ * high half in the next row. */
+uint64_t *emu_reg_row(emu_ctx *c, const ptx_operand *o);
 /* The instruction's type i, or NONE. */
 static inline uint8_t emu_ty(const ptx_instr *in, int i)
 {
@@ -187,6 +193,10 @@ int emu_format_where(const emu_ctx *c, const ptx_instr *in, char *buf, size_t le
 /* ---- warp.c: SIMT and frames */
 void emu_simt_push(emu_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask);
 void emu_lanes_exit(emu_ctx *c, uint32_t lanes);
+/* Called on a uniform backward branch of the top SIMT entry: after many in a row while other
+ * lanes of the warp wait, lets those lanes go on (as independent thread scheduling would), so
+ * a lane spinning on a lock another lane of its warp holds cannot starve it. */
+void emu_simt_backedge(emu_ctx *c, uint32_t target);
 void emu_lanes_return(emu_ctx *c, uint32_t lanes);
 bool emu_call_push(emu_ctx *c, const emu_func *callee, uint32_t mask, const ptx_instr *call);
 /* Pops the finished top frame: copies return values to the caller and resumes it. */
@@ -204,12 +214,19 @@ void emu_barrier_arrive(emu_ctx *c, const ptx_instr *in, uint32_t id, uint32_t c
                         bool wait, int red_kind, uint32_t red_popc, bool red_and, bool red_or);
 void emu_cta_warp_exited(emu_cta *cta, emu_warp *w, uint32_t lanes);
 
+/* ---- exec_mem.c: loads or stores `size` (<= 16) bytes per lane of mask at per-lane addresses
+ * of space ispace (PTX_SPACE_NONE: generic), checked as ld/st are; false after a fault. */
+bool emu_mem_lanes(emu_ctx *c, const ptx_instr *in, uint8_t ispace, const uint64_t *addr,
+                   uint32_t mask, unsigned size, uint8_t (*data)[16], bool store);
+
 /* ---- device_memory.c */
 uint64_t emu_device_generation(void);
 
 /* ---- instruction selection: each family returns a handler, or NULL when it lacks it */
 emu_exec_fn emu_select(const ptx_instr *in);
+emu_exec_fn emu_select_fast(const ptx_instr *in);
 emu_exec_fn emu_select_int(const ptx_instr *in);
+emu_exec_fn emu_select_simd(const ptx_instr *in);
 emu_exec_fn emu_select_float(const ptx_instr *in);
 emu_exec_fn emu_select_half(const ptx_instr *in);
 emu_exec_fn emu_select_cvt(const ptx_instr *in);
@@ -217,6 +234,8 @@ emu_exec_fn emu_select_cmp(const ptx_instr *in);
 emu_exec_fn emu_select_mem(const ptx_instr *in);
 emu_exec_fn emu_select_control(const ptx_instr *in);
 emu_exec_fn emu_select_warp(const ptx_instr *in);
+emu_exec_fn emu_select_wmma(const ptx_instr *in);
+emu_exec_fn emu_select_mma(const ptx_instr *in);
 
 /* module.c */
 int emu_instr_text(const ptx_instr *in, char *buf, size_t len);

@@ -17,6 +17,11 @@ static inline uint64_t *reg_row(emu_ctx *c, const ptx_operand *o)
     return c->regs + (size_t)(r->slot + (r->vec > 1 ? o->comp : 0)) * EMU_WARP_SIZE;
 }
 
+uint64_t *emu_reg_row(emu_ctx *c, const ptx_operand *o)
+{
+    return o->kind == PTX_OPD_REG && o->reg >= 0 ? reg_row(c, o) : NULL;
+}
+
 /* An immediate as a value of the instruction's type. */
 static uint64_t imm_value(const ptx_operand *o, uint8_t type)
 {
@@ -93,6 +98,7 @@ static uint64_t sreg_value(emu_ctx *c, const ptx_operand *o, int lane)
     case PTX_SREG_CLUSTER_NCTAID: return comp <= 2 ? 1 : 0;
     case PTX_SREG_CLUSTER_CTARANK: return 0;
     case PTX_SREG_CLUSTER_NCTARANK: return 1;
+    case PTX_SREG_ENVREG: return comp < 32 ? L->envreg[comp] : 0;
     default: return 0;
     }
 #undef DIM
@@ -261,11 +267,15 @@ void emu_write_all(emu_ctx *c, const ptx_operand *o, uint8_t type, const uint64_
 emu_exec_fn emu_select(const ptx_instr *in)
 {
     emu_exec_fn f;
+    if ((f = emu_select_fast(in))) return f;
+    if ((f = emu_select_simd(in))) return f;
     if ((f = emu_select_control(in))) return f;
     if ((f = emu_select_mem(in))) return f;
     if ((f = emu_select_cvt(in))) return f;
     if ((f = emu_select_cmp(in))) return f;
     if ((f = emu_select_warp(in))) return f;
+    if ((f = emu_select_wmma(in))) return f;
+    if ((f = emu_select_mma(in))) return f;
     if ((f = emu_select_half(in))) return f;
     if ((f = emu_select_float(in))) return f;
     if ((f = emu_select_int(in))) return f;
@@ -354,9 +364,6 @@ emu_stop emu_warp_run(emu_warp *w, uint64_t budget)
     if (result == EMU_STOP_BUDGET && !settle(&c)) result = EMU_STOP_EXIT;
     if (result == EMU_STOP_EXIT) {
         w->state = EMU_WS_EXITED;
-    }
-    if (result == EMU_STOP_BARRIER && w->state == EMU_WS_READY) {
-        /* the barrier completed on this warp's own arrival */
     }
     emu_mem_policy *p = c.g->launch.policy;
     if (p && p->warp_stopped) p->warp_stopped(p, w, (int)result);

@@ -1448,12 +1448,13 @@ static bool resolve_sreg(const char *s, size_t len, ptx_operand *o)
         if (k == base || dot)
             return false;
         r = ptx_sreg_lookup(s, k);
-        if (r != PTX_SREG_ENVREG && r != PTX_SREG_PM)
+        if (r != PTX_SREG_ENVREG && r != PTX_SREG_PM && r != PTX_SREG_RESERVED_SMEM_OFFSET)
             return false;
         if (pm64 && r != PTX_SREG_PM)
             return false;
         comp = atoi(s + k);
-        if ((r == PTX_SREG_ENVREG && comp > 31) || (r == PTX_SREG_PM && comp > 7))
+        if ((r == PTX_SREG_ENVREG && comp > 31) || (r == PTX_SREG_PM && comp > 7) ||
+            (r == PTX_SREG_RESERVED_SMEM_OFFSET && comp > 1))
             return false;
         if (pm64)
             comp += 8;  /* %pm0_64.. are the 64-bit counters: comp 8..15 */

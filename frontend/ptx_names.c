@@ -58,7 +58,7 @@ static const char *const sreg_text[PTX_SREG_COUNT] = {
     [PTX_SREG_RESERVED_SMEM_OFFSET_BEGIN] = "%reserved_smem_offset_begin",
     [PTX_SREG_RESERVED_SMEM_OFFSET_END] = "%reserved_smem_offset_end",
     [PTX_SREG_RESERVED_SMEM_OFFSET_CAP] = "%reserved_smem_offset_cap",
-    [PTX_SREG_RESERVED_SMEM_OFFSET_2] = "%reserved_smem_offset_2",
+    [PTX_SREG_RESERVED_SMEM_OFFSET] = "%reserved_smem_offset_",
     [PTX_SREG_CURRENT_GRAPH_EXEC] = "%current_graph_exec",
 };
 

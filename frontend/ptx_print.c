@@ -40,8 +40,8 @@ static const char *linkage_name(int l)
 static void print_sreg(const ptx_operand *o, FILE *out)
 {
     ptx_sreg r = (ptx_sreg)o->reg;
-    if (r == PTX_SREG_ENVREG) {
-        fprintf(out, "%%envreg%u", o->comp);
+    if (r == PTX_SREG_ENVREG || r == PTX_SREG_RESERVED_SMEM_OFFSET) {
+        fprintf(out, "%s%u", ptx_sreg_name(r), o->comp);
         return;
     }
     if (r == PTX_SREG_PM) {

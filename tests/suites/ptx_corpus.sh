@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The PTX corpus: nvcc compiles a wide set of CUDA sources to PTX for sm_75, sm_80, sm_86, sm_90
+# and sm_120, with -G, -lineinfo, -O3 and -rdc=true, and every file must parse, pass the checks
+# and round-trip (parse(print(parse(f))) equals parse(f)): `ptxsim ptx --roundtrip`.
+#   full matrix (5 arches x 5 flag sets): the feature-dense sources in tests/ptx/corpus/ and
+#     tests/ptx/frontend/src/{features,tc}.cu
+#   one (arch, flags) pair each, rotating: every other source in tests/ptx/frontend/src/,
+#     tests/cuda/, examples/
+#   CUB and Thrust (bench/corpus/thrust_cub.cu): two configurations, it is slow to compile
+# A source's `// nvcc: ... -arch=sm_NN ...` line sets its minimum architecture; `-rdc` there
+# (or a source that needs it) makes every configuration of it relocatable.
+# Prints "PASS name" / "FAIL name: why" per PTX file. PTX is cached in $B/tests/ptx-corpus.
+set -u
+cd "$(dirname "$0")/../.."
+B=${B:-build}
+NVCC=${NVCC:-nvcc}
+PTXSIM=$B/bin/ptxsim
+OUT=$B/tests/ptx-corpus
+mkdir -p "$OUT"
+
+ARCHES=(sm_75 sm_80 sm_86 sm_90 sm_120)
+FLAGSETS=("" "-G" "-lineinfo" "-O3" "-rdc=true")
+flag_tag() { case "$1" in "") echo plain ;; -G) echo G ;; -lineinfo) echo lineinfo ;; -O3) echo O3 ;; *) echo rdc ;; esac; }
+
+jobs_file=$OUT/jobs.txt
+: >"$jobs_file"
+
+# add_job SRC ARCH FLAGS: one PTX file to build and check
+add_job() {
+    local src=$1 arch=$2 flags=$3 base min extra
+    base=$(basename "$src" .cu)
+    extra=$(sed -n 's|^// nvcc: ||p' "$src" | head -n 1)
+    min=$(grep -o 'sm_[0-9]*' <<<"$extra" | head -n 1 | tr -d 'sm_')
+    if [ -n "$min" ] && [ "${arch#sm_}" -lt "$min" ]; then arch=sm_$min; fi
+    case "$extra $base" in *-rdc*|*rdc_*) flags="$flags -rdc=true" ;; esac
+    local std
+    std=$(grep -o -- '-std=[a-z+0-9]*' <<<"$extra" | head -n 1)
+    printf '%s\t%s\t%s\t%s\n' "$src" "$arch" "$flags $std" "$OUT/$base.$arch.$(flag_tag "$3").ptx" >>"$jobs_file"
+}
+
+for src in tests/ptx/corpus/*.cu tests/ptx/frontend/src/features.cu tests/ptx/frontend/src/tc.cu; do
+    for arch in "${ARCHES[@]}"; do
+        for flags in "${FLAGSETS[@]}"; do add_job "$src" "$arch" "$flags"; done
+    done
+done
+i=0
+for src in tests/ptx/frontend/src/*.cu tests/cuda/*.cu tests/cuda/*/*.cu examples/*.cu examples/*/*.cu; do
+    [ -e "$src" ] || continue
+    case "$src" in */features.cu|*/tc.cu) continue ;; esac
+    arch=${ARCHES[$((i % 5))]}
+    flags=${FLAGSETS[$(((i / 5 + i) % 5))]}
+    case "$src" in */cluster.cu) arch=sm_90 ;; esac
+    add_job "$src" "$arch" "$flags"
+    i=$((i + 1))
+done
+add_job bench/corpus/thrust_cub.cu sm_80 "-O3"
+add_job bench/corpus/thrust_cub.cu sm_120 "-lineinfo"
+
+# Compile what is missing or stale, two at a time.
+compile_one() {
+    IFS=$'\t' read -r src arch flags out <<<"$1"
+    if [ -s "$out" ] && [ "$out" -nt "$src" ]; then return 0; fi
+    # shellcheck disable=SC2086
+    "$NVCC" -ptx -arch="$arch" -Wno-deprecated-gpu-targets $flags -o "$out" "$src" \
+        >"$out.nvcc.log" 2>&1 || rm -f "$out"
+}
+export -f compile_one
+export NVCC
+tr '\n' '\0' <"$jobs_file" | xargs -0 -P 2 -I{} bash -c 'compile_one "$1"' _ {}
+
+while IFS=$'\t' read -r src arch flags out; do
+    name="ptx_corpus/$(basename "$out" .ptx)"
+    if [ ! -s "$out" ]; then
+        echo "FAIL $name: nvcc could not compile $src for $arch ($flags): $(grep -m1 error "$out.nvcc.log")"
+        continue
+    fi
+    if msg=$("$PTXSIM" ptx --roundtrip "$out" 2>&1 >/dev/null); then
+        echo "PASS $name"
+    else
+        echo "FAIL $name: $(head -n 3 <<<"$msg" | tr '\n' ' ')"
+    fi
+done <"$jobs_file"
