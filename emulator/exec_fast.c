@@ -1,0 +1,352 @@
+/* exec_fast.c: specialised handlers for the commonest plain forms (32/64-bit integer
+ * arithmetic and logic, f32 add/mul/fma in round-to-nearest, setp, selp, mov), chosen at load
+ * time. They compute exactly what the general handlers compute; they only skip the generic
+ * operand conversion when an operand is a register of the instruction's width, and run a
+ * straight loop over all 32 lanes when the whole warp is active. */
+#include "emulator/emu_internal.h"
+#include "emulator/sem.h"
+
+#include <math.h>
+
+/* A source operand as a row of 32 values: the register itself when it has the instruction's
+ * width (registers hold canonical values), else converted into buf. */
+static inline const uint64_t *src(emu_ctx *c, const ptx_operand *o, uint8_t t, uint64_t *buf)
+{
+    if (o->kind == PTX_OPD_REG) {
+        const ptx_reg *r = &c->fn->regs[o->reg];
+        if (r->vec <= 1 && emu_type_bits[r->type] == emu_type_bits[t] && r->type != PTX_TYPE_PRED)
+            return c->regs + (size_t)r->slot * EMU_WARP_SIZE;
+    }
+    emu_read_all(c, o, t, buf);
+    return buf;
+}
+
+/* The destination row when the register has the instruction's width, else NULL. */
+static inline uint64_t *dst(emu_ctx *c, const ptx_operand *o, uint8_t t)
+{
+    if (o->kind != PTX_OPD_REG) return NULL;
+    const ptx_reg *r = &c->fn->regs[o->reg];
+    if (r->vec > 1 || emu_type_bits[r->type] != emu_type_bits[t] || r->type == PTX_TYPE_PRED)
+        return NULL;
+    return c->regs + (size_t)r->slot * EMU_WARP_SIZE;
+}
+
+/* Runs EXPR for every active lane l into out[l]; out is the destination row when it can be,
+ * else a buffer written back through emu_write_all. */
+#define LANEWISE(c, in, T, EXPR)                                                   \
+    do {                                                                            \
+        uint64_t tmp_[EMU_WARP_SIZE];                                               \
+        uint64_t *out_ = dst((c), &(in)->ops[0], (T));                              \
+        uint64_t *o_ = out_ ? out_ : tmp_;                                          \
+        if ((c)->mask == 0xffffffffu) {                                             \
+            for (int l = 0; l < EMU_WARP_SIZE; l++) o_[l] = (EXPR);                 \
+        } else {                                                                    \
+            for (uint32_t mk_ = (c)->mask; mk_; mk_ &= mk_ - 1) {                   \
+                int l = __builtin_ctz(mk_);                                         \
+                o_[l] = (EXPR);                                                     \
+            }                                                                       \
+        }                                                                           \
+        if (!out_) emu_write_all((c), &(in)->ops[0], (T), tmp_);                    \
+    } while (0)
+
+#define BIN(name, T, EXPR)                                                         \
+    static void name(emu_ctx *c, const ptx_instr *in)                              \
+    {                                                                               \
+        uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE];                            \
+        const uint64_t *a = src(c, &in->ops[1], (T), ba_);                          \
+        const uint64_t *b = src(c, &in->ops[2], (T), bb_);                          \
+        LANEWISE(c, in, (T), EXPR);                                                 \
+    }
+
+#define M32 UINT64_C(0xffffffff)
+#define S32(x) ((int64_t)(int32_t)(uint32_t)(x))
+
+BIN(f_add32, PTX_TYPE_B32, (a[l] + b[l]) & M32)
+BIN(f_sub32, PTX_TYPE_B32, (a[l] - b[l]) & M32)
+BIN(f_mul32, PTX_TYPE_B32, (a[l] * b[l]) & M32)
+BIN(f_and32, PTX_TYPE_B32, a[l] & b[l])
+BIN(f_or32, PTX_TYPE_B32, a[l] | b[l])
+BIN(f_xor32, PTX_TYPE_B32, a[l] ^ b[l])
+BIN(f_add64, PTX_TYPE_B64, a[l] + b[l])
+BIN(f_sub64, PTX_TYPE_B64, a[l] - b[l])
+BIN(f_mul64, PTX_TYPE_B64, a[l] * b[l])
+BIN(f_and64, PTX_TYPE_B64, a[l] & b[l])
+BIN(f_or64, PTX_TYPE_B64, a[l] | b[l])
+BIN(f_xor64, PTX_TYPE_B64, a[l] ^ b[l])
+BIN(f_shl32, PTX_TYPE_B32, b[l] >= 32 ? 0 : (a[l] << b[l]) & M32)
+BIN(f_shru32, PTX_TYPE_B32, b[l] >= 32 ? 0 : a[l] >> b[l])
+BIN(f_shrs32, PTX_TYPE_B32, (uint64_t)(S32(a[l]) >> (b[l] >= 32 ? 31 : b[l])) & M32)
+BIN(f_mins32, PTX_TYPE_B32, S32(a[l]) < S32(b[l]) ? a[l] : b[l])
+BIN(f_maxs32, PTX_TYPE_B32, S32(a[l]) > S32(b[l]) ? a[l] : b[l])
+BIN(f_minu32, PTX_TYPE_B32, a[l] < b[l] ? a[l] : b[l])
+BIN(f_maxu32, PTX_TYPE_B32, a[l] > b[l] ? a[l] : b[l])
+
+/* shift amounts are read as .u32 even for 64-bit shifts */
+static void f_shl64u(emu_ctx *c, const ptx_instr *in)
+{
+    uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE];
+    const uint64_t *a = src(c, &in->ops[1], PTX_TYPE_B64, ba_);
+    const uint64_t *b = src(c, &in->ops[2], PTX_TYPE_B32, bb_);
+    LANEWISE(c, in, PTX_TYPE_B64, b[l] >= 64 ? 0 : a[l] << b[l]);
+}
+
+static void f_shr64u(emu_ctx *c, const ptx_instr *in)
+{
+    uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE];
+    const uint64_t *a = src(c, &in->ops[1], PTX_TYPE_B64, ba_);
+    const uint64_t *b = src(c, &in->ops[2], PTX_TYPE_B32, bb_);
+    LANEWISE(c, in, PTX_TYPE_B64, b[l] >= 64 ? 0 : a[l] >> b[l]);
+}
+
+static void f_shr64s(emu_ctx *c, const ptx_instr *in)
+{
+    uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE];
+    const uint64_t *a = src(c, &in->ops[1], PTX_TYPE_B64, ba_);
+    const uint64_t *b = src(c, &in->ops[2], PTX_TYPE_B32, bb_);
+    LANEWISE(c, in, PTX_TYPE_B64, (uint64_t)((int64_t)a[l] >> (b[l] >= 64 ? 63 : b[l])));
+}
+
+static void f_mad32(emu_ctx *c, const ptx_instr *in)
+{
+    uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE], bc_[EMU_WARP_SIZE];
+    const uint64_t *a = src(c, &in->ops[1], PTX_TYPE_B32, ba_);
+    const uint64_t *b = src(c, &in->ops[2], PTX_TYPE_B32, bb_);
+    const uint64_t *cc = src(c, &in->ops[3], PTX_TYPE_B32, bc_);
+    LANEWISE(c, in, PTX_TYPE_B32, (a[l] * b[l] + cc[l]) & M32);
+}
+
+static void f_mad64(emu_ctx *c, const ptx_instr *in)
+{
+    uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE], bc_[EMU_WARP_SIZE];
+    const uint64_t *a = src(c, &in->ops[1], PTX_TYPE_B64, ba_);
+    const uint64_t *b = src(c, &in->ops[2], PTX_TYPE_B64, bb_);
+    const uint64_t *cc = src(c, &in->ops[3], PTX_TYPE_B64, bc_);
+    LANEWISE(c, in, PTX_TYPE_B64, a[l] * b[l] + cc[l]);
+}
+
+static void f_mulwide_s32(emu_ctx *c, const ptx_instr *in)
+{
+    uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE];
+    const uint64_t *a = src(c, &in->ops[1], PTX_TYPE_B32, ba_);
+    const uint64_t *b = src(c, &in->ops[2], PTX_TYPE_B32, bb_);
+    LANEWISE(c, in, PTX_TYPE_B64, (uint64_t)(S32(a[l]) * S32(b[l])));
+}
+
+static void f_mulwide_u32(emu_ctx *c, const ptx_instr *in)
+{
+    uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE];
+    const uint64_t *a = src(c, &in->ops[1], PTX_TYPE_B32, ba_);
+    const uint64_t *b = src(c, &in->ops[2], PTX_TYPE_B32, bb_);
+    LANEWISE(c, in, PTX_TYPE_B64, a[l] * b[l]);
+}
+
+/* f32 results as the general path gives them: NaN becomes the canonical 0x7fffffff */
+static inline uint64_t fout(float f)
+{
+    return isnan(f) ? 0x7fffffffu : emu_f32_bits(f);
+}
+#define F(x) emu_as_f32(x)
+
+BIN(f_fadd, PTX_TYPE_F32, fout(F(a[l]) + F(b[l])))
+BIN(f_fsub, PTX_TYPE_F32, fout(F(a[l]) - F(b[l])))
+BIN(f_fmul, PTX_TYPE_F32, fout(F(a[l]) * F(b[l])))
+
+static void f_ffma(emu_ctx *c, const ptx_instr *in)
+{
+    uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE], bc_[EMU_WARP_SIZE];
+    const uint64_t *a = src(c, &in->ops[1], PTX_TYPE_F32, ba_);
+    const uint64_t *b = src(c, &in->ops[2], PTX_TYPE_F32, bb_);
+    const uint64_t *cc = src(c, &in->ops[3], PTX_TYPE_F32, bc_);
+    LANEWISE(c, in, PTX_TYPE_B32, fout(fmaf(F(a[l]), F(b[l]), F(cc[l]))));
+}
+
+static void f_mov(emu_ctx *c, const ptx_instr *in)
+{
+    uint8_t t = emu_ty(in, 0);
+    uint64_t ba_[EMU_WARP_SIZE];
+    const uint64_t *a = src(c, &in->ops[1], t, ba_);
+    LANEWISE(c, in, t, a[l]);
+}
+
+static void f_selp(emu_ctx *c, const ptx_instr *in)
+{
+    uint8_t t = emu_ty(in, 0);
+    uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE], p[EMU_WARP_SIZE];
+    const uint64_t *a = src(c, &in->ops[1], t, ba_);
+    const uint64_t *b = src(c, &in->ops[2], t, bb_);
+    emu_read_all(c, &in->ops[3], PTX_TYPE_PRED, p);
+    LANEWISE(c, in, t, p[l] ? a[l] : b[l]);
+}
+
+/* setp.cmp.type p, a, b (no combining op, one destination) */
+#define SETP(name, T, COND)                                                        \
+    static void name(emu_ctx *c, const ptx_instr *in)                              \
+    {                                                                               \
+        uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE], r[EMU_WARP_SIZE];          \
+        const uint64_t *a = src(c, &in->ops[1], (T), ba_);                          \
+        const uint64_t *b = src(c, &in->ops[2], (T), bb_);                          \
+        for (int l = 0; l < EMU_WARP_SIZE; l++) r[l] = (COND);                      \
+        emu_write_all(c, &in->ops[0], PTX_TYPE_PRED, r);                            \
+    }
+
+SETP(f_setp_eq32, PTX_TYPE_B32, a[l] == b[l])
+SETP(f_setp_ne32, PTX_TYPE_B32, a[l] != b[l])
+SETP(f_setp_lts32, PTX_TYPE_B32, S32(a[l]) < S32(b[l]))
+SETP(f_setp_les32, PTX_TYPE_B32, S32(a[l]) <= S32(b[l]))
+SETP(f_setp_gts32, PTX_TYPE_B32, S32(a[l]) > S32(b[l]))
+SETP(f_setp_ges32, PTX_TYPE_B32, S32(a[l]) >= S32(b[l]))
+SETP(f_setp_ltu32, PTX_TYPE_B32, a[l] < b[l])
+SETP(f_setp_leu32, PTX_TYPE_B32, a[l] <= b[l])
+SETP(f_setp_gtu32, PTX_TYPE_B32, a[l] > b[l])
+SETP(f_setp_geu32, PTX_TYPE_B32, a[l] >= b[l])
+SETP(f_setp_eq64, PTX_TYPE_B64, a[l] == b[l])
+SETP(f_setp_ne64, PTX_TYPE_B64, a[l] != b[l])
+SETP(f_setp_lts64, PTX_TYPE_B64, (int64_t)a[l] < (int64_t)b[l])
+SETP(f_setp_ges64, PTX_TYPE_B64, (int64_t)a[l] >= (int64_t)b[l])
+SETP(f_setp_ltu64, PTX_TYPE_B64, a[l] < b[l])
+SETP(f_setp_geu64, PTX_TYPE_B64, a[l] >= b[l])
+SETP(f_setp_flt, PTX_TYPE_F32, F(a[l]) < F(b[l]))
+SETP(f_setp_fle, PTX_TYPE_F32, F(a[l]) <= F(b[l]))
+SETP(f_setp_fgt, PTX_TYPE_F32, F(a[l]) > F(b[l]))
+SETP(f_setp_fge, PTX_TYPE_F32, F(a[l]) >= F(b[l]))
+SETP(f_setp_feq, PTX_TYPE_F32, F(a[l]) == F(b[l]))
+SETP(f_setp_fltu, PTX_TYPE_F32, !(F(a[l]) >= F(b[l])))
+SETP(f_setp_fgeu, PTX_TYPE_F32, !(F(a[l]) < F(b[l])))
+SETP(f_setp_fneu, PTX_TYPE_F32, !(F(a[l]) == F(b[l])))
+
+static bool plain_operand(const ptx_operand *o)
+{
+    return o->kind == PTX_OPD_REG || o->kind == PTX_OPD_IMM || o->kind == PTX_OPD_FIMM32 ||
+           o->kind == PTX_OPD_FIMM64 || o->kind == PTX_OPD_SREG || o->kind == PTX_OPD_SYM;
+}
+
+static bool plain(const ptx_instr *in, int nops)
+{
+    if (in->nops != nops || in->ops[0].kind != PTX_OPD_REG) return false;
+    for (int i = 1; i < nops; i++)
+        if (!plain_operand(&in->ops[i])) return false;
+    return true;
+}
+
+emu_exec_fn emu_select_fast(const ptx_instr *in)
+{
+    uint8_t t = emu_ty(in, 0);
+    if (in->ntypes > 1 && in->op != PTX_OP_CVT) return NULL;
+    uint8_t k = emu_type_kind[t];
+    unsigned bits = emu_type_bits[t];
+    bool integer = k == EMU_TK_U || k == EMU_TK_S || k == EMU_TK_B;
+    bool sg = k == EMU_TK_S;
+    bool i32 = integer && bits == 32, i64 = integer && bits == 64;
+    uint64_t fl = in->flags;
+    switch (in->op) {
+    case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_AND: case PTX_OP_OR: case PTX_OP_XOR:
+        if (!plain(in, 3) || fl) break;
+        if (i32) {
+            switch (in->op) {
+            case PTX_OP_ADD: return f_add32;
+            case PTX_OP_SUB: return f_sub32;
+            case PTX_OP_AND: return f_and32;
+            case PTX_OP_OR: return f_or32;
+            default: return f_xor32;
+            }
+        }
+        if (i64) {
+            switch (in->op) {
+            case PTX_OP_ADD: return f_add64;
+            case PTX_OP_SUB: return f_sub64;
+            case PTX_OP_AND: return f_and64;
+            case PTX_OP_OR: return f_or64;
+            default: return f_xor64;
+            }
+        }
+        if (t == PTX_TYPE_F32 && (in->rnd == PTX_RND_NONE || in->rnd == PTX_RND_RN)) {
+            if (in->op == PTX_OP_ADD) return f_fadd;
+            if (in->op == PTX_OP_SUB) return f_fsub;
+        }
+        break;
+    case PTX_OP_MUL:
+        if (!plain(in, 3) || fl) break;
+        if (i32 && (in->mode == PTX_SFX_LO)) return f_mul32;
+        if (i64 && (in->mode == PTX_SFX_LO)) return f_mul64;
+        if (i32 && in->mode == PTX_SFX_WIDE) return sg ? f_mulwide_s32 : f_mulwide_u32;
+        if (t == PTX_TYPE_F32 && !in->mode && (in->rnd == PTX_RND_NONE || in->rnd == PTX_RND_RN))
+            return f_fmul;
+        break;
+    case PTX_OP_MAD:
+        if (!plain(in, 4) || fl) break;
+        if (i32 && in->mode == PTX_SFX_LO) return f_mad32;
+        if (i64 && in->mode == PTX_SFX_LO) return f_mad64;
+        if (t == PTX_TYPE_F32 && (in->rnd == PTX_RND_RN)) return f_ffma;
+        break;
+    case PTX_OP_FMA:
+        if (!plain(in, 4) || fl) break;
+        if (t == PTX_TYPE_F32 && (in->rnd == PTX_RND_RN || in->rnd == PTX_RND_NONE)) return f_ffma;
+        break;
+    case PTX_OP_SHL:
+        if (!plain(in, 3) || fl) break;
+        if (i32) return f_shl32;
+        if (i64) return f_shl64u;
+        break;
+    case PTX_OP_SHR:
+        if (!plain(in, 3) || fl) break;
+        if (i32) return sg ? f_shrs32 : f_shru32;
+        if (i64) return sg ? f_shr64s : f_shr64u;
+        break;
+    case PTX_OP_MIN: case PTX_OP_MAX:
+        if (!plain(in, 3) || fl || !i32) break;
+        if (in->op == PTX_OP_MIN) return sg ? f_mins32 : f_minu32;
+        return sg ? f_maxs32 : f_maxu32;
+    case PTX_OP_MOV:
+        if (!plain(in, 2) || fl || !(integer || k == EMU_TK_F) || bits < 32 || bits > 64) break;
+        return f_mov;
+    case PTX_OP_SELP:
+        if (in->nops != 4 || in->ops[0].kind != PTX_OPD_REG || !plain_operand(&in->ops[1]) ||
+            !plain_operand(&in->ops[2]) || in->ops[3].kind != PTX_OPD_REG || bits < 32 || bits > 64)
+            break;
+        return f_selp;
+    case PTX_OP_SETP:
+        if (in->boolop || in->nops != 3 || in->ops[0].kind != PTX_OPD_REG ||
+            !plain_operand(&in->ops[1]) || !plain_operand(&in->ops[2]) || fl)
+            break;
+        if (i32) {
+            switch (in->cmp) {
+            case PTX_CMP_EQ: return f_setp_eq32;
+            case PTX_CMP_NE: return f_setp_ne32;
+            case PTX_CMP_LT: return sg ? f_setp_lts32 : f_setp_ltu32;
+            case PTX_CMP_LE: return sg ? f_setp_les32 : f_setp_leu32;
+            case PTX_CMP_GT: return sg ? f_setp_gts32 : f_setp_gtu32;
+            case PTX_CMP_GE: return sg ? f_setp_ges32 : f_setp_geu32;
+            case PTX_CMP_LO: return f_setp_ltu32;
+            case PTX_CMP_LS: return f_setp_leu32;
+            case PTX_CMP_HI: return f_setp_gtu32;
+            case PTX_CMP_HS: return f_setp_geu32;
+            default: break;
+            }
+        } else if (i64) {
+            switch (in->cmp) {
+            case PTX_CMP_EQ: return f_setp_eq64;
+            case PTX_CMP_NE: return f_setp_ne64;
+            case PTX_CMP_LT: return sg ? f_setp_lts64 : f_setp_ltu64;
+            case PTX_CMP_GE: return sg ? f_setp_ges64 : f_setp_geu64;
+            case PTX_CMP_LO: return f_setp_ltu64;
+            case PTX_CMP_HS: return f_setp_geu64;
+            default: break;
+            }
+        } else if (t == PTX_TYPE_F32) {
+            switch (in->cmp) {
+            case PTX_CMP_LT: return f_setp_flt;
+            case PTX_CMP_LE: return f_setp_fle;
+            case PTX_CMP_GT: return f_setp_fgt;
+            case PTX_CMP_GE: return f_setp_fge;
+            case PTX_CMP_EQ: return f_setp_feq;
+            case PTX_CMP_LTU: return f_setp_fltu;
+            case PTX_CMP_GEU: return f_setp_fgeu;
+            case PTX_CMP_NEU: return f_setp_fneu;
+            default: break;
+            }
+        }
+        break;
+    default: break;
+    }
+    return NULL;
+}
