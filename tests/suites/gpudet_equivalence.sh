@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# gpudet_equivalence.sh: every race-free CUDA test program (tests/cuda/*.cu) must give the same
+# result under --det=gpudet as without determinism, on 1, 2 and 4 host threads.
+#
+# For each program (the -cudart shared build tests/run_all.sh makes; built here when missing):
+#   reference: ptxsim run --det=off --threads=1
+#   gpudet:    ptxsim run --det=gpudet --threads=T --seed=T, T = 1, 2, 4
+# and one line per program, "PASS gpudet_equivalence/NAME" when every gpudet run exits as the
+# reference did and prints the same lines on stdout (compared as sorted lists: device printf and
+# host threads of the program print in no defined order), at least one of them a PASS line;
+# otherwise "FAIL gpudet_equivalence/NAME: why". (A program failing its own checks the same way
+# with and without gpudet is noted as "info": the CUDA suite counts that failure.)
+# A program opts out with a line "// gpudet: skip REASON" (a program that races on purpose).
+# Environment: B (build dir, default build), NVCC (default nvcc), PTXSIM_TEST_FILTER.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+B=${B:-build}
+NVCC=${NVCC:-nvcc}
+FILTER=${PTXSIM_TEST_FILTER:-}
+PTXSIM=$B/bin/ptxsim
+LOGS=$B/test-logs/gpudet_equivalence
+mkdir -p "$LOGS" "$B/tests/cuda"
+start=$(date +%s)
+
+field() { sed -n "s|^// $2: ||p" "$1" | head -n 1; }
+
+# build SRC: the shared-runtime executable, as tests/run_all.sh builds it; prints its path.
+build() {
+    local src=$1 name exe stale=0 f extra
+    name=$(basename "$src" .cu)
+    exe=$B/tests/cuda/$name.shared
+    local srcs=("$src")
+    [ -d "${src%.cu}" ] && srcs+=("${src%.cu}"/*.cu)
+    [ -x "$exe" ] || stale=1
+    for f in "${srcs[@]}" tests/cuda/check.cuh; do
+        [ -e "$f" ] && [ "$f" -nt "$exe" ] && stale=1
+    done
+    if [ "$stale" -eq 1 ]; then
+        extra=$(field "$src" nvcc)
+        # shellcheck disable=SC2086
+        "$NVCC" -cudart shared -Wno-deprecated-gpu-targets -lineinfo -Itests/cuda $extra \
+            -o "$exe.tmp.$$" "${srcs[@]}" >"$LOGS/$name.build.log" 2>&1 &&
+            mv -f "$exe.tmp.$$" "$exe" || { rm -f "$exe.tmp.$$"; return 1; }
+    fi
+    echo "$exe"
+}
+
+if [ ! -x "$PTXSIM" ]; then
+    echo "FAIL gpudet_equivalence: no ptxsim at $PTXSIM (set B=)"
+    exit 1
+fi
+
+for src in tests/cuda/*.cu; do
+    [ -e "$src" ] || continue
+    [ -n "$FILTER" ] && [[ $src != *"$FILTER"* ]] && continue
+    name=$(basename "$src" .cu)
+    variants=$(field "$src" variants)
+    if [ -n "$variants" ] && [[ " $variants " != *" shared "* ]]; then
+        continue
+    fi
+    skip=$(field "$src" gpudet)
+    if [[ $skip == skip* ]]; then
+        echo "info gpudet_equivalence/$name: skipped (${skip#skip})"
+        continue
+    fi
+    if ! exe=$(build "$src"); then
+        echo "FAIL gpudet_equivalence/$name: nvcc failed; see $LOGS/$name.build.log"
+        continue
+    fi
+    opts=$(field "$src" ptxsim)
+    # shellcheck disable=SC2086
+    timeout 300 "$PTXSIM" run $opts --det=off --threads=1 --seed=0 -- "$exe" \
+        >"$LOGS/$name.off.out" 2>"$LOGS/$name.off.err"
+    ref_rc=$?
+    LC_ALL=C sort "$LOGS/$name.off.out" >"$LOGS/$name.off.sorted"
+    why=()
+    for t in 1 2 4; do
+        run=$name.gpudet-t$t
+        # shellcheck disable=SC2086
+        timeout 300 "$PTXSIM" run $opts --det=gpudet --threads=$t --seed=$t -- "$exe" \
+            >"$LOGS/$run.out" 2>"$LOGS/$run.err"
+        rc=$?
+        [ "$rc" -eq "$ref_rc" ] || why+=("threads $t exit $rc, reference $ref_rc")
+        if ! LC_ALL=C sort "$LOGS/$run.out" | diff -q - "$LOGS/$name.off.sorted" >/dev/null; then
+            first=$(LC_ALL=C sort "$LOGS/$run.out" | diff - "$LOGS/$name.off.sorted" |
+                    grep -m1 '^[<>]')
+            why+=("threads $t output differs ($first)")
+        fi
+        grep -q '^PASS' "$LOGS/$run.out" || why+=("threads $t printed no PASS line")
+    done
+    if [ ${#why[@]} -eq 0 ]; then
+        echo "PASS gpudet_equivalence/$name"
+        # the program's own failures are the CUDA suite's to count; here only sameness matters
+        grep -q '^FAIL' "$LOGS/$name.off.out" &&
+            echo "info gpudet_equivalence/$name: fails its own checks without gpudet too:" \
+                 "$(grep -m1 '^FAIL' "$LOGS/$name.off.out")"
+    else
+        echo "FAIL gpudet_equivalence/$name: ${why[*]} (logs in $LOGS)"
+    fi
+done
+echo "gpudet equivalence: $(($(date +%s) - start)) s"

@@ -1,0 +1,60 @@
+/* engine_internal.h: what the engines of the timing layer share (not part of its public
+ * interface): the seeded generator, the host-thread pool and its barrier, and the engines'
+ * entry points behind timing_run_grid. */
+#ifndef PTXSIM_TIMING_ENGINE_INTERNAL_H
+#define PTXSIM_TIMING_ENGINE_INTERNAL_H
+
+#include "timing/timing.h"
+
+#include <pthread.h>
+
+/* ---------------------------------------------------------------- seeded choices */
+
+/* splitmix64: a small, good generator; a seed fixes the whole sequence. */
+typedef struct timing_rng { uint64_t s; } timing_rng;
+
+static inline uint64_t timing_rng_next(timing_rng *r)
+{
+    uint64_t z = (r->s += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+/* A number in [0, n) (n > 0). */
+static inline uint64_t timing_rng_below(timing_rng *r, uint64_t n)
+{
+    return timing_rng_next(r) % n;
+}
+
+/* ---------------------------------------------------------------- host threads */
+
+/* Runs fn(arg, tid) for tid 0..n-1, tid 0 on the calling thread, and returns when all have
+ * finished. When fewer threads can be created, fewer run: ready(arg, count) (if given) learns
+ * the count before any fn starts. Returns the count. */
+uint32_t timing_pool_run(uint32_t n, void (*ready)(void *arg, uint32_t n),
+                         void (*fn)(void *arg, uint32_t tid), void *arg);
+
+/* A barrier for a fixed number of threads, reusable. */
+typedef struct timing_barrier {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    uint32_t n, waiting;
+    uint64_t generation;
+} timing_barrier;
+
+void timing_barrier_init(timing_barrier *b, uint32_t n);
+void timing_barrier_wait(timing_barrier *b);
+void timing_barrier_destroy(timing_barrier *b);
+
+/* ---------------------------------------------------------------- engines */
+
+/* The baseline (det off): SMs on host threads, shared global memory, seeded perturbation. */
+bool timing_run_parallel(emu_grid *g, const timing_engine_config *cfg);
+/* GPUDet (timing/gpudet/). */
+bool timing_run_gpudet(emu_grid *g, const timing_engine_config *cfg);
+
+/* Warp instructions of every warp of c (before it is destroyed). */
+uint64_t timing_cta_instructions(emu_cta *c);
+
+#endif
