@@ -128,7 +128,7 @@ void emu_cta_warp_exited(emu_cta *cta, emu_warp *w, uint32_t lanes)
     (void)w;
     uint32_t n = (uint32_t)__builtin_popcount(lanes);
     cta->live_threads = cta->live_threads > n ? cta->live_threads - n : 0;
-    for (uint32_t id = 0; id < EMU_NBARRIERS; id++) check_complete(cta, id);
+    for (uint32_t id = 0; id <= EMU_NBARRIERS; id++) check_complete(cta, id);
 }
 
 void emu_cta_report_deadlock(emu_cta *c)

@@ -98,8 +98,12 @@ bool emu_module_symbol(const emu_module *mod, const char *name, uint64_t *addr, 
 
 /* A warp-level memory operation as the executor hands it to the policy: one address per
  * active lane, already checked against the address map. */
-typedef enum emu_mem_kind { EMU_MEM_LOAD, EMU_MEM_STORE, EMU_MEM_ATOMIC, EMU_MEM_FENCE }
-    emu_mem_kind;
+typedef enum emu_mem_kind {
+    EMU_MEM_LOAD, EMU_MEM_STORE, EMU_MEM_ATOMIC, EMU_MEM_FENCE,
+    /* A device-runtime call with effects beyond the warp (printf output, malloc, free): no
+     * addresses; a policy that orders such effects defers it (see `deferred`). */
+    EMU_MEM_CALL
+} emu_mem_kind;
 
 typedef struct emu_warp emu_warp;
 
@@ -113,6 +117,10 @@ typedef struct emu_mem_op {
     const ptx_instr *instr;     /* atomics: op, type, cas operands come from here */
     uint8_t (*operand_b)[16];   /* atomics: second operand per lane (b, or cas compare) */
     uint8_t (*operand_c)[16];   /* cas: new value */
+    /* Set by the policy (atomics and calls only): it did not perform the operation; the warp
+     * stops BEFORE the instruction (EMU_STOP_MEMORDER, nothing written, pc unchanged) and
+     * executes it again when next run. GPUDet defers global atomics to its serial mode. */
+    bool deferred;
 } emu_mem_op;
 
 typedef struct emu_mem_policy {
@@ -144,6 +152,10 @@ typedef struct emu_launch {
     emu_mem_policy *policy;
     uint32_t sm_count;             /* for %nsmid / %smid */
     uint64_t grid_id;              /* %gridid */
+    /* %envreg0..31 as the driver sets them for this launch: a cooperative launch puts the
+     * address of the grid-synchronisation workspace in %envreg1 (high) : %envreg2 (low),
+     * which cooperative_groups::this_grid() reads; zero otherwise. */
+    uint32_t envreg[32];
 } emu_launch;
 
 typedef struct emu_grid emu_grid;
@@ -164,6 +176,12 @@ void emu_grid_destroy(emu_grid *g);
 uint64_t emu_grid_cta_count(const emu_grid *g);
 /* The first fault of the grid, if any (set by whichever warp faulted first in CTA order). */
 const emu_fault *emu_grid_fault(const emu_grid *g);
+/* The launch as the grid keeps it, and the shared memory one CTA takes (static + dynamic). */
+const emu_launch *emu_grid_launch(const emu_grid *g);
+uint64_t emu_grid_smem_per_cta(const emu_grid *g);
+/* Replaces the grid's memory policy (the engine installs the one its determinism mode needs);
+ * only before the first CTA is created. */
+void emu_grid_set_policy(emu_grid *g, emu_mem_policy *policy);
 
 /* Creates CTA number `linear_id` (x fastest) ready to run on SM `sm`. */
 emu_cta *emu_cta_create(emu_grid *g, uint64_t linear_id, uint32_t sm);
@@ -183,5 +201,82 @@ bool emu_warp_runnable(const emu_warp *w);
 bool emu_warp_exited(const emu_warp *w);
 uint32_t emu_warp_id(const emu_warp *w);          /* index within its CTA */
 uint64_t emu_warp_instructions(const emu_warp *w); /* warp instructions executed so far */
+
+/* ---------------------------------------------------------------- textures and surfaces */
+
+/* A texture or surface object as the runtime describes it (cudaCreateTextureObject,
+ * cudaCreateSurfaceObject): where the texels are, their format and, for textures, how they are
+ * sampled. Kernels name it by the 64-bit handle emu_texture_create returns (the value of a
+ * cudaTextureObject_t / cudaSurfaceObject_t). */
+typedef enum emu_texel_kind { EMU_TEXEL_UNSIGNED, EMU_TEXEL_SIGNED, EMU_TEXEL_FLOAT } emu_texel_kind;
+/* The values of cudaTextureAddressMode. */
+typedef enum emu_tex_address {
+    EMU_TEX_WRAP = 0, EMU_TEX_CLAMP = 1, EMU_TEX_MIRROR = 2, EMU_TEX_BORDER = 3
+} emu_tex_address;
+
+#define EMU_TEX_MAX_LEVELS 16
+
+typedef struct emu_tex_level {
+    uint64_t base;                  /* device address of texel (0,0,0) of layer 0 */
+    uint32_t width, height, depth;  /* texels; 1 for a dimension the resource lacks */
+    uint64_t pitch, slice;          /* bytes from a row to the next, from a 2D slice (or a
+                                       layer, or a cube face) to the next */
+} emu_tex_level;
+
+typedef struct emu_texture {
+    bool surface;                   /* a surface object: suld/sust/sured/suq name it */
+    uint8_t dims;                   /* 1, 2 or 3 */
+    bool layered, cubemap;          /* layers (cube faces) follow each other `slice` apart */
+    bool linear;                    /* cudaResourceTypeLinear: tex1Dfetch, no sampling */
+    uint32_t layers;                /* layered / cubemap: layers in all (6 per cube) */
+    uint8_t nchan;                  /* channels: 1..4 (x, y, z, w) */
+    uint8_t bits[4];                /* bits of each channel: 8, 16 or 32 */
+    uint8_t kind;                   /* emu_texel_kind of every channel */
+    uint32_t elem;                  /* bytes per texel */
+    /* sampling (textures only) */
+    uint8_t address[3];             /* emu_tex_address per dimension */
+    bool filter_linear;
+    bool read_normalized;           /* 8/16-bit integers read as floats in [0,1] / [-1,1] */
+    bool normalized_coords;
+    bool srgb;
+    float border[4];
+    bool mip_linear;
+    float lod_bias, min_lod, max_lod;
+    uint32_t nlevels;               /* 1 unless a mipmapped array */
+    emu_tex_level level[EMU_TEX_MAX_LEVELS];
+} emu_texture;
+
+/* Registers an object and returns its handle (never 0), or 0 when t is not valid. */
+uint64_t emu_texture_create(const emu_texture *t);
+bool emu_texture_destroy(uint64_t handle);
+/* The object behind a handle; false if there is none. */
+bool emu_texture_get(uint64_t handle, emu_texture *out);
+/* Forgets every object (cudaDeviceReset). */
+void emu_texture_release_all(void);
+
+/* ---------------------------------------------------------------- device runtime services */
+
+/* The heap that malloc/free (and new/delete) in kernels use: its size is
+ * cudaLimitMallocHeapSize (8 MiB by default). It is one allocation of device memory, made
+ * when a kernel first calls malloc; a size set while blocks are live applies once they are
+ * all freed. malloc returns 0 (NULL) when no free range is large enough. */
+void emu_heap_set_size(uint64_t bytes);
+uint64_t emu_heap_size(void);
+/* Device malloc/free (thread-safe). free of 0 does nothing; false for an address malloc did
+ * not return. */
+uint64_t emu_heap_alloc(uint64_t size);
+bool emu_heap_free(uint64_t addr);
+/* Frees the heap and every block in it (cudaDeviceReset). */
+void emu_heap_release_all(void);
+
+/* Device printf and assert output. Kernels append records to a FIFO of
+ * cudaLimitPrintfFifoSize bytes; like the hardware's, it is circular: when a record does not
+ * fit, the oldest records give way. emu_output_flush writes the records, in the order they
+ * were made, to the host's stdout (printf) and stderr (assertion messages); the runtime calls
+ * it where CUDA flushes: at the start of a launch and at synchronisation points. */
+void emu_output_set_fifo_size(uint64_t bytes);
+void emu_output_flush(void);
+/* Drops what is buffered (cudaDeviceReset after a flush). */
+void emu_output_discard(void);
 
 #endif

@@ -55,6 +55,8 @@ typedef struct emu_func {
     const ptx_function *fn;
     uint32_t index;
     emu_exec_fn *exec;        /* one handler per instruction */
+    bool *spin_loop;          /* backward branches whose loop waits on memory (atomics,
+                                 volatile or acquire loads, mbarrier tests, nanosleep) */
     uint64_t param_base;      /* frame offset of the function's .param area */
     uint64_t frame_size;      /* local bytes one activation takes per thread */
     /* kernels: the static shared layout of everything the kernel (and its callees) uses */
@@ -193,9 +195,10 @@ int emu_format_where(const emu_ctx *c, const ptx_instr *in, char *buf, size_t le
 /* ---- warp.c: SIMT and frames */
 void emu_simt_push(emu_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask);
 void emu_lanes_exit(emu_ctx *c, uint32_t lanes);
-/* Called on a uniform backward branch of the top SIMT entry: after many in a row while other
- * lanes of the warp wait, lets those lanes go on (as independent thread scheduling would), so
- * a lane spinning on a lock another lane of its warp holds cannot starve it. */
+/* Called on a uniform backward branch of a spin loop (see emu_func.spin_loop) by the top SIMT
+ * entry: after many in a row while other lanes of the warp wait, lets those lanes go on (as
+ * independent thread scheduling would), so a lane spinning on a lock another lane of its warp
+ * holds cannot starve it. */
 void emu_simt_backedge(emu_ctx *c, uint32_t target);
 void emu_lanes_return(emu_ctx *c, uint32_t lanes);
 bool emu_call_push(emu_ctx *c, const emu_func *callee, uint32_t mask, const ptx_instr *call);
@@ -241,5 +244,38 @@ emu_exec_fn emu_select_mma(const ptx_instr *in);
 int emu_instr_text(const ptx_instr *in, char *buf, size_t len);
 const emu_func *emu_module_func(const emu_module *mod, uint32_t index);
 const emu_func *emu_module_func_by_ptx(const emu_module *mod, const ptx_function *fn);
+
+/* ---- advanced semantics: textures (sem_tex.c, exec_tex.c), the device heap (heap.c),
+ * printf and assert output (device_output.c), async copies (exec_async.c) */
+emu_exec_fn emu_select_tex(const ptx_instr *in);
+emu_exec_fn emu_select_async(const ptx_instr *in);
+
+/* One texture lookup: coordinates as the instruction's register bits. */
+typedef struct emu_tex_query {
+    uint16_t geom;            /* PTX_SFX_G1D ... PTX_SFX_GA2DMS */
+    bool int_coords;          /* .s32 coordinates: texel indices, no filtering */
+    uint32_t c[4];
+    bool has_off;
+    int32_t off[3];           /* texel offsets (the optional e operand) */
+    int lod_mode;             /* 0: level 0, 1: tex.level (lod), 2: tex.grad */
+    float lod;
+    float dpdx[3], dpdy[3];
+    int gather;               /* tld4: the component 0..3 (r, g, b, a); -1 for tex */
+} emu_tex_query;
+
+typedef struct emu_tex_result {
+    bool is_float;            /* v holds f32 bits, else 32-bit integers */
+    uint32_t v[4];
+} emu_tex_result;
+
+void emu_tex_sample(const emu_texture *t, const emu_tex_query *q, emu_tex_result *r);
+/* Address of a surface access of `size` bytes at integer coordinates c (the first one in bytes,
+ * or in elements when `elements`). Out of range: false, unless clamp, which moves the access to
+ * the nearest element inside. */
+bool emu_surf_address(const emu_texture *t, uint16_t geom, const uint32_t *c, bool elements,
+                      unsigned size, bool clamp, uint64_t *addr);
+
+/* Device-side calls (exec_builtin.c): printf records and assertion messages for the FIFO. */
+void emu_output_append(const char *text, size_t len, uint64_t cost, bool to_stderr);
 
 #endif

@@ -15,8 +15,12 @@ static double fval(uint8_t t, uint64_t v, bool ftz)
         return ftz ? emu_ftz32(f) : f;
     }
     case PTX_TYPE_F64: return emu_as_f64(v);
-    case PTX_TYPE_F16: return emu_f16_to_f64((uint16_t)v);
-    case PTX_TYPE_BF16: return emu_bf16_to_f64((uint16_t)v);
+    case PTX_TYPE_F16:
+        if (ftz && (v & 0x7c00) == 0) v &= 0x8000;
+        return emu_f16_to_f64((uint16_t)v);
+    case PTX_TYPE_BF16:
+        if (ftz && (v & 0x7f80) == 0) v &= 0x8000;
+        return emu_bf16_to_f64((uint16_t)v);
     default: return 0;
     }
 }

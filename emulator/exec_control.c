@@ -36,6 +36,9 @@ static void x_bra(emu_ctx *c, const ptx_instr *in)
                         c->fn->name);
         return;
     }
+    if ((uint32_t)t <= c->pc && c->mask == c->active && c->f->spin_loop[c->pc])
+        emu_simt_backedge(c, (uint32_t)t);
+    if (c->control) return;
     branch(c, (uint32_t)t, c->mask, reconv_of(c, in));
 }
 
@@ -224,6 +227,15 @@ static void x_bar(emu_ctx *c, const ptx_instr *in)
                        all, any);
 }
 
+/* barrier.cluster.{arrive,wait}: a cluster is one CTA here. The arrive needs no action; the
+ * wait becomes a barrier of every thread of the CTA (every thread arrives before it waits, so
+ * this orders no less than the split barrier does), on an id bar.sync cannot name. */
+static void x_cluster_barrier(emu_ctx *c, const ptx_instr *in)
+{
+    if (in->mode == PTX_SFX_ARRIVE) return;
+    emu_barrier_arrive(c, in, EMU_NBARRIERS, 0, true, 0, 0, true, false);
+}
+
 emu_exec_fn emu_select_control(const ptx_instr *in)
 {
     switch (in->op) {
@@ -241,7 +253,12 @@ emu_exec_fn emu_select_control(const ptx_instr *in)
     case PTX_OP_BAR_WARP_SYNC: return x_nop;
     case PTX_OP_BAR:
     case PTX_OP_BARRIER:
-        if (ptx_instr_has(in, PTX_SFX_CLUSTER)) return NULL;
+        if (ptx_instr_has(in, PTX_SFX_CLUSTER) || in->scope == PTX_SFX_CLUSTER) {
+            if (in->op == PTX_OP_BARRIER && in->nops == 0 &&
+                (in->mode == PTX_SFX_ARRIVE || in->mode == PTX_SFX_WAIT))
+                return x_cluster_barrier;
+            return NULL;
+        }
         if (in->mode == PTX_SFX_RED && in->aop != PTX_SFX_POPC && in->aop != PTX_SFX_AND &&
             in->aop != PTX_SFX_OR)
             return NULL;

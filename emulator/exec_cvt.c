@@ -17,16 +17,58 @@ static void x_mov(emu_ctx *c, const ptx_instr *in)
     emu_write_all(c, &in->ops[0], t, v);
 }
 
+/* mov.b128 between a .b128 register (two slots) and a {lo, hi} pair of 64-bit values */
+static void x_mov128(emu_ctx *c, const ptx_instr *in)
+{
+    const ptx_operand *d = &in->ops[0], *a = &in->ops[1];
+    uint64_t lo[EMU_WARP_SIZE], hi[EMU_WARP_SIZE];
+    if (a->kind == PTX_OPD_VEC && a->nelem == 2) {
+        emu_read_all(c, &a->elems[0], PTX_TYPE_B64, lo);
+        emu_read_all(c, &a->elems[1], PTX_TYPE_B64, hi);
+    } else {
+        const uint64_t *row = emu_reg_row(c, a);
+        for (int l = 0; l < EMU_WARP_SIZE; l++) {
+            lo[l] = row ? row[l] : 0;
+            hi[l] = row ? row[EMU_WARP_SIZE + l] : 0;
+        }
+    }
+    if (d->kind == PTX_OPD_VEC && d->nelem == 2) {
+        emu_write_all(c, &d->elems[0], PTX_TYPE_B64, lo);
+        emu_write_all(c, &d->elems[1], PTX_TYPE_B64, hi);
+        return;
+    }
+    uint64_t *row = emu_reg_row(c, d);
+    for (uint32_t mk = c->mask; mk && row; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        row[l] = lo[l];
+        row[EMU_WARP_SIZE + l] = hi[l];
+    }
+}
+
+/* A cluster here is one CTA: mapa gives the same address, getctarank rank 0. */
+static void x_mapa(emu_ctx *c, const ptx_instr *in)
+{
+    uint64_t v[EMU_WARP_SIZE];
+    emu_read_all(c, &in->ops[1], emu_ty(in, 0), v);
+    emu_write_all(c, &in->ops[0], emu_ty(in, 0), v);
+}
+
+static void x_getctarank(emu_ctx *c, const ptx_instr *in)
+{
+    uint64_t z[EMU_WARP_SIZE] = { 0 };
+    emu_write_all(c, &in->ops[0], PTX_TYPE_U32, z);
+}
+
 static void x_cvt(emu_ctx *c, const ptx_instr *in)
 {
     uint8_t dt = emu_ty(in, 0), st = emu_ty(in, 1);
     bool ftz = in->flags & PTX_F(FTZ), sat = in->flags & PTX_F(SAT);
-    bool relu = in->flags & PTX_F(RELU);
+    bool relu = in->flags & PTX_F(RELU), satf = in->flags & PTX_F(SATFINITE);
     uint64_t a[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
     emu_read_all(c, &in->ops[1], st, a);
     LANES(c) {
         int l = L_;
-        uint64_t r = emu_cvt(dt, st, in->rnd, ftz, sat, a[l]);
+        uint64_t r = emu_cvt(dt, st, in->rnd, ftz, sat, satf, a[l]);
         if (relu) {
             if (dt == PTX_TYPE_F16 && (r & 0x8000) && (r & 0x7fff) <= 0x7c00) r = 0;
             if (dt == PTX_TYPE_BF16 && (r & 0x8000) && (r & 0x7fff) <= 0x7f80) r = 0;
@@ -159,8 +201,19 @@ emu_exec_fn emu_select_cvt(const ptx_instr *in)
     uint8_t t0 = emu_ty(in, 0), t1 = emu_ty(in, 1);
     switch (in->op) {
     case PTX_OP_MOV:
-        if (in->nops != 2 || t0 == PTX_TYPE_NONE || emu_type_bits[t0] > 64) return NULL;
+        if (in->nops != 2 || t0 == PTX_TYPE_NONE) return NULL;
+        if (emu_type_bits[t0] == 128) {
+            for (int i = 0; i < 2; i++) {
+                const ptx_operand *o = &in->ops[i];
+                if (!(o->kind == PTX_OPD_REG || (o->kind == PTX_OPD_VEC && o->nelem == 2)))
+                    return NULL;
+            }
+            return x_mov128;
+        }
+        if (emu_type_bits[t0] > 64) return NULL;
         return x_mov;
+    case PTX_OP_MAPA: return in->nops == 3 ? x_mapa : NULL;
+    case PTX_OP_GETCTARANK: return in->nops == 2 ? x_getctarank : NULL;
     case PTX_OP_CVT:
         if (t0 == PTX_TYPE_F16X2 || t0 == PTX_TYPE_BF16X2 || t0 == PTX_TYPE_E4M3X2 ||
             t0 == PTX_TYPE_E5M2X2) {

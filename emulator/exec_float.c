@@ -134,7 +134,7 @@ static void x_testp(emu_ctx *c, const ptx_instr *in)
             x = f;
             sub = fpclassify(f) == FP_SUBNORMAL;
         }
-        d[l] = emu_testp(in->mode, x, true, sub);
+        d[l] = emu_testp(in->mode, x, sub);
     }
     emu_write_all(c, &in->ops[0], PTX_TYPE_PRED, d);
 }

@@ -51,6 +51,32 @@ static uint64_t strip_window(uint64_t v, uint64_t window)
     return (v >= window && v < window + EMU_WINDOW_SIZE) ? v - window : v;
 }
 
+/* The space and space-relative address of address value v used by an instruction of space
+ * ispace (PTX_SPACE_NONE: generic). */
+static void resolve_value(const emu_ctx *c, uint8_t ispace, uint64_t v, uint8_t *sp, uint64_t *a)
+{
+    switch (ispace) {
+    case PTX_SPACE_GLOBAL:
+    case PTX_SPACE_CONST: *sp = PTX_SPACE_GLOBAL; *a = v; break;
+    case PTX_SPACE_SHARED:
+    case PTX_SPACE_SHARED_CLUSTER:
+        *sp = PTX_SPACE_SHARED;
+        *a = strip_window(v, EMU_SHARED_WINDOW);
+        break;
+    case PTX_SPACE_LOCAL: *sp = PTX_SPACE_LOCAL; *a = strip_window(v, EMU_LOCAL_WINDOW); break;
+    case PTX_SPACE_PARAM:
+        if (c->fn->is_entry) {
+            *sp = PTX_SPACE_PARAM;
+            *a = strip_window(v, EMU_PARAM_WINDOW);
+        } else {
+            *sp = PTX_SPACE_LOCAL;
+            *a = strip_window(v, EMU_LOCAL_WINDOW);
+        }
+        break;
+    default: classify_generic(v, sp, a); break;
+    }
+}
+
 /* Each active lane's space and address for address operand ao of instruction space ispace. */
 static void resolve(emu_ctx *c, uint8_t ispace, const ptx_operand *ao, uint32_t mask, addr_set *A)
 {
@@ -82,26 +108,7 @@ static void resolve(emu_ctx *c, uint8_t ispace, const ptx_operand *ao, uint32_t 
             uint64_t v = row ? row[l] : 0;
             v += (uint64_t)off;
             if (narrow) v &= 0xffffffffu;
-            switch (ispace) {
-            case PTX_SPACE_GLOBAL:
-            case PTX_SPACE_CONST: sp = PTX_SPACE_GLOBAL; a = v; break;
-            case PTX_SPACE_SHARED:
-            case PTX_SPACE_SHARED_CLUSTER:
-                sp = PTX_SPACE_SHARED;
-                a = strip_window(v, EMU_SHARED_WINDOW);
-                break;
-            case PTX_SPACE_LOCAL: sp = PTX_SPACE_LOCAL; a = strip_window(v, EMU_LOCAL_WINDOW); break;
-            case PTX_SPACE_PARAM:
-                if (c->fn->is_entry) {
-                    sp = PTX_SPACE_PARAM;
-                    a = strip_window(v, EMU_PARAM_WINDOW);
-                } else {
-                    sp = PTX_SPACE_LOCAL;
-                    a = strip_window(v, EMU_LOCAL_WINDOW);
-                }
-                break;
-            default: classify_generic(v, &sp, &a); break;
-            }
+            resolve_value(c, ispace, v, &sp, &a);
         }
         A->space[l] = sp;
         A->a[l] = a;
@@ -148,9 +155,10 @@ static bool check(emu_ctx *c, addr_set *A, uint32_t mask, uint64_t size, uint64_
         uint64_t a = A->a[l];
         uint8_t sp = A->space[l];
         char what[96];
-        snprintf(what, sizeof what, "Invalid %s %s of size %llu", space_label(sp), verb,
-                 (unsigned long long)size);
+#define WHAT() snprintf(what, sizeof what, "Invalid %s %s of size %llu", space_label(sp), verb, \
+                        (unsigned long long)size)
         if (align > 1 && (a & (align - 1))) {
+            WHAT();
             emu_fault_raise(c, EMU_FAULT_MISALIGNED, l, true, a, what, "address is misaligned");
             return false;
         }
@@ -158,6 +166,7 @@ static bool check(emu_ctx *c, addr_set *A, uint32_t mask, uint64_t size, uint64_
         case PTX_SPACE_GLOBAL:
             if (!global_ok(c->w, a, size)) {
                 char note[160];
+                WHAT();
                 nearest_note(a, note, sizeof note);
                 emu_fault_raise(c, EMU_FAULT_ILLEGAL_ADDRESS, l, true, a, what,
                                 "address is out of bounds%s", note);
@@ -167,6 +176,7 @@ static bool check(emu_ctx *c, addr_set *A, uint32_t mask, uint64_t size, uint64_
             break;
         case PTX_SPACE_SHARED:
             if (a > c->cta->smem_size || size > c->cta->smem_size - a) {
+                WHAT();
                 emu_fault_raise(c, EMU_FAULT_SHARED_OUT_OF_RANGE, l, true, a, what,
                                 "address is out of bounds of the block's %llu bytes of shared "
                                 "memory", (unsigned long long)c->cta->smem_size);
@@ -177,6 +187,7 @@ static bool check(emu_ctx *c, addr_set *A, uint32_t mask, uint64_t size, uint64_
         case PTX_SPACE_LOCAL:
             A->p[l] = emu_local_ptr(c, l, a, size);
             if (!A->p[l]) {
+                WHAT();
                 const emu_frame *top = &c->w->frames[c->w->nframes - 1];
                 emu_fault_raise(c, EMU_FAULT_LOCAL_OUT_OF_RANGE, l, true, a, what,
                                 "address is out of bounds of the thread's %llu bytes of local "
@@ -187,6 +198,7 @@ static bool check(emu_ctx *c, addr_set *A, uint32_t mask, uint64_t size, uint64_
             break;
         case PTX_SPACE_PARAM:
             if (a > c->g->params_size || size > c->g->params_size - a) {
+                WHAT();
                 emu_fault_raise(c, EMU_FAULT_ILLEGAL_ADDRESS, l, true, a, what,
                                 "address is out of the kernel's %zu-byte parameter block",
                                 c->g->params_size);
@@ -195,11 +207,13 @@ static bool check(emu_ctx *c, addr_set *A, uint32_t mask, uint64_t size, uint64_
             A->p[l] = c->g->params + a;
             break;
         default:
+            WHAT();
             emu_fault_raise(c, EMU_FAULT_ILLEGAL_ADDRESS, l, true, a, what,
                             "address is in no state space");
             return false;
         }
     }
+#undef WHAT
     return true;
 }
 
@@ -240,6 +254,42 @@ static void global_transfer(emu_ctx *c, const ptx_instr *in, addr_set *A, uint32
     }
 }
 
+bool emu_mem_lanes(emu_ctx *c, const ptx_instr *in, uint8_t ispace, const uint64_t *addr,
+                   uint32_t mask, unsigned size, uint8_t (*data)[16], bool store)
+{
+    addr_set A;
+    A.global_mask = 0;
+    for (uint32_t mk = mask; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        resolve_value(c, ispace, addr[l], &A.space[l], &A.a[l]);
+        if (A.space[l] == PTX_SPACE_GLOBAL) A.global_mask |= 1u << l;
+    }
+    if (!check(c, &A, mask, size, size, store ? "write" : "read")) return false;
+    if (store)
+        for (uint32_t mk = mask; mk; mk &= mk - 1) {
+            int l = __builtin_ctz(mk);
+            if (A.space[l] == PTX_SPACE_PARAM) {
+                emu_fault_raise(c, EMU_FAULT_ILLEGAL_ADDRESS, l, true, A.a[l],
+                                "Invalid __param__ write", "kernel parameters are read-only");
+                return false;
+            }
+        }
+    uint8_t buf[EMU_WARP_SIZE][MAX_ACCESS];
+    if (store)
+        for (uint32_t mk = mask; mk; mk &= mk - 1) memcpy(buf[__builtin_ctz(mk)], data[__builtin_ctz(mk)], size);
+    if (A.global_mask)
+        global_transfer(c, in, &A, A.global_mask, store ? EMU_MEM_STORE : EMU_MEM_LOAD, size, buf);
+    for (uint32_t mk = mask; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        if (!(A.global_mask >> l & 1)) {
+            if (store) memcpy(A.p[l], buf[l], size);
+            else memcpy(buf[l], A.p[l], size);
+        }
+        if (!store) memcpy(data[l], buf[l], size);
+    }
+    return true;
+}
+
 static unsigned elem_bytes(uint8_t t)
 {
     unsigned b = emu_type_bits[t];
@@ -260,6 +310,30 @@ static void x_ld(emu_ctx *c, const ptx_instr *in)
     for (uint32_t mk = c->mask & ~A.global_mask; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
         memcpy(buf[l], A.p[l], total);
+    }
+    if (es == 16) {
+        /* .b128: the register's two 64-bit halves */
+        uint64_t *row = emu_reg_row(c, d);
+        for (uint32_t mk = c->mask; mk && row; mk &= mk - 1) {
+            int l = __builtin_ctz(mk);
+            memcpy(&row[l], buf[l], 8);
+            memcpy(&row[EMU_WARP_SIZE + l], buf[l] + 8, 8);
+        }
+        return;
+    }
+    if (vec == 1 && d->kind == PTX_OPD_REG && es >= 4) {
+        /* a register of the access's width takes the bytes as they are */
+        const ptx_reg *r = &c->fn->regs[d->reg];
+        if (r->vec <= 1 && emu_type_bits[r->type] == es * 8) {
+            uint64_t *row = emu_reg_row(c, d);
+            for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
+                int l = __builtin_ctz(mk);
+                uint64_t v = 0;
+                memcpy(&v, buf[l], es);
+                row[l] = v;
+            }
+            return;
+        }
     }
     for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
@@ -292,8 +366,23 @@ static void x_st(emu_ctx *c, const ptx_instr *in)
         }
     }
     uint8_t buf[EMU_WARP_SIZE][MAX_ACCESS];
+    uint64_t *row128 = es == 16 ? emu_reg_row(c, s) : NULL;
+    const uint64_t *row1 = NULL;
+    if (vec == 1 && es >= 4 && es <= 8 && s->kind == PTX_OPD_REG &&
+        c->fn->regs[s->reg].vec <= 1 && emu_type_bits[c->fn->regs[s->reg].type] >= es * 8)
+        row1 = emu_reg_row(c, s);
     for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
+        if (row1) {
+            memcpy(buf[l], &row1[l], es);   /* little-endian: the low bytes */
+            continue;
+        }
+        if (es == 16) {
+            uint64_t lo = row128 ? row128[l] : 0, hi = row128 ? row128[EMU_WARP_SIZE + l] : 0;
+            memcpy(buf[l], &lo, 8);
+            memcpy(buf[l] + 8, &hi, 8);
+            continue;
+        }
         for (unsigned i = 0; i < vec; i++) {
             const ptx_operand *e = (vec > 1 && s->kind == PTX_OPD_VEC && i < s->nelem)
                                        ? &s->elems[i] : s;
@@ -328,8 +417,20 @@ static void x_atom(emu_ctx *c, const ptx_instr *in)
     uint8_t bv[EMU_WARP_SIZE][16], cv[EMU_WARP_SIZE][16], old[EMU_WARP_SIZE][16];
     bool has_c = in->aop == PTX_SFX_CAS && in->nops > ai + 2;
     memset(old, 0, sizeof old);
+    uint64_t *brow = es == 16 ? emu_reg_row(c, &in->ops[ai + 1]) : NULL;
+    uint64_t *crow = es == 16 && has_c ? emu_reg_row(c, &in->ops[ai + 2]) : NULL;
     for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
+        if (es == 16) {
+            /* .b128 operands: two 64-bit register halves */
+            memcpy(bv[l], &brow[l], 8);
+            memcpy(bv[l] + 8, &brow[EMU_WARP_SIZE + l], 8);
+            if (crow) {
+                memcpy(cv[l], &crow[l], 8);
+                memcpy(cv[l] + 8, &crow[EMU_WARP_SIZE + l], 8);
+            }
+            continue;
+        }
         uint64_t b = emu_read(c, &in->ops[ai + 1], l, t);
         memcpy(bv[l], &b, 8);
         if (has_c) {
@@ -354,6 +455,13 @@ static void x_atom(emu_ctx *c, const ptx_instr *in)
         }
         emu_mem_policy *pol = c->g->launch.policy;
         if (pol->access(pol, c->w, &op)) c->stop = EMU_STOP_MEMORDER;
+        if (op.deferred) {
+            /* not performed: stop before this instruction; no lane (shared ones included)
+             * has done anything yet, so running it again later is exact */
+            c->stop = EMU_STOP_MEMORDER;
+            c->next_pc = c->pc;
+            return;
+        }
     }
     for (uint32_t mk = c->mask & ~A.global_mask; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
@@ -363,6 +471,15 @@ static void x_atom(emu_ctx *c, const ptx_instr *in)
             return;
         }
         emu_atomic_apply(in, A.p[l], bv[l], has_c ? cv[l] : NULL, old[l]);
+    }
+    if (!is_red && es == 16) {
+        uint64_t *drow = emu_reg_row(c, &in->ops[0]);
+        for (uint32_t mk = c->mask; mk && drow; mk &= mk - 1) {
+            int l = __builtin_ctz(mk);
+            memcpy(&drow[l], old[l], 8);
+            memcpy(&drow[EMU_WARP_SIZE + l], old[l] + 8, 8);
+        }
+        return;
     }
     if (!is_red)
         for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
@@ -408,6 +525,111 @@ static void x_cp_async(emu_ctx *c, const ptx_instr *in)
     }
 }
 
+/* mbarrier: a 64-bit object in memory. Its layout is ptxsim's own (the ISA keeps it opaque):
+ * bits 0-19 pending arrivals, 20-39 expected arrivals, 40-61 transaction count (signed),
+ * bit 63 the phase parity. The state token an arrive returns is the object before it. */
+#define MB_PEND(v) ((uint32_t)((v) & 0xfffff))
+#define MB_EXP(v) ((uint32_t)(((v) >> 20) & 0xfffff))
+#define MB_TX(v) ((int32_t)((int64_t)((v) << 2) >> 42))
+#define MB_PAR(v) ((uint32_t)((v) >> 63))
+static uint64_t mb_make(uint32_t pend, uint32_t exp, int32_t tx, uint32_t par)
+{
+    return (uint64_t)(pend & 0xfffff) | ((uint64_t)(exp & 0xfffff) << 20) |
+           (((uint64_t)(uint32_t)tx & 0x3fffff) << 40) | ((uint64_t)(par & 1) << 63);
+}
+
+/* One thread's update; returns the old value. */
+static uint64_t mb_update(uint8_t *p, int what, uint32_t count, int32_t tx)
+{
+    uint64_t *o = (uint64_t *)p, old = __atomic_load_n(o, __ATOMIC_RELAXED), nv;
+    do {
+        uint32_t pend = MB_PEND(old), exp = MB_EXP(old), par = MB_PAR(old);
+        int32_t t = MB_TX(old);
+        switch (what) {
+        case 0: pend = exp = count; t = 0; par = 0; break;             /* init */
+        case 1: case 2:                                                 /* arrive, arrive_drop */
+            t += tx;
+            pend = pend > count ? pend - count : 0;
+            if (what == 2) exp = exp > count ? exp - count : 0;
+            break;
+        case 3: t += tx; break;                                         /* expect_tx */
+        case 4: t -= tx; break;                                         /* complete_tx */
+        default: pend = exp = 0; t = 0; par = 0; break;                 /* inval */
+        }
+        if (what >= 1 && what <= 4 && pend == 0 && t == 0) {
+            par ^= 1;   /* the phase completes; the next one expects the same arrivals */
+            pend = exp;
+        }
+        nv = mb_make(pend, exp, t, par);
+    } while (!__atomic_compare_exchange_n(o, &old, nv, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
+    return old;
+}
+
+static void x_mbarrier(emu_ctx *c, const ptx_instr *in)
+{
+    int mode = in->mode;
+    bool expect_tx = in->flags & PTX_F(EXPECT_TX);
+    int what, ai;
+    if (mode == PTX_SFX_INIT) what = 0, ai = 0;
+    else if (mode == PTX_SFX_ARRIVE) what = 1, ai = 1;
+    else if (mode == PTX_SFX_ARRIVE_DROP) what = 2, ai = 1;
+    else if (mode == PTX_SFX_COMPLETE_TX) what = 4, ai = 0;
+    else if (mode == PTX_SFX_INVAL) what = 5, ai = 0;
+    else if (mode == PTX_SFX_TEST_WAIT || mode == PTX_SFX_TRY_WAIT) what = 6, ai = 1;
+    else if (mode == PTX_SFX_PENDING_COUNT) {
+        uint64_t st[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
+        emu_read_all(c, &in->ops[1], PTX_TYPE_B64, st);
+        for (int l = 0; l < EMU_WARP_SIZE; l++) d[l] = MB_PEND(st[l]);
+        emu_write_all(c, &in->ops[0], PTX_TYPE_U32, d);
+        return;
+    } else if (expect_tx) what = 3, ai = 0;
+    else return;
+    addr_set A;
+    resolve(c, in->space, &in->ops[ai], c->mask, &A);
+    if (!check(c, &A, c->mask, 8, 8, what == 6 ? "read" : "write")) return;
+    uint64_t arg[EMU_WARP_SIZE], out[EMU_WARP_SIZE];
+    bool has_arg = in->nops > ai + 1;
+    if (has_arg) emu_read_all(c, &in->ops[ai + 1], what == 6 ? PTX_TYPE_B64 : PTX_TYPE_U32, arg);
+    if (what == 6) {
+        bool parity = ptx_instr_has(in, PTX_SFX_PARITY);
+        bool all = true;
+        for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
+            int l = __builtin_ctz(mk);
+            uint64_t cur = __atomic_load_n((uint64_t *)A.p[l], __ATOMIC_ACQUIRE);
+            uint32_t want = parity ? (uint32_t)(arg[l] & 1) : MB_PAR(arg[l]);
+            out[l] = MB_PAR(cur) != want;
+            all = all && out[l];
+        }
+        emu_write_all(c, &in->ops[0], PTX_TYPE_PRED, out);
+        /* a waiting warp lets the others run: they are the ones that complete the phase */
+        if (!all && mode == PTX_SFX_TRY_WAIT) c->stop = EMU_STOP_BUDGET;
+        if (!all && mode == PTX_SFX_TEST_WAIT) c->stop = EMU_STOP_BUDGET;
+        return;
+    }
+    for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        uint32_t count = 1;
+        int32_t tx = 0;
+        if (what == 0) count = has_arg ? (uint32_t)arg[l] : 0;
+        else if (what == 3 || what == 4) tx = has_arg ? (int32_t)arg[l] : 0;
+        else if (expect_tx) tx = has_arg ? (int32_t)arg[l] : 0;
+        else if (has_arg) count = (uint32_t)arg[l];
+        out[l] = mb_update(A.p[l], what, count, tx);
+    }
+    if (what == 1 || what == 2) emu_write_all(c, &in->ops[0], PTX_TYPE_B64, out);
+}
+
+/* cp.async.mbarrier.arrive{.noinc} [mbar]: the copies are already done, so the arrive happens
+ * now; without .noinc the pending count is raised first, which cancels it out. */
+static void x_cp_async_mbarrier_arrive(emu_ctx *c, const ptx_instr *in)
+{
+    if (!(in->flags & PTX_F(NOINC))) return;
+    addr_set A;
+    resolve(c, in->space, &in->ops[0], c->mask, &A);
+    if (!check(c, &A, c->mask, 8, 8, "write")) return;
+    for (uint32_t mk = c->mask; mk; mk &= mk - 1) mb_update(A.p[__builtin_ctz(mk)], 1, 1, 0);
+}
+
 static void x_fence(emu_ctx *c, const ptx_instr *in)
 {
     emu_mem_op op;
@@ -445,26 +667,50 @@ emu_exec_fn emu_select_mem(const ptx_instr *in)
     switch (in->op) {
     case PTX_OP_LD:
     case PTX_OP_LDU:
+    case PTX_OP_ST: {
         if (!simple_space(in->space) || in->nops < 2 || t == PTX_TYPE_NONE) return NULL;
-        if (emu_type_bits[t] > 64 || (in->vec ? in->vec : 1) * elem_bytes(t) > MAX_ACCESS)
+        const ptx_operand *ad = &in->ops[in->op == PTX_OP_ST ? 0 : 1];
+        if (ad->kind != PTX_OPD_ADDR && ad->kind != PTX_OPD_SYM && ad->kind != PTX_OPD_REG)
             return NULL;
-        return x_ld;
-    case PTX_OP_ST:
-        if (!simple_space(in->space) || in->nops < 2 || t == PTX_TYPE_NONE) return NULL;
-        if (emu_type_bits[t] > 64 || (in->vec ? in->vec : 1) * elem_bytes(t) > MAX_ACCESS)
-            return NULL;
-        return x_st;
+        unsigned vec = in->vec ? in->vec : 1;
+        if (vec * elem_bytes(t) > MAX_ACCESS) return NULL;
+        if (emu_type_bits[t] > 64) {
+            /* .b128: one register of two slots, no vectors */
+            const ptx_operand *r = &in->ops[in->op == PTX_OP_ST ? 1 : 0];
+            if (emu_type_bits[t] != 128 || vec != 1 || r->kind != PTX_OPD_REG) return NULL;
+        }
+        return in->op == PTX_OP_ST ? x_st : x_ld;
+    }
     case PTX_OP_ATOM:
     case PTX_OP_RED: {
         if (!simple_space(in->space) || (in->vec && in->vec > 1)) return NULL;
         uint8_t at = atom_type(in);
         unsigned b = emu_type_bits[at];
         if (!in->aop || (b != 16 && b != 32 && b != 64 && b != 128)) return NULL;
-        if (b == 128 && in->aop != PTX_SFX_EXCH && in->aop != PTX_SFX_CAS) return NULL;
+        if (b == 128) {
+            if (in->aop != PTX_SFX_EXCH && in->aop != PTX_SFX_CAS) return NULL;
+            for (int i = in->op == PTX_OP_RED ? 1 : 0; i < in->nops; i++)
+                if (i != (in->op == PTX_OP_RED ? 0 : 1) && in->ops[i].kind != PTX_OPD_REG)
+                    return NULL;
+        }
         if (in->nops < (in->op == PTX_OP_RED ? 2 : 3)) return NULL;
         return x_atom;
     }
     case PTX_OP_CP_ASYNC: return in->nops >= 3 ? x_cp_async : NULL;
+    case PTX_OP_CP_ASYNC_MBARRIER_ARRIVE: return in->nops == 1 ? x_cp_async_mbarrier_arrive : NULL;
+    case PTX_OP_MBARRIER:
+        if (!simple_space(in->space) && in->mode != PTX_SFX_PENDING_COUNT) return NULL;
+        switch (in->mode) {
+        case PTX_SFX_INIT: case PTX_SFX_COMPLETE_TX: return in->nops == 2 ? x_mbarrier : NULL;
+        case PTX_SFX_INVAL: return in->nops == 1 ? x_mbarrier : NULL;
+        case PTX_SFX_ARRIVE: case PTX_SFX_ARRIVE_DROP:
+            return in->nops >= 2 && in->nops <= 3 ? x_mbarrier : NULL;
+        case PTX_SFX_TEST_WAIT: case PTX_SFX_TRY_WAIT:
+            return in->nops >= 3 && in->nops <= 4 ? x_mbarrier : NULL;
+        case PTX_SFX_PENDING_COUNT: return in->nops == 2 ? x_mbarrier : NULL;
+        case 0: return (in->flags & PTX_F(EXPECT_TX)) && in->nops == 2 ? x_mbarrier : NULL;
+        default: return NULL;
+        }
     case PTX_OP_CP_ASYNC_COMMIT_GROUP:
     case PTX_OP_CP_ASYNC_WAIT_GROUP:
     case PTX_OP_CP_ASYNC_WAIT_ALL:

@@ -12,12 +12,16 @@ static bool is_sync(const ptx_instr *in)
     return in->flags & PTX_F(SYNC);
 }
 
-/* The participating lanes: the executing lanes, limited to membermask when given. */
-static uint32_t members(emu_ctx *c, const ptx_instr *in)
+/* Each executing lane's participating set: the executing lanes within that lane's own
+ * membermask. The lanes of one warp may execute one instruction for disjoint groups, each
+ * naming its own members (cooperative groups' tiles do: a tile of 16 passes 0x0000ffff in
+ * its lower half and 0xffff0000 in its upper half). */
+static void members(emu_ctx *c, const ptx_instr *in, uint32_t mem[EMU_WARP_SIZE])
 {
-    if (!is_sync(in)) return c->mask;
-    uint64_t m = emu_read(c, &in->ops[in->nops - 1], __builtin_ctz(c->mask), PTX_TYPE_B32);
-    return c->mask & (uint32_t)m;
+    uint64_t m[EMU_WARP_SIZE];
+    if (is_sync(in)) emu_read_all(c, &in->ops[in->nops - 1], PTX_TYPE_B32, m);
+    for (int l = 0; l < EMU_WARP_SIZE; l++)
+        mem[l] = is_sync(in) ? c->mask & (uint32_t)m[l] : c->mask;
 }
 
 static void x_shfl(emu_ctx *c, const ptx_instr *in)
@@ -53,18 +57,21 @@ static void x_shfl(emu_ctx *c, const ptx_instr *in)
 
 static void x_vote(emu_ctx *c, const ptx_instr *in)
 {
-    uint32_t mem = members(c, in);
-    uint32_t pm = emu_read_pred_mask(c, &in->ops[1]) & mem;
-    uint64_t d[EMU_WARP_SIZE];
-    uint64_t v;
-    uint8_t t = PTX_TYPE_PRED;
-    switch (in->mode) {
-    case PTX_SFX_ALL: v = pm == mem; break;
-    case PTX_SFX_ANY: v = pm != 0; break;
-    case PTX_SFX_BALLOT: v = pm; t = PTX_TYPE_B32; break;
-    default: v = (pm == mem) || pm == 0; break;   /* .uni */
+    uint32_t mem[EMU_WARP_SIZE];
+    members(c, in, mem);
+    uint32_t pred = emu_read_pred_mask(c, &in->ops[1]);
+    uint64_t d[EMU_WARP_SIZE] = {0};
+    uint8_t t = in->mode == PTX_SFX_BALLOT ? PTX_TYPE_B32 : PTX_TYPE_PRED;
+    LANES(c) {
+        int l = L_;
+        uint32_t pm = pred & mem[l];
+        switch (in->mode) {
+        case PTX_SFX_ALL: d[l] = pm == mem[l]; break;
+        case PTX_SFX_ANY: d[l] = pm != 0; break;
+        case PTX_SFX_BALLOT: d[l] = pm; break;
+        default: d[l] = (pm == mem[l]) || pm == 0; break;   /* .uni */
+        }
     }
-    for (int l = 0; l < EMU_WARP_SIZE; l++) d[l] = v;
     emu_write_all(c, &in->ops[0], t, d);
 }
 
@@ -73,37 +80,30 @@ static void x_match(emu_ctx *c, const ptx_instr *in)
     uint8_t t = emu_ty(in, 0);
     bool all = in->mode == PTX_SFX_ALL;
     int ndst = in->nops - 2;
-    uint32_t mem = members(c, in);
-    uint64_t a[EMU_WARP_SIZE], d[EMU_WARP_SIZE], p[EMU_WARP_SIZE];
+    uint32_t mem[EMU_WARP_SIZE];
+    members(c, in, mem);
+    uint64_t a[EMU_WARP_SIZE], d[EMU_WARP_SIZE] = {0}, p[EMU_WARP_SIZE] = {0};
     emu_read_all(c, &in->ops[ndst], t, a);
-    bool same = true;
-    int l0 = mem ? __builtin_ctz(mem) : 0;
-    for (uint32_t mk = mem; mk; mk &= mk - 1)
-        if (a[__builtin_ctz(mk)] != a[l0]) same = false;
     LANES(c) {
         int l = L_;
+        uint32_t r = 0;
+        for (uint32_t mk = mem[l]; mk; mk &= mk - 1)
+            if (a[__builtin_ctz(mk)] == a[l]) r |= 1u << __builtin_ctz(mk);
         if (all) {
-            d[l] = same ? mem : 0;
+            bool same = r == mem[l];
+            d[l] = same ? mem[l] : 0;
             p[l] = same;
         } else {
-            uint32_t r = 0;
-            for (uint32_t mk = mem; mk; mk &= mk - 1)
-                if (a[__builtin_ctz(mk)] == a[l]) r |= 1u << __builtin_ctz(mk);
             d[l] = r;
-            p[l] = 0;
         }
     }
     emu_write_all(c, &in->ops[0], PTX_TYPE_B32, d);
     if (ndst > 1) emu_write_all(c, &in->ops[1], PTX_TYPE_PRED, p);
 }
 
-static void x_redux(emu_ctx *c, const ptx_instr *in)
+static uint64_t redux_over(const ptx_instr *in, bool sg, const uint64_t a[EMU_WARP_SIZE],
+                           uint32_t mem)
 {
-    uint8_t t = emu_ty(in, 0);
-    uint32_t mem = members(c, in);
-    uint64_t a[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
-    emu_read_all(c, &in->ops[1], t, a);
-    bool sg = emu_is_signed(t);
     uint64_t acc = 0;
     bool first = true;
     for (uint32_t mk = mem; mk; mk &= mk - 1) {
@@ -127,7 +127,31 @@ static void x_redux(emu_ctx *c, const ptx_instr *in)
         default: break;
         }
     }
-    for (int l = 0; l < EMU_WARP_SIZE; l++) d[l] = acc;
+    return acc;
+}
+
+static void x_redux(emu_ctx *c, const ptx_instr *in)
+{
+    uint8_t t = emu_ty(in, 0);
+    uint32_t mem[EMU_WARP_SIZE];
+    members(c, in, mem);
+    uint64_t a[EMU_WARP_SIZE], d[EMU_WARP_SIZE] = {0};
+    emu_read_all(c, &in->ops[1], t, a);
+    bool sg = emu_is_signed(t);
+    /* One reduction per distinct member set (usually one, or one per tile). */
+    uint32_t done = 0;
+    LANES(c) {
+        int l = L_;
+        if (done & (1u << l)) continue;
+        uint64_t acc = redux_over(in, sg, a, mem[l]);
+        for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
+            int k = __builtin_ctz(mk);
+            if (mem[k] == mem[l]) {
+                d[k] = acc;
+                done |= 1u << k;
+            }
+        }
+    }
     emu_write_all(c, &in->ops[0], t, d);
 }
 
@@ -141,12 +165,14 @@ static void x_activemask(emu_ctx *c, const ptx_instr *in)
 /* elect.sync d|p, membermask: the lowest participating lane is the leader */
 static void x_elect(emu_ctx *c, const ptx_instr *in)
 {
-    uint32_t mem = members(c, in);
-    int leader = mem ? __builtin_ctz(mem) : 0;
-    uint64_t d[EMU_WARP_SIZE], p[EMU_WARP_SIZE];
-    for (int l = 0; l < EMU_WARP_SIZE; l++) {
+    uint32_t mem[EMU_WARP_SIZE];
+    members(c, in, mem);
+    uint64_t d[EMU_WARP_SIZE] = {0}, p[EMU_WARP_SIZE] = {0};
+    LANES(c) {
+        int l = L_;
+        int leader = mem[l] ? __builtin_ctz(mem[l]) : 0;
         d[l] = (uint64_t)leader;
-        p[l] = l == leader && mem;
+        p[l] = l == leader && mem[l];
     }
     int ndst = in->nops - 1;
     if (ndst >= 2) {

@@ -103,3 +103,18 @@ const emu_fault *emu_grid_fault(const emu_grid *g)
 {
     return g->faulted ? &g->fault : NULL;
 }
+
+const emu_launch *emu_grid_launch(const emu_grid *g)
+{
+    return &g->launch;
+}
+
+uint64_t emu_grid_smem_per_cta(const emu_grid *g)
+{
+    return g->smem_size;
+}
+
+void emu_grid_set_policy(emu_grid *g, emu_mem_policy *policy)
+{
+    g->launch.policy = policy ? policy : emu_direct_policy();
+}

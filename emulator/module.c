@@ -240,6 +240,39 @@ static bool layout_kernel(emu_module *mod, uint32_t ki)
     return true;
 }
 
+/* An instruction through which a loop can wait for another thread. */
+static bool waits_on_memory(const ptx_instr *in)
+{
+    switch (in->op) {
+    case PTX_OP_ATOM: case PTX_OP_NANOSLEEP: return true;
+    case PTX_OP_MBARRIER: return in->mode == PTX_SFX_TEST_WAIT || in->mode == PTX_SFX_TRY_WAIT;
+    case PTX_OP_LD: case PTX_OP_LDU:
+        return (in->flags & PTX_F(VOLATILE)) || in->sem == PTX_SFX_RELAXED ||
+               in->sem == PTX_SFX_ACQUIRE || in->sem == PTX_SFX_SC;
+    default: return false;
+    }
+}
+
+/* Marks the backward branches of spin loops: only those may let waiting lanes of a diverged
+ * warp run ahead (emu_simt_backedge); a loop that only computes keeps its warp's
+ * reconvergence, so barriers after it see the whole warp. */
+static bool mark_spin_loops(emu_func *f)
+{
+    const ptx_function *fn = f->fn;
+    f->spin_loop = calloc(fn->ninstrs, sizeof *f->spin_loop);
+    if (!f->spin_loop) return false;
+    for (uint32_t i = 0; i < fn->ninstrs; i++) {
+        const ptx_instr *in = &fn->instrs[i];
+        if (in->op != PTX_OP_BRA || in->target < 0 || (uint32_t)in->target > i) continue;
+        for (uint32_t k = (uint32_t)in->target; k <= i; k++)
+            if (waits_on_memory(&fn->instrs[k])) {
+                f->spin_loop[i] = true;
+                break;
+            }
+    }
+    return true;
+}
+
 static bool select_handlers(emu_module *mod, char *err, size_t errlen)
 {
     const ptx_module *m = mod->ptx;
@@ -252,7 +285,7 @@ static bool select_handlers(emu_module *mod, char *err, size_t errlen)
         f->index = fi;
         if (fn->is_decl || fn->ninstrs == 0) continue;
         f->exec = calloc(fn->ninstrs, sizeof *f->exec);
-        if (!f->exec) return false;
+        if (!f->exec || !mark_spin_loops(f)) return false;
         for (uint32_t i = 0; i < fn->ninstrs; i++) {
             const ptx_instr *in = &fn->instrs[i];
             f->exec[i] = emu_select(in);
@@ -333,6 +366,7 @@ void emu_module_unload(emu_module *mod)
     if (mod->funcs)
         for (uint32_t i = 0; i < mod->nfuncs; i++) {
             free(mod->funcs[i].exec);
+            free(mod->funcs[i].spin_loop);
             free(mod->funcs[i].shared_off);
         }
     free(mod->funcs);

@@ -62,8 +62,9 @@ double emu_sat_f64(double x);
 /* the .approx functions of the ISA (single precision) */
 float emu_approx_f32(int op, float x);   /* op: ptx_opcode RCP/SQRT/RSQRT/SIN/COS/LG2/EX2/TANH */
 double emu_rsqrt_f64(double x);
-/* testp.{finite,infinite,number,notanumber,normal,subnormal}: mode is the ptx_suffix */
-bool emu_testp(int mode, double x, bool is_f32_subnormal_aware, bool is_subnormal);
+/* testp.{finite,infinite,number,notanumber,normal,subnormal}: mode is the ptx_suffix;
+ * is_subnormal tells whether x is subnormal in its own format */
+bool emu_testp(int mode, double x, bool is_subnormal);
 /* setp comparisons on floats: cmp is a ptx_cmp */
 bool emu_cmp_float(int cmp, double a, double b);
 bool emu_cmp_int(int cmp, uint64_t a, uint64_t b, bool is_signed, unsigned bits);
@@ -95,8 +96,9 @@ uint16_t emu_half_op(int op, bool bf, uint16_t a, uint16_t b, uint16_t c, int rn
 
 /* ---- sem_cvt.c */
 /* cvt dtype.stype: value bits of the source in, value bits of the destination out (not yet
- * extended to the register width). rnd/ftz/sat as written. */
-uint64_t emu_cvt(uint8_t dtype, uint8_t stype, int rnd, bool ftz, bool sat, uint64_t v);
+ * extended to the register width). rnd/ftz/sat/satfinite as written. */
+uint64_t emu_cvt(uint8_t dtype, uint8_t stype, int rnd, bool ftz, bool sat, bool satfinite,
+                 uint64_t v);
 /* Float (as double) to integer type with integer rounding rnd (RNI/RZI/RMI/RPI; NONE = RZI),
  * saturating to the destination range; NaN gives 0. */
 uint64_t emu_float_to_int(double x, unsigned bits, bool is_signed, int rnd);

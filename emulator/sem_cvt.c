@@ -64,7 +64,7 @@ static double float_value(uint8_t t, uint64_t v, bool ftz)
 }
 
 /* Rounds an exact long double to the float type dt with mode rnd. */
-static uint64_t to_float_bits(uint8_t dt, long double x, int rnd, bool ftz, bool sat)
+static uint64_t to_float_bits(uint8_t dt, long double x, int rnd, bool ftz, bool sat, bool satf)
 {
     if (sat) {
         if (isnan(x)) x = 0;
@@ -90,12 +90,12 @@ static uint64_t to_float_bits(uint8_t dt, long double x, int rnd, bool ftz, bool
         if (isnan(f)) return 0x7fffffffu;
         return emu_f32_bits(f);
     }
-    case PTX_TYPE_F16: return emu_round_to_format((double)x, 5, 10, rnd, false);
-    case PTX_TYPE_BF16: return emu_round_to_format((double)x, 8, 7, rnd, false);
+    case PTX_TYPE_F16: return emu_round_to_format((double)x, 5, 10, rnd, satf);
+    case PTX_TYPE_BF16: return emu_round_to_format((double)x, 8, 7, rnd, satf);
     case PTX_TYPE_TF32: {
         if (isnan(x)) return 0x7fffffffu;
         uint32_t b = emu_round_to_format((double)x, 8, 10, rnd == PTX_RND_RN ? PTX_RND_RNA : rnd,
-                                         false);
+                                         satf);
         return (uint64_t)b << 13;
     }
     case PTX_TYPE_E4M3: return emu_f32_to_e4m3((float)x, true);
@@ -104,7 +104,7 @@ static uint64_t to_float_bits(uint8_t dt, long double x, int rnd, bool ftz, bool
     }
 }
 
-uint64_t emu_cvt(uint8_t dt, uint8_t st, int rnd, bool ftz, bool sat, uint64_t v)
+uint64_t emu_cvt(uint8_t dt, uint8_t st, int rnd, bool ftz, bool sat, bool satf, uint64_t v)
 {
     unsigned sbits = emu_type_bits[st], dbits = emu_type_bits[dt];
     bool sint = is_int_type(st), dint = is_int_type(dt);
@@ -131,7 +131,7 @@ uint64_t emu_cvt(uint8_t dt, uint8_t st, int rnd, bool ftz, bool sat, uint64_t v
     if (sint) {
         long double x = emu_is_signed(st) ? (long double)emu_sext(v, sbits)
                                           : (long double)(v & emu_mask_bits(sbits));
-        return to_float_bits(dt, x, rnd, ftz, sat);
+        return to_float_bits(dt, x, rnd, ftz, sat, satf);
     }
     double x = float_value(st, v, ftz);
     if (dint) return emu_float_to_int(x, dbits, emu_is_signed(dt), rnd);
@@ -151,5 +151,5 @@ uint64_t emu_cvt(uint8_t dt, uint8_t st, int rnd, bool ftz, bool sat, uint64_t v
         if (sat) x = emu_sat_f64(x);
         return emu_f64_bits(x);
     }
-    return to_float_bits(dt, x, rnd, ftz, sat);
+    return to_float_bits(dt, x, rnd, ftz, sat, satf);
 }

@@ -210,9 +210,8 @@ double emu_rsqrt_f64(double x)
     return 1.0 / sqrt(x);
 }
 
-bool emu_testp(int mode, double x, bool unused, bool is_subnormal)
+bool emu_testp(int mode, double x, bool is_subnormal)
 {
-    (void)unused;
     switch (mode) {
     case PTX_SFX_FINITE: return isfinite(x);
     case PTX_SFX_INFINITE: return isinf(x);

@@ -193,8 +193,8 @@ uint16_t emu_half_op(int op, bool bf, uint16_t a, uint16_t b, uint16_t c, int rn
     case PTX_OP_FMA: r = fma(x, y, z); break;
     default: return canon;
     }
+    if (sat) r = isnan(r) ? 0 : r < 0 ? 0 : r > 1 ? 1 : r;   /* .sat takes NaN to +0 */
     if (isnan(r)) return canon;
-    if (sat) r = isnan(r) ? 0 : r < 0 ? 0 : r > 1 ? 1 : r;
     if (relu && r < 0) r = 0;
     out = d2h(r, bf, rnd);
     if (ftz) out = h_ftz(out, bf);

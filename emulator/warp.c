@@ -91,6 +91,58 @@ void emu_lanes_exit(emu_ctx *c, uint32_t lanes)
     if (lanes) emu_cta_warp_exited(w->cta, w, lanes);
 }
 
+/* The stack of a frame, above the entry X that waits at the top entry's reconvergence point R:
+ *   [... X{pc R} S1{rpc R} ... Sn{rpc R} Z{rpc R}]   (Z on top, spinning)
+ * First the siblings S get to run (Z moves below them); if Z still spins, the lanes that have
+ * already reached R (in X but in no entry above it) split off into an entry of their own on top
+ * and run past R, while X keeps the others, which follow once they leave the loop. */
+static void unstick(emu_warp *w)
+{
+    const emu_frame *fr = &w->frames[w->nframes - 1];
+    uint32_t t = w->sp - 1, base = fr->stack_base;
+    uint32_t R = w->stack[t].rpc;
+    uint32_t x = t;
+    while (x > base && w->stack[x].rpc == R) x--;
+    if (x == t || w->stack[x].pc != R || w->stack[x].rpc == R) return;
+    if (t - x > 1) {
+        emu_simt z = w->stack[t];
+        memmove(&w->stack[x + 2], &w->stack[x + 1], (t - x - 1) * sizeof *w->stack);
+        w->stack[x + 1] = z;
+        return;
+    }
+    uint32_t inside = 0;
+    for (uint32_t i = x + 1; i <= t; i++) inside |= w->stack[i].mask;
+    uint32_t arrived = w->stack[x].mask & ~inside;
+    if (!arrived) return;
+    w->stack[x].mask &= ~arrived;
+    emu_simt_push(w, R, w->stack[x].rpc, arrived);
+}
+
+void emu_simt_backedge(emu_ctx *c, uint32_t target)
+{
+    emu_warp *w = c->w;
+    if (w->spin_sp != w->sp || w->spin_pc != target) {
+        w->spin_sp = w->sp;
+        w->spin_pc = target;
+        w->spin = 0;
+    }
+    if (++w->spin < EMU_SPIN_LIMIT) return;
+    w->spin = 0;
+    uint32_t sp = w->sp;
+    emu_simt top = w->stack[sp - 1];
+    unstick(w);
+    if (w->sp != sp || memcmp(&top, &w->stack[sp - 1], sizeof top) != 0) {
+        /* the stack changed: the branch's own entry may no longer be on top */
+        for (uint32_t i = w->frames[w->nframes - 1].stack_base; i < w->sp; i++)
+            if (w->stack[i].pc == top.pc && w->stack[i].mask == top.mask &&
+                w->stack[i].rpc == top.rpc) {
+                w->stack[i].pc = target;
+                break;
+            }
+        c->control = true;
+    }
+}
+
 void emu_lanes_return(emu_ctx *c, uint32_t lanes)
 {
     emu_warp *w = c->w;

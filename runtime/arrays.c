@@ -249,6 +249,17 @@ static rt_mipmap *mipmap_lookup(const void *handle)
     return NULL;
 }
 
+/* Level `index` of a mipmapped array and its level count, or NULL (textures.c). Lock held. */
+rt_array *rt_mipmap_level_locked(const void *mm, unsigned index, unsigned *nlevels)
+{
+    rt_mipmap *m = mipmap_lookup(mm);
+    if (!m)
+        return NULL;
+    if (nlevels)
+        *nlevels = m->nlevels;
+    return index < m->nlevels ? m->levels[index] : NULL;
+}
+
 cudaError_t rt_get_mipmapped_array_level(cudaArray_t *level, cudaMipmappedArray_const_t mm,
                                          unsigned index)
 {

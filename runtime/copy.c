@@ -111,6 +111,8 @@ static cudaError_t submit_copy(rt_copy *c, enum cudaMemcpyKind kind, cudaStream_
         return rt_api_error(e, api, "%p is not a live stream", (void *)stream);
     if ((e = rt_copy_check(c, kind, api)) != cudaSuccess)
         return e;
+    if (!strstr(api, "Async"))
+        emu_output_flush();   /* a blocking copy flushes device printf output */
     c->dst_device = rt_mem_find(c->dst, 1, NULL);
     c->src_device = rt_mem_find(c->src, 1, NULL);
     rt_log(2, "%s(%p, %p, %zu x %zu x %zu, %s)", api, (void *)c->dst, (const void *)c->src,

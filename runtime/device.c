@@ -263,6 +263,7 @@ cudaError_t rt_device_get_attribute(int *value, enum cudaDeviceAttr attr, int de
 cudaError_t rt_device_synchronize(void)
 {
     /* Every launch and copy finished when it was issued: only a pending error remains. */
+    emu_output_flush();   /* device printf and assert output, as CUDA flushes it here */
     cudaError_t e = rt_begin();
     if (e != cudaSuccess)
         return e;
@@ -273,7 +274,10 @@ cudaError_t rt_device_synchronize(void)
 cudaError_t rt_device_reset(void)
 {
     rt_init();
+    emu_output_flush();
     pthread_mutex_lock(&rt_g.lock);
+    rt_textures_release_all();
+    emu_heap_release_all();
     rt_modules_unload_all();
     rt_mempool_release_all();
     rt_memory_release_all();
@@ -325,6 +329,10 @@ cudaError_t rt_device_set_limit(enum cudaLimit limit, size_t value)
         e = cudaErrorInvalidValue;
     else
         rt_g.limits[limit] = value;
+    if (e == cudaSuccess && limit == cudaLimitMallocHeapSize)
+        emu_heap_set_size(value);
+    if (e == cudaSuccess && limit == cudaLimitPrintfFifoSize)
+        emu_output_set_fifo_size(value);
     return rt_end(e);
 }
 

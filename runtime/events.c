@@ -129,6 +129,7 @@ static cudaError_t check_event(cudaEvent_t event, const char *api)
 
 cudaError_t rt_event_synchronize(cudaEvent_t event)
 {
+    emu_output_flush();   /* device printf and assert output, as CUDA flushes it here */
     cudaError_t e = check_event(event, "cudaEventSynchronize");
     if (e == cudaSuccess) {
         pthread_mutex_lock(&rt_g.lock);

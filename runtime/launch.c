@@ -341,6 +341,7 @@ static void engine_config(timing_engine_config *ec, rt_kernel *k, bool cooperati
 cudaError_t rt_launch_run(const rt_launch_desc *d)
 {
     rt_kernel *k = d->kernel;
+    emu_output_flush();   /* a launch flushes the device printf output of earlier kernels */
     /* A graph may run after cudaDeviceReset unloaded the module: load it again. */
     cudaError_t e = rt_module_ready(k->mod);
     if (e != cudaSuccess)

@@ -89,6 +89,7 @@ cudaError_t rt_op_run(rt_op *op)
         /* The function may call the runtime (CUDA forbids it, programs do it anyway): run it
          * without the lock. */
         pthread_mutex_unlock(&rt_g.lock);
+        emu_output_flush();   /* CUDA flushes device printf output before a host callback */
         op->host.fn(op->host.data);
         pthread_mutex_lock(&rt_g.lock);
         return rt_g.sticky;

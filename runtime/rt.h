@@ -153,6 +153,18 @@ cudaError_t rt_get_mipmapped_array_level(cudaArray_t *level, cudaMipmappedArray_
                                          unsigned index);
 cudaError_t rt_free_mipmapped_array(cudaMipmappedArray_t mm);
 
+/* Texture and surface objects (textures.c): the emulator samples them by handle. */
+cudaError_t rt_create_texture_object(cudaTextureObject_t *obj, const struct cudaResourceDesc *res,
+                                     const struct cudaTextureDesc *tex,
+                                     const struct cudaResourceViewDesc *view);
+cudaError_t rt_destroy_texture_object(cudaTextureObject_t obj);
+cudaError_t rt_get_texture_object_desc(cudaTextureObject_t obj, struct cudaResourceDesc *res,
+                                       struct cudaTextureDesc *tex,
+                                       struct cudaResourceViewDesc *view, const char *api);
+cudaError_t rt_create_surface_object(cudaSurfaceObject_t *obj, const struct cudaResourceDesc *res);
+cudaError_t rt_destroy_surface_object(cudaSurfaceObject_t obj);
+cudaError_t rt_get_surface_object_desc(cudaSurfaceObject_t obj, struct cudaResourceDesc *res);
+
 /* Stream-ordered allocation and memory pools (pool NULL: the device's current pool). */
 cudaError_t rt_malloc_async(void **ptr, size_t size, cudaMemPool_t pool, cudaStream_t stream);
 cudaError_t rt_free_async(void *ptr, cudaStream_t stream);

@@ -345,6 +345,10 @@ typedef struct rt_array {
 
 /* The live array behind a cudaArray_t, or NULL. Lock held. */
 rt_array *rt_array_lookup(const void *handle);
+/* Level `index` of a mipmapped array (and how many it has), or NULL. Lock held. */
+rt_array *rt_mipmap_level_locked(const void *mm, unsigned index, unsigned *nlevels);
+/* cudaDeviceReset: texture and surface objects (textures.c). Lock held. */
+void rt_textures_release_all(void);
 
 /* cudaMalloc and cudaFree with the lock held; api names the call in messages. */
 cudaError_t rt_malloc_locked(void **ptr, size_t size, const char *api);

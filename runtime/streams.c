@@ -138,6 +138,7 @@ static cudaError_t sync_or_query(cudaStream_t stream, const char *api)
 
 cudaError_t rt_stream_synchronize(cudaStream_t stream)
 {
+    emu_output_flush();   /* device printf and assert output, as CUDA flushes it here */
     return sync_or_query(stream, "cudaStreamSynchronize");
 }
 

@@ -1,0 +1,119 @@
+/* device_output.c: the FIFO that device printf and assert messages go through.
+ *
+ * CUDA keeps printf records in a circular buffer of cudaLimitPrintfFifoSize bytes that the host
+ * drains at a kernel launch and at synchronisation points; when a kernel prints more than fits,
+ * older output is overwritten. Here a record is kept as formatted text together with what it
+ * would occupy in the device buffer (its cost, computed by the caller), and the oldest records
+ * are dropped while the costs exceed the size. Assertion messages go to stderr and are never
+ * dropped (the hardware reports them separately from printf).
+ */
+#include "emulator/emu_internal.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_FIFO (UINT64_C(1) << 20)
+
+typedef struct out_record {
+    char *text;
+    size_t len;
+    uint64_t cost;
+    bool to_stderr;
+} out_record;
+
+static struct {
+    pthread_mutex_t lock;
+    uint64_t size, used;
+    out_record *r;
+    size_t head, n, cap;     /* a ring: records head .. head+n-1 (mod cap) */
+} fifo = { .lock = PTHREAD_MUTEX_INITIALIZER, .size = DEFAULT_FIFO };
+
+void emu_output_set_fifo_size(uint64_t bytes)
+{
+    pthread_mutex_lock(&fifo.lock);
+    fifo.size = bytes;
+    pthread_mutex_unlock(&fifo.lock);
+}
+
+static out_record *at(size_t i) { return &fifo.r[(fifo.head + i) % fifo.cap]; }
+
+/* Drops the oldest printf record (assertion messages stay). */
+static bool drop_oldest(void)
+{
+    for (size_t i = 0; i < fifo.n; i++) {
+        out_record *o = at(i);
+        if (o->to_stderr) continue;
+        fifo.used -= o->cost;
+        free(o->text);
+        /* close the hole: move the older records up by one */
+        for (size_t j = i; j > 0; j--) *at(j) = *at(j - 1);
+        fifo.head = (fifo.head + 1) % fifo.cap;
+        fifo.n--;
+        return true;
+    }
+    return false;
+}
+
+static bool grow(void)
+{
+    size_t nc = fifo.cap ? fifo.cap * 2 : 256;
+    out_record *nr = malloc(nc * sizeof *nr);
+    if (!nr) return false;
+    for (size_t i = 0; i < fifo.n; i++) nr[i] = *at(i);
+    free(fifo.r);
+    fifo.r = nr;
+    fifo.cap = nc;
+    fifo.head = 0;
+    return true;
+}
+
+void emu_output_append(const char *text, size_t len, uint64_t cost, bool to_stderr)
+{
+    pthread_mutex_lock(&fifo.lock);
+    if (!to_stderr) {
+        if (cost > fifo.size) {
+            pthread_mutex_unlock(&fifo.lock);
+            return;
+        }
+        while (fifo.used + cost > fifo.size && drop_oldest()) {}
+    }
+    char *copy = malloc(len + 1);
+    if (copy && (fifo.n < fifo.cap || grow())) {
+        memcpy(copy, text, len);
+        copy[len] = 0;
+        *at(fifo.n) = (out_record){ copy, len, to_stderr ? 0 : cost, to_stderr };
+        fifo.n++;
+        fifo.used += to_stderr ? 0 : cost;
+    } else {
+        free(copy);
+    }
+    pthread_mutex_unlock(&fifo.lock);
+}
+
+static void drain(bool write)
+{
+    pthread_mutex_lock(&fifo.lock);
+    bool out = false, err = false;
+    for (size_t i = 0; i < fifo.n; i++) {
+        out_record *o = at(i);
+        if (write) {
+            FILE *f = o->to_stderr ? stderr : stdout;
+            /* keep the order of printf and assertion lines where both go to one terminal */
+            if (o->to_stderr && out) fflush(stdout);
+            fwrite(o->text, 1, o->len, f);
+            if (o->to_stderr) err = true;
+            else out = true;
+        }
+        free(o->text);
+    }
+    fifo.n = fifo.head = 0;
+    fifo.used = 0;
+    pthread_mutex_unlock(&fifo.lock);
+    if (out) fflush(stdout);
+    if (err) fflush(stderr);
+}
+
+void emu_output_flush(void) { drain(true); }
+void emu_output_discard(void) { drain(false); }

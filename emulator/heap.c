@@ -1,0 +1,144 @@
+/* heap.c: the device heap behind malloc/free (and new/delete) in kernels.
+ *
+ * As on the GPU, the heap is one block of device memory of cudaLimitMallocHeapSize bytes, set
+ * aside when a kernel first calls malloc; blocks are carved from it first-fit (next-fit from the
+ * last allocation, which keeps bursts of per-thread mallocs linear), each with a 16-byte
+ * header's worth of overhead and 16-byte alignment, so a request as large as the heap fails and
+ * malloc returns NULL once the heap is full. Accesses are checked against the heap as a whole
+ * (the device address map knows it as one allocation), as the hardware would not catch an
+ * overrun into a neighbouring block either. One lock serialises the allocator: warps of several
+ * host threads call it at once.
+ */
+#include "emulator/emu_internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HEAP_ALIGN UINT64_C(16)
+#define HEAP_HEADER UINT64_C(16)
+#define DEFAULT_HEAP (UINT64_C(8) << 20)
+
+typedef struct heap_block {
+    uint64_t addr;     /* what malloc returned */
+    uint64_t span;     /* bytes taken from the heap, header included */
+} heap_block;
+
+static struct {
+    pthread_mutex_t lock;
+    uint64_t want;           /* the configured size */
+    uint64_t base, size;     /* the heap in use (0: not yet made) */
+    heap_block *b;           /* live blocks in address order */
+    size_t n, cap;
+    size_t rover;            /* next-fit: index to search from */
+} heap = { .lock = PTHREAD_MUTEX_INITIALIZER, .want = DEFAULT_HEAP };
+
+void emu_heap_set_size(uint64_t bytes)
+{
+    pthread_mutex_lock(&heap.lock);
+    heap.want = bytes;
+    /* an empty heap of another size is replaced at the next malloc */
+    if (heap.base && heap.n == 0 && heap.size != bytes) {
+        emu_device_free(heap.base);
+        heap.base = heap.size = 0;
+    }
+    pthread_mutex_unlock(&heap.lock);
+}
+
+uint64_t emu_heap_size(void)
+{
+    pthread_mutex_lock(&heap.lock);
+    uint64_t s = heap.want;
+    pthread_mutex_unlock(&heap.lock);
+    return s;
+}
+
+/* The start of the free range before block i (i == n: the range after the last block). */
+static uint64_t gap_start(size_t i)
+{
+    return i == 0 ? heap.base : heap.b[i - 1].addr - HEAP_HEADER + heap.b[i - 1].span;
+}
+static uint64_t gap_end(size_t i)
+{
+    return i == heap.n ? heap.base + heap.size : heap.b[i].addr - HEAP_HEADER;
+}
+
+static bool insert_at(size_t i, heap_block blk)
+{
+    if (heap.n == heap.cap) {
+        size_t nc = heap.cap ? heap.cap * 2 : 256;
+        heap_block *nb = realloc(heap.b, nc * sizeof *nb);
+        if (!nb) return false;
+        heap.b = nb;
+        heap.cap = nc;
+    }
+    memmove(&heap.b[i + 1], &heap.b[i], (heap.n - i) * sizeof *heap.b);
+    heap.b[i] = blk;
+    heap.n++;
+    return true;
+}
+
+uint64_t emu_heap_alloc(uint64_t size)
+{
+    if (size == 0 || size > (UINT64_C(1) << 48)) return 0;
+    uint64_t span = HEAP_HEADER + ((size + HEAP_ALIGN - 1) & ~(HEAP_ALIGN - 1));
+    uint64_t got = 0;
+    pthread_mutex_lock(&heap.lock);
+    if (!heap.base && heap.want) {
+        heap.base = emu_device_alloc(heap.want, EMU_ALLOC_DEVICE);
+        heap.size = heap.base ? heap.want : 0;
+        heap.rover = 0;
+    }
+    if (heap.base) {
+        size_t start = heap.rover <= heap.n ? heap.rover : 0;
+        for (size_t k = 0; k <= heap.n; k++) {
+            size_t i = (start + k) % (heap.n + 1);
+            uint64_t s = gap_start(i), e = gap_end(i);
+            if (e >= s && e - s >= span) {
+                heap_block blk = { s + HEAP_HEADER, span };
+                if (insert_at(i, blk)) {
+                    got = blk.addr;
+                    heap.rover = i + 1;
+                }
+                break;
+            }
+        }
+    }
+    pthread_mutex_unlock(&heap.lock);
+    return got;
+}
+
+bool emu_heap_free(uint64_t addr)
+{
+    if (!addr) return true;
+    pthread_mutex_lock(&heap.lock);
+    size_t lo = 0, hi = heap.n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (heap.b[mid].addr < addr) lo = mid + 1;
+        else hi = mid;
+    }
+    bool ok = lo < heap.n && heap.b[lo].addr == addr;
+    if (ok) {
+        memmove(&heap.b[lo], &heap.b[lo + 1], (heap.n - lo - 1) * sizeof *heap.b);
+        heap.n--;
+        if (heap.rover > lo) heap.rover--;
+        /* a size set while blocks were live takes effect once the heap is empty */
+        if (heap.n == 0 && heap.size != heap.want) {
+            emu_device_free(heap.base);
+            heap.base = heap.size = 0;
+        }
+    }
+    pthread_mutex_unlock(&heap.lock);
+    return ok;
+}
+
+void emu_heap_release_all(void)
+{
+    pthread_mutex_lock(&heap.lock);
+    if (heap.base) emu_device_free(heap.base);
+    heap.base = heap.size = 0;
+    heap.n = 0;
+    heap.rover = 0;
+    pthread_mutex_unlock(&heap.lock);
+}
