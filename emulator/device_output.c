@@ -26,6 +26,7 @@ typedef struct out_record {
 static struct {
     pthread_mutex_t lock;
     uint64_t size, used;
+    bool printed;            /* a kernel has printed since the last reset */
     out_record *r;
     size_t head, n, cap;     /* a ring: records head .. head+n-1 (mod cap) */
 } fifo = { .lock = PTHREAD_MUTEX_INITIALIZER, .size = DEFAULT_FIFO };
@@ -73,6 +74,7 @@ void emu_output_append(const char *text, size_t len, uint64_t cost, bool to_stde
 {
     pthread_mutex_lock(&fifo.lock);
     if (!to_stderr) {
+        fifo.printed = true;
         if (cost > fifo.size) {
             pthread_mutex_unlock(&fifo.lock);
             return;
@@ -115,5 +117,20 @@ static void drain(bool write)
     if (err) fflush(stderr);
 }
 
+bool emu_output_in_use(void)
+{
+    pthread_mutex_lock(&fifo.lock);
+    bool p = fifo.printed;
+    pthread_mutex_unlock(&fifo.lock);
+    return p;
+}
+
 void emu_output_flush(void) { drain(true); }
-void emu_output_discard(void) { drain(false); }
+
+void emu_output_discard(void)
+{
+    drain(false);
+    pthread_mutex_lock(&fifo.lock);
+    fifo.printed = false;
+    pthread_mutex_unlock(&fifo.lock);
+}

@@ -262,6 +262,8 @@ void emu_texture_release_all(void);
  * all freed. malloc returns 0 (NULL) when no free range is large enough. */
 void emu_heap_set_size(uint64_t bytes);
 uint64_t emu_heap_size(void);
+/* True once a kernel has used the heap (CUDA then refuses a new heap size until a reset). */
+bool emu_heap_in_use(void);
 /* Device malloc/free (thread-safe). free of 0 does nothing; false for an address malloc did
  * not return. */
 uint64_t emu_heap_alloc(uint64_t size);
@@ -276,7 +278,9 @@ void emu_heap_release_all(void);
  * it where CUDA flushes: at the start of a launch and at synchronisation points. */
 void emu_output_set_fifo_size(uint64_t bytes);
 void emu_output_flush(void);
-/* Drops what is buffered (cudaDeviceReset after a flush). */
+/* True once a kernel has printed (CUDA then refuses a new FIFO size until a reset). */
+bool emu_output_in_use(void);
+/* Drops what is buffered and forgets that kernels printed (cudaDeviceReset, after a flush). */
 void emu_output_discard(void);
 
 #endif

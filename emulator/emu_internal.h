@@ -27,7 +27,7 @@
 #define EMU_MAX_CALL_DEPTH 1024u
 #define EMU_NBARRIERS 16
 /* Back-edges a diverged path may take in a row before the waiting lanes get to run. */
-#define EMU_SPIN_LIMIT 4096u
+#define EMU_SPIN_LIMIT 1024u
 
 enum { EMU_TK_NONE, EMU_TK_B, EMU_TK_U, EMU_TK_S, EMU_TK_F, EMU_TK_P, EMU_TK_PK };
 extern const uint8_t emu_type_bits[PTX_TYPE_COUNT];
@@ -269,11 +269,37 @@ typedef struct emu_tex_result {
 } emu_tex_result;
 
 void emu_tex_sample(const emu_texture *t, const emu_tex_query *q, emu_tex_result *r);
+
+/* exec_mem.c: one thread's update of an mbarrier object (what: 0 init, 1 arrive, 2 arrive_drop,
+ * 3 expect_tx, 4 complete_tx, 5 inval); returns the object before it. */
+uint64_t emu_mbarrier_update(uint8_t *p, int what, uint32_t count, int32_t tx);
 /* Address of a surface access of `size` bytes at integer coordinates c (the first one in bytes,
  * or in elements when `elements`). Out of range: false, unless clamp, which moves the access to
  * the nearest element inside. */
 bool emu_surf_address(const emu_texture *t, uint16_t geom, const uint32_t *c, bool elements,
                       unsigned size, bool clamp, uint64_t *addr);
+
+/* ---- sem_mma.c: tensor-core fragment layouts and arithmetic (exec_mma.c, exec_wmma.c) */
+enum { EMU_MMA_A, EMU_MMA_B, EMU_MMA_C };
+/* Bits of a matrix element of type t (b1 1, s4 4, s8 8, f16 16, f64 64, else 32). */
+unsigned emu_mma_bits(uint8_t t);
+/* Distinct elements a lane holds of matrix `which` of an m x n x k operation (sm_80 layouts). */
+unsigned emu_mma_distinct(int which, unsigned m, unsigned n, unsigned k, unsigned ebits);
+/* (row, col) of element e (counted over the fragment registers, low bits first) of lane. */
+void emu_mma_pos(int which, unsigned m, unsigned n, unsigned k, unsigned ebits, unsigned lane,
+                 unsigned e, unsigned *row, unsigned *col);
+/* The same for mma.m8n8k4 with .f16 (within the lane's quad-pair's 8x8x4 operation). */
+void emu_mma_pos_m8n8k4(int which, bool row_major, bool f32_acc, unsigned lane, unsigned e,
+                        unsigned *row, unsigned *col);
+typedef struct emu_mma_op {
+    unsigned m, n, k;
+    uint8_t at, bt, ct, dt;
+    bool satfinite;
+    uint16_t bitop;            /* b1: PTX_SFX_AND or PTX_SFX_XOR */
+} emu_mma_op;
+/* D = A x B + C on row-major matrices of element bits (A: m x k, B: k x n, C and D: m x n). */
+void emu_mma_compute(const emu_mma_op *op, const uint64_t *A, const uint64_t *B,
+                     const uint64_t *C, uint64_t *D);
 
 /* Device-side calls (exec_builtin.c): printf records and assertion messages for the FIFO. */
 void emu_output_append(const char *text, size_t len, uint64_t cost, bool to_stderr);

@@ -490,6 +490,29 @@ static void x_atom(emu_ctx *c, const ptx_instr *in)
         }
 }
 
+/* atom/red .v2/.v4/.v8 (sm_90): each element is its own atomic operation on consecutive
+ * elements, performed as the scalar form would */
+static void x_atom_vec(emu_ctx *c, const ptx_instr *in)
+{
+    bool is_red = in->op == PTX_OP_RED;
+    int ai = is_red ? 0 : 1;
+    unsigned es = elem_bytes(atom_type(in));
+    ptx_instr one = *in;
+    ptx_operand ops[3];
+    one.vec = 1;
+    one.ops = ops;
+    one.nops = (uint8_t)(is_red ? 2 : 3);
+    for (unsigned i = 0; i < in->vec; i++) {
+        if (!is_red) ops[0] = in->ops[0].elems[i];
+        ops[ai] = in->ops[ai];
+        ops[ai].imm += (int64_t)(i * es);
+        ops[ai + 1] = in->ops[ai + 1].elems[i];
+        x_atom(c, &one);
+        if (c->stop == EMU_STOP_FAULT || (c->stop == EMU_STOP_MEMORDER && c->next_pc == c->pc))
+            return;   /* a fault, or the policy deferred the whole instruction */
+    }
+}
+
 /* cp.async{.ca,.cg}.shared.global [dst], [src], cp-size {, src-size}: done at once; the
  * commit/wait instructions then have nothing to wait for. */
 static void x_cp_async(emu_ctx *c, const ptx_instr *in)
@@ -503,8 +526,20 @@ static void x_cp_async(emu_ctx *c, const ptx_instr *in)
     for (int l = 0; l < EMU_WARP_SIZE; l++) srcsize[l] = cpsize;
     if (in->nops > 3 && in->ops[3].kind != PTX_OPD_SYM) {
         uint64_t v[EMU_WARP_SIZE];
-        emu_read_all(c, &in->ops[3], PTX_TYPE_U32, v);
-        for (int l = 0; l < EMU_WARP_SIZE; l++) srcsize[l] = v[l] < cpsize ? v[l] : cpsize;
+        const ptx_operand *o = &in->ops[3];
+        if (o->kind == PTX_OPD_REG && c->fn->regs[o->reg].type == PTX_TYPE_PRED) {
+            /* ignore-src: a true predicate copies nothing and zero-fills the destination */
+            uint32_t ign = emu_read_pred_mask(c, o);
+            for (int l = 0; l < EMU_WARP_SIZE; l++) srcsize[l] = (ign >> l & 1) ? 0 : cpsize;
+        } else if (o->kind == PTX_OPD_REG && c->fn->regs[o->reg].type != PTX_TYPE_U64 &&
+                   c->fn->regs[o->reg].type != PTX_TYPE_B64) {
+            emu_read_all(c, o, PTX_TYPE_U32, v);
+            for (int l = 0; l < EMU_WARP_SIZE; l++) srcsize[l] = v[l] < cpsize ? v[l] : cpsize;
+        } else if (o->kind == PTX_OPD_IMM) {
+            emu_read_all(c, o, PTX_TYPE_U32, v);
+            for (int l = 0; l < EMU_WARP_SIZE; l++) srcsize[l] = v[l] < cpsize ? v[l] : cpsize;
+        }
+        /* a .b64 register here is the cache-policy operand of .L2::cache_hint */
     }
     if (!check(c, &D, c->mask, cpsize, cpsize, "write")) return;
     uint32_t readers = 0;
@@ -538,8 +573,8 @@ static uint64_t mb_make(uint32_t pend, uint32_t exp, int32_t tx, uint32_t par)
            (((uint64_t)(uint32_t)tx & 0x3fffff) << 40) | ((uint64_t)(par & 1) << 63);
 }
 
-/* One thread's update; returns the old value. */
-static uint64_t mb_update(uint8_t *p, int what, uint32_t count, int32_t tx)
+/* One thread's update; returns the old value. (exec_async.c's bulk copies complete_tx too.) */
+uint64_t emu_mbarrier_update(uint8_t *p, int what, uint32_t count, int32_t tx)
 {
     uint64_t *o = (uint64_t *)p, old = __atomic_load_n(o, __ATOMIC_RELAXED), nv;
     do {
@@ -614,7 +649,7 @@ static void x_mbarrier(emu_ctx *c, const ptx_instr *in)
         else if (what == 3 || what == 4) tx = has_arg ? (int32_t)arg[l] : 0;
         else if (expect_tx) tx = has_arg ? (int32_t)arg[l] : 0;
         else if (has_arg) count = (uint32_t)arg[l];
-        out[l] = mb_update(A.p[l], what, count, tx);
+        out[l] = emu_mbarrier_update(A.p[l], what, count, tx);
     }
     if (what == 1 || what == 2) emu_write_all(c, &in->ops[0], PTX_TYPE_B64, out);
 }
@@ -627,7 +662,7 @@ static void x_cp_async_mbarrier_arrive(emu_ctx *c, const ptx_instr *in)
     addr_set A;
     resolve(c, in->space, &in->ops[0], c->mask, &A);
     if (!check(c, &A, c->mask, 8, 8, "write")) return;
-    for (uint32_t mk = c->mask; mk; mk &= mk - 1) mb_update(A.p[__builtin_ctz(mk)], 1, 1, 0);
+    for (uint32_t mk = c->mask; mk; mk &= mk - 1) emu_mbarrier_update(A.p[__builtin_ctz(mk)], 1, 1, 0);
 }
 
 static void x_fence(emu_ctx *c, const ptx_instr *in)
@@ -683,8 +718,18 @@ emu_exec_fn emu_select_mem(const ptx_instr *in)
     }
     case PTX_OP_ATOM:
     case PTX_OP_RED: {
-        if (!simple_space(in->space) || (in->vec && in->vec > 1)) return NULL;
+        if (!simple_space(in->space)) return NULL;
         uint8_t at = atom_type(in);
+        if (in->vec > 1) {
+            int ai = in->op == PTX_OP_RED ? 0 : 1;
+            if (in->aop == PTX_SFX_CAS || in->aop == PTX_SFX_EXCH || in->nops != ai + 2 ||
+                in->ops[ai].kind != PTX_OPD_ADDR || in->ops[ai + 1].kind != PTX_OPD_VEC ||
+                in->ops[ai + 1].nelem != in->vec ||
+                (ai && (in->ops[0].kind != PTX_OPD_VEC || in->ops[0].nelem != in->vec)))
+                return NULL;
+            unsigned vb = emu_type_bits[at];
+            return (vb == 16 || vb == 32) && in->aop ? x_atom_vec : NULL;
+        }
         unsigned b = emu_type_bits[at];
         if (!in->aop || (b != 16 && b != 32 && b != 64 && b != 128)) return NULL;
         if (b == 128) {

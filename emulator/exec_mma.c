@@ -1,220 +1,278 @@
-/* exec_mma.c: the warp-level matrix instructions with documented fragment layouts: mma.sync
- * (f16, bf16, tf32, f64, s8/u8 shapes of sm_80), ldmatrix, stmatrix and movmatrix.
+/* exec_mma.c: the warp-level matrix instructions with the ISA's fragment layouts: mma.sync for
+ * every shape and type of sm_70 to sm_90 (f16, bf16, tf32, f64, fp8, s8/u8, s4/u4, b1 with
+ * AND/XOR popc, the quad-pair m8n8k4 form of sm_70), the sparse mma.sp forms, ldmatrix,
+ * stmatrix and movmatrix.
  *
  * Each fragment register element is placed at the (row, col) the PTX ISA's fragment figures
- * give, from groupID = laneid >> 2 and threadID_in_group = laneid % 4, so code that builds
- * fragments by hand (CUTLASS, inline assembly) sees the values the hardware would give.
+ * give (sem_mma.c), so code that builds fragments by hand (CUTLASS, inline assembly) sees the
+ * values the hardware would give.
  */
 #include "emulator/emu_internal.h"
 #include "emulator/sem.h"
 
-#include <math.h>
+#include <stdlib.h>
 #include <string.h>
-
-enum { MA, MB, MC };
 
 typedef struct mma_form {
     unsigned m, n, k;
-    uint8_t at, bt, ct, dt;   /* element types */
+    uint8_t at, bt, ct, dt;
+    bool sparse, m8n8k4_f16;
+    bool a_row, b_row;     /* m8n8k4 .f16: the layouts of A and B */
 } mma_form;
+
+static bool shape_of(const ptx_instr *in, unsigned *m, unsigned *n, unsigned *k)
+{
+    static const struct { uint16_t sfx; unsigned m, n, k; } shapes[] = {
+        { PTX_SFX_M8N8K4, 8, 8, 4 },       { PTX_SFX_M8N8K16, 8, 8, 16 },
+        { PTX_SFX_M8N8K32, 8, 8, 32 },     { PTX_SFX_M8N8K128, 8, 8, 128 },
+        { PTX_SFX_M16N8K4, 16, 8, 4 },     { PTX_SFX_M16N8K8, 16, 8, 8 },
+        { PTX_SFX_M16N8K16, 16, 8, 16 },   { PTX_SFX_M16N8K32, 16, 8, 32 },
+        { PTX_SFX_M16N8K64, 16, 8, 64 },   { PTX_SFX_M16N8K128, 16, 8, 128 },
+        { PTX_SFX_M16N8K256, 16, 8, 256 },
+    };
+    for (int i = 0; i < in->nsfx; i++)
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+            if (in->sfx[i] == shapes[s].sfx) {
+                *m = shapes[s].m, *n = shapes[s].n, *k = shapes[s].k;
+                return true;
+            }
+    return false;
+}
+
+/* The layout suffixes in order (alayout, blayout): true for row. */
+static void layouts(const ptx_instr *in, bool *a_row, bool *b_row)
+{
+    int seen = 0;
+    *a_row = true;
+    *b_row = false;
+    for (int i = 0; i < in->nsfx; i++)
+        if (in->sfx[i] == PTX_SFX_ROW || in->sfx[i] == PTX_SFX_COL) {
+            if (seen == 0) *a_row = in->sfx[i] == PTX_SFX_ROW;
+            else if (seen == 1) *b_row = in->sfx[i] == PTX_SFX_ROW;
+            seen++;
+        }
+}
+
+static bool is_i8(uint8_t t) { return t == PTX_TYPE_S8 || t == PTX_TYPE_U8; }
+static bool is_i4(uint8_t t) { return t == PTX_TYPE_S4 || t == PTX_TYPE_U4; }
+static bool is_fp8(uint8_t t) { return t == PTX_TYPE_E4M3 || t == PTX_TYPE_E5M2; }
+
+/* Whether the shape and types are a combination the ISA defines (dense or sparse). */
+static bool combination_ok(const mma_form *f)
+{
+    unsigned m = f->m, k = f->k;
+    uint8_t at = f->at, bt = f->bt, ct = f->ct, dt = f->dt;
+    bool f32acc = ct == PTX_TYPE_F32 && dt == PTX_TYPE_F32;
+    bool facc = (ct == PTX_TYPE_F32 || ct == PTX_TYPE_F16) && (dt == PTX_TYPE_F32 || dt == PTX_TYPE_F16);
+    bool s32acc = ct == PTX_TYPE_S32 && dt == PTX_TYPE_S32;
+    if (f->sparse) {
+        if (m != 16) return false;
+        if (at == PTX_TYPE_F16 && bt == PTX_TYPE_F16) return facc && (k == 16 || k == 32);
+        if (at == PTX_TYPE_BF16 && bt == PTX_TYPE_BF16) return f32acc && (k == 16 || k == 32);
+        if (at == PTX_TYPE_TF32 && bt == PTX_TYPE_TF32) return f32acc && (k == 8 || k == 16);
+        if (is_i8(at) && is_i8(bt)) return s32acc && (k == 32 || k == 64);
+        if (is_i4(at) && is_i4(bt)) return s32acc && (k == 64 || k == 128);
+        if (is_fp8(at) && is_fp8(bt)) return facc && k == 64;
+        return false;
+    }
+    if (at == PTX_TYPE_F16 && bt == PTX_TYPE_F16)
+        return facc && ((m == 8 && k == 4) || (m == 16 && (k == 8 || k == 16)));
+    if (at == PTX_TYPE_BF16 && bt == PTX_TYPE_BF16) return f32acc && m == 16 && (k == 8 || k == 16);
+    if (at == PTX_TYPE_TF32 && bt == PTX_TYPE_TF32) return f32acc && m == 16 && (k == 4 || k == 8);
+    if (at == PTX_TYPE_F64 && bt == PTX_TYPE_F64)
+        return ct == PTX_TYPE_F64 && dt == PTX_TYPE_F64 &&
+               ((m == 8 && k == 4) || (m == 16 && (k == 4 || k == 8 || k == 16)));
+    if (is_i8(at) && is_i8(bt)) return s32acc && ((m == 8 && k == 16) || (m == 16 && (k == 16 || k == 32)));
+    if (is_i4(at) && is_i4(bt)) return s32acc && ((m == 8 && k == 32) || (m == 16 && (k == 32 || k == 64)));
+    if (at == PTX_TYPE_B1 && bt == PTX_TYPE_B1)
+        return s32acc && ((m == 8 && k == 128) || (m == 16 && (k == 128 || k == 256)));
+    if (is_fp8(at) && is_fp8(bt)) return facc && m == 16 && (k == 16 || k == 32);
+    return false;
+}
 
 static bool form_of(const ptx_instr *in, mma_form *f)
 {
-    f->m = f->n = f->k = 0;
-    for (int i = 0; i < in->nsfx; i++) {
-        switch (in->sfx[i]) {
-        case PTX_SFX_M16N8K16: f->m = 16, f->n = 8, f->k = 16; break;
-        case PTX_SFX_M16N8K8: f->m = 16, f->n = 8, f->k = 8; break;
-        case PTX_SFX_M16N8K4: f->m = 16, f->n = 8, f->k = 4; break;
-        case PTX_SFX_M16N8K32: f->m = 16, f->n = 8, f->k = 32; break;
-        case PTX_SFX_M8N8K4: f->m = 8, f->n = 8, f->k = 4; break;
-        case PTX_SFX_M8N8K16: f->m = 8, f->n = 8, f->k = 16; break;
-        default: break;
-        }
-    }
-    if (!f->m || in->ntypes != 4) return false;
+    memset(f, 0, sizeof *f);
+    if (!shape_of(in, &f->m, &f->n, &f->k) || in->ntypes != 4) return false;
     f->dt = in->types[0];
     f->at = in->types[1];
     f->bt = in->types[2];
     f->ct = in->types[3];
+    f->sparse = (in->flags & (PTX_F(SP) | PTX_F(SPARSITY_SEL))) != 0;
+    layouts(in, &f->a_row, &f->b_row);
+    f->m8n8k4_f16 = f->m == 8 && f->k == 4 && f->at == PTX_TYPE_F16;
     return true;
 }
 
-static unsigned esize(uint8_t t)
+static unsigned reg_bits(unsigned ebits) { return ebits == 64 ? 64 : 32; }
+
+/* Registers a fragment of `distinct` elements of ebits takes. */
+static unsigned regs_for(unsigned distinct, unsigned ebits)
 {
-    switch (t) {
-    case PTX_TYPE_F16: case PTX_TYPE_BF16: return 2;
-    case PTX_TYPE_S8: case PTX_TYPE_U8: return 1;
-    case PTX_TYPE_F64: return 8;
-    default: return 4;
-    }
+    unsigned per = reg_bits(ebits) / ebits;
+    return (distinct + per - 1) / per;
 }
 
-/* (row, col) of element j (counted over the packed elements of the fragment registers) of
- * matrix `which` held by lane. False for a combination the ISA does not define. */
-static bool coord(const mma_form *f, int which, unsigned j, unsigned lane, unsigned *row,
-                  unsigned *col)
+/* Element e of a lane's fragment (registers `regs`, row-major by register). */
+static uint64_t elem_of(uint64_t (*regs)[EMU_WARP_SIZE], unsigned ebits, unsigned lane, unsigned e)
 {
-    unsigned g = lane >> 2, t = lane & 3;
-    uint8_t ty = which == MA ? f->at : which == MB ? f->bt : f->ct;
-    if (which == MC) {
-        if (f->m == 16) {   /* 16x8 accumulators: c0..c3 */
-            *row = g + 8 * (j >> 1);
-            *col = t * 2 + (j & 1);
-        } else {            /* 8x8: c0, c1 */
-            *row = g;
-            *col = t * 2 + (j & 1);
-        }
-        return true;
-    }
-    switch (ty) {
-    case PTX_TYPE_F16: case PTX_TYPE_BF16:
-        if (f->m == 16 && f->k == 16) {
-            if (which == MA) *row = g + 8 * ((j >> 1) & 1), *col = t * 2 + (j & 1) + 8 * (j >> 2);
-            else *row = t * 2 + (j & 1) + 8 * (j >> 1), *col = g;
-            return true;
-        }
-        if (f->m == 16 && f->k == 8) {
-            if (which == MA) *row = g + 8 * (j >> 1), *col = t * 2 + (j & 1);
-            else *row = t * 2 + j, *col = g;
-            return true;
-        }
-        return false;
-    case PTX_TYPE_TF32:
-        if (f->k == 8) {
-            if (which == MA) *row = g + 8 * (j & 1), *col = t + 4 * (j >> 1);
-            else *row = t + 4 * j, *col = g;
-            return true;
-        }
-        if (f->k == 4) {
-            if (which == MA) *row = g + 8 * j, *col = t;
-            else *row = t, *col = g;
-            return true;
-        }
-        return false;
-    case PTX_TYPE_F64:
-        if (f->m == 8 && f->k == 4) {
-            if (which == MA) *row = g, *col = t;
-            else *row = t, *col = g;
-            return true;
-        }
-        return false;
-    case PTX_TYPE_S8: case PTX_TYPE_U8:
-        if (f->m == 16 && f->k == 32) {
-            if (which == MA) *row = g + 8 * ((j >> 2) & 1), *col = t * 4 + (j & 3) + 16 * (j >> 3);
-            else *row = t * 4 + (j & 3) + 16 * (j >> 2), *col = g;
-            return true;
-        }
-        if (f->m == 16 && f->k == 16) {
-            if (which == MA) *row = g + 8 * (j >> 2), *col = t * 4 + (j & 3);
-            else *row = t * 4 + j, *col = g;
-            return true;
-        }
-        if (f->m == 8 && f->k == 16) {
-            if (which == MA) *row = g, *col = t * 4 + j;
-            else *row = t * 4 + j, *col = g;
-            return true;
-        }
-        return false;
-    default: return false;
-    }
+    unsigned per = reg_bits(ebits) / ebits;
+    uint64_t v = regs[e / per][lane];
+    return ebits >= 64 ? v : (v >> (ebits * (e % per))) & emu_mask_bits(ebits);
 }
 
-static double val(uint8_t t, uint64_t bits)
+static void read_regs(emu_ctx *c, const ptx_operand *v, unsigned ebits, uint64_t (*regs)[EMU_WARP_SIZE])
 {
-    switch (t) {
-    case PTX_TYPE_F16: return emu_f16_to_f64((uint16_t)bits);
-    case PTX_TYPE_BF16: return emu_bf16_to_f64((uint16_t)bits);
-    case PTX_TYPE_TF32: return emu_as_f32(bits & ~UINT64_C(0x1fff));
-    case PTX_TYPE_F32: return emu_as_f32(bits);
-    case PTX_TYPE_F64: return emu_as_f64(bits);
-    case PTX_TYPE_S8: return (double)emu_sext(bits, 8);
-    case PTX_TYPE_U8: return (double)(bits & 0xff);
-    case PTX_TYPE_S32: return (double)emu_sext(bits, 32);
-    default: return 0;
-    }
+    for (unsigned r = 0; r < v->nelem; r++)
+        emu_read_all(c, &v->elems[r], ebits == 64 ? PTX_TYPE_B64 : PTX_TYPE_B32, regs[r]);
 }
 
-/* Unpacks the fragment of matrix `which` (a register vector) into a dense row-major matrix. */
-static void gather(emu_ctx *c, const mma_form *f, int which, const ptx_operand *v, uint64_t *mat,
-                   unsigned cols)
+static bool whole_warp(emu_ctx *c, const char *what)
 {
-    uint8_t ty = which == MA ? f->at : which == MB ? f->bt : f->ct;
-    unsigned es = esize(ty), per = (es == 8 ? 8 : 4) / es;
-    uint8_t rt = es == 8 ? PTX_TYPE_B64 : PTX_TYPE_B32;
-    for (unsigned r = 0; r < v->nelem; r++) {
-        uint64_t regs[EMU_WARP_SIZE];
-        emu_read_all(c, &v->elems[r], rt, regs);
-        for (unsigned p = 0; p < per; p++)
-            for (unsigned lane = 0; lane < EMU_WARP_SIZE; lane++) {
-                unsigned row, col;
-                if (!coord(f, which, r * per + p, lane, &row, &col)) continue;
-                uint64_t x = es == 8 ? regs[lane] : (regs[lane] >> (8 * es * p)) & emu_mask_bits(8 * es);
-                mat[row * cols + col] = x;
-            }
-    }
+    if (c->mask == 0xffffffffu) return true;
+    emu_fault_raise(c, EMU_FAULT_ILLEGAL_INSTRUCTION, __builtin_ctz(c->mask), false, 0,
+                    "Invalid warp-synchronous instruction",
+                    "%s needs all 32 threads of the warp, active mask is 0x%08x", what, c->mask);
+    return false;
 }
 
-/* mma.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype d, a, b, c */
+enum { MAXA = 16 * 256, MAXB = 256 * 8, MAXC = 16 * 8 };
+
+typedef struct mma_work {
+    uint64_t A[MAXA], B[MAXB], C[MAXC], D[MAXC];
+    uint64_t ra[8][EMU_WARP_SIZE], rb[8][EMU_WARP_SIZE], rc[8][EMU_WARP_SIZE], rd[8][EMU_WARP_SIZE];
+} mma_work;
+
+static void write_d(emu_ctx *c, const ptx_operand *dv, unsigned ebits, uint64_t (*rd)[EMU_WARP_SIZE])
+{
+    for (unsigned r = 0; r < dv->nelem; r++)
+        emu_write_all(c, &dv->elems[r], ebits == 64 ? PTX_TYPE_B64 : PTX_TYPE_B32, rd[r]);
+}
+
+static void put_elem(uint64_t (*regs)[EMU_WARP_SIZE], unsigned ebits, unsigned lane, unsigned e,
+                     uint64_t v)
+{
+    unsigned per = reg_bits(ebits) / ebits;
+    if (ebits >= 64) regs[e][lane] = v;
+    else regs[e / per][lane] |= (v & emu_mask_bits(ebits)) << (ebits * (e % per));
+}
+
+/* ---- sparse A: the fragment holds the two kept units of each 4-unit chunk of a row; the
+ * metadata (2-bit indices, row g in the low 16 bits and row g+8 in the high 16 bits of each
+ * word) says where they sit. Units are 16 bits for 16- and 32-bit types (a tf32 element is two
+ * units, kept together) and 8 bits for 8- and 4-bit types (an s4 unit is a pair of elements). */
+static void sparse_expand(const mma_form *f, const uint64_t *meta, unsigned sel,
+                          const uint64_t *Ac, uint64_t *A)
+{
+    unsigned eb = emu_mma_bits(f->at), ub = eb >= 16 ? 16 : 8;
+    unsigned kc = f->k / 2, kunits = f->k * eb / ub, words = 2 * kunits / 32;
+    memset(A, 0, sizeof(uint64_t) * f->m * f->k);
+    for (unsigned r = 0; r < f->m; r++)
+        for (unsigned cc = 0; cc < kc; cc++) {
+            unsigned cbit = cc * eb, cu = cbit / ub, chunk = cu / 2, slot = cu % 2;
+            unsigned bitpos = (chunk * 2 + slot) * 2, word = bitpos / 16;
+            unsigned g = r % 8, lane;
+            if (words == 1) lane = g * 4 + sel;
+            else if (words == 2) lane = g * 4 + 2 * sel + word;
+            else lane = g * 4 + word;
+            unsigned sh = bitpos % 16 + (r >= 8 ? 16 : 0);
+            unsigned idx = (unsigned)(meta[lane] >> sh) & 3;
+            unsigned unit = chunk * 4 + idx;
+            unsigned col = (unit * ub + cbit % ub) / eb;
+            if (col < f->k) A[r * f->k + col] = Ac[r * kc + cc];
+        }
+}
+
+/* mma.sync.aligned.shape.alayout.blayout{.satfinite}.dtype.atype.btype.ctype d, a, b, c
+ * mma.sp{::ordered_metadata}.sync.aligned... d, a, b, c, e, f */
 static void x_mma(emu_ctx *c, const ptx_instr *in)
 {
-    if (c->mask != 0xffffffffu) {
-        emu_fault_raise(c, EMU_FAULT_ILLEGAL_INSTRUCTION, __builtin_ctz(c->mask), false, 0,
-                        "Invalid warp-synchronous instruction",
-                        "mma.sync needs all 32 threads of the warp, active mask is 0x%08x",
-                        c->mask);
-        return;
-    }
+    if (!whole_warp(c, "mma.sync")) return;
     mma_form f;
     form_of(in, &f);
-    uint64_t A[16 * 32], B[32 * 8], C[16 * 8];
-    memset(A, 0, sizeof A);
-    memset(B, 0, sizeof B);
-    memset(C, 0, sizeof C);
-    gather(c, &f, MA, &in->ops[1], A, f.k);
-    gather(c, &f, MB, &in->ops[2], B, f.n);
-    gather(c, &f, MC, &in->ops[3], C, f.n);
-    bool satf = in->flags & PTX_F(SATFINITE);
-    uint64_t D[16 * 8];
-    for (unsigned m = 0; m < f.m; m++)
-        for (unsigned n = 0; n < f.n; n++) {
-            uint64_t cb = C[m * f.n + n], out;
-            if (f.dt == PTX_TYPE_S32) {
-                int64_t acc = emu_sext(cb, 32);
-                for (unsigned k = 0; k < f.k; k++)
-                    acc += (int64_t)val(f.at, A[m * f.k + k]) * (int64_t)val(f.bt, B[k * f.n + n]);
-                if (satf) acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
-                out = (uint64_t)acc & 0xffffffffu;
-            } else if (f.dt == PTX_TYPE_F64) {
-                double acc = val(f.ct, cb);
-                for (unsigned k = 0; k < f.k; k++)
-                    acc = fma(val(f.at, A[m * f.k + k]), val(f.bt, B[k * f.n + n]), acc);
-                out = emu_f64_bits(acc);
-            } else {
-                /* products of f16/bf16/tf32 values are exact in f32; summed in k order */
-                float acc = (float)val(f.ct, cb);
-                for (unsigned k = 0; k < f.k; k++)
-                    acc += (float)(val(f.at, A[m * f.k + k]) * val(f.bt, B[k * f.n + n]));
-                out = f.dt == PTX_TYPE_F16 ? emu_f32_to_f16(acc, PTX_RND_RN, false)
-                                           : emu_f32_bits(acc);
+    static __thread mma_work *wk;
+    if (!wk && !(wk = malloc(sizeof *wk))) return;
+    unsigned ea = emu_mma_bits(f.at), eb = emu_mma_bits(f.bt), ec = emu_mma_bits(f.ct),
+             ed = emu_mma_bits(f.dt);
+    memset(wk->ra, 0, sizeof wk->ra);
+    memset(wk->rb, 0, sizeof wk->rb);
+    memset(wk->rc, 0, sizeof wk->rc);
+    memset(wk->rd, 0, sizeof wk->rd);
+    read_regs(c, &in->ops[1], ea, wk->ra);
+    read_regs(c, &in->ops[2], eb, wk->rb);
+    read_regs(c, &in->ops[3], ec, wk->rc);
+    emu_mma_op op = { f.m, f.n, f.k, f.at, f.bt, f.ct, f.dt,
+                      (in->flags & PTX_F(SATFINITE)) != 0,
+                      ptx_instr_has(in, PTX_SFX_XOR) ? PTX_SFX_XOR : PTX_SFX_AND };
+    if (f.m8n8k4_f16) {
+        /* four independent 8x8x4 products, one per quad-pair */
+        op.m = op.n = 8;
+        op.k = 4;
+        for (unsigned q = 0; q < 4; q++) {
+            unsigned lanes[8] = { 4 * q, 4 * q + 1, 4 * q + 2, 4 * q + 3,
+                                  16 + 4 * q, 17 + 4 * q, 18 + 4 * q, 19 + 4 * q };
+            for (int li = 0; li < 8; li++) {
+                unsigned l = lanes[li], r, col;
+                for (unsigned e = 0; e < 4; e++) {
+                    emu_mma_pos_m8n8k4(EMU_MMA_A, f.a_row, false, l, e, &r, &col);
+                    wk->A[r * 4 + col] = elem_of(wk->ra, ea, l, e);
+                    emu_mma_pos_m8n8k4(EMU_MMA_B, f.b_row, false, l, e, &r, &col);
+                    wk->B[r * 8 + col] = elem_of(wk->rb, eb, l, e);
+                }
+                for (unsigned e = 0; e < 8; e++) {
+                    emu_mma_pos_m8n8k4(EMU_MMA_C, false, f.ct == PTX_TYPE_F32, l, e, &r, &col);
+                    wk->C[r * 8 + col] = elem_of(wk->rc, ec, l, e);
+                }
             }
-            D[m * f.n + n] = out;
+            emu_mma_compute(&op, wk->A, wk->B, wk->C, wk->D);
+            for (int li = 0; li < 8; li++) {
+                unsigned l = lanes[li], r, col;
+                for (unsigned e = 0; e < 8; e++) {
+                    emu_mma_pos_m8n8k4(EMU_MMA_C, false, f.dt == PTX_TYPE_F32, l, e, &r, &col);
+                    put_elem(wk->rd, ed, l, e, wk->D[r * 8 + col]);
+                }
+            }
         }
-    /* scatter D with the accumulator layout */
-    const ptx_operand *dv = &in->ops[0];
-    unsigned es = esize(f.dt), per = (es == 8 ? 8 : 4) / es;
-    uint8_t rt = es == 8 ? PTX_TYPE_B64 : PTX_TYPE_B32;
-    for (unsigned r = 0; r < dv->nelem; r++) {
-        uint64_t regs[EMU_WARP_SIZE] = { 0 };
-        for (unsigned p = 0; p < per; p++)
-            for (unsigned lane = 0; lane < EMU_WARP_SIZE; lane++) {
-                unsigned row, col;
-                coord(&f, MC, r * per + p, lane, &row, &col);
-                uint64_t x = D[row * f.n + col];
-                regs[lane] |= es == 8 ? x : x << (8 * es * p);
-            }
-        emu_write_all(c, &dv->elems[r], rt, regs);
+        write_d(c, &in->ops[0], ed, wk->rd);
+        return;
     }
+    unsigned ka = f.sparse ? f.k / 2 : f.k;
+    uint64_t *Adense = wk->A;
+    static __thread uint64_t Acomp[MAXA];
+    if (f.sparse) Adense = Acomp;
+    unsigned na = emu_mma_distinct(EMU_MMA_A, f.m, f.n, ka, ea),
+             nb = emu_mma_distinct(EMU_MMA_B, f.m, f.n, f.k, eb),
+             nc = emu_mma_distinct(EMU_MMA_C, f.m, f.n, f.k, ec);
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        unsigned r, col;
+        for (unsigned e = 0; e < na; e++) {
+            emu_mma_pos(EMU_MMA_A, f.m, f.n, ka, ea, l, e, &r, &col);
+            Adense[r * ka + col] = elem_of(wk->ra, ea, l, e);
+        }
+        for (unsigned e = 0; e < nb; e++) {
+            emu_mma_pos(EMU_MMA_B, f.m, f.n, f.k, eb, l, e, &r, &col);
+            wk->B[r * f.n + col] = elem_of(wk->rb, eb, l, e);
+        }
+        for (unsigned e = 0; e < nc; e++) {
+            emu_mma_pos(EMU_MMA_C, f.m, f.n, f.k, ec, l, e, &r, &col);
+            wk->C[r * f.n + col] = elem_of(wk->rc, ec, l, e);
+        }
+    }
+    if (f.sparse) {
+        uint64_t meta[EMU_WARP_SIZE], sel[EMU_WARP_SIZE];
+        emu_read_all(c, &in->ops[4], PTX_TYPE_B32, meta);
+        emu_read_all(c, &in->ops[5], PTX_TYPE_U32, sel);
+        sparse_expand(&f, meta, (unsigned)sel[0] & 3, Acomp, wk->A);
+    }
+    emu_mma_compute(&op, wk->A, wk->B, wk->C, wk->D);
+    unsigned nd = emu_mma_distinct(EMU_MMA_C, f.m, f.n, f.k, ed);
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++)
+        for (unsigned e = 0; e < nd; e++) {
+            unsigned r, col;
+            emu_mma_pos(EMU_MMA_C, f.m, f.n, f.k, ed, l, e, &r, &col);
+            put_elem(wk->rd, ed, l, e, wk->D[r * f.n + col]);
+        }
+    write_d(c, &in->ops[0], ed, wk->rd);
 }
 
 static unsigned count_of(const ptx_instr *in)
@@ -321,44 +379,35 @@ static void x_movmatrix(emu_ctx *c, const ptx_instr *in)
     emu_write_all(c, &in->ops[0], PTX_TYPE_B32, d);
 }
 
-/* Number of registers the fragment of `which` takes. */
-static unsigned frag_regs(const mma_form *f, int which)
-{
-    unsigned rows = which == MA ? f->m : which == MB ? f->k : f->m;
-    unsigned cols = which == MA ? f->k : f->n;
-    uint8_t ty = which == MA ? f->at : which == MB ? f->bt : f->ct;
-    unsigned es = esize(ty), per = (es == 8 ? 8 : 4) / es;
-    return rows * cols / (EMU_WARP_SIZE * per);
-}
-
 emu_exec_fn emu_select_mma(const ptx_instr *in)
 {
     switch (in->op) {
     case PTX_OP_MMA: {
         mma_form f;
-        if (!form_of(in, &f) || in->nops != 4) return NULL;
-        if (ptx_instr_has(in, PTX_SFX_COL) && !ptx_instr_has(in, PTX_SFX_ROW)) return NULL;
-        if (in->flags & (PTX_F(SP) | PTX_F(SPARSITY_SEL))) return NULL;
-        bool fp = (f.at == PTX_TYPE_F16 || f.at == PTX_TYPE_BF16 || f.at == PTX_TYPE_TF32) &&
-                  f.at == f.bt && (f.dt == PTX_TYPE_F32 || (f.dt == PTX_TYPE_F16 && f.at == PTX_TYPE_F16)) &&
-                  (f.ct == PTX_TYPE_F32 || (f.ct == PTX_TYPE_F16 && f.at == PTX_TYPE_F16));
-        bool f64 = f.at == PTX_TYPE_F64 && f.bt == PTX_TYPE_F64 && f.ct == PTX_TYPE_F64 &&
-                   f.dt == PTX_TYPE_F64;
-        bool i8 = (f.at == PTX_TYPE_S8 || f.at == PTX_TYPE_U8) &&
-                  (f.bt == PTX_TYPE_S8 || f.bt == PTX_TYPE_U8) && f.ct == PTX_TYPE_S32 &&
-                  f.dt == PTX_TYPE_S32;
-        if (!fp && !f64 && !i8) return NULL;
-        unsigned r, cc;
-        if (!coord(&f, MA, 0, 0, &r, &cc) || !coord(&f, MB, 0, 0, &r, &cc)) return NULL;
-        if (f.m * f.n > 16 * 8 || f.m * f.k > 16 * 32 || f.k * f.n > 32 * 8) return NULL;
+        if (!form_of(in, &f) || !combination_ok(&f)) return NULL;
+        if (ptx_instr_has(in, PTX_SFX_BLOCK_SCALE) || ptx_instr_has(in, PTX_SFX_KIND_F8F6F4))
+            return NULL;
+        if (in->nops != (f.sparse ? 6 : 4)) return NULL;
         for (int i = 0; i < 4; i++)
             if (in->ops[i].kind != PTX_OPD_VEC) return NULL;
-        uint8_t dsave = f.ct;
-        f.ct = f.dt;
-        bool dok = in->ops[0].nelem == frag_regs(&f, MC);
-        f.ct = dsave;
-        if (!dok || in->ops[1].nelem != frag_regs(&f, MA) || in->ops[2].nelem != frag_regs(&f, MB) ||
-            in->ops[3].nelem != frag_regs(&f, MC))
+        unsigned ea = emu_mma_bits(f.at), eb = emu_mma_bits(f.bt), ec = emu_mma_bits(f.ct),
+                 ed = emu_mma_bits(f.dt);
+        unsigned want_a, want_b, want_c, want_d;
+        if (f.m8n8k4_f16) {
+            want_a = want_b = 2;
+            want_c = f.ct == PTX_TYPE_F32 ? 8 : 4;
+            want_d = f.dt == PTX_TYPE_F32 ? 8 : 4;
+        } else {
+            if (!ptx_instr_has(in, PTX_SFX_ROW) || !ptx_instr_has(in, PTX_SFX_COL)) return NULL;
+            want_a = regs_for(emu_mma_distinct(EMU_MMA_A, f.m, f.n, f.sparse ? f.k / 2 : f.k, ea), ea);
+            want_b = regs_for(emu_mma_distinct(EMU_MMA_B, f.m, f.n, f.k, eb), eb);
+            want_c = regs_for(emu_mma_distinct(EMU_MMA_C, f.m, f.n, f.k, ec), ec);
+            want_d = regs_for(emu_mma_distinct(EMU_MMA_C, f.m, f.n, f.k, ed), ed);
+        }
+        if (in->ops[0].nelem != want_d || in->ops[1].nelem != want_a ||
+            in->ops[2].nelem != want_b || in->ops[3].nelem != want_c || want_a > 8 || want_b > 8)
+            return NULL;
+        if (f.sparse && in->ops[5].kind != PTX_OPD_IMM && in->ops[5].kind != PTX_OPD_REG)
             return NULL;
         return x_mma;
     }

@@ -1,15 +1,16 @@
-/* exec_wmma.c: the warp-level matrix instructions wmma.load, wmma.mma and wmma.store.
+/* exec_wmma.c: the warp-level matrix instructions wmma.load, wmma.mma and wmma.store for every
+ * shape and type of sm_70 to sm_90: f16 (m16n16k16, m32n8k16, m8n32k16, f16 or f32
+ * accumulators), bf16, tf32 (m16n16k8), f64 (m8n8k4), s8/u8, s4/u4 (m8n8k32) and b1
+ * (m8n8k128, AND or XOR with popc).
  *
- * The ISA leaves the distribution of matrix elements over a warp's fragment registers
- * unspecified, so ptxsim picks a simple one that every wmma instruction agrees on: fragment
- * slot j of lane l (slots counted over the registers, low half first for packed types) holds
- * element (l * slots_per_lane + j) mod (rows * cols) of the matrix in row-major order. Element-
- * wise code on fragments (fill, scaling) works on any distribution.
+ * The ISA leaves the distribution of elements over a warp's fragment registers to the
+ * implementation; ptxsim uses the one sm_80 and later GPUs use (sem_mma.c), so code that
+ * reads fragment elements by position, as some libraries do, sees the values a GPU gives. The
+ * memory layout (row or col) and the stride only matter to load and store.
  */
 #include "emulator/emu_internal.h"
 #include "emulator/sem.h"
 
-#include <math.h>
 #include <string.h>
 
 typedef struct wmma_shape { unsigned m, n, k; } wmma_shape;
@@ -23,67 +24,55 @@ static bool shape_of(const ptx_instr *in, wmma_shape *s)
         case PTX_SFX_M8N32K16: *s = (wmma_shape){ 8, 32, 16 }; return true;
         case PTX_SFX_M16N16K8: *s = (wmma_shape){ 16, 16, 8 }; return true;
         case PTX_SFX_M8N8K4: *s = (wmma_shape){ 8, 8, 4 }; return true;
+        case PTX_SFX_M8N8K32: *s = (wmma_shape){ 8, 8, 32 }; return true;
+        case PTX_SFX_M8N8K128: *s = (wmma_shape){ 8, 8, 128 }; return true;
         default: break;
         }
     }
     return false;
 }
 
-/* The first layout suffix (row or col), or ROW when none. */
-static int layout_of(const ptx_instr *in, int nth)
+/* The first layout suffix: true for row. */
+static bool row_layout(const ptx_instr *in)
 {
-    int seen = 0;
     for (int i = 0; i < in->nsfx; i++)
-        if (in->sfx[i] == PTX_SFX_ROW || in->sfx[i] == PTX_SFX_COL) {
-            if (seen++ == nth) return in->sfx[i];
-        }
-    return PTX_SFX_ROW;
+        if (in->sfx[i] == PTX_SFX_ROW || in->sfx[i] == PTX_SFX_COL) return in->sfx[i] == PTX_SFX_ROW;
+    return true;
 }
 
-static unsigned elem_size(uint8_t t)
+static int which_of(const ptx_instr *in)
 {
-    switch (t) {
-    case PTX_TYPE_F16: case PTX_TYPE_BF16: return 2;
-    case PTX_TYPE_S8: case PTX_TYPE_U8: return 1;
-    case PTX_TYPE_F64: return 8;
-    default: return 4;   /* f32, s32, tf32 */
-    }
+    return in->mode == PTX_SFX_MATRIX_A ? EMU_MMA_A : in->mode == PTX_SFX_MATRIX_B ? EMU_MMA_B
+                                                                                  : EMU_MMA_C;
 }
 
-static bool type_ok(uint8_t t)
+/* rows and columns of matrix `which` */
+static void dims(const wmma_shape *s, int which, unsigned *rows, unsigned *cols)
 {
+    if (which == EMU_MMA_A) *rows = s->m, *cols = s->k;
+    else if (which == EMU_MMA_B) *rows = s->k, *cols = s->n;
+    else *rows = s->m, *cols = s->n;
+}
+
+/* Whether type t may be a wmma operand of `which` for shape s (PTX ISA, wmma.load/mma). */
+static bool type_ok(const wmma_shape *s, int which, uint8_t t)
+{
+    bool big = s->k == 16;   /* m16n16k16, m32n8k16, m8n32k16 */
+    if (which == EMU_MMA_C)
+        return (big && (t == PTX_TYPE_F16 || t == PTX_TYPE_F32 || t == PTX_TYPE_S32)) ||
+               (s->k == 8 && t == PTX_TYPE_F32) || (s->k == 4 && t == PTX_TYPE_F64) ||
+               ((s->k == 32 || s->k == 128) && t == PTX_TYPE_S32);
     switch (t) {
-    case PTX_TYPE_F16: case PTX_TYPE_BF16: case PTX_TYPE_TF32: case PTX_TYPE_F32:
-    case PTX_TYPE_F64: case PTX_TYPE_S32: case PTX_TYPE_S8: case PTX_TYPE_U8: return true;
+    case PTX_TYPE_F16: case PTX_TYPE_BF16: case PTX_TYPE_S8: case PTX_TYPE_U8: return big;
+    case PTX_TYPE_TF32: return s->k == 8;
+    case PTX_TYPE_F64: return s->k == 4;
+    case PTX_TYPE_S4: case PTX_TYPE_U4: return s->k == 32;
+    case PTX_TYPE_B1: return s->k == 128;
     default: return false;
     }
 }
 
-/* rows and columns of matrix `which` (MATRIX_A/B/C/D) */
-static void dims(const wmma_shape *s, int which, unsigned *rows, unsigned *cols)
-{
-    if (which == PTX_SFX_MATRIX_A) *rows = s->m, *cols = s->k;
-    else if (which == PTX_SFX_MATRIX_B) *rows = s->k, *cols = s->n;
-    else *rows = s->m, *cols = s->n;
-}
-
-/* The fragment layout of a register vector: element size, elements per register and slots. */
-typedef struct frag {
-    const ptx_operand *vec;
-    unsigned esize, per_reg, slots;   /* slots per lane */
-    uint8_t reg_type;                 /* B32 or B64 */
-} frag;
-
-static bool frag_of(const ptx_operand *o, uint8_t t, frag *f)
-{
-    if (o->kind != PTX_OPD_VEC || o->nelem == 0) return false;
-    f->vec = o;
-    f->esize = elem_size(t);
-    f->reg_type = f->esize == 8 ? PTX_TYPE_B64 : PTX_TYPE_B32;
-    f->per_reg = (f->esize == 8 ? 8 : 4) / f->esize;
-    f->slots = o->nelem * f->per_reg;
-    return true;
-}
+static unsigned reg_bits(unsigned ebits) { return ebits == 64 ? 64 : 32; }
 
 static bool whole_warp(emu_ctx *c, const char *what)
 {
@@ -94,19 +83,18 @@ static bool whole_warp(emu_ctx *c, const char *what)
     return false;
 }
 
-static double to_double(uint8_t t, uint64_t bits)
+/* Per-lane base address and stride (in elements) of a load or store. */
+static void base_stride(emu_ctx *c, const ptx_instr *in, const ptx_operand *ao, int si,
+                        unsigned def_stride, uint64_t *base, uint64_t *stride)
 {
-    switch (t) {
-    case PTX_TYPE_F16: return emu_f16_to_f64((uint16_t)bits);
-    case PTX_TYPE_BF16: return emu_bf16_to_f64((uint16_t)bits);
-    case PTX_TYPE_TF32: return emu_as_f32(bits & ~UINT64_C(0x1fff));
-    case PTX_TYPE_F32: return emu_as_f32(bits);
-    case PTX_TYPE_F64: return emu_as_f64(bits);
-    case PTX_TYPE_S8: return (double)emu_sext(bits, 8);
-    case PTX_TYPE_U8: return (double)(bits & 0xff);
-    case PTX_TYPE_S32: return (double)emu_sext(bits, 32);
-    default: return 0;
+    for (int l = 0; l < EMU_WARP_SIZE; l++) {
+        base[l] = ao->reg >= 0 ? emu_read(c, &(ptx_operand){ .kind = PTX_OPD_REG, .reg = ao->reg,
+                                                            .sym = -1 }, l, PTX_TYPE_U64)
+                               : emu_symbol_address(c, ao->sym, NULL);
+        base[l] += (uint64_t)ao->imm;
     }
+    if (si < in->nops) emu_read_all(c, &in->ops[si], PTX_TYPE_U32, stride);
+    else for (int l = 0; l < EMU_WARP_SIZE; l++) stride[l] = def_stride;
 }
 
 /* wmma.load.{a,b,c}.sync.aligned.layout.shape{.space}.type {regs}, [p] {, stride} */
@@ -115,112 +103,94 @@ static void x_wmma_load(emu_ctx *c, const ptx_instr *in)
     if (!whole_warp(c, "wmma.load")) return;
     wmma_shape s;
     shape_of(in, &s);
+    int which = which_of(in);
     uint8_t t = emu_ty(in, 0);
-    frag f;
-    frag_of(&in->ops[0], t, &f);
+    unsigned eb = emu_mma_bits(t), rb = reg_bits(eb), per = rb / eb;
     unsigned rows, cols;
-    dims(&s, in->mode, &rows, &cols);
-    bool row_major = layout_of(in, 0) == PTX_SFX_ROW;
+    dims(&s, which, &rows, &cols);
+    bool row = row_layout(in);
     uint64_t base[EMU_WARP_SIZE], stride[EMU_WARP_SIZE];
-    const ptx_operand *ao = &in->ops[1];
-    for (int l = 0; l < EMU_WARP_SIZE; l++) {
-        base[l] = ao->reg >= 0 ? emu_read(c, &(ptx_operand){ .kind = PTX_OPD_REG, .reg = ao->reg,
-                                                            .sym = -1 }, l, PTX_TYPE_U64)
-                               : emu_symbol_address(c, ao->sym, NULL);
-        base[l] += (uint64_t)ao->imm;
-    }
-    if (in->nops > 2) emu_read_all(c, &in->ops[2], PTX_TYPE_U32, stride);
-    else for (int l = 0; l < EMU_WARP_SIZE; l++) stride[l] = row_major ? cols : rows;
-    unsigned E = rows * cols;
+    base_stride(c, in, &in->ops[1], 2, row ? cols : rows, base, stride);
+    const ptx_operand *v = &in->ops[0];
+    unsigned nel = v->nelem * per;
+    /* sub-byte types move whole 32-bit words: the elements of a word are contiguous along K */
+    unsigned step = eb < 8 ? per : 1, bytes = eb < 8 ? 4 : eb / 8;
     uint64_t regs[16][EMU_WARP_SIZE];
     memset(regs, 0, sizeof regs);
-    for (unsigned j = 0; j < f.slots; j++) {
+    for (unsigned e = 0; e < nel; e += step) {
         uint64_t addr[EMU_WARP_SIZE];
-        for (int l = 0; l < EMU_WARP_SIZE; l++) {
-            unsigned e = ((unsigned)l * f.slots + j) % E, r = e / cols, col = e % cols;
-            uint64_t idx = row_major ? (uint64_t)r * stride[l] + col : (uint64_t)col * stride[l] + r;
-            addr[l] = base[l] + idx * f.esize;
+        for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+            unsigned r, col;
+            emu_mma_pos(which, s.m, s.n, s.k, eb, l, e, &r, &col);
+            uint64_t idx = row ? (uint64_t)r * stride[l] + col : (uint64_t)col * stride[l] + r;
+            addr[l] = base[l] + idx * eb / 8;
         }
         uint8_t data[EMU_WARP_SIZE][16];
-        if (!emu_mem_lanes(c, in, in->space, addr, c->mask, f.esize, data, false)) return;
-        for (int l = 0; l < EMU_WARP_SIZE; l++) {
-            uint64_t v = 0;
-            memcpy(&v, data[l], f.esize);
-            regs[j / f.per_reg][l] |= v << (8 * f.esize * (j % f.per_reg));
+        if (!emu_mem_lanes(c, in, in->space, addr, c->mask, bytes, data, false)) return;
+        for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+            uint64_t x = 0;
+            memcpy(&x, data[l], bytes);
+            if (rb == 64) regs[e][l] = x;
+            else regs[e / per][l] |= x << (eb * (e % per));
         }
     }
-    for (unsigned r = 0; r < f.vec->nelem && r < 16; r++)
-        emu_write_all(c, &f.vec->elems[r], f.reg_type, regs[r]);
+    for (unsigned r = 0; r < v->nelem && r < 16; r++)
+        emu_write_all(c, &v->elems[r], rb == 64 ? PTX_TYPE_B64 : PTX_TYPE_B32, regs[r]);
 }
 
-/* One element of a matrix held in fragment f: the first slot that holds element e. */
-static uint64_t frag_elem(const frag *f, uint64_t (*regs)[EMU_WARP_SIZE], unsigned e)
+/* The matrix `which` (rows x cols, row-major element bits) held by a fragment vector. */
+static void gather(emu_ctx *c, const ptx_operand *v, int which, const wmma_shape *s, uint8_t t,
+                   uint64_t *mat)
 {
-    unsigned lane = e / f->slots, j = e % f->slots;
-    uint64_t v = regs[j / f->per_reg][lane];
-    unsigned sh = 8 * f->esize * (j % f->per_reg);
-    return f->esize == 8 ? v : (v >> sh) & emu_mask_bits(8 * f->esize);
+    unsigned eb = emu_mma_bits(t), rb = reg_bits(eb), per = rb / eb;
+    unsigned rows, cols;
+    dims(s, which, &rows, &cols);
+    unsigned n = emu_mma_distinct(which, s->m, s->n, s->k, eb);
+    for (unsigned r = 0; r < v->nelem && r * per < n; r++) {
+        uint64_t x[EMU_WARP_SIZE];
+        emu_read_all(c, &v->elems[r], rb == 64 ? PTX_TYPE_B64 : PTX_TYPE_B32, x);
+        for (unsigned j = 0; j < per && r * per + j < n; j++)
+            for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+                unsigned row, col;
+                emu_mma_pos(which, s->m, s->n, s->k, eb, l, r * per + j, &row, &col);
+                mat[row * cols + col] = rb == 64 ? x[l] : (x[l] >> (eb * j)) & emu_mask_bits(eb);
+            }
+    }
 }
 
-static void read_frag(emu_ctx *c, const frag *f, uint64_t (*regs)[EMU_WARP_SIZE])
-{
-    for (unsigned r = 0; r < f->vec->nelem && r < 16; r++)
-        emu_read_all(c, &f->vec->elems[r], f->reg_type, regs[r]);
-}
-
-/* wmma.mma.sync.aligned.alayout.blayout.shape.dtype{.atype.btype}.ctype d, a, b, c */
+/* wmma.mma.sync.aligned.alayout.blayout.shape.dtype{.atype.btype}.ctype{.satfinite} d, a, b, c
+ * (b1: wmma.mma.op.popc...) */
 static void x_wmma_mma(emu_ctx *c, const ptx_instr *in)
 {
     if (!whole_warp(c, "wmma.mma")) return;
     wmma_shape s;
     shape_of(in, &s);
-    uint8_t dt = emu_ty(in, 0), at, bt, ct;
-    if (in->ntypes >= 4) at = in->types[1], bt = in->types[2], ct = in->types[3];
-    else at = bt = PTX_TYPE_F16, ct = emu_ty(in, 1);
-    frag fd, fa, fb, fc;
-    frag_of(&in->ops[0], dt, &fd);
-    frag_of(&in->ops[1], at, &fa);
-    frag_of(&in->ops[2], bt, &fb);
-    frag_of(&in->ops[3], ct, &fc);
-    static __thread uint64_t ra[16][EMU_WARP_SIZE], rb[16][EMU_WARP_SIZE], rc[16][EMU_WARP_SIZE],
-        rd[16][EMU_WARP_SIZE];
-    read_frag(c, &fa, ra);
-    read_frag(c, &fb, rb);
-    read_frag(c, &fc, rc);
-    memset(rd, 0, sizeof rd);
-    bool satf = in->flags & PTX_F(SATFINITE);
-    for (unsigned m = 0; m < s.m; m++)
-        for (unsigned n = 0; n < s.n; n++) {
-            unsigned ce = m * s.n + n;
-            uint64_t cbits = frag_elem(&fc, rc, ce), out;
-            if (dt == PTX_TYPE_S32) {
-                int64_t acc = emu_sext(cbits, 32);
-                for (unsigned k = 0; k < s.k; k++)
-                    acc += (int64_t)to_double(at, frag_elem(&fa, ra, m * s.k + k)) *
-                           (int64_t)to_double(bt, frag_elem(&fb, rb, k * s.n + n));
-                if (satf) acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
-                out = (uint64_t)acc & 0xffffffffu;
-            } else if (dt == PTX_TYPE_F64) {
-                double acc = emu_as_f64(cbits);
-                for (unsigned k = 0; k < s.k; k++)
-                    acc = fma(to_double(at, frag_elem(&fa, ra, m * s.k + k)),
-                              to_double(bt, frag_elem(&fb, rb, k * s.n + n)), acc);
-                out = emu_f64_bits(acc);
-            } else {
-                /* products of f16/bf16/tf32 values are exact in f32; sum in k order */
-                float acc = (float)to_double(ct, cbits);
-                for (unsigned k = 0; k < s.k; k++)
-                    acc += (float)(to_double(at, frag_elem(&fa, ra, m * s.k + k)) *
-                                   to_double(bt, frag_elem(&fb, rb, k * s.n + n)));
-                if (satf && isinf(acc)) acc = copysignf(3.40282347e38f, acc);
-                out = dt == PTX_TYPE_F16 ? emu_f32_to_f16(acc, PTX_RND_RN, false)
-                                         : emu_f32_bits(acc);
+    emu_mma_op op;
+    memset(&op, 0, sizeof op);
+    op.m = s.m, op.n = s.n, op.k = s.k;
+    op.dt = emu_ty(in, 0);
+    if (in->ntypes >= 4) op.at = in->types[1], op.bt = in->types[2], op.ct = in->types[3];
+    else op.at = op.bt = PTX_TYPE_F16, op.ct = emu_ty(in, 1);
+    op.satfinite = (in->flags & PTX_F(SATFINITE)) != 0;
+    op.bitop = ptx_instr_has(in, PTX_SFX_XOR) ? PTX_SFX_XOR : PTX_SFX_AND;
+    static __thread uint64_t A[32 * 128], B[128 * 32], C[32 * 32], D[32 * 32];
+    gather(c, &in->ops[1], EMU_MMA_A, &s, op.at, A);
+    gather(c, &in->ops[2], EMU_MMA_B, &s, op.bt, B);
+    gather(c, &in->ops[3], EMU_MMA_C, &s, op.ct, C);
+    emu_mma_compute(&op, A, B, C, D);
+    const ptx_operand *dv = &in->ops[0];
+    unsigned eb = emu_mma_bits(op.dt), rb = reg_bits(eb), per = rb / eb;
+    for (unsigned r = 0; r < dv->nelem; r++) {
+        uint64_t x[EMU_WARP_SIZE] = { 0 };
+        for (unsigned j = 0; j < per; j++)
+            for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+                unsigned row, col;
+                emu_mma_pos(EMU_MMA_C, s.m, s.n, s.k, eb, l, r * per + j, &row, &col);
+                uint64_t v = D[row * s.n + col];
+                x[l] |= rb == 64 ? v : (v & emu_mask_bits(eb)) << (eb * j);
             }
-            unsigned lane = ce / fd.slots, j = ce % fd.slots;
-            rd[j / fd.per_reg][lane] |= out << (8 * fd.esize * (j % fd.per_reg));
-        }
-    for (unsigned r = 0; r < fd.vec->nelem && r < 16; r++)
-        emu_write_all(c, &fd.vec->elems[r], fd.reg_type, rd[r]);
+        emu_write_all(c, &dv->elems[r], rb == 64 ? PTX_TYPE_B64 : PTX_TYPE_B32, x);
+    }
 }
 
 /* wmma.store.d.sync.aligned.layout.shape{.space}.type [p], {regs} {, stride} */
@@ -230,36 +200,27 @@ static void x_wmma_store(emu_ctx *c, const ptx_instr *in)
     wmma_shape s;
     shape_of(in, &s);
     uint8_t t = emu_ty(in, 0);
-    frag f;
-    frag_of(&in->ops[1], t, &f);
-    unsigned rows = s.m, cols = s.n, E = rows * cols;
-    bool row_major = layout_of(in, 0) == PTX_SFX_ROW;
-    uint64_t regs[16][EMU_WARP_SIZE], stride[EMU_WARP_SIZE], base[EMU_WARP_SIZE];
-    read_frag(c, &f, regs);
-    const ptx_operand *ao = &in->ops[0];
-    for (int l = 0; l < EMU_WARP_SIZE; l++) {
-        base[l] = ao->reg >= 0 ? emu_read(c, &(ptx_operand){ .kind = PTX_OPD_REG, .reg = ao->reg,
-                                                            .sym = -1 }, l, PTX_TYPE_U64)
-                               : emu_symbol_address(c, ao->sym, NULL);
-        base[l] += (uint64_t)ao->imm;
-    }
-    if (in->nops > 2) emu_read_all(c, &in->ops[2], PTX_TYPE_U32, stride);
-    else for (int l = 0; l < EMU_WARP_SIZE; l++) stride[l] = row_major ? cols : rows;
-    for (unsigned j = 0; j < f.slots; j++) {
+    unsigned eb = emu_mma_bits(t), rb = reg_bits(eb), per = rb / eb;
+    bool row = row_layout(in);
+    uint64_t base[EMU_WARP_SIZE], stride[EMU_WARP_SIZE];
+    base_stride(c, in, &in->ops[0], 2, row ? s.n : s.m, base, stride);
+    const ptx_operand *v = &in->ops[1];
+    uint64_t regs[16][EMU_WARP_SIZE];
+    for (unsigned r = 0; r < v->nelem && r < 16; r++)
+        emu_read_all(c, &v->elems[r], rb == 64 ? PTX_TYPE_B64 : PTX_TYPE_B32, regs[r]);
+    unsigned n = emu_mma_distinct(EMU_MMA_C, s.m, s.n, s.k, eb);
+    for (unsigned e = 0; e < n && e < v->nelem * per; e++) {
         uint64_t addr[EMU_WARP_SIZE];
         uint8_t data[EMU_WARP_SIZE][16];
-        uint32_t mask = 0;
-        for (int l = 0; l < EMU_WARP_SIZE; l++) {
-            unsigned s_idx = (unsigned)l * f.slots + j;
-            if (s_idx >= E) continue;   /* a duplicate of an element another slot stores */
-            mask |= 1u << l;
-            unsigned r = s_idx / cols, col = s_idx % cols;
-            uint64_t idx = row_major ? (uint64_t)r * stride[l] + col : (uint64_t)col * stride[l] + r;
-            addr[l] = base[l] + idx * f.esize;
-            uint64_t v = regs[j / f.per_reg][l] >> (8 * f.esize * (j % f.per_reg));
-            memcpy(data[l], &v, f.esize);
+        for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+            unsigned r, col;
+            emu_mma_pos(EMU_MMA_C, s.m, s.n, s.k, eb, l, e, &r, &col);
+            uint64_t idx = row ? (uint64_t)r * stride[l] + col : (uint64_t)col * stride[l] + r;
+            addr[l] = base[l] + idx * eb / 8;
+            uint64_t x = rb == 64 ? regs[e][l] : regs[e / per][l] >> (eb * (e % per));
+            memcpy(data[l], &x, eb / 8);
         }
-        if (mask && !emu_mem_lanes(c, in, in->space, addr, mask, f.esize, data, true)) return;
+        if (!emu_mem_lanes(c, in, in->space, addr, c->mask, eb / 8, data, true)) return;
     }
 }
 
@@ -269,9 +230,6 @@ emu_exec_fn emu_select_wmma(const ptx_instr *in)
     if (in->op != PTX_OP_WMMA_LOAD && in->op != PTX_OP_WMMA_MMA && in->op != PTX_OP_WMMA_STORE)
         return NULL;
     if (!shape_of(in, &s)) return NULL;
-    for (int i = 0; i < in->ntypes; i++)
-        if (!type_ok(in->types[i])) return NULL;
-    unsigned esz;
     switch (in->op) {
     case PTX_OP_WMMA_LOAD: {
         if (in->nops < 2 || in->ops[0].kind != PTX_OPD_VEC || in->ops[1].kind != PTX_OPD_ADDR)
@@ -279,25 +237,44 @@ emu_exec_fn emu_select_wmma(const ptx_instr *in)
         if (in->mode != PTX_SFX_MATRIX_A && in->mode != PTX_SFX_MATRIX_B &&
             in->mode != PTX_SFX_MATRIX_C)
             return NULL;
-        esz = elem_size(emu_ty(in, 0));
-        unsigned rows, cols;
-        dims(&s, in->mode, &rows, &cols);
-        unsigned slots = in->ops[0].nelem * ((esz == 8 ? 8 : 4) / esz);
-        if (in->ops[0].nelem > 16 || slots * 32 < rows * cols) return NULL;
+        int which = which_of(in);
+        uint8_t t = emu_ty(in, 0);
+        if (!type_ok(&s, which, t)) return NULL;
+        unsigned eb = emu_mma_bits(t), per = reg_bits(eb) / eb;
+        /* sub-byte fragments: A row-major, B column-major only */
+        if (eb < 8 && (which == EMU_MMA_A) != row_layout(in)) return NULL;
+        if (in->ops[0].nelem > 16 ||
+            in->ops[0].nelem * per < emu_mma_distinct(which, s.m, s.n, s.k, eb))
+            return NULL;
         return x_wmma_load;
     }
     case PTX_OP_WMMA_STORE: {
         if (in->nops < 2 || in->ops[1].kind != PTX_OPD_VEC || in->ops[0].kind != PTX_OPD_ADDR)
             return NULL;
-        esz = elem_size(emu_ty(in, 0));
-        unsigned slots = in->ops[1].nelem * ((esz == 8 ? 8 : 4) / esz);
-        if (in->ops[1].nelem > 16 || slots * 32 < s.m * s.n) return NULL;
+        uint8_t t = emu_ty(in, 0);
+        if (!type_ok(&s, EMU_MMA_C, t)) return NULL;
+        unsigned eb = emu_mma_bits(t), per = reg_bits(eb) / eb;
+        if (in->ops[1].nelem > 16 ||
+            in->ops[1].nelem * per < emu_mma_distinct(EMU_MMA_C, s.m, s.n, s.k, eb))
+            return NULL;
         return x_wmma_store;
     }
     default: {
         if (in->nops != 4 || (in->ntypes != 2 && in->ntypes != 4)) return NULL;
-        for (int i = 0; i < 4; i++)
-            if (in->ops[i].kind != PTX_OPD_VEC || in->ops[i].nelem > 16) return NULL;
+        uint8_t at = in->ntypes == 4 ? in->types[1] : PTX_TYPE_F16,
+                bt = in->ntypes == 4 ? in->types[2] : PTX_TYPE_F16,
+                ct = in->types[in->ntypes - 1], dt = in->types[0];
+        if (!type_ok(&s, EMU_MMA_A, at) || !type_ok(&s, EMU_MMA_B, bt) ||
+            !type_ok(&s, EMU_MMA_C, ct) || !type_ok(&s, EMU_MMA_C, dt))
+            return NULL;
+        const uint8_t tys[4] = { dt, at, bt, ct };
+        const int which[4] = { EMU_MMA_C, EMU_MMA_A, EMU_MMA_B, EMU_MMA_C };
+        for (int i = 0; i < 4; i++) {
+            unsigned eb = emu_mma_bits(tys[i]), per = reg_bits(eb) / eb;
+            if (in->ops[i].kind != PTX_OPD_VEC || in->ops[i].nelem > 16 ||
+                in->ops[i].nelem * per < emu_mma_distinct(which[i], s.m, s.n, s.k, eb))
+                return NULL;
+        }
         return x_wmma_mma;
     }
     }

@@ -45,6 +45,14 @@ void emu_heap_set_size(uint64_t bytes)
     pthread_mutex_unlock(&heap.lock);
 }
 
+bool emu_heap_in_use(void)
+{
+    pthread_mutex_lock(&heap.lock);
+    bool used = heap.base != 0;
+    pthread_mutex_unlock(&heap.lock);
+    return used;
+}
+
 uint64_t emu_heap_size(void)
 {
     pthread_mutex_lock(&heap.lock);

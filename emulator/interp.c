@@ -277,6 +277,7 @@ emu_exec_fn emu_select(const ptx_instr *in)
     if ((f = emu_select_wmma(in))) return f;
     if ((f = emu_select_mma(in))) return f;
     if ((f = emu_select_tex(in))) return f;
+    if ((f = emu_select_async(in))) return f;
     if ((f = emu_select_half(in))) return f;
     if ((f = emu_select_float(in))) return f;
     if ((f = emu_select_int(in))) return f;

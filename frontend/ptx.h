@@ -85,7 +85,10 @@ typedef enum ptx_sreg {
 /* ---------------------------------------------------------------- IR */
 
 typedef enum ptx_operand_kind {
-    PTX_OPD_REG,     /* reg = register id (ptx_function.regs), comp = vector component or 0 */
+    PTX_OPD_REG,     /* reg = register id (ptx_function.regs), comp = vector component or 0;
+                        imm != 0: a video-instruction operand selector (.b0-.b3, .h0/.h1, or a
+                        permutation such as .b3210/.h10), its letters as ASCII bytes with the
+                        first in the low byte */
     PTX_OPD_SREG,    /* reg = ptx_sreg, comp = 0/1/2 for .x/.y/.z, or the %envreg index */
     PTX_OPD_IMM,     /* imm = integer value */
     PTX_OPD_FIMM32,  /* imm = IEEE single bits (0fXXXXXXXX) */

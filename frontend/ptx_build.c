@@ -1426,6 +1426,24 @@ static int comp_index(const char *s, size_t len)
     }
 }
 
+/* A video-instruction operand selector (.b0, .h1, .b3210, .h10) packed as ptx.h describes
+ * for PTX_OPD_REG, or 0 when s is not one. */
+static int64_t video_selector(const char *s, size_t len)
+{
+    if (len < 2 || len > 5 || (s[0] != 'b' && s[0] != 'h'))
+        return 0;
+    char top = s[0] == 'b' ? '3' : '1';
+    if (s[0] == 'h' && len > 3)
+        return 0;
+    int64_t v = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (i > 0 && (s[i] < '0' || s[i] > top))
+            return 0;
+        v |= (int64_t)(unsigned char)s[i] << (8 * i);
+    }
+    return v;
+}
+
 /* %tid.x, %envreg3, %pm0_64 ... */
 static bool resolve_sreg(const char *s, size_t len, ptx_operand *o)
 {
@@ -1534,6 +1552,12 @@ static void lower_name(ptx_builder *b, const node *n, ptx_operand *o, const lowe
             if (vb && vb->kind == BIND_REG && comp >= 0) {
                 o->reg = vb->id;
                 o->comp = (uint8_t)comp;
+                return;
+            }
+            int64_t sel = video_selector(dot + 1, len - (size_t)(dot - s) - 1);
+            if (vb && vb->kind == BIND_REG && sel) {
+                o->reg = vb->id;
+                o->imm = sel;
                 return;
             }
             if (vb && vb->kind == BIND_REG) {
@@ -1654,7 +1678,9 @@ void ptx_b_instr(ptx_builder *b, ptx_str mn, int guard, bool guard_neg, ptx_node
     lower_ctx c = {b->instrs.n, (ptx_opcode)in.op};
     if (guard >= 0) {
         ptx_operand g;
-        lower_name(b, &b->nodes.v[guard], &g, &c, false);
+        /* a guard is a register, also on a bra (whose plain names are otherwise labels) */
+        lower_ctx gc = {b->instrs.n, PTX_OP_SETP};
+        lower_name(b, &b->nodes.v[guard], &g, &gc, false);
         if (g.kind != PTX_OPD_REG || g.reg < 0) {
             if (g.kind != PTX_OPD_REG || g.reg >= 0 || ptx_b_too_many_errors(b) == false)
                 if (g.kind != PTX_OPD_REG)

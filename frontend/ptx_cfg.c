@@ -30,9 +30,14 @@ static void adj_add(adj *a, int32_t x)
     a->v[a->n++] = x;
 }
 
+/* trap is not among these: it aborts the kernel, so the path through it never reaches a join,
+ * and taking it as an edge to the exit would move the reconvergence point of the branches around
+ * it (the default arm of a switch, a failed check) to the end of the function, past barriers
+ * the other arms still have to reach together. Its fall-through edge keeps the join where ptxas
+ * puts it. */
 static bool ends_flow(const ptx_instr *in)
 {
-    return in->op == PTX_OP_RET || in->op == PTX_OP_EXIT || in->op == PTX_OP_TRAP;
+    return in->op == PTX_OP_RET || in->op == PTX_OP_EXIT;
 }
 
 static bool is_branch(const ptx_instr *in)

@@ -80,6 +80,11 @@ void ptx_print_operand(const ptx_module *m, const ptx_function *f, const ptx_ope
             fputs(f->regs[o->reg].name, out);
             if (f->regs[o->reg].vec > 1)
                 fprintf(out, ".%c", "xyzw"[o->comp & 3]);
+            if (o->imm) {
+                fputc('.', out);
+                for (int64_t sel = o->imm; sel; sel >>= 8)
+                    fputc((char)(sel & 0xff), out);
+            }
         } else {
             fputs("?reg", out);
         }

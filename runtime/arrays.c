@@ -65,7 +65,8 @@ static cudaError_t make_array(rt_array **out, const struct cudaChannelFormatDesc
         return rt_api_error(cudaErrorInvalidChannelDescriptor, api,
                             "channel description (%d,%d,%d,%d) of kind %d", desc->x, desc->y,
                             desc->z, desc->w, (int)desc->f);
-    if (w == 0 || (d && !h))
+    /* (w, 0, layers) with cudaArrayLayered is a 1D layered array */
+    if (w == 0 || (d && !h && !(flags & cudaArrayLayered)))
         return rt_api_error(cudaErrorInvalidValue, api, "extent (%zu, %zu, %zu)", w, h, d);
     size_t elem = element_size(desc);
     rt_array *a = calloc(1, sizeof *a);

@@ -275,6 +275,7 @@ cudaError_t rt_device_reset(void)
 {
     rt_init();
     emu_output_flush();
+    emu_output_discard();
     pthread_mutex_lock(&rt_g.lock);
     rt_textures_release_all();
     emu_heap_release_all();
@@ -326,6 +327,10 @@ cudaError_t rt_device_set_limit(enum cudaLimit limit, size_t value)
     if ((unsigned)limit >= RT_MAX_LIMITS)
         e = cudaErrorUnsupportedLimit;
     else if (limit == cudaLimitMaxL2FetchGranularity && value > 128)
+        e = cudaErrorInvalidValue;
+    /* fixed once a kernel has used the heap / printed, until cudaDeviceReset */
+    else if ((limit == cudaLimitMallocHeapSize && emu_heap_in_use()) ||
+             (limit == cudaLimitPrintfFifoSize && emu_output_in_use()))
         e = cudaErrorInvalidValue;
     else
         rt_g.limits[limit] = value;

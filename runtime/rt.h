@@ -164,6 +164,8 @@ cudaError_t rt_get_texture_object_desc(cudaTextureObject_t obj, struct cudaResou
 cudaError_t rt_create_surface_object(cudaSurfaceObject_t *obj, const struct cudaResourceDesc *res);
 cudaError_t rt_destroy_surface_object(cudaSurfaceObject_t obj);
 cudaError_t rt_get_surface_object_desc(cudaSurfaceObject_t obj, struct cudaResourceDesc *res);
+cudaError_t rt_texture_1d_linear_max_width(size_t *width, const struct cudaChannelFormatDesc *fmt,
+                                           int device);
 
 /* Stream-ordered allocation and memory pools (pool NULL: the device's current pool). */
 cudaError_t rt_malloc_async(void **ptr, size_t size, cudaMemPool_t pool, cudaStream_t stream);

@@ -37,6 +37,17 @@ static rt_texobj *find(uint64_t handle, bool surface)
     return NULL;
 }
 
+/* Whether a device pointer meets textureAlignment. Allocations are 256-byte aligned here, while
+ * a GPU's cudaMalloc returns 512-byte aligned memory: an allocation's base counts as aligned, and
+ * offsets into it must be multiples of the alignment. */
+static bool tex_aligned(const void *p)
+{
+    uint64_t base = 0;
+    if (!emu_find_allocation((uint64_t)(uintptr_t)p, 1, &base, NULL, NULL))
+        return false;
+    return ((uint64_t)(uintptr_t)p - base) % TEX_ALIGNMENT == 0;
+}
+
 /* Fills the format fields from a channel description; false when it is not one a texture can
  * have (channels of 8, 16 or 32 bits in x, y, z, w order; float channels of 16 or 32 bits). */
 static bool set_format(emu_texture *t, const struct cudaChannelFormatDesc *d)
@@ -183,7 +194,7 @@ static cudaError_t describe(emu_texture *t, const struct cudaResourceDesc *res, 
             return rt_api_error(cudaErrorInvalidValue, api,
                                 "a linear resource needs a device pointer and a channel format "
                                 "of 8-, 16- or 32-bit channels");
-        if ((uintptr_t)ptr % (size_t)TEX_ALIGNMENT)
+        if (!tex_aligned(ptr))
             return rt_api_error(cudaErrorInvalidValue, api,
                                 "devPtr %p is not aligned to textureAlignment (%zu bytes)", ptr,
                                 (size_t)TEX_ALIGNMENT);
@@ -208,7 +219,7 @@ static cudaError_t describe(emu_texture *t, const struct cudaResourceDesc *res, 
             return rt_api_error(cudaErrorInvalidValue, api,
                                 "a pitch-2D resource needs a device pointer, a size and a "
                                 "channel format of 8-, 16- or 32-bit channels");
-        if ((uintptr_t)ptr % (size_t)TEX_ALIGNMENT || pitch % (size_t)TEX_PITCH_ALIGNMENT ||
+        if (!tex_aligned(ptr) || pitch % (size_t)TEX_PITCH_ALIGNMENT ||
             pitch < w * t->elem)
             return rt_api_error(cudaErrorInvalidValue, api,
                                 "devPtr %p or pitch %zu is not aligned (textureAlignment %zu, "
@@ -431,6 +442,22 @@ cudaError_t rt_get_surface_object_desc(cudaSurfaceObject_t obj, struct cudaResou
                                    (unsigned long long)obj));
     *res = o->res;
     return rt_end(cudaSuccess);
+}
+
+cudaError_t rt_texture_1d_linear_max_width(size_t *width, const struct cudaChannelFormatDesc *fmt,
+                                           int device)
+{
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    emu_texture t;
+    if (device != 0)
+        e = cudaErrorInvalidDevice;
+    else if (!width || !fmt || !set_format(&t, fmt))
+        e = cudaErrorInvalidValue;
+    else
+        *width = TEX_1D_LINEAR_MAX;
+    return rt_end(e);
 }
 
 void rt_textures_release_all(void)

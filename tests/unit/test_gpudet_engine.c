@@ -445,6 +445,7 @@ static char *captured_say(uint32_t threads, uint64_t seed, timing_stats *st)
     c.stats = st;
     uint64_t args[] = {7};
     run("say", 6, 96, args, &c, NULL);
+    emu_output_flush();   /* device printf records, in the order kernels made them */
     fflush(stdout);
     dup2(saved, 1);
     close(saved);
@@ -462,6 +463,7 @@ START_TEST(printf_order_fixed)
     timing_stats st = {0};
     char *first = captured_say(1, 0, &st);
     ck_assert_uint_eq(st.serial_calls, 18);   /* 6 CTAs x 3 warps */
+    ck_assert_ptr_nonnull(strstr(first, "tag 7 block 5 warp 2\n"));
     for (int t = 1; t < 3; t++) {
         timing_stats st2 = {0};
         char *again = captured_say(THREADS[t], SEEDS[t], &st2);
