@@ -9,44 +9,13 @@
  * Kernels: tests/ptx/engine/src/engine.cu. */
 #include "emulator/emu.h"
 #include "timing/timing.h"
+#include "tests/unit/engine_kernels.h"
 
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#define PTX_FILE "tests/ptx/engine/engine_sm75.ptx"
-
-static ptx_module *pm;
-static emu_module *em;
-
-static void load(void)
-{
-    FILE *f = fopen(PTX_FILE, "rb");
-    ck_assert_msg(f != NULL, "cannot read %s (run from the repository root)", PTX_FILE);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)n + 1);
-    ck_assert(fread(text, 1, (size_t)n, f) == (size_t)n);
-    fclose(f);
-    text[n] = 0;
-    ptx_diag diag = {0};
-    pm = ptx_parse(text, (size_t)n, PTX_FILE, &diag);
-    free(text);
-    ck_assert_msg(pm != NULL, "parse failed: %s", diag.text ? diag.text : "");
-    ptx_diag_free(&diag);
-    char err[2048];
-    em = emu_module_load(pm, err, sizeof err);
-    ck_assert_msg(em != NULL, "load failed: %s", err);
-}
-
-static void unload(void)
-{
-    emu_module_unload(em);
-    ptx_module_free(pm);
-}
 
 /* GPUDet on 4 SMs with 2 CTA slots each. */
 static timing_engine_config config(uint32_t threads, uint64_t seed)
@@ -62,47 +31,6 @@ static timing_engine_config config(uint32_t threads, uint64_t seed)
     return c;
 }
 
-static bool run(const char *kernel, uint32_t grid, uint32_t block, const uint64_t *args,
-                const timing_engine_config *cfg, emu_fault *fault)
-{
-    const ptx_function *k = ptx_find_function(pm, kernel);
-    ck_assert_msg(k != NULL, "no kernel %s", kernel);
-    uint8_t params[256] = {0};
-    for (uint32_t i = 0; i < k->nparams; i++) {
-        const ptx_symbol *s = &pm->syms[k->params[i]];
-        memcpy(params + s->offset, &args[i], s->size < 8 ? s->size : 8);
-    }
-    emu_launch L = {0};
-    L.module = em;
-    L.kernel = k;
-    L.grid = (emu_dim3){grid, 1, 1};
-    L.block = (emu_dim3){block, 1, 1};
-    L.params = params;
-    L.params_size = k->param_size;
-    L.sm_count = cfg->sm_count;
-    emu_fault f;
-    emu_grid *g = emu_grid_create(&L, &f);
-    ck_assert_msg(g != NULL, "launch refused: %s", f.message);
-    bool ok = timing_run_grid(g, cfg);
-    if (!ok) {
-        const emu_fault *gf = emu_grid_fault(g);
-        ck_assert_msg(fault != NULL, "kernel %s failed: %s", kernel, gf ? gf->message : "?");
-        ck_assert_msg(gf != NULL, "kernel %s failed without a fault", kernel);
-        *fault = *gf;
-    }
-    emu_grid_destroy(g);
-    return ok;
-}
-
-static void *dalloc(size_t bytes)
-{
-    uint64_t a = emu_device_alloc(bytes, EMU_ALLOC_DEVICE);
-    ck_assert(a != 0);
-    return (void *)(uintptr_t)a;
-}
-
-static uint64_t A(const void *p) { return (uint64_t)(uintptr_t)p; }
-
 static const uint32_t THREADS[] = {1, 2, 4};
 static const uint64_t SEEDS[] = {0, 3, 12345};
 
@@ -117,16 +45,16 @@ static void racy_run(const timing_engine_config *c, unsigned *m, unsigned *sig, 
     for (unsigned t = 0; t < RN; t++) sig[t] = t;
     timing_engine_config cc = *c;
     cc.stats = st;
-    uint64_t args[] = {A(m), A(sig), 40};
-    run("racy", RN / 64, 64, args, &cc, NULL);
+    uint64_t args[] = {ek_addr(m), ek_addr(sig), 40};
+    ek_run("racy", RN / 64, 64, args, &cc, NULL);
     memcpy(img, m, 64 * 4);
     memcpy(img + 64, sig, RN * 4);
 }
 
 START_TEST(racy_one_result)
 {
-    load();
-    unsigned *m = dalloc(64 * 4), *sig = dalloc(RN * 4);
+    ek_load();
+    unsigned *m = ek_dalloc(64 * 4), *sig = ek_dalloc(RN * 4);
     static unsigned first[64 + RN], img[64 + RN];
     timing_stats st0 = {0};
     timing_engine_config c = config(1, 0);
@@ -150,9 +78,9 @@ START_TEST(racy_one_result)
                           "threads %u seed %llu changed the statistics", THREADS[t],
                           (unsigned long long)SEEDS[s]);
         }
-    emu_device_free(A(m));
-    emu_device_free(A(sig));
-    unload();
+    emu_device_free(ek_addr(m));
+    emu_device_free(ek_addr(sig));
+    ek_unload();
 }
 END_TEST
 
@@ -160,8 +88,8 @@ END_TEST
 
 START_TEST(same_word_lowest_warp_id_wins)
 {
-    load();
-    int *out = dalloc(4);
+    ek_load();
+    int *out = ek_dalloc(4);
     for (int t = 0; t < 3; t++) {
         *out = -1;
         timing_engine_config c = config(THREADS[t], SEEDS[t]);
@@ -169,63 +97,63 @@ START_TEST(same_word_lowest_warp_id_wins)
          * L * 4 + s: CTA 0's warps 0,4,8,12; CTA 1's 1,5,9,13. Global warp 0 does not write
          * (skip 1), so the lowest writer is CTA 1's warp 0 (ID 1), global warp index 4;
          * program order would give 1 (first writer) or 7 (last). */
-        uint64_t args[] = {A(out), 1};
-        run("same_word", 2, 128, args, &c, NULL);
+        uint64_t args[] = {ek_addr(out), 1};
+        ek_run("same_word", 2, 128, args, &c, NULL);
         ck_assert_int_eq(*out, 4);
     }
     /* the baseline in its fixed order: the last writer wins */
     timing_engine_config off = config(1, 0);
     off.det = TIMING_DET_OFF;
-    uint64_t args[] = {A(out), 1};
-    run("same_word", 2, 128, args, &off, NULL);
+    uint64_t args[] = {ek_addr(out), 1};
+    ek_run("same_word", 2, 128, args, &off, NULL);
     ck_assert_int_ne(*out, 4);
-    emu_device_free(A(out));
-    unload();
+    emu_device_free(ek_addr(out));
+    ek_unload();
 }
 END_TEST
 
 START_TEST(bytes_commit_per_byte)
 {
-    load();
-    unsigned char *b = dalloc(16);
-    unsigned *w = dalloc(4);
+    ek_load();
+    unsigned char *b = ek_dalloc(16);
+    unsigned *w = ek_dalloc(4);
     for (int t = 0; t < 3; t++) {
         timing_engine_config c = config(THREADS[t], SEEDS[t]);
         memset(b, 0, 16);
         /* each warp stores bytes 0..15, lanes l and l+16 colliding (the higher one wins);
          * warp slot ID 0 (CTA 0's warp 0) beats every other: b[j] = 16 + j */
-        uint64_t a1[] = {A(b)};
-        run("bytes16", 2, 64, a1, &c, NULL);
+        uint64_t a1[] = {ek_addr(b)};
+        ek_run("bytes16", 2, 64, a1, &c, NULL);
         for (unsigned j = 0; j < 16; j++) ck_assert_uint_eq(b[j], 16 + j);
         /* warp 0 stores byte 1, warp 1 the whole word: only byte 1 is warp 0's */
         *w = 0;
-        uint64_t a2[] = {A(w)};
-        run("byte_and_word", 1, 64, a2, &c, NULL);
+        uint64_t a2[] = {ek_addr(w)};
+        ek_run("byte_and_word", 1, 64, a2, &c, NULL);
         ck_assert_uint_eq(*w, 0xAABB11DDu);
     }
-    emu_device_free(A(b));
-    emu_device_free(A(w));
-    unload();
+    emu_device_free(ek_addr(b));
+    emu_device_free(ek_addr(w));
+    ek_unload();
 }
 END_TEST
 
 START_TEST(reads_own_writes_only)
 {
-    load();
-    int *x = dalloc(4), *out = dalloc(8);
+    ek_load();
+    int *x = ek_dalloc(4), *out = ek_dalloc(8);
     for (int t = 0; t < 3; t++) {
         timing_engine_config c = config(THREADS[t], SEEDS[t]);
         *x = 0;
         out[0] = out[1] = -1;
-        uint64_t args[] = {A(x), A(out)};
-        run("own_writes", 1, 64, args, &c, NULL);
+        uint64_t args[] = {ek_addr(x), ek_addr(out)};
+        ek_run("own_writes", 1, 64, args, &c, NULL);
         ck_assert_int_eq(out[0], 42);   /* its own buffered store */
         ck_assert_int_eq(out[1], 0);    /* another warp's store is not visible in the quantum */
         ck_assert_int_eq(*x, 42);       /* committed at the quantum end */
     }
-    emu_device_free(A(x));
-    emu_device_free(A(out));
-    unload();
+    emu_device_free(ek_addr(x));
+    emu_device_free(ek_addr(out));
+    ek_unload();
 }
 END_TEST
 
@@ -233,8 +161,8 @@ END_TEST
 
 START_TEST(atomic_order_cu_and_w_ser)
 {
-    load();
-    unsigned *counter = dalloc(4), *olds = dalloc(128 * 4);
+    ek_load();
+    unsigned *counter = ek_dalloc(4), *olds = ek_dalloc(128 * 4);
     for (int order = 0; order < 2; order++)
         for (int t = 0; t < 3; t++) {
             timing_engine_config c = config(THREADS[t], SEEDS[t]);
@@ -242,8 +170,8 @@ START_TEST(atomic_order_cu_and_w_ser)
             timing_stats st = {0};
             c.stats = &st;
             *counter = 0;
-            uint64_t args[] = {A(counter), A(olds)};
-            run("tickets", 2, 64, args, &c, NULL);
+            uint64_t args[] = {ek_addr(counter), ek_addr(olds)};
+            ek_run("tickets", 2, 64, args, &c, NULL);
             ck_assert_uint_eq(*counter, 128);
             ck_assert_uint_eq(st.serial_atomics, 4);
             /* CTA 0 on SM 0, CTA 1 on SM 1; warp IDs: CTA0 w0 = 0, CTA1 w0 = 1, CTA0 w1 = 4,
@@ -256,9 +184,9 @@ START_TEST(atomic_order_cu_and_w_ser)
                               order ? "W-Ser" : "CU-Ser", i, olds[i]);
             }
         }
-    emu_device_free(A(counter));
-    emu_device_free(A(olds));
-    unload();
+    emu_device_free(ek_addr(counter));
+    emu_device_free(ek_addr(olds));
+    ek_unload();
 }
 END_TEST
 
@@ -266,9 +194,9 @@ END_TEST
 
 START_TEST(bta_releases_barriers)
 {
-    load();
+    ek_load();
     const unsigned nb = 4, bs = 128, rounds = 12;
-    int *in = dalloc(nb * bs * 4), *out = dalloc(nb * 4);
+    int *in = ek_dalloc(nb * bs * 4), *out = ek_dalloc(nb * 4);
     for (unsigned i = 0; i < nb * bs; i++) in[i] = (int)(i * 3 % 17);
     timing_stats with = {0}, without = {0};
     for (int bta = 0; bta < 2; bta++) {
@@ -276,8 +204,8 @@ START_TEST(bta_releases_barriers)
         c.bta = bta;
         c.stats = bta ? &with : &without;
         memset(out, 0, nb * 4);
-        uint64_t args[] = {A(in), A(out), rounds};
-        run("block_sums", nb, bs, args, &c, NULL);
+        uint64_t args[] = {ek_addr(in), ek_addr(out), rounds};
+        ek_run("block_sums", nb, bs, args, &c, NULL);
         for (unsigned b = 0; b < nb; b++) {
             int want = 0;
             for (unsigned r = 0; r < rounds; r++)
@@ -289,27 +217,27 @@ START_TEST(bta_releases_barriers)
     ck_assert_uint_eq(without.bta_releases, 0);
     ck_assert_uint_gt(without.quantum_end[TIMING_QEND_WGBARRIER], 0);
     ck_assert_uint_lt(with.quanta, without.quanta);
-    emu_device_free(A(in));
-    emu_device_free(A(out));
-    unload();
+    emu_device_free(ek_addr(in));
+    emu_device_free(ek_addr(out));
+    ek_unload();
 }
 END_TEST
 
 START_TEST(fences_end_quanta)
 {
-    load();
-    int *out = dalloc(64 * 4);
+    ek_load();
+    int *out = ek_dalloc(64 * 4);
     timing_engine_config c = config(2, 0);
     timing_stats st = {0};
     c.stats = &st;
-    uint64_t args[] = {A(out), 5};
-    run("fenced", 1, 64, args, &c, NULL);
+    uint64_t args[] = {ek_addr(out), 5};
+    ek_run("fenced", 1, 64, args, &c, NULL);
     for (int i = 0; i < 64; i++) ck_assert_int_eq(out[i], 4);
     ck_assert_uint_eq(st.quantum_end[TIMING_QEND_FENCE], 2 * 5);
     ck_assert_uint_eq(st.quantum_end[TIMING_QEND_COMPLETE], 2);
     ck_assert_uint_eq(st.quanta, 6);
-    unload();
-    emu_device_free(A(out));
+    ek_unload();
+    emu_device_free(ek_addr(out));
 }
 END_TEST
 
@@ -317,42 +245,42 @@ END_TEST
 
 START_TEST(deadlock_reported)
 {
-    load();
-    int *out = dalloc(16 * 64 * 4);
+    ek_load();
+    int *out = ek_dalloc(16 * 64 * 4);
     for (int t = 0; t < 3; t++)
         for (int bta = 0; bta < 2; bta++) {
             timing_engine_config c = config(THREADS[t], SEEDS[t]);
             c.bta = bta;
             emu_fault f;
-            uint64_t args[] = {A(out), 5};
-            ck_assert(!run("deadlock", 16, 64, args, &c, &f));
+            uint64_t args[] = {ek_addr(out), 5};
+            ck_assert(!ek_run("deadlock", 16, 64, args, &c, &f));
             ck_assert_int_eq(f.kind, EMU_FAULT_BARRIER_DEADLOCK);
             ck_assert_uint_eq(f.cta.x, 5);
         }
-    emu_device_free(A(out));
-    unload();
+    emu_device_free(ek_addr(out));
+    ek_unload();
 }
 END_TEST
 
 START_TEST(fault_lowest_cta_every_run)
 {
-    load();
-    int *p = dalloc(64);
+    ek_load();
+    int *p = ek_dalloc(64);
     memset(p, 0, 64);
     char first[sizeof ((emu_fault *)0)->message] = "";
     for (int t = 0; t < 3; t++) {
         timing_engine_config c = config(THREADS[t], SEEDS[t]);
         emu_fault f;
         /* CTAs 3, 7, 11, 15 fault, the others spin until the run stops */
-        uint64_t args[] = {A(p), 3, 4};
-        ck_assert(!run("fault_or_spin", 16, 32, args, &c, &f));
+        uint64_t args[] = {ek_addr(p), 3, 4};
+        ck_assert(!ek_run("fault_or_spin", 16, 32, args, &c, &f));
         ck_assert_int_eq(f.kind, EMU_FAULT_ILLEGAL_ADDRESS);
         ck_assert_uint_eq(f.cta.x, 3);
         if (!first[0]) strcpy(first, f.message);
         ck_assert_str_eq(f.message, first);
     }
-    emu_device_free(A(p));
-    unload();
+    emu_device_free(ek_addr(p));
+    ek_unload();
 }
 END_TEST
 
@@ -360,9 +288,9 @@ END_TEST
 
 START_TEST(placement_fixed)
 {
-    load();
+    ek_load();
     const unsigned nb = 40;
-    unsigned *smid = dalloc(nb * 4);
+    unsigned *smid = ek_dalloc(nb * 4);
     unsigned first[40];
     for (int dwp = 0; dwp < 2; dwp++)
         for (int t = 0; t < 3; t++) {
@@ -371,8 +299,8 @@ START_TEST(placement_fixed)
             timing_stats st = {0};
             c.stats = &st;
             memset(smid, 0xff, nb * 4);
-            uint64_t args[] = {A(smid)};
-            run("placement", nb, 64, args, &c, NULL);
+            uint64_t args[] = {ek_addr(smid)};
+            ek_run("placement", nb, 64, args, &c, NULL);
             /* the first quantum fills slot 0 of SMs 0..3, then slot 1: CTA i on SM i % 4 */
             for (unsigned b = 0; b < 8; b++) ck_assert_uint_eq(smid[b], b % 4);
             if (t == 0) memcpy(first, smid, sizeof first);
@@ -381,16 +309,16 @@ START_TEST(placement_fixed)
             if (dwp) ck_assert_uint_gt(st.dwp_launches, 0);
             else ck_assert_uint_eq(st.dwp_launches, 0);
         }
-    emu_device_free(A(smid));
-    unload();
+    emu_device_free(ek_addr(smid));
+    ek_unload();
 }
 END_TEST
 
 START_TEST(many_ctas_race_free)
 {
-    load();
+    ek_load();
     const int n = 5000;
-    float *in = dalloc(n * 4), *out = dalloc(n * 4);
+    float *in = ek_dalloc(n * 4), *out = ek_dalloc(n * 4);
     for (int i = 0; i < n; i++) in[i] = (float)(i % 89) * 0.5f;
     for (int dwp = 0; dwp < 2; dwp++) {
         timing_engine_config c = config(4, 2);
@@ -399,36 +327,36 @@ START_TEST(many_ctas_race_free)
         float k = 2.0f;
         uint32_t kb;
         memcpy(&kb, &k, 4);
-        uint64_t args[] = {A(out), A(in), (uint64_t)n, kb};
-        run("scale", (n + 127) / 128, 128, args, &c, NULL);
+        uint64_t args[] = {ek_addr(out), ek_addr(in), (uint64_t)n, kb};
+        ek_run("scale", (n + 127) / 128, 128, args, &c, NULL);
         for (int i = 0; i < n; i++) ck_assert(out[i] == in[i] * 2.0f + (float)i);
     }
-    emu_device_free(A(in));
-    emu_device_free(A(out));
-    unload();
+    emu_device_free(ek_addr(in));
+    emu_device_free(ek_addr(out));
+    ek_unload();
 }
 END_TEST
 
 START_TEST(cooperative_spin_progresses)
 {
-    load();
+    ek_load();
     const unsigned nb = 8;
-    unsigned *count = dalloc(4);
-    int *vals = dalloc(nb * 4), *sums = dalloc(nb * 4);
+    unsigned *count = ek_dalloc(4);
+    int *vals = ek_dalloc(nb * 4), *sums = ek_dalloc(nb * 4);
     for (int t = 0; t < 2; t++) {
         *count = 0;
         timing_engine_config c = config(THREADS[t], SEEDS[t]);
         c.sm_count = 2;
         c.max_ctas_per_sm = 1;
         c.cooperative = true;
-        uint64_t args[] = {A(count), A(vals), A(sums)};
-        run("grid_barrier", nb, 64, args, &c, NULL);
+        uint64_t args[] = {ek_addr(count), ek_addr(vals), ek_addr(sums)};
+        ek_run("grid_barrier", nb, 64, args, &c, NULL);
         for (unsigned b = 0; b < nb; b++) ck_assert_int_eq(sums[b], 36);
     }
-    emu_device_free(A(count));
-    emu_device_free(A(vals));
-    emu_device_free(A(sums));
-    unload();
+    emu_device_free(ek_addr(count));
+    emu_device_free(ek_addr(vals));
+    emu_device_free(ek_addr(sums));
+    ek_unload();
 }
 END_TEST
 
@@ -444,7 +372,7 @@ static char *captured_say(uint32_t threads, uint64_t seed, timing_stats *st)
     timing_engine_config c = config(threads, seed);
     c.stats = st;
     uint64_t args[] = {7};
-    run("say", 6, 96, args, &c, NULL);
+    ek_run("say", 6, 96, args, &c, NULL);
     emu_output_flush();   /* device printf records, in the order kernels made them */
     fflush(stdout);
     dup2(saved, 1);
@@ -459,7 +387,7 @@ static char *captured_say(uint32_t threads, uint64_t seed, timing_stats *st)
 
 START_TEST(printf_order_fixed)
 {
-    load();
+    ek_load();
     timing_stats st = {0};
     char *first = captured_say(1, 0, &st);
     ck_assert_uint_eq(st.serial_calls, 18);   /* 6 CTAs x 3 warps */
@@ -471,7 +399,7 @@ START_TEST(printf_order_fixed)
         free(again);
     }
     free(first);
-    unload();
+    ek_unload();
 }
 END_TEST
 
@@ -480,17 +408,17 @@ END_TEST
  * previous one's). */
 START_TEST(malloc_order_fixed)
 {
-    load();
+    ek_load();
     enum { NW = 6 * 3 };
-    unsigned long long *ptrs = dalloc(NW * 8);
+    unsigned long long *ptrs = ek_dalloc(NW * 8);
     unsigned first[NW];
     for (int t = 0; t < 3; t++) {
         timing_engine_config c = config(THREADS[t], SEEDS[t]);
         timing_stats st = {0};
         c.stats = &st;
         memset(ptrs, 0, NW * 8);
-        uint64_t args[] = {A(ptrs)};
-        run("grab", 6, 96, args, &c, NULL);
+        uint64_t args[] = {ek_addr(ptrs)};
+        ek_run("grab", 6, 96, args, &c, NULL);
         ck_assert_uint_eq(st.serial_calls, NW);
         unsigned rank[NW];
         for (unsigned w = 0; w < NW; w++) {
@@ -501,8 +429,8 @@ START_TEST(malloc_order_fixed)
         if (t == 0) memcpy(first, rank, sizeof first);
         else ck_assert_mem_eq(first, rank, sizeof first);
     }
-    emu_device_free(A(ptrs));
-    unload();
+    emu_device_free(ek_addr(ptrs));
+    ek_unload();
 }
 END_TEST
 
