@@ -52,7 +52,7 @@ static void x_farith(emu_ctx *c, const ptx_instr *in)
             case PTX_OP_MUL: r = emu_mul_f64(x, y, rnd); break;
             case PTX_OP_FMA: case PTX_OP_MAD: r = emu_fma_f64(x, y, z, rnd); break;
             case PTX_OP_DIV: r = emu_div_f64(x, y, rnd); break;
-            case PTX_OP_RCP: r = emu_rcp_f64(x, approx ? PTX_RND_RN : rnd); break;
+            case PTX_OP_RCP: r = approx ? emu_rcp_approx_ftz_f64(x) : emu_rcp_f64(x, rnd); break;
             case PTX_OP_SQRT: r = emu_sqrt_f64(x, approx ? PTX_RND_RN : rnd); break;
             case PTX_OP_RSQRT: r = emu_rsqrt_f64(x); break;
             case PTX_OP_MIN: r = emu_min_f64(x, y, in->flags & PTX_F(NANMODE)); break;

@@ -62,6 +62,7 @@ double emu_sat_f64(double x);
 /* the .approx functions of the ISA (single precision) */
 float emu_approx_f32(int op, float x);   /* op: ptx_opcode RCP/SQRT/RSQRT/SIN/COS/LG2/EX2/TANH */
 double emu_rsqrt_f64(double x);
+double emu_rcp_approx_ftz_f64(double a);
 /* testp.{finite,infinite,number,notanumber,normal,subnormal}: mode is the ptx_suffix;
  * is_subnormal tells whether x is subnormal in its own format */
 bool emu_testp(int mode, double x, bool is_subnormal);

@@ -205,6 +205,28 @@ float emu_approx_f32(int op, float x)
     }
 }
 
+/* rcp.approx.ftz.f64 (PTX ISA): a "gross approximation" that reads only the upper 32 bits of
+ * the operand (sign, exponent, 20 mantissa bits), and whose result has its lower 32 mantissa bits
+ * zero. The library's double-precision routines (pow, tgamma, division helpers) refine it with
+ * fma steps whose exactness relies on those zero bits, so an exact reciprocal here makes their
+ * results worse, not better. Denormal inputs and results are flushed to zero. */
+double emu_rcp_approx_ftz_f64(double a)
+{
+    uint64_t bits;
+    memcpy(&bits, &a, sizeof bits);
+    if (isnan(a)) return a;
+    if (fpclassify(a) == FP_SUBNORMAL || a == 0.0) return signbit(a) ? -INFINITY : INFINITY;
+    uint64_t hi = bits & ~UINT64_C(0xffffffff);
+    double x;
+    memcpy(&x, &hi, sizeof x);
+    double r = 1.0 / x;
+    if (fpclassify(r) == FP_SUBNORMAL) r = copysign(0.0, r);
+    memcpy(&bits, &r, sizeof bits);
+    bits &= ~UINT64_C(0xffffffff);
+    memcpy(&r, &bits, sizeof r);
+    return r;
+}
+
 double emu_rsqrt_f64(double x)
 {
     return 1.0 / sqrt(x);

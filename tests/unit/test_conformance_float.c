@@ -275,6 +275,18 @@ static void r_rcp_rz(IN in, OUT out) { r_rcp(in, out, CONF_RZ, false); }
 static void r_rcp_rp(IN in, OUT out) { r_rcp(in, out, CONF_RP, false); }
 static void r_rcp_ftz(IN in, OUT out) { r_rcp(in, out, CONF_RN, true); }
 static void r_drcp_rn(IN in, OUT out) { out[0] = conf_b64(conf_div64(1.0, D(in[0]), CONF_RN)); }
+/* rcp.approx.ftz.f64 as the ISA describes it: only the upper 32 bits of the operand (1.11.20) are
+ * read, the reciprocal of that value is placed in the upper 32 bits of the result and the lower
+ * 32 mantissa bits are zero; denormals flush to zero. */
+static void r_drcp_approx(IN in, OUT out)
+{
+    uint64_t hi = in[0] & ~0xffffffffull;
+    double a = D(hi);
+    if (isnan(a)) { out[0] = in[0]; return; }
+    if (fpclassify(a) == FP_SUBNORMAL || a == 0.0) { out[0] = conf_b64(signbit(a) ? -INFINITY : INFINITY); return; }
+    double r = 1.0 / a;
+    out[0] = conf_b64(fpclassify(r) == FP_SUBNORMAL ? copysign(0.0, r) : r) & ~0xffffffffull;
+}
 
 static void r_sqrt(IN in, OUT out, conf_rnd r, bool ftz)
 {
@@ -318,6 +330,7 @@ OP1(op_rcp_rp, "rcp.rp.f32", r_rcp_rp, CMP32);
 OP1(op_rcp_ftz, "rcp.rn.ftz.f32", r_rcp_ftz, CMP32);
 OP1T(op_rcp_approx, "rcp.approx.f32 (1 ulp)", "rcp.approx.f32", r_rcp_rn, CONF_F32, 1.5, 0, 0);
 DOP1(op_drcp_rn, "rcp.rn.f64", r_drcp_rn);
+DOP1(op_drcp_approx, "rcp.approx.ftz.f64", r_drcp_approx);
 OP1(op_sqrt_rn, "sqrt.rn.f32", r_sqrt_rn, CMP32);
 OP1(op_sqrt_rz, "sqrt.rz.f32", r_sqrt_rz, CMP32);
 OP1(op_sqrt_rm, "sqrt.rm.f32", r_sqrt_rm, CMP32);
@@ -356,6 +369,9 @@ static const conf_case c_rcp_approx[] = {
     E1(MINF, MZERO), E1(MZERO, MINF), E1(PZERO, INF), E1(INF, PZERO), E1(QNAN, QNAN),
 };
 static const conf_case c_drcp[] = { I1(DTHREE), I1(DTENTH), I1(0), I1(DMZERO), I1(DINF), I1(DNAN), I1(DONEM) };
+/* 0x3ff0000080000000 ignores its low word: 1/1.0000000298 rounded to 20 mantissa bits */
+static const conf_case c_drcp_approx[] = { I1(DTHREE), I1(DTENTH), I1(0), I1(DMZERO), I1(DINF), I1(DNAN),
+                                            I1(DONEM), I1(DDEN), I1(0xbff0000080000000ull), I1(DMAX) };
 static const conf_case c_sqrt[] = {
     I1(TWO), I1(THREE), I1(0x40800000u), I1(TENTH), I1(DEN), I1(FMAX), I1(PZERO), I1(MZERO), I1(INF), I1(MONE),
     I1(MINF), I1(QNAN), I1(0x3f800001u), I1(DEN2),
@@ -606,7 +622,7 @@ static const conf_table tables[] = {
     CONF_TABLE(op_div_rp, c_div), CONF_TABLE(op_div_ftz, c_ftz), CONF_TABLE(op_div_approx, c_div_approx),
     CONF_TABLE(op_div_full, c_div_full), CONF_TABLE(op_ddiv_rn, c_ddiv), CONF_TABLE(op_ddiv_rm, c_ddiv), CONF_TABLE(op_ddiv_rz, c_ddiv),
     CONF_TABLE(op_rcp_rn, c_rcp), CONF_TABLE(op_rcp_rz, c_rcp), CONF_TABLE(op_rcp_rp, c_rcp), CONF_TABLE(op_rcp_ftz, c_rcp),
-    CONF_TABLE(op_rcp_approx, c_rcp_approx), CONF_TABLE(op_drcp_rn, c_drcp),
+    CONF_TABLE(op_rcp_approx, c_rcp_approx), CONF_TABLE(op_drcp_rn, c_drcp), CONF_TABLE(op_drcp_approx, c_drcp_approx),
     CONF_TABLE(op_sqrt_rn, c_sqrt), CONF_TABLE(op_sqrt_rz, c_sqrt), CONF_TABLE(op_sqrt_rm, c_sqrt), CONF_TABLE(op_sqrt_rp, c_sqrt),
     CONF_TABLE(op_sqrt_ftz, c_sqrt), CONF_TABLE(op_sqrt_approx, c_sqrt_approx), CONF_TABLE(op_rsqrt_approx, c_rsqrt),
     CONF_TABLE(op_dsqrt_rn, c_dsqrt), CONF_TABLE(op_dsqrt_rp, c_dsqrt),
