@@ -113,6 +113,33 @@ static void x_cvt_pack(emu_ctx *c, const ptx_instr *in)
                   d);
 }
 
+/* cvt.pack.sat.{u16,s16}.s32 d, a, b and cvt.pack.sat.{u8,s8,u4,s4,u2,s2}.s32.b32 d, a, b, c:
+ * a and b are clamped to the narrow type and packed with a above b; the 8/4/2-bit forms fill
+ * the bits above the pair from the low bits of c, which lets two instructions pack four bytes. */
+static void x_cvt_pack_int(emu_ctx *c, const ptx_instr *in)
+{
+    uint8_t dt = emu_ty(in, 0);
+    unsigned size = emu_type_bits[dt];
+    bool is_signed = emu_is_signed(dt);
+    int64_t lo = is_signed ? -(INT64_C(1) << (size - 1)) : 0;
+    int64_t hi = is_signed ? (INT64_C(1) << (size - 1)) - 1 : (INT64_C(1) << size) - 1;
+    uint64_t mask = (UINT64_C(1) << size) - 1;
+    uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], cc[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
+    emu_read_all(c, &in->ops[1], PTX_TYPE_S32, a);
+    emu_read_all(c, &in->ops[2], PTX_TYPE_S32, b);
+    if (in->nops == 4) emu_read_all(c, &in->ops[3], PTX_TYPE_B32, cc);
+    LANES(c) {
+        int l = L_;
+        int64_t x = (int32_t)a[l], y = (int32_t)b[l];
+        x = x < lo ? lo : x > hi ? hi : x;
+        y = y < lo ? lo : y > hi ? hi : y;
+        uint64_t r = (((uint64_t)x & mask) << size) | ((uint64_t)y & mask);
+        if (in->nops == 4) r |= cc[l] << (2 * size);
+        d[l] = r & 0xffffffffu;
+    }
+    emu_write_all(c, &in->ops[0], PTX_TYPE_B32, d);
+}
+
 /* cvt.f16x2.{e4m3x2,e5m2x2} d, a: widen a pair of fp8 values */
 static void x_cvt_unpack8(emu_ctx *c, const ptx_instr *in)
 {
@@ -221,6 +248,15 @@ emu_exec_fn emu_select_cvt(const ptx_instr *in)
             if (in->nops == 2 && t0 == PTX_TYPE_F16X2 &&
                 (t1 == PTX_TYPE_E4M3X2 || t1 == PTX_TYPE_E5M2X2))
                 return x_cvt_unpack8;
+            return NULL;
+        }
+        if ((in->flags & PTX_F(PACK)) && (in->flags & PTX_F(SAT)) && t1 == PTX_TYPE_S32) {
+            bool wide = t0 == PTX_TYPE_U16 || t0 == PTX_TYPE_S16;
+            bool narrow = t0 == PTX_TYPE_U8 || t0 == PTX_TYPE_S8 || t0 == PTX_TYPE_U4 ||
+                          t0 == PTX_TYPE_S4 || t0 == PTX_TYPE_U2 || t0 == PTX_TYPE_S2;
+            if ((wide && in->nops == 3 && in->ntypes == 2) ||
+                (narrow && in->nops == 4 && in->ntypes == 3 && emu_ty(in, 2) == PTX_TYPE_B32))
+                return x_cvt_pack_int;
             return NULL;
         }
         if (in->nops != 2 || !cvt_type_ok(t0) || !cvt_type_ok(t1)) return NULL;

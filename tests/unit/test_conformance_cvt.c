@@ -410,6 +410,49 @@ static const conf_case c_e4m3_isa[] = {
     E2(0x3f800000u, 0x40000000u, 0x3840), E2(0x43e00000u, 0x43fa0000u, 0x7e7e),
 };
 static const conf_case c_e5m2_isa[] = { E2(0x3f800000u, 0x40000000u, 0x3c40), E2(0x47600000u, 0x49742400u, 0x7b7b) };
+/* cvt.pack.sat (PTX ISA): a and b clamped to the narrow type, a above b; the 8/4/2-bit forms put
+ * the low bits of c above the pair. */
+static void pack_int(IN in, OUT out, unsigned size, bool sgn, bool with_c)
+{
+    int64_t lo = sgn ? -(1ll << (size - 1)) : 0, hi = sgn ? (1ll << (size - 1)) - 1 : (1ll << size) - 1;
+    int64_t a = (int32_t)in[0], b = (int32_t)in[1];
+    a = a < lo ? lo : a > hi ? hi : a;
+    b = b < lo ? lo : b > hi ? hi : b;
+    uint64_t m = (1ull << size) - 1, r = (((uint64_t)a & m) << size) | ((uint64_t)b & m);
+    if (with_c) r |= (uint64_t)(uint32_t)in[2] << (2 * size);
+    out[0] = r & 0xffffffffu;
+}
+static void r_pack_u16(IN in, OUT out) { pack_int(in, out, 16, false, false); }
+static void r_pack_s16(IN in, OUT out) { pack_int(in, out, 16, true, false); }
+static void r_pack_s8(IN in, OUT out) { pack_int(in, out, 8, true, true); }
+static void r_pack_u8(IN in, OUT out) { pack_int(in, out, 8, false, true); }
+static void r_pack_s4(IN in, OUT out) { pack_int(in, out, 4, true, true); }
+static void r_pack_u4(IN in, OUT out) { pack_int(in, out, 4, false, true); }
+static void r_pack_s2(IN in, OUT out) { pack_int(in, out, 2, true, true); }
+static void r_pack_u2(IN in, OUT out) { pack_int(in, out, 2, false, true); }
+#define PACK2(var, t, fn) static const conf_op var = { "cvt.pack.sat." t ".s32", "cvt.pack.sat." t ".s32 %out0, %in0, %in1;", { "s32", "s32" }, { "b32" }, { { 0 } }, fn, NULL, NULL }
+#define PACK3(var, t, fn) static const conf_op var = { "cvt.pack.sat." t ".s32.b32", "cvt.pack.sat." t ".s32.b32 %out0, %in0, %in1, %in2;", { "s32", "s32", "b32" }, { "b32" }, { { 0 } }, fn, NULL, NULL }
+PACK2(op_pack_u16, "u16", r_pack_u16);
+PACK2(op_pack_s16, "s16", r_pack_s16);
+PACK3(op_pack_s8, "s8", r_pack_s8);
+PACK3(op_pack_u8, "u8", r_pack_u8);
+PACK3(op_pack_s4, "s4", r_pack_s4);
+PACK3(op_pack_u4, "u4", r_pack_u4);
+PACK3(op_pack_s2, "s2", r_pack_s2);
+PACK3(op_pack_u2, "u2", r_pack_u2);
+static const conf_case c_pack_int2[] = {
+    I2(0, 0), I2(1, 2), I2(-1, 70000), I2(0x7fffffff, 0x80000000u), I2(32767, -32768), I2(65535, 65536), I2(-5, 40000),
+};
+static const conf_case c_pack_int3[] = {
+    I3(0, 0, 0), I3(1, 2, 0), I3(-1, 300, 0xabcd), I3(127, -128, 0x1234), I3(128, -129, 0xffffffffu), I3(255, 256, 7),
+    I3(-7, 9, 0x3c), I3(3, -3, 0x55), I3(0x7fffffff, 0x80000000u, 0xdeadbeefu), I3(2, -2, 1),
+};
+/* Four s32 values packed into bytes by two instructions, the way CUTLASS's converter uses it: the
+ * first packs the upper pair with c = 0, the second puts it above the lower pair. */
+static const conf_case c_pack_s8_isa[] = {
+    E3(0x7f, -128, 0, 0x7f80), E3(3, 4, 0x7f80, 0x7f800304u), E3(1000, -1000, 0x0102, 0x01027f80u),
+};
+
 static const conf_case c_from_fp8[] = { I1(0x3840), I1(0x7e01), I1(0x80ff), I1(0x7f00), I1(0x0108), I1(0xfe7b) };
 
 
@@ -494,6 +537,9 @@ static const conf_table tables[] = {
     CONF_TABLE(op_rn_bf16_f32, c_to_bf16), CONF_TABLE(op_rn_bf16_f32, c_to_bf16_isa), CONF_TABLE(op_rz_bf16_f32, c_to_bf16),
     CONF_TABLE(op_f32_f16, c_from_f16), CONF_TABLE(op_f64_f16, c_from_f16), CONF_TABLE(op_f32_bf16, c_from_bf16),
     CONF_TABLE(op_f16x2, c_pack2), CONF_TABLE(op_f16x2, c_f16x2_isa), CONF_TABLE(op_bf16x2, c_pack2),
+    CONF_TABLE(op_pack_u16, c_pack_int2), CONF_TABLE(op_pack_s16, c_pack_int2), CONF_TABLE(op_pack_s8, c_pack_int3),
+    CONF_TABLE(op_pack_s8, c_pack_s8_isa), CONF_TABLE(op_pack_u8, c_pack_int3), CONF_TABLE(op_pack_s4, c_pack_int3),
+    CONF_TABLE(op_pack_u4, c_pack_int3), CONF_TABLE(op_pack_s2, c_pack_int3), CONF_TABLE(op_pack_u2, c_pack_int3),
     CONF_TABLE(op_bf16x2, c_bf16x2_isa), CONF_TABLE(op_tf32, c_tf32), CONF_TABLE(op_tf32, c_tf32_isa),
     CONF_TABLE(op_e4m3x2, c_fp8), CONF_TABLE(op_e4m3x2, c_e4m3_isa), CONF_TABLE(op_e5m2x2, c_fp8),
     CONF_TABLE(op_e5m2x2, c_e5m2_isa), CONF_TABLE(op_f16x2_e4m3x2, c_from_fp8), CONF_TABLE(op_f16x2_e5m2x2, c_from_fp8),
