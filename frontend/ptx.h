@@ -93,7 +93,9 @@ typedef enum ptx_operand_kind {
     PTX_OPD_IMM,     /* imm = integer value */
     PTX_OPD_FIMM32,  /* imm = IEEE single bits (0fXXXXXXXX) */
     PTX_OPD_FIMM64,  /* imm = IEEE double bits (0dXXXX..., or a decimal float literal) */
-    PTX_OPD_ADDR,    /* [base+imm]: base is reg >= 0, or sym >= 0, or neither (absolute) */
+    PTX_OPD_ADDR,    /* [base+imm]: base is reg >= 0, or sym >= 0, or neither (absolute);
+                        comp = 1 for an address written [a].unified (ld of a .unified
+                        variable) */
     PTX_OPD_SYM,     /* a symbol used as a value (its address; a function name in call/mov) */
     PTX_OPD_LABEL,   /* imm = target instruction index (bra, brx.idx label lists) */
     PTX_OPD_VEC,     /* {a, b, c, d}: nelem elements in elems */
@@ -113,7 +115,7 @@ typedef enum ptx_operand_kind {
  *   prototype operand is a SYM of the prototype's function. */
 typedef struct ptx_operand {
     uint8_t kind;       /* ptx_operand_kind */
-    bool neg;           /* !%p for predicates; -x is folded into imm for numbers */
+    bool neg;           /* !%p for predicates, -%r for vmad operands; -x is folded into imm for numbers */
     bool pipe;          /* the second destination of `d|p` */
     uint8_t comp;       /* .x .y .z .w = 0..3, or an index (see kinds) */
     uint8_t nelem;      /* VEC / LIST */
@@ -172,8 +174,11 @@ typedef struct ptx_reg {
     uint8_t nslots;       /* 64-bit slots it takes: 1, or 2 for .b128 */
     uint32_t slot;        /* first slot in the per-thread register file */
     uint8_t vec;          /* .v2/.v4 register declarations: components, else 1 */
-    int32_t scope;        /* inline { } scope it was declared in (ptx_function.scopes), or -1 */
+    int32_t scope;        /* inline { } scope it was declared in (ptx_function.scopes), or -1;
+                             PTX_REG_SCOPE_PARAM for a .reg parameter of the function */
 } ptx_reg;
+
+#define PTX_REG_SCOPE_PARAM (-2)
 
 typedef enum ptx_linkage {
     PTX_LINK_NONE = 0, PTX_LINK_VISIBLE, PTX_LINK_EXTERN, PTX_LINK_WEAK, PTX_LINK_COMMON
@@ -190,6 +195,27 @@ typedef struct ptx_reloc {
     int64_t addend;
     bool generic;
 } ptx_reloc;
+
+/* The addressing modes a .samplerref (or .texref) initialiser names (PTX ISA "Texture Sampler
+ * and Surface Types"); the values are the ones txq.addr_mode_N returns. */
+typedef enum ptx_sampler_addr {
+    PTX_SAMPLER_WRAP = 0, PTX_SAMPLER_MIRROR, PTX_SAMPLER_CLAMP_OGL, PTX_SAMPLER_CLAMP_TO_EDGE,
+    PTX_SAMPLER_CLAMP_TO_BORDER
+} ptx_sampler_addr;
+
+/* A .samplerref / .texref initialiser { addr_mode_0 = wrap, filter_mode = linear, ... } in
+ * structured form; fields not written keep the defaults (clamp_to_edge, nearest, normalized). */
+typedef struct ptx_sampler_init {
+    uint8_t addr_mode[3];            /* ptx_sampler_addr per dimension */
+    bool filter_linear;              /* filter_mode = linear (else nearest) */
+    bool force_unnormalized_coords;  /* samplerref: force_unnormalized_coords = 1 */
+    uint8_t written;                 /* PTX_SAMPLER_F_* bits of the fields written */
+} ptx_sampler_init;
+
+enum {
+    PTX_SAMPLER_F_ADDR0 = 1, PTX_SAMPLER_F_ADDR1 = 2, PTX_SAMPLER_F_ADDR2 = 4,
+    PTX_SAMPLER_F_FILTER = 8, PTX_SAMPLER_F_UNNORM = 16
+};
 
 typedef struct ptx_symbol {
     char *name;
@@ -216,11 +242,21 @@ typedef struct ptx_symbol {
     uint32_t line;
     int32_t scope;        /* function-scope symbols: inline { } scope, or -1 (function level) */
     bool managed;         /* .attribute(.managed) */
+    bool unified;         /* .attribute(.unified(uuid1, uuid2)): a .func or a .global variable */
+    uint64_t uuid[2];     /* .unified: uuid1 (upper 64 bits of the identifier), then uuid2 */
+    int32_t reg;          /* a .reg parameter (kind PARAM, space REG) of a function with a body:
+                             its register in ptx_function.regs; -1 in declarations and
+                             prototypes. Unused for other symbols. */
+    ptx_sampler_init *sampler;   /* .samplerref/.texref with a { field = value } initialiser,
+                                    else NULL */
 } ptx_symbol;
 
 typedef struct ptx_block {
     uint32_t first, end;  /* instruction indices [first, end) */
-    int32_t succ[2];      /* successor blocks, -1 when absent */
+    int32_t *succ;        /* successor blocks (nsucc of them, in the module arena): a branch's
+                             targets in written order (brx.idx: its whole label list, each
+                             block once), then the fall-through; the exit is not listed */
+    uint32_t nsucc;
     int32_t ipdom;        /* immediate post-dominator block, -1 for the exit */
 } ptx_block;
 
@@ -303,6 +339,10 @@ void ptx_dump(const ptx_module *m, FILE *out);
 bool ptx_module_equal(const ptx_module *a, const ptx_module *b, char *why, size_t whylen);
 
 const ptx_function *ptx_find_function(const ptx_module *m, const char *name);
+/* The readable form of a (C++-mangled) kernel or function name, "kernel(int*)" for
+ * "_Z6kernelPi"; a copy of name when it is not mangled or cannot be demangled. The caller frees
+ * it; NULL only when memory runs out. */
+char *ptx_demangle(const char *name);
 int32_t ptx_find_symbol(const ptx_module *m, int32_t owner, const char *name);
 
 const char *ptx_type_name(ptx_type t);

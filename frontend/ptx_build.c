@@ -26,6 +26,7 @@ typedef struct binding {
 typedef struct node {
     uint8_t kind;
     bool neg, pipe;
+    bool unified;      /* an address written [a].unified */
     int64_t imm;
     ptx_str name;
     uint32_t line, col;
@@ -121,7 +122,8 @@ struct ptx_builder {
     struct {
         int space, linkage, type, vec, ptr_space;
         uint32_t align, ptr_align;
-        bool is_ptr, managed;
+        bool is_ptr, managed, unified;
+        uint64_t uuid[2];      /* .attribute(.unified(uuid1, uuid2)) */
         uint32_t line, col;
         ptx_str name;
         uint32_t nline, ncol;
@@ -140,9 +142,13 @@ struct ptx_builder {
         VEC(ptx_reloc) irelocs;
         VEC(ptx_str) ireloc_names;
         VEC(uint32_t) ireloc_lines;
+        bool has_sampler;      /* { field = value } initialiser of a .samplerref / .texref */
+        ptx_sampler_init sampler;
     } d;
 
     uint64_t ints[3];      /* the values of a .maxntid-style list */
+    bool fn_unified;       /* .func .attribute(.unified(...)) before the function's name */
+    uint64_t fn_uuid[2];
     int nints;
 
     VEC(node) nodes;
@@ -449,10 +455,65 @@ void ptx_b_decl_space_attr(ptx_builder *b, int space)
     b->d.ptr_space = space;
 }
 
-void ptx_b_decl_attribute(ptx_builder *b, ptx_str name)
+/* One entry of .attribute(...): .managed takes no values, .unified(uuid1, uuid2) two (PTX ISA
+ * "Variable and Function Attribute Directive: .attribute"). Returns 'm', 'u', or 0 on error. */
+static int attribute_kind(ptx_builder *b, ptx_str name, bool has_args, uint32_t line,
+                          uint32_t col, uint64_t uuid[2])
 {
-    if (name.len == 8 && memcmp(name.s, ".managed", 8) == 0)
+    if (name.len == 8 && memcmp(name.s, ".managed", 8) == 0) {
+        if (has_args) {
+            ptx_b_error(b, line, col, ".managed takes no values");
+            return 0;
+        }
+        return 'm';
+    }
+    if (name.len == 8 && memcmp(name.s, ".unified", 8) == 0) {
+        if (!has_args || b->nints != 2) {
+            ptx_b_error(b, line, col, ".unified needs two integers, the upper and lower 64 bits "
+                        "of the identifier: .unified(uuid1, uuid2)");
+            return 0;
+        }
+        if (b->m->sm && b->m->sm < 90) {
+            ptx_b_error(b, line, col, ".unified requires sm_90 or higher (the target is sm_%u)",
+                        b->m->sm);
+            return 0;
+        }
+        uuid[0] = b->ints[0];
+        uuid[1] = b->ints[1];
+        return 'u';
+    }
+    ptx_b_error(b, line, col, "unknown attribute '%.*s'", name.len, name.s);
+    return 0;
+}
+
+void ptx_b_decl_attribute(ptx_builder *b, ptx_str name, bool has_args, uint32_t line,
+                          uint32_t col)
+{
+    uint64_t uuid[2];
+    int k = attribute_kind(b, name, has_args, line, col, uuid);
+    if (k && b->d.space != PTX_SPACE_GLOBAL) {
+        ptx_b_error(b, line, col, "%.*s applies only to .global variables", name.len, name.s);
+        return;
+    }
+    if (k == 'm')
         b->d.managed = true;
+    if (k == 'u') {
+        b->d.unified = true;
+        memcpy(b->d.uuid, uuid, sizeof uuid);
+    }
+}
+
+void ptx_b_func_attribute(ptx_builder *b, ptx_str name, bool has_args, uint32_t line,
+                          uint32_t col)
+{
+    uint64_t uuid[2];
+    int k = attribute_kind(b, name, has_args, line, col, uuid);
+    if (k == 'm') {
+        ptx_b_error(b, line, col, ".managed applies only to .global variables, not functions");
+    } else if (k == 'u') {
+        b->fn_unified = true;
+        memcpy(b->fn_uuid, uuid, sizeof uuid);
+    }
 }
 
 void ptx_b_decl_name(ptx_builder *b, ptx_str name, uint32_t line, uint32_t col)
@@ -467,6 +528,9 @@ void ptx_b_decl_name(ptx_builder *b, ptx_str name, uint32_t line, uint32_t col)
     b->d.pos = b->d.hiwater = 0;
     b->d.depth = 0;
     b->d.irelocs.n = b->d.ireloc_names.n = b->d.ireloc_lines.n = 0;
+    b->d.has_sampler = false;
+    b->d.sampler = (ptx_sampler_init){{PTX_SAMPLER_CLAMP_TO_EDGE, PTX_SAMPLER_CLAMP_TO_EDGE,
+                                       PTX_SAMPLER_CLAMP_TO_EDGE}, false, false, 0};
 }
 
 void ptx_b_decl_dim(ptx_builder *b, bool has_size, uint64_t n, uint32_t line, uint32_t col)
@@ -705,6 +769,53 @@ void ptx_b_init_generic(ptx_builder *b, ptx_str fn, ptx_str sym, int64_t addend,
     ptx_b_init_addr(b, sym, true, addend, line, col);
 }
 
+static bool word_is(ptx_str w, const char *s)
+{
+    return (size_t)w.len == strlen(s) && memcmp(w.s, s, (size_t)w.len) == 0;
+}
+
+void ptx_b_init_field(ptx_builder *b, ptx_str field, ptx_str word, int64_t v, uint32_t line,
+                      uint32_t col)
+{
+    static const char *const addr[] = {"wrap", "mirror", "clamp_ogl", "clamp_to_edge",
+                                       "clamp_to_border"};
+    ptx_sampler_init *si = &b->d.sampler;
+    b->d.has_sampler = true;
+    if (b->d.type != PTX_TYPE_SAMPLERREF && b->d.type != PTX_TYPE_TEXREF) {
+        ptx_b_error(b, line, col, "'%.*s = ...' initialises a .samplerref or .texref, not '%.*s'",
+                    field.len, field.s, b->d.name.len, b->d.name.s);
+        return;
+    }
+    if (field.len == 11 && memcmp(field.s, "addr_mode_", 10) == 0 && field.s[10] >= '0' &&
+        field.s[10] <= '2') {
+        int d = field.s[10] - '0';
+        for (int i = 0; i < 5; i++)
+            if (word_is(word, addr[i])) {
+                si->addr_mode[d] = (uint8_t)i;
+                si->written |= (uint8_t)(PTX_SAMPLER_F_ADDR0 << d);
+                return;
+            }
+        ptx_b_error(b, line, col, "unknown addressing mode '%.*s' (wrap, mirror, clamp_ogl, "
+                    "clamp_to_edge or clamp_to_border)", word.len, word.s);
+    } else if (word_is(field, "filter_mode")) {
+        if (!word_is(word, "nearest") && !word_is(word, "linear")) {
+            ptx_b_error(b, line, col, "unknown filter mode '%.*s' (nearest or linear)", word.len,
+                        word.s);
+            return;
+        }
+        si->filter_linear = word_is(word, "linear");
+        si->written |= PTX_SAMPLER_F_FILTER;
+    } else if (word_is(field, "force_unnormalized_coords") && !word.len) {
+        si->force_unnormalized_coords = v != 0;
+        si->written |= PTX_SAMPLER_F_UNNORM;
+    } else if (word_is(field, "normalized_coords") && !word.len) {
+        si->force_unnormalized_coords = v == 0;
+        si->written |= PTX_SAMPLER_F_UNNORM;
+    } else {
+        ptx_b_error(b, line, col, "unknown sampler field '%.*s'", field.len, field.s);
+    }
+}
+
 static void declare_regs(ptx_builder *b)
 {
     ptx_type t = (ptx_type)b->d.type;
@@ -753,12 +864,81 @@ static void declare_regs(ptx_builder *b)
     }
 }
 
+/* A .reg parameter of a .func (PTX ISA "Function Declarations and Definitions"): a register of
+ * the callee that a call initialises from its argument, or for a return parameter, whose value
+ * ret copies back into the caller's register. The ABI passes scalars of at least 32 bits this
+ * way (sub-word values are promoted; predicates and arrays cannot be parameters). */
+static void reg_param(ptx_builder *b)
+{
+    ptx_type t = (ptx_type)b->d.type;
+    int nl = b->d.name.len;
+    const char *ns = b->d.name.s;
+    const char *what = b->plist == PL_RETS ? "return parameter" : "parameter";
+    if (!b->in_proto && b->fn >= 0 && b->funcs.v[b->fn].is_entry) {
+        ptx_b_error(b, b->d.nline, b->d.ncol, ".entry parameters must be in the .param state "
+                    "space; '%.*s' is .reg", nl, ns);
+        return;
+    }
+    if (!t) {
+        ptx_b_error(b, b->d.nline, b->d.ncol, ".reg %s '%.*s' has no type", what, nl, ns);
+        return;
+    }
+    if (t == PTX_TYPE_PRED) {
+        ptx_b_error(b, b->d.nline, b->d.ncol, ".reg %s '%.*s' cannot be a .pred: parameters "
+                    "must be at least 32 bits (pass a .u32 and use setp)", what, nl, ns);
+        return;
+    }
+    if (ptx_type_kind(t) == 'O') {
+        ptx_b_error(b, b->d.nline, b->d.ncol, ".reg %s '%.*s' cannot have the opaque type .%s",
+                    what, nl, ns, ptx_type_name(t));
+        return;
+    }
+    if (ptx_type_bits(t) < 32) {
+        ptx_b_error(b, b->d.nline, b->d.ncol, ".reg %s '%.*s' is .%s: .reg parameters must be at "
+                    "least 32 bits (promote it to .b32, or use .param)", what, nl, ns,
+                    ptx_type_name(t));
+        return;
+    }
+    if (b->d.ndims || b->d.range >= 0 || b->d.has_init) {
+        ptx_b_error(b, b->d.nline, b->d.ncol, ".reg %s '%.*s' must be a single register (no "
+                    "array, <N> range or initialiser)", what, nl, ns);
+        return;
+    }
+    if (b->d.vec > 1 || t == PTX_TYPE_B128) {
+        ptx_b_error(b, b->d.nline, b->d.ncol, ".reg %s '%.*s': ptxsim supports scalar .reg "
+                    "parameters of 32 or 64 bits; pass vectors and .b128 through .param", what,
+                    nl, ns);
+        return;
+    }
+    ptx_symbol ps = {0};
+    ps.name = ptx_arena_strndup(b->a, ns, (size_t)nl);
+    ps.kind = PTX_SYM_PARAM;
+    ps.space = PTX_SPACE_REG;
+    ps.type = (uint8_t)t;
+    ps.vec = 1;
+    ps.size = ptx_type_bits(t) / 8;
+    ps.align = (uint32_t)ps.size;
+    ps.owner = b->in_proto ? -1 : b->fn;
+    ps.func = -1;
+    ps.scope = -1;
+    ps.line = b->d.nline;
+    ps.reg = -1;
+    if (b->in_proto) {
+        if (b->plist == PL_RETS)
+            PUSH(b->proto_rets, ps);
+        else
+            PUSH(b->proto_params, ps);
+    } else if (b->plist == PL_RETS && !b->fn_scope) {
+        PUSH(b->pending_rets, ps);
+    } else {
+        place_param(b, &ps, b->plist == PL_RETS);
+    }
+}
+
 void ptx_b_decl_end_item(ptx_builder *b)
 {
-    if (b->d.space == PTX_SPACE_REG && b->plist != PL_NONE && !b->in_proto) {
-        ptx_b_error(b, b->d.nline, b->d.ncol, ".reg parameter '%.*s' is not supported "
-                    "(ptxsim needs .param parameters, as nvcc writes them)",
-                    b->d.name.len, b->d.name.s);
+    if (b->d.space == PTX_SPACE_REG && b->plist != PL_NONE) {
+        reg_param(b);
         return;
     }
     if (b->d.space == PTX_SPACE_REG) {
@@ -816,6 +996,8 @@ void ptx_b_decl_end_item(ptx_builder *b)
     s.line = b->d.nline;
     s.scope = is_param_decl ? -1 : b->cur_scope;
     s.managed = b->d.managed;
+    s.unified = b->d.unified;
+    memcpy(s.uuid, b->d.uuid, sizeof s.uuid);
     uint32_t es = elem_bytes(b);
     uint64_t elems = (uint64_t)b->d.vec;
     for (uint32_t i = 0; i < b->d.ndims; i++)
@@ -837,7 +1019,7 @@ void ptx_b_decl_end_item(ptx_builder *b)
     s.align = b->d.align ? b->d.align : es * (uint32_t)(b->d.vec ? b->d.vec : 1);
     if (ptx_type_kind(t) == 'O')
         s.align = b->d.align ? b->d.align : 8;
-    if (b->d.has_init) {
+    if (b->d.has_init && !b->d.has_sampler) {
         if (b->d.space != PTX_SPACE_GLOBAL && b->d.space != PTX_SPACE_CONST)
             ptx_b_error(b, b->d.nline, b->d.ncol, "only .global and .const variables can have "
                         "initialisers");
@@ -847,6 +1029,13 @@ void ptx_b_decl_end_item(ptx_builder *b)
         uint64_t n = b->d.hiwater * es < s.size ? b->d.hiwater * es : s.size;
         if (n)
             memcpy(s.init, b->d.init, n);
+    }
+    if (b->d.has_sampler) {
+        if (b->d.hiwater || b->d.irelocs.n)
+            ptx_b_error(b, b->d.nline, b->d.ncol, "'%s' mixes values and 'field = value' "
+                        "initialisers", s.name);
+        s.sampler = ptx_arena_alloc(b->a, sizeof *s.sampler);
+        *s.sampler = b->d.sampler;
     }
 
     if (is_param_decl) {
@@ -910,6 +1099,7 @@ void ptx_b_func_begin(ptx_builder *b, bool entry, uint32_t line, uint32_t col)
     f.is_entry = entry;
     f.linkage = (uint8_t)b->pending_linkage;
     b->pending_linkage = 0;
+    b->fn_unified = false;
     f.line = line;
     f.sym = -1;
     (void)col;
@@ -964,6 +1154,20 @@ static int32_t place_param(ptx_builder *b, const ptx_symbol *ps, bool ret)
     else
         PUSH(b->params, id);
     const char *nm = b->syms.v[id].name;
+    if (ps->space == PTX_SPACE_REG) {
+        /* the body names it as a register */
+        if (bound_in_current_scope(b, nm, strlen(nm))) {
+            ptx_b_error(b, ps->line, 1, "redeclaration of parameter '%s'", nm);
+            return id;
+        }
+        ptx_reg r = {.name = (char *)nm, .type = ps->type, .nslots = 1, .slot = b->nslots,
+                     .vec = 1, .scope = PTX_REG_SCOPE_PARAM};
+        b->nslots++;
+        PUSH(b->regs, r);
+        b->syms.v[id].reg = (int32_t)b->regs.n - 1;
+        bind(b, nm, (uint32_t)strlen(nm), BIND_REG, (int32_t)b->regs.n - 1);
+        return id;
+    }
     if (strcmp(nm, "_") != 0) {
         if (bound_in_current_scope(b, nm, strlen(nm)))
             ptx_b_error(b, ps->line, 1, "redeclaration of parameter '%s'", nm);
@@ -1023,6 +1227,11 @@ void ptx_b_func_name(ptx_builder *b, ptx_str name, uint32_t line, uint32_t col)
         bind(b, nm, (uint32_t)name.len, BIND_SYM, id);
     }
 scope:
+    if (b->fn_unified && b->funcs.v[b->fn].sym >= 0) {
+        ptx_symbol *fs = &b->syms.v[b->funcs.v[b->fn].sym];
+        fs->unified = true;
+        memcpy(fs->uuid, b->fn_uuid, sizeof fs->uuid);
+    }
     scope_push(b, false);
     b->fn_scope = true;
     for (uint32_t i = 0; i < b->pending_rets.n; i++)
@@ -1179,10 +1388,16 @@ void ptx_b_func_end(ptx_builder *b, bool has_body)
     f->nparams = b->params.n;
     f->rets = ptx_arena_dup(b->a, b->rets.v, b->rets.n * sizeof(int32_t));
     f->nrets = b->rets.n;
-    /* One parameter block: inputs, then return parameters. */
+    /* One parameter block: inputs, then return parameters (.reg parameters live in registers;
+     * a declaration has none). */
     uint64_t off = 0;
     for (uint32_t i = 0; i < b->params.n + b->rets.n; i++) {
         ptx_symbol *ps = &b->syms.v[i < b->params.n ? b->params.v[i] : b->rets.v[i - b->params.n]];
+        if (ps->space == PTX_SPACE_REG) {
+            if (!has_body)
+                ps->reg = -1;
+            continue;
+        }
         ps->offset = align_up(off, ps->align);
         off = ps->offset + ps->size;
     }
@@ -1301,8 +1516,10 @@ void ptx_b_callprototype_end(ptx_builder *b)
     for (uint32_t i = 0; i < np + nr; i++) {
         ptx_symbol ps = i < np ? b->proto_params.v[i] : b->proto_rets.v[i - np];
         ps.owner = pfi;
-        ps.offset = align_up(off, ps.align);
-        off = ps.offset + ps.size;
+        if (ps.space != PTX_SPACE_REG) {
+            ps.offset = align_up(off, ps.align);
+            off = ps.offset + ps.size;
+        }
         int32_t id = new_symbol(b, &ps);
         if (i < np)
             pf.params[pf.nparams++] = id;
@@ -1376,6 +1593,17 @@ int ptx_b_node_group(ptx_builder *b, int kind, ptx_node_list elems, uint32_t lin
     return i;
 }
 
+void ptx_b_node_addr_qualifier(ptx_builder *b, int node_idx, ptx_str q, uint32_t line,
+                               uint32_t col)
+{
+    if (q.len != 8 || memcmp(q.s, ".unified", 8) != 0) {
+        ptx_b_error(b, line, col, "unknown address qualifier '%.*s' (only .unified follows an "
+                    "address)", q.len, q.s);
+        return;
+    }
+    b->nodes.v[node_idx].unified = true;
+}
+
 int ptx_b_node_pipe(ptx_builder *b, int a, int c)
 {
     b->nodes.v[c].pipe = true;
@@ -1432,7 +1660,9 @@ static int64_t video_selector(const char *s, size_t len)
 {
     if (len < 2 || len > 5 || (s[0] != 'b' && s[0] != 'h'))
         return 0;
-    char top = s[0] == 'b' ? '3' : '1';
+    /* The SIMD forms pick from the 8 bytes / 4 half-words of {b, a} (vadd4's default b
+     * selector is .b7654, vadd2's .h32); the executor checks what each instruction allows. */
+    char top = s[0] == 'b' ? '7' : '3';
     if (s[0] == 'h' && len > 3)
         return 0;
     int64_t v = 0;
@@ -1569,6 +1799,12 @@ static void lower_name(ptx_builder *b, const node *n, ptx_operand *o, const lowe
         ptx_b_error(b, n->line, n->col, "undefined register '%.*s'", (int)len, s);
         return;
     }
+    if (len == 7 && memcmp(s, "WARP_SZ", 7) == 0) {
+        /* the ISA's predefined constant (threads per warp), unless the module declares the name */
+        o->kind = PTX_OPD_IMM;
+        o->imm = 32;
+        return;
+    }
     if (label_ok) {
         o->kind = PTX_OPD_LABEL;
         add_label_ref(b, o, n, c, c->op == PTX_OP_BRX_IDX);
@@ -1619,6 +1855,7 @@ static void lower_node(ptx_builder *b, int ni, ptx_operand *o, const lower_ctx *
     case PTX_N_ADDR:
         o->kind = PTX_OPD_ADDR;
         o->imm = n->imm;
+        o->comp = n->unified;
         if (n->child >= 0) {
             ptx_operand base;
             const node *bn = &b->nodes.v[n->child];

@@ -230,10 +230,13 @@ int ptx_build_cfg(ptx_module *m, ptx_function *f, ptx_arena *arena)
 
     for (uint32_t b = 0; b < nb; b++) {
         uint32_t k = 0;
-        blocks[b].succ[0] = blocks[b].succ[1] = -1;
-        for (uint32_t j = 0; j < succ[b].n && k < 2; j++)
+        for (uint32_t j = 0; j < succ[b].n; j++)
+            k += succ[b].v[j] != (int32_t)exit;
+        blocks[b].succ = k ? ptx_arena_alloc(arena, k * sizeof *blocks[b].succ) : NULL;
+        blocks[b].nsucc = 0;
+        for (uint32_t j = 0; j < succ[b].n; j++)
             if (succ[b].v[j] != (int32_t)exit)
-                blocks[b].succ[k++] = succ[b].v[j];
+                blocks[b].succ[blocks[b].nsucc++] = succ[b].v[j];
         blocks[b].ipdom = idom[b] == (int32_t)exit || idom[b] < 0 ? -1 : idom[b];
     }
     for (uint32_t i = 0; i < n; i++) {

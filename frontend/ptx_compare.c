@@ -76,10 +76,15 @@ static bool symbol_eq(cmp_ctx *c, const ptx_symbol *x, const ptx_symbol *y, uint
         x->linkage != y->linkage || x->align != y->align || x->size != y->size ||
         x->vec != y->vec || x->is_ptr != y->is_ptr || x->ptr_align != y->ptr_align ||
         x->ptr_space != y->ptr_space || x->owner != y->owner || x->func != y->func ||
-        x->offset != y->offset || x->scope != y->scope || x->managed != y->managed)
+        x->offset != y->offset || x->scope != y->scope || x->managed != y->managed ||
+        x->unified != y->unified || memcmp(x->uuid, y->uuid, sizeof x->uuid) ||
+        (x->kind == PTX_SYM_PARAM && x->space == PTX_SPACE_REG && x->reg != y->reg))
         return differ(c, "symbol #%u '%s': attributes differ", i, x->name);
     if (!x->init != !y->init || (x->init && memcmp(x->init, y->init, x->size)))
         return differ(c, "symbol #%u '%s': initial value differs", i, x->name);
+    if (!x->sampler != !y->sampler ||
+        (x->sampler && memcmp(x->sampler, y->sampler, sizeof *x->sampler)))
+        return differ(c, "symbol #%u '%s': sampler initialiser differs", i, x->name);
     if (x->nrelocs != y->nrelocs)
         return differ(c, "symbol #%u '%s': relocation count differs", i, x->name);
     for (uint32_t r = 0; r < x->nrelocs; r++) {
@@ -141,8 +146,9 @@ static bool function_eq(cmp_ctx *c, const ptx_function *x, const ptx_function *y
         return differ(c, "function '%s': block count differs", n);
     for (uint32_t i = 0; i < x->nblocks; i++) {
         const ptx_block *a = &x->blocks[i], *b = &y->blocks[i];
-        if (a->first != b->first || a->end != b->end || a->succ[0] != b->succ[0] ||
-            a->succ[1] != b->succ[1] || a->ipdom != b->ipdom)
+        if (a->first != b->first || a->end != b->end || a->nsucc != b->nsucc ||
+            (a->nsucc && memcmp(a->succ, b->succ, a->nsucc * sizeof a->succ[0])) ||
+            a->ipdom != b->ipdom)
             return differ(c, "function '%s': block %u differs", n, i);
     }
     return true;

@@ -36,10 +36,16 @@ static void dump_symbol(const ptx_module *m, int32_t i, const char *indent, FILE
             fprintf(out, " relocs %u", s->nrelocs);
         if (s->managed)
             fputs(" managed", out);
+        if (s->unified)
+            fprintf(out, " unified(0x%" PRIx64 ", 0x%" PRIx64 ")", s->uuid[0], s->uuid[1]);
+        if (s->kind == PTX_SYM_PARAM && s->space == PTX_SPACE_REG && s->reg >= 0)
+            fprintf(out, " register %d", s->reg);
         if (s->scope >= 0)
             fprintf(out, " scope %d", s->scope);
     } else {
         fprintf(out, " -> function %d", s->func);
+        if (s->unified)
+            fprintf(out, " unified(0x%" PRIx64 ", 0x%" PRIx64 ")", s->uuid[0], s->uuid[1]);
     }
     if (s->linkage)
         fprintf(out, " linkage %u", s->linkage);
@@ -88,11 +94,10 @@ void ptx_dump(const ptx_module *m, FILE *out)
         for (uint32_t b = 0; b < f->nblocks; b++) {
             const ptx_block *bl = &f->blocks[b];
             fprintf(out, "  block %u [%u, %u) succ", b, bl->first, bl->end);
-            if (bl->succ[0] < 0 && bl->succ[1] < 0)
+            if (bl->nsucc == 0)
                 fputs(" exit", out);
-            for (int k = 0; k < 2; k++)
-                if (bl->succ[k] >= 0)
-                    fprintf(out, " %d", bl->succ[k]);
+            for (uint32_t k = 0; k < bl->nsucc; k++)
+                fprintf(out, " %d", bl->succ[k]);
             if (bl->ipdom >= 0)
                 fprintf(out, ", ipdom %d\n", bl->ipdom);
             else

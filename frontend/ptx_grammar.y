@@ -105,8 +105,18 @@ attrs
     ;
 
 attr
-    : D_ATTRNAME                          { ptx_b_decl_attribute(B, $1); }
-    | D_ATTRNAME '(' intlist ')'          { ptx_b_decl_attribute(B, $1); }
+    : D_ATTRNAME                          { ptx_b_decl_attribute(B, $1, false, L(@1)); }
+    | D_ATTRNAME '(' intlist ')'          { ptx_b_decl_attribute(B, $1, true, L(@1)); }
+    ;
+
+fattr_list
+    : fattr
+    | fattr_list ',' fattr
+    ;
+
+fattr
+    : D_ATTRNAME                          { ptx_b_func_attribute(B, $1, false, L(@1)); }
+    | D_ATTRNAME '(' intlist ')'          { ptx_b_func_attribute(B, $1, true, L(@1)); }
     ;
 
 vitems
@@ -166,6 +176,8 @@ init_scalar
     | WORD '+' sint                       { ptx_b_init_addr(B, $1, false, $3, L(@1)); }
     | WORD '(' WORD ')'                   { ptx_b_init_generic(B, $1, $3, 0, L(@1)); }
     | WORD '(' WORD ')' '+' sint          { ptx_b_init_generic(B, $1, $3, $6, L(@1)); }
+    | WORD '=' WORD                       { ptx_b_init_field(B, $1, $3, 0, L(@1)); }
+    | WORD '=' sint                       { ptx_str none = {"", 0}; ptx_b_init_field(B, $1, none, $3, L(@1)); }
     ;
 
 sint
@@ -192,7 +204,7 @@ function
 
 fattrs
     : %empty
-    | fattrs D_ATTRIBUTE '(' attrs ')'
+    | fattrs D_ATTRIBUTE '(' fattr_list ')'
     ;
 
 frets
@@ -291,6 +303,7 @@ name_node
 operand
     : name_node
     | '!' name_node                       { $$ = $2; ptx_b_node_negate(B, $2); }
+    | '-' name_node                       { $$ = $2; ptx_b_node_negate(B, $2); }
     | sint                                { $$ = ptx_b_node_imm(B, PTX_N_IMM, $1, L(@1)); }
     | F32LIT                              { $$ = ptx_b_node_imm(B, PTX_N_F32, (int64_t)$1, L(@1)); }
     | F64LIT                              { $$ = ptx_b_node_imm(B, PTX_N_F64, (int64_t)$1, L(@1)); }
@@ -300,6 +313,10 @@ operand
     | '-' F64LIT                          { $$ = ptx_b_node_imm(B, PTX_N_F64, (int64_t)($2 ^ 0x8000000000000000u), L(@1)); }
     | SINK                                { $$ = ptx_b_node_imm(B, PTX_N_SINK, 0, L(@1)); }
     | '[' addr_base ']'                   { $$ = ptx_b_node_addr(B, $2, 0, L(@1)); }
+    | '[' addr_base ']' D_ATTRNAME        { $$ = ptx_b_node_addr(B, $2, 0, L(@1));
+                                            ptx_b_node_addr_qualifier(B, $$, $4, L(@4)); }
+    | '[' addr_base '+' sint ']' D_ATTRNAME { $$ = ptx_b_node_addr(B, $2, $4, L(@1));
+                                            ptx_b_node_addr_qualifier(B, $$, $6, L(@6)); }
     | '[' addr_base '+' sint ']'          { $$ = ptx_b_node_addr(B, $2, $4, L(@1)); }
     | '[' addr_base '-' INTLIT ']'        { $$ = ptx_b_node_addr(B, $2, (int64_t)(0 - $4.v), L(@1)); }
     | '[' sint ']'                        { $$ = ptx_b_node_addr(B, -1, $2, L(@1)); }

@@ -109,7 +109,10 @@ void ptx_b_decl_type(ptx_builder *b, int type, uint32_t line, uint32_t col);
 void ptx_b_decl_vec(ptx_builder *b, int vec);
 void ptx_b_decl_ptr(ptx_builder *b);
 void ptx_b_decl_space_attr(ptx_builder *b, int space);  /* .ptr .global */
-void ptx_b_decl_attribute(ptx_builder *b, ptx_str name);
+/* .attribute(.managed) / .attribute(.unified(uuid1, uuid2)); has_args: the values are in the
+ * builder's integer list (see ptx_b_ints_add) */
+void ptx_b_decl_attribute(ptx_builder *b, ptx_str name, bool has_args, uint32_t line,
+                          uint32_t col);
 void ptx_b_decl_name(ptx_builder *b, ptx_str name, uint32_t line, uint32_t col);
 void ptx_b_decl_dim(ptx_builder *b, bool has_size, uint64_t n, uint32_t line, uint32_t col);
 void ptx_b_decl_range(ptx_builder *b, uint64_t n, uint32_t line, uint32_t col); /* %r<N> */
@@ -121,6 +124,10 @@ void ptx_b_init_float(ptx_builder *b, int kind, uint64_t bits, uint32_t line, ui
 void ptx_b_init_generic(ptx_builder *b, ptx_str fn, ptx_str sym, int64_t addend,
                         uint32_t line, uint32_t col);
 uint64_t ptx_b_decfloat(ptx_str text, bool neg);   /* IEEE double bits */
+/* `field = value` in a .samplerref / .texref initialiser (value a word, or an integer when
+ * word.len is 0). */
+void ptx_b_init_field(ptx_builder *b, ptx_str field, ptx_str word, int64_t v, uint32_t line,
+                      uint32_t col);
 void ptx_b_init_addr(ptx_builder *b, ptx_str sym, bool generic, int64_t addend,
                      uint32_t line, uint32_t col);
 void ptx_b_decl_end_item(ptx_builder *b);
@@ -130,6 +137,9 @@ void ptx_b_func_begin(ptx_builder *b, bool entry, uint32_t line, uint32_t col);
 void ptx_b_func_rets_begin(ptx_builder *b);
 void ptx_b_func_name(ptx_builder *b, ptx_str name, uint32_t line, uint32_t col);
 void ptx_b_func_params_begin(ptx_builder *b);
+/* .func .attribute(...) entries, before the function's name */
+void ptx_b_func_attribute(ptx_builder *b, ptx_str name, bool has_args, uint32_t line,
+                          uint32_t col);
 void ptx_b_func_perf(ptx_builder *b, ptx_str directive, const uint64_t *v, int n,
                      uint32_t line, uint32_t col);
 void ptx_b_func_perf_list(ptx_builder *b, ptx_str directive, uint32_t line, uint32_t col);
@@ -160,6 +170,8 @@ int ptx_b_node_imm(ptx_builder *b, int kind, int64_t v, uint32_t line, uint32_t 
 int ptx_b_node_addr(ptx_builder *b, int base, int64_t off, uint32_t line, uint32_t col);
 int ptx_b_node_group(ptx_builder *b, int kind, ptx_node_list elems, uint32_t line, uint32_t col);
 int ptx_b_node_pipe(ptx_builder *b, int a, int c);
+/* [a].unified: a qualifier after an address operand */
+void ptx_b_node_addr_qualifier(ptx_builder *b, int node, ptx_str q, uint32_t line, uint32_t col);
 void ptx_b_node_negate(ptx_builder *b, int node);
 ptx_node_list ptx_b_list_prepend(ptx_builder *b, ptx_node_list l, int node);
 ptx_node_list ptx_b_list_one(ptx_builder *b, int node);

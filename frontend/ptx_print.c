@@ -72,8 +72,12 @@ static const char *sym_name(const ptx_module *m, int32_t s)
 void ptx_print_operand(const ptx_module *m, const ptx_function *f, const ptx_operand *o,
                        FILE *out)
 {
-    if (o->neg)
-        fputc('!', out);
+    if (o->neg) {
+        /* !%p negates a predicate; -%r is vmad's operand negation */
+        bool pred = o->kind != PTX_OPD_REG || o->reg < 0 || (uint32_t)o->reg >= f->nregs ||
+                    f->regs[o->reg].type == PTX_TYPE_PRED;
+        fputc(pred ? '!' : '-', out);
+    }
     switch (o->kind) {
     case PTX_OPD_REG:
         if (o->reg >= 0 && (uint32_t)o->reg < f->nregs) {
@@ -114,6 +118,8 @@ void ptx_print_operand(const ptx_module *m, const ptx_function *f, const ptx_ope
             fprintf(out, "%" PRId64, o->imm);
         }
         fputc(']', out);
+        if (o->comp == 1)
+            fputs(".unified", out);
         break;
     case PTX_OPD_SYM:
         fputs(sym_name(m, o->sym), out);
@@ -275,6 +281,9 @@ static void print_var(const ptx_module *m, const ptx_symbol *s, bool is_param, F
     fputs(space_name(s->space), out);
     if (s->managed)
         fputs(" .attribute(.managed)", out);
+    if (s->unified)
+        fprintf(out, " .attribute(.unified(0x%" PRIX64 ", 0x%" PRIX64 "))", s->uuid[0],
+                s->uuid[1]);
     if (s->align != natural)
         fprintf(out, " .align %u", s->align);
     if (s->is_ptr) {
@@ -307,6 +316,28 @@ static void print_var(const ptx_module *m, const ptx_symbol *s, bool is_param, F
         }
         if (braces)
             fputc('}', out);
+    }
+    if (s->sampler && !is_param) {
+        static const char *const addr[] = {"wrap", "mirror", "clamp_ogl", "clamp_to_edge",
+                                           "clamp_to_border"};
+        const ptx_sampler_init *si = s->sampler;
+        const char *sep = " = { ";
+        for (int d = 0; d < 3; d++)
+            if (si->written & (PTX_SAMPLER_F_ADDR0 << d)) {
+                fprintf(out, "%saddr_mode_%d = %s", sep, d,
+                        si->addr_mode[d] < 5 ? addr[si->addr_mode[d]] : "clamp_to_edge");
+                sep = ", ";
+            }
+        if (si->written & PTX_SAMPLER_F_FILTER) {
+            fprintf(out, "%sfilter_mode = %s", sep, si->filter_linear ? "linear" : "nearest");
+            sep = ", ";
+        }
+        if (si->written & PTX_SAMPLER_F_UNNORM) {
+            fprintf(out, "%sforce_unnormalized_coords = %d", sep,
+                    si->force_unnormalized_coords ? 1 : 0);
+            sep = ", ";
+        }
+        fputs(sep[1] == '=' ? " = { }" : " }", out);
     }
 }
 
@@ -394,6 +425,9 @@ static void print_function_head(const ptx_module *m, const ptx_function *f, FILE
 {
     fputs(linkage_name(f->linkage), out);
     fputs(f->is_entry ? ".entry " : ".func ", out);
+    if (f->sym >= 0 && m->syms[f->sym].unified)
+        fprintf(out, ".attribute(.unified(0x%" PRIX64 ", 0x%" PRIX64 ")) ",
+                m->syms[f->sym].uuid[0], m->syms[f->sym].uuid[1]);
     if (!f->is_entry && f->nrets) {
         print_params(m, f->rets, f->nrets, out);
         fputc(' ', out);
