@@ -50,6 +50,7 @@ UNIT_BIN   := $(patsubst tests/unit/%.c,$(B)/asan/tests/%,$(UNIT_SRC))
 PTXSIM     := $(B)/bin/ptxsim
 SHIM_SO    := $(B)/lib/libcudart.so.13
 SHIM12_SO  := $(B)/lib/libcudart.so.12
+SHIM11_SO  := $(B)/lib/libcudart.so.11.0
 ASHIM_SO   := $(B)/asan/lib/libcudart.so.13
 CORE_A     := $(B)/lib/libptxsim.a
 ACORE_A    := $(B)/asan/lib/libptxsim.a
@@ -58,7 +59,7 @@ ACORE_A    := $(B)/asan/lib/libptxsim.a
 .DEFAULT_GOAL := all
 .SECONDARY:
 
-all: $(PTXSIM) $(SHIM_SO) $(SHIM12_SO)
+all: $(PTXSIM) $(SHIM_SO) $(SHIM12_SO) $(SHIM11_SO)
 
 # ---------------------------------------------------------------- dependencies
 DEB_PACKAGES := flex bison check pkg-config libzstd-dev liblz4-dev zlib1g-dev libffi-dev llvm-19-dev
@@ -122,6 +123,10 @@ $(SHIM_SO): $(SHIM_OBJ) $(CORE_A) $(SHIM_DIR)/libcudart.map
 $(SHIM12_SO): $(SHIM_OBJ) $(CORE_A) $(SHIM_DIR)/libcudart12.map
 	@mkdir -p $(dir $@)
 	$(CC) $(subst .map,12.map,$(subst so.13,so.12,$(SHIM_LDFLAGS))) -o $@ $(SHIM_OBJ) $(CORE_A) $(LIBS)
+# CUDA 11 programs, and the texture and surface reference API that CUDA 12 removed.
+$(SHIM11_SO): $(SHIM_OBJ) $(CORE_A) $(SHIM_DIR)/libcudart11.map
+	@mkdir -p $(dir $@)
+	$(CC) $(subst .map,11.map,$(subst so.13,so.11.0,$(SHIM_LDFLAGS))) -o $@ $(SHIM_OBJ) $(CORE_A) $(LIBS)
 $(ASHIM_SO): $(ASHIM_OBJ) $(ACORE_A) $(SHIM_DIR)/libcudart.map
 	@mkdir -p $(dir $@)
 	$(CC) $(SHIM_LDFLAGS) -fsanitize=address,undefined -o $@ $(ASHIM_OBJ) $(ACORE_A) $(LIBS)

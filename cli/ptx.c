@@ -1,6 +1,8 @@
-/* cli/ptx.c: `ptxsim ptx FILE.ptx [--dump] [--print] [--roundtrip]`: parse and check a PTX
- * file. */
+/* cli/ptx.c: `ptxsim ptx FILE.ptx [--dump] [--print] [--roundtrip] [--load]`: parse and check
+ * a PTX file, and optionally load it the way a launch would, which reports every instruction
+ * the emulator cannot execute. */
 #include "cli/cli.h"
+#include "emulator/emu.h"
 #include "frontend/ptx.h"
 
 #include <errno.h>
@@ -73,17 +75,19 @@ static bool check_roundtrip(const ptx_module *m, const char *path)
 
 static void usage(FILE *out)
 {
-    fputs("usage: ptxsim ptx FILE.ptx [--dump] [--print] [--roundtrip]\n"
+    fputs("usage: ptxsim ptx FILE.ptx [--dump] [--print] [--roundtrip] [--load]\n"
           "  Parses and checks a PTX module; exits 0 when it is valid.\n"
           "  --dump       list symbols, functions, basic blocks, successors and IPDOMs\n"
           "  --print      write the module back as PTX\n"
-          "  --roundtrip  also check that the printed module parses to the same IR\n", out);
+          "  --roundtrip  also check that the printed module parses to the same IR\n"
+          "  --load       also load it into the emulator, as a launch would: reports the\n"
+          "               instructions ptxsim cannot execute\n", out);
 }
 
 int cli_ptx(int argc, char **argv)
 {
     const char *path = NULL;
-    bool dump = false, print = false, roundtrip = false;
+    bool dump = false, print = false, roundtrip = false, load = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--dump") == 0)
             dump = true;
@@ -91,6 +95,8 @@ int cli_ptx(int argc, char **argv)
             print = true;
         else if (strcmp(argv[i], "--roundtrip") == 0)
             roundtrip = true;
+        else if (strcmp(argv[i], "--load") == 0)
+            load = true;
         else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             usage(stdout);
             return 0;
@@ -126,6 +132,16 @@ int cli_ptx(int argc, char **argv)
             ptx_print(m, stdout);
         if (roundtrip && !check_roundtrip(m, path))
             rc = 1;
+        if (load) {
+            char err[4096];
+            emu_module *em = emu_module_load(m, err, sizeof err);
+            if (em) {
+                emu_module_unload(em);
+            } else {
+                fprintf(stderr, "%s\n", err);
+                rc = 1;
+            }
+        }
         ptx_module_free(m);
     }
     ptx_diag_free(&diag);

@@ -2,10 +2,10 @@
  * preloads the runtime shim that sits next to this executable, and executes the program.
  *
  * One command for every kind of binary: a program built with `-cudart shared` finds the shim
- * under the soname it asks for (libcudart.so.13, or .12 for a CUDA 12 build); a program that
- * links the runtime statically (nvcc's default) is redirected to the preloaded shim by the
- * shim's static attach (libcudart-shim/static_attach.c), which needs the program's symbol
- * table. */
+ * under the soname it asks for (libcudart.so.13, or .12 / .11.0 for a CUDA 12 / 11 build); a
+ * program that links the runtime statically (nvcc's default) is redirected to the preloaded
+ * shim by the shim's static attach (libcudart-shim/static_attach.c), which needs the program's
+ * symbol table. */
 #include "cli/cli.h"
 #include "runtime/rt.h"
 
@@ -66,6 +66,7 @@ typedef struct elf_facts {
     bool has_fatbin;       /* a .nv_fatbin section: it carries device code */
     bool needs_cudart;     /* a DT_NEEDED libcudart.so.* */
     bool needs_cudart12;   /* ... namely libcudart.so.12 (a CUDA 12 build) */
+    bool needs_cudart11;   /* ... namely libcudart.so.11.0 (a CUDA 11 build) */
     bool has_symtab;       /* not stripped: a static runtime can be redirected */
 } elf_facts;
 
@@ -122,6 +123,7 @@ static elf_facts inspect_elf(const char *path)
             if (strnlen(lib, room) < room && strncmp(lib, "libcudart.so", 12) == 0) {
                 f.needs_cudart = true;
                 f.needs_cudart12 = f.needs_cudart12 || strcmp(lib, "libcudart.so.12") == 0;
+                f.needs_cudart11 = f.needs_cudart11 || strcmp(lib, "libcudart.so.11.0") == 0;
             }
         }
     }
@@ -255,7 +257,8 @@ int cli_run(int argc, char **argv)
         snprintf(libdir, sizeof libdir, "%s", real);
     /* Preload the shim under the soname the program asks for, so that one copy of the runtime
      * serves it; both sit in libdir, which goes on the library path. */
-    snprintf(shim, sizeof shim, "%s/libcudart.so.%s", libdir, ef.needs_cudart12 ? "12" : "13");
+    snprintf(shim, sizeof shim, "%s/libcudart.so.%s", libdir,
+             ef.needs_cudart12 ? "12" : ef.needs_cudart11 ? "11.0" : "13");
     if (access(shim, R_OK) != 0) {
         fprintf(stderr, "ptxsim run: the runtime shim %s is missing (build it with `make`)\n",
                 shim);

@@ -21,8 +21,10 @@ emu_cta *emu_cta_create(emu_grid *g, uint64_t linear_id, uint32_t sm)
     c->nthreads = g->nthreads;
     c->live_threads = g->nthreads;
     c->nwarps = (g->nthreads + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE;
-    c->smem_size = g->smem_size;
-    c->smem = calloc(1, g->smem_size ? g->smem_size : 1);
+    /* the system's reserved region first, then the kernel's static and dynamic shared memory:
+     * a kernel's overrun past its end still faults */
+    c->smem_size = g->launch.reserved_smem + g->smem_size;
+    c->smem = calloc(1, c->smem_size ? c->smem_size : 1);
     c->warps = calloc(c->nwarps, sizeof *c->warps);
     if (!c->smem || !c->warps) {
         free(c->smem);
@@ -60,34 +62,54 @@ bool emu_cta_done(const emu_cta *c)
     return true;
 }
 
-/* Writes a bar.red result into the destination of a released warp. */
-static void write_red_result(emu_warp *w, const ptx_instr *in, const emu_barrier *b)
+/* Writes a bar.red result into the destination register of the lanes that waited at in. */
+static void write_red_result(emu_warp *w, const emu_frame *fr, const ptx_instr *in,
+                             uint32_t lanes, const emu_barrier *b)
 {
-    if (!in || in->nops < 1) return;
+    if (in->nops < 1) return;
     const ptx_operand *d = &in->ops[0];
     if (d->kind != PTX_OPD_REG) return;
-    const emu_frame *fr = &w->frames[w->nframes - 1];
     const ptx_reg *r = &fr->f->fn->regs[d->reg];
     uint64_t *row = w->regs + fr->reg_base + (size_t)r->slot * EMU_WARP_SIZE;
     uint64_t v;
     if (in->aop == PTX_SFX_POPC) v = b->red_popc;
     else if (in->aop == PTX_SFX_AND) v = b->red_and;
     else v = b->red_or;
-    for (uint32_t mk = w->bar_mask; mk; mk &= mk - 1) row[__builtin_ctz(mk)] = v;
+    for (uint32_t mk = lanes; mk; mk &= mk - 1) row[__builtin_ctz(mk)] = v;
 }
 
+/* The barrier instruction SIMT entry i of w waits at (its pc is just past it). */
+static const ptx_instr *waiting_instr(emu_warp *w, uint32_t i, emu_frame **frp)
+{
+    emu_frame *fr = emu_simt_frame(w, i);
+    if (frp) *frp = fr;
+    uint32_t pc = w->stack[i].pc;
+    return pc > 0 && pc <= fr->f->fn->ninstrs ? &fr->f->fn->instrs[pc - 1] : NULL;
+}
+
+/* Releases every lane that waits at barrier id, over all warps of the CTA. */
 static void check_complete(emu_cta *cta, uint32_t id)
 {
     emu_barrier *b = &cta->bar[id];
     if (b->arrived == 0) return;
     uint32_t need = b->expected ? b->expected : cta->live_threads;
     if (b->arrived < need) return;
-    for (uint32_t i = 0; i < cta->nwarps; i++) {
-        emu_warp *w = &cta->warps[i];
-        if (w->state != EMU_WS_BARRIER || w->bar_id != id) continue;
-        if (w->bar_instr && w->bar_instr->aop) write_red_result(w, w->bar_instr, b);
-        w->state = EMU_WS_READY;
-        w->bar_instr = NULL;
+    for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
+        emu_warp *w = &cta->warps[wi];
+        if (w->state == EMU_WS_EXITED || w->state == EMU_WS_FAULT) continue;
+        bool released = false;
+        for (uint32_t i = 0; i < w->sp; i++) {
+            emu_simt *e = &w->stack[i];
+            if (e->bar != id + 1) continue;
+            emu_frame *fr;
+            const ptx_instr *in = waiting_instr(w, i, &fr);
+            if (in && in->aop) write_red_result(w, fr, in, e->mask, b);
+            e->bar = 0;
+            released = true;
+        }
+        if (!released) continue;
+        if (w->state == EMU_WS_BARRIER) w->state = EMU_WS_READY;
+        emu_simt_merge(w);
     }
     memset(b, 0, sizeof *b);
     b->red_and = true;
@@ -99,6 +121,7 @@ void emu_barrier_arrive(emu_ctx *c, const ptx_instr *in, uint32_t id, uint32_t c
     emu_cta *cta = c->cta;
     emu_warp *w = c->w;
     emu_barrier *b = &cta->bar[id];
+    (void)in;
     if (b->arrived == 0) {
         b->red_and = true;
         b->red_or = false;
@@ -106,19 +129,28 @@ void emu_barrier_arrive(emu_ctx *c, const ptx_instr *in, uint32_t id, uint32_t c
     }
     (void)red_kind;
     if (count) b->expected = count;
-    /* a warp arrives as a whole: every live thread of it counts (as on hardware) */
-    b->arrived += (uint32_t)__builtin_popcount(w->valid & ~w->exited);
+    /* the barrier counts the threads that execute it (sm_70+: the lanes of a warp may arrive
+     * on separate paths) */
+    b->arrived += (uint32_t)__builtin_popcount(c->mask);
     b->red_popc += red_popc;
     b->red_and = b->red_and && red_and;
     b->red_or = b->red_or || red_or;
     if (wait) {
-        w->state = EMU_WS_BARRIER;
-        w->bar_id = (uint8_t)id;
-        w->bar_instr = in;
-        w->bar_mask = c->mask;
-        w->bar_line = in->line;
-        b->warps_waiting++;
-        c->stop = EMU_STOP_BARRIER;
+        /* only the executing lanes wait, past the barrier; lanes whose guard is false go on */
+        emu_simt *t = &w->stack[w->sp - 1];
+        uint32_t rest = c->active & ~c->mask, rpc = t->rpc;
+        t->pc = c->next_pc;
+        if (rest) {
+            t->mask = rest;
+            emu_simt_push(w, c->next_pc, rpc, c->mask);
+        }
+        w->stack[w->sp - 1].bar = id + 1;
+        c->control = true;
+        if (!emu_simt_schedule(w)) {
+            /* the whole warp has arrived (a released warp still ends its run here) */
+            w->state = EMU_WS_BARRIER;
+            c->stop = EMU_STOP_BARRIER;
+        }
     }
     check_complete(cta, id);
 }
@@ -142,36 +174,50 @@ void emu_cta_report_deadlock(emu_cta *c)
     size_t n = 0;
     detail[0] = 0;
     bool first = true;
-    uint32_t waiting_threads = 0, bar_id = 0;
-    for (uint32_t i = 0; i < c->nwarps; i++) {
-        emu_warp *w = &c->warps[i];
+    uint32_t bar_id = 0;
+    for (uint32_t wi = 0; wi < c->nwarps; wi++) {
+        emu_warp *w = &c->warps[wi];
         if (w->state != EMU_WS_BARRIER) continue;
-        uint32_t live = (uint32_t)__builtin_popcount(w->valid & ~w->exited);
-        waiting_threads += live;
-        if (first) {
-            f.thread = w->tid[w->bar_mask ? __builtin_ctz(w->bar_mask) : 0];
-            f.ptx_line = w->bar_line;
-            bar_id = w->bar_id;
-            first = false;
-        }
-        if (n < sizeof detail - 64) {
-            int k = snprintf(detail + n, sizeof detail - n, "%swarp %u at barrier %u (PTX line %u)",
-                             n ? ", " : "", w->id, w->bar_id, w->bar_line);
-            if (k > 0) n += (size_t)k;
-        } else if (n < sizeof detail - 5) {
-            strcpy(detail + n, ", ...");
-            n += 5;
+        for (uint32_t i = 0; i < w->sp; i++) {
+            const emu_simt *e = &w->stack[i];
+            if (!e->bar || !e->mask) continue;
+            const ptx_instr *in = waiting_instr(w, i, NULL);
+            uint32_t line = in ? in->line : 0;
+            int lo = __builtin_ctz(e->mask), hi = 31 - __builtin_clz(e->mask);
+            if (first) {
+                f.thread = w->tid[lo];
+                f.ptx_line = line;
+                bar_id = e->bar - 1;
+                first = false;
+            }
+            if (n < sizeof detail - 80) {
+                char lanes[48] = "";
+                uint32_t run = (uint32_t)(((uint64_t)2 << hi) - ((uint64_t)1 << lo));
+                if (e->mask != w->valid && e->mask == run)
+                    snprintf(lanes, sizeof lanes, " lanes %d-%d", lo, hi);
+                else if (e->mask != w->valid)
+                    snprintf(lanes, sizeof lanes, " lanes 0x%08x", e->mask);
+                int k = snprintf(detail + n, sizeof detail - n,
+                                 "%swarp %u%s at barrier %u (PTX line %u)", n ? ", " : "", w->id,
+                                 lanes, e->bar - 1, line);
+                if (k > 0) n += (size_t)k;
+                if (n >= sizeof detail) n = sizeof detail - 1;
+            } else if (n < sizeof detail - 5) {
+                strcpy(detail + n, ", ...");
+                n += 5;
+            }
         }
     }
     const emu_barrier *b = &c->bar[bar_id];
     uint32_t need = b->expected ? b->expected : c->live_threads;
+    char *kn = ptx_demangle(g->launch.kernel->name);
     snprintf(f.message, sizeof f.message,
              "Barrier deadlock in kernel %s by thread (%u,%u,%u) in block (%u,%u,%u): barrier %u "
              "expects %u threads but only %u of the %u live threads arrived and no other thread "
              "can run; waiting: %s",
-             g->launch.kernel->name, f.thread.x, f.thread.y, f.thread.z, f.cta.x, f.cta.y,
-             f.cta.z, bar_id, need, b->arrived, c->live_threads, detail);
-    (void)waiting_threads;
+             kn ? kn : g->launch.kernel->name, f.thread.x, f.thread.y, f.thread.z, f.cta.x,
+             f.cta.y, f.cta.z, bar_id, need, b->arrived, c->live_threads, detail);
+    free(kn);
     emu_grid_record_fault(g, c->linear, &f);
     for (uint32_t i = 0; i < c->nwarps; i++)
         if (c->warps[i].state == EMU_WS_BARRIER) c->warps[i].state = EMU_WS_FAULT;

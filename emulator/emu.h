@@ -151,6 +151,10 @@ typedef struct emu_launch {
     size_t params_size;
     emu_mem_policy *policy;
     uint32_t sm_count;             /* for %nsmid / %smid */
+    uint32_t max_warps_per_sm;     /* %nwarpid: warps one SM of the modelled GPU holds (0: 64) */
+    /* Shared memory the system reserves for each CTA (sm_80 and later: 1 KiB), laid out below
+     * the kernel's own shared memory; %reserved_smem_offset_* point into it. */
+    uint32_t reserved_smem;
     uint64_t grid_id;              /* %gridid */
     /* %envreg0..31 as the driver sets them for this launch: a cooperative launch puts the
      * address of the grid-synchronisation workspace in %envreg1 (high) : %envreg2 (low),
@@ -246,6 +250,11 @@ typedef struct emu_texture {
     emu_tex_level level[EMU_TEX_MAX_LEVELS];
 } emu_texture;
 
+/* Texture and surface references (`.global .texref t;` / `.surfref`, CUDA 11's texture<> and
+ * surface<>) are bound by storing an object's handle in the reference's 8 bytes of module memory
+ * (emu_module_symbol gives the address); 0 means unbound, and an instruction that names an
+ * unbound reference faults. A .samplerref's state is its initialiser in the IR. */
+
 /* Registers an object and returns its handle (never 0), or 0 when t is not valid. */
 uint64_t emu_texture_create(const emu_texture *t);
 bool emu_texture_destroy(uint64_t handle);
@@ -253,6 +262,56 @@ bool emu_texture_destroy(uint64_t handle);
 bool emu_texture_get(uint64_t handle, emu_texture *out);
 /* Forgets every object (cudaDeviceReset). */
 void emu_texture_release_all(void);
+
+/* ---------------------------------------------------------------- tensor maps (TMA) */
+
+/* ptxsim's encoding of a CUtensorMap (the 128-byte, 64-byte-aligned object that
+ * cuTensorMapEncodeTiled / cuTensorMapEncodeIm2col fill and cp.async.bulk.tensor names). The
+ * driver keeps its layout opaque; this one is ours: the runtime's encoder writes it after
+ * checking every argument as the driver does, and the emulator reads it back (from the kernel's
+ * __grid_constant__ parameter or from global memory) at each tensor copy. Dimension 0 is the
+ * innermost (contiguous) one everywhere. */
+#define EMU_TENSOR_MAP_MAGIC UINT32_C(0x414d5450)   /* "PTMA" */
+/* The values of cuda.h's CUtensorMapDataType, CUtensorMapInterleave and CUtensorMapSwizzle that
+ * the fields below hold (the emulator does not include cuda.h). */
+enum {
+    EMU_TMAP_UINT8, EMU_TMAP_UINT16, EMU_TMAP_UINT32, EMU_TMAP_INT32, EMU_TMAP_UINT64,
+    EMU_TMAP_INT64, EMU_TMAP_FLOAT16, EMU_TMAP_FLOAT32, EMU_TMAP_FLOAT64, EMU_TMAP_BFLOAT16,
+    EMU_TMAP_FLOAT32_FTZ, EMU_TMAP_TFLOAT32, EMU_TMAP_TFLOAT32_FTZ, EMU_TMAP_16U4_ALIGN8B,
+    EMU_TMAP_16U4_ALIGN16B, EMU_TMAP_16U6_ALIGN16B
+};
+enum { EMU_TMAP_INTERLEAVE_NONE, EMU_TMAP_INTERLEAVE_16B, EMU_TMAP_INTERLEAVE_32B };
+enum {
+    EMU_TMAP_SWIZZLE_NONE, EMU_TMAP_SWIZZLE_32B, EMU_TMAP_SWIZZLE_64B, EMU_TMAP_SWIZZLE_128B,
+    EMU_TMAP_SWIZZLE_128B_ATOM_32B, EMU_TMAP_SWIZZLE_128B_ATOM_32B_FLIP_8B,
+    EMU_TMAP_SWIZZLE_128B_ATOM_64B
+};
+#define EMU_TENSOR_MAP_MAX_RANK 5
+
+typedef struct emu_tensor_map {
+    uint32_t magic;              /*   0: EMU_TENSOR_MAP_MAGIC once encoded */
+    uint8_t dtype;               /*   4: CUtensorMapDataType */
+    uint8_t rank;                /*   5: 1..5 */
+    uint8_t interleave;          /*   6: CUtensorMapInterleave */
+    uint8_t swizzle;             /*   7: CUtensorMapSwizzle */
+    uint8_t l2_promotion;        /*   8: CUtensorMapL2promotion (no functional effect) */
+    uint8_t oob_fill;            /*   9: CUtensorMapFloatOOBfill: 1 fills with NaN */
+    uint8_t im2col;              /*  10: 0 tiled, 1 im2col */
+    uint8_t elem_bytes;          /*  11: bytes per element; 0 for the packed 4/6-bit types */
+    uint16_t channels_per_pixel; /*  12: im2col */
+    uint16_t pixels_per_column;  /*  14: im2col */
+    uint64_t global_address;     /*  16: device address of element (0,...,0) */
+    uint64_t global_dim[5];      /*  24: elements per dimension */
+    uint64_t global_stride[4];   /*  64: bytes from one index to the next of dimensions 1..4 */
+    uint16_t box_dim[5];         /*  96: tiled: box elements per dimension (1..256) */
+    uint8_t element_stride[5];   /* 106: traversal step per dimension (1..8) */
+    uint8_t reserved;            /* 111 */
+    int16_t lower_corner[3];     /* 112: im2col: pixel box corners of the spatial dims */
+    int16_t upper_corner[3];     /* 118 */
+    uint8_t pad[4];              /* 124 */
+} emu_tensor_map;
+
+_Static_assert(sizeof(emu_tensor_map) == 128, "a CUtensorMap holds 128 bytes");
 
 /* ---------------------------------------------------------------- device runtime services */
 

@@ -75,7 +75,11 @@ struct emu_module {
     bool *is_input_param;     /* function parameters and return values, by symbol id */
 };
 
-typedef struct emu_simt { uint32_t pc, rpc, mask; } emu_simt;
+/* One SIMT path: lanes `mask` at pc, reconverging at rpc. bar is 0, or 1 + the id of the CTA
+ * barrier the lanes wait at (pc is then past the barrier instruction): with independent thread
+ * scheduling a barrier blocks only the lanes that executed it, so the warp's other paths go on
+ * (emu_simt_schedule) and the warp as a whole waits only when none of them can run. */
+typedef struct emu_simt { uint32_t pc, rpc, mask, bar; } emu_simt;
 
 typedef struct emu_frame {
     const emu_func *f;
@@ -94,9 +98,6 @@ struct emu_warp {
     uint32_t valid;           /* lanes that exist (the last warp may be partial) */
     uint32_t exited;          /* lanes that have exited (and lanes that never existed) */
     uint8_t state;
-    uint8_t bar_id;
-    const ptx_instr *bar_instr;   /* the bar instruction it waits at (bar.red writes a result) */
-    uint32_t bar_line;
     emu_simt *stack;
     uint32_t sp, stack_cap;
     emu_frame *frames;
@@ -108,7 +109,6 @@ struct emu_warp {
     uint64_t ninstr;
     uint32_t cc;              /* carry flag (CC.CF) per lane */
     uint32_t spin, spin_sp, spin_pc;  /* consecutive uniform back-edges of one SIMT entry */
-    uint32_t bar_mask;        /* lanes that executed the bar instruction it waits at */
     emu_dim3 tid[EMU_WARP_SIZE];
     uint64_t cache_base, cache_end, cache_gen;  /* last allocation a lane hit */
 };
@@ -116,7 +116,6 @@ struct emu_warp {
 typedef struct emu_barrier {
     uint32_t arrived;         /* threads arrived */
     uint32_t expected;        /* 0: every live thread of the CTA */
-    uint32_t warps_waiting;
     uint32_t red_popc;
     bool red_and, red_or;
 } emu_barrier;
@@ -200,6 +199,16 @@ void emu_lanes_exit(emu_ctx *c, uint32_t lanes);
  * independent thread scheduling would), so a lane spinning on a lock another lane of its warp
  * holds cannot starve it. */
 void emu_simt_backedge(emu_ctx *c, uint32_t target);
+/* Index of the topmost SIMT entry of the top frame that can run (not waiting at a barrier, and
+ * holding no lane of an entry above it), or UINT32_MAX when every one waits. */
+uint32_t emu_simt_runnable(const emu_warp *w);
+/* Moves the topmost runnable entry of the top frame to the top of the stack; false when none. */
+bool emu_simt_schedule(emu_warp *w);
+/* The frame SIMT entry i belongs to. */
+emu_frame *emu_simt_frame(emu_warp *w, uint32_t i);
+/* Joins neighbouring entries of the top frame that have come to the same pc and reconvergence
+ * point (lanes released from a barrier by separate paths run on together). */
+void emu_simt_merge(emu_warp *w);
 void emu_lanes_return(emu_ctx *c, uint32_t lanes);
 bool emu_call_push(emu_ctx *c, const emu_func *callee, uint32_t mask, const ptx_instr *call);
 /* Pops the finished top frame: copies return values to the caller and resumes it. */
@@ -230,11 +239,13 @@ emu_exec_fn emu_select(const ptx_instr *in);
 emu_exec_fn emu_select_fast(const ptx_instr *in);
 emu_exec_fn emu_select_int(const ptx_instr *in);
 emu_exec_fn emu_select_simd(const ptx_instr *in);
+emu_exec_fn emu_select_video(const ptx_instr *in);
 emu_exec_fn emu_select_float(const ptx_instr *in);
 emu_exec_fn emu_select_half(const ptx_instr *in);
 emu_exec_fn emu_select_cvt(const ptx_instr *in);
 emu_exec_fn emu_select_cmp(const ptx_instr *in);
 emu_exec_fn emu_select_mem(const ptx_instr *in);
+emu_exec_fn emu_select_multimem(const ptx_instr *in);   /* exec_multimem.c */
 emu_exec_fn emu_select_control(const ptx_instr *in);
 emu_exec_fn emu_select_warp(const ptx_instr *in);
 emu_exec_fn emu_select_wmma(const ptx_instr *in);
@@ -249,6 +260,8 @@ const emu_func *emu_module_func_by_ptx(const emu_module *mod, const ptx_function
  * printf and assert output (device_output.c), async copies (exec_async.c) */
 emu_exec_fn emu_select_tex(const ptx_instr *in);
 emu_exec_fn emu_select_async(const ptx_instr *in);
+/* exec_tensor.c: the tensor (TMA) copies and bulk reductions; emu_select_async asks it */
+emu_exec_fn emu_select_tensor(const ptx_instr *in);
 
 /* One texture lookup: coordinates as the instruction's register bits. */
 typedef struct emu_tex_query {

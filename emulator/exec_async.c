@@ -125,6 +125,6 @@ emu_exec_fn emu_select_async(const ptx_instr *in)
     case PTX_OP_CP_ASYNC_BULK_WAIT_GROUP:
     case PTX_OP_CP_ASYNC_BULK_PREFETCH:
         return x_nop;
-    default: return NULL;
+    default: return emu_select_tensor(in);
     }
 }

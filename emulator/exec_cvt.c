@@ -140,6 +140,28 @@ static void x_cvt_pack_int(emu_ctx *c, const ptx_instr *in)
     emu_write_all(c, &in->ops[0], PTX_TYPE_B32, d);
 }
 
+/* cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f16x2 d, a: narrow each half of a (f16 widens to f32
+ * exactly, so the one rounding is the fp8 one) */
+static void x_cvt_f16x2_to_f8x2(emu_ctx *c, const ptx_instr *in)
+{
+    uint8_t dt = emu_ty(in, 0);
+    bool relu = in->flags & PTX_F(RELU);
+    uint64_t a[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
+    emu_read_all(c, &in->ops[1], PTX_TYPE_B32, a);
+    LANES(c) {
+        int l = L_;
+        uint64_t r = 0;
+        for (int h = 0; h < 2; h++) {
+            float f = (float)emu_f16_to_f64((uint16_t)(a[l] >> (16 * h)));
+            if (relu && !isnan(f) && f < 0) f = 0;
+            uint8_t v = dt == PTX_TYPE_E4M3X2 ? emu_f32_to_e4m3(f, true) : emu_f32_to_e5m2(f, true);
+            r |= (uint64_t)v << (8 * h);
+        }
+        d[l] = r;
+    }
+    emu_write_all(c, &in->ops[0], PTX_TYPE_B16, d);
+}
+
 /* cvt.f16x2.{e4m3x2,e5m2x2} d, a: widen a pair of fp8 values */
 static void x_cvt_unpack8(emu_ctx *c, const ptx_instr *in)
 {
@@ -245,6 +267,9 @@ emu_exec_fn emu_select_cvt(const ptx_instr *in)
         if (t0 == PTX_TYPE_F16X2 || t0 == PTX_TYPE_BF16X2 || t0 == PTX_TYPE_E4M3X2 ||
             t0 == PTX_TYPE_E5M2X2) {
             if (in->nops == 3 && (t1 == PTX_TYPE_F32 || t1 == PTX_TYPE_F16)) return x_cvt_pack;
+            if (in->nops == 2 && t1 == PTX_TYPE_F16X2 &&
+                (t0 == PTX_TYPE_E4M3X2 || t0 == PTX_TYPE_E5M2X2))
+                return x_cvt_f16x2_to_f8x2;
             if (in->nops == 2 && t0 == PTX_TYPE_F16X2 &&
                 (t1 == PTX_TYPE_E4M3X2 || t1 == PTX_TYPE_E5M2X2))
                 return x_cvt_unpack8;

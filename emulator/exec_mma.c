@@ -158,9 +158,17 @@ static void put_elem(uint64_t (*regs)[EMU_WARP_SIZE], unsigned ebits, unsigned l
 }
 
 /* ---- sparse A: the fragment holds the two kept units of each 4-unit chunk of a row; the
- * metadata (2-bit indices, row g in the low 16 bits and row g+8 in the high 16 bits of each
- * word) says where they sit. Units are 16 bits for 16- and 32-bit types (a tf32 element is two
- * units, kept together) and 8 bits for 8- and 4-bit types (an s4 unit is a pair of elements). */
+ * metadata's 2-bit indices say where they sit, chunk after chunk along a row's bit stream.
+ * Units are 16 bits for 16- and 32-bit types (a tf32 element is two units, kept together) and
+ * 8 bits for 8- and 4-bit types (an s4 unit is a pair of elements).
+ * Which thread of a group of four holds which bits differs between the two:
+ * - 16-bit units: a word holds 16 bits of row g's stream (low half) and the same 16 bits of
+ *   row g+8's (high half); with two words per row pair, thread 2*sel + w holds bits 16w..
+ * - 8-bit units: a word holds 32 consecutive bits of one row's stream: with four threads
+ *   (m16n8k64 s8 and fp8, m16n8k128 s4), thread t holds bits 32*(t>>1).. of row g + 8*(t&1)
+ *   (the ISA's m16n8k64 u8/s8 figures; Triton's dot_sparse work measured the same on sm_86 to
+ *   sm_120, and found it is not the 16-bit rule); with two (m16n8k32 s8, m16n8k64 s4), thread
+ *   2*sel + j holds row g + 8j, the same one-row-per-word rule. */
 static void sparse_expand(const mma_form *f, const uint64_t *meta, unsigned sel,
                           const uint64_t *Ac, uint64_t *A)
 {
@@ -171,11 +179,16 @@ static void sparse_expand(const mma_form *f, const uint64_t *meta, unsigned sel,
         for (unsigned cc = 0; cc < kc; cc++) {
             unsigned cbit = cc * eb, cu = cbit / ub, chunk = cu / 2, slot = cu % 2;
             unsigned bitpos = (chunk * 2 + slot) * 2, word = bitpos / 16;
-            unsigned g = r % 8, lane;
-            if (words == 1) lane = g * 4 + sel;
-            else if (words == 2) lane = g * 4 + 2 * sel + word;
-            else lane = g * 4 + word;
-            unsigned sh = bitpos % 16 + (r >= 8 ? 16 : 0);
+            unsigned g = r % 8, hi = r >= 8, lane, sh;
+            if (ub == 8) {
+                if (words == 2) lane = g * 4 + 2 * sel + hi;
+                else lane = g * 4 + 2 * (bitpos / 32) + hi;
+                sh = bitpos % 32;
+            } else {
+                if (words == 1) lane = g * 4 + sel;
+                else lane = g * 4 + 2 * sel + word;
+                sh = bitpos % 16 + (hi ? 16 : 0);
+            }
             unsigned idx = (unsigned)(meta[lane] >> sh) & 3;
             unsigned unit = chunk * 4 + idx;
             unsigned col = (unit * ub + cbit % ub) / eb;

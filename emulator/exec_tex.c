@@ -2,9 +2,15 @@
  * mode: the object is a .u64 handle in a register): tex (with .level, .grad, offsets and the
  * residency predicate), tld4, txq, istypep, suld.b, sust.b/.p, sured.b/.p and suq.
  *
+ * The older texture and surface references (.texref / .surfref module variables, bound by
+ * cudaBindTexture* and cudaBindSurfaceToArray) are named by symbol instead of a handle register;
+ * their binding is the object handle the runtime stores in the reference's 8 bytes of module
+ * memory (0 while unbound). In independent mode (.target texmode_independent) a .samplerref
+ * named beside the texture supplies the sampler state from its initialiser.
+ *
  * The sampling arithmetic is in sem_tex.c. Texels are read directly (texture memory is read-only
  * while a kernel runs); surface loads and stores go through the memory policy like ld/st, and
- * surface reductions are atomic.
+ * surface reductions go through it as atomics, so that GPUDet orders them like atom/red.
  */
 #include "emulator/emu_internal.h"
 #include "emulator/sem.h"
@@ -35,10 +41,94 @@ static uint16_t geom_of(const ptx_instr *in)
     return 0;
 }
 
+/* The symbol an operand names directly (a .texref/.surfref/.samplerref), or -1. */
+static int32_t ref_symbol(const ptx_operand *o)
+{
+    if (o->kind == PTX_OPD_SYM) return o->sym;
+    if (o->kind == PTX_OPD_ADDR && o->reg < 0 && o->sym >= 0 && o->imm == 0) return o->sym;
+    return -1;
+}
+
+static bool is_ref_type(const ptx_symbol *s, uint8_t type)
+{
+    return s->kind == PTX_SYM_VAR && s->owner == -1 && s->type == type;
+}
+
+/* The object a texture or surface reference is bound to. False after a fault. */
+static bool ref_object(emu_ctx *c, int32_t sym, bool surface, emu_texture *obj)
+{
+    const emu_module *mod = c->g->launch.module;
+    const ptx_symbol *s = &mod->ptx->syms[sym];
+    int l = c->mask ? __builtin_ctz(c->mask) : 0;
+    if (!is_ref_type(s, surface ? PTX_TYPE_SURFREF : PTX_TYPE_TEXREF) || !mod->var_addr[sym]) {
+        emu_fault_raise(c, EMU_FAULT_ILLEGAL_INSTRUCTION, l, false, 0,
+                        surface ? "Invalid surface reference" : "Invalid texture reference",
+                        "'%s' is not a module-scope .%s", s->name,
+                        surface ? "surfref" : "texref");
+        return false;
+    }
+    uint64_t h = __atomic_load_n((const uint64_t *)(uintptr_t)mod->var_addr[sym],
+                                 __ATOMIC_ACQUIRE);
+    if (!h) {
+        emu_fault_raise(c, EMU_FAULT_ILLEGAL_ADDRESS, l, false, 0,
+                        surface ? "Unbound surface reference" : "Unbound texture reference",
+                        "%s reference '%s' is not bound (%s before the launch)",
+                        surface ? "surface" : "texture", s->name,
+                        surface ? "cudaBindSurfaceToArray"
+                                : "cudaBindTexture, cudaBindTexture2D or cudaBindTextureToArray");
+        return false;
+    }
+    if (!emu_texture_get(h, obj) || obj->surface != surface) {
+        emu_fault_raise(c, EMU_FAULT_ILLEGAL_ADDRESS, l, false, 0,
+                        surface ? "Invalid surface reference" : "Invalid texture reference",
+                        "'%s' is bound to 0x%llx, which is no longer a live %s", s->name,
+                        (unsigned long long)h, surface ? "surface" : "texture");
+        return false;
+    }
+    return true;
+}
+
+/* The PTX ISA's addressing-mode names in an initialiser, as cudaTextureAddressMode values. */
+static uint8_t sampler_address(uint8_t m)
+{
+    switch (m) {
+    case PTX_SAMPLER_WRAP: return EMU_TEX_WRAP;
+    case PTX_SAMPLER_MIRROR: return EMU_TEX_MIRROR;
+    case PTX_SAMPLER_CLAMP_TO_BORDER: return EMU_TEX_BORDER;
+    default: return EMU_TEX_CLAMP;   /* clamp_ogl, clamp_to_edge */
+    }
+}
+
+/* Independent mode: the sampler state of .samplerref `sym` replaces the texture's. */
+static bool apply_sampler(emu_ctx *c, int32_t sym, emu_texture *t)
+{
+    const ptx_symbol *s = &c->g->launch.module->ptx->syms[sym];
+    if (!is_ref_type(s, PTX_TYPE_SAMPLERREF)) {
+        emu_fault_raise(c, EMU_FAULT_ILLEGAL_INSTRUCTION, c->mask ? __builtin_ctz(c->mask) : 0,
+                        false, 0, "Invalid sampler", "'%s' is not a module-scope .samplerref",
+                        s->name);
+        return false;
+    }
+    /* an uninitialised sampler: nearest filtering, clamp_to_edge, normalized coordinates */
+    ptx_sampler_init d = { { PTX_SAMPLER_CLAMP_TO_EDGE, PTX_SAMPLER_CLAMP_TO_EDGE,
+                             PTX_SAMPLER_CLAMP_TO_EDGE }, false, false, 0 };
+    const ptx_sampler_init *si = s->sampler ? s->sampler : &d;
+    for (int i = 0; i < 3; i++) t->address[i] = sampler_address(si->addr_mode[i]);
+    t->filter_linear = si->filter_linear && !t->linear;
+    t->normalized_coords = !si->force_unnormalized_coords;
+    return true;
+}
+
 /* Each active lane's object, looked up once per distinct handle. False after a fault. */
 static bool objects(emu_ctx *c, const ptx_operand *h, bool surface, emu_texture *obj,
                     uint8_t *which)
 {
+    int32_t rs = ref_symbol(h);
+    if (rs >= 0) {
+        if (!ref_object(c, rs, surface, &obj[0])) return false;
+        memset(which, 0, EMU_WARP_SIZE);
+        return true;
+    }
     uint64_t hv[EMU_WARP_SIZE];
     emu_read_all(c, h, PTX_TYPE_U64, hv);
     uint64_t seen[EMU_WARP_SIZE];
@@ -85,6 +175,12 @@ static void x_tex(emu_ctx *c, const ptx_instr *in)
     emu_texture obj[EMU_WARP_SIZE];
     uint8_t which[EMU_WARP_SIZE];
     if (!objects(c, &L->elems[0], false, obj, which)) return;
+    /* [tex, sampler, coords] in independent mode */
+    unsigned ci = L->nelem == 3 ? 2 : 1;
+    if (ci == 2)
+        for (uint32_t mk = c->mask; mk; mk &= mk - 1)
+            if (!apply_sampler(c, ref_symbol(&L->elems[1]), &obj[which[__builtin_ctz(mk)]]))
+                return;
     emu_tex_query q;
     memset(&q, 0, sizeof q);
     q.geom = geom_of(in);
@@ -95,7 +191,7 @@ static void x_tex(emu_ctx *c, const ptx_instr *in)
                  : in->mode == PTX_SFX_MATRIX_B ? 2 : 3;
     uint64_t cv[4][EMU_WARP_SIZE], lod[EMU_WARP_SIZE], dx[3][EMU_WARP_SIZE], dy[3][EMU_WARP_SIZE],
         off[3][EMU_WARP_SIZE];
-    read_vec(c, &L->elems[1], 4, cv);
+    read_vec(c, &L->elems[ci], 4, cv);
     int next = li + 1;
     if (ptx_instr_has(in, PTX_SFX_LEVEL)) {
         q.lod_mode = 1;
@@ -210,7 +306,16 @@ static void x_txq(emu_ctx *c, const ptx_instr *in)
     ptx_operand h = { .kind = PTX_OPD_REG, .reg = a->reg, .sym = -1 };
     emu_texture obj[EMU_WARP_SIZE];
     uint8_t which[EMU_WARP_SIZE];
-    if (!objects(c, &h, surface, obj, which)) return;
+    int32_t rs = ref_symbol(a);
+    if (rs >= 0 && c->g->launch.module->ptx->syms[rs].type == PTX_TYPE_SAMPLERREF) {
+        /* a sampler's own state: filter mode, addressing, coordinates */
+        memset(&obj[0], 0, sizeof obj[0]);
+        obj[0].nlevels = 1;
+        if (!apply_sampler(c, rs, &obj[0])) return;
+        memset(which, 0, sizeof which);
+    } else if (!objects(c, rs >= 0 ? a : &h, surface, obj, which)) {
+        return;
+    }
     uint64_t lvl[EMU_WARP_SIZE] = { 0 }, d[EMU_WARP_SIZE] = { 0 };
     if (ptx_instr_has(in, PTX_SFX_LEVEL) && in->nops > 2)
         emu_read_all(c, &in->ops[2], PTX_TYPE_U32, lvl);
@@ -332,13 +437,18 @@ static void x_sust(emu_ctx *c, const ptx_instr *in)
     for (unsigned i = 0; i < n; i++)
         emu_read_all(c, src->kind == PTX_OPD_VEC ? &src->elems[i] : src, t, vals[i]);
     /* a formatted store writes one texel; an unformatted one the register bytes */
-    uint64_t tmp[EMU_WARP_SIZE];
-    emu_read_all(c, &L->elems[0], PTX_TYPE_U64, tmp);
     emu_texture first;
     unsigned size = es * n;
     if (formatted) {
-        int l0 = c->mask ? __builtin_ctz(c->mask) : 0;
-        if (!emu_texture_get(tmp[l0], &first)) first.elem = 4;
+        int32_t rs = ref_symbol(&L->elems[0]);
+        if (rs >= 0) {
+            if (!ref_object(c, rs, true, &first)) return;
+        } else {
+            uint64_t tmp[EMU_WARP_SIZE];
+            emu_read_all(c, &L->elems[0], PTX_TYPE_U64, tmp);
+            int l0 = c->mask ? __builtin_ctz(c->mask) : 0;
+            if (!emu_texture_get(tmp[l0], &first)) first.elem = 4;
+        }
         size = first.elem;
     }
     uint64_t addr[EMU_WARP_SIZE];
@@ -385,10 +495,29 @@ static void x_sured(emu_ctx *c, const ptx_instr *in)
             return;
         }
     }
+    if (!inside) return;
+    /* a global atomic without a result, as red is: the policy performs (or defers) it */
+    uint8_t bv[EMU_WARP_SIZE][16], old[EMU_WARP_SIZE][16];
+    emu_mem_op op;
+    memset(&op, 0, sizeof op);
+    op.kind = EMU_MEM_ATOMIC;
+    op.space = PTX_SPACE_GLOBAL;
+    op.size = (uint8_t)size;
+    op.mask = inside;
+    op.data = old;
+    op.instr = in;
+    op.operand_b = bv;
     for (uint32_t mk = inside; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
-        uint8_t old[16];
-        emu_atomic_apply(in, (void *)(uintptr_t)addr[l], &v[l], NULL, old);
+        memcpy(bv[l], &v[l], 8);
+        op.addr[l] = addr[l];
+    }
+    emu_mem_policy *pol = c->g->launch.policy;
+    if (pol->access(pol, c->w, &op)) c->stop = EMU_STOP_MEMORDER;
+    if (op.deferred) {
+        /* not performed: the warp runs this instruction again in the policy's order */
+        c->stop = EMU_STOP_MEMORDER;
+        c->next_pc = c->pc;
     }
 }
 
@@ -399,8 +528,11 @@ emu_exec_fn emu_select_tex(const ptx_instr *in)
     case PTX_OP_TLD4: {
         int li;
         const ptx_operand *L = list_of(in, &li);
-        /* unified mode only: [handle, coordinates] */
-        if (!L || L->nelem != 2 || L->elems[0].kind != PTX_OPD_REG || !geom_of(in)) return NULL;
+        /* unified mode [texture, coordinates] with a handle register or a .texref; independent
+         * mode [.texref, .samplerref, coordinates] */
+        if (!L || L->nelem < 2 || L->nelem > 3 || !geom_of(in)) return NULL;
+        if (L->elems[0].kind != PTX_OPD_REG && ref_symbol(&L->elems[0]) < 0) return NULL;
+        if (L->nelem == 3 && ref_symbol(&L->elems[1]) < 0) return NULL;
         if (in->ntypes != 2 || (emu_ty(in, 1) != PTX_TYPE_F32 && emu_ty(in, 1) != PTX_TYPE_S32))
             return NULL;
         uint8_t dt = emu_ty(in, 0);
@@ -416,7 +548,8 @@ emu_exec_fn emu_select_tex(const ptx_instr *in)
     }
     case PTX_OP_TXQ:
     case PTX_OP_SUQ:
-        if (in->nops < 2 || in->ops[1].kind != PTX_OPD_ADDR || in->ops[1].reg < 0) return NULL;
+        if (in->nops < 2 || in->ops[1].kind != PTX_OPD_ADDR) return NULL;
+        if (in->ops[1].reg < 0 && ref_symbol(&in->ops[1]) < 0) return NULL;
         return in->mode ? x_txq : NULL;
     case PTX_OP_ISTYPEP:
         return in->nops == 2 && in->ops[1].kind == PTX_OPD_REG ? x_istypep : NULL;
@@ -424,7 +557,8 @@ emu_exec_fn emu_select_tex(const ptx_instr *in)
     case PTX_OP_SUST:
     case PTX_OP_SURED: {
         const ptx_operand *L = list_of(in, NULL);
-        if (!L || L->nelem != 2 || L->elems[0].kind != PTX_OPD_REG || !geom_of(in)) return NULL;
+        if (!L || L->nelem != 2 || !geom_of(in)) return NULL;
+        if (L->elems[0].kind != PTX_OPD_REG && ref_symbol(&L->elems[0]) < 0) return NULL;
         uint8_t t = emu_ty(in, 0);
         unsigned b = emu_type_bits[t], n = in->vec ? in->vec : 1;
         if (b < 8 || b > 64 || b * n > 128) return NULL;

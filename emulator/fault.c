@@ -3,6 +3,7 @@
 #include "emulator/emu_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *emu_fault_kind_name(emu_fault_kind k)
@@ -41,9 +42,15 @@ int emu_format_where(const emu_ctx *c, const ptx_instr *in, char *buf, size_t le
 {
     const ptx_module *m = c->mod->ptx;
     const ptx_function *k = c->g->launch.kernel;
-    int n = snprintf(buf, len, "kernel %s", k->name);
-    if (c->fn != k && n >= 0 && (size_t)n < len)
-        n += snprintf(buf + n, len - (size_t)n, " (function %s)", c->fn->name);
+    /* demangled, as compute-sanitizer names them: "kernel(int*)" */
+    char *kn = ptx_demangle(k->name);
+    int n = snprintf(buf, len, "kernel %s", kn ? kn : k->name);
+    free(kn);
+    if (c->fn != k && n >= 0 && (size_t)n < len) {
+        char *fnn = ptx_demangle(c->fn->name);
+        n += snprintf(buf + n, len - (size_t)n, " (function %s)", fnn ? fnn : c->fn->name);
+        free(fnn);
+    }
     if (n >= 0 && (size_t)n < len) {
         if (in && in->dbg_line && in->dbg_file < m->nfiles && m->files[in->dbg_file])
             n += snprintf(buf + n, len - (size_t)n, " (PTX line %u, %s:%u)", in->line,

@@ -73,7 +73,7 @@ static uint64_t sreg_value(emu_ctx *c, const ptx_operand *o, int lane)
     case PTX_SREG_NCTAID: return DIM(L->grid);
     case PTX_SREG_LANEID: return (uint64_t)lane;
     case PTX_SREG_WARPID: return w->id;
-    case PTX_SREG_NWARPID: return 64;
+    case PTX_SREG_NWARPID: return L->max_warps_per_sm ? L->max_warps_per_sm : 64;
     case PTX_SREG_SMID: return c->cta->sm;
     case PTX_SREG_NSMID: return L->sm_count ? L->sm_count : 1;
     case PTX_SREG_GRIDID: return L->grid_id;
@@ -90,7 +90,8 @@ static uint64_t sreg_value(emu_ctx *c, const ptx_operand *o, int lane)
     case PTX_SREG_GLOBALTIMER_LO: return (w->ninstr * 2) & 0xffffffffu;
     case PTX_SREG_GLOBALTIMER_HI: return (w->ninstr * 2) >> 32;
     case PTX_SREG_DYNAMIC_SMEM_SIZE: return L->dynamic_smem;
-    case PTX_SREG_TOTAL_SMEM_SIZE:
+    /* the kernel's static and dynamic shared memory; the aggregate adds the reserved region */
+    case PTX_SREG_TOTAL_SMEM_SIZE: return c->g->smem_size;
     case PTX_SREG_AGGR_SMEM_SIZE: return c->cta->smem_size;
     case PTX_SREG_CLUSTERID: return DIM(c->cta->ctaid);
     case PTX_SREG_NCLUSTERID: return DIM(L->grid);
@@ -99,6 +100,12 @@ static uint64_t sreg_value(emu_ctx *c, const ptx_operand *o, int lane)
     case PTX_SREG_CLUSTER_CTARANK: return 0;
     case PTX_SREG_CLUSTER_NCTARANK: return 1;
     case PTX_SREG_ENVREG: return comp < 32 ? L->envreg[comp] : 0;
+    /* the reserved region is [0, reserved_smem) of the CTA's shared memory; its two slots (the
+     * second one is cooperative_groups' scratch) take a half each */
+    case PTX_SREG_RESERVED_SMEM_OFFSET_BEGIN: return 0;
+    case PTX_SREG_RESERVED_SMEM_OFFSET_END:
+    case PTX_SREG_RESERVED_SMEM_OFFSET_CAP: return L->reserved_smem;
+    case PTX_SREG_RESERVED_SMEM_OFFSET: return comp == 1 ? L->reserved_smem / 2 : 0;
     default: return 0;
     }
 #undef DIM
@@ -128,6 +135,7 @@ uint64_t emu_symbol_address(emu_ctx *c, int32_t sym, uint8_t *space)
         case PTX_SPACE_SHARED_CLUSTER:
             v = c->g->kf->shared_off ? c->g->kf->shared_off[sym] : UINT64_MAX;
             if (v == UINT64_MAX) v = c->cta->smem_size; /* never laid out: any access faults */
+            else v += c->g->launch.reserved_smem;        /* above the system's reserved region */
             sp = PTX_SPACE_SHARED;
             break;
         case PTX_SPACE_LOCAL:
@@ -175,6 +183,7 @@ uint64_t emu_read(emu_ctx *c, const ptx_operand *o, int lane, uint8_t type)
         return bits && bits < 64 ? v & emu_mask_bits(bits) : v;
     }
     case PTX_OPD_VEC: {
+        if (o->nelem == 1) return emu_read(c, &o->elems[0], lane, type);   /* {%r} is %r */
         unsigned n = o->nelem ? o->nelem : 1, ew = (bits ? bits : 64) / n;
         uint8_t et = ew == 8 ? PTX_TYPE_B8 : ew == 16 ? PTX_TYPE_B16 : ew == 32 ? PTX_TYPE_B32
                                                                                   : PTX_TYPE_B64;
@@ -231,6 +240,8 @@ void emu_write(emu_ctx *c, const ptx_operand *o, int lane, uint64_t v, uint8_t t
         else if (emu_is_signed(type)) x = (uint64_t)emu_sext(v, tbits) & emu_mask_bits(rbits);
         else x = v & emu_mask_bits(tbits < rbits ? tbits : rbits);
         reg_row(c, o)[lane] = x;
+    } else if (o->kind == PTX_OPD_VEC && o->nelem == 1) {
+        emu_write(c, &o->elems[0], lane, v, type);   /* {%r} is %r */
     } else if (o->kind == PTX_OPD_VEC) {
         unsigned bits = emu_type_bits[type];
         unsigned n = o->nelem ? o->nelem : 1, ew = (bits ? bits : 64) / n;
@@ -269,8 +280,10 @@ emu_exec_fn emu_select(const ptx_instr *in)
     emu_exec_fn f;
     if ((f = emu_select_fast(in))) return f;
     if ((f = emu_select_simd(in))) return f;
+    if ((f = emu_select_video(in))) return f;
     if ((f = emu_select_control(in))) return f;
     if ((f = emu_select_mem(in))) return f;
+    if ((f = emu_select_multimem(in))) return f;
     if ((f = emu_select_cvt(in))) return f;
     if ((f = emu_select_cmp(in))) return f;
     if ((f = emu_select_warp(in))) return f;
@@ -293,7 +306,8 @@ static bool settle(emu_ctx *c)
         emu_frame *fr = &w->frames[w->nframes - 1];
         emu_simt *top = &w->stack[w->sp - 1];
         const ptx_function *fn = fr->f->fn;
-        if (top->mask != 0 && top->pc != top->rpc && top->pc < fn->ninstrs) break;
+        if (top->bar || (top->mask != 0 && top->pc != top->rpc && top->pc < fn->ninstrs))
+            break;
         if (top->mask != 0 && top->pc >= fn->ninstrs && top->pc != top->rpc) {
             /* fell off the end of the function: an implicit ret */
             uint32_t lanes = top->mask;
@@ -329,8 +343,18 @@ emu_stop emu_warp_run(emu_warp *w, uint64_t budget)
             result = EMU_STOP_EXIT;
             break;
         }
-        emu_frame *fr = &w->frames[w->nframes - 1];
         emu_simt *top = &w->stack[w->sp - 1];
+        if (__builtin_expect(top->bar != 0, 0)) {
+            /* these lanes wait at a barrier: another path of the warp runs, if one can */
+            if (!emu_simt_schedule(w)) {
+                w->state = EMU_WS_BARRIER;
+                result = EMU_STOP_BARRIER;
+                break;
+            }
+            n--;
+            continue;
+        }
+        emu_frame *fr = &w->frames[w->nframes - 1];
         c.fr = fr;
         c.f = fr->f;
         c.fn = fr->f->fn;

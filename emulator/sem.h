@@ -104,4 +104,25 @@ uint64_t emu_cvt(uint8_t dtype, uint8_t stype, int rnd, bool ftz, bool sat, bool
  * saturating to the destination range; NaN gives 0. */
 uint64_t emu_float_to_int(double x, unsigned bits, bool is_signed, int rnd);
 
+/* ---- sem_video.c: the video instructions (vadd ... vset, vadd2 ... vset4) on one lane.
+ * Selectors are packed as ptx_operand.imm holds them (0 = none: the instruction's default);
+ * for the SIMD forms dsel is the destination's lane mask. */
+typedef struct emu_video {
+    int op;                       /* ptx_opcode PTX_OP_VADD ... PTX_OP_VSET4 */
+    bool d_signed, a_signed, b_signed;
+    bool sat;
+    int op2;                      /* secondary operation: ptx_suffix ADD/MIN/MAX, or 0 */
+    int cmp;                      /* vset, vset2, vset4: ptx_cmp EQ/NE/LT/LE/GT/GE */
+    bool clamp;                   /* vshl/vshr: .clamp, else .wrap */
+    bool po;                      /* vmad .po */
+    unsigned shr;                 /* vmad .shr7 / .shr15: 7 or 15, else 0 */
+    bool neg_a, neg_b, neg_c;     /* vmad operand negations */
+    bool has_c;                   /* a third source operand c was written */
+    int64_t asel, bsel, dsel;
+} emu_video;
+/* Whether the form is one the ISA defines (operands and selectors fit the instruction). */
+bool emu_video_valid(const emu_video *v);
+/* d from a, b and c (c is ignored where the form has none). */
+uint32_t emu_video_exec(const emu_video *v, uint32_t a, uint32_t b, uint32_t c);
+
 #endif

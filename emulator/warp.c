@@ -20,7 +20,7 @@ static bool grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
 void emu_simt_push(emu_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
 {
     if (!grow((void **)&w->stack, &w->stack_cap, w->sp + 1, sizeof *w->stack)) abort();
-    w->stack[w->sp++] = (emu_simt){ pc, rpc, mask };
+    w->stack[w->sp++] = (emu_simt){ pc, rpc, mask, 0 };
 }
 
 void emu_warp_init(emu_warp *w, emu_cta *cta, uint32_t id)
@@ -91,31 +91,117 @@ void emu_lanes_exit(emu_ctx *c, uint32_t lanes)
     if (lanes) emu_cta_warp_exited(w->cta, w, lanes);
 }
 
-/* The stack of a frame, above the entry X that waits at the top entry's reconvergence point R:
- *   [... X{pc R} S1{rpc R} ... Sn{rpc R} Z{rpc R}]   (Z on top, spinning)
- * First the siblings S get to run (Z moves below them); if Z still spins, the lanes that have
- * already reached R (in X but in no entry above it) split off into an entry of their own on top
- * and run past R, while X keeps the others, which follow once they leave the loop. */
+/* The SIMT stack of a frame is a tree laid out bottom-up: an entry that waits at a reconvergence
+ * point R (its pc) holds the lanes of the paths above it that reconverge at R, so an entry can
+ * run only when no entry above it holds one of its lanes. Paths with disjoint lanes may run in
+ * any order (independent thread scheduling); moving one of them to the top keeps every entry
+ * above the entry it reconverges into. */
+uint32_t emu_simt_runnable(const emu_warp *w)
+{
+    uint32_t base = w->frames[w->nframes - 1].stack_base, above = 0;
+    for (uint32_t i = w->sp; i-- > base;) {
+        const emu_simt *e = &w->stack[i];
+        if (!e->bar && !(e->mask & above)) return i;
+        above |= e->mask;
+    }
+    return UINT32_MAX;
+}
+
+/* Splits off the lanes of entry x that have already reached its pc R, where the paths above it
+ * reconverge: those in no unfinished entry above it (entries finished at R hold lanes that have
+ * reached R). They get an entry of their own on top and run on past R, while x keeps the others,
+ * which follow once they get there. */
+static bool split_arrived(emu_warp *w, uint32_t x)
+{
+    uint32_t R = w->stack[x].pc, inside = 0;
+    for (uint32_t i = x + 1; i < w->sp; i++) {
+        const emu_simt *e = &w->stack[i];
+        if (e->bar || e->pc != R || e->rpc != R) inside |= e->mask;
+    }
+    uint32_t arrived = w->stack[x].mask & ~inside;
+    if (!arrived) return false;
+    for (uint32_t i = x; i < w->sp; i++) w->stack[i].mask &= ~arrived;
+    emu_simt_push(w, R, w->stack[x].rpc, arrived);
+    return true;
+}
+
+bool emu_simt_schedule(emu_warp *w)
+{
+    uint32_t i = emu_simt_runnable(w);
+    uint32_t t = w->sp - 1;
+    if (i == UINT32_MAX) {
+        /* every path waits at a barrier: lanes parked at a reconvergence point for them go on
+         * (independent thread scheduling), e.g. to exit or to arrive at the barrier elsewhere */
+        uint32_t base = w->frames[w->nframes - 1].stack_base;
+        for (uint32_t x = w->sp; x-- > base;) {
+            const emu_simt *e = &w->stack[x];
+            if (!e->bar && e->mask && e->pc != e->rpc && split_arrived(w, x)) return true;
+        }
+        return false;
+    }
+    if (i != t) {
+        emu_simt e = w->stack[i];
+        memmove(&w->stack[i], &w->stack[i + 1], (t - i) * sizeof e);
+        w->stack[t] = e;
+    }
+    return true;
+}
+
+emu_frame *emu_simt_frame(emu_warp *w, uint32_t i)
+{
+    uint32_t f = w->nframes - 1;
+    while (f > 0 && w->frames[f].stack_base > i) f--;
+    return &w->frames[f];
+}
+
+void emu_simt_merge(emu_warp *w)
+{
+    uint32_t base = w->frames[w->nframes - 1].stack_base, o = base;
+    for (uint32_t i = base; i < w->sp; i++) {
+        emu_simt e = w->stack[i];
+        if (o > base) {
+            emu_simt *p = &w->stack[o - 1];
+            if (!p->bar && !e.bar && p->pc == e.pc && p->rpc == e.rpc && !(p->mask & e.mask)) {
+                p->mask |= e.mask;
+                continue;
+            }
+        }
+        w->stack[o++] = e;
+    }
+    w->sp = o;
+}
+
+/* The top entry T spins and reconverges at R = T.rpc. First every other path that can run gets
+ * a turn: T sinks below the entries above its nearest overlapping entry (its ancestor), which
+ * then run before it. If none of them can run (they wait at a barrier, or there are none), the
+ * lanes of T's ancestor X (the entry at pc R reconverging elsewhere) that have reached R run
+ * on past it (split_arrived); T's lanes follow once they leave the loop. */
 static void unstick(emu_warp *w)
 {
     const emu_frame *fr = &w->frames[w->nframes - 1];
     uint32_t t = w->sp - 1, base = fr->stack_base;
-    uint32_t R = w->stack[t].rpc;
-    uint32_t x = t;
-    while (x > base && w->stack[x].rpc == R) x--;
-    if (x == t || w->stack[x].pc != R || w->stack[x].rpc == R) return;
-    if (t - x > 1) {
-        emu_simt z = w->stack[t];
-        memmove(&w->stack[x + 2], &w->stack[x + 1], (t - x - 1) * sizeof *w->stack);
-        w->stack[x + 1] = z;
+    emu_simt T = w->stack[t];
+    uint32_t above = T.mask, p = t;
+    bool others = false;
+    while (p > base && !(w->stack[p - 1].mask & T.mask)) {
+        const emu_simt *e = &w->stack[p - 1];
+        if (!e->bar && !(e->mask & above)) others = true;
+        above |= e->mask;
+        p--;
+    }
+    if (others) {
+        memmove(&w->stack[p + 1], &w->stack[p], (t - p) * sizeof T);
+        w->stack[p] = T;
         return;
     }
-    uint32_t inside = 0;
-    for (uint32_t i = x + 1; i <= t; i++) inside |= w->stack[i].mask;
-    uint32_t arrived = w->stack[x].mask & ~inside;
-    if (!arrived) return;
-    w->stack[x].mask &= ~arrived;
-    emu_simt_push(w, R, w->stack[x].rpc, arrived);
+    uint32_t R = T.rpc, x = t;
+    while (x > base) {
+        const emu_simt *e = &w->stack[--x];
+        if (e->pc == R && e->rpc != R && !e->bar && (e->mask & T.mask) == T.mask) break;
+        if (x == base) return;
+    }
+    if (x == t) return;
+    split_arrived(w, x);
 }
 
 void emu_simt_backedge(emu_ctx *c, uint32_t target)
@@ -211,6 +297,8 @@ bool emu_call_push(emu_ctx *c, const emu_func *callee, uint32_t mask, const ptx_
         if (!nr) abort();
         w->regs = nr;
         w->regs_cap = nc;
+        c->regs = w->regs + fr->reg_base;   /* the caller's registers moved: arguments are
+                                               read from them below */
     }
     memset(w->regs + reg_base, 0, (need - reg_base) * sizeof *w->regs);
     w->regs_used = need;
@@ -231,6 +319,26 @@ bool emu_call_push(emu_ctx *c, const emu_func *callee, uint32_t mask, const ptx_
             const ptx_operand *a = &args->elems[p];
             uint64_t src;
             bool by_addr = param_operand_addr(mod, fr, a, &src);
+            if (m->syms[ps].space == PTX_SPACE_REG) {
+                /* a .reg parameter: the callee's register starts as the argument's value */
+                int32_t pr = m->syms[ps].reg;
+                if (pr < 0 || (uint32_t)pr >= cfn->nregs) continue;
+                uint64_t *row = w->regs + reg_base + (size_t)cfn->regs[pr].slot * EMU_WARP_SIZE;
+                uint64_t keep = psz >= 8 ? UINT64_MAX : (UINT64_C(1) << (psz * 8)) - 1;
+                for (uint32_t mk = mask; mk; mk &= mk - 1) {
+                    int l = __builtin_ctz(mk);
+                    uint64_t v = 0;
+                    if (by_addr) {
+                        const uint8_t *lb = w->local + (size_t)l * w->local_per_thread;
+                        if (src + psz <= w->local_per_thread)
+                            memcpy(&v, lb + src, psz < 8 ? psz : 8);
+                    } else {
+                        v = emu_read(c, a, l, m->syms[ps].type);
+                    }
+                    row[l] = v & keep;
+                }
+                continue;
+            }
             for (uint32_t mk = mask; mk; mk &= mk - 1) {
                 int l = __builtin_ctz(mk);
                 uint8_t *lb = w->local + (size_t)l * w->local_per_thread;
@@ -279,6 +387,24 @@ void emu_frame_return(emu_ctx *c)
             const ptx_operand *d = &rets->elems[r];
             uint64_t dst;
             bool by_addr = param_operand_addr(mod, caller, d, &dst);
+            if (m->syms[rs].space == PTX_SPACE_REG) {
+                /* a .reg return value: the callee's register goes to the caller's operand */
+                int32_t rr = m->syms[rs].reg;
+                if (rr < 0 || (uint32_t)rr >= cfn->nregs) continue;
+                const uint64_t *row = w->regs + cf->reg_base +
+                                      (size_t)cfn->regs[rr].slot * EMU_WARP_SIZE;
+                for (uint32_t mk = lanes; mk; mk &= mk - 1) {
+                    int l = __builtin_ctz(mk);
+                    if (by_addr) {
+                        uint8_t *lb = w->local + (size_t)l * w->local_per_thread;
+                        if (dst + rsz <= w->local_per_thread)
+                            memcpy(lb + dst, &row[l], rsz < 8 ? rsz : 8);
+                    } else {
+                        emu_write(&cc, d, l, row[l], m->syms[rs].type);
+                    }
+                }
+                continue;
+            }
             for (uint32_t mk = lanes; mk; mk &= mk - 1) {
                 int l = __builtin_ctz(mk);
                 uint8_t *lb = w->local + (size_t)l * w->local_per_thread;

@@ -360,6 +360,9 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
         .params_size = d->params_size,
         .policy = rt_g.policy,
         .sm_count = (uint32_t)rt_g.gpu->sm_count,
+        .max_warps_per_sm = (uint32_t)rt_g.gpu->max_threads_per_sm / EMU_WARP_SIZE,
+        /* as cudaDevAttrReservedSharedMemoryPerBlock reports it (device.c) */
+        .reserved_smem = rt_g.gpu->major >= 8 ? 1024 : 0,
         .grid_id = ++rt_g.grid_id,
     };
     if (d->cooperative) {

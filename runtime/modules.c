@@ -282,17 +282,8 @@ rt_var *rt_var_lookup(const void *host_var)
 
 const char *rt_kernel_pretty(rt_kernel *k)
 {
-    if (k->pretty)
-        return k->pretty;
-    /* libstdc++'s demangler, when the (C++) program has loaded it; no link-time dependency. */
-    typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
-    demangle_fn demangle = (demangle_fn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
-    int status = -1;
-    char *d = demangle && strncmp(k->name, "_Z", 2) == 0 ? demangle(k->name, NULL, NULL, &status)
-                                                          : NULL;
-    k->pretty = d && status == 0 ? d : strdup(k->name);
-    if (d && status != 0)
-        free(d);
+    if (!k->pretty)
+        k->pretty = ptx_demangle(k->name);
     return k->pretty ? k->pretty : k->name;
 }
 

@@ -167,6 +167,50 @@ cudaError_t rt_get_surface_object_desc(cudaSurfaceObject_t obj, struct cudaResou
 cudaError_t rt_texture_1d_linear_max_width(size_t *width, const struct cudaChannelFormatDesc *fmt,
                                            int device);
 
+/* Texture and surface references (texrefs.c): CUDA 11's texture<> and surface<> variables, which
+ * PTX names as .texref / .surfref. CUDA 12 removed them from its headers; these are the CUDA 11
+ * layouts a CUDA 11 program passes (texture<T, dim, mode> derives from textureReference). */
+struct textureReference {
+    int normalized;
+    enum cudaTextureFilterMode filterMode;
+    enum cudaTextureAddressMode addressMode[3];
+    struct cudaChannelFormatDesc channelDesc;
+    int sRGB;
+    unsigned maxAnisotropy;
+    enum cudaTextureFilterMode mipmapFilterMode;
+    float mipmapLevelBias;
+    float minMipmapLevelClamp;
+    float maxMipmapLevelClamp;
+    int disableTrilinearOptimization;
+    int __cudaReserved[14];
+};
+struct surfaceReference {
+    struct cudaChannelFormatDesc channelDesc;
+};
+/* __cudaRegisterTexture / __cudaRegisterSurface: dim is the texture type (1, 2, 3, or a
+ * cudaTextureType* layered/cubemap value), norm the read mode (1: cudaReadModeNormalizedFloat). */
+void rt_register_texture(void **handle, const struct textureReference *ref,
+                         const char *device_name, int dim, int norm, int ext);
+void rt_register_surface(void **handle, const struct surfaceReference *ref,
+                         const char *device_name, int dim, int ext);
+cudaError_t rt_bind_texture(size_t *offset, const struct textureReference *ref,
+                            const void *dev_ptr, const struct cudaChannelFormatDesc *desc,
+                            size_t size);
+cudaError_t rt_bind_texture_2d(size_t *offset, const struct textureReference *ref,
+                               const void *dev_ptr, const struct cudaChannelFormatDesc *desc,
+                               size_t width, size_t height, size_t pitch);
+cudaError_t rt_bind_texture_to_array(const struct textureReference *ref, cudaArray_const_t array,
+                                     const struct cudaChannelFormatDesc *desc);
+cudaError_t rt_bind_texture_to_mipmapped_array(const struct textureReference *ref,
+                                               cudaMipmappedArray_const_t mm,
+                                               const struct cudaChannelFormatDesc *desc);
+cudaError_t rt_unbind_texture(const struct textureReference *ref);
+cudaError_t rt_get_texture_reference(const struct textureReference **ref, const void *symbol);
+cudaError_t rt_get_texture_alignment_offset(size_t *offset, const struct textureReference *ref);
+cudaError_t rt_bind_surface_to_array(const struct surfaceReference *ref, cudaArray_const_t array,
+                                     const struct cudaChannelFormatDesc *desc);
+cudaError_t rt_get_surface_reference(const struct surfaceReference **ref, const void *symbol);
+
 /* Stream-ordered allocation and memory pools (pool NULL: the device's current pool). */
 cudaError_t rt_malloc_async(void **ptr, size_t size, cudaMemPool_t pool, cudaStream_t stream);
 cudaError_t rt_free_async(void *ptr, cudaStream_t stream);
@@ -295,6 +339,29 @@ cudaError_t rt_device_get_limit(size_t *value, enum cudaLimit limit);
 cudaError_t rt_driver_get_version(int *version);
 cudaError_t rt_runtime_get_version(int *version);
 cudaError_t rt_choose_device(int *device, const struct cudaDeviceProp *prop);
+
+/* ---------------------------------------------------------------- tensor maps (driver API)
+ * The driver functions CUDA programs reach through cudaGetDriverEntryPoint to build TMA
+ * descriptors (CUtensorMap), with cuda.h's enum arguments as plain integers. Each checks its
+ * arguments as the driver does, writes emulator/emu.h's emu_tensor_map into the 128 bytes, and
+ * returns a CUresult: CUDA_SUCCESS, or CUDA_ERROR_INVALID_VALUE. */
+int rt_tensor_map_encode_tiled(void *map, unsigned dtype, uint32_t rank, void *global_address,
+                               const uint64_t *global_dim, const uint64_t *global_strides,
+                               const uint32_t *box_dim, const uint32_t *element_strides,
+                               unsigned interleave, unsigned swizzle, unsigned l2_promotion,
+                               unsigned oob_fill);
+int rt_tensor_map_encode_im2col(void *map, unsigned dtype, uint32_t rank, void *global_address,
+                                const uint64_t *global_dim, const uint64_t *global_strides,
+                                const int *lower_corner, const int *upper_corner,
+                                uint32_t channels_per_pixel, uint32_t pixels_per_column,
+                                const uint32_t *element_strides, unsigned interleave,
+                                unsigned swizzle, unsigned l2_promotion, unsigned oob_fill);
+int rt_tensor_map_replace_address(void *map, void *global_address);
+/* The checks of cudaGetDriverEntryPoint(ByVersion) before the lookup (symbol and funcPtr given,
+ * known flags, a version the driver has: cuda_version 0 means the current one); records a
+ * failure as the last error. */
+cudaError_t rt_driver_entry_check(const char *symbol, void **fn, unsigned cuda_version,
+                                  unsigned long long flags);
 
 /* ---------------------------------------------------------------- errors */
 

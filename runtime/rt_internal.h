@@ -140,8 +140,8 @@ rt_var *rt_var_lookup(const void *host_var);
  * the error on failure, naming `function`. */
 cudaError_t rt_var_address(const void *host_var, const char *function, rt_var **var,
                            uint64_t *addr);
-/* The kernel's name for people: "vadd(float const*, float*, int)" when the program carries
- * the C++ demangler, else the PTX name. Lock held. */
+/* The kernel's name for people: "vadd(float const*, float*, int)" (ptx_demangle), else the
+ * PTX name. Lock held. */
 const char *rt_kernel_pretty(rt_kernel *k);
 /* Every registered kernel, for the statistics report; lock held. */
 rt_kernel *const *rt_kernels(size_t *count);
@@ -349,6 +349,8 @@ rt_array *rt_array_lookup(const void *handle);
 rt_array *rt_mipmap_level_locked(const void *mm, unsigned index, unsigned *nlevels);
 /* cudaDeviceReset: texture and surface objects (textures.c). Lock held. */
 void rt_textures_release_all(void);
+/* cudaDeviceReset: texture and surface references lose their bindings (texrefs.c). Lock held. */
+void rt_texrefs_release_all(void);
 
 /* cudaMalloc and cudaFree with the lock held; api names the call in messages. */
 cudaError_t rt_malloc_locked(void **ptr, size_t size, const char *api);

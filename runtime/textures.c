@@ -462,6 +462,7 @@ cudaError_t rt_texture_1d_linear_max_width(size_t *width, const struct cudaChann
 
 void rt_textures_release_all(void)
 {
+    rt_texrefs_release_all();
     for (size_t i = 0; i < nobjs; i++)
         emu_texture_destroy(objs[i].handle);
     nobjs = 0;

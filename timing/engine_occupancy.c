@@ -21,7 +21,8 @@ uint32_t timing_ctas_per_sm(const emu_grid *g, const timing_engine_config *cfg)
     }
     uint64_t smem = emu_grid_smem_per_cta(g);
     if (cfg->smem_per_sm && smem) {
-        uint64_t s = cfg->smem_per_sm / smem;
+        /* with the system's reserved region, as the runtime's occupancy API counts it */
+        uint64_t s = cfg->smem_per_sm / (smem + L->reserved_smem);
         if (s < k) k = s;
     }
     return k ? (uint32_t)k : 1;
