@@ -3,9 +3,6 @@
 // pass phases with grid.sync(), so every block must see every other block's writes; the grid
 // size taken from the occupancy API; and the launch that asks for more blocks than can be
 // resident (cudaErrorCooperativeLaunchTooLarge).
-// ptxsim: --threads=1
-// (one host thread until the emulator counts only the arriving lanes of a warp that spin-wait
-// scheduling has split: with several threads, lanes released early can pass bar.sync alone)
 // nvcc: -arch=sm_80
 #include "check.cuh"
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The PTX corpus: nvcc compiles a wide set of CUDA sources to PTX for sm_75, sm_80, sm_86, sm_90
 # and sm_120, with -G, -lineinfo, -O3 and -rdc=true, and every file must parse, pass the checks
-# and round-trip (parse(print(parse(f))) equals parse(f)): `ptxsim ptx --roundtrip`.
+# and round-trip (parse(print(parse(f))) equals parse(f)), and load into the emulator with no
+# unsupported instruction: `ptxsim ptx --roundtrip --load`.
 #   full matrix (5 arches x 5 flag sets): the feature-dense sources in tests/ptx/corpus/ and
 #     tests/ptx/frontend/src/{features,tc}.cu
 #   one (arch, flags) pair each, rotating: every other source in tests/ptx/frontend/src/,
@@ -74,7 +75,7 @@ while IFS=$'\t' read -r src arch flags out; do
         echo "FAIL $name: nvcc could not compile $src for $arch ($flags): $(grep -m1 error "$out.nvcc.log")"
         continue
     fi
-    if msg=$("$PTXSIM" ptx --roundtrip "$out" 2>&1 >/dev/null); then
+    if msg=$("$PTXSIM" ptx --roundtrip --load "$out" 2>&1 >/dev/null); then
         echo "PASS $name"
     else
         echo "FAIL $name: $(head -n 3 <<<"$msg" | tr '\n' ' ')"
