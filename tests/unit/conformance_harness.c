@@ -1,6 +1,7 @@
 /* conformance_harness.c: running PTX snippets for the conformance suites, and the CPU
  * reference helpers they share. See conformance_harness.h. */
 #include "tests/unit/conformance_harness.h"
+#include "tests/unit/ptx_kernels.h"
 
 #include "frontend/ptx.h"
 
@@ -786,9 +787,5 @@ int conf_main(Suite *s)
 {
     void *page = mmap(NULL, sizeof(conf_shared_state), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (page != MAP_FAILED) conf_shared = page;
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return pk_main(s);
 }

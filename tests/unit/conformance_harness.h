@@ -149,7 +149,8 @@ void conf_check_row(const conf_table *tables, size_t n, int i);
 /* Total rows in tables. */
 size_t conf_count_rows(const conf_table *tables, size_t n);
 
-/* Every suite file's main: runs s and returns the exit status. */
+/* Every conformance suite file's main: pk_main, after mapping the page through which the forked
+ * row tests learn that their table's kernel already crashed or hung. */
 int conf_main(Suite *s);
 
 /* ---------------------------------------------------------------- CPU reference helpers */

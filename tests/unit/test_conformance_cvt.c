@@ -337,6 +337,18 @@ static void r_e5m2x2(IN in, OUT out)
     out[0] = conf_mf_encode(&CONF_FMT_E5M2, F(in[0]), CONF_RN, true) << 8 |
              conf_mf_encode(&CONF_FMT_E5M2, F(in[1]), CONF_RN, true);
 }
+static void r_e4m3x2_f16x2(IN in, OUT out)
+{
+    uint32_t a = (uint32_t)in[0];
+    double hi = conf_mf_decode(&CONF_FMT_F16, a >> 16), lo = conf_mf_decode(&CONF_FMT_F16, a & 0xffff);
+    out[0] = conf_mf_encode(&CONF_FMT_E4M3, hi, CONF_RN, true) << 8 | conf_mf_encode(&CONF_FMT_E4M3, lo, CONF_RN, true);
+}
+static void r_e5m2x2_f16x2(IN in, OUT out)
+{
+    uint32_t a = (uint32_t)in[0];
+    double hi = conf_mf_decode(&CONF_FMT_F16, a >> 16), lo = conf_mf_decode(&CONF_FMT_F16, a & 0xffff);
+    out[0] = conf_mf_encode(&CONF_FMT_E5M2, hi, CONF_RN, true) << 8 | conf_mf_encode(&CONF_FMT_E5M2, lo, CONF_RN, true);
+}
 static void r_f16x2_e4m3x2(IN in, OUT out)
 {
     uint32_t a = (uint32_t)in[0];
@@ -365,6 +377,8 @@ static const conf_op op_f16x2 = { "cvt.rn.f16x2.f32", "cvt.rn.f16x2.f32 %out0, %
 static const conf_op op_bf16x2 = { "cvt.rn.bf16x2.f32", "cvt.rn.bf16x2.f32 %out0, %in0, %in1;", { "f32", "f32" }, { "b32" }, { { CONF_BF16X2, 0, 0, 0 } }, r_bf16x2, NULL, NULL };
 static const conf_op op_e4m3x2 = { "cvt.rn.satfinite.e4m3x2.f32", "cvt.rn.satfinite.e4m3x2.f32 %out0, %in0, %in1;", { "f32", "f32" }, { "b16" }, { { CONF_E4M3X2, 0, 0, 0 } }, r_e4m3x2, NULL, NULL };
 static const conf_op op_e5m2x2 = { "cvt.rn.satfinite.e5m2x2.f32", "cvt.rn.satfinite.e5m2x2.f32 %out0, %in0, %in1;", { "f32", "f32" }, { "b16" }, { { CONF_E5M2X2, 0, 0, 0 } }, r_e5m2x2, NULL, NULL };
+static const conf_op op_e4m3x2_f16x2 = { "cvt.rn.satfinite.e4m3x2.f16x2", "cvt.rn.satfinite.e4m3x2.f16x2 %out0, %in0;", { "b32" }, { "b16" }, { { CONF_E4M3X2, 0, 0, 0 } }, r_e4m3x2_f16x2, NULL, NULL };
+static const conf_op op_e5m2x2_f16x2 = { "cvt.rn.satfinite.e5m2x2.f16x2", "cvt.rn.satfinite.e5m2x2.f16x2 %out0, %in0;", { "b32" }, { "b16" }, { { CONF_E5M2X2, 0, 0, 0 } }, r_e5m2x2_f16x2, NULL, NULL };
 static const conf_op op_f16x2_e4m3x2 = { "cvt.rn.f16x2.e4m3x2", "cvt.rn.f16x2.e4m3x2 %out0, %in0;", { "b16" }, { "b32" }, { { CONF_F16X2, 0, 0, 0 } }, r_f16x2_e4m3x2, NULL, NULL };
 static const conf_op op_f16x2_e5m2x2 = { "cvt.rn.f16x2.e5m2x2", "cvt.rn.f16x2.e5m2x2 %out0, %in0;", { "b16" }, { "b32" }, { { CONF_F16X2, 0, 0, 0 } }, r_f16x2_e5m2x2, NULL, NULL };
 
@@ -453,6 +467,13 @@ static const conf_case c_pack_s8_isa[] = {
     E3(0x7f, -128, 0, 0x7f80), E3(3, 4, 0x7f80, 0x7f800304u), E3(1000, -1000, 0x0102, 0x01027f80u),
 };
 
+/* f16 pairs: 1.0/2.0, 448/500 (e4m3's largest and past it), tiny, NaN/inf, -0/-1.5, 57344/65504 */
+static const conf_case c_f16x2_to_fp8[] = {
+    I1(0x3c004000u), I1(0x5f005fd0u), I1(0x00010400u), I1(0x7e007c00u), I1(0x8000be00u), I1(0x7b007bffu),
+    I1(0x3c013bffu), I1(0x2c002a00u),
+};
+/* 1.0 = 0x38 and 2.0 = 0x40 in e4m3 (a in the upper byte); 448 and 500 both give 0x7e */
+static const conf_case c_e4m3_f16x2_isa[] = { E1(0x3c004000u, 0x3840), E1(0x5f005fd0u, 0x7e7e) };
 static const conf_case c_from_fp8[] = { I1(0x3840), I1(0x7e01), I1(0x80ff), I1(0x7f00), I1(0x0108), I1(0xfe7b) };
 
 
@@ -542,7 +563,8 @@ static const conf_table tables[] = {
     CONF_TABLE(op_pack_u4, c_pack_int3), CONF_TABLE(op_pack_s2, c_pack_int3), CONF_TABLE(op_pack_u2, c_pack_int3),
     CONF_TABLE(op_bf16x2, c_bf16x2_isa), CONF_TABLE(op_tf32, c_tf32), CONF_TABLE(op_tf32, c_tf32_isa),
     CONF_TABLE(op_e4m3x2, c_fp8), CONF_TABLE(op_e4m3x2, c_e4m3_isa), CONF_TABLE(op_e5m2x2, c_fp8),
-    CONF_TABLE(op_e5m2x2, c_e5m2_isa), CONF_TABLE(op_f16x2_e4m3x2, c_from_fp8), CONF_TABLE(op_f16x2_e5m2x2, c_from_fp8),
+    CONF_TABLE(op_e5m2x2, c_e5m2_isa), CONF_TABLE(op_e4m3x2_f16x2, c_f16x2_to_fp8), CONF_TABLE(op_e4m3x2_f16x2, c_e4m3_f16x2_isa),
+    CONF_TABLE(op_e5m2x2_f16x2, c_f16x2_to_fp8), CONF_TABLE(op_f16x2_e4m3x2, c_from_fp8), CONF_TABLE(op_f16x2_e5m2x2, c_from_fp8),
     CONF_TABLE(op_rni_s32_f16, c_f16_src), CONF_TABLE(op_rzi_u8_f16, c_f16_src), CONF_TABLE(op_rn_f16_s32, c_int_to_f16),
     CONF_TABLE(op_rz_f16_u32, c_int_to_f16), CONF_TABLE(op_rni_f16_f16, c_f16_src), CONF_TABLE(op_relu_f16, c_relu),
     CONF_TABLE(op_satfinite_f16, c_satfinite), CONF_TABLE(op_satfinite_f16, c_satfinite_isa), CONF_TABLE(op_relu_bf16x2, c_relu2),

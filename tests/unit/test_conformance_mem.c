@@ -637,6 +637,61 @@ START_TEST(fault_in_later_block)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- multimem on one device */
+
+/* A multicast group of one GPU (all ptxsim emulates): multimem.ld_reduce returns the one copy's
+ * value (with .acc::f32 too), multimem.st writes it, multimem.red reduces into it atomically. */
+START_TEST(multimem_single_device)
+{
+    const char *ptx = CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 p0)\n"
+        "{\n"
+        "    .reg .b64 %p, %v64;\n"
+        "    .reg .b32 %t, %v, %h<4>;\n"
+        "    .reg .f32 %f<4>;\n"
+        "    .reg .pred %first;\n"
+        "    ld.param.u64 %p, [p0];\n"
+        "    mov.u32 %t, %tid.x;\n"
+        "    add.u32 %v, %t, 1;\n"
+        "    multimem.red.relaxed.sys.add.u32 [%p], %v;\n"
+        "    multimem.red.relaxed.sys.global.max.u32 [%p+4], %t;\n"
+        "    bar.sync 0;\n"
+        "    setp.eq.u32 %first, %t, 0;\n"
+        "    @!%first ret;\n"
+        "    multimem.ld_reduce.acquire.sys.global.min.u64 %v64, [%p+8];\n"
+        "    st.global.u64 [%p+16], %v64;\n"
+        "    multimem.ld_reduce.relaxed.sys.global.add.v4.f32 {%f0, %f1, %f2, %f3}, [%p+32];\n"
+        "    multimem.st.global.v4.f32 [%p+48], {%f3, %f2, %f1, %f0};\n"
+        "    multimem.ld_reduce.relaxed.sys.global.add.acc::f32.v4.f16x2 {%h0, %h1, %h2, %h3}, [%p+32];\n"
+        "    st.global.v4.b32 [%p+64], {%h0, %h1, %h2, %h3};\n"
+        "    ret;\n"
+        "}\n";
+    uint8_t *buf = conf_dev_alloc(80);
+    memset(buf, 0, 80);
+    uint64_t v64 = 0x123456789abcdef0ull;
+    memcpy(buf + 8, &v64, 8);
+    const float in[4] = { 1.5f, -2.0f, 1e30f, 0.25f };
+    memcpy(buf + 32, in, 16);
+    uint64_t params[1] = { conf_dev_addr(buf) };
+    run_ok("multimem", ptx, DIM(1, 1, 1), DIM(64, 1, 1), 0, params, 1);
+    uint32_t sum, max;
+    memcpy(&sum, buf, 4);
+    memcpy(&max, buf + 4, 4);
+    ck_assert_msg(sum == 64 * 65 / 2, "multimem.red.add.u32 of 1..64: want %u got %u", 64 * 65 / 2, sum);
+    ck_assert_msg(max == 63, "multimem.red.max.u32 of 0..63: want 63 got %u", max);
+    uint64_t got64;
+    memcpy(&got64, buf + 16, 8);
+    ck_assert_msg(got64 == v64, "multimem.ld_reduce.min.u64 over one copy: want 0x%" PRIx64 " got 0x%" PRIx64, v64, got64);
+    float out[4];
+    memcpy(out, buf + 48, 16);
+    for (int i = 0; i < 4; i++)
+        ck_assert_msg(out[i] == in[3 - i], "multimem.ld_reduce.add.v4.f32 then multimem.st: element %d want %g got %g", i,
+                      (double)in[3 - i], (double)out[i]);
+    ck_assert_msg(memcmp(buf + 64, buf + 32, 16) == 0, "multimem.ld_reduce .acc::f32 .f16x2 over one copy is the copy");
+    conf_dev_free(buf);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("conformance_mem");
@@ -655,5 +710,6 @@ int main(void)
     ADD(".const and .global module variables", module_variables, 1);
     ADD("faults", fault_reports, CONF_N(faults));
     ADD("fault in a later block", fault_in_later_block, 1);
+    ADD("multimem on a group of one device", multimem_single_device, 1);
     return conf_main(s);
 }

@@ -2,8 +2,7 @@
  * tests/ptx/emu/src/kernels.cu) run on the emulator and the serial engine, each result checked
  * against a CPU reference: grid-stride loops, shared memory and barriers, recursion, nested
  * divergence with early exit, warp intrinsics, tiled matmul, atomics, math and conversions. */
-#include "emulator/emu.h"
-#include "timing/timing.h"
+#include "tests/unit/ptx_kernels.h"
 
 #include <check.h>
 #include <math.h>
@@ -17,117 +16,36 @@ static const char *ptx_files[] = {
     "tests/ptx/emu/kernels_sm75_G.ptx",
 };
 
-static ptx_module *pm;
-static emu_module *em;
+static pk_module mod;
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf) buf[n] = 0;
-    *len = (size_t)n;
-    return buf;
-}
+static void load_variant(int i) { mod = pk_load_file(ptx_files[i]); }
+static void unload(void) { pk_unload(&mod); }
 
-static void load_variant(int i)
-{
-    size_t len;
-    char *text = read_file(ptx_files[i], &len);
-    ck_assert_msg(text != NULL, "cannot read %s (run from the repository root)", ptx_files[i]);
-    ptx_diag diag = { 0 };
-    pm = ptx_parse(text, len, ptx_files[i], &diag);
-    free(text);
-    ck_assert_msg(pm != NULL, "parse failed: %s", diag.text ? diag.text : "");
-    ptx_diag_free(&diag);
-    char err[2048];
-    em = emu_module_load(pm, err, sizeof err);
-    ck_assert_msg(em != NULL, "load failed: %s", err);
-}
-
-static void unload(void)
-{
-    emu_module_unload(em);
-    ptx_module_free(pm);
-    em = NULL;
-    pm = NULL;
-}
-
-/* Packs argument values into the kernel's parameter block at the PTX offsets. */
-static size_t pack_params(const ptx_function *k, const uint64_t *vals, uint8_t *block)
-{
-    memset(block, 0, 256);
-    for (uint32_t i = 0; i < k->nparams; i++) {
-        const ptx_symbol *s = &pm->syms[k->params[i]];
-        memcpy(block + s->offset, &vals[i], s->size < 8 ? s->size : 8);
-    }
-    return k->param_size;
-}
-
-/* Runs kernel; returns true when the grid completed, else copies the fault. */
+/* The direct memory policy on 4 SMs, default engine. */
 static bool run(const char *kernel, emu_dim3 grid, emu_dim3 block, uint32_t dsmem,
                 const uint64_t *args, emu_fault *fault)
 {
-    const ptx_function *k = ptx_find_function(pm, kernel);
-    ck_assert_msg(k != NULL, "no kernel %s", kernel);
-    uint8_t params[256];
-    size_t psize = pack_params(k, args, params);
-    emu_launch L = { 0 };
-    L.module = em;
-    L.kernel = k;
-    L.grid = grid;
-    L.block = block;
-    L.dynamic_smem = dsmem;
-    L.params = params;
-    L.params_size = psize;
-    L.policy = emu_direct_policy();
-    L.sm_count = 4;
-    emu_fault f;
-    emu_grid *g = emu_grid_create(&L, &f);
-    ck_assert_msg(g != NULL, "launch refused: %s", f.message);
-    timing_engine_config cfg;
-    timing_engine_defaults(&cfg);
-    bool ok = timing_run_grid(g, &cfg);
-    if (!ok && fault) *fault = *emu_grid_fault(g);
-    if (!ok && !fault) ck_abort_msg("kernel %s faulted: %s", kernel, emu_grid_fault(g)->message);
-    emu_grid_destroy(g);
-    return ok;
+    pk_launch l = { .grid = grid, .block = block, .dynamic_smem = dsmem,
+                    .policy = emu_direct_policy(), .sm_count = 4 };
+    return pk_run(&mod, kernel, &l, args, fault);
 }
-
-static void *dalloc(size_t bytes)
-{
-    uint64_t a = emu_device_alloc(bytes, EMU_ALLOC_DEVICE);
-    ck_assert(a != 0);
-    return (void *)(uintptr_t)a;
-}
-
-static uint64_t A(const void *p) { return (uint64_t)(uintptr_t)p; }
-static emu_dim3 D3(uint32_t x, uint32_t y, uint32_t z) { return (emu_dim3){ x, y, z }; }
 
 START_TEST(vadd_grid_stride)
 {
     load_variant(_i);
     int n = 1000;
-    float *a = dalloc(n * 4), *b = dalloc(n * 4), *c = dalloc(n * 4);
+    float *a = pk_dalloc(n * 4), *b = pk_dalloc(n * 4), *c = pk_dalloc(n * 4);
     for (int i = 0; i < n; i++) {
         a[i] = (float)i * 0.5f;
         b[i] = (float)(n - i);
     }
-    uint64_t args[] = { A(a), A(b), A(c), (uint64_t)n };
-    run("vadd", D3(3, 1, 1), D3(128, 1, 1), 0, args, NULL);
+    uint64_t args[] = { pk_addr(a), pk_addr(b), pk_addr(c), (uint64_t)n };
+    run("vadd", pk_dim3(3, 1, 1), pk_dim3(128, 1, 1), 0, args, NULL);
     const float coef[4] = { 1, 2, 3, 4 };
     for (int i = 0; i < n; i++) ck_assert_float_eq(c[i], a[i] + b[i] * coef[i & 3]);
-    emu_device_free(A(a));
-    emu_device_free(A(b));
-    emu_device_free(A(c));
+    emu_device_free(pk_addr(a));
+    emu_device_free(pk_addr(b));
+    emu_device_free(pk_addr(c));
     unload();
 }
 END_TEST
@@ -136,21 +54,21 @@ START_TEST(reduce_shared_atomics)
 {
     load_variant(_i);
     int n = 1000, bs = 128, nb = (n + bs - 1) / bs;
-    float *in = dalloc(n * 4), *out = dalloc(4);
+    float *in = pk_dalloc(n * 4), *out = pk_dalloc(4);
     double ref = 0;
     for (int i = 0; i < n; i++) {
         in[i] = (float)(i % 17);
         ref += in[i];
     }
-    uint64_t args[] = { A(in), A(out), (uint64_t)n };
-    run("reduce", D3(nb, 1, 1), D3(bs, 1, 1), bs * 4, args, NULL);
+    uint64_t args[] = { pk_addr(in), pk_addr(out), (uint64_t)n };
+    run("reduce", pk_dim3(nb, 1, 1), pk_dim3(bs, 1, 1), bs * 4, args, NULL);
     ck_assert_float_eq(*out, (float)ref);
     uint64_t ga, gs;
-    ck_assert(emu_module_symbol(em, "gcount", &ga, &gs));
+    ck_assert(emu_module_symbol(mod.emu, "gcount", &ga, &gs));
     ck_assert_uint_eq(gs, 4);
     ck_assert_int_eq(*(int *)(uintptr_t)ga, nb * bs);
-    emu_device_free(A(in));
-    emu_device_free(A(out));
+    emu_device_free(pk_addr(in));
+    emu_device_free(pk_addr(out));
     unload();
 }
 END_TEST
@@ -160,11 +78,11 @@ static int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
 START_TEST(recursion)
 {
     load_variant(_i);
-    int *o = dalloc(64 * 4);
-    uint64_t args[] = { A(o) };
-    run("recurse", D3(1, 1, 1), D3(64, 1, 1), 0, args, NULL);
+    int *o = pk_dalloc(64 * 4);
+    uint64_t args[] = { pk_addr(o) };
+    run("recurse", pk_dim3(1, 1, 1), pk_dim3(64, 1, 1), 0, args, NULL);
     for (int t = 0; t < 64; t++) ck_assert_int_eq(o[t], fib(t % 16));
-    emu_device_free(A(o));
+    emu_device_free(pk_addr(o));
     unload();
 }
 END_TEST
@@ -196,15 +114,15 @@ START_TEST(divergence)
 {
     load_variant(_i);
     int n = 300;
-    int *in = dalloc(n * 4), *out = dalloc(512 * 4);
+    int *in = pk_dalloc(n * 4), *out = pk_dalloc(512 * 4);
     for (int i = 0; i < n; i++) in[i] = (i * 7919) % 251;
     for (int i = 0; i < 512; i++) out[i] = 0x5a5a5a5a;
-    uint64_t args[] = { A(in), A(out), (uint64_t)n };
-    run("diverge", D3(4, 1, 1), D3(96, 1, 1), 0, args, NULL);
+    uint64_t args[] = { pk_addr(in), pk_addr(out), (uint64_t)n };
+    run("diverge", pk_dim3(4, 1, 1), pk_dim3(96, 1, 1), 0, args, NULL);
     for (int i = 0; i < n; i++) ck_assert_msg(out[i] == diverge_ref(in[i]), "i=%d v=%d got %d want %d", i, in[i], out[i], diverge_ref(in[i]));
     for (int i = n; i < 512; i++) ck_assert_int_eq(out[i], 0x5a5a5a5a); /* early exit wrote nothing */
-    emu_device_free(A(in));
-    emu_device_free(A(out));
+    emu_device_free(pk_addr(in));
+    emu_device_free(pk_addr(out));
     unload();
 }
 END_TEST
@@ -219,10 +137,10 @@ static unsigned brev32(unsigned x)
 START_TEST(warp_intrinsics)
 {
     load_variant(_i);
-    int *in = dalloc(32 * 4), *out = dalloc(32 * 8 * 4);
+    int *in = pk_dalloc(32 * 4), *out = pk_dalloc(32 * 8 * 4);
     for (int t = 0; t < 32; t++) in[t] = t * 37 - 500;
-    uint64_t args[] = { A(in), A(out) };
-    run("warpops", D3(1, 1, 1), D3(32, 1, 1), 0, args, NULL);
+    uint64_t args[] = { pk_addr(in), pk_addr(out) };
+    run("warpops", pk_dim3(1, 1, 1), pk_dim3(32, 1, 1), 0, args, NULL);
     unsigned ballot = 0;
     for (int t = 0; t < 32; t++) ballot |= (unsigned)(in[t] & 1) << t;
     for (int t = 0; t < 32; t++) {
@@ -237,8 +155,8 @@ START_TEST(warp_intrinsics)
                                    100 * (in[t] ? __builtin_clz((unsigned)in[t]) : 32));
         ck_assert_uint_eq((unsigned)o[7], brev32((unsigned)in[t]));
     }
-    emu_device_free(A(in));
-    emu_device_free(A(out));
+    emu_device_free(pk_addr(in));
+    emu_device_free(pk_addr(out));
     unload();
 }
 END_TEST
@@ -247,14 +165,14 @@ START_TEST(matmul_tiled)
 {
     load_variant(_i);
     int n = 19;  /* not a multiple of the 8x8 tile */
-    float *a = dalloc(n * n * 4), *b = dalloc(n * n * 4), *c = dalloc(n * n * 4);
+    float *a = pk_dalloc(n * n * 4), *b = pk_dalloc(n * n * 4), *c = pk_dalloc(n * n * 4);
     for (int i = 0; i < n * n; i++) {
         a[i] = (float)((i * 3) % 7) - 3;
         b[i] = (float)((i * 5) % 11) * 0.25f;
     }
-    uint64_t args[] = { A(a), A(b), A(c), (uint64_t)n };
+    uint64_t args[] = { pk_addr(a), pk_addr(b), pk_addr(c), (uint64_t)n };
     int nt = (n + 7) / 8;
-    run("matmul", D3(nt, nt, 1), D3(8, 8, 1), 0, args, NULL);
+    run("matmul", pk_dim3(nt, nt, 1), pk_dim3(8, 8, 1), 0, args, NULL);
     for (int r = 0; r < n; r++)
         for (int col = 0; col < n; col++) {
             float acc = 0;
@@ -262,9 +180,9 @@ START_TEST(matmul_tiled)
             ck_assert_msg(fabsf(c[r * n + col] - acc) <= 1e-4f * (1 + fabsf(acc)),
                           "C[%d][%d] = %g, want %g", r, col, c[r * n + col], acc);
         }
-    emu_device_free(A(a));
-    emu_device_free(A(b));
-    emu_device_free(A(c));
+    emu_device_free(pk_addr(a));
+    emu_device_free(pk_addr(b));
+    emu_device_free(pk_addr(c));
     unload();
 }
 END_TEST
@@ -273,8 +191,8 @@ START_TEST(histogram_atomics)
 {
     load_variant(_i);
     int n = 2000;
-    unsigned *in = dalloc(n * 4), *hist = dalloc(16 * 4);
-    unsigned long long *stats = dalloc(4 * 8);
+    unsigned *in = pk_dalloc(n * 4), *hist = pk_dalloc(16 * 4);
+    unsigned long long *stats = pk_dalloc(4 * 8);
     unsigned ref[16] = { 0 };
     unsigned long long mx = 0, mn = ~0ull, sum = 0;
     unsigned x = 0;
@@ -290,16 +208,16 @@ START_TEST(histogram_atomics)
     stats[1] = ~0ull;
     stats[2] = 0;
     stats[3] = 0;
-    uint64_t args[] = { A(in), A(hist), (uint64_t)n, A(stats) };
-    run("histo", D3(5, 1, 1), D3(64, 1, 1), 0, args, NULL);
+    uint64_t args[] = { pk_addr(in), pk_addr(hist), (uint64_t)n, pk_addr(stats) };
+    run("histo", pk_dim3(5, 1, 1), pk_dim3(64, 1, 1), 0, args, NULL);
     for (int i = 0; i < 16; i++) ck_assert_uint_eq(hist[i], ref[i]);
     ck_assert_uint_eq(stats[0], mx);
     ck_assert_uint_eq(stats[1], mn);
     ck_assert_uint_eq(stats[2], sum);
     ck_assert_uint_eq((unsigned)stats[3], x);
-    emu_device_free(A(in));
-    emu_device_free(A(hist));
-    emu_device_free(A(stats));
+    emu_device_free(pk_addr(in));
+    emu_device_free(pk_addr(hist));
+    emu_device_free(pk_addr(stats));
     unload();
 }
 END_TEST
@@ -310,12 +228,12 @@ START_TEST(math_and_conversions)
     static const float xs[] = { 0.0f, -0.0f, 1.0f, -1.0f, 2.5f, -2.5f, 3.5f, 0.49999997f,
                                 1e-3f, 123.456f, -77.7f, 1e30f, -1e30f, 0.75f, 7.0f, -7.5f };
     int n = (int)(sizeof xs / sizeof xs[0]);
-    float *x = dalloc(n * 4), *yf = dalloc(n * 16);
-    double *yd = dalloc(n * 16);
-    int *yi = dalloc(n * 16);
+    float *x = pk_dalloc(n * 4), *yf = pk_dalloc(n * 16);
+    double *yd = pk_dalloc(n * 16);
+    int *yi = pk_dalloc(n * 16);
     memcpy(x, xs, sizeof xs);
-    uint64_t args[] = { A(x), A(yf), A(yd), A(yi), (uint64_t)n };
-    run("mathk", D3(1, 1, 1), D3(32, 1, 1), 0, args, NULL);
+    uint64_t args[] = { pk_addr(x), pk_addr(yf), pk_addr(yd), pk_addr(yi), (uint64_t)n };
+    run("mathk", pk_dim3(1, 1, 1), pk_dim3(32, 1, 1), 0, args, NULL);
     for (int i = 0; i < n; i++) {
         float v = xs[i];
         float sat = isnan(v) ? 0 : v < 0 ? 0 : v > 1 ? 1 : v;
@@ -342,10 +260,10 @@ START_TEST(math_and_conversions)
         int m = iv < -3 ? -3 : iv > 3 ? 3 : iv;
         ck_assert_int_eq(yi[i * 4 + 3], m * 7 % 5);
     }
-    emu_device_free(A(x));
-    emu_device_free(A(yf));
-    emu_device_free(A(yd));
-    emu_device_free(A(yi));
+    emu_device_free(pk_addr(x));
+    emu_device_free(pk_addr(yf));
+    emu_device_free(pk_addr(yd));
+    emu_device_free(pk_addr(yi));
     unload();
 }
 END_TEST
@@ -368,11 +286,4 @@ static Suite *suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+int main(void) { return pk_main(suite()); }

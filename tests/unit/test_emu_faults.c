@@ -2,61 +2,27 @@
  * misaligned accesses (reported with kernel, PTX line, block and thread, and writing nothing),
  * shared/local range errors, trap, barrier deadlock, unsupported instructions at load time,
  * launch validation, and the allocator (alignment, zero fill, first-fit reuse, host ranges). */
-#include "emulator/emu.h"
-#include "timing/timing.h"
+#include "tests/unit/ptx_kernels.h"
 
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static ptx_module *pm;
-static emu_module *em;
+static pk_module mod;
 
-static void load(const char *text)
-{
-    ptx_diag diag = { 0 };
-    pm = ptx_parse(text, strlen(text), "faults.ptx", &diag);
-    ck_assert_msg(pm != NULL, "parse failed: %s", diag.text ? diag.text : "");
-    ptx_diag_free(&diag);
-    char err[2048];
-    em = emu_module_load(pm, err, sizeof err);
-    ck_assert_msg(em != NULL, "load failed: %s", err);
-}
+static void load(const char *text) { mod = pk_load_text(text, strlen(text), "faults.ptx"); }
+static void unload(void) { pk_unload(&mod); }
 
-static void unload(void)
-{
-    emu_module_unload(em);
-    ptx_module_free(pm);
-}
-
-/* Runs `kernel`; returns true when it completed, else fills fault. */
+/* Runs `kernel` with its first nargs parameters from args (the rest zero), on the default
+ * engine; returns true when it completed, else fills fault. */
 static bool run(const char *kernel, emu_dim3 grid, emu_dim3 block, const uint64_t *args,
                 int nargs, emu_fault *fault)
 {
-    const ptx_function *k = ptx_find_function(pm, kernel);
-    ck_assert(k != NULL);
-    uint8_t params[64] = { 0 };
-    for (int i = 0; i < nargs && i < (int)k->nparams; i++) {
-        const ptx_symbol *s = &pm->syms[k->params[i]];
-        memcpy(params + s->offset, &args[i], s->size < 8 ? s->size : 8);
-    }
-    emu_launch L = { 0 };
-    L.module = em;
-    L.kernel = k;
-    L.grid = grid;
-    L.block = block;
-    L.params = params;
-    L.params_size = k->param_size;
-    emu_fault f;
-    emu_grid *g = emu_grid_create(&L, &f);
-    ck_assert_msg(g != NULL, "launch refused: %s", f.message);
-    timing_engine_config cfg;
-    timing_engine_defaults(&cfg);
-    bool ok = timing_run_grid(g, &cfg);
-    if (!ok) *fault = *emu_grid_fault(g);
-    emu_grid_destroy(g);
-    return ok;
+    uint64_t all[PK_PARAMS_MAX / 8] = { 0 };
+    if (nargs > 0) memcpy(all, args, (size_t)nargs * sizeof *args);
+    pk_launch l = { .grid = grid, .block = block };
+    return pk_run(&mod, kernel, &l, all, fault);
 }
 
 /* The PTX line holding `needle`, counted from 1. */
@@ -90,6 +56,34 @@ static const char *OOB_PTX =
     "  mov.u64 %rd1, 0;\n"
     "  ld.u32 %r1, [%rd1]; // null\n"
     "  ret;\n}\n";
+
+/* A C++ kernel: faults name it demangled, as compute-sanitizer does. */
+static const char *MANGLED_PTX =
+    ".version 9.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry _Z6kernelPi(.param .u64 _Z6kernelPi_param_0)\n{\n"
+    "  .reg .b32 %r<2>;\n  .reg .b64 %rd<2>;\n"
+    "  mov.u64 %rd1, 0;\n"
+    "  st.global.u32 [%rd1], 1;\n"
+    "  ret;\n}\n";
+
+START_TEST(fault_names_demangled_kernel)
+{
+    char *d = ptx_demangle("_Z6kernelPi");
+    ck_assert_str_eq(d, "kernel(int*)");
+    free(d);
+    d = ptx_demangle("oob");   /* not mangled: itself */
+    ck_assert_str_eq(d, "oob");
+    free(d);
+    load(MANGLED_PTX);
+    emu_fault f;
+    uint64_t args[] = { 0 };
+    ck_assert(!run("_Z6kernelPi", (emu_dim3){ 1, 1, 1 }, (emu_dim3){ 32, 1, 1 }, args, 1, &f));
+    ck_assert_int_eq(f.kind, EMU_FAULT_ILLEGAL_ADDRESS);
+    ck_assert_msg(strstr(f.message, "in kernel kernel(int*) (PTX line") &&
+                  !strstr(f.message, "_Z6kernelPi"), "message: %s", f.message);
+    unload();
+}
+END_TEST
 
 START_TEST(out_of_bounds_store)
 {
@@ -332,9 +326,9 @@ END_TEST
 START_TEST(launch_validation)
 {
     load(SPACES_PTX);
-    const ptx_function *k = ptx_find_function(pm, "trapk");
+    const ptx_function *k = ptx_find_function(mod.ptx, "trapk");
     emu_launch L = { 0 };
-    L.module = em;
+    L.module = mod.emu;
     L.kernel = k;
     L.grid = (emu_dim3){ 1, 1, 1 };
     L.block = (emu_dim3){ 1025, 1, 1 };
@@ -415,6 +409,7 @@ static Suite *suite(void)
     tcase_add_test(tc, local_out_of_range);
     tcase_add_test(tc, trap);
     tcase_add_test(tc, barrier_deadlock);
+    tcase_add_test(tc, fault_names_demangled_kernel);
     tcase_add_test(tc, exited_threads_do_not_block_barrier);
     tcase_add_test(tc, stack_overflow);
     tcase_add_test(tc, unsupported_instruction_at_load);
@@ -426,11 +421,4 @@ static Suite *suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+int main(void) { return pk_main(suite()); }

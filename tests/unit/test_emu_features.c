@@ -4,8 +4,7 @@
  * handwritten PTX for brx.idx, generic addressing, carry chains, vector moves, partial warps,
  * special registers and module-variable relocations. Each result is compared with a CPU
  * reference or with the value the PTX ISA defines. */
-#include "emulator/emu.h"
-#include "timing/timing.h"
+#include "tests/unit/ptx_kernels.h"
 
 #include <check.h>
 #include <math.h>
@@ -23,110 +22,48 @@ static const char *async_files[] = {
     "tests/ptx/emu/async_sm90.ptx",
 };
 
-static ptx_module *pm;
-static emu_module *em;
+static pk_module mod;
 
 static void load_text(const char *text, size_t len, const char *name)
 {
-    ptx_diag diag = { 0 };
-    pm = ptx_parse(text, len, name, &diag);
-    ck_assert_msg(pm != NULL, "parse failed: %s", diag.text ? diag.text : "");
-    ptx_diag_free(&diag);
-    char err[2048];
-    em = emu_module_load(pm, err, sizeof err);
-    ck_assert_msg(em != NULL, "load failed: %s", err);
+    mod = pk_load_text(text, len, name);
 }
+static void load_path(const char *path) { mod = pk_load_file(path); }
+static void load_file(int i) { load_path(ptx_files[i]); }
+static void unload(void) { pk_unload(&mod); }
 
-static void load_path(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "cannot read %s (run from the repository root)", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    ck_assert(fread(buf, 1, (size_t)n, f) == (size_t)n);
-    fclose(f);
-    buf[n] = 0;
-    load_text(buf, (size_t)n, path);
-    free(buf);
-}
-
-static void load_file(int i)
-{
-    load_path(ptx_files[i]);
-}
-
-static void unload(void)
-{
-    emu_module_unload(em);
-    ptx_module_free(pm);
-}
-
-/* Runs kernel with a raw parameter block; true when it completed, else fault is filled. */
+/* 2 SMs; a warp budget of 7: small quanta interleave warps often. */
 static bool run_raw(const char *kernel, emu_dim3 grid, emu_dim3 block, const void *params,
                     size_t psize, emu_fault *fault)
 {
-    const ptx_function *k = ptx_find_function(pm, kernel);
-    ck_assert_msg(k != NULL, "no kernel %s", kernel);
-    emu_launch L = { 0 };
-    L.module = em;
-    L.kernel = k;
-    L.grid = grid;
-    L.block = block;
-    L.params = params;
-    L.params_size = psize;
-    L.sm_count = 2;
-    emu_fault f;
-    emu_grid *g = emu_grid_create(&L, &f);
-    ck_assert_msg(g != NULL, "launch refused: %s", f.message);
     timing_engine_config cfg;
     timing_engine_defaults(&cfg);
-    cfg.warp_budget = 7; /* small quanta interleave warps often */
-    bool ok = timing_run_grid(g, &cfg);
-    if (!ok) {
-        if (fault) *fault = *emu_grid_fault(g);
-        else ck_abort_msg("kernel %s faulted: %s", kernel, emu_grid_fault(g)->message);
-    }
-    emu_grid_destroy(g);
-    return ok;
+    cfg.warp_budget = 7;
+    pk_launch l = { .grid = grid, .block = block, .sm_count = 2, .cfg = &cfg };
+    return pk_run_params(&mod, kernel, &l, params, psize, fault);
 }
 
 static bool run(const char *kernel, emu_dim3 grid, emu_dim3 block, const uint64_t *args,
                 emu_fault *fault)
 {
-    const ptx_function *k = ptx_find_function(pm, kernel);
-    ck_assert_msg(k != NULL, "no kernel %s", kernel);
-    uint8_t params[256] = { 0 };
-    for (uint32_t i = 0; i < k->nparams; i++) {
-        const ptx_symbol *s = &pm->syms[k->params[i]];
-        memcpy(params + s->offset, &args[i], s->size < 8 ? s->size : 8);
-    }
-    return run_raw(kernel, grid, block, params, k->param_size, fault);
+    uint8_t params[PK_PARAMS_MAX];
+    size_t psize = pk_pack_args(&mod, pk_kernel(&mod, kernel), args, params);
+    return run_raw(kernel, grid, block, params, psize, fault);
 }
-
-static void *dalloc(size_t bytes)
-{
-    uint64_t a = emu_device_alloc(bytes, EMU_ALLOC_DEVICE);
-    ck_assert(a != 0);
-    return (void *)(uintptr_t)a;
-}
-static uint64_t A(const void *p) { return (uint64_t)(uintptr_t)p; }
-static emu_dim3 D3(uint32_t x, uint32_t y, uint32_t z) { return (emu_dim3){ x, y, z }; }
 
 /* ---------------------------------------------------------------- nvcc kernels */
 
 START_TEST(function_pointers)
 {
     load_file(_i);
-    int *out = dalloc(64 * 4);
-    uint64_t args[] = { A(out) };
-    run("fptr", D3(1, 1, 1), D3(64, 1, 1), args, NULL);
+    int *out = pk_dalloc(64 * 4);
+    uint64_t args[] = { pk_addr(out) };
+    run("fptr", pk_dim3(1, 1, 1), pk_dim3(64, 1, 1), args, NULL);
     for (int t = 0; t < 64; t++) {
         int want = t % 3 == 0 ? t * t : t % 3 == 1 ? t * (t + 1) / 2 : -t;
         ck_assert_int_eq(out[t], want);
     }
-    emu_device_free(A(out));
+    emu_device_free(pk_addr(out));
     unload();
 }
 END_TEST
@@ -134,21 +71,21 @@ END_TEST
 START_TEST(struct_by_value_and_local_array)
 {
     load_file(_i);
-    const ptx_function *k = ptx_find_function(pm, "byval");
+    const ptx_function *k = ptx_find_function(mod.ptx, "byval");
     ck_assert(k != NULL);
-    int *out = dalloc(32 * 4);
+    int *out = pk_dalloc(32 * 4);
     struct { int scale; int pad; double offset; int table[4]; } p = { 3, 0, 2.75, { 1, -2, 5, 7 } };
     uint8_t params[64] = { 0 };
-    memcpy(params + pm->syms[k->params[0]].offset, &p, sizeof p);
-    uint64_t o = A(out);
-    memcpy(params + pm->syms[k->params[1]].offset, &o, 8);
-    run_raw("byval", D3(1, 1, 1), D3(32, 1, 1), params, k->param_size, NULL);
+    memcpy(params + mod.ptx->syms[k->params[0]].offset, &p, sizeof p);
+    uint64_t o = pk_addr(out);
+    memcpy(params + mod.ptx->syms[k->params[1]].offset, &o, 8);
+    run_raw("byval", pk_dim3(1, 1, 1), pk_dim3(32, 1, 1), params, k->param_size, NULL);
     for (int t = 0; t < 32; t++) {
         int local[8];
         for (int i = 0; i < 8; i++) local[i] = p.table[i & 3] * (i + t);
         ck_assert_int_eq(out[t], local[(t * 5) & 7] * p.scale + (int)p.offset);
     }
-    emu_device_free(A(out));
+    emu_device_free(pk_addr(out));
     unload();
 }
 END_TEST
@@ -156,10 +93,10 @@ END_TEST
 START_TEST(switch_statement)
 {
     load_file(_i);
-    int *in = dalloc(96 * 4), *out = dalloc(96 * 4);
+    int *in = pk_dalloc(96 * 4), *out = pk_dalloc(96 * 4);
     for (int t = 0; t < 96; t++) in[t] = (t * 13) ^ (t >> 2);
-    uint64_t args[] = { A(in), A(out) };
-    run("jump", D3(1, 1, 1), D3(96, 1, 1), args, NULL);
+    uint64_t args[] = { pk_addr(in), pk_addr(out) };
+    run("jump", pk_dim3(1, 1, 1), pk_dim3(96, 1, 1), args, NULL);
     for (int t = 0; t < 96; t++) {
         int r;
         switch (in[t] & 7) {
@@ -174,8 +111,8 @@ START_TEST(switch_statement)
         }
         ck_assert_int_eq(out[t], r);
     }
-    emu_device_free(A(in));
-    emu_device_free(A(out));
+    emu_device_free(pk_addr(in));
+    emu_device_free(pk_addr(out));
     unload();
 }
 END_TEST
@@ -190,7 +127,7 @@ START_TEST(device_printf)
     int saved = dup(1);
     dup2(fd, 1);
     uint64_t args[] = { 3 };
-    run("hello", D3(1, 1, 1), D3(3, 1, 1), args, NULL);
+    run("hello", pk_dim3(1, 1, 1), pk_dim3(3, 1, 1), args, NULL);
     emu_output_flush();   /* where the runtime would flush: at synchronisation */
     fflush(stdout);
     dup2(saved, 1);
@@ -215,24 +152,24 @@ START_TEST(device_malloc_free)
 {
     load_file(_i);
     int n = 10;
-    uint64_t *slots = dalloc(32 * 8);
-    int *sums = dalloc(32 * 4);
-    uint64_t args[] = { A(slots), (uint64_t)n };
-    run("heap", D3(1, 1, 1), D3(32, 1, 1), args, NULL);
+    uint64_t *slots = pk_dalloc(32 * 8);
+    int *sums = pk_dalloc(32 * 4);
+    uint64_t args[] = { pk_addr(slots), (uint64_t)n };
+    run("heap", pk_dim3(1, 1, 1), pk_dim3(32, 1, 1), args, NULL);
     for (int t = 0; t < 32; t++) {
         ck_assert(slots[t] != 0);
         ck_assert(emu_find_allocation(slots[t], (uint64_t)n * 4, NULL, NULL, NULL));
         for (int t2 = 0; t2 < t; t2++)   /* disjoint blocks */
             ck_assert(slots[t] + (uint64_t)n * 4 <= slots[t2] || slots[t2] + (uint64_t)n * 4 <= slots[t]);
     }
-    uint64_t args2[] = { A(slots), A(sums), (uint64_t)n };
-    run("heapfree", D3(1, 1, 1), D3(32, 1, 1), args2, NULL);
+    uint64_t args2[] = { pk_addr(slots), pk_addr(sums), (uint64_t)n };
+    run("heapfree", pk_dim3(1, 1, 1), pk_dim3(32, 1, 1), args2, NULL);
     for (int t = 0; t < 32; t++) {
         ck_assert_int_eq(sums[t], t * 100 * n + n * (n - 1) / 2);
         ck_assert(!emu_heap_free(slots[t]));   /* the kernel freed it already */
     }
-    emu_device_free(A(slots));
-    emu_device_free(A(sums));
+    emu_device_free(pk_addr(slots));
+    emu_device_free(pk_addr(sums));
     unload();
 }
 END_TEST
@@ -240,18 +177,18 @@ END_TEST
 START_TEST(device_assert)
 {
     load_file(_i);
-    int *in = dalloc(64 * 4);
+    int *in = pk_dalloc(64 * 4);
     for (int t = 0; t < 64; t++) in[t] = t == 37 ? -1 : t;
-    uint64_t args[] = { A(in) };
+    uint64_t args[] = { pk_addr(in) };
     emu_fault f;
-    ck_assert(!run("checker", D3(1, 1, 1), D3(64, 1, 1), args, &f));
+    ck_assert(!run("checker", pk_dim3(1, 1, 1), pk_dim3(64, 1, 1), args, &f));
     ck_assert_int_eq(f.kind, EMU_FAULT_ASSERT);
     ck_assert_uint_eq(f.thread.x, 37);
     ck_assert_msg(strstr(f.message, "in[threadIdx.x] >= 0") && strstr(f.message, "features.cu"),
                   "message: %s", f.message);
     for (int t = 0; t < 64; t++) in[t] = t;
-    ck_assert(run("checker", D3(2, 1, 1), D3(64, 1, 1), args, &f));
-    emu_device_free(A(in));
+    ck_assert(run("checker", pk_dim3(2, 1, 1), pk_dim3(64, 1, 1), args, &f));
+    emu_device_free(pk_addr(in));
     unload();
 }
 END_TEST
@@ -260,7 +197,7 @@ START_TEST(syncthreads_reductions)
 {
     load_file(_i);
     int nt = 80; /* two full warps and a partial one */
-    int *in = dalloc(nt * 4), *out = dalloc(nt * 16);
+    int *in = pk_dalloc(nt * 4), *out = pk_dalloc(nt * 16);
     int count = 0, all = 1, any = 0;
     for (int t = 0; t < nt; t++) {
         in[t] = (t * 37) % 100 + 1;
@@ -268,8 +205,8 @@ START_TEST(syncthreads_reductions)
         all &= in[t] > 0;
         any |= in[t] > 90;
     }
-    uint64_t args[] = { A(in), A(out) };
-    run("syncred", D3(1, 1, 1), D3(nt, 1, 1), args, NULL);
+    uint64_t args[] = { pk_addr(in), pk_addr(out) };
+    run("syncred", pk_dim3(1, 1, 1), pk_dim3(nt, 1, 1), args, NULL);
     for (int t = 0; t < nt; t++) {
         ck_assert_int_eq(out[t * 4 + 0], count);
         ck_assert_int_eq(out[t * 4 + 1], all);
@@ -277,8 +214,8 @@ START_TEST(syncthreads_reductions)
         unsigned full = t < 64 ? 0xffffffffu : 0xffffu;
         ck_assert_uint_eq((unsigned)out[t * 4 + 3], full);
     }
-    emu_device_free(A(in));
-    emu_device_free(A(out));
+    emu_device_free(pk_addr(in));
+    emu_device_free(pk_addr(out));
     unload();
 }
 END_TEST
@@ -421,12 +358,12 @@ static void load_hand(void)
 START_TEST(brx_idx_multiway)
 {
     load_hand();
-    unsigned *out = dalloc(64 * 4);
-    uint64_t args[] = { A(out) };
-    run("brx", D3(1, 1, 1), D3(64, 1, 1), args, NULL);
+    unsigned *out = pk_dalloc(64 * 4);
+    uint64_t args[] = { pk_addr(out) };
+    run("brx", pk_dim3(1, 1, 1), pk_dim3(64, 1, 1), args, NULL);
     static const unsigned add[4] = { 1, 10, 100, 1000 };
     for (unsigned t = 0; t < 64; t++) ck_assert_uint_eq(out[t], add[t % 4] + t);
-    emu_device_free(A(out));
+    emu_device_free(pk_addr(out));
     unload();
 }
 END_TEST
@@ -434,15 +371,15 @@ END_TEST
 START_TEST(generic_addressing)
 {
     load_hand();
-    unsigned *out = dalloc(64 * 16);
-    uint64_t args[] = { A(out) };
-    run("generic", D3(1, 1, 1), D3(64, 1, 1), args, NULL);
+    unsigned *out = pk_dalloc(64 * 16);
+    uint64_t args[] = { pk_addr(out) };
+    run("generic", pk_dim3(1, 1, 1), pk_dim3(64, 1, 1), args, NULL);
     for (unsigned t = 0; t < 64; t++) {
         ck_assert_uint_eq(out[t * 4 + 0], (t ^ 1) * 3);
         ck_assert_uint_eq(out[t * 4 + 1], 1 + 2 + 4);  /* shared, local, global; not global */
         ck_assert_uint_eq(out[t * 4 + 2], t * 4);      /* back to a shared offset */
     }
-    emu_device_free(A(out));
+    emu_device_free(pk_addr(out));
     unload();
 }
 END_TEST
@@ -451,7 +388,7 @@ START_TEST(carry_chains)
 {
     load_hand();
     int n = 40;
-    uint32_t *io = dalloc((size_t)n * 64);
+    uint32_t *io = pk_dalloc((size_t)n * 64);
     unsigned __int128 av[40], bv[40];
     for (int t = 0; t < n; t++) {
         uint64_t x = 0x9e3779b97f4a7c15ull * (uint64_t)(t + 1);
@@ -461,8 +398,8 @@ START_TEST(carry_chains)
         memcpy(&io[t * 16], &av[t], 16);
         memcpy(&io[t * 16 + 4], &bv[t], 16);
     }
-    uint64_t args[] = { A(io) };
-    run("carry", D3(1, 1, 1), D3(n, 1, 1), args, NULL);
+    uint64_t args[] = { pk_addr(io) };
+    run("carry", pk_dim3(1, 1, 1), pk_dim3(n, 1, 1), args, NULL);
     for (int t = 0; t < n; t++) {
         unsigned __int128 s, d;
         memcpy(&s, &io[t * 16 + 8], 16);
@@ -470,7 +407,7 @@ START_TEST(carry_chains)
         ck_assert_msg(s == av[t] + bv[t], "sum of row %d", t);
         ck_assert_msg(d == av[t] - bv[t], "difference of row %d", t);
     }
-    emu_device_free(A(io));
+    emu_device_free(pk_addr(io));
     unload();
 }
 END_TEST
@@ -478,10 +415,10 @@ END_TEST
 START_TEST(special_registers)
 {
     load_hand();
-    emu_dim3 b = D3(5, 3, 3), g = D3(2, 2, 1); /* 45 threads: warp 1 has 13 lanes */
+    emu_dim3 b = pk_dim3(5, 3, 3), g = pk_dim3(2, 2, 1); /* 45 threads: warp 1 has 13 lanes */
     unsigned nt = b.x * b.y * b.z;
-    unsigned *out = dalloc(nt * 4 * 48);
-    uint64_t args[] = { A(out) };
+    unsigned *out = pk_dalloc(nt * 4 * 48);
+    uint64_t args[] = { pk_addr(out) };
     run("sregs", g, b, args, NULL);
     for (unsigned cy = 0; cy < 2; cy++)
         for (unsigned cx = 0; cx < 2; cx++)
@@ -500,7 +437,7 @@ START_TEST(special_registers)
                 ck_assert_uint_eq(o[8], (uint32_t)((2ull << lane) - 1));
                 ck_assert_uint_eq(o[9], (uint32_t)~((2ull << lane) - 1));
             }
-    emu_device_free(A(out));
+    emu_device_free(pk_addr(out));
     unload();
 }
 END_TEST
@@ -508,23 +445,23 @@ END_TEST
 START_TEST(module_variables_and_relocations)
 {
     load_hand();
-    unsigned *out = dalloc(32);
-    uint64_t args[] = { A(out) };
-    run("relocs", D3(1, 1, 1), D3(1, 1, 1), args, NULL);
+    unsigned *out = pk_dalloc(32);
+    uint64_t args[] = { pk_addr(out) };
+    run("relocs", pk_dim3(1, 1, 1), pk_dim3(1, 1, 1), args, NULL);
     ck_assert_uint_eq(out[0], 20);  /* generic(gtab) + 4 */
     ck_assert_uint_eq(out[1], 30);  /* gtab + 8 */
     ck_assert_uint_eq(out[2], 40);  /* old value of the atomic add */
     ck_assert_uint_eq(out[3], 10);  /* cas saw 10 */
     ck_assert_uint_eq(out[4], 20);  /* exch returned the old value */
     uint64_t ga, gs;
-    ck_assert(emu_module_symbol(em, "gtab", &ga, &gs));
+    ck_assert(emu_module_symbol(mod.emu, "gtab", &ga, &gs));
     ck_assert_uint_eq(gs, 16);
     const unsigned *gt = (const unsigned *)(uintptr_t)ga;
     ck_assert_uint_eq(gt[0], 77);
     ck_assert_uint_eq(gt[1], 5);
     ck_assert_uint_eq(gt[3], 41);
-    ck_assert(!emu_module_symbol(em, "nosuch", &ga, &gs));
-    emu_device_free(A(out));
+    ck_assert(!emu_module_symbol(mod.emu, "nosuch", &ga, &gs));
+    emu_device_free(pk_addr(out));
     unload();
 }
 END_TEST
@@ -532,10 +469,10 @@ END_TEST
 START_TEST(shared_atomics)
 {
     load_hand();
-    unsigned *out = dalloc(16);
-    uint64_t args[] = { A(out) };
+    unsigned *out = pk_dalloc(16);
+    uint64_t args[] = { pk_addr(out) };
     unsigned nt = 70;
-    run("satom", D3(1, 1, 1), D3(nt, 1, 1), args, NULL);
+    run("satom", pk_dim3(1, 1, 1), pk_dim3(nt, 1, 1), args, NULL);
     /* inc with bound 9: old >= 9 wraps to 0 */
     unsigned v = 0;
     for (unsigned i = 0; i < nt; i++) v = v >= 9 ? 0 : v + 1;
@@ -545,7 +482,7 @@ START_TEST(shared_atomics)
     ck_assert_uint_eq(out[1], d);
     ck_assert_int_eq((int)out[2], 100 > (int)nt - 1 ? 100 : (int)nt - 1);
     ck_assert_int_eq((int)out[3], -(int)(nt - 1) < -7 ? -(int)(nt - 1) : -7);
-    emu_device_free(A(out));
+    emu_device_free(pk_addr(out));
     unload();
 }
 END_TEST
@@ -555,15 +492,15 @@ END_TEST
 START_TEST(barrier_memcpy_async)
 {
     load_path(async_files[_i]);
-    float *in = dalloc(3 * 256 * 4), *out = dalloc(3 * 256 * 4);
+    float *in = pk_dalloc(3 * 256 * 4), *out = pk_dalloc(3 * 256 * 4);
     for (int i = 0; i < 3 * 256; i++) in[i] = (float)(i * 3 % 1001);
-    uint64_t args[] = { A(in), A(out) };
-    run("barrier_copy", D3(3, 1, 1), D3(256, 1, 1), args, NULL);
+    uint64_t args[] = { pk_addr(in), pk_addr(out) };
+    run("barrier_copy", pk_dim3(3, 1, 1), pk_dim3(256, 1, 1), args, NULL);
     for (int b = 0; b < 3; b++)
         for (int t = 0; t < 256; t++)
             ck_assert_float_eq(out[b * 256 + t], in[b * 256 + 255 - t] * 2.0f);
-    emu_device_free(A(in));
-    emu_device_free(A(out));
+    emu_device_free(pk_addr(in));
+    emu_device_free(pk_addr(out));
     unload();
 }
 END_TEST
@@ -571,13 +508,13 @@ END_TEST
 START_TEST(pipeline_memcpy_async)
 {
     load_path(async_files[_i]);
-    float *in = dalloc(256 * 4), *out = dalloc(128 * 4);
+    float *in = pk_dalloc(256 * 4), *out = pk_dalloc(128 * 4);
     for (int i = 0; i < 256; i++) in[i] = (float)i * 0.25f;
-    uint64_t args[] = { A(in), A(out) };
-    run("pipeline_copy", D3(1, 1, 1), D3(128, 1, 1), args, NULL);
+    uint64_t args[] = { pk_addr(in), pk_addr(out) };
+    run("pipeline_copy", pk_dim3(1, 1, 1), pk_dim3(128, 1, 1), args, NULL);
     for (int t = 0; t < 128; t++) ck_assert_float_eq(out[t], in[t] + in[128 + 127 - t]);
-    emu_device_free(A(in));
-    emu_device_free(A(out));
+    emu_device_free(pk_addr(in));
+    emu_device_free(pk_addr(out));
     unload();
 }
 END_TEST
@@ -586,10 +523,10 @@ START_TEST(cooperative_groups)
 {
     load_path(async_files[_i]);
     int n = 64;
-    int *in = dalloc(n * 4), *out = dalloc(n * 12);
+    int *in = pk_dalloc(n * 4), *out = pk_dalloc(n * 12);
     for (int i = 0; i < n; i++) in[i] = (i * 29) % 101;
-    uint64_t args[] = { A(in), A(out) };
-    run("cgroups", D3(1, 1, 1), D3(n, 1, 1), args, NULL);
+    uint64_t args[] = { pk_addr(in), pk_addr(out) };
+    run("cgroups", pk_dim3(1, 1, 1), pk_dim3(n, 1, 1), args, NULL);
     for (int t = 0; t < n; t++) {
         int w0 = t & ~31, s = 0, m4 = 0;
         unsigned ballot = 0;
@@ -603,8 +540,8 @@ START_TEST(cooperative_groups)
         ck_assert_int_eq(out[t * 3 + 1], m4);
         ck_assert_int_eq(out[t * 3 + 2], down + (int)ballot);
     }
-    emu_device_free(A(in));
-    emu_device_free(A(out));
+    emu_device_free(pk_addr(in));
+    emu_device_free(pk_addr(out));
     unload();
 }
 END_TEST
@@ -649,8 +586,8 @@ static float tf32_trunc(float f)
 START_TEST(wmma_half)
 {
     load_path(async_files[_i]);
-    uint16_t *a = dalloc(256 * 2), *b = dalloc(256 * 2), *dh = dalloc(256 * 2);
-    float *c = dalloc(256 * 4), *d = dalloc(256 * 4);
+    uint16_t *a = pk_dalloc(256 * 2), *b = pk_dalloc(256 * 2), *dh = pk_dalloc(256 * 2);
+    float *c = pk_dalloc(256 * 4), *d = pk_dalloc(256 * 4);
     float A_[16][16], B_[16][16];
     for (int r = 0; r < 16; r++)
         for (int k = 0; k < 16; k++) {
@@ -663,8 +600,8 @@ START_TEST(wmma_half)
             b[k * 16 + r] = f2h(B_[r][k]);   /* col major: B[r][k] at k*16+r */
             c[r * 16 + k] = (float)(r - k);
         }
-    uint64_t args[] = { A(a), A(b), A(c), A(d), A(dh) };
-    run("wmma_f16", D3(1, 1, 1), D3(32, 1, 1), args, NULL);
+    uint64_t args[] = { pk_addr(a), pk_addr(b), pk_addr(c), pk_addr(d), pk_addr(dh) };
+    run("wmma_f16", pk_dim3(1, 1, 1), pk_dim3(32, 1, 1), args, NULL);
     for (int m = 0; m < 16; m++)
         for (int n = 0; n < 16; n++) {
             float acc = c[m * 16 + n], acch = 1.0f;
@@ -675,11 +612,11 @@ START_TEST(wmma_half)
             ck_assert_float_eq(d[m * 16 + n], acc * 2.0f);
             ck_assert_float_eq(h2f(dh[n * 16 + m]), h2f(f2h(acch)));
         }
-    emu_device_free(A(a));
-    emu_device_free(A(b));
-    emu_device_free(A(c));
-    emu_device_free(A(d));
-    emu_device_free(A(dh));
+    emu_device_free(pk_addr(a));
+    emu_device_free(pk_addr(b));
+    emu_device_free(pk_addr(c));
+    emu_device_free(pk_addr(d));
+    emu_device_free(pk_addr(dh));
     unload();
 }
 END_TEST
@@ -687,8 +624,8 @@ END_TEST
 START_TEST(wmma_bf16_and_tf32)
 {
     load_path(async_files[_i]);
-    uint16_t *a = dalloc(256 * 2), *b = dalloc(256 * 2);
-    float *x = dalloc(128 * 4), *y = dalloc(128 * 4), *d = dalloc(256 * 4), *e = dalloc(256 * 4);
+    uint16_t *a = pk_dalloc(256 * 2), *b = pk_dalloc(256 * 2);
+    float *x = pk_dalloc(128 * 4), *y = pk_dalloc(128 * 4), *d = pk_dalloc(256 * 4), *e = pk_dalloc(256 * 4);
     float A_[16][16], B_[16][16], X[16][8], Y[8][16];
     for (int r = 0; r < 16; r++)
         for (int k = 0; k < 16; k++) {
@@ -707,8 +644,8 @@ START_TEST(wmma_bf16_and_tf32)
             Y[k][n] = (float)((k * 16 + n) % 13) - 6.0f + 0.00003f;
             y[k * 16 + n] = Y[k][n];
         }
-    uint64_t args[] = { A(a), A(b), A(x), A(y), A(d), A(e) };
-    run("wmma_bf16_tf32", D3(1, 1, 1), D3(32, 1, 1), args, NULL);
+    uint64_t args[] = { pk_addr(a), pk_addr(b), pk_addr(x), pk_addr(y), pk_addr(d), pk_addr(e) };
+    run("wmma_bf16_tf32", pk_dim3(1, 1, 1), pk_dim3(32, 1, 1), args, NULL);
     for (int m = 0; m < 16; m++)
         for (int n = 0; n < 16; n++) {
             float acc = 0.5f;
@@ -720,12 +657,12 @@ START_TEST(wmma_bf16_and_tf32)
             for (int k = 0; k < 8; k++) t += (double)tf32(X[m][k]) * (double)tf32(Y[k][n]);
             ck_assert_float_eq(e[m * 16 + n], (float)t);
         }
-    emu_device_free(A(a));
-    emu_device_free(A(b));
-    emu_device_free(A(x));
-    emu_device_free(A(y));
-    emu_device_free(A(d));
-    emu_device_free(A(e));
+    emu_device_free(pk_addr(a));
+    emu_device_free(pk_addr(b));
+    emu_device_free(pk_addr(x));
+    emu_device_free(pk_addr(y));
+    emu_device_free(pk_addr(d));
+    emu_device_free(pk_addr(e));
     unload();
 }
 END_TEST
@@ -733,8 +670,8 @@ END_TEST
 START_TEST(mma_sync_f16)
 {
     load_path("tests/ptx/emu/mma_sm80.ptx");
-    uint16_t *a = dalloc(256 * 2), *bt = dalloc(128 * 2);
-    float *c = dalloc(128 * 4), *d = dalloc(128 * 4), *d2 = dalloc(128 * 4);
+    uint16_t *a = pk_dalloc(256 * 2), *bt = pk_dalloc(128 * 2);
+    float *c = pk_dalloc(128 * 4), *d = pk_dalloc(128 * 4), *d2 = pk_dalloc(128 * 4);
     float A_[16][16], B_[16][8];
     for (int m = 0; m < 16; m++)
         for (int k = 0; k < 16; k++) {
@@ -747,10 +684,10 @@ START_TEST(mma_sync_f16)
             bt[n * 16 + k] = f2h(B_[k][n]);
         }
     for (int i = 0; i < 128; i++) c[i] = (float)(i % 5) - 2.0f;
-    uint64_t args[] = { A(d), A(a), A(bt), A(c) };
-    run("mma_f16", D3(1, 1, 1), D3(32, 1, 1), args, NULL);
-    uint64_t args2[] = { A(d2), A(a), A(bt) };
-    run("mma_ldmatrix", D3(1, 1, 1), D3(32, 1, 1), args2, NULL);
+    uint64_t args[] = { pk_addr(d), pk_addr(a), pk_addr(bt), pk_addr(c) };
+    run("mma_f16", pk_dim3(1, 1, 1), pk_dim3(32, 1, 1), args, NULL);
+    uint64_t args2[] = { pk_addr(d2), pk_addr(a), pk_addr(bt) };
+    run("mma_ldmatrix", pk_dim3(1, 1, 1), pk_dim3(32, 1, 1), args2, NULL);
     for (int m = 0; m < 16; m++)
         for (int n = 0; n < 8; n++) {
             float acc = c[m * 8 + n], acc2 = 0;
@@ -761,11 +698,11 @@ START_TEST(mma_sync_f16)
             ck_assert_float_eq(d[m * 8 + n], acc);
             ck_assert_float_eq(d2[m * 8 + n], acc2);
         }
-    emu_device_free(A(a));
-    emu_device_free(A(bt));
-    emu_device_free(A(c));
-    emu_device_free(A(d));
-    emu_device_free(A(d2));
+    emu_device_free(pk_addr(a));
+    emu_device_free(pk_addr(bt));
+    emu_device_free(pk_addr(c));
+    emu_device_free(pk_addr(d));
+    emu_device_free(pk_addr(d2));
     unload();
 }
 END_TEST
@@ -773,11 +710,11 @@ END_TEST
 START_TEST(ldmatrix_trans_movmatrix)
 {
     load_path("tests/ptx/emu/mma_sm80.ptx");
-    uint16_t *m = dalloc(64 * 2);
-    uint32_t *out = dalloc(64 * 4);
+    uint16_t *m = pk_dalloc(64 * 2);
+    uint32_t *out = pk_dalloc(64 * 4);
     for (int i = 0; i < 64; i++) m[i] = (uint16_t)(0x100 + i);  /* M[r][c] = 0x100 + 8r + c */
-    uint64_t args[] = { A(out), A(m) };
-    run("trans_moves", D3(1, 1, 1), D3(32, 1, 1), args, NULL);
+    uint64_t args[] = { pk_addr(out), pk_addr(m) };
+    run("trans_moves", pk_dim3(1, 1, 1), pk_dim3(32, 1, 1), args, NULL);
     for (unsigned l = 0; l < 32; l++) {
         unsigned r = l / 4, c0 = (l % 4) * 2;
         /* .trans: lane l holds M^T[r][c0], M^T[r][c0+1] = M[c0][r], M[c0+1][r] */
@@ -787,8 +724,8 @@ START_TEST(ldmatrix_trans_movmatrix)
         ck_assert_uint_eq(out[l * 2], want_t);
         ck_assert_uint_eq(out[l * 2 + 1], want_m);
     }
-    emu_device_free(A(m));
-    emu_device_free(A(out));
+    emu_device_free(pk_addr(m));
+    emu_device_free(pk_addr(out));
     unload();
 }
 END_TEST
@@ -796,10 +733,10 @@ END_TEST
 START_TEST(mma_sync_tf32_s8_f64)
 {
     load_path("tests/ptx/emu/mma_sm80.ptx");
-    float *at = dalloc(128 * 4), *bt = dalloc(64 * 4), *dt = dalloc(128 * 4);
-    int8_t *ai = dalloc(512), *bi = dalloc(256);
-    int *di = dalloc(128 * 4);
-    double *ad = dalloc(32 * 8), *bd = dalloc(32 * 8), *dd = dalloc(64 * 8);
+    float *at = pk_dalloc(128 * 4), *bt = pk_dalloc(64 * 4), *dt = pk_dalloc(128 * 4);
+    int8_t *ai = pk_dalloc(512), *bi = pk_dalloc(256);
+    int *di = pk_dalloc(128 * 4);
+    double *ad = pk_dalloc(32 * 8), *bd = pk_dalloc(32 * 8), *dd = pk_dalloc(64 * 8);
     for (int i = 0; i < 128; i++) at[i] = 1.0f + (float)i / 256.0f + 0.0001f;
     for (int i = 0; i < 64; i++) bt[i] = (float)(i % 7) - 3.0f + 0.00002f;
     for (int i = 0; i < 512; i++) ai[i] = (int8_t)((i * 37) % 256 - 128);
@@ -808,8 +745,8 @@ START_TEST(mma_sync_tf32_s8_f64)
         ad[i] = 0.1 * i - 1.0;
         bd[i] = 1.0 / (i + 1);
     }
-    uint64_t args[] = { A(dt), A(at), A(bt), A(di), A(ai), A(bi), A(dd), A(ad), A(bd) };
-    run("mma_other", D3(1, 1, 1), D3(32, 1, 1), args, NULL);
+    uint64_t args[] = { pk_addr(dt), pk_addr(at), pk_addr(bt), pk_addr(di), pk_addr(ai), pk_addr(bi), pk_addr(dd), pk_addr(ad), pk_addr(bd) };
+    run("mma_other", pk_dim3(1, 1, 1), pk_dim3(32, 1, 1), args, NULL);
     for (int m = 0; m < 16; m++)
         for (int n = 0; n < 8; n++) {
             /* mma reads a tf32 operand's upper 19 bits: raw f32 inputs are truncated; the
@@ -828,15 +765,15 @@ START_TEST(mma_sync_tf32_s8_f64)
             for (int k = 0; k < 4; k++) acc = fma(ad[m * 4 + k], bd[n * 4 + k], acc);
             ck_assert_double_eq(dd[m * 8 + n], acc);
         }
-    emu_device_free(A(at));
-    emu_device_free(A(bt));
-    emu_device_free(A(dt));
-    emu_device_free(A(ai));
-    emu_device_free(A(bi));
-    emu_device_free(A(di));
-    emu_device_free(A(ad));
-    emu_device_free(A(bd));
-    emu_device_free(A(dd));
+    emu_device_free(pk_addr(at));
+    emu_device_free(pk_addr(bt));
+    emu_device_free(pk_addr(dt));
+    emu_device_free(pk_addr(ai));
+    emu_device_free(pk_addr(bi));
+    emu_device_free(pk_addr(di));
+    emu_device_free(pk_addr(ad));
+    emu_device_free(pk_addr(bd));
+    emu_device_free(pk_addr(dd));
     unload();
 }
 END_TEST
@@ -844,10 +781,10 @@ END_TEST
 START_TEST(intra_warp_spinlock)
 {
     load_file(_i);
-    int *lock = dalloc(4), *counter = dalloc(4), *order = dalloc(96 * 4);
+    int *lock = pk_dalloc(4), *counter = pk_dalloc(4), *order = pk_dalloc(96 * 4);
     for (int i = 0; i < 96; i++) order[i] = -1;
-    uint64_t args[] = { A(lock), A(counter), A(order) };
-    run("spinlock", D3(2, 1, 1), D3(48, 1, 1), args, NULL);
+    uint64_t args[] = { pk_addr(lock), pk_addr(counter), pk_addr(order) };
+    run("spinlock", pk_dim3(2, 1, 1), pk_dim3(48, 1, 1), args, NULL);
     ck_assert_int_eq(*counter, 96);
     ck_assert_int_eq(*lock, 0);
     int seen[96] = { 0 };
@@ -855,9 +792,9 @@ START_TEST(intra_warp_spinlock)
         ck_assert(order[i] >= 0 && order[i] < 96);
         ck_assert_int_eq(seen[order[i]]++, 0);   /* every thread entered exactly once */
     }
-    emu_device_free(A(lock));
-    emu_device_free(A(counter));
-    emu_device_free(A(order));
+    emu_device_free(pk_addr(lock));
+    emu_device_free(pk_addr(counter));
+    emu_device_free(pk_addr(order));
     unload();
 }
 END_TEST
@@ -865,11 +802,11 @@ END_TEST
 START_TEST(cluster_barrier)
 {
     load_hand();
-    unsigned *out = dalloc(64 * 4);
-    uint64_t args[] = { A(out) };
-    run("clusterbar", D3(2, 1, 1), D3(64, 1, 1), args, NULL);
+    unsigned *out = pk_dalloc(64 * 4);
+    uint64_t args[] = { pk_addr(out) };
+    run("clusterbar", pk_dim3(2, 1, 1), pk_dim3(64, 1, 1), args, NULL);
     for (unsigned t = 0; t < 64; t++) ck_assert_uint_eq(out[t], t ^ 63);
-    emu_device_free(A(out));
+    emu_device_free(pk_addr(out));
     unload();
 }
 END_TEST
@@ -877,12 +814,12 @@ END_TEST
 START_TEST(stmatrix_x4)
 {
     load_path("tests/ptx/emu/mma_sm90.ptx");
-    uint16_t *out = dalloc(256 * 2);
-    uint64_t args[] = { A(out) };
-    run("st_matrix", D3(1, 1, 1), D3(32, 1, 1), args, NULL);
+    uint16_t *out = pk_dalloc(256 * 2);
+    uint64_t args[] = { pk_addr(out) };
+    run("st_matrix", pk_dim3(1, 1, 1), pk_dim3(32, 1, 1), args, NULL);
     for (unsigned i = 0; i < 4; i++)
         for (unsigned k = 0; k < 64; k++) ck_assert_uint_eq(out[i * 64 + k], 0x1000u * i + k);
-    emu_device_free(A(out));
+    emu_device_free(pk_addr(out));
     unload();
 }
 END_TEST
@@ -890,9 +827,9 @@ END_TEST
 START_TEST(vector_atomics)
 {
     load_hand();
-    float *p = dalloc(16), *olds = dalloc(64 * 8);
-    uint64_t args[] = { A(p), A(olds) };
-    run("vatom", D3(1, 1, 1), D3(64, 1, 1), args, NULL);
+    float *p = pk_dalloc(16), *olds = pk_dalloc(64 * 8);
+    uint64_t args[] = { pk_addr(p), pk_addr(olds) };
+    run("vatom", pk_dim3(1, 1, 1), pk_dim3(64, 1, 1), args, NULL);
     ck_assert_float_eq(p[0], 64.0f);
     ck_assert_float_eq(p[1], 128.0f);
     ck_assert_float_eq(p[2], 128.0f);
@@ -904,8 +841,8 @@ START_TEST(vector_atomics)
         seen[k] = true;
         ck_assert_float_eq(olds[t * 2 + 1], 2.0f * olds[t * 2]);
     }
-    emu_device_free(A(p));
-    emu_device_free(A(olds));
+    emu_device_free(pk_addr(p));
+    emu_device_free(pk_addr(olds));
     unload();
 }
 END_TEST
@@ -951,11 +888,4 @@ static Suite *suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+int main(void) { return pk_main(suite()); }

@@ -4,6 +4,7 @@
  * the interleaving of a racy kernel even on one thread, while seed 0 is reproducible; a barrier
  * deadlock and a fault are reported and stop every host thread; occupancy limits; cooperative
  * launches keep the grid resident. Kernels: tests/ptx/engine/src/engine.cu. */
+#include "tests/unit/ptx_kernels.h"
 #include "emulator/emu.h"
 #include "timing/timing.h"
 #include "tests/unit/engine_kernels.h"
@@ -257,11 +258,4 @@ static Suite *suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
-}
+int main(void) { return pk_main(suite()); }

@@ -7,6 +7,7 @@
  * on every run; CTA placement and statistics do not depend on threads or seeds; cooperative
  * spin-waits make progress; device printf and malloc run in a fixed order.
  * Kernels: tests/ptx/engine/src/engine.cu. */
+#include "tests/unit/ptx_kernels.h"
 #include "emulator/emu.h"
 #include "timing/timing.h"
 #include "tests/unit/engine_kernels.h"
@@ -457,11 +458,4 @@ static Suite *suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
-}
+int main(void) { return pk_main(suite()); }

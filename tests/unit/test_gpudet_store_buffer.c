@@ -5,6 +5,7 @@
  * single and warp-wide; and the commit rule checked against an independent per-byte
  * reference: each byte ends as the newest write of the lowest warp ID that wrote it, whatever
  * the number of commit shares. */
+#include "tests/unit/ptx_kernels.h"
 #include "timing/gpudet/gpudet.h"
 
 #include <check.h>
@@ -334,11 +335,4 @@ static Suite *suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
-}
+int main(void) { return pk_main(suite()); }

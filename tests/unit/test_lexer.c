@@ -1,4 +1,5 @@
 /* test_lexer.c: the PTX scanner's tokens, values and positions. */
+#include "tests/unit/ptx_kernels.h"
 #include "frontend/ptx_parser.h"
 #include "ptx_grammar.h"
 
@@ -218,9 +219,5 @@ int main(void)
     tcase_add_test(tc, unknown_directive_and_character);
     tcase_add_test(tc, unterminated_section);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return pk_main(s);
 }

@@ -1,5 +1,6 @@
 /* test_parser.c: parsing real nvcc output, lowering into the IR (mnemonics, registers, symbols,
  * parameters, initialisers, scopes, calls), and error messages with positions. */
+#include "tests/unit/ptx_kernels.h"
 #include "frontend/ptx.h"
 
 #include <check.h>
@@ -9,27 +10,6 @@
 #include <string.h>
 
 #define HEADER ".version 9.0\n.target sm_80\n.address_size 64\n"
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *t = malloc((size_t)n + 1);
-    if (t && fread(t, 1, (size_t)n, f) != (size_t)n) {
-        free(t);
-        t = NULL;
-    }
-    fclose(f);
-    if (t) {
-        t[n] = 0;
-        *len = (size_t)n;
-    }
-    return t;
-}
 
 static ptx_module *parse_str(const char *src, ptx_diag *d)
 {
@@ -95,7 +75,7 @@ static const struct {
 START_TEST(accepts_nvcc_samples)
 {
     size_t len;
-    char *text = slurp(samples[_i].file, &len);
+    char *text = pk_read_file(samples[_i].file, &len);
     ck_assert_msg(text != NULL, "cannot read %s (run tests from the repository root)",
                   samples[_i].file);
     ptx_diag d = {0};
@@ -133,7 +113,7 @@ END_TEST
 START_TEST(vadd_shape)
 {
     size_t len;
-    char *text = slurp("tests/ptx/frontend/vadd.sm75.ptx", &len);
+    char *text = pk_read_file("tests/ptx/frontend/vadd.sm75.ptx", &len);
     ck_assert_ptr_nonnull(text);
     ptx_module *m = ptx_parse(text, len, "vadd", NULL);
     ck_assert_ptr_nonnull(m);
@@ -160,7 +140,7 @@ END_TEST
 START_TEST(debug_info_positions)
 {
     size_t len;
-    char *text = slurp("tests/ptx/frontend/diverge.lineinfo.sm90.ptx", &len);
+    char *text = pk_read_file("tests/ptx/frontend/diverge.lineinfo.sm90.ptx", &len);
     ck_assert_ptr_nonnull(text);
     ptx_module *m = ptx_parse(text, len, "d", NULL);
     ck_assert_ptr_nonnull(m);
@@ -562,7 +542,7 @@ END_TEST
 START_TEST(indirect_calls_and_tables)
 {
     size_t len;
-    char *text = slurp("tests/ptx/frontend/directives.ptx", &len);
+    char *text = pk_read_file("tests/ptx/frontend/directives.ptx", &len);
     ck_assert_ptr_nonnull(text);
     ptx_diag d = {0};
     ptx_module *m = ptx_parse(text, len, "directives.ptx", &d);
@@ -592,6 +572,7 @@ START_TEST(indirect_calls_and_tables)
     /* L0 and L1 are the two instructions after the brx.idx */
     ck_assert_int_eq(brx->ops[1].elems[0].imm, (brx - k->instrs) + 1);
     ck_assert_int_eq(brx->ops[1].elems[1].imm, (brx - k->instrs) + 2);
+    ck_assert_uint_eq(k->blocks[brx->block].nsucc, 2);
     ck_assert_int_eq(k->blocks[brx->block].succ[0], k->instrs[brx->ops[1].elems[0].imm].block);
     ck_assert_int_eq(k->blocks[brx->block].succ[1], k->instrs[brx->ops[1].elems[1].imm].block);
     ck_assert_ptr_nonnull(icall);
@@ -672,8 +653,8 @@ static const struct {
     {HEADER ".entry k()\n{\n", "t.ptx:6:1: error: in function 'k': syntax error, unexpected end of file"},
     {HEADER ".global .u32 big[4294967296][4294967296] = {1};\n",
      "t.ptx:4:14: error: variable 'big' is too large"},
-    {HEADER ".func f(.reg .b32 a)\n{\nret;\n}\n",
-     "t.ptx:4:19: error: in function 'f': .reg parameter 'a' is not supported"},
+    {HEADER ".func f(.reg .pred a)\n{\nret;\n}\n",
+     "t.ptx:4:20: error: in function 'f': .reg parameter 'a' cannot be a .pred"},
 };
 
 START_TEST(error_messages)
@@ -726,7 +707,7 @@ static void *parse_many(void *arg)
 START_TEST(parses_concurrently)
 {
     size_t len;
-    char *text = slurp("tests/ptx/frontend/features.sm80.ptx", &len);
+    char *text = pk_read_file("tests/ptx/frontend/features.sm80.ptx", &len);
     ck_assert_ptr_nonnull(text);
     pthread_t th[4];
     job jobs[4];
@@ -767,9 +748,5 @@ int main(void)
     tcase_add_loop_test(tc, error_messages, 0, (int)(sizeof bad / sizeof bad[0]));
     tcase_add_test(tc, errors_are_collected);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return pk_main(s);
 }

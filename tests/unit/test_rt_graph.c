@@ -3,6 +3,7 @@
  * order respects every dependency and replays on each launch; a capture across two streams
  * (fork and join through events) records instead of running and yields the expected shape; a
  * cycle is refused; cudaGraphExecUpdate takes new parameters; misuse gets CUDA's errors. */
+#include "tests/unit/ptx_kernels.h"
 #include "runtime/rt.h"
 
 #include <check.h>
@@ -231,9 +232,5 @@ int main(void)
     tcase_add_test(tc, capture_unjoined_and_misuse);
     tcase_add_test(tc, exec_update_and_node_params);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return pk_main(s);
 }

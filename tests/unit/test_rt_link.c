@@ -3,6 +3,7 @@
  * other; both units define an internal variable of the same name (each must keep its own);
  * both carry a .weak variable (the first definition must win, and be one storage for both
  * units). The linked module is loaded and run, and the kernel's output checked. */
+#include "tests/unit/ptx_kernels.h"
 #include "runtime/rt_internal.h"
 
 #include <check.h>
@@ -38,15 +39,6 @@ static const char unit_b[] =
     "  st.global.u32 [shared_weak], %r1;\n  ld.global.u32 %r2, [local_only];\n"
     "  add.s32 %r2, %r2, 1;\n  st.global.u32 [local_only], %r2;\n  ret;\n}\n";
 
-static ptx_module *parse(const char *text, const char *name)
-{
-    ptx_diag d = {0};
-    ptx_module *m = ptx_parse(text, strlen(text), name, &d);
-    ck_assert_msg(m != NULL, "%s: %s", name, d.text ? d.text : "");
-    ptx_diag_free(&d);
-    return m;
-}
-
 static void run(const emu_module *em, const char *kernel, uint32_t threads, uint64_t out)
 {
     const ptx_function *f = ptx_find_function(emu_module_ptx(em), kernel);
@@ -76,7 +68,7 @@ static void run(const emu_module *em, const char *kernel, uint32_t threads, uint
 
 START_TEST(link_binds_externs_and_merges_weak)
 {
-    ptx_module *a = parse(unit_a, "unit_a"), *b = parse(unit_b, "unit_b");
+    ptx_module *a = pk_parse(unit_a, "unit_a"), *b = pk_parse(unit_b, "unit_b");
     const ptx_module *units[2] = {a, b};
     char err[256] = "";
     rt_linked *l = rt_link(units, 2, "linked", err, sizeof err);
@@ -114,7 +106,7 @@ END_TEST
 
 START_TEST(link_reports_unresolved)
 {
-    ptx_module *a = parse(unit_a, "unit_a");
+    ptx_module *a = pk_parse(unit_a, "unit_a");
     const ptx_module *units[1] = {a};
     char err[256] = "";
     rt_linked *l = rt_link(units, 1, "alone", err, sizeof err);
@@ -134,9 +126,5 @@ int main(void)
     tcase_add_test(tc, link_binds_externs_and_merges_weak);
     tcase_add_test(tc, link_reports_unresolved);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return pk_main(s);
 }
