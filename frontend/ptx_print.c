@@ -359,9 +359,11 @@ static bool reg_is_numbered(const char *name, const char *prefix, size_t plen, u
            memcmp(name + plen, buf, (size_t)n) == 0;
 }
 
-static void print_reg_decls(const ptx_function *f, int32_t scope, const char *indent, FILE *out)
+/* Declares the registers of scope among f->regs[from, to). */
+static void print_reg_decls(const ptx_function *f, int32_t scope, uint32_t from, uint32_t to,
+                            const char *indent, FILE *out)
 {
-    for (uint32_t i = 0; i < f->nregs;) {
+    for (uint32_t i = from; i < to;) {
         const ptx_reg *r = &f->regs[i];
         if (r->scope != scope) {
             i++;
@@ -373,7 +375,7 @@ static void print_reg_decls(const ptx_function *f, int32_t scope, const char *in
         if (len > 1 && r->name[len - 1] == '0' && !(len > 2 && r->name[len - 2] >= '0' &&
                                                     r->name[len - 2] <= '9')) {
             size_t plen = len - 1;
-            while (i + run < f->nregs) {
+            while (i + run < to) {
                 const ptx_reg *q = &f->regs[i + run];
                 if (q->scope != scope || q->type != r->type || q->vec != r->vec ||
                     !reg_is_numbered(q->name, r->name, plen, run))
@@ -393,10 +395,11 @@ static void print_reg_decls(const ptx_function *f, int32_t scope, const char *in
     }
 }
 
-static void print_sym_decls(const ptx_module *m, int32_t fidx, int32_t scope, const char *indent,
-                            FILE *out)
+/* Declares the symbols of function fidx's scope among m->syms[from, to). */
+static void print_sym_decls(const ptx_module *m, int32_t fidx, int32_t scope, uint32_t from,
+                            uint32_t to, const char *indent, FILE *out)
 {
-    for (uint32_t i = 0; i < m->nsyms; i++) {
+    for (uint32_t i = from; i < to; i++) {
         const ptx_symbol *s = &m->syms[i];
         if (s->owner != fidx || s->scope != scope)
             continue;
@@ -464,19 +467,73 @@ static void mark_labels(const ptx_operand *o, uint8_t *is_label, uint32_t n)
             mark_labels(&o->elems[i], is_label, n);
 }
 
+/* Function-level declarations are printed where the parser must meet them to give every
+ * register and symbol the number it had: ids follow the order of declaration, so a declaration
+ * written after an inner { } scope (or between instructions) is printed no earlier than the
+ * scopes declared before it, and no later than its first use. */
+typedef struct decl_cursor {
+    const ptx_module *m;
+    const ptx_function *f;
+    int32_t fidx;
+    uint32_t sym, reg;      /* function-level declarations below these are printed */
+} decl_cursor;
+
+static void flush_decls(decl_cursor *d, uint32_t sym_limit, uint32_t reg_limit, FILE *out)
+{
+    if (sym_limit > d->sym) {
+        print_sym_decls(d->m, d->fidx, -1, d->sym, sym_limit, "\t", out);
+        d->sym = sym_limit;
+    }
+    if (reg_limit > d->reg) {
+        print_reg_decls(d->f, -1, d->reg, reg_limit, "\t", out);
+        d->reg = reg_limit;
+    }
+}
+
+/* Raises *sym / *reg past the function-level symbols and registers operand o names. */
+static void operand_needs(const decl_cursor *d, const ptx_operand *o, uint32_t *sym, uint32_t *reg)
+{
+    if ((o->kind == PTX_OPD_REG || o->kind == PTX_OPD_ADDR) && o->reg >= 0 &&
+        (uint32_t)o->reg < d->f->nregs && d->f->regs[o->reg].scope == -1 &&
+        (uint32_t)o->reg + 1 > *reg)
+        *reg = (uint32_t)o->reg + 1;
+    if ((o->kind == PTX_OPD_SYM || o->kind == PTX_OPD_ADDR) && o->sym >= 0 &&
+        (uint32_t)o->sym < d->m->nsyms && d->m->syms[o->sym].owner == d->fidx &&
+        d->m->syms[o->sym].scope == -1 && (uint32_t)o->sym + 1 > *sym)
+        *sym = (uint32_t)o->sym + 1;
+    if (o->kind == PTX_OPD_VEC || o->kind == PTX_OPD_LIST)
+        for (unsigned k = 0; k < o->nelem; k++)
+            operand_needs(d, &o->elems[k], sym, reg);
+}
+
 static void print_body(const ptx_module *m, const ptx_function *f, FILE *out)
 {
     int32_t fidx = (int32_t)(f - m->funcs);
     uint8_t *is_label = calloc(f->ninstrs + 1, 1);
     int32_t *open = malloc((f->nscopes + 1) * sizeof *open);
-    if (!is_label || !open)
+    /* the first symbol and register declared in scope k or any scope opening after it */
+    uint32_t *scope_sym = malloc((f->nscopes + 1) * sizeof *scope_sym);
+    uint32_t *scope_reg = malloc((f->nscopes + 1) * sizeof *scope_reg);
+    if (!is_label || !open || !scope_sym || !scope_reg)
         abort();
     for (uint32_t i = 0; i < f->ninstrs; i++)
         for (unsigned k = 0; k < f->instrs[i].nops; k++)
             mark_labels(&f->instrs[i].ops[k], is_label, f->ninstrs);
+    for (uint32_t k = 0; k <= f->nscopes; k++)
+        scope_sym[k] = m->nsyms, scope_reg[k] = f->nregs;
+    for (uint32_t i = 0; i < m->nsyms; i++)
+        if (m->syms[i].owner == fidx && m->syms[i].scope >= 0 && i < scope_sym[m->syms[i].scope])
+            scope_sym[m->syms[i].scope] = i;
+    for (uint32_t i = 0; i < f->nregs; i++)
+        if (f->regs[i].scope >= 0 && i < scope_reg[f->regs[i].scope])
+            scope_reg[f->regs[i].scope] = i;
+    for (uint32_t k = f->nscopes; k-- > 0;) {
+        if (scope_sym[k + 1] < scope_sym[k]) scope_sym[k] = scope_sym[k + 1];
+        if (scope_reg[k + 1] < scope_reg[k]) scope_reg[k] = scope_reg[k + 1];
+    }
+    decl_cursor dc = { m, f, fidx, 0, 0 };
     fputs("{\n", out);
-    print_sym_decls(m, fidx, -1, "\t", out);
-    print_reg_decls(f, -1, "\t", out);
+    flush_decls(&dc, scope_sym[0], scope_reg[0], out);
     uint32_t depth = 0, next_scope = 0;
     for (uint32_t i = 0; i <= f->ninstrs; i++) {
         /* close scopes that end here (innermost first), then open the ones that start here */
@@ -488,15 +545,27 @@ static void print_body(const ptx_module *m, const ptx_function *f, FILE *out)
             int32_t s = (int32_t)next_scope++;
             while (depth && open[depth - 1] != f->scopes[s].parent)
                 fputs("\t}\n", out), depth--;
+            if (depth == 0)
+                flush_decls(&dc, scope_sym[s], scope_reg[s], out);
             fputs("\t{\n", out);
             open[depth++] = s;
-            print_sym_decls(m, fidx, s, "\t", out);
-            print_reg_decls(f, s, "\t", out);
+            print_sym_decls(m, fidx, s, 0, m->nsyms, "\t", out);
+            print_reg_decls(f, s, 0, f->nregs, "\t", out);
         }
         while (depth && f->scopes[open[depth - 1]].end <= i)
             fputs("\t}\n", out), depth--;
         if (i == f->ninstrs)
             break;
+        if (depth == 0) {
+            const ptx_instr *in = &f->instrs[i];
+            uint32_t need_sym = dc.sym, need_reg = dc.reg;
+            for (unsigned k = 0; k < in->nops; k++)
+                operand_needs(&dc, &in->ops[k], &need_sym, &need_reg);
+            if (in->guard >= 0 && (uint32_t)in->guard < f->nregs && f->regs[in->guard].scope == -1 &&
+                (uint32_t)in->guard + 1 > need_reg)
+                need_reg = (uint32_t)in->guard + 1;
+            flush_decls(&dc, need_sym, need_reg, out);
+        }
         print_tables(m, f, &f->instrs[i], (long)i, out);
         fputc('\t', out);
         print_instr_at(m, f, &f->instrs[i], (long)i, out);
@@ -504,9 +573,12 @@ static void print_body(const ptx_module *m, const ptx_function *f, FILE *out)
     }
     while (depth--)
         fputs("\t}\n", out);
+    flush_decls(&dc, m->nsyms, f->nregs, out);
     fputs("}\n", out);
     free(is_label);
     free(open);
+    free(scope_sym);
+    free(scope_reg);
 }
 
 typedef struct item {

@@ -3,8 +3,8 @@
 # cuSPARSE, cuSOLVER, cuRAND, NCCL, ...: hundreds of MB of PTX written by nvcc and by hand,
 # with inline assembly nvcc never emits for ordinary code) as a frontend and loader test. For
 # every library under $CUDA_HOME/lib64 that carries PTX, `ptxsim extract --all` pulls out every
-# PTX entry and each must parse, pass the checks and load into the emulator with no unsupported
-# instruction (`ptxsim ptx --load`). One "PASS name" / "FAIL name: why" line per library;
+# PTX entry and each must parse, pass the checks, round-trip through the printer and load into
+# the emulator with no unsupported instruction (`ptxsim ptx --roundtrip --load`). One "PASS name" / "FAIL name: why" line per library;
 # libraries with SASS only, or no device code, are skipped.
 # Environment: B (build dir), CUDA_HOME (default /usr/local/cuda).
 set -u
@@ -17,7 +17,7 @@ mkdir -p "$WORK"
 
 check_one() {
     local out
-    if ! out=$("$PTXSIM" ptx --load "$1" 2>&1 >/dev/null); then
+    if ! out=$("$PTXSIM" ptx --roundtrip --load "$1" 2>&1 >/dev/null); then
         printf '%s: %s\n' "$(basename "$1")" "$(head -n 1 <<<"$out")"
     fi
 }
