@@ -260,6 +260,8 @@ const emu_func *emu_module_func_by_ptx(const emu_module *mod, const ptx_function
  * printf and assert output (device_output.c), async copies (exec_async.c) */
 emu_exec_fn emu_select_tex(const ptx_instr *in);
 emu_exec_fn emu_select_async(const ptx_instr *in);
+/* the state spaces a copy instruction names, destination first (exec_async.c) */
+void emu_copy_spaces(const ptx_instr *in, uint8_t *dst, uint8_t *src);
 /* exec_tensor.c: the tensor (TMA) copies and bulk reductions; emu_select_async asks it */
 emu_exec_fn emu_select_tensor(const ptx_instr *in);
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 /* The state spaces written on the instruction, in order: destination, then source. */
-static void spaces(const ptx_instr *in, uint8_t *dst, uint8_t *src)
+void emu_copy_spaces(const ptx_instr *in, uint8_t *dst, uint8_t *src)
 {
     int n = 0;
     *dst = *src = PTX_SPACE_NONE;
@@ -67,7 +67,7 @@ static uint8_t *mbarrier_ptr(emu_ctx *c, int lane, uint64_t a)
 static void x_bulk_copy(emu_ctx *c, const ptx_instr *in)
 {
     uint8_t dsp, ssp;
-    spaces(in, &dsp, &ssp);
+    emu_copy_spaces(in, &dsp, &ssp);
     bool mbar = ptx_instr_has(in, PTX_SFX_MBARRIER_COMPLETE_TX_BYTES);
     uint64_t da[EMU_WARP_SIZE], sa[EMU_WARP_SIZE], size[EMU_WARP_SIZE], ma[EMU_WARP_SIZE];
     addresses(c, &in->ops[0], da);
@@ -109,7 +109,7 @@ emu_exec_fn emu_select_async(const ptx_instr *in)
     case PTX_OP_CP_ASYNC_BULK: {
         if (in->nops < 3) return NULL;
         uint8_t d, s;
-        spaces(in, &d, &s);
+        emu_copy_spaces(in, &d, &s);
         if (d == PTX_SPACE_NONE || s == PTX_SPACE_NONE || ptx_instr_has(in, PTX_SFX_CP_MASK))
             return NULL;
         bool mbar = ptx_instr_has(in, PTX_SFX_MBARRIER_COMPLETE_TX_BYTES);

@@ -22,24 +22,6 @@
 
 #include <string.h>
 
-/* The state spaces written on the instruction, in order: destination, then source. */
-static void spaces(const ptx_instr *in, uint8_t *dst, uint8_t *src)
-{
-    int n = 0;
-    *dst = *src = PTX_SPACE_NONE;
-    for (int i = 0; i < in->nsfx && n < 2; i++) {
-        uint8_t sp;
-        switch (in->sfx[i]) {
-        case PTX_SFX_GLOBAL: sp = PTX_SPACE_GLOBAL; break;
-        case PTX_SFX_SHARED: case PTX_SFX_SHARED_CTA: sp = PTX_SPACE_SHARED; break;
-        case PTX_SFX_SHARED_CLUSTER: sp = PTX_SPACE_SHARED_CLUSTER; break;
-        default: continue;
-        }
-        if (n++ == 0) *dst = sp;
-        else *src = sp;
-    }
-}
-
 static int dims_of(const ptx_instr *in)
 {
     if (ptx_instr_has(in, PTX_SFX_G1D)) return 1;
@@ -300,6 +282,27 @@ static bool global_io(emu_ctx *c, const ptx_instr *in, int l, uint64_t a, unsign
     return true;
 }
 
+/* Reads lane l's [tensorMap, {coords}] operand and checks it against the instruction: the map's
+ * rank is the instruction's .Nd, and the shared-memory box is 128-byte aligned. False after a
+ * fault. */
+static bool open_tensor(emu_ctx *c, const ptx_instr *in, int l, const ptx_operand *op, int nd,
+                        uint64_t smem, emu_tensor_map *m, uint64_t *ma, int32_t *coord)
+{
+    tensor_operand(c, op, l, ma, coord, nd);
+    if (!read_map(c, in, l, *ma, m)) return false;
+    if (m->rank != (unsigned)nd) {
+        emu_fault_raise(c, EMU_FAULT_ILLEGAL_INSTRUCTION, l, true, *ma, "Tensor map mismatch",
+                        "a .%dd tensor copy names a tensor map of rank %u", nd, m->rank);
+        return false;
+    }
+    if (smem % 128) {
+        emu_fault_raise(c, EMU_FAULT_MISALIGNED, l, true, smem, "Misaligned tensor copy",
+                        "the shared-memory box must be 128-byte aligned");
+        return false;
+    }
+    return true;
+}
+
 /* cp.async.bulk.tensor.Nd.shared::cluster.global{.tile,.im2col}.mbarrier::complete_tx::bytes
  *     [dstMem], [tensorMap, {coords}], [mbar] {, {im2colOffsets}} {, ctaMask} {, cache-policy} */
 static void x_tensor_load(emu_ctx *c, const ptx_instr *in)
@@ -313,19 +316,8 @@ static void x_tensor_load(emu_ctx *c, const ptx_instr *in)
         uint64_t dst = shared_offset(address_value(c, &in->ops[0], l)), ma;
         uint64_t mbar = address_value(c, &in->ops[2], l);
         int32_t coord[EMU_TENSOR_MAP_MAX_RANK];
-        tensor_operand(c, &in->ops[1], l, &ma, coord, nd);
         emu_tensor_map m;
-        if (!read_map(c, in, l, ma, &m)) return;
-        if (m.rank != nd) {
-            emu_fault_raise(c, EMU_FAULT_ILLEGAL_INSTRUCTION, l, true, ma, "Tensor map mismatch",
-                            "a .%dd tensor copy names a tensor map of rank %u", nd, m.rank);
-            return;
-        }
-        if (dst % 128) {
-            emu_fault_raise(c, EMU_FAULT_MISALIGNED, l, true, dst, "Misaligned tensor copy",
-                            "the shared-memory box must be 128-byte aligned");
-            return;
-        }
+        if (!open_tensor(c, in, l, &in->ops[1], nd, dst, &m, &ma, coord)) return;
         uint8_t *mb = mbarrier_ptr(c, l, mbar);
         if (!mb) return;
         /* a cluster here is one CTA, rank 0: a multicast reaches it when its bit is set */
@@ -444,19 +436,8 @@ static void x_tensor_store(emu_ctx *c, const ptx_instr *in)
         int l = __builtin_ctz(mk);
         uint64_t src = shared_offset(address_value(c, &in->ops[1], l)), ma;
         int32_t coord[EMU_TENSOR_MAP_MAX_RANK];
-        tensor_operand(c, &in->ops[0], l, &ma, coord, nd);
         emu_tensor_map m;
-        if (!read_map(c, in, l, ma, &m)) return;
-        if (m.rank != nd) {
-            emu_fault_raise(c, EMU_FAULT_ILLEGAL_INSTRUCTION, l, true, ma, "Tensor map mismatch",
-                            "a .%dd tensor copy names a tensor map of rank %u", nd, m.rank);
-            return;
-        }
-        if (src % 128) {
-            emu_fault_raise(c, EMU_FAULT_MISALIGNED, l, true, src, "Misaligned tensor copy",
-                            "the shared-memory box must be 128-byte aligned");
-            return;
-        }
+        if (!open_tensor(c, in, l, &in->ops[0], nd, src, &m, &ma, coord)) return;
         ptx_instr red = *in;
         if (reduce) {
             /* the ISA's table for tensor reductions, on the map's element type */
@@ -524,7 +505,7 @@ static void x_tensor_prefetch(emu_ctx *c, const ptx_instr *in)
 static void x_bulk_reduce(emu_ctx *c, const ptx_instr *in)
 {
     uint8_t dsp, ssp;
-    spaces(in, &dsp, &ssp);
+    emu_copy_spaces(in, &dsp, &ssp);
     uint8_t t = PTX_TYPE_NONE;
     for (int i = 0; i < in->ntypes; i++) t = in->types[i];
     unsigned es = emu_type_bits[t] / 8;
@@ -619,7 +600,7 @@ static bool reduce_type_ok(const ptx_instr *in, bool shared_dst)
 emu_exec_fn emu_select_tensor(const ptx_instr *in)
 {
     uint8_t d, s;
-    spaces(in, &d, &s);
+    emu_copy_spaces(in, &d, &s);
     switch (in->op) {
     case PTX_OP_CP_ASYNC_BULK_TENSOR: {
         int nd = dims_of(in);
