@@ -139,6 +139,19 @@ static cudaError_t check_config(rt_kernel *k, dim3 grid, dim3 block, size_t smem
                             "%s: block (%u,%u,%u) differs from the kernel's .reqntid %u,%u,%u",
                             name, block.x, block.y, block.z, f->reqntid[0], f->reqntid[1],
                             f->reqntid[2]);
+    /* A compile-time cluster (__cluster_dims__: .reqnctapercluster) is refused like a launch
+     * attribute asking for one (rt_launch_ex), rather than run as clusters of one block whose
+     * distributed shared memory and cluster barriers would silently mean something else. */
+    uint64_t cluster = (uint64_t)(f->reqnctapercluster[0] ? f->reqnctapercluster[0] : 1) *
+                       (f->reqnctapercluster[1] ? f->reqnctapercluster[1] : 1) *
+                       (f->reqnctapercluster[2] ? f->reqnctapercluster[2] : 1);
+    if (cluster > 1)
+        return rt_api_error(cudaErrorNotSupported, fn,
+                            "%s: the kernel requires clusters of %u x %u x %u blocks "
+                            "(__cluster_dims__); thread-block clusters are not supported yet",
+                            name, f->reqnctapercluster[0],
+                            f->reqnctapercluster[1] ? f->reqnctapercluster[1] : 1,
+                            f->reqnctapercluster[2] ? f->reqnctapercluster[2] : 1);
     uint64_t limit = dynamic_smem_limit(k);
     uint64_t total = f->shared_size + smem;
     if (smem > limit || total > rt_g.gpu->smem_per_block_optin)
