@@ -115,19 +115,17 @@ static void check_complete(emu_cta *cta, uint32_t id)
     b->red_and = true;
 }
 
-void emu_barrier_arrive(emu_ctx *c, const ptx_instr *in, uint32_t id, uint32_t count, bool wait,
-                        int red_kind, uint32_t red_popc, bool red_and, bool red_or)
+void emu_barrier_arrive(emu_ctx *c, uint32_t id, uint32_t count, bool wait, uint32_t red_popc,
+                        bool red_and, bool red_or)
 {
     emu_cta *cta = c->cta;
     emu_warp *w = c->w;
     emu_barrier *b = &cta->bar[id];
-    (void)in;
     if (b->arrived == 0) {
         b->red_and = true;
         b->red_or = false;
         b->red_popc = 0;
     }
-    (void)red_kind;
     if (count) b->expected = count;
     /* the barrier counts the threads that execute it (sm_70+: the lanes of a warp may arrive
      * on separate paths) */

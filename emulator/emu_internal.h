@@ -222,8 +222,11 @@ void emu_warp_free(emu_warp *w);
 uint8_t *emu_local_ptr(emu_ctx *c, int lane, uint64_t off, uint64_t size);
 
 /* ---- cta.c: barriers */
-void emu_barrier_arrive(emu_ctx *c, const ptx_instr *in, uint32_t id, uint32_t count,
-                        bool wait, int red_kind, uint32_t red_popc, bool red_and, bool red_or);
+/* The executing lanes arrive at barrier id (count: expected threads, 0 = the whole CTA) and,
+ * when wait, wait there; red_*: their bar.red contributions. The result of a bar.red is
+ * written when the barrier completes, from the instruction each waiting path stopped at. */
+void emu_barrier_arrive(emu_ctx *c, uint32_t id, uint32_t count, bool wait, uint32_t red_popc,
+                        bool red_and, bool red_or);
 void emu_cta_warp_exited(emu_cta *cta, emu_warp *w, uint32_t lanes);
 
 /* ---- exec_mem.c: loads or stores `size` (<= 16) bytes per lane of mask at per-lane addresses

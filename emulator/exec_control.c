@@ -223,8 +223,7 @@ static void x_bar(emu_ctx *c, const ptx_instr *in)
         all = p == c->mask;
         any = p != 0;
     }
-    emu_barrier_arrive(c, in, (uint32_t)id, (uint32_t)count, !arrive, red ? in->aop : 0, popc,
-                       all, any);
+    emu_barrier_arrive(c, (uint32_t)id, (uint32_t)count, !arrive, popc, all, any);
 }
 
 /* barrier.cluster.{arrive,wait}: a cluster is one CTA here. The arrive needs no action; the
@@ -233,7 +232,7 @@ static void x_bar(emu_ctx *c, const ptx_instr *in)
 static void x_cluster_barrier(emu_ctx *c, const ptx_instr *in)
 {
     if (in->mode == PTX_SFX_ARRIVE) return;
-    emu_barrier_arrive(c, in, EMU_NBARRIERS, 0, true, 0, 0, true, false);
+    emu_barrier_arrive(c, EMU_NBARRIERS, 0, true, 0, true, false);
 }
 
 emu_exec_fn emu_select_control(const ptx_instr *in)
