@@ -78,11 +78,25 @@ static void x_cvt(emu_ctx *c, const ptx_instr *in)
     emu_write_all(c, &in->ops[0], dt, d);
 }
 
+/* One half of a packed cvt result: f narrowed to the element type of the pair type dt, with
+ * the instruction's rounding, .relu and .satfinite. */
+static uint64_t pack_half(const ptx_instr *in, uint8_t dt, float f)
+{
+    if ((in->flags & PTX_F(RELU)) && !isnan(f) && f < 0) f = 0;
+    bool satf = in->flags & PTX_F(SATFINITE);
+    switch (dt) {
+    case PTX_TYPE_F16X2: return emu_round_to_format(f, 5, 10, in->rnd, satf);
+    case PTX_TYPE_BF16X2: return emu_round_to_format(f, 8, 7, in->rnd, satf);
+    case PTX_TYPE_E4M3X2: return emu_f32_to_e4m3(f, true);
+    case PTX_TYPE_E5M2X2: return emu_f32_to_e5m2(f, true);
+    default: return 0;
+    }
+}
+
 /* cvt to a packed pair: d = {cvt(a) in the upper half, cvt(b) in the lower half} */
 static void x_cvt_pack(emu_ctx *c, const ptx_instr *in)
 {
     uint8_t dt = emu_ty(in, 0), st = emu_ty(in, 1);
-    bool relu = in->flags & PTX_F(RELU), satf = in->flags & PTX_F(SATFINITE);
     uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
     emu_read_all(c, &in->ops[1], st, a);
     emu_read_all(c, &in->ops[2], st, b);
@@ -92,18 +106,7 @@ static void x_cvt_pack(emu_ctx *c, const ptx_instr *in)
         uint64_t src[2] = { b[l], a[l] };
         for (int h = 0; h < 2; h++) {
             float f = st == PTX_TYPE_F32 ? emu_as_f32(src[h]) : (float)emu_f16_to_f64((uint16_t)src[h]);
-            if (relu && !isnan(f) && f < 0) f = 0;
-            switch (dt) {
-            case PTX_TYPE_F16X2: {
-                uint32_t x = emu_round_to_format(f, 5, 10, in->rnd, satf);
-                hv[h] = x;
-                break;
-            }
-            case PTX_TYPE_BF16X2: hv[h] = emu_round_to_format(f, 8, 7, in->rnd, satf); break;
-            case PTX_TYPE_E4M3X2: hv[h] = emu_f32_to_e4m3(f, true); break;
-            case PTX_TYPE_E5M2X2: hv[h] = emu_f32_to_e5m2(f, true); break;
-            default: hv[h] = 0; break;
-            }
+            hv[h] = pack_half(in, dt, f);
         }
         unsigned hb = (dt == PTX_TYPE_E4M3X2 || dt == PTX_TYPE_E5M2X2) ? 8 : 16;
         d[l] = hv[0] | (hv[1] << hb);
@@ -145,18 +148,13 @@ static void x_cvt_pack_int(emu_ctx *c, const ptx_instr *in)
 static void x_cvt_f16x2_to_f8x2(emu_ctx *c, const ptx_instr *in)
 {
     uint8_t dt = emu_ty(in, 0);
-    bool relu = in->flags & PTX_F(RELU);
     uint64_t a[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
     emu_read_all(c, &in->ops[1], PTX_TYPE_B32, a);
     LANES(c) {
         int l = L_;
         uint64_t r = 0;
-        for (int h = 0; h < 2; h++) {
-            float f = (float)emu_f16_to_f64((uint16_t)(a[l] >> (16 * h)));
-            if (relu && !isnan(f) && f < 0) f = 0;
-            uint8_t v = dt == PTX_TYPE_E4M3X2 ? emu_f32_to_e4m3(f, true) : emu_f32_to_e5m2(f, true);
-            r |= (uint64_t)v << (8 * h);
-        }
+        for (int h = 0; h < 2; h++)
+            r |= pack_half(in, dt, (float)emu_f16_to_f64((uint16_t)(a[l] >> (16 * h)))) << (8 * h);
         d[l] = r;
     }
     emu_write_all(c, &in->ops[0], PTX_TYPE_B16, d);
