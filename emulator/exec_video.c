@@ -9,18 +9,6 @@
 #define LANES(c) for (uint32_t mk_ = (c)->mask; mk_; mk_ &= mk_ - 1)
 #define L_ (__builtin_ctz(mk_))
 
-/* vmad's .po/.shr7/.shr15 are matched by name so that they work as soon as the frontend's
- * suffix list has them (ptx_suffixes.def), without a code change here. */
-static bool has_named_suffix(const ptx_instr *in, const char *name)
-{
-    for (unsigned i = 0; i < in->nsfx; i++) {
-        const char *s = ptx_suffix_name((ptx_suffix)in->sfx[i]);
-        if (s && strcmp(s, name) == 0)
-            return true;
-    }
-    return false;
-}
-
 static bool is_set(uint16_t op)
 {
     return op == PTX_OP_VSET || op == PTX_OP_VSET2 || op == PTX_OP_VSET4;
@@ -106,8 +94,8 @@ static bool decode(const ptx_instr *in, emu_video *v)
     if (v->has_c && selector(&in->ops[3]))
         return false;
     if (in->op == PTX_OP_VMAD) {
-        v->po = has_named_suffix(in, "po");
-        bool shr7 = has_named_suffix(in, "shr7"), shr15 = has_named_suffix(in, "shr15");
+        v->po = ptx_instr_has(in, PTX_SFX_PO);
+        bool shr7 = ptx_instr_has(in, PTX_SFX_SHR7), shr15 = ptx_instr_has(in, PTX_SFX_SHR15);
         if (shr7 && shr15)
             return false;
         v->shr = shr7 ? 7 : shr15 ? 15 : 0;
