@@ -16,7 +16,7 @@
  * the semantic helper emu_video_exec that the interpreter's handler calls (vmad_sem below).
  */
 #include "tests/unit/conformance_harness.h"
-#include "emulator/sem.h"
+#include "emulator/sem/sem.h"
 
 #include <stdlib.h>
 #include <string.h>

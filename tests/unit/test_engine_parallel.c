@@ -1,4 +1,4 @@
-/* test_engine_parallel.c: the engine without determinism (timing/engine_parallel.c) on several
+/* test_engine_parallel.c: the engine without determinism (timing/engine/engine_parallel.c) on several
  * host threads: race-free kernels give the CPU reference's result for any thread count and
  * seed, with more CTAs than fit at once; global atomics are true host atomics; a seed changes
  * the interleaving of a racy kernel even on one thread, while seed 0 is reproducible; a barrier

@@ -10,7 +10,7 @@
 #ifndef PTXSIM_TIMING_GPUDET_GPUDET_H
 #define PTXSIM_TIMING_GPUDET_GPUDET_H
 
-#include "timing/engine_internal.h"
+#include "timing/engine/engine_internal.h"
 
 /* ---------------------------------------------------------------- store buffer (S6) */
 

@@ -9,7 +9,7 @@
  * 4 half-words / 8 bytes of {b, a}, operate per lane, and either merge the masked lanes into c
  * or add them to c (.add).
  */
-#include "emulator/sem.h"
+#include "emulator/sem/sem.h"
 #include "emulator/emu_internal.h"
 
 typedef __int128 s128;

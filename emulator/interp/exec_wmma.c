@@ -9,7 +9,7 @@
  * memory layout (row or col) and the stride only matter to load and store.
  */
 #include "emulator/emu_internal.h"
-#include "emulator/sem.h"
+#include "emulator/sem/sem.h"
 
 #include <string.h>
 

@@ -15,7 +15,7 @@
  * A fault or a barrier deadlock stops every host thread; the fault of the lowest CTA among
  * those recorded is the one reported (emu_grid_record_fault).
  */
-#include "timing/engine_internal.h"
+#include "timing/engine/engine_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

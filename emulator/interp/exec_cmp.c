@@ -1,6 +1,6 @@
 /* exec_cmp.c: comparison and selection: setp, set, selp, slct (integer, float, half types). */
 #include "emulator/emu_internal.h"
-#include "emulator/sem.h"
+#include "emulator/sem/sem.h"
 
 #include <math.h>
 

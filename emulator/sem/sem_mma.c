@@ -21,7 +21,7 @@
  * in k order; integers are exact (.satfinite clamps to s32); b1 uses AND or XOR and popc.
  */
 #include "emulator/emu_internal.h"
-#include "emulator/sem.h"
+#include "emulator/sem/sem.h"
 
 #include <math.h>
 

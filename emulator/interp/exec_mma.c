@@ -8,7 +8,7 @@
  * values the hardware would give.
  */
 #include "emulator/emu_internal.h"
-#include "emulator/sem.h"
+#include "emulator/sem/sem.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -13,7 +13,7 @@
  * surface reductions go through it as atomics, so that GPUDet orders them like atom/red.
  */
 #include "emulator/emu_internal.h"
-#include "emulator/sem.h"
+#include "emulator/sem/sem.h"
 
 #include <math.h>
 #include <string.h>

@@ -6,7 +6,7 @@
  * from several host threads without the runtime's lock) starts threads of its own. After
  * fork() the child has no workers, and the pool starts afresh there.
  */
-#include "timing/engine_internal.h"
+#include "timing/engine/engine_internal.h"
 
 #include <sched.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* sem_half.c: narrow floating-point formats (f16, bf16, tf32, fp8) and half-precision
  * arithmetic. Every narrow result is computed in double and rounded once to the format. */
-#include "emulator/sem.h"
+#include "emulator/sem/sem.h"
 #include "frontend/ptx.h"
 
 #include <math.h>

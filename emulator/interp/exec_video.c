@@ -2,7 +2,7 @@
  * vset) and SIMD (vadd2 ... vset2, vadd4 ... vset4). The handler reads the operands per lane and
  * leaves the arithmetic to sem_video.c, which a JIT calls the same way. */
 #include "emulator/emu_internal.h"
-#include "emulator/sem.h"
+#include "emulator/sem/sem.h"
 
 #include <string.h>
 

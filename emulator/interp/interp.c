@@ -1,7 +1,7 @@
 /* interp.c: the interpreter's run loop, operand access (registers, immediates, special
  * registers, symbols, vectors) and instruction selection. */
 #include "emulator/emu_internal.h"
-#include "emulator/sem.h"
+#include "emulator/sem/sem.h"
 
 #include <string.h>
 

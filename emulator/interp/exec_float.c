@@ -1,6 +1,6 @@
 /* exec_float.c: f32 and f64 arithmetic and math functions (rounding, .ftz, .sat, .approx). */
 #include "emulator/emu_internal.h"
-#include "emulator/sem.h"
+#include "emulator/sem/sem.h"
 
 #include <math.h>
 

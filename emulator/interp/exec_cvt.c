@@ -2,7 +2,7 @@
  * symbol addresses, vector pack/unpack), cvt (every type pair, packed forms), cvta and
  * isspacep. */
 #include "emulator/emu_internal.h"
-#include "emulator/sem.h"
+#include "emulator/sem/sem.h"
 
 #include <math.h>
 

@@ -1,6 +1,6 @@
 /* engine.c: the engine's entry point: defaults, and the choice between the parallel baseline
  * (timing/engine_parallel.c) and GPUDet (timing/gpudet/). */
-#include "timing/engine_internal.h"
+#include "timing/engine/engine_internal.h"
 
 void timing_engine_defaults(timing_engine_config *cfg)
 {

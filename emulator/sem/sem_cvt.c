@@ -1,7 +1,7 @@
 /* sem_cvt.c: cvt between integer and floating-point types, with PTX rounding modes,
  * saturation and flush-to-zero. Values travel as bits of their type. */
 #include "emulator/emu_internal.h"
-#include "emulator/sem.h"
+#include "emulator/sem/sem.h"
 
 #include <math.h>
 

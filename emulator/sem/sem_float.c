@@ -1,6 +1,6 @@
 /* sem_float.c: f32/f64 arithmetic with PTX rounding modes, flush-to-zero, min/max, approximate
  * functions, comparisons and testp. */
-#include "emulator/sem.h"
+#include "emulator/sem/sem.h"
 #include "frontend/ptx.h"
 
 #include <fenv.h>

@@ -5,7 +5,7 @@
  * through the launch's memory policy; shared, local and param memory are accessed directly.
  */
 #include "emulator/emu_internal.h"
-#include "emulator/sem.h"
+#include "emulator/sem/sem.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * outside the participating set reads as the hardware leaves it: unspecified, here its own
  * register value, deterministically. */
 #include "emulator/emu_internal.h"
-#include "emulator/sem.h"
+#include "emulator/sem/sem.h"
 
 #define LANES(c) for (uint32_t mk_ = (c)->mask; mk_; mk_ &= mk_ - 1)
 #define L_ (__builtin_ctz(mk_))

@@ -1,7 +1,7 @@
 /* sem_atomic.c: the read-modify-write of one lane of atom/red, the one definition every memory
  * policy uses. Host atomics make it safe when several host threads run warps at once. */
 #include "emulator/emu_internal.h"
-#include "emulator/sem.h"
+#include "emulator/sem/sem.h"
 
 #include <math.h>
 

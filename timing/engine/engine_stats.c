@@ -1,5 +1,5 @@
 /* engine_stats.c: adding up and printing the engine's per-kernel statistics. */
-#include "timing/engine_internal.h"
+#include "timing/engine/engine_internal.h"
 
 static const char *const qend_names[TIMING_QEND_COUNT] = {
     "QUANTUM", "ATOMIC", "FENCE", "WGBARRIER", "COMPLETE",

@@ -1,7 +1,7 @@
 /* engine_occupancy.c: how many CTAs of a grid one SM holds at once: the tightest of the CTA,
  * thread and shared-memory limits of the modelled GPU (registers are not modelled: PTX
  * registers are virtual). A cooperative launch keeps the whole grid resident. */
-#include "timing/engine_internal.h"
+#include "timing/engine/engine_internal.h"
 
 uint32_t timing_ctas_per_sm(const emu_grid *g, const timing_engine_config *cfg)
 {

@@ -4,7 +4,7 @@
  * operand conversion when an operand is a register of the instruction's width, and run a
  * straight loop over all 32 lanes when the whole warp is active. */
 #include "emulator/emu_internal.h"
-#include "emulator/sem.h"
+#include "emulator/sem/sem.h"
 
 #include <math.h>
 

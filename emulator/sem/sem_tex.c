@@ -15,7 +15,7 @@
  * falls where it does in exact arithmetic.
  */
 #include "emulator/emu_internal.h"
-#include "emulator/sem.h"
+#include "emulator/sem/sem.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* exec_half.c: f16, f16x2, bf16 and bf16x2 arithmetic (each half computed by emu_half_op). */
 #include "emulator/emu_internal.h"
-#include "emulator/sem.h"
+#include "emulator/sem/sem.h"
 
 #define LANES(c) for (uint32_t mk_ = (c)->mask; mk_; mk_ &= mk_ - 1)
 #define L_ (__builtin_ctz(mk_))
