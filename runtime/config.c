@@ -35,7 +35,8 @@ const rt_option rt_options[] = {
     {"verbose", "PTXSIM_VERBOSE", "0", RT_OPT_UINT, NULL, NULL, "1",
      "diagnostics on stderr: 1 = modules and launches, 2 = also allocations and copies"},
     {"stats", "PTXSIM_STATS", "off", RT_OPT_TEXT, NULL, NULL, "-",
-     "per-kernel statistics at exit: off, - (stderr) or a file name"},
+     "per-kernel statistics at exit: off, - (stderr), a file name, or FILE.json for the "
+     "machine-readable form (README: Statistics as JSON)"},
     {"tm", "PTXSIM_TM", "off", RT_OPT_CHOICE, "off|kilotm", "off", "kilotm",
      "GPU transactional memory"},
     {"igpu", "PTXSIM_IGPU", "off", RT_OPT_BOOL, NULL, "off", "on",
@@ -125,7 +126,7 @@ bool rt_option_check(const rt_option *opt, const char *value, char *err, size_t 
     return false;
 }
 
-static bool value_implemented(const rt_option *opt, const char *v)
+bool rt_option_implemented(const rt_option *opt, const char *v)
 {
     if (!opt->implemented)
         return true;
@@ -147,7 +148,7 @@ static const char *option_value(const rt_option *opt)
         return opt->def;
     }
     /* Accepted, but only some values work today: say so, and run with the default. */
-    if (!value_implemented(opt, v)) {
+    if (!rt_option_implemented(opt, v)) {
         fprintf(stderr, "ptxsim: %s=%s is not implemented yet; running with %s\n", opt->env, v,
                 opt->def);
         return opt->def;

@@ -49,6 +49,9 @@ extern const size_t rt_option_count;
 const rt_option *rt_option_find(const char *name);
 /* Checks that `value` is valid for the option; false with a one-line reason in err. */
 bool rt_option_check(const rt_option *opt, const char *value, char *err, size_t errlen);
+/* Does a valid `value` work today? (The runtime runs an unimplemented one with the default,
+ * saying so; `ptxsim sweep` refuses it before running anything.) */
+bool rt_option_implemented(const rt_option *opt, const char *value);
 
 /* ---------------------------------------------------------------- registration (nvcc ABI) */
 

@@ -1,23 +1,110 @@
-/* stats.c: the per-kernel report PTXSIM_STATS asks for, written when the program exits. */
+/* stats.c: the per-kernel report PTXSIM_STATS asks for, written when the program exits: a table
+ * for people (stderr or a file), or, when the file name ends in ".json", the machine-readable
+ * form that `ptxsim sweep` and scripts read instead of scraping the table.
+ *
+ * The JSON format (version 1; documented in README.md, "Statistics as JSON"):
+ *   {"format": "ptxsim-stats", "version": 1,
+ *    "run":    {"gpu", "engine", "det", "threads", "seed", "quantum", "timing"},
+ *    "total":  {counters summed over every kernel},
+ *    "kernels": [{"name", counters..., "host_seconds"}],
+ *    "host_seconds": wall time spent in kernels}
+ * Everything under "total" is a simulation result (deterministic under --det=gpudet); host
+ * time lives outside it, so a consumer can take every number under "total" as a statistic.
+ * New statistics (the timing model's cycles and IPC) are added as new members; a consumer
+ * must ignore members it does not know. */
 #include "runtime/rt_internal.h"
 
 #include <stdio.h>
 #include <string.h>
 
-void rt_stats_report(void)
+/* Writes s as a JSON string: quotes, backslashes and control characters escaped. */
+static void json_string(FILE *out, const char *s)
 {
-    const char *dest = rt_g.cfg.stats;
-    FILE *out = stderr;
-    if (strcmp(dest, "-") != 0 && strcmp(dest, "stderr") != 0) {
-        out = fopen(dest, "w");
-        if (!out) {
-            fprintf(stderr, "ptxsim: cannot write statistics to %s\n", dest);
-            return;
-        }
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(out, "\\u%04x", *p);
+        else
+            fputc(*p, out);
     }
-    pthread_mutex_lock(&rt_g.lock);
-    size_t n;
-    rt_kernel *const *ks = rt_kernels(&n);
+    fputc('"', out);
+}
+
+/* The counters one kernel (or the total) has, as JSON members after an opening brace. The
+ * GPUDet object is there only when quanta ran: with determinism off those counters do not
+ * apply, and a consumer sees them as absent rather than zero. */
+static void json_counters(FILE *out, uint64_t launches, uint64_t ctas, uint64_t threads,
+                          const timing_stats *s, const char *indent)
+{
+    static const char *const qend_names[] = {"quantum", "atomic", "fence", "wgbarrier",
+                                             "complete"};
+    _Static_assert(sizeof qend_names / sizeof qend_names[0] == TIMING_QEND_COUNT,
+                   "one JSON name per quantum end reason");
+    fprintf(out, "%s\"launches\": %llu,\n%s\"ctas\": %llu,\n%s\"threads\": %llu,\n"
+                 "%s\"warp_instructions\": %llu",
+            indent, (unsigned long long)launches, indent, (unsigned long long)ctas, indent,
+            (unsigned long long)threads, indent, (unsigned long long)s->warp_instructions);
+    if (!s->quanta)
+        return;
+    fprintf(out, ",\n%s\"gpudet\": {\"quanta\": %llu, \"quantum_end\": {", indent,
+            (unsigned long long)s->quanta);
+    for (int i = 0; i < TIMING_QEND_COUNT; i++)
+        fprintf(out, "%s\"%s\": %llu", i ? ", " : "", qend_names[i],
+                (unsigned long long)s->quantum_end[i]);
+    fprintf(out,
+            "}, \"store_buffer_entries\": %llu, \"store_buffer_max_entries\": %llu, "
+            "\"store_buffer_bytes\": %llu, \"store_buffer_own_reads\": %llu, "
+            "\"serial_atomics\": %llu, \"serial_calls\": %llu, \"bta_releases\": %llu, "
+            "\"dwp_launches\": %llu}",
+            (unsigned long long)s->sb_entries, (unsigned long long)s->sb_max_entries,
+            (unsigned long long)s->sb_bytes, (unsigned long long)s->sb_own_reads,
+            (unsigned long long)s->serial_atomics, (unsigned long long)s->serial_calls,
+            (unsigned long long)s->bta_releases, (unsigned long long)s->dwp_launches);
+}
+
+static void report_json(FILE *out, rt_kernel *const *ks, size_t n)
+{
+    const rt_config *c = &rt_g.cfg;
+    fprintf(out, "{\n  \"format\": \"ptxsim-stats\",\n  \"version\": 1,\n  \"run\": {\"gpu\": ");
+    json_string(out, rt_g.gpu->name);
+    fprintf(out, ", \"engine\": ");
+    json_string(out, c->engine);
+    fprintf(out, ", \"det\": ");
+    json_string(out, c->det);
+    fprintf(out, ", \"threads\": %u, \"seed\": %llu, \"quantum\": %llu, \"timing\": %s},\n",
+            c->threads, (unsigned long long)c->seed, (unsigned long long)c->quantum,
+            c->timing ? "true" : "false");
+
+    uint64_t launches = 0, ctas = 0, threads = 0;
+    double seconds = 0;
+    timing_stats total = {0};
+    fprintf(out, "  \"kernels\": [");
+    bool first = true;
+    for (size_t i = 0; i < n; i++) {
+        rt_kernel *k = ks[i];
+        if (!k->launches)
+            continue;
+        fprintf(out, "%s\n    {\n      \"name\": ", first ? "" : ",");
+        first = false;
+        json_string(out, rt_kernel_pretty(k));
+        fprintf(out, ",\n");
+        json_counters(out, k->launches, k->ctas, k->threads, &k->engine, "      ");
+        fprintf(out, ",\n      \"host_seconds\": %.6f\n    }", k->seconds);
+        launches += k->launches;
+        ctas += k->ctas;
+        threads += k->threads;
+        seconds += k->seconds;
+        timing_stats_add(&total, &k->engine);
+    }
+    fprintf(out, "%s],\n  \"total\": {\n", first ? "" : "\n  ");
+    json_counters(out, launches, ctas, threads, &total, "    ");
+    fprintf(out, "\n  },\n  \"host_seconds\": %.6f\n}\n", seconds);
+}
+
+static void report_table(FILE *out, rt_kernel *const *ks, size_t n)
+{
     uint64_t launches = 0;
     double seconds = 0;
     fprintf(out, "ptxsim statistics (gpu %s, engine %s, det %s, %u host thread%s)\n",
@@ -38,7 +125,33 @@ void rt_stats_report(void)
     }
     fprintf(out, "%-40s %10llu %12s %14s %12.3f\n", "total", (unsigned long long)launches, "",
             "", seconds * 1e3);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+void rt_stats_report(void)
+{
+    const char *dest = rt_g.cfg.stats;
+    FILE *out = stderr;
+    if (strcmp(dest, "-") != 0 && strcmp(dest, "stderr") != 0) {
+        out = fopen(dest, "w");
+        if (!out) {
+            fprintf(stderr, "ptxsim: cannot write statistics to %s\n", dest);
+            return;
+        }
+    }
+    pthread_mutex_lock(&rt_g.lock);
+    size_t n;
+    rt_kernel *const *ks = rt_kernels(&n);
+    if (out != stderr && ends_with(dest, ".json"))
+        report_json(out, ks, n);
+    else
+        report_table(out, ks, n);
     pthread_mutex_unlock(&rt_g.lock);
-    if (out != stderr)
-        fclose(out);
+    if (out != stderr && fclose(out) != 0)
+        fprintf(stderr, "ptxsim: cannot write statistics to %s\n", dest);
 }
