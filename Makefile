@@ -62,7 +62,10 @@ ACORE_A    := $(B)/asan/lib/libptxsim.a
 all: $(PTXSIM) $(SHIM_SO) $(SHIM12_SO) $(SHIM11_SO)
 
 # ---------------------------------------------------------------- dependencies
-DEB_PACKAGES := flex bison check pkg-config libzstd-dev liblz4-dev zlib1g-dev libffi-dev llvm-19-dev
+# libjansson-dev: JSON for ptxsim sweep/plot; gnuplot-nox draws ptxsim plot's charts; slurmctld,
+# slurmd, slurm-client and munge are the one-node Slurm cluster tests/suites/sweep.sh starts.
+DEB_PACKAGES := flex bison check pkg-config libzstd-dev liblz4-dev zlib1g-dev libffi-dev llvm-19-dev \
+                libjansson-dev gnuplot-nox slurmctld slurmd slurm-client munge
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
@@ -131,9 +134,11 @@ $(ASHIM_SO): $(ASHIM_OBJ) $(ACORE_A) $(SHIM_DIR)/libcudart.map
 	@mkdir -p $(dir $@)
 	$(CC) $(SHIM_LDFLAGS) -fsanitize=address,undefined -o $@ $(ASHIM_OBJ) $(ACORE_A) $(LIBS)
 
+# The command also reads and writes JSON (sweep plans, summaries); the shim does not.
+CLI_LIBS   := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
 $(PTXSIM): $(CLI_OBJ) $(CORE_A)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $(CLI_OBJ) $(CORE_A) $(LIBS)
+	$(CC) -o $@ $(CLI_OBJ) $(CORE_A) $(CLI_LIBS) $(LIBS)
 
 # ---------------------------------------------------------------- tests
 $(B)/asan/tests/%: tests/unit/%.c $(AHELP_OBJ) $(ACORE_A)

@@ -8,5 +8,7 @@
 int cli_run(int argc, char **argv);      /* cli/run.c:     ptxsim run [options] -- ./app args */
 int cli_extract(int argc, char **argv);  /* cli/extract.c: ptxsim extract ./app [--list|...] */
 int cli_ptx(int argc, char **argv);      /* cli/ptx.c:     ptxsim ptx FILE.ptx [--dump] */
+int cli_sweep(int argc, char **argv);    /* cli/sweep.c:   ptxsim sweep --out=DIR ... -- ./app */
+int cli_plot(int argc, char **argv);     /* cli/plot.c:    ptxsim plot DIR --x=AXIS --y=STAT */
 
 #endif

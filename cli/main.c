@@ -18,6 +18,14 @@ static void usage(FILE *out)
             "                                  be built with `nvcc -cudart shared`)\n"
             "  extract ./app [--list|...]      list or dump the PTX kernels inside a CUDA binary\n"
             "  ptx FILE.ptx [--dump]           parse, check and dump a PTX file\n"
+            "  sweep --out=DIR [OPTIONS] -- ./app [ARGS]\n"
+            "                                  run the cross product of programs and option\n"
+            "                                  values (--seed=1..8 --det=off,gpudet), here or\n"
+            "                                  as a Slurm job array, into one results table\n"
+            "                                  (see ptxsim sweep --help)\n"
+            "  plot DIR --x=AXIS --y=STAT [--group=AXIS]\n"
+            "                                  a PNG chart of a sweep's results (ptxsim plot\n"
+            "                                  --help)\n"
             "  --help                          this text\n"
             "  --version                       ptxsim's version\n"
             "\n"
@@ -46,6 +54,8 @@ static void usage(FILE *out)
             "examples:\n"
             "  ptxsim run -- ./vector_add\n"
             "  ptxsim run --threads=4 --seed=7 -- ./app input.dat\n"
+            "  ptxsim sweep --out=results --det=off,gpudet --seed=1..8 -- ./app\n"
+            "  ptxsim plot results --x=seed --y=warp_instructions --group=det\n"
             "  PTXSIM_VERBOSE=1 LD_PRELOAD=build/lib/libcudart.so.13 ./app\n");
 }
 
@@ -62,6 +72,10 @@ int main(int argc, char **argv)
         return cli_extract(argc - 1, argv + 1);
     if (strcmp(cmd, "ptx") == 0)
         return cli_ptx(argc - 1, argv + 1);
+    if (strcmp(cmd, "sweep") == 0)
+        return cli_sweep(argc - 1, argv + 1);
+    if (strcmp(cmd, "plot") == 0)
+        return cli_plot(argc - 1, argv + 1);
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         usage(stdout);
         return 0;
