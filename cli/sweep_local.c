@@ -126,6 +126,8 @@ int sweep_local(const char *dir, const sweep_plan *plan, const sweep_where *wher
     sigaction(SIGTERM, &sa, &old_term);
     stop_requested = 0;
     progress p = {.tty = isatty(2), .total = count, .start = now_seconds()};
+    if (p.tty && count)
+        progress_show(&p, 0, 0);   /* the empty bar, until the first run ends */
     size_t next = 0, active = 0;
     bool told_workers = false;
     while (busy && (next < count || active > 0)) {
