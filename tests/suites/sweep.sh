@@ -8,6 +8,7 @@
 #   - an interrupted sweep resumes without redoing finished runs;
 #   - a racy kernel over seeds and threads with and without --det=gpudet: the deterministic
 #     rows agree, the others vary;
+#   - a run over --time is killed and recorded as timed out (status 124);
 #   - ptxsim plot draws a PNG whose data are the summary's means (and ratios to a baseline);
 #   - options a sweep must refuse.
 # Environment: B (build dir), NVCC.
@@ -189,6 +190,15 @@ check sweep_resume_nothing_left "$([ "$rc" = 0 ] && grep -q 'nothing to run: 6 r
 "$PTXSIM" sweep --out="$work/resume" --apps="$work/apps2" --seed=1,3 >"$work/resume4.out" 2>&1
 check sweep_resume_other_plan_refused "$([ $? = 2 ] && grep -q 'holds a different sweep' "$work/resume4.out"; echo $?)" \
     "$(cat "$work/resume4.out")"
+
+# ---------------------------------------------------------------- a time limit
+"$PTXSIM" sweep --out="$work/slow" --time=0:1 -- sh -c 'sleep 30; echo late' >"$work/slow.out" 2>&1
+rc=$?
+wall=$(column "$work/slow/summary.csv" wall_seconds)
+check sweep_time_limit "$([ "$rc" = 1 ] && [ "$(column "$work/slow/summary.csv" status)" = 124 ] &&
+    [ "$(column "$work/slow/summary.csv" outcome)" = "timed out" ] &&
+    awk -v w="$wall" 'BEGIN { exit !(w >= 1 && w < 10) }'; echo $?)" \
+    "exit $rc; $(tail -n 1 "$work/slow/summary.csv")"
 
 # ---------------------------------------------------------------- determinism over seeds and threads
 "$PTXSIM" sweep --out="$work/racy" --on=local:2 --det=off,gpudet --seed=1..4 --threads=1,2 \
