@@ -172,15 +172,18 @@ static char **run_command(const sweep_plan *plan, size_t run, const char *ptxsim
         return NULL;
     argv[n++] = (char *)ptxsim;
     argv[n++] = "run";
-    for (size_t i = 0; i < plan->axis_count; i++) {
-        if (asprintf(&store[(*stored)++], "--%s=%s", plan->axes[i].opt->name,
-                     sweep_run_value(plan, run, i)) < 0)
-            return free(argv), NULL;
-        argv[n++] = store[*stored - 1];
+    for (size_t i = 0; i <= plan->axis_count; i++) {
+        char *word;
+        int len = i < plan->axis_count
+                      ? asprintf(&word, "--%s=%s", plan->axes[i].opt->name,
+                                 sweep_run_value(plan, run, i))
+                      : asprintf(&word, "--stats=%s/stats.json", rdir);
+        if (len < 0) {
+            free(argv);
+            return NULL;
+        }
+        argv[n++] = store[(*stored)++] = word;
     }
-    if (asprintf(&store[(*stored)++], "--stats=%s/stats.json", rdir) < 0)
-        return free(argv), NULL;
-    argv[n++] = store[*stored - 1];
     argv[n++] = "--";
     for (size_t k = 0; k < app->argc; k++)
         argv[n++] = app->argv[k];
