@@ -36,6 +36,7 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'exit 143' TERM INT HUP   # so that the cluster is stopped on those too
 
 # ---------------------------------------------------------------- the programs
 app=$B/examples/gpu_racey
