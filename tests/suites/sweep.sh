@@ -119,8 +119,8 @@ grep -q '^#SBATCH --array=0-11$' "$work/dry.out" && grep -q '^#SBATCH --mem=300$
     grep -q '^#SBATCH --time=3$' "$work/dry.out" && [ ! -e "$work/dry" ]
 check sweep_slurm_dry_run $? "the job script lacks the array, --mem or --time, or the dry run wrote $work/dry"
 
-if conf=$(bash tests/sweep/one_node_slurm.sh start "$work/cluster" 2>"$work/cluster.err"); then
-    cluster=$work/cluster
+cluster=$work/cluster   # set first: cleanup stops whatever part of it has started
+if conf=$(bash tests/sweep/one_node_slurm.sh start "$cluster" 2>"$work/cluster.err"); then
     export "${conf#export }"
     "$PTXSIM" sweep --out="$work/slurm" --on=slurm --cpus=1 --time=2 --mem=300 --wait \
         --apps="$work/apps" "${axes[@]}" >"$work/slurm.out" 2>&1
@@ -145,6 +145,7 @@ if conf=$(bash tests/sweep/one_node_slurm.sh start "$work/cluster" 2>"$work/clus
     cluster=
     unset SLURM_CONF
 else
+    cluster=
     fail sweep_slurm_cluster "the one-node Slurm cluster did not start: $(cat "$work/cluster.err")"
 fi
 

@@ -18,6 +18,8 @@
 set -u
 
 die() { echo "one_node_slurm.sh: $*" >&2; exit 1; }
+# A start that fails halfway stops what it had started.
+fail_start() { echo "one_node_slurm.sh: $*" >&2; stop; exit 1; }
 
 [ $# -eq 2 ] || die "usage: one_node_slurm.sh start|stop DIR"
 cmd=$1
@@ -54,7 +56,7 @@ start() {
     chmod 400 "$dir/munge/munge.key"
     munged --force --socket="$dir/munge/munge.socket" --key-file="$dir/munge/munge.key" \
         --pid-file="$dir/munge/munged.pid" --log-file="$dir/munge/munged.log" \
-        --seed-file="$dir/munge/munged.seed" || die "munged did not start (see $dir/munge/munged.log)"
+        --seed-file="$dir/munge/munged.seed" || fail_start "munged did not start (see $dir/munge/munged.log)"
 
     local user host cpus mem ctld_port slurmd_port
     user=$(id -un)
@@ -62,8 +64,8 @@ start() {
     cpus=$(nproc)
     # Half of the memory, so that --mem requests are checked against something real.
     mem=$(awk '/^MemTotal:/ { printf "%d", $2 / 2048 }' /proc/meminfo)
-    ctld_port=$(free_port) || die "no free port"
-    slurmd_port=$(free_port "$ctld_port") || die "no free port"
+    ctld_port=$(free_port) || fail_start "no free port"
+    slurmd_port=$(free_port "$ctld_port") || fail_start "no free port"
     cat >"$dir/slurm.conf" <<EOF
 # A one-node cluster for ptxsim's tests (tests/sweep/one_node_slurm.sh).
 ClusterName=ptxsim-test
@@ -98,15 +100,15 @@ NodeName=$node NodeAddr=127.0.0.1 NodeHostname=$host CPUs=$cpus RealMemory=$mem 
 PartitionName=debug Nodes=$node Default=YES MaxTime=INFINITE State=UP
 EOF
     export SLURM_CONF=$dir/slurm.conf
-    slurmctld -f "$SLURM_CONF" -i || die "slurmctld did not start (see $dir/log/slurmctld.log)"
-    slurmd -f "$SLURM_CONF" -N "$node" || die "slurmd did not start (see $dir/log/slurmd.log)"
+    slurmctld -f "$SLURM_CONF" -i || fail_start "slurmctld did not start (see $dir/log/slurmctld.log)"
+    slurmd -f "$SLURM_CONF" -N "$node" || fail_start "slurmd did not start (see $dir/log/slurmd.log)"
     local i state
     for i in $(seq 1 150); do
         state=$(sinfo -h -n "$node" -o %t 2>/dev/null)
         [ "$state" = idle ] && break
         sleep 0.2
     done
-    [ "$state" = idle ] || die "the node did not become idle (state '$state'; see $dir/log)"
+    [ "$state" = idle ] || fail_start "the node did not become idle (state '$state'; see $dir/log)"
     echo "export SLURM_CONF=$SLURM_CONF"
 }
 
@@ -126,11 +128,14 @@ end_pid() {
 
 stop() {
     export PATH=$PATH:/usr/sbin
-    [ -f "$dir/slurm.conf" ] || return 0
-    SLURM_CONF=$dir/slurm.conf scontrol shutdown >/dev/null 2>&1
-    end_pid "$dir/slurmd.pid" 100
-    end_pid "$dir/slurmctld.pid" 100
-    munged --stop --socket="$dir/munge/munge.socket" >/dev/null 2>&1
+    if [ -f "$dir/slurm.conf" ]; then
+        SLURM_CONF=$dir/slurm.conf scontrol shutdown >/dev/null 2>&1
+        end_pid "$dir/slurmd.pid" 100
+        end_pid "$dir/slurmctld.pid" 100
+    fi
+    if [ -S "$dir/munge/munge.socket" ]; then
+        munged --stop --socket="$dir/munge/munge.socket" >/dev/null 2>&1
+    fi
     end_pid "$dir/munge/munged.pid" 50
 }
 
