@@ -1,9 +1,9 @@
 /* graph.c: CUDA graphs. A graph is a set of nodes (each an rt_op: a kernel launch, a copy, a
  * fill, a host function, an event record or wait, a child graph, or nothing) with dependency
  * edges. Instantiating copies the graph and fixes an order that respects every edge (Kahn's
- * algorithm, ties broken by creation order, so the order is deterministic); launching runs the
- * nodes in that order. Work completes when it is issued here, so one order is as good as any
- * other the edges allow.
+ * algorithm, ties broken by creation order, so the order is deterministic); launching queues
+ * a copy of the executable graph on the stream (later updates to it do not change a launch
+ * already made, as CUDA says), and the device worker runs its nodes in that order.
  */
 #include "runtime/rt_internal.h"
 
@@ -175,7 +175,9 @@ static enum cudaGraphNodeType type_of(rt_op_kind k)
     case RT_OP_KERNEL: return cudaGraphNodeTypeKernel;
     case RT_OP_COPY: return cudaGraphNodeTypeMemcpy;
     case RT_OP_FILL: return cudaGraphNodeTypeMemset;
-    case RT_OP_HOST: return cudaGraphNodeTypeHost;
+    case RT_OP_HOST:
+    case RT_OP_CALLBACK: return cudaGraphNodeTypeHost;
+    case RT_OP_FREE: return cudaGraphNodeTypeMemFree;
     case RT_OP_EVENT_RECORD: return cudaGraphNodeTypeEventRecord;
     case RT_OP_EVENT_WAIT: return cudaGraphNodeTypeWaitEvent;
     case RT_OP_GRAPH: return cudaGraphNodeTypeGraph;
@@ -726,6 +728,7 @@ rt_graph *rt_graph_clone_locked(const rt_graph *src)
         nd->type = s->type;
         nd->origin = s;
         nd->params = s->params;
+        nd->disabled = s->disabled;
         if (s->type == cudaGraphNodeTypeKernel) {
             nd->argv = rt_launch_argv(&nd->op.kernel);
             ok = nd->argv != NULL;
@@ -885,12 +888,12 @@ out:
     return found;
 }
 
-static cudaError_t run_order(rt_gnode **order, size_t n)
+static cudaError_t run_order(rt_gnode **order, size_t n, uint64_t seq)
 {
     for (size_t i = 0; i < n; i++) {
         if (order[i]->disabled)
             continue;
-        cudaError_t e = rt_op_run(&order[i]->op);
+        cudaError_t e = rt_op_run(&order[i]->op, seq);
         if (e != cudaSuccess)
             return e;
         if (rt_g.sticky != cudaSuccess)
@@ -899,15 +902,30 @@ static cudaError_t run_order(rt_gnode **order, size_t n)
     return cudaSuccess;
 }
 
-cudaError_t rt_graph_run(rt_graph *g)
+cudaError_t rt_graph_run(rt_graph *g, uint64_t seq)
 {
     cudaError_t e;
     rt_gnode **order = topo_order(g, &e);
     if (!order)
         return e;
-    e = run_order(order, g->n);
+    e = run_order(order, g->n, seq);
     free(order);
     return e;
+}
+
+/* Event-record nodes of a graph queued as operation seq (child graphs included): their events
+ * complete with it, so a synchronisation on them waits for the launch. */
+static void note_event_records(const rt_graph *g, uint64_t seq)
+{
+    for (size_t i = 0; i < g->n; i++) {
+        const rt_gnode *nd = g->nodes[i];
+        if (nd->disabled)
+            continue;
+        if (nd->op.kind == RT_OP_EVENT_RECORD)
+            rt_event_note_record(nd->op.event, seq);
+        else if (nd->op.kind == RT_OP_GRAPH && nd->op.graph)
+            note_event_records(nd->op.graph, seq);
+    }
 }
 
 /* ---------------------------------------------------------------- executable graphs */
@@ -1008,7 +1026,14 @@ cudaError_t rt_graph_launch(cudaGraphExec_t exec, cudaStream_t stream, bool uplo
         rt_op_free(&op);
     }
     rt_log(2, "cudaGraphLaunch(%p): %zu nodes", (void *)exec, x->graph->n);
-    return rt_end(run_order(x->order, x->graph->n));
+    op.graph = rt_graph_clone_locked(x->graph);
+    if (!op.graph)
+        return rt_end(cudaErrorMemoryAllocation);
+    uint64_t before = rt_issued_seq();
+    e = rt_op_submit(&op, stream);
+    if (e == cudaSuccess && rt_issued_seq() != before)
+        note_event_records(x->graph, rt_issued_seq());
+    return rt_end(e);
 }
 
 /* The node of the executable graph that was made from `node`. */
