@@ -79,6 +79,12 @@ static const char *error_name(CUresult e)
     return NULL;
 }
 
+const char *drv_error_name(cudaError_t e)
+{
+    const char *name = error_name(drv_result(e));
+    return name ? name : "CUDA_ERROR_UNKNOWN";
+}
+
 CUresult cuGetErrorName(CUresult error, const char **pStr)
 {
     if (!pStr)

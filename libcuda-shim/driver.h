@@ -35,10 +35,14 @@ CUresult drv_context(void);
 #define DRV(call)                                                                             \
     __extension__({                                                                           \
         cudaError_t drv_saved_ = rt_swap_last_error(cudaSuccess);                             \
+        rt_error_namer drv_namer_ = rt_swap_error_namer(drv_error_name);                      \
         cudaError_t drv_e_ = (call);                                                          \
+        rt_swap_error_namer(drv_namer_);                                                      \
         rt_swap_last_error(drv_saved_);                                                       \
         drv_result(drv_e_);                                                                   \
     })
+/* The driver's name of the CUresult a runtime error becomes (for ptxsim's messages). */
+const char *drv_error_name(cudaError_t e);
 
 /* An entry point ptxsim does not implement: one line naming it, CUDA_ERROR_NOT_SUPPORTED. */
 CUresult drv_unsupported(const char *function);

@@ -506,6 +506,13 @@ static void without_builtins(const char *names, char *out, size_t len)
         bool known = false;
         for (size_t i = 0; i < sizeof builtin / sizeof builtin[0] && !known; i++)
             known = strlen(builtin[i]) == n && strncmp(builtin[i], p, n) == 0;
+        /* each name once, though every unit that uses it declares it */
+        for (const char *q = out; *q && !known;) {
+            const char *qe = strstr(q, ", ");
+            size_t qn = qe ? (size_t)(qe - q) : strlen(q);
+            known = qn == n && strncmp(q, p, n) == 0;
+            q = qe ? qe + 2 : q + qn;
+        }
         if (!known && used < len)
             used += (size_t)snprintf(out + used, len - used, "%s%.*s", used ? ", " : "", (int)n,
                                      p);

@@ -473,6 +473,11 @@ cudaError_t rt_peek_last_error(void);
 /* Sets this thread's last error to e and returns what it was (the driver API's calls into the
  * runtime leave the runtime's last error as they found it). */
 cudaError_t rt_swap_last_error(cudaError_t e);
+/* The names of errors in ptxsim's messages on this thread: NULL for the runtime's
+ * (cudaErrorInvalidValue); the driver shim installs CUresult names around its calls. Returns the
+ * previous one. */
+typedef const char *(*rt_error_namer)(cudaError_t err);
+rt_error_namer rt_swap_error_namer(rt_error_namer n);
 /* An entry point ptxsim does not implement: says so once on stderr, naming the function, and
  * returns cudaErrorNotSupported (recorded as the last error). */
 cudaError_t rt_unsupported(const char *function);

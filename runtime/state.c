@@ -85,6 +85,16 @@ bool rt_error_is_sticky(cudaError_t err)
     }
 }
 
+/* Who names errors in messages on this thread: the driver API's calls name CUresults. */
+static _Thread_local rt_error_namer namer;
+
+rt_error_namer rt_swap_error_namer(rt_error_namer n)
+{
+    rt_error_namer was = namer;
+    namer = n;
+    return was;
+}
+
 cudaError_t rt_api_error(cudaError_t err, const char *function, const char *fmt, ...)
 {
     char msg[512];
@@ -92,7 +102,8 @@ cudaError_t rt_api_error(cudaError_t err, const char *function, const char *fmt,
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "ptxsim: %s: %s (%s)\n", function, msg, rt_error_name(err));
+    fprintf(stderr, "ptxsim: %s: %s (%s)\n", function, msg,
+            namer ? namer(err) : rt_error_name(err));
     return err;
 }
 
