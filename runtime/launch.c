@@ -351,6 +351,46 @@ static void engine_config(timing_engine_config *ec, rt_kernel *k, bool cooperati
     ec->cooperative = cooperative;
 }
 
+/* Host memory the resident CTAs of one grid may hold in warp state (registers, local memory)
+ * and shared memory. The modelled GPU keeps every CTA its occupancy allows resident at once
+ * (an A100: 108 SMs x up to 32 CTAs), and a resident CTA's warps own their whole register file
+ * in host memory; for kernels with many registers (tensor-core GEMMs) that is hundreds of MB
+ * beyond the program's own data. Past this budget fewer CTAs are resident at once: fewer per
+ * SM, then fewer SMs. The choice depends only on the kernel and the launch, so it is the same
+ * on every run (GPUDet's schedule stays deterministic); a cooperative grid keeps every CTA
+ * resident, as grid-wide synchronisation needs. */
+#define RT_RESIDENT_STATE_BUDGET (UINT64_C(16) << 20)
+
+static void cap_residency(timing_engine_config *ec, const emu_grid *g, const rt_kernel *k)
+{
+    if (ec->cooperative)
+        return;
+    const emu_launch *L = emu_grid_launch(g);
+    uint64_t threads = (uint64_t)L->block.x * L->block.y * L->block.z;
+    uint64_t warps = (threads + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE;
+    /* 64-bit register slots for 32 lanes, local memory for 32 threads, and the SIMT stack and
+     * frames (a few hundred bytes) */
+    uint64_t per_warp = (uint64_t)k->fn->nslots * EMU_WARP_SIZE * sizeof(uint64_t) +
+                        k->fn->local_size * EMU_WARP_SIZE + 512;
+    uint64_t per_cta = warps * per_warp + emu_grid_smem_per_cta(g) + L->reserved_smem;
+    uint64_t live = RT_RESIDENT_STATE_BUDGET / (per_cta ? per_cta : 1);
+    if (!live)
+        live = 1;
+    uint64_t resident = (uint64_t)ec->sm_count * timing_ctas_per_sm(g, ec);
+    if (resident <= live || emu_grid_cta_count(g) <= live)
+        return;
+    if (live >= ec->sm_count) {
+        ec->max_ctas_per_sm = (uint32_t)(live / ec->sm_count);
+    } else {
+        ec->max_ctas_per_sm = 1;
+        ec->sm_count = (uint32_t)live;
+    }
+    rt_log(2, "%s: %llu bytes of state per CTA; %llu CTAs resident at once instead of %llu",
+           rt_kernel_pretty((rt_kernel *)k), (unsigned long long)per_cta,
+           (unsigned long long)((uint64_t)ec->sm_count * timing_ctas_per_sm(g, ec)),
+           (unsigned long long)resident);
+}
+
 cudaError_t rt_launch_run(const rt_launch_desc *d)
 {
     rt_kernel *k = d->kernel;
@@ -408,6 +448,7 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
     timing_engine_config ec;
     timing_stats run_stats = {0};
     engine_config(&ec, k, d->cooperative);
+    cap_residency(&ec, g, k);
     ec.stats = &run_stats;
 
     /* The grid runs without the runtime's lock, so the host goes on issuing work meanwhile

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 
 /* Pageable host memory an asynchronous copy may stage before it must wait instead. */
-#define STAGING_LIMIT (UINT64_C(64) << 20)
+#define STAGING_LIMIT (UINT64_C(16) << 20)
 
 typedef struct rt_work {
     struct rt_work *next;
