@@ -639,3 +639,142 @@ CUresult cuGraphNodeGetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsign
     DRV_CHECK(drv_context());
     return DRV(rt_graph_node_enabled(hGraphExec, hNode, isEnabled, false));
 }
+
+CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                            CUgraph childGraph)
+{
+    DRV_CHECK(drv_context());
+    return DRV(rt_graph_exec_node_params(hGraphExec, hNode, cudaGraphNodeTypeGraph, &childGraph,
+                                         "cuGraphExecChildGraphNodeSetParams"));
+}
+
+/* ---------------------------------------------------------------- kernel node attributes */
+
+CUresult cuGraphKernelNodeGetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr,
+                                       CUkernelNodeAttrValue *value_out)
+{
+    DRV_CHECK(drv_context());
+    return DRV(rt_graph_kernel_node_attribute(hNode, (cudaLaunchAttributeID)attr,
+                                              (cudaLaunchAttributeValue *)value_out, false));
+}
+
+CUresult cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr,
+                                       const CUkernelNodeAttrValue *value)
+{
+    DRV_CHECK(drv_context());
+    return DRV(rt_graph_kernel_node_attribute(hNode, (cudaLaunchAttributeID)attr,
+                                              (cudaLaunchAttributeValue *)value, true));
+}
+
+CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src)
+{
+    DRV_CHECK(drv_context());
+    return DRV(rt_graph_kernel_node_copy_attributes(dst, src));
+}
+
+/* ---------------------------------------------------------------- the generic node calls */
+
+static CUresult add_generic(CUgraphNode *node, CUgraph g, const CUgraphNode *deps, size_t n,
+                            CUgraphNodeParams *p)
+{
+    if (!p)
+        return CUDA_ERROR_INVALID_VALUE;
+    switch (p->type) {
+    case CU_GRAPH_NODE_TYPE_KERNEL: {
+        CUDA_KERNEL_NODE_PARAMS k;
+        memcpy(&k, &p->kernel, sizeof k);  /* v3 is laid out as v2 */
+        return cuGraphAddKernelNode_v2(node, g, deps, n, &k);
+    }
+    case CU_GRAPH_NODE_TYPE_MEMCPY:
+        return cuGraphAddMemcpyNode(node, g, deps, n, &p->memcpy.copyParams, p->memcpy.copyCtx);
+    case CU_GRAPH_NODE_TYPE_MEMSET: {
+        CUDA_MEMSET_NODE_PARAMS m = {p->memset.dst, p->memset.pitch, p->memset.value,
+                                     p->memset.elementSize, p->memset.width, p->memset.height};
+        return cuGraphAddMemsetNode(node, g, deps, n, &m, p->memset.ctx);
+    }
+    case CU_GRAPH_NODE_TYPE_HOST: {
+        CUDA_HOST_NODE_PARAMS h = {p->host.fn, p->host.userData};
+        return cuGraphAddHostNode(node, g, deps, n, &h);
+    }
+    case CU_GRAPH_NODE_TYPE_GRAPH:
+        return cuGraphAddChildGraphNode(node, g, deps, n, p->graph.graph);
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+        return cuGraphAddEventRecordNode(node, g, deps, n, p->eventRecord.event);
+    case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+        return cuGraphAddEventWaitNode(node, g, deps, n, p->eventWait.event);
+    default:
+        return drv_unsupported("cuGraphAddNode of this node type (memory, external semaphore, "
+                               "batch memory operation or conditional nodes)");
+    }
+}
+
+CUresult cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                        size_t numDependencies, CUgraphNodeParams *nodeParams)
+{
+    return add_generic(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
+}
+
+CUresult cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,
+                           const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData,
+                           size_t numDependencies, CUgraphNodeParams *nodeParams)
+{
+    (void)dependencyData;
+    return add_generic(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
+}
+
+/* Sets a node's parameters from the generic description, in a graph (exec NULL) or in an
+ * executable graph. */
+static CUresult set_generic(CUgraphExec exec, CUgraphNode node, CUgraphNodeParams *p)
+{
+    if (!p)
+        return CUDA_ERROR_INVALID_VALUE;
+    switch (p->type) {
+    case CU_GRAPH_NODE_TYPE_KERNEL: {
+        CUDA_KERNEL_NODE_PARAMS k;
+        memcpy(&k, &p->kernel, sizeof k);
+        return exec ? cuGraphExecKernelNodeSetParams_v2(exec, node, &k)
+                    : cuGraphKernelNodeSetParams_v2(node, &k);
+    }
+    case CU_GRAPH_NODE_TYPE_MEMCPY:
+        return exec ? cuGraphExecMemcpyNodeSetParams(exec, node, &p->memcpy.copyParams,
+                                                     p->memcpy.copyCtx)
+                    : cuGraphMemcpyNodeSetParams(node, &p->memcpy.copyParams);
+    case CU_GRAPH_NODE_TYPE_MEMSET: {
+        CUDA_MEMSET_NODE_PARAMS m = {p->memset.dst, p->memset.pitch, p->memset.value,
+                                     p->memset.elementSize, p->memset.width, p->memset.height};
+        return exec ? cuGraphExecMemsetNodeSetParams(exec, node, &m, p->memset.ctx)
+                    : cuGraphMemsetNodeSetParams(node, &m);
+    }
+    case CU_GRAPH_NODE_TYPE_HOST: {
+        CUDA_HOST_NODE_PARAMS h = {p->host.fn, p->host.userData};
+        return exec ? cuGraphExecHostNodeSetParams(exec, node, &h)
+                    : cuGraphHostNodeSetParams(node, &h);
+    }
+    case CU_GRAPH_NODE_TYPE_GRAPH:
+        if (exec)
+            return cuGraphExecChildGraphNodeSetParams(exec, node, p->graph.graph);
+        break;
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+        return exec ? cuGraphExecEventRecordNodeSetEvent(exec, node, p->eventRecord.event)
+                    : cuGraphEventRecordNodeSetEvent(node, p->eventRecord.event);
+    case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+        return exec ? cuGraphExecEventWaitNodeSetEvent(exec, node, p->eventWait.event)
+                    : cuGraphEventWaitNodeSetEvent(node, p->eventWait.event);
+    default:
+        break;
+    }
+    return drv_unsupported("cuGraphNodeSetParams / cuGraphExecNodeSetParams of this node type");
+}
+
+CUresult cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams)
+{
+    return set_generic(NULL, hNode, nodeParams);
+}
+
+CUresult cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                  CUgraphNodeParams *nodeParams)
+{
+    if (!hGraphExec)
+        return CUDA_ERROR_INVALID_VALUE;
+    return set_generic(hGraphExec, hNode, nodeParams);
+}

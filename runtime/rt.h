@@ -399,6 +399,10 @@ cudaError_t rt_graph_add_event_node(cudaGraphNode_t *node, cudaGraph_t graph,
 cudaError_t rt_graph_node_params(cudaGraphNode_t node, enum cudaGraphNodeType type, void *params,
                                  bool set, const char *api);
 cudaError_t rt_graph_node_get_type(cudaGraphNode_t node, enum cudaGraphNodeType *type);
+/* cudaGraphKernelNodeGetAttribute / SetAttribute (set: value is read), CopyAttributes. */
+cudaError_t rt_graph_kernel_node_attribute(cudaGraphNode_t node, cudaLaunchAttributeID attr,
+                                           cudaLaunchAttributeValue *value, bool set);
+cudaError_t rt_graph_kernel_node_copy_attributes(cudaGraphNode_t dst, cudaGraphNode_t src);
 cudaError_t rt_graph_get_nodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *count,
                                bool roots);
 cudaError_t rt_graph_get_edges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to,
