@@ -6,9 +6,10 @@
  * functions take and return the CUDA runtime's own types, so the shim's exported functions
  * are one-line wrappers; each returns the cudaError_t the real runtime would return.
  *
- * Launches are synchronous: a kernel runs to completion inside the launch call. A fault
- * inside a kernel does not fail the launch call (on a GPU it is asynchronous); it poisons the
- * context, and every later call returns that error until cudaDeviceReset.
+ * Work on streams (launches, copies, fills, host functions) is queued and run by the device
+ * worker thread in issue order (worker.c) while the program goes on; calls wait where CUDA's
+ * do. A fault inside a kernel does not fail the launch call; it poisons the context, and every
+ * later call returns that error until cudaDeviceReset.
  */
 #ifndef PTXSIM_RUNTIME_RT_H
 #define PTXSIM_RUNTIME_RT_H
@@ -175,7 +176,8 @@ cudaError_t rt_occupancy_available_smem(size_t *smem, const void *func, int num_
 
 /* ---------------------------------------------------------------- memory
  * Copies and fills take the stream they are issued to (0 for the synchronous calls) and the
- * name of the API call for messages; on a capturing stream they are recorded, not run. */
+ * name of the API call, for messages and to tell the asynchronous forms ("...Async") from the
+ * synchronous ones; on a capturing stream they are recorded, not run. */
 
 cudaError_t rt_malloc(void **ptr, size_t size);
 cudaError_t rt_malloc_managed(void **ptr, size_t size, unsigned flags);
