@@ -1,5 +1,5 @@
 # ptxsim: one build for everything.
-#   make          build/bin/ptxsim and build/lib/libcudart.so.13
+#   make          build/bin/ptxsim, build/lib/libcudart.so.13 (and .12, .11.0), libcuda.so.1
 #   make deps     install what is missing from Debian's archive
 #   make check    deps, build, every test suite; ends with "N passed, N failed"
 #   make demo     deps, build, run the flagship example under ptxsim
@@ -17,6 +17,8 @@ B          := build
 # Layers, bottom to top. Each is a folder of C files with one public header.
 LAYERS     := frontend emulator timing runtime
 SHIM_DIR   := libcudart-shim
+DRV_DIR    := libcuda-shim
+NVRTC_DIR  := libnvrtc-shim
 
 WARN       := -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wvla
 BASEFLAGS  := -std=c17 -D_GNU_SOURCE -fPIC -g -I. -I$(B)/gen -I$(CUDA_HOME)/include $(WARN)
@@ -34,6 +36,8 @@ GEN_C      := $(patsubst frontend/%.l,$(B)/gen/%.c,$(LEX_SRC)) $(patsubst fronte
 GEN_H      := $(patsubst frontend/%.y,$(B)/gen/%.h,$(YACC_SRC))
 CORE_SRC   := $(foreach l,$(LAYERS),$(call find_c,$(l)))
 SHIM_SRC   := $(call find_c,$(SHIM_DIR))
+DRV_SRC    := $(call find_c,$(DRV_DIR))
+NVRTC_SRC  := $(call find_c,$(NVRTC_DIR))
 CLI_SRC    := $(call find_c,cli)
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_HELPERS := $(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c))
@@ -41,6 +45,8 @@ UNIT_HELPERS := $(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c))
 obj         = $(patsubst %.c,$(1)/obj/%.o,$(patsubst $(B)/gen/%,gen/%,$(2)))
 CORE_OBJ   := $(call obj,$(B),$(CORE_SRC) $(GEN_C))
 SHIM_OBJ   := $(call obj,$(B),$(SHIM_SRC))
+DRV_OBJ    := $(call obj,$(B),$(DRV_SRC))
+NVRTC_OBJ  := $(call obj,$(B),$(NVRTC_SRC))
 CLI_OBJ    := $(call obj,$(B),$(CLI_SRC))
 ACORE_OBJ  := $(call obj,$(B)/asan,$(CORE_SRC) $(GEN_C))
 ASHIM_OBJ  := $(call obj,$(B)/asan,$(SHIM_SRC))
@@ -51,6 +57,9 @@ PTXSIM     := $(B)/bin/ptxsim
 SHIM_SO    := $(B)/lib/libcudart.so.13
 SHIM12_SO  := $(B)/lib/libcudart.so.12
 SHIM11_SO  := $(B)/lib/libcudart.so.11.0
+CORE_SO    := $(B)/lib/libptxsim.so
+DRV_SO     := $(B)/lib/libcuda.so.1
+NVRTC_SO   := $(B)/lib/libptxsim-nvrtc.so
 ASHIM_SO   := $(B)/asan/lib/libcudart.so.13
 CORE_A     := $(B)/lib/libptxsim.a
 ACORE_A    := $(B)/asan/lib/libptxsim.a
@@ -59,7 +68,7 @@ ACORE_A    := $(B)/asan/lib/libptxsim.a
 .DEFAULT_GOAL := all
 .SECONDARY:
 
-all: $(PTXSIM) $(SHIM_SO) $(SHIM12_SO) $(SHIM11_SO)
+all: $(PTXSIM) $(SHIM_SO) $(SHIM12_SO) $(SHIM11_SO) $(DRV_SO) $(NVRTC_SO)
 
 # ---------------------------------------------------------------- dependencies
 # libjansson-dev: JSON for ptxsim sweep/plot; gnuplot-nox draws ptxsim plot's charts; slurmctld,
@@ -114,22 +123,44 @@ $(ACORE_A): $(ACORE_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
+# The runtime and the layers below it are one shared library, libptxsim.so, so that every shim
+# loaded into a process (the CUDA runtime's, the driver's, the NVRTC interposer) shares one
+# device, one set of modules and one device worker. It exports the runtime's interface (rt_*)
+# only; each shim finds it beside itself ($ORIGIN).
+$(CORE_SO): $(CORE_OBJ) runtime/libptxsim.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libptxsim.so -Wl,--version-script=runtime/libptxsim.map \
+	  -Wl,--no-undefined -Wl,-z,nodelete -o $@ $(CORE_OBJ) $(LIBS)
+USE_CORE   = $(CORE_SO) -Wl,-rpath,'$$ORIGIN' $(LIBS)
+
 # The shim exports the CUDA runtime ABI under the version nodes nvcc's binaries ask for;
 # everything else stays local so it cannot clash with the application's symbols.
 SHIM_LDFLAGS = -shared -Wl,-soname,libcudart.so.13 -Wl,--version-script=$(SHIM_DIR)/libcudart.map \
                -Wl,--no-undefined -Wl,-z,nodelete
-$(SHIM_SO): $(SHIM_OBJ) $(CORE_A) $(SHIM_DIR)/libcudart.map
+$(SHIM_SO): $(SHIM_OBJ) $(CORE_SO) $(SHIM_DIR)/libcudart.map
 	@mkdir -p $(dir $@)
-	$(CC) $(SHIM_LDFLAGS) -o $@ $(SHIM_OBJ) $(CORE_A) $(LIBS)
+	$(CC) $(SHIM_LDFLAGS) -o $@ $(SHIM_OBJ) $(USE_CORE)
 	ln -sf libcudart.so.13 $(B)/lib/libcudart.so
 # The same objects answer CUDA 12 programs under their soname and version node.
-$(SHIM12_SO): $(SHIM_OBJ) $(CORE_A) $(SHIM_DIR)/libcudart12.map
+$(SHIM12_SO): $(SHIM_OBJ) $(CORE_SO) $(SHIM_DIR)/libcudart12.map
 	@mkdir -p $(dir $@)
-	$(CC) $(subst .map,12.map,$(subst so.13,so.12,$(SHIM_LDFLAGS))) -o $@ $(SHIM_OBJ) $(CORE_A) $(LIBS)
+	$(CC) $(subst .map,12.map,$(subst so.13,so.12,$(SHIM_LDFLAGS))) -o $@ $(SHIM_OBJ) $(USE_CORE)
 # CUDA 11 programs, and the texture and surface reference API that CUDA 12 removed.
-$(SHIM11_SO): $(SHIM_OBJ) $(CORE_A) $(SHIM_DIR)/libcudart11.map
+$(SHIM11_SO): $(SHIM_OBJ) $(CORE_SO) $(SHIM_DIR)/libcudart11.map
 	@mkdir -p $(dir $@)
-	$(CC) $(subst .map,11.map,$(subst so.13,so.11.0,$(SHIM_LDFLAGS))) -o $@ $(SHIM_OBJ) $(CORE_A) $(LIBS)
+	$(CC) $(subst .map,11.map,$(subst so.13,so.11.0,$(SHIM_LDFLAGS))) -o $@ $(SHIM_OBJ) $(USE_CORE)
+# The driver API (libcuda.so.1, unversioned symbols as NVIDIA's are).
+$(DRV_SO): $(DRV_OBJ) $(CORE_SO) $(DRV_DIR)/libcuda.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=$(DRV_DIR)/libcuda.map \
+	  -Wl,--no-undefined -Wl,-z,nodelete -o $@ $(DRV_OBJ) $(USE_CORE)
+	ln -sf libcuda.so.1 $(B)/lib/libcuda.so
+# The NVRTC interposer: forwards to the toolkit's libnvrtc (found at run time), recording the
+# PTX of programs compiled for a real architecture so their cubins can be loaded.
+$(NVRTC_SO): $(NVRTC_OBJ) $(CORE_SO) $(NVRTC_DIR)/libnvrtc-shim.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libptxsim-nvrtc.so -Wl,--version-script=$(NVRTC_DIR)/libnvrtc-shim.map \
+	  -Wl,--no-undefined -Wl,-z,nodelete -o $@ $(NVRTC_OBJ) $(USE_CORE)
 $(ASHIM_SO): $(ASHIM_OBJ) $(ACORE_A) $(SHIM_DIR)/libcudart.map
 	@mkdir -p $(dir $@)
 	$(CC) $(SHIM_LDFLAGS) -fsanitize=address,undefined -o $@ $(ASHIM_OBJ) $(ACORE_A) $(LIBS)

@@ -14,10 +14,14 @@ static void usage(FILE *out)
             "usage: ptxsim COMMAND [ARGS]\n"
             "\n"
             "commands:\n"
-            "  run [OPTIONS] [--] ./app [ARGS]  run a CUDA program under ptxsim (the program must\n"
-            "                                  be built with `nvcc -cudart shared`)\n"
+            "  run [OPTIONS] [--] ./app [ARGS]  run a CUDA program under ptxsim: built as nvcc builds\n"
+            "                                  it (static runtime, or -cudart shared), using the\n"
+            "                                  runtime API, the driver API (-lcuda) or NVRTC; the\n"
+            "                                  program must carry PTX (nvcc -arch=sm_XX embeds it)\n"
+            "                                  and, when its runtime is static, its symbol table\n"
             "  extract ./app [--list|...]      list or dump the PTX kernels inside a CUDA binary\n"
-            "  ptx FILE.ptx [--dump]           parse, check and dump a PTX file\n"
+            "  ptx FILE.ptx [--dump|--load]    parse, check and dump a PTX file; --load also loads\n"
+            "                                  it and lists instructions ptxsim cannot execute\n"
             "  sweep --out=DIR [OPTIONS] -- ./app [ARGS]\n"
             "                                  run the cross product of programs and option\n"
             "                                  values (--seed=1..8 --det=off,gpudet), here or\n"
@@ -29,8 +33,14 @@ static void usage(FILE *out)
             "  --help                          this text\n"
             "  --version                       ptxsim's version\n"
             "\n"
+            "`ptxsim run` preloads build/lib/libcudart.so.13 (.12 or .11.0 for CUDA 12 and 11\n"
+            "programs), libcuda.so.1 (the driver API) and libptxsim-nvrtc.so (NVRTC programs that\n"
+            "compile for a real architecture), and puts their folder first on LD_LIBRARY_PATH.\n"
+            "Kernel launches, copies and host functions queue on their stream and run on a device\n"
+            "thread while the program goes on, in the order they were issued.\n"
+            "\n"
             "options of `run` (each is also an environment variable, so that\n"
-            "`LD_PRELOAD=.../libcudart.so.13 ./app` works without the command):\n",
+            "`LD_PRELOAD=.../libcudart.so.13:.../libcuda.so.1 ./app` works without the command):\n",
             RT_PTXSIM_VERSION);
     for (size_t i = 0; i < rt_option_count; i++) {
         const rt_option *o = &rt_options[i];

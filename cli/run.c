@@ -1,11 +1,14 @@
 /* run.c: `ptxsim run [options] [--] ./app args`: turns options into PTXSIM_* variables,
- * preloads the runtime shim that sits next to this executable, and executes the program.
+ * preloads the shims that sit next to this executable, and executes the program.
  *
- * One command for every kind of binary: a program built with `-cudart shared` finds the shim
- * under the soname it asks for (libcudart.so.13, or .12 / .11.0 for a CUDA 12 / 11 build); a
- * program that links the runtime statically (nvcc's default) is redirected to the preloaded
- * shim by the shim's static attach (libcudart-shim/static_attach.c), which needs the program's
- * symbol table. */
+ * One command for every kind of binary: a program built with `-cudart shared` finds the
+ * runtime shim under the soname it asks for (libcudart.so.13, or .12 / .11.0 for a CUDA 12 /
+ * 11 build); a program that links the runtime statically (nvcc's default) is redirected to the
+ * preloaded shim by the shim's static attach (libcudart-shim/static_attach.c), which needs the
+ * program's symbol table. The driver API shim (libcuda.so.1) and the NVRTC interposer are
+ * preloaded too, so a program that links -lcuda or -lnvrtc (or loads them itself) gets
+ * ptxsim's driver whatever its library path says; the shims' folder also goes first on
+ * LD_LIBRARY_PATH. */
 #include "cli/cli.h"
 #include "runtime/rt.h"
 
@@ -259,12 +262,17 @@ int cli_run(int argc, char **argv)
      * serves it; both sit in libdir, which goes on the library path. */
     snprintf(shim, sizeof shim, "%s/libcudart.so.%s", libdir,
              ef.needs_cudart12 ? "12" : ef.needs_cudart11 ? "11.0" : "13");
-    if (access(shim, R_OK) != 0) {
-        fprintf(stderr, "ptxsim run: the runtime shim %s is missing (build it with `make`)\n",
-                shim);
-        return 1;
-    }
-    if (prepend_env("LD_PRELOAD", shim) != 0 || prepend_env("LD_LIBRARY_PATH", libdir) != 0) {
+    char driver[PATH_MAX + 32], nvrtc[PATH_MAX + 32], preload[3 * PATH_MAX + 128];
+    snprintf(driver, sizeof driver, "%s/libcuda.so.1", libdir);
+    snprintf(nvrtc, sizeof nvrtc, "%s/libptxsim-nvrtc.so", libdir);
+    const char *const needed[] = {shim, driver, nvrtc};
+    for (size_t k = 0; k < sizeof needed / sizeof needed[0]; k++)
+        if (access(needed[k], R_OK) != 0) {
+            fprintf(stderr, "ptxsim run: %s is missing (build it with `make`)\n", needed[k]);
+            return 1;
+        }
+    snprintf(preload, sizeof preload, "%s:%s:%s", shim, driver, nvrtc);
+    if (prepend_env("LD_PRELOAD", preload) != 0 || prepend_env("LD_LIBRARY_PATH", libdir) != 0) {
         fprintf(stderr, "ptxsim run: cannot set the environment: %s\n", strerror(errno));
         return 1;
     }

@@ -75,6 +75,14 @@ bool emu_unregister_host_range(uint64_t addr);
 /* The live allocation holding [addr, addr+size): true and its base/size/kind, or false. */
 bool emu_find_allocation(uint64_t addr, uint64_t size, uint64_t *base, uint64_t *alloc_size,
                          emu_alloc_kind *kind);
+/* Pageable memory access (systems with HMM or ATS; off by default, as on most systems): when
+ * on, a kernel's global access outside every allocation may still use host memory the process
+ * can read and write (emu_pageable_range says where; the executor checks it after the
+ * allocation map). */
+void emu_set_pageable_access(bool on);
+/* True when [addr, addr+size) lies in writable host memory outside the device region and
+ * pageable access is on; the whole writable range around it in base/span. */
+bool emu_pageable_range(uint64_t addr, uint64_t size, uint64_t *base, uint64_t *span);
 /* Bytes of device memory in use and in all (cudaMemGetInfo). */
 void emu_device_mem_info(uint64_t *used, uint64_t *total);
 /* Sets the size of the device address space (default 16 GiB); only before the first

@@ -136,3 +136,67 @@ cudaError_t cudaProfilerStop(void)
 {
     return cudaSuccess;
 }
+
+/* ---------------------------------------------------------------- one device, no peers */
+
+cudaError_t cudaSetValidDevices(int *device_arr, int len)
+{
+    if (len < 0 || (len > 0 && !device_arr))
+        return cudaErrorInvalidValue;
+    for (int i = 0; i < len; i++)
+        if (device_arr[i] != 0)
+            return cudaErrorInvalidDevice;
+    return cudaSuccess;
+}
+
+/* A device is not its own peer: CUDA answers cudaErrorInvalidDevice. */
+cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags)
+{
+    (void)peerDevice;
+    return flags ? cudaErrorInvalidValue : cudaErrorInvalidDevice;
+}
+
+cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
+{
+    (void)peerDevice;
+    return cudaErrorInvalidDevice;
+}
+
+cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr, int srcDevice,
+                                      int dstDevice)
+{
+    (void)attr;
+    if (!value)
+        return cudaErrorInvalidValue;
+    (void)srcDevice;
+    (void)dstDevice;
+    return cudaErrorInvalidDevice;
+}
+
+/* Graph memory nodes are not supported, so no memory is kept for them. */
+cudaError_t cudaDeviceGraphMemTrim(int device)
+{
+    return device == 0 ? cudaSuccess : cudaErrorInvalidDevice;
+}
+
+/* Shared memory bank width: a preference without functional effect (deprecated since 12.4). */
+cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig)
+{
+    if (!pConfig)
+        return cudaErrorInvalidValue;
+    *pConfig = cudaSharedMemBankSizeFourByte;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config)
+{
+    return (unsigned)config <= cudaSharedMemBankSizeEightByte ? cudaSuccess
+                                                              : cudaErrorInvalidValue;
+}
+
+cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config)
+{
+    if ((unsigned)config > cudaSharedMemBankSizeEightByte)
+        return cudaErrorInvalidValue;
+    return rt_kernel_info(func, NULL, NULL);
+}

@@ -2,6 +2,8 @@
  * instantiating and launching. */
 #include "libcudart-shim/shim.h"
 
+#include <string.h>
+
 #define SAME_AS(name, target) extern __typeof__(target) name __attribute__((alias(#target)))
 
 cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags)
@@ -400,4 +402,244 @@ cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t 
                                     unsigned int *isEnabled)
 {
     return rt_graph_node_enabled(hGraphExec, hNode, isEnabled, false);
+}
+
+/* ---------------------------------------------------------------- kernel node attributes */
+
+cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode, cudaKernelNodeAttrID attr,
+                                            cudaKernelNodeAttrValue *value_out)
+{
+    return rt_graph_kernel_node_attribute(hNode, attr, value_out, false);
+}
+
+cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode, cudaKernelNodeAttrID attr,
+                                            const cudaKernelNodeAttrValue *value)
+{
+    return rt_graph_kernel_node_attribute(hNode, attr, (cudaKernelNodeAttrValue *)value, true);
+}
+
+cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst, cudaGraphNode_t hSrc)
+{
+    return rt_graph_kernel_node_copy_attributes(hDst, hSrc);
+}
+
+/* ---------------------------------------------------------------- copy node shorthands */
+
+static struct cudaMemcpy3DParms linear(void *dst, const void *src, size_t count,
+                                       enum cudaMemcpyKind kind)
+{
+    struct cudaMemcpy3DParms p;
+    memset(&p, 0, sizeof p);
+    p.srcPtr = (struct cudaPitchedPtr){(void *)src, count, count, 1};
+    p.dstPtr = (struct cudaPitchedPtr){dst, count, count, 1};
+    p.extent = (struct cudaExtent){count, 1, 1};
+    p.kind = kind;
+    return p;
+}
+
+/* The device bytes [offset, offset + count) of a variable, checked against its size. */
+static cudaError_t symbol_bytes(const void *symbol, size_t count, size_t offset, void **where)
+{
+    size_t size = 0;
+    cudaError_t e = rt_get_symbol_size(&size, symbol);
+    if (e == cudaSuccess && (offset > size || count > size - offset))
+        e = cudaErrorInvalidValue;
+    if (e == cudaSuccess)
+        e = rt_get_symbol_address(where, symbol);
+    if (e == cudaSuccess)
+        *where = (char *)*where + offset;
+    return e;
+}
+
+cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst, const void *src,
+                                           size_t count, enum cudaMemcpyKind kind)
+{
+    struct cudaMemcpy3DParms p = linear(dst, src, count, kind);
+    return rt_graph_node_params(node, cudaGraphNodeTypeMemcpy, &p, true,
+                                "cudaGraphMemcpyNodeSetParams1D");
+}
+
+cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node, const void *symbol,
+                                                 const void *src, size_t count, size_t offset,
+                                                 enum cudaMemcpyKind kind)
+{
+    void *where;
+    cudaError_t e = symbol_bytes(symbol, count, offset, &where);
+    if (e != cudaSuccess)
+        return e;
+    struct cudaMemcpy3DParms p = linear(where, src, count, kind);
+    return rt_graph_node_params(node, cudaGraphNodeTypeMemcpy, &p, true,
+                                "cudaGraphMemcpyNodeSetParamsToSymbol");
+}
+
+cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void *dst,
+                                                   const void *symbol, size_t count,
+                                                   size_t offset, enum cudaMemcpyKind kind)
+{
+    void *where;
+    cudaError_t e = symbol_bytes(symbol, count, offset, &where);
+    if (e != cudaSuccess)
+        return e;
+    struct cudaMemcpy3DParms p = linear(dst, where, count, kind);
+    return rt_graph_node_params(node, cudaGraphNodeTypeMemcpy, &p, true,
+                                "cudaGraphMemcpyNodeSetParamsFromSymbol");
+}
+
+cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t hGraphExec,
+                                                     cudaGraphNode_t node, const void *symbol,
+                                                     const void *src, size_t count,
+                                                     size_t offset, enum cudaMemcpyKind kind)
+{
+    void *where;
+    cudaError_t e = symbol_bytes(symbol, count, offset, &where);
+    if (e != cudaSuccess)
+        return e;
+    struct cudaMemcpy3DParms p = linear(where, src, count, kind);
+    return rt_graph_exec_node_params(hGraphExec, node, cudaGraphNodeTypeMemcpy, &p,
+                                     "cudaGraphExecMemcpyNodeSetParamsToSymbol");
+}
+
+cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t hGraphExec,
+                                                       cudaGraphNode_t node, void *dst,
+                                                       const void *symbol, size_t count,
+                                                       size_t offset, enum cudaMemcpyKind kind)
+{
+    void *where;
+    cudaError_t e = symbol_bytes(symbol, count, offset, &where);
+    if (e != cudaSuccess)
+        return e;
+    struct cudaMemcpy3DParms p = linear(dst, where, count, kind);
+    return rt_graph_exec_node_params(hGraphExec, node, cudaGraphNodeTypeMemcpy, &p,
+                                     "cudaGraphExecMemcpyNodeSetParamsFromSymbol");
+}
+
+cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                                 cudaGraph_t childGraph)
+{
+    return rt_graph_exec_node_params(hGraphExec, node, cudaGraphNodeTypeGraph, &childGraph,
+                                     "cudaGraphExecChildGraphNodeSetParams");
+}
+
+/* ---------------------------------------------------------------- the generic node calls
+ * (CUDA 12.2): one parameter structure for every node type. */
+
+/* The per-type call's parameters from a generic description; false for node types ptxsim
+ * does not build this way (memory, external semaphore and conditional nodes). */
+typedef struct generic_spec {
+    enum cudaGraphNodeType type;
+    union {
+        struct cudaKernelNodeParams kernel;
+        struct cudaMemcpy3DParms copy;
+        struct cudaMemsetParams fill;
+        struct cudaHostNodeParams host;
+        cudaGraph_t child;
+        cudaEvent_t event;
+    } u;
+} generic_spec;
+
+static bool from_generic(const struct cudaGraphNodeParams *p, generic_spec *g)
+{
+    memset(g, 0, sizeof *g);
+    g->type = p->type;
+    switch (p->type) {
+    case cudaGraphNodeTypeKernel:
+        g->u.kernel = (struct cudaKernelNodeParams){
+            p->kernel.func, p->kernel.gridDim, p->kernel.blockDim, p->kernel.sharedMemBytes,
+            p->kernel.kernelParams, p->kernel.extra};
+        return true;
+    case cudaGraphNodeTypeMemcpy:
+        g->u.copy = p->memcpy.copyParams;
+        return true;
+    case cudaGraphNodeTypeMemset:
+        g->u.fill = (struct cudaMemsetParams){p->memset.dst, p->memset.pitch, p->memset.value,
+                                              p->memset.elementSize, p->memset.width,
+                                              p->memset.height};
+        return true;
+    case cudaGraphNodeTypeHost:
+        g->u.host = (struct cudaHostNodeParams){p->host.fn, p->host.userData};
+        return true;
+    case cudaGraphNodeTypeGraph:
+        g->u.child = p->graph.graph;
+        return true;
+    case cudaGraphNodeTypeEventRecord:
+        g->u.event = p->eventRecord.event;
+        return true;
+    case cudaGraphNodeTypeWaitEvent:
+        g->u.event = p->eventWait.event;
+        return true;
+    default:
+        return false;
+    }
+}
+
+static cudaError_t add_generic(cudaGraphNode_t *node, cudaGraph_t graph,
+                               const cudaGraphNode_t *deps, size_t n,
+                               struct cudaGraphNodeParams *p)
+{
+    generic_spec g;
+    if (!p)
+        return cudaErrorInvalidValue;
+    if (!from_generic(p, &g))
+        return rt_unsupported("cudaGraphAddNode of this node type (memory, external semaphore "
+                              "or conditional nodes)");
+    switch (g.type) {
+    case cudaGraphNodeTypeKernel: return rt_graph_add_kernel_node(node, graph, deps, n, &g.u.kernel);
+    case cudaGraphNodeTypeMemcpy: return rt_graph_add_memcpy_node(node, graph, deps, n, &g.u.copy);
+    case cudaGraphNodeTypeMemset: return rt_graph_add_memset_node(node, graph, deps, n, &g.u.fill);
+    case cudaGraphNodeTypeHost: return rt_graph_add_host_node(node, graph, deps, n, &g.u.host);
+    case cudaGraphNodeTypeGraph:
+        return rt_graph_add_child_graph_node(node, graph, deps, n, g.u.child);
+    case cudaGraphNodeTypeEventRecord:
+    case cudaGraphNodeTypeWaitEvent:
+        return rt_graph_add_event_node(node, graph, deps, n, g.u.event,
+                                       g.type == cudaGraphNodeTypeEventRecord);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                             const cudaGraphNode_t *pDependencies,
+                             const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+                             struct cudaGraphNodeParams *nodeParams)
+{
+    if (shim_cuda12_abi)  /* CUDA 12: (node, graph, dependencies, numDependencies, params) */
+        return add_generic(pGraphNode, graph, pDependencies, (size_t)(uintptr_t)dependencyData,
+                           (struct cudaGraphNodeParams *)(uintptr_t)numDependencies);
+    return add_generic(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
+}
+
+cudaError_t cudaGraphAddNode_v2(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                const cudaGraphNode_t *pDependencies,
+                                const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+                                struct cudaGraphNodeParams *nodeParams);
+cudaError_t cudaGraphAddNode_v2(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                const cudaGraphNode_t *pDependencies,
+                                const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+                                struct cudaGraphNodeParams *nodeParams)
+{
+    (void)dependencyData;  /* CUDA 12.3's form, with edge data */
+    return add_generic(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
+}
+
+cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams)
+{
+    generic_spec g;
+    if (!nodeParams)
+        return cudaErrorInvalidValue;
+    if (!from_generic(nodeParams, &g))
+        return rt_unsupported("cudaGraphNodeSetParams of this node type");
+    if (g.type == cudaGraphNodeTypeGraph)
+        return rt_unsupported("cudaGraphNodeSetParams of a child graph node");
+    return rt_graph_node_params(node, g.type, &g.u, true, "cudaGraphNodeSetParams");
+}
+
+cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGraphNode_t node,
+                                       struct cudaGraphNodeParams *nodeParams)
+{
+    generic_spec g;
+    if (!nodeParams)
+        return cudaErrorInvalidValue;
+    if (!from_generic(nodeParams, &g))
+        return rt_unsupported("cudaGraphExecNodeSetParams of this node type");
+    return rt_graph_exec_node_params(graphExec, node, g.type, &g.u, "cudaGraphExecNodeSetParams");
 }

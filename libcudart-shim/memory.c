@@ -1,7 +1,8 @@
-/* memory.c: allocation, copies, fills, arrays, memory pools and symbol access. Work on a
- * stream runs when it is issued (or is recorded, when the stream captures), so an Async form
- * is its synchronous form on that stream; the per-thread default-stream forms (_ptds, _ptsz)
- * are the same functions. */
+/* memory.c: allocation, copies, fills, arrays, memory pools and symbol access. Copies and
+ * fills are queued on their stream (or recorded, when the stream captures); the runtime tells
+ * an Async form from its synchronous one by the name it is given, and waits as CUDA's does
+ * (runtime/copy.c). The per-thread default-stream forms (_ptds, _ptsz) are the same
+ * functions. */
 #include "libcudart-shim/shim.h"
 
 #define SAME_AS(name, target) extern __typeof__(target) name __attribute__((alias(#target)))

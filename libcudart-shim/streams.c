@@ -94,6 +94,37 @@ cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t l
 }
 SAME_AS(cudaStreamAttachMemAsync_ptsz, cudaStreamAttachMemAsync);
 
+cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId)
+{
+    return rt_stream_get_id(hStream, streamId);
+}
+SAME_AS(cudaStreamGetId_ptsz, cudaStreamGetId);
+
+cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaLaunchAttributeID attr,
+                                   cudaLaunchAttributeValue *value_out)
+{
+    return rt_stream_attribute(hStream, attr, value_out, false);
+}
+SAME_AS(cudaStreamGetAttribute_ptsz, cudaStreamGetAttribute);
+
+cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaLaunchAttributeID attr,
+                                   const cudaLaunchAttributeValue *value)
+{
+    return rt_stream_attribute(hStream, attr, (cudaLaunchAttributeValue *)value, true);
+}
+SAME_AS(cudaStreamSetAttribute_ptsz, cudaStreamSetAttribute);
+
+cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src)
+{
+    return rt_stream_copy_attributes(dst, src);
+}
+SAME_AS(cudaStreamCopyAttributes_ptsz, cudaStreamCopyAttributes);
+
+cudaError_t cudaCtxResetPersistingL2Cache(void)
+{
+    return rt_ctx_reset_persisting_l2();
+}
+
 cudaError_t cudaEventCreate(cudaEvent_t *event)
 {
     return rt_event_create(event, cudaEventDefault);

@@ -156,6 +156,7 @@ cudaError_t rt_free_array(cudaArray_t array)
         return rt_end(rt_api_error(cudaErrorInvalidValue, "cudaFreeArray",
                                    "%p is not an array from cudaMallocArray/cudaMalloc3DArray",
                                    (void *)array));
+    rt_wait_idle();  /* queued work may still use it */
     free_array(a);
     return rt_end(cudaSuccess);
 }
@@ -287,6 +288,7 @@ cudaError_t rt_free_mipmapped_array(cudaMipmappedArray_t mm)
     if (!m)
         return rt_end(rt_api_error(cudaErrorInvalidValue, "cudaFreeMipmappedArray",
                                    "%p is not a mipmapped array", (void *)mm));
+    rt_wait_idle();
     for (unsigned i = 0; i < m->nlevels; i++)
         free_array(m->levels[i]);
     for (size_t i = 0; i < nmipmaps; i++)

@@ -32,6 +32,9 @@ const rt_option rt_options[] = {
      "cycle-level timing model of the GPU"},
     {"gpu", "PTXSIM_GPU", "a100", RT_OPT_CHOICE, "gtx480|v100|rtx2080ti|a100|rtx4090|h100", NULL,
      NULL, "GPU model: device properties and timing configuration"},
+    {"pageable-memory-access", "PTXSIM_PAGEABLE_MEMORY_ACCESS", "off", RT_OPT_BOOL, NULL, NULL,
+     "on", "kernels may read and write ordinary (malloc'ed) host memory, as on systems with "
+     "HMM or ATS; cudaDevAttrPageableMemoryAccess reports it"},
     {"verbose", "PTXSIM_VERBOSE", "0", RT_OPT_UINT, NULL, NULL, "1",
      "diagnostics on stderr: 1 = modules and launches, 2 = also allocations and copies"},
     {"stats", "PTXSIM_STATS", "off", RT_OPT_TEXT, NULL, NULL, "-",
@@ -182,6 +185,8 @@ void rt_config_load(rt_config *cfg)
     cfg->gpudet_serial_warp = strcmp(option_value(rt_option_find("gpudet-serial")), "warp") == 0;
     cfg->timing = parse_bool(option_value(rt_option_find("timing")), &b) && b;
     copy_text(cfg->gpu, sizeof cfg->gpu, option_value(rt_option_find("gpu")));
+    cfg->pageable_memory_access =
+        parse_bool(option_value(rt_option_find("pageable-memory-access")), &b) && b;
     cfg->verbose =
         parse_uint(option_value(rt_option_find("verbose")), &u) ? (int)(u > 9 ? 9 : u) : 0;
     const char *stats = option_value(rt_option_find("stats"));

@@ -7,6 +7,7 @@
 #include "runtime/rt_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *kind_word(emu_alloc_kind k)
@@ -102,7 +103,76 @@ cudaError_t rt_copy_check(const rt_copy *c, enum cudaMemcpyKind kind, const char
     return e;
 }
 
-/* Checks c, then runs it or records it into the capturing stream. Lock held. */
+/* Where one side of a copy lies, as CUDA's synchronisation rules tell them apart. */
+typedef enum side_kind { SIDE_PAGEABLE, SIDE_PINNED, SIDE_DEVICE, SIDE_MANAGED } side_kind;
+
+static side_kind side_of(const void *p)
+{
+    emu_alloc_kind k;
+    if (!rt_mem_find(p, 1, &k))
+        return SIDE_PAGEABLE;
+    switch (k) {
+    case EMU_ALLOC_HOST: return SIDE_PINNED;
+    case EMU_ALLOC_MANAGED: return SIDE_MANAGED;
+    default: return SIDE_DEVICE;
+    }
+}
+
+static bool async_call(const char *api)
+{
+    return strstr(api, "Async") != NULL;
+}
+
+/* Queues a checked copy and waits as the CUDA call waits ("API synchronization behavior" in
+ * the runtime API reference):
+ *   synchronous calls return once the copy is done, except device to device, which only
+ *   queues; a side in managed memory counts as host memory (the host may read it next);
+ *   asynchronous calls return at once, except host to host and device to pageable host
+ *   memory (done before returning), and pageable host to device, whose source is staged
+ *   first (up to a bound; beyond it the call waits for the copy instead). Lock held. */
+cudaError_t rt_copy_submit(rt_copy *c, cudaStream_t stream, const char *api)
+{
+    rt_op op = {.kind = RT_OP_COPY, .copy = *c};
+    rt_capture_point *cp = rt_stream_capture_point(stream);
+    if (cp && cp->capture)
+        return rt_op_submit(&op, stream);
+    side_kind d = side_of(c->dst), s = side_of(c->src);
+    bool host_d = d == SIDE_PAGEABLE || d == SIDE_PINNED, host_s = s == SIDE_PAGEABLE ||
+                                                                   s == SIDE_PINNED;
+    bool wait;
+    if (!async_call(api)) {
+        wait = !(d == SIDE_DEVICE && s == SIDE_DEVICE);
+    } else if ((host_d && host_s) || d == SIDE_PAGEABLE) {
+        wait = true;
+    } else if (s == SIDE_PAGEABLE) {
+        size_t span = span_of(c->spitch, c->sslice, c->width, c->height, c->depth);
+        wait = !span || !rt_staging_reserve(span);
+        if (!wait) {
+            char *copy = malloc(span);
+            if (!copy) {
+                rt_staging_release(span);
+                wait = true;
+            } else {
+                memcpy(copy, c->src, span);
+                op.copy.staging = copy;
+                op.copy.staging_size = span;
+                op.copy.src = copy;
+            }
+        }
+    } else {
+        wait = false;
+    }
+    cudaError_t e = rt_op_submit_mode(&op, stream, wait);
+    if (wait) {
+        /* a blocking copy flushes device printf output */
+        pthread_mutex_unlock(&rt_g.lock);
+        emu_output_flush();
+        pthread_mutex_lock(&rt_g.lock);
+    }
+    return e;
+}
+
+/* Checks c, then queues it or records it into the capturing stream. Lock held. */
 static cudaError_t submit_copy(rt_copy *c, enum cudaMemcpyKind kind, cudaStream_t stream,
                                const char *api)
 {
@@ -111,14 +181,11 @@ static cudaError_t submit_copy(rt_copy *c, enum cudaMemcpyKind kind, cudaStream_
         return rt_api_error(e, api, "%p is not a live stream", (void *)stream);
     if ((e = rt_copy_check(c, kind, api)) != cudaSuccess)
         return e;
-    if (!strstr(api, "Async"))
-        emu_output_flush();   /* a blocking copy flushes device printf output */
     c->dst_device = rt_mem_find(c->dst, 1, NULL);
     c->src_device = rt_mem_find(c->src, 1, NULL);
     rt_log(2, "%s(%p, %p, %zu x %zu x %zu, %s)", api, (void *)c->dst, (const void *)c->src,
            c->width, c->height, c->depth, kind_name(kind));
-    rt_op op = {.kind = RT_OP_COPY, .copy = *c};
-    return rt_op_submit(&op, stream);
+    return rt_copy_submit(c, stream, api);
 }
 
 static rt_copy linear(void *dst, const void *src, size_t count)
@@ -400,8 +467,12 @@ static cudaError_t submit_fill(rt_fill *f, cudaStream_t stream, const char *api)
     if (span && !rt_mem_find(f->dst, span, NULL))
         return rt_api_error(cudaErrorInvalidValue, api, "[%p, +%zu) is not inside device memory",
                             (void *)f->dst, span);
+    /* A synchronous fill waits only when it writes memory the host reads directly (pinned
+     * or managed memory), as CUDA's memset does. */
+    side_kind where = side_of(f->dst);
+    bool wait = !async_call(api) && (where == SIDE_PINNED || where == SIDE_MANAGED);
     rt_op op = {.kind = RT_OP_FILL, .fill = *f};
-    return rt_op_submit(&op, stream);
+    return rt_op_submit_mode(&op, stream, wait);
 }
 
 cudaError_t rt_memset(void *ptr, int value, size_t count, cudaStream_t stream, const char *api)
@@ -411,6 +482,28 @@ cudaError_t rt_memset(void *ptr, int value, size_t count, cudaStream_t stream, c
         return e;
     rt_fill f = {.dst = ptr, .pitch = count, .slice = count, .value = (uint32_t)value, .elem = 1,
                  .width = count, .height = 1, .depth = 1};
+    return rt_end(submit_fill(&f, stream, api));
+}
+
+cudaError_t rt_memset_elems(void *ptr, size_t pitch, uint32_t value, unsigned elem, size_t width,
+                            size_t height, cudaStream_t stream, const char *api)
+{
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    if (elem != 1 && elem != 2 && elem != 4)
+        return rt_end(cudaErrorInvalidValue);
+    if ((uintptr_t)ptr % elem)
+        return rt_end(rt_api_error(cudaErrorInvalidValue, api,
+                                   "%p is not aligned to the %u-byte elements", ptr, elem));
+    if (height > 1 && (width * elem > pitch || pitch % elem))
+        return rt_end(rt_api_error(cudaErrorInvalidValue, api,
+                                   "rows of %zu bytes do not fit the pitch %zu", width * elem,
+                                   pitch));
+    if (height <= 1)
+        pitch = width * elem;
+    rt_fill f = {.dst = ptr, .pitch = pitch, .slice = pitch * height, .value = value,
+                 .elem = elem, .width = width, .height = height, .depth = 1};
     return rt_end(submit_fill(&f, stream, api));
 }
 

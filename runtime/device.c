@@ -63,6 +63,12 @@ static void fill_props(struct cudaDeviceProp *p)
     p->memoryBusWidth = g->mem_bus_bits;
     p->l2CacheSize = (int)g->l2_bytes;
     p->persistingL2CacheMaxSize = g->major >= 8 ? (int)(g->l2_bytes * 3 / 4) : 0;
+    /* What sm_80 and later GPUs report (128 MiB less a page); none before sm_80. */
+    p->accessPolicyMaxWindowSize = g->major >= 8 ? 134213632 : 0;
+    /* Kernels may read and write malloc'ed memory only where the device model says so
+     * (--pageable-memory-access, as on systems with HMM or ATS). */
+    p->pageableMemoryAccess = rt_g.cfg.pageable_memory_access;
+    p->pageableMemoryAccessUsesHostPageTables = 0;
     p->maxThreadsPerMultiProcessor = g->max_threads_per_sm;
     p->streamPrioritiesSupported = 1;
     p->globalL1CacheSupported = 1;
@@ -236,7 +242,9 @@ cudaError_t rt_device_get_attribute(int *value, enum cudaDeviceAttr attr, int de
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: v = (int)p.sharedMemPerBlockOptin; break;
     case cudaDevAttrCanFlushRemoteWrites: v = 0; break;
     case cudaDevAttrHostRegisterSupported: v = p.hostRegisterSupported; break;
-    case cudaDevAttrPageableMemoryAccessUsesHostPageTables: v = 0; break;
+    case cudaDevAttrPageableMemoryAccessUsesHostPageTables:
+        v = p.pageableMemoryAccessUsesHostPageTables;
+        break;
     case cudaDevAttrDirectManagedMemAccessFromHost: v = 0; break;
     case cudaDevAttrMaxBlocksPerMultiprocessor: v = p.maxBlocksPerMultiProcessor; break;
     case cudaDevAttrMaxPersistingL2CacheSize: v = p.persistingL2CacheMaxSize; break;
@@ -262,18 +270,56 @@ cudaError_t rt_device_get_attribute(int *value, enum cudaDeviceAttr attr, int de
 
 cudaError_t rt_device_synchronize(void)
 {
-    /* Every launch and copy finished when it was issued: only a pending error remains. */
-    emu_output_flush();   /* device printf and assert output, as CUDA flushes it here */
     cudaError_t e = rt_begin();
     if (e != cudaSuccess)
         return e;
+    rt_wait_idle();
     rt_mempool_synchronized();
+    e = rt_take_async_error();
+    pthread_mutex_unlock(&rt_g.lock);
+    emu_output_flush();   /* device printf and assert output, as CUDA flushes it here */
+    return rt_record(e);
+}
+
+cudaError_t rt_check_access_policy_window(const struct cudaAccessPolicyWindow *w, const char *api)
+{
+    struct cudaDeviceProp p;
+    fill_props(&p);
+    if ((size_t)p.accessPolicyMaxWindowSize < w->num_bytes)
+        return rt_api_error(cudaErrorInvalidValue, api,
+                            "an access policy window of %zu bytes exceeds the device's %d "
+                            "(cudaDevAttrMaxAccessPolicyWindowSize)",
+                            w->num_bytes, p.accessPolicyMaxWindowSize);
+    if (!(w->hitRatio >= 0.0f && w->hitRatio <= 1.0f))
+        return rt_api_error(cudaErrorInvalidValue, api, "hit ratio %g is outside [0, 1]",
+                            (double)w->hitRatio);
+    if ((unsigned)w->hitProp > cudaAccessPropertyPersisting ||
+        (unsigned)w->missProp > cudaAccessPropertyPersisting)
+        return rt_api_error(cudaErrorInvalidValue, api, "access properties %d / %d",
+                            (int)w->hitProp, (int)w->missProp);
+    if (w->missProp == cudaAccessPropertyPersisting)
+        return rt_api_error(cudaErrorInvalidValue, api,
+                            "the miss property cannot be cudaAccessPropertyPersisting");
+    return cudaSuccess;
+}
+
+cudaError_t rt_ctx_reset_persisting_l2(void)
+{
+    /* The functional emulator keeps no cache lines to demote; the call is checked and kept in
+     * stream order for the timing model to act on. */
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
     return rt_end(cudaSuccess);
 }
 
 cudaError_t rt_device_reset(void)
 {
     rt_init();
+    pthread_mutex_lock(&rt_g.lock);
+    rt_wait_idle();
+    rt_forget_async_error();
+    pthread_mutex_unlock(&rt_g.lock);
     emu_output_flush();
     emu_output_discard();
     pthread_mutex_lock(&rt_g.lock);
@@ -334,6 +380,17 @@ cudaError_t rt_device_set_limit(enum cudaLimit limit, size_t value)
         e = cudaErrorInvalidValue;
     else
         rt_g.limits[limit] = value;
+    /* The persisting L2 set-aside is capped by the device, as cudaDevAttrMaxPersistingL2CacheSize
+     * says (the driver clamps it likewise). */
+    if (e == cudaSuccess && limit == cudaLimitPersistingL2CacheSize) {
+        struct cudaDeviceProp p;
+        fill_props(&p);
+        if (value > (size_t)p.persistingL2CacheMaxSize)
+            rt_g.limits[limit] = (size_t)p.persistingL2CacheMaxSize;
+    }
+    if (e == cudaSuccess &&
+        (limit == cudaLimitMallocHeapSize || limit == cudaLimitPrintfFifoSize))
+        rt_wait_idle();  /* not while a kernel uses the heap or prints */
     if (e == cudaSuccess && limit == cudaLimitMallocHeapSize)
         emu_heap_set_size(value);
     if (e == cudaSuccess && limit == cudaLimitPrintfFifoSize)

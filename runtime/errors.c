@@ -217,6 +217,13 @@ void rt_clear_last_error(void)
     last_error = cudaSuccess;
 }
 
+cudaError_t rt_swap_last_error(cudaError_t e)
+{
+    cudaError_t was = last_error;
+    last_error = e;
+    return was;
+}
+
 cudaError_t rt_get_last_error(void)
 {
     rt_init();

@@ -1,9 +1,9 @@
 /* graph.c: CUDA graphs. A graph is a set of nodes (each an rt_op: a kernel launch, a copy, a
  * fill, a host function, an event record or wait, a child graph, or nothing) with dependency
  * edges. Instantiating copies the graph and fixes an order that respects every edge (Kahn's
- * algorithm, ties broken by creation order, so the order is deterministic); launching runs the
- * nodes in that order. Work completes when it is issued here, so one order is as good as any
- * other the edges allow.
+ * algorithm, ties broken by creation order, so the order is deterministic); launching queues
+ * a copy of the executable graph on the stream (later updates to it do not change a launch
+ * already made, as CUDA says), and the device worker runs its nodes in that order.
  */
 #include "runtime/rt_internal.h"
 
@@ -33,6 +33,9 @@ struct rt_gnode {
         struct cudaHostNodeParams host;
     } params;
     void **argv;                /* kernel: a pointer to each argument in op.kernel.params */
+    /* kernel: launch attributes set with cudaGraphKernelNodeSetAttribute */
+    struct { cudaLaunchAttributeID id; cudaLaunchAttributeValue val; } attrs[8];
+    unsigned nattrs;
 };
 
 struct rt_graph {
@@ -175,7 +178,9 @@ static enum cudaGraphNodeType type_of(rt_op_kind k)
     case RT_OP_KERNEL: return cudaGraphNodeTypeKernel;
     case RT_OP_COPY: return cudaGraphNodeTypeMemcpy;
     case RT_OP_FILL: return cudaGraphNodeTypeMemset;
-    case RT_OP_HOST: return cudaGraphNodeTypeHost;
+    case RT_OP_HOST:
+    case RT_OP_CALLBACK: return cudaGraphNodeTypeHost;
+    case RT_OP_FREE: return cudaGraphNodeTypeMemFree;
     case RT_OP_EVENT_RECORD: return cudaGraphNodeTypeEventRecord;
     case RT_OP_EVENT_WAIT: return cudaGraphNodeTypeWaitEvent;
     case RT_OP_GRAPH: return cudaGraphNodeTypeGraph;
@@ -520,6 +525,98 @@ cudaError_t rt_graph_node_get_type(cudaGraphNode_t node, enum cudaGraphNodeType 
     return rt_end(cudaSuccess);
 }
 
+/* ---------------------------------------------------------------- kernel node attributes */
+
+/* The attribute's value on a kernel node: the one set, else what a launch without it has. */
+static cudaLaunchAttributeValue node_attribute(const rt_gnode *nd, cudaLaunchAttributeID id)
+{
+    cudaLaunchAttributeValue v;
+    memset(&v, 0, sizeof v);
+    for (unsigned i = 0; i < nd->nattrs; i++)
+        if (nd->attrs[i].id == id)
+            return nd->attrs[i].val;
+    if (id == cudaLaunchAttributeCooperative)
+        v.cooperative = nd->op.kernel.cooperative;
+    return v;
+}
+
+/* Checks and keeps one attribute on a kernel node. Lock held. */
+static cudaError_t set_node_attribute(rt_gnode *nd, cudaLaunchAttributeID id,
+                                      const cudaLaunchAttributeValue *v, const char *api)
+{
+    switch (id) {
+    case cudaLaunchAttributeAccessPolicyWindow: {
+        cudaError_t e = rt_check_access_policy_window(&v->accessPolicyWindow, api);
+        if (e != cudaSuccess)
+            return e;
+        break;
+    }
+    case cudaLaunchAttributeCooperative:
+        nd->op.kernel.cooperative = v->cooperative != 0;
+        break;
+    case cudaLaunchAttributeClusterDimension:
+        if (v->clusterDim.x * v->clusterDim.y * v->clusterDim.z > 1)
+            return rt_api_error(cudaErrorNotSupported, api,
+                                "thread-block clusters are not supported yet");
+        break;
+    case cudaLaunchAttributePriority:
+    case cudaLaunchAttributeSynchronizationPolicy:
+    case cudaLaunchAttributeMemSyncDomainMap:
+    case cudaLaunchAttributeMemSyncDomain:
+    case cudaLaunchAttributeClusterSchedulingPolicyPreference:
+    case cudaLaunchAttributePreferredSharedMemoryCarveout:
+        break;  /* scheduling hints: kept and reported back */
+    default:
+        return rt_api_error(cudaErrorNotSupported, api,
+                            "kernel node attribute %d is not supported yet", (int)id);
+    }
+    for (unsigned i = 0; i < nd->nattrs; i++)
+        if (nd->attrs[i].id == id) {
+            nd->attrs[i].val = *v;
+            return cudaSuccess;
+        }
+    if (nd->nattrs == sizeof nd->attrs / sizeof nd->attrs[0])
+        return cudaErrorMemoryAllocation;
+    nd->attrs[nd->nattrs].id = id;
+    nd->attrs[nd->nattrs++].val = *v;
+    return cudaSuccess;
+}
+
+cudaError_t rt_graph_kernel_node_attribute(cudaGraphNode_t node, cudaLaunchAttributeID attr,
+                                           cudaLaunchAttributeValue *value, bool set)
+{
+    const char *api = set ? "cudaGraphKernelNodeSetAttribute" : "cudaGraphKernelNodeGetAttribute";
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    rt_gnode *nd = node_checked(node, api);
+    if (!nd || !value)
+        return rt_end(cudaErrorInvalidValue);
+    if (nd->type != cudaGraphNodeTypeKernel)
+        return rt_end(rt_api_error(cudaErrorInvalidValue, api, "%p is not a kernel node",
+                                   (void *)node));
+    if (set)
+        e = set_node_attribute(nd, attr, value, api);
+    else
+        *value = node_attribute(nd, attr);
+    return rt_end(e);
+}
+
+cudaError_t rt_graph_kernel_node_copy_attributes(cudaGraphNode_t dst, cudaGraphNode_t src)
+{
+    static const char api[] = "cudaGraphKernelNodeCopyAttributes";
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    rt_gnode *d = node_checked(dst, api), *s = node_checked(src, api);
+    if (!d || !s || d->type != cudaGraphNodeTypeKernel || s->type != cudaGraphNodeTypeKernel)
+        return rt_end(cudaErrorInvalidValue);
+    d->nattrs = s->nattrs;
+    memcpy(d->attrs, s->attrs, sizeof d->attrs);
+    d->op.kernel.cooperative = s->op.kernel.cooperative;
+    return rt_end(cudaSuccess);
+}
+
 /* Writes up to *count items and sets *count to how many there are (the CUDA convention: a NULL
  * array asks for the count only). */
 static void give(cudaGraphNode_t *out, size_t *count, rt_gnode *const *items, size_t n)
@@ -726,6 +823,9 @@ rt_graph *rt_graph_clone_locked(const rt_graph *src)
         nd->type = s->type;
         nd->origin = s;
         nd->params = s->params;
+        nd->disabled = s->disabled;
+        nd->nattrs = s->nattrs;
+        memcpy(nd->attrs, s->attrs, sizeof nd->attrs);
         if (s->type == cudaGraphNodeTypeKernel) {
             nd->argv = rt_launch_argv(&nd->op.kernel);
             ok = nd->argv != NULL;
@@ -885,12 +985,12 @@ out:
     return found;
 }
 
-static cudaError_t run_order(rt_gnode **order, size_t n)
+static cudaError_t run_order(rt_gnode **order, size_t n, uint64_t seq)
 {
     for (size_t i = 0; i < n; i++) {
         if (order[i]->disabled)
             continue;
-        cudaError_t e = rt_op_run(&order[i]->op);
+        cudaError_t e = rt_op_run(&order[i]->op, seq);
         if (e != cudaSuccess)
             return e;
         if (rt_g.sticky != cudaSuccess)
@@ -899,15 +999,30 @@ static cudaError_t run_order(rt_gnode **order, size_t n)
     return cudaSuccess;
 }
 
-cudaError_t rt_graph_run(rt_graph *g)
+cudaError_t rt_graph_run(rt_graph *g, uint64_t seq)
 {
     cudaError_t e;
     rt_gnode **order = topo_order(g, &e);
     if (!order)
         return e;
-    e = run_order(order, g->n);
+    e = run_order(order, g->n, seq);
     free(order);
     return e;
+}
+
+/* Event-record nodes of a graph queued as operation seq (child graphs included): their events
+ * complete with it, so a synchronisation on them waits for the launch. */
+static void note_event_records(const rt_graph *g, uint64_t seq)
+{
+    for (size_t i = 0; i < g->n; i++) {
+        const rt_gnode *nd = g->nodes[i];
+        if (nd->disabled)
+            continue;
+        if (nd->op.kind == RT_OP_EVENT_RECORD)
+            rt_event_note_record(nd->op.event, seq);
+        else if (nd->op.kind == RT_OP_GRAPH && nd->op.graph)
+            note_event_records(nd->op.graph, seq);
+    }
 }
 
 /* ---------------------------------------------------------------- executable graphs */
@@ -1008,7 +1123,14 @@ cudaError_t rt_graph_launch(cudaGraphExec_t exec, cudaStream_t stream, bool uplo
         rt_op_free(&op);
     }
     rt_log(2, "cudaGraphLaunch(%p): %zu nodes", (void *)exec, x->graph->n);
-    return rt_end(run_order(x->order, x->graph->n));
+    op.graph = rt_graph_clone_locked(x->graph);
+    if (!op.graph)
+        return rt_end(cudaErrorMemoryAllocation);
+    uint64_t before = rt_issued_seq();
+    e = rt_op_submit(&op, stream);
+    if (e == cudaSuccess && rt_issued_seq() != before)
+        note_event_records(x->graph, rt_issued_seq());
+    return rt_end(e);
 }
 
 /* The node of the executable graph that was made from `node`. */
@@ -1049,6 +1171,7 @@ cudaError_t rt_graph_exec_node_params(cudaGraphExec_t exec, cudaGraphNode_t node
     case cudaGraphNodeTypeHost: s.u.host = *(const struct cudaHostNodeParams *)params; break;
     case cudaGraphNodeTypeEventRecord:
     case cudaGraphNodeTypeWaitEvent: s.u.event = *(const cudaEvent_t *)params; break;
+    case cudaGraphNodeTypeGraph: s.u.child = *(const cudaGraph_t *)params; break;
     default: return rt_end(cudaErrorInvalidValue);
     }
     return rt_end(set_node(nd, &s, api));

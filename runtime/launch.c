@@ -351,6 +351,46 @@ static void engine_config(timing_engine_config *ec, rt_kernel *k, bool cooperati
     ec->cooperative = cooperative;
 }
 
+/* Host memory the resident CTAs of one grid may hold in warp state (registers, local memory)
+ * and shared memory. The modelled GPU keeps every CTA its occupancy allows resident at once
+ * (an A100: 108 SMs x up to 32 CTAs), and a resident CTA's warps own their whole register file
+ * in host memory; for kernels with many registers (tensor-core GEMMs) that is hundreds of MB
+ * beyond the program's own data. Past this budget fewer CTAs are resident at once: fewer per
+ * SM, then fewer SMs. The choice depends only on the kernel and the launch, so it is the same
+ * on every run (GPUDet's schedule stays deterministic); a cooperative grid keeps every CTA
+ * resident, as grid-wide synchronisation needs. */
+#define RT_RESIDENT_STATE_BUDGET (UINT64_C(16) << 20)
+
+static void cap_residency(timing_engine_config *ec, const emu_grid *g, const rt_kernel *k)
+{
+    if (ec->cooperative)
+        return;
+    const emu_launch *L = emu_grid_launch(g);
+    uint64_t threads = (uint64_t)L->block.x * L->block.y * L->block.z;
+    uint64_t warps = (threads + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE;
+    /* 64-bit register slots for 32 lanes, local memory for 32 threads, and the SIMT stack and
+     * frames (a few hundred bytes) */
+    uint64_t per_warp = (uint64_t)k->fn->nslots * EMU_WARP_SIZE * sizeof(uint64_t) +
+                        k->fn->local_size * EMU_WARP_SIZE + 512;
+    uint64_t per_cta = warps * per_warp + emu_grid_smem_per_cta(g) + L->reserved_smem;
+    uint64_t live = RT_RESIDENT_STATE_BUDGET / (per_cta ? per_cta : 1);
+    if (!live)
+        live = 1;
+    uint64_t resident = (uint64_t)ec->sm_count * timing_ctas_per_sm(g, ec);
+    if (resident <= live || emu_grid_cta_count(g) <= live)
+        return;
+    if (live >= ec->sm_count) {
+        ec->max_ctas_per_sm = (uint32_t)(live / ec->sm_count);
+    } else {
+        ec->max_ctas_per_sm = 1;
+        ec->sm_count = (uint32_t)live;
+    }
+    rt_log(2, "%s: %llu bytes of state per CTA; %llu CTAs resident at once instead of %llu",
+           rt_kernel_pretty((rt_kernel *)k), (unsigned long long)per_cta,
+           (unsigned long long)((uint64_t)ec->sm_count * timing_ctas_per_sm(g, ec)),
+           (unsigned long long)resident);
+}
+
 cudaError_t rt_launch_run(const rt_launch_desc *d)
 {
     rt_kernel *k = d->kernel;
@@ -406,11 +446,20 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
     }
 
     timing_engine_config ec;
+    timing_stats run_stats = {0};
     engine_config(&ec, k, d->cooperative);
+    cap_residency(&ec, g, k);
+    ec.stats = &run_stats;
 
+    /* The grid runs without the runtime's lock, so the host goes on issuing work meanwhile
+     * (this is the device worker, or a graph node on it); nothing it uses can go away: freeing
+     * memory and unloading modules wait for the device first. */
+    pthread_mutex_unlock(&rt_g.lock);
     double t0 = rt_now();
     bool ok = timing_run_grid(g, &ec);
     double dt = rt_now() - t0;
+    pthread_mutex_lock(&rt_g.lock);
+    timing_stats_add(&k->engine, &run_stats);
     k->launches++;
     k->ctas += emu_grid_cta_count(g);
     k->threads += emu_grid_cta_count(g) * threads_of(block);
@@ -441,10 +490,10 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
     return e;
 }
 
-/* Checks, then runs the launch now or, when the stream is capturing, records it. Lock held. */
+/* Checks, then queues the launch or, when the stream is capturing, records it. Lock held. */
 static cudaError_t launch_locked(const void *func, dim3 grid, dim3 block, void **args,
-                                 size_t smem, cudaStream_t stream, bool cooperative,
-                                 const char *api)
+                                 void **extra, size_t smem, cudaStream_t stream,
+                                 bool cooperative, const char *api)
 {
     if (rt_stream_check_locked(stream) != cudaSuccess) {
         rt_kernel *k = rt_kernel_lookup(func);
@@ -452,7 +501,7 @@ static cudaError_t launch_locked(const void *func, dim3 grid, dim3 block, void *
                             k ? rt_kernel_pretty(k) : "kernel", (void *)stream);
     }
     rt_op op = {.kind = RT_OP_KERNEL};
-    cudaError_t e = rt_launch_prepare(func, grid, block, args, NULL, smem, cooperative, api,
+    cudaError_t e = rt_launch_prepare(func, grid, block, args, extra, smem, cooperative, api,
                                       &op.kernel);
     if (e != cudaSuccess)
         return e;
@@ -465,7 +514,8 @@ cudaError_t rt_launch(const void *func, dim3 grid, dim3 block, void **args, size
     cudaError_t e = rt_begin();
     if (e != cudaSuccess)
         return e;
-    return rt_end(launch_locked(func, grid, block, args, smem, stream, false, "kernel launch"));
+    return rt_end(launch_locked(func, grid, block, args, NULL, smem, stream, false,
+                                "kernel launch"));
 }
 
 cudaError_t rt_launch_cooperative(const void *func, dim3 grid, dim3 block, void **args,
@@ -474,35 +524,77 @@ cudaError_t rt_launch_cooperative(const void *func, dim3 grid, dim3 block, void 
     cudaError_t e = rt_begin();
     if (e != cudaSuccess)
         return e;
-    return rt_end(launch_locked(func, grid, block, args, smem, stream, true,
+    return rt_end(launch_locked(func, grid, block, args, NULL, smem, stream, true,
                                 "cudaLaunchCooperativeKernel"));
+}
+
+/* Checks launch attributes; sets *cooperative. Lock not needed. */
+static cudaError_t check_attributes(const cudaLaunchAttribute *attrs, unsigned n,
+                                    bool *cooperative, const char *api)
+{
+    if (n && !attrs)
+        return cudaErrorInvalidValue;
+    for (unsigned i = 0; i < n; i++) {
+        const cudaLaunchAttribute *a = &attrs[i];
+        switch (a->id) {
+        case cudaLaunchAttributeCooperative:
+            *cooperative = a->val.cooperative != 0;
+            break;
+        case cudaLaunchAttributeClusterDimension:
+            if (a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1)
+                return rt_api_error(cudaErrorNotSupported, api,
+                                    "thread-block clusters are not supported yet");
+            break;
+        case cudaLaunchAttributeProgrammaticEvent:
+        case cudaLaunchAttributeLaunchCompletionEvent:
+            return rt_api_error(cudaErrorNotSupported, api,
+                                "launch attribute %d is not supported yet", a->id);
+        case cudaLaunchAttributeAccessPolicyWindow: {
+            /* Checked like the stream attribute; the timing model will read it. */
+            cudaError_t e = rt_check_access_policy_window(&a->val.accessPolicyWindow, api);
+            if (e != cudaSuccess)
+                return e;
+            break;
+        }
+        default:
+            /* Scheduling hints (priority, programmatic serialization, memory sync domains,
+             * preferred shared memory): nothing for the emulator to do. */
+            break;
+        }
+    }
+    return cudaSuccess;
 }
 
 cudaError_t rt_launch_ex(const cudaLaunchConfig_t *config, const void *func, void **args)
 {
-    if (!config || (config->numAttrs && !config->attrs))
+    if (!config)
         return rt_record(cudaErrorInvalidValue);
     bool cooperative = false;
-    for (unsigned i = 0; i < config->numAttrs; i++) {
-        const cudaLaunchAttribute *a = &config->attrs[i];
-        if (a->id == cudaLaunchAttributeCooperative)
-            cooperative = a->val.cooperative != 0;
-        if (a->id == cudaLaunchAttributeClusterDimension &&
-            a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1)
-            return rt_record(rt_api_error(cudaErrorNotSupported, "cudaLaunchKernelExC",
-                                          "thread-block clusters are not supported yet"));
-        if (a->id == cudaLaunchAttributeProgrammaticEvent ||
-            a->id == cudaLaunchAttributeLaunchCompletionEvent)
-            return rt_record(rt_api_error(cudaErrorNotSupported, "cudaLaunchKernelExC",
-                                          "launch attribute %d is not supported yet", a->id));
-        /* The rest are scheduling hints; a synchronous emulator has nothing to do for them. */
-    }
-    cudaError_t e = rt_begin();
+    cudaError_t e = check_attributes(config->attrs, config->numAttrs, &cooperative,
+                                     "cudaLaunchKernelExC");
     if (e != cudaSuccess)
+        return rt_record(e);
+    if ((e = rt_begin()) != cudaSuccess)
         return e;
-    return rt_end(launch_locked(func, config->gridDim, config->blockDim, args,
+    return rt_end(launch_locked(func, config->gridDim, config->blockDim, args, NULL,
                                 config->dynamicSmemBytes, config->stream, cooperative,
                                 "cudaLaunchKernelExC"));
+}
+
+cudaError_t rt_launch_driver(const void *func, dim3 grid, dim3 block, size_t smem,
+                             cudaStream_t stream, void **args, void **extra,
+                             const cudaLaunchAttribute *attrs, unsigned nattrs, bool cooperative,
+                             const char *api)
+{
+    cudaError_t e = check_attributes(attrs, nattrs, &cooperative, api);
+    if (e != cudaSuccess)
+        return rt_record(e);
+    if (args && extra)
+        return rt_record(rt_api_error(cudaErrorInvalidValue, api,
+                                      "both kernelParams and extra are given"));
+    if ((e = rt_begin()) != cudaSuccess)
+        return e;
+    return rt_end(launch_locked(func, grid, block, args, extra, smem, stream, cooperative, api));
 }
 
 /* ---------------------------------------------------------------- pre-CUDA-9 launches */
@@ -572,7 +664,7 @@ cudaError_t rt_launch_legacy(const void *func)
         } else {
             for (uint32_t i = 0; i < f->nparams; i++)
                 args[i] = c->args + ir->syms[f->params[i]].offset;
-            e = launch_locked(func, c->cfg.grid, c->cfg.block, args, c->cfg.smem,
+            e = launch_locked(func, c->cfg.grid, c->cfg.block, args, NULL, c->cfg.smem,
                               c->cfg.stream, false, "cudaLaunch");
         }
     }
@@ -669,4 +761,34 @@ cudaError_t rt_occupancy_max_blocks(int *num_blocks, const void *func, int block
         *num_blocks = blocks_per_sm(k, block_size, dynamic_smem);
     }
     return rt_end(e);
+}
+
+cudaError_t rt_occupancy_available_smem(size_t *smem, const void *func, int num_blocks,
+                                        int block_size)
+{
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    rt_kernel *k = NULL;
+    if (!smem || num_blocks <= 0 || block_size <= 0)
+        e = cudaErrorInvalidValue;
+    else
+        e = loaded_kernel(func, "cudaOccupancyAvailableDynamicSMemPerBlock", &k);
+    if (e != cudaSuccess)
+        return rt_end(e);
+    /* The inverse of blocks_per_sm's shared-memory bound: what each of num_blocks blocks may
+     * add to its static shared memory and the reserved 1 KiB, within the per-block limit;
+     * 0 when the blocks do not fit by threads or registers whatever their shared memory. */
+    const rt_gpu_model *gpu = rt_g.gpu;
+    uint64_t reserved = gpu->major >= 8 ? 1024 : 0;
+    uint64_t per_block = gpu->smem_per_sm / (uint64_t)num_blocks;
+    uint64_t fixed = k->fn->shared_size + reserved;
+    uint64_t avail = per_block > fixed ? per_block - fixed : 0;
+    uint64_t limit = dynamic_smem_limit(k);
+    if (avail > limit)
+        avail = limit;
+    if (blocks_per_sm(k, block_size, 0) < num_blocks)
+        avail = 0;
+    *smem = (size_t)avail;
+    return rt_end(cudaSuccess);
 }

@@ -13,6 +13,7 @@ typedef struct tracked {
     uint64_t addr;
     emu_alloc_kind kind;
     bool registered;  /* cudaHostRegister'ed host memory (not ours to free) */
+    rt_context *owner;  /* the context current when it was made (cuCtxDestroy frees it) */
 } tracked;
 
 static tracked *allocs;
@@ -28,7 +29,7 @@ static bool track(uint64_t addr, emu_alloc_kind kind, bool registered)
         allocs = p;
         cap_allocs = ncap;
     }
-    allocs[nallocs++] = (tracked){addr, kind, registered};
+    allocs[nallocs++] = (tracked){addr, kind, registered, rt_ctx_owner()};
     return true;
 }
 
@@ -65,6 +66,23 @@ void rt_memory_release_all(void)
             emu_device_free(allocs[i].addr);
     }
     nallocs = 0;
+}
+
+void rt_memory_release_owner(const rt_context *owner)
+{
+    for (size_t i = 0; i < nallocs;) {
+        if (allocs[i].owner != owner) {
+            i++;
+            continue;
+        }
+        if (allocs[i].registered) {
+            emu_unregister_host_range(allocs[i].addr);
+        } else {
+            rt_mempool_forget(allocs[i].addr);
+            emu_device_free(allocs[i].addr);
+        }
+        allocs[i] = allocs[--nallocs];
+    }
 }
 
 static const char *kind_word(emu_alloc_kind k)
@@ -193,6 +211,9 @@ cudaError_t rt_free(void *ptr)
     cudaError_t e = rt_begin();
     if (e != cudaSuccess)
         return e;
+    /* cudaFree synchronises with the device: queued work may still use the memory. */
+    if (ptr)
+        rt_wait_idle();
     return rt_end(rt_free_locked(ptr, "cudaFree"));
 }
 
@@ -215,6 +236,7 @@ cudaError_t rt_free_host(void *ptr)
     if (e != cudaSuccess)
         return e;
     if (ptr) {
+        rt_wait_idle();  /* as cudaFree: queued copies may still use it */
         tracked *t = find_tracked((uint64_t)(uintptr_t)ptr);
         if (t && !t->registered && t->kind == EMU_ALLOC_HOST) {
             emu_device_free(t->addr);
@@ -253,6 +275,7 @@ cudaError_t rt_host_unregister(void *ptr)
     cudaError_t e = rt_begin();
     if (e != cudaSuccess)
         return e;
+    rt_wait_idle();  /* queued copies and kernels may still use it */
     tracked *t = find_tracked((uint64_t)(uintptr_t)ptr);
     if (!t || !t->registered) {
         e = cudaErrorHostMemoryNotRegistered;
@@ -292,6 +315,21 @@ cudaError_t rt_mem_get_info(size_t *free_bytes, size_t *total_bytes)
         *free_bytes = (size_t)(total - used);
     if (total_bytes)
         *total_bytes = (size_t)total;
+    return rt_end(cudaSuccess);
+}
+
+cudaError_t rt_mem_range(const void *ptr, void **base, size_t *size)
+{
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    uint64_t b, n;
+    if (!emu_find_allocation((uint64_t)(uintptr_t)ptr, 1, &b, &n, NULL))
+        return rt_end(cudaErrorInvalidValue);
+    if (base)
+        *base = (void *)(uintptr_t)b;
+    if (size)
+        *size = (size_t)n;
     return rt_end(cudaSuccess);
 }
 

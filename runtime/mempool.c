@@ -1,6 +1,7 @@
 /* mempool.c: stream-ordered allocation (cudaMallocAsync / cudaFreeAsync) and memory pools.
- * Work completes when it is issued, so an asynchronous allocation is an ordinary one made at
- * once; a pool is the bookkeeping CUDA reports for it: bytes in use, bytes it keeps reserved
+ * An asynchronous allocation is an ordinary one made at once (memory is never short enough to
+ * wait for the stream); an asynchronous free is queued on the stream, so work queued before it
+ * still finds the memory. A pool is the bookkeeping CUDA reports for it: bytes in use, bytes it keeps reserved
  * (it keeps freed memory up to its release threshold until the next synchronisation or trim),
  * and both high-water marks. Each device has a default pool, which is also its current pool
  * until cudaDeviceSetMemPool names another.
@@ -140,7 +141,15 @@ cudaError_t rt_free_async(void *ptr, cudaStream_t stream)
         return rt_end(rt_api_error(cudaErrorNotSupported, "cudaFreeAsync",
                                    "stream-ordered free inside a stream capture is not "
                                    "supported yet"));
-    return rt_end(rt_free_locked(ptr, "cudaFreeAsync"));
+    if (!ptr)
+        return rt_end(cudaSuccess);
+    /* Checked now (a bad pointer is this call's error), freed in stream order. */
+    emu_alloc_kind kind;
+    if (!rt_mem_find(ptr, 1, &kind) || (kind != EMU_ALLOC_DEVICE && kind != EMU_ALLOC_MANAGED))
+        return rt_end(rt_api_error(cudaErrorInvalidValue, "cudaFreeAsync",
+                                   "%p is not device memory (freed twice?)", ptr));
+    rt_op op = {.kind = RT_OP_FREE, .free = {ptr, "cudaFreeAsync"}};
+    return rt_end(rt_op_submit(&op, stream));
 }
 
 cudaError_t rt_device_get_mem_pool(cudaMemPool_t *pool, int device, bool default_one)

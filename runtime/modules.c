@@ -35,6 +35,8 @@ DEFINE_PUSH(push_module, rt_module)
 DEFINE_PUSH(push_kernel, rt_kernel)
 DEFINE_PUSH(push_var, rt_var)
 
+static void free_units(rt_module *m);
+
 /* Splits the fatbin's PTX entries into units, one per fatbin container: an ordinary fatbin is
  * one container; the linked fatbin of an -rdc program carries one per translation unit (and
  * device libraries). Within a unit the entries are in the order to try them (the frontend's
@@ -338,6 +340,35 @@ static cudaError_t parse_unit(rt_unit *u)
     return ok ? cudaSuccess : cudaErrorInvalidPtx;
 }
 
+/* Points each kernel of m at its function in the loaded module; returns how many m has. */
+static size_t resolve_kernels(rt_module *m)
+{
+    size_t nk = 0;
+    for (size_t i = 0; i < nkernels; i++) {
+        rt_kernel *k = kernels[i];
+        if (k->mod != m)
+            continue;
+        nk++;
+        k->fn = NULL;
+        k->emu = NULL;
+        if (m->linked_emu) {
+            const ptx_function *f = ptx_find_function(rt_linked_module(m->linked), k->name);
+            if (f && f->is_entry && !f->is_decl) {
+                k->fn = f;
+                k->emu = m->linked_emu;
+            }
+        }
+        for (size_t j = 0; j < m->nunits && !k->fn && !m->linked_emu; j++) {
+            const ptx_function *f = ptx_find_function(m->units[j].ir, k->name);
+            if (f && f->is_entry && !f->is_decl) {
+                k->fn = f;
+                k->emu = m->units[j].emu;
+            }
+        }
+    }
+    return nk;
+}
+
 static void report_no_ptx(const rt_module *m)
 {
     fprintf(stderr,
@@ -426,29 +457,7 @@ cudaError_t rt_module_ready(rt_module *m)
     if (usable == 0)
         return m->error = unit_error;
     m->unit_error = unit_error;
-    size_t nk = 0;
-    for (size_t i = 0; i < nkernels; i++) {
-        rt_kernel *k = kernels[i];
-        if (k->mod != m)
-            continue;
-        nk++;
-        k->fn = NULL;
-        k->emu = NULL;
-        if (m->linked_emu) {
-            const ptx_function *f = ptx_find_function(rt_linked_module(m->linked), k->name);
-            if (f && f->is_entry && !f->is_decl) {
-                k->fn = f;
-                k->emu = m->linked_emu;
-            }
-        }
-        for (size_t j = 0; j < m->nunits && !k->fn && !m->linked_emu; j++) {
-            const ptx_function *f = ptx_find_function(m->units[j].ir, k->name);
-            if (f && f->is_entry && !f->is_decl) {
-                k->fn = f;
-                k->emu = m->units[j].emu;
-            }
-        }
-    }
+    size_t nk = resolve_kernels(m);
     m->loaded = true;
     for (size_t i = 0; i < nvars; i++) {
         rt_var *v = vars[i];
@@ -548,25 +557,295 @@ void rt_unregister_fatbin(void **handle)
     pthread_mutex_lock(&rt_g.lock);
     rt_module *m = module_of(handle);
     if (m && m->registered) {
+        rt_wait_idle();  /* queued launches still run its kernels */
         unload(m);
-        rt_link_free(m->linked);  /* before the units whose IR it shares */
-        m->linked = NULL;
-        for (size_t j = 0; j < m->nunits; j++) {
-            rt_unit *u = &m->units[j];
-            if (u->ir)
-                ptx_module_free(u->ir);
-            for (size_t i = 0; i < u->nptx; i++) {
-                free(u->ptx[i].data);
-                free(u->ptx[i].name);
-            }
-            free(u->ptx);
-            free(u->name);
-        }
-        free(m->units);
-        m->units = NULL;
-        m->nunits = 0;
+        free_units(m);
         m->registered = false;
         m->error = cudaErrorCudartUnloading;
     }
     pthread_mutex_unlock(&rt_g.lock);
+}
+
+/* ---------------------------------------------------------------- modules of the driver API */
+
+static rt_kernel *new_kernel(rt_module *m, const void *host_fun, const char *name)
+{
+    rt_kernel *k = calloc(1, sizeof *k);
+    if (!k)
+        return NULL;
+    k->magic = RT_KERNEL_MAGIC;
+    k->mod = m;
+    k->host_fun = host_fun;
+    k->name = strdup(name);
+    k->max_dynamic_smem = -1;
+    k->carveout = -1;
+    if (!k->name || !push_kernel(&kernels, &nkernels, &cap_kernels, k)) {
+        free(k->name);
+        free(k);
+        return NULL;
+    }
+    return k;
+}
+
+static void free_units(rt_module *m)
+{
+    rt_link_free(m->linked);  /* before the units whose IR it shares */
+    m->linked = NULL;
+    for (size_t j = 0; j < m->nunits; j++) {
+        rt_unit *u = &m->units[j];
+        if (u->ir)
+            ptx_module_free(u->ir);
+        for (size_t i = 0; i < u->nptx; i++) {
+            free(u->ptx[i].data);
+            free(u->ptx[i].name);
+        }
+        free(u->ptx);
+        free(u->name);
+    }
+    free(m->units);
+    m->units = NULL;
+    m->nunits = 0;
+}
+
+rt_module *rt_module_from_fatbin(ptx_fatbin *fb, const char *name, const char *api,
+                                 cudaError_t *err)
+{
+    rt_module *m = calloc(1, sizeof *m);
+    char sass[96] = "";
+    *err = cudaErrorMemoryAllocation;
+    if (!m)
+        return NULL;
+    m->registered = true;
+    m->driver = true;
+    m->owner = rt_ctx_owner();
+    sass_targets(fb, sass, sizeof sass);
+    m->name = strdup(name);
+    bool ok = m->name && build_units(m, fb);
+    for (size_t j = 0; ok && j < m->nunits; j++) {
+        if (m->units[j].name)
+            continue;
+        char buf[600];
+        snprintf(buf, sizeof buf, m->nunits > 1 ? "%s (unit %zu)" : "%s", m->name, j + 1);
+        ok = (m->units[j].name = strdup(buf)) != NULL;
+    }
+    ptx_fatbin_free(fb);
+    if (ok && m->nunits == 0) {
+        m->sass_targets = strdup(sass[0] ? sass : "none");
+        report_no_ptx(m);
+        *err = cudaErrorNoKernelImageForDevice;
+        ok = false;
+    }
+    if (!ok || !push_module(&modules, &nmodules, &cap_modules, m)) {
+        free_units(m);
+        free(m->sass_targets);
+        free(m->name);
+        free(m);
+        return NULL;
+    }
+    /* Parsed now, so that every entry becomes a kernel and errors are this call's. */
+    for (size_t j = 0; j < m->nunits; j++)
+        if (!m->units[j].ir && parse_unit(&m->units[j]) != cudaSuccess)
+            m->units[j].error = cudaErrorInvalidPtx;
+    for (size_t j = 0; j < m->nunits; j++) {
+        const ptx_module *ir = m->units[j].ir;
+        for (uint32_t f = 0; ir && f < ir->nfuncs; f++) {
+            const ptx_function *fn = &ir->funcs[f];
+            if (!fn->is_entry || fn->is_decl)
+                continue;
+            bool have = false;
+            for (size_t i = 0; i < nkernels && !have; i++)
+                have = kernels[i]->mod == m && strcmp(kernels[i]->name, fn->name) == 0;
+            if (!have && !new_kernel(m, NULL, fn->name)) {
+                *err = cudaErrorMemoryAllocation;
+                rt_module_drop(m);
+                return NULL;
+            }
+        }
+    }
+    cudaError_t e = rt_module_ready(m);
+    if (e == cudaSuccess && m->unit_error != cudaSuccess)
+        e = m->unit_error;  /* the driver loads all of a module or nothing */
+    if (e != cudaSuccess) {
+        rt_log(1, "%s: %s cannot be loaded (%s)", api, m->name, rt_error_name(e));
+        *err = e;
+        rt_module_drop(m);
+        return NULL;
+    }
+    *err = cudaSuccess;
+    return m;
+}
+
+rt_module *rt_driver_module(const void *handle)
+{
+    for (size_t i = 0; handle && i < nmodules; i++)
+        if (modules[i] == handle)
+            return modules[i]->driver && modules[i]->registered ? modules[i] : NULL;
+    return NULL;
+}
+
+/* Unloads a driver module and forgets its code; the structure and its kernels stay (so a
+ * stale handle is recognised and refused rather than followed). Lock held, device idle. */
+void rt_module_drop(rt_module *m)
+{
+    unload(m);
+    free_units(m);
+    m->registered = false;
+    m->error = cudaErrorInvalidResourceHandle;
+    for (size_t i = 0; i < nvars; i++)
+        if (vars[i]->mod == m)
+            vars[i]->host_var = NULL;
+}
+
+void rt_modules_release_owner(const rt_context *owner)
+{
+    for (size_t i = 0; i < nmodules; i++)
+        if (modules[i]->driver && modules[i]->registered && modules[i]->owner == owner)
+            rt_module_drop(modules[i]);
+}
+
+bool rt_module_live(const rt_module *m)
+{
+    rt_init();
+    pthread_mutex_lock(&rt_g.lock);
+    bool ok = rt_driver_module(m) != NULL;
+    pthread_mutex_unlock(&rt_g.lock);
+    return ok;
+}
+
+cudaError_t rt_module_unload(rt_module *m, const char *api)
+{
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    if (!rt_driver_module(m))
+        return rt_end(rt_api_error(cudaErrorInvalidResourceHandle, api,
+                                   "%p is not a loaded module", (void *)m));
+    rt_wait_idle();  /* queued launches still run its kernels */
+    rt_module_drop(m);
+    return rt_end(cudaSuccess);
+}
+
+/* A module that may be used: loaded again after cudaDeviceReset. Lock held. */
+static cudaError_t usable(rt_module *m, const char *api)
+{
+    if (!rt_driver_module(m))
+        return rt_api_error(cudaErrorInvalidResourceHandle, api, "%p is not a loaded module",
+                            (void *)m);
+    return rt_module_ready(m);
+}
+
+cudaError_t rt_module_get_function(void **fn, rt_module *m, const char *name)
+{
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    if (!fn || !name)
+        return rt_end(cudaErrorInvalidValue);
+    if ((e = usable(m, "cuModuleGetFunction")) != cudaSuccess)
+        return rt_end(e);
+    for (size_t i = 0; i < nkernels; i++)
+        if (kernels[i]->mod == m && strcmp(kernels[i]->name, name) == 0 && kernels[i]->fn) {
+            *fn = kernels[i];
+            return rt_end(cudaSuccess);
+        }
+    /* Not an error message: programs probe for optional kernels. */
+    return rt_end(cudaErrorSymbolNotFound);
+}
+
+cudaError_t rt_module_get_functions(rt_module *m, void **fns, unsigned *count)
+{
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    if (!count)
+        return rt_end(cudaErrorInvalidValue);
+    if ((e = usable(m, "cuModuleEnumerateFunctions")) != cudaSuccess)
+        return rt_end(e);
+    unsigned n = 0;
+    for (size_t i = 0; i < nkernels; i++) {
+        if (kernels[i]->mod != m || !kernels[i]->fn)
+            continue;
+        if (fns && n < *count)
+            fns[n] = kernels[i];
+        n++;
+    }
+    if (!fns)
+        *count = n;
+    return rt_end(cudaSuccess);
+}
+
+cudaError_t rt_module_get_global(void **dptr, size_t *bytes, rt_module *m, const char *name)
+{
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    if (!name)
+        return rt_end(cudaErrorInvalidValue);
+    if ((e = usable(m, "cuModuleGetGlobal")) != cudaSuccess)
+        return rt_end(e);
+    uint64_t addr = 0, size = 0;
+    bool found = m->linked_emu && emu_module_symbol(m->linked_emu, name, &addr, &size);
+    for (size_t j = 0; j < m->nunits && !found && !m->linked_emu; j++) {
+        const rt_unit *u = &m->units[j];
+        int32_t sy = u->ir ? ptx_find_symbol(u->ir, -1, name) : -1;
+        if (sy >= 0 && u->ir->syms[sy].linkage != PTX_LINK_EXTERN && u->emu)
+            found = emu_module_symbol(u->emu, name, &addr, &size);
+    }
+    if (!found)
+        return rt_end(cudaErrorSymbolNotFound);
+    if (dptr)
+        *dptr = (void *)(uintptr_t)addr;
+    if (bytes)
+        *bytes = (size_t)size;
+    return rt_end(cudaSuccess);
+}
+
+cudaError_t rt_kernel_info(const void *func, rt_module **mod, const char **name)
+{
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    rt_kernel *k = rt_kernel_lookup(func);
+    if (!k)
+        return rt_end(cudaErrorInvalidDeviceFunction);
+    if (mod)
+        *mod = k->mod;
+    if (name)
+        *name = k->name;
+    return rt_end(cudaSuccess);
+}
+
+cudaError_t rt_kernel_param_info(const void *func, size_t index, size_t *offset, size_t *size)
+{
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    rt_kernel *k = rt_kernel_lookup(func);
+    if (!k)
+        return rt_end(cudaErrorInvalidDeviceFunction);
+    if ((e = rt_module_ready(k->mod)) != cudaSuccess)
+        return rt_end(e);
+    if (!k->fn || index >= k->fn->nparams)
+        return rt_end(cudaErrorInvalidValue);
+    const ptx_symbol *p = &emu_module_ptx(k->emu)->syms[k->fn->params[index]];
+    if (offset)
+        *offset = p->offset;
+    if (size)
+        *size = p->size;
+    return rt_end(cudaSuccess);
+}
+
+cudaError_t rt_get_func_by_symbol(void **fn, const void *symbol)
+{
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    if (!fn)
+        return rt_end(cudaErrorInvalidValue);
+    rt_kernel *k = rt_kernel_lookup(symbol);
+    if (!k)
+        return rt_end(rt_api_error(cudaErrorInvalidDeviceFunction, "cudaGetFuncBySymbol",
+                                   "%p is not a registered kernel", symbol));
+    *fn = k;
+    return rt_end(cudaSuccess);
 }

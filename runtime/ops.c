@@ -1,7 +1,8 @@
-/* ops.c: stream operations kept as data (rt_op): running one, copying one for a graph, and
- * the choice between running it now and recording it into a capturing stream's graph. */
+/* ops.c: stream operations kept as data (rt_op): running one (on the device worker, or as a
+ * node of a graph), copying one for a graph, freeing one. */
 #include "runtime/rt_internal.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,31 +74,48 @@ static cudaError_t run_fill(const rt_fill *f)
     return cudaSuccess;
 }
 
-cudaError_t rt_op_run(rt_op *op)
+cudaError_t rt_op_run(rt_op *op, uint64_t seq)
 {
+    cudaError_t e;
     switch (op->kind) {
     case RT_OP_EMPTY:
-    case RT_OP_EVENT_WAIT:  /* what it waits for has completed: work completes when issued */
+    case RT_OP_EVENT_WAIT:  /* what it waits for was issued earlier, so it has completed */
         return cudaSuccess;
     case RT_OP_KERNEL:
         return rt_launch_run(&op->kernel);
     case RT_OP_COPY:
-        return run_copy(&op->copy);
+        /* The memory stays allocated meanwhile: freeing waits for the device (memory.c). */
+        pthread_mutex_unlock(&rt_g.lock);
+        e = run_copy(&op->copy);
+        pthread_mutex_lock(&rt_g.lock);
+        return e;
     case RT_OP_FILL:
-        return run_fill(&op->fill);
-    case RT_OP_HOST: {
+        pthread_mutex_unlock(&rt_g.lock);
+        e = run_fill(&op->fill);
+        pthread_mutex_lock(&rt_g.lock);
+        return e;
+    case RT_OP_HOST:
         /* The function may call the runtime (CUDA forbids it, programs do it anyway): run it
          * without the lock. */
         pthread_mutex_unlock(&rt_g.lock);
         emu_output_flush();   /* CUDA flushes device printf output before a host callback */
         op->host.fn(op->host.data);
         pthread_mutex_lock(&rt_g.lock);
-        return rt_g.sticky;
+        return cudaSuccess;
+    case RT_OP_CALLBACK: {
+        cudaError_t status = rt_g.sticky;
+        pthread_mutex_unlock(&rt_g.lock);
+        emu_output_flush();
+        op->callback.fn(op->callback.stream, status, op->callback.data);
+        pthread_mutex_lock(&rt_g.lock);
+        return cudaSuccess;
     }
+    case RT_OP_FREE:
+        return rt_free_locked(op->free.ptr, op->free.api);
     case RT_OP_EVENT_RECORD:
-        return rt_event_record_locked(op->event);
+        return rt_event_record_locked(op->event, seq);
     case RT_OP_GRAPH:
-        return rt_graph_run(op->graph);
+        return rt_graph_run(op->graph, seq);
     }
     return cudaErrorInvalidValue;
 }
@@ -115,24 +133,21 @@ bool rt_op_clone(rt_op *dst, const rt_op *src)
         if (!dst->graph)
             return false;
     }
+    /* A graph reads the source when it runs: only a queued copy stages it. */
+    assert(src->kind != RT_OP_COPY || !src->copy.staging);
     return true;
 }
 
 void rt_op_free(rt_op *op)
 {
-    if (op->kind == RT_OP_KERNEL)
+    if (op->kind == RT_OP_KERNEL) {
         rt_launch_desc_free(&op->kernel);
-    else if (op->kind == RT_OP_GRAPH && op->graph)
+    } else if (op->kind == RT_OP_GRAPH && op->graph) {
         rt_graph_free(op->graph);
+    } else if (op->kind == RT_OP_COPY && op->copy.staging) {
+        free(op->copy.staging);
+        rt_staging_release(op->copy.staging_size);
+        op->copy.staging = NULL;
+    }
     op->kind = RT_OP_EMPTY;
-}
-
-cudaError_t rt_op_submit(rt_op *op, cudaStream_t stream)
-{
-    cudaError_t e;
-    if (rt_capture_op(stream, op, &e))
-        return e;
-    e = rt_op_run(op);
-    rt_op_free(op);
-    return e;
 }

@@ -6,9 +6,10 @@
  * functions take and return the CUDA runtime's own types, so the shim's exported functions
  * are one-line wrappers; each returns the cudaError_t the real runtime would return.
  *
- * Launches are synchronous: a kernel runs to completion inside the launch call. A fault
- * inside a kernel does not fail the launch call (on a GPU it is asynchronous); it poisons the
- * context, and every later call returns that error until cudaDeviceReset.
+ * Work on streams (launches, copies, fills, host functions) is queued and run by the device
+ * worker thread in issue order (worker.c) while the program goes on; calls wait where CUDA's
+ * do. A fault inside a kernel does not fail the launch call; it poisons the context, and every
+ * later call returns that error until cudaDeviceReset.
  */
 #ifndef PTXSIM_RUNTIME_RT_H
 #define PTXSIM_RUNTIME_RT_H
@@ -53,6 +54,83 @@ bool rt_option_check(const rt_option *opt, const char *value, char *err, size_t 
  * saying so; `ptxsim sweep` refuses it before running anything.) */
 bool rt_option_implemented(const rt_option *opt, const char *value);
 
+/* ---------------------------------------------------------------- contexts (context.c)
+ * The driver API's contexts: the device's primary context (the runtime API's) and contexts a
+ * program creates, with each host thread's stack of current contexts. They share the one
+ * device; a context owns the memory and modules made while it was current. */
+
+typedef struct rt_context rt_context;
+typedef struct rt_module rt_module;
+
+rt_context *rt_ctx_primary(void);
+/* The thread's current context, or NULL. */
+rt_context *rt_ctx_current(void);
+bool rt_ctx_live(const rt_context *c);
+bool rt_ctx_is_primary(const rt_context *c);
+unsigned rt_ctx_flags(const rt_context *c);
+unsigned long long rt_ctx_id(const rt_context *c);
+/* Creates a context and makes it current (pushes it). */
+cudaError_t rt_ctx_create(rt_context **out, unsigned flags);
+/* Waits for the device, frees what the context owns, and pops it from this thread's stack;
+ * cudaErrorInvalidValue for the primary context or a dead handle. */
+cudaError_t rt_ctx_destroy(rt_context *c);
+cudaError_t rt_ctx_push(rt_context *c);
+cudaError_t rt_ctx_pop(rt_context **out);
+/* Replaces the top of the stack (NULL: pops it). */
+cudaError_t rt_ctx_set_current(rt_context *c);
+cudaError_t rt_ctx_set_flags(rt_context *c, unsigned flags);
+void rt_primary_retain(void);
+/* The last release of a primary context the runtime API never used frees what it owns. */
+cudaError_t rt_primary_release(void);
+void rt_primary_state(unsigned *flags, int *active);
+
+/* ---------------------------------------------------------------- modules the driver API
+ * loads (jit.c): PTX text, fatbins, and ELF files carrying fatbins; their kernels are
+ * rt_kernel handles (CUfunction, CUkernel, cudaFunction_t and cudaKernel_t alike), usable by
+ * every launch call. */
+
+/* image: NUL-terminated PTX, a fatbin (or several back to back, as rt_linker_complete writes),
+ * a fatbin wrapper, or an ELF cubin (which holds no PTX: refused with a hint). name: for
+ * messages (NULL: a made-up one). api: the call, for messages. */
+cudaError_t rt_module_load_image(rt_module **out, const void *image, const char *name,
+                                 const char *api);
+cudaError_t rt_module_load_file(rt_module **out, const char *path, const char *api);
+cudaError_t rt_module_unload(rt_module *m, const char *api);
+bool rt_module_live(const rt_module *m);
+/* The entry `name` (mangled, as in the PTX): cudaErrorSymbolNotFound when absent. */
+cudaError_t rt_module_get_function(void **fn, rt_module *m, const char *name);
+/* A module-scope variable: its device address and size (cudaErrorSymbolNotFound when absent). */
+cudaError_t rt_module_get_global(void **dptr, size_t *bytes, rt_module *m, const char *name);
+/* Its kernels (fns NULL: only the count), in PTX order. */
+cudaError_t rt_module_get_functions(rt_module *m, void **fns, unsigned *count);
+/* What a kernel handle is: its module, its PTX (mangled) name. */
+cudaError_t rt_kernel_info(const void *func, rt_module **mod, const char **name);
+/* Parameter index of a kernel: its offset and size in the parameter block (cudaErrorInvalidValue
+ * past the last). */
+cudaError_t rt_kernel_param_info(const void *func, size_t index, size_t *offset, size_t *size);
+/* A kernel handle for a registered host function (cudaGetFuncBySymbol). */
+cudaError_t rt_get_func_by_symbol(void **fn, const void *symbol);
+/* Records the PTX a cubin was compiled from (an NVRTC program compiled for a real
+ * architecture also compiled for the virtual one), so loading that cubin loads the PTX. */
+void rt_register_cubin_ptx(const void *cubin, size_t size, const char *ptx);
+
+/* The JIT linker (cuLinkCreate and friends): PTX inputs, fatbins and ELF objects holding PTX;
+ * completing parses, links (every extern resolved) and writes an image rt_module_load_image
+ * takes. log: a line for the caller's error log when something fails. */
+typedef struct rt_linker rt_linker;
+cudaError_t rt_linker_create(rt_linker **out);
+cudaError_t rt_linker_add_data(rt_linker *l, int type, const void *data, size_t size,
+                               const char *name, char *log, size_t loglen);
+cudaError_t rt_linker_add_file(rt_linker *l, int type, const char *path, char *log,
+                               size_t loglen);
+/* The image stays owned by the linker, valid until rt_linker_destroy. */
+cudaError_t rt_linker_complete(rt_linker *l, void **image, size_t *size, char *log,
+                               size_t loglen);
+void rt_linker_destroy(rt_linker *l);
+/* The input types of cuLinkAddData (CUjitInputType). */
+enum { RT_LINK_CUBIN = 0, RT_LINK_PTX, RT_LINK_FATBINARY, RT_LINK_OBJECT, RT_LINK_LIBRARY,
+       RT_LINK_NVVM };
+
 /* ---------------------------------------------------------------- registration (nvcc ABI) */
 
 void **rt_register_fatbin(const void *wrapper);
@@ -79,6 +157,12 @@ cudaError_t rt_launch(const void *func, dim3 grid, dim3 block, void **args, size
 cudaError_t rt_launch_cooperative(const void *func, dim3 grid, dim3 block, void **args,
                                   size_t smem, cudaStream_t stream);
 cudaError_t rt_launch_ex(const cudaLaunchConfig_t *config, const void *func, void **args);
+/* The driver API's launch: arguments as pointers (args) or a packed buffer (extra:
+ * CU_LAUNCH_PARAM_BUFFER_POINTER / _SIZE); attrs as cudaLaunchKernelEx takes them. */
+cudaError_t rt_launch_driver(const void *func, dim3 grid, dim3 block, size_t smem,
+                             cudaStream_t stream, void **args, void **extra,
+                             const cudaLaunchAttribute *attrs, unsigned nattrs, bool cooperative,
+                             const char *api);
 /* The pre-CUDA-9 launch: configure, set up each argument at its offset, launch. */
 cudaError_t rt_configure_call(dim3 grid, dim3 block, size_t smem, cudaStream_t stream);
 cudaError_t rt_setup_argument(const void *arg, size_t size, size_t offset);
@@ -88,10 +172,15 @@ cudaError_t rt_func_set_attribute(const void *func, enum cudaFuncAttribute attr,
 cudaError_t rt_func_set_cache_config(const void *func, enum cudaFuncCache config);
 cudaError_t rt_occupancy_max_blocks(int *num_blocks, const void *func, int block_size,
                                     size_t dynamic_smem, unsigned flags);
+/* Dynamic shared memory a block may have so that num_blocks blocks of block_size threads fit
+ * on one SM (cudaOccupancyAvailableDynamicSMemPerBlock). */
+cudaError_t rt_occupancy_available_smem(size_t *smem, const void *func, int num_blocks,
+                                        int block_size);
 
 /* ---------------------------------------------------------------- memory
  * Copies and fills take the stream they are issued to (0 for the synchronous calls) and the
- * name of the API call for messages; on a capturing stream they are recorded, not run. */
+ * name of the API call, for messages and to tell the asynchronous forms ("...Async") from the
+ * synchronous ones; on a capturing stream they are recorded, not run. */
 
 cudaError_t rt_malloc(void **ptr, size_t size);
 cudaError_t rt_malloc_managed(void **ptr, size_t size, unsigned flags);
@@ -126,6 +215,10 @@ cudaError_t rt_memcpy_array_linear(cudaArray_t dst, size_t dx, size_t dy, void *
                                    size_t count, enum cudaMemcpyKind kind, cudaStream_t stream,
                                    const char *api);
 cudaError_t rt_memset(void *ptr, int value, size_t count, cudaStream_t stream, const char *api);
+/* A fill of height rows of width elements of elem bytes (1, 2 or 4) with value: the driver's
+ * cuMemsetD8/D16/D32 and their 2D forms. */
+cudaError_t rt_memset_elems(void *ptr, size_t pitch, uint32_t value, unsigned elem, size_t width,
+                            size_t height, cudaStream_t stream, const char *api);
 /* A 3D fill of width bytes x height rows x depth slices (2D: depth 1); ysize: rows per slice
  * (0 = height). */
 cudaError_t rt_memset_3d(void *ptr, size_t pitch, size_t ysize, int value, size_t width,
@@ -138,6 +231,9 @@ cudaError_t rt_memcpy_from_symbol(void *dst, const void *symbol, size_t count, s
 cudaError_t rt_get_symbol_address(void **addr, const void *symbol);
 cudaError_t rt_get_symbol_size(size_t *size, const void *symbol);
 cudaError_t rt_mem_get_info(size_t *free_bytes, size_t *total_bytes);
+/* The allocation holding ptr: its start and size (cuMemGetAddressRange); cudaErrorInvalidValue
+ * when ptr is in none. */
+cudaError_t rt_mem_range(const void *ptr, void **base, size_t *size);
 cudaError_t rt_pointer_get_attributes(struct cudaPointerAttributes *attr, const void *ptr);
 
 /* Arrays: linear storage with their channel description (texture sampling is elsewhere). */
@@ -241,6 +337,11 @@ cudaError_t rt_stream_add_callback(cudaStream_t stream, cudaStreamCallback_t cb,
 cudaError_t rt_launch_host_func(cudaStream_t stream, cudaHostFn_t fn, void *data);
 /* Checks a stream handle (0, cudaStreamLegacy, cudaStreamPerThread or a live stream). */
 cudaError_t rt_stream_check(cudaStream_t stream);
+cudaError_t rt_stream_get_id(cudaStream_t stream, unsigned long long *id);
+/* cudaStreamGetAttribute / cudaStreamSetAttribute (set: value is read). */
+cudaError_t rt_stream_attribute(cudaStream_t stream, cudaLaunchAttributeID attr,
+                                cudaLaunchAttributeValue *value, bool set);
+cudaError_t rt_stream_copy_attributes(cudaStream_t dst, cudaStream_t src);
 cudaError_t rt_event_create(cudaEvent_t *event, unsigned flags);
 cudaError_t rt_event_destroy(cudaEvent_t event);
 cudaError_t rt_event_record(cudaEvent_t event, cudaStream_t stream, unsigned flags);
@@ -303,6 +404,10 @@ cudaError_t rt_graph_add_event_node(cudaGraphNode_t *node, cudaGraph_t graph,
 cudaError_t rt_graph_node_params(cudaGraphNode_t node, enum cudaGraphNodeType type, void *params,
                                  bool set, const char *api);
 cudaError_t rt_graph_node_get_type(cudaGraphNode_t node, enum cudaGraphNodeType *type);
+/* cudaGraphKernelNodeGetAttribute / SetAttribute (set: value is read), CopyAttributes. */
+cudaError_t rt_graph_kernel_node_attribute(cudaGraphNode_t node, cudaLaunchAttributeID attr,
+                                           cudaLaunchAttributeValue *value, bool set);
+cudaError_t rt_graph_kernel_node_copy_attributes(cudaGraphNode_t dst, cudaGraphNode_t src);
 cudaError_t rt_graph_get_nodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *count,
                                bool roots);
 cudaError_t rt_graph_get_edges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to,
@@ -334,6 +439,8 @@ cudaError_t rt_get_device(int *device);
 cudaError_t rt_get_device_properties(struct cudaDeviceProp *prop, int device);
 cudaError_t rt_device_get_attribute(int *value, enum cudaDeviceAttr attr, int device);
 cudaError_t rt_device_synchronize(void);
+/* cudaCtxResetPersistingL2Cache: persisting lines back to normal (no cache to act on yet). */
+cudaError_t rt_ctx_reset_persisting_l2(void);
 cudaError_t rt_device_reset(void);
 cudaError_t rt_set_device_flags(unsigned flags);
 cudaError_t rt_get_device_flags(unsigned *flags);
@@ -372,6 +479,14 @@ const char *rt_error_name(cudaError_t err);
 const char *rt_error_string(cudaError_t err);
 cudaError_t rt_get_last_error(void);
 cudaError_t rt_peek_last_error(void);
+/* Sets this thread's last error to e and returns what it was (the driver API's calls into the
+ * runtime leave the runtime's last error as they found it). */
+cudaError_t rt_swap_last_error(cudaError_t e);
+/* The names of errors in ptxsim's messages on this thread: NULL for the runtime's
+ * (cudaErrorInvalidValue); the driver shim installs CUresult names around its calls. Returns the
+ * previous one. */
+typedef const char *(*rt_error_namer)(cudaError_t err);
+rt_error_namer rt_swap_error_namer(rt_error_namer n);
 /* An entry point ptxsim does not implement: says so once on stderr, naming the function, and
  * returns cudaErrorNotSupported (recorded as the last error). */
 cudaError_t rt_unsupported(const char *function);

@@ -19,6 +19,7 @@ typedef struct rt_config {
     bool gpudet_bta, gpudet_dwp, gpudet_serial_warp;   /* GPUDet variants */
     bool timing;
     char gpu[32];           /* GPU model name (rt_gpu_model) */
+    bool pageable_memory_access;   /* kernels may access malloc'ed host memory (HMM) */
     int verbose;
     char stats[256];        /* "" = off, "-" = stderr, else a file */
     char tm[16];            /* off | kilotm */
@@ -62,7 +63,6 @@ const rt_gpu_model *rt_gpu_model_find(const char *name);
 
 /* ---------------------------------------------------------------- modules */
 
-typedef struct rt_module rt_module;
 
 #define RT_KERNEL_MAGIC 0x6b65726eu  /* "kern": tells our cudaKernel_t from a host function */
 
@@ -128,7 +128,30 @@ struct rt_module {
     cudaError_t unit_error;     /* loaded, but some unit could not be: its error */
     bool registered;            /* false once unregistered */
     bool reported;              /* the missing-PTX hint was given */
+    /* Loaded through the driver API (cuModuleLoad*, cuLibraryLoad*, cudaLibraryLoad*): its
+     * handle is this structure, every entry of its PTX is a kernel, and the context that was
+     * current owns it. */
+    bool driver;
+    rt_context *owner;
 };
+
+/* A module from the PTX of fb (taken over), loaded at once as the driver loads: every entry
+ * becomes a kernel. Lock held. NULL with the error in *err (reported). */
+rt_module *rt_module_from_fatbin(ptx_fatbin *fb, const char *name, const char *api,
+                                 cudaError_t *err);
+/* Unloads a driver module for good (cuModuleUnload, its context's end). Lock held, device
+ * idle. */
+void rt_module_drop(rt_module *m);
+/* A live module loaded through the driver API, or NULL. Lock held. */
+rt_module *rt_driver_module(const void *handle);
+/* cuCtxDestroy / the primary context's last release: unload what it loaded. Lock held. */
+void rt_modules_release_owner(const rt_context *owner);
+/* ... and free what it allocated (memory.c). Lock held. */
+void rt_memory_release_owner(const rt_context *owner);
+/* The context a resource made now belongs to: the current one, else the primary. */
+rt_context *rt_ctx_owner(void);
+/* A runtime API call: a thread without a current context gets the primary one. */
+void rt_ctx_bind_runtime(void);
 
 /* Makes the module usable (parse + load + resolve kernels and managed variables). Lock held.
  * Prints the reason on failure. */
@@ -219,12 +242,14 @@ cudaError_t rt_launch_prepare(const void *func, dim3 grid, dim3 block, void **ar
                               size_t smem, bool cooperative, const char *api,
                               rt_launch_desc *d);
 /* Runs it on the engine; a kernel fault poisons the context (and returns cudaSuccess, as the
- * launch itself succeeded). Lock held. */
+ * launch itself succeeded). Lock held (released while the grid runs). */
 cudaError_t rt_launch_run(const rt_launch_desc *d);
 void rt_launch_desc_free(rt_launch_desc *d);
 
 /* A copy of depth slices of height rows of width bytes, between pitched boxes. dst_device /
- * src_device: that side lay in device memory when checked (checked again when it runs). */
+ * src_device: that side lay in device memory when checked (checked again when it runs).
+ * staging: a queued copy from pageable host memory reads this copy of the source, made when it
+ * was issued (owned; src points into it). */
 typedef struct rt_copy {
     char *dst;
     size_t dpitch, dslice;
@@ -232,6 +257,8 @@ typedef struct rt_copy {
     size_t spitch, sslice;
     size_t width, height, depth;
     bool dst_device, src_device;
+    char *staging;
+    size_t staging_size;
 } rt_copy;
 
 /* A fill of depth x height rows of width elements (elem bytes: 1, 2 or 4) with value. */
@@ -245,7 +272,7 @@ typedef struct rt_fill {
 
 typedef enum rt_op_kind {
     RT_OP_EMPTY, RT_OP_KERNEL, RT_OP_COPY, RT_OP_FILL, RT_OP_HOST, RT_OP_EVENT_RECORD,
-    RT_OP_EVENT_WAIT, RT_OP_GRAPH
+    RT_OP_EVENT_WAIT, RT_OP_GRAPH, RT_OP_CALLBACK, RT_OP_FREE
 } rt_op_kind;
 
 typedef struct rt_graph rt_graph;
@@ -257,19 +284,69 @@ typedef struct rt_op {
         rt_copy copy;
         rt_fill fill;
         struct { cudaHostFn_t fn; void *data; } host;
+        /* cudaStreamAddCallback: called with the stream and the context's error */
+        struct { cudaStreamCallback_t fn; void *data; cudaStream_t stream; } callback;
         cudaEvent_t event;
         rt_graph *graph;        /* a child graph (owned clone) */
+        struct { void *ptr; const char *api; } free;   /* cudaFreeAsync */
     };
 } rt_op;
 
-/* Runs op. Lock held (released around a host function). */
-cudaError_t rt_op_run(rt_op *op);
+/* Runs op; seq is its place in the device worker's order. Lock held (released around a
+ * kernel, a copy and a host function). */
+cudaError_t rt_op_run(rt_op *op, uint64_t seq);
 /* Copies op (a kernel's parameter block, a child graph); false when out of memory. */
 bool rt_op_clone(rt_op *dst, const rt_op *src);
 void rt_op_free(rt_op *op);
-/* Runs op now, or records it when stream is capturing (taking op over either way). Lock
- * held. */
+/* ---------------------------------------------------------------- the device worker (worker.c)
+ * Operations queue in issue order and run on the device worker thread; sequence numbers say
+ * what has completed. Every function here is called with the lock held. */
+
+/* Queues op on stream, or records it when the stream is capturing (taking op over either
+ * way); returns at once. */
 cudaError_t rt_op_submit(rt_op *op, cudaStream_t stream);
+/* The same; with wait, returns once op has run, with its error (or an earlier asynchronous
+ * one): the synchronous calls. */
+cudaError_t rt_op_submit_mode(rt_op *op, cudaStream_t stream, bool wait);
+/* A host thread's wait for one operation. */
+typedef struct rt_completion {
+    bool done;
+    cudaError_t error;
+} rt_completion;
+uint64_t rt_issued_seq(void);
+bool rt_seq_done(uint64_t seq);
+/* Waits (releasing the lock) until operation seq has run / until every queued one has. No
+ * wait on the worker thread itself, where everything before the running operation is done. */
+void rt_wait_seq(uint64_t seq);
+void rt_wait_idle(void);
+bool rt_on_worker(void);
+/* What a synchronisation reports: the sticky error, else the first failure of asynchronous
+ * work since the last synchronisation (which it clears). */
+cudaError_t rt_take_async_error(void);
+void rt_forget_async_error(void);
+/* Bytes of pageable memory queued copies may hold (STAGING_LIMIT in all); false when the copy
+ * must wait instead. */
+bool rt_staging_reserve(uint64_t bytes);
+void rt_staging_release(uint64_t bytes);
+/* What cudaStreamSetAttribute sets (the launch attributes a stream carries). The emulator has
+ * no cache to steer, so they are kept, checked and reported back; the timing model will read
+ * the access policy window. */
+typedef struct rt_stream_attrs {
+    struct cudaAccessPolicyWindow window;
+    enum cudaSynchronizationPolicy sync_policy;
+    cudaLaunchMemSyncDomainMap domain_map;
+    enum cudaLaunchMemSyncDomain domain;
+} rt_stream_attrs;
+/* The attributes of a live stream (the legacy and per-thread streams included), or NULL. */
+rt_stream_attrs *rt_stream_attrs_of(cudaStream_t stream);
+/* Checks an access policy window against the device (its size limit, hit ratio and
+ * properties); api names the call. */
+cudaError_t rt_check_access_policy_window(const struct cudaAccessPolicyWindow *w, const char *api);
+/* Streams remember their last operation (streams.c). */
+void rt_stream_note_work(cudaStream_t stream, uint64_t seq);
+uint64_t rt_stream_last_seq(cudaStream_t stream);
+/* Checks and queues a copy, waiting as the CUDA call named api waits (copy.c). Lock held. */
+cudaError_t rt_copy_submit(rt_copy *c, cudaStream_t stream, const char *api);
 
 /* Checks the parts of a copy that lie in device memory; api names the call. */
 cudaError_t rt_copy_check(const rt_copy *c, enum cudaMemcpyKind kind, const char *api);
@@ -285,8 +362,9 @@ rt_graph *rt_graph_new(void);
 /* A deep copy of g, or NULL. */
 rt_graph *rt_graph_clone_locked(const rt_graph *g);
 void rt_graph_free(rt_graph *g);
-/* Runs every node of g in an order that respects its dependencies. Lock held. */
-cudaError_t rt_graph_run(rt_graph *g);
+/* Runs every node of g in an order that respects its dependencies, as worker operation seq.
+ * Lock held. */
+cudaError_t rt_graph_run(rt_graph *g, uint64_t seq);
 
 /* Where a stream or an event keeps its capture: the graph and the nodes that the next
  * captured operation depends on. */
@@ -365,8 +443,10 @@ void rt_mempool_release_all(void);
 /* cudaDeviceReset: arrays. */
 void rt_arrays_release_all(void);
 
-/* Records an event now (stream order is trivially kept: work completes when issued). */
-cudaError_t rt_event_record_locked(cudaEvent_t event);
+/* Records an event: its operation seq has run (the device worker, or a graph's event node). */
+cudaError_t rt_event_record_locked(cudaEvent_t event, uint64_t seq);
+/* A graph launched as operation seq records event when it runs: the event completes with it. */
+void rt_event_note_record(cudaEvent_t event, uint64_t seq);
 
 /* ---------------------------------------------------------------- statistics */
 

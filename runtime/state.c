@@ -19,6 +19,7 @@ static void init(void)
     if (!rt_g.gpu)  /* the option check makes this unreachable; keep a usable device anyway */
         rt_g.gpu = rt_gpu_model_find("a100");
     rt_g.policy = emu_direct_policy();
+    emu_set_pageable_access(rt_g.cfg.pageable_memory_access);
     /* The defaults a CUDA 13 device reports for cudaDeviceGetLimit. */
     rt_g.limits[cudaLimitStackSize] = 1024;
     rt_g.limits[cudaLimitPrintfFifoSize] = 1u << 20;
@@ -44,6 +45,7 @@ void rt_init(void)
 cudaError_t rt_begin(void)
 {
     rt_init();
+    rt_ctx_bind_runtime();  /* a thread without a current context gets the primary one */
     pthread_mutex_lock(&rt_g.lock);
     cudaError_t sticky = rt_g.sticky;
     if (sticky != cudaSuccess) {
@@ -83,6 +85,16 @@ bool rt_error_is_sticky(cudaError_t err)
     }
 }
 
+/* Who names errors in messages on this thread: the driver API's calls name CUresults. */
+static _Thread_local rt_error_namer namer;
+
+rt_error_namer rt_swap_error_namer(rt_error_namer n)
+{
+    rt_error_namer was = namer;
+    namer = n;
+    return was;
+}
+
 cudaError_t rt_api_error(cudaError_t err, const char *function, const char *fmt, ...)
 {
     char msg[512];
@@ -90,7 +102,8 @@ cudaError_t rt_api_error(cudaError_t err, const char *function, const char *fmt,
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "ptxsim: %s: %s (%s)\n", function, msg, rt_error_name(err));
+    fprintf(stderr, "ptxsim: %s: %s (%s)\n", function, msg,
+            namer ? namer(err) : rt_error_name(err));
     return err;
 }
 

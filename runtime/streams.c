@@ -1,7 +1,12 @@
-/* streams.c: CUDA streams. Work runs when it is issued (launches are synchronous), so a
- * stream is a validated handle with its flags and priority, and synchronising or querying one
- * has nothing left to wait for; what a stream does keep is its capture state (capture.c),
- * while it records work into a graph instead of running it. */
+/* streams.c: CUDA streams. Work issued to a stream is queued on the device worker (worker.c)
+ * in one order across all streams; a stream keeps the sequence number of its last operation,
+ * so synchronising it waits for that and querying it compares. It also keeps its flags, its
+ * priority, its attributes, and its capture state (capture.c), while it records work into a
+ * graph instead of queueing it.
+ *
+ * The legacy default stream synchronises with every blocking stream; since the worker runs
+ * everything in issue order, waiting for it means waiting for all work issued so far. The
+ * per-thread default stream (cudaStreamPerThread) is a stream of its own in each host thread. */
 #include "runtime/rt_internal.h"
 
 #include <stdlib.h>
@@ -12,11 +17,18 @@ typedef struct rt_stream {
     uint32_t magic;
     unsigned flags;
     int priority;
+    uint64_t last_seq;          /* its latest queued operation */
+    unsigned long long id;      /* cudaStreamGetId */
+    rt_stream_attrs attrs;      /* cudaStreamSetAttribute */
     rt_capture_point cap;
 } rt_stream;
 
 /* cudaStreamPerThread is a stream of its own in each host thread, and may capture. */
 static _Thread_local rt_capture_point per_thread_cap;
+static _Thread_local uint64_t per_thread_last_seq;
+static _Thread_local rt_stream_attrs per_thread_attrs;
+static rt_stream_attrs legacy_attrs;
+static unsigned long long next_stream_id = 3;  /* 0..2: the legacy and per-thread streams */
 
 static rt_stream **streams;
 static size_t nstreams, cap_streams;
@@ -35,6 +47,37 @@ rt_capture_point *rt_stream_capture_point(cudaStream_t stream)
         return &per_thread_cap;
     rt_stream *s = stream && stream != cudaStreamLegacy ? find(stream) : NULL;
     return s ? &s->cap : NULL;
+}
+
+void rt_stream_note_work(cudaStream_t stream, uint64_t seq)
+{
+    if (stream == cudaStreamPerThread) {
+        per_thread_last_seq = seq;
+        return;
+    }
+    rt_stream *s = stream && stream != cudaStreamLegacy ? find(stream) : NULL;
+    if (s)
+        s->last_seq = seq;
+}
+
+uint64_t rt_stream_last_seq(cudaStream_t stream)
+{
+    if (stream == cudaStreamPerThread)
+        return per_thread_last_seq;
+    rt_stream *s = stream && stream != cudaStreamLegacy ? find(stream) : NULL;
+    if (s)
+        return s->last_seq;
+    return rt_issued_seq();  /* the legacy stream: everything before it */
+}
+
+rt_stream_attrs *rt_stream_attrs_of(cudaStream_t stream)
+{
+    if (stream == cudaStreamPerThread)
+        return &per_thread_attrs;
+    if (!stream || stream == cudaStreamLegacy)
+        return &legacy_attrs;
+    rt_stream *s = find(stream);
+    return s ? &s->attrs : NULL;
 }
 
 size_t rt_stream_capture_points(rt_capture_point **out, size_t max)
@@ -88,6 +131,7 @@ cudaError_t rt_stream_create(cudaStream_t *stream, unsigned flags, int priority)
     }
     s->magic = STREAM_MAGIC;
     s->flags = flags;
+    s->id = next_stream_id++;
     /* Priorities clamp to the device's range [-5, 0] (lower is higher priority). */
     s->priority = priority < -5 ? -5 : priority > 0 ? 0 : priority;
     streams[nstreams++] = s;
@@ -122,29 +166,40 @@ void rt_streams_release_all(void)
     rt_capture_point_clear(&per_thread_cap);
 }
 
-/* Synchronize and query: nothing is ever pending, but a capturing stream has nothing to wait
- * for either (its work is recorded, not run): an error that ends the capture. */
-static cudaError_t sync_or_query(cudaStream_t stream, const char *api)
+/* Synchronize and query. A capturing stream has nothing to wait for (its work is recorded,
+ * not run): an error that ends the capture. */
+static cudaError_t sync_or_query(cudaStream_t stream, bool sync, const char *api)
 {
     cudaError_t e = rt_begin();
     if (e != cudaSuccess)
         return e;
     if ((e = rt_stream_check_locked(stream)) != cudaSuccess)
         return rt_end(rt_api_error(e, api, "%p is not a live stream", (void *)stream));
-    if ((e = rt_capture_forbid(stream, api)) == cudaSuccess)
-        rt_mempool_synchronized();
-    return rt_end(e);
+    if ((e = rt_capture_forbid(stream, api)) != cudaSuccess)
+        return rt_end(e);
+    uint64_t seq = rt_stream_last_seq(stream);
+    if (!sync) {
+        /* cudaErrorNotReady is an answer, not an error: it does not become the last error. */
+        e = rt_seq_done(seq) ? cudaSuccess : cudaErrorNotReady;
+        pthread_mutex_unlock(&rt_g.lock);
+        return e;
+    }
+    rt_wait_seq(seq);
+    rt_mempool_synchronized();
+    e = rt_take_async_error();
+    pthread_mutex_unlock(&rt_g.lock);
+    emu_output_flush();   /* device printf and assert output, as CUDA flushes it here */
+    return rt_record(e);
 }
 
 cudaError_t rt_stream_synchronize(cudaStream_t stream)
 {
-    emu_output_flush();   /* device printf and assert output, as CUDA flushes it here */
-    return sync_or_query(stream, "cudaStreamSynchronize");
+    return sync_or_query(stream, true, "cudaStreamSynchronize");
 }
 
 cudaError_t rt_stream_query(cudaStream_t stream)
 {
-    return sync_or_query(stream, "cudaStreamQuery");
+    return sync_or_query(stream, false, "cudaStreamQuery");
 }
 
 cudaError_t rt_stream_wait_event(cudaStream_t stream, cudaEvent_t event, unsigned flags)
@@ -210,11 +265,8 @@ cudaError_t rt_stream_add_callback(cudaStream_t stream, cudaStreamCallback_t cb,
                                    "not allowed while stream %p is capturing; use "
                                    "cudaLaunchHostFunc",
                                    (void *)stream));
-    pthread_mutex_unlock(&rt_g.lock);
-    /* Everything issued before it has finished: run it now, outside the lock (it may call
-     * the runtime, though CUDA forbids it). */
-    cb(stream, rt_peek_last_error(), data);
-    return cudaSuccess;
+    rt_op op = {.kind = RT_OP_CALLBACK, .callback = {cb, data, stream}};
+    return rt_end(rt_op_submit(&op, stream));
 }
 
 cudaError_t rt_launch_host_func(cudaStream_t stream, cudaHostFn_t fn, void *data)
@@ -229,4 +281,102 @@ cudaError_t rt_launch_host_func(cudaStream_t stream, cudaHostFn_t fn, void *data
         return rt_end(cudaErrorInvalidValue);
     rt_op op = {.kind = RT_OP_HOST, .host = {fn, data}};
     return rt_end(rt_op_submit(&op, stream));
+}
+
+/* ---------------------------------------------------------------- attributes and ids */
+
+cudaError_t rt_stream_get_id(cudaStream_t stream, unsigned long long *id)
+{
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    if (!id)
+        return rt_end(cudaErrorInvalidValue);
+    if ((e = rt_stream_check_locked(stream)) != cudaSuccess)
+        return rt_end(rt_api_error(e, "cudaStreamGetId", "%p is not a live stream",
+                                   (void *)stream));
+    rt_stream *s = stream && stream != cudaStreamLegacy && stream != cudaStreamPerThread
+                       ? find(stream)
+                       : NULL;
+    *id = s ? s->id : stream == cudaStreamPerThread ? 2 : 1;
+    return rt_end(cudaSuccess);
+}
+
+cudaError_t rt_stream_attribute(cudaStream_t stream, cudaLaunchAttributeID attr,
+                                cudaLaunchAttributeValue *value, bool set)
+{
+    const char *api = set ? "cudaStreamSetAttribute" : "cudaStreamGetAttribute";
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    if ((e = rt_stream_check_locked(stream)) != cudaSuccess)
+        return rt_end(rt_api_error(e, api, "%p is not a live stream", (void *)stream));
+    if (!value)
+        return rt_end(cudaErrorInvalidValue);
+    rt_stream_attrs *a = rt_stream_attrs_of(stream);
+    rt_stream *s = stream && stream != cudaStreamLegacy && stream != cudaStreamPerThread
+                       ? find(stream)
+                       : NULL;
+    switch (attr) {
+    case cudaLaunchAttributeAccessPolicyWindow:
+        if (!set) {
+            value->accessPolicyWindow = a->window;
+            break;
+        }
+        if ((e = rt_check_access_policy_window(&value->accessPolicyWindow, api)) == cudaSuccess)
+            a->window = value->accessPolicyWindow;
+        break;
+    case cudaLaunchAttributeSynchronizationPolicy:
+        if (!set) {
+            value->syncPolicy = a->sync_policy ? a->sync_policy : cudaSyncPolicyAuto;
+        } else if (value->syncPolicy < cudaSyncPolicyAuto ||
+                   value->syncPolicy > cudaSyncPolicyBlockingSync) {
+            e = rt_api_error(cudaErrorInvalidValue, api, "synchronization policy %d",
+                             (int)value->syncPolicy);
+        } else {
+            a->sync_policy = value->syncPolicy;
+        }
+        break;
+    case cudaLaunchAttributePriority:
+        if (!set) {
+            value->priority = s ? s->priority : 0;
+        } else if (s) {
+            s->priority = value->priority < -5 ? -5 : value->priority > 0 ? 0 : value->priority;
+        }
+        break;
+    case cudaLaunchAttributeMemSyncDomainMap:
+        if (set)
+            a->domain_map = value->memSyncDomainMap;
+        else
+            value->memSyncDomainMap = a->domain_map;
+        break;
+    case cudaLaunchAttributeMemSyncDomain:
+        if (!set)
+            value->memSyncDomain = a->domain;
+        else if (value->memSyncDomain != cudaLaunchMemSyncDomainDefault &&
+                 value->memSyncDomain != cudaLaunchMemSyncDomainRemote)
+            e = rt_api_error(cudaErrorInvalidValue, api, "memory synchronization domain %d",
+                             (int)value->memSyncDomain);
+        else
+            a->domain = value->memSyncDomain;
+        break;
+    default:
+        e = rt_api_error(cudaErrorInvalidValue, api,
+                         "attribute %d is a launch attribute, not a stream attribute", (int)attr);
+        break;
+    }
+    return rt_end(e);
+}
+
+cudaError_t rt_stream_copy_attributes(cudaStream_t dst, cudaStream_t src)
+{
+    cudaError_t e = rt_begin();
+    if (e != cudaSuccess)
+        return e;
+    if (rt_stream_check_locked(dst) != cudaSuccess || rt_stream_check_locked(src) != cudaSuccess)
+        return rt_end(rt_api_error(cudaErrorInvalidResourceHandle, "cudaStreamCopyAttributes",
+                                   "%p is not a live stream",
+                                   (void *)(rt_stream_check_locked(dst) ? dst : src)));
+    *rt_stream_attrs_of(dst) = *rt_stream_attrs_of(src);
+    return rt_end(cudaSuccess);
 }

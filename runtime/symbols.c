@@ -20,7 +20,7 @@ cudaError_t rt_symbol_range(const void *symbol, size_t count, size_t offset, con
     return cudaSuccess;
 }
 
-/* A copy between a variable and ptr, in direction kind (to: into the variable), run now or
+/* A copy between a variable and ptr, in direction kind (to: into the variable), queued or
  * recorded into the capturing stream. */
 static cudaError_t symbol_copy(const void *symbol, void *ptr, size_t count, size_t offset,
                                enum cudaMemcpyKind kind, bool to, cudaStream_t stream,
@@ -50,8 +50,7 @@ static cudaError_t symbol_copy(const void *symbol, void *ptr, size_t count, size
     c.dpitch = c.dslice = c.spitch = c.sslice = count;
     c.dst_device = rt_mem_find(c.dst, 1, NULL);
     c.src_device = rt_mem_find(c.src, 1, NULL);
-    rt_op op = {.kind = RT_OP_COPY, .copy = c};
-    return rt_end(rt_op_submit(&op, stream));
+    return rt_end(rt_copy_submit(&c, stream, api));
 }
 
 cudaError_t rt_memcpy_to_symbol(const void *symbol, const void *src, size_t count,

@@ -6,8 +6,9 @@
  * object from the reference's host-side description (filter mode, addressing, normalized
  * coordinates, channel format; the read mode comes from the registration) and stores its handle
  * in those 8 bytes, where the emulator's tex/suld/sust/sured/txq find it; 0 means unbound.
- * Launches are synchronous, so no kernel can still be reading an old binding when it is
- * replaced.
+ * A kernel reads the binding of the moment it runs, and launches run on the device worker
+ * after the call that issued them; so a new binding waits until the work already issued has
+ * run, and no kernel launched before it sees it (nor reads an object it replaced).
  */
 #include "runtime/rt_internal.h"
 
@@ -108,6 +109,7 @@ static cudaError_t install(const void *host, bool surface, uint64_t h, size_t of
     uint64_t addr = 0, old = 0;
     e = rt_var_address(host, api, NULL, &addr);
     if (e == cudaSuccess) {
+        rt_wait_idle();
         pthread_mutex_lock(&refs_lock);
         rt_texref *r = find_ref(host, surface);
         if (r) {

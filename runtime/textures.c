@@ -364,6 +364,7 @@ static cudaError_t destroy(uint64_t handle, bool surface, const char *api)
     if (!o)
         return rt_end(rt_api_error(cudaErrorInvalidValue, api, "%llu is not a live %s object",
                                    (unsigned long long)handle, surface ? "surface" : "texture"));
+    rt_wait_idle();  /* a queued kernel may still sample it */
     emu_texture_destroy(handle);
     *o = objs[--nobjs];
     return rt_end(cudaSuccess);

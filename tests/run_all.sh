@@ -64,11 +64,21 @@ done
 #   // nvcc: FLAGS         extra nvcc flags (e.g. -rdc=true -arch=sm_80)
 #   // ptxsim: OPTIONS     options for `ptxsim run` (e.g. --threads=2)
 #   // variants: LIST      which runtimes to build (default: "static shared")
+# Driver-API and NVRTC programs say `// nvcc: -lcuda -lnvrtc`: nvcc links the toolkit's libcuda
+# stub (ptxsim run preloads ptxsim's libcuda.so.1 in its place), and a program that links libnvrtc
+# gets a run path to the toolkit's libraries, so it finds libnvrtc.so even where the toolkit's
+# folder is not in the loader's cache.
 # A folder tests/cuda/NAME/ holds further translation units (*.cu) linked into the program
 # (with -rdc=true for device code across files). A file tests/cuda/NAME.expected holds the
 # lines the program prints besides its PASS/FAIL lines (device printf output, say); they are
 # compared as sorted lists (device threads print in no defined order) and count one check.
 cuda_field() { sed -n "s|^// $2: ||p" "$1" | head -n 1; }
+# The toolkit's library folder (where libnvrtc.so lives), from nvcc's own place.
+cuda_lib_dir() {
+    local nvcc
+    nvcc=$(command -v "$NVCC" 2>/dev/null || echo "$NVCC")
+    echo "$(dirname "$(dirname "$(readlink -f "$nvcc")")")/lib64"
+}
 
 # Builds one variant if any of its sources is newer than the executable; prints nothing on
 # success. Runs in parallel (xargs -P2), so it writes only its own files.
@@ -88,6 +98,9 @@ build_cuda() {
     done
     [ "$stale" -eq 1 ] || { rm -f "$log"; return 0; }
     extra=$(cuda_field "$src" nvcc)
+    if [[ " $extra " == *" -lnvrtc "* ]]; then
+        extra="$extra -Xlinker -rpath -Xlinker $(cuda_lib_dir)"
+    fi
     # shellcheck disable=SC2086
     if "$NVCC" -cudart "$variant" -Wno-deprecated-gpu-targets -lineinfo -Itests/cuda $extra \
         -o "$exe" "${srcs[@]}" >"$log" 2>&1; then
@@ -97,7 +110,7 @@ build_cuda() {
     fi
     return 0
 }
-export -f build_cuda cuda_field
+export -f build_cuda cuda_field cuda_lib_dir
 export B NVCC LOG_DIR
 
 run_cuda() {

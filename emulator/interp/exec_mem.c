@@ -122,7 +122,8 @@ static bool global_ok(emu_warp *w, uint64_t a, uint64_t size)
     if (w->cache_gen == gen && a >= w->cache_base && a + size >= a && a + size <= w->cache_end)
         return true;
     uint64_t base, asz;
-    if (!emu_find_allocation(a, size, &base, &asz, NULL)) return false;
+    if (!emu_find_allocation(a, size, &base, &asz, NULL) &&
+        !emu_pageable_range(a, size, &base, &asz)) return false;
     w->cache_base = base;
     w->cache_end = base + asz;
     w->cache_gen = gen;

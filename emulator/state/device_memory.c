@@ -228,3 +228,98 @@ uint64_t emu_device_generation(void)
 {
     return __atomic_load_n(&dm.gen, __ATOMIC_ACQUIRE);
 }
+
+/* ---------------------------------------------------------------- pageable host memory
+ * With pageable memory access on (systems with HMM or ATS), a kernel may use any host memory
+ * the process can read and write. The writable mappings of /proc/self/maps, less the device
+ * region (whose unallocated parts must still fault), are kept sorted and read again when an
+ * address is not in them, so memory the program maps later is found too. */
+
+typedef struct host_range { uint64_t lo, hi; } host_range;
+
+static struct {
+    bool on;
+    host_range *r;
+    size_t n, cap;
+} pg;
+
+void emu_set_pageable_access(bool on)
+{
+    __atomic_store_n(&pg.on, on, __ATOMIC_RELAXED);
+}
+
+static void add_range(uint64_t lo, uint64_t hi)
+{
+    if (lo >= hi) return;
+    if (pg.n == pg.cap) {
+        size_t nc = pg.cap ? pg.cap * 2 : 64;
+        host_range *nr = realloc(pg.r, nc * sizeof *nr);
+        if (!nr) return;
+        pg.r = nr;
+        pg.cap = nc;
+    }
+    pg.r[pg.n++] = (host_range){ lo, hi };
+}
+
+/* Lock held. /proc/self/maps lists mappings in address order. */
+static void read_host_maps(void)
+{
+    pg.n = 0;
+    FILE *f = fopen("/proc/self/maps", "re");
+    if (!f) return;
+    uint64_t db = (uint64_t)(uintptr_t)dm.base, de = db + (dm.base ? dm.capacity : 0);
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        unsigned long long lo, hi;
+        char perms[8];
+        if (sscanf(line, "%llx-%llx %7s", &lo, &hi, perms) != 3) continue;
+        if (perms[0] != 'r' || perms[1] != 'w') continue;
+        if (hi <= db || lo >= de) {
+            add_range(lo, hi);
+        } else {
+            add_range(lo, db > lo ? db : lo);
+            add_range(de < hi ? de : hi, hi);
+        }
+    }
+    fclose(f);
+}
+
+static bool find_host_range(uint64_t a, uint64_t size, uint64_t *base, uint64_t *span)
+{
+    size_t lo = 0, hi = pg.n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (pg.r[mid].lo <= a) lo = mid + 1;
+        else hi = mid;
+    }
+    /* Adjacent writable mappings (heap grown by brk, neighbouring mmaps) form one range. */
+    if (lo == 0) return false;
+    size_t i = lo - 1;
+    if (a >= pg.r[i].hi) return false;
+    uint64_t start = pg.r[i].lo, end = pg.r[i].hi;
+    while (i > 0 && pg.r[i - 1].hi == start) start = pg.r[--i].lo;
+    for (size_t j = lo; j < pg.n && pg.r[j].lo == end; j++) end = pg.r[j].hi;
+    if (size > end - a) return false;
+    *base = start;
+    *span = end - start;
+    return true;
+}
+
+bool emu_pageable_range(uint64_t addr, uint64_t size, uint64_t *base, uint64_t *span)
+{
+    if (!__atomic_load_n(&pg.on, __ATOMIC_RELAXED)) return false;
+    if (!ensure()) return false;
+    uint64_t b = 0, s = 0;
+    pthread_mutex_lock(&dm.lock);
+    bool ok = !in_region(addr) && find_host_range(addr, size, &b, &s);
+    if (!ok && !in_region(addr)) {
+        read_host_maps();
+        ok = find_host_range(addr, size, &b, &s);
+    }
+    pthread_mutex_unlock(&dm.lock);
+    if (ok) {
+        if (base) *base = b;
+        if (span) *span = s;
+    }
+    return ok;
+}

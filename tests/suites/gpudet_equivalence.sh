@@ -37,6 +37,10 @@ build() {
     done
     if [ "$stale" -eq 1 ]; then
         extra=$(field "$src" nvcc)
+        if [[ " $extra " == *" -lnvrtc "* ]]; then  # as tests/run_all.sh links NVRTC programs
+            nvcc_path=$(readlink -f "$(command -v "$NVCC" 2>/dev/null || echo "$NVCC")")
+            extra="$extra -Xlinker -rpath -Xlinker $(dirname "$(dirname "$nvcc_path")")/lib64"
+        fi
         # shellcheck disable=SC2086
         "$NVCC" -cudart shared -Wno-deprecated-gpu-targets -lineinfo -Itests/cuda $extra \
             -o "$exe.tmp.$$" "${srcs[@]}" >"$LOGS/$name.build.log" 2>&1 &&

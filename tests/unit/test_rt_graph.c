@@ -61,6 +61,8 @@ START_TEST(explicit_graph_order_and_replay)
     ck_assert_int_eq(rt_graph_instantiate(&x, g, 0), cudaSuccess);
     for (int rep = 0; rep < 2; rep++) {
         ck_assert_int_eq(rt_graph_launch(x, 0, false), cudaSuccess);
+        /* launches are asynchronous: the host functions have run once the stream has */
+        ck_assert_int_eq(rt_stream_synchronize(0), cudaSuccess);
         int base = rep * 5;
         ck_assert_int_eq(nlog, base + 5);
         int p1 = position(1, base), p2 = position(2, base), p3 = position(3, base),
@@ -71,6 +73,8 @@ START_TEST(explicit_graph_order_and_replay)
     /* Nodes added to the graph later do not change the executable graph. */
     host_node(g, NULL, 0, 9);
     ck_assert_int_eq(rt_graph_launch(x, 0, false), cudaSuccess);
+    /* launches are asynchronous: the host functions have run once the stream has */
+    ck_assert_int_eq(rt_stream_synchronize(0), cudaSuccess);
     ck_assert_int_eq(nlog, 15);
     ck_assert_int_eq(position(9, 0), -1);
     ck_assert_int_eq(rt_graph_exec_destroy(x), cudaSuccess);
@@ -135,6 +139,8 @@ START_TEST(capture_fork_join)
     cudaGraphExec_t x;
     ck_assert_int_eq(rt_graph_instantiate(&x, g, 0), cudaSuccess);
     ck_assert_int_eq(rt_graph_launch(x, s2, false), cudaSuccess);
+    /* launches are asynchronous: the host functions have run once the stream has */
+    ck_assert_int_eq(rt_stream_synchronize(s2), cudaSuccess);
     ck_assert_int_eq(nlog, 4);
     ck_assert(position(1, 0) == 0 && position(4, 0) == 3);
     rt_graph_exec_destroy(x);
@@ -194,6 +200,8 @@ START_TEST(exec_update_and_node_params)
     cudaGraphExec_t x;
     ck_assert_int_eq(rt_graph_instantiate(&x, g, 0), cudaSuccess);
     ck_assert_int_eq(rt_graph_launch(x, 0, false), cudaSuccess);
+    /* launches are asynchronous: the host functions have run once the stream has */
+    ck_assert_int_eq(rt_stream_synchronize(0), cudaSuccess);
     ck_assert_int_eq(v, 1);
     struct cudaHostNodeParams q = {add_ten, &v}, got;
     ck_assert_int_eq(rt_graph_node_params(n, cudaGraphNodeTypeHost, &q, true, "test"),
@@ -202,15 +210,21 @@ START_TEST(exec_update_and_node_params)
                      cudaSuccess);
     ck_assert(got.fn == add_ten);
     ck_assert_int_eq(rt_graph_launch(x, 0, false), cudaSuccess);
+    /* launches are asynchronous: the host functions have run once the stream has */
+    ck_assert_int_eq(rt_stream_synchronize(0), cudaSuccess);
     ck_assert_int_eq(v, 2);  /* the executable graph keeps what it was made with */
     cudaGraphExecUpdateResultInfo info;
     ck_assert_int_eq(rt_graph_exec_update(x, g, &info), cudaSuccess);
     ck_assert_int_eq(info.result, cudaGraphExecUpdateSuccess);
     ck_assert_int_eq(rt_graph_launch(x, 0, false), cudaSuccess);
+    /* launches are asynchronous: the host functions have run once the stream has */
+    ck_assert_int_eq(rt_stream_synchronize(0), cudaSuccess);
     ck_assert_int_eq(v, 12);
     unsigned off = 0;
     ck_assert_int_eq(rt_graph_node_enabled(x, n, &off, true), cudaSuccess);
     ck_assert_int_eq(rt_graph_launch(x, 0, false), cudaSuccess);
+    /* launches are asynchronous: the host functions have run once the stream has */
+    ck_assert_int_eq(rt_stream_synchronize(0), cudaSuccess);
     ck_assert_int_eq(v, 12);
     /* A topology change cannot be applied. */
     host_node(g, &n, 1, 3);
