@@ -89,6 +89,15 @@ typedef struct emu_module emu_module;
  * included), lays out static shared memory, and rejects instructions the executor does not
  * implement (reporting each with its PTX line). Returns NULL with a message in err. */
 emu_module *emu_module_load(const ptx_module *m, char *err, size_t errlen);
+/* What loading may decide about a module's meaning. */
+typedef struct emu_load_options {
+    /* Execute mul + add/sub pairs without a rounding modifier as one fused multiply-add where
+     * ptxas contracts them (its default, --fmad=true); false keeps two roundings, as a binary
+     * whose PTX was assembled with --fmad=false computes. */
+    bool fmad;
+} emu_load_options;
+emu_module *emu_module_load_ex(const ptx_module *m, const emu_load_options *opt, char *err,
+                               size_t errlen);
 void emu_module_unload(emu_module *mod);
 const ptx_module *emu_module_ptx(const emu_module *mod);
 /* Device address and size of a module-scope variable; false if there is none by that name. */
@@ -150,6 +159,7 @@ typedef struct emu_launch {
     const void *params;            /* the parameter block, laid out as the PTX .params */
     size_t params_size;
     emu_mem_policy *policy;
+    uint8_t executor;              /* emu_executor that runs the grid's warps */
     uint32_t sm_count;             /* for %nsmid / %smid */
     uint32_t max_warps_per_sm;     /* %nwarpid: warps one SM of the modelled GPU holds (0: 64) */
     /* Shared memory the system reserves for each CTA (sm_80 and later: 1 KiB), laid out below
@@ -164,6 +174,14 @@ typedef struct emu_launch {
 
 typedef struct emu_grid emu_grid;
 typedef struct emu_cta emu_cta;
+
+/* The executors of warps. Every executor obeys the contract at emu_warp_run, so any two give
+ * bit-identical memory, registers, faults, instruction counts and statistics. */
+typedef enum emu_executor {
+    EMU_EXECUTOR_INTERP = 0,   /* the interpreter, a basic block at a time (the default) */
+    EMU_EXECUTOR_STEP          /* the interpreter, one instruction at a time (the reference
+                                  that --engine=compare checks the others against) */
+} emu_executor;
 
 /* Why emu_warp_run returned. */
 typedef enum emu_stop {
@@ -198,7 +216,28 @@ bool emu_cta_done(const emu_cta *c);
  * names the barrier, the waiting threads and their PTX lines. */
 void emu_cta_report_deadlock(emu_cta *c);
 
-/* Runs warp w for at most `budget` warp instructions. */
+/* Runs warp w for at most `budget` warp instructions, on the grid's executor.
+ *
+ * The executor contract (what every executor, interpreter or JIT, must do exactly alike):
+ * - Counting. Every instruction the warp issues counts one, whether or not its guard holds for
+ *   any lane (a guarded-off instruction still issues on a GPU). An instruction that the memory
+ *   policy defers counts each time it issues, the deferred issue included. Switching between the
+ *   warp's paths (a path waiting at a barrier lets another run) counts nothing. %clock, %clock64,
+ *   %globaltimer and GPUDet's quanta read this count, so it is part of the program's meaning.
+ * - Budget. The run ends after exactly `budget` counted instructions unless it stops earlier.
+ * - Stops. A run ends early only: when the warp waits at a barrier (EMU_STOP_BARRIER); when the
+ *   memory policy asks for it after an instruction or defers one (EMU_STOP_MEMORDER; a deferred
+ *   instruction leaves no effect and the warp's pc stays on it); at nanosleep, mbarrier test/try
+ *   waits that did not complete, and yields (EMU_STOP_BUDGET); when every lane has exited
+ *   (EMU_STOP_EXIT); at a fault (EMU_STOP_FAULT).
+ * - Faults. An instruction that faults has no effect at all: every lane's address is checked,
+ *   and every operand validated, before any lane writes a register or memory.
+ * - Spin detection. A uniformly taken back-edge marked EMU_UOP_SPIN_BACKEDGE calls
+ *   emu_simt_backedge (which may let waiting lanes of the warp run, as independent thread
+ *   scheduling does); no other branch does.
+ * - State. Between runs all of a warp's state lives in the warp (registers in their rows, SIMT
+ *   stack, frames, carry flag, instruction count), so a warp can move between executors at any
+ *   stop. */
 emu_stop emu_warp_run(emu_warp *w, uint64_t budget);
 /* False while the warp waits at a barrier that has not completed, or has exited. */
 bool emu_warp_runnable(const emu_warp *w);

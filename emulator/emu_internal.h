@@ -9,17 +9,11 @@
 #define PTXSIM_EMULATOR_EMU_INTERNAL_H
 
 #include "emulator/emu.h"
+#include "emulator/sem/sem.h"
+#include "emulator/decode/decode.h"
 
 #include <pthread.h>
 #include <stdarg.h>
-
-/* Generic-address windows above the 47-bit user address space, so a generic address tells its
- * space: shared/local/param addresses are offsets inside their window. */
-#define EMU_SHARED_WINDOW UINT64_C(0x0001000000000000)
-#define EMU_LOCAL_WINDOW  UINT64_C(0x0002000000000000)
-#define EMU_PARAM_WINDOW  UINT64_C(0x0003000000000000)
-#define EMU_FUNC_WINDOW   UINT64_C(0x0004000000000000)
-#define EMU_WINDOW_SIZE   UINT64_C(0x0001000000000000)
 
 /* Per-thread local memory reserved for call frames beyond the kernel's own frame (CUDA's
  * default stack is 1 KiB; recursion in tests needs more). */
@@ -29,34 +23,13 @@
 /* Back-edges a diverged path may take in a row before the waiting lanes get to run. */
 #define EMU_SPIN_LIMIT 1024u
 
-enum { EMU_TK_NONE, EMU_TK_B, EMU_TK_U, EMU_TK_S, EMU_TK_F, EMU_TK_P, EMU_TK_PK };
-extern const uint8_t emu_type_bits[PTX_TYPE_COUNT];
-extern const uint8_t emu_type_kind[PTX_TYPE_COUNT];
-
-static inline uint64_t emu_mask_bits(unsigned bits)
-{
-    return bits >= 64 ? ~UINT64_C(0) : ((UINT64_C(1) << bits) - 1);
-}
-static inline int64_t emu_sext(uint64_t v, unsigned bits)
-{
-    if (bits >= 64 || bits == 0) return (int64_t)v;
-    uint64_t m = UINT64_C(1) << (bits - 1);
-    v &= emu_mask_bits(bits);
-    return (int64_t)((v ^ m) - m);
-}
-static inline bool emu_is_signed(uint8_t t) { return emu_type_kind[t] == EMU_TK_S; }
-static inline bool emu_is_float(uint8_t t) { return emu_type_kind[t] == EMU_TK_F; }
-
 typedef struct emu_ctx emu_ctx;
-typedef void (*emu_exec_fn)(emu_ctx *c, const ptx_instr *in);
 
 /* What the loader works out for each function. */
 typedef struct emu_func {
     const ptx_function *fn;
     uint32_t index;
-    emu_exec_fn *exec;        /* one handler per instruction */
-    bool *spin_loop;          /* backward branches whose loop waits on memory (atomics,
-                                 volatile or acquire loads, mbarrier tests, nanosleep) */
+    emu_code code;            /* the decoded µops (handlers included) */
     uint64_t param_base;      /* frame offset of the function's .param area */
     uint64_t frame_size;      /* local bytes one activation takes per thread */
     /* kernels: the static shared layout of everything the kernel (and its callees) uses */
@@ -155,16 +128,41 @@ struct emu_ctx {
     emu_frame *fr;
     const emu_func *f;
     const ptx_function *fn;
+    const emu_code *code;     /* the frame's decoded function */
+    const emu_uop *u;         /* the µop executing */
     const emu_module *mod;
     uint64_t *regs;
     uint32_t active;          /* the SIMT top's mask */
     uint32_t mask;            /* active lanes whose guard holds */
     uint32_t pc, next_pc;
     bool control;             /* the handler rewrote the SIMT stack itself */
+    bool direct_mem;          /* the policy is the direct one: memory fast paths may bypass it */
     int stop;                 /* -1, or the emu_stop to return after this instruction */
 };
 
-/* ---- interp.c: operands */
+/* Runs the statement after it once per lane of c->mask, with the lane in L_. */
+#define LANES(c) for (uint32_t mk_ = (c)->mask; mk_; mk_ &= mk_ - 1)
+#define L_ (__builtin_ctz(mk_))
+
+/* The elements of a VEC or LIST operand (o->imm of them). */
+static inline const emu_opd *emu_opd_elems(const emu_ctx *c, const emu_opd *o);
+
+/* ---- operands.c: decoded operands. A source read as type t: the register row itself when the
+ * register is at least t's width, else the values converted into buf. */
+const uint64_t *emu_src(emu_ctx *c, const emu_opd *o, uint8_t t, uint64_t buf[EMU_WARP_SIZE]);
+/* A predicate source (or any value read as .pred) as a lane mask, negation applied. */
+uint32_t emu_src_pred(emu_ctx *c, const emu_opd *o);
+/* The destination row when results of type t may be stored into it directly (a register of
+ * exactly t's width), else NULL: write through emu_put. */
+uint64_t *emu_dst(emu_ctx *c, const emu_opd *o, uint8_t t);
+/* Writes the lanes of c->mask of v (values of type t) to destination o. */
+void emu_put(emu_ctx *c, const emu_opd *o, uint8_t t, const uint64_t v[EMU_WARP_SIZE]);
+/* Writes the lanes of c->mask of bits to predicate destination o. */
+void emu_put_pred(emu_ctx *c, const emu_opd *o, uint32_t bits);
+/* The address an ADDR or SYM operand names in lane (its space decided by the instruction). */
+uint64_t emu_opd_address(emu_ctx *c, const emu_opd *o, int lane);
+
+/* ---- interp.c: operands by their IR form */
 uint64_t emu_read(emu_ctx *c, const ptx_operand *o, int lane, uint8_t type);
 void emu_read_all(emu_ctx *c, const ptx_operand *o, uint8_t type, uint64_t out[EMU_WARP_SIZE]);
 void emu_write(emu_ctx *c, const ptx_operand *o, int lane, uint64_t v, uint8_t type);
@@ -237,22 +235,28 @@ bool emu_mem_lanes(emu_ctx *c, const ptx_instr *in, uint8_t ispace, const uint64
 /* ---- device_memory.c */
 uint64_t emu_device_generation(void);
 
-/* ---- instruction selection: each family returns a handler, or NULL when it lacks it */
-emu_exec_fn emu_select(const ptx_instr *in);
-emu_exec_fn emu_select_fast(const ptx_instr *in);
-emu_exec_fn emu_select_int(const ptx_instr *in);
-emu_exec_fn emu_select_simd(const ptx_instr *in);
-emu_exec_fn emu_select_video(const ptx_instr *in);
-emu_exec_fn emu_select_float(const ptx_instr *in);
-emu_exec_fn emu_select_half(const ptx_instr *in);
-emu_exec_fn emu_select_cvt(const ptx_instr *in);
-emu_exec_fn emu_select_cmp(const ptx_instr *in);
-emu_exec_fn emu_select_mem(const ptx_instr *in);
-emu_exec_fn emu_select_multimem(const ptx_instr *in);   /* exec_multimem.c */
-emu_exec_fn emu_select_control(const ptx_instr *in);
-emu_exec_fn emu_select_warp(const ptx_instr *in);
-emu_exec_fn emu_select_wmma(const ptx_instr *in);
-emu_exec_fn emu_select_mma(const ptx_instr *in);
+/* ---- instruction selection (select.c): the handler of a µop, or NULL when the interpreter
+ * lacks the form. Each family's selector returns a handler, or NULL when it lacks the form; it
+ * may attach a decoded form to the µop (u->form, allocated with emu_code_alloc). */
+emu_exec_fn emu_interp_handler(emu_code *code, emu_uop *u);
+/* exec_float.c: an add/sub contracted with the mul feeding it (EMU_UOP_CONTRACTED) */
+void emu_exec_fma_contracted(emu_ctx *c, const emu_uop *u);
+/* interp.c: the value of special register sreg (component or index comp) in lane */
+uint64_t emu_sreg_value(emu_ctx *c, unsigned sreg, unsigned comp, int lane);
+emu_exec_fn emu_select_fast(emu_code *code, emu_uop *u);
+emu_exec_fn emu_select_int(emu_code *code, emu_uop *u);
+emu_exec_fn emu_select_simd(emu_code *code, emu_uop *u);
+emu_exec_fn emu_select_video(emu_code *code, emu_uop *u);
+emu_exec_fn emu_select_float(emu_code *code, emu_uop *u);
+emu_exec_fn emu_select_half(emu_code *code, emu_uop *u);
+emu_exec_fn emu_select_cvt(emu_code *code, emu_uop *u);
+emu_exec_fn emu_select_cmp(emu_code *code, emu_uop *u);
+emu_exec_fn emu_select_mem(emu_code *code, emu_uop *u);
+emu_exec_fn emu_select_multimem(emu_code *code, emu_uop *u);   /* exec_multimem.c */
+emu_exec_fn emu_select_control(emu_code *code, emu_uop *u);
+emu_exec_fn emu_select_warp(emu_code *code, emu_uop *u);
+emu_exec_fn emu_select_wmma(emu_code *code, emu_uop *u);
+emu_exec_fn emu_select_mma(emu_code *code, emu_uop *u);
 
 /* module.c */
 int emu_instr_text(const ptx_instr *in, char *buf, size_t len);
@@ -261,12 +265,12 @@ const emu_func *emu_module_func_by_ptx(const emu_module *mod, const ptx_function
 
 /* ---- advanced semantics: textures (sem_tex.c, exec_tex.c), the device heap (heap.c),
  * printf and assert output (device_output.c), async copies (exec_async.c) */
-emu_exec_fn emu_select_tex(const ptx_instr *in);
-emu_exec_fn emu_select_async(const ptx_instr *in);
+emu_exec_fn emu_select_tex(emu_code *code, emu_uop *u);
+emu_exec_fn emu_select_async(emu_code *code, emu_uop *u);
 /* the state spaces a copy instruction names, destination first (exec_async.c) */
 void emu_copy_spaces(const ptx_instr *in, uint8_t *dst, uint8_t *src);
 /* exec_tensor.c: the tensor (TMA) copies and bulk reductions; emu_select_async asks it */
-emu_exec_fn emu_select_tensor(const ptx_instr *in);
+emu_exec_fn emu_select_tensor(emu_code *code, emu_uop *u);
 
 /* One texture lookup: coordinates as the instruction's register bits. */
 typedef struct emu_tex_query {
@@ -321,5 +325,10 @@ void emu_mma_compute(const emu_mma_op *op, const uint64_t *A, const uint64_t *B,
 
 /* Device-side calls (exec_builtin.c): printf records and assertion messages for the FIFO. */
 void emu_output_append(const char *text, size_t len, uint64_t cost, bool to_stderr);
+
+static inline const emu_opd *emu_opd_elems(const emu_ctx *c, const emu_opd *o)
+{
+    return &c->code->pool[o->row];
+}
 
 #endif

@@ -64,8 +64,9 @@ static uint8_t *mbarrier_ptr(emu_ctx *c, int lane, uint64_t a)
 }
 
 /* cp.async.bulk.dst.src.completion [dst], [src], size {, [mbar]} {, ctaMask} {, policy} */
-static void x_bulk_copy(emu_ctx *c, const ptx_instr *in)
+static void x_bulk_copy(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t dsp, ssp;
     emu_copy_spaces(in, &dsp, &ssp);
     bool mbar = ptx_instr_has(in, PTX_SFX_MBARRIER_COMPLETE_TX_BYTES);
@@ -97,14 +98,16 @@ static void x_bulk_copy(emu_ctx *c, const ptx_instr *in)
     }
 }
 
-static void x_nop(emu_ctx *c, const ptx_instr *in)
+static void x_nop(emu_ctx *c, const emu_uop *u)
 {
+    (void)u;
     (void)c;
-    (void)in;
 }
 
-emu_exec_fn emu_select_async(const ptx_instr *in)
+emu_exec_fn emu_select_async(emu_code *code, emu_uop *u)
 {
+    const ptx_instr *in = u->in;
+    (void)code;
     switch (in->op) {
     case PTX_OP_CP_ASYNC_BULK: {
         if (in->nops < 3) return NULL;
@@ -125,6 +128,6 @@ emu_exec_fn emu_select_async(const ptx_instr *in)
     case PTX_OP_CP_ASYNC_BULK_WAIT_GROUP:
     case PTX_OP_CP_ASYNC_BULK_PREFETCH:
         return x_nop;
-    default: return emu_select_tensor(in);
+    default: return emu_select_tensor(code, u);
     }
 }

@@ -4,9 +4,6 @@
 
 #include <math.h>
 
-#define LANES(c) for (uint32_t mk_ = (c)->mask; mk_; mk_ &= mk_ - 1)
-#define L_ (__builtin_ctz(mk_))
-
 static double fval(uint8_t t, uint64_t v, bool ftz)
 {
     switch (t) {
@@ -46,8 +43,9 @@ static bool combine(uint16_t op, bool r, bool c)
 }
 
 /* setp.cmp{.bool}.type p{|q}, a, b {, {!}c}: the parser gives p and q as two destinations */
-static void x_setp(emu_ctx *c, const ptx_instr *in)
+static void x_setp(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t t = emu_ty(in, 0);
     int nsrc = in->boolop ? 3 : 2;
     int ndst = in->nops - nsrc;
@@ -78,8 +76,9 @@ static void x_setp(emu_ctx *c, const ptx_instr *in)
 }
 
 /* set.cmp{.bool}.dtype.stype d, a, b {, {!}c}: all ones / 1.0 for true */
-static void x_set(emu_ctx *c, const ptx_instr *in)
+static void x_set(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t dt = emu_ty(in, 0), st = emu_ty(in, 1);
     uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], cc[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
     emu_read_all(c, &in->ops[1], st, a);
@@ -94,8 +93,9 @@ static void x_set(emu_ctx *c, const ptx_instr *in)
     emu_write_all(c, &in->ops[0], dt, d);
 }
 
-static void x_selp(emu_ctx *c, const ptx_instr *in)
+static void x_selp(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t t = emu_ty(in, 0);
     uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], p[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
     emu_read_all(c, &in->ops[1], t, a);
@@ -109,8 +109,9 @@ static void x_selp(emu_ctx *c, const ptx_instr *in)
 }
 
 /* slct.dtype.{s32,f32} d, a, b, c: a when c >= 0 */
-static void x_slct(emu_ctx *c, const ptx_instr *in)
+static void x_slct(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t dt = emu_ty(in, 0), ct = emu_ty(in, 1);
     uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], s[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
     emu_read_all(c, &in->ops[1], dt, a);
@@ -132,8 +133,10 @@ static void x_slct(emu_ctx *c, const ptx_instr *in)
     emu_write_all(c, &in->ops[0], dt, d);
 }
 
-emu_exec_fn emu_select_cmp(const ptx_instr *in)
+emu_exec_fn emu_select_cmp(emu_code *code, emu_uop *u)
 {
+    const ptx_instr *in = u->in;
+    (void)code;
     uint8_t t = emu_ty(in, 0);
     switch (in->op) {
     case PTX_OP_SETP:

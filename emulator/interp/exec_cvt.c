@@ -6,11 +6,9 @@
 
 #include <math.h>
 
-#define LANES(c) for (uint32_t mk_ = (c)->mask; mk_; mk_ &= mk_ - 1)
-#define L_ (__builtin_ctz(mk_))
-
-static void x_mov(emu_ctx *c, const ptx_instr *in)
+static void x_mov(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t t = emu_ty(in, 0);
     uint64_t v[EMU_WARP_SIZE];
     emu_read_all(c, &in->ops[1], t, v);
@@ -18,8 +16,9 @@ static void x_mov(emu_ctx *c, const ptx_instr *in)
 }
 
 /* mov.b128 between a .b128 register (two slots) and a {lo, hi} pair of 64-bit values */
-static void x_mov128(emu_ctx *c, const ptx_instr *in)
+static void x_mov128(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     const ptx_operand *d = &in->ops[0], *a = &in->ops[1];
     uint64_t lo[EMU_WARP_SIZE], hi[EMU_WARP_SIZE];
     if (a->kind == PTX_OPD_VEC && a->nelem == 2) {
@@ -46,21 +45,24 @@ static void x_mov128(emu_ctx *c, const ptx_instr *in)
 }
 
 /* A cluster here is one CTA: mapa gives the same address, getctarank rank 0. */
-static void x_mapa(emu_ctx *c, const ptx_instr *in)
+static void x_mapa(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint64_t v[EMU_WARP_SIZE];
     emu_read_all(c, &in->ops[1], emu_ty(in, 0), v);
     emu_write_all(c, &in->ops[0], emu_ty(in, 0), v);
 }
 
-static void x_getctarank(emu_ctx *c, const ptx_instr *in)
+static void x_getctarank(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint64_t z[EMU_WARP_SIZE] = { 0 };
     emu_write_all(c, &in->ops[0], PTX_TYPE_U32, z);
 }
 
-static void x_cvt(emu_ctx *c, const ptx_instr *in)
+static void x_cvt(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t dt = emu_ty(in, 0), st = emu_ty(in, 1);
     bool ftz = in->flags & PTX_F(FTZ), sat = in->flags & PTX_F(SAT);
     bool relu = in->flags & PTX_F(RELU), satf = in->flags & PTX_F(SATFINITE);
@@ -94,8 +96,9 @@ static uint64_t pack_half(const ptx_instr *in, uint8_t dt, float f)
 }
 
 /* cvt to a packed pair: d = {cvt(a) in the upper half, cvt(b) in the lower half} */
-static void x_cvt_pack(emu_ctx *c, const ptx_instr *in)
+static void x_cvt_pack(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t dt = emu_ty(in, 0), st = emu_ty(in, 1);
     uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
     emu_read_all(c, &in->ops[1], st, a);
@@ -119,8 +122,9 @@ static void x_cvt_pack(emu_ctx *c, const ptx_instr *in)
 /* cvt.pack.sat.{u16,s16}.s32 d, a, b and cvt.pack.sat.{u8,s8,u4,s4,u2,s2}.s32.b32 d, a, b, c:
  * a and b are clamped to the narrow type and packed with a above b; the 8/4/2-bit forms fill
  * the bits above the pair from the low bits of c, which lets two instructions pack four bytes. */
-static void x_cvt_pack_int(emu_ctx *c, const ptx_instr *in)
+static void x_cvt_pack_int(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t dt = emu_ty(in, 0);
     unsigned size = emu_type_bits[dt];
     bool is_signed = emu_is_signed(dt);
@@ -145,8 +149,9 @@ static void x_cvt_pack_int(emu_ctx *c, const ptx_instr *in)
 
 /* cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f16x2 d, a: narrow each half of a (f16 widens to f32
  * exactly, so the one rounding is the fp8 one) */
-static void x_cvt_f16x2_to_f8x2(emu_ctx *c, const ptx_instr *in)
+static void x_cvt_f16x2_to_f8x2(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t dt = emu_ty(in, 0);
     uint64_t a[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
     emu_read_all(c, &in->ops[1], PTX_TYPE_B32, a);
@@ -161,8 +166,9 @@ static void x_cvt_f16x2_to_f8x2(emu_ctx *c, const ptx_instr *in)
 }
 
 /* cvt.f16x2.{e4m3x2,e5m2x2} d, a: widen a pair of fp8 values */
-static void x_cvt_unpack8(emu_ctx *c, const ptx_instr *in)
+static void x_cvt_unpack8(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t st = emu_ty(in, 1);
     uint64_t a[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
     emu_read_all(c, &in->ops[1], PTX_TYPE_B16, a);
@@ -190,8 +196,9 @@ static uint64_t window_of(uint8_t space, bool is_entry)
 }
 
 /* cvta.space.size d, a (to generic) and cvta.to.space.size d, a (from generic) */
-static void x_cvta(emu_ctx *c, const ptx_instr *in)
+static void x_cvta(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t t = emu_ty(in, 0);
     uint64_t a[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
     emu_read_all(c, &in->ops[1], PTX_TYPE_U64, a);
@@ -210,8 +217,9 @@ static void x_cvta(emu_ctx *c, const ptx_instr *in)
     emu_write_all(c, &in->ops[0], t, d);
 }
 
-static void x_isspacep(emu_ctx *c, const ptx_instr *in)
+static void x_isspacep(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint64_t a[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
     emu_read_all(c, &in->ops[1], PTX_TYPE_U64, a);
     LANES(c) {
@@ -243,8 +251,10 @@ static bool cvt_type_ok(uint8_t t)
     }
 }
 
-emu_exec_fn emu_select_cvt(const ptx_instr *in)
+emu_exec_fn emu_select_cvt(emu_code *code, emu_uop *u)
 {
+    const ptx_instr *in = u->in;
+    (void)code;
     uint8_t t0 = emu_ty(in, 0), t1 = emu_ty(in, 1);
     switch (in->op) {
     case PTX_OP_MOV:

@@ -8,35 +8,12 @@
 
 #include <math.h>
 
-/* A source operand as a row of 32 values: the register itself when it has the instruction's
- * width (registers hold canonical values), else converted into buf. */
-static inline const uint64_t *src(emu_ctx *c, const ptx_operand *o, uint8_t t, uint64_t *buf)
-{
-    if (o->kind == PTX_OPD_REG) {
-        const ptx_reg *r = &c->fn->regs[o->reg];
-        if (r->vec <= 1 && emu_type_bits[r->type] == emu_type_bits[t] && r->type != PTX_TYPE_PRED)
-            return c->regs + (size_t)r->slot * EMU_WARP_SIZE;
-    }
-    emu_read_all(c, o, t, buf);
-    return buf;
-}
-
-/* The destination row when the register has the instruction's width, else NULL. */
-static inline uint64_t *dst(emu_ctx *c, const ptx_operand *o, uint8_t t)
-{
-    if (o->kind != PTX_OPD_REG) return NULL;
-    const ptx_reg *r = &c->fn->regs[o->reg];
-    if (r->vec > 1 || emu_type_bits[r->type] != emu_type_bits[t] || r->type == PTX_TYPE_PRED)
-        return NULL;
-    return c->regs + (size_t)r->slot * EMU_WARP_SIZE;
-}
-
 /* Runs EXPR for every active lane l into out[l]; out is the destination row when it can be,
  * else a buffer written back through emu_write_all. */
-#define LANEWISE(c, in, T, EXPR)                                                   \
+#define LANEWISE(c, u, T, EXPR)                                                   \
     do {                                                                            \
         uint64_t tmp_[EMU_WARP_SIZE];                                               \
-        uint64_t *out_ = dst((c), &(in)->ops[0], (T));                              \
+        uint64_t *out_ = emu_dst((c), &(u)->opd[0], (T));                           \
         uint64_t *o_ = out_ ? out_ : tmp_;                                          \
         if ((c)->mask == 0xffffffffu) {                                             \
             for (int l = 0; l < EMU_WARP_SIZE; l++) o_[l] = (EXPR);                 \
@@ -46,16 +23,16 @@ static inline uint64_t *dst(emu_ctx *c, const ptx_operand *o, uint8_t t)
                 o_[l] = (EXPR);                                                     \
             }                                                                       \
         }                                                                           \
-        if (!out_) emu_write_all((c), &(in)->ops[0], (T), tmp_);                    \
+        if (!out_) emu_put((c), &(u)->opd[0], (T), tmp_);                           \
     } while (0)
 
 #define BIN(name, T, EXPR)                                                         \
-    static void name(emu_ctx *c, const ptx_instr *in)                              \
+    static void name(emu_ctx *c, const emu_uop *u)                                 \
     {                                                                               \
         uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE];                            \
-        const uint64_t *a = src(c, &in->ops[1], (T), ba_);                          \
-        const uint64_t *b = src(c, &in->ops[2], (T), bb_);                          \
-        LANEWISE(c, in, (T), EXPR);                                                 \
+        const uint64_t *a = emu_src(c, &u->opd[1], (T), ba_);                          \
+        const uint64_t *b = emu_src(c, &u->opd[2], (T), bb_);                          \
+        LANEWISE(c, u, (T), EXPR);                                                 \
     }
 
 #define M32 UINT64_C(0xffffffff)
@@ -82,62 +59,62 @@ BIN(f_minu32, PTX_TYPE_B32, a[l] < b[l] ? a[l] : b[l])
 BIN(f_maxu32, PTX_TYPE_B32, a[l] > b[l] ? a[l] : b[l])
 
 /* shift amounts are read as .u32 even for 64-bit shifts */
-static void f_shl64u(emu_ctx *c, const ptx_instr *in)
+static void f_shl64u(emu_ctx *c, const emu_uop *u)
 {
     uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE];
-    const uint64_t *a = src(c, &in->ops[1], PTX_TYPE_B64, ba_);
-    const uint64_t *b = src(c, &in->ops[2], PTX_TYPE_B32, bb_);
-    LANEWISE(c, in, PTX_TYPE_B64, b[l] >= 64 ? 0 : a[l] << b[l]);
+    const uint64_t *a = emu_src(c, &u->opd[1], PTX_TYPE_B64, ba_);
+    const uint64_t *b = emu_src(c, &u->opd[2], PTX_TYPE_B32, bb_);
+    LANEWISE(c, u, PTX_TYPE_B64, b[l] >= 64 ? 0 : a[l] << b[l]);
 }
 
-static void f_shr64u(emu_ctx *c, const ptx_instr *in)
+static void f_shr64u(emu_ctx *c, const emu_uop *u)
 {
     uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE];
-    const uint64_t *a = src(c, &in->ops[1], PTX_TYPE_B64, ba_);
-    const uint64_t *b = src(c, &in->ops[2], PTX_TYPE_B32, bb_);
-    LANEWISE(c, in, PTX_TYPE_B64, b[l] >= 64 ? 0 : a[l] >> b[l]);
+    const uint64_t *a = emu_src(c, &u->opd[1], PTX_TYPE_B64, ba_);
+    const uint64_t *b = emu_src(c, &u->opd[2], PTX_TYPE_B32, bb_);
+    LANEWISE(c, u, PTX_TYPE_B64, b[l] >= 64 ? 0 : a[l] >> b[l]);
 }
 
-static void f_shr64s(emu_ctx *c, const ptx_instr *in)
+static void f_shr64s(emu_ctx *c, const emu_uop *u)
 {
     uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE];
-    const uint64_t *a = src(c, &in->ops[1], PTX_TYPE_B64, ba_);
-    const uint64_t *b = src(c, &in->ops[2], PTX_TYPE_B32, bb_);
-    LANEWISE(c, in, PTX_TYPE_B64, (uint64_t)((int64_t)a[l] >> (b[l] >= 64 ? 63 : b[l])));
+    const uint64_t *a = emu_src(c, &u->opd[1], PTX_TYPE_B64, ba_);
+    const uint64_t *b = emu_src(c, &u->opd[2], PTX_TYPE_B32, bb_);
+    LANEWISE(c, u, PTX_TYPE_B64, (uint64_t)((int64_t)a[l] >> (b[l] >= 64 ? 63 : b[l])));
 }
 
-static void f_mad32(emu_ctx *c, const ptx_instr *in)
+static void f_mad32(emu_ctx *c, const emu_uop *u)
 {
     uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE], bc_[EMU_WARP_SIZE];
-    const uint64_t *a = src(c, &in->ops[1], PTX_TYPE_B32, ba_);
-    const uint64_t *b = src(c, &in->ops[2], PTX_TYPE_B32, bb_);
-    const uint64_t *cc = src(c, &in->ops[3], PTX_TYPE_B32, bc_);
-    LANEWISE(c, in, PTX_TYPE_B32, (a[l] * b[l] + cc[l]) & M32);
+    const uint64_t *a = emu_src(c, &u->opd[1], PTX_TYPE_B32, ba_);
+    const uint64_t *b = emu_src(c, &u->opd[2], PTX_TYPE_B32, bb_);
+    const uint64_t *cc = emu_src(c, &u->opd[3], PTX_TYPE_B32, bc_);
+    LANEWISE(c, u, PTX_TYPE_B32, (a[l] * b[l] + cc[l]) & M32);
 }
 
-static void f_mad64(emu_ctx *c, const ptx_instr *in)
+static void f_mad64(emu_ctx *c, const emu_uop *u)
 {
     uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE], bc_[EMU_WARP_SIZE];
-    const uint64_t *a = src(c, &in->ops[1], PTX_TYPE_B64, ba_);
-    const uint64_t *b = src(c, &in->ops[2], PTX_TYPE_B64, bb_);
-    const uint64_t *cc = src(c, &in->ops[3], PTX_TYPE_B64, bc_);
-    LANEWISE(c, in, PTX_TYPE_B64, a[l] * b[l] + cc[l]);
+    const uint64_t *a = emu_src(c, &u->opd[1], PTX_TYPE_B64, ba_);
+    const uint64_t *b = emu_src(c, &u->opd[2], PTX_TYPE_B64, bb_);
+    const uint64_t *cc = emu_src(c, &u->opd[3], PTX_TYPE_B64, bc_);
+    LANEWISE(c, u, PTX_TYPE_B64, a[l] * b[l] + cc[l]);
 }
 
-static void f_mulwide_s32(emu_ctx *c, const ptx_instr *in)
+static void f_mulwide_s32(emu_ctx *c, const emu_uop *u)
 {
     uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE];
-    const uint64_t *a = src(c, &in->ops[1], PTX_TYPE_B32, ba_);
-    const uint64_t *b = src(c, &in->ops[2], PTX_TYPE_B32, bb_);
-    LANEWISE(c, in, PTX_TYPE_B64, (uint64_t)(S32(a[l]) * S32(b[l])));
+    const uint64_t *a = emu_src(c, &u->opd[1], PTX_TYPE_B32, ba_);
+    const uint64_t *b = emu_src(c, &u->opd[2], PTX_TYPE_B32, bb_);
+    LANEWISE(c, u, PTX_TYPE_B64, (uint64_t)(S32(a[l]) * S32(b[l])));
 }
 
-static void f_mulwide_u32(emu_ctx *c, const ptx_instr *in)
+static void f_mulwide_u32(emu_ctx *c, const emu_uop *u)
 {
     uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE];
-    const uint64_t *a = src(c, &in->ops[1], PTX_TYPE_B32, ba_);
-    const uint64_t *b = src(c, &in->ops[2], PTX_TYPE_B32, bb_);
-    LANEWISE(c, in, PTX_TYPE_B64, a[l] * b[l]);
+    const uint64_t *a = emu_src(c, &u->opd[1], PTX_TYPE_B32, ba_);
+    const uint64_t *b = emu_src(c, &u->opd[2], PTX_TYPE_B32, bb_);
+    LANEWISE(c, u, PTX_TYPE_B64, a[l] * b[l]);
 }
 
 /* f32 results as the general path gives them: NaN becomes the canonical 0x7fffffff */
@@ -151,42 +128,45 @@ BIN(f_fadd, PTX_TYPE_F32, fout(F(a[l]) + F(b[l])))
 BIN(f_fsub, PTX_TYPE_F32, fout(F(a[l]) - F(b[l])))
 BIN(f_fmul, PTX_TYPE_F32, fout(F(a[l]) * F(b[l])))
 
-static void f_ffma(emu_ctx *c, const ptx_instr *in)
+static void f_ffma(emu_ctx *c, const emu_uop *u)
 {
     uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE], bc_[EMU_WARP_SIZE];
-    const uint64_t *a = src(c, &in->ops[1], PTX_TYPE_F32, ba_);
-    const uint64_t *b = src(c, &in->ops[2], PTX_TYPE_F32, bb_);
-    const uint64_t *cc = src(c, &in->ops[3], PTX_TYPE_F32, bc_);
-    LANEWISE(c, in, PTX_TYPE_B32, fout(fmaf(F(a[l]), F(b[l]), F(cc[l]))));
+    const uint64_t *a = emu_src(c, &u->opd[1], PTX_TYPE_F32, ba_);
+    const uint64_t *b = emu_src(c, &u->opd[2], PTX_TYPE_F32, bb_);
+    const uint64_t *cc = emu_src(c, &u->opd[3], PTX_TYPE_F32, bc_);
+    LANEWISE(c, u, PTX_TYPE_B32, fout(fmaf(F(a[l]), F(b[l]), F(cc[l]))));
 }
 
-static void f_mov(emu_ctx *c, const ptx_instr *in)
+static void f_mov(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t t = emu_ty(in, 0);
     uint64_t ba_[EMU_WARP_SIZE];
-    const uint64_t *a = src(c, &in->ops[1], t, ba_);
-    LANEWISE(c, in, t, a[l]);
+    const uint64_t *a = emu_src(c, &u->opd[1], t, ba_);
+    LANEWISE(c, u, t, a[l]);
 }
 
-static void f_selp(emu_ctx *c, const ptx_instr *in)
+static void f_selp(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t t = emu_ty(in, 0);
-    uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE], p[EMU_WARP_SIZE];
-    const uint64_t *a = src(c, &in->ops[1], t, ba_);
-    const uint64_t *b = src(c, &in->ops[2], t, bb_);
-    emu_read_all(c, &in->ops[3], PTX_TYPE_PRED, p);
-    LANEWISE(c, in, t, p[l] ? a[l] : b[l]);
+    uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE];
+    const uint64_t *a = emu_src(c, &u->opd[1], t, ba_);
+    const uint64_t *b = emu_src(c, &u->opd[2], t, bb_);
+    uint32_t p = emu_src_pred(c, &u->opd[3]);
+    LANEWISE(c, u, t, (p >> l & 1) ? a[l] : b[l]);
 }
 
 /* setp.cmp.type p, a, b (no combining op, one destination) */
 #define SETP(name, T, COND)                                                        \
-    static void name(emu_ctx *c, const ptx_instr *in)                              \
+    static void name(emu_ctx *c, const emu_uop *u)                                 \
     {                                                                               \
-        uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE], r[EMU_WARP_SIZE];          \
-        const uint64_t *a = src(c, &in->ops[1], (T), ba_);                          \
-        const uint64_t *b = src(c, &in->ops[2], (T), bb_);                          \
-        for (int l = 0; l < EMU_WARP_SIZE; l++) r[l] = (COND);                      \
-        emu_write_all(c, &in->ops[0], PTX_TYPE_PRED, r);                            \
+        uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE];                            \
+        const uint64_t *a = emu_src(c, &u->opd[1], (T), ba_);                       \
+        const uint64_t *b = emu_src(c, &u->opd[2], (T), bb_);                       \
+        uint32_t r = 0;                                                             \
+        for (int l = 0; l < EMU_WARP_SIZE; l++) r |= (uint32_t)(COND) << l;        \
+        emu_put_pred(c, &u->opd[0], r);                                             \
     }
 
 SETP(f_setp_eq32, PTX_TYPE_B32, a[l] == b[l])
@@ -228,8 +208,10 @@ static bool plain(const ptx_instr *in, int nops)
     return true;
 }
 
-emu_exec_fn emu_select_fast(const ptx_instr *in)
+emu_exec_fn emu_select_fast(emu_code *code, emu_uop *u)
 {
+    const ptx_instr *in = u->in;
+    (void)code;
     uint8_t t = emu_ty(in, 0);
     if (in->ntypes > 1 && in->op != PTX_OP_CVT) return NULL;
     uint8_t k = emu_type_kind[t];

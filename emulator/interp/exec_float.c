@@ -4,9 +4,6 @@
 
 #include <math.h>
 
-#define LANES(c) for (uint32_t mk_ = (c)->mask; mk_; mk_ &= mk_ - 1)
-#define L_ (__builtin_ctz(mk_))
-
 static inline float f32_in(uint64_t b, bool ftz)
 {
     float f = emu_as_f32(b);
@@ -27,8 +24,9 @@ static inline uint64_t f64_out(double d, bool sat)
     return emu_f64_bits(d);
 }
 
-static void x_farith(emu_ctx *c, const ptx_instr *in)
+static void x_farith(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t t = emu_ty(in, 0);
     bool f64 = t == PTX_TYPE_F64;
     bool ftz = in->flags & PTX_F(FTZ), sat = in->flags & PTX_F(SAT);
@@ -116,9 +114,42 @@ static void x_farith(emu_ctx *c, const ptx_instr *in)
     emu_write_all(c, &in->ops[0], t, d);
 }
 
-/* testp.op.type p, a */
-static void x_testp(emu_ctx *c, const ptx_instr *in)
+/* An add/sub that ptxas fuses with the mul feeding it (decode/fma_contraction.c): one fma with
+ * the mul's sources, rounded once, with the add's .ftz and .sat. */
+void emu_exec_fma_contracted(emu_ctx *c, const emu_uop *u)
 {
+    const emu_fma_contraction *fc = u->form;
+    const ptx_instr *in = u->in;
+    uint8_t t = u->type;
+    bool ftz = in->flags & PTX_F(FTZ), sat = in->flags & PTX_F(SAT);
+    uint64_t ba[EMU_WARP_SIZE], bb[EMU_WARP_SIZE], bc[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
+    const uint64_t *a = emu_src(c, &fc->a, t, ba);
+    const uint64_t *b = emu_src(c, &fc->b, t, bb);
+    const uint64_t *cc = emu_src(c, &fc->c, t, bc);
+    if (t == PTX_TYPE_F64) {
+        LANES(c) {
+            int l = L_;
+            double x = emu_as_f64(a[l]), y = emu_as_f64(b[l]), z = emu_as_f64(cc[l]);
+            if (fc->neg_product) x = -x;
+            if (fc->neg_addend) z = -z;
+            d[l] = f64_out(emu_fma_f64(x, y, z, PTX_RND_RN), sat);
+        }
+    } else {
+        LANES(c) {
+            int l = L_;
+            float x = f32_in(a[l], ftz), y = f32_in(b[l], ftz), z = f32_in(cc[l], ftz);
+            if (fc->neg_product) x = -x;
+            if (fc->neg_addend) z = -z;
+            d[l] = f32_out(emu_fma_f32(x, y, z, PTX_RND_RN), ftz, sat);
+        }
+    }
+    emu_put(c, &u->opd[0], t, d);
+}
+
+/* testp.op.type p, a */
+static void x_testp(emu_ctx *c, const emu_uop *u)
+{
+    const ptx_instr *in = u->in;
     uint8_t t = emu_ty(in, 0);
     uint64_t a[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
     emu_read_all(c, &in->ops[1], t, a);
@@ -139,8 +170,10 @@ static void x_testp(emu_ctx *c, const ptx_instr *in)
     emu_write_all(c, &in->ops[0], PTX_TYPE_PRED, d);
 }
 
-emu_exec_fn emu_select_float(const ptx_instr *in)
+emu_exec_fn emu_select_float(emu_code *code, emu_uop *u)
 {
+    const ptx_instr *in = u->in;
+    (void)code;
     uint8_t t = emu_ty(in, 0);
     if (t != PTX_TYPE_F32 && t != PTX_TYPE_F64) return NULL;
     switch (in->op) {

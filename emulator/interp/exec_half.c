@@ -2,11 +2,9 @@
 #include "emulator/emu_internal.h"
 #include "emulator/sem/sem.h"
 
-#define LANES(c) for (uint32_t mk_ = (c)->mask; mk_; mk_ &= mk_ - 1)
-#define L_ (__builtin_ctz(mk_))
-
-static void x_half(emu_ctx *c, const ptx_instr *in)
+static void x_half(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t t = emu_ty(in, 0);
     bool bf = t == PTX_TYPE_BF16 || t == PTX_TYPE_BF16X2;
     bool x2 = t == PTX_TYPE_F16X2 || t == PTX_TYPE_BF16X2;
@@ -38,8 +36,10 @@ static void x_half(emu_ctx *c, const ptx_instr *in)
     emu_write_all(c, &in->ops[0], rt, d);
 }
 
-emu_exec_fn emu_select_half(const ptx_instr *in)
+emu_exec_fn emu_select_half(emu_code *code, emu_uop *u)
 {
+    const ptx_instr *in = u->in;
+    (void)code;
     uint8_t t = emu_ty(in, 0);
     if (t != PTX_TYPE_F16 && t != PTX_TYPE_F16X2 && t != PTX_TYPE_BF16 && t != PTX_TYPE_BF16X2)
         return NULL;

@@ -3,9 +3,6 @@
 
 #include <string.h>
 
-#define LANES(c) for (uint32_t mk_ = (c)->mask; mk_; mk_ &= mk_ - 1)
-#define L_ (__builtin_ctz(mk_))
-
 typedef unsigned __int128 u128;
 typedef __int128 s128;
 
@@ -16,8 +13,9 @@ static inline bool is_int(uint8_t t)
 }
 
 /* d, a, b with one type: the plain two-operand operations */
-static void x_binop(emu_ctx *c, const ptx_instr *in)
+static void x_binop(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t t = emu_ty(in, 0);
     unsigned bits = emu_type_bits[t];
     uint64_t m = emu_mask_bits(bits);
@@ -133,8 +131,9 @@ static void x_binop(emu_ctx *c, const ptx_instr *in)
 }
 
 /* shl/shr: the shift amount is an unsigned 32-bit value, clamped to the width */
-static void x_shift(emu_ctx *c, const ptx_instr *in)
+static void x_shift(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t t = emu_ty(in, 0);
     unsigned bits = emu_type_bits[t];
     uint64_t m = emu_mask_bits(bits);
@@ -154,8 +153,9 @@ static void x_shift(emu_ctx *c, const ptx_instr *in)
     emu_write_all(c, &in->ops[0], t, d);
 }
 
-static void x_unop(emu_ctx *c, const ptx_instr *in)
+static void x_unop(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t t = emu_ty(in, 0);
     unsigned bits = emu_type_bits[t];
     uint64_t m = emu_mask_bits(bits);
@@ -214,8 +214,9 @@ static void x_unop(emu_ctx *c, const ptx_instr *in)
 }
 
 /* mad{.lo,.hi,.wide}{.cc}, madc; mul24/mad24; sad */
-static void x_mad(emu_ctx *c, const ptx_instr *in)
+static void x_mad(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t t = emu_ty(in, 0);
     unsigned bits = emu_type_bits[t];
     uint64_t m = emu_mask_bits(bits);
@@ -288,8 +289,9 @@ static void x_mad(emu_ctx *c, const ptx_instr *in)
     emu_write_all(c, &in->ops[0], wide ? ct : t, d);
 }
 
-static void x_mul24(emu_ctx *c, const ptx_instr *in)
+static void x_mul24(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t t = emu_ty(in, 0);
     bool sg = emu_is_signed(t);
     uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
@@ -306,8 +308,9 @@ static void x_mul24(emu_ctx *c, const ptx_instr *in)
 }
 
 /* bfe d, a, pos, len */
-static void x_bfe(emu_ctx *c, const ptx_instr *in)
+static void x_bfe(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t t = emu_ty(in, 0);
     unsigned bits = emu_type_bits[t];
     bool sg = emu_is_signed(t);
@@ -336,8 +339,9 @@ static void x_bfe(emu_ctx *c, const ptx_instr *in)
 }
 
 /* bfi d, a, b, pos, len: insert a's low len bits into b at pos */
-static void x_bfi(emu_ctx *c, const ptx_instr *in)
+static void x_bfi(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t t = emu_ty(in, 0);
     unsigned bits = emu_type_bits[t];
     uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], p[EMU_WARP_SIZE], n[EMU_WARP_SIZE],
@@ -358,8 +362,9 @@ static void x_bfi(emu_ctx *c, const ptx_instr *in)
 }
 
 /* fns.b32 d, mask, base, offset: the position of the offset-th set bit from base */
-static void x_fns(emu_ctx *c, const ptx_instr *in)
+static void x_fns(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint64_t mk[EMU_WARP_SIZE], bs[EMU_WARP_SIZE], of[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
     emu_read_all(c, &in->ops[1], PTX_TYPE_B32, mk);
     emu_read_all(c, &in->ops[2], PTX_TYPE_U32, bs);
@@ -386,8 +391,9 @@ static void x_fns(emu_ctx *c, const ptx_instr *in)
     emu_write_all(c, &in->ops[0], PTX_TYPE_B32, d);
 }
 
-static void x_prmt(emu_ctx *c, const ptx_instr *in)
+static void x_prmt(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], s[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
     emu_read_all(c, &in->ops[1], PTX_TYPE_B32, a);
     emu_read_all(c, &in->ops[2], PTX_TYPE_B32, b);
@@ -442,8 +448,9 @@ static void x_prmt(emu_ctx *c, const ptx_instr *in)
 }
 
 /* shf.{l,r}.{clamp,wrap}.b32 d, a, b, c: funnel shift of b:a by c */
-static void x_shf(emu_ctx *c, const ptx_instr *in)
+static void x_shf(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], s[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
     emu_read_all(c, &in->ops[1], PTX_TYPE_B32, a);
     emu_read_all(c, &in->ops[2], PTX_TYPE_B32, b);
@@ -459,8 +466,9 @@ static void x_shf(emu_ctx *c, const ptx_instr *in)
     emu_write_all(c, &in->ops[0], PTX_TYPE_B32, d);
 }
 
-static void x_lop3(emu_ctx *c, const ptx_instr *in)
+static void x_lop3(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], cc[EMU_WARP_SIZE], lut[EMU_WARP_SIZE],
         d[EMU_WARP_SIZE];
     emu_read_all(c, &in->ops[1], PTX_TYPE_B32, a);
@@ -478,8 +486,9 @@ static void x_lop3(emu_ctx *c, const ptx_instr *in)
 }
 
 /* dp4a.atype.btype d, a, b, c; dp2a.{lo,hi}.atype.btype d, a, b, c */
-static void x_dp(emu_ctx *c, const ptx_instr *in)
+static void x_dp(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     bool as = emu_is_signed(emu_ty(in, 0)), bs = emu_is_signed(emu_ty(in, 1));
     uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], cv[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
     emu_read_all(c, &in->ops[1], PTX_TYPE_B32, a);
@@ -509,8 +518,9 @@ static void x_dp(emu_ctx *c, const ptx_instr *in)
 }
 
 /* bmsk.{clamp,wrap}.b32 d, pos, len */
-static void x_bmsk(emu_ctx *c, const ptx_instr *in)
+static void x_bmsk(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
     emu_read_all(c, &in->ops[1], PTX_TYPE_U32, a);
     emu_read_all(c, &in->ops[2], PTX_TYPE_U32, b);
@@ -526,8 +536,9 @@ static void x_bmsk(emu_ctx *c, const ptx_instr *in)
 }
 
 /* szext.{clamp,wrap}.{s32,u32} d, a, b: extend the low b bits of a */
-static void x_szext(emu_ctx *c, const ptx_instr *in)
+static void x_szext(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t t = emu_ty(in, 0);
     bool sg = emu_is_signed(t);
     uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
@@ -544,8 +555,10 @@ static void x_szext(emu_ctx *c, const ptx_instr *in)
     emu_write_all(c, &in->ops[0], t, d);
 }
 
-emu_exec_fn emu_select_int(const ptx_instr *in)
+emu_exec_fn emu_select_int(emu_code *code, emu_uop *u)
 {
+    const ptx_instr *in = u->in;
+    (void)code;
     uint8_t t = emu_ty(in, 0);
     bool it = is_int(t) || (t == PTX_TYPE_PRED && (in->op == PTX_OP_AND || in->op == PTX_OP_OR ||
                                                    in->op == PTX_OP_XOR || in->op == PTX_OP_NOT));

@@ -296,10 +296,106 @@ static unsigned elem_bytes(uint8_t t)
     return b < 8 ? 1 : b / 8;
 }
 
-static void x_ld(emu_ctx *c, const ptx_instr *in)
+/* ---------------------------------------------------------------- fast paths
+ * A load or store of 4 or 8 bytes per lane through a register address, when the policy is the
+ * direct one (nothing to defer or observe): every lane is checked against the allocation the
+ * warp last hit (global) or the block's shared memory, and the data moves between the register
+ * row and memory without staging. Any lane outside, misaligned or in another space sends the
+ * instruction to the general path, which reports faults; so the fast path changes nothing but
+ * the time taken. */
+
+static bool fast_lanes(emu_ctx *c, const emu_uop *u, const emu_opd *ao, unsigned es,
+                       uint8_t **p)
 {
+    uint8_t sp = u->in->space;
+    const uint64_t *base = c->regs + ao->row;
+    uint64_t off = ao->imm, keep = ao->bits <= 32 ? 0xffffffffu : ~UINT64_C(0);
+    uint32_t mask = c->mask;
+    if (sp == PTX_SPACE_SHARED) {
+        uint64_t size = c->cta->smem_size;
+        for (uint32_t mk = mask; mk; mk &= mk - 1) {
+            int l = __builtin_ctz(mk);
+            uint64_t a = (base[l] + off) & keep;
+            if (a >= EMU_SHARED_WINDOW && a < EMU_SHARED_WINDOW + EMU_WINDOW_SIZE)
+                a -= EMU_SHARED_WINDOW;
+            if ((a & (es - 1)) || a > size || es > size - a) return false;
+            p[l] = c->cta->smem + a;
+        }
+        return true;
+    }
+    if (sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_CONST && sp != PTX_SPACE_NONE) return false;
+    emu_warp *w = c->w;
+    if (w->cache_gen != emu_device_generation()) {
+        /* refresh the cached allocation from the first lane; the general path reports a bad one */
+        uint64_t a = (base[__builtin_ctz(mask)] + off) & keep, ab, asz;
+        if (!emu_find_allocation(a, es, &ab, &asz, NULL)) return false;
+        w->cache_base = ab;
+        w->cache_end = ab + asz;
+        w->cache_gen = emu_device_generation();
+    }
+    uint64_t lo = w->cache_base, hi = w->cache_end;
+    for (uint32_t mk = mask; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        uint64_t a = (base[l] + off) & keep;
+        /* inside the cached allocation implies global: the windows lie above device memory */
+        if ((a & (es - 1)) || a < lo || a > hi - es) return false;
+        p[l] = (uint8_t *)(uintptr_t)a;
+    }
+    return true;
+}
+
+static bool ld_fast(emu_ctx *c, const emu_uop *u, unsigned es)
+{
+    const emu_opd *d = &u->opd[0], *ao = &u->opd[1];
+    if (!c->direct_mem || !(ao->flags & EMU_OPD_F_BASE_REG) || d->kind != EMU_OPD_REG ||
+        d->bits != es * 8 || u->in->vec > 1)
+        return false;
+    uint8_t *p[EMU_WARP_SIZE];
+    if (!fast_lanes(c, u, ao, es, p)) return false;
+    uint64_t *row = c->regs + d->row;
+    if (es == 4)
+        for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
+            int l = __builtin_ctz(mk);
+            row[l] = __atomic_load_n((const uint32_t *)p[l], __ATOMIC_RELAXED);
+        }
+    else
+        for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
+            int l = __builtin_ctz(mk);
+            row[l] = __atomic_load_n((const uint64_t *)p[l], __ATOMIC_RELAXED);
+        }
+    return true;
+}
+
+static bool st_fast(emu_ctx *c, const emu_uop *u, unsigned es)
+{
+    const emu_opd *ao = &u->opd[0], *s = &u->opd[1];
+    if (!c->direct_mem || !(ao->flags & EMU_OPD_F_BASE_REG) || u->in->vec > 1 ||
+        (s->kind != EMU_OPD_REG && s->kind != EMU_OPD_IMM) ||
+        (s->kind == EMU_OPD_REG && (s->bits < es * 8 || s->bits == 128)))
+        return false;
+    uint8_t *p[EMU_WARP_SIZE];
+    if (!fast_lanes(c, u, ao, es, p)) return false;
+    uint64_t buf[EMU_WARP_SIZE];
+    const uint64_t *v = emu_src(c, s, u->type, buf);
+    if (es == 4)
+        for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
+            int l = __builtin_ctz(mk);
+            __atomic_store_n((uint32_t *)p[l], (uint32_t)v[l], __ATOMIC_RELAXED);
+        }
+    else
+        for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
+            int l = __builtin_ctz(mk);
+            __atomic_store_n((uint64_t *)p[l], v[l], __ATOMIC_RELAXED);
+        }
+    return true;
+}
+
+static void x_ld(emu_ctx *c, const emu_uop *u)
+{
+    const ptx_instr *in = u->in;
     uint8_t t = emu_ty(in, 0);
     unsigned es = elem_bytes(t), vec = in->vec ? in->vec : 1;
+    if ((es == 4 || es == 8) && ld_fast(c, u, es)) return;
     uint64_t total = (uint64_t)es * vec;
     const ptx_operand *d = &in->ops[0];
     addr_set A;
@@ -348,10 +444,12 @@ static void x_ld(emu_ctx *c, const ptx_instr *in)
     }
 }
 
-static void x_st(emu_ctx *c, const ptx_instr *in)
+static void x_st(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t t = emu_ty(in, 0);
     unsigned es = elem_bytes(t), vec = in->vec ? in->vec : 1;
+    if ((es == 4 || es == 8) && st_fast(c, u, es)) return;
     uint64_t total = (uint64_t)es * vec;
     const ptx_operand *s = &in->ops[1];
     addr_set A;
@@ -405,8 +503,9 @@ static uint8_t atom_type(const ptx_instr *in)
 }
 
 /* atom: d, [a], b {, c}; red: [a], b */
-static void x_atom(emu_ctx *c, const ptx_instr *in)
+static void x_atom(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     bool is_red = in->op == PTX_OP_RED;
     uint8_t t = atom_type(in);
     unsigned es = elem_bytes(t);
@@ -492,8 +591,9 @@ static void x_atom(emu_ctx *c, const ptx_instr *in)
 
 /* atom/red .v2/.v4/.v8 (sm_90): each element is its own atomic operation on consecutive
  * elements, performed as the scalar form would */
-static void x_atom_vec(emu_ctx *c, const ptx_instr *in)
+static void x_atom_vec(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     bool is_red = in->op == PTX_OP_RED;
     int ai = is_red ? 0 : 1;
     unsigned es = elem_bytes(atom_type(in));
@@ -502,12 +602,14 @@ static void x_atom_vec(emu_ctx *c, const ptx_instr *in)
     one.vec = 1;
     one.ops = ops;
     one.nops = (uint8_t)(is_red ? 2 : 3);
+    emu_uop one_u = *u;   /* x_atom reads the IR operands of `one` */
+    one_u.in = &one;
     for (unsigned i = 0; i < in->vec; i++) {
         if (!is_red) ops[0] = in->ops[0].elems[i];
         ops[ai] = in->ops[ai];
         ops[ai].imm += (int64_t)(i * es);
         ops[ai + 1] = in->ops[ai + 1].elems[i];
-        x_atom(c, &one);
+        x_atom(c, &one_u);
         if (c->stop == EMU_STOP_FAULT || (c->stop == EMU_STOP_MEMORDER && c->next_pc == c->pc))
             return;   /* a fault, or the policy deferred the whole instruction */
     }
@@ -515,8 +617,9 @@ static void x_atom_vec(emu_ctx *c, const ptx_instr *in)
 
 /* cp.async{.ca,.cg}.shared.global [dst], [src], cp-size {, src-size}: done at once; the
  * commit/wait instructions then have nothing to wait for. */
-static void x_cp_async(emu_ctx *c, const ptx_instr *in)
+static void x_cp_async(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     if (in->nops < 3) return;
     uint64_t cpsize = (uint64_t)in->ops[2].imm;
     addr_set D, S;
@@ -600,8 +703,9 @@ uint64_t emu_mbarrier_update(uint8_t *p, int what, uint32_t count, int32_t tx)
     return old;
 }
 
-static void x_mbarrier(emu_ctx *c, const ptx_instr *in)
+static void x_mbarrier(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     int mode = in->mode;
     bool expect_tx = in->flags & PTX_F(EXPECT_TX);
     int what, ai;
@@ -656,8 +760,9 @@ static void x_mbarrier(emu_ctx *c, const ptx_instr *in)
 
 /* cp.async.mbarrier.arrive{.noinc} [mbar]: the copies are already done, so the arrive happens
  * now; without .noinc the pending count is raised first, which cancels it out. */
-static void x_cp_async_mbarrier_arrive(emu_ctx *c, const ptx_instr *in)
+static void x_cp_async_mbarrier_arrive(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     if (!(in->flags & PTX_F(NOINC))) return;
     addr_set A;
     resolve(c, in->space, &in->ops[0], c->mask, &A);
@@ -665,8 +770,9 @@ static void x_cp_async_mbarrier_arrive(emu_ctx *c, const ptx_instr *in)
     for (uint32_t mk = c->mask; mk; mk &= mk - 1) emu_mbarrier_update(A.p[__builtin_ctz(mk)], 1, 1, 0);
 }
 
-static void x_fence(emu_ctx *c, const ptx_instr *in)
+static void x_fence(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     emu_mem_op op;
     memset(&op, 0, sizeof op);
     op.kind = EMU_MEM_FENCE;
@@ -676,15 +782,16 @@ static void x_fence(emu_ctx *c, const ptx_instr *in)
     if (pol->access(pol, c->w, &op)) c->stop = EMU_STOP_MEMORDER;
 }
 
-static void x_nop(emu_ctx *c, const ptx_instr *in)
+static void x_nop(emu_ctx *c, const emu_uop *u)
 {
+    (void)u;
     (void)c;
-    (void)in;
 }
 
 /* createpolicy writes an opaque cache-policy value: any value works */
-static void x_createpolicy(emu_ctx *c, const ptx_instr *in)
+static void x_createpolicy(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint64_t z[EMU_WARP_SIZE] = { 0 };
     if (in->nops > 0) emu_write_all(c, &in->ops[0], PTX_TYPE_B64, z);
 }
@@ -696,8 +803,10 @@ static bool simple_space(uint8_t sp)
            sp == PTX_SPACE_PARAM;
 }
 
-emu_exec_fn emu_select_mem(const ptx_instr *in)
+emu_exec_fn emu_select_mem(emu_code *code, emu_uop *u)
 {
+    const ptx_instr *in = u->in;
+    (void)code;
     uint8_t t = emu_ty(in, 0);
     switch (in->op) {
     case PTX_OP_LD:

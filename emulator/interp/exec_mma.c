@@ -198,8 +198,9 @@ static void sparse_expand(const mma_form *f, const uint64_t *meta, unsigned sel,
 
 /* mma.sync.aligned.shape.alayout.blayout{.satfinite}.dtype.atype.btype.ctype d, a, b, c
  * mma.sp{::ordered_metadata}.sync.aligned... d, a, b, c, e, f */
-static void x_mma(emu_ctx *c, const ptx_instr *in)
+static void x_mma(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     if (!whole_warp(c, "mma.sync")) return;
     mma_form f;
     form_of(in, &f);
@@ -309,8 +310,9 @@ static void frag_pos(unsigned lane, unsigned h, bool trans, unsigned *row, unsig
 
 /* ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared.b16 d, [p]: lanes 8i..8i+7 give the row
  * addresses of matrix i. stmatrix is the same movement in reverse. */
-static void x_ldstmatrix(emu_ctx *c, const ptx_instr *in)
+static void x_ldstmatrix(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     if (c->mask != 0xffffffffu) {
         emu_fault_raise(c, EMU_FAULT_ILLEGAL_INSTRUCTION, __builtin_ctz(c->mask), false, 0,
                         "Invalid warp-synchronous instruction",
@@ -369,8 +371,9 @@ static void x_ldstmatrix(emu_ctx *c, const ptx_instr *in)
 }
 
 /* movmatrix.sync.aligned.m8n8.trans.b16 d, a: transposes an 8x8 b16 fragment */
-static void x_movmatrix(emu_ctx *c, const ptx_instr *in)
+static void x_movmatrix(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint64_t a[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
     emu_read_all(c, &in->ops[1], PTX_TYPE_B32, a);
     uint16_t m[8][8];
@@ -392,8 +395,10 @@ static void x_movmatrix(emu_ctx *c, const ptx_instr *in)
     emu_write_all(c, &in->ops[0], PTX_TYPE_B32, d);
 }
 
-emu_exec_fn emu_select_mma(const ptx_instr *in)
+emu_exec_fn emu_select_mma(emu_code *code, emu_uop *u)
 {
+    const ptx_instr *in = u->in;
+    (void)code;
     switch (in->op) {
     case PTX_OP_MMA: {
         mma_form f;

@@ -3,9 +3,6 @@
  * sub wrap, min/max compare signed or unsigned, and .relu (s16x2 only) clamps negatives to 0. */
 #include "emulator/emu_internal.h"
 
-#define LANES(c) for (uint32_t mk_ = (c)->mask; mk_; mk_ &= mk_ - 1)
-#define L_ (__builtin_ctz(mk_))
-
 static uint32_t half_op(uint16_t op, bool is_signed, bool relu, uint32_t a, uint32_t b)
 {
     uint32_t d = 0;
@@ -26,8 +23,9 @@ static uint32_t half_op(uint16_t op, bool is_signed, bool relu, uint32_t a, uint
     return d;
 }
 
-static void x_simd16x2(emu_ctx *c, const ptx_instr *in)
+static void x_simd16x2(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE];
     emu_read_all(c, &in->ops[1], PTX_TYPE_B32, a);
     emu_read_all(c, &in->ops[2], PTX_TYPE_B32, b);
@@ -40,8 +38,10 @@ static void x_simd16x2(emu_ctx *c, const ptx_instr *in)
     }
 }
 
-emu_exec_fn emu_select_simd(const ptx_instr *in)
+emu_exec_fn emu_select_simd(emu_code *code, emu_uop *u)
 {
+    const ptx_instr *in = u->in;
+    (void)code;
     if (in->ntypes != 1 || in->nops != 3)
         return NULL;
     if (in->types[0] != PTX_TYPE_U16X2 && in->types[0] != PTX_TYPE_S16X2)

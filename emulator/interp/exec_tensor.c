@@ -305,8 +305,9 @@ static bool open_tensor(emu_ctx *c, const ptx_instr *in, int l, const ptx_operan
 
 /* cp.async.bulk.tensor.Nd.shared::cluster.global{.tile,.im2col}.mbarrier::complete_tx::bytes
  *     [dstMem], [tensorMap, {coords}], [mbar] {, {im2colOffsets}} {, ctaMask} {, cache-policy} */
-static void x_tensor_load(emu_ctx *c, const ptx_instr *in)
+static void x_tensor_load(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     int nd = dims_of(in);
     bool multicast = ptx_instr_has(in, PTX_SFX_MULTICAST_CLUSTER);
     bool im2col = ptx_instr_has(in, PTX_SFX_IM2COL);
@@ -427,8 +428,9 @@ static int global_reduce(emu_ctx *c, const ptx_instr *red, int l, uint64_t a, un
 
 /* cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group [tensorMap, {coords}], [srcMem]
  * and cp.reduce.async.bulk.tensor.Nd.global.shared::cta.op.tile.bulk_group (same operands) */
-static void x_tensor_store(emu_ctx *c, const ptx_instr *in)
+static void x_tensor_store(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     int nd = dims_of(in);
     bool reduce = in->op == PTX_OP_CP_REDUCE_ASYNC_BULK_TENSOR;
     bool first_atomic = true;
@@ -486,8 +488,9 @@ static void x_tensor_store(emu_ctx *c, const ptx_instr *in)
 
 /* cp.async.bulk.prefetch.tensor.Nd.L2.global{.tile} [tensorMap, {coords}]: no data moves, but
  * the map is checked as a copy would check it. */
-static void x_tensor_prefetch(emu_ctx *c, const ptx_instr *in)
+static void x_tensor_prefetch(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     int nd = dims_of(in);
     for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
@@ -502,8 +505,9 @@ static void x_tensor_prefetch(emu_ctx *c, const ptx_instr *in)
 /* cp.reduce.async.bulk.dst.src.completion.op.type [dstMem], [srcMem], size {, [mbar]}:
  * element-wise reductions of size bytes of shared memory into global memory (bulk_group) or
  * into shared memory (mbarrier::complete_tx::bytes). */
-static void x_bulk_reduce(emu_ctx *c, const ptx_instr *in)
+static void x_bulk_reduce(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t dsp, ssp;
     emu_copy_spaces(in, &dsp, &ssp);
     uint8_t t = PTX_TYPE_NONE;
@@ -548,8 +552,9 @@ static void x_bulk_reduce(emu_ctx *c, const ptx_instr *in)
 
 /* tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.scope.sync.aligned
  *     [dst], [src], 128: copies a tensor map from shared to global memory, then fences. */
-static void x_tensormap_cp(emu_ctx *c, const ptx_instr *in)
+static void x_tensormap_cp(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
         uint64_t da = address_value(c, &in->ops[0], l);
@@ -597,8 +602,10 @@ static bool reduce_type_ok(const ptx_instr *in, bool shared_dst)
     }
 }
 
-emu_exec_fn emu_select_tensor(const ptx_instr *in)
+emu_exec_fn emu_select_tensor(emu_code *code, emu_uop *u)
 {
+    const ptx_instr *in = u->in;
+    (void)code;
     uint8_t d, s;
     emu_copy_spaces(in, &d, &s);
     switch (in->op) {

@@ -6,9 +6,6 @@
 
 #include <string.h>
 
-#define LANES(c) for (uint32_t mk_ = (c)->mask; mk_; mk_ &= mk_ - 1)
-#define L_ (__builtin_ctz(mk_))
-
 static bool is_set(uint16_t op)
 {
     return op == PTX_OP_VSET || op == PTX_OP_VSET2 || op == PTX_OP_VSET4;
@@ -106,8 +103,9 @@ static bool decode(const ptx_instr *in, emu_video *v)
     return emu_video_valid(v);
 }
 
-static void x_video(emu_ctx *c, const ptx_instr *in)
+static void x_video(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     emu_video v;
     decode(in, &v);
     uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], cc[EMU_WARP_SIZE];
@@ -124,8 +122,10 @@ static void x_video(emu_ctx *c, const ptx_instr *in)
     }
 }
 
-emu_exec_fn emu_select_video(const ptx_instr *in)
+emu_exec_fn emu_select_video(emu_code *code, emu_uop *u)
 {
+    const ptx_instr *in = u->in;
+    (void)code;
     if (!is_video(in->op))
         return NULL;
     emu_video v;

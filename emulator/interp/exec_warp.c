@@ -4,9 +4,6 @@
 #include "emulator/emu_internal.h"
 #include "emulator/sem/sem.h"
 
-#define LANES(c) for (uint32_t mk_ = (c)->mask; mk_; mk_ &= mk_ - 1)
-#define L_ (__builtin_ctz(mk_))
-
 static bool is_sync(const ptx_instr *in)
 {
     return in->flags & PTX_F(SYNC);
@@ -24,8 +21,9 @@ static void members(emu_ctx *c, const ptx_instr *in, uint32_t mem[EMU_WARP_SIZE]
         mem[l] = is_sync(in) ? c->mask & (uint32_t)m[l] : c->mask;
 }
 
-static void x_shfl(emu_ctx *c, const ptx_instr *in)
+static void x_shfl(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     int nsrc = is_sync(in) ? 4 : 3;
     int ndst = in->nops - nsrc;
     const ptx_operand *sa = &in->ops[ndst];
@@ -55,8 +53,9 @@ static void x_shfl(emu_ctx *c, const ptx_instr *in)
     if (ndst > 1) emu_write_all(c, &in->ops[1], PTX_TYPE_PRED, p);
 }
 
-static void x_vote(emu_ctx *c, const ptx_instr *in)
+static void x_vote(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint32_t mem[EMU_WARP_SIZE];
     members(c, in, mem);
     uint32_t pred = emu_read_pred_mask(c, &in->ops[1]);
@@ -75,8 +74,9 @@ static void x_vote(emu_ctx *c, const ptx_instr *in)
     emu_write_all(c, &in->ops[0], t, d);
 }
 
-static void x_match(emu_ctx *c, const ptx_instr *in)
+static void x_match(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t t = emu_ty(in, 0);
     bool all = in->mode == PTX_SFX_ALL;
     int ndst = in->nops - 2;
@@ -130,8 +130,9 @@ static uint64_t redux_over(const ptx_instr *in, bool sg, const uint64_t a[EMU_WA
     return acc;
 }
 
-static void x_redux(emu_ctx *c, const ptx_instr *in)
+static void x_redux(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t t = emu_ty(in, 0);
     uint32_t mem[EMU_WARP_SIZE];
     members(c, in, mem);
@@ -155,16 +156,18 @@ static void x_redux(emu_ctx *c, const ptx_instr *in)
     emu_write_all(c, &in->ops[0], t, d);
 }
 
-static void x_activemask(emu_ctx *c, const ptx_instr *in)
+static void x_activemask(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint64_t d[EMU_WARP_SIZE];
     for (int l = 0; l < EMU_WARP_SIZE; l++) d[l] = c->active;
     emu_write_all(c, &in->ops[0], PTX_TYPE_B32, d);
 }
 
 /* elect.sync d|p, membermask: the lowest participating lane is the leader */
-static void x_elect(emu_ctx *c, const ptx_instr *in)
+static void x_elect(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint32_t mem[EMU_WARP_SIZE];
     members(c, in, mem);
     uint64_t d[EMU_WARP_SIZE] = {0}, p[EMU_WARP_SIZE] = {0};
@@ -183,8 +186,10 @@ static void x_elect(emu_ctx *c, const ptx_instr *in)
     }
 }
 
-emu_exec_fn emu_select_warp(const ptx_instr *in)
+emu_exec_fn emu_select_warp(emu_code *code, emu_uop *u)
 {
+    const ptx_instr *in = u->in;
+    (void)code;
     switch (in->op) {
     case PTX_OP_SHFL: {
         int nsrc = is_sync(in) ? 4 : 3;

@@ -98,8 +98,9 @@ static void base_stride(emu_ctx *c, const ptx_instr *in, const ptx_operand *ao, 
 }
 
 /* wmma.load.{a,b,c}.sync.aligned.layout.shape{.space}.type {regs}, [p] {, stride} */
-static void x_wmma_load(emu_ctx *c, const ptx_instr *in)
+static void x_wmma_load(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     if (!whole_warp(c, "wmma.load")) return;
     wmma_shape s;
     shape_of(in, &s);
@@ -160,8 +161,9 @@ static void gather(emu_ctx *c, const ptx_operand *v, int which, const wmma_shape
 
 /* wmma.mma.sync.aligned.alayout.blayout.shape.dtype{.atype.btype}.ctype{.satfinite} d, a, b, c
  * (b1: wmma.mma.op.popc...) */
-static void x_wmma_mma(emu_ctx *c, const ptx_instr *in)
+static void x_wmma_mma(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     if (!whole_warp(c, "wmma.mma")) return;
     wmma_shape s;
     shape_of(in, &s);
@@ -194,8 +196,9 @@ static void x_wmma_mma(emu_ctx *c, const ptx_instr *in)
 }
 
 /* wmma.store.d.sync.aligned.layout.shape{.space}.type [p], {regs} {, stride} */
-static void x_wmma_store(emu_ctx *c, const ptx_instr *in)
+static void x_wmma_store(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     if (!whole_warp(c, "wmma.store")) return;
     wmma_shape s;
     shape_of(in, &s);
@@ -224,8 +227,10 @@ static void x_wmma_store(emu_ctx *c, const ptx_instr *in)
     }
 }
 
-emu_exec_fn emu_select_wmma(const ptx_instr *in)
+emu_exec_fn emu_select_wmma(emu_code *code, emu_uop *u)
 {
+    const ptx_instr *in = u->in;
+    (void)code;
     wmma_shape s;
     if (in->op != PTX_OP_WMMA_LOAD && in->op != PTX_OP_WMMA_MMA && in->op != PTX_OP_WMMA_STORE)
         return NULL;

@@ -1,16 +1,110 @@
-/* sem.h: instruction semantics as plain C functions on values.
+/* sem.h: instruction semantics as pure functions on values, per lane: the one semantic source.
  *
- * These are the single definition of every operation that is more than one C operator
- * (rounding modes, saturation, flush-to-zero, approximate math, small float formats,
- * conversions): the interpreter calls them per lane, and the JIT will call the same functions
- * from generated code, so both engines agree bit for bit.
+ * Every per-lane rule of the ISA lives here and nowhere else: integer and bit operations,
+ * compares and selects, f32/f64 with their NaN and ftz rules, min/max variants, conversions,
+ * half and fp8 formats, video and SIMD16, the combine step of atomics, warp-level shuffles,
+ * votes, matches and reductions, generic-address windows, special-register values. The
+ * interpreter's handlers (emulator/interp/) are operand plumbing around these functions, and
+ * the JIT calls the same functions from generated code, so the executors agree bit for bit by
+ * construction.
+ *
+ * Conventions:
+ * - Pure: a function reads only its arguments and writes only its result (and out-parameters
+ *   it names, such as a carry); no emulator state, nothing global except the host rounding
+ *   mode, which the float helpers set and restore themselves. This header includes nothing of
+ *   the emulator (only the frontend's vocabulary: ptx_type, ptx_round, ptx_cmp, ...).
+ * - Values travel as the type's bits in a uint64_t (or as float/double where that is the
+ *   natural form), modifiers as plain arguments (rounding mode, ftz, sat, bit width, signed).
+ * - Small rules that the interpreter runs in tight lane loops are `inline` definitions in this
+ *   header; sem_inline.c gives each its one external definition (C99 inline model), so handlers
+ *   inline them and the JIT can call them by address. The rest live in sem_<family>.c.
+ * - New functions are named sem_<family>_<operation>; older ones keep their emu_ names.
  */
 #ifndef PTXSIM_EMULATOR_SEM_H
 #define PTXSIM_EMULATOR_SEM_H
 
+#include "frontend/ptx.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+
+/* ---- generic-address windows: a generic address tells its space (sem_space.c) */
+
+/* Windows above the 47-bit user address space: shared, local and param addresses are offsets
+ * inside their window; everything below is global (device) memory. */
+#define EMU_SHARED_WINDOW UINT64_C(0x0001000000000000)
+#define EMU_LOCAL_WINDOW  UINT64_C(0x0002000000000000)
+#define EMU_PARAM_WINDOW  UINT64_C(0x0003000000000000)
+#define EMU_FUNC_WINDOW   UINT64_C(0x0004000000000000)
+#define EMU_WINDOW_SIZE   UINT64_C(0x0001000000000000)
+
+/* The space of generic address v (PTX_SPACE_SHARED, LOCAL, PARAM or GLOBAL) and its offset in
+ * that space (for global: the address itself). */
+inline uint8_t sem_generic_space(uint64_t v, uint64_t *offset)
+{
+    if (v >= EMU_SHARED_WINDOW && v < EMU_SHARED_WINDOW + EMU_WINDOW_SIZE) {
+        *offset = v - EMU_SHARED_WINDOW;
+        return PTX_SPACE_SHARED;
+    }
+    if (v >= EMU_LOCAL_WINDOW && v < EMU_LOCAL_WINDOW + EMU_WINDOW_SIZE) {
+        *offset = v - EMU_LOCAL_WINDOW;
+        return PTX_SPACE_LOCAL;
+    }
+    if (v >= EMU_PARAM_WINDOW && v < EMU_PARAM_WINDOW + EMU_WINDOW_SIZE) {
+        *offset = v - EMU_PARAM_WINDOW;
+        return PTX_SPACE_PARAM;
+    }
+    *offset = v;
+    return PTX_SPACE_GLOBAL;
+}
+
+/* The generic address of offset `offset` in space sp (cvta.to generic). */
+inline uint64_t sem_generic_address(uint8_t sp, uint64_t offset)
+{
+    switch (sp) {
+    case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CLUSTER: return EMU_SHARED_WINDOW + offset;
+    case PTX_SPACE_LOCAL: return EMU_LOCAL_WINDOW + offset;
+    case PTX_SPACE_PARAM: return EMU_PARAM_WINDOW + offset;
+    default: return offset;
+    }
+}
+
+/* An address of space sp as an instruction of that space reads it: a generic address of the
+ * same space loses its window (shared/local/param instructions accept both forms). */
+inline uint64_t sem_strip_window(uint8_t sp, uint64_t v)
+{
+    uint64_t w;
+    switch (sp) {
+    case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CLUSTER: w = EMU_SHARED_WINDOW; break;
+    case PTX_SPACE_LOCAL: w = EMU_LOCAL_WINDOW; break;
+    case PTX_SPACE_PARAM: w = EMU_PARAM_WINDOW; break;
+    default: return v;
+    }
+    return v >= w && v < w + EMU_WINDOW_SIZE ? v - w : v;
+}
+
+/* ---- sem_types.c: what each PTX type is (bits; bit-size, unsigned, signed, float, predicate or
+ * packed kind) */
+enum { EMU_TK_NONE, EMU_TK_B, EMU_TK_U, EMU_TK_S, EMU_TK_F, EMU_TK_P, EMU_TK_PK };
+extern const uint8_t emu_type_bits[PTX_TYPE_COUNT];
+extern const uint8_t emu_type_kind[PTX_TYPE_COUNT];
+
+static inline uint64_t emu_mask_bits(unsigned bits)
+{
+    return bits >= 64 ? ~UINT64_C(0) : ((UINT64_C(1) << bits) - 1);
+}
+static inline int64_t emu_sext(uint64_t v, unsigned bits)
+{
+    if (bits >= 64 || bits == 0) return (int64_t)v;
+    uint64_t m = UINT64_C(1) << (bits - 1);
+    v &= emu_mask_bits(bits);
+    return (int64_t)((v ^ m) - m);
+}
+static inline bool emu_is_signed(uint8_t t) { return emu_type_kind[t] == EMU_TK_S; }
+static inline bool emu_is_float(uint8_t t) { return emu_type_kind[t] == EMU_TK_F; }
+
+
 
 static inline float emu_as_f32(uint64_t b)
 {
@@ -124,5 +218,13 @@ typedef struct emu_video {
 bool emu_video_valid(const emu_video *v);
 /* d from a, b and c (c is ignored where the form has none). */
 uint32_t emu_video_exec(const emu_video *v, uint32_t a, uint32_t b, uint32_t c);
+
+/* ---- integer family (sem_int.c): arithmetic with carry and saturation, multiply forms, division
+ * rules, shifts, bit fields, prmt, lop3, dp2a/dp4a, SIMD16 */
+
+/* ---- comparison family (sem_cmp.c): setp/set/selp/slct rules on every type */
+
+/* ---- warp family (sem_warp.c): shuffle source lanes and segment rules, votes, matches,
+ * reductions, elect */
 
 #endif

@@ -75,6 +75,11 @@ static void write_red_result(emu_warp *w, const emu_frame *fr, const ptx_instr *
     if (in->aop == PTX_SFX_POPC) v = b->red_popc;
     else if (in->aop == PTX_SFX_AND) v = b->red_and;
     else v = b->red_or;
+    if (r->type == PTX_TYPE_PRED) {
+        /* a predicate keeps its lanes as one mask in its slot's first word */
+        row[0] = v ? row[0] | lanes : row[0] & ~(uint64_t)lanes;
+        return;
+    }
     for (uint32_t mk = lanes; mk; mk &= mk - 1) row[__builtin_ctz(mk)] = v;
 }
 

@@ -31,7 +31,7 @@ emu_grid *emu_grid_create(const emu_launch *L, emu_fault *fault)
         return launch_error(fault, EMU_FAULT_INVALID_PC, "launch without a kernel");
     const emu_func *kf = emu_module_func_by_ptx(L->module, L->kernel);
     const char *kn = L->kernel->name;
-    if (!kf || !L->kernel->is_entry || !kf->exec)
+    if (!kf || !L->kernel->is_entry || !kf->code.uops)
         return launch_error(fault, EMU_FAULT_INVALID_PC,
                             "kernel %s is not an .entry with a body in its module", kn);
     emu_dim3 b = L->block, gd = L->grid;
