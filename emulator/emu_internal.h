@@ -48,11 +48,21 @@ struct emu_module {
     bool *is_input_param;     /* function parameters and return values, by symbol id */
 };
 
+/* What a SIMT entry stands for. Normal entries are the divergence stack; KILO TM's
+ * transaction-aware stack adds the others (a retry entry holds lanes that re-execute from a
+ * checkpoint, a transaction entry the lanes inside a transaction); the executor runs them all
+ * alike, and the policies that push them give them meaning. */
+typedef enum emu_simt_kind { EMU_SIMT_NORMAL = 0, EMU_SIMT_RETRY, EMU_SIMT_TX } emu_simt_kind;
+
 /* One SIMT path: lanes `mask` at pc, reconverging at rpc. bar is 0, or 1 + the id of the CTA
  * barrier the lanes wait at (pc is then past the barrier instruction): with independent thread
  * scheduling a barrier blocks only the lanes that executed it, so the warp's other paths go on
  * (emu_simt_schedule) and the warp as a whole waits only when none of them can run. */
-typedef struct emu_simt { uint32_t pc, rpc, mask, bar; } emu_simt;
+typedef struct emu_simt {
+    uint32_t pc, rpc, mask;
+    uint16_t bar;
+    uint8_t kind;             /* emu_simt_kind */
+} emu_simt;
 
 typedef struct emu_frame {
     const emu_func *f;
@@ -84,7 +94,17 @@ struct emu_warp {
     uint32_t spin, spin_sp, spin_pc;  /* consecutive uniform back-edges of one SIMT entry */
     emu_dim3 tid[EMU_WARP_SIZE];
     uint64_t cache_base, cache_end, cache_gen;  /* last allocation a lane hit */
+    uint8_t *scratch;         /* staging for the data of memory accesses (memaccess.c) */
+    size_t scratch_cap;
+    uint32_t slot;            /* the hardware warp slot the engine gave it */
+    uint32_t restart_lanes;   /* lanes waiting after EMU_STOP_RESTART */
+    void *user[EMU_POLICY_LEVELS];   /* the policies' per-warp state */
+    emu_event *ring;          /* events not yet handed to the sink (EMU_EVENT_RING of them) */
+    uint32_t nev;
 };
+
+/* Events a warp records before handing them to the launch's sink. */
+#define EMU_EVENT_RING 64
 
 typedef struct emu_barrier {
     uint32_t arrived;         /* threads arrived */
@@ -136,7 +156,9 @@ struct emu_ctx {
     uint32_t mask;            /* active lanes whose guard holds */
     uint32_t pc, next_pc;
     bool control;             /* the handler rewrote the SIMT stack itself */
-    bool direct_mem;          /* the policy is the direct one: memory fast paths may bypass it */
+    bool direct_mem;          /* the policy is the direct one and nothing records events:
+                                 memory fast paths may bypass the general path */
+    emu_event *ev;            /* the event of the executing instruction, or NULL */
     int stop;                 /* -1, or the emu_stop to return after this instruction */
 };
 
@@ -227,8 +249,70 @@ void emu_barrier_arrive(emu_ctx *c, uint32_t id, uint32_t count, bool wait, uint
                         bool red_and, bool red_or);
 void emu_cta_warp_exited(emu_cta *cta, emu_warp *w, uint32_t lanes);
 
-/* ---- exec_mem.c: loads or stores `size` (<= 16) bytes per lane of mask at per-lane addresses
- * of space ispace (PTX_SPACE_NONE: generic), checked as ld/st are; false after a fault. */
+/* ---- memaccess.c: an instruction's memory access, as pieces resolved, checked and performed
+ * as one operation (see the file's opening comment). */
+#define EMU_ACC_INLINE 64
+typedef struct emu_piece {
+    uint64_t value;           /* the address as the instruction computed it */
+    uint64_t addr;            /* resolved: address within its space */
+    uint8_t *host;            /* checked: where its bytes are */
+    uint32_t size;
+    uint32_t off;             /* its data in the warp's scratch (atomics: old, b, c) */
+    uint8_t lane;
+    uint8_t space;            /* resolved: GLOBAL, SHARED, LOCAL or PARAM (set before checking
+                                 when the address names a variable: its own space) */
+} emu_piece;
+
+typedef struct emu_access {
+    emu_ctx *c;
+    uint8_t kind;             /* EMU_MEM_LOAD, STORE or ATOMIC */
+    uint8_t ispace;           /* the instruction's space (PTX_SPACE_NONE: generic) */
+    const char *verb;         /* "read", "write", "atomic" (fault messages) */
+    uint16_t aop;             /* atomics */
+    uint8_t atype;
+    bool has_c;
+    bool failed;              /* out of host memory while adding pieces */
+    uint32_t mask;            /* lanes with pieces */
+    uint32_t global;          /* lanes with global pieces (after checking) */
+    uint32_t n, cap;
+    emu_piece *p;
+    size_t used;              /* scratch bytes taken */
+    emu_piece inline_pieces[EMU_ACC_INLINE];
+} emu_access;
+
+void emu_acc_init(emu_access *A);
+void emu_acc_release(emu_access *A);
+/* Starts describing an access of kind (LOAD, STORE, ATOMIC) by an instruction of space ispace. */
+void emu_acc_begin(emu_access *A, emu_ctx *c, uint8_t kind, uint8_t ispace, const char *verb);
+/* Adds a piece of size bytes at address value for lane; NULL when memory ran out (reported by
+ * emu_acc_check). A store's values, an atomic's operands go into its data before performing. */
+emu_piece *emu_acc_piece(emu_access *A, int lane, uint64_t value, uint32_t size);
+static inline uint8_t *emu_acc_data(const emu_access *A, const emu_piece *p)
+{
+    return A->c->w->scratch + p->off;
+}
+/* Adds, for each lane of mask, `count` pieces of size bytes at the address operand ao plus
+ * k * stride (a register, [reg+imm], [var+imm] in the variable's space, or an absolute
+ * address); false when memory ran out. */
+bool emu_acc_lanes(emu_access *A, const emu_opd *ao, uint32_t mask, uint32_t size,
+                   uint32_t count, uint32_t stride);
+/* Resolves and checks every piece (alignment to align when > 1, bounds, read-only params);
+ * false after raising the fault of the first bad piece. */
+bool emu_acc_check(emu_access *A, uint64_t align);
+/* Performs a checked access: global pieces through the memory policy as one operation, the
+ * rest directly. False when the instruction must have no effect now (deferred or restarting:
+ * c->stop is set and c->next_pc is the instruction's own pc). */
+bool emu_acc_perform(emu_access *A);
+/* emu_acc_check, then emu_acc_perform. */
+bool emu_acc_run(emu_access *A, uint64_t align);
+/* Asks the memory policy whether a device-runtime call (printf, malloc, free) of the executing
+ * lanes may have its effects now; false when it deferred (or restarts) the call. */
+bool emu_policy_call(emu_ctx *c);
+/* Whether [a, a+size) lies in one live allocation (cached per warp). */
+bool emu_global_ok(emu_warp *w, uint64_t a, uint64_t size);
+
+/* Loads or stores `size` (<= 16) bytes per lane of mask at per-lane addresses of space ispace
+ * (PTX_SPACE_NONE: generic) as one access; false after a fault or a deferral. */
 bool emu_mem_lanes(emu_ctx *c, const ptx_instr *in, uint8_t ispace, const uint64_t *addr,
                    uint32_t mask, unsigned size, uint8_t (*data)[16], bool store);
 
@@ -292,8 +376,12 @@ typedef struct emu_tex_result {
 
 void emu_tex_sample(const emu_texture *t, const emu_tex_query *q, emu_tex_result *r);
 
-/* exec_mem.c: one thread's update of an mbarrier object (what: 0 init, 1 arrive, 2 arrive_drop,
- * 3 expect_tx, 4 complete_tx, 5 inval); returns the object before it. */
+/* exec_mbarrier.c: one thread's update of an mbarrier object; returns the object before it. */
+enum {
+    EMU_MBAR_INIT, EMU_MBAR_ARRIVE, EMU_MBAR_ARRIVE_DROP, EMU_MBAR_EXPECT_TX,
+    EMU_MBAR_COMPLETE_TX, EMU_MBAR_INVAL
+};
+emu_exec_fn emu_select_mbarrier(emu_code *code, emu_uop *u);
 uint64_t emu_mbarrier_update(uint8_t *p, int what, uint32_t count, int32_t tx);
 /* Address of a surface access of `size` bytes at integer coordinates c (the first one in bytes,
  * or in elements when `elements`). Out of range: false, unless clamp, which moves the access to

@@ -9,6 +9,14 @@
  * both paths with the reconvergence point rpc. */
 static void branch(emu_ctx *c, uint32_t target, uint32_t lanes, uint32_t rpc)
 {
+    if (c->ev) {
+        c->ev->flags |= EMU_EV_BRANCH;
+        c->ev->taken = lanes;
+        if (lanes && lanes != c->active) {
+            c->ev->flags |= EMU_EV_DIVERGED;
+            c->ev->reconv = rpc;
+        }
+    }
     if (lanes == c->active) {
         c->next_pc = target;
         return;
@@ -72,6 +80,14 @@ static void x_brx(emu_ctx *c, const emu_uop *u)
     for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
         if (tgt[l] == tgt[first]) same |= 1u << l;
+    }
+    if (c->ev) {
+        c->ev->flags |= EMU_EV_BRANCH;
+        c->ev->taken = c->mask;
+        if (same != c->active) {
+            c->ev->flags |= EMU_EV_DIVERGED;
+            c->ev->reconv = rpc;
+        }
     }
     if (same == c->active) {
         c->next_pc = tgt[first];

@@ -503,28 +503,21 @@ static void x_sured(emu_ctx *c, const emu_uop *u)
     }
     if (!inside) return;
     /* a global atomic without a result, as red is: the policy performs (or defers) it */
-    uint8_t bv[EMU_WARP_SIZE][16], old[EMU_WARP_SIZE][16];
-    emu_mem_op op;
-    memset(&op, 0, sizeof op);
-    op.kind = EMU_MEM_ATOMIC;
-    op.space = PTX_SPACE_GLOBAL;
-    op.size = (uint8_t)size;
-    op.mask = inside;
-    op.data = old;
-    op.instr = in;
-    op.operand_b = bv;
+    emu_access A;
+    emu_acc_init(&A);
+    emu_acc_begin(&A, c, EMU_MEM_ATOMIC, PTX_SPACE_GLOBAL, "atomic");
+    A.aop = in->aop;
+    for (int i = 0; i < in->ntypes; i++) A.atype = in->types[i];
     for (uint32_t mk = inside; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
-        memcpy(bv[l], &v[l], 8);
-        op.addr[l] = addr[l];
+        emu_piece *p = emu_acc_piece(&A, l, addr[l], (uint32_t)size);
+        if (!p) break;
+        uint8_t *d = emu_acc_data(&A, p);
+        memset(d, 0, size);
+        memcpy(d + size, &v[l], size);
     }
-    emu_mem_policy *pol = c->g->launch.policy;
-    if (pol->access(pol, c->w, &op)) c->stop = EMU_STOP_MEMORDER;
-    if (op.deferred) {
-        /* not performed: the warp runs this instruction again in the policy's order */
-        c->stop = EMU_STOP_MEMORDER;
-        c->next_pc = c->pc;
-    }
+    emu_acc_run(&A, 1);
+    emu_acc_release(&A);
 }
 
 emu_exec_fn emu_select_tex(emu_code *code, emu_uop *u)

@@ -8,6 +8,7 @@
 #include "emulator/emu_internal.h"
 
 #include <assert.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Pops finished SIMT entries and frames. Returns false when the warp has no lane left. */
@@ -39,7 +40,30 @@ static bool settle(emu_ctx *c)
     return true;
 }
 
-static emu_stop run(emu_warp *w, uint64_t budget, bool step)
+/* Hands the warp's recorded events to the sink. */
+static void flush_events(emu_warp *w, emu_event_sink *sink)
+{
+    if (w->nev) sink->consume(sink, w, w->ring, w->nev);
+    w->nev = 0;
+}
+
+/* The event for the next instruction of w (flushing a full ring first); NULL when no memory for
+ * the ring can be had (events are then lost, the run is not). */
+static inline emu_event *next_event(emu_warp *w, emu_event_sink *sink)
+{
+    if (__builtin_expect(!w->ring, 0)) {
+        w->ring = malloc(EMU_EVENT_RING * sizeof *w->ring);
+        if (!w->ring) return NULL;
+    }
+    if (w->nev == EMU_EVENT_RING) flush_events(w, sink);
+    return &w->ring[w->nev++];
+}
+
+/* One executor loop, specialised by the compiler for the step/block and events/no-events
+ * cases (the flags are constants at every call), so running without a sink costs nothing per
+ * instruction. */
+static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t budget,
+                                                          bool step, bool events)
 {
     if (w->state == EMU_WS_EXITED) return EMU_STOP_EXIT;
     if (w->state == EMU_WS_FAULT) return EMU_STOP_FAULT;
@@ -51,7 +75,8 @@ static emu_stop run(emu_warp *w, uint64_t budget, bool step)
     c.g = w->cta->g;
     c.mod = c.g->launch.module;
     c.stop = -1;
-    c.direct_mem = c.g->launch.policy == emu_direct_policy();
+    emu_event_sink *sink = events ? c.g->launch.events : NULL;
+    c.direct_mem = c.g->launch.policy == emu_direct_policy() && !events;
     emu_stop result = EMU_STOP_BUDGET;
     uint64_t n = 0;
     while (n < budget) {
@@ -94,7 +119,22 @@ static emu_stop run(emu_warp *w, uint64_t budget, bool step)
             c.u = u;
             /* handlers that look at or rewrite the stack see their own pc on top */
             if (u->flags & (EMU_UOP_CONTROL | EMU_UOP_MAY_STOP)) w->stack[w->sp - 1].pc = pc;
+            emu_event *ev = NULL;
+            if (events && (ev = next_event(w, sink))) {
+                ev->pc = pc;
+                ev->func = c.f->index;
+                ev->active = c.active;
+                ev->mask = mask;
+                ev->op = u->op;
+                ev->cls = u->cls;
+                ev->stop = EMU_EVENT_RAN;
+                ev->flags = 0;
+                ev->space = u->in->space;
+                ev->mem_lanes = 0;
+                c.ev = ev;
+            }
             if (mask) u->exec(&c, u);
+            if (events && ev && c.stop >= 0) ev->stop = (uint8_t)c.stop;
             w->ninstr++;
             n++;
             if (c.stop == EMU_STOP_FAULT) {
@@ -118,6 +158,7 @@ static emu_stop run(emu_warp *w, uint64_t budget, bool step)
     if (result == EMU_STOP_BUDGET && !settle(&c)) result = EMU_STOP_EXIT;
 done:
     if (result == EMU_STOP_EXIT) w->state = EMU_WS_EXITED;
+    if (events) flush_events(w, sink);
     emu_mem_policy *p = c.g->launch.policy;
     if (p && p->warp_stopped) p->warp_stopped(p, w, (int)result);
     return result;
@@ -125,5 +166,8 @@ done:
 
 emu_stop emu_warp_run(emu_warp *w, uint64_t budget)
 {
-    return run(w, budget, w->cta->g->launch.executor == EMU_EXECUTOR_STEP);
+    const emu_launch *L = &w->cta->g->launch;
+    bool step = L->executor == EMU_EXECUTOR_STEP;
+    if (L->events) return step ? run(w, budget, true, true) : run(w, budget, false, true);
+    return step ? run(w, budget, true, false) : run(w, budget, false, false);
 }

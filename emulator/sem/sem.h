@@ -219,6 +219,11 @@ bool emu_video_valid(const emu_video *v);
 /* d from a, b and c (c is ignored where the form has none). */
 uint32_t emu_video_exec(const emu_video *v, uint32_t a, uint32_t b, uint32_t c);
 
+/* ---- sem_atomic.c: the combine step of atom/red (aop a ptx_suffix: ADD, MIN, MAX, INC, DEC,
+ * AND, OR, XOR, EXCH, CAS; t the operand type): the location's new value from its old value, b
+ * and (cas) c */
+uint64_t sem_atomic_combine(unsigned aop, uint8_t t, uint64_t old, uint64_t b, uint64_t c);
+
 /* ---- integer family (sem_int.c): arithmetic with carry and saturation, multiply forms, division
  * rules, shifts, bit fields, prmt, lop3, dp2a/dp4a, SIMD16 */
 

@@ -126,6 +126,8 @@ void emu_barrier_arrive(emu_ctx *c, uint32_t id, uint32_t count, bool wait, uint
     emu_cta *cta = c->cta;
     emu_warp *w = c->w;
     emu_barrier *b = &cta->bar[id];
+    emu_mem_policy *pol = c->g->launch.policy;
+    if (pol && pol->event) pol->event(pol, w, EMU_PEV_BARRIER, c->mask);
     if (b->arrived == 0) {
         b->red_and = true;
         b->red_or = false;
