@@ -10,8 +10,10 @@
 #include <unistd.h>
 
 const rt_option rt_options[] = {
-    {"engine", "PTXSIM_ENGINE", "interp", RT_OPT_CHOICE, "interp|jit", "interp", NULL,
-     "executor of warps: the interpreter or the LLVM JIT"},
+    {"engine", "PTXSIM_ENGINE", "interp", RT_OPT_CHOICE, "interp|compare|jit", "interp|compare",
+     NULL,
+     "executor of warps: the interpreter, the LLVM JIT, or compare (every launch on two "
+     "executors from one snapshot of device memory, results compared byte for byte)"},
     {"threads", "PTXSIM_THREADS", "auto", RT_OPT_UINT, NULL, NULL, NULL,
      "host threads that run SMs (auto = the number of cores; 1 = serial)"},
     {"seed", "PTXSIM_SEED", "0", RT_OPT_UINT, NULL, NULL, NULL,

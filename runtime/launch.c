@@ -409,7 +409,25 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
     engine_config(&ec, k, d->cooperative);
 
     double t0 = rt_now();
-    bool ok = timing_run_grid(g, &ec);
+    bool ok;
+    if (strcmp(rt_g.cfg.engine, "compare") == 0) {
+        /* the launch was validated by creating g; compare mode runs grids of its own */
+        emu_grid_destroy(g);
+        cudaError_t internal;
+        g = rt_compare_run(&L, &ec, rt_kernel_pretty(k), &ok, &internal);
+        if (internal != cudaSuccess) {
+            fprintf(stderr, "ptxsim: kernel %s: %s (%s); every later CUDA call returns it\n",
+                    rt_kernel_pretty(k), rt_error_name(internal), rt_error_string(internal));
+            rt_poison(internal);
+        }
+        if (!g) {
+            if (workspace)
+                emu_device_free(workspace);
+            return internal != cudaSuccess ? cudaSuccess : cudaErrorLaunchFailure;
+        }
+    } else {
+        ok = timing_run_grid(g, &ec);
+    }
     double dt = rt_now() - t0;
     k->launches++;
     k->ctas += emu_grid_cta_count(g);

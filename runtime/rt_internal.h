@@ -11,7 +11,7 @@
 /* ---------------------------------------------------------------- configuration */
 
 typedef struct rt_config {
-    char engine[16];        /* interp | jit */
+    char engine[16];        /* interp | compare | jit */
     uint32_t threads;       /* host threads of the engine */
     uint64_t seed;          /* 0 = fixed scheduling order */
     char det[16];           /* off | gpudet | dab */
@@ -26,6 +26,13 @@ typedef struct rt_config {
     char fault_inject[128];
     char trace[256];
 } rt_config;
+
+/* compare.c: runs launch L on the reference and the primary executor from one snapshot of
+ * device memory and compares what they leave (--engine=compare). Returns the primary run's
+ * grid (NULL when none could be made), with *ok its outcome; *internal is cudaSuccess, or the
+ * error to make sticky when the executors differ or memory ran out. */
+emu_grid *rt_compare_run(const emu_launch *L, const timing_engine_config *ec, const char *name,
+                         bool *ok, cudaError_t *internal);
 
 /* Fills cfg from the PTXSIM_* environment, reporting bad values and options that are not
  * implemented yet on stderr. */
