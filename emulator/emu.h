@@ -271,6 +271,10 @@ typedef struct emu_event {
                                       (shared, local and param addresses in their windows) */
 } emu_event;
 
+/* The space of a generic address (PTX_SPACE_GLOBAL, SHARED, LOCAL or PARAM) and its offset in
+ * that space. */
+uint8_t emu_address_space(uint64_t generic, uint64_t *offset);
+
 #define EMU_EVENT_RAN 0xff
 enum {
     EMU_EV_MEM = 1,       /* addr, size, mem_lanes are set */

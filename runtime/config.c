@@ -44,8 +44,9 @@ const rt_option rt_options[] = {
      "idempotent-region restart of faulting warps (iGPU)"},
     {"fault-inject", "PTXSIM_FAULT_INJECT", "off", RT_OPT_TEXT, NULL, "off", NULL,
      "fault injection specification for iGPU restart"},
-    {"trace", "PTXSIM_TRACE", "off", RT_OPT_TEXT, NULL, "off", NULL,
-     "instruction trace file"},
+    {"trace", "PTXSIM_TRACE", "off", RT_OPT_TEXT, NULL, NULL, NULL,
+     "instruction and memory trace of every launch, written to this file (read it with "
+     "`ptxsim trace FILE`)"},
 };
 const size_t rt_option_count = sizeof rt_options / sizeof rt_options[0];
 

@@ -87,6 +87,7 @@ typedef struct rt_kernel {
     uint64_t launches, ctas, threads;
     double seconds;
     timing_stats engine;        /* the engine's counts (GPUDet quanta, ...) */
+    timing_metrics metrics;     /* from the event stream, when statistics are on */
 } rt_kernel;
 
 typedef struct rt_var {
@@ -168,6 +169,7 @@ typedef struct rt_state {
     unsigned device_flags;
     size_t limits[RT_MAX_LIMITS];
     emu_mem_policy *policy;
+    timing_trace *trace;         /* --trace: every launch's events, or NULL */
 } rt_state;
 
 extern rt_state rt_g;
@@ -379,5 +381,7 @@ cudaError_t rt_event_record_locked(cudaEvent_t event);
 
 /* Writes the per-kernel report to PTXSIM_STATS (called at exit). */
 void rt_stats_report(void);
+/* Finishes the --trace file (at exit). */
+void rt_trace_finish(void);
 
 #endif
