@@ -13,6 +13,7 @@
 typedef struct rt_config {
     char engine[16];        /* interp | compare | jit */
     uint32_t threads;       /* host threads of the engine */
+    bool fmad;              /* contract mul + add pairs (decode/fma_contraction.c) */
     uint64_t seed;          /* 0 = fixed scheduling order */
     char det[16];           /* off | gpudet | dab */
     uint64_t quantum;       /* warp instructions per turn; 0 = engine default */
