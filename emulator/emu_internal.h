@@ -94,8 +94,6 @@ struct emu_warp {
     uint32_t spin, spin_sp, spin_pc;  /* consecutive uniform back-edges of one SIMT entry */
     emu_dim3 tid[EMU_WARP_SIZE];
     uint64_t cache_base, cache_end, cache_gen;  /* last allocation a lane hit */
-    uint8_t *scratch;         /* staging for the data of memory accesses (memaccess.c) */
-    size_t scratch_cap;
     uint32_t slot;            /* the hardware warp slot the engine gave it */
     uint32_t restart_lanes;   /* lanes waiting after EMU_STOP_RESTART */
     void *user[EMU_POLICY_LEVELS];   /* the policies' per-warp state */
@@ -262,7 +260,7 @@ typedef struct emu_piece {
     uint64_t addr;            /* resolved: address within its space */
     uint8_t *host;            /* checked: where its bytes are */
     uint32_t size;
-    uint32_t off;             /* its data in the warp's scratch (atomics: old, b, c) */
+    uint32_t off;             /* its data in the access's buffer (atomics: old, b, c) */
     uint8_t lane;
     uint8_t space;            /* resolved: GLOBAL, SHARED, LOCAL or PARAM (set before checking
                                  when the address names a variable: its own space) */
@@ -279,10 +277,12 @@ typedef struct emu_access {
     bool failed;              /* out of host memory while adding pieces */
     uint32_t mask;            /* lanes with pieces */
     uint32_t global;          /* lanes with global pieces (after checking) */
-    uint32_t n, cap;
+    uint32_t n, pcap;
     emu_piece *p;
-    size_t used;              /* scratch bytes taken */
+    uint8_t *data;            /* the pieces' data */
+    size_t used, cap;
     emu_piece inline_pieces[EMU_ACC_INLINE];
+    _Alignas(16) uint8_t inline_data[2048];
 } emu_access;
 
 void emu_acc_init(emu_access *A);
@@ -294,7 +294,7 @@ void emu_acc_begin(emu_access *A, emu_ctx *c, uint8_t kind, uint8_t ispace, cons
 emu_piece *emu_acc_piece(emu_access *A, int lane, uint64_t value, uint32_t size);
 static inline uint8_t *emu_acc_data(const emu_access *A, const emu_piece *p)
 {
-    return A->c->w->scratch + p->off;
+    return A->data + p->off;
 }
 /* Adds, for each lane of mask, `count` pieces of size bytes at the address operand ao plus
  * k * stride (a register, [reg+imm], [var+imm] in the variable's space, or an absolute

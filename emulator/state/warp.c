@@ -56,7 +56,6 @@ void emu_warp_init(emu_warp *w, emu_cta *cta, uint32_t id)
 void emu_warp_free(emu_warp *w)
 {
     free(w->ring);
-    free(w->scratch);
     free(w->stack);
     free(w->frames);
     free(w->regs);
