@@ -195,8 +195,9 @@ HANDLER3(x_dp2a, 32, TSG,
 HANDLER2(x_bmsk, 32, false, HAS(WRAP), B32, U32, U32, sem_int_bmsk(a[l], b[l], arg))
 HANDLER2(x_szext, 32, TSG, HAS(WRAP), T, B32, U32, sem_int_szext(a[l], b[l], arg, sg))
 
-/* add.cc, addc{.cc}: the carry in from CC.CF (addc), the carry out to it (.cc) */
-static void x_add_cc(emu_ctx *c, const emu_uop *u)
+/* add.cc, addc{.cc}, sub.cc, subc{.cc}: CC.CF in (addc: the carry, subc: the borrow it
+ * stands for) and out (.cc) */
+static void x_add_sub_cc(emu_ctx *c, const emu_uop *u)
 {
     uint8_t t = u->type;
     unsigned bits = emu_type_bits[t];
@@ -204,29 +205,17 @@ static void x_add_cc(emu_ctx *c, const emu_uop *u)
     const uint64_t *a = emu_src(c, &u->opd[1], t, ba);
     const uint64_t *b = emu_src(c, &u->opd[2], t, bb);
     uint64_t *d = dest(c, u, t, bd);
-    uint32_t cf_in = u->op == PTX_OP_ADDC ? c->w->cc : 0, cf_out = 0;
-    EACH_LANE(c, unsigned co;
-              d[l] = sem_int_add_cc(a[l], b[l], cf_in >> l & 1, bits, &co);
-              cf_out |= (uint32_t)co << l);
-    if (HAS(CC)) c->w->cc = (c->w->cc & ~c->mask) | (cf_out & c->mask);
-    dest_done(c, u, t, d, bd);
-}
-
-/* sub.cc, subc{.cc}: the borrow in from CC.CF (subc), the flag out to it (.cc) */
-static void x_sub_cc(emu_ctx *c, const emu_uop *u)
-{
-    uint8_t t = u->type;
-    unsigned bits = emu_type_bits[t];
-    uint64_t ba[EMU_WARP_SIZE], bb[EMU_WARP_SIZE], bd[EMU_WARP_SIZE];
-    const uint64_t *a = emu_src(c, &u->opd[1], t, ba);
-    const uint64_t *b = emu_src(c, &u->opd[2], t, bb);
-    uint64_t *d = dest(c, u, t, bd);
-    bool subc = u->op == PTX_OP_SUBC;
+    bool takes_cf = u->op == PTX_OP_ADDC || u->op == PTX_OP_SUBC;
     uint32_t cf = c->w->cc, cf_out = 0;
-    EACH_LANE(c, unsigned bo;
-              unsigned bin = subc ? sem_int_borrow_from_cf(cf >> l & 1) : 0;
-              d[l] = sem_int_sub_cc(a[l], b[l], bin, bits, &bo);
-              cf_out |= (uint32_t)sem_int_cf_from_borrow(bo) << l);
+    if (u->op == PTX_OP_SUB || u->op == PTX_OP_SUBC)
+        EACH_LANE(c, unsigned bo;
+                  unsigned bin = takes_cf ? sem_int_borrow_from_cf(cf >> l & 1) : 0;
+                  d[l] = sem_int_sub_cc(a[l], b[l], bin, bits, &bo);
+                  cf_out |= (uint32_t)sem_int_cf_from_borrow(bo) << l);
+    else
+        EACH_LANE(c, unsigned co;
+                  d[l] = sem_int_add_cc(a[l], b[l], takes_cf ? cf >> l & 1 : 0, bits, &co);
+                  cf_out |= (uint32_t)co << l);
     if (HAS(CC)) c->w->cc = (cf & ~c->mask) | (cf_out & c->mask);
     dest_done(c, u, t, d, bd);
 }
@@ -366,11 +355,11 @@ emu_exec_fn emu_select_int(emu_code *code, emu_uop *u)
     case PTX_OP_ADD: case PTX_OP_ADDC:
         if (in->nops != 3 || bits < 16) return NULL;
         if (sat && sg) return x_add_sat;
-        return cc || in->op == PTX_OP_ADDC ? x_add_cc : x_add;
+        return cc || in->op == PTX_OP_ADDC ? x_add_sub_cc : x_add;
     case PTX_OP_SUB: case PTX_OP_SUBC:
         if (in->nops != 3 || bits < 16) return NULL;
         if (sat && sg) return x_sub_sat;
-        return cc || in->op == PTX_OP_SUBC ? x_sub_cc : x_sub;
+        return cc || in->op == PTX_OP_SUBC ? x_add_sub_cc : x_sub;
     case PTX_OP_MUL:
         if (in->nops != 3 || bits < 16) return NULL;
         if (in->mode == PTX_SFX_WIDE) return x_mul_wide;
