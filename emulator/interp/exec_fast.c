@@ -1,8 +1,8 @@
-/* exec_fast.c: specialised handlers for the commonest plain forms (32/64-bit integer
- * arithmetic and logic, f32 add/mul/fma in round-to-nearest, setp, selp, mov), chosen at load
- * time. They compute exactly what the general handlers compute; they only skip the generic
- * operand conversion when an operand is a register of the instruction's width, and run a
- * straight loop over all 32 lanes when the whole warp is active. */
+/* exec_fast.c: specialised handlers for the commonest plain forms (f32 add/mul/fma in
+ * round-to-nearest, setp, selp, mov), chosen at load time; the integer ones live with their
+ * family in exec_int.c. They compute exactly what the general handlers compute; they only skip
+ * the generic operand conversion when an operand is a register of the instruction's width, and
+ * run a straight loop over all 32 lanes when the whole warp is active. */
 #include "emulator/emu_internal.h"
 #include "emulator/sem/sem.h"
 
@@ -35,87 +35,7 @@
         LANEWISE(c, u, (T), EXPR);                                                 \
     }
 
-#define M32 UINT64_C(0xffffffff)
 #define S32(x) ((int64_t)(int32_t)(uint32_t)(x))
-
-BIN(f_add32, PTX_TYPE_B32, (a[l] + b[l]) & M32)
-BIN(f_sub32, PTX_TYPE_B32, (a[l] - b[l]) & M32)
-BIN(f_mul32, PTX_TYPE_B32, (a[l] * b[l]) & M32)
-BIN(f_and32, PTX_TYPE_B32, a[l] & b[l])
-BIN(f_or32, PTX_TYPE_B32, a[l] | b[l])
-BIN(f_xor32, PTX_TYPE_B32, a[l] ^ b[l])
-BIN(f_add64, PTX_TYPE_B64, a[l] + b[l])
-BIN(f_sub64, PTX_TYPE_B64, a[l] - b[l])
-BIN(f_mul64, PTX_TYPE_B64, a[l] * b[l])
-BIN(f_and64, PTX_TYPE_B64, a[l] & b[l])
-BIN(f_or64, PTX_TYPE_B64, a[l] | b[l])
-BIN(f_xor64, PTX_TYPE_B64, a[l] ^ b[l])
-BIN(f_shl32, PTX_TYPE_B32, b[l] >= 32 ? 0 : (a[l] << b[l]) & M32)
-BIN(f_shru32, PTX_TYPE_B32, b[l] >= 32 ? 0 : a[l] >> b[l])
-BIN(f_shrs32, PTX_TYPE_B32, (uint64_t)(S32(a[l]) >> (b[l] >= 32 ? 31 : b[l])) & M32)
-BIN(f_mins32, PTX_TYPE_B32, S32(a[l]) < S32(b[l]) ? a[l] : b[l])
-BIN(f_maxs32, PTX_TYPE_B32, S32(a[l]) > S32(b[l]) ? a[l] : b[l])
-BIN(f_minu32, PTX_TYPE_B32, a[l] < b[l] ? a[l] : b[l])
-BIN(f_maxu32, PTX_TYPE_B32, a[l] > b[l] ? a[l] : b[l])
-
-/* shift amounts are read as .u32 even for 64-bit shifts */
-static void f_shl64u(emu_ctx *c, const emu_uop *u)
-{
-    uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE];
-    const uint64_t *a = emu_src(c, &u->opd[1], PTX_TYPE_B64, ba_);
-    const uint64_t *b = emu_src(c, &u->opd[2], PTX_TYPE_B32, bb_);
-    LANEWISE(c, u, PTX_TYPE_B64, b[l] >= 64 ? 0 : a[l] << b[l]);
-}
-
-static void f_shr64u(emu_ctx *c, const emu_uop *u)
-{
-    uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE];
-    const uint64_t *a = emu_src(c, &u->opd[1], PTX_TYPE_B64, ba_);
-    const uint64_t *b = emu_src(c, &u->opd[2], PTX_TYPE_B32, bb_);
-    LANEWISE(c, u, PTX_TYPE_B64, b[l] >= 64 ? 0 : a[l] >> b[l]);
-}
-
-static void f_shr64s(emu_ctx *c, const emu_uop *u)
-{
-    uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE];
-    const uint64_t *a = emu_src(c, &u->opd[1], PTX_TYPE_B64, ba_);
-    const uint64_t *b = emu_src(c, &u->opd[2], PTX_TYPE_B32, bb_);
-    LANEWISE(c, u, PTX_TYPE_B64, (uint64_t)((int64_t)a[l] >> (b[l] >= 64 ? 63 : b[l])));
-}
-
-static void f_mad32(emu_ctx *c, const emu_uop *u)
-{
-    uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE], bc_[EMU_WARP_SIZE];
-    const uint64_t *a = emu_src(c, &u->opd[1], PTX_TYPE_B32, ba_);
-    const uint64_t *b = emu_src(c, &u->opd[2], PTX_TYPE_B32, bb_);
-    const uint64_t *cc = emu_src(c, &u->opd[3], PTX_TYPE_B32, bc_);
-    LANEWISE(c, u, PTX_TYPE_B32, (a[l] * b[l] + cc[l]) & M32);
-}
-
-static void f_mad64(emu_ctx *c, const emu_uop *u)
-{
-    uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE], bc_[EMU_WARP_SIZE];
-    const uint64_t *a = emu_src(c, &u->opd[1], PTX_TYPE_B64, ba_);
-    const uint64_t *b = emu_src(c, &u->opd[2], PTX_TYPE_B64, bb_);
-    const uint64_t *cc = emu_src(c, &u->opd[3], PTX_TYPE_B64, bc_);
-    LANEWISE(c, u, PTX_TYPE_B64, a[l] * b[l] + cc[l]);
-}
-
-static void f_mulwide_s32(emu_ctx *c, const emu_uop *u)
-{
-    uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE];
-    const uint64_t *a = emu_src(c, &u->opd[1], PTX_TYPE_B32, ba_);
-    const uint64_t *b = emu_src(c, &u->opd[2], PTX_TYPE_B32, bb_);
-    LANEWISE(c, u, PTX_TYPE_B64, (uint64_t)(S32(a[l]) * S32(b[l])));
-}
-
-static void f_mulwide_u32(emu_ctx *c, const emu_uop *u)
-{
-    uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE];
-    const uint64_t *a = emu_src(c, &u->opd[1], PTX_TYPE_B32, ba_);
-    const uint64_t *b = emu_src(c, &u->opd[2], PTX_TYPE_B32, bb_);
-    LANEWISE(c, u, PTX_TYPE_B64, a[l] * b[l]);
-}
 
 /* f32 results as the general path gives them: NaN becomes the canonical 0x7fffffff */
 static inline uint64_t fout(float f)
@@ -221,26 +141,8 @@ emu_exec_fn emu_select_fast(emu_code *code, emu_uop *u)
     bool i32 = integer && bits == 32, i64 = integer && bits == 64;
     uint64_t fl = in->flags;
     switch (in->op) {
-    case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_AND: case PTX_OP_OR: case PTX_OP_XOR:
+    case PTX_OP_ADD: case PTX_OP_SUB:
         if (!plain(in, 3) || fl) break;
-        if (i32) {
-            switch (in->op) {
-            case PTX_OP_ADD: return f_add32;
-            case PTX_OP_SUB: return f_sub32;
-            case PTX_OP_AND: return f_and32;
-            case PTX_OP_OR: return f_or32;
-            default: return f_xor32;
-            }
-        }
-        if (i64) {
-            switch (in->op) {
-            case PTX_OP_ADD: return f_add64;
-            case PTX_OP_SUB: return f_sub64;
-            case PTX_OP_AND: return f_and64;
-            case PTX_OP_OR: return f_or64;
-            default: return f_xor64;
-            }
-        }
         if (t == PTX_TYPE_F32 && (in->rnd == PTX_RND_NONE || in->rnd == PTX_RND_RN)) {
             if (in->op == PTX_OP_ADD) return f_fadd;
             if (in->op == PTX_OP_SUB) return f_fsub;
@@ -248,36 +150,17 @@ emu_exec_fn emu_select_fast(emu_code *code, emu_uop *u)
         break;
     case PTX_OP_MUL:
         if (!plain(in, 3) || fl) break;
-        if (i32 && (in->mode == PTX_SFX_LO)) return f_mul32;
-        if (i64 && (in->mode == PTX_SFX_LO)) return f_mul64;
-        if (i32 && in->mode == PTX_SFX_WIDE) return sg ? f_mulwide_s32 : f_mulwide_u32;
         if (t == PTX_TYPE_F32 && !in->mode && (in->rnd == PTX_RND_NONE || in->rnd == PTX_RND_RN))
             return f_fmul;
         break;
     case PTX_OP_MAD:
         if (!plain(in, 4) || fl) break;
-        if (i32 && in->mode == PTX_SFX_LO) return f_mad32;
-        if (i64 && in->mode == PTX_SFX_LO) return f_mad64;
         if (t == PTX_TYPE_F32 && (in->rnd == PTX_RND_RN)) return f_ffma;
         break;
     case PTX_OP_FMA:
         if (!plain(in, 4) || fl) break;
         if (t == PTX_TYPE_F32 && (in->rnd == PTX_RND_RN || in->rnd == PTX_RND_NONE)) return f_ffma;
         break;
-    case PTX_OP_SHL:
-        if (!plain(in, 3) || fl) break;
-        if (i32) return f_shl32;
-        if (i64) return f_shl64u;
-        break;
-    case PTX_OP_SHR:
-        if (!plain(in, 3) || fl) break;
-        if (i32) return sg ? f_shrs32 : f_shru32;
-        if (i64) return sg ? f_shr64s : f_shr64u;
-        break;
-    case PTX_OP_MIN: case PTX_OP_MAX:
-        if (!plain(in, 3) || fl || !i32) break;
-        if (in->op == PTX_OP_MIN) return sg ? f_mins32 : f_minu32;
-        return sg ? f_maxs32 : f_maxu32;
     case PTX_OP_MOV:
         if (!plain(in, 2) || fl || !(integer || k == EMU_TK_F) || bits < 32 || bits > 64) break;
         return f_mov;

@@ -90,11 +90,12 @@ enum { EMU_TK_NONE, EMU_TK_B, EMU_TK_U, EMU_TK_S, EMU_TK_F, EMU_TK_P, EMU_TK_PK 
 extern const uint8_t emu_type_bits[PTX_TYPE_COUNT];
 extern const uint8_t emu_type_kind[PTX_TYPE_COUNT];
 
-static inline uint64_t emu_mask_bits(unsigned bits)
+/* (inline with external definitions in sem_inline.c, so the inline rules below may use them) */
+inline uint64_t emu_mask_bits(unsigned bits)
 {
     return bits >= 64 ? ~UINT64_C(0) : ((UINT64_C(1) << bits) - 1);
 }
-static inline int64_t emu_sext(uint64_t v, unsigned bits)
+inline int64_t emu_sext(uint64_t v, unsigned bits)
 {
     if (bits >= 64 || bits == 0) return (int64_t)v;
     uint64_t m = UINT64_C(1) << (bits - 1);
@@ -225,7 +226,338 @@ uint32_t emu_video_exec(const emu_video *v, uint32_t a, uint32_t b, uint32_t c);
 uint64_t sem_atomic_combine(unsigned aop, uint8_t t, uint64_t old, uint64_t b, uint64_t c);
 
 /* ---- integer family (sem_int.c): arithmetic with carry and saturation, multiply forms, division
- * rules, shifts, bit fields, prmt, lop3, dp2a/dp4a, SIMD16 */
+ * rules, shifts, bit fields, prmt, lop3, dp2a/dp4a, SIMD16.
+ *
+ * Values are the type's bits (below 2^bits) in a uint64_t, bits the type's width (16, 32 or 64
+ * where the ISA allows more than one), sg whether the type is signed; results come back within
+ * their type's bits. The carry flag (CC.CF) is one bit per lane in the warp; the functions take
+ * it in and give it out as 0/1. */
+
+typedef unsigned __int128 sem_u128;
+typedef __int128 sem_s128;
+
+inline uint64_t sem_int_add(uint64_t a, uint64_t b, unsigned bits)
+{
+    return (a + b) & emu_mask_bits(bits);
+}
+
+inline uint64_t sem_int_sub(uint64_t a, uint64_t b, unsigned bits)
+{
+    return (a - b) & emu_mask_bits(bits);
+}
+
+/* add.sat / sub.sat (signed): the exact result clamped to the type's range. */
+inline uint64_t sem_int_add_sat(uint64_t a, uint64_t b, unsigned bits)
+{
+    uint64_t m = emu_mask_bits(bits);
+    int64_t r = (int64_t)((uint64_t)emu_sext(a, bits) + (uint64_t)emu_sext(b, bits));
+    int64_t hi = (int64_t)(m >> 1), lo = -hi - 1;
+    return (uint64_t)(r > hi ? hi : r < lo ? lo : r) & m;
+}
+
+inline uint64_t sem_int_sub_sat(uint64_t a, uint64_t b, unsigned bits)
+{
+    uint64_t m = emu_mask_bits(bits);
+    int64_t r = (int64_t)((uint64_t)emu_sext(a, bits) - (uint64_t)emu_sext(b, bits));
+    int64_t hi = (int64_t)(m >> 1), lo = -hi - 1;
+    return (uint64_t)(r > hi ? hi : r < lo ? lo : r) & m;
+}
+
+/* add.cc / addc (and the sums of mad.cc / madc): a + b + carry_in, *carry_out the carry out of
+ * the type's top bit. */
+inline uint64_t sem_int_add_cc(uint64_t a, uint64_t b, unsigned carry_in, unsigned bits,
+                               unsigned *carry_out)
+{
+    sem_u128 r = (sem_u128)a + b + carry_in;
+    *carry_out = bits >= 64 ? (r >> 64) != 0 : ((uint64_t)r >> bits) != 0;
+    return (uint64_t)r & emu_mask_bits(bits);
+}
+
+/* sub.cc / subc: a - b - borrow_in, *borrow_out 1 when the subtraction borrowed. */
+inline uint64_t sem_int_sub_cc(uint64_t a, uint64_t b, unsigned borrow_in, unsigned bits,
+                               unsigned *borrow_out)
+{
+    *borrow_out = (sem_u128)a < (sem_u128)b + borrow_in;
+    return (a - b - borrow_in) & emu_mask_bits(bits);
+}
+
+/* What CC.CF holds after a subtraction, and the borrow subc takes from it. ptxsim keeps the
+ * borrow; the GPU keeps the carry of a + ~b + 1, which is 1 when no borrow occurred (issue 21):
+ * setting SEM_INT_SUB_CF_IS_CARRY to 1 is that fix, for sub.cc and subc alike. */
+#define SEM_INT_SUB_CF_IS_CARRY 0u
+inline unsigned sem_int_cf_from_borrow(unsigned borrow)
+{
+    return borrow ^ SEM_INT_SUB_CF_IS_CARRY;
+}
+inline unsigned sem_int_borrow_from_cf(unsigned cf)
+{
+    return cf ^ SEM_INT_SUB_CF_IS_CARRY;
+}
+
+inline uint64_t sem_int_mul_lo(uint64_t a, uint64_t b, unsigned bits)
+{
+    return (a * b) & emu_mask_bits(bits);
+}
+
+/* mul.hi: the upper half of the 2*bits-bit product. */
+inline uint64_t sem_int_mul_hi(uint64_t a, uint64_t b, unsigned bits, bool sg)
+{
+    if (bits >= 64)
+        return sg ? (uint64_t)(((sem_s128)(int64_t)a * (int64_t)b) >> 64)
+                  : (uint64_t)(((sem_u128)a * b) >> 64);
+    uint64_t m = emu_mask_bits(bits);
+    return sg ? (uint64_t)((emu_sext(a, bits) * emu_sext(b, bits)) >> bits) & m
+              : ((a * b) >> bits) & m;
+}
+
+/* The product of a and b (sign-extended from bits when sg) as 64 bits: mul.wide's and
+ * mad.wide's (16 or 32 bits; 64-bit types keep the low half). */
+inline uint64_t sem_int_product64(uint64_t a, uint64_t b, unsigned bits, bool sg)
+{
+    return sg && bits < 64 ? (uint64_t)(emu_sext(a, bits) * emu_sext(b, bits)) : a * b;
+}
+
+/* mul.wide (16 or 32 bits): the whole product, 2*bits wide. */
+inline uint64_t sem_int_mul_wide(uint64_t a, uint64_t b, unsigned bits, bool sg)
+{
+    return sem_int_product64(a, b, bits, sg) & emu_mask_bits(2 * bits);
+}
+
+/* mad.lo{.cc}, madc.lo: the low half of a * b, plus c and the carry in. */
+inline uint64_t sem_int_mad_lo(uint64_t a, uint64_t b, uint64_t c, unsigned carry_in,
+                               unsigned bits, unsigned *carry_out)
+{
+    return sem_int_add_cc(sem_int_mul_lo(a, b, bits), c, carry_in, bits, carry_out);
+}
+
+/* mad.hi{.cc}, madc.hi: the high half of a * b, plus c and the carry in. */
+inline uint64_t sem_int_mad_hi(uint64_t a, uint64_t b, uint64_t c, unsigned carry_in,
+                               unsigned bits, bool sg, unsigned *carry_out)
+{
+    return sem_int_add_cc(sem_int_mul_hi(a, b, bits, sg), c, carry_in, bits, carry_out);
+}
+
+/* mad.hi.sat.s32: the high half of a * b plus c, clamped to the s32 range. */
+inline uint64_t sem_int_mad_hi_sat(uint64_t a, uint64_t b, uint64_t c)
+{
+    return sem_int_add_sat(sem_int_mul_hi(a, b, 32, true), c, 32);
+}
+
+/* mad.wide: the 2*bits-bit product plus c (2*bits wide). The ISA has no carry forms of
+ * mad.wide (ptxas rejects mad.wide.cc and madc.wide; ptxsim's checker still accepts them): their
+ * carry is taken on the product as the 64-bit value sem_int_product64 gives. */
+inline uint64_t sem_int_mad_wide(uint64_t a, uint64_t b, uint64_t c, unsigned carry_in,
+                                 unsigned bits, bool sg, unsigned *carry_out)
+{
+    return sem_int_add_cc(sem_int_product64(a, b, bits, sg), c, carry_in, 2 * bits, carry_out);
+}
+
+/* mul24.lo/.hi: the 48-bit product of the low 24 bits of a and b (sign-extended when sg); .lo
+ * keeps its low 32 bits, .hi bits 16..47. */
+inline int64_t sem_int_mul24_product(uint64_t a, uint64_t b, bool sg)
+{
+    int64_t x = sg ? emu_sext(a, 24) : (int64_t)(a & 0xffffff);
+    int64_t y = sg ? emu_sext(b, 24) : (int64_t)(b & 0xffffff);
+    return x * y;
+}
+
+inline uint64_t sem_int_mul24(uint64_t a, uint64_t b, bool hi, bool sg)
+{
+    int64_t p = sem_int_mul24_product(a, b, sg);
+    return (hi ? (uint64_t)(p >> 16) : (uint64_t)p) & 0xffffffffu;
+}
+
+/* mad24.lo/.hi: mul24's result plus c; .hi.sat.s32 clamps the sum to the s32 range. */
+inline uint64_t sem_int_mad24(uint64_t a, uint64_t b, uint64_t c, bool hi, bool sg, bool sat,
+                              unsigned bits)
+{
+    int64_t prod = sem_int_mul24_product(a, b, sg);
+    uint64_t p = hi ? (uint64_t)(prod >> 16) : (uint64_t)prod;
+    if (sat && sg && hi) {
+        int64_t r = emu_sext(p, 32) + emu_sext(c, 32);
+        return (uint64_t)(r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : r) &
+               emu_mask_bits(bits);
+    }
+    return (p + c) & emu_mask_bits(bits);
+}
+
+/* sad: |a - b| + c. */
+inline uint64_t sem_int_sad(uint64_t a, uint64_t b, uint64_t c, unsigned bits, bool sg)
+{
+    uint64_t p;
+    if (sg) {
+        int64_t x = emu_sext(a, bits), y = emu_sext(b, bits);
+        p = x > y ? (uint64_t)x - (uint64_t)y : (uint64_t)y - (uint64_t)x;
+    } else {
+        p = a > b ? a - b : b - a;
+    }
+    return (p + c) & emu_mask_bits(bits);
+}
+
+/* div and rem. The ISA leaves division by zero unspecified; ptxsim gives what the hardware
+ * gives: all ones for the quotient, a for the remainder. x / -1 is -x (no trap on the most
+ * negative value), x % -1 is 0. */
+inline uint64_t sem_int_div(uint64_t a, uint64_t b, unsigned bits, bool sg)
+{
+    uint64_t m = emu_mask_bits(bits);
+    if (b == 0) return m;
+    if (!sg) return a / b;
+    int64_t x = emu_sext(a, bits), y = emu_sext(b, bits);
+    return y == -1 ? (uint64_t)(-(uint64_t)x) & m : (uint64_t)(x / y) & m;
+}
+
+inline uint64_t sem_int_rem(uint64_t a, uint64_t b, unsigned bits, bool sg)
+{
+    if (b == 0) return a;
+    if (!sg) return a % b;
+    int64_t x = emu_sext(a, bits), y = emu_sext(b, bits);
+    return y == -1 ? 0 : (uint64_t)(x % y) & emu_mask_bits(bits);
+}
+
+/* min/max; .relu (signed types) turns a negative result into 0. */
+inline uint64_t sem_int_min(uint64_t a, uint64_t b, unsigned bits, bool sg, bool relu)
+{
+    if (!sg) return a < b ? a : b;
+    int64_t x = emu_sext(a, bits), y = emu_sext(b, bits);
+    int64_t r = x < y ? x : y;
+    if (relu && r < 0) r = 0;
+    return (uint64_t)r & emu_mask_bits(bits);
+}
+
+inline uint64_t sem_int_max(uint64_t a, uint64_t b, unsigned bits, bool sg, bool relu)
+{
+    if (!sg) return a > b ? a : b;
+    int64_t x = emu_sext(a, bits), y = emu_sext(b, bits);
+    int64_t r = x > y ? x : y;
+    if (relu && r < 0) r = 0;
+    return (uint64_t)r & emu_mask_bits(bits);
+}
+
+inline uint64_t sem_int_and(uint64_t a, uint64_t b) { return a & b; }
+inline uint64_t sem_int_or(uint64_t a, uint64_t b) { return a | b; }
+inline uint64_t sem_int_xor(uint64_t a, uint64_t b) { return a ^ b; }
+inline uint64_t sem_int_not(uint64_t a, unsigned bits) { return ~a & emu_mask_bits(bits); }
+/* cnot: 1 when a is 0, else 0. */
+inline uint64_t sem_int_cnot(uint64_t a) { return a == 0; }
+inline uint64_t sem_int_neg(uint64_t a, unsigned bits) { return (0 - a) & emu_mask_bits(bits); }
+/* abs of the most negative value is itself. */
+inline uint64_t sem_int_abs(uint64_t a, unsigned bits)
+{
+    int64_t x = emu_sext(a, bits);
+    return (x < 0 ? -(uint64_t)x : (uint64_t)x) & emu_mask_bits(bits);
+}
+
+/* shl/shr: the amount s is unsigned; amounts of the width or more shift everything out (shr
+ * of a signed type leaves the sign in every bit). */
+inline uint64_t sem_int_shl(uint64_t a, uint64_t s, unsigned bits)
+{
+    return s >= bits ? 0 : (a << s) & emu_mask_bits(bits);
+}
+
+inline uint64_t sem_int_shr(uint64_t a, uint64_t s, unsigned bits, bool sg)
+{
+    if (!sg) return s >= bits ? 0 : a >> s;
+    int64_t x = emu_sext(a, bits);
+    return (uint64_t)(s >= bits ? (x < 0 ? -1 : 0) : x >> s) & emu_mask_bits(bits);
+}
+
+/* popc, clz (bits when a is 0), brev (the low bits bits of a, reversed). */
+inline uint64_t sem_int_popc(uint64_t a) { return (uint64_t)__builtin_popcountll(a); }
+inline uint64_t sem_int_clz(uint64_t a, unsigned bits)
+{
+    return a == 0 ? bits : (uint64_t)(__builtin_clzll(a) - (64 - (int)bits));
+}
+inline uint64_t sem_int_brev(uint64_t a, unsigned bits)
+{
+    uint64_t r = a;
+    r = (r >> 1 & UINT64_C(0x5555555555555555)) | (r & UINT64_C(0x5555555555555555)) << 1;
+    r = (r >> 2 & UINT64_C(0x3333333333333333)) | (r & UINT64_C(0x3333333333333333)) << 2;
+    r = (r >> 4 & UINT64_C(0x0f0f0f0f0f0f0f0f)) | (r & UINT64_C(0x0f0f0f0f0f0f0f0f)) << 4;
+    r = __builtin_bswap64(r);
+    return r >> (64 - bits);
+}
+
+/* bfind: the position of the most significant bit that differs from the sign (signed) or is
+ * set (unsigned), or 0xffffffff when there is none; .shiftamt counts from the top instead. */
+inline uint64_t sem_int_bfind(uint64_t a, unsigned bits, bool sg, bool shiftamt)
+{
+    uint64_t x = a;
+    if (sg && ((x >> (bits - 1)) & 1)) x = ~x & emu_mask_bits(bits);
+    if (x == 0) return 0xffffffffu;
+    unsigned pos = 63 - (unsigned)__builtin_clzll(x);
+    return shiftamt ? bits - 1 - pos : pos;
+}
+
+/* bfe: len bits of a from pos (each taken from its low 8 bits), zero-extended, or
+ * sign-extended from the field's top bit (from a's sign when the field starts past it). */
+inline uint64_t sem_int_bfe(uint64_t a, uint64_t pos, uint64_t len, unsigned bits, bool sg)
+{
+    unsigned p = (unsigned)(pos & 0xff), n = (unsigned)(len & 0xff);
+    if (n == 0) return 0;
+    uint64_t m = emu_mask_bits(bits), x = a & m;
+    unsigned msb = p + n - 1;
+    unsigned copied = p >= bits ? 0 : (n < bits - p ? n : bits - p);
+    uint64_t r = copied ? (x >> p) & emu_mask_bits(copied) : 0;
+    if (sg) {
+        unsigned top = p >= bits || msb >= bits ? bits - 1 : msb;
+        if ((x >> top) & 1) r |= ~emu_mask_bits(copied) & m;
+    }
+    return r;
+}
+
+/* bfi: b with len bits at pos replaced by a's low bits (those that fit in the type). */
+inline uint64_t sem_int_bfi(uint64_t a, uint64_t b, uint64_t pos, uint64_t len, unsigned bits)
+{
+    unsigned p = (unsigned)(pos & 0xff), n = (unsigned)(len & 0xff);
+    if (p >= bits || n == 0) return b;
+    unsigned k = n < bits - p ? n : bits - p;
+    uint64_t m = emu_mask_bits(k) << p;
+    return (b & ~m) | ((a << p) & m);
+}
+
+/* shf.l / shf.r: the funnel shift of b:a (b high), amount n clamped to 32 or wrapped mod 32;
+ * .l keeps the upper word, .r the lower. */
+inline uint64_t sem_int_shf(uint64_t a, uint64_t b, uint64_t n, bool left, bool wrap)
+{
+    uint32_t s = wrap ? (uint32_t)(n & 31) : (n > 32 ? 32 : (uint32_t)n);
+    uint64_t x = (b << 32) | (a & 0xffffffffu);
+    return left ? ((x << s) >> 32) & 0xffffffffu : (x >> s) & 0xffffffffu;
+}
+
+/* lop3.b32: bit i of the result is bit (a_i b_i c_i) of the look-up table's low 8 bits. */
+inline uint64_t sem_int_lop3(uint64_t a, uint64_t b, uint64_t c, uint64_t lut)
+{
+    uint32_t r = 0, x = (uint32_t)a, y = (uint32_t)b, z = (uint32_t)c;
+    for (int i = 0; i < 8; i++)
+        if ((lut >> i) & 1)
+            r |= ((i & 4) ? x : ~x) & ((i & 2) ? y : ~y) & ((i & 1) ? z : ~z);
+    return r;
+}
+
+/* The rest of the family, in sem_int.c. */
+
+/* fns.b32: the position of the offset-th set bit of mask counting up from base (down for a
+ * negative offset; offset 0 asks whether base itself is set), or 0xffffffff. */
+uint64_t sem_int_fns(uint64_t mask, uint64_t base, uint64_t offset);
+/* prmt.b32: bytes of b:a (b high) picked by sel; mode is the ptx_suffix of .f4e .b4e .rc8 .ecl
+ * .ecr .rc16, or 0 for the default form (a nibble per byte, its top bit replicating the
+ * picked byte's sign). */
+uint64_t sem_int_prmt(uint64_t a, uint64_t b, uint64_t sel, int mode);
+/* dp4a: c + the four byte products of a and b; dp2a: c + the two half-word products of a with
+ * the lower (hi false) or upper bytes of b. a_sg, b_sg: the operands' signedness. */
+uint64_t sem_int_dp4a(uint64_t a, uint64_t b, uint64_t c, bool a_sg, bool b_sg);
+uint64_t sem_int_dp2a(uint64_t a, uint64_t b, uint64_t c, bool a_sg, bool b_sg, bool hi);
+/* bmsk.b32: len ones from bit pos (.clamp: each at most 32; .wrap: each mod 32). */
+uint64_t sem_int_bmsk(uint64_t pos, uint64_t len, bool wrap);
+/* szext.s32/.u32: the low n bits of a sign- or zero-extended (n clamped or wrapped as bmsk). */
+uint64_t sem_int_szext(uint64_t a, uint64_t n, bool wrap, bool sg);
+
+/* SIMD16 (add/sub/min/max on .u16x2/.s16x2): each half of the 32-bit value is its own lane;
+ * add and sub wrap, min/max compare signed or unsigned, .relu (signed) turns negatives to 0. */
+uint64_t sem_simd_add16x2(uint64_t a, uint64_t b);
+uint64_t sem_simd_sub16x2(uint64_t a, uint64_t b);
+uint64_t sem_simd_min16x2(uint64_t a, uint64_t b, bool sg, bool relu);
+uint64_t sem_simd_max16x2(uint64_t a, uint64_t b, bool sg, bool relu);
 
 /* ---- comparison family (sem_cmp.c): setp/set/selp/slct rules on every type */
 
