@@ -1,8 +1,8 @@
 /* exec_fast.c: specialised handlers for the commonest plain forms (32/64-bit integer
- * arithmetic and logic, f32 add/mul/fma in round-to-nearest, setp, selp, mov), chosen at load
- * time. They compute exactly what the general handlers compute; they only skip the generic
- * operand conversion when an operand is a register of the instruction's width, and run a
- * straight loop over all 32 lanes when the whole warp is active. */
+ * arithmetic and logic, setp, selp, mov), chosen at load time. They compute exactly what the
+ * general handlers compute; they only skip the generic operand conversion when an operand is a
+ * register of the instruction's width, and run a straight loop over all 32 lanes when the
+ * whole warp is active. (The float forms have theirs in exec_float.c.) */
 #include "emulator/emu_internal.h"
 #include "emulator/sem/sem.h"
 
@@ -117,25 +117,7 @@ static void f_mulwide_u32(emu_ctx *c, const emu_uop *u)
     LANEWISE(c, u, PTX_TYPE_B64, a[l] * b[l]);
 }
 
-/* f32 results as the general path gives them: NaN becomes the canonical 0x7fffffff */
-static inline uint64_t fout(float f)
-{
-    return isnan(f) ? 0x7fffffffu : emu_f32_bits(f);
-}
 #define F(x) emu_as_f32(x)
-
-BIN(f_fadd, PTX_TYPE_F32, fout(F(a[l]) + F(b[l])))
-BIN(f_fsub, PTX_TYPE_F32, fout(F(a[l]) - F(b[l])))
-BIN(f_fmul, PTX_TYPE_F32, fout(F(a[l]) * F(b[l])))
-
-static void f_ffma(emu_ctx *c, const emu_uop *u)
-{
-    uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE], bc_[EMU_WARP_SIZE];
-    const uint64_t *a = emu_src(c, &u->opd[1], PTX_TYPE_F32, ba_);
-    const uint64_t *b = emu_src(c, &u->opd[2], PTX_TYPE_F32, bb_);
-    const uint64_t *cc = emu_src(c, &u->opd[3], PTX_TYPE_F32, bc_);
-    LANEWISE(c, u, PTX_TYPE_B32, fout(fmaf(F(a[l]), F(b[l]), F(cc[l]))));
-}
 
 static void f_mov(emu_ctx *c, const emu_uop *u)
 {
@@ -241,28 +223,17 @@ emu_exec_fn emu_select_fast(emu_code *code, emu_uop *u)
             default: return f_xor64;
             }
         }
-        if (t == PTX_TYPE_F32 && (in->rnd == PTX_RND_NONE || in->rnd == PTX_RND_RN)) {
-            if (in->op == PTX_OP_ADD) return f_fadd;
-            if (in->op == PTX_OP_SUB) return f_fsub;
-        }
         break;
     case PTX_OP_MUL:
         if (!plain(in, 3) || fl) break;
         if (i32 && (in->mode == PTX_SFX_LO)) return f_mul32;
         if (i64 && (in->mode == PTX_SFX_LO)) return f_mul64;
         if (i32 && in->mode == PTX_SFX_WIDE) return sg ? f_mulwide_s32 : f_mulwide_u32;
-        if (t == PTX_TYPE_F32 && !in->mode && (in->rnd == PTX_RND_NONE || in->rnd == PTX_RND_RN))
-            return f_fmul;
         break;
     case PTX_OP_MAD:
         if (!plain(in, 4) || fl) break;
         if (i32 && in->mode == PTX_SFX_LO) return f_mad32;
         if (i64 && in->mode == PTX_SFX_LO) return f_mad64;
-        if (t == PTX_TYPE_F32 && (in->rnd == PTX_RND_RN)) return f_ffma;
-        break;
-    case PTX_OP_FMA:
-        if (!plain(in, 4) || fl) break;
-        if (t == PTX_TYPE_F32 && (in->rnd == PTX_RND_RN || in->rnd == PTX_RND_NONE)) return f_ffma;
         break;
     case PTX_OP_SHL:
         if (!plain(in, 3) || fl) break;

@@ -24,7 +24,7 @@ static const family_selector families[PTX_OP_COUNT][MAX_FAMILIES] = {
                      emu_select_int),
     [PTX_OP_MUL] = F(emu_select_fast, emu_select_half, emu_select_float, emu_select_int),
     [PTX_OP_MAD] = F(emu_select_fast, emu_select_half, emu_select_float, emu_select_int),
-    [PTX_OP_FMA] = F(emu_select_fast, emu_select_half, emu_select_float),
+    [PTX_OP_FMA] = F(emu_select_half, emu_select_float),
     [PTX_OP_ABS] = F(emu_select_half, emu_select_float, emu_select_int),
     [PTX_OP_NEG] = F(emu_select_half, emu_select_float, emu_select_int),
     [PTX_OP_DIV] = F(emu_select_float, emu_select_int),
