@@ -1,8 +1,9 @@
 /* exec_fast.c: specialised handlers for the commonest plain forms (32/64-bit integer
- * arithmetic and logic, setp, selp, mov), chosen at load time. They compute exactly what the
- * general handlers compute; they only skip the generic operand conversion when an operand is a
- * register of the instruction's width, and run a straight loop over all 32 lanes when the
- * whole warp is active. (The float forms have theirs in exec_float.c.) */
+ * arithmetic and logic, mov), chosen at load time. They compute exactly what the general
+ * handlers compute; they only skip the generic operand conversion when an operand is a register
+ * of the instruction's width, and run a straight loop over all 32 lanes when the whole warp is
+ * active. (The float, comparison and selection forms have theirs in exec_float.c and
+ * exec_cmp.c.) */
 #include "emulator/emu_internal.h"
 #include "emulator/sem/sem.h"
 
@@ -117,8 +118,6 @@ static void f_mulwide_u32(emu_ctx *c, const emu_uop *u)
     LANEWISE(c, u, PTX_TYPE_B64, a[l] * b[l]);
 }
 
-#define F(x) emu_as_f32(x)
-
 static void f_mov(emu_ctx *c, const emu_uop *u)
 {
     const ptx_instr *in = u->in;
@@ -127,54 +126,6 @@ static void f_mov(emu_ctx *c, const emu_uop *u)
     const uint64_t *a = emu_src(c, &u->opd[1], t, ba_);
     LANEWISE(c, u, t, a[l]);
 }
-
-static void f_selp(emu_ctx *c, const emu_uop *u)
-{
-    const ptx_instr *in = u->in;
-    uint8_t t = emu_ty(in, 0);
-    uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE];
-    const uint64_t *a = emu_src(c, &u->opd[1], t, ba_);
-    const uint64_t *b = emu_src(c, &u->opd[2], t, bb_);
-    uint32_t p = emu_src_pred(c, &u->opd[3]);
-    LANEWISE(c, u, t, (p >> l & 1) ? a[l] : b[l]);
-}
-
-/* setp.cmp.type p, a, b (no combining op, one destination) */
-#define SETP(name, T, COND)                                                        \
-    static void name(emu_ctx *c, const emu_uop *u)                                 \
-    {                                                                               \
-        uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE];                            \
-        const uint64_t *a = emu_src(c, &u->opd[1], (T), ba_);                       \
-        const uint64_t *b = emu_src(c, &u->opd[2], (T), bb_);                       \
-        uint32_t r = 0;                                                             \
-        for (int l = 0; l < EMU_WARP_SIZE; l++) r |= (uint32_t)(COND) << l;        \
-        emu_put_pred(c, &u->opd[0], r);                                             \
-    }
-
-SETP(f_setp_eq32, PTX_TYPE_B32, a[l] == b[l])
-SETP(f_setp_ne32, PTX_TYPE_B32, a[l] != b[l])
-SETP(f_setp_lts32, PTX_TYPE_B32, S32(a[l]) < S32(b[l]))
-SETP(f_setp_les32, PTX_TYPE_B32, S32(a[l]) <= S32(b[l]))
-SETP(f_setp_gts32, PTX_TYPE_B32, S32(a[l]) > S32(b[l]))
-SETP(f_setp_ges32, PTX_TYPE_B32, S32(a[l]) >= S32(b[l]))
-SETP(f_setp_ltu32, PTX_TYPE_B32, a[l] < b[l])
-SETP(f_setp_leu32, PTX_TYPE_B32, a[l] <= b[l])
-SETP(f_setp_gtu32, PTX_TYPE_B32, a[l] > b[l])
-SETP(f_setp_geu32, PTX_TYPE_B32, a[l] >= b[l])
-SETP(f_setp_eq64, PTX_TYPE_B64, a[l] == b[l])
-SETP(f_setp_ne64, PTX_TYPE_B64, a[l] != b[l])
-SETP(f_setp_lts64, PTX_TYPE_B64, (int64_t)a[l] < (int64_t)b[l])
-SETP(f_setp_ges64, PTX_TYPE_B64, (int64_t)a[l] >= (int64_t)b[l])
-SETP(f_setp_ltu64, PTX_TYPE_B64, a[l] < b[l])
-SETP(f_setp_geu64, PTX_TYPE_B64, a[l] >= b[l])
-SETP(f_setp_flt, PTX_TYPE_F32, F(a[l]) < F(b[l]))
-SETP(f_setp_fle, PTX_TYPE_F32, F(a[l]) <= F(b[l]))
-SETP(f_setp_fgt, PTX_TYPE_F32, F(a[l]) > F(b[l]))
-SETP(f_setp_fge, PTX_TYPE_F32, F(a[l]) >= F(b[l]))
-SETP(f_setp_feq, PTX_TYPE_F32, F(a[l]) == F(b[l]))
-SETP(f_setp_fltu, PTX_TYPE_F32, !(F(a[l]) >= F(b[l])))
-SETP(f_setp_fgeu, PTX_TYPE_F32, !(F(a[l]) < F(b[l])))
-SETP(f_setp_fneu, PTX_TYPE_F32, !(F(a[l]) == F(b[l])))
 
 static bool plain_operand(const ptx_operand *o)
 {
@@ -252,53 +203,6 @@ emu_exec_fn emu_select_fast(emu_code *code, emu_uop *u)
     case PTX_OP_MOV:
         if (!plain(in, 2) || fl || !(integer || k == EMU_TK_F) || bits < 32 || bits > 64) break;
         return f_mov;
-    case PTX_OP_SELP:
-        if (in->nops != 4 || in->ops[0].kind != PTX_OPD_REG || !plain_operand(&in->ops[1]) ||
-            !plain_operand(&in->ops[2]) || in->ops[3].kind != PTX_OPD_REG || bits < 32 || bits > 64)
-            break;
-        return f_selp;
-    case PTX_OP_SETP:
-        if (in->boolop || in->nops != 3 || in->ops[0].kind != PTX_OPD_REG ||
-            !plain_operand(&in->ops[1]) || !plain_operand(&in->ops[2]) || fl)
-            break;
-        if (i32) {
-            switch (in->cmp) {
-            case PTX_CMP_EQ: return f_setp_eq32;
-            case PTX_CMP_NE: return f_setp_ne32;
-            case PTX_CMP_LT: return sg ? f_setp_lts32 : f_setp_ltu32;
-            case PTX_CMP_LE: return sg ? f_setp_les32 : f_setp_leu32;
-            case PTX_CMP_GT: return sg ? f_setp_gts32 : f_setp_gtu32;
-            case PTX_CMP_GE: return sg ? f_setp_ges32 : f_setp_geu32;
-            case PTX_CMP_LO: return f_setp_ltu32;
-            case PTX_CMP_LS: return f_setp_leu32;
-            case PTX_CMP_HI: return f_setp_gtu32;
-            case PTX_CMP_HS: return f_setp_geu32;
-            default: break;
-            }
-        } else if (i64) {
-            switch (in->cmp) {
-            case PTX_CMP_EQ: return f_setp_eq64;
-            case PTX_CMP_NE: return f_setp_ne64;
-            case PTX_CMP_LT: return sg ? f_setp_lts64 : f_setp_ltu64;
-            case PTX_CMP_GE: return sg ? f_setp_ges64 : f_setp_geu64;
-            case PTX_CMP_LO: return f_setp_ltu64;
-            case PTX_CMP_HS: return f_setp_geu64;
-            default: break;
-            }
-        } else if (t == PTX_TYPE_F32) {
-            switch (in->cmp) {
-            case PTX_CMP_LT: return f_setp_flt;
-            case PTX_CMP_LE: return f_setp_fle;
-            case PTX_CMP_GT: return f_setp_fgt;
-            case PTX_CMP_GE: return f_setp_fge;
-            case PTX_CMP_EQ: return f_setp_feq;
-            case PTX_CMP_LTU: return f_setp_fltu;
-            case PTX_CMP_GEU: return f_setp_fgeu;
-            case PTX_CMP_NEU: return f_setp_fneu;
-            default: break;
-            }
-        }
-        break;
     default: break;
     }
     return NULL;

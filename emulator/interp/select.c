@@ -53,8 +53,8 @@ static const family_selector families[PTX_OP_COUNT][MAX_FAMILIES] = {
     [PTX_OP_COS] = F(emu_select_float), [PTX_OP_LG2] = F(emu_select_float),
     [PTX_OP_EX2] = F(emu_select_float), [PTX_OP_TANH] = F(emu_select_float),
     /* comparison and selection */
-    [PTX_OP_SETP] = F(emu_select_fast, emu_select_cmp),
-    [PTX_OP_SELP] = F(emu_select_fast, emu_select_cmp),
+    [PTX_OP_SETP] = F(emu_select_cmp),
+    [PTX_OP_SELP] = F(emu_select_cmp),
     [PTX_OP_SET] = F(emu_select_cmp), [PTX_OP_SLCT] = F(emu_select_cmp),
     /* data movement and conversion */
     [PTX_OP_MOV] = F(emu_select_fast, emu_select_cvt),
