@@ -1,13 +1,12 @@
-/* exec_fast.c: specialised handlers for the commonest plain forms (32/64-bit integer
- * arithmetic and logic, mov), chosen at load time. They compute exactly what the general
- * handlers compute; they only skip the generic operand conversion when an operand is a register
- * of the instruction's width, and run a straight loop over all 32 lanes when the whole warp is
- * active. (The float, comparison and selection forms have theirs in exec_float.c and
- * exec_cmp.c.) */
+/* exec_fast.c: specialised handlers for the commonest plain forms of 32/64-bit integer
+ * arithmetic and logic, chosen at load time. They compute exactly what the general handlers
+ * compute; they only skip the generic operand conversion when an operand is a register of the
+ * instruction's width, and run a straight loop over all 32 lanes when the whole warp is active.
+ * (The float, comparison, selection, move and conversion forms have theirs in exec_float.c,
+ * exec_cmp.c and exec_cvt.c.) */
 #include "emulator/emu_internal.h"
 #include "emulator/sem/sem.h"
 
-#include <math.h>
 
 /* Runs EXPR for every active lane l into out[l]; out is the destination row when it can be,
  * else a buffer written back through emu_write_all. */
@@ -118,15 +117,6 @@ static void f_mulwide_u32(emu_ctx *c, const emu_uop *u)
     LANEWISE(c, u, PTX_TYPE_B64, a[l] * b[l]);
 }
 
-static void f_mov(emu_ctx *c, const emu_uop *u)
-{
-    const ptx_instr *in = u->in;
-    uint8_t t = emu_ty(in, 0);
-    uint64_t ba_[EMU_WARP_SIZE];
-    const uint64_t *a = emu_src(c, &u->opd[1], t, ba_);
-    LANEWISE(c, u, t, a[l]);
-}
-
 static bool plain_operand(const ptx_operand *o)
 {
     return o->kind == PTX_OPD_REG || o->kind == PTX_OPD_IMM || o->kind == PTX_OPD_FIMM32 ||
@@ -200,9 +190,6 @@ emu_exec_fn emu_select_fast(emu_code *code, emu_uop *u)
         if (!plain(in, 3) || fl || !i32) break;
         if (in->op == PTX_OP_MIN) return sg ? f_mins32 : f_minu32;
         return sg ? f_maxs32 : f_maxu32;
-    case PTX_OP_MOV:
-        if (!plain(in, 2) || fl || !(integer || k == EMU_TK_F) || bits < 32 || bits > 64) break;
-        return f_mov;
     default: break;
     }
     return NULL;

@@ -57,8 +57,8 @@ static const family_selector families[PTX_OP_COUNT][MAX_FAMILIES] = {
     [PTX_OP_SELP] = F(emu_select_cmp),
     [PTX_OP_SET] = F(emu_select_cmp), [PTX_OP_SLCT] = F(emu_select_cmp),
     /* data movement and conversion */
-    [PTX_OP_MOV] = F(emu_select_fast, emu_select_cvt),
-    [PTX_OP_CVT] = F(emu_select_fast, emu_select_cvt),
+    [PTX_OP_MOV] = F(emu_select_cvt),
+    [PTX_OP_CVT] = F(emu_select_cvt),
     [PTX_OP_CVTA] = F(emu_select_cvt), [PTX_OP_ISSPACEP] = F(emu_select_cvt),
     [PTX_OP_MAPA] = F(emu_select_cvt), [PTX_OP_GETCTARANK] = F(emu_select_cvt),
     /* memory */

@@ -466,14 +466,122 @@ inline uint16_t sem_half_ftz(uint16_t h, bool bf)
 uint16_t emu_half_op(int op, bool bf, uint16_t a, uint16_t b, uint16_t c, int rnd, bool ftz,
                      bool sat, bool nan_mode, bool relu);
 
-/* ---- sem_cvt.c */
+/* ---- conversion family (sem_cvt.c): cvt on every type pair, the packed forms, cvt.pack.sat,
+ * cvta and isspacep */
+
 /* cvt dtype.stype: value bits of the source in, value bits of the destination out (not yet
- * extended to the register width). rnd/ftz/sat/satfinite as written. */
+ * extended to the register width). rnd/ftz/sat/satfinite as written. A conversion to f32 or
+ * f64 rounds in the host rounding mode, which the caller sets to sem_cvt_host_round(...) (once
+ * per instruction, see the float family); everything else rounds in software. */
 uint64_t emu_cvt(uint8_t dtype, uint8_t stype, int rnd, bool ftz, bool sat, bool satfinite,
                  uint64_t v);
-/* Float (as double) to integer type with integer rounding rnd (RNI/RZI/RMI/RPI; NONE = RZI),
- * saturating to the destination range; NaN gives 0. */
-uint64_t emu_float_to_int(double x, unsigned bits, bool is_signed, int rnd);
+/* The host rounding mode (a ptx_round) emu_cvt(dtype, stype, rnd, ...) needs. */
+int sem_cvt_host_round(uint8_t dtype, uint8_t stype, int rnd);
+/* x rounded to an integral value by an integer rounding mode (RNI/RZI/RMI/RPI; else x). */
+inline double sem_cvt_round_integral(double x, int rnd)
+{
+    switch (rnd) {
+    case PTX_RND_RNI: return rint(x);
+    case PTX_RND_RMI: return floor(x);
+    case PTX_RND_RPI: return ceil(x);
+    case PTX_RND_RZI: return trunc(x);
+    default: return x;
+    }
+}
+/* Float (as double) to integer type with integer rounding rnd (RNI/RZI/RMI/RPI, or the IEEE
+ * name of the same direction; NONE = RZI), saturating to the destination range; NaN gives 0. */
+inline uint64_t emu_float_to_int(double x, unsigned bits, bool is_signed, int rnd)
+{
+    if (isnan(x)) return 0;
+    if (rnd == PTX_RND_NONE || rnd == PTX_RND_RZ) rnd = PTX_RND_RZI;
+    if (rnd == PTX_RND_RN) rnd = PTX_RND_RNI;
+    if (rnd == PTX_RND_RM) rnd = PTX_RND_RMI;
+    if (rnd == PTX_RND_RP) rnd = PTX_RND_RPI;
+    x = sem_cvt_round_integral(x, rnd);
+    if (is_signed) {
+        double lo = -ldexp(1.0, (int)bits - 1), hi = ldexp(1.0, (int)bits - 1);
+        int64_t v;
+        if (x < lo) v = bits >= 64 ? INT64_MIN : -(INT64_C(1) << (bits - 1));
+        else if (x >= hi) v = bits >= 64 ? INT64_MAX : (INT64_C(1) << (bits - 1)) - 1;
+        else v = (int64_t)x;
+        return (uint64_t)v & emu_mask_bits(bits);
+    }
+    double hi = ldexp(1.0, (int)bits);
+    if (x <= 0) return 0;
+    if (x >= hi) return emu_mask_bits(bits);
+    return (uint64_t)x;
+}
+/* The commonest pairs, as emu_cvt computes them: integer to integer without .sat (sign- or
+ * zero-extend from sbits, truncate to dbits); 32-bit integers to f32 (host rounding mode) and
+ * f64 (exact); f32 to an integer; f32 to f64 (exact; NaN keeps its payload) and f64 to f32. */
+inline uint64_t sem_cvt_int_resize(uint64_t v, unsigned sbits, bool ssigned, unsigned dbits)
+{
+    return (ssigned ? (uint64_t)emu_sext(v, sbits) : (v & emu_mask_bits(sbits))) &
+           emu_mask_bits(dbits);
+}
+inline uint64_t sem_cvt_s32_to_f32(uint64_t v)
+{
+    return emu_f32_bits((float)(int32_t)(uint32_t)v);
+}
+inline uint64_t sem_cvt_u32_to_f32(uint64_t v) { return emu_f32_bits((float)(uint32_t)v); }
+inline uint64_t sem_cvt_s32_to_f64(uint64_t v)
+{
+    return emu_f64_bits((double)(int32_t)(uint32_t)v);
+}
+inline uint64_t sem_cvt_u32_to_f64(uint64_t v) { return emu_f64_bits((double)(uint32_t)v); }
+inline uint64_t sem_cvt_f32_to_int(uint64_t v, bool ftz, unsigned bits, bool is_signed, int rnd)
+{
+    return emu_float_to_int(sem_float_in_f32(v, ftz), bits, is_signed, rnd);
+}
+inline uint64_t sem_cvt_f32_to_f64(uint64_t v, bool ftz, bool sat)
+{
+    double x = sem_float_in_f32(v, ftz);
+    return emu_f64_bits(sat ? emu_sat_f64(x) : x);
+}
+inline uint64_t sem_cvt_f64_to_f32(uint64_t v, bool ftz, bool sat)
+{
+    double x = emu_as_f64(v);
+    if (sat) x = emu_sat_f64(x);
+    return sem_float_out_f32((float)x, ftz, false);
+}
+/* cvt{.rnd}.relu.{f16,bf16}: a negative result (not NaN) becomes +0 */
+inline uint64_t sem_cvt_relu(uint8_t dtype, uint64_t r)
+{
+    if (dtype == PTX_TYPE_F16 && (r & 0x8000) && (r & 0x7fff) <= 0x7c00) return 0;
+    if (dtype == PTX_TYPE_BF16 && (r & 0x8000) && (r & 0x7fff) <= 0x7f80) return 0;
+    return r;
+}
+/* The packed forms (dtype f16x2, bf16x2, e4m3x2 or e5m2x2; .relu and .satfinite as written):
+ * cvt to a pair from two f32 or f16 values (stype), a above b; f16x2 to an fp8 pair; an fp8
+ * pair (stype) widened to f16x2. */
+uint64_t sem_cvt_pack_pair(uint8_t dtype, uint8_t stype, uint64_t a, uint64_t b, int rnd,
+                           bool relu, bool satfinite);
+uint64_t sem_cvt_f16x2_to_f8x2(uint8_t dtype, uint64_t a, int rnd, bool relu, bool satfinite);
+uint64_t sem_cvt_f8x2_to_f16x2(uint8_t stype, uint64_t a);
+/* cvt.pack.sat.{u16,s16}.s32 d, a, b and cvt.pack.sat.{u8,s8,u4,s4,u2,s2}.s32.b32 d, a, b, c:
+ * a and b clamped to dtype and packed with a above b; with c (has_c), the bits above the pair
+ * come from the low bits of c. */
+uint64_t sem_cvt_pack_sat_int(uint8_t dtype, uint64_t a, uint64_t b, uint64_t c, bool has_c);
+/* cvta{.to}.space: a generic address from an offset in space sp, or (to) back; an address
+ * outside the space's window passes unchanged. */
+inline uint64_t sem_cvt_cvta(uint8_t sp, bool to, uint64_t v)
+{
+    return to ? sem_strip_window(sp, v) : sem_generic_address(sp, v);
+}
+/* isspacep.space: whether generic address v lies in space sp (global and const: below the
+ * windows). */
+inline bool sem_cvt_isspacep(uint8_t sp, uint64_t v)
+{
+    uint64_t off;
+    uint8_t in = sem_generic_space(v, &off);
+    switch (sp) {
+    case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CLUSTER: return in == PTX_SPACE_SHARED;
+    case PTX_SPACE_LOCAL: return in == PTX_SPACE_LOCAL;
+    case PTX_SPACE_PARAM: return in == PTX_SPACE_PARAM;
+    case PTX_SPACE_CONST: case PTX_SPACE_GLOBAL: return v < EMU_SHARED_WINDOW;
+    default: return false;
+    }
+}
 
 /* ---- sem_video.c: the video instructions (vadd ... vset, vadd2 ... vset4) on one lane.
  * Selectors are packed as ptx_operand.imm holds them (0 = none: the instruction's default);

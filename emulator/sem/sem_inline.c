@@ -73,6 +73,21 @@ extern uint16_t sem_half_neg(uint16_t a);
 extern uint16_t sem_half_abs(uint16_t a);
 extern uint16_t sem_half_ftz(uint16_t h, bool bf);
 
+/* conversion family */
+extern double sem_cvt_round_integral(double x, int rnd);
+extern uint64_t emu_float_to_int(double x, unsigned bits, bool is_signed, int rnd);
+extern uint64_t sem_cvt_int_resize(uint64_t v, unsigned sbits, bool ssigned, unsigned dbits);
+extern uint64_t sem_cvt_s32_to_f32(uint64_t v);
+extern uint64_t sem_cvt_u32_to_f32(uint64_t v);
+extern uint64_t sem_cvt_s32_to_f64(uint64_t v);
+extern uint64_t sem_cvt_u32_to_f64(uint64_t v);
+extern uint64_t sem_cvt_f32_to_int(uint64_t v, bool ftz, unsigned bits, bool is_signed, int rnd);
+extern uint64_t sem_cvt_f32_to_f64(uint64_t v, bool ftz, bool sat);
+extern uint64_t sem_cvt_f64_to_f32(uint64_t v, bool ftz, bool sat);
+extern uint64_t sem_cvt_relu(uint8_t dtype, uint64_t r);
+extern uint64_t sem_cvt_cvta(uint8_t sp, bool to, uint64_t v);
+extern bool sem_cvt_isspacep(uint8_t sp, uint64_t v);
+
 /* integer family */
 
 /* comparison family */
