@@ -7,24 +7,8 @@
 #include "emulator/emu_internal.h"
 #include "emulator/sem/sem.h"
 
-
-/* Runs EXPR for every active lane l into out[l]; out is the destination row when it can be,
- * else a buffer written back through emu_write_all. */
-#define LANEWISE(c, u, T, EXPR)                                                   \
-    do {                                                                            \
-        uint64_t tmp_[EMU_WARP_SIZE];                                               \
-        uint64_t *out_ = emu_dst((c), &(u)->opd[0], (T));                           \
-        uint64_t *o_ = out_ ? out_ : tmp_;                                          \
-        if ((c)->mask == 0xffffffffu) {                                             \
-            for (int l = 0; l < EMU_WARP_SIZE; l++) o_[l] = (EXPR);                 \
-        } else {                                                                    \
-            for (uint32_t mk_ = (c)->mask; mk_; mk_ &= mk_ - 1) {                   \
-                int l = __builtin_ctz(mk_);                                         \
-                o_[l] = (EXPR);                                                     \
-            }                                                                       \
-        }                                                                           \
-        if (!out_) emu_put((c), &(u)->opd[0], (T), tmp_);                           \
-    } while (0)
+/* out[l] = EXPR for every active lane l (emu_internal.h's EMU_LANEWISE on operand 0) */
+#define LANEWISE(c, u, T, EXPR) EMU_LANEWISE(c, &(u)->opd[0], T, EXPR)
 
 #define BIN(name, T, EXPR)                                                         \
     static void name(emu_ctx *c, const emu_uop *u)                                 \
