@@ -169,6 +169,34 @@ struct emu_ctx {
 #define LANES(c) for (uint32_t mk_ = (c)->mask; mk_; mk_ &= mk_ - 1)
 #define L_ (__builtin_ctz(mk_))
 
+/* d[l] = EXPR (an expression of the lane l) for every lane of c->mask, d being the destination
+ * operand dst's register row when results of type t may be stored into it directly (emu_dst),
+ * else a buffer written back with emu_put. A full mask runs a straight loop over the 32 lanes,
+ * so a handler specialised for its modifiers has no per-lane branch. */
+#define EMU_LANEWISE(c, dst, t, EXPR)                                                       \
+    do {                                                                                    \
+        uint64_t lw_buf_[EMU_WARP_SIZE];                                                    \
+        uint64_t *lw_row_ = emu_dst((c), (dst), (t));                                       \
+        uint64_t *lw_d_ = lw_row_ ? lw_row_ : lw_buf_;                                      \
+        if ((c)->mask == 0xffffffffu) {                                                     \
+            for (int l = 0; l < EMU_WARP_SIZE; l++) lw_d_[l] = (EXPR);                      \
+        } else {                                                                            \
+            for (uint32_t lw_m_ = (c)->mask; lw_m_; lw_m_ &= lw_m_ - 1) {                   \
+                int l = __builtin_ctz(lw_m_);                                               \
+                lw_d_[l] = (EXPR);                                                          \
+            }                                                                               \
+        }                                                                                   \
+        if (!lw_row_) emu_put((c), (dst), (t), lw_buf_);                                    \
+    } while (0)
+
+/* m = the lane mask of COND (an expression of the lane l) over all 32 lanes (the inactive ones
+ * are computed too, and dropped by emu_put_pred). */
+#define EMU_LANE_MASK(m, COND)                                                              \
+    do {                                                                                    \
+        (m) = 0;                                                                            \
+        for (int l = 0; l < EMU_WARP_SIZE; l++) (m) |= (uint32_t)(bool)(COND) << l;         \
+    } while (0)
+
 /* The elements of a VEC or LIST operand (o->imm of them). */
 static inline const emu_opd *emu_opd_elems(const emu_ctx *c, const emu_opd *o);
 
@@ -330,9 +358,19 @@ uint64_t emu_device_generation(void);
 emu_exec_fn emu_interp_handler(emu_code *code, emu_uop *u);
 /* exec_float.c: an add/sub contracted with the mul feeding it (EMU_UOP_CONTRACTED) */
 void emu_exec_fma_contracted(emu_ctx *c, const emu_uop *u);
+/* exec_float.c: rounding modes. A handler whose rules round in the host rounding mode (see
+ * sem.h's float family) runs under emu_exec_rounded when the instruction's mode is directed:
+ * u->form starts with an emu_rounded naming the handler and the mode, set once per
+ * instruction. emu_with_rounding gives body itself for round-to-nearest, else attaches such a
+ * form (for a handler with no form of its own) and gives emu_exec_rounded. */
+typedef struct emu_rounded {
+    emu_exec_fn body;
+    int rnd;                  /* ptx_round */
+} emu_rounded;
+void emu_exec_rounded(emu_ctx *c, const emu_uop *u);
+emu_exec_fn emu_with_rounding(emu_code *code, emu_uop *u, emu_exec_fn body, int rnd);
 /* interp.c: the value of special register sreg (component or index comp) in lane */
 uint64_t emu_sreg_value(emu_ctx *c, unsigned sreg, unsigned comp, int lane);
-emu_exec_fn emu_select_fast(emu_code *code, emu_uop *u);
 emu_exec_fn emu_select_int(emu_code *code, emu_uop *u);
 emu_exec_fn emu_select_simd(emu_code *code, emu_uop *u);
 emu_exec_fn emu_select_video(emu_code *code, emu_uop *u);

@@ -11,7 +11,8 @@
  * Conventions:
  * - Pure: a function reads only its arguments and writes only its result (and out-parameters
  *   it names, such as a carry); no emulator state, nothing global except the host rounding
- *   mode, which the float helpers set and restore themselves. This header includes nothing of
+ *   mode, which the rules that round in it read: the caller sets it once per instruction
+ *   (emu_round_enter/leave, see the float family). This header includes nothing of
  *   the emulator (only the frontend's vocabulary: ptx_type, ptx_round, ptx_cmp, ...).
  * - Values travel as the type's bits in a uint64_t (or as float/double where that is the
  *   natural form), modifiers as plain arguments (rounding mode, ftz, sat, bit width, signed).
@@ -26,6 +27,7 @@
 #include "frontend/ptx.h"
 
 #include <stdbool.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -102,73 +104,328 @@ inline int64_t emu_sext(uint64_t v, unsigned bits)
     v &= emu_mask_bits(bits);
     return (int64_t)((v ^ m) - m);
 }
-static inline bool emu_is_signed(uint8_t t) { return emu_type_kind[t] == EMU_TK_S; }
-static inline bool emu_is_float(uint8_t t) { return emu_type_kind[t] == EMU_TK_F; }
+inline bool emu_is_signed(uint8_t t) { return emu_type_kind[t] == EMU_TK_S; }
+inline bool emu_is_float(uint8_t t) { return emu_type_kind[t] == EMU_TK_F; }
 
-
-
-static inline float emu_as_f32(uint64_t b)
+inline float emu_as_f32(uint64_t b)
 {
     uint32_t u = (uint32_t)b;
     float f;
     memcpy(&f, &u, 4);
     return f;
 }
-static inline uint64_t emu_f32_bits(float f)
+inline uint64_t emu_f32_bits(float f)
 {
     uint32_t u;
     memcpy(&u, &f, 4);
     return u;
 }
-static inline double emu_as_f64(uint64_t b)
+inline double emu_as_f64(uint64_t b)
 {
     double d;
     memcpy(&d, &b, 8);
     return d;
 }
-static inline uint64_t emu_f64_bits(double d)
+inline uint64_t emu_f64_bits(double d)
 {
     uint64_t u;
     memcpy(&u, &d, 8);
     return u;
 }
 
-/* ---- sem_float.c: f32/f64 (rnd is a ptx_round; PTX_RND_NONE means round to nearest) */
-float emu_ftz32(float x);
-float emu_add_f32(float a, float b, int rnd);
-float emu_mul_f32(float a, float b, int rnd);
-float emu_fma_f32(float a, float b, float c, int rnd);
-float emu_div_f32(float a, float b, int rnd);
-float emu_sqrt_f32(float a, int rnd);
-float emu_rcp_f32(float a, int rnd);
-double emu_add_f64(double a, double b, int rnd);
-double emu_mul_f64(double a, double b, int rnd);
-double emu_fma_f64(double a, double b, double c, int rnd);
-double emu_div_f64(double a, double b, int rnd);
-double emu_sqrt_f64(double a, int rnd);
-double emu_rcp_f64(double a, int rnd);
-/* min/max: NaN inputs are ignored unless nan_mode (then NaN wins); -0 < +0 */
-float emu_min_f32(float a, float b, bool nan_mode);
-float emu_max_f32(float a, float b, bool nan_mode);
-double emu_min_f64(double a, double b, bool nan_mode);
-double emu_max_f64(double a, double b, bool nan_mode);
-float emu_sat_f32(float x);      /* clamp to [0, 1], NaN -> 0 */
-double emu_sat_f64(double x);
-/* the .approx functions of the ISA (single precision) */
-float emu_approx_f32(int op, float x);   /* op: ptx_opcode RCP/SQRT/RSQRT/SIN/COS/LG2/EX2/TANH */
-double emu_rsqrt_f64(double x);
+/* ---- float family (sem_float.c): f32/f64 arithmetic, flush-to-zero, saturation, min/max,
+ * approximate functions, testp.
+ *
+ * Rounding: the IEEE operations below (add, sub, mul, fma, div, rcp, sqrt; cvt to f32/f64)
+ * round in the host's current rounding mode. That is round-to-nearest-even, except between
+ * emu_round_enter(rnd) and emu_round_leave(saved): an instruction with a directed rounding
+ * modifier sets the mode once around all its lanes, never per lane. Nothing else here depends
+ * on the mode (the approximate functions and the narrow formats round in software or from
+ * double, always to nearest).
+ *
+ * f32 values travel as bits. Inputs: .ftz flushes a subnormal to a zero of the same sign.
+ * Results: .ftz flushes, then .sat clamps to [0, 1] (NaN -> +0), then a NaN becomes the
+ * canonical 0x7fffffff. abs/neg/copysign are bit operations (no canonical NaN). f64 results are
+ * not canonicalised (a NaN keeps an operand's payload, see the f64 rules), and .ftz does not
+ * apply to them. */
+
+/* Sets the host rounding mode for rnd (a ptx_round; NONE, RN and RNA are to nearest); returns
+ * the previous mode for emu_round_leave. */
+int emu_round_enter(int rnd);
+void emu_round_leave(int saved);
+/* Whether rnd rounds to nearest (the host's default: no mode change needed). */
+inline bool sem_float_nearest(int rnd)
+{
+    return rnd == PTX_RND_NONE || rnd == PTX_RND_RN || rnd == PTX_RND_RNA;
+}
+
+inline float emu_ftz32(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, 4);
+    if ((u & 0x7f800000u) == 0) u &= 0x80000000u;
+    memcpy(&x, &u, 4);
+    return x;
+}
+/* .sat: clamp to [0, 1]; NaN and -0 give +0 */
+inline float emu_sat_f32(float x)
+{
+    if (isnan(x) || x <= 0.0f) return 0.0f;
+    return x > 1.0f ? 1.0f : x;
+}
+inline double emu_sat_f64(double x)
+{
+    if (isnan(x) || x <= 0.0) return 0.0;
+    return x > 1.0 ? 1.0 : x;
+}
+/* An f32 operand: bits in, .ftz applied. */
+inline float sem_float_in_f32(uint64_t bits, bool ftz)
+{
+    float f = emu_as_f32(bits);
+    return ftz ? emu_ftz32(f) : f;
+}
+/* An f32 result: .ftz, .sat, canonical NaN. */
+inline uint64_t sem_float_out_f32(float r, bool ftz, bool sat)
+{
+    if (ftz) r = emu_ftz32(r);
+    if (sat) r = emu_sat_f32(r);
+    return isnan(r) ? 0x7fffffffu : emu_f32_bits(r);
+}
+inline uint64_t sem_float_out_f64(double r, bool sat)
+{
+    return emu_f64_bits(sat ? emu_sat_f64(r) : r);
+}
+
+/* add/sub/mul/fma/mad.{rnd}{.ftz}{.sat}.f32 (IEEE, host rounding mode) */
+inline uint64_t sem_float_add_f32(uint64_t a, uint64_t b, bool ftz, bool sat)
+{
+    return sem_float_out_f32(sem_float_in_f32(a, ftz) + sem_float_in_f32(b, ftz), ftz, sat);
+}
+inline uint64_t sem_float_sub_f32(uint64_t a, uint64_t b, bool ftz, bool sat)
+{
+    return sem_float_out_f32(sem_float_in_f32(a, ftz) - sem_float_in_f32(b, ftz), ftz, sat);
+}
+inline uint64_t sem_float_mul_f32(uint64_t a, uint64_t b, bool ftz, bool sat)
+{
+    return sem_float_out_f32(sem_float_in_f32(a, ftz) * sem_float_in_f32(b, ftz), ftz, sat);
+}
+inline uint64_t sem_float_fma_f32(uint64_t a, uint64_t b, uint64_t c, bool ftz, bool sat)
+{
+    float x = sem_float_in_f32(a, ftz), y = sem_float_in_f32(b, ftz), z = sem_float_in_f32(c, ftz);
+    return sem_float_out_f32(fmaf(x, y, z), ftz, sat);
+}
+/* div.{rnd}.f32 and div.full.f32 (the ISA allows div.full 2 ulp: the correctly rounded quotient
+ * is within it, and deterministic), rcp.{rnd}.f32, sqrt.{rnd}.f32 (IEEE, host rounding mode) */
+inline uint64_t sem_float_div_f32(uint64_t a, uint64_t b, bool ftz, bool sat)
+{
+    return sem_float_out_f32(sem_float_in_f32(a, ftz) / sem_float_in_f32(b, ftz), ftz, sat);
+}
+inline uint64_t sem_float_rcp_f32(uint64_t a, bool ftz, bool sat)
+{
+    return sem_float_out_f32(1.0f / sem_float_in_f32(a, ftz), ftz, sat);
+}
+inline uint64_t sem_float_sqrt_f32(uint64_t a, bool ftz, bool sat)
+{
+    return sem_float_out_f32(sqrtf(sem_float_in_f32(a, ftz)), ftz, sat);
+}
+/* div.approx.f32: the correctly rounded quotient (within the ISA's 2 ulp), except that a finite
+ * dividend over a finite divisor with |b| > 2^126 gives zero, as the ISA says. */
+inline uint64_t sem_float_div_approx_f32(uint64_t a, uint64_t b, bool ftz, bool sat)
+{
+    float x = sem_float_in_f32(a, ftz), y = sem_float_in_f32(b, ftz);
+    float r = fabsf(y) > 0x1p126f && fabsf(y) < INFINITY && isfinite(x) ? 0 * x : x / y;
+    return sem_float_out_f32(r, ftz, sat);
+}
+/* The .approx functions of the ISA (f32): computed in double and rounded once, deterministic
+ * on every host and within the ISA's stated error bounds. */
+inline uint64_t sem_float_rcp_approx_f32(uint64_t a, bool ftz, bool sat)
+{
+    return sem_float_out_f32((float)(1.0 / (double)sem_float_in_f32(a, ftz)), ftz, sat);
+}
+inline uint64_t sem_float_sqrt_approx_f32(uint64_t a, bool ftz, bool sat)
+{
+    return sem_float_out_f32((float)sqrt((double)sem_float_in_f32(a, ftz)), ftz, sat);
+}
+inline uint64_t sem_float_rsqrt_approx_f32(uint64_t a, bool ftz, bool sat)
+{
+    return sem_float_out_f32((float)(1.0 / sqrt((double)sem_float_in_f32(a, ftz))), ftz, sat);
+}
+float sem_float_sin_approx(float x);
+float sem_float_cos_approx(float x);
+float sem_float_lg2_approx(float x);
+float sem_float_ex2_approx(float x);
+float sem_float_tanh_approx(float x);
+inline uint64_t sem_float_sin_approx_f32(uint64_t a, bool ftz, bool sat)
+{
+    return sem_float_out_f32(sem_float_sin_approx(sem_float_in_f32(a, ftz)), ftz, sat);
+}
+inline uint64_t sem_float_cos_approx_f32(uint64_t a, bool ftz, bool sat)
+{
+    return sem_float_out_f32(sem_float_cos_approx(sem_float_in_f32(a, ftz)), ftz, sat);
+}
+inline uint64_t sem_float_lg2_approx_f32(uint64_t a, bool ftz, bool sat)
+{
+    return sem_float_out_f32(sem_float_lg2_approx(sem_float_in_f32(a, ftz)), ftz, sat);
+}
+inline uint64_t sem_float_ex2_approx_f32(uint64_t a, bool ftz, bool sat)
+{
+    return sem_float_out_f32(sem_float_ex2_approx(sem_float_in_f32(a, ftz)), ftz, sat);
+}
+inline uint64_t sem_float_tanh_approx_f32(uint64_t a, bool ftz, bool sat)
+{
+    return sem_float_out_f32(sem_float_tanh_approx(sem_float_in_f32(a, ftz)), ftz, sat);
+}
+
+/* min/max: a NaN input is ignored unless nan_mode (then the result is the canonical NaN), and
+ * so is one when both are NaN; -0 < +0. */
+inline float emu_min_f32(float a, float b, bool nan_mode)
+{
+    if (isnan(a) || isnan(b)) {
+        if (nan_mode || (isnan(a) && isnan(b))) return emu_as_f32(0x7fffffffu);
+        return isnan(a) ? b : a;
+    }
+    if (a == b) return signbit(a) ? a : b;
+    return a < b ? a : b;
+}
+inline float emu_max_f32(float a, float b, bool nan_mode)
+{
+    if (isnan(a) || isnan(b)) {
+        if (nan_mode || (isnan(a) && isnan(b))) return emu_as_f32(0x7fffffffu);
+        return isnan(a) ? b : a;
+    }
+    if (a == b) return signbit(a) ? b : a;
+    return a > b ? a : b;
+}
+inline double emu_min_f64(double a, double b, bool nan_mode)
+{
+    if (isnan(a) || isnan(b)) {
+        if (nan_mode || (isnan(a) && isnan(b))) return emu_as_f64(UINT64_C(0x7fffffffffffffff));
+        return isnan(a) ? b : a;
+    }
+    if (a == b) return signbit(a) ? a : b;
+    return a < b ? a : b;
+}
+inline double emu_max_f64(double a, double b, bool nan_mode)
+{
+    if (isnan(a) || isnan(b)) {
+        if (nan_mode || (isnan(a) && isnan(b))) return emu_as_f64(UINT64_C(0x7fffffffffffffff));
+        return isnan(a) ? b : a;
+    }
+    if (a == b) return signbit(a) ? b : a;
+    return a > b ? a : b;
+}
+/* min/max{.ftz}{.NaN}.f32 */
+inline uint64_t sem_float_min_f32(uint64_t a, uint64_t b, bool ftz, bool nan_mode)
+{
+    float x = sem_float_in_f32(a, ftz), y = sem_float_in_f32(b, ftz);
+    return sem_float_out_f32(emu_min_f32(x, y, nan_mode), ftz, false);
+}
+inline uint64_t sem_float_max_f32(uint64_t a, uint64_t b, bool ftz, bool nan_mode)
+{
+    float x = sem_float_in_f32(a, ftz), y = sem_float_in_f32(b, ftz);
+    return sem_float_out_f32(emu_max_f32(x, y, nan_mode), ftz, false);
+}
+/* The min/max forms with every modifier: .xorsign.abs (the min/max of |a| and |b|, with the
+ * xor of the signs unless NaN), .relu (a negative result becomes +0; not with xorsign), .sat. */
+uint64_t sem_float_minmax_f32(bool max, uint64_t a, uint64_t b, bool ftz, bool nan_mode,
+                              bool xorsign, bool relu, bool sat);
+/* abs/neg{.ftz}.f32, copysign.f32 (d takes b's magnitude and a's sign): bit operations */
+inline uint64_t sem_float_abs_f32(uint64_t a, bool ftz)
+{
+    return emu_f32_bits(sem_float_in_f32(a, ftz)) & 0x7fffffffu;
+}
+inline uint64_t sem_float_neg_f32(uint64_t a, bool ftz)
+{
+    return emu_f32_bits(sem_float_in_f32(a, ftz)) ^ 0x80000000u;
+}
+inline uint64_t sem_float_copysign_f32(uint64_t a, uint64_t b)
+{
+    return (b & 0x7fffffffu) | (a & 0x80000000u);
+}
+
+/* f64: add, sub, mul, fma, div, rcp, sqrt (IEEE, host rounding mode), .sat.
+ * A NaN result keeps a NaN operand's payload, by x86-64's rules, written out here so that they
+ * do not depend on the order in which a compiler puts a commutative operation's operands: add,
+ * sub and mul give the first NaN of a, b (sub: of a, -b), fma the first of b, a, c (the
+ * hardware fma glibc uses there), quieted; an invalid operation on numbers gives the host's
+ * default NaN. div, rcp and sqrt have no operands to reorder. */
+inline bool sem_float_isnan_f64(uint64_t v)
+{
+    return (v & ~(UINT64_C(1) << 63)) > UINT64_C(0x7ff0000000000000);
+}
+/* A NaN result r as x86-64 gives it: the first NaN of x, y, z, quieted, else r itself. */
+inline uint64_t sem_float_nan_f64(uint64_t r, uint64_t x, uint64_t y, uint64_t z)
+{
+    const uint64_t quiet = UINT64_C(1) << 51;
+    if (!sem_float_isnan_f64(r)) return r;
+    if (sem_float_isnan_f64(x)) return x | quiet;
+    if (sem_float_isnan_f64(y)) return y | quiet;
+    return sem_float_isnan_f64(z) ? z | quiet : r;
+}
+inline uint64_t sem_float_add_f64(uint64_t a, uint64_t b, bool sat)
+{
+    uint64_t r = emu_f64_bits(emu_as_f64(a) + emu_as_f64(b));
+    return sem_float_out_f64(emu_as_f64(sem_float_nan_f64(r, a, b, b)), sat);
+}
+inline uint64_t sem_float_sub_f64(uint64_t a, uint64_t b, bool sat)
+{
+    return sem_float_add_f64(a, b ^ (UINT64_C(1) << 63), sat);
+}
+inline uint64_t sem_float_mul_f64(uint64_t a, uint64_t b, bool sat)
+{
+    uint64_t r = emu_f64_bits(emu_as_f64(a) * emu_as_f64(b));
+    return sem_float_out_f64(emu_as_f64(sem_float_nan_f64(r, a, b, b)), sat);
+}
+inline uint64_t sem_float_fma_f64(uint64_t a, uint64_t b, uint64_t c, bool sat)
+{
+    uint64_t r = emu_f64_bits(fma(emu_as_f64(a), emu_as_f64(b), emu_as_f64(c)));
+    return sem_float_out_f64(emu_as_f64(sem_float_nan_f64(r, b, a, c)), sat);
+}
+inline uint64_t sem_float_div_f64(uint64_t a, uint64_t b, bool sat)
+{
+    return sem_float_out_f64(emu_as_f64(a) / emu_as_f64(b), sat);
+}
+inline uint64_t sem_float_rcp_f64(uint64_t a, bool sat)
+{
+    return sem_float_out_f64(1.0 / emu_as_f64(a), sat);
+}
+inline uint64_t sem_float_sqrt_f64(uint64_t a, bool sat)
+{
+    return sem_float_out_f64(sqrt(emu_as_f64(a)), sat);
+}
+/* rcp.approx.ftz.f64 (the ISA's "gross approximation", see sem_float.c), rsqrt.approx.f64 */
 double emu_rcp_approx_ftz_f64(double a);
+inline uint64_t sem_float_rcp_approx_ftz_f64(uint64_t a, bool sat)
+{
+    return sem_float_out_f64(emu_rcp_approx_ftz_f64(emu_as_f64(a)), sat);
+}
+inline uint64_t sem_float_rsqrt_approx_f64(uint64_t a, bool sat)
+{
+    return sem_float_out_f64(1.0 / sqrt(emu_as_f64(a)), sat);
+}
+inline uint64_t sem_float_min_f64(uint64_t a, uint64_t b, bool nan_mode, bool sat)
+{
+    return sem_float_out_f64(emu_min_f64(emu_as_f64(a), emu_as_f64(b), nan_mode), sat);
+}
+inline uint64_t sem_float_max_f64(uint64_t a, uint64_t b, bool nan_mode, bool sat)
+{
+    return sem_float_out_f64(emu_max_f64(emu_as_f64(a), emu_as_f64(b), nan_mode), sat);
+}
+inline uint64_t sem_float_abs_f64(uint64_t a) { return a & ~(UINT64_C(1) << 63); }
+inline uint64_t sem_float_neg_f64(uint64_t a) { return a ^ (UINT64_C(1) << 63); }
+inline uint64_t sem_float_copysign_f64(uint64_t a, uint64_t b)
+{
+    return (b & ~(UINT64_C(1) << 63)) | (a & (UINT64_C(1) << 63));
+}
+
 /* testp.{finite,infinite,number,notanumber,normal,subnormal}: mode is the ptx_suffix;
  * is_subnormal tells whether x is subnormal in its own format */
 bool emu_testp(int mode, double x, bool is_subnormal);
-/* setp comparisons on floats: cmp is a ptx_cmp */
-bool emu_cmp_float(int cmp, double a, double b);
-bool emu_cmp_int(int cmp, uint64_t a, uint64_t b, bool is_signed, unsigned bits);
-/* Runs with the host rounding mode set to rnd; returns the previous mode. */
-int emu_round_enter(int rnd);
-void emu_round_leave(int saved);
+/* testp on the bits of an f32 or f64 value (t) */
+bool sem_float_testp(int mode, uint8_t t, uint64_t bits);
 
-/* ---- sem_half.c: narrow formats from/to double */
+/* ---- half family (sem_half.c): the narrow formats (f16, bf16, tf32, fp8) from and to double,
+ * and half-precision arithmetic */
 /* Rounds x to a binary format with ebits exponent and mbits fraction bits (IEEE-like, with
  * infinities); satfinite clamps to the largest finite value, NaN gives the canonical NaN. */
 uint32_t emu_round_to_format(double x, int ebits, int mbits, int rnd, bool satfinite);
@@ -185,19 +442,146 @@ uint8_t emu_f32_to_e4m3(float x, bool satfinite);
 uint8_t emu_f32_to_e5m2(float x, bool satfinite);
 float emu_e4m3_to_f32(uint8_t b);
 float emu_e5m2_to_f32(uint8_t b);
-/* Arithmetic on one half-precision lane: op is a ptx_opcode (ADD/SUB/MUL/FMA/MIN/MAX/NEG/ABS),
- * bf selects bf16. The result is rounded once, to nearest unless rnd says otherwise. */
+/* Arithmetic on one half-precision value (bf selects bf16): computed in double and rounded
+ * once, to nearest unless rnd says otherwise. .ftz flushes subnormal inputs and results, .sat
+ * clamps to [0, 1] (NaN -> +0), .relu makes a negative result +0, a NaN result is the canonical
+ * 0x7fff. min/max: as the f32 forms (NaN ignored unless nan_mode, -0 < +0), the result is one
+ * of the inputs. neg/abs are bit operations. */
+uint16_t sem_half_add(bool bf, uint16_t a, uint16_t b, int rnd, bool ftz, bool sat, bool relu);
+uint16_t sem_half_sub(bool bf, uint16_t a, uint16_t b, int rnd, bool ftz, bool sat, bool relu);
+uint16_t sem_half_mul(bool bf, uint16_t a, uint16_t b, int rnd, bool ftz, bool sat, bool relu);
+uint16_t sem_half_fma(bool bf, uint16_t a, uint16_t b, uint16_t c, int rnd, bool ftz, bool sat,
+                      bool relu);
+uint16_t sem_half_min(bool bf, uint16_t a, uint16_t b, bool ftz, bool nan_mode, bool relu);
+uint16_t sem_half_max(bool bf, uint16_t a, uint16_t b, bool ftz, bool nan_mode, bool relu);
+inline uint16_t sem_half_neg(uint16_t a) { return a ^ 0x8000; }
+inline uint16_t sem_half_abs(uint16_t a) { return a & 0x7fff; }
+/* A half operand with .ftz: subnormals flushed to a zero of the same sign. */
+inline uint16_t sem_half_ftz(uint16_t h, bool bf)
+{
+    return (h & (bf ? 0x7f80 : 0x7c00)) == 0 ? h & 0x8000 : h;
+}
+/* One of the above by opcode (ADD/SUB/MUL/FMA/MIN/MAX/NEG/ABS), for callers that hold the
+ * operation as data (atomics). */
 uint16_t emu_half_op(int op, bool bf, uint16_t a, uint16_t b, uint16_t c, int rnd, bool ftz,
                      bool sat, bool nan_mode, bool relu);
 
-/* ---- sem_cvt.c */
+/* ---- conversion family (sem_cvt.c): cvt on every type pair, the packed forms, cvt.pack.sat,
+ * cvta and isspacep */
+
 /* cvt dtype.stype: value bits of the source in, value bits of the destination out (not yet
- * extended to the register width). rnd/ftz/sat/satfinite as written. */
+ * extended to the register width). rnd/ftz/sat/satfinite as written. A conversion to f32 or
+ * f64 rounds in the host rounding mode, which the caller sets to sem_cvt_host_round(...) (once
+ * per instruction, see the float family); everything else rounds in software. */
 uint64_t emu_cvt(uint8_t dtype, uint8_t stype, int rnd, bool ftz, bool sat, bool satfinite,
                  uint64_t v);
-/* Float (as double) to integer type with integer rounding rnd (RNI/RZI/RMI/RPI; NONE = RZI),
- * saturating to the destination range; NaN gives 0. */
-uint64_t emu_float_to_int(double x, unsigned bits, bool is_signed, int rnd);
+/* The host rounding mode (a ptx_round) emu_cvt(dtype, stype, rnd, ...) needs. */
+int sem_cvt_host_round(uint8_t dtype, uint8_t stype, int rnd);
+/* x rounded to an integral value by an integer rounding mode (RNI/RZI/RMI/RPI; else x). */
+inline double sem_cvt_round_integral(double x, int rnd)
+{
+    switch (rnd) {
+    case PTX_RND_RNI: return rint(x);
+    case PTX_RND_RMI: return floor(x);
+    case PTX_RND_RPI: return ceil(x);
+    case PTX_RND_RZI: return trunc(x);
+    default: return x;
+    }
+}
+/* Float (as double) to integer type with integer rounding rnd (RNI/RZI/RMI/RPI, or the IEEE
+ * name of the same direction; NONE = RZI), saturating to the destination range; NaN gives 0. */
+inline uint64_t emu_float_to_int(double x, unsigned bits, bool is_signed, int rnd)
+{
+    if (isnan(x)) return 0;
+    if (rnd == PTX_RND_NONE || rnd == PTX_RND_RZ) rnd = PTX_RND_RZI;
+    if (rnd == PTX_RND_RN) rnd = PTX_RND_RNI;
+    if (rnd == PTX_RND_RM) rnd = PTX_RND_RMI;
+    if (rnd == PTX_RND_RP) rnd = PTX_RND_RPI;
+    x = sem_cvt_round_integral(x, rnd);
+    if (is_signed) {
+        double lo = -ldexp(1.0, (int)bits - 1), hi = ldexp(1.0, (int)bits - 1);
+        int64_t v;
+        if (x < lo) v = bits >= 64 ? INT64_MIN : -(INT64_C(1) << (bits - 1));
+        else if (x >= hi) v = bits >= 64 ? INT64_MAX : (INT64_C(1) << (bits - 1)) - 1;
+        else v = (int64_t)x;
+        return (uint64_t)v & emu_mask_bits(bits);
+    }
+    double hi = ldexp(1.0, (int)bits);
+    if (x <= 0) return 0;
+    if (x >= hi) return emu_mask_bits(bits);
+    return (uint64_t)x;
+}
+/* The commonest pairs, as emu_cvt computes them: integer to integer without .sat (sign- or
+ * zero-extend from sbits, truncate to dbits); 32-bit integers to f32 (host rounding mode) and
+ * f64 (exact); f32 to an integer; f32 to f64 (exact; NaN keeps its payload) and f64 to f32. */
+inline uint64_t sem_cvt_int_resize(uint64_t v, unsigned sbits, bool ssigned, unsigned dbits)
+{
+    return (ssigned ? (uint64_t)emu_sext(v, sbits) : (v & emu_mask_bits(sbits))) &
+           emu_mask_bits(dbits);
+}
+inline uint64_t sem_cvt_s32_to_f32(uint64_t v)
+{
+    return emu_f32_bits((float)(int32_t)(uint32_t)v);
+}
+inline uint64_t sem_cvt_u32_to_f32(uint64_t v) { return emu_f32_bits((float)(uint32_t)v); }
+inline uint64_t sem_cvt_s32_to_f64(uint64_t v)
+{
+    return emu_f64_bits((double)(int32_t)(uint32_t)v);
+}
+inline uint64_t sem_cvt_u32_to_f64(uint64_t v) { return emu_f64_bits((double)(uint32_t)v); }
+inline uint64_t sem_cvt_f32_to_int(uint64_t v, bool ftz, unsigned bits, bool is_signed, int rnd)
+{
+    return emu_float_to_int(sem_float_in_f32(v, ftz), bits, is_signed, rnd);
+}
+inline uint64_t sem_cvt_f32_to_f64(uint64_t v, bool ftz, bool sat)
+{
+    double x = sem_float_in_f32(v, ftz);
+    return emu_f64_bits(sat ? emu_sat_f64(x) : x);
+}
+inline uint64_t sem_cvt_f64_to_f32(uint64_t v, bool ftz, bool sat)
+{
+    double x = emu_as_f64(v);
+    if (sat) x = emu_sat_f64(x);
+    return sem_float_out_f32((float)x, ftz, false);
+}
+/* cvt{.rnd}.relu.{f16,bf16}: a negative result (not NaN) becomes +0 */
+inline uint64_t sem_cvt_relu(uint8_t dtype, uint64_t r)
+{
+    if (dtype == PTX_TYPE_F16 && (r & 0x8000) && (r & 0x7fff) <= 0x7c00) return 0;
+    if (dtype == PTX_TYPE_BF16 && (r & 0x8000) && (r & 0x7fff) <= 0x7f80) return 0;
+    return r;
+}
+/* The packed forms (dtype f16x2, bf16x2, e4m3x2 or e5m2x2; .relu and .satfinite as written):
+ * cvt to a pair from two f32 or f16 values (stype), a above b; f16x2 to an fp8 pair; an fp8
+ * pair (stype) widened to f16x2. */
+uint64_t sem_cvt_pack_pair(uint8_t dtype, uint8_t stype, uint64_t a, uint64_t b, int rnd,
+                           bool relu, bool satfinite);
+uint64_t sem_cvt_f16x2_to_f8x2(uint8_t dtype, uint64_t a, int rnd, bool relu, bool satfinite);
+uint64_t sem_cvt_f8x2_to_f16x2(uint8_t stype, uint64_t a);
+/* cvt.pack.sat.{u16,s16}.s32 d, a, b and cvt.pack.sat.{u8,s8,u4,s4,u2,s2}.s32.b32 d, a, b, c:
+ * a and b clamped to dtype and packed with a above b; with c (has_c), the bits above the pair
+ * come from the low bits of c. */
+uint64_t sem_cvt_pack_sat_int(uint8_t dtype, uint64_t a, uint64_t b, uint64_t c, bool has_c);
+/* cvta{.to}.space: a generic address from an offset in space sp, or (to) back; an address
+ * outside the space's window passes unchanged. */
+inline uint64_t sem_cvt_cvta(uint8_t sp, bool to, uint64_t v)
+{
+    return to ? sem_strip_window(sp, v) : sem_generic_address(sp, v);
+}
+/* isspacep.space: whether generic address v lies in space sp (global and const: below the
+ * windows). */
+inline bool sem_cvt_isspacep(uint8_t sp, uint64_t v)
+{
+    uint64_t off;
+    uint8_t in = sem_generic_space(v, &off);
+    switch (sp) {
+    case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CLUSTER: return in == PTX_SPACE_SHARED;
+    case PTX_SPACE_LOCAL: return in == PTX_SPACE_LOCAL;
+    case PTX_SPACE_PARAM: return in == PTX_SPACE_PARAM;
+    case PTX_SPACE_CONST: case PTX_SPACE_GLOBAL: return v < EMU_SHARED_WINDOW;
+    default: return false;
+    }
+}
 
 /* ---- sem_video.c: the video instructions (vadd ... vset, vadd2 ... vset4) on one lane.
  * Selectors are packed as ptx_operand.imm holds them (0 = none: the instruction's default);
@@ -560,6 +944,80 @@ uint64_t sem_simd_min16x2(uint64_t a, uint64_t b, bool sg, bool relu);
 uint64_t sem_simd_max16x2(uint64_t a, uint64_t b, bool sg, bool relu);
 
 /* ---- comparison family (sem_cmp.c): setp/set/selp/slct rules on every type */
+/* cmp is a ptx_cmp. Float compares are IEEE's: the ordered ones (eq ... ge) are false and the
+ * unordered ones (equ ... geu) true when an operand is NaN; num and nan test for NaN. */
+inline bool emu_cmp_float(int cmp, double a, double b)
+{
+    switch (cmp) {
+    case PTX_CMP_EQ: return a == b;
+    case PTX_CMP_NE: return a < b || a > b;
+    case PTX_CMP_LT: return a < b;
+    case PTX_CMP_LE: return a <= b;
+    case PTX_CMP_GT: return a > b;
+    case PTX_CMP_GE: return a >= b;
+    case PTX_CMP_EQU: return !(a < b || a > b);
+    case PTX_CMP_NEU: return a != b;
+    case PTX_CMP_LTU: return !(a >= b);
+    case PTX_CMP_LEU: return !(a > b);
+    case PTX_CMP_GTU: return !(a <= b);
+    case PTX_CMP_GEU: return !(a < b);
+    case PTX_CMP_NUM: return !isnan(a) && !isnan(b);
+    case PTX_CMP_NAN: return isnan(a) || isnan(b);
+    default: return false;
+    }
+}
+/* Integers of `bits` bits (the operands' higher bits are ignored); lo/ls/hi/hs are unsigned. */
+inline bool emu_cmp_int(int cmp, uint64_t a, uint64_t b, bool is_signed, unsigned bits)
+{
+    a &= emu_mask_bits(bits);
+    b &= emu_mask_bits(bits);
+    int64_t sa = emu_sext(a, bits), sb = emu_sext(b, bits);
+    switch (cmp) {
+    case PTX_CMP_EQ: return a == b;
+    case PTX_CMP_NE: return a != b;
+    case PTX_CMP_LT: return is_signed ? sa < sb : a < b;
+    case PTX_CMP_LE: return is_signed ? sa <= sb : a <= b;
+    case PTX_CMP_GT: return is_signed ? sa > sb : a > b;
+    case PTX_CMP_GE: return is_signed ? sa >= sb : a >= b;
+    case PTX_CMP_LO: return a < b;
+    case PTX_CMP_LS: return a <= b;
+    case PTX_CMP_HI: return a > b;
+    case PTX_CMP_HS: return a >= b;
+    default: return false;
+    }
+}
+/* f32 and f64 compares on bits (.ftz flushes f32 inputs) */
+inline bool sem_cmp_f32(int cmp, uint64_t a, uint64_t b, bool ftz)
+{
+    return emu_cmp_float(cmp, sem_float_in_f32(a, ftz), sem_float_in_f32(b, ftz));
+}
+inline bool sem_cmp_f64(int cmp, uint64_t a, uint64_t b)
+{
+    return emu_cmp_float(cmp, emu_as_f64(a), emu_as_f64(b));
+}
+/* a cmp b on values of any scalar type t (integers by kind and width; f32, f64, f16 and bf16,
+ * .ftz flushing the inputs of every float type). */
+bool sem_cmp_value(int cmp, uint8_t t, bool ftz, uint64_t a, uint64_t b);
+/* setp/set's combining operation (boolop: ptx_suffix AND/OR/XOR, or 0 for none) */
+inline bool sem_cmp_combine(int boolop, bool r, bool c)
+{
+    switch (boolop) {
+    case PTX_SFX_AND: return r && c;
+    case PTX_SFX_OR: return r || c;
+    case PTX_SFX_XOR: return r != c;
+    default: return r;
+    }
+}
+/* set's result in dtype: 1.0f for f32, all ones for an integer type; 0 for false. */
+inline uint64_t sem_cmp_set_result(uint8_t dtype, bool r)
+{
+    if (!r) return 0;
+    return dtype == PTX_TYPE_F32 ? 0x3f800000u : emu_mask_bits(emu_type_bits[dtype]);
+}
+inline uint64_t sem_cmp_selp(bool p, uint64_t a, uint64_t b) { return p ? a : b; }
+/* slct's test c >= 0 on an s32 c, or an f32 c (-0 counts as zero, NaN fails) */
+inline bool sem_cmp_slct_s32(uint64_t c) { return emu_sext(c, 32) >= 0; }
+inline bool sem_cmp_slct_f32(uint64_t c, bool ftz) { return sem_float_in_f32(c, ftz) >= 0.0f; }
 
 /* ---- warp family (sem_warp.c): shuffle source lanes and segment rules, votes, matches,
  * reductions, elect */

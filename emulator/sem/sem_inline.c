@@ -8,9 +8,85 @@ extern uint8_t sem_generic_space(uint64_t v, uint64_t *offset);
 extern uint64_t sem_generic_address(uint8_t sp, uint64_t offset);
 extern uint64_t sem_strip_window(uint8_t sp, uint64_t v);
 
-/* type helpers */
+/* types */
 extern uint64_t emu_mask_bits(unsigned bits);
 extern int64_t emu_sext(uint64_t v, unsigned bits);
+extern bool emu_is_signed(uint8_t t);
+extern bool emu_is_float(uint8_t t);
+extern float emu_as_f32(uint64_t b);
+extern uint64_t emu_f32_bits(float f);
+extern double emu_as_f64(uint64_t b);
+extern uint64_t emu_f64_bits(double d);
+
+/* float family */
+extern bool sem_float_nearest(int rnd);
+extern float emu_ftz32(float x);
+extern float emu_sat_f32(float x);
+extern double emu_sat_f64(double x);
+extern float sem_float_in_f32(uint64_t bits, bool ftz);
+extern uint64_t sem_float_out_f32(float r, bool ftz, bool sat);
+extern uint64_t sem_float_out_f64(double r, bool sat);
+extern uint64_t sem_float_add_f32(uint64_t a, uint64_t b, bool ftz, bool sat);
+extern uint64_t sem_float_sub_f32(uint64_t a, uint64_t b, bool ftz, bool sat);
+extern uint64_t sem_float_mul_f32(uint64_t a, uint64_t b, bool ftz, bool sat);
+extern uint64_t sem_float_fma_f32(uint64_t a, uint64_t b, uint64_t c, bool ftz, bool sat);
+extern uint64_t sem_float_div_f32(uint64_t a, uint64_t b, bool ftz, bool sat);
+extern uint64_t sem_float_rcp_f32(uint64_t a, bool ftz, bool sat);
+extern uint64_t sem_float_sqrt_f32(uint64_t a, bool ftz, bool sat);
+extern uint64_t sem_float_div_approx_f32(uint64_t a, uint64_t b, bool ftz, bool sat);
+extern uint64_t sem_float_rcp_approx_f32(uint64_t a, bool ftz, bool sat);
+extern uint64_t sem_float_sqrt_approx_f32(uint64_t a, bool ftz, bool sat);
+extern uint64_t sem_float_rsqrt_approx_f32(uint64_t a, bool ftz, bool sat);
+extern uint64_t sem_float_sin_approx_f32(uint64_t a, bool ftz, bool sat);
+extern uint64_t sem_float_cos_approx_f32(uint64_t a, bool ftz, bool sat);
+extern uint64_t sem_float_lg2_approx_f32(uint64_t a, bool ftz, bool sat);
+extern uint64_t sem_float_ex2_approx_f32(uint64_t a, bool ftz, bool sat);
+extern uint64_t sem_float_tanh_approx_f32(uint64_t a, bool ftz, bool sat);
+extern float emu_min_f32(float a, float b, bool nan_mode);
+extern float emu_max_f32(float a, float b, bool nan_mode);
+extern double emu_min_f64(double a, double b, bool nan_mode);
+extern double emu_max_f64(double a, double b, bool nan_mode);
+extern uint64_t sem_float_min_f32(uint64_t a, uint64_t b, bool ftz, bool nan_mode);
+extern uint64_t sem_float_max_f32(uint64_t a, uint64_t b, bool ftz, bool nan_mode);
+extern uint64_t sem_float_abs_f32(uint64_t a, bool ftz);
+extern uint64_t sem_float_neg_f32(uint64_t a, bool ftz);
+extern uint64_t sem_float_copysign_f32(uint64_t a, uint64_t b);
+extern bool sem_float_isnan_f64(uint64_t v);
+extern uint64_t sem_float_nan_f64(uint64_t r, uint64_t x, uint64_t y, uint64_t z);
+extern uint64_t sem_float_add_f64(uint64_t a, uint64_t b, bool sat);
+extern uint64_t sem_float_sub_f64(uint64_t a, uint64_t b, bool sat);
+extern uint64_t sem_float_mul_f64(uint64_t a, uint64_t b, bool sat);
+extern uint64_t sem_float_fma_f64(uint64_t a, uint64_t b, uint64_t c, bool sat);
+extern uint64_t sem_float_div_f64(uint64_t a, uint64_t b, bool sat);
+extern uint64_t sem_float_rcp_f64(uint64_t a, bool sat);
+extern uint64_t sem_float_sqrt_f64(uint64_t a, bool sat);
+extern uint64_t sem_float_rcp_approx_ftz_f64(uint64_t a, bool sat);
+extern uint64_t sem_float_rsqrt_approx_f64(uint64_t a, bool sat);
+extern uint64_t sem_float_min_f64(uint64_t a, uint64_t b, bool nan_mode, bool sat);
+extern uint64_t sem_float_max_f64(uint64_t a, uint64_t b, bool nan_mode, bool sat);
+extern uint64_t sem_float_abs_f64(uint64_t a);
+extern uint64_t sem_float_neg_f64(uint64_t a);
+extern uint64_t sem_float_copysign_f64(uint64_t a, uint64_t b);
+
+/* half family */
+extern uint16_t sem_half_neg(uint16_t a);
+extern uint16_t sem_half_abs(uint16_t a);
+extern uint16_t sem_half_ftz(uint16_t h, bool bf);
+
+/* conversion family */
+extern double sem_cvt_round_integral(double x, int rnd);
+extern uint64_t emu_float_to_int(double x, unsigned bits, bool is_signed, int rnd);
+extern uint64_t sem_cvt_int_resize(uint64_t v, unsigned sbits, bool ssigned, unsigned dbits);
+extern uint64_t sem_cvt_s32_to_f32(uint64_t v);
+extern uint64_t sem_cvt_u32_to_f32(uint64_t v);
+extern uint64_t sem_cvt_s32_to_f64(uint64_t v);
+extern uint64_t sem_cvt_u32_to_f64(uint64_t v);
+extern uint64_t sem_cvt_f32_to_int(uint64_t v, bool ftz, unsigned bits, bool is_signed, int rnd);
+extern uint64_t sem_cvt_f32_to_f64(uint64_t v, bool ftz, bool sat);
+extern uint64_t sem_cvt_f64_to_f32(uint64_t v, bool ftz, bool sat);
+extern uint64_t sem_cvt_relu(uint8_t dtype, uint64_t r);
+extern uint64_t sem_cvt_cvta(uint8_t sp, bool to, uint64_t v);
+extern bool sem_cvt_isspacep(uint8_t sp, uint64_t v);
 
 /* integer family */
 extern uint64_t sem_int_add(uint64_t a, uint64_t b, unsigned bits);
@@ -62,5 +138,14 @@ extern uint64_t sem_int_shf(uint64_t a, uint64_t b, uint64_t n, bool left, bool 
 extern uint64_t sem_int_lop3(uint64_t a, uint64_t b, uint64_t c, uint64_t lut);
 
 /* comparison family */
+extern bool emu_cmp_float(int cmp, double a, double b);
+extern bool emu_cmp_int(int cmp, uint64_t a, uint64_t b, bool is_signed, unsigned bits);
+extern bool sem_cmp_f32(int cmp, uint64_t a, uint64_t b, bool ftz);
+extern bool sem_cmp_f64(int cmp, uint64_t a, uint64_t b);
+extern bool sem_cmp_combine(int boolop, bool r, bool c);
+extern uint64_t sem_cmp_set_result(uint8_t dtype, bool r);
+extern uint64_t sem_cmp_selp(bool p, uint64_t a, uint64_t b);
+extern bool sem_cmp_slct_s32(uint64_t c);
+extern bool sem_cmp_slct_f32(uint64_t c, bool ftz);
 
 /* warp family */
