@@ -225,6 +225,68 @@ uint32_t emu_video_exec(const emu_video *v, uint32_t a, uint32_t b, uint32_t c);
 /* ---- comparison family (sem_cmp.c): setp/set/selp/slct rules on every type */
 
 /* ---- warp family (sem_warp.c): shuffle source lanes and segment rules, votes, matches,
- * reductions, elect */
+ * reductions, elect. Lanes are 0..31 and sets of lanes 32-bit masks (bit i: lane i); `members`
+ * is a lane's participating set (its membermask and the lanes executing the instruction). Ops
+ * and modes are the instruction's ptx_suffix values. */
+
+/* shfl{.sync}.mode: the lane whose `a` value `lane` receives, from the instruction's b and c
+ * (c packs the clamp value in bits 0-4 and the segment mask in bits 8-12). *valid is the
+ * predicate result: false when the source lies outside the lane's segment, in which case the
+ * lane receives its own value (the ISA's pseudo-code, shfl.sync). mode: UP, DOWN, BFLY, IDX. */
+inline unsigned sem_warp_shfl_src(int mode, unsigned lane, uint32_t b, uint32_t c, bool *valid)
+{
+    int l = (int)lane, bval = (int)(b & 31), cval = (int)(c & 31), seg = (int)((c >> 8) & 31);
+    int max_lane = (l & seg) | (cval & ~seg), min_lane = l & seg, j;
+    bool pv;
+    switch (mode) {
+    case PTX_SFX_UP: j = l - bval; pv = j >= max_lane; break;
+    case PTX_SFX_DOWN: j = l + bval; pv = j <= max_lane; break;
+    case PTX_SFX_BFLY: j = l ^ bval; pv = j <= max_lane; break;
+    default: j = min_lane | (bval & ~seg); pv = j <= max_lane; break;   /* IDX */
+    }
+    *valid = pv;
+    return pv ? (unsigned)j : lane;
+}
+
+/* vote{.sync}.mode over the members' predicate bits `pred`: BALLOT gives the members whose
+ * predicate holds; ALL, ANY and UNI give 1 or 0. */
+inline uint32_t sem_warp_vote(int mode, uint32_t pred, uint32_t members)
+{
+    uint32_t on = pred & members;
+    switch (mode) {
+    case PTX_SFX_ALL: return on == members;
+    case PTX_SFX_ANY: return on != 0;
+    case PTX_SFX_BALLOT: return on;
+    default: return on == members || on == 0;   /* UNI */
+    }
+}
+
+/* match.any: the members whose value (v: every lane's) equals lane's. */
+uint32_t sem_warp_match_any(const uint64_t v[32], uint32_t members, unsigned lane);
+/* match.all: the members when every member's value equals lane's (*all true), else 0. */
+uint32_t sem_warp_match_all(const uint64_t v[32], uint32_t members, unsigned lane, bool *all);
+
+/* redux.sync.op: acc combined with x (op ADD, MIN, MAX, AND, OR, XOR; 32-bit values, min and
+ * max signed when is_signed). */
+inline uint32_t sem_warp_redux_step(int op, bool is_signed, uint32_t acc, uint32_t x)
+{
+    switch (op) {
+    case PTX_SFX_ADD: return acc + x;
+    case PTX_SFX_AND: return acc & x;
+    case PTX_SFX_OR: return acc | x;
+    case PTX_SFX_XOR: return acc ^ x;
+    case PTX_SFX_MIN: return (is_signed ? (int32_t)x < (int32_t)acc : x < acc) ? x : acc;
+    default: return (is_signed ? (int32_t)x > (int32_t)acc : x > acc) ? x : acc;   /* MAX */
+    }
+}
+/* redux.sync.op over the members' values (v: every lane's, low 32 bits); 0 for no member. */
+uint32_t sem_warp_redux(int op, bool is_signed, const uint64_t v[32], uint32_t members);
+
+/* elect.sync: the leader of the members, their lowest lane (0 when there is none); a lane's
+ * predicate is lane == leader for a non-empty set. */
+inline unsigned sem_warp_elect(uint32_t members)
+{
+    return members ? (unsigned)__builtin_ctz(members) : 0;
+}
 
 #endif

@@ -13,3 +13,8 @@ extern uint64_t sem_strip_window(uint8_t sp, uint64_t v);
 /* comparison family */
 
 /* warp family */
+extern unsigned sem_warp_shfl_src(int mode, unsigned lane, uint32_t b, uint32_t c, bool *valid);
+extern uint32_t sem_warp_vote(int mode, uint32_t pred, uint32_t members);
+extern uint32_t sem_warp_redux_step(int op, bool is_signed, uint32_t acc, uint32_t x);
+extern unsigned sem_warp_elect(uint32_t members);
+
