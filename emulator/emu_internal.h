@@ -301,28 +301,6 @@ uint64_t emu_mbarrier_update(uint8_t *p, int what, uint32_t count, int32_t tx);
 bool emu_surf_address(const emu_texture *t, uint16_t geom, const uint32_t *c, bool elements,
                       unsigned size, bool clamp, uint64_t *addr);
 
-/* ---- sem_mma.c: tensor-core fragment layouts and arithmetic (exec_mma.c, exec_wmma.c) */
-enum { EMU_MMA_A, EMU_MMA_B, EMU_MMA_C };
-/* Bits of a matrix element of type t (b1 1, s4 4, s8 8, f16 16, f64 64, else 32). */
-unsigned emu_mma_bits(uint8_t t);
-/* Distinct elements a lane holds of matrix `which` of an m x n x k operation (sm_80 layouts). */
-unsigned emu_mma_distinct(int which, unsigned m, unsigned n, unsigned k, unsigned ebits);
-/* (row, col) of element e (counted over the fragment registers, low bits first) of lane. */
-void emu_mma_pos(int which, unsigned m, unsigned n, unsigned k, unsigned ebits, unsigned lane,
-                 unsigned e, unsigned *row, unsigned *col);
-/* The same for mma.m8n8k4 with .f16 (within the lane's quad-pair's 8x8x4 operation). */
-void emu_mma_pos_m8n8k4(int which, bool row_major, bool f32_acc, unsigned lane, unsigned e,
-                        unsigned *row, unsigned *col);
-typedef struct emu_mma_op {
-    unsigned m, n, k;
-    uint8_t at, bt, ct, dt;
-    bool satfinite;
-    uint16_t bitop;            /* b1: PTX_SFX_AND or PTX_SFX_XOR */
-} emu_mma_op;
-/* D = A x B + C on row-major matrices of element bits (A: m x k, B: k x n, C and D: m x n). */
-void emu_mma_compute(const emu_mma_op *op, const uint64_t *A, const uint64_t *B,
-                     const uint64_t *C, uint64_t *D);
-
 /* Device-side calls (exec_builtin.c): printf records and assertion messages for the FIFO. */
 void emu_output_append(const char *text, size_t len, uint64_t cost, bool to_stderr);
 

@@ -289,4 +289,58 @@ inline unsigned sem_warp_elect(uint32_t members)
     return members ? (unsigned)__builtin_ctz(members) : 0;
 }
 
+/* ---- matrix family (sem_mma.c): where each matrix element sits in a warp's fragment
+ * registers, the sparse-metadata and ldmatrix layouts, and what the tensor cores compute;
+ * shared by mma.sync (exec_mma.c) and wmma (exec_wmma.c). */
+enum { EMU_MMA_A, EMU_MMA_B, EMU_MMA_C };
+/* Bits of a matrix element of type t (b1 1, s4 4, s8 8, f16 16, f64 64, else 32). */
+unsigned emu_mma_bits(uint8_t t);
+/* Bits of a fragment register holding elements of ebits (64 for f64, else 32), and how many
+ * registers n elements take. */
+inline unsigned sem_mma_reg_bits(unsigned ebits) { return ebits == 64 ? 64 : 32; }
+inline unsigned sem_mma_regs(unsigned n, unsigned ebits)
+{
+    unsigned per = sem_mma_reg_bits(ebits) / ebits;
+    return (n + per - 1) / per;
+}
+/* Distinct elements a lane holds of matrix `which` of an m x n x k operation (sm_80 layouts). */
+unsigned emu_mma_distinct(int which, unsigned m, unsigned n, unsigned k, unsigned ebits);
+/* (row, col) of element e (counted over the fragment registers, low bits first) of lane. */
+void emu_mma_pos(int which, unsigned m, unsigned n, unsigned k, unsigned ebits, unsigned lane,
+                 unsigned e, unsigned *row, unsigned *col);
+/* The same for mma.m8n8k4 with .f16 (within the lane's quad-pair's 8x8x4 operation). */
+void emu_mma_pos_m8n8k4(int which, bool row_major, bool f32_acc, unsigned lane, unsigned e,
+                        unsigned *row, unsigned *col);
+/* (row, col) of half h (0: low 16 bits) of lane's register in an 8x8 b16 matrix fragment of
+ * ldmatrix, stmatrix and movmatrix; with trans, that position of the transpose. */
+inline void sem_mma_b16_pos(unsigned lane, unsigned h, bool trans, unsigned *row,
+                            unsigned *col)
+{
+    unsigned r = lane >> 2, c = (lane & 3) * 2 + h;
+    *row = trans ? c : r;
+    *col = trans ? r : c;
+}
+/* Fragment registers and dense matrices: element e of lane (e < n) is register e / per at bits
+ * (e % per) * ebits (per = sem_mma_reg_bits(ebits) / ebits), and idx[e * 32 + lane] is its
+ * index in the row-major matrix. regs[r] is register r's row of 32 lanes. Only `lanes` move;
+ * scatter ORs the elements into the registers, which start zeroed. */
+void sem_mma_gather(const uint64_t *const *regs, unsigned ebits, unsigned n, const uint16_t *idx,
+                    uint32_t lanes, uint64_t *mat);
+void sem_mma_scatter(const uint64_t *mat, unsigned ebits, unsigned n, const uint16_t *idx,
+                     uint32_t lanes, uint64_t (*regs)[32]);
+typedef struct emu_mma_op {
+    unsigned m, n, k;
+    uint8_t at, bt, ct, dt;
+    bool satfinite;
+    uint16_t bitop;            /* b1: PTX_SFX_AND or PTX_SFX_XOR */
+} emu_mma_op;
+/* mma.sp: the dense m x k matrix A of the compressed one Ac (m x k/2, the kept elements in
+ * order) under the metadata (every lane's register e) and the sparsity selector sel. */
+void sem_mma_sparse_expand(const emu_mma_op *op, const uint64_t meta[32], unsigned sel,
+                           const uint64_t *Ac, uint64_t *A);
+/* D = A x B + C on row-major matrices of element bits (A: m x k, B: k x n, C and D: m x n;
+ * m, n <= 32, k <= 256). */
+void emu_mma_compute(const emu_mma_op *op, const uint64_t *A, const uint64_t *B,
+                     const uint64_t *C, uint64_t *D);
+
 #endif
