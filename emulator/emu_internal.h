@@ -301,6 +301,31 @@ uint64_t emu_mbarrier_update(uint8_t *p, int what, uint32_t count, int32_t tx);
 bool emu_surf_address(const emu_texture *t, uint16_t geom, const uint32_t *c, bool elements,
                       unsigned size, bool clamp, uint64_t *addr);
 
+/* ---- exec_mma.c: a matrix multiply-accumulate on fragment registers, decoded once; mma.sync
+ * and wmma.mma share it (exec_wmma.c decodes wmma's form). */
+/* One fragment operand: n elements per lane of ebits, and where each sits in its row-major
+ * matrix (idx[e * 32 + lane], as sem_mma_gather reads it). */
+typedef struct emu_mma_frag {
+    unsigned ebits, n;
+    uint16_t *idx;
+} emu_mma_frag;
+typedef struct emu_mma_form {
+    const char *name;         /* the instruction, for the partial-warp fault */
+    emu_mma_op op;            /* the operation of one group of lanes */
+    bool sparse;              /* mma.sp: A compressed; operands 4 and 5 metadata and selector */
+    unsigned ngroups;         /* 1, or the four quad-pairs of mma.m8n8k4 .f16 */
+    uint32_t group[4];        /* the lanes of each group */
+    emu_mma_frag a, b, c, d;
+} emu_mma_form;
+/* The sm_80 layout of `count` elements per lane of matrix `which` (cols columns) of an
+ * m x n x k operation (element e is element e mod distinct, see emu_mma_pos). */
+bool emu_mma_frag_layout(emu_code *code, emu_mma_frag *fr, int which, unsigned m, unsigned n,
+                         unsigned k, unsigned ebits, unsigned count, unsigned cols);
+/* The handler of a µop whose form is an emu_mma_form. */
+void emu_exec_mma(emu_ctx *c, const emu_uop *u);
+/* True when the whole warp executes; else faults (a warp-synchronous `what`) and is false. */
+bool emu_mma_whole_warp(emu_ctx *c, const char *what);
+
 /* Device-side calls (exec_builtin.c): printf records and assertion messages for the FIFO. */
 void emu_output_append(const char *text, size_t len, uint64_t cost, bool to_stderr);
 

@@ -5,19 +5,23 @@
  *
  * Each fragment register element is placed at the (row, col) the PTX ISA's fragment figures
  * give (sem_mma.c), so code that builds fragments by hand (CUTLASS, inline assembly) sees the
- * values the hardware would give.
+ * values the hardware would give. The selector decodes each form once: shape, types and every
+ * lane's element positions go into u->form (emu_mma_form), so the handler only gathers the
+ * fragment registers into matrices, computes (emu_mma_compute) and scatters D back. wmma.mma
+ * uses the same handler with its own fragments (exec_wmma.c).
  */
 #include "emulator/emu_internal.h"
 #include "emulator/sem/sem.h"
 
+#include <assert.h>
 #include <string.h>
 
-typedef struct mma_form {
+typedef struct mma_parsed {
     unsigned m, n, k;
     uint8_t at, bt, ct, dt;
     bool sparse, m8n8k4_f16;
     bool a_row, b_row;     /* m8n8k4 .f16: the layouts of A and B */
-} mma_form;
+} mma_parsed;
 
 static bool shape_of(const ptx_instr *in, unsigned *m, unsigned *n, unsigned *k)
 {
@@ -57,7 +61,7 @@ static bool is_i4(uint8_t t) { return t == PTX_TYPE_S4 || t == PTX_TYPE_U4; }
 static bool is_fp8(uint8_t t) { return t == PTX_TYPE_E4M3 || t == PTX_TYPE_E5M2; }
 
 /* Whether the shape and types are a combination the ISA defines (dense or sparse). */
-static bool combination_ok(const mma_form *f)
+static bool combination_ok(const mma_parsed *f)
 {
     unsigned m = f->m, k = f->k;
     uint8_t at = f->at, bt = f->bt, ct = f->ct, dt = f->dt;
@@ -89,7 +93,7 @@ static bool combination_ok(const mma_form *f)
     return false;
 }
 
-static bool form_of(const ptx_instr *in, mma_form *f)
+static bool form_of(const ptx_instr *in, mma_parsed *f)
 {
     memset(f, 0, sizeof *f);
     if (!shape_of(in, &f->m, &f->n, &f->k) || in->ntypes != 4) return false;
@@ -103,25 +107,7 @@ static bool form_of(const ptx_instr *in, mma_form *f)
     return true;
 }
 
-/* One fragment operand: elements per lane moved (n) of ebits, and where each sits in its
- * dense matrix (idx[e * 32 + lane], see sem_mma_gather). */
-typedef struct frag {
-    unsigned ebits, n;
-    uint16_t *idx;
-} frag;
-
-/* The decoded instruction (u->form): the operation of one group of lanes, and the groups (the
- * whole warp, or the four quad-pairs of mma.m8n8k4 .f16, each its own 8x8x4 operation). */
-typedef struct mma_decoded {
-    emu_mma_op op;
-    bool sparse;
-    unsigned ka;              /* columns of A's fragment matrix (k / 2 for sparse) */
-    unsigned ngroups;
-    uint32_t group[4];
-    frag a, b, c, d;
-} mma_decoded;
-
-static bool frag_alloc(emu_code *code, frag *fr, unsigned ebits, unsigned n)
+static bool frag_alloc(emu_code *code, emu_mma_frag *fr, unsigned ebits, unsigned n)
 {
     fr->ebits = ebits;
     fr->n = n;
@@ -129,12 +115,11 @@ static bool frag_alloc(emu_code *code, frag *fr, unsigned ebits, unsigned n)
     return fr->idx != NULL;
 }
 
-/* The sm_80 layout of matrix `which` (cols columns) for an m x n x k operation. */
-static bool frag_layout(emu_code *code, frag *fr, int which, unsigned m, unsigned n, unsigned k,
-                        unsigned ebits, unsigned cols)
+bool emu_mma_frag_layout(emu_code *code, emu_mma_frag *fr, int which, unsigned m, unsigned n,
+                         unsigned k, unsigned ebits, unsigned count, unsigned cols)
 {
-    if (!frag_alloc(code, fr, ebits, emu_mma_distinct(which, m, n, k, ebits))) return false;
-    for (unsigned e = 0; e < fr->n; e++)
+    if (!frag_alloc(code, fr, ebits, count)) return false;
+    for (unsigned e = 0; e < count; e++)
         for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
             unsigned r, col;
             emu_mma_pos(which, m, n, k, ebits, l, e, &r, &col);
@@ -144,8 +129,8 @@ static bool frag_layout(emu_code *code, frag *fr, int which, unsigned m, unsigne
 }
 
 /* mma.m8n8k4 .f16: the layout within a lane's quad-pair (8x8x4) */
-static bool frag_layout_m8n8k4(emu_code *code, frag *fr, int which, bool row_major, bool f32_acc,
-                               unsigned ebits, unsigned n, unsigned cols)
+static bool frag_layout_m8n8k4(emu_code *code, emu_mma_frag *fr, int which, bool row_major,
+                               bool f32_acc, unsigned ebits, unsigned n, unsigned cols)
 {
     if (!frag_alloc(code, fr, ebits, n)) return false;
     for (unsigned e = 0; e < n; e++)
@@ -157,10 +142,11 @@ static bool frag_layout_m8n8k4(emu_code *code, frag *fr, int which, bool row_maj
     return true;
 }
 
-static mma_decoded *decode_mma(emu_code *code, const ptx_instr *in, const mma_form *f)
+static emu_mma_form *decode_mma(emu_code *code, const ptx_instr *in, const mma_parsed *f)
 {
-    mma_decoded *d = emu_code_alloc(code, sizeof *d);
+    emu_mma_form *d = emu_code_alloc(code, sizeof *d);
     if (!d) return NULL;
+    d->name = "mma.sync";
     d->op = (emu_mma_op){ f->m, f->n, f->k, f->at, f->bt, f->ct, f->dt,
                           (in->flags & PTX_F(SATFINITE)) != 0,
                           ptx_instr_has(in, PTX_SFX_XOR) ? PTX_SFX_XOR : PTX_SFX_AND };
@@ -169,26 +155,30 @@ static mma_decoded *decode_mma(emu_code *code, const ptx_instr *in, const mma_fo
              ed = emu_mma_bits(f->dt);
     if (f->m8n8k4_f16) {
         /* four independent 8x8x4 products, one per quad-pair: lanes 4q..4q+3, 16+4q..19+4q */
-        d->ka = 4;
         d->ngroups = 4;
         for (unsigned q = 0; q < 4; q++) d->group[q] = (0xfu << (4 * q)) | (0xfu << (16 + 4 * q));
+        bool f32c = f->ct == PTX_TYPE_F32, f32d = f->dt == PTX_TYPE_F32;
         bool ok = frag_layout_m8n8k4(code, &d->a, EMU_MMA_A, f->a_row, false, ea, 4, 4) &&
                   frag_layout_m8n8k4(code, &d->b, EMU_MMA_B, f->b_row, false, eb, 4, 8) &&
-                  frag_layout_m8n8k4(code, &d->c, EMU_MMA_C, false, f->ct == PTX_TYPE_F32, ec, 8, 8) &&
-                  frag_layout_m8n8k4(code, &d->d, EMU_MMA_C, false, f->dt == PTX_TYPE_F32, ed, 8, 8);
+                  frag_layout_m8n8k4(code, &d->c, EMU_MMA_C, false, f32c, ec, 8, 8) &&
+                  frag_layout_m8n8k4(code, &d->d, EMU_MMA_C, false, f32d, ed, 8, 8);
         return ok ? d : NULL;
     }
-    d->ka = f->sparse ? f->k / 2 : f->k;
+    unsigned m = f->m, n = f->n, k = f->k, ka = f->sparse ? k / 2 : k;
     d->ngroups = 1;
     d->group[0] = 0xffffffffu;
-    bool ok = frag_layout(code, &d->a, EMU_MMA_A, f->m, f->n, d->ka, ea, d->ka) &&
-              frag_layout(code, &d->b, EMU_MMA_B, f->m, f->n, f->k, eb, f->n) &&
-              frag_layout(code, &d->c, EMU_MMA_C, f->m, f->n, f->k, ec, f->n) &&
-              frag_layout(code, &d->d, EMU_MMA_C, f->m, f->n, f->k, ed, f->n);
+    bool ok = emu_mma_frag_layout(code, &d->a, EMU_MMA_A, m, n, ka, ea,
+                                  emu_mma_distinct(EMU_MMA_A, m, n, ka, ea), ka) &&
+              emu_mma_frag_layout(code, &d->b, EMU_MMA_B, m, n, k, eb,
+                                  emu_mma_distinct(EMU_MMA_B, m, n, k, eb), n) &&
+              emu_mma_frag_layout(code, &d->c, EMU_MMA_C, m, n, k, ec,
+                                  emu_mma_distinct(EMU_MMA_C, m, n, k, ec), n) &&
+              emu_mma_frag_layout(code, &d->d, EMU_MMA_C, m, n, k, ed,
+                                  emu_mma_distinct(EMU_MMA_C, m, n, k, ed), n);
     return ok ? d : NULL;
 }
 
-static bool whole_warp(emu_ctx *c, const char *what)
+bool emu_mma_whole_warp(emu_ctx *c, const char *what)
 {
     if (c->mask == 0xffffffffu) return true;
     emu_fault_raise(c, EMU_FAULT_ILLEGAL_INSTRUCTION, __builtin_ctz(c->mask), false, 0,
@@ -197,7 +187,9 @@ static bool whole_warp(emu_ctx *c, const char *what)
     return false;
 }
 
-enum { MAXA = 16 * 256, MAXB = 256 * 8, MAXC = 16 * 8, MAXREGS = 8 };
+/* The largest matrices and fragments of mma.sync (m16n8k256 b1) and wmma (m16n16, m32n8, m8n32
+ * accumulators; 16 registers a fragment). */
+enum { MAXA = 16 * 256, MAXB = 256 * 8, MAXC = 16 * 16, MAXREGS = 16 };
 
 /* The register rows of a fragment vector (each register read as a whole word). */
 static void frag_rows(emu_ctx *c, const emu_opd *v, unsigned ebits, const uint64_t **rows,
@@ -205,6 +197,7 @@ static void frag_rows(emu_ctx *c, const emu_opd *v, unsigned ebits, const uint64
 {
     const emu_opd *el = emu_opd_elems(c, v);
     uint8_t t = sem_mma_reg_bits(ebits) == 64 ? PTX_TYPE_B64 : PTX_TYPE_B32;
+    assert(v->imm <= MAXREGS);
     for (unsigned r = 0; r < v->imm; r++) rows[r] = emu_src(c, &el[r], t, buf[r]);
 }
 
@@ -217,11 +210,12 @@ static void frag_put(emu_ctx *c, const emu_opd *v, unsigned ebits,
 }
 
 /* mma.sync.aligned.shape.alayout.blayout{.satfinite}.dtype.atype.btype.ctype d, a, b, c
- * mma.sp{::ordered_metadata}.sync.aligned... d, a, b, c, e, f */
-static void x_mma(emu_ctx *c, const emu_uop *u)
+ * mma.sp{::ordered_metadata}.sync.aligned... d, a, b, c, e, f
+ * wmma.mma.sync.aligned.alayout.blayout.shape.dtype{.atype.btype}.ctype{.satfinite} d, a, b, c */
+void emu_exec_mma(emu_ctx *c, const emu_uop *u)
 {
-    if (!whole_warp(c, "mma.sync")) return;
-    const mma_decoded *f = u->form;
+    const emu_mma_form *f = u->form;
+    if (!emu_mma_whole_warp(c, f->name)) return;
     static __thread struct {
         uint64_t A[MAXA], Ac[MAXA], B[MAXB], C[MAXC], D[MAXC];
         uint64_t buf[3 * MAXREGS][EMU_WARP_SIZE], rd[MAXREGS][EMU_WARP_SIZE];
@@ -236,7 +230,7 @@ static void x_mma(emu_ctx *c, const emu_uop *u)
         meta = emu_src(c, emu_uop_opd(u, 4), PTX_TYPE_B32, bm);
         sel = emu_src(c, emu_uop_opd(u, 5), PTX_TYPE_U32, bs);
     }
-    memset(wk.rd, 0, sizeof wk.rd);
+    memset(wk.rd, 0, sizeof wk.rd[0] * u->opd[0].imm);
     for (unsigned g = 0; g < f->ngroups; g++) {
         uint32_t lanes = f->group[g];
         sem_mma_gather(ra, f->a.ebits, f->a.n, f->a.idx, lanes, f->sparse ? wk.Ac : wk.A);
@@ -276,7 +270,7 @@ static const emu_opd *frag_reg(emu_ctx *c, const emu_opd *v, unsigned i)
 static void x_ldstmatrix(emu_ctx *c, const emu_uop *u)
 {
     const ldst_form *f = u->form;
-    if (!whole_warp(c, f->store ? "stmatrix" : "ldmatrix")) return;
+    if (!emu_mma_whole_warp(c, f->store ? "stmatrix" : "ldmatrix")) return;
     unsigned n = f->n;
     const emu_opd *ao = &u->opd[f->store ? 0 : 1], *rv = &u->opd[f->store ? 1 : 0];
     uint64_t rows_addr[EMU_WARP_SIZE];
@@ -345,7 +339,7 @@ emu_exec_fn emu_select_mma(emu_code *code, emu_uop *u)
     const ptx_instr *in = u->in;
     switch (in->op) {
     case PTX_OP_MMA: {
-        mma_form f;
+        mma_parsed f;
         if (!form_of(in, &f) || !combination_ok(&f)) return NULL;
         if (ptx_instr_has(in, PTX_SFX_BLOCK_SCALE) || ptx_instr_has(in, PTX_SFX_KIND_F8F6F4))
             return NULL;
@@ -373,7 +367,7 @@ emu_exec_fn emu_select_mma(emu_code *code, emu_uop *u)
         if (f.sparse && emu_uop_opd(u, 5)->kind != EMU_OPD_IMM && emu_uop_opd(u, 5)->kind != EMU_OPD_REG)
             return NULL;
         u->form = decode_mma(code, in, &f);
-        return u->form ? x_mma : NULL;
+        return u->form ? emu_exec_mma : NULL;
     }
     case PTX_OP_LDMATRIX:
     case PTX_OP_STMATRIX: {

@@ -6,7 +6,9 @@
  * The ISA leaves the distribution of elements over a warp's fragment registers to the
  * implementation; ptxsim uses the one sm_80 and later GPUs use (sem_mma.c), so code that
  * reads fragment elements by position, as some libraries do, sees the values a GPU gives. The
- * memory layout (row or col) and the stride only matter to load and store.
+ * memory layout (row or col) and the stride only matter to load and store. Each form is decoded
+ * once (every lane's element positions in u->form); wmma.mma runs on mma.sync's handler
+ * (emu_exec_mma, exec_mma.c) with wmma's fragments.
  */
 #include "emulator/emu_internal.h"
 #include "emulator/sem/sem.h"
@@ -72,15 +74,6 @@ static bool type_ok(const wmma_shape *s, int which, uint8_t t)
     }
 }
 
-static bool whole_warp(emu_ctx *c, const char *what)
-{
-    if (c->mask == 0xffffffffu) return true;
-    emu_fault_raise(c, EMU_FAULT_ILLEGAL_INSTRUCTION, __builtin_ctz(c->mask), false, 0,
-                    "Invalid warp-synchronous instruction",
-                    "%s needs all 32 threads of the warp, active mask is 0x%08x", what, c->mask);
-    return false;
-}
-
 enum { MAXREGS = 16 };
 
 /* wmma.load / wmma.store, decoded: the element moves and where each element of each lane sits
@@ -93,16 +86,6 @@ typedef struct wmma_move {
     bool row;                 /* row-major memory layout */
     uint16_t *pos;
 } wmma_move;
-
-/* wmma.mma, decoded: the operation and its fragments (idx as sem_mma_gather reads it). */
-typedef struct wmma_frag {
-    unsigned eb, n;
-    uint16_t *idx;
-} wmma_frag;
-typedef struct wmma_mma {
-    emu_mma_op op;
-    wmma_frag a, b, c, d;
-} wmma_mma;
 
 static wmma_move *decode_move(emu_code *code, const wmma_shape *s, int which, uint8_t t,
                               bool row, unsigned nregs, unsigned nel)
@@ -131,26 +114,6 @@ static wmma_move *decode_move(emu_code *code, const wmma_shape *s, int which, ui
             f->pos[(e * EMU_WARP_SIZE + l) * 2 + 1] = (uint16_t)col;
         }
     return f;
-}
-
-/* The sm_80 layout of `which` in a fragment of n elements per lane (element e is element
- * e mod distinct: fragments with more registers than distinct elements hold them again). */
-static bool decode_frag(emu_code *code, wmma_frag *fr, const wmma_shape *s, int which,
-                        uint8_t t, unsigned n)
-{
-    unsigned rows, cols;
-    dims(s, which, &rows, &cols);
-    fr->eb = emu_mma_bits(t);
-    fr->n = n;
-    fr->idx = emu_code_alloc(code, sizeof(uint16_t) * n * EMU_WARP_SIZE);
-    if (!fr->idx) return false;
-    for (unsigned e = 0; e < n; e++)
-        for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
-            unsigned r, col;
-            emu_mma_pos(which, s->m, s->n, s->k, fr->eb, l, e, &r, &col);
-            fr->idx[e * EMU_WARP_SIZE + l] = (uint16_t)(r * cols + col);
-        }
-    return true;
 }
 
 /* Per-lane addresses of element e: base + (row * stride + col) elements (col-major: swapped). */
@@ -184,13 +147,13 @@ static uint8_t reg_type(unsigned rb) { return rb == 64 ? PTX_TYPE_B64 : PTX_TYPE
 /* wmma.load.{a,b,c}.sync.aligned.layout.shape{.space}.type {regs}, [p] {, stride} */
 static void x_wmma_load(emu_ctx *c, const emu_uop *u)
 {
-    if (!whole_warp(c, "wmma.load")) return;
+    if (!emu_mma_whole_warp(c, "wmma.load")) return;
     const wmma_move *f = u->form;
     uint64_t base[EMU_WARP_SIZE], sbuf[EMU_WARP_SIZE];
     const uint64_t *stride;
     base_stride(c, u, 1, f, base, sbuf, &stride);
     uint64_t regs[MAXREGS][EMU_WARP_SIZE];
-    memset(regs, 0, sizeof regs);
+    memset(regs, 0, sizeof regs[0] * f->nregs);
     for (unsigned e = 0; e < f->nel; e += f->step) {
         uint64_t addr[EMU_WARP_SIZE];
         move_addresses(f, e, base, stride, addr);
@@ -207,43 +170,10 @@ static void x_wmma_load(emu_ctx *c, const emu_uop *u)
     for (unsigned r = 0; r < f->nregs; r++) emu_put(c, &el[r], reg_type(f->rb), regs[r]);
 }
 
-static void frag_rows(emu_ctx *c, const emu_opd *v, unsigned eb, const uint64_t **rows,
-                      uint64_t (*buf)[EMU_WARP_SIZE])
-{
-    const emu_opd *el = emu_opd_elems(c, v);
-    for (unsigned r = 0; r < v->imm; r++)
-        rows[r] = emu_src(c, &el[r], reg_type(sem_mma_reg_bits(eb)), buf[r]);
-}
-
-/* wmma.mma.sync.aligned.alayout.blayout.shape.dtype{.atype.btype}.ctype{.satfinite} d, a, b, c
- * (b1: wmma.mma.op.popc...) */
-static void x_wmma_mma(emu_ctx *c, const emu_uop *u)
-{
-    if (!whole_warp(c, "wmma.mma")) return;
-    const wmma_mma *f = u->form;
-    static __thread struct {
-        uint64_t A[32 * 128], B[128 * 32], C[32 * 32], D[32 * 32];
-        uint64_t buf[3 * MAXREGS][EMU_WARP_SIZE], rd[MAXREGS][EMU_WARP_SIZE];
-    } wk;
-    const uint64_t *ra[MAXREGS], *rb[MAXREGS], *rc[MAXREGS];
-    frag_rows(c, &u->opd[1], f->a.eb, ra, wk.buf);
-    frag_rows(c, &u->opd[2], f->b.eb, rb, wk.buf + MAXREGS);
-    frag_rows(c, &u->opd[3], f->c.eb, rc, wk.buf + 2 * MAXREGS);
-    sem_mma_gather(ra, f->a.eb, f->a.n, f->a.idx, 0xffffffffu, wk.A);
-    sem_mma_gather(rb, f->b.eb, f->b.n, f->b.idx, 0xffffffffu, wk.B);
-    sem_mma_gather(rc, f->c.eb, f->c.n, f->c.idx, 0xffffffffu, wk.C);
-    emu_mma_compute(&f->op, wk.A, wk.B, wk.C, wk.D);
-    memset(wk.rd, 0, sizeof wk.rd);
-    sem_mma_scatter(wk.D, f->d.eb, f->d.n, f->d.idx, 0xffffffffu, wk.rd);
-    const emu_opd *dv = emu_opd_elems(c, &u->opd[0]);
-    uint8_t t = reg_type(sem_mma_reg_bits(f->d.eb));
-    for (unsigned r = 0; r < u->opd[0].imm; r++) emu_put(c, &dv[r], t, wk.rd[r]);
-}
-
 /* wmma.store.d.sync.aligned.layout.shape{.space}.type [p], {regs} {, stride} */
 static void x_wmma_store(emu_ctx *c, const emu_uop *u)
 {
-    if (!whole_warp(c, "wmma.store")) return;
+    if (!emu_mma_whole_warp(c, "wmma.store")) return;
     const wmma_move *f = u->form;
     uint64_t base[EMU_WARP_SIZE], sbuf[EMU_WARP_SIZE];
     const uint64_t *stride;
@@ -317,22 +247,27 @@ emu_exec_fn emu_select_wmma(emu_code *code, emu_uop *u)
                 u->opd[i].imm * per < emu_mma_distinct(which[i], s.m, s.n, s.k, eb))
                 return NULL;
         }
-        wmma_mma *f = emu_code_alloc(code, sizeof *f);
+        emu_mma_form *f = emu_code_alloc(code, sizeof *f);
         if (!f) return NULL;
+        f->name = "wmma.mma";
         f->op = (emu_mma_op){ s.m, s.n, s.k, at, bt, ct, dt,
                               (in->flags & PTX_F(SATFINITE)) != 0,
                               ptx_instr_has(in, PTX_SFX_XOR) ? PTX_SFX_XOR : PTX_SFX_AND };
-        unsigned ed = emu_mma_bits(dt);
-        bool ok = decode_frag(code, &f->a, &s, EMU_MMA_A, at,
-                              emu_mma_distinct(EMU_MMA_A, s.m, s.n, s.k, emu_mma_bits(at))) &&
-                  decode_frag(code, &f->b, &s, EMU_MMA_B, bt,
-                              emu_mma_distinct(EMU_MMA_B, s.m, s.n, s.k, emu_mma_bits(bt))) &&
-                  decode_frag(code, &f->c, &s, EMU_MMA_C, ct,
-                              emu_mma_distinct(EMU_MMA_C, s.m, s.n, s.k, emu_mma_bits(ct))) &&
-                  decode_frag(code, &f->d, &s, EMU_MMA_C, dt,
-                              (unsigned)u->opd[0].imm * (sem_mma_reg_bits(ed) / ed));
-        u->form = ok ? f : NULL;
-        return u->form ? x_wmma_mma : NULL;
+        f->ngroups = 1;
+        f->group[0] = 0xffffffffu;
+        /* A, B and C: their distinct elements; D: every register (a wmma fragment with more
+         * registers than distinct elements holds them again) */
+        emu_mma_frag *fr[4] = { &f->d, &f->a, &f->b, &f->c };
+        for (int i = 0; i < 4; i++) {
+            unsigned eb = emu_mma_bits(tys[i]), per = sem_mma_reg_bits(eb) / eb, rows, cols;
+            unsigned count = i == 0 ? (unsigned)u->opd[0].imm * per
+                                    : emu_mma_distinct(which[i], s.m, s.n, s.k, eb);
+            dims(&s, which[i], &rows, &cols);
+            if (!emu_mma_frag_layout(code, fr[i], which[i], s.m, s.n, s.k, eb, count, cols))
+                return NULL;
+        }
+        u->form = f;
+        return emu_exec_mma;
     }
     }
 }
