@@ -20,7 +20,7 @@
  * products are summed in k order in double precision and the sum is rounded once to the
  * accumulator type; f64 is a chain of fmas in k order; integers are exact (.satfinite clamps to
  * s32); b1 uses AND or XOR and popc. Elements are converted to double (or integers) once per
- * operation, not once per product.
+ * operation, not once per product. An f32 NaN result is the canonical NaN 0x7fffffff.
  */
 #include "emulator/sem/sem.h"
 
@@ -219,6 +219,11 @@ static int64_t ival(uint8_t t, uint64_t v)
 
 enum { MAX_MN = 32, MAX_K = 256, MAX_KN = 2048, MAX_K_WORDS = MAX_K / 64 };
 
+/* An f32 NaN result is the canonical NaN, as ptxsim's other f32 arithmetic gives it (the GPU's
+ * encoding), rather than whichever NaN the host's additions propagate: which operand's NaN an
+ * x86 addition keeps depends on the order the compiler emits, so the bits would vary by build. */
+#define CANONICAL_NAN32 UINT64_C(0x7fffffff)
+
 static uint64_t s32_result(const emu_mma_op *op, int64_t acc)
 {
     if (op->satfinite) acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
@@ -291,7 +296,7 @@ static void compute_float(const emu_mma_op *op, const uint64_t *A, const uint64_
                 } else {
                     float f = (float)acc;
                     if (op->satfinite && isinf(f)) f = copysignf(3.40282347e38f, f);
-                    out = emu_f32_bits(f);
+                    out = isnan(f) ? CANONICAL_NAN32 : emu_f32_bits(f);
                 }
             }
             D[i * N + j] = out;
