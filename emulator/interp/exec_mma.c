@@ -355,7 +355,8 @@ emu_exec_fn emu_select_mma(emu_code *code, emu_uop *u)
             want_d = f.dt == PTX_TYPE_F32 ? 8 : 4;
         } else {
             if (!ptx_instr_has(in, PTX_SFX_ROW) || !ptx_instr_has(in, PTX_SFX_COL)) return NULL;
-            want_a = sem_mma_regs(emu_mma_distinct(EMU_MMA_A, f.m, f.n, f.sparse ? f.k / 2 : f.k, ea), ea);
+            unsigned ka = f.sparse ? f.k / 2 : f.k;
+            want_a = sem_mma_regs(emu_mma_distinct(EMU_MMA_A, f.m, f.n, ka, ea), ea);
             want_b = sem_mma_regs(emu_mma_distinct(EMU_MMA_B, f.m, f.n, f.k, eb), eb);
             want_c = sem_mma_regs(emu_mma_distinct(EMU_MMA_C, f.m, f.n, f.k, ec), ec);
             want_d = sem_mma_regs(emu_mma_distinct(EMU_MMA_C, f.m, f.n, f.k, ed), ed);
@@ -364,8 +365,8 @@ emu_exec_fn emu_select_mma(emu_code *code, emu_uop *u)
             u->opd[3].imm != want_c || want_a > MAXREGS || want_b > MAXREGS ||
             want_c > MAXREGS || want_d > MAXREGS)
             return NULL;
-        if (f.sparse && emu_uop_opd(u, 5)->kind != EMU_OPD_IMM && emu_uop_opd(u, 5)->kind != EMU_OPD_REG)
-            return NULL;
+        uint8_t sel_kind = f.sparse ? emu_uop_opd(u, 5)->kind : EMU_OPD_IMM;
+        if (sel_kind != EMU_OPD_IMM && sel_kind != EMU_OPD_REG) return NULL;
         u->form = decode_mma(code, in, &f);
         return u->form ? emu_exec_mma : NULL;
     }

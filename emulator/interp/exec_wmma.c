@@ -226,7 +226,8 @@ emu_exec_fn emu_select_wmma(emu_code *code, emu_uop *u)
         uint8_t t = emu_ty(in, 0);
         if (!type_ok(&s, EMU_MMA_C, t)) return NULL;
         unsigned eb = emu_mma_bits(t), per = sem_mma_reg_bits(eb) / eb;
-        unsigned nregs = (unsigned)u->opd[1].imm, n = emu_mma_distinct(EMU_MMA_C, s.m, s.n, s.k, eb);
+        unsigned nregs = (unsigned)u->opd[1].imm;
+        unsigned n = emu_mma_distinct(EMU_MMA_C, s.m, s.n, s.k, eb);
         if (nregs > MAXREGS || nregs * per < n) return NULL;
         u->form = decode_move(code, &s, EMU_MMA_C, t, row_layout(in), nregs, n);
         return u->form ? x_wmma_store : NULL;
