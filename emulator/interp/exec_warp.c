@@ -23,7 +23,6 @@ typedef struct warp_form {
     bool members_fixed;       /* no membermask, or an immediate one: member_bits */
     uint32_t member_bits;
     /* shfl with immediate b and c: each lane's source lane and the predicate result */
-    bool fixed;
     uint32_t valid;
     uint8_t src[EMU_WARP_SIZE];
 } warp_form;
@@ -79,10 +78,11 @@ static void x_shfl_fixed(emu_ctx *c, const emu_uop *u)
     const uint64_t *a = emu_src(c, emu_uop_opd(u, f->ndst), PTX_TYPE_B32, ba);
     uint64_t *d = emu_dst(c, &u->opd[0], PTX_TYPE_B32);
     uint64_t *out = d && d != a ? d : tmp;   /* d = a: gather into a copy first */
+    /* a may be a wider register's row (emu_src): keep the b32 value only */
     if (c->mask == 0xffffffffu) {
-        for (int l = 0; l < EMU_WARP_SIZE; l++) out[l] = a[f->src[l]];
+        for (int l = 0; l < EMU_WARP_SIZE; l++) out[l] = a[f->src[l]] & 0xffffffffu;
     } else {
-        LANES(c) out[L_] = a[f->src[L_]];
+        LANES(c) out[L_] = a[f->src[L_]] & 0xffffffffu;
     }
     if (out == tmp) emu_put(c, &u->opd[0], PTX_TYPE_B32, tmp);
     if (f->ndst > 1) emu_put_pred(c, &u->opd[1], f->valid);
@@ -128,8 +128,14 @@ static void x_match(emu_ctx *c, const emu_uop *u)
     uint32_t one, mem[EMU_WARP_SIZE];
     if (members(c, u, &one, mem))
         LANES(c) mem[L_] = one;
-    uint64_t ba[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
+    /* the values compared: of the instruction's width (emu_src may give a wider register's
+     * row as it stands) */
+    uint64_t ba[EMU_WARP_SIZE], va[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
     const uint64_t *a = emu_src(c, emu_uop_opd(u, f->ndst), u->type, ba);
+    if (a != ba && u->type == PTX_TYPE_B32) {
+        for (int l = 0; l < EMU_WARP_SIZE; l++) va[l] = a[l] & 0xffffffffu;
+        a = va;
+    }
     uint32_t p = 0;
     LANES(c) {
         unsigned l = L_;
@@ -250,7 +256,6 @@ static emu_exec_fn select_shfl(emu_code *code, emu_uop *u)
     uint32_t b, cv;
     if (!imm_u32(emu_uop_opd(u, f->ndst + 1u), &b) || !imm_u32(emu_uop_opd(u, f->ndst + 2u), &cv))
         return by_mode;
-    f->fixed = true;
     for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
         bool v;
         f->src[l] = (uint8_t)sem_warp_shfl_src(mode, l, b, cv, &v);

@@ -202,6 +202,10 @@ static void r_activemask(const uint32_t *x, int n, uint32_t *d, uint32_t *e)
 }
 
 #define INIT "mov.u32 %d, 0xdead; mov.u32 %e, 0xdead;\n    "
+/* %w = thread index << 32 | %x: a .b64 register whose upper half differs from lane to lane (a
+ * b32 instruction reads its low 32 bits: PTX ISA, operand size exceeding the instruction type) */
+#define W64 "cvt.u64.u32 %w, %t;\n    shl.b64 %w, %w, 32;\n    cvt.u64.u32 %off, %x;\n    or.b64 %w, %w, %off;\n    "
+
 static const warp_case cases[] = {
     { "shfl.sync.up.b32 by 1", 64, x_lin, "shfl.sync.up.b32 %d|%p, %x, 1, 0, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;", r_up1, true },
     { "shfl.sync.up.b32 by 5", 32, x_lin, "shfl.sync.up.b32 %d|%p, %x, 5, 0, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;", r_up5, true },
@@ -224,6 +228,10 @@ static const warp_case cases[] = {
     { "shfl.sync.idx.b32 laneid ^ 3, no predicate output", 32, x_mixed, "xor.b32 %b, %lane, 3;\n    shfl.sync.idx.b32 %d, %x, %b, 0x1f, 0xffffffff;\n    mov.u32 %e, 1;", r_idx_lane, false },
     { "shfl.sync.bfly.b32 in a divergent half warp (membermask 0xffff)", 32, x_lin,
       INIT "setp.lt.u32 %q, %lane, 16;\n    @!%q bra SKIP;\n    shfl.sync.bfly.b32 %d|%p, %x, 1, 0x1f, 0x0000ffff;\n    selp.u32 %e, 1, 0, %p;\nSKIP:", r_bfly1_half, true },
+    { "shfl.sync.idx.b32 from a .b64 register moves its low 32 bits", 64, x_lin,
+      W64 "shfl.sync.idx.b32 %d|%p, %w, 7, 0x1f, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;", r_idx7, true },
+    { "shfl.sync.idx.b32 from a .b64 register, b = laneid ^ 3 in a register", 32, x_mixed,
+      W64 "xor.b32 %b, %lane, 3;\n    shfl.sync.idx.b32 %d, %w, %b, 0x1f, 0xffffffff;\n    mov.u32 %e, 1;", r_idx_lane, false },
     { "vote.sync.ballot/all/any/uni on alternating predicates", 64, x_odd,
       "setp.ne.u32 %q, %x, 0;\n    vote.sync.ballot.b32 %d, %q, 0xffffffff;\n    vote.sync.all.pred %p, %q, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;\n"
       "    vote.sync.any.pred %p, %q, 0xffffffff;\n    selp.u32 %b, 2, 0, %p;\n    or.b32 %e, %e, %b;\n    vote.sync.uni.pred %p, %q, 0xffffffff;\n"
@@ -237,6 +245,8 @@ static const warp_case cases[] = {
       INIT "setp.lt.u32 %p, %lane, 16;\n    @!%p bra SKIP;\n    setp.ne.u32 %q, %x, 0;\n    vote.sync.ballot.b32 %d, %q, 0x0000ffff;\n    mov.u32 %e, 0;\nSKIP:", r_vote_half, true },
     { "match.any.sync.b32", 64, x_quad, "match.any.sync.b32 %d, %x, 0xffffffff;\n    mov.u32 %e, 0;", r_match_any, true },
     { "match.any.sync.b64", 32, x_mixed, "and.b32 %b, %x, 0x80000000;\n    cvt.u64.u32 %w, %b;\n    match.any.sync.b64 %d, %w, 0xffffffff;\n    mov.u32 %e, 0;", NULL, true },
+    { "match.any.sync.b32 on a .b64 register compares its low 32 bits", 64, x_quad,
+      W64 "match.any.sync.b32 %d, %w, 0xffffffff;\n    mov.u32 %e, 0;", r_match_any, true },
     { "match.all.sync.b32 on equal values", 64, x_same, "match.all.sync.b32 %d|%p, %x, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;", r_match_all, true },
     { "match.all.sync.b32 on different values", 32, x_quad, "match.all.sync.b32 %d|%p, %x, 0xffffffff;\n    selp.u32 %e, 1, 0, %p;", r_match_all, true },
     { "redux.sync.add.u32", 64, x_mixed, "redux.sync.add.u32 %d, %x, 0xffffffff;\n    mov.u32 %e, 0;", r_redux_add, true },
