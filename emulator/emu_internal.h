@@ -432,27 +432,30 @@ uint64_t emu_mbarrier_update(uint8_t *p, int what, uint32_t count, int32_t tx);
 bool emu_surf_address(const emu_texture *t, uint16_t geom, const uint32_t *c, bool elements,
                       unsigned size, bool clamp, uint64_t *addr);
 
-/* ---- sem_mma.c: tensor-core fragment layouts and arithmetic (exec_mma.c, exec_wmma.c) */
-enum { EMU_MMA_A, EMU_MMA_B, EMU_MMA_C };
-/* Bits of a matrix element of type t (b1 1, s4 4, s8 8, f16 16, f64 64, else 32). */
-unsigned emu_mma_bits(uint8_t t);
-/* Distinct elements a lane holds of matrix `which` of an m x n x k operation (sm_80 layouts). */
-unsigned emu_mma_distinct(int which, unsigned m, unsigned n, unsigned k, unsigned ebits);
-/* (row, col) of element e (counted over the fragment registers, low bits first) of lane. */
-void emu_mma_pos(int which, unsigned m, unsigned n, unsigned k, unsigned ebits, unsigned lane,
-                 unsigned e, unsigned *row, unsigned *col);
-/* The same for mma.m8n8k4 with .f16 (within the lane's quad-pair's 8x8x4 operation). */
-void emu_mma_pos_m8n8k4(int which, bool row_major, bool f32_acc, unsigned lane, unsigned e,
-                        unsigned *row, unsigned *col);
-typedef struct emu_mma_op {
-    unsigned m, n, k;
-    uint8_t at, bt, ct, dt;
-    bool satfinite;
-    uint16_t bitop;            /* b1: PTX_SFX_AND or PTX_SFX_XOR */
-} emu_mma_op;
-/* D = A x B + C on row-major matrices of element bits (A: m x k, B: k x n, C and D: m x n). */
-void emu_mma_compute(const emu_mma_op *op, const uint64_t *A, const uint64_t *B,
-                     const uint64_t *C, uint64_t *D);
+/* ---- exec_mma.c: a matrix multiply-accumulate on fragment registers, decoded once; mma.sync
+ * and wmma.mma share it (exec_wmma.c decodes wmma's form). */
+/* One fragment operand: n elements per lane of ebits, and where each sits in its row-major
+ * matrix (idx[e * 32 + lane], as sem_mma_gather reads it). */
+typedef struct emu_mma_frag {
+    unsigned ebits, n;
+    uint16_t *idx;
+} emu_mma_frag;
+typedef struct emu_mma_form {
+    const char *name;         /* the instruction, for the partial-warp fault */
+    emu_mma_op op;            /* the operation of one group of lanes */
+    bool sparse;              /* mma.sp: A compressed; operands 4 and 5 metadata and selector */
+    unsigned ngroups;         /* 1, or the four quad-pairs of mma.m8n8k4 .f16 */
+    uint32_t group[4];        /* the lanes of each group */
+    emu_mma_frag a, b, c, d;
+} emu_mma_form;
+/* The sm_80 layout of `count` elements per lane of matrix `which` (cols columns) of an
+ * m x n x k operation (element e is element e mod distinct, see emu_mma_pos). */
+bool emu_mma_frag_layout(emu_code *code, emu_mma_frag *fr, int which, unsigned m, unsigned n,
+                         unsigned k, unsigned ebits, unsigned count, unsigned cols);
+/* The handler of a µop whose form is an emu_mma_form. */
+void emu_exec_mma(emu_ctx *c, const emu_uop *u);
+/* True when the whole warp executes; else faults (a warp-synchronous `what`) and is false. */
+bool emu_mma_whole_warp(emu_ctx *c, const char *what);
 
 /* heap.c: the heap's bookkeeping, saved and loaded around compare mode's runs */
 typedef struct emu_heap_state emu_heap_state;

@@ -1020,6 +1020,122 @@ inline bool sem_cmp_slct_s32(uint64_t c) { return emu_sext(c, 32) >= 0; }
 inline bool sem_cmp_slct_f32(uint64_t c, bool ftz) { return sem_float_in_f32(c, ftz) >= 0.0f; }
 
 /* ---- warp family (sem_warp.c): shuffle source lanes and segment rules, votes, matches,
- * reductions, elect */
+ * reductions, elect. Lanes are 0..31 and sets of lanes 32-bit masks (bit i: lane i); `members`
+ * is a lane's participating set (its membermask and the lanes executing the instruction). Ops
+ * and modes are the instruction's ptx_suffix values. */
+
+/* shfl{.sync}.mode: the lane whose `a` value `lane` receives, from the instruction's b and c
+ * (c packs the clamp value in bits 0-4 and the segment mask in bits 8-12). *valid is the
+ * predicate result: false when the source lies outside the lane's segment, in which case the
+ * lane receives its own value (the ISA's pseudo-code, shfl.sync). mode: UP, DOWN, BFLY, IDX. */
+inline unsigned sem_warp_shfl_src(int mode, unsigned lane, uint32_t b, uint32_t c, bool *valid)
+{
+    int l = (int)lane, bval = (int)(b & 31), cval = (int)(c & 31), seg = (int)((c >> 8) & 31);
+    int max_lane = (l & seg) | (cval & ~seg), min_lane = l & seg, j;
+    bool pv;
+    switch (mode) {
+    case PTX_SFX_UP: j = l - bval; pv = j >= max_lane; break;
+    case PTX_SFX_DOWN: j = l + bval; pv = j <= max_lane; break;
+    case PTX_SFX_BFLY: j = l ^ bval; pv = j <= max_lane; break;
+    default: j = min_lane | (bval & ~seg); pv = j <= max_lane; break;   /* IDX */
+    }
+    *valid = pv;
+    return pv ? (unsigned)j : lane;
+}
+
+/* vote{.sync}.mode over the members' predicate bits `pred`: BALLOT gives the members whose
+ * predicate holds; ALL, ANY and UNI give 1 or 0. */
+inline uint32_t sem_warp_vote(int mode, uint32_t pred, uint32_t members)
+{
+    uint32_t on = pred & members;
+    switch (mode) {
+    case PTX_SFX_ALL: return on == members;
+    case PTX_SFX_ANY: return on != 0;
+    case PTX_SFX_BALLOT: return on;
+    default: return on == members || on == 0;   /* UNI */
+    }
+}
+
+/* match.any: the members whose value (v: every lane's) equals lane's. */
+uint32_t sem_warp_match_any(const uint64_t v[32], uint32_t members, unsigned lane);
+/* match.all: the members when every member's value equals lane's (*all true), else 0. */
+uint32_t sem_warp_match_all(const uint64_t v[32], uint32_t members, unsigned lane, bool *all);
+
+/* redux.sync.op: acc combined with x (op ADD, MIN, MAX, AND, OR, XOR; 32-bit values, min and
+ * max signed when is_signed). */
+inline uint32_t sem_warp_redux_step(int op, bool is_signed, uint32_t acc, uint32_t x)
+{
+    switch (op) {
+    case PTX_SFX_ADD: return acc + x;
+    case PTX_SFX_AND: return acc & x;
+    case PTX_SFX_OR: return acc | x;
+    case PTX_SFX_XOR: return acc ^ x;
+    case PTX_SFX_MIN: return (is_signed ? (int32_t)x < (int32_t)acc : x < acc) ? x : acc;
+    default: return (is_signed ? (int32_t)x > (int32_t)acc : x > acc) ? x : acc;   /* MAX */
+    }
+}
+/* redux.sync.op over the members' values (v: every lane's, low 32 bits); 0 for no member. */
+uint32_t sem_warp_redux(int op, bool is_signed, const uint64_t v[32], uint32_t members);
+
+/* elect.sync: the leader of the members, their lowest lane (0 when there is none); a lane's
+ * predicate is lane == leader for a non-empty set. */
+inline unsigned sem_warp_elect(uint32_t members)
+{
+    return members ? (unsigned)__builtin_ctz(members) : 0;
+}
+
+/* ---- matrix family (sem_mma.c): where each matrix element sits in a warp's fragment
+ * registers, the sparse-metadata and ldmatrix layouts, and what the tensor cores compute;
+ * shared by mma.sync (exec_mma.c) and wmma (exec_wmma.c). */
+enum { EMU_MMA_A, EMU_MMA_B, EMU_MMA_C };
+/* Bits of a matrix element of type t (b1 1, s4 4, s8 8, f16 16, f64 64, else 32). */
+unsigned emu_mma_bits(uint8_t t);
+/* Bits of a fragment register holding elements of ebits (64 for f64, else 32), and how many
+ * registers n elements take. */
+inline unsigned sem_mma_reg_bits(unsigned ebits) { return ebits == 64 ? 64 : 32; }
+inline unsigned sem_mma_regs(unsigned n, unsigned ebits)
+{
+    unsigned per = sem_mma_reg_bits(ebits) / ebits;
+    return (n + per - 1) / per;
+}
+/* Distinct elements a lane holds of matrix `which` of an m x n x k operation (sm_80 layouts). */
+unsigned emu_mma_distinct(int which, unsigned m, unsigned n, unsigned k, unsigned ebits);
+/* (row, col) of element e (counted over the fragment registers, low bits first) of lane. */
+void emu_mma_pos(int which, unsigned m, unsigned n, unsigned k, unsigned ebits, unsigned lane,
+                 unsigned e, unsigned *row, unsigned *col);
+/* The same for mma.m8n8k4 with .f16 (within the lane's quad-pair's 8x8x4 operation). */
+void emu_mma_pos_m8n8k4(int which, bool row_major, bool f32_acc, unsigned lane, unsigned e,
+                        unsigned *row, unsigned *col);
+/* (row, col) of half h (0: low 16 bits) of lane's register in an 8x8 b16 matrix fragment of
+ * ldmatrix, stmatrix and movmatrix; with trans, that position of the transpose. */
+inline void sem_mma_b16_pos(unsigned lane, unsigned h, bool trans, unsigned *row,
+                            unsigned *col)
+{
+    unsigned r = lane >> 2, c = (lane & 3) * 2 + h;
+    *row = trans ? c : r;
+    *col = trans ? r : c;
+}
+/* Fragment registers and dense matrices: element e of lane (e < n) is register e / per at bits
+ * (e % per) * ebits (per = sem_mma_reg_bits(ebits) / ebits), and idx[e * 32 + lane] is its
+ * index in the row-major matrix. regs[r] is register r's row of 32 lanes. Only `lanes` move;
+ * scatter ORs the elements into the registers, which start zeroed. */
+void sem_mma_gather(const uint64_t *const *regs, unsigned ebits, unsigned n, const uint16_t *idx,
+                    uint32_t lanes, uint64_t *mat);
+void sem_mma_scatter(const uint64_t *mat, unsigned ebits, unsigned n, const uint16_t *idx,
+                     uint32_t lanes, uint64_t (*regs)[32]);
+typedef struct emu_mma_op {
+    unsigned m, n, k;
+    uint8_t at, bt, ct, dt;
+    bool satfinite;
+    uint16_t bitop;            /* b1: PTX_SFX_AND or PTX_SFX_XOR */
+} emu_mma_op;
+/* mma.sp: the dense m x k matrix A of the compressed one Ac (m x k/2, the kept elements in
+ * order) under the metadata (every lane's register e) and the sparsity selector sel. */
+void sem_mma_sparse_expand(const emu_mma_op *op, const uint64_t meta[32], unsigned sel,
+                           const uint64_t *Ac, uint64_t *A);
+/* D = A x B + C on row-major matrices of element bits (A: m x k, B: k x n, C and D: m x n;
+ * m, n <= 32, k <= 256). */
+void emu_mma_compute(const emu_mma_op *op, const uint64_t *A, const uint64_t *B,
+                     const uint64_t *C, uint64_t *D);
 
 #endif

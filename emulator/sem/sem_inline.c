@@ -149,3 +149,12 @@ extern bool sem_cmp_slct_s32(uint64_t c);
 extern bool sem_cmp_slct_f32(uint64_t c, bool ftz);
 
 /* warp family */
+extern unsigned sem_warp_shfl_src(int mode, unsigned lane, uint32_t b, uint32_t c, bool *valid);
+extern uint32_t sem_warp_vote(int mode, uint32_t pred, uint32_t members);
+extern uint32_t sem_warp_redux_step(int op, bool is_signed, uint32_t acc, uint32_t x);
+extern unsigned sem_warp_elect(uint32_t members);
+
+/* matrix family */
+extern unsigned sem_mma_reg_bits(unsigned ebits);
+extern unsigned sem_mma_regs(unsigned n, unsigned ebits);
+extern void sem_mma_b16_pos(unsigned lane, unsigned h, bool trans, unsigned *row, unsigned *col);
