@@ -10,5 +10,6 @@ int cli_extract(int argc, char **argv);  /* cli/extract.c: ptxsim extract ./app 
 int cli_ptx(int argc, char **argv);      /* cli/ptx.c:     ptxsim ptx FILE.ptx [--dump] */
 int cli_sweep(int argc, char **argv);    /* cli/sweep.c:   ptxsim sweep --out=DIR ... -- ./app */
 int cli_plot(int argc, char **argv);     /* cli/plot.c:    ptxsim plot DIR --x=AXIS --y=STAT */
+int cli_trace(int argc, char **argv);    /* cli/trace.c:   ptxsim trace FILE [filters] */
 
 #endif

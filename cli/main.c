@@ -30,6 +30,7 @@ static void usage(FILE *out)
             "  plot DIR --x=AXIS --y=STAT [--group=AXIS]\n"
             "                                  a PNG chart of a sweep's results (ptxsim plot\n"
             "                                  --help)\n"
+            "  trace FILE [filters]            print a trace written by run --trace=FILE\n"
             "  --help                          this text\n"
             "  --version                       ptxsim's version\n"
             "\n"
@@ -86,6 +87,8 @@ int main(int argc, char **argv)
         return cli_sweep(argc - 1, argv + 1);
     if (strcmp(cmd, "plot") == 0)
         return cli_plot(argc - 1, argv + 1);
+    if (strcmp(cmd, "trace") == 0)
+        return cli_trace(argc - 1, argv + 1);
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         usage(stdout);
         return 0;

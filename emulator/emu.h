@@ -83,6 +83,10 @@ void emu_set_pageable_access(bool on);
 /* True when [addr, addr+size) lies in writable host memory outside the device region and
  * pageable access is on; the whole writable range around it in base/span. */
 bool emu_pageable_range(uint64_t addr, uint64_t size, uint64_t *base, uint64_t *span);
+/* The live allocations in address order: writes at most max of them to out and returns how
+ * many there are. */
+typedef struct emu_alloc_info { uint64_t base, size; emu_alloc_kind kind; } emu_alloc_info;
+size_t emu_device_allocations(emu_alloc_info *out, size_t max);
 /* Bytes of device memory in use and in all (cudaMemGetInfo). */
 void emu_device_mem_info(uint64_t *used, uint64_t *total);
 /* Sets the size of the device address space (default 16 GiB); only before the first
@@ -97,56 +101,201 @@ typedef struct emu_module emu_module;
  * included), lays out static shared memory, and rejects instructions the executor does not
  * implement (reporting each with its PTX line). Returns NULL with a message in err. */
 emu_module *emu_module_load(const ptx_module *m, char *err, size_t errlen);
+/* What loading may decide about a module's meaning. */
+typedef struct emu_load_options {
+    /* Execute mul + add/sub pairs without a rounding modifier as one fused multiply-add where
+     * ptxas contracts them (its default, --fmad=true); false keeps two roundings, as a binary
+     * whose PTX was assembled with --fmad=false computes. */
+    bool fmad;
+} emu_load_options;
+emu_module *emu_module_load_ex(const ptx_module *m, const emu_load_options *opt, char *err,
+                               size_t errlen);
 void emu_module_unload(emu_module *mod);
 const ptx_module *emu_module_ptx(const emu_module *mod);
 /* Device address and size of a module-scope variable; false if there is none by that name. */
 bool emu_module_symbol(const emu_module *mod, const char *name, uint64_t *addr, uint64_t *size);
 
-/* ---------------------------------------------------------------- memory policies */
+/* ---------------------------------------------------------------- memory policies (v2)
+ *
+ * A memory policy decides what a warp's memory operations do: the direct policy performs them
+ * at once; GPUDet buffers stores and defers atomics; DAB, KILO TM and iGPU will be more. The
+ * executor hands the policy exactly ONE operation per warp instruction that touches global
+ * memory (vector, bulk and tensor forms included), after it has resolved and checked every
+ * piece of it: when the policy sees an operation, nothing can fault any more, and nothing has
+ * been written yet. Policies compose: each may pass an operation on to the policy below it
+ * (`next`), ending at the direct policy. */
 
-/* A warp-level memory operation as the executor hands it to the policy: one address per
- * active lane, already checked against the address map. */
 typedef enum emu_mem_kind {
     EMU_MEM_LOAD, EMU_MEM_STORE, EMU_MEM_ATOMIC, EMU_MEM_FENCE,
     /* A device-runtime call with effects beyond the warp (printf output, malloc, free): no
-     * addresses; a policy that orders such effects defers it (see `deferred`). */
+     * pieces; a policy that orders such effects defers it. */
     EMU_MEM_CALL
 } emu_mem_kind;
+
+/* One contiguous piece of an operation: `size` bytes at `addr` for `lane`; its bytes are at
+ * op->data + off (the values a store writes; where a load puts what it reads; an atomic's old
+ * value), and an atomic's operands at op->operand_b + off and op->operand_c + off. Global
+ * addresses are device addresses, which the host can use directly. Pieces come in ascending
+ * lane order, and in address order within a lane. */
+typedef struct emu_mem_seg {
+    uint64_t addr;
+    uint32_t size;
+    uint32_t off;
+    uint8_t lane;
+} emu_mem_seg;
 
 typedef struct emu_warp emu_warp;
 
 typedef struct emu_mem_op {
     uint8_t kind;               /* emu_mem_kind */
-    uint8_t space;              /* ptx_space after generic resolution: GLOBAL or SHARED... */
-    uint8_t size;               /* bytes per lane: 1..16 (vector accesses are one op) */
-    uint32_t mask;              /* active lanes */
-    uint64_t addr[EMU_WARP_SIZE];   /* host-usable addresses */
-    uint8_t (*data)[16];        /* per lane: the value stored, or where a load writes */
-    const ptx_instr *instr;     /* atomics: op, type, cas operands come from here */
-    uint8_t (*operand_b)[16];   /* atomics: second operand per lane (b, or cas compare) */
-    uint8_t (*operand_c)[16];   /* cas: new value */
-    /* Set by the policy (atomics and calls only): it did not perform the operation; the warp
-     * stops BEFORE the instruction (EMU_STOP_MEMORDER, nothing written, pc unchanged) and
-     * executes it again when next run. GPUDet defers global atomics to its serial mode. */
-    bool deferred;
+    uint8_t space;              /* PTX_SPACE_GLOBAL; SHARED or LOCAL only for policies that
+                                   ask for them (EMU_POLICY_WANTS_*), which observe and decide
+                                   while the executor performs those accesses itself */
+    uint16_t aop;               /* atomics: the operation (PTX_SFX_ADD, CAS, ...) */
+    uint8_t atype;              /* atomics: the operand type */
+    uint8_t cls;                /* the instruction's emu_op_class */
+    uint32_t mask;              /* lanes taking part */
+    uint32_t pc;                /* the instruction */
+    uint32_t nseg;
+    const emu_mem_seg *seg;
+    uint8_t *data;
+    const uint8_t *operand_b;   /* atomics: b (cas: the compare value) */
+    const uint8_t *operand_c;   /* cas: the new value, else NULL */
+    uint32_t restart_lanes;     /* EMU_MEM_RESTART: the lanes that fault and restart */
 } emu_mem_op;
+
+/* What became of an operation. */
+typedef enum emu_mem_outcome {
+    EMU_MEM_DONE,        /* performed */
+    EMU_MEM_DONE_STOP,   /* performed; the warp stops after this instruction
+                            (EMU_STOP_MEMORDER: the engine orders what follows) */
+    EMU_MEM_DEFERRED,    /* not performed: the warp stops before the instruction (pc unchanged,
+                            EMU_STOP_MEMORDER) and executes it again when next run */
+    EMU_MEM_RESTART      /* not performed: op->restart_lanes take a restartable fault; the warp
+                            stops (EMU_STOP_RESTART) for the policy to restore them from a
+                            checkpoint (emu_warp_restart) */
+} emu_mem_outcome;
+
+/* Events of a warp that policies may act on besides memory operations. */
+typedef enum emu_policy_event {
+    EMU_PEV_BARRIER,          /* lanes arrived at a CTA barrier */
+    EMU_PEV_TX_BEGIN,         /* lanes entered a transaction (KILO TM) */
+    EMU_PEV_TX_COMMIT,        /* lanes reached the end of their transaction */
+    EMU_PEV_REGION_BOUNDARY   /* lanes crossed an idempotent-region boundary (iGPU) */
+} emu_policy_event;
+
+enum {
+    EMU_POLICY_WANTS_SHARED = 1,   /* shared-memory accesses reach access() too */
+    EMU_POLICY_WANTS_LOCAL = 2     /* local-memory accesses reach access() too */
+};
 
 typedef struct emu_mem_policy {
     const char *name;
-    /* Performs op for warp w. Returns true when the warp must stop after this instruction
-     * (the policy needs the engine to order it: EMU_STOP_MEMORDER). */
-    bool (*access)(struct emu_mem_policy *self, emu_warp *w, emu_mem_op *op);
-    /* Called when a warp reaches a stop point the policy may care about (quantum end). */
+    unsigned wants;                /* EMU_POLICY_WANTS_* */
+    /* Decides (and for global memory performs, or passes to `next`) op of warp w. */
+    emu_mem_outcome (*access)(struct emu_mem_policy *self, emu_warp *w, emu_mem_op *op);
+    /* Optional: an event of the lanes `lanes` of w. */
+    void (*event)(struct emu_mem_policy *self, emu_warp *w, emu_policy_event ev,
+                  uint32_t lanes);
+    /* Optional: w's run ended (reason: an emu_stop). */
     void (*warp_stopped)(struct emu_mem_policy *self, emu_warp *w, int reason);
+    struct emu_mem_policy *next;   /* the policy this one composes over, or NULL (direct) */
     void *state;
 } emu_mem_policy;
 
 /* The policy that reads and writes device memory at once (no determinism). */
 emu_mem_policy *emu_direct_policy(void);
-/* The atomic read-modify-write of one lane: the one definition of every atom/red operation,
- * used by all policies. Returns the old value in old (as many bytes as the type). */
-void emu_atomic_apply(const ptx_instr *in, void *addr, const void *b, const void *c,
+/* Passes op to self's next policy (the direct one when there is none). */
+emu_mem_outcome emu_policy_forward(emu_mem_policy *self, emu_warp *w, emu_mem_op *op);
+/* Performs op on device memory at once: what the direct policy does. */
+void emu_mem_perform(const emu_mem_op *op);
+/* The atomic read-modify-write of one piece: the one definition of every atom/red operation,
+ * used by all policies (a host atomic, so host threads running warps at once stay atomic).
+ * Writes the old value to old (as many bytes as the type). */
+void emu_atomic_apply(uint16_t aop, uint8_t type, void *addr, const void *b, const void *c,
                       void *old);
+
+/* Per-warp state of the composed policies, one slot per level, for the engine and the
+ * policies to keep what they know of a warp (no thread-locals). */
+typedef enum emu_policy_level {
+    EMU_POLICY_DET, EMU_POLICY_TM, EMU_POLICY_RESTART, EMU_POLICY_TIMING, EMU_POLICY_LEVELS
+} emu_policy_level;
+
+/* What the timing model issues an instruction to, and what statistics count it as (decoded once
+ * per instruction, emulator/decode/classify.c). */
+typedef enum emu_op_class {
+    EMU_CLS_INT,          /* integer and logic ALU */
+    EMU_CLS_INT_MUL,      /* integer multiply, multiply-add, division, remainder */
+    EMU_CLS_FP32,
+    EMU_CLS_FP64,
+    EMU_CLS_FP16,         /* half, bf16 and packed pairs */
+    EMU_CLS_SFU,          /* transcendental and approximate functions, rcp, sqrt */
+    EMU_CLS_CONV,         /* cvt and friends */
+    EMU_CLS_MOVE,         /* mov, selp, prmt and special-register reads */
+    EMU_CLS_LD_GLOBAL, EMU_CLS_LD_SHARED, EMU_CLS_LD_LOCAL, EMU_CLS_LD_PARAM,
+    EMU_CLS_LD_CONST, EMU_CLS_LD_GENERIC,
+    EMU_CLS_ST_GLOBAL, EMU_CLS_ST_SHARED, EMU_CLS_ST_LOCAL, EMU_CLS_ST_GENERIC,
+    EMU_CLS_ATOMIC,       /* atom/red on global or generic addresses */
+    EMU_CLS_ATOMIC_SHARED,
+    EMU_CLS_FENCE,
+    EMU_CLS_BRANCH,       /* bra, brx.idx */
+    EMU_CLS_CALL,         /* call, ret, exit */
+    EMU_CLS_BARRIER,      /* bar, barrier, bar.warp.sync */
+    EMU_CLS_WARP,         /* shfl, vote, match, redux, activemask, elect */
+    EMU_CLS_TENSOR,       /* mma, wmma.mma, wgmma */
+    EMU_CLS_TENSOR_MEM,   /* wmma.load/store, ldmatrix, stmatrix, movmatrix */
+    EMU_CLS_TEX,          /* tex, tld4, txq */
+    EMU_CLS_SURF,         /* suld, sust, sured, suq */
+    EMU_CLS_ASYNC,        /* cp.async and bulk copies, mbarrier, TMA */
+    EMU_CLS_MISC,         /* nops, hints, traps, everything else */
+    EMU_CLS_COUNT
+} emu_op_class;
+
+const char *emu_op_class_name(emu_op_class c);
+
+/* ---------------------------------------------------------------- events
+ *
+ * With a sink installed in the launch, the executor records one event per warp instruction it
+ * issues (guarded-off ones included, as they count) into the warp's ring, and hands the ring to
+ * the sink when it is full and whenever the warp's run ends: the timing model, instruction
+ * traces, statistics and race reports are built from these. Without a sink the executor pays a
+ * test per run. */
+
+typedef struct emu_event {
+    uint32_t pc;                   /* instruction index in its function */
+    uint32_t func;                 /* the function's index in the module */
+    uint32_t active;               /* lanes of the SIMT path that issued it */
+    uint32_t mask;                 /* lanes that executed it (guard applied) */
+    uint16_t op;                   /* ptx_opcode */
+    uint8_t cls;                   /* emu_op_class */
+    uint8_t stop;                  /* EMU_EVENT_RAN, or the emu_stop the warp stopped with */
+    uint8_t flags;                 /* EMU_EV_* */
+    uint8_t space;                 /* memory: the instruction's space (PTX_SPACE_NONE: generic) */
+    uint16_t size;                 /* memory: bytes of each lane's first piece */
+    uint32_t mem_lanes;            /* memory: lanes with an address in addr */
+    uint32_t taken;                /* branches: lanes that jumped */
+    uint32_t reconv;               /* branches: the reconvergence pc of a divergent branch */
+    uint64_t addr[EMU_WARP_SIZE];  /* memory: per lane, the generic address of its first byte
+                                      (shared, local and param addresses in their windows) */
+} emu_event;
+
+/* The space of a generic address (PTX_SPACE_GLOBAL, SHARED, LOCAL or PARAM) and its offset in
+ * that space. */
+uint8_t emu_address_space(uint64_t generic, uint64_t *offset);
+
+#define EMU_EVENT_RAN 0xff
+enum {
+    EMU_EV_MEM = 1,       /* addr, size, mem_lanes are set */
+    EMU_EV_BRANCH = 2,    /* taken (and reconv when it diverged) are set */
+    EMU_EV_DIVERGED = 4   /* the branch split the path */
+};
+
+typedef struct emu_event_sink {
+    /* n events of warp w, in the order the warp issued them. Called on the host thread running
+     * the warp; several warps' calls may come at once from different host threads. */
+    void (*consume)(struct emu_event_sink *self, emu_warp *w, const emu_event *ev, uint32_t n);
+    void *state;
+} emu_event_sink;
 
 /* ---------------------------------------------------------------- execution */
 
@@ -158,6 +307,8 @@ typedef struct emu_launch {
     const void *params;            /* the parameter block, laid out as the PTX .params */
     size_t params_size;
     emu_mem_policy *policy;
+    uint8_t executor;              /* emu_executor that runs the grid's warps */
+    emu_event_sink *events;        /* NULL: no events are recorded */
     uint32_t sm_count;             /* for %nsmid / %smid */
     uint32_t max_warps_per_sm;     /* %nwarpid: warps one SM of the modelled GPU holds (0: 64) */
     /* Shared memory the system reserves for each CTA (sm_80 and later: 1 KiB), laid out below
@@ -173,13 +324,23 @@ typedef struct emu_launch {
 typedef struct emu_grid emu_grid;
 typedef struct emu_cta emu_cta;
 
+/* The executors of warps. Every executor obeys the contract at emu_warp_run, so any two give
+ * bit-identical memory, registers, faults, instruction counts and statistics. */
+typedef enum emu_executor {
+    EMU_EXECUTOR_INTERP = 0,   /* the interpreter, a basic block at a time (the default) */
+    EMU_EXECUTOR_STEP          /* the interpreter, one instruction at a time (the reference
+                                  that --engine=compare checks the others against) */
+} emu_executor;
+
 /* Why emu_warp_run returned. */
 typedef enum emu_stop {
     EMU_STOP_BUDGET,     /* ran its instruction budget */
     EMU_STOP_BARRIER,    /* waits at a CTA barrier (emu_warp_runnable tells when released) */
     EMU_STOP_MEMORDER,   /* the memory policy asked to stop (atomic, fence, ...) */
     EMU_STOP_EXIT,       /* every thread of the warp has exited */
-    EMU_STOP_FAULT       /* a fault; emu_grid_fault has it */
+    EMU_STOP_FAULT,      /* a fault; emu_grid_fault has it */
+    EMU_STOP_RESTART     /* the memory policy answered EMU_MEM_RESTART: lanes wait for it to
+                            restore them (emu_warp_checkpoint_restore / emu_warp_restart) */
 } emu_stop;
 
 /* Validates the launch (block size, shared memory, parameter size) and prepares the grid. */
@@ -191,6 +352,10 @@ const emu_fault *emu_grid_fault(const emu_grid *g);
 /* The launch as the grid keeps it, and the shared memory one CTA takes (static + dynamic). */
 const emu_launch *emu_grid_launch(const emu_grid *g);
 uint64_t emu_grid_smem_per_cta(const emu_grid *g);
+/* Keeps every warp's instruction count as its CTA finishes (compare mode); false when memory
+ * runs out. The counts, by CTA linear id then warp: */
+bool emu_grid_keep_warp_counts(emu_grid *g);
+const uint64_t *emu_grid_warp_counts(const emu_grid *g, size_t *n);
 /* Replaces the grid's memory policy (the engine installs the one its determinism mode needs);
  * only before the first CTA is created. */
 void emu_grid_set_policy(emu_grid *g, emu_mem_policy *policy);
@@ -206,7 +371,49 @@ bool emu_cta_done(const emu_cta *c);
  * names the barrier, the waiting threads and their PTX lines. */
 void emu_cta_report_deadlock(emu_cta *c);
 
-/* Runs warp w for at most `budget` warp instructions. */
+/* The identity of a warp as the engine placed it, and the policies' per-warp state. */
+uint64_t emu_warp_cta_linear(const emu_warp *w);   /* its CTA's linear id (x fastest) */
+uint32_t emu_warp_sm(const emu_warp *w);           /* the SM its CTA runs on */
+uint32_t emu_warp_slot(const emu_warp *w);         /* the hardware warp slot the engine gave it */
+void emu_warp_set_slot(emu_warp *w, uint32_t slot);
+void *emu_warp_user(const emu_warp *w, emu_policy_level level);
+void emu_warp_set_user(emu_warp *w, emu_policy_level level, void *p);
+
+/* Checkpoints (iGPU regions, KILO TM transactions): a copy of the registers of every frame and
+ * the local memory of the lanes `lanes`, with the warp's position (frame depth, pc, SIMT entry
+ * of those lanes, carry flag, instruction count). Restoring puts those lanes' registers and local
+ * memory back and sends them to the checkpointed pc in a SIMT entry of their own (EMU_SIMT_RETRY),
+ * leaving the warp's other lanes where they are. NULL when memory runs out. */
+typedef struct emu_warp_checkpoint emu_warp_checkpoint;
+emu_warp_checkpoint *emu_warp_checkpoint_take(const emu_warp *w, uint32_t lanes);
+void emu_warp_checkpoint_restore(emu_warp *w, const emu_warp_checkpoint *ck, uint32_t lanes);
+void emu_warp_checkpoint_free(emu_warp_checkpoint *ck);
+/* Sends lanes of the top frame to instruction pc in a SIMT entry of their own, typed kind,
+ * reconverging where the top entry does (restart after a restartable fault). */
+void emu_warp_restart(emu_warp *w, uint32_t lanes, uint32_t pc, uint8_t kind);
+
+/* Runs warp w for at most `budget` warp instructions, on the grid's executor.
+ *
+ * The executor contract (what every executor, interpreter or JIT, must do exactly alike):
+ * - Counting. Every instruction the warp issues counts one, whether or not its guard holds for
+ *   any lane (a guarded-off instruction still issues on a GPU). An instruction that the memory
+ *   policy defers counts each time it issues, the deferred issue included. Switching between the
+ *   warp's paths (a path waiting at a barrier lets another run) counts nothing. %clock, %clock64,
+ *   %globaltimer and GPUDet's quanta read this count, so it is part of the program's meaning.
+ * - Budget. The run ends after exactly `budget` counted instructions unless it stops earlier.
+ * - Stops. A run ends early only: when the warp waits at a barrier (EMU_STOP_BARRIER); when the
+ *   memory policy asks for it after an instruction or defers one (EMU_STOP_MEMORDER; a deferred
+ *   instruction leaves no effect and the warp's pc stays on it); at nanosleep, mbarrier test/try
+ *   waits that did not complete, and yields (EMU_STOP_BUDGET); when every lane has exited
+ *   (EMU_STOP_EXIT); at a fault (EMU_STOP_FAULT).
+ * - Faults. An instruction that faults has no effect at all: every lane's address is checked,
+ *   and every operand validated, before any lane writes a register or memory.
+ * - Spin detection. A uniformly taken back-edge marked EMU_UOP_SPIN_BACKEDGE calls
+ *   emu_simt_backedge (which may let waiting lanes of the warp run, as independent thread
+ *   scheduling does); no other branch does.
+ * - State. Between runs all of a warp's state lives in the warp (registers in their rows, SIMT
+ *   stack, frames, carry flag, instruction count), so a warp can move between executors at any
+ *   stop. */
 emu_stop emu_warp_run(emu_warp *w, uint64_t budget);
 /* False while the warp waits at a barrier that has not completed, or has exited. */
 bool emu_warp_runnable(const emu_warp *w);
@@ -337,6 +544,8 @@ uint64_t emu_heap_alloc(uint64_t size);
 bool emu_heap_free(uint64_t addr);
 /* Frees the heap and every block in it (cudaDeviceReset). */
 void emu_heap_release_all(void);
+/* Sets the heap aside now (as the first device malloc would); false when it cannot be. */
+bool emu_heap_ensure(void);
 
 /* Device printf and assert output. Kernels append records to a FIFO of
  * cudaLimitPrintfFifoSize bytes; like the hardware's, it is circular: when a record does not
@@ -349,5 +558,23 @@ void emu_output_flush(void);
 bool emu_output_in_use(void);
 /* Drops what is buffered and forgets that kernels printed (cudaDeviceReset, after a flush). */
 void emu_output_discard(void);
+
+/* ---------------------------------------------------------------- snapshots
+ *
+ * The state a kernel can change outside its own threads: the bytes of every live allocation
+ * (device, module variables, managed and registered host memory), the device heap's
+ * bookkeeping, and the device output not yet written. Compare mode runs a launch twice from one
+ * snapshot and compares what each run left. Taken and restored between launches only. */
+typedef struct emu_snapshot emu_snapshot;
+emu_snapshot *emu_snapshot_take(void);   /* NULL when memory runs out */
+/* Puts memory, the heap and pending output back as s has them (the allocations must be the
+ * ones s saw). */
+void emu_snapshot_restore(const emu_snapshot *s);
+void emu_snapshot_free(emu_snapshot *s);
+/* The first difference between s and the state now: false when none; else the address of the
+ * first differing byte of memory (*addr, with the byte in s and now) or, when memory agrees,
+ * *addr = 0 and what else differs in why. */
+bool emu_snapshot_differs(const emu_snapshot *s, uint64_t *addr, uint8_t *was, uint8_t *now,
+                          char *why, size_t whylen);
 
 #endif

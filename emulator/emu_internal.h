@@ -9,17 +9,11 @@
 #define PTXSIM_EMULATOR_EMU_INTERNAL_H
 
 #include "emulator/emu.h"
+#include "emulator/sem/sem.h"
+#include "emulator/decode/decode.h"
 
 #include <pthread.h>
 #include <stdarg.h>
-
-/* Generic-address windows above the 47-bit user address space, so a generic address tells its
- * space: shared/local/param addresses are offsets inside their window. */
-#define EMU_SHARED_WINDOW UINT64_C(0x0001000000000000)
-#define EMU_LOCAL_WINDOW  UINT64_C(0x0002000000000000)
-#define EMU_PARAM_WINDOW  UINT64_C(0x0003000000000000)
-#define EMU_FUNC_WINDOW   UINT64_C(0x0004000000000000)
-#define EMU_WINDOW_SIZE   UINT64_C(0x0001000000000000)
 
 /* Per-thread local memory reserved for call frames beyond the kernel's own frame (CUDA's
  * default stack is 1 KiB; recursion in tests needs more). */
@@ -29,34 +23,13 @@
 /* Back-edges a diverged path may take in a row before the waiting lanes get to run. */
 #define EMU_SPIN_LIMIT 1024u
 
-enum { EMU_TK_NONE, EMU_TK_B, EMU_TK_U, EMU_TK_S, EMU_TK_F, EMU_TK_P, EMU_TK_PK };
-extern const uint8_t emu_type_bits[PTX_TYPE_COUNT];
-extern const uint8_t emu_type_kind[PTX_TYPE_COUNT];
-
-static inline uint64_t emu_mask_bits(unsigned bits)
-{
-    return bits >= 64 ? ~UINT64_C(0) : ((UINT64_C(1) << bits) - 1);
-}
-static inline int64_t emu_sext(uint64_t v, unsigned bits)
-{
-    if (bits >= 64 || bits == 0) return (int64_t)v;
-    uint64_t m = UINT64_C(1) << (bits - 1);
-    v &= emu_mask_bits(bits);
-    return (int64_t)((v ^ m) - m);
-}
-static inline bool emu_is_signed(uint8_t t) { return emu_type_kind[t] == EMU_TK_S; }
-static inline bool emu_is_float(uint8_t t) { return emu_type_kind[t] == EMU_TK_F; }
-
 typedef struct emu_ctx emu_ctx;
-typedef void (*emu_exec_fn)(emu_ctx *c, const ptx_instr *in);
 
 /* What the loader works out for each function. */
 typedef struct emu_func {
     const ptx_function *fn;
     uint32_t index;
-    emu_exec_fn *exec;        /* one handler per instruction */
-    bool *spin_loop;          /* backward branches whose loop waits on memory (atomics,
-                                 volatile or acquire loads, mbarrier tests, nanosleep) */
+    emu_code code;            /* the decoded µops (handlers included) */
     uint64_t param_base;      /* frame offset of the function's .param area */
     uint64_t frame_size;      /* local bytes one activation takes per thread */
     /* kernels: the static shared layout of everything the kernel (and its callees) uses */
@@ -75,11 +48,21 @@ struct emu_module {
     bool *is_input_param;     /* function parameters and return values, by symbol id */
 };
 
+/* What a SIMT entry stands for. Normal entries are the divergence stack; KILO TM's
+ * transaction-aware stack adds the others (a retry entry holds lanes that re-execute from a
+ * checkpoint, a transaction entry the lanes inside a transaction); the executor runs them all
+ * alike, and the policies that push them give them meaning. */
+typedef enum emu_simt_kind { EMU_SIMT_NORMAL = 0, EMU_SIMT_RETRY, EMU_SIMT_TX } emu_simt_kind;
+
 /* One SIMT path: lanes `mask` at pc, reconverging at rpc. bar is 0, or 1 + the id of the CTA
  * barrier the lanes wait at (pc is then past the barrier instruction): with independent thread
  * scheduling a barrier blocks only the lanes that executed it, so the warp's other paths go on
  * (emu_simt_schedule) and the warp as a whole waits only when none of them can run. */
-typedef struct emu_simt { uint32_t pc, rpc, mask, bar; } emu_simt;
+typedef struct emu_simt {
+    uint32_t pc, rpc, mask;
+    uint16_t bar;
+    uint8_t kind;             /* emu_simt_kind */
+} emu_simt;
 
 typedef struct emu_frame {
     const emu_func *f;
@@ -111,7 +94,15 @@ struct emu_warp {
     uint32_t spin, spin_sp, spin_pc;  /* consecutive uniform back-edges of one SIMT entry */
     emu_dim3 tid[EMU_WARP_SIZE];
     uint64_t cache_base, cache_end, cache_gen;  /* last allocation a lane hit */
+    uint32_t slot;            /* the hardware warp slot the engine gave it */
+    uint32_t restart_lanes;   /* lanes waiting after EMU_STOP_RESTART */
+    void *user[EMU_POLICY_LEVELS];   /* the policies' per-warp state */
+    emu_event *ring;          /* events not yet handed to the sink (EMU_EVENT_RING of them) */
+    uint32_t nev;
 };
+
+/* Events a warp records before handing them to the launch's sink. */
+#define EMU_EVENT_RING 64
 
 typedef struct emu_barrier {
     uint32_t arrived;         /* threads arrived */
@@ -145,7 +136,12 @@ struct emu_grid {
     bool faulted;
     uint64_t fault_cta;
     emu_fault fault;
+    uint64_t *warp_counts;    /* compare mode: every warp's instructions, by CTA and warp */
+    uint32_t warps_per_cta;
 };
+
+/* grid.c: records c's warps' instruction counts (when the grid keeps them) */
+void emu_grid_note_cta_done(emu_grid *g, const emu_cta *c);
 
 /* The executing state of one warp step. */
 struct emu_ctx {
@@ -155,16 +151,71 @@ struct emu_ctx {
     emu_frame *fr;
     const emu_func *f;
     const ptx_function *fn;
+    const emu_code *code;     /* the frame's decoded function */
+    const emu_uop *u;         /* the µop executing */
     const emu_module *mod;
     uint64_t *regs;
     uint32_t active;          /* the SIMT top's mask */
     uint32_t mask;            /* active lanes whose guard holds */
     uint32_t pc, next_pc;
     bool control;             /* the handler rewrote the SIMT stack itself */
+    bool direct_mem;          /* the policy is the direct one and nothing records events:
+                                 memory fast paths may bypass the general path */
+    emu_event *ev;            /* the event of the executing instruction, or NULL */
     int stop;                 /* -1, or the emu_stop to return after this instruction */
 };
 
-/* ---- interp.c: operands */
+/* Runs the statement after it once per lane of c->mask, with the lane in L_. */
+#define LANES(c) for (uint32_t mk_ = (c)->mask; mk_; mk_ &= mk_ - 1)
+#define L_ (__builtin_ctz(mk_))
+
+/* d[l] = EXPR (an expression of the lane l) for every lane of c->mask, d being the destination
+ * operand dst's register row when results of type t may be stored into it directly (emu_dst),
+ * else a buffer written back with emu_put. A full mask runs a straight loop over the 32 lanes,
+ * so a handler specialised for its modifiers has no per-lane branch. */
+#define EMU_LANEWISE(c, dst, t, EXPR)                                                       \
+    do {                                                                                    \
+        uint64_t lw_buf_[EMU_WARP_SIZE];                                                    \
+        uint64_t *lw_row_ = emu_dst((c), (dst), (t));                                       \
+        uint64_t *lw_d_ = lw_row_ ? lw_row_ : lw_buf_;                                      \
+        if ((c)->mask == 0xffffffffu) {                                                     \
+            for (int l = 0; l < EMU_WARP_SIZE; l++) lw_d_[l] = (EXPR);                      \
+        } else {                                                                            \
+            for (uint32_t lw_m_ = (c)->mask; lw_m_; lw_m_ &= lw_m_ - 1) {                   \
+                int l = __builtin_ctz(lw_m_);                                               \
+                lw_d_[l] = (EXPR);                                                          \
+            }                                                                               \
+        }                                                                                   \
+        if (!lw_row_) emu_put((c), (dst), (t), lw_buf_);                                    \
+    } while (0)
+
+/* m = the lane mask of COND (an expression of the lane l) over all 32 lanes (the inactive ones
+ * are computed too, and dropped by emu_put_pred). */
+#define EMU_LANE_MASK(m, COND)                                                              \
+    do {                                                                                    \
+        (m) = 0;                                                                            \
+        for (int l = 0; l < EMU_WARP_SIZE; l++) (m) |= (uint32_t)(bool)(COND) << l;         \
+    } while (0)
+
+/* The elements of a VEC or LIST operand (o->imm of them). */
+static inline const emu_opd *emu_opd_elems(const emu_ctx *c, const emu_opd *o);
+
+/* ---- operands.c: decoded operands. A source read as type t: the register row itself when the
+ * register is at least t's width, else the values converted into buf. */
+const uint64_t *emu_src(emu_ctx *c, const emu_opd *o, uint8_t t, uint64_t buf[EMU_WARP_SIZE]);
+/* A predicate source (or any value read as .pred) as a lane mask, negation applied. */
+uint32_t emu_src_pred(emu_ctx *c, const emu_opd *o);
+/* The destination row when results of type t may be stored into it directly (a register of
+ * exactly t's width), else NULL: write through emu_put. */
+uint64_t *emu_dst(emu_ctx *c, const emu_opd *o, uint8_t t);
+/* Writes the lanes of c->mask of v (values of type t) to destination o. */
+void emu_put(emu_ctx *c, const emu_opd *o, uint8_t t, const uint64_t v[EMU_WARP_SIZE]);
+/* Writes the lanes of c->mask of bits to predicate destination o. */
+void emu_put_pred(emu_ctx *c, const emu_opd *o, uint32_t bits);
+/* The address an ADDR or SYM operand names in lane (its space decided by the instruction). */
+uint64_t emu_opd_address(emu_ctx *c, const emu_opd *o, int lane);
+
+/* ---- interp.c: operands by their IR form */
 uint64_t emu_read(emu_ctx *c, const ptx_operand *o, int lane, uint8_t type);
 void emu_read_all(emu_ctx *c, const ptx_operand *o, uint8_t type, uint64_t out[EMU_WARP_SIZE]);
 void emu_write(emu_ctx *c, const ptx_operand *o, int lane, uint64_t v, uint8_t type);
@@ -229,30 +280,110 @@ void emu_barrier_arrive(emu_ctx *c, uint32_t id, uint32_t count, bool wait, uint
                         bool red_and, bool red_or);
 void emu_cta_warp_exited(emu_cta *cta, emu_warp *w, uint32_t lanes);
 
-/* ---- exec_mem.c: loads or stores `size` (<= 16) bytes per lane of mask at per-lane addresses
- * of space ispace (PTX_SPACE_NONE: generic), checked as ld/st are; false after a fault. */
+/* ---- memaccess.c: an instruction's memory access, as pieces resolved, checked and performed
+ * as one operation (see the file's opening comment). */
+#define EMU_ACC_INLINE 64
+typedef struct emu_piece {
+    uint64_t value;           /* the address as the instruction computed it */
+    uint64_t addr;            /* resolved: address within its space */
+    uint8_t *host;            /* checked: where its bytes are */
+    uint32_t size;
+    uint32_t off;             /* its data in the access's buffer (atomics: old, b, c) */
+    uint8_t lane;
+    uint8_t space;            /* resolved: GLOBAL, SHARED, LOCAL or PARAM (set before checking
+                                 when the address names a variable: its own space) */
+} emu_piece;
+
+typedef struct emu_access {
+    emu_ctx *c;
+    uint8_t kind;             /* EMU_MEM_LOAD, STORE or ATOMIC */
+    uint8_t ispace;           /* the instruction's space (PTX_SPACE_NONE: generic) */
+    const char *verb;         /* "read", "write", "atomic" (fault messages) */
+    uint16_t aop;             /* atomics */
+    uint8_t atype;
+    bool has_c;
+    bool failed;              /* out of host memory while adding pieces */
+    uint32_t mask;            /* lanes with pieces */
+    uint32_t global;          /* lanes with global pieces (after checking) */
+    uint32_t n, pcap;
+    emu_piece *p;
+    uint8_t *data;            /* the pieces' data */
+    size_t used, cap;
+    emu_piece inline_pieces[EMU_ACC_INLINE];
+    _Alignas(16) uint8_t inline_data[2048];
+} emu_access;
+
+void emu_acc_init(emu_access *A);
+void emu_acc_release(emu_access *A);
+/* Starts describing an access of kind (LOAD, STORE, ATOMIC) by an instruction of space ispace. */
+void emu_acc_begin(emu_access *A, emu_ctx *c, uint8_t kind, uint8_t ispace, const char *verb);
+/* Adds a piece of size bytes at address value for lane; NULL when memory ran out (reported by
+ * emu_acc_check). A store's values, an atomic's operands go into its data before performing. */
+emu_piece *emu_acc_piece(emu_access *A, int lane, uint64_t value, uint32_t size);
+static inline uint8_t *emu_acc_data(const emu_access *A, const emu_piece *p)
+{
+    return A->data + p->off;
+}
+/* Adds, for each lane of mask, `count` pieces of size bytes at the address operand ao plus
+ * k * stride (a register, [reg+imm], [var+imm] in the variable's space, or an absolute
+ * address); false when memory ran out. */
+bool emu_acc_lanes(emu_access *A, const emu_opd *ao, uint32_t mask, uint32_t size,
+                   uint32_t count, uint32_t stride);
+/* Resolves and checks every piece (alignment to align when > 1, bounds, read-only params);
+ * false after raising the fault of the first bad piece. */
+bool emu_acc_check(emu_access *A, uint64_t align);
+/* Performs a checked access: global pieces through the memory policy as one operation, the
+ * rest directly. False when the instruction must have no effect now (deferred or restarting:
+ * c->stop is set and c->next_pc is the instruction's own pc). */
+bool emu_acc_perform(emu_access *A);
+/* emu_acc_check, then emu_acc_perform. */
+bool emu_acc_run(emu_access *A, uint64_t align);
+/* Asks the memory policy whether a device-runtime call (printf, malloc, free) of the executing
+ * lanes may have its effects now; false when it deferred (or restarts) the call. */
+bool emu_policy_call(emu_ctx *c);
+/* Whether [a, a+size) lies in one live allocation (cached per warp). */
+bool emu_global_ok(emu_warp *w, uint64_t a, uint64_t size);
+
+/* Loads or stores `size` (<= 16) bytes per lane of mask at per-lane addresses of space ispace
+ * (PTX_SPACE_NONE: generic) as one access; false after a fault or a deferral. */
 bool emu_mem_lanes(emu_ctx *c, const ptx_instr *in, uint8_t ispace, const uint64_t *addr,
                    uint32_t mask, unsigned size, uint8_t (*data)[16], bool store);
 
 /* ---- device_memory.c */
 uint64_t emu_device_generation(void);
 
-/* ---- instruction selection: each family returns a handler, or NULL when it lacks it */
-emu_exec_fn emu_select(const ptx_instr *in);
-emu_exec_fn emu_select_fast(const ptx_instr *in);
-emu_exec_fn emu_select_int(const ptx_instr *in);
-emu_exec_fn emu_select_simd(const ptx_instr *in);
-emu_exec_fn emu_select_video(const ptx_instr *in);
-emu_exec_fn emu_select_float(const ptx_instr *in);
-emu_exec_fn emu_select_half(const ptx_instr *in);
-emu_exec_fn emu_select_cvt(const ptx_instr *in);
-emu_exec_fn emu_select_cmp(const ptx_instr *in);
-emu_exec_fn emu_select_mem(const ptx_instr *in);
-emu_exec_fn emu_select_multimem(const ptx_instr *in);   /* exec_multimem.c */
-emu_exec_fn emu_select_control(const ptx_instr *in);
-emu_exec_fn emu_select_warp(const ptx_instr *in);
-emu_exec_fn emu_select_wmma(const ptx_instr *in);
-emu_exec_fn emu_select_mma(const ptx_instr *in);
+/* ---- instruction selection (select.c): the handler of a µop, or NULL when the interpreter
+ * lacks the form. Each family's selector returns a handler, or NULL when it lacks the form; it
+ * may attach a decoded form to the µop (u->form, allocated with emu_code_alloc). */
+emu_exec_fn emu_interp_handler(emu_code *code, emu_uop *u);
+/* exec_float.c: an add/sub contracted with the mul feeding it (EMU_UOP_CONTRACTED) */
+void emu_exec_fma_contracted(emu_ctx *c, const emu_uop *u);
+/* exec_float.c: rounding modes. A handler whose rules round in the host rounding mode (see
+ * sem.h's float family) runs under emu_exec_rounded when the instruction's mode is directed:
+ * u->form starts with an emu_rounded naming the handler and the mode, set once per
+ * instruction. emu_with_rounding gives body itself for round-to-nearest, else attaches such a
+ * form (for a handler with no form of its own) and gives emu_exec_rounded. */
+typedef struct emu_rounded {
+    emu_exec_fn body;
+    int rnd;                  /* ptx_round */
+} emu_rounded;
+void emu_exec_rounded(emu_ctx *c, const emu_uop *u);
+emu_exec_fn emu_with_rounding(emu_code *code, emu_uop *u, emu_exec_fn body, int rnd);
+/* interp.c: the value of special register sreg (component or index comp) in lane */
+uint64_t emu_sreg_value(emu_ctx *c, unsigned sreg, unsigned comp, int lane);
+emu_exec_fn emu_select_int(emu_code *code, emu_uop *u);
+emu_exec_fn emu_select_simd(emu_code *code, emu_uop *u);
+emu_exec_fn emu_select_video(emu_code *code, emu_uop *u);
+emu_exec_fn emu_select_float(emu_code *code, emu_uop *u);
+emu_exec_fn emu_select_half(emu_code *code, emu_uop *u);
+emu_exec_fn emu_select_cvt(emu_code *code, emu_uop *u);
+emu_exec_fn emu_select_cmp(emu_code *code, emu_uop *u);
+emu_exec_fn emu_select_mem(emu_code *code, emu_uop *u);
+emu_exec_fn emu_select_multimem(emu_code *code, emu_uop *u);   /* exec_multimem.c */
+emu_exec_fn emu_select_control(emu_code *code, emu_uop *u);
+emu_exec_fn emu_select_warp(emu_code *code, emu_uop *u);
+emu_exec_fn emu_select_wmma(emu_code *code, emu_uop *u);
+emu_exec_fn emu_select_mma(emu_code *code, emu_uop *u);
 
 /* module.c */
 int emu_instr_text(const ptx_instr *in, char *buf, size_t len);
@@ -261,12 +392,12 @@ const emu_func *emu_module_func_by_ptx(const emu_module *mod, const ptx_function
 
 /* ---- advanced semantics: textures (sem_tex.c, exec_tex.c), the device heap (heap.c),
  * printf and assert output (device_output.c), async copies (exec_async.c) */
-emu_exec_fn emu_select_tex(const ptx_instr *in);
-emu_exec_fn emu_select_async(const ptx_instr *in);
+emu_exec_fn emu_select_tex(emu_code *code, emu_uop *u);
+emu_exec_fn emu_select_async(emu_code *code, emu_uop *u);
 /* the state spaces a copy instruction names, destination first (exec_async.c) */
 void emu_copy_spaces(const ptx_instr *in, uint8_t *dst, uint8_t *src);
 /* exec_tensor.c: the tensor (TMA) copies and bulk reductions; emu_select_async asks it */
-emu_exec_fn emu_select_tensor(const ptx_instr *in);
+emu_exec_fn emu_select_tensor(emu_code *code, emu_uop *u);
 
 /* One texture lookup: coordinates as the instruction's register bits. */
 typedef struct emu_tex_query {
@@ -288,8 +419,12 @@ typedef struct emu_tex_result {
 
 void emu_tex_sample(const emu_texture *t, const emu_tex_query *q, emu_tex_result *r);
 
-/* exec_mem.c: one thread's update of an mbarrier object (what: 0 init, 1 arrive, 2 arrive_drop,
- * 3 expect_tx, 4 complete_tx, 5 inval); returns the object before it. */
+/* exec_mbarrier.c: one thread's update of an mbarrier object; returns the object before it. */
+enum {
+    EMU_MBAR_INIT, EMU_MBAR_ARRIVE, EMU_MBAR_ARRIVE_DROP, EMU_MBAR_EXPECT_TX,
+    EMU_MBAR_COMPLETE_TX, EMU_MBAR_INVAL
+};
+emu_exec_fn emu_select_mbarrier(emu_code *code, emu_uop *u);
 uint64_t emu_mbarrier_update(uint8_t *p, int what, uint32_t count, int32_t tx);
 /* Address of a surface access of `size` bytes at integer coordinates c (the first one in bytes,
  * or in elements when `elements`). Out of range: false, unless clamp, which moves the access to
@@ -297,29 +432,48 @@ uint64_t emu_mbarrier_update(uint8_t *p, int what, uint32_t count, int32_t tx);
 bool emu_surf_address(const emu_texture *t, uint16_t geom, const uint32_t *c, bool elements,
                       unsigned size, bool clamp, uint64_t *addr);
 
-/* ---- sem_mma.c: tensor-core fragment layouts and arithmetic (exec_mma.c, exec_wmma.c) */
-enum { EMU_MMA_A, EMU_MMA_B, EMU_MMA_C };
-/* Bits of a matrix element of type t (b1 1, s4 4, s8 8, f16 16, f64 64, else 32). */
-unsigned emu_mma_bits(uint8_t t);
-/* Distinct elements a lane holds of matrix `which` of an m x n x k operation (sm_80 layouts). */
-unsigned emu_mma_distinct(int which, unsigned m, unsigned n, unsigned k, unsigned ebits);
-/* (row, col) of element e (counted over the fragment registers, low bits first) of lane. */
-void emu_mma_pos(int which, unsigned m, unsigned n, unsigned k, unsigned ebits, unsigned lane,
-                 unsigned e, unsigned *row, unsigned *col);
-/* The same for mma.m8n8k4 with .f16 (within the lane's quad-pair's 8x8x4 operation). */
-void emu_mma_pos_m8n8k4(int which, bool row_major, bool f32_acc, unsigned lane, unsigned e,
-                        unsigned *row, unsigned *col);
-typedef struct emu_mma_op {
-    unsigned m, n, k;
-    uint8_t at, bt, ct, dt;
-    bool satfinite;
-    uint16_t bitop;            /* b1: PTX_SFX_AND or PTX_SFX_XOR */
-} emu_mma_op;
-/* D = A x B + C on row-major matrices of element bits (A: m x k, B: k x n, C and D: m x n). */
-void emu_mma_compute(const emu_mma_op *op, const uint64_t *A, const uint64_t *B,
-                     const uint64_t *C, uint64_t *D);
+/* ---- exec_mma.c: a matrix multiply-accumulate on fragment registers, decoded once; mma.sync
+ * and wmma.mma share it (exec_wmma.c decodes wmma's form). */
+/* One fragment operand: n elements per lane of ebits, and where each sits in its row-major
+ * matrix (idx[e * 32 + lane], as sem_mma_gather reads it). */
+typedef struct emu_mma_frag {
+    unsigned ebits, n;
+    uint16_t *idx;
+} emu_mma_frag;
+typedef struct emu_mma_form {
+    const char *name;         /* the instruction, for the partial-warp fault */
+    emu_mma_op op;            /* the operation of one group of lanes */
+    bool sparse;              /* mma.sp: A compressed; operands 4 and 5 metadata and selector */
+    unsigned ngroups;         /* 1, or the four quad-pairs of mma.m8n8k4 .f16 */
+    uint32_t group[4];        /* the lanes of each group */
+    emu_mma_frag a, b, c, d;
+} emu_mma_form;
+/* The sm_80 layout of `count` elements per lane of matrix `which` (cols columns) of an
+ * m x n x k operation (element e is element e mod distinct, see emu_mma_pos). */
+bool emu_mma_frag_layout(emu_code *code, emu_mma_frag *fr, int which, unsigned m, unsigned n,
+                         unsigned k, unsigned ebits, unsigned count, unsigned cols);
+/* The handler of a µop whose form is an emu_mma_form. */
+void emu_exec_mma(emu_ctx *c, const emu_uop *u);
+/* True when the whole warp executes; else faults (a warp-synchronous `what`) and is false. */
+bool emu_mma_whole_warp(emu_ctx *c, const char *what);
+
+/* heap.c: the heap's bookkeeping, saved and loaded around compare mode's runs */
+typedef struct emu_heap_state emu_heap_state;
+emu_heap_state *emu_heap_save(void);
+bool emu_heap_load(const emu_heap_state *s);
+bool emu_heap_state_equal(const emu_heap_state *s);
+void emu_heap_state_free(emu_heap_state *s);
+/* device_output.c: the pending records as one string ("O<len>:text" / "E<len>:text" each, in
+ * order; malloc'd), and dropping them without forgetting that kernels printed */
+char *emu_output_pending(size_t *len);
+void emu_output_drop_pending(void);
 
 /* Device-side calls (exec_builtin.c): printf records and assertion messages for the FIFO. */
 void emu_output_append(const char *text, size_t len, uint64_t cost, bool to_stderr);
+
+static inline const emu_opd *emu_opd_elems(const emu_ctx *c, const emu_opd *o)
+{
+    return &c->code->pool[o->row];
+}
 
 #endif

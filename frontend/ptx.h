@@ -355,6 +355,39 @@ ptx_suffix_group ptx_suffix_group_of(ptx_suffix s);
 const char *ptx_sreg_name(ptx_sreg s);
 bool ptx_instr_has(const ptx_instr *in, ptx_suffix s);
 
+/* ---------------------------------------------------------------- operand roles and dataflow */
+
+/* How an instruction uses an operand as a whole: read, written, or both (wgmma's accumulator);
+ * an address operand is read (its base register). Labels and symbols have no role. */
+typedef enum ptx_role { PTX_ROLE_NONE, PTX_ROLE_USE, PTX_ROLE_DEF, PTX_ROLE_USEDEF } ptx_role;
+ptx_role ptx_operand_role(const ptx_instr *in, unsigned i);
+/* Calls visit for every register the instruction reads or writes (its guard, operands, vector
+ * elements, address bases, call lists), with the role it has there; writing one component of a
+ * vector register counts as a read too. The carry flag is not a register. */
+void ptx_instr_regs(const ptx_function *fn, const ptx_instr *in,
+                    void (*visit)(void *ctx, int32_t reg, ptx_role role), void *ctx);
+/* Static definitions and uses of every register (arrays of fn->nregs). */
+void ptx_reg_counts(const ptx_function *fn, uint32_t *defs, uint32_t *uses);
+
+/* Dominators and register liveness of one function, computed on demand. */
+typedef struct ptx_dataflow {
+    const ptx_function *fn;
+    int32_t *idom;            /* immediate dominator of each block; -1 for the entry block and
+                                 blocks the entry does not reach */
+    uint32_t words;           /* 64-bit words of one register set */
+    uint64_t *live_in;        /* per block: registers live on entry (bit = register id) */
+    uint64_t *live_out;       /* per block: registers live on exit */
+    uint32_t *ndefs, *nuses;  /* per register: static definitions and uses */
+} ptx_dataflow;
+
+ptx_dataflow *ptx_dataflow_compute(const ptx_function *fn);   /* NULL when memory runs out */
+void ptx_dataflow_free(ptx_dataflow *df);
+bool ptx_dominates(const ptx_dataflow *df, uint32_t a, uint32_t b);   /* block a dominates b */
+bool ptx_live_in(const ptx_dataflow *df, uint32_t block, int32_t reg);
+bool ptx_live_out(const ptx_dataflow *df, uint32_t block, int32_t reg);
+/* Whether reg's value after instruction instr may still be read. */
+bool ptx_live_after(const ptx_dataflow *df, uint32_t instr, int32_t reg);
+
 /* ---------------------------------------------------------------- fatbins */
 
 typedef enum ptx_fatbin_kind { PTX_FATBIN_PTX = 1, PTX_FATBIN_ELF = 2 } ptx_fatbin_kind;

@@ -120,6 +120,7 @@ static void report_table(FILE *out, rt_kernel *const *ks, size_t n)
                 (unsigned long long)k->launches, (unsigned long long)k->ctas,
                 (unsigned long long)k->threads, k->seconds * 1e3);
         timing_stats_print(out, NULL, &k->engine);
+        timing_metrics_print(out, &k->metrics);
         launches += k->launches;
         seconds += k->seconds;
     }

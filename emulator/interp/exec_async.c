@@ -5,8 +5,8 @@
  * A copy is done when the instruction executes, so the asynchronous parts resolve at once: the
  * complete_tx of a copy's mbarrier happens at issue (the transaction count may go negative
  * until the matching expect_tx, as the ISA allows), and bulk wait_group has nothing to wait
- * for. The data moves through the same checked path as ld/st (and the memory policy), 16 bytes
- * at a time.
+ * for. The data moves through the same checked path as ld/st (and the memory policy): each
+ * copy's source and destination are one access each, checked in full before either happens.
  */
 #include "emulator/emu_internal.h"
 
@@ -63,17 +63,20 @@ static uint8_t *mbarrier_ptr(emu_ctx *c, int lane, uint64_t a)
     return c->cta->smem + a;
 }
 
-/* cp.async.bulk.dst.src.completion [dst], [src], size {, [mbar]} {, ctaMask} {, policy} */
-static void x_bulk_copy(emu_ctx *c, const ptx_instr *in)
+/* cp.async.bulk.dst.src.completion [dst], [src], size {, [mbar]} {, ctaMask} {, policy}: every
+ * lane's whole copy is one access of the source and one of the destination, both checked
+ * before either is performed. */
+static void x_bulk_copy(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t dsp, ssp;
     emu_copy_spaces(in, &dsp, &ssp);
     bool mbar = ptx_instr_has(in, PTX_SFX_MBARRIER_COMPLETE_TX_BYTES);
-    uint64_t da[EMU_WARP_SIZE], sa[EMU_WARP_SIZE], size[EMU_WARP_SIZE], ma[EMU_WARP_SIZE];
+    uint64_t da[EMU_WARP_SIZE], sa[EMU_WARP_SIZE], sb[EMU_WARP_SIZE];
     addresses(c, &in->ops[0], da);
     addresses(c, &in->ops[1], sa);
-    emu_read_all(c, &in->ops[2], PTX_TYPE_U32, size);
-    if (mbar) addresses(c, &in->ops[3], ma);
+    const uint64_t *size = emu_src(c, &u->opd[2], PTX_TYPE_U32, sb);
+    uint8_t *mb[EMU_WARP_SIZE];
     for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
         if (size[l] % 16 || da[l] % 16 || sa[l] % 16) {
@@ -83,28 +86,51 @@ static void x_bulk_copy(emu_ctx *c, const ptx_instr *in)
                             "multiple of 16 (size %llu)", (unsigned long long)size[l]);
             return;
         }
-        uint8_t *mb = NULL;
-        if (mbar && !(mb = mbarrier_ptr(c, l, ma[l]))) return;
-        uint64_t one_d[EMU_WARP_SIZE], one_s[EMU_WARP_SIZE];
-        uint8_t chunk[EMU_WARP_SIZE][16];
-        for (uint64_t off = 0; off < size[l]; off += 16) {
-            one_s[l] = sa[l] + off;
-            one_d[l] = da[l] + off;
-            if (!emu_mem_lanes(c, in, ssp, one_s, 1u << l, 16, chunk, false)) return;
-            if (!emu_mem_lanes(c, in, dsp, one_d, 1u << l, 16, chunk, true)) return;
+        mb[l] = NULL;
+        if (mbar) {
+            uint64_t ma[EMU_WARP_SIZE];
+            addresses(c, &in->ops[3], ma);
+            if (!(mb[l] = mbarrier_ptr(c, l, ma[l]))) return;
         }
-        if (mb) emu_mbarrier_update(mb, 4, 0, (int32_t)size[l]);
     }
+    emu_access S, D;
+    emu_acc_init(&S);
+    emu_acc_init(&D);
+    emu_acc_begin(&S, c, EMU_MEM_LOAD, ssp, "read");
+    emu_acc_begin(&D, c, EMU_MEM_STORE, dsp, "write");
+    for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        if (size[l]) emu_acc_piece(&S, l, sa[l], (uint32_t)size[l]);
+    }
+    if (emu_acc_check(&S, 16)) {
+        for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
+            int l = __builtin_ctz(mk);
+            if (size[l]) emu_acc_piece(&D, l, da[l], (uint32_t)size[l]);
+        }
+        if (emu_acc_check(&D, 16) && emu_acc_perform(&S)) {
+            for (uint32_t i = 0; i < S.n; i++)
+                memcpy(emu_acc_data(&D, &D.p[i]), emu_acc_data(&S, &S.p[i]), S.p[i].size);
+            if (emu_acc_perform(&D))
+                for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
+                    int l = __builtin_ctz(mk);
+                    if (mb[l]) emu_mbarrier_update(mb[l], EMU_MBAR_COMPLETE_TX, 0, (int32_t)size[l]);
+                }
+        }
+    }
+    emu_acc_release(&S);
+    emu_acc_release(&D);
 }
 
-static void x_nop(emu_ctx *c, const ptx_instr *in)
+static void x_nop(emu_ctx *c, const emu_uop *u)
 {
+    (void)u;
     (void)c;
-    (void)in;
 }
 
-emu_exec_fn emu_select_async(const ptx_instr *in)
+emu_exec_fn emu_select_async(emu_code *code, emu_uop *u)
 {
+    const ptx_instr *in = u->in;
+    (void)code;
     switch (in->op) {
     case PTX_OP_CP_ASYNC_BULK: {
         if (in->nops < 3) return NULL;
@@ -125,6 +151,6 @@ emu_exec_fn emu_select_async(const ptx_instr *in)
     case PTX_OP_CP_ASYNC_BULK_WAIT_GROUP:
     case PTX_OP_CP_ASYNC_BULK_PREFETCH:
         return x_nop;
-    default: return emu_select_tensor(in);
+    default: return emu_select_tensor(code, u);
     }
 }

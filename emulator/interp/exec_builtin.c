@@ -284,30 +284,13 @@ static int device_printf(emu_ctx *c, int lane, uint64_t fmt_addr, uint64_t args,
     return nargs;
 }
 
-/* Asks the memory policy whether the call's effects (output, the allocator) may happen now.
- * True when it deferred the call: the warp stops before it and makes it again later. */
-static bool policy_defers_call(emu_ctx *c, const ptx_instr *in)
-{
-    emu_mem_policy *pol = c->g->launch.policy;
-    emu_mem_op op;
-    memset(&op, 0, sizeof op);
-    op.kind = EMU_MEM_CALL;
-    op.mask = c->mask;
-    op.instr = in;
-    pol->access(pol, c->w, &op);
-    if (!op.deferred) return false;
-    c->stop = EMU_STOP_MEMORDER;
-    c->next_pc = c->pc;
-    return true;
-}
-
 bool emu_builtin_call(emu_ctx *c, const ptx_instr *in, const ptx_function *callee)
 {
     int ri, ci, ai;
     emu_call_operands(in, &ri, &ci, &ai);
     const char *name = callee->name;
     if ((strcmp(name, "vprintf") == 0 || strcmp(name, "malloc") == 0 ||
-         strcmp(name, "free") == 0) && policy_defers_call(c, in))
+         strcmp(name, "free") == 0) && !emu_policy_call(c))
         return true;
     if (strcmp(name, "vprintf") == 0) {
         for (uint32_t mk = c->mask; mk; mk &= mk - 1) {

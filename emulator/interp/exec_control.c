@@ -9,6 +9,14 @@
  * both paths with the reconvergence point rpc. */
 static void branch(emu_ctx *c, uint32_t target, uint32_t lanes, uint32_t rpc)
 {
+    if (c->ev) {
+        c->ev->flags |= EMU_EV_BRANCH;
+        c->ev->taken = lanes;
+        if (lanes && lanes != c->active) {
+            c->ev->flags |= EMU_EV_DIVERGED;
+            c->ev->reconv = rpc;
+        }
+    }
     if (lanes == c->active) {
         c->next_pc = target;
         return;
@@ -26,8 +34,9 @@ static uint32_t reconv_of(const emu_ctx *c, const ptx_instr *in)
     return in->reconv >= 0 ? (uint32_t)in->reconv : c->fn->ninstrs;
 }
 
-static void x_bra(emu_ctx *c, const ptx_instr *in)
+static void x_bra(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     int32_t t = in->target;
     if (t < 0 && in->nops > 0 && in->ops[0].kind == PTX_OPD_LABEL) t = (int32_t)in->ops[0].imm;
     if (t < 0 || (uint32_t)t > c->fn->ninstrs) {
@@ -36,15 +45,16 @@ static void x_bra(emu_ctx *c, const ptx_instr *in)
                         c->fn->name);
         return;
     }
-    if ((uint32_t)t <= c->pc && c->mask == c->active && c->f->spin_loop[c->pc])
+    if ((uint32_t)t <= c->pc && c->mask == c->active && (u->flags & EMU_UOP_SPIN_BACKEDGE))
         emu_simt_backedge(c, (uint32_t)t);
     if (c->control) return;
     branch(c, (uint32_t)t, c->mask, reconv_of(c, in));
 }
 
 /* brx.idx index, {labels}: lanes may take different targets; each group gets its own entry. */
-static void x_brx(emu_ctx *c, const ptx_instr *in)
+static void x_brx(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     const ptx_operand *list = in->nops > 1 ? &in->ops[1] : NULL;
     if (!list || list->kind != PTX_OPD_LIST || !list->nelem) {
         emu_fault_raise(c, EMU_FAULT_INVALID_PC, __builtin_ctz(c->mask), false, 0,
@@ -71,6 +81,14 @@ static void x_brx(emu_ctx *c, const ptx_instr *in)
         int l = __builtin_ctz(mk);
         if (tgt[l] == tgt[first]) same |= 1u << l;
     }
+    if (c->ev) {
+        c->ev->flags |= EMU_EV_BRANCH;
+        c->ev->taken = c->mask;
+        if (same != c->active) {
+            c->ev->flags |= EMU_EV_DIVERGED;
+            c->ev->reconv = rpc;
+        }
+    }
     if (same == c->active) {
         c->next_pc = tgt[first];
         return;
@@ -95,8 +113,9 @@ static void x_brx(emu_ctx *c, const ptx_instr *in)
 
 extern bool emu_builtin_call(emu_ctx *c, const ptx_instr *in, const ptx_function *callee);
 
-static void x_call(emu_ctx *c, const ptx_instr *in)
+static void x_call(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     int ri, ci, ai;
     emu_call_operands(in, &ri, &ci, &ai);
     const ptx_module *m = c->mod->ptx;
@@ -162,40 +181,42 @@ static void x_call(emu_ctx *c, const ptx_instr *in)
     if (!emu_call_push(c, f, c->mask, in)) return;
 }
 
-static void x_ret(emu_ctx *c, const ptx_instr *in)
+static void x_ret(emu_ctx *c, const emu_uop *u)
 {
-    (void)in;
+    (void)u;
     if (c->w->nframes == 1) emu_lanes_exit(c, c->mask);
     else emu_lanes_return(c, c->mask);
 }
 
-static void x_exit(emu_ctx *c, const ptx_instr *in)
+static void x_exit(emu_ctx *c, const emu_uop *u)
 {
-    (void)in;
+    (void)u;
     emu_lanes_exit(c, c->mask);
 }
 
-static void x_trap(emu_ctx *c, const ptx_instr *in)
+static void x_trap(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     emu_fault_raise(c, EMU_FAULT_TRAP, __builtin_ctz(c->mask), false, 0, "Trap",
                     "%s instruction executed", in->op == PTX_OP_BRKPT ? "brkpt" : "trap");
 }
 
-static void x_yield(emu_ctx *c, const ptx_instr *in)
+static void x_yield(emu_ctx *c, const emu_uop *u)
 {
-    (void)in;
+    (void)u;
     c->stop = EMU_STOP_BUDGET;
 }
 
-static void x_nop(emu_ctx *c, const ptx_instr *in)
+static void x_nop(emu_ctx *c, const emu_uop *u)
 {
+    (void)u;
     (void)c;
-    (void)in;
 }
 
 /* bar{.cta}.sync / barrier{.cta}.sync / bar.arrive / bar.red: id, optional thread count. */
-static void x_bar(emu_ctx *c, const ptx_instr *in)
+static void x_bar(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     bool red = in->mode == PTX_SFX_RED || (in->aop && in->mode != PTX_SFX_ARRIVE);
     bool arrive = in->mode == PTX_SFX_ARRIVE;
     int first = red ? 1 : 0;
@@ -229,14 +250,17 @@ static void x_bar(emu_ctx *c, const ptx_instr *in)
 /* barrier.cluster.{arrive,wait}: a cluster is one CTA here. The arrive needs no action; the
  * wait becomes a barrier of every thread of the CTA (every thread arrives before it waits, so
  * this orders no less than the split barrier does), on an id bar.sync cannot name. */
-static void x_cluster_barrier(emu_ctx *c, const ptx_instr *in)
+static void x_cluster_barrier(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     if (in->mode == PTX_SFX_ARRIVE) return;
     emu_barrier_arrive(c, EMU_NBARRIERS, 0, true, 0, true, false);
 }
 
-emu_exec_fn emu_select_control(const ptx_instr *in)
+emu_exec_fn emu_select_control(emu_code *code, emu_uop *u)
 {
+    const ptx_instr *in = u->in;
+    (void)code;
     switch (in->op) {
     case PTX_OP_BRA: return x_bra;
     case PTX_OP_BRX_IDX: return x_brx;

@@ -22,19 +22,34 @@ static ptx_instr as_single_device(const ptx_instr *in)
     return p;
 }
 
-static void x_multimem(emu_ctx *c, const ptx_instr *in)
+/* The single-device instruction and its handler, chosen once when the module loads. */
+typedef struct multimem_form {
+    ptx_instr single;
+    emu_exec_fn exec;
+} multimem_form;
+
+static void x_multimem(emu_ctx *c, const emu_uop *u)
 {
-    ptx_instr p = as_single_device(in);
-    emu_exec_fn f = emu_select_mem(&p);
-    f(c, &p);
+    const multimem_form *mf = u->form;
+    emu_uop su = *u;   /* the same operands, read as the plain instruction's */
+    su.in = &mf->single;
+    mf->exec(c, &su);
 }
 
-emu_exec_fn emu_select_multimem(const ptx_instr *in)
+emu_exec_fn emu_select_multimem(emu_code *code, emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     if (in->op != PTX_OP_MULTIMEM_LD_REDUCE && in->op != PTX_OP_MULTIMEM_ST &&
         in->op != PTX_OP_MULTIMEM_RED)
         return NULL;
     if (in->op != PTX_OP_MULTIMEM_ST && !in->aop) return NULL;
-    ptx_instr p = as_single_device(in);
-    return emu_select_mem(&p) ? x_multimem : NULL;
+    multimem_form *mf = emu_code_alloc(code, sizeof *mf);
+    if (!mf) return NULL;
+    mf->single = as_single_device(in);
+    emu_uop su = *u;
+    su.in = &mf->single;
+    mf->exec = emu_select_mem(code, &su);
+    if (!mf->exec) return NULL;
+    u->form = mf;
+    return x_multimem;
 }

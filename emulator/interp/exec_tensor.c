@@ -8,9 +8,9 @@
  * through the parameter window, or of global memory. As with exec_async.c's copies, the whole
  * transfer happens when the instruction executes and its completion (complete_tx) at once.
  *
- * Global memory is only ever touched through the memory policy (loads and stores through
- * emu_mem_lanes, reductions as EMU_MEM_ATOMIC operations), so GPUDet orders them: a reduction
- * is deferred to serial mode at its first element, before anything has been written.
+ * Global memory is only ever touched through the memory policy, one access per instruction
+ * checked in full before any of it happens (a reduction is one EMU_MEM_ATOMIC operation), so
+ * GPUDet orders them: a reduction is deferred to serial mode before anything has been written.
  *
  * The box (tiled maps) or pixel column (im2col maps, see `box`) lands in shared memory densely,
  * dimension 0 fastest, then the map's swizzle permutes 16-byte chunks by shared-memory address
@@ -20,6 +20,7 @@
  */
 #include "emulator/emu_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static int dims_of(const ptx_instr *in)
@@ -60,13 +61,14 @@ static bool read_map(emu_ctx *c, const ptx_instr *in, int l, uint64_t a, emu_ten
         return false;
     }
     uint8_t raw[128];
-    uint64_t addr[EMU_WARP_SIZE];
-    uint8_t chunk[EMU_WARP_SIZE][16];
-    for (unsigned off = 0; off < 128; off += 16) {
-        addr[l] = a + off;
-        if (!emu_mem_lanes(c, in, PTX_SPACE_NONE, addr, 1u << l, 16, chunk, false)) return false;
-        memcpy(raw + off, chunk[l], 16);
-    }
+    emu_access A;
+    emu_acc_init(&A);
+    emu_acc_begin(&A, c, EMU_MEM_LOAD, PTX_SPACE_NONE, "read");
+    emu_acc_piece(&A, l, a, 128);
+    bool ok = emu_acc_run(&A, 64);
+    if (ok) memcpy(raw, emu_acc_data(&A, &A.p[0]), 128);
+    emu_acc_release(&A);
+    if (!ok) return false;
     memcpy(m, raw, sizeof *m);
     if (m->magic != EMU_TENSOR_MAP_MAGIC || m->rank < 1 || m->rank > EMU_TENSOR_MAP_MAX_RANK) {
         emu_fault_raise(c, EMU_FAULT_ILLEGAL_INSTRUCTION, l, true, a, "Invalid tensor map",
@@ -268,20 +270,6 @@ static void fill_value(const emu_tensor_map *m, uint8_t *v)
     }
 }
 
-/* Reads (or writes, when store) `size` bytes of global memory at a for lane l, through the
- * memory policy. */
-static bool global_io(emu_ctx *c, const ptx_instr *in, int l, uint64_t a, unsigned size,
-                      uint8_t *data, bool store)
-{
-    uint64_t addr[EMU_WARP_SIZE];
-    uint8_t buf[EMU_WARP_SIZE][16];
-    addr[l] = a;
-    if (store) memcpy(buf[l], data, size);
-    if (!emu_mem_lanes(c, in, PTX_SPACE_GLOBAL, addr, 1u << l, size, buf, store)) return false;
-    if (!store) memcpy(data, buf[l], size);
-    return true;
-}
-
 /* Reads lane l's [tensorMap, {coords}] operand and checks it against the instruction: the map's
  * rank is the instruction's .Nd, and the shared-memory box is 128-byte aligned. False after a
  * fault. */
@@ -303,23 +291,67 @@ static bool open_tensor(emu_ctx *c, const ptx_instr *in, int l, const ptx_operan
     return true;
 }
 
-/* cp.async.bulk.tensor.Nd.shared::cluster.global{.tile,.im2col}.mbarrier::complete_tx::bytes
- *     [dstMem], [tensorMap, {coords}], [mbar] {, {im2colOffsets}} {, ctaMask} {, cache-policy} */
-static void x_tensor_load(emu_ctx *c, const ptx_instr *in)
+/* Where one run of a tensor copy's elements goes in (or comes from) shared memory: `len` bytes
+ * at `smem`, from the access's piece `piece`, or the lane's fill value when it is -1. */
+typedef struct tensor_run {
+    uint8_t *smem;
+    uint32_t len;
+    int32_t piece;
+    uint8_t lane;
+} tensor_run;
+
+typedef struct run_list {
+    tensor_run *v;
+    size_t n, cap;
+} run_list;
+
+static bool run_add(run_list *r, tensor_run x)
 {
+    if (r->n == r->cap) {
+        size_t nc = r->cap ? r->cap * 2 : 256;
+        tensor_run *nv = realloc(r->v, nc * sizeof *nv);
+        if (!nv) return false;
+        r->v = nv;
+        r->cap = nc;
+    }
+    r->v[r->n++] = x;
+    return true;
+}
+
+static void out_of_memory(emu_ctx *c, int l)
+{
+    emu_fault_raise(c, EMU_FAULT_OUT_OF_RESOURCES, l, false, 0, "Out of host memory",
+                    "ptxsim could not stage a tensor copy");
+}
+
+/* cp.async.bulk.tensor.Nd.shared::cluster.global{.tile,.im2col}.mbarrier::complete_tx::bytes
+ *     [dstMem], [tensorMap, {coords}], [mbar] {, {im2colOffsets}} {, ctaMask} {, cache-policy}
+ * Every lane's map, box, shared destination and mbarrier are checked first; then every
+ * in-bounds element of every lane is read as one access (runs of elements that fill an aligned
+ * 16 bytes as one piece), and only then is shared memory written. */
+static void x_tensor_load(emu_ctx *c, const emu_uop *u)
+{
+    const ptx_instr *in = u->in;
     int nd = dims_of(in);
     bool multicast = ptx_instr_has(in, PTX_SFX_MULTICAST_CLUSTER);
     bool im2col = ptx_instr_has(in, PTX_SFX_IM2COL);
     int mask_op = im2col ? 4 : 3;
+    uint8_t *mbp[EMU_WARP_SIZE];
+    uint32_t bytes[EMU_WARP_SIZE];
+    uint8_t fill[EMU_WARP_SIZE][8];
+    run_list runs = { NULL, 0, 0 };
+    emu_access A;
+    emu_acc_init(&A);
+    emu_acc_begin(&A, c, EMU_MEM_LOAD, PTX_SPACE_GLOBAL, "read");
+    uint32_t delivered = 0;
     for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
         uint64_t dst = shared_offset(address_value(c, &in->ops[0], l)), ma;
         uint64_t mbar = address_value(c, &in->ops[2], l);
         int32_t coord[EMU_TENSOR_MAP_MAX_RANK];
         emu_tensor_map m;
-        if (!open_tensor(c, in, l, &in->ops[1], nd, dst, &m, &ma, coord)) return;
-        uint8_t *mb = mbarrier_ptr(c, l, mbar);
-        if (!mb) return;
+        if (!open_tensor(c, in, l, &in->ops[1], nd, dst, &m, &ma, coord)) goto out;
+        if (!(mbp[l] = mbarrier_ptr(c, l, mbar))) goto out;
         /* a cluster here is one CTA, rank 0: a multicast reaches it when its bit is set */
         bool deliver = !multicast ||
                        (in->nops > mask_op && (emu_read(c, &in->ops[mask_op], l, PTX_TYPE_U16) & 1));
@@ -337,37 +369,54 @@ static void x_tensor_load(emu_ctx *c, const ptx_instr *in)
         if (!box_init(&b, &m, coord, off, &why)) {
             emu_fault_raise(c, EMU_FAULT_ILLEGAL_INSTRUCTION, l, true, ma, "Invalid im2col copy",
                             "%s", why);
-            return;
+            goto out;
         }
         unsigned es = m.elem_bytes;
-        uint8_t fill[8];
-        fill_value(&m, fill);
+        fill_value(&m, fill[l]);
+        bytes[l] = (uint32_t)b.bytes;
         if (!deliver) continue;
+        delivered |= 1u << l;
         for (uint64_t e = 0; e < b.elems;) {
             uint64_t ga;
             bool inside = box_elem(&b, e, &ga);
-            /* a run of in-bounds elements along dimension 0 that fills an aligned 16 bytes
-             * moves as one access */
             unsigned per = 16 / es, run = 1;
-            uint8_t v[16];
             if (inside && ga % 16 == 0 && e % b.n[0] + per <= b.n[0] &&
                 (uint64_t)(coord[0] + (int64_t)(e % b.n[0]) + per) <= m.global_dim[0] &&
                 (dst + e * es) % 16 == 0)
                 run = per;
-            if (inside) {
-                if (!global_io(c, in, l, ga, run * es, v, false)) return;
-            } else {
-                memcpy(v, fill, es);
-            }
             /* the run is one 16-byte chunk, which the swizzle moves as a whole */
             uint64_t so = swizzle(m.swizzle, dst + e * es);
             uint8_t *p = shared_ptr(c, l, so, run * es, "Invalid __shared__ write by a tensor copy");
-            if (!p) return;
-            memcpy(p, v, run * es);
+            if (!p) goto out;
+            int32_t piece = -1;
+            if (inside) {
+                piece = (int32_t)A.n;
+                if (!emu_acc_piece(&A, l, ga, run * es)) {
+                    out_of_memory(c, l);
+                    goto out;
+                }
+            }
+            if (!run_add(&runs, (tensor_run){ p, run * es, piece, (uint8_t)l })) {
+                out_of_memory(c, l);
+                goto out;
+            }
             e += run;
         }
-        emu_mbarrier_update(mb, 4, 0, (int32_t)b.bytes);
     }
+    if (!emu_acc_run(&A, 1)) goto out;
+    for (size_t i = 0; i < runs.n; i++) {
+        const tensor_run *r = &runs.v[i];
+        if (r->piece >= 0) memcpy(r->smem, emu_acc_data(&A, &A.p[r->piece]), r->len);
+        else memcpy(r->smem, fill[r->lane], r->len);
+    }
+    for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        emu_mbarrier_update(mbp[l], EMU_MBAR_COMPLETE_TX, 0, (int32_t)bytes[l]);
+    }
+    (void)delivered;
+out:
+    free(runs.v);
+    emu_acc_release(&A);
 }
 
 /* The PTX type an atomic on elements of map m uses, or NONE. */
@@ -387,58 +436,38 @@ static uint8_t map_ptx_type(const emu_tensor_map *m)
     }
 }
 
-/* One element's reduction into global memory through the policy. Returns 1 when done, 0 after
- * a fault, -1 when the policy deferred it (the instruction runs again later). */
-static int global_reduce(emu_ctx *c, const ptx_instr *red, int l, uint64_t a, unsigned size,
-                         const uint8_t *val)
+/* Adds an atomic (reduction) piece of es bytes at global address a with operand val. */
+static bool reduce_piece(emu_access *A, int l, uint64_t a, unsigned es, const uint8_t *val)
 {
-    uint64_t base, asz;
-    if (a % size) {
-        emu_fault_raise(c, EMU_FAULT_MISALIGNED, l, true, a, "Invalid __global__ atomic",
-                        "address is misaligned");
-        return 0;
-    }
-    if (!emu_find_allocation(a, size, &base, &asz, NULL)) {
-        emu_fault_raise(c, EMU_FAULT_ILLEGAL_ADDRESS, l, true, a, "Invalid __global__ atomic",
-                        "address is out of bounds");
-        return 0;
-    }
-    uint8_t old[EMU_WARP_SIZE][16], b[EMU_WARP_SIZE][16];
-    memcpy(b[l], val, size);
-    emu_mem_op op;
-    memset(&op, 0, sizeof op);
-    op.kind = EMU_MEM_ATOMIC;
-    op.space = PTX_SPACE_GLOBAL;
-    op.size = (uint8_t)size;
-    op.mask = 1u << l;
-    op.addr[l] = a;
-    op.data = old;
-    op.instr = red;
-    op.operand_b = b;
-    emu_mem_policy *pol = c->g->launch.policy;
-    if (pol->access(pol, c->w, &op)) c->stop = EMU_STOP_MEMORDER;
-    if (op.deferred) {
-        c->stop = EMU_STOP_MEMORDER;
-        c->next_pc = c->pc;
-        return -1;
-    }
-    return 1;
+    emu_piece *p = emu_acc_piece(A, l, a, es);
+    if (!p) return false;
+    uint8_t *d = emu_acc_data(A, p);
+    memset(d, 0, es);
+    memcpy(d + es, val, es);
+    return true;
 }
 
 /* cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group [tensorMap, {coords}], [srcMem]
- * and cp.reduce.async.bulk.tensor.Nd.global.shared::cta.op.tile.bulk_group (same operands) */
-static void x_tensor_store(emu_ctx *c, const ptx_instr *in)
+ * and cp.reduce.async.bulk.tensor.Nd.global.shared::cta.op.tile.bulk_group (same operands):
+ * each lane's in-bounds elements are one access (the reduction one atomic operation); lanes
+ * whose maps have different element types are one reduction each. */
+static void x_tensor_store(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     int nd = dims_of(in);
     bool reduce = in->op == PTX_OP_CP_REDUCE_ASYNC_BULK_TENSOR;
-    bool first_atomic = true;
+    emu_access A;
+    emu_acc_init(&A);
+    emu_acc_begin(&A, c, reduce ? EMU_MEM_ATOMIC : EMU_MEM_STORE, PTX_SPACE_GLOBAL,
+                  reduce ? "atomic" : "write");
+    A.aop = reduce ? in->aop : 0;
+    unsigned align = 1;   /* a reduction's elements are aligned to their size */
     for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
         uint64_t src = shared_offset(address_value(c, &in->ops[1], l)), ma;
         int32_t coord[EMU_TENSOR_MAP_MAX_RANK];
         emu_tensor_map m;
-        if (!open_tensor(c, in, l, &in->ops[0], nd, src, &m, &ma, coord)) return;
-        ptx_instr red = *in;
+        if (!open_tensor(c, in, l, &in->ops[0], nd, src, &m, &ma, coord)) goto out;
         if (reduce) {
             /* the ISA's table for tensor reductions, on the map's element type */
             uint8_t t = map_ptx_type(&m);
@@ -455,39 +484,50 @@ static void x_tensor_store(emu_ctx *c, const ptx_instr *in)
                 emu_fault_raise(c, EMU_FAULT_ILLEGAL_INSTRUCTION, l, true, ma,
                                 "Invalid tensor reduction",
                                 "the reduction is not defined on the tensor map's element type");
-                return;
+                goto out;
             }
-            red.types[0] = t;
-            red.ntypes = 1;
+            if (A.n && A.atype != t) {
+                /* one operation has one element type: finish the lanes before */
+                if (!emu_acc_run(&A, align)) goto out;
+                emu_acc_begin(&A, c, EMU_MEM_ATOMIC, PTX_SPACE_GLOBAL, "atomic");
+                A.aop = in->aop;
+            }
+            A.atype = t;
         }
         box b;
         const char *why = NULL;
         box_init(&b, &m, coord, NULL, &why);
         unsigned es = m.elem_bytes;
+        if (reduce) align = es;
         for (uint64_t e = 0; e < b.elems; e++) {
             uint64_t ga;
             if (!box_elem(&b, e, &ga)) continue;   /* out-of-bound elements are not written */
             uint8_t *p = shared_ptr(c, l, swizzle(m.swizzle, src + e * es), es,
                                     "Invalid __shared__ read by a tensor copy");
-            if (!p) return;
-            uint8_t v[8];
-            memcpy(v, p, es);
-            if (!reduce) {
-                if (!global_io(c, in, l, ga, es, v, true)) return;
-                continue;
+            if (!p) goto out;
+            bool ok;
+            if (reduce) {
+                ok = reduce_piece(&A, l, ga, es, p);
+            } else {
+                emu_piece *q = emu_acc_piece(&A, l, ga, es);
+                if ((ok = q != NULL)) memcpy(emu_acc_data(&A, q), p, es);
             }
-            int r = global_reduce(c, &red, l, ga, es, v);
-            if (r < 0 && first_atomic) return;
-            if (r <= 0) return;
-            first_atomic = false;
+            if (!ok) {
+                out_of_memory(c, l);
+                goto out;
+            }
         }
     }
+    if (A.n) emu_acc_run(&A, align);
+out:
+    emu_acc_release(&A);
 }
 
 /* cp.async.bulk.prefetch.tensor.Nd.L2.global{.tile} [tensorMap, {coords}]: no data moves, but
  * the map is checked as a copy would check it. */
-static void x_tensor_prefetch(emu_ctx *c, const ptx_instr *in)
+static void x_tensor_prefetch(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     int nd = dims_of(in);
     for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
@@ -500,72 +540,93 @@ static void x_tensor_prefetch(emu_ctx *c, const ptx_instr *in)
 }
 
 /* cp.reduce.async.bulk.dst.src.completion.op.type [dstMem], [srcMem], size {, [mbar]}:
- * element-wise reductions of size bytes of shared memory into global memory (bulk_group) or
- * into shared memory (mbarrier::complete_tx::bytes). */
-static void x_bulk_reduce(emu_ctx *c, const ptx_instr *in)
+ * element-wise reductions of size bytes of shared memory into global memory (bulk_group: one
+ * atomic operation for every element of every lane) or into shared memory
+ * (mbarrier::complete_tx::bytes). */
+static void x_bulk_reduce(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint8_t dsp, ssp;
     emu_copy_spaces(in, &dsp, &ssp);
     uint8_t t = PTX_TYPE_NONE;
     for (int i = 0; i < in->ntypes; i++) t = in->types[i];
     unsigned es = emu_type_bits[t] / 8;
     bool mbar = ptx_instr_has(in, PTX_SFX_MBARRIER_COMPLETE_TX_BYTES);
-    bool first_atomic = true;
+    uint8_t *src[EMU_WARP_SIZE], *dst[EMU_WARP_SIZE], *mb[EMU_WARP_SIZE];
+    uint64_t da[EMU_WARP_SIZE], size[EMU_WARP_SIZE];
+    emu_access A;
+    emu_acc_init(&A);
+    emu_acc_begin(&A, c, EMU_MEM_ATOMIC, PTX_SPACE_GLOBAL, "atomic");
+    A.aop = in->aop;
+    A.atype = t;
     for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
-        uint64_t da = address_value(c, &in->ops[0], l);
+        da[l] = address_value(c, &in->ops[0], l);
         uint64_t sa = shared_offset(address_value(c, &in->ops[1], l));
-        uint64_t size = emu_read(c, &in->ops[2], l, PTX_TYPE_U32);
-        if (size % 16 || da % 16 || sa % 16) {
-            emu_fault_raise(c, EMU_FAULT_MISALIGNED, l, true, size % 16 ? size : da % 16 ? da : sa,
+        size[l] = emu_read(c, &in->ops[2], l, PTX_TYPE_U32);
+        if (size[l] % 16 || da[l] % 16 || sa % 16) {
+            emu_fault_raise(c, EMU_FAULT_MISALIGNED, l, true,
+                            size[l] % 16 ? size[l] : da[l] % 16 ? da[l] : sa,
                             "Misaligned bulk reduction",
                             "cp.reduce.async.bulk needs 16-byte aligned addresses and a size "
-                            "that is a multiple of 16 (size %llu)", (unsigned long long)size);
-            return;
+                            "that is a multiple of 16 (size %llu)", (unsigned long long)size[l]);
+            goto out;
         }
-        uint8_t *src = shared_ptr(c, l, sa, size, "Invalid __shared__ read by a bulk reduction");
-        if (!src) return;
-        uint8_t *mb = NULL;
-        if (mbar && !(mb = mbarrier_ptr(c, l, address_value(c, &in->ops[3], l)))) return;
+        if (!(src[l] = shared_ptr(c, l, sa, size[l], "Invalid __shared__ read by a bulk reduction")))
+            goto out;
+        mb[l] = NULL;
+        if (mbar && !(mb[l] = mbarrier_ptr(c, l, address_value(c, &in->ops[3], l)))) goto out;
+        dst[l] = NULL;
         if (dsp == PTX_SPACE_GLOBAL) {
-            for (uint64_t off = 0; off < size; off += es) {
-                int r = global_reduce(c, in, l, da + off, es, src + off);
-                if (r < 0 && first_atomic) return;
-                if (r <= 0) return;
-                first_atomic = false;
-            }
-        } else {
-            uint8_t *dst = shared_ptr(c, l, shared_offset(da), size,
-                                      "Invalid __shared__ write by a bulk reduction");
-            if (!dst) return;
-            uint8_t old[16];
-            for (uint64_t off = 0; off < size; off += es)
-                emu_atomic_apply(in, dst + off, src + off, NULL, old);
+            for (uint64_t off = 0; off < size[l]; off += es)
+                if (!reduce_piece(&A, l, da[l] + off, es, src[l] + off)) {
+                    out_of_memory(c, l);
+                    goto out;
+                }
+        } else if (!(dst[l] = shared_ptr(c, l, shared_offset(da[l]), size[l],
+                                         "Invalid __shared__ write by a bulk reduction"))) {
+            goto out;
         }
-        if (mb) emu_mbarrier_update(mb, 4, 0, (int32_t)size);
     }
+    if (A.n && !emu_acc_run(&A, es)) goto out;
+    for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        if (dst[l]) {
+            uint8_t old[16];
+            for (uint64_t off = 0; off < size[l]; off += es)
+                emu_atomic_apply(in->aop, t, dst[l] + off, src[l] + off, NULL, old);
+        }
+        if (mb[l]) emu_mbarrier_update(mb[l], EMU_MBAR_COMPLETE_TX, 0, (int32_t)size[l]);
+    }
+out:
+    emu_acc_release(&A);
 }
 
 /* tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.scope.sync.aligned
  *     [dst], [src], 128: copies a tensor map from shared to global memory, then fences. */
-static void x_tensormap_cp(emu_ctx *c, const ptx_instr *in)
+static void x_tensormap_cp(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
+    emu_access A;
+    emu_acc_init(&A);
+    emu_acc_begin(&A, c, EMU_MEM_STORE, PTX_SPACE_GLOBAL, "write");
     for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
         uint64_t da = address_value(c, &in->ops[0], l);
         uint64_t sa = shared_offset(address_value(c, &in->ops[1], l));
         uint8_t *src = shared_ptr(c, l, sa, 128, "Invalid __shared__ read of a tensor map");
-        if (!src) return;
-        for (unsigned off = 0; off < 128; off += 16)
-            if (!global_io(c, in, l, da + off, 16, src + off, true)) return;
+        if (!src) goto out;
+        emu_piece *p = emu_acc_piece(&A, l, da, 128);
+        if (p) memcpy(emu_acc_data(&A, p), src, 128);
     }
-    emu_mem_op op;
-    memset(&op, 0, sizeof op);
-    op.kind = EMU_MEM_FENCE;
-    op.mask = c->mask;
-    op.instr = in;
+    if (!emu_acc_run(&A, 16)) goto out;
+    emu_mem_op op = { .kind = EMU_MEM_FENCE, .space = PTX_SPACE_GLOBAL, .cls = u->cls,
+                      .mask = c->mask, .pc = c->pc };
     emu_mem_policy *pol = c->g->launch.policy;
-    if (pol->access(pol, c->w, &op)) c->stop = EMU_STOP_MEMORDER;
+    emu_mem_outcome r = pol->access(pol, c->w, &op);
+    if (r == EMU_MEM_DONE_STOP) c->stop = EMU_STOP_MEMORDER;
+out:
+    emu_acc_release(&A);
 }
 
 static bool is_list(const ptx_operand *o)
@@ -597,8 +658,10 @@ static bool reduce_type_ok(const ptx_instr *in, bool shared_dst)
     }
 }
 
-emu_exec_fn emu_select_tensor(const ptx_instr *in)
+emu_exec_fn emu_select_tensor(emu_code *code, emu_uop *u)
 {
+    const ptx_instr *in = u->in;
+    (void)code;
     uint8_t d, s;
     emu_copy_spaces(in, &d, &s);
     switch (in->op) {

@@ -168,8 +168,9 @@ static void read_vec(emu_ctx *c, const ptx_operand *v, unsigned n, uint64_t out[
 
 /* ---------------------------------------------------------------- tex, tld4 */
 
-static void x_tex(emu_ctx *c, const ptx_instr *in)
+static void x_tex(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     int li;
     const ptx_operand *L = list_of(in, &li);
     emu_texture obj[EMU_WARP_SIZE];
@@ -299,8 +300,9 @@ static uint32_t query(const emu_texture *t, int mode, uint32_t lvl)
     }
 }
 
-static void x_txq(emu_ctx *c, const ptx_instr *in)
+static void x_txq(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     bool surface = in->op == PTX_OP_SUQ;
     const ptx_operand *a = &in->ops[1];
     ptx_operand h = { .kind = PTX_OPD_REG, .reg = a->reg, .sym = -1 };
@@ -326,8 +328,9 @@ static void x_txq(emu_ctx *c, const ptx_instr *in)
     emu_write_all(c, &in->ops[0], PTX_TYPE_B32, d);
 }
 
-static void x_istypep(emu_ctx *c, const ptx_instr *in)
+static void x_istypep(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     uint64_t hv[EMU_WARP_SIZE], d[EMU_WARP_SIZE] = { 0 };
     emu_read_all(c, &in->ops[1], PTX_TYPE_U64, hv);
     uint8_t ty = emu_ty(in, 0);
@@ -383,8 +386,9 @@ static bool surf_lanes(emu_ctx *c, const ptx_instr *in, const ptx_operand *L, un
     return true;
 }
 
-static void x_suld(emu_ctx *c, const ptx_instr *in)
+static void x_suld(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     const ptx_operand *L = list_of(in, NULL);
     uint8_t t = emu_ty(in, 0);
     unsigned es = emu_type_bits[t] / 8, n = in->vec ? in->vec : 1, size = es * n;
@@ -424,8 +428,9 @@ static void format_texel(const emu_texture *t, const uint64_t *v, unsigned n, ui
     }
 }
 
-static void x_sust(emu_ctx *c, const ptx_instr *in)
+static void x_sust(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     const ptx_operand *L = list_of(in, NULL);
     const ptx_operand *src = &in->ops[1];
     uint8_t t = emu_ty(in, 0);
@@ -475,8 +480,9 @@ static void x_sust(emu_ctx *c, const ptx_instr *in)
     if (inside) emu_mem_lanes(c, in, PTX_SPACE_GLOBAL, addr, inside, size, data, true);
 }
 
-static void x_sured(emu_ctx *c, const ptx_instr *in)
+static void x_sured(emu_ctx *c, const emu_uop *u)
 {
+    const ptx_instr *in = u->in;
     const ptx_operand *L = list_of(in, NULL);
     uint8_t t = emu_ty(in, 0);
     unsigned size = emu_type_bits[t] / 8;
@@ -497,32 +503,27 @@ static void x_sured(emu_ctx *c, const ptx_instr *in)
     }
     if (!inside) return;
     /* a global atomic without a result, as red is: the policy performs (or defers) it */
-    uint8_t bv[EMU_WARP_SIZE][16], old[EMU_WARP_SIZE][16];
-    emu_mem_op op;
-    memset(&op, 0, sizeof op);
-    op.kind = EMU_MEM_ATOMIC;
-    op.space = PTX_SPACE_GLOBAL;
-    op.size = (uint8_t)size;
-    op.mask = inside;
-    op.data = old;
-    op.instr = in;
-    op.operand_b = bv;
+    emu_access A;
+    emu_acc_init(&A);
+    emu_acc_begin(&A, c, EMU_MEM_ATOMIC, PTX_SPACE_GLOBAL, "atomic");
+    A.aop = in->aop;
+    for (int i = 0; i < in->ntypes; i++) A.atype = in->types[i];
     for (uint32_t mk = inside; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
-        memcpy(bv[l], &v[l], 8);
-        op.addr[l] = addr[l];
+        emu_piece *p = emu_acc_piece(&A, l, addr[l], (uint32_t)size);
+        if (!p) break;
+        uint8_t *d = emu_acc_data(&A, p);
+        memset(d, 0, size);
+        memcpy(d + size, &v[l], size);
     }
-    emu_mem_policy *pol = c->g->launch.policy;
-    if (pol->access(pol, c->w, &op)) c->stop = EMU_STOP_MEMORDER;
-    if (op.deferred) {
-        /* not performed: the warp runs this instruction again in the policy's order */
-        c->stop = EMU_STOP_MEMORDER;
-        c->next_pc = c->pc;
-    }
+    emu_acc_run(&A, 1);
+    emu_acc_release(&A);
 }
 
-emu_exec_fn emu_select_tex(const ptx_instr *in)
+emu_exec_fn emu_select_tex(emu_code *code, emu_uop *u)
 {
+    const ptx_instr *in = u->in;
+    (void)code;
     switch (in->op) {
     case PTX_OP_TEX:
     case PTX_OP_TLD4: {

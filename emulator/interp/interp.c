@@ -1,5 +1,5 @@
-/* interp.c: the interpreter's run loop, operand access (registers, immediates, special
- * registers, symbols, vectors) and instruction selection. */
+/* interp.c: operand access by the IR operand (registers, immediates, special registers, symbols,
+ * vectors), for handlers not yet reading decoded operands. */
 #include "emulator/emu_internal.h"
 #include "emulator/sem/sem.h"
 
@@ -9,6 +9,14 @@ uint8_t emu_reg_bits(const emu_ctx *c, int32_t reg)
 {
     const ptx_reg *r = &c->fn->regs[reg];
     return r->type == PTX_TYPE_PRED ? 1 : emu_type_bits[r->type];
+}
+
+/* A predicate register's slot holds its 32 lanes as one mask in the low bits of its first
+ * word (the predicate mask file shares the register file's slots, so frames, calls and
+ * checkpoints treat it like any register). */
+static inline bool reg_is_pred(const emu_ctx *c, const ptx_operand *o)
+{
+    return c->fn->regs[o->reg].type == PTX_TYPE_PRED;
 }
 
 static inline uint64_t *reg_row(emu_ctx *c, const ptx_operand *o)
@@ -25,48 +33,15 @@ uint64_t *emu_reg_row(emu_ctx *c, const ptx_operand *o)
 /* An immediate as a value of the instruction's type. */
 static uint64_t imm_value(const ptx_operand *o, uint8_t type)
 {
-    unsigned bits = emu_type_bits[type];
-    uint8_t kind = emu_type_kind[type];
-    if (o->kind == PTX_OPD_IMM) {
-        if (kind == EMU_TK_F) {
-            double d = (double)o->imm;
-            switch (type) {
-            case PTX_TYPE_F32: return emu_f32_bits((float)d);
-            case PTX_TYPE_F64: return emu_f64_bits(d);
-            case PTX_TYPE_F16: return emu_f64_to_f16(d, PTX_RND_RN);
-            case PTX_TYPE_BF16: return emu_f64_to_bf16(d, PTX_RND_RN);
-            default: break;
-            }
-        }
-        if (type == PTX_TYPE_PRED) return o->imm != 0;
-        return (uint64_t)o->imm & emu_mask_bits(bits ? bits : 64);
-    }
-    if (o->kind == PTX_OPD_FIMM32) {
-        float f = emu_as_f32((uint64_t)o->imm);
-        switch (type) {
-        case PTX_TYPE_F64: return emu_f64_bits((double)f);
-        case PTX_TYPE_F16: return emu_f64_to_f16(f, PTX_RND_RN);
-        case PTX_TYPE_BF16: return emu_f64_to_bf16(f, PTX_RND_RN);
-        default: return (uint64_t)o->imm & 0xffffffffu;
-        }
-    }
-    /* FIMM64 */
-    double d = emu_as_f64((uint64_t)o->imm);
-    switch (type) {
-    case PTX_TYPE_F32: return emu_f32_bits((float)d);
-    case PTX_TYPE_F16: return emu_f64_to_f16(d, PTX_RND_RN);
-    case PTX_TYPE_BF16: return emu_f64_to_bf16(d, PTX_RND_RN);
-    default: return (uint64_t)o->imm & emu_mask_bits(bits ? bits : 64);
-    }
+    return emu_imm_convert(o->kind, (uint64_t)o->imm, type);
 }
 
-static uint64_t sreg_value(emu_ctx *c, const ptx_operand *o, int lane)
+uint64_t emu_sreg_value(emu_ctx *c, unsigned sreg, unsigned comp, int lane)
 {
     emu_warp *w = c->w;
     const emu_launch *L = &c->g->launch;
-    unsigned comp = o->comp;
 #define DIM(d) (comp == 0 ? (d).x : comp == 1 ? (d).y : comp == 2 ? (d).z : 0)
-    switch (o->reg) {
+    switch (sreg) {
     case PTX_SREG_TID: return DIM(w->tid[lane]);
     case PTX_SREG_NTID: return DIM(L->block);
     case PTX_SREG_CTAID: return DIM(c->cta->ctaid);
@@ -165,6 +140,10 @@ uint64_t emu_read(emu_ctx *c, const ptx_operand *o, int lane, uint8_t type)
     unsigned bits = emu_type_bits[type];
     switch (o->kind) {
     case PTX_OPD_REG: {
+        if (reg_is_pred(c, o)) {
+            uint64_t p = (reg_row(c, o)[0] >> lane) & 1;
+            return type == PTX_TYPE_PRED ? p ^ (o->neg ? 1 : 0) : p;
+        }
         uint64_t v = reg_row(c, o)[lane];
         if (type == PTX_TYPE_PRED) return (v & 1) ^ (o->neg ? 1 : 0);
         return bits && bits < 64 ? v & emu_mask_bits(bits) : v;
@@ -173,7 +152,7 @@ uint64_t emu_read(emu_ctx *c, const ptx_operand *o, int lane, uint8_t type)
     case PTX_OPD_FIMM32:
     case PTX_OPD_FIMM64: return imm_value(o, type);
     case PTX_OPD_SREG: {
-        uint64_t v = sreg_value(c, o, lane);
+        uint64_t v = emu_sreg_value(c, (unsigned)o->reg, o->comp, lane);
         return bits && bits < 64 ? v & emu_mask_bits(bits) : v;
     }
     case PTX_OPD_SYM:
@@ -201,7 +180,10 @@ void emu_read_all(emu_ctx *c, const ptx_operand *o, uint8_t type, uint64_t out[E
     unsigned bits = emu_type_bits[type];
     if (o->kind == PTX_OPD_REG) {
         const uint64_t *row = reg_row(c, o);
-        if (type == PTX_TYPE_PRED) {
+        if (reg_is_pred(c, o)) {
+            uint32_t m = (uint32_t)row[0] ^ (type == PTX_TYPE_PRED && o->neg ? ~0u : 0u);
+            for (int l = 0; l < EMU_WARP_SIZE; l++) out[l] = (m >> l) & 1;
+        } else if (type == PTX_TYPE_PRED) {
             uint64_t x = o->neg ? 1 : 0;
             for (int l = 0; l < EMU_WARP_SIZE; l++) out[l] = (row[l] & 1) ^ x;
         } else if (bits && bits < 64) {
@@ -223,6 +205,8 @@ void emu_read_all(emu_ctx *c, const ptx_operand *o, uint8_t type, uint64_t out[E
 
 uint32_t emu_read_pred_mask(emu_ctx *c, const ptx_operand *o)
 {
+    if (o->kind == PTX_OPD_REG && reg_is_pred(c, o))
+        return (uint32_t)reg_row(c, o)[0] ^ (o->neg ? ~0u : 0u);
     uint32_t m = 0;
     for (int l = 0; l < EMU_WARP_SIZE; l++)
         if (emu_read(c, o, l, PTX_TYPE_PRED)) m |= 1u << l;
@@ -233,7 +217,12 @@ void emu_write(emu_ctx *c, const ptx_operand *o, int lane, uint64_t v, uint8_t t
 {
     if (o->kind == PTX_OPD_REG) {
         const ptx_reg *r = &c->fn->regs[o->reg];
-        unsigned rbits = r->type == PTX_TYPE_PRED ? 1 : emu_type_bits[r->type];
+        if (r->type == PTX_TYPE_PRED) {
+            uint64_t *row = reg_row(c, o);
+            row[0] = (row[0] & ~(UINT64_C(1) << lane)) | ((v & 1) << lane);
+            return;
+        }
+        unsigned rbits = emu_type_bits[r->type];
         unsigned tbits = emu_type_bits[type];
         uint64_t x;
         if (type == PTX_TYPE_PRED || rbits == 1) x = v & 1;
@@ -257,9 +246,15 @@ void emu_write_all(emu_ctx *c, const ptx_operand *o, uint8_t type, const uint64_
 {
     if (o->kind == PTX_OPD_REG) {
         const ptx_reg *r = &c->fn->regs[o->reg];
-        unsigned rbits = r->type == PTX_TYPE_PRED ? 1 : emu_type_bits[r->type];
-        unsigned tbits = emu_type_bits[type];
         uint64_t *row = reg_row(c, o);
+        if (r->type == PTX_TYPE_PRED) {
+            uint32_t bits = 0;
+            for (int l = 0; l < EMU_WARP_SIZE; l++) bits |= (uint32_t)(v[l] & 1) << l;
+            row[0] = (row[0] & ~(uint64_t)c->mask) | (bits & c->mask);
+            return;
+        }
+        unsigned rbits = emu_type_bits[r->type];
+        unsigned tbits = emu_type_bits[type];
         bool sx = emu_is_signed(type) && tbits < rbits && type != PTX_TYPE_PRED;
         uint64_t m = (type == PTX_TYPE_PRED || rbits == 1) ? 1
                      : emu_mask_bits(sx ? rbits : (tbits < rbits ? tbits : rbits));
@@ -273,125 +268,4 @@ void emu_write_all(emu_ctx *c, const ptx_operand *o, uint8_t type, const uint64_
         int l = __builtin_ctz(mk);
         emu_write(c, o, l, v[l], type);
     }
-}
-
-emu_exec_fn emu_select(const ptx_instr *in)
-{
-    emu_exec_fn f;
-    if ((f = emu_select_fast(in))) return f;
-    if ((f = emu_select_simd(in))) return f;
-    if ((f = emu_select_video(in))) return f;
-    if ((f = emu_select_control(in))) return f;
-    if ((f = emu_select_mem(in))) return f;
-    if ((f = emu_select_multimem(in))) return f;
-    if ((f = emu_select_cvt(in))) return f;
-    if ((f = emu_select_cmp(in))) return f;
-    if ((f = emu_select_warp(in))) return f;
-    if ((f = emu_select_wmma(in))) return f;
-    if ((f = emu_select_mma(in))) return f;
-    if ((f = emu_select_tex(in))) return f;
-    if ((f = emu_select_async(in))) return f;
-    if ((f = emu_select_half(in))) return f;
-    if ((f = emu_select_float(in))) return f;
-    if ((f = emu_select_int(in))) return f;
-    return NULL;
-}
-
-/* Pops finished SIMT entries and frames. Returns false when the warp has no lane left. */
-static bool settle(emu_ctx *c)
-{
-    emu_warp *w = c->w;
-    for (;;) {
-        if (w->sp == 0) return false;
-        emu_frame *fr = &w->frames[w->nframes - 1];
-        emu_simt *top = &w->stack[w->sp - 1];
-        const ptx_function *fn = fr->f->fn;
-        if (top->bar || (top->mask != 0 && top->pc != top->rpc && top->pc < fn->ninstrs))
-            break;
-        if (top->mask != 0 && top->pc >= fn->ninstrs && top->pc != top->rpc) {
-            /* fell off the end of the function: an implicit ret */
-            uint32_t lanes = top->mask;
-            c->fr = fr;
-            c->f = fr->f;
-            c->fn = fn;
-            c->regs = w->regs + fr->reg_base;
-            if (w->nframes == 1) emu_lanes_exit(c, lanes);
-            else emu_lanes_return(c, lanes);
-            continue;
-        }
-        w->sp--;
-        if (w->nframes > 1 && w->sp == fr->stack_base) emu_frame_return(c);
-    }
-    return true;
-}
-
-emu_stop emu_warp_run(emu_warp *w, uint64_t budget)
-{
-    if (w->state == EMU_WS_EXITED) return EMU_STOP_EXIT;
-    if (w->state == EMU_WS_FAULT) return EMU_STOP_FAULT;
-    if (w->state == EMU_WS_BARRIER) return EMU_STOP_BARRIER;
-    emu_ctx c;
-    memset(&c, 0, sizeof c);
-    c.w = w;
-    c.cta = w->cta;
-    c.g = w->cta->g;
-    c.mod = c.g->launch.module;
-    c.stop = -1;
-    emu_stop result = EMU_STOP_BUDGET;
-    for (uint64_t n = 0; n < budget; n++) {
-        if (!settle(&c)) {
-            result = EMU_STOP_EXIT;
-            break;
-        }
-        emu_simt *top = &w->stack[w->sp - 1];
-        if (__builtin_expect(top->bar != 0, 0)) {
-            /* these lanes wait at a barrier: another path of the warp runs, if one can */
-            if (!emu_simt_schedule(w)) {
-                w->state = EMU_WS_BARRIER;
-                result = EMU_STOP_BARRIER;
-                break;
-            }
-            n--;
-            continue;
-        }
-        emu_frame *fr = &w->frames[w->nframes - 1];
-        c.fr = fr;
-        c.f = fr->f;
-        c.fn = fr->f->fn;
-        c.regs = w->regs + fr->reg_base;
-        c.pc = top->pc;
-        c.next_pc = top->pc + 1;
-        c.active = top->mask;
-        c.control = false;
-        const ptx_instr *in = &c.fn->instrs[c.pc];
-        uint32_t mask = c.active;
-        if (in->guard >= 0) {
-            const ptx_reg *g = &c.fn->regs[in->guard];
-            const uint64_t *row = c.regs + (size_t)g->slot * EMU_WARP_SIZE;
-            uint32_t gm = 0;
-            for (int l = 0; l < EMU_WARP_SIZE; l++) gm |= (uint32_t)(row[l] & 1) << l;
-            if (in->guard_neg) gm = ~gm;
-            mask &= gm;
-        }
-        c.mask = mask;
-        if (mask) c.f->exec[c.pc](&c, in);
-        w->ninstr++;
-        if (c.stop == EMU_STOP_FAULT) {
-            result = EMU_STOP_FAULT;
-            break;
-        }
-        if (!c.control) w->stack[w->sp - 1].pc = c.next_pc;
-        if (c.stop >= 0) {
-            result = (emu_stop)c.stop;
-            if (!settle(&c) && result != EMU_STOP_FAULT) result = EMU_STOP_EXIT;
-            break;
-        }
-    }
-    if (result == EMU_STOP_BUDGET && !settle(&c)) result = EMU_STOP_EXIT;
-    if (result == EMU_STOP_EXIT) {
-        w->state = EMU_WS_EXITED;
-    }
-    emu_mem_policy *p = c.g->launch.policy;
-    if (p && p->warp_stopped) p->warp_stopped(p, w, (int)result);
-    return result;
 }

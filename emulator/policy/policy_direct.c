@@ -1,6 +1,6 @@
 /* policy_direct.c: the memory policy without determinism: loads, stores and atomics reach
  * device memory at once, lanes in ascending order (so the highest lane wins a same-address
- * store, spec gpudet.md S3.4). */
+ * store, spec gpudet.md S3.4); the end of every chain of composed policies. */
 #include "emulator/emu_internal.h"
 
 #include <string.h>
@@ -28,9 +28,8 @@ static void load_relaxed(void *dst, const void *src, unsigned size)
             return;
         }
         break;
-    case 8:
-    case 16:
-        if (!(a & 7)) {
+    default:
+        if (!(a & 7) && !(size & 7)) {
             for (unsigned i = 0; i < size; i += 8) {
                 uint64_t v = __atomic_load_n((const uint64_t *)(a + i), __ATOMIC_RELAXED);
                 memcpy((uint8_t *)dst + i, &v, 8);
@@ -38,7 +37,6 @@ static void load_relaxed(void *dst, const void *src, unsigned size)
             return;
         }
         break;
-    default: break;
     }
     for (unsigned i = 0; i < size; i++)
         ((uint8_t *)dst)[i] = __atomic_load_n((const uint8_t *)(a + i), __ATOMIC_RELAXED);
@@ -65,9 +63,8 @@ static void store_relaxed(void *dst, const void *src, unsigned size)
             return;
         }
         break;
-    case 8:
-    case 16:
-        if (!(a & 7)) {
+    default:
+        if (!(a & 7) && !(size & 7)) {
             for (unsigned i = 0; i < size; i += 8) {
                 uint64_t v;
                 memcpy(&v, (const uint8_t *)src + i, 8);
@@ -76,34 +73,33 @@ static void store_relaxed(void *dst, const void *src, unsigned size)
             return;
         }
         break;
-    default: break;
     }
     for (unsigned i = 0; i < size; i++)
         __atomic_store_n((uint8_t *)(a + i), ((const uint8_t *)src)[i], __ATOMIC_RELAXED);
 }
 
-static bool direct_access(emu_mem_policy *self, emu_warp *w, emu_mem_op *op)
+void emu_mem_perform(const emu_mem_op *op)
 {
-    (void)self;
-    (void)w;
     switch (op->kind) {
     case EMU_MEM_LOAD:
-        for (uint32_t mk = op->mask; mk; mk &= mk - 1) {
-            int l = __builtin_ctz(mk);
-            load_relaxed(op->data[l], (const void *)(uintptr_t)op->addr[l], op->size);
+        for (uint32_t i = 0; i < op->nseg; i++) {
+            const emu_mem_seg *g = &op->seg[i];
+            load_relaxed(op->data + g->off, (const void *)(uintptr_t)g->addr, g->size);
         }
         break;
     case EMU_MEM_STORE:
-        for (uint32_t mk = op->mask; mk; mk &= mk - 1) {
-            int l = __builtin_ctz(mk);
-            store_relaxed((void *)(uintptr_t)op->addr[l], op->data[l], op->size);
+        /* pieces come in ascending lane order: the highest lane wins a byte two lanes store */
+        for (uint32_t i = 0; i < op->nseg; i++) {
+            const emu_mem_seg *g = &op->seg[i];
+            store_relaxed((void *)(uintptr_t)g->addr, op->data + g->off, g->size);
         }
         break;
     case EMU_MEM_ATOMIC:
-        for (uint32_t mk = op->mask; mk; mk &= mk - 1) {
-            int l = __builtin_ctz(mk);
-            emu_atomic_apply(op->instr, (void *)(uintptr_t)op->addr[l], op->operand_b[l],
-                             op->operand_c ? op->operand_c[l] : NULL, op->data[l]);
+        for (uint32_t i = 0; i < op->nseg; i++) {
+            const emu_mem_seg *g = &op->seg[i];
+            emu_atomic_apply(op->aop, op->atype, (void *)(uintptr_t)g->addr,
+                             op->operand_b + g->off, op->operand_c ? op->operand_c + g->off : NULL,
+                             op->data + g->off);
         }
         break;
     case EMU_MEM_FENCE:
@@ -111,12 +107,26 @@ static bool direct_access(emu_mem_policy *self, emu_warp *w, emu_mem_op *op)
         break;
     default: break;   /* EMU_MEM_CALL: performed at once */
     }
-    return false;
 }
 
-static emu_mem_policy direct = { "direct", direct_access, NULL, NULL };
+static emu_mem_outcome direct_access(emu_mem_policy *self, emu_warp *w, emu_mem_op *op)
+{
+    (void)self;
+    (void)w;
+    /* shared and local accesses reach a policy only to be observed */
+    if (op->space == PTX_SPACE_GLOBAL) emu_mem_perform(op);
+    return EMU_MEM_DONE;
+}
+
+static emu_mem_policy direct = { .name = "direct", .access = direct_access };
 
 emu_mem_policy *emu_direct_policy(void)
 {
     return &direct;
+}
+
+emu_mem_outcome emu_policy_forward(emu_mem_policy *self, emu_warp *w, emu_mem_op *op)
+{
+    emu_mem_policy *next = self && self->next ? self->next : &direct;
+    return next->access(next, w, op);
 }

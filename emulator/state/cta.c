@@ -39,6 +39,7 @@ emu_cta *emu_cta_create(emu_grid *g, uint64_t linear_id, uint32_t sm)
 void emu_cta_destroy(emu_cta *c)
 {
     if (!c) return;
+    emu_grid_note_cta_done(c->g, c);
     for (uint32_t i = 0; i < c->nwarps; i++) emu_warp_free(&c->warps[i]);
     free(c->warps);
     free(c->smem);
@@ -75,6 +76,11 @@ static void write_red_result(emu_warp *w, const emu_frame *fr, const ptx_instr *
     if (in->aop == PTX_SFX_POPC) v = b->red_popc;
     else if (in->aop == PTX_SFX_AND) v = b->red_and;
     else v = b->red_or;
+    if (r->type == PTX_TYPE_PRED) {
+        /* a predicate keeps its lanes as one mask in its slot's first word */
+        row[0] = v ? row[0] | lanes : row[0] & ~(uint64_t)lanes;
+        return;
+    }
     for (uint32_t mk = lanes; mk; mk &= mk - 1) row[__builtin_ctz(mk)] = v;
 }
 
@@ -121,6 +127,8 @@ void emu_barrier_arrive(emu_ctx *c, uint32_t id, uint32_t count, bool wait, uint
     emu_cta *cta = c->cta;
     emu_warp *w = c->w;
     emu_barrier *b = &cta->bar[id];
+    emu_mem_policy *pol = c->g->launch.policy;
+    if (pol && pol->event) pol->event(pol, w, EMU_PEV_BARRIER, c->mask);
     if (b->arrived == 0) {
         b->red_and = true;
         b->red_or = false;

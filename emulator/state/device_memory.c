@@ -323,3 +323,14 @@ bool emu_pageable_range(uint64_t addr, uint64_t size, uint64_t *base, uint64_t *
     }
     return ok;
 }
+
+size_t emu_device_allocations(emu_alloc_info *out, size_t max)
+{
+    if (!ensure()) return 0;
+    pthread_mutex_lock(&dm.lock);
+    size_t n = dm.n;
+    for (size_t i = 0; i < n && i < max; i++)
+        out[i] = (emu_alloc_info){ dm.a[i].base, dm.a[i].size, (emu_alloc_kind)dm.a[i].kind };
+    pthread_mutex_unlock(&dm.lock);
+    return n;
+}

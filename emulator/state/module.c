@@ -1,26 +1,12 @@
 /* module.c: loading a parsed module for execution: its variables in device memory (with
  * initialisers and relocations), call-frame layouts, each kernel's static shared-memory
- * layout, and one handler per instruction (an instruction without one is rejected here, at
- * load time, with its PTX line). */
+ * layout, and the decoded µops of every function with their handlers (an instruction without
+ * one is rejected here, at load time, with its PTX line). */
 #include "emulator/emu_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-const uint8_t emu_type_bits[PTX_TYPE_COUNT] = {
-    0,
-#define X(id, text, bits, kind) bits,
-#include "frontend/ptx_types.def"
-#undef X
-};
-
-const uint8_t emu_type_kind[PTX_TYPE_COUNT] = {
-    EMU_TK_NONE,
-#define X(id, text, bits, kind) EMU_TK_##kind,
-#include "frontend/ptx_types.def"
-#undef X
-};
 
 static uint64_t align_up(uint64_t v, uint64_t a)
 {
@@ -240,40 +226,9 @@ static bool layout_kernel(emu_module *mod, uint32_t ki)
     return true;
 }
 
-/* An instruction through which a loop can wait for another thread. */
-static bool waits_on_memory(const ptx_instr *in)
-{
-    switch (in->op) {
-    case PTX_OP_ATOM: case PTX_OP_NANOSLEEP: return true;
-    case PTX_OP_MBARRIER: return in->mode == PTX_SFX_TEST_WAIT || in->mode == PTX_SFX_TRY_WAIT;
-    case PTX_OP_LD: case PTX_OP_LDU:
-        return (in->flags & PTX_F(VOLATILE)) || in->sem == PTX_SFX_RELAXED ||
-               in->sem == PTX_SFX_ACQUIRE || in->sem == PTX_SFX_SC;
-    default: return false;
-    }
-}
-
-/* Marks the backward branches of spin loops: only those may let waiting lanes of a diverged
- * warp run ahead (emu_simt_backedge); a loop that only computes keeps its warp's
- * reconvergence, so barriers after it see the whole warp. */
-static bool mark_spin_loops(emu_func *f)
-{
-    const ptx_function *fn = f->fn;
-    f->spin_loop = calloc(fn->ninstrs, sizeof *f->spin_loop);
-    if (!f->spin_loop) return false;
-    for (uint32_t i = 0; i < fn->ninstrs; i++) {
-        const ptx_instr *in = &fn->instrs[i];
-        if (in->op != PTX_OP_BRA || in->target < 0 || (uint32_t)in->target > i) continue;
-        for (uint32_t k = (uint32_t)in->target; k <= i; k++)
-            if (waits_on_memory(&fn->instrs[k])) {
-                f->spin_loop[i] = true;
-                break;
-            }
-    }
-    return true;
-}
-
-static bool select_handlers(emu_module *mod, char *err, size_t errlen)
+/* Decodes every function with a body and picks the interpreter's handler of each µop. */
+static bool decode_functions(emu_module *mod, const emu_decode_options *opt, char *err,
+                             size_t errlen)
 {
     const ptx_module *m = mod->ptx;
     int bad = 0;
@@ -284,12 +239,12 @@ static bool select_handlers(emu_module *mod, char *err, size_t errlen)
         f->fn = fn;
         f->index = fi;
         if (fn->is_decl || fn->ninstrs == 0) continue;
-        f->exec = calloc(fn->ninstrs, sizeof *f->exec);
-        if (!f->exec || !mark_spin_loops(f)) return false;
+        if (!emu_decode_function(m, fn, opt, &f->code)) return false;
         for (uint32_t i = 0; i < fn->ninstrs; i++) {
+            emu_uop *u = &f->code.uops[i];
+            u->exec = emu_interp_handler(&f->code, u);
+            if (u->exec) continue;
             const ptx_instr *in = &fn->instrs[i];
-            f->exec[i] = emu_select(in);
-            if (f->exec[i]) continue;
             if (bad++ < 4 && err && used < errlen) {
                 char name[160];
                 emu_instr_text(in, name, sizeof name);
@@ -308,6 +263,13 @@ static bool select_handlers(emu_module *mod, char *err, size_t errlen)
 }
 
 emu_module *emu_module_load(const ptx_module *m, char *err, size_t errlen)
+{
+    emu_load_options opt = { .fmad = true };
+    return emu_module_load_ex(m, &opt, err, errlen);
+}
+
+emu_module *emu_module_load_ex(const ptx_module *m, const emu_load_options *opt, char *err,
+                               size_t errlen)
 {
     if (err && errlen) err[0] = 0;
     if (!m) {
@@ -328,7 +290,8 @@ emu_module *emu_module_load(const ptx_module *m, char *err, size_t errlen)
         emu_module_unload(mod);
         return NULL;
     }
-    if (!select_handlers(mod, err, errlen)) {
+    emu_decode_options dopt = { .fmad = opt ? opt->fmad : true };
+    if (!decode_functions(mod, &dopt, err, errlen)) {
         emu_module_unload(mod);
         return NULL;
     }
@@ -365,8 +328,7 @@ void emu_module_unload(emu_module *mod)
             if (mod->var_addr[i]) emu_device_free(mod->var_addr[i]);
     if (mod->funcs)
         for (uint32_t i = 0; i < mod->nfuncs; i++) {
-            free(mod->funcs[i].exec);
-            free(mod->funcs[i].spin_loop);
+            emu_code_free(&mod->funcs[i].code);
             free(mod->funcs[i].shared_off);
         }
     free(mod->funcs);

@@ -2,6 +2,7 @@
  * local memory per activation), and lanes leaving by exit or ret. */
 #include "emulator/emu_internal.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +21,7 @@ static bool grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
 void emu_simt_push(emu_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
 {
     if (!grow((void **)&w->stack, &w->stack_cap, w->sp + 1, sizeof *w->stack)) abort();
-    w->stack[w->sp++] = (emu_simt){ pc, rpc, mask, 0 };
+    w->stack[w->sp++] = (emu_simt){ pc, rpc, mask, 0, EMU_SIMT_NORMAL };
 }
 
 void emu_warp_init(emu_warp *w, emu_cta *cta, uint32_t id)
@@ -54,6 +55,7 @@ void emu_warp_init(emu_warp *w, emu_cta *cta, uint32_t id)
 
 void emu_warp_free(emu_warp *w)
 {
+    free(w->ring);
     free(w->stack);
     free(w->frames);
     free(w->regs);
@@ -445,4 +447,50 @@ uint32_t emu_warp_id(const emu_warp *w)
 uint64_t emu_warp_instructions(const emu_warp *w)
 {
     return w->ninstr;
+}
+
+uint64_t emu_warp_cta_linear(const emu_warp *w)
+{
+    return w->cta->linear;
+}
+
+uint32_t emu_warp_sm(const emu_warp *w)
+{
+    return w->cta->sm;
+}
+
+uint32_t emu_warp_slot(const emu_warp *w)
+{
+    return w->slot;
+}
+
+void emu_warp_set_slot(emu_warp *w, uint32_t slot)
+{
+    w->slot = slot;
+}
+
+void *emu_warp_user(const emu_warp *w, emu_policy_level level)
+{
+    assert((unsigned)level < EMU_POLICY_LEVELS);
+    return w->user[level];
+}
+
+void emu_warp_set_user(emu_warp *w, emu_policy_level level, void *p)
+{
+    assert((unsigned)level < EMU_POLICY_LEVELS);
+    w->user[level] = p;
+}
+
+void emu_warp_restart(emu_warp *w, uint32_t lanes, uint32_t pc, uint8_t kind)
+{
+    const emu_frame *fr = &w->frames[w->nframes - 1];
+    assert(w->sp > fr->stack_base && pc < fr->f->fn->ninstrs);
+    lanes &= ~w->exited;
+    if (!lanes) return;
+    uint32_t rpc = w->stack[w->sp - 1].rpc;
+    for (uint32_t i = fr->stack_base; i < w->sp; i++) w->stack[i].mask &= ~lanes;
+    emu_simt_push(w, pc, rpc, lanes);
+    w->stack[w->sp - 1].kind = kind;
+    w->restart_lanes &= ~lanes;
+    if (w->state == EMU_WS_BARRIER) w->state = EMU_WS_READY;
 }

@@ -85,6 +85,11 @@ void gd_bind(gd_run *R, gd_wg *wg)
     for (uint32_t i = 0; i < R->W; i++) {
         gd_slot *s = &wg->warps[i];
         s->w = wg->cta && i < emu_cta_warp_count(wg->cta) ? emu_cta_warp(wg->cta, i) : NULL;
+        if (s->w) {
+            /* the policy finds the slot (its store buffer, its thread) through the warp */
+            emu_warp_set_user(s->w, EMU_POLICY_DET, s);
+            emu_warp_set_slot(s->w, s->wid);
+        }
     }
 }
 

@@ -48,18 +48,16 @@ void gd_sb_init(gd_sb *sb);
 void gd_sb_free(gd_sb *sb);
 /* Empties the log (after commit). */
 void gd_sb_reset(gd_sb *sb);
-/* Appends one warp-level store: size bytes from data[lane] at addr[lane] for each lane of mask,
- * lanes in ascending order, so the highest lane wins a byte two lanes store (S3.4). Returns the
- * entries appended (one per chunk the instruction touches), or -1 when memory ran out. */
-int gd_sb_store(gd_sb *sb, uint32_t mask, const uint64_t *addr, unsigned size,
-                const uint8_t (*data)[16]);
+/* Appends one warp-level store (every piece of op, in ascending lane order, so the highest
+ * lane wins a byte two lanes store, S3.4). Returns the entries appended (one per chunk the
+ * instruction touches), or -1 when memory ran out. */
+int gd_sb_store(gd_sb *sb, const emu_mem_op *op);
 /* Overlays the buffered bytes of [addr, addr+size) on dst, each byte from the newest entry that
  * holds it; bytes no entry holds are left alone. Returns how many bytes came from the buffer. */
 unsigned gd_sb_read(const gd_sb *sb, uint64_t addr, unsigned size, uint8_t *dst);
-/* gd_sb_read for the lanes of a warp-level load (size bytes at addr[lane] into data[lane]);
- * returns the lanes that took at least one byte from the buffer. */
-uint32_t gd_sb_read_warp(const gd_sb *sb, uint32_t mask, const uint64_t *addr, unsigned size,
-                         uint8_t (*data)[16]);
+/* gd_sb_read for every piece of a warp-level load; returns the lanes that took at least one
+ * byte from the buffer. */
+uint32_t gd_sb_read_op(const gd_sb *sb, emu_mem_op *op);
 /* Writes the buffered bytes of the chunks in share `part` of `nparts` to memory, each byte the
  * warp's newest write of it (what applying the log oldest entry first gives). Returns the
  * bytes written. */
@@ -84,6 +82,7 @@ typedef struct gd_slot {
     uint8_t reason;           /* timing_quantum_end once GD_ENDED */
     uint8_t stop_reason;      /* set by the policy when it stops the warp (ATOMIC, FENCE) */
     uint8_t pending;          /* GD_PEND_*: the instruction serial mode runs */
+    struct gd_exec *exec;     /* the host thread's state while it runs this slot's warp */
 } gd_slot;
 
 /* A workgroup (CTA) slot of an SM: slot k of SM sm owns warp slots k*W .. k*W+W-1 of it. */
@@ -95,16 +94,14 @@ typedef struct gd_wg {
     uint64_t dwp_popped;      /* CTAs taken from this slot's DWP queue this quantum */
 } gd_wg;
 
-/* What one host thread is doing, read by the memory policy (a thread-local pointer). */
+/* What one host thread is doing; the memory policy reaches it through the warp's slot (the
+ * warp's EMU_POLICY_DET state), so nothing is thread-local. */
 typedef struct gd_exec {
-    gd_slot *slot;            /* the warp slot running now */
     bool serial;              /* serial mode: operations go to memory at once */
     timing_stats st;          /* this thread's counts, added up at the end */
     uint64_t deferred;        /* instructions deferred (counted again when they run) */
     bool oom;
 } gd_exec;
-
-extern _Thread_local gd_exec *gd_cur;
 
 /* The GPUDet memory policy: buffers global stores, reads own writes, defers atomics and device
  * calls, ends the quantum at fences; in serial mode (or outside the engine) it is direct. */

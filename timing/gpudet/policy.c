@@ -13,29 +13,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-_Thread_local gd_exec *gd_cur;
-
-static bool gd_access(emu_mem_policy *self, emu_warp *w, emu_mem_op *op)
+static emu_mem_outcome gd_access(emu_mem_policy *self, emu_warp *w, emu_mem_op *op)
 {
-    (void)self;
-    gd_exec *X = gd_cur;
-    if (!X || !X->slot || X->serial) {
-        emu_mem_policy *d = emu_direct_policy();
-        return d->access(d, w, op);
-    }
-    gd_slot *s = X->slot;
+    gd_slot *s = emu_warp_user(w, EMU_POLICY_DET);
+    gd_exec *X = s ? s->exec : NULL;
+    if (!X || X->serial || op->space != PTX_SPACE_GLOBAL) return emu_policy_forward(self, w, op);
     switch (op->kind) {
     case EMU_MEM_LOAD:
-        for (uint32_t mk = op->mask; mk; mk &= mk - 1) {
-            int l = __builtin_ctz(mk);
-            memcpy(op->data[l], (const void *)(uintptr_t)op->addr[l], op->size);
-        }
-        if (s->sb.n)
-            X->st.sb_own_reads += (uint64_t)__builtin_popcount(
-                gd_sb_read_warp(&s->sb, op->mask, op->addr, op->size, op->data));
-        return false;
+        /* memory as the quantum found it (nothing writes global memory in parallel mode), then
+         * the warp's own buffered bytes on top */
+        emu_mem_perform(op);
+        if (s->sb.n) X->st.sb_own_reads += (uint64_t)__builtin_popcount(gd_sb_read_op(&s->sb, op));
+        return EMU_MEM_DONE;
     case EMU_MEM_STORE: {
-        int n = gd_sb_store(&s->sb, op->mask, op->addr, op->size, op->data);
+        int n = gd_sb_store(&s->sb, op);
         if (n < 0) {
             /* nothing sensible can go on: the log is the only copy of these stores */
             fprintf(stderr, "ptxsim: out of host memory for the GPUDet store buffer of warp "
@@ -43,24 +34,23 @@ static bool gd_access(emu_mem_policy *self, emu_warp *w, emu_mem_op *op)
             abort();
         }
         X->st.sb_entries += (uint64_t)n;
-        return false;
+        return EMU_MEM_DONE;
     }
     case EMU_MEM_ATOMIC:
     case EMU_MEM_CALL:
-        op->deferred = true;
         s->pending = op->kind == EMU_MEM_ATOMIC ? GD_PEND_ATOMIC : GD_PEND_CALL;
         s->stop_reason = TIMING_QEND_ATOMIC;
         X->deferred++;
-        return true;
+        return EMU_MEM_DEFERRED;
     case EMU_MEM_FENCE:
         s->stop_reason = TIMING_QEND_FENCE;
-        return true;
+        return EMU_MEM_DONE_STOP;
     default:
-        return false;
+        return EMU_MEM_DONE;
     }
 }
 
-static emu_mem_policy gpudet_policy = {"gpudet", gd_access, NULL, NULL};
+static emu_mem_policy gpudet_policy = { .name = "gpudet", .access = gd_access };
 
 emu_mem_policy *gd_policy(void)
 {

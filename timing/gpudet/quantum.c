@@ -81,11 +81,11 @@ void gd_run_workgroup(gd_run *R, gd_wg *wg, gd_exec *X)
                 continue;
             }
             emu_warp *w = s->w;
-            X->slot = s;
+            s->exec = X;
             uint64_t before = emu_warp_instructions(w);
             emu_stop r = emu_warp_run(w, R->Q - s->used);
             s->used += emu_warp_instructions(w) - before;
-            X->slot = NULL;
+            s->exec = NULL;
             progress = true;
             switch (r) {
             case EMU_STOP_BUDGET:
@@ -93,6 +93,8 @@ void gd_run_workgroup(gd_run *R, gd_wg *wg, gd_exec *X)
                 wg->ending = true;
                 break;
             case EMU_STOP_MEMORDER:
+            case EMU_STOP_RESTART:   /* a restart policy composed over GPUDet: the warp goes on
+                                        in the next quantum */
                 end_warp(s, s->stop_reason);
                 wg->ending = true;
                 break;

@@ -83,7 +83,6 @@ static void thread_main(void *arg, uint32_t tid)
 {
     gd_run *R = arg;
     gd_exec *X = &R->exec[tid];
-    gd_cur = X;
     if (tid == 0) between_quanta(R);
     for (;;) {
         timing_barrier_wait(&R->bar);
@@ -109,7 +108,6 @@ static void thread_main(void *arg, uint32_t tid)
         if (emu_grid_fault(R->g)) R->failed = R->done = true;
         if (!R->done) between_quanta(R);
     }
-    gd_cur = NULL;
 }
 
 static void set_threads(void *arg, uint32_t n)

@@ -39,9 +39,9 @@ void gd_serial(gd_run *R, gd_exec *X)
         if (s->pending == GD_PEND_ATOMIC) X->st.serial_atomics++;
         else X->st.serial_calls++;
         s->pending = GD_PEND_NONE;
-        X->slot = s;
+        s->exec = X;
         if (emu_warp_run(s->w, 1) == EMU_STOP_FAULT) R->failed = true;
+        s->exec = NULL;
     }
-    X->slot = NULL;
     X->serial = false;
 }

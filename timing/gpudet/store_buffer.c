@@ -148,23 +148,23 @@ static inline void copy_bytes(uint8_t *dst, const uint8_t *src, unsigned n)
     }
 }
 
-int gd_sb_store(gd_sb *sb, uint32_t mask, const uint64_t *addr, unsigned size,
-                const uint8_t (*data)[16])
+int gd_sb_store(gd_sb *sb, const emu_mem_op *op)
 {
     /* A log entry at index >= first was made by this instruction: the chunk's newest entry
      * tells whether this instruction already has one (the lanes of a coalesced store share
-     * it). Lanes go in ascending order, so the highest lane's bytes end in the image. */
+     * it). Pieces come in ascending lane order, so the highest lane's bytes end in the image. */
     int32_t first = (int32_t)sb->n;
     uint64_t last_chunk = 1;   /* never a chunk address */
     gd_line *L = NULL;
     int made = 0;
-    for (uint32_t mk = mask; mk; mk &= mk - 1) {
-        int l = __builtin_ctz(mk);
-        uint64_t a = addr[l];
-        for (unsigned off = 0; off < size;) {
+    for (uint32_t i = 0; i < op->nseg; i++) {
+        const emu_mem_seg *g = &op->seg[i];
+        uint64_t a = g->addr;
+        const uint8_t *data = op->data + g->off;
+        for (unsigned off = 0; off < g->size;) {
             uint64_t chunk = (a + off) & ~(uint64_t)(GD_CHUNK - 1);
             unsigned in = (unsigned)((a + off) & (GD_CHUNK - 1));
-            unsigned len = size - off < GD_CHUNK - in ? size - off : GD_CHUNK - in;
+            unsigned len = g->size - off < GD_CHUNK - in ? g->size - off : GD_CHUNK - in;
             if (chunk != last_chunk) {
                 if (!(L = line_for(sb, chunk))) return -1;
                 if (L->newest < first) {
@@ -174,7 +174,7 @@ int gd_sb_store(gd_sb *sb, uint32_t mask, const uint64_t *addr, unsigned size,
                 last_chunk = chunk;
             }
             gd_mask m = run_mask(in, len);
-            copy_bytes(L->data + in, data[l] + off, len);
+            copy_bytes(L->data + in, data + off, len);
             L->mask |= m;
             sb->e[L->newest].mask |= m;
             off += len;
@@ -235,27 +235,27 @@ unsigned gd_sb_read(const gd_sb *sb, uint64_t addr, unsigned size, uint8_t *dst)
     return got;
 }
 
-uint32_t gd_sb_read_warp(const gd_sb *sb, uint32_t mask, const uint64_t *addr, unsigned size,
-                         uint8_t (*data)[16])
+uint32_t gd_sb_read_op(const gd_sb *sb, emu_mem_op *op)
 {
     if (!sb->n) return 0;
     uint32_t hit = 0;
     uint64_t last_chunk = 1;   /* never a chunk address */
     const gd_line *L = NULL;
-    for (uint32_t mk = mask; mk; mk &= mk - 1) {
-        int l = __builtin_ctz(mk);
-        uint64_t a = addr[l];
+    for (uint32_t i = 0; i < op->nseg; i++) {
+        const emu_mem_seg *g = &op->seg[i];
+        uint64_t a = g->addr;
+        uint8_t *dst = op->data + g->off;
         uint64_t chunk = a & ~(uint64_t)(GD_CHUNK - 1);
         unsigned in = (unsigned)(a & (GD_CHUNK - 1));
-        if (in + size > GD_CHUNK) {   /* straddles two chunks: the general path */
-            if (gd_sb_read(sb, a, size, data[l])) hit |= 1u << l;
+        if (in + g->size > GD_CHUNK) {   /* straddles chunks: the general path */
+            if (gd_sb_read(sb, a, g->size, dst)) hit |= 1u << g->lane;
             continue;
         }
-        if (chunk != last_chunk) {    /* lanes of a coalesced access share one lookup */
+        if (chunk != last_chunk) {       /* lanes of a coalesced access share one lookup */
             last_chunk = chunk;
             L = line_of(sb, chunk);
         }
-        if (L && overlay(L, in, size, data[l])) hit |= 1u << l;
+        if (L && overlay(L, in, g->size, dst)) hit |= 1u << g->lane;
     }
     return hit;
 }

@@ -1,0 +1,13 @@
+/* decode_internal.h: the pieces of decode/ shared by its files. */
+#ifndef PTXSIM_EMULATOR_DECODE_DECODE_INTERNAL_H
+#define PTXSIM_EMULATOR_DECODE_DECODE_INTERNAL_H
+
+#include "emulator/decode/decode.h"
+#include "emulator/emu.h"
+
+/* classify.c: the op class and the EMU_UOP_* flags of one instruction. */
+void emu_classify(const ptx_module *m, const ptx_function *fn, const ptx_instr *in, emu_uop *u);
+/* fma_contraction.c: marks the add/sub µops that execute fused with the mul feeding them. */
+bool emu_contract_fma(emu_code *code);
+
+#endif

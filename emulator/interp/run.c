@@ -1,0 +1,176 @@
+/* run.c: the interpreter's executors: running a warp over its µops until it must stop.
+ *
+ * Two executors obey the contract written in emu.h. The block executor (the default) runs a
+ * basic block at a time: inside a block the active mask can change only through the guard, so
+ * the SIMT stack is settled only where a block starts, after a µop that may change control flow,
+ * and when the warp stops. The step executor settles before every µop, as a reference for
+ * compare mode (--engine=compare) and for engines that step warps one instruction at a time. */
+#include "emulator/emu_internal.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Pops finished SIMT entries and frames. Returns false when the warp has no lane left. */
+static bool settle(emu_ctx *c)
+{
+    emu_warp *w = c->w;
+    for (;;) {
+        if (w->sp == 0) return false;
+        emu_frame *fr = &w->frames[w->nframes - 1];
+        emu_simt *top = &w->stack[w->sp - 1];
+        const ptx_function *fn = fr->f->fn;
+        if (top->bar || (top->mask != 0 && top->pc != top->rpc && top->pc < fn->ninstrs))
+            break;
+        if (top->mask != 0 && top->pc >= fn->ninstrs && top->pc != top->rpc) {
+            /* fell off the end of the function: an implicit ret */
+            uint32_t lanes = top->mask;
+            c->fr = fr;
+            c->f = fr->f;
+            c->fn = fn;
+            c->code = &fr->f->code;
+            c->regs = w->regs + fr->reg_base;
+            if (w->nframes == 1) emu_lanes_exit(c, lanes);
+            else emu_lanes_return(c, lanes);
+            continue;
+        }
+        w->sp--;
+        if (w->nframes > 1 && w->sp == fr->stack_base) emu_frame_return(c);
+    }
+    return true;
+}
+
+/* Hands the warp's recorded events to the sink. */
+static void flush_events(emu_warp *w, emu_event_sink *sink)
+{
+    if (w->nev) sink->consume(sink, w, w->ring, w->nev);
+    w->nev = 0;
+}
+
+/* The event for the next instruction of w (flushing a full ring first); NULL when no memory for
+ * the ring can be had (events are then lost, the run is not). */
+static inline emu_event *next_event(emu_warp *w, emu_event_sink *sink)
+{
+    if (__builtin_expect(!w->ring, 0)) {
+        w->ring = malloc(EMU_EVENT_RING * sizeof *w->ring);
+        if (!w->ring) return NULL;
+    }
+    if (w->nev == EMU_EVENT_RING) flush_events(w, sink);
+    return &w->ring[w->nev++];
+}
+
+/* One executor loop, specialised by the compiler for the step/block and events/no-events
+ * cases (the flags are constants at every call), so running without a sink costs nothing per
+ * instruction. */
+static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t budget,
+                                                          bool step, bool events)
+{
+    if (w->state == EMU_WS_EXITED) return EMU_STOP_EXIT;
+    if (w->state == EMU_WS_FAULT) return EMU_STOP_FAULT;
+    if (w->state == EMU_WS_BARRIER) return EMU_STOP_BARRIER;
+    emu_ctx c;
+    memset(&c, 0, sizeof c);
+    c.w = w;
+    c.cta = w->cta;
+    c.g = w->cta->g;
+    c.mod = c.g->launch.module;
+    c.stop = -1;
+    emu_event_sink *sink = events ? c.g->launch.events : NULL;
+    c.direct_mem = c.g->launch.policy == emu_direct_policy() && !events;
+    emu_stop result = EMU_STOP_BUDGET;
+    uint64_t n = 0;
+    while (n < budget) {
+        if (!settle(&c)) {
+            result = EMU_STOP_EXIT;
+            break;
+        }
+        emu_simt *top = &w->stack[w->sp - 1];
+        if (__builtin_expect(top->bar != 0, 0)) {
+            /* these lanes wait at a barrier: another path of the warp runs, if one can */
+            if (!emu_simt_schedule(w)) {
+                w->state = EMU_WS_BARRIER;
+                result = EMU_STOP_BARRIER;
+                break;
+            }
+            continue;
+        }
+        emu_frame *fr = &w->frames[w->nframes - 1];
+        c.fr = fr;
+        c.f = fr->f;
+        c.fn = fr->f->fn;
+        c.code = &fr->f->code;
+        c.regs = w->regs + fr->reg_base;
+        c.active = top->mask;
+        uint32_t pc = top->pc;
+        assert(pc < c.code->n && c.active != 0);
+        const emu_uop *u = &c.code->uops[pc];
+        /* the µops this run may execute without looking at the stack again: the rest of the
+         * block (or one), within the budget */
+        uint32_t end = step ? pc + 1 : u->block_end;
+        if (end - pc > budget - n) end = pc + (uint32_t)(budget - n);
+        for (;;) {
+            uint32_t mask = c.active;
+            if (u->guard_row != EMU_NO_GUARD)
+                mask &= (uint32_t)c.regs[u->guard_row] ^ u->guard_xor;
+            c.mask = mask;
+            c.pc = pc;
+            c.next_pc = pc + 1;
+            c.control = false;
+            c.u = u;
+            /* handlers that look at or rewrite the stack see their own pc on top */
+            if (u->flags & (EMU_UOP_CONTROL | EMU_UOP_MAY_STOP)) w->stack[w->sp - 1].pc = pc;
+            emu_event *ev = NULL;
+            if (events && (ev = next_event(w, sink))) {
+                ev->pc = pc;
+                ev->func = c.f->index;
+                ev->active = c.active;
+                ev->mask = mask;
+                ev->op = u->op;
+                ev->cls = u->cls;
+                ev->stop = EMU_EVENT_RAN;
+                ev->flags = 0;
+                ev->space = u->in->space;
+                ev->mem_lanes = 0;
+                ev->size = 0;
+                ev->taken = 0;
+                ev->reconv = 0;
+                c.ev = ev;
+            }
+            if (mask) u->exec(&c, u);
+            if (events && ev && c.stop >= 0) ev->stop = (uint8_t)c.stop;
+            w->ninstr++;
+            n++;
+            if (c.stop == EMU_STOP_FAULT) {
+                result = EMU_STOP_FAULT;
+                goto done;
+            }
+            if (c.control) break;   /* the handler rewrote the stack, pcs included */
+            pc = c.next_pc;
+            if (c.stop >= 0 || (u->flags & EMU_UOP_CONTROL) || pc != c.pc + 1 || pc >= end) {
+                w->stack[w->sp - 1].pc = pc;
+                break;
+            }
+            u++;
+        }
+        if (c.stop >= 0) {
+            result = (emu_stop)c.stop;
+            if (!settle(&c) && result != EMU_STOP_FAULT) result = EMU_STOP_EXIT;
+            goto done;
+        }
+    }
+    if (result == EMU_STOP_BUDGET && !settle(&c)) result = EMU_STOP_EXIT;
+done:
+    if (result == EMU_STOP_EXIT) w->state = EMU_WS_EXITED;
+    if (events) flush_events(w, sink);
+    emu_mem_policy *p = c.g->launch.policy;
+    if (p && p->warp_stopped) p->warp_stopped(p, w, (int)result);
+    return result;
+}
+
+emu_stop emu_warp_run(emu_warp *w, uint64_t budget)
+{
+    const emu_launch *L = &w->cta->g->launch;
+    bool step = L->executor == EMU_EXECUTOR_STEP;
+    if (L->events) return step ? run(w, budget, true, true) : run(w, budget, false, true);
+    return step ? run(w, budget, true, false) : run(w, budget, false, false);
+}
