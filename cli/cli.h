@@ -8,5 +8,6 @@
 int cli_run(int argc, char **argv);      /* cli/run.c:     ptxsim run [options] -- ./app args */
 int cli_extract(int argc, char **argv);  /* cli/extract.c: ptxsim extract ./app [--list|...] */
 int cli_ptx(int argc, char **argv);      /* cli/ptx.c:     ptxsim ptx FILE.ptx [--dump] */
+int cli_trace(int argc, char **argv);    /* cli/trace.c:   ptxsim trace FILE [filters] */
 
 #endif

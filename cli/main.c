@@ -18,6 +18,7 @@ static void usage(FILE *out)
             "                                  be built with `nvcc -cudart shared`)\n"
             "  extract ./app [--list|...]      list or dump the PTX kernels inside a CUDA binary\n"
             "  ptx FILE.ptx [--dump]           parse, check and dump a PTX file\n"
+            "  trace FILE [filters]            print a trace written by run --trace=FILE\n"
             "  --help                          this text\n"
             "  --version                       ptxsim's version\n"
             "\n"
@@ -62,6 +63,8 @@ int main(int argc, char **argv)
         return cli_extract(argc - 1, argv + 1);
     if (strcmp(cmd, "ptx") == 0)
         return cli_ptx(argc - 1, argv + 1);
+    if (strcmp(cmd, "trace") == 0)
+        return cli_trace(argc - 1, argv + 1);
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         usage(stdout);
         return 0;

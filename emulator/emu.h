@@ -75,6 +75,10 @@ bool emu_unregister_host_range(uint64_t addr);
 /* The live allocation holding [addr, addr+size): true and its base/size/kind, or false. */
 bool emu_find_allocation(uint64_t addr, uint64_t size, uint64_t *base, uint64_t *alloc_size,
                          emu_alloc_kind *kind);
+/* The live allocations in address order: writes at most max of them to out and returns how
+ * many there are. */
+typedef struct emu_alloc_info { uint64_t base, size; emu_alloc_kind kind; } emu_alloc_info;
+size_t emu_device_allocations(emu_alloc_info *out, size_t max);
 /* Bytes of device memory in use and in all (cudaMemGetInfo). */
 void emu_device_mem_info(uint64_t *used, uint64_t *total);
 /* Sets the size of the device address space (default 16 GiB); only before the first
@@ -209,6 +213,38 @@ typedef enum emu_policy_level {
     EMU_POLICY_DET, EMU_POLICY_TM, EMU_POLICY_RESTART, EMU_POLICY_TIMING, EMU_POLICY_LEVELS
 } emu_policy_level;
 
+/* What the timing model issues an instruction to, and what statistics count it as (decoded once
+ * per instruction, emulator/decode/classify.c). */
+typedef enum emu_op_class {
+    EMU_CLS_INT,          /* integer and logic ALU */
+    EMU_CLS_INT_MUL,      /* integer multiply, multiply-add, division, remainder */
+    EMU_CLS_FP32,
+    EMU_CLS_FP64,
+    EMU_CLS_FP16,         /* half, bf16 and packed pairs */
+    EMU_CLS_SFU,          /* transcendental and approximate functions, rcp, sqrt */
+    EMU_CLS_CONV,         /* cvt and friends */
+    EMU_CLS_MOVE,         /* mov, selp, prmt and special-register reads */
+    EMU_CLS_LD_GLOBAL, EMU_CLS_LD_SHARED, EMU_CLS_LD_LOCAL, EMU_CLS_LD_PARAM,
+    EMU_CLS_LD_CONST, EMU_CLS_LD_GENERIC,
+    EMU_CLS_ST_GLOBAL, EMU_CLS_ST_SHARED, EMU_CLS_ST_LOCAL, EMU_CLS_ST_GENERIC,
+    EMU_CLS_ATOMIC,       /* atom/red on global or generic addresses */
+    EMU_CLS_ATOMIC_SHARED,
+    EMU_CLS_FENCE,
+    EMU_CLS_BRANCH,       /* bra, brx.idx */
+    EMU_CLS_CALL,         /* call, ret, exit */
+    EMU_CLS_BARRIER,      /* bar, barrier, bar.warp.sync */
+    EMU_CLS_WARP,         /* shfl, vote, match, redux, activemask, elect */
+    EMU_CLS_TENSOR,       /* mma, wmma.mma, wgmma */
+    EMU_CLS_TENSOR_MEM,   /* wmma.load/store, ldmatrix, stmatrix, movmatrix */
+    EMU_CLS_TEX,          /* tex, tld4, txq */
+    EMU_CLS_SURF,         /* suld, sust, sured, suq */
+    EMU_CLS_ASYNC,        /* cp.async and bulk copies, mbarrier, TMA */
+    EMU_CLS_MISC,         /* nops, hints, traps, everything else */
+    EMU_CLS_COUNT
+} emu_op_class;
+
+const char *emu_op_class_name(emu_op_class c);
+
 /* ---------------------------------------------------------------- events
  *
  * With a sink installed in the launch, the executor records one event per warp instruction it
@@ -234,6 +270,10 @@ typedef struct emu_event {
     uint64_t addr[EMU_WARP_SIZE];  /* memory: per lane, the generic address of its first byte
                                       (shared, local and param addresses in their windows) */
 } emu_event;
+
+/* The space of a generic address (PTX_SPACE_GLOBAL, SHARED, LOCAL or PARAM) and its offset in
+ * that space. */
+uint8_t emu_address_space(uint64_t generic, uint64_t *offset);
 
 #define EMU_EVENT_RAN 0xff
 enum {
@@ -304,6 +344,10 @@ const emu_fault *emu_grid_fault(const emu_grid *g);
 /* The launch as the grid keeps it, and the shared memory one CTA takes (static + dynamic). */
 const emu_launch *emu_grid_launch(const emu_grid *g);
 uint64_t emu_grid_smem_per_cta(const emu_grid *g);
+/* Keeps every warp's instruction count as its CTA finishes (compare mode); false when memory
+ * runs out. The counts, by CTA linear id then warp: */
+bool emu_grid_keep_warp_counts(emu_grid *g);
+const uint64_t *emu_grid_warp_counts(const emu_grid *g, size_t *n);
 /* Replaces the grid's memory policy (the engine installs the one its determinism mode needs);
  * only before the first CTA is created. */
 void emu_grid_set_policy(emu_grid *g, emu_mem_policy *policy);
@@ -498,6 +542,8 @@ uint64_t emu_heap_alloc(uint64_t size);
 bool emu_heap_free(uint64_t addr);
 /* Frees the heap and every block in it (cudaDeviceReset). */
 void emu_heap_release_all(void);
+/* Sets the heap aside now (as the first device malloc would); false when it cannot be. */
+bool emu_heap_ensure(void);
 
 /* Device printf and assert output. Kernels append records to a FIFO of
  * cudaLimitPrintfFifoSize bytes; like the hardware's, it is circular: when a record does not
@@ -510,5 +556,23 @@ void emu_output_flush(void);
 bool emu_output_in_use(void);
 /* Drops what is buffered and forgets that kernels printed (cudaDeviceReset, after a flush). */
 void emu_output_discard(void);
+
+/* ---------------------------------------------------------------- snapshots
+ *
+ * The state a kernel can change outside its own threads: the bytes of every live allocation
+ * (device, module variables, managed and registered host memory), the device heap's
+ * bookkeeping, and the device output not yet written. Compare mode runs a launch twice from one
+ * snapshot and compares what each run left. Taken and restored between launches only. */
+typedef struct emu_snapshot emu_snapshot;
+emu_snapshot *emu_snapshot_take(void);   /* NULL when memory runs out */
+/* Puts memory, the heap and pending output back as s has them (the allocations must be the
+ * ones s saw). */
+void emu_snapshot_restore(const emu_snapshot *s);
+void emu_snapshot_free(emu_snapshot *s);
+/* The first difference between s and the state now: false when none; else the address of the
+ * first differing byte of memory (*addr, with the byte in s and now) or, when memory agrees,
+ * *addr = 0 and what else differs in why. */
+bool emu_snapshot_differs(const emu_snapshot *s, uint64_t *addr, uint8_t *was, uint8_t *now,
+                          char *why, size_t whylen);
 
 #endif

@@ -140,7 +140,12 @@ struct emu_grid {
     bool faulted;
     uint64_t fault_cta;
     emu_fault fault;
+    uint64_t *warp_counts;    /* compare mode: every warp's instructions, by CTA and warp */
+    uint32_t warps_per_cta;
 };
+
+/* grid.c: records c's warps' instruction counts (when the grid keeps them) */
+void emu_grid_note_cta_done(emu_grid *g, const emu_cta *c);
 
 /* The executing state of one warp step. */
 struct emu_ctx {
@@ -414,6 +419,17 @@ typedef struct emu_mma_op {
 /* D = A x B + C on row-major matrices of element bits (A: m x k, B: k x n, C and D: m x n). */
 void emu_mma_compute(const emu_mma_op *op, const uint64_t *A, const uint64_t *B,
                      const uint64_t *C, uint64_t *D);
+
+/* heap.c: the heap's bookkeeping, saved and loaded around compare mode's runs */
+typedef struct emu_heap_state emu_heap_state;
+emu_heap_state *emu_heap_save(void);
+bool emu_heap_load(const emu_heap_state *s);
+bool emu_heap_state_equal(const emu_heap_state *s);
+void emu_heap_state_free(emu_heap_state *s);
+/* device_output.c: the pending records as one string ("O<len>:text" / "E<len>:text" each, in
+ * order; malloc'd), and dropping them without forgetting that kernels printed */
+char *emu_output_pending(size_t *len);
+void emu_output_drop_pending(void);
 
 /* Device-side calls (exec_builtin.c): printf records and assertion messages for the FIFO. */
 void emu_output_append(const char *text, size_t len, uint64_t cost, bool to_stderr);

@@ -10,8 +10,13 @@
 #include <unistd.h>
 
 const rt_option rt_options[] = {
-    {"engine", "PTXSIM_ENGINE", "interp", RT_OPT_CHOICE, "interp|jit", "interp", NULL,
-     "executor of warps: the interpreter or the LLVM JIT"},
+    {"engine", "PTXSIM_ENGINE", "interp", RT_OPT_CHOICE, "interp|compare|jit", "interp|compare",
+     NULL,
+     "executor of warps: the interpreter, the LLVM JIT, or compare (every launch on two "
+     "executors from one snapshot of device memory, results compared byte for byte)"},
+    {"fmad", "PTXSIM_FMAD", "on", RT_OPT_BOOL, NULL, NULL, "on",
+     "contract mul + add/sub pairs without a rounding modifier into one fused multiply-add, as "
+     "ptxas does by default; off matches binaries assembled with ptxas --fmad=false"},
     {"threads", "PTXSIM_THREADS", "auto", RT_OPT_UINT, NULL, NULL, NULL,
      "host threads that run SMs (auto = the number of cores; 1 = serial)"},
     {"seed", "PTXSIM_SEED", "0", RT_OPT_UINT, NULL, NULL, NULL,
@@ -42,8 +47,9 @@ const rt_option rt_options[] = {
      "idempotent-region restart of faulting warps (iGPU)"},
     {"fault-inject", "PTXSIM_FAULT_INJECT", "off", RT_OPT_TEXT, NULL, "off", NULL,
      "fault injection specification for iGPU restart"},
-    {"trace", "PTXSIM_TRACE", "off", RT_OPT_TEXT, NULL, "off", NULL,
-     "instruction trace file"},
+    {"trace", "PTXSIM_TRACE", "off", RT_OPT_TEXT, NULL, NULL, NULL,
+     "instruction and memory trace of every launch, written to this file (read it with "
+     "`ptxsim trace FILE`)"},
 };
 const size_t rt_option_count = sizeof rt_options / sizeof rt_options[0];
 
@@ -174,6 +180,7 @@ void rt_config_load(rt_config *cfg)
         cfg->threads = n > 0 ? (uint32_t)(n > 1024 ? 1024 : n) : 1;
     }
     cfg->seed = parse_uint(option_value(rt_option_find("seed")), &u) ? u : 0;
+    cfg->fmad = !parse_bool(option_value(rt_option_find("fmad")), &b) || b;
     copy_text(cfg->det, sizeof cfg->det, option_value(rt_option_find("det")));
     cfg->quantum = parse_uint(option_value(rt_option_find("quantum")), &u) ? u : 0;
     cfg->gpudet_bta = !parse_bool(option_value(rt_option_find("gpudet-bta")), &b) || b;

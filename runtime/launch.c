@@ -391,6 +391,20 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
     rt_log(1, "launch %s<<<(%u,%u,%u), (%u,%u,%u), %zu>>>%s", rt_kernel_pretty(k), grid.x,
            grid.y, grid.z, block.x, block.y, block.z, d->smem,
            d->cooperative ? " (cooperative)" : "");
+    timing_engine_config ec;
+    engine_config(&ec, k, d->cooperative);
+
+    /* events for --stats (metrics) and --trace */
+    emu_event_sink metrics, *trace = NULL;
+    timing_tee tee;
+    if (rt_g.trace) {
+        timing_trace_launch(rt_g.trace, L.grid_id, rt_kernel_pretty(k), emu_module_ptx(k->emu),
+                            L.grid, L.block);
+        trace = timing_trace_sink(rt_g.trace);
+    }
+    if (rt_g.cfg.stats[0]) timing_metrics_sink(&k->metrics, &metrics);
+    L.events = timing_tee_sink(&tee, rt_g.cfg.stats[0] ? &metrics : NULL, trace);
+
     emu_fault fault = {0};
     emu_grid *g = emu_grid_create(&L, &fault);
     if (!g) {
@@ -405,11 +419,27 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
         return e;
     }
 
-    timing_engine_config ec;
-    engine_config(&ec, k, d->cooperative);
 
     double t0 = rt_now();
-    bool ok = timing_run_grid(g, &ec);
+    bool ok;
+    if (strcmp(rt_g.cfg.engine, "compare") == 0) {
+        /* the launch was validated by creating g; compare mode runs grids of its own */
+        emu_grid_destroy(g);
+        cudaError_t internal;
+        g = rt_compare_run(&L, &ec, rt_kernel_pretty(k), &ok, &internal);
+        if (internal != cudaSuccess) {
+            fprintf(stderr, "ptxsim: kernel %s: %s (%s); every later CUDA call returns it\n",
+                    rt_kernel_pretty(k), rt_error_name(internal), rt_error_string(internal));
+            rt_poison(internal);
+        }
+        if (!g) {
+            if (workspace)
+                emu_device_free(workspace);
+            return internal != cudaSuccess ? cudaSuccess : cudaErrorLaunchFailure;
+        }
+    } else {
+        ok = timing_run_grid(g, &ec);
+    }
     double dt = rt_now() - t0;
     k->launches++;
     k->ctas += emu_grid_cta_count(g);

@@ -359,6 +359,7 @@ cudaError_t rt_module_ready(rt_module *m)
     }
     if (m->error != cudaSuccess)
         return m->error;
+    emu_load_options lopt = { .fmad = rt_g.cfg.fmad };
     /* Every unit that can be used is loaded; one that cannot (a device library with PTX
      * ptxsim cannot take, say) only fails the kernels that live in it. Several units (-rdc)
      * are linked into one module first, so that calls and variables cross between them. */
@@ -397,7 +398,7 @@ cudaError_t rt_module_ready(rt_module *m)
                    nu ? names : "");
         }
         if (!m->linked_emu) {
-            m->linked_emu = emu_module_load(rt_linked_module(m->linked), err, sizeof err);
+            m->linked_emu = emu_module_load_ex(rt_linked_module(m->linked), &lopt, err, sizeof err);
             if (!m->linked_emu) {
                 fprintf(stderr, "ptxsim: cannot load %s: %s (cudaErrorInvalidPtx)\n", m->name,
                         err[0] ? err : "unknown reason");
@@ -410,7 +411,7 @@ cudaError_t rt_module_ready(rt_module *m)
             rt_unit *u = &m->units[j];
             if (u->ir && !u->emu && u->error == cudaSuccess) {
                 char err[1024] = "";
-                u->emu = emu_module_load(u->ir, err, sizeof err);
+                u->emu = emu_module_load_ex(u->ir, &lopt, err, sizeof err);
                 if (!u->emu) {
                     fprintf(stderr, "ptxsim: cannot load %s: %s (cudaErrorInvalidPtx)\n",
                             u->name, err[0] ? err : "unknown reason");

@@ -11,8 +11,9 @@
 /* ---------------------------------------------------------------- configuration */
 
 typedef struct rt_config {
-    char engine[16];        /* interp | jit */
+    char engine[16];        /* interp | compare | jit */
     uint32_t threads;       /* host threads of the engine */
+    bool fmad;              /* contract mul + add pairs (decode/fma_contraction.c) */
     uint64_t seed;          /* 0 = fixed scheduling order */
     char det[16];           /* off | gpudet | dab */
     uint64_t quantum;       /* warp instructions per turn; 0 = engine default */
@@ -26,6 +27,13 @@ typedef struct rt_config {
     char fault_inject[128];
     char trace[256];
 } rt_config;
+
+/* compare.c: runs launch L on the reference and the primary executor from one snapshot of
+ * device memory and compares what they leave (--engine=compare). Returns the primary run's
+ * grid (NULL when none could be made), with *ok its outcome; *internal is cudaSuccess, or the
+ * error to make sticky when the executors differ or memory ran out. */
+emu_grid *rt_compare_run(const emu_launch *L, const timing_engine_config *ec, const char *name,
+                         bool *ok, cudaError_t *internal);
 
 /* Fills cfg from the PTXSIM_* environment, reporting bad values and options that are not
  * implemented yet on stderr. */
@@ -80,6 +88,7 @@ typedef struct rt_kernel {
     uint64_t launches, ctas, threads;
     double seconds;
     timing_stats engine;        /* the engine's counts (GPUDet quanta, ...) */
+    timing_metrics metrics;     /* from the event stream, when statistics are on */
 } rt_kernel;
 
 typedef struct rt_var {
@@ -161,6 +170,7 @@ typedef struct rt_state {
     unsigned device_flags;
     size_t limits[RT_MAX_LIMITS];
     emu_mem_policy *policy;
+    timing_trace *trace;         /* --trace: every launch's events, or NULL */
 } rt_state;
 
 extern rt_state rt_g;
@@ -372,5 +382,7 @@ cudaError_t rt_event_record_locked(cudaEvent_t event);
 
 /* Writes the per-kernel report to PTXSIM_STATS (called at exit). */
 void rt_stats_report(void);
+/* Finishes the --trace file (at exit). */
+void rt_trace_finish(void);
 
 #endif

@@ -29,6 +29,15 @@ static void init(void)
     rt_g.limits[cudaLimitPersistingL2CacheSize] = 0;
     if (rt_g.cfg.stats[0])
         atexit(rt_stats_report);
+    if (rt_g.cfg.trace[0] && strcmp(rt_g.cfg.trace, "off") != 0) {
+        char err[256];
+        rt_g.trace = timing_trace_open(rt_g.cfg.trace, err, sizeof err);
+        if (!rt_g.trace) {
+            fprintf(stderr, "ptxsim: PTXSIM_TRACE=%s: %s\n", rt_g.cfg.trace, err);
+            exit(2);
+        }
+        atexit(rt_trace_finish);
+    }
     rt_log(1, "runtime %s: engine %s, %u host thread%s, seed %llu, det %s, timing %s, "
               "gpu %s (sm_%d%d, %d SMs)",
            RT_PTXSIM_VERSION, rt_g.cfg.engine, rt_g.cfg.threads, rt_g.cfg.threads == 1 ? "" : "s",
@@ -111,4 +120,15 @@ double rt_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void rt_trace_finish(void)
+{
+    pthread_mutex_lock(&rt_g.lock);
+    timing_trace *t = rt_g.trace;
+    rt_g.trace = NULL;
+    pthread_mutex_unlock(&rt_g.lock);
+    if (t && !timing_trace_close(t))
+        fprintf(stderr, "ptxsim: the trace file %s could not be written completely\n",
+                rt_g.cfg.trace);
 }

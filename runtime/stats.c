@@ -33,6 +33,7 @@ void rt_stats_report(void)
                 (unsigned long long)k->launches, (unsigned long long)k->ctas,
                 (unsigned long long)k->threads, k->seconds * 1e3);
         timing_stats_print(out, NULL, &k->engine);
+        timing_metrics_print(out, &k->metrics);
         launches += k->launches;
         seconds += k->seconds;
     }

@@ -105,4 +105,74 @@ void timing_stats_add(timing_stats *a, const timing_stats *b);
  * spaces, naming kernel `name` unless it is NULL. */
 void timing_stats_print(FILE *out, const char *name, const timing_stats *s);
 
+/* ---------------------------------------------------------------- observers of the event stream
+ * (timing/observe/) */
+
+/* Per-kernel metrics from the events (metrics.c has the definitions). */
+typedef struct timing_metrics {
+    uint64_t warp_instructions, thread_instructions;
+    uint64_t by_class[EMU_CLS_COUNT];       /* warp instructions per op class */
+    uint64_t global_requests, global_sectors;
+    uint64_t shared_requests, shared_wavefronts;
+} timing_metrics;
+
+/* Makes sink add the events it receives to *m (atomically: warps on several host threads). */
+void timing_metrics_sink(timing_metrics *m, emu_event_sink *sink);
+/* A few lines indented by two spaces (nothing when no instruction was counted). */
+void timing_metrics_print(FILE *out, const timing_metrics *m);
+
+/* A sink that hands every event run to both a and b (either may be NULL). */
+typedef struct timing_tee { emu_event_sink sink; emu_event_sink *a, *b; } timing_tee;
+emu_event_sink *timing_tee_sink(timing_tee *t, emu_event_sink *a, emu_event_sink *b);
+
+/* --trace=FILE: a compressed instruction and memory trace (trace.c has the format). */
+typedef struct timing_trace timing_trace;
+timing_trace *timing_trace_open(const char *path, char *err, size_t errlen);
+emu_event_sink *timing_trace_sink(timing_trace *t);
+/* Starts launch id of kernel (whose module m gives the functions' PTX lines). */
+void timing_trace_launch(timing_trace *t, uint64_t id, const char *kernel, const ptx_module *m,
+                         emu_dim3 grid, emu_dim3 block);
+/* Finishes the file; false when anything could not be written. */
+bool timing_trace_close(timing_trace *t);
+
+/* A trace read back, its warp runs sorted by (launch, CTA, warp, sequence). */
+typedef struct timing_trace_func {
+    char *name;
+    uint32_t ninstrs;
+    uint32_t *line;     /* PTX line of each instruction */
+    uint16_t *op;       /* its ptx_opcode */
+} timing_trace_func;
+typedef struct timing_trace_launch_info {
+    uint64_t id;
+    char *kernel;
+    emu_dim3 grid, block;
+    timing_trace_func *funcs;
+    uint32_t nfuncs;
+} timing_trace_launch_info;
+typedef struct timing_trace_event {
+    uint32_t pc, func, active, mask, mem_lanes, taken, reconv;
+    uint16_t op, size;
+    uint8_t cls, stop, flags, space;
+    size_t addr_first;  /* its lanes' addresses: addrs[addr_first ...], one per lane of mem_lanes */
+} timing_trace_event;
+typedef struct timing_trace_run {
+    uint64_t launch, cta;
+    uint32_t warp, seq, n;
+    size_t first;       /* its events: events[first .. first+n) */
+} timing_trace_run;
+typedef struct timing_trace_data {
+    timing_trace_launch_info *launches;
+    size_t nlaunches;
+    timing_trace_run *runs;
+    size_t nruns;
+    timing_trace_event *events;
+    size_t nevents;
+    uint64_t *addrs;
+    size_t naddrs;
+} timing_trace_data;
+/* NULL with a message in err when the file cannot be read; a damaged or truncated file gives
+ * what could be read, with a message in err. */
+timing_trace_data *timing_trace_read(const char *path, char *err, size_t errlen);
+void timing_trace_data_free(timing_trace_data *d);
+
 #endif

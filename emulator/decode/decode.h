@@ -16,7 +16,7 @@
 #ifndef PTXSIM_EMULATOR_DECODE_DECODE_H
 #define PTXSIM_EMULATOR_DECODE_DECODE_H
 
-#include "frontend/ptx.h"
+#include "emulator/emu.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -62,36 +62,6 @@ typedef struct emu_opd {
     uint64_t raw;     /* IMM: ptx_operand.imm as written */
 } emu_opd;
 
-/* What the timing model issues the instruction to, and what statistics count it as. */
-typedef enum emu_op_class {
-    EMU_CLS_INT,          /* integer and logic ALU */
-    EMU_CLS_INT_MUL,      /* integer multiply, multiply-add, division, remainder */
-    EMU_CLS_FP32,
-    EMU_CLS_FP64,
-    EMU_CLS_FP16,         /* half, bf16 and packed pairs */
-    EMU_CLS_SFU,          /* transcendental and approximate functions, rcp, sqrt */
-    EMU_CLS_CONV,         /* cvt and friends */
-    EMU_CLS_MOVE,         /* mov, selp, prmt and special-register reads */
-    EMU_CLS_LD_GLOBAL, EMU_CLS_LD_SHARED, EMU_CLS_LD_LOCAL, EMU_CLS_LD_PARAM,
-    EMU_CLS_LD_CONST, EMU_CLS_LD_GENERIC,
-    EMU_CLS_ST_GLOBAL, EMU_CLS_ST_SHARED, EMU_CLS_ST_LOCAL, EMU_CLS_ST_GENERIC,
-    EMU_CLS_ATOMIC,       /* atom/red on global or generic addresses */
-    EMU_CLS_ATOMIC_SHARED,
-    EMU_CLS_FENCE,
-    EMU_CLS_BRANCH,       /* bra, brx.idx */
-    EMU_CLS_CALL,         /* call, ret, exit */
-    EMU_CLS_BARRIER,      /* bar, barrier, bar.warp.sync */
-    EMU_CLS_WARP,         /* shfl, vote, match, redux, activemask, elect */
-    EMU_CLS_TENSOR,       /* mma, wmma.mma, wgmma */
-    EMU_CLS_TENSOR_MEM,   /* wmma.load/store, ldmatrix, stmatrix, movmatrix */
-    EMU_CLS_TEX,          /* tex, tld4, txq */
-    EMU_CLS_SURF,         /* suld, sust, sured, suq */
-    EMU_CLS_ASYNC,        /* cp.async and bulk copies, mbarrier, TMA */
-    EMU_CLS_MISC,         /* nops, hints, traps, everything else */
-    EMU_CLS_COUNT
-} emu_op_class;
-
-const char *emu_op_class_name(emu_op_class c);
 
 enum {
     EMU_UOP_CONTROL = 1u << 0,       /* may rewrite the SIMT stack (branches, calls, exits,

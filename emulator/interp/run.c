@@ -131,6 +131,9 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
                 ev->flags = 0;
                 ev->space = u->in->space;
                 ev->mem_lanes = 0;
+                ev->size = 0;
+                ev->taken = 0;
+                ev->reconv = 0;
                 c.ev = ev;
             }
             if (mask) u->exec(&c, u);

@@ -64,6 +64,7 @@ emu_cta *emu_cta_create_in(emu_cta *c, emu_grid *g, uint64_t linear_id, uint32_t
 void emu_cta_destroy(emu_cta *c)
 {
     if (!c) return;
+    emu_grid_note_cta_done(c->g, c);
     for (uint32_t i = 0; i < c->nwarps; i++) emu_warp_free(&c->warps[i]);
     free(c->warps);
     free(c->smem);

@@ -228,3 +228,14 @@ uint64_t emu_device_generation(void)
 {
     return __atomic_load_n(&dm.gen, __ATOMIC_ACQUIRE);
 }
+
+size_t emu_device_allocations(emu_alloc_info *out, size_t max)
+{
+    if (!ensure()) return 0;
+    pthread_mutex_lock(&dm.lock);
+    size_t n = dm.n;
+    for (size_t i = 0; i < n && i < max; i++)
+        out[i] = (emu_alloc_info){ dm.a[i].base, dm.a[i].size, (emu_alloc_kind)dm.a[i].kind };
+    pthread_mutex_unlock(&dm.lock);
+    return n;
+}

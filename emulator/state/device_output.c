@@ -134,3 +134,35 @@ void emu_output_discard(void)
     fifo.printed = false;
     pthread_mutex_unlock(&fifo.lock);
 }
+
+char *emu_output_pending(size_t *len)
+{
+    pthread_mutex_lock(&fifo.lock);
+    size_t total = 1;
+    for (size_t i = 0; i < fifo.n; i++) total += at(i)->len + 24;
+    char *buf = malloc(total), *p = buf;
+    if (buf) {
+        for (size_t i = 0; i < fifo.n; i++) {
+            const out_record *r = at(i);
+            p += sprintf(p, "%c%zu:", r->to_stderr ? 'E' : 'O', r->len);
+            memcpy(p, r->text, r->len);
+            p += r->len;
+        }
+        *p = 0;
+        *len = (size_t)(p - buf);
+    }
+    pthread_mutex_unlock(&fifo.lock);
+    return buf;
+}
+
+void emu_output_drop_pending(void)
+{
+    pthread_mutex_lock(&fifo.lock);
+    while (fifo.n) {
+        free(at(0)->text);
+        fifo.head = (fifo.head + 1) % fifo.cap;
+        fifo.n--;
+    }
+    fifo.used = 0;
+    pthread_mutex_unlock(&fifo.lock);
+}

@@ -90,6 +90,7 @@ void emu_grid_destroy(emu_grid *g)
 {
     if (!g) return;
     pthread_mutex_destroy(&g->lock);
+    free(g->warp_counts);
     free(g->params);
     free(g);
 }
@@ -117,4 +118,26 @@ uint64_t emu_grid_smem_per_cta(const emu_grid *g)
 void emu_grid_set_policy(emu_grid *g, emu_mem_policy *policy)
 {
     g->launch.policy = policy ? policy : emu_direct_policy();
+}
+
+bool emu_grid_keep_warp_counts(emu_grid *g)
+{
+    uint64_t warps = (g->nthreads + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE;
+    if (g->ncta > SIZE_MAX / 8 / (warps ? warps : 1)) return false;
+    g->warps_per_cta = (uint32_t)warps;
+    g->warp_counts = calloc((size_t)(g->ncta * warps), sizeof *g->warp_counts);
+    return g->warp_counts != NULL;
+}
+
+const uint64_t *emu_grid_warp_counts(const emu_grid *g, size_t *n)
+{
+    *n = g->warp_counts ? (size_t)(g->ncta * g->warps_per_cta) : 0;
+    return g->warp_counts;
+}
+
+void emu_grid_note_cta_done(emu_grid *g, const emu_cta *c)
+{
+    if (!g->warp_counts) return;
+    for (uint32_t i = 0; i < c->nwarps && i < g->warps_per_cta; i++)
+        g->warp_counts[c->linear * g->warps_per_cta + i] = c->warps[i].ninstr;
 }

@@ -150,3 +150,79 @@ void emu_heap_release_all(void)
     heap.rover = 0;
     pthread_mutex_unlock(&heap.lock);
 }
+
+bool emu_heap_ensure(void)
+{
+    pthread_mutex_lock(&heap.lock);
+    if (!heap.base && heap.want) {
+        heap.base = emu_device_alloc(heap.want, EMU_ALLOC_DEVICE);
+        heap.size = heap.base ? heap.want : 0;
+        heap.rover = 0;
+    }
+    bool ok = heap.base != 0 || !heap.want;
+    pthread_mutex_unlock(&heap.lock);
+    return ok;
+}
+
+struct emu_heap_state {
+    uint64_t base, size;
+    heap_block *b;
+    size_t n, rover;
+};
+
+emu_heap_state *emu_heap_save(void)
+{
+    emu_heap_state *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    pthread_mutex_lock(&heap.lock);
+    s->base = heap.base;
+    s->size = heap.size;
+    s->n = heap.n;
+    s->rover = heap.rover;
+    s->b = malloc((heap.n ? heap.n : 1) * sizeof *s->b);
+    if (s->b) memcpy(s->b, heap.b, heap.n * sizeof *s->b);
+    pthread_mutex_unlock(&heap.lock);
+    if (!s->b) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+bool emu_heap_load(const emu_heap_state *s)
+{
+    pthread_mutex_lock(&heap.lock);
+    bool ok = s->base == heap.base && s->size == heap.size;
+    if (ok && s->n > heap.cap) {
+        heap_block *nb = realloc(heap.b, s->n * sizeof *nb);
+        if (nb) {
+            heap.b = nb;
+            heap.cap = s->n;
+        } else {
+            ok = false;
+        }
+    }
+    if (ok) {
+        memcpy(heap.b, s->b, s->n * sizeof *s->b);
+        heap.n = s->n;
+        heap.rover = s->rover;
+    }
+    pthread_mutex_unlock(&heap.lock);
+    return ok;
+}
+
+bool emu_heap_state_equal(const emu_heap_state *s)
+{
+    pthread_mutex_lock(&heap.lock);
+    bool eq = s->base == heap.base && s->n == heap.n &&
+              (s->n == 0 || memcmp(s->b, heap.b, s->n * sizeof *s->b) == 0);
+    pthread_mutex_unlock(&heap.lock);
+    return eq;
+}
+
+void emu_heap_state_free(emu_heap_state *s)
+{
+    if (!s) return;
+    free(s->b);
+    free(s);
+}

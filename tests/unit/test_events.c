@@ -205,7 +205,10 @@ START_TEST(block_and_step_executors_agree)
             const emu_event *x = va[i], *y = vb[i];
             ck_assert_msg(x->pc == y->pc && x->active == y->active && x->mask == y->mask &&
                           x->flags == y->flags && x->stop == y->stop && x->taken == y->taken,
-                          "warp %u event %u differs (pc %u/%u)", w, i, x->pc, y->pc);
+                          "warp %u event %u differs (pc %u/%u active %x/%x mask %x/%x flags %x/%x "
+                          "stop %u/%u taken %x/%x)", w, i, x->pc, y->pc, x->active, y->active,
+                          x->mask, y->mask, x->flags, y->flags, x->stop, y->stop, x->taken,
+                          y->taken);
             if (x->flags & EMU_EV_MEM)
                 for (uint32_t l = 0; l < 32; l++)
                     if (x->mem_lanes >> l & 1) ck_assert_uint_eq(x->addr[l], y->addr[l]);

@@ -32,6 +32,19 @@ static uint64_t at(unsigned off)
     return (uint64_t)(uintptr_t)(mem + off);
 }
 
+/* The warp-level operation of lanes `mask`, each `size` bytes at addr[lane], data[lane]. */
+static emu_mem_op lane_op(uint8_t kind, uint32_t mask, const uint64_t *addr, unsigned size,
+                          uint8_t (*data)[16], emu_mem_seg *segs)
+{
+    uint32_t n = 0;
+    for (uint32_t mk = mask; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        segs[n++] = (emu_mem_seg){ addr[l], size, (uint32_t)l * 16, (uint8_t)l };
+    }
+    return (emu_mem_op){ .kind = kind, .space = PTX_SPACE_GLOBAL, .mask = mask, .nseg = n,
+                         .seg = segs, .data = &data[0][0] };
+}
+
 /* One warp-level store: lanes of mask store `size` bytes of val[lane] at addr[lane]. */
 static int store(gd_sb *sb, uint32_t mask, const uint64_t *addr, unsigned size,
                  const uint64_t *val)
@@ -39,7 +52,18 @@ static int store(gd_sb *sb, uint32_t mask, const uint64_t *addr, unsigned size,
     uint8_t data[EMU_WARP_SIZE][16];
     memset(data, 0, sizeof data);
     for (int l = 0; l < EMU_WARP_SIZE; l++) memcpy(data[l], &val[l], size < 8 ? size : 8);
-    return gd_sb_store(sb, mask, addr, size, (const uint8_t (*)[16])data);
+    emu_mem_seg segs[EMU_WARP_SIZE];
+    emu_mem_op op = lane_op(EMU_MEM_STORE, mask, addr, size, data, segs);
+    return gd_sb_store(sb, &op);
+}
+
+/* A warp-level load's overlay of the buffered bytes (lanes that took any). */
+static uint32_t read_warp(const gd_sb *sb, uint32_t mask, const uint64_t *addr, unsigned size,
+                          uint8_t (*data)[16])
+{
+    emu_mem_seg segs[EMU_WARP_SIZE];
+    emu_mem_op op = lane_op(EMU_MEM_LOAD, mask, addr, size, data, segs);
+    return gd_sb_read_op(sb, &op);
 }
 
 static int store1(gd_sb *sb, uint64_t a, unsigned size, uint64_t v)
@@ -302,7 +326,7 @@ START_TEST(read_own_writes_reference)
                                     : (unsigned)((rnd() % (MEM_BYTES / rsize)) * rsize));
             memcpy(lane[l], (const void *)(uintptr_t)raddr[l], rsize);
         }
-        uint32_t hit = gd_sb_read_warp(&sb, rmask, raddr, rsize, lane);
+        uint32_t hit = read_warp(&sb, rmask, raddr, rsize, lane);
         for (int l = 0; l < 32; l++) {
             if (!((rmask >> l) & 1)) continue;
             unsigned lo = (unsigned)(raddr[l] - at(0));

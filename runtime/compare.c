@@ -1,0 +1,268 @@
+/* compare.c: --engine=compare: every launch runs on two executors from the same snapshot of
+ * device memory, and what they leave is compared byte for byte.
+ *
+ * The reference executor runs first (today the step interpreter; the JIT's arrival makes the
+ * interpreter the reference), then device memory, the heap and pending device output are put
+ * back and the primary executor runs; its results are the ones the program sees. Compared:
+ * every byte of every allocation, the device heap, the device printf output, the fault (kind,
+ * block, thread, address, PTX line), every warp's instruction count and the engine's
+ * statistics. Without determinism the two runs must follow one schedule, so they run on one
+ * host thread; under GPUDet the schedule does not matter and the configured threads are used.
+ *
+ * A difference is a bug in ptxsim, not in the program: it is reported with the kernel, the
+ * first differing byte's address and, for memory, the block, thread and PTX line of the last
+ * store each executor made to it (found by running both once more with an event sink watching
+ * that address), and the launch fails with cudaErrorUnknown, sticky, so a test cannot miss it. */
+#include "runtime/rt_internal.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- the last store to an address */
+
+typedef struct watch {
+    emu_event_sink sink;
+    pthread_mutex_t lock;
+    uint64_t addr;            /* generic address watched */
+    bool seen;
+    uint64_t cta;
+    uint32_t warp, lane, func, pc;
+} watch;
+
+static bool writes(uint8_t cls)
+{
+    switch (cls) {
+    case EMU_CLS_ST_GLOBAL: case EMU_CLS_ST_SHARED: case EMU_CLS_ST_LOCAL:
+    case EMU_CLS_ST_GENERIC: case EMU_CLS_ATOMIC: case EMU_CLS_ATOMIC_SHARED: case EMU_CLS_ASYNC:
+    case EMU_CLS_SURF: case EMU_CLS_TENSOR_MEM:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static void watch_consume(emu_event_sink *self, emu_warp *w, const emu_event *ev, uint32_t n)
+{
+    watch *wt = self->state;
+    pthread_mutex_lock(&wt->lock);
+    for (uint32_t i = 0; i < n; i++) {
+        const emu_event *e = &ev[i];
+        if (!(e->flags & EMU_EV_MEM) || !writes(e->cls) || e->stop == EMU_STOP_MEMORDER) continue;
+        for (uint32_t mk = e->mem_lanes & e->mask; mk; mk &= mk - 1) {
+            int l = __builtin_ctz(mk);
+            if (wt->addr >= e->addr[l] && wt->addr - e->addr[l] < e->size) {
+                wt->seen = true;
+                wt->cta = emu_warp_cta_linear(w);
+                wt->warp = emu_warp_id(w);
+                wt->lane = (uint32_t)l;
+                wt->func = e->func;
+                wt->pc = e->pc;
+            }
+        }
+    }
+    pthread_mutex_unlock(&wt->lock);
+}
+
+/* "thread (x,y,z) in block (a,b,c) at PTX line N" for what w saw, or "no store". */
+static void describe_writer(const watch *w, const emu_launch *L, char *buf, size_t len)
+{
+    if (!w->seen) {
+        snprintf(buf, len, "no instruction stored to it");
+        return;
+    }
+    const ptx_module *m = emu_module_ptx(L->module);
+    uint32_t line = 0;
+    if (w->func < m->nfuncs && w->pc < m->funcs[w->func].ninstrs)
+        line = m->funcs[w->func].instrs[w->pc].line;
+    uint64_t t = (uint64_t)w->warp * EMU_WARP_SIZE + w->lane;
+    emu_dim3 b = L->block, g = L->grid;
+    snprintf(buf, len,
+             "last stored by thread (%u,%u,%u) in block (%" PRIu64 ",%" PRIu64 ",%" PRIu64
+             ") at PTX line %u", (unsigned)(t % b.x), (unsigned)(t / b.x % b.y),
+             (unsigned)(t / ((uint64_t)b.x * b.y)), w->cta % g.x, w->cta / g.x % g.y,
+             w->cta / ((uint64_t)g.x * g.y), line);
+}
+
+/* ---------------------------------------------------------------- one run */
+
+typedef struct run_result {
+    emu_grid *g;
+    bool ok;
+    emu_fault fault;
+    timing_stats st;
+    uint64_t *counts;
+    size_t ncounts;
+} run_result;
+
+static bool run_once(emu_launch L, uint8_t executor, const timing_engine_config *base,
+                     emu_event_sink *events, run_result *r)
+{
+    memset(r, 0, sizeof *r);
+    L.executor = executor;
+    L.events = events;
+    emu_fault f = {0};
+    r->g = emu_grid_create(&L, &f);
+    if (!r->g) {
+        r->fault = f;
+        return false;
+    }
+    if (!emu_grid_keep_warp_counts(r->g)) return false;
+    timing_engine_config ec = *base;
+    ec.stats = &r->st;
+    r->ok = timing_run_grid(r->g, &ec);
+    const emu_fault *gf = emu_grid_fault(r->g);
+    if (gf) r->fault = *gf;
+    size_t n;
+    const uint64_t *c = emu_grid_warp_counts(r->g, &n);
+    r->counts = malloc((n ? n : 1) * sizeof *r->counts);
+    if (!r->counts) return false;
+    memcpy(r->counts, c, n * sizeof *c);
+    r->ncounts = n;
+    return true;
+}
+
+static void run_free(run_result *r)
+{
+    if (r->g) emu_grid_destroy(r->g);
+    free(r->counts);
+    memset(r, 0, sizeof *r);
+}
+
+/* Finds what differs between the reference run a and the primary run b (memory is compared
+ * by the caller); false when nothing does. */
+static bool results_differ(const run_result *a, const run_result *b, const emu_launch *L,
+                           char *why, size_t len)
+{
+    const emu_fault *fa = &a->fault, *fb = &b->fault;
+    if (a->ok != b->ok || fa->kind != fb->kind || fa->address != fb->address ||
+        fa->ptx_line != fb->ptx_line || memcmp(&fa->cta, &fb->cta, sizeof fa->cta) != 0 ||
+        memcmp(&fa->thread, &fb->thread, sizeof fa->thread) != 0 ||
+        strcmp(fa->message, fb->message) != 0) {
+        snprintf(why, len, "the fault differs: reference: %s; primary: %s",
+                 fa->kind ? fa->message : "none", fb->kind ? fb->message : "none");
+        return true;
+    }
+    uint32_t wpc = (uint32_t)((L->block.x * L->block.y * L->block.z + EMU_WARP_SIZE - 1) /
+                              EMU_WARP_SIZE);
+    for (size_t i = 0; i < a->ncounts && i < b->ncounts; i++)
+        if (a->counts[i] != b->counts[i]) {
+            uint64_t cta = i / wpc;
+            snprintf(why, len,
+                     "warp %u of block %" PRIu64 " issued %" PRIu64 " instructions on the "
+                     "reference executor, %" PRIu64 " on the primary one", (unsigned)(i % wpc),
+                     cta, a->counts[i], b->counts[i]);
+            return true;
+        }
+    if (memcmp(&a->st, &b->st, sizeof a->st) != 0) {
+        snprintf(why, len,
+                 "the engine's statistics differ (instructions %" PRIu64 " / %" PRIu64
+                 ", quanta %" PRIu64 " / %" PRIu64 ", serial atomics %" PRIu64 " / %" PRIu64 ")",
+                 a->st.warp_instructions, b->st.warp_instructions, a->st.quanta, b->st.quanta,
+                 a->st.serial_atomics, b->st.serial_atomics);
+        return true;
+    }
+    return false;
+}
+
+/* Whether the kernel's module can call the device heap (malloc/free). */
+static bool uses_heap(const emu_launch *L)
+{
+    const ptx_module *m = emu_module_ptx(L->module);
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        if (m->funcs[i].is_decl &&
+            (strcmp(m->funcs[i].name, "malloc") == 0 || strcmp(m->funcs[i].name, "free") == 0))
+            return true;
+    return false;
+}
+
+emu_grid *rt_compare_run(const emu_launch *L, const timing_engine_config *ec, const char *name,
+                         bool *ok, cudaError_t *internal)
+{
+    *internal = cudaSuccess;
+    *ok = false;
+    timing_engine_config base = *ec;
+    /* without determinism one schedule for both runs: the fixed order on one host thread */
+    if (base.det == TIMING_DET_OFF) base.host_threads = 1;
+    /* the heap is made by the first device malloc: make it before the snapshot, so both runs
+     * see the same heap at the same address */
+    if (uses_heap(L) && !emu_heap_ensure()) {
+        fprintf(stderr, "ptxsim: --engine=compare: no device memory for the heap of %s\n", name);
+        *internal = cudaErrorMemoryAllocation;
+        return NULL;
+    }
+    emu_snapshot *before = emu_snapshot_take(), *after_ref = NULL;
+    if (!before) {
+        fprintf(stderr, "ptxsim: --engine=compare: out of host memory snapshotting device memory "
+                        "for %s\n", name);
+        *internal = cudaErrorMemoryAllocation;
+        return NULL;
+    }
+    run_result ref, prim;
+    bool ran = run_once(*L, EMU_EXECUTOR_STEP, &base, NULL, &ref);
+    if (ran) after_ref = emu_snapshot_take();
+    emu_snapshot_restore(before);
+    bool ran2 = run_once(*L, EMU_EXECUTOR_INTERP, &base, L->events, &prim);
+    if (!ran || !ran2 || !after_ref) {
+        fprintf(stderr, "ptxsim: --engine=compare: out of host memory running %s twice\n", name);
+        *internal = cudaErrorMemoryAllocation;
+        run_free(&ref);
+        emu_snapshot_free(before);
+        emu_snapshot_free(after_ref);
+        *ok = prim.ok;
+        emu_grid *g = prim.g;
+        prim.g = NULL;
+        run_free(&prim);
+        return g;
+    }
+    char why[2048] = "";
+    uint64_t addr = 0;
+    uint8_t was = 0, now = 0;
+    bool differ = results_differ(&ref, &prim, L, why, sizeof why);
+    if (!differ) {
+        char mwhy[256];
+        if (emu_snapshot_differs(after_ref, &addr, &was, &now, mwhy, sizeof mwhy)) {
+            differ = true;
+            if (addr) {
+                /* who stored it, on each executor: both once more, watching the byte */
+                watch wr = { .sink = { .consume = watch_consume }, .addr = addr };
+                watch wp = wr;
+                wr.sink.state = &wr;
+                wp.sink.state = &wp;
+                pthread_mutex_init(&wr.lock, NULL);
+                pthread_mutex_init(&wp.lock, NULL);
+                run_result x;
+                emu_snapshot_restore(before);
+                if (run_once(*L, EMU_EXECUTOR_STEP, &base, &wr.sink, &x)) run_free(&x);
+                else run_free(&x);
+                emu_snapshot_restore(before);
+                if (run_once(*L, EMU_EXECUTOR_INTERP, &base, &wp.sink, &x)) run_free(&x);
+                else run_free(&x);
+                char a[256], b[256];
+                describe_writer(&wr, L, a, sizeof a);
+                describe_writer(&wp, L, b, sizeof b);
+                snprintf(why, sizeof why,
+                         "the byte at 0x%" PRIx64 " is 0x%02x after the reference executor (%s) "
+                         "and 0x%02x after the primary one (%s)", addr, was, a, now, b);
+            } else {
+                snprintf(why, sizeof why, "%s", mwhy);
+            }
+        }
+    }
+    if (differ) {
+        fprintf(stderr, "ptxsim: --engine=compare: the step and block interpreters differ running "
+                        "%s: %s\n", name, why);
+        *internal = cudaErrorUnknown;
+    }
+    if (ec->stats) timing_stats_add(ec->stats, &prim.st);
+    *ok = prim.ok;
+    emu_grid *g = prim.g;
+    prim.g = NULL;
+    run_free(&prim);
+    run_free(&ref);
+    emu_snapshot_free(before);
+    emu_snapshot_free(after_ref);
+    return g;
+}

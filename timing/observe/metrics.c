@@ -1,0 +1,153 @@
+/* metrics.c: the per-kernel metrics --stats reports from the event stream, the ones CUDA
+ * developers know from Nsight Compute: the instruction mix by op class, global-memory sectors
+ * per request (how well a warp's accesses coalesce), and shared-memory wavefronts per request
+ * (bank conflicts).
+ *
+ * Definitions (per warp instruction that executed for at least one lane):
+ * - a global request is a load, store or atomic whose lanes address global memory; its sectors
+ *   are the distinct 32-byte sectors the active lanes' bytes fall in (ideal: 4 for 32 lanes
+ *   reading consecutive 4-byte words);
+ * - a shared request is the same for shared memory; its wavefronts are the largest number of
+ *   distinct 4-byte words that fall in one of the 32 four-byte banks (lanes reading the same
+ *   word share it: a broadcast, no conflict), so a conflict-free request takes one wavefront
+ *   and a k-way conflict k. Wider accesses count each of their words.
+ * Each sink call adds its events' counts to the kernel's totals with atomic adds, so warps on
+ * several host threads can report at once and the totals do not depend on the order. */
+#include "timing/timing.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void add(uint64_t *p, uint64_t v)
+{
+    if (v) __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Distinct 32-byte sectors of the lanes' accesses. */
+static uint64_t sectors(const emu_event *e, uint32_t lanes)
+{
+    uint64_t s[EMU_WARP_SIZE * 4];
+    unsigned n = 0;
+    unsigned size = e->size ? e->size : 1;
+    for (uint32_t mk = lanes; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        uint64_t first = e->addr[l] >> 5, last = (e->addr[l] + size - 1) >> 5;
+        for (uint64_t x = first; x <= last && n < sizeof s / sizeof s[0]; x++) s[n++] = x;
+    }
+    qsort(s, n, sizeof *s, cmp_u64);
+    uint64_t d = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (i == 0 || s[i] != s[i - 1]) d++;
+    return d;
+}
+
+/* The wavefronts a shared access takes: the most distinct words in one bank. */
+static uint64_t wavefronts(const emu_event *e, uint32_t lanes)
+{
+    uint64_t words[EMU_WARP_SIZE * 8];
+    unsigned n = 0;
+    unsigned size = e->size ? e->size : 1;
+    for (uint32_t mk = lanes; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        uint64_t off;
+        emu_address_space(e->addr[l], &off);
+        for (uint64_t w = off >> 2; w <= (off + size - 1) >> 2 && n < sizeof words / sizeof words[0];
+             w++)
+            words[n++] = w;
+    }
+    qsort(words, n, sizeof *words, cmp_u64);
+    unsigned per_bank[32] = { 0 }, most = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (i && words[i] == words[i - 1]) continue;   /* a broadcast */
+        unsigned b = (unsigned)(words[i] % 32);
+        if (++per_bank[b] > most) most = per_bank[b];
+    }
+    return most;
+}
+
+static bool is_access(uint8_t cls)
+{
+    switch (cls) {
+    case EMU_CLS_LD_GLOBAL: case EMU_CLS_LD_SHARED: case EMU_CLS_LD_LOCAL: case EMU_CLS_LD_PARAM:
+    case EMU_CLS_LD_CONST: case EMU_CLS_LD_GENERIC: case EMU_CLS_ST_GLOBAL: case EMU_CLS_ST_SHARED:
+    case EMU_CLS_ST_LOCAL: case EMU_CLS_ST_GENERIC: case EMU_CLS_ATOMIC: case EMU_CLS_ATOMIC_SHARED:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static void consume(emu_event_sink *self, emu_warp *w, const emu_event *ev, uint32_t n)
+{
+    (void)w;
+    timing_metrics *m = self->state;
+    timing_metrics local;
+    memset(&local, 0, sizeof local);
+    for (uint32_t i = 0; i < n; i++) {
+        const emu_event *e = &ev[i];
+        local.warp_instructions++;
+        local.thread_instructions += (uint64_t)__builtin_popcount(e->mask);
+        if (e->cls < EMU_CLS_COUNT) local.by_class[e->cls]++;
+        if (!(e->flags & EMU_EV_MEM) || !is_access(e->cls)) continue;
+        uint32_t lanes = e->mem_lanes & e->mask;
+        uint32_t global = 0, shared = 0;
+        for (uint32_t mk = lanes; mk; mk &= mk - 1) {
+            int l = __builtin_ctz(mk);
+            uint64_t off;
+            uint8_t sp = emu_address_space(e->addr[l], &off);
+            if (sp == PTX_SPACE_GLOBAL) global |= 1u << l;
+            else if (sp == PTX_SPACE_SHARED) shared |= 1u << l;
+        }
+        if (global) {
+            local.global_requests++;
+            local.global_sectors += sectors(e, global);
+        }
+        if (shared) {
+            local.shared_requests++;
+            local.shared_wavefronts += wavefronts(e, shared);
+        }
+    }
+    add(&m->warp_instructions, local.warp_instructions);
+    add(&m->thread_instructions, local.thread_instructions);
+    for (unsigned c = 0; c < EMU_CLS_COUNT; c++) add(&m->by_class[c], local.by_class[c]);
+    add(&m->global_requests, local.global_requests);
+    add(&m->global_sectors, local.global_sectors);
+    add(&m->shared_requests, local.shared_requests);
+    add(&m->shared_wavefronts, local.shared_wavefronts);
+}
+
+void timing_metrics_sink(timing_metrics *m, emu_event_sink *sink)
+{
+    sink->consume = consume;
+    sink->state = m;
+}
+
+void timing_metrics_print(FILE *out, const timing_metrics *m)
+{
+    if (!m->warp_instructions) return;
+    fprintf(out, "  instructions: %llu warp, %llu thread (%.1f active lanes per warp "
+                 "instruction)\n", (unsigned long long)m->warp_instructions,
+            (unsigned long long)m->thread_instructions,
+            (double)m->thread_instructions / (double)m->warp_instructions);
+    fprintf(out, "  mix:");
+    for (unsigned c = 0; c < EMU_CLS_COUNT; c++)
+        if (m->by_class[c])
+            fprintf(out, " %s %.1f%%", emu_op_class_name((emu_op_class)c),
+                    100.0 * (double)m->by_class[c] / (double)m->warp_instructions);
+    fprintf(out, "\n");
+    if (m->global_requests)
+        fprintf(out, "  global memory: %llu requests, %.2f sectors per request\n",
+                (unsigned long long)m->global_requests,
+                (double)m->global_sectors / (double)m->global_requests);
+    if (m->shared_requests)
+        fprintf(out, "  shared memory: %llu requests, %.2f wavefronts per request (%llu bank "
+                     "conflicts)\n", (unsigned long long)m->shared_requests,
+                (double)m->shared_wavefronts / (double)m->shared_requests,
+                (unsigned long long)(m->shared_wavefronts - m->shared_requests));
+}
