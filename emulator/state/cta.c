@@ -49,6 +49,8 @@ emu_cta *emu_cta_create_in(emu_cta *c, emu_grid *g, uint64_t linear_id, uint32_t
     if (!c) return emu_cta_create(g, linear_id, sm);
     if (linear_id >= g->ncta) return NULL;
     assert(c->g == g);
+    /* the finished CTA ends here as it would in emu_cta_destroy */
+    emu_grid_note_cta_done(g, c);
     emu_warp *warps = c->warps;
     uint8_t *smem = c->smem;
     memset(c, 0, sizeof *c);
