@@ -6,7 +6,8 @@
 # BLOCKS, default 2^20), REPS times, keeping the fastest of each; the cost of a block is
 # (T(N) - T(1)) / (N - 1). Printed per build and host-thread count (1 and 2) under --det=off
 # and --det=gpudet: the wall-clock and CPU-time cost of one launch and of one block, and the
-# ratio old/new of the block cost when OLD is given.
+# ratios old/new of the block cost (wall/CPU) when OLD is given. On a machine shared with other
+# work the CPU time is the steadier measure (one host thread: wall = CPU on an idle machine).
 # Environment: B (build dir, default build), NVCC, BLOCKS, REPS (default 3), OLD (a previous
 # ptxsim binary, e.g. one built from the commit before a change), THREADS (default "1 2").
 set -u
@@ -38,7 +39,7 @@ measure() {
 
 status=0
 printf 'empty one-thread blocks: %s per launch, best of %s\n' "$BLOCKS" "$REPS"
-printf '%-5s %-7s %-3s %12s %11s %12s %11s %9s\n' build det thr launch_us block_us \
+printf '%-5s %-7s %-3s %12s %11s %12s %11s %13s\n' build det thr launch_us block_us \
     cpu_launch cpu_block old/new
 for det in off gpudet; do
     for t in $THREADS; do
@@ -47,12 +48,12 @@ for det in off gpudet; do
         if [ -n "$OLD" ]; then
             o=$(measure "$OLD" "$det" "$t") || { echo "launch_overhead: run failed (old, $det, $t)"; status=1; continue; }
             read -r ol ob oc ocb <<<"$o"
-            printf '%-5s %-7s %-3s %12s %11s %12s %11s %9s\n' old "$det" "$t" "$ol" "$ob" "$oc" "$ocb" -
-            ratio=$(awk -v a="${o#* }" -v b="${n#* }" 'BEGIN {
-                split(a, x, " "); split(b, y, " "); printf "%.1fx", x[1] / y[1] }')
+            printf '%-5s %-7s %-3s %12s %11s %12s %11s %13s\n' old "$det" "$t" "$ol" "$ob" "$oc" "$ocb" -
+            ratio=$(awk -v a="$o" -v b="$n" 'BEGIN {
+                split(a, x, " "); split(b, y, " "); printf "%.1fx/%.1fx", x[2] / y[2], x[4] / y[4] }')
         fi
         read -r nl nb nc ncb <<<"$n"
-        printf '%-5s %-7s %-3s %12s %11s %12s %11s %9s\n' new "$det" "$t" "$nl" "$nb" "$nc" "$ncb" "$ratio"
+        printf '%-5s %-7s %-3s %12s %11s %12s %11s %13s\n' new "$det" "$t" "$nl" "$nb" "$nc" "$ncb" "$ratio"
     done
 done
 echo "target: block_us below 0.3 (det off)"

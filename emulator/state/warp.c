@@ -35,7 +35,7 @@ static void warp_start(emu_warp *w, emu_cta *cta, uint32_t id)
     emu_dim3 b = g->launch.block;
     for (uint32_t l = 0; l < EMU_WARP_SIZE; l++) {
         uint32_t t = id * EMU_WARP_SIZE + l;
-        if (t >= cta->nthreads) continue;
+        if (t >= cta->nthreads) break;   /* the last warp's missing lanes */
         w->valid |= 1u << l;
         w->tid[l].x = t % b.x;
         w->tid[l].y = (t / b.x) % b.y;

@@ -51,6 +51,8 @@ typedef struct par_run {
     uint32_t nwarps;          /* warps of every CTA */
     uint64_t budget;
     par_sm *sms;
+    par_cta *res_all;         /* the SMs' `res` lists, SM by SM */
+    uint32_t *free_all;       /* the SMs' `free` lists, SM by SM */
     int stop;                 /* atomic: a fault or deadlock; every thread stops */
     int oom;                  /* atomic: a CTA could not be created */
 } par_run;
@@ -175,13 +177,17 @@ bool timing_run_parallel(emu_grid *g, const timing_engine_config *cfg)
     timing_rng rng = {cfg->seed};
     if (seeded) eng_issue_shuffle(E, &rng);
     R.sms = ok ? calloc(E->nsm, sizeof *R.sms) : NULL;
-    ok = ok && R.sms != NULL;
+    /* every SM's resident list and free slots, in one allocation each (a launch of a small
+     * grid should not cost an allocation per SM) */
+    size_t per_grid = (size_t)E->nsm * R.slots;
+    R.res_all = ok ? calloc(per_grid, sizeof *R.res_all) : NULL;
+    R.free_all = ok ? malloc(per_grid * sizeof *R.free_all) : NULL;
+    ok = ok && R.sms && R.res_all && R.free_all;
     for (uint32_t s = 0; ok && s < E->nsm; s++) {
         par_sm *S = &R.sms[s];
-        S->res = calloc(R.slots, sizeof *S->res);
-        S->free = malloc(R.slots * sizeof *S->free);
-        ok = S->res && S->free;
-        for (uint32_t k = 0; ok && k < R.slots; k++) S->free[S->nfree++] = R.slots - 1 - k;
+        S->res = R.res_all + (size_t)s * R.slots;
+        S->free = R.free_all + (size_t)s * R.slots;
+        for (uint32_t k = 0; k < R.slots; k++) S->free[S->nfree++] = R.slots - 1 - k;
     }
     /* Initial distribution: the slot order (slot k of every SM before slot k+1 of any), or
      * a seeded SM for each CTA. */
@@ -204,10 +210,8 @@ bool timing_run_parallel(emu_grid *g, const timing_engine_config *cfg)
     }
     timing_stats st = {0};
     eng_fini(E, &st);
-    for (uint32_t s = 0; R.sms && s < E->nsm; s++) {
-        free(R.sms[s].res);
-        free(R.sms[s].free);
-    }
+    free(R.res_all);
+    free(R.free_all);
     free(R.sms);
     if (cfg->stats) {
         st.grids = 1;
