@@ -75,9 +75,11 @@ done
 cpu() {
     local sim=$1 opt=$2
     shift 2
-    local t
-    t=$( { /usr/bin/time -f '%U %S' "$sim" run --threads=1 ${opt:+"$opt"} -- "$@" >/dev/null 2>/dev/null; } 2>&1 |
-         tail -n 1 | awk 'NF == 2 { printf "%.3f", $1 + $2 }')
+    local t=
+    if /usr/bin/time -o "$W/time.txt" -f '%U %S' "$sim" run --threads=1 ${opt:+"$opt"} -- "$@" \
+        >/dev/null 2>&1; then
+        t=$(tail -n 1 "$W/time.txt" | awk 'NF == 2 { printf "%.3f", $1 + $2 }')
+    fi
     echo "${t:-fail}"
 }
 minof() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || a == "fail") print b; else if (b == "fail") print a; else print (b < a ? b : a) }'; }
@@ -111,8 +113,10 @@ done
 
 # ---- host threads and event consumers, this build only (wall time, least of REPS)
 wall() {
-    local t
-    t=$( { /usr/bin/time -f '%e' "$NEW" run "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -n 1)
+    local t=
+    if /usr/bin/time -o "$W/time.txt" -f '%e' "$NEW" run "$@" >/dev/null 2>&1; then
+        t=$(tail -n 1 "$W/time.txt")
+    fi
     echo "${t:-fail}"
 }
 echo

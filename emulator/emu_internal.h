@@ -96,8 +96,6 @@ struct emu_warp {
     uint32_t spin, spin_sp, spin_pc;  /* consecutive uniform back-edges of one SIMT entry */
     emu_dim3 tid[EMU_WARP_SIZE];
     uint64_t cache_base, cache_end, cache_gen;  /* last allocation a lane hit */
-    uint8_t *scratch;         /* staging for the data of memory accesses (memaccess.c) */
-    size_t scratch_cap;
     uint32_t slot;            /* the hardware warp slot the engine gave it */
     uint32_t restart_lanes;   /* lanes waiting after EMU_STOP_RESTART */
     void *user[EMU_POLICY_LEVELS];   /* the policies' per-warp state */
@@ -172,6 +170,34 @@ struct emu_ctx {
 /* Runs the statement after it once per lane of c->mask, with the lane in L_. */
 #define LANES(c) for (uint32_t mk_ = (c)->mask; mk_; mk_ &= mk_ - 1)
 #define L_ (__builtin_ctz(mk_))
+
+/* d[l] = EXPR (an expression of the lane l) for every lane of c->mask, d being the destination
+ * operand dst's register row when results of type t may be stored into it directly (emu_dst),
+ * else a buffer written back with emu_put. A full mask runs a straight loop over the 32 lanes,
+ * so a handler specialised for its modifiers has no per-lane branch. */
+#define EMU_LANEWISE(c, dst, t, EXPR)                                                       \
+    do {                                                                                    \
+        uint64_t lw_buf_[EMU_WARP_SIZE];                                                    \
+        uint64_t *lw_row_ = emu_dst((c), (dst), (t));                                       \
+        uint64_t *lw_d_ = lw_row_ ? lw_row_ : lw_buf_;                                      \
+        if ((c)->mask == 0xffffffffu) {                                                     \
+            for (int l = 0; l < EMU_WARP_SIZE; l++) lw_d_[l] = (EXPR);                      \
+        } else {                                                                            \
+            for (uint32_t lw_m_ = (c)->mask; lw_m_; lw_m_ &= lw_m_ - 1) {                   \
+                int l = __builtin_ctz(lw_m_);                                               \
+                lw_d_[l] = (EXPR);                                                          \
+            }                                                                               \
+        }                                                                                   \
+        if (!lw_row_) emu_put((c), (dst), (t), lw_buf_);                                    \
+    } while (0)
+
+/* m = the lane mask of COND (an expression of the lane l) over all 32 lanes (the inactive ones
+ * are computed too, and dropped by emu_put_pred). */
+#define EMU_LANE_MASK(m, COND)                                                              \
+    do {                                                                                    \
+        (m) = 0;                                                                            \
+        for (int l = 0; l < EMU_WARP_SIZE; l++) (m) |= (uint32_t)(bool)(COND) << l;         \
+    } while (0)
 
 /* The elements of a VEC or LIST operand (o->imm of them). */
 static inline const emu_opd *emu_opd_elems(const emu_ctx *c, const emu_opd *o);
@@ -266,7 +292,7 @@ typedef struct emu_piece {
     uint64_t addr;            /* resolved: address within its space */
     uint8_t *host;            /* checked: where its bytes are */
     uint32_t size;
-    uint32_t off;             /* its data in the warp's scratch (atomics: old, b, c) */
+    uint32_t off;             /* its data in the access's buffer (atomics: old, b, c) */
     uint8_t lane;
     uint8_t space;            /* resolved: GLOBAL, SHARED, LOCAL or PARAM (set before checking
                                  when the address names a variable: its own space) */
@@ -283,10 +309,12 @@ typedef struct emu_access {
     bool failed;              /* out of host memory while adding pieces */
     uint32_t mask;            /* lanes with pieces */
     uint32_t global;          /* lanes with global pieces (after checking) */
-    uint32_t n, cap;
+    uint32_t n, pcap;
     emu_piece *p;
-    size_t used;              /* scratch bytes taken */
+    uint8_t *data;            /* the pieces' data */
+    size_t used, cap;
     emu_piece inline_pieces[EMU_ACC_INLINE];
+    _Alignas(16) uint8_t inline_data[2048];
 } emu_access;
 
 void emu_acc_init(emu_access *A);
@@ -298,7 +326,7 @@ void emu_acc_begin(emu_access *A, emu_ctx *c, uint8_t kind, uint8_t ispace, cons
 emu_piece *emu_acc_piece(emu_access *A, int lane, uint64_t value, uint32_t size);
 static inline uint8_t *emu_acc_data(const emu_access *A, const emu_piece *p)
 {
-    return A->c->w->scratch + p->off;
+    return A->data + p->off;
 }
 /* Adds, for each lane of mask, `count` pieces of size bytes at the address operand ao plus
  * k * stride (a register, [reg+imm], [var+imm] in the variable's space, or an absolute
@@ -334,9 +362,19 @@ uint64_t emu_device_generation(void);
 emu_exec_fn emu_interp_handler(emu_code *code, emu_uop *u);
 /* exec_float.c: an add/sub contracted with the mul feeding it (EMU_UOP_CONTRACTED) */
 void emu_exec_fma_contracted(emu_ctx *c, const emu_uop *u);
+/* exec_float.c: rounding modes. A handler whose rules round in the host rounding mode (see
+ * sem.h's float family) runs under emu_exec_rounded when the instruction's mode is directed:
+ * u->form starts with an emu_rounded naming the handler and the mode, set once per
+ * instruction. emu_with_rounding gives body itself for round-to-nearest, else attaches such a
+ * form (for a handler with no form of its own) and gives emu_exec_rounded. */
+typedef struct emu_rounded {
+    emu_exec_fn body;
+    int rnd;                  /* ptx_round */
+} emu_rounded;
+void emu_exec_rounded(emu_ctx *c, const emu_uop *u);
+emu_exec_fn emu_with_rounding(emu_code *code, emu_uop *u, emu_exec_fn body, int rnd);
 /* interp.c: the value of special register sreg (component or index comp) in lane */
 uint64_t emu_sreg_value(emu_ctx *c, unsigned sreg, unsigned comp, int lane);
-emu_exec_fn emu_select_fast(emu_code *code, emu_uop *u);
 emu_exec_fn emu_select_int(emu_code *code, emu_uop *u);
 emu_exec_fn emu_select_simd(emu_code *code, emu_uop *u);
 emu_exec_fn emu_select_video(emu_code *code, emu_uop *u);
@@ -398,27 +436,30 @@ uint64_t emu_mbarrier_update(uint8_t *p, int what, uint32_t count, int32_t tx);
 bool emu_surf_address(const emu_texture *t, uint16_t geom, const uint32_t *c, bool elements,
                       unsigned size, bool clamp, uint64_t *addr);
 
-/* ---- sem_mma.c: tensor-core fragment layouts and arithmetic (exec_mma.c, exec_wmma.c) */
-enum { EMU_MMA_A, EMU_MMA_B, EMU_MMA_C };
-/* Bits of a matrix element of type t (b1 1, s4 4, s8 8, f16 16, f64 64, else 32). */
-unsigned emu_mma_bits(uint8_t t);
-/* Distinct elements a lane holds of matrix `which` of an m x n x k operation (sm_80 layouts). */
-unsigned emu_mma_distinct(int which, unsigned m, unsigned n, unsigned k, unsigned ebits);
-/* (row, col) of element e (counted over the fragment registers, low bits first) of lane. */
-void emu_mma_pos(int which, unsigned m, unsigned n, unsigned k, unsigned ebits, unsigned lane,
-                 unsigned e, unsigned *row, unsigned *col);
-/* The same for mma.m8n8k4 with .f16 (within the lane's quad-pair's 8x8x4 operation). */
-void emu_mma_pos_m8n8k4(int which, bool row_major, bool f32_acc, unsigned lane, unsigned e,
-                        unsigned *row, unsigned *col);
-typedef struct emu_mma_op {
-    unsigned m, n, k;
-    uint8_t at, bt, ct, dt;
-    bool satfinite;
-    uint16_t bitop;            /* b1: PTX_SFX_AND or PTX_SFX_XOR */
-} emu_mma_op;
-/* D = A x B + C on row-major matrices of element bits (A: m x k, B: k x n, C and D: m x n). */
-void emu_mma_compute(const emu_mma_op *op, const uint64_t *A, const uint64_t *B,
-                     const uint64_t *C, uint64_t *D);
+/* ---- exec_mma.c: a matrix multiply-accumulate on fragment registers, decoded once; mma.sync
+ * and wmma.mma share it (exec_wmma.c decodes wmma's form). */
+/* One fragment operand: n elements per lane of ebits, and where each sits in its row-major
+ * matrix (idx[e * 32 + lane], as sem_mma_gather reads it). */
+typedef struct emu_mma_frag {
+    unsigned ebits, n;
+    uint16_t *idx;
+} emu_mma_frag;
+typedef struct emu_mma_form {
+    const char *name;         /* the instruction, for the partial-warp fault */
+    emu_mma_op op;            /* the operation of one group of lanes */
+    bool sparse;              /* mma.sp: A compressed; operands 4 and 5 metadata and selector */
+    unsigned ngroups;         /* 1, or the four quad-pairs of mma.m8n8k4 .f16 */
+    uint32_t group[4];        /* the lanes of each group */
+    emu_mma_frag a, b, c, d;
+} emu_mma_form;
+/* The sm_80 layout of `count` elements per lane of matrix `which` (cols columns) of an
+ * m x n x k operation (element e is element e mod distinct, see emu_mma_pos). */
+bool emu_mma_frag_layout(emu_code *code, emu_mma_frag *fr, int which, unsigned m, unsigned n,
+                         unsigned k, unsigned ebits, unsigned count, unsigned cols);
+/* The handler of a µop whose form is an emu_mma_form. */
+void emu_exec_mma(emu_ctx *c, const emu_uop *u);
+/* True when the whole warp executes; else faults (a warp-synchronous `what`) and is false. */
+bool emu_mma_whole_warp(emu_ctx *c, const char *what);
 
 /* heap.c: the heap's bookkeeping, saved and loaded around compare mode's runs */
 typedef struct emu_heap_state emu_heap_state;

@@ -103,8 +103,6 @@ static void x_bulk_copy(emu_ctx *c, const emu_uop *u)
         if (size[l]) emu_acc_piece(&S, l, sa[l], (uint32_t)size[l]);
     }
     if (emu_acc_check(&S, 16)) {
-        /* the destination's data follow the source's in the warp's scratch */
-        D.used = S.used;
         for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
             int l = __builtin_ctz(mk);
             if (size[l]) emu_acc_piece(&D, l, da[l], (uint32_t)size[l]);

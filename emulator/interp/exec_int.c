@@ -1,10 +1,299 @@
-/* exec_int.c: integer arithmetic, carry chains, bit manipulation, logic and shifts. */
+/* exec_int.c: the integer family's handlers: arithmetic with carries and saturation, multiply
+ * forms, division, min/max, logic on integers and predicates, shifts, bit manipulation, prmt,
+ * lop3 and the dot products.
+ *
+ * Handlers are operand plumbing around the integer rules of sem.h: sources through emu_src,
+ * results straight into the destination row when it has the type's width (else emu_put), one
+ * sem call per active lane. The selector picks a handler per form at load time, so no lane loop
+ * switches on an opcode or a modifier; the plain 32- and 64-bit forms, the interpreter's hottest
+ * path, get handlers with the width and signedness fixed at compile time, whose full-warp loop
+ * is a straight, branch-free run over the 32 lanes. */
 #include "emulator/emu_internal.h"
 
-#include <string.h>
+/* Runs the statements after c (which use the lane index l) for every lane of c->mask: a
+ * straight loop over the warp when every lane runs. */
+#define EACH_LANE(c, ...)                                                        \
+    do {                                                                         \
+        if ((c)->mask == 0xffffffffu) {                                          \
+            for (int l = 0; l < EMU_WARP_SIZE; l++) { __VA_ARGS__; }             \
+        } else {                                                                 \
+            LANES(c) { int l = L_; __VA_ARGS__; }                                \
+        }                                                                        \
+    } while (0)
 
-typedef unsigned __int128 u128;
-typedef __int128 s128;
+/* The destination of operand 0 as type t: its register row when results may be stored there
+ * directly, else buf, which dest_done writes back. */
+static inline uint64_t *dest(emu_ctx *c, const emu_uop *u, uint8_t t, uint64_t *buf)
+{
+    uint64_t *row = emu_dst(c, &u->opd[0], t);
+    return row ? row : buf;
+}
+
+static inline void dest_done(emu_ctx *c, const emu_uop *u, uint8_t t, const uint64_t *d,
+                             const uint64_t *buf)
+{
+    if (d == buf) emu_put(c, &u->opd[0], t, buf);
+}
+
+/* Handlers computing d = RULE for each lane from sources a, b, cc (operands 1, 2, 3) read as
+ * TA, TB, TC; d has type TD. RULE sees the rows a, b, cc, the lane l, and bits, sg and arg: the
+ * values of BITS, SG and ARG (a modifier), computed once per instruction. */
+#define HANDLER2(name, BITS, SG, ARG, TD, TA, TB, RULE)                          \
+    static void name(emu_ctx *c, const emu_uop *u)                               \
+    {                                                                            \
+        const unsigned bits = (BITS);                                            \
+        const bool sg = (SG);                                                    \
+        const uint64_t arg = (ARG);                                              \
+        (void)bits; (void)sg; (void)arg;                                         \
+        uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE], bd_[EMU_WARP_SIZE];     \
+        const uint64_t *a = emu_src(c, &u->opd[1], (TA), ba_);                   \
+        const uint64_t *b = emu_src(c, &u->opd[2], (TB), bb_);                   \
+        uint64_t *d = dest(c, u, (TD), bd_);                                     \
+        EACH_LANE(c, d[l] = (RULE));                                             \
+        dest_done(c, u, (TD), d, bd_);                                           \
+    }
+
+#define HANDLER3(name, BITS, SG, ARG, TD, TA, TB, TC, RULE)                      \
+    static void name(emu_ctx *c, const emu_uop *u)                               \
+    {                                                                            \
+        const unsigned bits = (BITS);                                            \
+        const bool sg = (SG);                                                    \
+        const uint64_t arg = (ARG);                                              \
+        (void)bits; (void)sg; (void)arg;                                         \
+        uint64_t ba_[EMU_WARP_SIZE], bb_[EMU_WARP_SIZE], bc_[EMU_WARP_SIZE],     \
+            bd_[EMU_WARP_SIZE];                                                  \
+        const uint64_t *a = emu_src(c, &u->opd[1], (TA), ba_);                   \
+        const uint64_t *b = emu_src(c, &u->opd[2], (TB), bb_);                   \
+        const uint64_t *cc = emu_src(c, &u->opd[3], (TC), bc_);                  \
+        uint64_t *d = dest(c, u, (TD), bd_);                                     \
+        EACH_LANE(c, d[l] = (RULE));                                             \
+        dest_done(c, u, (TD), d, bd_);                                           \
+    }
+
+#define HANDLER1(name, BITS, SG, ARG, TD, TA, RULE)                              \
+    static void name(emu_ctx *c, const emu_uop *u)                               \
+    {                                                                            \
+        const unsigned bits = (BITS);                                            \
+        const bool sg = (SG);                                                    \
+        const uint64_t arg = (ARG);                                              \
+        (void)bits; (void)sg; (void)arg;                                         \
+        uint64_t ba_[EMU_WARP_SIZE], bd_[EMU_WARP_SIZE];                         \
+        const uint64_t *a = emu_src(c, &u->opd[1], (TA), ba_);                   \
+        uint64_t *d = dest(c, u, (TD), bd_);                                     \
+        EACH_LANE(c, d[l] = (RULE));                                             \
+        dest_done(c, u, (TD), d, bd_);                                           \
+    }
+
+/* The instruction's type, its width and signedness, and its modifiers. */
+#define T (u->type)
+#define TBITS (emu_type_bits[u->type])
+#define TSG (emu_is_signed(u->type))
+#define HAS(f) ((u->in->flags & PTX_F(f)) != 0)
+#define U32 PTX_TYPE_U32
+#define B32 PTX_TYPE_B32
+#define S32 PTX_TYPE_S32
+
+/* ---------------------------------------------------------------- the plain 32/64-bit forms */
+
+HANDLER2(x_add32, 32, false, 0, T, T, T, sem_int_add(a[l], b[l], 32))
+HANDLER2(x_add64, 64, false, 0, T, T, T, sem_int_add(a[l], b[l], 64))
+HANDLER2(x_sub32, 32, false, 0, T, T, T, sem_int_sub(a[l], b[l], 32))
+HANDLER2(x_sub64, 64, false, 0, T, T, T, sem_int_sub(a[l], b[l], 64))
+HANDLER2(x_mul_lo32, 32, false, 0, T, T, T, sem_int_mul_lo(a[l], b[l], 32))
+HANDLER2(x_mul_lo64, 64, false, 0, T, T, T, sem_int_mul_lo(a[l], b[l], 64))
+HANDLER2(x_mul_hi_u32, 32, false, 0, T, T, T, sem_int_mul_hi(a[l], b[l], 32, false))
+HANDLER2(x_mul_hi_s32, 32, true, 0, T, T, T, sem_int_mul_hi(a[l], b[l], 32, true))
+HANDLER2(x_mul_hi_u64, 64, false, 0, T, T, T, sem_int_mul_hi(a[l], b[l], 64, false))
+HANDLER2(x_mul_hi_s64, 64, true, 0, T, T, T, sem_int_mul_hi(a[l], b[l], 64, true))
+HANDLER2(x_mul_wide_u32, 32, false, 0, PTX_TYPE_U64, T, T,
+         sem_int_mul_wide(a[l], b[l], 32, false))
+HANDLER2(x_mul_wide_s32, 32, true, 0, PTX_TYPE_S64, T, T,
+         sem_int_mul_wide(a[l], b[l], 32, true))
+HANDLER2(x_and32, 32, false, 0, T, T, T, sem_int_and(a[l], b[l]))
+HANDLER2(x_and64, 64, false, 0, T, T, T, sem_int_and(a[l], b[l]))
+HANDLER2(x_or32, 32, false, 0, T, T, T, sem_int_or(a[l], b[l]))
+HANDLER2(x_or64, 64, false, 0, T, T, T, sem_int_or(a[l], b[l]))
+HANDLER2(x_xor32, 32, false, 0, T, T, T, sem_int_xor(a[l], b[l]))
+HANDLER2(x_xor64, 64, false, 0, T, T, T, sem_int_xor(a[l], b[l]))
+HANDLER2(x_shl32, 32, false, 0, T, T, U32, sem_int_shl(a[l], b[l], 32))
+HANDLER2(x_shl64, 64, false, 0, T, T, U32, sem_int_shl(a[l], b[l], 64))
+HANDLER2(x_shr_u32, 32, false, 0, T, T, U32, sem_int_shr(a[l], b[l], 32, false))
+HANDLER2(x_shr_s32, 32, true, 0, T, T, U32, sem_int_shr(a[l], b[l], 32, true))
+HANDLER2(x_shr_u64, 64, false, 0, T, T, U32, sem_int_shr(a[l], b[l], 64, false))
+HANDLER2(x_shr_s64, 64, true, 0, T, T, U32, sem_int_shr(a[l], b[l], 64, true))
+HANDLER2(x_min_u32, 32, false, 0, T, T, T, sem_int_min(a[l], b[l], 32, false, false))
+HANDLER2(x_min_s32, 32, true, 0, T, T, T, sem_int_min(a[l], b[l], 32, true, false))
+HANDLER2(x_max_u32, 32, false, 0, T, T, T, sem_int_max(a[l], b[l], 32, false, false))
+HANDLER2(x_max_s32, 32, true, 0, T, T, T, sem_int_max(a[l], b[l], 32, true, false))
+HANDLER2(x_min_u64, 64, false, 0, T, T, T, sem_int_min(a[l], b[l], 64, false, false))
+HANDLER2(x_min_s64, 64, true, 0, T, T, T, sem_int_min(a[l], b[l], 64, true, false))
+HANDLER2(x_max_u64, 64, false, 0, T, T, T, sem_int_max(a[l], b[l], 64, false, false))
+HANDLER2(x_max_s64, 64, true, 0, T, T, T, sem_int_max(a[l], b[l], 64, true, false))
+/* (mad.lo without .cc: the carry out goes nowhere) */
+HANDLER3(x_mad_lo32, 32, false, 0, T, T, T, T,
+         sem_int_mad_lo(a[l], b[l], cc[l], 0, 32, &(unsigned){0}))
+HANDLER3(x_mad_lo64, 64, false, 0, T, T, T, T,
+         sem_int_mad_lo(a[l], b[l], cc[l], 0, 64, &(unsigned){0}))
+
+/* ---------------------------------------------------------------- every width and modifier */
+
+/* The type of mul.wide / mad.wide results (and of mad.wide's c). */
+static uint8_t wide_type(uint8_t t)
+{
+    bool sg = emu_is_signed(t);
+    return emu_type_bits[t] == 16 ? (sg ? PTX_TYPE_S32 : PTX_TYPE_U32)
+                                  : (sg ? PTX_TYPE_S64 : PTX_TYPE_U64);
+}
+
+HANDLER2(x_add, TBITS, TSG, 0, T, T, T, sem_int_add(a[l], b[l], bits))
+HANDLER2(x_sub, TBITS, TSG, 0, T, T, T, sem_int_sub(a[l], b[l], bits))
+HANDLER2(x_add_sat, TBITS, TSG, 0, T, T, T, sem_int_add_sat(a[l], b[l], bits))
+HANDLER2(x_sub_sat, TBITS, TSG, 0, T, T, T, sem_int_sub_sat(a[l], b[l], bits))
+HANDLER2(x_mul_lo, TBITS, TSG, 0, T, T, T, sem_int_mul_lo(a[l], b[l], bits))
+HANDLER2(x_mul_hi, TBITS, TSG, 0, T, T, T, sem_int_mul_hi(a[l], b[l], bits, sg))
+HANDLER2(x_mul_wide, TBITS, TSG, 0, wide_type(T), T, T,
+         sem_int_mul_wide(a[l], b[l], bits, sg))
+HANDLER2(x_div, TBITS, TSG, 0, T, T, T, sem_int_div(a[l], b[l], bits, sg))
+HANDLER2(x_rem, TBITS, TSG, 0, T, T, T, sem_int_rem(a[l], b[l], bits, sg))
+HANDLER2(x_min, TBITS, TSG, HAS(RELU), T, T, T, sem_int_min(a[l], b[l], bits, sg, arg))
+HANDLER2(x_max, TBITS, TSG, HAS(RELU), T, T, T, sem_int_max(a[l], b[l], bits, sg, arg))
+HANDLER2(x_and, TBITS, TSG, 0, T, T, T, sem_int_and(a[l], b[l]))
+HANDLER2(x_or, TBITS, TSG, 0, T, T, T, sem_int_or(a[l], b[l]))
+HANDLER2(x_xor, TBITS, TSG, 0, T, T, T, sem_int_xor(a[l], b[l]))
+HANDLER2(x_shl, TBITS, TSG, 0, T, T, U32, sem_int_shl(a[l], b[l], bits))
+HANDLER2(x_shr, TBITS, TSG, 0, T, T, U32, sem_int_shr(a[l], b[l], bits, sg))
+HANDLER2(x_mul24, TBITS, TSG, u->in->mode == PTX_SFX_HI, T, T, T,
+         sem_int_mul24(a[l], b[l], arg, sg))
+
+HANDLER1(x_not, TBITS, TSG, 0, T, T, sem_int_not(a[l], bits))
+HANDLER1(x_cnot, TBITS, TSG, 0, T, T, sem_int_cnot(a[l]))
+HANDLER1(x_neg, TBITS, TSG, 0, T, T, sem_int_neg(a[l], bits))
+HANDLER1(x_abs, TBITS, TSG, 0, T, T, sem_int_abs(a[l], bits))
+HANDLER1(x_popc, TBITS, TSG, 0, U32, T, sem_int_popc(a[l]))
+HANDLER1(x_clz, TBITS, TSG, 0, U32, T, sem_int_clz(a[l], bits))
+HANDLER1(x_brev, TBITS, TSG, 0, T, T, sem_int_brev(a[l], bits))
+HANDLER1(x_bfind, TBITS, TSG, HAS(SHIFTAMT), U32, T, sem_int_bfind(a[l], bits, sg, arg))
+
+HANDLER3(x_mad_hi_sat, 32, true, 0, T, T, T, T, sem_int_mad_hi_sat(a[l], b[l], cc[l]))
+/* mad24: arg holds .hi (bit 0) and .sat (bit 1) */
+HANDLER3(x_mad24, TBITS, TSG, (u->in->mode == PTX_SFX_HI) | (uint64_t)HAS(SAT) << 1, T, T, T, T,
+         sem_int_mad24(a[l], b[l], cc[l], arg & 1, sg, arg >> 1, bits))
+HANDLER3(x_sad, TBITS, TSG, 0, T, T, T, T, sem_int_sad(a[l], b[l], cc[l], bits, sg))
+HANDLER3(x_bfe, TBITS, TSG, 0, T, T, U32, U32, sem_int_bfe(a[l], b[l], cc[l], bits, sg))
+HANDLER3(x_fns, 32, false, 0, B32, B32, U32, S32, sem_int_fns(a[l], b[l], cc[l]))
+HANDLER3(x_prmt, 32, false, u->in->mode, B32, B32, B32, B32,
+         sem_int_prmt(a[l], b[l], cc[l], (int)arg))
+/* shf: arg holds .l (bit 0) and .wrap (bit 1) */
+HANDLER3(x_shf, 32, false, (u->in->mode == PTX_SFX_L) | (uint64_t)HAS(WRAP) << 1, B32, B32, B32,
+         U32, sem_int_shf(a[l], b[l], cc[l], arg & 1, arg >> 1))
+/* dp4a/dp2a: sg is a's signedness; arg holds b's (bit 0) and dp2a's .hi (bit 1) */
+HANDLER3(x_dp4a, 32, TSG, emu_is_signed(emu_ty(u->in, 1)), B32, B32, B32, B32,
+         sem_int_dp4a(a[l], b[l], cc[l], sg, arg))
+HANDLER3(x_dp2a, 32, TSG,
+         emu_is_signed(emu_ty(u->in, 1)) | (uint64_t)(u->in->mode == PTX_SFX_HI) << 1, B32, B32,
+         B32, B32, sem_int_dp2a(a[l], b[l], cc[l], sg, arg & 1, arg >> 1))
+HANDLER2(x_bmsk, 32, false, HAS(WRAP), B32, U32, U32, sem_int_bmsk(a[l], b[l], arg))
+HANDLER2(x_szext, 32, TSG, HAS(WRAP), T, B32, U32, sem_int_szext(a[l], b[l], arg, sg))
+
+/* add.cc, addc{.cc}, sub.cc, subc{.cc}: CC.CF in (addc: the carry, subc: the borrow it
+ * stands for) and out (.cc) */
+static void x_add_sub_cc(emu_ctx *c, const emu_uop *u)
+{
+    uint8_t t = u->type;
+    unsigned bits = emu_type_bits[t];
+    uint64_t ba[EMU_WARP_SIZE], bb[EMU_WARP_SIZE], bd[EMU_WARP_SIZE];
+    const uint64_t *a = emu_src(c, &u->opd[1], t, ba);
+    const uint64_t *b = emu_src(c, &u->opd[2], t, bb);
+    uint64_t *d = dest(c, u, t, bd);
+    bool takes_cf = u->op == PTX_OP_ADDC || u->op == PTX_OP_SUBC;
+    uint32_t cf = c->w->cc, cf_out = 0;
+    if (u->op == PTX_OP_SUB || u->op == PTX_OP_SUBC)
+        EACH_LANE(c, unsigned bo;
+                  unsigned bin = takes_cf ? sem_int_borrow_from_cf(cf >> l & 1) : 0;
+                  d[l] = sem_int_sub_cc(a[l], b[l], bin, bits, &bo);
+                  cf_out |= (uint32_t)sem_int_cf_from_borrow(bo) << l);
+    else
+        EACH_LANE(c, unsigned co;
+                  d[l] = sem_int_add_cc(a[l], b[l], takes_cf ? cf >> l & 1 : 0, bits, &co);
+                  cf_out |= (uint32_t)co << l);
+    if (HAS(CC)) c->w->cc = (cf & ~c->mask) | (cf_out & c->mask);
+    dest_done(c, u, t, d, bd);
+}
+
+/* mad{.lo,.hi,.wide}{.cc}, madc: the sum's carry in from CC.CF (madc), out to it (.cc) */
+static void x_mad(emu_ctx *c, const emu_uop *u)
+{
+    uint8_t t = u->type;
+    unsigned bits = emu_type_bits[t];
+    bool sg = emu_is_signed(t);
+    int mode = u->in->mode;
+    uint8_t ct = mode == PTX_SFX_WIDE ? wide_type(t) : t;
+    uint64_t ba[EMU_WARP_SIZE], bb[EMU_WARP_SIZE], bc[EMU_WARP_SIZE], bd[EMU_WARP_SIZE];
+    const uint64_t *a = emu_src(c, &u->opd[1], t, ba);
+    const uint64_t *b = emu_src(c, &u->opd[2], t, bb);
+    const uint64_t *cv = emu_src(c, &u->opd[3], ct, bc);
+    uint64_t *d = dest(c, u, ct, bd);
+    uint32_t cf_in = u->op == PTX_OP_MADC ? c->w->cc : 0, cf_out = 0;
+    if (mode == PTX_SFX_WIDE)
+        EACH_LANE(c, unsigned co;
+                  d[l] = sem_int_mad_wide(a[l], b[l], cv[l], cf_in >> l & 1, bits, sg, &co);
+                  cf_out |= (uint32_t)co << l);
+    else if (mode == PTX_SFX_HI)
+        EACH_LANE(c, unsigned co;
+                  d[l] = sem_int_mad_hi(a[l], b[l], cv[l], cf_in >> l & 1, bits, sg, &co);
+                  cf_out |= (uint32_t)co << l);
+    else
+        EACH_LANE(c, unsigned co;
+                  d[l] = sem_int_mad_lo(a[l], b[l], cv[l], cf_in >> l & 1, bits, &co);
+                  cf_out |= (uint32_t)co << l);
+    if (HAS(CC)) c->w->cc = (c->w->cc & ~c->mask) | (cf_out & c->mask);
+    dest_done(c, u, ct, d, bd);
+}
+
+/* bfi d, a, b, pos, len */
+static void x_bfi(emu_ctx *c, const emu_uop *u)
+{
+    uint8_t t = u->type;
+    unsigned bits = emu_type_bits[t];
+    uint64_t ba[EMU_WARP_SIZE], bb[EMU_WARP_SIZE], bp[EMU_WARP_SIZE], bn[EMU_WARP_SIZE],
+        bd[EMU_WARP_SIZE];
+    const uint64_t *a = emu_src(c, &u->opd[1], t, ba);
+    const uint64_t *b = emu_src(c, &u->opd[2], t, bb);
+    const uint64_t *pos = emu_src(c, &u->opd[3], U32, bp);
+    const uint64_t *len = emu_src(c, emu_uop_opd(u, 4), U32, bn);
+    uint64_t *d = dest(c, u, t, bd);
+    EACH_LANE(c, d[l] = sem_int_bfi(a[l], b[l], pos[l], len[l], bits));
+    dest_done(c, u, t, d, bd);
+}
+
+/* lop3.b32 d, a, b, c, immLut */
+static void x_lop3(emu_ctx *c, const emu_uop *u)
+{
+    uint64_t ba[EMU_WARP_SIZE], bb[EMU_WARP_SIZE], bc[EMU_WARP_SIZE], bl[EMU_WARP_SIZE],
+        bd[EMU_WARP_SIZE];
+    const uint64_t *a = emu_src(c, &u->opd[1], B32, ba);
+    const uint64_t *b = emu_src(c, &u->opd[2], B32, bb);
+    const uint64_t *cv = emu_src(c, &u->opd[3], B32, bc);
+    const uint64_t *lut = emu_src(c, emu_uop_opd(u, 4), U32, bl);
+    uint64_t *d = dest(c, u, B32, bd);
+    EACH_LANE(c, d[l] = sem_int_lop3(a[l], b[l], cv[l], lut[l]));
+    dest_done(c, u, B32, d, bd);
+}
+
+/* and/or/xor/not on predicates: whole lane masks at once */
+static void x_pred_logic(emu_ctx *c, const emu_uop *u)
+{
+    uint64_t a = emu_src_pred(c, &u->opd[1]), r;
+    switch (u->op) {
+    case PTX_OP_AND: r = sem_int_and(a, emu_src_pred(c, &u->opd[2])); break;
+    case PTX_OP_OR: r = sem_int_or(a, emu_src_pred(c, &u->opd[2])); break;
+    case PTX_OP_XOR: r = sem_int_xor(a, emu_src_pred(c, &u->opd[2])); break;
+    default: r = sem_int_not(a, EMU_WARP_SIZE); break;
+    }
+    emu_put_pred(c, &u->opd[0], (uint32_t)r);
+}
+
+/* ---------------------------------------------------------------- selection */
 
 static inline bool is_int(uint8_t t)
 {
@@ -12,547 +301,38 @@ static inline bool is_int(uint8_t t)
     return k == EMU_TK_U || k == EMU_TK_S || k == EMU_TK_B;
 }
 
-/* d, a, b with one type: the plain two-operand operations */
-static void x_binop(emu_ctx *c, const emu_uop *u)
+/* The plain (no modifier) 32- and 64-bit forms' handlers, or NULL. */
+static emu_exec_fn select_plain(const ptx_instr *in, unsigned bits, bool sg)
 {
-    const ptx_instr *in = u->in;
-    uint8_t t = emu_ty(in, 0);
-    unsigned bits = emu_type_bits[t];
-    uint64_t m = emu_mask_bits(bits);
-    bool sg = emu_is_signed(t);
-    uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
-    emu_read_all(c, &in->ops[1], t, a);
-    emu_read_all(c, &in->ops[2], t, b);
-    bool sat = in->flags & PTX_F(SAT);
-    bool cc = in->flags & PTX_F(CC);
-    emu_warp *w = c->w;
+    bool w = bits == 64;
+    if (in->flags || (bits != 32 && bits != 64)) return NULL;
     switch (in->op) {
-    case PTX_OP_ADD:
-    case PTX_OP_ADDC:
-        LANES(c) {
-            int l = L_;
-            uint64_t cin = in->op == PTX_OP_ADDC ? (w->cc >> l) & 1 : 0;
-            if (sat && sg) {
-                int64_t r = emu_sext(a[l], bits) + emu_sext(b[l], bits);
-                int64_t hi = (int64_t)(m >> 1), lo = -hi - 1;
-                d[l] = (uint64_t)(r > hi ? hi : r < lo ? lo : r) & m;
-            } else {
-                u128 r = (u128)a[l] + b[l] + cin;
-                d[l] = (uint64_t)r & m;
-                if (cc) {
-                    bool co = bits >= 64 ? (r >> 64) != 0 : ((uint64_t)r >> bits) != 0;
-                    w->cc = (w->cc & ~(1u << l)) | ((uint32_t)co << l);
-                }
-            }
-        }
-        break;
-    case PTX_OP_SUB:
-    case PTX_OP_SUBC:
-        LANES(c) {
-            int l = L_;
-            uint64_t bin = in->op == PTX_OP_SUBC ? (w->cc >> l) & 1 : 0;
-            if (sat && sg) {
-                int64_t r = emu_sext(a[l], bits) - emu_sext(b[l], bits);
-                int64_t hi = (int64_t)(m >> 1), lo = -hi - 1;
-                d[l] = (uint64_t)(r > hi ? hi : r < lo ? lo : r) & m;
-            } else {
-                d[l] = (a[l] - b[l] - bin) & m;
-                if (cc) {
-                    bool borrow = (u128)a[l] < (u128)b[l] + bin;
-                    w->cc = (w->cc & ~(1u << l)) | ((uint32_t)borrow << l);
-                }
-            }
-        }
-        break;
-    case PTX_OP_MUL:
-        LANES(c) {
-            int l = L_;
-            if (in->mode == PTX_SFX_WIDE) {
-                d[l] = sg ? (uint64_t)(emu_sext(a[l], bits) * emu_sext(b[l], bits))
-                          : a[l] * b[l];
-            } else if (in->mode == PTX_SFX_HI) {
-                if (bits == 64) {
-                    d[l] = sg ? (uint64_t)(((s128)(int64_t)a[l] * (int64_t)b[l]) >> 64)
-                              : (uint64_t)(((u128)a[l] * b[l]) >> 64);
-                } else {
-                    d[l] = sg ? (uint64_t)((emu_sext(a[l], bits) * emu_sext(b[l], bits)) >> bits) & m
-                              : ((a[l] * b[l]) >> bits) & m;
-                }
-            } else {
-                d[l] = (a[l] * b[l]) & m;
-            }
-        }
-        break;
-    case PTX_OP_DIV:
-        LANES(c) {
-            int l = L_;
-            if (b[l] == 0) d[l] = m;   /* the hardware gives all ones */
-            else if (sg) {
-                int64_t x = emu_sext(a[l], bits), y = emu_sext(b[l], bits);
-                d[l] = (y == -1) ? (uint64_t)(-(uint64_t)x) & m : (uint64_t)(x / y) & m;
-            } else d[l] = a[l] / b[l];
-        }
-        break;
-    case PTX_OP_REM:
-        LANES(c) {
-            int l = L_;
-            if (b[l] == 0) d[l] = a[l];
-            else if (sg) {
-                int64_t x = emu_sext(a[l], bits), y = emu_sext(b[l], bits);
-                d[l] = y == -1 ? 0 : (uint64_t)(x % y) & m;
-            } else d[l] = a[l] % b[l];
-        }
-        break;
+    case PTX_OP_ADD: return in->nops == 3 ? (w ? x_add64 : x_add32) : NULL;
+    case PTX_OP_SUB: return in->nops == 3 ? (w ? x_sub64 : x_sub32) : NULL;
+    case PTX_OP_AND: return in->nops == 3 ? (w ? x_and64 : x_and32) : NULL;
+    case PTX_OP_OR: return in->nops == 3 ? (w ? x_or64 : x_or32) : NULL;
+    case PTX_OP_XOR: return in->nops == 3 ? (w ? x_xor64 : x_xor32) : NULL;
+    case PTX_OP_SHL: return in->nops == 3 ? (w ? x_shl64 : x_shl32) : NULL;
+    case PTX_OP_SHR:
+        if (in->nops != 3) return NULL;
+        return w ? (sg ? x_shr_s64 : x_shr_u64) : (sg ? x_shr_s32 : x_shr_u32);
     case PTX_OP_MIN:
-    case PTX_OP_MAX: {
-        bool mn = in->op == PTX_OP_MIN, relu = in->flags & PTX_F(RELU);
-        LANES(c) {
-            int l = L_;
-            if (sg) {
-                int64_t x = emu_sext(a[l], bits), y = emu_sext(b[l], bits);
-                int64_t r = mn ? (x < y ? x : y) : (x > y ? x : y);
-                if (relu && r < 0) r = 0;
-                d[l] = (uint64_t)r & m;
-            } else {
-                d[l] = mn ? (a[l] < b[l] ? a[l] : b[l]) : (a[l] > b[l] ? a[l] : b[l]);
-            }
-        }
-        break;
+        if (in->nops != 3) return NULL;
+        return w ? (sg ? x_min_s64 : x_min_u64) : (sg ? x_min_s32 : x_min_u32);
+    case PTX_OP_MAX:
+        if (in->nops != 3) return NULL;
+        return w ? (sg ? x_max_s64 : x_max_u64) : (sg ? x_max_s32 : x_max_u32);
+    case PTX_OP_MUL:
+        if (in->nops != 3) return NULL;
+        if (in->mode == PTX_SFX_WIDE) return w ? NULL : (sg ? x_mul_wide_s32 : x_mul_wide_u32);
+        if (in->mode == PTX_SFX_HI)
+            return w ? (sg ? x_mul_hi_s64 : x_mul_hi_u64) : (sg ? x_mul_hi_s32 : x_mul_hi_u32);
+        return w ? x_mul_lo64 : x_mul_lo32;
+    case PTX_OP_MAD:
+        if (in->nops != 4 || (in->mode != PTX_SFX_LO && in->mode != 0)) return NULL;
+        return w ? x_mad_lo64 : x_mad_lo32;
+    default: return NULL;
     }
-    case PTX_OP_AND: LANES(c) { int l = L_; d[l] = a[l] & b[l]; } break;
-    case PTX_OP_OR: LANES(c) { int l = L_; d[l] = a[l] | b[l]; } break;
-    case PTX_OP_XOR: LANES(c) { int l = L_; d[l] = a[l] ^ b[l]; } break;
-    default: break;
-    }
-    uint8_t dt = t;
-    if (in->op == PTX_OP_MUL && in->mode == PTX_SFX_WIDE)
-        dt = bits == 16 ? (sg ? PTX_TYPE_S32 : PTX_TYPE_U32) : (sg ? PTX_TYPE_S64 : PTX_TYPE_U64);
-    emu_write_all(c, &in->ops[0], dt, d);
-}
-
-/* shl/shr: the shift amount is an unsigned 32-bit value, clamped to the width */
-static void x_shift(emu_ctx *c, const emu_uop *u)
-{
-    const ptx_instr *in = u->in;
-    uint8_t t = emu_ty(in, 0);
-    unsigned bits = emu_type_bits[t];
-    uint64_t m = emu_mask_bits(bits);
-    uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
-    emu_read_all(c, &in->ops[1], t, a);
-    emu_read_all(c, &in->ops[2], PTX_TYPE_U32, b);
-    bool sg = emu_is_signed(t);
-    LANES(c) {
-        int l = L_;
-        uint64_t s = b[l];
-        if (in->op == PTX_OP_SHL) d[l] = s >= bits ? 0 : (a[l] << s) & m;
-        else if (sg) {
-            int64_t x = emu_sext(a[l], bits);
-            d[l] = (uint64_t)(s >= bits ? (x < 0 ? -1 : 0) : x >> s) & m;
-        } else d[l] = s >= bits ? 0 : a[l] >> s;
-    }
-    emu_write_all(c, &in->ops[0], t, d);
-}
-
-static void x_unop(emu_ctx *c, const emu_uop *u)
-{
-    const ptx_instr *in = u->in;
-    uint8_t t = emu_ty(in, 0);
-    unsigned bits = emu_type_bits[t];
-    uint64_t m = emu_mask_bits(bits);
-    uint64_t a[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
-    emu_read_all(c, &in->ops[1], t, a);
-    uint8_t dt = t;
-    switch (in->op) {
-    case PTX_OP_NOT: LANES(c) { int l = L_; d[l] = ~a[l] & m; } break;
-    case PTX_OP_CNOT: LANES(c) { int l = L_; d[l] = a[l] == 0; } break;
-    case PTX_OP_NEG: LANES(c) { int l = L_; d[l] = (0 - a[l]) & m; } break;
-    case PTX_OP_ABS:
-        LANES(c) {
-            int l = L_;
-            int64_t x = emu_sext(a[l], bits);
-            d[l] = (uint64_t)(x < 0 ? -(uint64_t)x : (uint64_t)x) & m;
-        }
-        break;
-    case PTX_OP_POPC:
-        LANES(c) { int l = L_; d[l] = (uint64_t)__builtin_popcountll(a[l]); }
-        dt = PTX_TYPE_U32;
-        break;
-    case PTX_OP_CLZ:
-        LANES(c) {
-            int l = L_;
-            d[l] = a[l] == 0 ? bits : (uint64_t)(__builtin_clzll(a[l]) - (64 - (int)bits));
-        }
-        dt = PTX_TYPE_U32;
-        break;
-    case PTX_OP_BREV:
-        LANES(c) {
-            int l = L_;
-            uint64_t x = a[l], r = 0;
-            for (unsigned i = 0; i < bits; i++) r |= ((x >> i) & 1) << (bits - 1 - i);
-            d[l] = r;
-        }
-        break;
-    case PTX_OP_BFIND: {
-        bool sa = in->flags & PTX_F(SHIFTAMT);
-        bool sg = emu_is_signed(t);
-        LANES(c) {
-            int l = L_;
-            uint64_t x = a[l];
-            if (sg && ((x >> (bits - 1)) & 1)) x = ~x & m;
-            if (x == 0) d[l] = 0xffffffffu;
-            else {
-                unsigned pos = 63 - (unsigned)__builtin_clzll(x);
-                d[l] = sa ? bits - 1 - pos : pos;
-            }
-        }
-        dt = PTX_TYPE_U32;
-        break;
-    }
-    default: break;
-    }
-    emu_write_all(c, &in->ops[0], dt, d);
-}
-
-/* mad{.lo,.hi,.wide}{.cc}, madc; mul24/mad24; sad */
-static void x_mad(emu_ctx *c, const emu_uop *u)
-{
-    const ptx_instr *in = u->in;
-    uint8_t t = emu_ty(in, 0);
-    unsigned bits = emu_type_bits[t];
-    uint64_t m = emu_mask_bits(bits);
-    bool sg = emu_is_signed(t);
-    bool wide = in->mode == PTX_SFX_WIDE;
-    uint8_t ct = wide ? (bits == 16 ? (sg ? PTX_TYPE_S32 : PTX_TYPE_U32)
-                                    : (sg ? PTX_TYPE_S64 : PTX_TYPE_U64))
-                      : t;
-    uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], cv[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
-    emu_read_all(c, &in->ops[1], t, a);
-    emu_read_all(c, &in->ops[2], t, b);
-    emu_read_all(c, &in->ops[3], ct, cv);
-    bool cc = in->flags & PTX_F(CC), sat = in->flags & PTX_F(SAT);
-    emu_warp *w = c->w;
-    LANES(c) {
-        int l = L_;
-        uint64_t p;
-        if (in->op == PTX_OP_SAD) {
-            if (sg) {
-                int64_t x = emu_sext(a[l], bits), y = emu_sext(b[l], bits);
-                p = (uint64_t)(x > y ? x - y : y - x);
-            } else p = a[l] > b[l] ? a[l] - b[l] : b[l] - a[l];
-            d[l] = (p + cv[l]) & m;
-            continue;
-        }
-        if (in->op == PTX_OP_MAD24) {
-            int64_t x = sg ? emu_sext(a[l], 24) : (int64_t)(a[l] & 0xffffff);
-            int64_t y = sg ? emu_sext(b[l], 24) : (int64_t)(b[l] & 0xffffff);
-            int64_t prod = x * y;
-            p = in->mode == PTX_SFX_HI ? (uint64_t)(prod >> 16) : (uint64_t)prod;
-            if (sat && sg && in->mode == PTX_SFX_HI) {
-                int64_t r = emu_sext(p, 32) + emu_sext(cv[l], 32);
-                d[l] = (uint64_t)(r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : r) & m;
-            } else d[l] = (p + cv[l]) & m;
-            continue;
-        }
-        /* mad / madc */
-        if (wide) {
-            uint64_t prod = sg ? (uint64_t)(emu_sext(a[l], bits) * emu_sext(b[l], bits))
-                               : a[l] * b[l];
-            unsigned wb = bits * 2;
-            u128 r = (u128)prod + cv[l] + (in->op == PTX_OP_MADC ? (w->cc >> l) & 1 : 0);
-            d[l] = (uint64_t)r & emu_mask_bits(wb);
-            if (cc) {
-                bool co = wb >= 64 ? (r >> 64) != 0 : ((uint64_t)r >> wb) != 0;
-                w->cc = (w->cc & ~(1u << l)) | ((uint32_t)co << l);
-            }
-            continue;
-        }
-        if (in->mode == PTX_SFX_HI) {
-            if (bits == 64) p = sg ? (uint64_t)(((s128)(int64_t)a[l] * (int64_t)b[l]) >> 64)
-                                   : (uint64_t)(((u128)a[l] * b[l]) >> 64);
-            else p = sg ? (uint64_t)((emu_sext(a[l], bits) * emu_sext(b[l], bits)) >> bits) & m
-                        : ((a[l] * b[l]) >> bits) & m;
-            if (sat && sg && bits == 32) {
-                int64_t r = emu_sext(p, 32) + emu_sext(cv[l], 32);
-                d[l] = (uint64_t)(r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : r) & m;
-                continue;
-            }
-        } else {
-            p = (a[l] * b[l]) & m;
-        }
-        u128 r = (u128)p + cv[l] + (in->op == PTX_OP_MADC ? (w->cc >> l) & 1 : 0);
-        d[l] = (uint64_t)r & m;
-        if (cc) {
-            bool co = bits >= 64 ? (r >> 64) != 0 : ((uint64_t)r >> bits) != 0;
-            w->cc = (w->cc & ~(1u << l)) | ((uint32_t)co << l);
-        }
-    }
-    emu_write_all(c, &in->ops[0], wide ? ct : t, d);
-}
-
-static void x_mul24(emu_ctx *c, const emu_uop *u)
-{
-    const ptx_instr *in = u->in;
-    uint8_t t = emu_ty(in, 0);
-    bool sg = emu_is_signed(t);
-    uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
-    emu_read_all(c, &in->ops[1], t, a);
-    emu_read_all(c, &in->ops[2], t, b);
-    LANES(c) {
-        int l = L_;
-        int64_t x = sg ? emu_sext(a[l], 24) : (int64_t)(a[l] & 0xffffff);
-        int64_t y = sg ? emu_sext(b[l], 24) : (int64_t)(b[l] & 0xffffff);
-        int64_t prod = x * y;
-        d[l] = (in->mode == PTX_SFX_HI ? (uint64_t)(prod >> 16) : (uint64_t)prod) & 0xffffffffu;
-    }
-    emu_write_all(c, &in->ops[0], t, d);
-}
-
-/* bfe d, a, pos, len */
-static void x_bfe(emu_ctx *c, const emu_uop *u)
-{
-    const ptx_instr *in = u->in;
-    uint8_t t = emu_ty(in, 0);
-    unsigned bits = emu_type_bits[t];
-    bool sg = emu_is_signed(t);
-    uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], cl[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
-    emu_read_all(c, &in->ops[1], t, a);
-    emu_read_all(c, &in->ops[2], PTX_TYPE_U32, b);
-    emu_read_all(c, &in->ops[3], PTX_TYPE_U32, cl);
-    LANES(c) {
-        int l = L_;
-        unsigned pos = (unsigned)(b[l] & 0xff), len = (unsigned)(cl[l] & 0xff);
-        uint64_t x = a[l];
-        unsigned msb = pos + len - 1;
-        uint64_t sbit = 0;
-        if (sg && len) sbit = (pos >= bits) ? (x >> (bits - 1)) & 1 : (x >> (msb >= bits ? bits - 1 : msb)) & 1;
-        uint64_t r = 0;
-        for (unsigned i = 0; i < bits; i++) {
-            uint64_t bit;
-            if (i < len && pos + i < bits) bit = (x >> (pos + i)) & 1;
-            else bit = sg ? sbit : 0;
-            r |= bit << i;
-        }
-        if (len == 0) r = 0;
-        d[l] = r;
-    }
-    emu_write_all(c, &in->ops[0], t, d);
-}
-
-/* bfi d, a, b, pos, len: insert a's low len bits into b at pos */
-static void x_bfi(emu_ctx *c, const emu_uop *u)
-{
-    const ptx_instr *in = u->in;
-    uint8_t t = emu_ty(in, 0);
-    unsigned bits = emu_type_bits[t];
-    uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], p[EMU_WARP_SIZE], n[EMU_WARP_SIZE],
-        d[EMU_WARP_SIZE];
-    emu_read_all(c, &in->ops[1], t, a);
-    emu_read_all(c, &in->ops[2], t, b);
-    emu_read_all(c, &in->ops[3], PTX_TYPE_U32, p);
-    emu_read_all(c, &in->ops[4], PTX_TYPE_U32, n);
-    LANES(c) {
-        int l = L_;
-        unsigned pos = (unsigned)(p[l] & 0xff), len = (unsigned)(n[l] & 0xff);
-        uint64_t r = b[l];
-        for (unsigned i = 0; i < len && pos + i < bits; i++)
-            r = (r & ~(UINT64_C(1) << (pos + i))) | (((a[l] >> i) & 1) << (pos + i));
-        d[l] = r;
-    }
-    emu_write_all(c, &in->ops[0], t, d);
-}
-
-/* fns.b32 d, mask, base, offset: the position of the offset-th set bit from base */
-static void x_fns(emu_ctx *c, const emu_uop *u)
-{
-    const ptx_instr *in = u->in;
-    uint64_t mk[EMU_WARP_SIZE], bs[EMU_WARP_SIZE], of[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
-    emu_read_all(c, &in->ops[1], PTX_TYPE_B32, mk);
-    emu_read_all(c, &in->ops[2], PTX_TYPE_U32, bs);
-    emu_read_all(c, &in->ops[3], PTX_TYPE_S32, of);
-    LANES(c) {
-        int l = L_;
-        uint32_t mask = (uint32_t)mk[l];
-        int base = (int)(bs[l] & 31);
-        int off = (int)emu_sext(of[l], 32);
-        uint32_t r = 0xffffffffu;
-        if (off == 0) {
-            if (mask >> base & 1) r = (uint32_t)base;
-        } else if (off > 0) {
-            int cnt = 0;
-            for (int i = base; i < 32; i++)
-                if (mask >> i & 1 && ++cnt == off) { r = (uint32_t)i; break; }
-        } else {
-            int cnt = 0;
-            for (int i = base; i >= 0; i--)
-                if (mask >> i & 1 && ++cnt == -off) { r = (uint32_t)i; break; }
-        }
-        d[l] = r;
-    }
-    emu_write_all(c, &in->ops[0], PTX_TYPE_B32, d);
-}
-
-static void x_prmt(emu_ctx *c, const emu_uop *u)
-{
-    const ptx_instr *in = u->in;
-    uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], s[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
-    emu_read_all(c, &in->ops[1], PTX_TYPE_B32, a);
-    emu_read_all(c, &in->ops[2], PTX_TYPE_B32, b);
-    emu_read_all(c, &in->ops[3], PTX_TYPE_B32, s);
-    LANES(c) {
-        int l = L_;
-        uint64_t bytes = (uint64_t)(uint32_t)a[l] | ((uint64_t)(uint32_t)b[l] << 32);
-#define BYTE(i) ((uint32_t)(bytes >> (8 * ((i) & 7))) & 0xff)
-        uint32_t sel = (uint32_t)s[l], r = 0, idx[4];
-        switch (in->mode) {
-        case PTX_SFX_F4E: {
-            uint32_t k = sel & 3;
-            for (int i = 0; i < 4; i++) idx[i] = (k + (uint32_t)i) & 7;
-            break;
-        }
-        case PTX_SFX_B4E: {
-            uint32_t k = sel & 3;
-            for (int i = 0; i < 4; i++) idx[i] = (k - (uint32_t)i + 8) & 7;
-            break;
-        }
-        case PTX_SFX_RC8: for (int i = 0; i < 4; i++) idx[i] = sel & 3; break;
-        case PTX_SFX_ECL: {
-            uint32_t k = sel & 3;
-            for (int i = 0; i < 4; i++) idx[i] = (uint32_t)i >= k ? (uint32_t)i : k;
-            break;
-        }
-        case PTX_SFX_ECR: {
-            uint32_t k = sel & 3;
-            for (int i = 0; i < 4; i++) idx[i] = (uint32_t)i <= k ? (uint32_t)i : k;
-            break;
-        }
-        case PTX_SFX_RC16: {
-            uint32_t k = sel & 1;
-            idx[0] = 2 * k; idx[1] = 2 * k + 1; idx[2] = 2 * k; idx[3] = 2 * k + 1;
-            break;
-        }
-        default:
-            for (int i = 0; i < 4; i++) {
-                uint32_t nib = (sel >> (4 * i)) & 0xf;
-                uint32_t v = BYTE(nib & 7);
-                if (nib & 8) v = (v & 0x80) ? 0xff : 0;
-                r |= v << (8 * i);
-            }
-            d[l] = r;
-            continue;
-        }
-        for (int i = 0; i < 4; i++) r |= BYTE(idx[i]) << (8 * i);
-        d[l] = r;
-#undef BYTE
-    }
-    emu_write_all(c, &in->ops[0], PTX_TYPE_B32, d);
-}
-
-/* shf.{l,r}.{clamp,wrap}.b32 d, a, b, c: funnel shift of b:a by c */
-static void x_shf(emu_ctx *c, const emu_uop *u)
-{
-    const ptx_instr *in = u->in;
-    uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], s[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
-    emu_read_all(c, &in->ops[1], PTX_TYPE_B32, a);
-    emu_read_all(c, &in->ops[2], PTX_TYPE_B32, b);
-    emu_read_all(c, &in->ops[3], PTX_TYPE_U32, s);
-    bool wrap = in->flags & PTX_F(WRAP);
-    bool left = in->mode == PTX_SFX_L;
-    LANES(c) {
-        int l = L_;
-        uint32_t n = wrap ? (uint32_t)(s[l] & 31) : (s[l] > 32 ? 32 : (uint32_t)s[l]);
-        uint64_t x = (b[l] << 32) | (a[l] & 0xffffffffu);
-        d[l] = left ? ((x << n) >> 32) & 0xffffffffu : (x >> n) & 0xffffffffu;
-    }
-    emu_write_all(c, &in->ops[0], PTX_TYPE_B32, d);
-}
-
-static void x_lop3(emu_ctx *c, const emu_uop *u)
-{
-    const ptx_instr *in = u->in;
-    uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], cc[EMU_WARP_SIZE], lut[EMU_WARP_SIZE],
-        d[EMU_WARP_SIZE];
-    emu_read_all(c, &in->ops[1], PTX_TYPE_B32, a);
-    emu_read_all(c, &in->ops[2], PTX_TYPE_B32, b);
-    emu_read_all(c, &in->ops[3], PTX_TYPE_B32, cc);
-    emu_read_all(c, &in->ops[4], PTX_TYPE_U32, lut);
-    LANES(c) {
-        int l = L_;
-        uint32_t r = 0, x = (uint32_t)a[l], y = (uint32_t)b[l], z = (uint32_t)cc[l];
-        for (int i = 0; i < 8; i++)
-            if ((lut[l] >> i) & 1) r |= ((i & 4) ? x : ~x) & ((i & 2) ? y : ~y) & ((i & 1) ? z : ~z);
-        d[l] = r;
-    }
-    emu_write_all(c, &in->ops[0], PTX_TYPE_B32, d);
-}
-
-/* dp4a.atype.btype d, a, b, c; dp2a.{lo,hi}.atype.btype d, a, b, c */
-static void x_dp(emu_ctx *c, const emu_uop *u)
-{
-    const ptx_instr *in = u->in;
-    bool as = emu_is_signed(emu_ty(in, 0)), bs = emu_is_signed(emu_ty(in, 1));
-    uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], cv[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
-    emu_read_all(c, &in->ops[1], PTX_TYPE_B32, a);
-    emu_read_all(c, &in->ops[2], PTX_TYPE_B32, b);
-    emu_read_all(c, &in->ops[3], PTX_TYPE_B32, cv);
-    bool four = in->op == PTX_OP_DP4A;
-    unsigned hi = in->mode == PTX_SFX_HI ? 2 : 0;
-    LANES(c) {
-        int l = L_;
-        int64_t acc = (as || bs) ? emu_sext(cv[l], 32) : (int64_t)cv[l];
-        for (unsigned i = 0; i < (four ? 4u : 2u); i++) {
-            int64_t x, y;
-            if (four) {
-                uint64_t xa = (a[l] >> (8 * i)) & 0xff;
-                x = as ? emu_sext(xa, 8) : (int64_t)xa;
-            } else {
-                uint64_t xa = (a[l] >> (16 * i)) & 0xffff;
-                x = as ? emu_sext(xa, 16) : (int64_t)xa;
-            }
-            uint64_t yb = (b[l] >> (8 * (four ? i : i + hi))) & 0xff;
-            y = bs ? emu_sext(yb, 8) : (int64_t)yb;
-            acc += x * y;
-        }
-        d[l] = (uint64_t)acc & 0xffffffffu;
-    }
-    emu_write_all(c, &in->ops[0], PTX_TYPE_B32, d);
-}
-
-/* bmsk.{clamp,wrap}.b32 d, pos, len */
-static void x_bmsk(emu_ctx *c, const emu_uop *u)
-{
-    const ptx_instr *in = u->in;
-    uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
-    emu_read_all(c, &in->ops[1], PTX_TYPE_U32, a);
-    emu_read_all(c, &in->ops[2], PTX_TYPE_U32, b);
-    bool wrap = in->flags & PTX_F(WRAP);
-    LANES(c) {
-        int l = L_;
-        uint64_t pos = wrap ? a[l] & 31 : (a[l] > 32 ? 32 : a[l]);
-        uint64_t len = wrap ? b[l] & 31 : (b[l] > 32 ? 32 : b[l]);
-        uint64_t mask = (len >= 64 ? ~UINT64_C(0) : ((UINT64_C(1) << len) - 1));
-        d[l] = pos >= 32 ? 0 : (mask << pos) & 0xffffffffu;
-    }
-    emu_write_all(c, &in->ops[0], PTX_TYPE_B32, d);
-}
-
-/* szext.{clamp,wrap}.{s32,u32} d, a, b: extend the low b bits of a */
-static void x_szext(emu_ctx *c, const emu_uop *u)
-{
-    const ptx_instr *in = u->in;
-    uint8_t t = emu_ty(in, 0);
-    bool sg = emu_is_signed(t);
-    uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
-    emu_read_all(c, &in->ops[1], PTX_TYPE_B32, a);
-    emu_read_all(c, &in->ops[2], PTX_TYPE_U32, b);
-    bool wrap = in->flags & PTX_F(WRAP);
-    LANES(c) {
-        int l = L_;
-        unsigned n = wrap ? (unsigned)(b[l] & 31) : (b[l] > 32 ? 32 : (unsigned)b[l]);
-        if (n == 0) d[l] = 0;
-        else if (n >= 32) d[l] = a[l] & 0xffffffffu;
-        else d[l] = sg ? (uint64_t)emu_sext(a[l], n) & 0xffffffffu : a[l] & emu_mask_bits(n);
-    }
-    emu_write_all(c, &in->ops[0], t, d);
 }
 
 emu_exec_fn emu_select_int(emu_code *code, emu_uop *u)
@@ -560,26 +340,54 @@ emu_exec_fn emu_select_int(emu_code *code, emu_uop *u)
     const ptx_instr *in = u->in;
     (void)code;
     uint8_t t = emu_ty(in, 0);
-    bool it = is_int(t) || (t == PTX_TYPE_PRED && (in->op == PTX_OP_AND || in->op == PTX_OP_OR ||
-                                                   in->op == PTX_OP_XOR || in->op == PTX_OP_NOT));
-    if (!it) return NULL;
+    bool logic = in->op == PTX_OP_AND || in->op == PTX_OP_OR || in->op == PTX_OP_XOR ||
+                 in->op == PTX_OP_NOT;
+    if (t == PTX_TYPE_PRED && logic)
+        return in->nops == (in->op == PTX_OP_NOT ? 2 : 3) ? x_pred_logic : NULL;
+    if (!is_int(t)) return NULL;
     unsigned bits = emu_type_bits[t];
     if (bits > 64) return NULL;
+    bool sg = emu_is_signed(t);
+    emu_exec_fn plain = select_plain(in, bits, sg);
+    if (plain) return plain;
+    bool sat = in->flags & PTX_F(SAT), cc = in->flags & PTX_F(CC);
     switch (in->op) {
-    case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_ADDC: case PTX_OP_SUBC:
+    case PTX_OP_ADD: case PTX_OP_ADDC:
         if (in->nops != 3 || bits < 16) return NULL;
-        return x_binop;
-    case PTX_OP_MUL: case PTX_OP_DIV: case PTX_OP_REM: case PTX_OP_MIN: case PTX_OP_MAX:
+        if (sat && sg) return x_add_sat;
+        return cc || in->op == PTX_OP_ADDC ? x_add_sub_cc : x_add;
+    case PTX_OP_SUB: case PTX_OP_SUBC:
         if (in->nops != 3 || bits < 16) return NULL;
-        return x_binop;
-    case PTX_OP_AND: case PTX_OP_OR: case PTX_OP_XOR:
-        return in->nops == 3 ? x_binop : NULL;
-    case PTX_OP_SHL: case PTX_OP_SHR: return in->nops == 3 ? x_shift : NULL;
-    case PTX_OP_NOT: case PTX_OP_CNOT: case PTX_OP_NEG: case PTX_OP_ABS: case PTX_OP_POPC:
-    case PTX_OP_CLZ: case PTX_OP_BREV: case PTX_OP_BFIND:
-        return in->nops == 2 ? x_unop : NULL;
-    case PTX_OP_MAD: case PTX_OP_MADC: case PTX_OP_MAD24: case PTX_OP_SAD:
-        return in->nops == 4 ? x_mad : NULL;
+        if (sat && sg) return x_sub_sat;
+        return cc || in->op == PTX_OP_SUBC ? x_add_sub_cc : x_sub;
+    case PTX_OP_MUL:
+        if (in->nops != 3 || bits < 16) return NULL;
+        if (in->mode == PTX_SFX_WIDE) return x_mul_wide;
+        return in->mode == PTX_SFX_HI ? x_mul_hi : x_mul_lo;
+    case PTX_OP_DIV: return in->nops == 3 && bits >= 16 ? x_div : NULL;
+    case PTX_OP_REM: return in->nops == 3 && bits >= 16 ? x_rem : NULL;
+    case PTX_OP_MIN: return in->nops == 3 && bits >= 16 ? x_min : NULL;
+    case PTX_OP_MAX: return in->nops == 3 && bits >= 16 ? x_max : NULL;
+    case PTX_OP_AND: return in->nops == 3 ? x_and : NULL;
+    case PTX_OP_OR: return in->nops == 3 ? x_or : NULL;
+    case PTX_OP_XOR: return in->nops == 3 ? x_xor : NULL;
+    case PTX_OP_SHL: return in->nops == 3 ? x_shl : NULL;
+    case PTX_OP_SHR: return in->nops == 3 ? x_shr : NULL;
+    case PTX_OP_NOT: return in->nops == 2 ? x_not : NULL;
+    case PTX_OP_CNOT: return in->nops == 2 ? x_cnot : NULL;
+    case PTX_OP_NEG: return in->nops == 2 ? x_neg : NULL;
+    case PTX_OP_ABS: return in->nops == 2 ? x_abs : NULL;
+    case PTX_OP_POPC: return in->nops == 2 ? x_popc : NULL;
+    case PTX_OP_CLZ: return in->nops == 2 ? x_clz : NULL;
+    case PTX_OP_BREV: return in->nops == 2 ? x_brev : NULL;
+    case PTX_OP_BFIND: return in->nops == 2 ? x_bfind : NULL;
+    case PTX_OP_MAD: case PTX_OP_MADC:
+        if (in->nops != 4) return NULL;
+        /* .sat (mad.hi.sat.s32) saturates the sum and leaves the carry alone */
+        if (in->mode == PTX_SFX_HI && sat && sg && bits == 32) return x_mad_hi_sat;
+        return x_mad;
+    case PTX_OP_MAD24: return in->nops == 4 ? x_mad24 : NULL;
+    case PTX_OP_SAD: return in->nops == 4 ? x_sad : NULL;
     case PTX_OP_MUL24: return in->nops == 3 ? x_mul24 : NULL;
     case PTX_OP_BFE: return in->nops == 4 ? x_bfe : NULL;
     case PTX_OP_BFI: return in->nops == 5 ? x_bfi : NULL;
@@ -587,7 +395,8 @@ emu_exec_fn emu_select_int(emu_code *code, emu_uop *u)
     case PTX_OP_PRMT: return in->nops == 4 ? x_prmt : NULL;
     case PTX_OP_SHF: return in->nops == 4 ? x_shf : NULL;
     case PTX_OP_LOP3: return in->nops == 5 ? x_lop3 : NULL;
-    case PTX_OP_DP4A: case PTX_OP_DP2A: return in->nops == 4 ? x_dp : NULL;
+    case PTX_OP_DP4A: return in->nops == 4 ? x_dp4a : NULL;
+    case PTX_OP_DP2A: return in->nops == 4 ? x_dp2a : NULL;
     case PTX_OP_BMSK: return in->nops == 3 ? x_bmsk : NULL;
     case PTX_OP_SZEXT: return in->nops == 3 ? x_szext : NULL;
     default: return NULL;

@@ -127,12 +127,45 @@ static bool st_fast(emu_ctx *c, const emu_uop *u, unsigned es)
 }
 
 
+/* ld.param of a kernel parameter by name ([param] or [param+imm]): the address is the same in
+ * every lane, so one checked read of the launch's parameter block serves the warp. Anything
+ * else (a register address, a .func's parameter in local memory, out of the block, misaligned,
+ * a policy or an event consumer watching) takes the general path, which reports faults. */
+static bool ld_param_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned vec)
+{
+    const emu_opd *ao = &u->opd[1], *d = &u->opd[0];
+    if (!c->direct_mem || !c->fn->is_entry || es > 8) return false;
+    if (ao->kind != EMU_OPD_SYM && !(ao->kind == EMU_OPD_ADDR && (ao->flags & EMU_OPD_F_BASE_SYM)))
+        return false;
+    uint8_t sp;
+    uint64_t a = emu_symbol_address(c, (int32_t)ao->row, &sp);
+    if (sp != PTX_SPACE_PARAM) return false;
+    if (ao->kind == EMU_OPD_ADDR) a += ao->imm;
+    uint64_t total = (uint64_t)es * vec;
+    if ((a & (es - 1)) || a > c->g->params_size || total > c->g->params_size - a) return false;
+    unsigned n = 1;
+    const emu_opd *e = d;
+    if (vec > 1) {
+        if (d->kind != EMU_OPD_VEC) return false;
+        n = (unsigned)d->imm < vec ? (unsigned)d->imm : vec;
+        e = emu_opd_elems(c, d);
+    }
+    for (unsigned k = 0; k < n; k++) {
+        uint64_t x = 0, v[EMU_WARP_SIZE];
+        memcpy(&x, c->g->params + a + k * es, es);
+        for (int l = 0; l < EMU_WARP_SIZE; l++) v[l] = x;
+        emu_put(c, &e[k], u->type, v);
+    }
+    return true;
+}
+
 static void x_ld(emu_ctx *c, const emu_uop *u)
 {
     const ptx_instr *in = u->in;
     uint8_t t = u->type;
     unsigned es = elem_bytes(t), vec = in->vec ? in->vec : 1;
     if ((es == 4 || es == 8) && ld_fast(c, u, es)) return;
+    if (in->space == PTX_SPACE_PARAM && ld_param_fast(c, u, es, vec)) return;
     uint32_t total = es * vec;
     emu_access A;
     emu_acc_init(&A);
@@ -300,10 +333,8 @@ static void x_cp_async(emu_ctx *c, const emu_uop *u)
         if (srcsize[l]) readers |= 1u << l;
     }
     emu_acc_lanes(&D, &u->opd[0], c->mask, cpsize, 1, 0);
-    /* the source's pieces follow the destination's in the scratch buffer: each read only the
-     * bytes src-size names */
+    /* each source piece reads only the bytes src-size names */
     if (emu_acc_check(&D, cpsize)) {
-        S.used = D.used;
         emu_acc_lanes(&S, &u->opd[1], readers, cpsize, 1, 0);
         for (uint32_t i = 0; i < S.n; i++) S.p[i].size = (uint32_t)srcsize[S.p[i].lane];
         if (emu_acc_check(&S, cpsize) && emu_acc_perform(&S)) {

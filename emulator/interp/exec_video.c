@@ -1,8 +1,8 @@
 /* exec_video.c: the video instructions, scalar (vadd vsub vabsdiff vmin vmax vshl vshr vmad
- * vset) and SIMD (vadd2 ... vset2, vadd4 ... vset4). The handler reads the operands per lane and
- * leaves the arithmetic to sem_video.c, which a JIT calls the same way. */
+ * vset) and SIMD (vadd2 ... vset2, vadd4 ... vset4). The selector decodes the form (types,
+ * selectors, secondary operation, vmad's negations) once into the µop; the handler reads the
+ * operands and leaves the arithmetic to sem_video.c, which a JIT calls the same way. */
 #include "emulator/emu_internal.h"
-#include "emulator/sem/sem.h"
 
 #include <string.h>
 
@@ -105,29 +105,33 @@ static bool decode(const ptx_instr *in, emu_video *v)
 
 static void x_video(emu_ctx *c, const emu_uop *u)
 {
-    const ptx_instr *in = u->in;
-    emu_video v;
-    decode(in, &v);
-    uint64_t a[EMU_WARP_SIZE], b[EMU_WARP_SIZE], cc[EMU_WARP_SIZE];
-    emu_read_all(c, &in->ops[1], PTX_TYPE_B32, a);
-    emu_read_all(c, &in->ops[2], PTX_TYPE_B32, b);
-    if (v.has_c)
-        emu_read_all(c, &in->ops[3], PTX_TYPE_B32, cc);
+    const emu_video *v = u->form;
+    uint64_t ba[EMU_WARP_SIZE], bb[EMU_WARP_SIZE], bc[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
+    const uint64_t *a = emu_src(c, &u->opd[1], PTX_TYPE_B32, ba);
+    const uint64_t *b = emu_src(c, &u->opd[2], PTX_TYPE_B32, bb);
+    const uint64_t *cv = bc;
+    if (v->has_c)
+        cv = emu_src(c, &u->opd[3], PTX_TYPE_B32, bc);
     else
-        memset(cc, 0, sizeof cc);
+        memset(bc, 0, sizeof bc);
     LANES(c) {
         int l = L_;
-        uint32_t d = emu_video_exec(&v, (uint32_t)a[l], (uint32_t)b[l], (uint32_t)cc[l]);
-        emu_write(c, &in->ops[0], l, d, PTX_TYPE_B32);
+        d[l] = emu_video_exec(v, (uint32_t)a[l], (uint32_t)b[l], (uint32_t)cv[l]);
     }
+    emu_put(c, &u->opd[0], PTX_TYPE_B32, d);
 }
 
 emu_exec_fn emu_select_video(emu_code *code, emu_uop *u)
 {
-    const ptx_instr *in = u->in;
-    (void)code;
-    if (!is_video(in->op))
+    if (!is_video(u->in->op))
         return NULL;
     emu_video v;
-    return decode(in, &v) ? x_video : NULL;
+    if (!decode(u->in, &v))
+        return NULL;
+    emu_video *form = emu_code_alloc(code, sizeof *form);
+    if (!form)
+        return NULL;
+    *form = v;
+    u->form = form;
+    return x_video;
 }

@@ -6,7 +6,9 @@
  * The ISA leaves the distribution of elements over a warp's fragment registers to the
  * implementation; ptxsim uses the one sm_80 and later GPUs use (sem_mma.c), so code that
  * reads fragment elements by position, as some libraries do, sees the values a GPU gives. The
- * memory layout (row or col) and the stride only matter to load and store.
+ * memory layout (row or col) and the stride only matter to load and store. Each form is decoded
+ * once (every lane's element positions in u->form); wmma.mma runs on mma.sync's handler
+ * (emu_exec_mma, exec_mma.c) with wmma's fragments.
  */
 #include "emulator/emu_internal.h"
 #include "emulator/sem/sem.h"
@@ -72,172 +74,136 @@ static bool type_ok(const wmma_shape *s, int which, uint8_t t)
     }
 }
 
-static unsigned reg_bits(unsigned ebits) { return ebits == 64 ? 64 : 32; }
+enum { MAXREGS = 16 };
 
-static bool whole_warp(emu_ctx *c, const char *what)
+/* wmma.load / wmma.store, decoded: the element moves and where each element of each lane sits
+ * in the matrix (pos[(e * 32 + lane) * 2]: row, then column). */
+typedef struct wmma_move {
+    unsigned eb, rb, per;     /* element bits, register bits, elements per register */
+    unsigned nregs;           /* registers of the fragment vector */
+    unsigned nel, step, bytes; /* elements e < nel moved, every step-th, bytes per move */
+    unsigned def_stride;      /* the stride when the instruction gives none */
+    bool row;                 /* row-major memory layout */
+    uint16_t *pos;
+} wmma_move;
+
+static wmma_move *decode_move(emu_code *code, const wmma_shape *s, int which, uint8_t t,
+                              bool row, unsigned nregs, unsigned nel)
 {
-    if (c->mask == 0xffffffffu) return true;
-    emu_fault_raise(c, EMU_FAULT_ILLEGAL_INSTRUCTION, __builtin_ctz(c->mask), false, 0,
-                    "Invalid warp-synchronous instruction",
-                    "%s needs all 32 threads of the warp, active mask is 0x%08x", what, c->mask);
-    return false;
+    wmma_move *f = emu_code_alloc(code, sizeof *f);
+    if (!f) return NULL;
+    unsigned rows, cols;
+    dims(s, which, &rows, &cols);
+    f->eb = emu_mma_bits(t);
+    f->rb = sem_mma_reg_bits(f->eb);
+    f->per = f->rb / f->eb;
+    f->nregs = nregs;
+    f->nel = nel;
+    /* sub-byte types move whole 32-bit words: the elements of a word are contiguous along K */
+    f->step = f->eb < 8 ? f->per : 1;
+    f->bytes = f->eb < 8 ? 4 : f->eb / 8;
+    f->def_stride = row ? cols : rows;
+    f->row = row;
+    f->pos = emu_code_alloc(code, sizeof(uint16_t) * 2 * nel * EMU_WARP_SIZE);
+    if (!f->pos) return NULL;
+    for (unsigned e = 0; e < nel; e++)
+        for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+            unsigned r, col;
+            emu_mma_pos(which, s->m, s->n, s->k, f->eb, l, e, &r, &col);
+            f->pos[(e * EMU_WARP_SIZE + l) * 2] = (uint16_t)r;
+            f->pos[(e * EMU_WARP_SIZE + l) * 2 + 1] = (uint16_t)col;
+        }
+    return f;
 }
 
-/* Per-lane base address and stride (in elements) of a load or store. */
-static void base_stride(emu_ctx *c, const ptx_instr *in, const ptx_operand *ao, int si,
-                        unsigned def_stride, uint64_t *base, uint64_t *stride)
+/* Per-lane addresses of element e: base + (row * stride + col) elements (col-major: swapped). */
+static void move_addresses(const wmma_move *f, unsigned e, const uint64_t *base,
+                           const uint64_t *stride, uint64_t addr[EMU_WARP_SIZE])
 {
-    for (int l = 0; l < EMU_WARP_SIZE; l++) {
-        base[l] = ao->reg >= 0 ? emu_read(c, &(ptx_operand){ .kind = PTX_OPD_REG, .reg = ao->reg,
-                                                            .sym = -1 }, l, PTX_TYPE_U64)
-                               : emu_symbol_address(c, ao->sym, NULL);
-        base[l] += (uint64_t)ao->imm;
+    const uint16_t *p = &f->pos[e * EMU_WARP_SIZE * 2];
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        uint64_t r = p[2 * l], col = p[2 * l + 1];
+        uint64_t idx = f->row ? r * stride[l] + col : col * stride[l] + r;
+        addr[l] = base[l] + idx * f->eb / 8;
     }
-    if (si < in->nops) emu_read_all(c, &in->ops[si], PTX_TYPE_U32, stride);
-    else for (int l = 0; l < EMU_WARP_SIZE; l++) stride[l] = def_stride;
 }
+
+/* Per-lane base address and stride (in elements) of a load or store: the address operand ai,
+ * the stride operand 2 when the instruction has one. */
+static void base_stride(emu_ctx *c, const emu_uop *u, unsigned ai, const wmma_move *f,
+                        uint64_t *base, uint64_t *stride_buf, const uint64_t **stride)
+{
+    for (int l = 0; l < EMU_WARP_SIZE; l++) base[l] = emu_opd_address(c, &u->opd[ai], l);
+    if (u->nopd > 2) {
+        *stride = emu_src(c, &u->opd[2], PTX_TYPE_U32, stride_buf);
+    } else {
+        for (int l = 0; l < EMU_WARP_SIZE; l++) stride_buf[l] = f->def_stride;
+        *stride = stride_buf;
+    }
+}
+
+static uint8_t reg_type(unsigned rb) { return rb == 64 ? PTX_TYPE_B64 : PTX_TYPE_B32; }
 
 /* wmma.load.{a,b,c}.sync.aligned.layout.shape{.space}.type {regs}, [p] {, stride} */
 static void x_wmma_load(emu_ctx *c, const emu_uop *u)
 {
-    const ptx_instr *in = u->in;
-    if (!whole_warp(c, "wmma.load")) return;
-    wmma_shape s;
-    shape_of(in, &s);
-    int which = which_of(in);
-    uint8_t t = emu_ty(in, 0);
-    unsigned eb = emu_mma_bits(t), rb = reg_bits(eb), per = rb / eb;
-    unsigned rows, cols;
-    dims(&s, which, &rows, &cols);
-    bool row = row_layout(in);
-    uint64_t base[EMU_WARP_SIZE], stride[EMU_WARP_SIZE];
-    base_stride(c, in, &in->ops[1], 2, row ? cols : rows, base, stride);
-    const ptx_operand *v = &in->ops[0];
-    unsigned nel = v->nelem * per;
-    /* sub-byte types move whole 32-bit words: the elements of a word are contiguous along K */
-    unsigned step = eb < 8 ? per : 1, bytes = eb < 8 ? 4 : eb / 8;
-    uint64_t regs[16][EMU_WARP_SIZE];
-    memset(regs, 0, sizeof regs);
-    for (unsigned e = 0; e < nel; e += step) {
+    if (!emu_mma_whole_warp(c, "wmma.load")) return;
+    const wmma_move *f = u->form;
+    uint64_t base[EMU_WARP_SIZE], sbuf[EMU_WARP_SIZE];
+    const uint64_t *stride;
+    base_stride(c, u, 1, f, base, sbuf, &stride);
+    uint64_t regs[MAXREGS][EMU_WARP_SIZE];
+    memset(regs, 0, sizeof regs[0] * f->nregs);
+    for (unsigned e = 0; e < f->nel; e += f->step) {
         uint64_t addr[EMU_WARP_SIZE];
-        for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
-            unsigned r, col;
-            emu_mma_pos(which, s.m, s.n, s.k, eb, l, e, &r, &col);
-            uint64_t idx = row ? (uint64_t)r * stride[l] + col : (uint64_t)col * stride[l] + r;
-            addr[l] = base[l] + idx * eb / 8;
-        }
+        move_addresses(f, e, base, stride, addr);
         uint8_t data[EMU_WARP_SIZE][16];
-        if (!emu_mem_lanes(c, in, in->space, addr, c->mask, bytes, data, false)) return;
+        if (!emu_mem_lanes(c, u->in, u->in->space, addr, c->mask, f->bytes, data, false)) return;
         for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
             uint64_t x = 0;
-            memcpy(&x, data[l], bytes);
-            if (rb == 64) regs[e][l] = x;
-            else regs[e / per][l] |= x << (eb * (e % per));
+            memcpy(&x, data[l], f->bytes);
+            if (f->rb == 64) regs[e][l] = x;
+            else regs[e / f->per][l] |= x << (f->eb * (e % f->per));
         }
     }
-    for (unsigned r = 0; r < v->nelem && r < 16; r++)
-        emu_write_all(c, &v->elems[r], rb == 64 ? PTX_TYPE_B64 : PTX_TYPE_B32, regs[r]);
-}
-
-/* The matrix `which` (rows x cols, row-major element bits) held by a fragment vector. */
-static void gather(emu_ctx *c, const ptx_operand *v, int which, const wmma_shape *s, uint8_t t,
-                   uint64_t *mat)
-{
-    unsigned eb = emu_mma_bits(t), rb = reg_bits(eb), per = rb / eb;
-    unsigned rows, cols;
-    dims(s, which, &rows, &cols);
-    unsigned n = emu_mma_distinct(which, s->m, s->n, s->k, eb);
-    for (unsigned r = 0; r < v->nelem && r * per < n; r++) {
-        uint64_t x[EMU_WARP_SIZE];
-        emu_read_all(c, &v->elems[r], rb == 64 ? PTX_TYPE_B64 : PTX_TYPE_B32, x);
-        for (unsigned j = 0; j < per && r * per + j < n; j++)
-            for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
-                unsigned row, col;
-                emu_mma_pos(which, s->m, s->n, s->k, eb, l, r * per + j, &row, &col);
-                mat[row * cols + col] = rb == 64 ? x[l] : (x[l] >> (eb * j)) & emu_mask_bits(eb);
-            }
-    }
-}
-
-/* wmma.mma.sync.aligned.alayout.blayout.shape.dtype{.atype.btype}.ctype{.satfinite} d, a, b, c
- * (b1: wmma.mma.op.popc...) */
-static void x_wmma_mma(emu_ctx *c, const emu_uop *u)
-{
-    const ptx_instr *in = u->in;
-    if (!whole_warp(c, "wmma.mma")) return;
-    wmma_shape s;
-    shape_of(in, &s);
-    emu_mma_op op;
-    memset(&op, 0, sizeof op);
-    op.m = s.m, op.n = s.n, op.k = s.k;
-    op.dt = emu_ty(in, 0);
-    if (in->ntypes >= 4) op.at = in->types[1], op.bt = in->types[2], op.ct = in->types[3];
-    else op.at = op.bt = PTX_TYPE_F16, op.ct = emu_ty(in, 1);
-    op.satfinite = (in->flags & PTX_F(SATFINITE)) != 0;
-    op.bitop = ptx_instr_has(in, PTX_SFX_XOR) ? PTX_SFX_XOR : PTX_SFX_AND;
-    static __thread uint64_t A[32 * 128], B[128 * 32], C[32 * 32], D[32 * 32];
-    gather(c, &in->ops[1], EMU_MMA_A, &s, op.at, A);
-    gather(c, &in->ops[2], EMU_MMA_B, &s, op.bt, B);
-    gather(c, &in->ops[3], EMU_MMA_C, &s, op.ct, C);
-    emu_mma_compute(&op, A, B, C, D);
-    const ptx_operand *dv = &in->ops[0];
-    unsigned eb = emu_mma_bits(op.dt), rb = reg_bits(eb), per = rb / eb;
-    for (unsigned r = 0; r < dv->nelem; r++) {
-        uint64_t x[EMU_WARP_SIZE] = { 0 };
-        for (unsigned j = 0; j < per; j++)
-            for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
-                unsigned row, col;
-                emu_mma_pos(EMU_MMA_C, s.m, s.n, s.k, eb, l, r * per + j, &row, &col);
-                uint64_t v = D[row * s.n + col];
-                x[l] |= rb == 64 ? v : (v & emu_mask_bits(eb)) << (eb * j);
-            }
-        emu_write_all(c, &dv->elems[r], rb == 64 ? PTX_TYPE_B64 : PTX_TYPE_B32, x);
-    }
+    const emu_opd *el = emu_opd_elems(c, &u->opd[0]);
+    for (unsigned r = 0; r < f->nregs; r++) emu_put(c, &el[r], reg_type(f->rb), regs[r]);
 }
 
 /* wmma.store.d.sync.aligned.layout.shape{.space}.type [p], {regs} {, stride} */
 static void x_wmma_store(emu_ctx *c, const emu_uop *u)
 {
-    const ptx_instr *in = u->in;
-    if (!whole_warp(c, "wmma.store")) return;
-    wmma_shape s;
-    shape_of(in, &s);
-    uint8_t t = emu_ty(in, 0);
-    unsigned eb = emu_mma_bits(t), rb = reg_bits(eb), per = rb / eb;
-    bool row = row_layout(in);
-    uint64_t base[EMU_WARP_SIZE], stride[EMU_WARP_SIZE];
-    base_stride(c, in, &in->ops[0], 2, row ? s.n : s.m, base, stride);
-    const ptx_operand *v = &in->ops[1];
-    uint64_t regs[16][EMU_WARP_SIZE];
-    for (unsigned r = 0; r < v->nelem && r < 16; r++)
-        emu_read_all(c, &v->elems[r], rb == 64 ? PTX_TYPE_B64 : PTX_TYPE_B32, regs[r]);
-    unsigned n = emu_mma_distinct(EMU_MMA_C, s.m, s.n, s.k, eb);
-    for (unsigned e = 0; e < n && e < v->nelem * per; e++) {
+    if (!emu_mma_whole_warp(c, "wmma.store")) return;
+    const wmma_move *f = u->form;
+    uint64_t base[EMU_WARP_SIZE], sbuf[EMU_WARP_SIZE];
+    const uint64_t *stride;
+    base_stride(c, u, 0, f, base, sbuf, &stride);
+    uint64_t buf[MAXREGS][EMU_WARP_SIZE];
+    const uint64_t *regs[MAXREGS];
+    const emu_opd *el = emu_opd_elems(c, &u->opd[1]);
+    for (unsigned r = 0; r < f->nregs; r++) regs[r] = emu_src(c, &el[r], reg_type(f->rb), buf[r]);
+    for (unsigned e = 0; e < f->nel; e++) {
         uint64_t addr[EMU_WARP_SIZE];
         uint8_t data[EMU_WARP_SIZE][16];
+        move_addresses(f, e, base, stride, addr);
         for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
-            unsigned r, col;
-            emu_mma_pos(EMU_MMA_C, s.m, s.n, s.k, eb, l, e, &r, &col);
-            uint64_t idx = row ? (uint64_t)r * stride[l] + col : (uint64_t)col * stride[l] + r;
-            addr[l] = base[l] + idx * eb / 8;
-            uint64_t x = rb == 64 ? regs[e][l] : regs[e / per][l] >> (eb * (e % per));
-            memcpy(data[l], &x, eb / 8);
+            uint64_t x = f->rb == 64 ? regs[e][l] : regs[e / f->per][l] >> (f->eb * (e % f->per));
+            memcpy(data[l], &x, f->eb / 8);
         }
-        if (!emu_mem_lanes(c, in, in->space, addr, c->mask, eb / 8, data, true)) return;
+        if (!emu_mem_lanes(c, u->in, u->in->space, addr, c->mask, f->eb / 8, data, true)) return;
     }
 }
 
 emu_exec_fn emu_select_wmma(emu_code *code, emu_uop *u)
 {
     const ptx_instr *in = u->in;
-    (void)code;
     wmma_shape s;
     if (in->op != PTX_OP_WMMA_LOAD && in->op != PTX_OP_WMMA_MMA && in->op != PTX_OP_WMMA_STORE)
         return NULL;
     if (!shape_of(in, &s)) return NULL;
     switch (in->op) {
     case PTX_OP_WMMA_LOAD: {
-        if (in->nops < 2 || in->ops[0].kind != PTX_OPD_VEC || in->ops[1].kind != PTX_OPD_ADDR)
+        if (u->nopd < 2 || u->opd[0].kind != EMU_OPD_VEC || u->opd[1].kind != EMU_OPD_ADDR)
             return NULL;
         if (in->mode != PTX_SFX_MATRIX_A && in->mode != PTX_SFX_MATRIX_B &&
             in->mode != PTX_SFX_MATRIX_C)
@@ -245,27 +211,29 @@ emu_exec_fn emu_select_wmma(emu_code *code, emu_uop *u)
         int which = which_of(in);
         uint8_t t = emu_ty(in, 0);
         if (!type_ok(&s, which, t)) return NULL;
-        unsigned eb = emu_mma_bits(t), per = reg_bits(eb) / eb;
+        unsigned eb = emu_mma_bits(t), per = sem_mma_reg_bits(eb) / eb;
+        unsigned nregs = (unsigned)u->opd[0].imm;
         /* sub-byte fragments: A row-major, B column-major only */
         if (eb < 8 && (which == EMU_MMA_A) != row_layout(in)) return NULL;
-        if (in->ops[0].nelem > 16 ||
-            in->ops[0].nelem * per < emu_mma_distinct(which, s.m, s.n, s.k, eb))
+        if (nregs > MAXREGS || nregs * per < emu_mma_distinct(which, s.m, s.n, s.k, eb))
             return NULL;
-        return x_wmma_load;
+        u->form = decode_move(code, &s, which, t, row_layout(in), nregs, nregs * per);
+        return u->form ? x_wmma_load : NULL;
     }
     case PTX_OP_WMMA_STORE: {
-        if (in->nops < 2 || in->ops[1].kind != PTX_OPD_VEC || in->ops[0].kind != PTX_OPD_ADDR)
+        if (u->nopd < 2 || u->opd[1].kind != EMU_OPD_VEC || u->opd[0].kind != EMU_OPD_ADDR)
             return NULL;
         uint8_t t = emu_ty(in, 0);
         if (!type_ok(&s, EMU_MMA_C, t)) return NULL;
-        unsigned eb = emu_mma_bits(t), per = reg_bits(eb) / eb;
-        if (in->ops[1].nelem > 16 ||
-            in->ops[1].nelem * per < emu_mma_distinct(EMU_MMA_C, s.m, s.n, s.k, eb))
-            return NULL;
-        return x_wmma_store;
+        unsigned eb = emu_mma_bits(t), per = sem_mma_reg_bits(eb) / eb;
+        unsigned nregs = (unsigned)u->opd[1].imm;
+        unsigned n = emu_mma_distinct(EMU_MMA_C, s.m, s.n, s.k, eb);
+        if (nregs > MAXREGS || nregs * per < n) return NULL;
+        u->form = decode_move(code, &s, EMU_MMA_C, t, row_layout(in), nregs, n);
+        return u->form ? x_wmma_store : NULL;
     }
     default: {
-        if (in->nops != 4 || (in->ntypes != 2 && in->ntypes != 4)) return NULL;
+        if (u->nopd != 4 || (in->ntypes != 2 && in->ntypes != 4)) return NULL;
         uint8_t at = in->ntypes == 4 ? in->types[1] : PTX_TYPE_F16,
                 bt = in->ntypes == 4 ? in->types[2] : PTX_TYPE_F16,
                 ct = in->types[in->ntypes - 1], dt = in->types[0];
@@ -275,12 +243,32 @@ emu_exec_fn emu_select_wmma(emu_code *code, emu_uop *u)
         const uint8_t tys[4] = { dt, at, bt, ct };
         const int which[4] = { EMU_MMA_C, EMU_MMA_A, EMU_MMA_B, EMU_MMA_C };
         for (int i = 0; i < 4; i++) {
-            unsigned eb = emu_mma_bits(tys[i]), per = reg_bits(eb) / eb;
-            if (in->ops[i].kind != PTX_OPD_VEC || in->ops[i].nelem > 16 ||
-                in->ops[i].nelem * per < emu_mma_distinct(which[i], s.m, s.n, s.k, eb))
+            unsigned eb = emu_mma_bits(tys[i]), per = sem_mma_reg_bits(eb) / eb;
+            if (u->opd[i].kind != EMU_OPD_VEC || u->opd[i].imm > MAXREGS ||
+                u->opd[i].imm * per < emu_mma_distinct(which[i], s.m, s.n, s.k, eb))
                 return NULL;
         }
-        return x_wmma_mma;
+        emu_mma_form *f = emu_code_alloc(code, sizeof *f);
+        if (!f) return NULL;
+        f->name = "wmma.mma";
+        f->op = (emu_mma_op){ s.m, s.n, s.k, at, bt, ct, dt,
+                              (in->flags & PTX_F(SATFINITE)) != 0,
+                              ptx_instr_has(in, PTX_SFX_XOR) ? PTX_SFX_XOR : PTX_SFX_AND };
+        f->ngroups = 1;
+        f->group[0] = 0xffffffffu;
+        /* A, B and C: their distinct elements; D: every register (a wmma fragment with more
+         * registers than distinct elements holds them again) */
+        emu_mma_frag *fr[4] = { &f->d, &f->a, &f->b, &f->c };
+        for (int i = 0; i < 4; i++) {
+            unsigned eb = emu_mma_bits(tys[i]), per = sem_mma_reg_bits(eb) / eb, rows, cols;
+            unsigned count = i == 0 ? (unsigned)u->opd[0].imm * per
+                                    : emu_mma_distinct(which[i], s.m, s.n, s.k, eb);
+            dims(&s, which[i], &rows, &cols);
+            if (!emu_mma_frag_layout(code, fr[i], which[i], s.m, s.n, s.k, eb, count, cols))
+                return NULL;
+        }
+        u->form = f;
+        return emu_exec_mma;
     }
     }
 }

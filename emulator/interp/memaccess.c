@@ -8,7 +8,8 @@
  * go to the memory policy as ONE operation per instruction (EMU_MEM_DEFERRED and
  * EMU_MEM_RESTART then leave no effect either); shared, local and param pieces are performed
  * here, after the policies that asked to see them have agreed. The pieces' data live in the
- * warp's scratch buffer, so a bulk copy of any size is one operation too. */
+ * access's own buffer (on the stack for ordinary accesses, the heap for a large bulk copy), so a
+ * copy of any size is one operation too. */
 #include "emulator/emu_internal.h"
 
 #include <stdio.h>
@@ -27,19 +28,19 @@ static const char *space_label(uint8_t sp)
 
 /* ---------------------------------------------------------------- scratch */
 
-/* Reserves `bytes` more of the warp's scratch buffer for the access; false when memory runs
- * out. Offsets stay valid when the buffer grows. */
+/* Reserves `bytes` more of the access's data buffer (its inline bytes, then the heap for a
+ * large bulk or tensor copy); false when memory runs out. Offsets stay valid when it grows. */
 static bool reserve(emu_access *A, size_t bytes)
 {
-    emu_warp *w = A->c->w;
     size_t need = A->used + bytes;
-    if (need > w->scratch_cap) {
-        size_t nc = w->scratch_cap ? w->scratch_cap : 4096;
+    if (need > A->cap) {
+        size_t nc = A->cap * 2;
         while (nc < need) nc *= 2;
-        uint8_t *p = realloc(w->scratch, nc);
+        uint8_t *p = A->data == A->inline_data ? malloc(nc) : realloc(A->data, nc);
         if (!p) return false;
-        w->scratch = p;
-        w->scratch_cap = nc;
+        if (A->data == A->inline_data) memcpy(p, A->inline_data, A->used);
+        A->data = p;
+        A->cap = nc;
     }
     return true;
 }
@@ -61,8 +62,8 @@ void emu_acc_begin(emu_access *A, emu_ctx *c, uint8_t kind, uint8_t ispace, cons
 
 emu_piece *emu_acc_piece(emu_access *A, int lane, uint64_t value, uint32_t size)
 {
-    if (A->n == A->cap) {
-        uint32_t nc = A->cap ? A->cap * 2 : 64;
+    if (A->n == A->pcap) {
+        uint32_t nc = A->pcap ? A->pcap * 2 : 64;
         emu_piece *np = A->p == A->inline_pieces ? malloc(nc * sizeof *np)
                                                  : realloc(A->p, nc * sizeof *np);
         if (!np) {
@@ -71,7 +72,7 @@ emu_piece *emu_acc_piece(emu_access *A, int lane, uint64_t value, uint32_t size)
         }
         if (A->p == A->inline_pieces) memcpy(np, A->inline_pieces, A->n * sizeof *np);
         A->p = np;
-        A->cap = nc;
+        A->pcap = nc;
     }
     size_t per = A->kind == EMU_MEM_ATOMIC ? 3u * size : size;
     if (!reserve(A, per)) {
@@ -94,14 +95,16 @@ emu_piece *emu_acc_piece(emu_access *A, int lane, uint64_t value, uint32_t size)
 void emu_acc_init(emu_access *A)
 {
     A->p = A->inline_pieces;
-    A->cap = EMU_ACC_INLINE;
+    A->pcap = EMU_ACC_INLINE;
+    A->data = A->inline_data;
+    A->cap = sizeof A->inline_data;
 }
 
 void emu_acc_release(emu_access *A)
 {
     if (A->p != A->inline_pieces) free(A->p);
-    A->p = A->inline_pieces;
-    A->cap = EMU_ACC_INLINE;
+    if (A->data != A->inline_data) free(A->data);
+    emu_acc_init(A);
 }
 
 /* ---------------------------------------------------------------- resolving and checking */
@@ -269,7 +272,7 @@ static uint32_t build_op(emu_access *A, uint8_t sp, emu_mem_seg *segs, emu_mem_o
                                    p->size, p->off, p->lane };
         mask |= 1u << p->lane;
     }
-    uint8_t *scratch = A->c->w->scratch;
+    uint8_t *scratch = A->data;
     *op = (emu_mem_op){
         .kind = A->kind, .space = sp, .aop = A->aop, .atype = A->atype,
         .cls = A->c->u ? A->c->u->cls : EMU_CLS_MISC, .mask = mask, .pc = A->c->pc, .nseg = n,
@@ -309,7 +312,7 @@ static bool ask(emu_access *A, emu_mem_op *op, bool *stop_after)
 
 static void perform_local(emu_access *A, uint8_t sp)
 {
-    uint8_t *scratch = A->c->w->scratch;
+    uint8_t *scratch = A->data;
     for (uint32_t i = 0; i < A->n; i++) {
         const emu_piece *p = &A->p[i];
         if (p->space != sp) continue;

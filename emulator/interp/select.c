@@ -2,9 +2,9 @@
  *
  * Each opcode lists the handler families that implement some of its forms, most specialised
  * first: a family's selector returns a handler for the forms it has, or NULL to let the next
- * one try. The specialised fast paths (exec_fast.c) come first wherever they exist; then the
- * families by type (packed u16x2/s16x2, half, float, then integer). An instruction whose
- * families all decline is unsupported and rejected when its module loads. */
+ * one try. Each family specialises its commonest plain forms itself (a full-warp loop over
+ * registers of the instruction's width, chosen at load time); the families go by type (packed
+ * u16x2/s16x2, half, float, then integer). An instruction whose families all decline is unsupported and rejected when its module loads. */
 #include "emulator/emu_internal.h"
 
 typedef emu_exec_fn (*family_selector)(emu_code *code, emu_uop *u);
@@ -14,25 +14,23 @@ typedef emu_exec_fn (*family_selector)(emu_code *code, emu_uop *u);
 
 static const family_selector families[PTX_OP_COUNT][MAX_FAMILIES] = {
     /* arithmetic: specialisation, then by type */
-    [PTX_OP_ADD] = F(emu_select_fast, emu_select_simd, emu_select_half, emu_select_float,
+    [PTX_OP_ADD] = F(emu_select_simd, emu_select_half, emu_select_float,
                      emu_select_int),
-    [PTX_OP_SUB] = F(emu_select_fast, emu_select_simd, emu_select_half, emu_select_float,
+    [PTX_OP_SUB] = F(emu_select_simd, emu_select_half, emu_select_float,
                      emu_select_int),
-    [PTX_OP_MIN] = F(emu_select_fast, emu_select_simd, emu_select_half, emu_select_float,
-                     emu_select_int),
-    [PTX_OP_MAX] = F(emu_select_fast, emu_select_simd, emu_select_half, emu_select_float,
-                     emu_select_int),
-    [PTX_OP_MUL] = F(emu_select_fast, emu_select_half, emu_select_float, emu_select_int),
-    [PTX_OP_MAD] = F(emu_select_fast, emu_select_half, emu_select_float, emu_select_int),
-    [PTX_OP_FMA] = F(emu_select_fast, emu_select_half, emu_select_float),
+    [PTX_OP_MIN] = F(emu_select_simd, emu_select_half, emu_select_float, emu_select_int),
+    [PTX_OP_MAX] = F(emu_select_simd, emu_select_half, emu_select_float, emu_select_int),
+    [PTX_OP_MUL] = F(emu_select_half, emu_select_float, emu_select_int),
+    [PTX_OP_MAD] = F(emu_select_half, emu_select_float, emu_select_int),
+    [PTX_OP_FMA] = F(emu_select_half, emu_select_float),
     [PTX_OP_ABS] = F(emu_select_half, emu_select_float, emu_select_int),
     [PTX_OP_NEG] = F(emu_select_half, emu_select_float, emu_select_int),
     [PTX_OP_DIV] = F(emu_select_float, emu_select_int),
-    [PTX_OP_AND] = F(emu_select_fast, emu_select_int),
-    [PTX_OP_OR] = F(emu_select_fast, emu_select_int),
-    [PTX_OP_XOR] = F(emu_select_fast, emu_select_int),
-    [PTX_OP_SHL] = F(emu_select_fast, emu_select_int),
-    [PTX_OP_SHR] = F(emu_select_fast, emu_select_int),
+    [PTX_OP_AND] = F(emu_select_int),
+    [PTX_OP_OR] = F(emu_select_int),
+    [PTX_OP_XOR] = F(emu_select_int),
+    [PTX_OP_SHL] = F(emu_select_int),
+    [PTX_OP_SHR] = F(emu_select_int),
     /* integer only */
     [PTX_OP_ADDC] = F(emu_select_int), [PTX_OP_SUBC] = F(emu_select_int),
     [PTX_OP_MADC] = F(emu_select_int), [PTX_OP_MUL24] = F(emu_select_int),
@@ -53,12 +51,12 @@ static const family_selector families[PTX_OP_COUNT][MAX_FAMILIES] = {
     [PTX_OP_COS] = F(emu_select_float), [PTX_OP_LG2] = F(emu_select_float),
     [PTX_OP_EX2] = F(emu_select_float), [PTX_OP_TANH] = F(emu_select_float),
     /* comparison and selection */
-    [PTX_OP_SETP] = F(emu_select_fast, emu_select_cmp),
-    [PTX_OP_SELP] = F(emu_select_fast, emu_select_cmp),
+    [PTX_OP_SETP] = F(emu_select_cmp),
+    [PTX_OP_SELP] = F(emu_select_cmp),
     [PTX_OP_SET] = F(emu_select_cmp), [PTX_OP_SLCT] = F(emu_select_cmp),
     /* data movement and conversion */
-    [PTX_OP_MOV] = F(emu_select_fast, emu_select_cvt),
-    [PTX_OP_CVT] = F(emu_select_fast, emu_select_cvt),
+    [PTX_OP_MOV] = F(emu_select_cvt),
+    [PTX_OP_CVT] = F(emu_select_cvt),
     [PTX_OP_CVTA] = F(emu_select_cvt), [PTX_OP_ISSPACEP] = F(emu_select_cvt),
     [PTX_OP_MAPA] = F(emu_select_cvt), [PTX_OP_GETCTARANK] = F(emu_select_cvt),
     /* memory */

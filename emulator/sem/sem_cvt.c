@@ -1,42 +1,10 @@
-/* sem_cvt.c: cvt between integer and floating-point types, with PTX rounding modes,
- * saturation and flush-to-zero. Values travel as bits of their type. */
-#include "emulator/emu_internal.h"
+/* sem_cvt.c: cvt between integer and floating-point types with PTX rounding modes, saturation
+ * and flush-to-zero; the packed pair forms; cvt.pack.sat on integers. Values travel as bits of
+ * their type. The commonest pairs are inline in sem.h, and emu_cvt uses them too. */
 #include "emulator/sem/sem.h"
+#include "frontend/ptx.h"
 
 #include <math.h>
-
-static double round_integral(double x, int rnd)
-{
-    switch (rnd) {
-    case PTX_RND_RNI: return rint(x);
-    case PTX_RND_RMI: return floor(x);
-    case PTX_RND_RPI: return ceil(x);
-    case PTX_RND_RZI: return trunc(x);
-    default: return x;
-    }
-}
-
-uint64_t emu_float_to_int(double x, unsigned bits, bool is_signed, int rnd)
-{
-    if (isnan(x)) return 0;
-    if (rnd == PTX_RND_NONE || rnd == PTX_RND_RZ) rnd = PTX_RND_RZI;
-    if (rnd == PTX_RND_RN) rnd = PTX_RND_RNI;
-    if (rnd == PTX_RND_RM) rnd = PTX_RND_RMI;
-    if (rnd == PTX_RND_RP) rnd = PTX_RND_RPI;
-    x = round_integral(x, rnd);
-    if (is_signed) {
-        double lo = -ldexp(1.0, (int)bits - 1), hi = ldexp(1.0, (int)bits - 1);
-        int64_t v;
-        if (x < lo) v = bits >= 64 ? INT64_MIN : -(INT64_C(1) << (bits - 1));
-        else if (x >= hi) v = bits >= 64 ? INT64_MAX : (INT64_C(1) << (bits - 1)) - 1;
-        else v = (int64_t)x;
-        return (uint64_t)v & emu_mask_bits(bits);
-    }
-    double hi = ldexp(1.0, (int)bits);
-    if (x <= 0) return 0;
-    if (x >= hi) return emu_mask_bits(bits);
-    return (uint64_t)x;
-}
 
 static bool is_int_type(uint8_t t)
 {
@@ -44,15 +12,16 @@ static bool is_int_type(uint8_t t)
     return k == EMU_TK_U || k == EMU_TK_S || k == EMU_TK_B || k == EMU_TK_P;
 }
 
+static bool integral_rounding(int rnd)
+{
+    return rnd == PTX_RND_RNI || rnd == PTX_RND_RZI || rnd == PTX_RND_RMI || rnd == PTX_RND_RPI;
+}
+
 /* Source bits of a float type as a double (exact for every format). */
 static double float_value(uint8_t t, uint64_t v, bool ftz)
 {
     switch (t) {
-    case PTX_TYPE_F32: {
-        float f = emu_as_f32(v);
-        if (ftz) f = emu_ftz32(f);
-        return f;
-    }
+    case PTX_TYPE_F32: return sem_float_in_f32(v, ftz);
     case PTX_TYPE_F64: return emu_as_f64(v);
     case PTX_TYPE_F16: return emu_f16_to_f64((uint16_t)v);
     case PTX_TYPE_BF16: return emu_bf16_to_f64((uint16_t)v);
@@ -63,7 +32,8 @@ static double float_value(uint8_t t, uint64_t v, bool ftz)
     }
 }
 
-/* Rounds an exact long double to the float type dt with mode rnd. */
+/* Rounds an exact long double to the float type dt: f32 and f64 in the host rounding mode (the
+ * caller's, see sem_cvt_host_round), the narrow formats in software with rnd. */
 static uint64_t to_float_bits(uint8_t dt, long double x, int rnd, bool ftz, bool sat, bool satf)
 {
     if (sat) {
@@ -74,21 +44,14 @@ static uint64_t to_float_bits(uint8_t dt, long double x, int rnd, bool ftz, bool
     if (rnd == PTX_RND_NONE) rnd = PTX_RND_RN;
     switch (dt) {
     case PTX_TYPE_F64: {
-        int saved = emu_round_enter(rnd);
         volatile long double vx = x;
         volatile double r = (double)vx;
-        emu_round_leave(saved);
         return emu_f64_bits(r);
     }
     case PTX_TYPE_F32: {
-        int saved = emu_round_enter(rnd);
         volatile long double vx = x;
         volatile float r = (float)vx;
-        emu_round_leave(saved);
-        float f = r;
-        if (ftz) f = emu_ftz32(f);
-        if (isnan(f)) return 0x7fffffffu;
-        return emu_f32_bits(f);
+        return sem_float_out_f32(r, ftz, false);
     }
     case PTX_TYPE_F16: return emu_round_to_format((double)x, 5, 10, rnd, satf);
     case PTX_TYPE_BF16: return emu_round_to_format((double)x, 8, 7, rnd, satf);
@@ -104,14 +67,22 @@ static uint64_t to_float_bits(uint8_t dt, long double x, int rnd, bool ftz, bool
     }
 }
 
+int sem_cvt_host_round(uint8_t dt, uint8_t st, int rnd)
+{
+    if (dt != PTX_TYPE_F32 && dt != PTX_TYPE_F64) return PTX_RND_NONE;
+    /* float to integral float: the integer rounding is done in software, the conversion to the
+     * destination after it to nearest */
+    if (!is_int_type(st) && integral_rounding(rnd)) return PTX_RND_NONE;
+    return rnd;
+}
+
 uint64_t emu_cvt(uint8_t dt, uint8_t st, int rnd, bool ftz, bool sat, bool satf, uint64_t v)
 {
     unsigned sbits = emu_type_bits[st], dbits = emu_type_bits[dt];
     bool sint = is_int_type(st), dint = is_int_type(dt);
     if (sint && dint) {
         bool ss = emu_is_signed(st), ds = emu_is_signed(dt);
-        if (!sat) return (ss ? (uint64_t)emu_sext(v, sbits) : (v & emu_mask_bits(sbits))) &
-                         emu_mask_bits(dbits);
+        if (!sat) return sem_cvt_int_resize(v, sbits, ss, dbits);
         if (ss) {
             int64_t x = emu_sext(v, sbits);
             int64_t lo = ds ? (dbits >= 64 ? INT64_MIN : -(INT64_C(1) << (dbits - 1))) : 0;
@@ -136,20 +107,81 @@ uint64_t emu_cvt(uint8_t dt, uint8_t st, int rnd, bool ftz, bool sat, bool satf,
     double x = float_value(st, v, ftz);
     if (dint) return emu_float_to_int(x, dbits, emu_is_signed(dt), rnd);
     /* float to float */
-    if (rnd == PTX_RND_RNI || rnd == PTX_RND_RZI || rnd == PTX_RND_RMI || rnd == PTX_RND_RPI) {
-        if (!isnan(x)) x = round_integral(x, rnd);
+    if (integral_rounding(rnd)) {
+        if (!isnan(x)) x = sem_cvt_round_integral(x, rnd);
         rnd = PTX_RND_RN;
     }
-    if (dt == PTX_TYPE_F32 && st == PTX_TYPE_F32 && !sat) {
-        float f = (float)x;
-        if (ftz) f = emu_ftz32(f);
-        if (isnan(f)) return 0x7fffffffu;
-        return emu_f32_bits(f);
-    }
+    if (dt == PTX_TYPE_F32 && st == PTX_TYPE_F32 && !sat)
+        return sem_float_out_f32((float)x, ftz, false);
     if (dt == PTX_TYPE_F64 && st != PTX_TYPE_F64) {
         /* widening is exact; NaN keeps its payload as the hardware does for f32 -> f64 */
         if (sat) x = emu_sat_f64(x);
         return emu_f64_bits(x);
     }
     return to_float_bits(dt, x, rnd, ftz, sat, satf);
+}
+
+/* One element of a packed result: f narrowed to the element type of the pair type dt. */
+static uint64_t pack_element(uint8_t dt, float f, int rnd, bool relu, bool satf)
+{
+    if (relu && !isnan(f) && f < 0) f = 0;
+    switch (dt) {
+    case PTX_TYPE_F16X2: return emu_round_to_format(f, 5, 10, rnd, satf);
+    case PTX_TYPE_BF16X2: return emu_round_to_format(f, 8, 7, rnd, satf);
+    case PTX_TYPE_E4M3X2: return emu_f32_to_e4m3(f, true);
+    case PTX_TYPE_E5M2X2: return emu_f32_to_e5m2(f, true);
+    default: return 0;
+    }
+}
+
+static unsigned element_bits(uint8_t dt)
+{
+    return dt == PTX_TYPE_E4M3X2 || dt == PTX_TYPE_E5M2X2 ? 8 : 16;
+}
+
+uint64_t sem_cvt_pack_pair(uint8_t dt, uint8_t st, uint64_t a, uint64_t b, int rnd, bool relu,
+                           bool satf)
+{
+    uint64_t src[2] = { b, a }, r = 0;
+    for (int h = 0; h < 2; h++) {
+        float f = st == PTX_TYPE_F32 ? emu_as_f32(src[h]) : (float)emu_f16_to_f64((uint16_t)src[h]);
+        r |= pack_element(dt, f, rnd, relu, satf) << (h * element_bits(dt));
+    }
+    return r;
+}
+
+/* f16 widens to f32 exactly, so the one rounding is the fp8 one. */
+uint64_t sem_cvt_f16x2_to_f8x2(uint8_t dt, uint64_t a, int rnd, bool relu, bool satf)
+{
+    uint64_t r = 0;
+    for (int h = 0; h < 2; h++)
+        r |= pack_element(dt, (float)emu_f16_to_f64((uint16_t)(a >> (16 * h))), rnd, relu, satf)
+             << (8 * h);
+    return r;
+}
+
+uint64_t sem_cvt_f8x2_to_f16x2(uint8_t st, uint64_t a)
+{
+    uint64_t r = 0;
+    for (int h = 0; h < 2; h++) {
+        uint8_t v = (uint8_t)(a >> (8 * h));
+        float f = st == PTX_TYPE_E4M3X2 ? emu_e4m3_to_f32(v) : emu_e5m2_to_f32(v);
+        r |= (uint64_t)emu_round_to_format(f, 5, 10, PTX_RND_RN, false) << (16 * h);
+    }
+    return r;
+}
+
+uint64_t sem_cvt_pack_sat_int(uint8_t dt, uint64_t a, uint64_t b, uint64_t c, bool has_c)
+{
+    unsigned size = emu_type_bits[dt];
+    bool is_signed = emu_is_signed(dt);
+    int64_t lo = is_signed ? -(INT64_C(1) << (size - 1)) : 0;
+    int64_t hi = is_signed ? (INT64_C(1) << (size - 1)) - 1 : (INT64_C(1) << size) - 1;
+    uint64_t mask = (UINT64_C(1) << size) - 1;
+    int64_t x = (int32_t)(uint32_t)a, y = (int32_t)(uint32_t)b;
+    x = x < lo ? lo : x > hi ? hi : x;
+    y = y < lo ? lo : y > hi ? hi : y;
+    uint64_t r = (((uint64_t)x & mask) << size) | ((uint64_t)y & mask);
+    if (has_c) r |= c << (2 * size);
+    return r & 0xffffffffu;
 }

@@ -143,60 +143,90 @@ static double h2d(uint16_t h, bool bf)
     return bf ? emu_bf16_to_f64(h) : emu_f16_to_f64(h);
 }
 
-static uint16_t d2h(double d, bool bf, int rnd)
-{
-    return bf ? emu_f64_to_bf16(d, rnd) : emu_f64_to_f16(d, rnd);
-}
-
 static bool h_isnan(uint16_t h, bool bf)
 {
     return bf ? ((h & 0x7f80) == 0x7f80 && (h & 0x7f)) : ((h & 0x7c00) == 0x7c00 && (h & 0x3ff));
 }
 
-static uint16_t h_ftz(uint16_t h, bool bf)
+/* The one rounding of an arithmetic result r (exact or rounded in double) to the format. */
+static uint16_t half_result(double r, bool bf, int rnd, bool ftz, bool sat, bool relu)
 {
-    uint16_t em = bf ? 0x7f80 : 0x7c00;
-    if ((h & em) == 0) return h & 0x8000;
-    return h;
+    if (sat) r = isnan(r) ? 0 : r < 0 ? 0 : r > 1 ? 1 : r;   /* .sat takes NaN to +0 */
+    if (isnan(r)) return 0x7fff;
+    if (relu && r < 0) r = 0;
+    uint16_t out = bf ? emu_f64_to_bf16(r, rnd) : emu_f64_to_f16(r, rnd);
+    return ftz ? sem_half_ftz(out, bf) : out;
+}
+
+static double h_in(uint16_t h, bool bf, bool ftz)
+{
+    return h2d(ftz ? sem_half_ftz(h, bf) : h, bf);
+}
+
+uint16_t sem_half_add(bool bf, uint16_t a, uint16_t b, int rnd, bool ftz, bool sat, bool relu)
+{
+    return half_result(h_in(a, bf, ftz) + h_in(b, bf, ftz), bf, rnd, ftz, sat, relu);
+}
+
+uint16_t sem_half_sub(bool bf, uint16_t a, uint16_t b, int rnd, bool ftz, bool sat, bool relu)
+{
+    return sem_half_add(bf, a, sem_half_neg(b), rnd, ftz, sat, relu);
+}
+
+uint16_t sem_half_mul(bool bf, uint16_t a, uint16_t b, int rnd, bool ftz, bool sat, bool relu)
+{
+    return half_result(h_in(a, bf, ftz) * h_in(b, bf, ftz), bf, rnd, ftz, sat, relu);
+}
+
+uint16_t sem_half_fma(bool bf, uint16_t a, uint16_t b, uint16_t c, int rnd, bool ftz, bool sat,
+                      bool relu)
+{
+    return half_result(fma(h_in(a, bf, ftz), h_in(b, bf, ftz), h_in(c, bf, ftz)), bf, rnd, ftz,
+                       sat, relu);
+}
+
+static uint16_t half_minmax(bool max, bool bf, uint16_t a, uint16_t b, bool ftz, bool nan_mode,
+                            bool relu)
+{
+    if (ftz) {
+        a = sem_half_ftz(a, bf);
+        b = sem_half_ftz(b, bf);
+    }
+    uint16_t out;
+    if (h_isnan(a, bf) || h_isnan(b, bf)) {
+        if (nan_mode || (h_isnan(a, bf) && h_isnan(b, bf))) return 0x7fff;
+        out = h_isnan(a, bf) ? b : a;
+    } else {
+        double x = h2d(a, bf), y = h2d(b, bf);
+        if (x == y) out = !max == ((a & 0x8000) != 0) ? a : b;
+        else out = !max == (x < y) ? a : b;
+    }
+    if (relu && !h_isnan(out, bf) && (out & 0x8000)) out = 0;
+    return out;
+}
+
+uint16_t sem_half_min(bool bf, uint16_t a, uint16_t b, bool ftz, bool nan_mode, bool relu)
+{
+    return half_minmax(false, bf, a, b, ftz, nan_mode, relu);
+}
+
+uint16_t sem_half_max(bool bf, uint16_t a, uint16_t b, bool ftz, bool nan_mode, bool relu)
+{
+    return half_minmax(true, bf, a, b, ftz, nan_mode, relu);
 }
 
 uint16_t emu_half_op(int op, bool bf, uint16_t a, uint16_t b, uint16_t c, int rnd, bool ftz,
                      bool sat, bool nan_mode, bool relu)
 {
-    uint16_t canon = 0x7fff;
-    if (op == PTX_OP_NEG) return a ^ 0x8000;
-    if (op == PTX_OP_ABS) return a & 0x7fff;
-    if (ftz) {
-        a = h_ftz(a, bf);
-        b = h_ftz(b, bf);
-        c = h_ftz(c, bf);
-    }
-    double x = h2d(a, bf), y = h2d(b, bf), z = h2d(c, bf), r;
-    uint16_t out;
     switch (op) {
-    case PTX_OP_MIN:
-    case PTX_OP_MAX:
-        if (h_isnan(a, bf) || h_isnan(b, bf)) {
-            if (nan_mode || (h_isnan(a, bf) && h_isnan(b, bf))) return canon;
-            out = h_isnan(a, bf) ? b : a;
-        } else if (x == y) {
-            bool an = (a & 0x8000) != 0;
-            out = (op == PTX_OP_MIN) == an ? a : b;
-        } else {
-            out = (op == PTX_OP_MIN) == (x < y) ? a : b;
-        }
-        if (relu && !h_isnan(out, bf) && (out & 0x8000)) out = 0;
-        return out;
-    case PTX_OP_ADD: r = x + y; break;
-    case PTX_OP_SUB: r = x - y; break;
-    case PTX_OP_MUL: r = x * y; break;
-    case PTX_OP_FMA: r = fma(x, y, z); break;
-    default: return canon;
+    case PTX_OP_ADD: return sem_half_add(bf, a, b, rnd, ftz, sat, relu);
+    case PTX_OP_SUB: return sem_half_sub(bf, a, b, rnd, ftz, sat, relu);
+    case PTX_OP_MUL: return sem_half_mul(bf, a, b, rnd, ftz, sat, relu);
+    case PTX_OP_FMA: return sem_half_fma(bf, a, b, c, rnd, ftz, sat, relu);
+    case PTX_OP_MIN: return sem_half_min(bf, a, b, ftz, nan_mode, relu);
+    case PTX_OP_MAX: return sem_half_max(bf, a, b, ftz, nan_mode, relu);
+    case PTX_OP_NEG: return sem_half_neg(a);
+    case PTX_OP_ABS: return sem_half_abs(a);
+    default: return 0x7fff;
     }
-    if (sat) r = isnan(r) ? 0 : r < 0 ? 0 : r > 1 ? 1 : r;   /* .sat takes NaN to +0 */
-    if (isnan(r)) return canon;
-    if (relu && r < 0) r = 0;
-    out = d2h(r, bf, rnd);
-    if (ftz) out = h_ftz(out, bf);
-    return out;
 }

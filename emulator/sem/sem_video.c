@@ -10,7 +10,6 @@
  * or add them to c (.add).
  */
 #include "emulator/sem/sem.h"
-#include "emulator/emu_internal.h"
 
 typedef __int128 s128;
 

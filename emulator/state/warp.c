@@ -74,8 +74,6 @@ void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id)
     size_t regs_cap = w->regs_cap;
     uint8_t *local = w->local;
     uint64_t local_dirty = w->local_dirty, local_per_thread = w->local_per_thread;
-    uint8_t *scratch = w->scratch;
-    size_t scratch_cap = w->scratch_cap;
     emu_event *ring = w->ring;
     memset(w, 0, sizeof *w);
     w->stack = stack;
@@ -85,8 +83,6 @@ void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id)
     w->regs = regs;
     w->regs_cap = regs_cap;
     w->local = local;
-    w->scratch = scratch;
-    w->scratch_cap = scratch_cap;
     w->ring = ring;
     /* What a fresh warp reads as zero must be zero: the kernel's registers (a callee's are
      * zeroed when it is called), and the local memory the last warp may have written (its
@@ -105,7 +101,6 @@ void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id)
 void emu_warp_free(emu_warp *w)
 {
     free(w->ring);
-    free(w->scratch);
     free(w->stack);
     free(w->frames);
     free(w->regs);

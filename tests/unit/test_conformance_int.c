@@ -2,9 +2,10 @@
  *
  * add/sub (wrap and .sat), carry chains (add.cc/addc, sub.cc/subc, mad.cc/madc), mul and mad
  * (.lo/.hi/.wide, .hi.sat), mul24/mad24, sad, div/rem, abs, neg, min/max (incl. .relu and
- * 16x2), on 16-, 32- and 64-bit types. Expected values come from reference functions that
- * follow the ISA's semantics pseudo-code, using wider host integers (__int128 for 64-bit
- * products); rows marked "ISA value" carry literal results.
+ * 16x2), on 16-, 32- and 64-bit types; the carry flag kept per thread under partial masks.
+ * Expected values come from reference functions that follow the ISA's semantics pseudo-code,
+ * using wider host integers (__int128 for 64-bit products); rows marked "ISA value" carry
+ * literal results.
  *
  * Left out on purpose, because the ISA leaves them unspecified: integer division or remainder
  * by zero ("Division by zero yields an unspecified, machine-specific value"), INT_MIN / -1, and
@@ -471,9 +472,64 @@ START_TEST(int_row)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- the carry flag under partial masks */
+
+/* CC.CF is per thread: a carry-setting instruction changes it only in the threads that execute
+ * it. Every thread sets CF = t & 1 (0xffffffff + (t & 1)); threads with t % 3 == 0 then set it
+ * to the opposite in a branch the others skip, threads with t % 5 == 0 to 1 in a guarded
+ * mad.lo.cc (0xffffffff * 1 + 1); after reconvergence every thread adds its CF with addc. */
+START_TEST(carry_partial_masks)
+{
+    const char *ptx = CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 p0)\n"
+        "{\n"
+        "    .reg .b64 %a, %off;\n"
+        "    .reg .b32 %t, %x, %y, %z, %r, %d, %e;\n"
+        "    .reg .pred %p, %q;\n"
+        "    ld.param.u64 %a, [p0];\n"
+        "    mov.u32 %t, %tid.x;\n"
+        "    mov.u32 %x, 0xffffffff;\n"
+        "    and.b32 %y, %t, 1;\n"
+        "    add.cc.u32 %d, %x, %y;\n"
+        "    rem.u32 %r, %t, 3;\n"
+        "    setp.ne.u32 %p, %r, 0;\n"
+        "    @%p bra SKIP;\n"
+        "    xor.b32 %z, %y, 1;\n"
+        "    add.cc.u32 %d, %x, %z;\n"
+        "SKIP:\n"
+        "    rem.u32 %r, %t, 5;\n"
+        "    setp.eq.u32 %q, %r, 0;\n"
+        "    @%q mad.lo.cc.u32 %d, %x, 1, 1;\n"
+        "    addc.u32 %e, %t, 0;\n"
+        "    mul.wide.u32 %off, %t, 4;\n"
+        "    add.u64 %a, %a, %off;\n"
+        "    st.global.u32 [%a], %e;\n"
+        "    ret;\n"
+        "}\n";
+    enum { N = 64 };
+    uint32_t *out = conf_dev_alloc(N * sizeof(uint32_t));
+    uint64_t params[1] = { conf_dev_addr(out) };
+    conf_result r;
+    conf_status st = conf_run_k("carry under partial masks", ptx, (emu_dim3){ 1, 1, 1 },
+                                (emu_dim3){ N, 1, 1 }, 0, params, 1, &r);
+    ck_assert_msg(st == CONF_OK, "%s", r.message);
+    for (uint32_t t = 0; t < N; t++) {
+        uint32_t cf = t & 1;
+        if (t % 3 == 0) cf = !cf;
+        if (t % 5 == 0) cf = 1;
+        ck_assert_msg(out[t] == t + cf, "thread %u: addc gave %u, want %u (CF %u)", t, out[t],
+                      t + cf, cf);
+    }
+    conf_dev_free(out);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("conformance_int");
     conf_add_tables(s, tables, CONF_N(tables), int_row);
+    TCase *tc = tcase_create("carry flag under partial masks");
+    tcase_add_test(tc, carry_partial_masks);
+    suite_add_tcase(s, tc);
     return conf_main(s);
 }

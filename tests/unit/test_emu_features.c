@@ -811,6 +811,55 @@ START_TEST(cluster_barrier)
 }
 END_TEST
 
+/* mma.sync's f32 results: a NaN arising from inf x 0, inf - inf or a NaN operand is the
+ * canonical NaN 0x7fffffff, the one encoding ptxsim gives every f32 NaN result (the ISA leaves
+ * NaN payloads open; a fixed one keeps results the same on every host and build), also when
+ * two NaNs of different signs meet in the sum. Every element of A is a, of B b, of C c, so
+ * every element of D is 8ab + c whatever the fragment layout. */
+static const char MMA_NAN_PTX[] =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry mma_nan(.param .u64 out, .param .u64 in)\n{\n"
+    "  .reg .b32 %r<8>;\n  .reg .f32 %f<8>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [out];\n  ld.param.u64 %rd2, [in];\n"
+    "  mov.u32 %r1, %tid.x;\n  shr.u32 %r2, %r1, 5;\n"
+    "  mul.wide.u32 %rd3, %r2, 12;\n  add.s64 %rd4, %rd2, %rd3;\n"
+    "  ld.global.u32 %r3, [%rd4];\n  ld.global.u32 %r4, [%rd4+4];\n  ld.global.f32 %f1, [%rd4+8];\n"
+    "  mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f2, %f3, %f4, %f5}, {%r3, %r3}, {%r4},"
+    " {%f1, %f1, %f1, %f1};\n"
+    "  mul.wide.u32 %rd5, %r1, 16;\n  add.s64 %rd6, %rd1, %rd5;\n"
+    "  st.global.v4.f32 [%rd6], {%f2, %f3, %f4, %f5};\n  ret;\n}\n";
+
+START_TEST(mma_nan_results)
+{
+    load_text(MMA_NAN_PTX, strlen(MMA_NAN_PTX), "mma_nan.ptx");
+    /* per warp: a and b (f16, in both halves of a word), c (f32 bits), the expected D bits */
+    static const struct { uint16_t a, b; uint32_t c, d; } cases[] = {
+        { 0x7c00, 0x0000, 0x3f800000, 0x7fffffff },   /* inf x 0 */
+        { 0x3c00, 0x3c00, 0xffc00001, 0x7fffffff },   /* a negative quiet NaN in C */
+        { 0x7c00, 0x3c00, 0xff800000, 0x7fffffff },   /* inf + -inf */
+        { 0x7c00, 0x0000, 0xff800001, 0x7fffffff },   /* inf x 0 and a negative signalling NaN */
+        { 0xfe01, 0x3c00, 0x40000000, 0x7fffffff },   /* a negative NaN in A */
+        { 0x3e00, 0x4000, 0x3e800000, 0x41c20000 },   /* 8 x 1.5 x 2 + 0.25 = 24.25 */
+    };
+    enum { NC = sizeof cases / sizeof cases[0] };
+    uint32_t *in = pk_dalloc(NC * 12), *out = pk_dalloc(NC * 32 * 16);
+    for (int i = 0; i < NC; i++) {
+        in[3 * i] = cases[i].a * 0x10001u;
+        in[3 * i + 1] = cases[i].b * 0x10001u;
+        in[3 * i + 2] = cases[i].c;
+    }
+    uint64_t args[] = { pk_addr(out), pk_addr(in) };
+    run("mma_nan", pk_dim3(1, 1, 1), pk_dim3(NC * 32, 1, 1), args, NULL);
+    for (int t = 0; t < NC * 32; t++)
+        for (int e = 0; e < 4; e++)
+            ck_assert_msg(out[4 * t + e] == cases[t / 32].d, "case %d, lane %d, element %d: want 0x%08x got 0x%08x",
+                          t / 32, t % 32, e, cases[t / 32].d, out[4 * t + e]);
+    emu_device_free(pk_addr(in));
+    emu_device_free(pk_addr(out));
+    unload();
+}
+END_TEST
+
 START_TEST(stmatrix_x4)
 {
     load_path("tests/ptx/emu/mma_sm90.ptx");
@@ -874,6 +923,7 @@ static Suite *suite(void)
     tcase_add_test(ta, ldmatrix_trans_movmatrix);
     tcase_add_test(ta, mma_sync_tf32_s8_f64);
     tcase_add_test(ta, stmatrix_x4);
+    tcase_add_test(ta, mma_nan_results);
     suite_add_tcase(s, ta);
     TCase *th = tcase_create("handwritten");
     tcase_add_test(th, brx_idx_multiway);
