@@ -362,6 +362,12 @@ void emu_grid_set_policy(emu_grid *g, emu_mem_policy *policy);
 
 /* Creates CTA number `linear_id` (x fastest) ready to run on SM `sm`. */
 emu_cta *emu_cta_create(emu_grid *g, uint64_t linear_id, uint32_t sm);
+/* emu_cta_create in the storage of `storage`, a CTA of the same grid that no engine runs any
+ * more (finished, or abandoned after a fault), or in new storage when it is NULL. The CTA starts
+ * exactly as a fresh one (registers, shared and local memory zero) but costs no allocation: an
+ * engine keeps one such storage per CTA slot. NULL when linear_id is out of range or memory ran
+ * out (a non-NULL storage is then still the caller's to destroy). */
+emu_cta *emu_cta_create_in(emu_cta *storage, emu_grid *g, uint64_t linear_id, uint32_t sm);
 void emu_cta_destroy(emu_cta *c);
 uint32_t emu_cta_warp_count(const emu_cta *c);
 emu_warp *emu_cta_warp(emu_cta *c, uint32_t i);

@@ -89,6 +89,8 @@ struct emu_warp {
     size_t regs_used, regs_cap;
     uint8_t *local;           /* lanes * local_per_thread bytes, allocated on first use */
     uint64_t local_per_thread;
+    uint64_t local_dirty;     /* bytes at the start of each lane's local memory that may have
+                                 been written (zeroed again when the warp is reused) */
     uint64_t ninstr;
     uint32_t cc;              /* carry flag (CC.CF) per lane */
     uint32_t spin, spin_sp, spin_pc;  /* consecutive uniform back-edges of one SIMT entry */
@@ -267,6 +269,8 @@ void emu_frame_return(emu_ctx *c);
 /* Operand indices of a call: return list (-1 if none), callee, argument list (-1 if none). */
 void emu_call_operands(const ptx_instr *in, int *rets, int *callee, int *args);
 void emu_warp_init(emu_warp *w, emu_cta *cta, uint32_t id);
+/* emu_warp_init for a warp of a finished CTA of the same grid: keeps its buffers. */
+void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id);
 void emu_warp_free(emu_warp *w);
 /* Host pointer of local-space [off, off+size) of lane, or NULL when out of the thread's
  * stack; allocates the warp's local memory on first use. */

@@ -35,7 +35,7 @@ const rt_option rt_options[] = {
      "GPUDet serial-mode order of atomics: cu (CU-Ser: SM by SM) or warp (W-Ser)"},
     {"timing", "PTXSIM_TIMING", "off", RT_OPT_BOOL, NULL, "off", "on",
      "cycle-level timing model of the GPU"},
-    {"gpu", "PTXSIM_GPU", "a100", RT_OPT_CHOICE, "gtx480|v100|rtx2080ti|a100|rtx4090|h100", NULL,
+    {"gpu", "PTXSIM_GPU", "a100", RT_OPT_CHOICE, "gtx480|titanv|v100|rtx2080ti|a100|rtx4090|h100", NULL,
      NULL, "GPU model: device properties and timing configuration"},
     {"pageable-memory-access", "PTXSIM_PAGEABLE_MEMORY_ACCESS", "off", RT_OPT_BOOL, NULL, NULL,
      "on", "kernels may read and write ordinary (malloc'ed) host memory, as on systems with "

@@ -42,21 +42,13 @@ void rt_config_load(rt_config *cfg);
 
 /* ---------------------------------------------------------------- GPU models */
 
-typedef struct rt_gpu_model {
-    const char *name;           /* PTXSIM_GPU value */
-    const char *description;    /* for --help */
-    int major, minor;
-    int sm_count;
-    int max_threads_per_sm, max_blocks_per_sm;
-    int regs_per_sm, regs_per_block;
-    size_t smem_per_sm, smem_per_block_optin, l2_bytes;
-    uint64_t global_mem;
-    int clock_khz, mem_clock_khz, mem_bus_bits;
-} rt_gpu_model;
-
-extern const rt_gpu_model rt_gpu_models[];
-extern const size_t rt_gpu_model_count;
-const rt_gpu_model *rt_gpu_model_find(const char *name);
+/* The GPU ptxsim poses as: a description from timing/configs (timing_gpu), found by the name
+ * PTXSIM_GPU gives. */
+typedef timing_gpu rt_gpu_model;
+static inline const rt_gpu_model *rt_gpu_model_find(const char *name)
+{
+    return timing_gpu_find(name);
+}
 
 /* The limits every CUDA device of compute capability >= 3.0 shares. */
 #define RT_MAX_THREADS_PER_BLOCK 1024

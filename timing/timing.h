@@ -175,4 +175,32 @@ typedef struct timing_trace_data {
 timing_trace_data *timing_trace_read(const char *path, char *err, size_t errlen);
 void timing_trace_data_free(timing_trace_data *d);
 
+/* ---------------------------------------------------------------- GPU descriptions
+ * The GPUs ptxsim can pose as, read from the data files in timing/configs/ (embedded at build
+ * time; format and sources in timing/configs/README.md). */
+typedef struct timing_gpu {
+    const char *name;           /* the file's name without .gpu: the --gpu / PTXSIM_GPU value */
+    const char *description;
+    int major, minor;           /* compute capability */
+    int sm_count;
+    int max_threads_per_sm, max_blocks_per_sm;
+    int regs_per_sm, regs_per_block;
+    size_t smem_per_sm, smem_per_block_optin, l2_bytes;
+    uint64_t global_mem;
+    int clock_khz, mem_clock_khz, mem_bus_bits;
+} timing_gpu;
+
+/* The GPU named `name`, or NULL. */
+const timing_gpu *timing_gpu_find(const char *name);
+/* How many GPUs there are, and the i-th (by name). */
+size_t timing_gpu_count(void);
+const timing_gpu *timing_gpu_at(size_t i);
+/* Parses one description (its text, `name` for messages and the result's name) into *out;
+ * false with a message in err (file:line: what) when a key is unknown, repeated or missing, a
+ * value is malformed or out of range, or a value names no source in a comment. The strings of
+ * *out are malloc'd (timing_gpu_release frees them). */
+bool timing_gpu_parse(const char *name, const char *text, timing_gpu *out, char *err,
+                      size_t errlen);
+void timing_gpu_release(timing_gpu *g);
+
 #endif

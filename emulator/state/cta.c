@@ -1,16 +1,16 @@
 /* cta.c: a thread block: its warps, shared memory, and the named barriers (bar.sync,
- * bar.arrive, bar.red), including the deadlock report when no warp can go on. */
+ * bar.arrive, bar.red), including the deadlock report when no warp can go on. A finished CTA's
+ * storage can hold the next CTA of its grid (emu_cta_create_in), which then costs no allocation. */
 #include "emulator/emu_internal.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-emu_cta *emu_cta_create(emu_grid *g, uint64_t linear_id, uint32_t sm)
+/* The CTA's identity and counters, as a fresh CTA has them. */
+static void cta_start(emu_cta *c, emu_grid *g, uint64_t linear_id, uint32_t sm)
 {
-    if (linear_id >= g->ncta) return NULL;
-    emu_cta *c = calloc(1, sizeof *c);
-    if (!c) return NULL;
     emu_dim3 gd = g->launch.grid;
     c->g = g;
     c->linear = linear_id;
@@ -24,6 +24,14 @@ emu_cta *emu_cta_create(emu_grid *g, uint64_t linear_id, uint32_t sm)
     /* the system's reserved region first, then the kernel's static and dynamic shared memory:
      * a kernel's overrun past its end still faults */
     c->smem_size = g->launch.reserved_smem + g->smem_size;
+}
+
+emu_cta *emu_cta_create(emu_grid *g, uint64_t linear_id, uint32_t sm)
+{
+    if (linear_id >= g->ncta) return NULL;
+    emu_cta *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    cta_start(c, g, linear_id, sm);
     c->smem = calloc(1, c->smem_size ? c->smem_size : 1);
     c->warps = calloc(c->nwarps, sizeof *c->warps);
     if (!c->smem || !c->warps) {
@@ -33,6 +41,25 @@ emu_cta *emu_cta_create(emu_grid *g, uint64_t linear_id, uint32_t sm)
         return NULL;
     }
     for (uint32_t i = 0; i < c->nwarps; i++) emu_warp_init(&c->warps[i], c, i);
+    return c;
+}
+
+emu_cta *emu_cta_create_in(emu_cta *c, emu_grid *g, uint64_t linear_id, uint32_t sm)
+{
+    if (!c) return emu_cta_create(g, linear_id, sm);
+    if (linear_id >= g->ncta) return NULL;
+    assert(c->g == g);
+    /* the finished CTA ends here as it would in emu_cta_destroy */
+    emu_grid_note_cta_done(g, c);
+    emu_warp *warps = c->warps;
+    uint8_t *smem = c->smem;
+    memset(c, 0, sizeof *c);
+    cta_start(c, g, linear_id, sm);
+    c->warps = warps;
+    c->smem = smem;
+    /* a fresh CTA's shared memory is zero (calloc): so is a reused one's, for determinism */
+    memset(c->smem, 0, c->smem_size);
+    for (uint32_t i = 0; i < c->nwarps; i++) emu_warp_reinit(&c->warps[i], c, i);
     return c;
 }
 
@@ -166,7 +193,9 @@ void emu_cta_warp_exited(emu_cta *cta, emu_warp *w, uint32_t lanes)
     (void)w;
     uint32_t n = (uint32_t)__builtin_popcount(lanes);
     cta->live_threads = cta->live_threads > n ? cta->live_threads - n : 0;
-    for (uint32_t id = 0; id <= EMU_NBARRIERS; id++) check_complete(cta, id);
+    /* fewer live threads can complete a barrier others wait at (one nobody waits at stays) */
+    for (uint32_t id = 0; id <= EMU_NBARRIERS; id++)
+        if (cta->bar[id].arrived) check_complete(cta, id);
 }
 
 void emu_cta_report_deadlock(emu_cta *c)

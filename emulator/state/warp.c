@@ -1,5 +1,6 @@
 /* warp.c: a warp's state: lanes, the SIMT reconvergence stack, call frames (registers and
- * local memory per activation), and lanes leaving by exit or ret. */
+ * local memory per activation), and lanes leaving by exit or ret. A warp's buffers can be
+ * reused for a warp of the next CTA in the same slot (emu_warp_reinit). */
 #include "emulator/emu_internal.h"
 
 #include <assert.h>
@@ -24,16 +25,17 @@ void emu_simt_push(emu_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
     w->stack[w->sp++] = (emu_simt){ pc, rpc, mask, 0, EMU_SIMT_NORMAL };
 }
 
-void emu_warp_init(emu_warp *w, emu_cta *cta, uint32_t id)
+/* Lanes, thread ids, the kernel frame and the first SIMT entry, into a zeroed warp whose
+ * register file holds the kernel's registers. */
+static void warp_start(emu_warp *w, emu_cta *cta, uint32_t id)
 {
-    memset(w, 0, sizeof *w);
     emu_grid *g = cta->g;
     w->cta = cta;
     w->id = id;
     emu_dim3 b = g->launch.block;
     for (uint32_t l = 0; l < EMU_WARP_SIZE; l++) {
         uint32_t t = id * EMU_WARP_SIZE + l;
-        if (t >= cta->nthreads) continue;
+        if (t >= cta->nthreads) break;   /* the last warp's missing lanes */
         w->valid |= 1u << l;
         w->tid[l].x = t % b.x;
         w->tid[l].y = (t / b.x) % b.y;
@@ -42,15 +44,58 @@ void emu_warp_init(emu_warp *w, emu_cta *cta, uint32_t id)
     w->exited = ~w->valid;
     w->local_per_thread = g->local_per_thread;
     const emu_func *kf = g->kf;
-    size_t nreg = (size_t)kf->fn->nslots * EMU_WARP_SIZE;
-    w->regs_cap = nreg ? nreg : EMU_WARP_SIZE;
-    w->regs = calloc(w->regs_cap, sizeof *w->regs);
-    w->regs_used = nreg;
-    if (!grow((void **)&w->frames, &w->frames_cap, 1, sizeof *w->frames) || !w->regs) abort();
+    w->regs_used = (size_t)kf->fn->nslots * EMU_WARP_SIZE;
+    w->local_dirty = kf->frame_size;
+    if (!grow((void **)&w->frames, &w->frames_cap, 1, sizeof *w->frames)) abort();
     w->frames[0] = (emu_frame){ kf, 0, 0, 0, w->valid, NULL };
     w->nframes = 1;
     emu_simt_push(w, 0, UINT32_MAX, w->valid);
     w->state = w->valid ? EMU_WS_READY : EMU_WS_EXITED;
+}
+
+void emu_warp_init(emu_warp *w, emu_cta *cta, uint32_t id)
+{
+    memset(w, 0, sizeof *w);
+    size_t nreg = (size_t)cta->g->kf->fn->nslots * EMU_WARP_SIZE;
+    w->regs_cap = nreg ? nreg : EMU_WARP_SIZE;
+    w->regs = calloc(w->regs_cap, sizeof *w->regs);
+    if (!w->regs) abort();
+    warp_start(w, cta, id);
+}
+
+void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id)
+{
+    /* the buffers stay; everything else starts as in a fresh warp */
+    emu_simt *stack = w->stack;
+    uint32_t stack_cap = w->stack_cap;
+    emu_frame *frames = w->frames;
+    uint32_t frames_cap = w->frames_cap;
+    uint64_t *regs = w->regs;
+    size_t regs_cap = w->regs_cap;
+    uint8_t *local = w->local;
+    uint64_t local_dirty = w->local_dirty, local_per_thread = w->local_per_thread;
+    emu_event *ring = w->ring;
+    memset(w, 0, sizeof *w);
+    w->stack = stack;
+    w->stack_cap = stack_cap;
+    w->frames = frames;
+    w->frames_cap = frames_cap;
+    w->regs = regs;
+    w->regs_cap = regs_cap;
+    w->local = local;
+    w->ring = ring;
+    /* What a fresh warp reads as zero must be zero: the kernel's registers (a callee's are
+     * zeroed when it is called), and the local memory the last warp may have written (its
+     * frames and what it wrote beyond them). */
+    size_t nreg = (size_t)cta->g->kf->fn->nslots * EMU_WARP_SIZE;
+    assert(nreg <= regs_cap);
+    memset(regs, 0, nreg * sizeof *regs);
+    if (local) {
+        uint64_t n = local_dirty < local_per_thread ? local_dirty : local_per_thread;
+        for (uint32_t l = 0; l < EMU_WARP_SIZE && n; l++)
+            memset(local + (size_t)l * local_per_thread, 0, n);
+    }
+    warp_start(w, cta, id);
 }
 
 void emu_warp_free(emu_warp *w)
@@ -304,6 +349,7 @@ bool emu_call_push(emu_ctx *c, const emu_func *callee, uint32_t mask, const ptx_
     }
     memset(w->regs + reg_base, 0, (need - reg_base) * sizeof *w->regs);
     w->regs_used = need;
+    if (base + callee->frame_size > w->local_dirty) w->local_dirty = base + callee->frame_size;
     /* zero the new frame (deterministic locals), then copy the arguments into it */
     for (uint32_t mk = mask; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
@@ -389,6 +435,8 @@ void emu_frame_return(emu_ctx *c)
             const ptx_operand *d = &rets->elems[r];
             uint64_t dst;
             bool by_addr = param_operand_addr(mod, caller, d, &dst);
+            if (by_addr && dst + rsz <= w->local_per_thread && dst + rsz > w->local_dirty)
+                w->local_dirty = dst + rsz;
             if (m->syms[rs].space == PTX_SPACE_REG) {
                 /* a .reg return value: the callee's register goes to the caller's operand */
                 int32_t rr = m->syms[rs].reg;

@@ -3,7 +3,7 @@
  * seed, with more CTAs than fit at once; global atomics are true host atomics; a seed changes
  * the interleaving of a racy kernel even on one thread, while seed 0 is reproducible; a barrier
  * deadlock and a fault are reported and stop every host thread; occupancy limits; cooperative
- * launches keep the grid resident. Kernels: tests/ptx/engine/src/engine.cu. */
+ * launches keep the grid resident; a CTA built in a retired CTA's storage starts as a fresh one. Kernels: tests/ptx/engine/src/engine.cu. */
 #include "tests/unit/ptx_kernels.h"
 #include "emulator/emu.h"
 #include "timing/timing.h"
@@ -241,6 +241,54 @@ START_TEST(cooperative_grid_resident)
 }
 END_TEST
 
+/* Each thread reads its shared word, a local word and a register before writing any of them,
+ * then writes all three: a CTA built in a retired CTA's storage (skeleton.c) must still start
+ * with shared memory, local memory and registers zero, as a fresh one does. */
+static const char fresh_ptx[] =
+    ".version 7.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry fresh(.param .u64 out)\n{\n"
+    "  .reg .u32 %r<10>;\n  .reg .u64 %rd<4>;\n"
+    "  .shared .align 4 .b8 sh[256];\n  .local .align 4 .b8 loc[16];\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, %ctaid.x;\n  mov.u32 %r3, %ntid.x;\n"
+    "  mad.lo.u32 %r4, %r2, %r3, %r1;\n"
+    "  shl.b32 %r5, %r1, 2;\n  mov.u32 %r6, sh;\n  add.u32 %r6, %r6, %r5;\n"
+    "  ld.shared.u32 %r7, [%r6];\n  ld.local.u32 %r8, [loc+8];\n"
+    "  add.u32 %r9, %r7, %r8;\n  add.u32 %r9, %r9, %r0;\n"
+    "  cvt.u64.u32 %rd2, %r4;\n  shl.b64 %rd2, %rd2, 2;\n  add.u64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r9;\n"
+    "  add.u32 %r0, %r4, 1;\n  st.shared.u32 [%r6], %r0;\n  st.local.u32 [loc+8], %r0;\n"
+    "  ret;\n}\n";
+
+START_TEST(reused_cta_storage_starts_fresh)
+{
+    pk_module m = pk_load_text(fresh_ptx, sizeof fresh_ptx - 1, "fresh.ptx");
+    const unsigned nb = 48, bs = 64, n = nb * bs;
+    unsigned *out = pk_dalloc(n * 4);
+    for (int det = 0; det < 2; det++)
+        for (uint32_t t = 1; t <= 2; t++) {
+            memset(out, 0xff, n * 4);
+            /* two SMs of one slot: every CTA after the first two reuses a retired one's storage */
+            timing_engine_config c = config(t, det ? 0 : 7);
+            c.sm_count = 2;
+            c.max_ctas_per_sm = 1;
+            c.det = det ? TIMING_DET_GPUDET : TIMING_DET_OFF;
+            timing_stats st = {0};
+            c.stats = &st;
+            uint64_t args[] = {pk_addr(out)};
+            pk_launch l = { .grid = { nb, 1, 1 }, .block = { bs, 1, 1 }, .sm_count = c.sm_count,
+                            .cfg = &c };
+            ck_assert(pk_run(&m, "fresh", &l, args, NULL));
+            for (unsigned i = 0; i < n; i++)
+                ck_assert_msg(out[i] == 0, "thread %u read %u (det %d, threads %u)", i, out[i], det,
+                              t);
+            ck_assert_uint_eq(st.ctas, nb);
+        }
+    emu_device_free(pk_addr(out));
+    pk_unload(&m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("engine_parallel");
@@ -254,6 +302,7 @@ static Suite *suite(void)
     tcase_add_test(tc, first_fault_fixed_order);
     tcase_add_test(tc, occupancy_limits);
     tcase_add_test(tc, cooperative_grid_resident);
+    tcase_add_test(tc, reused_cta_storage_starts_fresh);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,6 +1,6 @@
 /* engine_internal.h: what the engines of the timing layer share (not part of its public
- * interface): the seeded generator, the host-thread pool and its barrier, and the engines'
- * entry points behind timing_run_grid. */
+ * interface): the seeded generator, the host-thread pool and its barrier, the engine skeleton
+ * (skeleton.h), and the engines' entry points behind timing_run_grid. */
 #ifndef PTXSIM_TIMING_ENGINE_INTERNAL_H
 #define PTXSIM_TIMING_ENGINE_INTERNAL_H
 
@@ -35,17 +35,25 @@ static inline uint64_t timing_rng_below(timing_rng *r, uint64_t n)
 uint32_t timing_pool_run(uint32_t n, void (*ready)(void *arg, uint32_t n),
                          void (*fn)(void *arg, uint32_t tid), void *arg);
 
-/* A barrier for a fixed number of threads, reusable. */
+/* The barrier between the phases of an epoch (barrier.c): sense-reversing, spinning briefly and
+ * then sleeping on a futex. */
 typedef struct timing_barrier {
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    uint32_t n, waiting;
-    uint64_t generation;
+    uint32_t n;               /* threads that meet at it */
+    uint32_t left;            /* atomic: threads still to arrive this round */
+    uint32_t round;           /* atomic (the futex word): rounds opened so far */
+    uint32_t sleepers;        /* atomic: threads asleep on round, or about to be */
+    uint32_t spin;            /* spins before sleeping */
 } timing_barrier;
 
 void timing_barrier_init(timing_barrier *b, uint32_t n);
-void timing_barrier_wait(timing_barrier *b);
+/* Waits until all n threads have arrived. The last one to arrive runs last(arg) (when given),
+ * with its own arg, alone, before any thread leaves: a serial section between two phases that
+ * costs no third barrier. Everything a thread did before it arrived is visible to every thread
+ * after it leaves. Returns true in the thread that ran the serial section. */
+bool timing_barrier_wait(timing_barrier *b, void (*last)(void *arg), void *arg);
 void timing_barrier_destroy(timing_barrier *b);
+
+#include "timing/engine/skeleton.h"
 
 /* ---------------------------------------------------------------- engines */
 

@@ -14,102 +14,104 @@
  *
  * A fault or a barrier deadlock stops every host thread; the fault of the lowest CTA among
  * those recorded is the one reported (emu_grid_record_fault).
+ *
+ * As an instance of the engine skeleton (skeleton.h) it is one epoch of one phase: each thread
+ * runs its own SMs until they are empty and nothing is left to issue. The skeleton owns the SMs,
+ * their slots (a CTA is built in the storage its slot kept from the last one), the SM-to-thread
+ * ownership and the issue order; this file owns the warp scheduler.
  */
 #include "timing/engine/engine_internal.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* A resident CTA. It is built in its slot (from the thread's storage pool) when it first runs,
+ * not when it is placed: creating it has no effect anything else sees, and built then, the
+ * storage the thread's last CTA left is still in cache (empty blocks cost a fraction of a
+ * microsecond so). */
 typedef struct par_cta {
-    emu_cta *c;
-    uint32_t nwarps;
+    eng_slot *slot;           /* slot->cta: the CTA once built, NULL before */
+    uint64_t id;              /* its linear id */
     uint32_t next_warp;       /* round-robin pointer of the warp scheduler */
 } par_cta;
 
 typedef struct par_sm {
-    par_cta *res;             /* resident CTAs, up to `slots` */
+    par_cta *res;             /* resident CTAs in the order they arrived, up to `slots` */
     uint32_t n;
     uint32_t rr;              /* which CTA's warp runs next */
+    uint32_t *free;           /* the SM's empty slots, the one emptied last on top (its
+                                 storage is the likeliest still in cache) */
+    uint32_t nfree;
 } par_sm;
 
 typedef struct par_run {
-    emu_grid *g;
-    const timing_engine_config *cfg;
-    uint32_t nsm, slots, nthreads;
+    eng_run E;
+    uint32_t slots;
+    uint32_t nwarps;          /* warps of every CTA */
     uint64_t budget;
     par_sm *sms;
-    uint64_t ncta;
-    uint64_t issued;          /* atomic: CTAs handed out, an index into the issue order */
-    uint64_t perm_a, perm_b;  /* issue order: CTA (a*i + b) mod ncta; a = 1, b = 0 unseeded */
+    par_cta *res_all;         /* the SMs' `res` lists, SM by SM */
+    uint32_t *free_all;       /* the SMs' `free` lists, SM by SM */
     int stop;                 /* atomic: a fault or deadlock; every thread stops */
     int oom;                  /* atomic: a CTA could not be created */
-    uint64_t instr;           /* atomic: warp instructions of retired CTAs */
-    uint64_t ctas;            /* atomic: CTAs created */
 } par_run;
 
-static uint64_t gcd64(uint64_t a, uint64_t b)
+/* Places the next CTA of the issue order on SM sm, in a free slot; false when none is left to
+ * issue. */
+static bool place(par_run *R, uint32_t sm, eng_thread *T)
 {
-    while (b) {
-        uint64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
-static uint64_t issue_order(const par_run *R, uint64_t i)
-{
-    return (uint64_t)(((unsigned __int128)R->perm_a * i + R->perm_b) % R->ncta);
-}
-
-static bool place(par_run *R, uint32_t sm, uint64_t i)
-{
+    eng_run *E = &R->E;
     par_sm *S = &R->sms[sm];
-    emu_cta *c = emu_cta_create(R->g, issue_order(R, i), sm);
-    if (!c) {
-        __atomic_store_n(&R->oom, 1, __ATOMIC_RELAXED);
-        __atomic_store_n(&R->stop, 1, __ATOMIC_RELAXED);
-        return false;
-    }
-    S->res[S->n++] = (par_cta){c, emu_cta_warp_count(c), 0};
-    __atomic_add_fetch(&R->ctas, 1, __ATOMIC_RELAXED);
+    uint64_t id;
+    if (!eng_issue_take(E, &id)) return false;
+    assert(S->nfree);
+    eng_slot *slot = eng_slot_at(E, sm, S->free[--S->nfree]);
+    S->res[S->n++] = (par_cta){slot, id, 0};
+    T->st.ctas++;
     return true;
 }
 
-static void retire(par_run *R, par_sm *S, uint32_t idx)
+static void retire(par_run *R, par_sm *S, uint32_t idx, eng_thread *T)
 {
-    emu_cta *c = S->res[idx].c;
-    __atomic_add_fetch(&R->instr, timing_cta_instructions(c), __ATOMIC_RELAXED);
-    emu_cta_destroy(c);
+    eng_slot *slot = S->res[idx].slot;
+    eng_slot_retire(&R->E, slot, T);
+    S->free[S->nfree++] = slot->k;
     memmove(&S->res[idx], &S->res[idx + 1], (S->n - idx - 1) * sizeof *S->res);
     S->n--;
     if (S->rr > idx) S->rr--;
 }
 
 /* One scheduling step of SM S: one warp runs for a budget. */
-static void step(par_run *R, par_sm *S, timing_rng *rng, bool seeded)
+static void step(par_run *R, par_sm *S, timing_rng *rng, bool seeded, eng_thread *T)
 {
     if (S->rr >= S->n) S->rr = 0;
     uint32_t idx = seeded ? (uint32_t)timing_rng_below(rng, S->n) : S->rr++;
     par_cta *pc = &S->res[idx];
-    uint32_t nw = pc->nwarps;
+    emu_cta *c = pc->slot->cta;
+    if (!c && !(c = eng_slot_launch(&R->E, pc->slot, pc->id, T))) {
+        __atomic_store_n(&R->oom, 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&R->stop, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    uint32_t nw = R->nwarps;
     uint32_t start = seeded ? (uint32_t)timing_rng_below(rng, nw) : pc->next_warp;
     emu_warp *w = NULL;
     uint32_t wi = 0;
     for (uint32_t k = 0; k < nw; k++) {
         wi = (start + k) % nw;
-        emu_warp *x = emu_cta_warp(pc->c, wi);
+        emu_warp *x = emu_cta_warp(c, wi);
         if (emu_warp_runnable(x)) {
             w = x;
             break;
         }
     }
     if (!w) {
-        if (emu_cta_done(pc->c)) {
-            retire(R, S, idx);
+        if (emu_cta_done(c)) {
+            retire(R, S, idx, T);
         } else {
             /* every live warp waits at a barrier nobody else can complete */
-            emu_cta_report_deadlock(pc->c);
+            emu_cta_report_deadlock(c);
             __atomic_store_n(&R->stop, 1, __ATOMIC_RELAXED);
         }
         return;
@@ -121,99 +123,98 @@ static void step(par_run *R, par_sm *S, timing_rng *rng, bool seeded)
         __atomic_store_n(&R->stop, 1, __ATOMIC_RELAXED);
         return;
     }
-    if (r == EMU_STOP_EXIT && emu_cta_done(pc->c)) retire(R, S, idx);
+    if (r == EMU_STOP_EXIT && emu_cta_done(c)) retire(R, S, idx, T);
 }
 
-static void worker(void *arg, uint32_t tid)
+/* The one phase: thread T runs its SMs (SM s belongs to thread s % threads) until they are
+ * empty and nothing is left to issue, or the grid stops. */
+static void run_sms(eng_run *E, eng_thread *T, uint32_t tid)
 {
-    par_run *R = arg;
-    bool seeded = R->cfg->seed != 0;
-    timing_rng rng = {R->cfg->seed * UINT64_C(0x2545f4914f6cdd1d) + tid};
+    par_run *R = (par_run *)E;
+    bool seeded = E->cfg->seed != 0;
+    timing_rng rng = {E->cfg->seed * UINT64_C(0x2545f4914f6cdd1d) + tid};
     for (;;) {
         if (__atomic_load_n(&R->stop, __ATOMIC_RELAXED)) break;
         bool busy = false;
-        for (uint32_t sm = tid; sm < R->nsm; sm += R->nthreads) {
+        for (uint32_t sm = tid; sm < E->nsm; sm += E->nthreads) {
             par_sm *S = &R->sms[sm];
-            while (S->n < R->slots && __atomic_load_n(&R->issued, __ATOMIC_RELAXED) < R->ncta) {
-                uint64_t i = __atomic_fetch_add(&R->issued, 1, __ATOMIC_RELAXED);
-                if (i >= R->ncta || !place(R, sm, i)) break;
-            }
+            while (S->n < R->slots && eng_issue_left(E))
+                if (!place(R, sm, T)) break;
             if (!S->n) continue;
             busy = true;
-            step(R, S, &rng, seeded);
+            step(R, S, &rng, seeded, T);
             if (__atomic_load_n(&R->stop, __ATOMIC_RELAXED)) break;
         }
         if (!busy) break;   /* my SMs are empty and nothing is left to issue */
     }
 }
 
-static void set_threads(void *arg, uint32_t n)
-{
-    par_run *R = arg;
-    R->nthreads = n;
-}
+static const eng_phase parallel_phases[] = {
+    {"run", ENG_PHASE_THREAD, run_sms},
+};
+
+static const eng_instance parallel_engine = {
+    .name = "parallel",
+    .phases = parallel_phases,
+    .nphases = 1,
+};
 
 bool timing_run_parallel(emu_grid *g, const timing_engine_config *cfg)
 {
     par_run R;
     memset(&R, 0, sizeof R);
-    R.g = g;
-    R.cfg = cfg;
-    R.nsm = cfg->sm_count ? cfg->sm_count : 1;
+    eng_run *E = &R.E;
+    /* an SM never holds more CTAs than the grid has: no more slots than that */
+    uint64_t ncta = emu_grid_cta_count(g);
     R.slots = timing_ctas_per_sm(g, cfg);
+    if (R.slots > ncta) R.slots = ncta ? (uint32_t)ncta : 1;
     R.budget = cfg->warp_budget ? cfg->warp_budget : 100;
-    R.ncta = emu_grid_cta_count(g);
-    R.perm_a = 1;
-    R.perm_b = 0;
+    const emu_launch *L = emu_grid_launch(g);
+    uint64_t threads = (uint64_t)L->block.x * L->block.y * L->block.z;
+    R.nwarps = (uint32_t)((threads + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE);
+    bool ok = eng_init(E, g, cfg, R.slots, UINT64_MAX, cfg->host_threads);
     bool seeded = cfg->seed != 0;
     timing_rng rng = {cfg->seed};
-    if (seeded && R.ncta > 1) {
-        do R.perm_a = 1 + timing_rng_below(&rng, R.ncta - 1);
-        while (gcd64(R.perm_a, R.ncta) != 1);
-        R.perm_b = timing_rng_below(&rng, R.ncta);
-    }
-    R.sms = calloc(R.nsm, sizeof *R.sms);
-    bool ok = R.sms != NULL;
-    for (uint32_t s = 0; ok && s < R.nsm; s++) {
-        R.sms[s].res = calloc(R.slots, sizeof *R.sms[s].res);
-        ok = R.sms[s].res != NULL;
+    if (seeded) eng_issue_shuffle(E, &rng);
+    R.sms = ok ? calloc(E->nsm, sizeof *R.sms) : NULL;
+    /* every SM's resident list and free slots, in one allocation each (a launch of a small
+     * grid should not cost an allocation per SM) */
+    size_t per_grid = (size_t)E->nsm * R.slots;
+    R.res_all = ok ? calloc(per_grid, sizeof *R.res_all) : NULL;
+    R.free_all = ok ? malloc(per_grid * sizeof *R.free_all) : NULL;
+    ok = ok && R.sms && R.res_all && R.free_all;
+    for (uint32_t s = 0; ok && s < E->nsm; s++) {
+        par_sm *S = &R.sms[s];
+        S->res = R.res_all + (size_t)s * R.slots;
+        S->free = R.free_all + (size_t)s * R.slots;
+        for (uint32_t k = 0; k < R.slots; k++) S->free[S->nfree++] = R.slots - 1 - k;
     }
     /* Initial distribution: the slot order (slot k of every SM before slot k+1 of any), or
      * a seeded SM for each CTA. */
-    uint64_t first = (uint64_t)R.nsm * R.slots < R.ncta ? (uint64_t)R.nsm * R.slots : R.ncta;
+    uint64_t first = (uint64_t)E->nsm * R.slots < E->ncta ? (uint64_t)E->nsm * R.slots : E->ncta;
     uint32_t busy_sms = 0;
     for (uint64_t i = 0; ok && i < first; i++) {
-        uint32_t sm = (uint32_t)(i % R.nsm);
+        uint32_t sm = (uint32_t)(i % E->nsm);
         if (seeded) {
-            sm = (uint32_t)timing_rng_below(&rng, R.nsm);
-            while (R.sms[sm].n >= R.slots) sm = (sm + 1) % R.nsm;
+            sm = (uint32_t)timing_rng_below(&rng, E->nsm);
+            while (R.sms[sm].n >= R.slots) sm = (sm + 1) % E->nsm;
         }
         if (!R.sms[sm].n) busy_sms++;
-        ok = place(&R, sm, i);
+        ok = place(&R, sm, &E->threads[0]);
     }
-    R.issued = first;
     if (ok) {
-        uint32_t want = cfg->host_threads ? cfg->host_threads : 1;
-        if (want > R.nsm) want = R.nsm;
         /* threads without a busy SM would only wait for refills that may never come */
-        if (R.ncta <= (uint64_t)R.nsm * R.slots && want > busy_sms) want = busy_sms ? busy_sms : 1;
-        R.nthreads = want;
-        timing_pool_run(want, set_threads, worker, &R);
+        if (E->ncta <= (uint64_t)E->nsm * R.slots && E->max_threads > busy_sms)
+            E->max_threads = busy_sms ? busy_sms : 1;
+        eng_run_epochs(E, &parallel_engine, &R);
     }
-    for (uint32_t s = 0; R.sms && s < R.nsm; s++) {
-        par_sm *S = &R.sms[s];
-        for (uint32_t i = 0; i < S->n; i++) {
-            R.instr += timing_cta_instructions(S->res[i].c);
-            emu_cta_destroy(S->res[i].c);
-        }
-        free(S->res);
-    }
+    timing_stats st = {0};
+    eng_fini(E, &st);
+    free(R.res_all);
+    free(R.free_all);
     free(R.sms);
     if (cfg->stats) {
-        timing_stats st = {0};
         st.grids = 1;
-        st.ctas = R.ctas;
-        st.warp_instructions = R.instr;
         timing_stats_add(cfg->stats, &st);
     }
     if (!ok || R.oom) return false;

@@ -1,4 +1,4 @@
-/* engine_pool.c: the host threads of a grid run, and the barrier the GPUDet phases use.
+/* engine_pool.c: the host threads of a grid run (their barrier is in barrier.c).
  *
  * Worker threads are started once and kept (waiting on a condition variable) for the next
  * run: programs launch many small kernels, and starting threads for each costs more than the
@@ -8,7 +8,6 @@
  */
 #include "timing/engine/engine_internal.h"
 
-#include <sched.h>
 #include <stdlib.h>
 
 typedef struct pool_gate {
@@ -168,43 +167,4 @@ uint32_t timing_pool_run(uint32_t n, void (*ready)(void *arg, uint32_t n),
     }
     pthread_mutex_unlock(&pool.busy);
     return n;
-}
-
-void timing_barrier_init(timing_barrier *b, uint32_t n)
-{
-    pthread_mutex_init(&b->lock, NULL);
-    pthread_cond_init(&b->cond, NULL);
-    b->n = n ? n : 1;
-    b->waiting = 0;
-    b->generation = 0;
-}
-
-void timing_barrier_wait(timing_barrier *b)
-{
-    pthread_mutex_lock(&b->lock);
-    uint64_t gen = b->generation;
-    if (++b->waiting >= b->n) {
-        b->waiting = 0;
-        __atomic_store_n(&b->generation, gen + 1, __ATOMIC_RELEASE);
-        pthread_cond_broadcast(&b->cond);
-        pthread_mutex_unlock(&b->lock);
-        return;
-    }
-    pthread_mutex_unlock(&b->lock);
-    /* Quanta are short: the others usually arrive within microseconds. Yielding while waiting
-     * lets them run on a busy machine; sleeping on the condition variable would cost a
-     * wake-up per barrier. */
-    for (int i = 0; i < 64; i++) {
-        if (__atomic_load_n(&b->generation, __ATOMIC_ACQUIRE) != gen) return;
-        sched_yield();
-    }
-    pthread_mutex_lock(&b->lock);
-    while (b->generation == gen) pthread_cond_wait(&b->cond, &b->lock);
-    pthread_mutex_unlock(&b->lock);
-}
-
-void timing_barrier_destroy(timing_barrier *b)
-{
-    pthread_cond_destroy(&b->cond);
-    pthread_mutex_destroy(&b->lock);
 }

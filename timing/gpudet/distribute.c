@@ -82,9 +82,10 @@ static bool return_queues(gd_run *R)
 
 void gd_bind(gd_run *R, gd_wg *wg)
 {
+    emu_cta *c = wg->es->cta;
     for (uint32_t i = 0; i < R->W; i++) {
         gd_slot *s = &wg->warps[i];
-        s->w = wg->cta && i < emu_cta_warp_count(wg->cta) ? emu_cta_warp(wg->cta, i) : NULL;
+        s->w = c && i < emu_cta_warp_count(c) ? emu_cta_warp(c, i) : NULL;
         if (s->w) {
             /* the policy finds the slot (its store buffer, its thread) through the warp */
             emu_warp_set_user(s->w, EMU_POLICY_DET, s);
@@ -93,39 +94,43 @@ void gd_bind(gd_run *R, gd_wg *wg)
     }
 }
 
-void gd_retire(gd_run *R, gd_wg *wg, timing_stats *st)
+bool gd_launch(gd_run *R, gd_wg *wg, uint64_t cta, gd_exec *X)
 {
-    if (!wg->cta) return;
-    st->warp_instructions += timing_cta_instructions(wg->cta);
-    emu_cta_destroy(wg->cta);
-    wg->cta = NULL;
+    if (!eng_slot_launch(&R->E, wg->es, cta, X->T)) return false;
+    X->st.ctas++;
+    gd_bind(R, wg);
+    return true;
+}
+
+void gd_retire(gd_run *R, gd_wg *wg, gd_exec *X)
+{
+    if (!wg->es->cta) return;
+    eng_slot_retire(&R->E, wg->es, X->T);
     gd_bind(R, wg);
 }
 
-bool gd_distribute(gd_run *R)
+bool gd_distribute(gd_run *R, gd_exec *X)
 {
     if (!return_queues(R)) return false;
-    gd_exec *X = &R->exec[0];
     for (uint32_t s = 0; s < R->nwg; s++) {
         gd_wg *wg = &R->wgs[s];
         /* a CTA can finish in serial mode (its last instruction was the atomic) */
-        if (wg->cta && emu_cta_done(wg->cta)) {
-            gd_retire(R, wg, &X->st);
+        if (wg->es->cta && emu_cta_done(wg->es->cta)) {
+            gd_retire(R, wg, X);
             R->order_stale = true;
         }
-        if (!wg->cta && gd_pending_count(R)) {
-            uint64_t id = pending_pop(R);
-            wg->cta = emu_cta_create(R->g, id, wg->sm);
-            if (!wg->cta) return false;
-            X->st.ctas++;
-            gd_bind(R, wg);
+        if (!wg->es->cta && gd_pending_count(R)) {
+            if (!gd_launch(R, wg, pending_pop(R), X)) return false;
             R->order_stale = true;
         }
     }
     if (R->order_stale) {
         R->nactive = 0;
-        for (uint32_t s = 0; s < R->nwg; s++)
-            if (R->wgs[s].cta) R->active[R->nactive++] = &R->wgs[s];
+        for (uint32_t s = 0; s < R->nwg; s++) {
+            gd_wg *wg = &R->wgs[s];
+            wg->active = wg->es->cta != NULL;
+            if (wg->active) R->active[R->nactive++] = wg;
+        }
         if (!gd_commit_order(R)) return false;
         R->order_stale = false;
     }

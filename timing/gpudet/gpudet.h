@@ -1,9 +1,10 @@
 /* gpudet.h: GPUDet's parts, shared by the files of timing/gpudet/ (spec gpudet.md).
  *
- * A run is a sequence of quanta. Each quantum: work distribution (gd_distribute, one host
- * thread), parallel mode (gd_run_workgroup on every host thread, one workgroup slot at a
- * time), commit (gd_commit, every host thread a share of the chunks), serial mode (one host
- * thread). Global memory changes only in commit and serial mode; in parallel mode each warp
+ * A run is a sequence of quanta, the epochs of an instance of the engine skeleton
+ * (timing/engine/skeleton.h). Each quantum: parallel mode (gd_run_workgroup, each host thread
+ * for the workgroup slots of the SMs it owns), commit (gd_commit, each host thread its shares of
+ * the chunks), then alone serial mode and the next quantum's work distribution (gd_serial,
+ * gd_distribute). Global memory changes only in commit and serial mode; in parallel mode each warp
  * sees memory as it was at the quantum start plus its own store buffer, and the warps of a
  * CTA take turns on one host thread in a fixed order, so shared memory is deterministic too.
  */
@@ -85,11 +86,13 @@ typedef struct gd_slot {
     struct gd_exec *exec;     /* the host thread's state while it runs this slot's warp */
 } gd_slot;
 
-/* A workgroup (CTA) slot of an SM: slot k of SM sm owns warp slots k*W .. k*W+W-1 of it. */
+/* A workgroup (CTA) slot of an SM, the skeleton's slot `es` with GPUDet's state: slot k of SM
+ * sm owns warp slots k*W .. k*W+W-1 of it. */
 typedef struct gd_wg {
     uint32_t gslot, sm, k;    /* gslot = k * SMs + sm (S5.1) */
-    emu_cta *cta;             /* the CTA in the slot, or NULL */
+    eng_slot *es;             /* the skeleton's slot: its CTA (es->cta, or NULL) and storage */
     gd_slot *warps;           /* W warp slots */
+    bool active;              /* occupied at this quantum's work distribution */
     bool ending;              /* BTA: a warp ended parallel mode before a barrier (S4.1) */
     uint64_t dwp_popped;      /* CTAs taken from this slot's DWP queue this quantum */
 } gd_wg;
@@ -97,6 +100,7 @@ typedef struct gd_wg {
 /* What one host thread is doing; the memory policy reaches it through the warp's slot (the
  * warp's EMU_POLICY_DET state), so nothing is thread-local. */
 typedef struct gd_exec {
+    eng_thread *T;            /* the skeleton's thread: its CTA storage pool */
     bool serial;              /* serial mode: operations go to memory at once */
     timing_stats st;          /* this thread's counts, added up at the end */
     uint64_t deferred;        /* instructions deferred (counted again when they run) */
@@ -109,11 +113,13 @@ emu_mem_policy *gd_policy(void);
 
 /* ---------------------------------------------------------------- a run */
 
+/* A grid's run: the skeleton's run (its SMs, slots and threads) with GPUDet's state. */
 typedef struct gd_run {
+    eng_run E;                /* first: the skeleton hands it back to the phases */
     emu_grid *g;
     const timing_engine_config *cfg;
     uint32_t nsm, K, W;       /* SMs, CTA slots per SM, warps per CTA */
-    uint32_t nwg;             /* nsm * K */
+    uint32_t nwg;             /* workgroup slots: min(nsm * K, CTAs) */
     uint64_t Q;
     bool bta, dwp;
     uint64_t ncta;
@@ -131,28 +137,26 @@ typedef struct gd_run {
     uint32_t ncommit;
     bool order_stale;
     gd_slot **serial;         /* scratch for serial mode */
-    uint32_t next_wg;         /* atomic: next active workgroup slot for parallel mode */
-    uint32_t nthreads;
-    uint32_t nshares;         /* commit shares of the chunk space */
-    uint32_t commit_next;     /* atomic: next commit share to take */
-    uint32_t commit_done;     /* atomic: commit shares written */
-    timing_barrier bar;
     gd_exec *exec;            /* per host thread */
-    bool done, failed;
+    bool failed;
     uint64_t quanta;
 } gd_run;
 
 /* Pending CTAs (distribute.c). */
 uint64_t gd_pending_count(const gd_run *R);
 uint64_t gd_pending_at(const gd_run *R, uint64_t i);
-/* Work distribution (S5.1) and DWP bookkeeping at a quantum start; false when out of memory. */
-bool gd_distribute(gd_run *R);
+/* Work distribution (S5.1) and DWP bookkeeping at a quantum start, counting into X; false
+ * when out of memory. */
+bool gd_distribute(gd_run *R, gd_exec *X);
 /* DWP (S5.2): the next CTA of wg's partition, or false. */
 bool gd_dwp_next(gd_run *R, gd_wg *wg, uint64_t *cta);
 /* Binds the warps of wg's CTA to its warp slots. */
 void gd_bind(gd_run *R, gd_wg *wg);
-/* Retires wg's finished CTA, counting its instructions into st. */
-void gd_retire(gd_run *R, gd_wg *wg, timing_stats *st);
+/* Launches CTA `cta` into the empty slot wg (in storage from X's thread's pool) and binds its
+ * warps, counting it into X; false when out of memory. */
+bool gd_launch(gd_run *R, gd_wg *wg, uint64_t cta, gd_exec *X);
+/* Retires wg's finished CTA, counting its instructions; its storage goes to X's thread's pool. */
+void gd_retire(gd_run *R, gd_wg *wg, gd_exec *X);
 
 /* Parallel mode of one workgroup slot (quantum.c). */
 void gd_run_workgroup(gd_run *R, gd_wg *wg, gd_exec *X);

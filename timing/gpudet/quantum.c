@@ -124,18 +124,16 @@ void gd_run_workgroup(gd_run *R, gd_wg *wg, gd_exec *X)
                     end_warp(&wg->warps[i], TIMING_QEND_COMPLETE);
             break;
         }
-        if (wg->cta && emu_cta_done(wg->cta)) {
-            gd_retire(R, wg, &X->st);
+        if (wg->es->cta && emu_cta_done(wg->es->cta)) {
+            gd_retire(R, wg, X);
             uint64_t next;
             if (R->dwp && gd_dwp_next(R, wg, &next)) {
-                wg->cta = emu_cta_create(R->g, next, wg->sm);
-                if (!wg->cta) {
+                /* in the storage the finished CTA just left */
+                if (!gd_launch(R, wg, next, X)) {
                     X->oom = true;
                     break;
                 }
-                X->st.ctas++;
                 X->st.dwp_launches++;
-                gd_bind(R, wg);
                 wg->ending = false;
                 /* the new CTA's warps inherit the slots' counters and store buffers */
                 for (uint32_t i = 0; i < R->W; i++) {

@@ -1,17 +1,20 @@
-/* run.c: a grid under GPUDet (spec gpudet.md S3.1): the quantum loop and its host threads.
+/* run.c: a grid under GPUDet (spec gpudet.md S3.1): the quantum loop, as an instance of the
+ * engine skeleton (timing/engine/skeleton.h). A quantum is one epoch:
  *
+ *   phase "parallel" (per SM):     each host thread runs parallel mode for the occupied CTA
+ *                                  slots of the SMs it owns, in slot order (quantum.c)
  *   barrier
- *   all:      parallel mode, taking CTA slots from a shared counter (quantum.c)
- *   barrier
- *   all:      commit, taking shares of the chunks from a shared counter (commit.c);
- *             thread 0 waits until every share is written, then alone:
- *   thread 0: serial mode (serial.c), fault check, then the next quantum's work distribution
- *             (distribute.c) and deadlock check, while the others wait at the next barrier
+ *   phase "commit" (per share):    each host thread commits its shares of the chunks (commit.c)
+ *   barrier, whose last thread alone runs serial mode (serial.c), the fault check, the next
+ *                                  quantum's work distribution (distribute.c) and the deadlock
+ *                                  check, before the others go on
  *
- * Which host thread runs which CTA slot varies from run to run; nothing that a slot's parallel
- * mode computes depends on it (global memory is frozen, shared memory belongs to the CTA, the
- * warps of a CTA run in a fixed order), so results do not depend on the thread count or the
- * seed. The seed is ignored: GPUDet replaces every scheduling choice it would perturb.
+ * The first distribution runs before the first quantum (begin). Nothing that a slot's parallel
+ * mode computes depends on which host thread runs it (global memory is frozen, shared memory
+ * belongs to the CTA, the warps of a CTA run in a fixed order), the shares of the commit are
+ * disjoint, and serial mode runs alone in a fixed order, so results do not depend on the thread
+ * count or the seed. The seed is ignored: GPUDet replaces every scheduling choice it would
+ * perturb.
  *
  * Hardware warp IDs interleave the SMs: warp slot L of SM s has ID L * SMs + s, so commit
  * priority (lowest ID wins) and W-Ser order mix the SMs rather than favouring SM 0.
@@ -23,7 +26,6 @@
  */
 #include "timing/gpudet/gpudet.h"
 
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,95 +37,86 @@ static bool deadlocks(gd_run *R)
     bool any = false;
     for (uint32_t i = 0; i < R->nactive; i++) {
         gd_wg *wg = R->active[i];
-        if (!wg->cta || emu_cta_done(wg->cta)) continue;
+        emu_cta *c = wg->es->cta;
+        if (!c || emu_cta_done(c)) continue;
         bool runnable = false;
         for (uint32_t k = 0; k < R->W && !runnable; k++)
             runnable = wg->warps[k].w && emu_warp_runnable(wg->warps[k].w);
         if (!runnable) {
-            emu_cta_report_deadlock(wg->cta);
+            emu_cta_report_deadlock(c);
             any = true;
         }
     }
     return any;
 }
 
-/* Thread 0 between quanta: distribution, and whether to go on. */
-static void between_quanta(gd_run *R)
+/* Between quanta, alone: distribution, and whether to go on. */
+static bool between_quanta(gd_run *R, gd_exec *X)
 {
-    if (!gd_distribute(R)) {
-        R->exec[0].oom = true;
-        R->failed = R->done = true;
-        return;
+    if (!gd_distribute(R, X)) {
+        X->oom = true;
+        R->failed = true;
+        return false;
     }
     if (deadlocks(R)) {
-        R->failed = R->done = true;
-        return;
+        R->failed = true;
+        return false;
     }
-    if (!R->nactive) {
-        R->done = true;
-        return;
-    }
-    R->next_wg = 0;
+    if (!R->nactive) return false;
     R->quanta++;
+    return true;
 }
 
-/* Commit shares go to whichever threads are awake (a thread the host has not scheduled yet
- * simply takes none); thread 0 waits until every share is written. */
-static void commit_shares(gd_run *R, gd_exec *X)
+static bool begin(eng_run *E, eng_thread *T)
 {
-    for (;;) {
-        uint32_t i = __atomic_fetch_add(&R->commit_next, 1, __ATOMIC_RELAXED);
-        if (i >= R->nshares) break;
-        gd_commit(R, i, R->nshares, X);
-        __atomic_add_fetch(&R->commit_done, 1, __ATOMIC_RELEASE);
+    gd_run *R = (gd_run *)E;
+    return between_quanta(R, &R->exec[T->tid]);
+}
+
+/* Parallel mode of the SM's occupied workgroup slots, in slot order. */
+static void parallel_sm(eng_run *E, eng_thread *T, uint32_t sm)
+{
+    gd_run *R = (gd_run *)E;
+    for (uint32_t k = 0; k < E->K && eng_slot_exists(E, sm, k); k++) {
+        gd_wg *wg = &R->wgs[(uint64_t)k * R->nsm + sm];
+        if (wg->active) gd_run_workgroup(R, wg, &R->exec[T->tid]);
     }
 }
 
-static void thread_main(void *arg, uint32_t tid)
+static void commit_share(eng_run *E, eng_thread *T, uint32_t share)
 {
-    gd_run *R = arg;
-    gd_exec *X = &R->exec[tid];
-    if (tid == 0) between_quanta(R);
-    for (;;) {
-        timing_barrier_wait(&R->bar);
-        if (R->done) break;
-        /* every thread left the last commit before this barrier: its counters can go back */
-        if (tid == 0) R->commit_next = R->commit_done = 0;
-        /* parallel mode */
-        for (;;) {
-            uint32_t i = __atomic_fetch_add(&R->next_wg, 1, __ATOMIC_RELAXED);
-            if (i >= R->nactive) break;
-            gd_run_workgroup(R, R->active[i], X);
-        }
-        timing_barrier_wait(&R->bar);
-        /* commit mode */
-        commit_shares(R, X);
-        if (tid != 0) continue;
-        while (__atomic_load_n(&R->commit_done, __ATOMIC_ACQUIRE) < R->nshares) sched_yield();
-        /* serial mode, then the next quantum's distribution */
-        for (uint32_t t = 0; t < R->nthreads; t++)
-            if (R->exec[t].oom) R->failed = R->done = true;
-        if (emu_grid_fault(R->g)) R->failed = R->done = true;
-        if (!R->done) gd_serial(R, X);
-        if (emu_grid_fault(R->g)) R->failed = R->done = true;
-        if (!R->done) between_quanta(R);
-    }
+    gd_run *R = (gd_run *)E;
+    gd_commit(R, share, E->nshares ? E->nshares : E->nthreads, &R->exec[T->tid]);
 }
 
-static void set_threads(void *arg, uint32_t n)
+/* After the commit, alone: serial mode, then the next quantum's distribution. */
+static bool serial(eng_run *E, eng_thread *T)
 {
-    gd_run *R = arg;
-    R->nthreads = n;
-    /* a few shares per thread even out chunks of different weight */
-    R->nshares = n > 1 ? 4 * n : 1;
-    timing_barrier_init(&R->bar, n);
+    gd_run *R = (gd_run *)E;
+    gd_exec *X = &R->exec[T->tid];
+    for (uint32_t t = 0; t < E->nthreads; t++)
+        if (R->exec[t].oom) R->failed = true;
+    if (R->failed || emu_grid_fault(R->g)) return false;
+    gd_serial(R, X);
+    if (R->failed || emu_grid_fault(R->g)) return false;
+    return between_quanta(R, X);
 }
+
+static const eng_phase gpudet_phases[] = {
+    {"parallel", ENG_PHASE_SMS, parallel_sm},
+    {"commit", ENG_PHASE_SHARES, commit_share},
+};
+
+static const eng_instance gpudet_engine = {
+    .name = "gpudet",
+    .phases = gpudet_phases,
+    .nphases = 2,
+    .begin = begin,
+    .serial = serial,
+};
 
 static void free_run(gd_run *R)
 {
-    if (R->wgs)
-        for (uint32_t s = 0; s < R->nwg; s++)
-            if (R->wgs[s].cta) emu_cta_destroy(R->wgs[s].cta);
     if (R->slots)
         for (uint64_t i = 0; i < (uint64_t)R->nwg * R->W; i++) gd_sb_free(&R->slots[i].sb);
     free(R->wgs);
@@ -155,26 +148,28 @@ bool timing_run_gpudet(emu_grid *g, const timing_engine_config *cfg)
      * the placement is the same. (DWP only deals out CTAs when every slot is full.) */
     uint64_t nwg = (uint64_t)R.nsm * R.K;
     if (nwg > R.ncta) nwg = R.ncta;
-    R.nwg = (uint32_t)nwg;
     uint32_t want = cfg->host_threads ? cfg->host_threads : 1;
-    if (want > R.ncta) want = (uint32_t)R.ncta;
-    if (want > nwg) want = (uint32_t)nwg;
-    if (!want) want = 1;
-    uint64_t nslots = nwg * R.W;
-    R.wgs = calloc(nwg, sizeof *R.wgs);
-    R.slots = calloc(nslots, sizeof *R.slots);
-    R.active = calloc(nwg, sizeof *R.active);
-    R.commit_order = calloc(nslots, sizeof *R.commit_order);
-    R.serial = calloc(nslots, sizeof *R.serial);
-    R.exec = calloc(want, sizeof *R.exec);
-    bool ok = nwg <= UINT32_MAX && nslots <= UINT32_MAX && R.wgs && R.slots && R.active &&
-              R.commit_order && R.serial && R.exec;
+    if (want > nwg) want = (uint32_t)(nwg ? nwg : 1);
+    bool ok = eng_init(&R.E, g, cfg, R.K, nwg, want);
+    R.nwg = R.E.nslots;
+    uint64_t nslots = (uint64_t)R.nwg * R.W;
+    R.wgs = calloc(R.nwg ? R.nwg : 1, sizeof *R.wgs);
+    R.slots = calloc(nslots ? nslots : 1, sizeof *R.slots);
+    R.active = calloc(R.nwg ? R.nwg : 1, sizeof *R.active);
+    R.commit_order = calloc(nslots ? nslots : 1, sizeof *R.commit_order);
+    R.serial = calloc(nslots ? nslots : 1, sizeof *R.serial);
+    R.exec = calloc(R.E.nthreads_alloc, sizeof *R.exec);
+    ok = ok && nslots <= UINT32_MAX && R.wgs && R.slots && R.active && R.commit_order &&
+         R.serial && R.exec;
     if (ok) {
+        for (uint32_t t = 0; t < R.E.nthreads_alloc; t++) R.exec[t].T = &R.E.threads[t];
         for (uint32_t s = 0; s < R.nwg; s++) {
             gd_wg *wg = &R.wgs[s];
+            wg->es = eng_slot_by_gslot(&R.E, s);
+            wg->es->user = wg;
             wg->gslot = s;
-            wg->sm = s % R.nsm;
-            wg->k = s / R.nsm;
+            wg->sm = wg->es->sm;
+            wg->k = wg->es->k;
             wg->warps = &R.slots[(uint64_t)s * R.W];
             for (uint32_t i = 0; i < R.W; i++) {
                 gd_slot *sl = &wg->warps[i];
@@ -185,24 +180,20 @@ bool timing_run_gpudet(emu_grid *g, const timing_engine_config *cfg)
             }
         }
         emu_grid_set_policy(g, gd_policy());
-        R.nthreads = want;
-        timing_pool_run(want, set_threads, thread_main, &R);
-        timing_barrier_destroy(&R.bar);
+        eng_run_epochs(&R.E, &gpudet_engine, &R);
     }
     bool oom = !ok;
     timing_stats st = {0};
-    st.grids = 1;
-    for (uint32_t t = 0; ok && t < R.nthreads; t++) {
+    for (uint32_t t = 0; ok && t < R.E.nthreads_alloc; t++) {
         gd_exec *X = &R.exec[t];
         oom = oom || X->oom;
         timing_stats_add(&st, &X->st);
         st.warp_instructions -= X->deferred;
     }
+    /* the skeleton's counts: CTAs launched, instructions of retired and resident CTAs */
+    eng_fini(&R.E, &st);
     st.grids = 1;
     st.quanta = R.quanta;
-    /* CTAs still resident (after a fault) count their instructions too */
-    for (uint32_t s = 0; ok && s < R.nwg; s++)
-        if (R.wgs[s].cta) st.warp_instructions += timing_cta_instructions(R.wgs[s].cta);
     if (cfg->stats) timing_stats_add(cfg->stats, &st);
     free_run(&R);
     if (oom) return false;

@@ -1,0 +1,229 @@
+/* gpu_config.c: the GPU descriptions of timing/configs (NAME.gpu; README.md there): parsing one, and
+ * the table of all of them, parsed once from the copies the build embeds
+ * (build/gen/gpu_configs.c), so that the library needs no file at run time. */
+#include "timing/timing.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* build/gen/gpu_configs.c: {name, text} of every description in timing/configs, by name */
+extern const char *const timing_gpu_files[][2];
+extern const size_t timing_gpu_file_count;
+
+typedef enum { K_TEXT, K_INT, K_SIZE } key_kind;
+
+typedef struct key_desc {
+    const char *key;
+    key_kind kind;
+    size_t offset;
+    uint64_t min, max;          /* for numbers */
+} key_desc;
+
+#define INT_KEY(k, f, lo, hi) { k, K_INT, offsetof(timing_gpu, f), lo, hi }
+#define SIZE_KEY(k, f, lo, hi) { k, K_SIZE, offsetof(timing_gpu, f), lo, hi }
+
+static const key_desc keys[] = {
+    { "description", K_TEXT, offsetof(timing_gpu, description), 0, 0 },
+    INT_KEY("cc_major", major, 1, 99),
+    INT_KEY("cc_minor", minor, 0, 9),
+    INT_KEY("sm_count", sm_count, 1, 4096),
+    INT_KEY("max_threads_per_sm", max_threads_per_sm, 32, 65536),
+    INT_KEY("max_blocks_per_sm", max_blocks_per_sm, 1, 1024),
+    INT_KEY("regs_per_sm", regs_per_sm, 1024, 1 << 24),
+    INT_KEY("regs_per_block", regs_per_block, 1024, 1 << 24),
+    SIZE_KEY("smem_per_sm", smem_per_sm, 1024, UINT64_C(1) << 32),
+    SIZE_KEY("smem_per_block_optin", smem_per_block_optin, 1024, UINT64_C(1) << 32),
+    SIZE_KEY("l2_bytes", l2_bytes, 0, UINT64_C(1) << 40),
+    SIZE_KEY("global_mem", global_mem, UINT64_C(1) << 20, UINT64_C(1) << 50),
+    INT_KEY("clock_khz", clock_khz, 1000, 100000000),
+    INT_KEY("mem_clock_khz", mem_clock_khz, 1000, 100000000),
+    INT_KEY("mem_bus_bits", mem_bus_bits, 8, 1 << 16),
+};
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+static bool fail(char *err, size_t errlen, const char *name, int line, const char *fmt, ...)
+{
+    int n = snprintf(err, errlen, "%s.gpu:%d: ", name, line);
+    if (n < 0 || (size_t)n >= errlen) return false;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s)) s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1])) *--e = '\0';
+    return s;
+}
+
+/* "123", "48 KiB", "1536 MiB", "12 GiB" */
+static bool parse_number(const char *v, bool units, uint64_t *out)
+{
+    errno = 0;
+    char *end;
+    if (!isdigit((unsigned char)*v)) return false;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (errno) return false;
+    while (isspace((unsigned char)*end)) end++;
+    uint64_t scale = 1;
+    if (*end) {
+        if (!units) return false;
+        if (strcmp(end, "KiB") == 0) scale = UINT64_C(1) << 10;
+        else if (strcmp(end, "MiB") == 0) scale = UINT64_C(1) << 20;
+        else if (strcmp(end, "GiB") == 0) scale = UINT64_C(1) << 30;
+        else return false;
+    }
+    if (n > UINT64_MAX / scale) return false;
+    *out = (uint64_t)n * scale;
+    return true;
+}
+
+void timing_gpu_release(timing_gpu *g)
+{
+    free((char *)g->name);
+    free((char *)g->description);
+    g->name = g->description = NULL;
+}
+
+bool timing_gpu_parse(const char *name, const char *text, timing_gpu *out, char *err,
+                      size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    bool seen[NKEYS] = {false};
+    char *copy = strdup(text);
+    out->name = strdup(name);
+    if (!copy || !out->name) {
+        free(copy);
+        timing_gpu_release(out);
+        return fail(err, errlen, name, 0, "out of memory");
+    }
+    bool ok = true;
+    int line = 0;
+    for (char *p = copy, *next; ok && p; p = next) {
+        line++;
+        next = strchr(p, '\n');
+        if (next) *next++ = '\0';
+        char *hash = strchr(p, '#');
+        char *source = hash ? trim(hash + 1) : NULL;
+        if (hash) *hash = '\0';
+        char *body = trim(p);
+        if (!*body) continue;
+        char *eq = strchr(body, '=');
+        if (!eq) {
+            ok = fail(err, errlen, name, line, "expected `key = value  # source`");
+            break;
+        }
+        *eq = '\0';
+        char *key = trim(body), *val = trim(eq + 1);
+        size_t k = 0;
+        while (k < NKEYS && strcmp(keys[k].key, key) != 0) k++;
+        if (k == NKEYS) {
+            ok = fail(err, errlen, name, line, "unknown key `%s`", key);
+            break;
+        }
+        if (seen[k]) {
+            ok = fail(err, errlen, name, line, "`%s` given twice", key);
+            break;
+        }
+        seen[k] = true;
+        if (!source || !*source) {
+            ok = fail(err, errlen, name, line, "`%s` names no source (add `# where it is from`)", key);
+            break;
+        }
+        if (!*val) {
+            ok = fail(err, errlen, name, line, "`%s` has no value", key);
+            break;
+        }
+        const key_desc *d = &keys[k];
+        if (d->kind == K_TEXT) {
+            char *s = strdup(val);
+            if (!s) {
+                ok = fail(err, errlen, name, line, "out of memory");
+                break;
+            }
+            *(const char **)((char *)out + d->offset) = s;
+            continue;
+        }
+        uint64_t v;
+        if (!parse_number(val, d->kind == K_SIZE, &v)) {
+            ok = fail(err, errlen, name, line, "`%s = %s`: expected a number%s", key, val,
+                      d->kind == K_SIZE ? " with an optional unit KiB, MiB or GiB" : "");
+            break;
+        }
+        if (v < d->min || v > d->max) {
+            ok = fail(err, errlen, name, line, "`%s = %s` is out of range [%" PRIu64 ", %" PRIu64 "]",
+                      key, val, d->min, d->max);
+            break;
+        }
+        if (d->kind == K_INT) *(int *)((char *)out + d->offset) = (int)v;
+        else if (d->offset == offsetof(timing_gpu, global_mem))
+            *(uint64_t *)((char *)out + d->offset) = v;
+        else *(size_t *)((char *)out + d->offset) = (size_t)v;
+    }
+    free(copy);
+    for (size_t k = 0; ok && k < NKEYS; k++)
+        if (!seen[k]) ok = fail(err, errlen, name, line, "`%s` is missing", keys[k].key);
+    if (ok && out->smem_per_block_optin > out->smem_per_sm)
+        ok = fail(err, errlen, name, line, "smem_per_block_optin exceeds smem_per_sm");
+    if (ok && out->regs_per_block > out->regs_per_sm)
+        ok = fail(err, errlen, name, line, "regs_per_block exceeds regs_per_sm");
+    if (!ok) timing_gpu_release(out);
+    return ok;
+}
+
+/* ---------------------------------------------------------------- the embedded table */
+
+static timing_gpu *table;
+static size_t table_n;
+static pthread_once_t table_once = PTHREAD_ONCE_INIT;
+
+static void load_table(void)
+{
+    table = calloc(timing_gpu_file_count ? timing_gpu_file_count : 1, sizeof *table);
+    if (!table) {
+        fprintf(stderr, "ptxsim: out of memory reading the GPU descriptions\n");
+        abort();
+    }
+    for (size_t i = 0; i < timing_gpu_file_count; i++) {
+        char err[256];
+        /* the build embeds the files and test_gpu_configs parses each: a failure here is a
+         * broken build, not bad input */
+        if (!timing_gpu_parse(timing_gpu_files[i][0], timing_gpu_files[i][1], &table[table_n],
+                              err, sizeof err)) {
+            fprintf(stderr, "ptxsim: timing/configs/%s\n", err);
+            abort();
+        }
+        table_n++;
+    }
+}
+
+size_t timing_gpu_count(void)
+{
+    pthread_once(&table_once, load_table);
+    return table_n;
+}
+
+const timing_gpu *timing_gpu_at(size_t i)
+{
+    pthread_once(&table_once, load_table);
+    return i < table_n ? &table[i] : NULL;
+}
+
+const timing_gpu *timing_gpu_find(const char *name)
+{
+    pthread_once(&table_once, load_table);
+    for (size_t i = 0; i < table_n; i++)
+        if (strcmp(table[i].name, name) == 0) return &table[i];
+    return NULL;
+}
