@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check-kind: load-only (tests/run_all.sh reports these passes on a line of their own)
 # cuda_libraries.sh: the PTX NVIDIA ships inside the toolkit's own libraries (cuBLAS, cuBLASLt,
 # cuSPARSE, cuSOLVER, cuRAND, NCCL, ...: hundreds of MB of PTX written by nvcc and by hand,
 # with inline assembly nvcc never emits for ordinary code) as a frontend and loader test. For

@@ -2,7 +2,7 @@
 # gpudet_equivalence.sh: every race-free CUDA test program (tests/cuda/*.cu) must give the same
 # result under --det=gpudet as without determinism, on 1, 2 and 4 host threads.
 #
-# For each program (the -cudart shared build tests/run_all.sh makes; built here when missing):
+# For each program (the -cudart shared build tests/run_all.sh makes, from the build cache):
 #   reference: ptxsim run --det=off --threads=1
 #   gpudet:    ptxsim run --det=gpudet --threads=T --seed=T, T = 1, 2, 4
 # and one line per program, "PASS gpudet_equivalence/NAME" when every gpudet run exits as the
@@ -24,25 +24,12 @@ start=$(date +%s)
 
 field() { sed -n "s|^// $2: ||p" "$1" | head -n 1; }
 
-# build SRC: the shared-runtime executable, as tests/run_all.sh builds it; prints its path.
+# build SRC: the shared-runtime executable, from the build cache tests/run_all.sh uses
+# (tests/cuda_cache.sh); prints its path.
+# shellcheck source=tests/cuda_cache.sh
+. tests/cuda_cache.sh
 build() {
-    local src=$1 name exe stale=0 f extra
-    name=$(basename "$src" .cu)
-    exe=$B/tests/cuda/$name.shared
-    local srcs=("$src")
-    [ -d "${src%.cu}" ] && srcs+=("${src%.cu}"/*.cu)
-    [ -x "$exe" ] || stale=1
-    for f in "${srcs[@]}" tests/cuda/check.cuh; do
-        [ -e "$f" ] && [ "$f" -nt "$exe" ] && stale=1
-    done
-    if [ "$stale" -eq 1 ]; then
-        extra=$(field "$src" nvcc)
-        # shellcheck disable=SC2086
-        "$NVCC" -cudart shared -Wno-deprecated-gpu-targets -lineinfo -Itests/cuda $extra \
-            -o "$exe.tmp.$$" "${srcs[@]}" >"$LOGS/$name.build.log" 2>&1 &&
-            mv -f "$exe.tmp.$$" "$exe" || { rm -f "$exe.tmp.$$"; return 1; }
-    fi
-    echo "$exe"
+    cuda_test_build "$1" shared "$LOGS/$(basename "$1" .cu).build.log"
 }
 
 if [ ! -x "$PTXSIM" ]; then

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check-kind: load-only (tests/run_all.sh reports these passes on a line of their own)
 # The PTX corpus: nvcc compiles a wide set of CUDA sources to PTX for sm_75, sm_80, sm_86, sm_90
 # and sm_120, with -G, -lineinfo, -O3 and -rdc=true, and every file must parse, pass the checks
 # and round-trip (parse(print(parse(f))) equals parse(f)), and load into the emulator with no
