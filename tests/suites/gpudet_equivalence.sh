@@ -37,22 +37,22 @@ if [ ! -x "$PTXSIM" ]; then
     exit 1
 fi
 
-for src in tests/cuda/*.cu; do
-    [ -e "$src" ] || continue
-    [ -n "$FILTER" ] && [[ $src != *"$FILTER"* ]] && continue
+# equiv_one SRC: one program's line(s), into $RESULTS/NAME.
+equiv_one() {
+    local src=$1 name variants skip exe opts ref_rc why t run rc first
     name=$(basename "$src" .cu)
     variants=$(field "$src" variants)
     if [ -n "$variants" ] && [[ " $variants " != *" shared "* ]]; then
-        continue
+        return 0
     fi
     skip=$(field "$src" gpudet)
     if [[ $skip == skip* ]]; then
         echo "info gpudet_equivalence/$name: skipped (${skip#skip})"
-        continue
+        return 0
     fi
     if ! exe=$(build "$src"); then
         echo "FAIL gpudet_equivalence/$name: nvcc failed; see $LOGS/$name.build.log"
-        continue
+        return 0
     fi
     opts=$(field "$src" ptxsim)
     # shellcheck disable=SC2086
@@ -84,5 +84,19 @@ for src in tests/cuda/*.cu; do
     else
         echo "FAIL gpudet_equivalence/$name: ${why[*]} (logs in $LOGS)"
     fi
-done
+}
+export -f equiv_one build field cuda_test_build cuda_cache_build cuda_cache_dir cuda_cache_nvcc_id
+export PTXSIM LOGS B NVCC
+
+# Two programs at a time; the lines come out in the programs' order.
+RESULTS=$LOGS/results
+rm -rf "$RESULTS"
+mkdir -p "$RESULTS"
+export RESULTS
+for src in tests/cuda/*.cu; do
+    [ -e "$src" ] || continue
+    [ -n "$FILTER" ] && [[ $src != *"$FILTER"* ]] && continue
+    printf '%s\0' "$src"
+done | xargs -0 -P "${JOBS:-2}" -n 1 bash -c 'equiv_one "$1" >"$RESULTS/$(basename "$1" .cu)"' _
+cat "$RESULTS"/* 2>/dev/null
 echo "gpudet equivalence: $(($(date +%s) - start)) s"

@@ -70,15 +70,24 @@ export -f compile_one
 export NVCC
 tr '\n' '\0' <"$jobs_file" | xargs -0 -P 2 -I{} bash -c 'compile_one "$1"' _ {}
 
-while IFS=$'\t' read -r src arch flags out; do
+# Check every file, $JOBS at a time; the lines come out in the jobs' order.
+check_ptx() {
+    local i src arch flags out name msg
+    IFS=$'\t' read -r i src arch flags out <<<"$1"
     name="ptx_corpus/$(basename "$out" .ptx)"
     if [ ! -s "$out" ]; then
         echo "FAIL $name: nvcc could not compile $src for $arch ($flags): $(grep -m1 error "$out.nvcc.log")"
-        continue
-    fi
-    if msg=$("$PTXSIM" ptx --roundtrip --load "$out" 2>&1 >/dev/null); then
+    elif msg=$("$PTXSIM" ptx --roundtrip --load "$out" 2>&1 >/dev/null); then
         echo "PASS $name"
     else
         echo "FAIL $name: $(head -n 3 <<<"$msg" | tr '\n' ' ')"
-    fi
-done <"$jobs_file"
+    fi >"$RESULTS/$(printf '%05d' "$i")"
+}
+export -f check_ptx
+RESULTS=$OUT/results
+rm -rf "$RESULTS"
+mkdir -p "$RESULTS"
+export PTXSIM RESULTS
+awk '{ printf "%d\t%s\0", NR, $0 }' "$jobs_file" |
+    xargs -0 -P "${JOBS:-2}" -n 1 bash -c 'check_ptx "$1"' _
+cat "$RESULTS"/*
