@@ -4,9 +4,9 @@
 #
 # The key of a build is a hash of the nvcc version, the exact nvcc arguments, and the content
 # of every input file (the sources and the headers they include from the tree); the binary is
-# $PTXSIM_CUDA_CACHE/NAME.KEY (default $B/cuda-cache; objects NAME.KEY.o). Older builds of the same NAME are
-# removed when a new one is made. Builds write a temporary file and rename it, so two suites
-# building the same program at once never see half a binary.
+# $PTXSIM_CUDA_CACHE/NAME.KEY (default $B/cuda-cache; objects NAME.KEY.o). Builds of the same
+# NAME unused for two days are removed when a new one is made. Builds write a temporary file
+# and rename it, so two suites building the same program at once never see half a binary.
 #
 #   cuda_cache_build NAME LOG "NVCC ARGS" INPUT...   prints the binary's path (builds it when
 #                                                   missing); non-zero when nvcc fails, its
@@ -17,7 +17,10 @@
 #                                                   per runtime variant
 # Environment: B, NVCC, PTXSIM_CUDA_CACHE.
 
-cuda_cache_dir() { echo "${PTXSIM_CUDA_CACHE:-${B:-build}/cuda-cache}"; }
+cuda_cache_dir() {
+    local d=${PTXSIM_CUDA_CACHE:-${B:-build}/cuda-cache}
+    mkdir -p "$d" && (cd "$d" && pwd)
+}
 
 cuda_cache_nvcc_id() {
     if [ -z "${CUDA_CACHE_NVCC_ID:-}" ]; then
@@ -33,9 +36,10 @@ cuda_cache_build() {
     # an object keeps its .o last: nvcc goes by the extension
     case "$name" in *.o) suffix=.o; name=${name%.o} ;; esac
     dir=$(cuda_cache_dir)
-    mkdir -p "$dir"
-    key=$({ cuda_cache_nvcc_id; printf '%s\n' "$args"; for f in "$@"; do
-              printf '== %s\n' "$f"; cat "$f"; done; } | sha256sum | cut -c1-16)
+    # the key names inputs relative to the cache, so every tree (and mutant scratch tree)
+    # sharing a cache computes the same key for the same build
+    key=$({ cuda_cache_nvcc_id; printf '%s\n' "${args//"$dir"\//}"; for f in "$@"; do
+              printf '== %s\n' "${f#"$dir"/}"; cat "$f"; done; } | sha256sum | cut -c1-16)
     exe=$dir/$name.$key$suffix
     if [ ! -e "$exe" ]; then
         tmp=$dir/$name.$key.tmp$$$suffix
@@ -45,10 +49,12 @@ cuda_cache_build() {
             return 1
         fi
         mv -f "$tmp" "$exe"
-        for f in "$dir/$name".*"$suffix"; do
-            [ "$f" = "$exe" ] || case "$f" in *.tmp*) ;; *) rm -f "$f" ;; esac
-        done
+        # builds of this name not used for two days go (another tree, or a run in progress,
+        # may still use a recent one)
+        find "$dir" -maxdepth 1 -name "$name.*$suffix" ! -name '*.tmp*' ! -newermt '2 days ago' \
+            -delete 2>/dev/null
     fi
+    touch "$exe"
     rm -f "$log"
     echo "$exe"
 }
