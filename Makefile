@@ -50,9 +50,11 @@ ACORE_OBJ  := $(call obj,$(B)/asan,$(CORE_SRC) $(GEN_C))
 ASHIM_OBJ  := $(call obj,$(B)/asan,$(SHIM_SRC))
 AHELP_OBJ  := $(call obj,$(B)/asan,$(UNIT_HELPERS))
 UNIT_BIN   := $(patsubst tests/unit/%.c,$(B)/asan/tests/%,$(UNIT_SRC))
-# The same suites without ASan, for check-quick and the mutants.
+# The same suites without ASan, for check-quick and the mutants. They link the core as a
+# shared library (order-only): a change in the emulator rebuilds one library, not every test.
 QHELP_OBJ  := $(call obj,$(B),$(UNIT_HELPERS))
 QUNIT_BIN  := $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRC))
+QCORE_SO   := $(B)/tests/lib/libptxsim-tests.so
 # Parallel jobs of the builds check, check-quick and mutants start (unless make has -j).
 JOBS       ?= 2
 SUBMAKE     = $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
@@ -150,12 +152,16 @@ $(B)/asan/tests/%: tests/unit/%.c $(AHELP_OBJ) $(ACORE_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(ASANFLAGS) -Wno-error=shadow -o $@ $< $(AHELP_OBJ) $(ACORE_A) $(CHECK_LIBS) $(LIBS)
 
-$(B)/tests/unit/%: tests/unit/%.c $(QHELP_OBJ) $(CORE_A)
+$(QCORE_SO): $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASEFLAGS) $(CFLAGS) -Wno-error=shadow -o $@ $< $(QHELP_OBJ) $(CORE_A) $(CHECK_LIBS) $(LIBS)
+	$(CC) -shared -Wl,-soname,libptxsim-tests.so -o $@ $(CORE_OBJ) $(LIBS)
+$(B)/tests/unit/%: tests/unit/%.c $(QHELP_OBJ) | $(QCORE_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(CFLAGS) -Wno-error=shadow -o $@ $< $(QHELP_OBJ) -L$(dir $(QCORE_SO)) \
+	  -lptxsim-tests -Wl,-rpath,'$$ORIGIN/../lib' $(CHECK_LIBS) $(LIBS)
 
 unit-tests: $(UNIT_BIN)
-quick-unit-tests: $(QUNIT_BIN)
+quick-unit-tests: $(QUNIT_BIN) $(QCORE_SO)
 
 check: deps
 	@$(SUBMAKE) all $(UNIT_BIN) $(ASHIM_SO)
