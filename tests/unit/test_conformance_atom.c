@@ -13,7 +13,8 @@
  * rounds to nearest even, and atom.add.f32 flushes subnormal inputs and results to
  * sign-preserving zero; min/max.f32 of a NaN and a number gives the number, -0 < +0.
  * 16-bit atomics (add.noftz f16/bf16/f16x2/bf16x2, cas.b16, exch.b16) on neighbouring halves
- * of one word: each lane changes its own half only.
+ * of one word: each lane changes its own half only. 128-bit cas and exch: cas stores only when
+ * both halves match.
  *
  * Under contention (many lanes, warps and CTAs on one address): the sum must be exact and the
  * returned old values must form a valid serial order (sorted, each is the previous one plus
@@ -431,6 +432,95 @@ START_TEST(atom_16bit)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- 128-bit atomics */
+
+/* atom.cas.b128 / atom.exch.b128 (sm_90): cas stores c only when all 16 bytes equal b (rows
+ * where only the low or only the high half matches must not store); exch always stores b; both
+ * return the old 16 bytes. Global, shared and generic addresses. */
+typedef struct b128form { const char *name, *text; bool shared, cas; } b128form;
+static const b128form b128forms[] = {
+    { "atom.global.cas.b128", "atom.global.cas.b128 %old, [%a], %b, %c;", false, true },
+    { "atom.shared.cas.b128", "atom.shared.cas.b128 %old, [%a], %b, %c;", true, true },
+    { "atom.cas.b128 (generic address of global memory)", "atom.cas.b128 %old, [%a], %b, %c;", false, true },
+    { "atom.global.exch.b128", "atom.global.exch.b128 %old, [%a], %b;", false, false },
+    { "atom.shared.exch.b128", "atom.shared.exch.b128 %old, [%a], %b;", true, false },
+};
+
+START_TEST(atom_b128)
+{
+    const b128form *f = &b128forms[_i];
+    char ptx[3072];
+    snprintf(ptx, sizeof ptx,
+             CONF_PTX_HEADER
+             ".visible .entry k(.param .u64 pmem, .param .u64 pb, .param .u64 pc, .param .u64 pout)\n"
+             "{\n"
+             "    .shared .align 16 .b8 sh[512];\n"
+             "    .reg .b64 %%mem, %%pb, %%pc, %%pout, %%off, %%a, %%s, %%bl, %%bh, %%cl, %%ch, %%ol, %%oh;\n"
+             "    .reg .b32 %%t;\n"
+             "    .reg .b128 %%b, %%c, %%old;\n"
+             "    ld.param.u64 %%mem, [pmem];\n"
+             "    ld.param.u64 %%pb, [pb];\n"
+             "    ld.param.u64 %%pc, [pc];\n"
+             "    ld.param.u64 %%pout, [pout];\n"
+             "    mov.u32 %%t, %%tid.x;\n"
+             "    mul.wide.u32 %%off, %%t, 16;\n"
+             "    add.u64 %%a, %%mem, %%off;\n"
+             "    add.u64 %%pb, %%pb, %%off;\n"
+             "    add.u64 %%pc, %%pc, %%off;\n"
+             "    add.u64 %%pout, %%pout, %%off;\n"
+             "    ld.global.v2.u64 {%%bl, %%bh}, [%%pb];\n"
+             "    ld.global.v2.u64 {%%cl, %%ch}, [%%pc];\n"
+             "    mov.b128 %%b, {%%bl, %%bh};\n"
+             "    mov.b128 %%c, {%%cl, %%ch};\n"
+             "%s"
+             "    %s\n"
+             "%s"
+             "    mov.b128 {%%ol, %%oh}, %%old;\n"
+             "    st.global.v2.u64 [%%pout], {%%ol, %%oh};\n"
+             "    ret;\n"
+             "}\n",
+             f->shared ? "    mov.u64 %s, sh;\n    add.u64 %s, %s, %off;\n    ld.global.v2.u64 {%ol, %oh}, [%a];\n"
+                         "    st.shared.v2.u64 [%s], {%ol, %oh};\n    bar.sync 0;\n    mov.u64 %a, %s;\n" : "",
+             f->text,
+             f->shared ? "    bar.sync 0;\n    ld.shared.v2.u64 {%bl, %bh}, [%s];\n    add.u64 %a, %mem, %off;\n"
+                         "    st.global.v2.u64 [%a], {%bl, %bh};\n" : "");
+    enum { N = 32 };
+    uint64_t *mem = conf_dev_alloc(N * 16), *b = conf_dev_alloc(N * 16), *c = conf_dev_alloc(N * 16),
+             *out = conf_dev_alloc(N * 16);
+    uint64_t init[N][2], bw[N][2], cw[N][2];
+    for (int l = 0; l < N; l++) {
+        uint64_t lo = l < 4 ? 0 : 0x1111111100000000ull + (uint64_t)l, hi = l < 4 ? 0 : 0x2222222200000000ull + (uint64_t)l;
+        init[l][0] = lo;
+        init[l][1] = hi;
+        switch (l % 4) {   /* both halves match, only the low, only the high, neither */
+        case 0: bw[l][0] = lo; bw[l][1] = hi; break;
+        case 1: bw[l][0] = lo; bw[l][1] = hi ^ 0x8000000000000000ull; break;
+        case 2: bw[l][0] = lo ^ 1; bw[l][1] = hi; break;
+        default: bw[l][0] = ~lo; bw[l][1] = ~hi; break;
+        }
+        cw[l][0] = 0xc0c0c0c000000000ull | (uint64_t)(l + 1);
+        cw[l][1] = 0xd0d0d0d000000000ull | (uint64_t)(l + 1);
+        memcpy(&mem[2 * l], init[l], 16);
+        memcpy(&b[2 * l], bw[l], 16);
+        memcpy(&c[2 * l], cw[l], 16);
+        out[2 * l] = out[2 * l + 1] = 0x5a5a5a5a5a5a5a5aull;
+    }
+    uint64_t params[4] = { conf_dev_addr(mem), conf_dev_addr(b), conf_dev_addr(c), conf_dev_addr(out) };
+    conf_result r;
+    if (conf_run_k(f->name, ptx, DIM(1, 1, 1), DIM(N, 1, 1), 0, params, 4, &r) != CONF_OK) ck_abort_msg("%s", r.message);
+    for (int l = 0; l < N; l++) {
+        const uint64_t *want = f->cas ? (l % 4 == 0 ? cw[l] : init[l]) : bw[l];
+        ck_assert_msg(mem[2 * l] == want[0] && mem[2 * l + 1] == want[1],
+                      "%s lane %d: memory 0x%016" PRIx64 "%016" PRIx64 " b 0x%016" PRIx64 "%016" PRIx64
+                      ": afterwards want 0x%016" PRIx64 "%016" PRIx64 " got 0x%016" PRIx64 "%016" PRIx64,
+                      f->name, l, init[l][1], init[l][0], bw[l][1], bw[l][0], want[1], want[0], mem[2 * l + 1], mem[2 * l]);
+        ck_assert_msg(out[2 * l] == init[l][0] && out[2 * l + 1] == init[l][1],
+                      "%s lane %d: returned 0x%016" PRIx64 "%016" PRIx64 ", the old value is 0x%016" PRIx64 "%016" PRIx64,
+                      f->name, l, out[2 * l + 1], out[2 * l], init[l][1], init[l][0]);
+    }
+}
+END_TEST
+
 /* ---------------------------------------------------------------- contention */
 
 static void run_ok(const char *name, const char *ptx, emu_dim3 grid, emu_dim3 block, const uint64_t *params, int n)
@@ -723,6 +813,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, atom_row, 0, (int)rows);
     tcase_add_loop_test(tc, atom_16bit, 0, (int)CONF_N(h16forms));
+    tcase_add_loop_test(tc, atom_b128, 0, (int)CONF_N(b128forms));
     suite_add_tcase(s, tc);
     tc = tcase_create("atomics under contention");
     tcase_set_timeout(tc, 60);
