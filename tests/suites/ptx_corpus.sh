@@ -88,6 +88,7 @@ RESULTS=$OUT/results
 rm -rf "$RESULTS"
 mkdir -p "$RESULTS"
 export PTXSIM RESULTS
-awk '{ printf "%d\t%s\0", NR, $0 }' "$jobs_file" |
+# (numbered by awk, NUL-separated by tr: mawk, Debian's awk, cannot print a NUL byte)
+awk '{ printf "%d\t%s\n", NR, $0 }' "$jobs_file" | tr '\n' '\0' |
     xargs -0 -P "${JOBS:-2}" -n 1 bash -c 'check_ptx "$1"' _
 cat "$RESULTS"/*
