@@ -79,7 +79,7 @@ for lib in "$CUDA_HOME"/lib64/lib*.so*; do
     libs+=("$(stat -c %s "$real") $real")
 done
 printf '%s\n' "${libs[@]}" | sort -rn | cut -d' ' -f2- | tr '\n' '\0' |
-    xargs -0 -P "$JOBS" -n 1 bash -c 'check_lib "$1"' _
+    xargs -0 -r -P "$JOBS" -n 1 bash -c 'check_lib "$1"' _
 for f in "$WORK"/results/*; do
     [ -e "$f" ] && cat "$f"
 done

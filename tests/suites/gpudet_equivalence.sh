@@ -97,6 +97,6 @@ for src in tests/cuda/*.cu; do
     [ -e "$src" ] || continue
     [ -n "$FILTER" ] && [[ $src != *"$FILTER"* ]] && continue
     printf '%s\0' "$src"
-done | xargs -0 -P "${JOBS:-2}" -n 1 bash -c 'equiv_one "$1" >"$RESULTS/$(basename "$1" .cu)"' _
+done | xargs -0 -r -P "${JOBS:-2}" -n 1 bash -c 'equiv_one "$1" >"$RESULTS/$(basename "$1" .cu)"' _
 cat "$RESULTS"/* 2>/dev/null
 echo "gpudet equivalence: $(($(date +%s) - start)) s"

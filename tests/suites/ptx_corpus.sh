@@ -90,5 +90,5 @@ mkdir -p "$RESULTS"
 export PTXSIM RESULTS
 # (numbered by awk, NUL-separated by tr: mawk, Debian's awk, cannot print a NUL byte)
 awk '{ printf "%d\t%s\n", NR, $0 }' "$jobs_file" | tr '\n' '\0' |
-    xargs -0 -P "${JOBS:-2}" -n 1 bash -c 'check_ptx "$1"' _
+    xargs -0 -r -P "${JOBS:-2}" -n 1 bash -c 'check_ptx "$1"' _
 cat "$RESULTS"/*
