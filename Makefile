@@ -2,6 +2,10 @@
 #   make          build/bin/ptxsim, build/lib/libcudart.so.13 (and .12, .11.0), libcuda.so.1
 #   make deps     install what is missing from Debian's archive
 #   make check    deps, build, every test suite; ends with "N passed, N failed"
+#   make check-quick  the inner loop (about 3 minutes): unit tests without ASan, the CUDA
+#                 programs from the binary cache, the determinism suite; same summary line
+#   make mutants  applies each mutant of tests/mutants/ in a scratch tree and runs the quick
+#                 suite against it (MUTANT=pattern for a subset); ends "N killed of M"
 #   make demo     deps, build, run the flagship example under ptxsim
 #   make bench    the benchmarks in bench/ (never part of check)
 
@@ -55,6 +59,14 @@ ACORE_OBJ  := $(call obj,$(B)/asan,$(CORE_SRC) $(GEN_C))
 ASHIM_OBJ  := $(call obj,$(B)/asan,$(SHIM_SRC))
 AHELP_OBJ  := $(call obj,$(B)/asan,$(UNIT_HELPERS))
 UNIT_BIN   := $(patsubst tests/unit/%.c,$(B)/asan/tests/%,$(UNIT_SRC))
+# The same suites without ASan, for check-quick and the mutants. They link the core as a
+# shared library (order-only): a change in the emulator rebuilds one library, not every test.
+QHELP_OBJ  := $(call obj,$(B),$(UNIT_HELPERS))
+QUNIT_BIN  := $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRC))
+QCORE_SO   := $(B)/tests/lib/libptxsim-tests.so
+# Parallel jobs of the builds check, check-quick and mutants start (unless make has -j).
+JOBS       ?= 2
+SUBMAKE     = $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 
 PTXSIM     := $(B)/bin/ptxsim
 SHIM_SO    := $(B)/lib/libcudart.so.13
@@ -67,7 +79,7 @@ ASHIM_SO   := $(B)/asan/lib/libcudart.so.13
 CORE_A     := $(B)/lib/libptxsim.a
 ACORE_A    := $(B)/asan/lib/libptxsim.a
 
-.PHONY: all deps check demo bench clean unit-tests cuda-tests
+.PHONY: all deps check check-quick mutants demo bench clean unit-tests quick-unit-tests cuda-tests
 .DEFAULT_GOAL := all
 .SECONDARY:
 
@@ -130,7 +142,7 @@ $(B)/asan/obj/%.o: %.c | $(GEN_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(ASANFLAGS) -MMD -MP -c $< -o $@
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+-include $(shell find $(B)/obj $(B)/asan/obj -name '*.d' 2>/dev/null)
 
 # ---------------------------------------------------------------- products
 $(CORE_A): $(CORE_OBJ)
@@ -193,14 +205,30 @@ $(B)/asan/tests/%: tests/unit/%.c $(AHELP_OBJ) $(ACORE_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(ASANFLAGS) -Wno-error=shadow -o $@ $< $(AHELP_OBJ) $(ACORE_A) $(CHECK_LIBS) $(LIBS)
 
+$(QCORE_SO): $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libptxsim-tests.so -o $@ $(CORE_OBJ) $(LIBS)
+$(B)/tests/unit/%: tests/unit/%.c $(QHELP_OBJ) | $(QCORE_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(CFLAGS) -Wno-error=shadow -o $@ $< $(QHELP_OBJ) -L$(dir $(QCORE_SO)) \
+	  -lptxsim-tests -Wl,-rpath,'$$ORIGIN/../lib' $(CHECK_LIBS) $(LIBS)
+
 unit-tests: $(UNIT_BIN)
+quick-unit-tests: $(QUNIT_BIN) $(QCORE_SO)
 
 check: deps
-	@$(MAKE) --no-print-directory all $(UNIT_BIN) $(ASHIM_SO)
+	@$(SUBMAKE) all $(UNIT_BIN) $(ASHIM_SO)
 	@NVCC="$(NVCC)" B="$(B)" bash tests/run_all.sh
 
+check-quick: deps
+	@$(SUBMAKE) all $(QUNIT_BIN)
+	@NVCC="$(NVCC)" B="$(B)" PTXSIM_QUICK=1 bash tests/run_all.sh
+
+mutants: deps
+	@NVCC="$(NVCC)" JOBS="$(JOBS)" MUTANT="$(MUTANT)" bash tests/mutants/run_mutants.sh
+
 demo: deps
-	@$(MAKE) --no-print-directory all
+	@$(SUBMAKE) all
 	@NVCC="$(NVCC)" B="$(B)" bash examples/run_demo.sh
 
 bench: all

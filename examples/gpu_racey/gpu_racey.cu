@@ -18,6 +18,9 @@
 // plus                           PASS control | FAIL control: ...
 //                                PASS one_warp_reference | FAIL one_warp_reference: ...
 // and FAIL <kernel>: <CUDA error> when a launch or copy fails. Exit status 0 when nothing failed.
+// `--kernel gpudet_one_quantum` (not part of `all`) runs racey_global and checks it against a
+// CPU model of GPUDet's contract, valid when the whole kernel is one quantum (--det=gpudet
+// --quantum=1000000000): PASS gpudet_one_quantum_reference | FAIL ...
 //
 // Build: nvcc -cudart shared -lineinfo -o gpu_racey gpu_racey.cu
 // Usage: gpu_racey [--kernel NAME[,NAME...]|all] [--loops N] [--blocks N] [--threads N]
@@ -355,8 +358,10 @@ static void control_reference(unsigned *mc, unsigned *sig, unsigned n, int loops
 // CPU reference of racey_global run by one warp of `lanes` threads (spec S3.4): the warp
 // executes each instruction for all lanes before the next, in the source's order of volatile
 // accesses (ld sig, ld m, ld m, st m, st sig); in the one same-address store instruction
-// (st m[i2]) the highest lane wins, which storing in ascending lane order gives.
-static void one_warp_reference(unsigned *m, unsigned *sig, unsigned lanes, int loops)
+// (st m[i2]) the highest lane wins, which storing in ascending lane order gives. written[k]
+// (when given) records which words of m[] the warp stored to.
+static void one_warp_reference(unsigned *m, unsigned *sig, unsigned lanes, int loops,
+                               bool *written = NULL)
 {
     unsigned num[32], i2[32];
     for (int l = 0; l < loops; l++) {
@@ -368,11 +373,45 @@ static void one_warp_reference(unsigned *m, unsigned *sig, unsigned lanes, int l
             i2[a] = num[a] % MAX_ELEM;
             num[a] = mix(num[a], m[i2[a]]);
         }
-        for (unsigned a = 0; a < lanes; a++)
+        for (unsigned a = 0; a < lanes; a++) {
             m[i2[a]] = num[a];
+            if (written)
+                written[i2[a]] = true;
+        }
         for (unsigned a = 0; a < lanes; a++)
             sig[a] = num[a];
     }
+}
+
+// CPU model of GPUDet's contract (spec S3, S6, S7) for racey_global run as ONE quantum (a
+// quantum larger than any warp's instruction count, so no warp stops before it exits): every
+// warp runs in isolation on the memory of the kernel's start plus its own stores, which is
+// one_warp_reference on a private copy of m[]; then the stores commit so that each word holds
+// the value of the highest-priority warp that wrote it, priority being the lowest hardware
+// warp ID. With at most one CTA per SM, CTA c sits in CTA slot c (slots fill in ascending
+// order, gslot = k * SMs + sm), on SM c, and its warp i has ID i * SMs + c (warp slot L of SM s
+// has ID L * SMs + s). sig[] words are written by their own thread only.
+static void gpudet_one_quantum_reference(unsigned *m, unsigned *sig, unsigned blocks,
+                                         unsigned threads, unsigned sms, int loops)
+{
+    unsigned warps = threads / 32u;
+    unsigned start[MAX_ELEM], best_id[MAX_ELEM];
+    memcpy(start, m, sizeof start);
+    for (unsigned k = 0; k < MAX_ELEM; k++)
+        best_id[k] = ~0u;
+    for (unsigned c = 0; c < blocks; c++)
+        for (unsigned i = 0; i < warps; i++) {
+            unsigned view[MAX_ELEM], id = i * sms + c;
+            bool written[MAX_ELEM] = {false};
+            memcpy(view, start, sizeof view);
+            unsigned *wsig = sig + c * threads + i * 32u;
+            one_warp_reference(view, wsig, 32u, loops, written);
+            for (unsigned k = 0; k < MAX_ELEM; k++)
+                if (written[k] && id < best_id[k]) {
+                    best_id[k] = id;
+                    m[k] = view[k];
+                }
+        }
 }
 
 struct options {
@@ -515,6 +554,58 @@ static void run_one_warp(const options *o)
                        (unsigned long long)got_sig, (unsigned long long)want_sig);
                 g_failed = 1;
             }
+        }
+    }
+    free_buffers(&b);
+}
+
+// Not part of `all`: holds only under --det=gpudet with a quantum no warp reaches (the
+// determinism suite runs it with --quantum=1000000000). Checks racey_global against the model.
+static void run_gpudet_one_quantum(const options *o)
+{
+    const char *name = "gpudet_one_quantum";
+    size_t n = (size_t)o->blocks * o->threads;
+    cudaDeviceProp prop;
+    if (!cuda_ok(cudaGetDeviceProperties(&prop, 0), name, "cudaGetDeviceProperties"))
+        return;
+    if (o->threads % 32 != 0 || o->blocks > prop.multiProcessorCount) {
+        printf("FAIL %s: the model needs whole warps and at most one CTA per SM (%d SMs)\n",
+               name, prop.multiProcessorCount);
+        g_failed = 1;
+        return;
+    }
+    run_buffers b;
+    if (setup_buffers(&b, name, MAX_ELEM, n, 0, 0)) {
+        racey_global<<<o->blocks, o->threads>>>(b.d_m, b.d_sig, o->loops);
+        uint64_t got_sig;
+        if (finish_run(&b, name, &got_sig)) {
+            unsigned rm[MAX_ELEM];
+            unsigned *rsig = (unsigned *)calloc(n, sizeof(unsigned));
+            if (!rsig) {
+                printf("FAIL %s: out of host memory\n", name);
+                g_failed = 1;
+                free_buffers(&b);
+                return;
+            }
+            init_racey(rm, rsig, n);
+            gpudet_one_quantum_reference(rm, rsig, (unsigned)o->blocks, (unsigned)o->threads,
+                                         (unsigned)prop.multiProcessorCount, o->loops);
+            int bad = -1;
+            const char *what = "";
+            for (unsigned k = 0; k < MAX_ELEM && bad < 0; k++)
+                if (b.m[k] != rm[k]) { bad = (int)k; what = "m"; }
+            for (size_t a = 0; a < n && bad < 0; a++)
+                if (b.sig[a] != rsig[a]) { bad = (int)a; what = "sig"; }
+            if (bad < 0) {
+                printf("PASS gpudet_one_quantum_reference\n");
+            } else {
+                unsigned got = what[0] == 'm' ? b.m[bad] : b.sig[bad];
+                unsigned want = what[0] == 'm' ? rm[bad] : rsig[bad];
+                printf("FAIL gpudet_one_quantum_reference: %s[%d] = %u, the GPUDet model (warps "
+                       "isolated, lowest warp ID wins) gives %u\n", what, bad, got, want);
+                g_failed = 1;
+            }
+            free(rsig);
         }
     }
     free_buffers(&b);
@@ -684,8 +775,11 @@ static const char *const kernel_names[] = {
     "racey_atomic_cas", "racey_atomic_one", "racey_barrier_k1", "racey_barrier_k4",
     "racey_barrier_k13", "racey_fence",     "racey_diverge",    "racey_many_wg",
     "racey_partial",   "racey_bytes",       "racey_shared",     "control",
+    "gpudet_one_quantum",
 };
 #define KERNEL_COUNT (sizeof kernel_names / sizeof kernel_names[0])
+// `all` runs the kernels before this one; the ones after it are checks of one mode each.
+#define ALL_COUNT 16
 
 static void run_kernel(int idx, const options *o)
 {
@@ -703,6 +797,7 @@ static void run_kernel(int idx, const options *o)
     case 13: run_bytes(o); break;
     case 14: run_shared(o); break;
     case 15: run_control(o); break;
+    case 16: run_gpudet_one_quantum(o); break;
     }
 }
 
@@ -710,14 +805,15 @@ static void run_kernel(int idx, const options *o)
 static bool select_word(const char *word, bool *sel)
 {
     if (strcmp(word, "all") == 0) {
-        for (size_t i = 0; i < KERNEL_COUNT; i++)
+        for (size_t i = 0; i < ALL_COUNT; i++)
             sel[i] = true;
         return true;
     }
     char full[64];
     if (strcmp(word, "racey_control") == 0)
         word = "control";
-    if (strncmp(word, "racey_", 6) != 0 && strcmp(word, "control") != 0)
+    if (strncmp(word, "racey_", 6) != 0 && strcmp(word, "control") != 0 &&
+        strcmp(word, "gpudet_one_quantum") != 0)
         snprintf(full, sizeof full, "racey_%s", word);
     else
         snprintf(full, sizeof full, "%s", word);
@@ -744,9 +840,11 @@ static void usage(FILE *f)
             "  defaults: --kernel all --loops %d --blocks %d --threads %d\n"
             "  kernels:",
             DEFAULT_LOOPS, DEFAULT_BLOCKS, DEFAULT_THREADS);
-    for (size_t i = 0; i < KERNEL_COUNT; i++)
+    for (size_t i = 0; i < ALL_COUNT; i++)
         fprintf(f, " %s", kernel_names[i]);
-    fprintf(f, "\n  families: racey_atomic, racey_barrier\n");
+    fprintf(f, "\n  families: racey_atomic, racey_barrier\n"
+               "  gpudet_one_quantum: racey_global checked against a model of GPUDet, for\n"
+               "    --det=gpudet with a quantum no warp reaches (not part of all)\n");
 }
 
 static bool parse_int(const char *s, int lo, int hi, int *out)

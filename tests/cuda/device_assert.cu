@@ -51,9 +51,19 @@ int main()
 {
     int *d;
     CUDA_OK("malloc", cudaMalloc(&d, 4 * 32 * sizeof(int)));
+    CUDA_OK("memset", cudaMemset(d, 0xff, 32 * sizeof(int)));
     passing<<<1, 32>>>(d);
     CUDA_OK("passing_assert", cudaDeviceSynchronize());
-    check(true, "assert_true_no_effect", "");
+    {
+        // a passing assert changes nothing: every thread went on to write its index
+        int first[32];
+        CUDA_OK("copy", cudaMemcpy(first, d, sizeof first, cudaMemcpyDeviceToHost));
+        int bad = -1;
+        for (int t = 0; t < 32 && bad < 0; t++)
+            if (first[t] != t) bad = t;
+        check(bad < 0, "assert_true_no_effect", "out[%d] = %d after a passing assert, want %d",
+              bad, bad >= 0 ? first[bad] : 0, bad);
+    }
 
     cudaError_t launch = cudaSuccess, sync = cudaSuccess;
     std::string err = capture_stderr([&] {

@@ -15,13 +15,25 @@
 #   same_everywhere/<kernel>   racey_one_warp and control: one signature over every run
 #   reference/<check>          every run printed PASS for control and one_warp_reference
 #                              (the program's own CPU references)
+#   recorded/<kernel>          the gpudet signature is the one recorded in
+#                              tests/determinism/gpudet_signatures.txt (and recorded_quantum_<Q>
+#                              for every kernel at quantum Q): a result that is stable but
+#                              wrong (a changed commit or serial order, say) fails here
+#   gpudet_model/<shape>       racey_global as one quantum (--quantum=1000000000) equals the
+#                              program's CPU model of GPUDet (warps isolated, lowest warp ID
+#                              wins), on 1 and 4 host threads and two launch shapes
 #   runs_completed             every run exited 0
 # R9/R10 under --det=off are outside any guarantee and only reported as "info" lines.
 # Ends with the time it took; exit status 1 when a check failed.
 #
+# The recorded signatures are a checked-in expectation: a change to GPUDet's results must
+# change that file, in a commit that says why. RECORD_SIGNATURES=1 rewrites it from this run
+# (only when every other check passes); tests/determinism/README.md says how they were checked.
+#
 # Environment: B (build dir, default build), NVCC (default nvcc), PTXSIM (default
-# $B/bin/ptxsim), RACEY_APP_ARGS (extra gpu_racey arguments, e.g. "--loops 64").
-# gpu_racey is built into $B/examples/ when missing or older than its source.
+# $B/bin/ptxsim), RACEY_APP_ARGS (extra gpu_racey arguments, e.g. "--loops 64"; the recorded
+# signatures are for the defaults, so they are not compared then), RECORD_SIGNATURES=1.
+# gpu_racey comes from the build cache of tests/cuda_cache.sh.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 B=${B:-build}
@@ -29,8 +41,8 @@ NVCC=${NVCC:-nvcc}
 PTXSIM=${PTXSIM:-$B/bin/ptxsim}
 APP_ARGS=${RACEY_APP_ARGS:-}
 SRC=examples/gpu_racey/gpu_racey.cu
-APP=$B/examples/gpu_racey
 LOGS=$B/test-logs/determinism
+RECORDED=tests/determinism/gpudet_signatures.txt
 start=$(date +%s)
 
 # Kernels as gpu_racey names them (--kernel all), and those that must race without
@@ -50,16 +62,14 @@ finish() {
 ALL_RUNS=()
 
 # ---------------------------------------------------------------- build
-mkdir -p "$B/examples" "$LOGS"
-if [ ! -x "$APP" ] || [ "$SRC" -nt "$APP" ]; then
-    if ! "$NVCC" -cudart shared -lineinfo -Wno-deprecated-gpu-targets -o "$APP.tmp.$$" "$SRC" \
-        >"$LOGS/nvcc.log" 2>&1; then
-        echo "FAIL build: nvcc could not build $SRC; see $LOGS/nvcc.log"
-        rm -f "$APP.tmp.$$"
-        finish
-        exit 1
-    fi
-    mv -f "$APP.tmp.$$" "$APP"
+mkdir -p "$LOGS"
+# shellcheck source=tests/cuda_cache.sh
+. tests/cuda_cache.sh
+if ! APP=$(cuda_cache_build gpu_racey.shared "$LOGS/nvcc.log" \
+               "-cudart shared -lineinfo -Wno-deprecated-gpu-targets $SRC" "$SRC"); then
+    echo "FAIL build: nvcc could not build $SRC; see $LOGS/nvcc.log"
+    finish
+    exit 1
 fi
 if [ ! -x "$PTXSIM" ]; then
     echo "FAIL ptxsim: no ptxsim at $PTXSIM (set B= or PTXSIM=)"
@@ -98,6 +108,19 @@ for q in $QUANTA; do
         QUANTUM_RUNS[$q]+=" gpudet-q$q-t$t-s$s"
     done
 done
+# The CPU model of one quantum: two launch shapes (4 CTAs of 4 warps, 8 CTAs of 2 warps).
+MODEL_RUNS=()
+for shape in "4 128" "8 64"; do
+    read -r nb nt <<<"$shape"
+    for t in 1 4; do
+        name=model-b$nb-t$t
+        timeout 120 "$PTXSIM" run --det=gpudet --quantum=1000000000 --threads="$t" --seed="$t" \
+            -- "$APP" --kernel gpudet_one_quantum --blocks "$nb" --threads "$nt" \
+            >"$LOGS/$name.model.log" 2>&1
+        echo "# $name: exit $?" >>"$LOGS/$name.model.log"
+        MODEL_RUNS+=("$name")
+    done
+done
 OFF_RUNS=()
 for t in 2 4; do
     for s in 1 2 3 4; do
@@ -107,6 +130,10 @@ for t in 2 4; do
 done
 
 # ---------------------------------------------------------------- analysis
+# The recorded signatures (default quantum per kernel, every kernel at the other quanta).
+recorded() { awk -v q="$1" -v k="$2" '$1 == q && $2 == k { print $3 }' "$RECORDED" 2>/dev/null; }
+# first_sig KERNEL RUN: the signature RUN printed for KERNEL.
+first_sig() { awk -v k="$1" '$1 == "signature" && $2 == k && NF == 3 { print $3; exit }' "$LOGS/$2.run.log"; }
 {
 # signatures KERNEL RUN...: prints "DISTINCT RUNS MISSING|run=sig run=sig ..." for one kernel
 # over the named runs (a signature is shown by its first 8 hex digits, "missing" when the run
@@ -194,6 +221,52 @@ for k in $INVARIANT_KERNELS; do
     check_one "same_everywhere/$k" "$k" "${ALL_RUNS[@]}"
 done
 
+if [ -n "$APP_ARGS" ]; then
+    echo "info recorded: not compared (RACEY_APP_ARGS=$APP_ARGS; the recorded signatures are for the defaults)"
+elif [ "${RECORD_SIGNATURES:-0}" != 1 ]; then
+    for k in $ALL_KERNELS; do
+        want=$(recorded default "$k")
+        got=$(first_sig "$k" "${GPUDET_RUNS[0]}")
+        if [ -z "$want" ]; then
+            echo "FAIL recorded/$k: no signature recorded in $RECORDED"
+        elif [ "$got" = "$want" ]; then
+            echo "PASS recorded/$k"
+        else
+            echo "FAIL recorded/$k: gpudet gives ${got:-none}, recorded $want (a stable but" \
+                 "different result: see tests/determinism/README.md)"
+        fi
+    done
+    for q in $QUANTA; do
+        # shellcheck disable=SC2206
+        qruns=(${QUANTUM_RUNS[$q]})
+        bad=()
+        for k in $ALL_KERNELS; do
+            want=$(recorded "$q" "$k")
+            got=$(first_sig "$k" "${qruns[0]}")
+            [ -n "$want" ] && [ "$got" = "$want" ] || bad+=("$k(${got:-none}, recorded ${want:-none})")
+        done
+        if [ ${#bad[@]} -eq 0 ]; then
+            echo "PASS recorded_quantum_$q"
+        else
+            echo "FAIL recorded_quantum_$q: ${#bad[@]} kernels differ: ${bad[*]}"
+        fi
+    done
+fi
+
+for shape in b4 b8; do
+    bad=()
+    for r in "${MODEL_RUNS[@]}"; do
+        [[ $r == model-$shape-* ]] || continue
+        grep -qx "PASS gpudet_one_quantum_reference" "$LOGS/$r.model.log" && continue
+        bad+=("$r($(grep -m1 '^FAIL' "$LOGS/$r.model.log" || tail -n 1 "$LOGS/$r.model.log"))")
+    done
+    if [ ${#bad[@]} -eq 0 ]; then
+        echo "PASS gpudet_model/one_quantum_$shape"
+    else
+        echo "FAIL gpudet_model/one_quantum_$shape: ${bad[*]}"
+    fi
+done
+
 # The program's own checks: "PASS control" / "PASS one_warp_reference" in every run.
 for c in control one_warp_reference; do
     bad=()
@@ -225,5 +298,25 @@ else
 fi
 } | tee "$LOGS/summary.txt"
 
+if [ "${RECORD_SIGNATURES:-0}" = 1 ]; then
+    if grep -q '^FAIL' "$LOGS/summary.txt"; then
+        echo "RECORD_SIGNATURES: not recorded, a check failed"
+    else
+        {
+            echo "# gpudet_signatures.txt: GPU-Racey signatures under --det=gpudet (defaults:"
+            echo "# --blocks 4 --threads 128 --loops 128), compared by determinism_suite.sh."
+            echo "# quantum kernel signature. Recorded $(date -u +%Y-%m-%d) with RECORD_SIGNATURES=1;"
+            echo "# see README.md here for how they were checked, and change them only with a"
+            echo "# reason in the commit."
+            for k in $ALL_KERNELS; do echo "default $k $(first_sig "$k" "${GPUDET_RUNS[0]}")"; done
+            for q in $QUANTA; do
+                # shellcheck disable=SC2206
+                qruns=(${QUANTUM_RUNS[$q]})
+                for k in $ALL_KERNELS; do echo "$q $k $(first_sig "$k" "${qruns[0]}")"; done
+            done
+        } >"$RECORDED"
+        echo "RECORD_SIGNATURES: wrote $RECORDED"
+    fi
+fi
 finish
 ! grep -q '^FAIL' "$LOGS/summary.txt"

@@ -2,7 +2,7 @@
 # gpudet_equivalence.sh: every race-free CUDA test program (tests/cuda/*.cu) must give the same
 # result under --det=gpudet as without determinism, on 1, 2 and 4 host threads.
 #
-# For each program (the -cudart shared build tests/run_all.sh makes; built here when missing):
+# For each program (the -cudart shared build tests/run_all.sh makes, from the build cache):
 #   reference: ptxsim run --det=off --threads=1
 #   gpudet:    ptxsim run --det=gpudet --threads=T --seed=T, T = 1, 2, 4
 # and one line per program, "PASS gpudet_equivalence/NAME" when every gpudet run exits as the
@@ -24,29 +24,12 @@ start=$(date +%s)
 
 field() { sed -n "s|^// $2: ||p" "$1" | head -n 1; }
 
-# build SRC: the shared-runtime executable, as tests/run_all.sh builds it; prints its path.
+# build SRC: the shared-runtime executable, from the build cache tests/run_all.sh uses
+# (tests/cuda_cache.sh); prints its path.
+# shellcheck source=tests/cuda_cache.sh
+. tests/cuda_cache.sh
 build() {
-    local src=$1 name exe stale=0 f extra
-    name=$(basename "$src" .cu)
-    exe=$B/tests/cuda/$name.shared
-    local srcs=("$src")
-    [ -d "${src%.cu}" ] && srcs+=("${src%.cu}"/*.cu)
-    [ -x "$exe" ] || stale=1
-    for f in "${srcs[@]}" tests/cuda/check.cuh; do
-        [ -e "$f" ] && [ "$f" -nt "$exe" ] && stale=1
-    done
-    if [ "$stale" -eq 1 ]; then
-        extra=$(field "$src" nvcc)
-        if [[ " $extra " == *" -lnvrtc "* ]]; then  # as tests/run_all.sh links NVRTC programs
-            nvcc_path=$(readlink -f "$(command -v "$NVCC" 2>/dev/null || echo "$NVCC")")
-            extra="$extra -Xlinker -rpath -Xlinker $(dirname "$(dirname "$nvcc_path")")/lib64"
-        fi
-        # shellcheck disable=SC2086
-        "$NVCC" -cudart shared -Wno-deprecated-gpu-targets -lineinfo -Itests/cuda $extra \
-            -o "$exe.tmp.$$" "${srcs[@]}" >"$LOGS/$name.build.log" 2>&1 &&
-            mv -f "$exe.tmp.$$" "$exe" || { rm -f "$exe.tmp.$$"; return 1; }
-    fi
-    echo "$exe"
+    cuda_test_build "$1" shared "$LOGS/$(basename "$1" .cu).build.log"
 }
 
 if [ ! -x "$PTXSIM" ]; then
@@ -54,22 +37,22 @@ if [ ! -x "$PTXSIM" ]; then
     exit 1
 fi
 
-for src in tests/cuda/*.cu; do
-    [ -e "$src" ] || continue
-    [ -n "$FILTER" ] && [[ $src != *"$FILTER"* ]] && continue
+# equiv_one SRC: one program's line(s), into $RESULTS/NAME.
+equiv_one() {
+    local src=$1 name variants skip exe opts ref_rc why t run rc first
     name=$(basename "$src" .cu)
     variants=$(field "$src" variants)
     if [ -n "$variants" ] && [[ " $variants " != *" shared "* ]]; then
-        continue
+        return 0
     fi
     skip=$(field "$src" gpudet)
     if [[ $skip == skip* ]]; then
         echo "info gpudet_equivalence/$name: skipped (${skip#skip})"
-        continue
+        return 0
     fi
     if ! exe=$(build "$src"); then
         echo "FAIL gpudet_equivalence/$name: nvcc failed; see $LOGS/$name.build.log"
-        continue
+        return 0
     fi
     opts=$(field "$src" ptxsim)
     # shellcheck disable=SC2086
@@ -101,5 +84,19 @@ for src in tests/cuda/*.cu; do
     else
         echo "FAIL gpudet_equivalence/$name: ${why[*]} (logs in $LOGS)"
     fi
-done
+}
+export -f equiv_one build field cuda_test_build cuda_cache_build cuda_cache_dir cuda_cache_nvcc_id
+export PTXSIM LOGS B NVCC
+
+# Two programs at a time; the lines come out in the programs' order.
+RESULTS=$LOGS/results
+rm -rf "$RESULTS"
+mkdir -p "$RESULTS"
+export RESULTS
+for src in tests/cuda/*.cu; do
+    [ -e "$src" ] || continue
+    [ -n "$FILTER" ] && [[ $src != *"$FILTER"* ]] && continue
+    printf '%s\0' "$src"
+done | xargs -0 -r -P "${JOBS:-2}" -n 1 bash -c 'equiv_one "$1" >"$RESULTS/$(basename "$1" .cu)"' _
+cat "$RESULTS"/* 2>/dev/null
 echo "gpudet equivalence: $(($(date +%s) - start)) s"

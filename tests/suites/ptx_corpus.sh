@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check-kind: load-only (tests/run_all.sh reports these passes on a line of their own)
 # The PTX corpus: nvcc compiles a wide set of CUDA sources to PTX for sm_75, sm_80, sm_86, sm_90
 # and sm_120, with -G, -lineinfo, -O3 and -rdc=true, and every file must parse, pass the checks
 # and round-trip (parse(print(parse(f))) equals parse(f)), and load into the emulator with no
@@ -69,15 +70,25 @@ export -f compile_one
 export NVCC
 tr '\n' '\0' <"$jobs_file" | xargs -0 -P 2 -I{} bash -c 'compile_one "$1"' _ {}
 
-while IFS=$'\t' read -r src arch flags out; do
+# Check every file, $JOBS at a time; the lines come out in the jobs' order.
+check_ptx() {
+    local i src arch flags out name msg
+    IFS=$'\t' read -r i src arch flags out <<<"$1"
     name="ptx_corpus/$(basename "$out" .ptx)"
     if [ ! -s "$out" ]; then
         echo "FAIL $name: nvcc could not compile $src for $arch ($flags): $(grep -m1 error "$out.nvcc.log")"
-        continue
-    fi
-    if msg=$("$PTXSIM" ptx --roundtrip --load "$out" 2>&1 >/dev/null); then
+    elif msg=$("$PTXSIM" ptx --roundtrip --load "$out" 2>&1 >/dev/null); then
         echo "PASS $name"
     else
         echo "FAIL $name: $(head -n 3 <<<"$msg" | tr '\n' ' ')"
-    fi
-done <"$jobs_file"
+    fi >"$RESULTS/$(printf '%05d' "$i")"
+}
+export -f check_ptx
+RESULTS=$OUT/results
+rm -rf "$RESULTS"
+mkdir -p "$RESULTS"
+export PTXSIM RESULTS
+# (numbered by awk, NUL-separated by tr: mawk, Debian's awk, cannot print a NUL byte)
+awk '{ printf "%d\t%s\n", NR, $0 }' "$jobs_file" | tr '\n' '\0' |
+    xargs -0 -r -P "${JOBS:-2}" -n 1 bash -c 'check_ptx "$1"' _
+cat "$RESULTS"/*

@@ -14,22 +14,16 @@ NVCC=${NVCC:-nvcc}
 PTXSIM=$B/bin/ptxsim
 LOGS=$B/test-logs/split_warp_barriers
 SRC=tests/cuda/coop_grid_sync.cu
-EXE=$B/tests/cuda/coop_grid_sync.shared
 mkdir -p "$LOGS" "$B/tests/cuda"
 if [ ! -x "$PTXSIM" ]; then
     echo "FAIL split_warp_barriers: no ptxsim at $PTXSIM (set B=)"
     exit 1
 fi
-if [ ! -x "$EXE" ] || [ "$SRC" -nt "$EXE" ] || [ tests/cuda/check.cuh -nt "$EXE" ]; then
-    extra=$(sed -n 's|^// nvcc: ||p' "$SRC" | head -n 1)
-    # shellcheck disable=SC2086
-    if ! "$NVCC" -cudart shared -Wno-deprecated-gpu-targets -lineinfo -Itests/cuda $extra \
-        -o "$EXE.tmp.$$" "$SRC" >"$LOGS/build.log" 2>&1; then
-        rm -f "$EXE.tmp.$$"
-        echo "FAIL split_warp_barriers: nvcc failed; see $LOGS/build.log"
-        exit 1
-    fi
-    mv -f "$EXE.tmp.$$" "$EXE"
+# shellcheck source=tests/cuda_cache.sh
+. tests/cuda_cache.sh
+if ! EXE=$(cuda_test_build "$SRC" shared "$LOGS/build.log"); then
+    echo "FAIL split_warp_barriers: nvcc failed; see $LOGS/build.log"
+    exit 1
 fi
 
 # A run's signature: its sorted output and its statistics without the host's clock.

@@ -13,7 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 /* ---------------------------------------------------------------- running a module */
 
@@ -490,42 +494,39 @@ typedef struct conf_table_run {
 
 static conf_table_run *conf_runs;
 
-/* Check runs each row in its own forked process, and every row runs its whole table. When a
- * table's kernel crashes the process or hangs until the timeout, the rows after the first would
- * each do it again; a page shared by the forked processes remembers which table was running
- * when a process died, so that its other rows fail at once instead. */
-enum { CONF_SHARED_SLOTS = 1024 };
-typedef struct conf_shared_state {
-    uintptr_t table[CONF_SHARED_SLOTS];
-    uint8_t state[CONF_SHARED_SLOTS];   /* 0 free, 1 running, 2 finished */
-} conf_shared_state;
-static conf_shared_state *conf_shared;
+/* Check runs each row in its own forked process (unless CK_FORK=no), and every row would run
+ * its whole table. So before the rows run, conf_main runs every table once in a child process
+ * (conf_prerun) and keeps the results in memory shared with the rows, which then only
+ * compare. A table whose kernel crashes that child or hangs is marked, and each of its rows
+ * fails at once naming it (the crash's own report is in the suite's output, above the
+ * results); the child after it goes on with the next table. */
 
-static int conf_shared_slot(const conf_table *t)
-{
-    if (!conf_shared) return -1;
-    for (int i = 0; i < CONF_SHARED_SLOTS; i++) {
-        if (conf_shared->table[i] == (uintptr_t)t) return i;
-        if (conf_shared->table[i] == 0) {
-            conf_shared->table[i] = (uintptr_t)t;
-            return i;
-        }
-    }
-    return -1;
-}
+/* ---- tables run ahead of their rows */
+
+typedef enum { PRE_NONE = 0, PRE_DONE = 2, PRE_DIED = 3 } conf_pre_state;
+typedef struct conf_pre_result {
+    uint8_t state;                      /* conf_pre_state */
+    conf_status status;
+    char message[4096];
+    size_t got_off;                     /* into conf_pre_got */
+} conf_pre_result;
+typedef struct conf_pre_header {
+    volatile uint32_t current;          /* the table the child is running */
+    volatile uint32_t finished;         /* how many it has finished */
+} conf_pre_header;
+
+static const conf_table **conf_reg;     /* every table conf_add_tables registered */
+static size_t conf_nreg, conf_capreg;
+static conf_pre_header *conf_pre_hdr;
+static conf_pre_result *conf_pre;       /* conf_nreg of them, shared */
+static uint64_t *conf_pre_got;          /* every table's outputs, shared */
 
 enum { CONF_ROW_BYTES = 8 * CONF_MAX_IO, CONF_FILL = 0xa5 };
 
-static conf_table_run *conf_run_table(const conf_table *t)
+/* Runs table t's kernel once; its outputs land in got (ncases * CONF_MAX_IO). */
+static conf_status conf_execute_table(const conf_table *t, char *message, size_t cap,
+                                      uint64_t *got)
 {
-    for (conf_table_run *r = conf_runs; r; r = r->next)
-        if (r->table == t) return r;
-    conf_table_run *run = calloc(1, sizeof *run);
-    run->table = t;
-    run->got = calloc(t->ncases * CONF_MAX_IO, sizeof(uint64_t));
-    run->next = conf_runs;
-    conf_runs = run;
-
     size_t threads = (t->ncases + 31) / 32 * 32;
     uint32_t block = threads < 256 ? (uint32_t)threads : 256;
     uint32_t grid = (uint32_t)((threads + block - 1) / block);
@@ -540,18 +541,6 @@ static conf_table_run *conf_run_table(const conf_table *t)
     }
     memset(out, CONF_FILL, threads * CONF_ROW_BYTES);
 
-    int slot = conf_shared_slot(t);
-    if (slot >= 0 && conf_shared->state[slot] == 1) {
-        run->status = CONF_FAULTED;
-        snprintf(run->message, sizeof run->message,
-                 "%s: not run again: the process running an earlier row of this table died "
-                 "(crash or timeout; see that row's result)", t->op->name);
-        conf_dev_free(in);
-        conf_dev_free(out);
-        return run;
-    }
-    if (slot >= 0) conf_shared->state[slot] = 1;
-
     char *ptx = conf_table_ptx(t->op);
     uint64_t params[2] = { conf_dev_addr(in), conf_dev_addr(out) };
     conf_launch l;
@@ -564,15 +553,123 @@ static conf_table_run *conf_run_table(const conf_table *t)
     l.params = params;
     l.params_size = sizeof params;
     conf_result res;
-    run->status = conf_run(&l, &res);
-    snprintf(run->message, sizeof run->message, "%s", res.message);
-    if (run->status == CONF_OK)
+    conf_status st = conf_run(&l, &res);
+    snprintf(message, cap, "%s", res.message);
+    if (st == CONF_OK)
         for (size_t i = 0; i < t->ncases; i++)
-            memcpy(&run->got[i * CONF_MAX_IO], out + i * CONF_ROW_BYTES, CONF_ROW_BYTES);
+            memcpy(&got[i * CONF_MAX_IO], out + i * CONF_ROW_BYTES, CONF_ROW_BYTES);
     free(ptx);
     conf_dev_free(in);
     conf_dev_free(out);
-    if (slot >= 0) conf_shared->state[slot] = 2;
+    return st;
+}
+
+static void conf_register(const conf_table *t)
+{
+    if (conf_nreg == conf_capreg) {
+        conf_capreg = conf_capreg ? 2 * conf_capreg : 64;
+        conf_reg = realloc(conf_reg, conf_capreg * sizeof *conf_reg);
+        if (!conf_reg) abort();
+    }
+    conf_reg[conf_nreg++] = t;
+}
+
+/* Runs the registered tables in child processes, one after another, into shared memory. A
+ * child that dies, or spends longer than the row timeout on one table, marks that table and
+ * the next child goes on after it. */
+static void conf_prerun(void)
+{
+    if (!conf_nreg) return;
+    size_t rows = 0;
+    for (size_t k = 0; k < conf_nreg; k++) rows += conf_reg[k]->ncases;
+    size_t bytes = sizeof(conf_pre_header) + conf_nreg * sizeof(conf_pre_result) +
+                   rows * CONF_MAX_IO * sizeof(uint64_t);
+    void *page = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (page == MAP_FAILED) return;   /* the rows run their tables themselves */
+    conf_pre_hdr = page;
+    conf_pre = (conf_pre_result *)(conf_pre_hdr + 1);
+    conf_pre_got = (uint64_t *)(conf_pre + conf_nreg);
+    size_t off = 0;
+    for (size_t k = 0; k < conf_nreg; k++) {
+        conf_pre[k].got_off = off;
+        off += conf_reg[k]->ncases * CONF_MAX_IO;
+    }
+    double limit = 60;
+    const char *mul = getenv("CK_TIMEOUT_MULTIPLIER");
+    if (mul && atof(mul) > 0) limit *= atof(mul);
+    size_t next = 0;
+    while (next < conf_nreg) {
+        conf_pre_hdr->current = (uint32_t)next;
+        conf_pre_hdr->finished = (uint32_t)next;
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid < 0) return;
+        if (pid == 0) {
+            for (size_t k = next; k < conf_nreg; k++) {
+                conf_pre_hdr->current = (uint32_t)k;
+                conf_pre_result *r = &conf_pre[k];
+                r->status = conf_execute_table(conf_reg[k], r->message, sizeof r->message,
+                                               conf_pre_got + r->got_off);
+                r->state = PRE_DONE;
+                conf_pre_hdr->finished = (uint32_t)k + 1;
+            }
+            _exit(0);
+        }
+        uint32_t seen = conf_pre_hdr->finished;
+        struct timespec t0;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        int wstatus;
+        for (;;) {
+            if (waitpid(pid, &wstatus, WNOHANG) == pid) break;
+            if (conf_pre_hdr->finished != seen) {
+                seen = conf_pre_hdr->finished;
+                clock_gettime(CLOCK_MONOTONIC, &t0);
+            }
+            struct timespec now;
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            if ((double)(now.tv_sec - t0.tv_sec) + (now.tv_nsec - t0.tv_nsec) * 1e-9 > limit) {
+                kill(pid, SIGKILL);
+                waitpid(pid, &wstatus, 0);
+                break;
+            }
+            struct timespec nap = { 0, 2000000 };
+            nanosleep(&nap, NULL);
+        }
+        if (conf_pre_hdr->finished >= conf_nreg) break;
+        size_t died = conf_pre_hdr->finished;   /* the table the child was running */
+        conf_pre[died].state = PRE_DIED;
+        next = died + 1;
+    }
+}
+
+static conf_table_run *conf_run_table(const conf_table *t)
+{
+    for (conf_table_run *r = conf_runs; r; r = r->next)
+        if (r->table == t) return r;
+    conf_table_run *run = calloc(1, sizeof *run);
+    run->table = t;
+    run->got = calloc(t->ncases * CONF_MAX_IO, sizeof(uint64_t));
+    run->next = conf_runs;
+    conf_runs = run;
+
+    for (size_t k = 0; conf_pre && k < conf_nreg; k++) {
+        if (conf_reg[k] != t) continue;
+        if (conf_pre[k].state == PRE_DIED) {
+            run->status = CONF_FAULTED;
+            snprintf(run->message, sizeof run->message,
+                     "%s: the process running this table's kernel died (a crash, or no result "
+                     "within the row timeout); its report is in the output above", t->op->name);
+            return run;
+        }
+        if (conf_pre[k].state != PRE_DONE) break;
+        run->status = conf_pre[k].status;
+        snprintf(run->message, sizeof run->message, "%s", conf_pre[k].message);
+        memcpy(run->got, conf_pre_got + conf_pre[k].got_off,
+               t->ncases * CONF_MAX_IO * sizeof(uint64_t));
+        return run;
+    }
+    /* not run ahead (no shared memory for it): run it here */
+    run->status = conf_execute_table(t, run->message, sizeof run->message, run->got);
     return run;
 }
 
@@ -780,12 +877,12 @@ void conf_add_tables(Suite *s, const conf_table *tables, size_t n, const TTest *
         tcase_add_loop_test(tc, test, start, start + (int)tables[i].ncases);
         suite_add_tcase(s, tc);
         start += (int)tables[i].ncases;
+        conf_register(&tables[i]);
     }
 }
 
 int conf_main(Suite *s)
 {
-    void *page = mmap(NULL, sizeof(conf_shared_state), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (page != MAP_FAILED) conf_shared = page;
+    conf_prerun();
     return pk_main(s);
 }

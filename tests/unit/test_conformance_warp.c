@@ -16,6 +16,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define DIM(x, y, z) ((emu_dim3){ (x), (y), (z) })
@@ -36,6 +37,9 @@ static uint32_t x_same(int t) { return 0x1234 + (uint32_t)(t / 32); }
 static uint32_t x_mixed(int t) { return (uint32_t)((t * 2654435761u) >> 3) ^ (uint32_t)(t & 1 ? 0x80000000u : 0); }
 static uint32_t x_signed(int t) { return (uint32_t)(t * 7 - 100); }
 static uint32_t x_odd(int t) { return (uint32_t)t & 1; }
+static uint32_t x_bits(int t) { return ((uint32_t)t * 2654435761u >> 9) & 1u; }
+/* lanes 0-15 all true, lanes 16-31 mixed: the tiles' votes differ */
+static uint32_t x_half_true(int t) { return t % 32 < 16 ? 1u : x_bits(t); }
 
 /* ---- shfl: the ISA's pseudo-code */
 typedef enum { UP, DOWN, BFLY, IDX } shfl_mode;
@@ -146,24 +150,28 @@ static void r_match_all(const uint32_t *x, int n, uint32_t *d, uint32_t *e)
 }
 
 /* ---- redux */
-typedef enum { R_ADD, R_MIN_S, R_MAX_U, R_AND, R_OR, R_XOR } redop;
+typedef enum { R_ADD, R_MIN_S, R_MAX_U, R_AND, R_OR, R_XOR, R_MIN_U, R_MAX_S } redop;
 static void redux_ref(const uint32_t *x, int n, uint32_t *d, uint32_t *e, redop op, uint32_t members)
 {
     for (int t = 0; t < n; t++) {
         int w = t / 32 * 32;
         e[t] = 0;
-        if (!((members >> (t % 32)) & 1)) {
+        if (members && !((members >> (t % 32)) & 1)) {
             d[t] = e[t] = 0xdeadu;
             continue;
         }
-        uint32_t acc = op == R_AND ? ~0u : op == R_MIN_S ? 0x7fffffffu : 0;
+        uint32_t acc = op == R_AND || op == R_MIN_U ? ~0u : op == R_MIN_S ? 0x7fffffffu : op == R_MAX_S ? 0x80000000u : 0;
+        /* a register membermask of two tiles: each half of the warp names itself */
+        uint32_t mine = members == 0 ? ((t % 32) < 16 ? 0x0000ffffu : 0xffff0000u) : members;
         for (int l = 0; l < 32; l++) {
-            if (!((members >> l) & 1)) continue;
+            if (!((mine >> l) & 1)) continue;
             uint32_t v = x[w + l];
             switch (op) {
             case R_ADD: acc += v; break;
             case R_MIN_S: acc = (int32_t)v < (int32_t)acc ? v : acc; break;
             case R_MAX_U: acc = v > acc ? v : acc; break;
+            case R_MIN_U: acc = v < acc ? v : acc; break;
+            case R_MAX_S: acc = (int32_t)v > (int32_t)acc ? v : acc; break;
             case R_AND: acc &= v; break;
             case R_OR: acc |= v; break;
             default: acc ^= v; break;
@@ -181,6 +189,24 @@ REDUX_REF(r_redux_and, R_AND, ~0u)
 REDUX_REF(r_redux_or, R_OR, ~0u)
 REDUX_REF(r_redux_xor, R_XOR, ~0u)
 REDUX_REF(r_redux_add_half, R_ADD, 0xffff0000u)
+REDUX_REF(r_redux_min_u, R_MIN_U, ~0u)
+REDUX_REF(r_redux_max_s, R_MAX_S, ~0u)
+REDUX_REF(r_redux_min_s_tiles, R_MIN_S, 0)
+REDUX_REF(r_redux_or_tiles, R_OR, 0)
+
+/* vote over two tiles: each half of the warp passes its own half as membermask (all lanes
+ * active); d = the ballot of its half, e = all | any << 1 | uni << 2 within it */
+static void r_vote_tiles(const uint32_t *x, int n, uint32_t *d, uint32_t *e)
+{
+    for (int t = 0; t < n; t++) {
+        int w = t / 32 * 32, lane = t % 32;
+        uint32_t mine = lane < 16 ? 0x0000ffffu : 0xffff0000u, ballot = 0;
+        for (int l = 0; l < 32; l++) ballot |= (x[w + l] & 1u) << l;
+        ballot &= mine;
+        d[t] = ballot;
+        e[t] = (ballot == mine ? 1u : 0u) | (ballot ? 2u : 0u) | ((ballot == 0 || ballot == mine) ? 4u : 0u);
+    }
+}
 
 /* ---- elect.sync with a sink destination: exactly one lane gets p */
 static void r_elect_sink(const uint32_t *x, int n, uint32_t *d, uint32_t *e)
@@ -257,6 +283,19 @@ static const warp_case cases[] = {
     { "redux.sync.xor.b32", 64, x_mixed, "redux.sync.xor.b32 %d, %x, 0xffffffff;\n    mov.u32 %e, 0;", r_redux_xor, true },
     { "redux.sync.add.u32 in a divergent half warp (membermask 0xffff0000)", 32, x_lin,
       INIT "setp.ge.u32 %p, %lane, 16;\n    @!%p bra SKIP;\n    redux.sync.add.u32 %d, %x, 0xffff0000;\n    mov.u32 %e, 0;\nSKIP:", r_redux_add_half, true },
+    { "redux.sync.min.u32", 64, x_mixed, "redux.sync.min.u32 %d, %x, 0xffffffff;\n    mov.u32 %e, 0;", r_redux_min_u, true },
+    { "redux.sync.max.s32", 32, x_signed, "redux.sync.max.s32 %d, %x, 0xffffffff;\n    mov.u32 %e, 0;", r_redux_max_s, true },
+    { "redux.sync.min.s32 over two tiles (register membermask per half)", 64, x_mixed,
+      "setp.lt.u32 %q, %lane, 16;\n    selp.b32 %b, 0x0000ffff, 0xffff0000, %q;\n    redux.sync.min.s32 %d, %x, %b;\n    mov.u32 %e, 0;",
+      r_redux_min_s_tiles, true },
+    { "redux.sync.or.b32 over two tiles (register membermask per half)", 32, x_mixed,
+      "setp.lt.u32 %q, %lane, 16;\n    selp.b32 %b, 0x0000ffff, 0xffff0000, %q;\n    redux.sync.or.b32 %d, %x, %b;\n    mov.u32 %e, 0;",
+      r_redux_or_tiles, true },
+    { "vote.sync ballot/all/any/uni over two tiles (register membermask per half)", 64, x_half_true,
+      "setp.lt.u32 %q, %lane, 16;\n    selp.b32 %b, 0x0000ffff, 0xffff0000, %q;\n    setp.ne.u32 %p, %x, 0;\n"
+      "    vote.sync.ballot.b32 %d, %p, %b;\n    vote.sync.all.pred %q, %p, %b;\n    selp.u32 %e, 1, 0, %q;\n"
+      "    vote.sync.any.pred %q, %p, %b;\n    selp.u32 %x, 2, 0, %q;\n    or.b32 %e, %e, %x;\n"
+      "    vote.sync.uni.pred %q, %p, %b;\n    selp.u32 %x, 4, 0, %q;\n    or.b32 %e, %e, %x;", r_vote_tiles, true },
     { "elect.sync _|p: one leader per warp", 64, x_lin,
       "elect.sync _|%p, 0xffffffff;\n    vote.sync.ballot.b32 %b, %p, 0xffffffff;\n    popc.b32 %d, %b;\n    mov.u32 %e, 0;", r_elect_sink, true },
     { "activemask.b32 inside and after a divergent branch", 64, x_lin,
@@ -693,6 +732,127 @@ START_TEST(group_row_test)
 }
 END_TEST
 
+/* ---- shfl: every mode, delta and width, lane by lane
+ *
+ * One kernel runs a shfl.sync for every combination of mode (up, down, bfly, idx), b (0, 1, 2,
+ * 3, 5, 8, 15, 16, 17, 30, 31; and per-lane values, some above 31 whose bits past b[4:0] are
+ * ignored) and c (the values CUDA's __shfl_*_sync give for widths 32, 16, 8, 4, 2 and 1, plus
+ * clamp-only and mixed values), over two warps, and stores each lane's d and p. The expected
+ * values are the ISA's pseudo-code (shfl_ref above). Variants: the whole warp; a divergent,
+ * irregular subset of lanes naming itself as membermask (a lane that does not execute keeps its
+ * old values; d is compared only where the source lane executes it, as the ISA leaves d
+ * undefined otherwise, while p is defined for every executing lane). */
+enum { SM_THREADS = 64 };
+static const uint32_t sm_deltas[] = { 0, 1, 2, 3, 5, 8, 15, 16, 17, 30, 31 };
+static const char *const sm_modes[] = { "up", "down", "bfly", "idx" };
+/* c per mode kind: up clamps at the segment's start (c[4:0] = 0), the others at its end */
+static uint32_t sm_c(int mode, int ci)
+{
+    static const uint32_t widths[] = { 32, 16, 8, 4, 2, 1 };
+    static const uint32_t extra_up[] = { 0x03, 0x10, 0x1f, 0x1c05 };
+    static const uint32_t extra[] = { 0x00, 0x07, 0x14, 0x180f };
+    if (ci < 6) return ((32 - widths[ci]) << 8) | (mode == UP ? 0 : 0x1f);
+    return mode == UP ? extra_up[ci - 6] : extra[ci - 6];
+}
+enum { SM_NC = 10, SM_NB = CONF_N(sm_deltas) + 1 };   /* the last b is per lane */
+enum { SM_COMBOS = 4 * SM_NB * SM_NC };
+static uint32_t sm_lane_b(int lane) { return (uint32_t)(lane * 7 + 3) % 40; }
+static uint32_t sm_b(int bi, int lane) { return bi < (int)CONF_N(sm_deltas) ? sm_deltas[bi] : sm_lane_b(lane); }
+
+START_TEST(shfl_matrix)
+{
+    bool divergent = _i == 1;
+    const uint32_t members = divergent ? 0xb5e1a7d3u : 0xffffffffu;   /* lanes that execute */
+    size_t cap = (size_t)SM_COMBOS * 200 + 4096, n = 0;
+    char *ptx = malloc(cap);
+    n += (size_t)snprintf(ptx + n, cap - n,
+             CONF_PTX_HEADER
+             ".visible .entry k(.param .u64 pout, .param .u64 pin)\n"
+             "{\n"
+             "    .reg .b64 %%out, %%in, %%off;\n"
+             "    .reg .b32 %%lane, %%t, %%x, %%d, %%e, %%b, %%m;\n"
+             "    .reg .pred %%p, %%q;\n"
+             "    ld.param.u64 %%out, [pout];\n"
+             "    ld.param.u64 %%in, [pin];\n"
+             "    mov.u32 %%t, %%tid.x;\n"
+             "    mov.u32 %%lane, %%laneid;\n"
+             "    mul.wide.u32 %%off, %%t, 4;\n"
+             "    add.u64 %%in, %%in, %%off;\n"
+             "    ld.global.u32 %%x, [%%in];\n"
+             "    mul.wide.u32 %%off, %%t, 8;\n"
+             "    add.u64 %%out, %%out, %%off;\n"
+             "    mad.lo.u32 %%b, %%lane, 7, 3;\n"
+             "    rem.u32 %%b, %%b, 40;\n"
+             "    shr.b32 %%m, %u, %%lane;\n"
+             "    and.b32 %%m, %%m, 1;\n"
+             "    setp.eq.u32 %%q, %%m, 0;\n"
+             "    @%%q bra DONE;\n",
+             members);
+    for (int mo = 0; mo < 4; mo++)
+        for (int bi = 0; bi < SM_NB; bi++)
+            for (int ci = 0; ci < SM_NC; ci++) {
+                int k = (mo * SM_NB + bi) * SM_NC + ci;
+                char bop[16];
+                if (bi < (int)CONF_N(sm_deltas)) snprintf(bop, sizeof bop, "%u", sm_deltas[bi]);
+                else snprintf(bop, sizeof bop, "%%b");
+                n += (size_t)snprintf(ptx + n, cap - n,
+                                      "    shfl.sync.%s.b32 %%d|%%p, %%x, %s, %u, %u;\n"
+                                      "    selp.u32 %%e, 1, 0, %%p;\n"
+                                      "    st.global.v2.u32 [%%out+%u], {%%d, %%e};\n",
+                                      sm_modes[mo], bop, sm_c(mo, ci), members,
+                                      (unsigned)k * SM_THREADS * 8);
+            }
+    snprintf(ptx + n, cap - n, "DONE:\n    ret;\n}\n");
+    uint32_t *in = conf_dev_alloc(4 * SM_THREADS), *out = conf_dev_alloc((size_t)SM_COMBOS * SM_THREADS * 8);
+    uint32_t x[SM_THREADS];
+    for (int t = 0; t < SM_THREADS; t++) in[t] = x[t] = 0x1000u * (uint32_t)(t / 32) + 0x100u + (uint32_t)t * 3;
+    for (size_t i = 0; i < (size_t)SM_COMBOS * SM_THREADS * 2; i++) out[i] = 0xdeadbeefu;
+    uint64_t params[2] = { conf_dev_addr(out), conf_dev_addr(in) };
+    conf_result r;
+    if (conf_run_k("shfl matrix", ptx, DIM(1, 1, 1), DIM(SM_THREADS, 1, 1), 0, params, 2, &r) != CONF_OK)
+        ck_abort_msg("%s", r.message);
+    free(ptx);
+    int checked = 0;
+    for (int mo = 0; mo < 4; mo++)
+        for (int bi = 0; bi < SM_NB; bi++)
+            for (int ci = 0; ci < SM_NC; ci++) {
+                int k = (mo * SM_NB + bi) * SM_NC + ci;
+                uint32_t c = sm_c(mo, ci);
+                for (int t = 0; t < SM_THREADS; t++) {
+                    int w = t / 32 * 32, lane = t % 32;
+                    const uint32_t *o = &out[((size_t)k * SM_THREADS + (size_t)t) * 2];
+                    char what[160];
+                    snprintf(what, sizeof what, "shfl.sync.%s.b32 b=%u c=0x%x membermask=0x%08x: warp %d lane %d",
+                             sm_modes[mo], sm_b(bi, lane), c, members, t / 32, lane);
+                    if (!((members >> lane) & 1)) {
+                        ck_assert_msg(o[0] == 0xdeadbeefu && o[1] == 0xdeadbeefu,
+                                      "%s does not execute the shfl, yet its results changed to 0x%x / %u", what, o[0], o[1]);
+                        continue;
+                    }
+                    uint32_t bval = sm_b(bi, lane) & 31, cval = c & 31, seg = (c >> 8) & 31;
+                    int32_t maxl = (int32_t)(((uint32_t)lane & seg) | (cval & ~seg)), minl = (int32_t)((uint32_t)lane & seg);
+                    int32_t j;
+                    bool pval;
+                    switch (mo) {
+                    case UP: j = lane - (int32_t)bval; pval = j >= maxl; break;
+                    case DOWN: j = lane + (int32_t)bval; pval = j <= maxl; break;
+                    case BFLY: j = lane ^ (int32_t)bval; pval = j <= maxl; break;
+                    default: j = minl | (int32_t)(bval & ~seg); pval = j <= maxl; break;
+                    }
+                    if (!pval) j = lane;
+                    ck_assert_msg(o[1] == (uint32_t)pval, "%s: p want %d got %u (source lane %d)", what, pval, o[1], j);
+                    if ((members >> j) & 1) {
+                        ck_assert_msg(o[0] == x[w + j], "%s: d want 0x%x (lane %d) got 0x%x", what, x[w + j], j, o[0]);
+                        checked++;
+                    }
+                }
+            }
+    ck_assert_int_gt(checked, SM_COMBOS * 16);
+    conf_dev_free(in);
+    conf_dev_free(out);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("conformance_warp");
@@ -703,6 +863,7 @@ int main(void)
     plan_shfl_runs();
     tcase_add_loop_test(tc, shfl_row_test, 0, n_shfl_runs);
     tcase_add_loop_test(tc, group_row_test, 0, NGROUP_RUNS);
+    tcase_add_loop_test(tc, shfl_matrix, 0, 2);
     suite_add_tcase(s, tc);
     return conf_main(s);
 }

@@ -600,12 +600,64 @@ static void huge_container(uint8_t *p) { put64(p + 8, UINT64_MAX - 8); }
 static void tiny_entry_header(uint8_t *p) { put32(p + 0x10 + 4, 8); }
 static void huge_entry_header(uint8_t *p) { put32(p + 0x10 + 4, 0xfffffff0u); }
 static void huge_payload(uint8_t *p) { put64(p + 0x10 + 8, UINT64_MAX - 0x40); }
+/* a payload 16 bytes longer than what follows its header in the container */
+static void payload_past_end(uint8_t *p)
+{
+    uint64_t entries = 0;
+    for (int k = 0; k < 8; k++) entries |= (uint64_t)p[8 + k] << (8 * k);
+    uint32_t hsize = (uint32_t)p[0x14] | (uint32_t)p[0x15] << 8 | (uint32_t)p[0x16] << 16 | (uint32_t)p[0x17] << 24;
+    put64(p + 0x10 + 8, entries - hsize + 16);
+}
 static void compressed_too_big(uint8_t *p) { put32(p + 0x10 + 0x10, 0x10000); }
 static void wrong_usize(uint8_t *p) { put64(p + 0x10 + 0x38, 0x517); }
 static void huge_usize(uint8_t *p) { put64(p + 0x10 + 0x38, UINT64_MAX); }
 static void two_compressions(uint8_t *p) { p[0x10 + 0x28 + 1] |= 0x20; }
 static void garbage_payload(uint8_t *p) { memset(p + 0x10 + 0x50 + 4, 0xa5, 32); }
 static void bad_name(uint8_t *p) { put32(p + 0x10 + 0x20, 0x48); put32(p + 0x10 + 0x24, 100); }
+
+/* The entry flags name arch-specific (sm_90a: 0x100000) and family (sm_100f: 0x200000)
+ * targets: read from zstd.fatbin's one entry (at 0x10; flags at +0x28) with each flag set, the
+ * entry carries the suffix, and of two PTX entries for one arch the generic one comes first. */
+START_TEST(arch_suffix_flags)
+{
+    static const struct { uint32_t flag; char sfx; } cases[] = { { 0, 0 }, { 0x100000, 'a' }, { 0x200000, 'f' } };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        blob b = load("zstd.fatbin");
+        uint8_t *f = b.data + 0x10 + 0x28;
+        put32(f, ((uint32_t)f[0] | (uint32_t)f[1] << 8 | (uint32_t)f[2] << 16 | (uint32_t)f[3] << 24) | cases[i].flag);
+        ptx_fatbin fb;
+        char err[256];
+        ck_assert_int_eq(ptx_fatbin_read(b.data, b.size, &fb, err, sizeof err), 0);
+        ck_assert_uint_eq(fb.count, 1);
+        ck_assert_msg(fb.entries[0].arch_suffix == cases[i].sfx, "flags 0x%x: suffix '%c', want '%c'",
+                      cases[i].flag, fb.entries[0].arch_suffix ? fb.entries[0].arch_suffix : '0',
+                      cases[i].sfx ? cases[i].sfx : '0');
+        ptx_fatbin_free(&fb);
+        free(b.data);
+    }
+    /* two copies of the entry in one container, the first one arch-specific */
+    blob b = load("zstd.fatbin");
+    uint64_t entries = 0;
+    for (int k = 0; k < 8; k++) entries |= (uint64_t)b.data[8 + k] << (8 * k);
+    size_t one = (size_t)entries, total = 0x10 + 2 * one;
+    uint8_t *two = calloc(1, total);
+    memcpy(two, b.data, 0x10 + one);
+    memcpy(two + 0x10 + one, b.data + 0x10, one);
+    put64(two + 8, 2 * one);
+    two[0x10 + 0x28 + 2] |= 0x10;   /* flag 0x100000 on the first entry */
+    ptx_fatbin fb;
+    char err[256];
+    ck_assert_int_eq(ptx_fatbin_read(two, total, &fb, err, sizeof err), 0);
+    ck_assert_uint_eq(fb.count, 2);
+    ck_assert_msg(fb.entries[0].arch_suffix == 'a' && fb.entries[1].arch_suffix == 0, "suffixes '%c' '%c'",
+                  fb.entries[0].arch_suffix ? fb.entries[0].arch_suffix : '0',
+                  fb.entries[1].arch_suffix ? fb.entries[1].arch_suffix : '0');
+    ck_assert_ptr_eq(ptx_fatbin_best_ptx(&fb, err, sizeof err), &fb.entries[1]);
+    ptx_fatbin_free(&fb);
+    free(two);
+    free(b.data);
+}
+END_TEST
 
 START_TEST(corrupt_fields)
 {
@@ -615,6 +667,7 @@ START_TEST(corrupt_fields)
     expect_error(tiny_entry_header, "header size 8");
     expect_error(huge_entry_header, "header size");
     expect_error(huge_payload, "runs past");
+    expect_error(payload_past_end, "runs past the end");
     expect_error(compressed_too_big, "compressed size");
     expect_error(wrong_usize, "zstd");
     expect_error(huge_usize, "implausible uncompressed size");
@@ -697,6 +750,7 @@ static Suite *fatbin_suite(void)
     tcase_add_test(t, skip_sass);
     tcase_add_test(t, multi_arch_best);
     tcase_add_test(t, order_suffixes);
+    tcase_add_test(t, arch_suffix_flags);
     tcase_add_test(t, order_per_container);
     tcase_add_test(t, empty_container);
     tcase_add_test(t, elf_only_hint);
