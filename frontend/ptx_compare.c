@@ -80,7 +80,11 @@ static bool symbol_eq(cmp_ctx *c, const ptx_symbol *x, const ptx_symbol *y, uint
         x->unified != y->unified || memcmp(x->uuid, y->uuid, sizeof x->uuid) ||
         (x->kind == PTX_SYM_PARAM && x->space == PTX_SPACE_REG && x->reg != y->reg))
         return differ(c, "symbol #%u '%s': attributes differ", i, x->name);
-    if (!x->init != !y->init || (x->init && memcmp(x->init, y->init, x->size)))
+    bool same_init = x->ninit == y->ninit;
+    for (uint32_t r = 0; same_init && r < x->ninit; r++)
+        same_init = x->init[r].offset == y->init[r].offset && x->init[r].len == y->init[r].len &&
+                    memcmp(x->init[r].bytes, y->init[r].bytes, x->init[r].len) == 0;
+    if (!same_init)
         return differ(c, "symbol #%u '%s': initial value differs", i, x->name);
     if (!x->sampler != !y->sampler ||
         (x->sampler && memcmp(x->sampler, y->sampler, sizeof *x->sampler)))
