@@ -189,7 +189,7 @@ static int apply_option(const char *arg, const char *next)
     }
     char err[256];
     if (!rt_option_check(o, value, err, sizeof err)) {
-        fprintf(stderr, "ptxsim run: --%s: %s\n", name, err);
+        fprintf(stderr, "ptxsim run: --%s=%s: %s\n", name, value, err);
         return -1;
     }
     setenv(o->env, value, 1);
@@ -226,6 +226,13 @@ int cli_run(int argc, char **argv)
         return 2;
     }
     const char *app = argv[i];
+    /* The variables the program will see (set here or inherited) must all be carried out:
+     * refuse now rather than let the shim stop the program. */
+    char env_err[320];
+    if (!rt_config_check_environment(env_err, sizeof env_err)) {
+        fprintf(stderr, "ptxsim run: %s\n", env_err);
+        return 2;
+    }
 
     char path[PATH_MAX];
     if (!find_program(app, path, sizeof path)) {

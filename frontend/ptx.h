@@ -425,6 +425,10 @@ typedef struct ptx_fatbin {
 /* Reads what __cudaRegisterFatBinary receives: a __fatBinC_Wrapper_t (magic 0x466243b1,
  * version 1 or 2) or a bare fatbin (magic 0xba55ed50). Returns 0, or -1 with a message. */
 int ptx_fatbin_read_wrapper(const void *wrapper, ptx_fatbin *out, char *err, size_t errlen);
+/* How many bytes of this process's memory can be read from p: up to the end of the section of
+ * the loaded ELF object that holds p (or of its segment), else of the readable mapping around
+ * it; 0 when p is not readable memory. Bounds what a registered fatbin's header may claim. */
+size_t ptx_fatbin_readable_extent(const void *p);
 /* Reads a bare fatbin image of at most `len` bytes (several may follow one another). */
 int ptx_fatbin_read(const void *data, size_t len, ptx_fatbin *out, char *err, size_t errlen);
 /* Reads every fatbin embedded in an ELF executable or shared object on disk (.nv_fatbin and

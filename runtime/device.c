@@ -319,25 +319,62 @@ cudaError_t rt_get_device_flags(unsigned *flags)
     return rt_end(e);
 }
 
+/* Device memory free now, for limits the device must set aside. */
+static uint64_t device_free_bytes(void)
+{
+    uint64_t used = 0, total = 0;
+    emu_device_mem_info(&used, &total);
+    return total - used;
+}
+
+/* cudaDeviceSetLimit: a value is either carried out (cudaDeviceGetLimit then reports it) or
+ * refused with the error the driver gives. */
 cudaError_t rt_device_set_limit(enum cudaLimit limit, size_t value)
 {
+    const char *fn = "cudaDeviceSetLimit";
     cudaError_t e = rt_begin();
     if (e != cudaSuccess)
         return e;
-    if ((unsigned)limit >= RT_MAX_LIMITS)
+    uint64_t resident = (uint64_t)rt_g.gpu->max_threads_per_sm * (uint64_t)rt_g.gpu->sm_count;
+    if ((unsigned)limit >= RT_MAX_LIMITS) {
         e = cudaErrorUnsupportedLimit;
-    else if (limit == cudaLimitMaxL2FetchGranularity && value > 128)
-        e = cudaErrorInvalidValue;
-    /* fixed once a kernel has used the heap / printed, until cudaDeviceReset */
-    else if ((limit == cudaLimitMallocHeapSize && emu_heap_in_use()) ||
-             (limit == cudaLimitPrintfFifoSize && emu_output_in_use()))
-        e = cudaErrorInvalidValue;
-    else
+    } else if (limit == cudaLimitMaxL2FetchGranularity && value > 128) {
+        e = rt_api_error(cudaErrorInvalidValue, fn,
+                         "an L2 fetch granularity of %zu bytes (at most 128)", value);
+    } else if (limit == cudaLimitPersistingL2CacheSize && rt_g.gpu->major < 8 && value) {
+        e = rt_api_error(cudaErrorUnsupportedLimit, fn,
+                         "no persisting L2 cache before compute capability 8.0");
+    } else if (limit == cudaLimitPersistingL2CacheSize && value > rt_g.gpu->l2_bytes * 3 / 4) {
+        e = rt_api_error(cudaErrorInvalidValue, fn,
+                         "a persisting L2 size of %zu bytes exceeds the device's %zu",
+                         value, rt_g.gpu->l2_bytes * 3 / 4);
+    } else if ((limit == cudaLimitMallocHeapSize && emu_heap_in_use()) ||
+               (limit == cudaLimitPrintfFifoSize && emu_output_in_use())) {
+        /* fixed once a kernel has used the heap / printed, until cudaDeviceReset */
+        e = rt_api_error(cudaErrorInvalidValue, fn,
+                         "the %s cannot change once a kernel has used it (until "
+                         "cudaDeviceReset)",
+                         limit == cudaLimitMallocHeapSize ? "device heap" : "printf FIFO");
+    } else if (limit == cudaLimitStackSize && value > 0 && value > device_free_bytes() / resident) {
+        /* the driver sets the stack aside for every thread the GPU holds at once */
+        e = rt_api_error(cudaErrorMemoryAllocation, fn,
+                         "a stack of %zu bytes per thread for the %llu threads the GPU holds at "
+                         "once does not fit in the %llu bytes of device memory free",
+                         value, (unsigned long long)resident,
+                         (unsigned long long)device_free_bytes());
+    } else if (limit == cudaLimitPrintfFifoSize && value > device_free_bytes()) {
+        e = rt_api_error(cudaErrorMemoryAllocation, fn,
+                         "a printf FIFO of %zu bytes does not fit in the %llu bytes of device "
+                         "memory free", value, (unsigned long long)device_free_bytes());
+    } else if (limit == cudaLimitMallocHeapSize && !emu_heap_set_size(value)) {
+        e = rt_api_error(cudaErrorMemoryAllocation, fn,
+                         "a device heap of %zu bytes does not fit in the %llu bytes of device "
+                         "memory free", value, (unsigned long long)device_free_bytes());
+    } else {
         rt_g.limits[limit] = value;
-    if (e == cudaSuccess && limit == cudaLimitMallocHeapSize)
-        emu_heap_set_size(value);
-    if (e == cudaSuccess && limit == cudaLimitPrintfFifoSize)
-        emu_output_set_fifo_size(value);
+        if (limit == cudaLimitPrintfFifoSize)
+            emu_output_set_fifo_size(value);
+    }
     return rt_end(e);
 }
 

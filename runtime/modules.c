@@ -327,6 +327,10 @@ static cudaError_t parse_unit(rt_unit *u)
         }
     }
     bool ok = u->ir != NULL;
+    /* the driver's CUDA_ERROR_UNSUPPORTED_PTX_VERSION: only PTX newer than it implements */
+    bool too_new = tried > 0;
+    for (size_t i = 0; i < tried; i++)
+        too_new = too_new && diags[i].unsupported_version;
     for (size_t i = 0; i < tried; i++) {
         if (!ok || rt_g.cfg.verbose >= 1)
             fprintf(stderr, "ptxsim: %s the PTX %u.%u (compute_%u) of %s:\n%s",
@@ -335,7 +339,30 @@ static cudaError_t parse_unit(rt_unit *u)
                     diags[i].text ? diags[i].text : "(no details)\n");
         ptx_diag_free(&diags[i]);
     }
-    return ok ? cudaSuccess : cudaErrorInvalidPtx;
+    return ok ? cudaSuccess : too_new ? cudaErrorUnsupportedPtxVersion : cudaErrorInvalidPtx;
+}
+
+/* Loads ir into device memory after checking it against the device's limits as the driver
+ * would (module_limits.c); reports and returns the error the program gets on failure. */
+static cudaError_t load_checked(const ptx_module *ir, const char *name, emu_module **out)
+{
+    char err[1024] = "";
+    *out = NULL;
+    cudaError_t e = rt_check_module_memory(ir, err, sizeof err);
+    emu_module *em = NULL;
+    if (e == cudaSuccess) {
+        em = emu_module_load(ir, err, sizeof err);
+        e = em ? rt_check_module_limits(ir, em, err, sizeof err) : cudaErrorInvalidPtx;
+    }
+    if (e != cudaSuccess) {
+        fprintf(stderr, "ptxsim: cannot load %s: %s (%s)\n", name,
+                err[0] ? err : "unknown reason", rt_error_name(e));
+        if (em)
+            emu_module_unload(em);
+        return e;
+    }
+    *out = em;
+    return cudaSuccess;
 }
 
 static void report_no_ptx(const rt_module *m)
@@ -367,8 +394,8 @@ cudaError_t rt_module_ready(rt_module *m)
     cudaError_t unit_error = cudaSuccess;
     for (size_t j = 0; j < m->nunits; j++) {
         rt_unit *u = &m->units[j];
-        if (!u->ir && u->error == cudaSuccess && parse_unit(u) != cudaSuccess)
-            u->error = cudaErrorInvalidPtx;
+        if (!u->ir && u->error == cudaSuccess)
+            u->error = parse_unit(u);
         if (u->ir && u->error == cudaSuccess)
             nparsed++;
         else if (unit_error == cudaSuccess)
@@ -397,26 +424,16 @@ cudaError_t rt_module_ready(rt_module *m)
                    nu ? names : "");
         }
         if (!m->linked_emu) {
-            m->linked_emu = emu_module_load(rt_linked_module(m->linked), err, sizeof err);
-            if (!m->linked_emu) {
-                fprintf(stderr, "ptxsim: cannot load %s: %s (cudaErrorInvalidPtx)\n", m->name,
-                        err[0] ? err : "unknown reason");
-                return m->error = cudaErrorInvalidPtx;
-            }
+            cudaError_t e = load_checked(rt_linked_module(m->linked), m->name, &m->linked_emu);
+            if (e != cudaSuccess)
+                return m->error = e;
         }
         usable = 1;
     } else {
         for (size_t j = 0; j < m->nunits; j++) {
             rt_unit *u = &m->units[j];
-            if (u->ir && !u->emu && u->error == cudaSuccess) {
-                char err[1024] = "";
-                u->emu = emu_module_load(u->ir, err, sizeof err);
-                if (!u->emu) {
-                    fprintf(stderr, "ptxsim: cannot load %s: %s (cudaErrorInvalidPtx)\n",
-                            u->name, err[0] ? err : "unknown reason");
-                    u->error = cudaErrorInvalidPtx;
-                }
-            }
+            if (u->ir && !u->emu && u->error == cudaSuccess)
+                u->error = load_checked(u->ir, u->name, &u->emu);
             if (u->emu)
                 usable++;
             else if (unit_error == cudaSuccess)

@@ -47,8 +47,13 @@ extern const rt_option rt_options[];
 extern const size_t rt_option_count;
 
 const rt_option *rt_option_find(const char *name);
-/* Checks that `value` is valid for the option; false with a one-line reason in err. */
+/* Checks that `value` is valid for the option and built today; false with a one-line reason in
+ * err ("this mode is not built yet (accepted: off, gpudet)") that lists what is accepted. */
 bool rt_option_check(const rt_option *opt, const char *value, char *err, size_t errlen);
+/* Checks every PTXSIM_* variable of the environment (a bad value, a mode not built, a name that
+ * is no option); false with the first problem in err. The shim runs it before the program's
+ * main and exits with status 2 on failure; `ptxsim run` runs it before starting the program. */
+bool rt_config_check_environment(char *err, size_t errlen);
 
 /* ---------------------------------------------------------------- registration (nvcc ABI) */
 

@@ -17,6 +17,8 @@ typedef struct rt_config {
     char det[16];           /* off | gpudet | dab */
     uint64_t quantum;       /* warp instructions per turn; 0 = engine default */
     bool gpudet_bta, gpudet_dwp, gpudet_serial_warp;   /* GPUDet variants */
+    uint64_t watchdog_seconds;  /* a launch running longer ends (0 = no limit) */
+    uint64_t watchdog_insts;    /* ... or executing more warp instructions (0 = no limit) */
     bool timing;
     char gpu[32];           /* GPU model name (rt_gpu_model) */
     int verbose;
@@ -27,8 +29,8 @@ typedef struct rt_config {
     char trace[256];
 } rt_config;
 
-/* Fills cfg from the PTXSIM_* environment, reporting bad values and options that are not
- * implemented yet on stderr. */
+/* Fills cfg from the PTXSIM_* environment (checked before the program ran: see
+ * rt_config_check_environment). */
 void rt_config_load(rt_config *cfg);
 
 /* ---------------------------------------------------------------- GPU models */
@@ -129,6 +131,16 @@ struct rt_module {
     bool registered;            /* false once unregistered */
     bool reported;              /* the missing-PTX hint was given */
 };
+
+/* A module against the device's limits (module_limits.c): before loading, whether its
+ * variables fit in the device memory left (cudaErrorMemoryAllocation); after loading, what
+ * ptxas would refuse (constant data, static shared, local and parameter space:
+ * cudaErrorInvalidPtx). The message, ptxas's where it has one, goes to err. */
+cudaError_t rt_check_module_memory(const ptx_module *m, char *err, size_t errlen);
+cudaError_t rt_check_module_limits(const ptx_module *m, const emu_module *em, char *err,
+                                   size_t errlen);
+/* Local bytes per thread a function declares, registers ptxas would spill included. */
+uint64_t rt_function_local_bytes(const ptx_function *f);
 
 /* Makes the module usable (parse + load + resolve kernels and managed variables). Lock held.
  * Prints the reason on failure. */

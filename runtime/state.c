@@ -19,6 +19,9 @@ static void init(void)
     if (!rt_g.gpu)  /* the option check makes this unreachable; keep a usable device anyway */
         rt_g.gpu = rt_gpu_model_find("a100");
     rt_g.policy = emu_direct_policy();
+    /* The device has the model's memory: allocations (and cudaDeviceSetLimit's heap) beyond it
+     * fail as on that GPU. Only reserved address space until touched. */
+    emu_device_set_capacity(rt_g.gpu->global_mem);
     /* The defaults a CUDA 13 device reports for cudaDeviceGetLimit. */
     rt_g.limits[cudaLimitStackSize] = 1024;
     rt_g.limits[cudaLimitPrintfFifoSize] = 1u << 20;

@@ -494,3 +494,13 @@ bool emu_module_symbol(const emu_module *mod, const char *name, uint64_t *addr, 
     }
     return false;
 }
+
+bool emu_module_kernel_resources(const emu_module *mod, const ptx_function *kernel,
+                                 emu_kernel_resources *out)
+{
+    const emu_func *k = mod ? emu_module_func_by_ptx(mod, kernel) : NULL;
+    if (!k || !kernel->is_entry || kernel->is_decl) return false;
+    out->static_smem = k->static_smem;
+    out->local_per_thread = k->max_stack;
+    return true;
+}

@@ -45,6 +45,7 @@ typedef struct par_run {
     int oom;                  /* atomic: a CTA could not be created */
     uint64_t instr;           /* atomic: warp instructions of retired CTAs */
     uint64_t ctas;            /* atomic: CTAs created */
+    timing_watchdog wd;
 } par_run;
 
 static uint64_t gcd64(uint64_t a, uint64_t b)
@@ -116,7 +117,10 @@ static void step(par_run *R, par_sm *S, timing_rng *rng, bool seeded)
     }
     pc->next_warp = (wi + 1) % nw;
     uint64_t budget = seeded ? 1 + timing_rng_below(rng, 2 * R->budget) : R->budget;
+    uint64_t before = emu_warp_instructions(w);
     emu_stop r = emu_warp_run(w, budget);
+    if (timing_watchdog_step(&R->wd, emu_warp_instructions(w) - before))
+        __atomic_store_n(&R->stop, 1, __ATOMIC_RELAXED);
     if (r == EMU_STOP_FAULT) {
         __atomic_store_n(&R->stop, 1, __ATOMIC_RELAXED);
         return;
@@ -172,6 +176,7 @@ bool timing_run_parallel(emu_grid *g, const timing_engine_config *cfg)
         while (gcd64(R.perm_a, R.ncta) != 1);
         R.perm_b = timing_rng_below(&rng, R.ncta);
     }
+    timing_watchdog_start(&R.wd, cfg);
     R.sms = calloc(R.nsm, sizeof *R.sms);
     bool ok = R.sms != NULL;
     for (uint32_t s = 0; ok && s < R.nsm; s++) {
@@ -200,6 +205,11 @@ bool timing_run_parallel(emu_grid *g, const timing_engine_config *cfg)
         R.nthreads = want;
         timing_pool_run(want, set_threads, worker, &R);
     }
+    for (uint32_t s = 0; R.sms && s < R.nsm && timing_watchdog_fired(&R.wd); s++)
+        for (uint32_t i = 0; i < R.sms[s].n; i++) timing_watchdog_describe_cta(&R.wd, R.sms[s].res[i].c);
+    if (timing_watchdog_fired(&R.wd))
+        timing_watchdog_finish(&R.wd, g, R.issued < R.ncta ? R.ncta - R.issued : 0);
+    timing_watchdog_destroy(&R.wd);
     for (uint32_t s = 0; R.sms && s < R.nsm; s++) {
         par_sm *S = &R.sms[s];
         for (uint32_t i = 0; i < S->n; i++) {

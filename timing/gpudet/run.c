@@ -47,6 +47,19 @@ static bool deadlocks(gd_run *R)
     return any;
 }
 
+/* Warp instructions of the run so far, at a quantum end (thread 0, the others waiting): the
+ * same on every run, whatever the host threads, so the watchdog's instruction limit ends the
+ * run at the same quantum. */
+static uint64_t gd_instructions(gd_run *R)
+{
+    uint64_t n = 0;
+    for (uint32_t t = 0; t < R->nthreads; t++)
+        n += R->exec[t].st.warp_instructions - R->exec[t].deferred;
+    for (uint32_t s = 0; s < R->nwg; s++)
+        if (R->wgs[s].cta) n += timing_cta_instructions(R->wgs[s].cta);
+    return n;
+}
+
 /* Thread 0 between quanta: distribution, and whether to go on. */
 static void between_quanta(gd_run *R)
 {
@@ -107,6 +120,8 @@ static void thread_main(void *arg, uint32_t tid)
         if (emu_grid_fault(R->g)) R->failed = R->done = true;
         if (!R->done) gd_serial(R, X);
         if (emu_grid_fault(R->g)) R->failed = R->done = true;
+        if (!R->done && R->wd.armed && timing_watchdog_expired(&R->wd, gd_instructions(R)))
+            R->failed = R->done = true;
         if (!R->done) between_quanta(R);
     }
     gd_cur = NULL;
@@ -188,8 +203,15 @@ bool timing_run_gpudet(emu_grid *g, const timing_engine_config *cfg)
         }
         emu_grid_set_policy(g, gd_policy());
         R.nthreads = want;
+        timing_watchdog_start(&R.wd, cfg);
         timing_pool_run(want, set_threads, thread_main, &R);
         timing_barrier_destroy(&R.bar);
+        if (timing_watchdog_fired(&R.wd)) {
+            for (uint32_t s = 0; s < R.nwg; s++)
+                if (R.wgs[s].cta) timing_watchdog_describe_cta(&R.wd, R.wgs[s].cta);
+            timing_watchdog_finish(&R.wd, g, gd_pending_count(&R));
+        }
+        timing_watchdog_destroy(&R.wd);
     }
     bool oom = !ok;
     timing_stats st = {0};
