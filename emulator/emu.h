@@ -76,6 +76,10 @@ bool emu_unregister_host_range(uint64_t addr);
 /* The live allocation holding [addr, addr+size): true and its base/size/kind, or false. */
 bool emu_find_allocation(uint64_t addr, uint64_t size, uint64_t *base, uint64_t *alloc_size,
                          emu_alloc_kind *kind);
+/* Sets aside bytes of device memory for the context (the driver's stack and printf FIFO), in
+ * place of what was set aside before: they count as used and cannot be allocated. False (the
+ * old amount kept) when they do not fit. */
+bool emu_device_reserve(uint64_t bytes);
 /* Bytes of device memory in use and in all (cudaMemGetInfo). */
 void emu_device_mem_info(uint64_t *used, uint64_t *total);
 /* Sets the size of the device address space (default 16 GiB); only before the first

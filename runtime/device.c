@@ -319,6 +319,14 @@ cudaError_t rt_get_device_flags(unsigned *flags)
     return rt_end(e);
 }
 
+bool rt_context_reserve(size_t fifo, size_t stack)
+{
+    uint64_t resident = (uint64_t)rt_g.gpu->max_threads_per_sm * (uint64_t)rt_g.gpu->sm_count;
+    if (stack && stack > UINT64_MAX / 2 / resident)
+        return false;
+    return emu_device_reserve((uint64_t)fifo + (uint64_t)stack * resident);
+}
+
 /* Device memory free now, for limits the device must set aside. */
 static uint64_t device_free_bytes(void)
 {
@@ -355,14 +363,16 @@ cudaError_t rt_device_set_limit(enum cudaLimit limit, size_t value)
                          "the %s cannot change once a kernel has used it (until "
                          "cudaDeviceReset)",
                          limit == cudaLimitMallocHeapSize ? "device heap" : "printf FIFO");
-    } else if (limit == cudaLimitStackSize && value > 0 && value > device_free_bytes() / resident) {
+    } else if (limit == cudaLimitStackSize &&
+               !rt_context_reserve(rt_g.limits[cudaLimitPrintfFifoSize], value)) {
         /* the driver sets the stack aside for every thread the GPU holds at once */
         e = rt_api_error(cudaErrorMemoryAllocation, fn,
                          "a stack of %zu bytes per thread for the %llu threads the GPU holds at "
                          "once does not fit in the %llu bytes of device memory free",
                          value, (unsigned long long)resident,
                          (unsigned long long)device_free_bytes());
-    } else if (limit == cudaLimitPrintfFifoSize && value > device_free_bytes()) {
+    } else if (limit == cudaLimitPrintfFifoSize &&
+               !rt_context_reserve(value, rt_g.limits[cudaLimitStackSize])) {
         e = rt_api_error(cudaErrorMemoryAllocation, fn,
                          "a printf FIFO of %zu bytes does not fit in the %llu bytes of device "
                          "memory free", value, (unsigned long long)device_free_bytes());

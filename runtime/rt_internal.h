@@ -177,6 +177,11 @@ typedef struct rt_state {
 
 extern rt_state rt_g;
 
+/* Sets aside the device memory the context keeps as the driver does: the printf FIFO and a
+ * stack of `stack` bytes for every thread the GPU holds at once (what is left is what
+ * cudaMemGetInfo reports free). False, nothing changed, when it does not fit. */
+bool rt_context_reserve(size_t fifo, size_t stack);
+
 /* Initialises the runtime once (configuration from the environment). */
 void rt_init(void);
 /* Entry of a call that uses the context: initialises, takes the lock and returns cudaSuccess;

@@ -30,6 +30,7 @@ static void init(void)
     rt_g.limits[cudaLimitDevRuntimePendingLaunchCount] = 2048;
     rt_g.limits[cudaLimitMaxL2FetchGranularity] = 64;
     rt_g.limits[cudaLimitPersistingL2CacheSize] = 0;
+    rt_context_reserve(rt_g.limits[cudaLimitPrintfFifoSize], rt_g.limits[cudaLimitStackSize]);
     if (rt_g.cfg.stats[0])
         atexit(rt_stats_report);
     rt_log(1, "runtime %s: engine %s, %u host thread%s, seed %llu, det %s, timing %s, "
