@@ -132,6 +132,23 @@ done:
     return f;
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <link.h>
+/* A sanitized build (make SAN=1) preloads a sanitized shim into programs that are not: the
+ * sanitizer runtimes this very program uses must come first in LD_PRELOAD. */
+static int sanitizer_runtime(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    char *list = data;
+    const char *n = info->dlpi_name;
+    if (n && (strstr(n, "/libasan.so") || strstr(n, "/libubsan.so"))) {
+        size_t len = strlen(list);
+        snprintf(list + len, PATH_MAX * 2 - len, "%s%s", len ? ":" : "", n);
+    }
+    return 0;
+}
+#endif
+
 /* Sets NAME to `first` followed by its old value, ':'-separated. */
 static int prepend_env(const char *name, const char *first)
 {
@@ -271,7 +288,13 @@ int cli_run(int argc, char **argv)
                 shim);
         return 1;
     }
-    if (prepend_env("LD_PRELOAD", shim) != 0 || prepend_env("LD_LIBRARY_PATH", libdir) != 0) {
+    char preload[PATH_MAX * 2 + 64] = "";
+#if defined(__SANITIZE_ADDRESS__)
+    dl_iterate_phdr(sanitizer_runtime, preload);
+#endif
+    size_t pl = strlen(preload);
+    snprintf(preload + pl, sizeof preload - pl, "%s%s", pl ? ":" : "", shim);
+    if (prepend_env("LD_PRELOAD", preload) != 0 || prepend_env("LD_LIBRARY_PATH", libdir) != 0) {
         fprintf(stderr, "ptxsim run: cannot set the environment: %s\n", strerror(errno));
         return 1;
     }

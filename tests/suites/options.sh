@@ -9,7 +9,9 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 B=${B:-build}
 PTXSIM=$B/bin/ptxsim
+# the shim, with the sanitizer runtimes it needs first when built with SAN=1
 SHIM=$PWD/$B/lib/libcudart.so.13
+SHIM=$(ldd "$SHIM" | awk '/lib(asan|ubsan)\.so/ {printf "%s:", $3}')$SHIM
 LOGS=$B/test-logs/options
 mkdir -p "$LOGS"
 prog=/bin/echo

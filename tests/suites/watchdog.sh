@@ -66,7 +66,9 @@ else
 fi
 
 # the variable, with the preloaded shim alone
-PTXSIM_WATCHDOG=1 LD_PRELOAD=$PWD/$B/lib/libcudart.so.13 LD_LIBRARY_PATH=$PWD/$B/lib \
+SHIM=$PWD/$B/lib/libcudart.so.13
+SHIM=$(ldd "$SHIM" | awk '/lib(asan|ubsan)\.so/ {printf "%s:", $3}')$SHIM
+PTXSIM_WATCHDOG=1 LD_PRELOAD=$SHIM LD_LIBRARY_PATH=$PWD/$B/lib \
     timeout 120 "$exe" >"$LOGS/env.out" 2>"$LOGS/env.err"
 rc=$?
 if [ "$rc" -eq 0 ] && ! grep -q '^FAIL' "$LOGS/env.out" &&
