@@ -204,6 +204,9 @@ uint64_t emu_grid_smem_per_cta(const emu_grid *g);
 /* Ends the grid from outside its warps (the engine's watchdog): records a fault of kind with
  * message unless a warp faulted first. */
 void emu_grid_abort(emu_grid *g, emu_fault_kind kind, const char *message);
+/* The same for a fault that belongs to warp w (out of host memory for its state, say): w stops
+ * (emu_warp_run returns EMU_STOP_FAULT from now on). */
+void emu_warp_abort(emu_warp *w, emu_fault_kind kind, const char *message);
 /* Replaces the grid's memory policy (the engine installs the one its determinism mode needs);
  * only before the first CTA is created. */
 void emu_grid_set_policy(emu_grid *g, emu_mem_policy *policy);

@@ -53,6 +53,17 @@ void emu_grid_abort(emu_grid *g, emu_fault_kind kind, const char *message)
     pthread_mutex_unlock(&g->lock);
 }
 
+void emu_warp_abort(emu_warp *w, emu_fault_kind kind, const char *message)
+{
+    emu_fault f;
+    memset(&f, 0, sizeof f);
+    f.kind = kind;
+    f.cta = w->cta->ctaid;
+    snprintf(f.message, sizeof f.message, "%s", message);
+    emu_grid_record_fault(w->cta->g, w->cta->linear, &f);
+    w->state = EMU_WS_FAULT;
+}
+
 /* "kernel K (PTX line N, file.cu:L)" for instruction in of the current function. */
 int emu_format_where(const emu_ctx *c, const ptx_instr *in, char *buf, size_t len)
 {
