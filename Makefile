@@ -65,10 +65,15 @@ ASHIM_SO   := $(B)/asan/lib/libcudart.so.13
 CORE_A     := $(B)/lib/libptxsim.a
 ACORE_A    := $(B)/asan/lib/libptxsim.a
 CHECK_EXTRA := $(ASHIM_SO)
+SAN_SHARE_CUDA := true
 ifeq ($(SAN),1)
 # the core is sanitized already: the unit tests link it rather than a second copy
 ACORE_A    := $(CORE_A)
 CHECK_EXTRA :=
+# what nvcc builds for the tests (CUDA programs, the PTX corpus) does not depend on how ptxsim
+# is built: share it with build/
+SAN_SHARE_CUDA := for d in cuda ptx-corpus; do mkdir -p build/tests/$$d $(B)/tests && \
+                  rm -rf $(B)/tests/$$d && ln -s $(abspath build/tests)/$$d $(B)/tests/$$d; done
 endif
 
 .PHONY: all deps check check-full demo bench clean unit-tests cuda-tests fuzz fuzz-deps
@@ -160,6 +165,7 @@ unit-tests: $(UNIT_BIN)
 
 check: deps
 	@$(MAKE) --no-print-directory all $(UNIT_BIN) $(CHECK_EXTRA)
+	@$(SAN_SHARE_CUDA)
 	@NVCC="$(NVCC)" B="$(B)" SAN="$(SAN)" bash tests/run_all.sh
 
 check-full: check

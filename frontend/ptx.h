@@ -346,9 +346,10 @@ typedef struct ptx_diag {
     bool unsupported_version;
 } ptx_diag;
 
-/* The newest PTX ISA ptxsim implements (CUDA 13.0's). */
+/* The newest PTX ISA ptxsim takes: CUDA 13.0's 9.0, and 9.1, in which cuDNN 9 ships its PTX
+ * (every module of it parses, checks and loads: tests/suites/cuda_libraries.sh). */
 #define PTX_MAX_VERSION_MAJOR 9u
-#define PTX_MAX_VERSION_MINOR 0u
+#define PTX_MAX_VERSION_MINOR 1u
 
 void ptx_diag_free(ptx_diag *d);
 

@@ -15,6 +15,8 @@
 /* No GPU has a terabyte of memory: larger declarations are refused before any size arithmetic
  * can overflow; the device's own limits are checked when the module is loaded. */
 #define VAR_SIZE_LIMIT (UINT64_C(1) << 40)
+#define MAX_FUNC_REGS (1u << 20)
+#define MAX_MODULE_REGS (1u << 23)
 
 enum { BIND_REG, BIND_SYM };
 
@@ -157,6 +159,7 @@ struct ptx_builder {
         ptx_sampler_init sampler;
     } d;
 
+    uint64_t module_regs;  /* registers declared in all functions so far */
     uint64_t ints[3];      /* the values of a .maxntid-style list */
     bool fn_unified;       /* .func .attribute(.unified(...)) before the function's name */
     uint64_t fn_uuid[2];
@@ -281,7 +284,7 @@ void ptx_b_version(ptx_builder *b, ptx_str t, uint32_t line, uint32_t col)
     if (maj * 100 + min > PTX_MAX_VERSION_MAJOR * 100 + PTX_MAX_VERSION_MINOR) {
         /* the driver refuses PTX newer than its JIT with CUDA_ERROR_UNSUPPORTED_PTX_VERSION */
         ptx_b_error(b, line, col, "PTX ISA version %u.%u is newer than ptxsim implements (%u.%u "
-                    "at most); build with an nvcc no newer than CUDA 13.0 or lower -arch", maj,
+                    "at most); build with an older nvcc", maj,
                     min, PTX_MAX_VERSION_MAJOR, PTX_MAX_VERSION_MINOR);
         if (b->diag)
             b->diag->unsupported_version = true;
@@ -292,7 +295,7 @@ void ptx_b_version(ptx_builder *b, ptx_str t, uint32_t line, uint32_t col)
     b->saw_version = true;
 }
 
-/* The .target names the PTX ISA defines up to version 9.0: architectures (sm_XX and compute_XX,
+/* The .target names the PTX ISA defines up to version 9.1: architectures (sm_XX and compute_XX,
  * with the arch-specific 'a' and family 'f' suffixes where they exist) and the options. */
 static const unsigned known_archs[] = {
     10, 11, 12, 13, 20, 21, 30, 32, 35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88,
@@ -980,6 +983,16 @@ static void declare_regs(ptx_builder *b)
     }
     uint8_t nslots = (uint8_t)((t == PTX_TYPE_B128 ? 2 : 1) * b->d.vec);
     int64_t count = b->d.range >= 0 ? b->d.range : 1;
+    /* A few lines of %r<1000000> must not cost gigabytes: no function that loads has more
+     * than about 131,000 (ptxas spills the registers beyond 255 to local memory, which holds
+     * 512 KiB per thread), so more are refused here, before their names are made. */
+    if ((uint64_t)b->regs.n + (uint64_t)count > MAX_FUNC_REGS ||
+        b->module_regs + (uint64_t)count > MAX_MODULE_REGS) {
+        ptx_b_error(b, b->d.nline, b->d.ncol, "too many registers: a function may declare at "
+                    "most %u and a module %u", MAX_FUNC_REGS, MAX_MODULE_REGS);
+        return;
+    }
+    b->module_regs += (uint64_t)count;
     char buf[256];
     for (int64_t i = 0; i < count; i++) {
         const char *name;

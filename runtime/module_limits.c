@@ -39,15 +39,16 @@ static cudaError_t refuse(cudaError_t e, char *err, size_t errlen, const char *f
     return e;
 }
 
-/* Registers beyond the 255 32-bit ones a thread has, in bytes: what ptxas would spill. */
+/* Registers beyond the 255 32-bit ones a thread has, in bytes: what ptxas would spill (a
+ * deliberately simple count: every register of the function live at once). */
 static uint64_t spilled_register_bytes(const ptx_function *f)
 {
     uint64_t words = 0;
     for (uint32_t i = 0; i < f->nregs; i++) {
         const ptx_reg *r = &f->regs[i];
-        if (r->type == PTX_TYPE_PRED)
-            continue;   /* predicates have registers of their own */
-        unsigned bits = ptx_type_bits((ptx_type)r->type);
+        /* a predicate counts as a word: beyond the few predicate registers a thread has,
+         * ptxas keeps them in general registers */
+        unsigned bits = r->type == PTX_TYPE_PRED ? 32 : ptx_type_bits((ptx_type)r->type);
         words += (uint64_t)((bits + 31) / 32) * (r->vec ? r->vec : 1);
     }
     return words > PHYSICAL_REGS ? (words - PHYSICAL_REGS) * 4 : 0;

@@ -35,6 +35,61 @@ DEFINE_PUSH(push_module, rt_module)
 DEFINE_PUSH(push_kernel, rt_kernel)
 DEFINE_PUSH(push_var, rt_var)
 
+/* Kernels by host function and by their own cudaKernel_t handle: every launch looks one up,
+ * and a program may register 100,000 of them, so a scan per look-up (or per registration)
+ * would make them quadratic. Open addressing, never shrinks (kernels are never freed). When
+ * the table cannot grow, look-ups fall back to scanning. */
+typedef struct kslot {
+    const void *key;
+    rt_kernel *k;
+} kslot;
+static kslot *kmap;
+static size_t kmap_cap, kmap_n;
+static bool kmap_broken;
+
+static size_t khash(const void *p)
+{
+    uint64_t x = (uint64_t)(uintptr_t)p;
+    x ^= x >> 33;
+    x *= UINT64_C(0xff51afd7ed558ccd);
+    x ^= x >> 33;
+    return (size_t)x;
+}
+
+static kslot *kmap_find(kslot *tab, size_t cap, const void *key)
+{
+    for (size_t i = khash(key) & (cap - 1);; i = (i + 1) & (cap - 1))
+        if (tab[i].key == key || !tab[i].key)
+            return &tab[i];
+}
+
+static void kmap_put(const void *key, rt_kernel *k)
+{
+    if (kmap_broken || !key)
+        return;
+    if ((kmap_n + 1) * 2 > kmap_cap) {
+        size_t cap = kmap_cap ? kmap_cap * 2 : 256;
+        kslot *t = calloc(cap, sizeof *t);
+        if (!t) {
+            kmap_broken = true;   /* look-ups scan from now on */
+            return;
+        }
+        for (size_t i = 0; i < kmap_cap; i++)
+            if (kmap[i].key)
+                *kmap_find(t, cap, kmap[i].key) = kmap[i];
+        free(kmap);
+        kmap = t;
+        kmap_cap = cap;
+    }
+    kslot *sl = kmap_find(kmap, kmap_cap, key);
+    if (!sl->key)
+        kmap_n++;
+    *sl = (kslot){key, k};
+}
+
+/* The last module a registration named: nvcc registers a fatbin's kernels one after another. */
+static rt_module *last_module;
+
 /* Splits the fatbin's PTX entries into units, one per fatbin container: an ordinary fatbin is
  * one container; the linked fatbin of an -rdc program carries one per translation unit (and
  * device libraries). Within a unit the entries are in the order to try them (the frontend's
@@ -176,9 +231,11 @@ void **rt_register_fatbin(const void *wrapper)
 /* The module behind a handle nvcc kept; NULL for anything else. Lock held. */
 static rt_module *module_of(void **handle)
 {
+    if (last_module && &last_module->slot == handle)
+        return last_module;
     for (size_t i = 0; i < nmodules; i++)
         if (&modules[i]->slot == handle)
-            return modules[i];
+            return last_module = modules[i];
     return NULL;
 }
 
@@ -207,13 +264,16 @@ void rt_register_function(void **handle, const void *host_fun, const char *devic
     k->max_dynamic_smem = -1;
     k->carveout = -1;
     /* A later registration of the same host function (a reloaded library) wins. */
-    for (size_t i = 0; i < nkernels; i++)
-        if (kernels[i]->host_fun == host_fun)
-            kernels[i]->host_fun = NULL;
+    rt_kernel *old = rt_kernel_lookup(host_fun);
+    if (old && old->host_fun == host_fun)
+        old->host_fun = NULL;
     if (!k->name || !push_kernel(&kernels, &nkernels, &cap_kernels, k)) {
         free(k->name);
         free(k);
         fprintf(stderr, "ptxsim: out of host memory registering kernel %s\n", device_name);
+    } else {
+        kmap_put(host_fun, k);
+        kmap_put(k, k);
     }
     pthread_mutex_unlock(&rt_g.lock);
 }
@@ -264,6 +324,15 @@ rt_kernel *rt_kernel_lookup(const void *func)
 {
     if (!func)
         return NULL;
+    if (!kmap_broken) {
+        if (!kmap_cap)
+            return NULL;
+        kslot *sl = kmap_find(kmap, kmap_cap, func);
+        if (!sl->key)
+            return NULL;
+        rt_kernel *k = sl->k;
+        return k->host_fun == func || (const void *)k == func ? k : NULL;
+    }
     for (size_t i = 0; i < nkernels; i++)
         if (kernels[i]->host_fun == func || (const void *)kernels[i] == func)
             return kernels[i];

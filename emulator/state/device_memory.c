@@ -167,7 +167,8 @@ uint64_t emu_device_alloc(uint64_t size, emu_alloc_kind kind)
     pthread_mutex_lock(&dm.lock);
     uint64_t rb = (uint64_t)(uintptr_t)dm.base, re = rb + dm.capacity;
     uint64_t cur = rb, found = 0;
-    if (span <= dm.capacity - dm.reserved && dm.used <= dm.capacity - dm.reserved - span) {
+    /* used counts the context's reservation too: what is left is what may be handed out */
+    if (span <= dm.capacity && dm.used <= dm.capacity - span) {
         for (size_t i = 0; i < dm.n; i++) {
             if (!in_region(dm.a[i].base)) continue;
             if (dm.a[i].base >= cur && dm.a[i].base - cur >= span) break;

@@ -485,6 +485,14 @@ bool emu_module_symbol(const emu_module *mod, const char *name, uint64_t *addr, 
 {
     if (!mod || !name) return false;
     const ptx_module *m = mod->ptx;
+    /* the name index first (constant time); a name several symbols share (an -rdc link's
+     * extern declarations) falls back to the scan */
+    int32_t first = ptx_find_symbol(m, -1, name);
+    if (first >= 0 && mod->var_addr[first]) {
+        if (addr) *addr = mod->var_addr[first];
+        if (size) *size = m->syms[first].size;
+        return true;
+    }
     for (uint32_t i = 0; i < m->nsyms; i++) {
         const ptx_symbol *s = &m->syms[i];
         if (s->owner != -1 || !mod->var_addr[i] || strcmp(s->name, name) != 0) continue;

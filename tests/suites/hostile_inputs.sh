@@ -4,7 +4,7 @@
 #   - a 4 GiB global with a one-byte initialiser parses and loads at once;
 #   - parsing a module larger than the memory allowed (ulimit -v) ends with "out of host
 #     memory" and exit status 1, not an abort;
-#   - .version above 9.0, an unknown .target and .address_size 32 are refused by name.
+#   - .version above 9.1, an unknown .target and .address_size 32 are refused by name.
 # Prints "PASS hostile_inputs/NAME" or "FAIL hostile_inputs/NAME: why".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -61,7 +61,7 @@ check() {
     fi
 }
 check version_too_new $'.version 99.99\n.target sm_80\n.address_size 64' \
-    "PTX ISA version 99.99 is newer than ptxsim implements (9.0 at most)"
+    "PTX ISA version 99.99 is newer than ptxsim implements (9.1 at most)"
 check unknown_target $'.version 9.0\n.target sm_9999\n.address_size 64' "unknown .target 'sm_9999'"
 check address_size_32 $'.version 9.0\n.target sm_80\n.address_size 32' \
     ".address_size 32 is not supported"

@@ -9,6 +9,7 @@
 #include "runtime/rt_internal.h"
 
 #include <check.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +116,9 @@ START_TEST(giant_initialiser_is_cheap)
     ck_assert_uint_eq(sym(m, "w")->init[0].offset, 4);
     ptx_module_free(m);
 
+    /* two lines of registers cannot make gigabytes of IR */
+    expect_error(HEAD ".entry k()\n{\n.reg .b32 %a<1000000>;\n.reg .b32 %b<1000000>;\nret;\n}\n",
+                 "too many registers: a function may declare at most 1048576");
     expect_error(HEAD ".global .b8 t[2000000000000];\n", "larger than");
     expect_error(HEAD ".global .b8 u[1099511627776][2] = {1};\n", "larger than");
 }
@@ -175,9 +179,9 @@ END_TEST
 
 START_TEST(version_target_address_size)
 {
-    ptx_diag d = parse_bad(".version 9.1\n.target sm_80\n.address_size 64\n");
+    ptx_diag d = parse_bad(".version 9.2\n.target sm_80\n.address_size 64\n");
     ck_assert(d.unsupported_version);
-    ck_assert_ptr_nonnull(strstr(d.text, "newer than ptxsim implements (9.0 at most)"));
+    ck_assert_ptr_nonnull(strstr(d.text, "newer than ptxsim implements (9.1 at most)"));
     ptx_diag_free(&d);
     d = parse_bad(".version 99.99\n.target sm_80\n.address_size 64\n");
     ck_assert(d.unsupported_version);
@@ -199,6 +203,7 @@ START_TEST(version_target_address_size)
         ptx_module_free(parse_ok(text));
     }
     ptx_module_free(parse_ok(".version 1.4\n.target sm_10\n.address_size 64\n"));
+    ptx_module_free(parse_ok(".version 9.1\n.target sm_100a\n.address_size 64\n"));
 }
 END_TEST
 
@@ -255,6 +260,83 @@ START_TEST(device_limits_at_load)
                                err, sizeof err), cudaSuccess);
     ck_assert_int_eq(limits_of(HEAD ".entry k(.param .align 4 .b8 p[32768])\n{\nret;\n}\n",
                                err, sizeof err), cudaErrorInvalidPtx);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- device memory */
+
+typedef struct churn {
+    volatile int stop;
+    uint64_t lookups, misses;
+} churn;
+
+static void *look_up(void *arg)
+{
+    churn *c = arg;
+    uint64_t keep = emu_device_alloc(4096, EMU_ALLOC_DEVICE);
+    ck_assert(keep);
+    while (!c->stop) {
+        uint64_t base, size;
+        if (!emu_find_allocation(keep + 100, 8, &base, &size, NULL) || base != keep ||
+            size != 4096)
+            c->misses++;
+        c->lookups++;
+    }
+    emu_device_free(keep);
+    return NULL;
+}
+
+START_TEST(device_memory_lookups_while_allocating)
+{
+    /* look-ups take no lock: they must see every live allocation while another thread
+     * allocates and frees around it (the map's entries move under them) */
+    churn c = {0};
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, look_up, &c), 0);
+    uint64_t live[64] = {0};
+    for (int round = 0; round < 20000; round++) {
+        int i = round % 64;
+        if (live[i]) {
+            ck_assert(emu_device_free(live[i]));
+            live[i] = 0;
+        } else {
+            live[i] = emu_device_alloc((uint64_t)(round % 7 + 1) * 300, EMU_ALLOC_DEVICE);
+            ck_assert(live[i]);
+        }
+    }
+    c.stop = 1;
+    pthread_join(t, NULL);
+    for (int i = 0; i < 64; i++)
+        if (live[i]) emu_device_free(live[i]);
+    ck_assert_uint_gt(c.lookups, 0);
+    ck_assert_uint_eq(c.misses, 0);
+
+    /* freed memory is handed out again, first fit, and reads as zero; a large block that was
+     * touched only in part is cleared where it was touched */
+    uint64_t a = emu_device_alloc(UINT64_C(8) << 20, EMU_ALLOC_DEVICE);
+    ck_assert(a);
+    memset((void *)(uintptr_t)(a + (UINT64_C(3) << 20)), 0x77, 4096 * 3);
+    ((uint8_t *)(uintptr_t)a)[0] = 1;
+    ck_assert(emu_device_free(a));
+    uint64_t b = emu_device_alloc(UINT64_C(8) << 20, EMU_ALLOC_DEVICE);
+    ck_assert_uint_eq(a, b);
+    for (uint64_t o = 0; o < (UINT64_C(8) << 20); o += 512)
+        ck_assert_uint_eq(((uint8_t *)(uintptr_t)b)[o], 0);
+    emu_device_free(b);
+
+    /* memory set aside for the context cannot be allocated, and counts as used */
+    uint64_t used0, total;
+    emu_device_mem_info(&used0, &total);
+    ck_assert(emu_device_reserve(total - used0 - (UINT64_C(1) << 20)));
+    ck_assert_uint_eq(emu_device_alloc(UINT64_C(2) << 20, EMU_ALLOC_DEVICE), 0);
+    uint64_t small = emu_device_alloc(UINT64_C(512) << 10, EMU_ALLOC_DEVICE);
+    ck_assert(small);
+    ck_assert(!emu_device_reserve(total));
+    emu_device_free(small);
+    ck_assert(emu_device_reserve(0));
+    uint64_t used1;
+    emu_device_mem_info(&used1, &total);
+    ck_assert_uint_le(used1, used0);
 }
 END_TEST
 
@@ -366,6 +448,7 @@ static Suite *hardening_suite(void)
     tcase_add_test(t, constant_expressions);
     tcase_add_test(t, version_target_address_size);
     tcase_add_test(t, device_limits_at_load);
+    tcase_add_test(t, device_memory_lookups_while_allocating);
     tcase_add_loop_test(t, load_is_linear, 0, (int)(sizeof shapes / sizeof shapes[0]));
     suite_add_tcase(s, t);
     return s;
