@@ -68,6 +68,15 @@ void rt_register_managed_var(void **handle, void **host_ptr_addr, const char *de
 /* Loads the module now (parse + load); true when it is usable. */
 bool rt_init_module(void **handle);
 
+/* What ptxas would refuse in a loaded module (module_limits.c): constant data, static shared,
+ * local (with spilled registers) and parameter space beyond the device's limits. cudaSuccess,
+ * or cudaErrorInvalidPtx with ptxas's message in err. Every module load runs it; so does
+ * `ptxsim ptx --load`. */
+struct ptx_module;
+struct emu_module;
+cudaError_t rt_check_module_limits(const struct ptx_module *m, const struct emu_module *em,
+                                   char *err, size_t errlen);
+
 /* ---------------------------------------------------------------- launches */
 
 unsigned rt_push_call_config(dim3 grid, dim3 block, size_t smem, cudaStream_t stream);

@@ -134,11 +134,8 @@ struct rt_module {
 
 /* A module against the device's limits (module_limits.c): before loading, whether its
  * variables fit in the device memory left (cudaErrorMemoryAllocation); after loading, what
- * ptxas would refuse (constant data, static shared, local and parameter space:
- * cudaErrorInvalidPtx). The message, ptxas's where it has one, goes to err. */
+ * ptxas would refuse (rt_check_module_limits, in rt.h). The message goes to err. */
 cudaError_t rt_check_module_memory(const ptx_module *m, char *err, size_t errlen);
-cudaError_t rt_check_module_limits(const ptx_module *m, const emu_module *em, char *err,
-                                   size_t errlen);
 /* Local bytes per thread a function declares, registers ptxas would spill included. */
 uint64_t rt_function_local_bytes(const ptx_function *f);
 

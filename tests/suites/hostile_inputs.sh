@@ -4,7 +4,8 @@
 #   - a 4 GiB global with a one-byte initialiser parses and loads at once;
 #   - parsing a module larger than the memory allowed (ulimit -v) ends with "out of host
 #     memory" and exit status 1, not an abort;
-#   - .version above 9.1, an unknown .target and .address_size 32 are refused by name.
+#   - .version above 9.1, an unknown .target and .address_size 32 are refused by name;
+#   - sizes beyond the device's limits are refused at load with ptxas's message.
 # Prints "PASS hostile_inputs/NAME" or "FAIL hostile_inputs/NAME: why".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -49,11 +50,11 @@ else
     rm -f "$T/huge.ptx"
 fi
 
-# check NAME TEXT NEEDLE: the module must be refused with NEEDLE in the message
+# check NAME TEXT NEEDLE [FLAG]: the module must be refused with NEEDLE in the message
 check() {
     printf '%s\n' "$2" >"$T/$1.ptx"
     local out rc
-    out=$(timeout 20 "$PTXSIM" ptx "$T/$1.ptx" 2>&1); rc=$?
+    out=$(timeout 20 "$PTXSIM" ptx "$T/$1.ptx" ${4:-} 2>&1); rc=$?
     if [ "$rc" -eq 1 ] && grep -qF "$3" <<<"$out"; then
         echo "PASS hostile_inputs/$1"
     else
@@ -67,3 +68,8 @@ check address_size_32 $'.version 9.0\n.target sm_80\n.address_size 32' \
     ".address_size 32 is not supported"
 check division_by_zero "$HEAD"$'\n.global .s64 x = 1 / 0;' "division by zero in a constant expression"
 check too_large "$HEAD"$'\n.global .b8 x[1099511627777];' "larger than 1099511627776 bytes"
+# what ptxas refuses, refused by `ptx --load` as by a program's module load
+check local_1tib "$HEAD"$'\n.entry k()\n{\n.local .b8 l[1099511627776];\nret;\n}' \
+    "ptxas error   : Entry function 'k' uses too much local data (0x10000000000 bytes, 0x80000 max)" --load
+check shared_4gib "$HEAD"$'\n.entry k()\n{\n.shared .b8 s[4294967296];\nret;\n}' \
+    "uses too much shared data (0x100000000 bytes, 0xc000 max)" --load
