@@ -8,6 +8,9 @@
 #                 suite against it (MUTANT=pattern for a subset); ends "N killed of M"
 #   make demo     deps, build, run the flagship example under ptxsim
 #   make bench    the benchmarks in bench/ (never part of check)
+#   make fuzz     the libFuzzer harnesses of tests/fuzz/ (installs clang), FUZZ_TIME s each
+#   make check-full   check, then a short run of every fuzzer
+#   make check SAN=1  every suite with everything built with ASan and UBSan (in build/san)
 
 SHELL      := /bin/bash
 CUDA_HOME  ?= /usr/local/cuda
@@ -28,6 +31,13 @@ WARN       := -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wvla
 BASEFLAGS  := -std=c17 -D_GNU_SOURCE -fPIC -g -I. -I$(B)/gen -I$(CUDA_HOME)/include $(WARN)
 CFLAGS     ?= -O2
 ASANFLAGS  := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+# SAN=1: the program, the shims and the tests all built with the sanitizers, in their own tree.
+LINK_SAN   :=
+ifeq ($(SAN),1)
+B          := build/san
+CFLAGS     := $(ASANFLAGS)
+LINK_SAN   := -fsanitize=address,undefined
+endif
 LIBS       := -lzstd -llz4 -lz -lffi -lpthread -lm -ldl
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm -lpthread)
 
@@ -78,8 +88,20 @@ NVRTC_SO   := $(B)/lib/libptxsim-nvrtc.so
 ASHIM_SO   := $(B)/asan/lib/libcudart.so.13
 CORE_A     := $(B)/lib/libptxsim.a
 ACORE_A    := $(B)/asan/lib/libptxsim.a
+CHECK_EXTRA := $(ASHIM_SO)
+SAN_SHARE_CUDA := true
+ifeq ($(SAN),1)
+# the core is sanitized already: the unit tests link it rather than a second copy
+ACORE_A    := $(CORE_A)
+CHECK_EXTRA :=
+# what nvcc builds for the tests (CUDA programs, the PTX corpus) does not depend on how ptxsim
+# is built: share it with build/
+SAN_SHARE_CUDA := for d in cuda ptx-corpus; do mkdir -p build/tests/$$d $(B)/tests && \
+                  rm -rf $(B)/tests/$$d && ln -s $(abspath build/tests)/$$d $(B)/tests/$$d; done
+endif
 
-.PHONY: all deps check check-quick mutants demo bench clean unit-tests quick-unit-tests cuda-tests
+.PHONY: all deps check check-quick check-full mutants demo bench clean unit-tests quick-unit-tests \
+        cuda-tests fuzz fuzz-deps
 .DEFAULT_GOAL := all
 .SECONDARY:
 
@@ -159,7 +181,7 @@ $(ACORE_A): $(ACORE_OBJ)
 $(CORE_SO): $(CORE_OBJ) runtime/libptxsim.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,libptxsim.so -Wl,--version-script=runtime/libptxsim.map \
-	  -Wl,--no-undefined -Wl,-z,nodelete -o $@ $(CORE_OBJ) $(LIBS)
+	  -Wl,--no-undefined -Wl,-z,nodelete $(LINK_SAN) -o $@ $(CORE_OBJ) $(LIBS)
 USE_CORE   = $(CORE_SO) -Wl,-rpath,'$$ORIGIN' $(LIBS)
 
 # The shim exports the CUDA runtime ABI under the version nodes nvcc's binaries ask for;
@@ -168,28 +190,28 @@ SHIM_LDFLAGS = -shared -Wl,-soname,libcudart.so.13 -Wl,--version-script=$(SHIM_D
                -Wl,--no-undefined -Wl,-z,nodelete
 $(SHIM_SO): $(SHIM_OBJ) $(CORE_SO) $(SHIM_DIR)/libcudart.map
 	@mkdir -p $(dir $@)
-	$(CC) $(SHIM_LDFLAGS) -o $@ $(SHIM_OBJ) $(USE_CORE)
+	$(CC) $(SHIM_LDFLAGS) $(LINK_SAN) -o $@ $(SHIM_OBJ) $(USE_CORE)
 	ln -sf libcudart.so.13 $(B)/lib/libcudart.so
 # The same objects answer CUDA 12 programs under their soname and version node.
 $(SHIM12_SO): $(SHIM_OBJ) $(CORE_SO) $(SHIM_DIR)/libcudart12.map
 	@mkdir -p $(dir $@)
-	$(CC) $(subst .map,12.map,$(subst so.13,so.12,$(SHIM_LDFLAGS))) -o $@ $(SHIM_OBJ) $(USE_CORE)
+	$(CC) $(subst .map,12.map,$(subst so.13,so.12,$(SHIM_LDFLAGS))) $(LINK_SAN) -o $@ $(SHIM_OBJ) $(USE_CORE)
 # CUDA 11 programs, and the texture and surface reference API that CUDA 12 removed.
 $(SHIM11_SO): $(SHIM_OBJ) $(CORE_SO) $(SHIM_DIR)/libcudart11.map
 	@mkdir -p $(dir $@)
-	$(CC) $(subst .map,11.map,$(subst so.13,so.11.0,$(SHIM_LDFLAGS))) -o $@ $(SHIM_OBJ) $(USE_CORE)
+	$(CC) $(subst .map,11.map,$(subst so.13,so.11.0,$(SHIM_LDFLAGS))) $(LINK_SAN) -o $@ $(SHIM_OBJ) $(USE_CORE)
 # The driver API (libcuda.so.1, unversioned symbols as NVIDIA's are).
 $(DRV_SO): $(DRV_OBJ) $(CORE_SO) $(DRV_DIR)/libcuda.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=$(DRV_DIR)/libcuda.map \
-	  -Wl,--no-undefined -Wl,-z,nodelete -o $@ $(DRV_OBJ) $(USE_CORE)
+	  -Wl,--no-undefined -Wl,-z,nodelete $(LINK_SAN) -o $@ $(DRV_OBJ) $(USE_CORE)
 	ln -sf libcuda.so.1 $(B)/lib/libcuda.so
 # The NVRTC interposer: forwards to the toolkit's libnvrtc (found at run time), recording the
 # PTX of programs compiled for a real architecture so their cubins can be loaded.
 $(NVRTC_SO): $(NVRTC_OBJ) $(CORE_SO) $(NVRTC_DIR)/libnvrtc-shim.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,libptxsim-nvrtc.so -Wl,--version-script=$(NVRTC_DIR)/libnvrtc-shim.map \
-	  -Wl,--no-undefined -Wl,-z,nodelete -o $@ $(NVRTC_OBJ) $(USE_CORE)
+	  -Wl,--no-undefined -Wl,-z,nodelete $(LINK_SAN) -o $@ $(NVRTC_OBJ) $(USE_CORE)
 $(ASHIM_SO): $(ASHIM_OBJ) $(ACORE_A) $(SHIM_DIR)/libcudart.map
 	@mkdir -p $(dir $@)
 	$(CC) $(SHIM_LDFLAGS) -fsanitize=address,undefined -o $@ $(ASHIM_OBJ) $(ACORE_A) $(LIBS)
@@ -198,7 +220,7 @@ $(ASHIM_SO): $(ASHIM_OBJ) $(ACORE_A) $(SHIM_DIR)/libcudart.map
 CLI_LIBS   := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
 $(PTXSIM): $(CLI_OBJ) $(CORE_A)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $(CLI_OBJ) $(CORE_A) $(CLI_LIBS) $(LIBS)
+	$(CC) $(LINK_SAN) -o $@ $(CLI_OBJ) $(CORE_A) $(CLI_LIBS) $(LIBS)
 
 # ---------------------------------------------------------------- tests
 $(B)/asan/tests/%: tests/unit/%.c $(AHELP_OBJ) $(ACORE_A)
@@ -217,8 +239,64 @@ unit-tests: $(UNIT_BIN)
 quick-unit-tests: $(QUNIT_BIN) $(QCORE_SO)
 
 check: deps
-	@$(SUBMAKE) all $(UNIT_BIN) $(ASHIM_SO)
-	@NVCC="$(NVCC)" B="$(B)" bash tests/run_all.sh
+	@$(SUBMAKE) all $(UNIT_BIN) $(CHECK_EXTRA)
+	@$(SAN_SHARE_CUDA)
+	@NVCC="$(NVCC)" B="$(B)" SAN="$(SAN)" bash tests/run_all.sh
+
+check-full: check
+	@$(MAKE) --no-print-directory fuzz FUZZ_TIME=$(FUZZ_SHORT)
+
+# ---------------------------------------------------------------- fuzzing
+# libFuzzer harnesses (tests/fuzz/fuzz_*.c) over a copy of the core built by clang with the
+# fuzzer's coverage and ASan + UBSan. Each runs FUZZ_TIME seconds from its seed corpus (the
+# test corpus, and every earlier finding in tests/fuzz/regressions/); a finding stops it and is
+# written to $(B)/fuzz/findings/: fix it, then add the input to tests/fuzz/regressions/TARGET/
+# (tests/unit/test_fuzz_regressions.c replays those in every `make check`).
+FUZZ_CC      ?= clang
+FUZZ_TIME    ?= 60
+FUZZ_SHORT   ?= 20
+FUZZ_PACKAGES := clang libclang-rt-dev
+FUZZ_TARGETS := ptx fatbin runtime
+FUZZFLAGS    := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+                -fno-sanitize-recover=undefined
+FUZZBASE     := $(filter-out -Werror,$(BASEFLAGS))
+FCORE_OBJ    := $(call obj,$(B)/fuzz,$(CORE_SRC) $(GEN_C))
+FCORE_A      := $(B)/fuzz/lib/libptxsim.a
+FUZZ_BIN     := $(patsubst %,$(B)/fuzz/fuzz_%,$(FUZZ_TARGETS))
+FUZZ_SEEDS_ptx := tests/ptx/corpus tests/ptx/emu tests/ptx/engine tests/ptx/frontend tests/fuzz/regressions/ptx
+FUZZ_SEEDS_fatbin := tests/fixtures/fatbin tests/fuzz/regressions/fatbin
+FUZZ_SEEDS_runtime := tests/fuzz/regressions/runtime
+
+fuzz-deps:
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(FUZZ_PACKAGES)"
+
+$(B)/fuzz/obj/gen/%.o: $(B)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZBASE) $(FUZZFLAGS) $(GEN_CFLAGS) -Wno-unknown-warning-option -c $< -o $@
+$(B)/fuzz/obj/%.o: %.c | $(GEN_H)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZBASE) $(FUZZFLAGS) -c $< -o $@
+$(FCORE_A): $(FCORE_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/targets.c $(FCORE_A)
+	$(FUZZ_CC) $(FUZZBASE) -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< $(FCORE_A) $(LIBS)
+
+fuzz: fuzz-deps
+	@$(MAKE) --no-print-directory $(FUZZ_BIN)
+	@mkdir -p $(B)/fuzz/findings
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(B)/fuzz/corpus/$$t; \
+	  case $$t in ptx) seeds="$(FUZZ_SEEDS_ptx)";; fatbin) seeds="$(FUZZ_SEEDS_fatbin)";; \
+	    *) seeds="$(FUZZ_SEEDS_runtime)";; esac; \
+	  echo "fuzz $$t: $(FUZZ_TIME) s"; \
+	  ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 \
+	    $(B)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_TIME) -timeout=20 -rss_limit_mb=4096 \
+	    -max_len=65536 -print_final_stats=1 -artifact_prefix=$(B)/fuzz/findings/$$t- \
+	    $(B)/fuzz/corpus/$$t $$seeds 2>$(B)/fuzz/$$t.log \
+	    || { tail -n 40 $(B)/fuzz/$$t.log; echo "fuzz $$t: a finding, in $(B)/fuzz/findings/"; exit 1; }; \
+	  grep -E "stat::number_of_executed_units|cov:" $(B)/fuzz/$$t.log | tail -n 2; \
+	done
 
 check-quick: deps
 	@$(SUBMAKE) all $(QUNIT_BIN)

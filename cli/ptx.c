@@ -1,9 +1,10 @@
 /* cli/ptx.c: `ptxsim ptx FILE.ptx [--dump] [--print] [--roundtrip] [--load]`: parse and check
  * a PTX file, and optionally load it the way a launch would, which reports every instruction
- * the emulator cannot execute. */
+ * the emulator cannot execute and every declared size beyond the device's limits. */
 #include "cli/cli.h"
 #include "emulator/emu.h"
 #include "frontend/ptx.h"
+#include "runtime/rt.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -81,7 +82,8 @@ static void usage(FILE *out)
           "  --print      write the module back as PTX\n"
           "  --roundtrip  also check that the printed module parses to the same IR\n"
           "  --load       also load it into the emulator, as a launch would: reports the\n"
-          "               instructions ptxsim cannot execute\n", out);
+          "               instructions ptxsim cannot execute and the sizes ptxas would refuse\n"
+          "               (constant, shared, local and parameter space beyond the device's)\n", out);
 }
 
 int cli_ptx(int argc, char **argv)
@@ -136,6 +138,11 @@ int cli_ptx(int argc, char **argv)
             char err[4096];
             emu_module *em = emu_module_load(m, err, sizeof err);
             if (em) {
+                /* and what ptxas would refuse, as the driver's load of the module does */
+                if (rt_check_module_limits(m, em, err, sizeof err) != cudaSuccess) {
+                    fprintf(stderr, "%s: %s\n", path, err);
+                    rc = 1;
+                }
                 emu_module_unload(em);
             } else {
                 fprintf(stderr, "%s\n", err);

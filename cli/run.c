@@ -135,6 +135,23 @@ done:
     return f;
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <link.h>
+/* A sanitized build (make SAN=1) preloads a sanitized shim into programs that are not: the
+ * sanitizer runtimes this very program uses must come first in LD_PRELOAD. */
+static int sanitizer_runtime(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    char *list = data;
+    const char *n = info->dlpi_name;
+    if (n && (strstr(n, "/libasan.so") || strstr(n, "/libubsan.so"))) {
+        size_t len = strlen(list);
+        snprintf(list + len, PATH_MAX * 2 - len, "%s%s", len ? ":" : "", n);
+    }
+    return 0;
+}
+#endif
+
 /* Sets NAME to `first` followed by its old value, ':'-separated. */
 static int prepend_env(const char *name, const char *first)
 {
@@ -192,7 +209,7 @@ static int apply_option(const char *arg, const char *next)
     }
     char err[256];
     if (!rt_option_check(o, value, err, sizeof err)) {
-        fprintf(stderr, "ptxsim run: --%s: %s\n", name, err);
+        fprintf(stderr, "ptxsim run: --%s=%s: %s\n", name, value, err);
         return -1;
     }
     setenv(o->env, value, 1);
@@ -229,6 +246,13 @@ int cli_run(int argc, char **argv)
         return 2;
     }
     const char *app = argv[i];
+    /* The variables the program will see (set here or inherited) must all be carried out:
+     * refuse now rather than let the shim stop the program. */
+    char env_err[320];
+    if (!rt_config_check_environment(env_err, sizeof env_err)) {
+        fprintf(stderr, "ptxsim run: %s\n", env_err);
+        return 2;
+    }
 
     char path[PATH_MAX];
     if (!find_program(app, path, sizeof path)) {
@@ -262,7 +286,7 @@ int cli_run(int argc, char **argv)
      * serves it; both sit in libdir, which goes on the library path. */
     snprintf(shim, sizeof shim, "%s/libcudart.so.%s", libdir,
              ef.needs_cudart12 ? "12" : ef.needs_cudart11 ? "11.0" : "13");
-    char driver[PATH_MAX + 32], nvrtc[PATH_MAX + 32], preload[3 * PATH_MAX + 128];
+    char driver[PATH_MAX + 32], nvrtc[PATH_MAX + 32];
     snprintf(driver, sizeof driver, "%s/libcuda.so.1", libdir);
     snprintf(nvrtc, sizeof nvrtc, "%s/libptxsim-nvrtc.so", libdir);
     const char *const needed[] = {shim, driver, nvrtc};
@@ -271,7 +295,12 @@ int cli_run(int argc, char **argv)
             fprintf(stderr, "ptxsim run: %s is missing (build it with `make`)\n", needed[k]);
             return 1;
         }
-    snprintf(preload, sizeof preload, "%s:%s:%s", shim, driver, nvrtc);
+    char preload[PATH_MAX * 4 + 128] = "";
+#if defined(__SANITIZE_ADDRESS__)
+    dl_iterate_phdr(sanitizer_runtime, preload);
+#endif
+    size_t pl = strlen(preload);
+    snprintf(preload + pl, sizeof preload - pl, "%s%s:%s:%s", pl ? ":" : "", shim, driver, nvrtc);
     if (prepend_env("LD_PRELOAD", preload) != 0 || prepend_env("LD_LIBRARY_PATH", libdir) != 0) {
         fprintf(stderr, "ptxsim run: cannot set the environment: %s\n", strerror(errno));
         return 1;

@@ -36,7 +36,8 @@ typedef enum emu_fault_kind {
     EMU_FAULT_UNSUPPORTED,         /* cudaErrorNotSupported: an instruction ptxsim lacks */
     EMU_FAULT_STACK_OVERFLOW,      /* cudaErrorLaunchFailure (call depth / local stack) */
     EMU_FAULT_INVALID_PC,          /* cudaErrorLaunchFailure (bad indirect call/branch) */
-    EMU_FAULT_OUT_OF_RESOURCES     /* cudaErrorLaunchOutOfResources (too much shared, ...) */
+    EMU_FAULT_OUT_OF_RESOURCES,    /* cudaErrorLaunchOutOfResources (too much shared, ...) */
+    EMU_FAULT_TIMEOUT              /* cudaErrorLaunchTimeout: the watchdog ended the launch */
 } emu_fault_kind;
 
 /* A fault with where it happened. message is one line in compute-sanitizer's style:
@@ -87,6 +88,10 @@ bool emu_pageable_range(uint64_t addr, uint64_t size, uint64_t *base, uint64_t *
  * many there are. */
 typedef struct emu_alloc_info { uint64_t base, size; emu_alloc_kind kind; } emu_alloc_info;
 size_t emu_device_allocations(emu_alloc_info *out, size_t max);
+/* Sets aside bytes of device memory for the context (the driver's stack and printf FIFO), in
+ * place of what was set aside before: they count as used and cannot be allocated. False (the
+ * old amount kept) when they do not fit. */
+bool emu_device_reserve(uint64_t bytes);
 /* Bytes of device memory in use and in all (cudaMemGetInfo). */
 void emu_device_mem_info(uint64_t *used, uint64_t *total);
 /* Sets the size of the device address space (default 16 GiB); only before the first
@@ -112,6 +117,16 @@ emu_module *emu_module_load_ex(const ptx_module *m, const emu_load_options *opt,
                                size_t errlen);
 void emu_module_unload(emu_module *mod);
 const ptx_module *emu_module_ptx(const emu_module *mod);
+/* What a kernel of a loaded module takes: static shared bytes per block (its own, its callees'
+ * and the module-scope variables it uses) and local bytes per thread a launch reserves (its
+ * frame and, when it calls functions, the call stack). False when kernel is not an entry of
+ * mod. */
+typedef struct emu_kernel_resources {
+    uint64_t static_smem;
+    uint64_t local_per_thread;
+} emu_kernel_resources;
+bool emu_module_kernel_resources(const emu_module *mod, const ptx_function *kernel,
+                                 emu_kernel_resources *out);
 /* Device address and size of a module-scope variable; false if there is none by that name. */
 bool emu_module_symbol(const emu_module *mod, const char *name, uint64_t *addr, uint64_t *size);
 
@@ -319,6 +334,9 @@ typedef struct emu_launch {
      * address of the grid-synchronisation workspace in %envreg1 (high) : %envreg2 (low),
      * which cooperative_groups::this_grid() reads; zero otherwise. */
     uint32_t envreg[32];
+    /* Per-thread stack for calls (cudaLimitStackSize): honoured above ptxsim's own 16 KiB call
+     * stack, which smaller values leave as it is; 0 = the default. */
+    uint64_t call_stack;
 } emu_launch;
 
 typedef struct emu_grid emu_grid;
@@ -356,6 +374,12 @@ uint64_t emu_grid_smem_per_cta(const emu_grid *g);
  * runs out. The counts, by CTA linear id then warp: */
 bool emu_grid_keep_warp_counts(emu_grid *g);
 const uint64_t *emu_grid_warp_counts(const emu_grid *g, size_t *n);
+/* Ends the grid from outside its warps (the engine's watchdog): records a fault of kind with
+ * message unless a warp faulted first. */
+void emu_grid_abort(emu_grid *g, emu_fault_kind kind, const char *message);
+/* The same for a fault that belongs to warp w (out of host memory for its state, say): w stops
+ * (emu_warp_run returns EMU_STOP_FAULT from now on). */
+void emu_warp_abort(emu_warp *w, emu_fault_kind kind, const char *message);
 /* Replaces the grid's memory policy (the engine installs the one its determinism mode needs);
  * only before the first CTA is created. */
 void emu_grid_set_policy(emu_grid *g, emu_mem_policy *policy);
@@ -426,6 +450,10 @@ bool emu_warp_runnable(const emu_warp *w);
 bool emu_warp_exited(const emu_warp *w);
 uint32_t emu_warp_id(const emu_warp *w);          /* index within its CTA */
 uint64_t emu_warp_instructions(const emu_warp *w); /* warp instructions executed so far */
+/* Where an unfinished warp is, in one line for people: "block (1,0,0) warp 3 (lanes
+ * 0xffffffff): kernel k (PTX line 42, k.cu:17), waiting at barrier 0". Returns what snprintf
+ * returns; nothing (0) for a warp that has exited. */
+int emu_warp_where(const emu_warp *w, char *buf, size_t len);
 
 /* ---------------------------------------------------------------- textures and surfaces */
 
@@ -540,9 +568,11 @@ _Static_assert(sizeof(emu_tensor_map) == 128, "a CUtensorMap holds 128 bytes");
  * cudaLimitMallocHeapSize (8 MiB by default). It is one allocation of device memory, made
  * when a kernel first calls malloc; a size set while blocks are live applies once they are
  * all freed. malloc returns 0 (NULL) when no free range is large enough. */
-void emu_heap_set_size(uint64_t bytes);
+/* Sets the heap's size and, while no block is live, sets the heap aside in device memory at
+ * once; false (the old heap kept) when the device memory left cannot hold it. */
+bool emu_heap_set_size(uint64_t bytes);
 uint64_t emu_heap_size(void);
-/* True once a kernel has used the heap (CUDA then refuses a new heap size until a reset). */
+/* True once a kernel has called malloc (CUDA then refuses a new heap size until a reset). */
 bool emu_heap_in_use(void);
 /* Device malloc/free (thread-safe). free of 0 does nothing; false for an address malloc did
  * not return. */
@@ -559,7 +589,11 @@ bool emu_heap_ensure(void);
  * were made, to the host's stdout (printf) and stderr (assertion messages); the runtime calls
  * it where CUDA flushes: at the start of a launch and at synchronisation points. */
 void emu_output_set_fifo_size(uint64_t bytes);
+/* Writes the records; where records were lost to overflow since the last flush, a line on
+ * stderr says how many. */
 void emu_output_flush(void);
+/* printf records (and their bytes in the FIFO) lost to overflow since the program started. */
+void emu_output_dropped(uint64_t *records, uint64_t *bytes);
 /* True once a kernel has printed (CUDA then refuses a new FIFO size until a reset). */
 bool emu_output_in_use(void);
 /* Drops what is buffered and forgets that kernels printed (cudaDeviceReset, after a flush). */

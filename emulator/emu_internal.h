@@ -25,6 +25,13 @@
 
 typedef struct emu_ctx emu_ctx;
 
+/* Where a kernel puts one shared variable (offset in its static window; extern arrays at the
+ * start of the dynamic part). */
+typedef struct emu_shared_slot {
+    int32_t sym;
+    uint64_t off;
+} emu_shared_slot;
+
 /* What the loader works out for each function. */
 typedef struct emu_func {
     const ptx_function *fn;
@@ -34,10 +41,14 @@ typedef struct emu_func {
     uint64_t frame_size;      /* local bytes one activation takes per thread */
     /* kernels: the static shared layout of everything the kernel (and its callees) uses */
     uint64_t static_smem;
-    uint64_t *shared_off;     /* by symbol id; UINT64_MAX when unused */
+    struct emu_shared_slot *shared;   /* the shared variables it uses, by symbol id */
+    uint32_t nshared;
     bool calls;               /* it (or a callee) calls functions */
     uint64_t max_stack;       /* kernels: local bytes per thread the launch reserves */
 } emu_func;
+
+/* The offset of shared variable sym in kernel k's layout, UINT64_MAX when k does not use it. */
+uint64_t emu_kernel_shared_offset(const struct emu_func *k, int32_t sym);
 
 struct emu_module {
     const ptx_module *ptx;

@@ -447,7 +447,8 @@ int ptx_fatbin_read_ex(const void *data, size_t len, unsigned opts, ptx_fatbin *
     return 0;
 }
 
-/* Reads the one container at p, whose length only its header knows. */
+/* Reads the one container at p, whose length only its header knows: the header is believed
+ * only as far as the memory it lies in goes (ptx_fatbin_readable_extent). */
 static int read_unbounded(builder *b, const uint8_t *p, const char *what)
 {
     char where[96];
@@ -456,13 +457,20 @@ static int read_unbounded(builder *b, const uint8_t *p, const char *what)
         fail(b, "%s: NULL", what);
         return -1;
     }
+    size_t avail = ptx_fatbin_readable_extent(p);
+    if (avail < CONTAINER_HEADER) {
+        fail(b, "%s: only %zu readable bytes there, less than a fatbin header", where, avail);
+        return -1;
+    }
     /* Check the magic before trusting the rest of the 16-byte header to be there. */
     uint32_t magic = rd32(p);
     if (magic != FATBIN_MAGIC) {
         fail(b, "%s: not a fatbin (magic 0x%08x, expected 0x%08x)", where, magic, FATBIN_MAGIC);
         return -1;
     }
-    uint64_t span = container_span(b, p, MAX_CONTAINER + CONTAINER_HEADER, where);
+    if (avail > MAX_CONTAINER + CONTAINER_HEADER)
+        avail = MAX_CONTAINER + CONTAINER_HEADER;
+    uint64_t span = container_span(b, p, avail, where);
     if (span == 0) return -1;
     return read_container(b, p, span, 0);
 }
@@ -484,12 +492,21 @@ int ptx_fatbin_read_wrapper_ex(const void *wrapper, unsigned opts, ptx_fatbin *o
         fail(&b, "no fatbin (NULL pointer passed to __cudaRegisterFatBinary)");
         return -1;
     }
+    size_t avail = ptx_fatbin_readable_extent(p);
+    if (avail < 4) {
+        fail(&b, "fatbin wrapper at %p is not in readable memory", wrapper);
+        return -1;
+    }
     uint32_t magic = rd32(p);
     int rc;
     if (magic == FATBIN_MAGIC) {
         rc = read_unbounded(&b, p, "fatbin");
     } else if (magic == FATBIN_WRAPPER_MAGIC) {
         fatbin_wrapper w;
+        if (avail < sizeof w) {
+            fail(&b, "fatbin wrapper at %p: truncated (%zu readable bytes)", wrapper, avail);
+            return -1;
+        }
         memcpy(&w, p, sizeof w);
         if (w.version != 1 && w.version != 2) {
             fail(&b, "fatbin wrapper at %p: unsupported version %d (expected 1 or 2)", wrapper,
@@ -500,7 +517,15 @@ int ptx_fatbin_read_wrapper_ex(const void *wrapper, unsigned opts, ptx_fatbin *o
         /* -rdc: the translation units' own fatbins (their PTX) follow the linked one. */
         if (rc == 0 && w.version == 2 && w.filename_or_fatbins) {
             const void *const *pre = w.filename_or_fatbins;
-            for (size_t i = 0; rc == 0 && pre[i]; i++) {
+            for (size_t i = 0; rc == 0; i++) {
+                if (ptx_fatbin_readable_extent(&pre[i]) < sizeof pre[i]) {
+                    fail(&b, "fatbin wrapper at %p: prelinked fatbin list runs out of readable "
+                             "memory", wrapper);
+                    rc = -1;
+                    break;
+                }
+                if (!pre[i])
+                    break;
                 if (i == MAX_PRELINKED) {
                     fail(&b, "fatbin wrapper at %p: prelinked fatbin list is not terminated",
                          wrapper);
@@ -508,8 +533,14 @@ int ptx_fatbin_read_wrapper_ex(const void *wrapper, unsigned opts, ptx_fatbin *o
                     break;
                 }
                 const uint8_t *q = pre[i];
-                if (rd32(q) == FATBIN_WRAPPER_MAGIC) {  /* a wrapper rather than its data */
+                size_t qn = ptx_fatbin_readable_extent(q);
+                if (qn >= 4 && rd32(q) == FATBIN_WRAPPER_MAGIC) {  /* a wrapper, not its data */
                     fatbin_wrapper inner;
+                    if (qn < sizeof inner) {
+                        fail(&b, "prelinked fatbin wrapper at %p: truncated", (const void *)q);
+                        rc = -1;
+                        break;
+                    }
                     memcpy(&inner, q, sizeof inner);
                     q = inner.data;
                 }

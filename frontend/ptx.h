@@ -217,6 +217,15 @@ enum {
     PTX_SAMPLER_F_FILTER = 8, PTX_SAMPLER_F_UNNORM = 16
 };
 
+/* Initial bytes of a variable, stored sparsely so that the cost follows the initialiser as
+ * written, not the size of the array: a run puts len bytes at offset; bytes no run covers are
+ * zero. Runs are in increasing offset order and do not overlap. */
+typedef struct ptx_init_run {
+    uint64_t offset;
+    uint64_t len;
+    const uint8_t *bytes;
+} ptx_init_run;
+
 typedef struct ptx_symbol {
     char *name;
     uint8_t kind;         /* ptx_symbol_kind */
@@ -236,7 +245,9 @@ typedef struct ptx_symbol {
                              .shared/.local: offset within the function's static window;
                              .param variables declared in a body (call sites): offset in the
                              function's local frame, like .local (scopes reuse space) */
-    uint8_t *init;        /* initial bytes (size bytes) or NULL for zero */
+    ptx_init_run *init;   /* the initial value's nonzero runs (ninit of them), or NULL when
+                             it is all zero (or there is no initialiser) */
+    uint32_t ninit;
     ptx_reloc *relocs;
     uint32_t nrelocs;
     uint32_t line;
@@ -309,7 +320,18 @@ typedef struct ptx_module {
     char **files;              /* .file N "name": files[N] (NULL where undeclared) */
     uint32_t nfiles;
     void *arena;               /* owns every allocation above */
+    /* Name look-up tables for ptx_find_function / ptx_find_symbol (module scope), so that
+     * finding every kernel of a module is linear in its size. Built when a parse ends; a module
+     * put together by other code may leave it NULL (look-ups then scan) or build one with
+     * ptx_module_index_build. */
+    struct ptx_name_index *index;
 } ptx_module;
+
+/* Builds m->index (malloc'd, unless m->arena is set: then it lives in the arena). Returns
+ * false when memory runs out (look-ups keep working, by scanning). */
+bool ptx_module_index_build(ptx_module *m);
+/* Frees an index ptx_module_index_build malloc'd (a module without an arena). */
+void ptx_module_index_free(ptx_module *m);
 
 /* ---------------------------------------------------------------- parsing */
 
@@ -319,7 +341,15 @@ typedef struct ptx_diag {
     char *text;      /* malloc'd, NUL-terminated; NULL when empty */
     size_t len, cap;
     uint32_t errors, warnings;
+    /* set when a module declares a .version above PTX_MAX_VERSION (the driver's
+     * CUDA_ERROR_UNSUPPORTED_PTX_VERSION rather than an invalid module) */
+    bool unsupported_version;
 } ptx_diag;
+
+/* The newest PTX ISA ptxsim takes: CUDA 13.0's 9.0, and 9.1, in which cuDNN 9 ships its PTX
+ * (every module of it parses, checks and loads: tests/suites/cuda_libraries.sh). */
+#define PTX_MAX_VERSION_MAJOR 9u
+#define PTX_MAX_VERSION_MINOR 1u
 
 void ptx_diag_free(ptx_diag *d);
 
@@ -337,6 +367,9 @@ void ptx_dump(const ptx_module *m, FILE *out);
  * .loc) and the module name. On a difference returns false and describes the first one in
  * why (when why is not NULL). */
 bool ptx_module_equal(const ptx_module *a, const ptx_module *b, char *why, size_t whylen);
+
+/* Reads n bytes of a variable's initial value from offset off (zero where no run lies). */
+void ptx_init_read(const ptx_symbol *s, uint64_t off, void *out, size_t n);
 
 const ptx_function *ptx_find_function(const ptx_module *m, const char *name);
 /* The readable form of a (C++-mangled) kernel or function name, "kernel(int*)" for
@@ -426,6 +459,10 @@ typedef struct ptx_fatbin {
 /* Reads what __cudaRegisterFatBinary receives: a __fatBinC_Wrapper_t (magic 0x466243b1,
  * version 1 or 2) or a bare fatbin (magic 0xba55ed50). Returns 0, or -1 with a message. */
 int ptx_fatbin_read_wrapper(const void *wrapper, ptx_fatbin *out, char *err, size_t errlen);
+/* How many bytes of this process's memory can be read from p: up to the end of the section of
+ * the loaded ELF object that holds p (or of its segment), else of the readable mapping around
+ * it; 0 when p is not readable memory. Bounds what a registered fatbin's header may claim. */
+size_t ptx_fatbin_readable_extent(const void *p);
 /* Reads a bare fatbin image of at most `len` bytes (several may follow one another). */
 int ptx_fatbin_read(const void *data, size_t len, ptx_fatbin *out, char *err, size_t errlen);
 /* Reads every fatbin embedded in an ELF executable or shared object on disk (.nv_fatbin and

@@ -1,4 +1,6 @@
-/* ptx_arena.c: the bump allocator that owns a module's IR, so freeing a module is one call. */
+/* ptx_arena.c: the bump allocator that owns a module's IR, so freeing a module is one call.
+ * Out of memory unwinds the parse (ptx_oom); the _try_ variant returns NULL instead, for code
+ * that holds memory of its own that it must free first. */
 #include "frontend/ptx_parser.h"
 
 #include <stdlib.h>
@@ -55,10 +57,8 @@ void *ptx_arena_adopt(ptx_arena *a, void *p, size_t size)
     if (a->nadopted == a->capadopted) {
         size_t cap = a->capadopted ? a->capadopted * 2 : 16;
         void **n = realloc(a->adopted, cap * sizeof *n);
-        if (!n) {
-            fputs("ptxsim: out of memory while parsing PTX\n", stderr);
-            abort();
-        }
+        if (!n)
+            ptx_oom();
         a->adopted = n;
         a->capadopted = cap;
     }
@@ -68,6 +68,24 @@ void *ptx_arena_adopt(ptx_arena *a, void *p, size_t size)
 
 void *ptx_arena_alloc_raw(ptx_arena *a, size_t size)
 {
+    void *p = ptx_arena_try_alloc_raw(a, size);
+    if (!p)
+        ptx_oom();
+    return p;
+}
+
+void *ptx_arena_try_alloc(ptx_arena *a, size_t size)
+{
+    void *p = ptx_arena_try_alloc_raw(a, size);
+    if (p)
+        memset(p, 0, size);
+    return p;
+}
+
+void *ptx_arena_try_alloc_raw(ptx_arena *a, size_t size)
+{
+    if (size > SIZE_MAX - sizeof(ptx_chunk) - 32)
+        return NULL;
     size = (size + 15) & ~(size_t)15;
     if (size == 0)
         size = 16;
@@ -75,10 +93,8 @@ void *ptx_arena_alloc_raw(ptx_arena *a, size_t size)
     if (!c || c->cap - c->used < size) {
         size_t cap = size > PTX_CHUNK_MIN / 4 ? size : PTX_CHUNK_MIN;
         ptx_chunk *n = malloc(sizeof(ptx_chunk) + cap);
-        if (!n) {
-            fputs("ptxsim: out of memory while parsing PTX\n", stderr);
-            abort();
-        }
+        if (!n)
+            return NULL;
         n->used = 0;
         n->cap = cap;
         /* Big one-off blocks go behind the current chunk so its free space is not lost. */

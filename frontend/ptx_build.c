@@ -12,6 +12,11 @@
 
 #define MAX_ERRORS 50
 #define MAX_DIMS 8
+/* No GPU has a terabyte of memory: larger declarations are refused before any size arithmetic
+ * can overflow; the device's own limits are checked when the module is loaded. */
+#define VAR_SIZE_LIMIT (UINT64_C(1) << 40)
+#define MAX_FUNC_REGS (1u << 20)
+#define MAX_MODULE_REGS (1u << 23)
 
 enum { BIND_REG, BIND_SYM };
 
@@ -56,6 +61,11 @@ typedef struct target_table {
     uint32_t line, col;
 } target_table;
 
+typedef struct init_run {
+    uint64_t offset, len;  /* bytes [offset, offset+len) of the variable */
+    uint64_t at;           /* where they start in the declaration's ibytes */
+} init_run;
+
 typedef struct scope_mark {
     uint32_t nbinds;
     uint64_t local_off;
@@ -63,12 +73,13 @@ typedef struct scope_mark {
 } scope_mark;
 
 #define VEC(T) struct { T *v; uint32_t n, cap; }
+/* Out of memory unwinds the parse (ptx_oom.c); the vector stays whole so it is freed. */
 #define PUSH(vec, item) do { \
         if ((vec).n == (vec).cap) { \
-            (vec).cap = (vec).cap ? (vec).cap * 2 : 16; \
-            void *np_ = realloc((vec).v, (vec).cap * sizeof *(vec).v); \
-            if (!np_) { fputs("ptxsim: out of memory while parsing PTX\n", stderr); abort(); } \
-            (vec).v = np_; \
+            uint32_t nc_ = (vec).cap ? (vec).cap * 2 : 16; \
+            if (nc_ <= (vec).cap) ptx_oom(); \
+            (vec).v = ptx_xrealloc((vec).v, (size_t)nc_ * sizeof *(vec).v); \
+            (vec).cap = nc_; \
         } \
         (vec).v[(vec).n++] = (item); \
     } while (0)
@@ -131,10 +142,12 @@ struct ptx_builder {
         uint32_t ndims;
         bool unsized;
         int64_t range;         /* %r<N>: N, else -1 */
-        /* initialiser */
+        /* initialiser, kept sparse: elements are written at increasing positions (a short
+         * inner list skips ahead), so each stretch of consecutive elements is one run and
+         * what lies between runs is zero. Its memory follows the text, not the array. */
         bool has_init;
-        uint8_t *init;
-        uint64_t init_cap;     /* bytes */
+        VEC(uint8_t) ibytes;   /* the bytes of every run, one run after another */
+        VEC(struct init_run) iruns;
         uint64_t pos;          /* scalar elements written so far (cursor) */
         uint64_t hiwater;      /* highest element written + 1 */
         uint32_t depth;
@@ -146,6 +159,7 @@ struct ptx_builder {
         ptx_sampler_init sampler;
     } d;
 
+    uint64_t module_regs;  /* registers declared in all functions so far */
     uint64_t ints[3];      /* the values of a .maxntid-style list */
     bool fn_unified;       /* .func .attribute(.unified(...)) before the function's name */
     uint64_t fn_uuid[2];
@@ -263,8 +277,17 @@ void ptx_b_version(ptx_builder *b, ptx_str t, uint32_t line, uint32_t col)
     if (dot)
         for (const char *p = dot + 1; p < t.s + t.len && isdigit((unsigned char)*p); p++)
             min = min * 10 + (unsigned)(*p - '0');
-    if (!dot || maj == 0) {
+    if (!dot || maj == 0 || t.len > 8) {
         ptx_b_error(b, line, col, "malformed .version '%.*s'", t.len, t.s);
+        return;
+    }
+    if (maj * 100 + min > PTX_MAX_VERSION_MAJOR * 100 + PTX_MAX_VERSION_MINOR) {
+        /* the driver refuses PTX newer than its JIT with CUDA_ERROR_UNSUPPORTED_PTX_VERSION */
+        ptx_b_error(b, line, col, "PTX ISA version %u.%u is newer than ptxsim implements (%u.%u "
+                    "at most); build with an older nvcc", maj,
+                    min, PTX_MAX_VERSION_MAJOR, PTX_MAX_VERSION_MINOR);
+        if (b->diag)
+            b->diag->unsupported_version = true;
         return;
     }
     b->m->version_major = maj;
@@ -272,8 +295,56 @@ void ptx_b_version(ptx_builder *b, ptx_str t, uint32_t line, uint32_t col)
     b->saw_version = true;
 }
 
+/* The .target names the PTX ISA defines up to version 9.1: architectures (sm_XX and compute_XX,
+ * with the arch-specific 'a' and family 'f' suffixes where they exist) and the options. */
+static const unsigned known_archs[] = {
+    10, 11, 12, 13, 20, 21, 30, 32, 35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88,
+    89, 90, 100, 101, 103, 110, 120, 121
+};
+static const char *const target_options[] = {
+    "texmode_unified", "texmode_independent", "debug", "map_f64_to_f32"
+};
+
+/* 0 when name is not a target the ISA defines, else its architecture number (1 for an
+ * option). */
+static unsigned known_target(ptx_str name)
+{
+    for (size_t i = 0; i < sizeof target_options / sizeof target_options[0]; i++)
+        if ((size_t)name.len == strlen(target_options[i]) &&
+            memcmp(name.s, target_options[i], (size_t)name.len) == 0)
+            return 1;
+    int pre = name.len > 3 && memcmp(name.s, "sm_", 3) == 0 ? 3
+              : name.len > 8 && memcmp(name.s, "compute_", 8) == 0 ? 8 : 0;
+    if (!pre)
+        return 0;
+    unsigned v = 0;
+    int i = pre;
+    for (; i < name.len && i < pre + 4 && isdigit((unsigned char)name.s[i]); i++)
+        v = v * 10 + (unsigned)(name.s[i] - '0');
+    if (i == pre || (name.s[pre] == '0'))
+        return 0;
+    if (i < name.len) {
+        /* sm_90a, sm_100f: suffixes exist from sm_90 (a) and sm_100 (f) on */
+        char sfx = name.s[i];
+        if (i + 1 != name.len || !((sfx == 'a' && v >= 90) || (sfx == 'f' && v >= 100)))
+            return 0;
+    }
+    for (size_t k = 0; k < sizeof known_archs / sizeof known_archs[0]; k++)
+        if (known_archs[k] == v)
+            return v;
+    return 0;
+}
+
 void ptx_b_target(ptx_builder *b, ptx_str name, uint32_t line, uint32_t col)
 {
+    if (!known_target(name)) {
+        ptx_b_error(b, line, col, "unknown .target '%.*s' (PTX ISA %u.%u defines sm_XX and "
+                    "compute_XX for XX in 10..121 as the ISA lists them, with 'a' from 90 and "
+                    "'f' from 100, and the options texmode_unified, texmode_independent, debug "
+                    "and map_f64_to_f32)", name.len > 64 ? 64 : name.len, name.s,
+                    PTX_MAX_VERSION_MAJOR, PTX_MAX_VERSION_MINOR);
+        return;
+    }
     char *old = b->m->target;
     size_t ol = old ? strlen(old) : 0;
     char *t = ptx_arena_alloc(b->a, ol + (size_t)name.len + 3);
@@ -305,6 +376,12 @@ void ptx_b_address_size(ptx_builder *b, uint64_t v, uint32_t line, uint32_t col)
     if (v != 32 && v != 64) {
         ptx_b_error(b, line, col, ".address_size must be 32 or 64, not %llu",
                     (unsigned long long)v);
+        return;
+    }
+    if (v == 32) {
+        /* 32-bit device code went with 32-bit hosts; CUDA 13 runs only 64-bit programs. */
+        ptx_b_error(b, line, col, ".address_size 32 is not supported: ptxsim runs 64-bit device "
+                    "code only (build with nvcc -m64, the default)");
         return;
     }
     b->m->address_size = (uint32_t)v;
@@ -401,7 +478,8 @@ void ptx_b_decl_linkage(ptx_builder *b, int linkage)
 
 void ptx_b_decl_begin(ptx_builder *b, int space, uint32_t line, uint32_t col)
 {
-    free(b->d.init);
+    free(b->d.ibytes.v);
+    free(b->d.iruns.v);
     free(b->d.irelocs.v);
     free(b->d.ireloc_names.v);
     free(b->d.ireloc_lines.v);
@@ -527,14 +605,18 @@ void ptx_b_decl_name(ptx_builder *b, ptx_str name, uint32_t line, uint32_t col)
     b->d.has_init = false;
     b->d.pos = b->d.hiwater = 0;
     b->d.depth = 0;
+    b->d.ibytes.n = b->d.iruns.n = 0;
     b->d.irelocs.n = b->d.ireloc_names.n = b->d.ireloc_lines.n = 0;
     b->d.has_sampler = false;
     b->d.sampler = (ptx_sampler_init){{PTX_SAMPLER_CLAMP_TO_EDGE, PTX_SAMPLER_CLAMP_TO_EDGE,
                                        PTX_SAMPLER_CLAMP_TO_EDGE}, false, false, 0};
 }
 
-void ptx_b_decl_dim(ptx_builder *b, bool has_size, uint64_t n, uint32_t line, uint32_t col)
+void ptx_b_decl_dim(ptx_builder *b, bool has_size, ptx_cval size, uint32_t line, uint32_t col)
 {
+    uint64_t n = 0;
+    if (has_size && !ptx_cval_to_u64(b, size, "an array size", &n, line, col))
+        n = 1;   /* reported; go on with a harmless size */
     if (b->d.ndims == MAX_DIMS) {
         ptx_b_error(b, line, col, "too many array dimensions");
         return;
@@ -568,12 +650,15 @@ static uint32_t elem_bytes(ptx_builder *b)
     return bits >= 8 ? bits / 8 : 1;
 }
 
-/* Scalars that one brace list at `depth` (1 = outermost) covers. */
+/* Scalars that one brace list at `depth` (1 = outermost) covers; saturates at UINT64_MAX (the
+ * declaration is then refused as too large when it ends). */
 static uint64_t list_span(ptx_builder *b, uint32_t depth)
 {
     uint64_t n = (uint64_t)b->d.vec;
-    for (uint32_t i = depth - 1; i < b->d.ndims; i++)
-        n *= b->d.dims[i] ? b->d.dims[i] : 1;
+    for (uint32_t i = depth - 1; i < b->d.ndims; i++) {
+        uint64_t d = b->d.dims[i] ? b->d.dims[i] : 1;
+        n = n > UINT64_MAX / d ? UINT64_MAX : n * d;
+    }
     return n;
 }
 
@@ -601,23 +686,22 @@ static uint8_t *init_slot(ptx_builder *b, uint32_t line, uint32_t col)
         ptx_b_error(b, line, col, "too many initialisers for '%.*s'", b->d.name.len, b->d.name.s);
         return NULL;
     }
-    uint64_t need = (b->d.pos + 1) * es;
-    if (need > (UINT64_C(1) << 32)) {
-        ptx_b_error(b, line, col, "initialiser is too large");
+    if (b->d.pos >= VAR_SIZE_LIMIT / es) {
+        ptx_b_error(b, line, col, "initialiser of '%.*s' reaches past %llu bytes",
+                    b->d.name.len, b->d.name.s, (unsigned long long)VAR_SIZE_LIMIT);
         return NULL;
     }
-    if (need > b->d.init_cap) {
-        uint64_t cap = b->d.init_cap ? b->d.init_cap : 64;
-        while (cap < need)
-            cap *= 2;
-        uint8_t *p = realloc(b->d.init, cap);
-        if (!p)
-            abort();
-        memset(p + b->d.init_cap, 0, cap - b->d.init_cap);
-        b->d.init = p;
-        b->d.init_cap = cap;
+    uint64_t off = b->d.pos * es;
+    init_run *r = b->d.iruns.n ? &b->d.iruns.v[b->d.iruns.n - 1] : NULL;
+    if (!r || r->offset + r->len != off) {
+        init_run nr = {off, 0, b->d.ibytes.n};
+        PUSH(b->d.iruns, nr);
+        r = &b->d.iruns.v[b->d.iruns.n - 1];
     }
-    uint8_t *slot = b->d.init + b->d.pos * es;
+    for (uint32_t i = 0; i < es; i++)
+        PUSH(b->d.ibytes, 0);
+    r->len += es;
+    uint8_t *slot = b->d.ibytes.v + b->d.ibytes.n - es;
     b->d.pos++;
     if (b->d.pos > b->d.hiwater)
         b->d.hiwater = b->d.pos;
@@ -684,42 +768,56 @@ static void store_double(ptx_builder *b, uint8_t *slot, double v)
     }
 }
 
-void ptx_b_init_int(ptx_builder *b, int64_t v, uint32_t line, uint32_t col)
+/* An integer into an element of the declaration's type: float types get its value, integer
+ * types its low bits. */
+static void init_integer(ptx_builder *b, uint8_t *slot, ptx_cval v)
 {
-    uint8_t *slot = init_slot(b, line, col);
-    if (!slot)
-        return;
     if (ptx_type_is_float((ptx_type)b->d.type))
-        store_double(b, slot, (double)v);
+        store_double(b, slot, v.kind == PTX_CV_U64 ? (double)v.bits : (double)(int64_t)v.bits);
     else
-        store_le(slot, (uint64_t)v, elem_bytes(b));
+        store_le(slot, v.bits, elem_bytes(b));
 }
 
-void ptx_b_init_float(ptx_builder *b, int kind, uint64_t bits, uint32_t line, uint32_t col)
+/* A floating-point value into an element. A 0d or 0f literal written on its own keeps its exact
+ * bits in an element of its own width (integer elements included, as ptxas takes them); any
+ * other float is converted to the element's type. */
+static void init_float(ptx_builder *b, uint8_t *slot, ptx_cval v)
 {
+    ptx_type t = (ptx_type)b->d.type;
+    uint32_t es = elem_bytes(b);
+    double d;
+    if (v.kind == PTX_CV_F32_BITS) {
+        if (t == PTX_TYPE_F32 || (!ptx_type_is_float(t) && es == 4)) {
+            store_le(slot, v.bits, 4);
+            return;
+        }
+        uint32_t x = (uint32_t)v.bits;
+        float f;
+        memcpy(&f, &x, 4);
+        d = f;
+    } else {
+        if (v.raw && (t == PTX_TYPE_F64 || (!ptx_type_is_float(t) && es == 8))) {
+            store_le(slot, v.bits, 8);
+            return;
+        }
+        memcpy(&d, &v.bits, 8);
+    }
+    store_double(b, slot, d);
+}
+
+void ptx_b_init_value(ptx_builder *b, ptx_cval v, uint32_t line, uint32_t col)
+{
+    if (v.kind == PTX_CV_ERROR) {
+        b->d.has_init = true;
+        return;
+    }
     uint8_t *slot = init_slot(b, line, col);
     if (!slot)
         return;
-    ptx_type t = (ptx_type)b->d.type;
-    uint32_t es = elem_bytes(b);
-    double v;
-    if (kind == 32) {
-        if (t == PTX_TYPE_F32 || (!ptx_type_is_float(t) && es == 4)) {
-            store_le(slot, bits, 4);
-            return;
-        }
-        uint32_t x = (uint32_t)bits;
-        float f;
-        memcpy(&f, &x, 4);
-        v = f;
-    } else {
-        if (t == PTX_TYPE_F64 || (!ptx_type_is_float(t) && es == 8)) {
-            store_le(slot, bits, 8);
-            return;
-        }
-        memcpy(&v, &bits, 8);
-    }
-    store_double(b, slot, v);
+    if (v.kind == PTX_CV_S64 || v.kind == PTX_CV_U64)
+        init_integer(b, slot, v);
+    else
+        init_float(b, slot, v);
 }
 
 uint64_t ptx_b_decfloat(ptx_str text, bool neg)
@@ -736,9 +834,17 @@ uint64_t ptx_b_decfloat(ptx_str text, bool neg)
     return bits;
 }
 
-void ptx_b_init_addr(ptx_builder *b, ptx_str sym, bool generic, int64_t addend, uint32_t line,
+void ptx_b_init_addr(ptx_builder *b, ptx_str sym, bool generic, ptx_cval offset, uint32_t line,
                      uint32_t col)
 {
+    if (offset.kind == PTX_CV_ERROR)
+        return;
+    if (offset.kind != PTX_CV_S64 && offset.kind != PTX_CV_U64) {
+        ptx_b_error(b, line, col, "the offset added to '%.*s' must be an integer, not %s",
+                    sym.len, sym.s, ptx_cval_type_name(offset));
+        return;
+    }
+    int64_t addend = (int64_t)offset.bits;
     uint64_t pos = b->d.pos;
     uint8_t *slot = init_slot(b, line, col);
     if (!slot)
@@ -758,7 +864,7 @@ void ptx_b_init_addr(ptx_builder *b, ptx_str sym, bool generic, int64_t addend, 
     PUSH(b->d.ireloc_lines, line << 12 | (col & 0xfff));
 }
 
-void ptx_b_init_generic(ptx_builder *b, ptx_str fn, ptx_str sym, int64_t addend, uint32_t line,
+void ptx_b_init_generic(ptx_builder *b, ptx_str fn, ptx_str sym, ptx_cval addend, uint32_t line,
                         uint32_t col)
 {
     if (fn.len != 7 || memcmp(fn.s, "generic", 7) != 0) {
@@ -774,9 +880,20 @@ static bool word_is(ptx_str w, const char *s)
     return (size_t)w.len == strlen(s) && memcmp(w.s, s, (size_t)w.len) == 0;
 }
 
-void ptx_b_init_field(ptx_builder *b, ptx_str field, ptx_str word, int64_t v, uint32_t line,
-                      uint32_t col)
+void ptx_b_init_field(ptx_builder *b, ptx_str field, ptx_str word, ptx_cval value,
+                      uint32_t line, uint32_t col)
 {
+    int64_t v = 0;
+    if (!word.len) {
+        if (value.kind == PTX_CV_ERROR)
+            return;
+        if (value.kind != PTX_CV_S64 && value.kind != PTX_CV_U64) {
+            ptx_b_error(b, line, col, "'%.*s' takes an integer, not %s", field.len, field.s,
+                        ptx_cval_type_name(value));
+            return;
+        }
+        v = (int64_t)value.bits;
+    }
     static const char *const addr[] = {"wrap", "mirror", "clamp_ogl", "clamp_to_edge",
                                        "clamp_to_border"};
     ptx_sampler_init *si = &b->d.sampler;
@@ -816,6 +933,42 @@ void ptx_b_init_field(ptx_builder *b, ptx_str field, ptx_str word, int64_t v, ui
     }
 }
 
+/* The declaration's runs as the symbol keeps them: zero bytes at either end of a run dropped
+ * (what no run covers reads as zero), runs that are all zero left out, nothing past the
+ * variable's size. */
+static void store_init_runs(ptx_builder *b, ptx_symbol *s)
+{
+    uint32_t n = 0;
+    ptx_init_run *runs = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        n = 0;
+        for (uint32_t i = 0; i < b->d.iruns.n; i++) {
+            const init_run *r = &b->d.iruns.v[i];
+            if (r->offset >= s->size)
+                break;
+            uint64_t len = r->len < s->size - r->offset ? r->len : s->size - r->offset;
+            const uint8_t *p = b->d.ibytes.v + r->at;
+            uint64_t lo = 0, hi = len;
+            while (lo < hi && p[lo] == 0)
+                lo++;
+            while (hi > lo && p[hi - 1] == 0)
+                hi--;
+            if (lo == hi)
+                continue;
+            if (pass == 1)
+                runs[n] = (ptx_init_run){r->offset + lo, hi - lo,
+                                         ptx_arena_dup(b->a, p + lo, (size_t)(hi - lo))};
+            n++;
+        }
+        if (n == 0)
+            break;
+        if (pass == 0)
+            runs = ptx_arena_alloc(b->a, n * sizeof *runs);
+    }
+    s->init = n ? runs : NULL;
+    s->ninit = n;
+}
+
 static void declare_regs(ptx_builder *b)
 {
     ptx_type t = (ptx_type)b->d.type;
@@ -830,6 +983,16 @@ static void declare_regs(ptx_builder *b)
     }
     uint8_t nslots = (uint8_t)((t == PTX_TYPE_B128 ? 2 : 1) * b->d.vec);
     int64_t count = b->d.range >= 0 ? b->d.range : 1;
+    /* A few lines of %r<1000000> must not cost gigabytes: no function that loads has more
+     * than about 131,000 (ptxas spills the registers beyond 255 to local memory, which holds
+     * 512 KiB per thread), so more are refused here, before their names are made. */
+    if ((uint64_t)b->regs.n + (uint64_t)count > MAX_FUNC_REGS ||
+        b->module_regs + (uint64_t)count > MAX_MODULE_REGS) {
+        ptx_b_error(b, b->d.nline, b->d.ncol, "too many registers: a function may declare at "
+                    "most %u and a module %u", MAX_FUNC_REGS, MAX_MODULE_REGS);
+        return;
+    }
+    b->module_regs += (uint64_t)count;
     char buf[256];
     for (int64_t i = 0; i < count; i++) {
         const char *name;
@@ -1003,8 +1166,9 @@ void ptx_b_decl_end_item(ptx_builder *b)
     for (uint32_t i = 0; i < b->d.ndims; i++)
         if (!(i == 0 && b->d.unsized)) {
             /* 2^40 bytes is far beyond any GPU's memory: reject before anything overflows */
-            if (b->d.dims[i] && elems > (UINT64_C(1) << 40) / b->d.dims[i] / es) {
-                ptx_b_error(b, b->d.nline, b->d.ncol, "variable '%s' is too large", s.name);
+            if (b->d.dims[i] && elems > VAR_SIZE_LIMIT / b->d.dims[i] / es) {
+                ptx_b_error(b, b->d.nline, b->d.ncol, "variable '%s' is larger than %llu bytes",
+                            s.name, (unsigned long long)VAR_SIZE_LIMIT);
                 return;
             }
             elems *= b->d.dims[i];
@@ -1025,10 +1189,7 @@ void ptx_b_decl_end_item(ptx_builder *b)
                         "initialisers");
         if (b->d.hiwater * es > s.size && !b->d.unsized)
             ptx_b_error(b, b->d.nline, b->d.ncol, "too many initialisers for '%s'", s.name);
-        s.init = ptx_arena_alloc(b->a, s.size ? s.size : 1);
-        uint64_t n = b->d.hiwater * es < s.size ? b->d.hiwater * es : s.size;
-        if (n)
-            memcpy(s.init, b->d.init, n);
+        store_init_runs(b, &s);
     }
     if (b->d.has_sampler) {
         if (b->d.hiwater || b->d.irelocs.n)
@@ -1969,9 +2130,17 @@ ptx_builder *ptx_builder_new(const char *name, ptx_diag *diag)
         free(b);
         return NULL;
     }
-    b->m = ptx_arena_alloc(b->a, sizeof(ptx_module));
+    const char *nm = name ? name : "<ptx>";
+    b->m = ptx_arena_try_alloc(b->a, sizeof(ptx_module));
+    char *copy = b->m ? ptx_arena_try_alloc(b->a, strlen(nm) + 1) : NULL;
+    if (!copy) {
+        ptx_arena_free(b->a);
+        free(b);
+        return NULL;
+    }
+    memcpy(copy, nm, strlen(nm) + 1);
     b->m->arena = b->a;
-    b->m->name = ptx_arena_strndup(b->a, name ? name : "<ptx>", strlen(name ? name : "<ptx>"));
+    b->m->name = copy;
     b->m->address_size = 64;
     b->file = b->m->name;
     b->diag = diag;
@@ -2001,7 +2170,8 @@ static void builder_free(ptx_builder *b)
     free(b->proto_rets.v);
     free(b->proto_params.v);
     free(b->label_refs.v);
-    free(b->d.init);
+    free(b->d.ibytes.v);
+    free(b->d.iruns.v);
     free(b->d.irelocs.v);
     free(b->d.ireloc_names.v);
     free(b->d.ireloc_lines.v);
@@ -2065,13 +2235,17 @@ ptx_module *ptx_builder_finish(ptx_builder *b)
     m->nfiles = b->files.n;
     if (!b->diag || b->diag->errors == 0)
         for (uint32_t i = 0; i < m->nfuncs; i++)
-            if (!m->funcs[i].is_decl)
-                ptx_build_cfg(m, &m->funcs[i], b->a);
+            if (!m->funcs[i].is_decl && ptx_build_cfg(m, &m->funcs[i], b->a) != 0)
+                ptx_b_error_at(b, &m->funcs[i], m->funcs[i].line, 1,
+                               "out of host memory building the control-flow graph of %u "
+                               "instructions", m->funcs[i].ninstrs);
     if (!b->diag || b->diag->errors == 0)
         for (uint32_t i = 0; i < m->nfuncs; i++)
             if (!m->funcs[i].is_decl)
                 ptx_check_function(b, m, &m->funcs[i]);
     failed = b->diag && b->diag->errors > 0;
+    if (!failed)
+        ptx_module_index_build(m);   /* without it look-ups scan: slower, still right */
     builder_free(b);
     if (failed) {
         ptx_module_free(m);

@@ -10,26 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct adj {
-    int32_t *v;
-    uint32_t n, cap;
-} adj;
-
-static void adj_add(adj *a, int32_t x)
-{
-    for (uint32_t i = 0; i < a->n; i++)
-        if (a->v[i] == x)
-            return;
-    if (a->n == a->cap) {
-        a->cap = a->cap ? a->cap * 2 : 4;
-        int32_t *p = realloc(a->v, a->cap * sizeof *p);
-        if (!p)
-            abort();
-        a->v = p;
-    }
-    a->v[a->n++] = x;
-}
-
 /* trap is not among these: it aborts the kernel, so the path through it never reaches a join,
  * and taking it as an edge to the exit would move the reconvergence point of the branches around
  * it (the default arm of a switch, a failed check) to the end of the function, past barriers
@@ -71,16 +51,50 @@ static void mark_leader(void *c, int64_t t)
         l->leader[t] = 1;
 }
 
+/* Successor lists in one array (CSR): block b's are succ[first[b] .. first[b+1]). A block is
+ * listed once per successor (stamp[] remembers the last block that added each target). */
 typedef struct succ_ctx {
-    adj *a;
+    int32_t *succ;
+    uint32_t *nsucc;           /* successors written so far, total */
+    int32_t *stamp;
     const int32_t *block_of;
     uint32_t n, exit;
+    int32_t b;
+    bool count_only;
 } succ_ctx;
+
+static void add_edge(succ_ctx *s, int32_t t)
+{
+    if (s->stamp[t] == s->b)
+        return;
+    s->stamp[t] = s->b;
+    if (!s->count_only)
+        s->succ[*s->nsucc] = t;
+    (*s->nsucc)++;
+}
 
 static void add_succ(void *c, int64_t t)
 {
     succ_ctx *s = c;
-    adj_add(s->a, t >= 0 && t < (int64_t)s->n ? s->block_of[t] : (int32_t)s->exit);
+    add_edge(s, t >= 0 && t < (int64_t)s->n ? s->block_of[t] : (int32_t)s->exit);
+}
+
+static void block_succs(const ptx_function *f, const ptx_block *blocks, uint32_t b,
+                        uint32_t nb, succ_ctx *sc)
+{
+    uint32_t n = f->ninstrs;
+    const ptx_instr *last = &f->instrs[blocks[b].end - 1];
+    int32_t fall = blocks[b].end < n ? (int32_t)b + 1 : (int32_t)nb;
+    sc->b = (int32_t)b;
+    if (is_branch(last)) {
+        branch_targets(last, add_succ, sc);
+        if (last->guard >= 0)
+            add_edge(sc, fall);
+    } else if (ends_flow(last)) {
+        add_edge(sc, last->guard >= 0 ? fall : (int32_t)nb);
+    } else {
+        add_edge(sc, fall);
+    }
 }
 
 static int32_t intersect(const int32_t *idom, const uint32_t *po, int32_t a, int32_t b)
@@ -94,6 +108,21 @@ static int32_t intersect(const int32_t *idom, const uint32_t *po, int32_t a, int
     return a;
 }
 
+/* Every temporary array of one function's analysis, in one allocation that is freed on every
+ * path (out of memory included, which is reported rather than unwound: see ptx_oom.c). */
+typedef struct cfg_work {
+    uint8_t *leader, *seen, *to_exit;
+    int32_t *block_of, *stamp, *succ, *pred, *order, *stack, *idom;
+    uint32_t *sfirst, *pfirst, *pfill, *po, *it;
+} cfg_work;
+
+static void *carve(uint8_t **p, size_t bytes)
+{
+    void *r = *p;
+    *p += (bytes + 15) & ~(size_t)15;
+    return r;
+}
+
 int ptx_build_cfg(ptx_module *m, ptx_function *f, ptx_arena *arena)
 {
     (void)m;
@@ -103,12 +132,13 @@ int ptx_build_cfg(ptx_module *m, ptx_function *f, ptx_arena *arena)
     if (n == 0)
         return 0;
 
+    /* Leaders first: they size everything else. */
     uint8_t *leader = calloc(n, 1);
-    int32_t *block_of = malloc(n * sizeof *block_of);
-    if (!leader || !block_of)
-        abort();
+    if (!leader)
+        return -1;
     leader[0] = 1;
     leader_ctx lc = {leader, n};
+    size_t nedges_max = 0;
     for (uint32_t i = 0; i < n; i++) {
         const ptx_instr *in = &f->instrs[i];
         if (is_branch(in) || ends_flow(in)) {
@@ -121,7 +151,11 @@ int ptx_build_cfg(ptx_module *m, ptx_function *f, ptx_arena *arena)
     uint32_t nb = 0;
     for (uint32_t i = 0; i < n; i++)
         nb += leader[i];
-    ptx_block *blocks = ptx_arena_alloc(arena, nb * sizeof *blocks);
+    ptx_block *blocks = ptx_arena_try_alloc(arena, nb * sizeof *blocks);
+    if (!blocks) {
+        free(leader);
+        return -1;
+    }
     for (uint32_t i = 0, b = (uint32_t)-1; i < n; i++) {
         if (leader[i]) {
             b++;
@@ -129,141 +163,175 @@ int ptx_build_cfg(ptx_module *m, ptx_function *f, ptx_arena *arena)
             if (b)
                 blocks[b - 1].end = i;
         }
-        block_of[i] = (int32_t)b;
         f->instrs[i].block = (int32_t)b;
     }
     blocks[nb - 1].end = n;
+    free(leader);
+
+    /* Count the successor edges (each block's list deduplicated), then lay them out. */
+    size_t v = (size_t)nb + 1;
+    int32_t *stamp = malloc(v * sizeof *stamp);
+    int32_t *block_of = malloc((size_t)n * sizeof *block_of);
+    if (!stamp || !block_of) {
+        free(stamp);
+        free(block_of);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        block_of[i] = f->instrs[i].block;
+    for (size_t i = 0; i < v; i++)
+        stamp[i] = -1;
+    uint32_t total = 0;
+    succ_ctx sc = {NULL, &total, stamp, block_of, n, nb, -1, true};
+    for (uint32_t b = 0; b < nb; b++)
+        block_succs(f, blocks, b, nb, &sc);
+    nedges_max = (size_t)total + nb;   /* + one virtual exit edge per block at most */
+
+    size_t bytes = 0;
+#define NEED(count, type) (bytes += (((size_t)(count) * sizeof(type)) + 15) & ~(size_t)15)
+    NEED(v, uint8_t); NEED(v, uint8_t);                               /* seen, to_exit */
+    NEED(total, int32_t); NEED(nedges_max, int32_t);                  /* succ, pred */
+    NEED(v, int32_t); NEED(v, int32_t); NEED(v, int32_t);             /* order, stack, idom */
+    NEED(v + 1, uint32_t); NEED(v + 1, uint32_t); NEED(v + 1, uint32_t); /* sfirst, pfirst, pfill */
+    NEED(v, uint32_t); NEED(v, uint32_t);                             /* po, it */
+#undef NEED
+    uint8_t *mem = malloc(bytes), *p = mem;
+    if (!mem) {
+        free(stamp);
+        free(block_of);
+        return -1;
+    }
+    cfg_work w;
+    w.seen = carve(&p, v);
+    w.to_exit = carve(&p, v);
+    w.succ = carve(&p, (size_t)total * sizeof(int32_t));
+    w.pred = carve(&p, nedges_max * sizeof(int32_t));
+    w.order = carve(&p, v * sizeof(int32_t));
+    w.stack = carve(&p, v * sizeof(int32_t));
+    w.idom = carve(&p, v * sizeof(int32_t));
+    w.sfirst = carve(&p, (v + 1) * sizeof(uint32_t));
+    w.pfirst = carve(&p, (v + 1) * sizeof(uint32_t));
+    w.pfill = carve(&p, (v + 1) * sizeof(uint32_t));
+    w.po = carve(&p, v * sizeof(uint32_t));
+    w.it = carve(&p, v * sizeof(uint32_t));
 
     /* Forward successors; node nb is the virtual exit. */
     uint32_t exit = nb;
-    adj *succ = calloc(nb + 1, sizeof *succ), *pred = calloc(nb + 1, sizeof *pred);
-    if (!succ || !pred)
-        abort();
+    for (size_t i = 0; i < v; i++)
+        stamp[i] = -1;
+    total = 0;
+    sc = (succ_ctx){w.succ, &total, stamp, block_of, n, nb, -1, false};
     for (uint32_t b = 0; b < nb; b++) {
-        const ptx_instr *last = &f->instrs[blocks[b].end - 1];
-        int32_t fall = blocks[b].end < n ? (int32_t)b + 1 : (int32_t)exit;
-        succ_ctx sc = {&succ[b], block_of, n, exit};
-        if (is_branch(last)) {
-            branch_targets(last, add_succ, &sc);
-            if (last->guard >= 0)
-                adj_add(&succ[b], fall);
-        } else if (ends_flow(last)) {
-            if (last->guard >= 0)
-                adj_add(&succ[b], fall);
-            else
-                adj_add(&succ[b], (int32_t)exit);
-        } else {
-            adj_add(&succ[b], fall);
-        }
-        for (uint32_t k = 0; k < succ[b].n; k++)
-            adj_add(&pred[succ[b].v[k]], (int32_t)b);
+        w.sfirst[b] = total;
+        block_succs(f, blocks, b, nb, &sc);
     }
+    w.sfirst[nb] = w.sfirst[nb + 1] = total;
 
-    /* Post-order of the reverse CFG from the exit. Unreached blocks loop forever: give the
-     * last of them an exit edge and search again. */
-    uint32_t *po = malloc((nb + 1) * sizeof *po);
-    int32_t *order = malloc((nb + 1) * sizeof *order);
-    int32_t *stack = malloc((nb + 1) * sizeof *stack);
-    uint32_t *it = malloc((nb + 1) * sizeof *it);
-    uint8_t *seen = malloc(nb + 1);
-    if (!po || !order || !stack || !it || !seen)
-        abort();
-    uint32_t norder;
-    for (;;) {
-        memset(seen, 0, nb + 1);
-        norder = 0;
-        uint32_t sp = 0;
-        stack[sp] = (int32_t)exit;
-        it[sp++] = 0;
-        seen[exit] = 1;
-        while (sp) {
-            int32_t v = stack[sp - 1];
-            if (it[sp - 1] < pred[v].n) {
-                int32_t w = pred[v].v[it[sp - 1]++];
-                if (!seen[w]) {
-                    seen[w] = 1;
-                    stack[sp] = w;
-                    it[sp++] = 0;
-                }
-            } else {
-                po[v] = norder;
-                order[norder++] = v;
-                sp--;
+    /* Predecessors (the reverse CFG), with room for the exit edges added below: those go last
+     * in the exit's list. */
+    memset(w.pfirst, 0, (v + 1) * sizeof(uint32_t));
+    for (uint32_t e = 0; e < total; e++)
+        w.pfirst[w.succ[e] + 1]++;
+    w.pfirst[exit + 1] += nb;
+    for (size_t i = 0; i < v; i++)
+        w.pfirst[i + 1] += w.pfirst[i];
+    memcpy(w.pfill, w.pfirst, (v + 1) * sizeof(uint32_t));
+    for (uint32_t b = 0; b < nb; b++)
+        for (uint32_t e = w.sfirst[b]; e < w.sfirst[b + 1]; e++)
+            w.pred[w.pfill[w.succ[e]]++] = (int32_t)b;
+
+    /* Post-order of the reverse CFG from the exit. Blocks that cannot reach the exit loop
+     * forever: when the search has nothing left, the highest such block gets an exit edge and
+     * the search goes on from it (so the exit is still the last node finished). */
+    memset(w.seen, 0, v);
+    memset(w.to_exit, 0, v);
+    uint32_t norder = 0, sp = 0;
+    int32_t next_unseen = (int32_t)nb - 1;
+    w.stack[sp] = (int32_t)exit;
+    w.it[sp++] = w.pfirst[exit];
+    w.seen[exit] = 1;
+    while (sp) {
+        int32_t u = w.stack[sp - 1];
+        if (w.it[sp - 1] < w.pfill[u]) {
+            int32_t x = w.pred[w.it[sp - 1]++];
+            if (!w.seen[x]) {
+                w.seen[x] = 1;
+                w.stack[sp] = x;
+                w.it[sp++] = w.pfirst[x];
+            }
+            continue;
+        }
+        if (u == (int32_t)exit) {
+            while (next_unseen >= 0 && w.seen[next_unseen])
+                next_unseen--;
+            if (next_unseen >= 0) {
+                w.to_exit[next_unseen] = 1;
+                w.pred[w.pfill[exit]++] = next_unseen;
+                continue;
             }
         }
-        if (norder == nb + 1)
-            break;
-        int32_t last = -1;
-        for (int32_t b = (int32_t)nb - 1; b >= 0; b--)
-            if (!seen[b]) {
-                last = b;
-                break;
-            }
-        adj_add(&succ[last], (int32_t)exit);
-        adj_add(&pred[exit], last);
+        w.po[u] = norder;
+        w.order[norder++] = u;
+        sp--;
     }
 
-    int32_t *idom = malloc((nb + 1) * sizeof *idom);
-    if (!idom)
-        abort();
-    for (uint32_t i = 0; i <= nb; i++)
-        idom[i] = -1;
-    idom[exit] = (int32_t)exit;
+    for (size_t i = 0; i < v; i++)
+        w.idom[i] = -1;
+    w.idom[exit] = (int32_t)exit;
     for (bool changed = true; changed;) {
         changed = false;
         /* reverse post-order, skipping the root (last in post-order) */
         for (int32_t k = (int32_t)norder - 2; k >= 0; k--) {
-            int32_t v = order[k];
+            int32_t x = w.order[k];
             int32_t nd = -1;
-            for (uint32_t j = 0; j < succ[v].n; j++) {
-                int32_t p = succ[v].v[j];
-                if (idom[p] < 0)
+            for (uint32_t e = w.sfirst[x]; e <= w.sfirst[x + 1]; e++) {
+                int32_t q;
+                if (e < w.sfirst[x + 1])
+                    q = w.succ[e];
+                else if (w.to_exit[x])
+                    q = (int32_t)exit;
+                else
+                    break;
+                if (w.idom[q] < 0)
                     continue;
-                nd = nd < 0 ? p : intersect(idom, po, p, nd);
+                nd = nd < 0 ? q : intersect(w.idom, w.po, q, nd);
             }
-            if (nd != idom[v]) {
-                idom[v] = nd;
+            if (nd != w.idom[x]) {
+                w.idom[x] = nd;
                 changed = true;
             }
         }
     }
 
-    for (uint32_t b = 0; b < nb; b++) {
+    int rc = 0;
+    for (uint32_t b = 0; b < nb && rc == 0; b++) {
         uint32_t k = 0;
-        for (uint32_t j = 0; j < succ[b].n; j++)
-            k += succ[b].v[j] != (int32_t)exit;
-        blocks[b].succ = k ? ptx_arena_alloc(arena, k * sizeof *blocks[b].succ) : NULL;
+        for (uint32_t e = w.sfirst[b]; e < w.sfirst[b + 1]; e++)
+            k += w.succ[e] != (int32_t)exit;
+        blocks[b].succ = NULL;
+        if (k && !(blocks[b].succ = ptx_arena_try_alloc(arena, k * sizeof *blocks[b].succ)))
+            rc = -1;
         blocks[b].nsucc = 0;
-        for (uint32_t j = 0; j < succ[b].n; j++)
-            if (succ[b].v[j] != (int32_t)exit)
-                blocks[b].succ[blocks[b].nsucc++] = succ[b].v[j];
-        blocks[b].ipdom = idom[b] == (int32_t)exit || idom[b] < 0 ? -1 : idom[b];
+        for (uint32_t e = w.sfirst[b]; rc == 0 && e < w.sfirst[b + 1]; e++)
+            if (w.succ[e] != (int32_t)exit)
+                blocks[b].succ[blocks[b].nsucc++] = w.succ[e];
+        blocks[b].ipdom = w.idom[b] == (int32_t)exit || w.idom[b] < 0 ? -1 : w.idom[b];
     }
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < n && rc == 0; i++) {
         ptx_instr *in = &f->instrs[i];
         if (is_branch(in)) {
-            int32_t p = blocks[block_of[i]].ipdom;
-            in->reconv = p < 0 ? (int32_t)n : (int32_t)blocks[p].first;
+            int32_t q = blocks[block_of[i]].ipdom;
+            in->reconv = q < 0 ? (int32_t)n : (int32_t)blocks[q].first;
         } else {
             in->reconv = -1;
         }
     }
-    f->blocks = blocks;
-    f->nblocks = nb;
-
-    for (uint32_t i = 0; i <= nb; i++) {
-        free(succ[i].v);
-        free(pred[i].v);
+    if (rc == 0) {
+        f->blocks = blocks;
+        f->nblocks = nb;
     }
-    free(succ);
-    free(pred);
-    free(po);
-    free(order);
-    free(stack);
-    free(it);
-    free(seen);
-    free(idom);
-    free(leader);
+    free(mem);
+    free(stamp);
     free(block_of);
-    return 0;
+    return rc;
 }

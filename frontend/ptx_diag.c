@@ -56,4 +56,5 @@ void ptx_diag_free(ptx_diag *d)
     d->text = NULL;
     d->len = d->cap = 0;
     d->errors = d->warnings = 0;
+    d->unsupported_version = false;
 }

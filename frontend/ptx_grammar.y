@@ -12,6 +12,9 @@
 }
 
 %code {
+/* bison's stack, when it grows, comes from the allocator a parse can unwind (ptx_oom.c). */
+#define YYMALLOC ptx_yy_alloc
+#define YYFREE ptx_yy_free
 int ptx_yylex(PTX_YYSTYPE *lval, PTX_YYLTYPE *lloc, void *scanner);
 static void ptx_yyerror(PTX_YYLTYPE *loc, void *scanner, ptx_builder *B, const char *msg)
 {
@@ -25,6 +28,7 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, void *scanner, ptx_builder *B, const c
 %union {
     ptx_str str;
     ptx_numlit num;
+    ptx_cval cval;
     uint64_t bits;
     int ival;
     int64_t sval;
@@ -41,8 +45,24 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, void *scanner, ptx_builder *B, const c
 %token D_FUNC ".func" D_ALIGN ".align" D_PTR ".ptr" D_PRAGMA ".pragma" D_ALIAS ".alias"
 %token D_ATTRIBUTE ".attribute" D_CALLPROTOTYPE ".callprototype" D_CALLTARGETS ".calltargets"
 %token D_BRANCHTARGETS ".branchtargets" SINK "_"
+%token SHL "<<" SHR ">>" LE "<=" GE ">=" EQ "==" NE "!=" ANDAND "&&" OROR "||"
+
+/* Constant expressions: C's precedence and associativity (PTX ISA "Operator Precedence"). */
+%right '?' ':'
+%left OROR
+%left ANDAND
+%left '|'
+%left '^'
+%left '&'
+%left EQ NE
+%left '<' '>' LE GE
+%left SHL SHR
+%left '+' '-'
+%left '*' '/' '%'
+%precedence UNARY
 
 %type <sval> sint
+%type <cval> cexpr
 %type <node> operand operand_top addr_base name_node
 %type <list> operands operands_opt elems names
 
@@ -146,8 +166,8 @@ dims
     ;
 
 dim
-    : '[' INTLIT ']'                      { ptx_b_decl_dim(B, true, $2.v, L(@2)); }
-    | '[' ']'                             { ptx_b_decl_dim(B, false, 0, L(@1)); }
+    : '[' cexpr ']'                       { ptx_b_decl_dim(B, true, $2, L(@2)); }
+    | '[' ']'                             { ptx_cval none = {0}; ptx_b_decl_dim(B, false, none, L(@1)); }
     ;
 
 vinit
@@ -167,17 +187,46 @@ init_list
     ;
 
 init_scalar
-    : sint                                { ptx_b_init_int(B, $1, L(@1)); }
-    | F32LIT                              { ptx_b_init_float(B, 32, $1, L(@1)); }
-    | F64LIT                              { ptx_b_init_float(B, 64, $1, L(@1)); }
-    | DECFLOAT                            { ptx_b_init_float(B, 0, ptx_b_decfloat($1, false), L(@1)); }
-    | '-' DECFLOAT                        { ptx_b_init_float(B, 0, ptx_b_decfloat($2, true), L(@1)); }
-    | WORD                                { ptx_b_init_addr(B, $1, false, 0, L(@1)); }
-    | WORD '+' sint                       { ptx_b_init_addr(B, $1, false, $3, L(@1)); }
-    | WORD '(' WORD ')'                   { ptx_b_init_generic(B, $1, $3, 0, L(@1)); }
-    | WORD '(' WORD ')' '+' sint          { ptx_b_init_generic(B, $1, $3, $6, L(@1)); }
-    | WORD '=' WORD                       { ptx_b_init_field(B, $1, $3, 0, L(@1)); }
-    | WORD '=' sint                       { ptx_str none = {"", 0}; ptx_b_init_field(B, $1, none, $3, L(@1)); }
+    : cexpr                               { ptx_b_init_value(B, $1, L(@1)); }
+    | WORD                                { ptx_cval z = {PTX_CV_S64, false, 0}; ptx_b_init_addr(B, $1, false, z, L(@1)); }
+    | WORD '+' cexpr                      { ptx_b_init_addr(B, $1, false, $3, L(@1)); }
+    | WORD '(' WORD ')'                   { ptx_cval z = {PTX_CV_S64, false, 0}; ptx_b_init_generic(B, $1, $3, z, L(@1)); }
+    | WORD '(' WORD ')' '+' cexpr         { ptx_b_init_generic(B, $1, $3, $6, L(@1)); }
+    | WORD '=' WORD                       { ptx_cval z = {0}; ptx_b_init_field(B, $1, $3, z, L(@1)); }
+    | WORD '=' cexpr                      { ptx_str none = {"", 0}; ptx_b_init_field(B, $1, none, $3, L(@1)); }
+    ;
+
+/* A constant expression (ptx_cexpr.c evaluates it as it is read). */
+cexpr
+    : INTLIT                              { $$ = ptx_cval_int($1); }
+    | DECFLOAT                            { $$ = ptx_cval_f64(ptx_b_decfloat($1, false), false); }
+    | F64LIT                              { $$ = ptx_cval_f64($1, true); }
+    | F32LIT                              { $$ = ptx_cval_f32_bits((uint32_t)$1); }
+    | '(' cexpr ')'                       { $$ = $2; }
+    | '(' TYPE ')' cexpr %prec UNARY      { $$ = ptx_cexpr_cast(B, $2, $4, L(@1)); }
+    | '+' cexpr %prec UNARY               { $$ = ptx_cexpr_unary(B, '+', $2, L(@1)); }
+    | '-' cexpr %prec UNARY               { $$ = ptx_cexpr_unary(B, '-', $2, L(@1)); }
+    | '!' cexpr %prec UNARY               { $$ = ptx_cexpr_unary(B, '!', $2, L(@1)); }
+    | '~' cexpr %prec UNARY               { $$ = ptx_cexpr_unary(B, '~', $2, L(@1)); }
+    | cexpr '*' cexpr                     { $$ = ptx_cexpr_binary(B, '*', $1, $3, L(@2)); }
+    | cexpr '/' cexpr                     { $$ = ptx_cexpr_binary(B, '/', $1, $3, L(@2)); }
+    | cexpr '%' cexpr                     { $$ = ptx_cexpr_binary(B, '%', $1, $3, L(@2)); }
+    | cexpr '+' cexpr                     { $$ = ptx_cexpr_binary(B, '+', $1, $3, L(@2)); }
+    | cexpr '-' cexpr                     { $$ = ptx_cexpr_binary(B, '-', $1, $3, L(@2)); }
+    | cexpr SHL cexpr                     { $$ = ptx_cexpr_binary(B, PTX_CX_SHL, $1, $3, L(@2)); }
+    | cexpr SHR cexpr                     { $$ = ptx_cexpr_binary(B, PTX_CX_SHR, $1, $3, L(@2)); }
+    | cexpr '<' cexpr                     { $$ = ptx_cexpr_binary(B, '<', $1, $3, L(@2)); }
+    | cexpr '>' cexpr                     { $$ = ptx_cexpr_binary(B, '>', $1, $3, L(@2)); }
+    | cexpr LE cexpr                      { $$ = ptx_cexpr_binary(B, PTX_CX_LE, $1, $3, L(@2)); }
+    | cexpr GE cexpr                      { $$ = ptx_cexpr_binary(B, PTX_CX_GE, $1, $3, L(@2)); }
+    | cexpr EQ cexpr                      { $$ = ptx_cexpr_binary(B, PTX_CX_EQ, $1, $3, L(@2)); }
+    | cexpr NE cexpr                      { $$ = ptx_cexpr_binary(B, PTX_CX_NE, $1, $3, L(@2)); }
+    | cexpr '&' cexpr                     { $$ = ptx_cexpr_binary(B, '&', $1, $3, L(@2)); }
+    | cexpr '^' cexpr                     { $$ = ptx_cexpr_binary(B, '^', $1, $3, L(@2)); }
+    | cexpr '|' cexpr                     { $$ = ptx_cexpr_binary(B, '|', $1, $3, L(@2)); }
+    | cexpr ANDAND cexpr                  { $$ = ptx_cexpr_binary(B, PTX_CX_ANDAND, $1, $3, L(@2)); }
+    | cexpr OROR cexpr                    { $$ = ptx_cexpr_binary(B, PTX_CX_OROR, $1, $3, L(@2)); }
+    | cexpr '?' cexpr ':' cexpr           { $$ = ptx_cexpr_select(B, $1, $3, $5, L(@2)); }
     ;
 
 sint

@@ -9,7 +9,29 @@
 
 #include "frontend/ptx.h"
 
+#include <setjmp.h>
 #include <stdarg.h>
+
+/* ---------------------------------------------------------------- out of memory (ptx_oom.c) */
+
+/* An entry point that parses sets up a frame: setjmp(f.jb) == 0, then ptx_oom_push(&f), the
+ * work, ptx_oom_pop(&f). Allocation failures below it call ptx_oom(), which pops the frame and
+ * returns from that setjmp with 1; the entry point then frees what the parse made and reports
+ * the error. */
+typedef struct ptx_oom_frame {
+    jmp_buf jb;
+    struct ptx_oom_frame *prev;
+} ptx_oom_frame;
+void ptx_oom_push(ptx_oom_frame *f);
+void ptx_oom_pop(ptx_oom_frame *f);
+_Noreturn void ptx_oom(void);
+/* malloc, calloc and realloc that call ptx_oom() instead of returning NULL. */
+void *ptx_xmalloc(size_t size);
+void *ptx_xcalloc(size_t n, size_t size);
+void *ptx_xrealloc(void *p, size_t size);
+/* bison's stack allocator (YYMALLOC / YYFREE): blocks it holds are freed when a parse unwinds. */
+void *ptx_yy_alloc(size_t size);
+void ptx_yy_free(void *p);
 
 /* ---------------------------------------------------------------- arena */
 
@@ -18,10 +40,19 @@ ptx_arena *ptx_arena_new(void);
 void ptx_arena_free(ptx_arena *a);
 void *ptx_arena_alloc(ptx_arena *a, size_t size);           /* zeroed, 16-byte aligned */
 void *ptx_arena_alloc_raw(ptx_arena *a, size_t size);       /* not zeroed */
+/* The same, returning NULL when memory runs out instead of unwinding the parse. */
+void *ptx_arena_try_alloc(ptx_arena *a, size_t size);
+void *ptx_arena_try_alloc_raw(ptx_arena *a, size_t size);
 /* Takes ownership of a malloc'd block (shrunk to size): freed with the arena. */
 void *ptx_arena_adopt(ptx_arena *a, void *p, size_t size);
 void *ptx_arena_dup(ptx_arena *a, const void *p, size_t size);
 char *ptx_arena_strndup(ptx_arena *a, const char *s, size_t len);
+
+/* ---------------------------------------------------------------- name index (ptx_index.c) */
+
+/* Look-ups through m->index (which must be set): a function index / symbol id, or -1. */
+int32_t ptx_index_find_function(const ptx_module *m, const char *name);
+int32_t ptx_index_find_symbol(const ptx_module *m, const char *name);
 
 /* ---------------------------------------------------------------- string map */
 
@@ -68,16 +99,50 @@ typedef struct ptx_mnemonic {
  * Returns 0, or -1 with a message in err. */
 int ptx_mnemonic_decode(const char *text, size_t len, ptx_instr *out, char *err, size_t errlen);
 
+/* ---------------------------------------------------------------- constant expressions */
+
+/* The value of a constant expression (ptx_cexpr.c). raw: a 0d/0f literal written as such,
+ * whose bits an initialiser of the same width stores unchanged. */
+typedef enum ptx_cval_kind {
+    PTX_CV_ERROR = 0, PTX_CV_S64, PTX_CV_U64, PTX_CV_F64, PTX_CV_F32_BITS
+} ptx_cval_kind;
+typedef struct ptx_cval {
+    uint8_t kind;
+    bool raw;
+    uint64_t bits;
+} ptx_cval;
+/* Operators of more than one character (the others are their own character). */
+enum {
+    PTX_CX_SHL = 256, PTX_CX_SHR, PTX_CX_LE, PTX_CX_GE, PTX_CX_EQ, PTX_CX_NE, PTX_CX_ANDAND,
+    PTX_CX_OROR
+};
+
+typedef struct ptx_builder ptx_builder;
+typedef struct ptx_numlit { uint64_t v; bool is_unsigned; } ptx_numlit;
+
+ptx_cval ptx_cval_int(ptx_numlit n);
+ptx_cval ptx_cval_f64(uint64_t bits, bool literal_bits);
+ptx_cval ptx_cval_f32_bits(uint32_t bits);
+/* Errors go to the builder's diagnostics; the result is then PTX_CV_ERROR, which later
+ * operations pass on without a second message. */
+ptx_cval ptx_cexpr_unary(ptx_builder *b, int op, ptx_cval a, uint32_t line, uint32_t col);
+ptx_cval ptx_cexpr_cast(ptx_builder *b, int type, ptx_cval a, uint32_t line, uint32_t col);
+ptx_cval ptx_cexpr_binary(ptx_builder *b, int op, ptx_cval a, ptx_cval c, uint32_t line,
+                          uint32_t col);
+ptx_cval ptx_cexpr_select(ptx_builder *b, ptx_cval cond, ptx_cval x, ptx_cval y, uint32_t line,
+                          uint32_t col);
+const char *ptx_cexpr_op_name(int op);
+const char *ptx_cval_type_name(ptx_cval v);
+/* A value that must be a non-negative integer (an array size): false with a message else. */
+bool ptx_cval_to_u64(ptx_builder *b, ptx_cval v, const char *what, uint64_t *out, uint32_t line,
+                     uint32_t col);
+
 /* ---------------------------------------------------------------- the builder */
 
 typedef struct ptx_str { const char *s; int len; } ptx_str;
 
-/* The lexer's token values. */
-typedef struct ptx_numlit { uint64_t v; bool is_unsigned; } ptx_numlit;
 
 typedef struct ptx_node_list { int first, last, n; } ptx_node_list;
-
-typedef struct ptx_builder ptx_builder;
 
 /* Scanner extra data: the builder and position tracking. */
 typedef struct ptx_lex_state {
@@ -114,21 +179,21 @@ void ptx_b_decl_space_attr(ptx_builder *b, int space);  /* .ptr .global */
 void ptx_b_decl_attribute(ptx_builder *b, ptx_str name, bool has_args, uint32_t line,
                           uint32_t col);
 void ptx_b_decl_name(ptx_builder *b, ptx_str name, uint32_t line, uint32_t col);
-void ptx_b_decl_dim(ptx_builder *b, bool has_size, uint64_t n, uint32_t line, uint32_t col);
+void ptx_b_decl_dim(ptx_builder *b, bool has_size, ptx_cval n, uint32_t line, uint32_t col);
 void ptx_b_decl_range(ptx_builder *b, uint64_t n, uint32_t line, uint32_t col); /* %r<N> */
 /* initialisers */
 void ptx_b_init_open(ptx_builder *b);
 void ptx_b_init_close(ptx_builder *b);
-void ptx_b_init_int(ptx_builder *b, int64_t v, uint32_t line, uint32_t col);
-void ptx_b_init_float(ptx_builder *b, int kind, uint64_t bits, uint32_t line, uint32_t col);
-void ptx_b_init_generic(ptx_builder *b, ptx_str fn, ptx_str sym, int64_t addend,
+/* One scalar of an initialiser: the value of a constant expression. */
+void ptx_b_init_value(ptx_builder *b, ptx_cval v, uint32_t line, uint32_t col);
+void ptx_b_init_generic(ptx_builder *b, ptx_str fn, ptx_str sym, ptx_cval addend,
                         uint32_t line, uint32_t col);
 uint64_t ptx_b_decfloat(ptx_str text, bool neg);   /* IEEE double bits */
 /* `field = value` in a .samplerref / .texref initialiser (value a word, or an integer when
  * word.len is 0). */
-void ptx_b_init_field(ptx_builder *b, ptx_str field, ptx_str word, int64_t v, uint32_t line,
+void ptx_b_init_field(ptx_builder *b, ptx_str field, ptx_str word, ptx_cval v, uint32_t line,
                       uint32_t col);
-void ptx_b_init_addr(ptx_builder *b, ptx_str sym, bool generic, int64_t addend,
+void ptx_b_init_addr(ptx_builder *b, ptx_str sym, bool generic, ptx_cval addend,
                      uint32_t line, uint32_t col);
 void ptx_b_decl_end_item(ptx_builder *b);
 

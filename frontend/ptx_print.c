@@ -233,7 +233,9 @@ static void print_init_elem(const ptx_module *m, const ptx_symbol *s, uint64_t k
                 fprintf(out, "+%" PRId64, rl->addend);
             return;
         }
-    uint64_t v = read_le(s->init + off, es);
+    uint8_t bytes[8];
+    ptx_init_read(s, off, bytes, es);
+    uint64_t v = read_le(bytes, es);
     ptx_type t = (ptx_type)s->type;
     if (t == PTX_TYPE_F32) {
         fprintf(out, "0f%08" PRIX32, (uint32_t)v);
@@ -303,10 +305,18 @@ static void print_var(const ptx_module *m, const ptx_symbol *s, bool is_param, F
         fputs("[]", out);
     else if (count != 1)
         fprintf(out, "[%" PRIu64 "]", count);
-    if (s->init && !is_param) {
-        uint64_t n = s->size / es;
+    if ((s->init || s->nrelocs) && !is_param) {
+        /* up to the last element that is not zero: a short list zero-fills the rest */
+        uint64_t n = 0;
+        if (s->ninit) {
+            const ptx_init_run *last = &s->init[s->ninit - 1];
+            n = (last->offset + last->len + es - 1) / es;
+        }
+        for (uint32_t r = 0; r < s->nrelocs; r++)
+            if (s->relocs[r].offset / es + 1 > n)
+                n = s->relocs[r].offset / es + 1;
         fputs(" = ", out);
-        bool braces = n != 1;
+        bool braces = s->size != es;
         if (braces)
             fputc('{', out);
         for (uint64_t k = 0; k < n; k++) {
@@ -514,8 +524,14 @@ static void print_body(const ptx_module *m, const ptx_function *f, FILE *out)
     /* the first symbol and register declared in scope k or any scope opening after it */
     uint32_t *scope_sym = malloc((f->nscopes + 1) * sizeof *scope_sym);
     uint32_t *scope_reg = malloc((f->nscopes + 1) * sizeof *scope_reg);
-    if (!is_label || !open || !scope_sym || !scope_reg)
-        abort();
+    if (!is_label || !open || !scope_sym || !scope_reg) {
+        fprintf(out, "// ptxsim: out of host memory printing the body of %s\n", f->name);
+        free(is_label);
+        free(open);
+        free(scope_sym);
+        free(scope_reg);
+        return;
+    }
     for (uint32_t i = 0; i < f->ninstrs; i++)
         for (unsigned k = 0; k < f->instrs[i].nops; k++)
             mark_labels(&f->instrs[i].ops[k], is_label, f->ninstrs);
@@ -607,8 +623,10 @@ void ptx_print(const ptx_module *m, FILE *out)
             fprintf(out, ".file %u \"%s\"\n", i, m->files[i]);
 
     item *items = malloc((m->nsyms + 2 * m->nfuncs + 1) * sizeof *items);
-    if (!items)
-        abort();
+    if (!items) {
+        fputs("// ptxsim: out of host memory printing the module\n", out);
+        return;
+    }
     uint32_t n = 0;
     for (uint32_t i = 0; i < m->nsyms; i++)
         if (m->syms[i].owner == -1 && m->syms[i].kind == PTX_SYM_VAR)

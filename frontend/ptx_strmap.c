@@ -37,8 +37,8 @@ static void grow(ptx_strmap *m)
     m->cap = old.cap ? old.cap * 2 : 64;
     m->slots = calloc(m->cap, sizeof(ptx_strmap_slot));
     if (!m->slots) {
-        fputs("ptxsim: out of memory while parsing PTX\n", stderr);
-        abort();
+        *m = old;   /* still whole, so the unwinding parse frees it */
+        ptx_oom();
     }
     for (uint32_t i = 0; i < old.cap; i++)
         if (old.slots[i].key)

@@ -1,5 +1,5 @@
-/* config.c: the runtime's options (one table, read by `ptxsim --help` and `ptxsim run`) and
- * their values from the PTXSIM_* environment. */
+/* config.c: the runtime's options (one table, read by `ptxsim --help`, `ptxsim run` and the
+ * shim's start-up check) and their values from the PTXSIM_* environment. */
 #include "runtime/rt_internal.h"
 
 #include <ctype.h>
@@ -9,6 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Every option, once. `choices` is what the option can mean; `implemented` is what is built
+ * today (NULL: every value). A value outside `implemented` is refused wherever it comes from
+ * (the command line, a PTXSIM_* variable), naming what is accepted; building a mode is a
+ * one-line change here (add it to `implemented`, or make that NULL). */
 const rt_option rt_options[] = {
     {"engine", "PTXSIM_ENGINE", "interp", RT_OPT_CHOICE, "interp|compare|jit", "interp|compare",
      NULL,
@@ -33,6 +37,12 @@ const rt_option rt_options[] = {
      "GPUDet: deterministic workgroup partitioning (CTAs launched mid-quantum)"},
     {"gpudet-serial", "PTXSIM_GPUDET_SERIAL", "cu", RT_OPT_CHOICE, "cu|warp", NULL, NULL,
      "GPUDet serial-mode order of atomics: cu (CU-Ser: SM by SM) or warp (W-Ser)"},
+    {"watchdog", "PTXSIM_WATCHDOG", "0", RT_OPT_UINT, NULL, NULL, NULL,
+     "end a kernel that runs longer than this many seconds of host time with "
+     "cudaErrorLaunchTimeout and report where its warps are (0 = no limit); for CI"},
+    {"watchdog-insts", "PTXSIM_WATCHDOG_INSTS", "0", RT_OPT_UINT, NULL, NULL, NULL,
+     "the same limit in warp instructions of one launch (0 = no limit): reproducible under "
+     "--det=gpudet"},
     {"timing", "PTXSIM_TIMING", "off", RT_OPT_BOOL, NULL, "off", "on",
      "cycle-level timing model of the GPU"},
     {"gpu", "PTXSIM_GPU", "a100", RT_OPT_CHOICE, "gtx480|titanv|v100|rtx2080ti|a100|rtx4090|h100", NULL,
@@ -56,6 +66,12 @@ const rt_option rt_options[] = {
      "`ptxsim trace FILE`)"},
 };
 const size_t rt_option_count = sizeof rt_options / sizeof rt_options[0];
+
+/* PTXSIM_* variables that are not options of the runtime (tooling around it), so that the
+ * check of the environment lets them be. */
+static const char *const not_options[] = {
+    "PTXSIM_TEST_FILTER",   /* tests/run_all.sh: which tests to run */
+};
 
 const rt_option *rt_option_find(const char *name)
 {
@@ -105,34 +121,29 @@ static bool parse_uint(const char *v, uint64_t *out)
     return true;
 }
 
-bool rt_option_check(const rt_option *opt, const char *value, char *err, size_t errlen)
+/* What is accepted, for messages: "off, gpudet" / "a non-negative integer or auto" / ... */
+static void accepted(const rt_option *opt, char *out, size_t n)
 {
-    uint64_t u;
-    bool b;
-    switch (opt->kind) {
-    case RT_OPT_CHOICE:
-        if (in_list(opt->choices, value))
-            return true;
-        snprintf(err, errlen, "%s=%s: expected one of %s", opt->env, value, opt->choices);
-        return false;
-    case RT_OPT_UINT:
-        if (parse_uint(value, &u) || (strcmp(opt->def, "auto") == 0 && strcmp(value, "auto") == 0))
-            return true;
-        snprintf(err, errlen, "%s=%s: expected a non-negative integer%s", opt->env, value,
-                 strcmp(opt->def, "auto") == 0 ? " or auto" : "");
-        return false;
-    case RT_OPT_BOOL:
-        if (parse_bool(value, &b))
-            return true;
-        snprintf(err, errlen, "%s=%s: expected on or off", opt->env, value);
-        return false;
-    case RT_OPT_TEXT:
-        if (value[0])
-            return true;
-        snprintf(err, errlen, "%s is empty: expected a value or off", opt->env);
-        return false;
+    const char *list = opt->implemented ? opt->implemented : opt->choices;
+    if (opt->kind == RT_OPT_CHOICE || opt->implemented) {
+        size_t k = 0;
+        out[0] = 0;
+        for (const char *p = list; *p && k + 3 < n; p++)
+            k += (size_t)snprintf(out + k, n - k, *p == '|' ? ", " : "%c", *p);
+        return;
     }
-    return false;
+    switch (opt->kind) {
+    case RT_OPT_UINT:
+        snprintf(out, n, "a non-negative integer%s",
+                 strcmp(opt->def, "auto") == 0 ? " or auto" : "");
+        break;
+    case RT_OPT_BOOL:
+        snprintf(out, n, "on or off");
+        break;
+    default:
+        snprintf(out, n, "a value");
+        break;
+    }
 }
 
 bool rt_option_implemented(const rt_option *opt, const char *v)
@@ -145,7 +156,85 @@ bool rt_option_implemented(const rt_option *opt, const char *v)
     return in_list(opt->implemented, v);
 }
 
-/* The option's value: the environment's if valid, else the default (with a message). */
+bool rt_option_check(const rt_option *opt, const char *value, char *err, size_t errlen)
+{
+    uint64_t u;
+    bool b, ok = false;
+    switch (opt->kind) {
+    case RT_OPT_CHOICE:
+        ok = in_list(opt->choices, value);
+        break;
+    case RT_OPT_UINT:
+        ok = parse_uint(value, &u) ||
+             (strcmp(opt->def, "auto") == 0 && strcmp(value, "auto") == 0);
+        break;
+    case RT_OPT_BOOL:
+        ok = parse_bool(value, &b);
+        break;
+    case RT_OPT_TEXT:
+        ok = value[0] != 0;
+        break;
+    }
+    char acc[160];
+    accepted(opt, acc, sizeof acc);
+    if (!ok) {
+        snprintf(err, errlen, "not a valid value (accepted: %s)", acc);
+        return false;
+    }
+    if (!rt_option_implemented(opt, value)) {
+        snprintf(err, errlen, "%s is not built yet (accepted: %s)",
+                 opt->kind == RT_OPT_TEXT ? "this option" : "this mode", acc);
+        return false;
+    }
+    return true;
+}
+
+bool rt_config_check_environment(char *err, size_t errlen)
+{
+    extern char **environ;
+    for (char **e = environ; e && *e; e++) {
+        if (strncmp(*e, "PTXSIM_", 7) != 0)
+            continue;
+        const char *eq = strchr(*e, '=');
+        size_t nlen = eq ? (size_t)(eq - *e) : strlen(*e);
+        const rt_option *opt = NULL;
+        for (size_t i = 0; i < rt_option_count && !opt; i++)
+            if (strlen(rt_options[i].env) == nlen && strncmp(rt_options[i].env, *e, nlen) == 0)
+                opt = &rt_options[i];
+        if (!opt) {
+            bool tooling = false;
+            for (size_t i = 0; i < sizeof not_options / sizeof not_options[0]; i++)
+                tooling |= strlen(not_options[i]) == nlen && strncmp(not_options[i], *e, nlen) == 0;
+            if (tooling)
+                continue;
+            snprintf(err, errlen, "%.*s is not a ptxsim option (see `ptxsim --help` for the "
+                     "PTXSIM_* variables)", (int)(nlen > 64 ? 64 : nlen), *e);
+            return false;
+        }
+        char why[200];
+        const char *v = eq ? eq + 1 : "";
+        if (!rt_option_check(opt, v, why, sizeof why)) {
+            snprintf(err, errlen, "%s=%.64s: %s", opt->env, v, why);
+            return false;
+        }
+    }
+    /* Combinations that cannot work. Compare mode runs every launch twice from a snapshot of
+     * device memory; host memory a kernel writes through pageable access is not device memory,
+     * so the second run would see the first run's writes (and atomics would count twice). */
+    const char *engine = getenv("PTXSIM_ENGINE");
+    const char *pageable = getenv("PTXSIM_PAGEABLE_MEMORY_ACCESS");
+    bool on;
+    if (engine && strcmp(engine, "compare") == 0 && pageable && parse_bool(pageable, &on) && on) {
+        snprintf(err, errlen, "--engine=compare cannot be combined with "
+                 "--pageable-memory-access=on: compare mode runs each launch twice from a "
+                 "snapshot of device memory, and host memory that kernels write is not in it");
+        return false;
+    }
+    return true;
+}
+
+/* The option's value: the environment's, checked before the program ran (the shim's
+ * constructor and `ptxsim run` refuse a bad one), else the default. */
 static const char *option_value(const rt_option *opt)
 {
     const char *v = getenv(opt->env);
@@ -153,13 +242,8 @@ static const char *option_value(const rt_option *opt)
         return opt->def;
     char err[256];
     if (!rt_option_check(opt, v, err, sizeof err)) {
-        fprintf(stderr, "ptxsim: %s; using the default %s\n", err, opt->def);
-        return opt->def;
-    }
-    /* Accepted, but only some values work today: say so, and run with the default. */
-    if (!rt_option_implemented(opt, v)) {
-        fprintf(stderr, "ptxsim: %s=%s is not implemented yet; running with %s\n", opt->env, v,
-                opt->def);
+        /* only reachable without the shim (a test linking the runtime directly) */
+        fprintf(stderr, "ptxsim: %s=%s: %s; using the default %s\n", opt->env, v, err, opt->def);
         return opt->def;
     }
     return v;
@@ -190,6 +274,8 @@ void rt_config_load(rt_config *cfg)
     cfg->gpudet_bta = !parse_bool(option_value(rt_option_find("gpudet-bta")), &b) || b;
     cfg->gpudet_dwp = !parse_bool(option_value(rt_option_find("gpudet-dwp")), &b) || b;
     cfg->gpudet_serial_warp = strcmp(option_value(rt_option_find("gpudet-serial")), "warp") == 0;
+    cfg->watchdog_seconds = parse_uint(option_value(rt_option_find("watchdog")), &u) ? u : 0;
+    cfg->watchdog_insts = parse_uint(option_value(rt_option_find("watchdog-insts")), &u) ? u : 0;
     cfg->timing = parse_bool(option_value(rt_option_find("timing")), &b) && b;
     copy_text(cfg->gpu, sizeof cfg->gpu, option_value(rt_option_find("gpu")));
     cfg->pageable_memory_access =

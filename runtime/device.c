@@ -365,36 +365,79 @@ cudaError_t rt_get_device_flags(unsigned *flags)
     return rt_end(e);
 }
 
+bool rt_context_reserve(size_t fifo, size_t stack)
+{
+    uint64_t resident = (uint64_t)rt_g.gpu->max_threads_per_sm * (uint64_t)rt_g.gpu->sm_count;
+    if (stack && stack > UINT64_MAX / 2 / resident)
+        return false;
+    return emu_device_reserve((uint64_t)fifo + (uint64_t)stack * resident);
+}
+
+/* Device memory free now, for limits the device must set aside. */
+static uint64_t device_free_bytes(void)
+{
+    uint64_t used = 0, total = 0;
+    emu_device_mem_info(&used, &total);
+    return total - used;
+}
+
+/* cudaDeviceSetLimit: a value is either carried out (cudaDeviceGetLimit then reports it) or
+ * refused with the error the driver gives. */
 cudaError_t rt_device_set_limit(enum cudaLimit limit, size_t value)
 {
+    const char *fn = "cudaDeviceSetLimit";
     cudaError_t e = rt_begin();
     if (e != cudaSuccess)
         return e;
-    if ((unsigned)limit >= RT_MAX_LIMITS)
+    uint64_t resident = (uint64_t)rt_g.gpu->max_threads_per_sm * (uint64_t)rt_g.gpu->sm_count;
+    if (limit == cudaLimitMallocHeapSize || limit == cudaLimitPrintfFifoSize ||
+        limit == cudaLimitStackSize)
+        rt_wait_idle();   /* not while a kernel of the stream queues uses them */
+    if ((unsigned)limit >= RT_MAX_LIMITS) {
         e = cudaErrorUnsupportedLimit;
-    else if (limit == cudaLimitMaxL2FetchGranularity && value > 128)
-        e = cudaErrorInvalidValue;
-    /* fixed once a kernel has used the heap / printed, until cudaDeviceReset */
-    else if ((limit == cudaLimitMallocHeapSize && emu_heap_in_use()) ||
-             (limit == cudaLimitPrintfFifoSize && emu_output_in_use()))
-        e = cudaErrorInvalidValue;
-    else
+    } else if (limit == cudaLimitMaxL2FetchGranularity && value > 128) {
+        e = rt_api_error(cudaErrorInvalidValue, fn,
+                         "an L2 fetch granularity of %zu bytes (at most 128)", value);
+    } else if (limit == cudaLimitPersistingL2CacheSize && rt_g.gpu->major < 8 && value) {
+        e = rt_api_error(cudaErrorUnsupportedLimit, fn,
+                         "no persisting L2 cache before compute capability 8.0");
+    } else if ((limit == cudaLimitMallocHeapSize && emu_heap_in_use()) ||
+               (limit == cudaLimitPrintfFifoSize && emu_output_in_use())) {
+        /* fixed once a kernel has used the heap / printed, until cudaDeviceReset */
+        e = rt_api_error(cudaErrorInvalidValue, fn,
+                         "the %s cannot change once a kernel has used it (until "
+                         "cudaDeviceReset)",
+                         limit == cudaLimitMallocHeapSize ? "device heap" : "printf FIFO");
+    } else if (limit == cudaLimitStackSize &&
+               !rt_context_reserve(rt_g.limits[cudaLimitPrintfFifoSize], value)) {
+        /* the driver sets the stack aside for every thread the GPU holds at once */
+        e = rt_api_error(cudaErrorMemoryAllocation, fn,
+                         "a stack of %zu bytes per thread for the %llu threads the GPU holds at "
+                         "once does not fit in the %llu bytes of device memory free",
+                         value, (unsigned long long)resident,
+                         (unsigned long long)device_free_bytes());
+    } else if (limit == cudaLimitPrintfFifoSize &&
+               !rt_context_reserve(value, rt_g.limits[cudaLimitStackSize])) {
+        e = rt_api_error(cudaErrorMemoryAllocation, fn,
+                         "a printf FIFO of %zu bytes does not fit in the %llu bytes of device "
+                         "memory free", value, (unsigned long long)device_free_bytes());
+    } else if (limit == cudaLimitMallocHeapSize && !emu_heap_set_size(value)) {
+        e = rt_api_error(cudaErrorMemoryAllocation, fn,
+                         "a device heap of %zu bytes does not fit in the %llu bytes of device "
+                         "memory free", value, (unsigned long long)device_free_bytes());
+    } else {
         rt_g.limits[limit] = value;
-    /* The persisting L2 set-aside is capped by the device, as cudaDevAttrMaxPersistingL2CacheSize
-     * says (the driver clamps it likewise). */
-    if (e == cudaSuccess && limit == cudaLimitPersistingL2CacheSize) {
-        struct cudaDeviceProp p;
-        fill_props(&p);
-        if (value > (size_t)p.persistingL2CacheMaxSize)
-            rt_g.limits[limit] = (size_t)p.persistingL2CacheMaxSize;
+        if (limit == cudaLimitPrintfFifoSize)
+            emu_output_set_fifo_size(value);
+        /* the persisting L2 set-aside is clamped to what the device allows, as the driver
+         * does (cudaDevAttrMaxPersistingL2CacheSize; cudaDeviceGetLimit reports the result) */
+        if (limit == cudaLimitPersistingL2CacheSize) {
+            struct cudaDeviceProp p;
+            fill_props(&p);
+            if (value > (size_t)p.persistingL2CacheMaxSize)
+                rt_g.limits[limit] = (size_t)p.persistingL2CacheMaxSize;
+        }
     }
-    if (e == cudaSuccess &&
-        (limit == cudaLimitMallocHeapSize || limit == cudaLimitPrintfFifoSize))
-        rt_wait_idle();  /* not while a kernel uses the heap or prints */
-    if (e == cudaSuccess && limit == cudaLimitMallocHeapSize)
-        emu_heap_set_size(value);
-    if (e == cudaSuccess && limit == cudaLimitPrintfFifoSize)
-        emu_output_set_fifo_size(value);
     return rt_end(e);
 }
 

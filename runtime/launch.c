@@ -81,6 +81,7 @@ static cudaError_t fault_error(emu_fault_kind kind)
     case EMU_FAULT_STACK_OVERFLOW: return cudaErrorLaunchFailure;
     case EMU_FAULT_INVALID_PC: return cudaErrorLaunchFailure;
     case EMU_FAULT_OUT_OF_RESOURCES: return cudaErrorLaunchOutOfResources;
+    case EMU_FAULT_TIMEOUT: return cudaErrorLaunchTimeout;
     }
     return cudaErrorLaunchFailure;
 }
@@ -152,6 +153,20 @@ static cudaError_t check_config(rt_kernel *k, dim3 grid, dim3 block, size_t smem
                             name, f->reqnctapercluster[0],
                             f->reqnctapercluster[1] ? f->reqnctapercluster[1] : 1,
                             f->reqnctapercluster[2] ? f->reqnctapercluster[2] : 1);
+    /* The driver reserves local memory for every thread the GPU can hold at once; when that
+     * does not fit in the device's memory the launch fails. */
+    emu_kernel_resources res;
+    if (k->emu && emu_module_kernel_resources(k->emu, f, &res)) {
+        uint64_t per_thread = res.local_per_thread + (rt_function_local_bytes(f) - f->local_size);
+        uint64_t resident = (uint64_t)rt_g.gpu->max_threads_per_sm * (uint64_t)rt_g.gpu->sm_count;
+        if (per_thread && per_thread > rt_g.gpu->global_mem / resident)
+            return rt_api_error(cudaErrorMemoryAllocation, fn,
+                                "%s: %llu bytes of local memory per thread, for the %llu "
+                                "threads the GPU holds at once, do not fit in its %llu bytes",
+                                name, (unsigned long long)per_thread,
+                                (unsigned long long)resident,
+                                (unsigned long long)rt_g.gpu->global_mem);
+    }
     uint64_t limit = dynamic_smem_limit(k);
     uint64_t total = f->shared_size + smem;
     if (smem > limit || total > rt_g.gpu->smem_per_block_optin)
@@ -349,6 +364,8 @@ static void engine_config(timing_engine_config *ec, rt_kernel *k, bool cooperati
     ec->serial_order = rt_g.cfg.gpudet_serial_warp ? TIMING_SERIAL_WARP : TIMING_SERIAL_CU;
     ec->stats = &k->engine;
     ec->cooperative = cooperative;
+    ec->watchdog_seconds = (double)rt_g.cfg.watchdog_seconds;
+    ec->watchdog_insts = rt_g.cfg.watchdog_insts;
 }
 
 /* Host memory the resident CTAs of one grid may hold in warp state (registers, local memory)
@@ -416,6 +433,7 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
         .max_warps_per_sm = (uint32_t)rt_g.gpu->max_threads_per_sm / EMU_WARP_SIZE,
         /* as cudaDevAttrReservedSharedMemoryPerBlock reports it (device.c) */
         .reserved_smem = rt_g.gpu->major >= 8 ? 1024 : 0,
+        .call_stack = rt_g.limits[cudaLimitStackSize],
         .grid_id = ++rt_g.grid_id,
     };
     if (d->cooperative) {
@@ -462,6 +480,8 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
     }
 
     cap_residency(&ec, g, k);
+    char *unfinished = NULL;   /* where the warps were, when the watchdog ends the launch */
+    ec.watchdog_where = &unfinished;
 
     /* The grid runs without the runtime's lock, so the host goes on issuing work meanwhile
      * (this is the device worker, or a graph node on it); nothing it uses can go away: freeing
@@ -502,6 +522,8 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
         if (e == cudaSuccess)
             e = cudaErrorLaunchFailure;
         fprintf(stderr, "ptxsim: %s\n", f && f->message[0] ? f->message : "kernel failed");
+        if (unfinished)
+            fprintf(stderr, "ptxsim: where the unfinished warps were:\n%s", unfinished);
         if (rt_error_is_sticky(e)) {
             /* As on a GPU: the launch itself succeeded; the context is now unusable. */
             fprintf(stderr,
@@ -514,6 +536,7 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
                     rt_error_name(e), rt_error_string(e));
         }
     }
+    free(unfinished);
     emu_grid_destroy(g);
     if (workspace)
         emu_device_free(workspace);

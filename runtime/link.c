@@ -42,6 +42,7 @@ void rt_link_free(rt_linked *l)
 {
     if (!l)
         return;
+    ptx_module_index_free(&l->mod);
     for (link_block *b = l->blocks, *n; b; b = n) {
         n = b->next;
         free(b);
@@ -202,6 +203,7 @@ rt_linked *rt_link(const ptx_module *const *units, size_t n, const char *name, c
                 d->nrelocs = 0;
                 d->relocs = NULL;
                 d->init = NULL;
+                d->ninit = 0;
             }
             if (d->nrelocs) {
                 d->relocs = link_alloc(l, d->nrelocs * sizeof *d->relocs);
@@ -249,6 +251,7 @@ rt_linked *rt_link(const ptx_module *const *units, size_t n, const char *name, c
     free(file_base);
     free(map);
     free(unit_of);
+    ptx_module_index_build(&l->mod);   /* without it, look-ups scan: slower, still right */
     return l;
 
 oom:

@@ -36,6 +36,60 @@ DEFINE_PUSH(push_kernel, rt_kernel)
 DEFINE_PUSH(push_var, rt_var)
 
 static void free_units(rt_module *m);
+/* Kernels by host function and by their own cudaKernel_t handle: every launch looks one up,
+ * and a program may register 100,000 of them, so a scan per look-up (or per registration)
+ * would make them quadratic. Open addressing, never shrinks (kernels are never freed). When
+ * the table cannot grow, look-ups fall back to scanning. */
+typedef struct kslot {
+    const void *key;
+    rt_kernel *k;
+} kslot;
+static kslot *kmap;
+static size_t kmap_cap, kmap_n;
+static bool kmap_broken;
+
+static size_t khash(const void *p)
+{
+    uint64_t x = (uint64_t)(uintptr_t)p;
+    x ^= x >> 33;
+    x *= UINT64_C(0xff51afd7ed558ccd);
+    x ^= x >> 33;
+    return (size_t)x;
+}
+
+static kslot *kmap_find(kslot *tab, size_t cap, const void *key)
+{
+    for (size_t i = khash(key) & (cap - 1);; i = (i + 1) & (cap - 1))
+        if (tab[i].key == key || !tab[i].key)
+            return &tab[i];
+}
+
+static void kmap_put(const void *key, rt_kernel *k)
+{
+    if (kmap_broken || !key)
+        return;
+    if ((kmap_n + 1) * 2 > kmap_cap) {
+        size_t cap = kmap_cap ? kmap_cap * 2 : 256;
+        kslot *t = calloc(cap, sizeof *t);
+        if (!t) {
+            kmap_broken = true;   /* look-ups scan from now on */
+            return;
+        }
+        for (size_t i = 0; i < kmap_cap; i++)
+            if (kmap[i].key)
+                *kmap_find(t, cap, kmap[i].key) = kmap[i];
+        free(kmap);
+        kmap = t;
+        kmap_cap = cap;
+    }
+    kslot *sl = kmap_find(kmap, kmap_cap, key);
+    if (!sl->key)
+        kmap_n++;
+    *sl = (kslot){key, k};
+}
+
+/* The last module a registration named: nvcc registers a fatbin's kernels one after another. */
+static rt_module *last_module;
 
 /* Splits the fatbin's PTX entries into units, one per fatbin container: an ordinary fatbin is
  * one container; the linked fatbin of an -rdc program carries one per translation unit (and
@@ -178,9 +232,11 @@ void **rt_register_fatbin(const void *wrapper)
 /* The module behind a handle nvcc kept; NULL for anything else. Lock held. */
 static rt_module *module_of(void **handle)
 {
+    if (last_module && &last_module->slot == handle)
+        return last_module;
     for (size_t i = 0; i < nmodules; i++)
         if (&modules[i]->slot == handle)
-            return modules[i];
+            return last_module = modules[i];
     return NULL;
 }
 
@@ -209,13 +265,16 @@ void rt_register_function(void **handle, const void *host_fun, const char *devic
     k->max_dynamic_smem = -1;
     k->carveout = -1;
     /* A later registration of the same host function (a reloaded library) wins. */
-    for (size_t i = 0; i < nkernels; i++)
-        if (kernels[i]->host_fun == host_fun)
-            kernels[i]->host_fun = NULL;
+    rt_kernel *old = rt_kernel_lookup(host_fun);
+    if (old && old->host_fun == host_fun)
+        old->host_fun = NULL;
     if (!k->name || !push_kernel(&kernels, &nkernels, &cap_kernels, k)) {
         free(k->name);
         free(k);
         fprintf(stderr, "ptxsim: out of host memory registering kernel %s\n", device_name);
+    } else {
+        kmap_put(host_fun, k);
+        kmap_put(k, k);
     }
     pthread_mutex_unlock(&rt_g.lock);
 }
@@ -266,6 +325,15 @@ rt_kernel *rt_kernel_lookup(const void *func)
 {
     if (!func)
         return NULL;
+    if (!kmap_broken) {
+        if (!kmap_cap)
+            return NULL;
+        kslot *sl = kmap_find(kmap, kmap_cap, func);
+        if (!sl->key)
+            return NULL;
+        rt_kernel *k = sl->k;
+        return k->host_fun == func || (const void *)k == func ? k : NULL;
+    }
     for (size_t i = 0; i < nkernels; i++)
         if (kernels[i]->host_fun == func || (const void *)kernels[i] == func)
             return kernels[i];
@@ -329,6 +397,10 @@ static cudaError_t parse_unit(rt_unit *u)
         }
     }
     bool ok = u->ir != NULL;
+    /* the driver's CUDA_ERROR_UNSUPPORTED_PTX_VERSION: only PTX newer than it implements */
+    bool too_new = tried > 0;
+    for (size_t i = 0; i < tried; i++)
+        too_new = too_new && diags[i].unsupported_version;
     for (size_t i = 0; i < tried; i++) {
         if (!ok || rt_g.cfg.verbose >= 1)
             fprintf(stderr, "ptxsim: %s the PTX %u.%u (compute_%u) of %s:\n%s",
@@ -337,7 +409,31 @@ static cudaError_t parse_unit(rt_unit *u)
                     diags[i].text ? diags[i].text : "(no details)\n");
         ptx_diag_free(&diags[i]);
     }
-    return ok ? cudaSuccess : cudaErrorInvalidPtx;
+    return ok ? cudaSuccess : too_new ? cudaErrorUnsupportedPtxVersion : cudaErrorInvalidPtx;
+}
+
+/* Loads ir into device memory after checking it against the device's limits as the driver
+ * would (module_limits.c); reports and returns the error the program gets on failure. */
+static cudaError_t load_checked(const ptx_module *ir, const char *name,
+                                const emu_load_options *opt, emu_module **out)
+{
+    char err[1024] = "";
+    *out = NULL;
+    cudaError_t e = rt_check_module_memory(ir, err, sizeof err);
+    emu_module *em = NULL;
+    if (e == cudaSuccess) {
+        em = emu_module_load_ex(ir, opt, err, sizeof err);
+        e = em ? rt_check_module_limits(ir, em, err, sizeof err) : cudaErrorInvalidPtx;
+    }
+    if (e != cudaSuccess) {
+        fprintf(stderr, "ptxsim: cannot load %s: %s (%s)\n", name,
+                err[0] ? err : "unknown reason", rt_error_name(e));
+        if (em)
+            emu_module_unload(em);
+        return e;
+    }
+    *out = em;
+    return cudaSuccess;
 }
 
 /* Points each kernel of m at its function in the loaded module; returns how many m has. */
@@ -399,8 +495,8 @@ cudaError_t rt_module_ready(rt_module *m)
     cudaError_t unit_error = cudaSuccess;
     for (size_t j = 0; j < m->nunits; j++) {
         rt_unit *u = &m->units[j];
-        if (!u->ir && u->error == cudaSuccess && parse_unit(u) != cudaSuccess)
-            u->error = cudaErrorInvalidPtx;
+        if (!u->ir && u->error == cudaSuccess)
+            u->error = parse_unit(u);
         if (u->ir && u->error == cudaSuccess)
             nparsed++;
         else if (unit_error == cudaSuccess)
@@ -429,26 +525,17 @@ cudaError_t rt_module_ready(rt_module *m)
                    nu ? names : "");
         }
         if (!m->linked_emu) {
-            m->linked_emu = emu_module_load_ex(rt_linked_module(m->linked), &lopt, err, sizeof err);
-            if (!m->linked_emu) {
-                fprintf(stderr, "ptxsim: cannot load %s: %s (cudaErrorInvalidPtx)\n", m->name,
-                        err[0] ? err : "unknown reason");
-                return m->error = cudaErrorInvalidPtx;
-            }
+            cudaError_t e = load_checked(rt_linked_module(m->linked), m->name, &lopt,
+                                         &m->linked_emu);
+            if (e != cudaSuccess)
+                return m->error = e;
         }
         usable = 1;
     } else {
         for (size_t j = 0; j < m->nunits; j++) {
             rt_unit *u = &m->units[j];
-            if (u->ir && !u->emu && u->error == cudaSuccess) {
-                char err[1024] = "";
-                u->emu = emu_module_load_ex(u->ir, &lopt, err, sizeof err);
-                if (!u->emu) {
-                    fprintf(stderr, "ptxsim: cannot load %s: %s (cudaErrorInvalidPtx)\n",
-                            u->name, err[0] ? err : "unknown reason");
-                    u->error = cudaErrorInvalidPtx;
-                }
-            }
+            if (u->ir && !u->emu && u->error == cudaSuccess)
+                u->error = load_checked(u->ir, u->name, &lopt, &u->emu);
             if (u->emu)
                 usable++;
             else if (unit_error == cudaSuccess)

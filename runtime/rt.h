@@ -48,10 +48,11 @@ extern const rt_option rt_options[];
 extern const size_t rt_option_count;
 
 const rt_option *rt_option_find(const char *name);
-/* Checks that `value` is valid for the option; false with a one-line reason in err. */
+/* Checks that `value` is valid for the option and built today; false with a one-line reason in
+ * err ("this mode is not built yet (accepted: off, gpudet)") that lists what is accepted. */
 bool rt_option_check(const rt_option *opt, const char *value, char *err, size_t errlen);
-/* Does a valid `value` work today? (The runtime runs an unimplemented one with the default,
- * saying so; `ptxsim sweep` refuses it before running anything.) */
+/* Does a valid `value` work today? (A value that does not is refused: by the shim before the
+ * program's main, by `ptxsim run`, and by `ptxsim sweep` before anything runs.) */
 bool rt_option_implemented(const rt_option *opt, const char *value);
 
 /* ---------------------------------------------------------------- contexts (context.c)
@@ -131,6 +132,11 @@ void rt_linker_destroy(rt_linker *l);
 enum { RT_LINK_CUBIN = 0, RT_LINK_PTX, RT_LINK_FATBINARY, RT_LINK_OBJECT, RT_LINK_LIBRARY,
        RT_LINK_NVVM };
 
+/* Checks every PTXSIM_* variable of the environment (a bad value, a mode not built, a name that
+ * is no option); false with the first problem in err. The shim runs it before the program's
+ * main and exits with status 2 on failure; `ptxsim run` runs it before starting the program. */
+bool rt_config_check_environment(char *err, size_t errlen);
+
 /* ---------------------------------------------------------------- registration (nvcc ABI) */
 
 void **rt_register_fatbin(const void *wrapper);
@@ -143,6 +149,15 @@ void rt_register_managed_var(void **handle, void **host_ptr_addr, const char *de
                              size_t size);
 /* Loads the module now (parse + load); true when it is usable. */
 bool rt_init_module(void **handle);
+
+/* What ptxas would refuse in a loaded module (module_limits.c): constant data, static shared,
+ * local (with spilled registers) and parameter space beyond the device's limits. cudaSuccess,
+ * or cudaErrorInvalidPtx with ptxas's message in err. Every module load runs it; so does
+ * `ptxsim ptx --load`. */
+struct ptx_module;
+struct emu_module;
+cudaError_t rt_check_module_limits(const struct ptx_module *m, const struct emu_module *em,
+                                   char *err, size_t errlen);
 
 /* ---------------------------------------------------------------- launches */
 

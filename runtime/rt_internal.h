@@ -18,6 +18,8 @@ typedef struct rt_config {
     char det[16];           /* off | gpudet | dab */
     uint64_t quantum;       /* warp instructions per turn; 0 = engine default */
     bool gpudet_bta, gpudet_dwp, gpudet_serial_warp;   /* GPUDet variants */
+    uint64_t watchdog_seconds;  /* a launch running longer ends (0 = no limit) */
+    uint64_t watchdog_insts;    /* ... or executing more warp instructions (0 = no limit) */
     bool timing;
     char gpu[32];           /* GPU model name (rt_gpu_model) */
     bool pageable_memory_access;   /* kernels may access malloc'ed host memory (HMM) */
@@ -36,8 +38,8 @@ typedef struct rt_config {
 emu_grid *rt_compare_run(const emu_launch *L, const timing_engine_config *ec, const char *name,
                          bool *ok, cudaError_t *internal);
 
-/* Fills cfg from the PTXSIM_* environment, reporting bad values and options that are not
- * implemented yet on stderr. */
+/* Fills cfg from the PTXSIM_* environment (checked before the program ran: see
+ * rt_config_check_environment). */
 void rt_config_load(rt_config *cfg);
 
 /* ---------------------------------------------------------------- GPU models */
@@ -153,6 +155,12 @@ void rt_memory_release_owner(const rt_context *owner);
 rt_context *rt_ctx_owner(void);
 /* A runtime API call: a thread without a current context gets the primary one. */
 void rt_ctx_bind_runtime(void);
+/* A module against the device's limits (module_limits.c): before loading, whether its
+ * variables fit in the device memory left (cudaErrorMemoryAllocation); after loading, what
+ * ptxas would refuse (rt_check_module_limits, in rt.h). The message goes to err. */
+cudaError_t rt_check_module_memory(const ptx_module *m, char *err, size_t errlen);
+/* Local bytes per thread a function declares, registers ptxas would spill included. */
+uint64_t rt_function_local_bytes(const ptx_function *f);
 
 /* Makes the module usable (parse + load + resolve kernels and managed variables). Lock held.
  * Prints the reason on failure. */
@@ -189,6 +197,11 @@ typedef struct rt_state {
 } rt_state;
 
 extern rt_state rt_g;
+
+/* Sets aside the device memory the context keeps as the driver does: the printf FIFO and a
+ * stack of `stack` bytes for every thread the GPU holds at once (what is left is what
+ * cudaMemGetInfo reports free). False, nothing changed, when it does not fit. */
+bool rt_context_reserve(size_t fifo, size_t stack);
 
 /* Initialises the runtime once (configuration from the environment). */
 void rt_init(void);

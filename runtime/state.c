@@ -20,6 +20,9 @@ static void init(void)
         rt_g.gpu = rt_gpu_model_find("a100");
     rt_g.policy = emu_direct_policy();
     emu_set_pageable_access(rt_g.cfg.pageable_memory_access);
+    /* The device has the model's memory: allocations (and cudaDeviceSetLimit's heap) beyond it
+     * fail as on that GPU. Only reserved address space until touched. */
+    emu_device_set_capacity(rt_g.gpu->global_mem);
     /* The defaults a CUDA 13 device reports for cudaDeviceGetLimit. */
     rt_g.limits[cudaLimitStackSize] = 1024;
     rt_g.limits[cudaLimitPrintfFifoSize] = 1u << 20;
@@ -28,6 +31,7 @@ static void init(void)
     rt_g.limits[cudaLimitDevRuntimePendingLaunchCount] = 2048;
     rt_g.limits[cudaLimitMaxL2FetchGranularity] = 64;
     rt_g.limits[cudaLimitPersistingL2CacheSize] = 0;
+    rt_context_reserve(rt_g.limits[cudaLimitPrintfFifoSize], rt_g.limits[cudaLimitStackSize]);
     if (rt_g.cfg.stats[0])
         atexit(rt_stats_report);
     if (rt_g.cfg.trace[0] && strcmp(rt_g.cfg.trace, "off") != 0) {

@@ -126,6 +126,12 @@ static void report_table(FILE *out, rt_kernel *const *ks, size_t n)
     }
     fprintf(out, "%-40s %10llu %12s %14s %12.3f\n", "total", (unsigned long long)launches, "",
             "", seconds * 1e3);
+    uint64_t lost, lost_bytes;
+    emu_output_dropped(&lost, &lost_bytes);
+    fprintf(out, "device printf: %llu record%s (%llu bytes) lost to FIFO overflow "
+                 "(cudaLimitPrintfFifoSize = %zu bytes)\n",
+            (unsigned long long)lost, lost == 1 ? "" : "s", (unsigned long long)lost_bytes,
+            rt_g.limits[cudaLimitPrintfFifoSize]);
 }
 
 static bool ends_with(const char *s, const char *suffix)

@@ -35,6 +35,11 @@ LOG_DIR=$B/test-logs
 if [ "$QUICK" = 1 ]; then LOG_DIR=$B/test-logs/quick; fi
 RES=$LOG_DIR/results
 mkdir -p "$LOG_DIR" "$B/tests/cuda"
+# make check SAN=1: everything is built with ASan and UBSan; programs leak at exit by design
+if [ "${SAN:-}" = 1 ]; then
+    export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=0}
+    export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+fi
 rm -rf "$RES"
 mkdir -p "$RES"
 # shellcheck source=tests/cuda_cache.sh

@@ -85,6 +85,15 @@ typedef struct timing_engine_config {
     timing_serial_order serial_order;
     /* When set, the run's statistics are added to it. */
     timing_stats *stats;
+    /* ---- watchdog (timing/engine/watchdog.c): a run longer than this many host seconds, or
+     * than this many warp instructions, ends with an EMU_FAULT_TIMEOUT fault (0 = no limit).
+     * The instruction limit is checked at quantum ends under GPUDet, so there it ends the run
+     * at the same point on every run. */
+    double watchdog_seconds;
+    uint64_t watchdog_insts;
+    /* When the watchdog ends a run and this is set: where each unfinished warp was, one line
+     * each (malloc'd, the caller frees it). */
+    char **watchdog_where;
 } timing_engine_config;
 
 /* Fills in the defaults (environment-independent): one host thread, seed 0, det off, GPUDet

@@ -4,6 +4,8 @@
 #include "emulator/decode/decode_internal.h"
 #include "emulator/sem/sem.h"
 
+#include <stdlib.h>
+
 static const char *const class_names[EMU_CLS_COUNT] = {
     [EMU_CLS_INT] = "int", [EMU_CLS_INT_MUL] = "int_mul", [EMU_CLS_FP32] = "fp32",
     [EMU_CLS_FP64] = "fp64", [EMU_CLS_FP16] = "fp16", [EMU_CLS_SFU] = "sfu",
@@ -146,20 +148,30 @@ static bool waits_on_memory(const ptx_instr *in)
     }
 }
 
+uint32_t *emu_memory_waits(const ptx_function *fn)
+{
+    uint32_t *waits = malloc(((size_t)fn->ninstrs + 1) * sizeof *waits);
+    if (!waits) return NULL;
+    waits[0] = 0;
+    for (uint32_t i = 0; i < fn->ninstrs; i++)
+        waits[i + 1] = waits[i] + waits_on_memory(&fn->instrs[i]);
+    return waits;
+}
+
 /* A backward branch of a loop that waits on memory: only those may let waiting lanes of a
  * diverged warp run ahead (emu_simt_backedge); a loop that only computes keeps its warp's
- * reconvergence, so barriers after it see the whole warp. */
-static bool spin_backedge(const ptx_function *fn, const ptx_instr *in)
+ * reconvergence, so barriers after it see the whole warp. Constant time per branch (waits:
+ * emu_memory_waits), so a function of many long loops decodes in linear time. */
+static bool spin_backedge(const ptx_function *fn, const ptx_instr *in, const uint32_t *waits)
 {
     if (in->op != PTX_OP_BRA || in->target < 0) return false;
     uint32_t self = (uint32_t)(in - fn->instrs);
     if ((uint32_t)in->target > self) return false;
-    for (uint32_t k = (uint32_t)in->target; k <= self; k++)
-        if (waits_on_memory(&fn->instrs[k])) return true;
-    return false;
+    return waits[self + 1] > waits[in->target];
 }
 
-void emu_classify(const ptx_module *m, const ptx_function *fn, const ptx_instr *in, emu_uop *u)
+void emu_classify(const ptx_module *m, const ptx_function *fn, const ptx_instr *in,
+                  const uint32_t *waits, emu_uop *u)
 {
     (void)m;
     uint8_t cls = op_class(in);
@@ -207,7 +219,7 @@ void emu_classify(const ptx_module *m, const ptx_function *fn, const ptx_instr *
     default:
         break;
     }
-    if (spin_backedge(fn, in)) f |= EMU_UOP_SPIN_BACKEDGE;
+    if (spin_backedge(fn, in, waits)) f |= EMU_UOP_SPIN_BACKEDGE;
     u->cls = cls;
     u->flags |= f;
 }

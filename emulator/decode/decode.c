@@ -252,7 +252,11 @@ bool emu_decode_function(const ptx_module *m, const ptx_function *fn,
     code->pool = calloc(npool ? npool : 1, sizeof *code->pool);
     code->rw = malloc((nrw ? nrw : 1) * sizeof *code->rw);
     code->npool = npool;
-    if (!code->uops || !code->pool || !code->rw) goto fail;
+    uint32_t *waits = emu_memory_waits(fn);
+    if (!code->uops || !code->pool || !code->rw || !waits) {
+        free(waits);
+        goto fail;
+    }
 
     decoder d = { m, fn, code, 0 };
     int32_t tmp_r[256], tmp_w[256];
@@ -281,7 +285,7 @@ bool emu_decode_function(const ptx_module *m, const ptx_function *fn,
         assert(in->reconv < 0 || (uint32_t)in->reconv >= fn->ninstrs ||
                fn->instrs[in->reconv].block < 0 ||
                fn->blocks[fn->instrs[in->reconv].block].first == (uint32_t)in->reconv);
-        emu_classify(m, fn, in, u);
+        emu_classify(m, fn, in, waits, u);
         if (in->nops > 4) {
             u->more = &code->pool[d.pool_used];
             d.pool_used += in->nops - 4;
@@ -299,6 +303,7 @@ bool emu_decode_function(const ptx_module *m, const ptx_function *fn,
         memcpy(code->rw + code->nrw, rc.writes, u->nwrites * sizeof *code->rw);
         code->nrw += u->nwrites;
     }
+    free(waits);
     assert(d.pool_used <= npool);
     if (opt && opt->fmad && !emu_contract_fma(code)) goto fail;
     return true;

@@ -5,8 +5,12 @@
 #include "emulator/decode/decode.h"
 #include "emulator/emu.h"
 
-/* classify.c: the op class and the EMU_UOP_* flags of one instruction. */
-void emu_classify(const ptx_module *m, const ptx_function *fn, const ptx_instr *in, emu_uop *u);
+/* classify.c: waits[i] = how many of fn's first i instructions can wait on memory (ninstrs + 1
+ * entries, malloc'd; NULL when memory runs out), and the op class and EMU_UOP_* flags of one
+ * instruction given that table. */
+uint32_t *emu_memory_waits(const ptx_function *fn);
+void emu_classify(const ptx_module *m, const ptx_function *fn, const ptx_instr *in,
+                  const uint32_t *waits, emu_uop *u);
 /* fma_contraction.c: marks the add/sub µops that execute fused with the mul feeding them. */
 bool emu_contract_fma(emu_code *code);
 

@@ -108,7 +108,7 @@ uint64_t emu_symbol_address(emu_ctx *c, int32_t sym, uint8_t *space)
             break;
         case PTX_SPACE_SHARED:
         case PTX_SPACE_SHARED_CLUSTER:
-            v = c->g->kf->shared_off ? c->g->kf->shared_off[sym] : UINT64_MAX;
+            v = emu_kernel_shared_offset(c->g->kf, sym);
             if (v == UINT64_MAX) v = c->cta->smem_size; /* never laid out: any access faults */
             else v += c->g->launch.reserved_smem;        /* above the system's reserved region */
             sp = PTX_SPACE_SHARED;

@@ -38,6 +38,8 @@ emu_cta *emu_cta_create(emu_grid *g, uint64_t linear_id, uint32_t sm)
         free(c->smem);
         free(c->warps);
         free(c);
+        emu_grid_abort(g, EMU_FAULT_OUT_OF_RESOURCES,
+                       "out of host memory for the shared memory and warps of a block");
         return NULL;
     }
     for (uint32_t i = 0; i < c->nwarps; i++) emu_warp_init(&c->warps[i], c, i);

@@ -3,6 +3,19 @@
  * One region is reserved at start-up at a fixed address, so device pointers are the same on
  * every run; allocations are first-fit in address order (deterministic), 256-byte aligned,
  * zero-filled. The sorted allocation map is what every kernel access is checked against.
+ *
+ * What it costs, since programs that allocate per iteration spend their time here:
+ *   - Pages are the host's, made on first touch; the region asks for transparent huge pages
+ *     (MADV_HUGEPAGE), so where the host has them a first touch costs one fault per 2 MiB.
+ *   - Freed memory stays resident for the next allocation: freeing clears only the pages that
+ *     were ever touched (mincore says which), so a malloc/memset/free cycle costs a memset,
+ *     not a fresh page fault per page. Past a bound per free, touched pages go back to the
+ *     kernel (MADV_DONTNEED, which also reads as zero) rather than being written.
+ *   - No per-byte state: the map holds one entry per allocation.
+ *   - Look-ups (the executors call emu_find_allocation on every access that misses a warp's
+ *     cache, from every host thread) take no lock: the map's array is reserved once and never
+ *     moves, and a sequence counter (a seqlock) tells a reader that a writer changed the map
+ *     under it, in which case it looks again. Writers (allocation, free) take the mutex.
  */
 #include "emulator/emu_internal.h"
 
@@ -16,23 +29,34 @@
 #define DEVICE_BASE_HINT UINT64_C(0x200000000000)
 #define DEFAULT_CAPACITY (UINT64_C(16) << 30)
 #define ALIGNMENT UINT64_C(256)
+/* Live allocations (and registered host ranges) at most: the map's array is reserved for this
+ * many entries once (address space only; pages as it grows). */
+#define MAX_ENTRIES (UINT64_C(1) << 22)
+/* Clearing a freed range: below this, plain memset; above, resident pages are cleared while
+ * they add up to at most KEEP_RESIDENT, and the rest is handed back to the kernel. */
+#define SMALL_CLEAR (UINT64_C(64) << 10)
+#define KEEP_RESIDENT (UINT64_C(64) << 20)
+#define MINCORE_CHUNK (UINT64_C(64) << 20)
 
 typedef struct alloc_entry {
     uint64_t base;
     uint64_t size;     /* bytes asked for: accesses beyond it are out of bounds */
     uint64_t span;     /* bytes reserved (size rounded up) */
-    uint8_t kind;
+    uint64_t kind;     /* emu_alloc_kind (a whole word: entries are read field by field) */
 } alloc_entry;
 
 static struct {
     pthread_once_t once;
-    pthread_mutex_t lock;
+    pthread_mutex_t lock;     /* writers */
+    uint64_t seq;             /* seqlock: odd while a writer changes the map */
     uint64_t capacity;
+    uint64_t reserved;        /* set aside for the context (emu_device_reserve) */
     uint8_t *base;
     uint64_t used;
-    alloc_entry *a;
-    size_t n, cap;
+    alloc_entry *a;           /* MAX_ENTRIES reserved, n used, sorted by base */
+    uint64_t n;
     uint64_t gen;
+    long page;
     bool failed;
 } dm = { .once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -45,9 +69,12 @@ void emu_device_set_capacity(uint64_t bytes)
 
 static void reserve(void)
 {
+    dm.page = sysconf(_SC_PAGESIZE);
+    if (dm.page <= 0) dm.page = 4096;
     if (!dm.capacity) dm.capacity = DEFAULT_CAPACITY;
     int prot = PROT_READ | PROT_WRITE;
     int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+    void *map = mmap(NULL, MAX_ENTRIES * sizeof(alloc_entry), prot, flags, -1, 0);
     void *p = MAP_FAILED;
 #ifdef MAP_FIXED_NOREPLACE
     p = mmap((void *)(uintptr_t)DEVICE_BASE_HINT, dm.capacity, prot, flags | MAP_FIXED_NOREPLACE,
@@ -57,12 +84,18 @@ static void reserve(void)
     }
 #endif
     if (p == MAP_FAILED) p = mmap(NULL, dm.capacity, prot, flags, -1, 0);
-    if (p == MAP_FAILED) {
+    if (p == MAP_FAILED || map == MAP_FAILED) {
         dm.failed = true;
         fprintf(stderr, "ptxsim: cannot reserve %llu bytes of device address space: %s\n",
                 (unsigned long long)dm.capacity, strerror(errno));
+        if (p != MAP_FAILED) munmap(p, dm.capacity);
+        if (map != MAP_FAILED) munmap(map, MAX_ENTRIES * sizeof(alloc_entry));
         return;
     }
+#ifdef MADV_HUGEPAGE
+    madvise(p, dm.capacity, MADV_HUGEPAGE);   /* a hint: fine if the host has none */
+#endif
+    dm.a = map;
     dm.base = p;
 }
 
@@ -78,7 +111,20 @@ static bool in_region(uint64_t a)
     return a >= b && a < b + dm.capacity;
 }
 
-/* Index of the first entry whose base is > addr. */
+/* ---------------------------------------------------------------- the map, for writers */
+
+static void write_begin(void)
+{
+    __atomic_store_n(&dm.seq, dm.seq + 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static void write_end(void)
+{
+    __atomic_store_n(&dm.seq, dm.seq + 1, __ATOMIC_RELEASE);
+}
+
+/* Index of the first entry whose base is > addr (lock held). */
 static size_t upper_bound(uint64_t addr)
 {
     size_t lo = 0, hi = dm.n;
@@ -92,26 +138,26 @@ static size_t upper_bound(uint64_t addr)
 
 static bool insert(alloc_entry e)
 {
-    if (dm.n == dm.cap) {
-        size_t nc = dm.cap ? dm.cap * 2 : 64;
-        alloc_entry *na = realloc(dm.a, nc * sizeof *na);
-        if (!na) return false;
-        dm.a = na;
-        dm.cap = nc;
-    }
+    if (dm.n >= MAX_ENTRIES) return false;
     size_t i = upper_bound(e.base);
+    write_begin();
     memmove(&dm.a[i + 1], &dm.a[i], (dm.n - i) * sizeof *dm.a);
     dm.a[i] = e;
-    dm.n++;
+    __atomic_store_n(&dm.n, dm.n + 1, __ATOMIC_RELAXED);
+    write_end();
     return true;
 }
 
 static void remove_at(size_t i)
 {
+    write_begin();
     memmove(&dm.a[i], &dm.a[i + 1], (dm.n - i - 1) * sizeof *dm.a);
-    dm.n--;
+    __atomic_store_n(&dm.n, dm.n - 1, __ATOMIC_RELAXED);
+    write_end();
     __atomic_add_fetch(&dm.gen, 1, __ATOMIC_RELEASE);
 }
+
+/* ---------------------------------------------------------------- allocation */
 
 uint64_t emu_device_alloc(uint64_t size, emu_alloc_kind kind)
 {
@@ -121,15 +167,18 @@ uint64_t emu_device_alloc(uint64_t size, emu_alloc_kind kind)
     pthread_mutex_lock(&dm.lock);
     uint64_t rb = (uint64_t)(uintptr_t)dm.base, re = rb + dm.capacity;
     uint64_t cur = rb, found = 0;
-    for (size_t i = 0; i < dm.n; i++) {
-        if (!in_region(dm.a[i].base)) continue;
-        if (dm.a[i].base >= cur && dm.a[i].base - cur >= span) break;
-        uint64_t end = dm.a[i].base + dm.a[i].span;
-        if (end > cur) cur = end;
+    /* used counts the context's reservation too: what is left is what may be handed out */
+    if (span <= dm.capacity && dm.used <= dm.capacity - span) {
+        for (size_t i = 0; i < dm.n; i++) {
+            if (!in_region(dm.a[i].base)) continue;
+            if (dm.a[i].base >= cur && dm.a[i].base - cur >= span) break;
+            uint64_t end = dm.a[i].base + dm.a[i].span;
+            if (end > cur) cur = end;
+        }
+        if (cur <= re && re - cur >= span) found = cur;
     }
-    if (cur <= re && re - cur >= span) found = cur;
     if (found) {
-        alloc_entry e = { found, size, span, (uint8_t)kind };
+        alloc_entry e = { found, size, span, (uint64_t)kind };
         if (!insert(e)) found = 0;
         else dm.used += span;
     }
@@ -137,19 +186,46 @@ uint64_t emu_device_alloc(uint64_t size, emu_alloc_kind kind)
     return found;
 }
 
-/* Makes freed memory read as zero again; whole pages go back to the kernel. */
-static void zero_range(uint64_t a, uint64_t n)
+/* Makes freed memory read as zero again, writing only the pages that were ever touched. */
+static void clear_range(uint64_t a, uint64_t n)
 {
-    uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t pg = (uint64_t)dm.page;
     uint64_t lo = (a + pg - 1) & ~(pg - 1), hi = (a + n) & ~(pg - 1);
-    if (n < 16 * pg || lo >= hi) {
+    if (n <= SMALL_CLEAR || lo >= hi) {
         memset((void *)(uintptr_t)a, 0, n);
         return;
     }
     memset((void *)(uintptr_t)a, 0, lo - a);
     memset((void *)(uintptr_t)hi, 0, a + n - hi);
-    if (madvise((void *)(uintptr_t)lo, hi - lo, MADV_DONTNEED) != 0)
-        memset((void *)(uintptr_t)lo, 0, hi - lo);
+    uint64_t kept = 0;
+    unsigned char vec[MINCORE_CHUNK / 4096];
+    for (uint64_t c = lo; c < hi; c += MINCORE_CHUNK) {
+        uint64_t ce = hi - c < MINCORE_CHUNK ? hi : c + MINCORE_CHUNK;
+        uint64_t pages = (ce - c) / pg;
+        if (pages > sizeof vec || mincore((void *)(uintptr_t)c, ce - c, vec) != 0) {
+            /* no residency to go by: hand the whole chunk back */
+            if (madvise((void *)(uintptr_t)c, ce - c, MADV_DONTNEED) != 0)
+                memset((void *)(uintptr_t)c, 0, ce - c);
+            continue;
+        }
+        for (uint64_t i = 0; i < pages;) {
+            if (!(vec[i] & 1)) {
+                i++;
+                continue;
+            }
+            uint64_t j = i;
+            while (j < pages && (vec[j] & 1)) j++;
+            void *run = (void *)(uintptr_t)(c + i * pg);
+            uint64_t len = (j - i) * pg;
+            if (kept + len <= KEEP_RESIDENT) {
+                memset(run, 0, len);
+                kept += len;
+            } else if (madvise(run, len, MADV_DONTNEED) != 0) {
+                memset(run, 0, len);
+            }
+            i = j;
+        }
+    }
 }
 
 bool emu_device_free(uint64_t addr)
@@ -158,11 +234,25 @@ bool emu_device_free(uint64_t addr)
     pthread_mutex_lock(&dm.lock);
     size_t i = upper_bound(addr);
     bool ok = i > 0 && dm.a[i - 1].base == addr && dm.a[i - 1].kind != EMU_ALLOC_HOST;
+    alloc_entry e = ok ? dm.a[i - 1] : (alloc_entry){0};
     if (ok) {
-        alloc_entry e = dm.a[i - 1];
         remove_at(i - 1);
         dm.used -= e.span;
-        zero_range(e.base, e.span);
+        /* cleared before the range can be handed out again: still under the lock */
+        clear_range(e.base, e.span);
+    }
+    pthread_mutex_unlock(&dm.lock);
+    return ok;
+}
+
+bool emu_device_reserve(uint64_t bytes)
+{
+    if (!ensure()) return false;
+    pthread_mutex_lock(&dm.lock);
+    bool ok = bytes <= dm.capacity && dm.used - dm.reserved + bytes <= dm.capacity;
+    if (ok) {
+        dm.used = dm.used - dm.reserved + bytes;
+        dm.reserved = bytes;
     }
     pthread_mutex_unlock(&dm.lock);
     return ok;
@@ -195,24 +285,45 @@ bool emu_unregister_host_range(uint64_t addr)
     return ok;
 }
 
+/* ---------------------------------------------------------------- look-ups, lock-free */
+
+static inline uint64_t rd(const uint64_t *p)
+{
+    return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
 bool emu_find_allocation(uint64_t addr, uint64_t size, uint64_t *base, uint64_t *alloc_size,
                          emu_alloc_kind *kind)
 {
     if (!ensure()) return false;
-    pthread_mutex_lock(&dm.lock);
-    size_t i = upper_bound(addr);
-    bool ok = false;
-    if (i > 0) {
-        alloc_entry *e = &dm.a[i - 1];
-        if (addr >= e->base && addr - e->base <= e->size && size <= e->size - (addr - e->base)) {
-            ok = true;
-            if (base) *base = e->base;
-            if (alloc_size) *alloc_size = e->size;
-            if (kind) *kind = (emu_alloc_kind)e->kind;
+    for (;;) {
+        uint64_t s1 = __atomic_load_n(&dm.seq, __ATOMIC_ACQUIRE);
+        if (s1 & 1) continue;   /* a writer is in the middle of a change */
+        uint64_t n = rd(&dm.n);
+        if (n > MAX_ENTRIES) n = MAX_ENTRIES;
+        uint64_t lo = 0, hi = n;
+        while (lo < hi) {
+            uint64_t mid = (lo + hi) / 2;
+            if (rd(&dm.a[mid].base) <= addr) lo = mid + 1;
+            else hi = mid;
         }
+        bool ok = false;
+        uint64_t eb = 0, es = 0, ek = 0;
+        if (lo > 0) {
+            eb = rd(&dm.a[lo - 1].base);
+            es = rd(&dm.a[lo - 1].size);
+            ek = rd(&dm.a[lo - 1].kind);
+            ok = addr >= eb && addr - eb <= es && size <= es - (addr - eb);
+        }
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        if (__atomic_load_n(&dm.seq, __ATOMIC_RELAXED) != s1) continue;
+        if (ok) {
+            if (base) *base = eb;
+            if (alloc_size) *alloc_size = es;
+            if (kind) *kind = (emu_alloc_kind)ek;
+        }
+        return ok;
     }
-    pthread_mutex_unlock(&dm.lock);
-    return ok;
 }
 
 void emu_device_mem_info(uint64_t *used, uint64_t *total)

@@ -29,6 +29,8 @@ static struct {
     bool printed;            /* a kernel has printed since the last reset */
     out_record *r;
     size_t head, n, cap;     /* a ring: records head .. head+n-1 (mod cap) */
+    uint64_t dropped, dropped_bytes;   /* lost to overflow, in all */
+    uint64_t dropped_unreported;       /* ... since the last flush */
 } fifo = { .lock = PTHREAD_MUTEX_INITIALIZER, .size = DEFAULT_FIFO };
 
 void emu_output_set_fifo_size(uint64_t bytes)
@@ -47,6 +49,9 @@ static bool drop_oldest(void)
         out_record *o = at(i);
         if (o->to_stderr) continue;
         fifo.used -= o->cost;
+        fifo.dropped++;
+        fifo.dropped_unreported++;
+        fifo.dropped_bytes += o->cost;
         free(o->text);
         /* close the hole: move the older records up by one */
         for (size_t j = i; j > 0; j--) *at(j) = *at(j - 1);
@@ -76,6 +81,9 @@ void emu_output_append(const char *text, size_t len, uint64_t cost, bool to_stde
     if (!to_stderr) {
         fifo.printed = true;
         if (cost > fifo.size) {
+            fifo.dropped++;
+            fifo.dropped_unreported++;
+            fifo.dropped_bytes += cost;
             pthread_mutex_unlock(&fifo.lock);
             return;
         }
@@ -112,9 +120,23 @@ static void drain(bool write)
     }
     fifo.n = fifo.head = 0;
     fifo.used = 0;
+    uint64_t lost = fifo.dropped_unreported, size = fifo.size;
+    fifo.dropped_unreported = 0;
     pthread_mutex_unlock(&fifo.lock);
     if (out) fflush(stdout);
-    if (err) fflush(stderr);
+    if (write && lost)
+        fprintf(stderr, "ptxsim: %llu device printf record%s lost: the output overflowed the "
+                        "printf FIFO (cudaLimitPrintfFifoSize = %llu bytes)\n",
+                (unsigned long long)lost, lost == 1 ? "" : "s", (unsigned long long)size);
+    if (err || (write && lost)) fflush(stderr);
+}
+
+void emu_output_dropped(uint64_t *records, uint64_t *bytes)
+{
+    pthread_mutex_lock(&fifo.lock);
+    if (records) *records = fifo.dropped;
+    if (bytes) *bytes = fifo.dropped_bytes;
+    pthread_mutex_unlock(&fifo.lock);
 }
 
 bool emu_output_in_use(void)
@@ -132,6 +154,7 @@ void emu_output_discard(void)
     drain(false);
     pthread_mutex_lock(&fifo.lock);
     fifo.printed = false;
+    fifo.dropped_unreported = 0;
     pthread_mutex_unlock(&fifo.lock);
 }
 

@@ -22,6 +22,7 @@ const char *emu_fault_kind_name(emu_fault_kind k)
     case EMU_FAULT_STACK_OVERFLOW: return "stack overflow";
     case EMU_FAULT_INVALID_PC: return "invalid program counter";
     case EMU_FAULT_OUT_OF_RESOURCES: return "out of resources";
+    case EMU_FAULT_TIMEOUT: return "launch timed out";
     }
     return "unknown";
 }
@@ -35,6 +36,32 @@ void emu_grid_record_fault(emu_grid *g, uint64_t cta_linear, const emu_fault *f)
         g->fault = *f;
     }
     pthread_mutex_unlock(&g->lock);
+}
+
+void emu_grid_abort(emu_grid *g, emu_fault_kind kind, const char *message)
+{
+    emu_fault f;
+    memset(&f, 0, sizeof f);
+    f.kind = kind;
+    snprintf(f.message, sizeof f.message, "%s", message);
+    pthread_mutex_lock(&g->lock);
+    if (!g->faulted) {
+        g->faulted = true;
+        g->fault_cta = UINT64_MAX;
+        g->fault = f;
+    }
+    pthread_mutex_unlock(&g->lock);
+}
+
+void emu_warp_abort(emu_warp *w, emu_fault_kind kind, const char *message)
+{
+    emu_fault f;
+    memset(&f, 0, sizeof f);
+    f.kind = kind;
+    f.cta = w->cta->ctaid;
+    snprintf(f.message, sizeof f.message, "%s", message);
+    emu_grid_record_fault(w->cta->g, w->cta->linear, &f);
+    w->state = EMU_WS_FAULT;
 }
 
 /* "kernel K (PTX line N, file.cu:L)" for instruction in of the current function. */

@@ -82,6 +82,8 @@ emu_grid *emu_grid_create(const emu_launch *L, emu_fault *fault)
     g->nthreads = (uint32_t)nthreads;
     g->smem_size = smem;
     g->local_per_thread = kf->max_stack;
+    if (kf->calls && L->call_stack > EMU_CALL_STACK_BYTES)
+        g->local_per_thread += L->call_stack - EMU_CALL_STACK_BYTES;
     pthread_mutex_init(&g->lock, NULL);
     return g;
 }

@@ -28,27 +28,42 @@ static struct {
     pthread_mutex_t lock;
     uint64_t want;           /* the configured size */
     uint64_t base, size;     /* the heap in use (0: not yet made) */
+    bool used;               /* a kernel has called malloc since the last reset */
     heap_block *b;           /* live blocks in address order */
     size_t n, cap;
     size_t rover;            /* next-fit: index to search from */
 } heap = { .lock = PTHREAD_MUTEX_INITIALIZER, .want = DEFAULT_HEAP };
 
-void emu_heap_set_size(uint64_t bytes)
+bool emu_heap_set_size(uint64_t bytes)
 {
     pthread_mutex_lock(&heap.lock);
-    heap.want = bytes;
-    /* an empty heap of another size is replaced at the next malloc */
-    if (heap.base && heap.n == 0 && heap.size != bytes) {
-        emu_device_free(heap.base);
+    bool ok = true;
+    if (heap.n == 0) {
+        /* Set the heap aside now, as the driver does, so that a size the device cannot hold is
+         * refused here rather than leaving every device malloc to return NULL. */
+        uint64_t old = heap.size;
+        if (heap.base) emu_device_free(heap.base);
         heap.base = heap.size = 0;
+        heap.rover = 0;
+        uint64_t want = bytes;
+        if (want && !(heap.base = emu_device_alloc(want, EMU_ALLOC_DEVICE))) {
+            ok = false;
+            want = old;   /* keep what there was */
+            if (old && (heap.base = emu_device_alloc(old, EMU_ALLOC_DEVICE)) == 0) want = 0;
+        }
+        heap.size = heap.base ? want : 0;
+        if (ok) heap.want = bytes;
+    } else {
+        heap.want = bytes;   /* applies once the live blocks are freed */
     }
     pthread_mutex_unlock(&heap.lock);
+    return ok;
 }
 
 bool emu_heap_in_use(void)
 {
     pthread_mutex_lock(&heap.lock);
-    bool used = heap.base != 0;
+    bool used = heap.used;
     pthread_mutex_unlock(&heap.lock);
     return used;
 }
@@ -92,6 +107,7 @@ uint64_t emu_heap_alloc(uint64_t size)
     uint64_t span = HEAP_HEADER + ((size + HEAP_ALIGN - 1) & ~(HEAP_ALIGN - 1));
     uint64_t got = 0;
     pthread_mutex_lock(&heap.lock);
+    heap.used = true;
     if (!heap.base && heap.want) {
         heap.base = emu_device_alloc(heap.want, EMU_ALLOC_DEVICE);
         heap.size = heap.base ? heap.want : 0;
@@ -148,6 +164,7 @@ void emu_heap_release_all(void)
     heap.base = heap.size = 0;
     heap.n = 0;
     heap.rover = 0;
+    heap.used = false;
     pthread_mutex_unlock(&heap.lock);
 }
 

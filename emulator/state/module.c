@@ -79,7 +79,9 @@ static bool load_vars(emu_module *mod, char *err, size_t errlen)
             return false;
         }
         mod->var_addr[i] = a;
-        if (s->init && s->size) memcpy((void *)(uintptr_t)a, s->init, s->size);
+        for (uint32_t r = 0; r < s->ninit; r++)   /* the rest is zero already */
+            memcpy((uint8_t *)(uintptr_t)a + s->init[r].offset, s->init[r].bytes,
+                   s->init[r].len);
     }
     for (uint32_t i = 0; i < m->nsyms; i++) {
         const ptx_symbol *s = &m->syms[i];
@@ -101,7 +103,37 @@ static bool load_vars(emu_module *mod, char *err, size_t errlen)
     return true;
 }
 
-static void layout_frames(emu_module *mod)
+/* Symbols grouped by owning function (CSR: owned[first[f] .. first[f+1]) in id order), so that
+ * laying out frames and kernels is linear in the module rather than functions x symbols. */
+typedef struct owner_index {
+    uint32_t *first;
+    int32_t *owned;
+} owner_index;
+
+static bool owner_index_build(const ptx_module *m, owner_index *ox)
+{
+    ox->first = calloc((size_t)m->nfuncs + 2, sizeof *ox->first);
+    ox->owned = malloc((m->nsyms ? m->nsyms : 1) * sizeof *ox->owned);
+    if (!ox->first || !ox->owned) return false;
+    for (uint32_t i = 0; i < m->nsyms; i++) {
+        int32_t o = m->syms[i].owner;
+        if (o >= 0 && (uint32_t)o < m->nfuncs) ox->first[o + 2]++;
+    }
+    for (uint32_t f = 0; f < m->nfuncs; f++) ox->first[f + 2] += ox->first[f + 1];
+    for (uint32_t i = 0; i < m->nsyms; i++) {
+        int32_t o = m->syms[i].owner;
+        if (o >= 0 && (uint32_t)o < m->nfuncs) ox->owned[ox->first[o + 1]++] = (int32_t)i;
+    }
+    return true;   /* first[f] .. first[f + 1] now bound function f's symbols */
+}
+
+static void owner_index_free(owner_index *ox)
+{
+    free(ox->first);
+    free(ox->owned);
+}
+
+static void layout_frames(emu_module *mod, const owner_index *ox)
 {
     const ptx_module *m = mod->ptx;
     for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
@@ -113,9 +145,9 @@ static void layout_frames(emu_module *mod)
             if (fn->rets[p] >= 0) mod->is_input_param[fn->rets[p]] = true;
         f->param_base = align_up(fn->local_size, 16);
         uint64_t cur = 0;
-        for (uint32_t i = 0; i < m->nsyms; i++) {
+        for (uint32_t k = ox->first[fi]; k < ox->first[fi + 1]; k++) {
+            uint32_t i = (uint32_t)ox->owned[k];
             const ptx_symbol *s = &m->syms[i];
-            if (s->owner != (int32_t)fi) continue;
             if (s->space == PTX_SPACE_LOCAL) {
                 mod->frame_off[i] = s->offset;
             } else if (s->space == PTX_SPACE_PARAM) {
@@ -140,90 +172,150 @@ static void operand_syms(const ptx_operand *o, void (*fn)(void *, int32_t), void
         for (int i = 0; i < o->nelem; i++) operand_syms(&o->elems[i], fn, arg);
 }
 
+/* What one kernel reaches: the functions it may call and the shared variables they use. The
+ * stamp arrays are the module's, shared by every kernel (a kernel's marks are its stamp), so a
+ * module of many kernels costs the sum of what each reaches, not kernels x module size. */
 typedef struct reach_state {
     const ptx_module *m;
-    bool *fn_seen;
-    bool *sym_used;
+    const owner_index *ox;
+    uint32_t *fn_stamp, *sym_stamp, stamp;
+    uint32_t *stack;               /* functions still to scan */
+    uint32_t sp;
+    int32_t *shared;               /* shared symbols reached, in the order found */
+    uint32_t nshared;
+    uint32_t *reached;             /* functions reached */
+    uint32_t nreached;
     bool indirect;
 } reach_state;
 
 static void mark_sym(void *arg, int32_t sym)
 {
     reach_state *rs = arg;
-    if ((uint32_t)sym < rs->m->nsyms) rs->sym_used[sym] = true;
+    if ((uint32_t)sym >= rs->m->nsyms || rs->sym_stamp[sym] == rs->stamp) return;
+    rs->sym_stamp[sym] = rs->stamp;
+    const ptx_symbol *s = &rs->m->syms[sym];
+    if (s->kind == PTX_SYM_VAR && s->space == PTX_SPACE_SHARED && s->owner == -1)
+        rs->shared[rs->nshared++] = sym;
 }
 
-static void reach(reach_state *rs, uint32_t fi)
+static void push_fn(reach_state *rs, uint32_t fi)
 {
-    if (rs->fn_seen[fi]) return;
-    rs->fn_seen[fi] = true;
-    const ptx_function *fn = &rs->m->funcs[fi];
-    for (uint32_t i = 0; i < fn->ninstrs; i++) {
-        const ptx_instr *in = &fn->instrs[i];
-        for (int k = 0; k < in->nops; k++) operand_syms(&in->ops[k], mark_sym, rs);
-        if (in->op == PTX_OP_CALL) {
-            int32_t t = in->target;
-            if (t >= 0 && (uint32_t)t < rs->m->nsyms && rs->m->syms[t].kind == PTX_SYM_FUNC &&
-                rs->m->syms[t].func >= 0)
-                reach(rs, (uint32_t)rs->m->syms[t].func);
-            else rs->indirect = true;
+    if (rs->fn_stamp[fi] == rs->stamp) return;
+    rs->fn_stamp[fi] = rs->stamp;
+    rs->stack[rs->sp++] = fi;
+    rs->reached[rs->nreached++] = fi;
+    /* the function's own shared variables come with it */
+    for (uint32_t k = rs->ox->first[fi]; k < rs->ox->first[fi + 1]; k++) {
+        int32_t i = rs->ox->owned[k];
+        const ptx_symbol *s = &rs->m->syms[i];
+        if (s->kind == PTX_SYM_VAR && s->space == PTX_SPACE_SHARED &&
+            rs->sym_stamp[i] != rs->stamp) {
+            rs->sym_stamp[i] = rs->stamp;
+            rs->shared[rs->nshared++] = i;
         }
     }
 }
 
-static bool layout_kernel(emu_module *mod, uint32_t ki)
+static void reach(reach_state *rs, uint32_t root)
+{
+    push_fn(rs, root);
+    while (rs->sp) {
+        const ptx_function *fn = &rs->m->funcs[rs->stack[--rs->sp]];
+        for (uint32_t i = 0; i < fn->ninstrs; i++) {
+            const ptx_instr *in = &fn->instrs[i];
+            for (int k = 0; k < in->nops; k++) operand_syms(&in->ops[k], mark_sym, rs);
+            if (in->op == PTX_OP_CALL) {
+                int32_t t = in->target;
+                if (t >= 0 && (uint32_t)t < rs->m->nsyms &&
+                    rs->m->syms[t].kind == PTX_SYM_FUNC && rs->m->syms[t].func >= 0 &&
+                    (uint32_t)rs->m->syms[t].func < rs->m->nfuncs)
+                    push_fn(rs, (uint32_t)rs->m->syms[t].func);
+                else rs->indirect = true;
+            }
+        }
+    }
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+uint64_t emu_kernel_shared_offset(const emu_func *k, int32_t sym)
+{
+    uint32_t lo = 0, hi = k->nshared;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (k->shared[mid].sym < sym) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < k->nshared && k->shared[lo].sym == sym ? k->shared[lo].off : UINT64_MAX;
+}
+
+static bool layout_kernel(emu_module *mod, reach_state *rs, uint32_t ki)
 {
     const ptx_module *m = mod->ptx;
     emu_func *k = &mod->funcs[ki];
-    reach_state rs = { m, calloc(m->nfuncs ? m->nfuncs : 1, sizeof(bool)),
-                       calloc(m->nsyms ? m->nsyms : 1, sizeof(bool)), false };
-    k->shared_off = malloc((m->nsyms ? m->nsyms : 1) * sizeof(uint64_t));
-    if (!rs.fn_seen || !rs.sym_used || !k->shared_off) {
-        free(rs.fn_seen);
-        free(rs.sym_used);
-        return false;
-    }
-    reach(&rs, ki);
-    if (rs.indirect) {
+    rs->stamp++;
+    rs->sp = rs->nshared = rs->nreached = 0;
+    rs->indirect = false;
+    reach(rs, ki);
+    if (rs->indirect) {
         /* an indirect call may reach any function whose address is taken: take them all */
-        for (uint32_t f = 0; f < m->nfuncs; f++) reach(&rs, f);
+        for (uint32_t f = 0; f < m->nfuncs; f++) {
+            push_fn(rs, f);
+            reach(rs, f);
+        }
     }
+    /* Laid out in symbol order: the order of declaration, the same for every kernel. */
+    qsort(rs->shared, rs->nshared, sizeof *rs->shared, cmp_i32);
+    k->shared = malloc((rs->nshared ? rs->nshared : 1) * sizeof *k->shared);
+    if (!k->shared) return false;
+    k->nshared = rs->nshared;
     uint64_t cur = 0, max_frame = 0, ext_align = 16;
-    for (uint32_t i = 0; i < m->nsyms; i++) {
-        k->shared_off[i] = UINT64_MAX;
-        const ptx_symbol *s = &m->syms[i];
-        if (s->kind != PTX_SYM_VAR || s->space != PTX_SPACE_SHARED) continue;
-        bool owned = s->owner == -1 ? rs.sym_used[i]
-                                    : (s->owner >= 0 && (uint32_t)s->owner < m->nfuncs &&
-                                       rs.fn_seen[s->owner]);
-        if (!owned) continue;
+    for (uint32_t j = 0; j < rs->nshared; j++) {
+        const ptx_symbol *s = &m->syms[rs->shared[j]];
+        k->shared[j] = (emu_shared_slot){rs->shared[j], UINT64_MAX};
         if (s->size == 0) {
             if (s->align > ext_align) ext_align = s->align;
             continue;
         }
         cur = align_up(cur, s->align ? s->align : 1);
-        k->shared_off[i] = cur;
+        k->shared[j].off = cur;
         cur += s->size;
     }
     uint64_t dyn = align_up(cur, ext_align);
-    for (uint32_t i = 0; i < m->nsyms; i++) {
-        const ptx_symbol *s = &m->syms[i];
-        if (s->kind == PTX_SYM_VAR && s->space == PTX_SPACE_SHARED && s->size == 0 &&
-            (s->owner == -1 ? rs.sym_used[i] : (s->owner >= 0 && rs.fn_seen[s->owner])))
-            k->shared_off[i] = dyn;
-    }
+    for (uint32_t j = 0; j < rs->nshared; j++)
+        if (m->syms[rs->shared[j]].size == 0) k->shared[j].off = dyn;
     k->static_smem = dyn;
     bool calls = false;
-    for (uint32_t f = 0; f < m->nfuncs; f++) {
-        if (!rs.fn_seen[f]) continue;
+    for (uint32_t r = 0; r < rs->nreached; r++) {
+        uint32_t f = rs->reached[r];
         if (f != ki) calls = true;
         if (mod->funcs[f].frame_size > max_frame) max_frame = mod->funcs[f].frame_size;
     }
     k->calls = calls;
     k->max_stack = k->frame_size + (calls ? EMU_CALL_STACK_BYTES + max_frame : 0);
-    free(rs.fn_seen);
-    free(rs.sym_used);
     return true;
+}
+
+static bool layout_kernels(emu_module *mod, const owner_index *ox)
+{
+    const ptx_module *m = mod->ptx;
+    size_t nf = m->nfuncs ? m->nfuncs : 1, ns = m->nsyms ? m->nsyms : 1;
+    reach_state rs = { m, ox, calloc(nf, sizeof(uint32_t)), calloc(ns, sizeof(uint32_t)), 0,
+                       malloc(nf * sizeof(uint32_t)), 0, malloc(ns * sizeof(int32_t)), 0,
+                       malloc(nf * sizeof(uint32_t)), 0, false };
+    bool ok = rs.fn_stamp && rs.sym_stamp && rs.stack && rs.shared && rs.reached;
+    for (uint32_t fi = 0; ok && fi < m->nfuncs; fi++)
+        if (m->funcs[fi].is_entry && !m->funcs[fi].is_decl) ok = layout_kernel(mod, &rs, fi);
+    free(rs.fn_stamp);
+    free(rs.sym_stamp);
+    free(rs.stack);
+    free(rs.shared);
+    free(rs.reached);
+    return ok;
 }
 
 /* Decodes every function with a body and picks the interpreter's handler of each µop. */
@@ -304,14 +396,17 @@ emu_module *emu_module_load_ex(const ptx_module *m, const emu_load_options *opt,
             return NULL;
         }
     }
-    layout_frames(mod);
-    for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
-        if (!m->funcs[fi].is_entry || m->funcs[fi].is_decl) continue;
-        if (!layout_kernel(mod, fi)) {
-            set_err(err, errlen, "out of memory loading %s", m->name ? m->name : "<ptx>");
-            emu_module_unload(mod);
-            return NULL;
-        }
+    owner_index ox;
+    bool laid = owner_index_build(m, &ox);
+    if (laid) {
+        layout_frames(mod, &ox);
+        laid = layout_kernels(mod, &ox);
+    }
+    owner_index_free(&ox);
+    if (!laid) {
+        set_err(err, errlen, "out of memory loading %s", m->name ? m->name : "<ptx>");
+        emu_module_unload(mod);
+        return NULL;
     }
     if (!load_vars(mod, err, errlen)) {
         emu_module_unload(mod);
@@ -329,7 +424,7 @@ void emu_module_unload(emu_module *mod)
     if (mod->funcs)
         for (uint32_t i = 0; i < mod->nfuncs; i++) {
             emu_code_free(&mod->funcs[i].code);
-            free(mod->funcs[i].shared_off);
+            free(mod->funcs[i].shared);
         }
     free(mod->funcs);
     free(mod->var_addr);
@@ -347,6 +442,14 @@ bool emu_module_symbol(const emu_module *mod, const char *name, uint64_t *addr, 
 {
     if (!mod || !name) return false;
     const ptx_module *m = mod->ptx;
+    /* the name index first (constant time); a name several symbols share (an -rdc link's
+     * extern declarations) falls back to the scan */
+    int32_t first = ptx_find_symbol(m, -1, name);
+    if (first >= 0 && mod->var_addr[first]) {
+        if (addr) *addr = mod->var_addr[first];
+        if (size) *size = m->syms[first].size;
+        return true;
+    }
     for (uint32_t i = 0; i < m->nsyms; i++) {
         const ptx_symbol *s = &m->syms[i];
         if (s->owner != -1 || !mod->var_addr[i] || strcmp(s->name, name) != 0) continue;
@@ -355,4 +458,14 @@ bool emu_module_symbol(const emu_module *mod, const char *name, uint64_t *addr, 
         return true;
     }
     return false;
+}
+
+bool emu_module_kernel_resources(const emu_module *mod, const ptx_function *kernel,
+                                 emu_kernel_resources *out)
+{
+    const emu_func *k = mod ? emu_module_func_by_ptx(mod, kernel) : NULL;
+    if (!k || !kernel->is_entry || kernel->is_decl) return false;
+    out->static_smem = k->static_smem;
+    out->local_per_thread = k->max_stack;
+    return true;
 }

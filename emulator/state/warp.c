@@ -4,6 +4,7 @@
 #include "emulator/emu_internal.h"
 
 #include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,9 +20,22 @@ static bool grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
     return true;
 }
 
+/* Out of host memory for a warp's own state: the grid ends with a fault (the launch fails
+ * with cudaErrorLaunchOutOfResources) rather than the process. The warp stops where it is. */
+static void warp_out_of_memory(emu_warp *w, const char *what)
+{
+    char msg[256];
+    snprintf(msg, sizeof msg, "out of host memory for the %s of warp %u in block (%u,%u,%u)",
+             what, w->id, w->cta->ctaid.x, w->cta->ctaid.y, w->cta->ctaid.z);
+    emu_warp_abort(w, EMU_FAULT_OUT_OF_RESOURCES, msg);
+}
+
 void emu_simt_push(emu_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
 {
-    if (!grow((void **)&w->stack, &w->stack_cap, w->sp + 1, sizeof *w->stack)) abort();
+    if (!grow((void **)&w->stack, &w->stack_cap, w->sp + 1, sizeof *w->stack)) {
+        warp_out_of_memory(w, "SIMT stack");
+        return;
+    }
     w->stack[w->sp++] = (emu_simt){ pc, rpc, mask, 0, EMU_SIMT_NORMAL };
 }
 
@@ -46,11 +60,14 @@ static void warp_start(emu_warp *w, emu_cta *cta, uint32_t id)
     const emu_func *kf = g->kf;
     w->regs_used = (size_t)kf->fn->nslots * EMU_WARP_SIZE;
     w->local_dirty = kf->frame_size;
-    if (!grow((void **)&w->frames, &w->frames_cap, 1, sizeof *w->frames)) abort();
+    if (!w->regs || !grow((void **)&w->frames, &w->frames_cap, 1, sizeof *w->frames)) {
+        warp_out_of_memory(w, w->regs ? "call frames" : "registers");
+        return;
+    }
     w->frames[0] = (emu_frame){ kf, 0, 0, 0, w->valid, NULL };
     w->nframes = 1;
     emu_simt_push(w, 0, UINT32_MAX, w->valid);
-    w->state = w->valid ? EMU_WS_READY : EMU_WS_EXITED;
+    if (w->state != EMU_WS_FAULT) w->state = w->valid ? EMU_WS_READY : EMU_WS_EXITED;
 }
 
 void emu_warp_init(emu_warp *w, emu_cta *cta, uint32_t id)
@@ -58,8 +75,7 @@ void emu_warp_init(emu_warp *w, emu_cta *cta, uint32_t id)
     memset(w, 0, sizeof *w);
     size_t nreg = (size_t)cta->g->kf->fn->nslots * EMU_WARP_SIZE;
     w->regs_cap = nreg ? nreg : EMU_WARP_SIZE;
-    w->regs = calloc(w->regs_cap, sizeof *w->regs);
-    if (!w->regs) abort();
+    w->regs = calloc(w->regs_cap, sizeof *w->regs);   /* NULL: warp_start faults the warp */
     warp_start(w, cta, id);
 }
 
@@ -88,8 +104,13 @@ void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id)
      * zeroed when it is called), and the local memory the last warp may have written (its
      * frames and what it wrote beyond them). */
     size_t nreg = (size_t)cta->g->kf->fn->nslots * EMU_WARP_SIZE;
-    assert(nreg <= regs_cap);
-    memset(regs, 0, nreg * sizeof *regs);
+    if (regs && nreg <= regs_cap) {
+        memset(regs, 0, nreg * sizeof *regs);
+    } else {   /* the last occupant never got its registers (out of memory): try again */
+        free(regs);
+        w->regs_cap = nreg ? nreg : EMU_WARP_SIZE;
+        w->regs = calloc(w->regs_cap, sizeof *w->regs);
+    }
     if (local) {
         uint64_t n = local_dirty < local_per_thread ? local_dirty : local_per_thread;
         for (uint32_t l = 0; l < EMU_WARP_SIZE && n; l++)
@@ -341,7 +362,12 @@ bool emu_call_push(emu_ctx *c, const emu_func *callee, uint32_t mask, const ptx_
         size_t nc = w->regs_cap * 2;
         while (nc < need) nc *= 2;
         uint64_t *nr = realloc(w->regs, nc * sizeof *nr);
-        if (!nr) abort();
+        if (!nr) {
+            emu_fault_raise(c, EMU_FAULT_OUT_OF_RESOURCES, __builtin_ctz(mask), false, 0,
+                            "Out of resources", "no host memory for the registers of %s",
+                            cfn->name);
+            return false;
+        }
         w->regs = nr;
         w->regs_cap = nc;
         c->regs = w->regs + fr->reg_base;   /* the caller's registers moved: arguments are
@@ -400,7 +426,12 @@ bool emu_call_push(emu_ctx *c, const emu_func *callee, uint32_t mask, const ptx_
         }
     }
     emu_frame nf = { callee, reg_base, base, w->sp, mask, call };
-    if (!grow((void **)&w->frames, &w->frames_cap, w->nframes + 1, sizeof *w->frames)) abort();
+    if (!grow((void **)&w->frames, &w->frames_cap, w->nframes + 1, sizeof *w->frames)) {
+        emu_fault_raise(c, EMU_FAULT_OUT_OF_RESOURCES, __builtin_ctz(mask), false, 0,
+                        "Out of resources", "no host memory for the call frame of %s",
+                        cfn->name);
+        return false;
+    }
     w->frames[w->nframes++] = nf;
     emu_simt_push(w, 0, UINT32_MAX, mask);
     c->control = true;

@@ -3,8 +3,9 @@
  * offsets, integer coordinates and .f16x2 results, formatted surface stores (sust.p) and surface
  * reductions (sured), cp.async's ignore-src predicate, a misaligned cp.async.bulk, device malloc
  * returning NULL once the heap is exhausted and free of a foreign pointer, and device printf
- * records reaching stdout in order only when flushed. Expected values come from the PTX ISA
- * (query codes, component order, zero fill) or a CPU model of the operation.
+ * records reaching stdout in order only when flushed, and only as many as the FIFO holds (the
+ * overflow counted). Expected values come from the PTX ISA (query codes, component order, zero
+ * fill) or a CPU model of the operation.
  */
 #include "tests/unit/conformance_harness.h"
 
@@ -270,22 +271,25 @@ END_TEST
 
 /* ---------------------------------------------------------------- printf FIFO */
 
+/* each of the block's threads prints "tid NN" */
+static const char printf_ptx[] = CONF_PTX_HEADER
+    ".extern .func (.param .b32 r) vprintf (.param .b64 f, .param .b64 a);\n"
+    ".global .align 1 .b8 fmt[12] = {116, 105, 100, 32, 37, 48, 50, 100, 10, 0};\n"
+    ".visible .entry k()\n"
+    "{\n"
+    "  .reg .b32 %r<3>; .reg .b64 %rd<4>;\n"
+    "  .local .align 4 .b8 args[4];\n"
+    "  mov.u32 %r1, %tid.x; st.local.u32 [args], %r1;\n"
+    "  mov.u64 %rd1, fmt; cvta.global.u64 %rd2, %rd1;\n"
+    "  mov.u64 %rd3, args; cvta.local.u64 %rd3, %rd3;\n"
+    "  { .param .b64 f; .param .b64 a; .param .b32 r; st.param.b64 [f], %rd2; st.param.b64 [a], %rd3;\n"
+    "    call.uni (r), vprintf, (f, a); }\n"
+    "  ret;\n"
+    "}\n";
+
 START_TEST(printf_waits_for_flush)
 {
-    static const char ptx[] = CONF_PTX_HEADER
-        ".extern .func (.param .b32 r) vprintf (.param .b64 f, .param .b64 a);\n"
-        ".global .align 1 .b8 fmt[12] = {116, 105, 100, 32, 37, 48, 50, 100, 10, 0};\n"
-        ".visible .entry k()\n"
-        "{\n"
-        "  .reg .b32 %r<3>; .reg .b64 %rd<4>;\n"
-        "  .local .align 4 .b8 args[4];\n"
-        "  mov.u32 %r1, %tid.x; st.local.u32 [args], %r1;\n"
-        "  mov.u64 %rd1, fmt; cvta.global.u64 %rd2, %rd1;\n"
-        "  mov.u64 %rd3, args; cvta.local.u64 %rd3, %rd3;\n"
-        "  { .param .b64 f; .param .b64 a; .param .b32 r; st.param.b64 [f], %rd2; st.param.b64 [a], %rd3;\n"
-        "    call.uni (r), vprintf, (f, a); }\n"
-        "  ret;\n"
-        "}\n";
+    const char *ptx = printf_ptx;
     fflush(stdout);
     char path[] = "/tmp/test_adv_printf_XXXXXX";
     int fd = mkstemp(path), saved = dup(1);
@@ -307,6 +311,53 @@ START_TEST(printf_waits_for_flush)
 }
 END_TEST
 
+/* Reads what fd holds into buf (NUL-terminated), then closes and removes it. */
+static void read_back(int fd, const char *path, char *buf, size_t size)
+{
+    ssize_t n = pread(fd, buf, size - 1, 0);
+    buf[n > 0 ? n : 0] = 0;
+    close(fd);
+    unlink(path);
+}
+
+/* cudaLimitPrintfFifoSize is honoured: with room for two of the four records, the two oldest
+ * give way, the loss is counted (for the run's summary) and reported once on stderr. */
+START_TEST(printf_fifo_overflow_counted)
+{
+    uint64_t lost0, bytes0, lost1, bytes1;
+    fflush(stdout);
+    fflush(stderr);
+    char out_path[] = "/tmp/test_adv_fifo_out_XXXXXX", err_path[] = "/tmp/test_adv_fifo_err_XXXXXX";
+    int out = mkstemp(out_path), err = mkstemp(err_path);
+    int saved_out = dup(1), saved_err = dup(2);
+    dup2(out, 1);
+    dup2(err, 2);
+    emu_output_discard();
+    emu_output_dropped(&lost0, &bytes0);
+    /* a record is a 16-byte header, the format's address and one int argument: 2 fit in 48 */
+    emu_output_set_fifo_size(48);
+    run_ok("printf_fifo", printf_ptx, DIM(1, 1, 1), DIM(4, 1, 1), NULL, 0);
+    emu_output_flush();
+    emu_output_dropped(&lost1, &bytes1);
+    emu_output_set_fifo_size(1u << 20);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(saved_out, 1);
+    dup2(saved_err, 2);
+    close(saved_out);
+    close(saved_err);
+    char obuf[256], ebuf[512];
+    read_back(out, out_path, obuf, sizeof obuf);
+    read_back(err, err_path, ebuf, sizeof ebuf);
+    ck_assert_str_eq(obuf, "tid 02\ntid 03\n");
+    ck_assert_uint_eq(lost1 - lost0, 2);
+    ck_assert_uint_gt(bytes1 - bytes0, 2 * 16);   /* more than their headers */
+    ck_assert_msg(strstr(ebuf, "2 device printf records lost") != NULL &&
+                      strstr(ebuf, "cudaLimitPrintfFifoSize = 48 bytes") != NULL,
+                  "stderr: %s", ebuf);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("adv_ptx");
@@ -318,6 +369,7 @@ int main(void)
     tcase_add_test(tc, cp_async_bulk_misaligned_faults);
     tcase_add_test(tc, heap_exhaustion_and_bad_free);
     tcase_add_test(tc, printf_waits_for_flush);
+    tcase_add_test(tc, printf_fifo_overflow_counted);
     suite_add_tcase(s, tc);
     return conf_main(s);
 }

@@ -7,6 +7,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #define FIX "tests/fixtures/fatbin/"
@@ -392,6 +393,58 @@ START_TEST(wrapper_v1)
 }
 END_TEST
 
+/* A version-1 wrapper hands over no length, so a corrupt container header used to make the
+ * reader trust it for up to 4 GiB. The claim is now held to the memory the fatbin lies in: a
+ * page followed by an inaccessible one (the reader must report it, not fault), and a copy in
+ * a static array (its section bounds it). */
+static uint8_t static_fatbin[4096] __attribute__((aligned(16)));
+
+START_TEST(wrapper_v1_length_bounded)
+{
+    blob b = load("zstd.fatbin");
+    long pg = sysconf(_SC_PAGESIZE);
+    ck_assert_uint_le(b.size, (size_t)pg);
+    uint8_t *two = mmap(NULL, 2 * (size_t)pg, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ck_assert_ptr_ne(two, MAP_FAILED);
+    ck_assert_int_eq(mprotect(two + pg, (size_t)pg, PROT_NONE), 0);
+    uint8_t *at = two + pg - b.size;   /* ends exactly at the guard page */
+    memcpy(at, b.data, b.size);
+    wrapper w = { 0x466243b1, 1, at, NULL };
+    ptx_fatbin fb;
+    char err[256];
+    /* the real size reads */
+    ck_assert_msg(ptx_fatbin_read_wrapper(&w, &fb, err, sizeof err) == 0, "%s", err);
+    ptx_fatbin_free(&fb);
+    /* a header that claims a gigabyte more is refused with what is there */
+    uint64_t claim = (uint64_t)(b.size - 16) + (UINT64_C(1) << 30);
+    memcpy(at + 8, &claim, 8);
+    ck_assert_int_eq(ptx_fatbin_read_wrapper(&w, &fb, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "only") && strstr(err, "bytes are there"), "%s", err);
+    ck_assert_uint_eq(fb.count, 0);
+    /* so is a claim of 4 GiB just under the container limit */
+    claim = UINT64_C(0xfffffff0);
+    memcpy(at + 8, &claim, 8);
+    ck_assert_int_eq(ptx_fatbin_read_wrapper(&w, &fb, err, sizeof err), -1);
+    /* a wrapper whose data pointer is unreadable */
+    w.data = two + pg;
+    ck_assert_int_eq(ptx_fatbin_read_wrapper(&w, &fb, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "readable"), "%s", err);
+    munmap(two, 2 * (size_t)pg);
+
+    /* in a static array, the section that holds it is the bound */
+    ck_assert_uint_le(b.size, sizeof static_fatbin);
+    memcpy(static_fatbin, b.data, b.size);
+    claim = (uint64_t)(b.size - 16) + (UINT64_C(1) << 30);
+    memcpy(static_fatbin + 8, &claim, 8);
+    w.data = static_fatbin;
+    ck_assert_uint_le(ptx_fatbin_readable_extent(static_fatbin), (size_t)64 << 20);
+    ck_assert_int_eq(ptx_fatbin_read_wrapper(&w, &fb, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "bytes are there"), "%s", err);
+    free(b.data);
+}
+END_TEST
+
 /* -rdc=true: the device-link stub registers a version-2 wrapper whose data is the linked
  * (SASS-only) fatbin and whose second pointer is a NULL-terminated array of the translation
  * units' fatbins (crt/link.stub, __cudaPrelinkedFatbins). */
@@ -755,6 +808,7 @@ static Suite *fatbin_suite(void)
     tcase_add_test(t, empty_container);
     tcase_add_test(t, elf_only_hint);
     tcase_add_test(t, wrapper_v1);
+    tcase_add_test(t, wrapper_v1_length_bounded);
     tcase_add_test(t, wrapper_v2_rdc);
     tcase_add_test(t, elf_file);
     tcase_add_test(t, elf_file_errors);

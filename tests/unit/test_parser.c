@@ -407,7 +407,9 @@ START_TEST(variables_and_initialisers)
     ck_assert_int_eq(c->space, PTX_SPACE_CONST);
     ck_assert_uint_eq(c->size, 20);
     uint8_t want[20] = {1, 0, 0, 0, 2};
-    ck_assert_mem_eq(c->init, want, 20);
+    uint8_t got[20];
+    ptx_init_read(c, 0, got, sizeof got);
+    ck_assert_mem_eq(got, want, 20);
     const ptx_symbol *cnt = &m->syms[ptx_find_symbol(m, -1, "counter")];
     ck_assert_ptr_null(cnt->init);
     ck_assert_uint_eq(cnt->size, 4);
@@ -428,18 +430,18 @@ START_TEST(variables_and_initialisers)
     ck_assert_int_eq(sm->linkage, PTX_LINK_EXTERN);
     const ptx_symbol *fl = &m->syms[ptx_find_symbol(m, -1, "fl")];
     float fv[3];
-    memcpy(fv, fl->init, 12);
+    ptx_init_read(fl, 0, fv, 12);
     ck_assert(fv[0] == 1.0f && fv[1] == 2.0f && fv[2] == -2.5f);
     double dv;
-    memcpy(&dv, m->syms[ptx_find_symbol(m, -1, "dl")].init, 8);
+    ptx_init_read(&m->syms[ptx_find_symbol(m, -1, "dl")], 0, &dv, 8);
     ck_assert(dv == 0.5);
     int16_t sv[4];
-    memcpy(sv, m->syms[ptx_find_symbol(m, -1, "sh")].init, 8);
+    ptx_init_read(&m->syms[ptx_find_symbol(m, -1, "sh")], 0, sv, 8);
     ck_assert(sv[0] == -1 && sv[1] == 0 && sv[2] == 3 && sv[3] == 4);   /* short row zero-fills */
     const ptx_symbol *str = &m->syms[ptx_find_symbol(m, -1, "str")];
     ck_assert_uint_eq(str->size, 3);   /* unsized array sized by its initialiser */
     uint16_t hv;
-    memcpy(&hv, m->syms[ptx_find_symbol(m, -1, "h")].init, 2);
+    ptx_init_read(&m->syms[ptx_find_symbol(m, -1, "h")], 0, &hv, 2);
     ck_assert_uint_eq(hv, 0x3C00);     /* 1.0 in half precision */
     ck_assert(m->syms[ptx_find_symbol(m, -1, "mv")].managed);
     const ptx_function *k = ptx_find_function(m, "k");
@@ -652,7 +654,7 @@ static const struct {
      "undefined register '%tid.w'"},
     {HEADER ".entry k()\n{\n", "t.ptx:6:1: error: in function 'k': syntax error, unexpected end of file"},
     {HEADER ".global .u32 big[4294967296][4294967296] = {1};\n",
-     "t.ptx:4:14: error: variable 'big' is too large"},
+     "t.ptx:4:14: error: variable 'big' is larger than 1099511627776 bytes"},
     {HEADER ".func f(.reg .pred a)\n{\nret;\n}\n",
      "t.ptx:4:20: error: in function 'f': .reg parameter 'a' cannot be a .pred"},
 };

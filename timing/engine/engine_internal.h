@@ -62,6 +62,40 @@ bool timing_run_parallel(emu_grid *g, const timing_engine_config *cfg);
 /* GPUDet (timing/gpudet/). */
 bool timing_run_gpudet(emu_grid *g, const timing_engine_config *cfg);
 
+/* ---------------------------------------------------------------- watchdog (watchdog.c) */
+
+/* One run's watchdog. The engines' loops call timing_watchdog_step after each warp step (or
+ * timing_watchdog_expired at a quantum end); once it says so they stop, describe the CTAs
+ * still resident, and call timing_watchdog_finish. */
+typedef struct timing_watchdog {
+    const timing_engine_config *cfg;
+    bool armed;               /* a limit is set */
+    double deadline;          /* host seconds (timing_watchdog_now), 0 = none */
+    uint64_t max_insts;       /* 0 = none */
+    uint64_t insts;           /* atomic: warp instructions counted by timing_watchdog_step */
+    uint32_t ticks;           /* atomic: steps since the clock was last read */
+    int fired;                /* atomic */
+    pthread_mutex_t lock;     /* the report */
+    char *where;
+    size_t len, cap;
+    uint64_t warps, shown;
+} timing_watchdog;
+
+void timing_watchdog_start(timing_watchdog *wd, const timing_engine_config *cfg);
+/* Adds n warp instructions of one step; true once the run must end. Cheap: reads the clock
+ * every few dozen steps. */
+bool timing_watchdog_step(timing_watchdog *wd, uint64_t n);
+/* At a point every run reaches the same way (a GPUDet quantum end): true once total warp
+ * instructions exceed the limit, or the time is up. */
+bool timing_watchdog_expired(timing_watchdog *wd, uint64_t total);
+bool timing_watchdog_fired(const timing_watchdog *wd);
+/* Adds the unfinished warps of c to the report. */
+void timing_watchdog_describe_cta(timing_watchdog *wd, emu_cta *c);
+/* Ends the grid with the timeout fault and hands the report over (cfg->watchdog_where);
+ * not_started: CTAs of the grid that never ran. */
+void timing_watchdog_finish(timing_watchdog *wd, emu_grid *g, uint64_t not_started);
+void timing_watchdog_destroy(timing_watchdog *wd);
+
 /* Warp instructions of every warp of c (before it is destroyed). */
 uint64_t timing_cta_instructions(emu_cta *c);
 

@@ -12,7 +12,7 @@
  * those choices (issue order, the SM a CTA lands on, which CTA and warp run next, how long a
  * warp runs), even with one host thread, so races show up on demand.
  *
- * A fault or a barrier deadlock stops every host thread; the fault of the lowest CTA among
+ * A fault, a barrier deadlock or the watchdog stops every host thread; the fault of the lowest CTA among
  * those recorded is the one reported (emu_grid_record_fault).
  *
  * As an instance of the engine skeleton (skeleton.h) it is one epoch of one phase: each thread
@@ -55,6 +55,7 @@ typedef struct par_run {
     uint32_t *free_all;       /* the SMs' `free` lists, SM by SM */
     int stop;                 /* atomic: a fault or deadlock; every thread stops */
     int oom;                  /* atomic: a CTA could not be created */
+    timing_watchdog wd;       /* the launch's time / instruction limit (watchdog.c) */
 } par_run;
 
 /* Places the next CTA of the issue order on SM sm, in a free slot; false when none is left to
@@ -118,7 +119,10 @@ static void step(par_run *R, par_sm *S, timing_rng *rng, bool seeded, eng_thread
     }
     pc->next_warp = (wi + 1) % nw;
     uint64_t budget = seeded ? 1 + timing_rng_below(rng, 2 * R->budget) : R->budget;
+    uint64_t before = emu_warp_instructions(w);
     emu_stop r = emu_warp_run(w, budget);
+    if (timing_watchdog_step(&R->wd, emu_warp_instructions(w) - before))
+        __atomic_store_n(&R->stop, 1, __ATOMIC_RELAXED);
     if (r == EMU_STOP_FAULT) {
         __atomic_store_n(&R->stop, 1, __ATOMIC_RELAXED);
         return;
@@ -206,7 +210,16 @@ bool timing_run_parallel(emu_grid *g, const timing_engine_config *cfg)
         /* threads without a busy SM would only wait for refills that may never come */
         if (E->ncta <= (uint64_t)E->nsm * R.slots && E->max_threads > busy_sms)
             E->max_threads = busy_sms ? busy_sms : 1;
+        timing_watchdog_start(&R.wd, cfg);
         eng_run_epochs(E, &parallel_engine, &R);
+        if (timing_watchdog_fired(&R.wd)) {
+            for (uint32_t s = 0; s < E->nsm; s++)
+                for (uint32_t i = 0; i < R.sms[s].n; i++)
+                    if (R.sms[s].res[i].slot->cta)
+                        timing_watchdog_describe_cta(&R.wd, R.sms[s].res[i].slot->cta);
+            timing_watchdog_finish(&R.wd, g, eng_issue_left(E));
+        }
+        timing_watchdog_destroy(&R.wd);
     }
     timing_stats st = {0};
     eng_fini(E, &st);

@@ -140,6 +140,7 @@ typedef struct gd_run {
     gd_exec *exec;            /* per host thread */
     bool failed;
     uint64_t quanta;
+    timing_watchdog wd;       /* the launch's time / instruction limit (engine/watchdog.c) */
 } gd_run;
 
 /* Pending CTAs (distribute.c). */

@@ -28,10 +28,12 @@ static emu_mem_outcome gd_access(emu_mem_policy *self, emu_warp *w, emu_mem_op *
     case EMU_MEM_STORE: {
         int n = gd_sb_store(&s->sb, op);
         if (n < 0) {
-            /* nothing sensible can go on: the log is the only copy of these stores */
-            fprintf(stderr, "ptxsim: out of host memory for the GPUDet store buffer of warp "
-                            "slot %u (%u entries)\n", s->wid, s->sb.n);
-            abort();
+            /* the buffer is the only copy of these stores: the launch cannot go on */
+            char msg[160];
+            snprintf(msg, sizeof msg, "out of host memory for the GPUDet store buffer of warp "
+                     "slot %u (%u entries)", s->wid, s->sb.n);
+            emu_warp_abort(w, EMU_FAULT_OUT_OF_RESOURCES, msg);
+            return true;
         }
         X->st.sb_entries += (uint64_t)n;
         return EMU_MEM_DONE;

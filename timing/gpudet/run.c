@@ -19,6 +19,9 @@
  * Hardware warp IDs interleave the SMs: warp slot L of SM s has ID L * SMs + s, so commit
  * priority (lowest ID wins) and W-Ser order mix the SMs rather than favouring SM 0.
  *
+ * The watchdog's limits are checked between quanta, so an instruction limit ends the run at the
+ * same quantum on every run.
+ *
  * Faults: the fault of the lowest CTA among those raised in a quantum is reported (every CTA's
  * parallel mode is deterministic, so that set is too); the quantum's commit still happens, and
  * the run stops after it. A CTA whose live warps all wait at a barrier that cannot complete at
@@ -48,6 +51,19 @@ static bool deadlocks(gd_run *R)
         }
     }
     return any;
+}
+
+/* Warp instructions of the run so far, at a quantum end (alone): the same on every run,
+ * whatever the host threads, so the watchdog's instruction limit ends the run at the same
+ * quantum. Retired CTAs are counted by the skeleton per thread, resident ones here. */
+static uint64_t gd_instructions(gd_run *R)
+{
+    uint64_t n = 0;
+    for (uint32_t t = 0; t < R->E.nthreads_alloc; t++)
+        n += R->E.threads[t].st.warp_instructions - R->exec[t].deferred;
+    for (uint32_t s = 0; s < R->nwg; s++)
+        if (R->wgs[s].es->cta) n += timing_cta_instructions(R->wgs[s].es->cta);
+    return n;
 }
 
 /* Between quanta, alone: distribution, and whether to go on. */
@@ -99,6 +115,10 @@ static bool serial(eng_run *E, eng_thread *T)
     if (R->failed || emu_grid_fault(R->g)) return false;
     gd_serial(R, X);
     if (R->failed || emu_grid_fault(R->g)) return false;
+    if (R->wd.armed && timing_watchdog_expired(&R->wd, gd_instructions(R))) {
+        R->failed = true;
+        return false;
+    }
     return between_quanta(R, X);
 }
 
@@ -180,7 +200,14 @@ bool timing_run_gpudet(emu_grid *g, const timing_engine_config *cfg)
             }
         }
         emu_grid_set_policy(g, gd_policy());
+        timing_watchdog_start(&R.wd, cfg);
         eng_run_epochs(&R.E, &gpudet_engine, &R);
+        if (timing_watchdog_fired(&R.wd)) {
+            for (uint32_t s = 0; s < R.nwg; s++)
+                if (R.wgs[s].es->cta) timing_watchdog_describe_cta(&R.wd, R.wgs[s].es->cta);
+            timing_watchdog_finish(&R.wd, g, gd_pending_count(&R));
+        }
+        timing_watchdog_destroy(&R.wd);
     }
     bool oom = !ok;
     timing_stats st = {0};

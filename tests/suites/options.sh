@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# options.sh: every option is carried out or refused. For each option of `ptxsim --help`, a bad
+# value on the command line, and the same value in its PTXSIM_* variable (read by the shim
+# preloaded into a program that never calls CUDA), must stop before the program runs: exit
+# status 2 and one line naming what is accepted. The modes that are not built yet are refused
+# the same way; an unknown PTXSIM_* variable too; good values let the program run.
+# Prints "PASS options/NAME" or "FAIL options/NAME: why".
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+B=${B:-build}
+PTXSIM=$B/bin/ptxsim
+# the shim, with the sanitizer runtimes it needs first when built with SAN=1
+SHIM=$PWD/$B/lib/libcudart.so.13
+SHIM=$(ldd "$SHIM" | awk '/lib(asan|ubsan)\.so/ {printf "%s:", $3}')$SHIM
+LOGS=$B/test-logs/options
+mkdir -p "$LOGS"
+prog=/bin/echo
+
+# refused NAME VALUE WHAT: the value must be refused both ways
+refused() {
+    local opt=$1 val=$2 want=$3 var out rc lines
+    var=PTXSIM_$(tr 'a-z-' 'A-Z_' <<<"$opt")
+    out=$("$PTXSIM" run "--$opt=$val" -- $prog ran 2>&1)
+    rc=$?
+    if [ "$rc" -ne 2 ] || grep -q '^ran' <<<"$out" || ! grep -q "accepted: .*$want" <<<"$out"; then
+        echo "FAIL options/cli_$opt=$val: exit $rc, output: $out"
+    else
+        echo "PASS options/cli_$opt=$val"
+    fi
+    out=$(env "$var=$val" LD_PRELOAD="$SHIM" $prog ran 2>&1)
+    rc=$?
+    lines=$(wc -l <<<"$out")
+    if [ "$rc" -ne 2 ] || grep -q '^ran' <<<"$out" || [ "$lines" -ne 1 ] ||
+        ! grep -q "^ptxsim: $var=$val: .*accepted: .*$want" <<<"$out"; then
+        echo "FAIL options/env_$var=$val: exit $rc, output: $out"
+    else
+        echo "PASS options/env_$var=$val"
+    fi
+    # a bad variable inherited by `ptxsim run` is refused there too
+    out=$(env "$var=$val" "$PTXSIM" run -- $prog ran 2>&1)
+    rc=$?
+    if [ "$rc" -ne 2 ] || grep -q '^ran' <<<"$out"; then
+        echo "FAIL options/run_env_$var=$val: exit $rc, output: $out"
+    else
+        echo "PASS options/run_env_$var=$val"
+    fi
+}
+
+# values that are not values
+refused engine nope interp
+refused threads many integer
+refused seed -1 integer
+refused det maybe off
+refused quantum 1.5 integer
+refused gpudet-bta sometimes "on or off"
+refused gpudet-dwp 2 "on or off"
+refused gpudet-serial lane cu
+refused watchdog soon integer
+refused watchdog-insts lots integer
+refused timing fast off
+refused gpu gtx9000 a100
+refused verbose loud integer
+refused tm always off
+refused igpu maybe off
+# modes that are not built yet
+refused det dab "off, gpudet"
+refused engine jit interp
+refused igpu on off
+refused timing on off
+refused tm kilotm off
+refused fault-inject "warp=3" off
+refused trace trace.out off
+
+# an empty value, and a variable that is no option
+out=$(env PTXSIM_STATS= LD_PRELOAD="$SHIM" $prog ran 2>&1); rc=$?
+[ "$rc" -eq 2 ] && ! grep -q '^ran' <<<"$out" && echo "PASS options/env_empty_value" ||
+    echo "FAIL options/env_empty_value: exit $rc, $out"
+out=$(env PTXSIM_DETERMINISM=gpudet LD_PRELOAD="$SHIM" $prog ran 2>&1); rc=$?
+if [ "$rc" -eq 2 ] && grep -q 'PTXSIM_DETERMINISM is not a ptxsim option' <<<"$out"; then
+    echo "PASS options/env_unknown_variable"
+else
+    echo "FAIL options/env_unknown_variable: exit $rc, $out"
+fi
+out=$("$PTXSIM" run --determinism=gpudet -- $prog ran 2>&1); rc=$?
+[ "$rc" -eq 2 ] && echo "PASS options/cli_unknown_option" ||
+    echo "FAIL options/cli_unknown_option: exit $rc, $out"
+
+# what is built runs
+out=$(env PTXSIM_DET=gpudet PTXSIM_THREADS=2 PTXSIM_ENGINE=interp PTXSIM_TIMING=off \
+    PTXSIM_WATCHDOG=10 PTXSIM_TEST_FILTER=x LD_PRELOAD="$SHIM" $prog ran 2>&1); rc=$?
+[ "$rc" -eq 0 ] && [ "$out" = "ran" ] && echo "PASS options/env_good_values_run" ||
+    echo "FAIL options/env_good_values_run: exit $rc, $out"
+out=$("$PTXSIM" run --det=gpudet --threads=2 --watchdog-insts=1000 --no-timing -- $prog ran 2>&1); rc=$?
+[ "$rc" -eq 0 ] && [ "$out" = "ran" ] && echo "PASS options/cli_good_values_run" ||
+    echo "FAIL options/cli_good_values_run: exit $rc, $out"
