@@ -607,8 +607,8 @@ void emu_output_discard(void);
  * snapshot and compares what each run left. Taken and restored between launches only. */
 typedef struct emu_snapshot emu_snapshot;
 emu_snapshot *emu_snapshot_take(void);   /* NULL when memory runs out */
-/* Puts memory, the heap and pending output back as s has them (the allocations must be the
- * ones s saw). */
+/* Puts memory, the heap and the device output (its records and loss counters) back as s has
+ * them (the allocations must be the ones s saw). */
 void emu_snapshot_restore(const emu_snapshot *s);
 void emu_snapshot_free(emu_snapshot *s);
 /* The first difference between s and the state now: false when none; else the address of the

@@ -482,6 +482,11 @@ void emu_heap_state_free(emu_heap_state *s);
  * order; malloc'd), and dropping them without forgetting that kernels printed */
 char *emu_output_pending(size_t *len);
 void emu_output_drop_pending(void);
+/* The whole FIFO (records, sizes, loss counters), saved and put back for snapshots. */
+typedef struct emu_output_state emu_output_state;
+emu_output_state *emu_output_save(void);   /* NULL when memory runs out */
+bool emu_output_load(const emu_output_state *s);   /* false (nothing changed) likewise */
+void emu_output_state_free(emu_output_state *s);
 
 /* Device-side calls (exec_builtin.c): printf records and assertion messages for the FIFO. */
 void emu_output_append(const char *text, size_t len, uint64_t cost, bool to_stderr);

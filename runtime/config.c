@@ -71,6 +71,9 @@ const size_t rt_option_count = sizeof rt_options / sizeof rt_options[0];
  * check of the environment lets them be. */
 static const char *const not_options[] = {
     "PTXSIM_TEST_FILTER",   /* tests/run_all.sh: which tests to run */
+    "PTXSIM_QUICK",         /* tests/run_all.sh: make check-quick's mode */
+    "PTXSIM_STOP_ON_FAIL",  /* tests/run_all.sh: stop at the first failure (make mutants) */
+    "PTXSIM_CUDA_CACHE",    /* tests/cuda_cache.sh: where nvcc's builds of the tests are kept */
 };
 
 const rt_option *rt_option_find(const char *name)

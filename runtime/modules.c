@@ -672,6 +672,10 @@ static rt_kernel *new_kernel(rt_module *m, const void *host_fun, const char *nam
         free(k);
         return NULL;
     }
+    /* found by its handle (CUfunction) as registered kernels are */
+    if (host_fun)
+        kmap_put(host_fun, k);
+    kmap_put(k, k);
     return k;
 }
 

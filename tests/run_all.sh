@@ -146,6 +146,12 @@ maybe_stop
 #   // nvcc: FLAGS         extra nvcc flags (e.g. -rdc=true -arch=sm_80)
 #   // ptxsim: OPTIONS     options for `ptxsim run` (e.g. --threads=2)
 #   // variants: LIST      which runtimes to build (default: "static shared")
+#   // compare: no REASON  leaves the program out of the compare-mode runs (below), saying why
+# Every variant of every program also runs under `--engine=compare` (make check, not the quick
+# mode): each launch runs on the block interpreter and on the one-instruction-at-a-time
+# reference executor from one snapshot of device memory, and any difference in memory, faults,
+# per-warp instruction counts or statistics fails the launch. These runs count as the variant
+# "VARIANT+compare".
 # Driver-API and NVRTC programs say `// nvcc: -lcuda -lnvrtc`: nvcc links the toolkit's libcuda
 # stub (ptxsim run preloads ptxsim's libcuda.so.1 in its place), and a program that links libnvrtc
 # gets a run path to the toolkit's libraries, so it finds libnvrtc.so even where the toolkit's
@@ -168,20 +174,22 @@ build_cuda() {
     return 0
 }
 
-# exec_cuda SRC VARIANT: runs the program; output in $LOG_DIR, status in $RES.
+# exec_cuda SRC VARIANT[+compare]: runs the program (under --engine=compare for +compare);
+# output in $LOG_DIR, status in $RES.
 exec_cuda() {
-    local src=$1 variant=$2 name exe out opts limit=300
+    local src=$1 run=$2 name exe out opts limit=300 variant=${2%+compare}
     name=$(basename "$src" .cu)
     stopped && return 0
-    [ -s "$RES/cuda-$name.$variant.exe" ] || { echo 127 >"$RES/cuda-$name.$variant.rc"; return 0; }
+    [ -s "$RES/cuda-$name.$variant.exe" ] || { echo 127 >"$RES/cuda-$name.$run.rc"; return 0; }
     exe=$(cat "$RES/cuda-$name.$variant.exe")
-    out=$LOG_DIR/cuda-$name.$variant.stdout
+    out=$LOG_DIR/cuda-$name.$run.stdout
     opts=$(cuda_field "$src" ptxsim)
+    [ "$run" != "$variant" ] && opts="--engine=compare $opts"
     [ "$QUICK" = 1 ] && limit=120
     # shellcheck disable=SC2086
-    timeout "$limit" "$B/bin/ptxsim" run $opts -- "$exe" >"$out" 2>"$LOG_DIR/cuda-$name.$variant.err"
+    timeout "$limit" "$B/bin/ptxsim" run $opts -- "$exe" >"$out" 2>"$LOG_DIR/cuda-$name.$run.err"
     local rc=$?
-    echo "$rc" >"$RES/cuda-$name.$variant.rc"
+    echo "$rc" >"$RES/cuda-$name.$run.rc"
     if [ "$STOP" = 1 ] && { [ "$rc" -ne 0 ] || grep -q '^FAIL' "$out" || ! grep -q '^PASS' "$out"; }; then
         : >"$RES/STOP"
     fi
@@ -190,19 +198,20 @@ exec_cuda() {
 export -f build_cuda exec_cuda
 
 report_cuda() {
-    local src=$1 variant=$2 name log out rc p f
+    local src=$1 run=$2 name log out rc p f variant=${2%+compare}
     name=$(basename "$src" .cu)
-    log=$LOG_DIR/cuda-$name.$variant.log
-    out=$LOG_DIR/cuda-$name.$variant.stdout
-    [ -e "$RES/cuda-$name.$variant.rc" ] || return 0   # skipped after a failure
+    log=$LOG_DIR/cuda-$name.$run.log
+    out=$LOG_DIR/cuda-$name.$run.stdout
+    [ -e "$RES/cuda-$name.$run.rc" ] || return 0   # skipped after a failure
     if [ ! -s "$RES/cuda-$name.$variant.exe" ]; then
+        [ "$run" != "$variant" ] && return 0   # the plain run reports it
         echo "cuda $name ($variant): nvcc failed; see $LOG_DIR/cuda-$name.$variant.build.log"
         note_fail "cuda/$name.$variant(build)"
         return
     fi
-    rc=$(cat "$RES/cuda-$name.$variant.rc")
-    cat "$out" "$LOG_DIR/cuda-$name.$variant.err" >"$log"
-    rm -f "$LOG_DIR/cuda-$name.$variant.err"
+    rc=$(cat "$RES/cuda-$name.$run.rc")
+    cat "$out" "$LOG_DIR/cuda-$name.$run.err" >"$log"
+    rm -f "$LOG_DIR/cuda-$name.$run.err"
     p=$(grep -c '^PASS' "$out")
     f=$(grep -c '^FAIL' "$out")
     local expected=${src%.cu}.expected
@@ -220,16 +229,17 @@ report_cuda() {
     failed=$((failed + f))
     if [ "$f" -gt 0 ] || [ "$rc" -ne 0 ] || [ "$p" -eq 0 ]; then
         [ "$f" -gt 0 ] || failed=$((failed + 1))
-        failures+=("cuda/$name.$variant")
-        echo "cuda $name ($variant): $p passed, $f failed, exit $rc"
+        failures+=("cuda/$name.$run")
+        echo "cuda $name ($run): $p passed, $f failed, exit $rc"
         grep -E '^FAIL|ptxsim:|rror' "$log" | head -n 10 | sed 's/^/    /'
     else
-        echo "cuda $name ($variant): $p passed"
+        echo "cuda $name ($run): $p passed"
     fi
 }
 
 if command -v "$NVCC" >/dev/null 2>&1 || [ -x "$NVCC" ]; then
     cuda_jobs=()
+    compare_jobs=()
     for src in tests/cuda/*.cu; do
         [ -e "$src" ] || continue
         [ -n "$FILTER" ] && [[ $src != *"$FILTER"* ]] && continue
@@ -241,17 +251,23 @@ if command -v "$NVCC" >/dev/null 2>&1 || [ -x "$NVCC" ]; then
         for variant in $variants; do
             cuda_jobs+=("$src $variant")
         done
+        if [ "$QUICK" != 1 ] && [ -z "$(cuda_field "$src" compare)" ]; then
+            for variant in $variants; do
+                compare_jobs+=("$src $variant+compare")
+            done
+        fi
     done
     t0=$(date +%s)
     if [ ${#cuda_jobs[@]} -gt 0 ]; then
         # Build what the cache lacks (nvcc is the slow part), then run, $JOBS at a time each.
         printf '%s\n' "${cuda_jobs[@]}" | xargs -r -P "$JOBS" -L 1 bash -c 'build_cuda "$0" "$1"'
-        printf '%s\n' "${cuda_jobs[@]}" | xargs -r -P "$JOBS" -L 1 bash -c 'exec_cuda "$0" "$1"'
-        for job in "${cuda_jobs[@]}"; do
+        printf '%s\n' "${cuda_jobs[@]}" "${compare_jobs[@]}" |
+            xargs -r -P "$JOBS" -L 1 bash -c 'exec_cuda "$0" "$1"'
+        for job in "${cuda_jobs[@]}" "${compare_jobs[@]}"; do
             # shellcheck disable=SC2086
             report_cuda $job
         done
-        echo "cuda: ${#cuda_jobs[@]} programs in $(($(date +%s) - t0)) s"
+        echo "cuda: ${#cuda_jobs[@]} program runs and ${#compare_jobs[@]} compare-mode runs in $(($(date +%s) - t0)) s"
     fi
 else
     echo "cuda: nvcc not found (NVCC=$NVCC); CUDA tests not run"

@@ -189,3 +189,80 @@ void emu_output_drop_pending(void)
     fifo.used = 0;
     pthread_mutex_unlock(&fifo.lock);
 }
+
+/* ---------------------------------------------------------------- save and load (snapshots) */
+
+struct emu_output_state {
+    out_record *r;            /* the records in order, their texts copied */
+    size_t n;
+    uint64_t used, dropped, dropped_bytes, dropped_unreported;
+    bool printed;
+};
+
+void emu_output_state_free(emu_output_state *s)
+{
+    if (!s) return;
+    for (size_t i = 0; i < s->n; i++) free(s->r[i].text);
+    free(s->r);
+    free(s);
+}
+
+emu_output_state *emu_output_save(void)
+{
+    emu_output_state *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    pthread_mutex_lock(&fifo.lock);
+    s->r = calloc(fifo.n ? fifo.n : 1, sizeof *s->r);
+    bool ok = s->r != NULL;
+    for (size_t i = 0; ok && i < fifo.n; i++) {
+        const out_record *o = at(i);
+        s->r[i] = *o;
+        if (!(s->r[i].text = malloc(o->len + 1))) {
+            ok = false;
+            break;
+        }
+        memcpy(s->r[i].text, o->text, o->len + 1);
+        s->n = i + 1;
+    }
+    s->used = fifo.used;
+    s->dropped = fifo.dropped;
+    s->dropped_bytes = fifo.dropped_bytes;
+    s->dropped_unreported = fifo.dropped_unreported;
+    s->printed = fifo.printed;
+    pthread_mutex_unlock(&fifo.lock);
+    if (!ok) {
+        emu_output_state_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+bool emu_output_load(const emu_output_state *s)
+{
+    out_record *r = malloc((s->n ? s->n : 1) * sizeof *r);
+    if (!r) return false;
+    for (size_t i = 0; i < s->n; i++) {
+        r[i] = s->r[i];
+        r[i].text = malloc(s->r[i].len + 1);
+        if (!r[i].text) {
+            while (i--) free(r[i].text);
+            free(r);
+            return false;
+        }
+        memcpy(r[i].text, s->r[i].text, s->r[i].len + 1);
+    }
+    pthread_mutex_lock(&fifo.lock);
+    for (size_t i = 0; i < fifo.n; i++) free(at(i)->text);
+    free(fifo.r);
+    fifo.r = r;
+    fifo.cap = s->n ? s->n : 1;
+    fifo.head = 0;
+    fifo.n = s->n;
+    fifo.used = s->used;
+    fifo.dropped = s->dropped;
+    fifo.dropped_bytes = s->dropped_bytes;
+    fifo.dropped_unreported = s->dropped_unreported;
+    fifo.printed = s->printed;
+    pthread_mutex_unlock(&fifo.lock);
+    return true;
+}

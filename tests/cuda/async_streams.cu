@@ -5,6 +5,7 @@
 // the legacy default stream's implicit synchronisation, host functions in stream order seeing
 // the kernels before them, a pageable source reused as soon as cudaMemcpyAsync returns, and
 // synchronous copies returning with their data. Checked against CPU references.
+// compare: no (a kernel waits for a flag the host writes while it runs; a rerun never sees it)
 #include "check.cuh"
 
 #include <cstring>

@@ -3,6 +3,7 @@
 // and write memory the program got from malloc and new and from its stack, with no
 // registration; device memory and managed memory work as before. Checked against CPU results.
 // ptxsim: --pageable-memory-access=on
+// compare: no (kernels write host memory, which compare mode cannot snapshot: refused)
 #include "check.cuh"
 
 #include <cstdlib>

@@ -30,6 +30,7 @@ const char *conf_status_name(conf_status s)
     case CONF_LOAD_FAILED: return "module load rejected";
     case CONF_LAUNCH_FAILED: return "launch refused";
     case CONF_FAULTED: return "kernel faulted";
+    case CONF_EXECUTORS_DIFFER: return "executors differ";
     }
     return "?";
 }
@@ -57,6 +58,114 @@ static void conf_numbered(const char *ptx, char *out, size_t cap)
         p = e + 1;
     }
     if (*p && n + 8 < cap) snprintf(out + n, cap - n, "...\n");
+}
+
+/* What the reference executor left: device memory (a snapshot), its fault, its warps'
+ * instruction counts. */
+typedef struct conf_reference {
+    emu_snapshot *after;
+    bool ok;
+    emu_fault fault;
+    uint64_t *counts;
+    size_t ncounts;
+} conf_reference;
+
+static void conf_reference_free(conf_reference *ref)
+{
+    if (ref->after) emu_snapshot_free(ref->after);
+    free(ref->counts);
+    memset(ref, 0, sizeof *ref);
+}
+
+/* Runs launch on the step executor and puts device memory back as it was; false when that
+ * cannot be done (memory ran out, or the launch is refused: the block interpreter's run then
+ * reports it alone). */
+static bool conf_run_reference(const emu_launch *launch, conf_reference *ref)
+{
+    memset(ref, 0, sizeof *ref);
+    emu_snapshot *before = emu_snapshot_take();
+    if (!before) return false;
+    emu_launch L = *launch;
+    L.executor = EMU_EXECUTOR_STEP;
+    emu_fault f;
+    memset(&f, 0, sizeof f);
+    emu_grid *g = emu_grid_create(&L, &f);
+    bool made = g && emu_grid_keep_warp_counts(g);
+    if (made) {
+        timing_engine_config cfg;
+        timing_engine_defaults(&cfg);
+        ref->ok = timing_run_grid(g, &cfg);
+        const emu_fault *gf = emu_grid_fault(g);
+        if (gf) ref->fault = *gf;
+        size_t n;
+        const uint64_t *c = emu_grid_warp_counts(g, &n);
+        ref->counts = malloc((n ? n : 1) * sizeof *ref->counts);
+        if (ref->counts) {
+            memcpy(ref->counts, c, n * sizeof *c);
+            ref->ncounts = n;
+        }
+        ref->after = emu_snapshot_take();
+    }
+    if (g) emu_grid_destroy(g);
+    emu_snapshot_restore(before);
+    emu_snapshot_free(before);
+    if (!made || !ref->counts || !ref->after) {
+        conf_reference_free(ref);
+        return false;
+    }
+    return true;
+}
+
+/* Compares the block interpreter's run (grid g, outcome ran) with the reference; true, with the
+ * first difference in r's message, when they differ. */
+static bool conf_executors_differ(const conf_reference *ref, emu_grid *g, bool ran,
+                                  const char *name, conf_result *r)
+{
+    const emu_fault *gf = emu_grid_fault(g);
+    emu_fault none;
+    memset(&none, 0, sizeof none);
+    const emu_fault *a = &ref->fault, *b = gf ? gf : &none;
+    if (ref->ok != ran || a->kind != b->kind || a->ptx_line != b->ptx_line ||
+        a->address != b->address || memcmp(&a->cta, &b->cta, sizeof a->cta) != 0 ||
+        memcmp(&a->thread, &b->thread, sizeof a->thread) != 0) {
+        conf_msg(r, "%s: %s: the step executor %s (%s at PTX line %u, thread (%u,%u,%u) block "
+                 "(%u,%u,%u)); the block interpreter %s (%s at PTX line %u, thread (%u,%u,%u) "
+                 "block (%u,%u,%u))", name, conf_status_name(CONF_EXECUTORS_DIFFER),
+                 ref->ok ? "completed" : "faulted", emu_fault_kind_name(a->kind), a->ptx_line,
+                 a->thread.x, a->thread.y, a->thread.z, a->cta.x, a->cta.y, a->cta.z,
+                 ran ? "completed" : "faulted", emu_fault_kind_name(b->kind), b->ptx_line,
+                 b->thread.x, b->thread.y, b->thread.z, b->cta.x, b->cta.y, b->cta.z);
+        return true;
+    }
+    size_t n;
+    const uint64_t *c = emu_grid_warp_counts(g, &n);
+    if (c && n == ref->ncounts) {
+        for (size_t i = 0; i < n; i++)
+            if (c[i] != ref->counts[i]) {
+                conf_msg(r, "%s: %s: warp %zu (in launch order) executed %" PRIu64
+                         " instructions on the step executor, %" PRIu64 " on the block "
+                         "interpreter", name, conf_status_name(CONF_EXECUTORS_DIFFER), i,
+                         ref->counts[i], c[i]);
+                return true;
+            }
+    } else if (c) {
+        conf_msg(r, "%s: %s: %zu warp counts on the step executor, %zu on the block interpreter",
+                 name, conf_status_name(CONF_EXECUTORS_DIFFER), ref->ncounts, n);
+        return true;
+    }
+    uint64_t addr;
+    uint8_t was, now;
+    char why[256] = "";
+    if (emu_snapshot_differs(ref->after, &addr, &was, &now, why, sizeof why)) {
+        if (addr)
+            conf_msg(r, "%s: %s: device memory at 0x%" PRIx64 " holds 0x%02x after the step "
+                     "executor, 0x%02x after the block interpreter", name,
+                     conf_status_name(CONF_EXECUTORS_DIFFER), addr, was, now);
+        else
+            conf_msg(r, "%s: %s: %s", name, conf_status_name(CONF_EXECUTORS_DIFFER), why);
+        return true;
+    }
+    return false;
 }
 
 conf_status conf_run(const conf_launch *l, conf_result *r)
@@ -106,6 +215,10 @@ conf_status conf_run(const conf_launch *l, conf_result *r)
     launch.sm_count = 4;
     launch.grid_id = 1;
 
+    /* the reference executor first, from a snapshot the block interpreter then starts from */
+    conf_reference ref;
+    bool compared = conf_run_reference(&launch, &ref);
+
     emu_fault f;
     memset(&f, 0, sizeof f);
     emu_grid *g = emu_grid_create(&launch, &f);
@@ -120,7 +233,11 @@ conf_status conf_run(const conf_launch *l, conf_result *r)
 
     timing_engine_config cfg;
     timing_engine_defaults(&cfg);
-    if (!timing_run_grid(g, &cfg)) {
+    if (compared) emu_grid_keep_warp_counts(g);
+    bool ran = timing_run_grid(g, &cfg);
+    if (compared && conf_executors_differ(&ref, g, ran, name, r)) {
+        r->status = CONF_EXECUTORS_DIFFER;
+    } else if (!ran) {
         const emu_fault *gf = emu_grid_fault(g);
         if (gf) r->fault = *gf;
         conf_msg(r, "%s: %s: %s at PTX line %u, thread (%u,%u,%u) block (%u,%u,%u): %s", name,
@@ -131,6 +248,7 @@ conf_status conf_run(const conf_launch *l, conf_result *r)
     } else {
         r->status = CONF_OK;
     }
+    conf_reference_free(&ref);
     emu_grid_destroy(g);
     emu_module_unload(mod);
     ptx_module_free(m);

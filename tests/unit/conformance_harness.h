@@ -35,7 +35,8 @@ typedef enum conf_status {
     CONF_NO_KERNEL,      /* the entry is not in the module */
     CONF_LOAD_FAILED,    /* emu_module_load rejected it (e.g. an unsupported instruction) */
     CONF_LAUNCH_FAILED,  /* emu_grid_create refused the launch */
-    CONF_FAULTED         /* the grid ran and faulted */
+    CONF_FAULTED,        /* the grid ran and faulted */
+    CONF_EXECUTORS_DIFFER /* the reference executor left different memory, faults or counts */
 } conf_status;
 
 typedef struct conf_launch {
@@ -55,7 +56,11 @@ typedef struct conf_result {
 } conf_result;
 
 const char *conf_status_name(conf_status s);
-/* Parses, loads and runs the module to completion. Never aborts: problems land in r. */
+/* Parses, loads and runs the module to completion, on every executor: first the reference (one
+ * instruction at a time) from a snapshot of device memory, then, from the same snapshot, the
+ * block interpreter, whose results stay; any difference between the two in device memory (NaN
+ * payloads included: bytes are compared), the fault, or a warp's instruction count is
+ * CONF_EXECUTORS_DIFFER. Never aborts: problems land in r. */
 conf_status conf_run(const conf_launch *l, conf_result *r);
 /* conf_run, then fails the current Check test with r's message unless it completed. */
 void conf_run_ok(const conf_launch *l, conf_result *r);
