@@ -61,13 +61,16 @@ static bool fast_lanes(emu_ctx *c, const emu_uop *u, const emu_opd *ao, unsigned
     }
     if (sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_CONST && sp != PTX_SPACE_NONE) return false;
     emu_warp *w = c->w;
-    if (w->cache_gen != emu_device_generation()) {
-        /* refresh the cached allocation from the first lane; the general path reports a bad one */
-        uint64_t a = (base[__builtin_ctz(mask)] + off) & keep, ab, asz;
-        if (!emu_find_allocation(a, es, &ab, &asz, NULL)) return false;
+    uint64_t gen = emu_device_generation(), a0 = (base[__builtin_ctz(mask)] + off) & keep;
+    if (w->cache_gen != gen || a0 < w->cache_base || a0 >= w->cache_end) {
+        /* the cached allocation from the first lane (a kernel alternates between its arrays,
+         * so a miss looks the new one up rather than giving up); the general path reports a
+         * bad address */
+        uint64_t ab, asz;
+        if (!emu_find_allocation(a0, es, &ab, &asz, NULL)) return false;
         w->cache_base = ab;
         w->cache_end = ab + asz;
-        w->cache_gen = emu_device_generation();
+        w->cache_gen = gen;
     }
     uint64_t lo = w->cache_base, hi = w->cache_end;
     for (uint32_t mk = mask; mk; mk &= mk - 1) {
@@ -80,52 +83,74 @@ static bool fast_lanes(emu_ctx *c, const emu_uop *u, const emu_opd *ao, unsigned
     return true;
 }
 
-static bool ld_fast(emu_ctx *c, const emu_uop *u, unsigned es)
+/* The registers of a load's destination (each exactly es bytes wide) or a store's source (a
+ * register at least that wide, not .b128, or an immediate): one, or a vector's elements; NULL
+ * when the operand is anything else. */
+static const emu_opd *fast_regs(const emu_ctx *c, const emu_opd *o, unsigned vec, unsigned es,
+                                bool store)
 {
-    const emu_opd *d = &u->opd[0], *ao = &u->opd[1];
-    if (!c->direct_mem || !(ao->flags & EMU_OPD_F_BASE_REG) || d->kind != EMU_OPD_REG ||
-        d->bits != es * 8 || u->in->vec > 1)
-        return false;
+    const emu_opd *e = o;
+    if (vec > 1) {
+        if (o->kind != EMU_OPD_VEC || (unsigned)o->imm != vec) return NULL;
+        e = emu_opd_elems(c, o);
+    }
+    for (unsigned k = 0; k < vec; k++) {
+        if (e[k].kind == EMU_OPD_REG &&
+            (store ? e[k].bits >= es * 8 && e[k].bits != 128 : e[k].bits == es * 8))
+            continue;
+        if (store && e[k].kind == EMU_OPD_IMM) continue;
+        return NULL;
+    }
+    return e;
+}
+
+static bool ld_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned vec)
+{
+    const emu_opd *ao = &u->opd[1];
+    if (!c->direct_mem || !(ao->flags & EMU_OPD_F_BASE_REG)) return false;
+    const emu_opd *e = fast_regs(c, &u->opd[0], vec, es, false);
     uint8_t *p[EMU_WARP_SIZE];
-    if (!fast_lanes(c, u, ao, es, p)) return false;
-    uint64_t *row = c->regs + d->row;
-    if (es == 4)
-        for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
-            int l = __builtin_ctz(mk);
-            row[l] = __atomic_load_n((const uint32_t *)p[l], __ATOMIC_RELAXED);
-        }
-    else
-        for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
-            int l = __builtin_ctz(mk);
-            row[l] = __atomic_load_n((const uint64_t *)p[l], __ATOMIC_RELAXED);
-        }
+    /* a vector is aligned to its whole size (PTX ISA, vector data types) */
+    if (!e || !fast_lanes(c, u, ao, es * vec, p)) return false;
+    for (unsigned k = 0; k < vec; k++) {
+        uint64_t *row = c->regs + e[k].row;
+        if (es == 4)
+            for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
+                int l = __builtin_ctz(mk);
+                row[l] = __atomic_load_n((const uint32_t *)(p[l] + 4 * k), __ATOMIC_RELAXED);
+            }
+        else
+            for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
+                int l = __builtin_ctz(mk);
+                row[l] = __atomic_load_n((const uint64_t *)(p[l] + 8 * k), __ATOMIC_RELAXED);
+            }
+    }
     return true;
 }
 
-static bool st_fast(emu_ctx *c, const emu_uop *u, unsigned es)
+static bool st_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned vec)
 {
-    const emu_opd *ao = &u->opd[0], *s = &u->opd[1];
-    if (!c->direct_mem || !(ao->flags & EMU_OPD_F_BASE_REG) || u->in->vec > 1 ||
-        (s->kind != EMU_OPD_REG && s->kind != EMU_OPD_IMM) ||
-        (s->kind == EMU_OPD_REG && (s->bits < es * 8 || s->bits == 128)))
-        return false;
+    const emu_opd *ao = &u->opd[0];
+    if (!c->direct_mem || !(ao->flags & EMU_OPD_F_BASE_REG)) return false;
+    const emu_opd *e = fast_regs(c, &u->opd[1], vec, es, true);
     uint8_t *p[EMU_WARP_SIZE];
-    if (!fast_lanes(c, u, ao, es, p)) return false;
-    uint64_t buf[EMU_WARP_SIZE];
-    const uint64_t *v = emu_src(c, s, u->type, buf);
-    if (es == 4)
-        for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
-            int l = __builtin_ctz(mk);
-            __atomic_store_n((uint32_t *)p[l], (uint32_t)v[l], __ATOMIC_RELAXED);
-        }
-    else
-        for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
-            int l = __builtin_ctz(mk);
-            __atomic_store_n((uint64_t *)p[l], v[l], __ATOMIC_RELAXED);
-        }
+    if (!e || !fast_lanes(c, u, ao, es * vec, p)) return false;
+    for (unsigned k = 0; k < vec; k++) {
+        uint64_t buf[EMU_WARP_SIZE];
+        const uint64_t *v = emu_src(c, &e[k], u->type, buf);
+        if (es == 4)
+            for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
+                int l = __builtin_ctz(mk);
+                __atomic_store_n((uint32_t *)(p[l] + 4 * k), (uint32_t)v[l], __ATOMIC_RELAXED);
+            }
+        else
+            for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
+                int l = __builtin_ctz(mk);
+                __atomic_store_n((uint64_t *)(p[l] + 8 * k), v[l], __ATOMIC_RELAXED);
+            }
+    }
     return true;
 }
-
 
 /* ld.param of a kernel parameter by name ([param] or [param+imm]): the address is the same in
  * every lane, so one checked read of the launch's parameter block serves the warp. Anything
@@ -164,7 +189,7 @@ static void x_ld(emu_ctx *c, const emu_uop *u)
     const ptx_instr *in = u->in;
     uint8_t t = u->type;
     unsigned es = elem_bytes(t), vec = in->vec ? in->vec : 1;
-    if ((es == 4 || es == 8) && ld_fast(c, u, es)) return;
+    if ((es == 4 || es == 8) && es * vec <= 16 && ld_fast(c, u, es, vec)) return;
     if (in->space == PTX_SPACE_PARAM && ld_param_fast(c, u, es, vec)) return;
     uint32_t total = es * vec;
     emu_access A;
@@ -203,7 +228,7 @@ static void x_st(emu_ctx *c, const emu_uop *u)
     const ptx_instr *in = u->in;
     uint8_t t = u->type;
     unsigned es = elem_bytes(t), vec = in->vec ? in->vec : 1;
-    if ((es == 4 || es == 8) && st_fast(c, u, es)) return;
+    if ((es == 4 || es == 8) && es * vec <= 16 && st_fast(c, u, es, vec)) return;
     uint32_t total = es * vec;
     const emu_opd *s = &u->opd[1];
     emu_access A;
