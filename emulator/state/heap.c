@@ -197,7 +197,7 @@ emu_heap_state *emu_heap_save(void)
     s->n = heap.n;
     s->rover = heap.rover;
     s->b = malloc((heap.n ? heap.n : 1) * sizeof *s->b);
-    if (s->b) memcpy(s->b, heap.b, heap.n * sizeof *s->b);
+    if (s->b && heap.n) memcpy(s->b, heap.b, heap.n * sizeof *s->b);
     pthread_mutex_unlock(&heap.lock);
     if (!s->b) {
         free(s);
@@ -220,7 +220,7 @@ bool emu_heap_load(const emu_heap_state *s)
         }
     }
     if (ok) {
-        memcpy(heap.b, s->b, s->n * sizeof *s->b);
+        if (s->n) memcpy(heap.b, s->b, s->n * sizeof *s->b);
         heap.n = s->n;
         heap.rover = s->rover;
     }

@@ -23,8 +23,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* Spins of a waiting thread before it sleeps: about 10-50 µs on current cores. */
-#define SPIN_CORES_FREE 2000u
+/* Spins of a waiting thread before it sleeps: a few µs on current cores (longer spins cost more
+ * than a futex sleep as soon as the cores are shared with other work). */
+#define SPIN_CORES_FREE 200u
 /* ... and when the threads outnumber the cores. */
 #define SPIN_OVERSUBSCRIBED 16u
 
