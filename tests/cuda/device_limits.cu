@@ -4,6 +4,7 @@
 // fails with cudaErrorMemoryAllocation instead of succeeding and leaving every device malloc to
 // return NULL.
 // ptxsim: --gpu=v100
+// compare: no (a 2 GiB device heap, which compare mode would copy twice for every launch)
 #include "check.cuh"
 
 __global__ void grab(size_t bytes, unsigned long long *out)
