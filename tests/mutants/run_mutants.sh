@@ -21,7 +21,8 @@
 # "N killed of M"; the exit status is 0 only when every mutant was killed or is equivalent
 # and none is stale or broken.
 #
-# Environment: MUTANT (substring of mutant file names: run only those), JOBS (default 2),
+# Environment: MUTANT (substrings of mutant file names, separated by spaces: run only those),
+# JOBS (default 2),
 # NVCC, MUTANTS_SKIP_BASELINE=1 (trust the unmutated tree: skip its quick-suite run),
 # MUTANTS_STATIC=1 (only check that each mutant parses and applies to the working tree).
 set -u
@@ -140,7 +141,11 @@ run_quick() {
 mutants=()
 for f in tests/mutants/*.mutant; do
     [ -e "$f" ] || continue
-    [ -n "$PATTERN" ] && [[ $(basename "$f") != *"$PATTERN"* ]] && continue
+    if [ -n "$PATTERN" ]; then
+        hit=0
+        for p in $PATTERN; do [[ $(basename "$f") == *"$p"* ]] && hit=1; done
+        [ "$hit" = 1 ] || continue
+    fi
     mutants+=("$f")
 done
 if [ ${#mutants[@]} -eq 0 ]; then
