@@ -21,8 +21,10 @@
 # "N killed of M"; the exit status is 0 only when every mutant was killed or is equivalent
 # and none is stale or broken.
 #
-# Environment: MUTANT (substring of mutant file names: run only those), JOBS (default 2),
-# NVCC, MUTANTS_SKIP_BASELINE=1 (trust the unmutated tree: skip its quick-suite run).
+# Environment: MUTANT (substrings of mutant file names, separated by spaces: run only those),
+# JOBS (default 2),
+# NVCC, MUTANTS_SKIP_BASELINE=1 (trust the unmutated tree: skip its quick-suite run),
+# MUTANTS_STATIC=1 (only check that each mutant parses and applies to the working tree).
 set -u
 shopt -u patsub_replacement 2>/dev/null   # bash 5.2: '&' in a replacement stays '&'
 cd "$(dirname "$0")/../.." || exit 1
@@ -84,6 +86,26 @@ occurrences() {
 
 read_file() { IFS= read -r -d '' "$1" <"$2" || true; }
 
+# stale_in TREE: why the parsed mutant does not apply to TREE (every file there, every find text
+# exactly once in it), in $stale; empty when it applies.
+stale_in() {
+    local i file n text
+    stale=""
+    for ((i = 0; i < ${#M_FILE[@]}; i++)); do
+        file=${M_FILE[$i]}
+        if [ ! -f "$1/$file" ]; then
+            stale="$file does not exist"
+            return
+        fi
+        read_file text "$1/$file"
+        n=$(occurrences "$text" "${M_FIND[$i]}")
+        if [ "$n" -ne 1 ]; then
+            stale="the find text of block $((i + 1)) occurs $n times in $file (must be once)"
+            return
+        fi
+    done
+}
+
 # ---------------------------------------------------------------- the scratch tree
 sync_tree() {
     local list=$LOGS/files.txt f
@@ -119,12 +141,38 @@ run_quick() {
 mutants=()
 for f in tests/mutants/*.mutant; do
     [ -e "$f" ] || continue
-    [ -n "$PATTERN" ] && [[ $(basename "$f") != *"$PATTERN"* ]] && continue
+    if [ -n "$PATTERN" ]; then
+        hit=0
+        for p in $PATTERN; do [[ $(basename "$f") == *"$p"* ]] && hit=1; done
+        [ "$hit" = 1 ] || continue
+    fi
     mutants+=("$f")
 done
 if [ ${#mutants[@]} -eq 0 ]; then
     echo "mutants: none match '${PATTERN}'"
     exit 1
+fi
+
+# MUTANTS_STATIC=1: only check that every mutant parses and applies to the working tree (no
+# copy, no build, no tests: seconds), e.g. after the code the mutants plant their bugs in moved.
+if [ "${MUTANTS_STATIC:-0}" = 1 ]; then
+    bad=0
+    for m in "${mutants[@]}"; do
+        name=$(basename "$m" .mutant)
+        if ! parse "$m"; then
+            echo "BROKEN $name: $PARSE_ERR"
+            bad=$((bad + 1))
+            continue
+        fi
+        stale_in "$ROOT"
+        if [ -n "$stale" ]; then
+            echo "STALE $name: $stale"
+            bad=$((bad + 1))
+        fi
+    done
+    echo "$((${#mutants[@]} - bad)) of ${#mutants[@]} mutants apply"
+    [ "$bad" -eq 0 ]
+    exit
 fi
 
 start=$(date +%s)
@@ -161,20 +209,7 @@ for m in "${mutants[@]}"; do
         continue
     fi
     # every find text exactly once, checked before anything is applied
-    stale=""
-    for ((i = 0; i < ${#M_FILE[@]}; i++)); do
-        file=${M_FILE[$i]}
-        if [ ! -f "$SCRATCH/$file" ]; then
-            stale="$file does not exist"
-            break
-        fi
-        read_file text "$SCRATCH/$file"
-        n=$(occurrences "$text" "${M_FIND[$i]}")
-        if [ "$n" -ne 1 ]; then
-            stale="the find text of block $((i + 1)) occurs $n times in $file (must be once)"
-            break
-        fi
-    done
+    stale_in "$SCRATCH"
     if [ -n "$stale" ]; then
         echo "STALE $name: $stale"
         errors=$((errors + 1))

@@ -110,6 +110,50 @@ static const char *SPINLOCK =
     "  st.global.u32 [%rd10], %r7;\n"
     "  ret;\n}\n";
 
+/* Two paths reach one barrier.sync with different reconvergence points. In each warp, lanes
+ * 0-15 branch to TSIDE, where lanes 0-7 go to Y and lanes 8-15 fall through to X (that branch
+ * reconverges at R); lanes 16-31 take a branch to X that is uniform at run time but could skip
+ * R by way of W, so the outer branch reconverges only at END. After the barrier every thread
+ * runs on along its own path: lanes 0-7 run Y, R and END, all the others X, R and END. Each
+ * thread adds the weight of every block it runs and stores the sum: 1101 for lanes 0-7, 1110
+ * for lanes 8-31. (A SIMT model that merged the lanes waiting at X into one path would take
+ * the lanes 16-31 to END at R, skipping R's block.) */
+static const char *TWO_RECONV =
+    HDR
+    ".visible .entry tworeconv(.param .u64 out)\n{\n"
+    "  .reg .b32 %r<8>;\n  .reg .pred %p<4>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  and.b32 %r2, %r1, 31;\n"
+    "  mov.u32 %r3, 0;\n"
+    "  setp.lt.u32 %p1, %r2, 16;\n"
+    "  @%p1 bra TSIDE;\n"
+    "  setp.lt.u32 %p2, %r1, 1024; // true in every thread\n"
+    "  @%p2 bra X;\n"
+    "W:\n"
+    "  add.u32 %r3, %r3, 5000;\n"
+    "  bra END;\n"
+    "TSIDE:\n"
+    "  setp.lt.u32 %p3, %r2, 8;\n"
+    "  @%p3 bra Y;\n"
+    "X:\n"
+    "  barrier.sync 0; // lanes 8-31\n"
+    "  add.u32 %r3, %r3, 10;\n"
+    "  bra R;\n"
+    "Y:\n"
+    "  barrier.sync 0; // lanes 0-7\n"
+    "  add.u32 %r3, %r3, 1;\n"
+    "R:\n"
+    "  add.u32 %r3, %r3, 100;\n"
+    "END:\n"
+    "  add.u32 %r3, %r3, 1000;\n"
+    "  mov.u32 %r4, %ctaid.x;\n"
+    "  mad.lo.u32 %r5, %r4, 64, %r1;\n"
+    "  mul.wide.u32 %rd2, %r5, 4;\n"
+    "  add.u64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r3;\n"
+    "  ret;\n}\n";
+
 /* bar.red over a warp diverged by lane parity: each half runs its own barrier.red with its own
  * destination registers, warp 1 runs a third copy; popc of (t % 3 == 0), and of (t != 7), or
  * of (t == 45) over the 64 threads. */
@@ -244,6 +288,23 @@ START_TEST(diverged_paths_meet_at_one_barrier)
 }
 END_TEST
 
+START_TEST(paths_at_one_barrier_keep_their_reconvergence)
+{
+    load(TWO_RECONV);
+    const uint32_t grid = 2;
+    uint32_t *out = pk_dalloc(grid * 64 * 4);
+    uint64_t args[] = { pk_addr(out) };
+    run("tworeconv", grid, args, _i, NULL);
+    for (uint32_t t = 0; t < grid * 64; t++) {
+        uint32_t want = t % 32 < 8 ? 1101 : 1110;
+        ck_assert_msg(out[t] == want, "config %d thread %u ran blocks worth %u, expected %u", _i,
+                      t, out[t], want);
+    }
+    emu_device_free(pk_addr(out));
+    unload();
+}
+END_TEST
+
 /* Runs spinbar on 2 CTAs under configuration cfg_index (or GPUDet on `threads` host threads
  * with `seed` when cfg_index < 0); checks it and returns the order the threads took the lock. */
 static void run_spinbar(int cfg_index, uint32_t threads, uint64_t seed, uint32_t order_out[128])
@@ -353,6 +414,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("its_barriers");
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, diverged_paths_meet_at_one_barrier, 0, NCFG);
+    tcase_add_loop_test(tc, paths_at_one_barrier_keep_their_reconvergence, 0, NCFG);
     tcase_add_loop_test(tc, spin_lock_then_barrier, 0, NCFG);
     tcase_add_test(tc, spin_lock_order_deterministic);
     tcase_add_loop_test(tc, reductions_over_diverged_warp, 0, NCFG);
