@@ -94,7 +94,7 @@ static bool add_item(sweep_axis *a, const char *item, size_t len, char *err, siz
         return false;
     }
     if (!rt_option_implemented(o, value)) {
-        snprintf(err, errlen, "--%s=%s is not implemented yet (works today: %s)", o->name, value,
+        snprintf(err, errlen, "--%s=%s is not built yet (works today: %s)", o->name, value,
                  o->implemented);
         return false;
     }

@@ -69,7 +69,18 @@ refused igpu on off
 refused timing on off
 refused tm kilotm off
 refused fault-inject "warp=3" off
-refused trace trace.out off
+# (--trace is built: tests/suites/event_observers.sh runs it)
+
+# a combination that cannot work: compare mode cannot snapshot host memory kernels write
+out=$("$PTXSIM" run --engine=compare --pageable-memory-access=on -- $prog ran 2>&1); rc=$?
+[ "$rc" -eq 2 ] && ! grep -q '^ran' <<<"$out" && grep -q 'cannot be combined' <<<"$out" &&
+    echo "PASS options/compare_with_pageable_refused" ||
+    echo "FAIL options/compare_with_pageable_refused: exit $rc, $out"
+out=$(env PTXSIM_ENGINE=compare PTXSIM_PAGEABLE_MEMORY_ACCESS=on LD_PRELOAD="$SHIM" $prog ran 2>&1)
+rc=$?
+[ "$rc" -eq 2 ] && ! grep -q '^ran' <<<"$out" && grep -q 'cannot be combined' <<<"$out" &&
+    echo "PASS options/env_compare_with_pageable_refused" ||
+    echo "FAIL options/env_compare_with_pageable_refused: exit $rc, $out"
 
 # an empty value, and a variable that is no option
 out=$(env PTXSIM_STATS= LD_PRELOAD="$SHIM" $prog ran 2>&1); rc=$?
