@@ -665,10 +665,12 @@ inline uint64_t sem_int_sub_cc(uint64_t a, uint64_t b, unsigned borrow_in, unsig
     return (a - b - borrow_in) & emu_mask_bits(bits);
 }
 
-/* What CC.CF holds after a subtraction, and the borrow subc takes from it. ptxsim keeps the
- * borrow; the GPU keeps the carry of a + ~b + 1, which is 1 when no borrow occurred (issue 21):
- * setting SEM_INT_SUB_CF_IS_CARRY to 1 is that fix, for sub.cc and subc alike. */
-#define SEM_INT_SUB_CF_IS_CARRY 0u
+/* What CC.CF holds after a subtraction, and the borrow subc takes from it. The GPU's adder
+ * computes a - b as a + ~b + 1 and keeps that addition's carry, which is 1 when no borrow
+ * occurred; subc is a + ~b + CC.CF, that is a - (b + !CC.CF). A sub.cc -> subc chain gives the
+ * ISA's "d = a - (b + CC.CF)" with CC.CF read as the borrow; mixed chains (sub.cc -> addc,
+ * add.cc -> subc) see the carry, as a GPU does (issue 21). */
+#define SEM_INT_SUB_CF_IS_CARRY 1u
 inline unsigned sem_int_cf_from_borrow(unsigned borrow)
 {
     return borrow ^ SEM_INT_SUB_CF_IS_CARRY;

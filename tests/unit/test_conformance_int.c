@@ -167,6 +167,129 @@ static const conf_case c_add_chain64[] = {
     I4(5, 6, 7, 8),
 };
 
+/* Mixed chains. The condition code is the carry of the GPU's adder (PTX ISA, "Extended-Precision
+ * Integer Arithmetic Instructions": add.cc/addc write the carry-out; sub.cc computes a - b as
+ * a + ~b + 1 and writes that addition's carry-out, 1 when no borrow occurred; subc, defined as
+ * a - (b + borrow), is a + ~b + CC.CF, the borrow being !CC.CF). The reference below is that
+ * adder, on the host's 128-bit integers. */
+static uint64_t adder(uint64_t a, uint64_t b, unsigned cin, unsigned bits, unsigned *cout)
+{
+    unsigned __int128 m = bits == 64 ? ~0ull : (1ull << bits) - 1;
+    unsigned __int128 s = (unsigned __int128)(a & m) + (b & m) + cin;
+    *cout = (unsigned)(s >> bits) & 1;
+    return (uint64_t)(s & m);
+}
+/* sub.cc a,b then addc c,d and a final addc 0,0 (the carry sub.cc.. addc left) */
+static void r_sub_addc(IN in, OUT out)
+{
+    unsigned cf;
+    out[0] = adder(in[0], ~in[1], 1, 32, &cf);
+    out[1] = adder(in[2], in[3], cf, 32, &cf);
+    out[2] = cf;
+}
+static const conf_op op_sub_addc = {
+    "sub.cc.u32 + addc.cc.u32 + addc.u32",
+    "sub.cc.u32 %out0, %in0, %in1; addc.cc.u32 %out1, %in2, %in3; addc.u32 %out2, 0, 0;",
+    { "u32", "u32", "u32", "u32" }, { "u32", "u32", "u32" }, { { 0 } }, r_sub_addc, NULL, NULL
+};
+static const conf_case c_sub_addc[] = {
+    /* 5 - 3: no borrow, CF = 1, so 10 + 20 + 1 (an example worked by hand) */
+    { { 5, 3, 10, 20 }, { 2, 31, 0 }, true }, I4(3, 5, 10, 20), I4(0, 0, 0xffffffff, 0), I4(0, 1, 0xffffffff, 0),
+    I4(0x80000000, 0x80000001, 7, 8), I4(0xffffffff, 0xffffffff, 0xfffffffe, 1),
+};
+/* add.cc a,b then subc c,d, and subc 0,0 (0xffffffff when that subc borrowed) */
+static void r_add_subc(IN in, OUT out)
+{
+    unsigned cf;
+    out[0] = adder(in[0], in[1], 0, 32, &cf);
+    out[1] = adder(in[2], ~in[3], cf, 32, &cf);
+    out[2] = adder(0, ~0ull, cf, 32, &cf);
+}
+static const conf_op op_add_subc = {
+    "add.cc.u32 + subc.cc.u32 + subc.u32",
+    "add.cc.u32 %out0, %in0, %in1; subc.cc.u32 %out1, %in2, %in3; subc.u32 %out2, 0, 0;",
+    { "u32", "u32", "u32", "u32" }, { "u32", "u32", "u32" }, { { 0 } }, r_add_subc, NULL, NULL
+};
+static const conf_case c_add_subc[] = {
+    /* 1 + 2: no carry, so the subc borrows: 10 - 4 - 1; that subc did not borrow: 0 - 0 */
+    { { 1, 2, 10, 4 }, { 3, 5, 0 }, true }, I4(0xffffffff, 1, 10, 4), I4(0, 0, 0, 0), I4(0x80000000, 0x80000000, 0, 0),
+    I4(0xffffffff, 0xffffffff, 3, 3), I4(0x12345678, 0xfedcba98, 0x11111111, 0x22222222),
+};
+/* 128-bit subtraction from 64-bit halves: sub.cc.u64, subc.cc.u64, subc.u64 0 - 0 - borrow */
+static void r_sub_chain64(IN in, OUT out)
+{
+    unsigned __int128 a = (unsigned __int128)in[1] << 64 | in[0];
+    unsigned __int128 b = (unsigned __int128)in[3] << 64 | in[2];
+    unsigned __int128 d = a - b;
+    out[0] = (uint64_t)d;
+    out[1] = (uint64_t)(d >> 64);
+    out[2] = a < b ? ~0ull : 0;
+}
+static const conf_op op_sub_chain64 = {
+    "sub.cc.u64 + subc.cc.u64 + subc.u64",
+    "sub.cc.u64 %out0, %in0, %in2; subc.cc.u64 %out1, %in1, %in3; subc.u64 %out2, 0, 0;",
+    { "u64", "u64", "u64", "u64" }, { "u64", "u64", "u64" }, { { 0 } }, r_sub_chain64, NULL, NULL
+};
+static const conf_case c_sub_chain64[] = {
+    I4(2, 0, 1, 0), I4(0, 1, 1, 0), I4(0, 0, 1, 0), I4(~0ull, ~0ull, ~0ull, ~0ull),
+    I4(0x8000000000000000ull, 5, 0x8000000000000001ull, 5), I4(7, 9, 7, 9),
+};
+/* sub.cc.u64 then addc.u64, add.cc.u64 then subc.u64 (64-bit mixed chains) */
+static void r_mixed64(IN in, OUT out)
+{
+    unsigned cf;
+    out[0] = adder(in[0], ~in[1], 1, 64, &cf);
+    out[1] = adder(in[2], in[3], cf, 64, &cf);
+    out[2] = adder(in[0], in[1], 0, 64, &cf);
+    out[3] = adder(in[2], ~in[3], cf, 64, &cf);
+}
+static const conf_op op_mixed64 = {
+    "sub.cc.u64 + addc.u64, add.cc.u64 + subc.u64",
+    "sub.cc.u64 %out0, %in0, %in1; addc.u64 %out1, %in2, %in3;"
+    " add.cc.u64 %out2, %in0, %in1; subc.u64 %out3, %in2, %in3;",
+    { "u64", "u64", "u64", "u64" }, { "u64", "u64", "u64", "u64" }, { { 0 } }, r_mixed64, NULL, NULL
+};
+static const conf_case c_mixed64[] = {
+    I4(5, 3, 10, 20), I4(3, 5, 10, 20), I4(0, 0, ~0ull, 0), I4(~0ull, 1, 100, 1),
+    I4(0x8000000000000000ull, 0x8000000000000000ull, 0, 0), I4(~0ull, ~0ull, 1, 2),
+};
+/* sub.cc then madc; mad.lo.cc then subc (the multiply-add's carry is the adder's too) */
+static void r_mad_mixed(IN in, OUT out)
+{
+    unsigned cf;
+    out[0] = adder(in[0], ~in[1], 1, 32, &cf);
+    out[1] = adder(M32(U32(in[2]) * U32(in[3])), in[0], cf, 32, &cf);  /* madc.lo.cc */
+    out[2] = adder(M32(((uint64_t)U32(in[2]) * U32(in[3])) >> 32), in[1], cf, 32, &cf); /* madc.hi.cc */
+    out[3] = adder(in[2], ~in[3], cf, 32, &cf);
+}
+static const conf_op op_mad_mixed = {
+    "sub.cc.u32 + madc.lo.cc.u32 + madc.hi.cc.u32 + subc.u32",
+    "sub.cc.u32 %out0, %in0, %in1; madc.lo.cc.u32 %out1, %in2, %in3, %in0;"
+    " madc.hi.cc.u32 %out2, %in2, %in3, %in1; subc.u32 %out3, %in2, %in3;",
+    { "u32", "u32", "u32", "u32" }, { "u32", "u32", "u32", "u32" }, { { 0 } }, r_mad_mixed, NULL, NULL
+};
+static const conf_case c_mad_mixed[] = {
+    I4(5, 3, 7, 9), I4(3, 5, 7, 9), I4(0xffffffff, 1, 0xffffffff, 0xffffffff),
+    I4(0, 1, 0x10000, 0x10000), I4(0xdeadbeef, 0x12345678, 0xfedcba98, 0x01020304),
+};
+/* 64-bit mad.lo.cc / madc.hi (the ISA's 64-bit multiword multiply-add) */
+static void r_mad_chain64(IN in, OUT out)
+{
+    unsigned cf;
+    unsigned __int128 p = (unsigned __int128)in[0] * in[1];
+    out[0] = adder((uint64_t)p, in[2], 0, 64, &cf);
+    out[1] = adder((uint64_t)(p >> 64), in[3], cf, 64, &cf);
+}
+static const conf_op op_mad_chain64 = {
+    "mad.lo.cc.u64 + madc.hi.u64",
+    "mad.lo.cc.u64 %out0, %in0, %in1, %in2; madc.hi.u64 %out1, %in0, %in1, %in3;",
+    { "u64", "u64", "u64", "u64" }, { "u64", "u64" }, { { 0 } }, r_mad_chain64, NULL, NULL
+};
+static const conf_case c_mad_chain64[] = {
+    I4(3, 4, 5, 6), I4(~0ull, ~0ull, ~0ull, ~0ull), I4(1ull << 32, 1ull << 32, 0, 0),
+    I4(~0ull, 1, 1, 0), I4(0xdeadbeefcafef00dull, 0x123456789abcdef0ull, ~0ull, 1),
+};
+
 /* ---------------------------------------------------------------- mul / mad */
 
 static void r_mul_lo32(IN in, OUT out) { out[0] = M32(U32(in[0]) * U32(in[1])); }
@@ -438,6 +561,9 @@ static const conf_table tables[] = {
     CONF_TABLE(op_add_u16, c_16), CONF_TABLE(op_sub_s16, c_16), CONF_TABLE(op_add_u16x2, c_16x2),
     CONF_TABLE(op_add_chain, c_add_chain), CONF_TABLE(op_sub_chain, c_sub_chain),
     CONF_TABLE(op_mad_chain, c_mad_chain), CONF_TABLE(op_add_chain64, c_add_chain64),
+    CONF_TABLE(op_sub_addc, c_sub_addc), CONF_TABLE(op_add_subc, c_add_subc),
+    CONF_TABLE(op_sub_chain64, c_sub_chain64), CONF_TABLE(op_mixed64, c_mixed64),
+    CONF_TABLE(op_mad_mixed, c_mad_mixed), CONF_TABLE(op_mad_chain64, c_mad_chain64),
     CONF_TABLE(op_mul_lo_s32, c_mul32), CONF_TABLE(op_mul_hi_s32, c_mul32), CONF_TABLE(op_mul_hi_s32, c_mulhi_isa),
     CONF_TABLE(op_mul_hi_u32, c_mul32), CONF_TABLE(op_mul_wide_s32, c_mul32), CONF_TABLE(op_mul_wide_u32, c_mul32),
     CONF_TABLE(op_mul_wide_s16, c_mul16), CONF_TABLE(op_mul_wide_u16, c_mul16), CONF_TABLE(op_mul_lo_u16, c_mul16),
