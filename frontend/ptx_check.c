@@ -729,6 +729,39 @@ static void check_call(check_ctx *c)
     }
 }
 
+static bool is_half_pair(ptx_type t) { return t == PTX_TYPE_F16X2 || t == PTX_TYPE_BF16X2; }
+static bool is_half(ptx_type t) { return t == PTX_TYPE_F16 || t == PTX_TYPE_BF16; }
+
+/* set's destination and source types, as the ISA lists them: .u32/.s32/.f32 from any scalar;
+ * .f16/.bf16 (1.0 or 0) from any scalar; .u16/.s16 from .f16/.bf16; and from .f16x2/.bf16x2 the
+ * same pair type or .u32/.s32. The .bf16 forms have no .ftz. */
+static void check_set_types(check_ctx *c, const ptx_instr *in)
+{
+    if (in->ntypes != 2) {
+        fail(c, "expects a destination and a source type (set.cmp.dtype.stype)");
+        return;
+    }
+    ptx_type d = (ptx_type)in->types[0], s = (ptx_type)in->types[1];
+    bool ok;
+    if (is_half_pair(s))
+        ok = d == s || d == PTX_TYPE_U32 || d == PTX_TYPE_S32;
+    else if (is_half_pair(d))
+        ok = false;
+    else if (d == PTX_TYPE_U16 || d == PTX_TYPE_S16)
+        ok = is_half(s);
+    else
+        ok = (d == PTX_TYPE_U32 || d == PTX_TYPE_S32 || is_half(d) ||
+              (d == PTX_TYPE_F32 && !is_half(s))) && s != PTX_TYPE_PRED;
+    if (!ok) {
+        fail(c, "has no form with destination type %s and source type %s", ptx_type_name(d),
+             ptx_type_name(s));
+        return;
+    }
+    bool bf = d == PTX_TYPE_BF16 || d == PTX_TYPE_BF16X2 || s == PTX_TYPE_BF16 ||
+              s == PTX_TYPE_BF16X2;
+    if (bf && (in->flags & PTX_F(FTZ))) fail(c, "has no .ftz form with .bf16 types");
+}
+
 static void check_instr(check_ctx *c)
 {
     const ptx_instr *in = c->in;
@@ -842,6 +875,7 @@ static void check_instr(check_ctx *c)
     }
     case PTX_OP_SET:
         check_count(c, 3, 4);
+        check_set_types(c, in);
         if (n >= 3) {
             check_reg(c, &o[0], 0, E_T0);
             check_reg(c, &o[1], 1, E_T1);

@@ -118,20 +118,25 @@ static void x_setp(emu_ctx *c, const emu_uop *u)
     if (ndst > 1) emu_put_pred(c, &u->opd[1], q);
 }
 
-/* set.cmp{.bool}.dtype.stype d, a, b {, {!}c}: 1.0f or all ones for true.
- * Known gap (issue 21): a .f16x2/.bf16x2 stype is compared here as one 32-bit integer; the ISA
- * wants a per-half result, as x_setp computes its halves (with sem_cmp on the element type and a
- * per-half sem_cmp_set_result). */
+/* set.cmp{.bool}.dtype.stype d, a, b {, {!}c}: 1.0 (in a float dtype) or all ones for true;
+ * a .f16x2/.bf16x2 stype gives a result per half. */
 static void x_set(emu_ctx *c, const emu_uop *u)
 {
     const ptx_instr *in = u->in;
     uint8_t dt = emu_ty(in, 0), st = emu_ty(in, 1);
     int cmp = in->cmp, boolop = in->boolop;
     bool ftz = in->flags & PTX_F(FTZ);
+    bool x2 = st == PTX_TYPE_F16X2 || st == PTX_TYPE_BF16X2;
+    uint8_t rt = x2 ? PTX_TYPE_B32 : st;
     uint64_t ba[EMU_WARP_SIZE], bb[EMU_WARP_SIZE];
-    const uint64_t *a = emu_src(c, &u->opd[1], st, ba);
-    const uint64_t *b = emu_src(c, &u->opd[2], st, bb);
+    const uint64_t *a = emu_src(c, &u->opd[1], rt, ba);
+    const uint64_t *b = emu_src(c, &u->opd[2], rt, bb);
     uint32_t cm = boolop ? emu_src_pred(c, emu_uop_opd(u, 3)) : 0;
+    if (x2) {
+        EMU_LANEWISE(c, &u->opd[0], PTX_TYPE_B32,
+                     sem_cmp_set_x2(cmp, boolop, dt, st, ftz, a[l], b[l], (cm >> l) & 1));
+        return;
+    }
 #define SET_LANE(l)                                                                        \
     sem_cmp_set_result(dt, sem_cmp_combine(boolop, sem_cmp_value(cmp, st, ftz, a[l], b[l]),  \
                                            (cm >> (l)) & 1))

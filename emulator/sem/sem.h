@@ -1010,12 +1010,22 @@ inline bool sem_cmp_combine(int boolop, bool r, bool c)
     default: return r;
     }
 }
-/* set's result in dtype: 1.0f for f32, all ones for an integer type; 0 for false. */
+/* set's result in dtype: 1.0 for a float type (f32 0x3F800000, f16 0x3C00, bf16 0x3F80), all
+ * ones for an integer type; 0 for false. */
 inline uint64_t sem_cmp_set_result(uint8_t dtype, bool r)
 {
     if (!r) return 0;
-    return dtype == PTX_TYPE_F32 ? 0x3f800000u : emu_mask_bits(emu_type_bits[dtype]);
+    switch (dtype) {
+    case PTX_TYPE_F32: return 0x3f800000u;
+    case PTX_TYPE_F16: return 0x3c00u;
+    case PTX_TYPE_BF16: return 0x3f80u;
+    default: return emu_mask_bits(emu_type_bits[dtype]);
+    }
 }
+/* set.cmp{.bool}.dtype.{f16x2,bf16x2}: each half compared on its own (c combined with both);
+ * a true half is 1.0 in a .f16x2/.bf16x2 dtype, 0xFFFF in a .u32/.s32 one. */
+uint64_t sem_cmp_set_x2(int cmp, int boolop, uint8_t dtype, uint8_t stype, bool ftz, uint64_t a,
+                        uint64_t b, bool c);
 inline uint64_t sem_cmp_selp(bool p, uint64_t a, uint64_t b) { return p ? a : b; }
 /* slct's test c >= 0 on an s32 c, or an f32 c (-0 counts as zero, NaN fails) */
 inline bool sem_cmp_slct_s32(uint64_t c) { return emu_sext(c, 32) >= 0; }

@@ -22,3 +22,16 @@ bool sem_cmp_value(int cmp, uint8_t t, bool ftz, uint64_t a, uint64_t b)
     if (k == EMU_TK_F) return emu_cmp_float(cmp, float_value(t, a, ftz), float_value(t, b, ftz));
     return emu_cmp_int(cmp, a, b, k == EMU_TK_S, emu_type_bits[t]);
 }
+
+uint64_t sem_cmp_set_x2(int cmp, int boolop, uint8_t dtype, uint8_t stype, bool ftz, uint64_t a,
+                        uint64_t b, bool c)
+{
+    uint8_t et = stype == PTX_TYPE_BF16X2 ? PTX_TYPE_BF16 : PTX_TYPE_F16;
+    uint64_t one = dtype == PTX_TYPE_F16X2 ? 0x3c00u : dtype == PTX_TYPE_BF16X2 ? 0x3f80u : 0xffffu;
+    uint64_t d = 0;
+    for (unsigned h = 0; h < 2; h++) {
+        bool t = sem_cmp_value(cmp, et, ftz, (a >> (16 * h)) & 0xffff, (b >> (16 * h)) & 0xffff);
+        if (sem_cmp_combine(boolop, t, c)) d |= one << (16 * h);
+    }
+    return d;
+}

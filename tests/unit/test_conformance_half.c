@@ -298,6 +298,60 @@ static const conf_case c_xsetp_isa[] = {
     { { 0x3c004000, 0x40003c00 }, { 0, 1 }, true },
 };
 
+/* set on halves (PTX ISA, "Half Precision Comparison Instructions: set"): a .f16/.bf16 dtype gets
+ * 1.0 in its format (0x3C00, 0x3F80) or 0; a .u16/.s16/.u32/.s32 dtype all ones or 0; an
+ * .f16x2/.bf16x2 stype compares each half, and each true half is 1.0 in an .f16x2/.bf16x2 dtype
+ * and 0xFFFF in a .u32/.s32 one. The boolean c is combined with every half. */
+enum { SET_F16ONE = 0x3c00, SET_BF16ONE = 0x3f80 };
+#define HSET(var, text, fmt, c, ftz, one, dreg)                                                    \
+    static void r_##var(IN in, OUT out)                                                            \
+    {                                                                                              \
+        out[0] = hcmp(c, hval(&fmt, (uint32_t)in[0] & 0xffff, ftz), hval(&fmt, (uint32_t)in[1] & 0xffff, ftz)) ? (one) : 0; \
+    }                                                                                              \
+    static const conf_op var = { text, text " %out0, %in0, %in1;", { "b16", "b16" }, { dreg }, { { 0 } }, r_##var, NULL, NULL }
+#define XSET(var, text, fmt, c, ftz, one, body, bool_and)                                          \
+    static void r_##var(IN in, OUT out)                                                            \
+    {                                                                                              \
+        uint32_t a = (uint32_t)in[0], b = (uint32_t)in[1];                                         \
+        bool lo = hcmp(c, hval(&fmt, a & 0xffff, ftz), hval(&fmt, b & 0xffff, ftz));               \
+        bool hi = hcmp(c, hval(&fmt, a >> 16, ftz), hval(&fmt, b >> 16, ftz));                     \
+        if (bool_and) { lo = lo && in[2]; hi = hi && in[2]; }                                      \
+        out[0] = (lo ? (uint32_t)(one) : 0) | (hi ? (uint32_t)(one) << 16 : 0);                    \
+    }                                                                                              \
+    static const conf_op var = { text, body, { "b32", "b32", "pred" }, { "b32" }, { { 0 } }, r_##var, NULL, NULL }
+HSET(set_lt_f16_f16, "set.lt.f16.f16", CONF_FMT_F16, LT, 0, SET_F16ONE, "b16");
+HSET(set_eq_ftz_f16_f16, "set.eq.ftz.f16.f16", CONF_FMT_F16, EQ, FTZ, SET_F16ONE, "b16");
+HSET(set_gtu_u32_f16, "set.gtu.u32.f16", CONF_FMT_F16, GTU, 0, 0xffffffffu, "u32");
+HSET(set_ne_u16_f16, "set.ne.u16.f16", CONF_FMT_F16, NE, 0, 0xffff, "u16");
+HSET(set_ge_bf16_bf16, "set.ge.bf16.bf16", CONF_FMT_BF16, GE, 0, SET_BF16ONE, "b16");
+HSET(set_eq_s32_bf16, "set.eq.s32.bf16", CONF_FMT_BF16, EQ, 0, 0xffffffffu, "s32");
+XSET(set_lt_f16x2_f16x2, "set.lt.f16x2.f16x2", CONF_FMT_F16, LT, 0, SET_F16ONE,
+     "set.lt.f16x2.f16x2 %out0, %in0, %in1;", 0);
+XSET(set_nan_u32_f16x2, "set.nan.u32.f16x2", CONF_FMT_F16, NANC, 0, 0xffff,
+     "set.nan.u32.f16x2 %out0, %in0, %in1;", 0);
+XSET(set_eq_ftz_s32_f16x2, "set.eq.ftz.s32.f16x2", CONF_FMT_F16, EQ, FTZ, 0xffff,
+     "set.eq.ftz.s32.f16x2 %out0, %in0, %in1;", 0);
+XSET(set_gtu_and_f16x2, "set.gtu.and.f16x2.f16x2", CONF_FMT_F16, GTU, 0, SET_F16ONE,
+     "set.gtu.and.f16x2.f16x2 %out0, %in0, %in1, %in2;", 1);
+XSET(set_eq_bf16x2_bf16x2, "set.eq.bf16x2.bf16x2", CONF_FMT_BF16, EQ, 0, SET_BF16ONE,
+     "set.eq.bf16x2.bf16x2 %out0, %in0, %in1;", 0);
+XSET(set_lt_u32_bf16x2, "set.lt.u32.bf16x2", CONF_FMT_BF16, LT, 0, 0xffff,
+     "set.lt.u32.bf16x2 %out0, %in0, %in1;", 0);
+static const conf_case c_xset[] = {
+    I3(0x3c004000, 0x40003c00, 1), I3(0x7e003c00, 0x3c007e00, 1), I3(0x00008000, 0x80000000, 0),
+    I3(0x7c00fc00, 0x7c00fc00, 1), I3(0x00010001, 0x00000000, 1), I3(0x83ff03ff, 0x00008000, 1),
+    I3(0x3c003c00, 0x3c003c00, 0),
+};
+static const conf_case c_bxset[] = {
+    I3(0x3f804000, 0x40003f80, 1), I3(0x7fc03f80, 0x3f807fc0, 1), I3(0x00008000, 0x80000000, 1),
+    I3(0x3f803f80, 0x3f803f80, 0),
+};
+static const conf_case c_xset_isa[] = {
+    /* 2 < 1 false in the low half, 1 < 2 true in the high half: 1.0 above, 0 below */
+    { { 0x3c004000, 0x40003c00, 1 }, { 0x3c000000 }, true },
+};
+static const conf_case c_hset_isa[] = { { { 0x3c00, 0x4000 }, { 0x3c00 }, true } /* 1 < 2 */ };
+
 static const conf_table tables[] = {
     CONF_TABLE(add_f16, c_h2), CONF_TABLE(add_f16, c_h2_isa), CONF_TABLE(add_rn_f16, c_h2), CONF_TABLE(sub_f16, c_h2),
     CONF_TABLE(mul_f16, c_h2), CONF_TABLE(fma_f16, c_h3), CONF_TABLE(fma_f16, c_h3_isa), CONF_TABLE(add_ftz_f16, c_h2), CONF_TABLE(mul_ftz_f16, c_h2),
@@ -314,6 +368,13 @@ static const conf_table tables[] = {
     CONF_TABLE(setp_gtu_f16, c_hsetp), CONF_TABLE(setp_ge_bf16, c_bsetp), CONF_TABLE(setp_ne_bf16, c_bsetp),
     CONF_TABLE(setp_lt_f16x2, c_xsetp), CONF_TABLE(setp_lt_f16x2, c_xsetp_isa), CONF_TABLE(setp_nan_f16x2, c_xsetp),
     CONF_TABLE(setp_eq_bf16x2, c_bxsetp),
+    CONF_TABLE(set_lt_f16_f16, c_hsetp), CONF_TABLE(set_lt_f16_f16, c_hset_isa),
+    CONF_TABLE(set_eq_ftz_f16_f16, c_hsetp), CONF_TABLE(set_gtu_u32_f16, c_hsetp),
+    CONF_TABLE(set_ne_u16_f16, c_hsetp), CONF_TABLE(set_ge_bf16_bf16, c_bsetp),
+    CONF_TABLE(set_eq_s32_bf16, c_bsetp), CONF_TABLE(set_lt_f16x2_f16x2, c_xset),
+    CONF_TABLE(set_lt_f16x2_f16x2, c_xset_isa), CONF_TABLE(set_nan_u32_f16x2, c_xset),
+    CONF_TABLE(set_eq_ftz_s32_f16x2, c_xset), CONF_TABLE(set_gtu_and_f16x2, c_xset),
+    CONF_TABLE(set_eq_bf16x2_bf16x2, c_bxset), CONF_TABLE(set_lt_u32_bf16x2, c_bxset),
 };
 
 START_TEST(half_row)
