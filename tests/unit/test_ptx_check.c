@@ -41,6 +41,13 @@ static const check_case cases[] = {
      "mov.u32 %r1, 0d3FF0000000000000;", "operand 2: a floating-point constant cannot be a .u32"},
     {"integer constant moved into an f32", "mov.f32 %f1, 0f00000000;", "mov.f32 %f1, 0;",
      "operand 2: the integer constant 0 cannot be a .f32 operand"},
+    /* set's type pairs (PTX ISA "set", "Half Precision Comparison Instructions: set") */
+    {"set from f16x2 into f32", "set.lt.u32.f16x2 %r1, %r2, %r3;", "set.lt.f32.f16x2 %r1, %r2, %r3;",
+     "has no form with destination type f32 and source type f16x2"},
+    {"set into f16x2 from f32", "set.lt.f16x2.f16x2 %r1, %r2, %r3;",
+     "set.lt.f16x2.f32 %r1, %f1, %f2;", "has no form with destination type f16x2 and source type f32"},
+    {"set.ftz on bf16x2", "set.lt.bf16x2.bf16x2 %r1, %r2, %r3;",
+     "set.lt.ftz.bf16x2.bf16x2 %r1, %r2, %r3;", "has no .ftz form with .bf16 types"},
     /* tensor cores */
     {"mma m16n8k16 f32.f16.f16.f32: C has four f32",
      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, "
