@@ -69,7 +69,8 @@ static bool load_vars(emu_module *mod, char *err, size_t errlen)
     const ptx_module *m = mod->ptx;
     for (uint32_t i = 0; i < m->nsyms; i++) {
         const ptx_symbol *s = &m->syms[i];
-        if (s->kind != PTX_SYM_VAR || s->owner != -1) continue;
+        /* function-scope variables too: each is its own symbol, so two functions' `g` differ */
+        if (s->kind != PTX_SYM_VAR) continue;
         if (s->space != PTX_SPACE_GLOBAL && s->space != PTX_SPACE_CONST) continue;
         uint64_t size = s->size ? s->size : 1;
         uint64_t a = emu_device_alloc(size, EMU_ALLOC_MODULE);

@@ -1,0 +1,214 @@
+/* test_handwritten_ptx.c: small PTX kernels written by hand, the way other toolchains and
+ * people write PTX rather than the way nvcc does (tests/ptx/handwritten/): mixed carry chains,
+ * set on halves, variables declared inside function bodies, vector registers and vector
+ * parameters, .pred and multiple return values, and address expressions ([var+imm],
+ * var+imm as a value). Each kernel k(.param .u64 out, .param .u64 in) runs one block of 32
+ * threads on every executor (conf_run compares the step and block executors); its output
+ * words are compared with a CPU reference written here from the PTX ISA's definitions. Each
+ * module also prints and parses back to the same IR (ptx_print round trip). */
+#include "tests/unit/conformance_harness.h"
+#include "tests/unit/ptx_kernels.h"
+#include "frontend/ptx.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { HW_THREADS = 32, HW_MAX_OUT = 512 };
+
+typedef struct hw_case {
+    const char *file;                     /* in tests/ptx/handwritten/ */
+    unsigned nout;                        /* 32-bit output words */
+    void (*ref)(const uint32_t *in, uint32_t *out);
+    unsigned nin;                         /* 32-bit input words (in[i] = hw_input(i)) */
+} hw_case;
+
+/* The input words every kernel reads: a fixed pseudo-random sequence with edge values. */
+static uint32_t hw_input(unsigned i)
+{
+    static const uint32_t edge[] = { 0, 1, 0xffffffffu, 0x80000000u, 0x7fffffffu, 2, 0xfffffffeu, 5 };
+    if (i < sizeof edge / sizeof edge[0]) return edge[i];
+    uint32_t x = i * 0x9e3779b9u;
+    x ^= x >> 15; x *= 0x85ebca6bu; x ^= x >> 13;
+    return x;
+}
+
+/* ---------------------------------------------------------------- references */
+
+/* The GPU's adder: a + b + cin in `bits` bits, and its carry out (PTX ISA add.cc/addc; sub.cc is
+ * a + ~b + 1 and subc a + ~b + CC.CF, so CC.CF after a subtraction is 1 when it did not borrow). */
+static uint64_t adder(uint64_t a, uint64_t b, unsigned cin, unsigned bits, unsigned *cout)
+{
+    unsigned __int128 m = bits == 64 ? ~0ull : (1ull << bits) - 1;
+    unsigned __int128 s = (unsigned __int128)(a & m) + (b & m) + cin;
+    *cout = (unsigned)(s >> bits) & 1;
+    return (uint64_t)(s & m);
+}
+
+static void ref_carry_mixed(const uint32_t *in, uint32_t *out)
+{
+    for (unsigned t = 0; t < HW_THREADS; t++) {
+        uint32_t a = in[t], b = in[t + 1], c = in[t + 2], d = in[t + 3], *o = &out[t * 6];
+        unsigned cf;
+        o[0] = (uint32_t)adder(a, ~b, 1, 32, &cf);
+        o[1] = (uint32_t)adder(c, d, cf, 32, &cf);
+        o[2] = (uint32_t)adder(0, 0, cf, 32, &cf);
+        o[3] = (uint32_t)adder(a, b, 0, 32, &cf);
+        o[4] = (uint32_t)adder(c, ~d, cf, 32, &cf);
+        o[5] = (uint32_t)adder(0, ~0u, cf, 32, &cf);
+    }
+}
+
+static void ref_mad_chain(const uint32_t *in, uint32_t *out)
+{
+    for (unsigned t = 0; t < HW_THREADS; t++) {
+        uint64_t a0 = in[t], a1 = in[t + 1], b = in[t + 2], e = in[t + 3];
+        unsigned __int128 p = (unsigned __int128)(a1 << 32 | a0) * b;
+        unsigned __int128 x = (unsigned __int128)(a1 * e) << 64 | (e * b);
+        unsigned __int128 y = (unsigned __int128)(a1 * a1) << 64 | (b * b);
+        unsigned __int128 d = x - y;
+        uint64_t borrow = x < y ? ~0ull : 0;
+        uint32_t *o = &out[t * 9];
+        o[0] = (uint32_t)p; o[1] = (uint32_t)(p >> 32); o[2] = (uint32_t)(p >> 64);
+        o[3] = (uint32_t)d; o[4] = (uint32_t)(d >> 32); o[5] = (uint32_t)(d >> 64);
+        o[6] = (uint32_t)(d >> 96); o[7] = (uint32_t)borrow; o[8] = (uint32_t)(borrow >> 32);
+    }
+}
+
+/* Halves: decoded exactly; .ftz flushes f16 subnormals to a zero of the same sign. */
+static double half(uint32_t h, bool bf, bool ftz)
+{
+    const conf_fmt *f = bf ? &CONF_FMT_BF16 : &CONF_FMT_F16;
+    h &= 0xffff;
+    bool sub = ((h >> f->mbits) & ((1u << f->ebits) - 1)) == 0 && (h & ((1u << f->mbits) - 1));
+    double v = conf_mf_decode(f, h);
+    return ftz && sub ? copysign(0.0, v) : v;
+}
+enum { C_LT, C_LE, C_GE, C_GT, C_EQ, C_NE, C_GTU, C_NEU };
+static bool fcmp(int c, double a, double b)
+{
+    bool un = isnan(a) || isnan(b);
+    switch (c) {
+    case C_LT: return a < b;
+    case C_LE: return a <= b;
+    case C_GE: return a >= b;
+    case C_GT: return a > b;
+    case C_EQ: return a == b;
+    case C_NE: return !un && a != b;
+    case C_GTU: return un || a > b;
+    default: return un || a != b;
+    }
+}
+/* set.c.dtype.{f16x2,bf16x2}: per half, `one` when true (c combined by or with `orc`) */
+static uint32_t set_x2(int c, uint32_t a, uint32_t b, bool bf, bool ftz, uint32_t one, bool orc)
+{
+    uint32_t d = 0;
+    for (unsigned h = 0; h < 2; h++)
+        if (fcmp(c, half(a >> (16 * h), bf, ftz), half(b >> (16 * h), bf, ftz)) || orc)
+            d |= one << (16 * h);
+    return d;
+}
+
+static void ref_set_half_pairs(const uint32_t *in, uint32_t *out)
+{
+    for (unsigned t = 0; t < HW_THREADS; t++) {
+        uint32_t a = in[t], b = in[t + 1], *o = &out[t * 5];
+        o[0] = set_x2(C_LT, a, b, false, false, 0x3c00, false);
+        o[1] = set_x2(C_GTU, a, b, false, false, 0xffff, false);
+        o[2] = set_x2(C_EQ, a, b, false, true, 0xffff, false);
+        o[3] = set_x2(C_NE, a, b, true, false, 0x3f80, false);
+        o[4] = set_x2(C_LE, a, b, true, false, 0xffff, t & 1);
+    }
+}
+
+static void ref_set_half_scalar(const uint32_t *in, uint32_t *out)
+{
+    for (unsigned t = 0; t < HW_THREADS; t++) {
+        uint32_t a = in[t], b = in[t + 1], *o = &out[t * 5];
+        o[0] = fcmp(C_LT, half(a, false, false), half(b, false, false)) ? 0x3c00 : 0;
+        o[1] = fcmp(C_GE, half(a, true, false), half(b, true, false)) ? 0x3f80 : 0;
+        o[2] = fcmp(C_NEU, half(a, false, false), half(b, false, false)) ? 0xffffffffu : 0;
+        o[3] = fcmp(C_LT, conf_f32(a), conf_f32(b)) ? 0x3c00 : 0;
+        o[4] = fcmp(C_GT, half(a, true, false), half(b, true, false)) ? 0xffff : 0;
+    }
+}
+
+static const hw_case cases[] = {
+    { "carry_mixed.ptx", 6 * HW_THREADS, ref_carry_mixed, HW_THREADS + 3 },
+    { "mad_chain.ptx", 9 * HW_THREADS, ref_mad_chain, HW_THREADS + 3 },
+    { "set_half_pairs.ptx", 5 * HW_THREADS, ref_set_half_pairs, HW_THREADS + 1 },
+    { "set_half_scalar.ptx", 5 * HW_THREADS, ref_set_half_scalar, HW_THREADS + 1 },
+};
+
+static char *read_case(const hw_case *c, char *path, size_t plen)
+{
+    snprintf(path, plen, "tests/ptx/handwritten/%s", c->file);
+    size_t len;
+    char *text = pk_read_file(path, &len);
+    ck_assert_msg(text != NULL, "cannot read %s", path);
+    return text;
+}
+
+START_TEST(runs_like_the_reference)
+{
+    const hw_case *c = &cases[_i];
+    char path[256];
+    char *text = read_case(c, path, sizeof path);
+    uint32_t *out = conf_dev_alloc(HW_MAX_OUT * 4), *in = conf_dev_alloc(HW_MAX_OUT * 4);
+    uint32_t host_in[HW_MAX_OUT] = { 0 }, want[HW_MAX_OUT] = { 0 };
+    ck_assert(c->nout <= HW_MAX_OUT && c->nin <= HW_MAX_OUT);
+    for (unsigned i = 0; i < c->nin; i++) in[i] = host_in[i] = hw_input(i);
+    c->ref(host_in, want);
+    uint64_t params[2] = { conf_dev_addr(out), conf_dev_addr(in) };
+    conf_result r;
+    conf_status st = conf_run_k(path, text, pk_dim3(1, 1, 1), pk_dim3(HW_THREADS, 1, 1), 0,
+                                params, 2, &r);
+    ck_assert_msg(st == CONF_OK, "%s: %s: %s", path, conf_status_name(st), r.message);
+    for (unsigned i = 0; i < c->nout; i++)
+        ck_assert_msg(out[i] == want[i], "%s: word %u: got 0x%08x, want 0x%08x", path, i, out[i],
+                      want[i]);
+    conf_dev_free(out);
+    conf_dev_free(in);
+    free(text);
+}
+END_TEST
+
+START_TEST(prints_and_parses_back)
+{
+    const hw_case *c = &cases[_i];
+    char path[256];
+    char *text = read_case(c, path, sizeof path);
+    ptx_module *m = pk_parse(text, path);
+    char *printed = NULL;
+    size_t plen = 0;
+    FILE *f = open_memstream(&printed, &plen);
+    ck_assert(f != NULL);
+    ptx_print(m, f);
+    fclose(f);
+    ptx_diag d = { 0 };
+    ptx_module *back = ptx_parse(printed, plen, path, &d);
+    ck_assert_msg(back != NULL, "%s: the printed module does not parse:\n%s\n%s", path,
+                  d.text ? d.text : "", printed);
+    char why[512] = "";
+    ck_assert_msg(ptx_module_equal(m, back, why, sizeof why), "%s: round trip differs: %s",
+                  path, why);
+    ptx_module_free(back);
+    ptx_module_free(m);
+    ptx_diag_free(&d);
+    free(printed);
+    free(text);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("handwritten_ptx");
+    TCase *tc = tcase_create("kernels");
+    tcase_set_timeout(tc, 60);
+    int n = (int)(sizeof cases / sizeof cases[0]);
+    tcase_add_loop_test(tc, runs_like_the_reference, 0, n);
+    tcase_add_loop_test(tc, prints_and_parses_back, 0, n);
+    suite_add_tcase(s, tc);
+    return conf_main(s);
+}
