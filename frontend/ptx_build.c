@@ -1927,6 +1927,18 @@ static void lower_name(ptx_builder *b, const node *n, ptx_operand *o, const lowe
     if (bd) {
         if (bd->kind == BIND_REG) {
             o->reg = bd->id;
+            unsigned vec = b->regs.v[bd->id].vec;
+            if (vec > 1) {
+                /* A whole .v2/.v4 register stands for the brace list of its components, so
+                 * that everything taking {a, b, c, d} takes it (ld/st/mov .v4, call lists). */
+                o->kind = PTX_OPD_VEC;
+                o->nelem = (uint8_t)vec;
+                o->elems = ptx_arena_alloc_raw(b->a, vec * sizeof(ptx_operand));
+                for (unsigned k = 0; k < vec; k++)
+                    o->elems[k] = (ptx_operand){.kind = PTX_OPD_REG, .reg = bd->id,
+                                                .sym = -1, .comp = (uint8_t)k};
+                o->reg = -1;
+            }
         } else {
             o->kind = PTX_OPD_SYM;
             o->sym = bd->id;

@@ -210,8 +210,6 @@ static void check_data(check_ctx *c, const ptx_operand *o, unsigned idx, enum ex
         return;
     }
     if (vec > 1 && (o->kind == PTX_OPD_REG || o->kind == PTX_OPD_IMM)) {
-        if (o->kind == PTX_OPD_REG && o->reg >= 0 && c->f->regs[o->reg].vec == vec)
-            return;   /* a .v4 register */
         fail(c, "operand %u: .v%u needs a vector operand {...}", idx + 1, vec);
         return;
     }
@@ -267,8 +265,6 @@ static bool check_elems(check_ctx *c, unsigned idx, unsigned want, unsigned bits
     if (idx >= c->in->nops)
         return false;
     const ptx_operand *o = &c->in->ops[idx];
-    if (o->kind == PTX_OPD_REG && o->reg >= 0 && c->f->regs[o->reg].vec > 1)
-        return true;   /* a .v2/.v4 register stands for its components */
     if (o->kind != PTX_OPD_VEC && o->kind != PTX_OPD_REG && o->kind != PTX_OPD_SINK &&
         o->kind != PTX_OPD_IMM && o->kind != PTX_OPD_FIMM32 && o->kind != PTX_OPD_FIMM64) {
         fail(c, "operand %u (%s) must be a register or a vector of registers", idx + 1, what);
@@ -929,7 +925,18 @@ static void check_instr(check_ctx *c)
         break;
     case PTX_OP_MOV:
         check_count(c, 2, 2);
-        if (n == 2 && o[0].kind == PTX_OPD_REG &&
+        if (n == 2 && in->vec > 1) {
+            /* mov.v2/.v4: element by element between vectors (registers or brace lists) */
+            for (unsigned i = 0; i < 2; i++) {
+                if (o[i].kind != PTX_OPD_VEC || o[i].nelem != in->vec) {
+                    fail(c, "operand %u: mov.v%u needs a vector of %u elements", i + 1, in->vec,
+                         in->vec);
+                    break;
+                }
+                for (unsigned k = 0; k < in->vec; k++)
+                    check_reg(c, &o[i].elems[k], i, E_T0);
+            }
+        } else if (n == 2 && o[0].kind == PTX_OPD_REG &&
             (o[1].kind == PTX_OPD_REG || o[1].kind == PTX_OPD_IMM || is_fimm(&o[1]))) {
             check_reg(c, &o[0], 0, E_T0);
             check_reg(c, &o[1], 1, E_T0);

@@ -8,6 +8,8 @@
  * loop is the bare conversion; a conversion that rounds in a directed host mode runs under
  * emu_exec_rounded. */
 #include "emulator/emu_internal.h"
+
+#include <assert.h>
 #include "emulator/sem/sem.h"
 
 /* ---------------------------------------------------------------- mov, mapa, getctarank */
@@ -18,6 +20,25 @@ static void x_mov(emu_ctx *c, const emu_uop *u)
     uint64_t ba[EMU_WARP_SIZE];
     const uint64_t *a = emu_src(c, &u->opd[1], t, ba);
     EMU_LANEWISE(c, &u->opd[0], t, a[l]);
+}
+
+/* mov.v2/.v4.type {d...}, {a...}: element-wise (a vector register is the list of its
+ * components); every source is read before any destination is written. */
+static void x_mov_vec(emu_ctx *c, const emu_uop *u)
+{
+    uint8_t t = u->type;
+    const emu_opd *d = emu_opd_elems(c, &u->opd[0]), *a = emu_opd_elems(c, &u->opd[1]);
+    unsigned n = (unsigned)u->opd[0].imm;
+    uint64_t v[4][EMU_WARP_SIZE];
+    assert(n <= 4);
+    for (unsigned k = 0; k < n; k++) {
+        uint64_t ba[EMU_WARP_SIZE];
+        memcpy(v[k], emu_src(c, &a[k], t, ba), sizeof v[k]);
+    }
+    for (unsigned k = 0; k < n; k++) {
+        const uint64_t *vk = v[k];
+        EMU_LANEWISE(c, &d[k], t, vk[l]);
+    }
 }
 
 static bool is_pair(const emu_opd *o)
@@ -362,6 +383,10 @@ emu_exec_fn emu_select_cvt(emu_code *code, emu_uop *u)
             return x_mov128;
         }
         if (emu_type_bits[t0] > 64) return NULL;
+        if (in->vec > 1)
+            return u->opd[0].kind == EMU_OPD_VEC && u->opd[1].kind == EMU_OPD_VEC &&
+                   u->opd[0].imm == in->vec && u->opd[1].imm == in->vec && in->vec <= 4
+                       ? x_mov_vec : NULL;
         return x_mov;
     case PTX_OP_MAPA: return in->nops == 3 ? x_mapa : NULL;
     case PTX_OP_GETCTARANK: return in->nops == 2 ? x_getctarank : NULL;

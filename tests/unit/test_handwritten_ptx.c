@@ -134,11 +134,39 @@ static void ref_set_half_scalar(const uint32_t *in, uint32_t *out)
     }
 }
 
+static void ref_fscope_vars(const uint32_t *in, uint32_t *out)
+{
+    static const uint32_t tab_f[2] = { 100, 200 }, tab_g[2] = { 7, 9 };
+    for (unsigned t = 0; t < HW_THREADS; t++) {
+        unsigned i = t & 1;
+        out[t * 4] = tab_f[i] * 3;
+        out[t * 4 + 1] = tab_g[1 - i] * 5;   /* from_g's buf, written by thread t ^ 1 */
+        out[t * 4 + 2] = 10 + HW_THREADS;    /* count after every thread's atom.add */
+        out[t * 4 + 3] = t ^ 31;             /* the entry's own buf */
+    }
+}
+
+static void ref_vec_regs(const uint32_t *in, uint32_t *out)
+{
+    for (unsigned t = 0; t < HW_THREADS; t++) {
+        uint32_t v[4] = { in[t], in[t + 1], in[t + 2], in[t + 3] }, *o = &out[t * 8];
+        uint32_t w[4] = { v[0] + v[3], v[1] - v[2], v[2], v[3] };
+        memcpy(o, w, sizeof w);
+        uint32_t s = w[0] ^ w[3];
+        o[4] = s;
+        o[5] = s + w[1];
+        o[6] = t;
+        o[7] = (uint32_t)conf_b32((float)t * 2.0f);
+    }
+}
+
 static const hw_case cases[] = {
     { "carry_mixed.ptx", 6 * HW_THREADS, ref_carry_mixed, HW_THREADS + 3 },
     { "mad_chain.ptx", 9 * HW_THREADS, ref_mad_chain, HW_THREADS + 3 },
     { "set_half_pairs.ptx", 5 * HW_THREADS, ref_set_half_pairs, HW_THREADS + 1 },
     { "set_half_scalar.ptx", 5 * HW_THREADS, ref_set_half_scalar, HW_THREADS + 1 },
+    { "fscope_vars.ptx", 4 * HW_THREADS, ref_fscope_vars, 0 },
+    { "vec_regs.ptx", 8 * HW_THREADS, ref_vec_regs, HW_THREADS + 3 },
 };
 
 static char *read_case(const hw_case *c, char *path, size_t plen)
