@@ -1046,17 +1046,13 @@ static void reg_param(ptx_builder *b)
         ptx_b_error(b, b->d.nline, b->d.ncol, ".reg %s '%.*s' has no type", what, nl, ns);
         return;
     }
-    if (t == PTX_TYPE_PRED) {
-        ptx_b_error(b, b->d.nline, b->d.ncol, ".reg %s '%.*s' cannot be a .pred: parameters "
-                    "must be at least 32 bits (pass a .u32 and use setp)", what, nl, ns);
-        return;
-    }
+    /* .pred parameters and return values: ptxas takes them (with a warning) */
     if (ptx_type_kind(t) == 'O') {
         ptx_b_error(b, b->d.nline, b->d.ncol, ".reg %s '%.*s' cannot have the opaque type .%s",
                     what, nl, ns, ptx_type_name(t));
         return;
     }
-    if (ptx_type_bits(t) < 32) {
+    if (ptx_type_bits(t) < 32 && t != PTX_TYPE_PRED && b->d.vec <= 1) {
         ptx_b_error(b, b->d.nline, b->d.ncol, ".reg %s '%.*s' is .%s: .reg parameters must be at "
                     "least 32 bits (promote it to .b32, or use .param)", what, nl, ns,
                     ptx_type_name(t));
@@ -1067,10 +1063,10 @@ static void reg_param(ptx_builder *b)
                     "array, <N> range or initialiser)", what, nl, ns);
         return;
     }
-    if (b->d.vec > 1 || t == PTX_TYPE_B128) {
-        ptx_b_error(b, b->d.nline, b->d.ncol, ".reg %s '%.*s': ptxsim supports scalar .reg "
-                    "parameters of 32 or 64 bits; pass vectors and .b128 through .param", what,
-                    nl, ns);
+    if (t == PTX_TYPE_B128 || (b->d.vec > 1 && t == PTX_TYPE_PRED)) {
+        ptx_b_error(b, b->d.nline, b->d.ncol, ".reg %s '%.*s': ptxsim supports .reg parameters "
+                    "of scalars and .v2/.v4 vectors up to 64 bits an element; pass .b128 "
+                    "through .param", what, nl, ns);
         return;
     }
     ptx_symbol ps = {0};
@@ -1078,8 +1074,8 @@ static void reg_param(ptx_builder *b)
     ps.kind = PTX_SYM_PARAM;
     ps.space = PTX_SPACE_REG;
     ps.type = (uint8_t)t;
-    ps.vec = 1;
-    ps.size = ptx_type_bits(t) / 8;
+    ps.vec = (uint8_t)(b->d.vec > 1 ? b->d.vec : 1);
+    ps.size = (t == PTX_TYPE_PRED ? 1 : ptx_type_bits(t) / 8) * ps.vec;
     ps.align = (uint32_t)ps.size;
     ps.owner = b->in_proto ? -1 : b->fn;
     ps.func = -1;
@@ -1321,9 +1317,10 @@ static int32_t place_param(ptx_builder *b, const ptx_symbol *ps, bool ret)
             ptx_b_error(b, ps->line, 1, "redeclaration of parameter '%s'", nm);
             return id;
         }
-        ptx_reg r = {.name = (char *)nm, .type = ps->type, .nslots = 1, .slot = b->nslots,
-                     .vec = 1, .scope = PTX_REG_SCOPE_PARAM};
-        b->nslots++;
+        uint8_t vec = ps->vec > 1 ? ps->vec : 1;
+        ptx_reg r = {.name = (char *)nm, .type = ps->type, .nslots = vec, .slot = b->nslots,
+                     .vec = vec, .scope = PTX_REG_SCOPE_PARAM};
+        b->nslots += vec;
         PUSH(b->regs, r);
         b->syms.v[id].reg = (int32_t)b->regs.n - 1;
         bind(b, nm, (uint32_t)strlen(nm), BIND_REG, (int32_t)b->regs.n - 1);

@@ -667,6 +667,25 @@ static void check_async(check_ctx *c)
     }
 }
 
+/* One register operand of a call for a .reg parameter (or one element of a vector one): a
+ * register of an agreeing type (a component of a vector register counts as one), or, for an
+ * argument, a constant. */
+static void check_reg_arg(check_ctx *c, const ptx_operand *o, const ptx_symbol *ps, bool ret,
+                          const char *what, const char *pwhat, unsigned idx, const char *name)
+{
+    if (o->kind == PTX_OPD_REG && o->reg >= 0) {
+        const ptx_reg *r = &c->f->regs[o->reg];
+        if (!type_agrees((ptx_type)ps->type, (ptx_type)r->type, false))
+            fail(c, "%s %u: register '%s' is .%s, but %s '%s' of %s is .%s", what, idx + 1,
+                 r->name, type_text((ptx_type)r->type), pwhat, ps->name, name,
+                 type_text((ptx_type)ps->type));
+    } else if (ret || (o->kind != PTX_OPD_IMM && o->kind != PTX_OPD_FIMM32 &&
+                       o->kind != PTX_OPD_FIMM64)) {
+        fail(c, "%s %u: %s '%s' of %s is a .reg parameter: pass a register%s", what, idx + 1,
+             pwhat, ps->name, name, ret ? "" : " or a constant");
+    }
+}
+
 /* call [(rets),] callee [, (args)] [, prototype | targets]: against the callee's (or the
  * prototype's) parameter list. Counts must match; .reg parameters and return values must agree
  * with the registers passed (PTX ISA: the arguments and return variables "must have type and
@@ -711,17 +730,19 @@ static void check_call(check_ctx *c)
             continue;
         const char *what = ret ? "return value" : "argument";
         const char *pwhat = ret ? "return parameter" : "parameter";
-        if (o->kind == PTX_OPD_REG && o->reg >= 0) {
-            const ptx_reg *r = &c->f->regs[o->reg];
-            if (r->vec > 1 || !type_agrees((ptx_type)ps->type, (ptx_type)r->type, false))
-                fail(c, "%s %u: register '%s' is .%s, but %s '%s' of %s is .%s", what, idx + 1,
-                     r->name, type_text((ptx_type)r->type), pwhat, ps->name, name,
-                     type_text((ptx_type)ps->type));
-        } else if (ret || (o->kind != PTX_OPD_IMM && o->kind != PTX_OPD_FIMM32 &&
-                           o->kind != PTX_OPD_FIMM64)) {
-            fail(c, "%s %u: %s '%s' of %s is a .reg parameter: pass a register%s", what,
-                 idx + 1, pwhat, ps->name, name, ret ? "" : " or a constant");
+        if (ps->vec > 1) {
+            /* a vector parameter takes a vector register or a brace list of its elements */
+            if (o->kind != PTX_OPD_VEC || o->nelem != ps->vec) {
+                fail(c, "%s %u: %s '%s' of %s is a .v%u .reg parameter: pass a .v%u register or "
+                     "a list of %u", what, idx + 1, pwhat, ps->name, name, ps->vec, ps->vec,
+                     ps->vec);
+                continue;
+            }
+            for (unsigned e = 0; e < o->nelem; e++)
+                check_reg_arg(c, &o->elems[e], ps, ret, what, pwhat, idx, name);
+            continue;
         }
+        check_reg_arg(c, o, ps, ret, what, pwhat, idx, name);
     }
 }
 

@@ -136,7 +136,7 @@ static void decode_operand(decoder *d, const ptx_operand *o, uint8_t itype, emu_
             break;
         }
         out->kind = EMU_OPD_REG;
-        out->bits = r->nslots == 2 ? 128 : emu_type_bits[r->type];
+        out->bits = emu_type_bits[r->type];   /* a .b128 is 128; a .v2 component its type */
         if (emu_is_signed(r->type)) out->flags |= EMU_OPD_F_SIGNED;
         if (r->vec > 1) out->flags |= EMU_OPD_F_COMPONENT;
         if (o->neg) out->flags |= EMU_OPD_F_NEG;

@@ -334,6 +334,71 @@ static uint8_t type_of_size(uint64_t size)
                                                                             : PTX_TYPE_B8;
 }
 
+/* The element k of a .reg argument or return operand: a scalar is its own element 0; a vector
+ * parameter takes a brace list (a vector register is one: the frontend expands it). */
+static const ptx_operand *reg_param_elem(const ptx_operand *o, unsigned k)
+{
+    if (o->kind == PTX_OPD_VEC) return k < o->nelem ? &o->elems[k] : NULL;
+    return k == 0 ? o : NULL;
+}
+
+/* A callee's .reg parameter register r (scalar, .pred, or .v2/.v4: one row per component)
+ * starts as the argument a's value in each lane of mask. A predicate keeps its lanes as one
+ * mask in its row's first word. Arguments passed by address (a .param of the caller) are read
+ * from its local memory, psz bytes. */
+static void reg_param_in(emu_ctx *c, emu_warp *w, size_t reg_base, const ptx_reg *r,
+                         const ptx_operand *a, bool by_addr, uint64_t src, uint64_t psz,
+                         uint32_t mask)
+{
+    unsigned n = r->vec > 1 ? r->vec : 1;
+    bool pred = r->type == PTX_TYPE_PRED;
+    uint64_t es = pred ? 1 : emu_type_bits[r->type] / 8;
+    uint64_t keep = es >= 8 ? UINT64_MAX : (UINT64_C(1) << (es * 8)) - 1;
+    for (unsigned k = 0; k < n; k++) {
+        uint64_t *row = w->regs + reg_base + (size_t)(r->slot + k) * EMU_WARP_SIZE;
+        const ptx_operand *e = reg_param_elem(a, k);
+        for (uint32_t mk = mask; mk; mk &= mk - 1) {
+            int l = __builtin_ctz(mk);
+            uint64_t v = 0;
+            if (by_addr) {
+                const uint8_t *lb = w->local + (size_t)l * w->local_per_thread;
+                if (src + psz <= w->local_per_thread && (k + 1) * es <= psz)
+                    memcpy(&v, lb + src + k * es, es < 8 ? es : 8);
+            } else if (e) {
+                v = emu_read(c, e, l, r->type);
+            }
+            if (pred) row[0] = (row[0] & ~(UINT64_C(1) << l)) | ((v & 1) << l);
+            else row[l] = v & keep;
+        }
+    }
+}
+
+/* The callee's .reg return register r goes to the caller's operand d (through cc, a context on
+ * the caller's frame) in each lane of lanes, or to its local memory when passed by address. */
+static void reg_param_out(emu_ctx *cc, emu_warp *w, size_t callee_base, const ptx_reg *r,
+                          const ptx_operand *d, bool by_addr, uint64_t dst, uint64_t rsz,
+                          uint32_t lanes)
+{
+    unsigned n = r->vec > 1 ? r->vec : 1;
+    bool pred = r->type == PTX_TYPE_PRED;
+    uint64_t es = pred ? 1 : emu_type_bits[r->type] / 8;
+    for (unsigned k = 0; k < n; k++) {
+        const uint64_t *row = w->regs + callee_base + (size_t)(r->slot + k) * EMU_WARP_SIZE;
+        const ptx_operand *e = reg_param_elem(d, k);
+        for (uint32_t mk = lanes; mk; mk &= mk - 1) {
+            int l = __builtin_ctz(mk);
+            uint64_t v = pred ? (row[0] >> l) & 1 : row[l];
+            if (by_addr) {
+                uint8_t *lb = w->local + (size_t)l * w->local_per_thread;
+                if (dst + rsz <= w->local_per_thread && (k + 1) * es <= rsz)
+                    memcpy(lb + dst + k * es, &v, es < 8 ? es : 8);
+            } else if (e) {
+                emu_write(cc, e, l, v, r->type);
+            }
+        }
+    }
+}
+
 bool emu_call_push(emu_ctx *c, const emu_func *callee, uint32_t mask, const ptx_instr *call)
 {
     emu_warp *w = c->w;
@@ -391,26 +456,13 @@ bool emu_call_push(emu_ctx *c, const emu_func *callee, uint32_t mask, const ptx_
             uint64_t psz = m->syms[ps].size ? m->syms[ps].size : 8;
             uint64_t dst = base + mod->frame_off[ps];
             const ptx_operand *a = &args->elems[p];
-            uint64_t src;
+            uint64_t src = 0;
             bool by_addr = param_operand_addr(mod, fr, a, &src);
             if (m->syms[ps].space == PTX_SPACE_REG) {
                 /* a .reg parameter: the callee's register starts as the argument's value */
                 int32_t pr = m->syms[ps].reg;
                 if (pr < 0 || (uint32_t)pr >= cfn->nregs) continue;
-                uint64_t *row = w->regs + reg_base + (size_t)cfn->regs[pr].slot * EMU_WARP_SIZE;
-                uint64_t keep = psz >= 8 ? UINT64_MAX : (UINT64_C(1) << (psz * 8)) - 1;
-                for (uint32_t mk = mask; mk; mk &= mk - 1) {
-                    int l = __builtin_ctz(mk);
-                    uint64_t v = 0;
-                    if (by_addr) {
-                        const uint8_t *lb = w->local + (size_t)l * w->local_per_thread;
-                        if (src + psz <= w->local_per_thread)
-                            memcpy(&v, lb + src, psz < 8 ? psz : 8);
-                    } else {
-                        v = emu_read(c, a, l, m->syms[ps].type);
-                    }
-                    row[l] = v & keep;
-                }
+                reg_param_in(c, w, reg_base, &cfn->regs[pr], a, by_addr, src, psz, mask);
                 continue;
             }
             for (uint32_t mk = mask; mk; mk &= mk - 1) {
@@ -464,7 +516,7 @@ void emu_frame_return(emu_ctx *c)
             uint64_t rsz = m->syms[rs].size ? m->syms[rs].size : 8;
             uint64_t src = cf->local_base + mod->frame_off[rs];
             const ptx_operand *d = &rets->elems[r];
-            uint64_t dst;
+            uint64_t dst = 0;
             bool by_addr = param_operand_addr(mod, caller, d, &dst);
             if (by_addr && dst + rsz <= w->local_per_thread && dst + rsz > w->local_dirty)
                 w->local_dirty = dst + rsz;
@@ -472,18 +524,7 @@ void emu_frame_return(emu_ctx *c)
                 /* a .reg return value: the callee's register goes to the caller's operand */
                 int32_t rr = m->syms[rs].reg;
                 if (rr < 0 || (uint32_t)rr >= cfn->nregs) continue;
-                const uint64_t *row = w->regs + cf->reg_base +
-                                      (size_t)cfn->regs[rr].slot * EMU_WARP_SIZE;
-                for (uint32_t mk = lanes; mk; mk &= mk - 1) {
-                    int l = __builtin_ctz(mk);
-                    if (by_addr) {
-                        uint8_t *lb = w->local + (size_t)l * w->local_per_thread;
-                        if (dst + rsz <= w->local_per_thread)
-                            memcpy(lb + dst, &row[l], rsz < 8 ? rsz : 8);
-                    } else {
-                        emu_write(&cc, d, l, row[l], m->syms[rs].type);
-                    }
-                }
+                reg_param_out(&cc, w, cf->reg_base, &cfn->regs[rr], d, by_addr, dst, rsz, lanes);
                 continue;
             }
             for (uint32_t mk = lanes; mk; mk &= mk - 1) {

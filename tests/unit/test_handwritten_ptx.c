@@ -160,6 +160,37 @@ static void ref_vec_regs(const uint32_t *in, uint32_t *out)
     }
 }
 
+static void ref_func_pred(const uint32_t *in, uint32_t *out)
+{
+    for (unsigned t = 0; t < HW_THREADS; t++) {
+        uint32_t x = in[t];
+        bool p = x & 1;
+        out[t * 2] = p;
+        out[t * 2 + 1] = (t & 1) ? (!p ? t : x) : (p ? 111 : 222);
+    }
+}
+
+static void ref_func_multi_ret(const uint32_t *in, uint32_t *out)
+{
+    for (unsigned t = 0; t < HW_THREADS; t++) {
+        uint32_t a = in[t], b = in[t + 1] | 1, *o = &out[t * 8];
+        const uint32_t *v = &in[(t & 7) * 4];
+        uint32_t lo = v[0], hi = v[0];
+        for (unsigned k = 1; k < 4; k++) {
+            lo = v[k] < lo ? v[k] : lo;
+            hi = v[k] > hi ? v[k] : hi;
+        }
+        o[0] = a / b;
+        o[1] = a % b;
+        o[2] = (uint32_t)conf_b32((float)(a / b));   /* cvt.rn.f32.u32: the host rounds to nearest */
+        o[3] = b;
+        o[4] = a;
+        o[5] = hi;
+        o[6] = lo;
+        o[7] = hi;
+    }
+}
+
 static const hw_case cases[] = {
     { "carry_mixed.ptx", 6 * HW_THREADS, ref_carry_mixed, HW_THREADS + 3 },
     { "mad_chain.ptx", 9 * HW_THREADS, ref_mad_chain, HW_THREADS + 3 },
@@ -167,6 +198,8 @@ static const hw_case cases[] = {
     { "set_half_scalar.ptx", 5 * HW_THREADS, ref_set_half_scalar, HW_THREADS + 1 },
     { "fscope_vars.ptx", 4 * HW_THREADS, ref_fscope_vars, 0 },
     { "vec_regs.ptx", 8 * HW_THREADS, ref_vec_regs, HW_THREADS + 3 },
+    { "func_pred.ptx", 2 * HW_THREADS, ref_func_pred, HW_THREADS },
+    { "func_multi_ret.ptx", 8 * HW_THREADS, ref_func_multi_ret, HW_THREADS + 3 },
 };
 
 static char *read_case(const hw_case *c, char *path, size_t plen)

@@ -655,8 +655,8 @@ static const struct {
     {HEADER ".entry k()\n{\n", "t.ptx:6:1: error: in function 'k': syntax error, unexpected end of file"},
     {HEADER ".global .u32 big[4294967296][4294967296] = {1};\n",
      "t.ptx:4:14: error: variable 'big' is larger than 1099511627776 bytes"},
-    {HEADER ".func f(.reg .pred a)\n{\nret;\n}\n",
-     "t.ptx:4:20: error: in function 'f': .reg parameter 'a' cannot be a .pred"},
+    {HEADER ".func f(.reg .v4 .pred a)\n{\nret;\n}\n",
+     "t.ptx:4:24: error: in function 'f': .reg parameter 'a': ptxsim supports .reg parameters"},
 };
 
 START_TEST(error_messages)

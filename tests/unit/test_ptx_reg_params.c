@@ -1,6 +1,6 @@
 /* test_ptx_reg_params.c: .func parameters and return values in the .reg state space (PTX ISA
  * "Function Declarations and Definitions", ".func"): the IR (a parameter symbol bound to a
- * register of the callee), the printer's round trip, what the ISA rejects (predicates, sub-word
+ * register of the callee), the printer's round trip, what ptxsim rejects (sub-word scalars, .b128
  * and array .reg parameters, .reg parameters of an .entry), the call checks, and the emulator's
  * call ABI: recursion through .reg parameters, mixed .reg and .param parameters, 64-bit values,
  * immediates as arguments, an indirect call through a .callprototype. */
@@ -164,11 +164,16 @@ static const struct bad_case {
     const char *src;
     const char *msg;
 } bad[] = {
-    {".func f(.reg .pred p)\n{\n  ret;\n}\n", "cannot be a .pred"},
-    {".func (.reg .pred p) f()\n{\n  ret;\n}\n", "return parameter 'p' cannot be a .pred"},
     {".func f(.reg .u16 h)\n{\n  ret;\n}\n", "must be at least 32 bits"},
     {".func f(.reg .b32 a[4])\n{\n  ret;\n}\n", "must be a single register"},
-    {".func f(.reg .v4 .b32 a)\n{\n  ret;\n}\n", "scalar .reg parameters"},
+    {".func f(.reg .v2 .pred a)\n{\n  ret;\n}\n", "scalars and .v2/.v4 vectors"},
+    {".func f(.reg .b128 a)\n{\n  ret;\n}\n", "pass .b128 through .param"},
+    {".func f(.reg .v4 .b32 a)\n{\n  ret;\n}\n"
+     ".entry k()\n{\n  .reg .b32 %r;\n  call f, (%r);\n  ret;\n}\n",
+     "argument 1: parameter 'a' of f is a .v4 .reg parameter: pass a .v4 register or a list of 4"},
+    {".func (.reg .pred p) f()\n{\n  ret;\n}\n"
+     ".entry k()\n{\n  .reg .b32 %r;\n  call (%r), f, ();\n  ret;\n}\n",
+     "return value 1: register '%r' is .b32, but return parameter 'p' of f is .pred"},
     {".entry k(.reg .b32 a)\n{\n  ret;\n}\n", ".entry parameters must be in the .param"},
     {".func f(.reg .b32 a, .reg .b32 a)\n{\n  ret;\n}\n", "redeclaration of parameter 'a'"},
     {".func (.reg .b32 r) f(.reg .b32 a)\n{\n  mov.b32 r, a;\n  ret;\n}\n"
