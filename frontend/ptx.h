@@ -95,7 +95,8 @@ typedef enum ptx_operand_kind {
     PTX_OPD_FIMM64,  /* imm = IEEE double bits (0dXXXX..., or a decimal float literal) */
     PTX_OPD_ADDR,    /* [base+imm]: base is reg >= 0, or sym >= 0, or neither (absolute);
                         comp = 1 for an address written [a].unified (ld of a .unified
-                        variable) */
+                        variable); comp = PTX_ADDR_VALUE for base+imm written without
+                        brackets as a source value (mov %rd, var+8): the address itself */
     PTX_OPD_SYM,     /* a symbol used as a value (its address; a function name in call/mov) */
     PTX_OPD_LABEL,   /* imm = target instruction index (bra, brx.idx label lists) */
     PTX_OPD_VEC,     /* {a, b, c, d}: nelem elements in elems */
@@ -113,6 +114,8 @@ typedef enum ptx_operand_kind {
  * - A name resolving to a variable gives PTX_OPD_SYM (mov %r, sym: its address); in brackets
  *   PTX_OPD_ADDR with sym. brx.idx's .branchtargets operand is a LIST of LABELs. A call's
  *   prototype operand is a SYM of the prototype's function. */
+#define PTX_ADDR_VALUE 2
+
 typedef struct ptx_operand {
     uint8_t kind;       /* ptx_operand_kind */
     bool neg;           /* !%p for predicates, -%r for vmad operands; -x is folded into imm for numbers */

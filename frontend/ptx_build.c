@@ -32,6 +32,7 @@ typedef struct node {
     uint8_t kind;
     bool neg, pipe;
     bool unified;      /* an address written [a].unified */
+    bool value;        /* base+imm written without brackets: the address as a value */
     int64_t imm;
     ptx_str name;
     uint32_t line, col;
@@ -1743,6 +1744,13 @@ int ptx_b_node_addr(ptx_builder *b, int base, int64_t off, uint32_t line, uint32
     return i;
 }
 
+int ptx_b_node_addr_value(ptx_builder *b, int base, int64_t off, uint32_t line, uint32_t col)
+{
+    int i = ptx_b_node_addr(b, base, off, line, col);
+    b->nodes.v[i].value = true;
+    return i;
+}
+
 int ptx_b_node_group(ptx_builder *b, int kind, ptx_node_list elems, uint32_t line, uint32_t col)
 {
     int i = new_node(b, kind, line, col);
@@ -2025,7 +2033,7 @@ static void lower_node(ptx_builder *b, int ni, ptx_operand *o, const lower_ctx *
     case PTX_N_ADDR:
         o->kind = PTX_OPD_ADDR;
         o->imm = n->imm;
-        o->comp = n->unified;
+        o->comp = n->value ? PTX_ADDR_VALUE : n->unified;
         if (n->child >= 0) {
             ptx_operand base;
             const node *bn = &b->nodes.v[n->child];

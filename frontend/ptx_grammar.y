@@ -361,6 +361,8 @@ operand
     | '-' F32LIT                          { $$ = ptx_b_node_imm(B, PTX_N_F32, (int64_t)($2 ^ 0x80000000u), L(@1)); }
     | '-' F64LIT                          { $$ = ptx_b_node_imm(B, PTX_N_F64, (int64_t)($2 ^ 0x8000000000000000u), L(@1)); }
     | SINK                                { $$ = ptx_b_node_imm(B, PTX_N_SINK, 0, L(@1)); }
+    | name_node '+' sint                  { $$ = ptx_b_node_addr_value(B, $1, $3, L(@1)); }
+    | name_node '-' INTLIT                { $$ = ptx_b_node_addr_value(B, $1, (int64_t)(0 - $3.v), L(@1)); }
     | '[' addr_base ']'                   { $$ = ptx_b_node_addr(B, $2, 0, L(@1)); }
     | '[' addr_base ']' D_ATTRNAME        { $$ = ptx_b_node_addr(B, $2, 0, L(@1));
                                             ptx_b_node_addr_qualifier(B, $$, $4, L(@4)); }

@@ -233,6 +233,9 @@ enum ptx_node_kind {
 int ptx_b_node_name(ptx_builder *b, ptx_str name, bool neg, uint32_t line, uint32_t col);
 int ptx_b_node_imm(ptx_builder *b, int kind, int64_t v, uint32_t line, uint32_t col);
 int ptx_b_node_addr(ptx_builder *b, int base, int64_t off, uint32_t line, uint32_t col);
+/* name+imm / name-imm written as a value (mov %rd, var+8; st [a], var+8): an address without
+ * a memory access */
+int ptx_b_node_addr_value(ptx_builder *b, int base, int64_t off, uint32_t line, uint32_t col);
 int ptx_b_node_group(ptx_builder *b, int kind, ptx_node_list elems, uint32_t line, uint32_t col);
 int ptx_b_node_pipe(ptx_builder *b, int a, int c);
 /* [a].unified: a qualifier after an address operand */

@@ -106,6 +106,15 @@ void ptx_print_operand(const ptx_module *m, const ptx_function *f, const ptx_ope
         fprintf(out, "0d%016" PRIX64, (uint64_t)o->imm);
         break;
     case PTX_OPD_ADDR:
+        if (o->comp == PTX_ADDR_VALUE) {
+            /* base+imm as a value: always with the offset, so that it reads back as one */
+            if (o->reg >= 0)
+                fputs((uint32_t)o->reg < f->nregs ? f->regs[o->reg].name : "?reg", out);
+            else
+                fputs(o->sym >= 0 ? sym_name(m, o->sym) : "?sym", out);
+            fprintf(out, "+%" PRId64, o->imm);
+            break;
+        }
         fputc('[', out);
         if (o->reg >= 0)
             fputs((uint32_t)o->reg < f->nregs ? f->regs[o->reg].name : "?reg", out);

@@ -157,7 +157,8 @@ uint64_t emu_read(emu_ctx *c, const ptx_operand *o, int lane, uint8_t type)
     }
     case PTX_OPD_SYM:
     case PTX_OPD_ADDR: {
-        uint64_t v = emu_symbol_address(c, o->sym, NULL);
+        uint64_t v = o->kind == PTX_OPD_ADDR && o->reg >= 0 ? reg_row(c, o)[lane]
+                                                            : emu_symbol_address(c, o->sym, NULL);
         if (o->kind == PTX_OPD_ADDR) v += (uint64_t)o->imm;
         return bits && bits < 64 ? v & emu_mask_bits(bits) : v;
     }

@@ -191,6 +191,27 @@ static void ref_func_multi_ret(const uint32_t *in, uint32_t *out)
     }
 }
 
+static void ref_addr_forms(const uint32_t *in, uint32_t *out)
+{
+    uint32_t a = 10 + 40 + 70 + 80 + 3000;   /* tab[0] + tab[3] + tab[6] + tab[7] + ctab[2] */
+    for (unsigned t = 0; t < HW_THREADS; t++) {
+        out[t * 4] = a;
+        out[t * 4 + 1] = t;
+        out[t * 4 + 2] = 5 + HW_THREADS;      /* sbuf[2] after every thread's atom.add */
+        out[t * 4 + 3] = t + 100;
+    }
+}
+
+static void ref_addr_values(const uint32_t *in, uint32_t *out)
+{
+    for (unsigned t = 0; t < HW_THREADS; t++) {
+        out[t * 4] = 22;          /* tab+4 */
+        out[t * 4 + 1] = 44;      /* (tab+4)+8 */
+        out[t * 4 + 2] = 44 + 33; /* tab+12, and pt = tab+8 */
+        out[t * 4 + 3] = t ^ 1;
+    }
+}
+
 static const hw_case cases[] = {
     { "carry_mixed.ptx", 6 * HW_THREADS, ref_carry_mixed, HW_THREADS + 3 },
     { "mad_chain.ptx", 9 * HW_THREADS, ref_mad_chain, HW_THREADS + 3 },
@@ -200,6 +221,8 @@ static const hw_case cases[] = {
     { "vec_regs.ptx", 8 * HW_THREADS, ref_vec_regs, HW_THREADS + 3 },
     { "func_pred.ptx", 2 * HW_THREADS, ref_func_pred, HW_THREADS },
     { "func_multi_ret.ptx", 8 * HW_THREADS, ref_func_multi_ret, HW_THREADS + 3 },
+    { "addr_forms.ptx", 4 * HW_THREADS, ref_addr_forms, 0 },
+    { "addr_values.ptx", 4 * HW_THREADS, ref_addr_values, 0 },
 };
 
 static char *read_case(const hw_case *c, char *path, size_t plen)
