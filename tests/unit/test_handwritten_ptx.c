@@ -212,6 +212,32 @@ static void ref_addr_values(const uint32_t *in, uint32_t *out)
     }
 }
 
+/* m8n8k16 with s8 inputs (PTX ISA, "Matrix Fragments for mma.m8n8k16"): thread l holds
+ * A[l / 4][4 * (l % 4) .. +3] and C, D[l / 4][2 * (l % 4) .. +1]. With every B element 2, each
+ * D element of row g is 2 * (the sum of row g of A) plus its C, whatever B's layout. */
+static void ref_vec_subword(const uint32_t *in, uint32_t *out)
+{
+    for (unsigned t = 0; t < HW_THREADS; t++) {
+        unsigned m = t & 15;
+        uint32_t w0 = in[2 * m], w1 = in[2 * m + 1], *o = &out[t * 6];
+        uint64_t hx = ((w0 & 0xffff) + (w1 >> 16)) & 0xffff;
+        uint64_t rd = hx | (uint64_t)(w0 >> 16) << 16 | (uint64_t)(w1 & 0xffff) << 32 |
+                      (uint64_t)(w1 >> 16) << 48;
+        o[0] = (uint32_t)rd;
+        o[1] = (uint32_t)(rd >> 32);
+        o[2] = w0;
+        int32_t r = (int8_t)(uint8_t)(w0 >> 8);
+        o[3] = (uint32_t)r;
+        int32_t row = 0;
+        for (unsigned q = 0; q < 4; q++) {
+            uint32_t w = in[2 * ((4 * (t / 4) + q) & 15)];
+            for (unsigned k = 0; k < 4; k++) row += (int8_t)(uint8_t)(w >> (8 * k));
+        }
+        o[4] = (uint32_t)(2 * row + r);
+        o[5] = (uint32_t)(2 * row + 5);
+    }
+}
+
 static const hw_case cases[] = {
     { "carry_mixed.ptx", 6 * HW_THREADS, ref_carry_mixed, HW_THREADS + 3 },
     { "mad_chain.ptx", 9 * HW_THREADS, ref_mad_chain, HW_THREADS + 3 },
@@ -223,6 +249,7 @@ static const hw_case cases[] = {
     { "func_multi_ret.ptx", 8 * HW_THREADS, ref_func_multi_ret, HW_THREADS + 3 },
     { "addr_forms.ptx", 4 * HW_THREADS, ref_addr_forms, 0 },
     { "addr_values.ptx", 4 * HW_THREADS, ref_addr_values, 0 },
+    { "vec_subword.ptx", 6 * HW_THREADS, ref_vec_subword, HW_THREADS },
 };
 
 static char *read_case(const hw_case *c, char *path, size_t plen)
