@@ -132,6 +132,12 @@ static void check_reg(check_ctx *c, const ptx_operand *o, unsigned idx, enum exp
         check_imm(c, o, idx, e);
         return;
     }
+    if (e != E_ANY && o->kind == PTX_OPD_VEC && o->nelem > 1) {
+        /* a brace list, or a whole .v2/.v4 register, where one value is expected */
+        fail(c, "operand %u: a vector of %u elements cannot be a scalar operand (name one "
+             "component, such as .x)", idx + 1, o->nelem);
+        return;
+    }
     if (e == E_ANY || o->kind != PTX_OPD_REG || o->reg < 0)
         return;
     const ptx_reg *r = &c->f->regs[o->reg];

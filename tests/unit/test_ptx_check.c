@@ -14,7 +14,7 @@
 #define REGS                                                                                   \
     "  .reg .pred %p<4>;\n  .reg .b16 %h<8>;\n  .reg .b32 %r<40>;\n  .reg .b64 %rd<20>;\n"    \
     "  .reg .f32 %f<40>;\n  .reg .f64 %fd<20>;\n"                                             \
-    "  .shared .align 16 .b8 sm[4096];\n"
+    "  .shared .align 16 .b8 sm[4096]; .reg .v4 .u32 %v;\n"
 
 typedef struct check_case {
     const char *name;
@@ -41,6 +41,11 @@ static const check_case cases[] = {
      "mov.u32 %r1, 0d3FF0000000000000;", "operand 2: a floating-point constant cannot be a .u32"},
     {"integer constant moved into an f32", "mov.f32 %f1, 0f00000000;", "mov.f32 %f1, 0;",
      "operand 2: the integer constant 0 cannot be a .f32 operand"},
+    /* vector registers */
+    {"whole vector register as a scalar", "add.u32 %r1, %v.w, 1;", "add.u32 %r1, %v, 1;",
+     "operand 2: a vector of 4 elements cannot be a scalar operand"},
+    {"mov.v4 from three elements", "mov.v4.u32 %v, {%r1, %r2, %r3, %r4};",
+     "mov.v4.u32 %v, {%r1, %r2, %r3};", "operand 2: mov.v4 needs a vector of 4 elements"},
     /* set's type pairs (PTX ISA "set", "Half Precision Comparison Instructions: set") */
     {"set from f16x2 into f32", "set.lt.u32.f16x2 %r1, %r2, %r3;", "set.lt.f32.f16x2 %r1, %r2, %r3;",
      "has no form with destination type f32 and source type f16x2"},
