@@ -71,6 +71,17 @@ static uint32_t ref_barred(uint32_t t, int n)
 }
 static uint32_t ref_uni(uint32_t t, int n) { (void)n; return t + 5 * 8; }
 
+/* .func forms other toolchains write (issue 21): .pred parameters and return values (ptxas
+ * takes them with a warning), several return values mixing .reg and .param, .v2/.v4 .reg
+ * parameters (a vector register or a brace list as the argument), and a .global declared in a
+ * .func body, whose storage outlives the call (PTX ISA "Variable Declarations": variables in
+ * the .global space are statically allocated wherever they are declared). */
+static uint32_t ref_pred_ret(uint32_t t, int n) { (void)n; return t < 10 ? 7 : 9; }
+static uint32_t ref_pred_arg(uint32_t t, int n) { (void)n; return t > 20 ? t + 100 : t; }
+static uint32_t ref_three_rets(uint32_t t, int n) { (void)n; return 5 + (t + 1) + 3 * t; }
+static uint32_t ref_vec_param(uint32_t t, int n) { (void)n; return (t + 40) + 2 * 3 + (t + 1) + t; }
+static uint32_t ref_fscope_static(uint32_t t, int n) { (void)t; return 200 + 3 * (uint32_t)n; }
+
 static const ctl_case cases[] = {
     { "divergent if/else reconverges", 64, NULL,
       "and.b32 %a, %t, 1;\n"
@@ -275,6 +286,36 @@ static const ctl_case cases[] = {
       "    @!%p bra.uni DONE;\n"
       "    bra.uni LOOP;\n"
       "DONE:", ref_uni },
+    { ".func returning .pred", 32,
+      ".func (.reg .pred %r) lt10(.reg .u32 %x)\n{\n    setp.lt.u32 %r, %x, 10;\n    ret;\n}\n",
+      "call (%p), lt10, (%t);\n"
+      "    selp.u32 %d, 7, 9, %p;", ref_pred_ret },
+    { ".func taking .pred", 32,
+      ".func (.reg .u32 %r) sel(.reg .pred %c, .reg .u32 %x)\n{\n"
+      "    @%c add.u32 %r, %x, 100;\n    @!%c mov.u32 %r, %x;\n    ret;\n}\n",
+      "setp.gt.u32 %p, %t, 20;\n"
+      "    call (%d), sel, (%p, %t);", ref_pred_arg },
+    { "three return values, .reg and .param", 32,
+      ".func (.reg .u32 %ra, .reg .u32 %rb, .param .u32 rc) three(.reg .u32 %x)\n{\n"
+      "    add.u32 %ra, %x, 1;\n    mul.lo.u32 %rb, %x, 3;\n    st.param.u32 [rc], 5;\n"
+      "    ret;\n}\n",
+      "{\n    .param .u32 c;\n    call (%a, %b, c), three, (%t);\n    ld.param.u32 %d, [c];\n    }\n"
+      "    add.u32 %d, %d, %a;\n    add.u32 %d, %d, %b;", ref_three_rets },
+    { ".v4 .reg parameter, .v2 .reg return value", 32,
+      ".func (.reg .v2 .u32 %r) mix(.reg .v4 .u32 %v)\n{\n"
+      "    add.u32 %r.x, %v.x, %v.w;\n    mul.lo.u32 %r.y, %v.g, %v.b;\n    ret;\n}\n",
+      "{\n    .reg .v4 .u32 %vv;\n    .reg .v2 .u32 %rr;\n"
+      "    mov.v4.u32 %vv, {%t, 2, 3, 40};\n    call (%rr), mix, (%vv);\n"
+      "    add.u32 %d, %rr.x, %rr.y;\n"
+      "    call (%rr), mix, ({%t, %t, 1, 1});\n"
+      "    add.u32 %d, %d, %rr.x;\n    add.u32 %d, %d, %rr.y;\n    }", ref_vec_param },
+    { ".global declared in a .func body keeps its value", 64,
+      ".func (.reg .u32 %r) bump()\n{\n    .global .align 4 .u32 cnt = 100;\n"
+      "    atom.global.add.u32 %r, [cnt], 1;\n    bar.sync 0;\n"
+      "    ld.volatile.global.u32 %r, [cnt];\n    bar.sync 0;\n    ret;\n}\n",
+      "call (%a), bump, ();\n"
+      "    call (%b), bump, ();\n"
+      "    add.u32 %d, %a, %b;", ref_fscope_static },
 };
 
 START_TEST(control_case)
