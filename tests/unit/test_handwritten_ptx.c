@@ -238,6 +238,116 @@ static void ref_vec_subword(const uint32_t *in, uint32_t *out)
     }
 }
 
+static void ref_bigint_mul(const uint32_t *in, uint32_t *out)
+{
+    for (unsigned t = 0; t < HW_THREADS; t++) {
+        uint64_t a = in[t] | (uint64_t)in[t + 1] << 32, b = in[t + 2] | (uint64_t)in[t + 3] << 32;
+        unsigned __int128 p = (unsigned __int128)a * b;
+        for (unsigned k = 0; k < 4; k++) out[t * 4 + k] = (uint32_t)(p >> (32 * k));
+    }
+}
+
+static unsigned __int128 limbs128(const uint32_t *w)
+{
+    unsigned __int128 v = 0;
+    for (int k = 3; k >= 0; k--) v = v << 32 | w[k];
+    return v;
+}
+
+static void ref_bigint_sub_add(const uint32_t *in, uint32_t *out)
+{
+    for (unsigned t = 0; t < HW_THREADS; t++) {
+        unsigned __int128 a = limbs128(&in[t]), b = limbs128(&in[t + 4]), c = limbs128(&in[t + 8]);
+        unsigned __int128 d = a - b, e = d + c;
+        for (unsigned k = 0; k < 4; k++) out[t * 6 + k] = (uint32_t)(e >> (32 * k));
+        out[t * 6 + 4] = a < b ? 0xffffffffu : 0;
+        out[t * 6 + 5] = e < d;   /* the carry out of d + c */
+    }
+}
+
+static float ftz32(float f) { return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f; }
+
+static void ref_set_classic(const uint32_t *in, uint32_t *out)
+{
+    for (unsigned t = 0; t < HW_THREADS; t++) {
+        uint32_t a = in[t], b = in[t + 1], *o = &out[t * 5];
+        float fa = conf_f32(a), fb = conf_f32(b), za = ftz32(fa), zb = ftz32(fb);
+        bool p = t & 1;
+        o[0] = fa < fb ? 0x3f800000u : 0;
+        o[1] = (isnan(za) || isnan(zb) || za > zb) ? 0xffffffffu : 0;
+        o[2] = ((int32_t)a < (int32_t)b && p) ? 0xffffffffu : 0;
+        o[3] = ((a > b) != !p) ? 0xffffffffu : 0;
+        o[4] = ((!isnan(fa) && !isnan(fb)) || p) ? 0xffffffffu : 0;
+    }
+}
+
+static void ref_fscope_nested(const uint32_t *in, uint32_t *out)
+{
+    for (unsigned t = 0; t < HW_THREADS; t++) {
+        out[t * 2] = 2 + 1000;   /* the first block's g[1], plus base */
+        out[t * 2 + 1] = 30 + t; /* the second block's g[0] */
+    }
+}
+
+static void ref_vec_rgba_func(const uint32_t *in, uint32_t *out)
+{
+    for (unsigned t = 0; t < HW_THREADS; t++) {
+        float s[4] = { (float)t * 0.125f, 0.5f, 0.0f, (float)(t & 3) * 0.25f };
+        float d[4] = { 1.0f, 1.0f, 2.0f, 1.0f };
+        float ia = 1.0f - s[3];
+        for (unsigned k = 0; k < 3; k++) out[t * 4 + k] = (uint32_t)conf_b32(fmaf(s[k], s[3], d[k] * ia));
+        out[t * 4 + 3] = 0x3f800000u;
+    }
+}
+
+static void ref_pred_recursive(const uint32_t *in, uint32_t *out)
+{
+    for (unsigned t = 0; t < HW_THREADS; t++) out[t] = (t % 2 == 0) ? 2 : 3;
+}
+
+static void ref_addr_param_struct(const uint32_t *in, uint32_t *out)
+{
+    for (unsigned t = 0; t < HW_THREADS; t++) {
+        out[t * 4] = t;
+        out[t * 4 + 1] = 77;
+        out[t * 4 + 2] = in[t];
+        out[t * 4 + 3] = in[t + 1];
+    }
+}
+
+static void ref_set_f16x2_mask(const uint32_t *in, uint32_t *out)
+{
+    for (unsigned t = 0; t < HW_THREADS; t++) {
+        uint32_t x = in[t] & 0xbbffbbffu, m = 0, y = 0;
+        for (unsigned h = 0; h < 2; h++) {
+            uint32_t xh = (x >> (16 * h)) & 0xffff;
+            bool gt = half(xh, false, false) > 0;
+            m |= (gt ? 0x3c00u : 0) << (16 * h);
+            y |= (gt ? xh : (xh & 0x8000)) << (16 * h);   /* x * 1.0, or a zero signed like x */
+        }
+        out[t * 2] = m;
+        out[t * 2 + 1] = y;
+    }
+}
+
+static void ref_carry_mixed64(const uint32_t *in, uint32_t *out)
+{
+    for (unsigned t = 0; t < HW_THREADS; t++) {
+        uint64_t a = in[t] | (uint64_t)in[t + 1] << 32, b = in[t + 1];
+        uint64_t c = in[t + 2] | (uint64_t)in[t + 3] << 32, d = in[t + 3], r[5];
+        unsigned cf;
+        r[0] = adder(a, ~c, 1, 64, &cf);
+        r[1] = adder(b, d, cf, 64, &cf);
+        r[2] = adder(a, c, 0, 64, &cf);
+        r[3] = adder(b, ~d, cf, 64, &cf);
+        r[4] = adder(0, ~0ull, cf, 64, &cf);
+        for (unsigned k = 0; k < 5; k++) {
+            out[t * 10 + 2 * k] = (uint32_t)r[k];
+            out[t * 10 + 2 * k + 1] = (uint32_t)(r[k] >> 32);
+        }
+    }
+}
+
 static const hw_case cases[] = {
     { "carry_mixed.ptx", 6 * HW_THREADS, ref_carry_mixed, HW_THREADS + 3 },
     { "mad_chain.ptx", 9 * HW_THREADS, ref_mad_chain, HW_THREADS + 3 },
@@ -250,6 +360,15 @@ static const hw_case cases[] = {
     { "addr_forms.ptx", 4 * HW_THREADS, ref_addr_forms, 0 },
     { "addr_values.ptx", 4 * HW_THREADS, ref_addr_values, 0 },
     { "vec_subword.ptx", 6 * HW_THREADS, ref_vec_subword, HW_THREADS },
+    { "bigint_mul.ptx", 4 * HW_THREADS, ref_bigint_mul, HW_THREADS + 3 },
+    { "bigint_sub_add.ptx", 6 * HW_THREADS, ref_bigint_sub_add, HW_THREADS + 11 },
+    { "set_classic.ptx", 5 * HW_THREADS, ref_set_classic, HW_THREADS + 1 },
+    { "fscope_nested.ptx", 2 * HW_THREADS, ref_fscope_nested, 0 },
+    { "vec_rgba_func.ptx", 4 * HW_THREADS, ref_vec_rgba_func, 0 },
+    { "pred_recursive.ptx", HW_THREADS, ref_pred_recursive, 0 },
+    { "addr_param_struct.ptx", 4 * HW_THREADS, ref_addr_param_struct, HW_THREADS + 1 },
+    { "set_f16x2_mask.ptx", 2 * HW_THREADS, ref_set_f16x2_mask, HW_THREADS },
+    { "carry_mixed64.ptx", 10 * HW_THREADS, ref_carry_mixed64, HW_THREADS + 3 },
 };
 
 static char *read_case(const hw_case *c, char *path, size_t plen)
