@@ -982,6 +982,14 @@ static void declare_regs(ptx_builder *b)
         ptx_b_error(b, b->d.nline, b->d.ncol, ".reg declarations must be inside a function");
         return;
     }
+    if (b->d.vec > 1 && (b->d.vec > 4 || t == PTX_TYPE_PRED ||
+                         (uint64_t)ptx_type_bits(t) * (uint64_t)b->d.vec > 128)) {
+        /* PTX ISA "Vectors": .v2/.v4 of a fundamental type, 128 bits at most */
+        ptx_b_error(b, b->d.nline, b->d.ncol, "vector register '%.*s' is .v%d .%s: vector "
+                    "registers are .v2 or .v4 of at most 128 bits in all", b->d.name.len,
+                    b->d.name.s, b->d.vec, ptx_type_name(t));
+        return;
+    }
     uint8_t nslots = (uint8_t)((t == PTX_TYPE_B128 ? 2 : 1) * b->d.vec);
     int64_t count = b->d.range >= 0 ? b->d.range : 1;
     /* A few lines of %r<1000000> must not cost gigabytes: no function that loads has more
@@ -1064,9 +1072,11 @@ static void reg_param(ptx_builder *b)
                     "array, <N> range or initialiser)", what, nl, ns);
         return;
     }
-    if (t == PTX_TYPE_B128 || (b->d.vec > 1 && t == PTX_TYPE_PRED)) {
+    if (t == PTX_TYPE_B128 ||
+        (b->d.vec > 1 && (t == PTX_TYPE_PRED || b->d.vec > 4 ||
+                          (uint64_t)ptx_type_bits(t) * (uint64_t)b->d.vec > 128))) {
         ptx_b_error(b, b->d.nline, b->d.ncol, ".reg %s '%.*s': ptxsim supports .reg parameters "
-                    "of scalars and .v2/.v4 vectors up to 64 bits an element; pass .b128 "
+                    "of scalars and .v2/.v4 vectors of at most 128 bits; pass .b128 "
                     "through .param", what, nl, ns);
         return;
     }
@@ -1958,6 +1968,13 @@ static void lower_name(ptx_builder *b, const node *n, ptx_operand *o, const lowe
             const binding *vb = lookup(b, s, (size_t)(dot - s));
             int comp = comp_index(dot + 1, len - (size_t)(dot - s) - 1);
             if (vb && vb->kind == BIND_REG && comp >= 0) {
+                unsigned vec = b->regs.v[vb->id].vec;
+                if (vec < 2 || (unsigned)comp >= vec) {
+                    ptx_b_error(b, n->line, n->col, "'%.*s': %s", (int)len, s,
+                                vec < 2 ? "not a vector register"
+                                        : "no such component (a .v2 register has .x and .y)");
+                    return;
+                }
                 o->reg = vb->id;
                 o->comp = (uint8_t)comp;
                 return;

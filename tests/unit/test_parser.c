@@ -657,6 +657,14 @@ static const struct {
      "t.ptx:4:14: error: variable 'big' is larger than 1099511627776 bytes"},
     {HEADER ".func f(.reg .v4 .pred a)\n{\nret;\n}\n",
      "t.ptx:4:24: error: in function 'f': .reg parameter 'a': ptxsim supports .reg parameters"},
+    {HEADER ".entry k()\n{\n.reg .v8 .b32 %e;\nret;\n}\n",
+     "in function 'k': vector register '%e' is .v8 .b32: vector registers are .v2 or .v4 of at most 128 bits"},
+    {HEADER ".entry k()\n{\n.reg .v4 .f64 %e;\nret;\n}\n",
+     "vector register '%e' is .v4 .f64"},
+    {HEADER ".entry k()\n{\n.reg .v2 .u32 %v;\n.reg .u32 %r;\nmov.u32 %r, %v.w;\nret;\n}\n",
+     "'%v.w': no such component"},
+    {HEADER ".entry k()\n{\n.reg .u32 %r;\nmov.u32 %r, %r.y;\nret;\n}\n",
+     "'%r.y': not a vector register"},
 };
 
 START_TEST(error_messages)
