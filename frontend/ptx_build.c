@@ -1255,6 +1255,12 @@ relocs:
     for (uint32_t i = 0; i < b->d.irelocs.n; i++) {
         uint32_t lc = b->d.ireloc_lines.v[i];
         pending_reloc pr = {id, b->d.irelocs.v[i], b->d.ireloc_names.v[i], lc >> 12, lc & 0xfff};
+        if (b->fn >= 0) {
+            /* in a function body the name may be a variable of the body, visible only now */
+            const binding *bd = lookup(b, pr.name.s, (size_t)pr.name.len);
+            if (bd && bd->kind == BIND_SYM && b->syms.v[bd->id].owner >= 0)
+                pr.r.sym = bd->id;
+        }
         PUSH(b->relocs, pr);
     }
 }
@@ -2238,6 +2244,8 @@ ptx_module *ptx_builder_finish(ptx_builder *b)
     /* Address initialisers may name symbols declared later. */
     for (uint32_t i = 0; i < b->relocs.n; i++) {
         pending_reloc *pr = &b->relocs.v[i];
+        if (pr->r.sym >= 0 && b->syms.v[pr->r.sym].owner >= 0)
+            continue;   /* a function-scope variable, resolved where it was visible */
         const binding *bd = lookup(b, pr->name.s, (size_t)pr->name.len);
         if (!bd || bd->kind != BIND_SYM) {
             ptx_b_error(b, pr->line, pr->col, "undefined symbol '%.*s' in initialiser",
