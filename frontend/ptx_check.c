@@ -142,6 +142,9 @@ static void check_reg(check_ctx *c, const ptx_operand *o, unsigned idx, enum exp
         return;
     const ptx_reg *r = &c->f->regs[o->reg];
     ptx_type rt = (ptx_type)r->type;
+    char name[128];   /* as written: a vector register's component with its suffix */
+    snprintf(name, sizeof name, "%s%s", r->name,
+             r->vec > 1 ? (const char *[]){".x", ".y", ".z", ".w"}[o->comp & 3] : "");
     ptx_type want = PTX_TYPE_NONE;
     bool relaxed = false;
     switch (e) {
@@ -154,12 +157,12 @@ static void check_reg(check_ctx *c, const ptx_operand *o, unsigned idx, enum exp
     case E_PRED:
         if (rt != PTX_TYPE_PRED)
             fail(c, "operand %u: register '%s' is .%s, expected a .pred register", idx + 1,
-                 r->name, type_text(rt));
+                 name, type_text(rt));
         return;
     case E_B32:
         if (ptx_type_bits(rt) != 32 || ptx_type_kind(rt) == 'F' || ptx_type_kind(rt) == 'K')
             fail(c, "operand %u: register '%s' is .%s, expected a 32-bit integer register",
-                 idx + 1, r->name, type_text(rt));
+                 idx + 1, name, type_text(rt));
         return;
     case E_W0: {
         if (c->in->ntypes < 1)
@@ -168,7 +171,7 @@ static void check_reg(check_ctx *c, const ptx_operand *o, unsigned idx, enum exp
         unsigned wb = 2 * ptx_type_bits(t0);
         if (ptx_type_bits(rt) != wb || ptx_type_kind(rt) == 'F' || rt == PTX_TYPE_PRED)
             fail(c, "operand %u: register '%s' is .%s, expected a %u-bit integer register "
-                 "(.wide of .%s)", idx + 1, r->name, type_text(rt), wb, type_text(t0));
+                 "(.wide of .%s)", idx + 1, name, type_text(rt), wb, type_text(t0));
         return;
     }
     default:
@@ -176,19 +179,18 @@ static void check_reg(check_ctx *c, const ptx_operand *o, unsigned idx, enum exp
     }
     if (want == PTX_TYPE_NONE)
         return;
-    if (r->vec > 1)
-        return;   /* vector registers are used by component; not checked here */
+    /* a component of a vector register (%v.x) is a register of the vector's element type */
     if (!type_agrees(want, rt, relaxed)) {
         if (want == PTX_TYPE_PRED || rt == PTX_TYPE_PRED)
-            fail(c, "operand %u: register '%s' is .%s, expected .%s", idx + 1, r->name,
+            fail(c, "operand %u: register '%s' is .%s, expected .%s", idx + 1, name,
                  type_text(rt), type_text(want));
         else if (relaxed)
             fail(c, "operand %u: register '%s' is .%s, which cannot hold .%s data "
-                 "(too narrow or the wrong kind)", idx + 1, r->name, type_text(rt),
+                 "(too narrow or the wrong kind)", idx + 1, name, type_text(rt),
                  type_text(want));
         else
             fail(c, "operand %u: register '%s' is .%s, which does not agree with .%s (type "
-                 "or size mismatch)", idx + 1, r->name, type_text(rt), type_text(want));
+                 "or size mismatch)", idx + 1, name, type_text(rt), type_text(want));
     }
 }
 

@@ -8,9 +8,9 @@
  * loop is the bare conversion; a conversion that rounds in a directed host mode runs under
  * emu_exec_rounded. */
 #include "emulator/emu_internal.h"
+#include "emulator/sem/sem.h"
 
 #include <assert.h>
-#include "emulator/sem/sem.h"
 
 /* ---------------------------------------------------------------- mov, mapa, getctarank */
 

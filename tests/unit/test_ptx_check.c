@@ -44,6 +44,9 @@ static const check_case cases[] = {
     /* vector registers */
     {"whole vector register as a scalar", "add.u32 %r1, %v.w, 1;", "add.u32 %r1, %v, 1;",
      "operand 2: a vector of 4 elements cannot be a scalar operand"},
+    {"vector component of another type", "add.u32 %r1, %v.y, 1;",
+     "add.f32 %f1, %v.y, 0f3F800000;",
+     "operand 2: register '%v.y' is .u32, which does not agree with .f32"},
     {"mov.v4 from three elements", "mov.v4.u32 %v, {%r1, %r2, %r3, %r4};",
      "mov.v4.u32 %v, {%r1, %r2, %r3};", "operand 2: mov.v4 needs a vector of 4 elements"},
     /* set's type pairs (PTX ISA "set", "Half Precision Comparison Instructions: set") */
