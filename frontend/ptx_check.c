@@ -734,10 +734,15 @@ static void check_call(check_ctx *c)
         unsigned idx = ret ? k - nargs : k;
         const ptx_symbol *ps = &m->syms[ret ? fn->rets[idx] : fn->params[idx]];
         const ptx_operand *o = &in->ops[ret ? ri : ai].elems[idx];
-        if (ps->space != PTX_SPACE_REG)
-            continue;
         const char *what = ret ? "return value" : "argument";
         const char *pwhat = ret ? "return parameter" : "parameter";
+        if (ps->space != PTX_SPACE_REG) {
+            /* a .param parameter takes a .param variable (or one scalar value), not a list */
+            if (o->kind == PTX_OPD_VEC && o->nelem > 1)
+                fail(c, "%s %u: %s '%s' of %s is in .param space: pass a .param variable, not "
+                     "a vector", what, idx + 1, pwhat, ps->name, name);
+            continue;
+        }
         if (ps->vec > 1) {
             /* a vector parameter takes a vector register or a brace list of its elements */
             if (o->kind != PTX_OPD_VEC || o->nelem != ps->vec) {

@@ -171,6 +171,9 @@ static const struct bad_case {
     {".func f(.reg .v4 .b32 a)\n{\n  ret;\n}\n"
      ".entry k()\n{\n  .reg .b32 %r;\n  call f, (%r);\n  ret;\n}\n",
      "argument 1: parameter 'a' of f is a .v4 .reg parameter: pass a .v4 register or a list of 4"},
+    {".func f(.param .align 16 .b8 a[16])\n{\n  ret;\n}\n"
+     ".entry k()\n{\n  .reg .v4 .b32 %v;\n  call f, (%v);\n  ret;\n}\n",
+     "argument 1: parameter 'a' of f is in .param space: pass a .param variable, not a vector"},
     {".func (.reg .pred p) f()\n{\n  ret;\n}\n"
      ".entry k()\n{\n  .reg .b32 %r;\n  call (%r), f, ();\n  ret;\n}\n",
      "return value 1: register '%r' is .b32, but return parameter 'p' of f is .pred"},
