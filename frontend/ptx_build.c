@@ -2068,6 +2068,9 @@ static void lower_node(ptx_builder *b, int ni, ptx_operand *o, const lower_ctx *
             else if (base.kind == PTX_OPD_SREG)
                 ptx_b_error(b, bn->line, bn->col, "special register '%.*s' cannot be an address",
                             bn->name.len, bn->name.s);
+            else if (base.kind == PTX_OPD_VEC)
+                ptx_b_error(b, bn->line, bn->col, "vector register '%.*s' cannot be an address "
+                            "(name one component, such as .x)", bn->name.len, bn->name.s);
         }
         break;
     case PTX_N_VEC:

@@ -665,6 +665,8 @@ static const struct {
      "'%v.w': no such component"},
     {HEADER ".entry k()\n{\n.reg .u32 %r;\nmov.u32 %r, %r.y;\nret;\n}\n",
      "'%r.y': not a vector register"},
+    {HEADER ".entry k()\n{\n.reg .v2 .u64 %v;\n.reg .u32 %r;\nld.global.u32 %r, [%v+4];\nret;\n}\n",
+     "t.ptx:8:20: error: in function 'k': vector register '%v' cannot be an address"},
 };
 
 START_TEST(error_messages)
