@@ -263,7 +263,8 @@ FUZZBASE     := $(filter-out -Werror,$(BASEFLAGS))
 FCORE_OBJ    := $(call obj,$(B)/fuzz,$(CORE_SRC) $(GEN_C))
 FCORE_A      := $(B)/fuzz/lib/libptxsim.a
 FUZZ_BIN     := $(patsubst %,$(B)/fuzz/fuzz_%,$(FUZZ_TARGETS))
-FUZZ_SEEDS_ptx := tests/ptx/corpus tests/ptx/emu tests/ptx/engine tests/ptx/frontend tests/fuzz/regressions/ptx
+FUZZ_SEEDS_ptx := tests/ptx/corpus tests/ptx/emu tests/ptx/engine tests/ptx/frontend tests/ptx/handwritten \
+                  tests/fuzz/regressions/ptx
 FUZZ_SEEDS_fatbin := tests/fixtures/fatbin tests/fuzz/regressions/fatbin
 FUZZ_SEEDS_runtime := tests/fuzz/regressions/runtime
 
