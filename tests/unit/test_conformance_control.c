@@ -81,6 +81,14 @@ static uint32_t ref_pred_arg(uint32_t t, int n) { (void)n; return t > 20 ? t + 1
 static uint32_t ref_three_rets(uint32_t t, int n) { (void)n; return 5 + (t + 1) + 3 * t; }
 static uint32_t ref_vec_param(uint32_t t, int n) { (void)n; return (t + 40) + 2 * 3 + (t + 1) + t; }
 static uint32_t ref_fscope_static(uint32_t t, int n) { (void)t; return 200 + 3 * (uint32_t)n; }
+static uint32_t ref_s8_dot(uint32_t t, int n)
+{
+    (void)n;
+    uint32_t w1 = t * 0x01FF0203u, w2 = w1 ^ 0x80808080u;
+    int32_t d = 0;
+    for (unsigned k = 0; k < 4; k++) d += (int8_t)(uint8_t)(w1 >> (8 * k)) * (int8_t)(uint8_t)(w2 >> (8 * k));
+    return (uint32_t)d;
+}
 
 static const ctl_case cases[] = {
     { "divergent if/else reconverges", 64, NULL,
@@ -316,6 +324,18 @@ static const ctl_case cases[] = {
       "call (%a), bump, ();\n"
       "    call (%b), bump, ();\n"
       "    add.u32 %d, %a, %b;", ref_fscope_static },
+    { ".v4 .s8 .reg parameters (sub-word vectors)", 32,
+      ".func (.reg .s32 %r) dot(.reg .v4 .s8 %x, .reg .v4 .s8 %y)\n{\n"
+      "    .reg .s32 %p, %q;\n"
+      "    cvt.s32.s8 %p, %x.x;\n    cvt.s32.s8 %q, %y.x;\n    mul.lo.s32 %r, %p, %q;\n"
+      "    cvt.s32.s8 %p, %x.y;\n    cvt.s32.s8 %q, %y.y;\n    mad.lo.s32 %r, %p, %q, %r;\n"
+      "    cvt.s32.s8 %p, %x.z;\n    cvt.s32.s8 %q, %y.z;\n    mad.lo.s32 %r, %p, %q, %r;\n"
+      "    cvt.s32.s8 %p, %x.w;\n    cvt.s32.s8 %q, %y.w;\n    mad.lo.s32 %r, %p, %q, %r;\n"
+      "    ret;\n}\n",
+      "{\n    .reg .v4 .s8 %u, %v;\n"
+      "    mul.lo.u32 %a, %t, 0x01FF0203;\n    mov.b32 %u, %a;\n"
+      "    xor.b32 %a, %a, 0x80808080;\n    mov.b32 %v, %a;\n"
+      "    call (%d), dot, (%u, %v);\n    }", ref_s8_dot },
 };
 
 START_TEST(control_case)
