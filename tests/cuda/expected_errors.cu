@@ -75,6 +75,18 @@ int main()
               big[0] == -5 && big[1024] == -5,
           "copy_from_past_end_refused", "a device-to-host copy one int past the allocation");
     cudaGetLastError();
+    // An asynchronous device-to-device copy only queues, so its arguments are checked when it
+    // is called: the error comes from the call, and the stream has nothing to report later.
+    int *wide;
+    CUDA_OK("setup", cudaMalloc(&wide, 2048 * sizeof(int)));
+    check(cudaMemcpyAsync(wide, d, 1025 * sizeof(int), cudaMemcpyDeviceToDevice, 0) ==
+              cudaErrorInvalidValue,
+          "async_copy_past_end_refused_at_call", "a queued copy one int past its source");
+    cudaError_t later = cudaStreamSynchronize(0);
+    check(later == cudaSuccess, "async_copy_past_end_nothing_queued", "the stream then says %s",
+          cudaGetErrorName(later));
+    cudaGetLastError();
+    cudaFree(wide);
     check(device_still_works(d), "copy_past_end_changed_nothing",
           "the refused copies must leave the allocation as it was");
     // The direction names which side is host memory: a device pointer there is refused (real
