@@ -64,6 +64,45 @@ int main()
     int h[4];
     check(cudaMemcpy(h, (int *)0x1234, sizeof h, cudaMemcpyDeviceToHost) == cudaErrorInvalidValue,
           "invalid_device_pointer", "a copy from a wild pointer");
+    // A copy that runs one int past the end of its allocation is refused whole: nothing of it
+    // lands, in either direction.
+    static int big[1025];
+    for (int i = 0; i < 1025; i++) big[i] = -5;
+    check(cudaMemcpy(d, big, sizeof big, cudaMemcpyHostToDevice) == cudaErrorInvalidValue &&
+              cudaGetLastError() == cudaErrorInvalidValue,
+          "copy_past_end_refused", "a host-to-device copy one int past the allocation");
+    check(cudaMemcpy(big, d, sizeof big, cudaMemcpyDeviceToHost) == cudaErrorInvalidValue &&
+              big[0] == -5 && big[1024] == -5,
+          "copy_from_past_end_refused", "a device-to-host copy one int past the allocation");
+    cudaGetLastError();
+    // An asynchronous device-to-device copy only queues, so its arguments are checked when it
+    // is called: the error comes from the call, and the stream has nothing to report later.
+    int *wide;
+    CUDA_OK("setup", cudaMalloc(&wide, 2048 * sizeof(int)));
+    check(cudaMemcpyAsync(wide, d, 1025 * sizeof(int), cudaMemcpyDeviceToDevice, 0) ==
+              cudaErrorInvalidValue,
+          "async_copy_past_end_refused_at_call", "a queued copy one int past its source");
+    cudaError_t later = cudaStreamSynchronize(0);
+    check(later == cudaSuccess, "async_copy_past_end_nothing_queued", "the stream then says %s",
+          cudaGetErrorName(later));
+    cudaGetLastError();
+    cudaFree(wide);
+    check(device_still_works(d), "copy_past_end_changed_nothing",
+          "the refused copies must leave the allocation as it was");
+    // The direction names which side is host memory: a device pointer there is refused (real
+    // CUDA calls a mismatch undefined; ptxsim refuses it rather than guess).
+    int *d2;
+    CUDA_OK("setup", cudaMalloc(&d2, 64 * sizeof(int)));
+    CUDA_OK("setup", cudaMemset(d2, 0, 64 * sizeof(int)));
+    check(cudaMemcpy(d2, d, 16 * sizeof(int), cudaMemcpyDeviceToHost) == cudaErrorInvalidValue,
+          "d2h_into_device_refused", "device-to-host with a device destination");
+    check(cudaMemcpy(d2, d, 16 * sizeof(int), cudaMemcpyHostToDevice) == cudaErrorInvalidValue,
+          "h2d_from_device_refused", "host-to-device with a device source");
+    cudaGetLastError();
+    int first = -1;
+    CUDA_OK("setup", cudaMemcpy(&first, d2, sizeof first, cudaMemcpyDeviceToHost));
+    check(first == 0, "refused_direction_changed_nothing", "d2[0] = %d", first);
+    cudaFree(d2);
     check(cudaMemcpy(h, d, sizeof h, (cudaMemcpyKind)42) == cudaErrorInvalidMemcpyDirection,
           "invalid_direction", "an unknown copy direction");
     check(cudaFree(d + 1) == cudaErrorInvalidValue, "free_interior_pointer",
