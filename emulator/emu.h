@@ -455,6 +455,25 @@ uint64_t emu_warp_instructions(const emu_warp *w); /* warp instructions executed
  * returns; nothing (0) for a warp that has exited. */
 int emu_warp_where(const emu_warp *w, char *buf, size_t len);
 
+/* ---------------------------------------------------------------- for the cycle model
+ * (timing/model/): it decides when a warp issues, so it looks at the instruction before the
+ * warp runs it, and the clocks read the simulated time. */
+
+/* The instruction w issues next (its top SIMT path's), without running it. */
+typedef struct emu_next_instr {
+    uint32_t func, pc;        /* as emu_event gives them */
+    uint32_t depth;           /* call frames below it (registers of different frames differ) */
+    uint16_t op;              /* ptx_opcode */
+    uint8_t cls;              /* emu_op_class */
+    uint8_t nreads, nwrites;
+    const int32_t *regs;      /* register ids of its function: nreads read, then nwrites written */
+} emu_next_instr;
+/* False when w has exited, waits at a barrier, faulted or has no path to run. */
+bool emu_warp_peek(const emu_warp *w, emu_next_instr *out);
+/* From now on %clock/%clock64 read `cycles` and %globaltimer reads `ns` in w (the model sets
+ * them before each instruction it lets w issue). */
+void emu_warp_set_clock(emu_warp *w, uint64_t cycles, uint64_t ns);
+
 /* ---------------------------------------------------------------- textures and surfaces */
 
 /* A texture or surface object as the runtime describes it (cudaCreateTextureObject,

@@ -159,9 +159,10 @@ static bool results_differ(const run_result *a, const run_result *b, const emu_l
     if (memcmp(&a->st, &b->st, sizeof a->st) != 0) {
         snprintf(why, len,
                  "the engine's statistics differ (instructions %" PRIu64 " / %" PRIu64
-                 ", quanta %" PRIu64 " / %" PRIu64 ", serial atomics %" PRIu64 " / %" PRIu64 ")",
+                 ", quanta %" PRIu64 " / %" PRIu64 ", serial atomics %" PRIu64 " / %" PRIu64
+                 ", simulated cycles %" PRIu64 " / %" PRIu64 ")",
                  a->st.warp_instructions, b->st.warp_instructions, a->st.quanta, b->st.quanta,
-                 a->st.serial_atomics, b->st.serial_atomics);
+                 a->st.serial_atomics, b->st.serial_atomics, a->st.cycles, b->st.cycles);
         return true;
     }
     return false;
@@ -201,7 +202,9 @@ emu_grid *rt_compare_run(const emu_launch *L, const timing_engine_config *ec, co
         return NULL;
     }
     run_result ref, prim;
-    bool ran = run_once(*L, EMU_EXECUTOR_STEP, &base, NULL, &ref);
+    /* the cycle model reads its warps' instructions from their events: both runs feed it */
+    emu_event_sink *model = base.cycle_model ? timing_model_sink() : NULL;
+    bool ran = run_once(*L, EMU_EXECUTOR_STEP, &base, model, &ref);
     if (ran) after_ref = emu_snapshot_take();
     emu_snapshot_restore(before);
     bool ran2 = run_once(*L, EMU_EXECUTOR_INTERP, &base, L->events, &prim);
@@ -242,12 +245,13 @@ emu_grid *rt_compare_run(const emu_launch *L, const timing_engine_config *ec, co
                 pthread_mutex_init(&wr.lock, NULL);
                 pthread_mutex_init(&wp.lock, NULL);
                 run_result x;
+                timing_tee tr, tp;
                 emu_snapshot_restore(before);
-                if (run_once(*L, EMU_EXECUTOR_STEP, &base, &wr.sink, &x)) run_free(&x);
-                else run_free(&x);
+                run_once(*L, EMU_EXECUTOR_STEP, &base, timing_tee_sink(&tr, model, &wr.sink), &x);
+                run_free(&x);
                 emu_snapshot_restore(before);
-                if (run_once(*L, EMU_EXECUTOR_INTERP, &base, &wp.sink, &x)) run_free(&x);
-                else run_free(&x);
+                run_once(*L, EMU_EXECUTOR_INTERP, &base, timing_tee_sink(&tp, model, &wp.sink), &x);
+                run_free(&x);
                 char a[256], b[256];
                 describe_writer(&wr, L, a, sizeof a);
                 describe_writer(&wp, L, b, sizeof b);

@@ -43,8 +43,9 @@ const rt_option rt_options[] = {
     {"watchdog-insts", "PTXSIM_WATCHDOG_INSTS", "0", RT_OPT_UINT, NULL, NULL, NULL,
      "the same limit in warp instructions of one launch (0 = no limit): reproducible under "
      "--det=gpudet"},
-    {"timing", "PTXSIM_TIMING", "off", RT_OPT_BOOL, NULL, "off", "on",
-     "cycle-level timing model of the GPU"},
+    {"timing", "PTXSIM_TIMING", "off", RT_OPT_BOOL, NULL, NULL, "on",
+     "cycle-level timing model of the GPU (--gpu picks it): cycles, IPC, stall reasons, "
+     "caches and DRAM per kernel; not yet with --det=gpudet"},
     {"gpu", "PTXSIM_GPU", "a100", RT_OPT_CHOICE, "gtx480|titanv|v100|rtx2080ti|a100|rtx4090|h100", NULL,
      NULL, "GPU model: device properties and timing configuration"},
     {"pageable-memory-access", "PTXSIM_PAGEABLE_MEMORY_ACCESS", "off", RT_OPT_BOOL, NULL, NULL,
@@ -231,6 +232,17 @@ bool rt_config_check_environment(char *err, size_t errlen)
         snprintf(err, errlen, "--engine=compare cannot be combined with "
                  "--pageable-memory-access=on: compare mode runs each launch twice from a "
                  "snapshot of device memory, and host memory that kernels write is not in it");
+        return false;
+    }
+    /* The cycle model runs warps in the simulated hardware's order; GPUDet's quanta, store
+     * buffers and serial mode are not timed by it yet. */
+    const char *timing = getenv("PTXSIM_TIMING");
+    const char *det = getenv("PTXSIM_DET");
+    if (timing && parse_bool(timing, &on) && on && det && strcmp(det, "off") != 0) {
+        snprintf(err, errlen, "--timing cannot be combined with --det=%s yet: the cycle model "
+                 "does not time GPUDet's quanta, store buffers and serial mode (with --timing "
+                 "alone every run is already deterministic: warps run in simulated cycle order "
+                 "on one host thread)", det);
         return false;
     }
     return true;

@@ -32,7 +32,8 @@ static void init(void)
     rt_g.limits[cudaLimitMaxL2FetchGranularity] = 64;
     rt_g.limits[cudaLimitPersistingL2CacheSize] = 0;
     rt_context_reserve(rt_g.limits[cudaLimitPrintfFifoSize], rt_g.limits[cudaLimitStackSize]);
-    if (rt_g.cfg.stats[0])
+    /* --timing's summary goes to stderr when no --stats destination is named */
+    if (rt_g.cfg.stats[0] || rt_g.cfg.timing)
         atexit(rt_stats_report);
     if (rt_g.cfg.trace[0] && strcmp(rt_g.cfg.trace, "off") != 0) {
         char err[256];
