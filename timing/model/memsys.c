@@ -75,12 +75,13 @@ void tm_mem_free(tm_mem *m)
     memset(m, 0, sizeof *m);
 }
 
-bool tm_mem_mshr_free(tm_mem *m, uint32_t sm, uint64_t now)
+uint64_t tm_mem_mshr_next(const tm_mem *m, uint32_t sm)
 {
     const uint64_t *ms = &m->l1_mshr[(size_t)sm * (uint32_t)m->gpu->l1_mshrs];
-    for (int i = 0; i < m->gpu->l1_mshrs; i++)
-        if (ms[i] <= now) return true;
-    return false;
+    uint64_t t = ms[0];
+    for (int i = 1; i < m->gpu->l1_mshrs; i++)
+        if (ms[i] < t) t = ms[i];
+    return t;
 }
 
 static uint32_t slice_of(const tm_mem *m, uint64_t line)

@@ -59,8 +59,8 @@ typedef struct tm_mem {
 
 bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *st);
 void tm_mem_free(tm_mem *m);
-/* Whether SM sm has a free MSHR at cycle now. */
-bool tm_mem_mshr_free(tm_mem *m, uint32_t sm, uint64_t now);
+/* The cycle SM sm's first MSHR is free. */
+uint64_t tm_mem_mshr_next(const tm_mem *m, uint32_t sm);
 
 /* What a memory instruction costs: when its results are back, and how many cycles it holds
  * the SM's load/store unit (replays: one per extra line, sector group or bank wavefront). */
@@ -87,7 +87,8 @@ typedef struct tm_warp {
     emu_warp *w;              /* NULL: the slot is empty */
     uint32_t cta;             /* index of its CTA slot on the SM */
     uint64_t age;             /* launch order on the SM (GTO: oldest first) */
-    uint64_t ready;           /* cannot issue before (launch, branch, its last issue) */
+    uint64_t ready;           /* cannot issue before (launch, its last issue, a wait) */
+    timing_slot why;          /* what it waits for until then */
     uint64_t start;           /* cycle it was launched */
     bool done;
     /* scoreboard: registers with results in flight and when they land */
@@ -116,6 +117,11 @@ typedef struct tm_sm {
     uint32_t *last;           /* per scheduler: last issued warp (LRR, GTO), UINT32_MAX: none */
     timing_slot *reason;      /* per scheduler: what its slot did in the last cycle tried */
     uint64_t next_age;
+    /* Nothing on the SM can change before `wake` (operands land, units free, warps launch at
+     * known times; only its own warps release its barriers): the loop skips it until then.
+     * `tried` is the last cycle its schedulers were tried; the cycles skipped since count as
+     * that cycle's reasons. */
+    uint64_t wake, tried;
 } tm_sm;
 
 typedef struct tm_model tm_model;

@@ -60,6 +60,7 @@ static bool place(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
         tw->cta = k;
         tw->age = S->next_age++;
         tw->ready = ready;
+        tw->why = TIMING_SLOT_CONTROL;
         tw->start = ready;
         emu_warp_set_user(tw->w, EMU_POLICY_TIMING, tw);
         emu_warp_set_slot(tw->w, ws);
@@ -133,6 +134,7 @@ bool timing_run_cycles(emu_grid *g, const timing_engine_config *cfg)
         S->reason = calloc(M->nsched, sizeof *S->reason);
         ok = S->warps && S->ctas && S->unit_free && S->last && S->reason;
         for (uint32_t q = 0; ok && q < M->nsched; q++) S->last[q] = UINT32_MAX;
+        S->tried = TM_NEVER;
     }
     bool fail = !ok;
     uint64_t start = (uint64_t)gpu->kernel_launch_latency, now = start;
@@ -150,7 +152,20 @@ bool timing_run_cycles(emu_grid *g, const timing_engine_config *cfg)
             tm_sm *S = &M->sms[s];
             if (!S->resident) continue;
             busy++;
-            issued += tm_sm_cycle(M, S, now, &next, &fail);
+            if (S->wake > now) {
+                if (S->wake < next) next = S->wake;
+                continue;
+            }
+            /* the cycles it was skipped issued nothing, for the reasons of the last one tried */
+            if (S->tried != TM_NEVER && now > S->tried + 1)
+                for (uint32_t q = 0; q < M->nsched; q++)
+                    M->st.slots[S->reason[q]] += now - S->tried - 1;
+            uint64_t wake = TM_NEVER;
+            uint32_t n = tm_sm_cycle(M, S, now, &wake, &fail);
+            S->tried = now;
+            S->wake = n ? now + 1 : wake;
+            if (S->wake < next) next = S->wake;
+            issued += n;
         }
         if (fail || M->stop) break;
         if (!busy && !eng_issue_left(&M->E)) break;
@@ -163,11 +178,6 @@ bool timing_run_cycles(emu_grid *g, const timing_engine_config *cfg)
             fail = true;
             break;
         }
-        /* nothing changes before `next`: its cycles issue nothing, for the same reasons */
-        uint64_t skip = next > now + 1 ? next - now - 1 : 0;
-        for (uint32_t s = 0; skip && s < M->nsm; s++)
-            if (M->sms[s].resident)
-                for (uint32_t q = 0; q < M->nsched; q++) M->st.slots[M->sms[s].reason[q]] += skip;
         now = next > now ? next : now + 1;
     }
     /* cycles in which an SM had no CTA count as idle slots of its schedulers */

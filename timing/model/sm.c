@@ -108,7 +108,7 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
                       emu_next_instr *p, timing_slot *why, uint64_t *when)
 {
     if (tw->ready > now) {
-        *why = TIMING_SLOT_CONTROL;
+        *why = tw->why;
         *when = tw->ready;
         return false;
     }
@@ -117,25 +117,23 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
         *when = TM_NEVER;   /* released by another warp's issue */
         return false;
     }
+    /* Each wait below only ends at its time (operands land when they land, a unit's and the
+     * MSHRs' free times only grow): the warp keeps it, and is not looked at again before. */
     uint64_t t = scoreboard_ready(tw, p, now);
+    tm_unit u = tm_unit_of(p->cls);
     if (t > now) {
         *why = TIMING_SLOT_SCOREBOARD;
-        *when = t;
-        return false;
-    }
-    tm_unit u = tm_unit_of(p->cls);
-    uint64_t f = S->unit_free[q * TM_U_COUNT + u];
-    if (f > now) {
+    } else if ((t = S->unit_free[q * TM_U_COUNT + u]) > now) {
         *why = u == TM_U_LSU ? TIMING_SLOT_MEMORY : TIMING_SLOT_PIPELINE;
-        *when = f;
-        return false;
-    }
-    if (u == TM_U_LSU && !tm_mem_mshr_free(&M->mem, S->id, now)) {
+    } else if (u == TM_U_LSU && (t = tm_mem_mshr_next(&M->mem, S->id)) > now) {
         *why = TIMING_SLOT_MEMORY;
-        *when = now + 1;
-        return false;
+    } else {
+        return true;
     }
-    return true;
+    *when = t;
+    tw->ready = t;
+    tw->why = *why;
+    return false;
 }
 
 /* Issues the instruction p of warp tw at cycle now. false when the warp faulted. */
@@ -174,6 +172,7 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
     }
     scoreboard_set(tw, p, now, done);
     if (next_issue > tw->ready) tw->ready = next_issue;
+    tw->why = TIMING_SLOT_CONTROL;
     if (r == EMU_STOP_EXIT) tm_warp_exited(M, S, tw, now + 1);
     return true;
 }

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# timing.sh: the cycle model (--timing), one PASS/FAIL line per check:
+#   - determinism: tests/cuda programs give the same "total" statistics (cycles, IPC, issue
+#     slots, caches, DRAM) on 1, 2 and 4 host threads, with a scheduling seed, and under
+#     --engine=compare (where the step and block executors must also agree with each other);
+#   - the microbenchmarks of bench/micro show what a GPU shows, on gtx480 and v100: pointer-chase
+#     latency L1 < L2 < DRAM; a k-way shared-memory bank conflict costs k - 1 extra cycles per
+#     load (k wavefronts, within 15%); loads at strides 1, 2, 4, 8 floats take longer as the
+#     sectors they move grow (stride 8 moves 8 times the sectors of stride 1);
+#   - --timing with --det=gpudet is refused (not built yet).
+# Environment: B (build dir), NVCC, PTXSIM_CUDA_CACHE.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+root=$(pwd)
+B=${B:-build}
+case $B in /*) ;; *) B=$root/$B ;; esac
+export NVCC=${NVCC:-nvcc}
+PTXSIM=$B/bin/ptxsim
+source tests/cuda_cache.sh
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/ptxsim-timing.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+[ -x "$PTXSIM" ] || { fail build "no $PTXSIM"; exit 0; }
+
+# The "total" object of a statistics file, one member per line (host times live outside it).
+total_of() {
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(json.dumps(d["total"], sort_keys=True, indent=0))' "$1"
+}
+
+# ---------------------------------------------------------------- determinism
+for name in vector_add reduction histogram256 matmul_tiled divergence; do
+    exe=$(cuda_test_build "tests/cuda/$name.cu" shared "$work/$name.build.log") ||
+        { fail "timing determinism $name" "nvcc failed: $(head -n 3 "$work/$name.build.log")"; continue; }
+    ref=""
+    bad=""
+    for opts in "--threads=1" "--threads=2" "--threads=4" "--threads=2 --seed=5" \
+                "--engine=compare"; do
+        tag=${opts//[ =-]/_}
+        if ! "$PTXSIM" run --timing --gpu=v100 $opts --stats="$work/$name$tag.json" -- "$exe" \
+            >"$work/$name$tag.out" 2>&1; then
+            bad="$opts: exit status $?: $(grep -m 2 -E 'FAIL|ptxsim:' "$work/$name$tag.out")"
+            break
+        fi
+        t=$(total_of "$work/$name$tag.json")
+        if ! grep -q '"cycles"' <<<"$t"; then bad="$opts: no cycles in the statistics"; break; fi
+        if [ -z "$ref" ]; then ref=$t; ref_opts=$opts; continue; fi
+        if [ "$t" != "$ref" ]; then
+            bad="statistics differ between $ref_opts and $opts: $(diff <(echo "$ref") <(echo "$t") | head -n 4 | tr '\n' ' ')"
+            break
+        fi
+    done
+    if [ -z "$bad" ]; then
+        pass "timing determinism $name ($(grep '"cycles"' <<<"$ref" | tr -d ' ,') over threads 1/2/4, seed, compare)"
+    else
+        fail "timing determinism $name" "$bad"
+    fi
+done
+
+# ---------------------------------------------------------------- microbenchmarks
+micro() {   # micro NAME: the built benchmark's path
+    cuda_cache_build "$1" "$work/$1.build.log" \
+        "-cudart shared -Wno-deprecated-gpu-targets bench/micro/$1.cu" "bench/micro/$1.cu"
+}
+for gpu in gtx480 v100; do
+    if exe=$(micro latency_chase); then
+        out=$("$PTXSIM" run --timing --gpu=$gpu -- "$exe" 2>/dev/null)
+        l1=$(awk '$2 == "L1" { print $3 }' <<<"$out")
+        l2=$(awk '$2 == "L2" { print $3 }' <<<"$out")
+        dr=$(awk '$2 == "DRAM" { print $3 }' <<<"$out")
+        if [ -n "$l1" ] && [ -n "$l2" ] && [ -n "$dr" ] && [ "$l1" -lt "$l2" ] && [ "$l2" -lt "$dr" ]; then
+            pass "timing micro latency $gpu (L1 $l1 < L2 $l2 < DRAM $dr cycles)"
+        else
+            fail "timing micro latency $gpu" "expected L1 < L2 < DRAM, got: $(tr '\n' ' ' <<<"$out")"
+        fi
+    else
+        fail "timing micro latency $gpu" "nvcc failed"
+    fi
+    if exe=$(micro bank_conflicts); then
+        out=$("$PTXSIM" run --timing --gpu=$gpu -- "$exe" 2>/dev/null)
+        # 8 x 16 loads: the extra cycles per load over the conflict-free run are the k - 1
+        # replays of a k-way conflict
+        verdict=$(awk '$1 == "conflict" { t[$2] = $3 }
+            END { if (!(1 in t)) { print "no output"; exit }
+                  for (k = 2; k <= 32; k *= 2) {
+                      extra = (t[k] - t[1]) / 128.0
+                      if (extra < 0.85 * (k - 1) || extra > 1.15 * (k - 1)) {
+                          printf "%d-way: %.2f extra cycles per load, expected %d\n", k, extra, k - 1; exit }
+                  }
+                  printf "ok %d..%d cycles\n", t[1], t[32] }' <<<"$out")
+        if [[ $verdict == ok* ]]; then pass "timing micro bank conflicts $gpu (${verdict#ok }, 1- to 32-way)"
+        else fail "timing micro bank conflicts $gpu" "$verdict"; fi
+    else
+        fail "timing micro bank conflicts $gpu" "nvcc failed"
+    fi
+    if exe=$(micro coalescing); then
+        out=$("$PTXSIM" run --timing --gpu=$gpu -- "$exe" 2>/dev/null)
+        verdict=$(awk '$1 == "stride" { t[$2] = $3 }
+            END { if (!(1 in t)) { print "no output"; exit }
+                  for (s = 2; s <= 8; s *= 2)
+                      if (t[s] <= t[s / 2]) { printf "stride %d (%d cycles) is not slower than stride %d (%d)\n", s, t[s], s / 2, t[s / 2]; exit }
+                  if (t[8] < 3 * t[1]) { printf "stride 8 (%d cycles) moves 8x the sectors of stride 1 (%d) but is not 3x slower\n", t[8], t[1]; exit }
+                  printf "ok %d, %d, %d, %d cycles\n", t[1], t[2], t[4], t[8] }' <<<"$out")
+        if [[ $verdict == ok* ]]; then pass "timing micro coalescing $gpu (strides 1, 2, 4, 8: ${verdict#ok })"
+        else fail "timing micro coalescing $gpu" "$verdict"; fi
+    else
+        fail "timing micro coalescing $gpu" "nvcc failed"
+    fi
+done
+
+# ---------------------------------------------------------------- what is refused
+exe=$(cuda_test_build tests/cuda/vector_add.cu shared "$work/va.build.log")
+out=$("$PTXSIM" run --timing --det=gpudet -- "$exe" 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -q "cannot be combined with --det=gpudet" <<<"$out"; then
+    pass "timing refuses --det=gpudet (not built yet)"
+else
+    fail "timing refuses --det=gpudet" "exit $rc: $(head -n 2 <<<"$out")"
+fi
