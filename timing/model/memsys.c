@@ -36,13 +36,14 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->nsm = nsm;
     m->l1 = calloc(nsm, sizeof *m->l1);
     m->l1_mshr = calloc((size_t)nsm * (uint32_t)gpu->l1_mshrs, sizeof *m->l1_mshr);
+    m->mshr_min = calloc(nsm, sizeof *m->mshr_min);
     m->sm_out = calloc(nsm, sizeof *m->sm_out);
     m->sm_in = calloc(nsm, sizeof *m->sm_in);
     m->l2 = calloc((size_t)gpu->l2_slices, sizeof *m->l2);
     m->l2_free = calloc((size_t)gpu->l2_slices, sizeof *m->l2_free);
     m->banks = calloc((size_t)gpu->dram_channels * (uint32_t)gpu->dram_banks, sizeof *m->banks);
     m->bus_free = calloc((size_t)gpu->dram_channels, sizeof *m->bus_free);
-    if (!m->l1 || !m->l1_mshr || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
+    if (!m->l1 || !m->l1_mshr || !m->mshr_min || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
         !m->bus_free)
         return false;
     for (uint32_t s = 0; s < nsm; s++)
@@ -66,6 +67,7 @@ void tm_mem_free(tm_mem *m)
         for (int s = 0; s < m->gpu->l2_slices; s++) tm_cache_free(&m->l2[s]);
     free(m->l1);
     free(m->l1_mshr);
+    free(m->mshr_min);
     free(m->sm_out);
     free(m->sm_in);
     free(m->l2);
@@ -77,11 +79,17 @@ void tm_mem_free(tm_mem *m)
 
 uint64_t tm_mem_mshr_next(const tm_mem *m, uint32_t sm)
 {
+    return m->mshr_min[sm];
+}
+
+/* The MSHR of SM sm that frees first (the lowest index among equals). */
+static int mshr_first(const tm_mem *m, uint32_t sm)
+{
     const uint64_t *ms = &m->l1_mshr[(size_t)sm * (uint32_t)m->gpu->l1_mshrs];
-    uint64_t t = ms[0];
-    for (int i = 1; i < m->gpu->l1_mshrs; i++)
-        if (ms[i] < t) t = ms[i];
-    return t;
+    int k = 0;
+    for (int j = 1; j < m->gpu->l1_mshrs; j++)
+        if (ms[j] < ms[k]) k = j;
+    return k;
 }
 
 static uint32_t slice_of(const tm_mem *m, uint64_t line)
@@ -314,13 +322,11 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
             }
             if (!missing) continue;
             m->st->l1_misses += (uint64_t)__builtin_popcount(missing);
-            /* the MSHR that frees first (the lowest index among equals) */
-            int k = 0;
-            for (int j = 1; j < g->l1_mshrs; j++)
-                if (mshr[j] < mshr[k]) k = j;
+            int k = mshr_first(m, sm);
             uint64_t start = max64(t + (uint64_t)g->l1_latency, mshr[k]);
             uint64_t back = round_trip(m, sm, req[i].line, missing, K_LOAD, 0, start, true);
             mshr[k] = back;
+            m->mshr_min[sm] = mshr[mshr_first(m, sm)];
             if (!L) {
                 tm_line victim;
                 L = tm_cache_alloc(l1, req[i].line, t, &victim);

@@ -49,6 +49,7 @@ typedef struct tm_mem {
     uint32_t nsm;
     tm_cache *l1;             /* per SM */
     uint64_t *l1_mshr;        /* per SM, l1_mshrs completion times each */
+    uint64_t *mshr_min;       /* per SM: the earliest of them */
     uint64_t *sm_out, *sm_in; /* interconnect ports per SM: free at */
     tm_cache *l2;             /* per slice */
     uint64_t *l2_free;        /* per slice: tag pipeline free at */
