@@ -48,6 +48,9 @@ const rt_option rt_options[] = {
      "caches and DRAM per kernel; not yet with --det=gpudet"},
     {"gpu", "PTXSIM_GPU", "a100", RT_OPT_CHOICE, "gtx480|titanv|v100|rtx2080ti|a100|rtx4090|h100", NULL,
      NULL, "GPU model: device properties and timing configuration"},
+    {"timeline", "PTXSIM_TIMELINE", "off", RT_OPT_TEXT, NULL, NULL, NULL,
+     "with --timing: the simulated schedule (launches, CTAs on SMs) written to this file in "
+     "the trace-event format Perfetto and chrome://tracing open"},
     {"pageable-memory-access", "PTXSIM_PAGEABLE_MEMORY_ACCESS", "off", RT_OPT_BOOL, NULL, NULL,
      "on", "kernels may read and write ordinary (malloc'ed) host memory, as on systems with "
      "HMM or ATS; cudaDevAttrPageableMemoryAccess reports it"},
@@ -234,9 +237,16 @@ bool rt_config_check_environment(char *err, size_t errlen)
                  "snapshot of device memory, and host memory that kernels write is not in it");
         return false;
     }
+    const char *timing = getenv("PTXSIM_TIMING");
+    const char *timeline = getenv("PTXSIM_TIMELINE");
+    if (timeline && *timeline && strcmp(timeline, "off") != 0 &&
+        !(timing && parse_bool(timing, &on) && on)) {
+        snprintf(err, errlen, "--timeline=%s needs --timing: it is the cycle model's schedule",
+                 timeline);
+        return false;
+    }
     /* The cycle model runs warps in the simulated hardware's order; GPUDet's quanta, store
      * buffers and serial mode are not timed by it yet. */
-    const char *timing = getenv("PTXSIM_TIMING");
     const char *det = getenv("PTXSIM_DET");
     if (timing && parse_bool(timing, &on) && on && det && strcmp(det, "off") != 0) {
         snprintf(err, errlen, "--timing cannot be combined with --det=%s yet: the cycle model "
@@ -307,4 +317,5 @@ void rt_config_load(rt_config *cfg)
     copy_text(cfg->fault_inject, sizeof cfg->fault_inject,
               option_value(rt_option_find("fault-inject")));
     copy_text(cfg->trace, sizeof cfg->trace, option_value(rt_option_find("trace")));
+    copy_text(cfg->timeline, sizeof cfg->timeline, option_value(rt_option_find("timeline")));
 }

@@ -368,6 +368,7 @@ static void engine_config(timing_engine_config *ec, rt_kernel *k, bool cooperati
     ec->watchdog_insts = rt_g.cfg.watchdog_insts;
     ec->cycle_model = rt_g.cfg.timing;
     ec->gpu = rt_g.gpu;
+    ec->timeline = rt_g.timeline;
 }
 
 /* Host memory the resident CTAs of one grid may hold in warp state (registers, local memory)
@@ -515,6 +516,9 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
     double dt = rt_now() - t0;
     pthread_mutex_lock(&rt_g.lock);
     timing_stats_add(&k->engine, &run_stats);
+    if (rt_g.timeline && run_stats.cycles)
+        timing_timeline_kernel(rt_g.timeline, rt_kernel_pretty(k), run_stats.cycles,
+                               rt_g.gpu->model_clock_khz);
     k->launches++;
     k->ctas += emu_grid_cta_count(g);
     k->threads += emu_grid_cta_count(g) * threads_of(block);

@@ -29,6 +29,7 @@ typedef struct rt_config {
     bool igpu;
     char fault_inject[128];
     char trace[256];
+    char timeline[256];     /* --timeline: "off" or a file */
 } rt_config;
 
 /* compare.c: runs launch L on the reference and the primary executor from one snapshot of
@@ -194,6 +195,7 @@ typedef struct rt_state {
     size_t limits[RT_MAX_LIMITS];
     emu_mem_policy *policy;
     timing_trace *trace;         /* --trace: every launch's events, or NULL */
+    timing_timeline *timeline;   /* --timeline: the cycle model's schedule, or NULL */
 } rt_state;
 
 extern rt_state rt_g;
@@ -469,5 +471,7 @@ void rt_event_note_record(cudaEvent_t event, uint64_t seq);
 void rt_stats_report(void);
 /* Finishes the --trace file (at exit). */
 void rt_trace_finish(void);
+/* Writes the --timeline file (at exit). */
+void rt_timeline_finish(void);
 
 #endif

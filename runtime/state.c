@@ -44,6 +44,15 @@ static void init(void)
         }
         atexit(rt_trace_finish);
     }
+    if (rt_g.cfg.timing && rt_g.cfg.timeline[0] && strcmp(rt_g.cfg.timeline, "off") != 0) {
+        char err[256];
+        rt_g.timeline = timing_timeline_open(rt_g.cfg.timeline, err, sizeof err);
+        if (!rt_g.timeline) {
+            fprintf(stderr, "ptxsim: PTXSIM_TIMELINE=%s: %s\n", rt_g.cfg.timeline, err);
+            exit(2);
+        }
+        atexit(rt_timeline_finish);
+    }
     rt_log(1, "runtime %s: engine %s, %u host thread%s, seed %llu, det %s, timing %s, "
               "gpu %s (sm_%d%d, %d SMs)",
            RT_PTXSIM_VERSION, rt_g.cfg.engine, rt_g.cfg.threads, rt_g.cfg.threads == 1 ? "" : "s",
@@ -142,6 +151,17 @@ double rt_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void rt_timeline_finish(void)
+{
+    pthread_mutex_lock(&rt_g.lock);
+    timing_timeline *t = rt_g.timeline;
+    rt_g.timeline = NULL;
+    pthread_mutex_unlock(&rt_g.lock);
+    if (t && !timing_timeline_close(t))
+        fprintf(stderr, "ptxsim: the timeline file %s could not be written completely\n",
+                rt_g.cfg.timeline);
 }
 
 void rt_trace_finish(void)

@@ -27,6 +27,7 @@
 #include <stdio.h>
 
 typedef struct timing_gpu timing_gpu;   /* a GPU description (below) */
+typedef struct timing_timeline timing_timeline;   /* --timeline (below) */
 
 typedef enum timing_det_mode {
     TIMING_DET_OFF = 0,       /* no determinism: the parallel baseline */
@@ -120,6 +121,8 @@ typedef struct timing_engine_config {
      * include timing_model_sink(). */
     bool cycle_model;
     const struct timing_gpu *gpu;
+    /* When set (with the cycle model), each CTA's span on its SM is added to it. */
+    timing_timeline *timeline;
     /* ---- watchdog (timing/engine/watchdog.c): a run longer than this many host seconds, or
      * than this many warp instructions, ends with an EMU_FAULT_TIMEOUT fault (0 = no limit).
      * The instruction limit is checked at quantum ends under GPUDet, so there it ends the run
@@ -185,6 +188,19 @@ void timing_trace_launch(timing_trace *t, uint64_t id, const char *kernel, const
                          emu_dim3 grid, emu_dim3 block);
 /* Finishes the file; false when anything could not be written. */
 bool timing_trace_close(timing_trace *t);
+
+/* --timeline=FILE.json: the cycle model's schedule in the trace-event format Perfetto and
+ * chrome://tracing open (timeline.c): a slice per launch, and per SM a slice per CTA. */
+timing_timeline *timing_timeline_open(const char *path, char *err, size_t errlen);
+/* CTA cta ran on SM sm from cycle start to end of the launch in progress. */
+void timing_timeline_cta(timing_timeline *t, uint32_t sm, emu_dim3 cta, uint64_t start,
+                         uint64_t end);
+/* The launch in progress (named kernel) took `cycles` at clock_khz: its slice; the next launch
+ * starts where it ended. */
+void timing_timeline_kernel(timing_timeline *t, const char *kernel, uint64_t cycles,
+                            int clock_khz);
+/* Writes the file and frees t; false when it could not be written completely. */
+bool timing_timeline_close(timing_timeline *t);
 
 /* A trace read back, its warp runs sorted by (launch, CTA, warp, sequence). */
 typedef struct timing_trace_func {

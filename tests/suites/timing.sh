@@ -7,6 +7,10 @@
 #     latency L1 < L2 < DRAM; a k-way shared-memory bank conflict costs k - 1 extra cycles per
 #     load (k wavefronts, within 15%); loads at strides 1, 2, 4, 8 floats take longer as the
 #     sectors they move grow (stride 8 moves 8 times the sectors of stride 1);
+#   - two programs run correctly on every configuration of timing/configs with identical
+#     statistics on 1 and 2 host threads;
+#   - --timeline: a slice per launch and per CTA, consistent with the statistics, the same
+#     from compare mode; refused without --timing;
 #   - --timing with --det=gpudet is refused (not built yet).
 # Environment: B (build dir), NVCC, PTXSIM_CUDA_CACHE.
 set -u
@@ -59,6 +63,29 @@ for name in vector_add reduction histogram256 matmul_tiled divergence; do
     fi
 done
 
+# ---------------------------------------------------------------- every configuration
+# Two programs (shared memory and barriers; atomics) on every GPU, on 1 and 2 host threads.
+for gpu in $(ls timing/configs/*.gpu | xargs -n 1 basename | sed 's/\.gpu$//'); do
+    bad=""
+    for name in matmul_tiled histogram256; do
+        exe=$(cuda_test_build "tests/cuda/$name.cu" shared "$work/$name.build.log") ||
+            { bad="$name: nvcc failed"; break; }
+        for t in 1 2; do
+            if ! "$PTXSIM" run --timing --gpu=$gpu --threads=$t --stats="$work/$gpu$name$t.json" \
+                -- "$exe" >"$work/$gpu$name$t.out" 2>&1; then
+                bad="$name --threads=$t: $(grep -m 2 -E 'FAIL|ptxsim:' "$work/$gpu$name$t.out")"
+                break 2
+            fi
+        done
+        if [ "$(total_of "$work/$gpu${name}1.json")" != "$(total_of "$work/$gpu${name}2.json")" ]; then
+            bad="$name: statistics differ between 1 and 2 host threads"
+            break
+        fi
+    done
+    if [ -z "$bad" ]; then pass "timing on $gpu (matmul_tiled, histogram256; threads 1 and 2 agree)"
+    else fail "timing on $gpu" "$bad"; fi
+done
+
 # ---------------------------------------------------------------- microbenchmarks
 micro() {   # micro NAME: the built benchmark's path
     cuda_cache_build "$1" "$work/$1.build.log" \
@@ -109,6 +136,38 @@ for gpu in gtx480 v100; do
         fail "timing micro coalescing $gpu" "nvcc failed"
     fi
 done
+
+# ---------------------------------------------------------------- --timeline
+# A slice per launch and one per CTA, each CTA inside its launch, the same file from the block
+# executor alone and from compare mode.
+exe=$(cuda_test_build tests/cuda/reduction.cu shared "$work/red.build.log")
+"$PTXSIM" run --timing --gpu=v100 --timeline="$work/tl1.json" --stats="$work/tl1s.json" -- "$exe" \
+    >/dev/null 2>&1; rc1=$?
+"$PTXSIM" run --timing --gpu=v100 --engine=compare --timeline="$work/tl2.json" -- "$exe" \
+    >/dev/null 2>&1; rc2=$?
+verdict=$(python3 - "$work/tl1.json" "$work/tl1s.json" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+st = json.load(open(sys.argv[2]))["total"]
+ks = [e for e in ev if e.get("ph") == "X" and e["pid"] == 0]
+cs = [e for e in ev if e.get("ph") == "X" and e["pid"] == 1]
+if len(ks) != st["launches"]: print("%d launch slices for %d launches" % (len(ks), st["launches"])); sys.exit()
+if len(cs) != st["ctas"]: print("%d CTA slices for %d CTAs" % (len(cs), st["ctas"])); sys.exit()
+if ks[-1]["args"]["end_cycle"] != st["cycles"]: print("launches end at %d, cycles %d" % (ks[-1]["args"]["end_cycle"], st["cycles"])); sys.exit()
+for c in cs:
+    if not any(k["args"]["start_cycle"] <= c["args"]["start_cycle"] <= c["args"]["end_cycle"] <= k["args"]["end_cycle"] for k in ks):
+        print("CTA slice %s outside every launch" % c); sys.exit()
+print("ok %d launches, %d CTAs" % (len(ks), len(cs)))
+PY
+)
+if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [[ $verdict == ok* ]] && cmp -s "$work/tl1.json" "$work/tl2.json"; then
+    pass "timing timeline (${verdict#ok }; compare mode writes the same file)"
+else
+    fail "timing timeline" "exit $rc1/$rc2, $verdict, files $(cmp -s "$work/tl1.json" "$work/tl2.json" && echo same || echo differ)"
+fi
+out=$("$PTXSIM" run --timeline="$work/x.json" -- "$exe" 2>&1); rc=$?
+if [ $rc -eq 2 ] && grep -q "needs --timing" <<<"$out"; then pass "timing: --timeline without --timing is refused"
+else fail "timing: --timeline without --timing is refused" "exit $rc: $(head -n 2 <<<"$out")"; fi
 
 # ---------------------------------------------------------------- what is refused
 exe=$(cuda_test_build tests/cuda/vector_add.cu shared "$work/va.build.log")

@@ -106,6 +106,7 @@ typedef struct tm_cta_slot {
     emu_cta *cta;             /* NULL: free */
     eng_slot *slot;
     uint32_t live;            /* warps not exited */
+    uint64_t start;           /* cycle it was placed */
 } tm_cta_slot;
 
 typedef struct tm_sm {
@@ -143,6 +144,7 @@ struct tm_model {
     uint32_t nsched;
     timing_stats st;
     timing_watchdog wd;
+    timing_timeline *timeline;
     bool stop;
 };
 

@@ -50,6 +50,7 @@ static bool place(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
     cs->cta = c;
     cs->slot = slot;
     cs->live = emu_cta_warp_count(c);
+    cs->start = ready;
     S->resident++;
     M->st.ctas++;
     for (uint32_t i = 0; i < cs->live; i++) {
@@ -77,6 +78,13 @@ void tm_warp_exited(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now)
     if (--cs->live) return;
     /* the CTA has finished: its slot takes the next one */
     for (uint32_t i = 0; i < M->warps_per_cta; i++) S->warps[tw->cta * M->warps_per_cta + i].w = NULL;
+    if (M->timeline) {
+        const emu_launch *L = emu_grid_launch(M->E.g);
+        uint64_t id = emu_warp_cta_linear(emu_cta_warp(cs->cta, 0));
+        emu_dim3 xyz = {(uint32_t)(id % L->grid.x), (uint32_t)(id / L->grid.x % L->grid.y),
+                        (uint32_t)(id / ((uint64_t)L->grid.x * L->grid.y))};
+        timing_timeline_cta(M->timeline, S->id, xyz, cs->start, now);
+    }
     eng_slot_retire(&M->E, cs->slot, &M->E.threads[0]);
     cs->cta = NULL;
     S->resident--;
@@ -111,6 +119,7 @@ bool timing_run_cycles(emu_grid *g, const timing_engine_config *cfg)
     if (!M) return false;
     const timing_gpu *gpu = cfg->gpu;
     M->gpu = gpu;
+    M->timeline = cfg->timeline;
     M->nsm = cfg->sm_count ? cfg->sm_count : 1;
     M->nsched = (uint32_t)gpu->sched_per_sm;
     const emu_launch *L = emu_grid_launch(g);
