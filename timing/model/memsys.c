@@ -36,14 +36,13 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->nsm = nsm;
     m->l1 = calloc(nsm, sizeof *m->l1);
     m->l1_mshr = calloc((size_t)nsm * (uint32_t)gpu->l1_mshrs, sizeof *m->l1_mshr);
-    m->mshr_min = calloc(nsm, sizeof *m->mshr_min);
     m->sm_out = calloc(nsm, sizeof *m->sm_out);
     m->sm_in = calloc(nsm, sizeof *m->sm_in);
     m->l2 = calloc((size_t)gpu->l2_slices, sizeof *m->l2);
     m->l2_free = calloc((size_t)gpu->l2_slices, sizeof *m->l2_free);
     m->banks = calloc((size_t)gpu->dram_channels * (uint32_t)gpu->dram_banks, sizeof *m->banks);
     m->bus_free = calloc((size_t)gpu->dram_channels, sizeof *m->bus_free);
-    if (!m->l1 || !m->l1_mshr || !m->mshr_min || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
+    if (!m->l1 || !m->l1_mshr || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
         !m->bus_free)
         return false;
     for (uint32_t s = 0; s < nsm; s++)
@@ -67,7 +66,6 @@ void tm_mem_free(tm_mem *m)
         for (int s = 0; s < m->gpu->l2_slices; s++) tm_cache_free(&m->l2[s]);
     free(m->l1);
     free(m->l1_mshr);
-    free(m->mshr_min);
     free(m->sm_out);
     free(m->sm_in);
     free(m->l2);
@@ -77,19 +75,27 @@ void tm_mem_free(tm_mem *m)
     memset(m, 0, sizeof *m);
 }
 
+/* An SM's MSHRs are a binary min-heap of the cycles they free at: the root is the one a miss
+ * takes. */
 uint64_t tm_mem_mshr_next(const tm_mem *m, uint32_t sm)
 {
-    return m->mshr_min[sm];
+    return m->l1_mshr[(size_t)sm * (uint32_t)m->gpu->l1_mshrs];
 }
 
-/* The MSHR of SM sm that frees first (the lowest index among equals). */
-static int mshr_first(const tm_mem *m, uint32_t sm)
+/* The root MSHR of SM sm is busy until t: it sinks to its place. */
+static void mshr_take(tm_mem *m, uint32_t sm, uint64_t t)
 {
-    const uint64_t *ms = &m->l1_mshr[(size_t)sm * (uint32_t)m->gpu->l1_mshrs];
-    int k = 0;
-    for (int j = 1; j < m->gpu->l1_mshrs; j++)
-        if (ms[j] < ms[k]) k = j;
-    return k;
+    uint64_t *h = &m->l1_mshr[(size_t)sm * (uint32_t)m->gpu->l1_mshrs];
+    uint32_t n = (uint32_t)m->gpu->l1_mshrs, i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && h[c + 1] < h[c]) c++;
+        if (h[c] >= t) break;
+        h[i] = h[c];
+        i = c;
+    }
+    h[i] = t;
 }
 
 static uint32_t slice_of(const tm_mem *m, uint64_t line)
@@ -198,27 +204,34 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
     return back + occ2 + (uint64_t)g->icnt_latency;
 }
 
-/* The wavefronts a shared access of `lanes` takes: the most distinct words in one bank. */
+/* The wavefronts a shared access of `lanes` takes: the most distinct words in one bank (lanes
+ * reading one word share it). */
 static uint32_t wavefronts(const tm_mem *m, const emu_event *e, uint32_t lanes)
 {
-    uint64_t words[EMU_WARP_SIZE * 4];
-    unsigned n = 0, size = e->size ? e->size : 1;
+    uint64_t words[64][8];                   /* the first distinct words of each bank */
+    uint32_t per_bank[64] = {0}, most = 1;
+    uint32_t banks = (uint32_t)m->gpu->smem_banks;
+    unsigned size = e->size ? e->size : 1;
     for (uint32_t mk = lanes; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
         uint64_t off;
         emu_address_space(e->addr[l], &off);
-        for (uint64_t w = off >> 2; w <= (off + size - 1) >> 2 && n < sizeof words / sizeof *words;
-             w++) {
+        for (uint64_t w = off >> 2; w <= (off + size - 1) >> 2; w++) {
+            uint32_t b = (uint32_t)(w % banks), k = per_bank[b];
             bool seen = false;
-            for (unsigned i = 0; i < n && !seen; i++) seen = words[i] == w;
-            if (!seen) words[n++] = w;
+            /* words beyond the first 8 of a bank are told apart by a scan of the lanes before */
+            for (uint32_t i = 0; i < k && i < 8 && !seen; i++) seen = words[b][i] == w;
+            if (!seen && k >= 8) {
+                for (uint32_t mk2 = lanes & ((1u << l) - 1); mk2 && !seen; mk2 &= mk2 - 1) {
+                    uint64_t o2;
+                    emu_address_space(e->addr[__builtin_ctz(mk2)], &o2);
+                    seen = o2 >> 2 <= w && w <= (o2 + size - 1) >> 2;
+                }
+            }
+            if (seen) continue;
+            if (k < 8) words[b][k] = w;
+            if (++per_bank[b] > most) most = per_bank[b];
         }
-    }
-    uint32_t per_bank[64] = {0}, most = 1;
-    uint32_t banks = (uint32_t)m->gpu->smem_banks;
-    for (unsigned i = 0; i < n; i++) {
-        uint32_t b = (uint32_t)(words[i] % banks);
-        if (++per_bank[b] > most) most = per_bank[b];
     }
     return most;
 }
@@ -297,7 +310,6 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
                 if (s == first / TM_SECTOR) req[i].ops++;
             }
         }
-        uint64_t *mshr = &m->l1_mshr[(size_t)sm * (uint32_t)g->l1_mshrs];
         for (unsigned i = 0; i < n; i++) {
             uint64_t t = now + i;   /* the coalescer sends a line per cycle */
             tm_cache *l1 = &m->l1[sm];
@@ -322,11 +334,9 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
             }
             if (!missing) continue;
             m->st->l1_misses += (uint64_t)__builtin_popcount(missing);
-            int k = mshr_first(m, sm);
-            uint64_t start = max64(t + (uint64_t)g->l1_latency, mshr[k]);
+            uint64_t start = max64(t + (uint64_t)g->l1_latency, tm_mem_mshr_next(m, sm));
             uint64_t back = round_trip(m, sm, req[i].line, missing, K_LOAD, 0, start, true);
-            mshr[k] = back;
-            m->mshr_min[sm] = mshr[mshr_first(m, sm)];
+            mshr_take(m, sm, back);
             if (!L) {
                 tm_line victim;
                 L = tm_cache_alloc(l1, req[i].line, t, &victim);

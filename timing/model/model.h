@@ -48,8 +48,7 @@ typedef struct tm_mem {
     timing_stats *st;
     uint32_t nsm;
     tm_cache *l1;             /* per SM */
-    uint64_t *l1_mshr;        /* per SM, l1_mshrs completion times each */
-    uint64_t *mshr_min;       /* per SM: the earliest of them */
+    uint64_t *l1_mshr;        /* per SM, l1_mshrs free-at times each (a min-heap) */
     uint64_t *sm_out, *sm_in; /* interconnect ports per SM: free at */
     tm_cache *l2;             /* per slice */
     uint64_t *l2_free;        /* per slice: tag pipeline free at */
@@ -90,15 +89,19 @@ typedef struct tm_warp {
     uint64_t age;             /* launch order on the SM (GTO: oldest first) */
     uint64_t ready;           /* cannot issue before (launch, its last issue, a wait) */
     timing_slot why;          /* what it waits for until then */
+    /* its next instruction as emu_warp_peek gave it, while `peeked`: it changes only when the
+     * warp issues, or when a barrier of its CTA releases one of its paths */
+    bool peeked;
+    emu_next_instr next;
     uint64_t start;           /* cycle it was launched */
     bool done;
     /* scoreboard: registers with results in flight and when they land */
     uint32_t nsb;
     uint64_t sb_key[TM_SB_ENTRIES];
     uint64_t sb_ready[TM_SB_ENTRIES];
-    /* the events of its last issue (emu_warp_run with a budget of 1 gives one, or a few when
-     * it switched paths) */
-    emu_event ev[4];
+    /* the events of its last issue (emu_warp_run with a budget of 1 gives one): the warp's own
+     * ring, which stays as it is until the warp runs again */
+    const emu_event *ev;
     uint32_t nev;
 } tm_warp;
 

@@ -21,8 +21,8 @@ static void sink_consume(emu_event_sink *self, emu_warp *w, const emu_event *ev,
     (void)self;
     tm_warp *tw = emu_warp_user(w, EMU_POLICY_TIMING);
     if (!tw) return;
-    for (uint32_t i = 0; i < n && tw->nev < sizeof tw->ev / sizeof *tw->ev; i++)
-        tw->ev[tw->nev++] = ev[i];
+    tw->ev = ev;
+    tw->nev = n;
 }
 
 static emu_event_sink model_sink = {sink_consume, NULL};

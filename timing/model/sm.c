@@ -112,7 +112,12 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
         *when = tw->ready;
         return false;
     }
-    if (!emu_warp_peek(tw->w, p)) {
+    if (tw->peeked) {
+        *p = tw->next;
+    } else if (emu_warp_peek(tw->w, p)) {
+        tw->next = *p;
+        tw->peeked = true;
+    } else {
         *why = TIMING_SLOT_BARRIER;
         *when = TM_NEVER;   /* released by another warp's issue */
         return false;
@@ -144,6 +149,10 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
     emu_warp *w = tw->w;
     emu_warp_set_clock(w, now, now * UINT64_C(1000000) / (uint64_t)g->model_clock_khz);
     tw->nev = 0;
+    tw->peeked = false;
+    if (p->cls == EMU_CLS_BARRIER)
+        for (uint32_t i = 0; i < S->nwarps; i++)
+            if (S->warps[i].cta == tw->cta) S->warps[i].peeked = false;
     uint64_t before = emu_warp_instructions(w);
     emu_stop r = emu_warp_run(w, 1);
     if (timing_watchdog_step(&M->wd, emu_warp_instructions(w) - before)) M->stop = true;
