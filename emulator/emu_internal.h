@@ -115,6 +115,7 @@ struct emu_warp {
     /* emu_warp_set_clock: what %clock* and %globaltimer* read instead of the counts */
     bool clock_set;
     uint64_t clock_cycles, clock_ns;
+    bool ahead;               /* in emu_warp_run_ahead */
 };
 
 /* Events a warp records before handing them to the launch's sink. */

@@ -34,6 +34,28 @@ bool emu_warp_peek(const emu_warp *w, emu_next_instr *out)
     return true;
 }
 
+bool emu_warp_instr(const emu_warp *w, uint32_t func, uint32_t pc, emu_next_instr *out)
+{
+    const emu_module *mod = w->cta->g->launch.module;
+    if (func >= mod->nfuncs) return false;
+    const emu_code *code = &mod->funcs[func].code;
+    if (pc >= code->n) {
+        *out = (emu_next_instr){.func = func, .pc = pc, .cls = EMU_CLS_CALL};
+        return true;
+    }
+    const emu_uop *u = &code->uops[pc];
+    *out = (emu_next_instr){
+        .func = func,
+        .pc = pc,
+        .op = u->op,
+        .cls = u->cls,
+        .nreads = u->nreads,
+        .nwrites = u->nwrites,
+        .regs = code->rw + u->rw,
+    };
+    return true;
+}
+
 void emu_warp_set_clock(emu_warp *w, uint64_t cycles, uint64_t ns)
 {
     w->clock_set = true;

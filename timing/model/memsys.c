@@ -258,13 +258,20 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
     if (!lanes) return a;
     int kind = kind_of(e->cls);
     uint32_t shared = 0, global = 0, other = 0;
-    for (uint32_t mk = lanes; mk; mk &= mk - 1) {
-        int l = __builtin_ctz(mk);
-        uint64_t off;
-        uint8_t sp = emu_address_space(e->addr[l], &off);
-        if (sp == PTX_SPACE_SHARED) shared |= 1u << l;
-        else if (sp == PTX_SPACE_GLOBAL || sp == PTX_SPACE_LOCAL) global |= 1u << l;
-        else other |= 1u << l;
+    /* an instruction that names its space says where every lane goes; generic addresses are
+     * looked up lane by lane */
+    if (e->space == PTX_SPACE_GLOBAL || e->space == PTX_SPACE_LOCAL) global = lanes;
+    else if (e->space == PTX_SPACE_SHARED) shared = lanes;
+    else if (e->space == PTX_SPACE_PARAM || e->space == PTX_SPACE_CONST) other = lanes;
+    else {
+        for (uint32_t mk = lanes; mk; mk &= mk - 1) {
+            int l = __builtin_ctz(mk);
+            uint64_t off;
+            uint8_t sp = emu_address_space(e->addr[l], &off);
+            if (sp == PTX_SPACE_SHARED) shared |= 1u << l;
+            else if (sp == PTX_SPACE_GLOBAL || sp == PTX_SPACE_LOCAL) global |= 1u << l;
+            else other |= 1u << l;
+        }
     }
     if (e->cls == EMU_CLS_LD_CONST || e->cls == EMU_CLS_LD_PARAM) {
         /* constant and parameter space: one cycle per distinct address */

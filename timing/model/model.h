@@ -82,6 +82,9 @@ tm_unit tm_unit_of(uint8_t cls);
 bool tm_is_memory(uint8_t cls);
 
 #define TM_SB_ENTRIES 32
+/* Warp instructions a warp runs ahead of the model at most (below the emulator's event ring of
+ * 64, so a run's events arrive in one call of the sink). */
+#define TM_RUN_AHEAD 32
 
 typedef struct tm_warp {
     emu_warp *w;              /* NULL: the slot is empty */
@@ -99,10 +102,12 @@ typedef struct tm_warp {
     uint32_t nsb;
     uint64_t sb_key[TM_SB_ENTRIES];
     uint64_t sb_ready[TM_SB_ENTRIES];
-    /* the events of its last issue (emu_warp_run with a budget of 1 gives one): the warp's own
-     * ring, which stays as it is until the warp runs again */
+    /* The instructions its executor ran ahead and the model has not issued yet: ev[pos..nev)
+     * of the warp's own event ring, which stays as it is until the warp runs again (only when
+     * they are all issued). `ended`: that run ended with the warp's exit. */
     const emu_event *ev;
-    uint32_t nev;
+    uint32_t nev, pos;
+    bool ended;
 } tm_warp;
 
 typedef struct tm_cta_slot {

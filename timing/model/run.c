@@ -13,6 +13,7 @@
  * threads, the seed or the executor. */
 #include "timing/model/model.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,7 @@ static void sink_consume(emu_event_sink *self, emu_warp *w, const emu_event *ev,
     (void)self;
     tm_warp *tw = emu_warp_user(w, EMU_POLICY_TIMING);
     if (!tw) return;
+    assert(tw->nev == 0 && n <= TM_RUN_AHEAD);   /* one call per run (TM_RUN_AHEAD) */
     tw->ev = ev;
     tw->nev = n;
 }

@@ -55,9 +55,11 @@ static void unit_timing(const timing_gpu *g, tm_unit u, uint64_t *lat, uint64_t 
     }
 }
 
+/* A register of the function an instruction belongs to (a recursive call's registers share
+ * the caller's keys: a false dependence at worst). */
 static uint64_t reg_key(const emu_next_instr *p, int32_t reg)
 {
-    return (uint64_t)p->depth << 32 | (uint32_t)reg;
+    return (uint64_t)p->func << 32 | (uint32_t)reg;
 }
 
 /* When w's operands and results are free of results in flight (now or later). */
@@ -114,7 +116,8 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
     }
     if (tw->peeked) {
         *p = tw->next;
-    } else if (emu_warp_peek(tw->w, p)) {
+    } else if (tw->pos < tw->nev ? emu_warp_instr(tw->w, tw->ev[tw->pos].func, tw->ev[tw->pos].pc, p)
+                                 : emu_warp_peek(tw->w, p)) {
         tw->next = *p;
         tw->peeked = true;
     } else {
@@ -147,19 +150,29 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
 {
     const timing_gpu *g = M->gpu;
     emu_warp *w = tw->w;
-    emu_warp_set_clock(w, now, now * UINT64_C(1000000) / (uint64_t)g->model_clock_khz);
-    tw->nev = 0;
     tw->peeked = false;
     if (p->cls == EMU_CLS_BARRIER)
         for (uint32_t i = 0; i < S->nwarps; i++)
             if (S->warps[i].cta == tw->cta) S->warps[i].peeked = false;
-    uint64_t before = emu_warp_instructions(w);
-    emu_stop r = emu_warp_run(w, 1);
-    if (timing_watchdog_step(&M->wd, emu_warp_instructions(w) - before)) M->stop = true;
-    if (r == EMU_STOP_FAULT) return false;
+    if (tw->pos == tw->nev) {
+        /* nothing left from the last run: the warp runs ahead from this instruction, which
+         * (a clock read, an atomic) happens at this cycle */
+        emu_warp_set_clock(w, now, now * UINT64_C(1000000) / (uint64_t)g->model_clock_khz);
+        tw->ev = NULL;
+        tw->nev = tw->pos = 0;
+        uint64_t before = emu_warp_instructions(w);
+        emu_stop r = emu_warp_run_ahead(w, TM_RUN_AHEAD);
+        if (timing_watchdog_step(&M->wd, emu_warp_instructions(w) - before)) M->stop = true;
+        if (r == EMU_STOP_FAULT) return false;
+        tw->ended = r == EMU_STOP_EXIT;
+        if (!tw->nev) {
+            if (tw->ended) tm_warp_exited(M, S, tw, now + 1);
+            return true;
+        }
+    }
     uint64_t done = now + 1, next_issue = now + 1;
-    for (uint32_t i = 0; i < tw->nev; i++) {
-        const emu_event *e = &tw->ev[i];
+    {
+        const emu_event *e = &tw->ev[tw->pos++];
         M->st.thread_instructions += (uint64_t)__builtin_popcount(e->mask);
         tm_unit u = tm_unit_of(e->cls);
         uint64_t lat, ii;
@@ -182,7 +195,7 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
     scoreboard_set(tw, p, now, done);
     if (next_issue > tw->ready) tw->ready = next_issue;
     tw->why = TIMING_SLOT_CONTROL;
-    if (r == EMU_STOP_EXIT) tm_warp_exited(M, S, tw, now + 1);
+    if (tw->pos == tw->nev && tw->ended) tm_warp_exited(M, S, tw, now + 1);
     return true;
 }
 
