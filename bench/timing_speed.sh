@@ -3,12 +3,12 @@
 #
 # For each speed-anchor program of ../shared/anchor (vecadd 1M, matmul 256, reduce 1M x 256
 # blocks: the sizes and build of its README) and each of gtx480 and v100: the wall time of the
-# whole process with --timing, against GPGPU-Sim's recorded wall time for the same program and
+# whole process with --timing (CPU seconds), against GPGPU-Sim's recorded wall time for the same program and
 # configuration (SM2_GTX480, SM7_QV100: the README's table; target at least 50x), and against
 # ptxsim with timing off (target: timing costs at most 3x). Also printed: simulated cycles, the
 # thread instructions per second with --timing, and --threads=2 against --threads=1 with
 # --timing (the model runs on one host thread today: expect 1x, with identical cycles).
-# Each configuration runs REPS times; the least wall time counts (the machine is shared).
+# Each configuration runs REPS times; the least CPU time counts (the machine is shared).
 # Environment: B (build dir, default build), NVCC, REPS (default 3), ANCHORS (default
 # ../shared/anchor).
 set -u
@@ -38,16 +38,19 @@ for p in vecadd matmul reduce; do
     fi
 done
 
-# best_wall OUT ARGS...: the least wall time over REPS runs (seconds), the last run's stats in
-# OUT (JSON)
+# best_wall OUT ARGS...: the least CPU time (user + system seconds) over REPS runs of the whole
+# process: the machine is shared, and GPGPU-Sim's recorded wall time was on an idle one with
+# one core used, where wall and CPU time agree. The last run's stats in OUT (JSON; - for none:
+# the statistics' event consumer costs time of its own, so timing off runs without).
 best_wall() {
-    local out=$1 best="" s e t
+    local out=$1 best="" t
     shift
     for _ in $(seq "$REPS"); do
-        s=$(date +%s.%N)
-        "$PTXSIM" run --stats="$out" "$@" >/dev/null 2>&1 || { echo "FAILED: $*" >&2; echo 0; return; }
-        e=$(date +%s.%N)
-        t=$(echo "$e - $s" | bc -l)
+        local stats=()
+        [ "$out" = - ] || stats=(--stats="$out")
+        /usr/bin/time -o "$W/time" -f "%U %S" "$PTXSIM" run "${stats[@]}" "$@" >/dev/null 2>&1 ||
+            { echo "FAILED: $*" >&2; echo 0; return; }
+        t=$(awk '{ print $1 + $2 }' "$W/time")
         if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then best=$t; fi
     done
     echo "$best"
@@ -55,14 +58,17 @@ best_wall() {
 json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["total"]; print(eval(sys.argv[2]))' "$@"; }
 
 printf '%-8s %-7s %10s %12s %9s %9s %9s %8s %8s %12s\n' program gpu cycles thread-insn \
-    "off s" "timing s" "gpgpusim" "vs gsim" "vs off" "Minsn/s"
+    "off cpu" "timing" "gpgpusim" "vs gsim" "vs off" "Minsn/s"
 vs_gsim=() vs_off=()
 for gpu in gtx480 v100; do
     for p in vecadd matmul reduce; do
         # shellcheck disable=SC2086
-        off=$(best_wall "$W/off.json" --threads=1 --gpu=$gpu -- "$W/$p" ${ARGS[$p]})
+        off=$(best_wall - --threads=1 --gpu=$gpu -- "$W/$p" ${ARGS[$p]})
         # shellcheck disable=SC2086
-        on=$(best_wall "$W/on.json" --threads=1 --timing --gpu=$gpu -- "$W/$p" ${ARGS[$p]})
+        on=$(best_wall - --threads=1 --timing --gpu=$gpu -- "$W/$p" ${ARGS[$p]})
+        # shellcheck disable=SC2086
+        "$PTXSIM" run --threads=1 --timing --gpu=$gpu --stats="$W/on.json" -- "$W/$p" ${ARGS[$p]} \
+            >/dev/null 2>&1
         cycles=$(json "$W/on.json" 'd["cycles"]')
         tin=$(json "$W/on.json" 'd["timing"]["thread_instructions"]')
         g=${GPGPUSIM[$gpu/$p]}
@@ -82,4 +88,4 @@ one=$(best_wall "$W/t1.json" --threads=1 --timing --gpu=v100 -- "$W/vecadd" 1048
 two=$(best_wall "$W/t2.json" --threads=2 --timing --gpu=v100 -- "$W/vecadd" 1048576)
 c1=$(json "$W/t1.json" 'd["cycles"]')
 c2=$(json "$W/t2.json" 'd["cycles"]')
-echo "vecadd 1M on v100: --threads=2 against 1: $(echo "$one / $two" | bc -l | cut -c1-4)x (cycles $c1 and $c2)"
+echo "vecadd 1M on v100: CPU time on 1 host thread against 2: $(echo "$one / $two" | bc -l | cut -c1-4)x (cycles $c1 and $c2; the model runs on one thread)"
