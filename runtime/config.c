@@ -47,7 +47,8 @@ const rt_option rt_options[] = {
      "cycle-level timing model of the GPU (--gpu picks it): cycles, IPC, stall reasons, "
      "caches and DRAM per kernel; not yet with --det=gpudet"},
     {"gpu", "PTXSIM_GPU", "a100", RT_OPT_CHOICE, "gtx480|titanv|v100|rtx2080ti|a100|rtx4090|h100", NULL,
-     NULL, "GPU model: device properties and timing configuration"},
+     NULL, "GPU model: device properties and timing configuration; or a path (with a '/') to a "
+     "description file, a changed copy of one of timing/configs/*.gpu"},
     {"timeline", "PTXSIM_TIMELINE", "off", RT_OPT_TEXT, NULL, NULL, NULL,
      "with --timing: the simulated schedule (launches, CTAs on SMs) written to this file in "
      "the trace-event format Perfetto and chrome://tracing open"},
@@ -170,6 +171,13 @@ bool rt_option_check(const rt_option *opt, const char *value, char *err, size_t 
     switch (opt->kind) {
     case RT_OPT_CHOICE:
         ok = in_list(opt->choices, value);
+        if (!ok && strcmp(opt->name, "gpu") == 0 && rt_gpu_is_path(value)) {
+            /* a description file of the user's: it must parse as the built-in ones do */
+            timing_gpu g;
+            if (!rt_gpu_read_file(value, &g, err, errlen)) return false;
+            timing_gpu_release(&g);
+            return true;
+        }
         break;
     case RT_OPT_UINT:
         ok = parse_uint(value, &u) ||

@@ -11,6 +11,7 @@
 #     statistics on 1 and 2 host threads;
 #   - --timeline: a slice per launch and per CTA, consistent with the statistics, the same
 #     from compare mode; refused without --timing;
+#   - --gpu=FILE: a changed copy of a configuration is used, a broken one refused;
 #   - --timing with --det=gpudet is refused (not built yet).
 # Environment: B (build dir), NVCC, PTXSIM_CUDA_CACHE.
 set -u
@@ -168,6 +169,27 @@ fi
 out=$("$PTXSIM" run --timeline="$work/x.json" -- "$exe" 2>&1); rc=$?
 if [ $rc -eq 2 ] && grep -q "needs --timing" <<<"$out"; then pass "timing: --timeline without --timing is refused"
 else fail "timing: --timeline without --timing is refused" "exit $rc: $(head -n 2 <<<"$out")"; fi
+
+# ---------------------------------------------------------------- --gpu=FILE
+# A copy of v100.gpu with a slower L2 takes more cycles; a broken copy is refused with its line.
+exe=$(cuda_test_build tests/cuda/vector_add.cu shared "$work/va.build.log")
+sed 's/^l2_latency\( *\)= *160 /l2_latency\1= 400 /' timing/configs/v100.gpu >"$work/slow_l2.gpu"
+"$PTXSIM" run --timing --gpu=v100 --stats="$work/g1.json" -- "$exe" >/dev/null 2>&1; rc1=$?
+"$PTXSIM" run --timing --gpu="$work/slow_l2.gpu" --stats="$work/g2.json" -- "$exe" >/dev/null 2>&1; rc2=$?
+c1=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["total"]["cycles"])' "$work/g1.json" 2>/dev/null)
+c2=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["total"]["cycles"])' "$work/g2.json" 2>/dev/null)
+if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ -n "$c1" ] && [ -n "$c2" ] && [ "$c2" -gt "$c1" ]; then
+    pass "timing --gpu=FILE (v100 $c1 cycles, its copy with a 400-cycle L2 $c2)"
+else
+    fail "timing --gpu=FILE" "exit $rc1/$rc2, cycles '$c1' and '$c2'"
+fi
+{ cat timing/configs/v100.gpu; echo "sm_count = 4  # twice"; } >"$work/broken.gpu"
+out=$("$PTXSIM" run --timing --gpu="$work/broken.gpu" -- "$exe" 2>&1); rc=$?
+if [ $rc -eq 2 ] && grep -q "broken.gpu:[0-9]*: \`sm_count\` given twice" <<<"$out"; then
+    pass "timing --gpu=FILE refuses a broken description (file:line)"
+else
+    fail "timing --gpu=FILE refuses a broken description" "exit $rc: $(head -n 2 <<<"$out")"
+fi
 
 # ---------------------------------------------------------------- what is refused
 exe=$(cuda_test_build tests/cuda/vector_add.cu shared "$work/va.build.log")
