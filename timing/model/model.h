@@ -126,6 +126,9 @@ typedef struct tm_sm {
     uint64_t *unit_free;      /* per scheduler and unit */
     uint32_t *last;           /* per scheduler: last issued warp (LRR, GTO), UINT32_MAX: none */
     timing_slot *reason;      /* per scheduler: what its slot did in the last cycle tried */
+    /* per scheduler: no warp of it can issue before this cycle (the earliest wait of its last
+     * scan; 0 = scan: a CTA arrived or a barrier released) */
+    uint64_t *q_wake;
     uint64_t next_age;
     /* Nothing on the SM can change before `wake` (operands land, units free, warps launch at
      * known times; only its own warps release its barriers): the loop skips it until then.

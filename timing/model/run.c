@@ -54,6 +54,7 @@ static bool place(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
     cs->live = emu_cta_warp_count(c);
     cs->start = ready;
     S->resident++;
+    memset(S->q_wake, 0, M->nsched * sizeof *S->q_wake);
     M->st.ctas++;
     for (uint32_t i = 0; i < cs->live; i++) {
         uint32_t ws = k * M->warps_per_cta + i;
@@ -102,6 +103,7 @@ static void model_free(tm_model *M)
             free(M->sms[s].unit_free);
             free(M->sms[s].last);
             free(M->sms[s].reason);
+            free(M->sms[s].q_wake);
         }
     free(M->sms);
     tm_mem_free(&M->mem);
@@ -143,7 +145,8 @@ bool timing_run_cycles(emu_grid *g, const timing_engine_config *cfg)
         S->unit_free = calloc((size_t)M->nsched * TM_U_COUNT, sizeof *S->unit_free);
         S->last = malloc(M->nsched * sizeof *S->last);
         S->reason = calloc(M->nsched, sizeof *S->reason);
-        ok = S->warps && S->ctas && S->unit_free && S->last && S->reason;
+        S->q_wake = calloc(M->nsched, sizeof *S->q_wake);
+        ok = S->warps && S->ctas && S->unit_free && S->last && S->reason && S->q_wake;
         for (uint32_t q = 0; ok && q < M->nsched; q++) S->last[q] = UINT32_MAX;
         S->tried = TM_NEVER;
     }

@@ -151,9 +151,11 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
     const timing_gpu *g = M->gpu;
     emu_warp *w = tw->w;
     tw->peeked = false;
-    if (p->cls == EMU_CLS_BARRIER)
+    if (p->cls == EMU_CLS_BARRIER) {
         for (uint32_t i = 0; i < S->nwarps; i++)
             if (S->warps[i].cta == tw->cta) S->warps[i].peeked = false;
+        memset(S->q_wake, 0, M->nsched * sizeof *S->q_wake);
+    }
     if (tw->pos == tw->nev) {
         /* nothing left from the last run: the warp runs ahead from this instruction, which
          * (a clock read, an atomic) happens at this cycle */
@@ -235,6 +237,12 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
     uint32_t nsched = M->nsched, issued = 0;
     bool gto = g->scheduler[0] == 'g', two = g->scheduler[0] == 't';
     for (uint32_t q = 0; q < nsched; q++) {
+        if (S->q_wake[q] > now) {
+            /* nothing of this scheduler's can issue yet: the slot waits as in its last scan */
+            M->st.slots[S->reason[q]]++;
+            if (S->q_wake[q] < *next) *next = S->q_wake[q];
+            continue;
+        }
         timing_slot why = TIMING_SLOT_IDLE;
         uint64_t why_when = TM_NEVER;
         bool any = false;
@@ -301,11 +309,15 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
             M->st.slots[TIMING_SLOT_ISSUED]++;
             S->reason[q] = TIMING_SLOT_ISSUED;
             *next = now + 1;
+            S->q_wake[q] = 0;
         } else {
             if (!any) why = TIMING_SLOT_IDLE;
             M->st.slots[why]++;
             S->reason[q] = why;
             if (why_when < *next) *next = why_when;
+            /* every wait is a lower bound (see can_issue); the two-level scheduler's active set
+             * changes with time, so it scans every cycle */
+            S->q_wake[q] = two ? 0 : why_when;
         }
     }
     return issued;
