@@ -16,7 +16,8 @@
  * - DRAM: dram_channels channels (slice s on channel s % channels) of dram_banks banks with a
  *   row buffer each: a row hit costs tCL, a miss tRP (when a row is open) + tRCD + tCL, then the
  *   channel's data bus carries the sectors at the bandwidth the configuration's bus width and
- *   memory clock give; dram_latency covers the controller's pipeline. Requests are served in
+ *   memory clock give; column commands to an open row pipeline (a bank takes the next one a
+ *   burst later); dram_latency covers the controller's pipeline. Requests are served in
  *   the order they reach the channel (first come, first served per bank; the FR-FCFS reordering
  *   of a queue is not modelled yet).
  * Every resource keeps the cycle it is free again; requests come in the model's fixed order,
@@ -132,7 +133,10 @@ static uint64_t dram_access(tm_mem *m, uint32_t slice, uint64_t line, unsigned s
     if (!burst) burst = 1;
     uint64_t bus = max64(start + lat, m->bus_free[ch]);
     m->bus_free[ch] = bus + burst;
-    b->free = bus;   /* the next command to the bank once this one's data moves */
+    /* column commands to an open row pipeline: the bank takes the next one a burst after this
+     * one issued (bus - tCL), its CAS latency overlapping the next's */
+    b->free = bus - (uint64_t)g->dram_tcl + burst;
+    if (b->free < start) b->free = start;
     b->open = true;
     b->row = row;
     if (write) m->st->dram_writes += sectors;
