@@ -6,7 +6,9 @@
 #   - the microbenchmarks of bench/micro show what a GPU shows, on gtx480 and v100: pointer-chase
 #     latency L1 < L2 < DRAM; a k-way shared-memory bank conflict costs k - 1 extra cycles per
 #     load (k wavefronts, within 15%); loads at strides 1, 2, 4, 8 floats take longer as the
-#     sectors they move grow (stride 8 moves 8 times the sectors of stride 1);
+#     sectors they move grow (stride 8 moves 8 times the sectors of stride 1); 100 more
+#     dependent FMAs between two clock64 reads take exactly 100 x the configured latency (the
+#     clock reads happen at the cycles they issue);
 #   - two programs run correctly on every configuration of timing/configs with identical
 #     statistics on 1 and 2 host threads;
 #   - --timeline: a slice per launch and per CTA, consistent with the statistics, the same
@@ -135,6 +137,19 @@ for gpu in gtx480 v100; do
         else fail "timing micro coalescing $gpu" "$verdict"; fi
     else
         fail "timing micro coalescing $gpu" "nvcc failed"
+    fi
+    if exe=$(micro fma_chain); then
+        out=$("$PTXSIM" run --timing --gpu=$gpu -- "$exe" 2>/dev/null)
+        lat=$(awk '$1 == "lat_fp32" { print $3 }' timing/configs/$gpu.gpu)
+        t1=$(awk '$1 == "fma_chain" && $2 == 100 { print $3 }' <<<"$out")
+        t2=$(awk '$1 == "fma_chain" && $2 == 200 { print $3 }' <<<"$out")
+        if [ -n "$t1" ] && [ -n "$t2" ] && [ $((t2 - t1)) -eq $((100 * lat)) ]; then
+            pass "timing micro fma chain $gpu (100 more dependent FMAs: $((t2 - t1)) cycles = 100 x $lat)"
+        else
+            fail "timing micro fma chain $gpu" "100 more FMAs should take 100 x lat_fp32 = $((100 * lat)) cycles: $(tr '\n' ' ' <<<"$out")"
+        fi
+    else
+        fail "timing micro fma chain $gpu" "nvcc failed"
     fi
 done
 
