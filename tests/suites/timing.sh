@@ -8,7 +8,8 @@
 #     load (k wavefronts, within 15%); loads at strides 1, 2, 4, 8 floats take longer as the
 #     sectors they move grow (stride 8 moves 8 times the sectors of stride 1); 100 more
 #     dependent FMAs between two clock64 reads take exactly 100 x the configured latency (the
-#     clock reads happen at the cycles they issue);
+#     clock reads happen at the cycles they issue); a 32 MiB copy moves DRAM bytes at no more
+#     than the configuration's peak and at least 30% of it;
 #   - two programs run correctly on every configuration of timing/configs with identical
 #     statistics on 1 and 2 host threads;
 #   - --timeline: a slice per launch and per CTA, consistent with the statistics, the same
@@ -150,6 +151,33 @@ for gpu in gtx480 v100; do
         fi
     else
         fail "timing micro fma chain $gpu" "nvcc failed"
+    fi
+    if exe=$(micro dram_copy); then
+        "$PTXSIM" run --timing --gpu=$gpu --stats="$work/copy$gpu.json" -- "$exe" \
+            >"$work/copy$gpu.out" 2>&1
+        verdict=$(python3 - "$work/copy$gpu.json" timing/configs/$gpu.gpu <<'PY'
+import json, re, sys
+t = json.load(open(sys.argv[1]))["total"]
+cfg = {}
+for line in open(sys.argv[2]):
+    m = re.match(r"^(\w+)\s*=\s*([0-9]+)", line)
+    if m: cfg[m.group(1)] = int(m.group(2))
+peak = cfg["mem_bus_bits"] / 8 * 2 * cfg["mem_clock_khz"] / cfg["model_clock_khz"]
+cycles = t["cycles"] - cfg["kernel_launch_latency"]
+moved = (t["timing"]["dram_reads"] + t["timing"]["dram_writes"]) * 32
+bw = moved / cycles
+if t["timing"]["dram_reads"] < (16 << 20) // 32: print("only %d sectors read" % t["timing"]["dram_reads"])
+elif not 0.3 * peak <= bw <= peak: print("%.1f DRAM bytes per cycle, peak %.1f" % (bw, peak))
+else: print("ok %.1f DRAM bytes per cycle, %.0f%% of the peak %.1f" % (bw, 100 * bw / peak, peak))
+PY
+)
+        if grep -q '^copied' "$work/copy$gpu.out" && [[ $verdict == ok* ]]; then
+            pass "timing micro dram copy $gpu (${verdict#ok })"
+        else
+            fail "timing micro dram copy $gpu" "$verdict $(grep -m 1 FAIL "$work/copy$gpu.out")"
+        fi
+    else
+        fail "timing micro dram copy $gpu" "nvcc failed"
     fi
 done
 
