@@ -189,6 +189,7 @@ START_TEST(parse_refusals)
         { 13, "global_mem = 99999999999999999999 GiB  # s", "expected a number" },
         { 19, "scheduler = fifo  # s", "scheduler `fifo`: expected lrr, gto or two_level" },
         { 35, "l1_bytes = 1100  # s", "not a whole number of sets" },
+        { 41, "l2_slices = 12  # s", "not a multiple of dram_channels" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char err[256] = "";

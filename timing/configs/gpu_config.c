@@ -211,6 +211,9 @@ bool timing_gpu_parse(const char *name, const char *text, timing_gpu *out, char 
         strcmp(out->scheduler, "two_level") != 0)
         ok = fail(err, errlen, name, line, "scheduler `%s`: expected lrr, gto or two_level",
                   out->scheduler);
+    if (ok && out->l2_slices % out->dram_channels != 0)
+        ok = fail(err, errlen, name, line, "l2_slices is not a multiple of dram_channels (each "
+                  "channel has the same number of L2 slices)");
     if (ok && out->l1_bytes % (128u * (unsigned)out->l1_ways) != 0)
         ok = fail(err, errlen, name, line, "l1_bytes is not a whole number of sets of l1_ways "
                   "128-byte lines");

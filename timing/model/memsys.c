@@ -10,10 +10,10 @@
  * - Constant and parameter loads: one cycle per distinct address, at L1 latency (the constant
  *   cache is taken to hit).
  * - Interconnect: one port per SM each way, icnt_bytes_per_cycle wide, icnt_latency deep.
- * - L2: l2_slices slices selected by a hash of the line address, each a sectored write-back,
+ * - L2: l2_slices slices, l2_slices / dram_channels per channel (address mapping below), each a sectored write-back,
  *   write-allocate cache that takes one request per cycle; atomics are performed there, one
  *   lane operation per cycle.
- * - DRAM: dram_channels channels (slice s on channel s % channels) of dram_banks banks with a
+ * - DRAM: dram_channels channels (256-byte chunks hashed over them) of dram_banks banks with a
  *   row buffer each: a row hit costs tCL, a miss tRP (when a row is open) + tRCD + tCL, then the
  *   channel's data bus carries the sectors at the bandwidth the configuration's bus width and
  *   memory clock give; column commands to an open row pipeline (a bank takes the next one a
@@ -99,10 +99,25 @@ static void mshr_take(tm_mem *m, uint32_t sm, uint64_t t)
     h[i] = t;
 }
 
+/* Address mapping (as GPGPU-Sim's, `dramid@8`): 256-byte chunks go to DRAM channels by a hash
+ * of the chunk number, so that neighbouring chunks spread over the channels; each channel's L2
+ * slices (l2_slices / dram_channels of them, slice = channel x that + k) take its lines in
+ * turn; within a channel, the chunks it owns follow each other in its address space, so a DRAM
+ * row holds neighbouring data and streams hit open rows. */
+#define TM_CHUNK 256u
+
+static uint32_t channel_of(const tm_mem *m, uint64_t line)
+{
+    uint64_t c = line * TM_LINE / TM_CHUNK;
+    uint64_t h = c ^ (c >> 5) ^ (c >> 11) ^ (c >> 19);
+    return (uint32_t)(h % (uint64_t)m->gpu->dram_channels);
+}
+
 static uint32_t slice_of(const tm_mem *m, uint64_t line)
 {
-    uint64_t h = line ^ (line >> 6) ^ (line >> 13) ^ (line >> 21);
-    return (uint32_t)(h % (uint64_t)m->gpu->l2_slices);
+    uint32_t per = (uint32_t)(m->gpu->l2_slices / m->gpu->dram_channels);
+    if (!per) per = 1;
+    return channel_of(m, line) * per + (uint32_t)(line % per);
 }
 
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
@@ -113,8 +128,11 @@ static uint64_t dram_access(tm_mem *m, uint32_t slice, uint64_t line, unsigned s
                             bool write, uint64_t t)
 {
     const timing_gpu *g = m->gpu;
-    uint32_t ch = slice % (uint32_t)g->dram_channels;
-    uint64_t local = line / (uint64_t)g->l2_slices;
+    (void)slice;
+    uint32_t ch = channel_of(m, line);
+    /* the line's place among the channel's own: its chunk's number over the channels */
+    uint64_t per_chunk = TM_CHUNK / TM_LINE;
+    uint64_t local = line / per_chunk / (uint64_t)g->dram_channels * per_chunk + line % per_chunk;
     uint64_t lines_per_row = g->dram_row_bytes / TM_LINE ? g->dram_row_bytes / TM_LINE : 1;
     uint64_t rowg = local / lines_per_row;
     uint32_t bank = (uint32_t)((rowg ^ (rowg >> 4)) % (uint64_t)g->dram_banks);
