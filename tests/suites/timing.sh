@@ -9,7 +9,9 @@
 #     sectors they move grow (stride 8 moves 8 times the sectors of stride 1); 100 more
 #     dependent FMAs between two clock64 reads take exactly 100 x the configured latency (the
 #     clock reads happen at the cycles they issue); a 32 MiB copy moves DRAM bytes at no more
-#     than the configuration's peak and at least 30% of it;
+#     than the configuration's peak and at least 30% of it; independent SFU instructions issue
+#     one per initiation interval (within 5%); 65536 atomics on one address take at least 65536
+#     cycles (one lane operation per cycle at its L2 slice) and 4x longer than on a line each;
 #   - two programs run correctly on every configuration of timing/configs with identical
 #     statistics on 1 and 2 host threads;
 #   - --timeline: a slice per launch and per CTA, consistent with the statistics, the same
@@ -151,6 +153,31 @@ for gpu in gtx480 v100; do
         fi
     else
         fail "timing micro fma chain $gpu" "nvcc failed"
+    fi
+    if exe=$(micro sfu_throughput); then
+        out=$("$PTXSIM" run --timing --gpu=$gpu -- "$exe" 2>/dev/null)
+        ii=$(awk '$1 == "ii_sfu" { print $3 }' timing/configs/$gpu.gpu)
+        v=$(awk '$1 == "sfu" { print $2 }' <<<"$out")
+        if [ -n "$v" ] && [ $((v - 100 * ii)) -le $((5 * ii)) ] && [ $((100 * ii - v)) -le $((5 * ii)) ]; then
+            pass "timing micro sfu throughput $gpu ($v/100 cycles per SFU instruction, initiation interval $ii)"
+        else
+            fail "timing micro sfu throughput $gpu" "expected about $ii cycles per SFU instruction: $out"
+        fi
+    else
+        fail "timing micro sfu throughput $gpu" "nvcc failed"
+    fi
+    if exe=$(micro atomic_contention); then
+        out=$("$PTXSIM" run --timing --gpu=$gpu -- "$exe" 2>&1)
+        same=$(awk '$1 == "atomics" && $2 == "same" { print $3 }' <<<"$out")
+        dist=$(awk '$1 == "atomics" && $2 == "distinct" { print $3 }' <<<"$out")
+        # one address: 65536 lane operations, one per cycle at its L2 slice
+        if [ -n "$same" ] && [ -n "$dist" ] && [ "$same" -ge 65536 ] && [ $((4 * dist)) -lt "$same" ]; then
+            pass "timing micro atomic contention $gpu (one address $same cycles >= 65536 lane operations; a line per thread $dist)"
+        else
+            fail "timing micro atomic contention $gpu" "$(grep -m 2 -E 'atomics|FAIL' <<<"$out" | tr '\n' ' ')"
+        fi
+    else
+        fail "timing micro atomic contention $gpu" "nvcc failed"
     fi
     if exe=$(micro dram_copy); then
         "$PTXSIM" run --timing --gpu=$gpu --stats="$work/copy$gpu.json" -- "$exe" \
