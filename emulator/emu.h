@@ -455,6 +455,33 @@ uint64_t emu_warp_instructions(const emu_warp *w); /* warp instructions executed
  * returns; nothing (0) for a warp that has exited. */
 int emu_warp_where(const emu_warp *w, char *buf, size_t len);
 
+/* ---------------------------------------------------------------- for the cycle model
+ * (timing/model/): it decides when a warp issues, so it looks at the instruction before the
+ * warp runs it, and the clocks read the simulated time. */
+
+/* The instruction w issues next (its top SIMT path's), without running it. */
+typedef struct emu_next_instr {
+    uint32_t func, pc;        /* as emu_event gives them */
+    uint32_t depth;           /* call frames below it (registers of different frames differ) */
+    uint16_t op;              /* ptx_opcode */
+    uint8_t cls;              /* emu_op_class */
+    uint8_t nreads, nwrites;
+    const int32_t *regs;      /* register ids of its function: nreads read, then nwrites written */
+} emu_next_instr;
+/* False when w has exited, waits at a barrier, faulted or has no path to run. */
+bool emu_warp_peek(const emu_warp *w, emu_next_instr *out);
+/* The same for instruction pc of function func of w's module (an event's func and pc). */
+bool emu_warp_instr(const emu_warp *w, uint32_t func, uint32_t pc, emu_next_instr *out);
+/* From now on %clock/%clock64 read `cycles` and %globaltimer reads `ns` in w (the model sets
+ * them before each instruction it lets w issue). */
+void emu_warp_set_clock(emu_warp *w, uint64_t cycles, uint64_t ns);
+/* emu_warp_run, except that with the launch's event sink installed the run also ends (as at its
+ * budget) before an instruction whose result depends on when it runs relative to other warps
+ * (atomics, fences, barriers, calls, volatile and ordered accesses, clock reads, waits), unless
+ * that is the run's first: a cycle model runs warps ahead this far and issues the events later,
+ * and the instructions that synchronise at the cycles it issues them. */
+emu_stop emu_warp_run_ahead(emu_warp *w, uint64_t budget);
+
 /* ---------------------------------------------------------------- textures and surfaces */
 
 /* A texture or surface object as the runtime describes it (cudaCreateTextureObject,

@@ -112,6 +112,10 @@ struct emu_warp {
     void *user[EMU_POLICY_LEVELS];   /* the policies' per-warp state */
     emu_event *ring;          /* events not yet handed to the sink (EMU_EVENT_RING of them) */
     uint32_t nev;
+    /* emu_warp_set_clock: what %clock* and %globaltimer* read instead of the counts */
+    bool clock_set;
+    uint64_t clock_cycles, clock_ns;
+    bool ahead;               /* in emu_warp_run_ahead */
 };
 
 /* Events a warp records before handing them to the launch's sink. */

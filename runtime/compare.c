@@ -98,7 +98,7 @@ typedef struct run_result {
 } run_result;
 
 static bool run_once(emu_launch L, uint8_t executor, const timing_engine_config *base,
-                     emu_event_sink *events, run_result *r)
+                     emu_event_sink *events, bool primary, run_result *r)
 {
     memset(r, 0, sizeof *r);
     L.executor = executor;
@@ -112,6 +112,8 @@ static bool run_once(emu_launch L, uint8_t executor, const timing_engine_config 
     if (!emu_grid_keep_warp_counts(r->g)) return false;
     timing_engine_config ec = *base;
     ec.stats = &r->st;
+    /* the schedule goes into --timeline once, from the primary run */
+    if (!primary) ec.timeline = NULL;
     r->ok = timing_run_grid(r->g, &ec);
     const emu_fault *gf = emu_grid_fault(r->g);
     if (gf) r->fault = *gf;
@@ -159,9 +161,10 @@ static bool results_differ(const run_result *a, const run_result *b, const emu_l
     if (memcmp(&a->st, &b->st, sizeof a->st) != 0) {
         snprintf(why, len,
                  "the engine's statistics differ (instructions %" PRIu64 " / %" PRIu64
-                 ", quanta %" PRIu64 " / %" PRIu64 ", serial atomics %" PRIu64 " / %" PRIu64 ")",
+                 ", quanta %" PRIu64 " / %" PRIu64 ", serial atomics %" PRIu64 " / %" PRIu64
+                 ", simulated cycles %" PRIu64 " / %" PRIu64 ")",
                  a->st.warp_instructions, b->st.warp_instructions, a->st.quanta, b->st.quanta,
-                 a->st.serial_atomics, b->st.serial_atomics);
+                 a->st.serial_atomics, b->st.serial_atomics, a->st.cycles, b->st.cycles);
         return true;
     }
     return false;
@@ -201,10 +204,12 @@ emu_grid *rt_compare_run(const emu_launch *L, const timing_engine_config *ec, co
         return NULL;
     }
     run_result ref, prim;
-    bool ran = run_once(*L, EMU_EXECUTOR_STEP, &base, NULL, &ref);
+    /* the cycle model reads its warps' instructions from their events: both runs feed it */
+    emu_event_sink *model = base.cycle_model ? timing_model_sink() : NULL;
+    bool ran = run_once(*L, EMU_EXECUTOR_STEP, &base, model, false, &ref);
     if (ran) after_ref = emu_snapshot_take();
     emu_snapshot_restore(before);
-    bool ran2 = run_once(*L, EMU_EXECUTOR_INTERP, &base, L->events, &prim);
+    bool ran2 = run_once(*L, EMU_EXECUTOR_INTERP, &base, L->events, true, &prim);
     if (!ran || !ran2 || !after_ref) {
         fprintf(stderr, "ptxsim: --engine=compare: out of host memory running %s twice\n", name);
         *internal = cudaErrorMemoryAllocation;
@@ -242,12 +247,15 @@ emu_grid *rt_compare_run(const emu_launch *L, const timing_engine_config *ec, co
                 pthread_mutex_init(&wr.lock, NULL);
                 pthread_mutex_init(&wp.lock, NULL);
                 run_result x;
+                timing_tee tr, tp;
                 emu_snapshot_restore(before);
-                if (run_once(*L, EMU_EXECUTOR_STEP, &base, &wr.sink, &x)) run_free(&x);
-                else run_free(&x);
+                run_once(*L, EMU_EXECUTOR_STEP, &base, timing_tee_sink(&tr, model, &wr.sink),
+                         false, &x);
+                run_free(&x);
                 emu_snapshot_restore(before);
-                if (run_once(*L, EMU_EXECUTOR_INTERP, &base, &wp.sink, &x)) run_free(&x);
-                else run_free(&x);
+                run_once(*L, EMU_EXECUTOR_INTERP, &base, timing_tee_sink(&tp, model, &wp.sink),
+                         false, &x);
+                run_free(&x);
                 char a[256], b[256];
                 describe_writer(&wr, L, a, sizeof a);
                 describe_writer(&wp, L, b, sizeof b);

@@ -43,10 +43,15 @@ const rt_option rt_options[] = {
     {"watchdog-insts", "PTXSIM_WATCHDOG_INSTS", "0", RT_OPT_UINT, NULL, NULL, NULL,
      "the same limit in warp instructions of one launch (0 = no limit): reproducible under "
      "--det=gpudet"},
-    {"timing", "PTXSIM_TIMING", "off", RT_OPT_BOOL, NULL, "off", "on",
-     "cycle-level timing model of the GPU"},
+    {"timing", "PTXSIM_TIMING", "off", RT_OPT_BOOL, NULL, NULL, "on",
+     "cycle-level timing model of the GPU (--gpu picks it): cycles, IPC, stall reasons, "
+     "caches and DRAM per kernel; not yet with --det=gpudet"},
     {"gpu", "PTXSIM_GPU", "a100", RT_OPT_CHOICE, "gtx480|titanv|v100|rtx2080ti|a100|rtx4090|h100", NULL,
-     NULL, "GPU model: device properties and timing configuration"},
+     NULL, "GPU model: device properties and timing configuration; or a path (with a '/') to a "
+     "description file, a changed copy of one of timing/configs/*.gpu"},
+    {"timeline", "PTXSIM_TIMELINE", "off", RT_OPT_TEXT, NULL, NULL, NULL,
+     "with --timing: the simulated schedule (launches, CTAs on SMs) written to this file in "
+     "the trace-event format Perfetto and chrome://tracing open"},
     {"pageable-memory-access", "PTXSIM_PAGEABLE_MEMORY_ACCESS", "off", RT_OPT_BOOL, NULL, NULL,
      "on", "kernels may read and write ordinary (malloc'ed) host memory, as on systems with "
      "HMM or ATS; cudaDevAttrPageableMemoryAccess reports it"},
@@ -166,6 +171,13 @@ bool rt_option_check(const rt_option *opt, const char *value, char *err, size_t 
     switch (opt->kind) {
     case RT_OPT_CHOICE:
         ok = in_list(opt->choices, value);
+        if (!ok && strcmp(opt->name, "gpu") == 0 && rt_gpu_is_path(value)) {
+            /* a description file of the user's: it must parse as the built-in ones do */
+            timing_gpu g;
+            if (!rt_gpu_read_file(value, &g, err, errlen)) return false;
+            timing_gpu_release(&g);
+            return true;
+        }
         break;
     case RT_OPT_UINT:
         ok = parse_uint(value, &u) ||
@@ -233,6 +245,24 @@ bool rt_config_check_environment(char *err, size_t errlen)
                  "snapshot of device memory, and host memory that kernels write is not in it");
         return false;
     }
+    const char *timing = getenv("PTXSIM_TIMING");
+    const char *timeline = getenv("PTXSIM_TIMELINE");
+    if (timeline && *timeline && strcmp(timeline, "off") != 0 &&
+        !(timing && parse_bool(timing, &on) && on)) {
+        snprintf(err, errlen, "--timeline=%s needs --timing: it is the cycle model's schedule",
+                 timeline);
+        return false;
+    }
+    /* The cycle model runs warps in the simulated hardware's order; GPUDet's quanta, store
+     * buffers and serial mode are not timed by it yet. */
+    const char *det = getenv("PTXSIM_DET");
+    if (timing && parse_bool(timing, &on) && on && det && strcmp(det, "off") != 0) {
+        snprintf(err, errlen, "--timing cannot be combined with --det=%s yet: the cycle model "
+                 "does not time GPUDet's quanta, store buffers and serial mode (with --timing "
+                 "alone every run is already deterministic: warps run in simulated cycle order "
+                 "on one host thread)", det);
+        return false;
+    }
     return true;
 }
 
@@ -295,4 +325,5 @@ void rt_config_load(rt_config *cfg)
     copy_text(cfg->fault_inject, sizeof cfg->fault_inject,
               option_value(rt_option_find("fault-inject")));
     copy_text(cfg->trace, sizeof cfg->trace, option_value(rt_option_find("trace")));
+    copy_text(cfg->timeline, sizeof cfg->timeline, option_value(rt_option_find("timeline")));
 }

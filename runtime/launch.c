@@ -366,6 +366,9 @@ static void engine_config(timing_engine_config *ec, rt_kernel *k, bool cooperati
     ec->cooperative = cooperative;
     ec->watchdog_seconds = (double)rt_g.cfg.watchdog_seconds;
     ec->watchdog_insts = rt_g.cfg.watchdog_insts;
+    ec->cycle_model = rt_g.cfg.timing;
+    ec->gpu = rt_g.gpu;
+    ec->timeline = rt_g.timeline;
 }
 
 /* Host memory the resident CTAs of one grid may hold in warp state (registers, local memory)
@@ -380,7 +383,8 @@ static void engine_config(timing_engine_config *ec, rt_kernel *k, bool cooperati
 
 static void cap_residency(timing_engine_config *ec, const emu_grid *g, const rt_kernel *k)
 {
-    if (ec->cooperative)
+    /* the cycle model times the GPU's own occupancy: residency is not traded for memory */
+    if (ec->cooperative || ec->cycle_model)
         return;
     const emu_launch *L = emu_grid_launch(g);
     uint64_t threads = (uint64_t)L->block.x * L->block.y * L->block.z;
@@ -456,7 +460,7 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
 
     /* events for --stats (metrics) and --trace */
     emu_event_sink metrics, *trace = NULL;
-    timing_tee tee;
+    timing_tee tee, tee_model;
     if (rt_g.trace) {
         timing_trace_launch(rt_g.trace, L.grid_id, rt_kernel_pretty(k), emu_module_ptx(k->emu),
                             L.grid, L.block);
@@ -464,6 +468,8 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
     }
     if (rt_g.cfg.stats[0]) timing_metrics_sink(&k->metrics, &metrics);
     L.events = timing_tee_sink(&tee, rt_g.cfg.stats[0] ? &metrics : NULL, trace);
+    if (rt_g.cfg.timing)
+        L.events = timing_tee_sink(&tee_model, timing_model_sink(), L.events);
 
     emu_fault fault = {0};
     emu_grid *g = emu_grid_create(&L, &fault);
@@ -510,6 +516,9 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
     double dt = rt_now() - t0;
     pthread_mutex_lock(&rt_g.lock);
     timing_stats_add(&k->engine, &run_stats);
+    if (rt_g.timeline && run_stats.cycles)
+        timing_timeline_kernel(rt_g.timeline, rt_kernel_pretty(k), run_stats.cycles,
+                               rt_g.gpu->model_clock_khz);
     k->launches++;
     k->ctas += emu_grid_cta_count(g);
     k->threads += emu_grid_cta_count(g) * threads_of(block);

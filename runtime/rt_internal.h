@@ -21,7 +21,7 @@ typedef struct rt_config {
     uint64_t watchdog_seconds;  /* a launch running longer ends (0 = no limit) */
     uint64_t watchdog_insts;    /* ... or executing more warp instructions (0 = no limit) */
     bool timing;
-    char gpu[32];           /* GPU model name (rt_gpu_model) */
+    char gpu[4096];         /* GPU model name (rt_gpu_model), or a description file's path */
     bool pageable_memory_access;   /* kernels may access malloc'ed host memory (HMM) */
     int verbose;
     char stats[256];        /* "" = off, "-" = stderr, else a file */
@@ -29,6 +29,7 @@ typedef struct rt_config {
     bool igpu;
     char fault_inject[128];
     char trace[256];
+    char timeline[256];     /* --timeline: "off" or a file */
 } rt_config;
 
 /* compare.c: runs launch L on the reference and the primary executor from one snapshot of
@@ -45,12 +46,13 @@ void rt_config_load(rt_config *cfg);
 /* ---------------------------------------------------------------- GPU models */
 
 /* The GPU ptxsim poses as: a description from timing/configs (timing_gpu), found by the name
- * PTXSIM_GPU gives. */
+ * PTXSIM_GPU gives, or read from the file it names when it has a '/' (gpu_model.c). */
 typedef timing_gpu rt_gpu_model;
-static inline const rt_gpu_model *rt_gpu_model_find(const char *name)
-{
-    return timing_gpu_find(name);
-}
+const rt_gpu_model *rt_gpu_model_find(const char *name);
+/* Whether a --gpu value names a file. */
+bool rt_gpu_is_path(const char *value);
+/* Reads and checks the description file at path into *out; false with a message in err. */
+bool rt_gpu_read_file(const char *path, timing_gpu *out, char *err, size_t errlen);
 
 /* The limits every CUDA device of compute capability >= 3.0 shares. */
 #define RT_MAX_THREADS_PER_BLOCK 1024
@@ -194,6 +196,7 @@ typedef struct rt_state {
     size_t limits[RT_MAX_LIMITS];
     emu_mem_policy *policy;
     timing_trace *trace;         /* --trace: every launch's events, or NULL */
+    timing_timeline *timeline;   /* --timeline: the cycle model's schedule, or NULL */
 } rt_state;
 
 extern rt_state rt_g;
@@ -469,5 +472,7 @@ void rt_event_note_record(cudaEvent_t event, uint64_t seq);
 void rt_stats_report(void);
 /* Finishes the --trace file (at exit). */
 void rt_trace_finish(void);
+/* Writes the --timeline file (at exit). */
+void rt_timeline_finish(void);
 
 #endif

@@ -32,7 +32,8 @@ static void init(void)
     rt_g.limits[cudaLimitMaxL2FetchGranularity] = 64;
     rt_g.limits[cudaLimitPersistingL2CacheSize] = 0;
     rt_context_reserve(rt_g.limits[cudaLimitPrintfFifoSize], rt_g.limits[cudaLimitStackSize]);
-    if (rt_g.cfg.stats[0])
+    /* --timing's summary goes to stderr when no --stats destination is named */
+    if (rt_g.cfg.stats[0] || rt_g.cfg.timing)
         atexit(rt_stats_report);
     if (rt_g.cfg.trace[0] && strcmp(rt_g.cfg.trace, "off") != 0) {
         char err[256];
@@ -42,6 +43,15 @@ static void init(void)
             exit(2);
         }
         atexit(rt_trace_finish);
+    }
+    if (rt_g.cfg.timing && rt_g.cfg.timeline[0] && strcmp(rt_g.cfg.timeline, "off") != 0) {
+        char err[256];
+        rt_g.timeline = timing_timeline_open(rt_g.cfg.timeline, err, sizeof err);
+        if (!rt_g.timeline) {
+            fprintf(stderr, "ptxsim: PTXSIM_TIMELINE=%s: %s\n", rt_g.cfg.timeline, err);
+            exit(2);
+        }
+        atexit(rt_timeline_finish);
     }
     rt_log(1, "runtime %s: engine %s, %u host thread%s, seed %llu, det %s, timing %s, "
               "gpu %s (sm_%d%d, %d SMs)",
@@ -141,6 +151,17 @@ double rt_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void rt_timeline_finish(void)
+{
+    pthread_mutex_lock(&rt_g.lock);
+    timing_timeline *t = rt_g.timeline;
+    rt_g.timeline = NULL;
+    pthread_mutex_unlock(&rt_g.lock);
+    if (t && !timing_timeline_close(t))
+        fprintf(stderr, "ptxsim: the timeline file %s could not be written completely\n",
+                rt_g.cfg.timeline);
 }
 
 void rt_trace_finish(void)

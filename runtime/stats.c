@@ -32,6 +32,35 @@ static void json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* The cycle model's numbers (--timing), as members: "cycles" and "ipc" (thread instructions
+ * per cycle, a ratio of the sums, so the total's is the whole run's), then a "timing" object. */
+static void json_cycles(FILE *out, const timing_stats *s, const char *indent)
+{
+    double ipc = (double)s->thread_instructions / (double)s->cycles;
+    fprintf(out, ",\n%s\"cycles\": %llu,\n%s\"ipc\": %.6f,\n%s\"timing\": {"
+                 "\"thread_instructions\": %llu, \"warp_ipc\": %.6f, \"occupancy\": %.6f, "
+                 "\"issue_slots\": {",
+            indent, (unsigned long long)s->cycles, indent, ipc, indent,
+            (unsigned long long)s->thread_instructions,
+            (double)s->warp_instructions / (double)s->cycles,
+            s->warp_slot_cycles ? (double)s->warp_cycles / (double)s->warp_slot_cycles : 0.0);
+    for (int i = 0; i < TIMING_SLOT_COUNT; i++)
+        fprintf(out, "%s\"%s\": %llu", i ? ", " : "", timing_slot_name((timing_slot)i),
+                (unsigned long long)s->slots[i]);
+    fprintf(out, "}, \"diverged_branches\": %llu, \"l1_hits\": %llu, \"l1_misses\": %llu, "
+                 "\"l1_mshr_merges\": %llu, \"smem_requests\": %llu, \"smem_wavefronts\": %llu, "
+                 "\"l2_hits\": %llu, \"l2_misses\": %llu, \"l2_atomics\": %llu, "
+                 "\"dram_reads\": %llu, \"dram_writes\": %llu, \"dram_row_hits\": %llu, "
+                 "\"dram_row_misses\": %llu, \"icnt_bytes\": %llu}",
+            (unsigned long long)s->diverged_branches, (unsigned long long)s->l1_hits,
+            (unsigned long long)s->l1_misses, (unsigned long long)s->l1_mshr_merges,
+            (unsigned long long)s->smem_requests, (unsigned long long)s->smem_wavefronts,
+            (unsigned long long)s->l2_hits, (unsigned long long)s->l2_misses,
+            (unsigned long long)s->l2_atomics, (unsigned long long)s->dram_reads,
+            (unsigned long long)s->dram_writes, (unsigned long long)s->dram_row_hits,
+            (unsigned long long)s->dram_row_misses, (unsigned long long)s->icnt_bytes);
+}
+
 /* The counters one kernel (or the total) has, as JSON members after an opening brace. The
  * GPUDet object is there only when quanta ran: with determinism off those counters do not
  * apply, and a consumer sees them as absent rather than zero. */
@@ -46,6 +75,8 @@ static void json_counters(FILE *out, uint64_t launches, uint64_t ctas, uint64_t 
                  "%s\"warp_instructions\": %llu",
             indent, (unsigned long long)launches, indent, (unsigned long long)ctas, indent,
             (unsigned long long)threads, indent, (unsigned long long)s->warp_instructions);
+    if (s->cycles)
+        json_cycles(out, s, indent);
     if (!s->quanta)
         return;
     fprintf(out, ",\n%s\"gpudet\": {\"quanta\": %llu, \"quantum_end\": {", indent,
@@ -142,7 +173,7 @@ static bool ends_with(const char *s, const char *suffix)
 
 void rt_stats_report(void)
 {
-    const char *dest = rt_g.cfg.stats;
+    const char *dest = rt_g.cfg.stats[0] ? rt_g.cfg.stats : "-";
     FILE *out = stderr;
     if (strcmp(dest, "-") != 0 && strcmp(dest, "stderr") != 0) {
         out = fopen(dest, "w");

@@ -15,7 +15,8 @@
 #     runtime variants of every CUDA program, every suite.
 #   quick (make check-quick, PTXSIM_QUICK=1): the unit binaries without ASan ($B/tests/unit),
 #     one variant of each CUDA program (shared unless it lists only static), and the GPU-Racey
-#     determinism suite. About 3 minutes on two cores; `make mutants` runs it per mutant.
+#     determinism suite and the timing suite. About 3 minutes on two cores; `make mutants` runs
+#     it per mutant.
 # Independent work runs $JOBS at a time (unit binaries, CUDA programs, suites); results are
 # reported in a fixed order. CUDA programs come from the build cache of tests/cuda_cache.sh,
 # keyed by their sources and nvcc arguments.
@@ -323,7 +324,8 @@ suites=()
 for suite in tests/suites/*.sh; do
     [ -e "$suite" ] || continue
     [ -n "$FILTER" ] && [[ $suite != *"$FILTER"* ]] && continue
-    [ "$QUICK" = 1 ] && [ "$(basename "$suite")" != determinism.sh ] && continue
+    [ "$QUICK" = 1 ] && [ "$(basename "$suite")" != determinism.sh ] &&
+        [ "$(basename "$suite")" != timing.sh ] && continue
     suites+=("$suite")
 done
 if [ ${#suites[@]} -gt 0 ]; then

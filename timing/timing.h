@@ -26,6 +26,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+typedef struct timing_gpu timing_gpu;   /* a GPU description (below) */
+typedef struct timing_timeline timing_timeline;   /* --timeline (below) */
+
 typedef enum timing_det_mode {
     TIMING_DET_OFF = 0,       /* no determinism: the parallel baseline */
     TIMING_DET_GPUDET         /* GPUDet quanta, store buffers, serial atomics */
@@ -47,6 +50,19 @@ typedef enum timing_quantum_end {
     TIMING_QEND_COUNT
 } timing_quantum_end;
 
+/* What a scheduler's issue slot did in a cycle of the cycle model (--timing): issued, or why
+ * not (the reason of the warp that came closest to issuing). */
+typedef enum timing_slot {
+    TIMING_SLOT_ISSUED,
+    TIMING_SLOT_IDLE,         /* no warp on the scheduler */
+    TIMING_SLOT_SCOREBOARD,   /* operands still in flight */
+    TIMING_SLOT_PIPELINE,     /* the functional unit is busy (initiation interval) */
+    TIMING_SLOT_MEMORY,       /* load/store unit busy (replays) or no free MSHR */
+    TIMING_SLOT_BARRIER,      /* warps wait at a CTA barrier */
+    TIMING_SLOT_CONTROL,      /* warps being launched, or refetching after a branch */
+    TIMING_SLOT_COUNT
+} timing_slot;
+
 /* What one or more runs did. Every field is deterministic under GPUDet. */
 typedef struct timing_stats {
     uint64_t grids;               /* runs added up here */
@@ -63,6 +79,21 @@ typedef struct timing_stats {
     uint64_t serial_calls;        /* device printf/malloc/free run in serial mode */
     uint64_t bta_releases;        /* barriers released inside a quantum (BTA) */
     uint64_t dwp_launches;        /* CTAs launched mid-quantum from a DWP partition */
+    /* cycle model only (--timing; timing/model/): the same on every run, for any number of
+     * host threads and either executor */
+    uint64_t cycles;              /* simulated cycles, launches one after another */
+    uint64_t thread_instructions; /* warp instructions x lanes that executed them */
+    uint64_t slots[TIMING_SLOT_COUNT];   /* issue slots (cycles x schedulers x SMs) by outcome */
+    uint64_t warp_cycles;         /* sum over warps of the cycles they were resident */
+    uint64_t warp_slot_cycles;    /* cycles x SMs x the warps one SM holds: occupancy's base */
+    uint64_t diverged_branches;
+    uint64_t l1_hits, l1_misses, l1_mshr_merges;   /* global/local load sectors */
+    uint64_t smem_requests, smem_wavefronts;
+    uint64_t l2_hits, l2_misses;  /* sectors */
+    uint64_t l2_atomics;          /* lane operations performed at L2 */
+    uint64_t dram_reads, dram_writes;   /* sectors */
+    uint64_t dram_row_hits, dram_row_misses;
+    uint64_t icnt_bytes;          /* both directions */
 } timing_stats;
 
 typedef struct timing_engine_config {
@@ -85,6 +116,13 @@ typedef struct timing_engine_config {
     timing_serial_order serial_order;
     /* When set, the run's statistics are added to it. */
     timing_stats *stats;
+    /* ---- the cycle model (--timing; timing/model/): when set, the grid runs on it, on the GPU
+     * that gpu describes (its sm_count should be the one above). The launch's event sink must
+     * include timing_model_sink(). */
+    bool cycle_model;
+    const struct timing_gpu *gpu;
+    /* When set (with the cycle model), each CTA's span on its SM is added to it. */
+    timing_timeline *timeline;
     /* ---- watchdog (timing/engine/watchdog.c): a run longer than this many host seconds, or
      * than this many warp instructions, ends with an EMU_FAULT_TIMEOUT fault (0 = no limit).
      * The instruction limit is checked at quantum ends under GPUDet, so there it ends the run
@@ -108,10 +146,17 @@ bool timing_run_grid(emu_grid *g, const timing_engine_config *cfg);
 /* CTAs one SM holds at once for this grid under cfg (at least 1). */
 uint32_t timing_ctas_per_sm(const emu_grid *g, const timing_engine_config *cfg);
 
+/* The event sink the cycle model reads its warps' instructions from (timing/model/run.c):
+ * a launch with cycle_model on must hand its events to it (directly or through a tee). */
+emu_event_sink *timing_model_sink(void);
+
+/* "issued", "idle", "scoreboard", ... */
+const char *timing_slot_name(timing_slot s);
 /* Adds b into a (counters add up; the maximum stays a maximum). */
 void timing_stats_add(timing_stats *a, const timing_stats *b);
-/* Prints the GPUDet part of s (nothing when no quantum ran), a few lines indented by two
- * spaces, naming kernel `name` unless it is NULL. */
+/* Prints the GPUDet part of s (nothing when no quantum ran) and the cycle model's (nothing
+ * when no cycle was simulated), a few lines indented by two spaces, naming kernel `name`
+ * unless it is NULL. */
 void timing_stats_print(FILE *out, const char *name, const timing_stats *s);
 
 /* ---------------------------------------------------------------- observers of the event stream
@@ -143,6 +188,19 @@ void timing_trace_launch(timing_trace *t, uint64_t id, const char *kernel, const
                          emu_dim3 grid, emu_dim3 block);
 /* Finishes the file; false when anything could not be written. */
 bool timing_trace_close(timing_trace *t);
+
+/* --timeline=FILE.json: the cycle model's schedule in the trace-event format Perfetto and
+ * chrome://tracing open (timeline.c): a slice per launch, and per SM a slice per CTA. */
+timing_timeline *timing_timeline_open(const char *path, char *err, size_t errlen);
+/* CTA cta ran on SM sm from cycle start to end of the launch in progress. */
+void timing_timeline_cta(timing_timeline *t, uint32_t sm, emu_dim3 cta, uint64_t start,
+                         uint64_t end);
+/* The launch in progress (named kernel) took `cycles` at clock_khz: its slice; the next launch
+ * starts where it ended. */
+void timing_timeline_kernel(timing_timeline *t, const char *kernel, uint64_t cycles,
+                            int clock_khz);
+/* Writes the file and frees t; false when it could not be written completely. */
+bool timing_timeline_close(timing_timeline *t);
 
 /* A trace read back, its warp runs sorted by (launch, CTA, warp, sequence). */
 typedef struct timing_trace_func {
@@ -187,7 +245,7 @@ void timing_trace_data_free(timing_trace_data *d);
 /* ---------------------------------------------------------------- GPU descriptions
  * The GPUs ptxsim can pose as, read from the data files in timing/configs/ (embedded at build
  * time; format and sources in timing/configs/README.md). */
-typedef struct timing_gpu {
+struct timing_gpu {
     const char *name;           /* the file's name without .gpu: the --gpu / PTXSIM_GPU value */
     const char *description;
     int major, minor;           /* compute capability */
@@ -197,7 +255,22 @@ typedef struct timing_gpu {
     size_t smem_per_sm, smem_per_block_optin, l2_bytes;
     uint64_t global_mem;
     int clock_khz, mem_clock_khz, mem_bus_bits;
-} timing_gpu;
+    /* ---- the cycle model (timing/model/README.md): latencies and intervals in cycles of
+     * model_clock_khz */
+    int model_clock_khz;
+    int sched_per_sm, issue_per_sched;
+    const char *scheduler;      /* "lrr", "gto" or "two_level" */
+    int lat_int, ii_int, lat_imul, ii_imul, lat_fp32, ii_fp32, lat_fp64, ii_fp64;
+    int lat_sfu, ii_sfu, lat_tensor, ii_tensor;
+    int smem_latency, smem_banks;
+    size_t l1_bytes;
+    int l1_ways, l1_latency, l1_mshrs;
+    int icnt_latency, icnt_bytes_per_cycle;
+    int l2_slices, l2_ways, l2_latency;
+    int dram_channels, dram_banks, dram_tcl, dram_trcd, dram_trp, dram_latency;
+    size_t dram_row_bytes;
+    int cta_launch_latency, kernel_launch_latency;
+};
 
 /* The GPU named `name`, or NULL. */
 const timing_gpu *timing_gpu_find(const char *name);

@@ -233,6 +233,30 @@ static void count_rw(void *p, int32_t reg, ptx_role role)
     *n += role == PTX_ROLE_USEDEF ? 2 : 1;
 }
 
+/* Whether the result of u depends on when it runs relative to other warps (EMU_UOP_TIMED). */
+static bool is_timed(const ptx_instr *in, const emu_uop *u)
+{
+    switch (u->cls) {
+    case EMU_CLS_ATOMIC: case EMU_CLS_ATOMIC_SHARED: case EMU_CLS_FENCE: case EMU_CLS_BARRIER:
+    case EMU_CLS_CALL: case EMU_CLS_ASYNC:
+        return u->op != PTX_OP_EXIT && u->op != PTX_OP_RET;
+    default:
+        break;
+    }
+    if (u->op == PTX_OP_NANOSLEEP || u->op == PTX_OP_MBARRIER) return true;
+    if ((u->flags & EMU_UOP_MEMORY) && ((in->flags & PTX_F(VOLATILE)) || in->sem != 0))
+        return true;
+    for (unsigned i = 0; i < u->nopd; i++) {
+        const emu_opd *o = emu_uop_opd(u, i);
+        if (o->kind == EMU_OPD_SREG &&
+            (o->row == PTX_SREG_CLOCK || o->row == PTX_SREG_CLOCK_HI ||
+             o->row == PTX_SREG_CLOCK64 || o->row == PTX_SREG_GLOBALTIMER ||
+             o->row == PTX_SREG_GLOBALTIMER_LO || o->row == PTX_SREG_GLOBALTIMER_HI))
+            return true;
+    }
+    return false;
+}
+
 /* ---------------------------------------------------------------- functions */
 
 bool emu_decode_function(const ptx_module *m, const ptx_function *fn,
@@ -302,6 +326,7 @@ bool emu_decode_function(const ptx_module *m, const ptx_function *fn,
         code->nrw += u->nreads;
         memcpy(code->rw + code->nrw, rc.writes, u->nwrites * sizeof *code->rw);
         code->nrw += u->nwrites;
+        if (is_timed(in, u)) u->flags |= EMU_UOP_TIMED;
     }
     free(waits);
     assert(d.pool_used <= npool);

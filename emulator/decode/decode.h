@@ -74,8 +74,12 @@ enum {
     EMU_UOP_SPIN_BACKEDGE = 1u << 5, /* a backward branch of a loop that waits on memory: taken
                                         uniformly, it feeds spin detection (emu_simt_backedge) */
     EMU_UOP_BLOCK_START = 1u << 6,   /* first µop of a basic block */
-    EMU_UOP_CONTRACTED = 1u << 7     /* an add/sub executed as one fma with the mul that feeds
+    EMU_UOP_CONTRACTED = 1u << 7,    /* an add/sub executed as one fma with the mul that feeds
                                         it (see emu_fma_contraction) */
+    EMU_UOP_TIMED = 1u << 8          /* its result depends on when it runs relative to other
+                                        warps (atomics, fences, barriers, calls, volatile and
+                                        ordered accesses, clock reads, waits): a cycle model's
+                                        run-ahead stops before it (emu_warp_run_ahead) */
 };
 
 typedef struct emu_uop {

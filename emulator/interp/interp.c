@@ -36,6 +36,17 @@ static uint64_t imm_value(const ptx_operand *o, uint8_t type)
     return emu_imm_convert(o->kind, (uint64_t)o->imm, type);
 }
 
+/* What the clocks read: the instruction count (4 cycles and 2 ns per instruction), or the
+ * simulated time the cycle model set. */
+static inline uint64_t warp_cycles(const emu_warp *w)
+{
+    return w->clock_set ? w->clock_cycles : w->ninstr * 4;
+}
+static inline uint64_t warp_ns(const emu_warp *w)
+{
+    return w->clock_set ? w->clock_ns : w->ninstr * 2;
+}
+
 uint64_t emu_sreg_value(emu_ctx *c, unsigned sreg, unsigned comp, int lane)
 {
     emu_warp *w = c->w;
@@ -57,13 +68,14 @@ uint64_t emu_sreg_value(emu_ctx *c, unsigned sreg, unsigned comp, int lane)
     case PTX_SREG_LANEMASK_LT: return (UINT64_C(1) << lane) - 1;
     case PTX_SREG_LANEMASK_GE: return ~((UINT64_C(1) << lane) - 1) & 0xffffffffu;
     case PTX_SREG_LANEMASK_GT: return ~((UINT64_C(2) << lane) - 1) & 0xffffffffu;
-    /* Clocks count the warp's executed instructions: deterministic and monotonic. */
-    case PTX_SREG_CLOCK: return (w->ninstr * 4) & 0xffffffffu;
-    case PTX_SREG_CLOCK_HI: return (w->ninstr * 4) >> 32;
-    case PTX_SREG_CLOCK64: return w->ninstr * 4;
-    case PTX_SREG_GLOBALTIMER: return w->ninstr * 2;
-    case PTX_SREG_GLOBALTIMER_LO: return (w->ninstr * 2) & 0xffffffffu;
-    case PTX_SREG_GLOBALTIMER_HI: return (w->ninstr * 2) >> 32;
+    /* Clocks count the warp's executed instructions: deterministic and monotonic; under the
+     * cycle model they read the simulated time it set (emu_warp_set_clock). */
+    case PTX_SREG_CLOCK: return warp_cycles(w) & 0xffffffffu;
+    case PTX_SREG_CLOCK_HI: return warp_cycles(w) >> 32;
+    case PTX_SREG_CLOCK64: return warp_cycles(w);
+    case PTX_SREG_GLOBALTIMER: return warp_ns(w);
+    case PTX_SREG_GLOBALTIMER_LO: return warp_ns(w) & 0xffffffffu;
+    case PTX_SREG_GLOBALTIMER_HI: return warp_ns(w) >> 32;
     case PTX_SREG_DYNAMIC_SMEM_SIZE: return L->dynamic_smem;
     /* the kernel's static and dynamic shared memory; the aggregate adds the reserved region */
     case PTX_SREG_TOTAL_SMEM_SIZE: return c->g->smem_size;

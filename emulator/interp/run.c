@@ -109,6 +109,13 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
         uint32_t end = step ? pc + 1 : u->block_end;
         if (end - pc > budget - n) end = pc + (uint32_t)(budget - n);
         for (;;) {
+            if (events && __builtin_expect(w->ahead, 0) && n > 0 && (u->flags & EMU_UOP_TIMED)) {
+                /* a cycle model's run-ahead ends before an instruction whose result depends
+                 * on when it runs: the model issues it at its own cycle */
+                w->stack[w->sp - 1].pc = pc;
+                result = EMU_STOP_BUDGET;
+                goto done;
+            }
             uint32_t mask = c.active;
             if (u->guard_row != EMU_NO_GUARD)
                 mask &= (uint32_t)c.regs[u->guard_row] ^ u->guard_xor;
@@ -165,6 +172,14 @@ done:
     emu_mem_policy *p = c.g->launch.policy;
     if (p && p->warp_stopped) p->warp_stopped(p, w, (int)result);
     return result;
+}
+
+emu_stop emu_warp_run_ahead(emu_warp *w, uint64_t budget)
+{
+    w->ahead = true;
+    emu_stop r = emu_warp_run(w, budget);
+    w->ahead = false;
+    return r;
 }
 
 emu_stop emu_warp_run(emu_warp *w, uint64_t budget)

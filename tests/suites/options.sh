@@ -57,7 +57,7 @@ refused gpudet-dwp 2 "on or off"
 refused gpudet-serial lane cu
 refused watchdog soon integer
 refused watchdog-insts lots integer
-refused timing fast off
+refused timing fast "on or off"
 refused gpu gtx9000 a100
 refused verbose loud integer
 refused tm always off
@@ -66,10 +66,10 @@ refused igpu maybe off
 refused det dab "off, gpudet"
 refused engine jit interp
 refused igpu on off
-refused timing on off
 refused tm kilotm off
 refused fault-inject "warp=3" off
-# (--trace is built: tests/suites/event_observers.sh runs it)
+# (--trace is built: tests/suites/event_observers.sh runs it; --timing is built:
+# tests/suites/timing.sh runs it and checks that --timing --det=gpudet is refused)
 
 # a combination that cannot work: compare mode cannot snapshot host memory kernels write
 out=$("$PTXSIM" run --engine=compare --pageable-memory-access=on -- $prog ran 2>&1); rc=$?

@@ -91,13 +91,49 @@ static const char good[] =
     "global_mem = 8 GiB  # s\n"
     "clock_khz = 1700000  # s\n"
     "mem_clock_khz = 7000000  # s\n"
-    "mem_bus_bits = 256  # s\n";
+    "mem_bus_bits = 256  # s\n"
+    "model_clock_khz = 1700000  # s\n"
+    "sched_per_sm = 4  # s\n"
+    "scheduler = gto  # s\n"
+    "issue_per_sched = 1  # s\n"
+    "lat_int = 4  # s\n"
+    "ii_int = 2  # s\n"
+    "lat_imul = 5  # s\n"
+    "ii_imul = 2  # s\n"
+    "lat_fp32 = 4  # s\n"
+    "ii_fp32 = 2  # s\n"
+    "lat_fp64 = 8  # s\n"
+    "ii_fp64 = 4  # s\n"
+    "lat_sfu = 21  # s\n"
+    "ii_sfu = 8  # s\n"
+    "lat_tensor = 64  # s\n"
+    "ii_tensor = 64  # s\n"
+    "smem_latency = 20  # s\n"
+    "smem_banks = 32  # s\n"
+    "l1_bytes = 32 KiB  # s\n"
+    "l1_ways = 4  # s\n"
+    "l1_latency = 30  # s\n"
+    "l1_mshrs = 64  # s\n"
+    "icnt_latency = 8  # s\n"
+    "icnt_bytes_per_cycle = 32  # s\n"
+    "l2_slices = 16  # s\n"
+    "l2_ways = 16  # s\n"
+    "l2_latency = 160  # s\n"
+    "dram_channels = 8  # s\n"
+    "dram_banks = 16  # s\n"
+    "dram_tcl = 12  # s\n"
+    "dram_trcd = 12  # s\n"
+    "dram_trp = 12  # s\n"
+    "dram_latency = 100  # s\n"
+    "dram_row_bytes = 2 KiB  # s\n"
+    "cta_launch_latency = 0  # s\n"
+    "kernel_launch_latency = 5000  # s\n";
 
 /* good with line `line` (1-based) replaced by `repl` (NULL: removed); parses it and returns
  * whether it was accepted, with the message in err */
 static bool parse_edited(int line, const char *repl, char *err, size_t errlen)
 {
-    char text[2048] = "";
+    char text[8192] = "";
     const char *p = good;
     for (int l = 1; *p; l++) {
         const char *e = strchr(p, '\n');
@@ -151,6 +187,9 @@ START_TEST(parse_refusals)
         { 5, "sm_count 4  # s", "test.gpu:5: expected `key = value  # source`" },
         { 5, "sm_count =   # s", "has no value" },
         { 13, "global_mem = 99999999999999999999 GiB  # s", "expected a number" },
+        { 19, "scheduler = fifo  # s", "scheduler `fifo`: expected lrr, gto or two_level" },
+        { 35, "l1_bytes = 1100  # s", "not a whole number of sets" },
+        { 41, "l2_slices = 12  # s", "not a multiple of dram_channels" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char err[256] = "";

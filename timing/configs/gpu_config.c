@@ -45,6 +45,36 @@ static const key_desc keys[] = {
     INT_KEY("clock_khz", clock_khz, 1000, 100000000),
     INT_KEY("mem_clock_khz", mem_clock_khz, 1000, 100000000),
     INT_KEY("mem_bus_bits", mem_bus_bits, 8, 1 << 16),
+    INT_KEY("model_clock_khz", model_clock_khz, 1000, 100000000),
+    INT_KEY("sched_per_sm", sched_per_sm, 1, 64),
+    { "scheduler", K_TEXT, offsetof(timing_gpu, scheduler), 0, 0 },
+    INT_KEY("issue_per_sched", issue_per_sched, 1, 8),
+    INT_KEY("lat_int", lat_int, 1, 10000), INT_KEY("ii_int", ii_int, 1, 10000),
+    INT_KEY("lat_imul", lat_imul, 1, 10000), INT_KEY("ii_imul", ii_imul, 1, 10000),
+    INT_KEY("lat_fp32", lat_fp32, 1, 10000), INT_KEY("ii_fp32", ii_fp32, 1, 10000),
+    INT_KEY("lat_fp64", lat_fp64, 1, 10000), INT_KEY("ii_fp64", ii_fp64, 1, 10000),
+    INT_KEY("lat_sfu", lat_sfu, 1, 10000), INT_KEY("ii_sfu", ii_sfu, 1, 10000),
+    INT_KEY("lat_tensor", lat_tensor, 1, 10000), INT_KEY("ii_tensor", ii_tensor, 1, 10000),
+    INT_KEY("smem_latency", smem_latency, 1, 10000),
+    INT_KEY("smem_banks", smem_banks, 1, 64),
+    SIZE_KEY("l1_bytes", l1_bytes, 1024, UINT64_C(1) << 30),
+    INT_KEY("l1_ways", l1_ways, 1, 64),
+    INT_KEY("l1_latency", l1_latency, 1, 10000),
+    INT_KEY("l1_mshrs", l1_mshrs, 1, 65536),
+    INT_KEY("icnt_latency", icnt_latency, 0, 10000),
+    INT_KEY("icnt_bytes_per_cycle", icnt_bytes_per_cycle, 1, 4096),
+    INT_KEY("l2_slices", l2_slices, 1, 4096),
+    INT_KEY("l2_ways", l2_ways, 1, 64),
+    INT_KEY("l2_latency", l2_latency, 1, 10000),
+    INT_KEY("dram_channels", dram_channels, 1, 4096),
+    INT_KEY("dram_banks", dram_banks, 1, 256),
+    INT_KEY("dram_tcl", dram_tcl, 0, 10000),
+    INT_KEY("dram_trcd", dram_trcd, 0, 10000),
+    INT_KEY("dram_trp", dram_trp, 0, 10000),
+    INT_KEY("dram_latency", dram_latency, 0, 100000),
+    SIZE_KEY("dram_row_bytes", dram_row_bytes, 128, UINT64_C(1) << 20),
+    INT_KEY("cta_launch_latency", cta_launch_latency, 0, 1000000),
+    INT_KEY("kernel_launch_latency", kernel_launch_latency, 0, 100000000),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -93,7 +123,8 @@ void timing_gpu_release(timing_gpu *g)
 {
     free((char *)g->name);
     free((char *)g->description);
-    g->name = g->description = NULL;
+    free((char *)g->scheduler);
+    g->name = g->description = g->scheduler = NULL;
 }
 
 bool timing_gpu_parse(const char *name, const char *text, timing_gpu *out, char *err,
@@ -176,6 +207,16 @@ bool timing_gpu_parse(const char *name, const char *text, timing_gpu *out, char 
         if (!seen[k]) ok = fail(err, errlen, name, line, "`%s` is missing", keys[k].key);
     if (ok && out->smem_per_block_optin > out->smem_per_sm)
         ok = fail(err, errlen, name, line, "smem_per_block_optin exceeds smem_per_sm");
+    if (ok && strcmp(out->scheduler, "lrr") != 0 && strcmp(out->scheduler, "gto") != 0 &&
+        strcmp(out->scheduler, "two_level") != 0)
+        ok = fail(err, errlen, name, line, "scheduler `%s`: expected lrr, gto or two_level",
+                  out->scheduler);
+    if (ok && out->l2_slices % out->dram_channels != 0)
+        ok = fail(err, errlen, name, line, "l2_slices is not a multiple of dram_channels (each "
+                  "channel has the same number of L2 slices)");
+    if (ok && out->l1_bytes % (128u * (unsigned)out->l1_ways) != 0)
+        ok = fail(err, errlen, name, line, "l1_bytes is not a whole number of sets of l1_ways "
+                  "128-byte lines");
     if (ok && out->regs_per_block > out->regs_per_sm)
         ok = fail(err, errlen, name, line, "regs_per_block exceeds regs_per_sm");
     if (!ok) timing_gpu_release(out);

@@ -23,6 +23,7 @@ bool timing_run_grid(emu_grid *g, const timing_engine_config *cfg)
         timing_engine_defaults(&def);
         cfg = &def;
     }
+    if (cfg->cycle_model && cfg->gpu) return timing_run_cycles(g, cfg);
     if (cfg->det == TIMING_DET_GPUDET) return timing_run_gpudet(g, cfg);
     return timing_run_parallel(g, cfg);
 }

@@ -59,6 +59,8 @@ void timing_barrier_destroy(timing_barrier *b);
 
 /* The baseline (det off): SMs on host threads, shared global memory, seeded perturbation. */
 bool timing_run_parallel(emu_grid *g, const timing_engine_config *cfg);
+/* The cycle model (timing/model/run.c): one host thread, deterministic by construction. */
+bool timing_run_cycles(emu_grid *g, const timing_engine_config *cfg);
 /* GPUDet (timing/gpudet/). */
 bool timing_run_gpudet(emu_grid *g, const timing_engine_config *cfg);
 

@@ -20,10 +20,73 @@ void timing_stats_add(timing_stats *a, const timing_stats *b)
     a->serial_calls += b->serial_calls;
     a->bta_releases += b->bta_releases;
     a->dwp_launches += b->dwp_launches;
+    a->cycles += b->cycles;
+    a->thread_instructions += b->thread_instructions;
+    for (int i = 0; i < TIMING_SLOT_COUNT; i++) a->slots[i] += b->slots[i];
+    a->warp_cycles += b->warp_cycles;
+    a->warp_slot_cycles += b->warp_slot_cycles;
+    a->diverged_branches += b->diverged_branches;
+    a->l1_hits += b->l1_hits;
+    a->l1_misses += b->l1_misses;
+    a->l1_mshr_merges += b->l1_mshr_merges;
+    a->smem_requests += b->smem_requests;
+    a->smem_wavefronts += b->smem_wavefronts;
+    a->l2_hits += b->l2_hits;
+    a->l2_misses += b->l2_misses;
+    a->l2_atomics += b->l2_atomics;
+    a->dram_reads += b->dram_reads;
+    a->dram_writes += b->dram_writes;
+    a->dram_row_hits += b->dram_row_hits;
+    a->dram_row_misses += b->dram_row_misses;
+    a->icnt_bytes += b->icnt_bytes;
+}
+
+const char *timing_slot_name(timing_slot s)
+{
+    static const char *const names[TIMING_SLOT_COUNT] = {
+        "issued", "idle", "scoreboard", "pipeline", "memory", "barrier", "control",
+    };
+    return s < TIMING_SLOT_COUNT ? names[s] : "?";
+}
+
+static double ratio(uint64_t a, uint64_t b)
+{
+    return b ? (double)a / (double)b : 0.0;
+}
+
+/* The cycle model's part of timing_stats_print. */
+static void print_cycles(FILE *out, const char *name, const timing_stats *s)
+{
+    if (!s->cycles) return;
+    fprintf(out, "  timing%s%s: %llu cycles, IPC %.2f (thread instructions per cycle), %.3f warp "
+                 "instructions per cycle, achieved occupancy %.1f%%\n",
+            name ? " " : "", name ? name : "", (unsigned long long)s->cycles,
+            ratio(s->thread_instructions, s->cycles), ratio(s->warp_instructions, s->cycles),
+            100.0 * ratio(s->warp_cycles, s->warp_slot_cycles));
+    uint64_t slots = 0;
+    for (int i = 0; i < TIMING_SLOT_COUNT; i++) slots += s->slots[i];
+    fprintf(out, "    issue slots:");
+    for (int i = 0; i < TIMING_SLOT_COUNT; i++)
+        fprintf(out, " %s %.1f%%", timing_slot_name((timing_slot)i),
+                100.0 * ratio(s->slots[i], slots));
+    fprintf(out, "\n");
+    fprintf(out, "    L1: %llu sector hits, %llu misses, %llu merged in MSHRs; shared: %llu requests, "
+                 "%.2f wavefronts each; %llu diverged branches\n",
+            (unsigned long long)s->l1_hits, (unsigned long long)s->l1_misses,
+            (unsigned long long)s->l1_mshr_merges, (unsigned long long)s->smem_requests,
+            ratio(s->smem_wavefronts, s->smem_requests), (unsigned long long)s->diverged_branches);
+    fprintf(out, "    L2: %llu sector hits, %llu misses, %llu atomic lane operations; DRAM: %llu "
+                 "sectors read, %llu written, row buffer hits %.1f%%; interconnect %llu bytes\n",
+            (unsigned long long)s->l2_hits, (unsigned long long)s->l2_misses,
+            (unsigned long long)s->l2_atomics, (unsigned long long)s->dram_reads,
+            (unsigned long long)s->dram_writes,
+            100.0 * ratio(s->dram_row_hits, s->dram_row_hits + s->dram_row_misses),
+            (unsigned long long)s->icnt_bytes);
 }
 
 void timing_stats_print(FILE *out, const char *name, const timing_stats *s)
 {
+    print_cycles(out, name, s);
     if (!s->quanta) return;
     uint64_t ends = 0;
     for (int i = 0; i < TIMING_QEND_COUNT; i++) ends += s->quantum_end[i];

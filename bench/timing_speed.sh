@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# timing_speed.sh: what --timing costs, in one run, as ratios.
+#
+# For each speed-anchor program of ../shared/anchor (vecadd 1M, matmul 256, reduce 1M x 256
+# blocks: the sizes and build of its README) and each of gtx480 and v100: the wall time of the
+# whole process with --timing (CPU seconds), against GPGPU-Sim's recorded wall time for the same program and
+# configuration (SM2_GTX480, SM7_QV100: the README's table; target at least 50x), and against
+# ptxsim with timing off (target: timing costs at most 3x). Also printed: simulated cycles, the
+# thread instructions per second with --timing, and --threads=2 against --threads=1 with
+# --timing (the model runs on one host thread today: expect 1x, with identical cycles).
+# Each configuration runs REPS times; the least CPU time counts (the machine is shared).
+# Environment: B (build dir, default build), NVCC, REPS (default 3), ANCHORS (default
+# ../shared/anchor).
+set -u
+cd "$(dirname "$0")/.." || exit 1
+ROOT=$PWD
+B=${B:-build}
+case $B in /*) ;; *) B=$ROOT/$B ;; esac
+NVCC=${NVCC:-nvcc}
+REPS=${REPS:-3}
+ANCHORS=${ANCHORS:-$ROOT/../shared/anchor}
+PTXSIM=$B/bin/ptxsim
+W=$B/bench-timing
+mkdir -p "$W"
+[ -x "$PTXSIM" ] || { echo "timing_speed: no ptxsim at $PTXSIM (run make first)" >&2; exit 1; }
+
+# GPGPU-Sim 4.2.0's wall seconds, ../shared/anchor/README.md ("Detailed performance model")
+declare -A GPGPUSIM=(
+    [gtx480/vecadd]=46.8 [gtx480/matmul]=203.4 [gtx480/reduce]=14.0
+    [v100/vecadd]=73.7 [v100/matmul]=133.2 [v100/reduce]=22.3
+)
+declare -A ARGS=([vecadd]="1048576" [matmul]="256" [reduce]="1048576 256")
+
+for p in vecadd matmul reduce; do
+    if [ ! -x "$W/$p" ] || [ "$ANCHORS/$p.cu" -nt "$W/$p" ]; then
+        "$NVCC" -O3 -arch=sm_75 -cudart shared -Wno-deprecated-gpu-targets -o "$W/$p" \
+            "$ANCHORS/$p.cu" || { echo "timing_speed: nvcc failed on $p" >&2; exit 1; }
+    fi
+done
+
+# best_wall OUT ARGS...: the least CPU time (user + system seconds) over REPS runs of the whole
+# process: the machine is shared, and GPGPU-Sim's recorded wall time was on an idle one with
+# one core used, where wall and CPU time agree. The last run's stats in OUT (JSON; - for none:
+# the statistics' event consumer costs time of its own, so timing off runs without).
+best_wall() {
+    local out=$1 best="" t
+    shift
+    for _ in $(seq "$REPS"); do
+        local stats=()
+        [ "$out" = - ] || stats=(--stats="$out")
+        /usr/bin/time -o "$W/time" -f "%U %S" "$PTXSIM" run "${stats[@]}" "$@" >/dev/null 2>&1 ||
+            { echo "FAILED: $*" >&2; echo 0; return; }
+        t=$(awk '{ print $1 + $2 }' "$W/time")
+        if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then best=$t; fi
+    done
+    echo "$best"
+}
+json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["total"]; print(eval(sys.argv[2]))' "$@"; }
+
+printf '%-8s %-7s %10s %12s %9s %9s %9s %8s %8s %12s\n' program gpu cycles thread-insn \
+    "off cpu" "timing" "gpgpusim" "vs gsim" "vs off" "Minsn/s"
+vs_gsim=() vs_off=()
+for gpu in gtx480 v100; do
+    for p in vecadd matmul reduce; do
+        # shellcheck disable=SC2086
+        off=$(best_wall - --threads=1 --gpu=$gpu -- "$W/$p" ${ARGS[$p]})
+        # shellcheck disable=SC2086
+        on=$(best_wall - --threads=1 --timing --gpu=$gpu -- "$W/$p" ${ARGS[$p]})
+        # shellcheck disable=SC2086
+        "$PTXSIM" run --threads=1 --timing --gpu=$gpu --stats="$W/on.json" -- "$W/$p" ${ARGS[$p]} \
+            >/dev/null 2>&1
+        cycles=$(json "$W/on.json" 'd["cycles"]')
+        tin=$(json "$W/on.json" 'd["timing"]["thread_instructions"]')
+        g=${GPGPUSIM[$gpu/$p]}
+        r1=$(echo "$g / $on" | bc -l)
+        r2=$(echo "$on / $off" | bc -l)
+        vs_gsim+=("$r1")
+        vs_off+=("$r2")
+        printf '%-8s %-7s %10s %12s %9.2f %9.2f %9.1f %7.1fx %7.2fx %12.2f\n' "$p" "$gpu" \
+            "$cycles" "$tin" "$off" "$on" "$g" "$r1" "$r2" "$(echo "$tin / $on / 1000000" | bc -l)"
+    done
+done
+geo() { python3 -c 'import math,sys; v=[float(x) for x in sys.argv[1:]]; print("%.2f" % math.exp(sum(map(math.log, v)) / len(v)))' "$@"; }
+echo "geometric mean: $(geo "${vs_gsim[@]}")x faster than GPGPU-Sim (target 50x); timing costs $(geo "${vs_off[@]}")x timing off (target at most 3x)"
+
+# host threads: cycles must agree
+one=$(best_wall "$W/t1.json" --threads=1 --timing --gpu=v100 -- "$W/vecadd" 1048576)
+two=$(best_wall "$W/t2.json" --threads=2 --timing --gpu=v100 -- "$W/vecadd" 1048576)
+c1=$(json "$W/t1.json" 'd["cycles"]')
+c2=$(json "$W/t2.json" 'd["cycles"]')
+echo "vecadd 1M on v100: CPU time on 1 host thread against 2: $(echo "$one / $two" | bc -l | cut -c1-4)x (cycles $c1 and $c2; the model runs on one thread)"

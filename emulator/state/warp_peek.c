@@ -1,0 +1,64 @@
+/* warp_peek.c: what the cycle model asks of a warp before it lets it issue: its next
+ * instruction (for the scoreboard and the functional units), and the simulated time its clocks
+ * read. */
+#include "emulator/emu_internal.h"
+
+bool emu_warp_peek(const emu_warp *w, emu_next_instr *out)
+{
+    if (w->state != EMU_WS_READY || w->sp == 0 || w->nframes == 0) return false;
+    const emu_frame *fr = &w->frames[w->nframes - 1];
+    /* the path the executor runs: the top one, or the first below it (of this frame) that does
+     * not wait at a barrier, as emu_simt_schedule picks under independent thread scheduling */
+    uint32_t i = w->sp;
+    while (i > fr->stack_base && w->stack[i - 1].bar) i--;
+    if (i == fr->stack_base) i = w->sp;
+    const emu_simt *top = &w->stack[i - 1];
+    const emu_code *code = &fr->f->code;
+    if (top->pc >= code->n) {
+        /* the path is about to return or exit (the executor settles it first) */
+        *out = (emu_next_instr){.func = fr->f->index, .pc = top->pc, .depth = w->nframes - 1,
+                                .op = 0, .cls = EMU_CLS_CALL};
+        return true;
+    }
+    const emu_uop *u = &code->uops[top->pc];
+    *out = (emu_next_instr){
+        .func = fr->f->index,
+        .pc = top->pc,
+        .depth = w->nframes - 1,
+        .op = u->op,
+        .cls = u->cls,
+        .nreads = u->nreads,
+        .nwrites = u->nwrites,
+        .regs = code->rw + u->rw,
+    };
+    return true;
+}
+
+bool emu_warp_instr(const emu_warp *w, uint32_t func, uint32_t pc, emu_next_instr *out)
+{
+    const emu_module *mod = w->cta->g->launch.module;
+    if (func >= mod->nfuncs) return false;
+    const emu_code *code = &mod->funcs[func].code;
+    if (pc >= code->n) {
+        *out = (emu_next_instr){.func = func, .pc = pc, .cls = EMU_CLS_CALL};
+        return true;
+    }
+    const emu_uop *u = &code->uops[pc];
+    *out = (emu_next_instr){
+        .func = func,
+        .pc = pc,
+        .op = u->op,
+        .cls = u->cls,
+        .nreads = u->nreads,
+        .nwrites = u->nwrites,
+        .regs = code->rw + u->rw,
+    };
+    return true;
+}
+
+void emu_warp_set_clock(emu_warp *w, uint64_t cycles, uint64_t ns)
+{
+    w->clock_set = true;
+    w->clock_cycles = cycles;
+    w->clock_ns = ns;
+}

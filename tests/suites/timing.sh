@@ -1,0 +1,271 @@
+#!/usr/bin/env bash
+# timing.sh: the cycle model (--timing), one PASS/FAIL line per check:
+#   - determinism: tests/cuda programs give the same "total" statistics (cycles, IPC, issue
+#     slots, caches, DRAM) on 1, 2 and 4 host threads, with a scheduling seed, and under
+#     --engine=compare (where the step and block executors must also agree with each other);
+#   - the microbenchmarks of bench/micro show what a GPU shows, on gtx480 and v100: pointer-chase
+#     latency L1 < L2 < DRAM; a k-way shared-memory bank conflict costs k - 1 extra cycles per
+#     load (k wavefronts, within 15%); loads at strides 1, 2, 4, 8 floats take longer as the
+#     sectors they move grow (stride 8 moves 8 times the sectors of stride 1); 100 more
+#     dependent FMAs between two clock64 reads take exactly 100 x the configured latency (the
+#     clock reads happen at the cycles they issue); a 32 MiB copy moves DRAM bytes at no more
+#     than the configuration's peak and at least 30% of it; independent SFU instructions issue
+#     one per initiation interval (within 5%); 65536 atomics on one address take at least 65536
+#     cycles (one lane operation per cycle at its L2 slice) and 4x longer than on a line each;
+#   - two programs run correctly on every configuration of timing/configs with identical
+#     statistics on 1 and 2 host threads;
+#   - --timeline: a slice per launch and per CTA, consistent with the statistics, the same
+#     from compare mode; refused without --timing;
+#   - --gpu=FILE: a changed copy of a configuration is used, a broken one refused;
+#   - --timing with --det=gpudet is refused (not built yet).
+# Environment: B (build dir), NVCC, PTXSIM_CUDA_CACHE.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+root=$(pwd)
+B=${B:-build}
+case $B in /*) ;; *) B=$root/$B ;; esac
+export NVCC=${NVCC:-nvcc}
+PTXSIM=$B/bin/ptxsim
+source tests/cuda_cache.sh
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/ptxsim-timing.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+[ -x "$PTXSIM" ] || { fail build "no $PTXSIM"; exit 0; }
+
+# The "total" object of a statistics file, one member per line (host times live outside it).
+total_of() {
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(json.dumps(d["total"], sort_keys=True, indent=0))' "$1"
+}
+
+# ---------------------------------------------------------------- determinism
+for name in vector_add reduction histogram256 matmul_tiled divergence; do
+    exe=$(cuda_test_build "tests/cuda/$name.cu" shared "$work/$name.build.log") ||
+        { fail "timing determinism $name" "nvcc failed: $(head -n 3 "$work/$name.build.log")"; continue; }
+    ref=""
+    bad=""
+    for opts in "--threads=1" "--threads=2" "--threads=4" "--threads=2 --seed=5" \
+                "--engine=compare"; do
+        tag=${opts//[ =-]/_}
+        if ! "$PTXSIM" run --timing --gpu=v100 $opts --stats="$work/$name$tag.json" -- "$exe" \
+            >"$work/$name$tag.out" 2>&1; then
+            bad="$opts: exit status $?: $(grep -m 2 -E 'FAIL|ptxsim:' "$work/$name$tag.out")"
+            break
+        fi
+        t=$(total_of "$work/$name$tag.json")
+        if ! grep -q '"cycles"' <<<"$t"; then bad="$opts: no cycles in the statistics"; break; fi
+        if [ -z "$ref" ]; then ref=$t; ref_opts=$opts; continue; fi
+        if [ "$t" != "$ref" ]; then
+            bad="statistics differ between $ref_opts and $opts: $(diff <(echo "$ref") <(echo "$t") | head -n 4 | tr '\n' ' ')"
+            break
+        fi
+    done
+    if [ -z "$bad" ]; then
+        pass "timing determinism $name ($(grep '"cycles"' <<<"$ref" | tr -d ' ,') over threads 1/2/4, seed, compare)"
+    else
+        fail "timing determinism $name" "$bad"
+    fi
+done
+
+# ---------------------------------------------------------------- every configuration
+# Two programs (shared memory and barriers; atomics) on every GPU, on 1 and 2 host threads.
+for gpu in $(ls timing/configs/*.gpu | xargs -n 1 basename | sed 's/\.gpu$//'); do
+    bad=""
+    for name in matmul_tiled histogram256; do
+        exe=$(cuda_test_build "tests/cuda/$name.cu" shared "$work/$name.build.log") ||
+            { bad="$name: nvcc failed"; break; }
+        for t in 1 2; do
+            if ! "$PTXSIM" run --timing --gpu=$gpu --threads=$t --stats="$work/$gpu$name$t.json" \
+                -- "$exe" >"$work/$gpu$name$t.out" 2>&1; then
+                bad="$name --threads=$t: $(grep -m 2 -E 'FAIL|ptxsim:' "$work/$gpu$name$t.out")"
+                break 2
+            fi
+        done
+        if [ "$(total_of "$work/$gpu${name}1.json")" != "$(total_of "$work/$gpu${name}2.json")" ]; then
+            bad="$name: statistics differ between 1 and 2 host threads"
+            break
+        fi
+    done
+    if [ -z "$bad" ]; then pass "timing on $gpu (matmul_tiled, histogram256; threads 1 and 2 agree)"
+    else fail "timing on $gpu" "$bad"; fi
+done
+
+# ---------------------------------------------------------------- microbenchmarks
+micro() {   # micro NAME: the built benchmark's path
+    cuda_cache_build "$1" "$work/$1.build.log" \
+        "-cudart shared -Wno-deprecated-gpu-targets bench/micro/$1.cu" "bench/micro/$1.cu"
+}
+for gpu in gtx480 v100; do
+    if exe=$(micro latency_chase); then
+        out=$("$PTXSIM" run --timing --gpu=$gpu -- "$exe" 2>/dev/null)
+        l1=$(awk '$2 == "L1" { print $3 }' <<<"$out")
+        l2=$(awk '$2 == "L2" { print $3 }' <<<"$out")
+        dr=$(awk '$2 == "DRAM" { print $3 }' <<<"$out")
+        if [ -n "$l1" ] && [ -n "$l2" ] && [ -n "$dr" ] && [ "$l1" -lt "$l2" ] && [ "$l2" -lt "$dr" ]; then
+            pass "timing micro latency $gpu (L1 $l1 < L2 $l2 < DRAM $dr cycles)"
+        else
+            fail "timing micro latency $gpu" "expected L1 < L2 < DRAM, got: $(tr '\n' ' ' <<<"$out")"
+        fi
+    else
+        fail "timing micro latency $gpu" "nvcc failed"
+    fi
+    if exe=$(micro bank_conflicts); then
+        out=$("$PTXSIM" run --timing --gpu=$gpu -- "$exe" 2>/dev/null)
+        # 8 x 16 loads: the extra cycles per load over the conflict-free run are the k - 1
+        # replays of a k-way conflict
+        verdict=$(awk '$1 == "conflict" { t[$2] = $3 }
+            END { if (!(1 in t)) { print "no output"; exit }
+                  for (k = 2; k <= 32; k *= 2) {
+                      extra = (t[k] - t[1]) / 128.0
+                      if (extra < 0.85 * (k - 1) || extra > 1.15 * (k - 1)) {
+                          printf "%d-way: %.2f extra cycles per load, expected %d\n", k, extra, k - 1; exit }
+                  }
+                  printf "ok %d..%d cycles\n", t[1], t[32] }' <<<"$out")
+        if [[ $verdict == ok* ]]; then pass "timing micro bank conflicts $gpu (${verdict#ok }, 1- to 32-way)"
+        else fail "timing micro bank conflicts $gpu" "$verdict"; fi
+    else
+        fail "timing micro bank conflicts $gpu" "nvcc failed"
+    fi
+    if exe=$(micro coalescing); then
+        out=$("$PTXSIM" run --timing --gpu=$gpu -- "$exe" 2>/dev/null)
+        verdict=$(awk '$1 == "stride" { t[$2] = $3 }
+            END { if (!(1 in t)) { print "no output"; exit }
+                  for (s = 2; s <= 8; s *= 2)
+                      if (t[s] <= t[s / 2]) { printf "stride %d (%d cycles) is not slower than stride %d (%d)\n", s, t[s], s / 2, t[s / 2]; exit }
+                  if (t[8] < 3 * t[1]) { printf "stride 8 (%d cycles) moves 8x the sectors of stride 1 (%d) but is not 3x slower\n", t[8], t[1]; exit }
+                  printf "ok %d, %d, %d, %d cycles\n", t[1], t[2], t[4], t[8] }' <<<"$out")
+        if [[ $verdict == ok* ]]; then pass "timing micro coalescing $gpu (strides 1, 2, 4, 8: ${verdict#ok })"
+        else fail "timing micro coalescing $gpu" "$verdict"; fi
+    else
+        fail "timing micro coalescing $gpu" "nvcc failed"
+    fi
+    if exe=$(micro fma_chain); then
+        out=$("$PTXSIM" run --timing --gpu=$gpu -- "$exe" 2>/dev/null)
+        lat=$(awk '$1 == "lat_fp32" { print $3 }' timing/configs/$gpu.gpu)
+        t1=$(awk '$1 == "fma_chain" && $2 == 100 { print $3 }' <<<"$out")
+        t2=$(awk '$1 == "fma_chain" && $2 == 200 { print $3 }' <<<"$out")
+        if [ -n "$t1" ] && [ -n "$t2" ] && [ $((t2 - t1)) -eq $((100 * lat)) ]; then
+            pass "timing micro fma chain $gpu (100 more dependent FMAs: $((t2 - t1)) cycles = 100 x $lat)"
+        else
+            fail "timing micro fma chain $gpu" "100 more FMAs should take 100 x lat_fp32 = $((100 * lat)) cycles: $(tr '\n' ' ' <<<"$out")"
+        fi
+    else
+        fail "timing micro fma chain $gpu" "nvcc failed"
+    fi
+    if exe=$(micro sfu_throughput); then
+        out=$("$PTXSIM" run --timing --gpu=$gpu -- "$exe" 2>/dev/null)
+        ii=$(awk '$1 == "ii_sfu" { print $3 }' timing/configs/$gpu.gpu)
+        v=$(awk '$1 == "sfu" { print $2 }' <<<"$out")
+        if [ -n "$v" ] && [ $((v - 100 * ii)) -le $((5 * ii)) ] && [ $((100 * ii - v)) -le $((5 * ii)) ]; then
+            pass "timing micro sfu throughput $gpu ($v/100 cycles per SFU instruction, initiation interval $ii)"
+        else
+            fail "timing micro sfu throughput $gpu" "expected about $ii cycles per SFU instruction: $out"
+        fi
+    else
+        fail "timing micro sfu throughput $gpu" "nvcc failed"
+    fi
+    if exe=$(micro atomic_contention); then
+        out=$("$PTXSIM" run --timing --gpu=$gpu -- "$exe" 2>&1)
+        same=$(awk '$1 == "atomics" && $2 == "same" { print $3 }' <<<"$out")
+        dist=$(awk '$1 == "atomics" && $2 == "distinct" { print $3 }' <<<"$out")
+        # one address: 65536 lane operations, one per cycle at its L2 slice
+        if [ -n "$same" ] && [ -n "$dist" ] && [ "$same" -ge 65536 ] && [ $((4 * dist)) -lt "$same" ]; then
+            pass "timing micro atomic contention $gpu (one address $same cycles >= 65536 lane operations; a line per thread $dist)"
+        else
+            fail "timing micro atomic contention $gpu" "$(grep -m 2 -E 'atomics|FAIL' <<<"$out" | tr '\n' ' ')"
+        fi
+    else
+        fail "timing micro atomic contention $gpu" "nvcc failed"
+    fi
+    if exe=$(micro dram_copy); then
+        "$PTXSIM" run --timing --gpu=$gpu --stats="$work/copy$gpu.json" -- "$exe" \
+            >"$work/copy$gpu.out" 2>&1
+        verdict=$(python3 - "$work/copy$gpu.json" timing/configs/$gpu.gpu <<'PY'
+import json, re, sys
+t = json.load(open(sys.argv[1]))["total"]
+cfg = {}
+for line in open(sys.argv[2]):
+    m = re.match(r"^(\w+)\s*=\s*([0-9]+)", line)
+    if m: cfg[m.group(1)] = int(m.group(2))
+peak = cfg["mem_bus_bits"] / 8 * 2 * cfg["mem_clock_khz"] / cfg["model_clock_khz"]
+cycles = t["cycles"] - cfg["kernel_launch_latency"]
+moved = (t["timing"]["dram_reads"] + t["timing"]["dram_writes"]) * 32
+bw = moved / cycles
+if t["timing"]["dram_reads"] < (16 << 20) // 32: print("only %d sectors read" % t["timing"]["dram_reads"])
+elif not 0.3 * peak <= bw <= peak: print("%.1f DRAM bytes per cycle, peak %.1f" % (bw, peak))
+else: print("ok %.1f DRAM bytes per cycle, %.0f%% of the peak %.1f" % (bw, 100 * bw / peak, peak))
+PY
+)
+        if grep -q '^copied' "$work/copy$gpu.out" && [[ $verdict == ok* ]]; then
+            pass "timing micro dram copy $gpu (${verdict#ok })"
+        else
+            fail "timing micro dram copy $gpu" "$verdict $(grep -m 1 FAIL "$work/copy$gpu.out")"
+        fi
+    else
+        fail "timing micro dram copy $gpu" "nvcc failed"
+    fi
+done
+
+# ---------------------------------------------------------------- --timeline
+# A slice per launch and one per CTA, each CTA inside its launch, the same file from the block
+# executor alone and from compare mode.
+exe=$(cuda_test_build tests/cuda/reduction.cu shared "$work/red.build.log")
+"$PTXSIM" run --timing --gpu=v100 --timeline="$work/tl1.json" --stats="$work/tl1s.json" -- "$exe" \
+    >/dev/null 2>&1; rc1=$?
+"$PTXSIM" run --timing --gpu=v100 --engine=compare --timeline="$work/tl2.json" -- "$exe" \
+    >/dev/null 2>&1; rc2=$?
+verdict=$(python3 - "$work/tl1.json" "$work/tl1s.json" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+st = json.load(open(sys.argv[2]))["total"]
+ks = [e for e in ev if e.get("ph") == "X" and e["pid"] == 0]
+cs = [e for e in ev if e.get("ph") == "X" and e["pid"] == 1]
+if len(ks) != st["launches"]: print("%d launch slices for %d launches" % (len(ks), st["launches"])); sys.exit()
+if len(cs) != st["ctas"]: print("%d CTA slices for %d CTAs" % (len(cs), st["ctas"])); sys.exit()
+if ks[-1]["args"]["end_cycle"] != st["cycles"]: print("launches end at %d, cycles %d" % (ks[-1]["args"]["end_cycle"], st["cycles"])); sys.exit()
+for c in cs:
+    if not any(k["args"]["start_cycle"] <= c["args"]["start_cycle"] <= c["args"]["end_cycle"] <= k["args"]["end_cycle"] for k in ks):
+        print("CTA slice %s outside every launch" % c); sys.exit()
+print("ok %d launches, %d CTAs" % (len(ks), len(cs)))
+PY
+)
+if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [[ $verdict == ok* ]] && cmp -s "$work/tl1.json" "$work/tl2.json"; then
+    pass "timing timeline (${verdict#ok }; compare mode writes the same file)"
+else
+    fail "timing timeline" "exit $rc1/$rc2, $verdict, files $(cmp -s "$work/tl1.json" "$work/tl2.json" && echo same || echo differ)"
+fi
+out=$("$PTXSIM" run --timeline="$work/x.json" -- "$exe" 2>&1); rc=$?
+if [ $rc -eq 2 ] && grep -q "needs --timing" <<<"$out"; then pass "timing: --timeline without --timing is refused"
+else fail "timing: --timeline without --timing is refused" "exit $rc: $(head -n 2 <<<"$out")"; fi
+
+# ---------------------------------------------------------------- --gpu=FILE
+# A copy of v100.gpu with a slower L2 takes more cycles; a broken copy is refused with its line.
+exe=$(cuda_test_build tests/cuda/vector_add.cu shared "$work/va.build.log")
+sed 's/^l2_latency\( *\)= *160 /l2_latency\1= 400 /' timing/configs/v100.gpu >"$work/slow_l2.gpu"
+"$PTXSIM" run --timing --gpu=v100 --stats="$work/g1.json" -- "$exe" >/dev/null 2>&1; rc1=$?
+"$PTXSIM" run --timing --gpu="$work/slow_l2.gpu" --stats="$work/g2.json" -- "$exe" >/dev/null 2>&1; rc2=$?
+c1=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["total"]["cycles"])' "$work/g1.json" 2>/dev/null)
+c2=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["total"]["cycles"])' "$work/g2.json" 2>/dev/null)
+if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ -n "$c1" ] && [ -n "$c2" ] && [ "$c2" -gt "$c1" ]; then
+    pass "timing --gpu=FILE (v100 $c1 cycles, its copy with a 400-cycle L2 $c2)"
+else
+    fail "timing --gpu=FILE" "exit $rc1/$rc2, cycles '$c1' and '$c2'"
+fi
+{ cat timing/configs/v100.gpu; echo "sm_count = 4  # twice"; } >"$work/broken.gpu"
+out=$("$PTXSIM" run --timing --gpu="$work/broken.gpu" -- "$exe" 2>&1); rc=$?
+if [ $rc -eq 2 ] && grep -q "broken.gpu:[0-9]*: \`sm_count\` given twice" <<<"$out"; then
+    pass "timing --gpu=FILE refuses a broken description (file:line)"
+else
+    fail "timing --gpu=FILE refuses a broken description" "exit $rc: $(head -n 2 <<<"$out")"
+fi
+
+# ---------------------------------------------------------------- what is refused
+exe=$(cuda_test_build tests/cuda/vector_add.cu shared "$work/va.build.log")
+out=$("$PTXSIM" run --timing --det=gpudet -- "$exe" 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -q "cannot be combined with --det=gpudet" <<<"$out"; then
+    pass "timing refuses --det=gpudet (not built yet)"
+else
+    fail "timing refuses --det=gpudet" "exit $rc: $(head -n 2 <<<"$out")"
+fi

@@ -1,0 +1,154 @@
+/* test_timing_model.c: the cycle model's memory system (timing/model/memsys.c, cache.c) on
+ * single accesses, with latencies derived from the configuration's parameters: an L1 hit costs
+ * l1_latency; an L2 hit the L1 lookup, a request flit, the interconnect both ways, l2_latency and
+ * the reply's flits; a k-way shared-memory bank conflict k wavefronts (broadcasts free); a warp's
+ * accesses take one load/store-unit cycle per 128-byte line; a second miss to a line in flight
+ * merges with it; LRU replacement. */
+#include "tests/unit/ptx_kernels.h"
+#include "timing/model/model.h"
+#include "emulator/sem/sem.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+static emu_event load(uint8_t cls, uint8_t space, uint64_t base, uint64_t stride)
+{
+    emu_event e;
+    memset(&e, 0, sizeof e);
+    e.cls = cls;
+    e.space = space;
+    e.mask = e.active = e.mem_lanes = 0xffffffffu;
+    e.size = 4;
+    e.flags = EMU_EV_MEM;
+    for (int l = 0; l < EMU_WARP_SIZE; l++) e.addr[l] = base + (uint64_t)l * stride;
+    return e;
+}
+
+static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+START_TEST(lru_replacement)
+{
+    tm_cache c;
+    ck_assert(tm_cache_init(&c, 2 * TM_LINE, 2));   /* one set of two ways */
+    tm_line v;
+    tm_cache_alloc(&c, 10, 1, &v);
+    ck_assert_uint_eq(v.tag, 0);
+    tm_cache_alloc(&c, 11, 2, &v);
+    ck_assert_ptr_nonnull(tm_cache_find(&c, 10, 3));   /* 10 is now the most recent */
+    tm_cache_alloc(&c, 12, 4, &v);
+    ck_assert_uint_eq(v.tag, 11 + 1);                   /* so 11 goes */
+    ck_assert_ptr_nonnull(tm_cache_find(&c, 10, 5));
+    ck_assert_ptr_null(tm_cache_find(&c, 11, 5));
+    tm_cache_free(&c);
+}
+END_TEST
+
+START_TEST(l1_and_l2_hits)
+{
+    const timing_gpu *g = timing_gpu_find("v100");
+    ck_assert_ptr_nonnull(g);
+    timing_stats st = {0};
+    tm_mem m;
+    ck_assert(tm_mem_init(&m, g, 2, &st));
+    emu_event e = load(EMU_CLS_LD_GLOBAL, PTX_SPACE_GLOBAL, 0x100000, 4);   /* one line */
+    tm_access first = tm_mem_access(&m, 0, 0, &e);
+    ck_assert_uint_eq(first.lsu_cycles, 1);
+    ck_assert_uint_eq(st.l1_misses, 4);
+    ck_assert_uint_eq(st.l2_misses, 4);
+    ck_assert_uint_eq(st.dram_reads, 4);
+    /* DRAM at least: the row opened (tRCD + tCL) and the controller's latency */
+    ck_assert_uint_gt(first.done, (uint64_t)(g->l1_latency + g->l2_latency + g->dram_trcd +
+                                             g->dram_tcl + g->dram_latency));
+    /* the same line again on the same SM once it is back: an L1 hit */
+    uint64_t t = first.done + 10;
+    tm_access hit = tm_mem_access(&m, 0, t, &e);
+    ck_assert_uint_eq(hit.done, t + (uint64_t)g->l1_latency);
+    ck_assert_uint_eq(st.l1_hits, 4);
+    /* on the other SM: an L1 miss and an L2 hit */
+    tm_access l2 = tm_mem_access(&m, 1, t, &e);
+    uint64_t flit = (uint64_t)g->icnt_bytes_per_cycle;
+    uint64_t want = t + (uint64_t)g->l1_latency + ceil_div(8, flit) + (uint64_t)g->icnt_latency +
+                    (uint64_t)g->l2_latency + ceil_div(8 + 4 * TM_SECTOR, flit) +
+                    (uint64_t)g->icnt_latency;
+    ck_assert_uint_eq(l2.done, want);
+    ck_assert_uint_eq(st.l2_hits, 4);
+    tm_mem_free(&m);
+}
+END_TEST
+
+START_TEST(misses_in_flight_merge)
+{
+    const timing_gpu *g = timing_gpu_find("gtx480");
+    timing_stats st = {0};
+    tm_mem m;
+    ck_assert(tm_mem_init(&m, g, 1, &st));
+    emu_event e = load(EMU_CLS_LD_GLOBAL, PTX_SPACE_GLOBAL, 0x200000, 4);
+    tm_access a = tm_mem_access(&m, 0, 0, &e);
+    tm_access b = tm_mem_access(&m, 0, 1, &e);
+    ck_assert_uint_eq(b.done, a.done);
+    ck_assert_uint_eq(st.l1_mshr_merges, 4);
+    ck_assert_uint_eq(st.l2_misses, 4);   /* one trip to memory */
+    tm_mem_free(&m);
+}
+END_TEST
+
+START_TEST(coalescing_by_stride)
+{
+    const timing_gpu *g = timing_gpu_find("v100");
+    timing_stats st = {0};
+    tm_mem m;
+    ck_assert(tm_mem_init(&m, g, 1, &st));
+    static const struct { uint64_t stride; uint32_t lines; uint64_t sectors; } cases[] = {
+        {4, 1, 4}, {8, 2, 8}, {16, 4, 16}, {32, 8, 32}, {128, 32, 32},
+    };
+    uint64_t base = 0x1000000;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint64_t before = st.l1_misses;
+        emu_event e = load(EMU_CLS_LD_GLOBAL, PTX_SPACE_GLOBAL, base, cases[i].stride);
+        tm_access a = tm_mem_access(&m, 0, 0, &e);
+        ck_assert_uint_eq(a.lsu_cycles, cases[i].lines);
+        ck_assert_uint_eq(st.l1_misses - before, cases[i].sectors);
+        base += 0x100000;
+    }
+    tm_mem_free(&m);
+}
+END_TEST
+
+START_TEST(shared_bank_conflicts)
+{
+    const timing_gpu *g = timing_gpu_find("v100");
+    timing_stats st = {0};
+    tm_mem m;
+    ck_assert(tm_mem_init(&m, g, 1, &st));
+    for (uint64_t k = 1; k <= 32; k *= 2) {
+        emu_event e = load(EMU_CLS_LD_SHARED, PTX_SPACE_SHARED, EMU_SHARED_WINDOW, 4 * k);
+        tm_access a = tm_mem_access(&m, 0, 100, &e);
+        ck_assert_uint_eq(a.lsu_cycles, k);
+        ck_assert_uint_eq(a.done, 100 + (uint64_t)g->smem_latency + k - 1);
+    }
+    /* every lane the same word: a broadcast */
+    emu_event b = load(EMU_CLS_LD_SHARED, PTX_SPACE_SHARED, EMU_SHARED_WINDOW + 64, 0);
+    ck_assert_uint_eq(tm_mem_access(&m, 0, 0, &b).lsu_cycles, 1);
+    /* 16 distinct words in one bank, each read by two lanes: 16 wavefronts */
+    emu_event h = load(EMU_CLS_LD_SHARED, PTX_SPACE_SHARED, EMU_SHARED_WINDOW, 0);
+    for (int l = 0; l < EMU_WARP_SIZE; l++) h.addr[l] = EMU_SHARED_WINDOW + (uint64_t)(l / 2) * 128;
+    ck_assert_uint_eq(tm_mem_access(&m, 0, 0, &h).lsu_cycles, 16);
+    tm_mem_free(&m);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("timing_model");
+    TCase *t = tcase_create("memory");
+    tcase_add_test(t, lru_replacement);
+    tcase_add_test(t, l1_and_l2_hits);
+    tcase_add_test(t, misses_in_flight_merge);
+    tcase_add_test(t, coalescing_by_stride);
+    tcase_add_test(t, shared_bank_conflicts);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void) { return pk_main(suite()); }

@@ -1,0 +1,165 @@
+/* model.h: the cycle model's parts (timing/model/README.md has the design): the memory system
+ * (memsys.c: coalescing, L1, shared memory banks, the constant path, interconnect, L2 slices,
+ * DRAM channels), tag arrays (cache.c), the SMs' issue logic (sm.c: schedulers, scoreboard,
+ * functional units) and the kernel loop (run.c: CTAs on SMs, cycles, statistics).
+ *
+ * Every resource is a "free at" time: a request that finds it busy waits until then, and
+ * occupies it for as long as it needs. Requests are made in one fixed order (cycle, SM,
+ * scheduler, warp), so every time and every counter is the same on every run. */
+#ifndef PTXSIM_TIMING_MODEL_MODEL_H
+#define PTXSIM_TIMING_MODEL_MODEL_H
+
+#include "timing/engine/engine_internal.h"
+
+#include <stdint.h>
+
+#define TM_NEVER UINT64_MAX
+#define TM_LINE 128u      /* cache line bytes */
+#define TM_SECTOR 32u     /* sector bytes: the unit of transfer */
+
+/* ---------------------------------------------------------------- cache.c: tag arrays */
+
+typedef struct tm_line {
+    uint64_t tag;         /* line address (addr / 128) + 1; 0 = invalid */
+    uint64_t fill;        /* cycle its last requested sectors arrive */
+    uint64_t used;        /* last use (LRU) */
+    uint8_t valid, dirty; /* sector masks (4 sectors) */
+} tm_line;
+
+typedef struct tm_cache {
+    tm_line *lines;       /* sets * ways */
+    uint32_t sets, ways;
+} tm_cache;
+
+bool tm_cache_init(tm_cache *c, uint64_t bytes, uint32_t ways);
+void tm_cache_free(tm_cache *c);
+/* The line holding line address `line`, or NULL. */
+tm_line *tm_cache_find(tm_cache *c, uint64_t line, uint64_t now);
+/* A line for `line`, evicting the least recently used of its set: *victim gets what it held
+ * (tag 0 when nothing). */
+tm_line *tm_cache_alloc(tm_cache *c, uint64_t line, uint64_t now, tm_line *victim);
+
+/* ---------------------------------------------------------------- memsys.c */
+
+typedef struct tm_dram_bank { uint64_t free, row; bool open; } tm_dram_bank;
+
+typedef struct tm_mem {
+    const timing_gpu *gpu;
+    timing_stats *st;
+    uint32_t nsm;
+    tm_cache *l1;             /* per SM */
+    uint64_t *l1_mshr;        /* per SM, l1_mshrs free-at times each (a min-heap) */
+    uint64_t *sm_out, *sm_in; /* interconnect ports per SM: free at */
+    tm_cache *l2;             /* per slice */
+    uint64_t *l2_free;        /* per slice: tag pipeline free at */
+    tm_dram_bank *banks;      /* channel * banks */
+    uint64_t *bus_free;       /* per channel: data bus free at */
+    double dram_bytes_per_cycle;   /* per channel, in model cycles */
+} tm_mem;
+
+bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *st);
+void tm_mem_free(tm_mem *m);
+/* The cycle SM sm's first MSHR is free. */
+uint64_t tm_mem_mshr_next(const tm_mem *m, uint32_t sm);
+
+/* What a memory instruction costs: when its results are back, and how many cycles it holds
+ * the SM's load/store unit (replays: one per extra line, sector group or bank wavefront). */
+typedef struct tm_access {
+    uint64_t done;
+    uint32_t lsu_cycles;
+} tm_access;
+
+/* Times the memory instruction of event e, issued by SM sm at cycle now. */
+tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e);
+
+/* ---------------------------------------------------------------- sm.c */
+
+/* Functional-unit groups of a scheduler. */
+typedef enum tm_unit { TM_U_INT, TM_U_IMUL, TM_U_FP32, TM_U_FP64, TM_U_SFU, TM_U_TENSOR,
+                       TM_U_LSU, TM_U_COUNT } tm_unit;
+
+tm_unit tm_unit_of(uint8_t cls);
+bool tm_is_memory(uint8_t cls);
+
+#define TM_SB_ENTRIES 32
+/* Warp instructions a warp runs ahead of the model at most (below the emulator's event ring of
+ * 64, so a run's events arrive in one call of the sink). */
+#define TM_RUN_AHEAD 32
+
+typedef struct tm_warp {
+    emu_warp *w;              /* NULL: the slot is empty */
+    uint32_t cta;             /* index of its CTA slot on the SM */
+    uint64_t age;             /* launch order on the SM (GTO: oldest first) */
+    uint64_t ready;           /* cannot issue before (launch, its last issue, a wait) */
+    timing_slot why;          /* what it waits for until then */
+    /* its next instruction as emu_warp_peek gave it, while `peeked`: it changes only when the
+     * warp issues, or when a barrier of its CTA releases one of its paths */
+    bool peeked;
+    emu_next_instr next;
+    uint64_t start;           /* cycle it was launched */
+    bool done;
+    /* scoreboard: registers with results in flight and when they land */
+    uint32_t nsb;
+    uint64_t sb_key[TM_SB_ENTRIES];
+    uint64_t sb_ready[TM_SB_ENTRIES];
+    /* The instructions its executor ran ahead and the model has not issued yet: ev[pos..nev)
+     * of the warp's own event ring, which stays as it is until the warp runs again (only when
+     * they are all issued). `ended`: that run ended with the warp's exit. */
+    const emu_event *ev;
+    uint32_t nev, pos;
+    bool ended;
+} tm_warp;
+
+typedef struct tm_cta_slot {
+    emu_cta *cta;             /* NULL: free */
+    eng_slot *slot;
+    uint32_t live;            /* warps not exited */
+    uint64_t start;           /* cycle it was placed */
+} tm_cta_slot;
+
+typedef struct tm_sm {
+    uint32_t id;
+    tm_warp *warps;           /* max warps per SM */
+    uint32_t nwarps;
+    tm_cta_slot *ctas;        /* CTA slots */
+    uint32_t nctas, resident;
+    uint64_t *unit_free;      /* per scheduler and unit */
+    uint32_t *last;           /* per scheduler: last issued warp (LRR, GTO), UINT32_MAX: none */
+    timing_slot *reason;      /* per scheduler: what its slot did in the last cycle tried */
+    /* per scheduler: no warp of it can issue before this cycle (the earliest wait of its last
+     * scan; 0 = scan: a CTA arrived or a barrier released) */
+    uint64_t *q_wake;
+    uint64_t next_age;
+    /* Nothing on the SM can change before `wake` (operands land, units free, warps launch at
+     * known times; only its own warps release its barriers): the loop skips it until then.
+     * `tried` is the last cycle its schedulers were tried; the cycles skipped since count as
+     * that cycle's reasons. */
+    uint64_t wake, tried;
+} tm_sm;
+
+typedef struct tm_model tm_model;
+
+/* Tries every scheduler of SM S at cycle now; returns the number of instructions issued and
+ * lowers *next to the earliest cycle something may change for it. false in *fail when a warp
+ * faulted. */
+uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *fail);
+
+/* ---------------------------------------------------------------- run.c */
+
+struct tm_model {
+    const timing_gpu *gpu;
+    eng_run E;                /* CTA storage and the issue order (the engine skeleton) */
+    tm_mem mem;
+    tm_sm *sms;
+    uint32_t nsm, ctas_per_sm, warps_per_cta, warp_slots;
+    uint32_t nsched;
+    timing_stats st;
+    timing_watchdog wd;
+    timing_timeline *timeline;
+    bool stop;
+};
+
+/* A CTA's warp slot on its SM retired; run.c frees the CTA when all have. */
+void tm_warp_exited(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now);
+
+#endif

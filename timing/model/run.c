@@ -1,0 +1,223 @@
+/* run.c: a kernel on the cycle model: CTAs on SMs, the cycle loop, and what it counts.
+ *
+ * The kernel starts after kernel_launch_latency cycles. CTAs are handed out in ascending order,
+ * first slot 0 of every SM, then slot 1, ... as many as occupancy allows (timing_ctas_per_sm:
+ * CTA slots, threads, shared memory); when a CTA's last warp exits, its SM takes the next CTA,
+ * whose warps may issue cta_launch_latency cycles later. Each cycle every SM (ascending) gives
+ * each of its schedulers a chance to issue (sm.c). A cycle in which nothing issues is skipped
+ * to the next one at which something may (the earliest time a unit frees, an operand lands or a
+ * warp becomes ready), with its issue slots counted as the skipped cycle would count them.
+ *
+ * Everything happens in one host thread in the order (cycle, SM, scheduler, warp), so cycles,
+ * statistics and the program's results (atomics, clocks) do not depend on the number of host
+ * threads, the seed or the executor. */
+#include "timing/model/model.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void sink_consume(emu_event_sink *self, emu_warp *w, const emu_event *ev, uint32_t n)
+{
+    (void)self;
+    tm_warp *tw = emu_warp_user(w, EMU_POLICY_TIMING);
+    if (!tw) return;
+    assert(tw->nev == 0 && n <= TM_RUN_AHEAD);   /* one call per run (TM_RUN_AHEAD) */
+    tw->ev = ev;
+    tw->nev = n;
+}
+
+static emu_event_sink model_sink = {sink_consume, NULL};
+
+emu_event_sink *timing_model_sink(void)
+{
+    return &model_sink;
+}
+
+/* Places the next CTA of the issue order in CTA slot k of SM S, its warps ready at `ready`.
+ * false when none is left or memory ran out (M->stop then). */
+static bool place(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
+{
+    uint64_t id;
+    if (!eng_issue_take(&M->E, &id)) return false;
+    eng_slot *slot = eng_slot_at(&M->E, S->id, k);
+    emu_cta *c = eng_slot_launch(&M->E, slot, id, &M->E.threads[0]);
+    if (!c) {
+        emu_grid_abort(M->E.g, EMU_FAULT_OUT_OF_RESOURCES,
+                       "out of host memory for a CTA's state (cycle model)");
+        M->stop = true;
+        return false;
+    }
+    tm_cta_slot *cs = &S->ctas[k];
+    cs->cta = c;
+    cs->slot = slot;
+    cs->live = emu_cta_warp_count(c);
+    cs->start = ready;
+    S->resident++;
+    memset(S->q_wake, 0, M->nsched * sizeof *S->q_wake);
+    M->st.ctas++;
+    for (uint32_t i = 0; i < cs->live; i++) {
+        uint32_t ws = k * M->warps_per_cta + i;
+        tm_warp *tw = &S->warps[ws];
+        memset(tw, 0, sizeof *tw);
+        tw->w = emu_cta_warp(c, i);
+        tw->cta = k;
+        tw->age = S->next_age++;
+        tw->ready = ready;
+        tw->why = TIMING_SLOT_CONTROL;
+        tw->start = ready;
+        emu_warp_set_user(tw->w, EMU_POLICY_TIMING, tw);
+        emu_warp_set_slot(tw->w, ws);
+    }
+    return true;
+}
+
+void tm_warp_exited(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now)
+{
+    tw->done = true;
+    M->st.warp_cycles += now - tw->start;
+    emu_warp_set_user(tw->w, EMU_POLICY_TIMING, NULL);
+    tm_cta_slot *cs = &S->ctas[tw->cta];
+    if (--cs->live) return;
+    /* the CTA has finished: its slot takes the next one */
+    for (uint32_t i = 0; i < M->warps_per_cta; i++) S->warps[tw->cta * M->warps_per_cta + i].w = NULL;
+    if (M->timeline) {
+        const emu_launch *L = emu_grid_launch(M->E.g);
+        uint64_t id = emu_warp_cta_linear(emu_cta_warp(cs->cta, 0));
+        emu_dim3 xyz = {(uint32_t)(id % L->grid.x), (uint32_t)(id / L->grid.x % L->grid.y),
+                        (uint32_t)(id / ((uint64_t)L->grid.x * L->grid.y))};
+        timing_timeline_cta(M->timeline, S->id, xyz, cs->start, now);
+    }
+    eng_slot_retire(&M->E, cs->slot, &M->E.threads[0]);
+    cs->cta = NULL;
+    S->resident--;
+    place(M, S, tw->cta, now + (uint64_t)M->gpu->cta_launch_latency);
+}
+
+static void model_free(tm_model *M)
+{
+    if (M->sms)
+        for (uint32_t s = 0; s < M->nsm; s++) {
+            free(M->sms[s].warps);
+            free(M->sms[s].ctas);
+            free(M->sms[s].unit_free);
+            free(M->sms[s].last);
+            free(M->sms[s].reason);
+            free(M->sms[s].q_wake);
+        }
+    free(M->sms);
+    tm_mem_free(&M->mem);
+}
+
+/* Reports a barrier deadlock in every resident CTA none of whose warps can go on. */
+static void report_deadlocks(tm_model *M)
+{
+    for (uint32_t s = 0; s < M->nsm; s++)
+        for (uint32_t k = 0; k < M->ctas_per_sm; k++)
+            if (M->sms[s].ctas[k].cta) emu_cta_report_deadlock(M->sms[s].ctas[k].cta);
+}
+
+bool timing_run_cycles(emu_grid *g, const timing_engine_config *cfg)
+{
+    tm_model *M = calloc(1, sizeof *M);
+    if (!M) return false;
+    const timing_gpu *gpu = cfg->gpu;
+    M->gpu = gpu;
+    M->timeline = cfg->timeline;
+    M->nsm = cfg->sm_count ? cfg->sm_count : 1;
+    M->nsched = (uint32_t)gpu->sched_per_sm;
+    const emu_launch *L = emu_grid_launch(g);
+    uint64_t threads = (uint64_t)L->block.x * L->block.y * L->block.z;
+    M->warps_per_cta = (uint32_t)((threads + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE);
+    M->ctas_per_sm = timing_ctas_per_sm(g, cfg);
+    M->warp_slots = M->ctas_per_sm * M->warps_per_cta;
+    bool ok = eng_init(&M->E, g, cfg, M->ctas_per_sm, UINT64_MAX, 1) &&
+              tm_mem_init(&M->mem, gpu, M->nsm, &M->st);
+    M->sms = ok ? calloc(M->nsm, sizeof *M->sms) : NULL;
+    ok = ok && M->sms;
+    for (uint32_t s = 0; ok && s < M->nsm; s++) {
+        tm_sm *S = &M->sms[s];
+        S->id = s;
+        S->nwarps = M->warp_slots;
+        S->warps = calloc(M->warp_slots ? M->warp_slots : 1, sizeof *S->warps);
+        S->nctas = M->ctas_per_sm;
+        S->ctas = calloc(M->ctas_per_sm, sizeof *S->ctas);
+        S->unit_free = calloc((size_t)M->nsched * TM_U_COUNT, sizeof *S->unit_free);
+        S->last = malloc(M->nsched * sizeof *S->last);
+        S->reason = calloc(M->nsched, sizeof *S->reason);
+        S->q_wake = calloc(M->nsched, sizeof *S->q_wake);
+        ok = S->warps && S->ctas && S->unit_free && S->last && S->reason && S->q_wake;
+        for (uint32_t q = 0; ok && q < M->nsched; q++) S->last[q] = UINT32_MAX;
+        S->tried = TM_NEVER;
+    }
+    bool fail = !ok;
+    uint64_t start = (uint64_t)gpu->kernel_launch_latency, now = start;
+    if (ok) {
+        timing_watchdog_start(&M->wd, cfg);
+        for (uint32_t k = 0; k < M->ctas_per_sm && !M->stop; k++)
+            for (uint32_t s = 0; s < M->nsm; s++)
+                if (!place(M, &M->sms[s], k, now)) break;
+        fail = M->stop;
+    }
+    while (ok && !fail) {
+        uint64_t next = TM_NEVER;
+        uint32_t issued = 0, busy = 0;
+        for (uint32_t s = 0; s < M->nsm && !fail && !M->stop; s++) {
+            tm_sm *S = &M->sms[s];
+            if (!S->resident) continue;
+            busy++;
+            if (S->wake > now) {
+                if (S->wake < next) next = S->wake;
+                continue;
+            }
+            /* the cycles it was skipped issued nothing, for the reasons of the last one tried */
+            if (S->tried != TM_NEVER && now > S->tried + 1)
+                for (uint32_t q = 0; q < M->nsched; q++)
+                    M->st.slots[S->reason[q]] += now - S->tried - 1;
+            uint64_t wake = TM_NEVER;
+            uint32_t n = tm_sm_cycle(M, S, now, &wake, &fail);
+            S->tried = now;
+            S->wake = n ? now + 1 : wake;
+            if (S->wake < next) next = S->wake;
+            issued += n;
+        }
+        if (fail || M->stop) break;
+        if (!busy && !eng_issue_left(&M->E)) break;
+        if (issued) {
+            now++;
+            continue;
+        }
+        if (next == TM_NEVER) {
+            report_deadlocks(M);
+            fail = true;
+            break;
+        }
+        now = next > now ? next : now + 1;
+    }
+    /* cycles in which an SM had no CTA count as idle slots of its schedulers */
+    uint64_t cycles = now;
+    uint64_t active = cycles - start;
+    uint64_t counted = 0;
+    for (int i = 0; i < TIMING_SLOT_COUNT; i++) counted += M->st.slots[i];
+    uint64_t all = active * M->nsm * M->nsched;
+    if (!fail && all > counted) M->st.slots[TIMING_SLOT_IDLE] += all - counted;
+    M->st.cycles = cycles;
+    M->st.warp_slot_cycles = active * M->nsm * (uint64_t)(gpu->max_threads_per_sm / EMU_WARP_SIZE);
+    if (ok && timing_watchdog_fired(&M->wd)) {
+        for (uint32_t s = 0; s < M->nsm; s++)
+            for (uint32_t k = 0; k < M->ctas_per_sm; k++)
+                if (M->sms[s].ctas[k].cta)
+                    timing_watchdog_describe_cta(&M->wd, M->sms[s].ctas[k].cta);
+        timing_watchdog_finish(&M->wd, g, eng_issue_left(&M->E));
+    }
+    if (ok) timing_watchdog_destroy(&M->wd);
+    timing_stats est = {0};
+    eng_fini(&M->E, &est);
+    M->st.warp_instructions = est.warp_instructions;
+    M->st.grids = 1;
+    if (cfg->stats) timing_stats_add(cfg->stats, &M->st);
+    model_free(M);
+    bool done = ok && !fail && !M->stop && !emu_grid_fault(g);
+    free(M);
+    return done;
+}

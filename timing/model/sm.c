@@ -1,0 +1,324 @@
+/* sm.c: the issue stage of an SM in the cycle model.
+ *
+ * An SM's warp slots are shared among its schedulers (slot i on scheduler i % schedulers). In
+ * each cycle each scheduler may issue up to issue_per_sched instructions, each from a warp that
+ * is ready: launched, not waiting at a barrier, its operands not in flight (scoreboard), and its
+ * functional unit free (the unit's initiation interval since the last instruction it took).
+ * Which ready warp issues is the configuration's policy:
+ * - lrr: loose round robin, starting after the warp that issued last;
+ * - gto: greedy then oldest: the warp that issued last while it can, else the oldest;
+ * - two_level: warps waiting on a long-latency result are set aside; the 8 oldest of the
+ *   others form the active set, served round robin (Narasiman et al., MICRO 2011).
+ * The warp then runs exactly that one instruction on its executor (emu_warp_run with a budget
+ * of 1), at this simulated cycle: its clocks read it, its atomics and memory accesses happen in
+ * cycle order, and its event says what the instruction did (masks, addresses), which gives its
+ * latency: the unit's, or the memory system's for loads, stores and atomics. */
+#include "timing/model/model.h"
+
+#include <string.h>
+
+tm_unit tm_unit_of(uint8_t cls)
+{
+    switch (cls) {
+    case EMU_CLS_INT_MUL: return TM_U_IMUL;
+    case EMU_CLS_FP32: case EMU_CLS_FP16: case EMU_CLS_CONV: return TM_U_FP32;
+    case EMU_CLS_FP64: return TM_U_FP64;
+    case EMU_CLS_SFU: return TM_U_SFU;
+    case EMU_CLS_TENSOR: return TM_U_TENSOR;
+    default: return tm_is_memory(cls) ? TM_U_LSU : TM_U_INT;
+    }
+}
+
+bool tm_is_memory(uint8_t cls)
+{
+    switch (cls) {
+    case EMU_CLS_LD_GLOBAL: case EMU_CLS_LD_SHARED: case EMU_CLS_LD_LOCAL: case EMU_CLS_LD_PARAM:
+    case EMU_CLS_LD_CONST: case EMU_CLS_LD_GENERIC: case EMU_CLS_ST_GLOBAL: case EMU_CLS_ST_SHARED:
+    case EMU_CLS_ST_LOCAL: case EMU_CLS_ST_GENERIC: case EMU_CLS_ATOMIC: case EMU_CLS_ATOMIC_SHARED:
+    case EMU_CLS_TENSOR_MEM: case EMU_CLS_TEX: case EMU_CLS_SURF: case EMU_CLS_ASYNC:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static void unit_timing(const timing_gpu *g, tm_unit u, uint64_t *lat, uint64_t *ii)
+{
+    switch (u) {
+    case TM_U_IMUL: *lat = (uint64_t)g->lat_imul; *ii = (uint64_t)g->ii_imul; break;
+    case TM_U_FP32: *lat = (uint64_t)g->lat_fp32; *ii = (uint64_t)g->ii_fp32; break;
+    case TM_U_FP64: *lat = (uint64_t)g->lat_fp64; *ii = (uint64_t)g->ii_fp64; break;
+    case TM_U_SFU: *lat = (uint64_t)g->lat_sfu; *ii = (uint64_t)g->ii_sfu; break;
+    case TM_U_TENSOR: *lat = (uint64_t)g->lat_tensor; *ii = (uint64_t)g->ii_tensor; break;
+    case TM_U_LSU: *lat = (uint64_t)g->l1_latency; *ii = 1; break;
+    default: *lat = (uint64_t)g->lat_int; *ii = (uint64_t)g->ii_int; break;
+    }
+}
+
+/* A register of the function an instruction belongs to (a recursive call's registers share
+ * the caller's keys: a false dependence at worst). */
+static uint64_t reg_key(const emu_next_instr *p, int32_t reg)
+{
+    return (uint64_t)p->func << 32 | (uint32_t)reg;
+}
+
+/* When w's operands and results are free of results in flight (now or later). */
+static uint64_t scoreboard_ready(const tm_warp *tw, const emu_next_instr *p, uint64_t now)
+{
+    uint64_t t = now;
+    for (unsigned i = 0; i < (unsigned)p->nreads + p->nwrites; i++) {
+        uint64_t k = reg_key(p, p->regs[i]);
+        for (uint32_t j = 0; j < tw->nsb; j++)
+            if (tw->sb_key[j] == k && tw->sb_ready[j] > t) t = tw->sb_ready[j];
+    }
+    return t;
+}
+
+static void scoreboard_set(tm_warp *tw, const emu_next_instr *p, uint64_t now, uint64_t ready)
+{
+    uint32_t n = 0;   /* drop what has landed */
+    for (uint32_t j = 0; j < tw->nsb; j++)
+        if (tw->sb_ready[j] > now) {
+            tw->sb_key[n] = tw->sb_key[j];
+            tw->sb_ready[n++] = tw->sb_ready[j];
+        }
+    tw->nsb = n;
+    if (ready <= now + 1) return;
+    for (unsigned i = p->nreads; i < (unsigned)p->nreads + p->nwrites; i++) {
+        uint64_t k = reg_key(p, p->regs[i]);
+        uint32_t j = 0;
+        while (j < tw->nsb && tw->sb_key[j] != k) j++;
+        if (j == tw->nsb) {
+            if (tw->nsb == TM_SB_ENTRIES) {
+                /* full: keep the entry that lands last (waiting on it covers the others
+                 * conservatively) */
+                j = 0;
+                for (uint32_t x = 1; x < tw->nsb; x++)
+                    if (tw->sb_ready[x] < tw->sb_ready[j]) j = x;
+            } else {
+                tw->nsb++;
+            }
+        }
+        tw->sb_key[j] = k;
+        tw->sb_ready[j] = ready;
+    }
+}
+
+/* Whether warp tw can issue on scheduler q at cycle now; if not, why (*why) and from when it
+ * might (*when). */
+static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t now,
+                      emu_next_instr *p, timing_slot *why, uint64_t *when)
+{
+    if (tw->ready > now) {
+        *why = tw->why;
+        *when = tw->ready;
+        return false;
+    }
+    if (tw->peeked) {
+        *p = tw->next;
+    } else if (tw->pos < tw->nev ? emu_warp_instr(tw->w, tw->ev[tw->pos].func, tw->ev[tw->pos].pc, p)
+                                 : emu_warp_peek(tw->w, p)) {
+        tw->next = *p;
+        tw->peeked = true;
+    } else {
+        *why = TIMING_SLOT_BARRIER;
+        *when = TM_NEVER;   /* released by another warp's issue */
+        return false;
+    }
+    /* Each wait below only ends at its time (operands land when they land, a unit's and the
+     * MSHRs' free times only grow): the warp keeps it, and is not looked at again before. */
+    uint64_t t = scoreboard_ready(tw, p, now);
+    tm_unit u = tm_unit_of(p->cls);
+    if (t > now) {
+        *why = TIMING_SLOT_SCOREBOARD;
+    } else if ((t = S->unit_free[q * TM_U_COUNT + u]) > now) {
+        *why = u == TM_U_LSU ? TIMING_SLOT_MEMORY : TIMING_SLOT_PIPELINE;
+    } else if (u == TM_U_LSU && (t = tm_mem_mshr_next(&M->mem, S->id)) > now) {
+        *why = TIMING_SLOT_MEMORY;
+    } else {
+        return true;
+    }
+    *when = t;
+    tw->ready = t;
+    tw->why = *why;
+    return false;
+}
+
+/* Issues the instruction p of warp tw at cycle now. false when the warp faulted. */
+static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next_instr *p,
+                  uint64_t now)
+{
+    const timing_gpu *g = M->gpu;
+    emu_warp *w = tw->w;
+    tw->peeked = false;
+    if (p->cls == EMU_CLS_BARRIER) {
+        for (uint32_t i = 0; i < S->nwarps; i++)
+            if (S->warps[i].cta == tw->cta) S->warps[i].peeked = false;
+        memset(S->q_wake, 0, M->nsched * sizeof *S->q_wake);
+    }
+    if (tw->pos == tw->nev) {
+        /* nothing left from the last run: the warp runs ahead from this instruction, which
+         * (a clock read, an atomic) happens at this cycle */
+        emu_warp_set_clock(w, now, now * UINT64_C(1000000) / (uint64_t)g->model_clock_khz);
+        tw->ev = NULL;
+        tw->nev = tw->pos = 0;
+        uint64_t before = emu_warp_instructions(w);
+        emu_stop r = emu_warp_run_ahead(w, TM_RUN_AHEAD);
+        if (timing_watchdog_step(&M->wd, emu_warp_instructions(w) - before)) M->stop = true;
+        if (r == EMU_STOP_FAULT) return false;
+        tw->ended = r == EMU_STOP_EXIT;
+        if (!tw->nev) {
+            if (tw->ended) tm_warp_exited(M, S, tw, now + 1);
+            return true;
+        }
+    }
+    uint64_t done = now + 1, next_issue = now + 1;
+    {
+        const emu_event *e = &tw->ev[tw->pos++];
+        M->st.thread_instructions += (uint64_t)__builtin_popcount(e->mask);
+        tm_unit u = tm_unit_of(e->cls);
+        uint64_t lat, ii;
+        unit_timing(g, u, &lat, &ii);
+        uint64_t d = now + lat;
+        if (u == TM_U_LSU && (e->flags & EMU_EV_MEM)) {
+            tm_access a = tm_mem_access(&M->mem, S->id, now, e);
+            d = a.done;
+            ii = a.lsu_cycles;
+        } else if (e->cls == EMU_CLS_FENCE) {
+            /* a fence waits for the warp's writes to reach L2 */
+            d = now + 2 * (uint64_t)g->icnt_latency + (uint64_t)g->l2_latency;
+            next_issue = d;
+        }
+        if ((e->flags & EMU_EV_DIVERGED)) M->st.diverged_branches++;
+        uint64_t *uf = &S->unit_free[q * TM_U_COUNT + u];
+        if (now + ii > *uf) *uf = now + ii;
+        if (d > done) done = d;
+    }
+    scoreboard_set(tw, p, now, done);
+    if (next_issue > tw->ready) tw->ready = next_issue;
+    tw->why = TIMING_SLOT_CONTROL;
+    if (tw->pos == tw->nev && tw->ended) tm_warp_exited(M, S, tw, now + 1);
+    return true;
+}
+
+/* The 8 oldest ages among the scheduler's warps not waiting on a long-latency result: the
+ * two-level scheduler's active set is the warps at or below the returned age. */
+static uint64_t active_set_limit(tm_sm *S, uint32_t q, uint32_t nsched, uint64_t now,
+                                 uint64_t long_latency)
+{
+    uint64_t best[8];
+    unsigned n = 0;
+    for (uint32_t i = q; i < S->nwarps; i += nsched) {
+        tm_warp *tw = &S->warps[i];
+        if (!tw->w || tw->done) continue;
+        bool pending = false;
+        for (uint32_t j = 0; j < tw->nsb && !pending; j++)
+            pending = tw->sb_ready[j] > now + long_latency;
+        if (pending) continue;
+        uint64_t a = tw->age;
+        if (n < 8) {
+            best[n++] = a;
+        } else {
+            unsigned m = 0;
+            for (unsigned k = 1; k < 8; k++)
+                if (best[k] > best[m]) m = k;
+            if (a < best[m]) best[m] = a;
+        }
+    }
+    uint64_t lim = 0;
+    for (unsigned k = 0; k < n; k++)
+        if (best[k] > lim) lim = best[k];
+    return n ? lim : TM_NEVER;
+}
+
+uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *fail)
+{
+    const timing_gpu *g = M->gpu;
+    uint32_t nsched = M->nsched, issued = 0;
+    bool gto = g->scheduler[0] == 'g', two = g->scheduler[0] == 't';
+    for (uint32_t q = 0; q < nsched; q++) {
+        if (S->q_wake[q] > now) {
+            /* nothing of this scheduler's can issue yet: the slot waits as in its last scan */
+            M->st.slots[S->reason[q]]++;
+            if (S->q_wake[q] < *next) *next = S->q_wake[q];
+            continue;
+        }
+        timing_slot why = TIMING_SLOT_IDLE;
+        uint64_t why_when = TM_NEVER;
+        bool any = false;
+        uint32_t per_q = 0;
+        uint64_t limit = two ? active_set_limit(S, q, nsched, now, 2 * (uint64_t)g->l1_latency)
+                             : TM_NEVER;
+        for (int k = 0; k < g->issue_per_sched; k++) {
+            tm_warp *pick = NULL;
+            emu_next_instr pi;
+            uint32_t nq = (S->nwarps - q + nsched - 1) / nsched;   /* warps on q */
+            uint32_t start = S->last[q] == UINT32_MAX ? 0 : S->last[q] / nsched + 1;
+            if (gto && S->last[q] != UINT32_MAX) {
+                tm_warp *tw = &S->warps[S->last[q]];
+                timing_slot w2;
+                uint64_t when;
+                if (tw->w && !tw->done) {
+                    any = true;
+                    if (can_issue(M, S, q, tw, now, &pi, &w2, &when)) pick = tw;
+                    else if (when < why_when || why == TIMING_SLOT_IDLE) {
+                        why = w2;
+                        why_when = when;
+                    }
+                }
+            }
+            bool greedy = pick != NULL;
+            for (uint32_t j = 0; j < nq && !greedy && (gto || !pick); j++) {
+                uint32_t i = q + ((start + j) % nq) * nsched;
+                tm_warp *tw = &S->warps[i];
+                if (!tw->w || tw->done) continue;
+                if (two && tw->age > limit) continue;
+                any = true;
+                emu_next_instr p;
+                timing_slot w2;
+                uint64_t when;
+                if (!can_issue(M, S, q, tw, now, &p, &w2, &when)) {
+                    if (when < why_when || why == TIMING_SLOT_IDLE) {
+                        why = w2;
+                        why_when = when;
+                    }
+                    continue;
+                }
+                if (gto) {
+                    /* the oldest ready warp */
+                    if (!pick || tw->age < pick->age) {
+                        pick = tw;
+                        pi = p;
+                    }
+                    continue;
+                }
+                pick = tw;
+                pi = p;
+            }
+            if (!pick) break;
+            if (!issue(M, S, q, pick, &pi, now)) {
+                *fail = true;
+                return issued;
+            }
+            S->last[q] = (uint32_t)(pick - S->warps);
+            per_q++;
+            issued++;
+            if (M->stop) return issued;
+        }
+        if (per_q) {
+            M->st.slots[TIMING_SLOT_ISSUED]++;
+            S->reason[q] = TIMING_SLOT_ISSUED;
+            *next = now + 1;
+            S->q_wake[q] = 0;
+        } else {
+            if (!any) why = TIMING_SLOT_IDLE;
+            M->st.slots[why]++;
+            S->reason[q] = why;
+            if (why_when < *next) *next = why_when;
+            /* every wait is a lower bound (see can_issue); the two-level scheduler's active set
+             * changes with time, so it scans every cycle */
+            S->q_wake[q] = two ? 0 : why_when;
+        }
+    }
+    return issued;
+}
