@@ -10,6 +10,7 @@
 
 #include <check.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,7 +267,7 @@ END_TEST
 /* ---------------------------------------------------------------- device memory */
 
 typedef struct churn {
-    volatile int stop;
+    volatile int stop, started;
     uint64_t lookups, misses;
 } churn;
 
@@ -281,6 +282,7 @@ static void *look_up(void *arg)
             size != 4096)
             c->misses++;
         c->lookups++;
+        c->started = 1;
     }
     emu_device_free(keep);
     return NULL;
@@ -293,6 +295,10 @@ START_TEST(device_memory_lookups_while_allocating)
     churn c = {0};
     pthread_t t;
     ck_assert_int_eq(pthread_create(&t, NULL, look_up, &c), 0);
+    /* on a loaded machine the looking thread may not run before the churn is over: the check
+     * means something only once it is looking */
+    while (!c.started)
+        sched_yield();
     uint64_t live[64] = {0};
     for (int round = 0; round < 20000; round++) {
         int i = round % 64;
