@@ -201,7 +201,11 @@ emu_grid *rt_compare_run(const emu_launch *L, const timing_engine_config *ec, co
         return NULL;
     }
     run_result ref, prim;
-    bool ran = run_once(*L, EMU_EXECUTOR_STEP, &base, NULL, &ref);
+    /* --check observes the primary run only: the reference run gets the policy below it */
+    emu_launch Lref = *L;
+    if (Lref.policy && strcmp(Lref.policy->name, "check") == 0)
+        Lref.policy = Lref.policy->next ? Lref.policy->next : emu_direct_policy();
+    bool ran = run_once(Lref, EMU_EXECUTOR_STEP, &base, NULL, &ref);
     if (ran) after_ref = emu_snapshot_take();
     emu_snapshot_restore(before);
     bool ran2 = run_once(*L, EMU_EXECUTOR_INTERP, &base, L->events, &prim);
@@ -243,10 +247,10 @@ emu_grid *rt_compare_run(const emu_launch *L, const timing_engine_config *ec, co
                 pthread_mutex_init(&wp.lock, NULL);
                 run_result x;
                 emu_snapshot_restore(before);
-                if (run_once(*L, EMU_EXECUTOR_STEP, &base, &wr.sink, &x)) run_free(&x);
+                if (run_once(Lref, EMU_EXECUTOR_STEP, &base, &wr.sink, &x)) run_free(&x);
                 else run_free(&x);
                 emu_snapshot_restore(before);
-                if (run_once(*L, EMU_EXECUTOR_INTERP, &base, &wp.sink, &x)) run_free(&x);
+                if (run_once(Lref, EMU_EXECUTOR_INTERP, &base, &wp.sink, &x)) run_free(&x);
                 else run_free(&x);
                 char a[256], b[256];
                 describe_writer(&wr, L, a, sizeof a);

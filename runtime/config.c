@@ -61,6 +61,22 @@ const rt_option rt_options[] = {
      "idempotent-region restart of faulting warps (iGPU)"},
     {"fault-inject", "PTXSIM_FAULT_INJECT", "off", RT_OPT_TEXT, NULL, "off", NULL,
      "fault injection specification for iGPU restart"},
+    {"check", "PTXSIM_CHECK", "none", RT_OPT_LIST, "none|memcheck|racecheck|initcheck|synccheck",
+     NULL, NULL,
+     "correctness checks, a comma list, reported like compute-sanitizer's tools: memcheck "
+     "(faults), racecheck (happens-before races in global and shared memory), initcheck "
+     "(reads of device memory never written), synccheck (barrier and warp-mask misuse)"},
+    {"check-report", "PTXSIM_CHECK_REPORT", "off", RT_OPT_TEXT, NULL, NULL, NULL,
+     "with --check: also write what the checks found to this JSON file"},
+    {"error-exitcode", "PTXSIM_ERROR_EXITCODE", "0", RT_OPT_UINT, NULL, NULL, NULL,
+     "with --check: the program's exit status when a check found errors (0 = the program's "
+     "own status), as compute-sanitizer's --error-exitcode"},
+    {"record", "PTXSIM_RECORD", "off", RT_OPT_TEXT, NULL, "off", NULL,
+     "store the scheduling decisions of the run in this file, for --replay"},
+    {"replay", "PTXSIM_REPLAY", "off", RT_OPT_TEXT, NULL, "off", NULL,
+     "run again exactly as the --record file says"},
+    {"watch", "PTXSIM_WATCH", "off", RT_OPT_TEXT, NULL, "off", NULL,
+     "print every write (:rw also reads) to SYMBOL|ADDRESS[:len][:rw]"},
     {"trace", "PTXSIM_TRACE", "off", RT_OPT_TEXT, NULL, NULL, NULL,
      "instruction and memory trace of every launch, written to this file (read it with "
      "`ptxsim trace FILE`)"},
@@ -128,7 +144,7 @@ static bool parse_uint(const char *v, uint64_t *out)
 static void accepted(const rt_option *opt, char *out, size_t n)
 {
     const char *list = opt->implemented ? opt->implemented : opt->choices;
-    if (opt->kind == RT_OPT_CHOICE || opt->implemented) {
+    if (opt->kind == RT_OPT_CHOICE || opt->kind == RT_OPT_LIST || opt->implemented) {
         size_t k = 0;
         out[0] = 0;
         for (const char *p = list; *p && k + 3 < n; p++)
@@ -149,10 +165,33 @@ static void accepted(const rt_option *opt, char *out, size_t n)
     }
 }
 
+/* Is every comma-separated word of `value` one of `list`? */
+static bool list_ok(const char *list, const char *value)
+{
+    if (!value[0])
+        return false;
+    for (const char *p = value;;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char word[64];
+        if (len == 0 || len >= sizeof word)
+            return false;
+        memcpy(word, p, len);
+        word[len] = 0;
+        if (!in_list(list, word))
+            return false;
+        if (!end)
+            return true;
+        p = end + 1;
+    }
+}
+
 bool rt_option_implemented(const rt_option *opt, const char *v)
 {
     if (!opt->implemented)
         return true;
+    if (opt->kind == RT_OPT_LIST)
+        return list_ok(opt->implemented, v);
     bool a, b;
     if (opt->kind == RT_OPT_BOOL && parse_bool(v, &a) && parse_bool(opt->implemented, &b))
         return a == b;
@@ -176,6 +215,9 @@ bool rt_option_check(const rt_option *opt, const char *value, char *err, size_t 
         break;
     case RT_OPT_TEXT:
         ok = value[0] != 0;
+        break;
+    case RT_OPT_LIST:
+        ok = list_ok(opt->choices, value);
         break;
     }
     char acc[160];
@@ -231,6 +273,16 @@ bool rt_config_check_environment(char *err, size_t errlen)
         snprintf(err, errlen, "--engine=compare cannot be combined with "
                  "--pageable-memory-access=on: compare mode runs each launch twice from a "
                  "snapshot of device memory, and host memory that kernels write is not in it");
+        return false;
+    }
+    /* The checks observe memory through the launch's policy; GPUDet installs its own. */
+    const char *check = getenv("PTXSIM_CHECK");
+    const char *det = getenv("PTXSIM_DET");
+    if (check && det && strcmp(det, "off") != 0 &&
+        (strstr(check, "racecheck") || strstr(check, "initcheck") || strstr(check, "synccheck"))) {
+        snprintf(err, errlen, "--check=%s cannot be combined with --det=%s: racecheck, initcheck "
+                 "and synccheck observe the memory accesses of runs without determinism only "
+                 "(a race found there is one under every schedule)", check, det);
         return false;
     }
     return true;
@@ -295,4 +347,22 @@ void rt_config_load(rt_config *cfg)
     copy_text(cfg->fault_inject, sizeof cfg->fault_inject,
               option_value(rt_option_find("fault-inject")));
     copy_text(cfg->trace, sizeof cfg->trace, option_value(rt_option_find("trace")));
+    cfg->checks = 0;
+    static const char *const check_names[] = {"memcheck", "racecheck", "initcheck", "synccheck"};
+    const char *checks = option_value(rt_option_find("check"));
+    for (const char *p = checks; *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        for (unsigned k = 0; k < 4; k++)
+            if (strlen(check_names[k]) == len && strncmp(check_names[k], p, len) == 0)
+                cfg->checks |= 1u << k;   /* the TIMING_CHECK_* bits, in this order */
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    const char *report = option_value(rt_option_find("check-report"));
+    copy_text(cfg->check_report, sizeof cfg->check_report,
+              strcmp(report, "off") == 0 ? "" : report);
+    cfg->error_exitcode =
+        parse_uint(option_value(rt_option_find("error-exitcode")), &u) ? (int)(u & 255) : 0;
 }

@@ -465,9 +465,21 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
     if (rt_g.cfg.stats[0]) timing_metrics_sink(&k->metrics, &metrics);
     L.events = timing_tee_sink(&tee, rt_g.cfg.stats[0] ? &metrics : NULL, trace);
 
+    /* --check: the launch runs under the checks' policy, which passes everything on */
+    if (rt_g.check && (rt_g.cfg.checks & ~TIMING_CHECK_MEM)) {
+        emu_mem_policy *checked = timing_check_begin(rt_g.check, &L, rt_kernel_pretty(k));
+        if (!checked)
+            fprintf(stderr, "ptxsim: --check: out of host memory; %s runs unchecked\n",
+                    rt_kernel_pretty(k));
+        else
+            L.policy = checked;
+    }
+
     emu_fault fault = {0};
     emu_grid *g = emu_grid_create(&L, &fault);
     if (!g) {
+        if (rt_g.check)
+            timing_check_end(rt_g.check, stderr);
         if (workspace)
             emu_device_free(workspace);
         e = fault_error(fault.kind);
@@ -500,6 +512,8 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
             rt_poison(internal);
         }
         if (!g) {
+            if (rt_g.check)
+                timing_check_end(rt_g.check, stderr);
             if (workspace)
                 emu_device_free(workspace);
             return internal != cudaSuccess ? cudaSuccess : cudaErrorLaunchFailure;
@@ -522,6 +536,8 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
         if (e == cudaSuccess)
             e = cudaErrorLaunchFailure;
         fprintf(stderr, "ptxsim: %s\n", f && f->message[0] ? f->message : "kernel failed");
+        if (rt_g.check)
+            timing_check_fault(rt_g.check);
         if (unfinished)
             fprintf(stderr, "ptxsim: where the unfinished warps were:\n%s", unfinished);
         if (rt_error_is_sticky(e)) {
@@ -537,6 +553,8 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
         }
     }
     free(unfinished);
+    if (rt_g.check)
+        timing_check_end(rt_g.check, stderr);
     emu_grid_destroy(g);
     if (workspace)
         emu_device_free(workspace);

@@ -118,6 +118,8 @@ static cudaError_t alloc(void **ptr, size_t size, emu_alloc_kind kind, const cha
         return cudaErrorMemoryAllocation;
     }
     *ptr = (void *)(uintptr_t)addr;
+    if (rt_g.check && kind == EMU_ALLOC_DEVICE)
+        timing_check_alloc(rt_g.check, addr, size);   /* initcheck: not written yet */
     rt_log(2, "%s(%zu) = %p", api, size, *ptr);
     return cudaSuccess;
 }

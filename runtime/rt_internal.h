@@ -29,6 +29,9 @@ typedef struct rt_config {
     bool igpu;
     char fault_inject[128];
     char trace[256];
+    unsigned checks;            /* --check: TIMING_CHECK_* bits */
+    char check_report[256];     /* --check-report: JSON file, "" = none */
+    int error_exitcode;         /* --error-exitcode (0: the program's own status) */
 } rt_config;
 
 /* compare.c: runs launch L on the reference and the primary executor from one snapshot of
@@ -194,6 +197,7 @@ typedef struct rt_state {
     size_t limits[RT_MAX_LIMITS];
     emu_mem_policy *policy;
     timing_trace *trace;         /* --trace: every launch's events, or NULL */
+    timing_check *check;         /* --check: the checks, or NULL */
 } rt_state;
 
 extern rt_state rt_g;
@@ -467,6 +471,9 @@ void rt_event_note_record(cudaEvent_t event, uint64_t seq);
 
 /* Writes the per-kernel report to PTXSIM_STATS (called at exit). */
 void rt_stats_report(void);
+/* Prints the --check summary and report (at exit) and ends the process with
+ * --error-exitcode when a check found errors. */
+void rt_check_finish(void);
 /* Finishes the --trace file (at exit). */
 void rt_trace_finish(void);
 

@@ -114,6 +114,36 @@ void timing_stats_add(timing_stats *a, const timing_stats *b);
  * spaces, naming kernel `name` unless it is NULL. */
 void timing_stats_print(FILE *out, const char *name, const timing_stats *s);
 
+/* ---------------------------------------------------------------- correctness checks
+ * (timing/check/): `--check=racecheck,initcheck,synccheck,memcheck`, reported the way
+ * compute-sanitizer reports them. One timing_check lives for the process; each launch runs
+ * under the memory policy timing_check_begin returns (it observes every access, barrier and
+ * fence of the grid and passes them on to the launch's own policy). */
+enum {
+    TIMING_CHECK_MEM = 1,     /* memcheck: the emulator's fault reports, counted */
+    TIMING_CHECK_RACE = 2,    /* racecheck: happens-before races in global and shared memory */
+    TIMING_CHECK_INIT = 4,    /* initcheck: reads of device memory never written */
+    TIMING_CHECK_SYNC = 8     /* synccheck: misuse of barriers and warp-synchronous masks */
+};
+typedef struct timing_check timing_check;
+/* NULL when out of memory. */
+timing_check *timing_check_create(unsigned kinds);
+/* The policy to run launch L under (L->policy below it), or NULL when out of memory; `kernel`
+ * is the kernel's name for reports. One launch at a time. */
+emu_mem_policy *timing_check_begin(timing_check *c, const emu_launch *L, const char *kernel);
+/* Ends the launch begun last: prints the hazards it found first on out. */
+void timing_check_end(timing_check *c, FILE *out);
+/* memcheck: a kernel fault (already reported by the runtime) counts as an error. */
+void timing_check_fault(timing_check *c);
+/* initcheck: device memory [addr, addr+n) was allocated (uninitialised) or written by the host
+ * (cudaMemcpy, cudaMemset, ...). */
+void timing_check_alloc(timing_check *c, uint64_t addr, uint64_t n);
+void timing_check_host_write(timing_check *c, uint64_t addr, uint64_t n);
+/* The summary lines (one per kind checked, then the error summary) on out, and the JSON report
+ * to json_path unless NULL; returns the number of errors (hazard pairs, uninitialised reads,
+ * sync errors, faults). */
+uint64_t timing_check_finish(timing_check *c, FILE *out, const char *json_path);
+
 /* ---------------------------------------------------------------- observers of the event stream
  * (timing/observe/) */
 

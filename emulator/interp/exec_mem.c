@@ -382,7 +382,7 @@ static void x_cp_async(emu_ctx *c, const emu_uop *u)
 static void x_fence(emu_ctx *c, const emu_uop *u)
 {
     emu_mem_op op = { .kind = EMU_MEM_FENCE, .space = PTX_SPACE_GLOBAL, .cls = u->cls,
-                      .mask = c->mask, .pc = c->pc };
+                      .func = (uint16_t)c->f->index, .mask = c->mask, .pc = c->pc };
     emu_mem_policy *pol = c->g->launch.policy;
     switch (pol->access(pol, c->w, &op)) {
     case EMU_MEM_DONE: break;

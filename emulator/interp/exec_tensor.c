@@ -621,7 +621,7 @@ static void x_tensormap_cp(emu_ctx *c, const emu_uop *u)
     }
     if (!emu_acc_run(&A, 16)) goto out;
     emu_mem_op op = { .kind = EMU_MEM_FENCE, .space = PTX_SPACE_GLOBAL, .cls = u->cls,
-                      .mask = c->mask, .pc = c->pc };
+                      .func = (uint16_t)c->f->index, .mask = c->mask, .pc = c->pc };
     emu_mem_policy *pol = c->g->launch.policy;
     emu_mem_outcome r = pol->access(pol, c->w, &op);
     if (r == EMU_MEM_DONE_STOP) c->stop = EMU_STOP_MEMORDER;

@@ -69,7 +69,11 @@ refused igpu on off
 refused timing on off
 refused tm kilotm off
 refused fault-inject "warp=3" off
-# (--trace is built: tests/suites/event_observers.sh runs it)
+refused record "run.rec" off
+refused replay "run.rec" off
+refused watch "g_data" off
+refused check "tsan" racecheck
+# (--trace is built: tests/suites/event_observers.sh runs it; --check: tests/suites/checks.sh)
 
 # a combination that cannot work: compare mode cannot snapshot host memory kernels write
 out=$("$PTXSIM" run --engine=compare --pageable-memory-access=on -- $prog ran 2>&1); rc=$?

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# checks.sh: `ptxsim run --check=...` on programs with one known defect each and on their
+# defect-free twins (checks/defects.cu), and on GPU-Racey.
+# - Each defect must be reported with its kind and both source lines (found by their "// @NAME"
+#   marks in the program; the .loc lines nvcc writes), and in the JSON report with PTX lines
+#   that hold the instructions of those source lines; each twin must report nothing.
+# - The summary lines and --error-exitcode: the program's own status without it, the given
+#   status with it when something was found.
+# - GPU-Racey's racy kernels are reported by racecheck on 1, 2 and 4 host threads (a race is
+#   found by happens-before, whichever interleaving ran).
+# One "PASS checks/..." or "FAIL checks/...: why" line per check.
+# Environment: B (build dir, default build), NVCC (default nvcc).
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+B=${B:-build}
+NVCC=${NVCC:-nvcc}
+PTXSIM=$B/bin/ptxsim
+W=$B/tests/checks
+SRC=tests/suites/checks/defects.cu
+mkdir -p "$W"
+build() {   # build SRC EXE
+    if [ ! -x "$2" ] || [ "$1" -nt "$2" ]; then
+        "$NVCC" -cudart shared -Wno-deprecated-gpu-targets -lineinfo -o "$2" "$1" >"$2.log" 2>&1 ||
+            { echo "FAIL checks/build: nvcc failed on $1 (see $2.log)"; exit 1; }
+    fi
+}
+build "$SRC" "$W/defects"
+build examples/gpu_racey/gpu_racey.cu "$W/gpu_racey"
+line() { grep -n "// @$1\$" "$SRC" | cut -d: -f1; }
+
+# defect KERNEL CHECK KIND FIRST SECOND: the report names KIND at the lines marked FIRST and
+# SECOND (SECOND empty: one site), and nothing else.
+defect() {
+    local k=$1 check=$2 kind=$3 a b out json
+    a=$(line "$4"); b=${5:+$(line "$5")}
+    json=$W/$k.json
+    out=$("$PTXSIM" run --check="$check" --check-report="$json" --threads=1 -- "$W/defects" "$k" 2>&1)
+    if ! grep -q "^ran $k" <<<"$out"; then
+        echo "FAIL checks/$k: the program did not run: $(tail -n 3 <<<"$out")"; return
+    fi
+    local got
+    got=$(python3 - "$json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for h in r["hazards"]:
+    s = h.get("second", {})
+    print(h["kind"], h["first"]["line"], s.get("line", ""), h["first"]["ptx_line"], s.get("ptx_line", ""))
+PY
+)
+    local want="$kind $a ${b:-}"
+    if [ "$(wc -l <<<"$got")" -ne 1 ] || [ "$(cut -d' ' -f1-3 <<<"$got" | sed 's/ *$//')" != "$(sed 's/ *$//' <<<"$want")" ]; then
+        echo "FAIL checks/$k: expected one '$want', got: $got"; return
+    fi
+    # the PTX lines hold instructions of those source lines (.loc FILE LINE before them)
+    local p1 p2
+    p1=$(cut -d' ' -f4 <<<"$got"); p2=$(cut -d' ' -f5 <<<"$got")
+    "$PTXSIM" extract "$W/defects" --ptx "$k" >"$W/$k.ptx" 2>/dev/null
+    for pl in $p1 $p2; do
+        loc=$(head -n "$pl" "$W/$k.ptx" | grep -E '^\s*\.loc\s' | grep -v 'inlined_at' | tail -n 1 | awk '{print $3}')
+        case " $a $b " in *" $loc "*) ;; *) echo "FAIL checks/$k: PTX line $pl follows .loc line $loc, not $a/$b"; return ;; esac
+    done
+    grep -q "ERROR SUMMARY: 1 error" <<<"$out" ||
+        { echo "FAIL checks/$k: no 'ERROR SUMMARY: 1 error' line"; return; }
+    echo "PASS checks/$k"
+}
+clean() {   # clean KERNEL CHECK: nothing reported
+    local out
+    out=$("$PTXSIM" run --check="$2" --threads=2 -- "$W/defects" "$1" 2>&1)
+    if grep -q "^ran $1" <<<"$out" && grep -q "ERROR SUMMARY: 0 errors" <<<"$out"; then
+        echo "PASS checks/${1}_$2"
+    else
+        echo "FAIL checks/${1}_$2: expected no report, got: $(grep '=====' <<<"$out" | head -n 4)"
+    fi
+}
+
+defect shared_race racecheck write-read shared_w shared_r
+defect global_race racecheck write-read global_w global_r
+defect warp_race racecheck write-read warp_w warp_r
+defect read_input initcheck uninitialized-read uninit_r ""
+defect shared_uninit initcheck uninitialized-read shared_uninit_r ""
+defect divergent_barrier synccheck divergent-barrier bar_a bar_b
+for k in shared_ok global_fence_ok atomics_ok warp_ok; do clean $k racecheck; done
+clean read_input_ok initcheck
+clean shared_ok synccheck
+clean warp_ok synccheck
+
+# --error-exitcode: the program's status (0) without it, the given one with it
+"$PTXSIM" run --check=racecheck -- "$W/defects" shared_race >/dev/null 2>&1; rc1=$?
+"$PTXSIM" run --check=racecheck --error-exitcode=7 -- "$W/defects" shared_race >/dev/null 2>&1; rc2=$?
+"$PTXSIM" run --check=racecheck --error-exitcode=7 -- "$W/defects" shared_ok >/dev/null 2>&1; rc3=$?
+[ "$rc1" = 0 ] && [ "$rc2" = 7 ] && [ "$rc3" = 0 ] && echo "PASS checks/error_exitcode" ||
+    echo "FAIL checks/error_exitcode: statuses $rc1 $rc2 $rc3, expected 0 7 0"
+
+# compare mode: the checks observe the primary run and report the same
+out=$("$PTXSIM" run --engine=compare --check=racecheck -- "$W/defects" shared_race 2>&1)
+grep -q "ERROR SUMMARY: 1 error" <<<"$out" && grep -q "^ran shared_race" <<<"$out" &&
+    echo "PASS checks/compare_mode" || echo "FAIL checks/compare_mode: $(tail -n 3 <<<"$out")"
+
+# GPU-Racey: every thread count finds the races of racey_global and racey_shared
+for t in 1 2 4; do
+    for k in racey_global racey_shared; do
+        out=$("$PTXSIM" run --check=racecheck --threads=$t --seed=$t -- "$W/gpu_racey" --kernel $k 2>&1)
+        n=$(grep -c "Error: Race reported" <<<"$out")
+        [ "$n" -gt 0 ] && echo "PASS checks/gpu_racey_${k}_t$t" ||
+            echo "FAIL checks/gpu_racey_${k}_t$t: no race reported"
+    done
+done
+
+# Every race-free program of tests/cuda (its shared-runtime build from the test cache) runs
+# under racecheck and must report nothing.
+export B NVCC PTXSIM_CUDA_CACHE="${PTXSIM_CUDA_CACHE:-$B/cuda-cache}" LOG_DIR=$W
+# shellcheck source=tests/cuda_cache.sh
+. tests/cuda_cache.sh
+for src in tests/cuda/*.cu; do
+    name=$(basename "$src" .cu)
+    variant=shared
+    case "$(sed -n 's|^// variants: ||p' "$src" | head -n 1)" in ""|*shared*) ;; *) variant=static ;; esac
+    exe=$(cuda_test_build "$src" "$variant" "$W/$name.build.log") ||
+        { echo "FAIL checks/racefree_$name: nvcc failed (see $W/$name.build.log)"; continue; }
+    opts=$(sed -n 's|^// ptxsim: ||p' "$src" | head -n 1)
+    # shellcheck disable=SC2086
+    timeout 300 "$PTXSIM" run $opts --check=racecheck -- "$exe" >"$W/$name.out" 2>"$W/$name.err"
+    if grep -q "ERROR SUMMARY: 0 errors" "$W/$name.err"; then
+        echo "PASS checks/racefree_$name"
+    else
+        echo "FAIL checks/racefree_$name: $(grep -m 2 -E 'Race reported|SUMMARY' "$W/$name.err")"
+    fi
+done

@@ -1,0 +1,109 @@
+/* init_map.c: initcheck's record of which bytes of device allocations were written since they
+ * were allocated: one bit per byte, in pages that exist only for allocations made since the
+ * check began (memory without a page counts as initialised: module variables, which PTX
+ * zero-fills, and host memory the device maps). Kernels set bits with atomic ORs under the
+ * read side of a lock; allocations take the write side. */
+#include "timing/check/check_internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PAGE_SHIFT 12
+#define PAGE_BYTES (1u << PAGE_SHIFT)
+#define NBUCKETS 4096
+
+typedef struct ipage {
+    uint64_t no;
+    struct ipage *next;
+    uint8_t bits[PAGE_BYTES / 8];
+} ipage;
+
+struct ck_initmap {
+    pthread_rwlock_t lock;
+    ipage *bucket[NBUCKETS];
+};
+
+ck_initmap *ck_initmap_create(void)
+{
+    ck_initmap *m = calloc(1, sizeof *m);
+    if (m) pthread_rwlock_init(&m->lock, NULL);
+    return m;
+}
+
+void ck_initmap_destroy(ck_initmap *m)
+{
+    if (!m) return;
+    for (size_t i = 0; i < NBUCKETS; i++)
+        for (ipage *p = m->bucket[i], *n; p; p = n) {
+            n = p->next;
+            free(p);
+        }
+    pthread_rwlock_destroy(&m->lock);
+    free(m);
+}
+
+static ipage *find(ck_initmap *m, uint64_t no)
+{
+    for (ipage *p = m->bucket[no % NBUCKETS]; p; p = p->next)
+        if (p->no == no) return p;
+    return NULL;
+}
+
+void ck_initmap_set(ck_initmap *m, uint64_t addr, uint64_t n, bool initialised)
+{
+    if (!n) return;
+    if (initialised) pthread_rwlock_rdlock(&m->lock);
+    else pthread_rwlock_wrlock(&m->lock);
+    for (uint64_t a = addr; a < addr + n;) {
+        uint64_t no = a >> PAGE_SHIFT, end = (no + 1) << PAGE_SHIFT;
+        if (end > addr + n) end = addr + n;
+        ipage *p = find(m, no);
+        if (!p && !initialised) {
+            p = malloc(sizeof *p);
+            if (p) {
+                /* bytes of the page outside the allocation count as written */
+                memset(p->bits, 0xff, sizeof p->bits);
+                p->no = no;
+                p->next = m->bucket[no % NBUCKETS];
+                m->bucket[no % NBUCKETS] = p;
+            }
+        }
+        if (p) {
+            for (uint64_t b = a; b < end; b++) {
+                uint32_t off = (uint32_t)(b & (PAGE_BYTES - 1));
+                uint8_t bit = (uint8_t)(1u << (off & 7));
+                if (initialised) {
+                    if (!(__atomic_load_n(&p->bits[off >> 3], __ATOMIC_RELAXED) & bit))
+                        __atomic_fetch_or(&p->bits[off >> 3], bit, __ATOMIC_RELAXED);
+                } else {
+                    p->bits[off >> 3] &= (uint8_t)~bit;
+                }
+            }
+        }
+        a = end;
+    }
+    pthread_rwlock_unlock(&m->lock);
+}
+
+bool ck_initmap_first_uninit(ck_initmap *m, uint64_t addr, uint64_t n, uint64_t *first)
+{
+    bool found = false;
+    pthread_rwlock_rdlock(&m->lock);
+    for (uint64_t a = addr; a < addr + n && !found;) {
+        uint64_t no = a >> PAGE_SHIFT, end = (no + 1) << PAGE_SHIFT;
+        if (end > addr + n) end = addr + n;
+        ipage *p = find(m, no);
+        for (uint64_t b = a; p && b < end; b++) {
+            uint32_t off = (uint32_t)(b & (PAGE_BYTES - 1));
+            if (!(__atomic_load_n(&p->bits[off >> 3], __ATOMIC_RELAXED) >> (off & 7) & 1)) {
+                *first = b;
+                found = true;
+                break;
+            }
+        }
+        a = end;
+    }
+    pthread_rwlock_unlock(&m->lock);
+    return found;
+}
