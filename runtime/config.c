@@ -71,10 +71,12 @@ const rt_option rt_options[] = {
     {"error-exitcode", "PTXSIM_ERROR_EXITCODE", "0", RT_OPT_UINT, NULL, NULL, NULL,
      "with --check: the program's exit status when a check found errors (0 = the program's "
      "own status), as compute-sanitizer's --error-exitcode"},
-    {"record", "PTXSIM_RECORD", "off", RT_OPT_TEXT, NULL, "off", NULL,
-     "store the scheduling decisions of the run in this file, for --replay"},
-    {"replay", "PTXSIM_REPLAY", "off", RT_OPT_TEXT, NULL, "off", NULL,
-     "run again exactly as the --record file says"},
+    {"record", "PTXSIM_RECORD", "off", RT_OPT_TEXT, NULL, NULL, NULL,
+     "store the order of every launch's memory operations in this file (zstd), so that "
+     "--replay runs it again exactly (determinism off, any --threads and --seed)"},
+    {"replay", "PTXSIM_REPLAY", "off", RT_OPT_TEXT, NULL, NULL, NULL,
+     "run each launch exactly as the --record file says, on any --threads; refused when the "
+     "program or its input differ"},
     {"watch", "PTXSIM_WATCH", "off", RT_OPT_TEXT, NULL, "off", NULL,
      "print every write (:rw also reads) to SYMBOL|ADDRESS[:len][:rw]"},
     {"trace", "PTXSIM_TRACE", "off", RT_OPT_TEXT, NULL, NULL, NULL,
@@ -275,6 +277,26 @@ bool rt_config_check_environment(char *err, size_t errlen)
                  "snapshot of device memory, and host memory that kernels write is not in it");
         return false;
     }
+    /* Record and replay: one at a time, without determinism (a deterministic run needs no
+     * recording) and without compare mode (which runs each launch twice). */
+    const char *rec = getenv("PTXSIM_RECORD"), *rep = getenv("PTXSIM_REPLAY");
+    bool recording = rec && strcmp(rec, "off") != 0, replaying = rep && strcmp(rep, "off") != 0;
+    if (recording && replaying) {
+        snprintf(err, errlen, "--record and --replay cannot be combined: a replay is the "
+                 "recorded run");
+        return false;
+    }
+    if ((recording || replaying) && engine && strcmp(engine, "compare") == 0) {
+        snprintf(err, errlen, "--%s cannot be combined with --engine=compare: compare mode runs "
+                 "each launch twice", recording ? "record" : "replay");
+        return false;
+    }
+    const char *detmode = getenv("PTXSIM_DET");
+    if ((recording || replaying) && detmode && strcmp(detmode, "off") != 0) {
+        snprintf(err, errlen, "--%s cannot be combined with --det=%s: a deterministic run is "
+                 "reproduced without a recording", recording ? "record" : "replay", detmode);
+        return false;
+    }
     /* The checks observe memory through the launch's policy; GPUDet installs its own. */
     const char *check = getenv("PTXSIM_CHECK");
     const char *det = getenv("PTXSIM_DET");
@@ -363,6 +385,10 @@ void rt_config_load(rt_config *cfg)
     const char *report = option_value(rt_option_find("check-report"));
     copy_text(cfg->check_report, sizeof cfg->check_report,
               strcmp(report, "off") == 0 ? "" : report);
+    const char *rec = option_value(rt_option_find("record"));
+    copy_text(cfg->record, sizeof cfg->record, strcmp(rec, "off") == 0 ? "" : rec);
+    const char *rep = option_value(rt_option_find("replay"));
+    copy_text(cfg->replay, sizeof cfg->replay, strcmp(rep, "off") == 0 ? "" : rep);
     cfg->error_exitcode =
         parse_uint(option_value(rt_option_find("error-exitcode")), &u) ? (int)(u & 255) : 0;
 }

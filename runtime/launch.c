@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---------------------------------------------------------------- call configuration */
 
@@ -465,6 +466,14 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
     if (rt_g.cfg.stats[0]) timing_metrics_sink(&k->metrics, &metrics);
     L.events = timing_tee_sink(&tee, rt_g.cfg.stats[0] ? &metrics : NULL, trace);
 
+    /* --record: the launch runs under the recorder's policy, which logs and passes on */
+    if (rt_g.record) {
+        emu_mem_policy *rec = timing_record_begin(rt_g.record, &L, rt_kernel_pretty(k));
+        if (rec)
+            L.policy = rec;
+        else
+            fprintf(stderr, "ptxsim: --record: out of host memory; the recording is lost\n");
+    }
     /* --check: the launch runs under the checks' policy, which passes everything on */
     if (rt_g.check && (rt_g.cfg.checks & ~TIMING_CHECK_MEM)) {
         emu_mem_policy *checked = timing_check_begin(rt_g.check, &L, rt_kernel_pretty(k));
@@ -518,9 +527,23 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
                 emu_device_free(workspace);
             return internal != cudaSuccess ? cudaSuccess : cudaErrorLaunchFailure;
         }
+    } else if (rt_g.replay) {
+        char why[512];
+        bool diverged;
+        ok = timing_replay_grid(rt_g.replay, g, &ec, rt_kernel_pretty(k), why, sizeof why,
+                                &diverged);
+        if (diverged) {
+            /* nothing after this point would be the recorded run */
+            fprintf(stderr, "ptxsim: --replay=%s: %s; the replay stops here\n",
+                    rt_g.cfg.replay, why);
+            fflush(NULL);
+            _exit(2);
+        }
     } else {
         ok = timing_run_grid(g, &ec);
     }
+    if (rt_g.record)
+        timing_record_end(rt_g.record, ok ? NULL : emu_grid_fault(g));
     double dt = rt_now() - t0;
     pthread_mutex_lock(&rt_g.lock);
     timing_stats_add(&k->engine, &run_stats);

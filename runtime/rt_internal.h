@@ -32,6 +32,8 @@ typedef struct rt_config {
     unsigned checks;            /* --check: TIMING_CHECK_* bits */
     char check_report[256];     /* --check-report: JSON file, "" = none */
     int error_exitcode;         /* --error-exitcode (0: the program's own status) */
+    char record[256];           /* --record: file, "" = none */
+    char replay[256];           /* --replay: file, "" = none */
 } rt_config;
 
 /* compare.c: runs launch L on the reference and the primary executor from one snapshot of
@@ -198,6 +200,8 @@ typedef struct rt_state {
     emu_mem_policy *policy;
     timing_trace *trace;         /* --trace: every launch's events, or NULL */
     timing_check *check;         /* --check: the checks, or NULL */
+    timing_record *record;       /* --record, or NULL */
+    timing_replay *replay;       /* --replay, or NULL */
 } rt_state;
 
 extern rt_state rt_g;
@@ -474,6 +478,8 @@ void rt_stats_report(void);
 /* Prints the --check summary and report (at exit) and ends the process with
  * --error-exitcode when a check found errors. */
 void rt_check_finish(void);
+/* Writes the --record file (at exit). */
+void rt_record_finish(void);
 /* Finishes the --trace file (at exit). */
 void rt_trace_finish(void);
 

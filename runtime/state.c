@@ -45,6 +45,21 @@ static void init(void)
     }
     if (rt_g.cfg.stats[0])
         atexit(rt_stats_report);
+    if (rt_g.cfg.record[0] || rt_g.cfg.replay[0]) {
+        char err[512];
+        if (rt_g.cfg.record[0] && !(rt_g.record = timing_record_open(rt_g.cfg.record, err,
+                                                                   sizeof err))) {
+            fprintf(stderr, "ptxsim: --record=%s: %s\n", rt_g.cfg.record, err);
+            exit(2);
+        }
+        if (rt_g.cfg.replay[0] && !(rt_g.replay = timing_replay_open(rt_g.cfg.replay, err,
+                                                                   sizeof err))) {
+            fprintf(stderr, "ptxsim: --replay=%s: %s\n", rt_g.cfg.replay, err);
+            exit(2);
+        }
+        if (rt_g.record)
+            atexit(rt_record_finish);
+    }
     if (rt_g.cfg.trace[0] && strcmp(rt_g.cfg.trace, "off") != 0) {
         char err[256];
         rt_g.trace = timing_trace_open(rt_g.cfg.trace, err, sizeof err);
@@ -177,4 +192,15 @@ void rt_check_finish(void)
         fflush(NULL);
         _exit(rt_g.cfg.error_exitcode);
     }
+}
+
+void rt_record_finish(void)
+{
+    pthread_mutex_lock(&rt_g.lock);
+    timing_record *r = rt_g.record;
+    rt_g.record = NULL;
+    pthread_mutex_unlock(&rt_g.lock);
+    if (r && !timing_record_close(r))
+        fprintf(stderr, "ptxsim: the recording %s could not be written completely\n",
+                rt_g.cfg.record);
 }

@@ -144,6 +144,30 @@ void timing_check_host_write(timing_check *c, uint64_t addr, uint64_t n);
  * sync errors, faults). */
 uint64_t timing_check_finish(timing_check *c, FILE *out, const char *json_path);
 
+/* ---------------------------------------------------------------- record and replay
+ * (timing/replay/): --record=FILE logs the order of every launch's memory operations (any
+ * --threads and --seed, determinism off); --replay=FILE runs each launch in that order on one
+ * host thread, refusing a program or an input that differ from the recorded ones. */
+typedef struct timing_record timing_record;
+timing_record *timing_record_open(const char *path, char *err, size_t errlen);
+/* The policy to run launch L under while recording it (L->policy below it); NULL when out of
+ * memory. One launch at a time. */
+emu_mem_policy *timing_record_begin(timing_record *r, const emu_launch *L, const char *kernel);
+/* Ends the launch begun last, with the fault it ended with (NULL: none). */
+void timing_record_end(timing_record *r, const emu_fault *fault);
+/* Compresses the log into the file; false when it could not be written whole. */
+bool timing_record_close(timing_record *r);
+
+typedef struct timing_replay timing_replay;
+/* NULL with a reason when the file is no recording or the executable differs. */
+timing_replay *timing_replay_open(const char *path, char *err, size_t errlen);
+void timing_replay_close(timing_replay *r);
+/* Runs g as the recording's next launch, instead of timing_run_grid: true when it completed
+ * (false with the fault in emu_grid_fault(g), as timing_run_grid); *diverged and a reason in why
+ * when the launch, its input or its run differ from the recording. */
+bool timing_replay_grid(timing_replay *r, emu_grid *g, const timing_engine_config *cfg,
+                        const char *kernel, char *why, size_t whylen, bool *diverged);
+
 /* ---------------------------------------------------------------- observers of the event stream
  * (timing/observe/) */
 

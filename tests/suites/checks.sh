@@ -8,6 +8,9 @@
 #   status with it when something was found.
 # - GPU-Racey's racy kernels are reported by racecheck on 1, 2 and 4 host threads (a race is
 #   found by happens-before, whichever interleaving ran).
+# - --record / --replay: recorded racy GPU-Racey runs replay to the same signature on 1, 2 and 4
+#   host threads; another input or program is refused.
+# - Every program of tests/cuda runs under racecheck and reports nothing.
 # One "PASS checks/..." or "FAIL checks/...: why" line per check.
 # Environment: B (build dir, default build), NVCC (default nvcc).
 set -u
@@ -105,6 +108,27 @@ for t in 1 2 4; do
             echo "FAIL checks/gpu_racey_${k}_t$t: no race reported"
     done
 done
+
+# Record and replay: a racy GPU-Racey run recorded on 4 host threads with a seed replays to the
+# same signature on 1, 2 and 4 host threads; a recording is refused for another input (another
+# kernel) and for another program.
+for k in racey_global racey_shared racey_atomic racey_fence; do
+    rec=$("$PTXSIM" run --threads=4 --seed=11 --record="$W/$k.rec" -- "$W/gpu_racey" --kernel $k 2>&1 |
+          grep '^signature')
+    ok=1
+    for t in 1 2 4; do
+        rep=$("$PTXSIM" run --threads=$t --seed=$t --replay="$W/$k.rec" -- "$W/gpu_racey" --kernel $k 2>&1 |
+              grep '^signature')
+        [ -n "$rec" ] && [ "$rep" = "$rec" ] || { ok=0; echo "FAIL checks/replay_${k}_t$t: recorded '$rec', replayed '$rep'"; }
+    done
+    [ "$ok" = 1 ] && echo "PASS checks/replay_$k"
+done
+out=$("$PTXSIM" run --replay="$W/racey_global.rec" -- "$W/gpu_racey" --kernel racey_shared 2>&1); rc=$?
+[ "$rc" = 2 ] && grep -q "differs from the recording" <<<"$out" && echo "PASS checks/replay_other_input" ||
+    echo "FAIL checks/replay_other_input: exit $rc: $out"
+out=$("$PTXSIM" run --replay="$W/racey_global.rec" -- "$W/defects" shared_ok 2>&1); rc=$?
+[ "$rc" = 2 ] && grep -q "recorded with another program" <<<"$out" && echo "PASS checks/replay_other_program" ||
+    echo "FAIL checks/replay_other_program: exit $rc: $out"
 
 # Every race-free program of tests/cuda (its shared-runtime build from the test cache) runs
 # under racecheck and must report nothing.

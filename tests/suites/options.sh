@@ -69,11 +69,20 @@ refused igpu on off
 refused timing on off
 refused tm kilotm off
 refused fault-inject "warp=3" off
-refused record "run.rec" off
-refused replay "run.rec" off
 refused watch "g_data" off
 refused check "tsan" racecheck
-# (--trace is built: tests/suites/event_observers.sh runs it; --check: tests/suites/checks.sh)
+# (--trace is built: tests/suites/event_observers.sh runs it; --check, --record and --replay:
+# tests/suites/checks.sh)
+
+# record and replay: one at a time, without determinism and without compare mode
+for combo in "--record=$LOGS/a.rec --replay=$LOGS/a.rec" "--record=$LOGS/a.rec --engine=compare" \
+             "--replay=$LOGS/a.rec --det=gpudet" "--check=racecheck --det=gpudet"; do
+    # shellcheck disable=SC2086
+    out=$("$PTXSIM" run $combo -- $prog ran 2>&1); rc=$?
+    [ "$rc" -eq 2 ] && ! grep -q '^ran' <<<"$out" && grep -q 'cannot be combined' <<<"$out" &&
+        echo "PASS options/refused_${combo// /_}" ||
+        echo "FAIL options/refused_${combo// /_}: exit $rc, $out"
+done
 
 # a combination that cannot work: compare mode cannot snapshot host memory kernels write
 out=$("$PTXSIM" run --engine=compare --pageable-memory-access=on -- $prog ran 2>&1); rc=$?
