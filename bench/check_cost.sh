@@ -23,7 +23,7 @@ mkdir -p "$LOG_DIR"
 cpu_seconds() {
     local best="" t
     for _ in $(seq "$REPS"); do
-        t=$( { /usr/bin/time -f "%U %S" "$PTXSIM" run --threads=1 "$@" >/dev/null 2>/dev/null; } 2>&1 |
+        t=$( { TIMEFORMAT='%U %S'; time "$PTXSIM" run --threads=1 "$@" >/dev/null 2>&1; } 2>&1 |
              tail -n 1 | awk '{print $1 + $2}')
         if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN {exit !(a < b)}'; then best=$t; fi
     done
@@ -43,10 +43,10 @@ for p in $PROGRAMS; do
     printf '%-14s %8.3f' "$p" "$base"
     for c in $CHECKS; do
         t=$(cpu_seconds --check="$c" -- "$exe")
-        r=$(awk -v a="$t" -v b="$base" 'BEGIN {printf "%.2f", b > 0 ? a / b : 1}')
+        r=$(awk -v a="$t" -v b="$base" 'BEGIN {printf "%.2f", (b > 0) ? a / b : 1}')
         printf ' %10s' "${r}x"
         logsum[$c]=$(awk -v s="${logsum[$c]}" -v r="$r" 'BEGIN {print s + log(r)}')
-        worst[$c]=$(awk -v w="${worst[$c]}" -v r="$r" 'BEGIN {print (r > w) ? r : w}')
+        worst[$c]=$(awk -v w="${worst[$c]}" -v r="$r" 'BEGIN {if (r + 0 > w + 0) print r; else print w}')
     done
     echo
     n=$((n + 1))

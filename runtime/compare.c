@@ -201,9 +201,11 @@ emu_grid *rt_compare_run(const emu_launch *L, const timing_engine_config *ec, co
         return NULL;
     }
     run_result ref, prim;
-    /* --check observes the primary run only: the reference run gets the policy below it */
+    /* --check and --watch observe the primary run only: the reference run gets the policy
+     * below them */
     emu_launch Lref = *L;
-    if (Lref.policy && strcmp(Lref.policy->name, "check") == 0)
+    while (Lref.policy && (strcmp(Lref.policy->name, "check") == 0 ||
+                           strcmp(Lref.policy->name, "watch") == 0))
         Lref.policy = Lref.policy->next ? Lref.policy->next : emu_direct_policy();
     bool ran = run_once(Lref, EMU_EXECUTOR_STEP, &base, NULL, &ref);
     if (ran) after_ref = emu_snapshot_take();

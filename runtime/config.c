@@ -77,8 +77,10 @@ const rt_option rt_options[] = {
     {"replay", "PTXSIM_REPLAY", "off", RT_OPT_TEXT, NULL, NULL, NULL,
      "run each launch exactly as the --record file says, on any --threads; refused when the "
      "program or its input differ"},
-    {"watch", "PTXSIM_WATCH", "off", RT_OPT_TEXT, NULL, "off", NULL,
-     "print every write (:rw also reads) to SYMBOL|ADDRESS[:len][:rw]"},
+    {"watch", "PTXSIM_WATCH", "off", RT_OPT_TEXT, NULL, NULL, NULL,
+     "print every write (with :rw also every read) of a kernel to SYMBOL|ADDRESS[:LEN][:rw] "
+     "(a module variable or a device address), with thread, PTX and source line, old and new "
+     "value, in the order memory saw them"},
     {"trace", "PTXSIM_TRACE", "off", RT_OPT_TEXT, NULL, NULL, NULL,
      "instruction and memory trace of every launch, written to this file (read it with "
      "`ptxsim trace FILE`)"},
@@ -297,9 +299,17 @@ bool rt_config_check_environment(char *err, size_t errlen)
                  "reproduced without a recording", recording ? "record" : "replay", detmode);
         return false;
     }
-    /* The checks observe memory through the launch's policy; GPUDet installs its own. */
+    /* The checks and the watchpoint observe memory through the launch's policy; GPUDet
+     * installs its own. */
     const char *check = getenv("PTXSIM_CHECK");
     const char *det = getenv("PTXSIM_DET");
+    const char *watch = getenv("PTXSIM_WATCH");
+    if (watch && strcmp(watch, "off") != 0 && det && strcmp(det, "off") != 0) {
+        snprintf(err, errlen, "--watch cannot be combined with --det=%s: it observes the memory "
+                 "accesses of runs without determinism (for a reproducible order use --threads=1 "
+                 "or --replay)", det);
+        return false;
+    }
     if (check && det && strcmp(det, "off") != 0 &&
         (strstr(check, "racecheck") || strstr(check, "initcheck") || strstr(check, "synccheck"))) {
         snprintf(err, errlen, "--check=%s cannot be combined with --det=%s: racecheck, initcheck "
@@ -385,6 +395,8 @@ void rt_config_load(rt_config *cfg)
     const char *report = option_value(rt_option_find("check-report"));
     copy_text(cfg->check_report, sizeof cfg->check_report,
               strcmp(report, "off") == 0 ? "" : report);
+    const char *watch = option_value(rt_option_find("watch"));
+    copy_text(cfg->watch, sizeof cfg->watch, strcmp(watch, "off") == 0 ? "" : watch);
     const char *rec = option_value(rt_option_find("record"));
     copy_text(cfg->record, sizeof cfg->record, strcmp(rec, "off") == 0 ? "" : rec);
     const char *rep = option_value(rt_option_find("replay"));

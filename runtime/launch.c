@@ -484,6 +484,13 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
             L.policy = checked;
     }
 
+    /* --watch: outermost, so it prints what the launch's accesses do */
+    if (rt_g.watch) {
+        emu_mem_policy *watched = timing_watch_begin(rt_g.watch, &L, rt_kernel_pretty(k));
+        if (watched)
+            L.policy = watched;
+    }
+
     emu_fault fault = {0};
     emu_grid *g = emu_grid_create(&L, &fault);
     if (!g) {

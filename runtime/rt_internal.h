@@ -34,6 +34,7 @@ typedef struct rt_config {
     int error_exitcode;         /* --error-exitcode (0: the program's own status) */
     char record[256];           /* --record: file, "" = none */
     char replay[256];           /* --replay: file, "" = none */
+    char watch[256];            /* --watch: the specification, "" = none */
 } rt_config;
 
 /* compare.c: runs launch L on the reference and the primary executor from one snapshot of
@@ -202,6 +203,7 @@ typedef struct rt_state {
     timing_check *check;         /* --check: the checks, or NULL */
     timing_record *record;       /* --record, or NULL */
     timing_replay *replay;       /* --replay, or NULL */
+    timing_watch *watch;         /* --watch, or NULL */
 } rt_state;
 
 extern rt_state rt_g;

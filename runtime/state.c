@@ -45,6 +45,13 @@ static void init(void)
     }
     if (rt_g.cfg.stats[0])
         atexit(rt_stats_report);
+    if (rt_g.cfg.watch[0]) {
+        char err[512];
+        if (!(rt_g.watch = timing_watch_create(rt_g.cfg.watch, stderr, err, sizeof err))) {
+            fprintf(stderr, "ptxsim: --watch=%s: %s\n", rt_g.cfg.watch, err);
+            exit(2);
+        }
+    }
     if (rt_g.cfg.record[0] || rt_g.cfg.replay[0]) {
         char err[512];
         if (rt_g.cfg.record[0] && !(rt_g.record = timing_record_open(rt_g.cfg.record, err,

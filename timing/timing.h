@@ -139,6 +139,14 @@ void timing_check_fault(timing_check *c);
  * (cudaMemcpy, cudaMemset, ...). */
 void timing_check_alloc(timing_check *c, uint64_t addr, uint64_t n);
 void timing_check_host_write(timing_check *c, uint64_t addr, uint64_t n);
+/* --watch=SYMBOL|ADDRESS[:LEN][:rw]: every write (and with rw every read) of those bytes, with
+ * thread, PTX and source line, old and new bytes, printed on out as it is performed. NULL with
+ * a reason when spec is malformed. */
+typedef struct timing_watch timing_watch;
+timing_watch *timing_watch_create(const char *spec, FILE *out, char *err, size_t errlen);
+/* The policy to run launch L under (L->policy below it), or NULL when nothing of L's module is
+ * watched (a symbol it does not define). */
+emu_mem_policy *timing_watch_begin(timing_watch *w, const emu_launch *L, const char *kernel);
 /* The summary lines (one per kind checked, then the error summary) on out, and the JSON report
  * to json_path unless NULL; returns the number of errors (hazard pairs, uninitialised reads,
  * sync errors, faults). */

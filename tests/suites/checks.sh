@@ -11,6 +11,8 @@
 # - --record / --replay: recorded racy GPU-Racey runs replay to the same signature on 1, 2 and 4
 #   host threads; another input or program is refused.
 # - Every program of tests/cuda runs under racecheck and reports nothing.
+# - --watch prints each write (and with :rw each read) of a watched variable with its thread,
+#   source line and values, plainly, under --engine=compare and under --replay.
 # One "PASS checks/..." or "FAIL checks/...: why" line per check.
 # Environment: B (build dir, default build), NVCC (default nvcc).
 set -u
@@ -148,5 +150,27 @@ for src in tests/cuda/*.cu; do
         echo "PASS checks/racefree_$name"
     else
         echo "FAIL checks/racefree_$name: $(grep -m 2 -E 'Race reported|SUMMARY' "$W/$name.err")"
+    fi
+done
+
+# --watch: every write to g_watch[1] in lane order with old and new values, the read with :rw,
+# the same under --engine=compare (the reference run is not watched) and under --replay.
+want=$'0x00000000 -> 0x0000000b\n0x0000000b -> 0x0000000c\n0x0000000c -> 0x0000000d\n0x0000000d'
+wl=$(line watch_w); rl=$(line watch_r)
+for mode in plain compare replay; do
+    case $mode in
+        plain) args=() ;;
+        compare) args=(--engine=compare) ;;
+        replay) "$PTXSIM" run --threads=2 --record="$W/watch.rec" -- "$W/defects" watched >/dev/null 2>&1
+                args=(--replay="$W/watch.rec") ;;
+    esac
+    out=$("$PTXSIM" run "${args[@]}" --watch=g_watch:8:rw -- "$W/defects" watched 2>&1)
+    got=$(grep '^ptxsim: watch g_watch+4' <<<"$out" | sed 's/.*: \(0x[0-9a-f]*\( -> 0x[0-9a-f]*\)\?\)$/\1/')
+    lines=$(grep '^ptxsim: watch' <<<"$out" | grep -o 'defects.cu:[0-9]*' | cut -d: -f2 | tr '\n' ' ')
+    if [ "$got" = "$want" ] && [ "$lines" = "$wl $wl $wl $rl " ] &&
+        grep -q 'write of 4 bytes by thread (1,0,0) in block (0,0,0)' <<<"$out"; then
+        echo "PASS checks/watch_$mode"
+    else
+        echo "FAIL checks/watch_$mode: got values '$got', lines '$lines': $(head -n 3 <<<"$out")"
     fi
 done

@@ -69,14 +69,14 @@ refused igpu on off
 refused timing on off
 refused tm kilotm off
 refused fault-inject "warp=3" off
-refused watch "g_data" off
 refused check "tsan" racecheck
 # (--trace is built: tests/suites/event_observers.sh runs it; --check, --record and --replay:
 # tests/suites/checks.sh)
 
 # record and replay: one at a time, without determinism and without compare mode
 for combo in "--record=$LOGS/a.rec --replay=$LOGS/a.rec" "--record=$LOGS/a.rec --engine=compare" \
-             "--replay=$LOGS/a.rec --det=gpudet" "--check=racecheck --det=gpudet"; do
+             "--replay=$LOGS/a.rec --det=gpudet" "--check=racecheck --det=gpudet" \
+             "--watch=g_data --det=gpudet"; do
     # shellcheck disable=SC2086
     out=$("$PTXSIM" run $combo -- $prog ran 2>&1); rc=$?
     [ "$rc" -eq 2 ] && ! grep -q '^ran' <<<"$out" && grep -q 'cannot be combined' <<<"$out" &&

@@ -75,6 +75,9 @@ struct timing_check {
     struct ck_initmap *init;  /* initcheck: bytes of device allocations never written */
 };
 
+/* Where site s is, for people and tools (text and file malloc'd). */
+ck_where ck_resolve(const ptx_module *m, const char *kernel, const ck_site *s);
+
 /* Records an instance of a hazard (thread-safe). */
 void ck_hazard_note(timing_check *c, const struct ck_launch *K, ck_hazard_kind kind,
                     uint8_t space, const ck_site *first, const ck_site *second,

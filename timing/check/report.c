@@ -62,7 +62,7 @@ void timing_check_host_write(timing_check *c, uint64_t addr, uint64_t n)
     if (c->init) ck_initmap_set(c->init, addr, n, true);
 }
 
-static ck_where resolve(const ptx_module *m, const char *kernel, const ck_site *s)
+ck_where ck_resolve(const ptx_module *m, const char *kernel, const ck_site *s)
 {
     ck_where w = {0};
     const ptx_function *f = s->func < m->nfuncs ? &m->funcs[s->func] : NULL;
@@ -125,11 +125,11 @@ void ck_hazard_note(timing_check *c, const struct ck_launch *K, ck_hazard_kind k
     h->launch = ck_launch_index(K);
     h->kernel = strdup(kernel);
     h->first = *first;
-    h->wfirst = resolve(m, kernel, first);
+    h->wfirst = ck_resolve(m, kernel, first);
     if (second) {
         h->has_second = true;
         h->second = *second;
-        h->wsecond = resolve(m, kernel, second);
+        h->wsecond = ck_resolve(m, kernel, second);
     }
     h->address = address;
     h->count = 1;

@@ -111,6 +111,14 @@ __global__ void warp_mask(int *out)
     }
 }
 
+__device__ int g_watch[4];
+__global__ void watched(int *out)
+{
+    if (threadIdx.x >= 1 && threadIdx.x < 4) g_watch[1] = threadIdx.x + 10;   // @watch_w
+    __syncthreads();
+    if (threadIdx.x == 0) out[0] = g_watch[1];                              // @watch_r
+}
+
 int main(int argc, char **argv)
 {
     const char *k = argc > 1 ? argv[1] : "";
@@ -130,6 +138,7 @@ int main(int argc, char **argv)
     else if (!strcmp(k, "shared_uninit")) shared_uninit<<<1, 64>>>(d);
     else if (!strcmp(k, "divergent_barrier")) divergent_barrier<<<1, 64>>>(d);
     else if (!strcmp(k, "warp_mask")) warp_mask<<<1, 32>>>(d);
+    else if (!strcmp(k, "watched")) watched<<<1, 32>>>(d);
     else { fprintf(stderr, "unknown kernel %s\n", k); return 2; }
     cudaError_t err = cudaDeviceSynchronize();
     if (!strcmp(k, "global_fence_ok")) {
