@@ -204,7 +204,10 @@ typedef enum emu_policy_event {
 
 enum {
     EMU_POLICY_WANTS_SHARED = 1,   /* shared-memory accesses reach access() too */
-    EMU_POLICY_WANTS_LOCAL = 2     /* local-memory accesses reach access() too */
+    EMU_POLICY_WANTS_LOCAL = 2,    /* local-memory accesses reach access() too */
+    /* access() passes every operation on to the direct policy unchanged (the policy wants its
+     * barrier callbacks only): the executor may perform plain loads and stores itself */
+    EMU_POLICY_PASSTHROUGH = 4
 };
 
 typedef struct emu_mem_policy {

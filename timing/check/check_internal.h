@@ -93,6 +93,12 @@ void ck_initmap_destroy(ck_initmap *m);
 void ck_initmap_set(ck_initmap *m, uint64_t addr, uint64_t n, bool initialised);
 /* The first uninitialised byte of [addr, addr+n), or false when every byte is initialised. */
 bool ck_initmap_first_uninit(ck_initmap *m, uint64_t addr, uint64_t n, uint64_t *first);
+/* The same for the pieces of one memory operation, between ck_initmap_op_begin and _end (one
+ * lock for the whole operation). */
+void ck_initmap_op_begin(ck_initmap *m);
+void ck_initmap_op_end(ck_initmap *m);
+void ck_initmap_mark_in_op(ck_initmap *m, uint64_t addr, uint64_t n);
+bool ck_initmap_first_in_op(ck_initmap *m, uint64_t addr, uint64_t n, uint64_t *first);
 
 /* ---------------------------------------------------------------- one launch */
 struct ck_launch;

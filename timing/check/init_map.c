@@ -50,11 +50,9 @@ static ipage *find(ck_initmap *m, uint64_t no)
     return NULL;
 }
 
-void ck_initmap_set(ck_initmap *m, uint64_t addr, uint64_t n, bool initialised)
+/* Marks [addr, addr+n) (lock held: read side to mark written, write side to clear). */
+static void set_locked(ck_initmap *m, uint64_t addr, uint64_t n, bool initialised)
 {
-    if (!n) return;
-    if (initialised) pthread_rwlock_rdlock(&m->lock);
-    else pthread_rwlock_wrlock(&m->lock);
     for (uint64_t a = addr; a < addr + n;) {
         uint64_t no = a >> PAGE_SHIFT, end = (no + 1) << PAGE_SHIFT;
         if (end > addr + n) end = addr + n;
@@ -83,14 +81,11 @@ void ck_initmap_set(ck_initmap *m, uint64_t addr, uint64_t n, bool initialised)
         }
         a = end;
     }
-    pthread_rwlock_unlock(&m->lock);
 }
 
-bool ck_initmap_first_uninit(ck_initmap *m, uint64_t addr, uint64_t n, uint64_t *first)
+static bool first_locked(ck_initmap *m, uint64_t addr, uint64_t n, uint64_t *first)
 {
-    bool found = false;
-    pthread_rwlock_rdlock(&m->lock);
-    for (uint64_t a = addr; a < addr + n && !found;) {
+    for (uint64_t a = addr; a < addr + n;) {
         uint64_t no = a >> PAGE_SHIFT, end = (no + 1) << PAGE_SHIFT;
         if (end > addr + n) end = addr + n;
         ipage *p = find(m, no);
@@ -98,12 +93,47 @@ bool ck_initmap_first_uninit(ck_initmap *m, uint64_t addr, uint64_t n, uint64_t 
             uint32_t off = (uint32_t)(b & (PAGE_BYTES - 1));
             if (!(__atomic_load_n(&p->bits[off >> 3], __ATOMIC_RELAXED) >> (off & 7) & 1)) {
                 *first = b;
-                found = true;
-                break;
+                return true;
             }
         }
         a = end;
     }
+    return false;
+}
+
+void ck_initmap_set(ck_initmap *m, uint64_t addr, uint64_t n, bool initialised)
+{
+    if (!n) return;
+    if (initialised) pthread_rwlock_rdlock(&m->lock);
+    else pthread_rwlock_wrlock(&m->lock);
+    set_locked(m, addr, n, initialised);
+    pthread_rwlock_unlock(&m->lock);
+}
+
+bool ck_initmap_first_uninit(ck_initmap *m, uint64_t addr, uint64_t n, uint64_t *first)
+{
+    pthread_rwlock_rdlock(&m->lock);
+    bool found = first_locked(m, addr, n, first);
     pthread_rwlock_unlock(&m->lock);
     return found;
+}
+
+void ck_initmap_op_begin(ck_initmap *m)
+{
+    pthread_rwlock_rdlock(&m->lock);
+}
+
+void ck_initmap_op_end(ck_initmap *m)
+{
+    pthread_rwlock_unlock(&m->lock);
+}
+
+void ck_initmap_mark_in_op(ck_initmap *m, uint64_t addr, uint64_t n)
+{
+    set_locked(m, addr, n, true);
+}
+
+bool ck_initmap_first_in_op(ck_initmap *m, uint64_t addr, uint64_t n, uint64_t *first)
+{
+    return first_locked(m, addr, n, first);
 }

@@ -218,14 +218,22 @@ static void resume(ck_cta *t, ck_warp *cw, uint32_t lanes)
 
 /* ---------------------------------------------------------------- shadow memory */
 
-static ck_word *global_word(struct ck_launch *K, uint64_t addr, ck_stripe **held)
+/* Where an operation's pieces are in shadow memory: the stripe it holds locked and the page
+ * it found last (an instruction's lanes mostly touch one page). */
+typedef struct ck_cursor {
+    ck_stripe *held;
+    ck_page *page;
+} ck_cursor;
+
+static ck_word *global_word(struct ck_launch *K, uint64_t addr, ck_cursor *cur)
 {
     uint64_t no = addr >> PAGE_SHIFT;
+    if (cur->page && cur->page->no == no) return &cur->page->words[(addr >> 2) & (PAGE_WORDS - 1)];
     ck_stripe *s = &K->stripes[no % NSTRIPES];
-    if (*held != s) {
-        if (*held) pthread_mutex_unlock(&(*held)->lock);
+    if (cur->held != s) {
+        if (cur->held) pthread_mutex_unlock(&cur->held->lock);
         pthread_mutex_lock(&s->lock);
-        *held = s;
+        cur->held = s;
     }
     ck_page **head = &s->bucket[(no / NSTRIPES) % STRIPE_BUCKETS], *p;
     for (p = *head; p; p = p->next)
@@ -237,6 +245,7 @@ static ck_word *global_word(struct ck_launch *K, uint64_t addr, ck_stripe **held
         p->next = *head;
         *head = p;
     }
+    cur->page = p;
     return &p->words[(addr >> 2) & (PAGE_WORDS - 1)];
 }
 
@@ -329,7 +338,7 @@ static void check_word(struct ck_launch *K, const ck_warp *cw, ck_word *sw, cons
 
 /* One piece of an access: every word it touches. */
 static void race_piece(struct ck_launch *K, ck_cta *t, const ck_warp *cw, ck_acc cur,
-                       uint8_t space, uint64_t addr, uint32_t size, ck_stripe **held)
+                       uint8_t space, uint64_t addr, uint32_t size, ck_cursor *at)
 {
     uint8_t flags = cur.bytes;
     for (uint64_t a = addr & ~UINT64_C(3); a < addr + size; a += 4) {
@@ -337,7 +346,7 @@ static void race_piece(struct ck_launch *K, ck_cta *t, const ck_warp *cw, ck_acc
         for (int i = 0; i < 4; i++)
             if (a + (uint64_t)i >= addr && a + (uint64_t)i < addr + size) m |= (uint8_t)(1u << i);
         cur.bytes = (uint8_t)(flags | m);
-        ck_word *sw = space == PTX_SPACE_SHARED ? shared_word(t, a) : global_word(K, a, held);
+        ck_word *sw = space == PTX_SPACE_SHARED ? shared_word(t, a) : global_word(K, a, at);
         if (sw) check_word(K, cw, sw, &cur, space, a);
     }
 }
@@ -372,15 +381,15 @@ static void init_piece(struct ck_launch *K, ck_cta *t, const ck_acc *cur, uint8_
     }
     if (!K->c->init) return;
     if (write) {
-        ck_initmap_set(K->c->init, addr, size, true);
+        ck_initmap_mark_in_op(K->c->init, addr, size);
         return;
     }
     uint64_t first;
-    if (ck_initmap_first_uninit(K->c->init, addr, size, &first)) {
+    if (ck_initmap_first_in_op(K->c->init, addr, size, &first)) {
         ck_site s = site_of(K, cur->warp, cur->lane, cur->func, cur->pc);
         ck_hazard_note(K->c, K, CK_UNINIT_READ, space, &s, NULL, first, NULL);
         /* once reported, the bytes count as written: one report per uninitialised value */
-        ck_initmap_set(K->c->init, addr, size, true);
+        ck_initmap_mark_in_op(K->c->init, addr, size);
     }
 }
 
@@ -415,6 +424,8 @@ static void add_pending(ck_warp *cw, uint64_t addr)
 static emu_mem_outcome ck_access(emu_mem_policy *self, emu_warp *w, emu_mem_op *op)
 {
     struct ck_launch *K = self->state;
+    if (!(K->c->kinds & (TIMING_CHECK_RACE | TIMING_CHECK_INIT)))
+        return emu_policy_forward(self, w, op);
     ck_cta *t = cta_of(K, w);
     uint32_t wi = emu_warp_id(w);
     if (!t || wi >= K->warps_per_cta) return emu_policy_forward(self, w, op);
@@ -503,7 +514,9 @@ static emu_mem_outcome ck_access(emu_mem_policy *self, emu_warp *w, emu_mem_op *
     /* asynchronous copies complete through mbarriers and wait groups, which the checks do not
      * model yet: their accesses are left out rather than reported without their ordering */
     if (op->cls == EMU_CLS_ASYNC) return r;
-    ck_stripe *held = NULL;
+    ck_cursor at = {0};
+    bool init = K->c->kinds & TIMING_CHECK_INIT;
+    if (init && K->c->init) ck_initmap_op_begin(K->c->init);
     for (uint32_t i = 0; i < op->nseg; i++) {
         const emu_mem_seg *g = &op->seg[i];
         ck_acc cur = { .warp = self_id, .clock = cw->clock, .seq = cw->seq,
@@ -511,11 +524,11 @@ static emu_mem_outcome ck_access(emu_mem_policy *self, emu_warp *w, emu_mem_op *
                        .lane = g->lane,
                        .bytes = (uint8_t)((strong ? ACC_STRONG : 0) | (write ? ACC_WRITE : 0) |
                                           (atomic ? ACC_ATOMIC : 0)) };
-        if (racecheck) race_piece(K, t, cw, cur, op->space, g->addr, g->size, &held);
-        if (K->c->kinds & TIMING_CHECK_INIT)
-            init_piece(K, t, &cur, op->space, g->addr, g->size, write);
+        if (racecheck) race_piece(K, t, cw, cur, op->space, g->addr, g->size, &at);
+        if (init) init_piece(K, t, &cur, op->space, g->addr, g->size, write);
     }
-    if (held) pthread_mutex_unlock(&held->lock);
+    if (init && K->c->init) ck_initmap_op_end(K->c->init);
+    if (at.held) pthread_mutex_unlock(&at.held->lock);
     return r;
 }
 
@@ -626,9 +639,12 @@ emu_mem_policy *timing_check_begin(timing_check *c, const emu_launch *L, const c
     K->index = c->launches++;
     pthread_mutex_unlock(&c->lock);
     emu_mem_policy *next = L->policy ? L->policy : emu_direct_policy();
+    /* synccheck alone needs the barrier callbacks only */
+    bool memory = c->kinds & (TIMING_CHECK_RACE | TIMING_CHECK_INIT);
     K->pol = (emu_mem_policy){
         .name = "check",
-        .wants = EMU_POLICY_WANTS_SHARED | next->wants,
+        .wants = memory ? EMU_POLICY_WANTS_SHARED | (next->wants & ~EMU_POLICY_PASSTHROUGH)
+                        : (next == emu_direct_policy() ? EMU_POLICY_PASSTHROUGH : next->wants),
         .access = ck_access,
         .event = ck_event,
         .barrier = ck_barrier,

@@ -161,10 +161,11 @@ void ck_print_new(timing_check *c, FILE *out)
         case CK_RACE_WW:
         case CK_RACE_WR:
         case CK_RACE_RW:
-            fprintf(out, BAR "Error: Race reported between %s access at %s\n", access_word(h->kind, false),
-                    h->wfirst.text);
-            fprintf(out, BAR "    and %s access at %s [%llu hazard%s]\n", access_word(h->kind, true),
-                    h->wsecond.text, (unsigned long long)h->count, h->count == 1 ? "" : "s");
+            fprintf(out, BAR "Error: Race reported between %s access at %s\n",
+                    access_word(h->kind, false), h->wfirst.text);
+            fprintf(out, BAR "    and %s access at %s [%llu hazard%s]\n",
+                    access_word(h->kind, true), h->wsecond.text, (unsigned long long)h->count,
+                    h->count == 1 ? "" : "s");
             fprintf(out, BAR "    %s hazard on %s memory at 0x%llx: thread (%u,%u,%u) in block "
                     "(%u,%u,%u), then thread (%u,%u,%u) in block (%u,%u,%u)\n",
                     kind_word[h->kind], space_word(h->space), (unsigned long long)h->address,
@@ -239,7 +240,9 @@ static bool write_json(timing_check *c, const char *path, const uint64_t *per_to
         const ck_hazard *h = &c->haz[i];
         fprintf(f, "%s\n  {\"tool\": \"%s\", \"kind\": \"%s\", \"space\": \"%s\", \"kernel\": ",
                 i ? "," : "", tool_of(h->kind), kind_word[h->kind],
-                h->space == PTX_SPACE_SHARED ? "shared" : h->space == PTX_SPACE_GLOBAL ? "global" : "");
+                h->space == PTX_SPACE_SHARED   ? "shared"
+                : h->space == PTX_SPACE_GLOBAL ? "global"
+                                               : "");
         json_string(f, h->kernel);
         fprintf(f, ", \"launch\": %u, \"address\": %llu, \"count\": %llu, \"first\": ", h->launch,
                 (unsigned long long)h->address, (unsigned long long)h->count);

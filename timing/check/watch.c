@@ -83,7 +83,8 @@ static emu_mem_outcome watch_access(emu_mem_policy *self, emu_warp *w, emu_mem_o
 {
     timing_watch *W = self->state;
     bool write = op->kind == EMU_MEM_STORE || op->kind == EMU_MEM_ATOMIC;
-    bool watched = op->space == PTX_SPACE_GLOBAL && (write || (W->reads && op->kind == EMU_MEM_LOAD));
+    bool watched = op->space == PTX_SPACE_GLOBAL &&
+                   (write || (W->reads && op->kind == EMU_MEM_LOAD));
     for (uint32_t i = 0; watched && i < op->nseg; i++) {
         const emu_mem_seg *g = &op->seg[i];
         if (g->addr < W->hi && g->addr + g->size > W->lo) break;
@@ -195,7 +196,8 @@ emu_mem_policy *timing_watch_begin(timing_watch *W, const emu_launch *L, const c
     W->block = L->block;
     emu_mem_policy *next = L->policy ? L->policy : emu_direct_policy();
     W->pol = (emu_mem_policy){
-        .name = "watch", .wants = next->wants, .access = watch_access, .event = watch_event,
+        .name = "watch", .wants = next->wants & ~EMU_POLICY_PASSTHROUGH, .access = watch_access,
+        .event = watch_event,
         .barrier = watch_barrier, .warp_stopped = watch_stopped,
         .next = next == emu_direct_policy() ? NULL : next, .state = W,
     };
