@@ -207,7 +207,13 @@ enum {
     EMU_POLICY_WANTS_LOCAL = 2,    /* local-memory accesses reach access() too */
     /* access() passes every operation on to the direct policy unchanged (the policy wants its
      * barrier callbacks only): the executor may perform plain loads and stores itself */
-    EMU_POLICY_PASSTHROUGH = 4
+    EMU_POLICY_PASSTHROUGH = 4,
+    /* the policy only observes plain (weak) loads and stores: the executor may perform them
+     * itself and then report each to observe() */
+    EMU_POLICY_OBSERVER = 8,
+    /* what a policy composing over another keeps of the other's wants (the spaces: the
+     * shortcuts above hold for a policy alone over the direct one) */
+    EMU_POLICY_SPACES = EMU_POLICY_WANTS_SHARED | EMU_POLICY_WANTS_LOCAL
 };
 
 typedef struct emu_mem_policy {
@@ -224,6 +230,9 @@ typedef struct emu_mem_policy {
      * mask). Called before the barrier takes effect. */
     void (*barrier)(struct emu_mem_policy *self, emu_warp *w, uint32_t id, uint32_t count,
                     bool wait, uint32_t lanes, uint16_t func, uint32_t pc);
+    /* With EMU_POLICY_OBSERVER: op, a plain load or store of global or shared memory, was
+     * performed by the executor itself (op->data is not set). */
+    void (*observe)(struct emu_mem_policy *self, emu_warp *w, const emu_mem_op *op);
     /* Optional: w's run ended (reason: an emu_stop). */
     void (*warp_stopped)(struct emu_mem_policy *self, emu_warp *w, int reason);
     struct emu_mem_policy *next;   /* the policy this one composes over, or NULL (direct) */

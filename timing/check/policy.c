@@ -421,6 +421,32 @@ static void add_pending(ck_warp *cw, uint64_t addr)
 
 /* ---------------------------------------------------------------- the policy */
 
+/* The shadow work of a performed operation's pieces: racecheck's words, initcheck's bytes. */
+static void shadow_pieces(struct ck_launch *K, ck_cta *t, ck_warp *cw, uint64_t self_id,
+                          const emu_mem_op *op, bool strong, bool write, bool atomic)
+{
+    if (op->space != PTX_SPACE_GLOBAL && op->space != PTX_SPACE_SHARED) return;
+    /* asynchronous copies complete through mbarriers and wait groups, which the checks do not
+     * model yet: their accesses are left out rather than reported without their ordering */
+    if (op->cls == EMU_CLS_ASYNC) return;
+    bool racecheck = K->c->kinds & TIMING_CHECK_RACE;
+    ck_cursor at = {0};
+    bool init = (K->c->kinds & TIMING_CHECK_INIT) != 0;
+    if (init && K->c->init) ck_initmap_op_begin(K->c->init);
+    for (uint32_t i = 0; i < op->nseg; i++) {
+        const emu_mem_seg *g = &op->seg[i];
+        ck_acc cur = { .warp = self_id, .clock = cw->clock, .seq = cw->seq,
+                       .lsync = cw->lsync[g->lane & 31], .pc = op->pc, .func = op->func,
+                       .lane = g->lane,
+                       .bytes = (uint8_t)((strong ? ACC_STRONG : 0) | (write ? ACC_WRITE : 0) |
+                                          (atomic ? ACC_ATOMIC : 0)) };
+        if (racecheck) race_piece(K, t, cw, cur, op->space, g->addr, g->size, &at);
+        if (init) init_piece(K, t, &cur, op->space, g->addr, g->size, write);
+    }
+    if (init && K->c->init) ck_initmap_op_end(K->c->init);
+    if (at.held) pthread_mutex_unlock(&at.held->lock);
+}
+
 static emu_mem_outcome ck_access(emu_mem_policy *self, emu_warp *w, emu_mem_op *op)
 {
     struct ck_launch *K = self->state;
@@ -510,26 +536,22 @@ static emu_mem_outcome ck_access(emu_mem_policy *self, emu_warp *w, emu_mem_op *
         r = emu_policy_forward(self, w, op);
     }
     if (r != EMU_MEM_DONE && r != EMU_MEM_DONE_STOP) return r;
-    if (op->space != PTX_SPACE_GLOBAL && op->space != PTX_SPACE_SHARED) return r;
-    /* asynchronous copies complete through mbarriers and wait groups, which the checks do not
-     * model yet: their accesses are left out rather than reported without their ordering */
-    if (op->cls == EMU_CLS_ASYNC) return r;
-    ck_cursor at = {0};
-    bool init = K->c->kinds & TIMING_CHECK_INIT;
-    if (init && K->c->init) ck_initmap_op_begin(K->c->init);
-    for (uint32_t i = 0; i < op->nseg; i++) {
-        const emu_mem_seg *g = &op->seg[i];
-        ck_acc cur = { .warp = self_id, .clock = cw->clock, .seq = cw->seq,
-                       .lsync = cw->lsync[g->lane & 31], .pc = op->pc, .func = op->func,
-                       .lane = g->lane,
-                       .bytes = (uint8_t)((strong ? ACC_STRONG : 0) | (write ? ACC_WRITE : 0) |
-                                          (atomic ? ACC_ATOMIC : 0)) };
-        if (racecheck) race_piece(K, t, cw, cur, op->space, g->addr, g->size, &at);
-        if (init) init_piece(K, t, &cur, op->space, g->addr, g->size, write);
-    }
-    if (init && K->c->init) ck_initmap_op_end(K->c->init);
-    if (at.held) pthread_mutex_unlock(&at.held->lock);
+    shadow_pieces(K, t, cw, self_id, op, strong, write, atomic);
     return r;
+}
+
+/* A plain load or store the executor performed itself (EMU_POLICY_OBSERVER): the same shadow
+ * work as a performed operation, without synchronisation (plain accesses carry none). */
+static void ck_observe(emu_mem_policy *self, emu_warp *w, const emu_mem_op *op)
+{
+    struct ck_launch *K = self->state;
+    ck_cta *t = cta_of(K, w);
+    uint32_t wi = emu_warp_id(w);
+    if (!t || wi >= K->warps_per_cta) return;
+    ck_warp *cw = &t->warps[wi];
+    cw->seq++;
+    resume(t, cw, op->mask);
+    shadow_pieces(K, t, cw, warp_gid(K, t, wi), op, false, op->kind == EMU_MEM_STORE, false);
 }
 
 static void ck_barrier(emu_mem_policy *self, emu_warp *w, uint32_t id, uint32_t count,
@@ -643,9 +665,15 @@ emu_mem_policy *timing_check_begin(timing_check *c, const emu_launch *L, const c
     bool memory = c->kinds & (TIMING_CHECK_RACE | TIMING_CHECK_INIT);
     K->pol = (emu_mem_policy){
         .name = "check",
-        .wants = memory ? EMU_POLICY_WANTS_SHARED | (next->wants & ~EMU_POLICY_PASSTHROUGH)
-                        : (next == emu_direct_policy() ? EMU_POLICY_PASSTHROUGH : next->wants),
+        /* over the direct policy, plain loads and stores may stay on the executor's fast
+         * path and be observed after it */
+        .wants = memory ? EMU_POLICY_WANTS_SHARED |
+                              (next == emu_direct_policy() ? EMU_POLICY_OBSERVER
+                                                           : next->wants & EMU_POLICY_SPACES)
+                        : (next == emu_direct_policy() ? EMU_POLICY_PASSTHROUGH
+                                                       : next->wants & EMU_POLICY_SPACES),
         .access = ck_access,
+        .observe = ck_observe,
         .event = ck_event,
         .barrier = ck_barrier,
         .warp_stopped = ck_warp_stopped,

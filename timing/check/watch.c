@@ -196,7 +196,8 @@ emu_mem_policy *timing_watch_begin(timing_watch *W, const emu_launch *L, const c
     W->block = L->block;
     emu_mem_policy *next = L->policy ? L->policy : emu_direct_policy();
     W->pol = (emu_mem_policy){
-        .name = "watch", .wants = next->wants & ~EMU_POLICY_PASSTHROUGH, .access = watch_access,
+        .name = "watch", .wants = next->wants & EMU_POLICY_SPACES,
+        .access = watch_access,
         .event = watch_event,
         .barrier = watch_barrier, .warp_stopped = watch_stopped,
         .next = next == emu_direct_policy() ? NULL : next, .state = W,

@@ -123,7 +123,7 @@ emu_mem_policy *timing_record_begin(timing_record *r, const emu_launch *L, const
     emu_mem_policy *next = L->policy ? L->policy : emu_direct_policy();
     r->pol = (emu_mem_policy){
         .name = "record",
-        .wants = EMU_POLICY_WANTS_SHARED | (next->wants & ~EMU_POLICY_PASSTHROUGH),
+        .wants = EMU_POLICY_WANTS_SHARED | (next->wants & EMU_POLICY_SPACES),
         .access = rec_access,
         .event = rec_event, .barrier = rec_barrier, .warp_stopped = rec_stopped,
         .next = next == emu_direct_policy() ? NULL : next, .state = r,

@@ -200,7 +200,7 @@ bool timing_replay_grid(timing_replay *r, emu_grid *g, const timing_engine_confi
     emu_mem_policy *next = L->policy ? L->policy : emu_direct_policy();
     R.pol = (emu_mem_policy){
         .name = "replay",
-        .wants = EMU_POLICY_WANTS_SHARED | (next->wants & ~EMU_POLICY_PASSTHROUGH),
+        .wants = EMU_POLICY_WANTS_SHARED | (next->wants & EMU_POLICY_SPACES),
         .access = rp_access,
         .event = rp_event, .barrier = rp_barrier, .warp_stopped = rp_stopped,
         .next = next == emu_direct_policy() ? NULL : next, .state = &R,
