@@ -48,16 +48,23 @@
 
 enum { ACC_STRONG = 0x10, ACC_WRITE = 0x20, ACC_ATOMIC = 0x40 };
 
+/* 16 bytes: shadow memory is three of these per word of memory the kernel touches. Counters
+ * that only need to tell "the same" from "since" are kept modulo 256. */
 typedef struct ck_acc {
-    uint64_t warp;      /* global warp id + 1; 0: no access */
+    uint32_t warp;      /* global warp id + 1; 0: no access */
     uint32_t clock;     /* the warp's clock at the access */
-    uint32_t seq;       /* the warp's memory instruction number */
-    uint32_t lsync;     /* the lane's __syncwarp / barrier count at the access */
-    uint32_t pc;
-    uint16_t func;
+    uint32_t site;      /* function << 24 | pc */
+    uint8_t seq;        /* the warp's memory instruction number, modulo 256 */
+    uint8_t lsync;      /* the lane's __syncwarp / barrier count at the access, modulo 256 */
     uint8_t lane;
-    uint8_t bytes;      /* low 4 bits: bytes of the word; ACC_STRONG, ACC_WRITE */
+    uint8_t bytes;      /* low 4 bits: bytes of the word; ACC_STRONG, ACC_WRITE, ACC_ATOMIC */
 } ck_acc;
+_Static_assert(sizeof(ck_acc) == 16, "three records per word of shadow memory");
+
+static uint32_t site_code(uint16_t func, uint32_t pc)
+{
+    return (uint32_t)(func & 0xff) << 24 | (pc & 0xffffff);
+}
 
 typedef struct ck_word { ck_acc w, r[2]; } ck_word;
 
@@ -267,15 +274,16 @@ static ck_word *shared_word(ck_cta *t, uint64_t addr)
 
 /* Is p ordered before the current access of lane `lane` of warp cw (global id self)? A
  * conflict inside one instruction of one warp sets *same and counts as ordered. */
-static bool ordered(const ck_warp *cw, uint64_t self, const ck_acc *p, uint8_t lane, bool *same)
+static bool ordered(const ck_warp *cw, uint32_t self, const ck_acc *p, uint8_t lane, bool *same)
 {
     if (p->warp == self) {
         if (p->lane == lane) return true;
-        if (p->seq == cw->seq) {
+        if (p->seq == (uint8_t)cw->seq) {
             *same = true;
             return true;
         }
-        return cw->lsync[lane] > p->lsync;
+        /* lane counts only grow: a different count means a __syncwarp or barrier since */
+        return (uint8_t)cw->lsync[lane] != p->lsync;
     }
     return ck_vc_get(&cw->vc, p->warp) >= p->clock;
 }
@@ -286,8 +294,9 @@ static void race(struct ck_launch *K, const ck_acc *p, const ck_acc *cur, uint8_
     ck_hazard_kind kind = (p->bytes & ACC_WRITE) ? ((cur->bytes & ACC_WRITE) ? CK_RACE_WW
                                                                               : CK_RACE_WR)
                                                  : CK_RACE_RW;
-    ck_site a = site_of(K, p->warp, p->lane, p->func, p->pc);
-    ck_site b = site_of(K, cur->warp, cur->lane, cur->func, cur->pc);
+    ck_site a = site_of(K, p->warp, p->lane, (uint16_t)(p->site >> 24), p->site & 0xffffff);
+    ck_site b = site_of(K, cur->warp, cur->lane, (uint16_t)(cur->site >> 24),
+                        cur->site & 0xffffff);
     ck_hazard_note(K->c, K, kind, space, &a, &b, addr, NULL);
 }
 
@@ -373,7 +382,8 @@ static void init_piece(struct ck_launch *K, ck_cta *t, const ck_acc *cur, uint8_
         }
         for (uint32_t i = 0; i < size; i++)
             if (!t->shared_init[addr + i]) {
-                ck_site s = site_of(K, cur->warp, cur->lane, cur->func, cur->pc);
+                ck_site s = site_of(K, cur->warp, cur->lane, (uint16_t)(cur->site >> 24),
+                                    cur->site & 0xffffff);
                 ck_hazard_note(K->c, K, CK_UNINIT_READ, space, &s, NULL, addr + i, NULL);
                 return;
             }
@@ -386,7 +396,8 @@ static void init_piece(struct ck_launch *K, ck_cta *t, const ck_acc *cur, uint8_
     }
     uint64_t first;
     if (ck_initmap_first_in_op(K->c->init, addr, size, &first)) {
-        ck_site s = site_of(K, cur->warp, cur->lane, cur->func, cur->pc);
+        ck_site s = site_of(K, cur->warp, cur->lane, (uint16_t)(cur->site >> 24),
+                            cur->site & 0xffffff);
         ck_hazard_note(K->c, K, CK_UNINIT_READ, space, &s, NULL, first, NULL);
         /* once reported, the bytes count as written: one report per uninitialised value */
         ck_initmap_mark_in_op(K->c->init, addr, size);
@@ -435,9 +446,9 @@ static void shadow_pieces(struct ck_launch *K, ck_cta *t, ck_warp *cw, uint64_t 
     if (init && K->c->init) ck_initmap_op_begin(K->c->init);
     for (uint32_t i = 0; i < op->nseg; i++) {
         const emu_mem_seg *g = &op->seg[i];
-        ck_acc cur = { .warp = self_id, .clock = cw->clock, .seq = cw->seq,
-                       .lsync = cw->lsync[g->lane & 31], .pc = op->pc, .func = op->func,
-                       .lane = g->lane,
+        ck_acc cur = { .warp = (uint32_t)self_id, .clock = cw->clock,
+                       .site = site_code(op->func, op->pc), .seq = (uint8_t)cw->seq,
+                       .lsync = (uint8_t)cw->lsync[g->lane & 31], .lane = g->lane,
                        .bytes = (uint8_t)((strong ? ACC_STRONG : 0) | (write ? ACC_WRITE : 0) |
                                           (atomic ? ACC_ATOMIC : 0)) };
         if (racecheck) race_piece(K, t, cw, cur, op->space, g->addr, g->size, &at);
