@@ -50,6 +50,15 @@ static ipage *find(ck_initmap *m, uint64_t no)
     return NULL;
 }
 
+/* The bits of [b, end) that lie in the bitmap byte of b (end within the same page). */
+static uint8_t run_bits(uint64_t b, uint64_t end, uint64_t *next)
+{
+    uint32_t first = (uint32_t)(b & 7);
+    uint64_t stop = (b | 7) + 1 < end ? (b | 7) + 1 : end;
+    *next = stop;
+    return (uint8_t)(((1u << (stop - b)) - 1) << first);
+}
+
 /* Marks [addr, addr+n) (lock held: read side to mark written, write side to clear). */
 static void set_locked(ck_initmap *m, uint64_t addr, uint64_t n, bool initialised)
 {
@@ -67,16 +76,14 @@ static void set_locked(ck_initmap *m, uint64_t addr, uint64_t n, bool initialise
                 m->bucket[no % NBUCKETS] = p;
             }
         }
-        if (p) {
-            for (uint64_t b = a; b < end; b++) {
-                uint32_t off = (uint32_t)(b & (PAGE_BYTES - 1));
-                uint8_t bit = (uint8_t)(1u << (off & 7));
-                if (initialised) {
-                    if (!(__atomic_load_n(&p->bits[off >> 3], __ATOMIC_RELAXED) & bit))
-                        __atomic_fetch_or(&p->bits[off >> 3], bit, __ATOMIC_RELAXED);
-                } else {
-                    p->bits[off >> 3] &= (uint8_t)~bit;
-                }
+        for (uint64_t b = a, nb; p && b < end; b = nb) {
+            uint8_t bits = run_bits(b, end, &nb);
+            uint8_t *byte = &p->bits[(b & (PAGE_BYTES - 1)) >> 3];
+            if (initialised) {
+                if ((__atomic_load_n(byte, __ATOMIC_RELAXED) & bits) != bits)
+                    __atomic_fetch_or(byte, bits, __ATOMIC_RELAXED);
+            } else {
+                *byte &= (uint8_t)~bits;
             }
         }
         a = end;
@@ -89,10 +96,12 @@ static bool first_locked(ck_initmap *m, uint64_t addr, uint64_t n, uint64_t *fir
         uint64_t no = a >> PAGE_SHIFT, end = (no + 1) << PAGE_SHIFT;
         if (end > addr + n) end = addr + n;
         ipage *p = find(m, no);
-        for (uint64_t b = a; p && b < end; b++) {
-            uint32_t off = (uint32_t)(b & (PAGE_BYTES - 1));
-            if (!(__atomic_load_n(&p->bits[off >> 3], __ATOMIC_RELAXED) >> (off & 7) & 1)) {
-                *first = b;
+        for (uint64_t b = a, nb; p && b < end; b = nb) {
+            uint8_t bits = run_bits(b, end, &nb);
+            uint8_t have = __atomic_load_n(&p->bits[(b & (PAGE_BYTES - 1)) >> 3],
+                                           __ATOMIC_RELAXED);
+            if ((have & bits) != bits) {
+                *first = (b & ~UINT64_C(7)) + (uint64_t)__builtin_ctz(bits & ~have);
                 return true;
             }
         }
