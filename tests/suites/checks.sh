@@ -84,7 +84,10 @@ defect warp_race racecheck write-read warp_w warp_r
 defect read_input initcheck uninitialized-read uninit_r ""
 defect shared_uninit initcheck uninitialized-read shared_uninit_r ""
 defect divergent_barrier synccheck divergent-barrier bar_a bar_b
-for k in shared_ok global_fence_ok atomics_ok warp_ok; do clean $k racecheck; done
+defect named_barrier_race racecheck write-read named_w named_r
+for k in shared_ok global_fence_ok atomics_ok warp_ok named_barrier_ok flag_ok; do
+    clean $k racecheck
+done
 clean read_input_ok initcheck
 clean shared_ok synccheck
 clean warp_ok synccheck
@@ -101,9 +104,10 @@ out=$("$PTXSIM" run --engine=compare --check=racecheck -- "$W/defects" shared_ra
 grep -q "ERROR SUMMARY: 1 error" <<<"$out" && grep -q "^ran shared_race" <<<"$out" &&
     echo "PASS checks/compare_mode" || echo "FAIL checks/compare_mode: $(tail -n 3 <<<"$out")"
 
-# GPU-Racey: every thread count finds the races of racey_global and racey_shared
+# GPU-Racey: every thread count finds the races of racey_global, racey_shared and racey_fence
+# (whose fences, by some lanes, make releases of those lanes' stores only)
 for t in 1 2 4; do
-    for k in racey_global racey_shared; do
+    for k in racey_global racey_shared racey_fence; do
         out=$("$PTXSIM" run --check=racecheck --threads=$t --seed=$t -- "$W/gpu_racey" --kernel $k 2>&1)
         n=$(grep -c "Error: Race reported" <<<"$out")
         [ "$n" -gt 0 ] && echo "PASS checks/gpu_racey_${k}_t$t" ||
@@ -114,7 +118,8 @@ done
 # Record and replay: a racy GPU-Racey run recorded on 4 host threads with a seed replays to the
 # same signature on 1, 2 and 4 host threads; a recording is refused for another input (another
 # kernel) and for another program.
-for k in racey_global racey_shared racey_atomic racey_fence; do
+for k in racey_global racey_shared racey_atomic racey_fence racey_barrier racey_diverge \
+    racey_many_wg; do
     rec=$("$PTXSIM" run --threads=4 --seed=11 --record="$W/$k.rec" -- "$W/gpu_racey" --kernel $k 2>&1 |
           grep '^signature')
     ok=1

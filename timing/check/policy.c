@@ -46,7 +46,9 @@
 #define SYNC_BUCKETS 4096
 #define MAX_PENDING 8
 
-enum { ACC_STRONG = 0x10, ACC_WRITE = 0x20, ACC_ATOMIC = 0x40 };
+/* ACC_SYNC: a release or an acquire; no access races with one (it is the flag of a handshake,
+ * polled by loads that only a later fence makes acquires) */
+enum { ACC_STRONG = 0x10, ACC_WRITE = 0x20, ACC_ATOMIC = 0x40, ACC_SYNC = 0x80 };
 
 /* 16 bytes: shadow memory is three of these per word of memory the kernel touches. Counters
  * that only need to tell "the same" from "since" are kept modulo 256. */
@@ -57,7 +59,7 @@ typedef struct ck_acc {
     uint8_t seq;        /* the warp's memory instruction number, modulo 256 */
     uint8_t lsync;      /* the lane's __syncwarp / barrier count at the access, modulo 256 */
     uint8_t lane;
-    uint8_t bytes;      /* low 4 bits: bytes of the word; ACC_STRONG, ACC_WRITE, ACC_ATOMIC */
+    uint8_t bytes;      /* low 4 bits: bytes of the word; ACC_STRONG, _WRITE, _ATOMIC, _SYNC */
 } ck_acc;
 _Static_assert(sizeof(ck_acc) == 16, "three records per word of shadow memory");
 
@@ -101,7 +103,7 @@ typedef struct ck_warp {
     uint32_t lsync[EMU_WARP_SIZE];
     uint32_t waiting;      /* lanes waiting at barrier wait_bar, generation wait_gen */
     uint32_t wait_bar, wait_gen;
-    bool fenced;           /* a fence since the warp's last release */
+    uint32_t fenced;       /* lanes that executed a fence since their last release */
     bool exited;
     uint32_t npending;     /* strong loads and atomics a later fence makes acquires */
     uint64_t pending[MAX_PENDING];
@@ -307,6 +309,7 @@ static bool conflicts(const ck_acc *p, const ck_acc *cur)
 {
     if (!p->warp || !(p->bytes & cur->bytes & 0xf)) return false;
     if ((p->bytes & ACC_STRONG) && (cur->bytes & ACC_STRONG)) return false;
+    if ((p->bytes | cur->bytes) & ACC_SYNC) return false;
     if (((p->bytes & ACC_ATOMIC) && !(cur->bytes & ACC_WRITE)) ||
         ((cur->bytes & ACC_ATOMIC) && !(p->bytes & ACC_WRITE)))
         return false;
@@ -434,7 +437,8 @@ static void add_pending(ck_warp *cw, uint64_t addr)
 
 /* The shadow work of a performed operation's pieces: racecheck's words, initcheck's bytes. */
 static void shadow_pieces(struct ck_launch *K, ck_cta *t, ck_warp *cw, uint64_t self_id,
-                          const emu_mem_op *op, bool strong, bool write, bool atomic)
+                          const emu_mem_op *op, bool strong, uint32_t sync, bool write,
+                          bool atomic)
 {
     if (op->space != PTX_SPACE_GLOBAL && op->space != PTX_SPACE_SHARED) return;
     /* asynchronous copies complete through mbarriers and wait groups, which the checks do not
@@ -450,7 +454,8 @@ static void shadow_pieces(struct ck_launch *K, ck_cta *t, ck_warp *cw, uint64_t 
                        .site = site_code(op->func, op->pc), .seq = (uint8_t)cw->seq,
                        .lsync = (uint8_t)cw->lsync[g->lane & 31], .lane = g->lane,
                        .bytes = (uint8_t)((strong ? ACC_STRONG : 0) | (write ? ACC_WRITE : 0) |
-                                          (atomic ? ACC_ATOMIC : 0)) };
+                                          (atomic ? ACC_ATOMIC : 0) |
+                                          (sync >> (g->lane & 31) & 1 ? ACC_SYNC : 0)) };
         if (racecheck) race_piece(K, t, cw, cur, op->space, g->addr, g->size, &at);
         if (init) init_piece(K, t, &cur, op->space, g->addr, g->size, write);
     }
@@ -496,7 +501,7 @@ static emu_mem_outcome ck_access(emu_mem_policy *self, emu_warp *w, emu_mem_op *
             }
             pthread_mutex_unlock(&K->sync_lock);
             cw->npending = 0;
-            cw->fenced = true;
+            cw->fenced |= op->mask;
         }
         return r;
     }
@@ -510,44 +515,56 @@ static emu_mem_outcome ck_access(emu_mem_policy *self, emu_warp *w, emu_mem_op *
     bool sync_capable = strong || (in && (in->flags & PTX_F(VOLATILE)));
     bool write = op->kind == EMU_MEM_STORE || atomic;
     emu_mem_outcome r;
+    uint32_t sync = 0;   /* lanes whose access is a release or an acquire (strong, as the memory
+                            model has it) */
     /* synchronisation objects of shared memory belong to their CTA */
     uint64_t key_base = op->space == PTX_SPACE_SHARED ? (t->linear + 1) << 40 : 0;
     if (racecheck && (op->space == PTX_SPACE_GLOBAL || op->space == PTX_SPACE_SHARED)) {
-        bool release = write && (sem == PTX_SFX_RELEASE || sem == PTX_SFX_ACQ_REL ||
-                                 (cw->fenced && sync_capable));
-        bool acquire = (atomic || op->kind == EMU_MEM_LOAD) &&
-                       (sem == PTX_SFX_ACQUIRE || sem == PTX_SFX_ACQ_REL ||
-                        (atomic && cw->fenced));
-        if (release || acquire) {
+        /* per lane: only a lane that executed the fence releases (or acquires) through it */
+        bool sem_release = sem == PTX_SFX_RELEASE || sem == PTX_SFX_ACQ_REL;
+        bool sem_acquire = sem == PTX_SFX_ACQUIRE || sem == PTX_SFX_ACQ_REL;
+        uint32_t release = !write ? 0 : sem_release ? op->mask
+                         : sync_capable ? op->mask & cw->fenced : 0;
+        uint32_t acquire = !(atomic || op->kind == EMU_MEM_LOAD) ? 0
+                         : sem_acquire ? op->mask : atomic ? op->mask & cw->fenced : 0;
+        sync = release | acquire;
+        if (sync) {
             /* performed and published under one lock: an acquire that reads this value
              * finds the release's clock */
             pthread_mutex_lock(&K->sync_lock);
             r = emu_policy_forward(self, w, op);
-            if (r == EMU_MEM_DONE || r == EMU_MEM_DONE_STOP)
+            if (r == EMU_MEM_DONE || r == EMU_MEM_DONE_STOP) {
                 for (uint32_t i = 0; i < op->nseg; i++) {
+                    uint32_t lane = 1u << (op->seg[i].lane & 31);
+                    if (!(sync & lane)) continue;
                     ck_sync *s = sync_obj(K, key_base | op->seg[i].addr);
                     if (!s) continue;
-                    if (acquire) ck_vc_join(&cw->vc, &s->vc);
-                    if (release) {
+                    if (acquire & lane) ck_vc_join(&cw->vc, &s->vc);
+                    if (release & lane) {
                         ck_vc_join(&s->vc, &cw->vc);
                         ck_vc_raise(&s->vc, self_id, cw->clock);
                     }
                 }
+            }
             pthread_mutex_unlock(&K->sync_lock);
             if (release) {
                 cw->clock++;
-                cw->fenced = false;
+                cw->fenced &= ~release;
             }
         } else {
             r = emu_policy_forward(self, w, op);
         }
-        if ((sync_capable && !acquire && !write) || (atomic && !acquire))
-            for (uint32_t i = 0; i < op->nseg; i++) add_pending(cw, key_base | op->seg[i].addr);
+        if ((sync_capable && !write) || atomic)
+            for (uint32_t i = 0; i < op->nseg; i++)
+                if (!(acquire >> (op->seg[i].lane & 31) & 1))
+                    add_pending(cw, key_base | op->seg[i].addr);
     } else {
         r = emu_policy_forward(self, w, op);
     }
     if (r != EMU_MEM_DONE && r != EMU_MEM_DONE_STOP) return r;
-    shadow_pieces(K, t, cw, self_id, op, strong, write, atomic);
+    /* the flag of a fence-and-flag handshake (a volatile store after a fence) does not race
+     * with the loads that poll it */
+    shadow_pieces(K, t, cw, self_id, op, strong, sync, write, atomic);
     return r;
 }
 
@@ -562,7 +579,7 @@ static void ck_observe(emu_mem_policy *self, emu_warp *w, const emu_mem_op *op)
     ck_warp *cw = &t->warps[wi];
     cw->seq++;
     resume(t, cw, op->mask);
-    shadow_pieces(K, t, cw, warp_gid(K, t, wi), op, false, op->kind == EMU_MEM_STORE, false);
+    shadow_pieces(K, t, cw, warp_gid(K, t, wi), op, false, 0, op->kind == EMU_MEM_STORE, false);
 }
 
 static void ck_barrier(emu_mem_policy *self, emu_warp *w, uint32_t id, uint32_t count,

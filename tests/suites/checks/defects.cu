@@ -111,6 +111,46 @@ __global__ void warp_mask(int *out)
     }
 }
 
+// producers (warps 0-1) arrive at named barrier 1, consumers (warps 2-3) wait at it: ordered
+__global__ void named_barrier_ok(int *out)
+{
+    __shared__ int s[64];
+    if (threadIdx.x < 64) {
+        s[threadIdx.x] = threadIdx.x * 7;
+        asm volatile("bar.arrive 1, 128;" ::: "memory");
+    } else {
+        asm volatile("bar.sync 1, 128;" ::: "memory");
+        out[threadIdx.x - 64] = s[threadIdx.x - 64];
+    }
+}
+
+// the same, but the consumers wait at a barrier of their own: nothing orders them
+__global__ void named_barrier_race(int *out)
+{
+    __shared__ int s[64];
+    if (threadIdx.x < 64) {
+        s[threadIdx.x] = threadIdx.x * 7;                                       // @named_w
+    } else {
+        asm volatile("bar.sync 2, 64;" ::: "memory");
+        out[threadIdx.x - 64] = s[threadIdx.x - 64];                            // @named_r
+    }
+}
+
+// message passing across blocks: data, fence, volatile flag; spin on the flag, fence, data
+__global__ void flag_ok(int *data, volatile int *flag)
+{
+    if (threadIdx.x != 0) return;
+    if (blockIdx.x == 0) {
+        data[0] = 42;
+        __threadfence();
+        *flag = 1;
+    } else {
+        while (*flag == 0) {}
+        __threadfence();
+        data[1] = data[0] + 1;
+    }
+}
+
 __device__ int g_watch[4];
 __global__ void watched(int *out)
 {
@@ -139,6 +179,9 @@ int main(int argc, char **argv)
     else if (!strcmp(k, "divergent_barrier")) divergent_barrier<<<1, 64>>>(d);
     else if (!strcmp(k, "warp_mask")) warp_mask<<<1, 32>>>(d);
     else if (!strcmp(k, "watched")) watched<<<1, 32>>>(d);
+    else if (!strcmp(k, "named_barrier_ok")) named_barrier_ok<<<1, 128>>>(d);
+    else if (!strcmp(k, "named_barrier_race")) named_barrier_race<<<1, 128>>>(d);
+    else if (!strcmp(k, "flag_ok")) flag_ok<<<2, 32>>>(d, e + 512);
     else { fprintf(stderr, "unknown kernel %s\n", k); return 2; }
     cudaError_t err = cudaDeviceSynchronize();
     if (!strcmp(k, "global_fence_ok")) {
