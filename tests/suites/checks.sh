@@ -85,7 +85,7 @@ defect read_input initcheck uninitialized-read uninit_r ""
 defect shared_uninit initcheck uninitialized-read shared_uninit_r ""
 defect divergent_barrier synccheck divergent-barrier bar_a bar_b
 defect named_barrier_race racecheck write-read named_w named_r
-for k in shared_ok global_fence_ok atomics_ok warp_ok named_barrier_ok flag_ok; do
+for k in shared_ok global_fence_ok atomics_ok warp_ok named_barrier_ok flag_ok arrive_then_work; do
     clean $k racecheck
 done
 clean read_input_ok initcheck
@@ -130,6 +130,15 @@ for k in racey_global racey_shared racey_atomic racey_fence racey_barrier racey_
     done
     [ "$ok" = 1 ] && echo "PASS checks/replay_$k"
 done
+out=$("$PTXSIM" run --replay="$W/racey_global.rec" -- "$W/gpu_racey" --kernel racey_global \
+      --loops 3 2>&1); rc=$?
+[ "$rc" = 2 ] && grep -q "differs from the recording" <<<"$out" && echo "PASS checks/replay_other_parameters" ||
+    echo "FAIL checks/replay_other_parameters: exit $rc: $out"
+# a producer that goes on past bar.arrive waits for its turn in the replay (a deferral)
+"$PTXSIM" run --threads=1 --record="$W/arrive.rec" -- "$W/defects" arrive_then_work >/dev/null 2>&1
+out=$("$PTXSIM" run --threads=2 --replay="$W/arrive.rec" -- "$W/defects" arrive_then_work 2>&1); rc=$?
+[ "$rc" = 0 ] && grep -q "^ran arrive_then_work: no error" <<<"$out" && echo "PASS checks/replay_deferral" ||
+    echo "FAIL checks/replay_deferral: exit $rc: $out"
 out=$("$PTXSIM" run --replay="$W/racey_global.rec" -- "$W/gpu_racey" --kernel racey_shared 2>&1); rc=$?
 [ "$rc" = 2 ] && grep -q "differs from the recording" <<<"$out" && echo "PASS checks/replay_other_input" ||
     echo "FAIL checks/replay_other_input: exit $rc: $out"

@@ -151,6 +151,22 @@ __global__ void flag_ok(int *data, volatile int *flag)
     }
 }
 
+// producers arrive at a named barrier and go on to more work, consumers wait there: replayed,
+// the consumers' loads come before the producers' later stores, so the replay stops a producer
+// before its store until its turn (a deferral)
+__global__ void arrive_then_work(int *out)
+{
+    __shared__ int s[64];
+    if (threadIdx.x < 64) {
+        s[threadIdx.x] = threadIdx.x * 3;
+        asm volatile("bar.arrive 1, 128;" ::: "memory");
+        out[256 + threadIdx.x] = spin(3000);
+    } else {
+        asm volatile("bar.sync 1, 128;" ::: "memory");
+        out[threadIdx.x] = s[threadIdx.x - 64];
+    }
+}
+
 __device__ int g_watch[4];
 __global__ void watched(int *out)
 {
@@ -182,6 +198,7 @@ int main(int argc, char **argv)
     else if (!strcmp(k, "named_barrier_ok")) named_barrier_ok<<<1, 128>>>(d);
     else if (!strcmp(k, "named_barrier_race")) named_barrier_race<<<1, 128>>>(d);
     else if (!strcmp(k, "flag_ok")) flag_ok<<<2, 32>>>(d, e + 512);
+    else if (!strcmp(k, "arrive_then_work")) arrive_then_work<<<1, 128>>>(d);
     else { fprintf(stderr, "unknown kernel %s\n", k); return 2; }
     cudaError_t err = cudaDeviceSynchronize();
     if (!strcmp(k, "global_fence_ok")) {
