@@ -85,7 +85,8 @@ defect read_input initcheck uninitialized-read uninit_r ""
 defect shared_uninit initcheck uninitialized-read shared_uninit_r ""
 defect divergent_barrier synccheck divergent-barrier bar_a bar_b
 defect named_barrier_race racecheck write-read named_w named_r
-for k in shared_ok global_fence_ok atomics_ok warp_ok named_barrier_ok flag_ok arrive_then_work; do
+for k in shared_ok global_fence_ok atomics_ok warp_ok named_barrier_ok flag_ok \
+    arrive_then_work; do
     clean $k racecheck
 done
 clean read_input_ok initcheck

@@ -383,13 +383,21 @@ static void init_piece(struct ck_launch *K, ck_cta *t, const ck_acc *cur, uint8_
             memset(t->shared_init + addr, 1, size);
             return;
         }
-        for (uint32_t i = 0; i < size; i++)
-            if (!t->shared_init[addr + i]) {
-                ck_site s = site_of(K, cur->warp, cur->lane, (uint16_t)(cur->site >> 24),
-                                    cur->site & 0xffffff);
-                ck_hazard_note(K->c, K, CK_UNINIT_READ, space, &s, NULL, addr + i, NULL);
-                return;
-            }
+        const uint8_t *at = t->shared_init + addr, *gap = NULL;
+        if (size == 4) {
+            /* the common case in one comparison */
+            uint32_t v;
+            memcpy(&v, at, 4);
+            if (v != 0x01010101u) gap = memchr(at, 0, 4);
+        } else {
+            gap = memchr(at, 0, size);
+        }
+        if (gap) {
+            ck_site s = site_of(K, cur->warp, cur->lane, (uint16_t)(cur->site >> 24),
+                                cur->site & 0xffffff);
+            ck_hazard_note(K->c, K, CK_UNINIT_READ, space, &s, NULL,
+                           (uint64_t)(gap - t->shared_init), NULL);
+        }
         return;
     }
     if (!K->c->init) return;
