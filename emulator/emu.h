@@ -201,6 +201,10 @@ typedef enum emu_policy_event {
 } emu_policy_event;
 
 #define EMU_WARP_BARRIER 0xffffffffu   /* the barrier id of bar.warp.sync for policies */
+/* The "barrier" id of a warp-synchronous operation with member masks (shfl, vote, match,
+ * redux, elect .sync): count is the union of the masks the executing lanes pass. It orders no
+ * memory; a checker compares the lanes named with the lanes there. */
+#define EMU_WARP_MEMBERS 0xfffffffeu
 
 enum {
     EMU_POLICY_WANTS_SHARED = 1,   /* shared-memory accesses reach access() too */
@@ -230,8 +234,10 @@ typedef struct emu_mem_policy {
      * mask). Called before the barrier takes effect. */
     void (*barrier)(struct emu_mem_policy *self, emu_warp *w, uint32_t id, uint32_t count,
                     bool wait, uint32_t lanes, uint16_t func, uint32_t pc);
-    /* With EMU_POLICY_OBSERVER: op, a plain load or store of global or shared memory, was
-     * performed by the executor itself (op->data is not set). */
+    /* Optional: op, a plain load or store of global or shared memory, was performed by the
+     * executor itself (op->data is not set): with EMU_POLICY_OBSERVER the plain ld/st of the
+     * fast path, and always the shared-memory side of a tensor copy (TMA), which the
+     * executor writes without asking. */
     void (*observe)(struct emu_mem_policy *self, emu_warp *w, const emu_mem_op *op);
     /* Optional: w's run ended (reason: an emu_stop). */
     void (*warp_stopped)(struct emu_mem_policy *self, emu_warp *w, int reason);

@@ -449,10 +449,10 @@ static void shadow_pieces(struct ck_launch *K, ck_cta *t, ck_warp *cw, uint64_t 
                           bool atomic)
 {
     if (op->space != PTX_SPACE_GLOBAL && op->space != PTX_SPACE_SHARED) return;
-    /* asynchronous copies complete through mbarriers and wait groups, which the checks do not
-     * model yet: their accesses are left out rather than reported without their ordering */
-    if (op->cls == EMU_CLS_ASYNC) return;
-    bool racecheck = K->c->kinds & TIMING_CHECK_RACE;
+    /* asynchronous copies complete through mbarriers and wait groups, which racecheck does not
+     * model yet: their accesses are left out of it rather than reported without their
+     * ordering (initcheck still sees what they write) */
+    bool racecheck = (K->c->kinds & TIMING_CHECK_RACE) && op->cls != EMU_CLS_ASYNC;
     ck_cursor at = {0};
     bool init = (K->c->kinds & TIMING_CHECK_INIT) != 0;
     if (init && K->c->init) ck_initmap_op_begin(K->c->init);
@@ -600,6 +600,17 @@ static void ck_barrier(emu_mem_policy *self, emu_warp *w, uint32_t id, uint32_t 
     ck_warp *cw = &t->warps[wi];
     resume(t, cw, lanes);
     uint64_t self_id = warp_gid(K, t, wi);
+    if (id == EMU_WARP_MEMBERS) {
+        /* shfl/vote/match/redux/elect .sync: every lane its masks name must execute it */
+        if ((K->c->kinds & TIMING_CHECK_SYNC) && (count & ~lanes)) {
+            ck_site s = site_of(K, self_id, (uint8_t)__builtin_ctz(lanes), func, pc);
+            char why[128];
+            snprintf(why, sizeof why, "member mask 0x%08x names lanes 0x%08x that did not "
+                     "execute it", count, count & ~lanes);
+            ck_hazard_note(K->c, K, CK_SYNC_WARP_MASK, PTX_SPACE_NONE, &s, NULL, 0, why);
+        }
+        return;
+    }
     if (id == EMU_WARP_BARRIER) {
         /* __syncwarp(members): every member must execute it; lanes outside it need not */
         uint32_t members = count;

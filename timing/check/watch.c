@@ -166,6 +166,11 @@ static void watch_barrier(emu_mem_policy *self, emu_warp *w, uint32_t id, uint32
         self->next->barrier(self->next, w, id, count, wait, lanes, func, pc);
 }
 
+static void watch_observe(emu_mem_policy *self, emu_warp *w, const emu_mem_op *op)
+{
+    if (self->next && self->next->observe) self->next->observe(self->next, w, op);
+}
+
 static void watch_stopped(emu_mem_policy *self, emu_warp *w, int reason)
 {
     if (self->next && self->next->warp_stopped) self->next->warp_stopped(self->next, w, reason);
@@ -198,7 +203,7 @@ emu_mem_policy *timing_watch_begin(timing_watch *W, const emu_launch *L, const c
     W->pol = (emu_mem_policy){
         .name = "watch", .wants = next->wants & EMU_POLICY_SPACES,
         .access = watch_access,
-        .event = watch_event,
+        .event = watch_event, .observe = watch_observe,
         .barrier = watch_barrier, .warp_stopped = watch_stopped,
         .next = next == emu_direct_policy() ? NULL : next, .state = W,
     };

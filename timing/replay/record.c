@@ -100,6 +100,11 @@ static void rec_barrier(emu_mem_policy *self, emu_warp *w, uint32_t id, uint32_t
         self->next->barrier(self->next, w, id, count, wait, lanes, func, pc);
 }
 
+static void rec_observe(emu_mem_policy *self, emu_warp *w, const emu_mem_op *op)
+{
+    if (self->next && self->next->observe) self->next->observe(self->next, w, op);
+}
+
 static void rec_stopped(emu_mem_policy *self, emu_warp *w, int reason)
 {
     if (self->next && self->next->warp_stopped) self->next->warp_stopped(self->next, w, reason);
@@ -125,7 +130,8 @@ emu_mem_policy *timing_record_begin(timing_record *r, const emu_launch *L, const
         .name = "record",
         .wants = EMU_POLICY_WANTS_SHARED | (next->wants & EMU_POLICY_SPACES),
         .access = rec_access,
-        .event = rec_event, .barrier = rec_barrier, .warp_stopped = rec_stopped,
+        .event = rec_event, .observe = rec_observe, .barrier = rec_barrier,
+        .warp_stopped = rec_stopped,
         .next = next == emu_direct_policy() ? NULL : next, .state = r,
     };
     return &r->pol;

@@ -119,6 +119,11 @@ static void rp_barrier(emu_mem_policy *self, emu_warp *w, uint32_t id, uint32_t 
         self->next->barrier(self->next, w, id, count, wait, lanes, func, pc);
 }
 
+static void rp_observe(emu_mem_policy *self, emu_warp *w, const emu_mem_op *op)
+{
+    if (self->next && self->next->observe) self->next->observe(self->next, w, op);
+}
+
 static void rp_stopped(emu_mem_policy *self, emu_warp *w, int reason)
 {
     if (self->next && self->next->warp_stopped) self->next->warp_stopped(self->next, w, reason);
@@ -202,7 +207,8 @@ bool timing_replay_grid(timing_replay *r, emu_grid *g, const timing_engine_confi
         .name = "replay",
         .wants = EMU_POLICY_WANTS_SHARED | (next->wants & EMU_POLICY_SPACES),
         .access = rp_access,
-        .event = rp_event, .barrier = rp_barrier, .warp_stopped = rp_stopped,
+        .event = rp_event, .observe = rp_observe, .barrier = rp_barrier,
+        .warp_stopped = rp_stopped,
         .next = next == emu_direct_policy() ? NULL : next, .state = &R,
     };
     emu_grid_set_policy(g, &R.pol);

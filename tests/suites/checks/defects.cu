@@ -175,6 +175,20 @@ __global__ void watched(int *out)
     if (threadIdx.x == 0) out[0] = g_watch[1];                              // @watch_r
 }
 
+__global__ void shfl_mask(int *out)
+{
+    int v = threadIdx.x;
+    if (threadIdx.x < 16) v = __shfl_sync(0xffffffff, v, 0);
+    out[threadIdx.x] = v;
+}
+
+__global__ void shfl_ok(int *out)
+{
+    int v = threadIdx.x;
+    if (threadIdx.x < 16) v = __shfl_sync(0x0000ffff, v, 0);
+    out[threadIdx.x] = __shfl_sync(0xffffffff, v, 31);
+}
+
 int main(int argc, char **argv)
 {
     const char *k = argc > 1 ? argv[1] : "";
@@ -199,6 +213,8 @@ int main(int argc, char **argv)
     else if (!strcmp(k, "named_barrier_race")) named_barrier_race<<<1, 128>>>(d);
     else if (!strcmp(k, "flag_ok")) flag_ok<<<2, 32>>>(d, e + 512);
     else if (!strcmp(k, "arrive_then_work")) arrive_then_work<<<1, 128>>>(d);
+    else if (!strcmp(k, "shfl_mask")) shfl_mask<<<1, 32>>>(d);
+    else if (!strcmp(k, "shfl_ok")) shfl_ok<<<1, 32>>>(d);
     else { fprintf(stderr, "unknown kernel %s\n", k); return 2; }
     cudaError_t err = cudaDeviceSynchronize();
     if (!strcmp(k, "global_fence_ok")) {
