@@ -99,6 +99,8 @@ typedef struct ck_bar {
 
 typedef struct ck_warp {
     ck_vc vc;
+    /* look-ups in vc remembered, by warp modulo 16 (warp 0: none); cleared when vc grows */
+    uint32_t seen_warp[16], seen_clock[16];
     uint32_t clock, seq;
     uint32_t lsync[EMU_WARP_SIZE];
     uint32_t waiting;      /* lanes waiting at barrier wait_bar, generation wait_gen */
@@ -207,6 +209,24 @@ static const ptx_instr *instr_at(const struct ck_launch *K, uint16_t func, uint3
     return pc < f->ninstrs ? &f->instrs[pc] : NULL;
 }
 
+/* What cw knows of warp `warp`'s clock; the last look-ups remembered (a warp's lanes mostly meet
+ * the accesses of a few other warps, again and again). */
+static uint32_t known_clock(ck_warp *cw, uint32_t warp)
+{
+    unsigned k = warp & 15;
+    if (cw->seen_warp[k] != warp) {
+        cw->seen_warp[k] = warp;
+        cw->seen_clock[k] = ck_vc_get(&cw->vc, warp);
+    }
+    return cw->seen_clock[k];
+}
+
+static void warp_join(ck_warp *cw, const ck_vc *v)
+{
+    ck_vc_join(&cw->vc, v);
+    memset(cw->seen_warp, 0, sizeof cw->seen_warp);
+}
+
 /* Lanes of cw that waited at a barrier go on: the first warp of a generation to go on closes
  * it (every arrival is in by then), and each joins what the generation's arrivals knew. */
 static void resume(ck_cta *t, ck_warp *cw, uint32_t lanes)
@@ -221,7 +241,7 @@ static void resume(ck_cta *t, ck_warp *cw, uint32_t lanes)
         b->gen++;
         b->arrivals = 0;
     }
-    ck_vc_join(&cw->vc, &b->done);
+    warp_join(cw, &b->done);
     cw->waiting = 0;
 }
 
@@ -232,6 +252,8 @@ static void resume(ck_cta *t, ck_warp *cw, uint32_t lanes)
 typedef struct ck_cursor {
     ck_stripe *held;
     ck_page *page;
+    ck_word *last;        /* the word the previous piece touched, and how */
+    uint8_t last_bytes;
 } ck_cursor;
 
 static ck_word *global_word(struct ck_launch *K, uint64_t addr, ck_cursor *cur)
@@ -276,7 +298,7 @@ static ck_word *shared_word(ck_cta *t, uint64_t addr)
 
 /* Is p ordered before the current access of lane `lane` of warp cw (global id self)? A
  * conflict inside one instruction of one warp sets *same and counts as ordered. */
-static bool ordered(const ck_warp *cw, uint32_t self, const ck_acc *p, uint8_t lane, bool *same)
+static bool ordered(ck_warp *cw, uint32_t self, const ck_acc *p, uint8_t lane, bool *same)
 {
     if (p->warp == self) {
         if (p->lane == lane) return true;
@@ -287,7 +309,7 @@ static bool ordered(const ck_warp *cw, uint32_t self, const ck_acc *p, uint8_t l
         /* lane counts only grow: a different count means a __syncwarp or barrier since */
         return (uint8_t)cw->lsync[lane] != p->lsync;
     }
-    return ck_vc_get(&cw->vc, p->warp) >= p->clock;
+    return known_clock(cw, p->warp) >= p->clock;
 }
 
 static void race(struct ck_launch *K, const ck_acc *p, const ck_acc *cur, uint8_t space,
@@ -316,7 +338,7 @@ static bool conflicts(const ck_acc *p, const ck_acc *cur)
     return true;
 }
 
-static void check_word(struct ck_launch *K, const ck_warp *cw, ck_word *sw, const ck_acc *cur,
+static void check_word(struct ck_launch *K, ck_warp *cw, ck_word *sw, const ck_acc *cur,
                        uint8_t space, uint64_t addr)
 {
     bool same = false;
@@ -334,12 +356,15 @@ static void check_word(struct ck_launch *K, const ck_warp *cw, ck_word *sw, cons
     if ((sw->w.bytes & ACC_WRITE) && conflicts(&sw->w, cur) &&
         !ordered(cw, cur->warp, &sw->w, cur->lane, &same))
         race(K, &sw->w, cur, space, addr);
-    /* keep two reads: replace one of the same thread, or one ordered before this one */
+    /* keep two reads: replace one of the same warp at the same clock (it orders against other
+     * warps exactly as this one does: the common case of a warp's lanes reading one word), one
+     * of the same thread, or one ordered before this one */
     int slot = 1;
     for (int i = 0; i < 2; i++) {
         const ck_acc *r = &sw->r[i];
         bool s2 = false;
-        if (!r->warp || (r->warp == cur->warp && r->lane == cur->lane) ||
+        if (!r->warp ||
+            (r->warp == cur->warp && (r->lane == cur->lane || r->clock == cur->clock)) ||
             ordered(cw, cur->warp, r, cur->lane, &s2)) {
             slot = i;
             break;
@@ -349,17 +374,21 @@ static void check_word(struct ck_launch *K, const ck_warp *cw, ck_word *sw, cons
 }
 
 /* One piece of an access: every word it touches. */
-static void race_piece(struct ck_launch *K, ck_cta *t, const ck_warp *cw, ck_acc cur,
+static void race_piece(struct ck_launch *K, ck_cta *t, ck_warp *cw, ck_acc cur,
                        uint8_t space, uint64_t addr, uint32_t size, ck_cursor *at)
 {
     uint8_t flags = cur.bytes;
     for (uint64_t a = addr & ~UINT64_C(3); a < addr + size; a += 4) {
-        uint8_t m = 0;
-        for (int i = 0; i < 4; i++)
-            if (a + (uint64_t)i >= addr && a + (uint64_t)i < addr + size) m |= (uint8_t)(1u << i);
+        uint64_t lo = a > addr ? a : addr, hi = a + 4 < addr + size ? a + 4 : addr + size;
+        uint8_t m = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - a));
         cur.bytes = (uint8_t)(flags | m);
         ck_word *sw = space == PTX_SPACE_SHARED ? shared_word(t, a) : global_word(K, a, at);
-        if (sw) check_word(K, cw, sw, &cur, space, a);
+        /* lanes of one instruction on the same bytes of a word (a broadcast read) are one
+         * access for everything outside the warp, and never race among themselves */
+        if (!sw || (sw == at->last && cur.bytes == at->last_bytes)) continue;
+        at->last = sw;
+        at->last_bytes = cur.bytes;
+        check_word(K, cw, sw, &cur, space, a);
     }
 }
 
@@ -491,7 +520,7 @@ static emu_mem_outcome ck_access(emu_mem_policy *self, emu_warp *w, emu_mem_op *
         emu_mem_outcome r = emu_policy_forward(self, w, op);
         ck_sync *s = sync_obj(K, UINT64_C(1) << 63);
         if (s && racecheck && (r == EMU_MEM_DONE || r == EMU_MEM_DONE_STOP)) {
-            ck_vc_join(&cw->vc, &s->vc);
+            warp_join(cw, &s->vc);
             ck_vc_join(&s->vc, &cw->vc);
             ck_vc_raise(&s->vc, self_id, cw->clock);
             cw->clock++;
@@ -505,7 +534,7 @@ static emu_mem_outcome ck_access(emu_mem_policy *self, emu_warp *w, emu_mem_op *
             pthread_mutex_lock(&K->sync_lock);
             for (uint32_t i = 0; i < cw->npending; i++) {
                 ck_sync *s = sync_obj(K, cw->pending[i]);
-                if (s) ck_vc_join(&cw->vc, &s->vc);
+                if (s) warp_join(cw, &s->vc);
             }
             pthread_mutex_unlock(&K->sync_lock);
             cw->npending = 0;
@@ -547,7 +576,7 @@ static emu_mem_outcome ck_access(emu_mem_policy *self, emu_warp *w, emu_mem_op *
                     if (!(sync & lane)) continue;
                     ck_sync *s = sync_obj(K, key_base | op->seg[i].addr);
                     if (!s) continue;
-                    if (acquire & lane) ck_vc_join(&cw->vc, &s->vc);
+                    if (acquire & lane) warp_join(cw, &s->vc);
                     if (release & lane) {
                         ck_vc_join(&s->vc, &cw->vc);
                         ck_vc_raise(&s->vc, self_id, cw->clock);
