@@ -46,7 +46,7 @@ static void usage(FILE *out)
     for (size_t i = 0; i < rt_option_count; i++) {
         const rt_option *o = &rt_options[i];
         char spelling[96];
-        const char *value = o->kind == RT_OPT_CHOICE ? o->choices
+        const char *value = (o->kind == RT_OPT_CHOICE || o->kind == RT_OPT_LIST) ? o->choices
                             : o->kind == RT_OPT_UINT ? "N"
                             : o->kind == RT_OPT_BOOL ? "on|off"
                                                       : "VALUE";

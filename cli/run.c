@@ -31,7 +31,7 @@ static void run_usage(FILE *out)
     for (size_t i = 0; i < rt_option_count; i++) {
         const rt_option *o = &rt_options[i];
         fprintf(out, "  --%s%s%s%s\n", o->name, o->flag_value ? "[=" : "=",
-                o->kind == RT_OPT_CHOICE ? o->choices
+                (o->kind == RT_OPT_CHOICE || o->kind == RT_OPT_LIST) ? o->choices
                 : o->kind == RT_OPT_UINT ? "N"
                 : o->kind == RT_OPT_BOOL ? "on|off"
                                           : "VALUE",

@@ -169,6 +169,7 @@ typedef struct emu_mem_op {
     uint16_t aop;               /* atomics: the operation (PTX_SFX_ADD, CAS, ...) */
     uint8_t atype;              /* atomics: the operand type */
     uint8_t cls;                /* the instruction's emu_op_class */
+    uint16_t func;              /* the function of pc: its index in the module */
     uint32_t mask;              /* lanes taking part */
     uint32_t pc;                /* the instruction */
     uint32_t nseg;
@@ -199,9 +200,24 @@ typedef enum emu_policy_event {
     EMU_PEV_REGION_BOUNDARY   /* lanes crossed an idempotent-region boundary (iGPU) */
 } emu_policy_event;
 
+#define EMU_WARP_BARRIER 0xffffffffu   /* the barrier id of bar.warp.sync for policies */
+/* The "barrier" id of a warp-synchronous operation with member masks (shfl, vote, match,
+ * redux, elect .sync): count is the union of the masks the executing lanes pass. It orders no
+ * memory; a checker compares the lanes named with the lanes there. */
+#define EMU_WARP_MEMBERS 0xfffffffeu
+
 enum {
     EMU_POLICY_WANTS_SHARED = 1,   /* shared-memory accesses reach access() too */
-    EMU_POLICY_WANTS_LOCAL = 2     /* local-memory accesses reach access() too */
+    EMU_POLICY_WANTS_LOCAL = 2,    /* local-memory accesses reach access() too */
+    /* access() passes every operation on to the direct policy unchanged (the policy wants its
+     * barrier callbacks only): the executor may perform plain loads and stores itself */
+    EMU_POLICY_PASSTHROUGH = 4,
+    /* the policy only observes plain (weak) loads and stores: the executor may perform them
+     * itself and then report each to observe() */
+    EMU_POLICY_OBSERVER = 8,
+    /* what a policy composing over another keeps of the other's wants (the spaces: the
+     * shortcuts above hold for a policy alone over the direct one) */
+    EMU_POLICY_SPACES = EMU_POLICY_WANTS_SHARED | EMU_POLICY_WANTS_LOCAL
 };
 
 typedef struct emu_mem_policy {
@@ -212,6 +228,17 @@ typedef struct emu_mem_policy {
     /* Optional: an event of the lanes `lanes` of w. */
     void (*event)(struct emu_mem_policy *self, emu_warp *w, emu_policy_event ev,
                   uint32_t lanes);
+    /* Optional: lanes of w executed barrier `id` at instruction pc of function func: a CTA
+     * barrier (bar.sync, bar.arrive (wait false), bar.red, barrier.sync; count 0 = every
+     * thread of the CTA) or, with id EMU_WARP_BARRIER, bar.warp.sync (count: its member
+     * mask). Called before the barrier takes effect. */
+    void (*barrier)(struct emu_mem_policy *self, emu_warp *w, uint32_t id, uint32_t count,
+                    bool wait, uint32_t lanes, uint16_t func, uint32_t pc);
+    /* Optional: op, a plain load or store of global or shared memory, was performed by the
+     * executor itself (op->data is not set): with EMU_POLICY_OBSERVER the plain ld/st of the
+     * fast path, and always the shared-memory side of a tensor copy (TMA), which the
+     * executor writes without asking. */
+    void (*observe)(struct emu_mem_policy *self, emu_warp *w, const emu_mem_op *op);
     /* Optional: w's run ended (reason: an emu_stop). */
     void (*warp_stopped)(struct emu_mem_policy *self, emu_warp *w, int reason);
     struct emu_mem_policy *next;   /* the policy this one composes over, or NULL (direct) */

@@ -178,6 +178,10 @@ struct emu_ctx {
     bool control;             /* the handler rewrote the SIMT stack itself */
     bool direct_mem;          /* the policy is the direct one and nothing records events:
                                  memory fast paths may bypass the general path */
+    bool param_fast;          /* nothing records events: kernel parameters are read directly
+                                 (no policy sees the parameter space) */
+    bool observed_mem;        /* direct_mem, but the policy observes plain accesses after the
+                                 fact (EMU_POLICY_OBSERVER) */
     emu_event *ev;            /* the event of the executing instruction, or NULL */
     int stop;                 /* -1, or the emu_stop to return after this instruction */
 };

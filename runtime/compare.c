@@ -206,7 +206,13 @@ emu_grid *rt_compare_run(const emu_launch *L, const timing_engine_config *ec, co
     run_result ref, prim;
     /* the cycle model reads its warps' instructions from their events: both runs feed it */
     emu_event_sink *model = base.cycle_model ? timing_model_sink() : NULL;
-    bool ran = run_once(*L, EMU_EXECUTOR_STEP, &base, model, false, &ref);
+    /* --check and --watch observe the primary run only: the reference run gets the policy
+     * below them */
+    emu_launch Lref = *L;
+    while (Lref.policy && (strcmp(Lref.policy->name, "check") == 0 ||
+                           strcmp(Lref.policy->name, "watch") == 0))
+        Lref.policy = Lref.policy->next ? Lref.policy->next : emu_direct_policy();
+    bool ran = run_once(Lref, EMU_EXECUTOR_STEP, &base, model, false, &ref);
     if (ran) after_ref = emu_snapshot_take();
     emu_snapshot_restore(before);
     bool ran2 = run_once(*L, EMU_EXECUTOR_INTERP, &base, L->events, true, &prim);
@@ -249,11 +255,11 @@ emu_grid *rt_compare_run(const emu_launch *L, const timing_engine_config *ec, co
                 run_result x;
                 timing_tee tr, tp;
                 emu_snapshot_restore(before);
-                run_once(*L, EMU_EXECUTOR_STEP, &base, timing_tee_sink(&tr, model, &wr.sink),
+                run_once(Lref, EMU_EXECUTOR_STEP, &base, timing_tee_sink(&tr, model, &wr.sink),
                          false, &x);
                 run_free(&x);
                 emu_snapshot_restore(before);
-                run_once(*L, EMU_EXECUTOR_INTERP, &base, timing_tee_sink(&tp, model, &wp.sink),
+                run_once(Lref, EMU_EXECUTOR_INTERP, &base, timing_tee_sink(&tp, model, &wp.sink),
                          false, &x);
                 run_free(&x);
                 char a[256], b[256];

@@ -66,6 +66,26 @@ const rt_option rt_options[] = {
      "idempotent-region restart of faulting warps (iGPU)"},
     {"fault-inject", "PTXSIM_FAULT_INJECT", "off", RT_OPT_TEXT, NULL, "off", NULL,
      "fault injection specification for iGPU restart"},
+    {"check", "PTXSIM_CHECK", "none", RT_OPT_LIST, "none|memcheck|racecheck|initcheck|synccheck",
+     NULL, NULL,
+     "correctness checks, a comma list, reported like compute-sanitizer's tools: memcheck "
+     "(faults), racecheck (happens-before races in global and shared memory), initcheck "
+     "(reads of device memory never written), synccheck (barrier and warp-mask misuse)"},
+    {"check-report", "PTXSIM_CHECK_REPORT", "off", RT_OPT_TEXT, NULL, NULL, NULL,
+     "with --check: also write what the checks found to this JSON file"},
+    {"error-exitcode", "PTXSIM_ERROR_EXITCODE", "0", RT_OPT_UINT, NULL, NULL, NULL,
+     "with --check: the program's exit status when a check found errors (0 = the program's "
+     "own status), as compute-sanitizer's --error-exitcode"},
+    {"record", "PTXSIM_RECORD", "off", RT_OPT_TEXT, NULL, NULL, NULL,
+     "store the order of every launch's memory operations in this file (zstd), so that "
+     "--replay runs it again exactly (determinism off, any --threads and --seed)"},
+    {"replay", "PTXSIM_REPLAY", "off", RT_OPT_TEXT, NULL, NULL, NULL,
+     "run each launch exactly as the --record file says, on any --threads; refused when the "
+     "program or its input differ"},
+    {"watch", "PTXSIM_WATCH", "off", RT_OPT_TEXT, NULL, NULL, NULL,
+     "print every write (with :rw also every read) of a kernel to SYMBOL|ADDRESS[:LEN][:rw] "
+     "(a module variable or a device address), with thread, PTX and source line, old and new "
+     "value, in the order memory saw them"},
     {"trace", "PTXSIM_TRACE", "off", RT_OPT_TEXT, NULL, NULL, NULL,
      "instruction and memory trace of every launch, written to this file (read it with "
      "`ptxsim trace FILE`)"},
@@ -133,7 +153,7 @@ static bool parse_uint(const char *v, uint64_t *out)
 static void accepted(const rt_option *opt, char *out, size_t n)
 {
     const char *list = opt->implemented ? opt->implemented : opt->choices;
-    if (opt->kind == RT_OPT_CHOICE || opt->implemented) {
+    if (opt->kind == RT_OPT_CHOICE || opt->kind == RT_OPT_LIST || opt->implemented) {
         size_t k = 0;
         out[0] = 0;
         for (const char *p = list; *p && k + 3 < n; p++)
@@ -154,10 +174,33 @@ static void accepted(const rt_option *opt, char *out, size_t n)
     }
 }
 
+/* Is every comma-separated word of `value` one of `list`? */
+static bool list_ok(const char *list, const char *value)
+{
+    if (!value[0])
+        return false;
+    for (const char *p = value;;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char word[64];
+        if (len == 0 || len >= sizeof word)
+            return false;
+        memcpy(word, p, len);
+        word[len] = 0;
+        if (!in_list(list, word))
+            return false;
+        if (!end)
+            return true;
+        p = end + 1;
+    }
+}
+
 bool rt_option_implemented(const rt_option *opt, const char *v)
 {
     if (!opt->implemented)
         return true;
+    if (opt->kind == RT_OPT_LIST)
+        return list_ok(opt->implemented, v);
     bool a, b;
     if (opt->kind == RT_OPT_BOOL && parse_bool(v, &a) && parse_bool(opt->implemented, &b))
         return a == b;
@@ -188,6 +231,9 @@ bool rt_option_check(const rt_option *opt, const char *value, char *err, size_t 
         break;
     case RT_OPT_TEXT:
         ok = value[0] != 0;
+        break;
+    case RT_OPT_LIST:
+        ok = list_ok(opt->choices, value);
         break;
     }
     char acc[160];
@@ -263,6 +309,49 @@ bool rt_config_check_environment(char *err, size_t errlen)
                  "on one host thread)", det);
         return false;
     }
+    /* Record and replay: one at a time, without determinism (a deterministic run needs no
+     * recording) and without compare mode (which runs each launch twice). */
+    const char *rec = getenv("PTXSIM_RECORD"), *rep = getenv("PTXSIM_REPLAY");
+    bool recording = rec && strcmp(rec, "off") != 0, replaying = rep && strcmp(rep, "off") != 0;
+    if (recording && replaying) {
+        snprintf(err, errlen, "--record and --replay cannot be combined: a replay is the "
+                 "recorded run");
+        return false;
+    }
+    if ((recording || replaying) && engine && strcmp(engine, "compare") == 0) {
+        snprintf(err, errlen, "--%s cannot be combined with --engine=compare: compare mode runs "
+                 "each launch twice", recording ? "record" : "replay");
+        return false;
+    }
+    if ((recording || replaying) && timing && parse_bool(timing, &on) && on) {
+        snprintf(err, errlen, "--%s cannot be combined with --timing: the cycle model orders the "
+                 "warps itself (and a run with --timing is already deterministic)",
+                 recording ? "record" : "replay");
+        return false;
+    }
+    const char *detmode = getenv("PTXSIM_DET");
+    if ((recording || replaying) && detmode && strcmp(detmode, "off") != 0) {
+        snprintf(err, errlen, "--%s cannot be combined with --det=%s: a deterministic run is "
+                 "reproduced without a recording", recording ? "record" : "replay", detmode);
+        return false;
+    }
+    /* The checks and the watchpoint observe memory through the launch's policy; GPUDet
+     * installs its own. */
+    const char *check = getenv("PTXSIM_CHECK");
+    const char *watch = getenv("PTXSIM_WATCH");
+    if (watch && strcmp(watch, "off") != 0 && det && strcmp(det, "off") != 0) {
+        snprintf(err, errlen, "--watch cannot be combined with --det=%s: it observes the memory "
+                 "accesses of runs without determinism (for a reproducible order use --threads=1 "
+                 "or --replay)", det);
+        return false;
+    }
+    if (check && det && strcmp(det, "off") != 0 &&
+        (strstr(check, "racecheck") || strstr(check, "initcheck") || strstr(check, "synccheck"))) {
+        snprintf(err, errlen, "--check=%s cannot be combined with --det=%s: racecheck, initcheck "
+                 "and synccheck observe the memory accesses of runs without determinism only "
+                 "(a race found there is one under every schedule)", check, det);
+        return false;
+    }
     return true;
 }
 
@@ -326,4 +415,28 @@ void rt_config_load(rt_config *cfg)
               option_value(rt_option_find("fault-inject")));
     copy_text(cfg->trace, sizeof cfg->trace, option_value(rt_option_find("trace")));
     copy_text(cfg->timeline, sizeof cfg->timeline, option_value(rt_option_find("timeline")));
+    cfg->checks = 0;
+    static const char *const check_names[] = {"memcheck", "racecheck", "initcheck", "synccheck"};
+    const char *checks = option_value(rt_option_find("check"));
+    for (const char *p = checks; *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        for (unsigned k = 0; k < 4; k++)
+            if (strlen(check_names[k]) == len && strncmp(check_names[k], p, len) == 0)
+                cfg->checks |= 1u << k;   /* the TIMING_CHECK_* bits, in this order */
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    const char *report = option_value(rt_option_find("check-report"));
+    copy_text(cfg->check_report, sizeof cfg->check_report,
+              strcmp(report, "off") == 0 ? "" : report);
+    const char *watch = option_value(rt_option_find("watch"));
+    copy_text(cfg->watch, sizeof cfg->watch, strcmp(watch, "off") == 0 ? "" : watch);
+    const char *rec = option_value(rt_option_find("record"));
+    copy_text(cfg->record, sizeof cfg->record, strcmp(rec, "off") == 0 ? "" : rec);
+    const char *rep = option_value(rt_option_find("replay"));
+    copy_text(cfg->replay, sizeof cfg->replay, strcmp(rep, "off") == 0 ? "" : rep);
+    cfg->error_exitcode =
+        parse_uint(option_value(rt_option_find("error-exitcode")), &u) ? (int)(u & 255) : 0;
 }

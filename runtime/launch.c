@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---------------------------------------------------------------- call configuration */
 
@@ -471,9 +472,36 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
     if (rt_g.cfg.timing)
         L.events = timing_tee_sink(&tee_model, timing_model_sink(), L.events);
 
+    /* --record: the launch runs under the recorder's policy, which logs and passes on */
+    if (rt_g.record) {
+        emu_mem_policy *rec = timing_record_begin(rt_g.record, &L, rt_kernel_pretty(k));
+        if (rec)
+            L.policy = rec;
+        else
+            fprintf(stderr, "ptxsim: --record: out of host memory; the recording is lost\n");
+    }
+    /* --check: the launch runs under the checks' policy, which passes everything on */
+    if (rt_g.check && (rt_g.cfg.checks & ~TIMING_CHECK_MEM)) {
+        emu_mem_policy *checked = timing_check_begin(rt_g.check, &L, rt_kernel_pretty(k));
+        if (!checked)
+            fprintf(stderr, "ptxsim: --check: out of host memory; %s runs unchecked\n",
+                    rt_kernel_pretty(k));
+        else
+            L.policy = checked;
+    }
+
+    /* --watch: outermost, so it prints what the launch's accesses do */
+    if (rt_g.watch) {
+        emu_mem_policy *watched = timing_watch_begin(rt_g.watch, &L, rt_kernel_pretty(k));
+        if (watched)
+            L.policy = watched;
+    }
+
     emu_fault fault = {0};
     emu_grid *g = emu_grid_create(&L, &fault);
     if (!g) {
+        if (rt_g.check)
+            timing_check_end(rt_g.check, stderr);
         if (workspace)
             emu_device_free(workspace);
         e = fault_error(fault.kind);
@@ -506,13 +534,29 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
             rt_poison(internal);
         }
         if (!g) {
+            if (rt_g.check)
+                timing_check_end(rt_g.check, stderr);
             if (workspace)
                 emu_device_free(workspace);
             return internal != cudaSuccess ? cudaSuccess : cudaErrorLaunchFailure;
         }
+    } else if (rt_g.replay) {
+        char why[512];
+        bool diverged;
+        ok = timing_replay_grid(rt_g.replay, g, &ec, rt_kernel_pretty(k), why, sizeof why,
+                                &diverged);
+        if (diverged) {
+            /* nothing after this point would be the recorded run */
+            fprintf(stderr, "ptxsim: --replay=%s: %s; the replay stops here\n",
+                    rt_g.cfg.replay, why);
+            fflush(NULL);
+            _exit(2);
+        }
     } else {
         ok = timing_run_grid(g, &ec);
     }
+    if (rt_g.record)
+        timing_record_end(rt_g.record, ok ? NULL : emu_grid_fault(g));
     double dt = rt_now() - t0;
     pthread_mutex_lock(&rt_g.lock);
     timing_stats_add(&k->engine, &run_stats);
@@ -531,6 +575,8 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
         if (e == cudaSuccess)
             e = cudaErrorLaunchFailure;
         fprintf(stderr, "ptxsim: %s\n", f && f->message[0] ? f->message : "kernel failed");
+        if (rt_g.check)
+            timing_check_fault(rt_g.check);
         if (unfinished)
             fprintf(stderr, "ptxsim: where the unfinished warps were:\n%s", unfinished);
         if (rt_error_is_sticky(e)) {
@@ -546,6 +592,8 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
         }
     }
     free(unfinished);
+    if (rt_g.check)
+        timing_check_end(rt_g.check, stderr);
     emu_grid_destroy(g);
     if (workspace)
         emu_device_free(workspace);

@@ -57,13 +57,24 @@ bool rt_mem_find(const void *p, size_t n, emu_alloc_kind *kind)
     return true;
 }
 
+/* initcheck: freed bytes stop being "never written", so memory the address is reused for later
+ * (a module's variables, pinned host memory) does not inherit the state. */
+static void forget_for_checks(uint64_t addr)
+{
+    uint64_t base, size;
+    if (rt_g.check && emu_find_allocation(addr, 1, &base, &size, NULL))
+        timing_check_host_write(rt_g.check, base, size);
+}
+
 void rt_memory_release_all(void)
 {
     for (size_t i = 0; i < nallocs; i++) {
-        if (allocs[i].registered)
+        if (allocs[i].registered) {
             emu_unregister_host_range(allocs[i].addr);
-        else
+        } else {
+            forget_for_checks(allocs[i].addr);
             emu_device_free(allocs[i].addr);
+        }
     }
     nallocs = 0;
 }
@@ -79,6 +90,7 @@ void rt_memory_release_owner(const rt_context *owner)
             emu_unregister_host_range(allocs[i].addr);
         } else {
             rt_mempool_forget(allocs[i].addr);
+            forget_for_checks(allocs[i].addr);
             emu_device_free(allocs[i].addr);
         }
         allocs[i] = allocs[--nallocs];
@@ -118,6 +130,8 @@ static cudaError_t alloc(void **ptr, size_t size, emu_alloc_kind kind, const cha
         return cudaErrorMemoryAllocation;
     }
     *ptr = (void *)(uintptr_t)addr;
+    if (rt_g.check && kind == EMU_ALLOC_DEVICE)
+        timing_check_alloc(rt_g.check, addr, size);   /* initcheck: not written yet */
     rt_log(2, "%s(%zu) = %p", api, size, *ptr);
     return cudaSuccess;
 }
@@ -193,6 +207,7 @@ cudaError_t rt_free_locked(void *ptr, const char *api)
     emu_alloc_kind kind;
     if (t && !t->registered && (t->kind == EMU_ALLOC_DEVICE || t->kind == EMU_ALLOC_MANAGED)) {
         rt_mempool_forget(t->addr);
+        forget_for_checks(t->addr);
         emu_device_free(t->addr);
         untrack(t);
         rt_log(2, "%s(%p)", api, ptr);

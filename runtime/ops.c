@@ -36,6 +36,12 @@ static cudaError_t run_copy(const rt_copy *c)
         e = still_there(c->src, sspan, "source");
     if (e != cudaSuccess)
         return e;
+    if (rt_g.check && c->dst_device)   /* initcheck: copied bytes count as written */
+        for (size_t z = 0; z < c->depth; z++)
+            for (size_t y = 0; y < c->height; y++)
+                timing_check_host_write(rt_g.check,
+                                        (uint64_t)(uintptr_t)(c->dst + z * c->dslice +
+                                                              y * c->dpitch), c->width);
     if (c->dpitch == c->width && c->spitch == c->width && c->dslice == c->width * c->height &&
         c->sslice == c->width * c->height) {
         memmove(c->dst, c->src, dspan);
@@ -60,6 +66,8 @@ static cudaError_t run_fill(const rt_fill *f)
     for (size_t z = 0; z < f->depth; z++)
         for (size_t y = 0; y < f->height; y++) {
             char *row = f->dst + z * f->slice + y * f->pitch;
+            if (rt_g.check)   /* initcheck: filled bytes count as written */
+                timing_check_host_write(rt_g.check, (uint64_t)(uintptr_t)row, bytes);
             if (f->elem == 1) {
                 memset(row, (int)(f->value & 0xff), bytes);
             } else if (f->elem == 2) {

@@ -30,7 +30,8 @@ typedef enum rt_option_kind {
     RT_OPT_CHOICE,   /* one of `choices` ("a|b|c") */
     RT_OPT_UINT,     /* a non-negative integer, or "auto" where the default is "auto" */
     RT_OPT_BOOL,     /* on/off (also 1/0, yes/no, true/false) */
-    RT_OPT_TEXT      /* free text (a file name, a specification) */
+    RT_OPT_TEXT,     /* free text (a file name, a specification) */
+    RT_OPT_LIST      /* a comma list of `choices` ("racecheck,initcheck") */
 } rt_option_kind;
 
 typedef struct rt_option {
@@ -38,7 +39,7 @@ typedef struct rt_option {
     const char *env;          /* PTXSIM_... */
     const char *def;          /* default, as text */
     rt_option_kind kind;
-    const char *choices;      /* RT_OPT_CHOICE: "interp|jit" */
+    const char *choices;      /* RT_OPT_CHOICE and RT_OPT_LIST: "interp|jit" */
     const char *implemented;  /* values that work today ("interp"); NULL = all */
     const char *flag_value;   /* value of a bare --name, or NULL when a value is required */
     const char *help;

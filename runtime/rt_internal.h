@@ -30,6 +30,12 @@ typedef struct rt_config {
     char fault_inject[128];
     char trace[256];
     char timeline[256];     /* --timeline: "off" or a file */
+    unsigned checks;            /* --check: TIMING_CHECK_* bits */
+    char check_report[256];     /* --check-report: JSON file, "" = none */
+    int error_exitcode;         /* --error-exitcode (0: the program's own status) */
+    char record[256];           /* --record: file, "" = none */
+    char replay[256];           /* --replay: file, "" = none */
+    char watch[256];            /* --watch: the specification, "" = none */
 } rt_config;
 
 /* compare.c: runs launch L on the reference and the primary executor from one snapshot of
@@ -197,6 +203,10 @@ typedef struct rt_state {
     emu_mem_policy *policy;
     timing_trace *trace;         /* --trace: every launch's events, or NULL */
     timing_timeline *timeline;   /* --timeline: the cycle model's schedule, or NULL */
+    timing_check *check;         /* --check: the checks, or NULL */
+    timing_record *record;       /* --record, or NULL */
+    timing_replay *replay;       /* --replay, or NULL */
+    timing_watch *watch;         /* --watch, or NULL */
 } rt_state;
 
 extern rt_state rt_g;
@@ -470,6 +480,11 @@ void rt_event_note_record(cudaEvent_t event, uint64_t seq);
 
 /* Writes the per-kernel report to PTXSIM_STATS (called at exit). */
 void rt_stats_report(void);
+/* Prints the --check summary and report (at exit) and ends the process with
+ * --error-exitcode when a check found errors. */
+void rt_check_finish(void);
+/* Writes the --record file (at exit). */
+void rt_record_finish(void);
 /* Finishes the --trace file (at exit). */
 void rt_trace_finish(void);
 /* Writes the --timeline file (at exit). */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 rt_state rt_g = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -32,9 +33,41 @@ static void init(void)
     rt_g.limits[cudaLimitMaxL2FetchGranularity] = 64;
     rt_g.limits[cudaLimitPersistingL2CacheSize] = 0;
     rt_context_reserve(rt_g.limits[cudaLimitPrintfFifoSize], rt_g.limits[cudaLimitStackSize]);
+    if (rt_g.cfg.checks) {
+        /* registered before the other exit handlers, so it runs after them: the summary is
+         * the last thing the program prints, and an --error-exitcode exit skips nothing */
+        rt_g.check = timing_check_create(rt_g.cfg.checks);
+        if (!rt_g.check) {
+            fprintf(stderr, "ptxsim: --check: out of host memory\n");
+            exit(2);
+        }
+        atexit(rt_check_finish);
+    }
     /* --timing's summary goes to stderr when no --stats destination is named */
     if (rt_g.cfg.stats[0] || rt_g.cfg.timing)
         atexit(rt_stats_report);
+    if (rt_g.cfg.watch[0]) {
+        char err[512];
+        if (!(rt_g.watch = timing_watch_create(rt_g.cfg.watch, stderr, err, sizeof err))) {
+            fprintf(stderr, "ptxsim: --watch=%s: %s\n", rt_g.cfg.watch, err);
+            exit(2);
+        }
+    }
+    if (rt_g.cfg.record[0] || rt_g.cfg.replay[0]) {
+        char err[512];
+        if (rt_g.cfg.record[0] && !(rt_g.record = timing_record_open(rt_g.cfg.record, err,
+                                                                   sizeof err))) {
+            fprintf(stderr, "ptxsim: --record=%s: %s\n", rt_g.cfg.record, err);
+            exit(2);
+        }
+        if (rt_g.cfg.replay[0] && !(rt_g.replay = timing_replay_open(rt_g.cfg.replay, err,
+                                                                   sizeof err))) {
+            fprintf(stderr, "ptxsim: --replay=%s: %s\n", rt_g.cfg.replay, err);
+            exit(2);
+        }
+        if (rt_g.record)
+            atexit(rt_record_finish);
+    }
     if (rt_g.cfg.trace[0] && strcmp(rt_g.cfg.trace, "off") != 0) {
         char err[256];
         rt_g.trace = timing_trace_open(rt_g.cfg.trace, err, sizeof err);
@@ -173,4 +206,29 @@ void rt_trace_finish(void)
     if (t && !timing_trace_close(t))
         fprintf(stderr, "ptxsim: the trace file %s could not be written completely\n",
                 rt_g.cfg.trace);
+}
+
+void rt_check_finish(void)
+{
+    pthread_mutex_lock(&rt_g.lock);
+    timing_check *c = rt_g.check;
+    pthread_mutex_unlock(&rt_g.lock);
+    if (!c)
+        return;
+    uint64_t errors = timing_check_finish(c, stderr, rt_g.cfg.check_report);
+    if (errors && rt_g.cfg.error_exitcode) {
+        fflush(NULL);
+        _exit(rt_g.cfg.error_exitcode);
+    }
+}
+
+void rt_record_finish(void)
+{
+    pthread_mutex_lock(&rt_g.lock);
+    timing_record *r = rt_g.record;
+    rt_g.record = NULL;
+    pthread_mutex_unlock(&rt_g.lock);
+    if (r && !timing_record_close(r))
+        fprintf(stderr, "ptxsim: the recording %s could not be written completely\n",
+                rt_g.cfg.record);
 }

@@ -14,9 +14,9 @@
 #   full (make check): the unit binaries built with ASan and UBSan ($B/asan/tests), both
 #     runtime variants of every CUDA program, every suite.
 #   quick (make check-quick, PTXSIM_QUICK=1): the unit binaries without ASan ($B/tests/unit),
-#     one variant of each CUDA program (shared unless it lists only static), and the GPU-Racey
-#     determinism suite and the timing suite. About 3 minutes on two cores; `make mutants` runs
-#     it per mutant.
+#     one variant of each CUDA program (shared unless it lists only static), the GPU-Racey
+#     determinism suite, the timing suite and the checks suite (--check, --record/--replay,
+#     --watch). About 3 minutes on two cores; `make mutants` runs it per mutant.
 # Independent work runs $JOBS at a time (unit binaries, CUDA programs, suites); results are
 # reported in a fixed order. CUDA programs come from the build cache of tests/cuda_cache.sh,
 # keyed by their sources and nvcc arguments.
@@ -278,7 +278,8 @@ maybe_stop
 
 # ---------------------------------------------------------------- other suites
 # Any tests/suites/*.sh prints its own "PASS name" / "FAIL name" lines. The quick mode runs
-# only the determinism suite.
+# only the determinism suite and the checks suite (which then leaves out its sweep of every
+# CUDA program under racecheck).
 exec_suite() {
     local suite=$1 name rc
     name=$(basename "$suite" .sh)
@@ -325,7 +326,8 @@ for suite in tests/suites/*.sh; do
     [ -e "$suite" ] || continue
     [ -n "$FILTER" ] && [[ $suite != *"$FILTER"* ]] && continue
     [ "$QUICK" = 1 ] && [ "$(basename "$suite")" != determinism.sh ] &&
-        [ "$(basename "$suite")" != timing.sh ] && continue
+        [ "$(basename "$suite")" != timing.sh ] && [ "$(basename "$suite")" != checks.sh ] &&
+        continue
     suites+=("$suite")
 done
 if [ ${#suites[@]} -gt 0 ]; then

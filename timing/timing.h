@@ -159,6 +159,68 @@ void timing_stats_add(timing_stats *a, const timing_stats *b);
  * unless it is NULL. */
 void timing_stats_print(FILE *out, const char *name, const timing_stats *s);
 
+/* ---------------------------------------------------------------- correctness checks
+ * (timing/check/): `--check=racecheck,initcheck,synccheck,memcheck`, reported the way
+ * compute-sanitizer reports them. One timing_check lives for the process; each launch runs
+ * under the memory policy timing_check_begin returns (it observes every access, barrier and
+ * fence of the grid and passes them on to the launch's own policy). */
+enum {
+    TIMING_CHECK_MEM = 1,     /* memcheck: the emulator's fault reports, counted */
+    TIMING_CHECK_RACE = 2,    /* racecheck: happens-before races in global and shared memory */
+    TIMING_CHECK_INIT = 4,    /* initcheck: reads of device memory never written */
+    TIMING_CHECK_SYNC = 8     /* synccheck: misuse of barriers and warp-synchronous masks */
+};
+typedef struct timing_check timing_check;
+/* NULL when out of memory. */
+timing_check *timing_check_create(unsigned kinds);
+/* The policy to run launch L under (L->policy below it), or NULL when out of memory; `kernel`
+ * is the kernel's name for reports. One launch at a time. */
+emu_mem_policy *timing_check_begin(timing_check *c, const emu_launch *L, const char *kernel);
+/* Ends the launch begun last: prints the hazards it found first on out. */
+void timing_check_end(timing_check *c, FILE *out);
+/* memcheck: a kernel fault (already reported by the runtime) counts as an error. */
+void timing_check_fault(timing_check *c);
+/* initcheck: device memory [addr, addr+n) was allocated (uninitialised) or written by the host
+ * (cudaMemcpy, cudaMemset, ...). */
+void timing_check_alloc(timing_check *c, uint64_t addr, uint64_t n);
+void timing_check_host_write(timing_check *c, uint64_t addr, uint64_t n);
+/* --watch=SYMBOL|ADDRESS[:LEN][:rw]: every write (and with rw every read) of those bytes, with
+ * thread, PTX and source line, old and new bytes, printed on out as it is performed. NULL with
+ * a reason when spec is malformed. */
+typedef struct timing_watch timing_watch;
+timing_watch *timing_watch_create(const char *spec, FILE *out, char *err, size_t errlen);
+/* The policy to run launch L under (L->policy below it), or NULL when nothing of L's module is
+ * watched (a symbol it does not define). */
+emu_mem_policy *timing_watch_begin(timing_watch *w, const emu_launch *L, const char *kernel);
+/* The summary lines (one per kind checked, then the error summary) on out, and the JSON report
+ * to json_path unless NULL; returns the number of errors (hazard pairs, uninitialised reads,
+ * sync errors, faults). */
+uint64_t timing_check_finish(timing_check *c, FILE *out, const char *json_path);
+
+/* ---------------------------------------------------------------- record and replay
+ * (timing/replay/): --record=FILE logs the order of every launch's memory operations (any
+ * --threads and --seed, determinism off); --replay=FILE runs each launch in that order on one
+ * host thread, refusing a program or an input that differ from the recorded ones. */
+typedef struct timing_record timing_record;
+timing_record *timing_record_open(const char *path, char *err, size_t errlen);
+/* The policy to run launch L under while recording it (L->policy below it); NULL when out of
+ * memory. One launch at a time. */
+emu_mem_policy *timing_record_begin(timing_record *r, const emu_launch *L, const char *kernel);
+/* Ends the launch begun last, with the fault it ended with (NULL: none). */
+void timing_record_end(timing_record *r, const emu_fault *fault);
+/* Compresses the log into the file; false when it could not be written whole. */
+bool timing_record_close(timing_record *r);
+
+typedef struct timing_replay timing_replay;
+/* NULL with a reason when the file is no recording or the executable differs. */
+timing_replay *timing_replay_open(const char *path, char *err, size_t errlen);
+void timing_replay_close(timing_replay *r);
+/* Runs g as the recording's next launch, instead of timing_run_grid: true when it completed
+ * (false with the fault in emu_grid_fault(g), as timing_run_grid); *diverged and a reason in why
+ * when the launch, its input or its run differ from the recording. */
+bool timing_replay_grid(timing_replay *r, emu_grid *g, const timing_engine_config *cfg,
+                        const char *kernel, char *why, size_t whylen, bool *diverged);
+
 /* ---------------------------------------------------------------- observers of the event stream
  * (timing/observe/) */
 

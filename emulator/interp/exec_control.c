@@ -244,7 +244,25 @@ static void x_bar(emu_ctx *c, const emu_uop *u)
         all = p == c->mask;
         any = p != 0;
     }
+    emu_mem_policy *pol = c->g->launch.policy;
+    if (pol->barrier)
+        pol->barrier(pol, c->w, (uint32_t)id, (uint32_t)count, !arrive, c->mask,
+                     (uint16_t)c->f->index, c->pc);
     emu_barrier_arrive(c, (uint32_t)id, (uint32_t)count, !arrive, popc, all, any);
+}
+
+/* bar.warp.sync: the lanes of a warp execute in lockstep here, so it has no effect on
+ * execution; a policy that orders memory (the race checker) learns of it. */
+static void x_warp_sync(emu_ctx *c, const emu_uop *u)
+{
+    emu_mem_policy *pol = c->g->launch.policy;
+    if (!pol->barrier) return;
+    const ptx_instr *in = u->in;
+    uint32_t members = in->nops > 0 ? (uint32_t)emu_read(c, &in->ops[0], __builtin_ctz(c->mask),
+                                                        PTX_TYPE_U32)
+                                    : 0xffffffffu;
+    pol->barrier(pol, c->w, EMU_WARP_BARRIER, members, true, c->mask,
+                 (uint16_t)c->f->index, c->pc);
 }
 
 /* barrier.cluster.{arrive,wait}: a cluster is one CTA here. The arrive needs no action; the
@@ -272,8 +290,8 @@ emu_exec_fn emu_select_control(emu_code *code, emu_uop *u)
     case PTX_OP_NANOSLEEP: return x_yield;
     case PTX_OP_PMEVENT:
     case PTX_OP_SETMAXNREG:
-    case PTX_OP_GRIDDEPCONTROL:
-    case PTX_OP_BAR_WARP_SYNC: return x_nop;
+    case PTX_OP_GRIDDEPCONTROL: return x_nop;
+    case PTX_OP_BAR_WARP_SYNC: return x_warp_sync;
     case PTX_OP_BAR:
     case PTX_OP_BARRIER:
         if (ptx_instr_has(in, PTX_SFX_CLUSTER) || in->scope == PTX_SFX_CLUSTER) {

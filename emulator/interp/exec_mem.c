@@ -104,10 +104,35 @@ static const emu_opd *fast_regs(const emu_ctx *c, const emu_opd *o, unsigned vec
     return e;
 }
 
+/* An observing policy (EMU_POLICY_OBSERVER) learns of a plain access the fast path performed:
+ * one piece per lane, shared addresses as offsets in the CTA's window. Strong accesses
+ * (volatile, relaxed, acquire, release) take the general path, where the policy orders them. */
+static bool observable(const emu_ctx *c, const emu_uop *u)
+{
+    return !c->observed_mem || (!u->in->sem && !(u->in->flags & PTX_F(VOLATILE)));
+}
+
+static void observe(emu_ctx *c, const emu_uop *u, uint8_t kind, unsigned size, uint8_t *const *p)
+{
+    emu_mem_seg segs[EMU_WARP_SIZE];
+    uint32_t n = 0;
+    uint8_t sp = u->in->space == PTX_SPACE_SHARED ? PTX_SPACE_SHARED : PTX_SPACE_GLOBAL;
+    for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        uint64_t a = sp == PTX_SPACE_SHARED ? (uint64_t)(p[l] - c->cta->smem)
+                                            : (uint64_t)(uintptr_t)p[l];
+        segs[n++] = (emu_mem_seg){ a, size, 0, (uint8_t)l };
+    }
+    emu_mem_op op = { .kind = kind, .space = sp, .cls = u->cls, .func = (uint16_t)c->f->index,
+                      .mask = c->mask, .pc = c->pc, .nseg = n, .seg = segs };
+    emu_mem_policy *pol = c->g->launch.policy;
+    pol->observe(pol, c->w, &op);
+}
+
 static bool ld_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned vec)
 {
     const emu_opd *ao = &u->opd[1];
-    if (!c->direct_mem || !(ao->flags & EMU_OPD_F_BASE_REG)) return false;
+    if (!c->direct_mem || !(ao->flags & EMU_OPD_F_BASE_REG) || !observable(c, u)) return false;
     const emu_opd *e = fast_regs(c, &u->opd[0], vec, es, false);
     uint8_t *p[EMU_WARP_SIZE];
     /* a vector is aligned to its whole size (PTX ISA, vector data types) */
@@ -125,13 +150,14 @@ static bool ld_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned vec)
                 row[l] = __atomic_load_n((const uint64_t *)(p[l] + 8 * k), __ATOMIC_RELAXED);
             }
     }
+    if (c->observed_mem) observe(c, u, EMU_MEM_LOAD, es * vec, p);
     return true;
 }
 
 static bool st_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned vec)
 {
     const emu_opd *ao = &u->opd[0];
-    if (!c->direct_mem || !(ao->flags & EMU_OPD_F_BASE_REG)) return false;
+    if (!c->direct_mem || !(ao->flags & EMU_OPD_F_BASE_REG) || !observable(c, u)) return false;
     const emu_opd *e = fast_regs(c, &u->opd[1], vec, es, true);
     uint8_t *p[EMU_WARP_SIZE];
     if (!e || !fast_lanes(c, u, ao, es * vec, p)) return false;
@@ -149,6 +175,7 @@ static bool st_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned vec)
                 __atomic_store_n((uint64_t *)(p[l] + 8 * k), v[l], __ATOMIC_RELAXED);
             }
     }
+    if (c->observed_mem) observe(c, u, EMU_MEM_STORE, es * vec, p);
     return true;
 }
 
@@ -159,7 +186,7 @@ static bool st_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned vec)
 static bool ld_param_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned vec)
 {
     const emu_opd *ao = &u->opd[1], *d = &u->opd[0];
-    if (!c->direct_mem || !c->fn->is_entry || es > 8) return false;
+    if (!c->param_fast || !c->fn->is_entry || es > 8) return false;
     if (ao->kind != EMU_OPD_SYM && !(ao->kind == EMU_OPD_ADDR && (ao->flags & EMU_OPD_F_BASE_SYM)))
         return false;
     uint8_t sp;
@@ -382,7 +409,7 @@ static void x_cp_async(emu_ctx *c, const emu_uop *u)
 static void x_fence(emu_ctx *c, const emu_uop *u)
 {
     emu_mem_op op = { .kind = EMU_MEM_FENCE, .space = PTX_SPACE_GLOBAL, .cls = u->cls,
-                      .mask = c->mask, .pc = c->pc };
+                      .func = (uint16_t)c->f->index, .mask = c->mask, .pc = c->pc };
     emu_mem_policy *pol = c->g->launch.policy;
     switch (pol->access(pol, c->w, &op)) {
     case EMU_MEM_DONE: break;

@@ -404,10 +404,19 @@ static void x_tensor_load(emu_ctx *c, const emu_uop *u)
         }
     }
     if (!emu_acc_run(&A, 1)) goto out;
+    emu_mem_policy *pol = c->g->launch.policy;
     for (size_t i = 0; i < runs.n; i++) {
         const tensor_run *r = &runs.v[i];
         if (r->piece >= 0) memcpy(r->smem, emu_acc_data(&A, &A.p[r->piece]), r->len);
         else memcpy(r->smem, fill[r->lane], r->len);
+        if (pol->observe) {
+            /* the copy's shared-memory side, written here, for a policy that observes it */
+            emu_mem_seg seg = { (uint64_t)(r->smem - c->cta->smem), r->len, 0, r->lane };
+            emu_mem_op op = { .kind = EMU_MEM_STORE, .space = PTX_SPACE_SHARED, .cls = u->cls,
+                              .func = (uint16_t)c->f->index, .mask = 1u << r->lane,
+                              .pc = c->pc, .nseg = 1, .seg = &seg };
+            pol->observe(pol, c->w, &op);
+        }
     }
     for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
@@ -621,7 +630,7 @@ static void x_tensormap_cp(emu_ctx *c, const emu_uop *u)
     }
     if (!emu_acc_run(&A, 16)) goto out;
     emu_mem_op op = { .kind = EMU_MEM_FENCE, .space = PTX_SPACE_GLOBAL, .cls = u->cls,
-                      .mask = c->mask, .pc = c->pc };
+                      .func = (uint16_t)c->f->index, .mask = c->mask, .pc = c->pc };
     emu_mem_policy *pol = c->g->launch.policy;
     emu_mem_outcome r = pol->access(pol, c->w, &op);
     if (r == EMU_MEM_DONE_STOP) c->stop = EMU_STOP_MEMORDER;

@@ -29,25 +29,59 @@ typedef struct warp_form {
 
 /* The lanes' participating sets. Returns true when they are all the same (the usual case),
  * with that set in *one; else fills mem for the lanes of c->mask. */
+/* A policy that checks synchronisation (--check=synccheck) learns which lanes the member
+ * masks named. */
+static void tell_members(emu_ctx *c, const emu_uop *u, uint32_t named)
+{
+    emu_mem_policy *pol = c->g->launch.policy;
+    if (pol->barrier && u->form && ((const warp_form *)u->form)->member_opd >= 0)
+        pol->barrier(pol, c->w, EMU_WARP_MEMBERS, named, false, c->mask, (uint16_t)c->f->index,
+                     c->pc);
+}
+
 static bool members(emu_ctx *c, const emu_uop *u, uint32_t *one, uint32_t mem[EMU_WARP_SIZE])
 {
     const warp_form *f = u->form;
     if (f->members_fixed) {
         *one = c->mask & f->member_bits;
+        tell_members(c, u, f->member_bits);
         return true;
     }
     uint64_t buf[EMU_WARP_SIZE];
     const uint64_t *m = emu_src(c, emu_uop_opd(u, (unsigned)f->member_opd), PTX_TYPE_B32, buf);
-    LANES(c) mem[L_] = c->mask & (uint32_t)m[L_];
+    uint32_t named = 0;
+    LANES(c) {
+        mem[L_] = c->mask & (uint32_t)m[L_];
+        named |= (uint32_t)m[L_];
+    }
+    tell_members(c, u, named);
     return false;
 }
 
 /* ---------------------------------------------------------------- shfl */
 
+/* A shuffle reads no participating set, but a checking policy still learns its masks. */
+static void shfl_members(emu_ctx *c, const emu_uop *u)
+{
+    const warp_form *f = u->form;
+    if (!c->g->launch.policy->barrier || f->member_opd < 0) return;
+    uint32_t named = 0;
+    if (f->members_fixed) {
+        named = f->member_bits;
+    } else {
+        uint64_t buf[EMU_WARP_SIZE];
+        const uint64_t *m = emu_src(c, emu_uop_opd(u, (unsigned)f->member_opd), PTX_TYPE_B32,
+                                    buf);
+        LANES(c) named |= (uint32_t)m[L_];
+    }
+    tell_members(c, u, named);
+}
+
 /* shfl{.sync}.mode.b32 d{|p}, a, b, c{, membermask}: operands d = 0, p = 1, a = ndst. */
 static inline __attribute__((always_inline)) void shfl(emu_ctx *c, const emu_uop *u, int mode)
 {
     const warp_form *f = u->form;
+    shfl_members(c, u);
     unsigned ia = f->ndst;
     uint64_t ba[EMU_WARP_SIZE], bb[EMU_WARP_SIZE], bc[EMU_WARP_SIZE], d[EMU_WARP_SIZE];
     const uint64_t *a = emu_src(c, emu_uop_opd(u, ia), PTX_TYPE_B32, ba);
@@ -74,6 +108,7 @@ static void x_shfl_idx(emu_ctx *c, const emu_uop *u) { shfl(c, u, PTX_SFX_IDX); 
 static void x_shfl_fixed(emu_ctx *c, const emu_uop *u)
 {
     const warp_form *f = u->form;
+    shfl_members(c, u);
     uint64_t ba[EMU_WARP_SIZE], tmp[EMU_WARP_SIZE];
     const uint64_t *a = emu_src(c, emu_uop_opd(u, f->ndst), PTX_TYPE_B32, ba);
     uint64_t *d = emu_dst(c, &u->opd[0], PTX_TYPE_B32);

@@ -277,7 +277,8 @@ static uint32_t build_op(emu_access *A, uint8_t sp, emu_mem_seg *segs, emu_mem_o
     uint8_t *scratch = A->data;
     *op = (emu_mem_op){
         .kind = A->kind, .space = sp, .aop = A->aop, .atype = A->atype,
-        .cls = A->c->u ? A->c->u->cls : EMU_CLS_MISC, .mask = mask, .pc = A->c->pc, .nseg = n,
+        .cls = A->c->u ? A->c->u->cls : EMU_CLS_MISC, .func = (uint16_t)A->c->f->index,
+        .mask = mask, .pc = A->c->pc, .nseg = n,
         .seg = segs, .data = scratch,
     };
     if (A->kind == EMU_MEM_ATOMIC && A->n) {
@@ -363,7 +364,8 @@ bool emu_acc_perform(emu_access *A)
 bool emu_policy_call(emu_ctx *c)
 {
     emu_mem_op op = { .kind = EMU_MEM_CALL, .space = PTX_SPACE_GLOBAL,
-                      .cls = c->u ? c->u->cls : EMU_CLS_CALL, .mask = c->mask, .pc = c->pc };
+                      .cls = c->u ? c->u->cls : EMU_CLS_CALL, .func = (uint16_t)c->f->index,
+                      .mask = c->mask, .pc = c->pc };
     emu_access A = { .c = c };
     bool stop_after = false;
     bool ok = ask(&A, &op, &stop_after);

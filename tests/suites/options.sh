@@ -68,8 +68,22 @@ refused engine jit interp
 refused igpu on off
 refused tm kilotm off
 refused fault-inject "warp=3" off
+refused check "tsan" racecheck
 # (--trace is built: tests/suites/event_observers.sh runs it; --timing is built:
-# tests/suites/timing.sh runs it and checks that --timing --det=gpudet is refused)
+# tests/suites/timing.sh runs it and checks that --timing --det=gpudet is refused; --check,
+# --record and --replay: tests/suites/checks.sh)
+
+# record and replay: one at a time, without determinism and without compare mode
+for combo in "--record=$LOGS/a.rec --replay=$LOGS/a.rec" "--record=$LOGS/a.rec --engine=compare" \
+             "--replay=$LOGS/a.rec --det=gpudet" "--check=racecheck --det=gpudet" \
+             "--watch=g_data --det=gpudet" "--record=$LOGS/a.rec --timing" \
+             "--replay=$LOGS/a.rec --timing"; do
+    # shellcheck disable=SC2086
+    out=$("$PTXSIM" run $combo -- $prog ran 2>&1); rc=$?
+    [ "$rc" -eq 2 ] && ! grep -q '^ran' <<<"$out" && grep -q 'cannot be combined' <<<"$out" &&
+        echo "PASS options/refused_${combo// /_}" ||
+        echo "FAIL options/refused_${combo// /_}: exit $rc, $out"
+done
 
 # a combination that cannot work: compare mode cannot snapshot host memory kernels write
 out=$("$PTXSIM" run --engine=compare --pageable-memory-access=on -- $prog ran 2>&1); rc=$?
