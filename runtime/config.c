@@ -45,7 +45,8 @@ const rt_option rt_options[] = {
      "--det=gpudet"},
     {"timing", "PTXSIM_TIMING", "off", RT_OPT_BOOL, NULL, NULL, "on",
      "cycle-level timing model of the GPU (--gpu picks it): cycles, IPC, stall reasons, "
-     "caches and DRAM per kernel; not yet with --det=gpudet"},
+     "caches and DRAM per kernel (with --det=gpudet: GPUDet runs the grid, the model times "
+     "what each warp executed)"},
     {"gpu", "PTXSIM_GPU", "a100", RT_OPT_CHOICE, "gtx480|titanv|v100|rtx2080ti|a100|rtx4090|h100", NULL,
      NULL, "GPU model: device properties and timing configuration; or a path (with a '/') to a "
      "description file, a changed copy of one of timing/configs/*.gpu"},
@@ -251,16 +252,6 @@ bool rt_config_check_environment(char *err, size_t errlen)
         !(timing && parse_bool(timing, &on) && on)) {
         snprintf(err, errlen, "--timeline=%s needs --timing: it is the cycle model's schedule",
                  timeline);
-        return false;
-    }
-    /* The cycle model runs warps in the simulated hardware's order; GPUDet's quanta, store
-     * buffers and serial mode are not timed by it yet. */
-    const char *det = getenv("PTXSIM_DET");
-    if (timing && parse_bool(timing, &on) && on && det && strcmp(det, "off") != 0) {
-        snprintf(err, errlen, "--timing cannot be combined with --det=%s yet: the cycle model "
-                 "does not time GPUDet's quanta, store buffers and serial mode (with --timing "
-                 "alone every run is already deterministic: warps run in simulated cycle order "
-                 "on one host thread)", det);
         return false;
     }
     return true;

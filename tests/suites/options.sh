@@ -69,7 +69,7 @@ refused igpu on off
 refused tm kilotm off
 refused fault-inject "warp=3" off
 # (--trace is built: tests/suites/event_observers.sh runs it; --timing is built:
-# tests/suites/timing.sh runs it and checks that --timing --det=gpudet is refused)
+# tests/suites/timing.sh runs it, with --det=gpudet too)
 
 # a combination that cannot work: compare mode cannot snapshot host memory kernels write
 out=$("$PTXSIM" run --engine=compare --pageable-memory-access=on -- $prog ran 2>&1); rc=$?
