@@ -4,7 +4,8 @@
 #     slots, caches, DRAM) on 1, 2 and 4 host threads, with a scheduling seed, and under
 #     --engine=compare (where the step and block executors must also agree with each other);
 #   - the microbenchmarks of bench/micro show what a GPU shows, on gtx480 and v100: pointer-chase
-#     latency L1 < L2 < DRAM; a k-way shared-memory bank conflict costs k - 1 extra cycles per
+#     latency L1 < L2 < DRAM (a pure chase, p = *p, takes exactly the configured shared-memory and
+#     L1 latencies); a k-way shared-memory bank conflict costs k - 1 extra cycles per
 #     load (k wavefronts, within 15%); loads at strides 1, 2, 4, 8 floats take longer as the
 #     sectors they move grow (stride 8 moves 8 times the sectors of stride 1); 100 more
 #     dependent FMAs between two clock64 reads take exactly 100 x the configured latency (the
@@ -111,6 +112,22 @@ for gpu in gtx480 v100; do
         fi
     else
         fail "timing micro latency $gpu" "nvcc failed"
+    fi
+    # the pure pointer chase (p = *p) takes exactly the configured shared and L1 latencies per
+    # load, and L1 < L2 < DRAM
+    if exe=$(micro pointer_chase); then
+        out=$("$PTXSIM" run --timing --gpu=$gpu -- "$exe" 2>/dev/null)
+        get() { awk -v l="$1" '$1 == "chase" && $2 == l { print $3 }' <<<"$out"; }
+        conf() { awk -v k="$1" '$1 == k { print $3 }' "timing/configs/$gpu.gpu"; }
+        sh=$(get shared) l1=$(get L1) l2=$(get L2) dr=$(get DRAM)
+        if [ -n "$dr" ] && [ "$sh" = "$(conf smem_latency)" ] && [ "$l1" = "$(conf l1_latency)" ] &&
+           [ "$l1" -lt "$l2" ] && [ "$l2" -lt "$dr" ]; then
+            pass "timing micro pointer chase $gpu (shared $sh and L1 $l1 as configured < L2 $l2 < DRAM $dr)"
+        else
+            fail "timing micro pointer chase $gpu" "got: $(tr '\n' ' ' <<<"$out"); configured shared $(conf smem_latency), L1 $(conf l1_latency)"
+        fi
+    else
+        fail "timing micro pointer chase $gpu" "nvcc failed"
     fi
     if exe=$(micro bank_conflicts); then
         out=$("$PTXSIM" run --timing --gpu=$gpu -- "$exe" 2>/dev/null)
