@@ -89,31 +89,34 @@ bool tm_is_memory(uint8_t cls);
 typedef struct tm_trace_warp tm_trace_warp;
 
 typedef struct tm_warp {
-    bool occupied;            /* false: the slot is empty */
-    emu_warp *w;              /* its executor's warp (NULL when replaying a trace) */
-    const tm_trace_warp *trace;   /* replay (GPUDet): the instructions it ran, from pos */
+    /* What a scheduler's scan reads of every warp comes first, in one cache line (the scan
+     * touches each warp of the scheduler every cycle it has something to issue). */
+    _Alignas(64) bool occupied;   /* false: the slot is empty */
+    bool done;
     bool at_barrier;          /* replay: arrived at a CTA barrier, not released yet */
-    uint32_t cta;             /* index of its CTA slot on the SM */
-    uint64_t age;             /* launch order on the SM (GTO: oldest first) */
-    uint64_t ready;           /* cannot issue before (launch, its last issue, a wait) */
-    timing_slot why;          /* what it waits for until then */
     /* its next instruction as emu_warp_peek gave it, while `peeked`: it changes only when the
      * warp issues, or when a barrier of its CTA releases one of its paths */
     bool peeked;
-    emu_next_instr next;
-    uint64_t start;           /* cycle it was launched */
-    bool done;
-    /* scoreboard: registers with results in flight and when they land */
-    uint32_t nsb;
-    uint64_t sb_key[TM_SB_ENTRIES];
-    uint64_t sb_ready[TM_SB_ENTRIES];
+    timing_slot why;          /* what it waits for until `ready` */
+    uint64_t ready;           /* cannot issue before (launch, its last issue, a wait) */
+    uint64_t age;             /* launch order on the SM (GTO: oldest first) */
+    uint32_t cta;             /* index of its CTA slot on the SM */
+    uint32_t nev, pos;
+    emu_warp *w;              /* its executor's warp (NULL when replaying a trace) */
+    const tm_trace_warp *trace;   /* replay (GPUDet): the instructions it ran, from pos */
     /* The instructions its executor ran ahead and the model has not issued yet: ev[pos..nev)
      * of the warp's own event ring, which stays as it is until the warp runs again (only when
      * they are all issued). `ended`: that run ended with the warp's exit. */
     const emu_event *ev;
-    uint32_t nev, pos;
     bool ended;
+    emu_next_instr next;
+    uint64_t start;           /* cycle it was launched */
+    /* scoreboard: registers with results in flight and when they land */
+    uint32_t nsb;
+    uint64_t sb_key[TM_SB_ENTRIES];
+    uint64_t sb_ready[TM_SB_ENTRIES];
 } tm_warp;
+_Static_assert(sizeof(tm_warp) % 64 == 0, "tm_warp: whole cache lines");
 
 typedef struct tm_cta_slot {
     bool used;                /* false: free */

@@ -223,7 +223,10 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
         tm_sm *S = &M->sms[s];
         S->id = s;
         S->nwarps = M->warp_slots;
-        S->warps = calloc(M->warp_slots ? M->warp_slots : 1, sizeof *S->warps);
+        /* each warp's scan fields in one cache line (sizeof (tm_warp) is a multiple of 64) */
+        size_t wbytes = (M->warp_slots ? M->warp_slots : 1) * sizeof *S->warps;
+        S->warps = aligned_alloc(64, wbytes);
+        if (S->warps) memset(S->warps, 0, wbytes);
         S->nctas = M->ctas_per_sm;
         S->ctas = calloc(M->ctas_per_sm, sizeof *S->ctas);
         S->unit_free = calloc((size_t)M->nsched * TM_U_COUNT, sizeof *S->unit_free);

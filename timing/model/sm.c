@@ -291,12 +291,21 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
                 }
             }
             bool greedy = pick != NULL;
-            for (uint32_t j = 0; j < nq && !greedy && (gto || !pick); j++) {
-                uint32_t i = q + ((start + j) % nq) * nsched;
-                tm_warp *tw = &S->warps[i];
+            uint32_t slot = start >= nq ? start - nq : start;   /* start <= nq */
+            for (uint32_t j = 0; j < nq && !greedy && (gto || !pick); j++, slot++) {
+                if (slot == nq) slot = 0;
+                tm_warp *tw = &S->warps[q + slot * nsched];
                 if (!tw->occupied || tw->done) continue;
                 if (two && tw->age > limit) continue;
                 any = true;
+                if (tw->ready > now) {
+                    /* can_issue's first answer, without the call */
+                    if (tw->ready < why_when || why == TIMING_SLOT_IDLE) {
+                        why = tw->why;
+                        why_when = tw->ready;
+                    }
+                    continue;
+                }
                 emu_next_instr p;
                 timing_slot w2;
                 uint64_t when;
