@@ -205,6 +205,9 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
         if (now + ii > *uf) *uf = now + ii;
         if (d > done) done = d;
     }
+    /* the next event is read when the warp is next looked at, some cycles and many other
+     * warps later: ask for its first cache line now */
+    if (!tw->trace && tw->pos < tw->nev) __builtin_prefetch(&tw->ev[tw->pos]);
     scoreboard_set(tw, p, now, done);
     if (next_issue > tw->ready) tw->ready = next_issue;
     tw->why = TIMING_SLOT_CONTROL;
