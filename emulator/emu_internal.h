@@ -178,6 +178,8 @@ struct emu_ctx {
     bool control;             /* the handler rewrote the SIMT stack itself */
     bool direct_mem;          /* the policy is the direct one and nothing records events:
                                  memory fast paths may bypass the general path */
+    bool direct_events;       /* the policy is the direct one and events are recorded: the
+                                 ld/st fast paths record their lanes as the general path does */
     emu_event *ev;            /* the event of the executing instruction, or NULL */
     int stop;                 /* -1, or the emu_stop to return after this instruction */
 };

@@ -77,6 +77,7 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
     c.stop = -1;
     emu_event_sink *sink = events ? c.g->launch.events : NULL;
     c.direct_mem = c.g->launch.policy == emu_direct_policy() && !events;
+    c.direct_events = c.g->launch.policy == emu_direct_policy() && events;
     emu_stop result = EMU_STOP_BUDGET;
     uint64_t n = 0;
     while (n < budget) {
