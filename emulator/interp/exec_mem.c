@@ -184,11 +184,12 @@ static bool st_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned vec)
 /* ld.param of a kernel parameter by name ([param] or [param+imm]): the address is the same in
  * every lane, so one checked read of the launch's parameter block serves the warp. Anything
  * else (a register address, a .func's parameter in local memory, out of the block, misaligned,
- * a policy or an event consumer watching) takes the general path, which reports faults. */
+ * a policy watching) takes the general path, which reports faults; an event records the read
+ * as the general path would. */
 static bool ld_param_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned vec)
 {
     const emu_opd *ao = &u->opd[1], *d = &u->opd[0];
-    if (!c->direct_mem || !c->fn->is_entry || es > 8) return false;
+    if (!(c->direct_mem || c->direct_events) || !c->fn->is_entry || es > 8) return false;
     if (ao->kind != EMU_OPD_SYM && !(ao->kind == EMU_OPD_ADDR && (ao->flags & EMU_OPD_F_BASE_SYM)))
         return false;
     uint8_t sp;
@@ -203,6 +204,15 @@ static bool ld_param_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned ve
         if (d->kind != EMU_OPD_VEC) return false;
         n = (unsigned)d->imm < vec ? (unsigned)d->imm : vec;
         e = emu_opd_elems(c, d);
+    }
+    emu_event *ev = c->ev;
+    if (ev && !(ev->flags & EMU_EV_MEM)) {
+        /* as the general path records it: each lane reads the parameter */
+        ev->flags |= EMU_EV_MEM;
+        ev->size = (uint16_t)total;
+        ev->mem_lanes = c->mask;
+        for (uint32_t mk = c->mask; mk; mk &= mk - 1)
+            ev->addr[__builtin_ctz(mk)] = sem_generic_address(PTX_SPACE_PARAM, a);
     }
     for (unsigned k = 0; k < n; k++) {
         uint64_t x = 0, v[EMU_WARP_SIZE];
