@@ -178,10 +178,13 @@ struct emu_ctx {
     bool control;             /* the handler rewrote the SIMT stack itself */
     bool direct_mem;          /* the policy is the direct one and nothing records events:
                                  memory fast paths may bypass the general path */
-    bool param_fast;          /* nothing records events: kernel parameters are read directly
-                                 (no policy sees the parameter space) */
+    bool param_fast;          /* kernel parameters are read directly (no policy sees the
+                                 parameter space): nothing records events, or the direct
+                                 policy's fast path records them */
     bool observed_mem;        /* direct_mem, but the policy observes plain accesses after the
                                  fact (EMU_POLICY_OBSERVER) */
+    bool direct_events;       /* the policy is the direct one and events are recorded: the
+                                 ld/st fast paths record their lanes as the general path does */
     emu_event *ev;            /* the event of the executing instruction, or NULL */
     int stop;                 /* -1, or the emu_stop to return after this instruction */
 };

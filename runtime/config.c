@@ -45,7 +45,8 @@ const rt_option rt_options[] = {
      "--det=gpudet"},
     {"timing", "PTXSIM_TIMING", "off", RT_OPT_BOOL, NULL, NULL, "on",
      "cycle-level timing model of the GPU (--gpu picks it): cycles, IPC, stall reasons, "
-     "caches and DRAM per kernel; not yet with --det=gpudet"},
+     "caches and DRAM per kernel (with --det=gpudet: GPUDet runs the grid, the model times "
+     "what each warp executed)"},
     {"gpu", "PTXSIM_GPU", "a100", RT_OPT_CHOICE, "gtx480|titanv|v100|rtx2080ti|a100|rtx4090|h100", NULL,
      NULL, "GPU model: device properties and timing configuration; or a path (with a '/') to a "
      "description file, a changed copy of one of timing/configs/*.gpu"},
@@ -299,16 +300,6 @@ bool rt_config_check_environment(char *err, size_t errlen)
                  timeline);
         return false;
     }
-    /* The cycle model runs warps in the simulated hardware's order; GPUDet's quanta, store
-     * buffers and serial mode are not timed by it yet. */
-    const char *det = getenv("PTXSIM_DET");
-    if (timing && parse_bool(timing, &on) && on && det && strcmp(det, "off") != 0) {
-        snprintf(err, errlen, "--timing cannot be combined with --det=%s yet: the cycle model "
-                 "does not time GPUDet's quanta, store buffers and serial mode (with --timing "
-                 "alone every run is already deterministic: warps run in simulated cycle order "
-                 "on one host thread)", det);
-        return false;
-    }
     /* Record and replay: one at a time, without determinism (a deterministic run needs no
      * recording) and without compare mode (which runs each launch twice). */
     const char *rec = getenv("PTXSIM_RECORD"), *rep = getenv("PTXSIM_REPLAY");
@@ -338,6 +329,7 @@ bool rt_config_check_environment(char *err, size_t errlen)
     /* The checks and the watchpoint observe memory through the launch's policy; GPUDet
      * installs its own. */
     const char *check = getenv("PTXSIM_CHECK");
+    const char *det = detmode;
     const char *watch = getenv("PTXSIM_WATCH");
     if (watch && strcmp(watch, "off") != 0 && det && strcmp(det, "off") != 0) {
         snprintf(err, errlen, "--watch cannot be combined with --det=%s: it observes the memory "

@@ -83,6 +83,33 @@ static bool fast_lanes(emu_ctx *c, const emu_uop *u, const emu_opd *ao, unsigned
     return true;
 }
 
+/* Whether the ld/st fast path may take instruction u: the direct policy, and with events only
+ * where its lanes' addresses are the general path's (global, generic, shared). */
+static bool fast_allowed(const emu_ctx *c, const emu_uop *u)
+{
+    if (c->direct_mem) return true;
+    uint8_t sp = u->in->space;
+    return c->direct_events &&
+           (sp == PTX_SPACE_GLOBAL || sp == PTX_SPACE_NONE || sp == PTX_SPACE_SHARED);
+}
+
+/* The event of a fast-path access, as the general path writes it (memaccess.c): one piece of
+ * `bytes` per lane, at its generic address. */
+static void fast_event(emu_ctx *c, const emu_uop *u, unsigned bytes, uint8_t *const *p)
+{
+    emu_event *ev = c->ev;
+    if (!ev || (ev->flags & EMU_EV_MEM)) return;
+    ev->flags |= EMU_EV_MEM;
+    ev->size = (uint16_t)bytes;
+    ev->mem_lanes = c->mask;
+    bool shared = u->in->space == PTX_SPACE_SHARED;
+    for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        ev->addr[l] = shared ? sem_generic_address(PTX_SPACE_SHARED, (uint64_t)(p[l] - c->cta->smem))
+                             : (uint64_t)(uintptr_t)p[l];
+    }
+}
+
 /* The registers of a load's destination (each exactly es bytes wide) or a store's source (a
  * register at least that wide, not .b128, or an immediate): one, or a vector's elements; NULL
  * when the operand is anything else. */
@@ -132,11 +159,13 @@ static void observe(emu_ctx *c, const emu_uop *u, uint8_t kind, unsigned size, u
 static bool ld_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned vec)
 {
     const emu_opd *ao = &u->opd[1];
-    if (!c->direct_mem || !(ao->flags & EMU_OPD_F_BASE_REG) || !observable(c, u)) return false;
+    if (!fast_allowed(c, u) || !(ao->flags & EMU_OPD_F_BASE_REG) || !observable(c, u))
+        return false;
     const emu_opd *e = fast_regs(c, &u->opd[0], vec, es, false);
     uint8_t *p[EMU_WARP_SIZE];
     /* a vector is aligned to its whole size (PTX ISA, vector data types) */
     if (!e || !fast_lanes(c, u, ao, es * vec, p)) return false;
+    fast_event(c, u, es * vec, p);
     for (unsigned k = 0; k < vec; k++) {
         uint64_t *row = c->regs + e[k].row;
         if (es == 4)
@@ -157,10 +186,12 @@ static bool ld_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned vec)
 static bool st_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned vec)
 {
     const emu_opd *ao = &u->opd[0];
-    if (!c->direct_mem || !(ao->flags & EMU_OPD_F_BASE_REG) || !observable(c, u)) return false;
+    if (!fast_allowed(c, u) || !(ao->flags & EMU_OPD_F_BASE_REG) || !observable(c, u))
+        return false;
     const emu_opd *e = fast_regs(c, &u->opd[1], vec, es, true);
     uint8_t *p[EMU_WARP_SIZE];
     if (!e || !fast_lanes(c, u, ao, es * vec, p)) return false;
+    fast_event(c, u, es * vec, p);
     for (unsigned k = 0; k < vec; k++) {
         uint64_t buf[EMU_WARP_SIZE];
         const uint64_t *v = emu_src(c, &e[k], u->type, buf);
@@ -182,7 +213,8 @@ static bool st_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned vec)
 /* ld.param of a kernel parameter by name ([param] or [param+imm]): the address is the same in
  * every lane, so one checked read of the launch's parameter block serves the warp. Anything
  * else (a register address, a .func's parameter in local memory, out of the block, misaligned,
- * a policy or an event consumer watching) takes the general path, which reports faults. */
+ * a policy watching) takes the general path, which reports faults; an event records the read
+ * as the general path would. */
 static bool ld_param_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned vec)
 {
     const emu_opd *ao = &u->opd[1], *d = &u->opd[0];
@@ -201,6 +233,15 @@ static bool ld_param_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned ve
         if (d->kind != EMU_OPD_VEC) return false;
         n = (unsigned)d->imm < vec ? (unsigned)d->imm : vec;
         e = emu_opd_elems(c, d);
+    }
+    emu_event *ev = c->ev;
+    if (ev && !(ev->flags & EMU_EV_MEM)) {
+        /* as the general path records it: each lane reads the parameter */
+        ev->flags |= EMU_EV_MEM;
+        ev->size = (uint16_t)total;
+        ev->mem_lanes = c->mask;
+        for (uint32_t mk = c->mask; mk; mk &= mk - 1)
+            ev->addr[__builtin_ctz(mk)] = sem_generic_address(PTX_SPACE_PARAM, a);
     }
     for (unsigned k = 0; k < n; k++) {
         uint64_t x = 0, v[EMU_WARP_SIZE];

@@ -80,7 +80,8 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
     c.direct_mem = (c.g->launch.policy == emu_direct_policy() ||
                     (wants & (EMU_POLICY_PASSTHROUGH | EMU_POLICY_OBSERVER))) && !events;
     c.observed_mem = c.direct_mem && (wants & EMU_POLICY_OBSERVER);
-    c.param_fast = !events;
+    c.direct_events = c.g->launch.policy == emu_direct_policy() && events;
+    c.param_fast = !events || c.direct_events;
     emu_stop result = EMU_STOP_BUDGET;
     uint64_t n = 0;
     while (n < budget) {

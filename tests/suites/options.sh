@@ -70,7 +70,7 @@ refused tm kilotm off
 refused fault-inject "warp=3" off
 refused check "tsan" racecheck
 # (--trace is built: tests/suites/event_observers.sh runs it; --timing is built:
-# tests/suites/timing.sh runs it and checks that --timing --det=gpudet is refused; --check,
+# tests/suites/timing.sh runs it, with --det=gpudet too; --check,
 # --record and --replay: tests/suites/checks.sh)
 
 # record and replay: one at a time, without determinism and without compare mode

@@ -4,7 +4,8 @@
 #     slots, caches, DRAM) on 1, 2 and 4 host threads, with a scheduling seed, and under
 #     --engine=compare (where the step and block executors must also agree with each other);
 #   - the microbenchmarks of bench/micro show what a GPU shows, on gtx480 and v100: pointer-chase
-#     latency L1 < L2 < DRAM; a k-way shared-memory bank conflict costs k - 1 extra cycles per
+#     latency L1 < L2 < DRAM (a pure chase, p = *p, takes exactly the configured shared-memory and
+#     L1 latencies); a k-way shared-memory bank conflict costs k - 1 extra cycles per
 #     load (k wavefronts, within 15%); loads at strides 1, 2, 4, 8 floats take longer as the
 #     sectors they move grow (stride 8 moves 8 times the sectors of stride 1); 100 more
 #     dependent FMAs between two clock64 reads take exactly 100 x the configured latency (the
@@ -17,7 +18,8 @@
 #   - --timeline: a slice per launch and per CTA, consistent with the statistics, the same
 #     from compare mode; refused without --timing;
 #   - --gpu=FILE: a changed copy of a configuration is used, a broken one refused;
-#   - --timing with --det=gpudet is refused (not built yet).
+#   - --det=gpudet: GPUDet's results, the model's statistics the same over threads, seeds and
+#     compare mode (details above that section).
 # Environment: B (build dir), NVCC, PTXSIM_CUDA_CACHE.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -110,6 +112,22 @@ for gpu in gtx480 v100; do
         fi
     else
         fail "timing micro latency $gpu" "nvcc failed"
+    fi
+    # the pure pointer chase (p = *p) takes exactly the configured shared and L1 latencies per
+    # load, and L1 < L2 < DRAM
+    if exe=$(micro pointer_chase); then
+        out=$("$PTXSIM" run --timing --gpu=$gpu -- "$exe" 2>/dev/null)
+        get() { awk -v l="$1" '$1 == "chase" && $2 == l { print $3 }' <<<"$out"; }
+        conf() { awk -v k="$1" '$1 == k { print $3 }' "timing/configs/$gpu.gpu"; }
+        sh=$(get shared) l1=$(get L1) l2=$(get L2) dr=$(get DRAM)
+        if [ -n "$dr" ] && [ "$sh" = "$(conf smem_latency)" ] && [ "$l1" = "$(conf l1_latency)" ] &&
+           [ "$l1" -lt "$l2" ] && [ "$l2" -lt "$dr" ]; then
+            pass "timing micro pointer chase $gpu (shared $sh and L1 $l1 as configured < L2 $l2 < DRAM $dr)"
+        else
+            fail "timing micro pointer chase $gpu" "got: $(tr '\n' ' ' <<<"$out"); configured shared $(conf smem_latency), L1 $(conf l1_latency)"
+        fi
+    else
+        fail "timing micro pointer chase $gpu" "nvcc failed"
     fi
     if exe=$(micro bank_conflicts); then
         out=$("$PTXSIM" run --timing --gpu=$gpu -- "$exe" 2>/dev/null)
@@ -261,11 +279,73 @@ else
     fail "timing --gpu=FILE refuses a broken description" "exit $rc: $(head -n 2 <<<"$out")"
 fi
 
-# ---------------------------------------------------------------- what is refused
-exe=$(cuda_test_build tests/cuda/vector_add.cu shared "$work/va.build.log")
-out=$("$PTXSIM" run --timing --det=gpudet -- "$exe" 2>&1); rc=$?
-if [ $rc -ne 0 ] && grep -q "cannot be combined with --det=gpudet" <<<"$out"; then
-    pass "timing refuses --det=gpudet (not built yet)"
+# ---------------------------------------------------------------- --det=gpudet
+# GPUDet runs the grid (its results stay GPUDet's), the model times what each warp executed:
+# the statistics are the same over threads 1/2/4, two seeds and compare mode; for programs
+# without races or clock reads, whose warps run the same instructions under any schedule, the
+# cycles are those of --timing alone; GPU-Racey's signatures are those of --det=gpudet without
+# --timing on the same GPU.
+gpudet_opts=("--threads=1 --seed=1" "--threads=2 --seed=1" "--threads=4 --seed=1"
+             "--threads=2 --seed=7" "--threads=4 --seed=7" "--engine=compare")
+for name in histogram256 reduction matmul_tiled; do
+    exe=$(cuda_test_build "tests/cuda/$name.cu" shared "$work/$name.build.log") ||
+        { fail "timing gpudet $name" "nvcc failed"; continue; }
+    ref=""
+    bad=""
+    for opts in "${gpudet_opts[@]}"; do
+        tag=gd${opts//[ =-]/_}
+        if ! "$PTXSIM" run --timing --det=gpudet --gpu=v100 $opts --stats="$work/$name$tag.json" \
+            -- "$exe" >"$work/$name$tag.out" 2>&1; then
+            bad="$opts: exit status $?: $(grep -m 2 -E 'FAIL|ptxsim:' "$work/$name$tag.out")"
+            break
+        fi
+        t=$(total_of "$work/$name$tag.json")
+        if ! grep -q '"quanta"' <<<"$t"; then bad="$opts: no GPUDet quanta in the statistics"; break; fi
+        if [ -z "$ref" ]; then ref=$t; ref_opts=$opts; continue; fi
+        if [ "$t" != "$ref" ]; then
+            bad="statistics differ between $ref_opts and $opts: $(diff <(echo "$ref") <(echo "$t") | head -n 4 | tr '\n' ' ')"
+            break
+        fi
+    done
+    cycles=$(grep '"cycles"' <<<"$ref" | tr -dc 0-9)
+    if [ -z "$bad" ]; then
+        "$PTXSIM" run --timing --gpu=v100 --stats="$work/$name.alone.json" -- "$exe" >/dev/null 2>&1
+        alone=$(total_of "$work/$name.alone.json" | grep '"cycles"' | tr -dc 0-9)
+        [ "$alone" = "$cycles" ] || bad="$cycles cycles under gpudet, $alone with --timing alone"
+    fi
+    if [ -z "$bad" ]; then
+        pass "timing gpudet $name ($cycles cycles over threads 1/2/4, seeds 1/7, compare; as --timing alone)"
+    else
+        fail "timing gpudet $name" "$bad"
+    fi
+done
+racey_src=examples/gpu_racey/gpu_racey.cu
+if racey=$(cuda_cache_build gpu_racey.shared "$work/racey.build.log" \
+               "-cudart shared -lineinfo -Wno-deprecated-gpu-targets $racey_src" "$racey_src"); then
+    "$PTXSIM" run --det=gpudet --gpu=v100 --threads=2 -- "$racey" --kernel all >"$work/racey.plain" 2>&1
+    ref=""
+    bad=""
+    for opts in "--threads=1 --seed=1" "--threads=2 --seed=2" "--threads=4 --seed=1" "--threads=4 --seed=2"; do
+        tag=${opts//[ =-]/_}
+        if ! "$PTXSIM" run --timing --det=gpudet --gpu=v100 $opts --stats="$work/racey$tag.json" \
+            -- "$racey" --kernel all >"$work/racey$tag.out" 2>&1; then
+            bad="$opts: exit status $?"
+            break
+        fi
+        if ! diff -q "$work/racey.plain" "$work/racey$tag.out" >/dev/null; then
+            bad="$opts: output differs from --det=gpudet without --timing: $(diff "$work/racey.plain" "$work/racey$tag.out" | head -n 3 | tr '\n' ' ')"
+            break
+        fi
+        t=$(total_of "$work/racey$tag.json")
+        if [ -z "$ref" ]; then ref=$t; ref_opts=$opts; continue; fi
+        [ "$t" = "$ref" ] || { bad="statistics differ between $ref_opts and $opts"; break; }
+    done
+    if [ -z "$bad" ] && grep -q signature "$work/racey.plain"; then
+        pass "timing gpudet gpu_racey (GPUDet's signatures, $(grep '"cycles"' <<<"$ref" | tr -dc 0-9) cycles over threads 1/2/4, seeds 1/2)"
+    else
+        fail "timing gpudet gpu_racey" "${bad:-no signatures}"
+    fi
 else
-    fail "timing refuses --det=gpudet" "exit $rc: $(head -n 2 <<<"$out")"
+    fail "timing gpudet gpu_racey" "nvcc failed: $(head -n 3 "$work/racey.build.log")"
 fi
+

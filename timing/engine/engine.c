@@ -23,7 +23,9 @@ bool timing_run_grid(emu_grid *g, const timing_engine_config *cfg)
         timing_engine_defaults(&def);
         cfg = &def;
     }
-    if (cfg->cycle_model && cfg->gpu) return timing_run_cycles(g, cfg);
+    if (cfg->cycle_model && cfg->gpu)
+        return cfg->det == TIMING_DET_GPUDET ? timing_run_cycles_gpudet(g, cfg)
+                                             : timing_run_cycles(g, cfg);
     if (cfg->det == TIMING_DET_GPUDET) return timing_run_gpudet(g, cfg);
     return timing_run_parallel(g, cfg);
 }

@@ -61,6 +61,9 @@ void timing_barrier_destroy(timing_barrier *b);
 bool timing_run_parallel(emu_grid *g, const timing_engine_config *cfg);
 /* The cycle model (timing/model/run.c): one host thread, deterministic by construction. */
 bool timing_run_cycles(emu_grid *g, const timing_engine_config *cfg);
+/* The cycle model timing a GPUDet run (timing/model/replay.c): GPUDet runs the grid, the model
+ * times what each warp executed. */
+bool timing_run_cycles_gpudet(emu_grid *g, const timing_engine_config *cfg);
 /* GPUDet (timing/gpudet/). */
 bool timing_run_gpudet(emu_grid *g, const timing_engine_config *cfg);
 

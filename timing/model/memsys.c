@@ -231,22 +231,24 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
 static uint32_t wavefronts(const tm_mem *m, const emu_event *e, uint32_t lanes)
 {
     uint64_t words[64][8];                   /* the first distinct words of each bank */
+    uint64_t off[EMU_WARP_SIZE];             /* each lane's offset in shared memory */
     uint32_t per_bank[64] = {0}, most = 1;
     uint32_t banks = (uint32_t)m->gpu->smem_banks;
     unsigned size = e->size ? e->size : 1;
     for (uint32_t mk = lanes; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
-        uint64_t off;
-        emu_address_space(e->addr[l], &off);
-        for (uint64_t w = off >> 2; w <= (off + size - 1) >> 2; w++) {
+        emu_address_space(e->addr[l], &off[l]);
+    }
+    for (uint32_t mk = lanes; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        for (uint64_t w = off[l] >> 2; w <= (off[l] + size - 1) >> 2; w++) {
             uint32_t b = (uint32_t)(w % banks), k = per_bank[b];
             bool seen = false;
             /* words beyond the first 8 of a bank are told apart by a scan of the lanes before */
             for (uint32_t i = 0; i < k && i < 8 && !seen; i++) seen = words[b][i] == w;
             if (!seen && k >= 8) {
                 for (uint32_t mk2 = lanes & ((1u << l) - 1); mk2 && !seen; mk2 &= mk2 - 1) {
-                    uint64_t o2;
-                    emu_address_space(e->addr[__builtin_ctz(mk2)], &o2);
+                    uint64_t o2 = off[__builtin_ctz(mk2)];
                     seen = o2 >> 2 <= w && w <= (o2 + size - 1) >> 2;
                 }
             }

@@ -86,32 +86,43 @@ bool tm_is_memory(uint8_t cls);
  * 64, so a run's events arrive in one call of the sink). */
 #define TM_RUN_AHEAD 32
 
+typedef struct tm_trace_warp tm_trace_warp;
+
 typedef struct tm_warp {
-    emu_warp *w;              /* NULL: the slot is empty */
-    uint32_t cta;             /* index of its CTA slot on the SM */
-    uint64_t age;             /* launch order on the SM (GTO: oldest first) */
-    uint64_t ready;           /* cannot issue before (launch, its last issue, a wait) */
-    timing_slot why;          /* what it waits for until then */
+    /* What a scheduler's scan reads of every warp comes first, in one cache line (the scan
+     * touches each warp of the scheduler every cycle it has something to issue). */
+    _Alignas(64) bool occupied;   /* false: the slot is empty */
+    bool done;
+    bool at_barrier;          /* replay: arrived at a CTA barrier, not released yet */
     /* its next instruction as emu_warp_peek gave it, while `peeked`: it changes only when the
      * warp issues, or when a barrier of its CTA releases one of its paths */
     bool peeked;
-    emu_next_instr next;
-    uint64_t start;           /* cycle it was launched */
-    bool done;
-    /* scoreboard: registers with results in flight and when they land */
-    uint32_t nsb;
-    uint64_t sb_key[TM_SB_ENTRIES];
-    uint64_t sb_ready[TM_SB_ENTRIES];
+    timing_slot why;          /* what it waits for until `ready` */
+    uint64_t ready;           /* cannot issue before (launch, its last issue, a wait) */
+    uint64_t age;             /* launch order on the SM (GTO: oldest first) */
+    uint32_t cta;             /* index of its CTA slot on the SM */
+    uint32_t nev, pos;
+    emu_warp *w;              /* its executor's warp (NULL when replaying a trace) */
+    const tm_trace_warp *trace;   /* replay (GPUDet): the instructions it ran, from pos */
     /* The instructions its executor ran ahead and the model has not issued yet: ev[pos..nev)
      * of the warp's own event ring, which stays as it is until the warp runs again (only when
      * they are all issued). `ended`: that run ended with the warp's exit. */
     const emu_event *ev;
-    uint32_t nev, pos;
     bool ended;
+    emu_next_instr next;
+    uint64_t start;           /* cycle it was launched */
+    /* scoreboard: registers with results in flight and when they land */
+    uint32_t nsb;
+    uint64_t sb_key[TM_SB_ENTRIES];
+    uint64_t sb_ready[TM_SB_ENTRIES];
 } tm_warp;
+_Static_assert(sizeof(tm_warp) % 64 == 0, "tm_warp: whole cache lines");
 
 typedef struct tm_cta_slot {
-    emu_cta *cta;             /* NULL: free */
+    bool used;                /* false: free */
+    uint64_t id;              /* its CTA's linear id */
+    uint32_t arrived;         /* replay: warps waiting at the CTA barrier */
+    emu_cta *cta;             /* its executor's CTA (NULL when replaying a trace) */
     eng_slot *slot;
     uint32_t live;            /* warps not exited */
     uint64_t start;           /* cycle it was placed */
@@ -144,9 +155,49 @@ typedef struct tm_model tm_model;
  * faulted. */
 uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *fail);
 
+/* ---------------------------------------------------------------- replay.c: GPUDet timed
+ *
+ * Under --det=gpudet the grid runs functionally on GPUDet's quanta (its results are GPUDet's),
+ * while the model sink records every warp's instructions; the model then replays each warp's
+ * record on the SMs (trace-driven), issuing them as it issues executed ones. */
+
+typedef struct tm_rec {
+    emu_next_instr in;        /* class, registers read and written */
+    uint64_t addr;            /* index of its first address in the warp's addrs */
+    uint32_t mask, mem_lanes;
+    uint16_t size, op;
+    uint8_t cls, flags, space;
+} tm_rec;
+
+struct tm_trace_warp {
+    tm_rec *recs;
+    uint64_t n, cap;
+    uint64_t *addrs;          /* the memory instructions' lane addresses, mem_lanes' lanes only */
+    uint64_t naddrs, acap;
+    bool oom;
+};
+
+typedef struct tm_trace {
+    uint64_t nctas;
+    uint32_t warps_per_cta;
+    tm_trace_warp *warps;     /* CTA linear id * warps_per_cta + warp id */
+} tm_trace;
+
+/* Records the n events of warp w (the model sink's consume when no model warp owns w). */
+void tm_trace_record(tm_trace *t, emu_warp *w, const emu_event *ev, uint32_t n);
+/* Fills *e with record r of warp tw's trace, its addresses in their lanes. */
+void tm_trace_event(const tm_trace_warp *tw, const tm_rec *r, emu_event *e);
+/* The model over a recorded grid (run.c). */
+bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace);
+/* Sets the trace the model sink records into (NULL: none). */
+void tm_sink_record_into(tm_trace *t);
+
 /* ---------------------------------------------------------------- run.c */
 
 struct tm_model {
+    emu_grid *g;
+    const tm_trace *trace;    /* replaying a GPUDet run's record (NULL: execution-driven) */
+    uint64_t next_cta;        /* replay: the next CTA to place */
     const timing_gpu *gpu;
     eng_run E;                /* CTA storage and the issue order (the engine skeleton) */
     tm_mem mem;
@@ -161,5 +212,7 @@ struct tm_model {
 
 /* A CTA's warp slot on its SM retired; run.c frees the CTA when all have. */
 void tm_warp_exited(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now);
+/* Replay: the warps of CTA slot k of S waiting at its barrier go on. */
+void tm_release_barrier(tm_model *M, tm_sm *S, uint32_t k);
 
 #endif

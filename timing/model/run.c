@@ -19,9 +19,11 @@
 
 static void sink_consume(emu_event_sink *self, emu_warp *w, const emu_event *ev, uint32_t n)
 {
-    (void)self;
     tm_warp *tw = emu_warp_user(w, EMU_POLICY_TIMING);
-    if (!tw) return;
+    if (!tw) {
+        if (self->state) tm_trace_record(self->state, w, ev, n);
+        return;
+    }
     assert(tw->nev == 0 && n <= TM_RUN_AHEAD);   /* one call per run (TM_RUN_AHEAD) */
     tw->ev = ev;
     tw->nev = n;
@@ -34,10 +36,48 @@ emu_event_sink *timing_model_sink(void)
     return &model_sink;
 }
 
+/* Grids run one at a time (the device worker runs launches in order), so the one sink records
+ * into the trace of the grid GPUDet is running. */
+void tm_sink_record_into(tm_trace *t)
+{
+    model_sink.state = t;
+}
+
+/* Places the next CTA of a recorded grid in CTA slot k of SM S. */
+static bool place_recorded(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
+{
+    const tm_trace *T = M->trace;
+    if (M->next_cta >= T->nctas) return false;
+    tm_cta_slot *cs = &S->ctas[k];
+    *cs = (tm_cta_slot){.used = true, .id = M->next_cta++, .live = T->warps_per_cta,
+                        .start = ready};
+    S->resident++;
+    memset(S->q_wake, 0, M->nsched * sizeof *S->q_wake);
+    M->st.ctas++;
+    for (uint32_t i = 0; i < T->warps_per_cta; i++) {
+        tm_warp *tw = &S->warps[k * M->warps_per_cta + i];
+        memset(tw, 0, sizeof *tw);
+        tw->occupied = true;
+        tw->trace = &T->warps[cs->id * T->warps_per_cta + i];
+        tw->cta = k;
+        tw->age = S->next_age++;
+        tw->ready = ready;
+        tw->why = TIMING_SLOT_CONTROL;
+        tw->start = ready;
+        tw->nev = tw->trace->n > UINT32_MAX ? UINT32_MAX : (uint32_t)tw->trace->n;
+    }
+    /* a warp that ran nothing (none: every warp runs its exit) would leave at once */
+    for (uint32_t i = 0; i < T->warps_per_cta; i++) {
+        tm_warp *tw = &S->warps[k * M->warps_per_cta + i];
+        if (!tw->trace->n && !tw->done) tm_warp_exited(M, S, tw, ready);
+    }
+    return true;
+}
 /* Places the next CTA of the issue order in CTA slot k of SM S, its warps ready at `ready`.
  * false when none is left or memory ran out (M->stop then). */
 static bool place(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
 {
+    if (M->trace) return place_recorded(M, S, k, ready);
     uint64_t id;
     if (!eng_issue_take(&M->E, &id)) return false;
     eng_slot *slot = eng_slot_at(&M->E, S->id, k);
@@ -49,6 +89,7 @@ static bool place(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
         return false;
     }
     tm_cta_slot *cs = &S->ctas[k];
+    *cs = (tm_cta_slot){.used = true, .id = id};
     cs->cta = c;
     cs->slot = slot;
     cs->live = emu_cta_warp_count(c);
@@ -60,6 +101,7 @@ static bool place(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
         uint32_t ws = k * M->warps_per_cta + i;
         tm_warp *tw = &S->warps[ws];
         memset(tw, 0, sizeof *tw);
+        tw->occupied = true;
         tw->w = emu_cta_warp(c, i);
         tw->cta = k;
         tw->age = S->next_age++;
@@ -76,20 +118,27 @@ void tm_warp_exited(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now)
 {
     tw->done = true;
     M->st.warp_cycles += now - tw->start;
-    emu_warp_set_user(tw->w, EMU_POLICY_TIMING, NULL);
+    if (tw->w) emu_warp_set_user(tw->w, EMU_POLICY_TIMING, NULL);
     tm_cta_slot *cs = &S->ctas[tw->cta];
-    if (--cs->live) return;
+    if (--cs->live) {
+        if (M->trace && cs->arrived == cs->live) tm_release_barrier(M, S, tw->cta);
+        return;
+    }
     /* the CTA has finished: its slot takes the next one */
-    for (uint32_t i = 0; i < M->warps_per_cta; i++) S->warps[tw->cta * M->warps_per_cta + i].w = NULL;
+    for (uint32_t i = 0; i < M->warps_per_cta; i++) {
+        S->warps[tw->cta * M->warps_per_cta + i].occupied = false;
+        S->warps[tw->cta * M->warps_per_cta + i].w = NULL;
+    }
     if (M->timeline) {
-        const emu_launch *L = emu_grid_launch(M->E.g);
-        uint64_t id = emu_warp_cta_linear(emu_cta_warp(cs->cta, 0));
+        const emu_launch *L = emu_grid_launch(M->g);
+        uint64_t id = cs->id;
         emu_dim3 xyz = {(uint32_t)(id % L->grid.x), (uint32_t)(id / L->grid.x % L->grid.y),
                         (uint32_t)(id / ((uint64_t)L->grid.x * L->grid.y))};
         timing_timeline_cta(M->timeline, S->id, xyz, cs->start, now);
     }
-    eng_slot_retire(&M->E, cs->slot, &M->E.threads[0]);
+    if (cs->cta) eng_slot_retire(&M->E, cs->slot, &M->E.threads[0]);
     cs->cta = NULL;
+    cs->used = false;
     S->resident--;
     place(M, S, tw->cta, now + (uint64_t)M->gpu->cta_launch_latency);
 }
@@ -109,6 +158,11 @@ static void model_free(tm_model *M)
     tm_mem_free(&M->mem);
 }
 
+static uint64_t ctas_left(const tm_model *M)
+{
+    return M->trace ? M->trace->nctas - M->next_cta : eng_issue_left(&M->E);
+}
+
 /* Reports a barrier deadlock in every resident CTA none of whose warps can go on. */
 static void report_deadlocks(tm_model *M)
 {
@@ -117,10 +171,39 @@ static void report_deadlocks(tm_model *M)
             if (M->sms[s].ctas[k].cta) emu_cta_report_deadlock(M->sms[s].ctas[k].cta);
 }
 
+void tm_release_barrier(tm_model *M, tm_sm *S, uint32_t k)
+{
+    S->ctas[k].arrived = 0;
+    for (uint32_t i = 0; i < M->warps_per_cta; i++) S->warps[k * M->warps_per_cta + i].at_barrier = false;
+    memset(S->q_wake, 0, M->nsched * sizeof *S->q_wake);
+}
+
+/* Replay: a recorded grid completed under GPUDet, so warps all waiting at barriers are waiting
+ * at ones the model takes as CTA-wide although they were not (bar.arrive, named barriers with
+ * fewer threads): released, every such CTA at once. false when none waited. */
+static bool release_stuck_barriers(tm_model *M, uint64_t now)
+{
+    bool any = false;
+    for (uint32_t s = 0; s < M->nsm; s++)
+        for (uint32_t k = 0; k < M->ctas_per_sm; k++)
+            if (M->sms[s].ctas[k].used && M->sms[s].ctas[k].arrived) {
+                tm_release_barrier(M, &M->sms[s], k);
+                M->sms[s].wake = now;
+                any = true;
+            }
+    return any;
+}
+
 bool timing_run_cycles(emu_grid *g, const timing_engine_config *cfg)
+{
+    return tm_run(g, cfg, NULL);
+}
+
+bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
 {
     tm_model *M = calloc(1, sizeof *M);
     if (!M) return false;
+    M->trace = trace;
     const timing_gpu *gpu = cfg->gpu;
     M->gpu = gpu;
     M->timeline = cfg->timeline;
@@ -131,7 +214,8 @@ bool timing_run_cycles(emu_grid *g, const timing_engine_config *cfg)
     M->warps_per_cta = (uint32_t)((threads + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE);
     M->ctas_per_sm = timing_ctas_per_sm(g, cfg);
     M->warp_slots = M->ctas_per_sm * M->warps_per_cta;
-    bool ok = eng_init(&M->E, g, cfg, M->ctas_per_sm, UINT64_MAX, 1) &&
+    M->g = g;
+    bool ok = (trace || eng_init(&M->E, g, cfg, M->ctas_per_sm, UINT64_MAX, 1)) &&
               tm_mem_init(&M->mem, gpu, M->nsm, &M->st);
     M->sms = ok ? calloc(M->nsm, sizeof *M->sms) : NULL;
     ok = ok && M->sms;
@@ -139,7 +223,10 @@ bool timing_run_cycles(emu_grid *g, const timing_engine_config *cfg)
         tm_sm *S = &M->sms[s];
         S->id = s;
         S->nwarps = M->warp_slots;
-        S->warps = calloc(M->warp_slots ? M->warp_slots : 1, sizeof *S->warps);
+        /* each warp's scan fields in one cache line (sizeof (tm_warp) is a multiple of 64) */
+        size_t wbytes = (M->warp_slots ? M->warp_slots : 1) * sizeof *S->warps;
+        S->warps = aligned_alloc(64, wbytes);
+        if (S->warps) memset(S->warps, 0, wbytes);
         S->nctas = M->ctas_per_sm;
         S->ctas = calloc(M->ctas_per_sm, sizeof *S->ctas);
         S->unit_free = calloc((size_t)M->nsched * TM_U_COUNT, sizeof *S->unit_free);
@@ -182,8 +269,12 @@ bool timing_run_cycles(emu_grid *g, const timing_engine_config *cfg)
             issued += n;
         }
         if (fail || M->stop) break;
-        if (!busy && !eng_issue_left(&M->E)) break;
+        if (!busy && !ctas_left(M)) break;
         if (issued) {
+            now++;
+            continue;
+        }
+        if (next == TM_NEVER && M->trace && release_stuck_barriers(M, now)) {
             now++;
             continue;
         }
@@ -208,13 +299,18 @@ bool timing_run_cycles(emu_grid *g, const timing_engine_config *cfg)
             for (uint32_t k = 0; k < M->ctas_per_sm; k++)
                 if (M->sms[s].ctas[k].cta)
                     timing_watchdog_describe_cta(&M->wd, M->sms[s].ctas[k].cta);
-        timing_watchdog_finish(&M->wd, g, eng_issue_left(&M->E));
+        timing_watchdog_finish(&M->wd, g, ctas_left(M));
     }
     if (ok) timing_watchdog_destroy(&M->wd);
     timing_stats est = {0};
-    eng_fini(&M->E, &est);
-    M->st.warp_instructions = est.warp_instructions;
-    M->st.grids = 1;
+    if (trace) {
+        /* GPUDet's run counted the grid, its CTAs and its instructions */
+        M->st.ctas = 0;
+    } else {
+        eng_fini(&M->E, &est);
+        M->st.warp_instructions = est.warp_instructions;
+        M->st.grids = 1;
+    }
     if (cfg->stats) timing_stats_add(cfg->stats, &M->st);
     model_free(M);
     bool done = ok && !fail && !M->stop && !emu_grid_fault(g);

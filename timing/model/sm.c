@@ -114,7 +114,14 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
         *when = tw->ready;
         return false;
     }
-    if (tw->peeked) {
+    if (tw->trace) {
+        if (tw->at_barrier) {
+            *why = TIMING_SLOT_BARRIER;
+            *when = TM_NEVER;   /* released by another warp's issue or exit */
+            return false;
+        }
+        *p = tw->trace->recs[tw->pos].in;
+    } else if (tw->peeked) {
         *p = tw->next;
     } else if (tw->pos < tw->nev ? emu_warp_instr(tw->w, tw->ev[tw->pos].func, tw->ev[tw->pos].pc, p)
                                  : emu_warp_peek(tw->w, p)) {
@@ -156,7 +163,10 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
             if (S->warps[i].cta == tw->cta) S->warps[i].peeked = false;
         memset(S->q_wake, 0, M->nsched * sizeof *S->q_wake);
     }
-    if (tw->pos == tw->nev) {
+    emu_event replayed;
+    if (tw->trace) {
+        tm_trace_event(tw->trace, &tw->trace->recs[tw->pos], &replayed);
+    } else if (tw->pos == tw->nev) {
         /* nothing left from the last run: the warp runs ahead from this instruction, which
          * (a clock read, an atomic) happens at this cycle */
         emu_warp_set_clock(w, now, now * UINT64_C(1000000) / (uint64_t)g->model_clock_khz);
@@ -174,7 +184,8 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
     }
     uint64_t done = now + 1, next_issue = now + 1;
     {
-        const emu_event *e = &tw->ev[tw->pos++];
+        const emu_event *e = tw->trace ? &replayed : &tw->ev[tw->pos];
+        tw->pos++;
         M->st.thread_instructions += (uint64_t)__builtin_popcount(e->mask);
         tm_unit u = tm_unit_of(e->cls);
         uint64_t lat, ii;
@@ -194,9 +205,24 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
         if (now + ii > *uf) *uf = now + ii;
         if (d > done) done = d;
     }
+    /* the next event is read when the warp is next looked at, some cycles and many other
+     * warps later: ask for its first cache line now */
+    if (!tw->trace && tw->pos < tw->nev) __builtin_prefetch(&tw->ev[tw->pos]);
     scoreboard_set(tw, p, now, done);
     if (next_issue > tw->ready) tw->ready = next_issue;
     tw->why = TIMING_SLOT_CONTROL;
+    if (tw->trace) {
+        /* every recorded barrier but bar.warp.sync is taken as CTA-wide (see run.c for the
+         * ones that are not) */
+        tm_cta_slot *cs = &S->ctas[tw->cta];
+        bool last = tw->pos == tw->nev;
+        if (p->cls == EMU_CLS_BARRIER && p->op != PTX_OP_BAR_WARP_SYNC && !last) {
+            tw->at_barrier = true;
+            if (++cs->arrived == cs->live) tm_release_barrier(M, S, tw->cta);
+        }
+        if (last) tm_warp_exited(M, S, tw, now + 1);
+        return true;
+    }
     if (tw->pos == tw->nev && tw->ended) tm_warp_exited(M, S, tw, now + 1);
     return true;
 }
@@ -210,7 +236,7 @@ static uint64_t active_set_limit(tm_sm *S, uint32_t q, uint32_t nsched, uint64_t
     unsigned n = 0;
     for (uint32_t i = q; i < S->nwarps; i += nsched) {
         tm_warp *tw = &S->warps[i];
-        if (!tw->w || tw->done) continue;
+        if (!tw->occupied || tw->done) continue;
         bool pending = false;
         for (uint32_t j = 0; j < tw->nsb && !pending; j++)
             pending = tw->sb_ready[j] > now + long_latency;
@@ -258,7 +284,7 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
                 tm_warp *tw = &S->warps[S->last[q]];
                 timing_slot w2;
                 uint64_t when;
-                if (tw->w && !tw->done) {
+                if (tw->occupied && !tw->done) {
                     any = true;
                     if (can_issue(M, S, q, tw, now, &pi, &w2, &when)) pick = tw;
                     else if (when < why_when || why == TIMING_SLOT_IDLE) {
@@ -268,12 +294,21 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
                 }
             }
             bool greedy = pick != NULL;
-            for (uint32_t j = 0; j < nq && !greedy && (gto || !pick); j++) {
-                uint32_t i = q + ((start + j) % nq) * nsched;
-                tm_warp *tw = &S->warps[i];
-                if (!tw->w || tw->done) continue;
+            uint32_t slot = start >= nq ? start - nq : start;   /* start <= nq */
+            for (uint32_t j = 0; j < nq && !greedy && (gto || !pick); j++, slot++) {
+                if (slot == nq) slot = 0;
+                tm_warp *tw = &S->warps[q + slot * nsched];
+                if (!tw->occupied || tw->done) continue;
                 if (two && tw->age > limit) continue;
                 any = true;
+                if (tw->ready > now) {
+                    /* can_issue's first answer, without the call */
+                    if (tw->ready < why_when || why == TIMING_SLOT_IDLE) {
+                        why = tw->why;
+                        why_when = tw->ready;
+                    }
+                    continue;
+                }
                 emu_next_instr p;
                 timing_slot w2;
                 uint64_t when;
