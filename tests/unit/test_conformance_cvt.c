@@ -422,6 +422,11 @@ static const conf_case c_fp8[] = {
 static const conf_case c_e4m3_isa[] = {
     /* 1.0 = 0x38, 2.0 = 0x40, 448 = 0x7e (the largest), 500 saturates to 0x7e */
     E2(0x3f800000u, 0x40000000u, 0x3840), E2(0x43e00000u, 0x43fa0000u, 0x7e7e),
+    /* 480 and -470 (which rounds to -480) have the exponent of 448 and the mantissa 111, the
+     * NaN pattern S.1111.111: .satfinite gives the largest finite, +-448 */
+    E2(0x43f00000u, 0xc3eb0000u, 0x7efe),
+    /* 464 is half-way between 448 (mantissa 110) and 480: ties to even, 448 */
+    E2(0x43e80000u, 0xc3e80000u, 0x7efe),
 };
 static const conf_case c_e5m2_isa[] = { E2(0x3f800000u, 0x40000000u, 0x3c40), E2(0x47600000u, 0x49742400u, 0x7b7b) };
 /* cvt.pack.sat (PTX ISA): a and b clamped to the narrow type, a above b; the 8/4/2-bit forms put
@@ -473,7 +478,9 @@ static const conf_case c_f16x2_to_fp8[] = {
     I1(0x3c013bffu), I1(0x2c002a00u),
 };
 /* 1.0 = 0x38 and 2.0 = 0x40 in e4m3 (a in the upper byte); 448 and 500 both give 0x7e */
-static const conf_case c_e4m3_f16x2_isa[] = { E1(0x3c004000u, 0x3840), E1(0x5f005fd0u, 0x7e7e) };
+static const conf_case c_e4m3_f16x2_isa[] = { E1(0x3c004000u, 0x3840), E1(0x5f005fd0u, 0x7e7e),
+    /* 480 and -470 past the largest finite by less than a step: +-448, not the NaN pattern */
+    E1(0x5f80df58u, 0x7efe) };
 static const conf_case c_from_fp8[] = { I1(0x3840), I1(0x7e01), I1(0x80ff), I1(0x7f00), I1(0x0108), I1(0xfe7b) };
 
 
