@@ -55,6 +55,12 @@ static uint32_t ref_pred(uint32_t t, int n)
     return d;
 }
 static uint32_t ref_call(uint32_t t, int n) { (void)n; return t * t + 7 * t + 1; }
+static uint32_t ref_call_wide(uint32_t t, int n)
+{
+    (void)n;
+    uint64_t r = (uint64_t)t * UINT64_C(0x100000001) + 5;   /* the .func, in C */
+    return (uint32_t)(r >> 32) * 1000 + (uint32_t)r;
+}
 static uint32_t fib(uint32_t k) { return k < 2 ? k : fib(k - 1) + fib(k - 2); }
 static uint32_t ref_fib(uint32_t t, int n) { (void)n; return fib(t % 12); }
 static uint32_t ref_array_param(uint32_t t, int n) { (void)n; return (t + 1) * 0x01010101u + 0x04030201u; }
@@ -158,6 +164,22 @@ static const ctl_case cases[] = {
       "    call.uni (pr), poly, (px, py);\n"
       "    ld.param.b32 %d, [pr];\n"
       "    }", ref_call },
+    /* call (%reg), f, (%reg): registers as the argument and the return value (PTX ISA, call);
+     * the .b64 return value arrives whole, high half included */
+    { "call with a .b64 return value and argument in registers", 32,
+      ".func (.param .b64 ret) wide(.param .b64 x)\n"
+      "{\n"
+      "    .reg .b64 %x;\n"
+      "    ld.param.b64 %x, [x];\n"
+      "    mul.lo.u64 %x, %x, 0x100000001;\n"
+      "    add.u64 %x, %x, 5;\n"
+      "    st.param.b64 [ret], %x;\n"
+      "    ret;\n"
+      "}\n",
+      "cvt.u64.u32 %w, %t;\n"
+      "    call (%s), wide, (%w);\n"
+      "    mov.b64 {%a, %b}, %s;\n"
+      "    mad.lo.u32 %d, %b, 1000, %a;", ref_call_wide },
     { "recursive .func calls (fib) with divergent depth", 32,
       ".func (.param .b32 ret) fib(.param .b32 k)\n"
       "{\n"
