@@ -792,6 +792,36 @@ static void check_set_types(check_ctx *c, const ptx_instr *in)
     if (bf && (in->flags & PTX_F(FTZ))) fail(c, "has no .ftz form with .bf16 types");
 }
 
+/* min/max.NaN: the ISA gives .NaN to the f32, f16 and bf16 forms only (min.f64 has none). */
+static void check_nan_mode(check_ctx *c)
+{
+    const ptx_instr *in = c->in;
+    if (!(in->flags & PTX_F(NANMODE)) || in->ntypes < 1)
+        return;
+    ptx_type t = (ptx_type)in->types[0];
+    if (t == PTX_TYPE_F64 || (ptx_type_kind(t) != 'F' && ptx_type_kind(t) != 'K'))
+        fail(c, ".NaN applies to .f32, .f16 and .bf16 operands, not .%s", type_text(t));
+}
+
+/* The rounding modifiers cvt cannot do without (PTX ISA, cvt: "integer rounding is required
+ * for float-to-integer conversions"; .tf32 is written cvt.rna, cvt.rn or cvt.rz). ptxas refuses
+ * both forms without one, so there is no default rounding to guess. */
+static void check_cvt_rounding(check_ctx *c)
+{
+    const ptx_instr *in = c->in;
+    if (in->ntypes < 2)
+        return;
+    ptx_type dt = (ptx_type)in->types[0], st = (ptx_type)in->types[1];
+    char dk = ptx_type_kind(dt), sk = ptx_type_kind(st);
+    int r = in->rnd;
+    if (is_int_kind(dk) && sk == 'F' && r != PTX_RND_RNI && r != PTX_RND_RZI &&
+        r != PTX_RND_RMI && r != PTX_RND_RPI)
+        fail(c, "a float-to-integer conversion needs an integer rounding modifier "
+                "(.rni, .rzi, .rmi or .rpi)");
+    else if (dt == PTX_TYPE_TF32 && r != PTX_RND_RNA && r != PTX_RND_RN && r != PTX_RND_RZ)
+        fail(c, "a conversion to .tf32 needs a rounding modifier (.rna, .rn or .rz)");
+}
+
 static void check_instr(check_ctx *c)
 {
     const ptx_instr *in = c->in;
@@ -817,6 +847,7 @@ static void check_instr(check_ctx *c)
     case PTX_OP_MIN: case PTX_OP_MAX:
         check_count(c, 3, 4);
         check_all(c, 0, E_T0);
+        check_nan_mode(c);
         break;
     case PTX_OP_NOT: case PTX_OP_NEG: case PTX_OP_ABS: case PTX_OP_CNOT: case PTX_OP_SQRT:
     case PTX_OP_RSQRT: case PTX_OP_RCP: case PTX_OP_SIN: case PTX_OP_COS: case PTX_OP_LG2:
@@ -949,6 +980,7 @@ static void check_instr(check_ctx *c)
             check_reg(c, &o[0], 0, E_T0R);
             check_reg(c, &o[1], 1, E_T1R);
         }
+        check_cvt_rounding(c);
         break;
     case PTX_OP_CVTA:
         check_count(c, 2, 2);

@@ -56,9 +56,10 @@ static uint64_t to_float_bits(uint8_t dt, long double x, int rnd, bool ftz, bool
     case PTX_TYPE_F16: return emu_round_to_format((double)x, 5, 10, rnd, satf);
     case PTX_TYPE_BF16: return emu_round_to_format((double)x, 8, 7, rnd, satf);
     case PTX_TYPE_TF32: {
+        /* written cvt.rna (ties away), cvt.rn (ties to even) or cvt.rz: the checker refuses
+         * it without one */
         if (isnan(x)) return 0x7fffffffu;
-        uint32_t b = emu_round_to_format((double)x, 8, 10, rnd == PTX_RND_RN ? PTX_RND_RNA : rnd,
-                                         satf);
+        uint32_t b = emu_round_to_format((double)x, 8, 10, rnd, satf);
         return (uint64_t)b << 13;
     }
     case PTX_TYPE_E4M3: return emu_f32_to_e4m3((float)x, true);

@@ -77,6 +77,11 @@ static void conf_reference_free(conf_reference *ref)
     memset(ref, 0, sizeof *ref);
 }
 
+/* Warp instructions past which a conformance launch ends with EMU_FAULT_TIMEOUT: far above
+ * what any table runs, so a kernel that no longer ends (a broken exit or reconvergence, as a
+ * mutant plants) fails its test in seconds instead of holding it until the suite's timeout. */
+#define CONF_WATCHDOG_INSTS UINT64_C(20000000)
+
 /* Runs launch on the step executor and puts device memory back as it was; false when that
  * cannot be done (memory ran out, or the launch is refused: the block interpreter's run then
  * reports it alone). */
@@ -94,6 +99,7 @@ static bool conf_run_reference(const emu_launch *launch, conf_reference *ref)
     if (made) {
         timing_engine_config cfg;
         timing_engine_defaults(&cfg);
+        cfg.watchdog_insts = CONF_WATCHDOG_INSTS;
         ref->ok = timing_run_grid(g, &cfg);
         const emu_fault *gf = emu_grid_fault(g);
         if (gf) ref->fault = *gf;
@@ -233,6 +239,7 @@ conf_status conf_run(const conf_launch *l, conf_result *r)
 
     timing_engine_config cfg;
     timing_engine_defaults(&cfg);
+    cfg.watchdog_insts = CONF_WATCHDOG_INSTS;
     if (compared) emu_grid_keep_warp_counts(g);
     bool ran = timing_run_grid(g, &cfg);
     if (compared && conf_executors_differ(&ref, g, ran, name, r)) {

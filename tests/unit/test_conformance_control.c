@@ -4,7 +4,7 @@
  * Divergent if/else with reconvergence, nested divergence, loops with per-lane trip counts
  * (break and continue), guard predicates (@p / @!p) on arithmetic, moves and stores, bra.uni,
  * calls to .func with parameters and return values (including recursion and a .b8 array
- * parameter), early exit of some lanes, brx.idx jump tables, bar.sync between warps, the
+ * parameter), early exit of some lanes (also inside a called .func), brx.idx jump tables, bar.sync between warps, the
  * barrier reductions bar.red.popc/.and/.or, and trap (EMU_FAULT_TRAP naming the thread).
  * Each kernel stores one value per thread; the expectation is the same computation in C.
  */
@@ -55,10 +55,22 @@ static uint32_t ref_pred(uint32_t t, int n)
     return d;
 }
 static uint32_t ref_call(uint32_t t, int n) { (void)n; return t * t + 7 * t + 1; }
+static uint32_t ref_call_wide(uint32_t t, int n)
+{
+    (void)n;
+    uint64_t r = (uint64_t)t * UINT64_C(0x100000001) + 5;   /* the .func, in C */
+    return (uint32_t)(r >> 32) * 1000 + (uint32_t)r;
+}
 static uint32_t fib(uint32_t k) { return k < 2 ? k : fib(k - 1) + fib(k - 2); }
 static uint32_t ref_fib(uint32_t t, int n) { (void)n; return fib(t % 12); }
 static uint32_t ref_array_param(uint32_t t, int n) { (void)n; return (t + 1) * 0x01010101u + 0x04030201u; }
 static uint32_t ref_exit(uint32_t t, int n) { (void)n; return t >= 16 ? 0xe0000000u + t : 0xa0000000u + t; }
+static uint32_t ref_exit_in_call(uint32_t t, int n)
+{
+    (void)n;
+    if (t < 16) return (t & 1) ? 0xe0000000u + t : 5 + t;
+    return 7 + t;
+}
 static uint32_t ref_brx(uint32_t t, int n) { (void)n; return (t % 4) * 111 + t; }
 static uint32_t ref_bar(uint32_t t, int n) { return (uint32_t)(n - 1 - (int)t) * 13 + 7; }
 static uint32_t ref_barred(uint32_t t, int n)
@@ -171,6 +183,22 @@ static const ctl_case cases[] = {
       "    call.uni (pr), poly, (px, py);\n"
       "    ld.param.b32 %d, [pr];\n"
       "    }", ref_call },
+    /* call (%reg), f, (%reg): registers as the argument and the return value (PTX ISA, call);
+     * the .b64 return value arrives whole, high half included */
+    { "call with a .b64 return value and argument in registers", 32,
+      ".func (.param .b64 ret) wide(.param .b64 x)\n"
+      "{\n"
+      "    .reg .b64 %x;\n"
+      "    ld.param.b64 %x, [x];\n"
+      "    mul.lo.u64 %x, %x, 0x100000001;\n"
+      "    add.u64 %x, %x, 5;\n"
+      "    st.param.b64 [ret], %x;\n"
+      "    ret;\n"
+      "}\n",
+      "cvt.u64.u32 %w, %t;\n"
+      "    call (%s), wide, (%w);\n"
+      "    mov.b64 {%a, %b}, %s;\n"
+      "    mad.lo.u32 %d, %b, 1000, %a;", ref_call_wide },
     { "recursive .func calls (fib) with divergent depth", 32,
       ".func (.param .b32 ret) fib(.param .b32 k)\n"
       "{\n"
@@ -237,6 +265,34 @@ static const ctl_case cases[] = {
       "    setp.ge.u32 %p, %t, 16;\n"
       "    @%p exit;\n"
       "    add.u32 %d, %t, 0xa0000000;", ref_exit },
+    /* the exited lanes leave every path of the caller too: past the caller's join they store
+     * nothing (only the marker written before the branch stays) */
+    { "exit in a .func called on one side of a divergent branch", 32,
+      ".func stop_odd(.param .b32 k)\n"
+      "{\n"
+      "    .reg .b32 %k, %a;\n"
+      "    .reg .pred %p;\n"
+      "    ld.param.b32 %k, [k];\n"
+      "    and.b32 %a, %k, 1;\n"
+      "    setp.eq.u32 %p, %a, 1;\n"
+      "    @%p exit;\n"
+      "    ret;\n"
+      "}\n",
+      "add.u32 %d, %t, 0xe0000000;\n"
+      "    st.global.u32 [%o], %d;\n"
+      "    setp.lt.u32 %p, %t, 16;\n"
+      "    @%p bra LOW;\n"
+      "    mov.u32 %b, 7;\n"
+      "    bra.uni JOIN;\n"
+      "LOW:\n"
+      "    {\n"
+      "    .param .b32 q;\n"
+      "    st.param.b32 [q], %t;\n"
+      "    call stop_odd, (q);\n"
+      "    }\n"
+      "    mov.u32 %b, 5;\n"
+      "JOIN:\n"
+      "    add.u32 %d, %b, %t;", ref_exit_in_call },
     { "brx.idx jump table", 32, NULL,
       "and.b32 %a, %t, 3;\n"
       "    bra.uni DISPATCH;\n"

@@ -6,7 +6,7 @@
  * saturates by default") and NaN -> 0; integer -> float in every rounding mode; float <-> float
  * (.rn/.rz/.rm/.rp to f32 from f64, to f16 and bf16 with ties-to-even, exact widening, .ftz,
  * .sat, integer rounding to a float); the packing conversions cvt.rn.f16x2.f32 and
- * cvt.rn.bf16x2.f32 (a in the upper half), cvt.rna.tf32.f32, and the fp8 packs
+ * cvt.rn.bf16x2.f32 (a in the upper half), cvt.rna/.rn/.rz.tf32.f32, and the fp8 packs
  * cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32 and back to f16x2.
  *
  * Expected values: host conversions under fesetround for f32/f64 targets, and an exact
@@ -327,6 +327,25 @@ static void r_tf32(IN in, OUT out)
     mag = (mag + 0x1000u) & ~0x1fffu;   /* half of the dropped 13 bits rounds away from zero */
     out[0] = sign | mag;
 }
+/* cvt.rn.tf32.f32: the ISA's .rn, the dropped 13 bits round to nearest, ties to even. */
+static void r_rn_tf32(IN in, OUT out)
+{
+    uint32_t b = (uint32_t)in[0];
+    float f = F(b);
+    if (isnan(f) || isinf(f)) {
+        out[0] = b;
+        return;
+    }
+    uint32_t sign = b & 0x80000000u, mag = b & 0x7fffffffu;
+    mag = (mag + 0xfffu + ((mag >> 13) & 1u)) & ~0x1fffu;
+    out[0] = sign | mag;
+}
+/* cvt.rz.tf32.f32: the dropped bits are cut. */
+static void r_rz_tf32(IN in, OUT out)
+{
+    uint32_t b = (uint32_t)in[0];
+    out[0] = isnan(F(b)) ? b : b & ~UINT32_C(0x1fff);
+}
 static void r_e4m3x2(IN in, OUT out)
 {
     out[0] = conf_mf_encode(&CONF_FMT_E4M3, F(in[0]), CONF_RN, true) << 8 |
@@ -373,6 +392,8 @@ CVTF(op_f32_f16, "cvt.f32.f16", "b16", "f32", r_f32_f16, CONF_F32);
 CVTF(op_f32_bf16, "cvt.f32.bf16", "b16", "f32", r_f32_bf16, CONF_F32);
 CVTF(op_f64_f16, "cvt.f64.f16", "b16", "f64", r_f64_f16, CONF_F64);
 CVTF(op_tf32, "cvt.rna.tf32.f32", "f32", "b32", r_tf32, CONF_F32);
+CVTF(op_rn_tf32, "cvt.rn.tf32.f32", "f32", "b32", r_rn_tf32, CONF_F32);
+CVTF(op_rz_tf32, "cvt.rz.tf32.f32", "f32", "b32", r_rz_tf32, CONF_F32);
 static const conf_op op_f16x2 = { "cvt.rn.f16x2.f32", "cvt.rn.f16x2.f32 %out0, %in0, %in1;", { "f32", "f32" }, { "b32" }, { { CONF_F16X2, 0, 0, 0 } }, r_f16x2, NULL, NULL };
 static const conf_op op_bf16x2 = { "cvt.rn.bf16x2.f32", "cvt.rn.bf16x2.f32 %out0, %in0, %in1;", { "f32", "f32" }, { "b32" }, { { CONF_BF16X2, 0, 0, 0 } }, r_bf16x2, NULL, NULL };
 static const conf_op op_e4m3x2 = { "cvt.rn.satfinite.e4m3x2.f32", "cvt.rn.satfinite.e4m3x2.f32 %out0, %in0, %in1;", { "f32", "f32" }, { "b16" }, { { CONF_E4M3X2, 0, 0, 0 } }, r_e4m3x2, NULL, NULL };
@@ -414,6 +435,14 @@ static const conf_case c_tf32[] = {
     I1(0x7f800000u), I1(0x7fc00000u), I1(0x80000000u),
 };
 static const conf_case c_tf32_isa[] = { E1(0x3f801000u, 0x3f802000u), E1(0x3f800fffu, 0x3f800000u), E1(0xbf801000u, 0xbf802000u) };
+/* .rn: 1 + 2^-11 and -(1 + 2^-11) are ties and keep the even 1.0; 1 + 3 * 2^-11 is a tie
+ * between an odd and an even neighbour and goes up to 1 + 2^-9; past a tie rounds up */
+static const conf_case c_rn_tf32_isa[] = {
+    E1(0x3f801000u, 0x3f800000u), E1(0xbf801000u, 0xbf800000u), E1(0x3f803000u, 0x3f804000u),
+    E1(0x3f801001u, 0x3f802000u),
+};
+/* .rz: 1 + 2^-10 + (2^-11 - 2^-23) keeps 1 + 2^-10 */
+static const conf_case c_rz_tf32_isa[] = { E1(0x3f803fffu, 0x3f802000u), E1(0xbf803fffu, 0xbf802000u) };
 static const conf_case c_fp8[] = {
     I2(0x3f800000u, 0x40000000u), I2(0x43e00000u, 0x43fa0000u), I2(0xc47a0000u, 0x80000000u), I2(0x3b000000u, 0x3a800000u),
     I2(0x3f880000u, 0x3f980000u), I2(0x7fc00000u, 0x7f800000u), I2(0xff800000u, 0x3eaaaaabu), I2(0x47600000u, 0x49742400u),
@@ -422,6 +451,11 @@ static const conf_case c_fp8[] = {
 static const conf_case c_e4m3_isa[] = {
     /* 1.0 = 0x38, 2.0 = 0x40, 448 = 0x7e (the largest), 500 saturates to 0x7e */
     E2(0x3f800000u, 0x40000000u, 0x3840), E2(0x43e00000u, 0x43fa0000u, 0x7e7e),
+    /* 480 and -470 (which rounds to -480) have the exponent of 448 and the mantissa 111, the
+     * NaN pattern S.1111.111: .satfinite gives the largest finite, +-448 */
+    E2(0x43f00000u, 0xc3eb0000u, 0x7efe),
+    /* 464 is half-way between 448 (mantissa 110) and 480: ties to even, 448 */
+    E2(0x43e80000u, 0xc3e80000u, 0x7efe),
 };
 static const conf_case c_e5m2_isa[] = { E2(0x3f800000u, 0x40000000u, 0x3c40), E2(0x47600000u, 0x49742400u, 0x7b7b) };
 /* cvt.pack.sat (PTX ISA): a and b clamped to the narrow type, a above b; the 8/4/2-bit forms put
@@ -473,7 +507,9 @@ static const conf_case c_f16x2_to_fp8[] = {
     I1(0x3c013bffu), I1(0x2c002a00u),
 };
 /* 1.0 = 0x38 and 2.0 = 0x40 in e4m3 (a in the upper byte); 448 and 500 both give 0x7e */
-static const conf_case c_e4m3_f16x2_isa[] = { E1(0x3c004000u, 0x3840), E1(0x5f005fd0u, 0x7e7e) };
+static const conf_case c_e4m3_f16x2_isa[] = { E1(0x3c004000u, 0x3840), E1(0x5f005fd0u, 0x7e7e),
+    /* 480 and -470 past the largest finite by less than a step: +-448, not the NaN pattern */
+    E1(0x5f80df58u, 0x7efe) };
 static const conf_case c_from_fp8[] = { I1(0x3840), I1(0x7e01), I1(0x80ff), I1(0x7f00), I1(0x0108), I1(0xfe7b) };
 
 
@@ -562,6 +598,8 @@ static const conf_table tables[] = {
     CONF_TABLE(op_pack_s8, c_pack_s8_isa), CONF_TABLE(op_pack_u8, c_pack_int3), CONF_TABLE(op_pack_s4, c_pack_int3),
     CONF_TABLE(op_pack_u4, c_pack_int3), CONF_TABLE(op_pack_s2, c_pack_int3), CONF_TABLE(op_pack_u2, c_pack_int3),
     CONF_TABLE(op_bf16x2, c_bf16x2_isa), CONF_TABLE(op_tf32, c_tf32), CONF_TABLE(op_tf32, c_tf32_isa),
+    CONF_TABLE(op_rn_tf32, c_tf32), CONF_TABLE(op_rn_tf32, c_rn_tf32_isa), CONF_TABLE(op_rz_tf32, c_tf32),
+    CONF_TABLE(op_rz_tf32, c_rz_tf32_isa),
     CONF_TABLE(op_e4m3x2, c_fp8), CONF_TABLE(op_e4m3x2, c_e4m3_isa), CONF_TABLE(op_e5m2x2, c_fp8),
     CONF_TABLE(op_e5m2x2, c_e5m2_isa), CONF_TABLE(op_e4m3x2_f16x2, c_f16x2_to_fp8), CONF_TABLE(op_e4m3x2_f16x2, c_e4m3_f16x2_isa),
     CONF_TABLE(op_e5m2x2_f16x2, c_f16x2_to_fp8), CONF_TABLE(op_f16x2_e4m3x2, c_from_fp8), CONF_TABLE(op_f16x2_e5m2x2, c_from_fp8),

@@ -195,8 +195,10 @@ static const conf_case c_add[] = {
 };
 static const conf_case c_add_sat[] = {
     I2(THQ, HALF), I2(MHALF, QUART), I2(HALF, QUART), I2(QNAN, ONE), I2(INF, MINF), I2(INF, ONE), I2(MINF, ONE),
-    I2(DEN, PZERO),
+    I2(DEN, PZERO), I2(MZERO, MZERO),
 };
+/* .sat clamps to [+0.0, 1.0] (the CUDA __saturatef's interval): a -0 result gives +0 */
+static const conf_case c_add_sat_isa[] = { E2(MZERO, MZERO, PZERO) };
 static const conf_case c_add_isa[] = {
     /* ties to even at 1 + 2^-24; x + (-x) is +0 in round-to-nearest */
     E2(ONE, E24, ONE), E2(HALF, MHALF, PZERO), E2(MZERO, MZERO, MZERO),
@@ -206,7 +208,8 @@ static const conf_case c_mul[] = {
     I2(MZERO, THREE), I2(DEN, P20), I2(E1M20, E1M20), I2(TENTH, TENTH), I2(QNAN, PZERO), I2(MDEN, HALF),
     I2(FMIN, HALF), I2(0x3fffffffu, 0x3fffffffu),
 };
-static const conf_case c_mul_sat[] = { I2(THQ, TWO), I2(MHALF, HALF), I2(HALF, HALF), I2(QNAN, ONE), I2(INF, PZERO) };
+static const conf_case c_mul_sat[] = { I2(THQ, TWO), I2(MHALF, HALF), I2(HALF, HALF), I2(QNAN, ONE), I2(INF, PZERO), I2(MZERO, THREE) };
+static const conf_case c_mul_sat_isa[] = { E2(MZERO, THREE, PZERO) };
 static const conf_case c_fma[] = {
     I3(ONEP, ONEP, 0xbf800002u), /* exact 2^-46: only a fused operation gets it */
     I3(ONE, ONE, E24), I3(ONE, ONE, E24X3), I3(MONE, ONE, ME24), I3(THIRD, THREE, MONE), I3(INF, PZERO, ONE),
@@ -222,7 +225,8 @@ static const conf_case c_fma_isa[] = {
 };
 /* the same operands under the directed modes */
 static const conf_case c_fma_dr[] = { I3(0x39800020u, 0x397fffc0u, ONEP), I3(0xb9800020u, 0x397fffc0u, 0xbf800001u) };
-static const conf_case c_fma_sat[] = { I3(THQ, TWO, MHALF), I3(HALF, HALF, MONE), I3(HALF, HALF, HALF), I3(INF, PZERO, ONE), I3(ONE, ONE, ONE) };
+static const conf_case c_fma_sat[] = { I3(THQ, TWO, MHALF), I3(HALF, HALF, MONE), I3(HALF, HALF, HALF), I3(INF, PZERO, ONE), I3(ONE, ONE, ONE), I3(MZERO, ONE, MZERO) };
+static const conf_case c_fma_sat_isa[] = { E3(MZERO, ONE, MZERO, PZERO) };
 static const conf_case c_ftz[] = {
     /* subnormal inputs count as zero and subnormal results become zero, keeping the sign */
     I2(DEN, DEN), I2(MDEN, PZERO), I2(DEN2, FMIN), I2(FMINP, 0x80800000u), I2(0x80800001u, FMIN),
@@ -607,12 +611,12 @@ static const conf_case c_imm64[] = { I1(DONE), I1(DTENTH), I1(DMONE), I1(0), I1(
 static const conf_table tables[] = {
     CONF_TABLE(op_add, c_add), CONF_TABLE(op_add_rn, c_add), CONF_TABLE(op_add_rn, c_add_isa),
     CONF_TABLE(op_add_rz, c_add), CONF_TABLE(op_add_rm, c_add), CONF_TABLE(op_add_rp, c_add),
-    CONF_TABLE(op_add_ftz, c_ftz), CONF_TABLE(op_add_sat, c_add_sat),
+    CONF_TABLE(op_add_ftz, c_ftz), CONF_TABLE(op_add_sat, c_add_sat), CONF_TABLE(op_add_sat, c_add_sat_isa),
     CONF_TABLE(op_sub_rn, c_add), CONF_TABLE(op_sub_rm, c_add), CONF_TABLE(op_sub_ftz, c_ftz),
     CONF_TABLE(op_mul_rn, c_mul), CONF_TABLE(op_mul_rz, c_mul), CONF_TABLE(op_mul_rm, c_mul), CONF_TABLE(op_mul_rp, c_mul),
-    CONF_TABLE(op_mul_ftz, c_mul_ftz), CONF_TABLE(op_mul_sat, c_mul_sat),
+    CONF_TABLE(op_mul_ftz, c_mul_ftz), CONF_TABLE(op_mul_sat, c_mul_sat), CONF_TABLE(op_mul_sat, c_mul_sat_isa),
     CONF_TABLE(op_fma_rn, c_fma), CONF_TABLE(op_fma_rn, c_fma_isa), CONF_TABLE(op_fma_rz, c_fma), CONF_TABLE(op_fma_rz, c_fma_dr), CONF_TABLE(op_fma_rm, c_fma), CONF_TABLE(op_fma_rm, c_fma_dr), CONF_TABLE(op_fma_rp, c_fma_dr), CONF_TABLE(op_fma_rn, c_fma_dr),
-    CONF_TABLE(op_fma_rp, c_fma), CONF_TABLE(op_fma_ftz, c_fma_ftz), CONF_TABLE(op_fma_sat, c_fma_sat),
+    CONF_TABLE(op_fma_rp, c_fma), CONF_TABLE(op_fma_ftz, c_fma_ftz), CONF_TABLE(op_fma_sat, c_fma_sat), CONF_TABLE(op_fma_sat, c_fma_sat_isa),
     CONF_TABLE(op_mad_rn, c_fma), CONF_TABLE(op_mad_rz, c_fma),
     CONF_TABLE(op_dadd_rn, c_dadd), CONF_TABLE(op_dadd_rz, c_dadd), CONF_TABLE(op_dadd_rm, c_dadd), CONF_TABLE(op_dadd_rp, c_dadd),
     CONF_TABLE(op_dsub_rn, c_dadd), CONF_TABLE(op_dmul_rn, c_dmul), CONF_TABLE(op_dmul_rm, c_dmul), CONF_TABLE(op_dmul_rp, c_dmul),

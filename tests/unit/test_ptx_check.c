@@ -212,6 +212,20 @@ static const check_case cases[] = {
     {"mbarrier.test_wait state", "mbarrier.test_wait.shared.b64 %p1, [sm], %rd1;",
      "mbarrier.test_wait.shared.b64 %p1, [sm], %r1;",
      "operand 3 (the state): register '%r1' is .b32, expected a 64-bit register"},
+    /* modifiers the ISA makes required or leaves out (ptxas refuses each broken form) */
+    {"float-to-integer cvt without a rounding modifier", "cvt.rzi.s32.f32 %r1, %f1;",
+     "cvt.s32.f32 %r1, %f1;", "a float-to-integer conversion needs an integer rounding modifier"},
+    {"float-to-integer cvt with a float rounding modifier", "cvt.rni.u64.f64 %rd1, %fd1;",
+     "cvt.rn.u64.f64 %rd1, %fd1;",
+     "a float-to-integer conversion needs an integer rounding modifier"},
+    {"f16-to-integer cvt without a rounding modifier", "cvt.rmi.s16.f16 %h1, %h2;",
+     "cvt.s16.f16 %h1, %h2;", "a float-to-integer conversion needs an integer rounding modifier"},
+    {"cvt to tf32 without a rounding modifier", "cvt.rn.tf32.f32 %r1, %f1;",
+     "cvt.tf32.f32 %r1, %f1;", "a conversion to .tf32 needs a rounding modifier (.rna, .rn or .rz)"},
+    {"min.NaN on f64", "min.NaN.f32 %f1, %f2, %f3;", "min.NaN.f64 %fd1, %fd2, %fd3;",
+     ".NaN applies to .f32, .f16 and .bf16 operands, not .f64"},
+    {"max.NaN on an integer type", "max.NaN.f32 %f1, %f2, %f3;", "max.NaN.s32 %r1, %r2, %r3;",
+     ".NaN applies to .f32, .f16 and .bf16 operands, not .s32"},
 };
 
 static char *module_text(const char *body)
