@@ -148,9 +148,10 @@ maybe_stop
 #   // variants: LIST      which runtimes to build (default: "static shared")
 #   // compare: no REASON  leaves the program out of the compare-mode runs (below), saying why
 # Every variant of every program also runs under `--engine=compare` (make check, not the quick
-# mode): each launch runs on the block interpreter and on the one-instruction-at-a-time
-# reference executor from one snapshot of device memory, and any difference in memory, faults,
-# per-warp instruction counts or statistics fails the launch. These runs count as the variant
+# mode): each launch runs on the block interpreter (static builds) or the LLVM JIT (shared
+# builds, --compare-with=jit) and on the one-instruction-at-a-time reference executor from one
+# snapshot of device memory, and any difference in memory, faults, per-warp instruction counts
+# or statistics fails the launch. These runs count as the variant
 # "VARIANT+compare".
 # Driver-API and NVRTC programs say `// nvcc: -lcuda -lnvrtc`: nvcc links the toolkit's libcuda
 # stub (ptxsim run preloads ptxsim's libcuda.so.1 in its place), and a program that links libnvrtc
@@ -184,7 +185,12 @@ exec_cuda() {
     exe=$(cat "$RES/cuda-$name.$variant.exe")
     out=$LOG_DIR/cuda-$name.$run.stdout
     opts=$(cuda_field "$src" ptxsim)
-    [ "$run" != "$variant" ] && opts="--engine=compare $opts"
+    # the shared build's compare run checks the LLVM JIT, the static build's the block
+    # interpreter, each against the step interpreter
+    if [ "$run" != "$variant" ]; then
+        opts="--engine=compare $opts"
+        [ "$variant" = shared ] && opts="--compare-with=jit $opts"
+    fi
     [ "$QUICK" = 1 ] && limit=120
     # shellcheck disable=SC2086
     timeout "$limit" "$B/bin/ptxsim" run $opts -- "$exe" >"$out" 2>"$LOG_DIR/cuda-$name.$run.err"

@@ -60,16 +60,18 @@ refused watchdog-insts lots integer
 refused timing fast off
 refused gpu gtx9000 a100
 refused verbose loud integer
+refused compare-with step interp
+refused jit-threshold soon integer
 refused tm always off
 refused igpu maybe off
 # modes that are not built yet
 refused det dab "off, gpudet"
-refused engine jit interp
 refused igpu on off
 refused timing on off
 refused tm kilotm off
 refused fault-inject "warp=3" off
-# (--trace is built: tests/suites/event_observers.sh runs it)
+# (--trace is built: tests/suites/event_observers.sh runs it; --engine=jit and auto are built:
+# the CUDA programs' compare runs and tests/unit/test_jit.c run them)
 
 # a combination that cannot work: compare mode cannot snapshot host memory kernels write
 out=$("$PTXSIM" run --engine=compare --pageable-memory-access=on -- $prog ran 2>&1); rc=$?
