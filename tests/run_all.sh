@@ -75,8 +75,10 @@ maybe_stop() { if [ "$STOP" = 1 ] && [ "$failed" -gt 0 ]; then finish; fi; }
 # ---------------------------------------------------------------- unit suites (Check)
 # exec_unit BIN: runs one binary into $LOG_DIR/NAME.log and its status into $RES/NAME.rc.
 exec_unit() {
-    local bin=$1 name rc
+    local bin=$1 name rc executor=interp
     name=$(basename "$bin")
+    # BIN+jit: the conformance tables again, checking the LLVM JIT against the step reference
+    if [[ $bin == *+jit ]]; then bin=${bin%+jit}; executor=jit; fi
     if stopped; then return 0; fi
     # The conformance tables run their kernels ahead of the rows in a child process of their
     # own (tests/unit/conformance_harness.c), so the rows, which only compare, need no process
@@ -84,7 +86,8 @@ exec_unit() {
     local fork=yes
     if [ "$QUICK" = 1 ] || [[ $name == test_conformance_* ]]; then fork=no; fi
     ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-        CK_FORK=$fork CK_DEFAULT_TIMEOUT=60 timeout 600 "$bin" >"$LOG_DIR/$name.log" 2>&1
+        CONF_EXECUTOR=$executor CK_FORK=$fork CK_DEFAULT_TIMEOUT=60 timeout 600 "$bin" \
+        >"$LOG_DIR/$name.log" 2>&1
     rc=$?
     echo "$rc" >"$RES/$name.rc"
     if [ "$STOP" = 1 ] && { [ "$rc" -ne 0 ] || ! grep -qE '^100%: Checks: ' "$LOG_DIR/$name.log"; }; then
@@ -130,6 +133,10 @@ for bin in "$UNIT_DIR"/test_*; do
     [ -x "$bin" ] || continue
     [ -n "$FILTER" ] && [[ $bin != *"$FILTER"* ]] && continue
     unit_bins+=("$bin")
+    # make check: the conformance tables run on the JIT too (a few seconds each)
+    if [ "$QUICK" != 1 ] && [[ $(basename "$bin") == test_conformance_* ]]; then
+        unit_bins+=("$bin+jit")
+    fi
 done
 t0=$(date +%s)
 if [ ${#unit_bins[@]} -gt 0 ]; then
