@@ -362,6 +362,9 @@ typedef enum emu_executor {
 typedef struct emu_jit_options {
     unsigned verbose;
     uint64_t hot_instructions;
+    /* compile on the thread that finds a function hot rather than in the background, so that
+     * warps switch executor at a reproducible point (tests) */
+    bool foreground;
 } emu_jit_options;
 void emu_jit_configure(const emu_jit_options *o);
 /* What the JIT compiled so far in this process. */

@@ -14,7 +14,7 @@
  * (the command line, a PTXSIM_* variable), naming what is accepted; building a mode is a
  * one-line change here (add it to `implemented`, or make that NULL). */
 const rt_option rt_options[] = {
-    {"engine", "PTXSIM_ENGINE", "interp", RT_OPT_CHOICE, "interp|compare|jit|auto", NULL,
+    {"engine", "PTXSIM_ENGINE", "auto", RT_OPT_CHOICE, "interp|compare|jit|auto", NULL,
      NULL,
      "executor of warps: the interpreter, the LLVM JIT (every kernel compiled before it runs), "
      "auto (the interpreter, and the JIT for kernels that run long enough), or compare (every "

@@ -84,6 +84,10 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
     c.direct_mem = c.g->launch.policy == emu_direct_policy() && !events;
     emu_stop result = EMU_STOP_BUDGET;
     uint64_t n = 0;
+    /* auto: instructions run interpreted in function hot_f, told to the JIT when the function
+     * changes and when the run ends (not per block: the count is shared between threads) */
+    const emu_func *hot_f = NULL;
+    uint64_t hot_n = 0;
     while (n < budget) {
         if (!settle(&c)) {
             result = EMU_STOP_EXIT;
@@ -176,7 +180,14 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
             }
             u++;
         }
-        if (tier == TIER_AUTO) emu_jit_warm(c.f, n - n_block);
+        if (tier == TIER_AUTO) {
+            if (c.f != hot_f) {
+                if (hot_f) emu_jit_warm(hot_f, hot_n);
+                hot_f = c.f;
+                hot_n = 0;
+            }
+            hot_n += n - n_block;
+        }
         if (c.stop >= 0) {
             result = (emu_stop)c.stop;
             if (!settle(&c) && result != EMU_STOP_FAULT) result = EMU_STOP_EXIT;
@@ -185,6 +196,7 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
     }
     if (result == EMU_STOP_BUDGET && !settle(&c)) result = EMU_STOP_EXIT;
 done:
+    if (tier == TIER_AUTO && hot_f) emu_jit_warm(hot_f, hot_n);
     if (result == EMU_STOP_EXIT) w->state = EMU_WS_EXITED;
     if (events) flush_events(w, sink);
     emu_mem_policy *p = c.g->launch.policy;

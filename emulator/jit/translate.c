@@ -171,14 +171,16 @@ static LLVMValueRef src(tr *t, const emu_opd *o, uint8_t ty)
     return v;
 }
 
-/* Writes the lanes of mask of v to the destination row. */
+static LLVMValueRef call_intrinsic(tr *t, const char *name, LLVMTypeRef *over, unsigned nover,
+                                   LLVMValueRef *args, unsigned nargs);
+
+/* Writes the lanes of mask of v to the destination row (a masked store: the other lanes are
+ * not touched). */
 static void put(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef v)
 {
-    LLVMValueRef p = row_ptr(t, o->row);
-    LLVMValueRef old = load(t, t->v64, p);
-    LLVMSetAlignment(old, 8);
-    LLVMValueRef st = LLVMBuildStore(t->b, LLVMBuildSelect(t->b, mask_vec(t, mask), v, old, ""), p);
-    LLVMSetAlignment(st, 8);
+    LLVMTypeRef over[2] = {t->v64, t->ptr};
+    LLVMValueRef args[4] = {v, row_ptr(t, o->row), ci32(t, 8), mask_vec(t, mask)};
+    call_intrinsic(t, "llvm.masked.store", over, 2, args, 4);
 }
 
 /* Writes the lanes of mask of bits (i32) to predicate o (emu_put_pred). */
@@ -251,6 +253,41 @@ static int32_t branch_target(const emu_uop *u)
     return tg;
 }
 
+/* cvt between 32- and 64-bit integers without modifiers (sem_cvt_int_resize), and from 32-bit
+ * integers to f32 rounding to nearest (sem_cvt_s32_to_f32, sem_cvt_u32_to_f32) */
+static bool cvt_translates(const emu_uop *u)
+{
+    const ptx_instr *in = u->in;
+    if (u->nopd != 2 || in->ntypes != 2 || in->flags != 0) return false;
+    uint8_t dt = in->types[0], st = in->types[1];
+    unsigned db = emu_type_bits[dt], sb = emu_type_bits[st];
+    if (!int_type(st) || !dst_ok(&u->opd[0], dt)) return false;
+    if (!src_ok(&u->opd[1], sb == 32 ? PTX_TYPE_B32 : PTX_TYPE_B64)) return false;
+    if (int_type(dt)) return in->rnd == PTX_RND_NONE && db != sb;
+    return dt == PTX_TYPE_F32 && sb == 32 && (in->rnd == PTX_RND_NONE || in->rnd == PTX_RND_RN);
+}
+
+/* ld/st of 4 or 8 bytes per lane at [reg+imm] in global, const, generic or shared space: the
+ * interpreter's fast path (exec_mem.c), compiled; anything it would not take goes to the
+ * handler, which takes the general path and reports faults. */
+static bool mem_translates(const emu_uop *u)
+{
+    const ptx_instr *in = u->in;
+    bool st = u->op == PTX_OP_ST;
+    uint8_t sp = in->space;
+    if (sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_SHARED && sp != PTX_SPACE_NONE &&
+        sp != PTX_SPACE_CONST)
+        return false;
+    if (in->vec > 1 || u->nopd != 2 || u->type == PTX_TYPE_NONE) return false;
+    unsigned es = emu_type_bits[u->type] / 8;
+    if (es != 4 && es != 8) return false;
+    const emu_opd *ao = &u->opd[st ? 0 : 1], *r = &u->opd[st ? 1 : 0];
+    if (ao->kind != EMU_OPD_ADDR || !(ao->flags & EMU_OPD_F_BASE_REG)) return false;
+    if (st) return (r->kind == EMU_OPD_REG && r->bits >= es * 8 && r->bits != 128) ||
+                   r->kind == EMU_OPD_IMM;
+    return r->kind == EMU_OPD_REG && r->bits == es * 8;
+}
+
 bool emu_jit_translates(const emu_code *code, const emu_uop *u)
 {
     const ptx_instr *in = u->in;
@@ -306,6 +343,11 @@ bool emu_jit_translates(const emu_code *code, const emu_uop *u)
     case PTX_OP_SELP:
         return u->nopd == 4 && in->ntypes == 1 && plain_type(ty) && dst_ok(&o[0], ty) &&
                src_ok(&o[1], ty) && src_ok(&o[2], ty) && o[3].kind == EMU_OPD_PRED;
+    case PTX_OP_CVT:
+        return cvt_translates(u);
+    case PTX_OP_LD:
+    case PTX_OP_ST:
+        return mem_translates(u);
     default:
         return false;
     }
@@ -388,6 +430,22 @@ static void emit_native(tr *t, const emu_uop *u, LLVMValueRef mask)
         put_pred(t, &o[0], mask, LLVMBuildBitCast(b, cv, t->i32, ""));
         return;
     }
+    if (u->op == PTX_OP_CVT) {
+        uint8_t dt = in->types[0], st = in->types[1];
+        unsigned sb = emu_type_bits[st], db = emu_type_bits[dt];
+        LLVMValueRef a = src(t, &o[1], sb == 32 ? PTX_TYPE_B32 : PTX_TYPE_B64);
+        if (dt == PTX_TYPE_F32) {
+            LLVMValueRef x = LLVMBuildTrunc(b, a, t->v32, "");
+            LLVMValueRef f = emu_is_signed(st) ? LLVMBuildSIToFP(b, x, t->vf, "")
+                                               : LLVMBuildUIToFP(b, x, t->vf, "");
+            put(t, &o[0], mask, LLVMBuildZExt(b, LLVMBuildBitCast(b, f, t->v32, ""), t->v64, ""));
+            return;
+        }
+        LLVMValueRef v = emu_is_signed(st) ? sext_bits(t, a, sb)
+                                           : LLVMBuildAnd(b, a, splat64(t, emu_mask_bits(sb)), "");
+        put(t, &o[0], mask, LLVMBuildAnd(b, v, splat64(t, emu_mask_bits(db)), ""));
+        return;
+    }
     if (u->op == PTX_OP_SELP) {
         LLVMValueRef a = src(t, &o[1], ty), bb = src(t, &o[2], ty);
         LLVMValueRef p = LLVMBuildTrunc(b, load(t, t->i64, row_ptr(t, o[3].row)), t->i32, "");
@@ -453,6 +511,97 @@ static void emit_native(tr *t, const emu_uop *u, LLVMValueRef mask)
     }
     }
     put(t, &o[0], mask, r);
+}
+
+
+/* ---------------------------------------------------------------- memory fast path */
+
+/* v in all 32 lanes */
+static LLVMValueRef vsplat(tr *t, LLVMValueRef v, const char *name)
+{
+    LLVMTypeRef vty = LLVMVectorType(LLVMTypeOf(v), EMU_WARP_SIZE);
+    LLVMValueRef one = LLVMBuildInsertElement(t->b, LLVMGetPoison(vty), v, ci32(t, 0), "");
+    return LLVMBuildShuffleVector(t->b, one, LLVMGetPoison(vty),
+                                  LLVMConstNull(LLVMVectorType(t->i32, EMU_WARP_SIZE)), name);
+}
+
+static LLVMValueRef call_intrinsic(tr *t, const char *name, LLVMTypeRef *over, unsigned nover,
+                                   LLVMValueRef *args, unsigned nargs)
+{
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(t->m, id, over, nover);
+    LLVMTypeRef fty = LLVMIntrinsicGetType(t->cx, id, over, nover);
+    return LLVMBuildCall2(t->b, fty, fn, args, nargs, "");
+}
+
+/* Emits the fast path of ld/st µop u for the lanes of mask, branching to slow when a lane is
+ * outside what the interpreter's fast path accepts (the handler then runs it). Leaves the
+ * builder after the access. */
+static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockRef slow)
+{
+    LLVMBuilderRef b = t->b;
+    bool st = u->op == PTX_OP_ST;
+    const emu_opd *ao = &u->opd[st ? 0 : 1], *r = &u->opd[st ? 1 : 0];
+    unsigned es = emu_type_bits[u->type] / 8;
+    LLVMTypeRef ety = es == 4 ? t->i32 : t->i64, vety = LLVMVectorType(ety, EMU_WARP_SIZE);
+    LLVMTypeRef vptr = LLVMVectorType(t->ptr, EMU_WARP_SIZE);
+    LLVMBasicBlockRef checks = block(t, "mem.checks"), fast = block(t, "mem.fast");
+    LLVMValueRef direct = load(t, t->i8, ctx_field(t, offsetof(emu_ctx, direct_mem)));
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, direct, LLVMConstInt(t->i8, 0, 0), ""), checks,
+                    slow);
+    LLVMPositionBuilderAtEnd(b, checks);
+    LLVMValueRef a = LLVMBuildAdd(b, load_row(t, ao->row), splat64(t, ao->imm), "");
+    if (ao->bits <= 32) a = LLVMBuildAnd(b, a, splat64(t, 0xffffffffu), "");
+    LLVMValueRef misaligned = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, a, splat64(t, es - 1), ""),
+                                            splat64(t, 0), "");
+    LLVMValueRef bad, ptrs;
+    if (u->in->space == PTX_SPACE_SHARED) {
+        LLVMValueRef cta = load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, cta)));
+        LLVMValueRef size = load(t, t->i64, field(t, cta, offsetof(emu_cta, smem_size)));
+        LLVMValueRef smem = load(t, t->ptr, field(t, cta, offsetof(emu_cta, smem)));
+        LLVMValueRef inwin = LLVMBuildAnd(
+            b, LLVMBuildICmp(b, LLVMIntUGE, a, splat64(t, EMU_SHARED_WINDOW), ""),
+            LLVMBuildICmp(b, LLVMIntULT, a, splat64(t, EMU_SHARED_WINDOW + EMU_WINDOW_SIZE), ""), "");
+        a = LLVMBuildSelect(b, inwin, LLVMBuildSub(b, a, splat64(t, EMU_SHARED_WINDOW), ""), a, "");
+        LLVMValueRef vsize = vsplat(t, size, "");
+        bad = LLVMBuildOr(b, misaligned, LLVMBuildICmp(b, LLVMIntUGT, a, vsize, ""), "");
+        bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, splat64(t, es),
+                                                LLVMBuildSub(b, vsize, a, ""), ""), "");
+        LLVMValueRef vbase = vsplat(t, smem, "");
+        ptrs = LLVMBuildGEP2(b, t->i8, vbase, &a, 1, "");
+    } else {
+        /* the allocation the warp last hit, when device memory has not changed since */
+        LLVMTypeRef gty = LLVMFunctionType(t->i64, NULL, 0, false);
+        LLVMValueRef gfn = LLVMConstIntToPtr(ci64(t, (uint64_t)(uintptr_t)&emu_device_generation), t->ptr);
+        LLVMValueRef gen = LLVMBuildCall2(b, gty, gfn, NULL, 0, "");
+        LLVMValueRef cgen = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_gen)));
+        LLVMValueRef lo = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_base)));
+        LLVMValueRef hi = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_end)));
+        LLVMValueRef vlo = vsplat(t, lo, "");
+        LLVMValueRef vhi = vsplat(t, hi, "");
+        bad = LLVMBuildOr(b, misaligned, LLVMBuildICmp(b, LLVMIntULT, a, vlo, ""), "");
+        bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGE, a, vhi, ""), "");
+        bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntULT, LLVMBuildSub(b, vhi, a, ""),
+                                                splat64(t, es), ""), "");
+        LLVMValueRef stale = LLVMBuildICmp(b, LLVMIntNE, gen, cgen, "");
+        bad = LLVMBuildOr(b, bad, vsplat(t, stale, ""), "");
+        ptrs = LLVMBuildIntToPtr(b, a, vptr, "");
+    }
+    LLVMValueRef mv = mask_vec(t, mask);
+    LLVMValueRef anybad = LLVMBuildBitCast(b, LLVMBuildAnd(b, bad, mv, ""), t->i32, "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, anybad, ci32(t, 0), ""), slow, fast);
+    LLVMPositionBuilderAtEnd(b, fast);
+    LLVMTypeRef over[2] = {vety, vptr};
+    LLVMValueRef align = ci32(t, es);
+    if (st) {
+        LLVMValueRef v = LLVMBuildTrunc(b, src(t, r, u->type), vety, "");
+        LLVMValueRef args[4] = {v, ptrs, align, mv};
+        call_intrinsic(t, "llvm.masked.scatter", over, 2, args, 4);
+    } else {
+        LLVMValueRef args[4] = {ptrs, align, mv, LLVMConstNull(vety)};
+        LLVMValueRef v = call_intrinsic(t, "llvm.masked.gather", over, 2, args, 4);
+        put(t, r, mask, LLVMBuildZExt(b, v, t->v64, ""));
+    }
 }
 
 /* ---------------------------------------------------------------- µops through their handler */
@@ -554,7 +703,16 @@ static void emit_uop(tr *t, uint32_t i)
         emit_branch(t, i, u, mask);
         return;
     }
-    emit_native(t, u, mask);
+    if (u->op == PTX_OP_LD || u->op == PTX_OP_ST) {
+        LLVMBasicBlockRef slow = block(t, "mem.slow");
+        emit_mem(t, u, mask, slow);
+        LLVMBasicBlockRef here = LLVMGetInsertBlock(b);
+        LLVMPositionBuilderAtEnd(b, slow);
+        emit_call(t, i, u, mask);
+        LLVMPositionBuilderAtEnd(b, here);
+    } else {
+        emit_native(t, u, mask);
+    }
     count_one(t);
     if (i + 1 < u->block_end) LLVMBuildBr(b, t->bb[i + 1]);
     else goto_dispatch(t, ci32(t, i + 1));

@@ -11,7 +11,7 @@
  * conf_run (tests/unit/conformance_harness.c) runs the kernel on the step interpreter and on the
  * JIT from one snapshot and compares every byte of memory, the fault and every warp's
  * instruction count. The same programs then run on the auto executor with a threshold of one
- * instruction, so that functions change executor while their warps run.
+ * instruction, compiled in the foreground, so that warps change executor between their runs.
  *
  * make check runs the fixed seeds below; JIT_FUZZ_SEEDS=N (bench/jit_fuzz.sh) runs N more. */
 #include "tests/unit/conformance_harness.h"
@@ -343,7 +343,8 @@ END_TEST
 
 START_TEST(random_programs_auto)
 {
-    emu_jit_configure(&(emu_jit_options){.verbose = 0, .hot_instructions = 1});
+    /* compiled as soon as a warp's first run ends: the warps still running switch to it */
+    emu_jit_configure(&(emu_jit_options){.verbose = 0, .hot_instructions = 1, .foreground = true});
     run_seed((uint64_t)_i, "auto");
 }
 END_TEST
