@@ -62,12 +62,17 @@ else
     add "transpose 2048" memory "$W/transpose 2048"
 fi
 
-# cpu ENGINE CMD...: user + system seconds of one run on one host thread, or "fail"
+# cpu ENGINE CMD...: user + system seconds of one run on one host thread, or "fail" when its
+# output differs from the interpreter's (the programs check themselves against the host too,
+# but Mandelbrot's host loop, without FMA contraction, disagrees on a few escape counts at the
+# larger sizes whatever the engine: what matters here is that the engines agree)
 cpu() {
     local engine=$1 t=
     shift
-    if /usr/bin/time -o "$W/time.txt" -f '%U %S' "$SIM" run --threads=1 --engine="$engine" -- "$@" \
-        >"$W/out.txt" 2>&1 && ! grep -q '^FAIL' "$W/out.txt"; then
+    /usr/bin/time -o "$W/time.txt" -f '%U %S' "$SIM" run --threads=1 --engine="$engine" -- "$@" \
+        >"$W/out.txt" 2>/dev/null
+    [ "$engine" = interp ] && cp "$W/out.txt" "$W/ref.txt"
+    if cmp -s "$W/out.txt" "$W/ref.txt" && grep -qE '^(PASS|FAIL)' "$W/out.txt"; then
         t=$(tail -n 1 "$W/time.txt" | awk 'NF == 2 { printf "%.3f", $1 + $2 }')
     fi
     echo "${t:-fail}"
@@ -84,6 +89,7 @@ for i in "${!names[@]}"; do
     comp=$("$SIM" run --threads=1 --engine=jit --verbose=1 -- "${cmd[@]}" 2>&1 >/dev/null |
            sed -nE 's/.*jit: compiled .* in ([0-9.]+) ms.*/\1/p' | awk '{n += $1} END {printf "%.0fms", n}')
     it=fail jt=fail at=fail
+    rm -f "$W/ref.txt"
     for r in $(seq "$REPS"); do
         it=$(minof "$it" "$(cpu interp "${cmd[@]}")")
         jt=$(minof "$jt" "$(cpu jit "${cmd[@]}")")

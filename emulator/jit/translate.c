@@ -232,6 +232,100 @@ static LLVMValueRef fma_f32(tr *t, LLVMValueRef a, LLVMValueRef b, LLVMValueRef 
     return LLVMBuildCall2(t->b, fty, fn, args, 3, "");
 }
 
+static LLVMValueRef isnan_bits64(tr *t, LLVMValueRef v)
+{
+    LLVMValueRef mag = LLVMBuildAnd(t->b, v, splat64(t, ~(UINT64_C(1) << 63)), "");
+    return LLVMBuildICmp(t->b, LLVMIntUGT, mag, splat64(t, UINT64_C(0x7ff0000000000000)), "");
+}
+
+/* sem_float_nan_f64: a NaN result r becomes the first NaN of x, y, z, quieted */
+static LLVMValueRef nan_f64(tr *t, LLVMValueRef r, LLVMValueRef x, LLVMValueRef y, LLVMValueRef z)
+{
+    LLVMBuilderRef b = t->b;
+    LLVMValueRef q = splat64(t, UINT64_C(1) << 51);
+    LLVMValueRef v = LLVMBuildSelect(b, isnan_bits64(t, z), LLVMBuildOr(b, z, q, ""), r, "");
+    v = LLVMBuildSelect(b, isnan_bits64(t, y), LLVMBuildOr(b, y, q, ""), v, "");
+    v = LLVMBuildSelect(b, isnan_bits64(t, x), LLVMBuildOr(b, x, q, ""), v, "");
+    return LLVMBuildSelect(b, isnan_bits64(t, r), v, r, "");
+}
+
+static LLVMValueRef unary_intrinsic(tr *t, const char *name, LLVMTypeRef ty, LLVMValueRef a)
+{
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(t->m, id, &ty, 1);
+    LLVMTypeRef fty = LLVMIntrinsicGetType(t->cx, id, &ty, 1);
+    return LLVMBuildCall2(t->b, fty, fn, &a, 1, "");
+}
+
+/* f64 add/sub/mul/fma (sem_float_*_f64): the IEEE operation, then the NaN rule */
+static LLVMValueRef f64_op(tr *t, const emu_uop *u)
+{
+    LLVMBuilderRef b = t->b;
+    const emu_opd *o = u->opd;
+    LLVMTypeRef vd = LLVMVectorType(LLVMDoubleTypeInContext(t->cx), EMU_WARP_SIZE);
+    LLVMValueRef a = src(t, &o[1], PTX_TYPE_F64), bb = src(t, &o[2], PTX_TYPE_F64);
+    if (u->op == PTX_OP_SUB) bb = LLVMBuildXor(b, bb, splat64(t, UINT64_C(1) << 63), "");
+    LLVMValueRef x = LLVMBuildBitCast(b, a, vd, ""), y = LLVMBuildBitCast(b, bb, vd, ""), r;
+    if (u->op == PTX_OP_FMA || u->op == PTX_OP_MAD) {
+        LLVMValueRef cc = src(t, &o[3], PTX_TYPE_F64);
+        LLVMValueRef args[3] = {x, y, LLVMBuildBitCast(b, cc, vd, "")};
+        unsigned id = LLVMLookupIntrinsicID("llvm.fma", 8);
+        LLVMValueRef fn = LLVMGetIntrinsicDeclaration(t->m, id, &vd, 1);
+        r = LLVMBuildCall2(b, LLVMIntrinsicGetType(t->cx, id, &vd, 1), fn, args, 3, "");
+        return nan_f64(t, LLVMBuildBitCast(b, r, t->v64, ""), bb, a, cc);
+    }
+    r = u->op == PTX_OP_MUL ? LLVMBuildFMul(b, x, y, "") : LLVMBuildFAdd(b, x, y, "");
+    return nan_f64(t, LLVMBuildBitCast(b, r, t->v64, ""), a, bb, bb);
+}
+
+/* div, rcp, sqrt, rsqrt on f32 (sem_float_div_f32 ... sem_float_rsqrt_approx_f32): the
+ * correctly rounded forms in f32, the approximate ones in double rounded once */
+static LLVMValueRef f32_div_family(tr *t, const emu_uop *u, bool ftz)
+{
+    LLVMBuilderRef b = t->b;
+    const emu_opd *o = u->opd;
+    LLVMTypeRef vd = LLVMVectorType(LLVMDoubleTypeInContext(t->cx), EMU_WARP_SIZE);
+    bool approx = u->in->flags & PTX_F(APPROX);
+    LLVMValueRef x = as_f32(t, src(t, &o[1], PTX_TYPE_F32), ftz), r;
+    LLVMValueRef one32 = LLVMConstReal(t->f32, 1.0), one64;
+    LLVMValueRef ones32[EMU_WARP_SIZE], ones64[EMU_WARP_SIZE];
+    one64 = LLVMConstReal(LLVMDoubleTypeInContext(t->cx), 1.0);
+    for (int i = 0; i < EMU_WARP_SIZE; i++) {
+        ones32[i] = one32;
+        ones64[i] = one64;
+    }
+    LLVMValueRef v1f = LLVMConstVector(ones32, EMU_WARP_SIZE), v1d = LLVMConstVector(ones64, EMU_WARP_SIZE);
+    switch (u->op) {
+    case PTX_OP_DIV: {
+        LLVMValueRef y = as_f32(t, src(t, &o[2], PTX_TYPE_F32), ftz);
+        r = LLVMBuildFDiv(b, x, y, "");
+        if (approx) {
+            /* a finite dividend over a finite divisor above 2^126 in magnitude gives 0 * x */
+            LLVMValueRef yb = LLVMBuildAnd(b, LLVMBuildBitCast(b, y, t->v32, ""), splat32(t, 0x7fffffffu), "");
+            LLVMValueRef xb = LLVMBuildAnd(b, LLVMBuildBitCast(b, x, t->v32, ""), splat32(t, 0x7fffffffu), "");
+            LLVMValueRef big = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGT, yb, splat32(t, 0x7e800000u), ""),
+                                            LLVMBuildICmp(b, LLVMIntULT, yb, splat32(t, 0x7f800000u), ""), "");
+            big = LLVMBuildAnd(b, big, LLVMBuildICmp(b, LLVMIntULT, xb, splat32(t, 0x7f800000u), ""), "");
+            LLVMValueRef zero = LLVMBuildFMul(b, LLVMConstNull(t->vf), x, "");
+            r = LLVMBuildSelect(b, big, zero, r, "");
+        }
+        return out_f32(t, r, ftz);
+    }
+    case PTX_OP_RCP:
+        if (!approx) return out_f32(t, LLVMBuildFDiv(b, v1f, x, ""), ftz);
+        r = LLVMBuildFDiv(b, v1d, LLVMBuildFPExt(b, x, vd, ""), "");
+        return out_f32(t, LLVMBuildFPTrunc(b, r, t->vf, ""), ftz);
+    case PTX_OP_SQRT:
+        if (!approx) return out_f32(t, unary_intrinsic(t, "llvm.sqrt", t->vf, x), ftz);
+        r = unary_intrinsic(t, "llvm.sqrt", vd, LLVMBuildFPExt(b, x, vd, ""));
+        return out_f32(t, LLVMBuildFPTrunc(b, r, t->vf, ""), ftz);
+    default:   /* RSQRT (approx) */
+        r = unary_intrinsic(t, "llvm.sqrt", vd, LLVMBuildFPExt(b, x, vd, ""));
+        r = LLVMBuildFDiv(b, v1d, r, "");
+        return out_f32(t, LLVMBuildFPTrunc(b, r, t->vf, ""), ftz);
+    }
+}
+
 /* ---------------------------------------------------------------- which µops translate */
 
 static uint64_t instr_flags(const emu_uop *u) { return u->in->flags; }
@@ -243,6 +337,19 @@ static bool plain_f32(const emu_uop *u)
     return u->type == PTX_TYPE_F32 && in->ntypes == 1 &&
            (in->rnd == PTX_RND_NONE || in->rnd == PTX_RND_RN) &&
            (in->flags & ~PTX_F(FTZ)) == 0 && !(u->flags & EMU_UOP_CONTRACTED);
+}
+
+/* A plain f64 µop: round to nearest, no modifier, and a register among its sources (LLVM folds
+ * an operation on constants with its own default NaN, not the host's). */
+static bool plain_f64(const emu_uop *u)
+{
+    const ptx_instr *in = u->in;
+    if (u->type != PTX_TYPE_F64 || in->ntypes != 1 || in->flags != 0 ||
+        (u->flags & EMU_UOP_CONTRACTED) || (in->rnd != PTX_RND_NONE && in->rnd != PTX_RND_RN))
+        return false;
+    for (unsigned i = 1; i < u->nopd && i < 4; i++)
+        if (u->opd[i].kind == EMU_OPD_REG) return true;
+    return false;
 }
 
 static int32_t branch_target(const emu_uop *u)
@@ -270,7 +377,7 @@ static bool cvt_translates(const emu_uop *u)
 /* ld/st of 4 or 8 bytes per lane at [reg+imm] in global, const, generic or shared space: the
  * interpreter's fast path (exec_mem.c), compiled; anything it would not take goes to the
  * handler, which takes the general path and reports faults. */
-static bool mem_translates(const emu_uop *u)
+static bool mem_translates(const emu_code *code, const emu_uop *u)
 {
     const ptx_instr *in = u->in;
     bool st = u->op == PTX_OP_ST;
@@ -278,14 +385,26 @@ static bool mem_translates(const emu_uop *u)
     if (sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_SHARED && sp != PTX_SPACE_NONE &&
         sp != PTX_SPACE_CONST)
         return false;
-    if (in->vec > 1 || u->nopd != 2 || u->type == PTX_TYPE_NONE) return false;
+    unsigned vec = in->vec ? in->vec : 1;
+    if (u->nopd != 2 || u->type == PTX_TYPE_NONE) return false;
     unsigned es = emu_type_bits[u->type] / 8;
-    if (es != 4 && es != 8) return false;
+    if ((es != 4 && es != 8) || es * vec > 16) return false;
     const emu_opd *ao = &u->opd[st ? 0 : 1], *r = &u->opd[st ? 1 : 0];
     if (ao->kind != EMU_OPD_ADDR || !(ao->flags & EMU_OPD_F_BASE_REG)) return false;
-    if (st) return (r->kind == EMU_OPD_REG && r->bits >= es * 8 && r->bits != 128) ||
-                   r->kind == EMU_OPD_IMM;
-    return r->kind == EMU_OPD_REG && r->bits == es * 8;
+    /* the registers (exec_mem.c's fast_regs): one, or a vector's elements */
+    const emu_opd *e = r;
+    if (vec > 1) {
+        if (r->kind != EMU_OPD_VEC || (unsigned)r->imm != vec) return false;
+        e = &code->pool[r->row];
+    }
+    for (unsigned k = 0; k < vec; k++) {
+        if (e[k].kind == EMU_OPD_REG &&
+            (st ? e[k].bits >= es * 8 && e[k].bits != 128 : e[k].bits == es * 8))
+            continue;
+        if (st && e[k].kind == EMU_OPD_IMM) continue;
+        return false;
+    }
+    return true;
 }
 
 bool emu_jit_translates(const emu_code *code, const emu_uop *u)
@@ -308,6 +427,8 @@ bool emu_jit_translates(const emu_code *code, const emu_uop *u)
         if (u->nopd != 3 || in->ntypes != 1) return false;
         if (ty == PTX_TYPE_F32)
             return plain_f32(u) && dst_ok(&o[0], ty) && src_ok(&o[1], ty) && src_ok(&o[2], ty);
+        if (ty == PTX_TYPE_F64)
+            return plain_f64(u) && dst_ok(&o[0], ty) && src_ok(&o[1], ty) && src_ok(&o[2], ty);
         if (!int_type(ty) || in->flags != 0) return false;
         if (u->op == PTX_OP_MUL && in->mode == PTX_SFX_HI) return false;
         if (u->op == PTX_OP_MUL && in->mode == PTX_SFX_WIDE) {
@@ -317,13 +438,35 @@ bool emu_jit_translates(const emu_code *code, const emu_uop *u)
         }
         return dst_ok(&o[0], ty) && src_ok(&o[1], ty) && src_ok(&o[2], ty);
     case PTX_OP_MAD:
+        if (ty == PTX_TYPE_F32)   /* mad.rn.f32 is fma.rn.f32 */
+            return u->nopd == 4 && in->ntypes == 1 && plain_f32(u) && dst_ok(&o[0], ty) &&
+                   src_ok(&o[1], ty) && src_ok(&o[2], ty) && src_ok(&o[3], ty);
+        if (ty == PTX_TYPE_F64)
+            return u->nopd == 4 && in->ntypes == 1 && plain_f64(u) && dst_ok(&o[0], ty) &&
+                   src_ok(&o[1], ty) && src_ok(&o[2], ty) && src_ok(&o[3], ty);
         if (u->nopd != 4 || in->ntypes != 1 || !int_type(ty) || in->flags != 0) return false;
         if (in->mode != PTX_SFX_LO && in->mode != 0) return false;
         return dst_ok(&o[0], ty) && src_ok(&o[1], ty) && src_ok(&o[2], ty) && src_ok(&o[3], ty);
     case PTX_OP_FMA:
-        return u->nopd == 4 && in->ntypes == 1 && ty == PTX_TYPE_F32 && in->rnd == PTX_RND_RN &&
-               (in->flags & ~PTX_F(FTZ)) == 0 && dst_ok(&o[0], ty) && src_ok(&o[1], ty) &&
-               src_ok(&o[2], ty) && src_ok(&o[3], ty);
+        if (u->nopd != 4 || in->ntypes != 1 || !dst_ok(&o[0], ty) || !src_ok(&o[1], ty) ||
+            !src_ok(&o[2], ty) || !src_ok(&o[3], ty))
+            return false;
+        if (ty == PTX_TYPE_F64) return plain_f64(u);
+        return ty == PTX_TYPE_F32 && in->rnd == PTX_RND_RN && (in->flags & ~PTX_F(FTZ)) == 0;
+    case PTX_OP_DIV:
+    case PTX_OP_RCP:
+    case PTX_OP_SQRT:
+    case PTX_OP_RSQRT: {
+        unsigned n = u->op == PTX_OP_DIV ? 3 : 2;
+        if (u->nopd != n || in->ntypes != 1 || ty != PTX_TYPE_F32 || !dst_ok(&o[0], ty) ||
+            !src_ok(&o[1], ty) || (n == 3 && !src_ok(&o[2], ty)))
+            return false;
+        if (in->flags & ~(PTX_F(FTZ) | PTX_F(APPROX) | PTX_F(FULL))) return false;
+        bool approx = in->flags & PTX_F(APPROX);
+        /* the rounding forms round to nearest here (directed ones: the handler) */
+        return approx || u->op == PTX_OP_RSQRT ||
+               (in->rnd == PTX_RND_RN || (in->rnd == PTX_RND_NONE && (in->flags & PTX_F(FULL))));
+    }
     case PTX_OP_AND:
     case PTX_OP_OR:
     case PTX_OP_XOR:
@@ -347,7 +490,7 @@ bool emu_jit_translates(const emu_code *code, const emu_uop *u)
         return cvt_translates(u);
     case PTX_OP_LD:
     case PTX_OP_ST:
-        return mem_translates(u);
+        return mem_translates(code, u);
     default:
         return false;
     }
@@ -453,6 +596,15 @@ static void emit_native(tr *t, const emu_uop *u, LLVMValueRef mask)
         put(t, &o[0], mask, LLVMBuildSelect(b, mask_vec(t, p), a, bb, ""));
         return;
     }
+    if (ty == PTX_TYPE_F64) {
+        put(t, &o[0], mask, f64_op(t, u));
+        return;
+    }
+    if (ty == PTX_TYPE_F32 && (u->op == PTX_OP_DIV || u->op == PTX_OP_RCP ||
+                               u->op == PTX_OP_SQRT || u->op == PTX_OP_RSQRT)) {
+        put(t, &o[0], mask, f32_div_family(t, u, in->flags & PTX_F(FTZ)));
+        return;
+    }
     if (ty == PTX_TYPE_F32) {
         bool ftz = in->flags & PTX_F(FTZ);
         LLVMValueRef x = as_f32(t, src(t, &o[1], ty), ftz), y = as_f32(t, src(t, &o[2], ty), ftz);
@@ -542,7 +694,10 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
     LLVMBuilderRef b = t->b;
     bool st = u->op == PTX_OP_ST;
     const emu_opd *ao = &u->opd[st ? 0 : 1], *r = &u->opd[st ? 1 : 0];
-    unsigned es = emu_type_bits[u->type] / 8;
+    unsigned es = emu_type_bits[u->type] / 8, vec = u->in->vec ? u->in->vec : 1;
+    const emu_opd *e = vec > 1 ? &t->code->pool[r->row] : r;
+    /* a vector is checked as one access of its whole size (alignment included) */
+    unsigned total = es * vec;
     LLVMTypeRef ety = es == 4 ? t->i32 : t->i64, vety = LLVMVectorType(ety, EMU_WARP_SIZE);
     LLVMTypeRef vptr = LLVMVectorType(t->ptr, EMU_WARP_SIZE);
     LLVMBasicBlockRef checks = block(t, "mem.checks"), fast = block(t, "mem.fast");
@@ -552,7 +707,7 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
     LLVMPositionBuilderAtEnd(b, checks);
     LLVMValueRef a = LLVMBuildAdd(b, load_row(t, ao->row), splat64(t, ao->imm), "");
     if (ao->bits <= 32) a = LLVMBuildAnd(b, a, splat64(t, 0xffffffffu), "");
-    LLVMValueRef misaligned = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, a, splat64(t, es - 1), ""),
+    LLVMValueRef misaligned = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, a, splat64(t, total - 1), ""),
                                             splat64(t, 0), "");
     LLVMValueRef bad, ptrs;
     if (u->in->space == PTX_SPACE_SHARED) {
@@ -565,7 +720,7 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
         a = LLVMBuildSelect(b, inwin, LLVMBuildSub(b, a, splat64(t, EMU_SHARED_WINDOW), ""), a, "");
         LLVMValueRef vsize = vsplat(t, size, "");
         bad = LLVMBuildOr(b, misaligned, LLVMBuildICmp(b, LLVMIntUGT, a, vsize, ""), "");
-        bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, splat64(t, es),
+        bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, splat64(t, total),
                                                 LLVMBuildSub(b, vsize, a, ""), ""), "");
         LLVMValueRef vbase = vsplat(t, smem, "");
         ptrs = LLVMBuildGEP2(b, t->i8, vbase, &a, 1, "");
@@ -582,7 +737,7 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
         bad = LLVMBuildOr(b, misaligned, LLVMBuildICmp(b, LLVMIntULT, a, vlo, ""), "");
         bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGE, a, vhi, ""), "");
         bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntULT, LLVMBuildSub(b, vhi, a, ""),
-                                                splat64(t, es), ""), "");
+                                                splat64(t, total), ""), "");
         LLVMValueRef stale = LLVMBuildICmp(b, LLVMIntNE, gen, cgen, "");
         bad = LLVMBuildOr(b, bad, vsplat(t, stale, ""), "");
         ptrs = LLVMBuildIntToPtr(b, a, vptr, "");
@@ -593,14 +748,21 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
     LLVMPositionBuilderAtEnd(b, fast);
     LLVMTypeRef over[2] = {vety, vptr};
     LLVMValueRef align = ci32(t, es);
-    if (st) {
-        LLVMValueRef v = LLVMBuildTrunc(b, src(t, r, u->type), vety, "");
-        LLVMValueRef args[4] = {v, ptrs, align, mv};
-        call_intrinsic(t, "llvm.masked.scatter", over, 2, args, 4);
-    } else {
-        LLVMValueRef args[4] = {ptrs, align, mv, LLVMConstNull(vety)};
-        LLVMValueRef v = call_intrinsic(t, "llvm.masked.gather", over, 2, args, 4);
-        put(t, r, mask, LLVMBuildZExt(b, v, t->v64, ""));
+    for (unsigned k = 0; k < vec; k++) {
+        LLVMValueRef pk = ptrs;
+        if (k) {
+            LLVMValueRef off = splat64(t, (uint64_t)k * es);
+            pk = LLVMBuildGEP2(b, t->i8, ptrs, &off, 1, "");
+        }
+        if (st) {
+            LLVMValueRef v = LLVMBuildTrunc(b, src(t, &e[k], u->type), vety, "");
+            LLVMValueRef args[4] = {v, pk, align, mv};
+            call_intrinsic(t, "llvm.masked.scatter", over, 2, args, 4);
+        } else {
+            LLVMValueRef args[4] = {pk, align, mv, LLVMConstNull(vety)};
+            LLVMValueRef v = call_intrinsic(t, "llvm.masked.gather", over, 2, args, 4);
+            put(t, &e[k], mask, LLVMBuildZExt(b, v, t->v64, ""));
+        }
     }
 }
 

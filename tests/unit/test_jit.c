@@ -2,10 +2,11 @@
  *
  * Each seed makes one kernel of random instructions drawn from every form the JIT translates
  * (integer add/sub/mul.lo/mul.wide/mad.lo/and/or/xor/shl/shr on 32 and 64 bits, f32
- * add/sub/mul/fma with and without .ftz, setp on integers and f32, selp, mov, uniform and
- * divergent forward branches, counted loops with per-lane trip counts) and forms it leaves to the
- * interpreter's handlers (directed rounding modes, .sat, setp with a combining operation, min,
- * div, loads and stores), with random guards (@p, @!p), register or immediate operands (special
+ * add/sub/mul/fma/mad/div/rcp/sqrt/rsqrt with and without .ftz, f64 add/sub/mul/fma, setp on
+ * integers and f32, selp, mov, cvt, global and shared loads and stores (faulting ones too),
+ * uniform and divergent forward branches, counted loops with per-lane trip counts) and forms it
+ * leaves to the interpreter's handlers (directed rounding modes, .sat, setp with a combining
+ * operation, min/max, integer division), with random guards (@p, @!p), register or immediate operands (special
  * floats among them: NaN payloads, infinities, subnormals, -0), partial warps and several blocks.
  * Every thread loads its registers from random input, runs the body and stores every register;
  * conf_run (tests/unit/conformance_harness.c) runs the kernel on the step interpreter and on the
@@ -42,6 +43,7 @@ static unsigned pick(uint64_t *s, unsigned n) { return (unsigned)(rnd(s) % n); }
 static const uint32_t special_f32[] = {
     0x7fc00000u, 0x7fa00001u, 0xffc12345u, 0x7f800000u, 0xff800000u, 0x00000001u, 0x807fffffu,
     0x80000000u, 0x00000000u, 0x3f800000u, 0xbf800000u, 0x7f7fffffu, 0x00800000u, 0x3effffffu,
+    0x7f000000u, 0xfe800001u, 0x7e800000u,
 };
 
 static uint64_t random_f32(uint64_t *s)
@@ -107,7 +109,7 @@ static void instruction(gen *g, int depth)
 {
     char a[48], b[48], c[48];
     unsigned d = pick(&g->s, NR);
-    unsigned k = pick(&g->s, depth > 0 ? 22 : 20);
+    unsigned k = pick(&g->s, depth > 0 ? 27 : 25);
     bool wide = pick(&g->s, 2);
     char rk = wide ? 'd' : 'r';
     const char *bits = wide ? "64" : "32";
@@ -169,11 +171,17 @@ static void instruction(gen *g, int depth)
         operand(g, 'f', b, sizeof b);
         operand(g, 'f', c, sizeof c);
         guard(g);
-        emit(g, "fma%s%s%s.f32 %%f%u, %s, %s, %s;\n", pick(&g->s, 3) ? ".rn" : rnds[pick(&g->s, 4)],
+        emit(g, "%s%s%s%s.f32 %%f%u, %s, %s, %s;\n", pick(&g->s, 4) ? "fma" : "mad",
+             pick(&g->s, 3) ? ".rn" : rnds[pick(&g->s, 4)],
              pick(&g->s, 2) ? ".ftz" : "", pick(&g->s, 8) == 0 ? ".sat" : "", d, a, b, c);
         break;
     case 11: case 12: {
         unsigned p = pick(&g->s, NP), form = pick(&g->s, 3);
+        if (depth == 2 && pick(&g->s, 6) == 0) {
+            /* a barrier every thread reaches (top level, unguarded): warps stop there */
+            emit(g, "    bar.sync 0;\n");
+            break;
+        }
         guard(g);
         if (form == 0) {
             operand(g, 'f', a, sizeof a);
@@ -238,6 +246,59 @@ static void instruction(gen *g, int depth)
         emit(g, "cvt.rn.f32.%s32 %%f%u, %s;\n", sg, d, a);
         break;
     case 20: {
+        /* shared memory at a lane's own or a neighbour's word (threads race only across
+         * warps, which both executors order alike); now and then past the end: a fault */
+        unsigned off = pick(&g->s, 64) == 0 ? 4096 + 8 * pick(&g->s, 4) : 8 * pick(&g->s, 3);
+        guard(g);
+        if (pick(&g->s, 2)) emit(g, "st.shared.%s [%%sa+%u], %%%c%u;\n", wide ? "u64" : "u32", off, rk, d);
+        else emit(g, "ld.shared.%s %%%c%u, [%%sa+%u];\n", wide ? "u64" : "u32", rk, d, off);
+        break;
+    }
+    case 21:
+        guard(g);
+        if (pick(&g->s, 2)) emit(g, "cvt.%s64.%s32 %%d%u, %%r%u;\n", sg, sg, d, pick(&g->s, NR));
+        else emit(g, "cvt.u32.u64 %%r%u, %%d%u;\n", d, pick(&g->s, NR));
+        break;
+    case 22:
+        /* a global read at a misaligned or outside address: a fault, identical on both */
+        if (pick(&g->s, 8) != 0) {
+            guard(g);
+            emit(g, "ld.global.u32 %%r%u, [%%in+%u];\n", d, 8 * pick(&g->s, SLOTS) + 4);
+            break;
+        }
+        guard(g);
+        emit(g, "ld.global.u32 %%r%u, [%%in+%u];\n", d, pick(&g->s, 2) ? 2u : 1u << 24);
+        break;
+    case 23: {
+        /* div, rcp, sqrt, rsqrt in their rounding and approximate forms */
+        static const char *const forms[] = {"div.rn", "div.full", "div.approx", "div.rz",
+                                            "rcp.rn", "rcp.approx", "rcp.rm", "sqrt.rn",
+                                            "sqrt.approx", "rsqrt.approx"};
+        unsigned f = pick(&g->s, 10);
+        operand(g, 'f', a, sizeof a);
+        operand(g, 'f', b, sizeof b);
+        /* divisors around 2^126, where div.approx gives zero */
+        if (f < 4 && pick(&g->s, 3) == 0) snprintf(b, sizeof b, "0f%08X", 0x7e800000u + pick(&g->s, 3) * 0x00400000u);
+        guard(g);
+        emit(g, "%s%s.f32 %%f%u, %s", forms[f], pick(&g->s, 2) ? ".ftz" : "", d, a);
+        emit(g, f < 4 ? ", %s;\n" : ";\n", b);
+        break;
+    }
+    case 24: {
+        /* f64 on the 64-bit registers (random bits: NaN payloads among them) */
+        static const char *const ops[] = {"add", "sub", "mul", "fma", "mad"};
+        unsigned f = pick(&g->s, 5);
+        snprintf(a, sizeof a, "%%d%u", pick(&g->s, NR));
+        operand(g, 'd', b, sizeof b);
+        operand(g, 'd', c, sizeof c);
+        if (b[0] != '%') snprintf(b, sizeof b, "0d%016" PRIX64, rnd(&g->s));
+        if (c[0] != '%') snprintf(c, sizeof c, "0d7FF4000000000001");
+        guard(g);
+        emit(g, "%s%s.f64 %%d%u, %s, %s", ops[f], f >= 3 || pick(&g->s, 2) ? ".rn" : "", d, a, b);
+        emit(g, f >= 3 ? ", %s;\n" : ";\n", c);
+        break;
+    }
+    case 25: {
         /* a forward branch over a few instructions, divergent or not */
         unsigned l = g->labels++;
         emit(g, "    @%s%%p%u bra L%u;\n", pick(&g->s, 2) ? "!" : "", pick(&g->s, NP), l);
@@ -271,15 +332,22 @@ static char *program(uint64_t seed, unsigned ninstr)
     emit(&g, CONF_PTX_HEADER
          ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
          "    .reg .b32 %%r<%d>, %%c<4>, %%t, %%n, %%x;\n"
-         "    .reg .b64 %%d<%d>, %%in, %%out, %%off;\n"
+         "    .reg .b64 %%d<%d>, %%in, %%out, %%off, %%sa;\n"
          "    .reg .f32 %%f<%d>;\n"
          "    .reg .pred %%p<%d>, %%q<4>;\n"
+         "    .shared .align 8 .b8 sh[4096];\n"
          "    ld.param.u64 %%in, [pin];\n"
          "    ld.param.u64 %%out, [pout];\n"
          "    mov.u32 %%t, %%tid.x;\n"
          "    mov.u32 %%n, %%ntid.x;\n"
          "    mov.u32 %%x, %%ctaid.x;\n"
          "    mad.lo.u32 %%t, %%x, %%n, %%t;\n"
+         "    mov.u32 %%x, %%tid.x;\n"
+         "    mul.wide.u32 %%sa, %%x, 8;\n"
+         "    and.b64 %%sa, %%sa, 4095;\n"
+         "    mov.u64 %%off, sh;\n"
+         "    add.u64 %%sa, %%sa, %%off;\n"
+         "    mov.u32 %%x, %%ctaid.x;\n"
          "    mul.wide.u32 %%off, %%t, %d;\n"
          "    add.u64 %%in, %%in, %%off;\n"
          "    add.u64 %%out, %%out, %%off;\n",
@@ -328,8 +396,11 @@ static void run_seed(uint64_t seed, const char *executor)
     conf_result r;
     conf_status st = conf_run_k(name, ptx, grid, block, 0, params, 2, &r);
     unsetenv("CONF_EXECUTOR");
-    if (st != CONF_OK && st != CONF_FAULTED)
-        ck_abort_msg("%s\n--- program ---\n%.6000s", r.message, ptx);
+    if (st != CONF_OK && st != CONF_FAULTED) {
+        /* the program on stderr (Check's messages are short) */
+        fprintf(stderr, "--- %s ---\n%s", name, ptx);
+        ck_abort_msg("%.1500s (the program is on stderr)", r.message);
+    }
     conf_dev_free(in);
     conf_dev_free(out);
     free(ptx);
