@@ -14,7 +14,8 @@
  * instruction count. The same programs then run on the auto executor with a threshold of one
  * instruction, compiled in the foreground, so that warps change executor between their runs.
  *
- * make check runs the fixed seeds below; JIT_FUZZ_SEEDS=N (bench/jit_fuzz.sh) runs N more. */
+ * make check runs the fixed seeds below; JIT_FUZZ_SEEDS=N (bench/jit_fuzz.sh) runs N more;
+ * JIT_DUMP=1 writes every program to stderr. */
 #include "tests/unit/conformance_harness.h"
 
 #include <inttypes.h>
@@ -109,7 +110,8 @@ static void instruction(gen *g, int depth)
 {
     char a[48], b[48], c[48];
     unsigned d = pick(&g->s, NR);
-    unsigned k = pick(&g->s, depth > 0 ? 27 : 25);
+    unsigned k = pick(&g->s, depth > 0 ? 29 : 27);
+    if (k >= 25 && k < 27) k = 12;   /* setp twice as often: guards and loops depend on it */
     bool wide = pick(&g->s, 2);
     char rk = wide ? 'd' : 'r';
     const char *bits = wide ? "64" : "32";
@@ -191,8 +193,9 @@ static void instruction(gen *g, int depth)
         } else {
             operand(g, rk, a, sizeof a);
             operand(g, rk, b, sizeof b);
-            bool uns = pick(&g->s, 3) == 0;
+            bool uns = pick(&g->s, 4) == 0;
             const char *cmp = uns ? uns_cmps[pick(&g->s, 4)] : int_cmps[pick(&g->s, 6)];
+            if (!uns && pick(&g->s, 3)) sg = "s";   /* signed orders: the sign bit matters */
             if (form == 1) {
                 emit(g, "setp.%s.%s%s %%p%u, %s, %s;\n", cmp, uns ? "u" : sg, bits, p, a, b);
             } else {
@@ -235,6 +238,12 @@ static void instruction(gen *g, int depth)
              pick(&g->s, 2) ? ".ftz" : "", d, a, b);
         break;
     case 18:
+        if (pick(&g->s, 4) == 0) {
+            /* nanosleep ends the warp's run: another warp goes on */
+            guard(g);
+            emit(g, "nanosleep.u32 %u;\n", pick(&g->s, 100));
+            break;
+        }
         /* a condition that is uniform (same for every lane) */
         guard(g);
         emit(g, "setp.%s.u32 %%p%u, %%ctaid.x, %u;\n", int_cmps[pick(&g->s, 6)], pick(&g->s, NP),
@@ -298,7 +307,7 @@ static void instruction(gen *g, int depth)
         emit(g, f >= 3 ? ", %s;\n" : ";\n", c);
         break;
     }
-    case 25: {
+    case 27: {
         /* a forward branch over a few instructions, divergent or not */
         unsigned l = g->labels++;
         emit(g, "    @%s%%p%u bra L%u;\n", pick(&g->s, 2) ? "!" : "", pick(&g->s, NP), l);
@@ -384,12 +393,15 @@ static void run_seed(uint64_t seed, const char *executor)
         for (int i = 0; i < SLOTS; i++) {
             uint64_t v;
             if (i < NR) v = pick(&s, 4) ? rnd(&s) >> 32 : pick(&s, 40);
+            else if (i < 2 * NR && pick(&s, 5) == 0)   /* an f64 NaN with a payload */
+                v = (rnd(&s) & UINT64_C(0x800fffffffffffff)) | UINT64_C(0x7ff0000000000001);
             else if (i < 2 * NR) v = rnd(&s) >> pick(&s, 64);
             else if (i < 3 * NR) v = random_f32(&s);
             else v = pick(&s, 2);
             memcpy(in + (t * SLOTS + i) * 8, &v, 8);
         }
     uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
+    if (getenv("JIT_DUMP")) fprintf(stderr, "--- seed %" PRIu64 " ---\n%s", seed, ptx);
     setenv("CONF_EXECUTOR", executor, 1);
     char name[64];
     snprintf(name, sizeof name, "random program %" PRIu64 " (%s)", seed, executor);
