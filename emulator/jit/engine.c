@@ -223,6 +223,8 @@ emu_jit_entry emu_jit_compiled_now(const emu_func *cf)
     return atomic_load_explicit(&f->jit_entry, memory_order_acquire);
 }
 
+static void worker_shutdown(void);
+
 static void *worker_main(void *arg)
 {
     (void)arg;
@@ -236,6 +238,11 @@ static void *worker_main(void *arg)
         compiling = p->f;
         free(p);
         if (atomic_load(&compiling->jit_status) == EMU_JIT_QUEUED) compile(compiling);
+        /* LLVM registers some of its static objects' destructors when it first uses them,
+         * during a compile; exit() runs those before the handlers registered earlier. So the
+         * handler that stops this thread is registered again after each compile, to run before
+         * every destructor registered so far. */
+        atexit(worker_shutdown);
         compiling = NULL;
         pthread_cond_broadcast(&jit_cond);
     }
@@ -265,7 +272,13 @@ emu_jit_entry emu_jit_warm(const emu_func *cf, uint64_t n)
     if (atomic_load(&f->jit_status) == EMU_JIT_NONE && !worker_stop) {
         pending *p = malloc(sizeof *p);
         if (!worker_started) {
-            if (pthread_create(&worker, NULL, worker_main, NULL) == 0) {
+            /* LLVM's code generation recurses deeply on 32-lane vectors: a main thread's stack */
+            pthread_attr_t attr;
+            pthread_attr_init(&attr);
+            pthread_attr_setstacksize(&attr, (size_t)64 << 20);
+            int made = pthread_create(&worker, &attr, worker_main, NULL);
+            pthread_attr_destroy(&attr);
+            if (made == 0) {
                 pthread_detach(worker);
                 atexit(worker_shutdown);
                 worker_started = true;

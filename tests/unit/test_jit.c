@@ -432,6 +432,15 @@ START_TEST(random_programs_auto)
 }
 END_TEST
 
+/* The same with the background compiler: the switch falls wherever the compile ends, and the
+ * module may unload while its function compiles (the unload waits for it) */
+START_TEST(random_programs_auto_background)
+{
+    emu_jit_configure(&(emu_jit_options){.verbose = 0, .hot_instructions = 1});
+    run_seed((uint64_t)_i + 100, "auto");
+}
+END_TEST
+
 /* The JIT translated a real share of what it compiled (a guard against every µop quietly
  * falling back to its handler, which would still compare equal). */
 START_TEST(translates_most)
@@ -453,6 +462,7 @@ int main(void)
     int extra = getenv("JIT_FUZZ_SEEDS") ? atoi(getenv("JIT_FUZZ_SEEDS")) : 0;
     tcase_add_loop_test(tc, random_programs_jit, 0, FIXED_SEEDS + (extra > 0 ? extra : 0));
     tcase_add_loop_test(tc, random_programs_auto, 0, FIXED_SEEDS / 3);
+    tcase_add_loop_test(tc, random_programs_auto_background, 0, 4);
     tcase_add_test(tc, translates_most);
     suite_add_tcase(s, tc);
     return conf_main(s);
