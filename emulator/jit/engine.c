@@ -38,6 +38,7 @@ static pthread_t worker;
 
 /* totals for emu_jit_stats */
 static emu_jit_stats totals;
+static atomic_bool warmed;        /* a compile has finished in this process */
 
 void emu_jit_configure(const emu_jit_options *o)
 {
@@ -203,6 +204,7 @@ static void compile(emu_func *f)
                         "handler)\n",
                 f->fn->name, dt * 1e3, (t_opt - t0) * 1e3, (t_gen - t_opt) * 1e3,
                 (now_seconds() - t_gen) * 1e3, counts.uops, counts.native, counts.called);
+    atomic_store(&warmed, true);
     f->jit_owner = rt;
     atomic_store_explicit(&f->jit_entry, (emu_jit_entry)(uintptr_t)addr, memory_order_release);
     atomic_store(&f->jit_status, EMU_JIT_READY);
@@ -267,7 +269,12 @@ emu_jit_entry emu_jit_warm(const emu_func *cf, uint64_t n)
         return atomic_load_explicit(&f->jit_entry, memory_order_acquire);
     uint64_t heat = atomic_fetch_add_explicit(&f->jit_heat, n, memory_order_relaxed) + n;
     if (heat < opts.hot_instructions) return NULL;
-    if (opts.foreground) return emu_jit_compiled_now(f);
+    /* The process's first compile runs here, in the foreground: LLVM registers destructors of
+     * static objects as it first uses them, and exit() runs those before any handler
+     * registered earlier, so a background compile still running at exit could find them
+     * destroyed. After one compile on this thread they exist, and the background thread's exit
+     * handler, registered after them (and again after each of its compiles), runs first. */
+    if (opts.foreground || !atomic_load(&warmed)) return emu_jit_compiled_now(f);
     pthread_mutex_lock(&jit_lock);
     if (atomic_load(&f->jit_status) == EMU_JIT_NONE && !worker_stop) {
         pending *p = malloc(sizeof *p);
