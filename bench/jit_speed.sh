@@ -72,7 +72,7 @@ cpu() {
     /usr/bin/time -o "$W/time.txt" -f '%U %S' "$SIM" run --threads=1 --engine="$engine" -- "$@" \
         >"$W/out.txt" 2>/dev/null
     [ "$engine" = interp ] && cp "$W/out.txt" "$W/ref.txt"
-    if cmp -s "$W/out.txt" "$W/ref.txt" && grep -qE '^(PASS|FAIL)' "$W/out.txt"; then
+    if cmp -s "$W/out.txt" "$W/ref.txt" && grep -qE '(PASS|FAIL)' "$W/out.txt"; then
         t=$(tail -n 1 "$W/time.txt" | awk 'NF == 2 { printf "%.3f", $1 + $2 }')
     fi
     echo "${t:-fail}"
