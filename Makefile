@@ -38,7 +38,11 @@ B          := build/san
 CFLAGS     := $(ASANFLAGS)
 LINK_SAN   := -fsanitize=address,undefined
 endif
-LIBS       := -lzstd -llz4 -lz -lffi -lpthread -lm -ldl
+# LLVM-C for the JIT (emulator/jit/): its headers as system headers, the shared libLLVM
+LLVM_INC   := $(shell $(LLVM_CONFIG) --includedir 2>/dev/null)
+LLVM_LIBS  := $(shell $(LLVM_CONFIG) --ldflags 2>/dev/null) $(shell $(LLVM_CONFIG) --libs --link-shared 2>/dev/null)
+BASEFLAGS  += $(if $(LLVM_INC),-isystem $(LLVM_INC))
+LIBS       := -lzstd -llz4 -lz -lffi -lpthread -lm -ldl $(LLVM_LIBS)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm -lpthread)
 
 # Sources: every .c below a layer folder (mechanism subfolders included), plus the lexer and

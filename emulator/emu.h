@@ -373,9 +373,35 @@ typedef struct emu_cta emu_cta;
  * bit-identical memory, registers, faults, instruction counts and statistics. */
 typedef enum emu_executor {
     EMU_EXECUTOR_INTERP = 0,   /* the interpreter, a basic block at a time (the default) */
-    EMU_EXECUTOR_STEP          /* the interpreter, one instruction at a time (the reference
+    EMU_EXECUTOR_STEP,         /* the interpreter, one instruction at a time (the reference
                                   that --engine=compare checks the others against) */
+    EMU_EXECUTOR_JIT,          /* code compiled by LLVM (emulator/jit/) for every function it
+                                  can compile, compiled before it first runs; the block
+                                  interpreter for the rest, and whenever events are recorded */
+    EMU_EXECUTOR_AUTO          /* the block interpreter, switching to compiled code for the
+                                  functions that have run enough warp instructions (compiled on
+                                  a background thread meanwhile) */
 } emu_executor;
+
+/* The JIT's settings (EMU_EXECUTOR_JIT and AUTO): verbose notes on stderr (what compiled, in
+ * how long, and why a function stays on the interpreter), and the warp instructions a function
+ * runs interpreted before AUTO compiles it. */
+typedef struct emu_jit_options {
+    unsigned verbose;
+    uint64_t hot_instructions;
+    /* compile on the thread that finds a function hot rather than in the background, so that
+     * warps switch executor at a reproducible point (tests) */
+    bool foreground;
+} emu_jit_options;
+void emu_jit_configure(const emu_jit_options *o);
+/* What the JIT compiled so far in this process. */
+typedef struct emu_jit_stats {
+    uint64_t functions, failed;   /* compiled, and left to the interpreter */
+    uint64_t uops, native;        /* their instructions, and how many were translated (the rest
+                                     call the interpreter's handler) */
+    double seconds;               /* translating, optimising and compiling */
+} emu_jit_stats;
+void emu_jit_get_stats(emu_jit_stats *out);
 
 /* Why emu_warp_run returned. */
 typedef enum emu_stop {

@@ -14,6 +14,7 @@
 
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 
 /* Per-thread local memory reserved for call frames beyond the kernel's own frame (CUDA's
  * default stack is 1 KiB; recursion in tests needs more). */
@@ -24,6 +25,13 @@
 #define EMU_SPIN_LIMIT 1024u
 
 typedef struct emu_ctx emu_ctx;
+
+/* The JIT's compiled code of one function (emulator/jit/): runs the warp of c from µop pc (the
+ * top SIMT entry's pc, settled) for at most budget warp instructions, exactly as the block
+ * interpreter's inner loop runs it, and returns the instructions it issued (w->ninstr is kept
+ * up to date as it goes). It leaves the SIMT stack and c->stop as that loop leaves them. */
+typedef uint64_t (*emu_jit_entry)(emu_ctx *c, uint32_t pc, uint64_t budget);
+enum { EMU_JIT_NONE, EMU_JIT_QUEUED, EMU_JIT_READY, EMU_JIT_FAILED };
 
 /* Where a kernel puts one shared variable (offset in its static window; extern arrays at the
  * start of the dynamic part). */
@@ -45,6 +53,11 @@ typedef struct emu_func {
     uint32_t nshared;
     bool calls;               /* it (or a callee) calls functions */
     uint64_t max_stack;       /* kernels: local bytes per thread the launch reserves */
+    /* The JIT's state of this function (emulator/jit/), written by the JIT only */
+    _Atomic(emu_jit_entry) jit_entry;   /* compiled code, NULL until EMU_JIT_READY */
+    _Atomic int jit_status;             /* EMU_JIT_* */
+    _Atomic uint64_t jit_heat;          /* warp instructions it ran interpreted (engine auto) */
+    void *jit_owner;                    /* the JIT's handle on the code (freed with it) */
 } emu_func;
 
 /* The offset of shared variable sym in kernel k's layout, UINT64_MAX when k does not use it. */
@@ -410,6 +423,15 @@ emu_exec_fn emu_select_control(emu_code *code, emu_uop *u);
 emu_exec_fn emu_select_warp(emu_code *code, emu_uop *u);
 emu_exec_fn emu_select_wmma(emu_code *code, emu_uop *u);
 emu_exec_fn emu_select_mma(emu_code *code, emu_uop *u);
+
+/* ---- jit/: the LLVM-C JIT. Compiled code of f, compiled now if it is not yet (executor jit);
+ * NULL when f cannot be compiled (the interpreter runs it). */
+emu_jit_entry emu_jit_compiled_now(const emu_func *f);
+/* Executor auto: f ran n more warp instructions interpreted; once it is hot enough, a
+ * background thread compiles it. The compiled code when it is ready, else NULL. */
+emu_jit_entry emu_jit_warm(const emu_func *f, uint64_t n);
+/* Releases f's compiled code (module unload; waits for a compile of f in progress). */
+void emu_jit_forget(emu_func *f);
 
 /* module.c */
 int emu_instr_text(const ptx_instr *in, char *buf, size_t len);

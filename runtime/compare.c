@@ -215,7 +215,10 @@ emu_grid *rt_compare_run(const emu_launch *L, const timing_engine_config *ec, co
     bool ran = run_once(Lref, EMU_EXECUTOR_STEP, &base, model, false, &ref);
     if (ran) after_ref = emu_snapshot_take();
     emu_snapshot_restore(before);
-    bool ran2 = run_once(*L, EMU_EXECUTOR_INTERP, &base, L->events, true, &prim);
+    /* the JIT records no events: with a sink (--stats, --trace, --timing) it runs as the
+     * interpreter */
+    uint8_t primary = rt_g.cfg.compare_jit ? EMU_EXECUTOR_JIT : EMU_EXECUTOR_INTERP;
+    bool ran2 = run_once(*L, primary, &base, L->events, true, &prim);
     if (!ran || !ran2 || !after_ref) {
         fprintf(stderr, "ptxsim: --engine=compare: out of host memory running %s twice\n", name);
         *internal = cudaErrorMemoryAllocation;
@@ -259,8 +262,8 @@ emu_grid *rt_compare_run(const emu_launch *L, const timing_engine_config *ec, co
                          false, &x);
                 run_free(&x);
                 emu_snapshot_restore(before);
-                run_once(Lref, EMU_EXECUTOR_INTERP, &base, timing_tee_sink(&tp, model, &wp.sink),
-                         false, &x);
+                run_once(Lref, primary, &base, timing_tee_sink(&tp, model, &wp.sink), false,
+                         &x);
                 run_free(&x);
                 char a[256], b[256];
                 describe_writer(&wr, L, a, sizeof a);
@@ -274,8 +277,9 @@ emu_grid *rt_compare_run(const emu_launch *L, const timing_engine_config *ec, co
         }
     }
     if (differ) {
-        fprintf(stderr, "ptxsim: --engine=compare: the step and block interpreters differ running "
-                        "%s: %s\n", name, why);
+        fprintf(stderr, "ptxsim: --engine=compare: the step interpreter and the %s differ "
+                        "running %s: %s\n", rt_g.cfg.compare_jit ? "JIT" : "block interpreter",
+                name, why);
         *internal = cudaErrorUnknown;
     }
     if (ec->stats) timing_stats_add(ec->stats, &prim.st);

@@ -14,10 +14,18 @@
  * (the command line, a PTXSIM_* variable), naming what is accepted; building a mode is a
  * one-line change here (add it to `implemented`, or make that NULL). */
 const rt_option rt_options[] = {
-    {"engine", "PTXSIM_ENGINE", "interp", RT_OPT_CHOICE, "interp|compare|jit", "interp|compare",
+    {"engine", "PTXSIM_ENGINE", "auto", RT_OPT_CHOICE, "interp|compare|jit|auto", NULL,
      NULL,
-     "executor of warps: the interpreter, the LLVM JIT, or compare (every launch on two "
-     "executors from one snapshot of device memory, results compared byte for byte)"},
+     "executor of warps: the interpreter, the LLVM JIT (every kernel compiled before it runs), "
+     "auto (the interpreter, and the JIT for kernels that run long enough), or compare (every "
+     "launch on two executors from one snapshot of device memory, results compared byte for "
+     "byte)"},
+    {"compare-with", "PTXSIM_COMPARE_WITH", "interp", RT_OPT_CHOICE, "interp|jit", NULL, NULL,
+     "--engine=compare: the executor checked against the step interpreter (the block "
+     "interpreter, or the LLVM JIT)"},
+    {"jit-threshold", "PTXSIM_JIT_THRESHOLD", "50000", RT_OPT_UINT, NULL, NULL, NULL,
+     "--engine=auto: warp instructions a function runs on the interpreter before it is "
+     "compiled (on a background thread)"},
     {"fmad", "PTXSIM_FMAD", "on", RT_OPT_BOOL, NULL, NULL, "on",
      "contract mul + add/sub pairs without a rounding modifier into one fused multiply-add, as "
      "ptxas does by default; off matches binaries assembled with ptxas --fmad=false"},
@@ -375,6 +383,9 @@ void rt_config_load(rt_config *cfg)
     bool b;
 
     copy_text(cfg->engine, sizeof cfg->engine, option_value(rt_option_find("engine")));
+    cfg->compare_jit = strcmp(option_value(rt_option_find("compare-with")), "jit") == 0;
+    cfg->jit_threshold =
+        parse_uint(option_value(rt_option_find("jit-threshold")), &u) && u > 0 ? u : 50000;
     cfg->threads = parse_uint(option_value(rt_option_find("threads")), &u) && u > 0
                        ? (uint32_t)(u > 1024 ? 1024 : u) : 0;
     if (!cfg->threads) {   /* auto (or 0): one per core */

@@ -434,6 +434,9 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
         .params = d->params,
         .params_size = d->params_size,
         .policy = rt_g.policy,
+        .executor = strcmp(rt_g.cfg.engine, "jit") == 0    ? EMU_EXECUTOR_JIT
+                    : strcmp(rt_g.cfg.engine, "auto") == 0 ? EMU_EXECUTOR_AUTO
+                                                           : EMU_EXECUTOR_INTERP,
         .sm_count = (uint32_t)rt_g.gpu->sm_count,
         .max_warps_per_sm = (uint32_t)rt_g.gpu->max_threads_per_sm / EMU_WARP_SIZE,
         /* as cudaDevAttrReservedSharedMemoryPerBlock reports it (device.c) */

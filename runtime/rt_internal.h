@@ -11,7 +11,9 @@
 /* ---------------------------------------------------------------- configuration */
 
 typedef struct rt_config {
-    char engine[16];        /* interp | compare | jit */
+    char engine[16];        /* interp | compare | jit | auto */
+    bool compare_jit;       /* compare mode's primary executor is the JIT */
+    uint64_t jit_threshold; /* auto: warp instructions before a function is compiled */
     uint32_t threads;       /* host threads of the engine */
     bool fmad;              /* contract mul + add pairs (decode/fma_contraction.c) */
     uint64_t seed;          /* 0 = fixed scheduling order */

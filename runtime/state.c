@@ -20,6 +20,8 @@ static void init(void)
     if (!rt_g.gpu)  /* the option check makes this unreachable; keep a usable device anyway */
         rt_g.gpu = rt_gpu_model_find("a100");
     rt_g.policy = emu_direct_policy();
+    emu_jit_configure(&(emu_jit_options){.verbose = rt_g.cfg.verbose > 0,
+                                         .hot_instructions = rt_g.cfg.jit_threshold});
     emu_set_pageable_access(rt_g.cfg.pageable_memory_access);
     /* The device has the model's memory: allocations (and cudaDeviceSetLimit's heap) beyond it
      * fail as on that GPU. Only reserved address space until touched. */

@@ -76,8 +76,10 @@ maybe_stop() { if [ "$STOP" = 1 ] && [ "$failed" -gt 0 ]; then finish; fi; }
 # ---------------------------------------------------------------- unit suites (Check)
 # exec_unit BIN: runs one binary into $LOG_DIR/NAME.log and its status into $RES/NAME.rc.
 exec_unit() {
-    local bin=$1 name rc
+    local bin=$1 name rc executor=interp
     name=$(basename "$bin")
+    # BIN+jit: the conformance tables again, checking the LLVM JIT against the step reference
+    if [[ $bin == *+jit ]]; then bin=${bin%+jit}; executor=jit; fi
     if stopped; then return 0; fi
     # The conformance tables run their kernels ahead of the rows in a child process of their
     # own (tests/unit/conformance_harness.c), so the rows, which only compare, need no process
@@ -85,7 +87,8 @@ exec_unit() {
     local fork=yes
     if [ "$QUICK" = 1 ] || [[ $name == test_conformance_* ]]; then fork=no; fi
     ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-        CK_FORK=$fork CK_DEFAULT_TIMEOUT=60 timeout 600 "$bin" >"$LOG_DIR/$name.log" 2>&1
+        CONF_EXECUTOR=$executor CK_FORK=$fork CK_DEFAULT_TIMEOUT=60 timeout 600 "$bin" \
+        >"$LOG_DIR/$name.log" 2>&1
     rc=$?
     echo "$rc" >"$RES/$name.rc"
     if [ "$STOP" = 1 ] && { [ "$rc" -ne 0 ] || ! grep -qE '^100%: Checks: ' "$LOG_DIR/$name.log"; }; then
@@ -131,6 +134,10 @@ for bin in "$UNIT_DIR"/test_*; do
     [ -x "$bin" ] || continue
     [ -n "$FILTER" ] && [[ $bin != *"$FILTER"* ]] && continue
     unit_bins+=("$bin")
+    # make check: the conformance tables run on the JIT too (a few seconds each)
+    if [ "$QUICK" != 1 ] && [[ $(basename "$bin") == test_conformance_* ]]; then
+        unit_bins+=("$bin+jit")
+    fi
 done
 t0=$(date +%s)
 if [ ${#unit_bins[@]} -gt 0 ]; then
@@ -149,9 +156,10 @@ maybe_stop
 #   // variants: LIST      which runtimes to build (default: "static shared")
 #   // compare: no REASON  leaves the program out of the compare-mode runs (below), saying why
 # Every variant of every program also runs under `--engine=compare` (make check, not the quick
-# mode): each launch runs on the block interpreter and on the one-instruction-at-a-time
-# reference executor from one snapshot of device memory, and any difference in memory, faults,
-# per-warp instruction counts or statistics fails the launch. These runs count as the variant
+# mode): each launch runs on the block interpreter (static builds) or the LLVM JIT (shared
+# builds, --compare-with=jit) and on the one-instruction-at-a-time reference executor from one
+# snapshot of device memory, and any difference in memory, faults, per-warp instruction counts
+# or statistics fails the launch. These runs count as the variant
 # "VARIANT+compare".
 # Driver-API and NVRTC programs say `// nvcc: -lcuda -lnvrtc`: nvcc links the toolkit's libcuda
 # stub (ptxsim run preloads ptxsim's libcuda.so.1 in its place), and a program that links libnvrtc
@@ -185,7 +193,12 @@ exec_cuda() {
     exe=$(cat "$RES/cuda-$name.$variant.exe")
     out=$LOG_DIR/cuda-$name.$run.stdout
     opts=$(cuda_field "$src" ptxsim)
-    [ "$run" != "$variant" ] && opts="--engine=compare $opts"
+    # the shared build's compare run checks the LLVM JIT, the static build's the block
+    # interpreter, each against the step interpreter
+    if [ "$run" != "$variant" ]; then
+        opts="--engine=compare $opts"
+        [ "$variant" = shared ] && opts="--compare-with=jit $opts"
+    fi
     [ "$QUICK" = 1 ] && limit=120
     # shellcheck disable=SC2086
     timeout "$limit" "$B/bin/ptxsim" run $opts -- "$exe" >"$out" 2>"$LOG_DIR/cuda-$name.$run.err"

@@ -59,11 +59,16 @@ static inline emu_event *next_event(emu_warp *w, emu_event_sink *sink)
     return &w->ring[w->nev++];
 }
 
-/* One executor loop, specialised by the compiler for the step/block and events/no-events
+/* Where the block executor takes compiled code (emulator/jit/) for a block: never, for every
+ * function the JIT can compile (compiling it first), or once a function is hot (auto). */
+enum { TIER_NONE, TIER_JIT, TIER_AUTO };
+
+/* One executor loop, specialised by the compiler for the step/block, events/no-events and tier
  * cases (the flags are constants at every call), so running without a sink costs nothing per
- * instruction. */
+ * instruction. Compiled code replaces the inner loop only: it starts where that loop starts
+ * (a settled stack) and leaves the warp as that loop would, so the two mix at any block. */
 static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t budget,
-                                                          bool step, bool events)
+                                                          bool step, bool events, int tier)
 {
     if (w->state == EMU_WS_EXITED) return EMU_STOP_EXIT;
     if (w->state == EMU_WS_FAULT) return EMU_STOP_FAULT;
@@ -84,6 +89,10 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
     c.param_fast = !events || c.direct_events;
     emu_stop result = EMU_STOP_BUDGET;
     uint64_t n = 0;
+    /* auto: instructions run interpreted in function hot_f, told to the JIT when the function
+     * changes and when the run ends (not per block: the count is shared between threads) */
+    const emu_func *hot_f = NULL;
+    uint64_t hot_n = 0;
     while (n < budget) {
         if (!settle(&c)) {
             result = EMU_STOP_EXIT;
@@ -108,6 +117,25 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
         c.active = top->mask;
         uint32_t pc = top->pc;
         assert(pc < c.code->n && c.active != 0);
+        if (tier != TIER_NONE) {
+            emu_jit_entry code =
+                tier == TIER_JIT ? emu_jit_compiled_now(c.f)
+                                 : atomic_load_explicit(&c.f->jit_entry, memory_order_acquire);
+            if (code) {
+                n += code(&c, pc, budget - n);
+                if (c.stop == EMU_STOP_FAULT) {
+                    result = EMU_STOP_FAULT;
+                    goto done;
+                }
+                if (c.stop >= 0) {
+                    result = (emu_stop)c.stop;
+                    if (!settle(&c)) result = EMU_STOP_EXIT;
+                    goto done;
+                }
+                continue;
+            }
+        }
+        const uint64_t n_block = n;
         const emu_uop *u = &c.code->uops[pc];
         /* the µops this run may execute without looking at the stack again: the rest of the
          * block (or one), within the budget */
@@ -164,6 +192,14 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
             }
             u++;
         }
+        if (tier == TIER_AUTO) {
+            if (c.f != hot_f) {
+                if (hot_f) emu_jit_warm(hot_f, hot_n);
+                hot_f = c.f;
+                hot_n = 0;
+            }
+            hot_n += n - n_block;
+        }
         if (c.stop >= 0) {
             result = (emu_stop)c.stop;
             if (!settle(&c) && result != EMU_STOP_FAULT) result = EMU_STOP_EXIT;
@@ -172,6 +208,7 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
     }
     if (result == EMU_STOP_BUDGET && !settle(&c)) result = EMU_STOP_EXIT;
 done:
+    if (tier == TIER_AUTO && hot_f) emu_jit_warm(hot_f, hot_n);
     if (result == EMU_STOP_EXIT) w->state = EMU_WS_EXITED;
     if (events) flush_events(w, sink);
     emu_mem_policy *p = c.g->launch.policy;
@@ -190,7 +227,20 @@ emu_stop emu_warp_run_ahead(emu_warp *w, uint64_t budget)
 emu_stop emu_warp_run(emu_warp *w, uint64_t budget)
 {
     const emu_launch *L = &w->cta->g->launch;
-    bool step = L->executor == EMU_EXECUTOR_STEP;
-    if (L->events) return step ? run(w, budget, true, true) : run(w, budget, false, true);
-    return step ? run(w, budget, true, false) : run(w, budget, false, false);
+    /* with a sink the interpreter records the events: compiled code has no event variant */
+    switch (L->executor) {
+    case EMU_EXECUTOR_STEP:
+        return L->events ? run(w, budget, true, true, TIER_NONE)
+                         : run(w, budget, true, false, TIER_NONE);
+    case EMU_EXECUTOR_JIT:
+        if (!L->events) return run(w, budget, false, false, TIER_JIT);
+        break;
+    case EMU_EXECUTOR_AUTO:
+        if (!L->events) return run(w, budget, false, false, TIER_AUTO);
+        break;
+    default:
+        break;
+    }
+    return L->events ? run(w, budget, false, true, TIER_NONE)
+                     : run(w, budget, false, false, TIER_NONE);
 }

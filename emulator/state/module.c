@@ -424,6 +424,7 @@ void emu_module_unload(emu_module *mod)
             if (mod->var_addr[i]) emu_device_free(mod->var_addr[i]);
     if (mod->funcs)
         for (uint32_t i = 0; i < mod->nfuncs; i++) {
+            emu_jit_forget(&mod->funcs[i]);
             emu_code_free(&mod->funcs[i].code);
             free(mod->funcs[i].shared);
         }

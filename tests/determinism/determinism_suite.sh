@@ -2,7 +2,8 @@
 # determinism_suite.sh: the GPU-Racey determinism checks (spec gpudet.md S11.3, harness).
 #
 # Runs examples/gpu_racey (every kernel, in one process per run) under `ptxsim run`:
-#   gpudet:  --det=gpudet with --threads=1,2,4 x seeds 1,2,3, default quantum
+#   gpudet:  --det=gpudet with --threads=1,2,4 x seeds 1,2,3, default quantum; and with
+#            --engine=jit, and --engine=compare --compare-with=jit, on 2 threads
 #   quantum: --det=gpudet --quantum=100 and 1000, three runs each (threads and seed varied)
 #   off:     --det=off with --threads=2,4 x seeds 1..4
 # and prints one line per check, "PASS name" or "FAIL name: details":
@@ -98,6 +99,12 @@ for t in 1 2 4; do
         GPUDET_RUNS+=("gpudet-t$t-s$s")
     done
 done
+# The LLVM JIT gives the same signatures: every kernel compiled before it runs, and compare
+# mode checking the JIT against the step interpreter launch by launch (a difference fails the
+# launch, so the run prints no signature for it)
+run "gpudet-jit-t2-s1" --det=gpudet --engine=jit --threads=2 --seed=1
+run "gpudet-comparejit-t2-s2" --det=gpudet --engine=compare --compare-with=jit --threads=2 --seed=2
+GPUDET_RUNS+=("gpudet-jit-t2-s1" "gpudet-comparejit-t2-s2")
 QUANTA="100 1000"
 declare -A QUANTUM_RUNS
 for q in $QUANTA; do

@@ -60,18 +60,20 @@ refused watchdog-insts lots integer
 refused timing fast "on or off"
 refused gpu gtx9000 a100
 refused verbose loud integer
+refused compare-with step interp
+refused jit-threshold soon integer
 refused tm always off
 refused igpu maybe off
 # modes that are not built yet
 refused det dab "off, gpudet"
-refused engine jit interp
 refused igpu on off
 refused tm kilotm off
 refused fault-inject "warp=3" off
 refused check "tsan" racecheck
 # (--trace is built: tests/suites/event_observers.sh runs it; --timing is built:
 # tests/suites/timing.sh runs it, with --det=gpudet too; --check,
-# --record and --replay: tests/suites/checks.sh)
+# --record and --replay: tests/suites/checks.sh; --engine=jit and auto are built: the CUDA
+# programs' compare runs and tests/unit/test_jit.c run them)
 
 # record and replay: one at a time, without determinism and without compare mode
 for combo in "--record=$LOGS/a.rec --replay=$LOGS/a.rec" "--record=$LOGS/a.rec --engine=compare" \

@@ -21,6 +21,26 @@
 
 /* ---------------------------------------------------------------- running a module */
 
+/* The executor whose results the rows check, compared with the step reference: the block
+ * interpreter, or the LLVM JIT when CONF_EXECUTOR=jit (tests/run_all.sh runs the tables on
+ * both). */
+static uint8_t conf_primary(void)
+{
+    const char *e = getenv("CONF_EXECUTOR");
+    if (e && strcmp(e, "jit") == 0) return EMU_EXECUTOR_JIT;
+    if (e && strcmp(e, "auto") == 0) return EMU_EXECUTOR_AUTO;
+    return EMU_EXECUTOR_INTERP;
+}
+
+static const char *conf_primary_name(void)
+{
+    switch (conf_primary()) {
+    case EMU_EXECUTOR_JIT: return "the JIT";
+    case EMU_EXECUTOR_AUTO: return "the auto executor";
+    default: return "the block interpreter";
+    }
+}
+
 const char *conf_status_name(conf_status s)
 {
     switch (s) {
@@ -135,11 +155,11 @@ static bool conf_executors_differ(const conf_reference *ref, emu_grid *g, bool r
         a->address != b->address || memcmp(&a->cta, &b->cta, sizeof a->cta) != 0 ||
         memcmp(&a->thread, &b->thread, sizeof a->thread) != 0) {
         conf_msg(r, "%s: %s: the step executor %s (%s at PTX line %u, thread (%u,%u,%u) block "
-                 "(%u,%u,%u)); the block interpreter %s (%s at PTX line %u, thread (%u,%u,%u) "
+                 "(%u,%u,%u)); %s %s (%s at PTX line %u, thread (%u,%u,%u) "
                  "block (%u,%u,%u))", name, conf_status_name(CONF_EXECUTORS_DIFFER),
                  ref->ok ? "completed" : "faulted", emu_fault_kind_name(a->kind), a->ptx_line,
                  a->thread.x, a->thread.y, a->thread.z, a->cta.x, a->cta.y, a->cta.z,
-                 ran ? "completed" : "faulted", emu_fault_kind_name(b->kind), b->ptx_line,
+                 conf_primary_name(), ran ? "completed" : "faulted", emu_fault_kind_name(b->kind), b->ptx_line,
                  b->thread.x, b->thread.y, b->thread.z, b->cta.x, b->cta.y, b->cta.z);
         return true;
     }
@@ -149,14 +169,14 @@ static bool conf_executors_differ(const conf_reference *ref, emu_grid *g, bool r
         for (size_t i = 0; i < n; i++)
             if (c[i] != ref->counts[i]) {
                 conf_msg(r, "%s: %s: warp %zu (in launch order) executed %" PRIu64
-                         " instructions on the step executor, %" PRIu64 " on the block "
-                         "interpreter", name, conf_status_name(CONF_EXECUTORS_DIFFER), i,
-                         ref->counts[i], c[i]);
+                         " instructions on the step executor, %" PRIu64 " on %s", name,
+                         conf_status_name(CONF_EXECUTORS_DIFFER), i, ref->counts[i], c[i],
+                         conf_primary_name());
                 return true;
             }
     } else if (c) {
-        conf_msg(r, "%s: %s: %zu warp counts on the step executor, %zu on the block interpreter",
-                 name, conf_status_name(CONF_EXECUTORS_DIFFER), ref->ncounts, n);
+        conf_msg(r, "%s: %s: %zu warp counts on the step executor, %zu on %s", name,
+                 conf_status_name(CONF_EXECUTORS_DIFFER), ref->ncounts, n, conf_primary_name());
         return true;
     }
     uint64_t addr;
@@ -165,8 +185,8 @@ static bool conf_executors_differ(const conf_reference *ref, emu_grid *g, bool r
     if (emu_snapshot_differs(ref->after, &addr, &was, &now, why, sizeof why)) {
         if (addr)
             conf_msg(r, "%s: %s: device memory at 0x%" PRIx64 " holds 0x%02x after the step "
-                     "executor, 0x%02x after the block interpreter", name,
-                     conf_status_name(CONF_EXECUTORS_DIFFER), addr, was, now);
+                     "executor, 0x%02x after %s", name, conf_status_name(CONF_EXECUTORS_DIFFER),
+                     addr, was, now, conf_primary_name());
         else
             conf_msg(r, "%s: %s: %s", name, conf_status_name(CONF_EXECUTORS_DIFFER), why);
         return true;
@@ -218,6 +238,7 @@ conf_status conf_run(const conf_launch *l, conf_result *r)
     launch.params = l->params;
     launch.params_size = l->params_size;
     launch.policy = emu_direct_policy();
+    launch.executor = conf_primary();
     launch.sm_count = 4;
     launch.grid_id = 1;
 

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# jit_speed.sh: the LLVM JIT against the interpreter, in one run.
+#
+# For each program, compute-bound (the anchors' matmul, and bench/programs' n-body,
+# Black-Scholes, Mandelbrot) and memory-bound (the anchors' vecadd and reduce,
+# bench/programs/transpose.cu), this build runs it with --threads=1 under --engine=interp,
+# --engine=jit and --engine=auto, REPS times alternating; the least CPU time (user + system: the
+# machine is shared, the least disturbed run counts) gives thread-instructions per second per
+# host core (warp instructions times active lanes, from --stats). Compile time is the sum of the
+# JIT's "compiled ... in N ms" notes (--verbose) of one --engine=jit run; it is part of the jit
+# column's CPU time (compiled once per process, before the kernel runs). Printed: the table, the
+# geometric mean speed-up of the JIT per set, and the targets of issue 13 (compute-bound at least
+# 20x and 2 G thread-instructions/s on 2 cores, memory-bound at least 5x).
+# With CUDA_TESTS=1 it also times every tests/cuda program (shared build, from the test cache)
+# under interp and auto, one run each, and prints the total (target: auto within 10%).
+# Environment: B (build dir, default build), NVCC, REPS (default 3), ANCHORS (default
+# ../shared/anchor), SIZE=large for the larger sizes.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+ROOT=$PWD
+B=${B:-build}
+case $B in /*) ;; *) B=$ROOT/$B ;; esac
+NVCC=${NVCC:-nvcc}
+REPS=${REPS:-3}
+ANCHORS=${ANCHORS:-$ROOT/../shared/anchor}
+SIM=$B/bin/ptxsim
+W=$B/bench-jit
+mkdir -p "$W"
+[ -x "$SIM" ] || { echo "jit_speed: no ptxsim at $SIM (run make first)" >&2; exit 1; }
+
+build() {   # build SRC EXE
+    if [ ! -x "$2" ] || [ "$1" -nt "$2" ]; then
+        "$NVCC" -O3 -arch=sm_75 -cudart shared -Wno-deprecated-gpu-targets -o "$2" "$1" \
+            >"$2.log" 2>&1 || { echo "skip $(basename "$2"): nvcc failed (see $2.log)"; return 1; }
+    fi
+}
+
+names=()
+sets=()
+cmds=()
+add() { names+=("$1"); sets+=("$2"); cmds+=("$3"); }
+large=${SIZE:-} 
+for p in matmul vecadd reduce; do
+    [ -f "$ANCHORS/$p.cu" ] && build "$ANCHORS/$p.cu" "$W/$p"
+done
+for p in nbody blackscholes mandelbrot transpose; do build "bench/programs/$p.cu" "$W/$p"; done
+if [ "$large" = large ]; then
+    [ -x "$W/matmul" ] && add "matmul 1024" compute "$W/matmul 1024"
+    add "nbody 16384" compute "$W/nbody 16384"
+    add "blackscholes 16M" compute "$W/blackscholes 16777216"
+    add "mandelbrot 2048" compute "$W/mandelbrot 2048 512"
+    [ -x "$W/vecadd" ] && add "vecadd 64M" memory "$W/vecadd 67108864"
+    [ -x "$W/reduce" ] && add "reduce 64M" memory "$W/reduce 67108864 4096"
+    add "transpose 4096" memory "$W/transpose 4096"
+else
+    [ -x "$W/matmul" ] && add "matmul 512" compute "$W/matmul 512"
+    add "nbody 8192" compute "$W/nbody 8192"
+    add "blackscholes 4M" compute "$W/blackscholes 4194304"
+    add "mandelbrot 1024" compute "$W/mandelbrot 1024 512"
+    [ -x "$W/vecadd" ] && add "vecadd 16M" memory "$W/vecadd 16777216"
+    [ -x "$W/reduce" ] && add "reduce 16M" memory "$W/reduce 16777216 1024"
+    add "transpose 2048" memory "$W/transpose 2048"
+fi
+
+# cpu ENGINE CMD...: user + system seconds of one run on one host thread, or "fail" when its
+# output differs from the interpreter's (the programs check themselves against the host too,
+# but Mandelbrot's host loop, without FMA contraction, disagrees on a few escape counts at the
+# larger sizes whatever the engine: what matters here is that the engines agree)
+cpu() {
+    local engine=$1 t=
+    shift
+    /usr/bin/time -o "$W/time.txt" -f '%U %S' "$SIM" run --threads=1 --engine="$engine" -- "$@" \
+        >"$W/out.txt" 2>/dev/null
+    [ "$engine" = interp ] && cp "$W/out.txt" "$W/ref.txt"
+    if cmp -s "$W/out.txt" "$W/ref.txt" && grep -qE '(PASS|FAIL)' "$W/out.txt"; then
+        t=$(tail -n 1 "$W/time.txt" | awk 'NF == 2 { printf "%.3f", $1 + $2 }')
+    fi
+    echo "${t:-fail}"
+}
+minof() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || a == "fail") print b; else if (b == "fail") print a; else print (b < a ? b : a) }'; }
+
+printf '%-17s %-8s %13s %8s %8s %8s %9s %9s %8s %7s\n' program set thread-insns interp-s \
+    jit-s auto-s interp-Mti jit-Mti compile jit/x
+declare -A logsum count
+for i in "${!names[@]}"; do
+    read -r -a cmd <<<"${cmds[$i]}"
+    ti=$("$SIM" run --threads=1 --engine=interp --stats=- -- "${cmd[@]}" 2>&1 >/dev/null |
+         sed -nE 's/.*instructions: [0-9]+ warp, ([0-9]+) thread.*/\1/p' | awk '{n += $1} END {print n + 0}')
+    comp=$("$SIM" run --threads=1 --engine=jit --verbose=1 -- "${cmd[@]}" 2>&1 >/dev/null |
+           sed -nE 's/.*jit: compiled .* in ([0-9.]+) ms.*/\1/p' | awk '{n += $1} END {printf "%.0fms", n}')
+    it=fail jt=fail at=fail
+    rm -f "$W/ref.txt"
+    for r in $(seq "$REPS"); do
+        it=$(minof "$it" "$(cpu interp "${cmd[@]}")")
+        jt=$(minof "$jt" "$(cpu jit "${cmd[@]}")")
+        at=$(minof "$at" "$(cpu auto "${cmd[@]}")")
+    done
+    if [ "$it" = fail ] || [ "$jt" = fail ] || [ "$ti" = 0 ]; then
+        printf '%-17s %-8s %13s %8s %8s %8s   (a run failed)\n' "${names[$i]}" "${sets[$i]}" "$ti" "$it" "$jt" "$at"
+        continue
+    fi
+    read -r im jm sp <<<"$(awk -v t="$ti" -v a="$it" -v b="$jt" \
+        'BEGIN { printf "%.0f %.0f %.2f", t / a / 1e6, t / b / 1e6, a / b }')"
+    printf '%-17s %-8s %13s %8s %8s %8s %9s %9s %8s %6sx\n' "${names[$i]}" "${sets[$i]}" "$ti" \
+        "$it" "$jt" "$at" "$im" "$jm" "$comp" "$sp"
+    s=${sets[$i]}
+    logsum[$s]=$(awk -v s="${logsum[$s]:-0}" -v r="$sp" 'BEGIN { print s + log(r) }')
+    count[$s]=$(( ${count[$s]:-0} + 1 ))
+done
+for s in compute memory; do
+    [ "${count[$s]:-0}" -gt 0 ] || continue
+    target=20
+    [ $s = memory ] && target=5
+    awk -v s="${logsum[$s]}" -v n="${count[$s]}" -v set="$s" -v t="$target" \
+        'BEGIN { printf "geometric mean speed-up of the JIT on the %s-bound set: %.2fx (target %dx)\n", set, exp(s / n), t }'
+done
+
+if [ "${CUDA_TESTS:-0}" = 1 ]; then
+    # shellcheck source=tests/cuda_cache.sh
+    . tests/cuda_cache.sh
+    export PTXSIM_CUDA_CACHE=${PTXSIM_CUDA_CACHE:-$B/cuda-cache}
+    ti=0 ta=0
+    for src in tests/cuda/*.cu; do
+        name=$(basename "$src" .cu)
+        exe=$(cuda_test_build "$src" shared "$W/cuda-$name.log") || continue
+        opts=$(sed -n 's|^// ptxsim: ||p' "$src" | head -n 1)
+        # shellcheck disable=SC2086
+        a=$(/usr/bin/time -f '%U %S' "$SIM" run --engine=interp $opts -- "$exe" 2>&1 >/dev/null | tail -n 1 | awk '{print $1 + $2}')
+        # shellcheck disable=SC2086
+        b=$(/usr/bin/time -f '%U %S' "$SIM" run --engine=auto $opts -- "$exe" 2>&1 >/dev/null | tail -n 1 | awk '{print $1 + $2}')
+        ti=$(awk -v x="$ti" -v y="$a" 'BEGIN { print x + y }')
+        ta=$(awk -v x="$ta" -v y="$b" 'BEGIN { print x + y }')
+    done
+    awk -v a="$ti" -v b="$ta" 'BEGIN { printf "tests/cuda programs, CPU seconds in all: interp %.2f, auto %.2f (auto/interp %.3f; target at most 1.10)\n", a, b, (a > 0 ? b / a : 0) }'
+fi

@@ -1,0 +1,30 @@
+/* jit_internal.h: the LLVM-C JIT's own interface between its translator and its engine.
+ *
+ * The JIT compiles one function's µops into one LLVM function (emu_jit_entry): the block
+ * interpreter's inner loop (interp/run.c) unrolled over the µops, with a switch on the entry pc,
+ * chained across blocks while the warp's SIMT top stays the one it entered with. Simple integer
+ * and f32 µops become vector code over the 32 lanes of their register rows; every other µop
+ * calls the interpreter's own handler, so what is not translated is bit-identical by
+ * construction and every function can be compiled. */
+#ifndef PTXSIM_EMULATOR_JIT_JIT_INTERNAL_H
+#define PTXSIM_EMULATOR_JIT_JIT_INTERNAL_H
+
+#include "emulator/emu_internal.h"
+
+#include <llvm-c/Core.h>
+
+/* What a translation did, for --verbose and the bench. */
+typedef struct emu_jit_counts {
+    uint32_t uops;            /* µops in the function */
+    uint32_t native;          /* translated to LLVM IR */
+    uint32_t called;          /* calling the interpreter's handler */
+} emu_jit_counts;
+
+/* Builds the compiled code of f as function `name` of module m. False (with a reason in err)
+ * when f cannot be compiled. */
+bool emu_jit_translate(const emu_func *f, LLVMModuleRef m, const char *name,
+                       emu_jit_counts *counts, char *err, size_t errlen);
+/* Whether µop u has a native translation (the rest call their handler). */
+bool emu_jit_translates(const emu_code *code, const emu_uop *u);
+
+#endif

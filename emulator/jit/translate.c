@@ -1,0 +1,1004 @@
+/* translate.c: one function's µops as LLVM IR, obeying the executor contract as the block
+ * interpreter's inner loop does (interp/run.c), step by step:
+ * - the entry switch goes to the µop at the warp's pc; each µop first checks the budget;
+ * - a µop's mask is the SIMT top's lanes and its guard; it counts one whether or not a lane
+ *   runs it (w->ninstr is stored before every handler call, so %clock and the policies see the
+ *   interpreter's count);
+ * - a µop without a translation stores what its handler reads in the context (mask, pc,
+ *   next pc, the µop; the SIMT top's pc for one that may stop or change control) and calls it;
+ *   a fault, a stop or a rewritten stack ends the run where the interpreter's loop ends it;
+ * - at the end of a block, and after a branch, the run goes on in compiled code only when the
+ *   interpreter's outer loop would pick the same SIMT entry of the same frame again with nothing
+ *   to settle (the dispatch block checks that from the warp itself), else it returns.
+ * Translated µops are vector code over the 32 lanes of their rows: inactive lanes are blended
+ * back, so nothing outside the mask changes. Floating point follows sem.h exactly: plain IEEE
+ * operations with no fast-math flags, ftz as its bit rule, the canonical f32 NaN. */
+#include "emulator/jit/jit_internal.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct tr {
+    LLVMContextRef cx;
+    LLVMModuleRef m;
+    LLVMBuilderRef b;
+    LLVMValueRef fn;
+    LLVMTypeRef i1, i8, i16, i32, i64, ptr, f32, v64, v32, vb, vf;
+    LLVMValueRef c, pc_arg, budget;
+    LLVMValueRef cnt_slot, npc_slot, regs_slot;
+    LLVMValueRef w, active, base_ninstr, sp0, nframes0;
+    LLVMBasicBlockRef *bb, dispatch, exit_pc, ret;
+    const emu_func *f;
+    const emu_code *code;
+    uint32_t n;
+    emu_jit_counts *counts;
+} tr;
+
+/* ---------------------------------------------------------------- small builders */
+
+static LLVMValueRef ci32(tr *t, uint64_t v) { return LLVMConstInt(t->i32, v, false); }
+static LLVMValueRef ci64(tr *t, uint64_t v) { return LLVMConstInt(t->i64, v, false); }
+
+static LLVMValueRef splat64(tr *t, uint64_t v)
+{
+    LLVMValueRef e[EMU_WARP_SIZE];
+    for (int i = 0; i < EMU_WARP_SIZE; i++) e[i] = ci64(t, v);
+    return LLVMConstVector(e, EMU_WARP_SIZE);
+}
+
+static LLVMValueRef splat32(tr *t, uint64_t v)
+{
+    LLVMValueRef e[EMU_WARP_SIZE];
+    for (int i = 0; i < EMU_WARP_SIZE; i++) e[i] = ci32(t, v);
+    return LLVMConstVector(e, EMU_WARP_SIZE);
+}
+
+/* base + off bytes */
+static LLVMValueRef field(tr *t, LLVMValueRef base, size_t off)
+{
+    LLVMValueRef idx = ci64(t, off);
+    return LLVMBuildGEP2(t->b, t->i8, base, &idx, 1, "");
+}
+
+static LLVMValueRef load(tr *t, LLVMTypeRef ty, LLVMValueRef p)
+{
+    return LLVMBuildLoad2(t->b, ty, p, "");
+}
+
+static LLVMValueRef ctx_field(tr *t, size_t off) { return field(t, t->c, off); }
+static LLVMValueRef warp_field(tr *t, size_t off) { return field(t, t->w, off); }
+
+/* The warp's SIMT top, read from the warp (handlers may have moved the stack). */
+static LLVMValueRef top_entry(tr *t)
+{
+    LLVMValueRef stack = load(t, t->ptr, warp_field(t, offsetof(emu_warp, stack)));
+    LLVMValueRef sp = load(t, t->i32, warp_field(t, offsetof(emu_warp, sp)));
+    LLVMValueRef i = LLVMBuildZExt(t->b, LLVMBuildSub(t->b, sp, ci32(t, 1), ""), t->i64, "");
+    LLVMValueRef off = LLVMBuildMul(t->b, i, ci64(t, sizeof(emu_simt)), "");
+    return LLVMBuildGEP2(t->b, t->i8, stack, &off, 1, "");
+}
+
+static void store_top_pc(tr *t, LLVMValueRef pc)
+{
+    LLVMBuildStore(t->b, pc, field(t, top_entry(t), offsetof(emu_simt, pc)));
+}
+
+static LLVMValueRef count(tr *t) { return load(t, t->i64, t->cnt_slot); }
+
+static void count_one(tr *t)
+{
+    LLVMBuildStore(t->b, LLVMBuildAdd(t->b, count(t), ci64(t, 1), ""), t->cnt_slot);
+}
+
+static void store_ninstr(tr *t)
+{
+    LLVMBuildStore(t->b, LLVMBuildAdd(t->b, t->base_ninstr, count(t), ""),
+                   warp_field(t, offsetof(emu_warp, ninstr)));
+}
+
+static LLVMBasicBlockRef block(tr *t, const char *name)
+{
+    return LLVMAppendBasicBlockInContext(t->cx, t->fn, name);
+}
+
+/* Goes on at pc (a constant or a value) through the dispatch block, the SIMT top's pc set. */
+static void goto_dispatch(tr *t, LLVMValueRef pc)
+{
+    LLVMBuildStore(t->b, pc, t->npc_slot);
+    store_top_pc(t, pc);
+    LLVMBuildBr(t->b, t->dispatch);
+}
+
+static LLVMValueRef regs(tr *t) { return load(t, t->ptr, t->regs_slot); }
+
+static LLVMValueRef row_ptr(tr *t, uint32_t row)
+{
+    LLVMValueRef idx = ci64(t, row);
+    return LLVMBuildGEP2(t->b, t->i64, regs(t), &idx, 1, "");
+}
+
+static LLVMValueRef load_row(tr *t, uint32_t row)
+{
+    LLVMValueRef v = load(t, t->v64, row_ptr(t, row));
+    LLVMSetAlignment(v, 8);
+    return v;
+}
+
+static LLVMValueRef mask_vec(tr *t, LLVMValueRef mask)
+{
+    return LLVMBuildBitCast(t->b, mask, t->vb, "");
+}
+
+/* ---------------------------------------------------------------- operands (operands.c rules) */
+
+static bool int_type(uint8_t ty)
+{
+    return ty == PTX_TYPE_U32 || ty == PTX_TYPE_S32 || ty == PTX_TYPE_B32 ||
+           ty == PTX_TYPE_U64 || ty == PTX_TYPE_S64 || ty == PTX_TYPE_B64;
+}
+
+static bool plain_type(uint8_t ty)
+{
+    return int_type(ty) || ty == PTX_TYPE_F32 || ty == PTX_TYPE_F64;
+}
+
+/* Whether operand o can be read as type ty by src(). */
+static bool src_ok(const emu_opd *o, uint8_t ty)
+{
+    if (ty == PTX_TYPE_PRED) return false;
+    if (o->kind == EMU_OPD_REG) return o->bits != 128;
+    return o->kind == EMU_OPD_IMM;
+}
+
+/* emu_dst's condition: results of type ty go straight into the row. */
+static bool dst_ok(const emu_opd *o, uint8_t ty)
+{
+    return o->kind == EMU_OPD_REG && ty != PTX_TYPE_PRED && o->bits != 128 &&
+           emu_type_bits[ty] == o->bits;
+}
+
+/* Operand o read as type ty, 32 lanes of i64 (emu_src). */
+static LLVMValueRef src(tr *t, const emu_opd *o, uint8_t ty)
+{
+    unsigned bits = emu_type_bits[ty];
+    if (o->kind == EMU_OPD_IMM)
+        return splat64(t, ty == o->type ? o->imm : emu_imm_convert((uint8_t)o->row, o->raw, ty));
+    LLVMValueRef v = load_row(t, o->row);
+    if (!(bits == 0 || bits >= 64 || bits >= o->bits))
+        v = LLVMBuildAnd(t->b, v, splat64(t, emu_mask_bits(bits)), "");
+    return v;
+}
+
+static LLVMValueRef call_intrinsic(tr *t, const char *name, LLVMTypeRef *over, unsigned nover,
+                                   LLVMValueRef *args, unsigned nargs);
+
+/* Writes the lanes of mask of v to the destination row (a masked store: the other lanes are
+ * not touched). */
+static void put(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef v)
+{
+    LLVMTypeRef over[2] = {t->v64, t->ptr};
+    LLVMValueRef args[4] = {v, row_ptr(t, o->row), ci32(t, 8), mask_vec(t, mask)};
+    call_intrinsic(t, "llvm.masked.store", over, 2, args, 4);
+}
+
+/* Writes the lanes of mask of bits (i32) to predicate o (emu_put_pred). */
+static void put_pred(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef bits)
+{
+    LLVMValueRef p = row_ptr(t, o->row);
+    LLVMValueRef old = load(t, t->i64, p);
+    LLVMValueRef m64 = LLVMBuildZExt(t->b, mask, t->i64, "");
+    LLVMValueRef keep = LLVMBuildAnd(t->b, old, LLVMBuildNot(t->b, m64, ""), "");
+    LLVMValueRef set = LLVMBuildAnd(t->b, LLVMBuildZExt(t->b, bits, t->i64, ""), m64, "");
+    LLVMBuildStore(t->b, LLVMBuildOr(t->b, keep, set, ""), p);
+}
+
+/* ---------------------------------------------------------------- f32 (sem.h's float rules) */
+
+static LLVMValueRef as_f32(tr *t, LLVMValueRef v64, bool ftz)
+{
+    LLVMValueRef u = LLVMBuildTrunc(t->b, v64, t->v32, "");
+    if (ftz) {
+        /* a subnormal becomes the zero of its sign */
+        LLVMValueRef expo = LLVMBuildAnd(t->b, u, splat32(t, 0x7f800000u), "");
+        LLVMValueRef sub = LLVMBuildICmp(t->b, LLVMIntEQ, expo, splat32(t, 0), "");
+        u = LLVMBuildSelect(t->b, sub, LLVMBuildAnd(t->b, u, splat32(t, 0x80000000u), ""), u, "");
+    }
+    return LLVMBuildBitCast(t->b, u, t->vf, "");
+}
+
+/* sem_float_out_f32 without .sat: .ftz, then a NaN becomes 0x7fffffff */
+static LLVMValueRef out_f32(tr *t, LLVMValueRef r, bool ftz)
+{
+    LLVMValueRef u = LLVMBuildBitCast(t->b, r, t->v32, "");
+    if (ftz) {
+        LLVMValueRef expo = LLVMBuildAnd(t->b, u, splat32(t, 0x7f800000u), "");
+        LLVMValueRef sub = LLVMBuildICmp(t->b, LLVMIntEQ, expo, splat32(t, 0), "");
+        u = LLVMBuildSelect(t->b, sub, LLVMBuildAnd(t->b, u, splat32(t, 0x80000000u), ""), u, "");
+    }
+    LLVMValueRef isnan = LLVMBuildFCmp(t->b, LLVMRealUNO, r, r, "");
+    u = LLVMBuildSelect(t->b, isnan, splat32(t, 0x7fffffffu), u, "");
+    return LLVMBuildZExt(t->b, u, t->v64, "");
+}
+
+static LLVMValueRef fma_f32(tr *t, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c)
+{
+    unsigned id = LLVMLookupIntrinsicID("llvm.fma", 8);
+    LLVMTypeRef ty = t->vf;
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(t->m, id, &ty, 1);
+    LLVMTypeRef fty = LLVMIntrinsicGetType(t->cx, id, &ty, 1);
+    LLVMValueRef args[3] = {a, b, c};
+    return LLVMBuildCall2(t->b, fty, fn, args, 3, "");
+}
+
+static LLVMValueRef isnan_bits64(tr *t, LLVMValueRef v)
+{
+    LLVMValueRef mag = LLVMBuildAnd(t->b, v, splat64(t, ~(UINT64_C(1) << 63)), "");
+    return LLVMBuildICmp(t->b, LLVMIntUGT, mag, splat64(t, UINT64_C(0x7ff0000000000000)), "");
+}
+
+/* sem_float_nan_f64: a NaN result r becomes the first NaN of x, y, z, quieted */
+static LLVMValueRef nan_f64(tr *t, LLVMValueRef r, LLVMValueRef x, LLVMValueRef y, LLVMValueRef z)
+{
+    LLVMBuilderRef b = t->b;
+    LLVMValueRef q = splat64(t, UINT64_C(1) << 51);
+    LLVMValueRef v = LLVMBuildSelect(b, isnan_bits64(t, z), LLVMBuildOr(b, z, q, ""), r, "");
+    v = LLVMBuildSelect(b, isnan_bits64(t, y), LLVMBuildOr(b, y, q, ""), v, "");
+    v = LLVMBuildSelect(b, isnan_bits64(t, x), LLVMBuildOr(b, x, q, ""), v, "");
+    return LLVMBuildSelect(b, isnan_bits64(t, r), v, r, "");
+}
+
+static LLVMValueRef unary_intrinsic(tr *t, const char *name, LLVMTypeRef ty, LLVMValueRef a)
+{
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(t->m, id, &ty, 1);
+    LLVMTypeRef fty = LLVMIntrinsicGetType(t->cx, id, &ty, 1);
+    return LLVMBuildCall2(t->b, fty, fn, &a, 1, "");
+}
+
+/* f64 add/sub/mul/fma (sem_float_*_f64): the IEEE operation, then the NaN rule */
+static LLVMValueRef f64_op(tr *t, const emu_uop *u)
+{
+    LLVMBuilderRef b = t->b;
+    const emu_opd *o = u->opd;
+    LLVMTypeRef vd = LLVMVectorType(LLVMDoubleTypeInContext(t->cx), EMU_WARP_SIZE);
+    LLVMValueRef a = src(t, &o[1], PTX_TYPE_F64), bb = src(t, &o[2], PTX_TYPE_F64);
+    if (u->op == PTX_OP_SUB) bb = LLVMBuildXor(b, bb, splat64(t, UINT64_C(1) << 63), "");
+    LLVMValueRef x = LLVMBuildBitCast(b, a, vd, ""), y = LLVMBuildBitCast(b, bb, vd, ""), r;
+    if (u->op == PTX_OP_FMA || u->op == PTX_OP_MAD) {
+        LLVMValueRef cc = src(t, &o[3], PTX_TYPE_F64);
+        LLVMValueRef args[3] = {x, y, LLVMBuildBitCast(b, cc, vd, "")};
+        unsigned id = LLVMLookupIntrinsicID("llvm.fma", 8);
+        LLVMValueRef fn = LLVMGetIntrinsicDeclaration(t->m, id, &vd, 1);
+        r = LLVMBuildCall2(b, LLVMIntrinsicGetType(t->cx, id, &vd, 1), fn, args, 3, "");
+        return nan_f64(t, LLVMBuildBitCast(b, r, t->v64, ""), bb, a, cc);
+    }
+    r = u->op == PTX_OP_MUL ? LLVMBuildFMul(b, x, y, "") : LLVMBuildFAdd(b, x, y, "");
+    return nan_f64(t, LLVMBuildBitCast(b, r, t->v64, ""), a, bb, bb);
+}
+
+/* div, rcp, sqrt, rsqrt on f32 (sem_float_div_f32 ... sem_float_rsqrt_approx_f32): the
+ * correctly rounded forms in f32, the approximate ones in double rounded once */
+static LLVMValueRef f32_div_family(tr *t, const emu_uop *u, bool ftz)
+{
+    LLVMBuilderRef b = t->b;
+    const emu_opd *o = u->opd;
+    LLVMTypeRef vd = LLVMVectorType(LLVMDoubleTypeInContext(t->cx), EMU_WARP_SIZE);
+    bool approx = u->in->flags & PTX_F(APPROX);
+    LLVMValueRef x = as_f32(t, src(t, &o[1], PTX_TYPE_F32), ftz), r;
+    LLVMValueRef one32 = LLVMConstReal(t->f32, 1.0), one64;
+    LLVMValueRef ones32[EMU_WARP_SIZE], ones64[EMU_WARP_SIZE];
+    one64 = LLVMConstReal(LLVMDoubleTypeInContext(t->cx), 1.0);
+    for (int i = 0; i < EMU_WARP_SIZE; i++) {
+        ones32[i] = one32;
+        ones64[i] = one64;
+    }
+    LLVMValueRef v1f = LLVMConstVector(ones32, EMU_WARP_SIZE), v1d = LLVMConstVector(ones64, EMU_WARP_SIZE);
+    switch (u->op) {
+    case PTX_OP_DIV: {
+        LLVMValueRef y = as_f32(t, src(t, &o[2], PTX_TYPE_F32), ftz);
+        r = LLVMBuildFDiv(b, x, y, "");
+        if (approx) {
+            /* a finite dividend over a finite divisor above 2^126 in magnitude gives 0 * x */
+            LLVMValueRef yb = LLVMBuildAnd(b, LLVMBuildBitCast(b, y, t->v32, ""), splat32(t, 0x7fffffffu), "");
+            LLVMValueRef xb = LLVMBuildAnd(b, LLVMBuildBitCast(b, x, t->v32, ""), splat32(t, 0x7fffffffu), "");
+            LLVMValueRef big = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGT, yb, splat32(t, 0x7e800000u), ""),
+                                            LLVMBuildICmp(b, LLVMIntULT, yb, splat32(t, 0x7f800000u), ""), "");
+            big = LLVMBuildAnd(b, big, LLVMBuildICmp(b, LLVMIntULT, xb, splat32(t, 0x7f800000u), ""), "");
+            LLVMValueRef zero = LLVMBuildFMul(b, LLVMConstNull(t->vf), x, "");
+            r = LLVMBuildSelect(b, big, zero, r, "");
+        }
+        return out_f32(t, r, ftz);
+    }
+    case PTX_OP_RCP:
+        if (!approx) return out_f32(t, LLVMBuildFDiv(b, v1f, x, ""), ftz);
+        r = LLVMBuildFDiv(b, v1d, LLVMBuildFPExt(b, x, vd, ""), "");
+        return out_f32(t, LLVMBuildFPTrunc(b, r, t->vf, ""), ftz);
+    case PTX_OP_SQRT:
+        if (!approx) return out_f32(t, unary_intrinsic(t, "llvm.sqrt", t->vf, x), ftz);
+        r = unary_intrinsic(t, "llvm.sqrt", vd, LLVMBuildFPExt(b, x, vd, ""));
+        return out_f32(t, LLVMBuildFPTrunc(b, r, t->vf, ""), ftz);
+    default:   /* RSQRT (approx) */
+        r = unary_intrinsic(t, "llvm.sqrt", vd, LLVMBuildFPExt(b, x, vd, ""));
+        r = LLVMBuildFDiv(b, v1d, r, "");
+        return out_f32(t, LLVMBuildFPTrunc(b, r, t->vf, ""), ftz);
+    }
+}
+
+/* ---------------------------------------------------------------- which µops translate */
+
+static uint64_t instr_flags(const emu_uop *u) { return u->in->flags; }
+
+/* A plain float µop: f32, round to nearest, nothing but .ftz. */
+static bool plain_f32(const emu_uop *u)
+{
+    const ptx_instr *in = u->in;
+    return u->type == PTX_TYPE_F32 && in->ntypes == 1 &&
+           (in->rnd == PTX_RND_NONE || in->rnd == PTX_RND_RN) &&
+           (in->flags & ~PTX_F(FTZ)) == 0 && !(u->flags & EMU_UOP_CONTRACTED);
+}
+
+/* A plain f64 µop: round to nearest, no modifier, and a register among its sources (LLVM folds
+ * an operation on constants with its own default NaN, not the host's). */
+static bool plain_f64(const emu_uop *u)
+{
+    const ptx_instr *in = u->in;
+    if (u->type != PTX_TYPE_F64 || in->ntypes != 1 || in->flags != 0 ||
+        (u->flags & EMU_UOP_CONTRACTED) || (in->rnd != PTX_RND_NONE && in->rnd != PTX_RND_RN))
+        return false;
+    for (unsigned i = 1; i < u->nopd && i < 4; i++)
+        if (u->opd[i].kind == EMU_OPD_REG) return true;
+    return false;
+}
+
+static int32_t branch_target(const emu_uop *u)
+{
+    const ptx_instr *in = u->in;
+    int32_t tg = in->target;
+    if (tg < 0 && in->nops > 0 && in->ops[0].kind == PTX_OPD_LABEL) tg = (int32_t)in->ops[0].imm;
+    return tg;
+}
+
+/* cvt between 32- and 64-bit integers without modifiers (sem_cvt_int_resize), and from 32-bit
+ * integers to f32 rounding to nearest (sem_cvt_s32_to_f32, sem_cvt_u32_to_f32) */
+static bool cvt_translates(const emu_uop *u)
+{
+    const ptx_instr *in = u->in;
+    if (u->nopd != 2 || in->ntypes != 2 || in->flags != 0) return false;
+    uint8_t dt = in->types[0], st = in->types[1];
+    unsigned db = emu_type_bits[dt], sb = emu_type_bits[st];
+    if (!int_type(st) || !dst_ok(&u->opd[0], dt)) return false;
+    if (!src_ok(&u->opd[1], sb == 32 ? PTX_TYPE_B32 : PTX_TYPE_B64)) return false;
+    if (int_type(dt)) return in->rnd == PTX_RND_NONE && db != sb;
+    return dt == PTX_TYPE_F32 && sb == 32 && (in->rnd == PTX_RND_NONE || in->rnd == PTX_RND_RN);
+}
+
+/* ld/st of 4 or 8 bytes per lane at [reg+imm] in global, const, generic or shared space: the
+ * interpreter's fast path (exec_mem.c), compiled; anything it would not take goes to the
+ * handler, which takes the general path and reports faults. */
+static bool mem_translates(const emu_code *code, const emu_uop *u)
+{
+    const ptx_instr *in = u->in;
+    bool st = u->op == PTX_OP_ST;
+    uint8_t sp = in->space;
+    if (sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_SHARED && sp != PTX_SPACE_NONE &&
+        sp != PTX_SPACE_CONST)
+        return false;
+    unsigned vec = in->vec ? in->vec : 1;
+    if (u->nopd != 2 || u->type == PTX_TYPE_NONE) return false;
+    unsigned es = emu_type_bits[u->type] / 8;
+    if ((es != 4 && es != 8) || es * vec > 16) return false;
+    const emu_opd *ao = &u->opd[st ? 0 : 1], *r = &u->opd[st ? 1 : 0];
+    if (ao->kind != EMU_OPD_ADDR || !(ao->flags & EMU_OPD_F_BASE_REG)) return false;
+    /* the registers (exec_mem.c's fast_regs): one, or a vector's elements */
+    const emu_opd *e = r;
+    if (vec > 1) {
+        if (r->kind != EMU_OPD_VEC || (unsigned)r->imm != vec) return false;
+        e = &code->pool[r->row];
+    }
+    for (unsigned k = 0; k < vec; k++) {
+        if (e[k].kind == EMU_OPD_REG &&
+            (st ? e[k].bits >= es * 8 && e[k].bits != 128 : e[k].bits == es * 8))
+            continue;
+        if (st && e[k].kind == EMU_OPD_IMM) continue;
+        return false;
+    }
+    return true;
+}
+
+bool emu_jit_translates(const emu_code *code, const emu_uop *u)
+{
+    const ptx_instr *in = u->in;
+    uint8_t ty = u->type;
+    const emu_opd *o = u->opd;
+    switch (u->op) {
+    case PTX_OP_BRA: {
+        int32_t tg = branch_target(u);
+        return u->nopd <= 1 && tg >= 0 && (uint32_t)tg <= code->n &&
+               !(u->flags & EMU_UOP_SPIN_BACKEDGE);
+    }
+    case PTX_OP_MOV:
+        return u->nopd == 2 && in->ntypes == 1 && plain_type(ty) && dst_ok(&o[0], ty) &&
+               src_ok(&o[1], ty);
+    case PTX_OP_ADD:
+    case PTX_OP_SUB:
+    case PTX_OP_MUL:
+        if (u->nopd != 3 || in->ntypes != 1) return false;
+        if (ty == PTX_TYPE_F32)
+            return plain_f32(u) && dst_ok(&o[0], ty) && src_ok(&o[1], ty) && src_ok(&o[2], ty);
+        if (ty == PTX_TYPE_F64)
+            return plain_f64(u) && dst_ok(&o[0], ty) && src_ok(&o[1], ty) && src_ok(&o[2], ty);
+        if (!int_type(ty) || in->flags != 0) return false;
+        if (u->op == PTX_OP_MUL && in->mode == PTX_SFX_HI) return false;
+        if (u->op == PTX_OP_MUL && in->mode == PTX_SFX_WIDE) {
+            if (emu_type_bits[ty] != 32) return false;
+            uint8_t wt = emu_is_signed(ty) ? PTX_TYPE_S64 : PTX_TYPE_U64;
+            return dst_ok(&o[0], wt) && src_ok(&o[1], ty) && src_ok(&o[2], ty);
+        }
+        return dst_ok(&o[0], ty) && src_ok(&o[1], ty) && src_ok(&o[2], ty);
+    case PTX_OP_MAD:
+        if (ty == PTX_TYPE_F32)   /* mad.rn.f32 is fma.rn.f32 */
+            return u->nopd == 4 && in->ntypes == 1 && plain_f32(u) && dst_ok(&o[0], ty) &&
+                   src_ok(&o[1], ty) && src_ok(&o[2], ty) && src_ok(&o[3], ty);
+        if (ty == PTX_TYPE_F64)
+            return u->nopd == 4 && in->ntypes == 1 && plain_f64(u) && dst_ok(&o[0], ty) &&
+                   src_ok(&o[1], ty) && src_ok(&o[2], ty) && src_ok(&o[3], ty);
+        if (u->nopd != 4 || in->ntypes != 1 || !int_type(ty) || in->flags != 0) return false;
+        if (in->mode != PTX_SFX_LO && in->mode != 0) return false;
+        return dst_ok(&o[0], ty) && src_ok(&o[1], ty) && src_ok(&o[2], ty) && src_ok(&o[3], ty);
+    case PTX_OP_FMA:
+        if (u->nopd != 4 || in->ntypes != 1 || !dst_ok(&o[0], ty) || !src_ok(&o[1], ty) ||
+            !src_ok(&o[2], ty) || !src_ok(&o[3], ty))
+            return false;
+        if (ty == PTX_TYPE_F64) return plain_f64(u);
+        return ty == PTX_TYPE_F32 && in->rnd == PTX_RND_RN && (in->flags & ~PTX_F(FTZ)) == 0;
+    case PTX_OP_DIV:
+    case PTX_OP_RCP:
+    case PTX_OP_SQRT:
+    case PTX_OP_RSQRT: {
+        unsigned n = u->op == PTX_OP_DIV ? 3 : 2;
+        if (u->nopd != n || in->ntypes != 1 || ty != PTX_TYPE_F32 || !dst_ok(&o[0], ty) ||
+            !src_ok(&o[1], ty) || (n == 3 && !src_ok(&o[2], ty)))
+            return false;
+        if (in->flags & ~(PTX_F(FTZ) | PTX_F(APPROX) | PTX_F(FULL))) return false;
+        bool approx = in->flags & PTX_F(APPROX);
+        /* the rounding forms round to nearest here (directed ones: the handler) */
+        return approx || u->op == PTX_OP_RSQRT ||
+               (in->rnd == PTX_RND_RN || (in->rnd == PTX_RND_NONE && (in->flags & PTX_F(FULL))));
+    }
+    case PTX_OP_AND:
+    case PTX_OP_OR:
+    case PTX_OP_XOR:
+        return u->nopd == 3 && in->ntypes == 1 && int_type(ty) && dst_ok(&o[0], ty) &&
+               src_ok(&o[1], ty) && src_ok(&o[2], ty);
+    case PTX_OP_SHL:
+    case PTX_OP_SHR:
+        return u->nopd == 3 && in->ntypes == 1 && int_type(ty) && in->flags == 0 &&
+               dst_ok(&o[0], ty) && src_ok(&o[1], ty) && src_ok(&o[2], PTX_TYPE_U32);
+    case PTX_OP_SETP:
+        if (u->nopd != 3 || in->boolop || in->ntypes != 1 || o[0].kind != EMU_OPD_PRED)
+            return false;
+        if (!src_ok(&o[1], ty) || !src_ok(&o[2], ty)) return false;
+        if (int_type(ty)) return in->flags == 0 && in->cmp >= PTX_CMP_EQ && in->cmp <= PTX_CMP_HS;
+        if (ty == PTX_TYPE_F32) return (in->flags & ~PTX_F(FTZ)) == 0 && in->cmp != 0;
+        return false;
+    case PTX_OP_SELP:
+        return u->nopd == 4 && in->ntypes == 1 && plain_type(ty) && dst_ok(&o[0], ty) &&
+               src_ok(&o[1], ty) && src_ok(&o[2], ty) && o[3].kind == EMU_OPD_PRED;
+    case PTX_OP_CVT:
+        return cvt_translates(u);
+    case PTX_OP_LD:
+    case PTX_OP_ST:
+        return mem_translates(code, u);
+    default:
+        return false;
+    }
+}
+
+/* ---------------------------------------------------------------- translated µops */
+
+static LLVMIntPredicate int_pred(int cmp, bool sg)
+{
+    switch (cmp) {
+    case PTX_CMP_EQ: return LLVMIntEQ;
+    case PTX_CMP_NE: return LLVMIntNE;
+    case PTX_CMP_LT: return sg ? LLVMIntSLT : LLVMIntULT;
+    case PTX_CMP_LE: return sg ? LLVMIntSLE : LLVMIntULE;
+    case PTX_CMP_GT: return sg ? LLVMIntSGT : LLVMIntUGT;
+    case PTX_CMP_GE: return sg ? LLVMIntSGE : LLVMIntUGE;
+    case PTX_CMP_LO: return LLVMIntULT;
+    case PTX_CMP_LS: return LLVMIntULE;
+    case PTX_CMP_HI: return LLVMIntUGT;
+    default: return LLVMIntUGE;   /* HS */
+    }
+}
+
+/* emu_cmp_float's table */
+static LLVMRealPredicate real_pred(int cmp)
+{
+    switch (cmp) {
+    case PTX_CMP_EQ: return LLVMRealOEQ;
+    case PTX_CMP_NE: return LLVMRealONE;
+    case PTX_CMP_LT: return LLVMRealOLT;
+    case PTX_CMP_LE: return LLVMRealOLE;
+    case PTX_CMP_GT: return LLVMRealOGT;
+    case PTX_CMP_GE: return LLVMRealOGE;
+    case PTX_CMP_EQU: return LLVMRealUEQ;
+    case PTX_CMP_NEU: return LLVMRealUNE;
+    case PTX_CMP_LTU: return LLVMRealULT;
+    case PTX_CMP_LEU: return LLVMRealULE;
+    case PTX_CMP_GTU: return LLVMRealUGT;
+    case PTX_CMP_GEU: return LLVMRealUGE;
+    case PTX_CMP_NUM: return LLVMRealORD;
+    case PTX_CMP_NAN: return LLVMRealUNO;
+    default: return LLVMRealPredicateFalse;
+    }
+}
+
+/* Integer bits of width `bits` as a signed 64-bit value (emu_sext). */
+static LLVMValueRef sext_bits(tr *t, LLVMValueRef v, unsigned bits)
+{
+    if (bits >= 64) return v;
+    LLVMValueRef sh = splat64(t, 64 - bits);
+    return LLVMBuildAShr(t->b, LLVMBuildShl(t->b, v, sh, ""), sh, "");
+}
+
+/* The value µop u computes for all 32 lanes (the mask is applied by put). */
+static void emit_native(tr *t, const emu_uop *u, LLVMValueRef mask)
+{
+    const ptx_instr *in = u->in;
+    const emu_opd *o = u->opd;
+    uint8_t ty = u->type;
+    unsigned bits = emu_type_bits[ty];
+    bool sg = emu_is_signed(ty);
+    LLVMValueRef wmask = splat64(t, emu_mask_bits(bits));
+    LLVMBuilderRef b = t->b;
+    LLVMValueRef r;
+    if (u->op == PTX_OP_MOV) {
+        put(t, &o[0], mask, src(t, &o[1], ty));
+        return;
+    }
+    if (u->op == PTX_OP_SETP) {
+        LLVMValueRef a = src(t, &o[1], ty), bb = src(t, &o[2], ty), cv;
+        if (ty == PTX_TYPE_F32) {
+            bool ftz = in->flags & PTX_F(FTZ);
+            cv = LLVMBuildFCmp(b, real_pred(in->cmp), as_f32(t, a, ftz), as_f32(t, bb, ftz), "");
+        } else if (bits == 32) {
+            cv = LLVMBuildICmp(b, int_pred(in->cmp, sg), LLVMBuildTrunc(b, a, t->v32, ""),
+                               LLVMBuildTrunc(b, bb, t->v32, ""), "");
+        } else {
+            cv = LLVMBuildICmp(b, int_pred(in->cmp, sg), a, bb, "");
+        }
+        put_pred(t, &o[0], mask, LLVMBuildBitCast(b, cv, t->i32, ""));
+        return;
+    }
+    if (u->op == PTX_OP_CVT) {
+        uint8_t dt = in->types[0], st = in->types[1];
+        unsigned sb = emu_type_bits[st], db = emu_type_bits[dt];
+        LLVMValueRef a = src(t, &o[1], sb == 32 ? PTX_TYPE_B32 : PTX_TYPE_B64);
+        if (dt == PTX_TYPE_F32) {
+            LLVMValueRef x = LLVMBuildTrunc(b, a, t->v32, "");
+            LLVMValueRef f = emu_is_signed(st) ? LLVMBuildSIToFP(b, x, t->vf, "")
+                                               : LLVMBuildUIToFP(b, x, t->vf, "");
+            put(t, &o[0], mask, LLVMBuildZExt(b, LLVMBuildBitCast(b, f, t->v32, ""), t->v64, ""));
+            return;
+        }
+        LLVMValueRef v = emu_is_signed(st) ? sext_bits(t, a, sb)
+                                           : LLVMBuildAnd(b, a, splat64(t, emu_mask_bits(sb)), "");
+        put(t, &o[0], mask, LLVMBuildAnd(b, v, splat64(t, emu_mask_bits(db)), ""));
+        return;
+    }
+    if (u->op == PTX_OP_SELP) {
+        LLVMValueRef a = src(t, &o[1], ty), bb = src(t, &o[2], ty);
+        LLVMValueRef p = LLVMBuildTrunc(b, load(t, t->i64, row_ptr(t, o[3].row)), t->i32, "");
+        if (o[3].flags & EMU_OPD_F_NEG) p = LLVMBuildNot(b, p, "");
+        put(t, &o[0], mask, LLVMBuildSelect(b, mask_vec(t, p), a, bb, ""));
+        return;
+    }
+    if (ty == PTX_TYPE_F64) {
+        put(t, &o[0], mask, f64_op(t, u));
+        return;
+    }
+    if (ty == PTX_TYPE_F32 && (u->op == PTX_OP_DIV || u->op == PTX_OP_RCP ||
+                               u->op == PTX_OP_SQRT || u->op == PTX_OP_RSQRT)) {
+        put(t, &o[0], mask, f32_div_family(t, u, in->flags & PTX_F(FTZ)));
+        return;
+    }
+    if (ty == PTX_TYPE_F32) {
+        bool ftz = in->flags & PTX_F(FTZ);
+        LLVMValueRef x = as_f32(t, src(t, &o[1], ty), ftz), y = as_f32(t, src(t, &o[2], ty), ftz);
+        switch (u->op) {
+        case PTX_OP_ADD: r = LLVMBuildFAdd(b, x, y, ""); break;
+        case PTX_OP_SUB: r = LLVMBuildFSub(b, x, y, ""); break;
+        case PTX_OP_MUL: r = LLVMBuildFMul(b, x, y, ""); break;
+        default: r = fma_f32(t, x, y, as_f32(t, src(t, &o[3], ty), ftz)); break;
+        }
+        put(t, &o[0], mask, out_f32(t, r, ftz));
+        return;
+    }
+    LLVMValueRef a = src(t, &o[1], ty);
+    switch (u->op) {
+    case PTX_OP_ADD: r = LLVMBuildAnd(b, LLVMBuildAdd(b, a, src(t, &o[2], ty), ""), wmask, ""); break;
+    case PTX_OP_SUB: r = LLVMBuildAnd(b, LLVMBuildSub(b, a, src(t, &o[2], ty), ""), wmask, ""); break;
+    case PTX_OP_MUL:
+        if (in->mode == PTX_SFX_WIDE) {
+            LLVMValueRef bv = src(t, &o[2], ty);
+            if (sg) {
+                a = sext_bits(t, a, bits);
+                bv = sext_bits(t, bv, bits);
+            }
+            r = LLVMBuildMul(b, a, bv, "");   /* & mask of 64 bits: nothing */
+        } else {
+            r = LLVMBuildAnd(b, LLVMBuildMul(b, a, src(t, &o[2], ty), ""), wmask, "");
+        }
+        break;
+    case PTX_OP_MAD:
+        r = LLVMBuildAdd(b, LLVMBuildMul(b, a, src(t, &o[2], ty), ""), src(t, &o[3], ty), "");
+        r = LLVMBuildAnd(b, r, wmask, "");
+        break;
+    case PTX_OP_AND: r = LLVMBuildAnd(b, a, src(t, &o[2], ty), ""); break;
+    case PTX_OP_OR: r = LLVMBuildOr(b, a, src(t, &o[2], ty), ""); break;
+    case PTX_OP_XOR: r = LLVMBuildXor(b, a, src(t, &o[2], ty), ""); break;
+    case PTX_OP_SHL: {
+        LLVMValueRef s = src(t, &o[2], PTX_TYPE_U32);
+        LLVMValueRef big = LLVMBuildICmp(b, LLVMIntUGE, s, splat64(t, bits), "");
+        LLVMValueRef v = LLVMBuildAnd(b, LLVMBuildShl(b, a, LLVMBuildAnd(b, s, splat64(t, 63), ""), ""),
+                                      wmask, "");
+        r = LLVMBuildSelect(b, big, splat64(t, 0), v, "");
+        break;
+    }
+    default: {   /* SHR */
+        LLVMValueRef s = src(t, &o[2], PTX_TYPE_U32);
+        LLVMValueRef big = LLVMBuildICmp(b, LLVMIntUGE, s, splat64(t, bits), "");
+        if (sg) {
+            /* a shift of bits or more fills with the sign, as a shift of bits - 1 does */
+            LLVMValueRef sc = LLVMBuildSelect(b, big, splat64(t, bits - 1), s, "");
+            r = LLVMBuildAnd(b, LLVMBuildAShr(b, sext_bits(t, a, bits), sc, ""), wmask, "");
+        } else {
+            LLVMValueRef v = LLVMBuildLShr(b, a, LLVMBuildAnd(b, s, splat64(t, 63), ""), "");
+            r = LLVMBuildSelect(b, big, splat64(t, 0), v, "");
+        }
+        break;
+    }
+    }
+    put(t, &o[0], mask, r);
+}
+
+
+/* ---------------------------------------------------------------- memory fast path */
+
+/* v in all 32 lanes */
+static LLVMValueRef vsplat(tr *t, LLVMValueRef v, const char *name)
+{
+    LLVMTypeRef vty = LLVMVectorType(LLVMTypeOf(v), EMU_WARP_SIZE);
+    LLVMValueRef one = LLVMBuildInsertElement(t->b, LLVMGetPoison(vty), v, ci32(t, 0), "");
+    return LLVMBuildShuffleVector(t->b, one, LLVMGetPoison(vty),
+                                  LLVMConstNull(LLVMVectorType(t->i32, EMU_WARP_SIZE)), name);
+}
+
+static LLVMValueRef call_intrinsic(tr *t, const char *name, LLVMTypeRef *over, unsigned nover,
+                                   LLVMValueRef *args, unsigned nargs)
+{
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(t->m, id, over, nover);
+    LLVMTypeRef fty = LLVMIntrinsicGetType(t->cx, id, over, nover);
+    return LLVMBuildCall2(t->b, fty, fn, args, nargs, "");
+}
+
+/* Emits the fast path of ld/st µop u for the lanes of mask, branching to slow when a lane is
+ * outside what the interpreter's fast path accepts (the handler then runs it). Leaves the
+ * builder after the access. */
+static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockRef slow)
+{
+    LLVMBuilderRef b = t->b;
+    bool st = u->op == PTX_OP_ST;
+    const emu_opd *ao = &u->opd[st ? 0 : 1], *r = &u->opd[st ? 1 : 0];
+    unsigned es = emu_type_bits[u->type] / 8, vec = u->in->vec ? u->in->vec : 1;
+    const emu_opd *e = vec > 1 ? &t->code->pool[r->row] : r;
+    /* a vector is checked as one access of its whole size (alignment included) */
+    unsigned total = es * vec;
+    LLVMTypeRef ety = es == 4 ? t->i32 : t->i64, vety = LLVMVectorType(ety, EMU_WARP_SIZE);
+    LLVMTypeRef vptr = LLVMVectorType(t->ptr, EMU_WARP_SIZE);
+    LLVMBasicBlockRef checks = block(t, "mem.checks"), fast = block(t, "mem.fast");
+    /* the interpreter's fast path: the direct policy, or one that needs no memory operations;
+     * a policy that observes plain accesses after the fact (--check) gets the handler, which
+     * reports them */
+    LLVMValueRef direct = load(t, t->i8, ctx_field(t, offsetof(emu_ctx, direct_mem)));
+    LLVMValueRef observed = load(t, t->i8, ctx_field(t, offsetof(emu_ctx, observed_mem)));
+    LLVMValueRef plain = LLVMBuildAnd(
+        b, LLVMBuildICmp(b, LLVMIntNE, direct, LLVMConstInt(t->i8, 0, 0), ""),
+        LLVMBuildICmp(b, LLVMIntEQ, observed, LLVMConstInt(t->i8, 0, 0), ""), "");
+    LLVMBuildCondBr(b, plain, checks, slow);
+    LLVMPositionBuilderAtEnd(b, checks);
+    LLVMValueRef a = LLVMBuildAdd(b, load_row(t, ao->row), splat64(t, ao->imm), "");
+    if (ao->bits <= 32) a = LLVMBuildAnd(b, a, splat64(t, 0xffffffffu), "");
+    LLVMValueRef misaligned = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, a, splat64(t, total - 1), ""),
+                                            splat64(t, 0), "");
+    LLVMValueRef bad, ptrs;
+    if (u->in->space == PTX_SPACE_SHARED) {
+        LLVMValueRef cta = load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, cta)));
+        LLVMValueRef size = load(t, t->i64, field(t, cta, offsetof(emu_cta, smem_size)));
+        LLVMValueRef smem = load(t, t->ptr, field(t, cta, offsetof(emu_cta, smem)));
+        LLVMValueRef inwin = LLVMBuildAnd(
+            b, LLVMBuildICmp(b, LLVMIntUGE, a, splat64(t, EMU_SHARED_WINDOW), ""),
+            LLVMBuildICmp(b, LLVMIntULT, a, splat64(t, EMU_SHARED_WINDOW + EMU_WINDOW_SIZE), ""), "");
+        a = LLVMBuildSelect(b, inwin, LLVMBuildSub(b, a, splat64(t, EMU_SHARED_WINDOW), ""), a, "");
+        LLVMValueRef vsize = vsplat(t, size, "");
+        bad = LLVMBuildOr(b, misaligned, LLVMBuildICmp(b, LLVMIntUGT, a, vsize, ""), "");
+        bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, splat64(t, total),
+                                                LLVMBuildSub(b, vsize, a, ""), ""), "");
+        LLVMValueRef vbase = vsplat(t, smem, "");
+        ptrs = LLVMBuildGEP2(b, t->i8, vbase, &a, 1, "");
+    } else {
+        /* the allocation the warp last hit, when device memory has not changed since */
+        LLVMTypeRef gty = LLVMFunctionType(t->i64, NULL, 0, false);
+        LLVMValueRef gfn = LLVMConstIntToPtr(ci64(t, (uint64_t)(uintptr_t)&emu_device_generation), t->ptr);
+        LLVMValueRef gen = LLVMBuildCall2(b, gty, gfn, NULL, 0, "");
+        LLVMValueRef cgen = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_gen)));
+        LLVMValueRef lo = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_base)));
+        LLVMValueRef hi = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_end)));
+        LLVMValueRef vlo = vsplat(t, lo, "");
+        LLVMValueRef vhi = vsplat(t, hi, "");
+        bad = LLVMBuildOr(b, misaligned, LLVMBuildICmp(b, LLVMIntULT, a, vlo, ""), "");
+        bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGE, a, vhi, ""), "");
+        bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntULT, LLVMBuildSub(b, vhi, a, ""),
+                                                splat64(t, total), ""), "");
+        LLVMValueRef stale = LLVMBuildICmp(b, LLVMIntNE, gen, cgen, "");
+        bad = LLVMBuildOr(b, bad, vsplat(t, stale, ""), "");
+        ptrs = LLVMBuildIntToPtr(b, a, vptr, "");
+    }
+    LLVMValueRef mv = mask_vec(t, mask);
+    LLVMValueRef anybad = LLVMBuildBitCast(b, LLVMBuildAnd(b, bad, mv, ""), t->i32, "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, anybad, ci32(t, 0), ""), slow, fast);
+    LLVMPositionBuilderAtEnd(b, fast);
+    LLVMTypeRef over[2] = {vety, vptr};
+    LLVMValueRef align = ci32(t, es);
+    for (unsigned k = 0; k < vec; k++) {
+        LLVMValueRef pk = ptrs;
+        if (k) {
+            LLVMValueRef off = splat64(t, (uint64_t)k * es);
+            pk = LLVMBuildGEP2(b, t->i8, ptrs, &off, 1, "");
+        }
+        if (st) {
+            LLVMValueRef v = LLVMBuildTrunc(b, src(t, &e[k], u->type), vety, "");
+            LLVMValueRef args[4] = {v, pk, align, mv};
+            call_intrinsic(t, "llvm.masked.scatter", over, 2, args, 4);
+        } else {
+            LLVMValueRef args[4] = {pk, align, mv, LLVMConstNull(vety)};
+            LLVMValueRef v = call_intrinsic(t, "llvm.masked.gather", over, 2, args, 4);
+            put(t, &e[k], mask, LLVMBuildZExt(b, v, t->v64, ""));
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- µops through their handler */
+
+/* Calls u's handler as the interpreter's loop does, then leaves or goes on. */
+static void emit_call(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
+{
+    LLVMBuilderRef b = t->b;
+    LLVMBuildStore(b, mask, ctx_field(t, offsetof(emu_ctx, mask)));
+    LLVMBuildStore(b, ci32(t, i), ctx_field(t, offsetof(emu_ctx, pc)));
+    LLVMBuildStore(b, ci32(t, i + 1), ctx_field(t, offsetof(emu_ctx, next_pc)));
+    LLVMBuildStore(b, LLVMConstInt(t->i8, 0, false), ctx_field(t, offsetof(emu_ctx, control)));
+    LLVMValueRef up = LLVMConstIntToPtr(ci64(t, (uint64_t)(uintptr_t)u), t->ptr);
+    LLVMBuildStore(b, up, ctx_field(t, offsetof(emu_ctx, u)));
+    if (u->flags & (EMU_UOP_CONTROL | EMU_UOP_MAY_STOP)) store_top_pc(t, ci32(t, i));
+    store_ninstr(t);
+    LLVMBasicBlockRef call = block(t, "call"), after = block(t, "after");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, mask, ci32(t, 0), ""), call, after);
+    LLVMPositionBuilderAtEnd(b, call);
+    LLVMTypeRef args[2] = {t->ptr, t->ptr};
+    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(t->cx), args, 2, false);
+    LLVMValueRef fp = LLVMConstIntToPtr(ci64(t, (uint64_t)(uintptr_t)u->exec), t->ptr);
+    LLVMValueRef av[2] = {t->c, up};
+    LLVMBuildCall2(b, fty, fp, av, 2, "");
+    LLVMBuildBr(b, after);
+    LLVMPositionBuilderAtEnd(b, after);
+    count_one(t);
+    /* a handler may have grown the register file (calls end the run below anyway) */
+    LLVMBuildStore(b, load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, regs))), t->regs_slot);
+    LLVMValueRef stop = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, stop)));
+    LLVMValueRef control = load(t, t->i8, ctx_field(t, offsetof(emu_ctx, control)));
+    LLVMValueRef npc = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, next_pc)));
+    LLVMBasicBlockRef leave = block(t, "leave"), go = block(t, "go");
+    LLVMValueRef faulted = LLVMBuildICmp(b, LLVMIntEQ, stop, ci32(t, EMU_STOP_FAULT), "");
+    LLVMValueRef rewrote = LLVMBuildICmp(b, LLVMIntNE, control, LLVMConstInt(t->i8, 0, false), "");
+    LLVMBuildCondBr(b, LLVMBuildOr(b, faulted, rewrote, ""), t->ret, leave);
+    /* a stop: the pc the handler left, and return */
+    LLVMPositionBuilderAtEnd(b, leave);
+    LLVMBasicBlockRef stopped = block(t, "stopped");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGE, stop, ci32(t, 0), ""), stopped, go);
+    LLVMPositionBuilderAtEnd(b, stopped);
+    LLVMBuildStore(b, npc, t->npc_slot);
+    LLVMBuildBr(b, t->exit_pc);
+    LLVMPositionBuilderAtEnd(b, go);
+    if ((u->flags & EMU_UOP_CONTROL) || i + 1 >= u->block_end) {
+        goto_dispatch(t, npc);
+        return;
+    }
+    LLVMBasicBlockRef jumped = block(t, "jumped");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, npc, ci32(t, i + 1), ""), jumped, t->bb[i + 1]);
+    LLVMPositionBuilderAtEnd(b, jumped);
+    goto_dispatch(t, npc);
+}
+
+/* A branch: uniform outcomes in compiled code, divergence through the handler. */
+static void emit_branch(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
+{
+    LLVMBuilderRef b = t->b;
+    uint32_t target = (uint32_t)branch_target(u);
+    LLVMBasicBlockRef taken = block(t, "taken"), check = block(t, "check"),
+                      fall = block(t, "fall"), split = block(t, "split");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, mask, t->active, ""), taken, check);
+    LLVMPositionBuilderAtEnd(b, check);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, mask, ci32(t, 0), ""), fall, split);
+    LLVMPositionBuilderAtEnd(b, taken);
+    count_one(t);
+    goto_dispatch(t, ci32(t, target));
+    LLVMPositionBuilderAtEnd(b, fall);
+    count_one(t);
+    goto_dispatch(t, ci32(t, i + 1));
+    LLVMPositionBuilderAtEnd(b, split);
+    emit_call(t, i, u, mask);
+}
+
+static void emit_uop(tr *t, uint32_t i)
+{
+    const emu_uop *u = &t->code->uops[i];
+    LLVMBuilderRef b = t->b;
+    LLVMPositionBuilderAtEnd(b, t->bb[i]);
+    /* the budget: the interpreter's loop ends before this µop */
+    LLVMBasicBlockRef body = block(t, "body"), out = block(t, "budget");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, count(t), t->budget, ""), out, body);
+    LLVMPositionBuilderAtEnd(b, out);
+    LLVMBuildStore(b, ci32(t, i), t->npc_slot);
+    LLVMBuildBr(b, t->exit_pc);
+    LLVMPositionBuilderAtEnd(b, body);
+    LLVMValueRef mask = t->active;
+    if (u->guard_row != EMU_NO_GUARD) {
+        LLVMValueRef g = LLVMBuildTrunc(b, load(t, t->i64, row_ptr(t, u->guard_row)), t->i32, "");
+        mask = LLVMBuildAnd(b, mask, LLVMBuildXor(b, g, ci32(t, u->guard_xor), ""), "");
+    }
+    if (!emu_jit_translates(t->code, u)) {
+        t->counts->called++;
+        emit_call(t, i, u, mask);
+        return;
+    }
+    t->counts->native++;
+    if (u->op == PTX_OP_BRA) {
+        emit_branch(t, i, u, mask);
+        return;
+    }
+    if (u->op == PTX_OP_LD || u->op == PTX_OP_ST) {
+        LLVMBasicBlockRef slow = block(t, "mem.slow");
+        emit_mem(t, u, mask, slow);
+        LLVMBasicBlockRef here = LLVMGetInsertBlock(b);
+        LLVMPositionBuilderAtEnd(b, slow);
+        emit_call(t, i, u, mask);
+        LLVMPositionBuilderAtEnd(b, here);
+    } else {
+        emit_native(t, u, mask);
+    }
+    count_one(t);
+    if (i + 1 < u->block_end) LLVMBuildBr(b, t->bb[i + 1]);
+    else goto_dispatch(t, ci32(t, i + 1));
+}
+
+/* Where the run goes on at a block's start: in compiled code only while the outer loop would
+ * find the same frame and SIMT entry with nothing to settle (settle() and the barrier test of
+ * interp/run.c), and budget is left. */
+static void emit_dispatch(tr *t)
+{
+    LLVMBuilderRef b = t->b;
+    LLVMPositionBuilderAtEnd(b, t->dispatch);
+    LLVMValueRef npc = load(t, t->i32, t->npc_slot);
+    LLVMValueRef top = top_entry(t);
+    LLVMValueRef sp = load(t, t->i32, warp_field(t, offsetof(emu_warp, sp)));
+    LLVMValueRef nf = load(t, t->i32, warp_field(t, offsetof(emu_warp, nframes)));
+    LLVMValueRef tmask = load(t, t->i32, field(t, top, offsetof(emu_simt, mask)));
+    LLVMValueRef bar = load(t, t->i16, field(t, top, offsetof(emu_simt, bar)));
+    LLVMValueRef rpc = load(t, t->i32, field(t, top, offsetof(emu_simt, rpc)));
+    LLVMValueRef same = LLVMBuildICmp(b, LLVMIntEQ, sp, t->sp0, "");
+    same = LLVMBuildAnd(b, same, LLVMBuildICmp(b, LLVMIntEQ, nf, t->nframes0, ""), "");
+    same = LLVMBuildAnd(b, same, LLVMBuildICmp(b, LLVMIntEQ, tmask, t->active, ""), "");
+    same = LLVMBuildAnd(b, same, LLVMBuildICmp(b, LLVMIntEQ, bar, LLVMConstInt(t->i16, 0, 0), ""), "");
+    same = LLVMBuildAnd(b, same, LLVMBuildICmp(b, LLVMIntNE, npc, rpc, ""), "");
+    same = LLVMBuildAnd(b, same, LLVMBuildICmp(b, LLVMIntULT, npc, ci32(t, t->n), ""), "");
+    same = LLVMBuildAnd(b, same, LLVMBuildICmp(b, LLVMIntULT, count(t), t->budget, ""), "");
+    LLVMBasicBlockRef go = block(t, "dispatch.go");
+    LLVMBuildCondBr(b, same, go, t->ret);
+    LLVMPositionBuilderAtEnd(b, go);
+    LLVMValueRef sw = LLVMBuildSwitch(b, npc, t->ret, t->n);
+    for (uint32_t i = 0; i < t->n; i++)
+        if (t->code->uops[i].flags & EMU_UOP_BLOCK_START) LLVMAddCase(sw, ci32(t, i), t->bb[i]);
+    /* the entry of a block that is not marked (a branch into the middle of one) */
+    for (uint32_t i = 0; i < t->n; i++)
+        if (!(t->code->uops[i].flags & EMU_UOP_BLOCK_START)) LLVMAddCase(sw, ci32(t, i), t->bb[i]);
+}
+
+bool emu_jit_translate(const emu_func *f, LLVMModuleRef m, const char *name,
+                       emu_jit_counts *counts, char *err, size_t errlen)
+{
+    const emu_code *code = &f->code;
+    memset(counts, 0, sizeof *counts);
+    counts->uops = code->n;
+    if (code->n == 0) {
+        snprintf(err, errlen, "function %s has no instructions", f->fn->name);
+        return false;
+    }
+    for (uint32_t i = 0; i < code->n; i++)
+        if (!code->uops[i].exec) {
+            snprintf(err, errlen, "instruction %u of %s has no handler", i, f->fn->name);
+            return false;
+        }
+    tr t;
+    memset(&t, 0, sizeof t);
+    t.cx = LLVMGetModuleContext(m);
+    t.m = m;
+    t.f = f;
+    t.code = code;
+    t.n = code->n;
+    t.counts = counts;
+    t.i1 = LLVMInt1TypeInContext(t.cx);
+    t.i8 = LLVMInt8TypeInContext(t.cx);
+    t.i16 = LLVMInt16TypeInContext(t.cx);
+    t.i32 = LLVMInt32TypeInContext(t.cx);
+    t.i64 = LLVMInt64TypeInContext(t.cx);
+    t.f32 = LLVMFloatTypeInContext(t.cx);
+    t.ptr = LLVMPointerTypeInContext(t.cx, 0);
+    t.v64 = LLVMVectorType(t.i64, EMU_WARP_SIZE);
+    t.v32 = LLVMVectorType(t.i32, EMU_WARP_SIZE);
+    t.vb = LLVMVectorType(t.i1, EMU_WARP_SIZE);
+    t.vf = LLVMVectorType(t.f32, EMU_WARP_SIZE);
+    LLVMTypeRef params[3] = {t.ptr, t.i32, t.i64};
+    t.fn = LLVMAddFunction(m, name, LLVMFunctionType(t.i64, params, 3, false));
+    t.c = LLVMGetParam(t.fn, 0);
+    t.pc_arg = LLVMGetParam(t.fn, 1);
+    t.budget = LLVMGetParam(t.fn, 2);
+    t.b = LLVMCreateBuilderInContext(t.cx);
+    t.bb = calloc(code->n, sizeof *t.bb);
+    if (!t.bb) {
+        LLVMDisposeBuilder(t.b);
+        snprintf(err, errlen, "out of host memory");
+        return false;
+    }
+
+    LLVMBasicBlockRef entry = block(&t, "entry");
+    t.dispatch = block(&t, "dispatch");
+    t.exit_pc = block(&t, "exit_pc");
+    t.ret = block(&t, "ret");
+    for (uint32_t i = 0; i < code->n; i++) t.bb[i] = block(&t, "uop");
+
+    LLVMPositionBuilderAtEnd(t.b, entry);
+    t.cnt_slot = LLVMBuildAlloca(t.b, t.i64, "cnt");
+    t.npc_slot = LLVMBuildAlloca(t.b, t.i32, "npc");
+    t.regs_slot = LLVMBuildAlloca(t.b, t.ptr, "regs");
+    LLVMBuildStore(t.b, ci64(&t, 0), t.cnt_slot);
+    LLVMBuildStore(t.b, t.pc_arg, t.npc_slot);
+    t.w = load(&t, t.ptr, ctx_field(&t, offsetof(emu_ctx, w)));
+    t.active = load(&t, t.i32, ctx_field(&t, offsetof(emu_ctx, active)));
+    LLVMBuildStore(t.b, load(&t, t.ptr, ctx_field(&t, offsetof(emu_ctx, regs))), t.regs_slot);
+    t.base_ninstr = load(&t, t.i64, warp_field(&t, offsetof(emu_warp, ninstr)));
+    t.sp0 = load(&t, t.i32, warp_field(&t, offsetof(emu_warp, sp)));
+    t.nframes0 = load(&t, t.i32, warp_field(&t, offsetof(emu_warp, nframes)));
+    LLVMValueRef sw = LLVMBuildSwitch(t.b, t.pc_arg, t.ret, code->n);
+    for (uint32_t i = 0; i < code->n; i++) LLVMAddCase(sw, ci32(&t, i), t.bb[i]);
+
+    /* the run ends with the SIMT top at npc */
+    LLVMPositionBuilderAtEnd(t.b, t.exit_pc);
+    store_top_pc(&t, load(&t, t.i32, t.npc_slot));
+    LLVMBuildBr(t.b, t.ret);
+
+    LLVMPositionBuilderAtEnd(t.b, t.ret);
+    store_ninstr(&t);
+    LLVMBuildRet(t.b, count(&t));
+
+    emit_dispatch(&t);
+    for (uint32_t i = 0; i < code->n; i++) emit_uop(&t, i);
+    (void)instr_flags;
+    LLVMDisposeBuilder(t.b);
+    free(t.bb);
+    return true;
+}

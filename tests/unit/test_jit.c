@@ -1,0 +1,469 @@
+/* test_jit.c: the LLVM JIT against the step interpreter, on random programs.
+ *
+ * Each seed makes one kernel of random instructions drawn from every form the JIT translates
+ * (integer add/sub/mul.lo/mul.wide/mad.lo/and/or/xor/shl/shr on 32 and 64 bits, f32
+ * add/sub/mul/fma/mad/div/rcp/sqrt/rsqrt with and without .ftz, f64 add/sub/mul/fma, setp on
+ * integers and f32, selp, mov, cvt, global and shared loads and stores (faulting ones too),
+ * uniform and divergent forward branches, counted loops with per-lane trip counts) and forms it
+ * leaves to the interpreter's handlers (directed rounding modes, .sat, setp with a combining
+ * operation, min/max, integer division), with random guards (@p, @!p), register or immediate operands (special
+ * floats among them: NaN payloads, infinities, subnormals, -0), partial warps and several blocks.
+ * Every thread loads its registers from random input, runs the body and stores every register;
+ * conf_run (tests/unit/conformance_harness.c) runs the kernel on the step interpreter and on the
+ * JIT from one snapshot and compares every byte of memory, the fault and every warp's
+ * instruction count. The same programs then run on the auto executor with a threshold of one
+ * instruction, compiled in the foreground, so that warps change executor between their runs.
+ *
+ * make check runs the fixed seeds below; JIT_FUZZ_SEEDS=N (bench/jit_fuzz.sh) runs N more;
+ * JIT_DUMP=1 writes every program to stderr. */
+#include "tests/unit/conformance_harness.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NR 8        /* registers of each kind */
+#define NP 4        /* predicates */
+#define SLOTS (3 * NR + NP)
+#define FIXED_SEEDS 24
+
+/* xorshift64*: the programs depend on the seed only */
+static uint64_t rnd(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * UINT64_C(2685821657736338717);
+}
+
+static unsigned pick(uint64_t *s, unsigned n) { return (unsigned)(rnd(s) % n); }
+
+/* f32 bit patterns that exercise sem.h's rules */
+static const uint32_t special_f32[] = {
+    0x7fc00000u, 0x7fa00001u, 0xffc12345u, 0x7f800000u, 0xff800000u, 0x00000001u, 0x807fffffu,
+    0x80000000u, 0x00000000u, 0x3f800000u, 0xbf800000u, 0x7f7fffffu, 0x00800000u, 0x3effffffu,
+    0x7f000000u, 0xfe800001u, 0x7e800000u,
+};
+
+static uint64_t random_f32(uint64_t *s)
+{
+    if (pick(s, 3) == 0) return special_f32[pick(s, sizeof special_f32 / sizeof *special_f32)];
+    /* moderate exponents, so sums and products stay in range most of the time */
+    return (rnd(s) & 0x807fffffu) | (uint32_t)(100 + pick(s, 56)) << 23;
+}
+
+typedef struct gen {
+    char *buf;
+    size_t len, cap;
+    uint64_t s;
+    unsigned labels;
+} gen;
+
+static void emit(gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void emit(gen *g, const char *fmt, ...)
+{
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        int n = vsnprintf(g->buf + g->len, g->cap - g->len, fmt, ap);
+        va_end(ap);
+        if ((size_t)n < g->cap - g->len) {
+            g->len += (size_t)n;
+            return;
+        }
+        g->cap = g->cap * 2 + (size_t)n;
+        g->buf = realloc(g->buf, g->cap);
+        ck_assert_ptr_nonnull(g->buf);
+    }
+}
+
+static void guard(gen *g)
+{
+    unsigned k = pick(&g->s, 4);
+    if (k == 0) emit(g, "    @%%p%u ", pick(&g->s, NP));
+    else if (k == 1) emit(g, "    @!%%p%u ", pick(&g->s, NP));
+    else emit(g, "    ");
+}
+
+/* an operand of kind 'r' (32-bit), 'd' (64-bit) or 'f' (f32): a register or an immediate */
+static void operand(gen *g, char kind, char *out, size_t n)
+{
+    if (pick(&g->s, 4) != 0) {
+        snprintf(out, n, "%%%c%u", kind, pick(&g->s, NR));
+        return;
+    }
+    if (kind == 'f') snprintf(out, n, "0f%08" PRIX64, random_f32(&g->s));
+    else if (kind == 'r') snprintf(out, n, "%u", (unsigned)(rnd(&g->s) >> (pick(&g->s, 2) ? 32 : 60)));
+    else snprintf(out, n, "%" PRIu64, rnd(&g->s) >> pick(&g->s, 64));
+}
+
+static const char *const int_cmps[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+static const char *const uns_cmps[] = {"lo", "ls", "hi", "hs"};
+static const char *const f_cmps[] = {"eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu",
+                                     "leu", "gtu", "geu", "num", "nan"};
+static const char *const rnds[] = {".rn", ".rz", ".rm", ".rp"};
+
+/* One random instruction (or a short branch structure). depth limits nesting. */
+static void instruction(gen *g, int depth)
+{
+    char a[48], b[48], c[48];
+    unsigned d = pick(&g->s, NR);
+    unsigned k = pick(&g->s, depth > 0 ? 29 : 27);
+    if (k >= 25 && k < 27) k = 12;   /* setp twice as often: guards and loops depend on it */
+    bool wide = pick(&g->s, 2);
+    char rk = wide ? 'd' : 'r';
+    const char *bits = wide ? "64" : "32";
+    const char *sg = pick(&g->s, 2) ? "s" : "u";
+    switch (k) {
+    case 0: case 1: {
+        static const char *const ops[] = {"add", "sub", "mul.lo", "min", "max", "div", "rem"};
+        const char *op = ops[pick(&g->s, k == 0 ? 3 : 7)];
+        operand(g, rk, a, sizeof a);
+        operand(g, rk, b, sizeof b);
+        /* a divisor that is zero gives what the ISA leaves unspecified but ptxsim defines */
+        guard(g);
+        emit(g, "%s.%s%s %%%c%u, %s, %s;\n", op, sg, bits, rk, d, a, b);
+        break;
+    }
+    case 2: {
+        static const char *const ops[] = {"and", "or", "xor"};
+        operand(g, rk, a, sizeof a);
+        operand(g, rk, b, sizeof b);
+        guard(g);
+        emit(g, "%s.b%s %%%c%u, %s, %s;\n", ops[pick(&g->s, 3)], bits, rk, d, a, b);
+        break;
+    }
+    case 3: {
+        operand(g, rk, a, sizeof a);
+        if (pick(&g->s, 2)) snprintf(b, sizeof b, "%%r%u", pick(&g->s, NR));
+        else snprintf(b, sizeof b, "%u", pick(&g->s, 80));
+        guard(g);
+        if (pick(&g->s, 2)) emit(g, "shl.b%s %%%c%u, %s, %s;\n", bits, rk, d, a, b);
+        else emit(g, "shr.%s%s %%%c%u, %s, %s;\n", pick(&g->s, 3) ? sg : "b", bits, rk, d, a, b);
+        break;
+    }
+    case 4:
+        operand(g, 'r', a, sizeof a);
+        operand(g, 'r', b, sizeof b);
+        guard(g);
+        emit(g, "mul.wide.%s32 %%d%u, %s, %s;\n", sg, d, a, b);
+        break;
+    case 5:
+        operand(g, rk, a, sizeof a);
+        operand(g, rk, b, sizeof b);
+        operand(g, rk, c, sizeof c);
+        guard(g);
+        emit(g, "mad.lo.%s%s %%%c%u, %s, %s, %s;\n", sg, bits, rk, d, a, b, c);
+        break;
+    case 6: case 7: case 8: {
+        static const char *const ops[] = {"add", "sub", "mul"};
+        operand(g, 'f', a, sizeof a);
+        operand(g, 'f', b, sizeof b);
+        unsigned m = pick(&g->s, 8);
+        const char *rm = m < 4 ? "" : m < 6 ? ".rn" : rnds[pick(&g->s, 4)];
+        guard(g);
+        emit(g, "%s%s%s%s.f32 %%f%u, %s, %s;\n", ops[pick(&g->s, 3)], rm,
+             pick(&g->s, 2) ? ".ftz" : "", pick(&g->s, 8) == 0 ? ".sat" : "", d, a, b);
+        break;
+    }
+    case 9: case 10:
+        operand(g, 'f', a, sizeof a);
+        operand(g, 'f', b, sizeof b);
+        operand(g, 'f', c, sizeof c);
+        guard(g);
+        emit(g, "%s%s%s%s.f32 %%f%u, %s, %s, %s;\n", pick(&g->s, 4) ? "fma" : "mad",
+             pick(&g->s, 3) ? ".rn" : rnds[pick(&g->s, 4)],
+             pick(&g->s, 2) ? ".ftz" : "", pick(&g->s, 8) == 0 ? ".sat" : "", d, a, b, c);
+        break;
+    case 11: case 12: {
+        unsigned p = pick(&g->s, NP), form = pick(&g->s, 3);
+        if (depth == 2 && pick(&g->s, 6) == 0) {
+            /* a barrier every thread reaches (top level, unguarded): warps stop there */
+            emit(g, "    bar.sync 0;\n");
+            break;
+        }
+        guard(g);
+        if (form == 0) {
+            operand(g, 'f', a, sizeof a);
+            operand(g, 'f', b, sizeof b);
+            emit(g, "setp.%s%s.f32 %%p%u, %s, %s;\n", f_cmps[pick(&g->s, 14)],
+                 pick(&g->s, 2) ? ".ftz" : "", p, a, b);
+        } else {
+            operand(g, rk, a, sizeof a);
+            operand(g, rk, b, sizeof b);
+            bool uns = pick(&g->s, 4) == 0;
+            const char *cmp = uns ? uns_cmps[pick(&g->s, 4)] : int_cmps[pick(&g->s, 6)];
+            if (!uns && pick(&g->s, 3)) sg = "s";   /* signed orders: the sign bit matters */
+            if (form == 1) {
+                emit(g, "setp.%s.%s%s %%p%u, %s, %s;\n", cmp, uns ? "u" : sg, bits, p, a, b);
+            } else {
+                /* a combining operation: the interpreter's general handler */
+                static const char *const bools[] = {"and", "or", "xor"};
+                emit(g, "setp.%s.%s.%s%s %%p%u, %s, %s, %s%%p%u;\n", cmp, bools[pick(&g->s, 3)],
+                     uns ? "u" : sg, bits, p, a, b, pick(&g->s, 2) ? "!" : "", pick(&g->s, NP));
+            }
+        }
+        break;
+    }
+    case 13: {
+        char kind = "rdf"[pick(&g->s, 3)];
+        operand(g, kind, a, sizeof a);
+        operand(g, kind, b, sizeof b);
+        guard(g);
+        emit(g, "selp.%s %%%c%u, %s, %s, %s%%p%u;\n",
+             kind == 'r' ? "b32" : kind == 'd' ? "b64" : "f32", kind, d, a, b, "", pick(&g->s, NP));
+        break;
+    }
+    case 14: case 15: {
+        char kind = "rdf"[pick(&g->s, 3)];
+        operand(g, kind, a, sizeof a);
+        guard(g);
+        emit(g, "mov.%s %%%c%u, %s;\n", kind == 'r' ? "b32" : kind == 'd' ? "b64" : "f32", kind, d,
+             a);
+        break;
+    }
+    case 16: {
+        /* a read of this thread's input row: a handler with a per-lane address */
+        guard(g);
+        emit(g, "ld.global.u32 %%r%u, [%%in+%u];\n", d, 8 * pick(&g->s, SLOTS));
+        break;
+    }
+    case 17:
+        operand(g, 'f', a, sizeof a);
+        operand(g, 'f', b, sizeof b);
+        guard(g);
+        emit(g, "%s%s.f32 %%f%u, %s, %s;\n", pick(&g->s, 2) ? "min" : "max",
+             pick(&g->s, 2) ? ".ftz" : "", d, a, b);
+        break;
+    case 18:
+        if (pick(&g->s, 4) == 0) {
+            /* nanosleep ends the warp's run: another warp goes on */
+            guard(g);
+            emit(g, "nanosleep.u32 %u;\n", pick(&g->s, 100));
+            break;
+        }
+        /* a condition that is uniform (same for every lane) */
+        guard(g);
+        emit(g, "setp.%s.u32 %%p%u, %%ctaid.x, %u;\n", int_cmps[pick(&g->s, 6)], pick(&g->s, NP),
+             pick(&g->s, 3));
+        break;
+    case 19:
+        operand(g, 'r', a, sizeof a);
+        guard(g);
+        emit(g, "cvt.rn.f32.%s32 %%f%u, %s;\n", sg, d, a);
+        break;
+    case 20: {
+        /* shared memory at a lane's own or a neighbour's word (threads race only across
+         * warps, which both executors order alike); now and then past the end: a fault */
+        unsigned off = pick(&g->s, 64) == 0 ? 4096 + 8 * pick(&g->s, 4) : 8 * pick(&g->s, 3);
+        guard(g);
+        if (pick(&g->s, 2)) emit(g, "st.shared.%s [%%sa+%u], %%%c%u;\n", wide ? "u64" : "u32", off, rk, d);
+        else emit(g, "ld.shared.%s %%%c%u, [%%sa+%u];\n", wide ? "u64" : "u32", rk, d, off);
+        break;
+    }
+    case 21:
+        guard(g);
+        if (pick(&g->s, 2)) emit(g, "cvt.%s64.%s32 %%d%u, %%r%u;\n", sg, sg, d, pick(&g->s, NR));
+        else emit(g, "cvt.u32.u64 %%r%u, %%d%u;\n", d, pick(&g->s, NR));
+        break;
+    case 22:
+        /* a global read at a misaligned or outside address: a fault, identical on both */
+        if (pick(&g->s, 8) != 0) {
+            guard(g);
+            emit(g, "ld.global.u32 %%r%u, [%%in+%u];\n", d, 8 * pick(&g->s, SLOTS) + 4);
+            break;
+        }
+        guard(g);
+        emit(g, "ld.global.u32 %%r%u, [%%in+%u];\n", d, pick(&g->s, 2) ? 2u : 1u << 24);
+        break;
+    case 23: {
+        /* div, rcp, sqrt, rsqrt in their rounding and approximate forms */
+        static const char *const forms[] = {"div.rn", "div.full", "div.approx", "div.rz",
+                                            "rcp.rn", "rcp.approx", "rcp.rm", "sqrt.rn",
+                                            "sqrt.approx", "rsqrt.approx"};
+        unsigned f = pick(&g->s, 10);
+        operand(g, 'f', a, sizeof a);
+        operand(g, 'f', b, sizeof b);
+        /* divisors around 2^126, where div.approx gives zero */
+        if (f < 4 && pick(&g->s, 3) == 0) snprintf(b, sizeof b, "0f%08X", 0x7e800000u + pick(&g->s, 3) * 0x00400000u);
+        guard(g);
+        emit(g, "%s%s.f32 %%f%u, %s", forms[f], pick(&g->s, 2) ? ".ftz" : "", d, a);
+        emit(g, f < 4 ? ", %s;\n" : ";\n", b);
+        break;
+    }
+    case 24: {
+        /* f64 on the 64-bit registers (random bits: NaN payloads among them) */
+        static const char *const ops[] = {"add", "sub", "mul", "fma", "mad"};
+        unsigned f = pick(&g->s, 5);
+        snprintf(a, sizeof a, "%%d%u", pick(&g->s, NR));
+        operand(g, 'd', b, sizeof b);
+        operand(g, 'd', c, sizeof c);
+        if (b[0] != '%') snprintf(b, sizeof b, "0d%016" PRIX64, rnd(&g->s));
+        if (c[0] != '%') snprintf(c, sizeof c, "0d7FF4000000000001");
+        guard(g);
+        emit(g, "%s%s.f64 %%d%u, %s, %s", ops[f], f >= 3 || pick(&g->s, 2) ? ".rn" : "", d, a, b);
+        emit(g, f >= 3 ? ", %s;\n" : ";\n", c);
+        break;
+    }
+    case 27: {
+        /* a forward branch over a few instructions, divergent or not */
+        unsigned l = g->labels++;
+        emit(g, "    @%s%%p%u bra L%u;\n", pick(&g->s, 2) ? "!" : "", pick(&g->s, NP), l);
+        unsigned n = 1 + pick(&g->s, 4);
+        for (unsigned i = 0; i < n; i++) instruction(g, depth - 1);
+        emit(g, "L%u:\n", l);
+        break;
+    }
+    default: {
+        /* a loop of 1..4 trips, the count from a register (per lane) */
+        unsigned l = g->labels++;
+        emit(g, "    and.b32 %%c%u, %%r%u, 3;\n", depth, pick(&g->s, NR));
+        emit(g, "L%u:\n", l);
+        unsigned n = 1 + pick(&g->s, 4);
+        for (unsigned i = 0; i < n; i++) instruction(g, depth - 1);
+        emit(g, "    sub.u32 %%c%u, %%c%u, 1;\n", depth, depth);
+        emit(g, "    setp.ne.u32 %%q%u, %%c%u, -1;\n", depth, depth);
+        emit(g, "    @%%q%u bra L%u;\n", depth, l);
+        break;
+    }
+    }
+}
+
+/* The kernel of one seed: loads, body, stores. */
+static char *program(uint64_t seed, unsigned ninstr)
+{
+    gen g = {.cap = 8192, .s = seed * UINT64_C(0x9e3779b97f4a7c15) + 1};
+    g.buf = malloc(g.cap);
+    ck_assert_ptr_nonnull(g.buf);
+    g.buf[0] = 0;
+    emit(&g, CONF_PTX_HEADER
+         ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+         "    .reg .b32 %%r<%d>, %%c<4>, %%t, %%n, %%x;\n"
+         "    .reg .b64 %%d<%d>, %%in, %%out, %%off, %%sa;\n"
+         "    .reg .f32 %%f<%d>;\n"
+         "    .reg .pred %%p<%d>, %%q<4>;\n"
+         "    .shared .align 8 .b8 sh[4096];\n"
+         "    ld.param.u64 %%in, [pin];\n"
+         "    ld.param.u64 %%out, [pout];\n"
+         "    mov.u32 %%t, %%tid.x;\n"
+         "    mov.u32 %%n, %%ntid.x;\n"
+         "    mov.u32 %%x, %%ctaid.x;\n"
+         "    mad.lo.u32 %%t, %%x, %%n, %%t;\n"
+         "    mov.u32 %%x, %%tid.x;\n"
+         "    mul.wide.u32 %%sa, %%x, 8;\n"
+         "    and.b64 %%sa, %%sa, 4095;\n"
+         "    mov.u64 %%off, sh;\n"
+         "    add.u64 %%sa, %%sa, %%off;\n"
+         "    mov.u32 %%x, %%ctaid.x;\n"
+         "    mul.wide.u32 %%off, %%t, %d;\n"
+         "    add.u64 %%in, %%in, %%off;\n"
+         "    add.u64 %%out, %%out, %%off;\n",
+         NR, NR, NR, NP, SLOTS * 8);
+    for (int i = 0; i < NR; i++) emit(&g, "    ld.global.u32 %%r%d, [%%in+%d];\n", i, 8 * i);
+    for (int i = 0; i < NR; i++) emit(&g, "    ld.global.u64 %%d%d, [%%in+%d];\n", i, 8 * (NR + i));
+    for (int i = 0; i < NR; i++) emit(&g, "    ld.global.f32 %%f%d, [%%in+%d];\n", i, 8 * (2 * NR + i));
+    for (int i = 0; i < NP; i++) {
+        emit(&g, "    ld.global.u32 %%x, [%%in+%d];\n", 8 * (3 * NR + i));
+        emit(&g, "    setp.ne.u32 %%p%d, %%x, 0;\n", i);
+    }
+    for (unsigned i = 0; i < ninstr; i++) instruction(&g, 2);
+    for (int i = 0; i < NR; i++) emit(&g, "    st.global.u32 [%%out+%d], %%r%d;\n", 8 * i, i);
+    for (int i = 0; i < NR; i++) emit(&g, "    st.global.u64 [%%out+%d], %%d%d;\n", 8 * (NR + i), i);
+    for (int i = 0; i < NR; i++) emit(&g, "    st.global.f32 [%%out+%d], %%f%d;\n", 8 * (2 * NR + i), i);
+    for (int i = 0; i < NP; i++) {
+        emit(&g, "    selp.u32 %%x, 1, 0, %%p%d;\n", i);
+        emit(&g, "    st.global.u32 [%%out+%d], %%x;\n", 8 * (3 * NR + i));
+    }
+    emit(&g, "    ret;\n}\n");
+    return g.buf;
+}
+
+/* Runs seed's program on executor (CONF_EXECUTOR) against the step interpreter. */
+static void run_seed(uint64_t seed, const char *executor)
+{
+    uint64_t s = seed + 77;
+    unsigned ninstr = 20 + pick(&s, 50);
+    char *ptx = program(seed, ninstr);
+    emu_dim3 grid = {1 + pick(&s, 3), 1, 1}, block = {1 + pick(&s, 96), 1, 1};
+    size_t threads = (size_t)grid.x * block.x, bytes = threads * SLOTS * 8;
+    uint8_t *in = conf_dev_alloc(bytes), *out = conf_dev_alloc(bytes);
+    for (size_t t = 0; t < threads; t++)
+        for (int i = 0; i < SLOTS; i++) {
+            uint64_t v;
+            if (i < NR) v = pick(&s, 4) ? rnd(&s) >> 32 : pick(&s, 40);
+            else if (i < 2 * NR && pick(&s, 5) == 0)   /* an f64 NaN with a payload */
+                v = (rnd(&s) & UINT64_C(0x800fffffffffffff)) | UINT64_C(0x7ff0000000000001);
+            else if (i < 2 * NR) v = rnd(&s) >> pick(&s, 64);
+            else if (i < 3 * NR) v = random_f32(&s);
+            else v = pick(&s, 2);
+            memcpy(in + (t * SLOTS + i) * 8, &v, 8);
+        }
+    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
+    if (getenv("JIT_DUMP")) fprintf(stderr, "--- seed %" PRIu64 " ---\n%s", seed, ptx);
+    setenv("CONF_EXECUTOR", executor, 1);
+    char name[64];
+    snprintf(name, sizeof name, "random program %" PRIu64 " (%s)", seed, executor);
+    conf_result r;
+    conf_status st = conf_run_k(name, ptx, grid, block, 0, params, 2, &r);
+    unsetenv("CONF_EXECUTOR");
+    if (st != CONF_OK && st != CONF_FAULTED) {
+        /* the program on stderr (Check's messages are short) */
+        fprintf(stderr, "--- %s ---\n%s", name, ptx);
+        ck_abort_msg("%.1500s (the program is on stderr)", r.message);
+    }
+    conf_dev_free(in);
+    conf_dev_free(out);
+    free(ptx);
+}
+
+START_TEST(random_programs_jit)
+{
+    run_seed((uint64_t)_i, "jit");
+}
+END_TEST
+
+START_TEST(random_programs_auto)
+{
+    /* compiled as soon as a warp's first run ends: the warps still running switch to it */
+    emu_jit_configure(&(emu_jit_options){.verbose = 0, .hot_instructions = 1, .foreground = true});
+    run_seed((uint64_t)_i, "auto");
+}
+END_TEST
+
+/* The same with the background compiler: the switch falls wherever the compile ends, and the
+ * module may unload while its function compiles (the unload waits for it) */
+START_TEST(random_programs_auto_background)
+{
+    emu_jit_configure(&(emu_jit_options){.verbose = 0, .hot_instructions = 1});
+    run_seed((uint64_t)_i + 100, "auto");
+}
+END_TEST
+
+/* The JIT translated a real share of what it compiled (a guard against every µop quietly
+ * falling back to its handler, which would still compare equal). */
+START_TEST(translates_most)
+{
+    for (int i = 0; i < 4; i++) run_seed((uint64_t)i, "jit");
+    emu_jit_stats st;
+    emu_jit_get_stats(&st);
+    ck_assert_msg(st.functions >= 1, "the JIT compiled nothing");
+    ck_assert_msg(st.native * 10 > st.uops * 3, "only %" PRIu64 " of %" PRIu64 " instructions translated",
+                  st.native, st.uops);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("jit");
+    TCase *tc = tcase_create("random programs");
+    tcase_set_timeout(tc, 120);
+    int extra = getenv("JIT_FUZZ_SEEDS") ? atoi(getenv("JIT_FUZZ_SEEDS")) : 0;
+    tcase_add_loop_test(tc, random_programs_jit, 0, FIXED_SEEDS + (extra > 0 ? extra : 0));
+    tcase_add_loop_test(tc, random_programs_auto, 0, FIXED_SEEDS / 3);
+    tcase_add_loop_test(tc, random_programs_auto_background, 0, 4);
+    tcase_add_test(tc, translates_most);
+    suite_add_tcase(s, tc);
+    return conf_main(s);
+}
