@@ -34,8 +34,9 @@ static char *read_file(const char *path, size_t *len)
         cap *= 2;
         char *nb = realloc(buf, cap);
         if (!nb) {
+            fprintf(stderr, "ptxsim ptx: out of host memory reading '%s' (%zu bytes read)\n",
+                    path, n);
             free(buf);
-            buf = NULL;
         }
         buf = nb;
     }
