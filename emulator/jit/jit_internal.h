@@ -20,6 +20,11 @@ typedef struct emu_jit_counts {
     uint32_t called;          /* calling the interpreter's handler */
 } emu_jit_counts;
 
+/* The symbol by which compiled code calls emu_device_generation (defined when the JIT is
+ * made): compiled code names no address of the process, so another process can load it from
+ * the disk cache (engine.c). */
+#define EMU_JIT_DEVICE_GENERATION "ptxsim_jit_device_generation"
+
 /* Builds the compiled code of f as function `name` of module m. False (with a reason in err)
  * when f cannot be compiled. */
 bool emu_jit_translate(const emu_func *f, LLVMModuleRef m, const char *name,
