@@ -12,8 +12,8 @@
 # geometric mean speed-up of the JIT per set, and the targets of issue 13 (compute-bound at least
 # 20x and 2 G thread-instructions/s on 2 cores, memory-bound at least 5x).
 # The disk cache (--jit-cache): the interp/jit/auto columns run with it off (each jit run
-# compiles); first-s and cached-s are the wall time of one --engine=jit run with an empty cache
-# (in $W/jit-cache) and of the next one, which loads every function from it.
+# compiles); first-s and cached-s are the least wall time over REPS of an --engine=jit run with
+# an empty cache (in $W/jit-cache) and of the next one, which loads every function from it.
 # With CUDA_TESTS=1 it also times every tests/cuda program (shared build, from the test cache)
 # under interp and auto, one run each, and prints the total (target: auto within 10%).
 # Environment: B (build dir, default build), NVCC, REPS (default 3), ANCHORS (default
@@ -112,9 +112,12 @@ for i in "${!names[@]}"; do
     fi
     read -r im jm sp <<<"$(awk -v t="$ti" -v a="$it" -v b="$jt" \
         'BEGIN { printf "%.0f %.0f %.2f", t / a / 1e6, t / b / 1e6, a / b }')"
-    rm -rf "$XDG_CACHE_HOME"
-    first=$(wall "${cmd[@]}")
-    cached=$(wall "${cmd[@]}")
+    first=fail cached=fail
+    for r in $(seq "$REPS"); do
+        rm -rf "$XDG_CACHE_HOME"
+        first=$(minof "$first" "$(wall "${cmd[@]}")")
+        cached=$(minof "$cached" "$(wall "${cmd[@]}")")
+    done
     printf '%-17s %-8s %13s %8s %8s %8s %9s %9s %8s %6sx %8s %8s\n' "${names[$i]}" "${sets[$i]}" "$ti" \
         "$it" "$jt" "$at" "$im" "$jm" "$comp" "$sp" "$first" "$cached"
     s=${sets[$i]}
