@@ -3,7 +3,8 @@
 # process running the same programs under --engine=jit compiles nothing (every function a cache
 # hit, under --verbose) and prints what the interpreter prints; a damaged entry (a flipped byte,
 # a truncated file) is ignored with a note and replaced; --jit-cache=off (and
-# PTXSIM_JIT_CACHE=off) writes nothing; --jit-cache-size=0 keeps nothing.
+# PTXSIM_JIT_CACHE=off) writes nothing; --jit-cache-size=1 removes the oldest entry first;
+# --jit-cache-size=0 keeps nothing.
 # Prints "PASS jit_cache/NAME" or "FAIL jit_cache/NAME: why".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -95,6 +96,19 @@ for prog in matmul_tiled device_functions; do
         fail "$prog/off" "--jit-cache=off wrote $W/$prog.off or $W/$prog.offenv"
     else
         pass "$prog/off"
+    fi
+
+    # the size limit removes the oldest entries first: an old 2 MiB entry goes, the new stay
+    old=$W/$prog.size1/ptxsim/jit/00000000000000000000000000000000.o
+    mkdir -p "$(dirname "$old")"
+    head -c 2097152 /dev/zero >"$old"
+    touch -d '2000-01-01' "$old"
+    run "$prog.size1" "$W/$prog.size1" "$exe" --jit-cache-size=1
+    if ! cmp -s "$W/$prog.ref" "$W/$prog.size1.out" || [ -e "$old" ] ||
+        [ "$(entries "$W/$prog.size1")" -ne "$(count 'jit: compiled' "$W/$prog.size1.err")" ]; then
+        fail "$prog/size1" "output differs, the old entry stayed, or new ones went"
+    else
+        pass "$prog/size1"
     fi
 
     run "$prog.size0" "$W/$prog.size0" "$exe" --jit-cache-size=0
