@@ -4,7 +4,9 @@
  * One LLJIT for the process, made on first use. Each function is its own LLVM module with its
  * own resource tracker, so its code can be dropped alone when its module unloads; it is
  * optimised lightly for the host CPU (compile time matters more than the last tenth of speed:
- * see compile()), with no fast-math flags (the IR has none to give). Compiles are
+ * see compile()), with no fast-math flags (the IR has none to give), made into an object
+ * file that LLJIT links, and kept in the disk cache (cache.c) under a key of its IR and
+ * everything else that determines the object. Compiles are
  * serialised by one lock: they are rare, and LLVM's memory is the limit, not its threads. */
 #include "emulator/jit/jit_internal.h"
 
@@ -16,15 +18,10 @@
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 static pthread_mutex_t jit_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t jit_cond = PTHREAD_COND_INITIALIZER;
@@ -163,10 +160,8 @@ static bool jit_init(void)
 #define JIT_PASSES "function(sroa,early-cse,instcombine,simplifycfg)"
 #define JIT_CODEGEN "codegen=none,reloc=pic,model=small"
 
-typedef struct jit_key { uint64_t h[2]; } jit_key;
-
 typedef struct jit_code {
-    jit_key key;
+    emu_jit_key key;
     LLVMOrcResourceTrackerRef rt;
     emu_jit_entry entry;
     unsigned users;
@@ -174,55 +169,26 @@ typedef struct jit_code {
 } jit_code;
 static jit_code *live_codes;
 
-/* Two FNV-1a lanes from different bases, each finished by a 64-bit mixer: 128 bits, so two
- * translations that differ share a key with negligible probability. */
-static void key_add(jit_key *k, const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) {
-        k->h[0] = (k->h[0] ^ p[i]) * 0x100000001b3ull;
-        k->h[1] = (k->h[1] ^ p[i]) * 0x100000001b3ull;
-        k->h[1] ^= k->h[1] >> 29;
-    }
-}
 
-static void key_add_str(jit_key *k, const char *s)
+static emu_jit_key code_key(const char *ir)
 {
-    key_add(k, s, strlen(s) + 1);   /* with its terminator: "ab"+"c" differs from "a"+"bc" */
-}
-
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    return x ^ (x >> 33);
-}
-
-static jit_key code_key(const char *ir)
-{
-    jit_key k = {{0xcbf29ce484222325ull, 0x84222325cbf29ce4ull}};
+    emu_jit_key k;
+    emu_jit_key_init(&k);
     unsigned major, minor, patch;
     LLVMGetVersion(&major, &minor, &patch);
     char llvm[48];
     snprintf(llvm, sizeof llvm, "llvm %u.%u.%u", major, minor, patch);
-    key_add_str(&k, ir);
-    key_add_str(&k, opts.version ? opts.version : "");
-    key_add_str(&k, llvm);
-    key_add_str(&k, host_cpu);
-    key_add_str(&k, host_features);
-    key_add_str(&k, JIT_PASSES);
-    key_add_str(&k, JIT_CODEGEN);
-    k.h[0] = mix64(k.h[0]);
-    k.h[1] = mix64(k.h[1] ^ k.h[0]);
+    emu_jit_key_add(&k, ir);
+    emu_jit_key_add(&k, opts.version ? opts.version : "");
+    emu_jit_key_add(&k, llvm);
+    emu_jit_key_add(&k, host_cpu);
+    emu_jit_key_add(&k, host_features);
+    emu_jit_key_add(&k, JIT_PASSES);
+    emu_jit_key_add(&k, JIT_CODEGEN);
+    emu_jit_key_finish(&k);
     return k;
 }
 
-static void key_hex(const jit_key *k, char out[33])
-{
-    snprintf(out, 33, "%016llx%016llx", (unsigned long long)k->h[0], (unsigned long long)k->h[1]);
-}
 
 static void code_release(jit_code *c)
 {
@@ -239,7 +205,7 @@ static void code_release(jit_code *c)
 }
 
 /* Links object obj (taken) whose function is `symbol`; NULL when LLVM refuses it. */
-static jit_code *code_link(const jit_key *key, const char *symbol, LLVMMemoryBufferRef obj,
+static jit_code *code_link(const emu_jit_key *key, const char *symbol, LLVMMemoryBufferRef obj,
                            const char *fname)
 {
     LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(jit);
@@ -262,161 +228,6 @@ static jit_code *code_link(const jit_key *key, const char *symbol, LLVMMemoryBuf
     c->next = live_codes;
     live_codes = c;
     return c;
-}
-
-/* ---------------------------------------------------------------- the disk cache
- *
- * One file per key, <key>.o in opts.cache_dir: a header (magic, key, object size, a checksum
- * of the object) and the object. Written to a temporary file and renamed, so a reader sees a
- * whole entry or none; an entry whose header or checksum does not match is ignored (and
- * replaced). A hit refreshes the file's time; past opts.cache_bytes the oldest files go. */
-
-#define CACHE_MAGIC "ptxsimJITobj1\n"
-
-typedef struct cache_header {
-    char magic[16];
-    uint64_t key[2];
-    uint64_t size;
-    uint64_t checksum;
-} cache_header;
-
-static uint64_t checksum(const void *data, size_t n)
-{
-    jit_key k = {{0x6a09e667f3bcc908ull, 0xbb67ae8584caa73bull}};
-    key_add(&k, data, n);
-    return mix64(k.h[0] ^ mix64(k.h[1]));
-}
-
-static void cache_path(const jit_key *k, char *out, size_t n)
-{
-    char hex[33];
-    key_hex(k, hex);
-    snprintf(out, n, "%s/%s.o", opts.cache_dir, hex);
-}
-
-/* mkdir -p */
-static bool make_dirs(const char *dir)
-{
-    char path[4096];
-    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) return false;
-    for (char *p = path + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(path, 0755) && errno != EEXIST) return false;
-            *p = '/';
-        }
-    return mkdir(path, 0755) == 0 || errno == EEXIST;
-}
-
-/* The cached object of key k, or NULL (absent, or damaged: said under --verbose). */
-static LLVMMemoryBufferRef cache_load(const jit_key *k, const char *fname)
-{
-    char path[4200];
-    cache_path(k, path, sizeof path);
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    cache_header h;
-    const char *bad = NULL;
-    char *data = NULL;
-    if (fread(&h, sizeof h, 1, fp) != 1 || memcmp(h.magic, CACHE_MAGIC, sizeof CACHE_MAGIC - 1))
-        bad = "no valid header";
-    else if (h.key[0] != k->h[0] || h.key[1] != k->h[1])
-        bad = "written for another key";
-    else if (h.size == 0 || h.size > ((uint64_t)1 << 30) || !(data = malloc(h.size)))
-        bad = "bad size";
-    else if (fread(data, 1, h.size, fp) != h.size || fgetc(fp) != EOF)
-        bad = "truncated or too long";
-    else if (checksum(data, h.size) != h.checksum)
-        bad = "checksum mismatch";
-    fclose(fp);
-    if (bad) {
-        if (opts.verbose)
-            fprintf(stderr, "ptxsim: jit: ignoring damaged cache entry %s for %s (%s)\n", path,
-                    fname, bad);
-        free(data);
-        return NULL;
-    }
-    utimensat(AT_FDCWD, path, NULL, 0);   /* recently used: evicted last */
-    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(data, h.size, path);
-    free(data);
-    return buf;
-}
-
-typedef struct cache_file { char name[64]; time_t mtime; long nsec; uint64_t size; } cache_file;
-
-static int older_first(const void *a, const void *b)
-{
-    const cache_file *x = a, *y = b;
-    if (x->mtime != y->mtime) return x->mtime < y->mtime ? -1 : 1;
-    return x->nsec < y->nsec ? -1 : x->nsec > y->nsec;
-}
-
-/* Removes the oldest entries while the folder holds more than opts.cache_bytes. */
-static void cache_evict(void)
-{
-    DIR *d = opendir(opts.cache_dir);
-    if (!d) return;
-    cache_file *files = NULL;
-    size_t n = 0, cap = 0;
-    uint64_t total = 0;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        size_t len = strlen(de->d_name);
-        if (len != 34 || strcmp(de->d_name + 32, ".o")) continue;
-        char path[4200];
-        struct stat st;
-        snprintf(path, sizeof path, "%s/%s", opts.cache_dir, de->d_name);
-        if (stat(path, &st)) continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 64;
-            cache_file *more = realloc(files, cap * sizeof *files);
-            if (!more) break;
-            files = more;
-        }
-        snprintf(files[n].name, sizeof files[n].name, "%s", de->d_name);
-        files[n].mtime = st.st_mtim.tv_sec;
-        files[n].nsec = st.st_mtim.tv_nsec;
-        files[n].size = (uint64_t)st.st_size;
-        total += files[n].size;
-        n++;
-    }
-    closedir(d);
-    if (total > opts.cache_bytes) {
-        qsort(files, n, sizeof *files, older_first);
-        for (size_t i = 0; i < n && total > opts.cache_bytes; i++) {
-            char path[4200];
-            snprintf(path, sizeof path, "%s/%s", opts.cache_dir, files[i].name);
-            if (unlink(path) == 0) total -= files[i].size;
-        }
-    }
-    free(files);
-}
-
-/* Writes the object of key k (temporary file, then rename); false if it could not. */
-static bool cache_store(const jit_key *k, const void *obj, size_t size)
-{
-    if (!make_dirs(opts.cache_dir)) return false;
-    char path[4200], tmp[4300];
-    cache_path(k, path, sizeof path);
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-    cache_header h;
-    memset(&h, 0, sizeof h);
-    memcpy(h.magic, CACHE_MAGIC, sizeof CACHE_MAGIC - 1);
-    h.key[0] = k->h[0];
-    h.key[1] = k->h[1];
-    h.size = size;
-    h.checksum = checksum(obj, size);
-    FILE *fp = fopen(tmp, "wb");
-    if (!fp) return false;
-    bool ok = fwrite(&h, sizeof h, 1, fp) == 1 && fwrite(obj, 1, size, fp) == size;
-    ok = fclose(fp) == 0 && ok;
-    if (ok) ok = rename(tmp, path) == 0;
-    if (!ok) {
-        unlink(tmp);
-        return false;
-    }
-    cache_evict();
-    return true;
 }
 
 /* ---------------------------------------------------------------- compiling */
@@ -472,10 +283,10 @@ static void compile(emu_func *f)
         return;
     }
     char *ir = LLVMPrintModuleToString(m);
-    jit_key key = code_key(ir);
+    emu_jit_key key = code_key(ir);
     LLVMDisposeMessage(ir);
     char symbol[64];
-    key_hex(&key, symbol + snprintf(symbol, sizeof symbol, "ptxsim_jit_"));
+    emu_jit_key_hex(&key, symbol + snprintf(symbol, sizeof symbol, "ptxsim_jit_"));
     LLVMSetValueName2(LLVMGetNamedFunction(m, tmp_name), symbol, strlen(symbol));
 
     /* the same code in this process already (the same kernel in another module) */
@@ -492,7 +303,8 @@ static void compile(emu_func *f)
         }
 
     if (opts.cache_dir) {
-        LLVMMemoryBufferRef cached = cache_load(&key, f->fn->name);
+        LLVMMemoryBufferRef cached =
+            emu_jit_cache_load(opts.cache_dir, &key, f->fn->name, opts.verbose);
         jit_code *c = cached ? code_link(&key, symbol, cached, f->fn->name) : NULL;
         if (c) {
             LLVMDisposeModule(m);
@@ -538,7 +350,8 @@ static void compile(emu_func *f)
     }
     double t_link = now_seconds();
     bool stored = opts.cache_dir &&
-                  cache_store(&key, LLVMGetBufferStart(obj), LLVMGetBufferSize(obj));
+                  emu_jit_cache_store(opts.cache_dir, opts.cache_bytes, &key,
+                                      LLVMGetBufferStart(obj), LLVMGetBufferSize(obj));
     if (stored) totals.cache_stores++;
     jit_code *c = code_link(&key, symbol, obj, f->fn->name);
     if (!c) {
