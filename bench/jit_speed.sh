@@ -11,6 +11,9 @@
 # column's CPU time (compiled once per process, before the kernel runs). Printed: the table, the
 # geometric mean speed-up of the JIT per set, and the targets of issue 13 (compute-bound at least
 # 20x and 2 G thread-instructions/s on 2 cores, memory-bound at least 5x).
+# The disk cache (--jit-cache): the interp/jit/auto columns run with it off (each jit run
+# compiles); first-s and cached-s are the least wall time over REPS of an --engine=jit run with
+# an empty cache (in $W/jit-cache) and of the next one, which loads every function from it.
 # With CUDA_TESTS=1 it also times every tests/cuda program (shared build, from the test cache)
 # under interp and auto, one run each, and prints the total (target: auto within 10%).
 # Environment: B (build dir, default build), NVCC, REPS (default 3), ANCHORS (default
@@ -26,6 +29,7 @@ ANCHORS=${ANCHORS:-$ROOT/../shared/anchor}
 SIM=$B/bin/ptxsim
 W=$B/bench-jit
 mkdir -p "$W"
+export XDG_CACHE_HOME=$W/jit-cache
 [ -x "$SIM" ] || { echo "jit_speed: no ptxsim at $SIM (run make first)" >&2; exit 1; }
 
 build() {   # build SRC EXE
@@ -69,7 +73,8 @@ fi
 cpu() {
     local engine=$1 t=
     shift
-    /usr/bin/time -o "$W/time.txt" -f '%U %S' "$SIM" run --threads=1 --engine="$engine" -- "$@" \
+    /usr/bin/time -o "$W/time.txt" -f '%U %S' "$SIM" run --threads=1 --engine="$engine" \
+        --jit-cache=off -- "$@" \
         >"$W/out.txt" 2>/dev/null
     [ "$engine" = interp ] && cp "$W/out.txt" "$W/ref.txt"
     if cmp -s "$W/out.txt" "$W/ref.txt" && grep -qE '(PASS|FAIL)' "$W/out.txt"; then
@@ -77,16 +82,22 @@ cpu() {
     fi
     echo "${t:-fail}"
 }
+# wall: wall seconds of one --engine=jit run with the disk cache on, or "fail"
+wall() {
+    /usr/bin/time -o "$W/time.txt" -f '%e' "$SIM" run --threads=1 --engine=jit -- "$@" \
+        >"$W/out.txt" 2>/dev/null
+    if cmp -s "$W/out.txt" "$W/ref.txt"; then tail -n 1 "$W/time.txt"; else echo fail; fi
+}
 minof() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || a == "fail") print b; else if (b == "fail") print a; else print (b < a ? b : a) }'; }
 
-printf '%-17s %-8s %13s %8s %8s %8s %9s %9s %8s %7s\n' program set thread-insns interp-s \
-    jit-s auto-s interp-Mti jit-Mti compile jit/x
+printf '%-17s %-8s %13s %8s %8s %8s %9s %9s %8s %7s %8s %8s\n' program set thread-insns interp-s \
+    jit-s auto-s interp-Mti jit-Mti compile jit/x first-s cached-s
 declare -A logsum count
 for i in "${!names[@]}"; do
     read -r -a cmd <<<"${cmds[$i]}"
     ti=$("$SIM" run --threads=1 --engine=interp --stats=- -- "${cmd[@]}" 2>&1 >/dev/null |
          sed -nE 's/.*instructions: [0-9]+ warp, ([0-9]+) thread.*/\1/p' | awk '{n += $1} END {print n + 0}')
-    comp=$("$SIM" run --threads=1 --engine=jit --verbose=1 -- "${cmd[@]}" 2>&1 >/dev/null |
+    comp=$("$SIM" run --threads=1 --engine=jit --jit-cache=off --verbose=1 -- "${cmd[@]}" 2>&1 >/dev/null |
            sed -nE 's/.*jit: compiled .* in ([0-9.]+) ms.*/\1/p' | awk '{n += $1} END {printf "%.0fms", n}')
     it=fail jt=fail at=fail
     rm -f "$W/ref.txt"
@@ -101,8 +112,14 @@ for i in "${!names[@]}"; do
     fi
     read -r im jm sp <<<"$(awk -v t="$ti" -v a="$it" -v b="$jt" \
         'BEGIN { printf "%.0f %.0f %.2f", t / a / 1e6, t / b / 1e6, a / b }')"
-    printf '%-17s %-8s %13s %8s %8s %8s %9s %9s %8s %6sx\n' "${names[$i]}" "${sets[$i]}" "$ti" \
-        "$it" "$jt" "$at" "$im" "$jm" "$comp" "$sp"
+    first=fail cached=fail
+    for r in $(seq "$REPS"); do
+        rm -rf "$XDG_CACHE_HOME"
+        first=$(minof "$first" "$(wall "${cmd[@]}")")
+        cached=$(minof "$cached" "$(wall "${cmd[@]}")")
+    done
+    printf '%-17s %-8s %13s %8s %8s %8s %9s %9s %8s %6sx %8s %8s\n' "${names[$i]}" "${sets[$i]}" "$ti" \
+        "$it" "$jt" "$at" "$im" "$jm" "$comp" "$sp" "$first" "$cached"
     s=${sets[$i]}
     logsum[$s]=$(awk -v s="${logsum[$s]:-0}" -v r="$sp" 'BEGIN { print s + log(r) }')
     count[$s]=$(( ${count[$s]:-0} + 1 ))

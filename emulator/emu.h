@@ -392,6 +392,12 @@ typedef struct emu_jit_options {
     /* compile on the thread that finds a function hot rather than in the background, so that
      * warps switch executor at a reproducible point (tests) */
     bool foreground;
+    /* the disk cache of compiled code (NULL: none): a folder of object files, keyed by the
+     * translated code, `version` (the simulator's), LLVM's version and the host CPU, so that
+     * another run of the same program compiles nothing; oldest entries go past cache_bytes */
+    const char *cache_dir;
+    uint64_t cache_bytes;
+    const char *version;
 } emu_jit_options;
 void emu_jit_configure(const emu_jit_options *o);
 /* What the JIT compiled so far in this process. */
@@ -400,6 +406,8 @@ typedef struct emu_jit_stats {
     uint64_t uops, native;        /* their instructions, and how many were translated (the rest
                                      call the interpreter's handler) */
     double seconds;               /* translating, optimising and compiling */
+    uint64_t cache_hits;          /* functions loaded from the disk cache (not in `functions`) */
+    uint64_t cache_stores;        /* compiled functions written to the disk cache */
 } emu_jit_stats;
 void emu_jit_get_stats(emu_jit_stats *out);
 

@@ -26,6 +26,11 @@ const rt_option rt_options[] = {
     {"jit-threshold", "PTXSIM_JIT_THRESHOLD", "50000", RT_OPT_UINT, NULL, NULL, NULL,
      "--engine=auto: warp instructions a function runs on the interpreter before it is "
      "compiled (on a background thread)"},
+    {"jit-cache", "PTXSIM_JIT_CACHE", "on", RT_OPT_BOOL, NULL, NULL, NULL,
+     "--engine=jit|auto: keep compiled code on disk ($XDG_CACHE_HOME/ptxsim/jit, or "
+     "~/.cache/ptxsim/jit) so that another run of the same program compiles nothing"},
+    {"jit-cache-size", "PTXSIM_JIT_CACHE_SIZE", "256", RT_OPT_UINT, NULL, NULL, NULL,
+     "MiB the JIT's disk cache may hold; the least recently used entries go first"},
     {"fmad", "PTXSIM_FMAD", "on", RT_OPT_BOOL, NULL, NULL, "on",
      "contract mul + add/sub pairs without a rounding modifier into one fused multiply-add, as "
      "ptxas does by default; off matches binaries assembled with ptxas --fmad=false"},
@@ -386,6 +391,8 @@ void rt_config_load(rt_config *cfg)
     cfg->compare_jit = strcmp(option_value(rt_option_find("compare-with")), "jit") == 0;
     cfg->jit_threshold =
         parse_uint(option_value(rt_option_find("jit-threshold")), &u) && u > 0 ? u : 50000;
+    cfg->jit_cache = !parse_bool(option_value(rt_option_find("jit-cache")), &b) || b;
+    cfg->jit_cache_mib = parse_uint(option_value(rt_option_find("jit-cache-size")), &u) ? u : 256;
     cfg->threads = parse_uint(option_value(rt_option_find("threads")), &u) && u > 0
                        ? (uint32_t)(u > 1024 ? 1024 : u) : 0;
     if (!cfg->threads) {   /* auto (or 0): one per core */

@@ -14,6 +14,8 @@ typedef struct rt_config {
     char engine[16];        /* interp | compare | jit | auto */
     bool compare_jit;       /* compare mode's primary executor is the JIT */
     uint64_t jit_threshold; /* auto: warp instructions before a function is compiled */
+    bool jit_cache;         /* compiled code kept on disk */
+    uint64_t jit_cache_mib; /* ... up to this many MiB */
     uint32_t threads;       /* host threads of the engine */
     bool fmad;              /* contract mul + add pairs (decode/fma_contraction.c) */
     uint64_t seed;          /* 0 = fixed scheduling order */

@@ -13,6 +13,18 @@ rt_state rt_g = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
+/* The JIT's disk cache: $XDG_CACHE_HOME/ptxsim/jit, else ~/.cache/ptxsim/jit (the XDG base
+ * directory rules); false when neither names a folder. */
+static bool jit_cache_dir(char *out, size_t n)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    int len;
+    if (xdg && xdg[0] == '/') len = snprintf(out, n, "%s/ptxsim/jit", xdg);
+    else if (home && home[0]) len = snprintf(out, n, "%s/.cache/ptxsim/jit", home);
+    else return false;
+    return len > 0 && (size_t)len < n;
+}
+
 static void init(void)
 {
     rt_config_load(&rt_g.cfg);
@@ -20,8 +32,13 @@ static void init(void)
     if (!rt_g.gpu)  /* the option check makes this unreachable; keep a usable device anyway */
         rt_g.gpu = rt_gpu_model_find("a100");
     rt_g.policy = emu_direct_policy();
+    char jit_cache[4096];
+    bool cached = rt_g.cfg.jit_cache && jit_cache_dir(jit_cache, sizeof jit_cache);
     emu_jit_configure(&(emu_jit_options){.verbose = rt_g.cfg.verbose > 0,
-                                         .hot_instructions = rt_g.cfg.jit_threshold});
+                                         .hot_instructions = rt_g.cfg.jit_threshold,
+                                         .cache_dir = cached ? jit_cache : NULL,
+                                         .cache_bytes = rt_g.cfg.jit_cache_mib << 20,
+                                         .version = RT_PTXSIM_VERSION});
     emu_set_pageable_access(rt_g.cfg.pageable_memory_access);
     /* The device has the model's memory: allocations (and cudaDeviceSetLimit's heap) beyond it
      * fail as on that GPU. Only reserved address space until touched. */

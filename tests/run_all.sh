@@ -16,7 +16,8 @@
 #   quick (make check-quick, PTXSIM_QUICK=1): the unit binaries without ASan ($B/tests/unit),
 #     one variant of each CUDA program (shared unless it lists only static), the GPU-Racey
 #     determinism suite, the timing suite and the checks suite (--check, --record/--replay,
-#     --watch). About 3 minutes on two cores; `make mutants` runs it per mutant.
+#     --watch) and the JIT's disk cache suite. About 3 minutes on two cores; `make mutants`
+#     runs it per mutant.
 # Independent work runs $JOBS at a time (unit binaries, CUDA programs, suites); results are
 # reported in a fixed order. CUDA programs come from the build cache of tests/cuda_cache.sh,
 # keyed by their sources and nvcc arguments.
@@ -36,6 +37,10 @@ LOG_DIR=$B/test-logs
 if [ "$QUICK" = 1 ]; then LOG_DIR=$B/test-logs/quick; fi
 RES=$LOG_DIR/results
 mkdir -p "$LOG_DIR" "$B/tests/cuda"
+# the JIT's disk cache (--jit-cache): one of this run's own, not the user's
+XDG_CACHE_HOME=$(cd "$B" && pwd)/test-cache/$(basename "$LOG_DIR")
+rm -rf "$XDG_CACHE_HOME"
+export XDG_CACHE_HOME
 # make check SAN=1: everything is built with ASan and UBSan; programs leak at exit by design
 if [ "${SAN:-}" = 1 ]; then
     export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=0}
@@ -340,7 +345,7 @@ for suite in tests/suites/*.sh; do
     [ -n "$FILTER" ] && [[ $suite != *"$FILTER"* ]] && continue
     [ "$QUICK" = 1 ] && [ "$(basename "$suite")" != determinism.sh ] &&
         [ "$(basename "$suite")" != timing.sh ] && [ "$(basename "$suite")" != checks.sh ] &&
-        continue
+        [ "$(basename "$suite")" != jit_cache.sh ] && continue
     suites+=("$suite")
 done
 if [ ${#suites[@]} -gt 0 ]; then

@@ -4,7 +4,9 @@
  * One LLJIT for the process, made on first use. Each function is its own LLVM module with its
  * own resource tracker, so its code can be dropped alone when its module unloads; it is
  * optimised lightly for the host CPU (compile time matters more than the last tenth of speed:
- * see compile()), with no fast-math flags (the IR has none to give). Compiles are
+ * see compile()), with no fast-math flags (the IR has none to give), made into an object
+ * file that LLJIT links, and kept in the disk cache (cache.c) under a key of its IR and
+ * everything else that determines the object. Compiles are
  * serialised by one lock: they are rare, and LLVM's memory is the limit, not its threads. */
 #include "emulator/jit/jit_internal.h"
 
@@ -25,8 +27,9 @@ static pthread_mutex_t jit_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t jit_cond = PTHREAD_COND_INITIALIZER;
 static LLVMOrcLLJITRef jit;
 static LLVMTargetMachineRef tm;
+static LLVMTargetMachineRef obj_tm;   /* emits the object files (PIC, as LLJIT links them) */
+static char *host_cpu, *host_features;
 static bool jit_broken;           /* LLJIT could not be made: nothing compiles */
-static uint64_t jit_serial;
 static emu_jit_options opts = { .verbose = 0, .hot_instructions = 50000 };
 
 /* the background compiler (executor auto) */
@@ -43,7 +46,11 @@ static atomic_bool warmed;        /* a compile has finished in this process */
 void emu_jit_configure(const emu_jit_options *o)
 {
     pthread_mutex_lock(&jit_lock);
+    free((char *)opts.cache_dir);
+    free((char *)opts.version);
     opts = *o;
+    opts.cache_dir = o->cache_dir ? strdup(o->cache_dir) : NULL;
+    opts.version = strdup(o->version ? o->version : "");
     if (opts.hot_instructions == 0) opts.hot_instructions = 1;
     pthread_mutex_unlock(&jit_lock);
 }
@@ -98,10 +105,16 @@ static bool jit_init(void)
                                  LLVMCodeModelJITDefault);
     LLVMTargetMachineRef jtm = LLVMCreateTargetMachine(target, triple, cpu, features, level,
                                                        LLVMRelocDefault, LLVMCodeModelJITDefault);
+    /* LLJIT links objects as position-independent code of the small model (JITLink makes the
+     * GOT and stubs): the same objects come from the disk cache */
+    obj_tm = LLVMCreateTargetMachine(target, triple, cpu, features, level, LLVMRelocPIC,
+                                     LLVMCodeModelSmall);
+    host_cpu = strdup(cpu);
+    host_features = strdup(features);
     LLVMDisposeMessage(cpu);
     LLVMDisposeMessage(features);
     LLVMDisposeMessage(triple);
-    if (!tm || !jtm) return false;
+    if (!tm || !jtm || !obj_tm || !host_cpu || !host_features) return false;
     LLVMOrcJITTargetMachineBuilderRef jtmb = LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(jtm);
     LLVMOrcLLJITBuilderRef builder = LLVMOrcCreateLLJITBuilder();
     LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(builder, jtmb);
@@ -119,12 +132,124 @@ static bool jit_init(void)
         report("resolving the process's symbols", e);
         return false;
     }
-    LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(jit), gen);
+    LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(jit);
+    LLVMOrcJITDylibAddGenerator(jd, gen);
+    /* what compiled code calls by name (jit_internal.h) */
+    LLVMOrcCSymbolMapPair generation = {
+        LLVMOrcLLJITMangleAndIntern(jit, EMU_JIT_DEVICE_GENERATION),
+        {(LLVMOrcExecutorAddress)(uintptr_t)&emu_device_generation,
+         {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}};
+    e = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(&generation, 1));
+    if (e) {
+        report("defining the device generation", e);
+        return false;
+    }
     jit_broken = false;
     return true;
 }
 
-/* Compiles f (under jit_lock); sets its status and entry. */
+/* ---------------------------------------------------------------- compiled code, shared by key
+ *
+ * A function's code is named by its key: a hash of its translation (the LLVM IR, which holds
+ * every µop field the translator read and no address of this process), ptxsim's version,
+ * LLVM's, the host CPU and its features, and how the IR is optimised and compiled. Functions
+ * of one key (the same kernel in two modules) share one object in the process; the disk cache
+ * keeps the objects between processes. */
+
+/* how the code is made: part of the key */
+#define JIT_PASSES "function(sroa,early-cse,instcombine,simplifycfg)"
+#define JIT_CODEGEN "codegen=none,reloc=pic,model=small"
+
+typedef struct jit_code {
+    emu_jit_key key;
+    LLVMOrcResourceTrackerRef rt;
+    emu_jit_entry entry;
+    unsigned users;
+    struct jit_code *next;
+} jit_code;
+static jit_code *live_codes;
+
+
+static emu_jit_key code_key(const char *ir)
+{
+    emu_jit_key k;
+    emu_jit_key_init(&k);
+    unsigned major, minor, patch;
+    LLVMGetVersion(&major, &minor, &patch);
+    char llvm[48];
+    snprintf(llvm, sizeof llvm, "llvm %u.%u.%u", major, minor, patch);
+    emu_jit_key_add(&k, ir);
+    emu_jit_key_add(&k, opts.version ? opts.version : "");
+    emu_jit_key_add(&k, llvm);
+    emu_jit_key_add(&k, host_cpu);
+    emu_jit_key_add(&k, host_features);
+    emu_jit_key_add(&k, JIT_PASSES);
+    emu_jit_key_add(&k, JIT_CODEGEN);
+    emu_jit_key_finish(&k);
+    return k;
+}
+
+
+static void code_release(jit_code *c)
+{
+    if (--c->users) return;
+    for (jit_code **pp = &live_codes; *pp; pp = &(*pp)->next)
+        if (*pp == c) {
+            *pp = c->next;
+            break;
+        }
+    LLVMErrorRef e = LLVMOrcResourceTrackerRemove(c->rt);
+    if (e) LLVMConsumeError(e);
+    LLVMOrcReleaseResourceTracker(c->rt);
+    free(c);
+}
+
+/* Links object obj (taken) whose function is `symbol`; NULL when LLVM refuses it. */
+static jit_code *code_link(const emu_jit_key *key, const char *symbol, LLVMMemoryBufferRef obj,
+                           const char *fname)
+{
+    LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(jit);
+    LLVMOrcResourceTrackerRef rt = LLVMOrcJITDylibCreateResourceTracker(jd);
+    LLVMErrorRef e = LLVMOrcLLJITAddObjectFileWithRT(jit, rt, obj);
+    LLVMOrcExecutorAddress addr = 0;
+    if (!e) e = LLVMOrcLLJITLookup(jit, &addr, symbol);
+    jit_code *c = e || !addr ? NULL : calloc(1, sizeof *c);
+    if (!c) {
+        if (e) report(fname, e);
+        LLVMErrorRef r = LLVMOrcResourceTrackerRemove(rt);
+        if (r) LLVMConsumeError(r);
+        LLVMOrcReleaseResourceTracker(rt);
+        return NULL;
+    }
+    c->key = *key;
+    c->rt = rt;
+    c->entry = (emu_jit_entry)(uintptr_t)addr;
+    c->users = 1;
+    c->next = live_codes;
+    live_codes = c;
+    return c;
+}
+
+/* ---------------------------------------------------------------- compiling */
+
+static void failed(emu_func *f, const char *why)
+{
+    totals.failed++;
+    if (opts.verbose)
+        fprintf(stderr, "ptxsim: jit: %s stays on the interpreter: %s\n", f->fn->name, why);
+    atomic_store(&f->jit_status, EMU_JIT_FAILED);
+}
+
+static void ready(emu_func *f, jit_code *c)
+{
+    atomic_store(&warmed, true);
+    f->jit_owner = c;
+    atomic_store_explicit(&f->jit_entry, c->entry, memory_order_release);
+    atomic_store(&f->jit_status, EMU_JIT_READY);
+}
+
+/* Compiles f (under jit_lock), or finds its code in the process or the disk cache; sets its
+ * status and entry. */
 static void compile(emu_func *f)
 {
     if (!jit_init()) {
@@ -132,11 +257,11 @@ static void compile(emu_func *f)
         return;
     }
     double t0 = now_seconds();
-    char name[64], err[256] = "";
-    snprintf(name, sizeof name, "ptxsim_jit_%llu", (unsigned long long)++jit_serial);
+    char err[256] = "";
+    const char *tmp_name = "ptxsim_jit_function";
     LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
     LLVMContextRef cx = LLVMOrcThreadSafeContextGetContext(tsc);
-    LLVMModuleRef m = LLVMModuleCreateWithNameInContext(name, cx);
+    LLVMModuleRef m = LLVMModuleCreateWithNameInContext("ptxsim_jit", cx);
     LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
     LLVMSetModuleDataLayout(m, dl);
     LLVMDisposeTargetData(dl);
@@ -144,53 +269,93 @@ static void compile(emu_func *f)
     LLVMSetTarget(m, triple);
     LLVMDisposeMessage(triple);
     emu_jit_counts counts;
-    bool ok = emu_jit_translate(f, m, name, &counts, err, sizeof err);
+    bool ok = emu_jit_translate(f, m, tmp_name, &counts, err, sizeof err);
     char *verr = NULL;
     if (ok && LLVMVerifyModule(m, LLVMReturnStatusAction, &verr)) {
         snprintf(err, sizeof err, "LLVM rejects the translation: %.200s", verr ? verr : "?");
         ok = false;
     }
     LLVMDisposeMessage(verr);
-    double t_opt = now_seconds();
-    if (ok) {
-        LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-        /* what the translation needs: its slots in registers, a register row loaded once per
-         * block, constants folded, the µop chain's branches simplified (O2 takes four times as
-         * long for no measurable gain). None of these passes changes a float result: the IR
-         * carries no fast-math flags, and every f32 NaN is canonicalised after it is made. */
-        LLVMErrorRef e =
-            LLVMRunPasses(m, "function(sroa,early-cse,instcombine,simplifycfg)", tm, po);
-        LLVMDisposePassBuilderOptions(po);
-        if (e) {
-            char *msg = LLVMGetErrorMessage(e);
-            snprintf(err, sizeof err, "optimising: %.200s", msg);
-            LLVMDisposeErrorMessage(msg);
-            ok = false;
-        }
-    }
     if (!ok) {
         LLVMDisposeModule(m);
         LLVMOrcDisposeThreadSafeContext(tsc);
-        totals.failed++;
-        if (opts.verbose)
-            fprintf(stderr, "ptxsim: jit: %s stays on the interpreter: %s\n", f->fn->name, err);
-        atomic_store(&f->jit_status, EMU_JIT_FAILED);
+        failed(f, err);
         return;
     }
+    char *ir = LLVMPrintModuleToString(m);
+    emu_jit_key key = code_key(ir);
+    LLVMDisposeMessage(ir);
+    char symbol[64];
+    emu_jit_key_hex(&key, symbol + snprintf(symbol, sizeof symbol, "ptxsim_jit_"));
+    LLVMSetValueName2(LLVMGetNamedFunction(m, tmp_name), symbol, strlen(symbol));
+
+    /* the same code in this process already (the same kernel in another module) */
+    for (jit_code *c = live_codes; c; c = c->next)
+        if (c->key.h[0] == key.h[0] && c->key.h[1] == key.h[1]) {
+            LLVMDisposeModule(m);
+            LLVMOrcDisposeThreadSafeContext(tsc);
+            c->users++;
+            if (opts.verbose)
+                fprintf(stderr, "ptxsim: jit: %s shares the code of an identical function\n",
+                        f->fn->name);
+            ready(f, c);
+            return;
+        }
+
+    if (opts.cache_dir) {
+        LLVMMemoryBufferRef cached =
+            emu_jit_cache_load(opts.cache_dir, &key, f->fn->name, opts.verbose);
+        jit_code *c = cached ? code_link(&key, symbol, cached, f->fn->name) : NULL;
+        if (c) {
+            LLVMDisposeModule(m);
+            LLVMOrcDisposeThreadSafeContext(tsc);
+            totals.cache_hits++;
+            if (opts.verbose)
+                fprintf(stderr, "ptxsim: jit: %s: cache hit (%s), loaded in %.1f ms\n",
+                        f->fn->name, symbol + 11, (now_seconds() - t0) * 1e3);
+            ready(f, c);
+            return;
+        }
+        if (opts.verbose)
+            fprintf(stderr, "ptxsim: jit: %s: cache miss (%s)\n", f->fn->name, symbol + 11);
+    }
+
+    double t_opt = now_seconds();
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    /* what the translation needs: its slots in registers, a register row loaded once per
+     * block, constants folded, the µop chain's branches simplified (O2 takes four times as
+     * long for no measurable gain). None of these passes changes a float result: the IR
+     * carries no fast-math flags, and every f32 NaN is canonicalised after it is made. */
+    LLVMErrorRef e = LLVMRunPasses(m, JIT_PASSES, tm, po);
+    LLVMDisposePassBuilderOptions(po);
+    LLVMMemoryBufferRef obj = NULL;
     double t_gen = now_seconds();
-    LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(m, tsc);
+    if (e) {
+        char *msg = LLVMGetErrorMessage(e);
+        snprintf(err, sizeof err, "optimising: %.200s", msg);
+        LLVMDisposeErrorMessage(msg);
+    } else {
+        char *emsg = NULL;
+        if (LLVMTargetMachineEmitToMemoryBuffer(obj_tm, m, LLVMObjectFile, &emsg, &obj)) {
+            snprintf(err, sizeof err, "code generation: %.200s", emsg ? emsg : "?");
+            obj = NULL;
+        }
+        LLVMDisposeMessage(emsg);
+    }
+    LLVMDisposeModule(m);
     LLVMOrcDisposeThreadSafeContext(tsc);
-    LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(jit);
-    LLVMOrcResourceTrackerRef rt = LLVMOrcJITDylibCreateResourceTracker(jd);
-    LLVMErrorRef e = LLVMOrcLLJITAddLLVMIRModuleWithRT(jit, rt, tsm);
-    LLVMOrcExecutorAddress addr = 0;
-    if (!e) e = LLVMOrcLLJITLookup(jit, &addr, name);
-    if (e || !addr) {
-        if (e) report(f->fn->name, e);
-        LLVMOrcResourceTrackerRemove(rt);
-        LLVMOrcReleaseResourceTracker(rt);
-        totals.failed++;
-        atomic_store(&f->jit_status, EMU_JIT_FAILED);
+    if (!obj) {
+        failed(f, err);
+        return;
+    }
+    double t_link = now_seconds();
+    bool stored = opts.cache_dir &&
+                  emu_jit_cache_store(opts.cache_dir, opts.cache_bytes, &key,
+                                      LLVMGetBufferStart(obj), LLVMGetBufferSize(obj));
+    if (stored) totals.cache_stores++;
+    jit_code *c = code_link(&key, symbol, obj, f->fn->name);
+    if (!c) {
+        failed(f, "LLVM could not link the compiled code");
         return;
     }
     double dt = now_seconds() - t0;
@@ -201,13 +366,11 @@ static void compile(emu_func *f)
     if (opts.verbose)
         fprintf(stderr, "ptxsim: jit: compiled %s in %.1f ms (translating %.1f, optimising %.1f, "
                         "code generation %.1f; %u instructions, %u translated, %u through their "
-                        "handler)\n",
+                        "handler)%s\n",
                 f->fn->name, dt * 1e3, (t_opt - t0) * 1e3, (t_gen - t_opt) * 1e3,
-                (now_seconds() - t_gen) * 1e3, counts.uops, counts.native, counts.called);
-    atomic_store(&warmed, true);
-    f->jit_owner = rt;
-    atomic_store_explicit(&f->jit_entry, (emu_jit_entry)(uintptr_t)addr, memory_order_release);
-    atomic_store(&f->jit_status, EMU_JIT_READY);
+                (t_link - t_gen) * 1e3, counts.uops, counts.native, counts.called,
+                stored ? "; written to the cache" : "");
+    ready(f, c);
 }
 
 emu_jit_entry emu_jit_compiled_now(const emu_func *cf)
@@ -324,10 +487,7 @@ void emu_jit_forget(emu_func *f)
     queue_tail = NULL;
     for (pending *p = queue_head; p; p = p->next) queue_tail = p;
     if (f->jit_owner) {
-        LLVMOrcResourceTrackerRef rt = f->jit_owner;
-        LLVMErrorRef e = LLVMOrcResourceTrackerRemove(rt);
-        if (e) LLVMConsumeError(e);
-        LLVMOrcReleaseResourceTracker(rt);
+        code_release(f->jit_owner);
         f->jit_owner = NULL;
     }
     atomic_store(&f->jit_entry, NULL);

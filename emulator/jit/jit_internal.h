@@ -20,11 +20,32 @@ typedef struct emu_jit_counts {
     uint32_t called;          /* calling the interpreter's handler */
 } emu_jit_counts;
 
+/* The symbol by which compiled code calls emu_device_generation (defined when the JIT is
+ * made): compiled code names no address of the process, so another process can load it from
+ * the disk cache (engine.c). */
+#define EMU_JIT_DEVICE_GENERATION "ptxsim_jit_device_generation"
+
 /* Builds the compiled code of f as function `name` of module m. False (with a reason in err)
  * when f cannot be compiled. */
 bool emu_jit_translate(const emu_func *f, LLVMModuleRef m, const char *name,
                        emu_jit_counts *counts, char *err, size_t errlen);
 /* Whether µop u has a native translation (the rest call their handler). */
 bool emu_jit_translates(const emu_code *code, const emu_uop *u);
+
+/* cache.c: a 128-bit key over text and bytes (two FNV-1a lanes, each mixed at the end), and
+ * the disk cache: one file per key in folder dir, written whole or not at all, checked on
+ * load (a damaged one is ignored, with a note when verbose), oldest files removed past
+ * max_bytes. */
+typedef struct emu_jit_key { uint64_t h[2]; } emu_jit_key;
+void emu_jit_key_init(emu_jit_key *k);
+void emu_jit_key_add_bytes(emu_jit_key *k, const void *data, size_t n);
+void emu_jit_key_add(emu_jit_key *k, const char *text);   /* with its terminator */
+void emu_jit_key_finish(emu_jit_key *k);
+void emu_jit_key_hex(const emu_jit_key *k, char out[33]);
+/* the object stored under k, or NULL */
+LLVMMemoryBufferRef emu_jit_cache_load(const char *dir, const emu_jit_key *k, const char *fname,
+                                       bool verbose);
+bool emu_jit_cache_store(const char *dir, uint64_t max_bytes, const emu_jit_key *k, const void *obj,
+                         size_t size);
 
 #endif

@@ -28,7 +28,7 @@ typedef struct tr {
     LLVMTypeRef i1, i8, i16, i32, i64, ptr, f32, v64, v32, vb, vf;
     LLVMValueRef c, pc_arg, budget;
     LLVMValueRef cnt_slot, npc_slot, regs_slot;
-    LLVMValueRef w, active, base_ninstr, sp0, nframes0;
+    LLVMValueRef w, uops, active, base_ninstr, sp0, nframes0;
     LLVMBasicBlockRef *bb, dispatch, exit_pc, ret;
     const emu_func *f;
     const emu_code *code;
@@ -733,7 +733,10 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
     } else {
         /* the allocation the warp last hit, when device memory has not changed since */
         LLVMTypeRef gty = LLVMFunctionType(t->i64, NULL, 0, false);
-        LLVMValueRef gfn = LLVMConstIntToPtr(ci64(t, (uint64_t)(uintptr_t)&emu_device_generation), t->ptr);
+        /* by name, resolved when the code is linked: the code holds no address of this
+         * process, so its object can be cached on disk and loaded by another process */
+        LLVMValueRef gfn = LLVMGetNamedFunction(t->m, EMU_JIT_DEVICE_GENERATION);
+        if (!gfn) gfn = LLVMAddFunction(t->m, EMU_JIT_DEVICE_GENERATION, gty);
         LLVMValueRef gen = LLVMBuildCall2(b, gty, gfn, NULL, 0, "");
         LLVMValueRef cgen = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_gen)));
         LLVMValueRef lo = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_base)));
@@ -782,7 +785,9 @@ static void emit_call(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
     LLVMBuildStore(b, ci32(t, i), ctx_field(t, offsetof(emu_ctx, pc)));
     LLVMBuildStore(b, ci32(t, i + 1), ctx_field(t, offsetof(emu_ctx, next_pc)));
     LLVMBuildStore(b, LLVMConstInt(t->i8, 0, false), ctx_field(t, offsetof(emu_ctx, control)));
-    LLVMValueRef up = LLVMConstIntToPtr(ci64(t, (uint64_t)(uintptr_t)u), t->ptr);
+    /* the µop and its handler as this process decoded them (no address in the code: see
+     * EMU_JIT_DEVICE_GENERATION) */
+    LLVMValueRef up = field(t, t->uops, (size_t)i * sizeof(emu_uop));
     LLVMBuildStore(b, up, ctx_field(t, offsetof(emu_ctx, u)));
     if (u->flags & (EMU_UOP_CONTROL | EMU_UOP_MAY_STOP)) store_top_pc(t, ci32(t, i));
     store_ninstr(t);
@@ -791,7 +796,7 @@ static void emit_call(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
     LLVMPositionBuilderAtEnd(b, call);
     LLVMTypeRef args[2] = {t->ptr, t->ptr};
     LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(t->cx), args, 2, false);
-    LLVMValueRef fp = LLVMConstIntToPtr(ci64(t, (uint64_t)(uintptr_t)u->exec), t->ptr);
+    LLVMValueRef fp = load(t, t->ptr, field(t, up, offsetof(emu_uop, exec)));
     LLVMValueRef av[2] = {t->c, up};
     LLVMBuildCall2(b, fty, fp, av, 2, "");
     LLVMBuildBr(b, after);
@@ -980,6 +985,8 @@ bool emu_jit_translate(const emu_func *f, LLVMModuleRef m, const char *name,
     t.w = load(&t, t.ptr, ctx_field(&t, offsetof(emu_ctx, w)));
     t.active = load(&t, t.i32, ctx_field(&t, offsetof(emu_ctx, active)));
     LLVMBuildStore(t.b, load(&t, t.ptr, ctx_field(&t, offsetof(emu_ctx, regs))), t.regs_slot);
+    t.uops = load(&t, t.ptr, field(&t, load(&t, t.ptr, ctx_field(&t, offsetof(emu_ctx, code))),
+                                   offsetof(emu_code, uops)));
     t.base_ninstr = load(&t, t.i64, warp_field(&t, offsetof(emu_warp, ninstr)));
     t.sp0 = load(&t, t.i32, warp_field(&t, offsetof(emu_warp, sp)));
     t.nframes0 = load(&t, t.i32, warp_field(&t, offsetof(emu_warp, nframes)));

@@ -62,6 +62,8 @@ refused gpu gtx9000 a100
 refused verbose loud integer
 refused compare-with step interp
 refused jit-threshold soon integer
+refused jit-cache sometimes "on or off"
+refused jit-cache-size big integer
 refused tm always off
 refused igpu maybe off
 # modes that are not built yet

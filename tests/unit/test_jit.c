@@ -18,11 +18,13 @@
  * JIT_DUMP=1 writes every program to stderr. */
 #include "tests/unit/conformance_harness.h"
 
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define NR 8        /* registers of each kind */
 #define NP 4        /* predicates */
@@ -332,6 +334,9 @@ static void instruction(gen *g, int depth)
 }
 
 /* The kernel of one seed: loads, body, stores. */
+/* non-zero: program() ends by adding it to the first output (the disk cache test) */
+static unsigned tail_constant;
+
 static char *program(uint64_t seed, unsigned ninstr)
 {
     gen g = {.cap = 8192, .s = seed * UINT64_C(0x9e3779b97f4a7c15) + 1};
@@ -376,6 +381,8 @@ static char *program(uint64_t seed, unsigned ninstr)
         emit(&g, "    selp.u32 %%x, 1, 0, %%p%d;\n", i);
         emit(&g, "    st.global.u32 [%%out+%d], %%x;\n", 8 * (3 * NR + i));
     }
+    if (tail_constant)   /* a program that differs from the plain one in its last µops only */
+        emit(&g, "    add.u32 %%r0, %%r0, %u;\n    st.global.u32 [%%out], %%r0;\n", tail_constant);
     emit(&g, "    ret;\n}\n");
     return g.buf;
 }
@@ -454,6 +461,51 @@ START_TEST(translates_most)
 }
 END_TEST
 
+/* The disk cache (engine.c): programs compiled, stored and unloaded are loaded again rather
+ * than compiled, and still agree with the step interpreter; programs that differ only in their
+ * last instruction's immediate get their own entries (a key blind to part of the code would
+ * hand one the other's code, and the comparison would fail). */
+START_TEST(disk_cache)
+{
+    char dir[] = "/tmp/ptxsim-test-jit-cache-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    emu_jit_configure(&(emu_jit_options){.hot_instructions = 50000, .cache_dir = dir,
+                                         .cache_bytes = (uint64_t)1 << 30, .version = "test"});
+    emu_jit_stats st[3];
+    emu_jit_get_stats(&st[0]);
+    for (int round = 1; round <= 2; round++) {
+        for (unsigned k = 1; k <= 2; k++)
+            for (uint64_t seed = 0; seed < 4; seed++) {
+                tail_constant = k;
+                run_seed(seed, "jit");
+            }
+        emu_jit_get_stats(&st[round]);
+    }
+    tail_constant = 0;
+    uint64_t compiled = st[1].functions - st[0].functions;
+    ck_assert_msg(compiled >= 8, "only %" PRIu64 " functions compiled", compiled);
+    ck_assert_uint_eq(st[1].cache_stores - st[0].cache_stores, compiled);
+    ck_assert_uint_eq(st[1].cache_hits, st[0].cache_hits);
+    ck_assert_msg(st[2].functions == st[1].functions, "the second round compiled %" PRIu64,
+                  st[2].functions - st[1].functions);
+    ck_assert_uint_eq(st[2].cache_hits - st[1].cache_hits, compiled);
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    unsigned entries = 0;
+    for (struct dirent *de; (de = readdir(d));) {
+        if (de->d_name[0] == '.') continue;
+        char path[sizeof dir + sizeof de->d_name + 1];
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        entries++;
+        unlink(path);
+    }
+    closedir(d);
+    rmdir(dir);
+    ck_assert_uint_eq(entries, compiled);
+    emu_jit_configure(&(emu_jit_options){.hot_instructions = 50000});
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("jit");
@@ -464,6 +516,7 @@ int main(void)
     tcase_add_loop_test(tc, random_programs_auto, 0, FIXED_SEEDS / 3);
     tcase_add_loop_test(tc, random_programs_auto_background, 0, 4);
     tcase_add_test(tc, translates_most);
+    tcase_add_test(tc, disk_cache);
     suite_add_tcase(s, tc);
     return conf_main(s);
 }

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# jit_cache.sh: the JIT's disk cache of compiled code ($XDG_CACHE_HOME/ptxsim/jit). A second
+# process running the same programs under --engine=jit compiles nothing (every function a cache
+# hit, under --verbose) and prints what the interpreter prints; a damaged entry (a flipped byte,
+# a truncated file) is ignored with a note and replaced; --jit-cache=off (and
+# PTXSIM_JIT_CACHE=off) writes nothing; --jit-cache-size=1 removes the oldest entry first;
+# --jit-cache-size=0 keeps nothing.
+# Prints "PASS jit_cache/NAME" or "FAIL jit_cache/NAME: why".
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+B=${B:-build}
+NVCC=${NVCC:-nvcc}
+PTXSIM=$B/bin/ptxsim
+case $B in /*) W=$B/test-logs/jit_cache ;; *) W=$PWD/$B/test-logs/jit_cache ;; esac
+rm -rf "$W"
+mkdir -p "$W"
+# shellcheck source=tests/cuda_cache.sh
+. tests/cuda_cache.sh
+
+pass() { echo "PASS jit_cache/$1"; }
+fail() { echo "FAIL jit_cache/$1: $2"; }
+
+# run NAME DIR EXE [OPTIONS...]: one --engine=jit run with the cache in DIR; stdout in
+# $W/NAME.out, stderr (the JIT's notes) in $W/NAME.err
+run() {
+    local name=$1 dir=$2 exe=$3
+    shift 3
+    XDG_CACHE_HOME=$dir timeout 300 "$PTXSIM" run --engine=jit --verbose=1 "$@" -- "$exe" \
+        >"$W/$name.out" 2>"$W/$name.err"
+}
+count() { grep -c "$1" "$2"; }
+entries() { find "$1/ptxsim/jit" -name '*.o' 2>/dev/null | wc -l; }
+
+for prog in matmul_tiled device_functions; do
+    exe=$(cuda_test_build "tests/cuda/$prog.cu" shared "$W/$prog.build.log") ||
+        { fail "$prog" "nvcc failed (see $W/$prog.build.log)"; continue; }
+    "$PTXSIM" run --engine=interp -- "$exe" >"$W/$prog.ref" 2>/dev/null ||
+        { fail "$prog" "the interpreter's run failed"; continue; }
+    dir=$W/$prog.cache
+
+    run "$prog.first" "$dir" "$exe"
+    compiled=$(count 'jit: compiled' "$W/$prog.first.err")
+    if ! cmp -s "$W/$prog.ref" "$W/$prog.first.out"; then
+        fail "$prog/first" "output differs from the interpreter's ($W/$prog.first.out)"
+    elif [ "$compiled" -lt 1 ] || [ "$(entries "$dir")" -lt 1 ]; then
+        fail "$prog/first" "compiled $compiled functions, $(entries "$dir") cache entries"
+    else
+        pass "$prog/first"
+    fi
+
+    run "$prog.second" "$dir" "$exe"
+    hits=$(count 'cache hit' "$W/$prog.second.err")
+    again=$(count 'jit: compiled' "$W/$prog.second.err")
+    if ! cmp -s "$W/$prog.ref" "$W/$prog.second.out"; then
+        fail "$prog/second" "output differs from the interpreter's ($W/$prog.second.out)"
+    elif [ "$again" -ne 0 ] || [ "$hits" -lt "$compiled" ]; then
+        fail "$prog/second" "compiled $again functions, $hits cache hits (first run: $compiled compiled)"
+    else
+        pass "$prog/second"
+    fi
+
+    # a flipped byte inside every entry's object, then every entry cut short
+    for damage in flip truncate; do
+        for e in "$dir"/ptxsim/jit/*.o; do
+            if [ $damage = flip ]; then
+                printf '\x5a\xa5' | dd of="$e" bs=1 seek=4000 conv=notrunc status=none
+            else
+                truncate -s 3000 "$e"
+            fi
+        done
+        run "$prog.$damage" "$dir" "$exe"
+        ignored=$(count 'ignoring damaged cache entry' "$W/$prog.$damage.err")
+        redone=$(count 'jit: compiled' "$W/$prog.$damage.err")
+        if ! cmp -s "$W/$prog.ref" "$W/$prog.$damage.out"; then
+            fail "$prog/$damage" "output differs from the interpreter's ($W/$prog.$damage.out)"
+        elif [ "$ignored" -lt "$compiled" ] || [ "$redone" -lt "$compiled" ]; then
+            fail "$prog/$damage" "$ignored damaged entries noted, $redone compiled (of $compiled)"
+        else
+            pass "$prog/$damage"
+        fi
+    done
+    run "$prog.repaired" "$dir" "$exe"
+    if [ "$(count 'jit: compiled' "$W/$prog.repaired.err")" -ne 0 ] ||
+        ! cmp -s "$W/$prog.ref" "$W/$prog.repaired.out"; then
+        fail "$prog/repaired" "the rewritten entries were not used, or the output differs"
+    else
+        pass "$prog/repaired"
+    fi
+
+    run "$prog.off" "$W/$prog.off" "$exe" --jit-cache=off
+    XDG_CACHE_HOME=$W/$prog.offenv PTXSIM_JIT_CACHE=off timeout 300 "$PTXSIM" run \
+        --engine=jit -- "$exe" >"$W/$prog.offenv.out" 2>/dev/null
+    if ! cmp -s "$W/$prog.ref" "$W/$prog.off.out" || ! cmp -s "$W/$prog.ref" "$W/$prog.offenv.out"; then
+        fail "$prog/off" "output differs from the interpreter's"
+    elif [ -e "$W/$prog.off" ] || [ -e "$W/$prog.offenv" ]; then
+        fail "$prog/off" "--jit-cache=off wrote $W/$prog.off or $W/$prog.offenv"
+    else
+        pass "$prog/off"
+    fi
+
+    # the size limit removes the oldest entries first: an old 2 MiB entry goes, the new stay
+    old=$W/$prog.size1/ptxsim/jit/00000000000000000000000000000000.o
+    mkdir -p "$(dirname "$old")"
+    head -c 2097152 /dev/zero >"$old"
+    touch -d '2000-01-01' "$old"
+    run "$prog.size1" "$W/$prog.size1" "$exe" --jit-cache-size=1
+    if ! cmp -s "$W/$prog.ref" "$W/$prog.size1.out" || [ -e "$old" ] ||
+        [ "$(entries "$W/$prog.size1")" -ne "$(count 'jit: compiled' "$W/$prog.size1.err")" ]; then
+        fail "$prog/size1" "output differs, the old entry stayed, or new ones went"
+    else
+        pass "$prog/size1"
+    fi
+
+    run "$prog.size0" "$W/$prog.size0" "$exe" --jit-cache-size=0
+    if ! cmp -s "$W/$prog.ref" "$W/$prog.size0.out" || [ "$(entries "$W/$prog.size0")" -ne 0 ]; then
+        fail "$prog/size0" "output differs, or $(entries "$W/$prog.size0") entries kept"
+    else
+        pass "$prog/size0"
+    fi
+done
