@@ -169,7 +169,8 @@ static void cache_evict(const char *dir, uint64_t max_bytes)
             if (!more) break;
             files = more;
         }
-        snprintf(files[n].name, sizeof files[n].name, "%s", de->d_name);
+        _Static_assert(sizeof files[n].name > 34, "a cache file's name fits");
+        memcpy(files[n].name, de->d_name, len + 1);   /* len is 34, checked above */
         files[n].mtime = st.st_mtim.tv_sec;
         files[n].nsec = st.st_mtim.tv_nsec;
         files[n].size = (uint64_t)st.st_size;
