@@ -323,6 +323,7 @@ cudaError_t rt_device_reset(void)
     emu_output_flush();
     emu_output_discard();
     pthread_mutex_lock(&rt_g.lock);
+    rt_device_stop();   /* another host thread's work may have started meanwhile */
     rt_textures_release_all();
     emu_heap_release_all();
     rt_modules_unload_all();

@@ -3,6 +3,7 @@
  * arrays in arrays.c, memory pools in mempool.c. */
 #include "runtime/rt_internal.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,7 @@ static void forget_for_checks(uint64_t addr)
 
 void rt_memory_release_all(void)
 {
+    assert(rt_device_stopped());
     for (size_t i = 0; i < nallocs; i++) {
         if (allocs[i].registered) {
             emu_unregister_host_range(allocs[i].addr);
@@ -81,6 +83,7 @@ void rt_memory_release_all(void)
 
 void rt_memory_release_owner(const rt_context *owner)
 {
+    assert(rt_device_stopped());
     for (size_t i = 0; i < nallocs;) {
         if (allocs[i].owner != owner) {
             i++;
@@ -203,6 +206,7 @@ cudaError_t rt_free_locked(void *ptr, const char *api)
 {
     if (!ptr)
         return cudaSuccess;
+    assert(rt_device_stopped());
     tracked *t = find_tracked((uint64_t)(uintptr_t)ptr);
     emu_alloc_kind kind;
     if (t && !t->registered && (t->kind == EMU_ALLOC_DEVICE || t->kind == EMU_ALLOC_MANAGED)) {

@@ -99,6 +99,7 @@ static cudaError_t pool_malloc(void **ptr, size_t size, rt_pool *p, cudaStream_t
         size_t ncap = cap_pallocs ? cap_pallocs * 2 : 64;
         pool_alloc *a = realloc(pallocs, ncap * sizeof *a);
         if (!a) {
+            rt_device_stop();
             rt_free_locked(*ptr, api);
             return cudaErrorMemoryAllocation;
         }

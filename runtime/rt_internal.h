@@ -350,7 +350,16 @@ bool rt_seq_done(uint64_t seq);
 /* Waits (releasing the lock) until operation seq has run / until every queued one has. No
  * wait on the worker thread itself, where everything before the running operation is done. */
 void rt_wait_seq(uint64_t seq);
+/* ... and then until the device runs nothing (rt_device_stop): what frees or unloads calls it. */
 void rt_wait_idle(void);
+/* Waits (releasing the lock) until the worker runs no operation; as the caller holds the lock
+ * from then on, it starts none until the lock is released. What changes device memory or the
+ * allocations from a host thread calls it first: a running launch (under --engine=compare,
+ * its snapshots) must not see memory change under it. No wait on the worker itself. */
+void rt_device_stop(void);
+/* Whether the device runs nothing now, or this is the worker (lock held): the invariant of
+ * changing the allocations. */
+bool rt_device_stopped(void);
 bool rt_on_worker(void);
 /* What a synchronisation reports: the sticky error, else the first failure of asynchronous
  * work since the last synchronisation (which it clears). */

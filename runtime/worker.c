@@ -14,6 +14,15 @@
  * remembers the number of its last operation; synchronising waits for it. Everything is
  * guarded by rt_g.lock; the worker releases it while a kernel, a copy or a host function runs.
  *
+ * Stopping: what changes the device's memory map or its state from a host thread (freeing,
+ * unregistering, unloading, resetting, a new heap) waits until the worker runs nothing, not
+ * only for the work issued before it: meanwhile the worker may have started an operation
+ * another host thread issued later, and a launch under --engine=compare snapshots every live
+ * allocation, runs twice and compares them all, so memory freed (and cleared) in the middle
+ * would read as a difference between the executors, and the snapshot put back would write
+ * into memory no longer allocated. While a host thread waits to stop it, the worker starts
+ * nothing new, so the wait is for one operation at most.
+ *
  * Errors: a kernel fault poisons the context (rt_poison) and every later call reports it; any
  * other failure of an operation nobody waits for is kept and reported by the next
  * synchronisation (rt_take_async_error), as CUDA reports errors of asynchronous work.
@@ -41,6 +50,8 @@ static struct {
     pthread_cond_t done_cv;     /* host threads wait here for completions */
     rt_work *head, *tail;
     uint64_t issued, done;
+    unsigned running;           /* operations running now (without the lock, mostly) */
+    unsigned stoppers;          /* host threads waiting in rt_device_stop: start nothing */
     cudaError_t async_error;    /* first failure of unwaited work since the last sync point */
     uint64_t staged;            /* bytes of pageable memory held by queued copies */
 } W = {.work_cv = PTHREAD_COND_INITIALIZER, .done_cv = PTHREAD_COND_INITIALIZER};
@@ -72,9 +83,27 @@ void rt_wait_seq(uint64_t seq)
         pthread_cond_wait(&W.done_cv, &rt_g.lock);
 }
 
+void rt_device_stop(void)
+{
+    if (on_worker)
+        return;   /* it runs nothing else while it runs the operation that called */
+    W.stoppers++;
+    while (W.running)
+        pthread_cond_wait(&W.done_cv, &rt_g.lock);
+    W.stoppers--;
+    if (!W.stoppers && W.head)
+        pthread_cond_signal(&W.work_cv);
+}
+
+bool rt_device_stopped(void)
+{
+    return on_worker || W.running == 0;
+}
+
 void rt_wait_idle(void)
 {
     rt_wait_seq(W.issued);
+    rt_device_stop();
 }
 
 cudaError_t rt_take_async_error(void)
@@ -119,15 +148,18 @@ static void *worker_main(void *arg)
     on_worker = true;
     pthread_mutex_lock(&rt_g.lock);
     for (;;) {
-        while (!W.head)
+        while (!W.head || W.stoppers)
             pthread_cond_wait(&W.work_cv, &rt_g.lock);
         rt_work *w = W.head;
         W.head = w->next;
         if (!W.head)
             W.tail = NULL;
         cudaError_t e = rt_g.sticky;
-        if (e == cudaSuccess || runs_on_poisoned_context(&w->op))
+        if (e == cudaSuccess || runs_on_poisoned_context(&w->op)) {
+            W.running++;
             e = rt_op_run(&w->op, w->seq);
+            W.running--;
+        }
         if (e != cudaSuccess && !w->waiter && W.async_error == cudaSuccess &&
             !rt_error_is_sticky(e))
             W.async_error = e;
@@ -181,9 +213,15 @@ static bool start_worker(void)
 /* Runs op at once on this thread (the worker itself, or no worker could be started). */
 static cudaError_t run_inline(rt_op *op, rt_completion *waiter)
 {
+    /* without a worker, host threads run operations themselves: one at a time */
+    rt_device_stop();
     cudaError_t e = rt_g.sticky;
-    if (e == cudaSuccess || runs_on_poisoned_context(op))
+    if (e == cudaSuccess || runs_on_poisoned_context(op)) {
+        W.running++;
         e = rt_op_run(op, W.issued);
+        W.running--;
+        pthread_cond_broadcast(&W.done_cv);
+    }
     rt_op_free(op);
     if (waiter) {
         waiter->error = e;
