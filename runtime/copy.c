@@ -165,9 +165,7 @@ cudaError_t rt_copy_submit(rt_copy *c, cudaStream_t stream, const char *api)
     cudaError_t e = rt_op_submit_mode(&op, stream, wait);
     if (wait) {
         /* a blocking copy flushes device printf output */
-        pthread_mutex_unlock(&rt_g.lock);
-        emu_output_flush();
-        pthread_mutex_lock(&rt_g.lock);
+        rt_flush_output_locked();
     }
     return e;
 }

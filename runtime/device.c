@@ -276,8 +276,8 @@ cudaError_t rt_device_synchronize(void)
     rt_wait_idle();
     rt_mempool_synchronized();
     e = rt_take_async_error();
+    rt_flush_output_locked();   /* device printf and assert output, as CUDA flushes it here */
     pthread_mutex_unlock(&rt_g.lock);
-    emu_output_flush();   /* device printf and assert output, as CUDA flushes it here */
     return rt_record(e);
 }
 
@@ -319,11 +319,9 @@ cudaError_t rt_device_reset(void)
     pthread_mutex_lock(&rt_g.lock);
     rt_wait_idle();
     rt_forget_async_error();
-    pthread_mutex_unlock(&rt_g.lock);
-    emu_output_flush();
+    rt_flush_output_locked();
     emu_output_discard();
-    pthread_mutex_lock(&rt_g.lock);
-    rt_device_stop();   /* another host thread's work may have started meanwhile */
+    rt_device_stop();   /* another host thread's work may have started during the flush */
     rt_textures_release_all();
     emu_heap_release_all();
     rt_modules_unload_all();

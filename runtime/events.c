@@ -186,8 +186,8 @@ cudaError_t rt_event_synchronize(cudaEvent_t event)
         rt_wait_seq(ev->record_seq);
     rt_mempool_synchronized();
     e = rt_take_async_error();
+    rt_flush_output_locked();   /* device printf and assert output, as CUDA flushes it here */
     pthread_mutex_unlock(&rt_g.lock);
-    emu_output_flush();   /* device printf and assert output, as CUDA flushes it here */
     return rt_record(e);
 }
 

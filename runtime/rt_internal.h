@@ -357,6 +357,12 @@ void rt_wait_idle(void);
  * allocations from a host thread calls it first: a running launch (under --engine=compare,
  * its snapshots) must not see memory change under it. No wait on the worker itself. */
 void rt_device_stop(void);
+/* Writes the device printf output out from a host thread (lock held, and held on return).
+ * Under --engine=compare a launch saves the pending output with its snapshot and puts it back
+ * between its runs, so the output is written only while the device is stopped (else lines
+ * print twice, or the runs' outputs differ); otherwise without the lock, as writing may block
+ * and the device goes on meanwhile. */
+void rt_flush_output_locked(void);
 /* Whether the device runs nothing now, or this is the worker (lock held): the invariant of
  * changing the allocations. */
 bool rt_device_stopped(void);

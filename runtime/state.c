@@ -124,11 +124,11 @@ cudaError_t rt_begin(void)
     pthread_mutex_lock(&rt_g.lock);
     cudaError_t sticky = rt_g.sticky;
     if (sticky != cudaSuccess) {
-        pthread_mutex_unlock(&rt_g.lock);
         /* the device output that explains the error (a failed assertion's lines) reaches the
          * program by the first call that reports it, even when the device worker poisoned the
          * context before the program's synchronisation came to flush it */
-        emu_output_flush();
+        rt_flush_output_locked();
+        pthread_mutex_unlock(&rt_g.lock);
         return rt_record(sticky);
     }
     return cudaSuccess;

@@ -187,8 +187,8 @@ static cudaError_t sync_or_query(cudaStream_t stream, bool sync, const char *api
     rt_wait_seq(seq);
     rt_mempool_synchronized();
     e = rt_take_async_error();
+    rt_flush_output_locked();   /* device printf and assert output, as CUDA flushes it here */
     pthread_mutex_unlock(&rt_g.lock);
-    emu_output_flush();   /* device printf and assert output, as CUDA flushes it here */
     return rt_record(e);
 }
 

@@ -32,6 +32,7 @@
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Pageable host memory an asynchronous copy may stage before it must wait instead. */
 #define STAGING_LIMIT (UINT64_C(16) << 20)
@@ -93,6 +94,18 @@ void rt_device_stop(void)
     W.stoppers--;
     if (!W.stoppers && W.head)
         pthread_cond_signal(&W.work_cv);
+}
+
+void rt_flush_output_locked(void)
+{
+    if (strcmp(rt_g.cfg.engine, "compare") == 0) {
+        rt_device_stop();
+        emu_output_flush();
+        return;
+    }
+    pthread_mutex_unlock(&rt_g.lock);
+    emu_output_flush();
+    pthread_mutex_lock(&rt_g.lock);
 }
 
 bool rt_device_stopped(void)
@@ -185,8 +198,8 @@ static void drain_at_exit(void)
         return;
     pthread_mutex_lock(&rt_g.lock);
     rt_wait_idle();
+    rt_flush_output_locked();
     pthread_mutex_unlock(&rt_g.lock);
-    emu_output_flush();
 }
 
 static bool start_worker(void)
