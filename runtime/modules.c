@@ -413,7 +413,8 @@ static cudaError_t parse_unit(rt_unit *u)
 }
 
 /* Loads ir into device memory after checking it against the device's limits as the driver
- * would (module_limits.c); reports and returns the error the program gets on failure. */
+ * would (module_limits.c); reports and returns the error the program gets on failure. Lock
+ * held. */
 static cudaError_t load_checked(const ptx_module *ir, const char *name,
                                 const emu_load_options *opt, emu_module **out)
 {
@@ -422,6 +423,9 @@ static cudaError_t load_checked(const ptx_module *ir, const char *name,
     cudaError_t e = rt_check_module_memory(ir, err, sizeof err);
     emu_module *em = NULL;
     if (e == cudaSuccess) {
+        /* its variables are allocated and given their initial values here, on a host thread:
+         * not while a launch (under --engine=compare, its snapshots) runs */
+        rt_device_stop();
         em = emu_module_load_ex(ir, opt, err, sizeof err);
         e = em ? rt_check_module_limits(ir, em, err, sizeof err) : cudaErrorInvalidPtx;
     }

@@ -21,7 +21,8 @@
  * allocation, runs twice and compares them all, so memory freed (and cleared) in the middle
  * would read as a difference between the executors, and the snapshot put back would write
  * into memory no longer allocated. While a host thread waits to stop it, the worker starts
- * nothing new, so the wait is for one operation at most.
+ * nothing new, so the wait is for one operation at most; host functions and callbacks are not
+ * waited for (they touch no device state, and may wait for the program's other threads).
  *
  * Errors: a kernel fault poisons the context (rt_poison) and every later call reports it; any
  * other failure of an operation nobody waits for is kept and reported by the next
@@ -51,7 +52,7 @@ static struct {
     pthread_cond_t done_cv;     /* host threads wait here for completions */
     rt_work *head, *tail;
     uint64_t issued, done;
-    unsigned running;           /* operations running now (without the lock, mostly) */
+    unsigned running;           /* device operations running now (without the lock, mostly) */
     unsigned stoppers;          /* host threads waiting in rt_device_stop: start nothing */
     cudaError_t async_error;    /* first failure of unwaited work since the last sync point */
     uint64_t staged;            /* bytes of pageable memory held by queued copies */
@@ -147,6 +148,15 @@ void rt_staging_release(uint64_t bytes)
     W.staged -= bytes;
 }
 
+/* Whether op reads or writes device state (memory, the heap, the printf output): what
+ * rt_device_stop waits for. Host functions and callbacks do not, and may block on the program's
+ * other threads: waiting for them could deadlock a program CUDA runs. */
+static bool device_op(const rt_op *op)
+{
+    return op->kind == RT_OP_KERNEL || op->kind == RT_OP_COPY || op->kind == RT_OP_FILL ||
+           op->kind == RT_OP_GRAPH || op->kind == RT_OP_FREE;
+}
+
 /* Device work after a kernel fault poisoned the context does not run, as on a GPU; host
  * functions and callbacks still do (a callback is told the error). */
 static bool runs_on_poisoned_context(const rt_op *op)
@@ -169,9 +179,10 @@ static void *worker_main(void *arg)
             W.tail = NULL;
         cudaError_t e = rt_g.sticky;
         if (e == cudaSuccess || runs_on_poisoned_context(&w->op)) {
-            W.running++;
+            bool dev = device_op(&w->op);
+            W.running += dev;
             e = rt_op_run(&w->op, w->seq);
-            W.running--;
+            W.running -= dev;
         }
         if (e != cudaSuccess && !w->waiter && W.async_error == cudaSuccess &&
             !rt_error_is_sticky(e))
@@ -230,9 +241,10 @@ static cudaError_t run_inline(rt_op *op, rt_completion *waiter)
     rt_device_stop();
     cudaError_t e = rt_g.sticky;
     if (e == cudaSuccess || runs_on_poisoned_context(op)) {
-        W.running++;
+        bool dev = device_op(op);
+        W.running += dev;
         e = rt_op_run(op, W.issued);
-        W.running--;
+        W.running -= dev;
         pthread_cond_broadcast(&W.done_cv);
     }
     rt_op_free(op);
