@@ -526,17 +526,18 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
     pthread_mutex_unlock(&rt_g.lock);
     double t0 = rt_now();
     bool ok;
+    cudaError_t internal = cudaSuccess;   /* compare mode's own failure: sticky, poisons */
     if (strcmp(rt_g.cfg.engine, "compare") == 0) {
         /* the launch was validated by creating g; compare mode runs grids of its own */
         emu_grid_destroy(g);
-        cudaError_t internal;
         g = rt_compare_run(&L, &ec, rt_kernel_pretty(k), &ok, &internal);
-        if (internal != cudaSuccess) {
+        if (internal != cudaSuccess)
             fprintf(stderr, "ptxsim: kernel %s: %s (%s); every later CUDA call returns it\n",
                     rt_kernel_pretty(k), rt_error_name(internal), rt_error_string(internal));
-            rt_poison(internal);
-        }
         if (!g) {
+            pthread_mutex_lock(&rt_g.lock);   /* the caller gets the lock back */
+            if (internal != cudaSuccess)
+                rt_poison(internal);
             if (rt_g.check)
                 timing_check_end(rt_g.check, stderr);
             if (workspace)
@@ -562,6 +563,8 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
         timing_record_end(rt_g.record, ok ? NULL : emu_grid_fault(g));
     double dt = rt_now() - t0;
     pthread_mutex_lock(&rt_g.lock);
+    if (internal != cudaSuccess)
+        rt_poison(internal);
     timing_stats_add(&k->engine, &run_stats);
     if (rt_g.timeline && run_stats.cycles)
         timing_timeline_kernel(rt_g.timeline, rt_kernel_pretty(k), run_stats.cycles,
