@@ -88,6 +88,9 @@ bool emu_pageable_range(uint64_t addr, uint64_t size, uint64_t *base, uint64_t *
  * many there are. */
 typedef struct emu_alloc_info { uint64_t base, size; emu_alloc_kind kind; } emu_alloc_info;
 size_t emu_device_allocations(emu_alloc_info *out, size_t max);
+/* Counts removals from the map (frees, unregistrations): unchanged over a stretch means no
+ * allocation went away meanwhile. */
+uint64_t emu_device_generation(void);
 /* Sets aside bytes of device memory for the context (the driver's stack and printf FIFO), in
  * place of what was set aside before: they count as used and cannot be allocated. False (the
  * old amount kept) when they do not fit. */

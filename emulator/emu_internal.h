@@ -388,9 +388,6 @@ bool emu_global_ok(emu_warp *w, uint64_t a, uint64_t size);
 bool emu_mem_lanes(emu_ctx *c, const ptx_instr *in, uint8_t ispace, const uint64_t *addr,
                    uint32_t mask, unsigned size, uint8_t (*data)[16], bool store);
 
-/* ---- device_memory.c */
-uint64_t emu_device_generation(void);
-
 /* ---- instruction selection (select.c): the handler of a µop, or NULL when the interpreter
  * lacks the form. Each family's selector returns a handler, or NULL when it lacks the form; it
  * may attach a decoded form to the µop (u->form, allocated with emu_code_alloc). */

@@ -196,6 +196,8 @@ emu_grid *rt_compare_run(const emu_launch *L, const timing_engine_config *ec, co
         *internal = cudaErrorMemoryAllocation;
         return NULL;
     }
+    /* counts frees: nothing but another host thread frees while the launch runs */
+    uint64_t generation = emu_device_generation();
     emu_snapshot *before = emu_snapshot_take(), *after_ref = NULL;
     if (!before) {
         fprintf(stderr, "ptxsim: --engine=compare: out of host memory snapshotting device memory "
@@ -242,8 +244,19 @@ emu_grid *rt_compare_run(const emu_launch *L, const timing_engine_config *ec, co
     if (clocked_out)
         rt_log(1, "--engine=compare: %s was ended by the watchdog's time limit; its two runs are "
                   "not compared", name);
-    bool differ = !clocked_out && results_differ(&ref, &prim, L, why, sizeof why);
-    if (!differ && !clocked_out) {
+    /* The snapshots hold every live allocation: one freed meanwhile (by a host thread that
+     * did not stop the device first, rt_device_stop) would read as a difference the executors
+     * did not make, and the restore wrote into memory no longer allocated. Said as what it is,
+     * and not compared. */
+    bool freed = emu_device_generation() != generation;
+    if (freed) {
+        fprintf(stderr, "ptxsim: --engine=compare: device memory was freed while %s ran, not by "
+                        "the launch (a host thread did not stop the device first: a ptxsim "
+                        "bug); its two runs cannot be compared\n", name);
+        *internal = cudaErrorUnknown;
+    }
+    bool differ = !clocked_out && !freed && results_differ(&ref, &prim, L, why, sizeof why);
+    if (!differ && !clocked_out && !freed) {
         char mwhy[256];
         if (emu_snapshot_differs(after_ref, &addr, &was, &now, mwhy, sizeof mwhy)) {
             differ = true;
