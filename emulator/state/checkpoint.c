@@ -95,6 +95,22 @@ void emu_warp_checkpoint_restore(emu_warp *w, const emu_warp_checkpoint *ck, uin
     emu_warp_restart(w, lanes, ck->pc, EMU_SIMT_RETRY);
 }
 
+void emu_warp_tx_retry(emu_warp *w, const emu_warp_checkpoint *ck, uint32_t lanes, uint32_t rpc)
+{
+    lanes &= ck->lanes & ~w->exited;
+    if (!lanes) return;
+    assert(ck->nframes == w->nframes && ck->nregs <= w->regs_used && w->sp > 0);
+    for (uint32_t f = 0; f < w->nframes; f++) restore_frame_regs(w, &w->frames[f], ck->regs, lanes);
+    if (ck->local && w->local)
+        for (uint32_t mk = lanes; mk; mk &= mk - 1) {
+            size_t off = (size_t)__builtin_ctz(mk) * ck->local_per_thread;
+            memcpy(w->local + off, ck->local + off, ck->local_per_thread);
+        }
+    w->cc = (w->cc & ~lanes) | (ck->cc & lanes);
+    emu_simt_push(w, ck->pc, rpc, lanes);
+    w->stack[w->sp - 1].kind = EMU_SIMT_TX;
+}
+
 void emu_warp_checkpoint_free(emu_warp_checkpoint *ck)
 {
     if (!ck) return;
