@@ -4,7 +4,8 @@
 // transfer conserves money and gives each account its exact balance; a hash table with linear
 // probing (a loop inside the transaction) holds every key with its exact count; byte counters
 // (sub-word stores) and a thread's local array (restored when a transaction aborts) come out
-// exact. `tm_kilotm --expect-lost` checks instead that the counters LOSE updates: the same
+// exact; every thread of the grid incrementing ONE word (the worst case for forward progress)
+// finishes with the exact count. `tm_kilotm --expect-lost` checks instead that the counters LOSE updates: the same
 // binary without --tm (tests/suites/kilotm.sh runs both).
 // nvcc: -Iinclude
 // ptxsim: --tm=kilotm
@@ -81,6 +82,17 @@ __global__ void local_state(unsigned *shared_word, unsigned *out)
     *shared_word = v + 1;
     tx_commit();
     out[t] = buf[0] + buf[1] + buf[2] + buf[3];
+}
+
+// Every thread against one word: each commit step of a warp commits its lowest lane unless
+// another warp committed meanwhile (timing/kilotm/commit.c), so this ends.
+__global__ void hammer(unsigned *word, int iters)
+{
+    for (int it = 0; it < iters; it++) {
+        tx_begin();
+        *word = *word + 1;
+        tx_commit();
+    }
 }
 
 // Nested transactions are flattened: the inner pair does nothing of its own.
@@ -204,5 +216,13 @@ int main(int argc, char **argv)
     CUDA_OK("copy", cudaMemcpy(&a, da, sizeof a, cudaMemcpyDeviceToHost));
     CUDA_OK("copy", cudaMemcpy(&bb, dbb, sizeof bb, cudaMemcpyDeviceToHost));
     check(a == 128 && bb == 128, "nested_flattened", "a = %u, b = %u (want 128 each)", a, bb);
+
+    unsigned *dh, h;
+    CUDA_OK("malloc", cudaMalloc(&dh, sizeof(unsigned)));
+    CUDA_OK("memset", cudaMemset(dh, 0, sizeof(unsigned)));
+    hammer<<<8, 128>>>(dh, 2);
+    CUDA_OK("hammer", cudaDeviceSynchronize());
+    CUDA_OK("copy", cudaMemcpy(&h, dh, sizeof h, cudaMemcpyDeviceToHost));
+    check(h == 8 * 128 * 2, "one_word_all_threads", "the word is %u, want %d", h, 8 * 128 * 2);
     return check_failures ? 1 : 0;
 }
