@@ -33,6 +33,11 @@ ptx_tx_marker ptx_tx_marker_of(const ptx_module *m, const ptx_instr *in)
         return PTX_TX_NONE;
     const ptx_symbol *s = &m->syms[in->target];
     if (s->kind != PTX_SYM_FUNC || !s->name) return PTX_TX_NONE;
+    /* a marker takes nothing and returns nothing (GPGPU-Sim's __tcommit(int) status form is
+     * not supported: its call stays an ordinary call) */
+    if (s->func >= 0 && (uint32_t)s->func < m->nfuncs &&
+        (m->funcs[s->func].nparams || m->funcs[s->func].nrets))
+        return PTX_TX_NONE;
     if (named(s->name, begin_names, sizeof begin_names / sizeof *begin_names))
         return PTX_TX_BEGIN;
     if (named(s->name, commit_names, sizeof commit_names / sizeof *commit_names))
