@@ -32,8 +32,16 @@
 #define PTXSIM_KILOTM_H
 
 #ifdef __CUDACC__
+#ifdef KILOTM_DECLARE_ONLY
+/* -rdc=true with several translation units: every unit but one defines KILOTM_DECLARE_ONLY
+ * before including this header, or nvlink finds two definitions (a weak attribute does not
+ * survive into the PTX). */
+extern "C" __device__ void tx_begin(void);
+extern "C" __device__ void tx_commit(void);
+#else
 extern "C" __device__ __noinline__ void tx_begin(void) { asm volatile("" ::: "memory"); }
 extern "C" __device__ __noinline__ void tx_commit(void) { asm volatile("" ::: "memory"); }
+#endif
 #endif
 
 #endif
