@@ -224,3 +224,42 @@ void ptx_check_transactions(ptx_builder *b, const ptx_module *m, const ptx_funct
     }
     free(depth_in);
 }
+
+int64_t ptx_tx_closing_commit(const ptx_module *m, const ptx_function *f, uint32_t begin)
+{
+    if (begin >= f->ninstrs || !f->nblocks || f->instrs[begin].block < 0) return -1;
+    /* the load check guarantees one nesting depth per block start and a single closing
+     * commit, so a walk that visits each block once finds it */
+    int32_t *depth = malloc(f->nblocks * sizeof *depth);
+    int32_t *work = malloc((f->nblocks + 1) * sizeof *work);
+    int64_t found = -1;
+    if (!depth || !work) goto out;
+    for (uint32_t i = 0; i < f->nblocks; i++) depth[i] = -1;
+    uint32_t nwork = 0;
+    int32_t cur = f->instrs[begin].block;
+    uint32_t from = begin;
+    int32_t d = 0;
+    for (;;) {
+        for (uint32_t j = from; j < f->blocks[cur].end && found < 0; j++) {
+            ptx_tx_marker k = ptx_tx_marker_of(m, &f->instrs[j]);
+            if (k == PTX_TX_BEGIN) d++;
+            else if (k == PTX_TX_COMMIT && --d == 0) found = j;
+        }
+        if (found >= 0) break;
+        for (uint32_t s = 0; s < f->blocks[cur].nsucc; s++) {
+            int32_t n = f->blocks[cur].succ[s];
+            if (depth[n] < 0) {
+                depth[n] = d;
+                work[nwork++] = n;
+            }
+        }
+        if (!nwork) break;
+        cur = work[--nwork];
+        from = f->blocks[cur].first;
+        d = depth[cur];
+    }
+out:
+    free(depth);
+    free(work);
+    return found;
+}

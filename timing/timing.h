@@ -167,6 +167,7 @@ void timing_stats_print(FILE *out, const char *name, const timing_stats *s);
  * a grid (compare mode runs a launch twice). Without the cycle model and without GPUDet. */
 typedef struct timing_kilotm_stats {
     uint64_t committed, aborted;     /* lane transactions */
+    uint64_t early_aborts;           /* of the aborts, inside the transaction (stale reads) */
     uint64_t commit_steps;           /* warp commits (each resolves its lanes together) */
     uint64_t read_words, write_words;   /* words of the read/write-sets at validation */
     uint64_t begin_stalls;           /* tx_begins deferred by the concurrency limit */

@@ -5,7 +5,9 @@
 // probing (a loop inside the transaction) holds every key with its exact count; byte counters
 // (sub-word stores) and a thread's local array (restored when a transaction aborts) come out
 // exact; every thread of the grid incrementing ONE word (the worst case for forward progress)
-// finishes with the exact count. `tm_kilotm --expect-lost` checks instead that the counters LOSE updates: the same
+// finishes with the exact count; a transaction that reads a pair whose sum every writer keeps
+// at zero never sees another sum (opacity: it would write out of bounds and fault if it did).
+// `tm_kilotm --expect-lost` checks instead that the counters LOSE updates: the same
 // binary without --tm (tests/suites/kilotm.sh runs both).
 // nvcc: -Iinclude
 // ptxsim: --tm=kilotm
@@ -92,6 +94,34 @@ __global__ void hammer(unsigned *word, int iters)
         tx_begin();
         *word = *word + 1;
         tx_commit();
+    }
+}
+
+// Writers move one unit between the words of a pair, again and again; readers read the pair
+// with a long computation between the two reads (other warps commit meanwhile) and must see
+// sum zero every time.
+__global__ void opacity(int *pair, int *out, int spin, int rounds)
+{
+    unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned x = t;
+    for (int r = 0; r < rounds; r++) {
+        if (t % 2 == 0) {
+            tx_begin();
+            int a = pair[0], b = pair[1];
+            pair[0] = a + 1;
+            pair[1] = b - 1;
+            tx_commit();
+            for (int i = 0; i < spin / 4; i++) x = x * 1664525u + 1013904223u;
+        } else {
+            tx_begin();
+            int a = pair[0];
+            for (int i = 0; i < spin; i++) x = x * 1664525u + 1013904223u;
+            asm volatile("" : "+r"(x) :: "memory");   // the second read stays after the loop
+            int b = pair[1];
+            // a stale pair would send this store far out of bounds: a fault
+            out[t + (a + b != 0 ? (1u << 28) : 0u)] = (int)(x & 1) + a + b;
+            tx_commit();
+        }
     }
 }
 
@@ -216,6 +246,17 @@ int main(int argc, char **argv)
     CUDA_OK("copy", cudaMemcpy(&a, da, sizeof a, cudaMemcpyDeviceToHost));
     CUDA_OK("copy", cudaMemcpy(&bb, dbb, sizeof bb, cudaMemcpyDeviceToHost));
     check(a == 128 && bb == 128, "nested_flattened", "a = %u, b = %u (want 128 each)", a, bb);
+
+    int *dp, *dq;
+    CUDA_OK("malloc", cudaMalloc(&dp, 2 * sizeof(int)));
+    CUDA_OK("malloc", cudaMalloc(&dq, n * sizeof(int)));
+    CUDA_OK("memset", cudaMemset(dp, 0, 2 * sizeof(int)));
+    opacity<<<blocks, threads>>>(dp, dq, 200, 4);
+    CUDA_OK("opacity", cudaDeviceSynchronize());
+    int pr[2];
+    CUDA_OK("copy", cudaMemcpy(pr, dp, sizeof pr, cudaMemcpyDeviceToHost));
+    check(pr[0] == n / 2 * 4 && pr[1] == -n / 2 * 4, "opacity_consistent_reads",
+          "the pair is (%d, %d), want (%d, %d)", pr[0], pr[1], n / 2 * 4, -n / 2 * 4);
 
     unsigned *dh, h;
     CUDA_OK("malloc", cudaMalloc(&dh, sizeof(unsigned)));

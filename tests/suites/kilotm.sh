@@ -3,7 +3,8 @@
 # limits, against the same program without --tm, under compare mode, and the load-time checks
 # of transactions (frontend/ptx_tx.c).
 # - tests/cuda/tm_kilotm.cu (counters, bank transfers, hash table, byte counters, local memory,
-#   nesting, one word hammered by every thread; each against a CPU reference) passes under
+#   a pair read torn only without opacity, nesting, one word hammered by every thread; each
+#   against a CPU reference) passes under
 #   --tm=kilotm for --threads=1,2,4, seeds 0 and 5, --tm-warps=0 (unlimited), 1 and 2 (default),
 #   and on the JIT; without --tm the same counters lose updates;
 # - --engine=compare with --tm=kilotm (block interpreter and JIT, each against the step
@@ -63,12 +64,20 @@ line=$(grep '^kilotm:' "$LOGS/stats.err")
 committed=$(sed -n 's/^kilotm: \([0-9]*\) transactions committed, \([0-9]*\) aborted.*/\1/p' <<<"$line")
 aborted=$(sed -n 's/^kilotm: \([0-9]*\) transactions committed, \([0-9]*\) aborted.*/\2/p' <<<"$line")
 # 384 threads x 4 counters + 384 x 3 transfers + 384 inserts + 128 bytes + 384 local + 128
-# nested (outermost only) + 1024 x 2 on one word
-want=$((384 * 4 + 384 * 3 + 384 + 128 + 384 + 128 + 2048))
+# nested (outermost only) + 384 x 4 rounds of the pair + 1024 x 2 on one word
+want=$((384 * 4 + 384 * 3 + 384 + 128 + 384 + 128 + 384 * 4 + 2048))
 if [ "${committed:-0}" = "$want" ] && [ "${aborted:-0}" -gt 0 ]; then
     pass stats
 else
     fail stats "want $want committed and some aborted, got: $line"
+fi
+# with another schedule, readers of the pair see it change under them and leave early
+"$PTXSIM" run --tm=kilotm --threads=1 --seed=1 --stats -- "$exe" >"$LOGS/stats1.out" 2>"$LOGS/stats1.err"
+early=$(sed -n 's/^kilotm: .*; \([0-9]*\) inside the transaction on a stale read.*/\1/p' "$LOGS/stats1.err")
+if [ "${early:-0}" -gt 0 ] && grep -q '^PASS opacity_consistent_reads' "$LOGS/stats1.out"; then
+    pass opacity_aborts_inside
+else
+    fail opacity_aborts_inside "no abort inside a transaction, or the pair was seen torn: $(grep -m1 -E '^FAIL|^kilotm' "$LOGS/stats1.out" "$LOGS/stats1.err")"
 fi
 
 # load-time checks on hand-written PTX

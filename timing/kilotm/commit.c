@@ -27,7 +27,7 @@
 
 #include <string.h>
 
-static bool still_valid(const kt_lane *ln)
+bool kt_still_valid(const kt_lane *ln)
 {
     for (uint32_t i = 0; i < ln->reads.n; i++) {
         const kt_entry *e = &ln->reads.v[i];
@@ -62,7 +62,7 @@ uint32_t kt_commit(kt_policy *P, kt_warp *s, uint32_t lanes)
         kt_lane *ln = &s->lane[l];
         P->st.read_words += ln->reads.n;
         P->st.write_words += ln->writes.n;
-        if (still_valid(ln)) {
+        if (kt_still_valid(ln)) {
             write_back(ln);
             P->st.committed++;
         } else {

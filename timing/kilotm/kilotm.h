@@ -47,6 +47,9 @@ typedef struct kt_warp {
     bool holds_slot;                 /* counted in its SM's transactional warps */
     uint32_t begun;                  /* lanes to checkpoint when the run stops */
     uint32_t aborted;                /* lanes to send back to their tx_begin when it stops */
+    uint32_t doomed;                 /* lanes whose reads became inconsistent: aborted inside
+                                        the transaction when the run stops */
+    uint32_t base[EMU_WARP_SIZE];    /* per lane in a transaction: the SIMT entry it runs in */
     uint32_t retry_rpc;              /* where they reconverge: the instruction after tx_commit */
     kt_attempt *att;
     uint32_t natt, att_cap;
@@ -72,12 +75,18 @@ bool kt_log_append(kt_log *l, uint64_t addr, uint32_t value, uint32_t bytes);
 kt_entry *kt_log_find(const kt_log *l, uint64_t addr);
 void kt_log_free(kt_log *l);
 /* A transactional load of `size` bytes at addr into dst (read-own-writes, then the read-set,
- * then memory, which enters the read-set): false when host memory runs out. */
-bool kt_tx_load(kt_lane *ln, uint64_t addr, uint32_t size, uint8_t *dst);
+ * then memory, which enters the read-set after the read-set so far is validated with it).
+ * KT_DOOMED: the read-set no longer holds (the lane must abort before it uses what it read);
+ * never when !may_abort (the value is logged and the commit's validation fails instead). */
+enum { KT_OK, KT_NO_MEMORY, KT_DOOMED };
+int kt_tx_load(struct kt_policy *P, kt_lane *ln, uint64_t addr, uint32_t size, uint8_t *dst,
+               bool may_abort);
 /* A transactional store of `size` bytes at addr from src into the write-set. */
 bool kt_tx_store(kt_lane *ln, uint64_t addr, uint32_t size, const uint8_t *src);
 
 /* ---- commit.c */
+/* Does every word of ln's read-set still hold what ln read? (under P->commit_lock) */
+bool kt_still_valid(const kt_lane *ln);
 /* Validates and commits the transactions of lanes `lanes` of warp s together, in lane order;
  * returns the lanes that failed validation (their logs are emptied for the retry). */
 uint32_t kt_commit(kt_policy *P, kt_warp *s, uint32_t lanes);

@@ -14,6 +14,9 @@
  *   them together (commit.c). Failed lanes go back, when the run stops, to the instruction
  *   after their tx_begin in a transaction entry of the SIMT stack that reconverges after the
  *   tx_commit (section 2.4's R/T entries: the committed lanes wait there).
+ * - a lane whose read-set goes stale while it runs (log.c) is aborted at that load: the load is
+ *   not performed (EMU_MEM_RESTART) and, when the run stops, the lane leaves the transaction's
+ *   paths and starts again after its tx_begin (emu_warp_tx_abort), while the others go on.
  * - an atomic of a lane inside a transaction is a fault (the load-time check refuses the ones
  *   written between the markers; this catches one in a called function). */
 #include "timing/kilotm/kilotm.h"
@@ -39,7 +42,7 @@ static kt_warp *state_of(kt_policy *P, emu_warp *w, bool create)
     pthread_mutex_unlock(&P->states_lock);
     if (!s) return NULL;
     s->w = w;
-    s->in_tx = s->begun = s->aborted = 0;
+    s->in_tx = s->begun = s->aborted = s->doomed = 0;
     s->holds_slot = false;
     s->natt = 0;
     s->sm = P->nsm ? emu_warp_sm(w) % P->nsm : 0;
@@ -158,6 +161,14 @@ static emu_mem_outcome forward_lanes(emu_mem_policy *self, emu_warp *w, emu_mem_
     return r;
 }
 
+/* Can lane l be aborted inside its transaction now (its warp runs in the transaction's frame)? */
+static bool may_abort(kt_warp *s, int l)
+{
+    for (uint32_t i = 0; i < s->natt; i++)
+        if (s->att[i].lanes & (1u << l)) return emu_warp_checkpoint_in_frame(s->w, s->att[i].ck);
+    return false;   /* not checkpointed yet: the run stops right after tx_begin, so never */
+}
+
 static emu_mem_outcome kt_access(emu_mem_policy *self, emu_warp *w, emu_mem_op *op)
 {
     kt_policy *P = kt_of(self);
@@ -177,22 +188,81 @@ static emu_mem_outcome kt_access(emu_mem_policy *self, emu_warp *w, emu_mem_op *
     }
     if (op->kind != EMU_MEM_LOAD && op->kind != EMU_MEM_STORE)
         return emu_policy_forward(self, w, op);   /* fences, device calls */
-    /* the lanes outside a transaction first: a deferral there leaves no effect */
-    emu_mem_outcome r = forward_lanes(self, w, op, op->mask & ~inside);
-    if (r == EMU_MEM_DEFERRED || r == EMU_MEM_RESTART) return r;
+    /* the transaction's lanes first: a lane that must abort makes the whole instruction wait
+     * (not performed for any lane), so nothing may be performed before that is known */
+    uint32_t doomed = 0;
     for (uint32_t i = 0; i < op->nseg; i++) {
         const emu_mem_seg *g = &op->seg[i];
-        if (!(inside & (1u << g->lane))) continue;
+        if (!(inside & (1u << g->lane)) || (doomed & (1u << g->lane))) continue;
         kt_lane *ln = &s->lane[g->lane];
-        bool ok = op->kind == EMU_MEM_LOAD ? kt_tx_load(ln, g->addr, g->size, op->data + g->off)
-                                           : kt_tx_store(ln, g->addr, g->size, op->data + g->off);
-        if (!ok) {
+        int r = op->kind == EMU_MEM_LOAD
+                    ? kt_tx_load(P, ln, g->addr, g->size, op->data + g->off,
+                                 may_abort(s, g->lane))
+                    : (kt_tx_store(ln, g->addr, g->size, op->data + g->off) ? KT_OK
+                                                                            : KT_NO_MEMORY);
+        if (r == KT_NO_MEMORY) {
             emu_warp_abort(w, EMU_FAULT_OUT_OF_RESOURCES,
                            "out of host memory for a KILO TM transaction log");
             return EMU_MEM_DONE;
         }
+        if (r == KT_DOOMED) doomed |= 1u << g->lane;
     }
-    return r;
+    if (doomed) {
+        s->doomed |= doomed;
+        op->restart_lanes = doomed;
+        return EMU_MEM_RESTART;
+    }
+    return forward_lanes(self, w, op, op->mask & ~inside);
+}
+
+/* Lanes of s whose transaction runs in SIMT entry `at` or above it move up by one: an entry
+ * was inserted there (emu_warp_tx_abort). */
+static void shift_bases(kt_warp *s, uint32_t at)
+{
+    for (uint32_t mk = s->in_tx; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        if (s->base[l] >= at) s->base[l]++;
+    }
+}
+
+/* The attempt holding lane l. */
+static kt_attempt *attempt_of(kt_warp *s, int l)
+{
+    for (uint32_t i = 0; i < s->natt; i++)
+        if (s->att[i].lanes & (1u << l)) return &s->att[i];
+    return NULL;
+}
+
+/* Aborts the doomed lanes inside their transactions, a group (same attempt, same entry) at a
+ * time. */
+static void abort_doomed(kt_policy *P, kt_warp *s)
+{
+    uint32_t left = s->doomed & s->in_tx;
+    s->doomed = 0;
+    while (left) {
+        int l0 = __builtin_ctz(left);
+        kt_attempt *a = attempt_of(s, l0);
+        uint32_t group = 0;
+        for (uint32_t mk = left; mk; mk &= mk - 1) {
+            int l = __builtin_ctz(mk);
+            if (attempt_of(s, l) == a && s->base[l] == s->base[l0]) group |= 1u << l;
+        }
+        left &= ~group;
+        if (!a) continue;
+        uint32_t at = s->base[l0];
+        for (uint32_t mk = group; mk; mk &= mk - 1) {
+            kt_lane *ln = &s->lane[__builtin_ctz(mk)];
+            ln->reads.n = ln->writes.n = 0;
+            ln->depth = 1;   /* nested begins are flattened: back to the outermost */
+        }
+        pthread_mutex_lock(&P->commit_lock);
+        P->st.aborted += (uint64_t)__builtin_popcount(group);
+        P->st.early_aborts += (uint64_t)__builtin_popcount(group);
+        pthread_mutex_unlock(&P->commit_lock);
+        uint32_t top = emu_warp_tx_abort(s->w, a->ck, group, at);
+        shift_bases(s, at);
+        for (uint32_t mk = group; mk; mk &= mk - 1) s->base[__builtin_ctz(mk)] = top;
+    }
 }
 
 static void kt_warp_stopped(emu_mem_policy *self, emu_warp *w, int reason)
@@ -216,16 +286,21 @@ static void kt_warp_stopped(emu_mem_policy *self, emu_warp *w, int reason)
                                "out of host memory for a KILO TM checkpoint");
             } else {
                 s->att[s->natt++] = (kt_attempt){s->begun, ck};
+                uint32_t at = emu_warp_checkpoint_entry(ck);
+                for (uint32_t mk = s->begun; mk; mk &= mk - 1) s->base[__builtin_ctz(mk)] = at;
             }
             s->begun = 0;
         }
         if (s->aborted) {
-            for (uint32_t i = 0; i < s->natt; i++)
-                if (s->att[i].lanes & s->aborted)
-                    emu_warp_tx_retry(w, s->att[i].ck, s->att[i].lanes & s->aborted,
-                                      s->retry_rpc);
+            for (uint32_t i = 0; i < s->natt; i++) {
+                uint32_t lanes = s->att[i].lanes & s->aborted;
+                if (!lanes) continue;
+                uint32_t top = emu_warp_tx_retry(w, s->att[i].ck, lanes, s->retry_rpc);
+                for (uint32_t mk = lanes; mk; mk &= mk - 1) s->base[__builtin_ctz(mk)] = top;
+            }
             s->aborted = 0;
         }
+        if (s->doomed) abort_doomed(P, s);
     }
     if (s && reason == EMU_STOP_EXIT) release_state(P, s);
     if (self->next && self->next->warp_stopped) self->next->warp_stopped(self->next, w, reason);
