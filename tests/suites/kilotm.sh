@@ -54,6 +54,9 @@ run one_warp.threads2 --tm=kilotm --tm-warps=1 --threads=2 --seed=9 -- "$exe"
 run jit.threads2 --tm=kilotm --engine=jit --threads=2 --seed=1 -- "$exe"
 run compare.interp --tm=kilotm --engine=compare -- "$exe"
 run compare.jit --tm=kilotm --engine=compare --compare-with=jit -- "$exe"
+# seeded schedules abort lanes inside their transactions too (opacity): the same on both
+run compare.interp.seed1 --tm=kilotm --engine=compare --threads=1 --seed=1 -- "$exe"
+run compare.jit.seed5 --tm=kilotm --engine=compare --compare-with=jit --threads=1 --seed=5 -- "$exe"
 # the same counters without transactions lose updates (lanes of a warp read the same old value
 # and store the same new one: on every schedule, so one thread shows it)
 run without_tm_loses_updates --threads=1 -- "$exe" --expect-lost
