@@ -82,6 +82,7 @@ QCORE_SO   := $(B)/tests/lib/libptxsim-tests.so
 JOBS       ?= 2
 SUBMAKE     = $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 
+USER_HEADERS := $(patsubst include/%,$(B)/include/%,$(wildcard include/ptxsim/*.h))
 PTXSIM     := $(B)/bin/ptxsim
 SHIM_SO    := $(B)/lib/libcudart.so.13
 SHIM12_SO  := $(B)/lib/libcudart.so.12
@@ -109,7 +110,13 @@ endif
 .DEFAULT_GOAL := all
 .SECONDARY:
 
-all: $(PTXSIM) $(SHIM_SO) $(SHIM12_SO) $(SHIM11_SO) $(DRV_SO) $(NVRTC_SO)
+all: $(PTXSIM) $(SHIM_SO) $(SHIM12_SO) $(SHIM11_SO) $(DRV_SO) $(NVRTC_SO) $(USER_HEADERS)
+
+# Headers for the programs ptxsim runs (include/ptxsim/: kilotm.h's transaction markers), placed
+# next to the shims as $(B)/include/ptxsim/ so that `nvcc -I$(B)/include` finds them.
+$(B)/include/ptxsim/%.h: include/ptxsim/%.h
+	@mkdir -p $(@D)
+	cp $< $@
 
 # ---------------------------------------------------------------- dependencies
 # libjansson-dev: JSON for ptxsim sweep/plot; gnuplot-nox draws ptxsim plot's charts; slurmctld,

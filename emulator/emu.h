@@ -147,7 +147,13 @@ typedef enum emu_mem_kind {
     EMU_MEM_LOAD, EMU_MEM_STORE, EMU_MEM_ATOMIC, EMU_MEM_FENCE,
     /* A device-runtime call with effects beyond the warp (printf output, malloc, free): no
      * pieces; a policy that orders such effects defers it. */
-    EMU_MEM_CALL
+    EMU_MEM_CALL,
+    /* A transaction marker (KILO TM, frontend ptx_tx_marker_of): the lanes of mask call
+     * tx_begin / tx_commit. No pieces. The direct policy does nothing (a marker has no effect
+     * without transactional memory, as on a real GPU); a TM policy may defer a begin
+     * (concurrency control) and resolves the transactions of mask at a commit. */
+    EMU_MEM_TX_BEGIN,
+    EMU_MEM_TX_COMMIT
 } emu_mem_kind;
 
 /* One contiguous piece of an operation: `size` bytes at `addr` for `lane`; its bytes are at
@@ -482,6 +488,26 @@ typedef struct emu_warp_checkpoint emu_warp_checkpoint;
 emu_warp_checkpoint *emu_warp_checkpoint_take(const emu_warp *w, uint32_t lanes);
 void emu_warp_checkpoint_restore(emu_warp *w, const emu_warp_checkpoint *ck, uint32_t lanes);
 void emu_warp_checkpoint_free(emu_warp_checkpoint *ck);
+/* KILO TM's retry: restores the lanes `lanes` of ck (registers and local memory) and sends them
+ * back to the checkpointed pc in a transaction entry (EMU_SIMT_TX) pushed on top of the stack
+ * that reconverges at rpc, leaving them in the entries below (where they wait at rpc with the
+ * lanes that committed: the paper's R/T entries, spec kilotm.md section 2.4). Call it only
+ * between runs of w, with the checkpoint taken in the same frame. Returns the index of the
+ * entry pushed (the lanes' transaction now runs in it). */
+uint32_t emu_warp_tx_retry(emu_warp *w, const emu_warp_checkpoint *ck, uint32_t lanes,
+                           uint32_t rpc);
+/* The index of the SIMT entry that was on top when ck was taken. */
+uint32_t emu_warp_checkpoint_entry(const emu_warp_checkpoint *ck);
+/* True when w runs in the frame ck was taken in (not in a function called since). */
+bool emu_warp_checkpoint_in_frame(const emu_warp *w, const emu_warp_checkpoint *ck);
+/* KILO TM's abort inside a transaction (a lane whose reads became inconsistent; ck was taken
+ * right after the lanes' outermost tx_begin): restores `lanes` and restarts them after their
+ * tx_begin, in a transaction entry reconverging after the transaction's closing tx_commit.
+ * `base` is the index of the SIMT entry the transaction runs in; the lanes leave it and every
+ * entry above it, and it splits as a divergent branch would (one entry is inserted at base:
+ * entries from base on move up by one). Returns the index of the restarted lanes' entry. */
+uint32_t emu_warp_tx_abort(emu_warp *w, const emu_warp_checkpoint *ck, uint32_t lanes,
+                           uint32_t base);
 /* Sends lanes of the top frame to instruction pc in a SIMT entry of their own, typed kind,
  * reconverging where the top entry does (restart after a restartable fault). */
 void emu_warp_restart(emu_warp *w, uint32_t lanes, uint32_t pc, uint8_t kind);

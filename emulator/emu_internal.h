@@ -380,6 +380,11 @@ bool emu_acc_run(emu_access *A, uint64_t align);
 /* Asks the memory policy whether a device-runtime call (printf, malloc, free) of the executing
  * lanes may have its effects now; false when it deferred (or restarts) the call. */
 bool emu_policy_call(emu_ctx *c);
+/* A transaction marker's operation (EMU_MEM_TX_BEGIN / COMMIT) for the lanes of c, asked of the
+ * policy as emu_policy_call does; false when deferred. */
+bool emu_policy_tx(emu_ctx *c, uint8_t kind);
+/* The handler of a call that is a transaction marker (ptx_tx_marker kind). */
+emu_exec_fn emu_tx_marker_handler(int marker);
 /* Whether [a, a+size) lies in one live allocation (cached per warp). */
 bool emu_global_ok(emu_warp *w, uint64_t a, uint64_t size);
 

@@ -424,6 +424,15 @@ bool ptx_live_out(const ptx_dataflow *df, uint32_t block, int32_t reg);
 /* Whether reg's value after instruction instr may still be read. */
 bool ptx_live_after(const ptx_dataflow *df, uint32_t instr, int32_t reg);
 
+/* Transaction markers (KILO TM, include/ptxsim/kilotm.h): a call of tx_begin / tx_commit (or
+ * the aliases _Z8tx_beginv, __tbegin, ... of the paper's and GPGPU-Sim's sources) is a
+ * transaction boundary, checked when the module is built (ptx_tx.c). */
+typedef enum ptx_tx_marker { PTX_TX_NONE, PTX_TX_BEGIN, PTX_TX_COMMIT } ptx_tx_marker;
+ptx_tx_marker ptx_tx_marker_of(const ptx_module *m, const ptx_instr *in);
+/* The tx_commit that closes the transaction tx_begin `begin` of f opens (its outermost commit
+ * when begin is nested), or -1 (a function the load check refused, or out of memory). */
+int64_t ptx_tx_closing_commit(const ptx_module *m, const ptx_function *f, uint32_t begin);
+
 /* ---------------------------------------------------------------- fatbins */
 
 typedef enum ptx_fatbin_kind { PTX_FATBIN_PTX = 1, PTX_FATBIN_ELF = 2 } ptx_fatbin_kind;

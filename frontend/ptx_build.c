@@ -2286,8 +2286,10 @@ ptx_module *ptx_builder_finish(ptx_builder *b)
                                "instructions", m->funcs[i].ninstrs);
     if (!b->diag || b->diag->errors == 0)
         for (uint32_t i = 0; i < m->nfuncs; i++)
-            if (!m->funcs[i].is_decl)
+            if (!m->funcs[i].is_decl) {
                 ptx_check_function(b, m, &m->funcs[i]);
+                ptx_check_transactions(b, m, &m->funcs[i]);
+            }
     failed = b->diag && b->diag->errors > 0;
     if (!failed)
         ptx_module_index_build(m);   /* without it look-ups scan: slower, still right */

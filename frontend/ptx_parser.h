@@ -279,6 +279,8 @@ void ptx_print_operand(const ptx_module *m, const ptx_function *f, const ptx_ope
 
 /* ptx_check.c: operand checks; reports through the builder's diagnostics. */
 void ptx_check_function(ptx_builder *b, const ptx_module *m, const ptx_function *f);
+/* Transactions of f (ptx_tx.c): one entry and one exit, no barrier, atomic or exit inside. */
+void ptx_check_transactions(ptx_builder *b, const ptx_module *m, const ptx_function *f);
 void ptx_b_error_at(ptx_builder *b, const ptx_function *f, uint32_t line, uint32_t col,
                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 

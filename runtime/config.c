@@ -74,8 +74,13 @@ const rt_option rt_options[] = {
     {"stats", "PTXSIM_STATS", "off", RT_OPT_TEXT, NULL, NULL, "-",
      "per-kernel statistics at exit: off, - (stderr), a file name, or FILE.json for the "
      "machine-readable form (README: Statistics as JSON)"},
-    {"tm", "PTXSIM_TM", "off", RT_OPT_CHOICE, "off|kilotm", "off", "kilotm",
-     "GPU transactional memory"},
+    {"tm", "PTXSIM_TM", "off", RT_OPT_CHOICE, "off|kilotm", "off|kilotm", "kilotm",
+     "GPU transactional memory: kilotm runs the code between tx_begin() and tx_commit() "
+     "(include/ptxsim/kilotm.h) as KILO TM transactions (functional model; not with --timing "
+     "or --det)"},
+    {"tm-warps", "PTXSIM_TM_WARPS", "2", RT_OPT_UINT, NULL, NULL, NULL,
+     "--tm=kilotm: warps per SM that may be inside a transaction at once (KILO TM's "
+     "concurrency limit; 0 = unlimited)"},
     {"igpu", "PTXSIM_IGPU", "off", RT_OPT_BOOL, NULL, "off", "on",
      "idempotent-region restart of faulting warps (iGPU)"},
     {"fault-inject", "PTXSIM_FAULT_INJECT", "off", RT_OPT_TEXT, NULL, "off", NULL,
@@ -334,6 +339,29 @@ bool rt_config_check_environment(char *err, size_t errlen)
         return false;
     }
     const char *detmode = getenv("PTXSIM_DET");
+    /* KILO TM is a functional model so far: the cycle model's commit units are not built, and
+     * under GPUDet a transaction's logs and aborts would have to follow its quanta */
+    const char *tm = getenv("PTXSIM_TM");
+    if (tm && strcmp(tm, "kilotm") == 0) {
+        if (timing && parse_bool(timing, &on) && on) {
+            snprintf(err, errlen, "--tm=kilotm cannot be combined with --timing yet: KILO TM's "
+                     "commit units are not in the cycle model (the functional model runs "
+                     "without --timing)");
+            return false;
+        }
+        if (detmode && strcmp(detmode, "off") != 0) {
+            snprintf(err, errlen, "--tm=kilotm cannot be combined with --det=%s yet: "
+                     "transactions under deterministic quanta are not built (run --tm=kilotm "
+                     "with --threads=1 for a repeatable run)", detmode);
+            return false;
+        }
+        if (recording || replaying) {
+            snprintf(err, errlen, "--tm=kilotm cannot be combined with --%s: a recording "
+                     "orders memory operations, not transactions' commits",
+                     recording ? "record" : "replay");
+            return false;
+        }
+    }
     if ((recording || replaying) && detmode && strcmp(detmode, "off") != 0) {
         snprintf(err, errlen, "--%s cannot be combined with --det=%s: a deterministic run is "
                  "reproduced without a recording", recording ? "record" : "replay", detmode);
@@ -420,6 +448,8 @@ void rt_config_load(rt_config *cfg)
         stats = b ? "-" : "off";
     copy_text(cfg->stats, sizeof cfg->stats, strcmp(stats, "off") == 0 ? "" : stats);
     copy_text(cfg->tm, sizeof cfg->tm, option_value(rt_option_find("tm")));
+    cfg->tm_warps = parse_uint(option_value(rt_option_find("tm-warps")), &u)
+                        ? (uint32_t)(u > UINT32_MAX ? UINT32_MAX : u) : 2;
     cfg->igpu = parse_bool(option_value(rt_option_find("igpu")), &b) && b;
     copy_text(cfg->fault_inject, sizeof cfg->fault_inject,
               option_value(rt_option_find("fault-inject")));

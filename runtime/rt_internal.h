@@ -30,6 +30,7 @@ typedef struct rt_config {
     int verbose;
     char stats[256];        /* "" = off, "-" = stderr, else a file */
     char tm[16];            /* off | kilotm */
+    uint32_t tm_warps;      /* --tm-warps: transactional warps per SM, 0 = unlimited */
     bool igpu;
     char fault_inject[128];
     char trace[256];

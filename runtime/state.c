@@ -32,6 +32,15 @@ static void init(void)
     if (!rt_g.gpu)  /* the option check makes this unreachable; keep a usable device anyway */
         rt_g.gpu = rt_gpu_model_find("a100");
     rt_g.policy = emu_direct_policy();
+    if (strcmp(rt_g.cfg.tm, "kilotm") == 0) {
+        emu_mem_policy *tm = timing_kilotm_create(rt_g.cfg.tm_warps,
+                                                  (uint32_t)rt_g.gpu->sm_count, rt_g.policy);
+        if (tm)
+            rt_g.policy = tm;
+        else
+            fprintf(stderr, "ptxsim: --tm=kilotm: out of host memory; kernels run without "
+                    "transactions\n");
+    }
     char jit_cache[4096];
     bool cached = rt_g.cfg.jit_cache && jit_cache_dir(jit_cache, sizeof jit_cache);
     emu_jit_configure(&(emu_jit_options){.verbose = rt_g.cfg.verbose > 0,

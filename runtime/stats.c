@@ -163,6 +163,21 @@ static void report_table(FILE *out, rt_kernel *const *ks, size_t n)
                  "(cudaLimitPrintfFifoSize = %zu bytes)\n",
             (unsigned long long)lost, lost == 1 ? "" : "s", (unsigned long long)lost_bytes,
             rt_g.limits[cudaLimitPrintfFifoSize]);
+    emu_mem_policy *tm = timing_kilotm_find(rt_g.policy);
+    if (tm) {
+        timing_kilotm_stats t;
+        timing_kilotm_get_stats(tm, &t);
+        uint64_t tx = t.committed + t.aborted;
+        fprintf(out, "kilotm: %llu transactions committed, %llu aborted (%.3f aborts per "
+                "transaction; %llu inside the transaction on a stale read), %llu warp commits, "
+                "%.2f read / %.2f write words per attempt, "
+                "%llu tx_begin deferrals (--tm-warps=%u)\n",
+                (unsigned long long)t.committed, (unsigned long long)t.aborted,
+                t.committed ? (double)t.aborted / (double)t.committed : 0.0,
+                (unsigned long long)t.early_aborts, (unsigned long long)t.commit_steps, tx ? (double)t.read_words / (double)tx : 0.0,
+                tx ? (double)t.write_words / (double)tx : 0.0,
+                (unsigned long long)t.begin_stalls, rt_g.cfg.tm_warps);
+    }
 }
 
 static bool ends_with(const char *s, const char *suffix)

@@ -74,6 +74,8 @@ cuda_test_build() {
     extra=$(sed -n 's|^// nvcc: ||p' "$src" | head -n 1)
     srcs=("$src")
     headers=(tests/cuda/check.cuh)
+    # ptxsim's own headers (include/ptxsim/) are part of a program that includes them
+    grep -q '^#include <ptxsim/' "$src" && headers+=(include/ptxsim/*.h)
     if [ -d "${src%.cu}" ]; then
         for f in "${src%.cu}"/*; do
             case "$f" in *.cu) srcs+=("$f") ;; *) headers+=("$f") ;; esac

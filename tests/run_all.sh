@@ -16,8 +16,8 @@
 #   quick (make check-quick, PTXSIM_QUICK=1): the unit binaries without ASan ($B/tests/unit),
 #     one variant of each CUDA program (shared unless it lists only static), the GPU-Racey
 #     determinism suite, the timing suite and the checks suite (--check, --record/--replay,
-#     --watch) and the JIT's disk cache suite. About 3 minutes on two cores; `make mutants`
-#     runs it per mutant.
+#     --watch), the JIT's disk cache suite and the KILO TM suite (a few seconds). About 3
+#     minutes on two cores; `make mutants` runs it per mutant.
 # Independent work runs $JOBS at a time (unit binaries, CUDA programs, suites); results are
 # reported in a fixed order. CUDA programs come from the build cache of tests/cuda_cache.sh,
 # keyed by their sources and nvcc arguments.
@@ -345,7 +345,8 @@ for suite in tests/suites/*.sh; do
     [ -n "$FILTER" ] && [[ $suite != *"$FILTER"* ]] && continue
     [ "$QUICK" = 1 ] && [ "$(basename "$suite")" != determinism.sh ] &&
         [ "$(basename "$suite")" != timing.sh ] && [ "$(basename "$suite")" != checks.sh ] &&
-        [ "$(basename "$suite")" != jit_cache.sh ] && continue
+        [ "$(basename "$suite")" != jit_cache.sh ] && [ "$(basename "$suite")" != kilotm.sh ] &&
+        continue
     suites+=("$suite")
 done
 if [ ${#suites[@]} -gt 0 ]; then

@@ -159,6 +159,30 @@ void timing_stats_add(timing_stats *a, const timing_stats *b);
  * unless it is NULL. */
 void timing_stats_print(FILE *out, const char *name, const timing_stats *s);
 
+/* ---------------------------------------------------------------- KILO TM (timing/kilotm/)
+ * `--tm=kilotm`: transactions marked by tx_begin()/tx_commit() calls (include/ptxsim/kilotm.h)
+ * run as the paper's KILO TM runs them, functionally: per-lane logs, value-based validation
+ * and commit of a warp's lanes together, aborted lanes re-executed from a checkpoint. One
+ * policy per launch, composed over the launch's own; the engine rewinds it before each run of
+ * a grid (compare mode runs a launch twice). Without the cycle model and without GPUDet. */
+typedef struct timing_kilotm_stats {
+    uint64_t committed, aborted;     /* lane transactions */
+    uint64_t early_aborts;           /* of the aborts, inside the transaction (stale reads) */
+    uint64_t commit_steps;           /* warp commits (each resolves its lanes together) */
+    uint64_t read_words, write_words;   /* words of the read/write-sets at validation */
+    uint64_t begin_stalls;           /* tx_begins deferred by the concurrency limit */
+} timing_kilotm_stats;
+/* warps_per_sm: transactional warps one SM may hold (0 = unlimited); sm_count: SMs of the
+ * modelled GPU. NULL when out of memory. */
+emu_mem_policy *timing_kilotm_create(uint32_t warps_per_sm, uint32_t sm_count,
+                                     emu_mem_policy *next);
+void timing_kilotm_destroy(emu_mem_policy *p);
+/* p, or a policy below it, if it is KILO TM's (else NULL). */
+emu_mem_policy *timing_kilotm_find(emu_mem_policy *p);
+/* Forgets every warp's transactions and the SMs' counts (a new run of the grid). */
+void timing_kilotm_rewind(emu_mem_policy *p);
+void timing_kilotm_get_stats(const emu_mem_policy *p, timing_kilotm_stats *out);
+
 /* ---------------------------------------------------------------- correctness checks
  * (timing/check/): `--check=racecheck,initcheck,synccheck,memcheck`, reported the way
  * compute-sanitizer reports them. One timing_check lives for the process; each launch runs

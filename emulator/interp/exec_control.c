@@ -275,6 +275,15 @@ static void x_cluster_barrier(emu_ctx *c, const emu_uop *u)
     emu_barrier_arrive(c, EMU_NBARRIERS, 0, true, 0, true, false);
 }
 
+/* Transaction markers: the callee's body is never run; the call is the boundary. */
+static void x_tx_begin(emu_ctx *c, const emu_uop *u) { emu_policy_tx(c, EMU_MEM_TX_BEGIN); }
+static void x_tx_commit(emu_ctx *c, const emu_uop *u) { emu_policy_tx(c, EMU_MEM_TX_COMMIT); }
+
+emu_exec_fn emu_tx_marker_handler(int marker)
+{
+    return marker == PTX_TX_BEGIN ? x_tx_begin : marker == PTX_TX_COMMIT ? x_tx_commit : NULL;
+}
+
 emu_exec_fn emu_select_control(emu_code *code, emu_uop *u)
 {
     const ptx_instr *in = u->in;

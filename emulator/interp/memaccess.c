@@ -373,6 +373,18 @@ bool emu_policy_call(emu_ctx *c)
     return ok;
 }
 
+bool emu_policy_tx(emu_ctx *c, uint8_t kind)
+{
+    emu_mem_op op = { .kind = kind, .space = PTX_SPACE_GLOBAL,
+                      .cls = c->u ? c->u->cls : EMU_CLS_CALL, .func = (uint16_t)c->f->index,
+                      .mask = c->mask, .pc = c->pc };
+    emu_access A = { .c = c };
+    bool stop_after = false;
+    bool ok = ask(&A, &op, &stop_after);
+    if (ok && stop_after) c->stop = EMU_STOP_MEMORDER;
+    return ok;
+}
+
 bool emu_acc_run(emu_access *A, uint64_t align)
 {
     return emu_acc_check(A, align) && emu_acc_perform(A);

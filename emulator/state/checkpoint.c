@@ -16,6 +16,7 @@ struct emu_warp_checkpoint {
     uint32_t lanes;
     uint32_t nframes;
     uint32_t pc;               /* the top entry's pc: where restored lanes resume */
+    uint32_t entry;            /* the top entry's index in the SIMT stack */
     uint32_t cc;
     uint64_t ninstr;
     size_t nregs;              /* words of the register file copied */
@@ -31,6 +32,7 @@ emu_warp_checkpoint *emu_warp_checkpoint_take(const emu_warp *w, uint32_t lanes)
     ck->lanes = lanes & ~w->exited;
     ck->nframes = w->nframes;
     ck->pc = w->sp ? w->stack[w->sp - 1].pc : 0;
+    ck->entry = w->sp ? w->sp - 1 : 0;
     ck->cc = w->cc;
     ck->ninstr = w->ninstr;
     ck->nregs = w->regs_used;
@@ -93,6 +95,69 @@ void emu_warp_checkpoint_restore(emu_warp *w, const emu_warp_checkpoint *ck, uin
         }
     w->cc = (w->cc & ~lanes) | (ck->cc & lanes);
     emu_warp_restart(w, lanes, ck->pc, EMU_SIMT_RETRY);
+}
+
+/* Puts back the registers, local memory and carry flags of lanes (of ck's, not exited). */
+static uint32_t restore_lanes(emu_warp *w, const emu_warp_checkpoint *ck, uint32_t lanes)
+{
+    lanes &= ck->lanes & ~w->exited;
+    if (!lanes) return 0;
+    assert(ck->nframes == w->nframes && ck->nregs <= w->regs_used && w->sp > 0);
+    for (uint32_t f = 0; f < w->nframes; f++) restore_frame_regs(w, &w->frames[f], ck->regs, lanes);
+    if (ck->local && w->local)
+        for (uint32_t mk = lanes; mk; mk &= mk - 1) {
+            size_t off = (size_t)__builtin_ctz(mk) * ck->local_per_thread;
+            memcpy(w->local + off, ck->local + off, ck->local_per_thread);
+        }
+    w->cc = (w->cc & ~lanes) | (ck->cc & lanes);
+    return lanes;
+}
+
+uint32_t emu_warp_checkpoint_entry(const emu_warp_checkpoint *ck) { return ck->entry; }
+
+bool emu_warp_checkpoint_in_frame(const emu_warp *w, const emu_warp_checkpoint *ck)
+{
+    return ck->nframes == w->nframes;
+}
+
+uint32_t emu_warp_tx_retry(emu_warp *w, const emu_warp_checkpoint *ck, uint32_t lanes, uint32_t rpc)
+{
+    if (!(lanes = restore_lanes(w, ck, lanes))) return w->sp - 1;
+    emu_simt_push(w, ck->pc, rpc, lanes);
+    w->stack[w->sp - 1].kind = EMU_SIMT_TX;
+    return w->sp - 1;
+}
+
+uint32_t emu_warp_tx_abort(emu_warp *w, const emu_warp_checkpoint *ck, uint32_t lanes,
+                           uint32_t base)
+{
+    w->restart_lanes &= ~lanes;
+    if (!(lanes = restore_lanes(w, ck, lanes))) return w->sp - 1;
+    const emu_frame *fr = &w->frames[w->nframes - 1];
+    assert(base >= fr->stack_base && base < w->sp && ck->pc > 0);
+    int64_t commit = ptx_tx_closing_commit(w->cta->g->launch.module->ptx, fr->f->fn, ck->pc - 1);
+    if (commit < 0) {
+        emu_warp_abort(w, EMU_FAULT_ILLEGAL_INSTRUCTION,
+                       "a transaction without a closing tx_commit (ptxsim could not find it)");
+        return w->sp - 1;
+    }
+    uint32_t rpc = (uint32_t)commit + 1;
+    /* the lanes leave every path of their transaction ... */
+    for (uint32_t i = base + 1; i < w->sp; i++) w->stack[i].mask &= ~lanes;
+    /* ... and the transaction's entry splits as a divergent branch would: everyone meets
+     * after the commit, the others go on where they were, the aborted lanes start again */
+    emu_simt_push(w, 0, 0, 0);
+    if (w->state == EMU_WS_FAULT) return w->sp - 1;
+    memmove(&w->stack[base + 1], &w->stack[base], (w->sp - 1 - base) * sizeof *w->stack);
+    emu_simt outer = w->stack[base];
+    outer.pc = rpc;
+    outer.bar = 0;
+    w->stack[base] = outer;
+    w->stack[base + 1].rpc = rpc;
+    w->stack[base + 1].mask &= ~lanes;
+    emu_simt_push(w, ck->pc, rpc, lanes);
+    w->stack[w->sp - 1].kind = EMU_SIMT_TX;
+    return w->sp - 1;
 }
 
 void emu_warp_checkpoint_free(emu_warp_checkpoint *ck)

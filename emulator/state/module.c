@@ -335,9 +335,11 @@ static bool decode_functions(emu_module *mod, const emu_decode_options *opt, cha
         if (!emu_decode_function(m, fn, opt, &f->code)) return false;
         for (uint32_t i = 0; i < fn->ninstrs; i++) {
             emu_uop *u = &f->code.uops[i];
-            u->exec = emu_interp_handler(&f->code, u);
-            if (u->exec) continue;
             const ptx_instr *in = &fn->instrs[i];
+            ptx_tx_marker marker = ptx_tx_marker_of(m, in);
+            u->exec = marker != PTX_TX_NONE ? emu_tx_marker_handler(marker)
+                                            : emu_interp_handler(&f->code, u);
+            if (u->exec) continue;
             if (bad++ < 4 && err && used < errlen) {
                 char name[160];
                 emu_instr_text(in, name, sizeof name);

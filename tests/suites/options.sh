@@ -65,23 +65,24 @@ refused jit-threshold soon integer
 refused jit-cache sometimes "on or off"
 refused jit-cache-size big integer
 refused tm always off
+refused tm-warps many integer
 refused igpu maybe off
 # modes that are not built yet
 refused det dab "off, gpudet"
 refused igpu on off
-refused tm kilotm off
 refused fault-inject "warp=3" off
 refused check "tsan" racecheck
 # (--trace is built: tests/suites/event_observers.sh runs it; --timing is built:
 # tests/suites/timing.sh runs it, with --det=gpudet too; --check,
-# --record and --replay: tests/suites/checks.sh; --engine=jit and auto are built: the CUDA
+# --record and --replay: tests/suites/checks.sh; --tm=kilotm: tests/suites/kilotm.sh; --engine=jit and auto are built: the CUDA
 # programs' compare runs and tests/unit/test_jit.c run them)
 
 # record and replay: one at a time, without determinism and without compare mode
 for combo in "--record=$LOGS/a.rec --replay=$LOGS/a.rec" "--record=$LOGS/a.rec --engine=compare" \
              "--replay=$LOGS/a.rec --det=gpudet" "--check=racecheck --det=gpudet" \
              "--watch=g_data --det=gpudet" "--record=$LOGS/a.rec --timing" \
-             "--replay=$LOGS/a.rec --timing"; do
+             "--replay=$LOGS/a.rec --timing" "--tm=kilotm --timing" "--tm=kilotm --det=gpudet" \
+             "--tm=kilotm --record=$LOGS/a.rec"; do
     # shellcheck disable=SC2086
     out=$("$PTXSIM" run $combo -- $prog ran 2>&1); rc=$?
     [ "$rc" -eq 2 ] && ! grep -q '^ran' <<<"$out" && grep -q 'cannot be combined' <<<"$out" &&

@@ -23,6 +23,9 @@ bool timing_run_grid(emu_grid *g, const timing_engine_config *cfg)
         timing_engine_defaults(&def);
         cfg = &def;
     }
+    /* KILO TM keeps per-warp transactions: a run of a grid starts with none */
+    emu_mem_policy *tm = timing_kilotm_find(emu_grid_launch(g)->policy);
+    if (tm) timing_kilotm_rewind(tm);
     if (cfg->cycle_model && cfg->gpu)
         return cfg->det == TIMING_DET_GPUDET ? timing_run_cycles_gpudet(g, cfg)
                                              : timing_run_cycles(g, cfg);

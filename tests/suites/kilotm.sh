@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# kilotm.sh: KILO TM (--tm=kilotm, timing/kilotm/) over host threads, seeds and concurrency
+# limits, against the same program without --tm, under compare mode, and the load-time checks
+# of transactions (frontend/ptx_tx.c).
+# - tests/cuda/tm_kilotm.cu (counters, bank transfers, hash table, byte counters, local memory,
+#   a pair read torn only without opacity, nesting, one word hammered by every thread; each
+#   against a CPU reference) passes under
+#   --tm=kilotm for --threads=1,2,4, seeds 0 and 5, --tm-warps=0 (unlimited), 1 and 2 (default),
+#   and on the JIT; without --tm the same counters lose updates;
+# - --engine=compare with --tm=kilotm (block interpreter and JIT, each against the step
+#   interpreter);
+# - every tests/ptx/tm/bad_*.ptx is refused by `ptxsim ptx --load` with an error naming the PTX
+#   line its first line gives, ok.ptx loads; a CUDA program with a barrier inside a transaction
+#   gets cudaErrorInvalidPtx and the PTX line;
+# - --tm=kilotm with --timing or --det=gpudet is refused (exit 2) with a reason.
+# Prints "PASS kilotm/NAME" or "FAIL kilotm/NAME: why".
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+B=${B:-build}
+NVCC=${NVCC:-nvcc}
+export B NVCC
+PTXSIM=$B/bin/ptxsim
+LOGS=$B/test-logs/kilotm
+mkdir -p "$LOGS"
+# shellcheck source=tests/cuda_cache.sh
+. tests/cuda_cache.sh
+
+pass() { echo "PASS kilotm/$1"; }
+fail() { echo "FAIL kilotm/$1: $2"; }
+
+exe=$(cuda_test_build tests/cuda/tm_kilotm.cu shared "$LOGS/build.log") ||
+    { fail build "nvcc failed (see $LOGS/build.log)"; exit 1; }
+
+# run NAME OPTIONS... [-- ARGS]: the program's own checks all pass
+run() {
+    local name=$1 log=$LOGS/$1
+    shift
+    timeout 300 "$PTXSIM" run --watchdog=120 "$@" >"$log.out" 2>"$log.err"
+    local rc=$?
+    if [ "$rc" -eq 0 ] && grep -q '^PASS' "$log.out" && ! grep -q '^FAIL' "$log.out"; then
+        pass "$name"
+    else
+        fail "$name" "exit $rc; $(grep -m1 -E '^FAIL|ptxsim:' "$log.out" "$log.err" | head -n 1)"
+    fi
+}
+
+for t in 1 2 4; do
+    for seed in 0 5; do
+        run "threads$t.seed$seed" --tm=kilotm --threads=$t --seed=$seed -- "$exe"
+    done
+done
+run unlimited.threads4 --tm=kilotm --tm-warps=0 --threads=4 --seed=3 -- "$exe"
+run one_warp.threads2 --tm=kilotm --tm-warps=1 --threads=2 --seed=9 -- "$exe"
+run jit.threads2 --tm=kilotm --engine=jit --threads=2 --seed=1 -- "$exe"
+run compare.interp --tm=kilotm --engine=compare -- "$exe"
+run compare.jit --tm=kilotm --engine=compare --compare-with=jit -- "$exe"
+# seeded schedules abort lanes inside their transactions too (opacity): the same on both
+run compare.interp.seed1 --tm=kilotm --engine=compare --threads=1 --seed=1 -- "$exe"
+run compare.jit.seed5 --tm=kilotm --engine=compare --compare-with=jit --threads=1 --seed=5 -- "$exe"
+# the same counters without transactions lose updates (lanes of a warp read the same old value
+# and store the same new one: on every schedule, so one thread shows it)
+run without_tm_loses_updates --threads=1 -- "$exe" --expect-lost
+
+# statistics: the run's transactions, and aborts when lanes of a warp conflict
+"$PTXSIM" run --tm=kilotm --threads=1 --stats -- "$exe" >"$LOGS/stats.out" 2>"$LOGS/stats.err"
+line=$(grep '^kilotm:' "$LOGS/stats.err")
+committed=$(sed -n 's/^kilotm: \([0-9]*\) transactions committed, \([0-9]*\) aborted.*/\1/p' <<<"$line")
+aborted=$(sed -n 's/^kilotm: \([0-9]*\) transactions committed, \([0-9]*\) aborted.*/\2/p' <<<"$line")
+# 384 threads x 4 counters + 384 x 3 transfers + 384 inserts + 128 bytes + 384 local + 128
+# nested (outermost only) + 384 x 4 rounds of the pair + 1024 x 2 on one word
+want=$((384 * 4 + 384 * 3 + 384 + 128 + 384 + 128 + 384 * 4 + 2048))
+if [ "${committed:-0}" = "$want" ] && [ "${aborted:-0}" -gt 0 ]; then
+    pass stats
+else
+    fail stats "want $want committed and some aborted, got: $line"
+fi
+# with another schedule, readers of the pair see it change under them and leave early
+"$PTXSIM" run --tm=kilotm --threads=1 --seed=1 --stats -- "$exe" >"$LOGS/stats1.out" 2>"$LOGS/stats1.err"
+early=$(sed -n 's/^kilotm: .*; \([0-9]*\) inside the transaction on a stale read.*/\1/p' "$LOGS/stats1.err")
+if [ "${early:-0}" -gt 0 ] && grep -q '^PASS opacity_consistent_reads' "$LOGS/stats1.out"; then
+    pass opacity_aborts_inside
+else
+    fail opacity_aborts_inside "no abort inside a transaction, or the pair was seen torn: $(grep -m1 -E '^FAIL|^kilotm' "$LOGS/stats1.out" "$LOGS/stats1.err")"
+fi
+
+# load-time checks on hand-written PTX
+for f in tests/ptx/tm/*.ptx; do
+    name=load.$(basename "$f" .ptx)
+    read -r _ _ line text <<<"$(head -n 1 "$f")"
+    "$PTXSIM" ptx "$f" --load >"$LOGS/$name.out" 2>&1
+    rc=$?
+    if [ "$line" = none ]; then
+        [ "$rc" -eq 0 ] && pass "$name" || fail "$name" "exit $rc: $(head -n 1 "$LOGS/$name.out")"
+    elif [ "$rc" -ne 0 ] && grep -q -- "$(basename "$f"):$line:.*$text" "$LOGS/$name.out"; then
+        pass "$name"
+    else
+        fail "$name" "want an error at PTX line $line ($text), got exit $rc: $(head -n 1 "$LOGS/$name.out")"
+    fi
+done
+
+bad=$(cuda_cache_build barrier_inside.shared "$LOGS/bad.build.log" \
+      "-cudart shared -Wno-deprecated-gpu-targets -Iinclude tests/suites/kilotm/barrier_inside.cu" \
+      tests/suites/kilotm/barrier_inside.cu include/ptxsim/kilotm.h) ||
+    { fail barrier_build "nvcc failed (see $LOGS/bad.build.log)"; exit 1; }
+"$PTXSIM" run --tm=kilotm -- "$bad" >"$LOGS/bad.out" 2>"$LOGS/bad.err"
+if grep -q 'launch: cudaErrorInvalidPtx' "$LOGS/bad.out" &&
+   grep -qE ":[0-9]+:[0-9]+: error: in function '_Z1kPi': 'bar': a barrier inside a transaction" \
+       "$LOGS/bad.err"; then
+    pass barrier_inside_refused
+else
+    fail barrier_inside_refused "$(cat "$LOGS/bad.out" "$LOGS/bad.err" | head -n 3)"
+fi
+
+# combinations not built yet are refused before the program starts
+for combo in "--timing" "--det=gpudet"; do
+    # shellcheck disable=SC2086
+    "$PTXSIM" run --tm=kilotm $combo -- "$exe" >"$LOGS/refuse.out" 2>"$LOGS/refuse.err"
+    rc=$?
+    if [ "$rc" -eq 2 ] && grep -q "tm=kilotm cannot be combined with ${combo%%=*}" "$LOGS/refuse.err" &&
+       ! grep -q '^PASS' "$LOGS/refuse.out"; then
+        pass "refused${combo//[-=]/_}"
+    else
+        fail "refused${combo//[-=]/_}" "exit $rc: $(head -n 1 "$LOGS/refuse.err")"
+    fi
+done
