@@ -194,6 +194,21 @@ static void accepted(const rt_option *opt, char *out, size_t n)
 }
 
 /* Is every comma-separated word of `value` one of `list`? */
+/* Whether the comma-separated value names word. */
+static bool has_word(const char *value, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = value;;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && strncmp(p, word, n) == 0)
+            return true;
+        if (!end)
+            return false;
+        p = end + 1;
+    }
+}
+
 static bool list_ok(const char *list, const char *value)
 {
     if (!value[0])
@@ -361,6 +376,17 @@ bool rt_config_check_environment(char *err, size_t errlen)
                      recording ? "record" : "replay");
             return false;
         }
+        /* racecheck would take two transactions' logged accesses for a race, initcheck and
+         * synccheck see speculative accesses an abort undoes: none of them knows transactions */
+        const char *checks = getenv("PTXSIM_CHECK");
+        static const char *const tx_blind[] = {"racecheck", "initcheck", "synccheck"};
+        for (size_t i = 0; checks && i < sizeof tx_blind / sizeof *tx_blind; i++)
+            if (has_word(checks, tx_blind[i])) {
+                snprintf(err, errlen, "--tm=kilotm cannot be combined with --check=%s yet: the "
+                         "check does not know transactions (it would report their speculative "
+                         "accesses); --check=memcheck works with --tm", tx_blind[i]);
+                return false;
+            }
     }
     if ((recording || replaying) && detmode && strcmp(detmode, "off") != 0) {
         snprintf(err, errlen, "--%s cannot be combined with --det=%s: a deterministic run is "

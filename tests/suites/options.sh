@@ -82,7 +82,8 @@ for combo in "--record=$LOGS/a.rec --replay=$LOGS/a.rec" "--record=$LOGS/a.rec -
              "--replay=$LOGS/a.rec --det=gpudet" "--check=racecheck --det=gpudet" \
              "--watch=g_data --det=gpudet" "--record=$LOGS/a.rec --timing" \
              "--replay=$LOGS/a.rec --timing" "--tm=kilotm --timing" "--tm=kilotm --det=gpudet" \
-             "--tm=kilotm --record=$LOGS/a.rec"; do
+             "--tm=kilotm --record=$LOGS/a.rec" "--tm=kilotm --check=racecheck" \
+             "--tm=kilotm --check=memcheck,initcheck"; do
     # shellcheck disable=SC2086
     out=$("$PTXSIM" run $combo -- $prog ran 2>&1); rc=$?
     [ "$rc" -eq 2 ] && ! grep -q '^ran' <<<"$out" && grep -q 'cannot be combined' <<<"$out" &&
