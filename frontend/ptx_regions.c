@@ -226,6 +226,7 @@ typedef struct rwork {
     uint32_t n, nb, words;
     uint64_t *live_before;      /* n * words */
     uint8_t *free_reg;          /* nregs */
+    uint8_t *outside_loops;     /* nregs: every definition lies outside every loop */
     base_val *base;             /* nregs */
     uint32_t *pfirst, *preds;   /* block predecessors (CSR) */
     uint32_t *depth;            /* loop depth per block */
@@ -412,6 +413,11 @@ static void find_def(void *p, int32_t r, ptx_role role)
     }
 }
 
+static void clear_defined(void *p, int32_t r, ptx_role role)
+{
+    if (role == PTX_ROLE_DEF || role == PTX_ROLE_USEDEF) ((uint8_t *)p)[r] = 0;
+}
+
 static void compute_free(rwork *w)
 {
     /* two passes: cvta of a free register is free */
@@ -463,6 +469,25 @@ static void place_forced(rwork *w)
 
 /* ---------------------------------------------------------------- clobber pairs */
 
+static uint64_t access_bytes(const ptx_instr *in)
+{
+    unsigned bits = in->ntypes ? ptx_type_bits((ptx_type)in->types[in->ntypes - 1]) : 0;
+    return bits ? (uint64_t)bits / 8 * (in->vec ? in->vec : 1) : 0;
+}
+
+/* Both addresses are one base plus constants and their bytes do not overlap. The base is a
+ * variable, or a register with one definition outside every loop (the same value wherever it
+ * is read: a register redefined in a loop differs between iterations). */
+static bool disjoint_offsets(const rwork *w, const ptx_instr *a, const ptx_operand *oa,
+                             const ptx_instr *b, const ptx_operand *ob)
+{
+    if (oa->reg != ob->reg || oa->sym != ob->sym || (oa->reg < 0 && oa->sym < 0)) return false;
+    if (oa->reg >= 0 && (w->df->ndefs[oa->reg] != 1 || !w->outside_loops[oa->reg])) return false;
+    uint64_t na = access_bytes(a), nb = access_bytes(b);
+    if (!na || !nb) return false;
+    return oa->imm + (int64_t)na <= ob->imm || ob->imm + (int64_t)nb <= oa->imm;
+}
+
 static bool may_alias(const rwork *w, const ptx_instr *ld, const ptx_instr *st)
 {
     uint8_t sl = ld->space, ss = st->space;
@@ -471,6 +496,7 @@ static bool may_alias(const rwork *w, const ptx_instr *ld, const ptx_instr *st)
     if (sl != PTX_SPACE_NONE && ss != PTX_SPACE_NONE && sl != ss) return false;
     int al = addr_operand(ld), as = addr_operand(st);
     if (al < 0 || as < 0) return true;
+    if (disjoint_offsets(w, ld, &ld->ops[al], st, &st->ops[as])) return false;
     base_val a = operand_val(&ld->ops[al], w->base), b = operand_val(&st->ops[as], w->base);
     if (a.kind == V_PTR && b.kind == V_PTR && a.sym != b.sym) {
         bool both_params = w->m->syms[a.sym].kind == PTX_SYM_PARAM &&
@@ -876,6 +902,7 @@ static void rwork_free(rwork *w)
     ptx_dataflow_free(w->df);
     free(w->live_before);
     free(w->free_reg);
+    free(w->outside_loops);
     free(w->base);
     free(w->pfirst);
     free(w->preds);
@@ -929,6 +956,7 @@ ptx_regions *ptx_regions_compute(const ptx_module *m, const ptx_function *fn,
     w.df = ptx_dataflow_compute(fn);
     r->bnd_before = malloc(n * sizeof *r->bnd_before);
     w.free_reg = calloc(fn->nregs ? fn->nregs : 1, 1);
+    w.outside_loops = malloc(fn->nregs ? fn->nregs : 1);
     w.base = malloc((fn->nregs ? fn->nregs : 1) * sizeof *w.base);
     w.forced_cut = calloc(n, 1);
     w.forced_by = malloc(n * sizeof *w.forced_by);
@@ -942,7 +970,7 @@ ptx_regions *ptx_regions_compute(const ptx_module *m, const ptx_function *fn,
     kind_at = calloc(n, 1);
     reason_at = calloc(n, 1);
     npairs_at = calloc(n, sizeof *npairs_at);
-    if (!w.df || !r->bnd_before || !w.free_reg || !w.base || !w.forced_cut || !w.forced_by ||
+    if (!w.df || !r->bnd_before || !w.free_reg || !w.outside_loops || !w.base || !w.forced_cut || !w.forced_by ||
         !w.forced_reason || !w.order || !w.rpo || !w.idom || !w.mark_a ||
         !w.mark_b || !w.seen || !kind_at || !reason_at || !npairs_at)
         goto oom;
@@ -955,6 +983,10 @@ ptx_regions *ptx_regions_compute(const ptx_module *m, const ptx_function *fn,
     if (!nb_buf) goto oom;
     for (uint32_t i = 0; i < w.n; i++) r->bnd_before[i] = -1;
     compute_free(&w);
+    memset(w.outside_loops, 1, fn->nregs);
+    for (uint32_t i = 0; i < w.n; i++)
+        if (w.depth[fn->instrs[i].block])
+            ptx_instr_regs(fn, &fn->instrs[i], clear_defined, w.outside_loops);
     compute_bases(m, fn, w.base);
     place_forced(&w);
 

@@ -193,6 +193,43 @@ START_TEST(alias_model)
 }
 END_TEST
 
+/* One base plus disjoint constant offsets never alias: a variable, or a register defined
+ * once outside loops; a base register redefined in a loop may (its value changes). */
+START_TEST(disjoint_constant_offsets)
+{
+    ptx_module *m = pk_parse(HEADER
+        ".visible .entry k(.param .u64 a)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+        ".shared .align 4 .b8 tile[128];\n"
+        "ld.param.u64 %rd1, [a];\n"            /* 0 */
+        "cvta.to.global.u64 %rd2, %rd1;\n"     /* 1 */
+        "ld.shared.u32 %r1, [tile];\n"         /* 2 */
+        "st.shared.u32 [tile+4], %r1;\n"       /* 3: no pair */
+        "ld.global.u32 %r2, [%rd2];\n"         /* 4 */
+        "st.global.u32 [%rd2+4], %r2;\n"       /* 5: no pair */
+        "ld.global.v2.u32 {%r3, %r4}, [%rd2+8];\n"   /* 6 */
+        "st.global.u32 [%rd2+12], %r3;\n"      /* 7: overlaps bytes 12..15 of the load */
+        "mov.u32 %r5, 0;\n"                    /* 8 */
+        "L:\n"
+        "ld.global.u32 %r6, [%rd3];\n"         /* 9 */
+        "st.global.u32 [%rd3+4], %r6;\n"       /* 10: %rd3 changes per iteration: a pair */
+        "add.s64 %rd3, %rd3, 4;\n"             /* 11 */
+        "add.s32 %r5, %r5, 1;\n"               /* 12 */
+        "setp.lt.u32 %p1, %r5, 4;\n"           /* 13 */
+        "@%p1 bra L;\n"                        /* 14 */
+        "ret;\n}\n", "offsets.ptx");
+    const ptx_function *fn = ptx_find_function(m, "k");
+    ptx_regions *r = regions_of(m, fn, 0, false);
+    check_regions(fn, r, "offsets");
+    ck_assert_uint_eq(r->npairs, 2);
+    ck_assert_uint_eq(r->pairs[0].load, 6);
+    ck_assert_uint_eq(r->pairs[0].store, 7);
+    ck_assert_uint_eq(r->pairs[1].load, 9);
+    ck_assert_uint_eq(r->pairs[1].store, 10);
+    ptx_regions_free(r);
+    ptx_module_free(m);
+}
+END_TEST
+
 /* Atomics and barriers sit in regions of their own; warp-collectives end one; trap starts one
  * (spec S-4.5). A forced cut also stops the clobber search: the barrier separates the shared
  * load from the shared store. */
@@ -339,6 +376,7 @@ int main(void)
     tcase_add_test(tc, paper_fig3_one_clobber_cut_before_the_loop);
     tcase_add_test(tc, increment_in_place_is_cut_between_load_and_store);
     tcase_add_test(tc, alias_model);
+    tcase_add_test(tc, disjoint_constant_offsets);
     tcase_add_test(tc, forced_boundaries);
     tcase_add_test(tc, short_regions_respect_the_limit);
     tcase_add_test(tc, clobber_in_a_loop_is_cut_inside_the_loop);
