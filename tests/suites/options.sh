@@ -68,8 +68,8 @@ refused tm always off
 refused igpu maybe off
 # modes that are not built yet
 refused det dab "off, gpudet"
-refused igpu on off
 refused tm kilotm off
+# a malformed fault injection (--igpu is built: tests/suites/igpu.sh runs it)
 refused fault-inject "warp=3" off
 refused check "tsan" racecheck
 # (--trace is built: tests/suites/event_observers.sh runs it; --timing is built:
@@ -81,7 +81,7 @@ refused check "tsan" racecheck
 for combo in "--record=$LOGS/a.rec --replay=$LOGS/a.rec" "--record=$LOGS/a.rec --engine=compare" \
              "--replay=$LOGS/a.rec --det=gpudet" "--check=racecheck --det=gpudet" \
              "--watch=g_data --det=gpudet" "--record=$LOGS/a.rec --timing" \
-             "--replay=$LOGS/a.rec --timing"; do
+             "--replay=$LOGS/a.rec --timing" "--igpu=on --det=gpudet" "--igpu=on --timing"; do
     # shellcheck disable=SC2086
     out=$("$PTXSIM" run $combo -- $prog ran 2>&1); rc=$?
     [ "$rc" -eq 2 ] && ! grep -q '^ran' <<<"$out" && grep -q 'cannot be combined' <<<"$out" &&
