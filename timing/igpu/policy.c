@@ -39,6 +39,7 @@ typedef struct igpu_warp {
      * region lies further into it than the one before */
     uint64_t region_ops;       /* global memory operations since the region's entry */
     uint64_t replay_until;     /* no fault while region_ops is below this */
+    bool rewound;              /* the next boundary is the restart point crossed again */
 } igpu_warp;
 
 struct timing_igpu {
@@ -196,8 +197,12 @@ static void igpu_event(emu_mem_policy *self, emu_warp *w, emu_policy_event ev, u
         } else {
             drop_lanes(s, lanes);
             s->cks[s->ncks++] = (igpu_ck){ck, lanes};
-            s->region_ops = 0;   /* a new region: any of its operations may fault */
-            s->replay_until = 0;
+            if (s->rewound) {
+                s->rewound = false;   /* the same region again: replay_until holds */
+            } else {
+                s->region_ops = 0;    /* a new region: any of its operations may fault */
+                s->replay_until = 0;
+            }
             __atomic_fetch_add(&g->stats.boundaries, 1, __ATOMIC_RELAXED);
         }
     }
@@ -239,6 +244,7 @@ static void igpu_stopped(emu_mem_policy *self, emu_warp *w, int reason)
         /* back to the region entry, with the registers the lanes had there */
         s->pending = 0;
         s->region_ops = 0;
+        s->rewound = true;
         emu_warp_checkpoint_rewind(w, s->cks[s->pending_ck].ck);
         __atomic_fetch_add(&g->stats.restarts, 1, __ATOMIC_RELAXED);
     } else if (s && reason == EMU_STOP_EXIT) {
