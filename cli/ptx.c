@@ -1,6 +1,7 @@
-/* cli/ptx.c: `ptxsim ptx FILE.ptx [--dump] [--print] [--roundtrip] [--load]`: parse and check
- * a PTX file, and optionally load it the way a launch would, which reports every instruction
- * the emulator cannot execute and every declared size beyond the device's limits. */
+/* cli/ptx.c: `ptxsim ptx FILE.ptx [--dump] [--print] [--roundtrip] [--load] [--regions]`: parse
+ * and check a PTX file, and optionally load it the way a launch would, which reports every
+ * instruction the emulator cannot execute and every declared size beyond the device's limits,
+ * or report iGPU's idempotent regions of every function. */
 #include "cli/cli.h"
 #include "emulator/emu.h"
 #include "frontend/ptx.h"
@@ -75,22 +76,45 @@ static bool check_roundtrip(const ptx_module *m, const char *path)
     return same;
 }
 
+static bool print_regions(const ptx_module *m, const ptx_region_options *opt)
+{
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        const ptx_function *fn = &m->funcs[f];
+        if (fn->is_decl || fn->ninstrs == 0) continue;
+        char err[256];
+        ptx_regions *r = ptx_regions_compute(m, fn, opt, err, sizeof err);
+        if (!r) {
+            fprintf(stderr, "ptxsim ptx: %s\n", err);
+            return false;
+        }
+        ptx_regions_print(m, fn, r, stdout);
+        ptx_regions_free(r);
+    }
+    return true;
+}
+
 static void usage(FILE *out)
 {
-    fputs("usage: ptxsim ptx FILE.ptx [--dump] [--print] [--roundtrip] [--load]\n"
+    fputs("usage: ptxsim ptx FILE.ptx [--dump] [--print] [--roundtrip] [--load] [--regions]\n"
           "  Parses and checks a PTX module; exits 0 when it is valid.\n"
           "  --dump       list symbols, functions, basic blocks, successors and IPDOMs\n"
           "  --print      write the module back as PTX\n"
           "  --roundtrip  also check that the printed module parses to the same IR\n"
           "  --load       also load it into the emulator, as a launch would: reports the\n"
           "               instructions ptxsim cannot execute and the sizes ptxas would refuse\n"
-          "               (constant, shared, local and parameter space beyond the device's)\n", out);
+          "               (constant, shared, local and parameter space beyond the device's)\n"
+          "  --regions    iGPU's idempotent regions of each function: clobber antidependences,\n"
+          "               sparse and short boundaries with the reason of each cut, live-ins\n"
+          "  --igpu-short=N  the short sub-regions' instruction limit (default 32)\n"
+          "  --igpu-alias=restrict|conservative  whether distinct pointer parameters may alias\n"
+          "               (default restrict, as in the paper's example)\n", out);
 }
 
 int cli_ptx(int argc, char **argv)
 {
     const char *path = NULL;
-    bool dump = false, print = false, roundtrip = false, load = false;
+    bool dump = false, print = false, roundtrip = false, load = false, regions = false;
+    ptx_region_options ropt = {0};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--dump") == 0)
             dump = true;
@@ -100,6 +124,20 @@ int cli_ptx(int argc, char **argv)
             roundtrip = true;
         else if (strcmp(argv[i], "--load") == 0)
             load = true;
+        else if (strcmp(argv[i], "--regions") == 0)
+            regions = true;
+        else if (strncmp(argv[i], "--igpu-short=", 13) == 0) {
+            char *end;
+            unsigned long v = strtoul(argv[i] + 13, &end, 10);
+            if (*end || end == argv[i] + 13 || v < 1 || v > 100000) {
+                fprintf(stderr, "ptxsim ptx: --igpu-short takes an instruction count from 1 to 100000\n");
+                return 2;
+            }
+            ropt.short_limit = (uint32_t)v;
+        } else if (strcmp(argv[i], "--igpu-alias=restrict") == 0)
+            ropt.alias_conservative = false;
+        else if (strcmp(argv[i], "--igpu-alias=conservative") == 0)
+            ropt.alias_conservative = true;
         else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             usage(stdout);
             return 0;
@@ -134,6 +172,8 @@ int cli_ptx(int argc, char **argv)
         if (print)
             ptx_print(m, stdout);
         if (roundtrip && !check_roundtrip(m, path))
+            rc = 1;
+        if (regions && !print_regions(m, &ropt))
             rc = 1;
         if (load) {
             char err[4096];

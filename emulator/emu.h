@@ -508,9 +508,28 @@ bool emu_warp_checkpoint_in_frame(const emu_warp *w, const emu_warp_checkpoint *
  * entries from base on move up by one). Returns the index of the restarted lanes' entry. */
 uint32_t emu_warp_tx_abort(emu_warp *w, const emu_warp_checkpoint *ck, uint32_t lanes,
                            uint32_t base);
+/* Restart of the path the warp runs now (its top SIMT entry) when every one of its lanes
+ * crossed checkpoint ck together: their registers, local memory and carry flag go back to ck's
+ * and the path's pc to ck's pc, its mask and reconvergence point unchanged, so a branch taken
+ * since runs again for the same lanes and the path pops where it did. can_rewind says whether
+ * that holds (same frame depth, the path's lanes all in ck, ck's pc not the path's
+ * reconvergence point, a plain path not waiting at a barrier). */
+bool emu_warp_checkpoint_can_rewind(const emu_warp *w, const emu_warp_checkpoint *ck);
+void emu_warp_checkpoint_rewind(emu_warp *w, const emu_warp_checkpoint *ck);
 /* Sends lanes of the top frame to instruction pc in a SIMT entry of their own, typed kind,
  * reconverging where the top entry does (restart after a restartable fault). */
 void emu_warp_restart(emu_warp *w, uint32_t lanes, uint32_t pc, uint8_t kind);
+/* The lanes of the path the warp runs now (its top SIMT entry), exited lanes excluded. */
+uint32_t emu_warp_path_lanes(const emu_warp *w);
+/* iGPU: marks the region boundaries of function fn of mod: with boundary[i] != 0 the executors
+ * tell the memory policy (event EMU_PEV_REGION_BOUNDARY, the lanes about to run instruction i)
+ * before they run instruction i, with the warp's pc on i; boundary NULL clears the marks.
+ * Compiled code has no such hook: a launch with boundaries runs on the interpreter (its
+ * executor INTERP or STEP). False when fn is not a function of mod. */
+bool emu_module_set_region_boundaries(emu_module *mod, const ptx_function *fn,
+                                      const uint8_t *boundary);
+/* Whether some function of mod has region boundaries marked. */
+bool emu_module_has_region_boundaries(const emu_module *mod);
 
 /* Runs warp w for at most `budget` warp instructions, on the grid's executor.
  *

@@ -70,6 +70,7 @@ struct emu_module {
     uint64_t *var_addr;       /* module-scope .global/.const: device address, by symbol id */
     uint64_t *frame_off;      /* function-scope .local/.param: offset in the frame, by id */
     bool *is_input_param;     /* function parameters and return values, by symbol id */
+    bool region_boundaries;   /* emu_module_set_region_boundaries marked a function */
 };
 
 /* What a SIMT entry stands for. Normal entries are the divergence stack; KILO TM's

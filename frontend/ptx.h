@@ -433,6 +433,71 @@ ptx_tx_marker ptx_tx_marker_of(const ptx_module *m, const ptx_instr *in);
  * when begin is nested), or -1 (a function the load check refused, or out of memory). */
 int64_t ptx_tx_closing_commit(const ptx_module *m, const ptx_function *f, uint32_t begin);
 
+/* ---------------------------------------------------------------- idempotent regions (iGPU) */
+
+/* iGPU's region formation (Menon et al., ISCA 2012, and the spec's S-11.3): each kernel is cut
+ * into sparse idempotent regions (a cut breaks every memory clobber antidependence, placed
+ * where the least register state is live) and forced cuts around operations that must not run
+ * twice; sparse regions are cut further into short sub-regions of at most short_limit
+ * instructions on any path. A boundary sits before an instruction; the kernel entry is one. */
+typedef enum ptx_bnd_kind { PTX_BND_SHORT = 1, PTX_BND_SPARSE = 2 } ptx_bnd_kind;
+
+typedef enum ptx_cut_reason {
+    PTX_CUT_ENTRY,          /* the kernel's entry */
+    PTX_CUT_CLOBBER,        /* breaks memory clobber antidependences (pairs that name it) */
+    PTX_CUT_FORCED_BEFORE,  /* before an operation that must not be re-executed (forced_by) */
+    PTX_CUT_FORCED_AFTER,   /* after an atomic, barrier, fence, call or warp-collective */
+    PTX_CUT_LOOP,           /* short: a loop holding no boundary */
+    PTX_CUT_LENGTH          /* short: a path would exceed short_limit instructions */
+} ptx_cut_reason;
+
+typedef struct ptx_clobber_pair {
+    uint32_t load, store;   /* instruction indices: the load reads what the store may overwrite */
+    int32_t cut;            /* boundary that breaks it */
+    uint32_t ncandidates;   /* points on every load-to-store path where a cut would break it */
+} ptx_clobber_pair;
+
+typedef struct ptx_boundary {
+    uint32_t instr;         /* the boundary sits before this instruction */
+    uint8_t kind;           /* ptx_bnd_kind */
+    uint8_t reason;         /* ptx_cut_reason */
+    int32_t forced_by;      /* FORCED_*: the operation's instruction, else -1 */
+    uint32_t npairs;        /* CLOBBER: clobber pairs it breaks */
+    uint32_t loop_depth;
+    int32_t *live;          /* live-in registers, memory-backed kernel inputs excluded */
+    uint32_t nlive;
+    uint32_t live32;        /* their size in 32-bit units (a .b64 counts 2) */
+    uint32_t nfree;         /* memory-backed inputs live here (reloaded, never saved) */
+    int32_t *preserve;      /* live-ins the region writes: state preservation must keep a copy */
+    uint32_t npreserve;
+    uint32_t size;          /* static instructions in the region it starts (to the next
+                               boundary of its level or coarser) */
+} ptx_boundary;
+
+typedef struct ptx_regions {
+    ptx_boundary *bounds;   /* in instruction order */
+    uint32_t nbounds;
+    ptx_clobber_pair *pairs;
+    uint32_t npairs;
+    int32_t *bnd_before;    /* per instruction: the boundary before it, or -1 */
+    uint32_t short_limit;
+} ptx_regions;
+
+typedef struct ptx_region_options {
+    uint32_t short_limit;     /* 0: the paper's 32 */
+    bool alias_conservative;  /* distinct pointer parameters may alias (default: they do not,
+                                 as in the paper's example) */
+} ptx_region_options;
+
+/* NULL when memory runs out (err says so). */
+ptx_regions *ptx_regions_compute(const ptx_module *m, const ptx_function *fn,
+                                 const ptx_region_options *opt, char *err, size_t errlen);
+void ptx_regions_free(ptx_regions *r);
+/* The regions, boundaries, live-ins and the reason of every cut, readably. */
+void ptx_regions_print(const ptx_module *m, const ptx_function *fn, const ptx_regions *r,
+                       FILE *out);
+const char *ptx_cut_reason_name(ptx_cut_reason r);
+
 /* ---------------------------------------------------------------- fatbins */
 
 typedef enum ptx_fatbin_kind { PTX_FATBIN_PTX = 1, PTX_FATBIN_ELF = 2 } ptx_fatbin_kind;

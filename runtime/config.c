@@ -81,10 +81,14 @@ const rt_option rt_options[] = {
     {"tm-warps", "PTXSIM_TM_WARPS", "2", RT_OPT_UINT, NULL, NULL, NULL,
      "--tm=kilotm: warps per SM that may be inside a transaction at once (KILO TM's "
      "concurrency limit; 0 = unlimited)"},
-    {"igpu", "PTXSIM_IGPU", "off", RT_OPT_BOOL, NULL, "off", "on",
-     "idempotent-region restart of faulting warps (iGPU)"},
-    {"fault-inject", "PTXSIM_FAULT_INJECT", "off", RT_OPT_TEXT, NULL, "off", NULL,
-     "fault injection specification for iGPU restart"},
+    {"igpu", "PTXSIM_IGPU", "off", RT_OPT_BOOL, NULL, NULL, "on",
+     "idempotent-region restart of faulting warps (iGPU): kernels cut into idempotent regions, "
+     "a warp that takes a restartable fault runs again from its region's entry (on the "
+     "interpreter; not with --det, --tm, --timing, --record/--replay or the JIT)"},
+    {"fault-inject", "PTXSIM_FAULT_INJECT", "off", RT_OPT_TEXT, NULL, NULL, NULL,
+     "with --igpu=on: restartable faults injected at global memory operations: rate=P[,seed=N] "
+     "(each operation of a warp faults with probability P, at most 0.5, decided from the "
+     "warp's own history) or list=N[:N...] (the Nth operations of every warp, from 0)"},
     {"check", "PTXSIM_CHECK", "none", RT_OPT_LIST, "none|memcheck|racecheck|initcheck|synccheck",
      NULL, NULL,
      "correctness checks, a comma list, reported like compute-sanitizer's tools: memcheck "
@@ -265,6 +269,10 @@ bool rt_option_check(const rt_option *opt, const char *value, char *err, size_t 
         break;
     case RT_OPT_TEXT:
         ok = value[0] != 0;
+        if (ok && strcmp(opt->name, "fault-inject") == 0) {
+            timing_igpu_inject inj;
+            return timing_igpu_parse_inject(value, &inj, err, errlen);
+        }
         break;
     case RT_OPT_LIST:
         ok = list_ok(opt->choices, value);
@@ -392,6 +400,29 @@ bool rt_config_check_environment(char *err, size_t errlen)
         snprintf(err, errlen, "--%s cannot be combined with --det=%s: a deterministic run is "
                  "reproduced without a recording", recording ? "record" : "replay", detmode);
         return false;
+    }
+    /* iGPU restarts warps under its own policy, on the interpreter (compiled code reports no
+     * region boundaries); the mechanisms it does not compose with yet are refused. */
+    const char *igpu = getenv("PTXSIM_IGPU"), *inject = getenv("PTXSIM_FAULT_INJECT");
+    bool igpu_on = igpu && parse_bool(igpu, &on) && on;
+    if (inject && strcmp(inject, "off") != 0 && !igpu_on) {
+        snprintf(err, errlen, "--fault-inject=%s needs --igpu=on: the faults it injects are "
+                 "recovered by restarting idempotent regions", inject);
+        return false;
+    }
+    if (igpu_on) {
+        const char *with = getenv("PTXSIM_COMPARE_WITH");
+        const char *clash = detmode && strcmp(detmode, "off") != 0 ? "--det"
+                            : tm && strcmp(tm, "off") != 0 ? "--tm"
+                            : timing && parse_bool(timing, &on) && on ? "--timing"
+                            : recording ? "--record" : replaying ? "--replay"
+                            : engine && strcmp(engine, "jit") == 0 ? "--engine=jit"
+                            : with && strcmp(with, "jit") == 0 ? "--compare-with=jit" : NULL;
+        if (clash) {
+            snprintf(err, errlen, "--igpu=on cannot be combined with %s yet: iGPU restarts run "
+                     "on the interpreter under their own memory policy", clash);
+            return false;
+        }
     }
     /* The checks and the watchpoint observe memory through the launch's policy; GPUDet
      * installs its own. */

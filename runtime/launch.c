@@ -413,6 +413,18 @@ static void cap_residency(timing_engine_config *ec, const emu_grid *g, const rt_
            (unsigned long long)resident);
 }
 
+/* Ends a launch's iGPU policy, saying what it did (-v). */
+static void igpu_finish(timing_igpu *igpu, rt_kernel *k)
+{
+    if (!igpu)
+        return;
+    timing_igpu_stats st;
+    timing_igpu_end(igpu, &st);
+    rt_log(1, "%s: iGPU: %llu region boundaries crossed, %llu faults injected, %llu restarts",
+           rt_kernel_pretty(k), (unsigned long long)st.boundaries,
+           (unsigned long long)st.faults, (unsigned long long)st.restarts);
+}
+
 cudaError_t rt_launch_run(const rt_launch_desc *d)
 {
     rt_kernel *k = d->kernel;
@@ -453,6 +465,26 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
                                 "no device memory for the grid barrier");
         L.envreg[1] = (uint32_t)(workspace >> 32);
         L.envreg[2] = (uint32_t)workspace;
+    }
+    /* --igpu: the module's regions are formed once; the launch runs on the interpreter (compiled
+     * code reports no boundaries) under the restart policy */
+    timing_igpu *igpu = NULL;
+    if (rt_g.cfg.igpu) {
+        char why[256] = "out of host memory";
+        timing_igpu_inject inj;
+        bool ready =
+            (emu_module_has_region_boundaries(k->emu) ||
+             /* the runtime loaded the module: marking its boundaries is the runtime's to do */
+             timing_igpu_prepare((emu_module *)k->emu, why, sizeof why)) &&
+            timing_igpu_parse_inject(rt_g.cfg.fault_inject, &inj, why, sizeof why);
+        if (!ready || !(igpu = timing_igpu_begin(&inj, L.policy))) {
+            if (workspace)
+                emu_device_free(workspace);
+            return rt_api_error(cudaErrorMemoryAllocation, "kernel launch", "%s: --igpu: %s",
+                                rt_kernel_pretty(k), why);
+        }
+        L.policy = timing_igpu_policy(igpu);
+        L.executor = EMU_EXECUTOR_INTERP;
     }
     rt_log(1, "launch %s<<<(%u,%u,%u), (%u,%u,%u), %zu>>>%s", rt_kernel_pretty(k), grid.x,
            grid.y, grid.z, block.x, block.y, block.z, d->smem,
@@ -505,6 +537,7 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
     if (!g) {
         if (rt_g.check)
             timing_check_end(rt_g.check, stderr);
+        igpu_finish(igpu, k);
         if (workspace)
             emu_device_free(workspace);
         e = fault_error(fault.kind);
@@ -540,6 +573,7 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
                 rt_poison(internal);
             if (rt_g.check)
                 timing_check_end(rt_g.check, stderr);
+            igpu_finish(igpu, k);
             if (workspace)
                 emu_device_free(workspace);
             return internal != cudaSuccess ? cudaSuccess : cudaErrorLaunchFailure;
@@ -600,6 +634,7 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
     free(unfinished);
     if (rt_g.check)
         timing_check_end(rt_g.check, stderr);
+    igpu_finish(igpu, k);
     emu_grid_destroy(g);
     if (workspace)
         emu_device_free(workspace);

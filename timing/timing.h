@@ -221,6 +221,41 @@ emu_mem_policy *timing_watch_begin(timing_watch *w, const emu_launch *L, const c
  * sync errors, faults). */
 uint64_t timing_check_finish(timing_check *c, FILE *out, const char *json_path);
 
+/* ---------------------------------------------------------------- iGPU (timing/igpu/)
+ * --igpu=on: every function of a module cut into idempotent regions (ptx_regions, alias model
+ * conservative), the executor reporting each sparse boundary; a launch runs under the policy
+ * timing_igpu_begin returns, which keeps each lane's restart point and registers there and
+ * sends a path that takes a restartable fault (--fault-inject) back to its region entries,
+ * with nothing of the faulting instruction done. */
+enum { TIMING_IGPU_INJECT_OFF, TIMING_IGPU_INJECT_RATE, TIMING_IGPU_INJECT_LIST };
+#define TIMING_IGPU_LIST_MAX 16
+typedef struct timing_igpu_inject {
+    int mode;                            /* TIMING_IGPU_INJECT_* */
+    double rate;                         /* RATE: per global memory operation of a warp */
+    uint64_t seed;
+    uint64_t list[TIMING_IGPU_LIST_MAX]; /* LIST: the Nth global memory operations of every warp
+                                            (from 0, re-executed ones counted) fault once */
+    uint32_t nlist;
+} timing_igpu_inject;
+/* "off", "rate=P[,seed=N]" (0 < P <= 0.5) or "list=N[:N...]"; false with a message naming
+ * what is accepted. */
+bool timing_igpu_parse_inject(const char *spec, timing_igpu_inject *out, char *err,
+                              size_t errlen);
+/* Marks mod's sparse region boundaries (emu_module_set_region_boundaries); false with a reason
+ * (out of host memory). */
+bool timing_igpu_prepare(emu_module *mod, char *err, size_t errlen);
+typedef struct timing_igpu_stats {
+    uint64_t boundaries;   /* sparse boundaries crossed (restart points kept) */
+    uint64_t faults;       /* restartable faults injected */
+    uint64_t restarts;     /* paths sent back to their region entries */
+} timing_igpu_stats;
+typedef struct timing_igpu timing_igpu;
+/* NULL when out of memory; next is the policy the launch had. One launch at a time. */
+timing_igpu *timing_igpu_begin(const timing_igpu_inject *inj, emu_mem_policy *next);
+emu_mem_policy *timing_igpu_policy(timing_igpu *g);
+/* Frees g, after copying its counts to *out (unless NULL). */
+void timing_igpu_end(timing_igpu *g, timing_igpu_stats *out);
+
 /* ---------------------------------------------------------------- record and replay
  * (timing/replay/): --record=FILE logs the order of every launch's memory operations (any
  * --threads and --seed, determinism off); --replay=FILE runs each launch in that order on one

@@ -76,10 +76,12 @@ enum {
     EMU_UOP_BLOCK_START = 1u << 6,   /* first µop of a basic block */
     EMU_UOP_CONTRACTED = 1u << 7,    /* an add/sub executed as one fma with the mul that feeds
                                         it (see emu_fma_contraction) */
-    EMU_UOP_TIMED = 1u << 8          /* its result depends on when it runs relative to other
+    EMU_UOP_TIMED = 1u << 8,         /* its result depends on when it runs relative to other
                                         warps (atomics, fences, barriers, calls, volatile and
                                         ordered accesses, clock reads, waits): a cycle model's
                                         run-ahead stops before it (emu_warp_run_ahead) */
+    EMU_UOP_REGION_BOUNDARY = 1u << 9 /* an idempotent region starts here (iGPU): the executor
+                                        reports EMU_PEV_REGION_BOUNDARY before running it */
 };
 
 typedef struct emu_uop {

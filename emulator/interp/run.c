@@ -158,7 +158,13 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
             c.control = false;
             c.u = u;
             /* handlers that look at or rewrite the stack see their own pc on top */
-            if (u->flags & (EMU_UOP_CONTROL | EMU_UOP_MAY_STOP)) w->stack[w->sp - 1].pc = pc;
+            if (u->flags & (EMU_UOP_CONTROL | EMU_UOP_MAY_STOP | EMU_UOP_REGION_BOUNDARY))
+                w->stack[w->sp - 1].pc = pc;
+            if (__builtin_expect(u->flags & EMU_UOP_REGION_BOUNDARY, 0)) {
+                /* an idempotent region starts: the policy keeps where these lanes restart */
+                emu_mem_policy *pol = c.g->launch.policy;
+                if (pol->event) pol->event(pol, w, EMU_PEV_REGION_BOUNDARY, c.active & ~w->exited);
+            }
             emu_event *ev = NULL;
             if (events && (ev = next_event(w, sink))) {
                 ev->pc = pc;

@@ -167,3 +167,29 @@ void emu_warp_checkpoint_free(emu_warp_checkpoint *ck)
     free(ck->local);
     free(ck);
 }
+
+bool emu_warp_checkpoint_can_rewind(const emu_warp *w, const emu_warp_checkpoint *ck)
+{
+    if (!w->sp || ck->nframes != w->nframes || ck->nregs > w->regs_used) return false;
+    const emu_simt *top = &w->stack[w->sp - 1];
+    uint32_t lanes = top->mask & ~w->exited;
+    return lanes && (lanes & ck->lanes) == lanes && top->kind == EMU_SIMT_NORMAL &&
+           ck->pc != top->rpc && top->bar == 0 &&
+           w->stack[w->sp - 1].pc < w->frames[w->nframes - 1].f->fn->ninstrs;
+}
+
+void emu_warp_checkpoint_rewind(emu_warp *w, const emu_warp_checkpoint *ck)
+{
+    assert(emu_warp_checkpoint_can_rewind(w, ck));
+    emu_simt *top = &w->stack[w->sp - 1];
+    uint32_t lanes = top->mask & ~w->exited;
+    for (uint32_t f = 0; f < w->nframes; f++) restore_frame_regs(w, &w->frames[f], ck->regs, lanes);
+    if (ck->local && w->local)
+        for (uint32_t mk = lanes; mk; mk &= mk - 1) {
+            size_t off = (size_t)__builtin_ctz(mk) * ck->local_per_thread;
+            memcpy(w->local + off, ck->local + off, ck->local_per_thread);
+        }
+    w->cc = (w->cc & ~lanes) | (ck->cc & lanes);
+    top->pc = ck->pc;
+    w->restart_lanes &= ~lanes;
+}

@@ -473,3 +473,25 @@ bool emu_module_kernel_resources(const emu_module *mod, const ptx_function *kern
     out->local_per_thread = k->max_stack;
     return true;
 }
+
+bool emu_module_set_region_boundaries(emu_module *mod, const ptx_function *fn,
+                                      const uint8_t *boundary)
+{
+    if (!mod || !fn) return false;
+    for (uint32_t f = 0; f < mod->nfuncs; f++) {
+        emu_code *code = &mod->funcs[f].code;
+        if (mod->funcs[f].fn != fn || !code->uops) continue;
+        for (uint32_t i = 0; i < code->n; i++) {
+            if (boundary && boundary[i]) code->uops[i].flags |= EMU_UOP_REGION_BOUNDARY;
+            else code->uops[i].flags &= (uint16_t)~EMU_UOP_REGION_BOUNDARY;
+        }
+        if (boundary) mod->region_boundaries = true;
+        return true;
+    }
+    return false;
+}
+
+bool emu_module_has_region_boundaries(const emu_module *mod)
+{
+    return mod && mod->region_boundaries;
+}

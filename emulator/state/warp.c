@@ -559,6 +559,11 @@ bool emu_warp_exited(const emu_warp *w)
     return w->state == EMU_WS_EXITED;
 }
 
+uint32_t emu_warp_path_lanes(const emu_warp *w)
+{
+    return w->sp ? w->stack[w->sp - 1].mask & ~w->exited : 0;
+}
+
 uint32_t emu_warp_id(const emu_warp *w)
 {
     return w->id;

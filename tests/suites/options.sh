@@ -69,7 +69,7 @@ refused tm-warps many integer
 refused igpu maybe off
 # modes that are not built yet
 refused det dab "off, gpudet"
-refused igpu on off
+# a malformed fault injection (--igpu is built: tests/suites/igpu.sh runs it)
 refused fault-inject "warp=3" off
 refused check "tsan" racecheck
 # (--trace is built: tests/suites/event_observers.sh runs it; --timing is built:
@@ -83,7 +83,7 @@ for combo in "--record=$LOGS/a.rec --replay=$LOGS/a.rec" "--record=$LOGS/a.rec -
              "--watch=g_data --det=gpudet" "--record=$LOGS/a.rec --timing" \
              "--replay=$LOGS/a.rec --timing" "--tm=kilotm --timing" "--tm=kilotm --det=gpudet" \
              "--tm=kilotm --record=$LOGS/a.rec" "--tm=kilotm --check=racecheck" \
-             "--tm=kilotm --check=memcheck,initcheck"; do
+             "--tm=kilotm --check=memcheck,initcheck" "--igpu=on --det=gpudet" "--igpu=on --timing"; do
     # shellcheck disable=SC2086
     out=$("$PTXSIM" run $combo -- $prog ran 2>&1); rc=$?
     [ "$rc" -eq 2 ] && ! grep -q '^ran' <<<"$out" && grep -q 'cannot be combined' <<<"$out" &&

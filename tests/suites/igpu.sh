@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# igpu.sh: iGPU region formation through `ptxsim ptx FILE --regions`.
+#   - the paper's worked example (Menon et al., ISCA 2012, Figs. 3-4), hand-written as PTX in
+#     tests/ptx/igpu/fig3_matmul_accumulate.ptx: exactly one clobber antidependence (the load
+#     of C at source line 4 to the store at line 7), one sparse cut, placed before the loop at
+#     i = 0 (source line 5), with the 3 live-ins row, col and Cvalue (%r4 %r8 %f1), of which
+#     Cvalue alone needs a preserving copy (Fig. 4); the loop gets a short boundary;
+#   - --igpu-short=N changes the short sub-regions only, and bad values are refused (exit 2);
+#   - every nvcc sample module of tests/ptx/frontend gets a report (exit 0);
+#   - --igpu=on with --fault-inject: CUDA programs give the output of their plain run while
+#     faults are injected and recovered (restarts counted in -v's report), on 1, 2 and 4 host
+#     threads, with two seeds, with an exact list, and under --engine=compare; the
+#     combinations not built yet and malformed specifications are refused (exit 2).
+# Prints "PASS igpu/NAME" or "FAIL igpu/NAME: why".
+# Environment: B (build dir), NVCC, PTXSIM_CUDA_CACHE.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+B=${B:-build}
+PTXSIM=$B/bin/ptxsim
+FIG3=tests/ptx/igpu/fig3_matmul_accumulate.ptx
+
+out=$("$PTXSIM" ptx "$FIG3" --regions 2>&1); rc=$?
+expect() {   # NAME PATTERN: a line of the report matches PATTERN (grep -E)
+    if [ "$rc" -eq 0 ] && grep -Eq -- "$2" <<<"$out"; then
+        echo "PASS igpu/$1"
+    else
+        echo "FAIL igpu/$1: exit $rc, no line matching '$2' in: $out"
+    fi
+}
+expect fig3_one_clobber '^kernel MatrixMultiplyAccumulate: [0-9]+ instructions, 1 clobber antidependence, 2 sparse boundaries'
+expect fig3_clobber_is_C '^  clobber 1: load instr [0-9]+ \(line [0-9]+, source line 4: ld\.global\.f32\) -> store instr [0-9]+ \(line [0-9]+, source line 7: st\.global\.f32\); [0-9]+ candidate cut points; broken by boundary 2$'
+expect fig3_cut_before_loop '^  boundary 2: sparse before instr [0-9]+ \(line [0-9]+, source line 5: mov\.u32\)$'
+expect fig3_cut_reason '^    why: clobber antidependence, breaks clobber 1 at the least live state'
+expect fig3_three_live_ins '^    live-ins: 3 \(3 x 32-bit\): %r4 %r8 %f1; memory-backed inputs live: [0-9]+$'
+expect fig3_one_copy 'preserve \(live-in written in the region\): 1 %f1$'
+expect fig3_loop_short_boundary '^    why: loop without a boundary$'
+
+# a smaller short limit adds short boundaries only
+out16=$("$PTXSIM" ptx "$FIG3" --regions --igpu-short=8 2>&1); rc16=$?
+n32=$(grep -c '^  boundary .*: short' <<<"$out"); n8=$(grep -c '^  boundary .*: short' <<<"$out16")
+s32=$(grep -c '^  boundary .*: sparse' <<<"$out"); s8=$(grep -c '^  boundary .*: sparse' <<<"$out16")
+if [ "$rc16" -eq 0 ] && [ "$n8" -gt "$n32" ] && [ "$s8" -eq "$s32" ] && grep -q '(limit 8)' <<<"$out16"; then
+    echo "PASS igpu/short_limit"
+else
+    echo "FAIL igpu/short_limit: exit $rc16, short boundaries $n8 at 8 vs $n32 at 32, sparse $s8 vs $s32"
+fi
+for bad in 0 -3 x 12y; do
+    o=$("$PTXSIM" ptx "$FIG3" --regions "--igpu-short=$bad" 2>&1); r=$?
+    if [ "$r" -eq 2 ] && grep -q 'igpu-short takes' <<<"$o"; then
+        echo "PASS igpu/short_refused_$bad"
+    else
+        echo "FAIL igpu/short_refused_$bad: exit $r: $o"
+    fi
+done
+
+fails=0
+for f in tests/ptx/frontend/*.ptx; do
+    o=$("$PTXSIM" ptx "$f" --regions 2>&1) && grep -q '^  boundary 1: sparse before instr 0 ' <<<"$o" ||
+        { fails=$((fails + 1)); echo "  $f: $(head -c 300 <<<"$o")"; }
+done
+if [ "$fails" -eq 0 ]; then echo "PASS igpu/nvcc_samples"; else echo "FAIL igpu/nvcc_samples: $fails modules"; fi
+
+# ---------------------------------------------------------------- --igpu execution
+source tests/cuda_cache.sh
+export PTXSIM_CUDA_CACHE=${PTXSIM_CUDA_CACHE:-$B/cuda-cache}
+work=$B/test-logs/igpu
+mkdir -p "$work"
+for name in vector_add reduction matmul_tiled bitonic_sort scan histogram256; do
+    exe=$(cuda_test_build "tests/cuda/$name.cu" shared "$work/$name.build.log") ||
+        { echo "FAIL igpu/run_$name: nvcc failed: $(head -n 3 "$work/$name.build.log")"; continue; }
+    "$PTXSIM" run --threads=1 -- "$exe" >"$work/$name.plain" 2>&1
+    grep -E '^(PASS|FAIL)' "$work/$name.plain" >"$work/$name.want"
+    if ! grep -q '^PASS' "$work/$name.want" || grep -q '^FAIL' "$work/$name.want"; then
+        echo "FAIL igpu/run_$name: the plain run fails: $(head -c 300 "$work/$name.plain")"
+        continue
+    fi
+    faults=0
+    counts=()
+    for run in "1 rate=0.05,seed=1" "2 rate=0.05,seed=1" "4 rate=0.05,seed=1" "2 rate=0.1,seed=7" \
+               "4 rate=0.1,seed=7" "2 list=0:3:5" "compare rate=0.05,seed=3" \
+               "4s5 rate=0.05,seed=1"; do
+        set -- $run
+        opts="--threads=$1"
+        [ "$1" = compare ] && opts="--engine=compare --threads=2"
+        [ "$1" = 4s5 ] && opts="--threads=4 --seed=5"   # another schedule
+        tag="$name/$1/$2"
+        "$PTXSIM" run $opts --igpu=on "--fault-inject=$2" --verbose=1 -- "$exe" \
+            >"$work/run.out" 2>"$work/run.err"
+        rc=$?
+        n=$(grep -o '[0-9]* faults injected' "$work/run.err" | awk '{s += $1} END {print s + 0}')
+        r=$(grep -o '[0-9]* restarts' "$work/run.err" | awk '{s += $1} END {print s + 0}')
+        faults=$((faults + n))
+        counts+=("$n")
+        if [ "$rc" -eq 0 ] && diff -q <(grep -E '^(PASS|FAIL)' "$work/run.out") "$work/$name.want" >/dev/null &&
+            [ "$n" -eq "$r" ]; then
+            echo "PASS igpu/run_$tag ($n faults recovered)"
+        else
+            echo "FAIL igpu/run_$tag: exit $rc, $n faults, $r restarts, output: $(grep -E '^FAIL|ptxsim: [A-Z]' "$work/run.out" "$work/run.err" | head -n 5)"
+        fi
+    done
+    # the same faults on 1, 2 and 4 host threads and another schedule: injection follows each
+    # warp's own history (reduction's CAS loop runs as often as the schedule makes it, so its
+    # count may differ; its output may not)
+    if [ "$name" = reduction ]; then
+        :
+    elif [ "${counts[0]}" = "${counts[1]}" ] && [ "${counts[1]}" = "${counts[2]}" ] &&
+        [ "${counts[2]}" = "${counts[7]}" ] && [ "${counts[3]}" = "${counts[4]}" ]; then
+        echo "PASS igpu/same_faults_any_threads_$name (${counts[0]}, ${counts[3]})"
+    else
+        echo "FAIL igpu/same_faults_any_threads_$name: ${counts[*]}"
+    fi
+    # the injector did inject: the runs above are not vacuous
+    if [ "$faults" -gt 0 ]; then echo "PASS igpu/faults_injected_$name ($faults)"
+    else echo "FAIL igpu/faults_injected_$name: no fault was injected in any run"; fi
+done
+
+refused_run() {   # NAME OPTIONS...: ptxsim run refuses them before the program runs
+    local name=$1 o r
+    shift
+    o=$("$PTXSIM" run "$@" -- /bin/echo ran 2>&1); r=$?
+    if [ "$r" -eq 2 ] && ! grep -q '^ran' <<<"$o"; then echo "PASS igpu/refused_$name"
+    else echo "FAIL igpu/refused_$name: exit $r: $o"; fi
+}
+refused_run inject_without_igpu --fault-inject=rate=0.1
+refused_run with_gpudet --igpu=on --det=gpudet
+refused_run with_timing --igpu=on --timing=on
+refused_run with_jit --igpu=on --engine=jit
+refused_run rate_too_high --igpu=on --fault-inject=rate=0.9
+refused_run rate_zero --igpu=on --fault-inject=rate=0
+refused_run bad_list --igpu=on --fault-inject=list=1:x
+refused_run seed_without_rate --igpu=on --fault-inject=list=1,seed=3

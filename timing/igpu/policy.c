@@ -1,0 +1,318 @@
+/* policy.c: iGPU restart (Menon et al., ISCA 2012; spec igpu.md S-11.5, S-11.7) as a memory
+ * policy over the launch's own.
+ *
+ * Fidelity (the spec's S-11.1): L1, emulator-assisted restart. At every sparse boundary the
+ * executor reports (emu_module_set_region_boundaries), each lane that crosses it keeps its
+ * restart point and a copy of its registers (emu_warp_checkpoint: a superset of the live-ins
+ * the analysis lists, and of the lane's local memory); nothing is rewritten in the PTX (no
+ * state-preservation copies, L2). Global memory is never restored: re-execution relies on the
+ * regions' idempotence, which region formation guarantees under the conservative alias model
+ * (distinct pointer parameters may alias).
+ *
+ * A restartable fault (here an injected one: --fault-inject) is decided in program order when
+ * the warp's global memory operation reaches the policy, before any lane performs it; the
+ * faulting path (the top SIMT entry's lanes) goes back to each lane's region entry and runs
+ * again. Barriers, atomics, fences and calls sit between forced boundaries, so no restart runs
+ * one twice. The decision depends only on the warp's own history (its CTA, its index, how many
+ * global memory operations it has issued, re-executed ones included), so a run is the same on
+ * any number of host threads and with any seed. */
+#include "timing/timing.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct igpu_ck {
+    emu_warp_checkpoint *ck;
+    uint32_t lanes;            /* lanes whose restart point it still is */
+} igpu_ck;
+
+typedef struct igpu_warp {
+    igpu_ck cks[EMU_WARP_SIZE];
+    uint32_t ncks;
+    uint64_t mem_ops;          /* global memory operations issued (re-executions included) */
+    uint32_t pending;          /* a fault waits for the warp to stop: restart from cks[pending_ck] */
+    uint32_t pending_ck;
+    /* forward progress: a restarted region runs fault-free up to the point of its last fault
+     * (a page brought in stays resident while the region re-executes), so each fault in a
+     * region lies further into it than the one before */
+    uint64_t region_ops;       /* global memory operations since the region's entry */
+    uint64_t replay_until;     /* no fault while region_ops is below this */
+    bool rewound;              /* the next boundary is the restart point crossed again */
+} igpu_warp;
+
+struct timing_igpu {
+    emu_mem_policy policy;
+    timing_igpu_inject inj;
+    pthread_mutex_t lock;      /* states[] and stats */
+    igpu_warp **states;
+    size_t nstates, cap;
+    timing_igpu_stats stats;
+    char oom[160];
+};
+
+/* ---------------------------------------------------------------- injection */
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= UINT64_C(0xbf58476d1ce4e5b9);
+    x ^= x >> 27;
+    x *= UINT64_C(0x94d049bb133111eb);
+    return x ^ (x >> 31);
+}
+
+static bool inject_here(const timing_igpu *g, const emu_warp *w, const igpu_warp *s,
+                        const emu_mem_op *op)
+{
+    if (s->region_ops < s->replay_until) return false;
+    uint64_t n = s->mem_ops;
+    switch (g->inj.mode) {
+    case TIMING_IGPU_INJECT_RATE: {
+        uint64_t h = mix64(g->inj.seed ^ mix64(emu_warp_cta_linear(w) * 0x9e3779b97f4a7c15ull ^
+                                               ((uint64_t)emu_warp_id(w) << 40) ^ n));
+        return (double)(h >> 11) * (1.0 / 9007199254740992.0) < g->inj.rate;
+    }
+    case TIMING_IGPU_INJECT_LIST:
+        for (uint32_t k = 0; k < g->inj.nlist; k++)
+            if (g->inj.list[k] == n) return true;
+        return false;
+    default:
+        return false;
+    }
+}
+
+bool timing_igpu_parse_inject(const char *spec, timing_igpu_inject *out, char *err,
+                              size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (!spec || !spec[0] || strcmp(spec, "off") == 0) return true;
+    char buf[256];
+    if (strlen(spec) >= sizeof buf) goto bad;
+    strcpy(buf, spec);
+    bool have_seed = false;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        if (!eq) goto bad;
+        *eq = 0;
+        const char *v = eq + 1;
+        char *end;
+        if (strcmp(tok, "rate") == 0 && out->mode == TIMING_IGPU_INJECT_OFF) {
+            out->rate = strtod(v, &end);
+            if (end == v || *end || !(out->rate > 0) || out->rate > 0.5) goto bad;
+            out->mode = TIMING_IGPU_INJECT_RATE;
+        } else if (strcmp(tok, "seed") == 0 && !have_seed) {
+            out->seed = strtoull(v, &end, 10);
+            if (end == v || *end || v[0] == '-') goto bad;
+            have_seed = true;
+        } else if (strcmp(tok, "list") == 0 && out->mode == TIMING_IGPU_INJECT_OFF) {
+            for (const char *p = v;;) {
+                if (out->nlist == TIMING_IGPU_LIST_MAX || *p < '0' || *p > '9') goto bad;
+                out->list[out->nlist++] = strtoull(p, &end, 10);
+                if (!*end) break;
+                if (*end != ':') goto bad;
+                p = end + 1;
+            }
+            out->mode = TIMING_IGPU_INJECT_LIST;
+        } else {
+            goto bad;
+        }
+    }
+    if (out->mode == TIMING_IGPU_INJECT_OFF || (have_seed && out->mode != TIMING_IGPU_INJECT_RATE))
+        goto bad;
+    return true;
+bad:
+    snprintf(err, errlen, "not a valid fault injection (accepted: off, rate=P[,seed=N] with "
+             "0 < P <= 0.5 per global memory operation of a warp, list=N[:N...] (the Nth "
+             "global memory operations of every warp, from 0, at most %d))",
+             TIMING_IGPU_LIST_MAX);
+    memset(out, 0, sizeof *out);
+    return false;
+}
+
+/* ---------------------------------------------------------------- per-warp state */
+
+static igpu_warp *warp_state(timing_igpu *g, emu_warp *w)
+{
+    igpu_warp *s = emu_warp_user(w, EMU_POLICY_RESTART);
+    if (s) return s;
+    s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    pthread_mutex_lock(&g->lock);
+    if (g->nstates == g->cap) {
+        size_t cap = g->cap ? g->cap * 2 : 256;
+        igpu_warp **v = realloc(g->states, cap * sizeof *v);
+        if (!v) {
+            pthread_mutex_unlock(&g->lock);
+            free(s);
+            return NULL;
+        }
+        g->states = v;
+        g->cap = cap;
+    }
+    g->states[g->nstates++] = s;
+    pthread_mutex_unlock(&g->lock);
+    emu_warp_set_user(w, EMU_POLICY_RESTART, s);
+    return s;
+}
+
+static void drop_lanes(igpu_warp *s, uint32_t lanes)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < s->ncks; i++) {
+        s->cks[i].lanes &= ~lanes;
+        if (s->cks[i].lanes) s->cks[k++] = s->cks[i];
+        else emu_warp_checkpoint_free(s->cks[i].ck);
+    }
+    s->ncks = k;
+}
+
+static void free_state(igpu_warp *s)
+{
+    drop_lanes(s, ~0u);
+}
+
+/* The one restart point of every lane of the path the warp runs now, if it can go back there. */
+static int32_t rewind_point(const emu_warp *w, const igpu_warp *s)
+{
+    uint32_t path = emu_warp_path_lanes(w);
+    for (uint32_t i = 0; i < s->ncks; i++)
+        if ((s->cks[i].lanes & path) == path && emu_warp_checkpoint_can_rewind(w, s->cks[i].ck))
+            return (int32_t)i;
+    return -1;
+}
+
+/* ---------------------------------------------------------------- the policy */
+
+static void igpu_event(emu_mem_policy *self, emu_warp *w, emu_policy_event ev, uint32_t lanes)
+{
+    timing_igpu *g = self->state;
+    if (ev == EMU_PEV_REGION_BOUNDARY && lanes) {
+        igpu_warp *s = warp_state(g, w);
+        emu_warp_checkpoint *ck = s ? emu_warp_checkpoint_take(w, lanes) : NULL;
+        if (!ck) {
+            emu_warp_abort(w, EMU_FAULT_OUT_OF_RESOURCES,
+                           "out of host memory keeping an iGPU restart point");
+        } else {
+            drop_lanes(s, lanes);
+            s->cks[s->ncks++] = (igpu_ck){ck, lanes};
+            if (s->rewound) {
+                s->rewound = false;   /* the same region again: replay_until holds */
+            } else {
+                s->region_ops = 0;    /* a new region: any of its operations may fault */
+                s->replay_until = 0;
+            }
+            __atomic_fetch_add(&g->stats.boundaries, 1, __ATOMIC_RELAXED);
+        }
+    }
+    if (self->next && self->next->event) self->next->event(self->next, w, ev, lanes);
+}
+
+static emu_mem_outcome igpu_access(emu_mem_policy *self, emu_warp *w, emu_mem_op *op)
+{
+    timing_igpu *g = self->state;
+    if (op->space == PTX_SPACE_GLOBAL && op->kind != EMU_MEM_CALL && op->mask &&
+        g->inj.mode != TIMING_IGPU_INJECT_OFF) {
+        igpu_warp *s = warp_state(g, w);
+        if (s) {
+            bool fault = inject_here(g, w, s, op);
+            s->mem_ops++;
+            s->region_ops++;
+            /* the faulting path restarts as a whole from its one restart point; a path whose
+             * lanes crossed their last boundaries apart (they merged since) would need the
+             * spec's restart lists (S-11.5): no fault is injected there */
+            int32_t at = fault ? rewind_point(w, s) : -1;
+            if (at >= 0) {
+                s->pending = 1;
+                s->pending_ck = (uint32_t)at;
+                s->replay_until = s->region_ops;
+                op->restart_lanes = emu_warp_path_lanes(w);
+                __atomic_fetch_add(&g->stats.faults, 1, __ATOMIC_RELAXED);
+                return EMU_MEM_RESTART;
+            }
+        }
+    }
+    return emu_policy_forward(self, w, op);
+}
+
+static void igpu_stopped(emu_mem_policy *self, emu_warp *w, int reason)
+{
+    timing_igpu *g = self->state;
+    igpu_warp *s = emu_warp_user(w, EMU_POLICY_RESTART);
+    if (s && reason == EMU_STOP_RESTART && s->pending) {
+        /* back to the region entry, with the registers the lanes had there */
+        s->pending = 0;
+        s->region_ops = 0;
+        s->rewound = true;
+        emu_warp_checkpoint_rewind(w, s->cks[s->pending_ck].ck);
+        __atomic_fetch_add(&g->stats.restarts, 1, __ATOMIC_RELAXED);
+    } else if (s && reason == EMU_STOP_EXIT) {
+        free_state(s);
+    }
+    if (self->next && self->next->warp_stopped) self->next->warp_stopped(self->next, w, reason);
+}
+
+timing_igpu *timing_igpu_begin(const timing_igpu_inject *inj, emu_mem_policy *next)
+{
+    timing_igpu *g = calloc(1, sizeof *g);
+    if (!g) return NULL;
+    if (inj) g->inj = *inj;
+    pthread_mutex_init(&g->lock, NULL);
+    g->policy = (emu_mem_policy){
+        .name = "igpu",
+        .wants = next ? (next->wants & EMU_POLICY_SPACES) : 0,
+        .access = igpu_access,
+        .event = igpu_event,
+        .barrier = NULL,
+        .observe = NULL,
+        .warp_stopped = igpu_stopped,
+        .next = next,
+        .state = g,
+    };
+    return g;
+}
+
+emu_mem_policy *timing_igpu_policy(timing_igpu *g)
+{
+    return &g->policy;
+}
+
+void timing_igpu_end(timing_igpu *g, timing_igpu_stats *out)
+{
+    if (!g) return;
+    if (out) *out = g->stats;
+    for (size_t i = 0; i < g->nstates; i++) {
+        free_state(g->states[i]);
+        free(g->states[i]);
+    }
+    free(g->states);
+    pthread_mutex_destroy(&g->lock);
+    free(g);
+}
+
+/* ---------------------------------------------------------------- region boundaries */
+
+bool timing_igpu_prepare(emu_module *mod, char *err, size_t errlen)
+{
+    const ptx_module *m = emu_module_ptx(mod);
+    ptx_region_options opt = {0, true};   /* pointer parameters may alias: restarts must be right */
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        const ptx_function *fn = &m->funcs[f];
+        if (fn->is_decl || !fn->ninstrs) continue;
+        ptx_regions *r = ptx_regions_compute(m, fn, &opt, err, errlen);
+        if (!r) return false;
+        uint8_t *sparse = calloc(fn->ninstrs, 1);
+        if (!sparse) {
+            ptx_regions_free(r);
+            snprintf(err, errlen, "out of host memory marking the regions of %s", fn->name);
+            return false;
+        }
+        for (uint32_t b = 0; b < r->nbounds; b++)
+            if (r->bounds[b].kind == PTX_BND_SPARSE) sparse[r->bounds[b].instr] = 1;
+        emu_module_set_region_boundaries(mod, fn, sparse);
+        free(sparse);
+        ptx_regions_free(r);
+    }
+    return true;
+}
