@@ -198,7 +198,7 @@ typedef enum emu_mem_outcome {
                             EMU_STOP_MEMORDER) and executes it again when next run */
     EMU_MEM_RESTART      /* not performed: op->restart_lanes take a restartable fault; the warp
                             stops (EMU_STOP_RESTART) for the policy to restore them from a
-                            checkpoint (emu_warp_restart) */
+                            checkpoint (emu_warp_checkpoint_rewind, emu_warp_tx_retry) */
 } emu_mem_outcome;
 
 /* Events of a warp that policies may act on besides memory operations. */
@@ -428,7 +428,7 @@ typedef enum emu_stop {
     EMU_STOP_EXIT,       /* every thread of the warp has exited */
     EMU_STOP_FAULT,      /* a fault; emu_grid_fault has it */
     EMU_STOP_RESTART     /* the memory policy answered EMU_MEM_RESTART: lanes wait for it to
-                            restore them (emu_warp_checkpoint_restore / emu_warp_restart) */
+                            restore them (emu_warp_checkpoint_rewind, emu_warp_tx_retry) */
 } emu_stop;
 
 /* Validates the launch (block size, shared memory, parameter size) and prepares the grid. */
@@ -481,12 +481,11 @@ void emu_warp_set_user(emu_warp *w, emu_policy_level level, void *p);
 
 /* Checkpoints (iGPU regions, KILO TM transactions): a copy of the registers of every frame and
  * the local memory of the lanes `lanes`, with the warp's position (frame depth, pc, SIMT entry
- * of those lanes, carry flag, instruction count). Restoring puts those lanes' registers and local
- * memory back and sends them to the checkpointed pc in a SIMT entry of their own (EMU_SIMT_RETRY),
- * leaving the warp's other lanes where they are. NULL when memory runs out. */
+ * of those lanes, carry flag, instruction count); iGPU rewinds a path to one
+ * (emu_warp_checkpoint_rewind) and KILO TM retries a transaction's lanes from one
+ * (emu_warp_tx_retry, emu_warp_tx_abort). NULL when memory runs out. */
 typedef struct emu_warp_checkpoint emu_warp_checkpoint;
 emu_warp_checkpoint *emu_warp_checkpoint_take(const emu_warp *w, uint32_t lanes);
-void emu_warp_checkpoint_restore(emu_warp *w, const emu_warp_checkpoint *ck, uint32_t lanes);
 void emu_warp_checkpoint_free(emu_warp_checkpoint *ck);
 /* KILO TM's retry: restores the lanes `lanes` of ck (registers and local memory) and sends them
  * back to the checkpointed pc in a transaction entry (EMU_SIMT_TX) pushed on top of the stack
@@ -516,9 +515,6 @@ uint32_t emu_warp_tx_abort(emu_warp *w, const emu_warp_checkpoint *ck, uint32_t 
  * reconvergence point, a plain path not waiting at a barrier). */
 bool emu_warp_checkpoint_can_rewind(const emu_warp *w, const emu_warp_checkpoint *ck);
 void emu_warp_checkpoint_rewind(emu_warp *w, const emu_warp_checkpoint *ck);
-/* Sends lanes of the top frame to instruction pc in a SIMT entry of their own, typed kind,
- * reconverging where the top entry does (restart after a restartable fault). */
-void emu_warp_restart(emu_warp *w, uint32_t lanes, uint32_t pc, uint8_t kind);
 /* The lanes of the path the warp runs now (its top SIMT entry), exited lanes excluded. */
 uint32_t emu_warp_path_lanes(const emu_warp *w);
 /* iGPU: marks the region boundaries of function fn of mod: with boundary[i] != 0 the executors

@@ -80,23 +80,6 @@ static void restore_frame_regs(emu_warp *w, const emu_frame *fr, const uint64_t 
     }
 }
 
-void emu_warp_checkpoint_restore(emu_warp *w, const emu_warp_checkpoint *ck, uint32_t lanes)
-{
-    lanes &= ck->lanes & ~w->exited;
-    if (!lanes) return;
-    /* a region or transaction begins and ends in one frame: the checkpoint's frames are the
-     * warp's frames */
-    assert(ck->nframes == w->nframes && ck->nregs <= w->regs_used);
-    for (uint32_t f = 0; f < w->nframes; f++) restore_frame_regs(w, &w->frames[f], ck->regs, lanes);
-    if (ck->local && w->local)
-        for (uint32_t mk = lanes; mk; mk &= mk - 1) {
-            size_t off = (size_t)__builtin_ctz(mk) * ck->local_per_thread;
-            memcpy(w->local + off, ck->local + off, ck->local_per_thread);
-        }
-    w->cc = (w->cc & ~lanes) | (ck->cc & lanes);
-    emu_warp_restart(w, lanes, ck->pc, EMU_SIMT_RETRY);
-}
-
 /* Puts back the registers, local memory and carry flags of lanes (of ck's, not exited). */
 static uint32_t restore_lanes(emu_warp *w, const emu_warp_checkpoint *ck, uint32_t lanes)
 {

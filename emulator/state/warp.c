@@ -605,17 +605,3 @@ void emu_warp_set_user(emu_warp *w, emu_policy_level level, void *p)
     assert((unsigned)level < EMU_POLICY_LEVELS);
     w->user[level] = p;
 }
-
-void emu_warp_restart(emu_warp *w, uint32_t lanes, uint32_t pc, uint8_t kind)
-{
-    const emu_frame *fr = &w->frames[w->nframes - 1];
-    assert(w->sp > fr->stack_base && pc < fr->f->fn->ninstrs);
-    lanes &= ~w->exited;
-    if (!lanes) return;
-    uint32_t rpc = w->stack[w->sp - 1].rpc;
-    for (uint32_t i = fr->stack_base; i < w->sp; i++) w->stack[i].mask &= ~lanes;
-    emu_simt_push(w, pc, rpc, lanes);
-    w->stack[w->sp - 1].kind = kind;
-    w->restart_lanes &= ~lanes;
-    if (w->state == EMU_WS_BARRIER) w->state = EMU_WS_READY;
-}
