@@ -15,7 +15,7 @@
 // warp spinning while the winner waits at the reconvergence point. Two locks are taken in
 // index order, and a thread that gets the first but not the second gives the first back, so
 // lanes of one warp that need overlapping pairs cannot hold each other up forever.
-// Builds print their variant through sync_name().
+// Builds print their variant through sync_name(). The lock builds need sm_70 (nanosleep).
 #pragma once
 
 #include <cstdarg>
@@ -64,17 +64,24 @@ __device__ __forceinline__ void critical(unsigned *locks, unsigned a, unsigned b
         a = b;
         b = t;
     }
-    bool done = false;
+    int done = 0;
     while (!done) {
         if (lock_try(&locks[a])) {
             if (a == b || lock_try(&locks[b])) {
                 __threadfence();   // no load of the section moves above the acquire
                 body();
                 if (a != b) lock_release(&locks[b]);
-                done = true;
+                done = 1;
             }
             lock_release(&locks[a]);
         }
+        // Both paths meet here before the loop test: without this the compiler threads the
+        // winner's `done = 1` straight to the loop exit, the lanes' reconvergence point becomes
+        // the exit, and the losers spin while the winner waits (Example 1 again).
+        asm volatile("" : "+r"(done));
+        // back off: on a GPU it leaves the memory system to the holder; in ptxsim nanosleep
+        // ends the warp's turn, so waiters do not spin through their whole time slice
+        if (!done) __nanosleep(64);
     }
 #endif
 }
