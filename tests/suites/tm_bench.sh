@@ -27,7 +27,7 @@ programs=("ht_h ht high" "ht_l ht low" "atm atm" "cl cl" "bh bh" "cc cc" "ap ap"
 declare -A exe
 for s in tm fgl gl; do
     for b in ht atm cl bh cc ap; do
-        S=$(tr a-z A-Z <<<"$s")
+        S=${s^^}
         exe[$b.$s]=$(cuda_cache_build "tm_bench_$b.$s" "$LOGS/build.$b.$s.log" \
             "-cudart shared -Wno-deprecated-gpu-targets -Iinclude -DSYNC_$S bench/tm/$b.cu" \
             "bench/tm/$b.cu" bench/tm/sync.cuh include/ptxsim/kilotm.h) ||
