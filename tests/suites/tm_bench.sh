@@ -3,7 +3,8 @@
 # built three ways from its one source (-DSYNC_TM transactions, -DSYNC_FGL fine-grained locks,
 # -DSYNC_GL one global lock; bench/tm/sync.cuh), give their CPU reference's result:
 # - the transactional builds under --tm=kilotm for --threads=1,2,4 x seeds 0 and 5, and once
-#   under --engine=compare;
+#   each under --engine=compare, with no concurrency limit (--tm-warps=0, the paper's Table 2
+#   setting) and with one transactional warp per SM on the JIT;
 # - the lock builds under --tm=kilotm and without it, over the same thread counts and seeds
 #   (each pair of thread count and seed once, half with --tm and half without: the locks do
 #   not depend on the TM model, and the runs stay cheap).
@@ -65,4 +66,6 @@ for p in "${programs[@]}"; do
         done
     done
     run "$name.tm.compare" "$b" tm "$arg" --tm=kilotm --engine=compare --threads=2
+    run "$name.tm.unlimited.threads4" "$b" tm "$arg" --tm=kilotm --tm-warps=0 --threads=4 --seed=3
+    run "$name.tm.one_warp.jit.threads2" "$b" tm "$arg" --tm=kilotm --tm-warps=1 --engine=jit --threads=2 --seed=7
 done
