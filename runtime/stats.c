@@ -7,6 +7,7 @@
  *    "run":    {"gpu", "engine", "det", "threads", "seed", "quantum", "timing"},
  *    "total":  {counters summed over every kernel},
  *    "kernels": [{"name", counters..., "host_seconds"}],
+ *    "kilotm": {KILO TM's transactions, the paper's Table 2 columns; only with --tm=kilotm},
  *    "host_seconds": wall time spent in kernels}
  * Everything under "total" is a simulation result (deterministic under --det=gpudet); host
  * time lives outside it, so a consumer can take every number under "total" as a statistic.
@@ -95,6 +96,34 @@ static void json_counters(FILE *out, uint64_t launches, uint64_t ctas, uint64_t 
             (unsigned long long)s->bta_releases, (unsigned long long)s->dwp_launches);
 }
 
+/* KILO TM's statistics over the whole run (every kernel), as the paper's Table 2 gives them:
+ * transactions committed and aborted, aborts per committed transaction (mean, and the most one
+ * transaction took), the committed read- and write-sets in 32-bit words (mean, max), and the
+ * most transactions in flight at once (in the GPU and in one SM: these depend on the schedule).
+ * Nothing when --tm is off. */
+static void json_kilotm(FILE *out)
+{
+    emu_mem_policy *tm = timing_kilotm_find(rt_g.policy);
+    if (!tm)
+        return;
+    timing_kilotm_stats t;
+    timing_kilotm_get_stats(tm, &t);
+    double c = t.committed ? (double)t.committed : 1.0;
+    fprintf(out, "  \"kilotm\": {\"tm_warps\": %u, \"committed\": %llu, \"aborted\": %llu, "
+                 "\"aborted_inside\": %llu, \"warp_commits\": %llu, \"begin_deferrals\": %llu,\n"
+                 "    \"aborts_per_tx\": {\"mean\": %.6f, \"max\": %llu},\n"
+                 "    \"read_set_words\": {\"mean\": %.6f, \"max\": %llu},\n"
+                 "    \"write_set_words\": {\"mean\": %.6f, \"max\": %llu},\n"
+                 "    \"max_concurrent_tx\": %llu, \"max_concurrent_tx_per_sm\": %llu},\n",
+            rt_g.cfg.tm_warps, (unsigned long long)t.committed, (unsigned long long)t.aborted,
+            (unsigned long long)t.early_aborts, (unsigned long long)t.commit_steps,
+            (unsigned long long)t.begin_stalls, (double)t.aborted / c,
+            (unsigned long long)t.max_aborts, (double)t.committed_read_words / c,
+            (unsigned long long)t.max_read_words, (double)t.committed_write_words / c,
+            (unsigned long long)t.max_write_words, (unsigned long long)t.max_concurrent,
+            (unsigned long long)t.max_concurrent_sm);
+}
+
 static void report_json(FILE *out, rt_kernel *const *ks, size_t n)
 {
     const rt_config *c = &rt_g.cfg;
@@ -131,7 +160,9 @@ static void report_json(FILE *out, rt_kernel *const *ks, size_t n)
     }
     fprintf(out, "%s],\n  \"total\": {\n", first ? "" : "\n  ");
     json_counters(out, launches, ctas, threads, &total, "    ");
-    fprintf(out, "\n  },\n  \"host_seconds\": %.6f\n}\n", seconds);
+    fprintf(out, "\n  },\n");
+    json_kilotm(out);
+    fprintf(out, "  \"host_seconds\": %.6f\n}\n", seconds);
 }
 
 static void report_table(FILE *out, rt_kernel *const *ks, size_t n)
@@ -177,6 +208,15 @@ static void report_table(FILE *out, rt_kernel *const *ks, size_t n)
                 (unsigned long long)t.early_aborts, (unsigned long long)t.commit_steps, tx ? (double)t.read_words / (double)tx : 0.0,
                 tx ? (double)t.write_words / (double)tx : 0.0,
                 (unsigned long long)t.begin_stalls, rt_g.cfg.tm_warps);
+        fprintf(out, "kilotm: committed transactions: at most %llu aborts each; read-set "
+                "%.2f words (max %llu), write-set %.2f words (max %llu); at most %llu "
+                "transactions at once (%llu in one SM)\n",
+                (unsigned long long)t.max_aborts,
+                t.committed ? (double)t.committed_read_words / (double)t.committed : 0.0,
+                (unsigned long long)t.max_read_words,
+                t.committed ? (double)t.committed_write_words / (double)t.committed : 0.0,
+                (unsigned long long)t.max_write_words, (unsigned long long)t.max_concurrent,
+                (unsigned long long)t.max_concurrent_sm);
     }
 }
 

@@ -171,6 +171,12 @@ typedef struct timing_kilotm_stats {
     uint64_t commit_steps;           /* warp commits (each resolves its lanes together) */
     uint64_t read_words, write_words;   /* words of the read/write-sets at validation */
     uint64_t begin_stalls;           /* tx_begins deferred by the concurrency limit */
+    /* the paper's Table 2 columns: */
+    uint64_t max_aborts;             /* aborts of one transaction before it committed */
+    uint64_t committed_read_words, committed_write_words;   /* sets of the committed attempts */
+    uint64_t max_read_words, max_write_words;               /* the largest of those */
+    uint64_t max_concurrent;         /* lanes inside a transaction at once, in the GPU */
+    uint64_t max_concurrent_sm;      /* the same in one SM */
 } timing_kilotm_stats;
 /* warps_per_sm: transactional warps one SM may hold (0 = unlimited); sm_count: SMs of the
  * modelled GPU. NULL when out of memory. */

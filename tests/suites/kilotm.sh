@@ -12,7 +12,9 @@
 # - every tests/ptx/tm/bad_*.ptx is refused by `ptxsim ptx --load` with an error naming the PTX
 #   line its first line gives, ok.ptx loads; a CUDA program with a barrier inside a transaction
 #   gets cudaErrorInvalidPtx and the PTX line;
-# - --tm=kilotm with --timing or --det=gpudet is refused (exit 2) with a reason.
+# - --tm=kilotm with --timing or --det=gpudet is refused (exit 2) with a reason;
+# - the --stats JSON's "kilotm" member (the paper's Table 2 columns) holds the exact values of
+#   one-warp kernels (tests/suites/kilotm/stats_exact.cu), at 1 and 4 host threads.
 # Prints "PASS kilotm/NAME" or "FAIL kilotm/NAME: why".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -81,6 +83,38 @@ if [ "${early:-0}" -gt 0 ] && grep -q '^PASS opacity_consistent_reads' "$LOGS/st
     pass opacity_aborts_inside
 else
     fail opacity_aborts_inside "no abort inside a transaction, or the pair was seen torn: $(grep -m1 -E '^FAIL|^kilotm' "$LOGS/stats1.out" "$LOGS/stats1.err")"
+fi
+
+# the Table 2 statistics in the --stats JSON, on one-warp kernels whose values are known exactly
+# (tests/suites/kilotm/stats_exact.cu says why each value is what it is)
+exact=$(cuda_cache_build stats_exact.shared "$LOGS/exact.build.log" \
+        "-cudart shared -Wno-deprecated-gpu-targets -Iinclude tests/suites/kilotm/stats_exact.cu" \
+        tests/suites/kilotm/stats_exact.cu include/ptxsim/kilotm.h) ||
+    { fail stats_exact_build "nvcc failed (see $LOGS/exact.build.log)"; exit 1; }
+stats_json() {   # NAME KERNEL THREADS WANT: the run passes and its "kilotm" member is WANT
+    local name=$1 json=$LOGS/$1.json
+    rm -f "$json"
+    "$PTXSIM" run --tm=kilotm --threads="$3" --stats="$json" -- "$exact" "$2" >"$LOGS/$name.out" 2>&1
+    local got
+    got=$(python3 -c 'import json,sys; k=json.load(open(sys.argv[1]))["kilotm"]; k.pop("tm_warps"); print(json.dumps(k, sort_keys=True))' "$json" 2>&1)
+    if grep -q '^PASS' "$LOGS/$name.out" && [ "$got" = "$4" ]; then
+        pass "$name"
+    else
+        fail "$name" "want $4, got $got ($(head -n 1 "$LOGS/$name.out"))"
+    fi
+}
+sets='{"aborted": 0, "aborted_inside": 0, "aborts_per_tx": {"max": 0, "mean": 0.0}, "begin_deferrals": 0, "committed": 32, "max_concurrent_tx": 32, "max_concurrent_tx_per_sm": 32, "read_set_words": {"max": 4, "mean": 2.5}, "warp_commits": 1, "write_set_words": {"max": 2, "mean": 1.5}}'
+word='{"aborted": 496, "aborted_inside": 0, "aborts_per_tx": {"max": 31, "mean": 15.5}, "begin_deferrals": 0, "committed": 32, "max_concurrent_tx": 32, "max_concurrent_tx_per_sm": 32, "read_set_words": {"max": 1, "mean": 1.0}, "warp_commits": 32, "write_set_words": {"max": 1, "mean": 1.0}}'
+for t in 1 4; do
+    stats_json "stats_json.sets.threads$t" sets $t "$sets"
+    stats_json "stats_json.one_word.threads$t" one_word $t "$word"
+done
+# without --tm there is no "kilotm" member
+"$PTXSIM" run --threads=1 --stats="$LOGS/notm.json" -- "$exact" sets >"$LOGS/notm.out" 2>&1
+if python3 -c 'import json,sys; sys.exit("kilotm" in json.load(open(sys.argv[1])))' "$LOGS/notm.json"; then
+    pass stats_json.without_tm
+else
+    fail stats_json.without_tm "a \"kilotm\" member without --tm (or no JSON)"
 fi
 
 # load-time checks on hand-written PTX

@@ -65,9 +65,11 @@ uint32_t kt_commit(kt_policy *P, kt_warp *s, uint32_t lanes)
         if (kt_still_valid(ln)) {
             write_back(ln);
             P->st.committed++;
+            kt_stats_committed(P, ln);
         } else {
             failed |= 1u << l;
             P->st.aborted++;
+            ln->aborts++;
         }
         ln->reads.n = 0;
         ln->writes.n = 0;

@@ -32,6 +32,7 @@ typedef struct kt_log {
 typedef struct kt_lane {
     kt_log reads, writes;
     uint32_t depth;
+    uint32_t aborts;                 /* of this transaction so far */
 } kt_lane;
 
 /* Lanes that began a transaction together, with their checkpoint. */
@@ -63,11 +64,19 @@ typedef struct kt_policy {
     uint32_t warps_per_sm;           /* concurrency limit, 0 = none */
     uint32_t nsm;
     uint32_t *tx_warps;              /* per SM: warps inside a transaction (atomics) */
+    uint32_t *tx_lanes;              /* per SM: lanes inside a transaction (atomics) */
+    uint32_t tx_lanes_all;           /* the same in the GPU (atomic) */
     pthread_mutex_t commit_lock;     /* commits are validated and written one warp at a time */
     pthread_mutex_t states_lock;     /* the lists below */
     kt_warp *all, *free_list;
     timing_kilotm_stats st;          /* under commit_lock */
 } kt_policy;
+
+/* ---- stats.c */
+/* n lanes of SM sm entered (n > 0) or left (n < 0) their transactions: the concurrency maxima. */
+void kt_stats_concurrency(kt_policy *P, uint32_t sm, int n);
+/* Lane ln committed (under P->commit_lock): the per-transaction maxima and committed sets. */
+void kt_stats_committed(kt_policy *P, const kt_lane *ln);
 
 /* ---- log.c */
 /* False when host memory runs out. */

@@ -58,6 +58,8 @@ static void release_state(kt_policy *P, kt_warp *s)
 {
     for (uint32_t i = 0; i < s->natt; i++) emu_warp_checkpoint_free(s->att[i].ck);
     s->natt = 0;
+    if (s->in_tx) kt_stats_concurrency(P, s->sm, -__builtin_popcount(s->in_tx));
+    s->in_tx = 0;
     if (s->holds_slot) __atomic_fetch_sub(&P->tx_warps[s->sm], 1, __ATOMIC_RELAXED);
     s->holds_slot = false;
     emu_warp_set_user(s->w, EMU_POLICY_TM, NULL);
@@ -99,8 +101,12 @@ static emu_mem_outcome tx_begin(kt_policy *P, emu_warp *w, const emu_mem_op *op)
     }
     for (uint32_t mk = op->mask; mk; mk &= mk - 1) {
         kt_lane *ln = &s->lane[__builtin_ctz(mk)];
-        if (ln->depth++ == 0) ln->reads.n = ln->writes.n = 0;
+        if (ln->depth++ == 0) {
+            ln->reads.n = ln->writes.n = 0;
+            ln->aborts = 0;
+        }
     }
+    if (fresh) kt_stats_concurrency(P, s->sm, __builtin_popcount(fresh));
     s->in_tx |= fresh;
     s->begun |= fresh;
     return fresh ? EMU_MEM_DONE_STOP : EMU_MEM_DONE;
@@ -120,6 +126,7 @@ static emu_mem_outcome tx_commit(kt_policy *P, emu_warp *w, const emu_mem_op *op
     uint32_t done = outer & ~failed;
     for (uint32_t mk = failed; mk; mk &= mk - 1) s->lane[__builtin_ctz(mk)].depth = 1;
     s->in_tx &= ~done;
+    if (done) kt_stats_concurrency(P, s->sm, -__builtin_popcount(done));
     for (uint32_t i = 0; i < s->natt;) {
         s->att[i].lanes &= ~done;
         if (s->att[i].lanes) {
@@ -254,6 +261,7 @@ static void abort_doomed(kt_policy *P, kt_warp *s)
             kt_lane *ln = &s->lane[__builtin_ctz(mk)];
             ln->reads.n = ln->writes.n = 0;
             ln->depth = 1;   /* nested begins are flattened: back to the outermost */
+            ln->aborts++;
         }
         pthread_mutex_lock(&P->commit_lock);
         P->st.aborted += (uint64_t)__builtin_popcount(group);
@@ -313,7 +321,10 @@ emu_mem_policy *timing_kilotm_create(uint32_t warps_per_sm, uint32_t sm_count,
     if (!P) return NULL;
     P->nsm = sm_count ? sm_count : 1;
     P->tx_warps = calloc(P->nsm, sizeof *P->tx_warps);
-    if (!P->tx_warps) {
+    P->tx_lanes = calloc(P->nsm, sizeof *P->tx_lanes);
+    if (!P->tx_warps || !P->tx_lanes) {
+        free(P->tx_warps);
+        free(P->tx_lanes);
         free(P);
         return NULL;
     }
@@ -354,6 +365,7 @@ void timing_kilotm_destroy(emu_mem_policy *p)
     pthread_mutex_destroy(&P->commit_lock);
     pthread_mutex_destroy(&P->states_lock);
     free(P->tx_warps);
+    free(P->tx_lanes);
     free(P);
 }
 
@@ -370,6 +382,8 @@ void timing_kilotm_rewind(emu_mem_policy *p)
     /* the warps of an earlier run are gone with their grid: their states are simply dropped */
     free_states(P);
     memset(P->tx_warps, 0, P->nsm * sizeof *P->tx_warps);
+    memset(P->tx_lanes, 0, P->nsm * sizeof *P->tx_lanes);
+    P->tx_lanes_all = 0;
 }
 
 void timing_kilotm_get_stats(const emu_mem_policy *p, timing_kilotm_stats *out)

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# tm_bench.sh: the KILO TM benchmarks of bench/tm/ (HT-H, HT-L, ATM, CL, BH, CC, AP), each
+# built three ways from its one source (-DSYNC_TM transactions, -DSYNC_FGL fine-grained locks,
+# -DSYNC_GL one global lock; bench/tm/sync.cuh), give their CPU reference's result:
+# - the transactional builds under --tm=kilotm for --threads=1,2,4 x seeds 0 and 5, and once
+#   each under --engine=compare, with no concurrency limit (--tm-warps=0, the paper's Table 2
+#   setting) and with one transactional warp per SM on the JIT;
+# - the lock builds under --tm=kilotm and without it, over the same thread counts and seeds
+#   (each pair of thread count and seed once, half with --tm and half without: the locks do
+#   not depend on the TM model, and the runs stay cheap).
+# Prints "PASS tm_bench/NAME" or "FAIL tm_bench/NAME: why".
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+B=${B:-build}
+NVCC=${NVCC:-nvcc}
+export B NVCC
+PTXSIM=$B/bin/ptxsim
+LOGS=$B/test-logs/tm_bench
+mkdir -p "$LOGS"
+# shellcheck source=tests/cuda_cache.sh
+. tests/cuda_cache.sh
+
+pass() { echo "PASS tm_bench/$1"; }
+fail() { echo "FAIL tm_bench/$1: $2"; }
+
+# program name, source, arguments
+programs=("ht_h ht high" "ht_l ht low" "atm atm" "cl cl" "bh bh" "cc cc" "ap ap")
+declare -A exe
+for s in tm fgl gl; do
+    for b in ht atm cl bh cc ap; do
+        S=${s^^}
+        exe[$b.$s]=$(cuda_cache_build "tm_bench_$b.$s" "$LOGS/build.$b.$s.log" \
+            "-cudart shared -Wno-deprecated-gpu-targets -Iinclude -DSYNC_$S bench/tm/$b.cu" \
+            "bench/tm/$b.cu" bench/tm/sync.cuh include/ptxsim/kilotm.h) ||
+            fail "build.$b.$s" "nvcc failed (see $LOGS/build.$b.$s.log)"
+    done
+done
+
+# run NAME PROGRAM-WORDS -- OPTIONS...: the program prints PASS and no FAIL, and exits 0
+run() {
+    local name=$1 b=$2 s=$3 arg=$4 log=$LOGS/$1
+    shift 4
+    [ -n "${exe[$b.$s]:-}" ] || { fail "$name" "not built"; return; }
+    # shellcheck disable=SC2086
+    timeout 120 "$PTXSIM" run --watchdog=60 "$@" -- "${exe[$b.$s]}" $arg >"$log.out" 2>"$log.err"
+    local rc=$?
+    if [ "$rc" -eq 0 ] && grep -q '^PASS' "$log.out" && ! grep -q '^FAIL' "$log.out"; then
+        pass "$name"
+    else
+        fail "$name" "exit $rc; $(grep -m1 -E '^FAIL|ptxsim:' "$log.out" "$log.err" | head -n 1)"
+    fi
+}
+
+for p in "${programs[@]}"; do
+    read -r name b arg <<<"$p"
+    for t in 1 2 4; do
+        for seed in 0 5; do
+            run "$name.tm.threads$t.seed$seed" "$b" tm "$arg" --tm=kilotm --threads=$t --seed=$seed
+            for s in fgl gl; do
+                if [ $(((t + seed) % 2)) = 1 ]; then
+                    run "$name.$s.tm.threads$t.seed$seed" "$b" $s "$arg" --tm=kilotm --threads=$t --seed=$seed
+                else
+                    run "$name.$s.threads$t.seed$seed" "$b" $s "$arg" --threads=$t --seed=$seed
+                fi
+            done
+        done
+    done
+    run "$name.tm.compare" "$b" tm "$arg" --tm=kilotm --engine=compare --threads=2
+    run "$name.tm.unlimited.threads4" "$b" tm "$arg" --tm=kilotm --tm-warps=0 --threads=4 --seed=3
+    run "$name.tm.one_warp.jit.threads2" "$b" tm "$arg" --tm=kilotm --tm-warps=1 --engine=jit --threads=2 --seed=7
+done
