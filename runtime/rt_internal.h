@@ -22,6 +22,8 @@ typedef struct rt_config {
     char det[16];           /* off | gpudet | dab */
     uint64_t quantum;       /* warp instructions per turn; 0 = engine default */
     bool gpudet_bta, gpudet_dwp, gpudet_serial_warp;   /* GPUDet variants */
+    uint32_t dab_entries;   /* DAB: entries per atomic buffer */
+    bool dab_fusion, dab_coalescing;   /* DAB variants */
     uint64_t watchdog_seconds;  /* a launch running longer ends (0 = no limit) */
     uint64_t watchdog_insts;    /* ... or executing more warp instructions (0 = no limit) */
     bool timing;
