@@ -38,9 +38,10 @@ const rt_option rt_options[] = {
      "host threads that run SMs (auto = the number of cores; 1 = serial)"},
     {"seed", "PTXSIM_SEED", "0", RT_OPT_UINT, NULL, NULL, NULL,
      "scheduling seed: 0 = fixed order, otherwise perturbs CTA placement and warp order "
-     "(exposes races; no effect under --det=gpudet)"},
+     "(exposes races; no effect under --det=gpudet or --det=dab)"},
     {"det", "PTXSIM_DET", "off", RT_OPT_CHOICE, "off|gpudet|dab", "off|gpudet|dab", NULL,
-     "deterministic execution: off, GPUDet, or deterministic atomic buffering"},
+     "deterministic execution: off, GPUDet, or deterministic atomic buffering (DAB: atomics "
+     "buffered per scheduler and flushed GPU-wide in a fixed order; not yet with --timing)"},
     {"quantum", "PTXSIM_QUANTUM", "auto", RT_OPT_UINT, NULL, NULL, NULL,
      "warp instructions per turn (det off: before the scheduler switches, auto = 100; "
      "gpudet: the quantum, auto = 200)"},
