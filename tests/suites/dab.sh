@@ -19,6 +19,8 @@
 #   reduce_fence_flush      ... and after __threadfence
 #   reduce_buffered         --stats: the reductions went through the buffers (lane atomics
 #                           buffered, fused, buffers filled and flushed)
+#   watchdog_same_epoch     a kernel spinning forever ends at --watchdog-insts with the same
+#                           report on 1 and 4 host threads (epochs end at a per-warp cut point)
 #   equivalence/<program>   race-free CUDA test programs print the same (sorted) stdout and
 #                           exit the same under --det=dab (threads 1, 2, 4) as with --det=off
 # Ends with the time it took. Environment: B (build dir), NVCC, PTXSIM_CUDA_CACHE.
@@ -180,6 +182,27 @@ if awk '/ dab: / { b += $4; f += substr($8, 2) } /full buffers/ { full += $3 }
     echo "PASS reduce_buffered"
 else
     echo "FAIL reduce_buffered: $(grep -A1 ' dab: ' "$LOGS/reduce-stats.log" | tr '\n' ' ')"
+fi
+
+# ---------------------------------------------------------------- the watchdog
+# A kernel that spins forever on a flag: epochs end at --det=dab's per-warp instruction cut
+# point, and --watchdog-insts ends the run at the same epoch, with the same report, on any
+# number of host threads.
+if wexe=$(cuda_test_build tests/cuda/watchdog.cu shared "$LOGS/watchdog.build.txt"); then
+    for t in 1 4; do
+        timeout 120 "$PTXSIM" run --det=dab --threads=$t --seed=$t --watchdog-insts=1000000 \
+            -- "$wexe" >"$LOGS/watchdog-t$t.out" 2>&1
+        echo "exit $?" >>"$LOGS/watchdog-t$t.out"
+    done
+    if grep -q 'the watchdog ended kernel spin.* after 1200000 warp instructions' \
+            "$LOGS/watchdog-t1.out" && grep -qx 'PASS watchdog_timeout_reported' "$LOGS/watchdog-t1.out" &&
+        diff -q "$LOGS/watchdog-t1.out" "$LOGS/watchdog-t4.out" >/dev/null; then
+        echo "PASS watchdog_same_epoch"
+    else
+        echo "FAIL watchdog_same_epoch: $(head -n 2 "$LOGS/watchdog-t1.out" | tr '\n' ' ') (logs in $LOGS)"
+    fi
+else
+    echo "FAIL watchdog_same_epoch: nvcc failed; see $LOGS/watchdog.build.txt"
 fi
 
 # ---------------------------------------------------------------- race-free programs
