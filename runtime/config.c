@@ -60,6 +60,10 @@ const rt_option rt_options[] = {
     {"dab-coalescing", "PTXSIM_DAB_COALESCING", "on", RT_OPT_BOOL, NULL, NULL, "on",
      "DAB: flush coalescing (a buffer's entries in one 32-byte sector flush as one "
      "transaction)"},
+    {"dab-scheduler", "PTXSIM_DAB_SCHEDULER", "gwat", RT_OPT_CHOICE, "gwat|gtar|gtrr|srr", NULL,
+     NULL, "DAB: the determinism-aware warp scheduler: gwat (greedy with an atomic token), gtar "
+     "(greedy, then rounds of atomics), gtrr (greedy, then strict round robin), srr (strict "
+     "round robin)"},
     {"watchdog", "PTXSIM_WATCHDOG", "0", RT_OPT_UINT, NULL, NULL, NULL,
      "end a kernel that runs longer than this many seconds of host time with "
      "cudaErrorLaunchTimeout and report where its warps are (0 = no limit); for CI"},
@@ -434,6 +438,8 @@ void rt_config_load(rt_config *cfg)
     cfg->dab_entries = parse_uint(option_value(rt_option_find("dab-entries")), &u) ? (uint32_t)u : 64;
     cfg->dab_fusion = !parse_bool(option_value(rt_option_find("dab-fusion")), &b) || b;
     cfg->dab_coalescing = !parse_bool(option_value(rt_option_find("dab-coalescing")), &b) || b;
+    copy_text(cfg->dab_scheduler, sizeof cfg->dab_scheduler,
+              option_value(rt_option_find("dab-scheduler")));
     cfg->watchdog_seconds = parse_uint(option_value(rt_option_find("watchdog")), &u) ? u : 0;
     cfg->watchdog_insts = parse_uint(option_value(rt_option_find("watchdog-insts")), &u) ? u : 0;
     cfg->timing = parse_bool(option_value(rt_option_find("timing")), &b) && b;

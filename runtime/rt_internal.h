@@ -24,6 +24,7 @@ typedef struct rt_config {
     bool gpudet_bta, gpudet_dwp, gpudet_serial_warp;   /* GPUDet variants */
     uint32_t dab_entries;   /* DAB: entries per atomic buffer */
     bool dab_fusion, dab_coalescing;   /* DAB variants */
+    char dab_scheduler[8];  /* gwat | gtar | gtrr | srr */
     uint64_t watchdog_seconds;  /* a launch running longer ends (0 = no limit) */
     uint64_t watchdog_insts;    /* ... or executing more warp instructions (0 = no limit) */
     bool timing;

@@ -45,6 +45,15 @@ typedef enum timing_serial_order {
     TIMING_SERIAL_WARP        /* W-Ser: ascending hardware warp ID across the whole GPU */
 } timing_serial_order;
 
+/* DAB's determinism-aware warp schedulers (spec dab.md S6), strictest first; all deterministic,
+ * each gives its own order of atomics. */
+typedef enum timing_dab_scheduler {
+    TIMING_DAB_GWAT = 0,      /* greedy with an atomic token (the paper's final choice) */
+    TIMING_DAB_GTAR,          /* greedy, then a round of atomics one per warp */
+    TIMING_DAB_GTRR,          /* greedy until every warp reached its first atomic, then SRR */
+    TIMING_DAB_SRR            /* strict round robin, one instruction per warp per turn */
+} timing_dab_scheduler;
+
 /* Why a warp's parallel mode ended in a quantum (the paper's Figure 3). */
 typedef enum timing_quantum_end {
     TIMING_QEND_QUANTUM,      /* instruction budget used up */
@@ -132,6 +141,7 @@ typedef struct timing_engine_config {
     uint32_t dab_entries;     /* DAB: entries per scheduler-level atomic buffer (0 = 64) */
     bool dab_fusion;          /* DAB: same address and operation fused in the buffer */
     bool dab_coalescing;      /* DAB: one flush transaction per 32-byte sector of a buffer */
+    timing_dab_scheduler dab_scheduler;
     /* DAB: warp instructions a warp runs before it waits for the next flush (0 = 100000): a
      * deterministic cut point so that a warp spinning on another SM's store goes on */
     uint64_t dab_epoch_insts;

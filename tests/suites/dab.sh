@@ -19,6 +19,9 @@
 #   reduce_fence_flush      ... and after __threadfence
 #   reduce_buffered         --stats: the reductions went through the buffers (lane atomics
 #                           buffered, fused, buffers filled and flushed)
+#   scheduler/<s>           --dab-scheduler=gwat|gtar|gtrr|srr: GPU-Racey and the reductions
+#                           deterministic over threads 1 and 4, and dab_reduce's order_probe
+#                           (the order two warps' atomics enter one buffer) as worked out by hand
 #   watchdog_same_epoch     a kernel spinning forever ends at --watchdog-insts with the same
 #                           report on 1 and 4 host threads (epochs end at a per-warp cut point)
 #   equivalence/<program>   race-free CUDA test programs print the same (sorted) stdout and
@@ -175,14 +178,45 @@ all_pass reduce_reference "PASS sums_reference" "${ALL_RED[@]}" "${RED_OFF[@]}"
 all_pass reduce_barrier_flush "PASS barrier_sees_atomics: block 0 read 256 of 256" "${ALL_RED[@]}"
 all_pass reduce_fence_flush "PASS fence_sees_atomics: block 0 read 64 of 64" "${ALL_RED[@]}"
 "$PTXSIM" run --det=dab --threads=2 --stats -- "$REDUCE" >"$LOGS/reduce-stats.log" 2>&1
-# every lane atomic of the four kernels is buffered (65536 + 65536 + 16 x 256 + 16 x 32); the
+# every lane atomic of the five kernels is buffered (65536 + 65536 + 16 x 256 + 16 x 32 + 4); the
 # histogram fills the 64-entry buffers (full > 0); the sums fuse 32 lanes into 4 entries
 if awk '/ dab: / { b += $4; f += substr($8, 2) } /full buffers/ { full += $3 }
-        END { exit !(b == 65536 + 65536 + 4096 + 512 && f > 0 && full + 0 > 0) }' "$LOGS/reduce-stats.log"; then
+        END { exit !(b == 65536 + 65536 + 4096 + 512 + 4 && f > 0 && full + 0 > 0) }' "$LOGS/reduce-stats.log"; then
     echo "PASS reduce_buffered"
 else
     echo "FAIL reduce_buffered: $(grep -A1 ' dab: ' "$LOGS/reduce-stats.log" | tr '\n' ' ')"
 fi
+
+# ---------------------------------------------------------------- the schedulers
+# Each determinism-aware scheduler: GPU-Racey and the reductions deterministic over threads 1
+# and 4, and order_probe (dab_reduce.cu) gives the value worked out by hand from spec S6.
+for sv in gwat:1 gtar:1 gtrr:1 srr:2; do
+    sc=${sv%:*} want=${sv#*:}
+    runs=() rruns=()
+    for ts in 1:2 4:7; do
+        t=${ts%:*} s=${ts#*:}
+        run "racey-$sc-t$t" "$RACEY" --det=dab --dab-scheduler="$sc" --threads="$t" --seed="$s"
+        run "reduce-$sc-t$t" "$REDUCE" --det=dab --dab-scheduler="$sc" --threads="$t" --seed="$s"
+        runs+=("racey-$sc-t$t")
+        rruns+=("reduce-$sc-t$t")
+    done
+    bad=()
+    for k in $RACEY_KERNELS; do
+        line=$(same "$k" "$k" "${runs[@]}")
+        [ "${line%% *}" = PASS ] || bad+=("${line#FAIL }")
+    done
+    for k in sums histogram; do
+        line=$(same "$k" "$k" "${rruns[@]}")
+        [ "${line%% *}" = PASS ] || bad+=("${line#FAIL }")
+    done
+    for r in "${rruns[@]}"; do
+        got=$(sed -n 's/^order_probe //p' "$LOGS/$r.log")
+        [ "$got" = "$want" ] || bad+=("$r: order_probe ${got:-none}, expected $want")
+        grep -qx "PASS sums_reference" "$LOGS/$r.log" || bad+=("$r: sums_reference")
+    done
+    if [ ${#bad[@]} -eq 0 ]; then echo "PASS scheduler/$sc"
+    else echo "FAIL scheduler/$sc: ${bad[*]}"; fi
+done
 
 # ---------------------------------------------------------------- the watchdog
 # A kernel that spins forever on a flag: epochs end at --det=dab's per-warp instruction cut

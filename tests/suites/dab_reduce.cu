@@ -48,6 +48,31 @@ __global__ void after_fence(unsigned *count, unsigned *seen)
     }
 }
 
+// The order the scheduler lets atomics into one buffer: warps 0 and 4 of a CTA share scheduler 0
+// (slot mod 4). Warp 0 does inc(limit 0) twice at once ("reset", A0 A1), warp 4 spins a while,
+// then does inc(limit 100) twice ("count", B0 B1); warps 1-3 and 5-7 exit at once; the buffer
+// applies its entries in insert order (inc does not fuse). Worked out by hand from spec S6:
+// - srr: one instruction per warp per turn: A0 A1 long before B0 B1: 0, 0, 1, 2 -> 2;
+// - gwat: w0 inserts A0, the token passes over the exiting warps to w4, which inserts B0 after its
+//   spin; the token comes back to w0 (A1), then w4 (B1): 0, 1, 0, 1 -> 1;
+// - gtar: round 1 {A0, B0}, round 2 {A1, B1} -> 1;
+// - gtrr: greedy until both wait at their first atomic, then strict round robin: A0 B0 A1 B1 -> 1.
+__global__ void order_probe(unsigned *x)
+{
+    if (threadIdx.x % 32) return;
+    int w = threadIdx.x / 32;
+    if (w == 0) {
+        atomicInc(x, 0u);
+        atomicInc(x, 0u);
+    } else if (w == 4) {
+        unsigned v = x[1];
+        for (int i = 0; i < 50; i++) v = v * 3u + 1u;
+        if (v == 12345u) x[2] = v;   // keeps the spin; never true for x[1] = 0
+        atomicInc(x, 100u);
+        atomicInc(x, 100u);
+    }
+}
+
 static float value(int i)
 {
     unsigned h = (unsigned)i * 2246822519u + 374761393u;
@@ -131,5 +156,11 @@ int main()
     printf("%s fence_sees_atomics: block 0 read %u of 64\n", seen_ok[1] ? "PASS" : "FAIL",
            seen[1][0]);
     ok = ok && seen_ok[0] && seen_ok[1];
+    unsigned *dprobe, probe;
+    cudaMalloc(&dprobe, 3 * sizeof(unsigned));
+    cudaMemset(dprobe, 0, 3 * sizeof(unsigned));
+    order_probe<<<1, 256>>>(dprobe);
+    cudaMemcpy(&probe, dprobe, sizeof probe, cudaMemcpyDeviceToHost);
+    printf("order_probe %u\n", probe);
     return ok ? 0 : 1;
 }

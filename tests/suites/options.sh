@@ -58,6 +58,7 @@ refused gpudet-serial lane cu
 refused dab-entries lots integer
 refused dab-fusion sometimes "on or off"
 refused dab-coalescing maybe "on or off"
+refused dab-scheduler gto gwat
 refused watchdog soon integer
 refused watchdog-insts lots integer
 refused timing fast "on or off"

@@ -104,6 +104,7 @@ typedef struct dab_warp {
     uint32_t sched;           /* its scheduler (and atomic buffer): slot mod schedulers */
     uint8_t wait;             /* DAB_RUN / DAB_WAIT_* */
     bool pending;             /* a flush-class operation waits to run in flush order */
+    bool grant;               /* GTAR: the warp's atomic is in the current round */
     uint64_t used;            /* warp instructions this epoch */
     struct dab_exec *exec;    /* the host thread's state while the warp runs */
 } dab_warp;
@@ -118,6 +119,7 @@ typedef struct dab_sm {
     eng_slot **slots;         /* the skeleton's CTA slots, by k */
     bool *cta_flush;          /* per CTA slot: its warps wait for the flush after a barrier */
     uint32_t token;           /* the warp slot holding the atomic token (GWAT) */
+    bool srr;                 /* GTRR: past the greedy start, strict round robin from now on */
     uint64_t next;            /* the next of the SM's CTAs (sm, sm + SMs, ...) to launch */
     uint8_t **cls;            /* per function, per pc: 0 unknown, 1 buffered, 2 flush-class */
     uint64_t ran;             /* warp instructions this epoch */
@@ -140,6 +142,7 @@ typedef struct dab_run {
     uint32_t nsm, K, W, S;    /* SMs, CTA slots per SM, warps per CTA, schedulers per SM */
     uint32_t nsubp, entries;
     bool fusion, coalescing;
+    timing_dab_scheduler sched;
     uint64_t cap;             /* warp instructions per warp and epoch */
     uint64_t ncta;
     dab_sm *sms;
@@ -159,9 +162,19 @@ emu_mem_policy *dab_policy(void);
 /* Whether the atomic op of warp w is buffered (a relaxed reduction whose result is unused) or
  * flush-class (policy.c). */
 bool dab_buffered(dab_sm *S, emu_warp *w, const emu_mem_op *op);
-/* The next warp slot after the token holder that may take the token (live, not waiting at a
- * barrier or for the flush), cyclically; the holder itself when none (sm.c). */
-void dab_pass_token(dab_sm *S);
+/* Whether the scheduler lets warp dw put its atomic into the buffer now, and what follows
+ * when it did (sm.c). */
+bool dab_may_insert(const dab_sm *S, const dab_warp *dw);
+void dab_inserted(dab_sm *S, dab_warp *dw);
+/* Whether dw can run now (sched.c). */
+bool dab_ready(const dab_sm *S, const dab_warp *dw);
+/* Whether the SM's warps go one instruction per turn (SRR, and GTRR once it switched). */
+bool dab_lockstep(const dab_sm *S);
+/* Before each pick: GWAT hands on a token its holder cannot use. */
+void dab_before_pick(dab_sm *S);
+/* No warp is ready: true when the scheduler let waiting warps go on (a GTAR round, GTRR's
+ * switch to SRR), false when the SM's epoch is over. */
+bool dab_none_ready(dab_sm *S);
 /* One SM's part of an epoch (sm.c). */
 void dab_run_sm(dab_run *R, dab_sm *S, dab_exec *X);
 /* The SM's CTAs whose warps are all stuck at barriers: reported as deadlocks (sm.c). */

@@ -5,9 +5,9 @@
  *   epoch), with the SM's own buffered stores on top;
  * - plain stores: into the SM's store buffer, committed at the flush (dab.h says why);
  * - buffered atomics (relaxed add/min/max/and/or/xor/inc/dec whose result is unused): into the
- *   atomic buffer of the warp's scheduler when the warp holds the atomic token; otherwise the
- *   warp stops before the instruction and waits for the token (GWAT); when the instruction does
- *   not fit, the buffer closes and the warp waits for the flush;
+ *   atomic buffer of the warp's scheduler when the scheduler lets it (GWAT: the warp holds the
+ *   atomic token; sm.c); otherwise the warp stops before the instruction and waits; when the
+ *   instruction does not fit, the buffer closes and the warp waits for the flush;
  * - flush-class operations (any other atomic, device printf/malloc/free): the warp stops
  *   before the instruction, which runs in flush order (flush.c);
  * - fences: performed, and the warp waits for the flush.
@@ -75,7 +75,7 @@ static emu_mem_outcome wait_flush(dab_warp *dw, dab_exec *X)
 static emu_mem_outcome buffer_atomic(dab_warp *dw, dab_exec *X, emu_mem_op *op)
 {
     dab_sm *S = dw->sm;
-    if (S->token != dw->slot) {
+    if (!dab_may_insert(S, dw)) {
         dw->wait = DAB_WAIT_TOKEN;
         X->deferred++;
         return EMU_MEM_DEFERRED;
@@ -95,14 +95,14 @@ static emu_mem_outcome buffer_atomic(dab_warp *dw, dab_exec *X, emu_mem_op *op)
     uint32_t fused;
     if (!dab_buf_insert(b, a, n, S->R->fusion, &fused)) {
         if (!was_closed) X->st.dab_full++;
-        /* the token stays with the warp: it issues first after the flush */
+        /* the atomic goes in after the flush (GWAT: when the token comes back to the warp) */
         return wait_flush(dw, X);
     }
     X->st.dab_atomics += n;
     X->st.dab_fused += fused;
     /* the destination is never read: a fixed value keeps the registers deterministic */
     for (uint32_t i = 0; i < op->nseg; i++) memset(op->data + op->seg[i].off, 0, op->seg[i].size);
-    dab_pass_token(S);
+    dab_inserted(S, dw);
     return EMU_MEM_DONE;
 }
 

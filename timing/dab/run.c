@@ -173,6 +173,7 @@ bool timing_run_dab(emu_grid *g, const timing_engine_config *cfg)
     if (R.entries < EMU_WARP_SIZE) R.entries = EMU_WARP_SIZE;   /* S5.4: one instruction fits */
     R.fusion = cfg->dab_fusion;
     R.coalescing = cfg->dab_coalescing;
+    R.sched = cfg->dab_scheduler;
     R.cap = cfg->dab_epoch_insts ? cfg->dab_epoch_insts : DAB_DEFAULT_EPOCH_INSTS;
     R.ncta = emu_grid_cta_count(g);
     /* CTA c runs on SM c mod SMs: SM s needs a slot k only while k * SMs + s < CTAs */

@@ -1,55 +1,24 @@
 /* sm.c: one SM's part of an epoch: deterministic CTA distribution (spec dab.md S7) and the
- * determinism-aware warp scheduler GWAT (S6), with the spec's resolutions G1 and G2.
+ * loop that runs the SM's warps in the order the determinism-aware scheduler gives (sched.c).
  *
  * CTAs: CTA c runs on SM c mod SMs (S7 [I]), and each SM launches its CTAs in ascending order
  * into its CTA slots as they free up, also in the middle of an epoch. Warp i of CTA slot k is
  * warp slot k * W + i of the SM, on scheduler (slot mod schedulers), GPGPU-Sim's default.
+ * Everything runs on the SM's host thread in a fixed order from state fixed at the epoch's
+ * start, so what an SM does in an epoch never depends on other host threads.
  *
- * Scheduling: GTO: the oldest ready warp (lowest warp slot) runs until it stops. One atomic
- * token per SM (G2: one ring over all the SM's warps, which contains whole CTAs, while the SM
- * keeps one buffer per scheduler): only its holder may put an atomic into a buffer, and it
- * passes the token to the next warp slot in cyclic order when it does, or when it exits, waits
- * at a barrier or waits for the flush (G2: so a barrier cannot deadlock the ring). A warp that
- * reaches an atomic without the token waits and the others go first. Everything runs on the
- * SM's host thread in this fixed order from state fixed at the epoch's start, so what an SM
- * does in an epoch never depends on other host threads.
- *
- * The epoch ends for the SM when no warp is ready: each has exited, waits for the flush (a full
- * buffer, a flush-class operation, a fence, a barrier's fence), waits at a barrier, or waits
- * for the token held by such a warp. That is G1's "every buffer closed", seen per SM. A warp
- * that has run R->cap instructions in the epoch also waits for the flush: a deterministic cut
- * point beyond the paper, so that a warp spinning on a flag another SM stores goes on.
+ * The epoch ends for the SM when no warp is ready and the scheduler lets none go on: each has
+ * exited, waits for the flush (a full buffer, a flush-class operation, a fence, a barrier's
+ * fence), waits at a barrier, or waits at an atomic for a turn that only the flush can bring.
+ * That is G1's "every buffer closed", seen per SM. A warp that has run R->cap instructions in
+ * the epoch also waits for the flush: a deterministic cut point beyond the paper, so that a
+ * warp spinning on a flag another SM stores goes on.
  */
 #include "timing/dab/dab.h"
 
 static bool live(const dab_warp *dw)
 {
     return dw->w && !emu_warp_exited(dw->w);
-}
-
-/* May take the token: live, not waiting for the flush, not waiting at a barrier. */
-static bool token_eligible(const dab_warp *dw)
-{
-    return live(dw) && dw->wait != DAB_WAIT_FLUSH && emu_warp_runnable(dw->w);
-}
-
-void dab_pass_token(dab_sm *S)
-{
-    uint32_t nw = S->nk * S->R->W;
-    if (!nw) return;
-    for (uint32_t d = 1; d <= nw; d++) {
-        uint32_t s = (S->token + d) % nw;
-        if (token_eligible(&S->warps[s])) {
-            S->token = s;
-            return;
-        }
-    }
-}
-
-static bool ready(const dab_sm *S, const dab_warp *dw)
-{
-    if (!live(dw) || !emu_warp_runnable(dw->w)) return false;
-    return dw->wait == DAB_RUN || (dw->wait == DAB_WAIT_TOKEN && S->token == dw->slot);
 }
 
 static void bind(dab_run *R, dab_sm *S, uint32_t k)
@@ -60,6 +29,7 @@ static void bind(dab_run *R, dab_sm *S, uint32_t k)
         dw->w = c && i < emu_cta_warp_count(c) ? emu_cta_warp(c, i) : NULL;
         dw->wait = DAB_RUN;
         dw->pending = false;
+        dw->grant = false;
         dw->used = 0;
         if (dw->w) {
             emu_warp_set_user(dw->w, EMU_POLICY_DET, dw);
@@ -88,6 +58,35 @@ bool dab_sm_fill(dab_run *R, dab_sm *S, dab_exec *X)
     return true;
 }
 
+/* Runs dw for at most budget instructions; false when the SM must stop (a fault: the grid's
+ * fault ends the run at the flush; out of memory). */
+static bool run_warp(dab_run *R, dab_sm *S, dab_exec *X, dab_warp *dw, uint64_t budget)
+{
+    dw->wait = DAB_RUN;
+    dw->exec = X;
+    uint64_t before = emu_warp_instructions(dw->w);
+    emu_stop r = emu_warp_run(dw->w, budget);
+    uint64_t ran = emu_warp_instructions(dw->w) - before;
+    dw->exec = NULL;
+    dw->used += ran;
+    S->ran += ran;
+    if (r == EMU_STOP_FAULT) return false;
+    if (r == EMU_STOP_EXIT && emu_cta_done(S->slots[dw->slot / R->W]->cta) &&
+        !dab_sm_fill(R, S, X)) {
+        S->oom = true;
+        return false;
+    }
+    return true;
+}
+
+/* A ready warp past the epoch's cut point waits for the flush instead of running. */
+static bool over_cap(dab_run *R, dab_warp *dw)
+{
+    if (dw->used < R->cap) return false;
+    dw->wait = DAB_WAIT_FLUSH;
+    return true;
+}
+
 void dab_run_sm(dab_run *R, dab_sm *S, dab_exec *X)
 {
     if (!S->nk) return;
@@ -97,29 +96,27 @@ void dab_run_sm(dab_run *R, dab_sm *S, dab_exec *X)
     }
     uint32_t nw = S->nk * R->W;
     for (;;) {
-        if (!token_eligible(&S->warps[S->token])) dab_pass_token(S);
-        dab_warp *dw = NULL;
-        for (uint32_t i = 0; i < nw && !dw; i++)
-            if (ready(S, &S->warps[i])) dw = &S->warps[i];
-        if (!dw) break;
-        if (dw->used >= R->cap) {
-            dw->wait = DAB_WAIT_FLUSH;
-            continue;
+        bool any = false;
+        if (dab_lockstep(S)) {
+            /* one instruction per ready warp, in warp-slot order */
+            for (uint32_t i = 0; i < nw; i++) {
+                dab_warp *dw = &S->warps[i];
+                if (!dab_ready(S, dw) || over_cap(R, dw)) continue;
+                any = true;
+                if (!run_warp(R, S, X, dw, 1)) return;
+            }
+        } else {
+            /* GTO: the oldest ready warp until it stops */
+            dab_before_pick(S);
+            dab_warp *dw = NULL;
+            for (uint32_t i = 0; i < nw && !dw; i++)
+                if (dab_ready(S, &S->warps[i])) dw = &S->warps[i];
+            if (dw) {
+                any = true;
+                if (!over_cap(R, dw) && !run_warp(R, S, X, dw, R->cap - dw->used)) return;
+            }
         }
-        dw->wait = DAB_RUN;
-        dw->exec = X;
-        uint64_t before = emu_warp_instructions(dw->w);
-        emu_stop r = emu_warp_run(dw->w, R->cap - dw->used);
-        uint64_t ran = emu_warp_instructions(dw->w) - before;
-        dw->exec = NULL;
-        dw->used += ran;
-        S->ran += ran;
-        if (r == EMU_STOP_FAULT) return;   /* the grid's fault ends the run at the flush */
-        if (r == EMU_STOP_EXIT && emu_cta_done(S->slots[dw->slot / R->W]->cta) &&
-            !dab_sm_fill(R, S, X)) {
-            S->oom = true;
-            return;
-        }
+        if (!any && !dab_none_ready(S)) break;
     }
 }
 
