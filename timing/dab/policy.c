@@ -19,6 +19,9 @@
 #include "timing/dab/dab.h"
 
 #include <assert.h>
+
+/* Pieces of one warp instruction that buffer (32 lanes x a .v8 vector); more are flush-class. */
+#define DAB_MAX_PIECES (EMU_WARP_SIZE * 8)
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +46,9 @@ bool dab_buffered(dab_sm *S, emu_warp *w, const emu_mem_op *op)
 {
     const dab_run *R = S->R;
     if (op->aop == PTX_SFX_CAS || op->aop == PTX_SFX_EXCH) return false;
+    /* an instruction whose pieces could never fit an empty buffer (vector atomics of many
+     * lanes in small buffers) would wait for the flush forever: it is flush-class */
+    if (op->nseg > R->entries || op->nseg > DAB_MAX_PIECES) return false;
     if (op->func >= R->ptx->nfuncs) return false;
     uint32_t n = R->ptx->funcs[op->func].ninstrs;
     if (op->pc >= n) return false;
@@ -80,16 +86,15 @@ static emu_mem_outcome buffer_atomic(dab_warp *dw, dab_exec *X, emu_mem_op *op)
         X->deferred++;
         return EMU_MEM_DEFERRED;
     }
-    dab_entry a[EMU_WARP_SIZE * 4];
+    dab_entry a[DAB_MAX_PIECES];
     uint32_t n = 0;
-    for (uint32_t i = 0; i < op->nseg && n < sizeof a / sizeof a[0]; i++) {
+    for (uint32_t i = 0; i < op->nseg; i++) {
         const emu_mem_seg *sg = &op->seg[i];
         dab_entry *e = &a[n++];
         *e = (dab_entry){ .addr = sg->addr, .aop = op->aop, .type = op->atype,
                           .size = (uint8_t)sg->size };
         memcpy(&e->arg, op->operand_b + sg->off, sg->size);
     }
-    assert(n == op->nseg);
     dab_buf *b = &S->bufs[dw->sched];
     bool was_closed = b->closed;
     uint32_t fused;
