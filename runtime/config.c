@@ -60,6 +60,10 @@ const rt_option rt_options[] = {
     {"dab-coalescing", "PTXSIM_DAB_COALESCING", "on", RT_OPT_BOOL, NULL, NULL, "on",
      "DAB: flush coalescing (a buffer's entries in one 32-byte sector flush as one "
      "transaction)"},
+    {"dab-offset-flush", "PTXSIM_DAB_OFFSET_FLUSH", "off", RT_OPT_BOOL, NULL, NULL, "on",
+     "DAB: offset flushing (SMs of even ID drain their buffers from the middle)"},
+    {"dab-sms", "PTXSIM_DAB_SMS", "0", RT_OPT_UINT, NULL, NULL, NULL,
+     "DAB: distribute CTAs over only the first N SMs (SM gating; 0 = all)"},
     {"dab-scheduler", "PTXSIM_DAB_SCHEDULER", "gwat", RT_OPT_CHOICE, "gwat|gtar|gtrr|srr", NULL,
      NULL, "DAB: the determinism-aware warp scheduler: gwat (greedy with an atomic token), gtar "
      "(greedy, then rounds of atomics), gtrr (greedy, then strict round robin), srr (strict "
@@ -438,6 +442,9 @@ void rt_config_load(rt_config *cfg)
     cfg->dab_entries = parse_uint(option_value(rt_option_find("dab-entries")), &u) ? (uint32_t)u : 64;
     cfg->dab_fusion = !parse_bool(option_value(rt_option_find("dab-fusion")), &b) || b;
     cfg->dab_coalescing = !parse_bool(option_value(rt_option_find("dab-coalescing")), &b) || b;
+    cfg->dab_offset_flush = parse_bool(option_value(rt_option_find("dab-offset-flush")), &b) && b;
+    cfg->dab_sms = parse_uint(option_value(rt_option_find("dab-sms")), &u) && u < UINT32_MAX
+                       ? (uint32_t)u : 0;
     copy_text(cfg->dab_scheduler, sizeof cfg->dab_scheduler,
               option_value(rt_option_find("dab-scheduler")));
     cfg->watchdog_seconds = parse_uint(option_value(rt_option_find("watchdog")), &u) ? u : 0;

@@ -25,6 +25,8 @@ typedef struct rt_config {
     uint32_t dab_entries;   /* DAB: entries per atomic buffer */
     bool dab_fusion, dab_coalescing;   /* DAB variants */
     char dab_scheduler[8];  /* gwat | gtar | gtrr | srr */
+    bool dab_offset_flush;
+    uint32_t dab_sms;       /* SM gating: CTAs on the first N SMs (0 = all) */
     uint64_t watchdog_seconds;  /* a launch running longer ends (0 = no limit) */
     uint64_t watchdog_insts;    /* ... or executing more warp instructions (0 = no limit) */
     bool timing;

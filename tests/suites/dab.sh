@@ -13,7 +13,8 @@
 #                           over threads 1,2,4 x seeds and --engine=compare
 #   reduce_nondet/<kernel>  ... and different bits with --det=off (the bits depend on order)
 #   reduce_variant/<v>      each variant (--dab-fusion=off, --dab-entries=32|256,
-#                           --dab-coalescing=off) is deterministic too, over threads 1 and 4
+#                           --dab-coalescing=off, --dab-offset-flush=on, --dab-sms=7) is
+#                           deterministic too, over threads 1 and 4
 #   reduce_reference        the sums agree with the CPU's double-precision sums in every run
 #   reduce_barrier_flush    a plain read after __syncthreads sees the block's buffered adds
 #   reduce_fence_flush      ... and after __threadfence
@@ -157,7 +158,8 @@ for k in sums histogram; do
     varies "reduce_nondet/$k" "$k" "${RED_OFF[@]}"
 done
 ALL_RED=("${RED_RUNS[@]}")
-for v in dab-fusion=off dab-entries=32 dab-entries=256 dab-coalescing=off; do
+for v in dab-fusion=off dab-entries=32 dab-entries=256 dab-coalescing=off dab-offset-flush=on \
+         dab-sms=7; do
     vr=()
     for ts in 1:1 4:5; do
         t=${ts%:*} s=${ts#*:}

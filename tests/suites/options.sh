@@ -59,6 +59,8 @@ refused dab-entries lots integer
 refused dab-fusion sometimes "on or off"
 refused dab-coalescing maybe "on or off"
 refused dab-scheduler gto gwat
+refused dab-offset-flush half "on or off"
+refused dab-sms some integer
 refused watchdog soon integer
 refused watchdog-insts lots integer
 refused timing fast "on or off"

@@ -161,9 +161,9 @@ START_TEST(round_robin_per_subpartition)
     uint32_t seq[2];
     uint64_t ntxn = 0;
     memset(seq, 0, sizeof seq);
-    size_t n = dab_drain_sm(sm0, 2, 0, 2, false, seq, items, &ntxn);
+    size_t n = dab_drain_sm(sm0, 2, 0, 2, false, 0, seq, items, &ntxn);
     memset(seq, 0, sizeof seq);
-    n += dab_drain_sm(sm1, 2, 1, 2, false, seq, items + n, &ntxn);
+    n += dab_drain_sm(sm1, 2, 1, 2, false, 0, seq, items + n, &ntxn);
     ck_assert_uint_eq(n, 5);
     ck_assert_uint_eq(ntxn, 5);
     dab_order(items, n);
@@ -193,9 +193,9 @@ START_TEST(coalescing_changes_order)
         dab_item items[8];
         uint32_t seq[2] = {0, 0};
         uint64_t ntxn = 0;
-        size_t n = dab_drain_sm(&sm0, 1, 0, 2, co, seq, items, &ntxn);
+        size_t n = dab_drain_sm(&sm0, 1, 0, 2, co, 0, seq, items, &ntxn);
         seq[0] = seq[1] = 0;
-        n += dab_drain_sm(&sm1, 1, 1, 2, co, seq, items + n, &ntxn);
+        n += dab_drain_sm(&sm1, 1, 1, 2, co, 0, seq, items + n, &ntxn);
         dab_order(items, n);
         ck_assert_uint_eq(n, 5);
         /* coalesced: SM0's sector-0 transaction {1, 2, 4}, SM1's {5}, then sp 1's {3};
@@ -204,6 +204,48 @@ START_TEST(coalescing_changes_order)
         ck_assert_uint_eq(ntxn, co ? 3 : 5);
         for (size_t i = 0; i < n; i++) ck_assert_uint_eq(items[i].e->arg, co ? with[i] : without[i]);
     }
+    dab_buf_free(&sm0);
+    dab_buf_free(&sm1);
+}
+END_TEST
+
+/* Offset flushing (S8.4): an SM that starts at entry 2 of 4 sends C, D, A, B; with every entry
+ * in one sub-partition, its transactions take turns with SM 1's (which starts at 0) in that
+ * order. A buffer holding no more than `start` entries drains from 0. Coalesced entries keep
+ * buffer-index order inside their transaction (G4) even when the drain wraps. */
+START_TEST(offset_flushing)
+{
+    dab_buf sm0, sm1;
+    ck_assert(dab_buf_init(&sm0, 32));
+    ck_assert(dab_buf_init(&sm1, 32));
+    uint32_t fused;
+    dab_entry e0[] = {add_u32(0x000, 1), add_u32(0x040, 2), add_u32(0x080, 3), add_u32(0x0c0, 4)};
+    dab_entry e1[] = {add_u32(0x000, 5), add_u32(0x040, 6)};
+    ck_assert(dab_buf_insert(&sm0, e0, 4, true, &fused));
+    ck_assert(dab_buf_insert(&sm1, e1, 2, true, &fused));
+    dab_item items[8];
+    uint32_t seq[1] = {0};
+    uint64_t ntxn = 0;
+    size_t n = dab_drain_sm(&sm0, 1, 0, 1, false, 2, seq, items, &ntxn);
+    seq[0] = 0;
+    n += dab_drain_sm(&sm1, 1, 1, 1, false, 2, seq, items + n, &ntxn);   /* 2 entries: from 0 */
+    dab_order(items, n);
+    uint32_t want[] = {3, 5, 4, 6, 1, 2};
+    ck_assert_uint_eq(n, 6);
+    for (size_t i = 0; i < n; i++) ck_assert_uint_eq(items[i].e->arg, want[i]);
+    /* coalesced, wrapping: 0x00 and 0x08 (sector 0) at entries 3 and 0, drained from entry 2:
+     * 0x40 first, then sector 0's transaction at entry 3's place, entries 0 then 3 */
+    dab_buf b;
+    ck_assert(dab_buf_init(&b, 32));
+    dab_entry e2[] = {add_u32(0x08, 7), add_u32(0x80, 8), add_u32(0x40, 9), add_u32(0x00, 10)};
+    ck_assert(dab_buf_insert(&b, e2, 4, true, &fused));
+    seq[0] = 0;
+    n = dab_drain_sm(&b, 1, 0, 1, true, 2, seq, items, &ntxn);
+    dab_order(items, n);
+    uint32_t want2[] = {9, 7, 10, 8};
+    ck_assert_uint_eq(n, 4);
+    for (size_t i = 0; i < n; i++) ck_assert_uint_eq(items[i].e->arg, want2[i]);
+    dab_buf_free(&b);
     dab_buf_free(&sm0);
     dab_buf_free(&sm1);
 }
@@ -223,7 +265,7 @@ START_TEST(apply_sums)
     dab_item items[32];
     uint32_t seq[4] = {0};
     uint64_t ntxn = 0;
-    size_t n = dab_drain_sm(&b, 1, 0, 4, true, seq, items, &ntxn);
+    size_t n = dab_drain_sm(&b, 1, 0, 4, true, 0, seq, items, &ntxn);
     dab_order(items, n);
     dab_apply(items, n);
     /* mem[k] = (k+1) + (k+9) + (k+17) + (k+25) */
@@ -242,6 +284,7 @@ static Suite *suite(void)
     tcase_add_test(tc, all_or_nothing);
     tcase_add_test(tc, round_robin_per_subpartition);
     tcase_add_test(tc, coalescing_changes_order);
+    tcase_add_test(tc, offset_flushing);
     tcase_add_test(tc, apply_sums);
     suite_add_tcase(s, tc);
     return s;

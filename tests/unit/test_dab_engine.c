@@ -1,6 +1,7 @@
 /* test_dab_engine.c: DAB runs (timing/dab/, --det=dab) checked against what the mechanism
  * fixes (spec dab.md): a racy kernel gives one memory image and one set of statistics for every
- * host-thread count and seed, under each scheduler; CTA c runs on SM c mod SMs (S7); atomics
+ * host-thread count and seed, under each scheduler; CTA c runs on SM c mod SMs (S7), or mod the
+ * gated SMs; atomics
  * whose result is used run in flush order and still hand out every ticket once; barrier
  * deadlocks and faults are reported the same way on every run; a cooperative grid's spin-wait
  * on a global counter makes progress (epochs end at the per-warp cut point); device printf runs
@@ -93,6 +94,11 @@ START_TEST(placement_static)
         ck_assert(ek_run("placement", nb, 64, args, &c, NULL));
         for (unsigned b = 0; b < nb; b++) ck_assert_uint_eq(smid[b], b % 4);
         ck_assert_uint_eq(st.ctas, nb);
+        /* SM gating (Fig. 14): CTA c on SM c mod 3, SM 3 idle */
+        c.dab_sms = 3;
+        memset(smid, 0xff, nb * 4);
+        ck_assert(ek_run("placement", nb, 64, args, &c, NULL));
+        for (unsigned b = 0; b < nb; b++) ck_assert_uint_eq(smid[b], b % 3);
     }
     emu_device_free(ek_addr(smid));
     ek_unload();

@@ -75,13 +75,15 @@ typedef struct dab_item {
 
 /* The memory sub-partition (L2 slice) of an address: 256-byte interleave over nsubp. */
 uint32_t dab_subpartition(uint64_t addr, uint32_t nsubp);
-/* Appends SM sm's stream to out: its buffers bufs[0..nb) in scheduler order, each from entry 0;
- * with coalescing, the entries of one 32-byte sector of a buffer form one transaction at the
- * place of its first entry (in buffer-index order inside it). seq[nsubp] is the SM's
- * per-sub-partition transaction count (zero it for each SM). Returns the items appended and
- * adds the transactions to *ntxn. out needs room for every entry of the buffers. */
+/* Appends SM sm's stream to out: its buffers bufs[0..nb) in scheduler order, each from entry
+ * `start` round to its last entry and then from entry 0 (from entry 0 when it holds no more
+ * than `start`); with coalescing, the entries of one 32-byte sector of a buffer form one
+ * transaction at the place of its first entry (in buffer-index order inside it). seq[nsubp] is
+ * the SM's per-sub-partition transaction count (zero it for each SM). Returns the items
+ * appended and adds the transactions to *ntxn. out needs room for every entry of the buffers. */
 size_t dab_drain_sm(const dab_buf *bufs, uint32_t nb, uint32_t sm, uint32_t nsubp,
-                    bool coalescing, uint32_t *seq, dab_item *out, uint64_t *ntxn);
+                    bool coalescing, uint32_t start, uint32_t *seq, dab_item *out,
+                    uint64_t *ntxn);
 /* Sorts items into the order the ROPs apply them: each sub-partition takes transaction 1 of
  * SM 0, of SM 1, ..., then transaction 2 of each, ... (S8.2 step 3); entries of one transaction
  * stay in stream order. Sub-partitions are independent, so they go one after another. */
@@ -141,7 +143,8 @@ typedef struct dab_run {
     const ptx_module *ptx;
     uint32_t nsm, K, W, S;    /* SMs, CTA slots per SM, warps per CTA, schedulers per SM */
     uint32_t nsubp, entries;
-    bool fusion, coalescing;
+    bool fusion, coalescing, offset_flush;
+    uint32_t gsm;             /* SMs CTAs are distributed over (SM gating: the first gsm) */
     timing_dab_scheduler sched;
     uint64_t cap;             /* warp instructions per warp and epoch */
     uint64_t ncta;

@@ -19,8 +19,10 @@ bool dab_flush(dab_run *R, dab_exec *X)
         dab_sm *S = &R->sms[s];
         gd_sb_reset(&S->sb);
         memset(R->seq, 0, R->nsubp * sizeof *R->seq);
-        n += dab_drain_sm(S->bufs, R->S, S->id, R->nsubp, R->coalescing, R->seq, R->items + n,
-                          &X->st.dab_transactions);
+        /* offset flushing (S8.4): SMs of even ID start half-way through their buffers */
+        uint32_t start = R->offset_flush && S->id % 2 == 0 ? R->entries / 2 : 0;
+        n += dab_drain_sm(S->bufs, R->S, S->id, R->nsubp, R->coalescing, start, R->seq,
+                          R->items + n, &X->st.dab_transactions);
     }
     dab_order(R->items, n);
     dab_apply(R->items, n);

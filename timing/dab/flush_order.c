@@ -1,7 +1,8 @@
-/* flush_order.c: the order a flush applies buffered atomics in (spec dab.md S8.2, G3, G4).
+/* flush_order.c: the order a flush applies buffered atomics in (spec dab.md S8.2, S8.4, G3,
+ * G4).
  *
- * Each SM sends its buffers in scheduler order 0..S-1, each from entry 0 (offset flushing is
- * not built). Every memory sub-partition takes the packets of all SMs round-robin: the first of
+ * Each SM sends its buffers in scheduler order 0..S-1, each from entry `start` (0; with offset
+ * flushing half the capacity on SMs of even ID, wrapping around to entry 0). Every memory sub-partition takes the packets of all SMs round-robin: the first of
  * SM 0, the first of SM 1, ..., then the second of each; an SM with fewer drops out. Each
  * address lives in one sub-partition, so this fixes a total order of the updates of every
  * address: the order the ROP applies them in, whatever order the packets arrived in. With
@@ -21,27 +22,31 @@ uint32_t dab_subpartition(uint64_t addr, uint32_t nsubp)
 }
 
 size_t dab_drain_sm(const dab_buf *bufs, uint32_t nb, uint32_t sm, uint32_t nsubp,
-                    bool coalescing, uint32_t *seq, dab_item *out, uint64_t *ntxn)
+                    bool coalescing, uint32_t start, uint32_t *seq, dab_item *out,
+                    uint64_t *ntxn)
 {
     size_t n = 0;
-    uint32_t pos = 0;
     for (uint32_t s = 0; s < nb; s++) {
         const dab_buf *b = &bufs[s];
         size_t first = n;   /* this buffer's items: out[first .. n) */
-        for (uint32_t i = 0; i < b->n; i++) {
+        uint32_t from = start < b->n ? start : 0;
+        for (uint32_t j = 0; j < b->n; j++) {
+            uint32_t i = (from + j) % b->n;
             const dab_entry *e = &b->e[i];
+            /* inside a transaction, entries go in buffer-index order (G4) */
+            uint32_t pos = s * b->cap + i;
             uint64_t sector = e->addr / DAB_SECTOR;
             bool joined = false;
             if (coalescing)
-                for (size_t j = first; j < n && !joined; j++)
-                    if (out[j].e->addr / DAB_SECTOR == sector) {
+                for (size_t t = first; t < n && !joined; t++)
+                    if (out[t].e->addr / DAB_SECTOR == sector) {
                         /* the sector's transaction: this entry goes with it */
-                        out[n++] = (dab_item){ out[j].subp, out[j].seq, sm, pos++, e };
+                        out[n++] = (dab_item){ out[t].subp, out[t].seq, sm, pos, e };
                         joined = true;
                     }
             if (joined) continue;
             uint32_t p = dab_subpartition(e->addr, nsubp);
-            out[n++] = (dab_item){ p, seq[p]++, sm, pos++, e };
+            out[n++] = (dab_item){ p, seq[p]++, sm, pos, e };
             (*ntxn)++;
         }
     }

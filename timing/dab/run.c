@@ -134,9 +134,11 @@ static bool setup_sm(dab_run *R, dab_sm *S, uint32_t sm)
 {
     S->id = sm;
     S->R = R;
-    S->next = sm;
+    S->next = sm < R->gsm ? sm : R->ncta;
     gd_sb_init(&S->sb);
-    while (S->nk < R->E.K && eng_slot_exists(&R->E, sm, S->nk)) S->nk++;
+    while (S->nk < R->E.K && eng_slot_exists(&R->E, sm, S->nk) &&
+           (uint64_t)S->nk * R->gsm + sm < R->ncta && sm < R->gsm)
+        S->nk++;
     S->bufs = calloc(R->S, sizeof *S->bufs);
     S->slots = calloc(R->E.K ? R->E.K : 1, sizeof *S->slots);
     S->cta_flush = calloc(R->E.K ? R->E.K : 1, sizeof *S->cta_flush);
@@ -174,11 +176,14 @@ bool timing_run_dab(emu_grid *g, const timing_engine_config *cfg)
     R.fusion = cfg->dab_fusion;
     R.coalescing = cfg->dab_coalescing;
     R.sched = cfg->dab_scheduler;
+    R.offset_flush = cfg->dab_offset_flush;
+    R.gsm = cfg->dab_sms && cfg->dab_sms < R.nsm ? cfg->dab_sms : R.nsm;
     R.cap = cfg->dab_epoch_insts ? cfg->dab_epoch_insts : DAB_DEFAULT_EPOCH_INSTS;
     R.ncta = emu_grid_cta_count(g);
-    /* CTA c runs on SM c mod SMs: SM s needs a slot k only while k * SMs + s < CTAs */
+    /* CTA c runs on SM c mod gsm: SM s needs a slot k only while k * gsm + s < CTAs (without
+     * gating that is gslot k * SMs + s < CTAs: the skeleton's own limit) */
     uint64_t nwg = (uint64_t)R.nsm * R.K;
-    if (nwg > R.ncta) nwg = R.ncta;
+    if (nwg > R.ncta && R.gsm == R.nsm) nwg = R.ncta;
     uint32_t want = cfg->host_threads ? cfg->host_threads : 1;
     bool ok = eng_init(&R.E, g, cfg, R.K, nwg, want);
     uint64_t nwarps = (uint64_t)R.nsm * R.E.K * R.W;
@@ -201,7 +206,7 @@ bool timing_run_dab(emu_grid *g, const timing_engine_config *cfg)
                 dab_sm *S = &R.sms[s];
                 for (uint32_t k = 0; k < S->nk; k++)
                     if (S->slots[k]->cta) timing_watchdog_describe_cta(&R.wd, S->slots[k]->cta);
-                if (S->next < R.ncta) left += (R.ncta - S->next + R.nsm - 1) / R.nsm;
+                if (S->next < R.ncta) left += (R.ncta - S->next + R.gsm - 1) / R.gsm;
             }
             timing_watchdog_finish(&R.wd, g, left);
         }

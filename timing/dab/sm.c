@@ -1,7 +1,8 @@
 /* sm.c: one SM's part of an epoch: deterministic CTA distribution (spec dab.md S7) and the
  * loop that runs the SM's warps in the order the determinism-aware scheduler gives (sched.c).
  *
- * CTAs: CTA c runs on SM c mod SMs (S7 [I]), and each SM launches its CTAs in ascending order
+ * CTAs: CTA c runs on SM c mod SMs (S7 [I]; mod the first --dab-sms SMs with SM gating,
+ * Fig. 14), and each SM launches its CTAs in ascending order
  * into its CTA slots as they free up, also in the middle of an epoch. Warp i of CTA slot k is
  * warp slot k * W + i of the SM, on scheduler (slot mod schedulers), GPGPU-Sim's default.
  * Everything runs on the SM's host thread in a fixed order from state fixed at the epoch's
@@ -50,7 +51,7 @@ bool dab_sm_fill(dab_run *R, dab_sm *S, dab_exec *X)
         }
         if (!es->cta && S->next < R->ncta) {
             if (!eng_slot_launch(&R->E, es, S->next, X->T)) return false;
-            S->next += R->nsm;
+            S->next += R->gsm;
             X->st.ctas++;
             bind(R, S, k);
         }
