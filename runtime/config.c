@@ -60,6 +60,10 @@ const rt_option rt_options[] = {
     {"dab-coalescing", "PTXSIM_DAB_COALESCING", "on", RT_OPT_BOOL, NULL, NULL, "on",
      "DAB: flush coalescing (a buffer's entries in one 32-byte sector flush as one "
      "transaction)"},
+    {"dab-buffers", "PTXSIM_DAB_BUFFERS", "scheduler", RT_OPT_CHOICE, "scheduler|warp", NULL,
+     NULL, "DAB: an atomic buffer per warp scheduler (the paper's final design, ordered by "
+     "--dab-scheduler) or per warp slot (WarpGTO: plain GTO, finished warps keep their slot "
+     "until the flush)"},
     {"dab-offset-flush", "PTXSIM_DAB_OFFSET_FLUSH", "off", RT_OPT_BOOL, NULL, NULL, "on",
      "DAB: offset flushing (SMs of even ID drain their buffers from the middle)"},
     {"dab-sms", "PTXSIM_DAB_SMS", "0", RT_OPT_UINT, NULL, NULL, NULL,
@@ -442,6 +446,7 @@ void rt_config_load(rt_config *cfg)
     cfg->dab_entries = parse_uint(option_value(rt_option_find("dab-entries")), &u) ? (uint32_t)u : 64;
     cfg->dab_fusion = !parse_bool(option_value(rt_option_find("dab-fusion")), &b) || b;
     cfg->dab_coalescing = !parse_bool(option_value(rt_option_find("dab-coalescing")), &b) || b;
+    cfg->dab_warp_buffers = strcmp(option_value(rt_option_find("dab-buffers")), "warp") == 0;
     cfg->dab_offset_flush = parse_bool(option_value(rt_option_find("dab-offset-flush")), &b) && b;
     cfg->dab_sms = parse_uint(option_value(rt_option_find("dab-sms")), &u) && u < UINT32_MAX
                        ? (uint32_t)u : 0;

@@ -369,6 +369,7 @@ static void engine_config(timing_engine_config *ec, rt_kernel *k, bool cooperati
     ec->dab_fusion = rt_g.cfg.dab_fusion;
     ec->dab_coalescing = rt_g.cfg.dab_coalescing;
     ec->dab_offset_flush = rt_g.cfg.dab_offset_flush;
+    ec->dab_warp_buffers = rt_g.cfg.dab_warp_buffers;
     ec->dab_sms = rt_g.cfg.dab_sms;
     ec->dab_scheduler = strcmp(rt_g.cfg.dab_scheduler, "gtar") == 0   ? TIMING_DAB_GTAR
                         : strcmp(rt_g.cfg.dab_scheduler, "gtrr") == 0 ? TIMING_DAB_GTRR

@@ -26,6 +26,7 @@ typedef struct rt_config {
     bool dab_fusion, dab_coalescing;   /* DAB variants */
     char dab_scheduler[8];  /* gwat | gtar | gtrr | srr */
     bool dab_offset_flush;
+    bool dab_warp_buffers;  /* --dab-buffers=warp (WarpGTO) */
     uint32_t dab_sms;       /* SM gating: CTAs on the first N SMs (0 = all) */
     uint64_t watchdog_seconds;  /* a launch running longer ends (0 = no limit) */
     uint64_t watchdog_insts;    /* ... or executing more warp instructions (0 = no limit) */

@@ -143,6 +143,7 @@ typedef struct timing_engine_config {
     bool dab_coalescing;      /* DAB: one flush transaction per 32-byte sector of a buffer */
     timing_dab_scheduler dab_scheduler;
     bool dab_offset_flush;    /* DAB: SMs of even ID drain their buffers from the middle */
+    bool dab_warp_buffers;    /* DAB: a buffer per warp slot with plain GTO (WarpGTO) */
     uint32_t dab_sms;         /* DAB: CTAs go to the first this many SMs (SM gating; 0 = all) */
     /* DAB: warp instructions a warp runs before it waits for the next flush (0 = 100000): a
      * deterministic cut point so that a warp spinning on another SM's store goes on */

@@ -20,7 +20,8 @@
 #   reduce_fence_flush      ... and after __threadfence
 #   reduce_buffered         --stats: the reductions went through the buffers (lane atomics
 #                           buffered, fused, buffers filled and flushed)
-#   scheduler/<s>           --dab-scheduler=gwat|gtar|gtrr|srr: GPU-Racey and the reductions
+#   scheduler/<s>           --dab-scheduler=gwat|gtar|gtrr|srr and --dab-buffers=warp
+#                           (WarpGTO): GPU-Racey and the reductions
 #                           deterministic over threads 1 and 4, and dab_reduce's order_probe
 #                           (the order two warps' atomics enter one buffer) as worked out by hand
 #   watchdog_same_epoch     a kernel spinning forever ends at --watchdog-insts with the same
@@ -192,13 +193,16 @@ fi
 # ---------------------------------------------------------------- the schedulers
 # Each determinism-aware scheduler: GPU-Racey and the reductions deterministic over threads 1
 # and 4, and order_probe (dab_reduce.cu) gives the value worked out by hand from spec S6.
-for sv in gwat:1 gtar:1 gtrr:1 srr:2; do
-    sc=${sv%:*} want=${sv#*:}
+# WarpGTO (--dab-buffers=warp) drains warp 0's buffer before warp 4's: 0, 0, 1, 2 -> 2.
+for sv in gwat:--dab-scheduler=gwat:1 gtar:--dab-scheduler=gtar:1 gtrr:--dab-scheduler=gtrr:1 \
+          srr:--dab-scheduler=srr:2 warpgto:--dab-buffers=warp:2; do
+    sc=${sv%%:*} want=${sv##*:} opt=${sv#*:}
+    opt=${opt%:*}
     runs=() rruns=()
     for ts in 1:2 4:7; do
         t=${ts%:*} s=${ts#*:}
-        run "racey-$sc-t$t" "$RACEY" --det=dab --dab-scheduler="$sc" --threads="$t" --seed="$s"
-        run "reduce-$sc-t$t" "$REDUCE" --det=dab --dab-scheduler="$sc" --threads="$t" --seed="$s"
+        run "racey-$sc-t$t" "$RACEY" --det=dab "$opt" --threads="$t" --seed="$s"
+        run "reduce-$sc-t$t" "$REDUCE" --det=dab "$opt" --threads="$t" --seed="$s"
         runs+=("racey-$sc-t$t")
         rruns+=("reduce-$sc-t$t")
     done

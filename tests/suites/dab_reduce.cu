@@ -56,7 +56,9 @@ __global__ void after_fence(unsigned *count, unsigned *seen)
 // - gwat: w0 inserts A0, the token passes over the exiting warps to w4, which inserts B0 after its
 //   spin; the token comes back to w0 (A1), then w4 (B1): 0, 1, 0, 1 -> 1;
 // - gtar: round 1 {A0, B0}, round 2 {A1, B1} -> 1;
-// - gtrr: greedy until both wait at their first atomic, then strict round robin: A0 B0 A1 B1 -> 1.
+// - gtrr: greedy until both wait at their first atomic, then strict round robin: A0 B0 A1 B1 -> 1;
+// - warp-level buffers (WarpGTO): each warp its own buffer, drained in slot order: A0 A1 B0 B1
+//   -> 2.
 __global__ void order_probe(unsigned *x)
 {
     if (threadIdx.x % 32) return;

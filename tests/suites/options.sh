@@ -61,6 +61,7 @@ refused dab-coalescing maybe "on or off"
 refused dab-scheduler gto gwat
 refused dab-offset-flush half "on or off"
 refused dab-sms some integer
+refused dab-buffers cta scheduler
 refused watchdog soon integer
 refused watchdog-insts lots integer
 refused timing fast "on or off"

@@ -49,7 +49,7 @@ static void racy_run(const timing_engine_config *c, unsigned *m, unsigned *sig, 
     memcpy(img + 64, sig, RN * 4);
 }
 
-/* Loop index: the scheduler. */
+/* Loop index: the scheduler (0..3), or warp-level buffers (4). */
 START_TEST(racy_one_result)
 {
     ek_load();
@@ -57,7 +57,8 @@ START_TEST(racy_one_result)
     static unsigned first[64 + RN], img[64 + RN];
     timing_stats st0 = {0};
     timing_engine_config c = config(1, 0);
-    c.dab_scheduler = (timing_dab_scheduler)_i;
+    c.dab_scheduler = _i < 4 ? (timing_dab_scheduler)_i : TIMING_DAB_GWAT;
+    c.dab_warp_buffers = _i == 4;
     racy_run(&c, m, sig, first, &st0);
     ck_assert_uint_ge(st0.dab_flushes, 1);
     for (int t = 0; t < 3; t++)
@@ -249,7 +250,7 @@ static Suite *suite(void)
     Suite *s = suite_create("dab_engine");
     TCase *tc = tcase_create("dab");
     tcase_set_timeout(tc, 120);
-    tcase_add_loop_test(tc, racy_one_result, 0, 4);
+    tcase_add_loop_test(tc, racy_one_result, 0, 5);
     tcase_add_test(tc, placement_static);
     tcase_add_test(tc, used_results_in_flush_order);
     tcase_add_test(tc, deadlock_reported);

@@ -103,7 +103,8 @@ typedef struct dab_warp {
     emu_warp *w;              /* the warp in the slot, or NULL */
     struct dab_sm *sm;
     uint32_t slot;            /* warp slot within the SM: CTA slot k, warp i -> k * W + i */
-    uint32_t sched;           /* its scheduler (and atomic buffer): slot mod schedulers */
+    uint32_t buf;             /* its atomic buffer: its scheduler's (slot mod schedulers), or
+                                 with warp-level buffers its own (the slot) */
     uint8_t wait;             /* DAB_RUN / DAB_WAIT_* */
     bool pending;             /* a flush-class operation waits to run in flush order */
     bool grant;               /* GTAR: the warp's atomic is in the current round */
@@ -114,7 +115,7 @@ typedef struct dab_warp {
 typedef struct dab_sm {
     uint32_t id;
     struct dab_run *R;
-    dab_buf *bufs;            /* one per scheduler */
+    dab_buf *bufs;            /* one per scheduler (or per warp slot: R->nbuf) */
     gd_sb sb;                 /* the epoch's plain global stores */
     dab_warp *warps;          /* K * W */
     uint32_t nk;              /* CTA slots this SM has (its share of the grid may be smaller) */
@@ -143,6 +144,8 @@ typedef struct dab_run {
     const ptx_module *ptx;
     uint32_t nsm, K, W, S;    /* SMs, CTA slots per SM, warps per CTA, schedulers per SM */
     uint32_t nsubp, entries;
+    bool warp_buffers;        /* WarpGTO (S5.2): a buffer per warp slot, plain GTO */
+    uint32_t nbuf;            /* buffers per SM */
     bool fusion, coalescing, offset_flush;
     uint32_t gsm;             /* SMs CTAs are distributed over (SM gating: the first gsm) */
     timing_dab_scheduler sched;

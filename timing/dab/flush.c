@@ -21,14 +21,14 @@ bool dab_flush(dab_run *R, dab_exec *X)
         memset(R->seq, 0, R->nsubp * sizeof *R->seq);
         /* offset flushing (S8.4): SMs of even ID start half-way through their buffers */
         uint32_t start = R->offset_flush && S->id % 2 == 0 ? R->entries / 2 : 0;
-        n += dab_drain_sm(S->bufs, R->S, S->id, R->nsubp, R->coalescing, start, R->seq,
+        n += dab_drain_sm(S->bufs, R->nbuf, S->id, R->nsubp, R->coalescing, start, R->seq,
                           R->items + n, &X->st.dab_transactions);
     }
     dab_order(R->items, n);
     dab_apply(R->items, n);
     X->st.dab_entries += n;
     for (uint32_t s = 0; s < R->nsm; s++)
-        for (uint32_t b = 0; b < R->S; b++) dab_buf_reset(&R->sms[s].bufs[b]);
+        for (uint32_t b = 0; b < R->nbuf; b++) dab_buf_reset(&R->sms[s].bufs[b]);
 
     bool ok = true;
     X->direct = true;

@@ -95,7 +95,7 @@ static emu_mem_outcome buffer_atomic(dab_warp *dw, dab_exec *X, emu_mem_op *op)
                           .size = (uint8_t)sg->size };
         memcpy(&e->arg, op->operand_b + sg->off, sg->size);
     }
-    dab_buf *b = &S->bufs[dw->sched];
+    dab_buf *b = &S->bufs[dw->buf];
     bool was_closed = b->closed;
     uint32_t fused;
     if (!dab_buf_insert(b, a, n, S->R->fusion, &fused)) {
@@ -159,7 +159,7 @@ static void dab_barrier(emu_mem_policy *self, emu_warp *w, uint32_t id, uint32_t
     dab_run *R = S->R;
     uint32_t k = dw->slot / R->W;
     bool buffered = S->cta_flush[k];
-    for (uint32_t s = 0; s < R->S && !buffered; s++) buffered = S->bufs[s].n > 0;
+    for (uint32_t s = 0; s < R->nbuf && !buffered; s++) buffered = S->bufs[s].n > 0;
     if (!buffered) return;
     /* S4: the barrier's CTA-level fence waits for the flush; every warp of the CTA that has
      * arrived, or arrives from now on, goes on only after it */

@@ -114,7 +114,7 @@ static void free_run(dab_run *R)
         for (uint32_t s = 0; s < R->nsm; s++) {
             dab_sm *S = &R->sms[s];
             if (S->bufs)
-                for (uint32_t b = 0; b < R->S; b++) dab_buf_free(&S->bufs[b]);
+                for (uint32_t b = 0; b < R->nbuf; b++) dab_buf_free(&S->bufs[b]);
             free(S->bufs);
             gd_sb_free(&S->sb);
             free(S->slots);
@@ -139,12 +139,12 @@ static bool setup_sm(dab_run *R, dab_sm *S, uint32_t sm)
     while (S->nk < R->E.K && eng_slot_exists(&R->E, sm, S->nk) &&
            (uint64_t)S->nk * R->gsm + sm < R->ncta && sm < R->gsm)
         S->nk++;
-    S->bufs = calloc(R->S, sizeof *S->bufs);
+    S->bufs = calloc(R->nbuf, sizeof *S->bufs);
     S->slots = calloc(R->E.K ? R->E.K : 1, sizeof *S->slots);
     S->cta_flush = calloc(R->E.K ? R->E.K : 1, sizeof *S->cta_flush);
     S->cls = calloc(R->ptx->nfuncs ? R->ptx->nfuncs : 1, sizeof *S->cls);
     if (!S->bufs || !S->slots || !S->cta_flush || !S->cls) return false;
-    for (uint32_t b = 0; b < R->S; b++)
+    for (uint32_t b = 0; b < R->nbuf; b++)
         if (!dab_buf_init(&S->bufs[b], R->entries)) return false;
     for (uint32_t k = 0; k < S->nk; k++) S->slots[k] = eng_slot_at(&R->E, sm, k);
     S->warps = &R->warps[(uint64_t)sm * R->E.K * R->W];
@@ -152,7 +152,7 @@ static bool setup_sm(dab_run *R, dab_sm *S, uint32_t sm)
         dab_warp *dw = &S->warps[i];
         dw->sm = S;
         dw->slot = i;
-        dw->sched = i % R->S;
+        dw->buf = R->warp_buffers ? i : i % R->S;
     }
     return true;
 }
@@ -170,6 +170,7 @@ bool timing_run_dab(emu_grid *g, const timing_engine_config *cfg)
     uint64_t threads = (uint64_t)L->block.x * L->block.y * L->block.z;
     R.W = (uint32_t)((threads + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE);
     R.S = cfg->gpu && cfg->gpu->sched_per_sm > 0 ? (uint32_t)cfg->gpu->sched_per_sm : 4;
+    R.warp_buffers = cfg->dab_warp_buffers;
     R.nsubp = cfg->gpu && cfg->gpu->l2_slices > 0 ? (uint32_t)cfg->gpu->l2_slices : 48;
     R.entries = cfg->dab_entries ? cfg->dab_entries : DAB_DEFAULT_ENTRIES;
     if (R.entries < EMU_WARP_SIZE) R.entries = EMU_WARP_SIZE;   /* S5.4: one instruction fits */
@@ -187,7 +188,8 @@ bool timing_run_dab(emu_grid *g, const timing_engine_config *cfg)
     uint32_t want = cfg->host_threads ? cfg->host_threads : 1;
     bool ok = eng_init(&R.E, g, cfg, R.K, nwg, want);
     uint64_t nwarps = (uint64_t)R.nsm * R.E.K * R.W;
-    size_t nitems = (size_t)R.nsm * R.S * R.entries;
+    R.nbuf = R.warp_buffers ? R.E.K * R.W : R.S;
+    size_t nitems = (size_t)R.nsm * R.nbuf * R.entries;
     R.sms = calloc(R.nsm, sizeof *R.sms);
     R.warps = calloc(nwarps ? nwarps : 1, sizeof *R.warps);
     R.exec = calloc(R.E.nthreads_alloc ? R.E.nthreads_alloc : 1, sizeof *R.exec);

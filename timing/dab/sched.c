@@ -17,6 +17,7 @@
  *   the kernel on that SM (warps of later CTAs run entirely under SRR).
  * - SRR: every ready warp issues one instruction per turn, in warp-slot order; warps at a
  *   barrier or waiting for the flush are skipped. Atomics enter in that order.
+ * With warp-level buffers (WarpGTO, S5.2) every warp inserts when it gets there: plain GTO.
  */
 #include "timing/dab/dab.h"
 
@@ -45,6 +46,8 @@ static void pass_token(dab_sm *S)
 
 bool dab_may_insert(const dab_sm *S, const dab_warp *dw)
 {
+    /* a warp's own buffer fills in its program order under any scheduler (S5.2) */
+    if (S->R->warp_buffers) return true;
     switch (S->R->sched) {
     case TIMING_DAB_GWAT: return S->token == dw->slot;
     case TIMING_DAB_GTAR: return dw->grant;
@@ -68,12 +71,13 @@ bool dab_ready(const dab_sm *S, const dab_warp *dw)
 
 bool dab_lockstep(const dab_sm *S)
 {
+    if (S->R->warp_buffers) return false;
     return S->R->sched == TIMING_DAB_SRR || (S->R->sched == TIMING_DAB_GTRR && S->srr);
 }
 
 void dab_before_pick(dab_sm *S)
 {
-    if (S->R->sched == TIMING_DAB_GWAT && S->nk && !token_eligible(&S->warps[S->token]))
+    if (!S->R->warp_buffers && S->R->sched == TIMING_DAB_GWAT && S->nk && !token_eligible(&S->warps[S->token]))
         pass_token(S);
 }
 

@@ -41,11 +41,21 @@ static void bind(dab_run *R, dab_sm *S, uint32_t k)
     S->cta_flush[k] = false;
 }
 
+/* WarpGTO (S5.2): a finished warp keeps its slot while its buffer holds entries, so its CTA
+ * leaves only after the flush. */
+static bool buffers_empty(const dab_run *R, const dab_sm *S, uint32_t k)
+{
+    if (!R->warp_buffers) return true;
+    for (uint32_t i = 0; i < R->W; i++)
+        if (S->bufs[S->warps[k * R->W + i].buf].n) return false;
+    return true;
+}
+
 bool dab_sm_fill(dab_run *R, dab_sm *S, dab_exec *X)
 {
     for (uint32_t k = 0; k < S->nk; k++) {
         eng_slot *es = S->slots[k];
-        if (es->cta && emu_cta_done(es->cta)) {
+        if (es->cta && emu_cta_done(es->cta) && buffers_empty(R, S, k)) {
             eng_slot_retire(&R->E, es, X->T);
             bind(R, S, k);
         }
