@@ -24,6 +24,10 @@
 #                           (WarpGTO): GPU-Racey and the reductions
 #                           deterministic over threads 1 and 4, and dab_reduce's order_probe
 #                           (the order two warps' atomics enter one buffer) as worked out by hand
+#   bench/<b>               bench/determinism/ (pagerank, bc, conv_wgrad on two layers, small
+#                           sizes): one signature under --det=dab over threads 1,2,4 and compare
+#   bench_nondet/<b>        ... and more than one with --det=off
+#   bench_reference/<b>     ... and the CPU reference passes in every dab run
 #   watchdog_same_epoch     a kernel spinning forever ends at --watchdog-insts with the same
 #                           report on 1 and 4 host threads (epochs end at a per-warp cut point)
 #   equivalence/<program>   race-free CUDA test programs print the same (sorted) stdout and
@@ -189,6 +193,46 @@ if awk '/ dab: / { b += $4; f += substr($8, 2) } /full buffers/ { full += $3 }
 else
     echo "FAIL reduce_buffered: $(grep -A1 ' dab: ' "$LOGS/reduce-stats.log" | tr '\n' ' ')"
 fi
+
+# ---------------------------------------------------------------- determinism benchmarks
+# bench/determinism/ (the DAB paper's workload shapes, each checked against a CPU reference):
+# one signature under --det=dab over threads 1, 2, 4, seeds and compare mode; more than one
+# without determinism.
+for bspec in "pagerank:2048 8 3" "bc:1024 8 4" "conv_wgrad:cnv2_2 4 2" "conv_wgrad:cnv2_3 4 2"; do
+    prog=${bspec%%:*} bargs=${bspec#*:}
+    label=$prog-${bargs// /-}
+    src=bench/determinism/$prog.cu
+    if ! bexe=$(cuda_cache_build "bench_$prog.shared" "$LOGS/nvcc-$prog.txt" \
+                    "-cudart shared -Wno-deprecated-gpu-targets $src" "$src"); then
+        echo "FAIL bench/$label: nvcc failed; see $LOGS/nvcc-$prog.txt"
+        continue
+    fi
+    bruns=() boff=()
+    for ts in 1:1 2:2 4:3; do
+        t=${ts%:*} s=${ts#*:}
+        # shellcheck disable=SC2086
+        timeout 120 "$PTXSIM" run --det=dab --threads="$t" --seed="$s" -- "$bexe" $bargs \
+            >"$LOGS/$label-dab-t$t.log" 2>&1
+        echo "# (exit $?)" >>"$LOGS/$label-dab-t$t.log"
+        bruns+=("$label-dab-t$t")
+    done
+    # shellcheck disable=SC2086
+    timeout 120 "$PTXSIM" run --det=dab --engine=compare --threads=2 --seed=4 -- "$bexe" $bargs \
+        >"$LOGS/$label-dab-compare.log" 2>&1
+    echo "# (exit $?)" >>"$LOGS/$label-dab-compare.log"
+    bruns+=("$label-dab-compare")
+    for ts in 2:1 4:2 4:3; do
+        t=${ts%:*} s=${ts#*:}
+        # shellcheck disable=SC2086
+        timeout 120 "$PTXSIM" run --det=off --threads="$t" --seed="$s" -- "$bexe" $bargs \
+            >"$LOGS/$label-off-t$t-s$s.log" 2>&1
+        boff+=("$label-off-t$t-s$s")
+    done
+    same "bench/$label" "$prog" "${bruns[@]}"
+    varies "bench_nondet/$label" "$prog" "${boff[@]}"
+    all_pass "bench_reference/$label" "$(grep -m1 "^PASS ${prog}_reference" \
+        "$LOGS/${bruns[0]}.log" || echo "PASS ${prog}_reference")" "${bruns[@]}"
+done
 
 # ---------------------------------------------------------------- the schedulers
 # Each determinism-aware scheduler: GPU-Racey and the reductions deterministic over threads 1
