@@ -123,6 +123,7 @@ typedef struct dab_sm {
     bool *cta_flush;          /* per CTA slot: its warps wait for the flush after a barrier */
     uint32_t token;           /* the warp slot holding the atomic token (GWAT) */
     bool srr;                 /* GTRR: past the greedy start, strict round robin from now on */
+    uint32_t last;            /* the warp slot that had the last turn */
     uint64_t next;            /* the next of the SM's CTAs (sm, sm + SMs, ...) to launch */
     uint8_t **cls;            /* per function, per pc: 0 unknown, 1 buffered, 2 flush-class */
     uint64_t ran;             /* warp instructions this epoch */
@@ -150,6 +151,7 @@ typedef struct dab_run {
     uint32_t gsm;             /* SMs CTAs are distributed over (SM gating: the first gsm) */
     timing_dab_scheduler sched;
     uint64_t cap;             /* warp instructions per warp and epoch */
+    uint64_t turn;            /* warp instructions per turn (outside lockstep) */
     uint64_t ncta;
     dab_sm *sms;
     dab_warp *warps;

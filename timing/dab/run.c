@@ -135,6 +135,7 @@ static bool setup_sm(dab_run *R, dab_sm *S, uint32_t sm)
     S->id = sm;
     S->R = R;
     S->next = sm < R->gsm ? sm : R->ncta;
+    S->last = UINT32_MAX;   /* the first turn goes to warp slot 0 */
     gd_sb_init(&S->sb);
     while (S->nk < R->E.K && eng_slot_exists(&R->E, sm, S->nk) &&
            (uint64_t)S->nk * R->gsm + sm < R->ncta && sm < R->gsm)
@@ -180,6 +181,7 @@ bool timing_run_dab(emu_grid *g, const timing_engine_config *cfg)
     R.offset_flush = cfg->dab_offset_flush;
     R.gsm = cfg->dab_sms && cfg->dab_sms < R.nsm ? cfg->dab_sms : R.nsm;
     R.cap = cfg->dab_epoch_insts ? cfg->dab_epoch_insts : DAB_DEFAULT_EPOCH_INSTS;
+    R.turn = cfg->warp_budget ? cfg->warp_budget : 100;
     R.ncta = emu_grid_cta_count(g);
     /* CTA c runs on SM c mod gsm: SM s needs a slot k only while k * gsm + s < CTAs (without
      * gating that is gslot k * SMs + s < CTAs: the skeleton's own limit) */

@@ -1,8 +1,7 @@
 /* sched.c: DAB's determinism-aware warp schedulers (spec dab.md S6) as they decide the order
  * atomics enter the buffers. Everything an SM does runs on its host thread in a fixed order
  * (sm.c), so what matters functionally is which warp may insert its atomic when; the warps'
- * other instructions run greedily (GTO: the oldest ready warp, i.e. the lowest warp slot, runs
- * until it stops) except where a policy is strictly round robin.
+ * other instructions run in turns (sm.c) except where a policy is strictly round robin.
  *
  * Every ring is one per SM over all its warp slots, whose scheduler buffers it feeds (spec G2's
  * resolution: a ring that holds whole CTAs, so a barrier cannot deadlock it):
@@ -10,8 +9,8 @@
  *   order when the holder inserts, and whenever the holder has exited, waits at a barrier or
  *   waits for the flush (G2: the token skips such warps). Others at an atomic wait.
  * - GTAR: greedy until no warp can go on; then every warp waiting at an atomic is granted one
- *   insert (a round), and they insert in warp-slot order (the oldest first); a warp goes on
- *   with other instructions at once and waits for the next round at its next atomic.
+ *   insert (a round), and they insert in the order of their turns; a warp goes on with other
+ *   instructions at once and waits for the next round at its next atomic.
  * - GTRR: greedy until no warp can go on, atomics waiting (every warp has reached its first
  *   atomic, finished, or waits at a barrier or for the flush); from then on SRR for the rest of
  *   the kernel on that SM (warps of later CTAs run entirely under SRR).

@@ -8,6 +8,13 @@
  * Everything runs on the SM's host thread in a fixed order from state fixed at the epoch's
  * start, so what an SM does in an epoch never depends on other host threads.
  *
+ * Outside SRR's lockstep, warps take turns of R->turn warp instructions (the engine's warp
+ * budget, 100 by default) round robin, each running until its turn ends or it stops: the
+ * paper's GTO is a timing heuristic for the non-atomic instructions, and functionally any fixed
+ * order will do; turns let warps that spin on each other in one SM (cooperative groups' tile
+ * barriers) go on as they do in the other engines, while the order of atomics stays the
+ * scheduler's (sched.c).
+ *
  * The epoch ends for the SM when no warp is ready and the scheduler lets none go on: each has
  * exited, waits for the flush (a full buffer, a flush-class operation, a fence, a barrier's
  * fence), waits at a barrier, or waits at an atomic for a turn that only the flush can bring.
@@ -117,14 +124,19 @@ void dab_run_sm(dab_run *R, dab_sm *S, dab_exec *X)
                 if (!run_warp(R, S, X, dw, 1)) return;
             }
         } else {
-            /* GTO: the oldest ready warp until it stops */
+            /* the next ready warp after the last one, for a turn */
             dab_before_pick(S);
             dab_warp *dw = NULL;
-            for (uint32_t i = 0; i < nw && !dw; i++)
-                if (dab_ready(S, &S->warps[i])) dw = &S->warps[i];
+            for (uint32_t d = 1; d <= nw && !dw; d++) {
+                dab_warp *c = &S->warps[(S->last + d) % nw];
+                if (dab_ready(S, c)) dw = c;
+            }
             if (dw) {
                 any = true;
-                if (!over_cap(R, dw) && !run_warp(R, S, X, dw, R->cap - dw->used)) return;
+                S->last = dw->slot;
+                uint64_t budget = R->cap - dw->used;
+                if (budget > R->turn) budget = R->turn;
+                if (!over_cap(R, dw) && !run_warp(R, S, X, dw, budget)) return;
             }
         }
         if (!any && !dab_none_ready(S)) break;
