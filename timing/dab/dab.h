@@ -47,6 +47,8 @@ typedef struct dab_entry {
 typedef struct dab_buf {
     dab_entry *e;
     uint32_t n, cap;
+    int32_t *index;           /* open addressing over the fusable entries: entry or -1 */
+    uint32_t imask;
     bool closed;              /* an atomic did not fit: no more inserts until the flush (G1a) */
 } dab_buf;
 
@@ -86,7 +88,8 @@ size_t dab_drain_sm(const dab_buf *bufs, uint32_t nb, uint32_t sm, uint32_t nsub
                     uint64_t *ntxn);
 /* Sorts items into the order the ROPs apply them: each sub-partition takes transaction 1 of
  * SM 0, of SM 1, ..., then transaction 2 of each, ... (S8.2 step 3); entries of one transaction
- * stay in stream order. Sub-partitions are independent, so they go one after another. */
+ * in buffer-index order. Sub-partitions are independent, so they go one after another. The
+ * items must be as dab_drain_sm appended them, SM after SM in ascending order. */
 void dab_order(dab_item *items, size_t n);
 /* Applies the items to memory in their order (emu_atomic_apply, the ROP's arithmetic). */
 void dab_apply(const dab_item *items, size_t n);

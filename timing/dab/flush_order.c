@@ -12,6 +12,7 @@
 #include "timing/dab/dab.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define DAB_SECTOR 32u
 #define DAB_INTERLEAVE 256u
@@ -21,36 +22,100 @@ uint32_t dab_subpartition(uint64_t addr, uint32_t nsubp)
     return nsubp <= 1 ? 0 : (uint32_t)((addr / DAB_INTERLEAVE) % nsubp);
 }
 
+static int by_pos(const void *a, const void *b)
+{
+    uint32_t x = ((const dab_item *)a)->pos, y = ((const dab_item *)b)->pos;
+    return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/* The sectors of one buffer seen so far: open addressing from a sector to the item that
+ * opened its transaction. */
+typedef struct sector_map {
+    uint64_t *key;
+    uint32_t *item;
+    uint32_t mask;
+} sector_map;
+
+static uint32_t *sector_slot(const sector_map *m, uint64_t sector, bool *found)
+{
+    uint32_t h = (uint32_t)((sector * UINT64_C(0x9e3779b97f4a7c15)) >> 40) & m->mask;
+    while (m->item[h] != UINT32_MAX && m->key[h] != sector) h = (h + 1) & m->mask;
+    *found = m->item[h] != UINT32_MAX;
+    m->key[h] = sector;
+    return &m->item[h];
+}
+
 size_t dab_drain_sm(const dab_buf *bufs, uint32_t nb, uint32_t sm, uint32_t nsubp,
                     bool coalescing, uint32_t start, uint32_t *seq, dab_item *out,
                     uint64_t *ntxn)
 {
     size_t n = 0;
+    /* room for twice the largest buffer's entries, on the stack for the usual sizes */
+    uint32_t most = 0;
+    for (uint32_t s = 0; s < nb; s++) if (bufs[s].n > most) most = bufs[s].n;
+    uint32_t cap = 16;
+    while (cap < 2 * most) cap *= 2;
+    uint64_t key_local[512];
+    uint32_t item_local[512];
+    sector_map m = { key_local, item_local, cap - 1 };
+    if (coalescing && cap > 512) {
+        m.key = malloc(cap * sizeof *m.key);
+        m.item = malloc(cap * sizeof *m.item);
+        if (!m.key || !m.item) {
+            /* no memory for the map: every entry its own transaction (still deterministic,
+             * only less coalesced) */
+            free(m.key);
+            free(m.item);
+            m.key = NULL;
+            m.item = NULL;
+            coalescing = false;
+        }
+    }
     for (uint32_t s = 0; s < nb; s++) {
         const dab_buf *b = &bufs[s];
-        size_t first = n;   /* this buffer's items: out[first .. n) */
+        if (coalescing) memset(m.item, 0xff, cap * sizeof *m.item);
         uint32_t from = start < b->n ? start : 0;
         for (uint32_t j = 0; j < b->n; j++) {
             uint32_t i = (from + j) % b->n;
             const dab_entry *e = &b->e[i];
             /* inside a transaction, entries go in buffer-index order (G4) */
             uint32_t pos = s * b->cap + i;
-            uint64_t sector = e->addr / DAB_SECTOR;
-            bool joined = false;
-            if (coalescing)
-                for (size_t t = first; t < n && !joined; t++)
-                    if (out[t].e->addr / DAB_SECTOR == sector) {
-                        /* the sector's transaction: this entry goes with it */
-                        out[n++] = (dab_item){ out[t].subp, out[t].seq, sm, pos, e };
-                        joined = true;
-                    }
-            if (joined) continue;
+            if (coalescing) {
+                bool found;
+                uint32_t *it = sector_slot(&m, e->addr / DAB_SECTOR, &found);
+                if (found) {
+                    /* the sector's transaction: this entry goes with it */
+                    out[n] = (dab_item){ out[*it].subp, out[*it].seq, sm, pos, e };
+                    n++;
+                    continue;
+                }
+                *it = (uint32_t)n;
+            }
             uint32_t p = dab_subpartition(e->addr, nsubp);
             out[n++] = (dab_item){ p, seq[p]++, sm, pos, e };
             (*ntxn)++;
         }
     }
+    if (m.key != key_local) {
+        free(m.key);
+        free(m.item);
+    }
+    /* dab_order needs each SM's items in buffer-index order; a drain that wrapped around
+     * (offset flushing) made them in another */
+    if (start) qsort(out, n, sizeof *out, by_pos);
     return n;
+}
+
+/* One stable counting-sort pass of items by key(item) < nkeys, from src into dst. */
+static bool counting_pass(const dab_item *src, dab_item *dst, size_t n, uint32_t nkeys, bool by_seq)
+{
+    size_t *start = calloc((size_t)nkeys + 1, sizeof *start);
+    if (!start) return false;
+    for (size_t i = 0; i < n; i++) start[(by_seq ? src[i].seq : src[i].subp) + 1]++;
+    for (uint32_t k = 0; k < nkeys; k++) start[k + 1] += start[k];
+    for (size_t i = 0; i < n; i++) dst[start[by_seq ? src[i].seq : src[i].subp]++] = src[i];
+    free(start);
+    return true;
 }
 
 static int by_rop_order(const void *a, const void *b)
@@ -64,6 +129,22 @@ static int by_rop_order(const void *a, const void *b)
 
 void dab_order(dab_item *items, size_t n)
 {
+    /* Items come SM by SM ascending, each SM's in buffer-index order (dab_drain_sm): two
+     * stable counting sorts, by sequence and then by sub-partition, give (sub-partition,
+     * sequence, SM, buffer index) in linear time. */
+    uint32_t nseq = 0, nsubp = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (items[i].seq >= nseq) nseq = items[i].seq + 1;
+        if (items[i].subp >= nsubp) nsubp = items[i].subp + 1;
+    }
+    dab_item *tmp = n ? malloc(n * sizeof *tmp) : NULL;
+    if (n && tmp && counting_pass(items, tmp, n, nseq, true) &&
+        counting_pass(tmp, items, n, nsubp, false)) {
+        free(tmp);
+        return;
+    }
+    free(tmp);
+    /* out of memory for the linear sort: the same order by comparison */
     qsort(items, n, sizeof *items, by_rop_order);
 }
 
