@@ -21,12 +21,12 @@ build() {   # build SRC EXE
             { echo "host_overhead: nvcc failed for $1 (see $OUT)" >&2; exit 1; }
     fi
 }
-for p in pagerank bc conv_wgrad; do build "bench/determinism/$p.cu" "$OUT/$p"; done
+for p in pagerank bc conv_wgrad gpudet_kinds; do build "bench/determinism/$p.cu" "$OUT/$p"; done
 build examples/gpu_racey/gpu_racey.cu "$OUT/gpu_racey"
 
-labels=("pagerank 16k x8" "bc 4k x8, 8 sources" "conv_wgrad cnv2_2/2" "conv_wgrad cnv3_3/2" "gpu_racey all")
+labels=("pagerank 16k x8" "bc 4k x8, 8 sources" "conv_wgrad cnv2_2/2" "conv_wgrad cnv3_3/2" "gpudet_kinds all x4" "gpu_racey all")
 cmds=("$OUT/pagerank 16384 8 5" "$OUT/bc 4096 8 8" "$OUT/conv_wgrad cnv2_2 2 2"
-      "$OUT/conv_wgrad cnv3_3 2 2" "$OUT/gpu_racey --kernel all")
+      "$OUT/conv_wgrad cnv3_3 2 2" "$OUT/gpudet_kinds all 4" "$OUT/gpu_racey --kernel all")
 
 best() {   # best MODE CMD...: prints the fastest of REPS runs (or "fail")
     local mode=$1 b="" t0 t1 d

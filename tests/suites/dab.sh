@@ -28,6 +28,11 @@
 #                           sizes): one signature under --det=dab over threads 1,2,4 and compare
 #   bench_nondet/<b>        ... and more than one with --det=off
 #   bench_reference/<b>     ... and the CPU reference passes in every dab run
+#   kinds/{dab,gpudet}/<k>  bench/determinism/gpudet_kinds.cu (hashtable, bank, cloth, bfs,
+#                           stencil, aes): one signature under --det=dab (threads 1,2,4,
+#                           compare) and under --det=gpudet (threads 1, 4); kinds_reference/<k>
+#                           its CPU check in every run; kinds_nondet/<k> hashtable and cloth
+#                           vary with --det=off
 #   watchdog_same_epoch     a kernel spinning forever ends at --watchdog-insts with the same
 #                           report on 1 and 4 host threads (epochs end at a per-warp cut point)
 #   equivalence/<program>   race-free CUDA test programs print the same (sorted) stdout and
@@ -233,6 +238,39 @@ for bspec in "pagerank:2048 8 3" "bc:1024 8 4" "conv_wgrad:cnv2_2 4 2" "conv_wgr
     all_pass "bench_reference/$label" "$(grep -m1 "^PASS ${prog}_reference" \
         "$LOGS/${bruns[0]}.log" || echo "PASS ${prog}_reference")" "${bruns[@]}"
 done
+
+# GPUDet's kinds of workload (bench/determinism/gpudet_kinds.cu): one signature per kind under
+# --det=dab (threads 1, 2, 4, compare) and under --det=gpudet (threads 1, 4); the racy ones
+# (hash table slots, cloth's float forces) vary without determinism.
+KSRC=bench/determinism/gpudet_kinds.cu
+if KEXE=$(cuda_cache_build bench_gpudet_kinds.shared "$LOGS/nvcc-kinds.txt" \
+              "-cudart shared -Wno-deprecated-gpu-targets $KSRC" "$KSRC"); then
+    kd=() kg=() ko=()
+    for ts in 1:1 2:2 4:3; do
+        t=${ts%:*} s=${ts#*:}
+        run "kinds-dab-t$t" "$KEXE" --det=dab --threads="$t" --seed="$s"
+        kd+=("kinds-dab-t$t")
+    done
+    run kinds-dab-compare "$KEXE" --det=dab --engine=compare --threads=2 --seed=4
+    kd+=(kinds-dab-compare)
+    for t in 1 4; do
+        run "kinds-gpudet-t$t" "$KEXE" --det=gpudet --threads="$t" --seed="$t"
+        kg+=("kinds-gpudet-t$t")
+    done
+    for ts in 2:1 4:2 4:3; do
+        t=${ts%:*} s=${ts#*:}
+        run "kinds-off-t$t-s$s" "$KEXE" --det=off --threads="$t" --seed="$s"
+        ko+=("kinds-off-t$t-s$s")
+    done
+    for k in hashtable bank cloth bfs stencil aes; do
+        same "kinds/dab/$k" "$k" "${kd[@]}"
+        same "kinds/gpudet/$k" "$k" "${kg[@]}"
+        all_pass "kinds_reference/$k" "PASS ${k}_reference" "${kd[@]}" "${kg[@]}"
+    done
+    for k in hashtable cloth; do varies "kinds_nondet/$k" "$k" "${ko[@]}"; done
+else
+    echo "FAIL kinds/build: see $LOGS/nvcc-kinds.txt"
+fi
 
 # ---------------------------------------------------------------- the schedulers
 # Each determinism-aware scheduler: GPU-Racey and the reductions deterministic over threads 1
