@@ -14,7 +14,8 @@
  *
  * Atomics (buffer.c, policy.c): a relaxed atomic whose result is not used (`red`, or `atom`
  * whose destination the function never reads) goes into the atomic buffer of its warp's
- * scheduler, in the order the atomic token allows (GWAT, sm.c), lanes ascending, fused with an
+ * scheduler (or of the warp itself, WarpGTO), in the order the determinism-aware scheduler
+ * allows (GWAT's token, GTAR's rounds, GTRR, SRR: sched.c), lanes ascending, fused with an
  * entry of the same address, operation and type. One that does not fit closes the buffer (G1a)
  * and waits for the flush. Every other atomic (its result used, cas, exch), device calls
  * (printf, malloc, free) and fences wait for the flush: they are "flush-class" (spec S4).

@@ -18,7 +18,6 @@
  */
 #include "timing/dab/dab.h"
 
-#include <assert.h>
 
 /* Pieces of one warp instruction that buffer (32 lanes x a .v8 vector); more are flush-class. */
 #define DAB_MAX_PIECES (EMU_WARP_SIZE * 8)
