@@ -355,7 +355,9 @@ static void engine_config(timing_engine_config *ec, rt_kernel *k, bool cooperati
     ec->max_ctas_per_sm = (uint32_t)rt_g.gpu->max_blocks_per_sm;
     ec->max_threads_per_sm = (uint32_t)rt_g.gpu->max_threads_per_sm;
     ec->smem_per_sm = rt_g.gpu->smem_per_sm;
-    ec->det = strcmp(rt_g.cfg.det, "gpudet") == 0 ? TIMING_DET_GPUDET : TIMING_DET_OFF;
+    ec->det = strcmp(rt_g.cfg.det, "gpudet") == 0 ? TIMING_DET_GPUDET
+              : strcmp(rt_g.cfg.det, "dab") == 0  ? TIMING_DET_DAB
+                                                  : TIMING_DET_OFF;
     if (rt_g.cfg.quantum) {
         ec->warp_budget = rt_g.cfg.quantum;
         ec->quantum = rt_g.cfg.quantum;
@@ -363,6 +365,16 @@ static void engine_config(timing_engine_config *ec, rt_kernel *k, bool cooperati
     ec->bta = rt_g.cfg.gpudet_bta;
     ec->dwp = rt_g.cfg.gpudet_dwp;
     ec->serial_order = rt_g.cfg.gpudet_serial_warp ? TIMING_SERIAL_WARP : TIMING_SERIAL_CU;
+    ec->dab_entries = rt_g.cfg.dab_entries;
+    ec->dab_fusion = rt_g.cfg.dab_fusion;
+    ec->dab_coalescing = rt_g.cfg.dab_coalescing;
+    ec->dab_offset_flush = rt_g.cfg.dab_offset_flush;
+    ec->dab_warp_buffers = rt_g.cfg.dab_warp_buffers;
+    ec->dab_sms = rt_g.cfg.dab_sms;
+    ec->dab_scheduler = strcmp(rt_g.cfg.dab_scheduler, "gtar") == 0   ? TIMING_DAB_GTAR
+                        : strcmp(rt_g.cfg.dab_scheduler, "gtrr") == 0 ? TIMING_DAB_GTRR
+                        : strcmp(rt_g.cfg.dab_scheduler, "srr") == 0  ? TIMING_DAB_SRR
+                                                                      : TIMING_DAB_GWAT;
     ec->stats = &k->engine;
     ec->cooperative = cooperative;
     ec->watchdog_seconds = (double)rt_g.cfg.watchdog_seconds;

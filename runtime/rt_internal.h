@@ -22,6 +22,12 @@ typedef struct rt_config {
     char det[16];           /* off | gpudet | dab */
     uint64_t quantum;       /* warp instructions per turn; 0 = engine default */
     bool gpudet_bta, gpudet_dwp, gpudet_serial_warp;   /* GPUDet variants */
+    uint32_t dab_entries;   /* DAB: entries per atomic buffer */
+    bool dab_fusion, dab_coalescing;   /* DAB variants */
+    char dab_scheduler[8];  /* gwat | gtar | gtrr | srr */
+    bool dab_offset_flush;
+    bool dab_warp_buffers;  /* --dab-buffers=warp (WarpGTO) */
+    uint32_t dab_sms;       /* SM gating: CTAs on the first N SMs (0 = all) */
     uint64_t watchdog_seconds;  /* a launch running longer ends (0 = no limit) */
     uint64_t watchdog_insts;    /* ... or executing more warp instructions (0 = no limit) */
     bool timing;

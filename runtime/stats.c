@@ -78,6 +78,15 @@ static void json_counters(FILE *out, uint64_t launches, uint64_t ctas, uint64_t 
             (unsigned long long)threads, indent, (unsigned long long)s->warp_instructions);
     if (s->cycles)
         json_cycles(out, s, indent);
+    if (s->dab_flushes)
+        fprintf(out,
+                ",\n%s\"dab\": {\"flushes\": %llu, \"atomics_buffered\": %llu, \"fused\": %llu, "
+                "\"entries_flushed\": %llu, \"flush_transactions\": %llu, \"full_buffers\": %llu, "
+                "\"flush_class_ops\": %llu, \"fence_waits\": %llu}",
+                indent, (unsigned long long)s->dab_flushes, (unsigned long long)s->dab_atomics,
+                (unsigned long long)s->dab_fused, (unsigned long long)s->dab_entries,
+                (unsigned long long)s->dab_transactions, (unsigned long long)s->dab_full,
+                (unsigned long long)s->dab_flush_ops, (unsigned long long)s->dab_fences);
     if (!s->quanta)
         return;
     fprintf(out, ",\n%s\"gpudet\": {\"quanta\": %llu, \"quantum_end\": {", indent,

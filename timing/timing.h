@@ -16,6 +16,10 @@
  *   are fixed. %clock, %clock64 and %globaltimer count the warp's own executed instructions
  *   (4 and 2 per instruction; an atomic deferred to serial mode counts twice), so they are
  *   deterministic; they are not a time, and they do not order events of different warps.
+ * - det = DAB: deterministic atomic buffering (spec dab.md, timing/dab/): relaxed atomics go to
+ *   per-scheduler atomic buffers (fused, flushed GPU-wide in a fixed order), atomics whose
+ *   result is used, fences and device calls wait for a flush; plain global stores become
+ *   visible to other SMs at the flushes. Results do not depend on host threads or the seed.
  */
 #ifndef PTXSIM_TIMING_TIMING_H
 #define PTXSIM_TIMING_TIMING_H
@@ -31,7 +35,8 @@ typedef struct timing_timeline timing_timeline;   /* --timeline (below) */
 
 typedef enum timing_det_mode {
     TIMING_DET_OFF = 0,       /* no determinism: the parallel baseline */
-    TIMING_DET_GPUDET         /* GPUDet quanta, store buffers, serial atomics */
+    TIMING_DET_GPUDET,        /* GPUDet quanta, store buffers, serial atomics */
+    TIMING_DET_DAB            /* deterministic atomic buffering (timing/dab/, spec dab.md) */
 } timing_det_mode;
 
 /* Order of serial mode (spec S8): both are deterministic, they give different results. */
@@ -39,6 +44,15 @@ typedef enum timing_serial_order {
     TIMING_SERIAL_CU = 0,     /* CU-Ser: SMs ascending, each SM's atomics by warp slot */
     TIMING_SERIAL_WARP        /* W-Ser: ascending hardware warp ID across the whole GPU */
 } timing_serial_order;
+
+/* DAB's determinism-aware warp schedulers (spec dab.md S6), strictest first; all deterministic,
+ * each gives its own order of atomics. */
+typedef enum timing_dab_scheduler {
+    TIMING_DAB_GWAT = 0,      /* greedy with an atomic token (the paper's final choice) */
+    TIMING_DAB_GTAR,          /* greedy, then a round of atomics one per warp */
+    TIMING_DAB_GTRR,          /* greedy until every warp reached its first atomic, then SRR */
+    TIMING_DAB_SRR            /* strict round robin, one instruction per warp per turn */
+} timing_dab_scheduler;
 
 /* Why a warp's parallel mode ended in a quantum (the paper's Figure 3). */
 typedef enum timing_quantum_end {
@@ -79,6 +93,16 @@ typedef struct timing_stats {
     uint64_t serial_calls;        /* device printf/malloc/free run in serial mode */
     uint64_t bta_releases;        /* barriers released inside a quantum (BTA) */
     uint64_t dwp_launches;        /* CTAs launched mid-quantum from a DWP partition */
+    /* DAB only */
+    uint64_t dab_flushes;         /* GPU-wide flushes (epochs) */
+    uint64_t dab_atomics;         /* lane atomics put in the atomic buffers */
+    uint64_t dab_fused;           /* ... of them combined into an existing entry (fusion) */
+    uint64_t dab_entries;         /* buffer entries flushed */
+    uint64_t dab_transactions;    /* flush transactions (entries of one sector coalesced) */
+    uint64_t dab_full;            /* buffers closed because an atomic did not fit */
+    uint64_t dab_flush_ops;       /* flush-class operations (atom whose result is used, cas,
+                                     exch, device calls) run in flush order */
+    uint64_t dab_fences;          /* warps that waited for a flush at a fence or barrier */
     /* cycle model only (--timing; timing/model/): the same on every run, for any number of
      * host threads and either executor */
     uint64_t cycles;              /* simulated cycles, launches one after another */
@@ -114,6 +138,16 @@ typedef struct timing_engine_config {
     bool bta;                 /* workgroup-aware formation with barrier termination avoidance */
     bool dwp;                 /* deterministic workgroup partitioning (mid-quantum launches) */
     timing_serial_order serial_order;
+    uint32_t dab_entries;     /* DAB: entries per scheduler-level atomic buffer (0 = 64) */
+    bool dab_fusion;          /* DAB: same address and operation fused in the buffer */
+    bool dab_coalescing;      /* DAB: one flush transaction per 32-byte sector of a buffer */
+    timing_dab_scheduler dab_scheduler;
+    bool dab_offset_flush;    /* DAB: SMs of even ID drain their buffers from the middle */
+    bool dab_warp_buffers;    /* DAB: a buffer per warp slot with plain GTO (WarpGTO) */
+    uint32_t dab_sms;         /* DAB: CTAs go to the first this many SMs (SM gating; 0 = all) */
+    /* DAB: warp instructions a warp runs before it waits for the next flush (0 = 100000): a
+     * deterministic cut point so that a warp spinning on another SM's store goes on */
+    uint64_t dab_epoch_insts;
     /* When set, the run's statistics are added to it. */
     timing_stats *stats;
     /* ---- the cycle model (--timing; timing/model/): when set, the grid runs on it, on the GPU

@@ -55,6 +55,13 @@ refused quantum 1.5 integer
 refused gpudet-bta sometimes "on or off"
 refused gpudet-dwp 2 "on or off"
 refused gpudet-serial lane cu
+refused dab-entries lots integer
+refused dab-fusion sometimes "on or off"
+refused dab-coalescing maybe "on or off"
+refused dab-scheduler gto gwat
+refused dab-offset-flush half "on or off"
+refused dab-sms some integer
+refused dab-buffers cta scheduler
 refused watchdog soon integer
 refused watchdog-insts lots integer
 refused timing fast "on or off"
@@ -68,7 +75,7 @@ refused tm always off
 refused tm-warps many integer
 refused igpu maybe off
 # modes that are not built yet
-refused det dab "off, gpudet"
+refused det lockstep "off, gpudet, dab"
 # a malformed fault injection (--igpu is built: tests/suites/igpu.sh runs it)
 refused fault-inject "warp=3" off
 refused check "tsan" racecheck
@@ -83,13 +90,20 @@ for combo in "--record=$LOGS/a.rec --replay=$LOGS/a.rec" "--record=$LOGS/a.rec -
              "--watch=g_data --det=gpudet" "--record=$LOGS/a.rec --timing" \
              "--replay=$LOGS/a.rec --timing" "--tm=kilotm --timing" "--tm=kilotm --det=gpudet" \
              "--tm=kilotm --record=$LOGS/a.rec" "--tm=kilotm --check=racecheck" \
-             "--tm=kilotm --check=memcheck,initcheck" "--igpu=on --det=gpudet" "--igpu=on --timing"; do
+             "--tm=kilotm --check=memcheck,initcheck" "--igpu=on --det=gpudet" "--igpu=on --timing" \
+             "--det=dab --timing"; do
     # shellcheck disable=SC2086
     out=$("$PTXSIM" run $combo -- $prog ran 2>&1); rc=$?
     [ "$rc" -eq 2 ] && ! grep -q '^ran' <<<"$out" && grep -q 'cannot be combined' <<<"$out" &&
         echo "PASS options/refused_${combo// /_}" ||
         echo "FAIL options/refused_${combo// /_}: exit $rc, $out"
 done
+
+# a DAB buffer holds at least one warp instruction's 32 lanes
+out=$("$PTXSIM" run --det=dab --dab-entries=16 -- $prog ran 2>&1); rc=$?
+[ "$rc" -eq 2 ] && ! grep -q '^ran' <<<"$out" && grep -q '32 to 65536 entries' <<<"$out" &&
+    echo "PASS options/dab_entries_below_a_warp_refused" ||
+    echo "FAIL options/dab_entries_below_a_warp_refused: exit $rc, $out"
 
 # a combination that cannot work: compare mode cannot snapshot host memory kernels write
 out=$("$PTXSIM" run --engine=compare --pageable-memory-access=on -- $prog ran 2>&1); rc=$?

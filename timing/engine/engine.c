@@ -1,5 +1,5 @@
 /* engine.c: the engine's entry point: defaults, and the choice between the parallel baseline
- * (timing/engine_parallel.c) and GPUDet (timing/gpudet/). */
+ * (timing/engine_parallel.c), GPUDet (timing/gpudet/) and DAB (timing/dab/). */
 #include "timing/engine/engine_internal.h"
 
 void timing_engine_defaults(timing_engine_config *cfg)
@@ -14,6 +14,9 @@ void timing_engine_defaults(timing_engine_config *cfg)
     cfg->bta = true;
     cfg->dwp = true;
     cfg->serial_order = TIMING_SERIAL_CU;
+    cfg->dab_entries = 64;
+    cfg->dab_fusion = true;
+    cfg->dab_coalescing = true;
 }
 
 bool timing_run_grid(emu_grid *g, const timing_engine_config *cfg)
@@ -30,6 +33,7 @@ bool timing_run_grid(emu_grid *g, const timing_engine_config *cfg)
         return cfg->det == TIMING_DET_GPUDET ? timing_run_cycles_gpudet(g, cfg)
                                              : timing_run_cycles(g, cfg);
     if (cfg->det == TIMING_DET_GPUDET) return timing_run_gpudet(g, cfg);
+    if (cfg->det == TIMING_DET_DAB) return timing_run_dab(g, cfg);
     return timing_run_parallel(g, cfg);
 }
 

@@ -66,6 +66,8 @@ bool timing_run_cycles(emu_grid *g, const timing_engine_config *cfg);
 bool timing_run_cycles_gpudet(emu_grid *g, const timing_engine_config *cfg);
 /* GPUDet (timing/gpudet/). */
 bool timing_run_gpudet(emu_grid *g, const timing_engine_config *cfg);
+/* Deterministic atomic buffering (timing/dab/). */
+bool timing_run_dab(emu_grid *g, const timing_engine_config *cfg);
 
 /* ---------------------------------------------------------------- watchdog (watchdog.c) */
 

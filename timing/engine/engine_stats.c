@@ -20,6 +20,14 @@ void timing_stats_add(timing_stats *a, const timing_stats *b)
     a->serial_calls += b->serial_calls;
     a->bta_releases += b->bta_releases;
     a->dwp_launches += b->dwp_launches;
+    a->dab_flushes += b->dab_flushes;
+    a->dab_atomics += b->dab_atomics;
+    a->dab_fused += b->dab_fused;
+    a->dab_entries += b->dab_entries;
+    a->dab_transactions += b->dab_transactions;
+    a->dab_full += b->dab_full;
+    a->dab_flush_ops += b->dab_flush_ops;
+    a->dab_fences += b->dab_fences;
     a->cycles += b->cycles;
     a->thread_instructions += b->thread_instructions;
     for (int i = 0; i < TIMING_SLOT_COUNT; i++) a->slots[i] += b->slots[i];
@@ -84,9 +92,25 @@ static void print_cycles(FILE *out, const char *name, const timing_stats *s)
             (unsigned long long)s->icnt_bytes);
 }
 
+/* DAB's part of timing_stats_print. */
+static void print_dab(FILE *out, const char *name, const timing_stats *s)
+{
+    if (!s->dab_flushes) return;
+    fprintf(out, "  dab%s%s: %llu flushes, %llu lane atomics buffered (%llu fused), %llu entries "
+                 "in %llu flush transactions\n",
+            name ? " " : "", name ? name : "", (unsigned long long)s->dab_flushes,
+            (unsigned long long)s->dab_atomics, (unsigned long long)s->dab_fused,
+            (unsigned long long)s->dab_entries, (unsigned long long)s->dab_transactions);
+    fprintf(out, "    full buffers %llu; flush-class operations %llu; warps waiting at a fence or "
+                 "barrier %llu\n",
+            (unsigned long long)s->dab_full, (unsigned long long)s->dab_flush_ops,
+            (unsigned long long)s->dab_fences);
+}
+
 void timing_stats_print(FILE *out, const char *name, const timing_stats *s)
 {
     print_cycles(out, name, s);
+    print_dab(out, name, s);
     if (!s->quanta) return;
     uint64_t ends = 0;
     for (int i = 0; i < TIMING_QEND_COUNT; i++) ends += s->quantum_end[i];

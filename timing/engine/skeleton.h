@@ -1,7 +1,8 @@
 /* skeleton.h: the one engine skeleton every engine of the timing layer is an instance of
- * (skeleton.c). Its instances: the det-off engine (engine_parallel.c, one epoch of one phase) and
+ * (skeleton.c). Its instances: the det-off engine (engine_parallel.c, one epoch of one phase),
  * GPUDet's quantum loop (timing/gpudet/run.c: parallel mode per SM, commit per share, serial
- * mode alone); DAB flushes, KILO TM commits and the cycle model's windows are to be more.
+ * mode alone) and DAB's epochs (timing/dab/run.c: SMs, commit per share, the flush alone);
+ * KILO TM commits and the cycle model's windows are to be more.
  *
  * The skeleton owns what all engines share:
  * - SMs and their CTA slots (slot k of SM s is gslot k * SMs + s), and the storage of CTAs:

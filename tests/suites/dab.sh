@@ -1,0 +1,360 @@
+#!/usr/bin/env bash
+# dab.sh: --det=dab (deterministic atomic buffering, timing/dab/, spec dab.md) end to end.
+# One PASS/FAIL line per check:
+#   racey/<kernel>          every GPU-Racey kernel gives one signature under --det=dab over
+#                           --threads=1,2,4 x seeds 1,2,3, --engine=jit and --engine=compare
+#                           (step interpreter against the block interpreter and the JIT)
+#   racey_nondet/<kernel>   the racy kernels (those tests/determinism/determinism_suite.sh
+#                           expects to race) give more than one signature with --det=off over
+#                           threads 2, 4 x seeds 1..4: the runs above could have differed
+#   racey_reference         the program's own CPU references pass in every dab run
+#   reduce/<kernel>         tests/suites/dab_reduce.cu (float atomicAdd into 4 sums and a
+#                           256-bin histogram, red.global.add.f32) gives bit-identical results
+#                           over threads 1,2,4 x seeds and --engine=compare
+#   reduce_nondet/<kernel>  ... and different bits with --det=off (the bits depend on order)
+#   reduce_variant/<v>      each variant (--dab-fusion=off, --dab-entries=32|256,
+#                           --dab-coalescing=off, --dab-offset-flush=on, --dab-sms=7) is
+#                           deterministic too, over threads 1 and 4
+#   reduce_reference        the sums agree with the CPU's double-precision sums in every run
+#   reduce_barrier_flush    a plain read after __syncthreads sees the block's buffered adds
+#   reduce_fence_flush      ... and after __threadfence
+#   reduce_buffered         --stats: the reductions went through the buffers (lane atomics
+#                           buffered, fused, buffers filled and flushed)
+#   scheduler/<s>           --dab-scheduler=gwat|gtar|gtrr|srr and --dab-buffers=warp
+#                           (WarpGTO): GPU-Racey and the reductions
+#                           deterministic over threads 1 and 4, and dab_reduce's order_probe
+#                           (the order two warps' atomics enter one buffer) as worked out by hand
+#   bench/<b>               bench/determinism/ (pagerank, bc, conv_wgrad on two layers, small
+#                           sizes): one signature under --det=dab over threads 1,2,4 and compare
+#   bench_nondet/<b>        ... and more than one with --det=off
+#   bench_reference/<b>     ... and the CPU reference passes in every dab run
+#   kinds/{dab,gpudet}/<k>  bench/determinism/gpudet_kinds.cu (hashtable, bank, cloth, bfs,
+#                           stencil, aes): one signature under --det=dab (threads 1,2,4,
+#                           compare) and under --det=gpudet (threads 1, 4); kinds_reference/<k>
+#                           its CPU check in every run; kinds_nondet/<k> hashtable and cloth
+#                           vary with --det=off
+#   watchdog_same_epoch     a kernel spinning forever ends at --watchdog-insts with the same
+#                           report on 1 and 4 host threads (epochs end at a per-warp cut point)
+#   equivalence/<program>   race-free CUDA test programs print the same (sorted) stdout and
+#                           exit the same under --det=dab (threads 1, 2, 4) as with --det=off
+# Ends with the time it took. Environment: B (build dir), NVCC, PTXSIM_CUDA_CACHE.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+B=${B:-build}
+NVCC=${NVCC:-nvcc}
+PTXSIM=$B/bin/ptxsim
+LOGS=$B/test-logs/dab
+mkdir -p "$LOGS" "$B/tests/suites"
+rm -f "$LOGS"/*.log
+start=$(date +%s)
+finish() { echo "dab suite: $(($(date +%s) - start)) s (logs in $LOGS)"; }
+
+# shellcheck source=tests/cuda_cache.sh
+. tests/cuda_cache.sh
+RACEY_SRC=examples/gpu_racey/gpu_racey.cu
+if ! RACEY=$(cuda_cache_build gpu_racey.shared "$LOGS/nvcc-racey.txt" \
+                 "-cudart shared -lineinfo -Wno-deprecated-gpu-targets $RACEY_SRC" "$RACEY_SRC"); then
+    echo "FAIL dab/build_racey: see $LOGS/nvcc-racey.txt"
+    finish
+    exit 1
+fi
+REDUCE_SRC=tests/suites/dab_reduce.cu
+if ! REDUCE=$(cuda_cache_build dab_reduce.shared "$LOGS/nvcc-reduce.txt" \
+                  "-cudart shared -Wno-deprecated-gpu-targets $REDUCE_SRC" "$REDUCE_SRC"); then
+    echo "FAIL dab/build_reduce: see $LOGS/nvcc-reduce.txt"
+    finish
+    exit 1
+fi
+
+# run NAME APP -- PTXSIM-OPTIONS...: one process, output in $LOGS/NAME.log, exit status last
+run() {
+    local name=$1 app=$2 rc
+    shift 2
+    local args=()
+    [ "$app" = "$RACEY" ] && args=(--kernel all)
+    timeout 120 "$PTXSIM" run "$@" -- "$app" "${args[@]}" >"$LOGS/$name.log" 2>&1
+    rc=$?
+    echo "# $name: ptxsim run $* (exit $rc)" >>"$LOGS/$name.log"
+}
+
+# distinct KERNEL RUN...: "DISTINCT MISSING details"
+distinct() {
+    local k=$1 r files=()
+    shift
+    for r in "$@"; do files+=("$LOGS/$r.log"); done
+    awk -v k="$k" '
+        FNR == 1 { n++; name[n] = FILENAME; sub(/.*\//, "", name[n]); sub(/\.log$/, "", name[n]) }
+        $1 == "signature" && $2 == k && NF == 3 { sig[n] = $3 }
+        END {
+            for (i = 1; i <= n; i++) {
+                if (!(i in sig)) { missing++; shown = "missing" }
+                else { if (!(sig[i] in seen)) { seen[sig[i]] = 1; d++ }; shown = substr(sig[i], 1, 8) }
+                details = details " " name[i] "=" shown
+            }
+            printf "%d %d%s\n", d, missing, details
+        }' "${files[@]}"
+}
+same() {   # same NAME KERNEL RUN...
+    local name=$1 k=$2 out d m
+    shift 2
+    out=$(distinct "$k" "$@")
+    read -r d m _ <<<"$out"
+    if [ "$d" -eq 1 ] && [ "$m" -eq 0 ]; then echo "PASS $name"
+    else echo "FAIL $name: $d signatures, $m runs without one:${out#* * }"; fi
+}
+varies() {   # varies NAME KERNEL RUN...
+    local name=$1 k=$2 out d m
+    shift 2
+    out=$(distinct "$k" "$@")
+    read -r d m _ <<<"$out"
+    if [ "$d" -gt 1 ]; then echo "PASS $name"
+    else echo "FAIL $name: $d signature(s) without determinism:${out#* * }"; fi
+}
+all_pass() {   # all_pass NAME LINE RUN...: every run printed LINE and exited 0
+    local name=$1 line=$2 r bad=()
+    shift 2
+    for r in "$@"; do
+        grep -qx "$line" "$LOGS/$r.log" && grep -q "(exit 0)$" "$LOGS/$r.log" || bad+=("$r")
+    done
+    if [ ${#bad[@]} -eq 0 ]; then echo "PASS $name"; else echo "FAIL $name: ${bad[*]}"; fi
+}
+
+# ---------------------------------------------------------------- GPU-Racey
+RACEY_KERNELS="racey_global racey_one_warp racey_atomic_add racey_atomic_exch racey_atomic_cas
+    racey_atomic_one racey_barrier_k1 racey_barrier_k4 racey_barrier_k13 racey_fence
+    racey_diverge racey_many_wg racey_partial racey_bytes racey_shared control"
+RACY="racey_global racey_atomic_add racey_atomic_exch racey_atomic_cas racey_atomic_one
+    racey_barrier_k1 racey_barrier_k4 racey_barrier_k13 racey_fence racey_diverge racey_many_wg
+    racey_partial"
+DAB_RUNS=()
+for t in 1 2 4; do
+    for s in 1 2 3; do
+        run "racey-dab-t$t-s$s" "$RACEY" --det=dab --threads=$t --seed=$s
+        DAB_RUNS+=("racey-dab-t$t-s$s")
+    done
+done
+run racey-dab-jit "$RACEY" --det=dab --engine=jit --threads=2 --seed=4
+run racey-dab-compare "$RACEY" --det=dab --engine=compare --threads=2 --seed=5
+run racey-dab-comparejit "$RACEY" --det=dab --engine=compare --compare-with=jit --threads=4 --seed=6
+DAB_RUNS+=(racey-dab-jit racey-dab-compare racey-dab-comparejit)
+OFF_RUNS=()
+for t in 2 4; do
+    for s in 1 2 3 4; do
+        run "racey-off-t$t-s$s" "$RACEY" --det=off --threads=$t --seed=$s
+        OFF_RUNS+=("racey-off-t$t-s$s")
+    done
+done
+for k in $RACEY_KERNELS; do same "racey/$k" "$k" "${DAB_RUNS[@]}"; done
+for k in $RACY; do varies "racey_nondet/$k" "$k" "${OFF_RUNS[@]}"; done
+all_pass racey_reference "PASS control" "${DAB_RUNS[@]}"
+
+# ---------------------------------------------------------------- float reductions
+RED_RUNS=()
+for ts in 1:1 2:2 4:3 2:7 4:8; do
+    t=${ts%:*} s=${ts#*:}
+    run "reduce-dab-t$t-s$s" "$REDUCE" --det=dab --threads="$t" --seed="$s"
+    RED_RUNS+=("reduce-dab-t$t-s$s")
+done
+run reduce-dab-compare "$REDUCE" --det=dab --engine=compare --threads=2 --seed=9
+RED_RUNS+=(reduce-dab-compare)
+RED_OFF=()
+for ts in 2:1 2:2 4:3 4:4; do
+    t=${ts%:*} s=${ts#*:}
+    run "reduce-off-t$t-s$s" "$REDUCE" --det=off --threads="$t" --seed="$s"
+    RED_OFF+=("reduce-off-t$t-s$s")
+done
+for k in sums histogram; do
+    same "reduce/$k" "$k" "${RED_RUNS[@]}"
+    varies "reduce_nondet/$k" "$k" "${RED_OFF[@]}"
+done
+ALL_RED=("${RED_RUNS[@]}")
+for v in dab-fusion=off dab-entries=32 dab-entries=256 dab-coalescing=off dab-offset-flush=on \
+         dab-sms=7; do
+    vr=()
+    for ts in 1:1 4:5; do
+        t=${ts%:*} s=${ts#*:}
+        run "reduce-$v-t$t" "$REDUCE" --det=dab "--$v" --threads="$t" --seed="$s"
+        vr+=("reduce-$v-t$t")
+    done
+    ALL_RED+=("${vr[@]}")
+    bad=()
+    for k in sums histogram; do
+        line=$(same "$k" "$k" "${vr[@]}")
+        [ "${line%% *}" = PASS ] || bad+=("${line#FAIL }")
+    done
+    if [ ${#bad[@]} -eq 0 ]; then echo "PASS reduce_variant/$v"
+    else echo "FAIL reduce_variant/$v: ${bad[*]}"; fi
+done
+all_pass reduce_reference "PASS sums_reference" "${ALL_RED[@]}" "${RED_OFF[@]}"
+# a plain read after __syncthreads / __threadfence sees the block's buffered adds
+all_pass reduce_barrier_flush "PASS barrier_sees_atomics: block 0 read 256 of 256" "${ALL_RED[@]}"
+all_pass reduce_fence_flush "PASS fence_sees_atomics: block 0 read 64 of 64" "${ALL_RED[@]}"
+"$PTXSIM" run --det=dab --threads=2 --stats -- "$REDUCE" >"$LOGS/reduce-stats.log" 2>&1
+# every lane atomic of the five kernels is buffered (65536 + 65536 + 16 x 256 + 16 x 32 + 4); the
+# histogram fills the 64-entry buffers (full > 0); the sums fuse 32 lanes into 4 entries
+if awk '/ dab: / { b += $4; f += substr($8, 2) } /full buffers/ { full += $3 }
+        END { exit !(b == 65536 + 65536 + 4096 + 512 + 4 && f > 0 && full + 0 > 0) }' "$LOGS/reduce-stats.log"; then
+    echo "PASS reduce_buffered"
+else
+    echo "FAIL reduce_buffered: $(grep -A1 ' dab: ' "$LOGS/reduce-stats.log" | tr '\n' ' ')"
+fi
+
+# ---------------------------------------------------------------- determinism benchmarks
+# bench/determinism/ (the DAB paper's workload shapes, each checked against a CPU reference):
+# one signature under --det=dab over threads 1, 2, 4, seeds and compare mode; more than one
+# without determinism.
+for bspec in "pagerank:2048 8 3" "bc:1024 8 4" "conv_wgrad:cnv2_2 4 2" "conv_wgrad:cnv2_3 4 2"; do
+    prog=${bspec%%:*} bargs=${bspec#*:}
+    label=$prog-${bargs// /-}
+    src=bench/determinism/$prog.cu
+    if ! bexe=$(cuda_cache_build "bench_$prog.shared" "$LOGS/nvcc-$prog.txt" \
+                    "-cudart shared -Wno-deprecated-gpu-targets $src" "$src"); then
+        echo "FAIL bench/$label: nvcc failed; see $LOGS/nvcc-$prog.txt"
+        continue
+    fi
+    bruns=() boff=()
+    for ts in 1:1 2:2 4:3; do
+        t=${ts%:*} s=${ts#*:}
+        # shellcheck disable=SC2086
+        timeout 120 "$PTXSIM" run --det=dab --threads="$t" --seed="$s" -- "$bexe" $bargs \
+            >"$LOGS/$label-dab-t$t.log" 2>&1
+        echo "# (exit $?)" >>"$LOGS/$label-dab-t$t.log"
+        bruns+=("$label-dab-t$t")
+    done
+    # shellcheck disable=SC2086
+    timeout 120 "$PTXSIM" run --det=dab --engine=compare --threads=2 --seed=4 -- "$bexe" $bargs \
+        >"$LOGS/$label-dab-compare.log" 2>&1
+    echo "# (exit $?)" >>"$LOGS/$label-dab-compare.log"
+    bruns+=("$label-dab-compare")
+    for ts in 2:1 4:2 4:3; do
+        t=${ts%:*} s=${ts#*:}
+        # shellcheck disable=SC2086
+        timeout 120 "$PTXSIM" run --det=off --threads="$t" --seed="$s" -- "$bexe" $bargs \
+            >"$LOGS/$label-off-t$t-s$s.log" 2>&1
+        boff+=("$label-off-t$t-s$s")
+    done
+    same "bench/$label" "$prog" "${bruns[@]}"
+    varies "bench_nondet/$label" "$prog" "${boff[@]}"
+    all_pass "bench_reference/$label" "$(grep -m1 "^PASS ${prog}_reference" \
+        "$LOGS/${bruns[0]}.log" || echo "PASS ${prog}_reference")" "${bruns[@]}"
+done
+
+# GPUDet's kinds of workload (bench/determinism/gpudet_kinds.cu): one signature per kind under
+# --det=dab (threads 1, 2, 4, compare) and under --det=gpudet (threads 1, 4); the racy ones
+# (hash table slots, cloth's float forces) vary without determinism.
+KSRC=bench/determinism/gpudet_kinds.cu
+if KEXE=$(cuda_cache_build bench_gpudet_kinds.shared "$LOGS/nvcc-kinds.txt" \
+              "-cudart shared -Wno-deprecated-gpu-targets $KSRC" "$KSRC"); then
+    kd=() kg=() ko=()
+    for ts in 1:1 2:2 4:3; do
+        t=${ts%:*} s=${ts#*:}
+        run "kinds-dab-t$t" "$KEXE" --det=dab --threads="$t" --seed="$s"
+        kd+=("kinds-dab-t$t")
+    done
+    run kinds-dab-compare "$KEXE" --det=dab --engine=compare --threads=2 --seed=4
+    kd+=(kinds-dab-compare)
+    for t in 1 4; do
+        run "kinds-gpudet-t$t" "$KEXE" --det=gpudet --threads="$t" --seed="$t"
+        kg+=("kinds-gpudet-t$t")
+    done
+    for ts in 2:1 4:2 4:3; do
+        t=${ts%:*} s=${ts#*:}
+        run "kinds-off-t$t-s$s" "$KEXE" --det=off --threads="$t" --seed="$s"
+        ko+=("kinds-off-t$t-s$s")
+    done
+    for k in hashtable bank cloth bfs stencil aes; do
+        same "kinds/dab/$k" "$k" "${kd[@]}"
+        same "kinds/gpudet/$k" "$k" "${kg[@]}"
+        all_pass "kinds_reference/$k" "PASS ${k}_reference" "${kd[@]}" "${kg[@]}"
+    done
+    for k in hashtable cloth; do varies "kinds_nondet/$k" "$k" "${ko[@]}"; done
+else
+    echo "FAIL kinds/build: see $LOGS/nvcc-kinds.txt"
+fi
+
+# ---------------------------------------------------------------- the schedulers
+# Each determinism-aware scheduler: GPU-Racey and the reductions deterministic over threads 1
+# and 4, and order_probe (dab_reduce.cu) gives the value worked out by hand from spec S6.
+# WarpGTO (--dab-buffers=warp) drains warp 0's buffer before warp 4's: 0, 0, 1, 2 -> 2.
+for sv in gwat:--dab-scheduler=gwat:1 gtar:--dab-scheduler=gtar:1 gtrr:--dab-scheduler=gtrr:1 \
+          srr:--dab-scheduler=srr:2 warpgto:--dab-buffers=warp:2; do
+    sc=${sv%%:*} want=${sv##*:} opt=${sv#*:}
+    opt=${opt%:*}
+    runs=() rruns=()
+    for ts in 1:2 4:7; do
+        t=${ts%:*} s=${ts#*:}
+        run "racey-$sc-t$t" "$RACEY" --det=dab "$opt" --threads="$t" --seed="$s"
+        run "reduce-$sc-t$t" "$REDUCE" --det=dab "$opt" --threads="$t" --seed="$s"
+        runs+=("racey-$sc-t$t")
+        rruns+=("reduce-$sc-t$t")
+    done
+    bad=()
+    for k in $RACEY_KERNELS; do
+        line=$(same "$k" "$k" "${runs[@]}")
+        [ "${line%% *}" = PASS ] || bad+=("${line#FAIL }")
+    done
+    for k in sums histogram; do
+        line=$(same "$k" "$k" "${rruns[@]}")
+        [ "${line%% *}" = PASS ] || bad+=("${line#FAIL }")
+    done
+    for r in "${rruns[@]}"; do
+        got=$(sed -n 's/^order_probe //p' "$LOGS/$r.log")
+        [ "$got" = "$want" ] || bad+=("$r: order_probe ${got:-none}, expected $want")
+        grep -qx "PASS sums_reference" "$LOGS/$r.log" || bad+=("$r: sums_reference")
+    done
+    if [ ${#bad[@]} -eq 0 ]; then echo "PASS scheduler/$sc"
+    else echo "FAIL scheduler/$sc: ${bad[*]}"; fi
+done
+
+# ---------------------------------------------------------------- the watchdog
+# A kernel that spins forever on a flag: epochs end at --det=dab's per-warp instruction cut
+# point, and --watchdog-insts ends the run at the same epoch, with the same report, on any
+# number of host threads.
+if wexe=$(cuda_test_build tests/cuda/watchdog.cu shared "$LOGS/watchdog.build.txt"); then
+    for t in 1 4; do
+        timeout 120 "$PTXSIM" run --det=dab --threads=$t --seed=$t --watchdog-insts=1000000 \
+            -- "$wexe" >"$LOGS/watchdog-t$t.out" 2>&1
+        echo "exit $?" >>"$LOGS/watchdog-t$t.out"
+    done
+    if grep -q 'the watchdog ended kernel spin.* after 1200000 warp instructions' \
+            "$LOGS/watchdog-t1.out" && grep -qx 'PASS watchdog_timeout_reported' "$LOGS/watchdog-t1.out" &&
+        diff -q "$LOGS/watchdog-t1.out" "$LOGS/watchdog-t4.out" >/dev/null; then
+        echo "PASS watchdog_same_epoch"
+    else
+        echo "FAIL watchdog_same_epoch: $(head -n 2 "$LOGS/watchdog-t1.out" | tr '\n' ' ') (logs in $LOGS)"
+    fi
+else
+    echo "FAIL watchdog_same_epoch: nvcc failed; see $LOGS/watchdog.build.txt"
+fi
+
+# ---------------------------------------------------------------- race-free programs
+for name in atomics_types histogram256 reduction advanced_mix dynamic_shared device_heap \
+            vector_add coop_grid_sync device_printf scan; do
+    src=tests/cuda/$name.cu
+    [ -e "$src" ] || continue
+    if ! exe=$(cuda_test_build "$src" shared "$LOGS/$name.build.txt"); then
+        echo "FAIL equivalence/$name: nvcc failed; see $LOGS/$name.build.txt"
+        continue
+    fi
+    opts=$(sed -n 's|^// ptxsim: ||p' "$src" | head -n 1)
+    # shellcheck disable=SC2086
+    timeout 300 "$PTXSIM" run $opts --det=off --threads=1 -- "$exe" >"$LOGS/$name.off.out" \
+        2>"$LOGS/$name.off.err"
+    ref=$?
+    why=()
+    for t in 1 2 4; do
+        # shellcheck disable=SC2086
+        timeout 300 "$PTXSIM" run $opts --det=dab --threads=$t --seed=$t -- "$exe" \
+            >"$LOGS/$name.t$t.out" 2>"$LOGS/$name.t$t.err"
+        rc=$?
+        [ "$rc" -eq "$ref" ] || why+=("threads $t exit $rc, reference $ref")
+        diff -q <(LC_ALL=C sort "$LOGS/$name.t$t.out") <(LC_ALL=C sort "$LOGS/$name.off.out") \
+            >/dev/null || why+=("threads $t output differs")
+    done
+    if [ ${#why[@]} -eq 0 ] && grep -q '^PASS' "$LOGS/$name.off.out"; then
+        echo "PASS equivalence/$name"
+    else
+        echo "FAIL equivalence/$name: ${why[*]:-no PASS line in the reference} (logs in $LOGS)"
+    fi
+done
+finish
