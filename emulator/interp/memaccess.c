@@ -53,6 +53,7 @@ void emu_acc_begin(emu_access *A, emu_ctx *c, uint8_t kind, uint8_t ispace, cons
     A->verb = verb;
     A->aop = 0;
     A->atype = PTX_TYPE_NONE;
+    A->has_c = false;   /* only cas has a third operand; tensor and bulk reductions never */
     A->n = 0;
     A->used = 0;
     A->mask = 0;
