@@ -271,6 +271,56 @@ static bool count_runs(sweep_plan *plan, char *err, size_t errlen)
     return true;
 }
 
+/* The most combinations of the axes' values checked before a sweep starts (each check is a
+ * scan of the environment: cheap, but a million of them is not). */
+#define SWEEP_MAX_CHECKED 100000
+
+/* Each combination of the axes' values must be one `ptxsim run` accepts: a refused combination
+ * (--tm=kilotm with --timing, ...) would fail every run that has it, after the sweep started.
+ * The check is `ptxsim run`'s own, on the environment the run would get. */
+static bool check_combinations(const sweep_plan *plan, char *err, size_t errlen)
+{
+    size_t combos = plan->run_count / plan->app_count;
+    if (combos > SWEEP_MAX_CHECKED) combos = SWEEP_MAX_CHECKED;
+    char **saved = calloc(plan->axis_count ? plan->axis_count : 1, sizeof *saved);
+    if (!saved) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    bool ok = true;
+    for (size_t i = 0; i < plan->axis_count && ok; i++) {
+        const char *v = getenv(plan->axes[i].opt->env);
+        if (v && !(saved[i] = strdup(v))) {
+            snprintf(err, errlen, "out of memory");
+            ok = false;
+        }
+    }
+    for (size_t k = 0; k < combos && ok; k++) {
+        for (size_t i = 0; i < plan->axis_count; i++)
+            setenv(plan->axes[i].opt->env, sweep_run_value(plan, k, i), 1);
+        char why[512];
+        if (!rt_config_check_environment(why, sizeof why)) {
+            char combo[512] = "";
+            size_t used = 0;
+            for (size_t i = 0; i < plan->axis_count && used < sizeof combo; i++) {
+                int w = snprintf(combo + used, sizeof combo - used, "%s--%s=%s", i ? " " : "",
+                                 plan->axes[i].opt->name, sweep_run_value(plan, k, i));
+                if (w < 0) break;
+                used += (size_t)w;
+            }
+            snprintf(err, errlen, "the runs with %s would be refused: %s", combo, why);
+            ok = false;
+        }
+    }
+    for (size_t i = 0; i < plan->axis_count; i++) {
+        if (saved[i]) setenv(plan->axes[i].opt->env, saved[i], 1);
+        else unsetenv(plan->axes[i].opt->env);
+        free(saved[i]);
+    }
+    free(saved);
+    return ok;
+}
+
 bool sweep_plan_finish(sweep_plan *plan, char *err, size_t errlen)
 {
     bool has_threads = false;
@@ -283,7 +333,7 @@ bool sweep_plan_finish(sweep_plan *plan, char *err, size_t errlen)
         snprintf(err, errlen, "cannot find the working directory: %s", strerror(errno));
         return false;
     }
-    return count_runs(plan, err, errlen);
+    return count_runs(plan, err, errlen) && check_combinations(plan, err, errlen);
 }
 
 void sweep_plan_free(sweep_plan *plan)

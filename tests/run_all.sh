@@ -160,6 +160,8 @@ maybe_stop
 #   // ptxsim: OPTIONS     options for `ptxsim run` (e.g. --threads=2)
 #   // variants: LIST      which runtimes to build (default: "static shared")
 #   // compare: no REASON  leaves the program out of the compare-mode runs (below), saying why
+#   // gpudet: skip REASON leaves it out of tests/suites/gpudet_equivalence.sh
+#   // checks: skip REASON leaves it out of the race/sync/init checks of tests/suites/checks.sh
 # Every variant of every program also runs under `--engine=compare` (make check, not the quick
 # mode): each launch runs on the block interpreter (static builds) or the LLVM JIT (shared
 # builds, --compare-with=jit) and on the one-instruction-at-a-time reference executor from one

@@ -193,7 +193,7 @@ done
 
 # Every program of tests/cuda (its shared-runtime build from the test cache) runs under
 # racecheck, synccheck and initcheck and must report nothing but async_streams' uninitialised
-# read (make check; the quick mode runs four of them: TMA copies, grid and tile
+# read (a program saying "// checks: skip REASON" is left out) (make check; the quick mode runs four of them: TMA copies, grid and tile
 # synchronisation, and the uninitialised read).
 programs=(tests/cuda/*.cu)
 [ "${QUICK:-0}" = 1 ] && programs=(tests/cuda/tma_tensor.cu tests/cuda/coop_grid_sync.cu
@@ -203,6 +203,11 @@ export B NVCC PTXSIM_CUDA_CACHE="${PTXSIM_CUDA_CACHE:-$B/cuda-cache}" LOG_DIR=$W
 . tests/cuda_cache.sh
 for src in "${programs[@]}"; do
     name=$(basename "$src" .cu)
+    skip=$(sed -n 's|^// checks: skip||p' "$src" | head -n 1)
+    if [ -n "$skip" ]; then
+        echo "info checks/racefree_$name: skipped (${skip# })"
+        continue
+    fi
     variant=shared
     case "$(sed -n 's|^// variants: ||p' "$src" | head -n 1)" in ""|*shared*) ;; *) variant=static ;; esac
     exe=$(cuda_test_build "$src" "$variant" "$W/$name.build.log") ||

@@ -35,9 +35,11 @@ add_job() {
     min=$(grep -o 'sm_[0-9]*' <<<"$extra" | head -n 1 | tr -d 'sm_')
     if [ -n "$min" ] && [ "${arch#sm_}" -lt "$min" ]; then arch=sm_$min; fi
     case "$extra $base" in *-rdc*|*rdc_*) flags="$flags -rdc=true" ;; esac
-    local std
+    local std incs
     std=$(grep -o -- '-std=[a-z+0-9]*' <<<"$extra" | head -n 1)
-    printf '%s\t%s\t%s\t%s\n' "$src" "$arch" "$flags $std" "$OUT/$base.$arch.$(flag_tag "$3").ptx" >>"$jobs_file"
+    # include folders and macros the source's own build names (e.g. -Iinclude for ptxsim/kilotm.h)
+    incs=$(grep -o -- '-[ID][^ ]*' <<<"$extra" | tr '\n' ' ')
+    printf '%s\t%s\t%s\t%s\n' "$src" "$arch" "$flags $std $incs" "$OUT/$base.$arch.$(flag_tag "$3").ptx" >>"$jobs_file"
 }
 
 for src in tests/ptx/corpus/*.cu tests/ptx/frontend/src/features.cu tests/ptx/frontend/src/tc.cu; do

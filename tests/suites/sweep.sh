@@ -253,7 +253,8 @@ refused() {   # refused NAME EXPECTED-MESSAGE ARGS...
         "exit $rc: $(cat "$work/refused.out")"
 }
 refused sweep_refuses_threads_auto 'depends on the machine' --threads=1,auto
-refused sweep_refuses_unimplemented 'not built yet' --tm=off,kilotm
+# every value of every option is built; combinations are not all (the sweep checks each one)
+refused sweep_refuses_unbuilt_combination 'cannot be combined with --timing yet' --tm=off,kilotm --timing
 refused sweep_refuses_stats '--stats: the sweep writes' --stats=x.json
 refused sweep_refuses_bad_range 'is not a range' --seed=5..2
 refused sweep_refuses_mem_locally 'is for --on=slurm' --mem=1G
