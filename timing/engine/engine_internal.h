@@ -66,6 +66,14 @@ bool timing_run_cycles(emu_grid *g, const timing_engine_config *cfg);
 bool timing_run_cycles_gpudet(emu_grid *g, const timing_engine_config *cfg);
 /* GPUDet (timing/gpudet/). */
 bool timing_run_gpudet(emu_grid *g, const timing_engine_config *cfg);
+/* What GPUDet tells the cycle model's record of its run (timing/model/replay.c), called only
+ * while no other host thread runs (between phases); each does nothing unless a --timing run
+ * records: whether one does; the quantum (from 1) and mode (serial or parallel) the
+ * instructions executed from now belong to; a store-buffer entry of chunk `chunk` (128-byte
+ * aligned address) that SM `sm` committed in the current quantum. */
+bool timing_record_gpudet_active(void);
+void timing_record_gpudet_phase(uint64_t quantum, bool serial);
+void timing_record_gpudet_commit(uint32_t sm, uint64_t chunk);
 /* Deterministic atomic buffering (timing/dab/). */
 bool timing_run_dab(emu_grid *g, const timing_engine_config *cfg);
 

@@ -120,6 +120,11 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
             *when = TM_NEVER;   /* released by another warp's issue or exit */
             return false;
         }
+        if (tm_gpudet_gated(M, tw)) {
+            *why = TIMING_SLOT_BARRIER;
+            *when = TM_NEVER;   /* the quantum's end (run.c) */
+            return false;
+        }
         *p = tw->trace->recs[tw->pos].in;
     } else if (tw->peeked) {
         *p = tw->next;
@@ -209,6 +214,7 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
      * warps later: ask for its first cache line now */
     if (!tw->trace && tw->pos < tw->nev) __builtin_prefetch(&tw->ev[tw->pos]);
     scoreboard_set(tw, p, now, done);
+    if (done > M->q_drain) M->q_drain = done;
     if (next_issue > tw->ready) tw->ready = next_issue;
     tw->why = TIMING_SLOT_CONTROL;
     if (tw->trace) {
