@@ -126,6 +126,11 @@ typedef struct timing_stats {
     uint64_t gd_barrier_cycles;   /* global barriers between the modes */
     uint64_t gd_barriers;         /* global barriers (2 per quantum, 3 with serial mode) */
     uint64_t gd_commit_requests;  /* Z-buffer unit update requests (one per store-buffer entry) */
+    /* DAB's epochs in cycles (--det=dab --timing): the four add up to `cycles` */
+    uint64_t dab_parallel_cycles; /* the warps' recorded instructions (buffered atomics: 1 cycle) */
+    uint64_t dab_flush_cycles;    /* the flush protocol: pre-flush, push, ROPs, writebacks */
+    uint64_t dab_flush_op_cycles; /* flush-class operations (used-result atomics, cas, exch) */
+    uint64_t dab_barrier_cycles;  /* the GPU-wide barrier of each flush */
 } timing_stats;
 
 typedef struct timing_engine_config {
@@ -443,6 +448,7 @@ struct timing_gpu {
     int gpudet_barrier_latency; /* cycles of one global barrier between modes */
     int zunit_clock_khz;        /* a Z-buffer unit (one per DRAM channel) takes one request per
                                    cycle of this clock */
+    int dab_barrier_latency;    /* DAB: cycles of the GPU-wide barrier of a flush */
 };
 
 /* The GPU named `name`, or NULL. */

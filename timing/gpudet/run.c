@@ -88,7 +88,7 @@ static bool between_quanta(gd_run *R, gd_exec *X)
  * quantum's commit took. */
 static void record_commit(const gd_run *R)
 {
-    if (!timing_record_gpudet_active()) return;
+    if (!timing_record_active()) return;
     for (uint32_t i = 0; i < R->ncommit; i++) {
         const gd_slot *sl = R->commit_order[i];
         for (uint32_t k = 0; k < sl->sb.n; k++) timing_record_gpudet_commit(sl->sm, sl->sb.e[k].chunk);

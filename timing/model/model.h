@@ -187,12 +187,14 @@ typedef struct tm_trace {
     uint64_t nctas;
     uint32_t warps_per_cta;
     tm_trace_warp *warps;     /* CTA linear id * warps_per_cta + warp id */
-    /* GPUDet's phase the instructions recorded now belong to (set between phases) */
+    /* GPUDet's (DAB's) phase the instructions recorded now belong to (set between phases):
+     * the quantum (epoch), and serial mode (the flush) */
     uint64_t quantum;
     bool serial;
-    /* commit requests per quantum (from 1), by DRAM channel and by the SM that sent them:
-     * commits[(q - 1) * (nchan + nsm) + ch] and [... + nchan + sm]; quanta: the last quantum
-     * GPUDet ran */
+    /* per quantum (from 1), commits[(q - 1) * (nchan + nsm) + ...]: GPUDet's commit requests
+     * by DRAM channel [ch] and by the SM that sent them [nchan + sm]; DAB's flush transactions
+     * by sub-partition [subp] (nchan = l2_slices) and bytes by SM [nchan + sm]; quanta: the
+     * last quantum (epoch) that ran */
     const timing_gpu *gpu;
     uint32_t nchan, nsm;
     uint64_t *commits, quanta, commit_cap;
@@ -231,14 +233,15 @@ struct tm_model {
     uint64_t q_drain;         /* the last result of its instructions lands */
     bool gated;
     bool serial_by_warp;      /* W-Ser (else CU-Ser) */
+    bool dab;                 /* replaying DAB: epochs and flushes in place of quanta */
 };
 
 /* Replay: whether warp tw's next record waits for a later quantum or for serial mode. */
-bool tm_gpudet_gated(tm_model *M, const tm_warp *tw);
-/* Replay: the end of quantum M->cur_q, from cycle `now` when no warp can issue: the barrier,
- * commit mode, serial mode and the barriers between them; returns the next quantum's first
- * cycle and makes M->cur_q that quantum. */
-uint64_t tm_gpudet_quantum_end(tm_model *M, uint64_t now);
+bool tm_det_gated(tm_model *M, const tm_warp *tw);
+/* Replay: the end of quantum (DAB: epoch) M->cur_q, from cycle `now` when no warp can issue:
+ * GPUDet's barriers, commit mode and serial mode, or DAB's flush, its flush-class operations
+ * and its barrier; returns the next one's first cycle and makes M->cur_q that one. */
+uint64_t tm_det_epoch_end(tm_model *M, uint64_t now);
 
 /* A CTA's warp slot on its SM retired; run.c frees the CTA when all have. */
 void tm_warp_exited(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now);

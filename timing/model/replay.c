@@ -120,7 +120,12 @@ void tm_trace_event(const tm_trace_warp *tw, const tm_rec *r, emu_event *e)
 
 static tm_trace *recording;   /* the grid GPUDet runs under --timing (one grid at a time) */
 
-bool timing_record_gpudet_active(void)
+/* A DAB flush packet: a header (address, operation, SM and sequence number) and each entry's
+ * 8-byte argument with its offset in the sector. */
+#define TM_FLUSH_HEADER 16u
+#define TM_FLUSH_ENTRY 9u
+
+bool timing_record_active(void)
 {
     return recording != NULL;
 }
@@ -149,6 +154,28 @@ void timing_record_gpudet_commit(uint32_t sm, uint64_t chunk)
     uint64_t *row = &t->commits[(t->quantum - 1) * stride];
     row[tm_mem_channel(t->gpu, chunk / TM_LINE)]++;
     row[t->nchan + (sm < t->nsm ? sm : t->nsm - 1)]++;
+}
+
+void timing_record_dab_phase(uint64_t epoch, bool flushing)
+{
+    timing_record_gpudet_phase(epoch, flushing);
+}
+
+void timing_record_dab_flush(uint32_t sm, uint32_t subp, uint32_t entries)
+{
+    tm_trace *t = recording;
+    if (!t || t->oom || !t->quantum) return;
+    uint64_t stride = (uint64_t)t->nchan + t->nsm;
+    uint64_t have = t->commit_cap;
+    if (!grow((void **)&t->commits, &t->commit_cap, t->quantum * stride, sizeof *t->commits)) {
+        t->oom = true;
+        return;
+    }
+    if (t->commit_cap > have)
+        memset(t->commits + have, 0, (t->commit_cap - have) * sizeof *t->commits);
+    uint64_t *row = &t->commits[(t->quantum - 1) * stride];
+    row[subp < t->nchan ? subp : t->nchan - 1]++;
+    row[t->nchan + (sm < t->nsm ? sm : t->nsm - 1)] += TM_FLUSH_HEADER + TM_FLUSH_ENTRY * entries;
 }
 
 /* Bytes of one Z-buffer unit request: a 128-byte chunk of data, its 128-bit byte mask, the
@@ -181,7 +208,88 @@ static uint64_t commit_cycles(const tm_model *M, uint64_t q, uint64_t *reqs)
            (uint64_t)g->icnt_latency + (uint64_t)g->l2_latency;
 }
 
-bool tm_gpudet_gated(tm_model *M, const tm_warp *tw)
+/* DAB's flush protocol for epoch q (spec dab.md S8.2): pre-flush messages cross the
+ * interconnect, every SM pushes its packets through its port at once, each sub-partition's ROP
+ * takes one transaction per cycle in its round-robin order (a coalesced sector is one
+ * transaction: ptxsim's choice, the paper gives no ROP rate), each transaction is performed at
+ * L2 and its writeback returns; the next epoch starts when the last has (no overlap). *txns
+ * gets the transactions. */
+static uint64_t flush_cycles(const tm_model *M, uint64_t q, uint64_t *txns)
+{
+    const tm_trace *t = M->trace;
+    const timing_gpu *g = M->gpu;
+    uint64_t stride = (uint64_t)t->nchan + t->nsm;
+    *txns = 0;
+    if (!q || q * stride > t->commit_cap || !t->commits) return 0;
+    const uint64_t *row = &t->commits[(q - 1) * stride];
+    uint64_t rop = 0, port = 0;
+    for (uint32_t c = 0; c < t->nchan; c++) {
+        *txns += row[c];
+        if (row[c] > rop) rop = row[c];
+    }
+    for (uint32_t s = 0; s < t->nsm; s++)
+        if (row[t->nchan + s] > port) port = row[t->nchan + s];
+    if (!*txns) return 0;
+    uint64_t push = ceil_div(port, (uint64_t)g->icnt_bytes_per_cycle);
+    return (uint64_t)g->icnt_latency + (push > rop ? push : rop) + 2 * (uint64_t)g->icnt_latency +
+           (uint64_t)g->l2_latency;
+}
+
+static bool in_serial(const tm_warp *tw, uint64_t q);
+static uint64_t serial_one(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t t, uint64_t *issue_next);
+
+/* DAB's flush-class operations of epoch q from cycle t, one after another in SM and warp slot
+ * order, each straight to memory (spec G7): when the last completes. */
+static uint64_t flush_ops(tm_model *M, uint64_t q, uint64_t t)
+{
+    for (uint32_t s = 0; s < M->nsm; s++)
+        for (uint32_t i = 0; i < M->warp_slots; i++) {
+            tm_warp *tw = &M->sms[s].warps[i];
+            if (!in_serial(tw, q)) continue;
+            uint64_t next;
+            t = serial_one(M, &M->sms[s], tw, t, &next);
+        }
+    return t;
+}
+
+/* Makes every warp wait until t, the next quantum's (epoch's) first cycle. */
+static void start_next(tm_model *M, uint64_t t)
+{
+    M->cur_q++;
+    M->q_start = M->q_drain = t;
+    M->gated = false;
+    for (uint32_t i = 0; i < M->nsm; i++) {
+        tm_sm *S = &M->sms[i];
+        S->wake = t;
+        memset(S->q_wake, 0, M->nsched * sizeof *S->q_wake);
+        for (uint32_t k = 0; k < S->nwarps; k++) {
+            tm_warp *tw = &S->warps[k];
+            if (!tw->occupied || tw->done) continue;
+            if (tw->ready < t) tw->ready = t;
+            /* a serial-mode (flush) instruction that was the warp's last */
+            if (tw->trace && tw->pos >= tw->nev) tm_warp_exited(M, S, tw, t);
+        }
+    }
+}
+
+static uint64_t dab_epoch_end(tm_model *M, uint64_t now)
+{
+    uint64_t q = M->cur_q;
+    uint64_t t = now > M->q_drain ? now : M->q_drain;
+    M->st.dab_parallel_cycles += t - M->q_start;
+    uint64_t txns;
+    uint64_t f = flush_cycles(M, q, &txns);
+    M->st.dab_flush_cycles += f;
+    t += f;
+    uint64_t o = flush_ops(M, q, t);
+    M->st.dab_flush_op_cycles += o - t;
+    t = o + (uint64_t)M->gpu->dab_barrier_latency;
+    M->st.dab_barrier_cycles += (uint64_t)M->gpu->dab_barrier_latency;
+    start_next(M, t);
+    return t;
+}
+
+bool tm_det_gated(tm_model *M, const tm_warp *tw)
 {
     const tm_rec *r = &tw->trace->recs[tw->pos];
     if (r->quantum < M->cur_q || (r->quantum == M->cur_q && !r->serial)) return false;
@@ -246,8 +354,9 @@ static uint64_t serial_mode(tm_model *M, uint64_t q, uint64_t t)
     return end;
 }
 
-uint64_t tm_gpudet_quantum_end(tm_model *M, uint64_t now)
+uint64_t tm_det_epoch_end(tm_model *M, uint64_t now)
 {
+    if (M->dab) return dab_epoch_end(M, now);
     uint64_t q = M->cur_q, B = (uint64_t)M->gpu->gpudet_barrier_latency;
     uint64_t t = now > M->q_drain ? now : M->q_drain;
     M->st.gd_parallel_cycles += t - M->q_start;
@@ -267,21 +376,7 @@ uint64_t tm_gpudet_quantum_end(tm_model *M, uint64_t now)
         M->st.gd_barriers++;
     }
     M->st.gd_barrier_cycles = M->st.gd_barriers * B;
-    M->cur_q = q + 1;
-    M->q_start = M->q_drain = t;
-    M->gated = false;
-    for (uint32_t i = 0; i < M->nsm; i++) {
-        tm_sm *S = &M->sms[i];
-        S->wake = t;
-        memset(S->q_wake, 0, M->nsched * sizeof *S->q_wake);
-        for (uint32_t k = 0; k < S->nwarps; k++) {
-            tm_warp *tw = &S->warps[k];
-            if (!tw->occupied || tw->done) continue;
-            if (tw->ready < t) tw->ready = t;
-            /* a serial-mode instruction that was the warp's last */
-            if (tw->trace && tw->pos >= tw->nev) tm_warp_exited(M, S, tw, t);
-        }
-    }
+    start_next(M, t);
     return t;
 }
 
@@ -296,7 +391,9 @@ static void trace_free(tm_trace *t)
     free(t->warps);
 }
 
-bool timing_run_cycles_gpudet(emu_grid *g, const timing_engine_config *cfg)
+/* Runs the grid on `run` (GPUDet or DAB) while recording it, then times the record. */
+static bool record_and_time(emu_grid *g, const timing_engine_config *cfg,
+                            bool (*run)(emu_grid *, const timing_engine_config *), uint32_t nparts)
 {
     const emu_launch *L = emu_grid_launch(g);
     uint64_t threads = (uint64_t)L->block.x * L->block.y * L->block.z;
@@ -312,11 +409,11 @@ bool timing_run_cycles_gpudet(emu_grid *g, const timing_engine_config *cfg)
         return false;
     }
     t.gpu = cfg->gpu;
-    t.nchan = (uint32_t)cfg->gpu->dram_channels;
+    t.nchan = nparts;
     t.nsm = cfg->sm_count ? cfg->sm_count : 1;
     tm_sink_record_into(&t);
     recording = &t;
-    bool ok = timing_run_gpudet(g, cfg);
+    bool ok = run(g, cfg);
     recording = NULL;
     tm_sink_record_into(NULL);
     if (ok && t.oom) {
@@ -333,4 +430,14 @@ bool timing_run_cycles_gpudet(emu_grid *g, const timing_engine_config *cfg)
     if (ok) ok = tm_run(g, cfg, &t);
     trace_free(&t);
     return ok;
+}
+
+bool timing_run_cycles_gpudet(emu_grid *g, const timing_engine_config *cfg)
+{
+    return record_and_time(g, cfg, timing_run_gpudet, (uint32_t)cfg->gpu->dram_channels);
+}
+
+bool timing_run_cycles_dab(emu_grid *g, const timing_engine_config *cfg)
+{
+    return record_and_time(g, cfg, timing_run_dab, (uint32_t)cfg->gpu->l2_slices);
 }

@@ -206,6 +206,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->trace = trace;
     M->cur_q = 1;
     M->serial_by_warp = cfg->serial_order == TIMING_SERIAL_WARP;
+    M->dab = cfg->det == TIMING_DET_DAB;
     const timing_gpu *gpu = cfg->gpu;
     M->gpu = gpu;
     M->timeline = cfg->timeline;
@@ -278,7 +279,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
         }
         if (next == TM_NEVER && M->trace && M->gated) {
             /* every warp waits for the quantum's end: commit, serial mode, barriers */
-            now = tm_gpudet_quantum_end(M, now);
+            now = tm_det_epoch_end(M, now);
             continue;
         }
         if (next == TM_NEVER && M->trace && release_stuck_barriers(M, now)) {
@@ -295,7 +296,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     /* replay: the last quantum's end and those after it (their warps had exited), up to the
      * last GPUDet ran */
     if (trace && ok && !fail && !M->stop) {
-        do now = tm_gpudet_quantum_end(M, now);
+        do now = tm_det_epoch_end(M, now);
         while (M->cur_q <= trace->quanta);
     }
     /* cycles in which an SM had no CTA count as idle slots of its schedulers */
