@@ -37,6 +37,12 @@
 #                           report on 1 and 4 host threads (epochs end at a per-warp cut point)
 #   equivalence/<program>   race-free CUDA test programs print the same (sorted) stdout and
 #                           exit the same under --det=dab (threads 1, 2, 4) as with --det=off
+#   timing_deterministic    --det=dab --timing (titanv): dab_reduce and GPU-Racey print what
+#                           --det=dab prints, the same statistics over threads 1,2,4, a seed and
+#                           compare mode, DAB's parallel/flush/flush-class/barrier cycles add up
+#                           to each kernel's cycles
+#   timing_flush_costs      coalescing off: more flush transactions and flush cycles on the
+#                           histogram; dab_barrier_latency = 500 adds exactly flushes x 500
 # Ends with the time it took. Environment: B (build dir), NVCC, PTXSIM_CUDA_CACHE.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -367,7 +373,7 @@ done
 run t_plain "$REDUCE" --det=dab --gpu=titanv --threads=2
 run t_rplain "$RACEY" --det=dab --gpu=titanv --threads=2
 bad=""
-for opts in "--threads=1" "--threads=2 --seed=3" "--threads=4"; do
+for opts in "--threads=1" "--threads=2 --seed=3" "--threads=4" "--engine=compare"; do
     tag=${opts//[ =-]/_}
     run "t_reduce$tag" "$REDUCE" --det=dab --timing --gpu=titanv $opts --stats="$LOGS/t_reduce$tag.json"
     run "t_racey$tag" "$RACEY" --det=dab --timing --gpu=titanv $opts --stats="$LOGS/t_racey$tag.json"
@@ -382,7 +388,7 @@ out=$(python3 - "$LOGS" 2>&1 <<'PY'
 import json, sys
 logs = sys.argv[1]
 for r in ("reduce", "racey"):
-    runs = [json.load(open(f"{logs}/t_{r}{t}.json")) for t in ("__threads_1", "__threads_2___seed_3", "__threads_4")]
+    runs = [json.load(open(f"{logs}/t_{r}{t}.json")) for t in ("__threads_1", "__threads_2___seed_3", "__threads_4", "__engine_compare")]
     if any(x["total"] != runs[0]["total"] for x in runs):
         print(f"{r}: statistics differ over threads/seed")
     for k in runs[0]["kernels"] + [runs[0]["total"]]:
@@ -395,7 +401,7 @@ print(f"OK {t['cycles']} cycles (flush {t['timing']['dab']['flush_cycles']})")
 PY
 )
 case $out in
-    OK*) [ -z "$bad" ] && echo "PASS dab/timing_deterministic (${out#OK }; reduce and GPU-Racey over threads 1,2,4 and seed 3, results as without --timing, parts add up)" ||
+    OK*) [ -z "$bad" ] && echo "PASS dab/timing_deterministic (${out#OK }; reduce and GPU-Racey over threads 1,2,4, seed 3 and compare, results as without --timing, parts add up)" ||
              echo "FAIL dab/timing_deterministic:$bad" ;;
     *) echo "FAIL dab/timing_deterministic: $out $bad" ;;
 esac
