@@ -26,7 +26,14 @@
  *     slot x SMs + SM); then a global barrier.
  * What this leaves out: the store buffer's own traffic (log writes and reads in private memory
  * through L1), Z-cache misses (depth fetches), and CTAs placed as the model's slots free, not at
- * GPUDet's work distributions. */
+ * GPUDet's work distributions.
+ *
+ * DAB (--det=dab --timing) is replayed the same way on its epochs: a record carries its epoch
+ * (and whether the flush ran it: a flush-class operation); a buffered atomic costs one cycle and
+ * no memory traffic at issue (sm.c); at an epoch's end the flush costs its protocol from DAB's
+ * own transactions (flush_cycles), then the flush-class operations run one after another on the
+ * memory system, then dab_barrier_latency. Left out: the determinism-aware schedulers' token
+ * and round waits (the model issues with the GPU's scheduler), DAB's static CTA placement. */
 #include "timing/model/model.h"
 
 #include <stdlib.h>
