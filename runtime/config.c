@@ -418,14 +418,6 @@ bool rt_config_check_environment(char *err, size_t errlen)
                 return false;
             }
     }
-    /* DAB's cycle costs (buffer stalls, the flush protocol) are not in the cycle model yet: a
-     * timed DAB run would report cycles that are not DAB's */
-    if (detmode && strcmp(detmode, "dab") == 0 && timing && parse_bool(timing, &on) && on) {
-        snprintf(err, errlen, "--det=dab cannot be combined with --timing yet: the cycle model "
-                 "does not time DAB's atomic buffers and flushes (run --det=dab without "
-                 "--timing for its results, or --det=gpudet --timing)");
-        return false;
-    }
     const char *dab_entries = getenv("PTXSIM_DAB_ENTRIES");
     uint64_t ent;
     if (dab_entries && parse_uint(dab_entries, &ent) && (ent < 32 || ent > 65536)) {

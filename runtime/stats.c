@@ -33,6 +33,11 @@ static void json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
+static const char *const qend_json_names[] = {"quantum", "atomic", "fence", "wgbarrier",
+                                              "complete"};
+_Static_assert(sizeof qend_json_names / sizeof qend_json_names[0] == TIMING_QEND_COUNT,
+               "one JSON name per quantum end reason");
+
 /* The cycle model's numbers (--timing), as members: "cycles" and "ipc" (thread instructions
  * per cycle, a ratio of the sums, so the total's is the whole run's), then a "timing" object. */
 static void json_cycles(FILE *out, const timing_stats *s, const char *indent)
@@ -52,7 +57,7 @@ static void json_cycles(FILE *out, const timing_stats *s, const char *indent)
                  "\"l1_mshr_merges\": %llu, \"smem_requests\": %llu, \"smem_wavefronts\": %llu, "
                  "\"l2_hits\": %llu, \"l2_misses\": %llu, \"l2_atomics\": %llu, "
                  "\"dram_reads\": %llu, \"dram_writes\": %llu, \"dram_row_hits\": %llu, "
-                 "\"dram_row_misses\": %llu, \"icnt_bytes\": %llu}",
+                 "\"dram_row_misses\": %llu, \"icnt_bytes\": %llu",
             (unsigned long long)s->diverged_branches, (unsigned long long)s->l1_hits,
             (unsigned long long)s->l1_misses, (unsigned long long)s->l1_mshr_merges,
             (unsigned long long)s->smem_requests, (unsigned long long)s->smem_wavefronts,
@@ -60,6 +65,31 @@ static void json_cycles(FILE *out, const timing_stats *s, const char *indent)
             (unsigned long long)s->l2_atomics, (unsigned long long)s->dram_reads,
             (unsigned long long)s->dram_writes, (unsigned long long)s->dram_row_hits,
             (unsigned long long)s->dram_row_misses, (unsigned long long)s->icnt_bytes);
+    if (s->quanta) {
+        /* GPUDet's modes in cycles (the paper's breakdown; they add up to "cycles") and why
+         * warps ended their quanta */
+        fprintf(out, ",\n%s  \"gpudet\": {\"parallel_cycles\": %llu, \"commit_cycles\": %llu, "
+                     "\"serial_cycles\": %llu, \"barrier_cycles\": %llu, \"barriers\": %llu, "
+                     "\"commit_requests\": %llu, \"quanta\": %llu, \"quantum_end\": {",
+                indent, (unsigned long long)s->gd_parallel_cycles,
+                (unsigned long long)s->gd_commit_cycles, (unsigned long long)s->gd_serial_cycles,
+                (unsigned long long)s->gd_barrier_cycles, (unsigned long long)s->gd_barriers,
+                (unsigned long long)s->gd_commit_requests, (unsigned long long)s->quanta);
+        for (int i = 0; i < TIMING_QEND_COUNT; i++)
+            fprintf(out, "%s\"%s\": %llu", i ? ", " : "", qend_json_names[i],
+                    (unsigned long long)s->quantum_end[i]);
+        fprintf(out, "}}");
+    }
+    if (s->dab_flushes)
+        /* DAB's epochs in cycles: they add up to "cycles" */
+        fprintf(out, ",\n%s  \"dab\": {\"parallel_cycles\": %llu, \"flush_cycles\": %llu, "
+                     "\"flush_op_cycles\": %llu, \"barrier_cycles\": %llu, \"flushes\": %llu, "
+                     "\"flush_transactions\": %llu}",
+                indent, (unsigned long long)s->dab_parallel_cycles,
+                (unsigned long long)s->dab_flush_cycles, (unsigned long long)s->dab_flush_op_cycles,
+                (unsigned long long)s->dab_barrier_cycles, (unsigned long long)s->dab_flushes,
+                (unsigned long long)s->dab_transactions);
+    fprintf(out, "}");
 }
 
 /* The counters one kernel (or the total) has, as JSON members after an opening brace. The
@@ -68,10 +98,6 @@ static void json_cycles(FILE *out, const timing_stats *s, const char *indent)
 static void json_counters(FILE *out, uint64_t launches, uint64_t ctas, uint64_t threads,
                           const timing_stats *s, const char *indent)
 {
-    static const char *const qend_names[] = {"quantum", "atomic", "fence", "wgbarrier",
-                                             "complete"};
-    _Static_assert(sizeof qend_names / sizeof qend_names[0] == TIMING_QEND_COUNT,
-                   "one JSON name per quantum end reason");
     fprintf(out, "%s\"launches\": %llu,\n%s\"ctas\": %llu,\n%s\"threads\": %llu,\n"
                  "%s\"warp_instructions\": %llu",
             indent, (unsigned long long)launches, indent, (unsigned long long)ctas, indent,
@@ -92,7 +118,7 @@ static void json_counters(FILE *out, uint64_t launches, uint64_t ctas, uint64_t 
     fprintf(out, ",\n%s\"gpudet\": {\"quanta\": %llu, \"quantum_end\": {", indent,
             (unsigned long long)s->quanta);
     for (int i = 0; i < TIMING_QEND_COUNT; i++)
-        fprintf(out, "%s\"%s\": %llu", i ? ", " : "", qend_names[i],
+        fprintf(out, "%s\"%s\": %llu", i ? ", " : "", qend_json_names[i],
                 (unsigned long long)s->quantum_end[i]);
     fprintf(out,
             "}, \"store_buffer_entries\": %llu, \"store_buffer_max_entries\": %llu, "

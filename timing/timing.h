@@ -118,6 +118,19 @@ typedef struct timing_stats {
     uint64_t dram_reads, dram_writes;   /* sectors */
     uint64_t dram_row_hits, dram_row_misses;
     uint64_t icnt_bytes;          /* both directions */
+    /* GPUDet's modes in cycles (--det=gpudet --timing; timing/model/replay.c): the four add up
+     * to `cycles` (parallel includes the kernel launch latency) */
+    uint64_t gd_parallel_cycles;  /* parallel mode: the warps' recorded instructions */
+    uint64_t gd_commit_cycles;    /* commit mode: store-buffer updates through the Z-buffer units */
+    uint64_t gd_serial_cycles;    /* serial mode: the deferred atomics in CU-Ser / W-Ser order */
+    uint64_t gd_barrier_cycles;   /* global barriers between the modes */
+    uint64_t gd_barriers;         /* global barriers (2 per quantum, 3 with serial mode) */
+    uint64_t gd_commit_requests;  /* Z-buffer unit update requests (one per store-buffer entry) */
+    /* DAB's epochs in cycles (--det=dab --timing): the four add up to `cycles` */
+    uint64_t dab_parallel_cycles; /* the warps' recorded instructions (buffered atomics: 1 cycle) */
+    uint64_t dab_flush_cycles;    /* the flush protocol: pre-flush, push, ROPs, writebacks */
+    uint64_t dab_flush_op_cycles; /* flush-class operations (used-result atomics, cas, exch) */
+    uint64_t dab_barrier_cycles;  /* the GPU-wide barrier of each flush */
 } timing_stats;
 
 typedef struct timing_engine_config {
@@ -431,6 +444,11 @@ struct timing_gpu {
     int dram_channels, dram_banks, dram_tcl, dram_trcd, dram_trp, dram_latency;
     size_t dram_row_bytes;
     int cta_launch_latency, kernel_launch_latency;
+    /* ---- GPUDet's hardware in the cycle model (timing/model/replay.c) */
+    int gpudet_barrier_latency; /* cycles of one global barrier between modes */
+    int zunit_clock_khz;        /* a Z-buffer unit (one per DRAM channel) takes one request per
+                                   cycle of this clock */
+    int dab_barrier_latency;    /* DAB: cycles of the GPU-wide barrier of a flush */
 };
 
 /* The GPU named `name`, or NULL. */

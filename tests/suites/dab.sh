@@ -37,6 +37,12 @@
 #                           report on 1 and 4 host threads (epochs end at a per-warp cut point)
 #   equivalence/<program>   race-free CUDA test programs print the same (sorted) stdout and
 #                           exit the same under --det=dab (threads 1, 2, 4) as with --det=off
+#   timing_deterministic    --det=dab --timing (titanv): dab_reduce and GPU-Racey print what
+#                           --det=dab prints, the same statistics over threads 1,2,4, a seed and
+#                           compare mode, DAB's parallel/flush/flush-class/barrier cycles add up
+#                           to each kernel's cycles
+#   timing_flush_costs      coalescing off: more flush transactions and flush cycles on the
+#                           histogram; dab_barrier_latency = 500 adds exactly flushes x 500
 # Ends with the time it took. Environment: B (build dir), NVCC, PTXSIM_CUDA_CACHE.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -357,4 +363,71 @@ for name in atomics_types histogram256 reduction advanced_mix dynamic_shared dev
         echo "FAIL equivalence/$name: ${why[*]:-no PASS line in the reference} (logs in $LOGS)"
     fi
 done
+
+# ---------------------------------------------------------------- --timing (DAB in cycles)
+# The cycle model times what DAB ran: the results are those of --det=dab alone, the statistics
+# (cycles, DAB's parallel / flush / flush-class / barrier cycles) the same over threads 1,2,4 and
+# a seed, and the four add up to each kernel's cycles; flush coalescing sends fewer transactions
+# and costs fewer flush cycles; dab_barrier_latency = 500 in a copy of titanv adds exactly
+# flushes x 500 cycles to every kernel.
+run t_plain "$REDUCE" --det=dab --gpu=titanv --threads=2
+run t_rplain "$RACEY" --det=dab --gpu=titanv --threads=2
+bad=""
+for opts in "--threads=1" "--threads=2 --seed=3" "--threads=4" "--engine=compare"; do
+    tag=${opts//[ =-]/_}
+    run "t_reduce$tag" "$REDUCE" --det=dab --timing --gpu=titanv $opts --stats="$LOGS/t_reduce$tag.json"
+    run "t_racey$tag" "$RACEY" --det=dab --timing --gpu=titanv $opts --stats="$LOGS/t_racey$tag.json"
+    for r in reduce racey; do
+        plain=t_plain; [ $r = racey ] && plain=t_rplain
+        if ! diff -q <(grep -v '^#' "$LOGS/t_$r$tag.log") <(grep -v '^#' "$LOGS/$plain.log") >/dev/null; then
+            bad="$bad $r $opts: output differs from --det=dab without --timing;"
+        fi
+    done
+done
+out=$(python3 - "$LOGS" 2>&1 <<'PY'
+import json, sys
+logs = sys.argv[1]
+for r in ("reduce", "racey"):
+    runs = [json.load(open(f"{logs}/t_{r}{t}.json")) for t in ("__threads_1", "__threads_2___seed_3", "__threads_4", "__engine_compare")]
+    if any(x["total"] != runs[0]["total"] for x in runs):
+        print(f"{r}: statistics differ over threads/seed")
+    for k in runs[0]["kernels"] + [runs[0]["total"]]:
+        d = k["timing"]["dab"]
+        parts = d["parallel_cycles"] + d["flush_cycles"] + d["flush_op_cycles"] + d["barrier_cycles"]
+        if parts != k["cycles"]:
+            print(f"{r} {k.get('name', 'total')[:30]}: parts {parts} != cycles {k['cycles']}")
+t = json.load(open(f"{logs}/t_reduce__threads_1.json"))["total"]
+print(f"OK {t['cycles']} cycles (flush {t['timing']['dab']['flush_cycles']})")
+PY
+)
+case $out in
+    OK*) [ -z "$bad" ] && echo "PASS dab/timing_deterministic (${out#OK }; reduce and GPU-Racey over threads 1,2,4, seed 3 and compare, results as without --timing, parts add up)" ||
+             echo "FAIL dab/timing_deterministic:$bad" ;;
+    *) echo "FAIL dab/timing_deterministic: $out $bad" ;;
+esac
+run t_nocoal "$REDUCE" --det=dab --timing --gpu=titanv --dab-coalescing=off --stats="$LOGS/t_nocoal.json"
+sed 's/^dab_barrier_latency *= *0 /dab_barrier_latency = 500 /' timing/configs/titanv.gpu >"$LOGS/titanv_b500.gpu"
+run t_b500 "$REDUCE" --det=dab --timing --gpu="$LOGS/titanv_b500.gpu" --threads=2 --stats="$LOGS/t_b500.json"
+out=$(python3 - "$LOGS" 2>&1 <<'PY'
+import json, sys
+logs = sys.argv[1]
+on = {k["name"].split("(")[0]: k for k in json.load(open(f"{logs}/t_reduce__threads_1.json"))["kernels"]}
+off = {k["name"].split("(")[0]: k for k in json.load(open(f"{logs}/t_nocoal.json"))["kernels"]}
+b = {k["name"].split("(")[0]: k for k in json.load(open(f"{logs}/t_b500.json"))["kernels"]}
+h, hn = on["histogram"]["timing"]["dab"], off["histogram"]["timing"]["dab"]
+if not (hn["flush_transactions"] > h["flush_transactions"] and hn["flush_cycles"] > h["flush_cycles"]):
+    print(f"coalescing: {h} vs off {hn}")
+for n, k in on.items():
+    want = k["cycles"] + 500 * k["dab"]["flushes"]
+    if b[n]["cycles"] != want or b[n]["timing"]["dab"]["barrier_cycles"] != 500 * k["dab"]["flushes"]:
+        print(f"{n}: {b[n]['cycles']} cycles with 500-cycle barriers, expected {want}")
+print(f"OK histogram flush {h['flush_transactions']} transactions / {h['flush_cycles']} cycles, "
+      f"{hn['flush_transactions']} / {hn['flush_cycles']} without coalescing")
+PY
+)
+case $out in
+    OK*) echo "PASS dab/timing_flush_costs (${out#OK }; barriers: + flushes x 500 exactly)" ;;
+    *) echo "FAIL dab/timing_flush_costs: $out" ;;
+esac
+
 finish

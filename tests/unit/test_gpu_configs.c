@@ -127,7 +127,10 @@ static const char good[] =
     "dram_latency = 100  # s\n"
     "dram_row_bytes = 2 KiB  # s\n"
     "cta_launch_latency = 0  # s\n"
-    "kernel_launch_latency = 5000  # s\n";
+    "kernel_launch_latency = 5000  # s\n"
+    "gpudet_barrier_latency = 0  # s\n"
+    "zunit_clock_khz = 650000  # s\n"
+    "dab_barrier_latency = 0  # s\n";
 
 /* good with line `line` (1-based) replaced by `repl` (NULL: removed); parses it and returns
  * whether it was accepted, with the message in err */

@@ -75,6 +75,9 @@ static const key_desc keys[] = {
     SIZE_KEY("dram_row_bytes", dram_row_bytes, 128, UINT64_C(1) << 20),
     INT_KEY("cta_launch_latency", cta_launch_latency, 0, 1000000),
     INT_KEY("kernel_launch_latency", kernel_launch_latency, 0, 100000000),
+    INT_KEY("gpudet_barrier_latency", gpudet_barrier_latency, 0, 100000000),
+    INT_KEY("zunit_clock_khz", zunit_clock_khz, 1000, 100000000),
+    INT_KEY("dab_barrier_latency", dab_barrier_latency, 0, 100000000),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 

@@ -12,6 +12,20 @@
 
 #include <string.h>
 
+/* The cycle model's record (--timing): each transaction (one SM's entries of one sequence
+ * number at one sub-partition, consecutive after dab_order) with its entry count. */
+static void record_transactions(const dab_item *it, size_t n)
+{
+    if (!timing_record_active()) return;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && it[j].subp == it[i].subp && it[j].seq == it[i].seq && it[j].sm == it[i].sm)
+            j++;
+        timing_record_dab_flush(it[i].sm, it[i].subp, (uint32_t)(j - i));
+        i = j;
+    }
+}
+
 bool dab_flush(dab_run *R, dab_exec *X)
 {
     size_t n = 0;
@@ -25,6 +39,7 @@ bool dab_flush(dab_run *R, dab_exec *X)
                           R->items + n, &X->st.dab_transactions);
     }
     dab_order(R->items, n);
+    record_transactions(R->items, n);
     dab_apply(R->items, n);
     X->st.dab_entries += n;
     for (uint32_t s = 0; s < R->nsm; s++)

@@ -61,6 +61,7 @@ static bool finished(dab_run *R)
 static bool begin(eng_run *E, eng_thread *T)
 {
     (void)T;
+    timing_record_dab_phase(1, false);
     return run_of(E)->ncta > 0;
 }
 
@@ -77,6 +78,7 @@ static bool serial(eng_run *E, eng_thread *T)
     }
     if (R->failed) return false;
     uint64_t flushed = X->st.dab_entries, ops = X->st.dab_flush_ops;
+    timing_record_dab_phase(R->epochs + 1, true);
     if (!dab_flush(R, X)) R->failed = true;
     X->st.dab_flushes++;
     if (R->failed || emu_grid_fault(R->g)) return false;
@@ -92,6 +94,7 @@ static bool serial(eng_run *E, eng_thread *T)
         R->failed = true;
         return false;
     }
+    timing_record_dab_phase(R->epochs + 1, false);
     return true;
 }
 

@@ -31,6 +31,7 @@ bool timing_run_grid(emu_grid *g, const timing_engine_config *cfg)
     if (tm) timing_kilotm_rewind(tm);
     if (cfg->cycle_model && cfg->gpu)
         return cfg->det == TIMING_DET_GPUDET ? timing_run_cycles_gpudet(g, cfg)
+               : cfg->det == TIMING_DET_DAB  ? timing_run_cycles_dab(g, cfg)
                                              : timing_run_cycles(g, cfg);
     if (cfg->det == TIMING_DET_GPUDET) return timing_run_gpudet(g, cfg);
     if (cfg->det == TIMING_DET_DAB) return timing_run_dab(g, cfg);

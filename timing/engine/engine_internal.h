@@ -66,6 +66,21 @@ bool timing_run_cycles(emu_grid *g, const timing_engine_config *cfg);
 bool timing_run_cycles_gpudet(emu_grid *g, const timing_engine_config *cfg);
 /* GPUDet (timing/gpudet/). */
 bool timing_run_gpudet(emu_grid *g, const timing_engine_config *cfg);
+/* What GPUDet tells the cycle model's record of its run (timing/model/replay.c), called only
+ * while no other host thread runs (between phases); each does nothing unless a --timing run
+ * records: whether one does; the quantum (from 1) and mode (serial or parallel) the
+ * instructions executed from now belong to; a store-buffer entry of chunk `chunk` (128-byte
+ * aligned address) that SM `sm` committed in the current quantum. */
+bool timing_record_active(void);
+void timing_record_gpudet_phase(uint64_t quantum, bool serial);
+void timing_record_gpudet_commit(uint32_t sm, uint64_t chunk);
+/* The same for DAB (timing/dab/): the epoch (from 1) and whether the flush runs (its
+ * flush-class operations); one flush transaction of SM sm to sub-partition subp carrying
+ * `entries` buffer entries. */
+void timing_record_dab_phase(uint64_t epoch, bool flushing);
+void timing_record_dab_flush(uint32_t sm, uint32_t subp, uint32_t entries);
+/* The cycle model timing a DAB run (timing/model/replay.c). */
+bool timing_run_cycles_dab(emu_grid *g, const timing_engine_config *cfg);
 /* Deterministic atomic buffering (timing/dab/). */
 bool timing_run_dab(emu_grid *g, const timing_engine_config *cfg);
 

@@ -47,6 +47,16 @@ void timing_stats_add(timing_stats *a, const timing_stats *b)
     a->dram_row_hits += b->dram_row_hits;
     a->dram_row_misses += b->dram_row_misses;
     a->icnt_bytes += b->icnt_bytes;
+    a->gd_parallel_cycles += b->gd_parallel_cycles;
+    a->gd_commit_cycles += b->gd_commit_cycles;
+    a->gd_serial_cycles += b->gd_serial_cycles;
+    a->gd_barrier_cycles += b->gd_barrier_cycles;
+    a->gd_barriers += b->gd_barriers;
+    a->gd_commit_requests += b->gd_commit_requests;
+    a->dab_parallel_cycles += b->dab_parallel_cycles;
+    a->dab_flush_cycles += b->dab_flush_cycles;
+    a->dab_flush_op_cycles += b->dab_flush_op_cycles;
+    a->dab_barrier_cycles += b->dab_barrier_cycles;
 }
 
 const char *timing_slot_name(timing_slot s)
@@ -90,6 +100,20 @@ static void print_cycles(FILE *out, const char *name, const timing_stats *s)
             (unsigned long long)s->dram_writes,
             100.0 * ratio(s->dram_row_hits, s->dram_row_hits + s->dram_row_misses),
             (unsigned long long)s->icnt_bytes);
+    if (s->dab_flushes)
+        fprintf(out, "    DAB: parallel %.1f%%, flushes %.1f%% (%llu), flush-class operations %.1f%%, "
+                     "barriers %.1f%%\n",
+                100.0 * ratio(s->dab_parallel_cycles, s->cycles),
+                100.0 * ratio(s->dab_flush_cycles, s->cycles), (unsigned long long)s->dab_flushes,
+                100.0 * ratio(s->dab_flush_op_cycles, s->cycles),
+                100.0 * ratio(s->dab_barrier_cycles, s->cycles));
+    if (!s->quanta) return;
+    fprintf(out, "    GPUDet modes: parallel %.1f%%, commit %.1f%% (%llu Z-buffer requests), serial "
+                 "%.1f%%, global barriers %.1f%% (%llu)\n",
+            100.0 * ratio(s->gd_parallel_cycles, s->cycles),
+            100.0 * ratio(s->gd_commit_cycles, s->cycles), (unsigned long long)s->gd_commit_requests,
+            100.0 * ratio(s->gd_serial_cycles, s->cycles),
+            100.0 * ratio(s->gd_barrier_cycles, s->cycles), (unsigned long long)s->gd_barriers);
 }
 
 /* DAB's part of timing_stats_print. */

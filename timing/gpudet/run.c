@@ -80,7 +80,19 @@ static bool between_quanta(gd_run *R, gd_exec *X)
     }
     if (!R->nactive) return false;
     R->quanta++;
+    timing_record_gpudet_phase(R->quanta, false);
     return true;
+}
+
+/* The cycle model's record (--timing): one Z-buffer unit request per store-buffer entry the
+ * quantum's commit took. */
+static void record_commit(const gd_run *R)
+{
+    if (!timing_record_active()) return;
+    for (uint32_t i = 0; i < R->ncommit; i++) {
+        const gd_slot *sl = R->commit_order[i];
+        for (uint32_t k = 0; k < sl->sb.n; k++) timing_record_gpudet_commit(sl->sm, sl->sb.e[k].chunk);
+    }
 }
 
 static bool begin(eng_run *E, eng_thread *T)
@@ -113,6 +125,8 @@ static bool serial(eng_run *E, eng_thread *T)
     for (uint32_t t = 0; t < E->nthreads; t++)
         if (R->exec[t].oom) R->failed = true;
     if (R->failed || emu_grid_fault(R->g)) return false;
+    record_commit(R);
+    timing_record_gpudet_phase(R->quanta, true);
     gd_serial(R, X);
     if (R->failed || emu_grid_fault(R->g)) return false;
     if (R->wd.armed && timing_watchdog_expired(&R->wd, gd_instructions(R))) {

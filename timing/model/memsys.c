@@ -106,11 +106,24 @@ static void mshr_take(tm_mem *m, uint32_t sm, uint64_t t)
  * row holds neighbouring data and streams hit open rows. */
 #define TM_CHUNK 256u
 
-static uint32_t channel_of(const tm_mem *m, uint64_t line)
+uint32_t tm_mem_channel(const timing_gpu *gpu, uint64_t line)
 {
     uint64_t c = line * TM_LINE / TM_CHUNK;
     uint64_t h = c ^ (c >> 5) ^ (c >> 11) ^ (c >> 19);
-    return (uint32_t)(h % (uint64_t)m->gpu->dram_channels);
+    return (uint32_t)(h % (uint64_t)gpu->dram_channels);
+}
+
+static uint32_t channel_of(const tm_mem *m, uint64_t line)
+{
+    return tm_mem_channel(m->gpu, line);
+}
+
+void tm_mem_flush_l1(tm_mem *m)
+{
+    for (uint32_t s = 0; s < m->nsm; s++) {
+        tm_cache *c = &m->l1[s];
+        for (uint64_t i = 0; i < (uint64_t)c->sets * c->ways; i++) c->lines[i] = (tm_line){0};
+    }
 }
 
 static uint32_t slice_of(const tm_mem *m, uint64_t line)

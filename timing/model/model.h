@@ -59,6 +59,10 @@ typedef struct tm_mem {
 
 bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *st);
 void tm_mem_free(tm_mem *m);
+/* The DRAM channel (memory partition) that owns line address `line` (addr / 128). */
+uint32_t tm_mem_channel(const timing_gpu *gpu, uint64_t line);
+/* Invalidates every line of every SM's L1 (GPUDet flushes them after each commit). */
+void tm_mem_flush_l1(tm_mem *m);
 /* The cycle SM sm's first MSHR is free. */
 uint64_t tm_mem_mshr_next(const tm_mem *m, uint32_t sm);
 
@@ -167,6 +171,8 @@ typedef struct tm_rec {
     uint32_t mask, mem_lanes;
     uint16_t size, op;
     uint8_t cls, flags, space;
+    bool serial;              /* GPUDet ran it in serial mode (a deferred atomic or call) */
+    uint64_t quantum;         /* the GPUDet quantum it ran in (from 1) */
 } tm_rec;
 
 struct tm_trace_warp {
@@ -181,6 +187,18 @@ typedef struct tm_trace {
     uint64_t nctas;
     uint32_t warps_per_cta;
     tm_trace_warp *warps;     /* CTA linear id * warps_per_cta + warp id */
+    /* GPUDet's (DAB's) phase the instructions recorded now belong to (set between phases):
+     * the quantum (epoch), and serial mode (the flush) */
+    uint64_t quantum;
+    bool serial;
+    /* per quantum (from 1), commits[(q - 1) * (nchan + nsm) + ...]: GPUDet's commit requests
+     * by DRAM channel [ch] and by the SM that sent them [nchan + sm]; DAB's flush transactions
+     * by sub-partition [subp] (nchan = l2_slices) and bytes by SM [nchan + sm]; quanta: the
+     * last quantum (epoch) that ran */
+    const timing_gpu *gpu;
+    uint32_t nchan, nsm;
+    uint64_t *commits, quanta, commit_cap;
+    bool oom;
 } tm_trace;
 
 /* Records the n events of warp w (the model sink's consume when no model warp owns w). */
@@ -208,7 +226,22 @@ struct tm_model {
     timing_watchdog wd;
     timing_timeline *timeline;
     bool stop;
+    /* replay: GPUDet's quanta in cycles (replay.c). Records of a later quantum, or this
+     * quantum's serial mode, wait (`gated` once a warp did) until the quantum's end. */
+    uint64_t cur_q;           /* the quantum whose parallel mode runs */
+    uint64_t q_start;         /* its first cycle */
+    uint64_t q_drain;         /* the last result of its instructions lands */
+    bool gated;
+    bool serial_by_warp;      /* W-Ser (else CU-Ser) */
+    bool dab;                 /* replaying DAB: epochs and flushes in place of quanta */
 };
+
+/* Replay: whether warp tw's next record waits for a later quantum or for serial mode. */
+bool tm_det_gated(tm_model *M, const tm_warp *tw);
+/* Replay: the end of quantum (DAB: epoch) M->cur_q, from cycle `now` when no warp can issue:
+ * GPUDet's barriers, commit mode and serial mode, or DAB's flush, its flush-class operations
+ * and its barrier; returns the next one's first cycle and makes M->cur_q that one. */
+uint64_t tm_det_epoch_end(tm_model *M, uint64_t now);
 
 /* A CTA's warp slot on its SM retired; run.c frees the CTA when all have. */
 void tm_warp_exited(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now);

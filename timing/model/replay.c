@@ -7,9 +7,33 @@
  * value, hence every branch and address, the same whatever the threads and the seed. The model
  * then issues each warp's recorded instructions on the SMs as it issues executed ones
  * (trace-driven), one host thread, in (cycle, SM, scheduler, warp) order, so cycles and
- * statistics are as deterministic as the record. What the model times are the instructions as
- * executed; what GPUDet's own modes cost (quantum barriers, commits, serial mode) is not timed
- * here. %clock reads in the kernel read GPUDet's deterministic counts, not model cycles. */
+ * statistics are as deterministic as the record. %clock reads in the kernel read GPUDet's
+ * deterministic counts, not model cycles.
+ *
+ * GPUDet's own modes are timed from the record too (spec gpudet.md S3.1). Each record carries
+ * the quantum it ran in; a warp's records of a later quantum wait, so quantum q's parallel mode
+ * ends when no warp can issue and its results have landed. Then, as the spec's phase sequence:
+ *   global barrier (gpudet_barrier_latency cycles)
+ *   commit mode: one Z-buffer unit request per store-buffer entry the quantum committed (S7.5),
+ *     each sent from its SM's interconnect port (TM_ZREQ_BYTES at icnt_bytes_per_cycle) to the
+ *     Z-buffer unit of the chunk's DRAM channel, which takes one per zunit_clock_khz cycle
+ *     (S7.2); mode ends when the busiest port and the busiest unit are done, plus the trip
+ *     (icnt_latency) and the L2 write (l2_latency); then every L1 is invalidated (S7.1);
+ *   global barrier
+ *   serial mode, when a warp deferred an atomic or call (S8): its recorded instruction on the
+ *     model's memory system, CU-Ser (SMs ascending, each SM's pipelined in warp slot order, the
+ *     next SM when all have completed) or W-Ser (one at a time, ascending hardware warp ID =
+ *     slot x SMs + SM); then a global barrier.
+ * What this leaves out: the store buffer's own traffic (log writes and reads in private memory
+ * through L1), Z-cache misses (depth fetches), and CTAs placed as the model's slots free, not at
+ * GPUDet's work distributions.
+ *
+ * DAB (--det=dab --timing) is replayed the same way on its epochs: a record carries its epoch
+ * (and whether the flush ran it: a flush-class operation); a buffered atomic costs one cycle and
+ * no memory traffic at issue (sm.c); at an epoch's end the flush costs its protocol from DAB's
+ * own transactions (flush_cycles), then the flush-class operations run one after another on the
+ * memory system, then dab_barrier_latency. Left out: the determinism-aware schedulers' token
+ * and round waits (the model issues with the GPU's scheduler), DAB's static CTA placement. */
 #include "timing/model/model.h"
 
 #include <stdlib.h>
@@ -62,6 +86,8 @@ void tm_trace_record(tm_trace *t, emu_warp *w, const emu_event *ev, uint32_t n)
         r->cls = e->cls;
         r->flags = e->flags;
         r->space = e->space;
+        r->serial = t->serial;
+        r->quantum = t->quantum;
         r->addr = tw->naddrs;
         if (e->flags & EMU_EV_MEM) {
             uint32_t k = (uint32_t)__builtin_popcount(e->mem_lanes);
@@ -97,8 +123,273 @@ void tm_trace_event(const tm_trace_warp *tw, const tm_rec *r, emu_event *e)
     }
 }
 
+/* ---------------------------------------------------------------- GPUDet's record */
+
+static tm_trace *recording;   /* the grid GPUDet runs under --timing (one grid at a time) */
+
+/* A DAB flush packet: a header (address, operation, SM and sequence number) and each entry's
+ * 8-byte argument with its offset in the sector. */
+#define TM_FLUSH_HEADER 16u
+#define TM_FLUSH_ENTRY 9u
+
+bool timing_record_active(void)
+{
+    return recording != NULL;
+}
+
+void timing_record_gpudet_phase(uint64_t quantum, bool serial)
+{
+    tm_trace *t = recording;
+    if (!t) return;
+    t->quantum = quantum;
+    t->serial = serial;
+    if (quantum > t->quanta) t->quanta = quantum;
+}
+
+void timing_record_gpudet_commit(uint32_t sm, uint64_t chunk)
+{
+    tm_trace *t = recording;
+    if (!t || t->oom || !t->quantum) return;
+    uint64_t stride = (uint64_t)t->nchan + t->nsm;
+    uint64_t have = t->commit_cap;
+    if (!grow((void **)&t->commits, &t->commit_cap, t->quantum * stride, sizeof *t->commits)) {
+        t->oom = true;
+        return;
+    }
+    if (t->commit_cap > have)
+        memset(t->commits + have, 0, (t->commit_cap - have) * sizeof *t->commits);
+    uint64_t *row = &t->commits[(t->quantum - 1) * stride];
+    row[tm_mem_channel(t->gpu, chunk / TM_LINE)]++;
+    row[t->nchan + (sm < t->nsm ? sm : t->nsm - 1)]++;
+}
+
+void timing_record_dab_phase(uint64_t epoch, bool flushing)
+{
+    timing_record_gpudet_phase(epoch, flushing);
+}
+
+void timing_record_dab_flush(uint32_t sm, uint32_t subp, uint32_t entries)
+{
+    tm_trace *t = recording;
+    if (!t || t->oom || !t->quantum) return;
+    uint64_t stride = (uint64_t)t->nchan + t->nsm;
+    uint64_t have = t->commit_cap;
+    if (!grow((void **)&t->commits, &t->commit_cap, t->quantum * stride, sizeof *t->commits)) {
+        t->oom = true;
+        return;
+    }
+    if (t->commit_cap > have)
+        memset(t->commits + have, 0, (t->commit_cap - have) * sizeof *t->commits);
+    uint64_t *row = &t->commits[(t->quantum - 1) * stride];
+    row[subp < t->nchan ? subp : t->nchan - 1]++;
+    row[t->nchan + (sm < t->nsm ? sm : t->nsm - 1)] += TM_FLUSH_HEADER + TM_FLUSH_ENTRY * entries;
+}
+
+/* Bytes of one Z-buffer unit request: a 128-byte chunk of data, its 128-bit byte mask, the
+ * chunk's address and the one depth GPUDet sends for all its words (spec S7.2's request). */
+#define TM_ZREQ_BYTES (128u + 16u + 8u + 4u)
+
+static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+/* Commit mode of quantum q from its record: its cycles, its requests in *reqs. */
+static uint64_t commit_cycles(const tm_model *M, uint64_t q, uint64_t *reqs)
+{
+    const tm_trace *t = M->trace;
+    const timing_gpu *g = M->gpu;
+    uint64_t stride = (uint64_t)t->nchan + t->nsm;
+    *reqs = 0;
+    if (!q || q * stride > t->commit_cap || !t->commits) return 0;
+    const uint64_t *row = &t->commits[(q - 1) * stride];
+    uint64_t unit = 0, port = 0;
+    for (uint32_t c = 0; c < t->nchan; c++) {
+        *reqs += row[c];
+        if (row[c] > unit) unit = row[c];
+    }
+    for (uint32_t s = 0; s < t->nsm; s++)
+        if (row[t->nchan + s] > port) port = row[t->nchan + s];
+    if (!*reqs) return 0;
+    /* a unit takes one request per cycle of its clock: model cycles = n x model / unit clock */
+    uint64_t unit_cycles = ceil_div(unit * (uint64_t)g->model_clock_khz, (uint64_t)g->zunit_clock_khz);
+    uint64_t port_cycles = ceil_div(port * TM_ZREQ_BYTES, (uint64_t)g->icnt_bytes_per_cycle);
+    return (unit_cycles > port_cycles ? unit_cycles : port_cycles) +
+           (uint64_t)g->icnt_latency + (uint64_t)g->l2_latency;
+}
+
+/* DAB's flush protocol for epoch q (spec dab.md S8.2): pre-flush messages cross the
+ * interconnect, every SM pushes its packets through its port at once, each sub-partition's ROP
+ * takes one transaction per cycle in its round-robin order (a coalesced sector is one
+ * transaction: ptxsim's choice, the paper gives no ROP rate), each transaction is performed at
+ * L2 and its writeback returns; the next epoch starts when the last has (no overlap). *txns
+ * gets the transactions. */
+static uint64_t flush_cycles(const tm_model *M, uint64_t q, uint64_t *txns)
+{
+    const tm_trace *t = M->trace;
+    const timing_gpu *g = M->gpu;
+    uint64_t stride = (uint64_t)t->nchan + t->nsm;
+    *txns = 0;
+    if (!q || q * stride > t->commit_cap || !t->commits) return 0;
+    const uint64_t *row = &t->commits[(q - 1) * stride];
+    uint64_t rop = 0, port = 0;
+    for (uint32_t c = 0; c < t->nchan; c++) {
+        *txns += row[c];
+        if (row[c] > rop) rop = row[c];
+    }
+    for (uint32_t s = 0; s < t->nsm; s++)
+        if (row[t->nchan + s] > port) port = row[t->nchan + s];
+    if (!*txns) return 0;
+    uint64_t push = ceil_div(port, (uint64_t)g->icnt_bytes_per_cycle);
+    return (uint64_t)g->icnt_latency + (push > rop ? push : rop) + 2 * (uint64_t)g->icnt_latency +
+           (uint64_t)g->l2_latency;
+}
+
+static bool in_serial(const tm_warp *tw, uint64_t q);
+static uint64_t serial_one(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t t, uint64_t *issue_next);
+
+/* DAB's flush-class operations of epoch q from cycle t, one after another in SM and warp slot
+ * order, each straight to memory (spec G7): when the last completes. */
+static uint64_t flush_ops(tm_model *M, uint64_t q, uint64_t t)
+{
+    for (uint32_t s = 0; s < M->nsm; s++)
+        for (uint32_t i = 0; i < M->warp_slots; i++) {
+            tm_warp *tw = &M->sms[s].warps[i];
+            if (!in_serial(tw, q)) continue;
+            uint64_t next;
+            t = serial_one(M, &M->sms[s], tw, t, &next);
+        }
+    return t;
+}
+
+/* Makes every warp wait until t, the next quantum's (epoch's) first cycle. */
+static void start_next(tm_model *M, uint64_t t)
+{
+    M->cur_q++;
+    M->q_start = M->q_drain = t;
+    M->gated = false;
+    for (uint32_t i = 0; i < M->nsm; i++) {
+        tm_sm *S = &M->sms[i];
+        S->wake = t;
+        memset(S->q_wake, 0, M->nsched * sizeof *S->q_wake);
+        for (uint32_t k = 0; k < S->nwarps; k++) {
+            tm_warp *tw = &S->warps[k];
+            if (!tw->occupied || tw->done) continue;
+            if (tw->ready < t) tw->ready = t;
+            /* a serial-mode (flush) instruction that was the warp's last */
+            if (tw->trace && tw->pos >= tw->nev) tm_warp_exited(M, S, tw, t);
+        }
+    }
+}
+
+static uint64_t dab_epoch_end(tm_model *M, uint64_t now)
+{
+    uint64_t q = M->cur_q;
+    uint64_t t = now > M->q_drain ? now : M->q_drain;
+    M->st.dab_parallel_cycles += t - M->q_start;
+    uint64_t txns;
+    uint64_t f = flush_cycles(M, q, &txns);
+    M->st.dab_flush_cycles += f;
+    t += f;
+    uint64_t o = flush_ops(M, q, t);
+    M->st.dab_flush_op_cycles += o - t;
+    t = o + (uint64_t)M->gpu->dab_barrier_latency;
+    M->st.dab_barrier_cycles += (uint64_t)M->gpu->dab_barrier_latency;
+    start_next(M, t);
+    return t;
+}
+
+bool tm_det_gated(tm_model *M, const tm_warp *tw)
+{
+    const tm_rec *r = &tw->trace->recs[tw->pos];
+    if (r->quantum < M->cur_q || (r->quantum == M->cur_q && !r->serial)) return false;
+    M->gated = true;
+    return true;
+}
+
+/* Serial mode's instruction of warp tw (SM S) issued at cycle t: when it completes; *issue_next
+ * gets when the SM's load/store unit takes the next. */
+static uint64_t serial_one(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t t, uint64_t *issue_next)
+{
+    emu_event e;
+    const tm_rec *r = &tw->trace->recs[tw->pos];
+    tm_trace_event(tw->trace, r, &e);
+    M->st.thread_instructions += (uint64_t)__builtin_popcount(e.mask);
+    uint64_t done = t + 1;
+    uint32_t lsu = 1;
+    if (e.flags & EMU_EV_MEM) {
+        tm_access a = tm_mem_access(&M->mem, S->id, t, &e);
+        if (a.done > done) done = a.done;
+        if (a.lsu_cycles > lsu) lsu = a.lsu_cycles;
+    }
+    tw->pos++;
+    *issue_next = t + lsu;
+    return done;
+}
+
+/* Whether warp tw of SM S waits at its serial-mode instruction of quantum q. */
+static bool in_serial(const tm_warp *tw, uint64_t q)
+{
+    if (!tw->occupied || tw->done || !tw->trace || tw->pos >= tw->nev) return false;
+    const tm_rec *r = &tw->trace->recs[tw->pos];
+    return r->serial && r->quantum == q;
+}
+
+/* Serial mode of quantum q from cycle t: when it ends (t when no warp takes part). */
+static uint64_t serial_mode(tm_model *M, uint64_t q, uint64_t t)
+{
+    uint64_t end = t;
+    if (M->serial_by_warp) {
+        /* W-Ser: hardware warp ID = warp slot x SMs + SM, one at a time */
+        for (uint32_t i = 0; i < M->warp_slots; i++)
+            for (uint32_t s = 0; s < M->nsm; s++) {
+                tm_warp *tw = &M->sms[s].warps[i];
+                if (!in_serial(tw, q)) continue;
+                uint64_t next;
+                end = serial_one(M, &M->sms[s], tw, end, &next);
+            }
+        return end;
+    }
+    /* CU-Ser: each SM's atomics pipelined in slot order; the next SM once all completed */
+    for (uint32_t s = 0; s < M->nsm; s++) {
+        uint64_t issue = end, last = end;
+        for (uint32_t i = 0; i < M->warp_slots; i++) {
+            tm_warp *tw = &M->sms[s].warps[i];
+            if (!in_serial(tw, q)) continue;
+            uint64_t done = serial_one(M, &M->sms[s], tw, issue, &issue);
+            if (done > last) last = done;
+        }
+        end = last;
+    }
+    return end;
+}
+
+uint64_t tm_det_epoch_end(tm_model *M, uint64_t now)
+{
+    if (M->dab) return dab_epoch_end(M, now);
+    uint64_t q = M->cur_q, B = (uint64_t)M->gpu->gpudet_barrier_latency;
+    uint64_t t = now > M->q_drain ? now : M->q_drain;
+    M->st.gd_parallel_cycles += t - M->q_start;
+    t += B;
+    uint64_t reqs;
+    uint64_t c = commit_cycles(M, q, &reqs);
+    M->st.gd_commit_requests += reqs;
+    M->st.gd_commit_cycles += c;
+    t += c;
+    tm_mem_flush_l1(&M->mem);
+    t += B;
+    M->st.gd_barriers += 2;
+    uint64_t s = serial_mode(M, q, t);
+    if (s > t) {
+        M->st.gd_serial_cycles += s - t;
+        t = s + B;
+        M->st.gd_barriers++;
+    }
+    M->st.gd_barrier_cycles = M->st.gd_barriers * B;
+    start_next(M, t);
+    return t;
+}
+
 static void trace_free(tm_trace *t)
 {
+    free(t->commits);
     if (t->warps)
         for (uint64_t i = 0; i < t->nctas * t->warps_per_cta; i++) {
             free(t->warps[i].recs);
@@ -107,7 +398,9 @@ static void trace_free(tm_trace *t)
     free(t->warps);
 }
 
-bool timing_run_cycles_gpudet(emu_grid *g, const timing_engine_config *cfg)
+/* Runs the grid on `run` (GPUDet or DAB) while recording it, then times the record. */
+static bool record_and_time(emu_grid *g, const timing_engine_config *cfg,
+                            bool (*run)(emu_grid *, const timing_engine_config *), uint32_t nparts)
 {
     const emu_launch *L = emu_grid_launch(g);
     uint64_t threads = (uint64_t)L->block.x * L->block.y * L->block.z;
@@ -122,9 +415,19 @@ bool timing_run_cycles_gpudet(emu_grid *g, const timing_engine_config *cfg)
                        "out of host memory for the cycle model's record of the grid");
         return false;
     }
+    t.gpu = cfg->gpu;
+    t.nchan = nparts;
+    t.nsm = cfg->sm_count ? cfg->sm_count : 1;
     tm_sink_record_into(&t);
-    bool ok = timing_run_gpudet(g, cfg);
+    recording = &t;
+    bool ok = run(g, cfg);
+    recording = NULL;
     tm_sink_record_into(NULL);
+    if (ok && t.oom) {
+        emu_grid_abort(g, EMU_FAULT_OUT_OF_RESOURCES,
+                       "out of host memory for the cycle model's record of the grid");
+        ok = false;
+    }
     for (uint64_t i = 0; ok && i < t.nctas * t.warps_per_cta; i++)
         if (t.warps[i].oom) {
             emu_grid_abort(g, EMU_FAULT_OUT_OF_RESOURCES,
@@ -134,4 +437,14 @@ bool timing_run_cycles_gpudet(emu_grid *g, const timing_engine_config *cfg)
     if (ok) ok = tm_run(g, cfg, &t);
     trace_free(&t);
     return ok;
+}
+
+bool timing_run_cycles_gpudet(emu_grid *g, const timing_engine_config *cfg)
+{
+    return record_and_time(g, cfg, timing_run_gpudet, (uint32_t)cfg->gpu->dram_channels);
+}
+
+bool timing_run_cycles_dab(emu_grid *g, const timing_engine_config *cfg)
+{
+    return record_and_time(g, cfg, timing_run_dab, (uint32_t)cfg->gpu->l2_slices);
 }

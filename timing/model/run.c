@@ -204,6 +204,9 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     tm_model *M = calloc(1, sizeof *M);
     if (!M) return false;
     M->trace = trace;
+    M->cur_q = 1;
+    M->serial_by_warp = cfg->serial_order == TIMING_SERIAL_WARP;
+    M->dab = cfg->det == TIMING_DET_DAB;
     const timing_gpu *gpu = cfg->gpu;
     M->gpu = gpu;
     M->timeline = cfg->timeline;
@@ -274,6 +277,11 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
             now++;
             continue;
         }
+        if (next == TM_NEVER && M->trace && M->gated) {
+            /* every warp waits for the quantum's end: commit, serial mode, barriers */
+            now = tm_det_epoch_end(M, now);
+            continue;
+        }
         if (next == TM_NEVER && M->trace && release_stuck_barriers(M, now)) {
             now++;
             continue;
@@ -284,6 +292,12 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
             break;
         }
         now = next > now ? next : now + 1;
+    }
+    /* replay: the last quantum's end and those after it (their warps had exited), up to the
+     * last GPUDet ran */
+    if (trace && ok && !fail && !M->stop) {
+        do now = tm_det_epoch_end(M, now);
+        while (M->cur_q <= trace->quanta);
     }
     /* cycles in which an SM had no CTA count as idle slots of its schedulers */
     uint64_t cycles = now;

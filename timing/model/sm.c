@@ -120,6 +120,11 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
             *when = TM_NEVER;   /* released by another warp's issue or exit */
             return false;
         }
+        if (tm_det_gated(M, tw)) {
+            *why = TIMING_SLOT_BARRIER;
+            *when = TM_NEVER;   /* the quantum's end (run.c) */
+            return false;
+        }
         *p = tw->trace->recs[tw->pos].in;
     } else if (tw->peeked) {
         *p = tw->next;
@@ -191,7 +196,13 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
         uint64_t lat, ii;
         unit_timing(g, u, &lat, &ii);
         uint64_t d = now + lat;
-        if (u == TM_U_LSU && (e->flags & EMU_EV_MEM)) {
+        if (tw->trace && M->dab && e->cls == EMU_CLS_ATOMIC) {
+            /* DAB: a buffered atomic only writes its scheduler's buffer (spec dab.md S9: no
+             * memory traffic at issue; the insert and fusion lookup take one cycle). The
+             * flush-class ones ran in the flush and were timed there. */
+            d = now + 1;
+            ii = 1;
+        } else if (u == TM_U_LSU && (e->flags & EMU_EV_MEM)) {
             tm_access a = tm_mem_access(&M->mem, S->id, now, e);
             d = a.done;
             ii = a.lsu_cycles;
@@ -209,6 +220,7 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
      * warps later: ask for its first cache line now */
     if (!tw->trace && tw->pos < tw->nev) __builtin_prefetch(&tw->ev[tw->pos]);
     scoreboard_set(tw, p, now, done);
+    if (done > M->q_drain) M->q_drain = done;
     if (next_issue > tw->ready) tw->ready = next_issue;
     tw->why = TIMING_SLOT_CONTROL;
     if (tw->trace) {
