@@ -40,11 +40,15 @@ typedef struct igpu_warp {
     uint64_t region_ops;       /* global memory operations since the region's entry */
     uint64_t replay_until;     /* no fault while region_ops is below this */
     bool rewound;              /* the next boundary is the restart point crossed again */
+    bool started;              /* it crossed a boundary: region_start holds */
+    uint64_t region_start;     /* warp instructions it had run when its region began (or
+                                  restarted) */
 } igpu_warp;
 
 struct timing_igpu {
     emu_mem_policy policy;
     timing_igpu_inject inj;
+    timing_igpu_pages *pages;  /* --igpu-paging, else NULL */
     pthread_mutex_t lock;      /* states[] and stats */
     igpu_warp **states;
     size_t nstates, cap;
@@ -197,12 +201,21 @@ static void igpu_event(emu_mem_policy *self, emu_warp *w, emu_policy_event ev, u
         } else {
             drop_lanes(s, lanes);
             s->cks[s->ncks++] = (igpu_ck){ck, lanes};
+            uint64_t now = emu_warp_instructions(w);
             if (s->rewound) {
                 s->rewound = false;   /* the same region again: replay_until holds */
             } else {
                 s->region_ops = 0;    /* a new region: any of its operations may fault */
                 s->replay_until = 0;
+                if (s->started) timing_hist_add(&g->stats.region_size, now - s->region_start);
+                s->started = true;
             }
+            s->region_start = now;
+            /* the analysis's live-in count rides on the boundary mark (timing_igpu_prepare) */
+            uint8_t mark = emu_warp_region_mark(w);
+            uint64_t live = mark ? mark - 1u : 0;
+            timing_hist_add(&g->stats.liveins, live);
+            __atomic_fetch_add(&g->stats.spill_instructions, live, __ATOMIC_RELAXED);
             __atomic_fetch_add(&g->stats.boundaries, 1, __ATOMIC_RELAXED);
         }
     }
@@ -213,24 +226,30 @@ static emu_mem_outcome igpu_access(emu_mem_policy *self, emu_warp *w, emu_mem_op
 {
     timing_igpu *g = self->state;
     if (op->space == PTX_SPACE_GLOBAL && op->kind != EMU_MEM_CALL && op->mask &&
-        g->inj.mode != TIMING_IGPU_INJECT_OFF) {
+        (g->pages || g->inj.mode != TIMING_IGPU_INJECT_OFF)) {
         igpu_warp *s = warp_state(g, w);
         if (s) {
-            bool fault = inject_here(g, w, s, op);
+            /* a page fault first (the page arrives now); else perhaps an injected one */
+            bool page = g->pages && timing_igpu_pages_touch(g->pages, op);
+            bool injected = !page && g->inj.mode != TIMING_IGPU_INJECT_OFF &&
+                            inject_here(g, w, s, op);
             s->mem_ops++;
             s->region_ops++;
+            if (page) __atomic_fetch_add(&g->stats.page_faults, 1, __ATOMIC_RELAXED);
             /* the faulting path restarts as a whole from its one restart point; a path whose
              * lanes crossed their last boundaries apart (they merged since) would need the
-             * spec's restart lists (S-11.5): no fault is injected there */
-            int32_t at = fault ? rewind_point(w, s) : -1;
+             * spec's restart lists (S-11.5): no fault is injected there, and a page fault is
+             * taken in place (nothing of the operation was done; it runs once the page is in) */
+            int32_t at = page || injected ? rewind_point(w, s) : -1;
             if (at >= 0) {
                 s->pending = 1;
                 s->pending_ck = (uint32_t)at;
                 s->replay_until = s->region_ops;
                 op->restart_lanes = emu_warp_path_lanes(w);
-                __atomic_fetch_add(&g->stats.faults, 1, __ATOMIC_RELAXED);
+                if (injected) __atomic_fetch_add(&g->stats.faults, 1, __ATOMIC_RELAXED);
                 return EMU_MEM_RESTART;
             }
+            if (page) __atomic_fetch_add(&g->stats.page_stalls, 1, __ATOMIC_RELAXED);
         }
     }
     return emu_policy_forward(self, w, op);
@@ -245,19 +264,28 @@ static void igpu_stopped(emu_mem_policy *self, emu_warp *w, int reason)
         s->pending = 0;
         s->region_ops = 0;
         s->rewound = true;
+        uint64_t now = emu_warp_instructions(w);
+        __atomic_fetch_add(&g->stats.reexecuted, now - s->region_start, __ATOMIC_RELAXED);
+        s->region_start = now;
         emu_warp_checkpoint_rewind(w, s->cks[s->pending_ck].ck);
         __atomic_fetch_add(&g->stats.restarts, 1, __ATOMIC_RELAXED);
     } else if (s && reason == EMU_STOP_EXIT) {
+        if (s->started) {
+            timing_hist_add(&g->stats.region_size, emu_warp_instructions(w) - s->region_start);
+            s->started = false;
+        }
         free_state(s);
     }
     if (self->next && self->next->warp_stopped) self->next->warp_stopped(self->next, w, reason);
 }
 
-timing_igpu *timing_igpu_begin(const timing_igpu_inject *inj, emu_mem_policy *next)
+timing_igpu *timing_igpu_begin(const timing_igpu_inject *inj, timing_igpu_pages *pages,
+                               emu_mem_policy *next)
 {
     timing_igpu *g = calloc(1, sizeof *g);
     if (!g) return NULL;
     if (inj) g->inj = *inj;
+    g->pages = pages;
     pthread_mutex_init(&g->lock, NULL);
     g->policy = (emu_mem_policy){
         .name = "igpu",
@@ -281,6 +309,7 @@ emu_mem_policy *timing_igpu_policy(timing_igpu *g)
 void timing_igpu_end(timing_igpu *g, timing_igpu_stats *out)
 {
     if (!g) return;
+    if (g->pages) g->stats.evictions += timing_igpu_pages_end_launch(g->pages);
     if (out) *out = g->stats;
     for (size_t i = 0; i < g->nstates; i++) {
         free_state(g->states[i]);
@@ -308,8 +337,11 @@ bool timing_igpu_prepare(emu_module *mod, char *err, size_t errlen)
             snprintf(err, errlen, "out of host memory marking the regions of %s", fn->name);
             return false;
         }
+        /* the mark carries 1 + the boundary's live-in count for the statistics */
         for (uint32_t b = 0; b < r->nbounds; b++)
-            if (r->bounds[b].kind == PTX_BND_SPARSE) sparse[r->bounds[b].instr] = 1;
+            if (r->bounds[b].kind == PTX_BND_SPARSE)
+                sparse[r->bounds[b].instr] =
+                    (uint8_t)(1 + (r->bounds[b].nlive < 254 ? r->bounds[b].nlive : 254));
         emu_module_set_region_boundaries(mod, fn, sparse);
         free(sparse);
         ptx_regions_free(r);
