@@ -300,6 +300,12 @@ typedef struct timing_igpu timing_igpu;
 timing_igpu *timing_igpu_begin(const timing_igpu_inject *inj, timing_igpu_pages *pages,
                                emu_mem_policy *next);
 emu_mem_policy *timing_igpu_policy(timing_igpu *g);
+/* The launch runs again from its start (--engine=compare's second run): when p's chain holds
+ * an iGPU policy, it forgets the earlier run's warps and counts, and the pages that arrived in
+ * it leave again, so that both runs see the same residency. */
+void timing_igpu_rewind(emu_mem_policy *p);
+/* The pages that arrived in the launch now running leave again. */
+void timing_igpu_pages_rewind(timing_igpu_pages *p);
 /* Frees g, after copying its counts to *out (unless NULL). */
 void timing_igpu_end(timing_igpu *g, timing_igpu_stats *out);
 

@@ -105,6 +105,25 @@ bool timing_igpu_pages_touch(timing_igpu_pages *p, const emu_mem_op *op)
     return fault;
 }
 
+void timing_igpu_pages_rewind(timing_igpu_pages *p)
+{
+    pthread_mutex_lock(&p->lock);
+    page_slot *old = p->slots;
+    size_t oldcap = p->cap;
+    page_slot *s = calloc(oldcap, sizeof *s);
+    if (s) {
+        p->slots = s;
+        p->n = 0;
+        for (size_t i = 0; i < oldcap; i++)
+            if (old[i].page && old[i].launch != p->launch) {
+                *find(p, old[i].page - 1) = old[i];
+                p->n++;
+            }
+        free(old);
+    }
+    pthread_mutex_unlock(&p->lock);
+}
+
 static int older(const void *a, const void *b)
 {
     const page_slot *x = a, *y = b;

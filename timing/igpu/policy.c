@@ -306,6 +306,22 @@ emu_mem_policy *timing_igpu_policy(timing_igpu *g)
     return &g->policy;
 }
 
+void timing_igpu_rewind(emu_mem_policy *p)
+{
+    for (; p && p->access != igpu_access; p = p->next) {
+    }
+    if (!p) return;
+    timing_igpu *g = p->state;
+    /* the warps of the earlier run are gone with their grid: their states are dropped */
+    for (size_t i = 0; i < g->nstates; i++) {
+        free_state(g->states[i]);
+        free(g->states[i]);
+    }
+    g->nstates = 0;
+    memset(&g->stats, 0, sizeof g->stats);
+    if (g->pages) timing_igpu_pages_rewind(g->pages);
+}
+
 void timing_igpu_end(timing_igpu *g, timing_igpu_stats *out)
 {
     if (!g) return;
