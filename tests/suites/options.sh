@@ -67,6 +67,10 @@ refused jit-cache-size big integer
 refused tm always off
 refused tm-warps many integer
 refused igpu maybe off
+refused igpu-paging maybe "on or off"
+refused igpu-page-size 5000 "power of two"
+refused igpu-page-size 1024 "power of two"
+refused igpu-resident-pages lots integer
 # modes that are not built yet
 refused det dab "off, gpudet"
 # a malformed fault injection (--igpu is built: tests/suites/igpu.sh runs it)

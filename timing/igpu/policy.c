@@ -9,13 +9,20 @@
  * regions' idempotence, which region formation guarantees under the conservative alias model
  * (distinct pointer parameters may alias).
  *
- * A restartable fault (here an injected one: --fault-inject) is decided in program order when
+ * A restartable fault (an injected one: --fault-inject; or a page fault: --igpu-paging, the
+ * first touch of a non-resident page, timing/igpu/paging.c) is decided in program order when
  * the warp's global memory operation reaches the policy, before any lane performs it; the
  * faulting path (the top SIMT entry's lanes) goes back to each lane's region entry and runs
  * again. Barriers, atomics, fences and calls sit between forced boundaries, so no restart runs
  * one twice. The decision depends only on the warp's own history (its CTA, its index, how many
  * global memory operations it has issued, re-executed ones included), so a run is the same on
- * any number of host threads and with any seed. */
+ * any number of host threads and with any seed. Page faults depend on which warp touches a page
+ * first: their number is the same on any run (paging.c), which warps restart is not.
+ *
+ * Statistics (spec S-11.8, timing_igpu_stats): a region's size is the warp instructions from a
+ * warp's boundary crossing to its next crossing or exit, less what a restart discarded (counted
+ * as re-executed); the live-ins of each crossing come from the analysis (on the boundary mark).
+ * Fault latency costs nothing here: --timing is refused with --igpu. */
 #include "timing/timing.h"
 
 #include <pthread.h>
