@@ -84,7 +84,8 @@ const rt_option rt_options[] = {
     {"igpu", "PTXSIM_IGPU", "off", RT_OPT_BOOL, NULL, NULL, "on",
      "idempotent-region restart of faulting warps (iGPU): kernels cut into idempotent regions, "
      "a warp that takes a restartable fault runs again from its region's entry (on the "
-     "interpreter; not with --det, --tm, --timing, --record/--replay or the JIT)"},
+     "interpreter; with --det=gpudet restarts happen inside quanta; not with --tm, --timing, "
+     "--record/--replay or the JIT)"},
     {"fault-inject", "PTXSIM_FAULT_INJECT", "off", RT_OPT_TEXT, NULL, NULL, NULL,
      "with --igpu=on: restartable faults injected at global memory operations: rate=P[,seed=N] "
      "(each operation of a warp faults with probability P, at most 0.5, decided from the "
@@ -433,7 +434,8 @@ bool rt_config_check_environment(char *err, size_t errlen)
     }
     if (igpu_on) {
         const char *with = getenv("PTXSIM_COMPARE_WITH");
-        const char *clash = detmode && strcmp(detmode, "off") != 0 ? "--det"
+        const char *clash = detmode && strcmp(detmode, "off") != 0 &&
+                                    strcmp(detmode, "gpudet") != 0 ? "--det"
                             : tm && strcmp(tm, "off") != 0 ? "--tm"
                             : timing && parse_bool(timing, &on) && on ? "--timing"
                             : recording ? "--record" : replaying ? "--replay"
@@ -442,6 +444,11 @@ bool rt_config_check_environment(char *err, size_t errlen)
         if (clash) {
             snprintf(err, errlen, "--igpu=on cannot be combined with %s yet: iGPU restarts run "
                      "on the interpreter under their own memory policy", clash);
+            return false;
+        }
+        if (paging && parse_bool(paging, &on) && on && detmode && strcmp(detmode, "off") != 0) {
+            snprintf(err, errlen, "--igpu-paging=on cannot be combined with --det=%s yet: which "
+                     "warp touches a page first depends on the host threads", detmode);
             return false;
         }
     }

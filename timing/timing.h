@@ -304,6 +304,11 @@ emu_mem_policy *timing_igpu_policy(timing_igpu *g);
  * an iGPU policy, it forgets the earlier run's warps and counts, and the pages that arrived in
  * it leave again, so that both runs see the same residency. */
 void timing_igpu_rewind(emu_mem_policy *p);
+/* GPUDet (timing/gpudet/run.c) replaces the launch's policy with its own (below): when the
+ * launch's chain holds an iGPU policy, that policy goes on top of below and is returned; else
+ * below. Demand paging is not composed (refused with --det: which warp touches a page first
+ * depends on the host threads). */
+emu_mem_policy *timing_igpu_over(emu_mem_policy *launch, emu_mem_policy *below);
 /* The pages that arrived in the launch now running leave again. */
 void timing_igpu_pages_rewind(timing_igpu_pages *p);
 /* Frees g, after copying its counts to *out (unless NULL). */

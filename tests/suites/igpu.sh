@@ -13,7 +13,9 @@
 #     combinations not built yet and malformed specifications are refused (exit 2);
 #   - --igpu-paging (4 KiB pages, 4 resident between launches): the same output, page faults
 #     > 0 and the same count on 1, 2, 4 threads, another schedule and --engine=compare, also
-#     with injected faults on top; --stats reports the iGPU statistics (table and JSON).
+#     with injected faults on top; --stats reports the iGPU statistics (table and JSON);
+#   - --igpu=on --det=gpudet with injected faults: the plain output, and the same statistics
+#     total (JSON) on 1, 2, 4 threads and another schedule.
 # Prints "PASS igpu/NAME" or "FAIL igpu/NAME: why".
 # Environment: B (build dir), NVCC, PTXSIM_CUDA_CACHE.
 set -u
@@ -139,6 +141,34 @@ for name in vector_add reduction matmul_tiled bitonic_sort scan histogram256; do
             echo "FAIL igpu/paging_$name/$run: exit $rc, $p page faults, $r restarts, output: $(grep -E '^FAIL|ptxsim: [A-Z]' "$work/run.out" "$work/run.err" | head -n 5)"
         fi
     done
+    # under GPUDet: restarts inside quanta; the output is the plain run's, and the whole
+    # statistics total (faults, restarts, re-executed instructions, quanta, ...) is the same on
+    # 1, 2 and 4 host threads and another schedule, for each injection seed
+    dsums=()
+    for run in "1 rate=0.05,seed=1" "2 rate=0.05,seed=1" "4 rate=0.05,seed=1" \
+               "4s5 rate=0.05,seed=1" "1 rate=0.1,seed=7" "4 rate=0.1,seed=7"; do
+        set -- $run
+        opts="--threads=$1"
+        [ "$1" = 4s5 ] && opts="--threads=4 --seed=5"
+        "$PTXSIM" run $opts --det=gpudet --igpu=on "--fault-inject=$2" --verbose=1 \
+            --stats="$work/det.json" -- "$exe" >"$work/run.out" 2>"$work/run.err"
+        rc=$?
+        n=$(grep -o '[0-9]* faults injected' "$work/run.err" | awk '{s += $1} END {print s + 0}')
+        r=$(grep -o '[0-9]* restarts' "$work/run.err" | awk '{s += $1} END {print s + 0}')
+        dsums+=("$(sed -n '/"total"/,$p' "$work/det.json" | grep -v host_seconds | cksum | cut -d' ' -f1)")
+        if [ "$rc" -eq 0 ] && diff -q <(grep -E '^(PASS|FAIL)' "$work/run.out") "$work/$name.want" >/dev/null &&
+            [ "$n" -gt 0 ] && [ "$n" -eq "$r" ] && grep -q '"igpu"' "$work/det.json"; then
+            echo "PASS igpu/gpudet_$name/$1/$2 ($n faults recovered)"
+        else
+            echo "FAIL igpu/gpudet_$name/$1/$2: exit $rc, $n faults, $r restarts, output: $(grep -E '^FAIL|ptxsim: [A-Z]' "$work/run.out" "$work/run.err" | head -n 5)"
+        fi
+    done
+    if [ "${dsums[0]}" = "${dsums[1]}" ] && [ "${dsums[1]}" = "${dsums[2]}" ] &&
+        [ "${dsums[2]}" = "${dsums[3]}" ] && [ "${dsums[4]}" = "${dsums[5]}" ]; then
+        echo "PASS igpu/gpudet_same_statistics_$name"
+    else
+        echo "FAIL igpu/gpudet_same_statistics_$name: ${dsums[*]}"
+    fi
     if [ "${pcounts[0]}" = "${pcounts[1]}" ] && [ "${pcounts[1]}" = "${pcounts[2]}" ] &&
         [ "${pcounts[2]}" = "${pcounts[3]}" ] && [ "${pcounts[3]}" = "${pcounts[4]}" ]; then
         echo "PASS igpu/same_page_faults_any_threads_$name (${pcounts[0]})"
@@ -174,7 +204,7 @@ refused_run() {   # NAME OPTIONS...: ptxsim run refuses them before the program 
     else echo "FAIL igpu/refused_$name: exit $r: $o"; fi
 }
 refused_run inject_without_igpu --fault-inject=rate=0.1
-refused_run with_gpudet --igpu=on --det=gpudet
+refused_run paging_with_gpudet --igpu=on --igpu-paging=on --det=gpudet
 refused_run with_timing --igpu=on --timing=on
 refused_run with_jit --igpu=on --engine=jit
 refused_run rate_too_high --igpu=on --fault-inject=rate=0.9

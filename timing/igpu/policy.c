@@ -47,6 +47,8 @@ typedef struct igpu_warp {
     uint64_t region_ops;       /* global memory operations since the region's entry */
     uint64_t replay_until;     /* no fault while region_ops is below this */
     bool rewound;              /* the next boundary is the restart point crossed again */
+    uint32_t deferred_pc;      /* 1 + the pc of an operation the policy below deferred (GPUDet
+                                  runs it again later, crossing its boundary again); 0: none */
     bool started;              /* it crossed a boundary: region_start holds */
     uint64_t region_start;     /* warp instructions it had run when its region began (or
                                   restarted) */
@@ -202,9 +204,16 @@ static void igpu_event(emu_mem_policy *self, emu_warp *w, emu_policy_event ev, u
     if (ev == EMU_PEV_REGION_BOUNDARY && lanes) {
         igpu_warp *s = warp_state(g, w);
         emu_warp_checkpoint *ck = s ? emu_warp_checkpoint_take(w, lanes) : NULL;
+        emu_next_instr at;
+        bool again = s && s->deferred_pc && emu_warp_peek(w, &at) && at.pc + 1 == s->deferred_pc;
+        if (s) s->deferred_pc = 0;
         if (!ck) {
             emu_warp_abort(w, EMU_FAULT_OUT_OF_RESOURCES,
                            "out of host memory keeping an iGPU restart point");
+        } else if (again) {
+            /* the same crossing: the operation after it was deferred, not run */
+            drop_lanes(s, lanes);
+            s->cks[s->ncks++] = (igpu_ck){ck, lanes};
         } else {
             drop_lanes(s, lanes);
             s->cks[s->ncks++] = (igpu_ck){ck, lanes};
@@ -257,6 +266,9 @@ static emu_mem_outcome igpu_access(emu_mem_policy *self, emu_warp *w, emu_mem_op
                 return EMU_MEM_RESTART;
             }
             if (page) __atomic_fetch_add(&g->stats.page_stalls, 1, __ATOMIC_RELAXED);
+            emu_mem_outcome o = emu_policy_forward(self, w, op);
+            if (o == EMU_MEM_DEFERRED) s->deferred_pc = op->pc + 1;
+            return o;
         }
     }
     return emu_policy_forward(self, w, op);
@@ -311,6 +323,16 @@ timing_igpu *timing_igpu_begin(const timing_igpu_inject *inj, timing_igpu_pages 
 emu_mem_policy *timing_igpu_policy(timing_igpu *g)
 {
     return &g->policy;
+}
+
+emu_mem_policy *timing_igpu_over(emu_mem_policy *launch, emu_mem_policy *below)
+{
+    for (; launch && launch->access != igpu_access; launch = launch->next) {
+    }
+    if (!launch) return below;
+    launch->next = below;
+    launch->wants = below ? (below->wants & EMU_POLICY_SPACES) : 0;
+    return launch;
 }
 
 void timing_igpu_rewind(emu_mem_policy *p)
