@@ -113,7 +113,8 @@ static void json_igpu(FILE *out, const timing_igpu_stats *g, const timing_stats 
                  "\"p50\": %llu, \"p75\": %llu, \"max\": %llu}, \"liveins\": {\"p50\": %llu, "
                  "\"max\": %llu}, \"faults_injected\": %llu, \"page_faults\": %llu, "
                  "\"page_fault_stalls\": %llu, \"page_evictions\": %llu, \"restarts\": %llu, "
-                 "\"reexecuted_instructions\": %llu, \"spill_instructions\": %llu, "
+                 "\"reexecuted_instructions\": %llu, \"reexecuted_by_page_faults\": %llu, "
+                 "\"spill_instructions\": %llu, "
                  "\"spill_overhead\": %.6f}",
             indent, (unsigned long long)g->boundaries,
             (unsigned long long)timing_hist_percentile(&g->region_size, 25),
@@ -124,8 +125,8 @@ static void json_igpu(FILE *out, const timing_igpu_stats *g, const timing_stats 
             (unsigned long long)g->liveins.max, (unsigned long long)g->faults,
             (unsigned long long)g->page_faults, (unsigned long long)g->page_stalls,
             (unsigned long long)g->evictions, (unsigned long long)g->restarts,
-            (unsigned long long)g->reexecuted, (unsigned long long)g->spill_instructions,
-            igpu_overhead(g, s));
+            (unsigned long long)g->reexecuted, (unsigned long long)g->reexecuted_paging,
+            (unsigned long long)g->spill_instructions, igpu_overhead(g, s));
 }
 
 static void table_igpu(FILE *out, const timing_igpu_stats *g, const timing_stats *s)
@@ -133,7 +134,7 @@ static void table_igpu(FILE *out, const timing_igpu_stats *g, const timing_stats
     fprintf(out, "  igpu: %llu boundaries crossed; region size p25/p50/p75/max %llu/%llu/%llu/%llu "
                  "warp instructions; live-ins p50 %llu max %llu; %llu faults injected, %llu page "
                  "faults (%llu taken in place, %llu pages evicted), %llu restarts, %llu warp "
-                 "instructions re-executed; spilling %llu instructions (%.2f%%)\n",
+                 "instructions re-executed (%llu after page faults); spilling %llu instructions (%.2f%%)\n",
             (unsigned long long)g->boundaries,
             (unsigned long long)timing_hist_percentile(&g->region_size, 25),
             (unsigned long long)timing_hist_percentile(&g->region_size, 50),
@@ -143,8 +144,8 @@ static void table_igpu(FILE *out, const timing_igpu_stats *g, const timing_stats
             (unsigned long long)g->liveins.max, (unsigned long long)g->faults,
             (unsigned long long)g->page_faults, (unsigned long long)g->page_stalls,
             (unsigned long long)g->evictions, (unsigned long long)g->restarts,
-            (unsigned long long)g->reexecuted, (unsigned long long)g->spill_instructions,
-            100.0 * igpu_overhead(g, s));
+            (unsigned long long)g->reexecuted, (unsigned long long)g->reexecuted_paging,
+            (unsigned long long)g->spill_instructions, 100.0 * igpu_overhead(g, s));
 }
 
 static void report_json(FILE *out, rt_kernel *const *ks, size_t n)

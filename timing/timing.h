@@ -264,6 +264,7 @@ typedef struct timing_igpu_stats {
     uint64_t restarts;     /* paths sent back to their region entries */
     uint64_t reexecuted;   /* warp instructions a restart discarded (run again): from the
                               region entry to the faulting instruction, that one included */
+    uint64_t reexecuted_paging;   /* of those, discarded by page-fault restarts */
     uint64_t page_faults;  /* --igpu-paging: first touches of non-resident pages */
     uint64_t page_stalls;  /* of those, faults taken in place (the path had no single restart
                               point; nothing of the operation was done, so it waits) */

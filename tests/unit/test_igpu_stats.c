@@ -121,6 +121,7 @@ START_TEST(statistics_of_the_paper_kernel_match_the_hand_count)
     ck_assert_uint_eq(st->faults, 2 * WARPS);
     ck_assert_uint_eq(st->restarts, 2 * WARPS);
     ck_assert_uint_eq(st->reexecuted, WARPS * (25 + 32));
+    ck_assert_uint_eq(st->reexecuted_paging, 0);
     ck_assert_uint_eq(st->boundaries, 4 * WARPS);
     check_region_sizes(st);
     ck_assert_uint_eq(timing_hist_percentile(&st->liveins, 75), 0);   /* 24 zeros, 8 threes */
@@ -173,6 +174,8 @@ START_TEST(demand_paging_faults_once_per_page_and_restarts)
     ck_assert_uint_eq(st->page_stalls, 0);
     ck_assert_uint_eq(st->restarts, n);
     ck_assert_uint_eq(st->faults, 0);
+    ck_assert_uint_gt(st->reexecuted, 0);
+    ck_assert_uint_eq(st->reexecuted_paging, st->reexecuted);
     check_region_sizes(st);
     /* the launch ended: one page stays resident (the newest arrival; ties: highest address) */
     ck_assert_uint_eq(st->evictions, n - 1);
@@ -188,6 +191,8 @@ START_TEST(demand_paging_faults_once_per_page_and_restarts)
     fig3_run(&f, "list=1", pages, st);
     ck_assert_uint_eq(st->page_faults, 0);
     ck_assert_uint_eq(st->faults, WARPS);
+    ck_assert_uint_eq(st->reexecuted, WARPS * 25);
+    ck_assert_uint_eq(st->reexecuted_paging, 0);
     timing_igpu_pages_destroy(pages);
     free(st);
     pk_unload(&f.m);

@@ -41,6 +41,7 @@ typedef struct igpu_warp {
     uint64_t mem_ops;          /* global memory operations issued (re-executions included) */
     uint32_t pending;          /* a fault waits for the warp to stop: restart from cks[pending_ck] */
     uint32_t pending_ck;
+    bool pending_page;         /* the pending fault is a page fault */
     /* forward progress: a restarted region runs fault-free up to the point of its last fault
      * (a page brought in stays resident while the region re-executes), so each fault in a
      * region lies further into it than the one before */
@@ -260,6 +261,7 @@ static emu_mem_outcome igpu_access(emu_mem_policy *self, emu_warp *w, emu_mem_op
             if (at >= 0) {
                 s->pending = 1;
                 s->pending_ck = (uint32_t)at;
+                s->pending_page = page;
                 s->replay_until = s->region_ops;
                 op->restart_lanes = emu_warp_path_lanes(w);
                 if (injected) __atomic_fetch_add(&g->stats.faults, 1, __ATOMIC_RELAXED);
@@ -285,6 +287,9 @@ static void igpu_stopped(emu_mem_policy *self, emu_warp *w, int reason)
         s->rewound = true;
         uint64_t now = emu_warp_instructions(w);
         __atomic_fetch_add(&g->stats.reexecuted, now - s->region_start, __ATOMIC_RELAXED);
+        if (s->pending_page)
+            __atomic_fetch_add(&g->stats.reexecuted_paging, now - s->region_start,
+                               __ATOMIC_RELAXED);
         s->region_start = now;
         emu_warp_checkpoint_rewind(w, s->cks[s->pending_ck].ck);
         __atomic_fetch_add(&g->stats.restarts, 1, __ATOMIC_RELAXED);

@@ -59,6 +59,7 @@ void timing_igpu_stats_add(timing_igpu_stats *a, const timing_igpu_stats *b)
     a->faults += b->faults;
     a->restarts += b->restarts;
     a->reexecuted += b->reexecuted;
+    a->reexecuted_paging += b->reexecuted_paging;
     a->page_faults += b->page_faults;
     a->page_stalls += b->page_stalls;
     a->evictions += b->evictions;
