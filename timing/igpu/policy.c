@@ -268,12 +268,14 @@ static emu_mem_outcome igpu_access(emu_mem_policy *self, emu_warp *w, emu_mem_op
                 return EMU_MEM_RESTART;
             }
             if (page) __atomic_fetch_add(&g->stats.page_stalls, 1, __ATOMIC_RELAXED);
-            emu_mem_outcome o = emu_policy_forward(self, w, op);
-            if (o == EMU_MEM_DEFERRED) s->deferred_pc = op->pc + 1;
-            return o;
         }
     }
-    return emu_policy_forward(self, w, op);
+    emu_mem_outcome o = emu_policy_forward(self, w, op);
+    if (o == EMU_MEM_DEFERRED) {
+        igpu_warp *s = emu_warp_user(w, EMU_POLICY_RESTART);
+        if (s) s->deferred_pc = op->pc + 1;
+    }
+    return o;
 }
 
 static void igpu_stopped(emu_mem_policy *self, emu_warp *w, int reason)
