@@ -520,12 +520,16 @@ uint32_t emu_warp_path_lanes(const emu_warp *w);
 /* iGPU: marks the region boundaries of function fn of mod: with boundary[i] != 0 the executors
  * tell the memory policy (event EMU_PEV_REGION_BOUNDARY, the lanes about to run instruction i)
  * before they run instruction i, with the warp's pc on i; boundary NULL clears the marks.
+ * The values are kept (emu_warp_region_mark).
  * Compiled code has no such hook: a launch with boundaries runs on the interpreter (its
  * executor INTERP or STEP). False when fn is not a function of mod. */
 bool emu_module_set_region_boundaries(emu_module *mod, const ptx_function *fn,
                                       const uint8_t *boundary);
 /* Whether some function of mod has region boundaries marked. */
 bool emu_module_has_region_boundaries(const emu_module *mod);
+/* The value boundary[] gave the instruction w runs next (0: not a boundary, or none marked);
+ * iGPU keeps 1 + the boundary's live-in count there (timing/igpu). */
+uint8_t emu_warp_region_mark(const emu_warp *w);
 
 /* Runs warp w for at most `budget` warp instructions, on the grid's executor.
  *

@@ -45,6 +45,8 @@ typedef struct emu_func {
     const ptx_function *fn;
     uint32_t index;
     emu_code code;            /* the decoded µops (handlers included) */
+    uint8_t *region_marks;    /* iGPU: per instruction, what emu_module_set_region_boundaries
+                                 gave it (NULL: no boundaries) */
     uint64_t param_base;      /* frame offset of the function's .param area */
     uint64_t frame_size;      /* local bytes one activation takes per thread */
     /* kernels: the static shared layout of everything the kernel (and its callees) uses */

@@ -217,6 +217,7 @@ emu_grid *rt_compare_run(const emu_launch *L, const timing_engine_config *ec, co
     bool ran = run_once(Lref, EMU_EXECUTOR_STEP, &base, model, false, &ref);
     if (ran) after_ref = emu_snapshot_take();
     emu_snapshot_restore(before);
+    timing_igpu_rewind(L->policy);   /* --igpu: the pages and counts of the run above go */
     /* the JIT records no events: with a sink (--stats, --trace, --timing) it runs as the
      * interpreter */
     uint8_t primary = rt_g.cfg.compare_jit ? EMU_EXECUTOR_JIT : EMU_EXECUTOR_INTERP;

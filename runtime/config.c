@@ -106,11 +106,21 @@ const rt_option rt_options[] = {
     {"igpu", "PTXSIM_IGPU", "off", RT_OPT_BOOL, NULL, NULL, "on",
      "idempotent-region restart of faulting warps (iGPU): kernels cut into idempotent regions, "
      "a warp that takes a restartable fault runs again from its region's entry (on the "
-     "interpreter; not with --det, --tm, --timing, --record/--replay or the JIT)"},
+     "interpreter; with --det=gpudet restarts happen inside quanta; not with --tm, --timing, "
+     "--record/--replay or the JIT)"},
     {"fault-inject", "PTXSIM_FAULT_INJECT", "off", RT_OPT_TEXT, NULL, NULL, NULL,
      "with --igpu=on: restartable faults injected at global memory operations: rate=P[,seed=N] "
      "(each operation of a warp faults with probability P, at most 0.5, decided from the "
      "warp's own history) or list=N[:N...] (the Nth operations of every warp, from 0)"},
+    {"igpu-paging", "PTXSIM_IGPU_PAGING", "off", RT_OPT_BOOL, NULL, NULL, "on",
+     "with --igpu=on: demand paging of device memory: the first touch of a non-resident page "
+     "by a global memory operation is a restartable fault; the warp restarts at its region "
+     "entry once the page is resident (functional: no fault latency, --timing is refused)"},
+    {"igpu-page-size", "PTXSIM_IGPU_PAGE_SIZE", "65536", RT_OPT_UINT, NULL, NULL, NULL,
+     "--igpu-paging: the page size in bytes, a power of two from 4096 to 2097152"},
+    {"igpu-resident-pages", "PTXSIM_IGPU_RESIDENT_PAGES", "0", RT_OPT_UINT, NULL, NULL, NULL,
+     "--igpu-paging: the most pages kept resident between launches (oldest evicted first; "
+     "0 = no limit)"},
     {"check", "PTXSIM_CHECK", "none", RT_OPT_LIST, "none|memcheck|racecheck|initcheck|synccheck",
      NULL, NULL,
      "correctness checks, a comma list, reported like compute-sanitizer's tools: memcheck "
@@ -285,6 +295,12 @@ bool rt_option_check(const rt_option *opt, const char *value, char *err, size_t 
     case RT_OPT_UINT:
         ok = parse_uint(value, &u) ||
              (strcmp(opt->def, "auto") == 0 && strcmp(value, "auto") == 0);
+        if (ok && strcmp(opt->name, "igpu-page-size") == 0 &&
+            (u < 4096 || u > 2097152 || (u & (u - 1)))) {
+            snprintf(err, errlen, "not a valid page size (accepted: a power of two from 4096 "
+                     "to 2097152 bytes)");
+            return false;
+        }
         break;
     case RT_OPT_BOOL:
         ok = parse_bool(value, &b);
@@ -434,6 +450,12 @@ bool rt_config_check_environment(char *err, size_t errlen)
      * region boundaries); the mechanisms it does not compose with yet are refused. */
     const char *igpu = getenv("PTXSIM_IGPU"), *inject = getenv("PTXSIM_FAULT_INJECT");
     bool igpu_on = igpu && parse_bool(igpu, &on) && on;
+    const char *paging = getenv("PTXSIM_IGPU_PAGING");
+    if (paging && parse_bool(paging, &on) && on && !igpu_on) {
+        snprintf(err, errlen, "--igpu-paging=on needs --igpu=on: its page faults are recovered "
+                 "by restarting idempotent regions");
+        return false;
+    }
     if (inject && strcmp(inject, "off") != 0 && !igpu_on) {
         snprintf(err, errlen, "--fault-inject=%s needs --igpu=on: the faults it injects are "
                  "recovered by restarting idempotent regions", inject);
@@ -441,7 +463,8 @@ bool rt_config_check_environment(char *err, size_t errlen)
     }
     if (igpu_on) {
         const char *with = getenv("PTXSIM_COMPARE_WITH");
-        const char *clash = detmode && strcmp(detmode, "off") != 0 ? "--det"
+        const char *clash = detmode && strcmp(detmode, "off") != 0 &&
+                                    strcmp(detmode, "gpudet") != 0 ? "--det"
                             : tm && strcmp(tm, "off") != 0 ? "--tm"
                             : timing && parse_bool(timing, &on) && on ? "--timing"
                             : recording ? "--record" : replaying ? "--replay"
@@ -450,6 +473,11 @@ bool rt_config_check_environment(char *err, size_t errlen)
         if (clash) {
             snprintf(err, errlen, "--igpu=on cannot be combined with %s yet: iGPU restarts run "
                      "on the interpreter under their own memory policy", clash);
+            return false;
+        }
+        if (paging && parse_bool(paging, &on) && on && detmode && strcmp(detmode, "off") != 0) {
+            snprintf(err, errlen, "--igpu-paging=on cannot be combined with --det=%s yet: which "
+                     "warp touches a page first depends on the host threads", detmode);
             return false;
         }
     }
@@ -548,6 +576,11 @@ void rt_config_load(rt_config *cfg)
     cfg->igpu = parse_bool(option_value(rt_option_find("igpu")), &b) && b;
     copy_text(cfg->fault_inject, sizeof cfg->fault_inject,
               option_value(rt_option_find("fault-inject")));
+    cfg->igpu_paging = parse_bool(option_value(rt_option_find("igpu-paging")), &b) && b;
+    cfg->igpu_page_size =
+        parse_uint(option_value(rt_option_find("igpu-page-size")), &u) ? u : 65536;
+    cfg->igpu_resident_pages =
+        parse_uint(option_value(rt_option_find("igpu-resident-pages")), &u) ? u : 0;
     copy_text(cfg->trace, sizeof cfg->trace, option_value(rt_option_find("trace")));
     copy_text(cfg->timeline, sizeof cfg->timeline, option_value(rt_option_find("timeline")));
     cfg->checks = 0;

@@ -430,11 +430,20 @@ static void igpu_finish(timing_igpu *igpu, rt_kernel *k)
 {
     if (!igpu)
         return;
-    timing_igpu_stats st;
-    timing_igpu_end(igpu, &st);
-    rt_log(1, "%s: iGPU: %llu region boundaries crossed, %llu faults injected, %llu restarts",
-           rt_kernel_pretty(k), (unsigned long long)st.boundaries,
-           (unsigned long long)st.faults, (unsigned long long)st.restarts);
+    timing_igpu_stats *st = calloc(1, sizeof *st);
+    timing_igpu_end(igpu, st);
+    if (!st)
+        return;
+    rt_log(1, "%s: iGPU: %llu region boundaries crossed, %llu faults injected, %llu page faults, "
+           "%llu restarts", rt_kernel_pretty(k), (unsigned long long)st->boundaries,
+           (unsigned long long)st->faults, (unsigned long long)st->page_faults,
+           (unsigned long long)st->restarts);
+    if (!k->igpu) {
+        k->igpu = st;   /* the first launch's counts are the sum so far */
+        return;
+    }
+    timing_igpu_stats_add(k->igpu, st);
+    free(st);
 }
 
 cudaError_t rt_launch_run(const rt_launch_desc *d)
@@ -489,7 +498,10 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
              /* the runtime loaded the module: marking its boundaries is the runtime's to do */
              timing_igpu_prepare((emu_module *)k->emu, why, sizeof why)) &&
             timing_igpu_parse_inject(rt_g.cfg.fault_inject, &inj, why, sizeof why);
-        if (!ready || !(igpu = timing_igpu_begin(&inj, L.policy))) {
+        if (ready && rt_g.cfg.igpu_paging && !rt_g.igpu_pages)
+            ready = (rt_g.igpu_pages = timing_igpu_pages_create(
+                         rt_g.cfg.igpu_page_size, rt_g.cfg.igpu_resident_pages)) != NULL;
+        if (!ready || !(igpu = timing_igpu_begin(&inj, rt_g.igpu_pages, L.policy))) {
             if (workspace)
                 emu_device_free(workspace);
             return rt_api_error(cudaErrorMemoryAllocation, "kernel launch", "%s: --igpu: %s",

@@ -39,6 +39,8 @@ typedef struct rt_config {
     uint32_t tm_warps;      /* --tm-warps: transactional warps per SM, 0 = unlimited */
     bool igpu;
     char fault_inject[128];
+    bool igpu_paging;           /* --igpu-paging */
+    uint64_t igpu_page_size, igpu_resident_pages;
     char trace[256];
     char timeline[256];     /* --timeline: "off" or a file */
     unsigned checks;            /* --check: TIMING_CHECK_* bits */
@@ -102,6 +104,7 @@ typedef struct rt_kernel {
     double seconds;
     timing_stats engine;        /* the engine's counts (GPUDet quanta, ...) */
     timing_metrics metrics;     /* from the event stream, when statistics are on */
+    timing_igpu_stats *igpu;    /* --igpu: added up over its launches (NULL until one ran) */
 } rt_kernel;
 
 typedef struct rt_var {
@@ -218,6 +221,7 @@ typedef struct rt_state {
     timing_record *record;       /* --record, or NULL */
     timing_replay *replay;       /* --replay, or NULL */
     timing_watch *watch;         /* --watch, or NULL */
+    timing_igpu_pages *igpu_pages;   /* --igpu-paging: resident pages, kept for the process */
 } rt_state;
 
 extern rt_state rt_g;

@@ -159,6 +159,59 @@ static void json_kilotm(FILE *out)
             (unsigned long long)t.max_concurrent_sm);
 }
 
+/* --igpu (spec igpu.md S-11.8): region sizes are warp instructions from a warp's boundary
+ * crossing to its next crossing or exit (a restart's discarded part excluded); live-ins per
+ * boundary crossed are the analysis's registers (memory-backed inputs excluded); the
+ * compiler-induced overhead is continuous spilling's pushes of those live-ins (the paper's
+ * CS), counted, not run, relative to the warp instructions executed. */
+static double igpu_overhead(const timing_igpu_stats *g, const timing_stats *s)
+{
+    return s->warp_instructions ? (double)g->spill_instructions / (double)s->warp_instructions
+                                : 0.0;
+}
+
+static void json_igpu(FILE *out, const timing_igpu_stats *g, const timing_stats *s,
+                      const char *indent)
+{
+    fprintf(out, ",\n%s\"igpu\": {\"boundaries\": %llu, \"region_size\": {\"p25\": %llu, "
+                 "\"p50\": %llu, \"p75\": %llu, \"max\": %llu}, \"liveins\": {\"p50\": %llu, "
+                 "\"max\": %llu}, \"faults_injected\": %llu, \"page_faults\": %llu, "
+                 "\"page_fault_stalls\": %llu, \"page_evictions\": %llu, \"restarts\": %llu, "
+                 "\"reexecuted_instructions\": %llu, \"reexecuted_by_page_faults\": %llu, "
+                 "\"spill_instructions\": %llu, "
+                 "\"spill_overhead\": %.6f}",
+            indent, (unsigned long long)g->boundaries,
+            (unsigned long long)timing_hist_percentile(&g->region_size, 25),
+            (unsigned long long)timing_hist_percentile(&g->region_size, 50),
+            (unsigned long long)timing_hist_percentile(&g->region_size, 75),
+            (unsigned long long)g->region_size.max,
+            (unsigned long long)timing_hist_percentile(&g->liveins, 50),
+            (unsigned long long)g->liveins.max, (unsigned long long)g->faults,
+            (unsigned long long)g->page_faults, (unsigned long long)g->page_stalls,
+            (unsigned long long)g->evictions, (unsigned long long)g->restarts,
+            (unsigned long long)g->reexecuted, (unsigned long long)g->reexecuted_paging,
+            (unsigned long long)g->spill_instructions, igpu_overhead(g, s));
+}
+
+static void table_igpu(FILE *out, const timing_igpu_stats *g, const timing_stats *s)
+{
+    fprintf(out, "  igpu: %llu boundaries crossed; region size p25/p50/p75/max %llu/%llu/%llu/%llu "
+                 "warp instructions; live-ins p50 %llu max %llu; %llu faults injected, %llu page "
+                 "faults (%llu taken in place, %llu pages evicted), %llu restarts, %llu warp "
+                 "instructions re-executed (%llu after page faults); spilling %llu instructions (%.2f%%)\n",
+            (unsigned long long)g->boundaries,
+            (unsigned long long)timing_hist_percentile(&g->region_size, 25),
+            (unsigned long long)timing_hist_percentile(&g->region_size, 50),
+            (unsigned long long)timing_hist_percentile(&g->region_size, 75),
+            (unsigned long long)g->region_size.max,
+            (unsigned long long)timing_hist_percentile(&g->liveins, 50),
+            (unsigned long long)g->liveins.max, (unsigned long long)g->faults,
+            (unsigned long long)g->page_faults, (unsigned long long)g->page_stalls,
+            (unsigned long long)g->evictions, (unsigned long long)g->restarts,
+            (unsigned long long)g->reexecuted, (unsigned long long)g->reexecuted_paging,
+            (unsigned long long)g->spill_instructions, 100.0 * igpu_overhead(g, s));
+}
+
 static void report_json(FILE *out, rt_kernel *const *ks, size_t n)
 {
     const rt_config *c = &rt_g.cfg;
@@ -175,6 +228,9 @@ static void report_json(FILE *out, rt_kernel *const *ks, size_t n)
     uint64_t launches = 0, ctas = 0, threads = 0;
     double seconds = 0;
     timing_stats total = {0};
+    static timing_igpu_stats igpu_total;   /* large; the report runs once, under the lock */
+    memset(&igpu_total, 0, sizeof igpu_total);
+    bool igpu = false;
     fprintf(out, "  \"kernels\": [");
     bool first = true;
     for (size_t i = 0; i < n; i++) {
@@ -186,6 +242,11 @@ static void report_json(FILE *out, rt_kernel *const *ks, size_t n)
         json_string(out, rt_kernel_pretty(k));
         fprintf(out, ",\n");
         json_counters(out, k->launches, k->ctas, k->threads, &k->engine, "      ");
+        if (k->igpu) {
+            json_igpu(out, k->igpu, &k->engine, "      ");
+            timing_igpu_stats_add(&igpu_total, k->igpu);
+            igpu = true;
+        }
         fprintf(out, ",\n      \"host_seconds\": %.6f\n    }", k->seconds);
         launches += k->launches;
         ctas += k->ctas;
@@ -195,6 +256,8 @@ static void report_json(FILE *out, rt_kernel *const *ks, size_t n)
     }
     fprintf(out, "%s],\n  \"total\": {\n", first ? "" : "\n  ");
     json_counters(out, launches, ctas, threads, &total, "    ");
+    if (igpu)
+        json_igpu(out, &igpu_total, &total, "    ");
     fprintf(out, "\n  },\n");
     json_kilotm(out);
     fprintf(out, "  \"host_seconds\": %.6f\n}\n", seconds);
@@ -218,6 +281,8 @@ static void report_table(FILE *out, rt_kernel *const *ks, size_t n)
                 (unsigned long long)k->threads, k->seconds * 1e3);
         timing_stats_print(out, NULL, &k->engine);
         timing_metrics_print(out, &k->metrics);
+        if (k->igpu)
+            table_igpu(out, k->igpu, &k->engine);
         launches += k->launches;
         seconds += k->seconds;
     }

@@ -297,15 +297,74 @@ bool timing_igpu_parse_inject(const char *spec, timing_igpu_inject *out, char *e
 /* Marks mod's sparse region boundaries (emu_module_set_region_boundaries); false with a reason
  * (out of host memory). */
 bool timing_igpu_prepare(emu_module *mod, char *err, size_t errlen);
+/* A distribution of non-negative integers kept in buckets: exact below 256, then 32 buckets per
+ * power of two (a bucket's values differ by under 1/32 of its lower bound). */
+#define TIMING_HIST_EXACT 256u
+#define TIMING_HIST_BUCKETS (TIMING_HIST_EXACT + 32u * 56u)
+typedef struct timing_hist {
+    uint64_t n, max, sum;
+    uint64_t count[TIMING_HIST_BUCKETS];
+} timing_hist;
+void timing_hist_add(timing_hist *h, uint64_t v);          /* thread-safe (atomic) */
+void timing_hist_merge(timing_hist *a, const timing_hist *b);
+/* The nearest-rank percentile (the smallest value with at least p percent of the samples at
+ * or below it), as its bucket's lower bound; 0 when empty. */
+uint64_t timing_hist_percentile(const timing_hist *h, double p);
+
 typedef struct timing_igpu_stats {
     uint64_t boundaries;   /* sparse boundaries crossed (restart points kept) */
-    uint64_t faults;       /* restartable faults injected */
+    uint64_t faults;       /* restartable faults injected (--fault-inject) */
     uint64_t restarts;     /* paths sent back to their region entries */
+    uint64_t reexecuted;   /* warp instructions a restart discarded (run again): from the
+                              region entry to the faulting instruction, that one included */
+    uint64_t reexecuted_paging;   /* of those, discarded by page-fault restarts */
+    uint64_t page_faults;  /* --igpu-paging: first touches of non-resident pages */
+    uint64_t page_stalls;  /* of those, faults taken in place (the path had no single restart
+                              point; nothing of the operation was done, so it waits) */
+    uint64_t evictions;    /* pages evicted to keep the resident set */
+    /* continuous spilling (the paper's CS overhead, S-7.4): the live-in registers a warp
+     * pushes at the sparse boundaries it crosses, one store instruction each, as L2 code
+     * would run them (L1 runs no such code: counted, not executed) */
+    uint64_t spill_instructions;
+    timing_hist region_size;   /* warp instructions from a warp's boundary crossing to its next
+                                  crossing or exit; a restart's discarded part not counted */
+    timing_hist liveins;       /* live-in registers (memory-backed inputs excluded) per
+                                  boundary crossed */
 } timing_igpu_stats;
+void timing_igpu_stats_add(timing_igpu_stats *a, const timing_igpu_stats *b);
+
+/* --igpu-paging=on (timing/igpu/paging.c): device memory in pages of page_size bytes, none
+ * resident at first; a global memory operation that touches a non-resident page takes a
+ * restartable fault, the page arrives (becomes resident) and the warp restarts at its region
+ * entry. Pages arrive for the rest of the launch (forward progress: a restarted region finds
+ * its pages); at the end of a launch the resident set is cut back to resident_max pages
+ * (0 = no limit), oldest first by a deterministic clock: the launch the page arrived in, then
+ * its address. */
+typedef struct timing_igpu_pages timing_igpu_pages;
+timing_igpu_pages *timing_igpu_pages_create(uint64_t page_size, uint64_t resident_max);
+/* Ends a launch: evicts down to resident_max; returns the pages evicted. */
+uint64_t timing_igpu_pages_end_launch(timing_igpu_pages *p);
+void timing_igpu_pages_destroy(timing_igpu_pages *p);
+/* The lowest page of op's lanes that is not resident, made resident now; false when all are. */
+bool timing_igpu_pages_touch(timing_igpu_pages *p, const emu_mem_op *op);
+
 typedef struct timing_igpu timing_igpu;
-/* NULL when out of memory; next is the policy the launch had. One launch at a time. */
-timing_igpu *timing_igpu_begin(const timing_igpu_inject *inj, emu_mem_policy *next);
+/* NULL when out of memory; next is the policy the launch had; pages NULL: no paging. One
+ * launch at a time. */
+timing_igpu *timing_igpu_begin(const timing_igpu_inject *inj, timing_igpu_pages *pages,
+                               emu_mem_policy *next);
 emu_mem_policy *timing_igpu_policy(timing_igpu *g);
+/* The launch runs again from its start (--engine=compare's second run): when p's chain holds
+ * an iGPU policy, it forgets the earlier run's warps and counts, and the pages that arrived in
+ * it leave again, so that both runs see the same residency. */
+void timing_igpu_rewind(emu_mem_policy *p);
+/* GPUDet (timing/gpudet/run.c) replaces the launch's policy with its own (below): when the
+ * launch's chain holds an iGPU policy, that policy goes on top of below and is returned; else
+ * below. Demand paging is not composed (refused with --det: which warp touches a page first
+ * depends on the host threads). */
+emu_mem_policy *timing_igpu_over(emu_mem_policy *launch, emu_mem_policy *below);
+/* The pages that arrived in the launch now running leave again. */
+void timing_igpu_pages_rewind(timing_igpu_pages *p);
 /* Frees g, after copying its counts to *out (unless NULL). */
 void timing_igpu_end(timing_igpu *g, timing_igpu_stats *out);
 

@@ -429,6 +429,7 @@ void emu_module_unload(emu_module *mod)
             emu_jit_forget(&mod->funcs[i]);
             emu_code_free(&mod->funcs[i].code);
             free(mod->funcs[i].shared);
+            free(mod->funcs[i].region_marks);
         }
     free(mod->funcs);
     free(mod->var_addr);
@@ -481,6 +482,14 @@ bool emu_module_set_region_boundaries(emu_module *mod, const ptx_function *fn,
     for (uint32_t f = 0; f < mod->nfuncs; f++) {
         emu_code *code = &mod->funcs[f].code;
         if (mod->funcs[f].fn != fn || !code->uops) continue;
+        uint8_t *marks = NULL;
+        if (boundary) {
+            marks = malloc(code->n);
+            if (!marks) return false;
+            memcpy(marks, boundary, code->n);
+        }
+        free(mod->funcs[f].region_marks);
+        mod->funcs[f].region_marks = marks;
         for (uint32_t i = 0; i < code->n; i++) {
             if (boundary && boundary[i]) code->uops[i].flags |= EMU_UOP_REGION_BOUNDARY;
             else code->uops[i].flags &= (uint16_t)~EMU_UOP_REGION_BOUNDARY;

@@ -62,3 +62,11 @@ void emu_warp_set_clock(emu_warp *w, uint64_t cycles, uint64_t ns)
     w->clock_cycles = cycles;
     w->clock_ns = ns;
 }
+
+uint8_t emu_warp_region_mark(const emu_warp *w)
+{
+    emu_next_instr n;
+    if (!emu_warp_peek(w, &n)) return 0;
+    const emu_func *f = w->frames[w->nframes - 1].f;
+    return f->region_marks && n.pc < f->code.n ? f->region_marks[n.pc] : 0;
+}

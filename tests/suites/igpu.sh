@@ -10,7 +10,12 @@
 #   - --igpu=on with --fault-inject: CUDA programs give the output of their plain run while
 #     faults are injected and recovered (restarts counted in -v's report), on 1, 2 and 4 host
 #     threads, with two seeds, with an exact list, and under --engine=compare; the
-#     combinations not built yet and malformed specifications are refused (exit 2).
+#     combinations not built yet and malformed specifications are refused (exit 2);
+#   - --igpu-paging (4 KiB pages, 4 resident between launches): the same output, page faults
+#     > 0 and the same count on 1, 2, 4 threads, another schedule and --engine=compare, also
+#     with injected faults on top; --stats reports the iGPU statistics (table and JSON);
+#   - --igpu=on --det=gpudet with injected faults: the plain output, and the same statistics
+#     total (JSON) on 1, 2, 4 threads and another schedule.
 # Prints "PASS igpu/NAME" or "FAIL igpu/NAME: why".
 # Environment: B (build dir), NVCC, PTXSIM_CUDA_CACHE.
 set -u
@@ -112,7 +117,84 @@ for name in vector_add reduction matmul_tiled bitonic_sort scan histogram256; do
     # the injector did inject: the runs above are not vacuous
     if [ "$faults" -gt 0 ]; then echo "PASS igpu/faults_injected_$name ($faults)"
     else echo "FAIL igpu/faults_injected_$name: no fault was injected in any run"; fi
+
+    # demand paging: 4 KiB pages, 4 kept resident between launches; the page faults (first
+    # touches of non-resident pages) are the same on 1, 2 and 4 host threads, another
+    # schedule and --engine=compare, and the output is the plain run's; then with injected
+    # faults on top
+    pcounts=()
+    for run in 1 2 4 4s5 compare inject; do
+        opts="--threads=$run"
+        [ "$run" = 4s5 ] && opts="--threads=4 --seed=5"
+        [ "$run" = compare ] && opts="--engine=compare --threads=2"
+        [ "$run" = inject ] && opts="--threads=2 --fault-inject=rate=0.05,seed=1"
+        "$PTXSIM" run $opts --igpu=on --igpu-paging=on --igpu-page-size=4096 \
+            --igpu-resident-pages=4 --verbose=1 -- "$exe" >"$work/run.out" 2>"$work/run.err"
+        rc=$?
+        p=$(grep -o '[0-9]* page faults' "$work/run.err" | awk '{s += $1} END {print s + 0}')
+        r=$(grep -o '[0-9]* restarts' "$work/run.err" | awk '{s += $1} END {print s + 0}')
+        pcounts+=("$p")
+        if [ "$rc" -eq 0 ] && diff -q <(grep -E '^(PASS|FAIL)' "$work/run.out") "$work/$name.want" >/dev/null &&
+            [ "$p" -gt 0 ] && [ "$r" -gt 0 ]; then
+            echo "PASS igpu/paging_$name/$run ($p page faults, $r restarts)"
+        else
+            echo "FAIL igpu/paging_$name/$run: exit $rc, $p page faults, $r restarts, output: $(grep -E '^FAIL|ptxsim: [A-Z]' "$work/run.out" "$work/run.err" | head -n 5)"
+        fi
+    done
+    # under GPUDet: restarts inside quanta; the output is the plain run's, and the whole
+    # statistics total (faults, restarts, re-executed instructions, quanta, ...) is the same on
+    # 1, 2 and 4 host threads and another schedule, for each injection seed
+    dsums=()
+    for run in "1 rate=0.05,seed=1" "2 rate=0.05,seed=1" "4 rate=0.05,seed=1" \
+               "4s5 rate=0.05,seed=1" "1 rate=0.1,seed=7" "4 rate=0.1,seed=7"; do
+        set -- $run
+        opts="--threads=$1"
+        [ "$1" = 4s5 ] && opts="--threads=4 --seed=5"
+        "$PTXSIM" run $opts --det=gpudet --igpu=on "--fault-inject=$2" --verbose=1 \
+            --stats="$work/det.json" -- "$exe" >"$work/run.out" 2>"$work/run.err"
+        rc=$?
+        n=$(grep -o '[0-9]* faults injected' "$work/run.err" | awk '{s += $1} END {print s + 0}')
+        r=$(grep -o '[0-9]* restarts' "$work/run.err" | awk '{s += $1} END {print s + 0}')
+        dsums+=("$(sed -n '/"total"/,$p' "$work/det.json" | grep -v host_seconds | cksum | cut -d' ' -f1)")
+        if [ "$rc" -eq 0 ] && diff -q <(grep -E '^(PASS|FAIL)' "$work/run.out") "$work/$name.want" >/dev/null &&
+            [ "$n" -gt 0 ] && [ "$n" -eq "$r" ] && grep -q '"igpu"' "$work/det.json"; then
+            echo "PASS igpu/gpudet_$name/$1/$2 ($n faults recovered)"
+        else
+            echo "FAIL igpu/gpudet_$name/$1/$2: exit $rc, $n faults, $r restarts, output: $(grep -E '^FAIL|ptxsim: [A-Z]' "$work/run.out" "$work/run.err" | head -n 5)"
+        fi
+    done
+    if [ "${dsums[0]}" = "${dsums[1]}" ] && [ "${dsums[1]}" = "${dsums[2]}" ] &&
+        [ "${dsums[2]}" = "${dsums[3]}" ] && [ "${dsums[4]}" = "${dsums[5]}" ]; then
+        echo "PASS igpu/gpudet_same_statistics_$name"
+    else
+        echo "FAIL igpu/gpudet_same_statistics_$name: ${dsums[*]}"
+    fi
+    if [ "${pcounts[0]}" = "${pcounts[1]}" ] && [ "${pcounts[1]}" = "${pcounts[2]}" ] &&
+        [ "${pcounts[2]}" = "${pcounts[3]}" ] && [ "${pcounts[3]}" = "${pcounts[4]}" ]; then
+        echo "PASS igpu/same_page_faults_any_threads_$name (${pcounts[0]})"
+    else
+        echo "FAIL igpu/same_page_faults_any_threads_$name: ${pcounts[*]}"
+    fi
 done
+
+# --stats as JSON: the iGPU object, and its page faults are those -v reports
+exe=$(cuda_test_build tests/cuda/vector_add.cu shared "$work/vector_add.build.log")
+"$PTXSIM" run --threads=2 --igpu=on --igpu-paging=on --igpu-page-size=4096 \
+    --fault-inject=list=1 --verbose=1 --stats="$work/stats.json" -- "$exe" >/dev/null 2>"$work/run.err"
+p=$(grep -o '[0-9]* page faults' "$work/run.err" | awk '{s += $1} END {print s + 0}')
+total=$(sed -n '/"total"/,$p' "$work/stats.json")
+if grep -Eq "\"igpu\": \{\"boundaries\": [1-9][0-9]*, \"region_size\": \{\"p25\": [0-9]+, \"p50\": [0-9]+, \"p75\": [0-9]+, \"max\": [0-9]+\}, \"liveins\": \{\"p50\": [0-9]+, \"max\": [0-9]+\}, \"faults_injected\": [1-9][0-9]*, \"page_faults\": $p, .*\"reexecuted_instructions\": [1-9][0-9]*, \"reexecuted_by_page_faults\": [1-9]" <<<"$total" &&
+    [ "$p" -gt 0 ]; then
+    echo "PASS igpu/stats_json ($p page faults)"
+else
+    echo "FAIL igpu/stats_json: -v says $p page faults; JSON total: $(head -c 600 <<<"$total")"
+fi
+o=$("$PTXSIM" run --threads=1 --igpu=on --fault-inject=list=1 --stats=- -- "$exe" 2>&1 >/dev/null)
+if grep -Eq '^  igpu: [1-9][0-9]* boundaries crossed; region size p25/p50/p75/max [0-9]+/[0-9]+/[0-9]+/[0-9]+ warp instructions; live-ins p50 [0-9]+ max [0-9]+; [1-9][0-9]* faults injected' <<<"$o"; then
+    echo "PASS igpu/stats_table"
+else
+    echo "FAIL igpu/stats_table: $(grep -i igpu <<<"$o" | head -n 3)"
+fi
 
 refused_run() {   # NAME OPTIONS...: ptxsim run refuses them before the program runs
     local name=$1 o r
@@ -122,10 +204,13 @@ refused_run() {   # NAME OPTIONS...: ptxsim run refuses them before the program 
     else echo "FAIL igpu/refused_$name: exit $r: $o"; fi
 }
 refused_run inject_without_igpu --fault-inject=rate=0.1
-refused_run with_gpudet --igpu=on --det=gpudet
+refused_run paging_with_gpudet --igpu=on --igpu-paging=on --det=gpudet
 refused_run with_timing --igpu=on --timing=on
 refused_run with_jit --igpu=on --engine=jit
 refused_run rate_too_high --igpu=on --fault-inject=rate=0.9
 refused_run rate_zero --igpu=on --fault-inject=rate=0
 refused_run bad_list --igpu=on --fault-inject=list=1:x
 refused_run seed_without_rate --igpu=on --fault-inject=list=1,seed=3
+refused_run paging_without_igpu --igpu-paging=on
+refused_run page_size_not_power_of_two --igpu=on --igpu-paging=on --igpu-page-size=5000
+refused_run page_size_too_small --igpu=on --igpu-paging=on --igpu-page-size=1024

@@ -74,6 +74,10 @@ refused jit-cache-size big integer
 refused tm always off
 refused tm-warps many integer
 refused igpu maybe off
+refused igpu-paging maybe "on or off"
+refused igpu-page-size 5000 "power of two"
+refused igpu-page-size 1024 "power of two"
+refused igpu-resident-pages lots integer
 # modes that are not built yet
 refused det lockstep "off, gpudet, dab"
 # a malformed fault injection (--igpu is built: tests/suites/igpu.sh runs it)
@@ -90,7 +94,7 @@ for combo in "--record=$LOGS/a.rec --replay=$LOGS/a.rec" "--record=$LOGS/a.rec -
              "--watch=g_data --det=gpudet" "--record=$LOGS/a.rec --timing" \
              "--replay=$LOGS/a.rec --timing" "--tm=kilotm --timing" "--tm=kilotm --det=gpudet" \
              "--tm=kilotm --record=$LOGS/a.rec" "--tm=kilotm --check=racecheck" \
-             "--tm=kilotm --check=memcheck,initcheck" "--igpu=on --det=gpudet" "--igpu=on --timing"; do
+             "--tm=kilotm --check=memcheck,initcheck" "--igpu=on --igpu-paging=on --det=gpudet" "--igpu=on --timing"; do
     # shellcheck disable=SC2086
     out=$("$PTXSIM" run $combo -- $prog ran 2>&1); rc=$?
     [ "$rc" -eq 2 ] && ! grep -q '^ran' <<<"$out" && grep -q 'cannot be combined' <<<"$out" &&

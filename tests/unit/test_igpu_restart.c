@@ -46,7 +46,7 @@ static void run_inc(pk_module *m, const char *list, uint32_t *x, timing_igpu_sta
     timing_igpu_inject inj;
     char err[256];
     ck_assert_msg(timing_igpu_parse_inject(list, &inj, err, sizeof err), "%s", err);
-    timing_igpu *g = timing_igpu_begin(&inj, emu_direct_policy());
+    timing_igpu *g = timing_igpu_begin(&inj, NULL, emu_direct_policy());
     ck_assert_ptr_nonnull(g);
     pk_launch l = {.grid = pk_dim3(1, 1, 1), .block = pk_dim3(64, 1, 1),
                    .policy = timing_igpu_policy(g)};
@@ -114,7 +114,7 @@ START_TEST(paper_matmul_accumulate_gives_its_reference_under_faults)
             }
         timing_igpu_inject inj;
         ck_assert_msg(timing_igpu_parse_inject(specs[k], &inj, err, sizeof err), "%s", err);
-        timing_igpu *g = timing_igpu_begin(&inj, emu_direct_policy());
+        timing_igpu *g = timing_igpu_begin(&inj, NULL, emu_direct_policy());
         pk_launch l = {.grid = pk_dim3(1, 1, 1), .block = pk_dim3(N, N, 1),
                        .policy = timing_igpu_policy(g)};
         /* Matrix { int width; int height; float *data; } for A, B and C */

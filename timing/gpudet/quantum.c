@@ -93,10 +93,13 @@ void gd_run_workgroup(gd_run *R, gd_wg *wg, gd_exec *X)
                 wg->ending = true;
                 break;
             case EMU_STOP_MEMORDER:
-            case EMU_STOP_RESTART:   /* a restart policy composed over GPUDet: the warp goes on
-                                        in the next quantum */
                 end_warp(s, s->stop_reason);
                 wg->ending = true;
+                break;
+            case EMU_STOP_RESTART:
+                /* iGPU composed over GPUDet (timing_igpu_over): the warp is back at its region
+                 * entry already and runs on in this quantum; the instructions it discarded
+                 * count against its quantum, so where the quantum ends stays deterministic */
                 break;
             case EMU_STOP_EXIT:
                 end_warp(s, TIMING_QEND_COMPLETE);

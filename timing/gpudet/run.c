@@ -213,7 +213,9 @@ bool timing_run_gpudet(emu_grid *g, const timing_engine_config *cfg)
                 gd_sb_init(&sl->sb);
             }
         }
-        emu_grid_set_policy(g, gd_policy());
+        /* an iGPU restart policy of the launch stays on top: it decides faults in each warp's
+         * own program order, which GPUDet keeps */
+        emu_grid_set_policy(g, timing_igpu_over(emu_grid_launch(g)->policy, gd_policy()));
         timing_watchdog_start(&R.wd, cfg);
         eng_run_epochs(&R.E, &gpudet_engine, &R);
         if (timing_watchdog_fired(&R.wd)) {

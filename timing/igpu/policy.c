@@ -9,13 +9,20 @@
  * regions' idempotence, which region formation guarantees under the conservative alias model
  * (distinct pointer parameters may alias).
  *
- * A restartable fault (here an injected one: --fault-inject) is decided in program order when
+ * A restartable fault (an injected one: --fault-inject; or a page fault: --igpu-paging, the
+ * first touch of a non-resident page, timing/igpu/paging.c) is decided in program order when
  * the warp's global memory operation reaches the policy, before any lane performs it; the
  * faulting path (the top SIMT entry's lanes) goes back to each lane's region entry and runs
  * again. Barriers, atomics, fences and calls sit between forced boundaries, so no restart runs
  * one twice. The decision depends only on the warp's own history (its CTA, its index, how many
  * global memory operations it has issued, re-executed ones included), so a run is the same on
- * any number of host threads and with any seed. */
+ * any number of host threads and with any seed. Page faults depend on which warp touches a page
+ * first: their number is the same on any run (paging.c), which warps restart is not.
+ *
+ * Statistics (spec S-11.8, timing_igpu_stats): a region's size is the warp instructions from a
+ * warp's boundary crossing to its next crossing or exit, less what a restart discarded (counted
+ * as re-executed); the live-ins of each crossing come from the analysis (on the boundary mark).
+ * Fault latency costs nothing here: --timing is refused with --igpu. */
 #include "timing/timing.h"
 
 #include <pthread.h>
@@ -34,17 +41,24 @@ typedef struct igpu_warp {
     uint64_t mem_ops;          /* global memory operations issued (re-executions included) */
     uint32_t pending;          /* a fault waits for the warp to stop: restart from cks[pending_ck] */
     uint32_t pending_ck;
+    bool pending_page;         /* the pending fault is a page fault */
     /* forward progress: a restarted region runs fault-free up to the point of its last fault
      * (a page brought in stays resident while the region re-executes), so each fault in a
      * region lies further into it than the one before */
     uint64_t region_ops;       /* global memory operations since the region's entry */
     uint64_t replay_until;     /* no fault while region_ops is below this */
     bool rewound;              /* the next boundary is the restart point crossed again */
+    uint32_t deferred_pc;      /* 1 + the pc of an operation the policy below deferred (GPUDet
+                                  runs it again later, crossing its boundary again); 0: none */
+    bool started;              /* it crossed a boundary: region_start holds */
+    uint64_t region_start;     /* warp instructions it had run when its region began (or
+                                  restarted) */
 } igpu_warp;
 
 struct timing_igpu {
     emu_mem_policy policy;
     timing_igpu_inject inj;
+    timing_igpu_pages *pages;  /* --igpu-paging, else NULL */
     pthread_mutex_t lock;      /* states[] and stats */
     igpu_warp **states;
     size_t nstates, cap;
@@ -191,18 +205,34 @@ static void igpu_event(emu_mem_policy *self, emu_warp *w, emu_policy_event ev, u
     if (ev == EMU_PEV_REGION_BOUNDARY && lanes) {
         igpu_warp *s = warp_state(g, w);
         emu_warp_checkpoint *ck = s ? emu_warp_checkpoint_take(w, lanes) : NULL;
+        emu_next_instr at;
+        bool again = s && s->deferred_pc && emu_warp_peek(w, &at) && at.pc + 1 == s->deferred_pc;
+        if (s) s->deferred_pc = 0;
         if (!ck) {
             emu_warp_abort(w, EMU_FAULT_OUT_OF_RESOURCES,
                            "out of host memory keeping an iGPU restart point");
+        } else if (again) {
+            /* the same crossing: the operation after it was deferred, not run */
+            drop_lanes(s, lanes);
+            s->cks[s->ncks++] = (igpu_ck){ck, lanes};
         } else {
             drop_lanes(s, lanes);
             s->cks[s->ncks++] = (igpu_ck){ck, lanes};
+            uint64_t now = emu_warp_instructions(w);
             if (s->rewound) {
                 s->rewound = false;   /* the same region again: replay_until holds */
             } else {
                 s->region_ops = 0;    /* a new region: any of its operations may fault */
                 s->replay_until = 0;
+                if (s->started) timing_hist_add(&g->stats.region_size, now - s->region_start);
+                s->started = true;
             }
+            s->region_start = now;
+            /* the analysis's live-in count rides on the boundary mark (timing_igpu_prepare) */
+            uint8_t mark = emu_warp_region_mark(w);
+            uint64_t live = mark ? mark - 1u : 0;
+            timing_hist_add(&g->stats.liveins, live);
+            __atomic_fetch_add(&g->stats.spill_instructions, live, __ATOMIC_RELAXED);
             __atomic_fetch_add(&g->stats.boundaries, 1, __ATOMIC_RELAXED);
         }
     }
@@ -213,27 +243,39 @@ static emu_mem_outcome igpu_access(emu_mem_policy *self, emu_warp *w, emu_mem_op
 {
     timing_igpu *g = self->state;
     if (op->space == PTX_SPACE_GLOBAL && op->kind != EMU_MEM_CALL && op->mask &&
-        g->inj.mode != TIMING_IGPU_INJECT_OFF) {
+        (g->pages || g->inj.mode != TIMING_IGPU_INJECT_OFF)) {
         igpu_warp *s = warp_state(g, w);
         if (s) {
-            bool fault = inject_here(g, w, s, op);
+            /* a page fault first (the page arrives now); else perhaps an injected one */
+            bool page = g->pages && timing_igpu_pages_touch(g->pages, op);
+            bool injected = !page && g->inj.mode != TIMING_IGPU_INJECT_OFF &&
+                            inject_here(g, w, s, op);
             s->mem_ops++;
             s->region_ops++;
+            if (page) __atomic_fetch_add(&g->stats.page_faults, 1, __ATOMIC_RELAXED);
             /* the faulting path restarts as a whole from its one restart point; a path whose
              * lanes crossed their last boundaries apart (they merged since) would need the
-             * spec's restart lists (S-11.5): no fault is injected there */
-            int32_t at = fault ? rewind_point(w, s) : -1;
+             * spec's restart lists (S-11.5): no fault is injected there, and a page fault is
+             * taken in place (nothing of the operation was done; it runs once the page is in) */
+            int32_t at = page || injected ? rewind_point(w, s) : -1;
             if (at >= 0) {
                 s->pending = 1;
                 s->pending_ck = (uint32_t)at;
+                s->pending_page = page;
                 s->replay_until = s->region_ops;
                 op->restart_lanes = emu_warp_path_lanes(w);
-                __atomic_fetch_add(&g->stats.faults, 1, __ATOMIC_RELAXED);
+                if (injected) __atomic_fetch_add(&g->stats.faults, 1, __ATOMIC_RELAXED);
                 return EMU_MEM_RESTART;
             }
+            if (page) __atomic_fetch_add(&g->stats.page_stalls, 1, __ATOMIC_RELAXED);
         }
     }
-    return emu_policy_forward(self, w, op);
+    emu_mem_outcome o = emu_policy_forward(self, w, op);
+    if (o == EMU_MEM_DEFERRED) {
+        igpu_warp *s = emu_warp_user(w, EMU_POLICY_RESTART);
+        if (s) s->deferred_pc = op->pc + 1;
+    }
+    return o;
 }
 
 static void igpu_stopped(emu_mem_policy *self, emu_warp *w, int reason)
@@ -245,19 +287,31 @@ static void igpu_stopped(emu_mem_policy *self, emu_warp *w, int reason)
         s->pending = 0;
         s->region_ops = 0;
         s->rewound = true;
+        uint64_t now = emu_warp_instructions(w);
+        __atomic_fetch_add(&g->stats.reexecuted, now - s->region_start, __ATOMIC_RELAXED);
+        if (s->pending_page)
+            __atomic_fetch_add(&g->stats.reexecuted_paging, now - s->region_start,
+                               __ATOMIC_RELAXED);
+        s->region_start = now;
         emu_warp_checkpoint_rewind(w, s->cks[s->pending_ck].ck);
         __atomic_fetch_add(&g->stats.restarts, 1, __ATOMIC_RELAXED);
     } else if (s && reason == EMU_STOP_EXIT) {
+        if (s->started) {
+            timing_hist_add(&g->stats.region_size, emu_warp_instructions(w) - s->region_start);
+            s->started = false;
+        }
         free_state(s);
     }
     if (self->next && self->next->warp_stopped) self->next->warp_stopped(self->next, w, reason);
 }
 
-timing_igpu *timing_igpu_begin(const timing_igpu_inject *inj, emu_mem_policy *next)
+timing_igpu *timing_igpu_begin(const timing_igpu_inject *inj, timing_igpu_pages *pages,
+                               emu_mem_policy *next)
 {
     timing_igpu *g = calloc(1, sizeof *g);
     if (!g) return NULL;
     if (inj) g->inj = *inj;
+    g->pages = pages;
     pthread_mutex_init(&g->lock, NULL);
     g->policy = (emu_mem_policy){
         .name = "igpu",
@@ -278,9 +332,36 @@ emu_mem_policy *timing_igpu_policy(timing_igpu *g)
     return &g->policy;
 }
 
+emu_mem_policy *timing_igpu_over(emu_mem_policy *launch, emu_mem_policy *below)
+{
+    for (; launch && launch->access != igpu_access; launch = launch->next) {
+    }
+    if (!launch) return below;
+    launch->next = below;
+    launch->wants = below ? (below->wants & EMU_POLICY_SPACES) : 0;
+    return launch;
+}
+
+void timing_igpu_rewind(emu_mem_policy *p)
+{
+    for (; p && p->access != igpu_access; p = p->next) {
+    }
+    if (!p) return;
+    timing_igpu *g = p->state;
+    /* the warps of the earlier run are gone with their grid: their states are dropped */
+    for (size_t i = 0; i < g->nstates; i++) {
+        free_state(g->states[i]);
+        free(g->states[i]);
+    }
+    g->nstates = 0;
+    memset(&g->stats, 0, sizeof g->stats);
+    if (g->pages) timing_igpu_pages_rewind(g->pages);
+}
+
 void timing_igpu_end(timing_igpu *g, timing_igpu_stats *out)
 {
     if (!g) return;
+    if (g->pages) g->stats.evictions += timing_igpu_pages_end_launch(g->pages);
     if (out) *out = g->stats;
     for (size_t i = 0; i < g->nstates; i++) {
         free_state(g->states[i]);
@@ -308,8 +389,11 @@ bool timing_igpu_prepare(emu_module *mod, char *err, size_t errlen)
             snprintf(err, errlen, "out of host memory marking the regions of %s", fn->name);
             return false;
         }
+        /* the mark carries 1 + the boundary's live-in count for the statistics */
         for (uint32_t b = 0; b < r->nbounds; b++)
-            if (r->bounds[b].kind == PTX_BND_SPARSE) sparse[r->bounds[b].instr] = 1;
+            if (r->bounds[b].kind == PTX_BND_SPARSE)
+                sparse[r->bounds[b].instr] =
+                    (uint8_t)(1 + (r->bounds[b].nlive < 254 ? r->bounds[b].nlive : 254));
         emu_module_set_region_boundaries(mod, fn, sparse);
         free(sparse);
         ptx_regions_free(r);
