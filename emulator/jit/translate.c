@@ -29,12 +29,25 @@ typedef struct tr {
     LLVMValueRef c, pc_arg, budget;
     LLVMValueRef cnt_slot, npc_slot, regs_slot;
     LLVMValueRef w, uops, active, base_ninstr, sp0, nframes0;
-    LLVMBasicBlockRef *bb, dispatch, exit_pc, ret;
+    LLVMBasicBlockRef *bb, *side, dispatch, exit_pc, ret;
+    LLVMBasicBlockRef fall;   /* the block that falls through into the next µop's */
     const emu_func *f;
     const emu_code *code;
     uint32_t n;
     emu_jit_counts *counts;
+    /* The register cache: within a segment (a run of translated µops of one block, each
+     * entered from the one before, JIT_SEGMENT at most), the rows read or written so far as
+     * SSA values, equal to the rows in memory in the warp's active lanes (every result is also
+     * stored: a run may end at any µop, on the budget, with the rows up to date). A segment's
+     * first µop starts empty; a run that starts inside a segment (side[i]) loads the cached
+     * rows, joined with the cached values by phis (LLVM drops those no later µop reads). */
+    bool *seg_start;
+    uint32_t ncache;
+    struct { uint32_t row; LLVMValueRef v; } cache[64];
 } tr;
+
+/* The most µops in one segment (bounds the phis of a side entry). */
+#define JIT_SEGMENT 16
 
 /* ---------------------------------------------------------------- small builders */
 
@@ -119,10 +132,37 @@ static LLVMValueRef row_ptr(tr *t, uint32_t row)
     return LLVMBuildGEP2(t->b, t->i64, regs(t), &idx, 1, "");
 }
 
+static LLVMValueRef *cached_row(tr *t, uint32_t row)
+{
+    for (uint32_t k = 0; k < t->ncache; k++)
+        if (t->cache[k].row == row) return &t->cache[k].v;
+    return NULL;
+}
+
+static void cache_row(tr *t, uint32_t row, LLVMValueRef v)
+{
+    LLVMValueRef *c = cached_row(t, row);
+    if (c) {
+        *c = v;
+    } else if (t->ncache < sizeof t->cache / sizeof t->cache[0]) {
+        t->cache[t->ncache].row = row;
+        t->cache[t->ncache++].v = v;
+    }
+}
+
+static void uncache_row(tr *t, uint32_t row)
+{
+    for (uint32_t k = 0; k < t->ncache; k++)
+        if (t->cache[k].row == row) t->cache[k] = t->cache[--t->ncache];
+}
+
 static LLVMValueRef load_row(tr *t, uint32_t row)
 {
+    LLVMValueRef *c = cached_row(t, row);
+    if (c) return *c;
     LLVMValueRef v = load(t, t->v64, row_ptr(t, row));
     LLVMSetAlignment(v, 8);
+    cache_row(t, row, v);
     return v;
 }
 
@@ -178,14 +218,21 @@ static LLVMValueRef call_intrinsic(tr *t, const char *name, LLVMTypeRef *over, u
  * not touched). */
 static void put(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef v)
 {
+    /* Lanes outside the warp's active mask are never read in this run (every µop's mask lies
+     * within it), so without a guard v itself is the cached row (its conversions then fold
+     * into the next µop's); a guarded result keeps the other active lanes' old values. */
+    LLVMValueRef row = v;
+    if (mask != t->active) row = LLVMBuildSelect(t->b, mask_vec(t, mask), v, load_row(t, o->row), "");
     LLVMTypeRef over[2] = {t->v64, t->ptr};
     LLVMValueRef args[4] = {v, row_ptr(t, o->row), ci32(t, 8), mask_vec(t, mask)};
     call_intrinsic(t, "llvm.masked.store", over, 2, args, 4);
+    cache_row(t, o->row, row);
 }
 
 /* Writes the lanes of mask of bits (i32) to predicate o (emu_put_pred). */
 static void put_pred(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef bits)
 {
+    uncache_row(t, o->row);
     LLVMValueRef p = row_ptr(t, o->row);
     LLVMValueRef old = load(t, t->i64, p);
     LLVMValueRef m64 = LLVMBuildZExt(t->b, mask, t->i64, "");
@@ -738,9 +785,35 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
         LLVMValueRef gfn = LLVMGetNamedFunction(t->m, EMU_JIT_DEVICE_GENERATION);
         if (!gfn) gfn = LLVMAddFunction(t->m, EMU_JIT_DEVICE_GENERATION, gty);
         LLVMValueRef gen = LLVMBuildCall2(b, gty, gfn, NULL, 0, "");
+        /* fast_lanes: the first lane's miss looks its allocation up (a kernel alternates
+         * between its arrays) */
+        LLVMValueRef cz[2] = {mask, LLVMConstInt(t->i1, 0, false)};
+        LLVMTypeRef i32ty = t->i32;
+        LLVMValueRef lane = LLVMBuildAnd(b, call_intrinsic(t, "llvm.cttz", &i32ty, 1, cz, 2),
+                                         ci32(t, EMU_WARP_SIZE - 1), "");
+        LLVMValueRef a0 = LLVMBuildExtractElement(b, a, lane, "");
         LLVMValueRef cgen = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_gen)));
         LLVMValueRef lo = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_base)));
         LLVMValueRef hi = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_end)));
+        LLVMValueRef miss = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntNE, gen, cgen, ""),
+                                        LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntULT, a0, lo, ""),
+                                                    LLVMBuildICmp(b, LLVMIntUGE, a0, hi, ""), ""), "");
+        miss = LLVMBuildAnd(b, miss, LLVMBuildICmp(b, LLVMIntNE, mask, ci32(t, 0), ""), "");
+        LLVMBasicBlockRef refill = block(t, "mem.refill"), test = block(t, "mem.test");
+        LLVMBuildCondBr(b, miss, refill, test);
+        LLVMPositionBuilderAtEnd(b, refill);
+        LLVMTypeRef rargs[4] = {t->ptr, t->i64, t->i64, t->i64};
+        LLVMTypeRef rty = LLVMFunctionType(t->i8, rargs, 4, false);
+        LLVMValueRef rfn = LLVMGetNamedFunction(t->m, EMU_JIT_REFILL);
+        if (!rfn) rfn = LLVMAddFunction(t->m, EMU_JIT_REFILL, rty);
+        LLVMValueRef rav[4] = {t->w, a0, ci64(t, total), gen};
+        LLVMValueRef found = LLVMBuildCall2(b, rty, rfn, rav, 4, "");
+        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, found, LLVMConstInt(t->i8, 0, false), ""),
+                        test, slow);
+        LLVMPositionBuilderAtEnd(b, test);
+        cgen = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_gen)));
+        lo = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_base)));
+        hi = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_end)));
         LLVMValueRef vlo = vsplat(t, lo, "");
         LLVMValueRef vhi = vsplat(t, hi, "");
         bad = LLVMBuildOr(b, misaligned, LLVMBuildICmp(b, LLVMIntULT, a, vlo, ""), "");
@@ -853,6 +926,24 @@ static void emit_uop(tr *t, uint32_t i)
 {
     const emu_uop *u = &t->code->uops[i];
     LLVMBuilderRef b = t->b;
+    if (t->seg_start[i]) {
+        t->ncache = 0;
+    } else {
+        LLVMPositionBuilderAtEnd(b, t->bb[i]);
+        LLVMValueRef phis[sizeof t->cache / sizeof t->cache[0]];
+        for (uint32_t k = 0; k < t->ncache; k++) {
+            phis[k] = LLVMBuildPhi(b, t->v64, "");
+            LLVMAddIncoming(phis[k], &t->cache[k].v, &t->fall, 1);
+        }
+        LLVMPositionBuilderAtEnd(b, t->side[i]);
+        for (uint32_t k = 0; k < t->ncache; k++) {
+            LLVMValueRef v = load(t, t->v64, row_ptr(t, t->cache[k].row));
+            LLVMSetAlignment(v, 8);
+            LLVMAddIncoming(phis[k], &v, &t->side[i], 1);
+            t->cache[k].v = phis[k];
+        }
+        LLVMBuildBr(b, t->bb[i]);
+    }
     LLVMPositionBuilderAtEnd(b, t->bb[i]);
     /* the budget: the interpreter's loop ends before this µop */
     LLVMBasicBlockRef body = block(t, "body"), out = block(t, "budget");
@@ -887,6 +978,7 @@ static void emit_uop(tr *t, uint32_t i)
         emit_native(t, u, mask);
     }
     count_one(t);
+    t->fall = LLVMGetInsertBlock(b);
     if (i + 1 < u->block_end) LLVMBuildBr(b, t->bb[i + 1]);
     else goto_dispatch(t, ci32(t, i + 1));
 }
@@ -917,10 +1009,26 @@ static void emit_dispatch(tr *t)
     LLVMPositionBuilderAtEnd(b, go);
     LLVMValueRef sw = LLVMBuildSwitch(b, npc, t->ret, t->n);
     for (uint32_t i = 0; i < t->n; i++)
-        if (t->code->uops[i].flags & EMU_UOP_BLOCK_START) LLVMAddCase(sw, ci32(t, i), t->bb[i]);
+        if (t->code->uops[i].flags & EMU_UOP_BLOCK_START) LLVMAddCase(sw, ci32(t, i), t->side[i]);
     /* the entry of a block that is not marked (a branch into the middle of one) */
     for (uint32_t i = 0; i < t->n; i++)
-        if (!(t->code->uops[i].flags & EMU_UOP_BLOCK_START)) LLVMAddCase(sw, ci32(t, i), t->bb[i]);
+        if (!(t->code->uops[i].flags & EMU_UOP_BLOCK_START)) LLVMAddCase(sw, ci32(t, i), t->side[i]);
+}
+
+/* Where segments start: a block's first µop, the one after a µop that may leave compiled
+ * code's straight line (a handler, a memory access with its slow path, a branch), and every
+ * JIT_SEGMENT-th. */
+static void find_segments(tr *t)
+{
+    uint32_t len = 0;
+    for (uint32_t i = 0; i < t->n; i++) {
+        const emu_uop *u = &t->code->uops[i], *p = i ? u - 1 : NULL;
+        bool start = !p || (u->flags & EMU_UOP_BLOCK_START) || p->block_end <= i ||
+                     p->op == PTX_OP_BRA || p->op == PTX_OP_LD || p->op == PTX_OP_ST ||
+                     !emu_jit_translates(t->code, p) || len >= JIT_SEGMENT;
+        t->seg_start[i] = start;
+        len = start ? 1 : len + 1;
+    }
 }
 
 bool emu_jit_translate(const emu_func *f, LLVMModuleRef m, const char *name,
@@ -964,7 +1072,12 @@ bool emu_jit_translate(const emu_func *f, LLVMModuleRef m, const char *name,
     t.budget = LLVMGetParam(t.fn, 2);
     t.b = LLVMCreateBuilderInContext(t.cx);
     t.bb = calloc(code->n, sizeof *t.bb);
-    if (!t.bb) {
+    t.seg_start = calloc(code->n, sizeof *t.seg_start);
+    t.side = calloc(code->n, sizeof *t.side);
+    if (!t.bb || !t.seg_start || !t.side) {
+        free(t.bb);
+        free(t.side);
+        free(t.seg_start);
         LLVMDisposeBuilder(t.b);
         snprintf(err, errlen, "out of host memory");
         return false;
@@ -990,8 +1103,10 @@ bool emu_jit_translate(const emu_func *f, LLVMModuleRef m, const char *name,
     t.base_ninstr = load(&t, t.i64, warp_field(&t, offsetof(emu_warp, ninstr)));
     t.sp0 = load(&t, t.i32, warp_field(&t, offsetof(emu_warp, sp)));
     t.nframes0 = load(&t, t.i32, warp_field(&t, offsetof(emu_warp, nframes)));
+    find_segments(&t);
+    for (uint32_t i = 0; i < code->n; i++) t.side[i] = t.seg_start[i] ? t.bb[i] : block(&t, "side");
     LLVMValueRef sw = LLVMBuildSwitch(t.b, t.pc_arg, t.ret, code->n);
-    for (uint32_t i = 0; i < code->n; i++) LLVMAddCase(sw, ci32(&t, i), t.bb[i]);
+    for (uint32_t i = 0; i < code->n; i++) LLVMAddCase(sw, ci32(&t, i), t.side[i]);
 
     /* the run ends with the SIMT top at npc */
     LLVMPositionBuilderAtEnd(t.b, t.exit_pc);
@@ -1007,5 +1122,7 @@ bool emu_jit_translate(const emu_func *f, LLVMModuleRef m, const char *name,
     (void)instr_flags;
     LLVMDisposeBuilder(t.b);
     free(t.bb);
+    free(t.side);
+    free(t.seg_start);
     return true;
 }
