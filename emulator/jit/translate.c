@@ -43,7 +43,10 @@ typedef struct tr {
      * rows, joined with the cached values by phis (LLVM drops those no later µop reads). */
     bool *seg_start;
     uint32_t ncache;
-    struct { uint32_t row; LLVMValueRef v; } cache[64];
+    /* v: the row (<32 x i64>); low: its lanes' low halves (<32 x i32>) when the row was
+     * written as the zero extension of those (a 32-bit result), else NULL: 32-bit reads take
+     * them, so the extension and truncation fold away between two f32 µops */
+    struct { uint32_t row; LLVMValueRef v, low; } cache[64];
 } tr;
 
 /* The most µops in one segment (bounds the phis of a side entry). */
@@ -132,23 +135,32 @@ static LLVMValueRef row_ptr(tr *t, uint32_t row)
     return LLVMBuildGEP2(t->b, t->i64, regs(t), &idx, 1, "");
 }
 
-static LLVMValueRef *cached_row(tr *t, uint32_t row)
+static int cached_index(tr *t, uint32_t row)
 {
     for (uint32_t k = 0; k < t->ncache; k++)
-        if (t->cache[k].row == row) return &t->cache[k].v;
-    return NULL;
+        if (t->cache[k].row == row) return (int)k;
+    return -1;
 }
 
-static void cache_row(tr *t, uint32_t row, LLVMValueRef v)
+static LLVMValueRef *cached_row(tr *t, uint32_t row)
 {
-    LLVMValueRef *c = cached_row(t, row);
-    if (c) {
-        *c = v;
-    } else if (t->ncache < sizeof t->cache / sizeof t->cache[0]) {
-        t->cache[t->ncache].row = row;
-        t->cache[t->ncache++].v = v;
-    }
+    int k = cached_index(t, row);
+    return k < 0 ? NULL : &t->cache[k].v;
 }
+
+static void cache_row_low(tr *t, uint32_t row, LLVMValueRef v, LLVMValueRef low)
+{
+    int k = cached_index(t, row);
+    if (k < 0) {
+        if (t->ncache == sizeof t->cache / sizeof t->cache[0]) return;
+        k = (int)t->ncache++;
+        t->cache[k].row = row;
+    }
+    t->cache[k].v = v;
+    t->cache[k].low = low;
+}
+
+static void cache_row(tr *t, uint32_t row, LLVMValueRef v) { cache_row_low(t, row, v, NULL); }
 
 static void uncache_row(tr *t, uint32_t row)
 {
@@ -205,7 +217,10 @@ static LLVMValueRef src(tr *t, const emu_opd *o, uint8_t ty)
     unsigned bits = emu_type_bits[ty];
     if (o->kind == EMU_OPD_IMM)
         return splat64(t, ty == o->type ? o->imm : emu_imm_convert((uint8_t)o->row, o->raw, ty));
-    LLVMValueRef v = load_row(t, o->row);
+    int k = cached_index(t, o->row);
+    LLVMValueRef v = k >= 0 && t->cache[k].low && bits != 0 && bits <= 32
+                         ? LLVMBuildZExt(t->b, t->cache[k].low, t->v64, "")
+                         : load_row(t, o->row);
     if (!(bits == 0 || bits >= 64 || bits >= o->bits))
         v = LLVMBuildAnd(t->b, v, splat64(t, emu_mask_bits(bits)), "");
     return v;
@@ -221,12 +236,15 @@ static void put(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef v)
     /* Lanes outside the warp's active mask are never read in this run (every µop's mask lies
      * within it), so without a guard v itself is the cached row (its conversions then fold
      * into the next µop's); a guarded result keeps the other active lanes' old values. */
-    LLVMValueRef row = v;
-    if (mask != t->active) row = LLVMBuildSelect(t->b, mask_vec(t, mask), v, load_row(t, o->row), "");
+    LLVMValueRef row = v, low = NULL;
+    if (mask != t->active)
+        row = LLVMBuildSelect(t->b, mask_vec(t, mask), v, load_row(t, o->row), "");
+    else if (LLVMIsAZExtInst(v) && LLVMTypeOf(LLVMGetOperand(v, 0)) == t->v32)
+        low = LLVMGetOperand(v, 0);
     LLVMTypeRef over[2] = {t->v64, t->ptr};
     LLVMValueRef args[4] = {v, row_ptr(t, o->row), ci32(t, 8), mask_vec(t, mask)};
     call_intrinsic(t, "llvm.masked.store", over, 2, args, 4);
-    cache_row(t, o->row, row);
+    cache_row_low(t, o->row, row, low);
 }
 
 /* Writes the lanes of mask of bits (i32) to predicate o (emu_put_pred). */
@@ -828,8 +846,79 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
     LLVMValueRef anybad = LLVMBuildBitCast(b, LLVMBuildAnd(b, bad, mv, ""), t->i32, "");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, anybad, ci32(t, 0), ""), slow, fast);
     LLVMPositionBuilderAtEnd(b, fast);
+    /* Two common shapes of the lanes' addresses get plain accesses instead of a gather or a
+     * scatter: every active lane at one address (a load of one value for all: a loop over an
+     * array that all threads read), and consecutive elements (lane l at base + l * size: the
+     * masked vector access touches the active lanes only, as the scatter would). */
+    LLVMValueRef notm = LLVMBuildNot(b, mv, "");
+    LLVMValueRef pint = LLVMBuildPtrToInt(b, ptrs, t->v64, "");
+    LLVMValueRef cz[2] = {mask, LLVMConstInt(t->i1, 0, false)};
+    LLVMTypeRef i32ty = t->i32;
+    LLVMValueRef lane = LLVMBuildAnd(b, call_intrinsic(t, "llvm.cttz", &i32ty, 1, cz, 2),
+                                     ci32(t, EMU_WARP_SIZE - 1), "");
+    LLVMValueRef p0 = LLVMBuildExtractElement(b, pint, lane, "");
+    LLVMValueRef all_ones = ci32(t, 0xffffffffu);
+    LLVMValueRef uni = NULL, contig = NULL, base = NULL;
+    if (!st) {
+        LLVMValueRef eq = LLVMBuildICmp(b, LLVMIntEQ, pint, vsplat(t, p0, ""), "");
+        LLVMValueRef ok = LLVMBuildBitCast(b, LLVMBuildOr(b, eq, notm, ""), t->i32, "");
+        uni = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, ok, all_ones, ""),
+                           LLVMBuildICmp(b, LLVMIntNE, mask, ci32(t, 0), ""), "");
+    }
+    if (vec == 1) {
+        LLVMValueRef iota[EMU_WARP_SIZE];
+        for (int l = 0; l < EMU_WARP_SIZE; l++) iota[l] = ci64(t, (uint64_t)l * es);
+        base = LLVMBuildSub(b, p0, LLVMBuildMul(b, LLVMBuildZExt(b, lane, t->i64, ""), ci64(t, es), ""), "");
+        LLVMValueRef want = LLVMBuildAdd(b, vsplat(t, base, ""), LLVMConstVector(iota, EMU_WARP_SIZE), "");
+        LLVMValueRef eq = LLVMBuildICmp(b, LLVMIntEQ, pint, want, "");
+        LLVMValueRef ok = LLVMBuildBitCast(b, LLVMBuildOr(b, eq, notm, ""), t->i32, "");
+        contig = LLVMBuildICmp(b, LLVMIntEQ, ok, all_ones, "");
+    }
+    /* the stored values, read here: what the cache holds must dominate every path below */
+    LLVMValueRef sv[4] = {NULL};
+    for (unsigned k = 0; st && k < vec; k++)
+        sv[k] = LLVMBuildTrunc(b, src(t, &e[k], u->type), vety, "");
     LLVMTypeRef over[2] = {vety, vptr};
     LLVMValueRef align = ci32(t, es);
+    LLVMBasicBlockRef done = block(t, "mem.done"), gather = block(t, "mem.gather");
+    LLVMBasicBlockRef ublk = NULL, cblk = NULL;
+    LLVMValueRef got[4][3];   /* loaded values: uniform, consecutive, gathered */
+    LLVMBasicBlockRef from[3];
+    unsigned nfrom = 0;
+    if (uni) {
+        ublk = block(t, "mem.uniform");
+        LLVMBasicBlockRef next = contig ? block(t, "mem.notuniform") : gather;
+        LLVMBuildCondBr(b, uni, ublk, next);
+        LLVMPositionBuilderAtEnd(b, ublk);
+        for (unsigned k = 0; k < vec; k++) {
+            LLVMValueRef pk = LLVMBuildIntToPtr(b, LLVMBuildAdd(b, p0, ci64(t, (uint64_t)k * es), ""),
+                                                t->ptr, "");
+            LLVMValueRef x = load(t, ety, pk);
+            LLVMSetAlignment(x, es);
+            got[k][nfrom] = vsplat(t, x, "");
+        }
+        from[nfrom++] = ublk;
+        LLVMBuildBr(b, done);
+        LLVMPositionBuilderAtEnd(b, next);
+    }
+    if (contig) {
+        cblk = block(t, "mem.consecutive");
+        LLVMBuildCondBr(b, contig, cblk, gather);
+        LLVMPositionBuilderAtEnd(b, cblk);
+        LLVMValueRef pb = LLVMBuildIntToPtr(b, base, t->ptr, "");
+        LLVMTypeRef mover[2] = {vety, t->ptr};
+        if (st) {
+            LLVMValueRef args[4] = {sv[0], pb, align, mv};
+            call_intrinsic(t, "llvm.masked.store", mover, 2, args, 4);
+        } else {
+            LLVMValueRef args[4] = {pb, align, mv, LLVMConstNull(vety)};
+            got[0][nfrom] = call_intrinsic(t, "llvm.masked.load", mover, 2, args, 4);
+        }
+        from[nfrom++] = cblk;
+        LLVMBuildBr(b, done);
+    }
+    if (!uni && !contig) LLVMBuildBr(b, gather);
+    LLVMPositionBuilderAtEnd(b, gather);
     for (unsigned k = 0; k < vec; k++) {
         LLVMValueRef pk = ptrs;
         if (k) {
@@ -837,14 +926,23 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
             pk = LLVMBuildGEP2(b, t->i8, ptrs, &off, 1, "");
         }
         if (st) {
-            LLVMValueRef v = LLVMBuildTrunc(b, src(t, &e[k], u->type), vety, "");
-            LLVMValueRef args[4] = {v, pk, align, mv};
+            LLVMValueRef args[4] = {sv[k], pk, align, mv};
             call_intrinsic(t, "llvm.masked.scatter", over, 2, args, 4);
         } else {
             LLVMValueRef args[4] = {pk, align, mv, LLVMConstNull(vety)};
-            LLVMValueRef v = call_intrinsic(t, "llvm.masked.gather", over, 2, args, 4);
-            put(t, &e[k], mask, LLVMBuildZExt(b, v, t->v64, ""));
+            got[k][nfrom] = call_intrinsic(t, "llvm.masked.gather", over, 2, args, 4);
         }
+    }
+    from[nfrom++] = gather;
+    LLVMBuildBr(b, done);
+    LLVMPositionBuilderAtEnd(b, done);
+    if (!st) {
+        LLVMValueRef v[4];
+        for (unsigned k = 0; k < vec; k++) {
+            v[k] = LLVMBuildPhi(b, vety, "");
+            LLVMAddIncoming(v[k], got[k], from, nfrom);
+        }
+        for (unsigned k = 0; k < vec; k++) put(t, &e[k], mask, LLVMBuildZExt(b, v[k], t->v64, ""));
     }
 }
 
@@ -930,17 +1028,24 @@ static void emit_uop(tr *t, uint32_t i)
         t->ncache = 0;
     } else {
         LLVMPositionBuilderAtEnd(b, t->bb[i]);
-        LLVMValueRef phis[sizeof t->cache / sizeof t->cache[0]];
+        LLVMValueRef phis[sizeof t->cache / sizeof t->cache[0]][2];
         for (uint32_t k = 0; k < t->ncache; k++) {
-            phis[k] = LLVMBuildPhi(b, t->v64, "");
-            LLVMAddIncoming(phis[k], &t->cache[k].v, &t->fall, 1);
+            phis[k][0] = LLVMBuildPhi(b, t->v64, "");
+            LLVMAddIncoming(phis[k][0], &t->cache[k].v, &t->fall, 1);
+            phis[k][1] = t->cache[k].low ? LLVMBuildPhi(b, t->v32, "") : NULL;
+            if (phis[k][1]) LLVMAddIncoming(phis[k][1], &t->cache[k].low, &t->fall, 1);
         }
         LLVMPositionBuilderAtEnd(b, t->side[i]);
         for (uint32_t k = 0; k < t->ncache; k++) {
             LLVMValueRef v = load(t, t->v64, row_ptr(t, t->cache[k].row));
             LLVMSetAlignment(v, 8);
-            LLVMAddIncoming(phis[k], &v, &t->side[i], 1);
-            t->cache[k].v = phis[k];
+            LLVMAddIncoming(phis[k][0], &v, &t->side[i], 1);
+            t->cache[k].v = phis[k][0];
+            if (phis[k][1]) {
+                LLVMValueRef low = LLVMBuildTrunc(b, v, t->v32, "");
+                LLVMAddIncoming(phis[k][1], &low, &t->side[i], 1);
+                t->cache[k].low = phis[k][1];
+            }
         }
         LLVMBuildBr(b, t->bb[i]);
     }
