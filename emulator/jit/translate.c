@@ -39,7 +39,8 @@ typedef struct tr {
      * entered from the one before, JIT_SEGMENT at most), the rows read or written so far as
      * SSA values, equal to the rows in memory in the warp's active lanes (every result is also
      * stored: a run may end at any µop, on the budget, with the rows up to date). A segment's
-     * first µop starts empty; a run that starts inside a segment (side[i]) loads the cached
+     * first µop starts empty; a run that starts inside a segment, and the return from a
+     * handler or a memory access's slow path, come in through side[i], which loads the cached
      * rows, joined with the cached values by phis (LLVM drops those no later µop reads). */
     bool *seg_start;
     uint32_t ncache;
@@ -196,12 +197,58 @@ static bool plain_type(uint8_t ty)
     return int_type(ty) || ty == PTX_TYPE_F32 || ty == PTX_TYPE_F64;
 }
 
+/* The special registers src() reads (emu_sreg_value): the thread's and CTA's coordinates. */
+static bool sreg_translates(const emu_opd *o)
+{
+    return o->kind == EMU_OPD_SREG && o->type <= 2 &&
+           (o->row == PTX_SREG_TID || o->row == PTX_SREG_NTID || o->row == PTX_SREG_CTAID ||
+            o->row == PTX_SREG_NCTAID || o->row == PTX_SREG_LANEID);
+}
+
 /* Whether operand o can be read as type ty by src(). */
 static bool src_ok(const emu_opd *o, uint8_t ty)
 {
     if (ty == PTX_TYPE_PRED) return false;
     if (o->kind == EMU_OPD_REG) return o->bits != 128;
-    return o->kind == EMU_OPD_IMM;
+    return o->kind == EMU_OPD_IMM || sreg_translates(o);
+}
+
+static LLVMValueRef call_intrinsic(tr *t, const char *name, LLVMTypeRef *over, unsigned nover,
+                                   LLVMValueRef *args, unsigned nargs);
+static LLVMValueRef vsplat(tr *t, LLVMValueRef v, const char *name);
+
+/* Special register o in the 32 lanes (emu_sreg_value), as i64. */
+static LLVMValueRef sreg(tr *t, const emu_opd *o)
+{
+    LLVMBuilderRef b = t->b;
+    size_t comp = (size_t)o->type * sizeof(uint32_t);
+    LLVMValueRef iota[EMU_WARP_SIZE];
+    if (o->row == PTX_SREG_LANEID || o->row == PTX_SREG_TID) {
+        size_t step = o->row == PTX_SREG_TID ? sizeof(emu_dim3) : 1;
+        for (int l = 0; l < EMU_WARP_SIZE; l++) iota[l] = ci64(t, (uint64_t)l * step);
+        LLVMValueRef lanes = LLVMConstVector(iota, EMU_WARP_SIZE);
+        if (o->row == PTX_SREG_LANEID) return lanes;
+        /* the warp's tid[lane] (emu_warp) */
+        LLVMValueRef base = warp_field(t, offsetof(emu_warp, tid) + comp);
+        LLVMValueRef ptrs = LLVMBuildGEP2(b, t->i8, vsplat(t, base, ""), &lanes, 1, "");
+        LLVMTypeRef over[2] = {t->v32, LLVMVectorType(t->ptr, EMU_WARP_SIZE)};
+        LLVMValueRef ones[EMU_WARP_SIZE];
+        for (int l = 0; l < EMU_WARP_SIZE; l++) ones[l] = LLVMConstInt(t->i1, 1, false);
+        LLVMValueRef args[4] = {ptrs, ci32(t, 4), LLVMConstVector(ones, EMU_WARP_SIZE),
+                                LLVMGetPoison(t->v32)};
+        LLVMValueRef v = call_intrinsic(t, "llvm.masked.gather", over, 2, args, 4);
+        return LLVMBuildZExt(b, v, t->v64, "");
+    }
+    LLVMValueRef p;
+    if (o->row == PTX_SREG_CTAID) {
+        p = field(t, load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, cta))),
+                  offsetof(emu_cta, ctaid) + comp);
+    } else {
+        size_t dim = o->row == PTX_SREG_NTID ? offsetof(emu_launch, block) : offsetof(emu_launch, grid);
+        p = field(t, load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, g))),
+                  offsetof(emu_grid, launch) + dim + comp);
+    }
+    return vsplat(t, LLVMBuildZExt(b, load(t, t->i32, p), t->i64, ""), "");
 }
 
 /* emu_dst's condition: results of type ty go straight into the row. */
@@ -217,6 +264,10 @@ static LLVMValueRef src(tr *t, const emu_opd *o, uint8_t ty)
     unsigned bits = emu_type_bits[ty];
     if (o->kind == EMU_OPD_IMM)
         return splat64(t, ty == o->type ? o->imm : emu_imm_convert((uint8_t)o->row, o->raw, ty));
+    if (o->kind == EMU_OPD_SREG) {
+        LLVMValueRef v = sreg(t, o);
+        return bits == 0 || bits >= 64 ? v : LLVMBuildAnd(t->b, v, splat64(t, emu_mask_bits(bits)), "");
+    }
     int k = cached_index(t, o->row);
     LLVMValueRef v = k >= 0 && t->cache[k].low && bits != 0 && bits <= 32
                          ? LLVMBuildZExt(t->b, t->cache[k].low, t->v64, "")
@@ -226,8 +277,6 @@ static LLVMValueRef src(tr *t, const emu_opd *o, uint8_t ty)
     return v;
 }
 
-static LLVMValueRef call_intrinsic(tr *t, const char *name, LLVMTypeRef *over, unsigned nover,
-                                   LLVMValueRef *args, unsigned nargs);
 
 /* Writes the lanes of mask of v to the destination row (a masked store: the other lanes are
  * not touched). */
@@ -995,7 +1044,7 @@ static void emit_call(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
         return;
     }
     LLVMBasicBlockRef jumped = block(t, "jumped");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, npc, ci32(t, i + 1), ""), jumped, t->bb[i + 1]);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, npc, ci32(t, i + 1), ""), jumped, t->side[i + 1]);
     LLVMPositionBuilderAtEnd(b, jumped);
     goto_dispatch(t, npc);
 }
@@ -1029,11 +1078,12 @@ static void emit_uop(tr *t, uint32_t i)
     } else {
         LLVMPositionBuilderAtEnd(b, t->bb[i]);
         LLVMValueRef phis[sizeof t->cache / sizeof t->cache[0]][2];
+        /* fall: NULL after a handler µop, whose return goes through side[i] */
         for (uint32_t k = 0; k < t->ncache; k++) {
             phis[k][0] = LLVMBuildPhi(b, t->v64, "");
-            LLVMAddIncoming(phis[k][0], &t->cache[k].v, &t->fall, 1);
+            if (t->fall) LLVMAddIncoming(phis[k][0], &t->cache[k].v, &t->fall, 1);
             phis[k][1] = t->cache[k].low ? LLVMBuildPhi(b, t->v32, "") : NULL;
-            if (phis[k][1]) LLVMAddIncoming(phis[k][1], &t->cache[k].low, &t->fall, 1);
+            if (phis[k][1] && t->fall) LLVMAddIncoming(phis[k][1], &t->cache[k].low, &t->fall, 1);
         }
         LLVMPositionBuilderAtEnd(b, t->side[i]);
         for (uint32_t k = 0; k < t->ncache; k++) {
@@ -1049,6 +1099,7 @@ static void emit_uop(tr *t, uint32_t i)
         }
         LLVMBuildBr(b, t->bb[i]);
     }
+    t->fall = NULL;
     LLVMPositionBuilderAtEnd(b, t->bb[i]);
     /* the budget: the interpreter's loop ends before this µop */
     LLVMBasicBlockRef body = block(t, "body"), out = block(t, "budget");
@@ -1120,17 +1171,16 @@ static void emit_dispatch(tr *t)
         if (!(t->code->uops[i].flags & EMU_UOP_BLOCK_START)) LLVMAddCase(sw, ci32(t, i), t->side[i]);
 }
 
-/* Where segments start: a block's first µop, the one after a µop that may leave compiled
- * code's straight line (a handler, a memory access with its slow path, a branch), and every
- * JIT_SEGMENT-th. */
+/* Where segments start: a block's first µop, the one after a branch, and every JIT_SEGMENT-th.
+ * (After a handler, which may write any row, the run goes on through the next µop's side
+ * entry, which reloads the cached rows.) */
 static void find_segments(tr *t)
 {
     uint32_t len = 0;
     for (uint32_t i = 0; i < t->n; i++) {
         const emu_uop *u = &t->code->uops[i], *p = i ? u - 1 : NULL;
         bool start = !p || (u->flags & EMU_UOP_BLOCK_START) || p->block_end <= i ||
-                     p->op == PTX_OP_BRA || p->op == PTX_OP_LD || p->op == PTX_OP_ST ||
-                     !emu_jit_translates(t->code, p) || len >= JIT_SEGMENT;
+                     p->op == PTX_OP_BRA || len >= JIT_SEGMENT;
         t->seg_start[i] = start;
         len = start ? 1 : len + 1;
     }
