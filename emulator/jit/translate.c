@@ -51,7 +51,7 @@ typedef struct tr {
 } tr;
 
 /* The most µops in one segment (bounds the phis of a side entry). */
-#define JIT_SEGMENT 16
+#define JIT_SEGMENT 8
 
 /* ---------------------------------------------------------------- small builders */
 
@@ -581,6 +581,10 @@ bool emu_jit_translates(const emu_code *code, const emu_uop *u)
         return approx || u->op == PTX_OP_RSQRT ||
                (in->rnd == PTX_RND_RN || (in->rnd == PTX_RND_NONE && (in->flags & PTX_F(FULL))));
     }
+    case PTX_OP_ABS:
+    case PTX_OP_NEG:   /* f32: bit operations after .ftz (sem_float_abs_f32, _neg_f32) */
+        return ty == PTX_TYPE_F32 && u->nopd == 2 && in->ntypes == 1 && in->rnd == PTX_RND_NONE &&
+               (in->flags & ~PTX_F(FTZ)) == 0 && dst_ok(&o[0], ty) && src_ok(&o[1], ty);
     case PTX_OP_AND:
     case PTX_OP_OR:
     case PTX_OP_XOR:
@@ -717,6 +721,14 @@ static void emit_native(tr *t, const emu_uop *u, LLVMValueRef mask)
     if (ty == PTX_TYPE_F32 && (u->op == PTX_OP_DIV || u->op == PTX_OP_RCP ||
                                u->op == PTX_OP_SQRT || u->op == PTX_OP_RSQRT)) {
         put(t, &o[0], mask, f32_div_family(t, u, in->flags & PTX_F(FTZ)));
+        return;
+    }
+    if (ty == PTX_TYPE_F32 && (u->op == PTX_OP_ABS || u->op == PTX_OP_NEG)) {
+        LLVMValueRef x = LLVMBuildBitCast(b, as_f32(t, src(t, &o[1], ty), in->flags & PTX_F(FTZ)),
+                                          t->v32, "");
+        x = u->op == PTX_OP_ABS ? LLVMBuildAnd(b, x, splat32(t, 0x7fffffffu), "")
+                                : LLVMBuildXor(b, x, splat32(t, 0x80000000u), "");
+        put(t, &o[0], mask, LLVMBuildZExt(b, x, t->v64, ""));
         return;
     }
     if (ty == PTX_TYPE_F32) {

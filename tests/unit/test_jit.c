@@ -222,6 +222,12 @@ static void instruction(gen *g, int depth)
         char kind = "rdf"[pick(&g->s, 3)];
         operand(g, kind, a, sizeof a);
         guard(g);
+        if (kind == 'f' && pick(&g->s, 3) == 0) {
+            /* abs/neg: bit operations (after .ftz), NaNs kept as they are */
+            emit(g, "%s%s.f32 %%f%u, %%f%u;\n", pick(&g->s, 2) ? "abs" : "neg",
+                 pick(&g->s, 2) ? ".ftz" : "", d, pick(&g->s, NR));
+            break;
+        }
         emit(g, "mov.%s %%%c%u, %s;\n", kind == 'r' ? "b32" : kind == 'd' ? "b64" : "f32", kind, d,
              a);
         break;
