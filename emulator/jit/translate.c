@@ -606,6 +606,11 @@ bool emu_jit_translates(const emu_code *code, const emu_uop *u)
                src_ok(&o[1], ty) && src_ok(&o[2], ty) && o[3].kind == EMU_OPD_PRED;
     case PTX_OP_CVT:
         return cvt_translates(u);
+    case PTX_OP_CVTA:   /* sem_cvt_cvta: global and const are generic already; shared's window */
+        return u->nopd == 2 && in->nops == 2 &&
+               (in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_CONST ||
+                in->space == PTX_SPACE_SHARED) &&
+               int_type(ty) && dst_ok(&o[0], ty) && src_ok(&o[1], PTX_TYPE_U64);
     case PTX_OP_LD:
     case PTX_OP_ST:
         return mem_translates(code, u);
@@ -705,6 +710,22 @@ static void emit_native(tr *t, const emu_uop *u, LLVMValueRef mask)
         LLVMValueRef v = emu_is_signed(st) ? sext_bits(t, a, sb)
                                            : LLVMBuildAnd(b, a, splat64(t, emu_mask_bits(sb)), "");
         put(t, &o[0], mask, LLVMBuildAnd(b, v, splat64(t, emu_mask_bits(db)), ""));
+        return;
+    }
+    if (u->op == PTX_OP_CVTA) {
+        LLVMValueRef v = src(t, &o[1], PTX_TYPE_U64);
+        if (in->space == PTX_SPACE_SHARED) {
+            LLVMValueRef w = splat64(t, EMU_SHARED_WINDOW);
+            if (in->flags & PTX_F(TO)) {
+                LLVMValueRef inwin = LLVMBuildAnd(
+                    b, LLVMBuildICmp(b, LLVMIntUGE, v, w, ""),
+                    LLVMBuildICmp(b, LLVMIntULT, v, splat64(t, EMU_SHARED_WINDOW + EMU_WINDOW_SIZE), ""), "");
+                v = LLVMBuildSelect(b, inwin, LLVMBuildSub(b, v, w, ""), v, "");
+            } else {
+                v = LLVMBuildAdd(b, v, w, "");
+            }
+        }
+        put(t, &o[0], mask, bits >= 64 ? v : LLVMBuildAnd(b, v, wmask, ""));
         return;
     }
     if (u->op == PTX_OP_SELP) {

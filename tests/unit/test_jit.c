@@ -278,6 +278,15 @@ static void instruction(gen *g, int depth)
     }
     case 21:
         guard(g);
+        if (pick(&g->s, 4) == 0) {
+            /* cvta: shared addresses into and out of the generic window, global ones as they are */
+            static const char *const forms[] = {"cvta.shared", "cvta.to.shared", "cvta.to.global",
+                                                "cvta.global"};
+            unsigned f = pick(&g->s, 4);
+            if (f == 0) emit(g, "cvta.shared.u64 %%d%u, %%sa;\n", d);
+            else emit(g, "%s.u64 %%d%u, %%d%u;\n", forms[f], d, pick(&g->s, NR));
+            break;
+        }
         if (pick(&g->s, 2)) emit(g, "cvt.%s64.%s32 %%d%u, %%r%u;\n", sg, sg, d, pick(&g->s, NR));
         else emit(g, "cvt.u32.u64 %%r%u, %%d%u;\n", d, pick(&g->s, NR));
         break;
