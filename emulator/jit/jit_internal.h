@@ -24,6 +24,11 @@ typedef struct emu_jit_counts {
  * made): compiled code names no address of the process, so another process can load it from
  * the disk cache (engine.c). */
 #define EMU_JIT_DEVICE_GENERATION "ptxsim_jit_device_generation"
+/* The symbol of emu_jit_refill: uint8_t (emu_warp *w, uint64_t a0, uint64_t size, uint64_t gen),
+ * exec_mem.c's fast-path miss for compiled code: the warp's cached allocation becomes the one
+ * holding [a0, a0 + size) at device generation gen (1), or stays as it was when there is none
+ * (0: the handler's general path then reports the bad address). */
+#define EMU_JIT_REFILL "ptxsim_jit_refill"
 
 /* Builds the compiled code of f as function `name` of module m. False (with a reason in err)
  * when f cannot be compiled. */

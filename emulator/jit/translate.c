@@ -29,12 +29,29 @@ typedef struct tr {
     LLVMValueRef c, pc_arg, budget;
     LLVMValueRef cnt_slot, npc_slot, regs_slot;
     LLVMValueRef w, uops, active, base_ninstr, sp0, nframes0;
-    LLVMBasicBlockRef *bb, dispatch, exit_pc, ret;
+    LLVMBasicBlockRef *bb, *side, dispatch, exit_pc, ret;
+    LLVMBasicBlockRef fall;   /* the block that falls through into the next µop's */
     const emu_func *f;
     const emu_code *code;
     uint32_t n;
     emu_jit_counts *counts;
+    /* The register cache: within a segment (a run of translated µops of one block, each
+     * entered from the one before, JIT_SEGMENT at most), the rows read or written so far as
+     * SSA values, equal to the rows in memory in the warp's active lanes (every result is also
+     * stored: a run may end at any µop, on the budget, with the rows up to date). A segment's
+     * first µop starts empty; a run that starts inside a segment, and the return from a
+     * handler or a memory access's slow path, come in through side[i], which loads the cached
+     * rows, joined with the cached values by phis (LLVM drops those no later µop reads). */
+    bool *seg_start;
+    uint32_t ncache;
+    /* v: the row (<32 x i64>); low: its lanes' low halves (<32 x i32>) when the row was
+     * written as the zero extension of those (a 32-bit result), else NULL: 32-bit reads take
+     * them, so the extension and truncation fold away between two f32 µops */
+    struct { uint32_t row; LLVMValueRef v, low; } cache[64];
 } tr;
+
+/* The most µops in one segment (bounds the phis of a side entry). */
+#define JIT_SEGMENT 8
 
 /* ---------------------------------------------------------------- small builders */
 
@@ -119,10 +136,46 @@ static LLVMValueRef row_ptr(tr *t, uint32_t row)
     return LLVMBuildGEP2(t->b, t->i64, regs(t), &idx, 1, "");
 }
 
+static int cached_index(tr *t, uint32_t row)
+{
+    for (uint32_t k = 0; k < t->ncache; k++)
+        if (t->cache[k].row == row) return (int)k;
+    return -1;
+}
+
+static LLVMValueRef *cached_row(tr *t, uint32_t row)
+{
+    int k = cached_index(t, row);
+    return k < 0 ? NULL : &t->cache[k].v;
+}
+
+static void cache_row_low(tr *t, uint32_t row, LLVMValueRef v, LLVMValueRef low)
+{
+    int k = cached_index(t, row);
+    if (k < 0) {
+        if (t->ncache == sizeof t->cache / sizeof t->cache[0]) return;
+        k = (int)t->ncache++;
+        t->cache[k].row = row;
+    }
+    t->cache[k].v = v;
+    t->cache[k].low = low;
+}
+
+static void cache_row(tr *t, uint32_t row, LLVMValueRef v) { cache_row_low(t, row, v, NULL); }
+
+static void uncache_row(tr *t, uint32_t row)
+{
+    for (uint32_t k = 0; k < t->ncache; k++)
+        if (t->cache[k].row == row) t->cache[k] = t->cache[--t->ncache];
+}
+
 static LLVMValueRef load_row(tr *t, uint32_t row)
 {
+    LLVMValueRef *c = cached_row(t, row);
+    if (c) return *c;
     LLVMValueRef v = load(t, t->v64, row_ptr(t, row));
     LLVMSetAlignment(v, 8);
+    cache_row(t, row, v);
     return v;
 }
 
@@ -144,12 +197,58 @@ static bool plain_type(uint8_t ty)
     return int_type(ty) || ty == PTX_TYPE_F32 || ty == PTX_TYPE_F64;
 }
 
+/* The special registers src() reads (emu_sreg_value): the thread's and CTA's coordinates. */
+static bool sreg_translates(const emu_opd *o)
+{
+    return o->kind == EMU_OPD_SREG && o->type <= 2 &&
+           (o->row == PTX_SREG_TID || o->row == PTX_SREG_NTID || o->row == PTX_SREG_CTAID ||
+            o->row == PTX_SREG_NCTAID || o->row == PTX_SREG_LANEID);
+}
+
 /* Whether operand o can be read as type ty by src(). */
 static bool src_ok(const emu_opd *o, uint8_t ty)
 {
     if (ty == PTX_TYPE_PRED) return false;
     if (o->kind == EMU_OPD_REG) return o->bits != 128;
-    return o->kind == EMU_OPD_IMM;
+    return o->kind == EMU_OPD_IMM || sreg_translates(o);
+}
+
+static LLVMValueRef call_intrinsic(tr *t, const char *name, LLVMTypeRef *over, unsigned nover,
+                                   LLVMValueRef *args, unsigned nargs);
+static LLVMValueRef vsplat(tr *t, LLVMValueRef v, const char *name);
+
+/* Special register o in the 32 lanes (emu_sreg_value), as i64. */
+static LLVMValueRef sreg(tr *t, const emu_opd *o)
+{
+    LLVMBuilderRef b = t->b;
+    size_t comp = (size_t)o->type * sizeof(uint32_t);
+    LLVMValueRef iota[EMU_WARP_SIZE];
+    if (o->row == PTX_SREG_LANEID || o->row == PTX_SREG_TID) {
+        size_t step = o->row == PTX_SREG_TID ? sizeof(emu_dim3) : 1;
+        for (int l = 0; l < EMU_WARP_SIZE; l++) iota[l] = ci64(t, (uint64_t)l * step);
+        LLVMValueRef lanes = LLVMConstVector(iota, EMU_WARP_SIZE);
+        if (o->row == PTX_SREG_LANEID) return lanes;
+        /* the warp's tid[lane] (emu_warp) */
+        LLVMValueRef base = warp_field(t, offsetof(emu_warp, tid) + comp);
+        LLVMValueRef ptrs = LLVMBuildGEP2(b, t->i8, vsplat(t, base, ""), &lanes, 1, "");
+        LLVMTypeRef over[2] = {t->v32, LLVMVectorType(t->ptr, EMU_WARP_SIZE)};
+        LLVMValueRef ones[EMU_WARP_SIZE];
+        for (int l = 0; l < EMU_WARP_SIZE; l++) ones[l] = LLVMConstInt(t->i1, 1, false);
+        LLVMValueRef args[4] = {ptrs, ci32(t, 4), LLVMConstVector(ones, EMU_WARP_SIZE),
+                                LLVMGetPoison(t->v32)};
+        LLVMValueRef v = call_intrinsic(t, "llvm.masked.gather", over, 2, args, 4);
+        return LLVMBuildZExt(b, v, t->v64, "");
+    }
+    LLVMValueRef p;
+    if (o->row == PTX_SREG_CTAID) {
+        p = field(t, load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, cta))),
+                  offsetof(emu_cta, ctaid) + comp);
+    } else {
+        size_t dim = o->row == PTX_SREG_NTID ? offsetof(emu_launch, block) : offsetof(emu_launch, grid);
+        p = field(t, load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, g))),
+                  offsetof(emu_grid, launch) + dim + comp);
+    }
+    return vsplat(t, LLVMBuildZExt(b, load(t, t->i32, p), t->i64, ""), "");
 }
 
 /* emu_dst's condition: results of type ty go straight into the row. */
@@ -165,27 +264,42 @@ static LLVMValueRef src(tr *t, const emu_opd *o, uint8_t ty)
     unsigned bits = emu_type_bits[ty];
     if (o->kind == EMU_OPD_IMM)
         return splat64(t, ty == o->type ? o->imm : emu_imm_convert((uint8_t)o->row, o->raw, ty));
-    LLVMValueRef v = load_row(t, o->row);
+    if (o->kind == EMU_OPD_SREG) {
+        LLVMValueRef v = sreg(t, o);
+        return bits == 0 || bits >= 64 ? v : LLVMBuildAnd(t->b, v, splat64(t, emu_mask_bits(bits)), "");
+    }
+    int k = cached_index(t, o->row);
+    LLVMValueRef v = k >= 0 && t->cache[k].low && bits != 0 && bits <= 32
+                         ? LLVMBuildZExt(t->b, t->cache[k].low, t->v64, "")
+                         : load_row(t, o->row);
     if (!(bits == 0 || bits >= 64 || bits >= o->bits))
         v = LLVMBuildAnd(t->b, v, splat64(t, emu_mask_bits(bits)), "");
     return v;
 }
 
-static LLVMValueRef call_intrinsic(tr *t, const char *name, LLVMTypeRef *over, unsigned nover,
-                                   LLVMValueRef *args, unsigned nargs);
 
 /* Writes the lanes of mask of v to the destination row (a masked store: the other lanes are
  * not touched). */
 static void put(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef v)
 {
+    /* Lanes outside the warp's active mask are never read in this run (every µop's mask lies
+     * within it), so without a guard v itself is the cached row (its conversions then fold
+     * into the next µop's); a guarded result keeps the other active lanes' old values. */
+    LLVMValueRef row = v, low = NULL;
+    if (mask != t->active)
+        row = LLVMBuildSelect(t->b, mask_vec(t, mask), v, load_row(t, o->row), "");
+    else if (LLVMIsAZExtInst(v) && LLVMTypeOf(LLVMGetOperand(v, 0)) == t->v32)
+        low = LLVMGetOperand(v, 0);
     LLVMTypeRef over[2] = {t->v64, t->ptr};
     LLVMValueRef args[4] = {v, row_ptr(t, o->row), ci32(t, 8), mask_vec(t, mask)};
     call_intrinsic(t, "llvm.masked.store", over, 2, args, 4);
+    cache_row_low(t, o->row, row, low);
 }
 
 /* Writes the lanes of mask of bits (i32) to predicate o (emu_put_pred). */
 static void put_pred(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef bits)
 {
+    uncache_row(t, o->row);
     LLVMValueRef p = row_ptr(t, o->row);
     LLVMValueRef old = load(t, t->i64, p);
     LLVMValueRef m64 = LLVMBuildZExt(t->b, mask, t->i64, "");
@@ -467,6 +581,10 @@ bool emu_jit_translates(const emu_code *code, const emu_uop *u)
         return approx || u->op == PTX_OP_RSQRT ||
                (in->rnd == PTX_RND_RN || (in->rnd == PTX_RND_NONE && (in->flags & PTX_F(FULL))));
     }
+    case PTX_OP_ABS:
+    case PTX_OP_NEG:   /* f32: bit operations after .ftz (sem_float_abs_f32, _neg_f32) */
+        return ty == PTX_TYPE_F32 && u->nopd == 2 && in->ntypes == 1 && in->rnd == PTX_RND_NONE &&
+               (in->flags & ~PTX_F(FTZ)) == 0 && dst_ok(&o[0], ty) && src_ok(&o[1], ty);
     case PTX_OP_AND:
     case PTX_OP_OR:
     case PTX_OP_XOR:
@@ -488,6 +606,11 @@ bool emu_jit_translates(const emu_code *code, const emu_uop *u)
                src_ok(&o[1], ty) && src_ok(&o[2], ty) && o[3].kind == EMU_OPD_PRED;
     case PTX_OP_CVT:
         return cvt_translates(u);
+    case PTX_OP_CVTA:   /* sem_cvt_cvta: global and const are generic already; shared's window */
+        return u->nopd == 2 && in->nops == 2 &&
+               (in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_CONST ||
+                in->space == PTX_SPACE_SHARED) &&
+               int_type(ty) && dst_ok(&o[0], ty) && src_ok(&o[1], PTX_TYPE_U64);
     case PTX_OP_LD:
     case PTX_OP_ST:
         return mem_translates(code, u);
@@ -589,6 +712,22 @@ static void emit_native(tr *t, const emu_uop *u, LLVMValueRef mask)
         put(t, &o[0], mask, LLVMBuildAnd(b, v, splat64(t, emu_mask_bits(db)), ""));
         return;
     }
+    if (u->op == PTX_OP_CVTA) {
+        LLVMValueRef v = src(t, &o[1], PTX_TYPE_U64);
+        if (in->space == PTX_SPACE_SHARED) {
+            LLVMValueRef w = splat64(t, EMU_SHARED_WINDOW);
+            if (in->flags & PTX_F(TO)) {
+                LLVMValueRef inwin = LLVMBuildAnd(
+                    b, LLVMBuildICmp(b, LLVMIntUGE, v, w, ""),
+                    LLVMBuildICmp(b, LLVMIntULT, v, splat64(t, EMU_SHARED_WINDOW + EMU_WINDOW_SIZE), ""), "");
+                v = LLVMBuildSelect(b, inwin, LLVMBuildSub(b, v, w, ""), v, "");
+            } else {
+                v = LLVMBuildAdd(b, v, w, "");
+            }
+        }
+        put(t, &o[0], mask, bits >= 64 ? v : LLVMBuildAnd(b, v, wmask, ""));
+        return;
+    }
     if (u->op == PTX_OP_SELP) {
         LLVMValueRef a = src(t, &o[1], ty), bb = src(t, &o[2], ty);
         LLVMValueRef p = LLVMBuildTrunc(b, load(t, t->i64, row_ptr(t, o[3].row)), t->i32, "");
@@ -603,6 +742,14 @@ static void emit_native(tr *t, const emu_uop *u, LLVMValueRef mask)
     if (ty == PTX_TYPE_F32 && (u->op == PTX_OP_DIV || u->op == PTX_OP_RCP ||
                                u->op == PTX_OP_SQRT || u->op == PTX_OP_RSQRT)) {
         put(t, &o[0], mask, f32_div_family(t, u, in->flags & PTX_F(FTZ)));
+        return;
+    }
+    if (ty == PTX_TYPE_F32 && (u->op == PTX_OP_ABS || u->op == PTX_OP_NEG)) {
+        LLVMValueRef x = LLVMBuildBitCast(b, as_f32(t, src(t, &o[1], ty), in->flags & PTX_F(FTZ)),
+                                          t->v32, "");
+        x = u->op == PTX_OP_ABS ? LLVMBuildAnd(b, x, splat32(t, 0x7fffffffu), "")
+                                : LLVMBuildXor(b, x, splat32(t, 0x80000000u), "");
+        put(t, &o[0], mask, LLVMBuildZExt(b, x, t->v64, ""));
         return;
     }
     if (ty == PTX_TYPE_F32) {
@@ -738,9 +885,35 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
         LLVMValueRef gfn = LLVMGetNamedFunction(t->m, EMU_JIT_DEVICE_GENERATION);
         if (!gfn) gfn = LLVMAddFunction(t->m, EMU_JIT_DEVICE_GENERATION, gty);
         LLVMValueRef gen = LLVMBuildCall2(b, gty, gfn, NULL, 0, "");
+        /* fast_lanes: the first lane's miss looks its allocation up (a kernel alternates
+         * between its arrays) */
+        LLVMValueRef cz[2] = {mask, LLVMConstInt(t->i1, 0, false)};
+        LLVMTypeRef i32ty = t->i32;
+        LLVMValueRef lane = LLVMBuildAnd(b, call_intrinsic(t, "llvm.cttz", &i32ty, 1, cz, 2),
+                                         ci32(t, EMU_WARP_SIZE - 1), "");
+        LLVMValueRef a0 = LLVMBuildExtractElement(b, a, lane, "");
         LLVMValueRef cgen = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_gen)));
         LLVMValueRef lo = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_base)));
         LLVMValueRef hi = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_end)));
+        LLVMValueRef miss = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntNE, gen, cgen, ""),
+                                        LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntULT, a0, lo, ""),
+                                                    LLVMBuildICmp(b, LLVMIntUGE, a0, hi, ""), ""), "");
+        miss = LLVMBuildAnd(b, miss, LLVMBuildICmp(b, LLVMIntNE, mask, ci32(t, 0), ""), "");
+        LLVMBasicBlockRef refill = block(t, "mem.refill"), test = block(t, "mem.test");
+        LLVMBuildCondBr(b, miss, refill, test);
+        LLVMPositionBuilderAtEnd(b, refill);
+        LLVMTypeRef rargs[4] = {t->ptr, t->i64, t->i64, t->i64};
+        LLVMTypeRef rty = LLVMFunctionType(t->i8, rargs, 4, false);
+        LLVMValueRef rfn = LLVMGetNamedFunction(t->m, EMU_JIT_REFILL);
+        if (!rfn) rfn = LLVMAddFunction(t->m, EMU_JIT_REFILL, rty);
+        LLVMValueRef rav[4] = {t->w, a0, ci64(t, total), gen};
+        LLVMValueRef found = LLVMBuildCall2(b, rty, rfn, rav, 4, "");
+        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, found, LLVMConstInt(t->i8, 0, false), ""),
+                        test, slow);
+        LLVMPositionBuilderAtEnd(b, test);
+        cgen = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_gen)));
+        lo = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_base)));
+        hi = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_end)));
         LLVMValueRef vlo = vsplat(t, lo, "");
         LLVMValueRef vhi = vsplat(t, hi, "");
         bad = LLVMBuildOr(b, misaligned, LLVMBuildICmp(b, LLVMIntULT, a, vlo, ""), "");
@@ -755,8 +928,79 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
     LLVMValueRef anybad = LLVMBuildBitCast(b, LLVMBuildAnd(b, bad, mv, ""), t->i32, "");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, anybad, ci32(t, 0), ""), slow, fast);
     LLVMPositionBuilderAtEnd(b, fast);
+    /* Two common shapes of the lanes' addresses get plain accesses instead of a gather or a
+     * scatter: every active lane at one address (a load of one value for all: a loop over an
+     * array that all threads read), and consecutive elements (lane l at base + l * size: the
+     * masked vector access touches the active lanes only, as the scatter would). */
+    LLVMValueRef notm = LLVMBuildNot(b, mv, "");
+    LLVMValueRef pint = LLVMBuildPtrToInt(b, ptrs, t->v64, "");
+    LLVMValueRef cz[2] = {mask, LLVMConstInt(t->i1, 0, false)};
+    LLVMTypeRef i32ty = t->i32;
+    LLVMValueRef lane = LLVMBuildAnd(b, call_intrinsic(t, "llvm.cttz", &i32ty, 1, cz, 2),
+                                     ci32(t, EMU_WARP_SIZE - 1), "");
+    LLVMValueRef p0 = LLVMBuildExtractElement(b, pint, lane, "");
+    LLVMValueRef all_ones = ci32(t, 0xffffffffu);
+    LLVMValueRef uni = NULL, contig = NULL, base = NULL;
+    if (!st) {
+        LLVMValueRef eq = LLVMBuildICmp(b, LLVMIntEQ, pint, vsplat(t, p0, ""), "");
+        LLVMValueRef ok = LLVMBuildBitCast(b, LLVMBuildOr(b, eq, notm, ""), t->i32, "");
+        uni = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, ok, all_ones, ""),
+                           LLVMBuildICmp(b, LLVMIntNE, mask, ci32(t, 0), ""), "");
+    }
+    if (vec == 1) {
+        LLVMValueRef iota[EMU_WARP_SIZE];
+        for (int l = 0; l < EMU_WARP_SIZE; l++) iota[l] = ci64(t, (uint64_t)l * es);
+        base = LLVMBuildSub(b, p0, LLVMBuildMul(b, LLVMBuildZExt(b, lane, t->i64, ""), ci64(t, es), ""), "");
+        LLVMValueRef want = LLVMBuildAdd(b, vsplat(t, base, ""), LLVMConstVector(iota, EMU_WARP_SIZE), "");
+        LLVMValueRef eq = LLVMBuildICmp(b, LLVMIntEQ, pint, want, "");
+        LLVMValueRef ok = LLVMBuildBitCast(b, LLVMBuildOr(b, eq, notm, ""), t->i32, "");
+        contig = LLVMBuildICmp(b, LLVMIntEQ, ok, all_ones, "");
+    }
+    /* the stored values, read here: what the cache holds must dominate every path below */
+    LLVMValueRef sv[4] = {NULL};
+    for (unsigned k = 0; st && k < vec; k++)
+        sv[k] = LLVMBuildTrunc(b, src(t, &e[k], u->type), vety, "");
     LLVMTypeRef over[2] = {vety, vptr};
     LLVMValueRef align = ci32(t, es);
+    LLVMBasicBlockRef done = block(t, "mem.done"), gather = block(t, "mem.gather");
+    LLVMBasicBlockRef ublk = NULL, cblk = NULL;
+    LLVMValueRef got[4][3];   /* loaded values: uniform, consecutive, gathered */
+    LLVMBasicBlockRef from[3];
+    unsigned nfrom = 0;
+    if (uni) {
+        ublk = block(t, "mem.uniform");
+        LLVMBasicBlockRef next = contig ? block(t, "mem.notuniform") : gather;
+        LLVMBuildCondBr(b, uni, ublk, next);
+        LLVMPositionBuilderAtEnd(b, ublk);
+        for (unsigned k = 0; k < vec; k++) {
+            LLVMValueRef pk = LLVMBuildIntToPtr(b, LLVMBuildAdd(b, p0, ci64(t, (uint64_t)k * es), ""),
+                                                t->ptr, "");
+            LLVMValueRef x = load(t, ety, pk);
+            LLVMSetAlignment(x, es);
+            got[k][nfrom] = vsplat(t, x, "");
+        }
+        from[nfrom++] = ublk;
+        LLVMBuildBr(b, done);
+        LLVMPositionBuilderAtEnd(b, next);
+    }
+    if (contig) {
+        cblk = block(t, "mem.consecutive");
+        LLVMBuildCondBr(b, contig, cblk, gather);
+        LLVMPositionBuilderAtEnd(b, cblk);
+        LLVMValueRef pb = LLVMBuildIntToPtr(b, base, t->ptr, "");
+        LLVMTypeRef mover[2] = {vety, t->ptr};
+        if (st) {
+            LLVMValueRef args[4] = {sv[0], pb, align, mv};
+            call_intrinsic(t, "llvm.masked.store", mover, 2, args, 4);
+        } else {
+            LLVMValueRef args[4] = {pb, align, mv, LLVMConstNull(vety)};
+            got[0][nfrom] = call_intrinsic(t, "llvm.masked.load", mover, 2, args, 4);
+        }
+        from[nfrom++] = cblk;
+        LLVMBuildBr(b, done);
+    }
+    if (!uni && !contig) LLVMBuildBr(b, gather);
+    LLVMPositionBuilderAtEnd(b, gather);
     for (unsigned k = 0; k < vec; k++) {
         LLVMValueRef pk = ptrs;
         if (k) {
@@ -764,14 +1008,23 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
             pk = LLVMBuildGEP2(b, t->i8, ptrs, &off, 1, "");
         }
         if (st) {
-            LLVMValueRef v = LLVMBuildTrunc(b, src(t, &e[k], u->type), vety, "");
-            LLVMValueRef args[4] = {v, pk, align, mv};
+            LLVMValueRef args[4] = {sv[k], pk, align, mv};
             call_intrinsic(t, "llvm.masked.scatter", over, 2, args, 4);
         } else {
             LLVMValueRef args[4] = {pk, align, mv, LLVMConstNull(vety)};
-            LLVMValueRef v = call_intrinsic(t, "llvm.masked.gather", over, 2, args, 4);
-            put(t, &e[k], mask, LLVMBuildZExt(b, v, t->v64, ""));
+            got[k][nfrom] = call_intrinsic(t, "llvm.masked.gather", over, 2, args, 4);
         }
+    }
+    from[nfrom++] = gather;
+    LLVMBuildBr(b, done);
+    LLVMPositionBuilderAtEnd(b, done);
+    if (!st) {
+        LLVMValueRef v[4];
+        for (unsigned k = 0; k < vec; k++) {
+            v[k] = LLVMBuildPhi(b, vety, "");
+            LLVMAddIncoming(v[k], got[k], from, nfrom);
+        }
+        for (unsigned k = 0; k < vec; k++) put(t, &e[k], mask, LLVMBuildZExt(b, v[k], t->v64, ""));
     }
 }
 
@@ -824,7 +1077,7 @@ static void emit_call(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
         return;
     }
     LLVMBasicBlockRef jumped = block(t, "jumped");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, npc, ci32(t, i + 1), ""), jumped, t->bb[i + 1]);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, npc, ci32(t, i + 1), ""), jumped, t->side[i + 1]);
     LLVMPositionBuilderAtEnd(b, jumped);
     goto_dispatch(t, npc);
 }
@@ -853,6 +1106,33 @@ static void emit_uop(tr *t, uint32_t i)
 {
     const emu_uop *u = &t->code->uops[i];
     LLVMBuilderRef b = t->b;
+    if (t->seg_start[i]) {
+        t->ncache = 0;
+    } else {
+        LLVMPositionBuilderAtEnd(b, t->bb[i]);
+        LLVMValueRef phis[sizeof t->cache / sizeof t->cache[0]][2];
+        /* fall: NULL after a handler µop, whose return goes through side[i] */
+        for (uint32_t k = 0; k < t->ncache; k++) {
+            phis[k][0] = LLVMBuildPhi(b, t->v64, "");
+            if (t->fall) LLVMAddIncoming(phis[k][0], &t->cache[k].v, &t->fall, 1);
+            phis[k][1] = t->cache[k].low ? LLVMBuildPhi(b, t->v32, "") : NULL;
+            if (phis[k][1] && t->fall) LLVMAddIncoming(phis[k][1], &t->cache[k].low, &t->fall, 1);
+        }
+        LLVMPositionBuilderAtEnd(b, t->side[i]);
+        for (uint32_t k = 0; k < t->ncache; k++) {
+            LLVMValueRef v = load(t, t->v64, row_ptr(t, t->cache[k].row));
+            LLVMSetAlignment(v, 8);
+            LLVMAddIncoming(phis[k][0], &v, &t->side[i], 1);
+            t->cache[k].v = phis[k][0];
+            if (phis[k][1]) {
+                LLVMValueRef low = LLVMBuildTrunc(b, v, t->v32, "");
+                LLVMAddIncoming(phis[k][1], &low, &t->side[i], 1);
+                t->cache[k].low = phis[k][1];
+            }
+        }
+        LLVMBuildBr(b, t->bb[i]);
+    }
+    t->fall = NULL;
     LLVMPositionBuilderAtEnd(b, t->bb[i]);
     /* the budget: the interpreter's loop ends before this µop */
     LLVMBasicBlockRef body = block(t, "body"), out = block(t, "budget");
@@ -887,6 +1167,7 @@ static void emit_uop(tr *t, uint32_t i)
         emit_native(t, u, mask);
     }
     count_one(t);
+    t->fall = LLVMGetInsertBlock(b);
     if (i + 1 < u->block_end) LLVMBuildBr(b, t->bb[i + 1]);
     else goto_dispatch(t, ci32(t, i + 1));
 }
@@ -917,10 +1198,25 @@ static void emit_dispatch(tr *t)
     LLVMPositionBuilderAtEnd(b, go);
     LLVMValueRef sw = LLVMBuildSwitch(b, npc, t->ret, t->n);
     for (uint32_t i = 0; i < t->n; i++)
-        if (t->code->uops[i].flags & EMU_UOP_BLOCK_START) LLVMAddCase(sw, ci32(t, i), t->bb[i]);
+        if (t->code->uops[i].flags & EMU_UOP_BLOCK_START) LLVMAddCase(sw, ci32(t, i), t->side[i]);
     /* the entry of a block that is not marked (a branch into the middle of one) */
     for (uint32_t i = 0; i < t->n; i++)
-        if (!(t->code->uops[i].flags & EMU_UOP_BLOCK_START)) LLVMAddCase(sw, ci32(t, i), t->bb[i]);
+        if (!(t->code->uops[i].flags & EMU_UOP_BLOCK_START)) LLVMAddCase(sw, ci32(t, i), t->side[i]);
+}
+
+/* Where segments start: a block's first µop, the one after a branch, and every JIT_SEGMENT-th.
+ * (After a handler, which may write any row, the run goes on through the next µop's side
+ * entry, which reloads the cached rows.) */
+static void find_segments(tr *t)
+{
+    uint32_t len = 0;
+    for (uint32_t i = 0; i < t->n; i++) {
+        const emu_uop *u = &t->code->uops[i], *p = i ? u - 1 : NULL;
+        bool start = !p || (u->flags & EMU_UOP_BLOCK_START) || p->block_end <= i ||
+                     p->op == PTX_OP_BRA || len >= JIT_SEGMENT;
+        t->seg_start[i] = start;
+        len = start ? 1 : len + 1;
+    }
 }
 
 bool emu_jit_translate(const emu_func *f, LLVMModuleRef m, const char *name,
@@ -964,7 +1260,12 @@ bool emu_jit_translate(const emu_func *f, LLVMModuleRef m, const char *name,
     t.budget = LLVMGetParam(t.fn, 2);
     t.b = LLVMCreateBuilderInContext(t.cx);
     t.bb = calloc(code->n, sizeof *t.bb);
-    if (!t.bb) {
+    t.seg_start = calloc(code->n, sizeof *t.seg_start);
+    t.side = calloc(code->n, sizeof *t.side);
+    if (!t.bb || !t.seg_start || !t.side) {
+        free(t.bb);
+        free(t.side);
+        free(t.seg_start);
         LLVMDisposeBuilder(t.b);
         snprintf(err, errlen, "out of host memory");
         return false;
@@ -990,8 +1291,10 @@ bool emu_jit_translate(const emu_func *f, LLVMModuleRef m, const char *name,
     t.base_ninstr = load(&t, t.i64, warp_field(&t, offsetof(emu_warp, ninstr)));
     t.sp0 = load(&t, t.i32, warp_field(&t, offsetof(emu_warp, sp)));
     t.nframes0 = load(&t, t.i32, warp_field(&t, offsetof(emu_warp, nframes)));
+    find_segments(&t);
+    for (uint32_t i = 0; i < code->n; i++) t.side[i] = t.seg_start[i] ? t.bb[i] : block(&t, "side");
     LLVMValueRef sw = LLVMBuildSwitch(t.b, t.pc_arg, t.ret, code->n);
-    for (uint32_t i = 0; i < code->n; i++) LLVMAddCase(sw, ci32(&t, i), t.bb[i]);
+    for (uint32_t i = 0; i < code->n; i++) LLVMAddCase(sw, ci32(&t, i), t.side[i]);
 
     /* the run ends with the SIMT top at npc */
     LLVMPositionBuilderAtEnd(t.b, t.exit_pc);
@@ -1007,5 +1310,7 @@ bool emu_jit_translate(const emu_func *f, LLVMModuleRef m, const char *name,
     (void)instr_flags;
     LLVMDisposeBuilder(t.b);
     free(t.bb);
+    free(t.side);
+    free(t.seg_start);
     return true;
 }
