@@ -165,14 +165,8 @@ void emu_warp_checkpoint_rewind(emu_warp *w, const emu_warp_checkpoint *ck)
 {
     assert(emu_warp_checkpoint_can_rewind(w, ck));
     emu_simt *top = &w->stack[w->sp - 1];
-    uint32_t lanes = top->mask & ~w->exited;
-    for (uint32_t f = 0; f < w->nframes; f++) restore_frame_regs(w, &w->frames[f], ck->regs, lanes);
-    if (ck->local && w->local)
-        for (uint32_t mk = lanes; mk; mk &= mk - 1) {
-            size_t off = (size_t)__builtin_ctz(mk) * ck->local_per_thread;
-            memcpy(w->local + off, ck->local + off, ck->local_per_thread);
-        }
-    w->cc = (w->cc & ~lanes) | (ck->cc & lanes);
+    /* can_rewind holds: every lane of the path is in ck */
+    uint32_t lanes = restore_lanes(w, ck, top->mask & ~w->exited);
     top->pc = ck->pc;
     w->restart_lanes &= ~lanes;
 }
