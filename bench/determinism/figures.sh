@@ -11,8 +11,9 @@
 #   5. DAB's atomic fusion and flush coalescing off, normalised to on
 #   6. GPUDet's quantum size, normalised to 200 (the default)
 # Every benchmark checks itself against a CPU reference; a run whose check failed is reported.
+# From a clean checkout it runs make first (B=build).
 # Environment: B (build dir, default build), NVCC, PTXSIM_CUDA_CACHE, SCALE=small|full
-# (default small: a few minutes on 2 cores; FULL=1 is SCALE=full, larger inputs, much slower),
+# (default small: about 30 s on 2 cores; FULL=1 is SCALE=full, larger inputs, much slower),
 # JOBS (runs at a time, default 2), OUT (results, default $B/bench-logs/determinism/figures).
 # Flag --quick: one benchmark, DAB and GPUDet against off only (a smoke check of the script).
 set -u
@@ -26,6 +27,7 @@ QUICK=0
 [ "${1:-}" = --quick ] && QUICK=1
 PTXSIM=$B/bin/ptxsim
 OUT=${OUT:-$B/bench-logs/determinism/figures}
+if [ ! -x "$PTXSIM" ] && [ "$B" = build ]; then nice make -j"$JOBS" >&2 || exit 1; fi
 [ -x "$PTXSIM" ] || { echo "figures: no ptxsim at $PTXSIM (run make first)" >&2; exit 1; }
 rm -rf "$OUT"
 mkdir -p "$OUT"
@@ -34,13 +36,19 @@ export PTXSIM_CUDA_CACHE=${PTXSIM_CUDA_CACHE:-$B/cuda-cache}
 # shellcheck source=tests/cuda_cache.sh
 . tests/cuda_cache.sh
 declare -A EXE
-for p in pagerank bc conv_wgrad gpudet_kinds; do
+progs="pagerank bc conv_wgrad gpudet_kinds"
+[ "$QUICK" = 1 ] && progs=pagerank
+for p in $progs; do
     src=bench/determinism/$p.cu
     EXE[$p]=$(NVCC=$NVCC cuda_cache_build "bench_$p.shared" "$OUT/nvcc-$p.txt" \
                   "-cudart shared -Wno-deprecated-gpu-targets $src" "$src") ||
         { echo "figures: nvcc failed for $src (see $OUT/nvcc-$p.txt)" >&2; exit 1; }
 done
 
+if [ "$QUICK" = 1 ]; then
+    apps="pagerank: ${EXE[pagerank]} 1024 4 2"
+    SCALE=quick
+else
 case $SCALE in
 small)
     apps="pagerank: ${EXE[pagerank]} 4096 8 3
@@ -60,9 +68,6 @@ for k in hashtable bank cloth bfs stencil aes; do
     apps+="
 $k: ${EXE[gpudet_kinds]} $k $kinds_scale"
 done
-if [ "$QUICK" = 1 ]; then
-    apps="pagerank: ${EXE[pagerank]} 1024 4 2"
-    SCALE="quick"
 fi
 printf '%s\n' "$apps" >"$OUT/apps.txt"
 
