@@ -189,7 +189,7 @@ if [ "$QUICK" = 0 ]; then
     sweep dab_entries --gpu=titanv --det=dab --dab-entries=32,64,128,256
     sweep dab_fusion --gpu=titanv --det=dab --dab-fusion=on,off
     sweep dab_coalescing --gpu=titanv --det=dab --dab-coalescing=on,off
-    sweep gpudet_quantum --gpu=gtx480 --det=gpudet --quantum=100,200,500,1000,2000,5000
+    sweep gpudet_quantum --gpu=gtx480 --det=gpudet --quantum=100,200,600,1000,2000
     for s in dab_sched dab_entries dab_fusion dab_coalescing gpudet_quantum; do checks $s; done
     plot dab_sched --x=app --y=cycles --group=dab-scheduler --baseline=dab-scheduler=gwat --out="$OUT/dab_sched.png"
     plot dab_entries --x=app --y=cycles --group=dab-entries --baseline=dab-entries=64 --out="$OUT/dab_entries.png"
