@@ -13,7 +13,8 @@
 # Every benchmark checks itself against a CPU reference; a run whose check failed is reported.
 # From a clean checkout it runs make first (B=build).
 # Environment: B (build dir, default build), NVCC, PTXSIM_CUDA_CACHE, SCALE=small|full
-# (default small: about 30 s on 2 cores; FULL=1 is SCALE=full, larger inputs, much slower),
+# (default small: about 30 s on 2 cores; FULL=1 is SCALE=full, larger inputs: the graphs 16x,
+# the convolutions at 1/2 size, batch 4 (the paper: 1/1, batch 16, about 100 s a run), minutes),
 # JOBS (runs at a time, default 2), OUT (results, default $B/bench-logs/determinism/figures).
 # Flag --quick: one benchmark, DAB and GPUDet against off only (a smoke check of the script).
 set -u
@@ -59,8 +60,8 @@ conv_wgrad_cnv3_3: ${EXE[conv_wgrad]} cnv3_3 4 2"
 full)
     apps="pagerank: ${EXE[pagerank]} 65536 8 5
 bc: ${EXE[bc]} 16384 8 8
-conv_wgrad_cnv2_2: ${EXE[conv_wgrad]} cnv2_2 1 16
-conv_wgrad_cnv3_3: ${EXE[conv_wgrad]} cnv3_3 1 16"
+conv_wgrad_cnv2_2: ${EXE[conv_wgrad]} cnv2_2 2 4
+conv_wgrad_cnv3_3: ${EXE[conv_wgrad]} cnv3_3 2 4"
     kinds_scale=8 ;;
 *) echo "figures: SCALE must be small or full" >&2; exit 2 ;;
 esac
