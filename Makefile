@@ -176,6 +176,8 @@ $(B)/asan/obj/%.o: %.c | $(GEN_H)
 	$(CC) $(BASEFLAGS) $(ASANFLAGS) -MMD -MP -c $< -o $@
 
 -include $(shell find $(B)/obj $(B)/asan/obj -name '*.d' 2>/dev/null)
+# the unit tests are compiled and linked in one step: their header dependencies sit beside them
+-include $(wildcard $(B)/asan/tests/*.d $(B)/tests/unit/*.d)
 
 # ---------------------------------------------------------------- products
 $(CORE_A): $(CORE_OBJ)
@@ -236,14 +238,16 @@ $(PTXSIM): $(CLI_OBJ) $(CORE_A)
 # ---------------------------------------------------------------- tests
 $(B)/asan/tests/%: tests/unit/%.c $(AHELP_OBJ) $(ACORE_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASEFLAGS) $(ASANFLAGS) -Wno-error=shadow -o $@ $< $(AHELP_OBJ) $(ACORE_A) $(CHECK_LIBS) $(LIBS)
+	$(CC) $(BASEFLAGS) $(ASANFLAGS) -Wno-error=shadow -MMD -MP -MF $@.d -o $@ $< $(AHELP_OBJ) \
+	  $(ACORE_A) $(CHECK_LIBS) $(LIBS)
 
 $(QCORE_SO): $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,libptxsim-tests.so -o $@ $(CORE_OBJ) $(LIBS)
 $(B)/tests/unit/%: tests/unit/%.c $(QHELP_OBJ) | $(QCORE_SO)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASEFLAGS) $(CFLAGS) -Wno-error=shadow -o $@ $< $(QHELP_OBJ) -L$(dir $(QCORE_SO)) \
+	$(CC) $(BASEFLAGS) $(CFLAGS) -Wno-error=shadow -MMD -MP -MF $@.d -o $@ $< $(QHELP_OBJ) \
+	  -L$(dir $(QCORE_SO)) \
 	  -lptxsim-tests -Wl,-rpath,'$$ORIGIN/../lib' $(CHECK_LIBS) $(LIBS)
 
 unit-tests: $(UNIT_BIN)
