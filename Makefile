@@ -80,6 +80,7 @@ QUNIT_BIN  := $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRC))
 QCORE_SO   := $(B)/tests/lib/libptxsim-tests.so
 # Parallel jobs of the builds check, check-quick and mutants start (unless make has -j).
 JOBS       ?= 2
+# (recipes run it as `+$(SUBMAKE)`: make passes its job slots only to lines it knows are make)
 SUBMAKE     = $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 
 USER_HEADERS := $(patsubst include/%,$(B)/include/%,$(wildcard include/ptxsim/*.h))
@@ -254,7 +255,7 @@ unit-tests: $(UNIT_BIN)
 quick-unit-tests: $(QUNIT_BIN) $(QCORE_SO)
 
 check: deps
-	@$(SUBMAKE) all $(UNIT_BIN) $(CHECK_EXTRA)
+	@+$(SUBMAKE) all $(UNIT_BIN) $(CHECK_EXTRA)
 	@$(SAN_SHARE_CUDA)
 	@NVCC="$(NVCC)" B="$(B)" SAN="$(SAN)" bash tests/run_all.sh
 
@@ -315,14 +316,14 @@ fuzz: fuzz-deps
 	done
 
 check-quick: deps
-	@$(SUBMAKE) all $(QUNIT_BIN)
+	@+$(SUBMAKE) all $(QUNIT_BIN)
 	@NVCC="$(NVCC)" B="$(B)" PTXSIM_QUICK=1 bash tests/run_all.sh
 
 mutants: deps
 	@NVCC="$(NVCC)" JOBS="$(JOBS)" MUTANT="$(MUTANT)" bash tests/mutants/run_mutants.sh
 
 demo: deps
-	@$(SUBMAKE) all
+	@+$(SUBMAKE) all
 	@NVCC="$(NVCC)" B="$(B)" bash examples/run_demo.sh
 
 bench: all
