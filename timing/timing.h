@@ -502,6 +502,9 @@ struct timing_gpu {
     int l2_slices, l2_ways, l2_latency;
     int dram_channels, dram_banks, dram_tcl, dram_trcd, dram_trp, dram_latency;
     size_t dram_row_bytes;
+    const char *dram_scheduler; /* "frfcfs" or "fcfs" */
+    int dram_sched_queue;       /* FR-FCFS window: oldest arrived requests per channel (0: all) */
+    int l2_queue;               /* requests an L2 slice's input queue holds (backpressure) */
     int cta_launch_latency, kernel_launch_latency;
     /* ---- GPUDet's hardware in the cycle model (timing/model/replay.c) */
     int gpudet_barrier_latency; /* cycles of one global barrier between modes */

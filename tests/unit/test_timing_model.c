@@ -53,6 +53,8 @@ START_TEST(l1_and_l2_hits)
     ck_assert(tm_mem_init(&m, g, 2, &st));
     emu_event e = load(EMU_CLS_LD_GLOBAL, PTX_SPACE_GLOBAL, 0x100000, 4);   /* one line */
     tm_access first = tm_mem_access(&m, 0, 0, &e);
+    ck_assert(tm_is_pend(first.done));   /* decided when the DRAM scheduler serves it */
+    first.done = tm_mem_settle(&m, first.done);
     ck_assert_uint_eq(first.lsu_cycles, 1);
     ck_assert_uint_eq(st.l1_misses, 4);
     ck_assert_uint_eq(st.l2_misses, 4);
@@ -86,7 +88,7 @@ START_TEST(misses_in_flight_merge)
     emu_event e = load(EMU_CLS_LD_GLOBAL, PTX_SPACE_GLOBAL, 0x200000, 4);
     tm_access a = tm_mem_access(&m, 0, 0, &e);
     tm_access b = tm_mem_access(&m, 0, 1, &e);
-    ck_assert_uint_eq(b.done, a.done);
+    ck_assert_uint_eq(tm_mem_settle(&m, b.done), tm_mem_settle(&m, a.done));
     ck_assert_uint_eq(st.l1_mshr_merges, 4);
     ck_assert_uint_eq(st.l2_misses, 4);   /* one trip to memory */
     tm_mem_free(&m);
@@ -138,6 +140,58 @@ START_TEST(shared_bank_conflicts)
 }
 END_TEST
 
+/* 16 one-sector loads to one DRAM bank, alternating between two rows (A B A B ...), issued one
+ * a cycle: FR-FCFS serves the open row's requests first (A A ... B B ...: two row misses), FCFS
+ * in arrival order (a row miss each), so FR-FCFS finishes first with more row hits. */
+static uint64_t interleaved_rows(const char *scheduler, uint64_t *row_hits)
+{
+    timing_gpu g = *timing_gpu_find("v100");
+    g.dram_scheduler = scheduler;
+    uint32_t ch0 = tm_mem_channel(&g, 0), bank0, bank;
+    uint64_t row0, row, rows[2] = {0, UINT64_MAX}, lines[2][8];
+    unsigned n[2] = {0, 0};
+    tm_mem_dram_place(&g, 0, &bank0, &row0);
+    rows[0] = row0;
+    for (uint64_t line = 0; line < (UINT64_C(1) << 24) && (n[0] < 8 || n[1] < 8); line++) {
+        if (tm_mem_channel(&g, line) != ch0) continue;
+        tm_mem_dram_place(&g, line, &bank, &row);
+        if (bank != bank0) continue;
+        if (rows[1] == UINT64_MAX && row != row0) rows[1] = row;
+        for (int k = 0; k < 2; k++)
+            if (row == rows[k] && n[k] < 8) lines[k][n[k]++] = line;
+    }
+    ck_assert_uint_eq(n[0], 8);
+    ck_assert_uint_eq(n[1], 8);
+    timing_stats st = {0};
+    tm_mem m;
+    ck_assert(tm_mem_init(&m, &g, 1, &st));
+    uint64_t done[16], last = 0;
+    for (int i = 0; i < 16; i++) {
+        emu_event e = load(EMU_CLS_LD_GLOBAL, PTX_SPACE_GLOBAL, lines[i % 2][i / 2] * TM_LINE, 0);
+        e.mem_lanes = e.mask = 1;
+        done[i] = tm_mem_access(&m, 0, (uint64_t)i, &e).done;
+    }
+    for (int i = 0; i < 16; i++) {
+        uint64_t t = tm_mem_settle(&m, done[i]);
+        if (t > last) last = t;
+    }
+    *row_hits = st.dram_row_hits;
+    ck_assert_uint_eq(st.dram_row_hits + st.dram_row_misses, 16);
+    tm_mem_free(&m);
+    return last;
+}
+
+START_TEST(frfcfs_beats_fcfs_on_interleaved_rows)
+{
+    uint64_t hits_fr, hits_fcfs;
+    uint64_t fr = interleaved_rows("frfcfs", &hits_fr);
+    uint64_t fcfs = interleaved_rows("fcfs", &hits_fcfs);
+    ck_assert_uint_eq(hits_fcfs, 0);   /* every request changes the row */
+    ck_assert_uint_ge(hits_fr, 12);    /* at most the first few before the queue fills */
+    ck_assert_uint_lt(fr, fcfs);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("timing_model");
@@ -147,6 +201,7 @@ static Suite *suite(void)
     tcase_add_test(t, misses_in_flight_merge);
     tcase_add_test(t, coalescing_by_stride);
     tcase_add_test(t, shared_bank_conflicts);
+    tcase_add_test(t, frfcfs_beats_fcfs_on_interleaved_rows);
     suite_add_tcase(s, t);
     return s;
 }

@@ -73,6 +73,9 @@ static const key_desc keys[] = {
     INT_KEY("dram_trp", dram_trp, 0, 10000),
     INT_KEY("dram_latency", dram_latency, 0, 100000),
     SIZE_KEY("dram_row_bytes", dram_row_bytes, 128, UINT64_C(1) << 20),
+    { "dram_scheduler", K_TEXT, offsetof(timing_gpu, dram_scheduler), 0, 0 },
+    INT_KEY("dram_sched_queue", dram_sched_queue, 0, 65536),
+    INT_KEY("l2_queue", l2_queue, 1, 65536),
     INT_KEY("cta_launch_latency", cta_launch_latency, 0, 1000000),
     INT_KEY("kernel_launch_latency", kernel_launch_latency, 0, 100000000),
     INT_KEY("gpudet_barrier_latency", gpudet_barrier_latency, 0, 100000000),
@@ -127,7 +130,8 @@ void timing_gpu_release(timing_gpu *g)
     free((char *)g->name);
     free((char *)g->description);
     free((char *)g->scheduler);
-    g->name = g->description = g->scheduler = NULL;
+    free((char *)g->dram_scheduler);
+    g->name = g->description = g->scheduler = g->dram_scheduler = NULL;
 }
 
 bool timing_gpu_parse(const char *name, const char *text, timing_gpu *out, char *err,
@@ -214,6 +218,9 @@ bool timing_gpu_parse(const char *name, const char *text, timing_gpu *out, char 
         strcmp(out->scheduler, "two_level") != 0)
         ok = fail(err, errlen, name, line, "scheduler `%s`: expected lrr, gto or two_level",
                   out->scheduler);
+    if (ok && strcmp(out->dram_scheduler, "frfcfs") != 0 && strcmp(out->dram_scheduler, "fcfs") != 0)
+        ok = fail(err, errlen, name, line, "dram_scheduler `%s`: expected frfcfs or fcfs",
+                  out->dram_scheduler);
     if (ok && out->l2_slices % out->dram_channels != 0)
         ok = fail(err, errlen, name, line, "l2_slices is not a multiple of dram_channels (each "
                   "channel has the same number of L2 slices)");

@@ -53,3 +53,11 @@ tm_line *tm_cache_alloc(tm_cache *c, uint64_t line, uint64_t now, tm_line *victi
     *v = (tm_line){.tag = line + 1, .fill = now, .used = now};
     return v;
 }
+
+tm_line *tm_cache_peek(tm_cache *c, uint64_t line)
+{
+    tm_line *s = set_of(c, line);
+    for (uint32_t i = 0; i < c->ways; i++)
+        if (s[i].tag == line + 1) return &s[i];
+    return NULL;
+}

@@ -17,13 +17,18 @@
  *   row buffer each: a row hit costs tCL, a miss tRP (when a row is open) + tRCD + tCL, then the
  *   channel's data bus carries the sectors at the bandwidth the configuration's bus width and
  *   memory clock give; column commands to an open row pipeline (a bank takes the next one a
- *   burst later); dram_latency covers the controller's pipeline. Requests are served in
- *   the order they reach the channel (first come, first served per bank; the FR-FCFS reordering
- *   of a queue is not modelled yet).
- * Every resource keeps the cycle it is free again; requests come in the model's fixed order,
- * so the outcome does not depend on anything but the program. */
+ *   burst later); dram_latency covers the controller's pipeline. Each channel queues its
+ *   requests and serves them when a bank can take one (deferred completion): FR-FCFS (Rixner
+ *   et al., ISCA 2000, as GPGPU-Sim's dram_scheduler 1) takes the oldest request that hits the
+ *   bank's open row among the dram_sched_queue oldest arrived, else the oldest; fcfs the oldest.
+ *   A load that misses L2 learns its completion only then: the L2 line, the L1 line, the MSHR
+ *   and the warp's scoreboard hold "pending" (TM_PEND) until the request is served.
+ * Every resource keeps the cycle it is free again; requests come in the model's fixed order and
+ * the schedulers decide in (cycle, channel) order, so the outcome depends on nothing but the
+ * program. */
 #include "timing/model/model.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,9 +48,14 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->l2_free = calloc((size_t)gpu->l2_slices, sizeof *m->l2_free);
     m->banks = calloc((size_t)gpu->dram_channels * (uint32_t)gpu->dram_banks, sizeof *m->banks);
     m->bus_free = calloc((size_t)gpu->dram_channels, sizeof *m->bus_free);
+    m->dq = calloc((size_t)gpu->dram_channels * (uint32_t)gpu->dram_banks, sizeof *m->dq);
+    m->ch_next = calloc((size_t)gpu->dram_channels, sizeof *m->ch_next);
+    m->fcfs = gpu->dram_scheduler && strcmp(gpu->dram_scheduler, "fcfs") == 0;
+    m->freedreq = m->freewait = m->freeinst = m->freelink = UINT32_MAX;
     if (!m->l1 || !m->l1_mshr || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
-        !m->bus_free)
+        !m->bus_free || !m->dq || !m->ch_next)
         return false;
+    for (int c = 0; c < gpu->dram_channels; c++) m->ch_next[c] = TM_NEVER;
     for (uint32_t s = 0; s < nsm; s++)
         if (!tm_cache_init(&m->l1[s], gpu->l1_bytes, (uint32_t)gpu->l1_ways)) return false;
     uint64_t slice_bytes = gpu->l2_bytes / (uint64_t)gpu->l2_slices;
@@ -73,6 +83,14 @@ void tm_mem_free(tm_mem *m)
     free(m->l2_free);
     free(m->banks);
     free(m->bus_free);
+    if (m->dq)
+        for (int c = 0; c < m->gpu->dram_channels * m->gpu->dram_banks; c++) free(m->dq[c].ids);
+    free(m->dq);
+    free(m->ch_next);
+    free(m->dreqs);
+    free(m->waits);
+    free(m->insts);
+    free(m->links);
     memset(m, 0, sizeof *m);
 }
 
@@ -80,7 +98,8 @@ void tm_mem_free(tm_mem *m)
  * takes. */
 uint64_t tm_mem_mshr_next(const tm_mem *m, uint32_t sm)
 {
-    return m->l1_mshr[(size_t)sm * (uint32_t)m->gpu->l1_mshrs];
+    uint64_t t = m->l1_mshr[(size_t)sm * (uint32_t)m->gpu->l1_mshrs];
+    return tm_is_pend(t) ? TM_NEVER : t;   /* all wait for DRAM: known when one is served */
 }
 
 /* The root MSHR of SM sm is busy until t: it sinks to its place. */
@@ -97,6 +116,25 @@ static void mshr_take(tm_mem *m, uint32_t sm, uint64_t t)
         i = c;
     }
     h[i] = t;
+}
+
+/* The MSHR of SM sm held until `tag` (pending) frees at t: the heap is rebuilt around it. */
+static void mshr_land(tm_mem *m, uint32_t sm, uint64_t tag, uint64_t t)
+{
+    uint64_t *h = &m->l1_mshr[(size_t)sm * (uint32_t)m->gpu->l1_mshrs];
+    uint32_t n = (uint32_t)m->gpu->l1_mshrs;
+    for (uint32_t i = 0; i < n; i++)
+        if (h[i] == tag) {
+            h[i] = t;
+            /* sift up (t is below every pending value) */
+            while (i && h[(i - 1) / 2] > h[i]) {
+                uint64_t x = h[i];
+                h[i] = h[(i - 1) / 2];
+                h[(i - 1) / 2] = x;
+                i = (i - 1) / 2;
+            }
+            return;
+        }
 }
 
 /* Address mapping (as GPGPU-Sim's, `dramid@8`): 256-byte chunks go to DRAM channels by a hash
@@ -135,64 +173,322 @@ static uint32_t slice_of(const tm_mem *m, uint64_t line)
 
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-/* A DRAM access of `sectors` sectors of `line` for L2 slice `slice`, reaching its channel at
- * cycle t; returns the cycle the data is back at L2 (reads) or written (writes). */
-static uint64_t dram_access(tm_mem *m, uint32_t slice, uint64_t line, unsigned sectors,
-                            bool write, uint64_t t)
+/* Record pools: an id stays valid until its record is freed (after it is decided). */
+#define POOL_TAKE(m, arr, n, cap, freel, out)                                                    \
+    do {                                                                                         \
+        if ((m)->freel != UINT32_MAX) {                                                          \
+            out = (m)->freel;                                                                    \
+            (m)->freel = (m)->arr[out].next_free;                                                \
+        } else {                                                                                 \
+            if ((m)->n == (m)->cap) {                                                            \
+                uint32_t nc = (m)->cap ? 2 * (m)->cap : 256;                                     \
+                void *p = realloc((m)->arr, (size_t)nc * sizeof *(m)->arr);                      \
+                if (!p) abort();   /* a few MB at most: the queues are bounded by the MSHRs */   \
+                (m)->arr = p;                                                                    \
+                (m)->cap = nc;                                                                   \
+            }                                                                                    \
+            out = (m)->n++;                                                                      \
+        }                                                                                        \
+    } while (0)
+
+static uint32_t link_new(tm_mem *m, uint32_t inst, uint32_t next)
 {
-    const timing_gpu *g = m->gpu;
-    (void)slice;
-    uint32_t ch = channel_of(m, line);
+    uint32_t id;
+    if (m->freelink != UINT32_MAX) {
+        id = m->freelink;
+        m->freelink = m->links[id].next;
+    } else {
+        if (m->nlink == m->caplink) {
+            uint32_t nc = m->caplink ? 2 * m->caplink : 256;
+            tm_link *p = realloc(m->links, (size_t)nc * sizeof *p);
+            if (!p) abort();
+            m->links = p;
+            m->caplink = nc;
+        }
+        id = m->nlink++;
+    }
+    m->links[id] = (tm_link){inst, next};
+    return id;
+}
+
+void tm_mem_dram_place(const timing_gpu *g, uint64_t line, uint32_t *bank, uint64_t *row)
+{
     /* the line's place among the channel's own: its chunk's number over the channels */
     uint64_t per_chunk = TM_CHUNK / TM_LINE;
     uint64_t local = line / per_chunk / (uint64_t)g->dram_channels * per_chunk + line % per_chunk;
     uint64_t lines_per_row = g->dram_row_bytes / TM_LINE ? g->dram_row_bytes / TM_LINE : 1;
     uint64_t rowg = local / lines_per_row;
-    uint32_t bank = (uint32_t)((rowg ^ (rowg >> 4)) % (uint64_t)g->dram_banks);
-    uint64_t row = rowg / (uint64_t)g->dram_banks;
-    tm_dram_bank *b = &m->banks[(size_t)ch * (uint32_t)g->dram_banks + bank];
-    uint64_t start = max64(t, b->free);
+    *bank = (uint32_t)((rowg ^ (rowg >> 4)) % (uint64_t)g->dram_banks);
+    *row = rowg / (uint64_t)g->dram_banks;
+}
+
+static bool older(const tm_dreq *a, const tm_dreq *b)
+{
+    return a->arrive < b->arrive || (a->arrive == b->arrive && a->seq < b->seq);
+}
+
+static tm_dqueue *bank_queue(tm_mem *m, uint32_t ch, uint32_t bank)
+{
+    return &m->dq[(size_t)ch * (uint32_t)m->gpu->dram_banks + bank];
+}
+
+/* When bank `bank` of channel ch can take its oldest request (TM_NEVER: none queued). */
+static uint64_t bank_next(tm_mem *m, uint32_t ch, uint32_t bank)
+{
+    tm_dqueue *q = bank_queue(m, ch, bank);
+    if (!q->n) return TM_NEVER;
+    return max64(m->dreqs[q->ids[0]].arrive,
+                 m->banks[(size_t)ch * (uint32_t)m->gpu->dram_banks + bank].free);
+}
+
+static void ch_refresh(tm_mem *m, uint32_t ch)
+{
+    uint64_t t = TM_NEVER;
+    for (uint32_t b = 0; b < (uint32_t)m->gpu->dram_banks; b++) {
+        uint64_t x = bank_next(m, ch, b);
+        if (x < t) t = x;
+    }
+    m->ch_next[ch] = t;
+}
+
+/* Queues a DRAM access of `sectors` sectors of `line` for L2 slice `slice`, reaching its channel
+ * at cycle t; returns its id (reads: the L2 line's fill is pending on it). */
+static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned sectors,
+                             bool write, uint64_t t)
+{
+    uint32_t id;
+    POOL_TAKE(m, dreqs, ndreq, capdreq, freedreq, id);
+    tm_dreq *r = &m->dreqs[id];
+    *r = (tm_dreq){.arrive = t, .seq = m->dseq++, .line = line, .ch = channel_of(m, line),
+                   .slice = slice, .waits = UINT32_MAX, .sectors = (uint16_t)sectors,
+                   .write = write};
+    tm_mem_dram_place(m->gpu, line, &r->bank, &r->row);
+    tm_dqueue *q = bank_queue(m, r->ch, r->bank);
+    if (q->n == q->cap) {
+        uint32_t nc = q->cap ? 2 * q->cap : 16;
+        uint32_t *p = realloc(q->ids, (size_t)nc * sizeof *p);
+        if (!p) abort();
+        q->ids = p;
+        q->cap = nc;
+    }
+    /* arrivals come nearly in order: the place is found from the end */
+    uint32_t i = q->n;
+    while (i && older(r, &m->dreqs[q->ids[i - 1]])) i--;
+    memmove(&q->ids[i + 1], &q->ids[i], (size_t)(q->n - i) * sizeof *q->ids);
+    q->ids[i] = id;
+    q->n++;
+    uint64_t x = bank_next(m, r->ch, r->bank);
+    if (x < m->ch_next[r->ch]) m->ch_next[r->ch] = x;
+    if (write) m->st->dram_writes += sectors;
+    else m->st->dram_reads += sectors;
+    return id;
+}
+
+/* Requests of bank queue q older than r. */
+static uint32_t older_count(const tm_mem *m, const tm_dqueue *q, const tm_dreq *r)
+{
+    uint32_t lo = 0, hi = q->n;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (older(&m->dreqs[q->ids[mid]], r)) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* Channel ch's scheduler at its decision cycle: the bank that can take a request first (then
+ * the one with the oldest request), which of its requests (*pos in its queue) and when (*at).
+ * FR-FCFS takes the oldest request hitting the bank's open row, provided it is among the
+ * dram_sched_queue oldest of the channel (the scheduler's window; 0: no limit), else the
+ * oldest. */
+static uint32_t dq_pick(tm_mem *m, uint32_t ch, uint32_t *pos, uint64_t *at)
+{
+    uint32_t nb = (uint32_t)m->gpu->dram_banks, bank = 0;
+    uint64_t t = TM_NEVER;
+    for (uint32_t b = 0; b < nb; b++) {
+        uint64_t x = bank_next(m, ch, b);
+        if (x == TM_NEVER) continue;
+        if (x < t || (x == t && older(&m->dreqs[bank_queue(m, ch, b)->ids[0]],
+                                      &m->dreqs[bank_queue(m, ch, bank)->ids[0]]))) {
+            t = x;
+            bank = b;
+        }
+    }
+    *at = t;
+    *pos = 0;
+    tm_dqueue *q = bank_queue(m, ch, bank);
+    const tm_dram_bank *bk = &m->banks[(size_t)ch * nb + bank];
+    if (m->fcfs || !bk->open) return bank;
+    uint32_t hit = 0;
+    while (hit < q->n && m->dreqs[q->ids[hit]].arrive <= t &&
+           m->dreqs[q->ids[hit]].row != bk->row)
+        hit++;
+    if (hit == 0 || hit == q->n || m->dreqs[q->ids[hit]].arrive > t) return bank;
+    uint32_t window = (uint32_t)m->gpu->dram_sched_queue, ahead = 0;
+    const tm_dreq *h = &m->dreqs[q->ids[hit]];
+    for (uint32_t b = 0; window && b < nb && ahead < window; b++)
+        ahead += older_count(m, bank_queue(m, ch, b), h);
+    if (!window || ahead < window) *pos = hit;
+    return bank;
+}
+
+/* Serves request r on its bank from cycle start: returns the cycle its data is back at L2
+ * (reads) or written (writes). */
+static uint64_t dram_serve(tm_mem *m, const tm_dreq *r, uint64_t start)
+{
+    const timing_gpu *g = m->gpu;
+    tm_dram_bank *b = &m->banks[(size_t)r->ch * (uint32_t)g->dram_banks + r->bank];
     uint64_t lat;
-    if (b->open && b->row == row) {
+    if (b->open && b->row == r->row) {
         lat = (uint64_t)g->dram_tcl;
         m->st->dram_row_hits++;
     } else {
         lat = (b->open ? (uint64_t)g->dram_trp : 0) + (uint64_t)g->dram_trcd + (uint64_t)g->dram_tcl;
         m->st->dram_row_misses++;
     }
-    uint64_t burst = (uint64_t)((double)(sectors * TM_SECTOR) / m->dram_bytes_per_cycle + 0.999999);
+    uint64_t burst = (uint64_t)((double)(r->sectors * TM_SECTOR) / m->dram_bytes_per_cycle + 0.999999);
     if (!burst) burst = 1;
-    uint64_t bus = max64(start + lat, m->bus_free[ch]);
-    m->bus_free[ch] = bus + burst;
+    uint64_t bus = max64(start + lat, m->bus_free[r->ch]);
+    m->bus_free[r->ch] = bus + burst;
     /* column commands to an open row pipeline: the bank takes the next one a burst after this
      * one issued (bus - tCL), its CAS latency overlapping the next's */
     b->free = bus - (uint64_t)g->dram_tcl + burst;
-    if (b->free < start) b->free = start;
+    if (b->free < start + 1) b->free = start + 1;
     b->open = true;
-    b->row = row;
-    if (write) m->st->dram_writes += sectors;
-    else m->st->dram_reads += sectors;
+    b->row = r->row;
     return bus + burst + (uint64_t)g->dram_latency;
+}
+
+static void inst_landed(tm_mem *m, uint32_t id)
+{
+    tm_inst *in = &m->insts[id];
+    if (in->held || !m->landed) {   /* without a model the caller settles every pending time */
+        in->settled = true;
+        return;
+    }
+    if (m->landed) m->landed(m->landed_ctx, in->sm, TM_PEND | id, in->done);
+    in->next_free = m->freeinst;
+    m->freeinst = id;
+}
+
+/* Reply w leaves L2 at `at`: over SM's port, into its L1 line and MSHR, and to the
+ * instructions waiting for it. */
+static void wait_landed(tm_mem *m, uint32_t wid, uint64_t at)
+{
+    const timing_gpu *g = m->gpu;
+    tm_wait *w = &m->waits[wid];
+    uint64_t bpc = (uint64_t)g->icnt_bytes_per_cycle;
+    uint64_t back = max64(at, m->sm_in[w->sm]);
+    uint64_t occ = ceil_div(w->resp, bpc);
+    m->sm_in[w->sm] = back + occ;
+    uint64_t t = back + occ + (uint64_t)g->icnt_latency;
+    uint64_t tag = TM_PEND | wid;
+    tm_line *L = tm_cache_peek(&m->l1[w->sm], w->line);
+    if (L && L->fill == tag) L->fill = t;
+    if (w->mshr) {
+        mshr_land(m, w->sm, tag, t);
+        if (m->landed) m->landed(m->landed_ctx, w->sm, 0, t);
+    }
+    for (uint32_t k = w->insts; k != UINT32_MAX;) {
+        tm_link *lk = &m->links[k];
+        tm_inst *in = &m->insts[lk->inst];
+        if (t > in->done) in->done = t;
+        if (!--in->left) inst_landed(m, lk->inst);
+        uint32_t nx = lk->next;
+        lk->next = m->freelink;
+        m->freelink = k;
+        k = nx;
+    }
+    w = &m->waits[wid];
+    w->next_free = m->freewait;
+    m->freewait = wid;
+}
+
+/* Channel ch serves its next request. */
+static void dq_serve(tm_mem *m, uint32_t ch)
+{
+    uint64_t at;
+    uint32_t i;
+    tm_dqueue *q = bank_queue(m, ch, dq_pick(m, ch, &i, &at));
+    uint32_t id = q->ids[i];
+    memmove(&q->ids[i], &q->ids[i + 1], (size_t)(q->n - i - 1) * sizeof *q->ids);
+    q->n--;
+    tm_dreq r = m->dreqs[id];
+    uint64_t back = dram_serve(m, &r, at);
+    if (!r.write) {
+        tm_line *L = tm_cache_peek(&m->l2[r.slice], r.line);
+        if (L && L->fill == (TM_PEND | id)) L->fill = back;
+        for (uint32_t k = r.waits; k != UINT32_MAX;) {
+            tm_wait *w = &m->waits[k];
+            uint32_t nx = w->next;
+            wait_landed(m, k, max64(w->at_l2, back) + w->ops);
+            k = nx;
+        }
+    }
+    m->dreqs[id].next_free = m->freedreq;
+    m->freedreq = id;
+    ch_refresh(m, ch);
+}
+
+uint64_t tm_mem_next(const tm_mem *m)
+{
+    uint64_t t = TM_NEVER;
+    for (int c = 0; c < m->gpu->dram_channels; c++)
+        if (m->ch_next[c] < t) t = m->ch_next[c];
+    return t;
+}
+
+void tm_mem_advance(tm_mem *m, uint64_t now)
+{
+    for (;;) {
+        uint64_t t = TM_NEVER;
+        uint32_t ch = 0;
+        for (int c = 0; c < m->gpu->dram_channels; c++)
+            if (m->ch_next[c] < t) {
+                t = m->ch_next[c];
+                ch = (uint32_t)c;
+            }
+        if (t > now || t == TM_NEVER) return;
+        dq_serve(m, ch);
+    }
+}
+
+uint64_t tm_mem_settle(tm_mem *m, uint64_t t)
+{
+    if (!tm_is_pend(t)) return t;
+    uint32_t id = (uint32_t)(t & ~TM_PEND);
+    m->insts[id].held = true;
+    while (!m->insts[id].settled) {
+        uint64_t nx = tm_mem_next(m);
+        assert(nx != TM_NEVER);
+        tm_mem_advance(m, nx);
+    }
+    uint64_t done = m->insts[id].done;
+    m->insts[id].next_free = m->freeinst;
+    m->freeinst = id;
+    return done;
 }
 
 enum { K_LOAD, K_STORE, K_ATOMIC };
 
-/* The L2 side of one line request arriving at cycle t: returns when its reply leaves L2. */
+/* The L2 side of one line request arriving at cycle t: when its reply leaves L2, or
+ * TM_PEND | the DRAM request it waits for, with *at_l2 the time without that fill. */
 static uint64_t l2_access(tm_mem *m, uint64_t line, uint8_t need, int kind, unsigned ops,
-                          uint64_t t)
+                          uint64_t t, uint64_t *at_l2)
 {
     const timing_gpu *g = m->gpu;
     uint32_t s = slice_of(m, line);
     uint64_t start = max64(t, m->l2_free[s]);
     m->l2_free[s] = start + 1 + (kind == K_ATOMIC ? ops : 0);
     uint64_t ready = start + (uint64_t)g->l2_latency;
+    *at_l2 = ready;
     tm_line *L = tm_cache_find(&m->l2[s], line, start);
     if (!L) {
         tm_line victim;
         L = tm_cache_alloc(&m->l2[s], line, start, &victim);
         if (victim.tag && victim.dirty)
-            dram_access(m, s, victim.tag - 1, (unsigned)__builtin_popcount(victim.dirty), true,
-                        start);
+            dram_enqueue(m, s, victim.tag - 1, (unsigned)__builtin_popcount(victim.dirty), true,
+                         start);
     }
     if (kind == K_STORE) {
         /* write-allocate without a fetch: the written sectors become valid and dirty */
@@ -204,21 +500,21 @@ static uint64_t l2_access(tm_mem *m, uint64_t line, uint8_t need, int kind, unsi
     m->st->l2_hits += (uint64_t)__builtin_popcount(need & L->valid);
     m->st->l2_misses += (uint64_t)__builtin_popcount(missing);
     if (missing) {
-        uint64_t back = dram_access(m, s, line, (unsigned)__builtin_popcount(missing), false,
-                                    ready);
+        uint32_t d = dram_enqueue(m, s, line, (unsigned)__builtin_popcount(missing), false, ready);
         L->valid |= missing;
-        L->fill = back;
+        L->fill = TM_PEND | d;
     }
-    ready = max64(ready, L->fill);
     if (kind == K_ATOMIC) {
-        ready += ops;
         L->dirty |= need;
         m->st->l2_atomics += ops;
     }
-    return ready;
+    if (tm_is_pend(L->fill)) return L->fill;
+    ready = max64(ready, L->fill);
+    return kind == K_ATOMIC ? ready + ops : ready;
 }
 
-/* A request from SM sm leaving at cycle now: over the interconnect, L2, and back. */
+/* A request from SM sm leaving at cycle now: over the interconnect, L2, and back. Returns
+ * when the reply is back, or TM_PEND | the reply record waiting for DRAM (*wid). */
 static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, int kind,
                            unsigned ops, uint64_t now, bool wait_reply)
 {
@@ -229,13 +525,24 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
     uint64_t depart = max64(now, m->sm_out[sm]);
     uint64_t occ = ceil_div(req, bpc);
     m->sm_out[sm] = depart + occ;
-    uint64_t at_l2 = l2_access(m, line, need, kind, ops, depart + occ + (uint64_t)g->icnt_latency);
+    uint64_t lower;
+    uint64_t at_l2 = l2_access(m, line, need, kind, ops, depart + occ + (uint64_t)g->icnt_latency,
+                               &lower);
     m->st->icnt_bytes += req;
     if (!wait_reply) return now + 1;
+    m->st->icnt_bytes += resp;
+    if (tm_is_pend(at_l2)) {
+        uint32_t d = (uint32_t)(at_l2 & ~TM_PEND), wid;
+        POOL_TAKE(m, waits, nwait, capwait, freewait, wid);
+        m->waits[wid] = (tm_wait){.at_l2 = lower, .line = line, .sm = sm,
+                                  .ops = kind == K_ATOMIC ? ops : 0, .resp = (uint32_t)resp,
+                                  .next = m->dreqs[d].waits, .insts = UINT32_MAX};
+        m->dreqs[d].waits = wid;
+        return TM_PEND | wid;
+    }
     uint64_t back = max64(at_l2, m->sm_in[sm]);
     uint64_t occ2 = ceil_div(resp, bpc);
     m->sm_in[sm] = back + occ2;
-    m->st->icnt_bytes += resp;
     return back + occ2 + (uint64_t)g->icnt_latency;
 }
 
@@ -315,7 +622,7 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
         other |= global;
         global = 0;
     }
-    uint64_t done = now + 1;
+    uint64_t done = now + 1, pend_inst = 0;
     uint32_t lsu = 0;
     if (shared) {
         uint32_t wf = wavefronts(m, e, shared);
@@ -354,6 +661,7 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
                 if (s == first / TM_SECTOR) req[i].ops++;
             }
         }
+        uint32_t pend[EMU_WARP_SIZE * 2], npend = 0;   /* replies waiting for DRAM */
         for (unsigned i = 0; i < n; i++) {
             uint64_t t = now + i;   /* the coalescer sends a line per cycle */
             tm_cache *l1 = &m->l1[sm];
@@ -365,8 +673,10 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
             }
             if (kind == K_ATOMIC) {
                 if (L) L->valid &= (uint8_t)~req[i].need;   /* the line's copy is stale */
-                done = max64(done, round_trip(m, sm, req[i].line, req[i].need, K_ATOMIC,
-                                              req[i].ops, t, true));
+                uint64_t back = round_trip(m, sm, req[i].line, req[i].need, K_ATOMIC, req[i].ops,
+                                           t, true);
+                if (tm_is_pend(back)) pend[npend++] = (uint32_t)(back & ~TM_PEND);
+                else done = max64(done, back);
                 continue;
             }
             uint8_t have = L ? (L->valid & req[i].need) : 0;
@@ -374,11 +684,17 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
             if (have) {
                 if (L->fill > t) m->st->l1_mshr_merges += (uint64_t)__builtin_popcount(have);
                 else m->st->l1_hits += (uint64_t)__builtin_popcount(have);
-                done = max64(done, max64(L->fill, t + (uint64_t)g->l1_latency));
+                done = max64(done, t + (uint64_t)g->l1_latency);
+                if (tm_is_pend(L->fill)) pend[npend++] = (uint32_t)(L->fill & ~TM_PEND);
+                else done = max64(done, L->fill);
             }
             if (!missing) continue;
             m->st->l1_misses += (uint64_t)__builtin_popcount(missing);
-            uint64_t start = max64(t + (uint64_t)g->l1_latency, tm_mem_mshr_next(m, sm));
+            /* the issue stage waited for a free MSHR; should the instruction's later lines find
+             * every MSHR waiting for DRAM, they take the one freed first anyway (its free time
+             * is not known yet: the line is not held back) */
+            uint64_t free_at = tm_mem_mshr_next(m, sm);
+            uint64_t start = max64(t + (uint64_t)g->l1_latency, free_at == TM_NEVER ? 0 : free_at);
             uint64_t back = round_trip(m, sm, req[i].line, missing, K_LOAD, 0, start, true);
             mshr_take(m, sm, back);
             if (!L) {
@@ -386,12 +702,28 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
                 L = tm_cache_alloc(l1, req[i].line, t, &victim);
             }
             L->valid |= missing;
-            L->fill = max64(L->fill, back);
-            done = max64(done, back);
+            if (tm_is_pend(back)) {
+                uint32_t wid = (uint32_t)(back & ~TM_PEND);
+                m->waits[wid].mshr = true;
+                /* one fill time per line: the later request's (a merge waits for it) */
+                L->fill = back;
+                if (npend == 0 || pend[npend - 1] != wid) pend[npend++] = wid;
+            } else {
+                if (!tm_is_pend(L->fill)) L->fill = max64(L->fill, back);
+                done = max64(done, back);
+            }
+        }
+        if (npend) {
+            uint32_t id;
+            POOL_TAKE(m, insts, ninst, capinst, freeinst, id);
+            m->insts[id] = (tm_inst){.done = done, .sm = sm, .left = npend};
+            for (uint32_t k = 0; k < npend; k++)
+                m->waits[pend[k]].insts = link_new(m, id, m->waits[pend[k]].insts);
+            pend_inst = TM_PEND | id;
         }
         lsu += n ? n : 1;
     }
-    a.done = done;
+    a.done = pend_inst ? pend_inst : done;
     a.lsu_cycles = lsu ? lsu : 1;
     return a;
 }

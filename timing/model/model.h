@@ -38,10 +38,59 @@ tm_line *tm_cache_find(tm_cache *c, uint64_t line, uint64_t now);
 /* A line for `line`, evicting the least recently used of its set: *victim gets what it held
  * (tag 0 when nothing). */
 tm_line *tm_cache_alloc(tm_cache *c, uint64_t line, uint64_t now, tm_line *victim);
+/* The line holding `line`, or NULL, without touching its LRU age (a fill landing). */
+tm_line *tm_cache_peek(tm_cache *c, uint64_t line);
 
 /* ---------------------------------------------------------------- memsys.c */
 
 typedef struct tm_dram_bank { uint64_t free, row; bool open; } tm_dram_bank;
+
+/* Completion times decided later (deferred completion): a time at or above TM_PEND (and not
+ * TM_NEVER) is "pending on record id" (TM_PEND | id). An L2 line's fill names the DRAM request
+ * bringing it, an L1 line's fill and an MSHR the reply it waits for, a scoreboard entry the
+ * memory instruction. They are replaced by the real time when the DRAM scheduler serves the
+ * request (tm_mem_advance). */
+#define TM_PEND (UINT64_C(1) << 62)
+static inline bool tm_is_pend(uint64_t t) { return t >= TM_PEND && t != UINT64_MAX; }
+
+/* A DRAM request waiting in its channel's queue. */
+typedef struct tm_dreq {
+    uint64_t arrive, seq;     /* reaches the controller at; order of arrival among equals */
+    uint64_t line, row;
+    uint32_t bank, ch, slice;
+    uint32_t waits;           /* reads: head of the replies waiting for its data (UINT32_MAX) */
+    uint16_t sectors;
+    bool write;
+    uint32_t next_free;
+} tm_dreq;
+
+/* A line request's reply to SM sm, waiting for an L2 fill from DRAM. */
+typedef struct tm_wait {
+    uint64_t at_l2;           /* L2 would have answered at (without the fill) */
+    uint64_t line;
+    uint32_t sm, ops, resp;   /* atomic lane operations after the fill; reply bytes */
+    uint32_t next;            /* next reply on the same DRAM request */
+    uint32_t insts;           /* head of the instructions waiting for it (links) */
+    bool mshr;                /* holds an MSHR of its SM */
+    uint32_t next_free;
+} tm_wait;
+
+/* A memory instruction whose completion waits for `left` replies. */
+typedef struct tm_inst {
+    uint64_t done;
+    uint32_t sm, left;
+    bool held, settled;       /* tm_mem_settle waits for it */
+    uint32_t next_free;
+} tm_inst;
+
+typedef struct tm_link { uint32_t inst, next; } tm_link;
+
+/* A bank's requests in its channel's scheduler queue, in order of arrival. */
+typedef struct tm_dqueue { uint32_t *ids, n, cap; } tm_dqueue;
+
+/* Called when a deferred completion is decided: SM sm's scoreboard entries holding `tag`
+ * (0: none; an MSHR freed) land at t. */
+typedef void tm_landed_fn(void *ctx, uint32_t sm, uint64_t tag, uint64_t t);
 
 typedef struct tm_mem {
     const timing_gpu *gpu;
@@ -55,12 +104,26 @@ typedef struct tm_mem {
     tm_dram_bank *banks;      /* channel * banks */
     uint64_t *bus_free;       /* per channel: data bus free at */
     double dram_bytes_per_cycle;   /* per channel, in model cycles */
+    bool fcfs;                /* dram_scheduler = fcfs (else FR-FCFS) */
+    tm_dqueue *dq;            /* per channel * bank */
+    uint64_t *ch_next;        /* per channel: the earliest cycle it decides (TM_NEVER: none) */
+    uint64_t dseq;
+    /* record pools (index = id; free lists through next_free) */
+    tm_dreq *dreqs; uint32_t ndreq, capdreq, freedreq;
+    tm_wait *waits; uint32_t nwait, capwait, freewait;
+    tm_inst *insts; uint32_t ninst, capinst, freeinst;
+    tm_link *links; uint32_t nlink, caplink, freelink;
+    bool oom;
+    tm_landed_fn *landed;
+    void *landed_ctx;
 } tm_mem;
 
 bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *st);
 void tm_mem_free(tm_mem *m);
 /* The DRAM channel (memory partition) that owns line address `line` (addr / 128). */
 uint32_t tm_mem_channel(const timing_gpu *gpu, uint64_t line);
+/* The bank and row of line address `line` in its DRAM channel. */
+void tm_mem_dram_place(const timing_gpu *gpu, uint64_t line, uint32_t *bank, uint64_t *row);
 /* Invalidates every line of every SM's L1 (GPUDet flushes them after each commit). */
 void tm_mem_flush_l1(tm_mem *m);
 /* The cycle SM sm's first MSHR is free. */
@@ -73,8 +136,17 @@ typedef struct tm_access {
     uint32_t lsu_cycles;
 } tm_access;
 
-/* Times the memory instruction of event e, issued by SM sm at cycle now. */
+/* Times the memory instruction of event e, issued by SM sm at cycle now. Its `done` may be
+ * pending (tm_is_pend) until the DRAM requests it waits for are served. */
 tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e);
+/* Serves every DRAM request the channels' schedulers decide at or before cycle now, in time
+ * order (then channel), landing what waited for them (the `landed` callback). */
+void tm_mem_advance(tm_mem *m, uint64_t now);
+/* The earliest cycle a channel's scheduler decides something (TM_NEVER: nothing queued). */
+uint64_t tm_mem_next(const tm_mem *m);
+/* The time of t once decided: serves DRAM requests (past any model cycle) until it is. Without
+ * a `landed` callback every pending time an access returned must be settled once. */
+uint64_t tm_mem_settle(tm_mem *m, uint64_t t);
 
 /* ---------------------------------------------------------------- sm.c */
 

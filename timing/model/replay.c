@@ -316,6 +316,7 @@ static uint64_t serial_one(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t t, uint6
     uint32_t lsu = 1;
     if (e.flags & EMU_EV_MEM) {
         tm_access a = tm_mem_access(&M->mem, S->id, t, &e);
+        a.done = tm_mem_settle(&M->mem, a.done);   /* serial: the next waits for it */
         if (a.done > done) done = a.done;
         if (a.lsu_cycles > lsu) lsu = a.lsu_cycles;
     }

@@ -194,6 +194,32 @@ static bool release_stuck_barriers(tm_model *M, uint64_t now)
     return any;
 }
 
+/* The memory system decided a deferred completion on SM sm (memsys.c): scoreboard entries
+ * holding `tag` land at t, and warps that waited for it (or for an MSHR) look again from t. */
+static void tm_model_landed(void *ctx, uint32_t sm, uint64_t tag, uint64_t t)
+{
+    tm_model *M = ctx;
+    tm_sm *S = &M->sms[sm];
+    bool any = false;
+    for (uint32_t i = 0; i < S->nwarps; i++) {
+        tm_warp *tw = &S->warps[i];
+        if (!tw->occupied) continue;
+        bool mine = !tag;
+        for (uint32_t j = 0; tag && j < tw->nsb; j++)
+            if (tw->sb_ready[j] == tag) {
+                tw->sb_ready[j] = t;
+                mine = true;
+            }
+        if (mine && tw->ready == TM_NEVER) {
+            tw->ready = t;
+            any = true;
+            if (S->q_wake[i % M->nsched] > t) S->q_wake[i % M->nsched] = t;
+        }
+    }
+    if (tag && t > M->q_drain) M->q_drain = t;
+    if (any && S->wake > t) S->wake = t;
+}
+
 bool timing_run_cycles(emu_grid *g, const timing_engine_config *cfg)
 {
     return tm_run(g, cfg, NULL);
@@ -220,6 +246,8 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->g = g;
     bool ok = (trace || eng_init(&M->E, g, cfg, M->ctas_per_sm, UINT64_MAX, 1)) &&
               tm_mem_init(&M->mem, gpu, M->nsm, &M->st);
+    M->mem.landed = tm_model_landed;
+    M->mem.landed_ctx = M;
     M->sms = ok ? calloc(M->nsm, sizeof *M->sms) : NULL;
     ok = ok && M->sms;
     for (uint32_t s = 0; ok && s < M->nsm; s++) {
@@ -250,7 +278,8 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
         fail = M->stop;
     }
     while (ok && !fail) {
-        uint64_t next = TM_NEVER;
+        tm_mem_advance(&M->mem, now);
+        uint64_t next = tm_mem_next(&M->mem);
         uint32_t issued = 0, busy = 0;
         for (uint32_t s = 0; s < M->nsm && !fail && !M->stop; s++) {
             tm_sm *S = &M->sms[s];
@@ -299,6 +328,9 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
         do now = tm_det_epoch_end(M, now);
         while (M->cur_q <= trace->quanta);
     }
+    /* DRAM requests still queued (write-backs, loads no one waits for) are served for the
+     * statistics; the kernel's cycles end with its last warp */
+    if (ok) tm_mem_advance(&M->mem, TM_NEVER - 1);
     /* cycles in which an SM had no CTA count as idle slots of its schedulers */
     uint64_t cycles = now;
     uint64_t active = cycles - start;

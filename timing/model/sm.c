@@ -150,6 +150,8 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
     } else {
         return true;
     }
+    /* a result waiting for DRAM: known when the request is served (tm_model_landed wakes it) */
+    if (tm_is_pend(t)) t = TM_NEVER;
     *when = t;
     tw->ready = t;
     tw->why = *why;
@@ -220,7 +222,7 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
      * warps later: ask for its first cache line now */
     if (!tw->trace && tw->pos < tw->nev) __builtin_prefetch(&tw->ev[tw->pos]);
     scoreboard_set(tw, p, now, done);
-    if (done > M->q_drain) M->q_drain = done;
+    if (done > M->q_drain && !tm_is_pend(done)) M->q_drain = done;   /* else when it lands */
     if (next_issue > tw->ready) tw->ready = next_issue;
     tw->why = TIMING_SLOT_CONTROL;
     if (tw->trace) {
