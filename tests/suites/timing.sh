@@ -13,6 +13,7 @@
 #     than the configuration's peak and at least 30% of it; independent SFU instructions issue
 #     one per initiation interval (within 5%); 65536 atomics on one address take at least 65536
 #     cycles (one lane operation per cycle at its L2 slice) and 4x longer than on a line each;
+#     32 MiB of stores go no faster than DRAM's peak (backpressure) and at least 30% of it;
 #   - two programs run correctly on every configuration of timing/configs with identical
 #     statistics on 1 and 2 host threads;
 #   - --timeline: a slice per launch and per CTA, consistent with the statistics, the same
@@ -225,6 +226,37 @@ PY
         fi
     else
         fail "timing micro dram copy $gpu" "nvcc failed"
+    fi
+    # 32 MiB of stores only: past what the L2 holds, every line goes to DRAM, so the stores
+    # cannot outrun DRAM's peak (backpressure from the DRAM and L2 queues and the
+    # interconnect to the warps); unbounded queues let them run at the SMs' ports' rate (3.8x
+    # and 4.3x the peak on gtx480 and v100 before backpressure)
+    if exe=$(micro store_flood); then
+        "$PTXSIM" run --timing --gpu=$gpu --stats="$work/flood$gpu.json" -- "$exe" \
+            >"$work/flood$gpu.out" 2>&1
+        verdict=$(python3 - "$work/flood$gpu.json" timing/configs/$gpu.gpu <<'PY'
+import json, re, sys
+t = json.load(open(sys.argv[1]))["total"]
+cfg = {}
+for line in open(sys.argv[2]):
+    m = re.match(r"^(\w+)\s*=\s*([0-9]+)\s*(KiB|MiB)?", line)
+    if m: cfg[m.group(1)] = int(m.group(2)) << {None: 0, "KiB": 10, "MiB": 20}[m.group(3)]
+peak = cfg["mem_bus_bits"] / 8 * 2 * cfg["mem_clock_khz"] / cfg["model_clock_khz"]
+cycles = t["cycles"] - cfg["kernel_launch_latency"]
+stored = 32 << 20
+bound = peak * stored / (stored - cfg["l2_bytes"])   # the L2 may keep its share
+bw = stored / cycles
+if not 0.3 * peak <= bw <= bound: print("%.1f bytes stored per cycle, DRAM peak %.1f (bound %.1f)" % (bw, peak, bound))
+else: print("ok %.1f bytes stored per cycle, %.0f%% of the DRAM peak %.1f" % (bw, 100 * bw / peak, peak))
+PY
+)
+        if grep -q '^stored' "$work/flood$gpu.out" && [[ $verdict == ok* ]]; then
+            pass "timing micro store flood $gpu (${verdict#ok })"
+        else
+            fail "timing micro store flood $gpu" "$verdict $(grep -m 1 FAIL "$work/flood$gpu.out")"
+        fi
+    else
+        fail "timing micro store flood $gpu" "nvcc failed"
     fi
 done
 

@@ -50,10 +50,13 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->bus_free = calloc((size_t)gpu->dram_channels, sizeof *m->bus_free);
     m->dq = calloc((size_t)gpu->dram_channels * (uint32_t)gpu->dram_banks, sizeof *m->dq);
     m->ch_next = calloc((size_t)gpu->dram_channels, sizeof *m->ch_next);
+    m->ch_end = calloc((size_t)gpu->dram_channels, sizeof *m->ch_end);
+    m->l2_qleft = calloc((size_t)gpu->l2_slices * (uint32_t)gpu->l2_queue, sizeof *m->l2_qleft);
+    m->l2_qpos = calloc((size_t)gpu->l2_slices, sizeof *m->l2_qpos);
     m->fcfs = gpu->dram_scheduler && strcmp(gpu->dram_scheduler, "fcfs") == 0;
     m->freedreq = m->freewait = m->freeinst = m->freelink = UINT32_MAX;
     if (!m->l1 || !m->l1_mshr || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
-        !m->bus_free || !m->dq || !m->ch_next)
+        !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->l2_qleft || !m->l2_qpos)
         return false;
     for (int c = 0; c < gpu->dram_channels; c++) m->ch_next[c] = TM_NEVER;
     for (uint32_t s = 0; s < nsm; s++)
@@ -66,6 +69,9 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
      * clock): bytes per model cycle on one channel */
     double bus_bytes = (double)gpu->mem_bus_bits / 8.0 / gpu->dram_channels;
     m->dram_bytes_per_cycle = bus_bytes * 2.0 * gpu->mem_clock_khz / gpu->model_clock_khz;
+    if (gpu->dram_sched_queue)
+        m->dram_room = (uint64_t)(gpu->l2_queue + gpu->dram_sched_queue) *
+                       (uint64_t)((double)TM_LINE / m->dram_bytes_per_cycle + 0.999999);
     return true;
 }
 
@@ -87,6 +93,9 @@ void tm_mem_free(tm_mem *m)
         for (int c = 0; c < m->gpu->dram_channels * m->gpu->dram_banks; c++) free(m->dq[c].ids);
     free(m->dq);
     free(m->ch_next);
+    free(m->ch_end);
+    free(m->l2_qleft);
+    free(m->l2_qpos);
     free(m->dreqs);
     free(m->waits);
     free(m->insts);
@@ -222,6 +231,13 @@ void tm_mem_dram_place(const timing_gpu *g, uint64_t line, uint32_t *bank, uint6
     *row = rowg / (uint64_t)g->dram_banks;
 }
 
+/* Cycles the channel's data bus takes for `sectors` sectors. */
+static uint64_t burst_cycles(const tm_mem *m, unsigned sectors)
+{
+    uint64_t b = (uint64_t)((double)(sectors * TM_SECTOR) / m->dram_bytes_per_cycle + 0.999999);
+    return b ? b : 1;
+}
+
 static bool older(const tm_dreq *a, const tm_dreq *b)
 {
     return a->arrive < b->arrive || (a->arrive == b->arrive && a->seq < b->seq);
@@ -279,6 +295,7 @@ static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned 
     q->n++;
     uint64_t x = bank_next(m, r->ch, r->bank);
     if (x < m->ch_next[r->ch]) m->ch_next[r->ch] = x;
+    m->ch_end[r->ch] = max64(m->ch_end[r->ch], t) + burst_cycles(m, sectors);
     if (write) m->st->dram_writes += sectors;
     else m->st->dram_reads += sectors;
     return id;
@@ -346,8 +363,7 @@ static uint64_t dram_serve(tm_mem *m, const tm_dreq *r, uint64_t start)
         lat = (b->open ? (uint64_t)g->dram_trp : 0) + (uint64_t)g->dram_trcd + (uint64_t)g->dram_tcl;
         m->st->dram_row_misses++;
     }
-    uint64_t burst = (uint64_t)((double)(r->sectors * TM_SECTOR) / m->dram_bytes_per_cycle + 0.999999);
-    if (!burst) burst = 1;
+    uint64_t burst = burst_cycles(m, r->sectors);
     uint64_t bus = max64(start + lat, m->bus_free[r->ch]);
     m->bus_free[r->ch] = bus + burst;
     /* column commands to an open row pipeline: the bank takes the next one a burst after this
@@ -479,17 +495,23 @@ static uint64_t l2_access(tm_mem *m, uint64_t line, uint8_t need, int kind, unsi
     const timing_gpu *g = m->gpu;
     uint32_t s = slice_of(m, line);
     uint64_t start = max64(t, m->l2_free[s]);
+    tm_line *L = tm_cache_find(&m->l2[s], line, start);
+    tm_line victim = {0};
+    if (!L) L = tm_cache_alloc(&m->l2[s], line, start, &victim);
+    /* a request that sends DRAM a write-back or a read waits until the channel's queues have
+     * room for it; the slice waits with it (it serves its requests in order) */
+    bool to_dram = (victim.tag && victim.dirty) || (kind != K_STORE && (need & (uint8_t)~L->valid));
+    if (to_dram && m->dram_room) {
+        uint32_t ch = channel_of(m, line);
+        if (m->ch_end[ch] > start + m->dram_room) start = m->ch_end[ch] - m->dram_room;
+    }
     m->l2_free[s] = start + 1 + (kind == K_ATOMIC ? ops : 0);
+    m->l2_qleft[(size_t)s * (uint32_t)g->l2_queue + m->l2_qpos[s]] = start;
+    if (++m->l2_qpos[s] == (uint32_t)g->l2_queue) m->l2_qpos[s] = 0;
     uint64_t ready = start + (uint64_t)g->l2_latency;
     *at_l2 = ready;
-    tm_line *L = tm_cache_find(&m->l2[s], line, start);
-    if (!L) {
-        tm_line victim;
-        L = tm_cache_alloc(&m->l2[s], line, start, &victim);
-        if (victim.tag && victim.dirty)
-            dram_enqueue(m, s, victim.tag - 1, (unsigned)__builtin_popcount(victim.dirty), true,
-                         start);
-    }
+    if (victim.tag && victim.dirty)
+        dram_enqueue(m, s, victim.tag - 1, (unsigned)__builtin_popcount(victim.dirty), true, start);
     if (kind == K_STORE) {
         /* write-allocate without a fetch: the written sectors become valid and dirty */
         L->valid |= need;
@@ -516,18 +538,23 @@ static uint64_t l2_access(tm_mem *m, uint64_t line, uint8_t need, int kind, unsi
 /* A request from SM sm leaving at cycle now: over the interconnect, L2, and back. Returns
  * when the reply is back, or TM_PEND | the reply record waiting for DRAM (*wid). */
 static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, int kind,
-                           unsigned ops, uint64_t now, bool wait_reply)
+                           unsigned ops, uint64_t now, bool wait_reply, uint64_t *accepted)
 {
     const timing_gpu *g = m->gpu;
     uint64_t bpc = (uint64_t)g->icnt_bytes_per_cycle;
     unsigned data = (unsigned)__builtin_popcount(need) * TM_SECTOR;
     uint64_t req = 8 + (kind == K_LOAD ? 0 : data), resp = kind == K_STORE ? 8 : 8 + data;
     uint64_t depart = max64(now, m->sm_out[sm]);
-    uint64_t occ = ceil_div(req, bpc);
+    uint64_t occ = ceil_div(req, bpc), trip = occ + (uint64_t)g->icnt_latency;
+    /* the slice's input queue holds l2_queue requests: a request leaves the SM's port only
+     * when there will be room for it, and holds the port until then */
+    uint32_t s = slice_of(m, line);
+    uint64_t room = m->l2_qleft[(size_t)s * (uint32_t)g->l2_queue + m->l2_qpos[s]];
+    if (room > depart + trip) depart = room - trip;
     m->sm_out[sm] = depart + occ;
+    *accepted = depart + occ;
     uint64_t lower;
-    uint64_t at_l2 = l2_access(m, line, need, kind, ops, depart + occ + (uint64_t)g->icnt_latency,
-                               &lower);
+    uint64_t at_l2 = l2_access(m, line, need, kind, ops, depart + trip, &lower);
     m->st->icnt_bytes += req;
     if (!wait_reply) return now + 1;
     m->st->icnt_bytes += resp;
@@ -662,19 +689,25 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
             }
         }
         uint32_t pend[EMU_WARP_SIZE * 2], npend = 0;   /* replies waiting for DRAM */
+        /* stores and atomics hold the load/store unit until the SM's port has taken their
+         * last request (backpressure from the interconnect, L2 and DRAM queues); a load's
+         * misses wait in its MSHRs instead */
+        uint64_t accepted, last_accept = 0;
         for (unsigned i = 0; i < n; i++) {
             uint64_t t = now + i;   /* the coalescer sends a line per cycle */
             tm_cache *l1 = &m->l1[sm];
             tm_line *L = tm_cache_find(l1, req[i].line, t);
             if (kind == K_STORE) {
                 if (L) L->valid |= req[i].need;
-                round_trip(m, sm, req[i].line, req[i].need, K_STORE, 0, t, false);
+                round_trip(m, sm, req[i].line, req[i].need, K_STORE, 0, t, false, &accepted);
+                if (accepted > last_accept) last_accept = accepted;
                 continue;
             }
             if (kind == K_ATOMIC) {
                 if (L) L->valid &= (uint8_t)~req[i].need;   /* the line's copy is stale */
                 uint64_t back = round_trip(m, sm, req[i].line, req[i].need, K_ATOMIC, req[i].ops,
-                                           t, true);
+                                           t, true, &accepted);
+                if (accepted > last_accept) last_accept = accepted;
                 if (tm_is_pend(back)) pend[npend++] = (uint32_t)(back & ~TM_PEND);
                 else done = max64(done, back);
                 continue;
@@ -695,7 +728,8 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
              * is not known yet: the line is not held back) */
             uint64_t free_at = tm_mem_mshr_next(m, sm);
             uint64_t start = max64(t + (uint64_t)g->l1_latency, free_at == TM_NEVER ? 0 : free_at);
-            uint64_t back = round_trip(m, sm, req[i].line, missing, K_LOAD, 0, start, true);
+            uint64_t back = round_trip(m, sm, req[i].line, missing, K_LOAD, 0, start, true,
+                                       &accepted);
             mshr_take(m, sm, back);
             if (!L) {
                 tm_line victim;
@@ -722,6 +756,7 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
             pend_inst = TM_PEND | id;
         }
         lsu += n ? n : 1;
+        if (last_accept > now + lsu) lsu = (uint32_t)(last_accept - now);
     }
     a.done = pend_inst ? pend_inst : done;
     a.lsu_cycles = lsu ? lsu : 1;

@@ -101,12 +101,22 @@ typedef struct tm_mem {
     uint64_t *sm_out, *sm_in; /* interconnect ports per SM: free at */
     tm_cache *l2;             /* per slice */
     uint64_t *l2_free;        /* per slice: tag pipeline free at */
+    /* per slice, its input queue (l2_queue entries): when each of the last l2_queue requests
+     * left it for the tag pipeline, a ring from l2_qpos (a request enters when the one
+     * l2_queue places ahead of it has left) */
+    uint64_t *l2_qleft;
+    uint32_t *l2_qpos;
     tm_dram_bank *banks;      /* channel * banks */
     uint64_t *bus_free;       /* per channel: data bus free at */
     double dram_bytes_per_cycle;   /* per channel, in model cycles */
     bool fcfs;                /* dram_scheduler = fcfs (else FR-FCFS) */
     tm_dqueue *dq;            /* per channel * bank */
     uint64_t *ch_next;        /* per channel: the earliest cycle it decides (TM_NEVER: none) */
+    /* Backpressure: per channel, when its queued requests would be through at the bus's rate
+     * (a lower bound); a slice sends a request to DRAM only while that is within
+     * `dram_room` cycles (the L2-to-DRAM and scheduler queues' entries, a line each) */
+    uint64_t *ch_end;
+    uint64_t dram_room;       /* 0: unbounded (dram_sched_queue = 0) */
     uint64_t dseq;
     /* record pools (index = id; free lists through next_free) */
     tm_dreq *dreqs; uint32_t ndreq, capdreq, freedreq;
