@@ -88,6 +88,9 @@ const rt_option rt_options[] = {
     {"timeline", "PTXSIM_TIMELINE", "off", RT_OPT_TEXT, NULL, NULL, NULL,
      "with --timing: the simulated schedule (launches, CTAs on SMs) written to this file in "
      "the trace-event format Perfetto and chrome://tracing open"},
+    {"timeline-warps", "PTXSIM_TIMELINE_WARPS", "off", RT_OPT_BOOL, NULL, NULL, "on",
+     "with --timeline: also a slice per warp (its launch to its exit, on a track per SM and "
+     "warp slot)"},
     {"pageable-memory-access", "PTXSIM_PAGEABLE_MEMORY_ACCESS", "off", RT_OPT_BOOL, NULL, NULL,
      "on", "kernels may read and write ordinary (malloc'ed) host memory, as on systems with "
      "HMM or ATS; cudaDevAttrPageableMemoryAccess reports it"},
@@ -379,6 +382,13 @@ bool rt_config_check_environment(char *err, size_t errlen)
                  timeline);
         return false;
     }
+    const char *timeline_warps = getenv("PTXSIM_TIMELINE_WARPS");
+    if (timeline_warps && parse_bool(timeline_warps, &on) && on &&
+        !(timeline && *timeline && strcmp(timeline, "off") != 0)) {
+        snprintf(err, errlen, "--timeline-warps needs --timeline=FILE.json: it adds the warps to "
+                 "that file");
+        return false;
+    }
     /* Record and replay: one at a time, without determinism (a deterministic run needs no
      * recording) and without compare mode (which runs each launch twice). */
     const char *rec = getenv("PTXSIM_RECORD"), *rep = getenv("PTXSIM_REPLAY");
@@ -560,6 +570,7 @@ void rt_config_load(rt_config *cfg)
     cfg->watchdog_seconds = parse_uint(option_value(rt_option_find("watchdog")), &u) ? u : 0;
     cfg->watchdog_insts = parse_uint(option_value(rt_option_find("watchdog-insts")), &u) ? u : 0;
     cfg->timing = parse_bool(option_value(rt_option_find("timing")), &b) && b;
+    cfg->timeline_warps = parse_bool(option_value(rt_option_find("timeline-warps")), &b) && b;
     copy_text(cfg->gpu, sizeof cfg->gpu, option_value(rt_option_find("gpu")));
     cfg->pageable_memory_access =
         parse_bool(option_value(rt_option_find("pageable-memory-access")), &b) && b;

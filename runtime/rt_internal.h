@@ -43,6 +43,7 @@ typedef struct rt_config {
     uint64_t igpu_page_size, igpu_resident_pages;
     char trace[256];
     char timeline[256];     /* --timeline: "off" or a file */
+    bool timeline_warps;    /* --timeline-warps: a slice per warp too */
     unsigned checks;            /* --check: TIMING_CHECK_* bits */
     char check_report[256];     /* --check-report: JSON file, "" = none */
     int error_exitcode;         /* --error-exitcode (0: the program's own status) */

@@ -112,6 +112,7 @@ static void init(void)
             fprintf(stderr, "ptxsim: PTXSIM_TIMELINE=%s: %s\n", rt_g.cfg.timeline, err);
             exit(2);
         }
+        if (rt_g.cfg.timeline_warps) timing_timeline_want_warps(rt_g.timeline);
         atexit(rt_timeline_finish);
     }
     rt_log(1, "runtime %s: engine %s, %u host thread%s, seed %llu, det %s, timing %s, "

@@ -434,6 +434,12 @@ void timing_timeline_kernel(timing_timeline *t, const char *kernel, uint64_t cyc
                             int clock_khz);
 /* Writes the file and frees t; false when it could not be written completely. */
 bool timing_timeline_close(timing_timeline *t);
+/* --timeline-warps: a slice per warp too (process "warps", a track per SM and warp slot). */
+void timing_timeline_want_warps(timing_timeline *t);
+bool timing_timeline_wants_warps(const timing_timeline *t);
+/* Warp `warp` of CTA `cta` ran in warp slot `slot` of SM sm from cycle start to end. */
+void timing_timeline_warp(timing_timeline *t, uint32_t sm, uint32_t slot, emu_dim3 cta,
+                          uint32_t warp, uint64_t start, uint64_t end);
 
 /* A trace read back, its warp runs sorted by (launch, CTA, warp, sequence). */
 typedef struct timing_trace_func {

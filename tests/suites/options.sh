@@ -65,6 +65,7 @@ refused dab-buffers cta scheduler
 refused watchdog soon integer
 refused watchdog-insts lots integer
 refused timing fast "on or off"
+refused timeline-warps sometimes "on or off"
 refused gpu gtx9000 a100
 refused verbose loud integer
 refused compare-with step interp

@@ -16,8 +16,8 @@
 #     32 MiB of stores go no faster than DRAM's peak (backpressure) and at least 30% of it;
 #   - two programs run correctly on every configuration of timing/configs with identical
 #     statistics on 1 and 2 host threads;
-#   - --timeline: a slice per launch and per CTA, consistent with the statistics, the same
-#     from compare mode; refused without --timing;
+#   - --timeline: a slice per launch and per CTA (--timeline-warps: and per warp), consistent
+#     with the statistics, the same from compare mode; refused without --timing;
 #   - --gpu=FILE: a changed copy of a configuration is used, a broken one refused;
 #   - --det=gpudet: GPUDet's results, the model's statistics the same over threads, seeds and
 #     compare mode; GPUDet's modes in cycles (parallel, commit, serial, barriers) add up to the
@@ -261,13 +261,14 @@ PY
 done
 
 # ---------------------------------------------------------------- --timeline
-# A slice per launch and one per CTA, each CTA inside its launch, the same file from the block
-# executor alone and from compare mode.
+# A slice per launch and one per CTA, each CTA inside its launch, with --timeline-warps a slice
+# per warp inside its CTA's (same SM), the same file from the block executor alone and from
+# compare mode; --timeline-warps without --timeline is refused.
 exe=$(cuda_test_build tests/cuda/reduction.cu shared "$work/red.build.log")
-"$PTXSIM" run --timing --gpu=v100 --timeline="$work/tl1.json" --stats="$work/tl1s.json" -- "$exe" \
-    >/dev/null 2>&1; rc1=$?
-"$PTXSIM" run --timing --gpu=v100 --engine=compare --timeline="$work/tl2.json" -- "$exe" \
-    >/dev/null 2>&1; rc2=$?
+"$PTXSIM" run --timing --gpu=v100 --timeline="$work/tl1.json" --timeline-warps \
+    --stats="$work/tl1s.json" -- "$exe" >/dev/null 2>&1; rc1=$?
+"$PTXSIM" run --timing --gpu=v100 --engine=compare --timeline="$work/tl2.json" --timeline-warps \
+    -- "$exe" >/dev/null 2>&1; rc2=$?
 verdict=$(python3 - "$work/tl1.json" "$work/tl1s.json" <<'PY'
 import json, sys
 ev = json.load(open(sys.argv[1]))["traceEvents"]
@@ -280,7 +281,17 @@ if ks[-1]["args"]["end_cycle"] != st["cycles"]: print("launches end at %d, cycle
 for c in cs:
     if not any(k["args"]["start_cycle"] <= c["args"]["start_cycle"] <= c["args"]["end_cycle"] <= k["args"]["end_cycle"] for k in ks):
         print("CTA slice %s outside every launch" % c); sys.exit()
-print("ok %d launches, %d CTAs" % (len(ks), len(cs)))
+ws = [e for e in ev if e.get("ph") == "X" and e["pid"] == 2]
+if len(ws) < len(cs): print("%d warp slices for %d CTAs" % (len(ws), len(cs))); sys.exit()
+inside = {}
+for w in ws:
+    a = w["args"]
+    home = [c for c in cs if w["name"].startswith(c["name"] + " warp ") and c["tid"] == w["tid"] >> 16
+            and c["args"]["start_cycle"] <= a["start_cycle"] <= a["end_cycle"] <= c["args"]["end_cycle"]]
+    if not home: print("warp slice %s in no CTA slice of its SM" % w); sys.exit()
+    inside[id(home[0])] = inside.get(id(home[0]), 0) + 1
+if len(inside) != len(cs): print("%d CTA slices without warps" % (len(cs) - len(inside))); sys.exit()
+print("ok %d launches, %d CTAs, %d warps" % (len(ks), len(cs), len(ws)))
 PY
 )
 if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [[ $verdict == ok* ]] && cmp -s "$work/tl1.json" "$work/tl2.json"; then
@@ -288,6 +299,9 @@ if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [[ $verdict == ok* ]] && cmp -s "$work/tl
 else
     fail "timing timeline" "exit $rc1/$rc2, $verdict, files $(cmp -s "$work/tl1.json" "$work/tl2.json" && echo same || echo differ)"
 fi
+out=$("$PTXSIM" run --timing --timeline-warps -- "$exe" 2>&1); rc=$?
+if [ $rc -eq 2 ] && grep -q "needs --timeline" <<<"$out"; then pass "timing: --timeline-warps without --timeline is refused"
+else fail "timing: --timeline-warps without --timeline is refused" "exit $rc: $(head -n 2 <<<"$out")"; fi
 out=$("$PTXSIM" run --timeline="$work/x.json" -- "$exe" 2>&1); rc=$?
 if [ $rc -eq 2 ] && grep -q "needs --timing" <<<"$out"; then pass "timing: --timeline without --timing is refused"
 else fail "timing: --timeline without --timing is refused" "exit $rc: $(head -n 2 <<<"$out")"; fi

@@ -118,6 +118,15 @@ void tm_warp_exited(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now)
 {
     tw->done = true;
     M->st.warp_cycles += now - tw->start;
+    if (timing_timeline_wants_warps(M->timeline)) {
+        const emu_launch *L = emu_grid_launch(M->g);
+        uint64_t id = S->ctas[tw->cta].id;
+        emu_dim3 xyz = {(uint32_t)(id % L->grid.x), (uint32_t)(id / L->grid.x % L->grid.y),
+                        (uint32_t)(id / ((uint64_t)L->grid.x * L->grid.y))};
+        uint32_t slot = (uint32_t)(tw - S->warps);
+        timing_timeline_warp(M->timeline, S->id, slot, xyz, slot % M->warps_per_cta, tw->start,
+                             now);
+    }
     if (tw->w) emu_warp_set_user(tw->w, EMU_POLICY_TIMING, NULL);
     tm_cta_slot *cs = &S->ctas[tw->cta];
     if (--cs->live) {

@@ -2,7 +2,8 @@
  * Perfetto (ui.perfetto.dev) and chrome://tracing open.
  *
  * Process 0 ("kernels") has one track with a slice per launch; process 1 ("SMs") a track per SM
- * with a slice per CTA it ran ("block (x,y,z)"). Times are simulated: microseconds at the
+ * with a slice per CTA it ran ("block (x,y,z)"); with --timeline-warps process 2 ("warps") a
+ * track per SM and warp slot with a slice per warp ("block (x,y,z) warp w"). Times are simulated: microseconds at the
  * model's clock, launches one after another as the model runs them. Slices are kept in memory
  * and written at close, in the order they ended (deterministic: the model is). */
 #include "timing/timing.h"
@@ -23,7 +24,7 @@ struct timing_timeline {
     size_t n, cap;
     uint64_t base;            /* cycles of the launches before this one */
     double us_per_cycle;
-    bool oom;
+    bool oom, warps;
 };
 
 timing_timeline *timing_timeline_open(const char *path, char *err, size_t errlen)
@@ -71,6 +72,18 @@ void timing_timeline_cta(timing_timeline *t, uint32_t sm, emu_dim3 cta, uint64_t
     add(t, 1, sm, start, end, name);
 }
 
+void timing_timeline_want_warps(timing_timeline *t) { t->warps = true; }
+
+bool timing_timeline_wants_warps(const timing_timeline *t) { return t && t->warps; }
+
+void timing_timeline_warp(timing_timeline *t, uint32_t sm, uint32_t slot, emu_dim3 cta,
+                          uint32_t warp, uint64_t start, uint64_t end)
+{
+    char name[80];
+    snprintf(name, sizeof name, "block (%u,%u,%u) warp %u", cta.x, cta.y, cta.z, warp);
+    add(t, 2, sm << 16 | slot, start, end, name);
+}
+
 void timing_timeline_kernel(timing_timeline *t, const char *kernel, uint64_t cycles,
                             int clock_khz)
 {
@@ -100,6 +113,9 @@ bool timing_timeline_close(timing_timeline *t)
                "\"kernels\"}},\n"
                "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"args\": {\"name\": "
                "\"SMs\"}}");
+    if (t->warps)
+        fprintf(f, ",\n{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 2, \"args\": "
+                   "{\"name\": \"warps\"}}");
     for (size_t i = 0; i < t->n; i++) {
         const slice *s = &t->s[i];
         fprintf(f, ",\n{\"name\": ");
