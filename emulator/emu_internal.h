@@ -468,6 +468,7 @@ typedef struct emu_tex_query {
 typedef struct emu_tex_result {
     bool is_float;            /* v holds f32 bits, else 32-bit integers */
     uint32_t v[4];
+    uint64_t addr;            /* the (first) texel's address, for the timing model; 0: none */
 } emu_tex_result;
 
 void emu_tex_sample(const emu_texture *t, const emu_tex_query *q, emu_tex_result *r);

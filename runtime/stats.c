@@ -57,14 +57,16 @@ static void json_cycles(FILE *out, const timing_stats *s, const char *indent)
                  "\"l1_mshr_merges\": %llu, \"smem_requests\": %llu, \"smem_wavefronts\": %llu, "
                  "\"l2_hits\": %llu, \"l2_misses\": %llu, \"l2_atomics\": %llu, "
                  "\"dram_reads\": %llu, \"dram_writes\": %llu, \"dram_row_hits\": %llu, "
-                 "\"dram_row_misses\": %llu, \"icnt_bytes\": %llu",
+                 "\"dram_row_misses\": %llu, \"icnt_bytes\": %llu, \"tex_hits\": %llu, "
+                 "\"tex_misses\": %llu",
             (unsigned long long)s->diverged_branches, (unsigned long long)s->l1_hits,
             (unsigned long long)s->l1_misses, (unsigned long long)s->l1_mshr_merges,
             (unsigned long long)s->smem_requests, (unsigned long long)s->smem_wavefronts,
             (unsigned long long)s->l2_hits, (unsigned long long)s->l2_misses,
             (unsigned long long)s->l2_atomics, (unsigned long long)s->dram_reads,
             (unsigned long long)s->dram_writes, (unsigned long long)s->dram_row_hits,
-            (unsigned long long)s->dram_row_misses, (unsigned long long)s->icnt_bytes);
+            (unsigned long long)s->dram_row_misses, (unsigned long long)s->icnt_bytes,
+            (unsigned long long)s->tex_hits, (unsigned long long)s->tex_misses);
     if (s->quanta) {
         /* GPUDet's modes in cycles (the paper's breakdown; they add up to "cycles") and why
          * warps ended their quanta */

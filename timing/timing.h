@@ -112,6 +112,7 @@ typedef struct timing_stats {
     uint64_t warp_slot_cycles;    /* cycles x SMs x the warps one SM holds: occupancy's base */
     uint64_t diverged_branches;
     uint64_t l1_hits, l1_misses, l1_mshr_merges;   /* global/local load sectors */
+    uint64_t tex_hits, tex_misses;                 /* texture cache sectors (tex, tld4, suld) */
     uint64_t smem_requests, smem_wavefronts;
     uint64_t l2_hits, l2_misses;  /* sectors */
     uint64_t l2_atomics;          /* lane operations performed at L2 */
@@ -504,6 +505,8 @@ struct timing_gpu {
     int smem_latency, smem_banks;
     size_t l1_bytes;
     int l1_ways, l1_latency, l1_mshrs;
+    size_t tex_l1_bytes;        /* texture cache per SM (tex, tld4, suld) */
+    int tex_l1_ways, tex_latency;
     int icnt_latency, icnt_bytes_per_cycle;
     int l2_slices, l2_ways, l2_latency;
     int dram_channels, dram_banks, dram_tcl, dram_trcd, dram_trp, dram_latency;

@@ -211,6 +211,10 @@ static void x_tex(emu_ctx *c, const emu_uop *u)
     uint8_t dt = emu_ty(in, 0);
     uint64_t res[4][EMU_WARP_SIZE];
     memset(res, 0, sizeof res);
+    /* the event names each lane's texel (the first of a filtered footprint) for the timing
+     * model's texture cache */
+    emu_event *ev = c->ev && !(c->ev->flags & EMU_EV_MEM) ? c->ev : NULL;
+    uint32_t fetched = 0;
     for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
         for (int i = 0; i < 4; i++) q.c[i] = (uint32_t)cv[i][l];
@@ -222,6 +226,10 @@ static void x_tex(emu_ctx *c, const emu_uop *u)
         }
         emu_tex_result r;
         emu_tex_sample(&obj[which[l]], &q, &r);
+        if (ev && r.addr) {
+            ev->addr[l] = r.addr;
+            fetched |= 1u << l;
+        }
         for (int i = 0; i < 4; i++) {
             uint32_t v = r.v[i];
             if (dt == PTX_TYPE_F16 || dt == PTX_TYPE_F16X2) {
@@ -236,6 +244,11 @@ static void x_tex(emu_ctx *c, const emu_uop *u)
             res[0][l] = res[0][l] | res[1][l] << 16;
             res[1][l] = res[2][l] | res[3][l] << 16;
         }
+    }
+    if (fetched) {
+        ev->flags |= EMU_EV_MEM;
+        ev->mem_lanes = fetched;
+        ev->size = (uint16_t)obj[which[__builtin_ctz(fetched)]].elem;
     }
     unsigned n = d->kind == PTX_OPD_VEC ? d->nelem : 1;
     for (unsigned i = 0; i < n && i < 4; i++) {

@@ -23,6 +23,7 @@
 typedef struct texel {
     double f[4];      /* float results */
     int64_t i[4];     /* integer results */
+    uint64_t at;      /* address of the (first) texel read, 0: none (border, outside) */
 } texel;
 
 static bool float_result(const emu_texture *t)
@@ -109,13 +110,12 @@ static void fetch(const emu_texture *t, const emu_tex_level *lv, int64_t i, int6
         (t->dims >= 2 && !address(t, 1, j, lv->height, &y)) ||
         (t->dims >= 3 && !address(t, 2, k, lv->depth, &z))) {
         border_texel(t, out);
+        out->at = 0;
         return;
     }
     uint64_t slice = t->dims >= 3 ? (uint64_t)z : layer;
-    const uint8_t *p = (const uint8_t *)(uintptr_t)(lv->base + slice * lv->slice +
-                                                    (uint64_t)y * lv->pitch +
-                                                    (uint64_t)x * t->elem);
-    decode(t, p, out);
+    out->at = lv->base + slice * lv->slice + (uint64_t)y * lv->pitch + (uint64_t)x * t->elem;
+    decode(t, (const uint8_t *)(uintptr_t)out->at, out);
 }
 
 /* frac rounded to the 8 fractional bits of the hardware's 9-bit weights */
@@ -173,6 +173,7 @@ static void sample_level(const emu_texture *t, const emu_tex_level *lv, int nd,
     }
     int64_t base[3] = { 0, 0, 0 };
     double a[3] = { 0, 0, 0 };
+    out->at = 0;
     for (int d = 0; d < nd; d++) {
         double ub = u[d] - 0.5, fl = floor(ub);
         base[d] = (int64_t)fl;
@@ -185,6 +186,7 @@ static void sample_level(const emu_texture *t, const emu_tex_level *lv, int nd,
         for (int q = 0; q < 4; q++) {
             texel tx;
             fetch(t, lv, base[0] + di[q], base[1] + dj[q], 0, layer, &tx);
+            if (!out->at) out->at = tx.at;
             out->f[q] = tx.f[gather];
             out->i[q] = tx.i[gather];
         }
@@ -203,6 +205,7 @@ static void sample_level(const emu_texture *t, const emu_tex_level *lv, int nd,
         if (w == 0) continue;
         texel tx;
         fetch(t, lv, idx[0], idx[1], idx[2], layer, &tx);
+        if (!out->at) out->at = tx.at;
         for (int ch = 0; ch < 4; ch++) acc[ch] += w * tx.f[ch];
     }
     for (int ch = 0; ch < 4; ch++) {
@@ -259,8 +262,8 @@ void emu_tex_sample(const emu_texture *t, const emu_tex_query *q, emu_tex_result
         if (i < 0 || i >= t->level[0].width) {
             for (int ch = 0; ch < 4; ch++) out.f[ch] = 0, out.i[ch] = 0;
         } else {
-            decode(t, (const uint8_t *)(uintptr_t)(t->level[0].base + (uint64_t)i * t->elem),
-                   &out);
+            out.at = t->level[0].base + (uint64_t)i * t->elem;
+            decode(t, (const uint8_t *)(uintptr_t)out.at, &out);
         }
     } else {
         /* level of detail */
@@ -319,6 +322,7 @@ void emu_tex_sample(const emu_texture *t, const emu_tex_query *q, emu_tex_result
         if (fr) r->v[ch] = (uint32_t)emu_f32_bits((float)out.f[ch]);
         else r->v[ch] = (uint32_t)out.i[ch];
     }
+    r->addr = out.at;
 }
 
 bool emu_surf_address(const emu_texture *t, uint16_t geom, const uint32_t *c, bool elements,

@@ -14,6 +14,7 @@
 #     one per initiation interval (within 5%); 65536 atomics on one address take at least 65536
 #     cycles (one lane operation per cycle at its L2 slice) and 4x longer than on a line each;
 #     32 MiB of stores go no faster than DRAM's peak (backpressure) and at least 30% of it;
+#     texture fetches hit in the texture cache after one miss per sector and SM, not in L1;
 #   - two programs run correctly on every configuration of timing/configs with identical
 #     statistics on 1 and 2 host threads;
 #   - --timeline: a slice per launch and per CTA (--timeline-warps: and per warp), consistent
@@ -257,6 +258,29 @@ PY
         fi
     else
         fail "timing micro store flood $gpu" "nvcc failed"
+    fi
+    # texture fetches of a 4 KiB table go through the texture cache: each SM misses each of
+    # its 128 sectors at most once, hits after that, and the L1 sees none of them
+    if exe=$(micro texture_cache); then
+        "$PTXSIM" run --timing --gpu=$gpu --stats="$work/tex$gpu.json" -- "$exe" \
+            >"$work/tex$gpu.out" 2>&1
+        verdict=$(python3 - "$work/tex$gpu.json" timing/configs/$gpu.gpu <<'PY'
+import json, re, sys
+t = json.load(open(sys.argv[1]))["total"]["timing"]
+sms = int(re.search(r"^sm_count\s*=\s*(\d+)", open(sys.argv[2]).read(), re.M).group(1))
+most = 128 * min(sms, 64)
+if t["l1_hits"] + t["l1_misses"]: print("the L1 saw %d sectors" % (t["l1_hits"] + t["l1_misses"]))
+elif not 0 < t["tex_misses"] <= most or t["tex_hits"] == 0: print("texture cache %d hits, %d misses (at most %d)" % (t["tex_hits"], t["tex_misses"], most))
+else: print("ok %d hits, %d misses <= %d" % (t["tex_hits"], t["tex_misses"], most))
+PY
+)
+        if grep -q '^fetched' "$work/tex$gpu.out" && [[ $verdict == ok* ]]; then
+            pass "timing micro texture cache $gpu (${verdict#ok })"
+        else
+            fail "timing micro texture cache $gpu" "$verdict $(grep -m 1 FAIL "$work/tex$gpu.out")"
+        fi
+    else
+        fail "timing micro texture cache $gpu" "nvcc failed"
     fi
 done
 

@@ -61,6 +61,9 @@ static const key_desc keys[] = {
     INT_KEY("l1_ways", l1_ways, 1, 64),
     INT_KEY("l1_latency", l1_latency, 1, 10000),
     INT_KEY("l1_mshrs", l1_mshrs, 1, 65536),
+    SIZE_KEY("tex_l1_bytes", tex_l1_bytes, 1024, UINT64_C(1) << 30),
+    INT_KEY("tex_l1_ways", tex_l1_ways, 1, 64),
+    INT_KEY("tex_latency", tex_latency, 1, 10000),
     INT_KEY("icnt_latency", icnt_latency, 0, 10000),
     INT_KEY("icnt_bytes_per_cycle", icnt_bytes_per_cycle, 1, 4096),
     INT_KEY("l2_slices", l2_slices, 1, 4096),
@@ -227,6 +230,9 @@ bool timing_gpu_parse(const char *name, const char *text, timing_gpu *out, char 
     if (ok && out->l1_bytes % (128u * (unsigned)out->l1_ways) != 0)
         ok = fail(err, errlen, name, line, "l1_bytes is not a whole number of sets of l1_ways "
                   "128-byte lines");
+    if (ok && out->tex_l1_bytes % (128u * (unsigned)out->tex_l1_ways) != 0)
+        ok = fail(err, errlen, name, line, "tex_l1_bytes is not a whole number of sets of "
+                  "tex_l1_ways 128-byte lines");
     if (ok && out->regs_per_block > out->regs_per_sm)
         ok = fail(err, errlen, name, line, "regs_per_block exceeds regs_per_sm");
     if (!ok) timing_gpu_release(out);

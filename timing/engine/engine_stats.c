@@ -36,6 +36,8 @@ void timing_stats_add(timing_stats *a, const timing_stats *b)
     a->diverged_branches += b->diverged_branches;
     a->l1_hits += b->l1_hits;
     a->l1_misses += b->l1_misses;
+    a->tex_hits += b->tex_hits;
+    a->tex_misses += b->tex_misses;
     a->l1_mshr_merges += b->l1_mshr_merges;
     a->smem_requests += b->smem_requests;
     a->smem_wavefronts += b->smem_wavefronts;
@@ -93,6 +95,9 @@ static void print_cycles(FILE *out, const char *name, const timing_stats *s)
             (unsigned long long)s->l1_hits, (unsigned long long)s->l1_misses,
             (unsigned long long)s->l1_mshr_merges, (unsigned long long)s->smem_requests,
             ratio(s->smem_wavefronts, s->smem_requests), (unsigned long long)s->diverged_branches);
+    if (s->tex_hits + s->tex_misses)
+        fprintf(out, "    texture cache: %llu sector hits, %llu misses\n",
+                (unsigned long long)s->tex_hits, (unsigned long long)s->tex_misses);
     fprintf(out, "    L2: %llu sector hits, %llu misses, %llu atomic lane operations; DRAM: %llu "
                  "sectors read, %llu written, row buffer hits %.1f%%; interconnect %llu bytes\n",
             (unsigned long long)s->l2_hits, (unsigned long long)s->l2_misses,

@@ -41,6 +41,7 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->st = st;
     m->nsm = nsm;
     m->l1 = calloc(nsm, sizeof *m->l1);
+    m->tex = calloc(nsm, sizeof *m->tex);
     m->l1_mshr = calloc((size_t)nsm * (uint32_t)gpu->l1_mshrs, sizeof *m->l1_mshr);
     m->sm_out = calloc(nsm, sizeof *m->sm_out);
     m->sm_in = calloc(nsm, sizeof *m->sm_in);
@@ -55,12 +56,14 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->l2_qpos = calloc((size_t)gpu->l2_slices, sizeof *m->l2_qpos);
     m->fcfs = gpu->dram_scheduler && strcmp(gpu->dram_scheduler, "fcfs") == 0;
     m->freedreq = m->freewait = m->freeinst = m->freelink = UINT32_MAX;
-    if (!m->l1 || !m->l1_mshr || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
+    if (!m->l1 || !m->tex || !m->l1_mshr || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
         !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->l2_qleft || !m->l2_qpos)
         return false;
     for (int c = 0; c < gpu->dram_channels; c++) m->ch_next[c] = TM_NEVER;
     for (uint32_t s = 0; s < nsm; s++)
-        if (!tm_cache_init(&m->l1[s], gpu->l1_bytes, (uint32_t)gpu->l1_ways)) return false;
+        if (!tm_cache_init(&m->l1[s], gpu->l1_bytes, (uint32_t)gpu->l1_ways) ||
+            !tm_cache_init(&m->tex[s], gpu->tex_l1_bytes, (uint32_t)gpu->tex_l1_ways))
+            return false;
     uint64_t slice_bytes = gpu->l2_bytes / (uint64_t)gpu->l2_slices;
     if (slice_bytes < TM_LINE * (uint64_t)gpu->l2_ways) slice_bytes = TM_LINE * (uint64_t)gpu->l2_ways;
     for (int s = 0; s < gpu->l2_slices; s++)
@@ -79,9 +82,12 @@ void tm_mem_free(tm_mem *m)
 {
     if (m->l1)
         for (uint32_t s = 0; s < m->nsm; s++) tm_cache_free(&m->l1[s]);
+    if (m->tex)
+        for (uint32_t s = 0; s < m->nsm; s++) tm_cache_free(&m->tex[s]);
     if (m->l2)
         for (int s = 0; s < m->gpu->l2_slices; s++) tm_cache_free(&m->l2[s]);
     free(m->l1);
+    free(m->tex);
     free(m->l1_mshr);
     free(m->sm_out);
     free(m->sm_in);
@@ -399,7 +405,7 @@ static void wait_landed(tm_mem *m, uint32_t wid, uint64_t at)
     m->sm_in[w->sm] = back + occ;
     uint64_t t = back + occ + (uint64_t)g->icnt_latency;
     uint64_t tag = TM_PEND | wid;
-    tm_line *L = tm_cache_peek(&m->l1[w->sm], w->line);
+    tm_line *L = tm_cache_peek(w->tex ? &m->tex[w->sm] : &m->l1[w->sm], w->line);
     if (L && L->fill == tag) L->fill = t;
     if (w->mshr) {
         mshr_land(m, w->sm, tag, t);
@@ -628,10 +634,14 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
     uint32_t lanes = e->mem_lanes & e->mask;
     if (!lanes) return a;
     int kind = kind_of(e->cls);
+    /* texture fetches and surface loads go through the texture cache; surface stores and
+     * reductions as global stores and atomics */
+    bool tex = e->cls == EMU_CLS_TEX || (e->cls == EMU_CLS_SURF && e->op == PTX_OP_SULD);
+    if (e->cls == EMU_CLS_SURF && !tex) kind = e->op == PTX_OP_SURED ? K_ATOMIC : K_STORE;
     uint32_t shared = 0, global = 0, other = 0;
     /* an instruction that names its space says where every lane goes; generic addresses are
      * looked up lane by lane */
-    if (e->space == PTX_SPACE_GLOBAL || e->space == PTX_SPACE_LOCAL) global = lanes;
+    if (tex || e->space == PTX_SPACE_GLOBAL || e->space == PTX_SPACE_LOCAL) global = lanes;
     else if (e->space == PTX_SPACE_SHARED) shared = lanes;
     else if (e->space == PTX_SPACE_PARAM || e->space == PTX_SPACE_CONST) other = lanes;
     else {
@@ -695,7 +705,8 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
         uint64_t accepted, last_accept = 0;
         for (unsigned i = 0; i < n; i++) {
             uint64_t t = now + i;   /* the coalescer sends a line per cycle */
-            tm_cache *l1 = &m->l1[sm];
+            tm_cache *l1 = tex ? &m->tex[sm] : &m->l1[sm];
+            uint64_t hit_lat = tex ? (uint64_t)g->tex_latency : (uint64_t)g->l1_latency;
             tm_line *L = tm_cache_find(l1, req[i].line, t);
             if (kind == K_STORE) {
                 if (L) L->valid |= req[i].need;
@@ -716,18 +727,20 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
             uint8_t missing = req[i].need & (uint8_t)~have;
             if (have) {
                 if (L->fill > t) m->st->l1_mshr_merges += (uint64_t)__builtin_popcount(have);
+                else if (tex) m->st->tex_hits += (uint64_t)__builtin_popcount(have);
                 else m->st->l1_hits += (uint64_t)__builtin_popcount(have);
-                done = max64(done, t + (uint64_t)g->l1_latency);
+                done = max64(done, t + hit_lat);
                 if (tm_is_pend(L->fill)) pend[npend++] = (uint32_t)(L->fill & ~TM_PEND);
                 else done = max64(done, L->fill);
             }
             if (!missing) continue;
-            m->st->l1_misses += (uint64_t)__builtin_popcount(missing);
+            if (tex) m->st->tex_misses += (uint64_t)__builtin_popcount(missing);
+            else m->st->l1_misses += (uint64_t)__builtin_popcount(missing);
             /* the issue stage waited for a free MSHR; should the instruction's later lines find
              * every MSHR waiting for DRAM, they take the one freed first anyway (its free time
              * is not known yet: the line is not held back) */
             uint64_t free_at = tm_mem_mshr_next(m, sm);
-            uint64_t start = max64(t + (uint64_t)g->l1_latency, free_at == TM_NEVER ? 0 : free_at);
+            uint64_t start = max64(t + hit_lat, free_at == TM_NEVER ? 0 : free_at);
             uint64_t back = round_trip(m, sm, req[i].line, missing, K_LOAD, 0, start, true,
                                        &accepted);
             mshr_take(m, sm, back);
@@ -739,6 +752,7 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
             if (tm_is_pend(back)) {
                 uint32_t wid = (uint32_t)(back & ~TM_PEND);
                 m->waits[wid].mshr = true;
+                m->waits[wid].tex = tex;
                 /* one fill time per line: the later request's (a merge waits for it) */
                 L->fill = back;
                 if (npend == 0 || pend[npend - 1] != wid) pend[npend++] = wid;

@@ -72,6 +72,7 @@ typedef struct tm_wait {
     uint32_t next;            /* next reply on the same DRAM request */
     uint32_t insts;           /* head of the instructions waiting for it (links) */
     bool mshr;                /* holds an MSHR of its SM */
+    bool tex;                 /* fills the texture cache (else L1) */
     uint32_t next_free;
 } tm_wait;
 
@@ -97,6 +98,7 @@ typedef struct tm_mem {
     timing_stats *st;
     uint32_t nsm;
     tm_cache *l1;             /* per SM */
+    tm_cache *tex;            /* per SM: texture cache (tex, tld4, suld) */
     uint64_t *l1_mshr;        /* per SM, l1_mshrs free-at times each (a min-heap) */
     uint64_t *sm_out, *sm_in; /* interconnect ports per SM: free at */
     tm_cache *l2;             /* per slice */
