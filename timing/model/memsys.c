@@ -60,6 +60,7 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
         !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->l2_qleft || !m->l2_qpos)
         return false;
     for (int c = 0; c < gpu->dram_channels; c++) m->ch_next[c] = TM_NEVER;
+    m->next_min = TM_NEVER;
     for (uint32_t s = 0; s < nsm; s++)
         if (!tm_cache_init(&m->l1[s], gpu->l1_bytes, (uint32_t)gpu->l1_ways) ||
             !tm_cache_init(&m->tex[s], gpu->tex_l1_bytes, (uint32_t)gpu->tex_l1_ways))
@@ -301,6 +302,7 @@ static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned 
     q->n++;
     uint64_t x = bank_next(m, r->ch, r->bank);
     if (x < m->ch_next[r->ch]) m->ch_next[r->ch] = x;
+    if (x < m->next_min) m->next_min = x;
     m->ch_end[r->ch] = max64(m->ch_end[r->ch], t) + burst_cycles(m, sectors);
     if (write) m->st->dram_writes += sectors;
     else m->st->dram_reads += sectors;
@@ -454,24 +456,20 @@ static void dq_serve(tm_mem *m, uint32_t ch)
 
 uint64_t tm_mem_next(const tm_mem *m)
 {
-    uint64_t t = TM_NEVER;
-    for (int c = 0; c < m->gpu->dram_channels; c++)
-        if (m->ch_next[c] < t) t = m->ch_next[c];
-    return t;
+    return m->next_min;
 }
 
 void tm_mem_advance(tm_mem *m, uint64_t now)
 {
-    for (;;) {
-        uint64_t t = TM_NEVER;
+    while (m->next_min <= now && m->next_min != TM_NEVER) {
+        /* the channel deciding first; among equals the lowest */
         uint32_t ch = 0;
-        for (int c = 0; c < m->gpu->dram_channels; c++)
-            if (m->ch_next[c] < t) {
-                t = m->ch_next[c];
-                ch = (uint32_t)c;
-            }
-        if (t > now || t == TM_NEVER) return;
+        while (m->ch_next[ch] != m->next_min) ch++;
         dq_serve(m, ch);
+        uint64_t t = TM_NEVER;
+        for (int c = 0; c < m->gpu->dram_channels; c++)
+            if (m->ch_next[c] < t) t = m->ch_next[c];
+        m->next_min = t;
     }
 }
 

@@ -114,6 +114,7 @@ typedef struct tm_mem {
     bool fcfs;                /* dram_scheduler = fcfs (else FR-FCFS) */
     tm_dqueue *dq;            /* per channel * bank */
     uint64_t *ch_next;        /* per channel: the earliest cycle it decides (TM_NEVER: none) */
+    uint64_t next_min;        /* the least of ch_next (checked every model cycle) */
     /* Backpressure: per channel, when its queued requests would be through at the bus's rate
      * (a lower bound); a slice sends a request to DRAM only while that is within
      * `dram_room` cycles (the L2-to-DRAM and scheduler queues' entries, a line each) */
