@@ -19,7 +19,8 @@
 #     statistics on 1 and 2 host threads;
 #   - --timeline: a slice per launch and per CTA (--timeline-warps: and per warp), consistent
 #     with the statistics, the same from compare mode; refused without --timing;
-#   - --gpu=FILE: a changed copy of a configuration is used, a broken one refused;
+#   - --gpu=FILE: a changed copy of a configuration is used, a broken one refused; a copy with
+#     dram_scheduler = fcfs hits open DRAM rows less often than FR-FCFS on the DRAM copy;
 #   - --det=gpudet: GPUDet's results, the model's statistics the same over threads, seeds and
 #     compare mode; GPUDet's modes in cycles (parallel, commit, serial, barriers) add up to the
 #     cycles, global barriers cost exactly their configured latency, W-Ser > CU-Ser (details
@@ -349,6 +350,25 @@ if [ $rc -eq 2 ] && grep -q "broken.gpu:[0-9]*: \`sm_count\` given twice" <<<"$o
     pass "timing --gpu=FILE refuses a broken description (file:line)"
 else
     fail "timing --gpu=FILE refuses a broken description" "exit $rc: $(head -n 2 <<<"$out")"
+fi
+
+# The DRAM scheduler from the description: the DRAM copy on a copy of gtx480.gpu with
+# dram_scheduler = fcfs hits open rows less often than with FR-FCFS (its own run above).
+sed 's/^dram_scheduler\( *\)= *frfcfs /dram_scheduler\1= fcfs /' timing/configs/gtx480.gpu >"$work/fcfs.gpu"
+if exe=$(micro dram_copy) && "$PTXSIM" run --timing --gpu="$work/fcfs.gpu" \
+    --stats="$work/fcfs.json" -- "$exe" >/dev/null 2>&1; then
+    verdict=$(python3 - "$work/copygtx480.json" "$work/fcfs.json" <<'PY'
+import json, sys
+fr, fc = (json.load(open(f))["total"]["timing"] for f in sys.argv[1:3])
+rate = lambda t: t["dram_row_hits"] / max(1, t["dram_row_hits"] + t["dram_row_misses"])
+if rate(fr) > rate(fc): print("ok row hits %.1f%% FR-FCFS, %.1f%% FCFS" % (100 * rate(fr), 100 * rate(fc)))
+else: print("row hits %.1f%% FR-FCFS, %.1f%% FCFS" % (100 * rate(fr), 100 * rate(fc)))
+PY
+)
+    if [[ $verdict == ok* ]]; then pass "timing dram_scheduler gtx480 dram copy (${verdict#ok })"
+    else fail "timing dram_scheduler gtx480 dram copy" "$verdict"; fi
+else
+    fail "timing dram_scheduler gtx480 dram copy" "the fcfs run failed"
 fi
 
 # ---------------------------------------------------------------- --det=gpudet
