@@ -466,7 +466,8 @@ bool rt_config_check_environment(char *err, size_t errlen)
         const char *clash = detmode && strcmp(detmode, "off") != 0 &&
                                     strcmp(detmode, "gpudet") != 0 ? "--det"
                             : tm && strcmp(tm, "off") != 0 ? "--tm"
-                            : timing && parse_bool(timing, &on) && on ? "--timing"
+                            : timing && parse_bool(timing, &on) && on && detmode &&
+                                      strcmp(detmode, "off") != 0 ? "--timing with --det"
                             : recording ? "--record" : replaying ? "--replay"
                             : engine && strcmp(engine, "jit") == 0 ? "--engine=jit"
                             : with && strcmp(with, "jit") == 0 ? "--compare-with=jit" : NULL;

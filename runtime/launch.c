@@ -509,6 +509,8 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
         }
         L.policy = timing_igpu_policy(igpu);
         L.executor = EMU_EXECUTOR_INTERP;
+        /* --timing: faults, restarts and state preservation cost the model cycles */
+        if (rt_g.cfg.timing) timing_igpu_timed(igpu, rt_g.gpu);
     }
     rt_log(1, "launch %s<<<(%u,%u,%u), (%u,%u,%u), %zu>>>%s", rt_kernel_pretty(k), grid.x,
            grid.y, grid.z, block.x, block.y, block.z, d->smem,

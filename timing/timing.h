@@ -326,6 +326,12 @@ typedef struct timing_igpu_stats {
      * pushes at the sparse boundaries it crosses, one store instruction each, as L2 code
      * would run them (L1 runs no such code: counted, not executed) */
     uint64_t spill_instructions;
+    /* --timing: the pops of continuous spilling, the live-ins a restarted region reloads from
+     * the context when it crosses its entry again; each issues as one instruction */
+    uint64_t reload_instructions;
+    /* --timing: cycles the warps slept waiting for pages (igpu_page_fault_latency per page
+     * fault) and refilling after an injected error's restart (igpu_restart_penalty each) */
+    uint64_t page_fault_cycles, restart_penalty_cycles;
     timing_hist region_size;   /* warp instructions from a warp's boundary crossing to its next
                                   crossing or exit; a restart's discarded part not counted */
     timing_hist liveins;       /* live-in registers (memory-backed inputs excluded) per
@@ -367,6 +373,25 @@ emu_mem_policy *timing_igpu_over(emu_mem_policy *launch, emu_mem_policy *below);
 void timing_igpu_pages_rewind(timing_igpu_pages *p);
 /* Frees g, after copying its counts to *out (unless NULL). */
 void timing_igpu_end(timing_igpu *g, timing_igpu_stats *out);
+
+/* --igpu with --timing (the cycle model, timing/model/sm.c): from now on g keeps, per warp,
+ * what each instruction costs beyond itself, for the model to charge when it issues that
+ * instruction: a page fault sleeps the warp gpu->igpu_page_fault_latency cycles, an injected
+ * error's restart costs gpu->igpu_restart_penalty (the squash and the refill), and state
+ * preservation issues one instruction per live-in register at each boundary crossed
+ * (continuous spilling: pushes at a region's entry, pops when a restart crosses it again). */
+void timing_igpu_timed(timing_igpu *g, const struct timing_gpu *gpu);
+/* The iGPU policy in a launch's chain, or NULL. */
+timing_igpu *timing_igpu_of(emu_mem_policy *chain);
+typedef struct timing_igpu_cost {
+    uint64_t stall;       /* cycles before the warp issues again (page arrival, refill) */
+    uint32_t state;       /* state-preservation instructions issued before it */
+    bool restart;         /* it faulted and did not run: the path restarts at its region entry */
+} timing_igpu_cost;
+/* What warp w's instruction number `instr` (emu_warp_instructions before it ran) costs beyond
+ * itself, taken out of what g keeps (costs of earlier instructions the model did not issue are
+ * added in); false when nothing. */
+bool timing_igpu_take_cost(timing_igpu *g, emu_warp *w, uint64_t instr, timing_igpu_cost *out);
 
 /* ---------------------------------------------------------------- record and replay
  * (timing/replay/): --record=FILE logs the order of every launch's memory operations (any
@@ -508,6 +533,9 @@ struct timing_gpu {
     int zunit_clock_khz;        /* a Z-buffer unit (one per DRAM channel) takes one request per
                                    cycle of this clock */
     int dab_barrier_latency;    /* DAB: cycles of the GPU-wide barrier of a flush */
+    /* ---- iGPU in the cycle model (timing/igpu/policy.c, timing/model/sm.c) */
+    int igpu_page_fault_latency; /* cycles a warp sleeps while its faulting page arrives */
+    int igpu_restart_penalty;   /* cycles to squash and refill after an injected error */
 };
 
 /* The GPU named `name`, or NULL. */

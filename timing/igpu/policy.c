@@ -22,7 +22,17 @@
  * Statistics (spec S-11.8, timing_igpu_stats): a region's size is the warp instructions from a
  * warp's boundary crossing to its next crossing or exit, less what a restart discarded (counted
  * as re-executed); the live-ins of each crossing come from the analysis (on the boundary mark).
- * Fault latency costs nothing here: --timing is refused with --igpu. */
+ *
+ * Cycles (--timing, timing_igpu_timed): the cycle model runs each warp ahead on the
+ * interpreter and issues what it ran, so the instructions a restart discards have issued and
+ * cost their cycles, and the ones run again issue again. What the model cannot see in the
+ * instructions is kept here per warp, by instruction number, for it to charge when it issues
+ * that instruction (timing_igpu_take_cost): the faulting instruction sleeps the warp
+ * igpu_page_fault_latency cycles (a page fault: the warp sleeps, the others run, the spec's
+ * vm.ctx_switch default) or igpu_restart_penalty (an injected error: squash and refill); a page
+ * fault taken in place makes its operation wait as long; and every boundary crossed issues one
+ * state-preservation instruction per live-in register first (continuous spilling, the spec's
+ * idem.spill default: pushes when a region is entered, pops when a restart enters it again). */
 #include "timing/timing.h"
 
 #include <pthread.h>
@@ -35,8 +45,18 @@ typedef struct igpu_ck {
     uint32_t lanes;            /* lanes whose restart point it still is */
 } igpu_ck;
 
+/* --timing: what one instruction costs beyond itself (timing_igpu_take_cost) */
+typedef struct igpu_cost {
+    uint64_t instr;            /* the warp's instruction number (emu_warp_instructions before it) */
+    timing_igpu_cost c;
+} igpu_cost;
+/* a model run ahead is at most 32 instructions, each with a boundary and a fault at most */
+#define IGPU_COSTS 72
+
 typedef struct igpu_warp {
     igpu_ck cks[EMU_WARP_SIZE];
+    igpu_cost costs[IGPU_COSTS];   /* --timing: not yet taken, in instruction order */
+    uint32_t ncosts;
     uint32_t ncks;
     uint64_t mem_ops;          /* global memory operations issued (re-executions included) */
     uint32_t pending;          /* a fault waits for the warp to stop: restart from cks[pending_ck] */
@@ -63,6 +83,8 @@ struct timing_igpu {
     igpu_warp **states;
     size_t nstates, cap;
     timing_igpu_stats stats;
+    bool timed;                /* --timing: costs are kept for the cycle model */
+    uint64_t page_fault_latency, restart_penalty;
     char oom[160];
 };
 
@@ -187,6 +209,27 @@ static void free_state(igpu_warp *s)
     drop_lanes(s, ~0u);
 }
 
+/* --timing: instruction `instr` of the warp costs c beyond itself */
+static void add_cost(igpu_warp *s, uint64_t instr, timing_igpu_cost c)
+{
+    if (s->ncosts && s->costs[s->ncosts - 1].instr == instr) {
+        timing_igpu_cost *d = &s->costs[s->ncosts - 1].c;
+        d->stall += c.stall;
+        d->state += c.state;
+        d->restart |= c.restart;
+        return;
+    }
+    /* the model takes them after every run ahead; a full list (never seen) folds into its last */
+    if (s->ncosts == IGPU_COSTS) {
+        timing_igpu_cost *d = &s->costs[IGPU_COSTS - 1].c;
+        d->stall += c.stall;
+        d->state += c.state;
+        d->restart |= c.restart;
+        return;
+    }
+    s->costs[s->ncosts++] = (igpu_cost){instr, c};
+}
+
 /* The one restart point of every lane of the path the warp runs now, if it can go back there. */
 static int32_t rewind_point(const emu_warp *w, const igpu_warp *s)
 {
@@ -219,21 +262,29 @@ static void igpu_event(emu_mem_policy *self, emu_warp *w, emu_policy_event ev, u
             drop_lanes(s, lanes);
             s->cks[s->ncks++] = (igpu_ck){ck, lanes};
             uint64_t now = emu_warp_instructions(w);
+            uint8_t mark = emu_warp_region_mark(w);
+            uint64_t live = mark ? mark - 1u : 0;
+            /* the analysis's live-in count rides on the boundary mark (timing_igpu_prepare):
+             * continuous spilling pushes them at every crossing, and a restarted region pops
+             * them first (counted under --timing, which charges both) */
+            uint32_t state = (uint32_t)live;
             if (s->rewound) {
                 s->rewound = false;   /* the same region again: replay_until holds */
+                if (g->timed) {
+                    state += (uint32_t)live;
+                    __atomic_fetch_add(&g->stats.reload_instructions, live, __ATOMIC_RELAXED);
+                }
             } else {
                 s->region_ops = 0;    /* a new region: any of its operations may fault */
                 s->replay_until = 0;
                 if (s->started) timing_hist_add(&g->stats.region_size, now - s->region_start);
                 s->started = true;
             }
-            s->region_start = now;
-            /* the analysis's live-in count rides on the boundary mark (timing_igpu_prepare) */
-            uint8_t mark = emu_warp_region_mark(w);
-            uint64_t live = mark ? mark - 1u : 0;
+            if (g->timed && state) add_cost(s, now, (timing_igpu_cost){0, state, false});
             timing_hist_add(&g->stats.liveins, live);
             __atomic_fetch_add(&g->stats.spill_instructions, live, __ATOMIC_RELAXED);
             __atomic_fetch_add(&g->stats.boundaries, 1, __ATOMIC_RELAXED);
+            s->region_start = now;
         }
     }
     if (self->next && self->next->event) self->next->event(self->next, w, ev, lanes);
@@ -258,6 +309,7 @@ static emu_mem_outcome igpu_access(emu_mem_policy *self, emu_warp *w, emu_mem_op
              * spec's restart lists (S-11.5): no fault is injected there, and a page fault is
              * taken in place (nothing of the operation was done; it runs once the page is in) */
             int32_t at = page || injected ? rewind_point(w, s) : -1;
+            uint64_t stall = page ? g->page_fault_latency : g->restart_penalty;
             if (at >= 0) {
                 s->pending = 1;
                 s->pending_ck = (uint32_t)at;
@@ -265,9 +317,21 @@ static emu_mem_outcome igpu_access(emu_mem_policy *self, emu_warp *w, emu_mem_op
                 s->replay_until = s->region_ops;
                 op->restart_lanes = emu_warp_path_lanes(w);
                 if (injected) __atomic_fetch_add(&g->stats.faults, 1, __ATOMIC_RELAXED);
+                if (g->timed) {
+                    add_cost(s, emu_warp_instructions(w), (timing_igpu_cost){stall, 0, true});
+                    __atomic_fetch_add(page ? &g->stats.page_fault_cycles
+                                            : &g->stats.restart_penalty_cycles,
+                                       stall, __ATOMIC_RELAXED);
+                }
                 return EMU_MEM_RESTART;
             }
-            if (page) __atomic_fetch_add(&g->stats.page_stalls, 1, __ATOMIC_RELAXED);
+            if (page) {
+                __atomic_fetch_add(&g->stats.page_stalls, 1, __ATOMIC_RELAXED);
+                if (g->timed) {
+                    add_cost(s, emu_warp_instructions(w), (timing_igpu_cost){stall, 0, false});
+                    __atomic_fetch_add(&g->stats.page_fault_cycles, stall, __ATOMIC_RELAXED);
+                }
+            }
         }
     }
     emu_mem_outcome o = emu_policy_forward(self, w, op);
@@ -330,6 +394,36 @@ timing_igpu *timing_igpu_begin(const timing_igpu_inject *inj, timing_igpu_pages 
 emu_mem_policy *timing_igpu_policy(timing_igpu *g)
 {
     return &g->policy;
+}
+
+void timing_igpu_timed(timing_igpu *g, const timing_gpu *gpu)
+{
+    g->timed = true;
+    g->page_fault_latency = (uint64_t)gpu->igpu_page_fault_latency;
+    g->restart_penalty = (uint64_t)gpu->igpu_restart_penalty;
+}
+
+timing_igpu *timing_igpu_of(emu_mem_policy *p)
+{
+    for (; p && p->access != igpu_access; p = p->next) {
+    }
+    return p ? p->state : NULL;
+}
+
+bool timing_igpu_take_cost(timing_igpu *g, emu_warp *w, uint64_t instr, timing_igpu_cost *out)
+{
+    igpu_warp *s = emu_warp_user(w, EMU_POLICY_RESTART);
+    if (!g->timed || !s || !s->ncosts || s->costs[0].instr > instr) return false;
+    *out = (timing_igpu_cost){0, 0, false};
+    uint32_t k = 0;
+    for (; k < s->ncosts && s->costs[k].instr <= instr; k++) {
+        out->stall += s->costs[k].c.stall;
+        out->state += s->costs[k].c.state;
+        out->restart |= s->costs[k].c.restart;
+    }
+    memmove(s->costs, s->costs + k, (s->ncosts - k) * sizeof *s->costs);
+    s->ncosts -= k;
+    return true;
 }
 
 emu_mem_policy *timing_igpu_over(emu_mem_policy *launch, emu_mem_policy *below)

@@ -64,6 +64,9 @@ void timing_igpu_stats_add(timing_igpu_stats *a, const timing_igpu_stats *b)
     a->page_stalls += b->page_stalls;
     a->evictions += b->evictions;
     a->spill_instructions += b->spill_instructions;
+    a->reload_instructions += b->reload_instructions;
+    a->page_fault_cycles += b->page_fault_cycles;
+    a->restart_penalty_cycles += b->restart_penalty_cycles;
     timing_hist_merge(&a->region_size, &b->region_size);
     timing_hist_merge(&a->liveins, &b->liveins);
 }
