@@ -476,11 +476,6 @@ bool rt_config_check_environment(char *err, size_t errlen)
                      "on the interpreter under their own memory policy", clash);
             return false;
         }
-        if (paging && parse_bool(paging, &on) && on && detmode && strcmp(detmode, "off") != 0) {
-            snprintf(err, errlen, "--igpu-paging=on cannot be combined with --det=%s yet: which "
-                     "warp touches a page first depends on the host threads", detmode);
-            return false;
-        }
     }
     /* The checks and the watchpoint observe memory through the launch's policy; GPUDet
      * installs its own. */

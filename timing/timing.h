@@ -353,6 +353,19 @@ uint64_t timing_igpu_pages_end_launch(timing_igpu_pages *p);
 void timing_igpu_pages_destroy(timing_igpu_pages *p);
 /* The lowest page of op's lanes that is not resident, made resident now; false when all are. */
 bool timing_igpu_pages_touch(timing_igpu_pages *p, const emu_mem_op *op);
+/* GPUDet (--det=gpudet): pages arrive by quanta (paging.c's header): a page that arrived in
+ * this quantum is resident only for the warps that waited for it, kept in their own list. */
+typedef struct timing_igpu_own {
+    uint64_t *pages;          /* malloc'd */
+    uint32_t n, cap;
+    uint64_t quantum;         /* the quantum the list is for (an older one is emptied first) */
+} timing_igpu_own;
+void timing_igpu_pages_by_quantum(timing_igpu_pages *p);
+bool timing_igpu_pages_quantum_mode(const timing_igpu_pages *p);
+/* The quantum ended: the pages that arrived in it are resident for every warp. */
+void timing_igpu_pages_quantum_end(timing_igpu_pages *p);
+/* timing_igpu_pages_touch by quanta for the warp whose list is own. */
+bool timing_igpu_pages_touch_own(timing_igpu_pages *p, const emu_mem_op *op, timing_igpu_own *own);
 
 typedef struct timing_igpu timing_igpu;
 /* NULL when out of memory; next is the policy the launch had; pages NULL: no paging. One
@@ -369,6 +382,9 @@ void timing_igpu_rewind(emu_mem_policy *p);
  * below. Demand paging is not composed (refused with --det: which warp touches a page first
  * depends on the host threads). */
 emu_mem_policy *timing_igpu_over(emu_mem_policy *launch, emu_mem_policy *below);
+/* GPUDet's quantum ended (timing/gpudet/run.c, after the commit): when chain holds an iGPU
+ * policy with paging by quanta, the pages of the quantum are resident for every warp. */
+void timing_igpu_quantum_end(emu_mem_policy *chain);
 /* The pages that arrived in the launch now running leave again. */
 void timing_igpu_pages_rewind(timing_igpu_pages *p);
 /* Frees g, after copying its counts to *out (unless NULL). */

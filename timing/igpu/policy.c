@@ -73,6 +73,7 @@ typedef struct igpu_warp {
     bool started;              /* it crossed a boundary: region_start holds */
     uint64_t region_start;     /* warp instructions it had run when its region began (or
                                   restarted) */
+    timing_igpu_own own;       /* paging by quanta (GPUDet): the pages it waited for */
 } igpu_warp;
 
 struct timing_igpu {
@@ -209,6 +210,14 @@ static void free_state(igpu_warp *s)
     drop_lanes(s, ~0u);
 }
 
+/* when the warp's state goes for good */
+static void free_warp(igpu_warp *s)
+{
+    free_state(s);
+    free(s->own.pages);
+    free(s);
+}
+
 /* --timing: instruction `instr` of the warp costs c beyond itself */
 static void add_cost(igpu_warp *s, uint64_t instr, timing_igpu_cost c)
 {
@@ -298,7 +307,9 @@ static emu_mem_outcome igpu_access(emu_mem_policy *self, emu_warp *w, emu_mem_op
         igpu_warp *s = warp_state(g, w);
         if (s) {
             /* a page fault first (the page arrives now); else perhaps an injected one */
-            bool page = g->pages && timing_igpu_pages_touch(g->pages, op);
+            bool page = g->pages && (timing_igpu_pages_quantum_mode(g->pages)
+                                         ? timing_igpu_pages_touch_own(g->pages, op, &s->own)
+                                         : timing_igpu_pages_touch(g->pages, op));
             bool injected = !page && g->inj.mode != TIMING_IGPU_INJECT_OFF &&
                             inject_here(g, w, s, op);
             s->mem_ops++;
@@ -444,8 +455,7 @@ void timing_igpu_rewind(emu_mem_policy *p)
     timing_igpu *g = p->state;
     /* the warps of the earlier run are gone with their grid: their states are dropped */
     for (size_t i = 0; i < g->nstates; i++) {
-        free_state(g->states[i]);
-        free(g->states[i]);
+        free_warp(g->states[i]);
     }
     g->nstates = 0;
     memset(&g->stats, 0, sizeof g->stats);
@@ -458,12 +468,18 @@ void timing_igpu_end(timing_igpu *g, timing_igpu_stats *out)
     if (g->pages) g->stats.evictions += timing_igpu_pages_end_launch(g->pages);
     if (out) *out = g->stats;
     for (size_t i = 0; i < g->nstates; i++) {
-        free_state(g->states[i]);
-        free(g->states[i]);
+        free_warp(g->states[i]);
     }
     free(g->states);
     pthread_mutex_destroy(&g->lock);
     free(g);
+}
+
+void timing_igpu_quantum_end(emu_mem_policy *chain)
+{
+    timing_igpu *g = timing_igpu_of(chain);
+    if (g && g->pages && timing_igpu_pages_quantum_mode(g->pages))
+        timing_igpu_pages_quantum_end(g->pages);
 }
 
 /* ---------------------------------------------------------------- region boundaries */
