@@ -379,8 +379,7 @@ emu_mem_policy *timing_igpu_policy(timing_igpu *g);
 void timing_igpu_rewind(emu_mem_policy *p);
 /* GPUDet (timing/gpudet/run.c) replaces the launch's policy with its own (below): when the
  * launch's chain holds an iGPU policy, that policy goes on top of below and is returned; else
- * below. Demand paging is not composed (refused with --det: which warp touches a page first
- * depends on the host threads). */
+ * below. Demand paging then runs by quanta (timing_igpu_pages_by_quantum, timing_igpu_quantum_end). */
 emu_mem_policy *timing_igpu_over(emu_mem_policy *launch, emu_mem_policy *below);
 /* GPUDet's quantum ended (timing/gpudet/run.c, after the commit): when chain holds an iGPU
  * policy with paging by quanta, the pages of the quantum are resident for every warp. */
