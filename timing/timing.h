@@ -280,18 +280,23 @@ uint64_t timing_check_finish(timing_check *c, FILE *out, const char *json_path);
  * timing_igpu_begin returns, which keeps each lane's restart point and registers there and
  * sends a path that takes a restartable fault (--fault-inject) back to its region entries,
  * with nothing of the faulting instruction done. */
-enum { TIMING_IGPU_INJECT_OFF, TIMING_IGPU_INJECT_RATE, TIMING_IGPU_INJECT_LIST };
+enum { TIMING_IGPU_INJECT_OFF, TIMING_IGPU_INJECT_RATE, TIMING_IGPU_INJECT_LIST,
+       TIMING_IGPU_INJECT_INSTR_RATE };
 #define TIMING_IGPU_LIST_MAX 16
 typedef struct timing_igpu_inject {
     int mode;                            /* TIMING_IGPU_INJECT_* */
-    double rate;                         /* RATE: per global memory operation of a warp */
+    double rate;                         /* RATE: per global memory operation of a warp;
+                                            INSTR_RATE: per warp instruction, an error
+                                            detected at the warp's next global memory
+                                            operation (the paper's per-instruction rate) */
+    bool as_page;                        /* kind=page: costs a page fault's latency */
     uint64_t seed;
     uint64_t list[TIMING_IGPU_LIST_MAX]; /* LIST: the Nth global memory operations of every warp
                                             (from 0, re-executed ones counted) fault once */
     uint32_t nlist;
 } timing_igpu_inject;
-/* "off", "rate=P[,seed=N]" (0 < P <= 0.5) or "list=N[:N...]"; false with a message naming
- * what is accepted. */
+/* "off", "rate=P[,seed=N]", "instr-rate=P[,seed=N]" (0 < P <= 0.5) or "list=N[:N...]", each
+ * with an optional ",kind=page" (or error); false with a message naming what is accepted. */
 bool timing_igpu_parse_inject(const char *spec, timing_igpu_inject *out, char *err,
                               size_t errlen);
 /* Marks mod's sparse region boundaries (emu_module_set_region_boundaries); false with a reason

@@ -267,6 +267,22 @@ for name in vector_add reduction matmul_tiled histogram256 scan; do
     fi
 done
 
+# --fault-inject=instr-rate=P (the paper's per-instruction error rate, detected at the warp's
+# next global memory operation) and kind=page (an injected fault costs a page fault's latency)
+exe=$(cuda_test_build tests/cuda/matmul_tiled.cu shared "$work/matmul_tiled.build.log")
+"$PTXSIM" run --threads=2 --timing=on --igpu=on --fault-inject=instr-rate=0.01,seed=1,kind=page \
+    --stats="$work/t.json" -- "$exe" >"$work/run.out" 2>&1; rc=$?
+fi_=$(jget "$work/t.json" igpu faults_injected); pc=$(jget "$work/t.json" igpu page_fault_cycles)
+wi=$(jget "$work/t.json" warp_instructions)
+# about 1% of the warp instructions (fewer: errors after a warp's last global operation are
+# never detected, and a region re-run to its fault point takes none)
+if [ "$rc" -eq 0 ] && diff -q <(grep -E '^(PASS|FAIL)' "$work/run.out") "$work/matmul_tiled.want" >/dev/null &&
+    [ "$fi_" -gt $((wi / 400)) ] && [ "$fi_" -le $((wi / 50)) ] && [ "$pc" -eq $((fi_ * lat)) ]; then
+    echo "PASS igpu/instr_rate_kind_page ($fi_ faults in $wi warp instructions, $pc cycles)"
+else
+    echo "FAIL igpu/instr_rate_kind_page: exit $rc, $fi_ faults in $wi warp instructions, $pc page-fault cycles (latency $lat)"
+fi
+
 refused_run() {   # NAME OPTIONS...: ptxsim run refuses them before the program runs
     local name=$1 o r
     shift
@@ -281,6 +297,9 @@ refused_run rate_too_high --igpu=on --fault-inject=rate=0.9
 refused_run rate_zero --igpu=on --fault-inject=rate=0
 refused_run bad_list --igpu=on --fault-inject=list=1:x
 refused_run seed_without_rate --igpu=on --fault-inject=list=1,seed=3
+refused_run instr_rate_too_high --igpu=on --fault-inject=instr-rate=0.7
+refused_run bad_kind --igpu=on --fault-inject=rate=0.1,kind=disk
+refused_run kind_alone --igpu=on --fault-inject=kind=page
 refused_run paging_without_igpu --igpu-paging=on
 refused_run page_size_not_power_of_two --igpu=on --igpu-paging=on --igpu-page-size=5000
 refused_run page_size_too_small --igpu=on --igpu-paging=on --igpu-page-size=1024

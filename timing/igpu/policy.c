@@ -35,6 +35,7 @@
  * idem.spill default: pushes when a region is entered, pops when a restart enters it again). */
 #include "timing/timing.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,7 @@ typedef struct igpu_warp {
     uint32_t ncosts;
     uint32_t ncks;
     uint64_t mem_ops;          /* global memory operations issued (re-executions included) */
+    uint64_t decided_at;       /* instr-rate: its instruction count at the last decision */
     uint32_t pending;          /* a fault waits for the warp to stop: restart from cks[pending_ck] */
     uint32_t pending_ck;
     bool pending_page;         /* the pending fault is a page fault */
@@ -100,16 +102,24 @@ static uint64_t mix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
-static bool inject_here(const timing_igpu *g, const emu_warp *w, const igpu_warp *s,
+static bool inject_here(const timing_igpu *g, const emu_warp *w, igpu_warp *s,
                         const emu_mem_op *op)
 {
+    /* per instruction: the instructions since the warp's last decision */
+    uint64_t now = emu_warp_instructions(w), since = now - s->decided_at;
+    s->decided_at = now;
     if (s->region_ops < s->replay_until) return false;
     uint64_t n = s->mem_ops;
     switch (g->inj.mode) {
-    case TIMING_IGPU_INJECT_RATE: {
+    case TIMING_IGPU_INJECT_RATE:
+    case TIMING_IGPU_INJECT_INSTR_RATE: {
         uint64_t h = mix64(g->inj.seed ^ mix64(emu_warp_cta_linear(w) * 0x9e3779b97f4a7c15ull ^
                                                ((uint64_t)emu_warp_id(w) << 40) ^ n));
-        return (double)(h >> 11) * (1.0 / 9007199254740992.0) < g->inj.rate;
+        double u = (double)(h >> 11) * (1.0 / 9007199254740992.0);
+        if (g->inj.mode == TIMING_IGPU_INJECT_RATE) return u < g->inj.rate;
+        /* an error in any of the `since` instructions (each with probability rate) is detected
+         * here, before this operation commits anything */
+        return u < -expm1((double)since * log1p(-g->inj.rate));
     }
     case TIMING_IGPU_INJECT_LIST:
         for (uint32_t k = 0; k < g->inj.nlist; k++)
@@ -135,10 +145,14 @@ bool timing_igpu_parse_inject(const char *spec, timing_igpu_inject *out, char *e
         *eq = 0;
         const char *v = eq + 1;
         char *end;
-        if (strcmp(tok, "rate") == 0 && out->mode == TIMING_IGPU_INJECT_OFF) {
+        if ((strcmp(tok, "rate") == 0 || strcmp(tok, "instr-rate") == 0) &&
+            out->mode == TIMING_IGPU_INJECT_OFF) {
             out->rate = strtod(v, &end);
             if (end == v || *end || !(out->rate > 0) || out->rate > 0.5) goto bad;
-            out->mode = TIMING_IGPU_INJECT_RATE;
+            out->mode = tok[0] == 'r' ? TIMING_IGPU_INJECT_RATE : TIMING_IGPU_INJECT_INSTR_RATE;
+        } else if (strcmp(tok, "kind") == 0 && !out->as_page) {
+            if (strcmp(v, "page") == 0) out->as_page = true;
+            else if (strcmp(v, "error") != 0) goto bad;
         } else if (strcmp(tok, "seed") == 0 && !have_seed) {
             out->seed = strtoull(v, &end, 10);
             if (end == v || *end || v[0] == '-') goto bad;
@@ -156,13 +170,16 @@ bool timing_igpu_parse_inject(const char *spec, timing_igpu_inject *out, char *e
             goto bad;
         }
     }
-    if (out->mode == TIMING_IGPU_INJECT_OFF || (have_seed && out->mode != TIMING_IGPU_INJECT_RATE))
+    if (out->mode == TIMING_IGPU_INJECT_OFF ||
+        (have_seed && out->mode == TIMING_IGPU_INJECT_LIST))
         goto bad;
     return true;
 bad:
     snprintf(err, errlen, "not a valid fault injection (accepted: off, rate=P[,seed=N] with "
-             "0 < P <= 0.5 per global memory operation of a warp, list=N[:N...] (the Nth "
-             "global memory operations of every warp, from 0, at most %d))",
+             "0 < P <= 0.5 per global memory operation of a warp, instr-rate=P[,seed=N] per "
+             "warp instruction (detected at the warp's next global memory operation), "
+             "list=N[:N...] (the Nth global memory operations of every warp, from 0, at most "
+             "%d); each with kind=page to cost a page fault's latency under --timing)",
              TIMING_IGPU_LIST_MAX);
     memset(out, 0, sizeof *out);
     return false;
@@ -320,7 +337,8 @@ static emu_mem_outcome igpu_access(emu_mem_policy *self, emu_warp *w, emu_mem_op
              * spec's restart lists (S-11.5): no fault is injected there, and a page fault is
              * taken in place (nothing of the operation was done; it runs once the page is in) */
             int32_t at = page || injected ? rewind_point(w, s) : -1;
-            uint64_t stall = page ? g->page_fault_latency : g->restart_penalty;
+            bool as_page = page || g->inj.as_page;
+            uint64_t stall = as_page ? g->page_fault_latency : g->restart_penalty;
             if (at >= 0) {
                 s->pending = 1;
                 s->pending_ck = (uint32_t)at;
@@ -330,7 +348,7 @@ static emu_mem_outcome igpu_access(emu_mem_policy *self, emu_warp *w, emu_mem_op
                 if (injected) __atomic_fetch_add(&g->stats.faults, 1, __ATOMIC_RELAXED);
                 if (g->timed) {
                     add_cost(s, emu_warp_instructions(w), (timing_igpu_cost){stall, 0, true});
-                    __atomic_fetch_add(page ? &g->stats.page_fault_cycles
+                    __atomic_fetch_add(as_page ? &g->stats.page_fault_cycles
                                             : &g->stats.restart_penalty_cycles,
                                        stall, __ATOMIC_RELAXED);
                 }
