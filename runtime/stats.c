@@ -180,7 +180,8 @@ static void json_igpu(FILE *out, const timing_igpu_stats *g, const timing_stats 
                  "\"reexecuted_instructions\": %llu, \"reexecuted_by_page_faults\": %llu, "
                  "\"spill_instructions\": %llu, "
                  "\"spill_overhead\": %.6f, \"reload_instructions\": %llu, "
-                 "\"page_fault_cycles\": %llu, \"restart_penalty_cycles\": %llu}",
+                 "\"page_fault_cycles\": %llu, \"restart_penalty_cycles\": %llu, "
+                 "\"short_restarts\": %llu}",
             indent, (unsigned long long)g->boundaries,
             (unsigned long long)timing_hist_percentile(&g->region_size, 25),
             (unsigned long long)timing_hist_percentile(&g->region_size, 50),
@@ -193,7 +194,8 @@ static void json_igpu(FILE *out, const timing_igpu_stats *g, const timing_stats 
             (unsigned long long)g->reexecuted, (unsigned long long)g->reexecuted_paging,
             (unsigned long long)g->spill_instructions, igpu_overhead(g, s),
             (unsigned long long)g->reload_instructions, (unsigned long long)g->page_fault_cycles,
-            (unsigned long long)g->restart_penalty_cycles);
+            (unsigned long long)g->restart_penalty_cycles,
+            (unsigned long long)g->short_restarts);
 }
 
 static void table_igpu(FILE *out, const timing_igpu_stats *g, const timing_stats *s)

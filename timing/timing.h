@@ -320,6 +320,8 @@ typedef struct timing_igpu_stats {
     uint64_t boundaries;   /* sparse boundaries crossed (restart points kept) */
     uint64_t faults;       /* restartable faults injected (--fault-inject) */
     uint64_t restarts;     /* paths sent back to their region entries */
+    uint64_t short_restarts;   /* of those, instr-rate errors sent back to the entry of their
+                                  short sub-region (the paper's RPC_sh) */
     uint64_t reexecuted;   /* warp instructions a restart discarded (run again): from the
                               region entry to the faulting instruction, that one included */
     uint64_t reexecuted_paging;   /* of those, discarded by page-fault restarts */

@@ -283,6 +283,25 @@ else
     echo "FAIL igpu/instr_rate_kind_page: exit $rc, $fi_ faults in $wi warp instructions, $pc page-fault cycles (latency $lat)"
 fi
 
+# timing errors (instr-rate, kind=error) go back to the entry of their short sub-region (the
+# paper's RPC_sh): short restarts happen, and a restart discards fewer instructions on average
+# than when the same errors restart the sparse region (kind=page)
+for kind in error page; do
+    "$PTXSIM" run --threads=2 --igpu=on --fault-inject=instr-rate=0.01,seed=2,kind=$kind \
+        --stats="$work/k$kind.json" -- "$exe" >"$work/run.out" 2>&1
+    diff -q <(grep -E '^(PASS|FAIL)' "$work/run.out") "$work/matmul_tiled.want" >/dev/null ||
+        echo "FAIL igpu/short_restart_output_$kind: $(grep -E '^FAIL' "$work/run.out" | head -n 3)"
+done
+se=$(jget "$work/kerror.json" igpu short_restarts); re=$(jget "$work/kerror.json" igpu restarts)
+xe=$(jget "$work/kerror.json" igpu reexecuted_instructions)
+sp=$(jget "$work/kpage.json" igpu short_restarts); rp=$(jget "$work/kpage.json" igpu restarts)
+xp=$(jget "$work/kpage.json" igpu reexecuted_instructions)
+if [ "$se" -gt 0 ] && [ "$sp" -eq 0 ] && [ "$rp" -gt 0 ] && [ $((xe * rp)) -lt $((xp * re)) ]; then
+    echo "PASS igpu/short_restarts ($se of $re restarts short, $xe vs $xp re-executed for $re vs $rp restarts)"
+else
+    echo "FAIL igpu/short_restarts: error: $se short of $re restarts, $xe re-executed; page: $sp short of $rp, $xp re-executed"
+fi
+
 refused_run() {   # NAME OPTIONS...: ptxsim run refuses them before the program runs
     local name=$1 o r
     shift

@@ -7,7 +7,9 @@
 #   reference: ptxsim run --threads=1 (its PASS/FAIL lines, sorted)
 #   three runs, each with --igpu=on --igpu-paging=on --igpu-page-size=4096 and
 #   --fault-inject=rate=R,seed=S, R and S turning over the programs (R in 0.01, 0.05, 0.2; S in
-#   1..3) so that every rate and seed meets every thread count somewhere:
+#   1..3) so that every rate and seed meets every thread count somewhere (the 4-thread run
+#   injects timing errors instead, instr-rate=R in 0.002, 0.01, 0.04 per warp instruction,
+#   recovered at short sub-region entries):
 #     --threads=1;
 #     --threads=2 --det=gpudet (pages arrive by quanta), or --threads=2 without determinism for
 #       a program that opts out of GPUDet (// gpudet: skip);
@@ -59,11 +61,14 @@ igpu_one() {
     ref_rc=$?
     grep -E '^(PASS|FAIL)' "$LOGS/$name.ref" | LC_ALL=C sort >"$LOGS/$name.want"
     rates=(0.01 0.05 0.2)
+    irates=(0.002 0.01 0.04)
     why=()
     pf=0
     inj=0
     for k in 0 1 2; do
         spec="rate=${rates[$(((i + k) % 3))]},seed=$(((i + 2 * k) % 3 + 1))"
+        # the 4-thread run injects timing errors per instruction (short-region restarts)
+        [ "$k" = 2 ] && spec="instr-rate=${irates[$((i % 3))]},seed=$((i % 3 + 1))"
         case $k in
         0) t=1; extra="" ;;
         1) t=2; extra="--det=gpudet"

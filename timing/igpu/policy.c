@@ -9,6 +9,12 @@
  * regions' idempotence, which region formation guarantees under the conservative alias model
  * (distinct pointer parameters may alias).
  *
+ * Short sub-regions (--igpu-short, marked too): an injected timing error (instr-rate, the
+ * paper's misspeculation) goes back to the entry of its short sub-region, where each lane keeps
+ * a second restart point (RPC_sh), when the faulting path has one there; faults go back to the
+ * sparse region's entry (RPC_sp). A short sub-region lies inside one sparse region, so it has
+ * no clobber of its own and re-runs safely from the registers kept at its entry.
+ *
  * A restartable fault (an injected one: --fault-inject; or a page fault: --igpu-paging, the
  * first touch of a non-resident page, timing/igpu/paging.c) is decided in program order when
  * the warp's global memory operation reaches the policy, before any lane performs it; the
@@ -46,6 +52,9 @@ typedef struct igpu_ck {
     uint32_t lanes;            /* lanes whose restart point it still is */
 } igpu_ck;
 
+/* the boundary mark of a short boundary (timing_igpu_prepare); sparse ones are 1..127 */
+#define IGPU_SHORT_MARK 255
+
 /* --timing: what one instruction costs beyond itself (timing_igpu_take_cost) */
 typedef struct igpu_cost {
     uint64_t instr;            /* the warp's instruction number (emu_warp_instructions before it) */
@@ -56,6 +65,13 @@ typedef struct igpu_cost {
 
 typedef struct igpu_warp {
     igpu_ck cks[EMU_WARP_SIZE];
+    /* short sub-regions (instr-rate errors restart there, the paper's RPC_sh): the lanes'
+     * restart points at the short boundaries crossed since their sparse ones */
+    igpu_ck scks[EMU_WARP_SIZE];
+    uint32_t nscks;
+    uint64_t short_start;      /* warp instructions when the last short region began */
+    uint64_t short_ops;        /* region_ops then */
+    bool pending_short;        /* the pending fault restarts from scks[pending_ck] */
     igpu_cost costs[IGPU_COSTS];   /* --timing: not yet taken, in instruction order */
     uint32_t ncosts;
     uint32_t ncks;
@@ -211,15 +227,22 @@ static igpu_warp *warp_state(timing_igpu *g, emu_warp *w)
     return s;
 }
 
-static void drop_lanes(igpu_warp *s, uint32_t lanes)
+static void drop_from(igpu_ck *cks, uint32_t *n, uint32_t lanes)
 {
     uint32_t k = 0;
-    for (uint32_t i = 0; i < s->ncks; i++) {
-        s->cks[i].lanes &= ~lanes;
-        if (s->cks[i].lanes) s->cks[k++] = s->cks[i];
-        else emu_warp_checkpoint_free(s->cks[i].ck);
+    for (uint32_t i = 0; i < *n; i++) {
+        cks[i].lanes &= ~lanes;
+        if (cks[i].lanes) cks[k++] = cks[i];
+        else emu_warp_checkpoint_free(cks[i].ck);
     }
-    s->ncks = k;
+    *n = k;
+}
+
+/* the lanes' restart points go (a sparse boundary: their short ones with them) */
+static void drop_lanes(igpu_warp *s, uint32_t lanes)
+{
+    drop_from(s->cks, &s->ncks, lanes);
+    drop_from(s->scks, &s->nscks, lanes);
 }
 
 static void free_state(igpu_warp *s)
@@ -257,13 +280,18 @@ static void add_cost(igpu_warp *s, uint64_t instr, timing_igpu_cost c)
 }
 
 /* The one restart point of every lane of the path the warp runs now, if it can go back there. */
-static int32_t rewind_point(const emu_warp *w, const igpu_warp *s)
+static int32_t rewind_in(const emu_warp *w, const igpu_ck *cks, uint32_t n)
 {
     uint32_t path = emu_warp_path_lanes(w);
-    for (uint32_t i = 0; i < s->ncks; i++)
-        if ((s->cks[i].lanes & path) == path && emu_warp_checkpoint_can_rewind(w, s->cks[i].ck))
+    for (uint32_t i = 0; i < n; i++)
+        if ((cks[i].lanes & path) == path && emu_warp_checkpoint_can_rewind(w, cks[i].ck))
             return (int32_t)i;
     return -1;
+}
+
+static int32_t rewind_point(const emu_warp *w, const igpu_warp *s)
+{
+    return rewind_in(w, s->cks, s->ncks);
 }
 
 /* ---------------------------------------------------------------- the policy */
@@ -271,7 +299,20 @@ static int32_t rewind_point(const emu_warp *w, const igpu_warp *s)
 static void igpu_event(emu_mem_policy *self, emu_warp *w, emu_policy_event ev, uint32_t lanes)
 {
     timing_igpu *g = self->state;
-    if (ev == EMU_PEV_REGION_BOUNDARY && lanes) {
+    if (ev == EMU_PEV_REGION_BOUNDARY && lanes && emu_warp_region_mark(w) == IGPU_SHORT_MARK) {
+        /* a short sub-region starts: only instr-rate errors restart there */
+        igpu_warp *s = g->inj.mode == TIMING_IGPU_INJECT_INSTR_RATE ? warp_state(g, w) : NULL;
+        emu_warp_checkpoint *ck = s ? emu_warp_checkpoint_take(w, lanes) : NULL;
+        if (s && !ck) {
+            emu_warp_abort(w, EMU_FAULT_OUT_OF_RESOURCES,
+                           "out of host memory keeping an iGPU restart point");
+        } else if (ck) {
+            drop_from(s->scks, &s->nscks, lanes);
+            s->scks[s->nscks++] = (igpu_ck){ck, lanes};
+            s->short_start = emu_warp_instructions(w);
+            s->short_ops = s->region_ops;
+        }
+    } else if (ev == EMU_PEV_REGION_BOUNDARY && lanes) {
         igpu_warp *s = warp_state(g, w);
         emu_warp_checkpoint *ck = s ? emu_warp_checkpoint_take(w, lanes) : NULL;
         emu_next_instr at;
@@ -311,6 +352,8 @@ static void igpu_event(emu_mem_policy *self, emu_warp *w, emu_policy_event ev, u
             __atomic_fetch_add(&g->stats.spill_instructions, live, __ATOMIC_RELAXED);
             __atomic_fetch_add(&g->stats.boundaries, 1, __ATOMIC_RELAXED);
             s->region_start = now;
+            s->short_start = now;
+            s->short_ops = s->region_ops;
         }
     }
     if (self->next && self->next->event) self->next->event(self->next, w, ev, lanes);
@@ -336,13 +379,22 @@ static emu_mem_outcome igpu_access(emu_mem_policy *self, emu_warp *w, emu_mem_op
              * lanes crossed their last boundaries apart (they merged since) would need the
              * spec's restart lists (S-11.5): no fault is injected there, and a page fault is
              * taken in place (nothing of the operation was done; it runs once the page is in) */
-            int32_t at = page || injected ? rewind_point(w, s) : -1;
             bool as_page = page || g->inj.as_page;
+            /* a timing error (instr-rate) goes back to its short sub-region's entry when the
+             * path has one there, as the paper's RPC_sh; faults to the sparse region's */
+            int32_t at = -1;
+            bool short_restart = false;
+            if (injected && !as_page && g->inj.mode == TIMING_IGPU_INJECT_INSTR_RATE) {
+                at = rewind_in(w, s->scks, s->nscks);
+                short_restart = at >= 0;
+            }
+            if (at < 0 && (page || injected)) at = rewind_point(w, s);
             uint64_t stall = as_page ? g->page_fault_latency : g->restart_penalty;
             if (at >= 0) {
                 s->pending = 1;
                 s->pending_ck = (uint32_t)at;
                 s->pending_page = page;
+                s->pending_short = short_restart;
                 s->replay_until = s->region_ops;
                 op->restart_lanes = emu_warp_path_lanes(w);
                 if (injected) __atomic_fetch_add(&g->stats.faults, 1, __ATOMIC_RELAXED);
@@ -375,9 +427,23 @@ static void igpu_stopped(emu_mem_policy *self, emu_warp *w, int reason)
 {
     timing_igpu *g = self->state;
     igpu_warp *s = emu_warp_user(w, EMU_POLICY_RESTART);
-    if (s && reason == EMU_STOP_RESTART && s->pending) {
+    if (s && reason == EMU_STOP_RESTART && s->pending && s->pending_short) {
+        /* back to the short sub-region's entry: the sparse region goes on (its size does not
+         * count what was discarded) */
+        s->pending = 0;
+        s->pending_short = false;
+        uint64_t now = emu_warp_instructions(w), lost = now - s->short_start;
+        __atomic_fetch_add(&g->stats.reexecuted, lost, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&g->stats.short_restarts, 1, __ATOMIC_RELAXED);
+        s->region_start += lost;
+        s->region_ops = s->short_ops;
+        s->short_start = now;
+        emu_warp_checkpoint_rewind(w, s->scks[s->pending_ck].ck);
+        __atomic_fetch_add(&g->stats.restarts, 1, __ATOMIC_RELAXED);
+    } else if (s && reason == EMU_STOP_RESTART && s->pending) {
         /* back to the region entry, with the registers the lanes had there */
         s->pending = 0;
+        drop_from(s->scks, &s->nscks, emu_warp_path_lanes(w));
         s->region_ops = 0;
         s->rewound = true;
         uint64_t now = emu_warp_instructions(w);
@@ -517,11 +583,15 @@ bool timing_igpu_prepare(emu_module *mod, char *err, size_t errlen)
             snprintf(err, errlen, "out of host memory marking the regions of %s", fn->name);
             return false;
         }
-        /* the mark carries 1 + the boundary's live-in count for the statistics */
+        /* a sparse boundary's mark is 1 + its live-in count (for the statistics, at most
+         * 126); a short one's IGPU_SHORT_MARK (a sparse boundary wins where both are) */
         for (uint32_t b = 0; b < r->nbounds; b++)
             if (r->bounds[b].kind == PTX_BND_SPARSE)
                 sparse[r->bounds[b].instr] =
-                    (uint8_t)(1 + (r->bounds[b].nlive < 254 ? r->bounds[b].nlive : 254));
+                    (uint8_t)(1 + (r->bounds[b].nlive < 126 ? r->bounds[b].nlive : 126));
+        for (uint32_t b = 0; b < r->nbounds; b++)
+            if (r->bounds[b].kind == PTX_BND_SHORT && !sparse[r->bounds[b].instr])
+                sparse[r->bounds[b].instr] = IGPU_SHORT_MARK;
         emu_module_set_region_boundaries(mod, fn, sparse);
         free(sparse);
         ptx_regions_free(r);

@@ -58,6 +58,7 @@ void timing_igpu_stats_add(timing_igpu_stats *a, const timing_igpu_stats *b)
     a->boundaries += b->boundaries;
     a->faults += b->faults;
     a->restarts += b->restarts;
+    a->short_restarts += b->short_restarts;
     a->reexecuted += b->reexecuted;
     a->reexecuted_paging += b->reexecuted_paging;
     a->page_faults += b->page_faults;
