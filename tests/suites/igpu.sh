@@ -206,7 +206,7 @@ fi
 # The cycle model charges faults and state preservation (timing/igpu/policy.c): the output is
 # the plain run's; cycles and every statistic (the whole JSON total, host seconds aside) are
 # the same on 1, 2 and 4 host threads, another schedule and --engine=compare, with demand
-# paging and injected faults together; the charged cycles are exact products of the counts
+# paging and injected timing errors (instr-rate, short-region restarts) together; the charged cycles are exact products of the counts
 # (page faults x igpu_page_fault_latency, injected restarts x igpu_restart_penalty, of the
 # GPU's configuration); and more faults cost more: re-executed instructions, restarts and
 # cycles grow from no injection to rate 0.01 to rate 0.2 (same seed). Exact cycle arithmetic
@@ -229,7 +229,7 @@ for name in vector_add reduction matmul_tiled histogram256 scan; do
         [ "$run" = 4s5 ] && opts="--threads=4 --seed=5"
         [ "$run" = compare ] && opts="--engine=compare --threads=2"
         "$PTXSIM" run $opts --timing=on --igpu=on --igpu-paging=on --igpu-page-size=4096 \
-            --fault-inject=rate=0.02,seed=3 --stats="$work/t.json" -- "$exe" >"$work/run.out" 2>"$work/run.err"
+            --fault-inject=instr-rate=0.005,seed=3 --stats="$work/t.json" -- "$exe" >"$work/run.out" 2>"$work/run.err"
         rc=$?
         sums+=("$(jtotal "$work/t.json" 2>/dev/null | cksum | cut -d' ' -f1)")
         if [ "$rc" -eq 0 ] && diff -q <(grep -E '^(PASS|FAIL)' "$work/run.out") "$work/$name.want" >/dev/null; then
