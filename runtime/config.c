@@ -109,16 +109,21 @@ const rt_option rt_options[] = {
     {"igpu", "PTXSIM_IGPU", "off", RT_OPT_BOOL, NULL, NULL, "on",
      "idempotent-region restart of faulting warps (iGPU): kernels cut into idempotent regions, "
      "a warp that takes a restartable fault runs again from its region's entry (on the "
-     "interpreter; with --det=gpudet restarts happen inside quanta; not with --tm, --timing, "
-     "--record/--replay or the JIT)"},
+     "interpreter; with --det=gpudet restarts happen inside quanta; with --timing faults and "
+     "state preservation cost cycles; not with --tm, --timing with --det, --record/--replay "
+     "or the JIT)"},
     {"fault-inject", "PTXSIM_FAULT_INJECT", "off", RT_OPT_TEXT, NULL, NULL, NULL,
      "with --igpu=on: restartable faults injected at global memory operations: rate=P[,seed=N] "
      "(each operation of a warp faults with probability P, at most 0.5, decided from the "
-     "warp's own history) or list=N[:N...] (the Nth operations of every warp, from 0)"},
+     "warp's own history), instr-rate=P[,seed=N] (each warp instruction errs with "
+     "probability P, detected at the warp's next global memory operation) or list=N[:N...] "
+     "(the Nth operations of every warp, from 0); ,kind=page makes them cost a page fault's "
+     "latency under --timing"},
     {"igpu-paging", "PTXSIM_IGPU_PAGING", "off", RT_OPT_BOOL, NULL, NULL, "on",
      "with --igpu=on: demand paging of device memory: the first touch of a non-resident page "
      "by a global memory operation is a restartable fault; the warp restarts at its region "
-     "entry once the page is resident (functional: no fault latency, --timing is refused)"},
+     "entry once the page is resident (with --timing the warp sleeps the GPU's "
+     "igpu_page_fault_latency; with --det=gpudet pages arrive at quantum ends)"},
     {"igpu-page-size", "PTXSIM_IGPU_PAGE_SIZE", "65536", RT_OPT_UINT, NULL, NULL, NULL,
      "--igpu-paging: the page size in bytes, a power of two from 4096 to 2097152"},
     {"igpu-resident-pages", "PTXSIM_IGPU_RESIDENT_PAGES", "0", RT_OPT_UINT, NULL, NULL, NULL,
@@ -476,18 +481,14 @@ bool rt_config_check_environment(char *err, size_t errlen)
         const char *clash = detmode && strcmp(detmode, "off") != 0 &&
                                     strcmp(detmode, "gpudet") != 0 ? "--det"
                             : tm && strcmp(tm, "off") != 0 ? "--tm"
-                            : timing && parse_bool(timing, &on) && on ? "--timing"
+                            : timing && parse_bool(timing, &on) && on && detmode &&
+                                      strcmp(detmode, "off") != 0 ? "--timing with --det"
                             : recording ? "--record" : replaying ? "--replay"
                             : engine && strcmp(engine, "jit") == 0 ? "--engine=jit"
                             : with && strcmp(with, "jit") == 0 ? "--compare-with=jit" : NULL;
         if (clash) {
             snprintf(err, errlen, "--igpu=on cannot be combined with %s yet: iGPU restarts run "
                      "on the interpreter under their own memory policy", clash);
-            return false;
-        }
-        if (paging && parse_bool(paging, &on) && on && detmode && strcmp(detmode, "off") != 0) {
-            snprintf(err, errlen, "--igpu-paging=on cannot be combined with --det=%s yet: which "
-                     "warp touches a page first depends on the host threads", detmode);
             return false;
         }
     }

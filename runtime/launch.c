@@ -498,9 +498,13 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
              /* the runtime loaded the module: marking its boundaries is the runtime's to do */
              timing_igpu_prepare((emu_module *)k->emu, why, sizeof why)) &&
             timing_igpu_parse_inject(rt_g.cfg.fault_inject, &inj, why, sizeof why);
-        if (ready && rt_g.cfg.igpu_paging && !rt_g.igpu_pages)
+        if (ready && rt_g.cfg.igpu_paging && !rt_g.igpu_pages) {
             ready = (rt_g.igpu_pages = timing_igpu_pages_create(
                          rt_g.cfg.igpu_page_size, rt_g.cfg.igpu_resident_pages)) != NULL;
+            /* GPUDet: pages arrive at quantum ends, so no warp's fault hangs on another's */
+            if (ready && strcmp(rt_g.cfg.det, "gpudet") == 0)
+                timing_igpu_pages_by_quantum(rt_g.igpu_pages);
+        }
         if (!ready || !(igpu = timing_igpu_begin(&inj, rt_g.igpu_pages, L.policy))) {
             if (workspace)
                 emu_device_free(workspace);
@@ -509,6 +513,8 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
         }
         L.policy = timing_igpu_policy(igpu);
         L.executor = EMU_EXECUTOR_INTERP;
+        /* --timing: faults, restarts and state preservation cost the model cycles */
+        if (rt_g.cfg.timing) timing_igpu_timed(igpu, rt_g.gpu);
     }
     rt_log(1, "launch %s<<<(%u,%u,%u), (%u,%u,%u), %zu>>>%s", rt_kernel_pretty(k), grid.x,
            grid.y, grid.z, block.x, block.y, block.z, d->smem,

@@ -181,7 +181,9 @@ static void json_igpu(FILE *out, const timing_igpu_stats *g, const timing_stats 
                  "\"page_fault_stalls\": %llu, \"page_evictions\": %llu, \"restarts\": %llu, "
                  "\"reexecuted_instructions\": %llu, \"reexecuted_by_page_faults\": %llu, "
                  "\"spill_instructions\": %llu, "
-                 "\"spill_overhead\": %.6f}",
+                 "\"spill_overhead\": %.6f, \"reload_instructions\": %llu, "
+                 "\"page_fault_cycles\": %llu, \"restart_penalty_cycles\": %llu, "
+                 "\"short_restarts\": %llu}",
             indent, (unsigned long long)g->boundaries,
             (unsigned long long)timing_hist_percentile(&g->region_size, 25),
             (unsigned long long)timing_hist_percentile(&g->region_size, 50),
@@ -192,7 +194,10 @@ static void json_igpu(FILE *out, const timing_igpu_stats *g, const timing_stats 
             (unsigned long long)g->page_faults, (unsigned long long)g->page_stalls,
             (unsigned long long)g->evictions, (unsigned long long)g->restarts,
             (unsigned long long)g->reexecuted, (unsigned long long)g->reexecuted_paging,
-            (unsigned long long)g->spill_instructions, igpu_overhead(g, s));
+            (unsigned long long)g->spill_instructions, igpu_overhead(g, s),
+            (unsigned long long)g->reload_instructions, (unsigned long long)g->page_fault_cycles,
+            (unsigned long long)g->restart_penalty_cycles,
+            (unsigned long long)g->short_restarts);
 }
 
 static void table_igpu(FILE *out, const timing_igpu_stats *g, const timing_stats *s)
@@ -212,6 +217,12 @@ static void table_igpu(FILE *out, const timing_igpu_stats *g, const timing_stats
             (unsigned long long)g->evictions, (unsigned long long)g->restarts,
             (unsigned long long)g->reexecuted, (unsigned long long)g->reexecuted_paging,
             (unsigned long long)g->spill_instructions, 100.0 * igpu_overhead(g, s));
+    if (rt_g.cfg.timing)
+        fprintf(out, "  igpu cycles: %llu reload instructions, %llu cycles waiting for pages, "
+                     "%llu cycles of restart penalty\n",
+                (unsigned long long)g->reload_instructions,
+                (unsigned long long)g->page_fault_cycles,
+                (unsigned long long)g->restart_penalty_cycles);
 }
 
 static void report_json(FILE *out, rt_kernel *const *ks, size_t n)

@@ -162,6 +162,7 @@ maybe_stop
 #   // compare: no REASON  leaves the program out of the compare-mode runs (below), saying why
 #   // gpudet: skip REASON leaves it out of tests/suites/gpudet_equivalence.sh
 #   // checks: skip REASON leaves it out of the race/sync/init checks of tests/suites/checks.sh
+#   // igpu: skip REASON    leaves it out of tests/suites/igpu_programs.sh
 # Every variant of every program also runs under `--engine=compare` (make check, not the quick
 # mode): each launch runs on the block interpreter (static builds) or the LLVM JIT (shared
 # builds, --compare-with=jit) and on the one-instruction-at-a-time reference executor from one
@@ -354,7 +355,7 @@ done
 if [ ${#suites[@]} -gt 0 ]; then
     # The longest first, so that the others fill the second slot meanwhile.
     ordered=()
-    for s in cuda_libraries ptx_corpus gpudet_equivalence determinism; do
+    for s in cuda_libraries ptx_corpus gpudet_equivalence igpu_programs determinism; do
         for x in "${suites[@]}"; do [ "$(basename "$x" .sh)" = "$s" ] && ordered+=("$x"); done
     done
     for x in "${suites[@]}"; do

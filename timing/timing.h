@@ -281,18 +281,23 @@ uint64_t timing_check_finish(timing_check *c, FILE *out, const char *json_path);
  * timing_igpu_begin returns, which keeps each lane's restart point and registers there and
  * sends a path that takes a restartable fault (--fault-inject) back to its region entries,
  * with nothing of the faulting instruction done. */
-enum { TIMING_IGPU_INJECT_OFF, TIMING_IGPU_INJECT_RATE, TIMING_IGPU_INJECT_LIST };
+enum { TIMING_IGPU_INJECT_OFF, TIMING_IGPU_INJECT_RATE, TIMING_IGPU_INJECT_LIST,
+       TIMING_IGPU_INJECT_INSTR_RATE };
 #define TIMING_IGPU_LIST_MAX 16
 typedef struct timing_igpu_inject {
     int mode;                            /* TIMING_IGPU_INJECT_* */
-    double rate;                         /* RATE: per global memory operation of a warp */
+    double rate;                         /* RATE: per global memory operation of a warp;
+                                            INSTR_RATE: per warp instruction, an error
+                                            detected at the warp's next global memory
+                                            operation (the paper's per-instruction rate) */
+    bool as_page;                        /* kind=page: costs a page fault's latency */
     uint64_t seed;
     uint64_t list[TIMING_IGPU_LIST_MAX]; /* LIST: the Nth global memory operations of every warp
                                             (from 0, re-executed ones counted) fault once */
     uint32_t nlist;
 } timing_igpu_inject;
-/* "off", "rate=P[,seed=N]" (0 < P <= 0.5) or "list=N[:N...]"; false with a message naming
- * what is accepted. */
+/* "off", "rate=P[,seed=N]", "instr-rate=P[,seed=N]" (0 < P <= 0.5) or "list=N[:N...]", each
+ * with an optional ",kind=page" (or error); false with a message naming what is accepted. */
 bool timing_igpu_parse_inject(const char *spec, timing_igpu_inject *out, char *err,
                               size_t errlen);
 /* Marks mod's sparse region boundaries (emu_module_set_region_boundaries); false with a reason
@@ -316,6 +321,8 @@ typedef struct timing_igpu_stats {
     uint64_t boundaries;   /* sparse boundaries crossed (restart points kept) */
     uint64_t faults;       /* restartable faults injected (--fault-inject) */
     uint64_t restarts;     /* paths sent back to their region entries */
+    uint64_t short_restarts;   /* of those, instr-rate errors sent back to the entry of their
+                                  short sub-region (the paper's RPC_sh) */
     uint64_t reexecuted;   /* warp instructions a restart discarded (run again): from the
                               region entry to the faulting instruction, that one included */
     uint64_t reexecuted_paging;   /* of those, discarded by page-fault restarts */
@@ -327,6 +334,12 @@ typedef struct timing_igpu_stats {
      * pushes at the sparse boundaries it crosses, one store instruction each, as L2 code
      * would run them (L1 runs no such code: counted, not executed) */
     uint64_t spill_instructions;
+    /* --timing: the pops of continuous spilling, the live-ins a restarted region reloads from
+     * the context when it crosses its entry again; each issues as one instruction */
+    uint64_t reload_instructions;
+    /* --timing: cycles the warps slept waiting for pages (igpu_page_fault_latency per page
+     * fault) and refilling after an injected error's restart (igpu_restart_penalty each) */
+    uint64_t page_fault_cycles, restart_penalty_cycles;
     timing_hist region_size;   /* warp instructions from a warp's boundary crossing to its next
                                   crossing or exit; a restart's discarded part not counted */
     timing_hist liveins;       /* live-in registers (memory-backed inputs excluded) per
@@ -348,6 +361,19 @@ uint64_t timing_igpu_pages_end_launch(timing_igpu_pages *p);
 void timing_igpu_pages_destroy(timing_igpu_pages *p);
 /* The lowest page of op's lanes that is not resident, made resident now; false when all are. */
 bool timing_igpu_pages_touch(timing_igpu_pages *p, const emu_mem_op *op);
+/* GPUDet (--det=gpudet): pages arrive by quanta (paging.c's header): a page that arrived in
+ * this quantum is resident only for the warps that waited for it, kept in their own list. */
+typedef struct timing_igpu_own {
+    uint64_t *pages;          /* malloc'd */
+    uint32_t n, cap;
+    uint64_t quantum;         /* the quantum the list is for (an older one is emptied first) */
+} timing_igpu_own;
+void timing_igpu_pages_by_quantum(timing_igpu_pages *p);
+bool timing_igpu_pages_quantum_mode(const timing_igpu_pages *p);
+/* The quantum ended: the pages that arrived in it are resident for every warp. */
+void timing_igpu_pages_quantum_end(timing_igpu_pages *p);
+/* timing_igpu_pages_touch by quanta for the warp whose list is own. */
+bool timing_igpu_pages_touch_own(timing_igpu_pages *p, const emu_mem_op *op, timing_igpu_own *own);
 
 typedef struct timing_igpu timing_igpu;
 /* NULL when out of memory; next is the policy the launch had; pages NULL: no paging. One
@@ -361,13 +387,34 @@ emu_mem_policy *timing_igpu_policy(timing_igpu *g);
 void timing_igpu_rewind(emu_mem_policy *p);
 /* GPUDet (timing/gpudet/run.c) replaces the launch's policy with its own (below): when the
  * launch's chain holds an iGPU policy, that policy goes on top of below and is returned; else
- * below. Demand paging is not composed (refused with --det: which warp touches a page first
- * depends on the host threads). */
+ * below. Demand paging then runs by quanta (timing_igpu_pages_by_quantum, timing_igpu_quantum_end). */
 emu_mem_policy *timing_igpu_over(emu_mem_policy *launch, emu_mem_policy *below);
+/* GPUDet's quantum ended (timing/gpudet/run.c, after the commit): when chain holds an iGPU
+ * policy with paging by quanta, the pages of the quantum are resident for every warp. */
+void timing_igpu_quantum_end(emu_mem_policy *chain);
 /* The pages that arrived in the launch now running leave again. */
 void timing_igpu_pages_rewind(timing_igpu_pages *p);
 /* Frees g, after copying its counts to *out (unless NULL). */
 void timing_igpu_end(timing_igpu *g, timing_igpu_stats *out);
+
+/* --igpu with --timing (the cycle model, timing/model/sm.c): from now on g keeps, per warp,
+ * what each instruction costs beyond itself, for the model to charge when it issues that
+ * instruction: a page fault sleeps the warp gpu->igpu_page_fault_latency cycles, an injected
+ * error's restart costs gpu->igpu_restart_penalty (the squash and the refill), and state
+ * preservation issues one instruction per live-in register at each boundary crossed
+ * (continuous spilling: pushes at a region's entry, pops when a restart crosses it again). */
+void timing_igpu_timed(timing_igpu *g, const struct timing_gpu *gpu);
+/* The iGPU policy in a launch's chain, or NULL. */
+timing_igpu *timing_igpu_of(emu_mem_policy *chain);
+typedef struct timing_igpu_cost {
+    uint64_t stall;       /* cycles before the warp issues again (page arrival, refill) */
+    uint32_t state;       /* state-preservation instructions issued before it */
+    bool restart;         /* it faulted and did not run: the path restarts at its region entry */
+} timing_igpu_cost;
+/* What warp w's instruction number `instr` (emu_warp_instructions before it ran) costs beyond
+ * itself, taken out of what g keeps (costs of earlier instructions the model did not issue are
+ * added in); false when nothing. */
+bool timing_igpu_take_cost(timing_igpu *g, emu_warp *w, uint64_t instr, timing_igpu_cost *out);
 
 /* ---------------------------------------------------------------- record and replay
  * (timing/replay/): --record=FILE logs the order of every launch's memory operations (any
@@ -520,6 +567,9 @@ struct timing_gpu {
     int zunit_clock_khz;        /* a Z-buffer unit (one per DRAM channel) takes one request per
                                    cycle of this clock */
     int dab_barrier_latency;    /* DAB: cycles of the GPU-wide barrier of a flush */
+    /* ---- iGPU in the cycle model (timing/igpu/policy.c, timing/model/sm.c) */
+    int igpu_page_fault_latency; /* cycles a warp sleeps while its faulting page arrives */
+    int igpu_restart_penalty;   /* cycles to squash and refill after an injected error */
 };
 
 /* The GPU named `name`, or NULL. */

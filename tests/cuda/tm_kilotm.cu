@@ -13,6 +13,7 @@
 // ptxsim: --tm=kilotm
 // gpudet: skip --tm=kilotm cannot be combined with --det yet (transactions under GPUDet's quanta are not built)
 // checks: skip racecheck, initcheck and synccheck do not know transactions, so --tm=kilotm refuses them
+// igpu: skip --tm=kilotm cannot be combined with --igpu yet (a restart inside a transaction is not built)
 #include "check.cuh"
 #include <ptxsim/kilotm.h>
 

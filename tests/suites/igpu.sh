@@ -14,8 +14,12 @@
 #   - --igpu-paging (4 KiB pages, 4 resident between launches): the same output, page faults
 #     > 0 and the same count on 1, 2, 4 threads, another schedule and --engine=compare, also
 #     with injected faults on top; --stats reports the iGPU statistics (table and JSON);
-#   - --igpu=on --det=gpudet with injected faults: the plain output, and the same statistics
-#     total (JSON) on 1, 2, 4 threads and another schedule.
+#   - --igpu=on --det=gpudet with demand paging (pages arrive at quantum ends) and injected
+#     faults: the plain output, and the same statistics total (JSON) on 1, 2, 4 threads and
+#     another schedule;
+#   - --igpu=on --timing with paging and injected faults: the same cycles and statistics on
+#     1, 2, 4 threads, another schedule and --engine=compare; the fault cycles are the counts
+#     times the configuration's latencies; cycles grow with the fault rate.
 # Prints "PASS igpu/NAME" or "FAIL igpu/NAME: why".
 # Environment: B (build dir), NVCC, PTXSIM_CUDA_CACHE.
 set -u
@@ -151,13 +155,15 @@ for name in vector_add reduction matmul_tiled bitonic_sort scan histogram256; do
         opts="--threads=$1"
         [ "$1" = 4s5 ] && opts="--threads=4 --seed=5"
         "$PTXSIM" run $opts --det=gpudet --igpu=on "--fault-inject=$2" --verbose=1 \
+            --igpu-paging=on --igpu-page-size=4096 --igpu-resident-pages=4 \
             --stats="$work/det.json" -- "$exe" >"$work/run.out" 2>"$work/run.err"
         rc=$?
         n=$(grep -o '[0-9]* faults injected' "$work/run.err" | awk '{s += $1} END {print s + 0}')
         r=$(grep -o '[0-9]* restarts' "$work/run.err" | awk '{s += $1} END {print s + 0}')
         dsums+=("$(sed -n '/"total"/,$p' "$work/det.json" | grep -v host_seconds | cksum | cut -d' ' -f1)")
         if [ "$rc" -eq 0 ] && diff -q <(grep -E '^(PASS|FAIL)' "$work/run.out") "$work/$name.want" >/dev/null &&
-            [ "$n" -gt 0 ] && [ "$n" -eq "$r" ] && grep -q '"igpu"' "$work/det.json"; then
+            [ "$n" -gt 0 ] && [ "$r" -ge "$n" ] && grep -q '"igpu"' "$work/det.json" &&
+            grep -Eq '"page_faults": [1-9]' "$work/det.json"; then
             echo "PASS igpu/gpudet_$name/$1/$2 ($n faults recovered)"
         else
             echo "FAIL igpu/gpudet_$name/$1/$2: exit $rc, $n faults, $r restarts, output: $(grep -E '^FAIL|ptxsim: [A-Z]' "$work/run.out" "$work/run.err" | head -n 5)"
@@ -196,6 +202,106 @@ else
     echo "FAIL igpu/stats_table: $(grep -i igpu <<<"$o" | head -n 3)"
 fi
 
+# ---------------------------------------------------------------- --igpu with --timing
+# The cycle model charges faults and state preservation (timing/igpu/policy.c): the output is
+# the plain run's; cycles and every statistic (the whole JSON total, host seconds aside) are
+# the same on 1, 2 and 4 host threads, another schedule and --engine=compare, with demand
+# paging and injected timing errors (instr-rate, short-region restarts) together; the charged cycles are exact products of the counts
+# (page faults x igpu_page_fault_latency, injected restarts x igpu_restart_penalty, of the
+# GPU's configuration); and more faults cost more: re-executed instructions, restarts and
+# cycles grow from no injection to rate 0.01 to rate 0.2 (same seed). Exact cycle arithmetic
+# on one warp: tests/unit/test_igpu_cycles.c.
+jtotal() {   # FILE: the statistics total without host seconds, keys sorted
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["total"]; d.pop("host_seconds",None); print(json.dumps(d, sort_keys=True))' "$1"
+}
+jget() {     # FILE KEY [SUBKEY]: a number of the total
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["total"]
+for k in sys.argv[2:]: d=d[k]
+print(d)' "$@"
+}
+lat=$(awk '$1 == "igpu_page_fault_latency" {print $3}' timing/configs/a100.gpu)
+pen=$(awk '$1 == "igpu_restart_penalty" {print $3}' timing/configs/a100.gpu)
+for name in vector_add reduction matmul_tiled histogram256 scan; do
+    exe=$(cuda_test_build "tests/cuda/$name.cu" shared "$work/$name.build.log") || continue
+    sums=()
+    for run in 1 2 4 4s5 compare; do
+        opts="--threads=$run"
+        [ "$run" = 4s5 ] && opts="--threads=4 --seed=5"
+        [ "$run" = compare ] && opts="--engine=compare --threads=2"
+        "$PTXSIM" run $opts --timing=on --igpu=on --igpu-paging=on --igpu-page-size=4096 \
+            --fault-inject=instr-rate=0.005,seed=3 --stats="$work/t.json" -- "$exe" >"$work/run.out" 2>"$work/run.err"
+        rc=$?
+        sums+=("$(jtotal "$work/t.json" 2>/dev/null | cksum | cut -d' ' -f1)")
+        if [ "$rc" -eq 0 ] && diff -q <(grep -E '^(PASS|FAIL)' "$work/run.out") "$work/$name.want" >/dev/null; then
+            pf=$(jget "$work/t.json" igpu page_faults); pc=$(jget "$work/t.json" igpu page_fault_cycles)
+            fi_=$(jget "$work/t.json" igpu faults_injected); rp=$(jget "$work/t.json" igpu restart_penalty_cycles)
+            cy=$(jget "$work/t.json" cycles)
+            if [ "$pf" -gt 0 ] && [ "$fi_" -gt 0 ] && [ "$pc" -eq $((pf * lat)) ] && [ "$rp" -eq $((fi_ * pen)) ] &&
+                [ "$cy" -gt "$lat" ]; then
+                echo "PASS igpu/timing_$name/$run ($cy cycles, $pf page faults, $fi_ injected)"
+            else
+                echo "FAIL igpu/timing_$name/$run: $cy cycles, $pf page faults costing $pc (latency $lat), $fi_ injected costing $rp (penalty $pen)"
+            fi
+        else
+            echo "FAIL igpu/timing_$name/$run: exit $rc, output: $(grep -E '^FAIL|ptxsim: [A-Z]' "$work/run.out" "$work/run.err" | head -n 5)"
+        fi
+    done
+    if [ "${sums[0]}" = "${sums[1]}" ] && [ "${sums[1]}" = "${sums[2]}" ] &&
+        [ "${sums[2]}" = "${sums[3]}" ] && [ "${sums[3]}" = "${sums[4]}" ]; then
+        echo "PASS igpu/timing_same_cycles_and_statistics_$name"
+    else
+        echo "FAIL igpu/timing_same_cycles_and_statistics_$name: ${sums[*]}"
+    fi
+    rows=()
+    for spec in off rate=0.01,seed=2 rate=0.2,seed=2; do
+        "$PTXSIM" run --threads=2 --timing=on --igpu=on "--fault-inject=$spec" --stats="$work/t.json" \
+            -- "$exe" >"$work/run.out" 2>&1
+        rows+=("$(jget "$work/t.json" cycles) $(jget "$work/t.json" igpu restarts) $(jget "$work/t.json" igpu reexecuted_instructions)")
+    done
+    read -r c0 r0 x0 <<<"${rows[0]}"; read -r c1 r1 x1 <<<"${rows[1]}"; read -r c2 r2 x2 <<<"${rows[2]}"
+    if [ "$r0" -eq 0 ] && [ "$r1" -gt 0 ] && [ "$r2" -gt "$r1" ] && [ "$x2" -gt "$x1" ] &&
+        [ "$c1" -ge "$c0" ] && [ "$c2" -gt "$c1" ]; then
+        echo "PASS igpu/timing_cycles_grow_with_fault_rate_$name ($c0 < $c1 < $c2 cycles)"
+    else
+        echo "FAIL igpu/timing_cycles_grow_with_fault_rate_$name: cycles/restarts/re-executed ${rows[*]}"
+    fi
+done
+
+# --fault-inject=instr-rate=P (the paper's per-instruction error rate, detected at the warp's
+# next global memory operation) and kind=page (an injected fault costs a page fault's latency)
+exe=$(cuda_test_build tests/cuda/matmul_tiled.cu shared "$work/matmul_tiled.build.log")
+"$PTXSIM" run --threads=2 --timing=on --igpu=on --fault-inject=instr-rate=0.01,seed=1,kind=page \
+    --stats="$work/t.json" -- "$exe" >"$work/run.out" 2>&1; rc=$?
+fi_=$(jget "$work/t.json" igpu faults_injected); pc=$(jget "$work/t.json" igpu page_fault_cycles)
+wi=$(jget "$work/t.json" warp_instructions)
+# about 1% of the warp instructions (fewer: errors after a warp's last global operation are
+# never detected, and a region re-run to its fault point takes none)
+if [ "$rc" -eq 0 ] && diff -q <(grep -E '^(PASS|FAIL)' "$work/run.out") "$work/matmul_tiled.want" >/dev/null &&
+    [ "$fi_" -gt $((wi / 400)) ] && [ "$fi_" -le $((wi / 50)) ] && [ "$pc" -eq $((fi_ * lat)) ]; then
+    echo "PASS igpu/instr_rate_kind_page ($fi_ faults in $wi warp instructions, $pc cycles)"
+else
+    echo "FAIL igpu/instr_rate_kind_page: exit $rc, $fi_ faults in $wi warp instructions, $pc page-fault cycles (latency $lat)"
+fi
+
+# timing errors (instr-rate, kind=error) go back to the entry of their short sub-region (the
+# paper's RPC_sh): short restarts happen, and a restart discards fewer instructions on average
+# than when the same errors restart the sparse region (kind=page)
+for kind in error page; do
+    "$PTXSIM" run --threads=2 --igpu=on --fault-inject=instr-rate=0.01,seed=2,kind=$kind \
+        --stats="$work/k$kind.json" -- "$exe" >"$work/run.out" 2>&1
+    diff -q <(grep -E '^(PASS|FAIL)' "$work/run.out") "$work/matmul_tiled.want" >/dev/null ||
+        echo "FAIL igpu/short_restart_output_$kind: $(grep -E '^FAIL' "$work/run.out" | head -n 3)"
+done
+se=$(jget "$work/kerror.json" igpu short_restarts); re=$(jget "$work/kerror.json" igpu restarts)
+xe=$(jget "$work/kerror.json" igpu reexecuted_instructions)
+sp=$(jget "$work/kpage.json" igpu short_restarts); rp=$(jget "$work/kpage.json" igpu restarts)
+xp=$(jget "$work/kpage.json" igpu reexecuted_instructions)
+if [ "$se" -gt 0 ] && [ "$sp" -eq 0 ] && [ "$rp" -gt 0 ] && [ $((xe * rp)) -lt $((xp * re)) ]; then
+    echo "PASS igpu/short_restarts ($se of $re restarts short, $xe vs $xp re-executed for $re vs $rp restarts)"
+else
+    echo "FAIL igpu/short_restarts: error: $se short of $re restarts, $xe re-executed; page: $sp short of $rp, $xp re-executed"
+fi
+
 refused_run() {   # NAME OPTIONS...: ptxsim run refuses them before the program runs
     local name=$1 o r
     shift
@@ -204,13 +310,15 @@ refused_run() {   # NAME OPTIONS...: ptxsim run refuses them before the program 
     else echo "FAIL igpu/refused_$name: exit $r: $o"; fi
 }
 refused_run inject_without_igpu --fault-inject=rate=0.1
-refused_run paging_with_gpudet --igpu=on --igpu-paging=on --det=gpudet
-refused_run with_timing --igpu=on --timing=on
+refused_run with_timing_and_gpudet --igpu=on --timing=on --det=gpudet
 refused_run with_jit --igpu=on --engine=jit
 refused_run rate_too_high --igpu=on --fault-inject=rate=0.9
 refused_run rate_zero --igpu=on --fault-inject=rate=0
 refused_run bad_list --igpu=on --fault-inject=list=1:x
 refused_run seed_without_rate --igpu=on --fault-inject=list=1,seed=3
+refused_run instr_rate_too_high --igpu=on --fault-inject=instr-rate=0.7
+refused_run bad_kind --igpu=on --fault-inject=rate=0.1,kind=disk
+refused_run kind_alone --igpu=on --fault-inject=kind=page
 refused_run paging_without_igpu --igpu-paging=on
 refused_run page_size_not_power_of_two --igpu=on --igpu-paging=on --igpu-page-size=5000
 refused_run page_size_too_small --igpu=on --igpu-paging=on --igpu-page-size=1024

@@ -103,6 +103,7 @@ bool pk_run_params(const pk_module *m, const char *kernel, const pk_launch *l,
     L.max_warps_per_sm = l->max_warps_per_sm;
     L.reserved_smem = l->reserved_smem;
     L.grid_id = l->grid_id;
+    L.events = l->events;
     emu_fault f;
     emu_grid *g = emu_grid_create(&L, &f);
     ck_assert_msg(g != NULL, "kernel %s: launch refused: %s", kernel, f.message);

@@ -55,6 +55,7 @@ typedef struct pk_launch {
     uint32_t reserved_smem;
     uint64_t grid_id;
     const timing_engine_config *cfg;
+    emu_event_sink *events;   /* NULL: none (the cycle model needs timing_model_sink()) */
 } pk_launch;
 
 /* Runs kernel with a parameter block laid out as its .params. True when the grid completed;

@@ -136,7 +136,9 @@ static const char good[] =
     "kernel_launch_latency = 5000  # s\n"
     "gpudet_barrier_latency = 0  # s\n"
     "zunit_clock_khz = 650000  # s\n"
-    "dab_barrier_latency = 0  # s\n";
+    "dab_barrier_latency = 0  # s\n"
+    "igpu_page_fault_latency = 28000  # s\n"
+    "igpu_restart_penalty = 10  # s\n";
 
 /* good with line `line` (1-based) replaced by `repl` (NULL: removed); parses it and returns
  * whether it was accepted, with the message in err */

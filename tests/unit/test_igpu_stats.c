@@ -221,6 +221,42 @@ START_TEST(page_model_orders_arrivals_and_evictions)
 }
 END_TEST
 
+/* Pages by quanta (GPUDet): within a quantum a page that arrived is resident only for the
+ * warps that waited for it, whichever touched it first; from the next quantum on for all. */
+START_TEST(pages_by_quanta_fault_each_warp_that_waits)
+{
+    timing_igpu_pages *p = timing_igpu_pages_create(4096, 0);
+    ck_assert_ptr_nonnull(p);
+    timing_igpu_pages_by_quantum(p);
+    ck_assert(timing_igpu_pages_quantum_mode(p));
+    emu_mem_seg seg[2] = {{.addr = 0x2ffc, .size = 8, .lane = 0},   /* pages 2 and 3 */
+                          {.addr = 0x5000, .size = 4, .lane = 1}};  /* page 5 */
+    emu_mem_op op = {.kind = EMU_MEM_LOAD, .space = PTX_SPACE_GLOBAL, .mask = 3, .nseg = 2,
+                     .seg = seg};
+    timing_igpu_own a = {0}, b = {0};
+    int fa = 0, fb = 0;
+    while (timing_igpu_pages_touch_own(p, &op, &a)) fa++;
+    while (timing_igpu_pages_touch_own(p, &op, &b)) fb++;   /* a's arrivals do not help b */
+    ck_assert_int_eq(fa, 3);
+    ck_assert_int_eq(fb, 3);
+    ck_assert_uint_eq(a.n, 3);
+    ck_assert_uint_eq(a.pages[0], 2);                        /* the lowest first */
+    ck_assert_uint_eq(a.pages[2], 5);
+    timing_igpu_own c = {0};
+    seg[1].addr = 0x7000;                                     /* page 7: new */
+    timing_igpu_pages_quantum_end(p);
+    ck_assert(timing_igpu_pages_touch_own(p, &op, &c));      /* 7 only: 2, 3, 5 are in */
+    ck_assert_uint_eq(c.pages[0], 7);
+    ck_assert(!timing_igpu_pages_touch_own(p, &op, &c));
+    ck_assert(timing_igpu_pages_touch_own(p, &op, &a));      /* a waits for 7 as well */
+    ck_assert_uint_eq(a.n, 1);                               /* its old list went */
+    free(a.pages);
+    free(b.pages);
+    free(c.pages);
+    timing_igpu_pages_destroy(p);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("igpu_stats");
@@ -229,6 +265,7 @@ int main(void)
     tcase_add_test(tc, statistics_of_the_paper_kernel_match_the_hand_count);
     tcase_add_test(tc, demand_paging_faults_once_per_page_and_restarts);
     tcase_add_test(tc, page_model_orders_arrivals_and_evictions);
+    tcase_add_test(tc, pages_by_quanta_fault_each_warp_that_waits);
     suite_add_tcase(s, tc);
     return pk_main(s);
 }

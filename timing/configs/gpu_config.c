@@ -84,6 +84,8 @@ static const key_desc keys[] = {
     INT_KEY("gpudet_barrier_latency", gpudet_barrier_latency, 0, 100000000),
     INT_KEY("zunit_clock_khz", zunit_clock_khz, 1000, 100000000),
     INT_KEY("dab_barrier_latency", dab_barrier_latency, 0, 100000000),
+    INT_KEY("igpu_page_fault_latency", igpu_page_fault_latency, 0, 1000000000),
+    INT_KEY("igpu_restart_penalty", igpu_restart_penalty, 0, 1000000),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 

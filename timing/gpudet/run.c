@@ -125,6 +125,8 @@ static bool serial(eng_run *E, eng_thread *T)
     for (uint32_t t = 0; t < E->nthreads; t++)
         if (R->exec[t].oom) R->failed = true;
     if (R->failed || emu_grid_fault(R->g)) return false;
+    /* --igpu-paging: the pages the quantum's warps waited for are in for every warp now */
+    timing_igpu_quantum_end(emu_grid_launch(R->g)->policy);
     record_commit(R);
     timing_record_gpudet_phase(R->quanta, true);
     gd_serial(R, X);

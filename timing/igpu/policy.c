@@ -9,6 +9,12 @@
  * regions' idempotence, which region formation guarantees under the conservative alias model
  * (distinct pointer parameters may alias).
  *
+ * Short sub-regions (--igpu-short, marked too): an injected timing error (instr-rate, the
+ * paper's misspeculation) goes back to the entry of its short sub-region, where each lane keeps
+ * a second restart point (RPC_sh), when the faulting path has one there; faults go back to the
+ * sparse region's entry (RPC_sp). A short sub-region lies inside one sparse region, so it has
+ * no clobber of its own and re-runs safely from the registers kept at its entry.
+ *
  * A restartable fault (an injected one: --fault-inject; or a page fault: --igpu-paging, the
  * first touch of a non-resident page, timing/igpu/paging.c) is decided in program order when
  * the warp's global memory operation reaches the policy, before any lane performs it; the
@@ -22,9 +28,20 @@
  * Statistics (spec S-11.8, timing_igpu_stats): a region's size is the warp instructions from a
  * warp's boundary crossing to its next crossing or exit, less what a restart discarded (counted
  * as re-executed); the live-ins of each crossing come from the analysis (on the boundary mark).
- * Fault latency costs nothing here: --timing is refused with --igpu. */
+ *
+ * Cycles (--timing, timing_igpu_timed): the cycle model runs each warp ahead on the
+ * interpreter and issues what it ran, so the instructions a restart discards have issued and
+ * cost their cycles, and the ones run again issue again. What the model cannot see in the
+ * instructions is kept here per warp, by instruction number, for it to charge when it issues
+ * that instruction (timing_igpu_take_cost): the faulting instruction sleeps the warp
+ * igpu_page_fault_latency cycles (a page fault: the warp sleeps, the others run, the spec's
+ * vm.ctx_switch default) or igpu_restart_penalty (an injected error: squash and refill); a page
+ * fault taken in place makes its operation wait as long; and every boundary crossed issues one
+ * state-preservation instruction per live-in register first (continuous spilling, the spec's
+ * idem.spill default: pushes when a region is entered, pops when a restart enters it again). */
 #include "timing/timing.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,10 +52,31 @@ typedef struct igpu_ck {
     uint32_t lanes;            /* lanes whose restart point it still is */
 } igpu_ck;
 
+/* the boundary mark of a short boundary (timing_igpu_prepare); sparse ones are 1..127 */
+#define IGPU_SHORT_MARK 255
+
+/* --timing: what one instruction costs beyond itself (timing_igpu_take_cost) */
+typedef struct igpu_cost {
+    uint64_t instr;            /* the warp's instruction number (emu_warp_instructions before it) */
+    timing_igpu_cost c;
+} igpu_cost;
+/* a model run ahead is at most 32 instructions, each with a boundary and a fault at most */
+#define IGPU_COSTS 72
+
 typedef struct igpu_warp {
     igpu_ck cks[EMU_WARP_SIZE];
+    /* short sub-regions (instr-rate errors restart there, the paper's RPC_sh): the lanes'
+     * restart points at the short boundaries crossed since their sparse ones */
+    igpu_ck scks[EMU_WARP_SIZE];
+    uint32_t nscks;
+    uint64_t short_start;      /* warp instructions when the last short region began */
+    uint64_t short_ops;        /* region_ops then */
+    bool pending_short;        /* the pending fault restarts from scks[pending_ck] */
+    igpu_cost costs[IGPU_COSTS];   /* --timing: not yet taken, in instruction order */
+    uint32_t ncosts;
     uint32_t ncks;
     uint64_t mem_ops;          /* global memory operations issued (re-executions included) */
+    uint64_t decided_at;       /* instr-rate: its instruction count at the last decision */
     uint32_t pending;          /* a fault waits for the warp to stop: restart from cks[pending_ck] */
     uint32_t pending_ck;
     bool pending_page;         /* the pending fault is a page fault */
@@ -53,6 +91,7 @@ typedef struct igpu_warp {
     bool started;              /* it crossed a boundary: region_start holds */
     uint64_t region_start;     /* warp instructions it had run when its region began (or
                                   restarted) */
+    timing_igpu_own own;       /* paging by quanta (GPUDet): the pages it waited for */
 } igpu_warp;
 
 struct timing_igpu {
@@ -63,6 +102,8 @@ struct timing_igpu {
     igpu_warp **states;
     size_t nstates, cap;
     timing_igpu_stats stats;
+    bool timed;                /* --timing: costs are kept for the cycle model */
+    uint64_t page_fault_latency, restart_penalty;
     char oom[160];
 };
 
@@ -77,16 +118,24 @@ static uint64_t mix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
-static bool inject_here(const timing_igpu *g, const emu_warp *w, const igpu_warp *s,
+static bool inject_here(const timing_igpu *g, const emu_warp *w, igpu_warp *s,
                         const emu_mem_op *op)
 {
+    /* per instruction: the instructions since the warp's last decision */
+    uint64_t now = emu_warp_instructions(w), since = now - s->decided_at;
+    s->decided_at = now;
     if (s->region_ops < s->replay_until) return false;
     uint64_t n = s->mem_ops;
     switch (g->inj.mode) {
-    case TIMING_IGPU_INJECT_RATE: {
+    case TIMING_IGPU_INJECT_RATE:
+    case TIMING_IGPU_INJECT_INSTR_RATE: {
         uint64_t h = mix64(g->inj.seed ^ mix64(emu_warp_cta_linear(w) * 0x9e3779b97f4a7c15ull ^
                                                ((uint64_t)emu_warp_id(w) << 40) ^ n));
-        return (double)(h >> 11) * (1.0 / 9007199254740992.0) < g->inj.rate;
+        double u = (double)(h >> 11) * (1.0 / 9007199254740992.0);
+        if (g->inj.mode == TIMING_IGPU_INJECT_RATE) return u < g->inj.rate;
+        /* an error in any of the `since` instructions (each with probability rate) is detected
+         * here, before this operation commits anything */
+        return u < -expm1((double)since * log1p(-g->inj.rate));
     }
     case TIMING_IGPU_INJECT_LIST:
         for (uint32_t k = 0; k < g->inj.nlist; k++)
@@ -112,10 +161,14 @@ bool timing_igpu_parse_inject(const char *spec, timing_igpu_inject *out, char *e
         *eq = 0;
         const char *v = eq + 1;
         char *end;
-        if (strcmp(tok, "rate") == 0 && out->mode == TIMING_IGPU_INJECT_OFF) {
+        if ((strcmp(tok, "rate") == 0 || strcmp(tok, "instr-rate") == 0) &&
+            out->mode == TIMING_IGPU_INJECT_OFF) {
             out->rate = strtod(v, &end);
             if (end == v || *end || !(out->rate > 0) || out->rate > 0.5) goto bad;
-            out->mode = TIMING_IGPU_INJECT_RATE;
+            out->mode = tok[0] == 'r' ? TIMING_IGPU_INJECT_RATE : TIMING_IGPU_INJECT_INSTR_RATE;
+        } else if (strcmp(tok, "kind") == 0 && !out->as_page) {
+            if (strcmp(v, "page") == 0) out->as_page = true;
+            else if (strcmp(v, "error") != 0) goto bad;
         } else if (strcmp(tok, "seed") == 0 && !have_seed) {
             out->seed = strtoull(v, &end, 10);
             if (end == v || *end || v[0] == '-') goto bad;
@@ -133,13 +186,16 @@ bool timing_igpu_parse_inject(const char *spec, timing_igpu_inject *out, char *e
             goto bad;
         }
     }
-    if (out->mode == TIMING_IGPU_INJECT_OFF || (have_seed && out->mode != TIMING_IGPU_INJECT_RATE))
+    if (out->mode == TIMING_IGPU_INJECT_OFF ||
+        (have_seed && out->mode == TIMING_IGPU_INJECT_LIST))
         goto bad;
     return true;
 bad:
     snprintf(err, errlen, "not a valid fault injection (accepted: off, rate=P[,seed=N] with "
-             "0 < P <= 0.5 per global memory operation of a warp, list=N[:N...] (the Nth "
-             "global memory operations of every warp, from 0, at most %d))",
+             "0 < P <= 0.5 per global memory operation of a warp, instr-rate=P[,seed=N] per "
+             "warp instruction (detected at the warp's next global memory operation), "
+             "list=N[:N...] (the Nth global memory operations of every warp, from 0, at most "
+             "%d); each with kind=page to cost a page fault's latency under --timing)",
              TIMING_IGPU_LIST_MAX);
     memset(out, 0, sizeof *out);
     return false;
@@ -171,15 +227,22 @@ static igpu_warp *warp_state(timing_igpu *g, emu_warp *w)
     return s;
 }
 
-static void drop_lanes(igpu_warp *s, uint32_t lanes)
+static void drop_from(igpu_ck *cks, uint32_t *n, uint32_t lanes)
 {
     uint32_t k = 0;
-    for (uint32_t i = 0; i < s->ncks; i++) {
-        s->cks[i].lanes &= ~lanes;
-        if (s->cks[i].lanes) s->cks[k++] = s->cks[i];
-        else emu_warp_checkpoint_free(s->cks[i].ck);
+    for (uint32_t i = 0; i < *n; i++) {
+        cks[i].lanes &= ~lanes;
+        if (cks[i].lanes) cks[k++] = cks[i];
+        else emu_warp_checkpoint_free(cks[i].ck);
     }
-    s->ncks = k;
+    *n = k;
+}
+
+/* the lanes' restart points go (a sparse boundary: their short ones with them) */
+static void drop_lanes(igpu_warp *s, uint32_t lanes)
+{
+    drop_from(s->cks, &s->ncks, lanes);
+    drop_from(s->scks, &s->nscks, lanes);
 }
 
 static void free_state(igpu_warp *s)
@@ -187,14 +250,48 @@ static void free_state(igpu_warp *s)
     drop_lanes(s, ~0u);
 }
 
+/* when the warp's state goes for good */
+static void free_warp(igpu_warp *s)
+{
+    free_state(s);
+    free(s->own.pages);
+    free(s);
+}
+
+/* --timing: instruction `instr` of the warp costs c beyond itself */
+static void add_cost(igpu_warp *s, uint64_t instr, timing_igpu_cost c)
+{
+    if (s->ncosts && s->costs[s->ncosts - 1].instr == instr) {
+        timing_igpu_cost *d = &s->costs[s->ncosts - 1].c;
+        d->stall += c.stall;
+        d->state += c.state;
+        d->restart |= c.restart;
+        return;
+    }
+    /* the model takes them after every run ahead; a full list (never seen) folds into its last */
+    if (s->ncosts == IGPU_COSTS) {
+        timing_igpu_cost *d = &s->costs[IGPU_COSTS - 1].c;
+        d->stall += c.stall;
+        d->state += c.state;
+        d->restart |= c.restart;
+        return;
+    }
+    s->costs[s->ncosts++] = (igpu_cost){instr, c};
+}
+
 /* The one restart point of every lane of the path the warp runs now, if it can go back there. */
-static int32_t rewind_point(const emu_warp *w, const igpu_warp *s)
+static int32_t rewind_in(const emu_warp *w, const igpu_ck *cks, uint32_t n)
 {
     uint32_t path = emu_warp_path_lanes(w);
-    for (uint32_t i = 0; i < s->ncks; i++)
-        if ((s->cks[i].lanes & path) == path && emu_warp_checkpoint_can_rewind(w, s->cks[i].ck))
+    for (uint32_t i = 0; i < n; i++)
+        if ((cks[i].lanes & path) == path && emu_warp_checkpoint_can_rewind(w, cks[i].ck))
             return (int32_t)i;
     return -1;
+}
+
+static int32_t rewind_point(const emu_warp *w, const igpu_warp *s)
+{
+    return rewind_in(w, s->cks, s->ncks);
 }
 
 /* ---------------------------------------------------------------- the policy */
@@ -202,7 +299,20 @@ static int32_t rewind_point(const emu_warp *w, const igpu_warp *s)
 static void igpu_event(emu_mem_policy *self, emu_warp *w, emu_policy_event ev, uint32_t lanes)
 {
     timing_igpu *g = self->state;
-    if (ev == EMU_PEV_REGION_BOUNDARY && lanes) {
+    if (ev == EMU_PEV_REGION_BOUNDARY && lanes && emu_warp_region_mark(w) == IGPU_SHORT_MARK) {
+        /* a short sub-region starts: only instr-rate errors restart there */
+        igpu_warp *s = g->inj.mode == TIMING_IGPU_INJECT_INSTR_RATE ? warp_state(g, w) : NULL;
+        emu_warp_checkpoint *ck = s ? emu_warp_checkpoint_take(w, lanes) : NULL;
+        if (s && !ck) {
+            emu_warp_abort(w, EMU_FAULT_OUT_OF_RESOURCES,
+                           "out of host memory keeping an iGPU restart point");
+        } else if (ck) {
+            drop_from(s->scks, &s->nscks, lanes);
+            s->scks[s->nscks++] = (igpu_ck){ck, lanes};
+            s->short_start = emu_warp_instructions(w);
+            s->short_ops = s->region_ops;
+        }
+    } else if (ev == EMU_PEV_REGION_BOUNDARY && lanes) {
         igpu_warp *s = warp_state(g, w);
         emu_warp_checkpoint *ck = s ? emu_warp_checkpoint_take(w, lanes) : NULL;
         emu_next_instr at;
@@ -219,21 +329,31 @@ static void igpu_event(emu_mem_policy *self, emu_warp *w, emu_policy_event ev, u
             drop_lanes(s, lanes);
             s->cks[s->ncks++] = (igpu_ck){ck, lanes};
             uint64_t now = emu_warp_instructions(w);
+            uint8_t mark = emu_warp_region_mark(w);
+            uint64_t live = mark ? mark - 1u : 0;
+            /* the analysis's live-in count rides on the boundary mark (timing_igpu_prepare):
+             * continuous spilling pushes them at every crossing, and a restarted region pops
+             * them first (counted under --timing, which charges both) */
+            uint32_t state = (uint32_t)live;
             if (s->rewound) {
                 s->rewound = false;   /* the same region again: replay_until holds */
+                if (g->timed) {
+                    state += (uint32_t)live;
+                    __atomic_fetch_add(&g->stats.reload_instructions, live, __ATOMIC_RELAXED);
+                }
             } else {
                 s->region_ops = 0;    /* a new region: any of its operations may fault */
                 s->replay_until = 0;
                 if (s->started) timing_hist_add(&g->stats.region_size, now - s->region_start);
                 s->started = true;
             }
-            s->region_start = now;
-            /* the analysis's live-in count rides on the boundary mark (timing_igpu_prepare) */
-            uint8_t mark = emu_warp_region_mark(w);
-            uint64_t live = mark ? mark - 1u : 0;
+            if (g->timed && state) add_cost(s, now, (timing_igpu_cost){0, state, false});
             timing_hist_add(&g->stats.liveins, live);
             __atomic_fetch_add(&g->stats.spill_instructions, live, __ATOMIC_RELAXED);
             __atomic_fetch_add(&g->stats.boundaries, 1, __ATOMIC_RELAXED);
+            s->region_start = now;
+            s->short_start = now;
+            s->short_ops = s->region_ops;
         }
     }
     if (self->next && self->next->event) self->next->event(self->next, w, ev, lanes);
@@ -247,7 +367,9 @@ static emu_mem_outcome igpu_access(emu_mem_policy *self, emu_warp *w, emu_mem_op
         igpu_warp *s = warp_state(g, w);
         if (s) {
             /* a page fault first (the page arrives now); else perhaps an injected one */
-            bool page = g->pages && timing_igpu_pages_touch(g->pages, op);
+            bool page = g->pages && (timing_igpu_pages_quantum_mode(g->pages)
+                                         ? timing_igpu_pages_touch_own(g->pages, op, &s->own)
+                                         : timing_igpu_pages_touch(g->pages, op));
             bool injected = !page && g->inj.mode != TIMING_IGPU_INJECT_OFF &&
                             inject_here(g, w, s, op);
             s->mem_ops++;
@@ -257,17 +379,40 @@ static emu_mem_outcome igpu_access(emu_mem_policy *self, emu_warp *w, emu_mem_op
              * lanes crossed their last boundaries apart (they merged since) would need the
              * spec's restart lists (S-11.5): no fault is injected there, and a page fault is
              * taken in place (nothing of the operation was done; it runs once the page is in) */
-            int32_t at = page || injected ? rewind_point(w, s) : -1;
+            bool as_page = page || g->inj.as_page;
+            /* a timing error (instr-rate) goes back to its short sub-region's entry when the
+             * path has one there, as the paper's RPC_sh; faults to the sparse region's */
+            int32_t at = -1;
+            bool short_restart = false;
+            if (injected && !as_page && g->inj.mode == TIMING_IGPU_INJECT_INSTR_RATE) {
+                at = rewind_in(w, s->scks, s->nscks);
+                short_restart = at >= 0;
+            }
+            if (at < 0 && (page || injected)) at = rewind_point(w, s);
+            uint64_t stall = as_page ? g->page_fault_latency : g->restart_penalty;
             if (at >= 0) {
                 s->pending = 1;
                 s->pending_ck = (uint32_t)at;
                 s->pending_page = page;
+                s->pending_short = short_restart;
                 s->replay_until = s->region_ops;
                 op->restart_lanes = emu_warp_path_lanes(w);
                 if (injected) __atomic_fetch_add(&g->stats.faults, 1, __ATOMIC_RELAXED);
+                if (g->timed) {
+                    add_cost(s, emu_warp_instructions(w), (timing_igpu_cost){stall, 0, true});
+                    __atomic_fetch_add(as_page ? &g->stats.page_fault_cycles
+                                            : &g->stats.restart_penalty_cycles,
+                                       stall, __ATOMIC_RELAXED);
+                }
                 return EMU_MEM_RESTART;
             }
-            if (page) __atomic_fetch_add(&g->stats.page_stalls, 1, __ATOMIC_RELAXED);
+            if (page) {
+                __atomic_fetch_add(&g->stats.page_stalls, 1, __ATOMIC_RELAXED);
+                if (g->timed) {
+                    add_cost(s, emu_warp_instructions(w), (timing_igpu_cost){stall, 0, false});
+                    __atomic_fetch_add(&g->stats.page_fault_cycles, stall, __ATOMIC_RELAXED);
+                }
+            }
         }
     }
     emu_mem_outcome o = emu_policy_forward(self, w, op);
@@ -282,9 +427,23 @@ static void igpu_stopped(emu_mem_policy *self, emu_warp *w, int reason)
 {
     timing_igpu *g = self->state;
     igpu_warp *s = emu_warp_user(w, EMU_POLICY_RESTART);
-    if (s && reason == EMU_STOP_RESTART && s->pending) {
+    if (s && reason == EMU_STOP_RESTART && s->pending && s->pending_short) {
+        /* back to the short sub-region's entry: the sparse region goes on (its size does not
+         * count what was discarded) */
+        s->pending = 0;
+        s->pending_short = false;
+        uint64_t now = emu_warp_instructions(w), lost = now - s->short_start;
+        __atomic_fetch_add(&g->stats.reexecuted, lost, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&g->stats.short_restarts, 1, __ATOMIC_RELAXED);
+        s->region_start += lost;
+        s->region_ops = s->short_ops;
+        s->short_start = now;
+        emu_warp_checkpoint_rewind(w, s->scks[s->pending_ck].ck);
+        __atomic_fetch_add(&g->stats.restarts, 1, __ATOMIC_RELAXED);
+    } else if (s && reason == EMU_STOP_RESTART && s->pending) {
         /* back to the region entry, with the registers the lanes had there */
         s->pending = 0;
+        drop_from(s->scks, &s->nscks, emu_warp_path_lanes(w));
         s->region_ops = 0;
         s->rewound = true;
         uint64_t now = emu_warp_instructions(w);
@@ -332,6 +491,36 @@ emu_mem_policy *timing_igpu_policy(timing_igpu *g)
     return &g->policy;
 }
 
+void timing_igpu_timed(timing_igpu *g, const timing_gpu *gpu)
+{
+    g->timed = true;
+    g->page_fault_latency = (uint64_t)gpu->igpu_page_fault_latency;
+    g->restart_penalty = (uint64_t)gpu->igpu_restart_penalty;
+}
+
+timing_igpu *timing_igpu_of(emu_mem_policy *p)
+{
+    for (; p && p->access != igpu_access; p = p->next) {
+    }
+    return p ? p->state : NULL;
+}
+
+bool timing_igpu_take_cost(timing_igpu *g, emu_warp *w, uint64_t instr, timing_igpu_cost *out)
+{
+    igpu_warp *s = emu_warp_user(w, EMU_POLICY_RESTART);
+    if (!g->timed || !s || !s->ncosts || s->costs[0].instr > instr) return false;
+    *out = (timing_igpu_cost){0, 0, false};
+    uint32_t k = 0;
+    for (; k < s->ncosts && s->costs[k].instr <= instr; k++) {
+        out->stall += s->costs[k].c.stall;
+        out->state += s->costs[k].c.state;
+        out->restart |= s->costs[k].c.restart;
+    }
+    memmove(s->costs, s->costs + k, (s->ncosts - k) * sizeof *s->costs);
+    s->ncosts -= k;
+    return true;
+}
+
 emu_mem_policy *timing_igpu_over(emu_mem_policy *launch, emu_mem_policy *below)
 {
     for (; launch && launch->access != igpu_access; launch = launch->next) {
@@ -350,8 +539,7 @@ void timing_igpu_rewind(emu_mem_policy *p)
     timing_igpu *g = p->state;
     /* the warps of the earlier run are gone with their grid: their states are dropped */
     for (size_t i = 0; i < g->nstates; i++) {
-        free_state(g->states[i]);
-        free(g->states[i]);
+        free_warp(g->states[i]);
     }
     g->nstates = 0;
     memset(&g->stats, 0, sizeof g->stats);
@@ -364,12 +552,18 @@ void timing_igpu_end(timing_igpu *g, timing_igpu_stats *out)
     if (g->pages) g->stats.evictions += timing_igpu_pages_end_launch(g->pages);
     if (out) *out = g->stats;
     for (size_t i = 0; i < g->nstates; i++) {
-        free_state(g->states[i]);
-        free(g->states[i]);
+        free_warp(g->states[i]);
     }
     free(g->states);
     pthread_mutex_destroy(&g->lock);
     free(g);
+}
+
+void timing_igpu_quantum_end(emu_mem_policy *chain)
+{
+    timing_igpu *g = timing_igpu_of(chain);
+    if (g && g->pages && timing_igpu_pages_quantum_mode(g->pages))
+        timing_igpu_pages_quantum_end(g->pages);
 }
 
 /* ---------------------------------------------------------------- region boundaries */
@@ -389,11 +583,15 @@ bool timing_igpu_prepare(emu_module *mod, char *err, size_t errlen)
             snprintf(err, errlen, "out of host memory marking the regions of %s", fn->name);
             return false;
         }
-        /* the mark carries 1 + the boundary's live-in count for the statistics */
+        /* a sparse boundary's mark is 1 + its live-in count (for the statistics, at most
+         * 126); a short one's IGPU_SHORT_MARK (a sparse boundary wins where both are) */
         for (uint32_t b = 0; b < r->nbounds; b++)
             if (r->bounds[b].kind == PTX_BND_SPARSE)
                 sparse[r->bounds[b].instr] =
-                    (uint8_t)(1 + (r->bounds[b].nlive < 254 ? r->bounds[b].nlive : 254));
+                    (uint8_t)(1 + (r->bounds[b].nlive < 126 ? r->bounds[b].nlive : 126));
+        for (uint32_t b = 0; b < r->nbounds; b++)
+            if (r->bounds[b].kind == PTX_BND_SHORT && !sparse[r->bounds[b].instr])
+                sparse[r->bounds[b].instr] = IGPU_SHORT_MARK;
         emu_module_set_region_boundaries(mod, fn, sparse);
         free(sparse);
         ptx_regions_free(r);

@@ -58,12 +58,16 @@ void timing_igpu_stats_add(timing_igpu_stats *a, const timing_igpu_stats *b)
     a->boundaries += b->boundaries;
     a->faults += b->faults;
     a->restarts += b->restarts;
+    a->short_restarts += b->short_restarts;
     a->reexecuted += b->reexecuted;
     a->reexecuted_paging += b->reexecuted_paging;
     a->page_faults += b->page_faults;
     a->page_stalls += b->page_stalls;
     a->evictions += b->evictions;
     a->spill_instructions += b->spill_instructions;
+    a->reload_instructions += b->reload_instructions;
+    a->page_fault_cycles += b->page_fault_cycles;
+    a->restart_penalty_cycles += b->restart_penalty_cycles;
     timing_hist_merge(&a->region_size, &b->region_size);
     timing_hist_merge(&a->liveins, &b->liveins);
 }

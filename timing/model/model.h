@@ -200,6 +200,7 @@ typedef struct tm_warp {
     bool ended;
     emu_next_instr next;
     uint64_t start;           /* cycle it was launched */
+    uint64_t run_base;        /* --igpu: the warp's instruction number of ev[0] */
     /* scoreboard: registers with results in flight and when they land */
     uint32_t nsb;
     uint64_t sb_key[TM_SB_ENTRIES];
@@ -319,6 +320,9 @@ struct tm_model {
     bool gated;
     bool serial_by_warp;      /* W-Ser (else CU-Ser) */
     bool dab;                 /* replaying DAB: epochs and flushes in place of quanta */
+    /* --igpu: the launch's restart policy, which keeps what faults, restarts and state
+     * preservation cost beyond the instructions (timing_igpu_take_cost); NULL: none */
+    timing_igpu *igpu;
 };
 
 /* Replay: whether warp tw's next record waits for a later quantum or for serial mode. */

@@ -253,6 +253,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->ctas_per_sm = timing_ctas_per_sm(g, cfg);
     M->warp_slots = M->ctas_per_sm * M->warps_per_cta;
     M->g = g;
+    M->igpu = trace ? NULL : timing_igpu_of(emu_grid_launch(g)->policy);
     bool ok = (trace || eng_init(&M->E, g, cfg, M->ctas_per_sm, UINT64_MAX, 1)) &&
               tm_mem_init(&M->mem, gpu, M->nsm, &M->st);
     M->mem.landed = tm_model_landed;

@@ -180,6 +180,7 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
         tw->ev = NULL;
         tw->nev = tw->pos = 0;
         uint64_t before = emu_warp_instructions(w);
+        tw->run_base = before;
         emu_stop r = emu_warp_run_ahead(w, TM_RUN_AHEAD);
         if (timing_watchdog_step(&M->wd, emu_warp_instructions(w) - before)) M->stop = true;
         if (r == EMU_STOP_FAULT) return false;
@@ -190,8 +191,13 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
         }
     }
     uint64_t done = now + 1, next_issue = now + 1;
+    timing_igpu_cost ic;
+    bool restarted = false;
     {
         const emu_event *e = tw->trace ? &replayed : &tw->ev[tw->pos];
+        /* --igpu: state preservation issues before it; a fault sleeps the warp after it */
+        bool charged = M->igpu && !tw->trace &&
+                       timing_igpu_take_cost(M->igpu, w, tw->run_base + tw->pos, &ic);
         tw->pos++;
         M->st.thread_instructions += (uint64_t)__builtin_popcount(e->mask);
         tm_unit u = tm_unit_of(e->cls);
@@ -202,6 +208,12 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
             /* DAB: a buffered atomic only writes its scheduler's buffer (spec dab.md S9: no
              * memory traffic at issue; the insert and fusion lookup take one cycle). The
              * flush-class ones ran in the flush and were timed there. */
+            d = now + 1;
+            ii = 1;
+        } else if (charged && ic.restart) {
+            /* it faulted before any lane performed it: no access; the path goes back to its
+             * region entry and the warp's in-flight results are squashed */
+            restarted = true;
             d = now + 1;
             ii = 1;
         } else if (u == TM_U_LSU && (e->flags & EMU_EV_MEM)) {
@@ -217,11 +229,27 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
         uint64_t *uf = &S->unit_free[q * TM_U_COUNT + u];
         if (now + ii > *uf) *uf = now + ii;
         if (d > done) done = d;
+        if (charged) {
+            if (ic.state) {
+                /* continuous spilling's pushes (pops) of the live-ins, one local store (load)
+                 * each, take the warp's issue slots and the load/store unit before it */
+                uint64_t *lsu = &S->unit_free[q * TM_U_COUNT + TM_U_LSU];
+                if (now + 1 + ic.state > *lsu) *lsu = now + 1 + ic.state;
+                next_issue += ic.state;
+                if (!tm_is_pend(done)) done += ic.state;   /* a pending one lands later anyway */
+            }
+            if (ic.stall) {
+                /* the page arrives (the other warps run meanwhile), or the pipeline refills */
+                next_issue += ic.stall;
+                if (!tm_is_pend(done)) done += ic.stall;
+            }
+        }
     }
     /* the next event is read when the warp is next looked at, some cycles and many other
      * warps later: ask for its first cache line now */
     if (!tw->trace && tw->pos < tw->nev) __builtin_prefetch(&tw->ev[tw->pos]);
-    scoreboard_set(tw, p, now, done);
+    if (restarted) tw->nsb = 0;
+    else scoreboard_set(tw, p, now, done);
     if (done > M->q_drain && !tm_is_pend(done)) M->q_drain = done;   /* else when it lands */
     if (next_issue > tw->ready) tw->ready = next_issue;
     tw->why = TIMING_SLOT_CONTROL;
