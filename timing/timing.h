@@ -131,6 +131,20 @@ typedef struct timing_stats {
     uint64_t dab_flush_cycles;    /* the flush protocol: pre-flush, push, ROPs, writebacks */
     uint64_t dab_flush_op_cycles; /* flush-class operations (used-result atomics, cas, exch) */
     uint64_t dab_barrier_cycles;  /* the GPU-wide barrier of each flush */
+    /* KILO TM's commit units (--tm=kilotm --timing; timing/kilotm/cycles.c) */
+    uint64_t tm_warp_commits;     /* warp commit steps timed */
+    uint64_t tm_tx_commits;       /* lane transactions sent to the commit units */
+    uint64_t tm_commit_cycles;    /* sum over warp commits: tx_commit's issue to the warp's go */
+    uint64_t tm_begin_waits;      /* tx_begins that waited for a transactional-warp slot */
+    uint64_t tm_log_entries;      /* log entries the walkers read and sent */
+    uint64_t tm_protocol_bytes;   /* core <-> commit unit bytes (also in icnt_bytes) */
+    uint64_t tm_validation_reads; /* words read to validate (revalidations included) */
+    uint64_t tm_revalidations;    /* commit-unit entries revalidated after a hazard */
+    uint64_t tm_false_hazards;    /* ... of them with no older unretired writer (LWH aliasing) */
+    uint64_t tm_commit_writes;    /* words written by commits */
+    uint64_t tm_cu_entry_cycles;  /* sum over commit-unit entries of their cycles in the ring */
+    uint64_t tm_cu_cycles;        /* cycles x commit units: the occupancy's base */
+    uint64_t tm_cu_max_entries;   /* most entries in one commit unit's ring at once */
 } timing_stats;
 
 typedef struct timing_engine_config {
@@ -211,7 +225,8 @@ void timing_stats_print(FILE *out, const char *name, const timing_stats *s);
  * run as the paper's KILO TM runs them, functionally: per-lane logs, value-based validation
  * and commit of a warp's lanes together, aborted lanes re-executed from a checkpoint. One
  * policy per launch, composed over the launch's own; the engine rewinds it before each run of
- * a grid (compare mode runs a launch twice). Without the cycle model and without GPUDet. */
+ * a grid (compare mode runs a launch twice). With the cycle model, its commit units time each
+ * commit (timing/kilotm/cycles.c); not with GPUDet. */
 typedef struct timing_kilotm_stats {
     uint64_t committed, aborted;     /* lane transactions */
     uint64_t early_aborts;           /* of the aborts, inside the transaction (stale reads) */
@@ -508,6 +523,11 @@ struct timing_gpu {
     int zunit_clock_khz;        /* a Z-buffer unit (one per DRAM channel) takes one request per
                                    cycle of this clock */
     int dab_barrier_latency;    /* DAB: cycles of the GPU-wide barrier of a flush */
+    /* ---- KILO TM's commit units (timing/kilotm/cycles.c): the last writer history */
+    int kilotm_lwh_entries;     /* lookup-table entries (0: perfect hazard detection) */
+    int kilotm_lwh_ways;        /* its associativity */
+    int kilotm_rbf_buckets;     /* recency bloom filter: CID buckets per sub-array */
+    int kilotm_rbf_hashes;      /* ... and sub-arrays (one H3 hash each) */
 };
 
 /* The GPU named `name`, or NULL. */

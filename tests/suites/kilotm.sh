@@ -12,7 +12,10 @@
 # - every tests/ptx/tm/bad_*.ptx is refused by `ptxsim ptx --load` with an error naming the PTX
 #   line its first line gives, ok.ptx loads; a CUDA program with a barrier inside a transaction
 #   gets cudaErrorInvalidPtx and the PTX line;
-# - --tm=kilotm with --timing or --det=gpudet is refused (exit 2) with a reason;
+# - --tm=kilotm with --det=gpudet is refused (exit 2) with a reason;
+# - with --timing (the commit units, timing/kilotm/cycles.c): the test program passes with the
+#   same cycles and statistics for --threads=1,2,4, seeds, the JIT and compare mode; exact
+#   commit-unit counts of one-warp kernels; false hazards only with a one-entry LWH;
 # - the --stats JSON's "kilotm" member (the paper's Table 2 columns) holds the exact values of
 #   one-warp kernels (tests/suites/kilotm/stats_exact.cu), at 1 and 4 host threads.
 # Prints "PASS kilotm/NAME" or "FAIL kilotm/NAME: why".
@@ -146,7 +149,7 @@ else
 fi
 
 # combinations not built yet are refused before the program starts
-for combo in "--timing" "--det=gpudet"; do
+for combo in "--det=gpudet"; do
     # shellcheck disable=SC2086
     "$PTXSIM" run --tm=kilotm $combo -- "$exe" >"$LOGS/refuse.out" 2>"$LOGS/refuse.err"
     rc=$?
@@ -157,3 +160,70 @@ for combo in "--timing" "--det=gpudet"; do
         fail "refused${combo//[-=]/_}" "exit $rc: $(head -n 1 "$LOGS/refuse.err")"
     fi
 done
+
+# ---- the commit units in cycles (--timing; timing/kilotm/cycles.c)
+# timed_json NAME ARGS...: runs with --stats=JSON, prints the cycles, the "timing" object and the
+# "kilotm" member (all must be the same on every run of one program), or nothing on a failure
+timed_json() {
+    local name=$1 json=$LOGS/$1.json
+    shift
+    rm -f "$json"
+    timeout 300 "$PTXSIM" run --watchdog=120 --timing --tm=kilotm --stats="$json" "$@" \
+        >"$LOGS/$name.out" 2>"$LOGS/$name.err" || return
+    grep -q '^PASS' "$LOGS/$name.out" && ! grep -q '^FAIL' "$LOGS/$name.out" || return
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); t=d["total"]
+print(json.dumps([t["cycles"], t["timing"], d["kilotm"]], sort_keys=True))' "$json"
+}
+# the test program under the cycle model: its checks pass, and cycles and every statistic are
+# the same for any host thread count, seed and executor (compare mode: the model's statistics
+# once, the functional model's counts of both runs)
+ref=$(timed_json timed.threads1 --gpu=gtx480 --threads=1 -- "$exe")
+if [ -n "$ref" ] && python3 -c 'import json,sys; c,t,k=json.loads(sys.argv[1]); sys.exit(not (c > 0 and t["kilotm"]["tx_commits"] == k["committed"] + k["aborted"] - k["aborted_inside"] and t["kilotm"]["warp_commits"] == k["warp_commits"]))' "$ref"; then
+    pass timed.threads1
+else
+    fail timed.threads1 "no run, or the commit units did not see every commit ($ref)"
+fi
+for v in "threads2.seed5 --threads=2 --seed=5" "threads4.seed0 --threads=4" "jit.threads2 --engine=jit --threads=2 --seed=3"; do
+    read -r name opts <<<"$v"
+    # shellcheck disable=SC2086
+    got=$(timed_json "timed.$name" --gpu=gtx480 $opts -- "$exe")
+    if [ -n "$ref" ] && [ "$got" = "$ref" ]; then pass "timed.$name"
+    else fail "timed.$name" "differs from --threads=1 (or failed): see $LOGS/timed.$name.*"; fi
+done
+got=$(timed_json timed.compare --gpu=gtx480 --engine=compare --threads=2 -- "$exe")
+if [ -n "$got" ] && python3 -c 'import json,sys; a=json.loads(sys.argv[1]); b=json.loads(sys.argv[2]); sys.exit(not (a[0] == b[0] and a[1] == b[1] and a[2]["committed"] == 2 * b[2]["committed"]))' "$got" "$ref"; then
+    pass timed.compare
+else
+    fail timed.compare "compare mode's cycles or counts differ (see $LOGS/timed.compare.*)"
+fi
+# exact commit-unit counts of one-warp kernels (stats_exact.cu): `sets` sends 32 lanes' 80 read
+# and 48 write entries, validates 80 words and commits 48, with no hazard (no word shared);
+# `one_word` has 32 commit steps of 32, 31, ..., 1 lanes (528 transactions, 1056 entries), each
+# step's first lane passes and every later lane of the step reads the word it writes before it
+# retires: 31 + 30 + ... = 496 real hazards, each revalidating its one word (528 + 496 reads)
+unit_json() {   # NAME GPU KERNEL WANT
+    local got
+    got=$(timed_json "$1" --gpu="$2" --threads=2 -- "$exact" "$3" | python3 -c 'import json,sys
+t=json.loads(sys.stdin.read())[1]["kilotm"]
+print(" ".join(str(t[k]) for k in ("warp_commits", "tx_commits", "log_entries", "validation_reads", "revalidations", "false_hazards", "commit_writes", "begin_waits")))' 2>&1)
+    if [ "$got" = "$4" ]; then pass "$1"; else fail "$1" "want $4, got $got"; fi
+}
+# copies of gtx480 with perfect hazard detection and with a one-entry LWH and one RBF bucket
+sed 's/^kilotm_lwh_entries *= *512 /kilotm_lwh_entries = 0 /' timing/configs/gtx480.gpu >"$LOGS/gtx480_perfect.gpu"
+sed -e 's/^kilotm_lwh_entries *= *512 /kilotm_lwh_entries = 1 /' -e 's/^kilotm_lwh_ways *= *4 /kilotm_lwh_ways = 1 /' \
+    -e 's/^kilotm_rbf_buckets *= *256 /kilotm_rbf_buckets = 1 /' -e 's/^kilotm_rbf_hashes *= *4 /kilotm_rbf_hashes = 1 /' \
+    timing/configs/gtx480.gpu >"$LOGS/gtx480_tiny_lwh.gpu"
+unit_json timed.sets gtx480 sets "1 32 128 80 0 0 48 0"
+unit_json timed.one_word gtx480 one_word "32 528 1056 1024 496 0 32 0"
+unit_json timed.one_word.perfect_lwh "$LOGS/gtx480_perfect.gpu" one_word "32 528 1056 1024 496 0 32 0"
+# a one-entry LWH (and one RBF bucket): reads find the bucket of another word's evicted writer,
+# not retired yet: false hazards, revalidations and commit cycles that perfect detection does
+# not have; the program's results are the same
+got=$(timed_json timed.tiny_lwh --gpu="$LOGS/gtx480_tiny_lwh.gpu" --threads=2 -- "$exe")
+perfect=$(timed_json timed.perfect_lwh --gpu="$LOGS/gtx480_perfect.gpu" --threads=2 -- "$exe")
+if [ -n "$got" ] && [ -n "$perfect" ] && python3 -c 'import json,sys; a=json.loads(sys.argv[1]); p=json.loads(sys.argv[2]); ka=a[1]["kilotm"]; kp=p[1]["kilotm"]
+sys.exit(not (ka["false_hazards"] > 0 and kp["false_hazards"] == 0 and ka["revalidations"] > kp["revalidations"] and ka["commit_cycles"] > kp["commit_cycles"]))' "$got" "$perfect"; then
+    pass timed.tiny_lwh_false_hazards
+else
+    fail timed.tiny_lwh_false_hazards "want false hazards only with the tiny LWH, and more revalidations and commit cycles"
+fi

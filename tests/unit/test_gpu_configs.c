@@ -130,7 +130,11 @@ static const char good[] =
     "kernel_launch_latency = 5000  # s\n"
     "gpudet_barrier_latency = 0  # s\n"
     "zunit_clock_khz = 650000  # s\n"
-    "dab_barrier_latency = 0  # s\n";
+    "dab_barrier_latency = 0  # s\n"
+    "kilotm_lwh_entries = 512  # s\n"
+    "kilotm_lwh_ways = 4  # s\n"
+    "kilotm_rbf_buckets = 256  # s\n"
+    "kilotm_rbf_hashes = 4  # s\n";
 
 /* good with line `line` (1-based) replaced by `repl` (NULL: removed); parses it and returns
  * whether it was accepted, with the message in err */

@@ -41,6 +41,17 @@ typedef struct kt_attempt {
     emu_warp_checkpoint *ck;
 } kt_attempt;
 
+/* A warp's last commit step, for the cycle model's commit units (cycles.c; kept only when the
+ * policy is timed): per lane in lane order, how many words of each set it sent, whether it
+ * passed, and the words' addresses (reads then writes, lane after lane). */
+typedef struct kt_commit_rec {
+    uint32_t lanes;                  /* lanes of the step, in lane order (0: none pending) */
+    uint32_t passed;
+    uint32_t nreads[EMU_WARP_SIZE], nwrites[EMU_WARP_SIZE];
+    uint64_t *addr;
+    uint32_t naddr, cap;
+} kt_commit_rec;
+
 typedef struct kt_warp {
     emu_warp *w;
     uint32_t in_tx;                  /* lanes inside a transaction (depth > 0) */
@@ -55,6 +66,10 @@ typedef struct kt_warp {
     kt_attempt *att;
     uint32_t natt, att_cap;
     kt_lane lane[EMU_WARP_SIZE];
+    kt_commit_rec rec;               /* timed: the commit step the model has not taken yet */
+    bool deferred;                   /* timed: its last tx_begin waited for a slot */
+    bool slot_pending;               /* timed: its slot goes back when the model says so */
+    bool exit_pending;               /* timed: exited; released once the model took its record */
     struct kt_warp *next;            /* every state of the policy, for freeing */
     struct kt_warp *next_free;       /* the policy's free list */
 } kt_warp;
@@ -63,6 +78,7 @@ typedef struct kt_policy {
     emu_mem_policy pol;
     uint32_t warps_per_sm;           /* concurrency limit, 0 = none */
     uint32_t nsm;
+    bool timed;                      /* the cycle model times the commits (cycles.c) */
     uint32_t *tx_warps;              /* per SM: warps inside a transaction (atomics) */
     uint32_t *tx_lanes;              /* per SM: lanes inside a transaction (atomics) */
     uint32_t tx_lanes_all;           /* the same in the GPU (atomic) */
@@ -77,6 +93,15 @@ typedef struct kt_policy {
 void kt_stats_concurrency(kt_policy *P, uint32_t sm, int n);
 /* Lane ln committed (under P->commit_lock): the per-transaction maxima and committed sets. */
 void kt_stats_committed(kt_policy *P, const kt_lane *ln);
+
+/* ---- policy.c */
+/* Forgets warp s's transactions and gives its slot back (its warp exited). */
+void kt_release_state(kt_policy *P, kt_warp *s);
+
+/* ---- cycles.c: the commit units in the cycle model; the policy side: */
+/* Keeps lane l's sets (before they are emptied) in s's commit record; false when out of
+ * memory. */
+bool kt_rec_lane(kt_warp *s, int l, bool passed);
 
 /* ---- log.c */
 /* False when host memory runs out. */

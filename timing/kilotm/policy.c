@@ -44,6 +44,8 @@ static kt_warp *state_of(kt_policy *P, emu_warp *w, bool create)
     s->w = w;
     s->in_tx = s->begun = s->aborted = s->doomed = 0;
     s->holds_slot = false;
+    s->deferred = s->slot_pending = s->exit_pending = false;
+    s->rec.lanes = 0;
     s->natt = 0;
     s->sm = P->nsm ? emu_warp_sm(w) % P->nsm : 0;
     for (int l = 0; l < EMU_WARP_SIZE; l++) {
@@ -54,7 +56,7 @@ static kt_warp *state_of(kt_policy *P, emu_warp *w, bool create)
     return s;
 }
 
-static void release_state(kt_policy *P, kt_warp *s)
+void kt_release_state(kt_policy *P, kt_warp *s)
 {
     for (uint32_t i = 0; i < s->natt; i++) emu_warp_checkpoint_free(s->att[i].ck);
     s->natt = 0;
@@ -62,6 +64,8 @@ static void release_state(kt_policy *P, kt_warp *s)
     s->in_tx = 0;
     if (s->holds_slot) __atomic_fetch_sub(&P->tx_warps[s->sm], 1, __ATOMIC_RELAXED);
     s->holds_slot = false;
+    s->slot_pending = false;
+    s->rec.lanes = 0;
     emu_warp_set_user(s->w, EMU_POLICY_TM, NULL);
     s->w = NULL;
     pthread_mutex_lock(&P->states_lock);
@@ -97,6 +101,7 @@ static emu_mem_outcome tx_begin(kt_policy *P, emu_warp *w, const emu_mem_op *op)
     }
     if (fresh && !take_slot(P, s)) {
         __atomic_fetch_add(&P->st.begin_stalls, 1, __ATOMIC_RELAXED);
+        s->deferred = true;
         return EMU_MEM_DEFERRED;
     }
     for (uint32_t mk = op->mask; mk; mk &= mk - 1) {
@@ -137,8 +142,13 @@ static emu_mem_outcome tx_commit(kt_policy *P, emu_warp *w, const emu_mem_op *op
         s->att[i] = s->att[--s->natt];
     }
     if (!s->in_tx && s->holds_slot) {
-        __atomic_fetch_sub(&P->tx_warps[s->sm], 1, __ATOMIC_RELEASE);
-        s->holds_slot = false;
+        if (P->timed) {
+            /* the slot is the warp's until its commit's outcome is back (cycles.c) */
+            s->slot_pending = true;
+        } else {
+            __atomic_fetch_sub(&P->tx_warps[s->sm], 1, __ATOMIC_RELEASE);
+            s->holds_slot = false;
+        }
     }
     if (!failed) return EMU_MEM_DONE;
     s->aborted |= failed;
@@ -310,7 +320,11 @@ static void kt_warp_stopped(emu_mem_policy *self, emu_warp *w, int reason)
         }
         if (s->doomed) abort_doomed(P, s);
     }
-    if (s && reason == EMU_STOP_EXIT) release_state(P, s);
+    if (s && reason == EMU_STOP_EXIT) {
+        /* timed: the model takes the warp's last commit first (cycles.c releases it) */
+        if (P->timed) s->exit_pending = true;
+        else kt_release_state(P, s);
+    }
     if (self->next && self->next->warp_stopped) self->next->warp_stopped(self->next, w, reason);
 }
 
@@ -348,6 +362,7 @@ static void free_states(kt_policy *P)
         n = s->next;
         for (uint32_t i = 0; i < s->natt; i++) emu_warp_checkpoint_free(s->att[i].ck);
         free(s->att);
+        free(s->rec.addr);
         for (int l = 0; l < EMU_WARP_SIZE; l++) {
             kt_log_free(&s->lane[l].reads);
             kt_log_free(&s->lane[l].writes);

@@ -395,3 +395,22 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
     a.lsu_cycles = lsu ? lsu : 1;
     return a;
 }
+
+/* ---- for KILO TM's commit units (timing/kilotm/cycles.c), which sit beside the L2 slices */
+
+uint64_t tm_mem_l2_word(tm_mem *m, uint64_t addr, bool write, uint64_t t)
+{
+    uint64_t line = addr / TM_LINE;
+    uint8_t need = (uint8_t)(1u << (addr % TM_LINE / TM_SECTOR));
+    return l2_access(m, line, need, write ? K_STORE : K_LOAD, 1, t);
+}
+
+uint64_t tm_mem_send(tm_mem *m, uint32_t sm, uint64_t bytes, uint64_t t)
+{
+    uint64_t depart = max64(t, m->sm_out[sm]);
+    uint64_t occ = ceil_div(bytes, (uint64_t)m->gpu->icnt_bytes_per_cycle);
+    m->sm_out[sm] = depart + occ;
+    m->st->icnt_bytes += bytes;
+    return depart + occ + (uint64_t)m->gpu->icnt_latency;
+}
+

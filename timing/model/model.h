@@ -76,6 +76,13 @@ typedef struct tm_access {
 /* Times the memory instruction of event e, issued by SM sm at cycle now. */
 tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e);
 
+/* For KILO TM's commit units (timing/kilotm/cycles.c), one per memory partition beside its L2:
+ * a word read or written at the word's L2 slice from cycle t (when its data is there); a
+ * message of `bytes` from SM sm to a partition leaving at t over the SM's interconnect port
+ * (when it arrives). */
+uint64_t tm_mem_l2_word(tm_mem *m, uint64_t addr, bool write, uint64_t t);
+uint64_t tm_mem_send(tm_mem *m, uint32_t sm, uint64_t bytes, uint64_t t);
+
 /* ---------------------------------------------------------------- sm.c */
 
 /* Functional-unit groups of a scheduler. */
@@ -210,6 +217,21 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
 /* Sets the trace the model sink records into (NULL: none). */
 void tm_sink_record_into(tm_trace *t);
 
+/* ---------------------------------------------------------------- timing/kilotm/cycles.c
+ * KILO TM's commit units under --timing: a warp's commit step (performed functionally when it
+ * issues tx_commit) is timed through the log walk, the commit units and their replies. */
+
+typedef struct tm_kilotm tm_kilotm;
+/* NULL when the grid runs without --tm=kilotm (or, with M->stop set, out of memory). */
+tm_kilotm *tm_kilotm_create(tm_model *M);
+/* Adds the commit units' statistics to M->st and frees K. */
+void tm_kilotm_finish(tm_model *M, tm_kilotm *K, uint64_t cycles);
+/* Before warp tw of SM S runs ahead at cycle now (a transactional slot it may give back). */
+void tm_kilotm_before_run(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now);
+/* After its run (whose first instruction issues at now): the cycle from which it may issue
+ * again (now + 1 unless the run committed transactions or a tx_begin waited for a slot). */
+uint64_t tm_kilotm_after_run(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now);
+
 /* ---------------------------------------------------------------- run.c */
 
 struct tm_model {
@@ -234,6 +256,7 @@ struct tm_model {
     bool gated;
     bool serial_by_warp;      /* W-Ser (else CU-Ser) */
     bool dab;                 /* replaying DAB: epochs and flushes in place of quanta */
+    tm_kilotm *kilotm;        /* --tm=kilotm: the commit units (NULL: none) */
 };
 
 /* Replay: whether warp tw's next record waits for a later quantum or for serial mode. */
