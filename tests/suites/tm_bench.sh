@@ -7,7 +7,9 @@
 #   setting) and with one transactional warp per SM on the JIT;
 # - the lock builds under --tm=kilotm and without it, over the same thread counts and seeds
 #   (each pair of thread count and seed once, half with --tm and half without: the locks do
-#   not depend on the TM model, and the runs stay cheap).
+#   not depend on the TM model, and the runs stay cheap);
+# - the transactional builds under --timing (KILO TM's commit units) at 1 and 4 host threads:
+#   the reference result and identical cycles and statistics.
 # Prints "PASS tm_bench/NAME" or "FAIL tm_bench/NAME: why".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -68,4 +70,18 @@ for p in "${programs[@]}"; do
     run "$name.tm.compare" "$b" tm "$arg" --tm=kilotm --engine=compare --threads=2
     run "$name.tm.unlimited.threads4" "$b" tm "$arg" --tm=kilotm --tm-warps=0 --threads=4 --seed=3
     run "$name.tm.one_warp.jit.threads2" "$b" tm "$arg" --tm=kilotm --tm-warps=1 --engine=jit --threads=2 --seed=7
+    # the cycle model with the commit units: the reference result, and the same cycles and
+    # statistics at 1 and 4 host threads (and another seed)
+    run "$name.tm.timing.threads1" "$b" tm "$arg" --tm=kilotm --timing --gpu=gtx480 --threads=1 \
+        --stats="$LOGS/$name.timing1.json"
+    run "$name.tm.timing.threads4" "$b" tm "$arg" --tm=kilotm --timing --gpu=gtx480 --threads=4 \
+        --seed=5 --stats="$LOGS/$name.timing4.json"
+    if python3 -c 'import json,sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+sys.exit(not (a["total"] == b["total"] and a["kilotm"] == b["kilotm"] and a["total"]["timing"]["kilotm"]["tx_commits"] > 0))' \
+        "$LOGS/$name.timing1.json" "$LOGS/$name.timing4.json" 2>/dev/null; then
+        pass "$name.tm.timing.same_cycles"
+    else
+        fail "$name.tm.timing.same_cycles" "cycles or statistics differ between 1 and 4 host threads"
+    fi
 done
