@@ -249,6 +249,10 @@ void timing_kilotm_destroy(emu_mem_policy *p);
 emu_mem_policy *timing_kilotm_find(emu_mem_policy *p);
 /* Forgets every warp's transactions and the SMs' counts (a new run of the grid). */
 void timing_kilotm_rewind(emu_mem_policy *p);
+/* GPUDet's grid: the launch's KILO TM policy (if it has one) over `below` (GPUDet's), returned;
+ * else below. Its first reads then see the warp's own buffered stores, and its commits run in
+ * serial mode. */
+emu_mem_policy *timing_kilotm_over(emu_mem_policy *launch, emu_mem_policy *below);
 void timing_kilotm_get_stats(const emu_mem_policy *p, timing_kilotm_stats *out);
 
 /* ---------------------------------------------------------------- correctness checks

@@ -12,7 +12,10 @@
 # - every tests/ptx/tm/bad_*.ptx is refused by `ptxsim ptx --load` with an error naming the PTX
 #   line its first line gives, ok.ptx loads; a CUDA program with a barrier inside a transaction
 #   gets cudaErrorInvalidPtx and the PTX line;
-# - --tm=kilotm with --det=gpudet is refused (exit 2) with a reason;
+# - --tm=kilotm with --det=gpudet --tm-warps=0: the program passes with the same statistics over
+#   threads 1/2/4, seeds and the JIT, and a transaction sees its lane's own buffered store;
+#   --det=gpudet without --tm-warps=0, --det=dab, and --det=gpudet with --timing are refused
+#   (exit 2) with a reason;
 # - with --timing (the commit units, timing/kilotm/cycles.c): the test program passes with the
 #   same cycles and statistics for --threads=1,2,4, seeds, the JIT and compare mode; exact
 #   commit-unit counts of one-warp kernels; false hazards only with a one-entry LWH;
@@ -148,16 +151,48 @@ else
     fail barrier_inside_refused "$(cat "$LOGS/bad.out" "$LOGS/bad.err" | head -n 3)"
 fi
 
+# ---- over GPUDet (--det=gpudet --tm-warps=0): commits in serial mode; the program's results,
+# the transactions' statistics (all but the concurrency maxima, which GPUDet does not order)
+# and GPUDet's own are the same for any host thread count, seed and executor
+det_json() {   # NAME ARGS...: the run passes; prints the statistics that must not vary
+    local name=$1 json=$LOGS/$1.json
+    shift
+    rm -f "$json"
+    timeout 300 "$PTXSIM" run --watchdog=120 --tm=kilotm --det=gpudet --tm-warps=0 \
+        --stats="$json" "$@" >"$LOGS/$name.out" 2>"$LOGS/$name.err" || return
+    grep -q '^PASS' "$LOGS/$name.out" && ! grep -q '^FAIL' "$LOGS/$name.out" || return
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); t=d["total"]; k=d["kilotm"]
+t.pop("host_seconds", None); k.pop("max_concurrent_tx"); k.pop("max_concurrent_tx_per_sm")
+print(json.dumps([t, k], sort_keys=True))' "$json"
+}
+ref=$(det_json det.threads1 --threads=1 -- "$exe")
+if [ -n "$ref" ]; then pass det.threads1; else fail det.threads1 "failed: see $LOGS/det.threads1.*"; fi
+for v in "threads2.seed5 --threads=2 --seed=5" "threads4.seed0 --threads=4" "threads4.seed7 --threads=4 --seed=7" "jit.threads2 --engine=jit --threads=2"; do
+    read -r name opts <<<"$v"
+    # shellcheck disable=SC2086
+    got=$(det_json "det.$name" $opts -- "$exe")
+    if [ -n "$ref" ] && [ "$got" = "$ref" ]; then pass "det.$name"
+    else fail "det.$name" "differs from --threads=1 (or failed): see $LOGS/det.$name.*"; fi
+done
+# a transaction reads the lane's own earlier store (GPUDet buffers it)
+for t in 1 4; do
+    if [ -n "$(det_json "det.own_store.threads$t" --threads=$t -- "$exact" own_store)" ]; then
+        pass "det.own_store.threads$t"
+    else
+        fail "det.own_store.threads$t" "$(head -n 1 "$LOGS/det.own_store.threads$t.out")"
+    fi
+done
+
 # combinations not built yet are refused before the program starts
-for combo in "--det=gpudet"; do
+for combo in "--det=gpudet" "--det=dab --tm-warps=0" "--det=gpudet --tm-warps=0 --timing"; do
     # shellcheck disable=SC2086
     "$PTXSIM" run --tm=kilotm $combo -- "$exe" >"$LOGS/refuse.out" 2>"$LOGS/refuse.err"
     rc=$?
-    if [ "$rc" -eq 2 ] && grep -q "tm=kilotm cannot be combined with ${combo%%=*}" "$LOGS/refuse.err" &&
+    if [ "$rc" -eq 2 ] && grep -q -e "--tm=kilotm cannot be combined with" "$LOGS/refuse.err" &&
        ! grep -q '^PASS' "$LOGS/refuse.out"; then
-        pass "refused${combo//[-=]/_}"
+        pass "refused${combo//[-= ]/_}"
     else
-        fail "refused${combo//[-=]/_}" "exit $rc: $(head -n 1 "$LOGS/refuse.err")"
+        fail "refused${combo//[-= ]/_}" "exit $rc: $(head -n 1 "$LOGS/refuse.err")"
     fi
 done
 

@@ -9,7 +9,9 @@
 #   (each pair of thread count and seed once, half with --tm and half without: the locks do
 #   not depend on the TM model, and the runs stay cheap);
 # - the transactional builds under --timing (KILO TM's commit units) at 1 and 4 host threads:
-#   the reference result and identical cycles and statistics.
+#   the reference result and identical cycles and statistics;
+# - the transactional builds over GPUDet (--det=gpudet --tm-warps=0) at 1 and 4 host threads:
+#   the reference result and identical statistics.
 # Prints "PASS tm_bench/NAME" or "FAIL tm_bench/NAME: why".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -83,5 +85,22 @@ sys.exit(not (a["total"] == b["total"] and a["kilotm"] == b["kilotm"] and a["tot
         pass "$name.tm.timing.same_cycles"
     else
         fail "$name.tm.timing.same_cycles" "cycles or statistics differ between 1 and 4 host threads"
+    fi
+    # over GPUDet: the reference result, and the same statistics at 1 and 4 host threads (all but
+    # the concurrency maxima, which GPUDet does not order)
+    run "$name.tm.gpudet.threads1" "$b" tm "$arg" --tm=kilotm --det=gpudet --tm-warps=0 \
+        --threads=1 --stats="$LOGS/$name.det1.json"
+    run "$name.tm.gpudet.threads4" "$b" tm "$arg" --tm=kilotm --det=gpudet --tm-warps=0 \
+        --threads=4 --seed=5 --stats="$LOGS/$name.det4.json"
+    if python3 -c 'import json,sys
+def key(f):
+    d = json.load(open(f)); t = d["total"]; k = d["kilotm"]
+    t.pop("host_seconds", None); k.pop("max_concurrent_tx"); k.pop("max_concurrent_tx_per_sm")
+    return t, k
+a, b = (key(f) for f in sys.argv[1:])
+sys.exit(not (a == b and a[1]["committed"] > 0))' "$LOGS/$name.det1.json" "$LOGS/$name.det4.json" 2>/dev/null; then
+        pass "$name.tm.gpudet.same_statistics"
+    else
+        fail "$name.tm.gpudet.same_statistics" "statistics differ between 1 and 4 host threads"
     fi
 done

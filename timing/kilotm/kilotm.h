@@ -3,7 +3,11 @@
  * A memory policy (policy.c) composed over the launch's own: transactional global loads and
  * stores go to per-lane logs (log.c), a warp's lanes at tx_commit are validated by value and
  * committed together (commit.c), and lanes that fail go back to their tx_begin from a warp
- * checkpoint (registers and local memory) in a transaction entry of the SIMT stack. */
+ * checkpoint (registers and local memory) in a transaction entry of the SIMT stack. Under
+ * GPUDet (timing_kilotm_over) the policy sits over GPUDet's: a commit is deferred to GPUDet's
+ * serial mode (deterministic order, memory with every store buffer committed), and first reads
+ * go through GPUDet (quantum-start memory and the warp's own buffered stores). The concurrency
+ * limit is refused there: its slots would go to warps in host-thread order. */
 #ifndef PTXSIM_TIMING_KILOTM_KILOTM_H
 #define PTXSIM_TIMING_KILOTM_KILOTM_H
 
@@ -79,6 +83,7 @@ typedef struct kt_policy {
     uint32_t warps_per_sm;           /* concurrency limit, 0 = none */
     uint32_t nsm;
     bool timed;                      /* the cycle model times the commits (cycles.c) */
+    bool over_det;                   /* over GPUDet: first reads and commits go through it */
     uint32_t *tx_warps;              /* per SM: warps inside a transaction (atomics) */
     uint32_t *tx_lanes;              /* per SM: lanes inside a transaction (atomics) */
     uint32_t tx_lanes_all;           /* the same in the GPU (atomic) */
@@ -113,8 +118,8 @@ void kt_log_free(kt_log *l);
  * KT_DOOMED: the read-set no longer holds (the lane must abort before it uses what it read);
  * never when !may_abort (the value is logged and the commit's validation fails instead). */
 enum { KT_OK, KT_NO_MEMORY, KT_DOOMED };
-int kt_tx_load(struct kt_policy *P, kt_lane *ln, uint64_t addr, uint32_t size, uint8_t *dst,
-               bool may_abort);
+int kt_tx_load(struct kt_policy *P, emu_warp *w, int lane, kt_lane *ln, uint64_t addr,
+               uint32_t size, uint8_t *dst, bool may_abort);
 /* A transactional store of `size` bytes at addr from src into the write-set. */
 bool kt_tx_store(kt_lane *ln, uint64_t addr, uint32_t size, const uint8_t *src);
 

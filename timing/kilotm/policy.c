@@ -121,6 +121,12 @@ static emu_mem_outcome tx_commit(kt_policy *P, emu_warp *w, const emu_mem_op *op
 {
     kt_warp *s = state_of(P, w, false);
     if (!s) return EMU_MEM_DONE;   /* a commit outside any transaction: the load check's job */
+    if (P->over_det) {
+        /* GPUDet defers a commit to its serial mode, where the commits of a quantum run one
+         * warp at a time in its deterministic order, on memory with every store committed */
+        emu_mem_outcome r = emu_policy_forward(&P->pol, w, (emu_mem_op *)op);
+        if (r != EMU_MEM_DONE) return r;
+    }
     uint32_t outer = 0;
     for (uint32_t mk = op->mask & s->in_tx; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
@@ -213,7 +219,7 @@ static emu_mem_outcome kt_access(emu_mem_policy *self, emu_warp *w, emu_mem_op *
         if (!(inside & (1u << g->lane)) || (doomed & (1u << g->lane))) continue;
         kt_lane *ln = &s->lane[g->lane];
         int r = op->kind == EMU_MEM_LOAD
-                    ? kt_tx_load(P, ln, g->addr, g->size, op->data + g->off,
+                    ? kt_tx_load(P, w, g->lane, ln, g->addr, g->size, op->data + g->off,
                                  may_abort(s, g->lane))
                     : (kt_tx_store(ln, g->addr, g->size, op->data + g->off) ? KT_OK
                                                                             : KT_NO_MEMORY);
@@ -389,6 +395,16 @@ emu_mem_policy *timing_kilotm_find(emu_mem_policy *p)
     for (; p; p = p->next)
         if (p->access == kt_access) return p;
     return NULL;
+}
+
+emu_mem_policy *timing_kilotm_over(emu_mem_policy *launch, emu_mem_policy *below)
+{
+    emu_mem_policy *tm = timing_kilotm_find(launch);
+    if (!tm) return below;
+    tm->next = below;
+    tm->wants = below ? below->wants & EMU_POLICY_SPACES : 0;
+    ((kt_policy *)tm->state)->over_det = true;
+    return tm;
 }
 
 void timing_kilotm_rewind(emu_mem_policy *p)
