@@ -99,7 +99,7 @@ const rt_option rt_options[] = {
     {"tm", "PTXSIM_TM", "off", RT_OPT_CHOICE, "off|kilotm", "off|kilotm", "kilotm",
      "GPU transactional memory: kilotm runs the code between tx_begin() and tx_commit() "
      "(include/ptxsim/kilotm.h) as KILO TM transactions (with --timing, the commit units "
-     "in cycles; with --det=gpudet, deterministic with --tm-warps=0)"},
+     "in cycles; with --det=gpudet, deterministic)"},
     {"tm-warps", "PTXSIM_TM_WARPS", "2", RT_OPT_UINT, NULL, NULL, NULL,
      "--tm=kilotm: warps per SM that may be inside a transaction at once (KILO TM's "
      "concurrency limit; 0 = unlimited)"},
@@ -408,16 +408,8 @@ bool rt_config_check_environment(char *err, size_t errlen)
             return false;
         }
         if (detmode && strcmp(detmode, "gpudet") == 0) {
-            /* commits run in GPUDet's serial mode; the transactional-warp slots are taken in
-             * parallel mode, where their order is the host threads' */
-            const char *warps = getenv("PTXSIM_TM_WARPS");
-            uint64_t n;
-            if (!warps || !parse_uint(warps, &n) || n != 0) {
-                snprintf(err, errlen, "--tm=kilotm cannot be combined with --det=gpudet unless "
-                         "--tm-warps=0: the concurrency limit's slots would go to warps in the host threads' "
-                         "order, which GPUDet does not fix");
-                return false;
-            }
+            /* commits, and the begins that take a concurrency slot, run in GPUDet's serial
+             * mode (timing/kilotm/policy.c) */
             if (timing && parse_bool(timing, &on) && on) {
                 snprintf(err, errlen, "--tm=kilotm cannot be combined with --det=gpudet and "
                          "--timing yet: the commit units are not timed in GPUDet's replay (run "

@@ -12,10 +12,10 @@
 # - every tests/ptx/tm/bad_*.ptx is refused by `ptxsim ptx --load` with an error naming the PTX
 #   line its first line gives, ok.ptx loads; a CUDA program with a barrier inside a transaction
 #   gets cudaErrorInvalidPtx and the PTX line;
-# - --tm=kilotm with --det=gpudet --tm-warps=0: the program passes with the same statistics over
-#   threads 1/2/4, seeds and the JIT, and a transaction sees its lane's own buffered store;
-#   --det=gpudet without --tm-warps=0, --det=dab, and --det=gpudet with --timing are refused
-#   (exit 2) with a reason;
+# - --tm=kilotm with --det=gpudet (the default limit, --tm-warps=1 and 0): the program passes
+#   with the same statistics over threads 1/2/4, seeds, the JIT and compare mode, the limit
+#   holds, and a transaction sees its lane's own buffered store; --det=dab and --det=gpudet
+#   with --timing are refused (exit 2) with a reason;
 # - with --timing (the commit units, timing/kilotm/cycles.c): the test program passes with the
 #   same cycles and statistics for --threads=1,2,4, seeds, the JIT and compare mode; exact
 #   commit-unit counts of one-warp kernels; false hazards only with a one-entry LWH;
@@ -151,29 +151,53 @@ else
     fail barrier_inside_refused "$(cat "$LOGS/bad.out" "$LOGS/bad.err" | head -n 3)"
 fi
 
-# ---- over GPUDet (--det=gpudet --tm-warps=0): commits in serial mode; the program's results,
-# the transactions' statistics (all but the concurrency maxima, which GPUDet does not order)
-# and GPUDet's own are the same for any host thread count, seed and executor
+# ---- over GPUDet (--det=gpudet): commits, and the begins that take a concurrency slot, in
+# serial mode; the program's results, the transactions' statistics and GPUDet's own are the same
+# for any host thread count, seed and executor, with the default limit (2 warps per SM), one
+# warp and no limit (there the concurrency maxima are left out: with no slot to take, begins run
+# in parallel mode, whose host-thread order GPUDet does not fix)
 det_json() {   # NAME ARGS...: the run passes; prints the statistics that must not vary
     local name=$1 json=$LOGS/$1.json
     shift
     rm -f "$json"
-    timeout 300 "$PTXSIM" run --watchdog=120 --tm=kilotm --det=gpudet --tm-warps=0 \
+    timeout 300 "$PTXSIM" run --watchdog=120 --tm=kilotm --det=gpudet \
         --stats="$json" "$@" >"$LOGS/$name.out" 2>"$LOGS/$name.err" || return
     grep -q '^PASS' "$LOGS/$name.out" && ! grep -q '^FAIL' "$LOGS/$name.out" || return
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); t=d["total"]; k=d["kilotm"]
-t.pop("host_seconds", None); k.pop("max_concurrent_tx"); k.pop("max_concurrent_tx_per_sm")
+t.pop("host_seconds", None)
+if k["tm_warps"] == 0: k.pop("max_concurrent_tx"); k.pop("max_concurrent_tx_per_sm")
 print(json.dumps([t, k], sort_keys=True))' "$json"
 }
-ref=$(det_json det.threads1 --threads=1 -- "$exe")
-if [ -n "$ref" ]; then pass det.threads1; else fail det.threads1 "failed: see $LOGS/det.threads1.*"; fi
-for v in "threads2.seed5 --threads=2 --seed=5" "threads4.seed0 --threads=4" "threads4.seed7 --threads=4 --seed=7" "jit.threads2 --engine=jit --threads=2"; do
-    read -r name opts <<<"$v"
-    # shellcheck disable=SC2086
-    got=$(det_json "det.$name" $opts -- "$exe")
-    if [ -n "$ref" ] && [ "$got" = "$ref" ]; then pass "det.$name"
-    else fail "det.$name" "differs from --threads=1 (or failed): see $LOGS/det.$name.*"; fi
-done
+# det_same PREFIX REF-OPTIONS -- VARIANTS...: each variant ("name options") gives REF's statistics
+det_same() {
+    local prefix=$1 ref refopts=()
+    shift
+    while [ "$1" != -- ]; do refopts+=("$1"); shift; done
+    shift
+    ref=$(det_json "$prefix.threads1" --threads=1 "${refopts[@]}" -- "$exe")
+    if [ -n "$ref" ]; then pass "$prefix.threads1"; else fail "$prefix.threads1" "failed: see $LOGS/$prefix.threads1.*"; fi
+    for v in "$@"; do
+        read -r name opts <<<"$v"
+        # shellcheck disable=SC2086
+        got=$(det_json "$prefix.$name" "${refopts[@]}" $opts -- "$exe")
+        if [ -n "$ref" ] && [ "$got" = "$ref" ]; then pass "$prefix.$name"
+        else fail "$prefix.$name" "differs from --threads=1 (or failed): see $LOGS/$prefix.$name.*"; fi
+    done
+}
+det_same det -- "threads2.seed5 --threads=2 --seed=5" "threads4.seed0 --threads=4" \
+    "threads4.seed7 --threads=4 --seed=7" "jit.threads2 --engine=jit --threads=2"
+# the default limit took slots and made warps wait, within it
+if python3 -c 'import json,sys; k=json.load(open(sys.argv[1]))["kilotm"]
+sys.exit(not (k["tm_warps"] == 2 and k["begin_deferrals"] > 0 and k["max_concurrent_tx_per_sm"] <= 64))' \
+    "$LOGS/det.threads1.json" 2>/dev/null; then
+    pass det.limit_held
+else
+    fail det.limit_held "no deferred begin, or more than 2 warps per SM in transactions"
+fi
+det_same det.one_warp --tm-warps=1 -- "threads4.seed3 --threads=4 --seed=3"
+det_same det.unlimited --tm-warps=0 -- "threads4.seed0 --threads=4"
+# compare mode (both executors over GPUDet): the same doubled statistics at 1 and 4 host threads
+det_same det.compare --engine=compare -- "threads4.seed5 --threads=4 --seed=5"
 # a transaction reads the lane's own earlier store (GPUDet buffers it)
 for t in 1 4; do
     if [ -n "$(det_json "det.own_store.threads$t" --threads=$t -- "$exact" own_store)" ]; then
@@ -184,7 +208,7 @@ for t in 1 4; do
 done
 
 # combinations not built yet are refused before the program starts
-for combo in "--det=gpudet" "--det=dab --tm-warps=0" "--det=gpudet --tm-warps=0 --timing"; do
+for combo in "--det=dab" "--det=dab --tm-warps=0" "--det=gpudet --timing"; do
     # shellcheck disable=SC2086
     "$PTXSIM" run --tm=kilotm $combo -- "$exe" >"$LOGS/refuse.out" 2>"$LOGS/refuse.err"
     rc=$?

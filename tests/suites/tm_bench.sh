@@ -10,8 +10,9 @@
 #   not depend on the TM model, and the runs stay cheap);
 # - the transactional builds under --timing (KILO TM's commit units) at 1 and 4 host threads:
 #   the reference result and identical cycles and statistics;
-# - the transactional builds over GPUDet (--det=gpudet --tm-warps=0) at 1 and 4 host threads:
-#   the reference result and identical statistics.
+# - the transactional builds over GPUDet (--det=gpudet) with the default limit at 1, 2 and 4
+#   host threads, with --tm-warps=1 and 0 at 1 and 4: the reference result and identical
+#   statistics; and once under --engine=compare.
 # Prints "PASS tm_bench/NAME" or "FAIL tm_bench/NAME: why".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -86,21 +87,34 @@ sys.exit(not (a["total"] == b["total"] and a["kilotm"] == b["kilotm"] and a["tot
     else
         fail "$name.tm.timing.same_cycles" "cycles or statistics differ between 1 and 4 host threads"
     fi
-    # over GPUDet: the reference result, and the same statistics at 1 and 4 host threads (all but
-    # the concurrency maxima, which GPUDet does not order)
-    run "$name.tm.gpudet.threads1" "$b" tm "$arg" --tm=kilotm --det=gpudet --tm-warps=0 \
-        --threads=1 --stats="$LOGS/$name.det1.json"
-    run "$name.tm.gpudet.threads4" "$b" tm "$arg" --tm=kilotm --det=gpudet --tm-warps=0 \
-        --threads=4 --seed=5 --stats="$LOGS/$name.det4.json"
-    if python3 -c 'import json,sys
+    # over GPUDet: the reference result, and the same statistics over host threads and seeds,
+    # with the default limit (2 warps per SM: slots are taken in serial mode), one warp, and
+    # none (there without the concurrency maxima: those begins run in parallel mode)
+    for w in 2 1 0; do
+        rm -f "$LOGS/$name.det$w".*.json
+        run "$name.tm.gpudet.warps$w.threads1" "$b" tm "$arg" --tm=kilotm --det=gpudet --tm-warps=$w \
+            --threads=1 --stats="$LOGS/$name.det$w.1.json"
+        run "$name.tm.gpudet.warps$w.threads4" "$b" tm "$arg" --tm=kilotm --det=gpudet --tm-warps=$w \
+            --threads=4 --seed=5 --stats="$LOGS/$name.det$w.4.json"
+        others=("$LOGS/$name.det$w.4.json")
+        if [ $w = 2 ]; then
+            run "$name.tm.gpudet.warps$w.threads2" "$b" tm "$arg" --tm=kilotm --det=gpudet \
+                --threads=2 --seed=9 --stats="$LOGS/$name.det$w.2.json"
+            others+=("$LOGS/$name.det$w.2.json")
+        fi
+        if python3 -c 'import json,sys
 def key(f):
     d = json.load(open(f)); t = d["total"]; k = d["kilotm"]
-    t.pop("host_seconds", None); k.pop("max_concurrent_tx"); k.pop("max_concurrent_tx_per_sm")
+    t.pop("host_seconds", None)
+    if k["tm_warps"] == 0: k.pop("max_concurrent_tx"); k.pop("max_concurrent_tx_per_sm")
     return t, k
-a, b = (key(f) for f in sys.argv[1:])
-sys.exit(not (a == b and a[1]["committed"] > 0))' "$LOGS/$name.det1.json" "$LOGS/$name.det4.json" 2>/dev/null; then
-        pass "$name.tm.gpudet.same_statistics"
-    else
-        fail "$name.tm.gpudet.same_statistics" "statistics differ between 1 and 4 host threads"
-    fi
+a = key(sys.argv[1])
+sys.exit(not (a[1]["committed"] > 0 and all(key(f) == a for f in sys.argv[2:])))' \
+            "$LOGS/$name.det$w.1.json" "${others[@]}" 2>/dev/null; then
+            pass "$name.tm.gpudet.warps$w.same_statistics"
+        else
+            fail "$name.tm.gpudet.warps$w.same_statistics" "statistics differ between host thread counts"
+        fi
+    done
+    run "$name.tm.gpudet.compare" "$b" tm "$arg" --tm=kilotm --det=gpudet --engine=compare --threads=2
 done

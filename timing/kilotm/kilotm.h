@@ -6,8 +6,9 @@
  * checkpoint (registers and local memory) in a transaction entry of the SIMT stack. Under
  * GPUDet (timing_kilotm_over) the policy sits over GPUDet's: a commit is deferred to GPUDet's
  * serial mode (deterministic order, memory with every store buffer committed), and first reads
- * go through GPUDet (quantum-start memory and the warp's own buffered stores). The concurrency
- * limit is refused there: its slots would go to warps in host-thread order. */
+ * go through GPUDet (quantum-start memory and the warp's own buffered stores). A tx_begin that
+ * must take a concurrency slot is deferred to serial mode too, so slots go to warps in GPUDet's
+ * order (a warp that finds none waits for the next quantum's serial mode). */
 #ifndef PTXSIM_TIMING_KILOTM_KILOTM_H
 #define PTXSIM_TIMING_KILOTM_KILOTM_H
 

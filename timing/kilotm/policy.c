@@ -6,7 +6,7 @@
  *   deferred until one is free; it keeps the slot through every retry and gives it back when
  *   none of its lanes is inside a transaction. The run stops after the begin, and the lanes'
  *   registers and local memory are checkpointed then (warp_stopped), at the instruction after
- *   the begin.
+ *   the begin. Under GPUDet the slot is taken in serial mode, in GPUDet's order (tx_begin).
  * - global loads and stores of lanes inside a transaction go to their logs (log.c); the lanes
  *   outside go on to the policy below. Shared and local memory are not transactional (section
  *   2.2; local memory is restored from the checkpoint instead).
@@ -98,6 +98,15 @@ static emu_mem_outcome tx_begin(kt_policy *P, emu_warp *w, const emu_mem_op *op)
     for (uint32_t mk = op->mask; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
         if (s->lane[l].depth == 0) fresh |= 1u << l;
+    }
+    if (fresh && !s->holds_slot && P->warps_per_sm && P->over_det) {
+        /* GPUDet: a slot is taken in serial mode, where the warps that want one come in
+         * GPUDet's fixed order and slots are given back only by commits (also serial mode) or
+         * exits (at fixed points of a warp's parallel mode). Forwarded in parallel mode, the
+         * begin is deferred there; in serial mode it comes back DONE and takes a slot or waits
+         * for the next quantum's serial mode (EMU_MEM_DEFERRED below, in serial mode too). */
+        emu_mem_outcome r = emu_policy_forward(&P->pol, w, (emu_mem_op *)op);
+        if (r != EMU_MEM_DONE) return r;
     }
     if (fresh && !take_slot(P, s)) {
         __atomic_fetch_add(&P->st.begin_stalls, 1, __ATOMIC_RELAXED);
