@@ -90,7 +90,8 @@ typedef struct timing_stats {
     uint64_t sb_own_reads;        /* load lanes that read their warp's buffered bytes */
     uint64_t sb_max_entries;      /* most entries one warp buffered in one quantum */
     uint64_t serial_atomics;      /* warp atomic instructions run in serial mode */
-    uint64_t serial_calls;        /* device printf/malloc/free run in serial mode */
+    uint64_t serial_calls;        /* device printf/malloc/free, KILO TM's commits and the
+                                     tx_begins that took a slot, run in serial mode */
     uint64_t bta_releases;        /* barriers released inside a quantum (BTA) */
     uint64_t dwp_launches;        /* CTAs launched mid-quantum from a DWP partition */
     /* DAB only */

@@ -196,6 +196,8 @@ else
 fi
 det_same det.one_warp --tm-warps=1 -- "threads4.seed3 --threads=4 --seed=3"
 det_same det.unlimited --tm-warps=0 -- "threads4.seed0 --threads=4"
+# W-Ser order (slots go by hardware warp ID over the GPU) with shorter quanta
+det_same det.wser --gpudet-serial=warp --quantum=100 -- "threads4.seed3 --threads=4 --seed=3"
 # compare mode (both executors over GPUDet): the same doubled statistics at 1 and 4 host threads
 det_same det.compare --engine=compare -- "threads4.seed5 --threads=4 --seed=5"
 # a transaction reads the lane's own earlier store (GPUDet buffers it)
