@@ -407,16 +407,9 @@ bool rt_config_check_environment(char *err, size_t errlen)
                      "transactions are built over GPUDet's quanta only (--det=gpudet)", detmode);
             return false;
         }
-        if (detmode && strcmp(detmode, "gpudet") == 0) {
-            /* commits, and the begins that take a concurrency slot, run in GPUDet's serial
-             * mode (timing/kilotm/policy.c) */
-            if (timing && parse_bool(timing, &on) && on) {
-                snprintf(err, errlen, "--tm=kilotm cannot be combined with --det=gpudet and "
-                         "--timing yet: the commit units are not timed in GPUDet's replay (run "
-                         "either --det=gpudet or --timing)");
-                return false;
-            }
-        }
+        /* with --det=gpudet: commits, and the begins that take a concurrency slot, run in
+         * GPUDet's serial mode (timing/kilotm/policy.c); with --timing too, its replay times the
+         * commit steps (timing/kilotm/cycles.c) */
         if (recording || replaying) {
             snprintf(err, errlen, "--tm=kilotm cannot be combined with --%s: a recording "
                      "orders memory operations, not transactions' commits",

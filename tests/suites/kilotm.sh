@@ -14,11 +14,12 @@
 #   gets cudaErrorInvalidPtx and the PTX line;
 # - --tm=kilotm with --det=gpudet (the default limit, --tm-warps=1 and 0): the program passes
 #   with the same statistics over threads 1/2/4, seeds, the JIT and compare mode, the limit
-#   holds, and a transaction sees its lane's own buffered store; --det=dab and --det=gpudet
-#   with --timing are refused (exit 2) with a reason;
+#   holds, and a transaction sees its lane's own buffered store; --det=dab is refused (exit 2)
+#   with a reason;
 # - with --timing (the commit units, timing/kilotm/cycles.c): the test program passes with the
 #   same cycles and statistics for --threads=1,2,4, seeds, the JIT and compare mode; exact
-#   commit-unit counts of one-warp kernels; false hazards only with a one-entry LWH;
+#   commit-unit counts of one-warp kernels; false hazards only with a one-entry LWH; over
+#   GPUDet (--det=gpudet --timing) the same, every commit step timed once;
 # - the --stats JSON's "kilotm" member (the paper's Table 2 columns) holds the exact values of
 #   one-warp kernels (tests/suites/kilotm/stats_exact.cu), at 1 and 4 host threads.
 # Prints "PASS kilotm/NAME" or "FAIL kilotm/NAME: why".
@@ -210,7 +211,7 @@ for t in 1 4; do
 done
 
 # combinations not built yet are refused before the program starts
-for combo in "--det=dab" "--det=dab --tm-warps=0" "--det=gpudet --timing"; do
+for combo in "--det=dab" "--det=dab --tm-warps=0" "--det=dab --timing"; do
     # shellcheck disable=SC2086
     "$PTXSIM" run --tm=kilotm $combo -- "$exe" >"$LOGS/refuse.out" 2>"$LOGS/refuse.err"
     rc=$?
@@ -256,6 +257,29 @@ if [ -n "$got" ] && python3 -c 'import json,sys; a=json.loads(sys.argv[1]); b=js
     pass timed.compare
 else
     fail timed.compare "compare mode's cycles or counts differ (see $LOGS/timed.compare.*)"
+fi
+# over GPUDet (--det=gpudet --timing): GPUDet's replay times the commit steps its serial mode
+# ran; the same functional statistics as --det=gpudet alone, every step timed once, and the same
+# cycles and statistics for any host thread count, seed and executor, and under compare mode
+ref=$(timed_json timed.det.threads1 --det=gpudet --gpu=gtx480 --threads=1 -- "$exe")
+if [ -n "$ref" ] && python3 -c 'import json,sys; c,t,k=json.loads(sys.argv[1]); d=json.load(open(sys.argv[2]))["kilotm"]
+sys.exit(not (c > 0 and k == d and t["kilotm"]["tx_commits"] == k["committed"] + k["aborted"] - k["aborted_inside"] and t["kilotm"]["warp_commits"] == k["warp_commits"] and t["kilotm"]["commit_cycles"] > 0))' "$ref" "$LOGS/det.threads1.json"; then
+    pass timed.det.threads1
+else
+    fail timed.det.threads1 "failed, or the commit units did not see every step (see $LOGS/timed.det.threads1.*)"
+fi
+for v in "threads4.seed3 --threads=4 --seed=3" "jit.threads2 --engine=jit --threads=2"; do
+    read -r name opts <<<"$v"
+    # shellcheck disable=SC2086
+    got=$(timed_json "timed.det.$name" --det=gpudet --gpu=gtx480 $opts -- "$exe")
+    if [ -n "$ref" ] && [ "$got" = "$ref" ]; then pass "timed.det.$name"
+    else fail "timed.det.$name" "differs from --threads=1 (or failed): see $LOGS/timed.det.$name.*"; fi
+done
+got=$(timed_json timed.det.compare --det=gpudet --gpu=gtx480 --engine=compare --threads=2 -- "$exe")
+if [ -n "$got" ] && python3 -c 'import json,sys; a=json.loads(sys.argv[1]); b=json.loads(sys.argv[2]); sys.exit(not (a[0] == b[0] and a[1] == b[1] and a[2]["committed"] == 2 * b[2]["committed"]))' "$got" "$ref"; then
+    pass timed.det.compare
+else
+    fail timed.det.compare "compare mode's cycles or counts differ (see $LOGS/timed.det.compare.*)"
 fi
 # exact commit-unit counts of one-warp kernels (stats_exact.cu): `sets` sends 32 lanes' 80 read
 # and 48 write entries, validates 80 words and commits 48, with no hazard (no word shared);

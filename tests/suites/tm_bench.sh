@@ -12,7 +12,8 @@
 #   the reference result and identical cycles and statistics;
 # - the transactional builds over GPUDet (--det=gpudet) with the default limit at 1, 2 and 4
 #   host threads, with --tm-warps=1 and 0 at 1 and 4: the reference result and identical
-#   statistics; and once under --engine=compare.
+#   statistics; and once under --engine=compare; with --timing too at 1 and 4 host threads (the
+#   same cycles, every commit step timed).
 # Prints "PASS tm_bench/NAME" or "FAIL tm_bench/NAME: why".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -117,4 +118,21 @@ sys.exit(not (a[1]["committed"] > 0 and all(key(f) == a for f in sys.argv[2:])))
         fi
     done
     run "$name.tm.gpudet.compare" "$b" tm "$arg" --tm=kilotm --det=gpudet --engine=compare --threads=2
+    # over GPUDet with --timing: the reference result, every commit step timed once, the same
+    # cycles and statistics at 1 and 4 host threads
+    rm -f "$LOGS/$name.dettiming".*.json
+    run "$name.tm.gpudet.timing.threads1" "$b" tm "$arg" --tm=kilotm --det=gpudet --timing \
+        --gpu=gtx480 --threads=1 --stats="$LOGS/$name.dettiming.1.json"
+    run "$name.tm.gpudet.timing.threads4" "$b" tm "$arg" --tm=kilotm --det=gpudet --timing \
+        --gpu=gtx480 --threads=4 --seed=5 --stats="$LOGS/$name.dettiming.4.json"
+    if python3 -c 'import json,sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+for d in (a, b): d["total"].pop("host_seconds", None)
+k, t = a["kilotm"], a["total"]["timing"]["kilotm"]
+sys.exit(not (a["total"] == b["total"] and a["kilotm"] == b["kilotm"] and t["warp_commits"] == k["warp_commits"] > 0 and t["tx_commits"] == k["committed"] + k["aborted"] - k["aborted_inside"]))' \
+        "$LOGS/$name.dettiming.1.json" "$LOGS/$name.dettiming.4.json" 2>/dev/null; then
+        pass "$name.tm.gpudet.timing.same_cycles"
+    else
+        fail "$name.tm.gpudet.timing.same_cycles" "cycles or statistics differ between 1 and 4 host threads, or a commit step was not timed"
+    fi
 done

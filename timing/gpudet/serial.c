@@ -43,13 +43,15 @@ void gd_serial(gd_run *R, gd_exec *X)
         s->exec = X;
         emu_next_instr at, now;
         bool peeked = emu_warp_peek(s->w, &at);
+        uint32_t lanes = emu_warp_path_lanes(s->w);
         emu_stop r = emu_warp_run(s->w, 1);
         s->exec = NULL;
         if (r == EMU_STOP_FAULT) R->failed = true;
         if (r == EMU_STOP_MEMORDER && peeked && emu_warp_peek(s->w, &now) && now.func == at.func &&
-            now.pc == at.pc && now.depth == at.depth) {
+            now.pc == at.pc && now.depth == at.depth && (emu_warp_path_lanes(s->w) & lanes)) {
             /* a policy above GPUDet deferred it again (KILO TM's tx_begin found no concurrency
-             * slot): it waits for the next quantum, and its instruction is counted when it runs */
+             * slot): it waits for the next quantum, and its instruction is counted when it runs.
+             * (The same path: another path of the warp may stand at the same instruction.) */
             X->deferred++;
             continue;
         }

@@ -74,7 +74,7 @@ uint32_t kt_commit(kt_policy *P, kt_warp *s, uint32_t lanes)
             P->st.aborted++;
             ln->aborts++;
         }
-        if (P->timed && !kt_rec_lane(s, l, ok))
+        if ((P->timed || P->recorded) && !kt_rec_lane(s, l, ok))
             emu_warp_abort(s->w, EMU_FAULT_OUT_OF_RESOURCES,
                            "out of host memory for a KILO TM commit's record (cycle model)");
         ln->reads.n = 0;

@@ -46,7 +46,9 @@
  * credits and CU capacity are unlimited, as in the paper's evaluation (section 6.1); the
  * transactional loads and stores themselves are timed as the global accesses they are.
  * A warp whose tx_begin waited for a transactional-warp slot (--tm-warps) is parked until a
- * warp of its SM gives a slot back: at the cycle that warp's last commit is back (or it exits). Everything here happens in the model's order, so it is the same on every run. */
+ * warp of its SM gives a slot back: at the cycle that warp's last commit is back (or it exits). Everything here happens in the model's order, so it is the same on every run.
+ * Under --det=gpudet --timing the commit steps are GPUDet's serial mode's, timed when its
+ * replay issues them (the end of this file). */
 #include "timing/kilotm/kilotm.h"
 #include "timing/model/model.h"
 
@@ -482,12 +484,15 @@ static void wake_parked(tm_kilotm *K, tm_model *M, tm_sm *S, uint64_t t)
     if (any) memset(S->q_wake, 0, M->nsched * sizeof *S->q_wake);
 }
 
-/* Times warp commit step r of SM S, whose tx_commit issued at now; returns when the warp may
- * go on. */
-static uint64_t time_step(tm_kilotm *K, tm_model *M, tm_sm *S, kt_commit_rec *r, uint64_t now)
+/* Times a warp commit step of SM S (lanes, which passed, per lane its read and write counts,
+ * the addresses lane after lane), whose tx_commit issued at now; returns when the warp may go
+ * on. */
+static uint64_t time_step(tm_kilotm *K, tm_model *M, tm_sm *S, uint32_t lanes, uint32_t passed_mask,
+                          const uint32_t *nreads, const uint32_t *nwrites, const uint64_t *addr,
+                          uint64_t now)
 {
     const timing_gpu *g = M->gpu;
-    uint32_t nl = (uint32_t)__builtin_popcount(r->lanes);
+    uint32_t nl = (uint32_t)__builtin_popcount(lanes);
     uint64_t base = K->next_cid;
     K->next_cid += nl;
     K->st->tm_warp_commits++;
@@ -495,11 +500,10 @@ static uint64_t time_step(tm_kilotm *K, tm_model *M, tm_sm *S, kt_commit_rec *r,
     uint64_t walk = max64(now + 1, K->walker_free[S->id]);
     uint64_t done = now + 1;
     memset(K->touched, 0, K->ncu * sizeof *K->touched);
-    const uint64_t *addr = r->addr;
     uint32_t k = 0;
-    for (uint32_t mk = r->lanes; mk; mk &= mk - 1, k++) {
+    for (uint32_t mk = lanes; mk; mk &= mk - 1, k++) {
         int l = __builtin_ctz(mk);
-        uint32_t nr = r->nreads[l], nw = r->nwrites[l];
+        uint32_t nr = nreads[l], nw = nwrites[l];
         memset(K->part, 0, K->ncu * sizeof *K->part);
         for (uint32_t i = 0; i < nr + nw; i++) {
             uint32_t u = tm_mem_channel(g, addr[i] / TM_LINE);
@@ -518,7 +522,7 @@ static uint64_t time_step(tm_kilotm *K, tm_model *M, tm_sm *S, kt_commit_rec *r,
             K->arrive[u] = tm_mem_send(&M->mem, S->id, bytes, walk);
             K->st->tm_protocol_bytes += bytes;
         }
-        bool passed = (r->passed >> l) & 1;
+        bool passed = (passed_mask >> l) & 1;
         done = max64(done, time_tx(K, M, addr, nr, nw, passed, base + k, walk));
         addr += nr + nw;
     }
@@ -529,7 +533,6 @@ static uint64_t time_step(tm_kilotm *K, tm_model *M, tm_sm *S, kt_commit_rec *r,
             K->st->tm_protocol_bytes += KC_MSG;
         }
     K->walker_free[S->id] = walk;
-    r->lanes = 0;
     K->st->tm_commit_cycles += done - now;
     return done;
 }
@@ -549,7 +552,9 @@ uint64_t tm_kilotm_after_run(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now)
         tw->why = TIMING_SLOT_BARRIER;
         go = TM_NEVER;
     } else if (s->rec.lanes) {
-        go = time_step(K, M, S, &s->rec, now);
+        kt_commit_rec *r = &s->rec;
+        go = time_step(K, M, S, r->lanes, r->passed, r->nreads, r->nwrites, r->addr, now);
+        r->lanes = 0;
     }
     if (s->slot_pending) {
         /* the slot is the warp's until its commit is back */
@@ -570,6 +575,80 @@ uint64_t tm_kilotm_after_run(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now)
         M->stop = true;
     }
     return go;
+}
+
+/* ---- GPUDet's record and its replay (--det=gpudet --timing, timing/model/replay.c)
+ *
+ * GPUDet runs every commit in its serial mode, one warp at a time in its fixed order, so the
+ * steps and their outcomes are the same on every run. Each is kept with its tx_commit's record
+ * and timed when the replay issues that record in serial mode: the serial mode's end waits for
+ * the step's outcome (a passing writer: its commit-done). The concurrency slots are GPUDet's
+ * (taken in serial mode, timing/kilotm/policy.c): a warp waiting for one waits for quanta, not
+ * for the model's parking, so begin_waits stays 0. */
+
+void tm_kilotm_record(emu_grid *g, bool on)
+{
+    emu_mem_policy *pol = timing_kilotm_find(emu_grid_launch(g)->policy);
+    if (pol) ((kt_policy *)pol->state)->recorded = on;
+}
+
+static bool grow_to(void **p, uint64_t *cap, uint64_t need, size_t elem)
+{
+    if (need <= *cap) return true;
+    uint64_t c = *cap ? *cap * 2 : 16;
+    while (c < need) c *= 2;
+    void *q = realloc(*p, c * elem);
+    if (!q) return false;
+    *p = q;
+    *cap = c;
+    return true;
+}
+
+bool tm_kilotm_trace_step(emu_warp *w, tm_trace_warp *tw, bool recorded)
+{
+    kt_warp *s = emu_warp_user(w, EMU_POLICY_TM);
+    if (!s || !s->rec.lanes) return true;
+    kt_commit_rec *r = &s->rec;
+    uint32_t lanes = r->lanes;
+    r->lanes = 0;   /* taken: the next commit starts a new step */
+    if (!recorded || !tw->n) return true;
+    if (!grow_to((void **)&tw->steps, &tw->steps_cap, tw->nsteps + 1, sizeof *tw->steps) ||
+        !grow_to((void **)&tw->step_addrs, &tw->step_acap, tw->nstep_addrs + r->naddr,
+                 sizeof *tw->step_addrs))
+        return false;
+    tm_tx_step *st = &tw->steps[tw->nsteps++];
+    st->rec = tw->n - 1;
+    st->lanes = lanes;
+    st->passed = r->passed;
+    st->addr = tw->nstep_addrs;
+    memcpy(st->nreads, r->nreads, sizeof st->nreads);
+    memcpy(st->nwrites, r->nwrites, sizeof st->nwrites);
+    memcpy(tw->step_addrs + tw->nstep_addrs, r->addr, r->naddr * sizeof *r->addr);
+    tw->nstep_addrs += r->naddr;
+    return true;
+}
+
+uint64_t tm_kilotm_replay_step(tm_model *M, tm_sm *S, const tm_trace_warp *tw, uint64_t rec,
+                               uint64_t now)
+{
+    tm_kilotm *K = M->kilotm;
+    /* the steps are in record order: binary search for rec */
+    uint64_t lo = 0, hi = tw->nsteps;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (tw->steps[mid].rec < rec) lo = mid + 1;
+        else hi = mid;
+    }
+    if (!K || lo == tw->nsteps || tw->steps[lo].rec != rec) return now + 1;
+    const tm_tx_step *st = &tw->steps[lo];
+    uint64_t done = time_step(K, M, S, st->lanes, st->passed, st->nreads, st->nwrites,
+                              tw->step_addrs + st->addr, now);
+    if (K->oom) {
+        emu_grid_abort(M->g, EMU_FAULT_OUT_OF_RESOURCES,
+                       "out of host memory for KILO TM's commit units (cycle model)");
+        M->stop = true;
+    }
+    return done;
 }
 
 /* ---- the policy's side */

@@ -85,6 +85,8 @@ typedef struct kt_policy {
     uint32_t nsm;
     bool timed;                      /* the cycle model times the commits (cycles.c) */
     bool over_det;                   /* over GPUDet: first reads and commits go through it */
+    bool recorded;                   /* GPUDet's run is recorded for the cycle model: the
+                                        commit steps are kept (cycles.c) */
     uint32_t *tx_warps;              /* per SM: warps inside a transaction (atomics) */
     uint32_t *tx_lanes;              /* per SM: lanes inside a transaction (atomics) */
     uint32_t tx_lanes_all;           /* the same in the GPU (atomic) */

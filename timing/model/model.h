@@ -182,11 +182,24 @@ typedef struct tm_rec {
     uint64_t quantum;         /* the GPUDet quantum it ran in (from 1) */
 } tm_rec;
 
+/* A KILO TM commit step that GPUDet's serial mode ran (--tm=kilotm --det=gpudet --timing): its
+ * tx_commit's record and what the commit units time (cycles.c), per lane in lane order. */
+typedef struct tm_tx_step {
+    uint64_t rec;             /* index of its tx_commit in the warp's recs */
+    uint32_t lanes, passed;
+    uint32_t nreads[EMU_WARP_SIZE], nwrites[EMU_WARP_SIZE];
+    uint64_t addr;            /* its first address in the warp's step_addrs (reads, writes) */
+} tm_tx_step;
+
 struct tm_trace_warp {
     tm_rec *recs;
     uint64_t n, cap;
     uint64_t *addrs;          /* the memory instructions' lane addresses, mem_lanes' lanes only */
     uint64_t naddrs, acap;
+    tm_tx_step *steps;        /* KILO TM's commit steps, in record order */
+    uint64_t nsteps, steps_cap;
+    uint64_t *step_addrs;
+    uint64_t nstep_addrs, step_acap;
     bool oom;
 };
 
@@ -231,6 +244,15 @@ void tm_kilotm_before_run(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now);
 /* After its run (whose first instruction issues at now): the cycle from which it may issue
  * again (now + 1 unless the run committed transactions or a tx_begin waited for a slot). */
 uint64_t tm_kilotm_after_run(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now);
+/* GPUDet's record (replay.c): while `on`, the KILO TM policy of grid g keeps each commit step,
+ * and tm_kilotm_trace_step moves it into the warp's record, with its tx_commit's record (the
+ * last one, when `recorded`: else it is dropped); false when out of host memory. */
+void tm_kilotm_record(emu_grid *g, bool on);
+bool tm_kilotm_trace_step(emu_warp *w, tm_trace_warp *tw, bool recorded);
+/* Replay: the commit step of record `rec` of tw's trace, issued in serial mode at cycle now on
+ * SM S, through the commit units; when the warp may go on (now + 1 when it has none). */
+uint64_t tm_kilotm_replay_step(tm_model *M, tm_sm *S, const tm_trace_warp *tw, uint64_t rec,
+                               uint64_t now);
 
 /* ---------------------------------------------------------------- run.c */
 

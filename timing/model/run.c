@@ -240,7 +240,8 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
         for (uint32_t q = 0; ok && q < M->nsched; q++) S->last[q] = UINT32_MAX;
         S->tried = TM_NEVER;
     }
-    if (ok && !trace) {
+    if (ok) {
+        /* a replay times GPUDet's recorded commit steps (replay.c) */
         M->kilotm = tm_kilotm_create(M);
         ok = !M->stop;
     }
