@@ -101,8 +101,8 @@ const rt_option rt_options[] = {
      "machine-readable form (README: Statistics as JSON)"},
     {"tm", "PTXSIM_TM", "off", RT_OPT_CHOICE, "off|kilotm", "off|kilotm", "kilotm",
      "GPU transactional memory: kilotm runs the code between tx_begin() and tx_commit() "
-     "(include/ptxsim/kilotm.h) as KILO TM transactions (functional model; not with --timing "
-     "or --det)"},
+     "(include/ptxsim/kilotm.h) as KILO TM transactions (with --timing, the commit units "
+     "in cycles; with --det=gpudet, deterministic)"},
     {"tm-warps", "PTXSIM_TM_WARPS", "2", RT_OPT_UINT, NULL, NULL, NULL,
      "--tm=kilotm: warps per SM that may be inside a transaction at once (KILO TM's "
      "concurrency limit; 0 = unlimited)"},
@@ -415,22 +415,16 @@ bool rt_config_check_environment(char *err, size_t errlen)
         return false;
     }
     const char *detmode = getenv("PTXSIM_DET");
-    /* KILO TM is a functional model so far: the cycle model's commit units are not built, and
-     * under GPUDet a transaction's logs and aborts would have to follow its quanta */
     const char *tm = getenv("PTXSIM_TM");
     if (tm && strcmp(tm, "kilotm") == 0) {
-        if (timing && parse_bool(timing, &on) && on) {
-            snprintf(err, errlen, "--tm=kilotm cannot be combined with --timing yet: KILO TM's "
-                     "commit units are not in the cycle model (the functional model runs "
-                     "without --timing)");
-            return false;
-        }
-        if (detmode && strcmp(detmode, "off") != 0) {
+        if (detmode && strcmp(detmode, "off") != 0 && strcmp(detmode, "gpudet") != 0) {
             snprintf(err, errlen, "--tm=kilotm cannot be combined with --det=%s yet: "
-                     "transactions under deterministic quanta are not built (run --tm=kilotm "
-                     "with --threads=1 for a repeatable run)", detmode);
+                     "transactions are built over GPUDet's quanta only (--det=gpudet)", detmode);
             return false;
         }
+        /* with --det=gpudet: commits, and the begins that take a concurrency slot, run in
+         * GPUDet's serial mode (timing/kilotm/policy.c); with --timing too, its replay times the
+         * commit steps (timing/kilotm/cycles.c) */
         if (recording || replaying) {
             snprintf(err, errlen, "--tm=kilotm cannot be combined with --%s: a recording "
                      "orders memory operations, not transactions' commits",

@@ -91,6 +91,24 @@ static void json_cycles(FILE *out, const timing_stats *s, const char *indent)
                 (unsigned long long)s->dab_flush_cycles, (unsigned long long)s->dab_flush_op_cycles,
                 (unsigned long long)s->dab_barrier_cycles, (unsigned long long)s->dab_flushes,
                 (unsigned long long)s->dab_transactions);
+    if (s->tm_warp_commits)
+        /* KILO TM's commit units (--tm=kilotm): what the commits cost, how full the rings were */
+        fprintf(out, ",\n%s  \"kilotm\": {\"warp_commits\": %llu, \"tx_commits\": %llu, "
+                     "\"commit_cycles\": %llu, \"commit_cycles_mean\": %.6f, "
+                     "\"begin_waits\": %llu, \"log_entries\": %llu, \"protocol_bytes\": %llu, "
+                     "\"validation_reads\": %llu, \"revalidations\": %llu, "
+                     "\"false_hazards\": %llu, \"commit_writes\": %llu, "
+                     "\"cu_occupancy_mean\": %.6f, \"cu_occupancy_max\": %llu}",
+                indent, (unsigned long long)s->tm_warp_commits,
+                (unsigned long long)s->tm_tx_commits, (unsigned long long)s->tm_commit_cycles,
+                (double)s->tm_commit_cycles / (double)s->tm_warp_commits,
+                (unsigned long long)s->tm_begin_waits, (unsigned long long)s->tm_log_entries,
+                (unsigned long long)s->tm_protocol_bytes,
+                (unsigned long long)s->tm_validation_reads,
+                (unsigned long long)s->tm_revalidations, (unsigned long long)s->tm_false_hazards,
+                (unsigned long long)s->tm_commit_writes,
+                s->tm_cu_cycles ? (double)s->tm_cu_entry_cycles / (double)s->tm_cu_cycles : 0.0,
+                (unsigned long long)s->tm_cu_max_entries);
     fprintf(out, "}");
 }
 

@@ -90,7 +90,8 @@ typedef struct timing_stats {
     uint64_t sb_own_reads;        /* load lanes that read their warp's buffered bytes */
     uint64_t sb_max_entries;      /* most entries one warp buffered in one quantum */
     uint64_t serial_atomics;      /* warp atomic instructions run in serial mode */
-    uint64_t serial_calls;        /* device printf/malloc/free run in serial mode */
+    uint64_t serial_calls;        /* device printf/malloc/free, KILO TM's commits and the
+                                     tx_begins that took a slot, run in serial mode */
     uint64_t bta_releases;        /* barriers released inside a quantum (BTA) */
     uint64_t dwp_launches;        /* CTAs launched mid-quantum from a DWP partition */
     /* DAB only */
@@ -132,6 +133,20 @@ typedef struct timing_stats {
     uint64_t dab_flush_cycles;    /* the flush protocol: pre-flush, push, ROPs, writebacks */
     uint64_t dab_flush_op_cycles; /* flush-class operations (used-result atomics, cas, exch) */
     uint64_t dab_barrier_cycles;  /* the GPU-wide barrier of each flush */
+    /* KILO TM's commit units (--tm=kilotm --timing; timing/kilotm/cycles.c) */
+    uint64_t tm_warp_commits;     /* warp commit steps timed */
+    uint64_t tm_tx_commits;       /* lane transactions sent to the commit units */
+    uint64_t tm_commit_cycles;    /* sum over warp commits: tx_commit's issue to the warp's go */
+    uint64_t tm_begin_waits;      /* tx_begins that waited for a transactional-warp slot */
+    uint64_t tm_log_entries;      /* log entries the walkers read and sent */
+    uint64_t tm_protocol_bytes;   /* core <-> commit unit bytes (also in icnt_bytes) */
+    uint64_t tm_validation_reads; /* words read to validate (revalidations included) */
+    uint64_t tm_revalidations;    /* commit-unit entries revalidated after a hazard */
+    uint64_t tm_false_hazards;    /* ... of them with no older unretired writer (LWH aliasing) */
+    uint64_t tm_commit_writes;    /* words written by commits */
+    uint64_t tm_cu_entry_cycles;  /* sum over commit-unit entries of their cycles in the ring */
+    uint64_t tm_cu_cycles;        /* cycles x commit units: the occupancy's base */
+    uint64_t tm_cu_max_entries;   /* most entries in one commit unit's ring at once */
 } timing_stats;
 
 typedef struct timing_engine_config {
@@ -212,7 +227,8 @@ void timing_stats_print(FILE *out, const char *name, const timing_stats *s);
  * run as the paper's KILO TM runs them, functionally: per-lane logs, value-based validation
  * and commit of a warp's lanes together, aborted lanes re-executed from a checkpoint. One
  * policy per launch, composed over the launch's own; the engine rewinds it before each run of
- * a grid (compare mode runs a launch twice). Without the cycle model and without GPUDet. */
+ * a grid (compare mode runs a launch twice). With the cycle model, its commit units time each
+ * commit (timing/kilotm/cycles.c); not with GPUDet. */
 typedef struct timing_kilotm_stats {
     uint64_t committed, aborted;     /* lane transactions */
     uint64_t early_aborts;           /* of the aborts, inside the transaction (stale reads) */
@@ -235,6 +251,10 @@ void timing_kilotm_destroy(emu_mem_policy *p);
 emu_mem_policy *timing_kilotm_find(emu_mem_policy *p);
 /* Forgets every warp's transactions and the SMs' counts (a new run of the grid). */
 void timing_kilotm_rewind(emu_mem_policy *p);
+/* GPUDet's grid: the launch's KILO TM policy (if it has one) over `below` (GPUDet's), returned;
+ * else below. Its first reads then see the warp's own buffered stores, and its commits run in
+ * serial mode. */
+emu_mem_policy *timing_kilotm_over(emu_mem_policy *launch, emu_mem_policy *below);
 void timing_kilotm_get_stats(const emu_mem_policy *p, timing_kilotm_stats *out);
 
 /* ---------------------------------------------------------------- correctness checks
@@ -570,6 +590,11 @@ struct timing_gpu {
     /* ---- iGPU in the cycle model (timing/igpu/policy.c, timing/model/sm.c) */
     int igpu_page_fault_latency; /* cycles a warp sleeps while its faulting page arrives */
     int igpu_restart_penalty;   /* cycles to squash and refill after an injected error */
+    /* ---- KILO TM's commit units (timing/kilotm/cycles.c): the last writer history */
+    int kilotm_lwh_entries;     /* lookup-table entries (0: perfect hazard detection) */
+    int kilotm_lwh_ways;        /* its associativity */
+    int kilotm_rbf_buckets;     /* recency bloom filter: CID buckets per sub-array */
+    int kilotm_rbf_hashes;      /* ... and sub-arrays (one H3 hash each) */
 };
 
 /* The GPU named `name`, or NULL. */

@@ -11,7 +11,6 @@
 // binary without --tm (tests/suites/kilotm.sh runs both).
 // nvcc: -Iinclude
 // ptxsim: --tm=kilotm
-// gpudet: skip --tm=kilotm cannot be combined with --det yet (transactions under GPUDet's quanta are not built)
 // checks: skip racecheck, initcheck and synccheck do not know transactions, so --tm=kilotm refuses them
 // igpu: skip --tm=kilotm cannot be combined with --igpu yet (a restart inside a transaction is not built)
 #include "check.cuh"

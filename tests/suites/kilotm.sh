@@ -12,7 +12,14 @@
 # - every tests/ptx/tm/bad_*.ptx is refused by `ptxsim ptx --load` with an error naming the PTX
 #   line its first line gives, ok.ptx loads; a CUDA program with a barrier inside a transaction
 #   gets cudaErrorInvalidPtx and the PTX line;
-# - --tm=kilotm with --timing or --det=gpudet is refused (exit 2) with a reason;
+# - --tm=kilotm with --det=gpudet (the default limit, --tm-warps=1 and 0): the program passes
+#   with the same statistics over threads 1/2/4, seeds, the JIT and compare mode, the limit
+#   holds, and a transaction sees its lane's own buffered store; --det=dab is refused (exit 2)
+#   with a reason;
+# - with --timing (the commit units, timing/kilotm/cycles.c): the test program passes with the
+#   same cycles and statistics for --threads=1,2,4, seeds, the JIT and compare mode; exact
+#   commit-unit counts of one-warp kernels; false hazards only with a one-entry LWH; over
+#   GPUDet (--det=gpudet --timing) the same, every commit step timed once;
 # - the --stats JSON's "kilotm" member (the paper's Table 2 columns) holds the exact values of
 #   one-warp kernels (tests/suites/kilotm/stats_exact.cu), at 1 and 4 host threads.
 # Prints "PASS kilotm/NAME" or "FAIL kilotm/NAME: why".
@@ -145,15 +152,163 @@ else
     fail barrier_inside_refused "$(cat "$LOGS/bad.out" "$LOGS/bad.err" | head -n 3)"
 fi
 
+# ---- over GPUDet (--det=gpudet): commits, and the begins that take a concurrency slot, in
+# serial mode; the program's results, the transactions' statistics and GPUDet's own are the same
+# for any host thread count, seed and executor, with the default limit (2 warps per SM), one
+# warp and no limit (there the concurrency maxima are left out: with no slot to take, begins run
+# in parallel mode, whose host-thread order GPUDet does not fix)
+det_json() {   # NAME ARGS...: the run passes; prints the statistics that must not vary
+    local name=$1 json=$LOGS/$1.json
+    shift
+    rm -f "$json"
+    timeout 300 "$PTXSIM" run --watchdog=120 --tm=kilotm --det=gpudet \
+        --stats="$json" "$@" >"$LOGS/$name.out" 2>"$LOGS/$name.err" || return
+    grep -q '^PASS' "$LOGS/$name.out" && ! grep -q '^FAIL' "$LOGS/$name.out" || return
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); t=d["total"]; k=d["kilotm"]
+t.pop("host_seconds", None)
+if k["tm_warps"] == 0: k.pop("max_concurrent_tx"); k.pop("max_concurrent_tx_per_sm")
+print(json.dumps([t, k], sort_keys=True))' "$json"
+}
+# det_same PREFIX REF-OPTIONS -- VARIANTS...: each variant ("name options") gives REF's statistics
+det_same() {
+    local prefix=$1 ref refopts=()
+    shift
+    while [ "$1" != -- ]; do refopts+=("$1"); shift; done
+    shift
+    ref=$(det_json "$prefix.threads1" --threads=1 "${refopts[@]}" -- "$exe")
+    if [ -n "$ref" ]; then pass "$prefix.threads1"; else fail "$prefix.threads1" "failed: see $LOGS/$prefix.threads1.*"; fi
+    for v in "$@"; do
+        read -r name opts <<<"$v"
+        # shellcheck disable=SC2086
+        got=$(det_json "$prefix.$name" "${refopts[@]}" $opts -- "$exe")
+        if [ -n "$ref" ] && [ "$got" = "$ref" ]; then pass "$prefix.$name"
+        else fail "$prefix.$name" "differs from --threads=1 (or failed): see $LOGS/$prefix.$name.*"; fi
+    done
+}
+det_same det -- "threads2.seed5 --threads=2 --seed=5" "threads4.seed0 --threads=4" \
+    "threads4.seed7 --threads=4 --seed=7" "jit.threads2 --engine=jit --threads=2"
+# the default limit took slots and made warps wait, within it
+if python3 -c 'import json,sys; k=json.load(open(sys.argv[1]))["kilotm"]
+sys.exit(not (k["tm_warps"] == 2 and k["begin_deferrals"] > 0 and k["max_concurrent_tx_per_sm"] <= 64))' \
+    "$LOGS/det.threads1.json" 2>/dev/null; then
+    pass det.limit_held
+else
+    fail det.limit_held "no deferred begin, or more than 2 warps per SM in transactions"
+fi
+det_same det.one_warp --tm-warps=1 -- "threads4.seed3 --threads=4 --seed=3"
+det_same det.unlimited --tm-warps=0 -- "threads4.seed0 --threads=4"
+# W-Ser order (slots go by hardware warp ID over the GPU) with shorter quanta
+det_same det.wser --gpudet-serial=warp --quantum=100 -- "threads4.seed3 --threads=4 --seed=3"
+# compare mode (both executors over GPUDet): the same doubled statistics at 1 and 4 host threads
+det_same det.compare --engine=compare -- "threads4.seed5 --threads=4 --seed=5"
+# a transaction reads the lane's own earlier store (GPUDet buffers it)
+for t in 1 4; do
+    if [ -n "$(det_json "det.own_store.threads$t" --threads=$t -- "$exact" own_store)" ]; then
+        pass "det.own_store.threads$t"
+    else
+        fail "det.own_store.threads$t" "$(head -n 1 "$LOGS/det.own_store.threads$t.out")"
+    fi
+done
+
 # combinations not built yet are refused before the program starts
-for combo in "--timing" "--det=gpudet"; do
+for combo in "--det=dab" "--det=dab --tm-warps=0" "--det=dab --timing"; do
     # shellcheck disable=SC2086
     "$PTXSIM" run --tm=kilotm $combo -- "$exe" >"$LOGS/refuse.out" 2>"$LOGS/refuse.err"
     rc=$?
-    if [ "$rc" -eq 2 ] && grep -q "tm=kilotm cannot be combined with ${combo%%=*}" "$LOGS/refuse.err" &&
+    if [ "$rc" -eq 2 ] && grep -q -e "--tm=kilotm cannot be combined with" "$LOGS/refuse.err" &&
        ! grep -q '^PASS' "$LOGS/refuse.out"; then
-        pass "refused${combo//[-=]/_}"
+        pass "refused${combo//[-= ]/_}"
     else
-        fail "refused${combo//[-=]/_}" "exit $rc: $(head -n 1 "$LOGS/refuse.err")"
+        fail "refused${combo//[-= ]/_}" "exit $rc: $(head -n 1 "$LOGS/refuse.err")"
     fi
 done
+
+# ---- the commit units in cycles (--timing; timing/kilotm/cycles.c)
+# timed_json NAME ARGS...: runs with --stats=JSON, prints the cycles, the "timing" object and the
+# "kilotm" member (all must be the same on every run of one program), or nothing on a failure
+timed_json() {
+    local name=$1 json=$LOGS/$1.json
+    shift
+    rm -f "$json"
+    timeout 300 "$PTXSIM" run --watchdog=120 --timing --tm=kilotm --stats="$json" "$@" \
+        >"$LOGS/$name.out" 2>"$LOGS/$name.err" || return
+    grep -q '^PASS' "$LOGS/$name.out" && ! grep -q '^FAIL' "$LOGS/$name.out" || return
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); t=d["total"]
+print(json.dumps([t["cycles"], t["timing"], d["kilotm"]], sort_keys=True))' "$json"
+}
+# the test program under the cycle model: its checks pass, and cycles and every statistic are
+# the same for any host thread count, seed and executor (compare mode: the model's statistics
+# once, the functional model's counts of both runs)
+ref=$(timed_json timed.threads1 --gpu=gtx480 --threads=1 -- "$exe")
+if [ -n "$ref" ] && python3 -c 'import json,sys; c,t,k=json.loads(sys.argv[1]); sys.exit(not (c > 0 and t["kilotm"]["tx_commits"] == k["committed"] + k["aborted"] - k["aborted_inside"] and t["kilotm"]["warp_commits"] == k["warp_commits"]))' "$ref"; then
+    pass timed.threads1
+else
+    fail timed.threads1 "no run, or the commit units did not see every commit ($ref)"
+fi
+for v in "threads2.seed5 --threads=2 --seed=5" "threads4.seed0 --threads=4" "jit.threads2 --engine=jit --threads=2 --seed=3"; do
+    read -r name opts <<<"$v"
+    # shellcheck disable=SC2086
+    got=$(timed_json "timed.$name" --gpu=gtx480 $opts -- "$exe")
+    if [ -n "$ref" ] && [ "$got" = "$ref" ]; then pass "timed.$name"
+    else fail "timed.$name" "differs from --threads=1 (or failed): see $LOGS/timed.$name.*"; fi
+done
+got=$(timed_json timed.compare --gpu=gtx480 --engine=compare --threads=2 -- "$exe")
+if [ -n "$got" ] && python3 -c 'import json,sys; a=json.loads(sys.argv[1]); b=json.loads(sys.argv[2]); sys.exit(not (a[0] == b[0] and a[1] == b[1] and a[2]["committed"] == 2 * b[2]["committed"]))' "$got" "$ref"; then
+    pass timed.compare
+else
+    fail timed.compare "compare mode's cycles or counts differ (see $LOGS/timed.compare.*)"
+fi
+# over GPUDet (--det=gpudet --timing): GPUDet's replay times the commit steps its serial mode
+# ran; the same functional statistics as --det=gpudet alone, every step timed once, and the same
+# cycles and statistics for any host thread count, seed and executor, and under compare mode
+ref=$(timed_json timed.det.threads1 --det=gpudet --gpu=gtx480 --threads=1 -- "$exe")
+if [ -n "$ref" ] && python3 -c 'import json,sys; c,t,k=json.loads(sys.argv[1]); d=json.load(open(sys.argv[2]))["kilotm"]
+sys.exit(not (c > 0 and k == d and t["kilotm"]["tx_commits"] == k["committed"] + k["aborted"] - k["aborted_inside"] and t["kilotm"]["warp_commits"] == k["warp_commits"] and t["kilotm"]["commit_cycles"] > 0))' "$ref" "$LOGS/det.threads1.json"; then
+    pass timed.det.threads1
+else
+    fail timed.det.threads1 "failed, or the commit units did not see every step (see $LOGS/timed.det.threads1.*)"
+fi
+for v in "threads4.seed3 --threads=4 --seed=3" "jit.threads2 --engine=jit --threads=2"; do
+    read -r name opts <<<"$v"
+    # shellcheck disable=SC2086
+    got=$(timed_json "timed.det.$name" --det=gpudet --gpu=gtx480 $opts -- "$exe")
+    if [ -n "$ref" ] && [ "$got" = "$ref" ]; then pass "timed.det.$name"
+    else fail "timed.det.$name" "differs from --threads=1 (or failed): see $LOGS/timed.det.$name.*"; fi
+done
+got=$(timed_json timed.det.compare --det=gpudet --gpu=gtx480 --engine=compare --threads=2 -- "$exe")
+if [ -n "$got" ] && python3 -c 'import json,sys; a=json.loads(sys.argv[1]); b=json.loads(sys.argv[2]); sys.exit(not (a[0] == b[0] and a[1] == b[1] and a[2]["committed"] == 2 * b[2]["committed"]))' "$got" "$ref"; then
+    pass timed.det.compare
+else
+    fail timed.det.compare "compare mode's cycles or counts differ (see $LOGS/timed.det.compare.*)"
+fi
+# exact commit-unit counts of one-warp kernels (stats_exact.cu): `sets` sends 32 lanes' 80 read
+# and 48 write entries, validates 80 words and commits 48, with no hazard (no word shared);
+# `one_word` has 32 commit steps of 32, 31, ..., 1 lanes (528 transactions, 1056 entries), each
+# step's first lane passes and every later lane of the step reads the word it writes before it
+# retires: 31 + 30 + ... = 496 real hazards, each revalidating its one word (528 + 496 reads)
+unit_json() {   # NAME GPU KERNEL WANT
+    local got
+    got=$(timed_json "$1" --gpu="$2" --threads=2 -- "$exact" "$3" | python3 -c 'import json,sys
+t=json.loads(sys.stdin.read())[1]["kilotm"]
+print(" ".join(str(t[k]) for k in ("warp_commits", "tx_commits", "log_entries", "validation_reads", "revalidations", "false_hazards", "commit_writes", "begin_waits")))' 2>&1)
+    if [ "$got" = "$4" ]; then pass "$1"; else fail "$1" "want $4, got $got"; fi
+}
+# copies of gtx480 with perfect hazard detection and with a one-entry LWH and one RBF bucket
+sed 's/^kilotm_lwh_entries *= *512 /kilotm_lwh_entries = 0 /' timing/configs/gtx480.gpu >"$LOGS/gtx480_perfect.gpu"
+sed -e 's/^kilotm_lwh_entries *= *512 /kilotm_lwh_entries = 1 /' -e 's/^kilotm_lwh_ways *= *4 /kilotm_lwh_ways = 1 /' \
+    -e 's/^kilotm_rbf_buckets *= *256 /kilotm_rbf_buckets = 1 /' -e 's/^kilotm_rbf_hashes *= *4 /kilotm_rbf_hashes = 1 /' \
+    timing/configs/gtx480.gpu >"$LOGS/gtx480_tiny_lwh.gpu"
+unit_json timed.sets gtx480 sets "1 32 128 80 0 0 48 0"
+unit_json timed.one_word gtx480 one_word "32 528 1056 1024 496 0 32 0"
+unit_json timed.one_word.perfect_lwh "$LOGS/gtx480_perfect.gpu" one_word "32 528 1056 1024 496 0 32 0"
+# a one-entry LWH (and one RBF bucket): reads find the bucket of another word's evicted writer,
+# not retired yet: false hazards, revalidations and commit cycles that perfect detection does
+# not have; the program's results are the same
+got=$(timed_json timed.tiny_lwh --gpu="$LOGS/gtx480_tiny_lwh.gpu" --threads=2 -- "$exe")
+perfect=$(timed_json timed.perfect_lwh --gpu="$LOGS/gtx480_perfect.gpu" --threads=2 -- "$exe")
+if [ -n "$got" ] && [ -n "$perfect" ] && python3 -c 'import json,sys; a=json.loads(sys.argv[1]); p=json.loads(sys.argv[2]); ka=a[1]["kilotm"]; kp=p[1]["kilotm"]
+sys.exit(not (ka["false_hazards"] > 0 and kp["false_hazards"] == 0 and ka["revalidations"] > kp["revalidations"] and ka["commit_cycles"] > kp["commit_cycles"]))' "$got" "$perfect"; then
+    pass timed.tiny_lwh_false_hazards
+else
+    fail timed.tiny_lwh_false_hazards "want false hazards only with the tiny LWH, and more revalidations and commit cycles"
+fi

@@ -93,7 +93,7 @@ refused check "tsan" racecheck
 for combo in "--record=$LOGS/a.rec --replay=$LOGS/a.rec" "--record=$LOGS/a.rec --engine=compare" \
              "--replay=$LOGS/a.rec --det=gpudet" "--check=racecheck --det=gpudet" \
              "--watch=g_data --det=gpudet" "--record=$LOGS/a.rec --timing" \
-             "--replay=$LOGS/a.rec --timing" "--tm=kilotm --timing" "--tm=kilotm --det=gpudet" \
+             "--replay=$LOGS/a.rec --timing" "--tm=kilotm --det=dab" \
              "--tm=kilotm --record=$LOGS/a.rec" "--tm=kilotm --check=racecheck" \
              "--tm=kilotm --check=memcheck,initcheck" "--igpu=on --timing --det=gpudet"; do
     # shellcheck disable=SC2086

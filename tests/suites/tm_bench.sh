@@ -7,7 +7,13 @@
 #   setting) and with one transactional warp per SM on the JIT;
 # - the lock builds under --tm=kilotm and without it, over the same thread counts and seeds
 #   (each pair of thread count and seed once, half with --tm and half without: the locks do
-#   not depend on the TM model, and the runs stay cheap).
+#   not depend on the TM model, and the runs stay cheap);
+# - the transactional builds under --timing (KILO TM's commit units) at 1 and 4 host threads:
+#   the reference result and identical cycles and statistics;
+# - the transactional builds over GPUDet (--det=gpudet) with the default limit at 1, 2 and 4
+#   host threads, with --tm-warps=1 and 0 at 1 and 4: the reference result and identical
+#   statistics; and once under --engine=compare; with --timing too at 1 and 4 host threads (the
+#   same cycles, every commit step timed).
 # Prints "PASS tm_bench/NAME" or "FAIL tm_bench/NAME: why".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -68,4 +74,65 @@ for p in "${programs[@]}"; do
     run "$name.tm.compare" "$b" tm "$arg" --tm=kilotm --engine=compare --threads=2
     run "$name.tm.unlimited.threads4" "$b" tm "$arg" --tm=kilotm --tm-warps=0 --threads=4 --seed=3
     run "$name.tm.one_warp.jit.threads2" "$b" tm "$arg" --tm=kilotm --tm-warps=1 --engine=jit --threads=2 --seed=7
+    # the cycle model with the commit units: the reference result, and the same cycles and
+    # statistics at 1 and 4 host threads (and another seed)
+    run "$name.tm.timing.threads1" "$b" tm "$arg" --tm=kilotm --timing --gpu=gtx480 --threads=1 \
+        --stats="$LOGS/$name.timing1.json"
+    run "$name.tm.timing.threads4" "$b" tm "$arg" --tm=kilotm --timing --gpu=gtx480 --threads=4 \
+        --seed=5 --stats="$LOGS/$name.timing4.json"
+    if python3 -c 'import json,sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+sys.exit(not (a["total"] == b["total"] and a["kilotm"] == b["kilotm"] and a["total"]["timing"]["kilotm"]["tx_commits"] > 0))' \
+        "$LOGS/$name.timing1.json" "$LOGS/$name.timing4.json" 2>/dev/null; then
+        pass "$name.tm.timing.same_cycles"
+    else
+        fail "$name.tm.timing.same_cycles" "cycles or statistics differ between 1 and 4 host threads"
+    fi
+    # over GPUDet: the reference result, and the same statistics over host threads and seeds,
+    # with the default limit (2 warps per SM: slots are taken in serial mode), one warp, and
+    # none (there without the concurrency maxima: those begins run in parallel mode)
+    for w in 2 1 0; do
+        rm -f "$LOGS/$name.det$w".*.json
+        run "$name.tm.gpudet.warps$w.threads1" "$b" tm "$arg" --tm=kilotm --det=gpudet --tm-warps=$w \
+            --threads=1 --stats="$LOGS/$name.det$w.1.json"
+        run "$name.tm.gpudet.warps$w.threads4" "$b" tm "$arg" --tm=kilotm --det=gpudet --tm-warps=$w \
+            --threads=4 --seed=5 --stats="$LOGS/$name.det$w.4.json"
+        others=("$LOGS/$name.det$w.4.json")
+        if [ $w = 2 ]; then
+            run "$name.tm.gpudet.warps$w.threads2" "$b" tm "$arg" --tm=kilotm --det=gpudet \
+                --threads=2 --seed=9 --stats="$LOGS/$name.det$w.2.json"
+            others+=("$LOGS/$name.det$w.2.json")
+        fi
+        if python3 -c 'import json,sys
+def key(f):
+    d = json.load(open(f)); t = d["total"]; k = d["kilotm"]
+    t.pop("host_seconds", None)
+    if k["tm_warps"] == 0: k.pop("max_concurrent_tx"); k.pop("max_concurrent_tx_per_sm")
+    return t, k
+a = key(sys.argv[1])
+sys.exit(not (a[1]["committed"] > 0 and all(key(f) == a for f in sys.argv[2:])))' \
+            "$LOGS/$name.det$w.1.json" "${others[@]}" 2>/dev/null; then
+            pass "$name.tm.gpudet.warps$w.same_statistics"
+        else
+            fail "$name.tm.gpudet.warps$w.same_statistics" "statistics differ between host thread counts"
+        fi
+    done
+    run "$name.tm.gpudet.compare" "$b" tm "$arg" --tm=kilotm --det=gpudet --engine=compare --threads=2
+    # over GPUDet with --timing: the reference result, every commit step timed once, the same
+    # cycles and statistics at 1 and 4 host threads
+    rm -f "$LOGS/$name.dettiming".*.json
+    run "$name.tm.gpudet.timing.threads1" "$b" tm "$arg" --tm=kilotm --det=gpudet --timing \
+        --gpu=gtx480 --threads=1 --stats="$LOGS/$name.dettiming.1.json"
+    run "$name.tm.gpudet.timing.threads4" "$b" tm "$arg" --tm=kilotm --det=gpudet --timing \
+        --gpu=gtx480 --threads=4 --seed=5 --stats="$LOGS/$name.dettiming.4.json"
+    if python3 -c 'import json,sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+for d in (a, b): d["total"].pop("host_seconds", None)
+k, t = a["kilotm"], a["total"]["timing"]["kilotm"]
+sys.exit(not (a["total"] == b["total"] and a["kilotm"] == b["kilotm"] and t["warp_commits"] == k["warp_commits"] > 0 and t["tx_commits"] == k["committed"] + k["aborted"] - k["aborted_inside"]))' \
+        "$LOGS/$name.dettiming.1.json" "$LOGS/$name.dettiming.4.json" 2>/dev/null; then
+        pass "$name.tm.gpudet.timing.same_cycles"
+    else
+        fail "$name.tm.gpudet.timing.same_cycles" "cycles or statistics differ between 1 and 4 host threads, or a commit step was not timed"
+    fi
 done

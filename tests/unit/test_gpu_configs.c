@@ -138,7 +138,11 @@ static const char good[] =
     "zunit_clock_khz = 650000  # s\n"
     "dab_barrier_latency = 0  # s\n"
     "igpu_page_fault_latency = 28000  # s\n"
-    "igpu_restart_penalty = 10  # s\n";
+    "igpu_restart_penalty = 10  # s\n"
+    "kilotm_lwh_entries = 512  # s\n"
+    "kilotm_lwh_ways = 4  # s\n"
+    "kilotm_rbf_buckets = 256  # s\n"
+    "kilotm_rbf_hashes = 4  # s\n";
 
 /* good with line `line` (1-based) replaced by `repl` (NULL: removed); parses it and returns
  * whether it was accepted, with the message in err */

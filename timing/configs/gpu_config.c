@@ -86,6 +86,10 @@ static const key_desc keys[] = {
     INT_KEY("dab_barrier_latency", dab_barrier_latency, 0, 100000000),
     INT_KEY("igpu_page_fault_latency", igpu_page_fault_latency, 0, 1000000000),
     INT_KEY("igpu_restart_penalty", igpu_restart_penalty, 0, 1000000),
+    INT_KEY("kilotm_lwh_entries", kilotm_lwh_entries, 0, 1 << 20),
+    INT_KEY("kilotm_lwh_ways", kilotm_lwh_ways, 1, 64),
+    INT_KEY("kilotm_rbf_buckets", kilotm_rbf_buckets, 1, 1 << 20),
+    INT_KEY("kilotm_rbf_hashes", kilotm_rbf_hashes, 1, 16),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 

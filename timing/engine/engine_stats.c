@@ -59,6 +59,19 @@ void timing_stats_add(timing_stats *a, const timing_stats *b)
     a->dab_flush_cycles += b->dab_flush_cycles;
     a->dab_flush_op_cycles += b->dab_flush_op_cycles;
     a->dab_barrier_cycles += b->dab_barrier_cycles;
+    a->tm_warp_commits += b->tm_warp_commits;
+    a->tm_tx_commits += b->tm_tx_commits;
+    a->tm_commit_cycles += b->tm_commit_cycles;
+    a->tm_begin_waits += b->tm_begin_waits;
+    a->tm_log_entries += b->tm_log_entries;
+    a->tm_protocol_bytes += b->tm_protocol_bytes;
+    a->tm_validation_reads += b->tm_validation_reads;
+    a->tm_revalidations += b->tm_revalidations;
+    a->tm_false_hazards += b->tm_false_hazards;
+    a->tm_commit_writes += b->tm_commit_writes;
+    a->tm_cu_entry_cycles += b->tm_cu_entry_cycles;
+    a->tm_cu_cycles += b->tm_cu_cycles;
+    if (b->tm_cu_max_entries > a->tm_cu_max_entries) a->tm_cu_max_entries = b->tm_cu_max_entries;
 }
 
 const char *timing_slot_name(timing_slot s)
@@ -112,6 +125,15 @@ static void print_cycles(FILE *out, const char *name, const timing_stats *s)
                 100.0 * ratio(s->dab_flush_cycles, s->cycles), (unsigned long long)s->dab_flushes,
                 100.0 * ratio(s->dab_flush_op_cycles, s->cycles),
                 100.0 * ratio(s->dab_barrier_cycles, s->cycles));
+    if (s->tm_warp_commits)
+        fprintf(out, "    KILO TM: %llu warp commits (%llu transactions), %.1f cycles each to their "
+                     "outcome; commit units %.2f entries on average, at most %llu; %llu "
+                     "revalidations (%llu false hazards)\n",
+                (unsigned long long)s->tm_warp_commits, (unsigned long long)s->tm_tx_commits,
+                ratio(s->tm_commit_cycles, s->tm_warp_commits),
+                ratio(s->tm_cu_entry_cycles, s->tm_cu_cycles),
+                (unsigned long long)s->tm_cu_max_entries, (unsigned long long)s->tm_revalidations,
+                (unsigned long long)s->tm_false_hazards);
     if (!s->quanta) return;
     fprintf(out, "    GPUDet modes: parallel %.1f%%, commit %.1f%% (%llu Z-buffer requests), serial "
                  "%.1f%%, global barriers %.1f%% (%llu)\n",

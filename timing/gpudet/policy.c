@@ -38,6 +38,8 @@ static emu_mem_outcome gd_access(emu_mem_policy *self, emu_warp *w, emu_mem_op *
         X->st.sb_entries += (uint64_t)n;
         return EMU_MEM_DONE;
     }
+    case EMU_MEM_TX_BEGIN:    /* KILO TM's begin that takes a concurrency slot (timing/kilotm/) */
+    case EMU_MEM_TX_COMMIT:   /* KILO TM's commit (timing/kilotm/): serial mode, like an atomic */
     case EMU_MEM_ATOMIC:
     case EMU_MEM_CALL:
         s->pending = op->kind == EMU_MEM_ATOMIC ? GD_PEND_ATOMIC : GD_PEND_CALL;

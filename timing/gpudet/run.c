@@ -217,7 +217,8 @@ bool timing_run_gpudet(emu_grid *g, const timing_engine_config *cfg)
         }
         /* an iGPU restart policy of the launch stays on top: it decides faults in each warp's
          * own program order, which GPUDet keeps */
-        emu_grid_set_policy(g, timing_igpu_over(emu_grid_launch(g)->policy, gd_policy()));
+        emu_mem_policy *launch = emu_grid_launch(g)->policy;
+        emu_grid_set_policy(g, timing_kilotm_over(launch, timing_igpu_over(launch, gd_policy())));
         timing_watchdog_start(&R.wd, cfg);
         eng_run_epochs(&R.E, &gpudet_engine, &R);
         if (timing_watchdog_fired(&R.wd)) {

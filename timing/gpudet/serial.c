@@ -4,7 +4,9 @@
  * - CU-Ser (default): SMs in ascending order, each SM's warps by ascending warp slot;
  * - W-Ser: ascending hardware warp ID over the whole GPU (IDs interleave the SMs, so the two
  *   orders differ and give different, each deterministic, results).
- * Within a warp the lanes go in ascending order (emu_atomic_apply per lane, S3.4). */
+ * Within a warp the lanes go in ascending order (emu_atomic_apply per lane, S3.4).
+ * A KILO TM tx_begin that must take a concurrency slot waits here too (timing/kilotm/): when the
+ * slots of its SM are all held it is deferred again and comes back at the next serial mode. */
 #include "timing/gpudet/gpudet.h"
 
 #include <stdlib.h>
@@ -36,12 +38,25 @@ void gd_serial(gd_run *R, gd_exec *X)
     X->serial = true;
     for (uint32_t i = 0; i < n; i++) {
         gd_slot *s = R->serial[i];
-        if (s->pending == GD_PEND_ATOMIC) X->st.serial_atomics++;
-        else X->st.serial_calls++;
+        uint8_t pending = s->pending;
         s->pending = GD_PEND_NONE;
         s->exec = X;
-        if (emu_warp_run(s->w, 1) == EMU_STOP_FAULT) R->failed = true;
+        emu_next_instr at, now;
+        bool peeked = emu_warp_peek(s->w, &at);
+        uint32_t lanes = emu_warp_path_lanes(s->w);
+        emu_stop r = emu_warp_run(s->w, 1);
         s->exec = NULL;
+        if (r == EMU_STOP_FAULT) R->failed = true;
+        if (r == EMU_STOP_MEMORDER && peeked && emu_warp_peek(s->w, &now) && now.func == at.func &&
+            now.pc == at.pc && now.depth == at.depth && (emu_warp_path_lanes(s->w) & lanes)) {
+            /* a policy above GPUDet deferred it again (KILO TM's tx_begin found no concurrency
+             * slot): it waits for the next quantum, and its instruction is counted when it runs.
+             * (The same path: another path of the warp may stand at the same instruction.) */
+            X->deferred++;
+            continue;
+        }
+        if (pending == GD_PEND_ATOMIC) X->st.serial_atomics++;
+        else X->st.serial_calls++;
     }
     X->serial = false;
 }

@@ -8,8 +8,9 @@
  *     validate against memory with those writes in it: two lanes of one warp that conflict are
  *     resolved as the paper's hazard detection resolves consecutive commit IDs (the younger
  *     revalidates after the older retires, and fails).
- * The cycle-level commit units (ring buffer, LWH, validation through L2) are not modelled here:
- * --tm=kilotm --timing is refused.
+ * Under --timing this still happens at the cycle the warp issues tx_commit (the model runs the
+ * call at its cycle), so the commit order is the order of those cycles; the step is also kept
+ * for the commit units (cycles.c), which charge its cycles to the warp.
  *
  * Forward progress (no livelock under any schedule). A lane fails only when some word of its
  * read-set changed between its read and its validation. Memory changes only by a committed
@@ -57,12 +58,14 @@ uint32_t kt_commit(kt_policy *P, kt_warp *s, uint32_t lanes)
 {
     uint32_t failed = 0;
     pthread_mutex_lock(&P->commit_lock);
+    s->rec.lanes = s->rec.passed = s->rec.naddr = 0;
     for (uint32_t mk = lanes; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
         kt_lane *ln = &s->lane[l];
         P->st.read_words += ln->reads.n;
         P->st.write_words += ln->writes.n;
-        if (kt_still_valid(ln)) {
+        bool ok = kt_still_valid(ln);
+        if (ok) {
             write_back(ln);
             P->st.committed++;
             kt_stats_committed(P, ln);
@@ -71,6 +74,9 @@ uint32_t kt_commit(kt_policy *P, kt_warp *s, uint32_t lanes)
             P->st.aborted++;
             ln->aborts++;
         }
+        if ((P->timed || P->recorded) && !kt_rec_lane(s, l, ok))
+            emu_warp_abort(s->w, EMU_FAULT_OUT_OF_RESOURCES,
+                           "out of host memory for a KILO TM commit's record (cycle model)");
         ln->reads.n = 0;
         ln->writes.n = 0;
     }

@@ -43,8 +43,22 @@ void kt_log_free(kt_log *l)
     *l = (kt_log){0};
 }
 
+/* Word `word` of memory for lane `lane` of w, through the policy below when that is GPUDet's
+ * (memory as the quantum found it with the warp's own buffered stores on top). */
+static uint32_t load_word(kt_policy *P, emu_warp *w, int lane, uint64_t word)
+{
+    if (!P->over_det) return __atomic_load_n((const uint32_t *)(uintptr_t)word, __ATOMIC_ACQUIRE);
+    uint32_t v = 0;
+    emu_mem_seg seg = {.addr = word, .size = 4, .off = 0, .lane = (uint8_t)lane};
+    emu_mem_op op = {.kind = EMU_MEM_LOAD, .space = PTX_SPACE_GLOBAL, .cls = EMU_CLS_LD_GLOBAL,
+                     .mask = 1u << lane, .nseg = 1, .seg = &seg, .data = (uint8_t *)&v};
+    emu_policy_forward(&P->pol, w, &op);
+    return v;
+}
+
 /* The value of word `word` as the transaction sees it, logging a first read. */
-static int read_word(kt_policy *P, kt_lane *ln, uint64_t word, uint32_t *out, bool may_abort)
+static int read_word(kt_policy *P, emu_warp *w, int lane, kt_lane *ln, uint64_t word,
+                     uint32_t *out, bool may_abort)
 {
     kt_entry *r = kt_log_find(&ln->reads, word);
     if (r) {
@@ -52,7 +66,7 @@ static int read_word(kt_policy *P, kt_lane *ln, uint64_t word, uint32_t *out, bo
         return KT_OK;
     }
     pthread_mutex_lock(&P->commit_lock);
-    uint32_t v = __atomic_load_n((const uint32_t *)(uintptr_t)word, __ATOMIC_ACQUIRE);
+    uint32_t v = load_word(P, w, lane, word);
     bool valid = !may_abort || kt_still_valid(ln);
     pthread_mutex_unlock(&P->commit_lock);
     if (!valid) return KT_DOOMED;
@@ -61,8 +75,8 @@ static int read_word(kt_policy *P, kt_lane *ln, uint64_t word, uint32_t *out, bo
     return KT_OK;
 }
 
-int kt_tx_load(kt_policy *P, kt_lane *ln, uint64_t addr, uint32_t size, uint8_t *dst,
-               bool may_abort)
+int kt_tx_load(kt_policy *P, emu_warp *w, int lane, kt_lane *ln, uint64_t addr, uint32_t size,
+               uint8_t *dst, bool may_abort)
 {
     for (uint64_t word = addr & ~UINT64_C(3); word < addr + size; word += 4) {
         const kt_entry *wr = kt_log_find(&ln->writes, word);
@@ -73,7 +87,7 @@ int kt_tx_load(kt_policy *P, kt_lane *ln, uint64_t addr, uint32_t size, uint8_t 
         /* memory is read (and the word enters the read-set) only for bytes the lane has not
          * written itself: a read of its own write depends on no other transaction */
         if (!wr || (want & ~wr->bytes)) {
-            int r = read_word(P, ln, word, &mem, may_abort);
+            int r = read_word(P, w, lane, ln, word, &mem, may_abort);
             if (r != KT_OK) return r;
         }
         uint8_t bytes[4];

@@ -6,7 +6,7 @@
  *   deferred until one is free; it keeps the slot through every retry and gives it back when
  *   none of its lanes is inside a transaction. The run stops after the begin, and the lanes'
  *   registers and local memory are checkpointed then (warp_stopped), at the instruction after
- *   the begin.
+ *   the begin. Under GPUDet the slot is taken in serial mode, in GPUDet's order (tx_begin).
  * - global loads and stores of lanes inside a transaction go to their logs (log.c); the lanes
  *   outside go on to the policy below. Shared and local memory are not transactional (section
  *   2.2; local memory is restored from the checkpoint instead).
@@ -44,6 +44,8 @@ static kt_warp *state_of(kt_policy *P, emu_warp *w, bool create)
     s->w = w;
     s->in_tx = s->begun = s->aborted = s->doomed = 0;
     s->holds_slot = false;
+    s->deferred = s->slot_pending = s->exit_pending = false;
+    s->rec.lanes = 0;
     s->natt = 0;
     s->sm = P->nsm ? emu_warp_sm(w) % P->nsm : 0;
     for (int l = 0; l < EMU_WARP_SIZE; l++) {
@@ -54,7 +56,7 @@ static kt_warp *state_of(kt_policy *P, emu_warp *w, bool create)
     return s;
 }
 
-static void release_state(kt_policy *P, kt_warp *s)
+void kt_release_state(kt_policy *P, kt_warp *s)
 {
     for (uint32_t i = 0; i < s->natt; i++) emu_warp_checkpoint_free(s->att[i].ck);
     s->natt = 0;
@@ -62,6 +64,8 @@ static void release_state(kt_policy *P, kt_warp *s)
     s->in_tx = 0;
     if (s->holds_slot) __atomic_fetch_sub(&P->tx_warps[s->sm], 1, __ATOMIC_RELAXED);
     s->holds_slot = false;
+    s->slot_pending = false;
+    s->rec.lanes = 0;
     emu_warp_set_user(s->w, EMU_POLICY_TM, NULL);
     s->w = NULL;
     pthread_mutex_lock(&P->states_lock);
@@ -95,8 +99,18 @@ static emu_mem_outcome tx_begin(kt_policy *P, emu_warp *w, const emu_mem_op *op)
         int l = __builtin_ctz(mk);
         if (s->lane[l].depth == 0) fresh |= 1u << l;
     }
+    if (fresh && !s->holds_slot && P->warps_per_sm && P->over_det) {
+        /* GPUDet: a slot is taken in serial mode, where the warps that want one come in
+         * GPUDet's fixed order and slots are given back only by commits (also serial mode) or
+         * exits (at fixed points of a warp's parallel mode). Forwarded in parallel mode, the
+         * begin is deferred there; in serial mode it comes back DONE and takes a slot or waits
+         * for the next quantum's serial mode (EMU_MEM_DEFERRED below, in serial mode too). */
+        emu_mem_outcome r = emu_policy_forward(&P->pol, w, (emu_mem_op *)op);
+        if (r != EMU_MEM_DONE) return r;
+    }
     if (fresh && !take_slot(P, s)) {
         __atomic_fetch_add(&P->st.begin_stalls, 1, __ATOMIC_RELAXED);
+        s->deferred = true;
         return EMU_MEM_DEFERRED;
     }
     for (uint32_t mk = op->mask; mk; mk &= mk - 1) {
@@ -116,6 +130,12 @@ static emu_mem_outcome tx_commit(kt_policy *P, emu_warp *w, const emu_mem_op *op
 {
     kt_warp *s = state_of(P, w, false);
     if (!s) return EMU_MEM_DONE;   /* a commit outside any transaction: the load check's job */
+    if (P->over_det) {
+        /* GPUDet defers a commit to its serial mode, where the commits of a quantum run one
+         * warp at a time in its deterministic order, on memory with every store committed */
+        emu_mem_outcome r = emu_policy_forward(&P->pol, w, (emu_mem_op *)op);
+        if (r != EMU_MEM_DONE) return r;
+    }
     uint32_t outer = 0;
     for (uint32_t mk = op->mask & s->in_tx; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
@@ -137,8 +157,13 @@ static emu_mem_outcome tx_commit(kt_policy *P, emu_warp *w, const emu_mem_op *op
         s->att[i] = s->att[--s->natt];
     }
     if (!s->in_tx && s->holds_slot) {
-        __atomic_fetch_sub(&P->tx_warps[s->sm], 1, __ATOMIC_RELEASE);
-        s->holds_slot = false;
+        if (P->timed) {
+            /* the slot is the warp's until its commit's outcome is back (cycles.c) */
+            s->slot_pending = true;
+        } else {
+            __atomic_fetch_sub(&P->tx_warps[s->sm], 1, __ATOMIC_RELEASE);
+            s->holds_slot = false;
+        }
     }
     if (!failed) return EMU_MEM_DONE;
     s->aborted |= failed;
@@ -203,7 +228,7 @@ static emu_mem_outcome kt_access(emu_mem_policy *self, emu_warp *w, emu_mem_op *
         if (!(inside & (1u << g->lane)) || (doomed & (1u << g->lane))) continue;
         kt_lane *ln = &s->lane[g->lane];
         int r = op->kind == EMU_MEM_LOAD
-                    ? kt_tx_load(P, ln, g->addr, g->size, op->data + g->off,
+                    ? kt_tx_load(P, w, g->lane, ln, g->addr, g->size, op->data + g->off,
                                  may_abort(s, g->lane))
                     : (kt_tx_store(ln, g->addr, g->size, op->data + g->off) ? KT_OK
                                                                             : KT_NO_MEMORY);
@@ -310,7 +335,11 @@ static void kt_warp_stopped(emu_mem_policy *self, emu_warp *w, int reason)
         }
         if (s->doomed) abort_doomed(P, s);
     }
-    if (s && reason == EMU_STOP_EXIT) release_state(P, s);
+    if (s && reason == EMU_STOP_EXIT) {
+        /* timed: the model takes the warp's last commit first (cycles.c releases it) */
+        if (P->timed) s->exit_pending = true;
+        else kt_release_state(P, s);
+    }
     if (self->next && self->next->warp_stopped) self->next->warp_stopped(self->next, w, reason);
 }
 
@@ -348,6 +377,7 @@ static void free_states(kt_policy *P)
         n = s->next;
         for (uint32_t i = 0; i < s->natt; i++) emu_warp_checkpoint_free(s->att[i].ck);
         free(s->att);
+        free(s->rec.addr);
         for (int l = 0; l < EMU_WARP_SIZE; l++) {
             kt_log_free(&s->lane[l].reads);
             kt_log_free(&s->lane[l].writes);
@@ -374,6 +404,16 @@ emu_mem_policy *timing_kilotm_find(emu_mem_policy *p)
     for (; p; p = p->next)
         if (p->access == kt_access) return p;
     return NULL;
+}
+
+emu_mem_policy *timing_kilotm_over(emu_mem_policy *launch, emu_mem_policy *below)
+{
+    emu_mem_policy *tm = timing_kilotm_find(launch);
+    if (!tm) return below;
+    tm->next = below;
+    tm->wants = below ? below->wants & EMU_POLICY_SPACES : 0;
+    ((kt_policy *)tm->state)->over_det = true;
+    return tm;
 }
 
 void timing_kilotm_rewind(emu_mem_policy *p)

@@ -774,3 +774,34 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
     a.lsu_cycles = lsu ? lsu : 1;
     return a;
 }
+
+/* ---- for KILO TM's commit units (timing/kilotm/cycles.c), which sit beside the L2 slices */
+
+uint64_t tm_mem_l2_word(tm_mem *m, uint64_t addr, bool write, uint64_t t)
+{
+    uint64_t line = addr / TM_LINE;
+    uint8_t need = (uint8_t)(1u << (addr % TM_LINE / TM_SECTOR));
+    uint64_t at_l2, r = l2_access(m, line, need, write ? K_STORE : K_LOAD, 1, t, &at_l2);
+    if (!tm_is_pend(r)) return r;
+    /* the commit unit needs the word's time now: serve DRAM (past any model cycle, as
+     * tm_mem_settle does for an instruction) until the line's fill is decided; no L2 access
+     * happens meanwhile, so the line stays */
+    tm_line *L = tm_cache_peek(&m->l2[slice_of(m, line)], line);
+    while (L && L->fill == r) {
+        uint64_t nx = tm_mem_next(m);
+        assert(nx != TM_NEVER);
+        tm_mem_advance(m, nx);
+    }
+    assert(L && !tm_is_pend(L->fill));
+    return max64(at_l2, L->fill);
+}
+
+uint64_t tm_mem_send(tm_mem *m, uint32_t sm, uint64_t bytes, uint64_t t)
+{
+    uint64_t depart = max64(t, m->sm_out[sm]);
+    uint64_t occ = ceil_div(bytes, (uint64_t)m->gpu->icnt_bytes_per_cycle);
+    m->sm_out[sm] = depart + occ;
+    m->st->icnt_bytes += bytes;
+    return depart + occ + (uint64_t)m->gpu->icnt_latency;
+}
+

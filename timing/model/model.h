@@ -161,6 +161,13 @@ uint64_t tm_mem_next(const tm_mem *m);
  * a `landed` callback every pending time an access returned must be settled once. */
 uint64_t tm_mem_settle(tm_mem *m, uint64_t t);
 
+/* For KILO TM's commit units (timing/kilotm/cycles.c), one per memory partition beside its L2:
+ * a word read or written at the word's L2 slice from cycle t (when its data is there); a
+ * message of `bytes` from SM sm to a partition leaving at t over the SM's interconnect port
+ * (when it arrives). */
+uint64_t tm_mem_l2_word(tm_mem *m, uint64_t addr, bool write, uint64_t t);
+uint64_t tm_mem_send(tm_mem *m, uint32_t sm, uint64_t bytes, uint64_t t);
+
 /* ---------------------------------------------------------------- sm.c */
 
 /* Functional-unit groups of a scheduler. */
@@ -261,11 +268,24 @@ typedef struct tm_rec {
     uint64_t quantum;         /* the GPUDet quantum it ran in (from 1) */
 } tm_rec;
 
+/* A KILO TM commit step that GPUDet's serial mode ran (--tm=kilotm --det=gpudet --timing): its
+ * tx_commit's record and what the commit units time (cycles.c), per lane in lane order. */
+typedef struct tm_tx_step {
+    uint64_t rec;             /* index of its tx_commit in the warp's recs */
+    uint32_t lanes, passed;
+    uint32_t nreads[EMU_WARP_SIZE], nwrites[EMU_WARP_SIZE];
+    uint64_t addr;            /* its first address in the warp's step_addrs (reads, writes) */
+} tm_tx_step;
+
 struct tm_trace_warp {
     tm_rec *recs;
     uint64_t n, cap;
     uint64_t *addrs;          /* the memory instructions' lane addresses, mem_lanes' lanes only */
     uint64_t naddrs, acap;
+    tm_tx_step *steps;        /* KILO TM's commit steps, in record order */
+    uint64_t nsteps, steps_cap;
+    uint64_t *step_addrs;
+    uint64_t nstep_addrs, step_acap;
     bool oom;
 };
 
@@ -296,6 +316,30 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
 /* Sets the trace the model sink records into (NULL: none). */
 void tm_sink_record_into(tm_trace *t);
 
+/* ---------------------------------------------------------------- timing/kilotm/cycles.c
+ * KILO TM's commit units under --timing: a warp's commit step (performed functionally when it
+ * issues tx_commit) is timed through the log walk, the commit units and their replies. */
+
+typedef struct tm_kilotm tm_kilotm;
+/* NULL when the grid runs without --tm=kilotm (or, with M->stop set, out of memory). */
+tm_kilotm *tm_kilotm_create(tm_model *M);
+/* Adds the commit units' statistics to M->st and frees K. */
+void tm_kilotm_finish(tm_model *M, tm_kilotm *K, uint64_t cycles);
+/* Before warp tw of SM S runs ahead at cycle now (a transactional slot it may give back). */
+void tm_kilotm_before_run(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now);
+/* After its run (whose first instruction issues at now): the cycle from which it may issue
+ * again (now + 1 unless the run committed transactions or a tx_begin waited for a slot). */
+uint64_t tm_kilotm_after_run(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now);
+/* GPUDet's record (replay.c): while `on`, the KILO TM policy of grid g keeps each commit step,
+ * and tm_kilotm_trace_step moves it into the warp's record, with its tx_commit's record (the
+ * last one, when `recorded`: else it is dropped); false when out of host memory. */
+void tm_kilotm_record(emu_grid *g, bool on);
+bool tm_kilotm_trace_step(emu_warp *w, tm_trace_warp *tw, bool recorded);
+/* Replay: the commit step of record `rec` of tw's trace, issued in serial mode at cycle now on
+ * SM S, through the commit units; when the warp may go on (now + 1 when it has none). */
+uint64_t tm_kilotm_replay_step(tm_model *M, tm_sm *S, const tm_trace_warp *tw, uint64_t rec,
+                               uint64_t now);
+
 /* ---------------------------------------------------------------- run.c */
 
 struct tm_model {
@@ -323,6 +367,7 @@ struct tm_model {
     /* --igpu: the launch's restart policy, which keeps what faults, restarts and state
      * preservation cost beyond the instructions (timing_igpu_take_cost); NULL: none */
     timing_igpu *igpu;
+    tm_kilotm *kilotm;        /* --tm=kilotm: the commit units (NULL: none) */
 };
 
 /* Replay: whether warp tw's next record waits for a later quantum or for serial mode. */

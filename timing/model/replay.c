@@ -23,7 +23,9 @@
  *   serial mode, when a warp deferred an atomic or call (S8): its recorded instruction on the
  *     model's memory system, CU-Ser (SMs ascending, each SM's pipelined in warp slot order, the
  *     next SM when all have completed) or W-Ser (one at a time, ascending hardware warp ID =
- *     slot x SMs + SM); then a global barrier.
+ *     slot x SMs + SM); then a global barrier. A KILO TM commit (--tm=kilotm, run in serial
+ *     mode) is timed there through the commit units (timing/kilotm/cycles.c) and its warp's
+ *     serial instruction completes with its outcome.
  * What this leaves out: the store buffer's own traffic (log writes and reads in private memory
  * through L1), Z-cache misses (depth fetches), and CTAs placed as the model's slots free, not at
  * GPUDet's work distributions.
@@ -53,13 +55,16 @@ static bool grow(void **p, uint64_t *cap, uint64_t need, size_t elem)
 
 /* Whether e, the last instruction of a run, did not complete and runs again: GPUDet defers an
  * atomic in parallel mode to serial mode (EMU_STOP_MEMORDER, the warp still at it), a policy
- * restarts lanes, an mbarrier wait yields. Only the run that completes it is recorded. */
+ * restarts lanes, an mbarrier wait yields. Only the run that completes it is recorded. The
+ * same path must still be at it (its lanes): another path of the warp may wait at the same
+ * instruction once this one has run it (diverged lanes at one KILO TM tx_commit or atomic). */
 static bool not_done(const emu_warp *w, const emu_event *e)
 {
     if (e->stop != EMU_STOP_MEMORDER && e->stop != EMU_STOP_RESTART && e->stop != EMU_STOP_BUDGET)
         return false;
     emu_next_instr at;
-    return emu_warp_peek(w, &at) && at.func == e->func && at.pc == e->pc;
+    return emu_warp_peek(w, &at) && at.func == e->func && at.pc == e->pc &&
+           (emu_warp_path_lanes(w) & e->active) != 0;
 }
 
 void tm_trace_record(tm_trace *t, emu_warp *w, const emu_event *ev, uint32_t n)
@@ -70,6 +75,7 @@ void tm_trace_record(tm_trace *t, emu_warp *w, const emu_event *ev, uint32_t n)
     /* only this warp's host thread writes its record */
     tm_trace_warp *tw = &t->warps[cta * t->warps_per_cta + id];
     if (tw->oom) return;
+    uint64_t before = tw->n;
     if (!grow((void **)&tw->recs, &tw->cap, tw->n + n, sizeof *tw->recs)) {
         tw->oom = true;
         return;
@@ -100,6 +106,8 @@ void tm_trace_record(tm_trace *t, emu_warp *w, const emu_event *ev, uint32_t n)
         }
         tw->n++;
     }
+    /* a KILO TM commit (serial mode's one instruction) goes with its record */
+    if (!tm_kilotm_trace_step(w, tw, tw->n > before)) tw->oom = true;
 }
 
 void tm_trace_event(const tm_trace_warp *tw, const tm_rec *r, emu_event *e)
@@ -320,6 +328,11 @@ static uint64_t serial_one(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t t, uint6
         if (a.done > done) done = a.done;
         if (a.lsu_cycles > lsu) lsu = a.lsu_cycles;
     }
+    if (M->kilotm) {
+        /* a KILO TM commit step: serial mode waits for its outcome */
+        uint64_t c = tm_kilotm_replay_step(M, S, tw->trace, tw->pos, t);
+        if (c > done) done = c;
+    }
     tw->pos++;
     *issue_next = t + lsu;
     return done;
@@ -395,6 +408,8 @@ static void trace_free(tm_trace *t)
         for (uint64_t i = 0; i < t->nctas * t->warps_per_cta; i++) {
             free(t->warps[i].recs);
             free(t->warps[i].addrs);
+            free(t->warps[i].steps);
+            free(t->warps[i].step_addrs);
         }
     free(t->warps);
 }
@@ -421,7 +436,9 @@ static bool record_and_time(emu_grid *g, const timing_engine_config *cfg,
     t.nsm = cfg->sm_count ? cfg->sm_count : 1;
     tm_sink_record_into(&t);
     recording = &t;
+    tm_kilotm_record(g, true);
     bool ok = run(g, cfg);
+    tm_kilotm_record(g, false);
     recording = NULL;
     tm_sink_record_into(NULL);
     if (ok && t.oom) {

@@ -278,6 +278,11 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
         for (uint32_t q = 0; ok && q < M->nsched; q++) S->last[q] = UINT32_MAX;
         S->tried = TM_NEVER;
     }
+    if (ok) {
+        /* a replay times GPUDet's recorded commit steps (replay.c) */
+        M->kilotm = tm_kilotm_create(M);
+        ok = !M->stop;
+    }
     bool fail = !ok;
     uint64_t start = (uint64_t)gpu->kernel_launch_latency, now = start;
     if (ok) {
@@ -367,6 +372,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
         M->st.warp_instructions = est.warp_instructions;
         M->st.grids = 1;
     }
+    if (M->kilotm) tm_kilotm_finish(M, M->kilotm, cycles);
     if (cfg->stats) timing_stats_add(cfg->stats, &M->st);
     model_free(M);
     bool done = ok && !fail && !M->stop && !emu_grid_fault(g);

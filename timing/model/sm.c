@@ -171,6 +171,7 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
         memset(S->q_wake, 0, M->nsched * sizeof *S->q_wake);
     }
     emu_event replayed;
+    uint64_t tx_ready = now + 1;
     if (tw->trace) {
         tm_trace_event(tw->trace, &tw->trace->recs[tw->pos], &replayed);
     } else if (tw->pos == tw->nev) {
@@ -181,16 +182,20 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
         tw->nev = tw->pos = 0;
         uint64_t before = emu_warp_instructions(w);
         tw->run_base = before;
+        if (M->kilotm) tm_kilotm_before_run(M, S, tw, now);
         emu_stop r = emu_warp_run_ahead(w, TM_RUN_AHEAD);
         if (timing_watchdog_step(&M->wd, emu_warp_instructions(w) - before)) M->stop = true;
         if (r == EMU_STOP_FAULT) return false;
         tw->ended = r == EMU_STOP_EXIT;
+        /* a commit (the run's first instruction) holds the warp until its outcome is back */
+        if (M->kilotm) tx_ready = tm_kilotm_after_run(M, S, tw, now);
         if (!tw->nev) {
             if (tw->ended) tm_warp_exited(M, S, tw, now + 1);
+            else if (tx_ready > tw->ready) tw->ready = tx_ready;   /* a tx_begin waits */
             return true;
         }
     }
-    uint64_t done = now + 1, next_issue = now + 1;
+    uint64_t done = now + 1, next_issue = tx_ready;
     timing_igpu_cost ic;
     bool restarted = false;
     {

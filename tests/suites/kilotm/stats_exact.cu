@@ -6,6 +6,9 @@
 //   `stats_exact one_word`: the 32 lanes increment one word: each commit step commits its
 //     lowest lane and fails the rest (timing/kilotm/commit.c), so 31 + 30 + ... + 1 = 496
 //     aborts, lane 31 aborting 31 times, 32 warp commits.
+//   `stats_exact own_store`: each lane stores a word outside a transaction, then doubles it
+//     inside one: the transaction must see the lane's own store (under GPUDet the store goes to
+//     the warp's store buffer; a transaction's first reads go through GPUDet's policy).
 // Each also checks its memory and prints PASS or FAIL.
 #include <ptxsim/kilotm.h>
 
@@ -28,6 +31,15 @@ __global__ void one_word(unsigned *word)
     tx_commit();
 }
 
+__global__ void own_store(unsigned *out)
+{
+    unsigned l = threadIdx.x;
+    out[l] = l + 1;
+    tx_begin();
+    out[l] = out[l] * 2;
+    tx_commit();
+}
+
 int main(int argc, char **argv)
 {
     bool ok = true;
@@ -45,6 +57,10 @@ int main(int argc, char **argv)
             for (unsigned i = 0; i <= l % 4; i++) sum += l * 4 + i;
             for (unsigned i = 0; i < 2; i++) ok &= h[l * 2 + i] == (i <= l % 2 ? sum + i : 0);
         }
+    } else if (argc > 1 && strcmp(argv[1], "own_store") == 0) {
+        own_store<<<1, 64>>>(out);
+        cudaMemcpy(h, out, 64 * sizeof(unsigned), cudaMemcpyDeviceToHost);
+        for (unsigned l = 0; l < 64; l++) ok &= h[l] == 2 * (l + 1);
     } else {
         one_word<<<1, 32>>>(out);
         cudaMemcpy(h, out, sizeof(unsigned), cudaMemcpyDeviceToHost);
