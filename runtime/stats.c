@@ -84,11 +84,13 @@ static void json_cycles(FILE *out, const timing_stats *s, const char *indent)
         /* DAB's epochs in cycles: they add up to "cycles" */
         fprintf(out, ",\n%s  \"dab\": {\"parallel_cycles\": %llu, \"flush_cycles\": %llu, "
                      "\"flush_op_cycles\": %llu, \"barrier_cycles\": %llu, \"flushes\": %llu, "
-                     "\"flush_transactions\": %llu}",
+                     "\"flush_transactions\": %llu, \"ordered_instructions\": %llu, "
+                     "\"order_skips\": %llu}",
                 indent, (unsigned long long)s->dab_parallel_cycles,
                 (unsigned long long)s->dab_flush_cycles, (unsigned long long)s->dab_flush_op_cycles,
                 (unsigned long long)s->dab_barrier_cycles, (unsigned long long)s->dab_flushes,
-                (unsigned long long)s->dab_transactions);
+                (unsigned long long)s->dab_transactions, (unsigned long long)s->dab_ordered,
+                (unsigned long long)s->dab_order_skips);
     fprintf(out, "}");
 }
 

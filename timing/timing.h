@@ -131,6 +131,8 @@ typedef struct timing_stats {
     uint64_t dab_flush_cycles;    /* the flush protocol: pre-flush, push, ROPs, writebacks */
     uint64_t dab_flush_op_cycles; /* flush-class operations (used-result atomics, cas, exch) */
     uint64_t dab_barrier_cycles;  /* the GPU-wide barrier of each flush */
+    uint64_t dab_ordered;         /* instructions issued in the scheduler's order (token, turns) */
+    uint64_t dab_order_skips;     /* turns the model skipped to go on (none when consistent) */
 } timing_stats;
 
 typedef struct timing_engine_config {

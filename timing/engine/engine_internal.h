@@ -79,6 +79,10 @@ void timing_record_gpudet_commit(uint32_t sm, uint64_t chunk);
  * `entries` buffer entries. */
 void timing_record_dab_phase(uint64_t epoch, bool flushing);
 void timing_record_dab_flush(uint32_t sm, uint32_t subp, uint32_t entries);
+/* DAB: whether the instructions the calling host thread's warp runs from now are in its SM's
+ * lockstep (SRR, GTRR after its switch): the model then issues them in the same order per SM
+ * as the scheduler's turns (thread-local; the SM's host thread sets it around each run). */
+void timing_record_dab_lockstep(bool on);
 /* The cycle model timing a DAB run (timing/model/replay.c). */
 bool timing_run_cycles_dab(emu_grid *g, const timing_engine_config *cfg);
 /* Deterministic atomic buffering (timing/dab/). */

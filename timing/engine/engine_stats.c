@@ -57,6 +57,8 @@ void timing_stats_add(timing_stats *a, const timing_stats *b)
     a->dab_flush_cycles += b->dab_flush_cycles;
     a->dab_flush_op_cycles += b->dab_flush_op_cycles;
     a->dab_barrier_cycles += b->dab_barrier_cycles;
+    a->dab_ordered += b->dab_ordered;
+    a->dab_order_skips += b->dab_order_skips;
 }
 
 const char *timing_slot_name(timing_slot s)

@@ -32,8 +32,9 @@
  * (and whether the flush ran it: a flush-class operation); a buffered atomic costs one cycle and
  * no memory traffic at issue (sm.c); at an epoch's end the flush costs its protocol from DAB's
  * own transactions (flush_cycles), then the flush-class operations run one after another on the
- * memory system, then dab_barrier_latency. Left out: the determinism-aware schedulers' token
- * and round waits (the model issues with the GPU's scheduler), DAB's static CTA placement. */
+ * memory system, then dab_barrier_latency. The determinism-aware scheduler's order (token,
+ * rounds, SRR's turns) and DAB's static CTA placement are kept too (see "DAB's scheduler
+ * order" below). */
 #include "timing/model/model.h"
 
 #include <stdlib.h>
@@ -62,6 +63,14 @@ static bool not_done(const emu_warp *w, const emu_event *e)
     return emu_warp_peek(w, &at) && at.func == e->func && at.pc == e->pc;
 }
 
+/* DAB: whether the calling host thread's warp runs in its SM's lockstep (SRR, GTRR). */
+static _Thread_local bool rec_lockstep;
+
+void timing_record_dab_lockstep(bool on)
+{
+    rec_lockstep = on;
+}
+
 void tm_trace_record(tm_trace *t, emu_warp *w, const emu_event *ev, uint32_t n)
 {
     uint64_t cta = emu_warp_cta_linear(w);
@@ -88,6 +97,11 @@ void tm_trace_record(tm_trace *t, emu_warp *w, const emu_event *ev, uint32_t n)
         r->space = e->space;
         r->serial = t->serial;
         r->quantum = t->quantum;
+        r->ticket = 0;
+        if (t->tickets && !t->serial && (rec_lockstep || e->cls == EMU_CLS_ATOMIC))
+            /* the SM's host thread runs its warps one at a time and each run's events arrive
+             * at its end, so this is the order the SM ran them in */
+            r->ticket = ++t->tickets[emu_warp_slot(w) % t->nsm];
         r->addr = tw->naddrs;
         if (e->flags & EMU_EV_MEM) {
             uint32_t k = (uint32_t)__builtin_popcount(e->mem_lanes);
@@ -387,8 +401,63 @@ uint64_t tm_det_epoch_end(tm_model *M, uint64_t now)
     return t;
 }
 
+/* ---------------------------------------------------------------- DAB's scheduler order
+ *
+ * DAB's determinism-aware scheduler (timing/dab/sched.c) decided, in the functional run, the
+ * order in which each SM's warps put their atomics into the scheduler buffers (GWAT's token,
+ * GTAR's rounds) and, under SRR and GTRR once it switched, the order of every instruction (the
+ * warps' strict turns). The record numbers those instructions per SM in that order (tickets);
+ * the model issues a ticketed record only when the SM's previous ticket has issued. So a warp
+ * at an atomic without the token, or whose turn has not come, waits while the others go on
+ * (spec dab.md S6), and under SRR a warp whose turn it is but cannot issue (its operands in
+ * flight, its unit busy) stops every warp of its SM. The ring is per SM over all its warp slots
+ * (spec G2's resolution, as the functional scheduler), so its turns cross the SM's schedulers:
+ * in one cycle each scheduler may issue the next ticket in turn. The functional run obeyed
+ * every constraint the model keeps (barriers, epochs, the same CTAs on the same SM in the same
+ * order), so the model cannot deadlock on them; tm_det_order_unstick is only a guard. */
+
+bool tm_det_order_wait(tm_model *M, tm_sm *S, const tm_rec *r)
+{
+    (void)M;
+    return r->ticket && r->ticket != S->ticket_next;
+}
+
+void tm_det_order_issued(tm_model *M, tm_sm *S, const tm_rec *r)
+{
+    if (!r->ticket) return;
+    S->ticket_next = r->ticket + 1;
+    M->st.dab_ordered++;
+    /* the warp whose turn it is now may be on any scheduler */
+    memset(S->q_wake, 0, M->nsched * sizeof *S->q_wake);
+}
+
+bool tm_det_order_unstick(tm_model *M)
+{
+    bool any = false;
+    for (uint32_t s = 0; s < M->nsm; s++) {
+        tm_sm *S = &M->sms[s];
+        uint64_t low = TM_NEVER;
+        bool holder = false;
+        for (uint32_t i = 0; i < S->nwarps && !holder; i++) {
+            const tm_warp *tw = &S->warps[i];
+            if (!tw->occupied || tw->done || !tw->trace || tw->pos >= tw->nev) continue;
+            uint64_t k = tw->trace->recs[tw->pos].ticket;
+            if (k == S->ticket_next) holder = true;
+            else if (k > S->ticket_next && k < low) low = k;
+        }
+        if (holder || low == TM_NEVER) continue;
+        S->ticket_next = low;
+        S->wake = 0;
+        memset(S->q_wake, 0, M->nsched * sizeof *S->q_wake);
+        M->st.dab_order_skips++;
+        any = true;
+    }
+    return any;
+}
+
 static void trace_free(tm_trace *t)
 {
+    free(t->tickets);
     free(t->commits);
     if (t->warps)
         for (uint64_t i = 0; i < t->nctas * t->warps_per_cta; i++) {
@@ -418,6 +487,16 @@ static bool record_and_time(emu_grid *g, const timing_engine_config *cfg,
     t.gpu = cfg->gpu;
     t.nchan = nparts;
     t.nsm = cfg->sm_count ? cfg->sm_count : 1;
+    if (cfg->det == TIMING_DET_DAB && !cfg->dab_warp_buffers) {
+        /* WarpGTO's buffers fill in each warp's own order: nothing to wait for */
+        t.tickets = calloc(t.nsm, sizeof *t.tickets);
+        if (!t.tickets) {
+            free(t.warps);
+            emu_grid_abort(g, EMU_FAULT_OUT_OF_RESOURCES,
+                           "out of host memory for the cycle model's record of the grid");
+            return false;
+        }
+    }
     tm_sink_record_into(&t);
     recording = &t;
     bool ok = run(g, cfg);

@@ -48,9 +48,17 @@ static bool place_recorded(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
 {
     const tm_trace *T = M->trace;
     if (M->next_cta >= T->nctas) return false;
+    /* DAB distributes CTAs statically (CTA c on SM c mod dab_sms, each SM's in ascending
+     * order), and its scheduler order is per SM: the model places them as DAB did */
+    uint64_t id = M->next_cta;
+    if (M->dab) {
+        if (S->next_cta >= T->nctas) return false;
+        id = S->next_cta;
+        S->next_cta += M->dab_sms;
+    }
+    M->next_cta++;   /* CTAs placed */
     tm_cta_slot *cs = &S->ctas[k];
-    *cs = (tm_cta_slot){.used = true, .id = M->next_cta++, .live = T->warps_per_cta,
-                        .start = ready};
+    *cs = (tm_cta_slot){.used = true, .id = id, .live = T->warps_per_cta, .start = ready};
     S->resident++;
     memset(S->q_wake, 0, M->nsched * sizeof *S->q_wake);
     M->st.ctas++;
@@ -207,6 +215,9 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->cur_q = 1;
     M->serial_by_warp = cfg->serial_order == TIMING_SERIAL_WARP;
     M->dab = cfg->det == TIMING_DET_DAB;
+    M->dab_sms = M->dab && cfg->dab_sms && cfg->dab_sms < (cfg->sm_count ? cfg->sm_count : 1)
+                     ? cfg->dab_sms
+                     : (cfg->sm_count ? cfg->sm_count : 1);
     const timing_gpu *gpu = cfg->gpu;
     M->gpu = gpu;
     M->timeline = cfg->timeline;
@@ -239,6 +250,8 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
         ok = S->warps && S->ctas && S->unit_free && S->last && S->reason && S->q_wake;
         for (uint32_t q = 0; ok && q < M->nsched; q++) S->last[q] = UINT32_MAX;
         S->tried = TM_NEVER;
+        S->ticket_next = 1;
+        S->next_cta = s < M->dab_sms ? s : UINT64_MAX;
     }
     bool fail = !ok;
     uint64_t start = (uint64_t)gpu->kernel_launch_latency, now = start;
@@ -277,6 +290,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
             now++;
             continue;
         }
+        if (next == TM_NEVER && M->trace && M->dab && tm_det_order_unstick(M)) continue;
         if (next == TM_NEVER && M->trace && M->gated) {
             /* every warp waits for the quantum's end: commit, serial mode, barriers */
             now = tm_det_epoch_end(M, now);

@@ -125,6 +125,12 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
             *when = TM_NEVER;   /* the quantum's end (run.c) */
             return false;
         }
+        if (M->dab && tm_det_order_wait(M, S, &tw->trace->recs[tw->pos])) {
+            /* DAB: not its turn or token yet (a scheduler-level barrier) */
+            *why = TIMING_SLOT_BARRIER;
+            *when = TM_NEVER;   /* released by the issue of the ticket before it */
+            return false;
+        }
         *p = tw->trace->recs[tw->pos].in;
     } else if (tw->peeked) {
         *p = tw->next;
@@ -171,6 +177,7 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
     emu_event replayed;
     if (tw->trace) {
         tm_trace_event(tw->trace, &tw->trace->recs[tw->pos], &replayed);
+        if (M->dab) tm_det_order_issued(M, S, &tw->trace->recs[tw->pos]);
     } else if (tw->pos == tw->nev) {
         /* nothing left from the last run: the warp runs ahead from this instruction, which
          * (a clock read, an atomic) happens at this cycle */
