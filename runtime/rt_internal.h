@@ -22,6 +22,8 @@ typedef struct rt_config {
     char det[16];           /* off | gpudet | dab */
     uint64_t quantum;       /* warp instructions per turn; 0 = engine default */
     bool gpudet_bta, gpudet_dwp, gpudet_serial_warp;   /* GPUDet variants */
+    bool gpudet_lock_commit;
+    uint32_t gpudet_sb_entries;   /* store-buffer entries that end a warp's quantum (0: none) */  /* GPUDet --timing: commit mode by software locks (the baseline) */
     uint32_t dab_entries;   /* DAB: entries per atomic buffer */
     bool dab_fusion, dab_coalescing;   /* DAB variants */
     char dab_scheduler[8];  /* gwat | gtar | gtrr | srr */

@@ -61,6 +61,7 @@ typedef enum timing_quantum_end {
     TIMING_QEND_FENCE,        /* memory fence */
     TIMING_QEND_WGBARRIER,    /* CTA barrier that could not be released in the quantum */
     TIMING_QEND_COMPLETE,     /* the warp exited */
+    TIMING_QEND_STORE_BUFFER, /* its store buffer filled (--gpudet-sb-entries) */
     TIMING_QEND_COUNT
 } timing_quantum_end;
 
@@ -126,6 +127,11 @@ typedef struct timing_stats {
     uint64_t gd_barrier_cycles;   /* global barriers between the modes */
     uint64_t gd_barriers;         /* global barriers (2 per quantum, 3 with serial mode) */
     uint64_t gd_commit_requests;  /* Z-buffer unit update requests (one per store-buffer entry) */
+    uint64_t gd_zcache_misses;    /* Z-cache misses in commit mode (depth blocks fetched) */
+    uint64_t gd_log_writes;       /* parallel mode: store-buffer entries written to the log */
+    uint64_t gd_log_searches;     /* parallel mode: loads whose chunk hit the Bloom filter */
+    uint64_t gd_bloom_false;      /* ... of which the log held no entry of the chunk */
+    uint64_t gd_log_entries_read; /* log entries the searches read */
     /* DAB's epochs in cycles (--det=dab --timing): the four add up to `cycles` */
     uint64_t dab_parallel_cycles; /* the warps' recorded instructions (buffered atomics: 1 cycle) */
     uint64_t dab_flush_cycles;    /* the flush protocol: pre-flush, push, ROPs, writebacks */
@@ -153,6 +159,8 @@ typedef struct timing_engine_config {
     bool bta;                 /* workgroup-aware formation with barrier termination avoidance */
     bool dwp;                 /* deterministic workgroup partitioning (mid-quantum launches) */
     timing_serial_order serial_order;
+    uint32_t gpudet_sb_entries;   /* store-buffer entries that end a warp's quantum (0: none) */
+    bool gpudet_lock_commit;  /* --timing: commit mode by software locks (the paper's baseline) */
     uint32_t dab_entries;     /* DAB: entries per scheduler-level atomic buffer (0 = 64) */
     bool dab_fusion;          /* DAB: same address and operation fused in the buffer */
     bool dab_coalescing;      /* DAB: one flush transaction per 32-byte sector of a buffer */
@@ -509,6 +517,11 @@ struct timing_gpu {
     int gpudet_barrier_latency; /* cycles of one global barrier between modes */
     int zunit_clock_khz;        /* a Z-buffer unit (one per DRAM channel) takes one request per
                                    cycle of this clock */
+    size_t zcache_bytes;        /* each Z-buffer unit's Z-cache (128-byte depth blocks) */
+    int zunit_requests;         /* requests a Z-buffer unit works on at once (its request
+                                   buffer: Z-cache misses overlap up to this many) */
+    int gpudet_bloom_bits;      /* bits of each warp's store-buffer Bloom filter (4 sub-arrays;
+                                   0 = ideal, no false positives) */
     int dab_barrier_latency;    /* DAB: cycles of the GPU-wide barrier of a flush */
 };
 

@@ -55,6 +55,8 @@ refused quantum 1.5 integer
 refused gpudet-bta sometimes "on or off"
 refused gpudet-dwp 2 "on or off"
 refused gpudet-serial lane cu
+refused gpudet-commit locks zbuffer
+refused gpudet-sb-entries lots integer
 refused dab-entries lots integer
 refused dab-fusion sometimes "on or off"
 refused dab-coalescing maybe "on or off"

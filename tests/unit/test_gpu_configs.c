@@ -130,6 +130,9 @@ static const char good[] =
     "kernel_launch_latency = 5000  # s\n"
     "gpudet_barrier_latency = 0  # s\n"
     "zunit_clock_khz = 650000  # s\n"
+    "zcache_bytes = 16 KiB  # s\n"
+    "zunit_requests = 16  # s\n"
+    "gpudet_bloom_bits = 1024  # s\n"
     "dab_barrier_latency = 0  # s\n";
 
 /* good with line `line` (1-based) replaced by `repl` (NULL: removed); parses it and returns

@@ -77,6 +77,9 @@ static const key_desc keys[] = {
     INT_KEY("kernel_launch_latency", kernel_launch_latency, 0, 100000000),
     INT_KEY("gpudet_barrier_latency", gpudet_barrier_latency, 0, 100000000),
     INT_KEY("zunit_clock_khz", zunit_clock_khz, 1000, 100000000),
+    SIZE_KEY("zcache_bytes", zcache_bytes, 128, UINT64_C(1) << 30),
+    INT_KEY("zunit_requests", zunit_requests, 1, 1 << 20),
+    INT_KEY("gpudet_bloom_bits", gpudet_bloom_bits, 0, 1 << 24),
     INT_KEY("dab_barrier_latency", dab_barrier_latency, 0, 100000000),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])

@@ -70,10 +70,11 @@ bool timing_run_gpudet(emu_grid *g, const timing_engine_config *cfg);
  * while no other host thread runs (between phases); each does nothing unless a --timing run
  * records: whether one does; the quantum (from 1) and mode (serial or parallel) the
  * instructions executed from now belong to; a store-buffer entry of chunk `chunk` (128-byte
- * aligned address) that SM `sm` committed in the current quantum. */
+ * aligned address) that the warp of hardware ID `wid` on SM `sm` committed in the current
+ * quantum (each warp's entries one after another, in its log's order). */
 bool timing_record_active(void);
 void timing_record_gpudet_phase(uint64_t quantum, bool serial);
-void timing_record_gpudet_commit(uint32_t sm, uint64_t chunk);
+void timing_record_gpudet_commit(uint32_t sm, uint32_t wid, uint64_t chunk);
 /* The same for DAB (timing/dab/): the epoch (from 1) and whether the flush runs (its
  * flush-class operations); one flush transaction of SM sm to sub-partition subp carrying
  * `entries` buffer entries. */

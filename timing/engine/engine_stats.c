@@ -2,7 +2,7 @@
 #include "timing/engine/engine_internal.h"
 
 static const char *const qend_names[TIMING_QEND_COUNT] = {
-    "QUANTUM", "ATOMIC", "FENCE", "WGBARRIER", "COMPLETE",
+    "QUANTUM", "ATOMIC", "FENCE", "WGBARRIER", "COMPLETE", "STORE_BUFFER",
 };
 
 void timing_stats_add(timing_stats *a, const timing_stats *b)
@@ -58,6 +58,11 @@ void timing_stats_add(timing_stats *a, const timing_stats *b)
     a->dab_flush_op_cycles += b->dab_flush_op_cycles;
     a->dab_barrier_cycles += b->dab_barrier_cycles;
     a->dab_ordered += b->dab_ordered;
+    a->gd_zcache_misses += b->gd_zcache_misses;
+    a->gd_log_writes += b->gd_log_writes;
+    a->gd_log_searches += b->gd_log_searches;
+    a->gd_bloom_false += b->gd_bloom_false;
+    a->gd_log_entries_read += b->gd_log_entries_read;
     a->dab_order_skips += b->dab_order_skips;
 }
 

@@ -207,6 +207,7 @@ typedef struct tm_trace {
     bool oom;
     /* DAB with scheduler-level buffers: per SM, the tickets handed out (see tm_rec) */
     uint64_t *tickets;
+    struct tm_gdc *gdc;       /* GPUDet: its commits' Z-caches and lock figures (detcost) */
 } tm_trace;
 
 /* Records the n events of warp w (the model sink's consume when no model warp owns w). */
@@ -243,6 +244,8 @@ struct tm_model {
     bool serial_by_warp;      /* W-Ser (else CU-Ser) */
     bool dab;                 /* replaying DAB: epochs and flushes in place of quanta */
     uint32_t dab_sms;         /* DAB: CTA c goes to SM c mod dab_sms (SM gating) */
+    struct tm_gdl *gdl;       /* GPUDet: the warps' store-buffer logs (timing/detcost) */
+    bool lock_commit;         /* GPUDet: commit mode by software locks */
 };
 
 /* Replay: whether warp tw's next record waits for a later quantum or for serial mode. */

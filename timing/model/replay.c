@@ -24,9 +24,10 @@
  *     model's memory system, CU-Ser (SMs ascending, each SM's pipelined in warp slot order, the
  *     next SM when all have completed) or W-Ser (one at a time, ascending hardware warp ID =
  *     slot x SMs + SM); then a global barrier.
- * What this leaves out: the store buffer's own traffic (log writes and reads in private memory
- * through L1), Z-cache misses (depth fetches), and CTAs placed as the model's slots free, not at
- * GPUDet's work distributions.
+ * The store buffer's log in parallel mode (sm.c hands a global access to timing/detcost/log.c),
+ * the Z-caches and the lock-based commit (timing/detcost/commit.c) are timed beside this.
+ * What this leaves out: CTAs placed as the model's slots free, not at GPUDet's work
+ * distributions.
  *
  * DAB (--det=dab --timing) is replayed the same way on its epochs: a record carries its epoch
  * (and whether the flush ran it: a flush-class operation); a buffered atomic costs one cycle and
@@ -35,6 +36,7 @@
  * memory system, then dab_barrier_latency. The determinism-aware scheduler's order (token,
  * rounds, SRR's turns) and DAB's static CTA placement are kept too (see "DAB's scheduler
  * order" below). */
+#include "timing/detcost/detcost.h"
 #include "timing/model/model.h"
 
 #include <stdlib.h>
@@ -160,7 +162,7 @@ void timing_record_gpudet_phase(uint64_t quantum, bool serial)
     if (quantum > t->quanta) t->quanta = quantum;
 }
 
-void timing_record_gpudet_commit(uint32_t sm, uint64_t chunk)
+void timing_record_gpudet_commit(uint32_t sm, uint32_t wid, uint64_t chunk)
 {
     tm_trace *t = recording;
     if (!t || t->oom || !t->quantum) return;
@@ -173,8 +175,10 @@ void timing_record_gpudet_commit(uint32_t sm, uint64_t chunk)
     if (t->commit_cap > have)
         memset(t->commits + have, 0, (t->commit_cap - have) * sizeof *t->commits);
     uint64_t *row = &t->commits[(t->quantum - 1) * stride];
-    row[tm_mem_channel(t->gpu, chunk / TM_LINE)]++;
+    uint32_t chan = tm_mem_channel(t->gpu, chunk / TM_LINE);
+    row[chan]++;
     row[t->nchan + (sm < t->nsm ? sm : t->nsm - 1)]++;
+    tm_gdc_record(t, wid, chunk, chan);
 }
 
 void timing_record_dab_phase(uint64_t epoch, bool flushing)
@@ -199,34 +203,22 @@ void timing_record_dab_flush(uint32_t sm, uint32_t subp, uint32_t entries)
     row[t->nchan + (sm < t->nsm ? sm : t->nsm - 1)] += TM_FLUSH_HEADER + TM_FLUSH_ENTRY * entries;
 }
 
-/* Bytes of one Z-buffer unit request: a 128-byte chunk of data, its 128-bit byte mask, the
- * chunk's address and the one depth GPUDet sends for all its words (spec S7.2's request). */
-#define TM_ZREQ_BYTES (128u + 16u + 8u + 4u)
-
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-/* Commit mode of quantum q from its record: its cycles, its requests in *reqs. */
-static uint64_t commit_cycles(const tm_model *M, uint64_t q, uint64_t *reqs)
+/* Commit mode of quantum q from its record: its cycles (timing/detcost/commit.c: Z-buffer
+ * units with their Z-caches, or the lock-based commit), its requests in *reqs and Z-cache
+ * misses in *misses. */
+static uint64_t commit_cycles(const tm_model *M, uint64_t q, uint64_t *reqs, uint64_t *misses)
 {
     const tm_trace *t = M->trace;
-    const timing_gpu *g = M->gpu;
     uint64_t stride = (uint64_t)t->nchan + t->nsm;
     *reqs = 0;
+    *misses = 0;
     if (!q || q * stride > t->commit_cap || !t->commits) return 0;
     const uint64_t *row = &t->commits[(q - 1) * stride];
-    uint64_t unit = 0, port = 0;
-    for (uint32_t c = 0; c < t->nchan; c++) {
-        *reqs += row[c];
-        if (row[c] > unit) unit = row[c];
-    }
-    for (uint32_t s = 0; s < t->nsm; s++)
-        if (row[t->nchan + s] > port) port = row[t->nchan + s];
+    for (uint32_t c = 0; c < t->nchan; c++) *reqs += row[c];
     if (!*reqs) return 0;
-    /* a unit takes one request per cycle of its clock: model cycles = n x model / unit clock */
-    uint64_t unit_cycles = ceil_div(unit * (uint64_t)g->model_clock_khz, (uint64_t)g->zunit_clock_khz);
-    uint64_t port_cycles = ceil_div(port * TM_ZREQ_BYTES, (uint64_t)g->icnt_bytes_per_cycle);
-    return (unit_cycles > port_cycles ? unit_cycles : port_cycles) +
-           (uint64_t)g->icnt_latency + (uint64_t)g->l2_latency;
+    return tm_gdc_cycles(M, q, row, row + t->nchan, misses);
 }
 
 /* DAB's flush protocol for epoch q (spec dab.md S8.2): pre-flush messages cross the
@@ -383,7 +375,9 @@ uint64_t tm_det_epoch_end(tm_model *M, uint64_t now)
     M->st.gd_parallel_cycles += t - M->q_start;
     t += B;
     uint64_t reqs;
-    uint64_t c = commit_cycles(M, q, &reqs);
+    uint64_t misses = 0;
+    uint64_t c = commit_cycles(M, q, &reqs, &misses);
+    M->st.gd_zcache_misses += misses;
     M->st.gd_commit_requests += reqs;
     M->st.gd_commit_cycles += c;
     t += c;
@@ -457,6 +451,7 @@ bool tm_det_order_unstick(tm_model *M)
 
 static void trace_free(tm_trace *t)
 {
+    tm_gdc_free(t);
     free(t->tickets);
     free(t->commits);
     if (t->warps)
@@ -487,6 +482,12 @@ static bool record_and_time(emu_grid *g, const timing_engine_config *cfg,
     t.gpu = cfg->gpu;
     t.nchan = nparts;
     t.nsm = cfg->sm_count ? cfg->sm_count : 1;
+    if (cfg->det == TIMING_DET_GPUDET && !tm_gdc_open(&t)) {
+        free(t.warps);
+        emu_grid_abort(g, EMU_FAULT_OUT_OF_RESOURCES,
+                       "out of host memory for the cycle model's record of the grid");
+        return false;
+    }
     if (cfg->det == TIMING_DET_DAB && !cfg->dab_warp_buffers) {
         /* WarpGTO's buffers fill in each warp's own order: nothing to wait for */
         t.tickets = calloc(t.nsm, sizeof *t.tickets);

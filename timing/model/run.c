@@ -11,6 +11,7 @@
  * Everything happens in one host thread in the order (cycle, SM, scheduler, warp), so cycles,
  * statistics and the program's results (atomics, clocks) do not depend on the number of host
  * threads, the seed or the executor. */
+#include "timing/detcost/detcost.h"
 #include "timing/model/model.h"
 
 #include <assert.h>
@@ -164,6 +165,7 @@ static void model_free(tm_model *M)
         }
     free(M->sms);
     tm_mem_free(&M->mem);
+    tm_gdl_free(M);
 }
 
 static uint64_t ctas_left(const tm_model *M)
@@ -229,8 +231,9 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->ctas_per_sm = timing_ctas_per_sm(g, cfg);
     M->warp_slots = M->ctas_per_sm * M->warps_per_cta;
     M->g = g;
+    M->lock_commit = cfg->gpudet_lock_commit;
     bool ok = (trace || eng_init(&M->E, g, cfg, M->ctas_per_sm, UINT64_MAX, 1)) &&
-              tm_mem_init(&M->mem, gpu, M->nsm, &M->st);
+              tm_mem_init(&M->mem, gpu, M->nsm, &M->st) && tm_gdl_init(M);
     M->sms = ok ? calloc(M->nsm, sizeof *M->sms) : NULL;
     ok = ok && M->sms;
     for (uint32_t s = 0; ok && s < M->nsm; s++) {

@@ -13,6 +13,7 @@
  * of 1), at this simulated cycle: its clocks read it, its atomics and memory accesses happen in
  * cycle order, and its event says what the instruction did (masks, addresses), which gives its
  * latency: the unit's, or the memory system's for loads, stores and atomics. */
+#include "timing/detcost/detcost.h"
 #include "timing/model/model.h"
 
 #include <string.h>
@@ -209,6 +210,9 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
              * flush-class ones ran in the flush and were timed there. */
             d = now + 1;
             ii = 1;
+        } else if (tw->trace && !M->dab && u == TM_U_LSU &&
+                   tm_gdl_access(M, S, tw, &tw->trace->recs[tw->pos - 1], e, now, &d, &ii)) {
+            /* GPUDet's parallel mode: a global store goes to the warp's log (timing/detcost) */
         } else if (u == TM_U_LSU && (e->flags & EMU_EV_MEM)) {
             tm_access a = tm_mem_access(&M->mem, S->id, now, e);
             d = a.done;
