@@ -79,6 +79,10 @@ const rt_option rt_options[] = {
      NULL, "DAB: the determinism-aware warp scheduler: gwat (greedy with an atomic token), gtar "
      "(greedy, then rounds of atomics), gtrr (greedy, then strict round robin), srr (strict "
      "round robin)"},
+    {"dab-limit", "PTXSIM_DAB_LIMIT", "off", RT_OPT_CHOICE, "off|nr|nr-of|nr-cif", "off|nr|nr-of",
+     NULL, "DAB's limitation study in cycles (needs --det=dab --timing; the results stay DAB's): "
+     "nr (the sub-partitions do not wait to re-order), nr-of (and flushes overlap); nr-cif "
+     "(clusters flush on their own) is not built"},
     {"watchdog", "PTXSIM_WATCHDOG", "0", RT_OPT_UINT, NULL, NULL, NULL,
      "end a kernel that runs longer than this many seconds of host time with "
      "cudaErrorLaunchTimeout and report where its warps are (0 = no limit); for CI"},
@@ -394,6 +398,13 @@ bool rt_config_check_environment(char *err, size_t errlen)
                  "Z-buffer's");
         return false;
     }
+    const char *limit = getenv("PTXSIM_DAB_LIMIT");
+    if (limit && *limit && strcmp(limit, "off") != 0 &&
+        (!(timing && parse_bool(timing, &on) && on) || !det_env || strcmp(det_env, "dab") != 0)) {
+        snprintf(err, errlen, "--dab-limit=%s needs --det=dab and --timing: it relaxes DAB's "
+                 "flush in cycles only", limit);
+        return false;
+    }
     /* Record and replay: one at a time, without determinism (a deterministic run needs no
      * recording) and without compare mode (which runs each launch twice). */
     const char *rec = getenv("PTXSIM_RECORD"), *rep = getenv("PTXSIM_REPLAY");
@@ -575,6 +586,7 @@ void rt_config_load(rt_config *cfg)
                        ? (uint32_t)u : 0;
     copy_text(cfg->dab_scheduler, sizeof cfg->dab_scheduler,
               option_value(rt_option_find("dab-scheduler")));
+    copy_text(cfg->dab_limit, sizeof cfg->dab_limit, option_value(rt_option_find("dab-limit")));
     cfg->watchdog_seconds = parse_uint(option_value(rt_option_find("watchdog")), &u) ? u : 0;
     cfg->watchdog_insts = parse_uint(option_value(rt_option_find("watchdog-insts")), &u) ? u : 0;
     cfg->timing = parse_bool(option_value(rt_option_find("timing")), &b) && b;

@@ -27,6 +27,7 @@ typedef struct rt_config {
     uint32_t dab_entries;   /* DAB: entries per atomic buffer */
     bool dab_fusion, dab_coalescing;   /* DAB variants */
     char dab_scheduler[8];  /* gwat | gtar | gtrr | srr */
+    char dab_limit[8];      /* off | nr | nr-of: DAB's limitation study in cycles */
     bool dab_offset_flush;
     bool dab_warp_buffers;  /* --dab-buffers=warp (WarpGTO) */
     uint32_t dab_sms;       /* SM gating: CTAs on the first N SMs (0 = all) */

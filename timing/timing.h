@@ -54,6 +54,14 @@ typedef enum timing_dab_scheduler {
     TIMING_DAB_SRR            /* strict round robin, one instruction per warp per turn */
 } timing_dab_scheduler;
 
+/* DAB's limitation study (spec dab.md S11, the paper's Fig. 18), in cycles only: the results
+ * stay DAB's deterministic ones, the timing relaxes one constraint more at each step. */
+typedef enum timing_dab_limit {
+    TIMING_DAB_LIMIT_OFF = 0,
+    TIMING_DAB_LIMIT_NR,      /* the sub-partitions do not wait to re-order (no pre-flush wait) */
+    TIMING_DAB_LIMIT_NR_OF    /* ... and flushes overlap (SMs go on once their packets left) */
+} timing_dab_limit;
+
 /* Why a warp's parallel mode ended in a quantum (the paper's Figure 3). */
 typedef enum timing_quantum_end {
     TIMING_QEND_QUANTUM,      /* instruction budget used up */
@@ -167,6 +175,7 @@ typedef struct timing_engine_config {
     timing_dab_scheduler dab_scheduler;
     bool dab_offset_flush;    /* DAB: SMs of even ID drain their buffers from the middle */
     bool dab_warp_buffers;    /* DAB: a buffer per warp slot with plain GTO (WarpGTO) */
+    timing_dab_limit dab_limit;   /* DAB --timing: the limitation study's relaxation */
     uint32_t dab_sms;         /* DAB: CTAs go to the first this many SMs (SM gating; 0 = all) */
     /* DAB: warp instructions a warp runs before it waits for the next flush (0 = 100000): a
      * deterministic cut point so that a warp spinning on another SM's store goes on */

@@ -45,6 +45,8 @@
 #                           histogram; dab_barrier_latency = 500 adds exactly flushes x 500
 #   timing_schedulers       PageRank in cycles: SRR > GTRR >= GWAT, each policy (and WarpGTO)
 #                           the same statistics over threads 1,2,4, seeds and compare
+#   timing_limits           --dab-limit=nr|nr-of (the limitation study in cycles): DAB >= NR >=
+#                           NR-OF, each the same over threads, output as DAB's; refusals
 # Ends with the time it took. Environment: B (build dir), NVCC, PTXSIM_CUDA_CACHE.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -480,5 +482,41 @@ PY
 else
     echo "FAIL dab/timing_schedulers: nvcc failed; see $LOGS/nvcc-pagerank.txt"
 fi
+
+# The limitation study in cycles (spec S11, Fig. 18): NR drops the sub-partitions' wait for the
+# pre-flush messages, NR-OF lets flushes overlap; the results stay DAB's. PageRank: cycles
+# DAB >= NR >= NR-OF, NR-OF's the same over threads 1 and 4, the output as DAB's; NR-CIF and
+# a relaxation without --det=dab --timing are refused.
+bad=""
+for l in off nr nr-of; do
+    for t in 1 4; do
+        timeout 120 "$PTXSIM" run --det=dab --timing --gpu=titanv --dab-limit=$l --threads=$t --seed=$t \
+            --stats="$LOGS/t_limit_$l$t.json" -- "$PR" 1024 4 2 >"$LOGS/t_limit_$l$t.log" 2>&1 ||
+            bad="$bad $l: exit $?;"
+    done
+done
+out=$(python3 - "$LOGS" 2>&1 <<'PY'
+import json, sys
+logs = sys.argv[1]
+c = {}
+for l in ("off", "nr", "nr-of"):
+    a, b = (json.load(open(f"{logs}/t_limit_{l}{t}.json"))["total"] for t in (1, 4))
+    if a != b: print(f"{l}: statistics differ over threads")
+    if open(f"{logs}/t_limit_{l}1.log").read() != open(f"{logs}/t_limit_off1.log").read(): print(f"{l}: output differs")
+    c[l] = a["cycles"]
+if not (c["off"] >= c["nr"] >= c["nr-of"] and c["off"] > c["nr-of"]): print(f"cycles {c}")
+print("OK " + ", ".join(f"{k} {v}" for k, v in c.items()))
+PY
+)
+for opts in "--dab-limit=nr --det=dab" "--dab-limit=nr-of --timing" "--dab-limit=nr-cif --det=dab --timing"; do
+    # shellcheck disable=SC2086
+    "$PTXSIM" run $opts -- "$PR" 1024 4 2 >/dev/null 2>&1
+    rc=$?
+    [ $rc -eq 2 ] || bad="$bad $opts: exit $rc, not refused;"
+done
+case $out in
+    OK*) [ -z "$bad" ] && echo "PASS dab/timing_limits (cycles ${out#OK }; refusals)" || echo "FAIL dab/timing_limits:$bad" ;;
+    *) echo "FAIL dab/timing_limits: $out $bad" ;;
+esac
 
 finish

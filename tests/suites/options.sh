@@ -57,6 +57,7 @@ refused gpudet-dwp 2 "on or off"
 refused gpudet-serial lane cu
 refused gpudet-commit locks zbuffer
 refused gpudet-sb-entries lots integer
+refused dab-limit maybe "off, nr, nr-of"
 refused dab-entries lots integer
 refused dab-fusion sometimes "on or off"
 refused dab-coalescing maybe "on or off"
@@ -82,6 +83,7 @@ refused igpu-page-size 1024 "power of two"
 refused igpu-resident-pages lots integer
 # modes that are not built yet
 refused det lockstep "off, gpudet, dab"
+refused dab-limit nr-cif "off, nr, nr-of"
 # a malformed fault injection (--igpu is built: tests/suites/igpu.sh runs it)
 refused fault-inject "warp=3" off
 refused check "tsan" racecheck

@@ -246,6 +246,9 @@ struct tm_model {
     uint32_t dab_sms;         /* DAB: CTA c goes to SM c mod dab_sms (SM gating) */
     struct tm_gdl *gdl;       /* GPUDet: the warps' store-buffer logs (timing/detcost) */
     bool lock_commit;         /* GPUDet: commit mode by software locks */
+    uint8_t dab_limit;        /* DAB: the limitation study's relaxation (timing_dab_limit) */
+    uint64_t rop_free;        /* DAB-NR-OF: the ROPs are done with the flushes so far */
+    uint64_t flush_tail;      /* DAB-NR-OF: the last flush's writebacks are back */
 };
 
 /* Replay: whether warp tw's next record waits for a later quantum or for serial mode. */

@@ -32,8 +32,8 @@
  * DAB (--det=dab --timing) is replayed the same way on its epochs: a record carries its epoch
  * (and whether the flush ran it: a flush-class operation); a buffered atomic costs one cycle and
  * no memory traffic at issue (sm.c); at an epoch's end the flush costs its protocol from DAB's
- * own transactions (flush_cycles), then the flush-class operations run one after another on the
- * memory system, then dab_barrier_latency. The determinism-aware scheduler's order (token,
+ * own transactions (flush_cycles), then the flush-class operations run on the memory system
+ * (flush_ops: pipelined per SM, all SMs at once), then dab_barrier_latency. The determinism-aware scheduler's order (token,
  * rounds, SRR's turns) and DAB's static CTA placement are kept too (see "DAB's scheduler
  * order" below). */
 #include "timing/detcost/detcost.h"
@@ -227,7 +227,8 @@ static uint64_t commit_cycles(const tm_model *M, uint64_t q, uint64_t *reqs, uin
  * transaction: ptxsim's choice, the paper gives no ROP rate), each transaction is performed at
  * L2 and its writeback returns; the next epoch starts when the last has (no overlap). *txns
  * gets the transactions. */
-static uint64_t flush_cycles(const tm_model *M, uint64_t q, uint64_t *txns)
+static uint64_t flush_cycles(const tm_model *M, uint64_t q, uint64_t *txns, uint64_t *push_out,
+                             uint64_t *rop_out)
 {
     const tm_trace *t = M->trace;
     const timing_gpu *g = M->gpu;
@@ -244,25 +245,40 @@ static uint64_t flush_cycles(const tm_model *M, uint64_t q, uint64_t *txns)
         if (row[t->nchan + s] > port) port = row[t->nchan + s];
     if (!*txns) return 0;
     uint64_t push = ceil_div(port, (uint64_t)g->icnt_bytes_per_cycle);
-    return (uint64_t)g->icnt_latency + (push > rop ? push : rop) + 2 * (uint64_t)g->icnt_latency +
-           (uint64_t)g->l2_latency;
+    *push_out = push;
+    *rop_out = rop;
+    /* DAB-NR and after (the limitation study): the ROPs take packets as they arrive, with no
+     * wait for the pre-flush messages */
+    uint64_t pre = M->dab_limit >= TIMING_DAB_LIMIT_NR ? 0 : (uint64_t)g->icnt_latency;
+    return pre + (push > rop ? push : rop) + 2 * (uint64_t)g->icnt_latency + (uint64_t)g->l2_latency;
 }
 
 static bool in_serial(const tm_warp *tw, uint64_t q);
 static uint64_t serial_one(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t t, uint64_t *issue_next);
 
-/* DAB's flush-class operations of epoch q from cycle t, one after another in SM and warp slot
- * order, each straight to memory (spec G7): when the last completes. */
-static uint64_t flush_ops(tm_model *M, uint64_t q, uint64_t t)
+/* DAB's flush-class operations of epoch q from cycle t: when the last completes. They travel
+ * in the flush (spec G7, G9): each SM sends its own in warp slot order, back to back as its
+ * load/store unit takes them (pipelined, as a warp's atomics are), and every SM at once; the
+ * sub-partitions' round-robin order, which the functional run applied, fixes their values, so
+ * none waits for another's round trip. Each completes when its own result is back. */
+static uint64_t flush_ops(tm_model *M, uint64_t q, uint64_t t, bool flushed)
 {
-    for (uint32_t s = 0; s < M->nsm; s++)
+    uint64_t end = t;
+    for (uint32_t s = 0; s < M->nsm; s++) {
+        uint64_t issue = t;
+        if (!flushed) {
+            /* a flush of flush-class operations alone still announces itself to the
+             * sub-partitions first (the pre-flush messages of S8.2) */
+            issue += (uint64_t)M->gpu->icnt_latency;
+        }
         for (uint32_t i = 0; i < M->warp_slots; i++) {
             tm_warp *tw = &M->sms[s].warps[i];
             if (!in_serial(tw, q)) continue;
-            uint64_t next;
-            t = serial_one(M, &M->sms[s], tw, t, &next);
+            uint64_t done = serial_one(M, &M->sms[s], tw, issue, &issue);
+            if (done > end) end = done;
         }
-    return t;
+    }
+    return end;
 }
 
 /* Makes every warp wait until t, the next quantum's (epoch's) first cycle. */
@@ -290,11 +306,24 @@ static uint64_t dab_epoch_end(tm_model *M, uint64_t now)
     uint64_t q = M->cur_q;
     uint64_t t = now > M->q_drain ? now : M->q_drain;
     M->st.dab_parallel_cycles += t - M->q_start;
-    uint64_t txns;
-    uint64_t f = flush_cycles(M, q, &txns);
+    uint64_t txns, push = 0, rop = 0;
+    uint64_t f = flush_cycles(M, q, &txns, &push, &rop);
+    if (f && M->dab_limit == TIMING_DAB_LIMIT_NR_OF) {
+        /* DAB-NR-OF: flushes overlap. The SMs go on once their packets have left; the ROPs
+         * work through this flush after the previous one's, and the kernel ends only when the
+         * last flush has completed (G10) */
+        const timing_gpu *g = M->gpu;
+        uint64_t arrive = t + (uint64_t)g->icnt_latency;
+        uint64_t start = arrive > M->rop_free ? arrive : M->rop_free;
+        M->rop_free = start + rop;
+        uint64_t complete = M->rop_free + (uint64_t)g->icnt_latency + (uint64_t)g->l2_latency;
+        if (complete > M->flush_tail) M->flush_tail = complete;
+        f = push;
+        if (q >= M->trace->quanta && M->flush_tail > t + f) f = M->flush_tail - t;
+    }
     M->st.dab_flush_cycles += f;
     t += f;
-    uint64_t o = flush_ops(M, q, t);
+    uint64_t o = flush_ops(M, q, t, f > 0);
     M->st.dab_flush_op_cycles += o - t;
     t = o + (uint64_t)M->gpu->dab_barrier_latency;
     M->st.dab_barrier_cycles += (uint64_t)M->gpu->dab_barrier_latency;

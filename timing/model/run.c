@@ -232,6 +232,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->warp_slots = M->ctas_per_sm * M->warps_per_cta;
     M->g = g;
     M->lock_commit = cfg->gpudet_lock_commit;
+    M->dab_limit = (uint8_t)cfg->dab_limit;
     bool ok = (trace || eng_init(&M->E, g, cfg, M->ctas_per_sm, UINT64_MAX, 1)) &&
               tm_mem_init(&M->mem, gpu, M->nsm, &M->st) && tm_gdl_init(M);
     M->sms = ok ? calloc(M->nsm, sizeof *M->sms) : NULL;
