@@ -41,7 +41,7 @@ const rt_option rt_options[] = {
      "(exposes races; no effect under --det=gpudet or --det=dab)"},
     {"det", "PTXSIM_DET", "off", RT_OPT_CHOICE, "off|gpudet|dab", "off|gpudet|dab", NULL,
      "deterministic execution: off, GPUDet, or deterministic atomic buffering (DAB: atomics "
-     "buffered per scheduler and flushed GPU-wide in a fixed order; not yet with --timing)"},
+     "buffered per scheduler and flushed GPU-wide in a fixed order)"},
     {"quantum", "PTXSIM_QUANTUM", "auto", RT_OPT_UINT, NULL, NULL, NULL,
      "warp instructions per turn (det off: before the scheduler switches, auto = 100; "
      "gpudet: the quantum, auto = 200)"},
@@ -51,6 +51,13 @@ const rt_option rt_options[] = {
      "GPUDet: deterministic workgroup partitioning (CTAs launched mid-quantum)"},
     {"gpudet-serial", "PTXSIM_GPUDET_SERIAL", "cu", RT_OPT_CHOICE, "cu|warp", NULL, NULL,
      "GPUDet serial-mode order of atomics: cu (CU-Ser: SM by SM) or warp (W-Ser)"},
+    {"gpudet-commit", "PTXSIM_GPUDET_COMMIT", "zbuffer", RT_OPT_CHOICE, "zbuffer|lock", NULL,
+     NULL, "GPUDet commit mode in cycles (needs --det=gpudet --timing): zbuffer (Z-buffer units "
+     "at the memory partitions) or lock (software locks per chunk, the paper's baseline); the "
+     "committed values are the same"},
+    {"gpudet-sb-entries", "PTXSIM_GPUDET_SB_ENTRIES", "0", RT_OPT_UINT, NULL, NULL, NULL,
+     "GPUDet: store-buffer entries (128-byte chunks) that fill a warp's log and end its "
+     "quantum, like its budget (0 = unbounded, as the paper; an extension of spec S6.4)"},
     {"dab-entries", "PTXSIM_DAB_ENTRIES", "64", RT_OPT_UINT, NULL, NULL, NULL,
      "DAB: entries per scheduler-level atomic buffer (at least 32, one warp's atomics; the "
      "paper evaluates 32, 64, 128 and 256)"},
@@ -72,6 +79,10 @@ const rt_option rt_options[] = {
      NULL, "DAB: the determinism-aware warp scheduler: gwat (greedy with an atomic token), gtar "
      "(greedy, then rounds of atomics), gtrr (greedy, then strict round robin), srr (strict "
      "round robin)"},
+    {"dab-limit", "PTXSIM_DAB_LIMIT", "off", RT_OPT_CHOICE, "off|nr|nr-of|nr-cif", "off|nr|nr-of",
+     NULL, "DAB's limitation study in cycles (needs --det=dab --timing; the results stay DAB's): "
+     "nr (the sub-partitions do not wait to re-order), nr-of (and flushes overlap); nr-cif "
+     "(clusters flush on their own) is not built"},
     {"watchdog", "PTXSIM_WATCHDOG", "0", RT_OPT_UINT, NULL, NULL, NULL,
      "end a kernel that runs longer than this many seconds of host time with "
      "cudaErrorLaunchTimeout and report where its warps are (0 = no limit); for CI"},
@@ -394,6 +405,21 @@ bool rt_config_check_environment(char *err, size_t errlen)
                  "that file");
         return false;
     }
+    const char *commit = getenv("PTXSIM_GPUDET_COMMIT"), *det_env = getenv("PTXSIM_DET");
+    if (commit && strcmp(commit, "lock") == 0 &&
+        (!(timing && parse_bool(timing, &on) && on) || !det_env || strcmp(det_env, "gpudet") != 0)) {
+        snprintf(err, errlen, "--gpudet-commit=lock needs --det=gpudet and --timing: it times "
+                 "GPUDet's commit mode by software locks, whose committed values are the "
+                 "Z-buffer's");
+        return false;
+    }
+    const char *limit = getenv("PTXSIM_DAB_LIMIT");
+    if (limit && *limit && strcmp(limit, "off") != 0 &&
+        (!(timing && parse_bool(timing, &on) && on) || !det_env || strcmp(det_env, "dab") != 0)) {
+        snprintf(err, errlen, "--dab-limit=%s needs --det=dab and --timing: it relaxes DAB's "
+                 "flush in cycles only", limit);
+        return false;
+    }
     /* Record and replay: one at a time, without determinism (a deterministic run needs no
      * recording) and without compare mode (which runs each launch twice). */
     const char *rec = getenv("PTXSIM_RECORD"), *rep = getenv("PTXSIM_REPLAY");
@@ -553,6 +579,9 @@ void rt_config_load(rt_config *cfg)
     cfg->gpudet_bta = !parse_bool(option_value(rt_option_find("gpudet-bta")), &b) || b;
     cfg->gpudet_dwp = !parse_bool(option_value(rt_option_find("gpudet-dwp")), &b) || b;
     cfg->gpudet_serial_warp = strcmp(option_value(rt_option_find("gpudet-serial")), "warp") == 0;
+    cfg->gpudet_lock_commit = strcmp(option_value(rt_option_find("gpudet-commit")), "lock") == 0;
+    cfg->gpudet_sb_entries = parse_uint(option_value(rt_option_find("gpudet-sb-entries")), &u) &&
+                                     u < UINT32_MAX ? (uint32_t)u : 0;
     cfg->dab_entries = parse_uint(option_value(rt_option_find("dab-entries")), &u) ? (uint32_t)u : 64;
     cfg->dab_fusion = !parse_bool(option_value(rt_option_find("dab-fusion")), &b) || b;
     cfg->dab_coalescing = !parse_bool(option_value(rt_option_find("dab-coalescing")), &b) || b;
@@ -562,6 +591,7 @@ void rt_config_load(rt_config *cfg)
                        ? (uint32_t)u : 0;
     copy_text(cfg->dab_scheduler, sizeof cfg->dab_scheduler,
               option_value(rt_option_find("dab-scheduler")));
+    copy_text(cfg->dab_limit, sizeof cfg->dab_limit, option_value(rt_option_find("dab-limit")));
     cfg->watchdog_seconds = parse_uint(option_value(rt_option_find("watchdog")), &u) ? u : 0;
     cfg->watchdog_insts = parse_uint(option_value(rt_option_find("watchdog-insts")), &u) ? u : 0;
     cfg->timing = parse_bool(option_value(rt_option_find("timing")), &b) && b;

@@ -365,6 +365,11 @@ static void engine_config(timing_engine_config *ec, rt_kernel *k, bool cooperati
     ec->bta = rt_g.cfg.gpudet_bta;
     ec->dwp = rt_g.cfg.gpudet_dwp;
     ec->serial_order = rt_g.cfg.gpudet_serial_warp ? TIMING_SERIAL_WARP : TIMING_SERIAL_CU;
+    ec->gpudet_lock_commit = rt_g.cfg.gpudet_lock_commit;
+    ec->gpudet_sb_entries = rt_g.cfg.gpudet_sb_entries;
+    ec->dab_limit = strcmp(rt_g.cfg.dab_limit, "nr") == 0      ? TIMING_DAB_LIMIT_NR
+                    : strcmp(rt_g.cfg.dab_limit, "nr-of") == 0 ? TIMING_DAB_LIMIT_NR_OF
+                                                               : TIMING_DAB_LIMIT_OFF;
     ec->dab_entries = rt_g.cfg.dab_entries;
     ec->dab_fusion = rt_g.cfg.dab_fusion;
     ec->dab_coalescing = rt_g.cfg.dab_coalescing;

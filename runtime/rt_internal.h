@@ -22,9 +22,12 @@ typedef struct rt_config {
     char det[16];           /* off | gpudet | dab */
     uint64_t quantum;       /* warp instructions per turn; 0 = engine default */
     bool gpudet_bta, gpudet_dwp, gpudet_serial_warp;   /* GPUDet variants */
+    bool gpudet_lock_commit;
+    uint32_t gpudet_sb_entries;   /* store-buffer entries that end a warp's quantum (0: none) */  /* GPUDet --timing: commit mode by software locks (the baseline) */
     uint32_t dab_entries;   /* DAB: entries per atomic buffer */
     bool dab_fusion, dab_coalescing;   /* DAB variants */
     char dab_scheduler[8];  /* gwat | gtar | gtrr | srr */
+    char dab_limit[8];      /* off | nr | nr-of: DAB's limitation study in cycles */
     bool dab_offset_flush;
     bool dab_warp_buffers;  /* --dab-buffers=warp (WarpGTO) */
     uint32_t dab_sms;       /* SM gating: CTAs on the first N SMs (0 = all) */

@@ -34,7 +34,7 @@ static void json_string(FILE *out, const char *s)
 }
 
 static const char *const qend_json_names[] = {"quantum", "atomic", "fence", "wgbarrier",
-                                              "complete"};
+                                              "complete", "store_buffer"};
 _Static_assert(sizeof qend_json_names / sizeof qend_json_names[0] == TIMING_QEND_COUNT,
                "one JSON name per quantum end reason");
 
@@ -72,11 +72,16 @@ static void json_cycles(FILE *out, const timing_stats *s, const char *indent)
          * warps ended their quanta */
         fprintf(out, ",\n%s  \"gpudet\": {\"parallel_cycles\": %llu, \"commit_cycles\": %llu, "
                      "\"serial_cycles\": %llu, \"barrier_cycles\": %llu, \"barriers\": %llu, "
-                     "\"commit_requests\": %llu, \"quanta\": %llu, \"quantum_end\": {",
+                     "\"commit_requests\": %llu, \"zcache_misses\": %llu, \"log_writes\": %llu, "
+                     "\"log_searches\": %llu, \"bloom_false_positives\": %llu, "
+                     "\"log_entries_read\": %llu, \"quanta\": %llu, \"quantum_end\": {",
                 indent, (unsigned long long)s->gd_parallel_cycles,
                 (unsigned long long)s->gd_commit_cycles, (unsigned long long)s->gd_serial_cycles,
                 (unsigned long long)s->gd_barrier_cycles, (unsigned long long)s->gd_barriers,
-                (unsigned long long)s->gd_commit_requests, (unsigned long long)s->quanta);
+                (unsigned long long)s->gd_commit_requests, (unsigned long long)s->gd_zcache_misses,
+                (unsigned long long)s->gd_log_writes, (unsigned long long)s->gd_log_searches,
+                (unsigned long long)s->gd_bloom_false, (unsigned long long)s->gd_log_entries_read,
+                (unsigned long long)s->quanta);
         for (int i = 0; i < TIMING_QEND_COUNT; i++)
             fprintf(out, "%s\"%s\": %llu", i ? ", " : "", qend_json_names[i],
                     (unsigned long long)s->quantum_end[i]);
@@ -86,11 +91,13 @@ static void json_cycles(FILE *out, const timing_stats *s, const char *indent)
         /* DAB's epochs in cycles: they add up to "cycles" */
         fprintf(out, ",\n%s  \"dab\": {\"parallel_cycles\": %llu, \"flush_cycles\": %llu, "
                      "\"flush_op_cycles\": %llu, \"barrier_cycles\": %llu, \"flushes\": %llu, "
-                     "\"flush_transactions\": %llu}",
+                     "\"flush_transactions\": %llu, \"ordered_instructions\": %llu, "
+                     "\"order_skips\": %llu}",
                 indent, (unsigned long long)s->dab_parallel_cycles,
                 (unsigned long long)s->dab_flush_cycles, (unsigned long long)s->dab_flush_op_cycles,
                 (unsigned long long)s->dab_barrier_cycles, (unsigned long long)s->dab_flushes,
-                (unsigned long long)s->dab_transactions);
+                (unsigned long long)s->dab_transactions, (unsigned long long)s->dab_ordered,
+                (unsigned long long)s->dab_order_skips);
     if (s->tm_warp_commits)
         /* KILO TM's commit units (--tm=kilotm): what the commits cost, how full the rings were */
         fprintf(out, ",\n%s  \"kilotm\": {\"warp_commits\": %llu, \"tx_commits\": %llu, "

@@ -54,6 +54,14 @@ typedef enum timing_dab_scheduler {
     TIMING_DAB_SRR            /* strict round robin, one instruction per warp per turn */
 } timing_dab_scheduler;
 
+/* DAB's limitation study (spec dab.md S11, the paper's Fig. 18), in cycles only: the results
+ * stay DAB's deterministic ones, the timing relaxes one constraint more at each step. */
+typedef enum timing_dab_limit {
+    TIMING_DAB_LIMIT_OFF = 0,
+    TIMING_DAB_LIMIT_NR,      /* the sub-partitions do not wait to re-order (no pre-flush wait) */
+    TIMING_DAB_LIMIT_NR_OF    /* ... and flushes overlap (SMs go on once their packets left) */
+} timing_dab_limit;
+
 /* Why a warp's parallel mode ended in a quantum (the paper's Figure 3). */
 typedef enum timing_quantum_end {
     TIMING_QEND_QUANTUM,      /* instruction budget used up */
@@ -61,6 +69,7 @@ typedef enum timing_quantum_end {
     TIMING_QEND_FENCE,        /* memory fence */
     TIMING_QEND_WGBARRIER,    /* CTA barrier that could not be released in the quantum */
     TIMING_QEND_COMPLETE,     /* the warp exited */
+    TIMING_QEND_STORE_BUFFER, /* its store buffer filled (--gpudet-sb-entries) */
     TIMING_QEND_COUNT
 } timing_quantum_end;
 
@@ -128,11 +137,18 @@ typedef struct timing_stats {
     uint64_t gd_barrier_cycles;   /* global barriers between the modes */
     uint64_t gd_barriers;         /* global barriers (2 per quantum, 3 with serial mode) */
     uint64_t gd_commit_requests;  /* Z-buffer unit update requests (one per store-buffer entry) */
+    uint64_t gd_zcache_misses;    /* Z-cache misses in commit mode (depth blocks fetched) */
+    uint64_t gd_log_writes;       /* parallel mode: store-buffer entries written to the log */
+    uint64_t gd_log_searches;     /* parallel mode: loads whose chunk hit the Bloom filter */
+    uint64_t gd_bloom_false;      /* ... of which the log held no entry of the chunk */
+    uint64_t gd_log_entries_read; /* log entries the searches read */
     /* DAB's epochs in cycles (--det=dab --timing): the four add up to `cycles` */
     uint64_t dab_parallel_cycles; /* the warps' recorded instructions (buffered atomics: 1 cycle) */
     uint64_t dab_flush_cycles;    /* the flush protocol: pre-flush, push, ROPs, writebacks */
     uint64_t dab_flush_op_cycles; /* flush-class operations (used-result atomics, cas, exch) */
     uint64_t dab_barrier_cycles;  /* the GPU-wide barrier of each flush */
+    uint64_t dab_ordered;         /* instructions issued in the scheduler's order (token, turns) */
+    uint64_t dab_order_skips;     /* turns the model skipped to go on (none when consistent) */
     /* KILO TM's commit units (--tm=kilotm --timing; timing/kilotm/cycles.c) */
     uint64_t tm_warp_commits;     /* warp commit steps timed */
     uint64_t tm_tx_commits;       /* lane transactions sent to the commit units */
@@ -167,12 +183,15 @@ typedef struct timing_engine_config {
     bool bta;                 /* workgroup-aware formation with barrier termination avoidance */
     bool dwp;                 /* deterministic workgroup partitioning (mid-quantum launches) */
     timing_serial_order serial_order;
+    uint32_t gpudet_sb_entries;   /* store-buffer entries that end a warp's quantum (0: none) */
+    bool gpudet_lock_commit;  /* --timing: commit mode by software locks (the paper's baseline) */
     uint32_t dab_entries;     /* DAB: entries per scheduler-level atomic buffer (0 = 64) */
     bool dab_fusion;          /* DAB: same address and operation fused in the buffer */
     bool dab_coalescing;      /* DAB: one flush transaction per 32-byte sector of a buffer */
     timing_dab_scheduler dab_scheduler;
     bool dab_offset_flush;    /* DAB: SMs of even ID drain their buffers from the middle */
     bool dab_warp_buffers;    /* DAB: a buffer per warp slot with plain GTO (WarpGTO) */
+    timing_dab_limit dab_limit;   /* DAB --timing: the limitation study's relaxation */
     uint32_t dab_sms;         /* DAB: CTAs go to the first this many SMs (SM gating; 0 = all) */
     /* DAB: warp instructions a warp runs before it waits for the next flush (0 = 100000): a
      * deterministic cut point so that a warp spinning on another SM's store goes on */
@@ -586,6 +605,11 @@ struct timing_gpu {
     int gpudet_barrier_latency; /* cycles of one global barrier between modes */
     int zunit_clock_khz;        /* a Z-buffer unit (one per DRAM channel) takes one request per
                                    cycle of this clock */
+    size_t zcache_bytes;        /* each Z-buffer unit's Z-cache (128-byte depth blocks) */
+    int zunit_requests;         /* requests a Z-buffer unit works on at once (its request
+                                   buffer: Z-cache misses overlap up to this many) */
+    int gpudet_bloom_bits;      /* bits of each warp's store-buffer Bloom filter (4 sub-arrays;
+                                   0 = ideal, no false positives) */
     int dab_barrier_latency;    /* DAB: cycles of the GPU-wide barrier of a flush */
     /* ---- iGPU in the cycle model (timing/igpu/policy.c, timing/model/sm.c) */
     int igpu_page_fault_latency; /* cycles a warp sleeps while its faulting page arrives */

@@ -191,12 +191,20 @@ if [ "$QUICK" = 0 ]; then
     sweep dab_fusion --gpu=titanv --det=dab --dab-fusion=on,off
     sweep dab_coalescing --gpu=titanv --det=dab --dab-coalescing=on,off
     sweep gpudet_quantum --gpu=gtx480 --det=gpudet --quantum=100,200,600,1000,2000
-    for s in dab_sched dab_entries dab_fusion dab_coalescing gpudet_quantum; do checks $s; done
+    sweep dab_buffers --gpu=titanv --det=dab --dab-buffers=scheduler,warp
+    sweep dab_gating --gpu=titanv --det=dab --dab-sms=0,72
+    sweep dab_offset --gpu=titanv --det=dab --dab-offset-flush=off,on
+    sweep dab_limit --gpu=titanv --det=dab --dab-limit=off,nr,nr-of
+    sweep gpudet_commit --gpu=gtx480 --det=gpudet --gpudet-commit=zbuffer,lock
+    for s in dab_sched dab_entries dab_fusion dab_coalescing gpudet_quantum dab_buffers dab_gating \
+             dab_offset dab_limit gpudet_commit; do checks $s; done
     plot dab_sched --x=app --y=cycles --group=dab-scheduler --baseline=dab-scheduler=gwat --out="$OUT/dab_sched.png"
     plot dab_entries --x=app --y=cycles --group=dab-entries --baseline=dab-entries=64 --out="$OUT/dab_entries.png"
     plot dab_fusion --x=app --y=cycles --group=dab-fusion --baseline=dab-fusion=on --out="$OUT/dab_fusion.png"
     plot dab_coalescing --x=app --y=cycles --group=dab-coalescing --baseline=dab-coalescing=on --out="$OUT/dab_coalescing.png"
     plot gpudet_quantum --x=quantum --y=cycles --group=app --baseline=quantum=200 --kind=line --out="$OUT/gpudet_quantum.png"
+    plot dab_limit --x=app --y=cycles --group=dab-limit --baseline=dab-limit=off --out="$OUT/dab_limit.png"
+    plot gpudet_commit --x=app --y=cycles --group=gpudet-commit --baseline=gpudet-commit=zbuffer --out="$OUT/gpudet_commit.png"
 
     echo "## 3. DAB's scheduler policies (titanv; cycles / gwat)"
     echo
@@ -219,6 +227,28 @@ if [ "$QUICK" = 0 ]; then
     echo "## 6. GPUDet's quantum size (gtx480; cycles / quantum 200)"
     echo
     table gpudet_quantum quantum 200 stats.cycles
+    echo
+    echo "## 7. DAB's buffer granularity (titanv; cycles / WarpGTO, a buffer per warp)"
+    echo
+    table dab_buffers dab-buffers warp stats.cycles
+    echo
+    echo "## 8. DAB's SM gating and offset flushing (titanv; cycles / all 80 SMs, / off)"
+    echo
+    table dab_gating dab-sms 0 stats.cycles
+    echo
+    table dab_offset dab-offset-flush off stats.cycles
+    echo
+    echo "## 9. DAB's limitation study (titanv; cycles / DAB; timing relaxations only)"
+    echo
+    table dab_limit dab-limit off stats.cycles
+    echo
+    echo "## 10. GPUDet's commit: Z-buffer against locks (gtx480; cycles / zbuffer)"
+    echo
+    table gpudet_commit gpudet-commit zbuffer stats.cycles
+    echo
+    echo "Commit-mode cycles / zbuffer:"
+    echo
+    table gpudet_commit gpudet-commit zbuffer stats.timing.gpudet.commit_cycles
     echo
 fi
 pngs=("$OUT"/*.png)

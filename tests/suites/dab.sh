@@ -43,6 +43,10 @@
 #                           to each kernel's cycles
 #   timing_flush_costs      coalescing off: more flush transactions and flush cycles on the
 #                           histogram; dab_barrier_latency = 500 adds exactly flushes x 500
+#   timing_schedulers       PageRank in cycles: SRR > GTRR >= GWAT, each policy (and WarpGTO)
+#                           the same statistics over threads 1,2,4, seeds and compare
+#   timing_limits           --dab-limit=nr|nr-of (the limitation study in cycles): DAB >= NR >=
+#                           NR-OF, each the same over threads, output as DAB's; refusals
 # Ends with the time it took. Environment: B (build dir), NVCC, PTXSIM_CUDA_CACHE.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -428,6 +432,91 @@ PY
 case $out in
     OK*) echo "PASS dab/timing_flush_costs (${out#OK }; barriers: + flushes x 500 exactly)" ;;
     *) echo "FAIL dab/timing_flush_costs: $out" ;;
+esac
+
+# The determinism-aware schedulers in cycles (spec S6, Fig. 11): the model issues the atomics
+# (and under SRR, and GTRR once it switched, every instruction) in the order the scheduler gave
+# each SM, so a warp without the token or its turn waits. PageRank (several warps per
+# scheduler, atomics in every iteration): SRR, whose turns hold every instruction, is slower
+# than GWAT, GTRR (SRR after each warp's first atomic) lies between them; each policy gives the
+# same statistics over threads 1, 2, 4, a seed and compare mode; the model never had to skip a
+# turn (order_skips 0); WarpGTO orders nothing.
+PR_SRC=bench/determinism/pagerank.cu
+if PR=$(cuda_cache_build bench_pagerank.shared "$LOGS/nvcc-pagerank.txt" \
+            "-cudart shared -Wno-deprecated-gpu-targets $PR_SRC" "$PR_SRC"); then
+    for sc in gwat gtar gtrr srr warp; do
+        opt=--dab-scheduler=$sc
+        [ $sc = warp ] && opt=--dab-buffers=warp
+        for opts in "--threads=1" "--threads=2 --seed=3" "--threads=4 --seed=5" "--engine=compare"; do
+            tag=${opts//[ =-]/_}
+            # shellcheck disable=SC2086
+            timeout 120 "$PTXSIM" run --det=dab --timing --gpu=titanv "$opt" $opts \
+                --stats="$LOGS/t_sched_$sc$tag.json" -- "$PR" 1024 4 2 >"$LOGS/t_sched_$sc$tag.log" 2>&1 ||
+                echo "# exit $?" >>"$LOGS/t_sched_$sc$tag.log"
+        done
+    done
+    out=$(python3 - "$LOGS" 2>&1 <<'PY'
+import json, sys
+logs = sys.argv[1]
+tags = ("__threads_1", "__threads_2___seed_3", "__threads_4___seed_5", "__engine_compare")
+c, o = {}, {}
+for sc in ("gwat", "gtar", "gtrr", "srr", "warp"):
+    runs = [json.load(open(f"{logs}/t_sched_{sc}{t}.json"))["total"] for t in tags]
+    if any(r != runs[0] for r in runs):
+        print(f"{sc}: statistics differ over threads/seed/compare")
+    d = runs[0]["timing"]["dab"]
+    c[sc], o[sc] = runs[0]["cycles"], d["ordered_instructions"]
+    if d["order_skips"]:
+        print(f"{sc}: the model skipped {d['order_skips']} turns")
+if not (c["srr"] > c["gtrr"] >= c["gwat"]):
+    print(f"cycles: srr {c['srr']}, gtrr {c['gtrr']}, gwat {c['gwat']}: expected srr > gtrr >= gwat")
+if not (o["srr"] > o["gtrr"] > o["gwat"] > 0 and o["warp"] == 0):
+    print(f"ordered instructions {o}")
+print("OK " + ", ".join(f"{k} {v}" for k, v in c.items()))
+PY
+)
+    case $out in
+        OK*) echo "PASS dab/timing_schedulers (cycles ${out#OK }; each over threads 1,2,4, seeds and compare)" ;;
+        *) echo "FAIL dab/timing_schedulers: $out" ;;
+    esac
+else
+    echo "FAIL dab/timing_schedulers: nvcc failed; see $LOGS/nvcc-pagerank.txt"
+fi
+
+# The limitation study in cycles (spec S11, Fig. 18): NR drops the sub-partitions' wait for the
+# pre-flush messages, NR-OF lets flushes overlap; the results stay DAB's. PageRank: cycles
+# DAB >= NR >= NR-OF, NR-OF's the same over threads 1 and 4, the output as DAB's; NR-CIF and
+# a relaxation without --det=dab --timing are refused.
+bad=""
+for l in off nr nr-of; do
+    for t in 1 4; do
+        timeout 120 "$PTXSIM" run --det=dab --timing --gpu=titanv --dab-limit=$l --threads=$t --seed=$t \
+            --stats="$LOGS/t_limit_$l$t.json" -- "$PR" 1024 4 2 >"$LOGS/t_limit_$l$t.log" 2>&1 ||
+            bad="$bad $l: exit $?;"
+    done
+done
+out=$(python3 - "$LOGS" 2>&1 <<'PY'
+import json, sys
+logs = sys.argv[1]
+c = {}
+for l in ("off", "nr", "nr-of"):
+    a, b = (json.load(open(f"{logs}/t_limit_{l}{t}.json"))["total"] for t in (1, 4))
+    if a != b: print(f"{l}: statistics differ over threads")
+    if open(f"{logs}/t_limit_{l}1.log").read() != open(f"{logs}/t_limit_off1.log").read(): print(f"{l}: output differs")
+    c[l] = a["cycles"]
+if not (c["off"] >= c["nr"] >= c["nr-of"] and c["off"] > c["nr-of"]): print(f"cycles {c}")
+print("OK " + ", ".join(f"{k} {v}" for k, v in c.items()))
+PY
+)
+for opts in "--dab-limit=nr --det=dab" "--dab-limit=nr-of --timing" "--dab-limit=nr-cif --det=dab --timing"; do
+    # shellcheck disable=SC2086
+    "$PTXSIM" run $opts -- "$PR" 1024 4 2 >/dev/null 2>&1
+    rc=$?
+    [ $rc -eq 2 ] || bad="$bad $opts: exit $rc, not refused;"
+done
+case $out in
+    OK*) [ -z "$bad" ] && echo "PASS dab/timing_limits (cycles ${out#OK }; refusals)" || echo "FAIL dab/timing_limits:$bad" ;;
+    *) echo "FAIL dab/timing_limits: $out $bad" ;;
 esac
 
 finish

@@ -55,6 +55,9 @@ refused quantum 1.5 integer
 refused gpudet-bta sometimes "on or off"
 refused gpudet-dwp 2 "on or off"
 refused gpudet-serial lane cu
+refused gpudet-commit locks zbuffer
+refused gpudet-sb-entries lots integer
+refused dab-limit maybe "off, nr, nr-of"
 refused dab-entries lots integer
 refused dab-fusion sometimes "on or off"
 refused dab-coalescing maybe "on or off"
@@ -81,6 +84,7 @@ refused igpu-page-size 1024 "power of two"
 refused igpu-resident-pages lots integer
 # modes that are not built yet
 refused det lockstep "off, gpudet, dab"
+refused dab-limit nr-cif "off, nr, nr-of"
 # a malformed fault injection (--igpu is built: tests/suites/igpu.sh runs it)
 refused fault-inject "warp=3" off
 refused check "tsan" racecheck

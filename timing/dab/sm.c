@@ -83,7 +83,10 @@ static bool run_warp(dab_run *R, dab_sm *S, dab_exec *X, dab_warp *dw, uint64_t 
     dw->wait = DAB_RUN;
     dw->exec = X;
     uint64_t before = emu_warp_instructions(dw->w);
+    /* the cycle model's record: instructions of a lockstep keep its turns (timing/model) */
+    timing_record_dab_lockstep(dab_lockstep(S));
     emu_stop r = emu_warp_run(dw->w, budget);
+    timing_record_dab_lockstep(false);
     uint64_t ran = emu_warp_instructions(dw->w) - before;
     dw->exec = NULL;
     dw->used += ran;

@@ -70,15 +70,20 @@ bool timing_run_gpudet(emu_grid *g, const timing_engine_config *cfg);
  * while no other host thread runs (between phases); each does nothing unless a --timing run
  * records: whether one does; the quantum (from 1) and mode (serial or parallel) the
  * instructions executed from now belong to; a store-buffer entry of chunk `chunk` (128-byte
- * aligned address) that SM `sm` committed in the current quantum. */
+ * aligned address) that the warp of hardware ID `wid` on SM `sm` committed in the current
+ * quantum (each warp's entries one after another, in its log's order). */
 bool timing_record_active(void);
 void timing_record_gpudet_phase(uint64_t quantum, bool serial);
-void timing_record_gpudet_commit(uint32_t sm, uint64_t chunk);
+void timing_record_gpudet_commit(uint32_t sm, uint32_t wid, uint64_t chunk);
 /* The same for DAB (timing/dab/): the epoch (from 1) and whether the flush runs (its
  * flush-class operations); one flush transaction of SM sm to sub-partition subp carrying
  * `entries` buffer entries. */
 void timing_record_dab_phase(uint64_t epoch, bool flushing);
 void timing_record_dab_flush(uint32_t sm, uint32_t subp, uint32_t entries);
+/* DAB: whether the instructions the calling host thread's warp runs from now are in its SM's
+ * lockstep (SRR, GTRR after its switch): the model then issues them in the same order per SM
+ * as the scheduler's turns (thread-local; the SM's host thread sets it around each run). */
+void timing_record_dab_lockstep(bool on);
 /* The cycle model timing a DAB run (timing/model/replay.c). */
 bool timing_run_cycles_dab(emu_grid *g, const timing_engine_config *cfg);
 /* Deterministic atomic buffering (timing/dab/). */

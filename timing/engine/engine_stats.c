@@ -2,7 +2,7 @@
 #include "timing/engine/engine_internal.h"
 
 static const char *const qend_names[TIMING_QEND_COUNT] = {
-    "QUANTUM", "ATOMIC", "FENCE", "WGBARRIER", "COMPLETE",
+    "QUANTUM", "ATOMIC", "FENCE", "WGBARRIER", "COMPLETE", "STORE_BUFFER",
 };
 
 void timing_stats_add(timing_stats *a, const timing_stats *b)
@@ -72,6 +72,13 @@ void timing_stats_add(timing_stats *a, const timing_stats *b)
     a->tm_cu_entry_cycles += b->tm_cu_entry_cycles;
     a->tm_cu_cycles += b->tm_cu_cycles;
     if (b->tm_cu_max_entries > a->tm_cu_max_entries) a->tm_cu_max_entries = b->tm_cu_max_entries;
+    a->dab_ordered += b->dab_ordered;
+    a->gd_zcache_misses += b->gd_zcache_misses;
+    a->gd_log_writes += b->gd_log_writes;
+    a->gd_log_searches += b->gd_log_searches;
+    a->gd_bloom_false += b->gd_bloom_false;
+    a->gd_log_entries_read += b->gd_log_entries_read;
+    a->dab_order_skips += b->dab_order_skips;
 }
 
 const char *timing_slot_name(timing_slot s)

@@ -83,6 +83,7 @@ typedef struct gd_slot {
     uint8_t reason;           /* timing_quantum_end once GD_ENDED */
     uint8_t stop_reason;      /* set by the policy when it stops the warp (ATOMIC, FENCE) */
     uint8_t pending;          /* GD_PEND_*: the instruction serial mode runs */
+    uint32_t sb_cap;          /* entries that fill the store buffer (0: unbounded, the paper) */
     struct gd_exec *exec;     /* the host thread's state while it runs this slot's warp */
 } gd_slot;
 

@@ -36,6 +36,12 @@ static emu_mem_outcome gd_access(emu_mem_policy *self, emu_warp *w, emu_mem_op *
             return true;
         }
         X->st.sb_entries += (uint64_t)n;
+        if (s->sb_cap && s->sb.n >= s->sb_cap) {
+            /* the log is full (an extension, spec S6.4): like the quantum's budget, the warp's
+             * parallel mode ends after this store */
+            s->stop_reason = TIMING_QEND_STORE_BUFFER;
+            return EMU_MEM_DONE_STOP;
+        }
         return EMU_MEM_DONE;
     }
     case EMU_MEM_TX_BEGIN:    /* KILO TM's begin that takes a concurrency slot (timing/kilotm/) */

@@ -91,7 +91,7 @@ static void record_commit(const gd_run *R)
     if (!timing_record_active()) return;
     for (uint32_t i = 0; i < R->ncommit; i++) {
         const gd_slot *sl = R->commit_order[i];
-        for (uint32_t k = 0; k < sl->sb.n; k++) timing_record_gpudet_commit(sl->sm, sl->sb.e[k].chunk);
+        for (uint32_t k = 0; k < sl->sb.n; k++) timing_record_gpudet_commit(sl->sm, sl->wid, sl->sb.e[k].chunk);
     }
 }
 
@@ -212,6 +212,7 @@ bool timing_run_gpudet(emu_grid *g, const timing_engine_config *cfg)
                 sl->sm = wg->sm;
                 sl->local = wg->k * R.W + i;
                 sl->wid = sl->local * R.nsm + wg->sm;
+                sl->sb_cap = cfg->gpudet_sb_entries;
                 gd_sb_init(&sl->sb);
             }
         }

@@ -243,6 +243,8 @@ typedef struct tm_sm {
      * `tried` is the last cycle its schedulers were tried; the cycles skipped since count as
      * that cycle's reasons. */
     uint64_t wake, tried;
+    /* replay of DAB: the next ticket (tm_rec) that may issue; the next of its CTAs (c mod SMs) */
+    uint64_t ticket_next, next_cta;
 } tm_sm;
 
 typedef struct tm_model tm_model;
@@ -266,6 +268,10 @@ typedef struct tm_rec {
     uint8_t cls, flags, space;
     bool serial;              /* GPUDet ran it in serial mode (a deferred atomic or call) */
     uint64_t quantum;         /* the GPUDet quantum it ran in (from 1) */
+    /* DAB: its place (from 1) in its SM's order of instructions the determinism-aware
+     * scheduler orders (buffered atomics of scheduler-level buffers, lockstep instructions);
+     * 0: any time */
+    uint64_t ticket;
 } tm_rec;
 
 /* A KILO TM commit step that GPUDet's serial mode ran (--tm=kilotm --det=gpudet --timing): its
@@ -305,6 +311,9 @@ typedef struct tm_trace {
     uint32_t nchan, nsm;
     uint64_t *commits, quanta, commit_cap;
     bool oom;
+    /* DAB with scheduler-level buffers: per SM, the tickets handed out (see tm_rec) */
+    uint64_t *tickets;
+    struct tm_gdc *gdc;       /* GPUDet: its commits' Z-caches and lock figures (detcost) */
 } tm_trace;
 
 /* Records the n events of warp w (the model sink's consume when no model warp owns w). */
@@ -368,6 +377,12 @@ struct tm_model {
      * preservation cost beyond the instructions (timing_igpu_take_cost); NULL: none */
     timing_igpu *igpu;
     tm_kilotm *kilotm;        /* --tm=kilotm: the commit units (NULL: none) */
+    uint32_t dab_sms;         /* DAB: CTA c goes to SM c mod dab_sms (SM gating) */
+    struct tm_gdl *gdl;       /* GPUDet: the warps' store-buffer logs (timing/detcost) */
+    bool lock_commit;         /* GPUDet: commit mode by software locks */
+    uint8_t dab_limit;        /* DAB: the limitation study's relaxation (timing_dab_limit) */
+    uint64_t rop_free;        /* DAB-NR-OF: the ROPs are done with the flushes so far */
+    uint64_t flush_tail;      /* DAB-NR-OF: the last flush's writebacks are back */
 };
 
 /* Replay: whether warp tw's next record waits for a later quantum or for serial mode. */
@@ -376,6 +391,12 @@ bool tm_det_gated(tm_model *M, const tm_warp *tw);
  * GPUDet's barriers, commit mode and serial mode, or DAB's flush, its flush-class operations
  * and its barrier; returns the next one's first cycle and makes M->cur_q that one. */
 uint64_t tm_det_epoch_end(tm_model *M, uint64_t now);
+/* Replay of DAB: whether record r of a warp on S waits for its turn in the scheduler's order
+ * (its ticket is not the next); what its issue hands on; when nothing can issue and a warp
+ * waits for a ticket no warp will issue, moves S on to the lowest waiting one (false: none). */
+bool tm_det_order_wait(tm_model *M, tm_sm *S, const tm_rec *r);
+void tm_det_order_issued(tm_model *M, tm_sm *S, const tm_rec *r);
+bool tm_det_order_unstick(tm_model *M);
 
 /* A CTA's warp slot on its SM retired; run.c frees the CTA when all have. */
 void tm_warp_exited(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now);

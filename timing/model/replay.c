@@ -26,16 +26,19 @@
  *     slot x SMs + SM); then a global barrier. A KILO TM commit (--tm=kilotm, run in serial
  *     mode) is timed there through the commit units (timing/kilotm/cycles.c) and its warp's
  *     serial instruction completes with its outcome.
- * What this leaves out: the store buffer's own traffic (log writes and reads in private memory
- * through L1), Z-cache misses (depth fetches), and CTAs placed as the model's slots free, not at
- * GPUDet's work distributions.
+ * The store buffer's log in parallel mode (sm.c hands a global access to timing/detcost/log.c),
+ * the Z-caches and the lock-based commit (timing/detcost/commit.c) are timed beside this.
+ * What this leaves out: CTAs placed as the model's slots free, not at GPUDet's work
+ * distributions.
  *
  * DAB (--det=dab --timing) is replayed the same way on its epochs: a record carries its epoch
  * (and whether the flush ran it: a flush-class operation); a buffered atomic costs one cycle and
  * no memory traffic at issue (sm.c); at an epoch's end the flush costs its protocol from DAB's
- * own transactions (flush_cycles), then the flush-class operations run one after another on the
- * memory system, then dab_barrier_latency. Left out: the determinism-aware schedulers' token
- * and round waits (the model issues with the GPU's scheduler), DAB's static CTA placement. */
+ * own transactions (flush_cycles), then the flush-class operations run on the memory system
+ * (flush_ops: pipelined per SM, all SMs at once), then dab_barrier_latency. The determinism-aware scheduler's order (token,
+ * rounds, SRR's turns) and DAB's static CTA placement are kept too (see "DAB's scheduler
+ * order" below). */
+#include "timing/detcost/detcost.h"
 #include "timing/model/model.h"
 
 #include <stdlib.h>
@@ -67,6 +70,14 @@ static bool not_done(const emu_warp *w, const emu_event *e)
            (emu_warp_path_lanes(w) & e->active) != 0;
 }
 
+/* DAB: whether the calling host thread's warp runs in its SM's lockstep (SRR, GTRR). */
+static _Thread_local bool rec_lockstep;
+
+void timing_record_dab_lockstep(bool on)
+{
+    rec_lockstep = on;
+}
+
 void tm_trace_record(tm_trace *t, emu_warp *w, const emu_event *ev, uint32_t n)
 {
     uint64_t cta = emu_warp_cta_linear(w);
@@ -94,6 +105,11 @@ void tm_trace_record(tm_trace *t, emu_warp *w, const emu_event *ev, uint32_t n)
         r->space = e->space;
         r->serial = t->serial;
         r->quantum = t->quantum;
+        r->ticket = 0;
+        if (t->tickets && !t->serial && (rec_lockstep || e->cls == EMU_CLS_ATOMIC))
+            /* the SM's host thread runs its warps one at a time and each run's events arrive
+             * at its end, so this is the order the SM ran them in */
+            r->ticket = ++t->tickets[emu_warp_slot(w) % t->nsm];
         r->addr = tw->naddrs;
         if (e->flags & EMU_EV_MEM) {
             uint32_t k = (uint32_t)__builtin_popcount(e->mem_lanes);
@@ -154,7 +170,7 @@ void timing_record_gpudet_phase(uint64_t quantum, bool serial)
     if (quantum > t->quanta) t->quanta = quantum;
 }
 
-void timing_record_gpudet_commit(uint32_t sm, uint64_t chunk)
+void timing_record_gpudet_commit(uint32_t sm, uint32_t wid, uint64_t chunk)
 {
     tm_trace *t = recording;
     if (!t || t->oom || !t->quantum) return;
@@ -167,8 +183,10 @@ void timing_record_gpudet_commit(uint32_t sm, uint64_t chunk)
     if (t->commit_cap > have)
         memset(t->commits + have, 0, (t->commit_cap - have) * sizeof *t->commits);
     uint64_t *row = &t->commits[(t->quantum - 1) * stride];
-    row[tm_mem_channel(t->gpu, chunk / TM_LINE)]++;
+    uint32_t chan = tm_mem_channel(t->gpu, chunk / TM_LINE);
+    row[chan]++;
     row[t->nchan + (sm < t->nsm ? sm : t->nsm - 1)]++;
+    tm_gdc_record(t, wid, chunk, chan);
 }
 
 void timing_record_dab_phase(uint64_t epoch, bool flushing)
@@ -193,34 +211,22 @@ void timing_record_dab_flush(uint32_t sm, uint32_t subp, uint32_t entries)
     row[t->nchan + (sm < t->nsm ? sm : t->nsm - 1)] += TM_FLUSH_HEADER + TM_FLUSH_ENTRY * entries;
 }
 
-/* Bytes of one Z-buffer unit request: a 128-byte chunk of data, its 128-bit byte mask, the
- * chunk's address and the one depth GPUDet sends for all its words (spec S7.2's request). */
-#define TM_ZREQ_BYTES (128u + 16u + 8u + 4u)
-
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-/* Commit mode of quantum q from its record: its cycles, its requests in *reqs. */
-static uint64_t commit_cycles(const tm_model *M, uint64_t q, uint64_t *reqs)
+/* Commit mode of quantum q from its record: its cycles (timing/detcost/commit.c: Z-buffer
+ * units with their Z-caches, or the lock-based commit), its requests in *reqs and Z-cache
+ * misses in *misses. */
+static uint64_t commit_cycles(const tm_model *M, uint64_t q, uint64_t *reqs, uint64_t *misses)
 {
     const tm_trace *t = M->trace;
-    const timing_gpu *g = M->gpu;
     uint64_t stride = (uint64_t)t->nchan + t->nsm;
     *reqs = 0;
+    *misses = 0;
     if (!q || q * stride > t->commit_cap || !t->commits) return 0;
     const uint64_t *row = &t->commits[(q - 1) * stride];
-    uint64_t unit = 0, port = 0;
-    for (uint32_t c = 0; c < t->nchan; c++) {
-        *reqs += row[c];
-        if (row[c] > unit) unit = row[c];
-    }
-    for (uint32_t s = 0; s < t->nsm; s++)
-        if (row[t->nchan + s] > port) port = row[t->nchan + s];
+    for (uint32_t c = 0; c < t->nchan; c++) *reqs += row[c];
     if (!*reqs) return 0;
-    /* a unit takes one request per cycle of its clock: model cycles = n x model / unit clock */
-    uint64_t unit_cycles = ceil_div(unit * (uint64_t)g->model_clock_khz, (uint64_t)g->zunit_clock_khz);
-    uint64_t port_cycles = ceil_div(port * TM_ZREQ_BYTES, (uint64_t)g->icnt_bytes_per_cycle);
-    return (unit_cycles > port_cycles ? unit_cycles : port_cycles) +
-           (uint64_t)g->icnt_latency + (uint64_t)g->l2_latency;
+    return tm_gdc_cycles(M, q, row, row + t->nchan, misses);
 }
 
 /* DAB's flush protocol for epoch q (spec dab.md S8.2): pre-flush messages cross the
@@ -229,7 +235,8 @@ static uint64_t commit_cycles(const tm_model *M, uint64_t q, uint64_t *reqs)
  * transaction: ptxsim's choice, the paper gives no ROP rate), each transaction is performed at
  * L2 and its writeback returns; the next epoch starts when the last has (no overlap). *txns
  * gets the transactions. */
-static uint64_t flush_cycles(const tm_model *M, uint64_t q, uint64_t *txns)
+static uint64_t flush_cycles(const tm_model *M, uint64_t q, uint64_t *txns, uint64_t *push_out,
+                             uint64_t *rop_out)
 {
     const tm_trace *t = M->trace;
     const timing_gpu *g = M->gpu;
@@ -246,25 +253,40 @@ static uint64_t flush_cycles(const tm_model *M, uint64_t q, uint64_t *txns)
         if (row[t->nchan + s] > port) port = row[t->nchan + s];
     if (!*txns) return 0;
     uint64_t push = ceil_div(port, (uint64_t)g->icnt_bytes_per_cycle);
-    return (uint64_t)g->icnt_latency + (push > rop ? push : rop) + 2 * (uint64_t)g->icnt_latency +
-           (uint64_t)g->l2_latency;
+    *push_out = push;
+    *rop_out = rop;
+    /* DAB-NR and after (the limitation study): the ROPs take packets as they arrive, with no
+     * wait for the pre-flush messages */
+    uint64_t pre = M->dab_limit >= TIMING_DAB_LIMIT_NR ? 0 : (uint64_t)g->icnt_latency;
+    return pre + (push > rop ? push : rop) + 2 * (uint64_t)g->icnt_latency + (uint64_t)g->l2_latency;
 }
 
 static bool in_serial(const tm_warp *tw, uint64_t q);
 static uint64_t serial_one(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t t, uint64_t *issue_next);
 
-/* DAB's flush-class operations of epoch q from cycle t, one after another in SM and warp slot
- * order, each straight to memory (spec G7): when the last completes. */
-static uint64_t flush_ops(tm_model *M, uint64_t q, uint64_t t)
+/* DAB's flush-class operations of epoch q from cycle t: when the last completes. They travel
+ * in the flush (spec G7, G9): each SM sends its own in warp slot order, back to back as its
+ * load/store unit takes them (pipelined, as a warp's atomics are), and every SM at once; the
+ * sub-partitions' round-robin order, which the functional run applied, fixes their values, so
+ * none waits for another's round trip. Each completes when its own result is back. */
+static uint64_t flush_ops(tm_model *M, uint64_t q, uint64_t t, bool flushed)
 {
-    for (uint32_t s = 0; s < M->nsm; s++)
+    uint64_t end = t;
+    for (uint32_t s = 0; s < M->nsm; s++) {
+        uint64_t issue = t;
+        if (!flushed) {
+            /* a flush of flush-class operations alone still announces itself to the
+             * sub-partitions first (the pre-flush messages of S8.2) */
+            issue += (uint64_t)M->gpu->icnt_latency;
+        }
         for (uint32_t i = 0; i < M->warp_slots; i++) {
             tm_warp *tw = &M->sms[s].warps[i];
             if (!in_serial(tw, q)) continue;
-            uint64_t next;
-            t = serial_one(M, &M->sms[s], tw, t, &next);
+            uint64_t done = serial_one(M, &M->sms[s], tw, issue, &issue);
+            if (done > end) end = done;
         }
-    return t;
+    }
+    return end;
 }
 
 /* Makes every warp wait until t, the next quantum's (epoch's) first cycle. */
@@ -292,11 +314,24 @@ static uint64_t dab_epoch_end(tm_model *M, uint64_t now)
     uint64_t q = M->cur_q;
     uint64_t t = now > M->q_drain ? now : M->q_drain;
     M->st.dab_parallel_cycles += t - M->q_start;
-    uint64_t txns;
-    uint64_t f = flush_cycles(M, q, &txns);
+    uint64_t txns, push = 0, rop = 0;
+    uint64_t f = flush_cycles(M, q, &txns, &push, &rop);
+    if (f && M->dab_limit == TIMING_DAB_LIMIT_NR_OF) {
+        /* DAB-NR-OF: flushes overlap. The SMs go on once their packets have left; the ROPs
+         * work through this flush after the previous one's, and the kernel ends only when the
+         * last flush has completed (G10) */
+        const timing_gpu *g = M->gpu;
+        uint64_t arrive = t + (uint64_t)g->icnt_latency;
+        uint64_t start = arrive > M->rop_free ? arrive : M->rop_free;
+        M->rop_free = start + rop;
+        uint64_t complete = M->rop_free + (uint64_t)g->icnt_latency + (uint64_t)g->l2_latency;
+        if (complete > M->flush_tail) M->flush_tail = complete;
+        f = push;
+        if (q >= M->trace->quanta && M->flush_tail > t + f) f = M->flush_tail - t;
+    }
     M->st.dab_flush_cycles += f;
     t += f;
-    uint64_t o = flush_ops(M, q, t);
+    uint64_t o = flush_ops(M, q, t, f > 0);
     M->st.dab_flush_op_cycles += o - t;
     t = o + (uint64_t)M->gpu->dab_barrier_latency;
     M->st.dab_barrier_cycles += (uint64_t)M->gpu->dab_barrier_latency;
@@ -383,7 +418,9 @@ uint64_t tm_det_epoch_end(tm_model *M, uint64_t now)
     M->st.gd_parallel_cycles += t - M->q_start;
     t += B;
     uint64_t reqs;
-    uint64_t c = commit_cycles(M, q, &reqs);
+    uint64_t misses = 0;
+    uint64_t c = commit_cycles(M, q, &reqs, &misses);
+    M->st.gd_zcache_misses += misses;
     M->st.gd_commit_requests += reqs;
     M->st.gd_commit_cycles += c;
     t += c;
@@ -401,8 +438,64 @@ uint64_t tm_det_epoch_end(tm_model *M, uint64_t now)
     return t;
 }
 
+/* ---------------------------------------------------------------- DAB's scheduler order
+ *
+ * DAB's determinism-aware scheduler (timing/dab/sched.c) decided, in the functional run, the
+ * order in which each SM's warps put their atomics into the scheduler buffers (GWAT's token,
+ * GTAR's rounds) and, under SRR and GTRR once it switched, the order of every instruction (the
+ * warps' strict turns). The record numbers those instructions per SM in that order (tickets);
+ * the model issues a ticketed record only when the SM's previous ticket has issued. So a warp
+ * at an atomic without the token, or whose turn has not come, waits while the others go on
+ * (spec dab.md S6), and under SRR a warp whose turn it is but cannot issue (its operands in
+ * flight, its unit busy) stops every warp of its SM. The ring is per SM over all its warp slots
+ * (spec G2's resolution, as the functional scheduler), so its turns cross the SM's schedulers:
+ * in one cycle each scheduler may issue the next ticket in turn. The functional run obeyed
+ * every constraint the model keeps (barriers, epochs, the same CTAs on the same SM in the same
+ * order), so the model cannot deadlock on them; tm_det_order_unstick is only a guard. */
+
+bool tm_det_order_wait(tm_model *M, tm_sm *S, const tm_rec *r)
+{
+    (void)M;
+    return r->ticket && r->ticket != S->ticket_next;
+}
+
+void tm_det_order_issued(tm_model *M, tm_sm *S, const tm_rec *r)
+{
+    if (!r->ticket) return;
+    S->ticket_next = r->ticket + 1;
+    M->st.dab_ordered++;
+    /* the warp whose turn it is now may be on any scheduler */
+    memset(S->q_wake, 0, M->nsched * sizeof *S->q_wake);
+}
+
+bool tm_det_order_unstick(tm_model *M)
+{
+    bool any = false;
+    for (uint32_t s = 0; s < M->nsm; s++) {
+        tm_sm *S = &M->sms[s];
+        uint64_t low = TM_NEVER;
+        bool holder = false;
+        for (uint32_t i = 0; i < S->nwarps && !holder; i++) {
+            const tm_warp *tw = &S->warps[i];
+            if (!tw->occupied || tw->done || !tw->trace || tw->pos >= tw->nev) continue;
+            uint64_t k = tw->trace->recs[tw->pos].ticket;
+            if (k == S->ticket_next) holder = true;
+            else if (k > S->ticket_next && k < low) low = k;
+        }
+        if (holder || low == TM_NEVER) continue;
+        S->ticket_next = low;
+        S->wake = 0;
+        memset(S->q_wake, 0, M->nsched * sizeof *S->q_wake);
+        M->st.dab_order_skips++;
+        any = true;
+    }
+    return any;
+}
+
 static void trace_free(tm_trace *t)
 {
+    tm_gdc_free(t);
+    free(t->tickets);
     free(t->commits);
     if (t->warps)
         for (uint64_t i = 0; i < t->nctas * t->warps_per_cta; i++) {
@@ -434,6 +527,22 @@ static bool record_and_time(emu_grid *g, const timing_engine_config *cfg,
     t.gpu = cfg->gpu;
     t.nchan = nparts;
     t.nsm = cfg->sm_count ? cfg->sm_count : 1;
+    if (cfg->det == TIMING_DET_GPUDET && !tm_gdc_open(&t)) {
+        free(t.warps);
+        emu_grid_abort(g, EMU_FAULT_OUT_OF_RESOURCES,
+                       "out of host memory for the cycle model's record of the grid");
+        return false;
+    }
+    if (cfg->det == TIMING_DET_DAB && !cfg->dab_warp_buffers) {
+        /* WarpGTO's buffers fill in each warp's own order: nothing to wait for */
+        t.tickets = calloc(t.nsm, sizeof *t.tickets);
+        if (!t.tickets) {
+            free(t.warps);
+            emu_grid_abort(g, EMU_FAULT_OUT_OF_RESOURCES,
+                           "out of host memory for the cycle model's record of the grid");
+            return false;
+        }
+    }
     tm_sink_record_into(&t);
     recording = &t;
     tm_kilotm_record(g, true);

@@ -11,6 +11,7 @@
  * Everything happens in one host thread in the order (cycle, SM, scheduler, warp), so cycles,
  * statistics and the program's results (atomics, clocks) do not depend on the number of host
  * threads, the seed or the executor. */
+#include "timing/detcost/detcost.h"
 #include "timing/model/model.h"
 
 #include <assert.h>
@@ -48,9 +49,17 @@ static bool place_recorded(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
 {
     const tm_trace *T = M->trace;
     if (M->next_cta >= T->nctas) return false;
+    /* DAB distributes CTAs statically (CTA c on SM c mod dab_sms, each SM's in ascending
+     * order), and its scheduler order is per SM: the model places them as DAB did */
+    uint64_t id = M->next_cta;
+    if (M->dab) {
+        if (S->next_cta >= T->nctas) return false;
+        id = S->next_cta;
+        S->next_cta += M->dab_sms;
+    }
+    M->next_cta++;   /* CTAs placed */
     tm_cta_slot *cs = &S->ctas[k];
-    *cs = (tm_cta_slot){.used = true, .id = M->next_cta++, .live = T->warps_per_cta,
-                        .start = ready};
+    *cs = (tm_cta_slot){.used = true, .id = id, .live = T->warps_per_cta, .start = ready};
     S->resident++;
     memset(S->q_wake, 0, M->nsched * sizeof *S->q_wake);
     M->st.ctas++;
@@ -165,6 +174,7 @@ static void model_free(tm_model *M)
         }
     free(M->sms);
     tm_mem_free(&M->mem);
+    tm_gdl_free(M);
 }
 
 static uint64_t ctas_left(const tm_model *M)
@@ -242,6 +252,9 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->cur_q = 1;
     M->serial_by_warp = cfg->serial_order == TIMING_SERIAL_WARP;
     M->dab = cfg->det == TIMING_DET_DAB;
+    M->dab_sms = M->dab && cfg->dab_sms && cfg->dab_sms < (cfg->sm_count ? cfg->sm_count : 1)
+                     ? cfg->dab_sms
+                     : (cfg->sm_count ? cfg->sm_count : 1);
     const timing_gpu *gpu = cfg->gpu;
     M->gpu = gpu;
     M->timeline = cfg->timeline;
@@ -254,8 +267,10 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->warp_slots = M->ctas_per_sm * M->warps_per_cta;
     M->g = g;
     M->igpu = trace ? NULL : timing_igpu_of(emu_grid_launch(g)->policy);
+    M->lock_commit = cfg->gpudet_lock_commit;
+    M->dab_limit = (uint8_t)cfg->dab_limit;
     bool ok = (trace || eng_init(&M->E, g, cfg, M->ctas_per_sm, UINT64_MAX, 1)) &&
-              tm_mem_init(&M->mem, gpu, M->nsm, &M->st);
+              tm_mem_init(&M->mem, gpu, M->nsm, &M->st) && tm_gdl_init(M);
     M->mem.landed = tm_model_landed;
     M->mem.landed_ctx = M;
     M->sms = ok ? calloc(M->nsm, sizeof *M->sms) : NULL;
@@ -277,6 +292,8 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
         ok = S->warps && S->ctas && S->unit_free && S->last && S->reason && S->q_wake;
         for (uint32_t q = 0; ok && q < M->nsched; q++) S->last[q] = UINT32_MAX;
         S->tried = TM_NEVER;
+        S->ticket_next = 1;
+        S->next_cta = s < M->dab_sms ? s : UINT64_MAX;
     }
     if (ok) {
         /* a replay times GPUDet's recorded commit steps (replay.c) */
@@ -321,6 +338,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
             now++;
             continue;
         }
+        if (next == TM_NEVER && M->trace && M->dab && tm_det_order_unstick(M)) continue;
         if (next == TM_NEVER && M->trace && M->gated) {
             /* every warp waits for the quantum's end: commit, serial mode, barriers */
             now = tm_det_epoch_end(M, now);

@@ -13,6 +13,7 @@
  * of 1), at this simulated cycle: its clocks read it, its atomics and memory accesses happen in
  * cycle order, and its event says what the instruction did (masks, addresses), which gives its
  * latency: the unit's, or the memory system's for loads, stores and atomics. */
+#include "timing/detcost/detcost.h"
 #include "timing/model/model.h"
 
 #include <string.h>
@@ -125,6 +126,12 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
             *when = TM_NEVER;   /* the quantum's end (run.c) */
             return false;
         }
+        if (M->dab && tm_det_order_wait(M, S, &tw->trace->recs[tw->pos])) {
+            /* DAB: not its turn or token yet (a scheduler-level barrier) */
+            *why = TIMING_SLOT_BARRIER;
+            *when = TM_NEVER;   /* released by the issue of the ticket before it */
+            return false;
+        }
         *p = tw->trace->recs[tw->pos].in;
     } else if (tw->peeked) {
         *p = tw->next;
@@ -174,6 +181,7 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
     uint64_t tx_ready = now + 1;
     if (tw->trace) {
         tm_trace_event(tw->trace, &tw->trace->recs[tw->pos], &replayed);
+        if (M->dab) tm_det_order_issued(M, S, &tw->trace->recs[tw->pos]);
     } else if (tw->pos == tw->nev) {
         /* nothing left from the last run: the warp runs ahead from this instruction, which
          * (a clock read, an atomic) happens at this cycle */
@@ -221,6 +229,9 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
             restarted = true;
             d = now + 1;
             ii = 1;
+        } else if (tw->trace && !M->dab && u == TM_U_LSU &&
+                   tm_gdl_access(M, S, tw, &tw->trace->recs[tw->pos - 1], e, now, &d, &ii)) {
+            /* GPUDet's parallel mode: a global store goes to the warp's log (timing/detcost) */
         } else if (u == TM_U_LSU && (e->flags & EMU_EV_MEM)) {
             tm_access a = tm_mem_access(&M->mem, S->id, now, e);
             d = a.done;
