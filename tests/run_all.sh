@@ -160,7 +160,8 @@ maybe_stop
 #   // ptxsim: OPTIONS     options for `ptxsim run` (e.g. --threads=2)
 #   // variants: LIST      which runtimes to build (default: "static shared")
 #   // compare: no REASON  leaves the program out of the compare-mode runs (below), saying why
-#   // gpudet: skip REASON leaves it out of tests/suites/gpudet_equivalence.sh
+#   // gpudet: skip REASON leaves it out of tests/suites/gpudet_equivalence.sh (and dab_equivalence.sh)
+#   // dab: skip REASON    leaves it out of tests/suites/dab_equivalence.sh
 #   // checks: skip REASON leaves it out of the race/sync/init checks of tests/suites/checks.sh
 #   // igpu: skip REASON    leaves it out of tests/suites/igpu_programs.sh
 # Every variant of every program also runs under `--engine=compare` (make check, not the quick
@@ -355,7 +356,7 @@ done
 if [ ${#suites[@]} -gt 0 ]; then
     # The longest first, so that the others fill the second slot meanwhile.
     ordered=()
-    for s in cuda_libraries ptx_corpus gpudet_equivalence igpu_programs determinism; do
+    for s in cuda_libraries ptx_corpus gpudet_equivalence dab_equivalence igpu_programs determinism; do
         for x in "${suites[@]}"; do [ "$(basename "$x" .sh)" = "$s" ] && ordered+=("$x"); done
     done
     for x in "${suites[@]}"; do

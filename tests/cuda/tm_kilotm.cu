@@ -11,6 +11,7 @@
 // binary without --tm (tests/suites/kilotm.sh runs both).
 // nvcc: -Iinclude
 // ptxsim: --tm=kilotm
+// dab: skip --tm=kilotm is refused with --det=dab (commits would need their place in the flush order)
 // checks: skip racecheck, initcheck and synccheck do not know transactions, so --tm=kilotm refuses them
 // igpu: skip --tm=kilotm cannot be combined with --igpu yet (a restart inside a transaction is not built)
 #include "check.cuh"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # gpudet_equivalence.sh: every race-free CUDA test program (tests/cuda/*.cu) must give the same
-# result under --det=gpudet as without determinism, on 1, 2 and 4 host threads.
+# result under --det=gpudet as without determinism, on 1, 2 and 4 host threads. With DET=dab
+# (tests/suites/dab_equivalence.sh) the same under --det=dab, as "dab_equivalence/NAME".
 #
 # For each program (the -cudart shared build tests/run_all.sh makes, from the build cache):
 #   reference: ptxsim run --det=off --threads=1
@@ -10,15 +11,20 @@
 # host threads of the program print in no defined order); otherwise
 # "FAIL gpudet_equivalence/NAME: why". A program that fails its own checks the same way with and
 # without gpudet is noted as "info" (the CUDA suite counts that failure, not this one).
-# A program opts out with a line "// gpudet: skip REASON" (a program that races on purpose).
-# Environment: B (build dir, default build), NVCC (default nvcc), PTXSIM_TEST_FILTER.
+# A program opts out with a line "// gpudet: skip REASON" (a program that races on purpose), or
+# of the DAB runs alone with "// dab: skip REASON" (an option DAB refuses).
+# Environment: B (build dir, default build), NVCC (default nvcc), PTXSIM_TEST_FILTER, DET
+# (gpudet or dab; default gpudet).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 B=${B:-build}
 NVCC=${NVCC:-nvcc}
 FILTER=${PTXSIM_TEST_FILTER:-}
+DET=${DET:-gpudet}
+case $DET in gpudet|dab) ;; *) echo "FAIL equivalence: DET=$DET is neither gpudet nor dab"; exit 1;; esac
+SUITE=${DET}_equivalence
 PTXSIM=$B/bin/ptxsim
-LOGS=$B/test-logs/gpudet_equivalence
+LOGS=$B/test-logs/$SUITE
 mkdir -p "$LOGS" "$B/tests/cuda"
 start=$(date +%s)
 
@@ -33,7 +39,7 @@ build() {
 }
 
 if [ ! -x "$PTXSIM" ]; then
-    echo "FAIL gpudet_equivalence: no ptxsim at $PTXSIM (set B=)"
+    echo "FAIL $SUITE: no ptxsim at $PTXSIM (set B=)"
     exit 1
 fi
 
@@ -46,12 +52,13 @@ equiv_one() {
         return 0
     fi
     skip=$(field "$src" gpudet)
+    [[ $skip != skip* && $DET != gpudet ]] && skip=$(field "$src" "$DET")
     if [[ $skip == skip* ]]; then
-        echo "info gpudet_equivalence/$name: skipped (${skip#skip})"
+        echo "info $SUITE/$name: skipped (${skip#skip})"
         return 0
     fi
     if ! exe=$(build "$src"); then
-        echo "FAIL gpudet_equivalence/$name: nvcc failed; see $LOGS/$name.build.log"
+        echo "FAIL $SUITE/$name: nvcc failed; see $LOGS/$name.build.log"
         return 0
     fi
     opts=$(field "$src" ptxsim)
@@ -62,9 +69,9 @@ equiv_one() {
     LC_ALL=C sort "$LOGS/$name.off.out" >"$LOGS/$name.off.sorted"
     why=()
     for t in 1 2 4; do
-        run=$name.gpudet-t$t
+        run=$name.$DET-t$t
         # shellcheck disable=SC2086
-        timeout 300 "$PTXSIM" run $opts --det=gpudet --threads=$t --seed=$t -- "$exe" \
+        timeout 300 "$PTXSIM" run $opts --det="$DET" --threads=$t --seed=$t -- "$exe" \
             >"$LOGS/$run.out" 2>"$LOGS/$run.err"
         rc=$?
         [ "$rc" -eq "$ref_rc" ] || why+=("threads $t exit $rc, reference $ref_rc")
@@ -75,18 +82,18 @@ equiv_one() {
         fi
     done
     if [ ${#why[@]} -eq 0 ]; then
-        echo "PASS gpudet_equivalence/$name"
+        echo "PASS $SUITE/$name"
         # the program's own failures are the CUDA suite's to count; here only sameness matters
         if grep -q '^FAIL' "$LOGS/$name.off.out" || ! grep -q '^PASS' "$LOGS/$name.off.out"; then
-            echo "info gpudet_equivalence/$name: fails its own checks without gpudet too:" \
+            echo "info $SUITE/$name: fails its own checks without $DET too:" \
                  "$(grep -m1 '^FAIL' "$LOGS/$name.off.out" || echo "no PASS line")"
         fi
     else
-        echo "FAIL gpudet_equivalence/$name: ${why[*]} (logs in $LOGS)"
+        echo "FAIL $SUITE/$name: ${why[*]} (logs in $LOGS)"
     fi
 }
 export -f equiv_one build field cuda_test_build cuda_cache_build cuda_cache_dir cuda_cache_nvcc_id
-export PTXSIM LOGS B NVCC
+export PTXSIM LOGS B NVCC DET SUITE
 
 # Two programs at a time; the lines come out in the programs' order.
 RESULTS=$LOGS/results
@@ -99,4 +106,4 @@ for src in tests/cuda/*.cu; do
     printf '%s\0' "$src"
 done | xargs -0 -r -P "${JOBS:-2}" -n 1 bash -c 'equiv_one "$1" >"$RESULTS/$(basename "$1" .cu)"' _
 cat "$RESULTS"/* 2>/dev/null
-echo "gpudet equivalence: $(($(date +%s) - start)) s"
+echo "$DET equivalence: $(($(date +%s) - start)) s"
