@@ -20,6 +20,8 @@
 #   - --igpu=on --timing with paging and injected faults: the same cycles and statistics on
 #     1, 2, 4 threads, another schedule and --engine=compare; the fault cycles are the counts
 #     times the configuration's latencies; cycles grow with the fault rate.
+#   - a fault iGPU cannot restart (out of bounds, trap; tests/suites/igpu/region_fault.cu) is
+#     reported with its idempotent region as `ptxsim ptx --regions` numbers it.
 # Prints "PASS igpu/NAME" or "FAIL igpu/NAME: why".
 # Environment: B (build dir), NVCC, PTXSIM_CUDA_CACHE.
 set -u
@@ -300,6 +302,35 @@ if [ "$se" -gt 0 ] && [ "$sp" -eq 0 ] && [ "$rp" -gt 0 ] && [ $((xe * rp)) -lt $
     echo "PASS igpu/short_restarts ($se of $re restarts short, $xe vs $xp re-executed for $re vs $rp restarts)"
 else
     echo "FAIL igpu/short_restarts: error: $se short of $re restarts, $xe re-executed; page: $sp short of $rp, $xp re-executed"
+fi
+
+# precise exception reports: a fault iGPU cannot restart (out of bounds, trap) names the
+# kernel, PTX line, block, thread and the idempotent region, numbered as
+# `ptxsim ptx --regions --igpu-alias=conservative` numbers it (the region after x[i] += 1's
+# clobber cut, not the kernel's first), on 1 thread, 4 threads under GPUDet with injection,
+# and under --engine=compare
+if rf=$(cuda_test_build tests/suites/igpu/region_fault.cu shared "$work/region_fault.build.log"); then
+    for run in "fault bump_then_fault 1 --threads=1" "trap bump_then_trap gpudet4 --threads=4 --det=gpudet --fault-inject=rate=0.2,seed=1" \
+               "fault bump_then_fault compare --engine=compare"; do
+        set -- $run
+        arg=$1 kern=$2 tag=$3
+        shift 3
+        arg_run=$arg; [ "$arg" = fault ] && arg_run=
+        "$PTXSIM" run --igpu=on "$@" -- "$rf" $arg_run >"$work/rf.out" 2>"$work/rf.err"; rc=$?
+        "$PTXSIM" extract "$rf" --ptx "$kern" >"$work/rf.ptx" 2>/dev/null
+        regions=$("$PTXSIM" ptx "$work/rf.ptx" --regions --igpu-alias=conservative 2>&1)
+        line=$(grep -m1 "in kernel $kern" "$work/rf.err")
+        re="PTX line ([0-9]+),.* by thread \(5,0,0\) in block \(1,0,0\): .*; in idempotent region ([0-9]+) of _Z[0-9]*$kern[A-Za-z_]* \(boundary ([0-9]+) of .ptxsim ptx --regions --igpu-alias=conservative.: sparse, before instr ([0-9]+), PTX line ([0-9]+); "
+        if [ "$rc" -ne 0 ] && [[ $line =~ $re ]] && [ "${BASH_REMATCH[2]}" -ge 2 ] &&
+            grep -q "^  boundary ${BASH_REMATCH[3]}: sparse before instr ${BASH_REMATCH[4]} (line ${BASH_REMATCH[5]}," <<<"$regions" &&
+            [ "${BASH_REMATCH[1]}" -ge "${BASH_REMATCH[5]}" ]; then
+            echo "PASS igpu/fault_report_names_region_${arg}_$tag (region ${BASH_REMATCH[2]}, boundary ${BASH_REMATCH[3]}, fault at PTX line ${BASH_REMATCH[1]})"
+        else
+            echo "FAIL igpu/fault_report_names_region_${arg}_$tag: exit $rc, report: $line"
+        fi
+    done
+else
+    echo "FAIL igpu/fault_report_names_region: nvcc failed: $(head -n 3 "$work/region_fault.build.log")"
 fi
 
 refused_run() {   # NAME OPTIONS...: ptxsim run refuses them before the program runs
