@@ -503,8 +503,8 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
         L.envreg[1] = (uint32_t)(workspace >> 32);
         L.envreg[2] = (uint32_t)workspace;
     }
-    /* --igpu: the module's regions are formed once; the launch runs on the interpreter (compiled
-     * code reports no boundaries) under the restart policy */
+    /* --igpu: the module's regions are formed once; the launch runs under the restart policy on
+     * its executor (compiled code stops before each boundary, which the interpreter runs) */
     timing_igpu *igpu = NULL;
     if (rt_g.cfg.igpu) {
         char why[256] = "out of host memory";
@@ -528,7 +528,6 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
                                 rt_kernel_pretty(k), why);
         }
         L.policy = timing_igpu_policy(igpu);
-        L.executor = EMU_EXECUTOR_INTERP;
         /* --timing: faults, restarts and state preservation cost the model cycles */
         if (rt_g.cfg.timing) timing_igpu_timed(igpu, rt_g.gpu);
     }

@@ -9,7 +9,8 @@
 #   - every nvcc sample module of tests/ptx/frontend gets a report (exit 0);
 #   - --igpu=on with --fault-inject: CUDA programs give the output of their plain run while
 #     faults are injected and recovered (restarts counted in -v's report), on 1, 2 and 4 host
-#     threads, with two seeds, with an exact list, and under --engine=compare; the
+#     threads, with two seeds, with an exact list, under --engine=jit (the same faults as the
+#     interpreter's) and --engine=compare, also with the JIT as its second executor; the
 #     combinations not built yet and malformed specifications are refused (exit 2);
 #   - --igpu-paging (4 KiB pages, 4 resident between launches): the same output, page faults
 #     > 0 and the same count on 1, 2, 4 threads, another schedule and --engine=compare, also
@@ -89,11 +90,15 @@ for name in vector_add reduction matmul_tiled bitonic_sort scan histogram256; do
     counts=()
     for run in "1 rate=0.05,seed=1" "2 rate=0.05,seed=1" "4 rate=0.05,seed=1" "2 rate=0.1,seed=7" \
                "4 rate=0.1,seed=7" "2 list=0:3:5" "compare rate=0.05,seed=3" \
-               "4s5 rate=0.05,seed=1"; do
+               "4s5 rate=0.05,seed=1" "jit rate=0.05,seed=1" "comparejit rate=0.05,seed=3"; do
         set -- $run
         opts="--threads=$1"
         [ "$1" = compare ] && opts="--engine=compare --threads=2"
         [ "$1" = 4s5 ] && opts="--threads=4 --seed=5"   # another schedule
+        # the JIT (it stops before each region boundary, which the interpreter runs), alone
+        # and as compare mode's second executor
+        [ "$1" = jit ] && opts="--engine=jit --threads=1"
+        [ "$1" = comparejit ] && opts="--engine=compare --compare-with=jit --threads=2"
         tag="$name/$1/$2"
         "$PTXSIM" run $opts --igpu=on "--fault-inject=$2" --verbose=1 -- "$exe" \
             >"$work/run.out" 2>"$work/run.err"
@@ -102,11 +107,13 @@ for name in vector_add reduction matmul_tiled bitonic_sort scan histogram256; do
         r=$(grep -o '[0-9]* restarts' "$work/run.err" | awk '{s += $1} END {print s + 0}')
         faults=$((faults + n))
         counts+=("$n")
+        jitted=yes
+        case $1 in *jit) grep -Eq '^ptxsim: jit: (compiled|.*: cache hit|.* shares the code)' "$work/run.err" || jitted=no ;; esac
         if [ "$rc" -eq 0 ] && diff -q <(grep -E '^(PASS|FAIL)' "$work/run.out") "$work/$name.want" >/dev/null &&
-            [ "$n" -eq "$r" ]; then
+            [ "$n" -eq "$r" ] && [ "$jitted" = yes ]; then
             echo "PASS igpu/run_$tag ($n faults recovered)"
         else
-            echo "FAIL igpu/run_$tag: exit $rc, $n faults, $r restarts, output: $(grep -E '^FAIL|ptxsim: [A-Z]' "$work/run.out" "$work/run.err" | head -n 5)"
+            echo "FAIL igpu/run_$tag: exit $rc, $n faults, $r restarts, compiled code ran: $jitted, output: $(grep -E '^FAIL|ptxsim: [A-Z]' "$work/run.out" "$work/run.err" | head -n 5)"
         fi
     done
     # the same faults on 1, 2 and 4 host threads and another schedule: injection follows each
@@ -115,7 +122,8 @@ for name in vector_add reduction matmul_tiled bitonic_sort scan histogram256; do
     if [ "$name" = reduction ]; then
         :
     elif [ "${counts[0]}" = "${counts[1]}" ] && [ "${counts[1]}" = "${counts[2]}" ] &&
-        [ "${counts[2]}" = "${counts[7]}" ] && [ "${counts[3]}" = "${counts[4]}" ]; then
+        [ "${counts[2]}" = "${counts[7]}" ] && [ "${counts[3]}" = "${counts[4]}" ] &&
+        [ "${counts[0]}" = "${counts[8]}" ]; then
         echo "PASS igpu/same_faults_any_threads_$name (${counts[0]}, ${counts[3]})"
     else
         echo "FAIL igpu/same_faults_any_threads_$name: ${counts[*]}"
@@ -308,10 +316,10 @@ fi
 # kernel, PTX line, block, thread and the idempotent region, numbered as
 # `ptxsim ptx --regions --igpu-alias=conservative` numbers it (the region after x[i] += 1's
 # clobber cut, not the kernel's first), on 1 thread, 4 threads under GPUDet with injection,
-# and under --engine=compare
+# and under --engine=jit and --engine=compare --compare-with=jit
 if rf=$(cuda_test_build tests/suites/igpu/region_fault.cu shared "$work/region_fault.build.log"); then
     for run in "fault bump_then_fault 1 --threads=1" "trap bump_then_trap gpudet4 --threads=4 --det=gpudet --fault-inject=rate=0.2,seed=1" \
-               "fault bump_then_fault compare --engine=compare"; do
+               "fault bump_then_fault jit --engine=jit" "fault bump_then_fault comparejit --engine=compare --compare-with=jit"; do
         set -- $run
         arg=$1 kern=$2 tag=$3
         shift 3
@@ -342,7 +350,6 @@ refused_run() {   # NAME OPTIONS...: ptxsim run refuses them before the program 
 }
 refused_run inject_without_igpu --fault-inject=rate=0.1
 refused_run with_timing_and_gpudet --igpu=on --timing=on --det=gpudet
-refused_run with_jit --igpu=on --engine=jit
 refused_run rate_too_high --igpu=on --fault-inject=rate=0.9
 refused_run rate_zero --igpu=on --fault-inject=rate=0
 refused_run bad_list --igpu=on --fault-inject=list=1:x
