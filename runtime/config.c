@@ -470,8 +470,6 @@ bool rt_config_check_environment(char *err, size_t errlen)
         const char *clash = detmode && strcmp(detmode, "off") != 0 &&
                                     strcmp(detmode, "gpudet") != 0 ? "--det"
                             : tm && strcmp(tm, "off") != 0 ? "--tm"
-                            : timing && parse_bool(timing, &on) && on && detmode &&
-                                      strcmp(detmode, "off") != 0 ? "--timing with --det"
                             : recording ? "--record" : replaying ? "--replay" : NULL;
         if (clash) {
             snprintf(err, errlen, "--igpu=on cannot be combined with %s yet: iGPU restarts run "

@@ -21,6 +21,8 @@
 #   - --igpu=on --timing with paging and injected faults: the same cycles and statistics on
 #     1, 2, 4 threads, another schedule and --engine=compare; the fault cycles are the counts
 #     times the configuration's latencies; cycles grow with the fault rate.
+#   - --igpu=on --timing --det=gpudet: the same cycles and statistics over threads and
+#     schedules, the record charges page latency and restarts;
 #   - a fault iGPU cannot restart (out of bounds, trap; tests/suites/igpu/region_fault.cu) is
 #     reported with its idempotent region as `ptxsim ptx --regions` numbers it.
 # Prints "PASS igpu/NAME" or "FAIL igpu/NAME: why".
@@ -277,6 +279,66 @@ for name in vector_add reduction matmul_tiled histogram256 scan; do
     fi
 done
 
+# --igpu --timing --det=gpudet: GPUDet runs the grid while the model records each warp's
+# instructions with what iGPU charges them (timing/model/replay.c), then times the record. The
+# output is the plain run's; cycles and statistics are the same on 1, 2, 4 threads and another
+# schedule; the charged cycles are the counts times the latencies; more faults cost more cycles.
+# histogram256's atomics are deferred to GPUDet's serial mode (a boundary before them is
+# charged to their serial issue).
+for name in matmul_tiled histogram256; do
+    exe=$(cuda_test_build "tests/cuda/$name.cu" shared "$work/$name.build.log") || continue
+    sums=()
+    for run in 1 2 4 4s5; do
+        opts="--threads=$run"
+        [ "$run" = 4s5 ] && opts="--threads=4 --seed=5"
+        "$PTXSIM" run $opts --timing=on --det=gpudet --igpu=on --igpu-paging=on --igpu-page-size=4096 \
+            --fault-inject=instr-rate=0.005,seed=3 --stats="$work/t.json" -- "$exe" >"$work/run.out" 2>"$work/run.err"
+        rc=$?
+        sums+=("$(jtotal "$work/t.json" 2>/dev/null | cksum | cut -d' ' -f1)")
+        pf=$(jget "$work/t.json" igpu page_faults 2>/dev/null); pc=$(jget "$work/t.json" igpu page_fault_cycles 2>/dev/null)
+        fi_=$(jget "$work/t.json" igpu faults_injected 2>/dev/null); rp=$(jget "$work/t.json" igpu restart_penalty_cycles 2>/dev/null)
+        cy=$(jget "$work/t.json" cycles 2>/dev/null)
+        if [ "$rc" -eq 0 ] && diff -q <(grep -E '^(PASS|FAIL)' "$work/run.out") "$work/$name.want" >/dev/null &&
+            [ "${pf:-0}" -gt 0 ] && [ "${fi_:-0}" -gt 0 ] && [ "$pc" -eq $((pf * lat)) ] && [ "$rp" -eq $((fi_ * pen)) ] &&
+            [ "${cy:-0}" -gt "$lat" ]; then
+            echo "PASS igpu/timing_gpudet_$name/$run ($cy cycles, $pf page faults, $fi_ injected)"
+        else
+            echo "FAIL igpu/timing_gpudet_$name/$run: exit $rc, $cy cycles, $pf page faults costing $pc (latency $lat), $fi_ injected costing $rp (penalty $pen): $(grep -E '^FAIL|ptxsim: [A-Z]' "$work/run.out" "$work/run.err" | head -n 3)"
+        fi
+    done
+    if [ "${sums[0]}" = "${sums[1]}" ] && [ "${sums[1]}" = "${sums[2]}" ] && [ "${sums[2]}" = "${sums[3]}" ]; then
+        echo "PASS igpu/timing_gpudet_same_cycles_and_statistics_$name"
+    else
+        echo "FAIL igpu/timing_gpudet_same_cycles_and_statistics_$name: ${sums[*]}"
+    fi
+    rows=()
+    for spec in off rate=0.2,seed=2; do
+        "$PTXSIM" run --threads=2 --timing=on --det=gpudet --igpu=on "--fault-inject=$spec" \
+            --stats="$work/t.json" -- "$exe" >"$work/run.out" 2>&1
+        rows+=("$(jget "$work/t.json" cycles) $(jget "$work/t.json" igpu restarts) $(jget "$work/t.json" igpu restart_penalty_cycles)")
+    done
+    read -r c0 r0 p0 <<<"${rows[0]}"; read -r c1 r1 p1 <<<"${rows[1]}"
+    # a page fault's latency 100000 cycles longer: every warp waits for its first page, so
+    # the grid ends at least that much later (the record carries the stall)
+    sed "s/^igpu_page_fault_latency *= *[0-9]*/igpu_page_fault_latency = $((lat + 100000))/" \
+        timing/configs/a100.gpu >"$work/slow_pages.gpu"
+    for gpu in a100 "$work/slow_pages.gpu"; do
+        "$PTXSIM" run --threads=2 --timing=on --det=gpudet --igpu=on --igpu-paging=on "--gpu=$gpu" \
+            --stats="$work/t.json" -- "$exe" >"$work/run.out" 2>&1
+        rows+=("$(jget "$work/t.json" cycles)")
+    done
+    if [ "$(( ${rows[3]} - ${rows[2]} ))" -ge 100000 ]; then
+        echo "PASS igpu/timing_gpudet_page_latency_charged_$name (${rows[2]} -> ${rows[3]} cycles)"
+    else
+        echo "FAIL igpu/timing_gpudet_page_latency_charged_$name: ${rows[2]} -> ${rows[3]} cycles"
+    fi
+    if [ "$r0" -eq 0 ] && [ "$r1" -gt 0 ] && [ "$c1" -gt $((c0 + p1 / 64)) ]; then
+        echo "PASS igpu/timing_gpudet_cycles_grow_with_faults_$name ($c0 < $c1 cycles, $r1 restarts)"
+    else
+        echo "FAIL igpu/timing_gpudet_cycles_grow_with_faults_$name: cycles/restarts/penalty ${rows[*]}"
+    fi
+done
+
 # --fault-inject=instr-rate=P (the paper's per-instruction error rate, detected at the warp's
 # next global memory operation) and kind=page (an injected fault costs a page fault's latency)
 exe=$(cuda_test_build tests/cuda/matmul_tiled.cu shared "$work/matmul_tiled.build.log")
@@ -349,7 +411,6 @@ refused_run() {   # NAME OPTIONS...: ptxsim run refuses them before the program 
     else echo "FAIL igpu/refused_$name: exit $r: $o"; fi
 }
 refused_run inject_without_igpu --fault-inject=rate=0.1
-refused_run with_timing_and_gpudet --igpu=on --timing=on --det=gpudet
 refused_run rate_too_high --igpu=on --fault-inject=rate=0.9
 refused_run rate_zero --igpu=on --fault-inject=rate=0
 refused_run bad_list --igpu=on --fault-inject=list=1:x

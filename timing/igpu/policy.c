@@ -61,8 +61,9 @@ typedef struct igpu_cost {
     uint64_t instr;            /* the warp's instruction number (emu_warp_instructions before it) */
     timing_igpu_cost c;
 } igpu_cost;
-/* a model run ahead is at most 32 instructions, each with a boundary and a fault at most */
-#define IGPU_COSTS 72
+/* a model run ahead is at most 32 instructions, a GPUDet record takes them per event ring (64),
+ * each with a boundary and a fault at most */
+#define IGPU_COSTS 136
 
 typedef struct igpu_warp {
     igpu_ck cks[EMU_WARP_SIZE];

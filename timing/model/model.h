@@ -174,6 +174,8 @@ typedef struct tm_rec {
     uint8_t cls, flags, space;
     bool serial;              /* GPUDet ran it in serial mode (a deferred atomic or call) */
     uint64_t quantum;         /* the GPUDet quantum it ran in (from 1) */
+    bool igpu_charged;        /* --igpu: what it costs beyond itself (timing_igpu_take_cost) */
+    timing_igpu_cost igpu;
 } tm_rec;
 
 struct tm_trace_warp {
@@ -181,6 +183,10 @@ struct tm_trace_warp {
     uint64_t n, cap;
     uint64_t *addrs;          /* the memory instructions' lane addresses, mem_lanes' lanes only */
     uint64_t naddrs, acap;
+    /* --igpu: costs of instructions not recorded (a boundary before a deferred operation),
+     * charged to its next record */
+    bool igpu_carry;
+    timing_igpu_cost carry;
     bool oom;
 };
 
@@ -199,6 +205,7 @@ typedef struct tm_trace {
     const timing_gpu *gpu;
     uint32_t nchan, nsm;
     uint64_t *commits, quanta, commit_cap;
+    timing_igpu *igpu;        /* --igpu: its policy, whose costs each record takes */
     bool oom;
 } tm_trace;
 
