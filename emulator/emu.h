@@ -521,8 +521,8 @@ uint32_t emu_warp_path_lanes(const emu_warp *w);
  * tell the memory policy (event EMU_PEV_REGION_BOUNDARY, the lanes about to run instruction i)
  * before they run instruction i, with the warp's pc on i; boundary NULL clears the marks.
  * The values are kept (emu_warp_region_mark).
- * Compiled code has no such hook: a launch with boundaries runs on the interpreter (its
- * executor INTERP or STEP). False when fn is not a function of mod. */
+ * Compiled code (JIT, AUTO) stops before a boundary and the interpreter runs the boundary's
+ * block, so every executor tells the policy alike. False when fn is not a function of mod. */
 bool emu_module_set_region_boundaries(emu_module *mod, const ptx_function *fn,
                                       const uint8_t *boundary);
 /* Whether some function of mod has region boundaries marked. */

@@ -481,8 +481,8 @@ bool rt_config_check_environment(char *err, size_t errlen)
                  "reproduced without a recording", recording ? "record" : "replay", detmode);
         return false;
     }
-    /* iGPU restarts warps under its own policy, on the interpreter (compiled code reports no
-     * region boundaries); the mechanisms it does not compose with yet are refused. */
+    /* iGPU restarts warps under its own policy (compiled code stops at region boundaries, which
+     * the interpreter runs); the mechanisms it does not compose with yet are refused. */
     const char *igpu = getenv("PTXSIM_IGPU"), *inject = getenv("PTXSIM_FAULT_INJECT");
     bool igpu_on = igpu && parse_bool(igpu, &on) && on;
     const char *paging = getenv("PTXSIM_IGPU_PAGING");
@@ -497,18 +497,13 @@ bool rt_config_check_environment(char *err, size_t errlen)
         return false;
     }
     if (igpu_on) {
-        const char *with = getenv("PTXSIM_COMPARE_WITH");
         const char *clash = detmode && strcmp(detmode, "off") != 0 &&
                                     strcmp(detmode, "gpudet") != 0 ? "--det"
                             : tm && strcmp(tm, "off") != 0 ? "--tm"
-                            : timing && parse_bool(timing, &on) && on && detmode &&
-                                      strcmp(detmode, "off") != 0 ? "--timing with --det"
-                            : recording ? "--record" : replaying ? "--replay"
-                            : engine && strcmp(engine, "jit") == 0 ? "--engine=jit"
-                            : with && strcmp(with, "jit") == 0 ? "--compare-with=jit" : NULL;
+                            : recording ? "--record" : replaying ? "--replay" : NULL;
         if (clash) {
             snprintf(err, errlen, "--igpu=on cannot be combined with %s yet: iGPU restarts run "
-                     "on the interpreter under their own memory policy", clash);
+                     "under their own memory policy", clash);
             return false;
         }
     }

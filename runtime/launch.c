@@ -431,6 +431,22 @@ static void cap_residency(timing_engine_config *ec, const emu_grid *g, const rt_
 }
 
 /* Ends a launch's iGPU policy, saying what it did (-v). */
+/* --igpu: the idempotent region the faulting thread was in, for the fault's report ("" when
+ * the fault names no thread or the thread crossed no boundary) */
+static void igpu_fault_region(timing_igpu *igpu, const rt_kernel *k, const emu_fault *f,
+                              const emu_launch *L, char *out, size_t len)
+{
+    if (!f->ptx_line) return;
+    uint64_t cta = f->cta.x + (uint64_t)L->grid.x * (f->cta.y + (uint64_t)L->grid.y * f->cta.z);
+    uint64_t t = f->thread.x + (uint64_t)L->block.x * (f->thread.y + (uint64_t)L->block.y * f->thread.z);
+    uint32_t func, pc;
+    char name[400];
+    if (timing_igpu_region_of(igpu, cta, (uint32_t)(t / EMU_WARP_SIZE),
+                              (uint32_t)(t % EMU_WARP_SIZE), &func, &pc) &&
+        timing_igpu_region_name(k->emu, func, pc, name, sizeof name) > 0)
+        snprintf(out, len, "; in %s; not restartable, so it is reported, not re-run", name);
+}
+
 static void igpu_finish(timing_igpu *igpu, rt_kernel *k)
 {
     if (!igpu)
@@ -492,8 +508,8 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
         L.envreg[1] = (uint32_t)(workspace >> 32);
         L.envreg[2] = (uint32_t)workspace;
     }
-    /* --igpu: the module's regions are formed once; the launch runs on the interpreter (compiled
-     * code reports no boundaries) under the restart policy */
+    /* --igpu: the module's regions are formed once; the launch runs under the restart policy on
+     * its executor (compiled code stops before each boundary, which the interpreter runs) */
     timing_igpu *igpu = NULL;
     if (rt_g.cfg.igpu) {
         char why[256] = "out of host memory";
@@ -517,7 +533,6 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
                                 rt_kernel_pretty(k), why);
         }
         L.policy = timing_igpu_policy(igpu);
-        L.executor = EMU_EXECUTOR_INTERP;
         /* --timing: faults, restarts and state preservation cost the model cycles */
         if (rt_g.cfg.timing) timing_igpu_timed(igpu, rt_g.gpu);
     }
@@ -649,7 +664,10 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
         e = f ? fault_error(f->kind) : cudaErrorLaunchFailure;
         if (e == cudaSuccess)
             e = cudaErrorLaunchFailure;
-        fprintf(stderr, "ptxsim: %s\n", f && f->message[0] ? f->message : "kernel failed");
+        char region[480] = "";
+        if (igpu && f) igpu_fault_region(igpu, k, f, &L, region, sizeof region);
+        fprintf(stderr, "ptxsim: %s%s\n", f && f->message[0] ? f->message : "kernel failed",
+                region);
         if (rt_g.check)
             timing_check_fault(rt_g.check);
         if (unfinished)

@@ -435,6 +435,14 @@ void timing_igpu_quantum_end(emu_mem_policy *chain);
 void timing_igpu_pages_rewind(timing_igpu_pages *p);
 /* Frees g, after copying its counts to *out (unless NULL). */
 void timing_igpu_end(timing_igpu *g, timing_igpu_stats *out);
+/* Precise exception reports: the entry of the idempotent region that lane `lane` of warp `warp`
+ * of CTA `cta_linear` was in when it stopped (its sparse restart point: function index and
+ * instruction), before timing_igpu_end; false when it crossed none. region_name writes how
+ * `ptxsim ptx --regions --igpu-alias=conservative` numbers that region (0: not a boundary). */
+bool timing_igpu_region_of(timing_igpu *g, uint64_t cta_linear, uint32_t warp, uint32_t lane,
+                           uint32_t *func, uint32_t *pc);
+int timing_igpu_region_name(const emu_module *mod, uint32_t func, uint32_t pc, char *buf,
+                            size_t len);
 
 /* --igpu with --timing (the cycle model, timing/model/sm.c): from now on g keeps, per warp,
  * what each instruction costs beyond itself, for the model to charge when it issues that

@@ -117,7 +117,8 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
         c.active = top->mask;
         uint32_t pc = top->pc;
         assert(pc < c.code->n && c.active != 0);
-        if (tier != TIER_NONE) {
+        /* compiled code stops before a region boundary (iGPU): its block runs here */
+        if (tier != TIER_NONE && !(c.code->uops[pc].flags & EMU_UOP_REGION_BOUNDARY)) {
             emu_jit_entry code =
                 tier == TIER_JIT ? emu_jit_compiled_now(c.f)
                                  : atomic_load_explicit(&c.f->jit_entry, memory_order_acquire);

@@ -1134,6 +1134,13 @@ static void emit_uop(tr *t, uint32_t i)
     }
     t->fall = NULL;
     LLVMPositionBuilderAtEnd(b, t->bb[i]);
+    if (u->flags & EMU_UOP_REGION_BOUNDARY) {
+        /* an idempotent region starts (iGPU): the run ends before it, and the interpreter,
+         * which tells the memory policy, runs its block (interp/run.c) */
+        LLVMBuildStore(b, ci32(t, i), t->npc_slot);
+        LLVMBuildBr(b, t->exit_pc);
+        return;
+    }
     /* the budget: the interpreter's loop ends before this µop */
     LLVMBasicBlockRef body = block(t, "body"), out = block(t, "budget");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, count(t), t->budget, ""), out, body);

@@ -9,7 +9,8 @@
 #   - every nvcc sample module of tests/ptx/frontend gets a report (exit 0);
 #   - --igpu=on with --fault-inject: CUDA programs give the output of their plain run while
 #     faults are injected and recovered (restarts counted in -v's report), on 1, 2 and 4 host
-#     threads, with two seeds, with an exact list, and under --engine=compare; the
+#     threads, with two seeds, with an exact list, under --engine=jit (the same faults as the
+#     interpreter's) and --engine=compare, also with the JIT as its second executor; the
 #     combinations not built yet and malformed specifications are refused (exit 2);
 #   - --igpu-paging (4 KiB pages, 4 resident between launches): the same output, page faults
 #     > 0 and the same count on 1, 2, 4 threads, another schedule and --engine=compare, also
@@ -20,6 +21,10 @@
 #   - --igpu=on --timing with paging and injected faults: the same cycles and statistics on
 #     1, 2, 4 threads, another schedule and --engine=compare; the fault cycles are the counts
 #     times the configuration's latencies; cycles grow with the fault rate.
+#   - --igpu=on --timing --det=gpudet: the same cycles and statistics over threads and
+#     schedules, the record charges page latency and restarts;
+#   - a fault iGPU cannot restart (out of bounds, trap; tests/suites/igpu/region_fault.cu) is
+#     reported with its idempotent region as `ptxsim ptx --regions` numbers it.
 # Prints "PASS igpu/NAME" or "FAIL igpu/NAME: why".
 # Environment: B (build dir), NVCC, PTXSIM_CUDA_CACHE.
 set -u
@@ -87,11 +92,15 @@ for name in vector_add reduction matmul_tiled bitonic_sort scan histogram256; do
     counts=()
     for run in "1 rate=0.05,seed=1" "2 rate=0.05,seed=1" "4 rate=0.05,seed=1" "2 rate=0.1,seed=7" \
                "4 rate=0.1,seed=7" "2 list=0:3:5" "compare rate=0.05,seed=3" \
-               "4s5 rate=0.05,seed=1"; do
+               "4s5 rate=0.05,seed=1" "jit rate=0.05,seed=1" "comparejit rate=0.05,seed=3"; do
         set -- $run
         opts="--threads=$1"
         [ "$1" = compare ] && opts="--engine=compare --threads=2"
         [ "$1" = 4s5 ] && opts="--threads=4 --seed=5"   # another schedule
+        # the JIT (it stops before each region boundary, which the interpreter runs), alone
+        # and as compare mode's second executor
+        [ "$1" = jit ] && opts="--engine=jit --threads=1"
+        [ "$1" = comparejit ] && opts="--engine=compare --compare-with=jit --threads=2"
         tag="$name/$1/$2"
         "$PTXSIM" run $opts --igpu=on "--fault-inject=$2" --verbose=1 -- "$exe" \
             >"$work/run.out" 2>"$work/run.err"
@@ -100,11 +109,13 @@ for name in vector_add reduction matmul_tiled bitonic_sort scan histogram256; do
         r=$(grep -o '[0-9]* restarts' "$work/run.err" | awk '{s += $1} END {print s + 0}')
         faults=$((faults + n))
         counts+=("$n")
+        jitted=yes
+        case $1 in *jit) grep -Eq '^ptxsim: jit: (compiled|.*: cache hit|.* shares the code)' "$work/run.err" || jitted=no ;; esac
         if [ "$rc" -eq 0 ] && diff -q <(grep -E '^(PASS|FAIL)' "$work/run.out") "$work/$name.want" >/dev/null &&
-            [ "$n" -eq "$r" ]; then
+            [ "$n" -eq "$r" ] && [ "$jitted" = yes ]; then
             echo "PASS igpu/run_$tag ($n faults recovered)"
         else
-            echo "FAIL igpu/run_$tag: exit $rc, $n faults, $r restarts, output: $(grep -E '^FAIL|ptxsim: [A-Z]' "$work/run.out" "$work/run.err" | head -n 5)"
+            echo "FAIL igpu/run_$tag: exit $rc, $n faults, $r restarts, compiled code ran: $jitted, output: $(grep -E '^FAIL|ptxsim: [A-Z]' "$work/run.out" "$work/run.err" | head -n 5)"
         fi
     done
     # the same faults on 1, 2 and 4 host threads and another schedule: injection follows each
@@ -113,7 +124,8 @@ for name in vector_add reduction matmul_tiled bitonic_sort scan histogram256; do
     if [ "$name" = reduction ]; then
         :
     elif [ "${counts[0]}" = "${counts[1]}" ] && [ "${counts[1]}" = "${counts[2]}" ] &&
-        [ "${counts[2]}" = "${counts[7]}" ] && [ "${counts[3]}" = "${counts[4]}" ]; then
+        [ "${counts[2]}" = "${counts[7]}" ] && [ "${counts[3]}" = "${counts[4]}" ] &&
+        [ "${counts[0]}" = "${counts[8]}" ]; then
         echo "PASS igpu/same_faults_any_threads_$name (${counts[0]}, ${counts[3]})"
     else
         echo "FAIL igpu/same_faults_any_threads_$name: ${counts[*]}"
@@ -267,6 +279,66 @@ for name in vector_add reduction matmul_tiled histogram256 scan; do
     fi
 done
 
+# --igpu --timing --det=gpudet: GPUDet runs the grid while the model records each warp's
+# instructions with what iGPU charges them (timing/model/replay.c), then times the record. The
+# output is the plain run's; cycles and statistics are the same on 1, 2, 4 threads and another
+# schedule; the charged cycles are the counts times the latencies; more faults cost more cycles.
+# histogram256's atomics are deferred to GPUDet's serial mode (a boundary before them is
+# charged to their serial issue).
+for name in matmul_tiled histogram256; do
+    exe=$(cuda_test_build "tests/cuda/$name.cu" shared "$work/$name.build.log") || continue
+    sums=()
+    for run in 1 2 4 4s5; do
+        opts="--threads=$run"
+        [ "$run" = 4s5 ] && opts="--threads=4 --seed=5"
+        "$PTXSIM" run $opts --timing=on --det=gpudet --igpu=on --igpu-paging=on --igpu-page-size=4096 \
+            --fault-inject=instr-rate=0.005,seed=3 --stats="$work/t.json" -- "$exe" >"$work/run.out" 2>"$work/run.err"
+        rc=$?
+        sums+=("$(jtotal "$work/t.json" 2>/dev/null | cksum | cut -d' ' -f1)")
+        pf=$(jget "$work/t.json" igpu page_faults 2>/dev/null); pc=$(jget "$work/t.json" igpu page_fault_cycles 2>/dev/null)
+        fi_=$(jget "$work/t.json" igpu faults_injected 2>/dev/null); rp=$(jget "$work/t.json" igpu restart_penalty_cycles 2>/dev/null)
+        cy=$(jget "$work/t.json" cycles 2>/dev/null)
+        if [ "$rc" -eq 0 ] && diff -q <(grep -E '^(PASS|FAIL)' "$work/run.out") "$work/$name.want" >/dev/null &&
+            [ "${pf:-0}" -gt 0 ] && [ "${fi_:-0}" -gt 0 ] && [ "$pc" -eq $((pf * lat)) ] && [ "$rp" -eq $((fi_ * pen)) ] &&
+            [ "${cy:-0}" -gt "$lat" ]; then
+            echo "PASS igpu/timing_gpudet_$name/$run ($cy cycles, $pf page faults, $fi_ injected)"
+        else
+            echo "FAIL igpu/timing_gpudet_$name/$run: exit $rc, $cy cycles, $pf page faults costing $pc (latency $lat), $fi_ injected costing $rp (penalty $pen): $(grep -E '^FAIL|ptxsim: [A-Z]' "$work/run.out" "$work/run.err" | head -n 3)"
+        fi
+    done
+    if [ "${sums[0]}" = "${sums[1]}" ] && [ "${sums[1]}" = "${sums[2]}" ] && [ "${sums[2]}" = "${sums[3]}" ]; then
+        echo "PASS igpu/timing_gpudet_same_cycles_and_statistics_$name"
+    else
+        echo "FAIL igpu/timing_gpudet_same_cycles_and_statistics_$name: ${sums[*]}"
+    fi
+    rows=()
+    for spec in off rate=0.2,seed=2; do
+        "$PTXSIM" run --threads=2 --timing=on --det=gpudet --igpu=on "--fault-inject=$spec" \
+            --stats="$work/t.json" -- "$exe" >"$work/run.out" 2>&1
+        rows+=("$(jget "$work/t.json" cycles) $(jget "$work/t.json" igpu restarts) $(jget "$work/t.json" igpu restart_penalty_cycles)")
+    done
+    read -r c0 r0 p0 <<<"${rows[0]}"; read -r c1 r1 p1 <<<"${rows[1]}"
+    # a page fault's latency 100000 cycles longer: every warp waits for its first page, so
+    # the grid ends at least that much later (the record carries the stall)
+    sed "s/^igpu_page_fault_latency *= *[0-9]*/igpu_page_fault_latency = $((lat + 100000))/" \
+        timing/configs/a100.gpu >"$work/slow_pages.gpu"
+    for gpu in a100 "$work/slow_pages.gpu"; do
+        "$PTXSIM" run --threads=2 --timing=on --det=gpudet --igpu=on --igpu-paging=on "--gpu=$gpu" \
+            --stats="$work/t.json" -- "$exe" >"$work/run.out" 2>&1
+        rows+=("$(jget "$work/t.json" cycles)")
+    done
+    if [ "$(( ${rows[3]} - ${rows[2]} ))" -ge 100000 ]; then
+        echo "PASS igpu/timing_gpudet_page_latency_charged_$name (${rows[2]} -> ${rows[3]} cycles)"
+    else
+        echo "FAIL igpu/timing_gpudet_page_latency_charged_$name: ${rows[2]} -> ${rows[3]} cycles"
+    fi
+    if [ "$r0" -eq 0 ] && [ "$r1" -gt 0 ] && [ "$c1" -gt $((c0 + p1 / 64)) ]; then
+        echo "PASS igpu/timing_gpudet_cycles_grow_with_faults_$name ($c0 < $c1 cycles, $r1 restarts)"
+    else
+        echo "FAIL igpu/timing_gpudet_cycles_grow_with_faults_$name: cycles/restarts/penalty ${rows[*]}"
+    fi
+done
+
 # --fault-inject=instr-rate=P (the paper's per-instruction error rate, detected at the warp's
 # next global memory operation) and kind=page (an injected fault costs a page fault's latency)
 exe=$(cuda_test_build tests/cuda/matmul_tiled.cu shared "$work/matmul_tiled.build.log")
@@ -302,6 +374,35 @@ else
     echo "FAIL igpu/short_restarts: error: $se short of $re restarts, $xe re-executed; page: $sp short of $rp, $xp re-executed"
 fi
 
+# precise exception reports: a fault iGPU cannot restart (out of bounds, trap) names the
+# kernel, PTX line, block, thread and the idempotent region, numbered as
+# `ptxsim ptx --regions --igpu-alias=conservative` numbers it (the region after x[i] += 1's
+# clobber cut, not the kernel's first), on 1 thread, 4 threads under GPUDet with injection,
+# and under --engine=jit and --engine=compare --compare-with=jit
+if rf=$(cuda_test_build tests/suites/igpu/region_fault.cu shared "$work/region_fault.build.log"); then
+    for run in "fault bump_then_fault 1 --threads=1" "trap bump_then_trap gpudet4 --threads=4 --det=gpudet --fault-inject=rate=0.2,seed=1" \
+               "fault bump_then_fault jit --engine=jit" "fault bump_then_fault comparejit --engine=compare --compare-with=jit"; do
+        set -- $run
+        arg=$1 kern=$2 tag=$3
+        shift 3
+        arg_run=$arg; [ "$arg" = fault ] && arg_run=
+        "$PTXSIM" run --igpu=on "$@" -- "$rf" $arg_run >"$work/rf.out" 2>"$work/rf.err"; rc=$?
+        "$PTXSIM" extract "$rf" --ptx "$kern" >"$work/rf.ptx" 2>/dev/null
+        regions=$("$PTXSIM" ptx "$work/rf.ptx" --regions --igpu-alias=conservative 2>&1)
+        line=$(grep -m1 "in kernel $kern" "$work/rf.err")
+        re="PTX line ([0-9]+),.* by thread \(5,0,0\) in block \(1,0,0\): .*; in idempotent region ([0-9]+) of _Z[0-9]*$kern[A-Za-z_]* \(boundary ([0-9]+) of .ptxsim ptx --regions --igpu-alias=conservative.: sparse, before instr ([0-9]+), PTX line ([0-9]+); "
+        if [ "$rc" -ne 0 ] && [[ $line =~ $re ]] && [ "${BASH_REMATCH[2]}" -ge 2 ] &&
+            grep -q "^  boundary ${BASH_REMATCH[3]}: sparse before instr ${BASH_REMATCH[4]} (line ${BASH_REMATCH[5]}," <<<"$regions" &&
+            [ "${BASH_REMATCH[1]}" -ge "${BASH_REMATCH[5]}" ]; then
+            echo "PASS igpu/fault_report_names_region_${arg}_$tag (region ${BASH_REMATCH[2]}, boundary ${BASH_REMATCH[3]}, fault at PTX line ${BASH_REMATCH[1]})"
+        else
+            echo "FAIL igpu/fault_report_names_region_${arg}_$tag: exit $rc, report: $line"
+        fi
+    done
+else
+    echo "FAIL igpu/fault_report_names_region: nvcc failed: $(head -n 3 "$work/region_fault.build.log")"
+fi
+
 refused_run() {   # NAME OPTIONS...: ptxsim run refuses them before the program runs
     local name=$1 o r
     shift
@@ -310,8 +411,6 @@ refused_run() {   # NAME OPTIONS...: ptxsim run refuses them before the program 
     else echo "FAIL igpu/refused_$name: exit $r: $o"; fi
 }
 refused_run inject_without_igpu --fault-inject=rate=0.1
-refused_run with_timing_and_gpudet --igpu=on --timing=on --det=gpudet
-refused_run with_jit --igpu=on --engine=jit
 refused_run rate_too_high --igpu=on --fault-inject=rate=0.9
 refused_run rate_zero --igpu=on --fault-inject=rate=0
 refused_run bad_list --igpu=on --fault-inject=list=1:x

@@ -99,7 +99,7 @@ for combo in "--record=$LOGS/a.rec --replay=$LOGS/a.rec" "--record=$LOGS/a.rec -
              "--watch=g_data --det=gpudet" "--record=$LOGS/a.rec --timing" \
              "--replay=$LOGS/a.rec --timing" "--tm=kilotm --det=dab" \
              "--tm=kilotm --record=$LOGS/a.rec" "--tm=kilotm --check=racecheck" \
-             "--tm=kilotm --check=memcheck,initcheck" "--igpu=on --timing --det=gpudet"; do
+             "--tm=kilotm --check=memcheck,initcheck" "--igpu=on --tm=kilotm"; do
     # shellcheck disable=SC2086
     out=$("$PTXSIM" run $combo -- $prog ran 2>&1); rc=$?
     [ "$rc" -eq 2 ] && ! grep -q '^ran' <<<"$out" && grep -q 'cannot be combined' <<<"$out" &&

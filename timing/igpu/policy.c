@@ -50,6 +50,7 @@
 typedef struct igpu_ck {
     emu_warp_checkpoint *ck;
     uint32_t lanes;            /* lanes whose restart point it still is */
+    uint32_t func, pc;         /* the boundary (a fault's report names its region) */
 } igpu_ck;
 
 /* the boundary mark of a short boundary (timing_igpu_prepare); sparse ones are 1..127 */
@@ -60,8 +61,9 @@ typedef struct igpu_cost {
     uint64_t instr;            /* the warp's instruction number (emu_warp_instructions before it) */
     timing_igpu_cost c;
 } igpu_cost;
-/* a model run ahead is at most 32 instructions, each with a boundary and a fault at most */
-#define IGPU_COSTS 72
+/* a model run ahead is at most 32 instructions, a GPUDet record takes them per event ring (64),
+ * each with a boundary and a fault at most */
+#define IGPU_COSTS 136
 
 typedef struct igpu_warp {
     igpu_ck cks[EMU_WARP_SIZE];
@@ -92,6 +94,8 @@ typedef struct igpu_warp {
     uint64_t region_start;     /* warp instructions it had run when its region began (or
                                   restarted) */
     timing_igpu_own own;       /* paging by quanta (GPUDet): the pages it waited for */
+    uint64_t cta;              /* its CTA's linear id and its index there (fault reports) */
+    uint32_t warp;
 } igpu_warp;
 
 struct timing_igpu {
@@ -223,6 +227,8 @@ static igpu_warp *warp_state(timing_igpu *g, emu_warp *w)
     }
     g->states[g->nstates++] = s;
     pthread_mutex_unlock(&g->lock);
+    s->cta = emu_warp_cta_linear(w);
+    s->warp = emu_warp_id(w);
     emu_warp_set_user(w, EMU_POLICY_RESTART, s);
     return s;
 }
@@ -308,15 +314,16 @@ static void igpu_event(emu_mem_policy *self, emu_warp *w, emu_policy_event ev, u
                            "out of host memory keeping an iGPU restart point");
         } else if (ck) {
             drop_from(s->scks, &s->nscks, lanes);
-            s->scks[s->nscks++] = (igpu_ck){ck, lanes};
+            s->scks[s->nscks++] = (igpu_ck){ck, lanes, 0, 0};
             s->short_start = emu_warp_instructions(w);
             s->short_ops = s->region_ops;
         }
     } else if (ev == EMU_PEV_REGION_BOUNDARY && lanes) {
         igpu_warp *s = warp_state(g, w);
         emu_warp_checkpoint *ck = s ? emu_warp_checkpoint_take(w, lanes) : NULL;
-        emu_next_instr at;
-        bool again = s && s->deferred_pc && emu_warp_peek(w, &at) && at.pc + 1 == s->deferred_pc;
+        emu_next_instr at = {0};
+        bool here = s && emu_warp_peek(w, &at);
+        bool again = here && s->deferred_pc && at.pc + 1 == s->deferred_pc;
         if (s) s->deferred_pc = 0;
         if (!ck) {
             emu_warp_abort(w, EMU_FAULT_OUT_OF_RESOURCES,
@@ -324,10 +331,10 @@ static void igpu_event(emu_mem_policy *self, emu_warp *w, emu_policy_event ev, u
         } else if (again) {
             /* the same crossing: the operation after it was deferred, not run */
             drop_lanes(s, lanes);
-            s->cks[s->ncks++] = (igpu_ck){ck, lanes};
+            s->cks[s->ncks++] = (igpu_ck){ck, lanes, at.func, at.pc};
         } else {
             drop_lanes(s, lanes);
-            s->cks[s->ncks++] = (igpu_ck){ck, lanes};
+            s->cks[s->ncks++] = (igpu_ck){ck, lanes, at.func, at.pc};
             uint64_t now = emu_warp_instructions(w);
             uint8_t mark = emu_warp_region_mark(w);
             uint64_t live = mark ? mark - 1u : 0;
@@ -546,6 +553,25 @@ void timing_igpu_rewind(emu_mem_policy *p)
     if (g->pages) timing_igpu_pages_rewind(g->pages);
 }
 
+bool timing_igpu_region_of(timing_igpu *g, uint64_t cta_linear, uint32_t warp, uint32_t lane,
+                           uint32_t *func, uint32_t *pc)
+{
+    if (!g) return false;
+    /* the latest state of that warp (compare mode's reference run dropped its own) */
+    for (size_t i = g->nstates; i-- > 0;) {
+        const igpu_warp *s = g->states[i];
+        if (s->cta != cta_linear || s->warp != warp) continue;
+        for (uint32_t k = 0; k < s->ncks; k++)
+            if (s->cks[k].lanes & (1u << lane)) {
+                *func = s->cks[k].func;
+                *pc = s->cks[k].pc;
+                return true;
+            }
+        return false;
+    }
+    return false;
+}
+
 void timing_igpu_end(timing_igpu *g, timing_igpu_stats *out)
 {
     if (!g) return;
@@ -597,4 +623,31 @@ bool timing_igpu_prepare(emu_module *mod, char *err, size_t errlen)
         ptx_regions_free(r);
     }
     return true;
+}
+
+int timing_igpu_region_name(const emu_module *mod, uint32_t func, uint32_t pc, char *buf,
+                            size_t len)
+{
+    const ptx_module *m = emu_module_ptx(mod);
+    if (!m || func >= m->nfuncs || pc >= m->funcs[func].ninstrs) return 0;
+    const ptx_function *fn = &m->funcs[func];
+    ptx_region_options opt = {0, true};   /* as timing_igpu_prepare formed them */
+    char err[160];
+    ptx_regions *r = ptx_regions_compute(m, fn, &opt, err, sizeof err);
+    if (!r) return 0;
+    int n = 0;
+    for (uint32_t b = 0, sparse = 0; b < r->nbounds; b++) {
+        const ptx_boundary *bd = &r->bounds[b];
+        if (bd->kind == PTX_BND_SPARSE) sparse++;
+        if (bd->instr != pc || bd->kind != PTX_BND_SPARSE) continue;
+        /* numbered as `ptxsim ptx FILE --regions --igpu-alias=conservative` prints them */
+        n = snprintf(buf, len,
+                     "idempotent region %u of %s (boundary %u of `ptxsim ptx --regions "
+                     "--igpu-alias=conservative`: sparse, before instr %u, PTX line %u; %s)",
+                     sparse, fn->name, b + 1, pc, fn->instrs[pc].line,
+                     ptx_cut_reason_name((ptx_cut_reason)bd->reason));
+        break;
+    }
+    ptx_regions_free(r);
+    return n;
 }

@@ -272,6 +272,8 @@ typedef struct tm_rec {
      * scheduler orders (buffered atomics of scheduler-level buffers, lockstep instructions);
      * 0: any time */
     uint64_t ticket;
+    bool igpu_charged;        /* --igpu: what it costs beyond itself (timing_igpu_take_cost) */
+    timing_igpu_cost igpu;
 } tm_rec;
 
 /* A KILO TM commit step that GPUDet's serial mode ran (--tm=kilotm --det=gpudet --timing): its
@@ -292,6 +294,10 @@ struct tm_trace_warp {
     uint64_t nsteps, steps_cap;
     uint64_t *step_addrs;
     uint64_t nstep_addrs, step_acap;
+    /* --igpu: costs of instructions not recorded (a boundary before a deferred operation),
+     * charged to its next record */
+    bool igpu_carry;
+    timing_igpu_cost carry;
     bool oom;
 };
 
@@ -310,6 +316,7 @@ typedef struct tm_trace {
     const timing_gpu *gpu;
     uint32_t nchan, nsm;
     uint64_t *commits, quanta, commit_cap;
+    timing_igpu *igpu;        /* --igpu: its policy, whose costs each record takes */
     bool oom;
     /* DAB with scheduler-level buffers: per SM, the tickets handed out (see tm_rec) */
     uint64_t *tickets;

@@ -91,11 +91,36 @@ void tm_trace_record(tm_trace *t, emu_warp *w, const emu_event *ev, uint32_t n)
         tw->oom = true;
         return;
     }
+    /* the events are the warp's last n instructions (the ring is handed over when full or
+     * when the run ends, before a restart rewinds the warp) */
+    uint64_t first = emu_warp_instructions(w) - n;
     for (uint32_t i = 0; i < n; i++) {
         const emu_event *e = &ev[i];
         tm_rec *r = &tw->recs[tw->n];
-        if (i == n - 1 && not_done(w, e)) continue;
-        if (!emu_warp_instr(w, e->func, e->pc, &r->in)) continue;
+        /* --igpu: what the instruction costs beyond itself, as timing_igpu_take_cost gives the
+         * model when it runs warps ahead (sm.c). A restart's faulting instruction did not
+         * complete but issued: it is recorded with its restart. */
+        timing_igpu_cost c = {0, 0, false};
+        bool charged = t->igpu && timing_igpu_take_cost(t->igpu, w, first + i, &c);
+        if (tw->igpu_carry) {
+            c.stall += tw->carry.stall;
+            c.state += tw->carry.state;
+            c.restart |= tw->carry.restart;
+            charged = true;
+            tw->igpu_carry = false;
+        }
+        if (i == n - 1 && not_done(w, e) && !(charged && c.restart)) {
+            tw->igpu_carry = charged;
+            tw->carry = c;
+            continue;
+        }
+        if (!emu_warp_instr(w, e->func, e->pc, &r->in)) {
+            tw->igpu_carry = charged;
+            tw->carry = c;
+            continue;
+        }
+        r->igpu_charged = charged;
+        r->igpu = c;
         r->mask = e->mask;
         r->mem_lanes = e->mem_lanes;
         r->size = e->size;
@@ -525,6 +550,7 @@ static bool record_and_time(emu_grid *g, const timing_engine_config *cfg,
         return false;
     }
     t.gpu = cfg->gpu;
+    t.igpu = timing_igpu_of(L->policy);
     t.nchan = nparts;
     t.nsm = cfg->sm_count ? cfg->sm_count : 1;
     if (cfg->det == TIMING_DET_GPUDET && !tm_gdc_open(&t)) {

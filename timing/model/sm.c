@@ -209,8 +209,10 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
     {
         const emu_event *e = tw->trace ? &replayed : &tw->ev[tw->pos];
         /* --igpu: state preservation issues before it; a fault sleeps the warp after it */
-        bool charged = M->igpu && !tw->trace &&
-                       timing_igpu_take_cost(M->igpu, w, tw->run_base + tw->pos, &ic);
+        const tm_rec *rec = tw->trace ? &tw->trace->recs[tw->pos] : NULL;
+        bool charged = rec ? rec->igpu_charged
+                           : M->igpu && timing_igpu_take_cost(M->igpu, w, tw->run_base + tw->pos, &ic);
+        if (rec && charged) ic = rec->igpu;
         tw->pos++;
         M->st.thread_instructions += (uint64_t)__builtin_popcount(e->mask);
         tm_unit u = tm_unit_of(e->cls);
