@@ -41,7 +41,7 @@ typedef struct tr {
      * entered from the one before, JIT_SEGMENT at most), the rows read or written so far as
      * SSA values. A result that may be read after the segment is stored at once; one that is
      * not (a temporary, by liveness()) stays `dirty` in the cache and is stored only where a
-     * run leaves while it is live: a budget exit, a handler call (then every dirty row). So
+     * run leaves while it is live: a budget exit, a handler call. So
      * where a run leaves, memory holds every row a later µop may read before writing it (a
      * dead temporary may hold an older value: no executor reads it). A segment's
      * first µop starts empty; a run that starts inside a segment, and the return from a
@@ -54,8 +54,8 @@ typedef struct tr {
      * them, so the extension and truncation fold away between two f32 µops */
     struct { uint32_t row; LLVMValueRef v, low; bool dirty, dirty_live; } cache[64];
     /* Write-back: a result is stored only where the run may leave the segment with the row
-     * live (see liveness()): before a handler call (every dirty row: a handler may read any),
-     * at a budget exit, and at the segment's end. live[i] is the set of rows (bit row/32) some
+     * live (see liveness()): before a handler call, at a budget exit, and at the segment's
+     * end. live[i] is the set of rows (bit row/32) some
      * thread may read after reaching µop i before writing them, NULL when unknown (all). */
     uint64_t *live;
     uint32_t live_words;
@@ -1171,10 +1171,11 @@ static void emit_param(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBloc
 
 static void emit_call_stored(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask);
 
-/* Calls u's handler as the interpreter's loop does, every dirty row stored first. */
+/* Calls u's handler as the interpreter's loop does, the rows live at it stored first (what
+ * it reads, and what the run reads after it, from memory: see liveness()). */
 static void emit_call(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
 {
-    flush_rows(t, UINT32_MAX, true);
+    flush_rows(t, i, true);
     emit_call_stored(t, i, u, mask);
 }
 
@@ -1314,8 +1315,8 @@ static void emit_uop(tr *t, uint32_t i)
     }
     if (u->op == PTX_OP_LD || u->op == PTX_OP_ST) {
         LLVMBasicBlockRef slow = block(t, "mem.slow");
-        /* the slow path stores the rows dirty before the access (their values dominate it);
-         * the fast path keeps them dirty */
+        /* the slow path stores the rows dirty before the access and live at it (their
+         * values dominate it); the fast path keeps them dirty */
         uint32_t nbefore = t->ncache;
         bool was_dirty[sizeof t->cache / sizeof t->cache[0]];
         LLVMValueRef before[sizeof t->cache / sizeof t->cache[0]][2];
@@ -1330,7 +1331,7 @@ static void emit_uop(tr *t, uint32_t i)
         LLVMPositionBuilderAtEnd(b, slow);
         LLVMTypeRef over[2] = {t->v64, t->ptr};
         for (uint32_t k = 0; k < nbefore; k++) {
-            if (!was_dirty[k]) continue;
+            if (!was_dirty[k] || !row_live(t, i, t->cache[k].row)) continue;
             LLVMValueRef args[4] = {stored_value(t, before[k][0], before[k][1]),
                                     row_ptr(t, t->cache[k].row), ci32(t, 8),
                                     mask_vec(t, t->active)};
