@@ -23,9 +23,10 @@ const rt_option rt_options[] = {
     {"compare-with", "PTXSIM_COMPARE_WITH", "interp", RT_OPT_CHOICE, "interp|jit", NULL, NULL,
      "--engine=compare: the executor checked against the step interpreter (the block "
      "interpreter, or the LLVM JIT)"},
-    {"jit-threshold", "PTXSIM_JIT_THRESHOLD", "50000", RT_OPT_UINT, NULL, NULL, NULL,
-     "--engine=auto: warp instructions a function runs on the interpreter before it is "
-     "compiled (on a background thread)"},
+    {"jit-threshold", "PTXSIM_JIT_THRESHOLD", "1000000", RT_OPT_UINT, NULL, NULL, NULL,
+     "--engine=auto: warp instructions a function of up to 64 instructions runs on the "
+     "interpreter before it is compiled (on a background thread); (instructions / 64)^2 "
+     "times that for a larger one"},
     {"jit-cache", "PTXSIM_JIT_CACHE", "on", RT_OPT_BOOL, NULL, NULL, NULL,
      "--engine=jit|auto: keep compiled code on disk ($XDG_CACHE_HOME/ptxsim/jit, or "
      "~/.cache/ptxsim/jit) so that another run of the same program compiles nothing"},
@@ -558,7 +559,7 @@ void rt_config_load(rt_config *cfg)
     copy_text(cfg->engine, sizeof cfg->engine, option_value(rt_option_find("engine")));
     cfg->compare_jit = strcmp(option_value(rt_option_find("compare-with")), "jit") == 0;
     cfg->jit_threshold =
-        parse_uint(option_value(rt_option_find("jit-threshold")), &u) && u > 0 ? u : 50000;
+        parse_uint(option_value(rt_option_find("jit-threshold")), &u) && u > 0 ? u : 1000000;
     cfg->jit_cache = !parse_bool(option_value(rt_option_find("jit-cache")), &b) || b;
     cfg->jit_cache_mib = parse_uint(option_value(rt_option_find("jit-cache-size")), &u) ? u : 256;
     cfg->threads = parse_uint(option_value(rt_option_find("threads")), &u) && u > 0

@@ -30,7 +30,7 @@ static LLVMTargetMachineRef tm;
 static LLVMTargetMachineRef obj_tm;   /* emits the object files (PIC, as LLJIT links them) */
 static char *host_cpu, *host_features;
 static bool jit_broken;           /* LLJIT could not be made: nothing compiles */
-static emu_jit_options opts = { .verbose = 0, .hot_instructions = 50000 };
+static emu_jit_options opts = { .verbose = 0, .hot_instructions = 1000000 };
 
 /* the background compiler (executor auto) */
 typedef struct pending { emu_func *f; struct pending *next; } pending;
@@ -442,13 +442,25 @@ static void worker_shutdown(void)
     pthread_mutex_unlock(&jit_lock);
 }
 
+/* Warp instructions f runs on the interpreter before auto compiles it: the threshold for a
+ * function of up to JIT_HOT_UNIT µops, and (µops / JIT_HOT_UNIT)^2 times it for a larger one.
+ * Compiling takes longer than the size grows (a 123-µop kernel 0.3 s, a 1538-µop one 10-15 s
+ * of CPU), and a program that runs a big function briefly should not pay for it. */
+#define JIT_HOT_UNIT 64
+static uint64_t hot_threshold(const emu_func *f)
+{
+    uint64_t units = (f->code.n + JIT_HOT_UNIT - 1) / JIT_HOT_UNIT;
+    if (units < 1) units = 1;
+    return opts.hot_instructions * units * units;
+}
+
 emu_jit_entry emu_jit_warm(const emu_func *cf, uint64_t n)
 {
     emu_func *f = (emu_func *)cf;
     if (atomic_load_explicit(&f->jit_status, memory_order_relaxed) != EMU_JIT_NONE)
         return atomic_load_explicit(&f->jit_entry, memory_order_acquire);
     uint64_t heat = atomic_fetch_add_explicit(&f->jit_heat, n, memory_order_relaxed) + n;
-    if (heat < opts.hot_instructions) return NULL;
+    if (heat < hot_threshold(f)) return NULL;
     /* The process's first compile runs here, in the foreground: LLVM registers destructors of
      * static objects as it first uses them, and exit() runs those before any handler
      * registered earlier, so a background compile still running at exit could find them

@@ -10,6 +10,8 @@
  * - at the end of a block, and after a branch, the run goes on in compiled code only when the
  *   interpreter's outer loop would pick the same SIMT entry of the same frame again with nothing
  *   to settle (the dispatch block checks that from the warp itself), else it returns.
+ * - ld.param of the kernel's own parameters reads the launch's parameter block directly, as
+ *   exec_mem.c's fast path does.
  * Translated µops are vector code over the 32 lanes of their rows: inactive lanes are blended
  * back, so nothing outside the mask changes. Floating point follows sem.h exactly: plain IEEE
  * operations with no fast-math flags, ftz as its bit rule, the canonical f32 NaN. */
@@ -37,8 +39,11 @@ typedef struct tr {
     emu_jit_counts *counts;
     /* The register cache: within a segment (a run of translated µops of one block, each
      * entered from the one before, JIT_SEGMENT at most), the rows read or written so far as
-     * SSA values, equal to the rows in memory in the warp's active lanes (every result is also
-     * stored: a run may end at any µop, on the budget, with the rows up to date). A segment's
+     * SSA values. A result that may be read after the segment is stored at once; one that is
+     * not (a temporary, by liveness()) stays `dirty` in the cache and is stored only where a
+     * run leaves while it is live: a budget exit, a handler call. So
+     * where a run leaves, memory holds every row a later µop may read before writing it (a
+     * dead temporary may hold an older value: no executor reads it). A segment's
      * first µop starts empty; a run that starts inside a segment, and the return from a
      * handler or a memory access's slow path, come in through side[i], which loads the cached
      * rows, joined with the cached values by phis (LLVM drops those no later µop reads). */
@@ -47,7 +52,14 @@ typedef struct tr {
     /* v: the row (<32 x i64>); low: its lanes' low halves (<32 x i32>) when the row was
      * written as the zero extension of those (a 32-bit result), else NULL: 32-bit reads take
      * them, so the extension and truncation fold away between two f32 µops */
-    struct { uint32_t row; LLVMValueRef v, low; } cache[64];
+    struct { uint32_t row; LLVMValueRef v, low; bool dirty, dirty_live; } cache[64];
+    /* Write-back: a result is stored only where the run may leave the segment with the row
+     * live (see liveness()): before a handler call, at a budget exit, and at the segment's
+     * end. live[i] is the set of rows (bit row/32) some
+     * thread may read after reaching µop i before writing them, NULL when unknown (all). */
+    uint64_t *live;
+    uint32_t live_words;
+    uint32_t seg_last;   /* the last µop of the segment being translated */
 } tr;
 
 /* The most µops in one segment (bounds the phis of a side entry). */
@@ -162,6 +174,73 @@ static void cache_row_low(tr *t, uint32_t row, LLVMValueRef v, LLVMValueRef low)
 }
 
 static void cache_row(tr *t, uint32_t row, LLVMValueRef v) { cache_row_low(t, row, v, NULL); }
+
+static LLVMValueRef mask_vec(tr *t, LLVMValueRef mask);
+static int32_t branch_target(const emu_uop *u);
+static LLVMValueRef call_intrinsic(tr *t, const char *name, LLVMTypeRef *over, unsigned nover,
+                                   LLVMValueRef *args, unsigned nargs);
+
+/* Whether row may be read after µop i's start (before it is written again). */
+static bool row_live(const tr *t, uint32_t i, uint32_t row)
+{
+    if (!t->live || i >= t->n) return true;
+    uint32_t k = row / EMU_WARP_SIZE;
+    return (t->live[(size_t)i * t->live_words + k / 64] >> (k % 64)) & 1;
+}
+
+/* A cached row's value to store, made where it is stored: from the 32-bit halves when it has
+ * them, so that the extension runs on the paths that store (the exits) only. */
+static LLVMValueRef stored_value(tr *t, LLVMValueRef v, LLVMValueRef low)
+{
+    return low ? LLVMBuildZExt(t->b, low, t->v64, "") : v;
+}
+
+static void flush_value(tr *t, uint32_t row, LLVMValueRef v)
+{
+    LLVMTypeRef over[2] = {t->v64, t->ptr};
+    LLVMValueRef args[4] = {v, row_ptr(t, row), ci32(t, 8), mask_vec(t, t->active)};
+    call_intrinsic(t, "llvm.masked.store", over, 2, args, 4);
+}
+
+/* Whether row may be read after the current segment (where it goes on from its last µop). */
+static bool row_live_after_segment(const tr *t, uint32_t row)
+{
+    uint32_t j = t->seg_last;
+    const emu_uop *u = &t->code->uops[j];
+    if (row_live(t, j + 1, row)) return true;
+    return u->op == PTX_OP_BRA && emu_jit_translates(t->code, u) &&
+           row_live(t, (uint32_t)branch_target(u), row);
+}
+
+/* Stores the cached rows marked dirty_live, which are then clean on this path. */
+static void flush_marked(tr *t)
+{
+    LLVMTypeRef over[2] = {t->v64, t->ptr};
+    for (uint32_t k = 0; k < t->ncache; k++) {
+        if (!t->cache[k].dirty_live) continue;
+        LLVMValueRef args[4] = {stored_value(t, t->cache[k].v, t->cache[k].low),
+                                row_ptr(t, t->cache[k].row), ci32(t, 8),
+                                mask_vec(t, t->active)};
+        call_intrinsic(t, "llvm.masked.store", over, 2, args, 4);
+        t->cache[k].dirty = t->cache[k].dirty_live = false;
+    }
+}
+
+/* Stores the dirty cached rows in the warp's active lanes (the other lanes of a cached row
+ * are not the warp's: see put): those live at µop `at` (t->n or more: every dirty row). With
+ * clean, they are then clean on this path. */
+static void flush_rows(tr *t, uint32_t at, bool clean)
+{
+    LLVMTypeRef over[2] = {t->v64, t->ptr};
+    for (uint32_t k = 0; k < t->ncache; k++) {
+        if (!t->cache[k].dirty || !row_live(t, at, t->cache[k].row)) continue;
+        LLVMValueRef args[4] = {stored_value(t, t->cache[k].v, t->cache[k].low),
+                                row_ptr(t, t->cache[k].row), ci32(t, 8),
+                                mask_vec(t, t->active)};
+        call_intrinsic(t, "llvm.masked.store", over, 2, args, 4);
+        if (clean) t->cache[k].dirty = false;
+    }
+}
 
 static void uncache_row(tr *t, uint32_t row)
 {
@@ -290,10 +369,18 @@ static void put(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef v)
         row = LLVMBuildSelect(t->b, mask_vec(t, mask), v, load_row(t, o->row), "");
     else if (LLVMIsAZExtInst(v) && LLVMTypeOf(LLVMGetOperand(v, 0)) == t->v32)
         low = LLVMGetOperand(v, 0);
-    LLVMTypeRef over[2] = {t->v64, t->ptr};
-    LLVMValueRef args[4] = {v, row_ptr(t, o->row), ci32(t, 8), mask_vec(t, mask)};
-    call_intrinsic(t, "llvm.masked.store", over, 2, args, 4);
+    /* a row the segment's exits need is stored now (keeping it in a register to the end costs
+     * more than the store); the others are stored only where a run leaves while they are live */
+    bool dirty = !row_live_after_segment(t, o->row);
+    if (!dirty) {
+        LLVMTypeRef over[2] = {t->v64, t->ptr};
+        LLVMValueRef args[4] = {v, row_ptr(t, o->row), ci32(t, 8), mask_vec(t, mask)};
+        call_intrinsic(t, "llvm.masked.store", over, 2, args, 4);
+    }
     cache_row_low(t, o->row, row, low);
+    int k = cached_index(t, o->row);
+    if (k >= 0) t->cache[k].dirty = dirty;
+    else if (dirty) flush_value(t, o->row, row);
 }
 
 /* Writes the lanes of mask of bits (i32) to predicate o (emu_put_pred). */
@@ -521,6 +608,25 @@ static bool mem_translates(const emu_code *code, const emu_uop *u)
     return true;
 }
 
+/* ld.param of 4 or 8 bytes from one of the kernel's own parameters by name ([p] or [p+imm]):
+ * exec_mem.c's ld_param_fast, compiled (its run-time conditions are checked by the code; the
+ * handler takes what they refuse). */
+static bool param_translates(const emu_code *code, const emu_uop *u)
+{
+    const ptx_instr *in = u->in;
+    if (u->op != PTX_OP_LD || in->space != PTX_SPACE_PARAM || in->vec > 1 || u->nopd != 2)
+        return false;
+    if (!code->fn || !code->fn->is_entry || !plain_type(u->type)) return false;
+    unsigned es = emu_type_bits[u->type] / 8;
+    if ((es != 4 && es != 8) || !dst_ok(&u->opd[0], u->type)) return false;
+    const emu_opd *ao = &u->opd[1];
+    if (ao->kind != EMU_OPD_SYM && !(ao->kind == EMU_OPD_ADDR && (ao->flags & EMU_OPD_F_BASE_SYM)))
+        return false;
+    for (uint32_t p = 0; p < code->fn->nparams; p++)
+        if (code->fn->params[p] >= 0 && (uint32_t)code->fn->params[p] == ao->row) return true;
+    return false;
+}
+
 bool emu_jit_translates(const emu_code *code, const emu_uop *u)
 {
     const ptx_instr *in = u->in;
@@ -612,6 +718,7 @@ bool emu_jit_translates(const emu_code *code, const emu_uop *u)
                 in->space == PTX_SPACE_SHARED) &&
                int_type(ty) && dst_ok(&o[0], ty) && src_ok(&o[1], PTX_TYPE_U64);
     case PTX_OP_LD:
+        return mem_translates(code, u) || param_translates(code, u);
     case PTX_OP_ST:
         return mem_translates(code, u);
     default:
@@ -1028,10 +1135,52 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
     }
 }
 
+/* ld.param (param_translates): the parameter's offset in the launch's parameter block (the
+ * module's symbol, read at run time: the code holds no address), checked as ld_param_fast
+ * checks it, read once and given to every lane of mask; slow when a check fails. */
+static void emit_param(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockRef slow)
+{
+    LLVMBuilderRef b = t->b;
+    const emu_opd *ao = &u->opd[1];
+    unsigned es = emu_type_bits[u->type] / 8;
+    LLVMTypeRef ety = es == 4 ? t->i32 : t->i64;
+    LLVMBasicBlockRef checks = block(t, "param.checks"), fast = block(t, "param.fast");
+    LLVMValueRef pf = load(t, t->i8, ctx_field(t, offsetof(emu_ctx, param_fast)));
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, pf, LLVMConstInt(t->i8, 0, 0), ""), checks, slow);
+    LLVMPositionBuilderAtEnd(b, checks);
+    LLVMValueRef mod = load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, mod)));
+    LLVMValueRef pm = load(t, t->ptr, field(t, mod, offsetof(emu_module, ptx)));
+    LLVMValueRef syms = load(t, t->ptr, field(t, pm, offsetof(ptx_module, syms)));
+    LLVMValueRef a = load(t, t->i64, field(t, syms, (size_t)ao->row * sizeof(ptx_symbol) +
+                                                        offsetof(ptx_symbol, offset)));
+    if (ao->kind == EMU_OPD_ADDR) a = LLVMBuildAdd(b, a, ci64(t, ao->imm), "");
+    LLVMValueRef g = load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, g)));
+    LLVMValueRef size = load(t, t->i64, field(t, g, offsetof(emu_grid, params_size)));
+    LLVMValueRef bad = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, a, ci64(t, es - 1), ""), ci64(t, 0), "");
+    bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, a, size, ""), "");
+    bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, ci64(t, es), LLVMBuildSub(b, size, a, ""), ""), "");
+    LLVMBuildCondBr(b, bad, slow, fast);
+    LLVMPositionBuilderAtEnd(b, fast);
+    LLVMValueRef params = load(t, t->ptr, field(t, g, offsetof(emu_grid, params)));
+    LLVMValueRef x = load(t, ety, LLVMBuildGEP2(b, t->i8, params, &a, 1, ""));
+    LLVMSetAlignment(x, es);
+    put(t, &u->opd[0], mask, vsplat(t, LLVMBuildZExt(b, x, t->i64, ""), ""));
+}
+
 /* ---------------------------------------------------------------- µops through their handler */
 
-/* Calls u's handler as the interpreter's loop does, then leaves or goes on. */
+static void emit_call_stored(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask);
+
+/* Calls u's handler as the interpreter's loop does, the rows live at it stored first (what
+ * it reads, and what the run reads after it, from memory: see liveness()). */
 static void emit_call(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
+{
+    flush_rows(t, i, true);
+    emit_call_stored(t, i, u, mask);
+}
+
+/* Calls u's handler (the rows in memory), then leaves or goes on. */
+static void emit_call_stored(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
 {
     LLVMBuilderRef b = t->b;
     LLVMBuildStore(b, mask, ctx_field(t, offsetof(emu_ctx, mask)));
@@ -1087,6 +1236,11 @@ static void emit_branch(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
 {
     LLVMBuilderRef b = t->b;
     uint32_t target = (uint32_t)branch_target(u);
+    /* what either outcome may read; the divergent path's handler call stores the rest */
+    for (uint32_t k = 0; k < t->ncache; k++)
+        t->cache[k].dirty_live = t->cache[k].dirty && (row_live(t, target, t->cache[k].row) ||
+                                                       row_live(t, i + 1, t->cache[k].row));
+    flush_marked(t);
     LLVMBasicBlockRef taken = block(t, "taken"), check = block(t, "check"),
                       fall = block(t, "fall"), split = block(t, "split");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, mask, t->active, ""), taken, check);
@@ -1108,6 +1262,8 @@ static void emit_uop(tr *t, uint32_t i)
     LLVMBuilderRef b = t->b;
     if (t->seg_start[i]) {
         t->ncache = 0;
+        t->seg_last = i;
+        while (t->seg_last + 1 < t->n && !t->seg_start[t->seg_last + 1]) t->seg_last++;
     } else {
         LLVMPositionBuilderAtEnd(b, t->bb[i]);
         LLVMValueRef phis[sizeof t->cache / sizeof t->cache[0]][2];
@@ -1145,6 +1301,7 @@ static void emit_uop(tr *t, uint32_t i)
     LLVMBasicBlockRef body = block(t, "body"), out = block(t, "budget");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, count(t), t->budget, ""), out, body);
     LLVMPositionBuilderAtEnd(b, out);
+    flush_rows(t, i, false);
     LLVMBuildStore(b, ci32(t, i), t->npc_slot);
     LLVMBuildBr(b, t->exit_pc);
     LLVMPositionBuilderAtEnd(b, body);
@@ -1165,15 +1322,36 @@ static void emit_uop(tr *t, uint32_t i)
     }
     if (u->op == PTX_OP_LD || u->op == PTX_OP_ST) {
         LLVMBasicBlockRef slow = block(t, "mem.slow");
-        emit_mem(t, u, mask, slow);
+        /* the slow path stores the rows dirty before the access and live at it (their
+         * values dominate it); the fast path keeps them dirty */
+        uint32_t nbefore = t->ncache;
+        bool was_dirty[sizeof t->cache / sizeof t->cache[0]];
+        LLVMValueRef before[sizeof t->cache / sizeof t->cache[0]][2];
+        for (uint32_t k = 0; k < nbefore; k++) {
+            was_dirty[k] = t->cache[k].dirty;
+            before[k][0] = t->cache[k].v;
+            before[k][1] = t->cache[k].low;
+        }
+        if (u->in->space == PTX_SPACE_PARAM) emit_param(t, u, mask, slow);
+        else emit_mem(t, u, mask, slow);
         LLVMBasicBlockRef here = LLVMGetInsertBlock(b);
         LLVMPositionBuilderAtEnd(b, slow);
-        emit_call(t, i, u, mask);
+        LLVMTypeRef over[2] = {t->v64, t->ptr};
+        for (uint32_t k = 0; k < nbefore; k++) {
+            if (!was_dirty[k] || !row_live(t, i, t->cache[k].row)) continue;
+            LLVMValueRef args[4] = {stored_value(t, before[k][0], before[k][1]),
+                                    row_ptr(t, t->cache[k].row), ci32(t, 8),
+                                    mask_vec(t, t->active)};
+            call_intrinsic(t, "llvm.masked.store", over, 2, args, 4);
+        }
+        emit_call_stored(t, i, u, mask);
         LLVMPositionBuilderAtEnd(b, here);
     } else {
         emit_native(t, u, mask);
     }
     count_one(t);
+    bool ends = i + 1 >= u->block_end || (i + 1 < t->n && t->seg_start[i + 1]);
+    if (ends) flush_rows(t, i + 1, true);
     t->fall = LLVMGetInsertBlock(b);
     if (i + 1 < u->block_end) LLVMBuildBr(b, t->bb[i + 1]);
     else goto_dispatch(t, ci32(t, i + 1));
@@ -1209,6 +1387,142 @@ static void emit_dispatch(tr *t)
     /* the entry of a block that is not marked (a branch into the middle of one) */
     for (uint32_t i = 0; i < t->n; i++)
         if (!(t->code->uops[i].flags & EMU_UOP_BLOCK_START)) LLVMAddCase(sw, ci32(t, i), t->side[i]);
+}
+
+/* ---------------------------------------------------------------- liveness of rows */
+
+/* Adds the rows operand o names (a vector's elements, an address's base) to set, or returns
+ * false when one is beyond nbits rows or not at a row boundary. */
+static bool opd_rows(const tr *t, const emu_opd *o, uint64_t *set, uint32_t nbits)
+{
+    uint32_t row;
+    switch (o->kind) {
+    case EMU_OPD_REG:
+    case EMU_OPD_PRED:
+        row = o->row;
+        break;
+    case EMU_OPD_ADDR:
+        if (!(o->flags & EMU_OPD_F_BASE_REG)) return true;
+        row = o->row;
+        break;
+    case EMU_OPD_VEC:
+    case EMU_OPD_LIST:
+        for (uint64_t k = 0; k < o->imm; k++)
+            if (!opd_rows(t, &t->code->pool[o->row + k], set, nbits)) return false;
+        return true;
+    default:
+        return true;
+    }
+    unsigned rows = o->kind == EMU_OPD_REG && o->bits == 128 ? 2 : 1;
+    for (unsigned r = 0; r < rows; r++) {
+        uint32_t k = row / EMU_WARP_SIZE + r;
+        if (row % EMU_WARP_SIZE || k >= nbits) return false;
+        set[k / 64] |= UINT64_C(1) << (k % 64);
+    }
+    return true;
+}
+
+/* Operations that read other lanes' registers: a lane off the running path could be read, so
+ * every row stays stored in a function that has one. */
+static bool reads_other_lanes(uint16_t op)
+{
+    switch (op) {
+    case PTX_OP_SHFL: case PTX_OP_MATCH: case PTX_OP_REDUX: case PTX_OP_VOTE:
+    case PTX_OP_WMMA_LOAD: case PTX_OP_WMMA_STORE: case PTX_OP_WMMA_MMA: case PTX_OP_MMA:
+    case PTX_OP_LDMATRIX: case PTX_OP_STMATRIX: case PTX_OP_MOVMATRIX:
+    case PTX_OP_WGMMA_MMA_ASYNC:
+        return true;
+    default:
+        return op >= PTX_OP_TCGEN05_ALLOC && op <= PTX_OP_TCGEN05_FENCE;
+    }
+}
+
+/* A µop whose handler may read rows its operands do not name (a contracted add reads its
+ * mul's sources; an indexed branch goes anywhere): every row counts as live before it. */
+static bool opaque_reads(const emu_uop *u)
+{
+    return (u->flags & EMU_UOP_CONTRACTED) || u->op == PTX_OP_BRX_IDX;
+}
+
+/* exit, ret and trap without a guard: no lane goes on in this frame (a frame's rows are its
+ * own; a caller's are another frame's) */
+static bool ends_thread(const emu_uop *u)
+{
+    return (u->op == PTX_OP_EXIT || u->op == PTX_OP_RET || u->op == PTX_OP_TRAP) &&
+           u->guard_row == EMU_NO_GUARD;
+}
+
+/* Which rows each µop's start may be followed by a read of (per thread: the rows some path
+ * from there reads before writing them). Every µop reads the rows of its guard and operands
+ * (a handler's destination too: it counts as read, never as written); a translated one
+ * without a guard writes its destination; a branch goes on at its target or the next µop,
+ * exit/ret nowhere, the rest at the next µop. Leaves t->live NULL (every row live) when the
+ * function reads other lanes' registers or names a row out of the usual layout. */
+static void liveness(tr *t)
+{
+    const emu_code *code = t->code;
+    uint32_t n = t->n, nbits = code->fn ? code->fn->nslots : 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (reads_other_lanes(code->uops[i].op)) return;
+    if (nbits == 0) return;
+    uint32_t words = (nbits + 63) / 64;
+    uint64_t *live = calloc((size_t)n * words, sizeof *live);
+    uint64_t *reads = calloc((size_t)n * words, sizeof *reads);
+    uint64_t *kills = calloc((size_t)n * words, sizeof *kills);
+    bool *native = calloc(n, sizeof *native);
+    bool ok = live && reads && kills && native;
+    for (uint32_t i = 0; ok && i < n; i++) {
+        const emu_uop *u = &code->uops[i];
+        uint64_t *rd = reads + (size_t)i * words, *kl = kills + (size_t)i * words;
+        native[i] = emu_jit_translates(code, u);
+        if (u->guard_row != EMU_NO_GUARD) {
+            emu_opd g = {.kind = EMU_OPD_PRED, .row = u->guard_row};
+            ok = ok && opd_rows(t, &g, rd, nbits);
+        }
+        /* a handler: every operand may be read (the destination too: it may write some
+         * lanes only) and nothing counts as written */
+        bool has_dst = native[i] && u->op != PTX_OP_ST && u->op != PTX_OP_BRA;
+        for (unsigned k = has_dst ? 1 : 0; ok && k < u->nopd; k++)
+            ok = opd_rows(t, emu_uop_opd(u, k), rd, nbits);
+        /* a predicate result is written to memory at once (put_pred): no kill needed */
+        if (ok && has_dst && u->op != PTX_OP_SETP && u->guard_row == EMU_NO_GUARD)
+            ok = opd_rows(t, &u->opd[0], kl, nbits);
+    }
+    /* to a fixpoint, backwards */
+    for (bool changed = ok; changed;) {
+        changed = false;
+        for (uint32_t i = n; i-- > 0;) {
+            uint64_t *in = live + (size_t)i * words;
+            const emu_uop *u = &code->uops[i];
+            for (uint32_t w = 0; w < words; w++) {
+                uint64_t v = ~UINT64_C(0);
+                if (!opaque_reads(u)) {
+                    uint64_t out = ends_thread(u) ? 0
+                                   : i + 1 < n ? live[(size_t)(i + 1) * words + w]
+                                               : ~UINT64_C(0);
+                    if (u->op == PTX_OP_BRA) {
+                        int32_t tg = branch_target(u);
+                        out |= tg >= 0 && (uint32_t)tg < n ? live[(size_t)tg * words + w]
+                                                           : ~UINT64_C(0);
+                    }
+                    v = reads[(size_t)i * words + w] | (out & ~kills[(size_t)i * words + w]);
+                }
+                if (v != in[w]) {
+                    in[w] = v;
+                    changed = true;
+                }
+            }
+        }
+    }
+    free(reads);
+    free(kills);
+    free(native);
+    if (!ok) {
+        free(live);
+        return;
+    }
+    t->live = live;
+    t->live_words = words;
 }
 
 /* Where segments start: a block's first µop, the one after a branch, and every JIT_SEGMENT-th.
@@ -1299,6 +1613,7 @@ bool emu_jit_translate(const emu_func *f, LLVMModuleRef m, const char *name,
     t.sp0 = load(&t, t.i32, warp_field(&t, offsetof(emu_warp, sp)));
     t.nframes0 = load(&t, t.i32, warp_field(&t, offsetof(emu_warp, nframes)));
     find_segments(&t);
+    liveness(&t);
     for (uint32_t i = 0; i < code->n; i++) t.side[i] = t.seg_start[i] ? t.bb[i] : block(&t, "side");
     LLVMValueRef sw = LLVMBuildSwitch(t.b, t.pc_arg, t.ret, code->n);
     for (uint32_t i = 0; i < code->n; i++) LLVMAddCase(sw, ci32(&t, i), t.side[i]);
@@ -1319,5 +1634,6 @@ bool emu_jit_translate(const emu_func *f, LLVMModuleRef m, const char *name,
     free(t.bb);
     free(t.side);
     free(t.seg_start);
+    free(t.live);
     return true;
 }

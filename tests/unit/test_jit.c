@@ -371,7 +371,8 @@ static char *program(uint64_t seed, unsigned ninstr)
          "    .reg .pred %%p<%d>, %%q<4>;\n"
          "    .shared .align 8 .b8 sh[4096];\n"
          "    ld.param.u64 %%in, [pin];\n"
-         "    ld.param.u64 %%out, [pout];\n"
+         /* pout read by offset: the [param+imm] form of the compiled ld.param */
+         "    ld.param.u64 %%out, [pin+8];\n"
          "    mov.u32 %%t, %%tid.x;\n"
          "    mov.u32 %%n, %%ntid.x;\n"
          "    mov.u32 %%x, %%ctaid.x;\n"
@@ -531,6 +532,65 @@ START_TEST(disk_cache)
 }
 END_TEST
 
+/* Rows the compiled code keeps in registers: temporaries read within a segment and dead after
+ * it are stored only where a run leaves (a budget stop lands on every µop of the loop: two
+ * iterations are 27 µops, prime to the det-off budget of 100), and a row read only at a branch
+ * target two blocks on (dead on the fall path) must be stored at its segment's end. */
+START_TEST(rows_kept_in_registers)
+{
+    const char *ptx = CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "    .reg .b32 %i, %j, %a, %b, %c, %s, %t;\n"
+        "    .reg .b64 %out, %o;\n"
+        "    .reg .pred %p, %q;\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    mov.u32 %i, %tid.x;\n"
+        "    mov.u32 %j, 0;\n"
+        "    mov.u32 %s, 0;\n"
+        "    setp.eq.u32 %p, %i, 1000000;\n"
+        "    @%p bra L0;\n"
+        "L1:\n"
+        "    add.u32 %a, %i, %j;\n"
+        "    mul.lo.u32 %b, %a, 3;\n"
+        "    add.u32 %c, %b, %a;\n"
+        "    mov.u32 %t, %c;\n"
+        "L0:\n"
+        "    and.b32 %b, %j, 1;\n"
+        "    setp.ne.u32 %q, %b, 0;\n"
+        "    @%q bra L2;\n"
+        "    mov.u32 %t, 7;\n"
+        "L2:\n"
+        "    add.u32 %s, %s, %t;\n"
+        "    xor.b32 %s, %s, %c;\n"
+        "    shl.b32 %s, %s, 1;\n"
+        "    add.u32 %j, %j, 1;\n"
+        "    setp.lt.u32 %p, %j, 300;\n"
+        "    @%p bra L1;\n"
+        "    mul.wide.u32 %o, %i, 4;\n"
+        "    add.u64 %o, %o, %out;\n"
+        "    st.global.u32 [%o], %s;\n"
+        "    ret;\n}\n";
+    uint8_t *in = conf_dev_alloc(8), *out = conf_dev_alloc(4 * 64);
+    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
+    setenv("CONF_EXECUTOR", "jit", 1);
+    emu_jit_options o = {.verbose = getenv("JIT_DUMP") ? 1 : 0, .hot_instructions = 1};
+    emu_jit_configure(&o);
+    emu_jit_stats before, after;
+    emu_jit_get_stats(&before);
+    conf_result r;
+    conf_status st = conf_run_k("rows kept in registers", ptx, (emu_dim3){1, 1, 1},
+                                (emu_dim3){40, 1, 1}, 0, params, 2, &r);
+    unsetenv("CONF_EXECUTOR");
+    ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
+    emu_jit_get_stats(&after);
+    ck_assert_msg(after.failed == before.failed && after.functions + after.cache_hits >
+                                                       before.functions + before.cache_hits,
+                  "the kernel was not compiled");
+    conf_dev_free(in);
+    conf_dev_free(out);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("jit");
@@ -542,6 +602,7 @@ int main(void)
     tcase_add_loop_test(tc, random_programs_auto_background, 0, 4);
     tcase_add_test(tc, translates_most);
     tcase_add_test(tc, disk_cache);
+    tcase_add_test(tc, rows_kept_in_registers);
     suite_add_tcase(s, tc);
     return conf_main(s);
 }
