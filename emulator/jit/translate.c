@@ -1292,7 +1292,9 @@ static void emit_uop(tr *t, uint32_t i)
     LLVMPositionBuilderAtEnd(b, t->bb[i]);
     if (u->flags & EMU_UOP_REGION_BOUNDARY) {
         /* an idempotent region starts (iGPU): the run ends before it, and the interpreter,
-         * which tells the memory policy, runs its block (interp/run.c) */
+         * which tells the memory policy, runs its block (interp/run.c), from the rows
+         * live at it */
+        flush_rows(t, i, false);
         LLVMBuildStore(b, ci32(t, i), t->npc_slot);
         LLVMBuildBr(b, t->exit_pc);
         return;
