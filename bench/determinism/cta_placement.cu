@@ -1,9 +1,9 @@
 // cta_placement.cu: which SM each CTA ran on (%smid), for checking that the cycle model under
 // --det=gpudet --timing places CTAs where GPUDet's functional run did (tests/suites/
-// gpudet_costs.sh, "placement"). CTAs do uneven amounts of work (a global store and a barrier
-// every few iterations), so they finish at different quanta and the CTAs after the first wave go wherever GPUDet's work
-// distribution (or DWP) puts them, not in launch order. Usage: cta_placement [blocks]; prints
-// one line "block B sm S" per CTA.
+// gpudet_costs.sh, "placement"). CTAs do uneven amounts of work (a global store each iteration,
+// a barrier every 8), so they finish at different quanta and the CTAs after the first wave go
+// wherever GPUDet's work distribution (or DWP) puts them, not in launch order.
+// Usage: cta_placement [blocks]; prints one line "block B sm S" per CTA.
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
