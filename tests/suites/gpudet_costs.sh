@@ -19,7 +19,13 @@
 #   sb_capacity       --gpudet-sb-entries=1: quanta end by a full store buffer
 #                     (quantum_end.store_buffer > 0), the output as without it, the same
 #                     statistics over threads 1 and 4
-# Not in check-quick; about 10 s. Environment: B, NVCC, PTXSIM_CUDA_CACHE.
+#   placement         bench/determinism/cta_placement.cu (360 CTAs of uneven length, gtx480):
+#                     every CTA's SM in the model's --timeline equals the %smid it read in
+#                     GPUDet's functional run, with DWP on and off (the two place > 0 CTAs
+#                     differently); output and statistics the same over threads 1, 2+seed,
+#                     4+seed; BTA (barriers released inside a quantum) gives fewer quanta and
+#                     fewer cycles than without it
+# Not in check-quick; about 12 s. Environment: B, NVCC, PTXSIM_CUDA_CACHE.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 B=${B:-build}
@@ -135,3 +141,67 @@ for opts in "--gpudet-commit=lock --det=gpudet" "--gpudet-commit=lock --timing";
     [ $rc -eq 2 ] && grep -q "needs --det=gpudet and --timing" <<<"$msg" || bad="$bad [$opts: exit $rc: $msg]"
 done
 [ -z "$bad" ] && echo "PASS gpudet_costs/lock_refused" || echo "FAIL gpudet_costs/lock_refused:$bad"
+
+# ---------------------------------------------------------------- placement
+PSRC=bench/determinism/cta_placement.cu
+if ! PLACE=$(cuda_cache_build bench_cta_placement.shared "$LOGS/nvcc-placement.txt" \
+                 "-cudart shared -Wno-deprecated-gpu-targets $PSRC" "$PSRC"); then
+    echo "FAIL gpudet_costs/placement: nvcc failed, see $LOGS/nvcc-placement.txt"
+    exit 0
+fi
+# prun NAME OPTIONS...: cta_placement under --det=gpudet --timing on gtx480, with a timeline
+prun() {
+    local name=$1
+    shift
+    timeout 120 "$PTXSIM" run --det=gpudet --timing --gpu=gtx480 "$@" --stats="$LOGS/$name.json" \
+        --timeline="$LOGS/$name.timeline.json" -- "$PLACE" \
+        >"$LOGS/$name.out" 2>&1 || echo "# exit $?" >>"$LOGS/$name.out"
+}
+for dwp in on off; do
+    prun "place-$dwp-t1" --gpudet-dwp=$dwp --threads=1
+    prun "place-$dwp-t2" --gpudet-dwp=$dwp --threads=2 --seed=3
+    prun "place-$dwp-t4" --gpudet-dwp=$dwp --threads=4 --seed=5
+done
+prun place-nobta --gpudet-bta=off --threads=2
+python3 - "$LOGS" <<'PY'
+import json, re, sys
+logs = sys.argv[1]
+bad, seen = [], {}
+def smid(n):   # the SM each CTA read in GPUDet's run
+    return {int(b): int(s) for b, s in re.findall(r"^block (\d+) sm (\d+)$", open(f"{logs}/{n}.out").read(), re.M)}
+def model_sm(n):   # the SM track of each CTA's slice in the model's timeline
+    ev = json.load(open(f"{logs}/{n}.timeline.json"))["traceEvents"]
+    return {int(re.match(r"block \((\d+),", e["name"]).group(1)): e["tid"]
+            for e in ev if e.get("pid") == 1 and e.get("ph") == "X"}
+def total(n):
+    return json.load(open(f"{logs}/{n}.json"))["total"]
+try:
+    for dwp in ("on", "off"):
+        ref = f"place-{dwp}-t1"
+        g = smid(ref)
+        if len(g) != 360: bad.append(f"{ref}: {len(g)} CTAs printed"); continue
+        for t in ("t2", "t4"):
+            n = f"place-{dwp}-{t}"
+            if smid(n) != g: bad.append(f"{n}: GPUDet's placement differs from threads 1")
+            if total(n) != total(ref): bad.append(f"{n}: statistics differ from threads 1")
+        for t in ("t1", "t2", "t4"):
+            n = f"place-{dwp}-{t}"
+            m = model_sm(n)
+            off = [b for b in g if m.get(b) != g[b]]
+            if off: bad.append(f"{n}: {len(off)} CTAs on another SM in the model (first: block {off[0]} GPUDet SM {g[off[0]]}, model {m.get(off[0])})")
+        seen[dwp] = g
+    moved = sum(1 for b in seen.get("on", {}) if seen["on"][b] != seen.get("off", {}).get(b))
+    if "on" in seen and "off" in seen and not moved: bad.append("DWP on and off place every CTA alike: the check tells nothing")
+    b_on, b_off = total("place-on-t1"), total("place-nobta")
+    if not (b_on["gpudet"]["quanta"] < b_off["gpudet"]["quanta"] and b_on["cycles"] < b_off["cycles"]):
+        bad.append(f"BTA: quanta {b_on['gpudet']['quanta']} vs {b_off['gpudet']['quanta']} without, cycles {b_on['cycles']} vs {b_off['cycles']}")
+    for n in [f"place-{d}-{t}" for d in ("on", "off") for t in ("t1", "t2", "t4")] + ["place-nobta"]:
+        if any(l.startswith("# exit") for l in open(f"{logs}/{n}.out")): bad.append(f"{n}: the run failed")
+except (OSError, ValueError, KeyError) as e:
+    bad.append(f"missing output: {e} (see {logs})")
+if bad:
+    print(f"FAIL gpudet_costs/placement: {'; '.join(bad)}")
+else:
+    print(f"PASS gpudet_costs/placement (360 CTAs on GPUDet's SMs in the model, DWP on and off ({moved} CTAs placed differently), threads 1/2/4+seeds; "
+          f"BTA {b_on['gpudet']['quanta']} quanta {b_on['cycles']} cycles, without {b_off['gpudet']['quanta']} quanta {b_off['cycles']} cycles)")
+PY

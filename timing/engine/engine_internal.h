@@ -75,6 +75,9 @@ bool timing_run_gpudet(emu_grid *g, const timing_engine_config *cfg);
 bool timing_record_active(void);
 void timing_record_gpudet_phase(uint64_t quantum, bool serial);
 void timing_record_gpudet_commit(uint32_t sm, uint32_t wid, uint64_t chunk);
+/* GPUDet launched CTA `cta` in CTA slot k of SM sm, the slot's seq-th launch (from 0); also
+ * from the host thread that runs the slot in parallel mode (DWP): each CTA has its own entry. */
+void timing_record_gpudet_launch(uint64_t cta, uint32_t sm, uint32_t k, uint64_t seq);
 /* The same for DAB (timing/dab/): the epoch (from 1) and whether the flush runs (its
  * flush-class operations); one flush transaction of SM sm to sub-partition subp carrying
  * `entries` buffer entries. */

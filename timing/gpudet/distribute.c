@@ -98,6 +98,8 @@ bool gd_launch(gd_run *R, gd_wg *wg, uint64_t cta, gd_exec *X)
 {
     if (!eng_slot_launch(&R->E, wg->es, cta, X->T)) return false;
     X->st.ctas++;
+    /* one host thread launches into a slot at a time, so the slot's count is its order */
+    timing_record_gpudet_launch(cta, wg->sm, wg->k, wg->launches++);
     gd_bind(R, wg);
     return true;
 }

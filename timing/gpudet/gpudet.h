@@ -96,6 +96,7 @@ typedef struct gd_wg {
     bool active;              /* occupied at this quantum's work distribution */
     bool ending;              /* BTA: a warp ended parallel mode before a barrier (S4.1) */
     uint64_t dwp_popped;      /* CTAs taken from this slot's DWP queue this quantum */
+    uint64_t launches;        /* CTAs launched here so far (--timing's record of placement) */
 } gd_wg;
 
 /* What one host thread is doing; the memory policy reaches it through the warp's slot (the

@@ -321,6 +321,10 @@ typedef struct tm_trace {
     /* DAB with scheduler-level buffers: per SM, the tickets handed out (see tm_rec) */
     uint64_t *tickets;
     struct tm_gdc *gdc;       /* GPUDet: its commits' Z-caches and lock figures (detcost) */
+    /* GPUDet: where its work distribution (and DWP) launched each CTA: SM, CTA slot on it and
+     * the slot's launch number (UINT32_MAX: never launched) */
+    uint32_t *launch_sm, *launch_k;
+    uint64_t *launch_seq;
 } tm_trace;
 
 /* Records the n events of warp w (the model sink's consume when no model warp owns w). */
@@ -385,6 +389,9 @@ struct tm_model {
     timing_igpu *igpu;
     tm_kilotm *kilotm;        /* --tm=kilotm: the commit units (NULL: none) */
     uint32_t dab_sms;         /* DAB: CTA c goes to SM c mod dab_sms (SM gating) */
+    /* GPUDet: each CTA slot's CTAs in GPUDet's launch order, slot (sm, k) at
+     * gd_queue[gd_next[sm * ctas_per_sm + k] .. gd_end[...]) (NULL: the model's own order) */
+    uint64_t *gd_queue, *gd_next, *gd_end;
     struct tm_gdl *gdl;       /* GPUDet: the warps' store-buffer logs (timing/detcost) */
     bool lock_commit;         /* GPUDet: commit mode by software locks */
     uint8_t dab_limit;        /* DAB: the limitation study's relaxation (timing_dab_limit) */

@@ -28,8 +28,8 @@
  *     serial instruction completes with its outcome.
  * The store buffer's log in parallel mode (sm.c hands a global access to timing/detcost/log.c),
  * the Z-caches and the lock-based commit (timing/detcost/commit.c) are timed beside this.
- * What this leaves out: CTAs placed as the model's slots free, not at GPUDet's work
- * distributions.
+ * CTAs go where GPUDet's work distributions and DWP launched them (timing_record_gpudet_launch;
+ * run.c's gpudet_queues), so W-Ser's hardware warp IDs and each SM's load are GPUDet's.
  *
  * DAB (--det=dab --timing) is replayed the same way on its epochs: a record carries its epoch
  * (and whether the flush ran it: a flush-class operation); a buffered atomic costs one cycle and
@@ -212,6 +212,15 @@ void timing_record_gpudet_commit(uint32_t sm, uint32_t wid, uint64_t chunk)
     row[chan]++;
     row[t->nchan + (sm < t->nsm ? sm : t->nsm - 1)]++;
     tm_gdc_record(t, wid, chunk, chan);
+}
+
+void timing_record_gpudet_launch(uint64_t cta, uint32_t sm, uint32_t k, uint64_t seq)
+{
+    tm_trace *t = recording;
+    if (!t || !t->launch_sm || cta >= t->nctas) return;
+    t->launch_sm[cta] = sm;
+    t->launch_k[cta] = k;
+    t->launch_seq[cta] = seq;
 }
 
 void timing_record_dab_phase(uint64_t epoch, bool flushing)
@@ -520,6 +529,9 @@ bool tm_det_order_unstick(tm_model *M)
 static void trace_free(tm_trace *t)
 {
     tm_gdc_free(t);
+    free(t->launch_sm);
+    free(t->launch_k);
+    free(t->launch_seq);
     free(t->tickets);
     free(t->commits);
     if (t->warps)
@@ -553,7 +565,18 @@ static bool record_and_time(emu_grid *g, const timing_engine_config *cfg,
     t.igpu = timing_igpu_of(L->policy);
     t.nchan = nparts;
     t.nsm = cfg->sm_count ? cfg->sm_count : 1;
-    if (cfg->det == TIMING_DET_GPUDET && !tm_gdc_open(&t)) {
+    if (cfg->det == TIMING_DET_GPUDET) {
+        t.launch_sm = malloc((t.nctas ? t.nctas : 1) * sizeof *t.launch_sm);
+        t.launch_k = malloc((t.nctas ? t.nctas : 1) * sizeof *t.launch_k);
+        t.launch_seq = malloc((t.nctas ? t.nctas : 1) * sizeof *t.launch_seq);
+        if (t.launch_sm)
+            for (uint64_t c = 0; c < t.nctas; c++) t.launch_sm[c] = UINT32_MAX;
+    }
+    if (cfg->det == TIMING_DET_GPUDET &&
+        (!t.launch_sm || !t.launch_k || !t.launch_seq || !tm_gdc_open(&t))) {
+        free(t.launch_sm);
+        free(t.launch_k);
+        free(t.launch_seq);
         free(t.warps);
         emu_grid_abort(g, EMU_FAULT_OUT_OF_RESOURCES,
                        "out of host memory for the cycle model's record of the grid");

@@ -44,6 +44,50 @@ void tm_sink_record_into(tm_trace *t)
     model_sink.state = t;
 }
 
+/* GPUDet's placement: each CTA slot's queue of the CTAs GPUDet launched there, in its order
+ * (its work distributions at quantum starts, DWP's launches in parallel mode). The slots of
+ * the model and of GPUDet's run are the same (SMs, timing_ctas_per_sm), so the model times the
+ * CTA-to-SM assignment GPUDet ran. A CTA launched in quantum q waits in the model for its slot's
+ * previous CTA, which ran in quantum q or before, and its records wait for quantum q. false
+ * when out of memory; no queues (the model's own order) when the record is incomplete (a
+ * grid that faulted before launching every CTA). */
+static bool gpudet_queues(tm_model *M)
+{
+    const tm_trace *T = M->trace;
+    if (!T || !T->launch_sm) return true;
+    uint64_t nslots = (uint64_t)M->nsm * M->ctas_per_sm;
+    for (uint64_t c = 0; c < T->nctas; c++)
+        if (T->launch_sm[c] >= M->nsm || T->launch_k[c] >= M->ctas_per_sm) return true;
+    uint64_t *end = calloc(nslots ? nslots : 1, sizeof *end);
+    uint64_t *next = calloc(nslots ? nslots : 1, sizeof *next);
+    uint64_t *queue = malloc((T->nctas ? T->nctas : 1) * sizeof *queue);
+    bool ok = end && next && queue;
+    for (uint64_t c = 0; ok && c < T->nctas; c++)
+        end[(uint64_t)T->launch_sm[c] * M->ctas_per_sm + T->launch_k[c]]++;
+    uint64_t at = 0;
+    for (uint64_t s = 0; ok && s < nslots; s++) {
+        next[s] = at;
+        at += end[s];
+        end[s] = at;
+    }
+    for (uint64_t c = 0; ok && c < T->nctas; c++) {
+        uint64_t s = (uint64_t)T->launch_sm[c] * M->ctas_per_sm + T->launch_k[c];
+        /* a slot's launch numbers are 0, 1, ... once each */
+        assert(next[s] + T->launch_seq[c] < end[s]);
+        queue[next[s] + T->launch_seq[c]] = c;
+    }
+    if (!ok) {
+        free(end);
+        free(next);
+        free(queue);
+        return false;
+    }
+    M->gd_queue = queue;
+    M->gd_next = next;
+    M->gd_end = end;
+    return true;
+}
+
 /* Places the next CTA of a recorded grid in CTA slot k of SM S. */
 static bool place_recorded(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
 {
@@ -52,7 +96,11 @@ static bool place_recorded(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
     /* DAB distributes CTAs statically (CTA c on SM c mod dab_sms, each SM's in ascending
      * order), and its scheduler order is per SM: the model places them as DAB did */
     uint64_t id = M->next_cta;
-    if (M->dab) {
+    if (M->gd_queue) {
+        uint64_t s = (uint64_t)S->id * M->ctas_per_sm + k;
+        if (M->gd_next[s] >= M->gd_end[s]) return false;
+        id = M->gd_queue[M->gd_next[s]++];
+    } else if (M->dab) {
         if (S->next_cta >= T->nctas) return false;
         id = S->next_cta;
         S->next_cta += M->dab_sms;
@@ -173,6 +221,9 @@ static void model_free(tm_model *M)
             free(M->sms[s].q_wake);
         }
     free(M->sms);
+    free(M->gd_queue);
+    free(M->gd_next);
+    free(M->gd_end);
     tm_mem_free(&M->mem);
     tm_gdl_free(M);
 }
@@ -295,6 +346,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
         S->ticket_next = 1;
         S->next_cta = s < M->dab_sms ? s : UINT64_MAX;
     }
+    ok = ok && gpudet_queues(M);
     if (ok) {
         /* a replay times GPUDet's recorded commit steps (replay.c) */
         M->kilotm = tm_kilotm_create(M);
@@ -306,7 +358,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
         timing_watchdog_start(&M->wd, cfg);
         for (uint32_t k = 0; k < M->ctas_per_sm && !M->stop; k++)
             for (uint32_t s = 0; s < M->nsm; s++)
-                if (!place(M, &M->sms[s], k, now)) break;
+                if (!place(M, &M->sms[s], k, now) && !M->gd_queue) break;
         fail = M->stop;
     }
     while (ok && !fail) {
