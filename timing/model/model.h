@@ -186,6 +186,8 @@ typedef struct tm_warp {
     /* its next instruction as emu_warp_peek gave it, while `peeked`: it changes only when the
      * warp issues, or when a barrier of its CTA releases one of its paths */
     bool peeked;
+    /* windowed: waits for the window's end, where its executor runs ahead (run.c weave) */
+    bool deferred;
     timing_slot why;          /* what it waits for until `ready` */
     uint64_t ready;           /* cannot issue before (launch, its last issue, a wait) */
     uint64_t age;             /* launch order on the SM (GTO: oldest first) */
@@ -217,12 +219,24 @@ typedef struct tm_cta_slot {
     uint64_t start;           /* cycle it was placed */
 } tm_cta_slot;
 
+/* Windowed model: what an SM left for the window's end (run.c's weave): a warp to run ahead on
+ * its executor, or a CTA slot whose CTA finished, at `cycle`, in the SM's order. */
+typedef struct tm_defer {
+    uint64_t cycle;
+    uint32_t index;           /* warp slot (TM_DEFER_RUN) or CTA slot (TM_DEFER_CTA_DONE) */
+    uint8_t kind;
+} tm_defer;
+enum { TM_DEFER_RUN, TM_DEFER_CTA_DONE };
+
 typedef struct tm_sm {
     uint32_t id;
+    tm_defer *defer;
+    uint32_t ndefer, capdefer;
     tm_warp *warps;           /* max warps per SM */
     uint32_t nwarps;
     tm_cta_slot *ctas;        /* CTA slots */
     uint32_t nctas, resident;
+    uint32_t finished;        /* windowed: resident CTAs whose warps all exited (run.c) */
     uint64_t *unit_free;      /* per scheduler and unit */
     uint32_t *last;           /* per scheduler: last issued warp (LRR, GTO), UINT32_MAX: none */
     timing_slot *reason;      /* per scheduler: what its slot did in the last cycle tried */
@@ -239,6 +253,9 @@ typedef struct tm_sm {
 
 typedef struct tm_model tm_model;
 
+/* Windowed model: warp tw, deferred at `cycle` and run ahead by the weave, issues its first
+ * instruction at that cycle. false when it faulted. */
+bool tm_sm_issue_woven(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t cycle);
 /* Tries every scheduler of SM S at cycle now; returns the number of instructions issued and
  * lowers *next to the earliest cycle something may change for it. false in *fail when a warp
  * faulted. */
@@ -311,6 +328,15 @@ struct tm_model {
     timing_watchdog wd;
     timing_timeline *timeline;
     bool stop;
+    /* Windowed (execution-driven) model: windows of 1 + icnt_latency cycles from the kernel's
+     * start; every executor run, CTA retirement and placement happens at a window's end, for
+     * all SMs in (cycle, SM, order) order (run.c), so the program's results do not depend on
+     * how the SMs' cycles inside a window are interleaved. */
+    bool windowed;
+    uint64_t win, win_end;    /* window length; the current window's end */
+    uint32_t deferred;        /* entries in the SMs' defer lists */
+    uint64_t last_exit;       /* the latest warp exit */
+    uint32_t *weave_pos;      /* per SM: the weave's place in its defer list */
     /* replay: GPUDet's quanta in cycles (replay.c). Records of a later quantum, or this
      * quantum's serial mode, wait (`gated` once a warp did) until the quantum's end. */
     uint64_t cur_q;           /* the quantum whose parallel mode runs */
@@ -328,6 +354,8 @@ bool tm_det_gated(tm_model *M, const tm_warp *tw);
  * and its barrier; returns the next one's first cycle and makes M->cur_q that one. */
 uint64_t tm_det_epoch_end(tm_model *M, uint64_t now);
 
+/* Windowed model: leaves `index` of kind TM_DEFER_* to the window's end (run.c). */
+void tm_defer_add(tm_model *M, tm_sm *S, uint64_t cycle, uint32_t index, uint8_t kind);
 /* A CTA's warp slot on its SM retired; run.c frees the CTA when all have. */
 void tm_warp_exited(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now);
 /* Replay: the warps of CTA slot k of S waiting at its barrier go on. */

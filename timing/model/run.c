@@ -10,7 +10,17 @@
  *
  * Everything happens in one host thread in the order (cycle, SM, scheduler, warp), so cycles,
  * statistics and the program's results (atomics, clocks) do not depend on the number of host
- * threads, the seed or the executor. */
+ * threads, the seed or the executor.
+ *
+ * Execution-driven runs are windowed (the first step towards the parallel model of
+ * timing/model/README.md): windows of 1 + icnt_latency cycles from the kernel's start. Inside
+ * a window a warp's executor runs ahead only through what its SM alone sees (registers,
+ * shared memory, barriers, clocks: emu_warp_run_local); an instruction that may touch what
+ * other CTAs see (global and generic accesses, atomics, fences, textures, calls) is deferred to
+ * the window's end, where the weave runs every deferred warp and retires finished CTAs in
+ * (cycle, SM, order) order, and issues the deferred instruction at the cycle it was ready. So
+ * the program's results, racing ones included, do not depend on how the SMs' cycles inside a
+ * window are interleaved. Replay (GPUDet, DAB) is not windowed. */
 #include "timing/model/model.h"
 
 #include <assert.h>
@@ -114,6 +124,8 @@ static bool place(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
     return true;
 }
 
+static void cta_done(tm_model *M, tm_sm *S, uint32_t k, uint64_t now, uint64_t from);
+
 void tm_warp_exited(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now)
 {
     tw->done = true;
@@ -128,15 +140,27 @@ void tm_warp_exited(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now)
                              now);
     }
     if (tw->w) emu_warp_set_user(tw->w, EMU_POLICY_TIMING, NULL);
+    if (now > M->last_exit) M->last_exit = now;
     tm_cta_slot *cs = &S->ctas[tw->cta];
     if (--cs->live) {
         if (M->trace && cs->arrived == cs->live) tm_release_barrier(M, S, tw->cta);
         return;
     }
-    /* the CTA has finished: its slot takes the next one */
+    if (M->windowed) {
+        S->finished++;
+        tm_defer_add(M, S, now, tw->cta, TM_DEFER_CTA_DONE);
+    }
+    else cta_done(M, S, tw->cta, now, now);
+}
+
+/* CTA slot k of S finished at `now`: it takes the next CTA, ready cta_launch_latency later
+ * and no earlier than `from`. */
+static void cta_done(tm_model *M, tm_sm *S, uint32_t k, uint64_t now, uint64_t from)
+{
+    tm_cta_slot *cs = &S->ctas[k];
     for (uint32_t i = 0; i < M->warps_per_cta; i++) {
-        S->warps[tw->cta * M->warps_per_cta + i].occupied = false;
-        S->warps[tw->cta * M->warps_per_cta + i].w = NULL;
+        S->warps[k * M->warps_per_cta + i].occupied = false;
+        S->warps[k * M->warps_per_cta + i].w = NULL;
     }
     if (M->timeline) {
         const emu_launch *L = emu_grid_launch(M->g);
@@ -149,7 +173,90 @@ void tm_warp_exited(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now)
     cs->cta = NULL;
     cs->used = false;
     S->resident--;
-    place(M, S, tw->cta, now + (uint64_t)M->gpu->cta_launch_latency);
+    if (M->windowed) S->finished--;
+    if (!S->resident) S->tried = TM_NEVER;   /* cycles without a CTA count as idle (tm_run) */
+    uint64_t ready = now + (uint64_t)M->gpu->cta_launch_latency;
+    if (ready < from) ready = from;
+    if (place(M, S, k, ready) && S->wake > ready) S->wake = ready;
+}
+
+void tm_defer_add(tm_model *M, tm_sm *S, uint64_t cycle, uint32_t index, uint8_t kind)
+{
+    if (S->ndefer == S->capdefer) {
+        uint32_t cap = S->capdefer ? 2 * S->capdefer : 64;
+        tm_defer *d = realloc(S->defer, cap * sizeof *d);
+        if (!d) {
+            emu_grid_abort(M->E.g, EMU_FAULT_OUT_OF_RESOURCES,
+                           "out of host memory for the cycle model's window");
+            M->stop = true;
+            return;
+        }
+        S->defer = d;
+        S->capdefer = cap;
+    }
+    S->defer[S->ndefer++] = (tm_defer){.cycle = cycle, .index = index, .kind = kind};
+    M->deferred++;
+}
+
+/* A warp deferred at `cycle` runs ahead on its executor at the window's end `at` (its first
+ * instruction, a global access or atomic, in the weave's order) and issues that instruction at
+ * `cycle`, as it would have without the window; what follows issues from `at`. false when it
+ * faulted. */
+static bool weave_run(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t cycle, uint64_t at)
+{
+    emu_warp *w = tw->w;
+    tw->deferred = false;
+    emu_warp_set_clock(w, cycle, cycle * UINT64_C(1000000) / (uint64_t)M->gpu->model_clock_khz);
+    tw->ev = NULL;
+    tw->nev = tw->pos = 0;
+    uint64_t before = emu_warp_instructions(w);
+    emu_stop r = emu_warp_run_ahead(w, TM_RUN_AHEAD);
+    if (timing_watchdog_step(&M->wd, emu_warp_instructions(w) - before)) M->stop = true;
+    if (r == EMU_STOP_FAULT) return false;
+    tw->ended = r == EMU_STOP_EXIT;
+    if (!tw->nev && tw->ended) {
+        tm_warp_exited(M, S, tw, at);
+        return true;
+    }
+    uint32_t i = (uint32_t)(tw - S->warps);
+    tw->ready = cycle;
+    if (tw->nev && !tm_sm_issue_woven(M, S, tw, cycle)) return false;
+    if (tw->done) return true;
+    if (tw->ready < at) tw->ready = at;
+    S->q_wake[i % M->nsched] = 0;
+    if (S->wake > at) S->wake = at;
+    return true;
+}
+
+/* The window ending at `at`: what the SMs left for it, in (cycle, SM, order) order. A CTA
+ * retired here may leave more (its successor's warps do not: they are ready at `at` or
+ * later). false when a warp faulted. */
+static bool weave(tm_model *M, uint64_t at)
+{
+    uint32_t *pos = M->weave_pos;
+    memset(pos, 0, M->nsm * sizeof *pos);
+    while (M->deferred && !M->stop) {
+        uint32_t best = UINT32_MAX;
+        for (uint32_t s = 0; s < M->nsm; s++) {
+            tm_sm *S = &M->sms[s];
+            if (pos[s] < S->ndefer &&
+                (best == UINT32_MAX || S->defer[pos[s]].cycle < M->sms[best].defer[pos[best]].cycle))
+                best = s;
+        }
+        assert(best != UINT32_MAX);
+        tm_sm *S = &M->sms[best];
+        tm_defer d = S->defer[pos[best]++];
+        M->deferred--;
+        if (d.kind == TM_DEFER_CTA_DONE) {
+            cta_done(M, S, d.index, d.cycle, at);
+        } else if (!weave_run(M, S, &S->warps[d.index], d.cycle, at)) {
+            return false;
+        }
+    }
+    /* entries added while weaving (a CTA's last warp exiting in weave_run) came last, at `at`,
+     * and were woven too */
+    for (uint32_t s = 0; s < M->nsm; s++) M->sms[s].ndefer = 0;
+    return true;
 }
 
 static void model_free(tm_model *M)
@@ -162,8 +269,10 @@ static void model_free(tm_model *M)
             free(M->sms[s].last);
             free(M->sms[s].reason);
             free(M->sms[s].q_wake);
+            free(M->sms[s].defer);
         }
     free(M->sms);
+    free(M->weave_pos);
     tm_mem_free(&M->mem);
 }
 
@@ -253,12 +362,15 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->ctas_per_sm = timing_ctas_per_sm(g, cfg);
     M->warp_slots = M->ctas_per_sm * M->warps_per_cta;
     M->g = g;
+    M->windowed = !trace;
+    M->win = 1 + (uint64_t)gpu->icnt_latency;
     bool ok = (trace || eng_init(&M->E, g, cfg, M->ctas_per_sm, UINT64_MAX, 1)) &&
               tm_mem_init(&M->mem, gpu, M->nsm, &M->st);
     M->mem.landed = tm_model_landed;
     M->mem.landed_ctx = M;
     M->sms = ok ? calloc(M->nsm, sizeof *M->sms) : NULL;
-    ok = ok && M->sms;
+    M->weave_pos = calloc(M->nsm, sizeof *M->weave_pos);
+    ok = ok && M->sms && M->weave_pos;
     for (uint32_t s = 0; ok && s < M->nsm; s++) {
         tm_sm *S = &M->sms[s];
         S->id = s;
@@ -279,6 +391,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     }
     bool fail = !ok;
     uint64_t start = (uint64_t)gpu->kernel_launch_latency, now = start;
+    M->win_end = start + M->win;
     if (ok) {
         timing_watchdog_start(&M->wd, cfg);
         for (uint32_t k = 0; k < M->ctas_per_sm && !M->stop; k++)
@@ -287,6 +400,16 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
         fail = M->stop;
     }
     while (ok && !fail) {
+        if (M->windowed && now >= M->win_end) {
+            /* the window ended: what its cycles left, then the next window (the one holding
+             * `now`: windows in which nothing happened were skipped) */
+            if (M->deferred && !weave(M, M->win_end)) {
+                fail = true;
+                break;
+            }
+            if (M->stop) break;
+            M->win_end = start + ((now - start) / M->win + 1) * M->win;
+        }
         tm_mem_advance(&M->mem, now);
         uint64_t next = tm_mem_next(&M->mem);
         uint32_t issued = 0, busy = 0;
@@ -294,6 +417,10 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
             tm_sm *S = &M->sms[s];
             if (!S->resident) continue;
             busy++;
+            if (S->resident == S->finished) {
+                S->tried = TM_NEVER;   /* its CTAs wait for the window's end: idle */
+                continue;
+            }
             if (S->wake > now) {
                 if (S->wake < next) next = S->wake;
                 continue;
@@ -310,7 +437,11 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
             issued += n;
         }
         if (fail || M->stop) break;
-        if (!busy && !ctas_left(M)) break;
+        if (!busy && !ctas_left(M)) {
+            if (M->windowed) now = M->last_exit;   /* the kernel ends with its last warp */
+            break;
+        }
+        if (M->deferred && next > M->win_end) next = M->win_end;
         if (issued) {
             now++;
             continue;

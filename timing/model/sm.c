@@ -15,6 +15,7 @@
  * latency: the unit's, or the memory system's for loads, stores and atomics. */
 #include "timing/model/model.h"
 
+#include <assert.h>
 #include <string.h>
 
 tm_unit tm_unit_of(uint8_t cls)
@@ -147,6 +148,15 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
         *why = u == TM_U_LSU ? TIMING_SLOT_MEMORY : TIMING_SLOT_PIPELINE;
     } else if (u == TM_U_LSU && (t = tm_mem_mshr_next(&M->mem, S->id)) > now) {
         *why = TIMING_SLOT_MEMORY;
+    } else if (M->windowed && !tw->trace && tw->pos == tw->nev && p->shared_state) {
+        /* it would issue, but its executor runs what other CTAs may see only in the window's
+         * end (run.c weave), which issues it at this cycle */
+        if (!tw->deferred) {
+            tw->deferred = true;
+            tm_defer_add(M, S, now, (uint32_t)(tw - S->warps), TM_DEFER_RUN);
+        }
+        *why = TIMING_SLOT_CONTROL;
+        t = TM_NEVER;
     } else {
         return true;
     }
@@ -175,12 +185,14 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
         tm_trace_event(tw->trace, &tw->trace->recs[tw->pos], &replayed);
     } else if (tw->pos == tw->nev) {
         /* nothing left from the last run: the warp runs ahead from this instruction, which
-         * (a clock read, an atomic) happens at this cycle */
+         * (a clock read, an atomic) happens at this cycle; in the windowed model only as far
+         * as what its SM alone sees (the rest runs in the weave, run.c) */
         emu_warp_set_clock(w, now, now * UINT64_C(1000000) / (uint64_t)g->model_clock_khz);
         tw->ev = NULL;
         tw->nev = tw->pos = 0;
         uint64_t before = emu_warp_instructions(w);
-        emu_stop r = emu_warp_run_ahead(w, TM_RUN_AHEAD);
+        emu_stop r = M->windowed ? emu_warp_run_local(w, TM_RUN_AHEAD)
+                                 : emu_warp_run_ahead(w, TM_RUN_AHEAD);
         if (timing_watchdog_step(&M->wd, emu_warp_instructions(w) - before)) M->stop = true;
         if (r == EMU_STOP_FAULT) return false;
         tw->ended = r == EMU_STOP_EXIT;
@@ -239,6 +251,14 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
     }
     if (tw->pos == tw->nev && tw->ended) tm_warp_exited(M, S, tw, now + 1);
     return true;
+}
+
+bool tm_sm_issue_woven(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t cycle)
+{
+    emu_next_instr p;
+    assert(tw->pos < tw->nev);
+    if (!emu_warp_instr(tw->w, tw->ev[tw->pos].func, tw->ev[tw->pos].pc, &p)) return false;
+    return issue(M, S, (uint32_t)(tw - S->warps) % M->nsched, tw, &p, cycle);
 }
 
 /* The 8 oldest ages among the scheduler's warps not waiting on a long-latency result: the
