@@ -44,6 +44,10 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->tex = calloc(nsm, sizeof *m->tex);
     m->l1_mshr = calloc((size_t)nsm * (uint32_t)gpu->l1_mshrs, sizeof *m->l1_mshr);
     m->sm_out = calloc(nsm, sizeof *m->sm_out);
+    m->outbox = calloc(nsm, sizeof *m->outbox);
+    m->nout = calloc(nsm, sizeof *m->nout);
+    m->capout = calloc(nsm, sizeof *m->capout);
+    m->outpos = calloc(nsm, sizeof *m->outpos);
     m->sm_in = calloc(nsm, sizeof *m->sm_in);
     m->l2 = calloc((size_t)gpu->l2_slices, sizeof *m->l2);
     m->l2_free = calloc((size_t)gpu->l2_slices, sizeof *m->l2_free);
@@ -56,7 +60,7 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->l2_qpos = calloc((size_t)gpu->l2_slices, sizeof *m->l2_qpos);
     m->fcfs = gpu->dram_scheduler && strcmp(gpu->dram_scheduler, "fcfs") == 0;
     m->freedreq = m->freewait = m->freeinst = m->freelink = UINT32_MAX;
-    if (!m->l1 || !m->tex || !m->l1_mshr || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
+    if (!m->outbox || !m->nout || !m->capout || !m->outpos || !m->l1 || !m->tex || !m->l1_mshr || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
         !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->l2_qleft || !m->l2_qpos)
         return false;
     for (int c = 0; c < gpu->dram_channels; c++) m->ch_next[c] = TM_NEVER;
@@ -91,6 +95,11 @@ void tm_mem_free(tm_mem *m)
     free(m->tex);
     free(m->l1_mshr);
     free(m->sm_out);
+    for (uint32_t s = 0; m->outbox && s < m->nsm; s++) free(m->outbox[s]);
+    free(m->outbox);
+    free(m->nout);
+    free(m->capout);
+    free(m->outpos);
     free(m->sm_in);
     free(m->l2);
     free(m->l2_free);
@@ -550,6 +559,30 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
     uint64_t req = 8 + (kind == K_LOAD ? 0 : data), resp = kind == K_STORE ? 8 : 8 + data;
     uint64_t depart = max64(now, m->sm_out[sm]);
     uint64_t occ = ceil_div(req, bpc), trip = occ + (uint64_t)g->icnt_latency;
+    if (m->windowed) {
+        /* the SM's side: its port; L2's side waits for the weave (tm_mem_weave) */
+        m->sm_out[sm] = depart + occ;
+        *accepted = depart + occ;
+        m->st->icnt_bytes += req + (wait_reply ? resp : 0);
+        uint32_t wid = UINT32_MAX;
+        if (wait_reply) {
+            POOL_TAKE(m, waits, nwait, capwait, freewait, wid);
+            m->waits[wid] = (tm_wait){.line = line, .sm = sm,
+                                      .ops = kind == K_ATOMIC ? ops : 0, .resp = (uint32_t)resp,
+                                      .next = UINT32_MAX, .insts = UINT32_MAX};
+        }
+        if (m->nout[sm] == m->capout[sm]) {
+            uint32_t nc = m->capout[sm] ? 2 * m->capout[sm] : 256;
+            tm_outreq *p = realloc(m->outbox[sm], (size_t)nc * sizeof *p);
+            if (!p) abort();   /* bounded by the requests of a window and the MSHRs' */
+            m->outbox[sm] = p;
+            m->capout[sm] = nc;
+        }
+        m->outbox[sm][m->nout[sm]++] = (tm_outreq){
+            .depart = depart, .line = line, .wait = wid, .ops = ops, .occ = (uint32_t)occ,
+            .trip = (uint32_t)trip, .need = need, .kind = (uint8_t)kind};
+        return wait_reply ? TM_PEND | wid : now + 1;
+    }
     /* the slice's input queue holds l2_queue requests: a request leaves the SM's port only
      * when there will be room for it, and holds the port until then */
     uint32_t s = slice_of(m, line);
@@ -575,6 +608,63 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
     uint64_t occ2 = ceil_div(resp, bpc);
     m->sm_in[sm] = back + occ2;
     return back + occ2 + (uint64_t)g->icnt_latency;
+}
+
+/* Request r of SM sm reaches L2: its slice's input queue (no room: it waits, and the SM's
+ * port with it for its later requests), the slice, and DRAM's queues; its reply lands now or
+ * waits for DRAM. */
+static void outreq_serve(tm_mem *m, uint32_t sm, const tm_outreq *r)
+{
+    const timing_gpu *g = m->gpu;
+    uint32_t s = slice_of(m, r->line);
+    uint64_t arrive = r->depart + r->trip;
+    uint64_t room = m->l2_qleft[(size_t)s * (uint32_t)g->l2_queue + m->l2_qpos[s]];
+    if (room > arrive) {
+        arrive = room;
+        if (room - r->trip + r->occ > m->sm_out[sm]) m->sm_out[sm] = room - r->trip + r->occ;
+    }
+    uint64_t lower;
+    uint64_t at_l2 = l2_access(m, r->line, r->need, r->kind, r->ops, arrive, &lower);
+    if (r->wait == UINT32_MAX) return;
+    if (tm_is_pend(at_l2)) {
+        uint32_t d = (uint32_t)(at_l2 & ~TM_PEND);
+        m->waits[r->wait].at_l2 = lower;
+        m->waits[r->wait].next = m->dreqs[d].waits;
+        m->dreqs[d].waits = r->wait;
+        return;
+    }
+    wait_landed(m, r->wait, at_l2);
+}
+
+void tm_mem_weave(tm_mem *m, uint64_t end)
+{
+    tm_mem_advance(m, end - 1);
+    for (;;) {
+        uint32_t best = UINT32_MAX;
+        uint64_t at = end;
+        for (uint32_t s = 0; s < m->nsm; s++)
+            if (m->outpos[s] < m->nout[s] && m->outbox[s][m->outpos[s]].depart < at) {
+                at = m->outbox[s][m->outpos[s]].depart;
+                best = s;
+            }
+        if (best == UINT32_MAX) break;
+        tm_outreq r = m->outbox[best][m->outpos[best]++];
+        outreq_serve(m, best, &r);
+    }
+    for (uint32_t s = 0; s < m->nsm; s++) {
+        uint32_t left = m->nout[s] - m->outpos[s];
+        memmove(m->outbox[s], m->outbox[s] + m->outpos[s], left * sizeof *m->outbox[s]);
+        m->nout[s] = left;
+        m->outpos[s] = 0;
+    }
+}
+
+bool tm_mem_busy(const tm_mem *m)
+{
+    if (m->next_min != TM_NEVER) return true;
+    for (uint32_t s = 0; s < m->nsm; s++)
+        if (m->nout[s]) return true;
+    return false;
 }
 
 /* The wavefronts a shared access of `lanes` takes: the most distinct words in one bank (lanes

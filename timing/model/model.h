@@ -86,6 +86,15 @@ typedef struct tm_inst {
 
 typedef struct tm_link { uint32_t inst, next; } tm_link;
 
+/* Windowed model: a line request that left SM's port, waiting in the SM's outbox for the
+ * weave (tm_mem_weave) to take it through L2 in (depart, SM, order) order. */
+typedef struct tm_outreq {
+    uint64_t depart, line;
+    uint32_t wait;            /* its reply's record (UINT32_MAX: a store, no reply) */
+    uint32_t ops, occ, trip;  /* atomic lane operations; port cycles; port to L2 */
+    uint8_t need, kind;
+} tm_outreq;
+
 /* A bank's requests in its channel's scheduler queue, in order of arrival. */
 typedef struct tm_dqueue { uint32_t *ids, n, cap; } tm_dqueue;
 
@@ -127,6 +136,11 @@ typedef struct tm_mem {
     tm_inst *insts; uint32_t ninst, capinst, freeinst;
     tm_link *links; uint32_t nlink, caplink, freelink;
     bool oom;
+    /* windowed: line requests wait per SM in `outbox` (from outpos) for tm_mem_weave; the SM
+     * side (L1, texture cache, MSHRs, sm_out) belongs to the SM, the rest to the weave */
+    bool windowed;
+    tm_outreq **outbox;
+    uint32_t *nout, *capout, *outpos;
     tm_landed_fn *landed;
     void *landed_ctx;
 } tm_mem;
@@ -157,6 +171,12 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
 void tm_mem_advance(tm_mem *m, uint64_t now);
 /* The earliest cycle a channel's scheduler decides something (TM_NEVER: nothing queued). */
 uint64_t tm_mem_next(const tm_mem *m);
+/* Windowed model: takes every outbox request that left its SM before cycle `end` through L2
+ * (and into the DRAM queues) in (depart, SM, order) order, after the channels' decisions before
+ * `end`. Every reply lands at `end` or later. */
+void tm_mem_weave(tm_mem *m, uint64_t end);
+/* Windowed model: whether requests wait in an outbox or in a DRAM queue. */
+bool tm_mem_busy(const tm_mem *m);
 /* The time of t once decided: serves DRAM requests (past any model cycle) until it is. Without
  * a `landed` callback every pending time an access returned must be settled once. */
 uint64_t tm_mem_settle(tm_mem *m, uint64_t t);

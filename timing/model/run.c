@@ -366,6 +366,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->win = 1 + (uint64_t)gpu->icnt_latency;
     bool ok = (trace || eng_init(&M->E, g, cfg, M->ctas_per_sm, UINT64_MAX, 1)) &&
               tm_mem_init(&M->mem, gpu, M->nsm, &M->st);
+    M->mem.windowed = M->windowed;
     M->mem.landed = tm_model_landed;
     M->mem.landed_ctx = M;
     M->sms = ok ? calloc(M->nsm, sizeof *M->sms) : NULL;
@@ -408,10 +409,11 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
                 break;
             }
             if (M->stop) break;
+            tm_mem_weave(&M->mem, M->win_end);
             M->win_end = start + ((now - start) / M->win + 1) * M->win;
         }
-        tm_mem_advance(&M->mem, now);
-        uint64_t next = tm_mem_next(&M->mem);
+        if (!M->windowed) tm_mem_advance(&M->mem, now);
+        uint64_t next = M->windowed ? TM_NEVER : tm_mem_next(&M->mem);
         uint32_t issued = 0, busy = 0;
         for (uint32_t s = 0; s < M->nsm && !fail && !M->stop; s++) {
             tm_sm *S = &M->sms[s];
@@ -441,7 +443,8 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
             if (M->windowed) now = M->last_exit;   /* the kernel ends with its last warp */
             break;
         }
-        if (M->deferred && next > M->win_end) next = M->win_end;
+        if ((M->deferred || (M->windowed && tm_mem_busy(&M->mem))) && next > M->win_end)
+            next = M->win_end;
         if (issued) {
             now++;
             continue;
@@ -470,6 +473,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     }
     /* DRAM requests still queued (write-backs, loads no one waits for) are served for the
      * statistics; the kernel's cycles end with its last warp */
+    if (ok && M->windowed) tm_mem_weave(&M->mem, TM_NEVER);
     if (ok) tm_mem_advance(&M->mem, TM_NEVER - 1);
     /* cycles in which an SM had no CTA count as idle slots of its schedulers */
     uint64_t cycles = now;
