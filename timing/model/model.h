@@ -139,6 +139,15 @@ typedef struct tm_mem {
     /* windowed: line requests wait per SM in `outbox` (from outpos) for tm_mem_weave; the SM
      * side (L1, texture cache, MSHRs, sm_out) belongs to the SM, the rest to the weave */
     bool windowed;
+    /* The reply, instruction and link records an SM takes at issue come from its own free
+     * lists (ids stay the same whatever host thread runs it); tm_mem_reserve fills them between
+     * windows, records are freed into their SM's list in the weave. `in_bound`: SMs are running
+     * (only their own lists may be used). */
+    uint32_t *sm_freewait, *sm_freeinst, *sm_freelink;
+    uint32_t *sm_nfreewait, *sm_nfreeinst, *sm_nfreelink;
+    bool in_bound;
+    /* per SM: where the SM side counts (NULL: st) */
+    timing_stats **sm_st;
     tm_outreq **outbox;
     uint32_t *nout, *capout, *outpos;
     tm_landed_fn *landed;
@@ -175,6 +184,9 @@ uint64_t tm_mem_next(const tm_mem *m);
  * (and into the DRAM queues) in (depart, SM, order) order, after the channels' decisions before
  * `end`. Every reply lands at `end` or later. */
 void tm_mem_weave(tm_mem *m, uint64_t end);
+/* Windowed model: fills every SM's free lists to at least `per_sm` reply and link records and
+ * per_sm / 64 + 1 instruction records (one window's issue at most). false: out of memory. */
+void tm_mem_reserve(tm_mem *m, uint32_t per_sm);
 /* Windowed model: whether requests wait in an outbox or in a DRAM queue. */
 bool tm_mem_busy(const tm_mem *m);
 /* The time of t once decided: serves DRAM requests (past any model cycle) until it is. Without
@@ -246,7 +258,7 @@ typedef struct tm_defer {
     uint32_t index;           /* warp slot (TM_DEFER_RUN) or CTA slot (TM_DEFER_CTA_DONE) */
     uint8_t kind;
 } tm_defer;
-enum { TM_DEFER_RUN, TM_DEFER_CTA_DONE };
+enum { TM_DEFER_RUN, TM_DEFER_CTA_DONE, TM_DEFER_WARP_EXIT };
 
 typedef struct tm_sm {
     uint32_t id;
@@ -257,6 +269,9 @@ typedef struct tm_sm {
     tm_cta_slot *ctas;        /* CTA slots */
     uint32_t nctas, resident;
     uint32_t finished;        /* windowed: resident CTAs whose warps all exited (run.c) */
+    timing_stats st;          /* what its issue stage and its side of memory count */
+    uint64_t last_exit;       /* its latest warp exit */
+    bool fail;                /* a warp of it faulted */
     uint64_t *unit_free;      /* per scheduler and unit */
     uint32_t *last;           /* per scheduler: last issued warp (LRR, GTO), UINT32_MAX: none */
     timing_slot *reason;      /* per scheduler: what its slot did in the last cycle tried */
@@ -353,9 +368,9 @@ struct tm_model {
      * all SMs in (cycle, SM, order) order (run.c), so the program's results do not depend on
      * how the SMs' cycles inside a window are interleaved. */
     bool windowed;
-    uint64_t win, win_end;    /* window length; the current window's end */
-    uint32_t deferred;        /* entries in the SMs' defer lists */
-    uint64_t last_exit;       /* the latest warp exit */
+    uint64_t win;             /* window length */
+    uint32_t nthreads;        /* host threads running the SMs' windows */
+    timing_stats **sm_st;     /* per SM: &sms[s].st (memsys counts there at issue) */
     uint32_t *weave_pos;      /* per SM: the weave's place in its defer list */
     /* replay: GPUDet's quanta in cycles (replay.c). Records of a later quantum, or this
      * quantum's serial mode, wait (`gated` once a warp did) until the quantum's end. */

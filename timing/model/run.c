@@ -8,22 +8,21 @@
  * to the next one at which something may (the earliest time a unit frees, an operand lands or a
  * warp becomes ready), with its issue slots counted as the skipped cycle would count them.
  *
- * Everything happens in one host thread in the order (cycle, SM, scheduler, warp), so cycles,
- * statistics and the program's results (atomics, clocks) do not depend on the number of host
- * threads, the seed or the executor.
+ * Replay (a recorded grid) runs in one host thread in the order (cycle, SM, scheduler, warp),
+ * so cycles and statistics do not depend on the number of host threads, the seed or the
+ * executor.
  *
- * Execution-driven runs are windowed (the first step towards the parallel model of
- * timing/model/README.md): windows of 1 + icnt_latency cycles from the kernel's start. Inside
- * a window a warp's executor runs ahead only through what its SM alone sees (registers,
- * shared memory, barriers, clocks: emu_warp_run_local); an instruction that may touch what
- * other CTAs see (global and generic accesses, atomics, fences, textures, calls) is deferred to
- * the window's end, where the weave runs every deferred warp and retires finished CTAs in
- * (cycle, SM, order) order, and issues the deferred instruction at the cycle it was ready. So
- * the program's results, racing ones included, do not depend on how the SMs' cycles inside a
- * window are interleaved. Replay (GPUDet, DAB) is not windowed. */
+ * Execution-driven runs are windowed (timing/model/README.md "Parallel model"): windows of
+ * 1 + icnt_latency cycles from the kernel's start; in each, every SM runs its cycles by itself
+ * (on the --threads host threads), its warps' executors only through what their SM alone sees
+ * (emu_warp_run_local); then one thread weaves what crosses SMs in (cycle, SM, order) order:
+ * deferred warps' global accesses, atomics and calls, CTA retirement and placement, L2 and
+ * DRAM. The same windows on any number of host threads give the same cycles, statistics and
+ * program results (racing programs included). Replay (GPUDet, DAB) is not windowed. */
 #include "timing/model/model.h"
 
 #include <assert.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,8 +128,12 @@ static void cta_done(tm_model *M, tm_sm *S, uint32_t k, uint64_t now, uint64_t f
 void tm_warp_exited(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now)
 {
     tw->done = true;
-    M->st.warp_cycles += now - tw->start;
-    if (timing_timeline_wants_warps(M->timeline)) {
+    S->st.warp_cycles += now - tw->start;
+    if (now > S->last_exit) S->last_exit = now;
+    if (M->windowed && timing_timeline_wants_warps(M->timeline)) {
+        /* the timeline is written in the weave's order */
+        tm_defer_add(M, S, now, (uint32_t)(tw - S->warps), TM_DEFER_WARP_EXIT);
+    } else if (timing_timeline_wants_warps(M->timeline)) {
         const emu_launch *L = emu_grid_launch(M->g);
         uint64_t id = S->ctas[tw->cta].id;
         emu_dim3 xyz = {(uint32_t)(id % L->grid.x), (uint32_t)(id / L->grid.x % L->grid.y),
@@ -140,7 +143,6 @@ void tm_warp_exited(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now)
                              now);
     }
     if (tw->w) emu_warp_set_user(tw->w, EMU_POLICY_TIMING, NULL);
-    if (now > M->last_exit) M->last_exit = now;
     tm_cta_slot *cs = &S->ctas[tw->cta];
     if (--cs->live) {
         if (M->trace && cs->arrived == cs->live) tm_release_barrier(M, S, tw->cta);
@@ -195,7 +197,6 @@ void tm_defer_add(tm_model *M, tm_sm *S, uint64_t cycle, uint32_t index, uint8_t
         S->capdefer = cap;
     }
     S->defer[S->ndefer++] = (tm_defer){.cycle = cycle, .index = index, .kind = kind};
-    M->deferred++;
 }
 
 /* A warp deferred at `cycle` runs ahead on its executor at the window's end `at` (its first
@@ -235,7 +236,7 @@ static bool weave(tm_model *M, uint64_t at)
 {
     uint32_t *pos = M->weave_pos;
     memset(pos, 0, M->nsm * sizeof *pos);
-    while (M->deferred && !M->stop) {
+    while (!M->stop) {
         uint32_t best = UINT32_MAX;
         for (uint32_t s = 0; s < M->nsm; s++) {
             tm_sm *S = &M->sms[s];
@@ -243,11 +244,18 @@ static bool weave(tm_model *M, uint64_t at)
                 (best == UINT32_MAX || S->defer[pos[s]].cycle < M->sms[best].defer[pos[best]].cycle))
                 best = s;
         }
-        assert(best != UINT32_MAX);
+        if (best == UINT32_MAX) break;
         tm_sm *S = &M->sms[best];
         tm_defer d = S->defer[pos[best]++];
-        M->deferred--;
-        if (d.kind == TM_DEFER_CTA_DONE) {
+        if (d.kind == TM_DEFER_WARP_EXIT) {
+            const emu_launch *L = emu_grid_launch(M->g);
+            const tm_warp *tw = &S->warps[d.index];
+            uint64_t id = S->ctas[tw->cta].id;
+            emu_dim3 xyz = {(uint32_t)(id % L->grid.x), (uint32_t)(id / L->grid.x % L->grid.y),
+                            (uint32_t)(id / ((uint64_t)L->grid.x * L->grid.y))};
+            timing_timeline_warp(M->timeline, S->id, d.index, xyz, d.index % M->warps_per_cta,
+                                 tw->start, d.cycle);
+        } else if (d.kind == TM_DEFER_CTA_DONE) {
             cta_done(M, S, d.index, d.cycle, at);
         } else if (!weave_run(M, S, &S->warps[d.index], d.cycle, at)) {
             return false;
@@ -273,6 +281,7 @@ static void model_free(tm_model *M)
         }
     free(M->sms);
     free(M->weave_pos);
+    free(M->sm_st);
     tm_mem_free(&M->mem);
 }
 
@@ -338,6 +347,151 @@ static void tm_model_landed(void *ctx, uint32_t sm, uint64_t tag, uint64_t t)
     if (any && S->wake > t) S->wake = t;
 }
 
+/* Bound phase: SM S runs the cycles of the window [from, end) by itself (its issue stage, its
+ * side of memory, its warps' SM-local runs); what crosses SMs waits for the weave. */
+static void sm_window(tm_model *M, tm_sm *S, uint64_t from, uint64_t end)
+{
+    uint64_t now = from;
+    while (now < end && !S->fail && !M->stop) {
+        if (!S->resident || S->resident == S->finished) {
+            S->tried = TM_NEVER;   /* no CTA, or only finished ones waiting for the weave: idle */
+            return;
+        }
+        if (S->wake > now) {
+            now = S->wake;
+            continue;
+        }
+        /* the cycles it was skipped issued nothing, for the reasons of the last one tried */
+        if (S->tried != TM_NEVER && now > S->tried + 1)
+            for (uint32_t q = 0; q < M->nsched; q++)
+                S->st.slots[S->reason[q]] += now - S->tried - 1;
+        uint64_t wake = TM_NEVER;
+        uint32_t n = tm_sm_cycle(M, S, now, &wake, &S->fail);
+        S->tried = now;
+        S->wake = n ? now + 1 : wake;
+        now = S->wake > now ? S->wake : now + 1;
+    }
+}
+
+/* The host threads of the bound phase: thread t runs SMs [t * nsm / n, (t + 1) * nsm / n) of
+ * every window; the calling thread is thread 0. */
+typedef struct tm_crew {
+    tm_model *M;
+    uint32_t n;
+    pthread_t *tids;
+    pthread_barrier_t go, done;
+    uint64_t from, end;
+    bool quit;
+} tm_crew;
+
+typedef struct tm_crew_arg { tm_crew *c; uint32_t t; } tm_crew_arg;
+
+static void crew_share(tm_crew *c, uint32_t t)
+{
+    tm_model *M = c->M;
+    uint32_t lo = (uint32_t)((uint64_t)t * M->nsm / c->n), hi = (uint32_t)((uint64_t)(t + 1) * M->nsm / c->n);
+    for (uint32_t s = lo; s < hi; s++) sm_window(M, &M->sms[s], c->from, c->end);
+}
+
+static void *crew_main(void *p)
+{
+    tm_crew_arg *a = p;
+    for (;;) {
+        pthread_barrier_wait(&a->c->go);
+        if (a->c->quit) break;
+        crew_share(a->c, a->t);
+        pthread_barrier_wait(&a->c->done);
+    }
+    return NULL;
+}
+
+static void bound(tm_crew *c, uint64_t from, uint64_t end)
+{
+    c->from = from;
+    c->end = end;
+    if (c->n == 1) {
+        crew_share(c, 0);
+        return;
+    }
+    pthread_barrier_wait(&c->go);
+    crew_share(c, 0);
+    pthread_barrier_wait(&c->done);
+}
+
+/* Execution-driven runs: window after window, the bound phase (SMs, in parallel on the host
+ * threads) then the weave (one thread). false when a warp faulted, the run stopped or
+ * deadlocked; *now: the kernel's last cycle. */
+static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
+{
+    tm_crew c = {.M = M, .n = M->nthreads < M->nsm ? M->nthreads : M->nsm};
+    tm_crew_arg *args = NULL;
+    if (c.n > 1) {
+        c.tids = calloc(c.n, sizeof *c.tids);
+        args = calloc(c.n, sizeof *args);
+        if (!c.tids || !args || pthread_barrier_init(&c.go, NULL, c.n) ||
+            pthread_barrier_init(&c.done, NULL, c.n)) {
+            free(c.tids);
+            free(args);
+            c.n = 1;
+        } else {
+            for (uint32_t t = 1; t < c.n; t++) {
+                args[t] = (tm_crew_arg){&c, t};
+                if (pthread_create(&c.tids[t], NULL, crew_main, &args[t])) abort();
+            }
+        }
+    }
+    /* a window's issue takes at most this many reply and link records per SM */
+    uint32_t reserve = (uint32_t)(M->win * M->nsched * (uint64_t)M->gpu->issue_per_sched * 2 * EMU_WARP_SIZE);
+    uint64_t from = start;
+    bool ok = true;
+    for (;;) {
+        uint64_t end = from + M->win;
+        tm_mem_reserve(&M->mem, reserve);
+        M->mem.in_bound = true;
+        bound(&c, from, end);
+        M->mem.in_bound = false;
+        *now = end;
+        for (uint32_t s = 0; s < M->nsm; s++) ok = ok && !M->sms[s].fail;
+        if (!ok || M->stop) break;
+        if (!weave(M, end)) {
+            ok = false;
+            break;
+        }
+        if (M->stop) break;
+        tm_mem_weave(&M->mem, end);
+        bool busy = false;
+        uint64_t next = TM_NEVER, last = 0;
+        for (uint32_t s = 0; s < M->nsm; s++) {
+            tm_sm *S = &M->sms[s];
+            if (S->last_exit > last) last = S->last_exit;
+            if (!S->resident) continue;
+            busy = true;
+            if (S->wake < next) next = S->wake;
+        }
+        if (!busy && !ctas_left(M)) {
+            *now = last;   /* the kernel ends with its last warp */
+            break;
+        }
+        if (tm_mem_busy(&M->mem) && next > end) next = end;
+        if (next == TM_NEVER) {
+            report_deadlocks(M);
+            ok = false;
+            break;
+        }
+        from = next <= end ? end : start + (next - start) / M->win * M->win;
+    }
+    if (c.n > 1) {
+        c.quit = true;
+        pthread_barrier_wait(&c.go);
+        for (uint32_t t = 1; t < c.n; t++) pthread_join(c.tids[t], NULL);
+        pthread_barrier_destroy(&c.go);
+        pthread_barrier_destroy(&c.done);
+    }
+    free(c.tids);
+    free(args);
+    return ok;
+}
+
 bool timing_run_cycles(emu_grid *g, const timing_engine_config *cfg)
 {
     return tm_run(g, cfg, NULL);
@@ -364,9 +518,18 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->g = g;
     M->windowed = !trace;
     M->win = 1 + (uint64_t)gpu->icnt_latency;
+    M->nthreads = cfg->host_threads ? cfg->host_threads : 1;
+    /* a policy over the direct one (--check, --watch, --record, iGPU, KILO TM) sees the SM-local
+     * runs' barriers and stops, in an order that would depend on the host threads: one thread
+     * (the same windows, so the same cycles) */
+    const emu_mem_policy *pol = emu_grid_launch(g)->policy;
+    if (pol && pol != emu_direct_policy()) M->nthreads = 1;
     bool ok = (trace || eng_init(&M->E, g, cfg, M->ctas_per_sm, UINT64_MAX, 1)) &&
               tm_mem_init(&M->mem, gpu, M->nsm, &M->st);
     M->mem.windowed = M->windowed;
+    M->sm_st = calloc(M->nsm, sizeof *M->sm_st);
+    ok = ok && M->sm_st;
+    M->mem.sm_st = M->sm_st;
     M->mem.landed = tm_model_landed;
     M->mem.landed_ctx = M;
     M->sms = ok ? calloc(M->nsm, sizeof *M->sms) : NULL;
@@ -389,10 +552,10 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
         ok = S->warps && S->ctas && S->unit_free && S->last && S->reason && S->q_wake;
         for (uint32_t q = 0; ok && q < M->nsched; q++) S->last[q] = UINT32_MAX;
         S->tried = TM_NEVER;
+        M->sm_st[s] = &S->st;
     }
     bool fail = !ok;
     uint64_t start = (uint64_t)gpu->kernel_launch_latency, now = start;
-    M->win_end = start + M->win;
     if (ok) {
         timing_watchdog_start(&M->wd, cfg);
         for (uint32_t k = 0; k < M->ctas_per_sm && !M->stop; k++)
@@ -400,29 +563,15 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
                 if (!place(M, &M->sms[s], k, now)) break;
         fail = M->stop;
     }
-    while (ok && !fail) {
-        if (M->windowed && now >= M->win_end) {
-            /* the window ended: what its cycles left, then the next window (the one holding
-             * `now`: windows in which nothing happened were skipped) */
-            if (M->deferred && !weave(M, M->win_end)) {
-                fail = true;
-                break;
-            }
-            if (M->stop) break;
-            tm_mem_weave(&M->mem, M->win_end);
-            M->win_end = start + ((now - start) / M->win + 1) * M->win;
-        }
-        if (!M->windowed) tm_mem_advance(&M->mem, now);
-        uint64_t next = M->windowed ? TM_NEVER : tm_mem_next(&M->mem);
+    if (ok && !fail && M->windowed) fail = !run_windows(M, start, &now);
+    while (ok && !fail && !M->windowed) {
+        tm_mem_advance(&M->mem, now);
+        uint64_t next = tm_mem_next(&M->mem);
         uint32_t issued = 0, busy = 0;
         for (uint32_t s = 0; s < M->nsm && !fail && !M->stop; s++) {
             tm_sm *S = &M->sms[s];
             if (!S->resident) continue;
             busy++;
-            if (S->resident == S->finished) {
-                S->tried = TM_NEVER;   /* its CTAs wait for the window's end: idle */
-                continue;
-            }
             if (S->wake > now) {
                 if (S->wake < next) next = S->wake;
                 continue;
@@ -430,7 +579,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
             /* the cycles it was skipped issued nothing, for the reasons of the last one tried */
             if (S->tried != TM_NEVER && now > S->tried + 1)
                 for (uint32_t q = 0; q < M->nsched; q++)
-                    M->st.slots[S->reason[q]] += now - S->tried - 1;
+                    S->st.slots[S->reason[q]] += now - S->tried - 1;
             uint64_t wake = TM_NEVER;
             uint32_t n = tm_sm_cycle(M, S, now, &wake, &fail);
             S->tried = now;
@@ -439,12 +588,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
             issued += n;
         }
         if (fail || M->stop) break;
-        if (!busy && !ctas_left(M)) {
-            if (M->windowed) now = M->last_exit;   /* the kernel ends with its last warp */
-            break;
-        }
-        if ((M->deferred || (M->windowed && tm_mem_busy(&M->mem))) && next > M->win_end)
-            next = M->win_end;
+        if (!busy && !ctas_left(M)) break;
         if (issued) {
             now++;
             continue;
@@ -475,6 +619,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
      * statistics; the kernel's cycles end with its last warp */
     if (ok && M->windowed) tm_mem_weave(&M->mem, TM_NEVER);
     if (ok) tm_mem_advance(&M->mem, TM_NEVER - 1);
+    for (uint32_t s = 0; ok && s < M->nsm; s++) timing_stats_add(&M->st, &M->sms[s].st);
     /* cycles in which an SM had no CTA count as idle slots of its schedulers */
     uint64_t cycles = now;
     uint64_t active = cycles - start;

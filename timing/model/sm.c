@@ -205,7 +205,7 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
     {
         const emu_event *e = tw->trace ? &replayed : &tw->ev[tw->pos];
         tw->pos++;
-        M->st.thread_instructions += (uint64_t)__builtin_popcount(e->mask);
+        S->st.thread_instructions += (uint64_t)__builtin_popcount(e->mask);
         tm_unit u = tm_unit_of(e->cls);
         uint64_t lat, ii;
         unit_timing(g, u, &lat, &ii);
@@ -225,7 +225,7 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
             d = now + 2 * (uint64_t)g->icnt_latency + (uint64_t)g->l2_latency;
             next_issue = d;
         }
-        if ((e->flags & EMU_EV_DIVERGED)) M->st.diverged_branches++;
+        if ((e->flags & EMU_EV_DIVERGED)) S->st.diverged_branches++;
         uint64_t *uf = &S->unit_free[q * TM_U_COUNT + u];
         if (now + ii > *uf) *uf = now + ii;
         if (d > done) done = d;
@@ -299,7 +299,7 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
     for (uint32_t q = 0; q < nsched; q++) {
         if (S->q_wake[q] > now) {
             /* nothing of this scheduler's can issue yet: the slot waits as in its last scan */
-            M->st.slots[S->reason[q]]++;
+            S->st.slots[S->reason[q]]++;
             if (S->q_wake[q] < *next) *next = S->q_wake[q];
             continue;
         }
@@ -375,13 +375,13 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
             if (M->stop) return issued;
         }
         if (per_q) {
-            M->st.slots[TIMING_SLOT_ISSUED]++;
+            S->st.slots[TIMING_SLOT_ISSUED]++;
             S->reason[q] = TIMING_SLOT_ISSUED;
             *next = now + 1;
             S->q_wake[q] = 0;
         } else {
             if (!any) why = TIMING_SLOT_IDLE;
-            M->st.slots[why]++;
+            S->st.slots[why]++;
             S->reason[q] = why;
             if (why_when < *next) *next = why_when;
             /* every wait is a lower bound (see can_issue); the two-level scheduler's active set
