@@ -234,7 +234,8 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
      * warps later: ask for its first cache line now */
     if (!tw->trace && tw->pos < tw->nev) __builtin_prefetch(&tw->ev[tw->pos]);
     scoreboard_set(tw, p, now, done);
-    if (done > M->q_drain && !tm_is_pend(done)) M->q_drain = done;   /* else when it lands */
+    /* replay only (the bound phase of the windowed model runs SMs on several threads) */
+    if (M->trace && done > M->q_drain && !tm_is_pend(done)) M->q_drain = done;
     if (next_issue > tw->ready) tw->ready = next_issue;
     tw->why = TIMING_SLOT_CONTROL;
     if (tw->trace) {
