@@ -23,6 +23,7 @@
 
 #include <assert.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -379,10 +380,24 @@ typedef struct tm_crew {
     tm_model *M;
     uint32_t n;
     pthread_t *tids;
-    pthread_barrier_t go, done;
+    /* A window is a few microseconds of work: the threads meet at a spinning barrier (a
+     * sleeping one costs more than the window on a busy machine), yielding while they wait. */
+    uint32_t arrived, phase;
     uint64_t from, end;
     bool quit;
 } tm_crew;
+
+static void crew_meet(tm_crew *c)
+{
+    uint32_t phase = __atomic_load_n(&c->phase, __ATOMIC_ACQUIRE);
+    if (__atomic_add_fetch(&c->arrived, 1, __ATOMIC_ACQ_REL) == c->n) {
+        __atomic_store_n(&c->arrived, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&c->phase, phase + 1, __ATOMIC_RELEASE);
+        return;
+    }
+    for (unsigned spins = 0; __atomic_load_n(&c->phase, __ATOMIC_ACQUIRE) == phase; spins++)
+        if (spins >= 256) sched_yield();
+}
 
 typedef struct tm_crew_arg { tm_crew *c; uint32_t t; } tm_crew_arg;
 
@@ -397,10 +412,10 @@ static void *crew_main(void *p)
 {
     tm_crew_arg *a = p;
     for (;;) {
-        pthread_barrier_wait(&a->c->go);
+        crew_meet(a->c);
         if (a->c->quit) break;
         crew_share(a->c, a->t);
-        pthread_barrier_wait(&a->c->done);
+        crew_meet(a->c);
     }
     return NULL;
 }
@@ -413,9 +428,9 @@ static void bound(tm_crew *c, uint64_t from, uint64_t end)
         crew_share(c, 0);
         return;
     }
-    pthread_barrier_wait(&c->go);
+    crew_meet(c);
     crew_share(c, 0);
-    pthread_barrier_wait(&c->done);
+    crew_meet(c);
 }
 
 /* Execution-driven runs: window after window, the bound phase (SMs, in parallel on the host
@@ -428,8 +443,7 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
     if (c.n > 1) {
         c.tids = calloc(c.n, sizeof *c.tids);
         args = calloc(c.n, sizeof *args);
-        if (!c.tids || !args || pthread_barrier_init(&c.go, NULL, c.n) ||
-            pthread_barrier_init(&c.done, NULL, c.n)) {
+        if (!c.tids || !args) {
             free(c.tids);
             free(args);
             c.n = 1;
@@ -482,10 +496,8 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
     }
     if (c.n > 1) {
         c.quit = true;
-        pthread_barrier_wait(&c.go);
+        crew_meet(&c);
         for (uint32_t t = 1; t < c.n; t++) pthread_join(c.tids[t], NULL);
-        pthread_barrier_destroy(&c.go);
-        pthread_barrier_destroy(&c.done);
     }
     free(c.tids);
     free(args);
