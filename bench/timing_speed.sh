@@ -6,8 +6,9 @@
 # whole process with --timing (CPU seconds), against GPGPU-Sim's recorded wall time for the same program and
 # configuration (SM2_GTX480, SM7_QV100: the README's table; target at least 50x), and against
 # ptxsim with timing off (target: timing costs at most 3x). Also printed: simulated cycles, the
-# thread instructions per second with --timing, and --threads=2 against --threads=1 with
-# --timing (the model runs on one host thread today: expect 1x, with identical cycles).
+# thread instructions per second with --timing, and the wall time of --threads=2 against
+# --threads=1 with --timing on vecadd 1M (the parallel model; cycles must be identical; the
+# target 1.7x holds on an idle 2-core machine only).
 # Each configuration runs REPS times; the least CPU time counts (the machine is shared).
 # Environment: B (build dir, default build), NVCC, REPS (default 3), ANCHORS (default
 # ../shared/anchor).
@@ -55,6 +56,18 @@ best_wall() {
     done
     echo "$best"
 }
+# best_elapsed OUT ARGS...: the least wall time over REPS runs (host threads in parallel).
+best_elapsed() {
+    local out=$1 best="" t
+    shift
+    for _ in $(seq "$REPS"); do
+        /usr/bin/time -o "$W/time" -f "%e" "$PTXSIM" run --stats="$out" "$@" >/dev/null 2>&1 ||
+            { echo "FAILED: $*" >&2; echo 0; return; }
+        t=$(cat "$W/time")
+        if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then best=$t; fi
+    done
+    echo "$best"
+}
 json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["total"]; print(eval(sys.argv[2]))' "$@"; }
 
 printf '%-8s %-7s %10s %12s %9s %9s %9s %8s %8s %12s\n' program gpu cycles thread-insn \
@@ -84,8 +97,8 @@ geo() { python3 -c 'import math,sys; v=[float(x) for x in sys.argv[1:]]; print("
 echo "geometric mean: $(geo "${vs_gsim[@]}")x faster than GPGPU-Sim (target 50x); timing costs $(geo "${vs_off[@]}")x timing off (target at most 3x)"
 
 # host threads: cycles must agree
-one=$(best_wall "$W/t1.json" --threads=1 --timing --gpu=v100 -- "$W/vecadd" 1048576)
-two=$(best_wall "$W/t2.json" --threads=2 --timing --gpu=v100 -- "$W/vecadd" 1048576)
+one=$(best_elapsed "$W/t1.json" --threads=1 --timing --gpu=v100 -- "$W/vecadd" 1048576)
+two=$(best_elapsed "$W/t2.json" --threads=2 --timing --gpu=v100 -- "$W/vecadd" 1048576)
 c1=$(json "$W/t1.json" 'd["cycles"]')
 c2=$(json "$W/t2.json" 'd["cycles"]')
-echo "vecadd 1M on v100: CPU time on 1 host thread against 2: $(echo "$one / $two" | bc -l | cut -c1-4)x (cycles $c1 and $c2; the model runs on one thread)"
+echo "vecadd 1M on v100: wall time on 1 host thread against 2: $(echo "$one / $two" | bc -l | cut -c1-4)x ($one s, $two s; cycles $c1 and $c2; load average $(cut -d' ' -f1 /proc/loadavg))"

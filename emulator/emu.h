@@ -576,6 +576,7 @@ typedef struct emu_next_instr {
     uint8_t cls;              /* emu_op_class */
     uint8_t nreads, nwrites;
     const int32_t *regs;      /* register ids of its function: nreads read, then nwrites written */
+    bool shared_state;        /* may touch what other CTAs see (see emu_warp_run_local) */
 } emu_next_instr;
 /* False when w has exited, waits at a barrier, faulted or has no path to run. */
 bool emu_warp_peek(const emu_warp *w, emu_next_instr *out);
@@ -590,6 +591,11 @@ void emu_warp_set_clock(emu_warp *w, uint64_t cycles, uint64_t ns);
  * that is the run's first: a cycle model runs warps ahead this far and issues the events later,
  * and the instructions that synchronise at the cycles it issues them. */
 emu_stop emu_warp_run_ahead(emu_warp *w, uint64_t budget);
+/* emu_warp_run_ahead, except that the run also ends before (even as its first) an instruction
+ * that may read or write what warps of other CTAs see (emu_next_instr.shared_state): a
+ * parallel cycle model runs warps this far on its SMs' host threads, and the rest in a serial
+ * merge in a fixed order, so that racing programs give the same results on any thread count. */
+emu_stop emu_warp_run_local(emu_warp *w, uint64_t budget);
 
 /* ---------------------------------------------------------------- textures and surfaces */
 

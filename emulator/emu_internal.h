@@ -132,6 +132,7 @@ struct emu_warp {
     bool clock_set;
     uint64_t clock_cycles, clock_ns;
     bool ahead;               /* in emu_warp_run_ahead */
+    bool ahead_local;         /* in emu_warp_run_local */
 };
 
 /* Events a warp records before handing them to the launch's sink. */

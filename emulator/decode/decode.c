@@ -257,6 +257,26 @@ static bool is_timed(const ptx_instr *in, const emu_uop *u)
     return false;
 }
 
+/* Whether u may read or write what warps of other CTAs see (EMU_UOP_SHARED_STATE): anything
+ * but registers, its CTA's shared memory and barriers, its threads' local memory, and the
+ * read-only parameter and constant spaces. */
+static bool is_shared_state(const ptx_instr *in, const emu_uop *u)
+{
+    switch (u->cls) {
+    case EMU_CLS_ATOMIC: case EMU_CLS_FENCE: case EMU_CLS_TEX: case EMU_CLS_SURF:
+    case EMU_CLS_ASYNC:
+        return true;
+    case EMU_CLS_CALL:
+        return u->op != PTX_OP_EXIT && u->op != PTX_OP_RET;
+    default:
+        break;
+    }
+    if (u->op == PTX_OP_TRAP || u->op == PTX_OP_BRKPT) return true;
+    if (!(u->flags & EMU_UOP_MEMORY)) return false;
+    return !(in->space == PTX_SPACE_SHARED || in->space == PTX_SPACE_LOCAL ||
+             in->space == PTX_SPACE_PARAM || in->space == PTX_SPACE_CONST);
+}
+
 /* ---------------------------------------------------------------- functions */
 
 bool emu_decode_function(const ptx_module *m, const ptx_function *fn,
@@ -327,6 +347,7 @@ bool emu_decode_function(const ptx_module *m, const ptx_function *fn,
         memcpy(code->rw + code->nrw, rc.writes, u->nwrites * sizeof *code->rw);
         code->nrw += u->nwrites;
         if (is_timed(in, u)) u->flags |= EMU_UOP_TIMED;
+        if (is_shared_state(in, u)) u->flags |= EMU_UOP_SHARED_STATE;
     }
     free(waits);
     assert(d.pool_used <= npool);

@@ -80,8 +80,11 @@ enum {
                                         warps (atomics, fences, barriers, calls, volatile and
                                         ordered accesses, clock reads, waits): a cycle model's
                                         run-ahead stops before it (emu_warp_run_ahead) */
-    EMU_UOP_REGION_BOUNDARY = 1u << 9 /* an idempotent region starts here (iGPU): the executor
+    EMU_UOP_REGION_BOUNDARY = 1u << 9, /* an idempotent region starts here (iGPU): the executor
                                         reports EMU_PEV_REGION_BOUNDARY before running it */
+    EMU_UOP_SHARED_STATE = 1u << 10  /* it may read or write what warps of other CTAs see
+                                        (global, generic, texture and surface memory, device
+                                        calls, fences, traps): emu_warp_run_local stops before it */
 };
 
 typedef struct emu_uop {

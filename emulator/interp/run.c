@@ -143,7 +143,9 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
         uint32_t end = step ? pc + 1 : u->block_end;
         if (end - pc > budget - n) end = pc + (uint32_t)(budget - n);
         for (;;) {
-            if (events && __builtin_expect(w->ahead, 0) && n > 0 && (u->flags & EMU_UOP_TIMED)) {
+            if (events && __builtin_expect(w->ahead, 0) &&
+                ((n > 0 && (u->flags & EMU_UOP_TIMED)) ||
+                 (w->ahead_local && (u->flags & EMU_UOP_SHARED_STATE)))) {
                 /* a cycle model's run-ahead ends before an instruction whose result depends
                  * on when it runs: the model issues it at its own cycle */
                 w->stack[w->sp - 1].pc = pc;
@@ -228,6 +230,14 @@ emu_stop emu_warp_run_ahead(emu_warp *w, uint64_t budget)
     w->ahead = true;
     emu_stop r = emu_warp_run(w, budget);
     w->ahead = false;
+    return r;
+}
+
+emu_stop emu_warp_run_local(emu_warp *w, uint64_t budget)
+{
+    w->ahead = w->ahead_local = true;
+    emu_stop r = emu_warp_run(w, budget);
+    w->ahead = w->ahead_local = false;
     return r;
 }
 

@@ -30,6 +30,7 @@ bool emu_warp_peek(const emu_warp *w, emu_next_instr *out)
         .nreads = u->nreads,
         .nwrites = u->nwrites,
         .regs = code->rw + u->rw,
+        .shared_state = (u->flags & EMU_UOP_SHARED_STATE) != 0,
     };
     return true;
 }
@@ -52,6 +53,7 @@ bool emu_warp_instr(const emu_warp *w, uint32_t func, uint32_t pc, emu_next_inst
         .nreads = u->nreads,
         .nwrites = u->nwrites,
         .regs = code->rw + u->rw,
+        .shared_state = (u->flags & EMU_UOP_SHARED_STATE) != 0,
     };
     return true;
 }

@@ -44,6 +44,18 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->tex = calloc(nsm, sizeof *m->tex);
     m->l1_mshr = calloc((size_t)nsm * (uint32_t)gpu->l1_mshrs, sizeof *m->l1_mshr);
     m->sm_out = calloc(nsm, sizeof *m->sm_out);
+    m->outbox = calloc(nsm, sizeof *m->outbox);
+    m->sm_freewait = malloc(nsm * sizeof *m->sm_freewait);
+    m->sm_freeinst = malloc(nsm * sizeof *m->sm_freeinst);
+    m->sm_freelink = malloc(nsm * sizeof *m->sm_freelink);
+    m->sm_nfreewait = calloc(nsm, sizeof *m->sm_nfreewait);
+    m->sm_nfreeinst = calloc(nsm, sizeof *m->sm_nfreeinst);
+    m->sm_nfreelink = calloc(nsm, sizeof *m->sm_nfreelink);
+    for (uint32_t s = 0; m->sm_freewait && m->sm_freeinst && m->sm_freelink && s < nsm; s++)
+        m->sm_freewait[s] = m->sm_freeinst[s] = m->sm_freelink[s] = UINT32_MAX;
+    m->nout = calloc(nsm, sizeof *m->nout);
+    m->capout = calloc(nsm, sizeof *m->capout);
+    m->outpos = calloc(nsm, sizeof *m->outpos);
     m->sm_in = calloc(nsm, sizeof *m->sm_in);
     m->l2 = calloc((size_t)gpu->l2_slices, sizeof *m->l2);
     m->l2_free = calloc((size_t)gpu->l2_slices, sizeof *m->l2_free);
@@ -56,7 +68,8 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->l2_qpos = calloc((size_t)gpu->l2_slices, sizeof *m->l2_qpos);
     m->fcfs = gpu->dram_scheduler && strcmp(gpu->dram_scheduler, "fcfs") == 0;
     m->freedreq = m->freewait = m->freeinst = m->freelink = UINT32_MAX;
-    if (!m->l1 || !m->tex || !m->l1_mshr || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
+    if (!m->sm_freewait || !m->sm_freeinst || !m->sm_freelink || !m->sm_nfreewait ||
+        !m->sm_nfreeinst || !m->sm_nfreelink || !m->outbox || !m->nout || !m->capout || !m->outpos || !m->l1 || !m->tex || !m->l1_mshr || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
         !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->l2_qleft || !m->l2_qpos)
         return false;
     for (int c = 0; c < gpu->dram_channels; c++) m->ch_next[c] = TM_NEVER;
@@ -91,6 +104,17 @@ void tm_mem_free(tm_mem *m)
     free(m->tex);
     free(m->l1_mshr);
     free(m->sm_out);
+    for (uint32_t s = 0; m->outbox && s < m->nsm; s++) free(m->outbox[s]);
+    free(m->outbox);
+    free(m->sm_freewait);
+    free(m->sm_freeinst);
+    free(m->sm_freelink);
+    free(m->sm_nfreewait);
+    free(m->sm_nfreeinst);
+    free(m->sm_nfreelink);
+    free(m->nout);
+    free(m->capout);
+    free(m->outpos);
     free(m->sm_in);
     free(m->l2);
     free(m->l2_free);
@@ -207,24 +231,108 @@ static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
         }                                                                                        \
     } while (0)
 
-static uint32_t link_new(tm_mem *m, uint32_t inst, uint32_t next)
+/* Records of SM sm: from its free list, else (between windows only) new ones. */
+static uint32_t wait_take(tm_mem *m, uint32_t sm)
 {
-    uint32_t id;
-    if (m->freelink != UINT32_MAX) {
-        id = m->freelink;
-        m->freelink = m->links[id].next;
-    } else {
-        if (m->nlink == m->caplink) {
-            uint32_t nc = m->caplink ? 2 * m->caplink : 256;
-            tm_link *p = realloc(m->links, (size_t)nc * sizeof *p);
-            if (!p) abort();
-            m->links = p;
-            m->caplink = nc;
-        }
-        id = m->nlink++;
+    uint32_t id = m->sm_freewait[sm];
+    if (id != UINT32_MAX) {
+        m->sm_freewait[sm] = m->waits[id].next_free;
+        m->sm_nfreewait[sm]--;
+        return id;
     }
+    assert(!m->in_bound);
+    POOL_TAKE(m, waits, nwait, capwait, freewait, id);
+    return id;
+}
+
+static void wait_free(tm_mem *m, uint32_t id)
+{
+    uint32_t sm = m->waits[id].sm;
+    m->waits[id].next_free = m->sm_freewait[sm];
+    m->sm_freewait[sm] = id;
+    m->sm_nfreewait[sm]++;
+}
+
+static uint32_t inst_take(tm_mem *m, uint32_t sm)
+{
+    uint32_t id = m->sm_freeinst[sm];
+    if (id != UINT32_MAX) {
+        m->sm_freeinst[sm] = m->insts[id].next_free;
+        m->sm_nfreeinst[sm]--;
+        return id;
+    }
+    assert(!m->in_bound);
+    POOL_TAKE(m, insts, ninst, capinst, freeinst, id);
+    return id;
+}
+
+static void inst_free(tm_mem *m, uint32_t id)
+{
+    uint32_t sm = m->insts[id].sm;
+    m->insts[id].next_free = m->sm_freeinst[sm];
+    m->sm_freeinst[sm] = id;
+    m->sm_nfreeinst[sm]++;
+}
+
+static uint32_t link_take(tm_mem *m, uint32_t sm)
+{
+    uint32_t id = m->sm_freelink[sm];
+    if (id != UINT32_MAX) {
+        m->sm_freelink[sm] = m->links[id].next;
+        m->sm_nfreelink[sm]--;
+        return id;
+    }
+    assert(!m->in_bound);
+    if (m->nlink == m->caplink) {
+        uint32_t nc = m->caplink ? 2 * m->caplink : 256;
+        tm_link *p = realloc(m->links, (size_t)nc * sizeof *p);
+        if (!p) abort();
+        m->links = p;
+        m->caplink = nc;
+    }
+    return m->nlink++;
+}
+
+static void link_free(tm_mem *m, uint32_t sm, uint32_t id)
+{
+    m->links[id].next = m->sm_freelink[sm];
+    m->sm_freelink[sm] = id;
+    m->sm_nfreelink[sm]++;
+}
+
+static uint32_t link_new(tm_mem *m, uint32_t sm, uint32_t inst, uint32_t next)
+{
+    uint32_t id = link_take(m, sm);
     m->links[id] = (tm_link){inst, next};
     return id;
+}
+
+void tm_mem_reserve(tm_mem *m, uint32_t per_sm)
+{
+    for (uint32_t s = 0; s < m->nsm; s++) {
+        while (m->sm_nfreewait[s] < per_sm) {
+            uint32_t id;
+            POOL_TAKE(m, waits, nwait, capwait, freewait, id);
+            m->waits[id].sm = s;
+            wait_free(m, id);
+        }
+        while (m->sm_nfreelink[s] < per_sm) {
+            if (m->nlink == m->caplink) {
+                uint32_t nc = m->caplink ? 2 * m->caplink : 256;
+                tm_link *p = realloc(m->links, (size_t)nc * sizeof *p);
+                if (!p) abort();
+                m->links = p;
+                m->caplink = nc;
+            }
+            link_free(m, s, m->nlink++);
+        }
+        while (m->sm_nfreeinst[s] < per_sm / 64 + 1) {
+            uint32_t id;
+            POOL_TAKE(m, insts, ninst, capinst, freeinst, id);
+            m->insts[id].sm = s;
+            inst_free(m, id);
+        }
+    }
 }
 
 void tm_mem_dram_place(const timing_gpu *g, uint64_t line, uint32_t *bank, uint64_t *row)
@@ -391,8 +499,7 @@ static void inst_landed(tm_mem *m, uint32_t id)
         return;
     }
     if (m->landed) m->landed(m->landed_ctx, in->sm, TM_PEND | id, in->done);
-    in->next_free = m->freeinst;
-    m->freeinst = id;
+    inst_free(m, id);
 }
 
 /* Reply w leaves L2 at `at`: over SM's port, into its L1 line and MSHR, and to the
@@ -419,13 +526,10 @@ static void wait_landed(tm_mem *m, uint32_t wid, uint64_t at)
         if (t > in->done) in->done = t;
         if (!--in->left) inst_landed(m, lk->inst);
         uint32_t nx = lk->next;
-        lk->next = m->freelink;
-        m->freelink = k;
+        link_free(m, m->waits[wid].sm, k);
         k = nx;
     }
-    w = &m->waits[wid];
-    w->next_free = m->freewait;
-    m->freewait = wid;
+    wait_free(m, wid);
 }
 
 /* Channel ch serves its next request. */
@@ -484,8 +588,7 @@ uint64_t tm_mem_settle(tm_mem *m, uint64_t t)
         tm_mem_advance(m, nx);
     }
     uint64_t done = m->insts[id].done;
-    m->insts[id].next_free = m->freeinst;
-    m->freeinst = id;
+    inst_free(m, id);
     return done;
 }
 
@@ -550,6 +653,30 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
     uint64_t req = 8 + (kind == K_LOAD ? 0 : data), resp = kind == K_STORE ? 8 : 8 + data;
     uint64_t depart = max64(now, m->sm_out[sm]);
     uint64_t occ = ceil_div(req, bpc), trip = occ + (uint64_t)g->icnt_latency;
+    if (m->windowed) {
+        /* the SM's side: its port; L2's side waits for the weave (tm_mem_weave) */
+        m->sm_out[sm] = depart + occ;
+        *accepted = depart + occ;
+        (m->sm_st ? m->sm_st[sm] : m->st)->icnt_bytes += req + (wait_reply ? resp : 0);
+        uint32_t wid = UINT32_MAX;
+        if (wait_reply) {
+            wid = wait_take(m, sm);
+            m->waits[wid] = (tm_wait){.line = line, .sm = sm,
+                                      .ops = kind == K_ATOMIC ? ops : 0, .resp = (uint32_t)resp,
+                                      .next = UINT32_MAX, .insts = UINT32_MAX};
+        }
+        if (m->nout[sm] == m->capout[sm]) {
+            uint32_t nc = m->capout[sm] ? 2 * m->capout[sm] : 256;
+            tm_outreq *p = realloc(m->outbox[sm], (size_t)nc * sizeof *p);
+            if (!p) abort();   /* bounded by the requests of a window and the MSHRs' */
+            m->outbox[sm] = p;
+            m->capout[sm] = nc;
+        }
+        m->outbox[sm][m->nout[sm]++] = (tm_outreq){
+            .depart = depart, .line = line, .wait = wid, .ops = ops, .occ = (uint32_t)occ,
+            .trip = (uint32_t)trip, .need = need, .kind = (uint8_t)kind};
+        return wait_reply ? TM_PEND | wid : now + 1;
+    }
     /* the slice's input queue holds l2_queue requests: a request leaves the SM's port only
      * when there will be room for it, and holds the port until then */
     uint32_t s = slice_of(m, line);
@@ -563,8 +690,7 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
     if (!wait_reply) return now + 1;
     m->st->icnt_bytes += resp;
     if (tm_is_pend(at_l2)) {
-        uint32_t d = (uint32_t)(at_l2 & ~TM_PEND), wid;
-        POOL_TAKE(m, waits, nwait, capwait, freewait, wid);
+        uint32_t d = (uint32_t)(at_l2 & ~TM_PEND), wid = wait_take(m, sm);
         m->waits[wid] = (tm_wait){.at_l2 = lower, .line = line, .sm = sm,
                                   .ops = kind == K_ATOMIC ? ops : 0, .resp = (uint32_t)resp,
                                   .next = m->dreqs[d].waits, .insts = UINT32_MAX};
@@ -575,6 +701,63 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
     uint64_t occ2 = ceil_div(resp, bpc);
     m->sm_in[sm] = back + occ2;
     return back + occ2 + (uint64_t)g->icnt_latency;
+}
+
+/* Request r of SM sm reaches L2: its slice's input queue (no room: it waits, and the SM's
+ * port with it for its later requests), the slice, and DRAM's queues; its reply lands now or
+ * waits for DRAM. */
+static void outreq_serve(tm_mem *m, uint32_t sm, const tm_outreq *r)
+{
+    const timing_gpu *g = m->gpu;
+    uint32_t s = slice_of(m, r->line);
+    uint64_t arrive = r->depart + r->trip;
+    uint64_t room = m->l2_qleft[(size_t)s * (uint32_t)g->l2_queue + m->l2_qpos[s]];
+    if (room > arrive) {
+        arrive = room;
+        if (room - r->trip + r->occ > m->sm_out[sm]) m->sm_out[sm] = room - r->trip + r->occ;
+    }
+    uint64_t lower;
+    uint64_t at_l2 = l2_access(m, r->line, r->need, r->kind, r->ops, arrive, &lower);
+    if (r->wait == UINT32_MAX) return;
+    if (tm_is_pend(at_l2)) {
+        uint32_t d = (uint32_t)(at_l2 & ~TM_PEND);
+        m->waits[r->wait].at_l2 = lower;
+        m->waits[r->wait].next = m->dreqs[d].waits;
+        m->dreqs[d].waits = r->wait;
+        return;
+    }
+    wait_landed(m, r->wait, at_l2);
+}
+
+void tm_mem_weave(tm_mem *m, uint64_t end)
+{
+    tm_mem_advance(m, end - 1);
+    for (;;) {
+        uint32_t best = UINT32_MAX;
+        uint64_t at = end;
+        for (uint32_t s = 0; s < m->nsm; s++)
+            if (m->outpos[s] < m->nout[s] && m->outbox[s][m->outpos[s]].depart < at) {
+                at = m->outbox[s][m->outpos[s]].depart;
+                best = s;
+            }
+        if (best == UINT32_MAX) break;
+        tm_outreq r = m->outbox[best][m->outpos[best]++];
+        outreq_serve(m, best, &r);
+    }
+    for (uint32_t s = 0; s < m->nsm; s++) {
+        uint32_t left = m->nout[s] - m->outpos[s];
+        memmove(m->outbox[s], m->outbox[s] + m->outpos[s], left * sizeof *m->outbox[s]);
+        m->nout[s] = left;
+        m->outpos[s] = 0;
+    }
+}
+
+bool tm_mem_busy(const tm_mem *m)
+{
+    if (m->next_min != TM_NEVER) return true;
+    for (uint32_t s = 0; s < m->nsm; s++)
+        if (m->nout[s]) return true;
+    return false;
 }
 
 /* The wavefronts a shared access of `lanes` takes: the most distinct words in one bank (lanes
@@ -628,6 +811,7 @@ typedef struct line_req { uint64_t line; uint8_t need; unsigned ops; } line_req;
 tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e)
 {
     const timing_gpu *g = m->gpu;
+    timing_stats *sst = m->sm_st ? m->sm_st[sm] : m->st;
     tm_access a = {now + 1, 1};
     uint32_t lanes = e->mem_lanes & e->mask;
     if (!lanes) return a;
@@ -661,8 +845,8 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
     uint32_t lsu = 0;
     if (shared) {
         uint32_t wf = wavefronts(m, e, shared);
-        m->st->smem_requests++;
-        m->st->smem_wavefronts += wf;
+        sst->smem_requests++;
+        sst->smem_wavefronts += wf;
         done = max64(done, now + (uint64_t)g->smem_latency + wf - 1);
         lsu += wf;
     }
@@ -724,16 +908,16 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
             uint8_t have = L ? (L->valid & req[i].need) : 0;
             uint8_t missing = req[i].need & (uint8_t)~have;
             if (have) {
-                if (L->fill > t) m->st->l1_mshr_merges += (uint64_t)__builtin_popcount(have);
-                else if (tex) m->st->tex_hits += (uint64_t)__builtin_popcount(have);
-                else m->st->l1_hits += (uint64_t)__builtin_popcount(have);
+                if (L->fill > t) sst->l1_mshr_merges += (uint64_t)__builtin_popcount(have);
+                else if (tex) sst->tex_hits += (uint64_t)__builtin_popcount(have);
+                else sst->l1_hits += (uint64_t)__builtin_popcount(have);
                 done = max64(done, t + hit_lat);
                 if (tm_is_pend(L->fill)) pend[npend++] = (uint32_t)(L->fill & ~TM_PEND);
                 else done = max64(done, L->fill);
             }
             if (!missing) continue;
-            if (tex) m->st->tex_misses += (uint64_t)__builtin_popcount(missing);
-            else m->st->l1_misses += (uint64_t)__builtin_popcount(missing);
+            if (tex) sst->tex_misses += (uint64_t)__builtin_popcount(missing);
+            else sst->l1_misses += (uint64_t)__builtin_popcount(missing);
             /* the issue stage waited for a free MSHR; should the instruction's later lines find
              * every MSHR waiting for DRAM, they take the one freed first anyway (its free time
              * is not known yet: the line is not held back) */
@@ -760,11 +944,10 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
             }
         }
         if (npend) {
-            uint32_t id;
-            POOL_TAKE(m, insts, ninst, capinst, freeinst, id);
+            uint32_t id = inst_take(m, sm);
             m->insts[id] = (tm_inst){.done = done, .sm = sm, .left = npend};
             for (uint32_t k = 0; k < npend; k++)
-                m->waits[pend[k]].insts = link_new(m, id, m->waits[pend[k]].insts);
+                m->waits[pend[k]].insts = link_new(m, sm, id, m->waits[pend[k]].insts);
             pend_inst = TM_PEND | id;
         }
         lsu += n ? n : 1;

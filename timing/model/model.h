@@ -86,6 +86,15 @@ typedef struct tm_inst {
 
 typedef struct tm_link { uint32_t inst, next; } tm_link;
 
+/* Windowed model: a line request that left SM's port, waiting in the SM's outbox for the
+ * weave (tm_mem_weave) to take it through L2 in (depart, SM, order) order. */
+typedef struct tm_outreq {
+    uint64_t depart, line;
+    uint32_t wait;            /* its reply's record (UINT32_MAX: a store, no reply) */
+    uint32_t ops, occ, trip;  /* atomic lane operations; port cycles; port to L2 */
+    uint8_t need, kind;
+} tm_outreq;
+
 /* A bank's requests in its channel's scheduler queue, in order of arrival. */
 typedef struct tm_dqueue { uint32_t *ids, n, cap; } tm_dqueue;
 
@@ -127,6 +136,20 @@ typedef struct tm_mem {
     tm_inst *insts; uint32_t ninst, capinst, freeinst;
     tm_link *links; uint32_t nlink, caplink, freelink;
     bool oom;
+    /* windowed: line requests wait per SM in `outbox` (from outpos) for tm_mem_weave; the SM
+     * side (L1, texture cache, MSHRs, sm_out) belongs to the SM, the rest to the weave */
+    bool windowed;
+    /* The reply, instruction and link records an SM takes at issue come from its own free
+     * lists (ids stay the same whatever host thread runs it); tm_mem_reserve fills them between
+     * windows, records are freed into their SM's list in the weave. `in_bound`: SMs are running
+     * (only their own lists may be used). */
+    uint32_t *sm_freewait, *sm_freeinst, *sm_freelink;
+    uint32_t *sm_nfreewait, *sm_nfreeinst, *sm_nfreelink;
+    bool in_bound;
+    /* per SM: where the SM side counts (NULL: st) */
+    timing_stats **sm_st;
+    tm_outreq **outbox;
+    uint32_t *nout, *capout, *outpos;
     tm_landed_fn *landed;
     void *landed_ctx;
 } tm_mem;
@@ -157,6 +180,15 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
 void tm_mem_advance(tm_mem *m, uint64_t now);
 /* The earliest cycle a channel's scheduler decides something (TM_NEVER: nothing queued). */
 uint64_t tm_mem_next(const tm_mem *m);
+/* Windowed model: takes every outbox request that left its SM before cycle `end` through L2
+ * (and into the DRAM queues) in (depart, SM, order) order, after the channels' decisions before
+ * `end`. Every reply lands at `end` or later. */
+void tm_mem_weave(tm_mem *m, uint64_t end);
+/* Windowed model: fills every SM's free lists to at least `per_sm` reply and link records and
+ * per_sm / 64 + 1 instruction records (one window's issue at most). false: out of memory. */
+void tm_mem_reserve(tm_mem *m, uint32_t per_sm);
+/* Windowed model: whether requests wait in an outbox or in a DRAM queue. */
+bool tm_mem_busy(const tm_mem *m);
 /* The time of t once decided: serves DRAM requests (past any model cycle) until it is. Without
  * a `landed` callback every pending time an access returned must be settled once. */
 uint64_t tm_mem_settle(tm_mem *m, uint64_t t);
@@ -193,6 +225,8 @@ typedef struct tm_warp {
     /* its next instruction as emu_warp_peek gave it, while `peeked`: it changes only when the
      * warp issues, or when a barrier of its CTA releases one of its paths */
     bool peeked;
+    /* windowed: waits for the window's end, where its executor runs ahead (run.c weave) */
+    bool deferred;
     timing_slot why;          /* what it waits for until `ready` */
     uint64_t ready;           /* cannot issue before (launch, its last issue, a wait) */
     uint64_t age;             /* launch order on the SM (GTO: oldest first) */
@@ -225,12 +259,27 @@ typedef struct tm_cta_slot {
     uint64_t start;           /* cycle it was placed */
 } tm_cta_slot;
 
+/* Windowed model: what an SM left for the window's end (run.c's weave): a warp to run ahead on
+ * its executor, or a CTA slot whose CTA finished, at `cycle`, in the SM's order. */
+typedef struct tm_defer {
+    uint64_t cycle;
+    uint32_t index;           /* warp slot (TM_DEFER_RUN) or CTA slot (TM_DEFER_CTA_DONE) */
+    uint8_t kind;
+} tm_defer;
+enum { TM_DEFER_RUN, TM_DEFER_CTA_DONE, TM_DEFER_WARP_EXIT };
+
 typedef struct tm_sm {
     uint32_t id;
+    tm_defer *defer;
+    uint32_t ndefer, capdefer;
     tm_warp *warps;           /* max warps per SM */
     uint32_t nwarps;
     tm_cta_slot *ctas;        /* CTA slots */
     uint32_t nctas, resident;
+    uint32_t finished;        /* windowed: resident CTAs whose warps all exited (run.c) */
+    timing_stats st;          /* what its issue stage and its side of memory count */
+    uint64_t last_exit;       /* its latest warp exit */
+    bool fail;                /* a warp of it faulted */
     uint64_t *unit_free;      /* per scheduler and unit */
     uint32_t *last;           /* per scheduler: last issued warp (LRR, GTO), UINT32_MAX: none */
     timing_slot *reason;      /* per scheduler: what its slot did in the last cycle tried */
@@ -249,6 +298,9 @@ typedef struct tm_sm {
 
 typedef struct tm_model tm_model;
 
+/* Windowed model: warp tw, deferred at `cycle` and run ahead by the weave, issues its first
+ * instruction at that cycle. false when it faulted. */
+bool tm_sm_issue_woven(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t cycle);
 /* Tries every scheduler of SM S at cycle now; returns the number of instructions issued and
  * lowers *next to the earliest cycle something may change for it. false in *fail when a warp
  * faulted. */
@@ -376,6 +428,15 @@ struct tm_model {
     timing_watchdog wd;
     timing_timeline *timeline;
     bool stop;
+    /* Windowed (execution-driven) model: windows of 1 + icnt_latency cycles from the kernel's
+     * start; every executor run, CTA retirement and placement happens at a window's end, for
+     * all SMs in (cycle, SM, order) order (run.c), so the program's results do not depend on
+     * how the SMs' cycles inside a window are interleaved. */
+    bool windowed;
+    uint64_t win;             /* window length */
+    uint32_t nthreads;        /* host threads running the SMs' windows */
+    timing_stats **sm_st;     /* per SM: &sms[s].st (memsys counts there at issue) */
+    uint32_t *weave_pos;      /* per SM: the weave's place in its defer list */
     /* replay: GPUDet's quanta in cycles (replay.c). Records of a later quantum, or this
      * quantum's serial mode, wait (`gated` once a warp did) until the quantum's end. */
     uint64_t cur_q;           /* the quantum whose parallel mode runs */
@@ -412,6 +473,8 @@ bool tm_det_order_wait(tm_model *M, tm_sm *S, const tm_rec *r);
 void tm_det_order_issued(tm_model *M, tm_sm *S, const tm_rec *r);
 bool tm_det_order_unstick(tm_model *M);
 
+/* Windowed model: leaves `index` of kind TM_DEFER_* to the window's end (run.c). */
+void tm_defer_add(tm_model *M, tm_sm *S, uint64_t cycle, uint32_t index, uint8_t kind);
 /* A CTA's warp slot on its SM retired; run.c frees the CTA when all have. */
 void tm_warp_exited(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now);
 /* Replay: the warps of CTA slot k of S waiting at its barrier go on. */

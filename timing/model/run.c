@@ -8,13 +8,25 @@
  * to the next one at which something may (the earliest time a unit frees, an operand lands or a
  * warp becomes ready), with its issue slots counted as the skipped cycle would count them.
  *
- * Everything happens in one host thread in the order (cycle, SM, scheduler, warp), so cycles,
- * statistics and the program's results (atomics, clocks) do not depend on the number of host
- * threads, the seed or the executor. */
+ * Replay (a recorded grid) runs in one host thread in the order (cycle, SM, scheduler, warp),
+ * so cycles and statistics do not depend on the number of host threads, the seed or the
+ * executor.
+ *
+ * Execution-driven runs are windowed (timing/model/README.md "Parallel model"): windows of
+ * 1 + icnt_latency cycles from the kernel's start; in each, every SM runs its cycles by itself
+ * (on the --threads host threads), its warps' executors only through what their SM alone sees
+ * (emu_warp_run_local); then one thread weaves what crosses SMs in (cycle, SM, order) order:
+ * deferred warps' global accesses, atomics and calls, CTA retirement and placement, L2 and
+ * DRAM. The same windows on any number of host threads give the same cycles, statistics and
+ * program results (racing programs included). Replay (GPUDet, DAB) is not windowed, nor are
+ * iGPU's and KILO TM's runs, whose hooks (sm.c) time a warp's own run ahead: they run in the
+ * order (cycle, SM, scheduler, warp) on one host thread. */
 #include "timing/detcost/detcost.h"
 #include "timing/model/model.h"
 
 #include <assert.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,11 +183,17 @@ static bool place(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
     return true;
 }
 
+static void cta_done(tm_model *M, tm_sm *S, uint32_t k, uint64_t now, uint64_t from);
+
 void tm_warp_exited(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now)
 {
     tw->done = true;
-    M->st.warp_cycles += now - tw->start;
-    if (timing_timeline_wants_warps(M->timeline)) {
+    S->st.warp_cycles += now - tw->start;
+    if (now > S->last_exit) S->last_exit = now;
+    if (M->windowed && timing_timeline_wants_warps(M->timeline)) {
+        /* the timeline is written in the weave's order */
+        tm_defer_add(M, S, now, (uint32_t)(tw - S->warps), TM_DEFER_WARP_EXIT);
+    } else if (timing_timeline_wants_warps(M->timeline)) {
         const emu_launch *L = emu_grid_launch(M->g);
         uint64_t id = S->ctas[tw->cta].id;
         emu_dim3 xyz = {(uint32_t)(id % L->grid.x), (uint32_t)(id / L->grid.x % L->grid.y),
@@ -190,10 +208,21 @@ void tm_warp_exited(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now)
         if (M->trace && cs->arrived == cs->live) tm_release_barrier(M, S, tw->cta);
         return;
     }
-    /* the CTA has finished: its slot takes the next one */
+    if (M->windowed) {
+        S->finished++;
+        tm_defer_add(M, S, now, tw->cta, TM_DEFER_CTA_DONE);
+    }
+    else cta_done(M, S, tw->cta, now, now);
+}
+
+/* CTA slot k of S finished at `now`: it takes the next CTA, ready cta_launch_latency later
+ * and no earlier than `from`. */
+static void cta_done(tm_model *M, tm_sm *S, uint32_t k, uint64_t now, uint64_t from)
+{
+    tm_cta_slot *cs = &S->ctas[k];
     for (uint32_t i = 0; i < M->warps_per_cta; i++) {
-        S->warps[tw->cta * M->warps_per_cta + i].occupied = false;
-        S->warps[tw->cta * M->warps_per_cta + i].w = NULL;
+        S->warps[k * M->warps_per_cta + i].occupied = false;
+        S->warps[k * M->warps_per_cta + i].w = NULL;
     }
     if (M->timeline) {
         const emu_launch *L = emu_grid_launch(M->g);
@@ -206,7 +235,96 @@ void tm_warp_exited(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now)
     cs->cta = NULL;
     cs->used = false;
     S->resident--;
-    place(M, S, tw->cta, now + (uint64_t)M->gpu->cta_launch_latency);
+    if (M->windowed) S->finished--;
+    if (!S->resident) S->tried = TM_NEVER;   /* cycles without a CTA count as idle (tm_run) */
+    uint64_t ready = now + (uint64_t)M->gpu->cta_launch_latency;
+    if (ready < from) ready = from;
+    if (place(M, S, k, ready) && S->wake > ready) S->wake = ready;
+}
+
+void tm_defer_add(tm_model *M, tm_sm *S, uint64_t cycle, uint32_t index, uint8_t kind)
+{
+    if (S->ndefer == S->capdefer) {
+        uint32_t cap = S->capdefer ? 2 * S->capdefer : 64;
+        tm_defer *d = realloc(S->defer, cap * sizeof *d);
+        if (!d) {
+            emu_grid_abort(M->E.g, EMU_FAULT_OUT_OF_RESOURCES,
+                           "out of host memory for the cycle model's window");
+            M->stop = true;
+            return;
+        }
+        S->defer = d;
+        S->capdefer = cap;
+    }
+    S->defer[S->ndefer++] = (tm_defer){.cycle = cycle, .index = index, .kind = kind};
+}
+
+/* A warp deferred at `cycle` runs ahead on its executor at the window's end `at` (its first
+ * instruction, a global access or atomic, in the weave's order) and issues that instruction at
+ * `cycle`, as it would have without the window; what follows issues from `at`. false when it
+ * faulted. */
+static bool weave_run(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t cycle, uint64_t at)
+{
+    emu_warp *w = tw->w;
+    tw->deferred = false;
+    emu_warp_set_clock(w, cycle, cycle * UINT64_C(1000000) / (uint64_t)M->gpu->model_clock_khz);
+    tw->ev = NULL;
+    tw->nev = tw->pos = 0;
+    uint64_t before = emu_warp_instructions(w);
+    emu_stop r = emu_warp_run_ahead(w, TM_RUN_AHEAD);
+    if (timing_watchdog_step(&M->wd, emu_warp_instructions(w) - before)) M->stop = true;
+    if (r == EMU_STOP_FAULT) return false;
+    tw->ended = r == EMU_STOP_EXIT;
+    if (!tw->nev && tw->ended) {
+        tm_warp_exited(M, S, tw, at);
+        return true;
+    }
+    uint32_t i = (uint32_t)(tw - S->warps);
+    tw->ready = cycle;
+    if (tw->nev && !tm_sm_issue_woven(M, S, tw, cycle)) return false;
+    if (tw->done) return true;
+    if (tw->ready < at) tw->ready = at;
+    S->q_wake[i % M->nsched] = 0;
+    if (S->wake > at) S->wake = at;
+    return true;
+}
+
+/* The window ending at `at`: what the SMs left for it, in (cycle, SM, order) order. A CTA
+ * retired here may leave more (its successor's warps do not: they are ready at `at` or
+ * later). false when a warp faulted. */
+static bool weave(tm_model *M, uint64_t at)
+{
+    uint32_t *pos = M->weave_pos;
+    memset(pos, 0, M->nsm * sizeof *pos);
+    while (!M->stop) {
+        uint32_t best = UINT32_MAX;
+        for (uint32_t s = 0; s < M->nsm; s++) {
+            tm_sm *S = &M->sms[s];
+            if (pos[s] < S->ndefer &&
+                (best == UINT32_MAX || S->defer[pos[s]].cycle < M->sms[best].defer[pos[best]].cycle))
+                best = s;
+        }
+        if (best == UINT32_MAX) break;
+        tm_sm *S = &M->sms[best];
+        tm_defer d = S->defer[pos[best]++];
+        if (d.kind == TM_DEFER_WARP_EXIT) {
+            const emu_launch *L = emu_grid_launch(M->g);
+            const tm_warp *tw = &S->warps[d.index];
+            uint64_t id = S->ctas[tw->cta].id;
+            emu_dim3 xyz = {(uint32_t)(id % L->grid.x), (uint32_t)(id / L->grid.x % L->grid.y),
+                            (uint32_t)(id / ((uint64_t)L->grid.x * L->grid.y))};
+            timing_timeline_warp(M->timeline, S->id, d.index, xyz, d.index % M->warps_per_cta,
+                                 tw->start, d.cycle);
+        } else if (d.kind == TM_DEFER_CTA_DONE) {
+            cta_done(M, S, d.index, d.cycle, at);
+        } else if (!weave_run(M, S, &S->warps[d.index], d.cycle, at)) {
+            return false;
+        }
+    }
+    /* entries added while weaving (a CTA's last warp exiting in weave_run) came last, at `at`,
+     * and were woven too */
+    for (uint32_t s = 0; s < M->nsm; s++) M->sms[s].ndefer = 0;
+    return true;
 }
 
 static void model_free(tm_model *M)
@@ -219,11 +337,14 @@ static void model_free(tm_model *M)
             free(M->sms[s].last);
             free(M->sms[s].reason);
             free(M->sms[s].q_wake);
+            free(M->sms[s].defer);
         }
     free(M->sms);
     free(M->gd_queue);
     free(M->gd_next);
     free(M->gd_end);
+    free(M->weave_pos);
+    free(M->sm_st);
     tm_mem_free(&M->mem);
     tm_gdl_free(M);
 }
@@ -290,6 +411,162 @@ static void tm_model_landed(void *ctx, uint32_t sm, uint64_t tag, uint64_t t)
     if (any && S->wake > t) S->wake = t;
 }
 
+/* Bound phase: SM S runs the cycles of the window [from, end) by itself (its issue stage, its
+ * side of memory, its warps' SM-local runs); what crosses SMs waits for the weave. */
+static void sm_window(tm_model *M, tm_sm *S, uint64_t from, uint64_t end)
+{
+    uint64_t now = from;
+    while (now < end && !S->fail && !M->stop) {
+        if (!S->resident || S->resident == S->finished) {
+            S->tried = TM_NEVER;   /* no CTA, or only finished ones waiting for the weave: idle */
+            return;
+        }
+        if (S->wake > now) {
+            now = S->wake;
+            continue;
+        }
+        /* the cycles it was skipped issued nothing, for the reasons of the last one tried */
+        if (S->tried != TM_NEVER && now > S->tried + 1)
+            for (uint32_t q = 0; q < M->nsched; q++)
+                S->st.slots[S->reason[q]] += now - S->tried - 1;
+        uint64_t wake = TM_NEVER;
+        uint32_t n = tm_sm_cycle(M, S, now, &wake, &S->fail);
+        S->tried = now;
+        S->wake = n ? now + 1 : wake;
+        now = S->wake > now ? S->wake : now + 1;
+    }
+}
+
+/* The host threads of the bound phase: thread t runs SMs [t * nsm / n, (t + 1) * nsm / n) of
+ * every window; the calling thread is thread 0. */
+typedef struct tm_crew {
+    tm_model *M;
+    uint32_t n;
+    pthread_t *tids;
+    /* A window is a few microseconds of work: the threads meet at a spinning barrier (a
+     * sleeping one costs more than the window on a busy machine), yielding while they wait. */
+    uint32_t arrived, phase;
+    uint64_t from, end;
+    bool quit;
+} tm_crew;
+
+static void crew_meet(tm_crew *c)
+{
+    uint32_t phase = __atomic_load_n(&c->phase, __ATOMIC_ACQUIRE);
+    if (__atomic_add_fetch(&c->arrived, 1, __ATOMIC_ACQ_REL) == c->n) {
+        __atomic_store_n(&c->arrived, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&c->phase, phase + 1, __ATOMIC_RELEASE);
+        return;
+    }
+    for (unsigned spins = 0; __atomic_load_n(&c->phase, __ATOMIC_ACQUIRE) == phase; spins++)
+        if (spins >= 256) sched_yield();
+}
+
+typedef struct tm_crew_arg { tm_crew *c; uint32_t t; } tm_crew_arg;
+
+static void crew_share(tm_crew *c, uint32_t t)
+{
+    tm_model *M = c->M;
+    uint32_t lo = (uint32_t)((uint64_t)t * M->nsm / c->n), hi = (uint32_t)((uint64_t)(t + 1) * M->nsm / c->n);
+    for (uint32_t s = lo; s < hi; s++) sm_window(M, &M->sms[s], c->from, c->end);
+}
+
+static void *crew_main(void *p)
+{
+    tm_crew_arg *a = p;
+    for (;;) {
+        crew_meet(a->c);
+        if (a->c->quit) break;
+        crew_share(a->c, a->t);
+        crew_meet(a->c);
+    }
+    return NULL;
+}
+
+static void bound(tm_crew *c, uint64_t from, uint64_t end)
+{
+    c->from = from;
+    c->end = end;
+    if (c->n == 1) {
+        crew_share(c, 0);
+        return;
+    }
+    crew_meet(c);
+    crew_share(c, 0);
+    crew_meet(c);
+}
+
+/* Execution-driven runs: window after window, the bound phase (SMs, in parallel on the host
+ * threads) then the weave (one thread). false when a warp faulted, the run stopped or
+ * deadlocked; *now: the kernel's last cycle. */
+static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
+{
+    tm_crew c = {.M = M, .n = M->nthreads < M->nsm ? M->nthreads : M->nsm};
+    tm_crew_arg *args = NULL;
+    if (c.n > 1) {
+        c.tids = calloc(c.n, sizeof *c.tids);
+        args = calloc(c.n, sizeof *args);
+        if (!c.tids || !args) {
+            free(c.tids);
+            free(args);
+            c.n = 1;
+        } else {
+            for (uint32_t t = 1; t < c.n; t++) {
+                args[t] = (tm_crew_arg){&c, t};
+                if (pthread_create(&c.tids[t], NULL, crew_main, &args[t])) abort();
+            }
+        }
+    }
+    /* a window's issue takes at most this many reply and link records per SM */
+    uint32_t reserve = (uint32_t)(M->win * M->nsched * (uint64_t)M->gpu->issue_per_sched * 2 * EMU_WARP_SIZE);
+    uint64_t from = start;
+    bool ok = true;
+    for (;;) {
+        uint64_t end = from + M->win;
+        tm_mem_reserve(&M->mem, reserve);
+        M->mem.in_bound = true;
+        bound(&c, from, end);
+        M->mem.in_bound = false;
+        *now = end;
+        for (uint32_t s = 0; s < M->nsm; s++) ok = ok && !M->sms[s].fail;
+        if (!ok || M->stop) break;
+        if (!weave(M, end)) {
+            ok = false;
+            break;
+        }
+        if (M->stop) break;
+        tm_mem_weave(&M->mem, end);
+        bool busy = false;
+        uint64_t next = TM_NEVER, last = 0;
+        for (uint32_t s = 0; s < M->nsm; s++) {
+            tm_sm *S = &M->sms[s];
+            if (S->last_exit > last) last = S->last_exit;
+            if (!S->resident) continue;
+            busy = true;
+            if (S->wake < next) next = S->wake;
+        }
+        if (!busy && !ctas_left(M)) {
+            *now = last;   /* the kernel ends with its last warp */
+            break;
+        }
+        if (tm_mem_busy(&M->mem) && next > end) next = end;
+        if (next == TM_NEVER) {
+            report_deadlocks(M);
+            ok = false;
+            break;
+        }
+        from = next <= end ? end : start + (next - start) / M->win * M->win;
+    }
+    if (c.n > 1) {
+        c.quit = true;
+        crew_meet(&c);
+        for (uint32_t t = 1; t < c.n; t++) pthread_join(c.tids[t], NULL);
+    }
+    free(c.tids);
+    free(args);
+    return ok;
+}
+
 bool timing_run_cycles(emu_grid *g, const timing_engine_config *cfg)
 {
     return tm_run(g, cfg, NULL);
@@ -320,12 +597,25 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->igpu = trace ? NULL : timing_igpu_of(emu_grid_launch(g)->policy);
     M->lock_commit = cfg->gpudet_lock_commit;
     M->dab_limit = (uint8_t)cfg->dab_limit;
+    M->windowed = !trace && !M->igpu && !timing_kilotm_find(emu_grid_launch(g)->policy);
+    M->win = 1 + (uint64_t)gpu->icnt_latency;
+    M->nthreads = cfg->host_threads ? cfg->host_threads : 1;
+    /* a policy over the direct one (--check, --watch, --record) sees the SM-local runs' barriers
+     * and stops, in an order that would depend on the host threads: one thread (the same
+     * windows, so the same cycles) */
+    const emu_mem_policy *pol = emu_grid_launch(g)->policy;
+    if (pol && pol != emu_direct_policy()) M->nthreads = 1;
     bool ok = (trace || eng_init(&M->E, g, cfg, M->ctas_per_sm, UINT64_MAX, 1)) &&
               tm_mem_init(&M->mem, gpu, M->nsm, &M->st) && tm_gdl_init(M);
+    M->mem.windowed = M->windowed;
+    M->sm_st = calloc(M->nsm, sizeof *M->sm_st);
+    ok = ok && M->sm_st;
+    M->mem.sm_st = M->sm_st;
     M->mem.landed = tm_model_landed;
     M->mem.landed_ctx = M;
     M->sms = ok ? calloc(M->nsm, sizeof *M->sms) : NULL;
-    ok = ok && M->sms;
+    M->weave_pos = calloc(M->nsm, sizeof *M->weave_pos);
+    ok = ok && M->sms && M->weave_pos;
     for (uint32_t s = 0; ok && s < M->nsm; s++) {
         tm_sm *S = &M->sms[s];
         S->id = s;
@@ -345,6 +635,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
         S->tried = TM_NEVER;
         S->ticket_next = 1;
         S->next_cta = s < M->dab_sms ? s : UINT64_MAX;
+        M->sm_st[s] = &S->st;
     }
     ok = ok && gpudet_queues(M);
     if (ok) {
@@ -361,7 +652,8 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
                 if (!place(M, &M->sms[s], k, now) && !M->gd_queue) break;
         fail = M->stop;
     }
-    while (ok && !fail) {
+    if (ok && !fail && M->windowed) fail = !run_windows(M, start, &now);
+    while (ok && !fail && !M->windowed) {
         tm_mem_advance(&M->mem, now);
         uint64_t next = tm_mem_next(&M->mem);
         uint32_t issued = 0, busy = 0;
@@ -376,7 +668,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
             /* the cycles it was skipped issued nothing, for the reasons of the last one tried */
             if (S->tried != TM_NEVER && now > S->tried + 1)
                 for (uint32_t q = 0; q < M->nsched; q++)
-                    M->st.slots[S->reason[q]] += now - S->tried - 1;
+                    S->st.slots[S->reason[q]] += now - S->tried - 1;
             uint64_t wake = TM_NEVER;
             uint32_t n = tm_sm_cycle(M, S, now, &wake, &fail);
             S->tried = now;
@@ -415,7 +707,9 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     }
     /* DRAM requests still queued (write-backs, loads no one waits for) are served for the
      * statistics; the kernel's cycles end with its last warp */
+    if (ok && M->windowed) tm_mem_weave(&M->mem, TM_NEVER);
     if (ok) tm_mem_advance(&M->mem, TM_NEVER - 1);
+    for (uint32_t s = 0; ok && s < M->nsm; s++) timing_stats_add(&M->st, &M->sms[s].st);
     /* cycles in which an SM had no CTA count as idle slots of its schedulers */
     uint64_t cycles = now;
     uint64_t active = cycles - start;

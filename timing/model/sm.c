@@ -16,6 +16,7 @@
 #include "timing/detcost/detcost.h"
 #include "timing/model/model.h"
 
+#include <assert.h>
 #include <string.h>
 
 tm_unit tm_unit_of(uint8_t cls)
@@ -154,6 +155,15 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
         *why = u == TM_U_LSU ? TIMING_SLOT_MEMORY : TIMING_SLOT_PIPELINE;
     } else if (u == TM_U_LSU && (t = tm_mem_mshr_next(&M->mem, S->id)) > now) {
         *why = TIMING_SLOT_MEMORY;
+    } else if (M->windowed && !tw->trace && tw->pos == tw->nev && p->shared_state) {
+        /* it would issue, but its executor runs what other CTAs may see only in the window's
+         * end (run.c weave), which issues it at this cycle */
+        if (!tw->deferred) {
+            tw->deferred = true;
+            tm_defer_add(M, S, now, (uint32_t)(tw - S->warps), TM_DEFER_RUN);
+        }
+        *why = TIMING_SLOT_CONTROL;
+        t = TM_NEVER;
     } else {
         return true;
     }
@@ -184,14 +194,16 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
         if (M->dab) tm_det_order_issued(M, S, &tw->trace->recs[tw->pos]);
     } else if (tw->pos == tw->nev) {
         /* nothing left from the last run: the warp runs ahead from this instruction, which
-         * (a clock read, an atomic) happens at this cycle */
+         * (a clock read, an atomic) happens at this cycle; in the windowed model only as far
+         * as what its SM alone sees (the rest runs in the weave, run.c) */
         emu_warp_set_clock(w, now, now * UINT64_C(1000000) / (uint64_t)g->model_clock_khz);
         tw->ev = NULL;
         tw->nev = tw->pos = 0;
         uint64_t before = emu_warp_instructions(w);
         tw->run_base = before;
         if (M->kilotm) tm_kilotm_before_run(M, S, tw, now);
-        emu_stop r = emu_warp_run_ahead(w, TM_RUN_AHEAD);
+        emu_stop r = M->windowed ? emu_warp_run_local(w, TM_RUN_AHEAD)
+                                 : emu_warp_run_ahead(w, TM_RUN_AHEAD);
         if (timing_watchdog_step(&M->wd, emu_warp_instructions(w) - before)) M->stop = true;
         if (r == EMU_STOP_FAULT) return false;
         tw->ended = r == EMU_STOP_EXIT;
@@ -214,7 +226,7 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
                            : M->igpu && timing_igpu_take_cost(M->igpu, w, tw->run_base + tw->pos, &ic);
         if (rec && charged) ic = rec->igpu;
         tw->pos++;
-        M->st.thread_instructions += (uint64_t)__builtin_popcount(e->mask);
+        S->st.thread_instructions += (uint64_t)__builtin_popcount(e->mask);
         tm_unit u = tm_unit_of(e->cls);
         uint64_t lat, ii;
         unit_timing(g, u, &lat, &ii);
@@ -243,7 +255,7 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
             d = now + 2 * (uint64_t)g->icnt_latency + (uint64_t)g->l2_latency;
             next_issue = d;
         }
-        if ((e->flags & EMU_EV_DIVERGED)) M->st.diverged_branches++;
+        if ((e->flags & EMU_EV_DIVERGED)) S->st.diverged_branches++;
         uint64_t *uf = &S->unit_free[q * TM_U_COUNT + u];
         if (now + ii > *uf) *uf = now + ii;
         if (d > done) done = d;
@@ -268,7 +280,8 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
     if (!tw->trace && tw->pos < tw->nev) __builtin_prefetch(&tw->ev[tw->pos]);
     if (restarted) tw->nsb = 0;
     else scoreboard_set(tw, p, now, done);
-    if (done > M->q_drain && !tm_is_pend(done)) M->q_drain = done;   /* else when it lands */
+    /* replay only (the bound phase of the windowed model runs SMs on several threads) */
+    if (M->trace && done > M->q_drain && !tm_is_pend(done)) M->q_drain = done;
     if (next_issue > tw->ready) tw->ready = next_issue;
     tw->why = TIMING_SLOT_CONTROL;
     if (tw->trace) {
@@ -285,6 +298,14 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
     }
     if (tw->pos == tw->nev && tw->ended) tm_warp_exited(M, S, tw, now + 1);
     return true;
+}
+
+bool tm_sm_issue_woven(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t cycle)
+{
+    emu_next_instr p;
+    assert(tw->pos < tw->nev);
+    if (!emu_warp_instr(tw->w, tw->ev[tw->pos].func, tw->ev[tw->pos].pc, &p)) return false;
+    return issue(M, S, (uint32_t)(tw - S->warps) % M->nsched, tw, &p, cycle);
 }
 
 /* The 8 oldest ages among the scheduler's warps not waiting on a long-latency result: the
@@ -325,7 +346,7 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
     for (uint32_t q = 0; q < nsched; q++) {
         if (S->q_wake[q] > now) {
             /* nothing of this scheduler's can issue yet: the slot waits as in its last scan */
-            M->st.slots[S->reason[q]]++;
+            S->st.slots[S->reason[q]]++;
             if (S->q_wake[q] < *next) *next = S->q_wake[q];
             continue;
         }
@@ -401,13 +422,13 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
             if (M->stop) return issued;
         }
         if (per_q) {
-            M->st.slots[TIMING_SLOT_ISSUED]++;
+            S->st.slots[TIMING_SLOT_ISSUED]++;
             S->reason[q] = TIMING_SLOT_ISSUED;
             *next = now + 1;
             S->q_wake[q] = 0;
         } else {
             if (!any) why = TIMING_SLOT_IDLE;
-            M->st.slots[why]++;
+            S->st.slots[why]++;
             S->reason[q] = why;
             if (why_when < *next) *next = why_when;
             /* every wait is a lower bound (see can_issue); the two-level scheduler's active set
