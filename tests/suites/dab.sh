@@ -28,6 +28,8 @@
 #                           sizes): one signature under --det=dab over threads 1,2,4 and compare
 #   bench_nondet/<b>        ... and more than one with --det=off
 #   bench_reference/<b>     ... and the CPU reference passes in every dab run
+#   bench_timing/<b>        ... under --det=dab --timing (titanv), threads 1, 2, 4 and seeds: the
+#                           signatures of --det=dab alone and identical statistics and cycles
 #   kinds/{dab,gpudet}/<k>  bench/determinism/gpudet_kinds.cu (hashtable, bank, cloth, bfs,
 #                           stencil, aes): one signature under --det=dab (threads 1,2,4,
 #                           compare) and under --det=gpudet (threads 1, 4); kinds_reference/<k>
@@ -281,6 +283,41 @@ if KEXE=$(cuda_cache_build bench_gpudet_kinds.shared "$LOGS/nvcc-kinds.txt" \
 else
     echo "FAIL kinds/build: see $LOGS/nvcc-kinds.txt"
 fi
+
+# ---------------------------------------------------------------- benchmarks in cycles
+# Every determinism benchmark under --det=dab --timing (titanv) on threads 1, 2, 4 with seeds:
+# the signatures of --det=dab without the timing model, and identical statistics (cycles and
+# every counter) on every thread count.
+for bspec in "pagerank:2048 8 3" "bc:1024 8 4" "conv_wgrad:cnv2_2 4 2" "gpudet_kinds:all 1"; do
+    prog=${bspec%%:*} bargs=${bspec#*:}
+    src=bench/determinism/$prog.cu
+    if ! bexe=$(cuda_cache_build "bench_$prog.shared" "$LOGS/nvcc-$prog.txt" \
+                    "-cudart shared -Wno-deprecated-gpu-targets $src" "$src"); then
+        echo "FAIL bench_timing/$prog: nvcc failed; see $LOGS/nvcc-$prog.txt"
+        continue
+    fi
+    plain=$prog-${bargs// /-}-dab-t1
+    [ "$prog" = gpudet_kinds ] && plain=kinds-dab-t1
+    why=""
+    for ts in 1:1 2:2 4:3; do
+        t=${ts%:*} s=${ts#*:}
+        # shellcheck disable=SC2086
+        timeout 300 "$PTXSIM" run --det=dab --timing --gpu=titanv --threads="$t" --seed="$s" \
+            --stats="$LOGS/bt-$prog-t$t.json" -- "$bexe" $bargs >"$LOGS/bt-$prog-t$t.log" 2>&1 ||
+            why="$why threads $t failed;"
+        diff -q <(grep '^signature' "$LOGS/bt-$prog-t$t.log") <(grep '^signature' "$LOGS/$plain.log") \
+            >/dev/null || why="$why threads $t signatures differ from --det=dab without --timing;"
+        grep -q '^signature' "$LOGS/bt-$prog-t$t.log" || why="$why threads $t printed no signature;"
+    done
+    python3 - "$LOGS" "$prog" >/dev/null 2>&1 <<'PY' || why="$why statistics differ over threads;"
+import json, sys
+logs, prog = sys.argv[1:]
+runs = [json.load(open(f"{logs}/bt-{prog}-t{t}.json"))["total"] for t in (1, 2, 4)]
+sys.exit(0 if runs[0].get("cycles") and all(r == runs[0] for r in runs) else 1)
+PY
+    if [ -z "$why" ]; then echo "PASS bench_timing/$prog"
+    else echo "FAIL bench_timing/$prog:$why (logs in $LOGS)"; fi
+done
 
 # ---------------------------------------------------------------- the schedulers
 # Each determinism-aware scheduler: GPU-Racey and the reductions deterministic over threads 1
