@@ -448,6 +448,7 @@ typedef struct tm_crew {
     uint32_t arrived, phase;
     uint64_t from, end;
     bool quit;
+    bool go;   /* n is final: the threads created may start meeting */
 } tm_crew;
 
 static void crew_meet(tm_crew *c)
@@ -474,6 +475,7 @@ static void crew_share(tm_crew *c, uint32_t t)
 static void *crew_main(void *p)
 {
     tm_crew_arg *a = p;
+    while (!__atomic_load_n(&a->c->go, __ATOMIC_ACQUIRE)) sched_yield();
     for (;;) {
         crew_meet(a->c);
         if (a->c->quit) break;
@@ -511,10 +513,16 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
             free(args);
             c.n = 1;
         } else {
+            uint32_t made = 1;
             for (uint32_t t = 1; t < c.n; t++) {
                 args[t] = (tm_crew_arg){&c, t};
-                if (pthread_create(&c.tids[t], NULL, crew_main, &args[t])) abort();
+                if (pthread_create(&c.tids[t], NULL, crew_main, &args[t])) break;
+                made++;
             }
+            /* where the system gives fewer threads, fewer share the SMs: the same windows, so
+             * the same cycles and results */
+            c.n = made;
+            __atomic_store_n(&c.go, true, __ATOMIC_RELEASE);
         }
     }
     /* a window's issue takes at most this many reply and link records per SM */
