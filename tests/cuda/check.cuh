@@ -41,6 +41,22 @@ static bool check(bool ok, const char *name, const char *fmt, ...)
         }                                                                                     \
     } while (0)
 
+// Whether the program runs under ptxsim (its device is named "ptxsim (sm_XY model)") rather
+// than on a GPU. A check of behaviour that only ptxsim defines (a model's memory size, an
+// error where the real runtime's behaviour is undefined and crashes, a feature ptxsim refuses
+// and a GPU has) runs only there: tests/run_native.sh runs these programs on a GPU, where such
+// a check would test the GPU, not the program.
+static bool on_ptxsim(void)
+{
+    static int known = -1;
+    if (known < 0) {
+        cudaDeviceProp prop;
+        known = cudaGetDeviceProperties(&prop, 0) == cudaSuccess &&
+                __builtin_strncmp(prop.name, "ptxsim", 6) == 0;
+    }
+    return known == 1;
+}
+
 static int check_finish(void)
 {
     return check_failures ? 1 : 0;

@@ -14,6 +14,7 @@
 // dab: skip --tm=kilotm is refused with --det=dab (commits would need their place in the flush order)
 // checks: skip racecheck, initcheck and synccheck do not know transactions, so --tm=kilotm refuses them
 // igpu: skip --tm=kilotm cannot be combined with --igpu yet (a restart inside a transaction is not built)
+// native: skip transactions are ptxsim's extension (--tm=kilotm): on a GPU tx_begin/tx_commit do nothing
 #include "check.cuh"
 #include <ptxsim/kilotm.h>
 

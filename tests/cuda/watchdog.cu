@@ -3,6 +3,7 @@
 // after cudaDeviceReset the device works again. tests/suites/watchdog.sh runs it under
 // --det=gpudet with --watchdog-insts and checks that the report is the same on every run.
 // ptxsim: --watchdog=2
+// native: skip never ends on purpose: on a GPU nothing stops it
 // gpudet: skip never ends on purpose; tests/suites/watchdog.sh runs it under --det=gpudet
 #include "check.cuh"
 
