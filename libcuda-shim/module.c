@@ -16,6 +16,7 @@ typedef struct jit_logs {
     char *info, *error;
     unsigned info_size, error_size;
     int info_slot, error_slot, time_slot;   /* option index to write back, or -1 */
+    bool verbose;                           /* CU_JIT_LOG_VERBOSE */
     void **values;
 } jit_logs;
 
@@ -40,6 +41,7 @@ static CUresult read_options(unsigned n, const CUjit_option *options, void **val
             logs->error_slot = (int)i;
             break;
         case CU_JIT_WALL_TIME: logs->time_slot = (int)i; break;
+        case CU_JIT_LOG_VERBOSE: logs->verbose = values[i] != NULL; break;
         default:
             if ((unsigned)options[i] >= CU_JIT_NUM_OPTIONS)
                 return CUDA_ERROR_INVALID_VALUE;
@@ -52,6 +54,10 @@ static CUresult read_options(unsigned n, const CUjit_option *options, void **val
 /* Writes a log line into a caller's buffer and the bytes used back into its option. */
 static void write_log(jit_logs *logs, bool error, const char *text)
 {
+    /* The driver's info log stays empty unless CU_JIT_LOG_VERBOSE asks for it (a link on an
+     * H100, driver 580, left it ""). */
+    if (!error && !logs->verbose)
+        text = "";
     char *buf = error ? logs->error : logs->info;
     unsigned size = error ? logs->error_size : logs->info_size;
     int slot = error ? logs->error_slot : logs->info_slot;

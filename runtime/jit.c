@@ -380,6 +380,24 @@ static cudaError_t take_units(rt_linker *l, ptx_fatbin *fb, const char *what, ch
     return ok ? cudaSuccess : cudaErrorMemoryAllocation;
 }
 
+/* Whether image is a cubin linked for execution (nvcc or NVRTC without -rdc=true: ELF type
+ * EXEC) rather than relocatable device code (type REL). The JIT linker takes only the latter:
+ * an H100 (driver 580) answered CUDA_ERROR_NO_BINARY_FOR_GPU to cuLinkAddData of an EXEC cubin
+ * for its own sm_90 that cuModuleLoadData had loaded and run. */
+static bool executable_cubin(const uint8_t *image, size_t size)
+{
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)image;
+    return size >= sizeof *eh && memcmp(image, ELFMAG, SELFMAG) == 0 &&
+           eh->e_machine == EM_CUDA_MACHINE && eh->e_type == ET_EXEC;
+}
+
+static cudaError_t not_relocatable(const char *what, char *log, size_t loglen)
+{
+    snprintf(log, loglen, "%s is an executable cubin; the linker takes relocatable device code "
+                          "(compile with -rdc=true)", what);
+    return cudaErrorNoKernelImageForDevice;
+}
+
 cudaError_t rt_linker_add_data(rt_linker *l, int type, const void *data, size_t size,
                                const char *name, char *log, size_t loglen)
 {
@@ -403,6 +421,8 @@ cudaError_t rt_linker_add_data(rt_linker *l, int type, const void *data, size_t 
         }
         break;
     case RT_LINK_CUBIN: {
+        if (executable_cubin(data, size ? size : sizeof(Elf64_Ehdr)))
+            return not_relocatable(what, log, loglen);
         rt_init();
         pthread_mutex_lock(&rt_g.lock);
         const char *ptx = cubin_source(data, size);
@@ -436,6 +456,14 @@ cudaError_t rt_linker_add_file(rt_linker *l, int type, const char *path, char *l
                               "NVRTC's PTX, and objects are)",
                  path, type == RT_LINK_LIBRARY ? "library" : "NVVM");
         return cudaErrorNotSupported;
+    }
+    if (type == RT_LINK_CUBIN) {
+        size_t size = 0;
+        char *data = slurp(path, &size);
+        bool executable = data && executable_cubin((const uint8_t *)data, size);
+        free(data);
+        if (executable)
+            return not_relocatable(path, log, loglen);
     }
     rt_init();
     pthread_mutex_lock(&rt_g.lock);
@@ -547,7 +575,8 @@ cudaError_t rt_linker_complete(rt_linker *l, void **image, size_t *size, char *l
         }
         ptx_diag_free(&d);
     }
-    if (e == cudaSuccess && n > 1) {
+    /* One input is linked too: its undefined references fail here, as on a GPU. */
+    if (e == cudaSuccess) {
         char err[1024] = "";
         rt_linked *linked = rt_link((const ptx_module *const *)irs, n, "cuLinkComplete", err,
                                     sizeof err);

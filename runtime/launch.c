@@ -266,14 +266,31 @@ static cudaError_t build_params(rt_kernel *k, void **args, void **extra, const c
             else if (extra[i] == (void *)(uintptr_t)0x02)  /* CU_LAUNCH_PARAM_BUFFER_SIZE */
                 bufsize = extra[i + 1] ? *(const size_t *)extra[i + 1] : 0;
         }
-        if (!buf || bufsize < f->param_size) {
+        if (!buf && f->param_size) {
             free(*out);
             return rt_api_error(cudaErrorInvalidValue, api,
-                                "%s: the `extra` parameter buffer holds %zu bytes, the kernel "
-                                "takes %u",
-                                rt_kernel_pretty(k), buf ? bufsize : 0, f->param_size);
+                                "%s takes %u parameter bytes and the `extra` array gives no "
+                                "CU_LAUNCH_PARAM_BUFFER_POINTER",
+                                rt_kernel_pretty(k), f->param_size);
         }
-        memcpy(*out, buf, f->param_size);
+        /* The driver refuses a buffer larger than the kernel's parameters (a C struct's tail
+         * padding included) as too many resources requested for launch: an H100 (driver 580)
+         * did, and LLVM's offload plugin trims the padding for that reason. It accepts a
+         * shorter one and the kernel reads undefined bytes past it (an H100 ran a legacy
+         * launch of 12 bytes for a kernel of 36): here they are zero, and said on stderr. */
+        if (bufsize > f->param_size) {
+            free(*out);
+            return rt_api_error(cudaErrorLaunchOutOfResources, api,
+                                "%s: the `extra` parameter buffer holds %zu bytes, more than "
+                                "the kernel's %u (tail padding of a struct counts)",
+                                rt_kernel_pretty(k), bufsize, f->param_size);
+        }
+        if (bufsize < f->param_size)
+            rt_log(0, "warning: %s: %s gives %zu parameter bytes, the kernel takes %u: the "
+                      "rest are zero here, undefined on a GPU",
+                   api, rt_kernel_pretty(k), bufsize, f->param_size);
+        if (buf && bufsize)
+            memcpy(*out, buf, bufsize);
         return cudaSuccess;
     }
     if (f->nparams && !args) {

@@ -1,8 +1,9 @@
 // driver_link.cu: the JIT linker. Two PTX modules, one calling a function and reading a
 // variable the other defines, linked with cuLinkCreate / cuLinkAddData / cuLinkAddFile /
-// cuLinkComplete and loaded from the image; that image fed back as a fatbin input; the logs;
-// and a link with an undefined reference failing at cuLinkComplete. Checked against a CPU
-// reference.
+// cuLinkComplete and loaded from the image; the logs (the info log empty unless
+// CU_JIT_LOG_VERBOSE asks for it, as on an H100); under ptxsim, its image (a fatbin of the
+// linked PTX) fed back as an input; and a link with an undefined reference failing at
+// cuLinkComplete. Checked against a CPU reference.
 // nvcc: -lcuda
 #include "drv_check.cuh"
 
@@ -80,6 +81,31 @@ static bool run_and_check(CUmodule mod, const char *name)
     return check(ok, name, "h[5] = %d", h[5]);
 }
 
+// ptxsim's linked image (a fatbin) fed back to the linker, with the verbose info log.
+static void relink(void *image, size_t image_size)
+{
+    const unsigned char *magic = (const unsigned char *)image;
+    bool fatbin = image_size >= 4 && magic[0] == 0x50 && magic[1] == 0xed && magic[2] == 0x55 &&
+                  magic[3] == 0xba;
+    char info[256] = "";
+    CUjit_option opts[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                           CU_JIT_LOG_VERBOSE};
+    void *vals[] = {info, (void *)(uintptr_t)sizeof info, (void *)(uintptr_t)1};
+    CUlinkState again;
+    CU_OK("link", cuLinkCreate(3, opts, vals, &again));
+    CU_OK("add fatbin", cuLinkAddData(again, CU_JIT_INPUT_FATBINARY, image, image_size,
+                                      "linked.fatbin", 0, NULL, NULL));
+    void *image2 = NULL;
+    size_t size2 = 0;
+    CU_OK("complete", cuLinkComplete(again, &image2, &size2));
+    check(fatbin && strstr(info, "linked 2"), "driver_link_verbose_log", "info \"%s\"", info);
+    CUmodule mod2;
+    CU_OK("load", cuModuleLoadData(&mod2, image2));
+    run_and_check(mod2, "driver_link_fatbin_input");
+    CU_OK("destroy", cuLinkDestroy(again));
+    CU_OK("unload", cuModuleUnload(mod2));
+}
+
 int main()
 {
     CU_OK("init", cuInit(0));
@@ -110,7 +136,7 @@ int main()
     size_t image_size = 0;
     CU_OK("complete", cuLinkComplete(link, &image, &image_size));
     memcpy(&wall, &vals[4], sizeof wall);
-    check(image && image_size > 0 && strstr(info, "linked 2") && wall >= 0, "driver_link_logs",
+    check(image && image_size > 0 && !info[0] && wall >= 0, "driver_link_logs",
           "image %zu bytes, info \"%s\", %g ms", image_size, info, wall);
     CUmodule mod;
     CU_OK("load", cuModuleLoadData(&mod, image));
@@ -120,18 +146,12 @@ int main()
     CU_OK("global", cuModuleGetGlobal(&offset_ptr, &offset_size, mod, "offset"));
     check(offset_size == 4, "driver_link_global", "offset is %zu bytes", offset_size);
 
-    // The linked image, a fatbin, is itself an input.
-    CUlinkState again;
-    CU_OK("link", cuLinkCreate(0, NULL, NULL, &again));
-    CU_OK("add fatbin", cuLinkAddData(again, CU_JIT_INPUT_FATBINARY, image, image_size,
-                                      "linked.fatbin", 0, NULL, NULL));
-    void *image2 = NULL;
-    size_t size2 = 0;
-    CU_OK("complete", cuLinkComplete(again, &image2, &size2));
-    CUmodule mod2;
-    CU_OK("load", cuModuleLoadData(&mod2, image2));
-    run_and_check(mod2, "driver_link_fatbin_input");
-    CU_OK("destroy", cuLinkDestroy(again));
+    // Under ptxsim the linked image, a fatbin of the linked PTX, is itself an input: the link
+    // asks for the verbose info log, which ptxsim fills with what it linked. (A GPU's linker
+    // gives an executable cubin for the device's own architecture, which is no fatbin: an H100
+    // answered CUDA_ERROR_NO_BINARY_FOR_GPU to it as CU_JIT_INPUT_FATBINARY.)
+    if (on_ptxsim())
+        relink(image, image_size);
     CU_OK("destroy", cuLinkDestroy(link));
 
     // Without the library, `square` and `offset` stay undefined: cuLinkComplete fails and says
@@ -142,15 +162,12 @@ int main()
     CU_OK("link", cuLinkCreate(5, opts, vals, &broken));
     CU_OK("add", cuLinkAddData(broken, CU_JIT_INPUT_PTX, (void *)main_ptx, strlen(main_ptx) + 1,
                                "main.ptx", 0, NULL, NULL));
-    CU_OK("add", cuLinkAddData(broken, CU_JIT_INPUT_PTX, (void *)main_ptx, strlen(main_ptx) + 1,
-                               "again.ptx", 0, NULL, NULL));
     CUresult r = cuLinkComplete(broken, &image, &image_size);
     check(r != CUDA_SUCCESS && strstr(error, "square"), "driver_link_undefined",
           "%s, error log \"%s\"", cu_name(r), error);
     cuLinkDestroy(broken);
 
     CU_OK("unload", cuModuleUnload(mod));
-    CU_OK("unload", cuModuleUnload(mod2));
     CU_OK("destroy", cuCtxDestroy(ctx));
     return check_finish();
 }

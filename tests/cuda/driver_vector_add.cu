@@ -6,6 +6,7 @@
 // nvcc: -lcuda
 #include "drv_check.cuh"
 
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <unistd.h>
@@ -129,7 +130,9 @@ int main()
     CU_OK("copy", cuMemcpyDtoH(c, dc, n * sizeof(float)));
     check(check_sum(a, b, c, n, 1.0f), "driver_vadd_args", "c[7] = %g", c[7]);
 
-    // The same launch with the parameters packed as the PTX lays them out.
+    // The same launch with the parameters packed as the PTX lays them out: 28 bytes, without
+    // the struct's tail padding, which the driver refuses as too many resources requested for
+    // launch (an H100 did; LLVM's offload plugin trims the padding for that reason).
     struct {
         CUdeviceptr a, b, c;
         int n;
@@ -137,6 +140,10 @@ int main()
     size_t packed_size = sizeof packed;
     void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE,
                      &packed_size, CU_LAUNCH_PARAM_END};
+    CUresult padded = cuLaunchKernel(vadd, 1, 1, 1, 64, 1, 1, 0, NULL, NULL, extra);
+    check(padded == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "driver_vadd_extra_padded",
+          "%zu bytes for 28: %s", packed_size, cu_name(padded));
+    packed_size = offsetof(decltype(packed), n) + sizeof packed.n;
     float two = 2.0f;
     CU_OK("set global", cuMemcpyHtoD(bias_ptr, &two, sizeof two));
     CU_OK("fill", cuMemsetD32(dc, 0, n));

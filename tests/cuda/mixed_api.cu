@@ -119,12 +119,19 @@ int main()
     check(count == 1 && factor_size == 4 && memcmp(h, expect, sizeof h) == 0,
           "mixed_runtime_library", "%u kernels, factor %zu bytes, h[3] = %d", count,
           factor_size, h[3]);
+    // The kernel's function in the current context: a handle of its own on a GPU (the driver
+    // gives a CUfunction distinct from the CUkernel), so it is checked by what it answers.
     CUfunction tf;
     CU_OK("kernel function", cuKernelGetFunction(&tf, (CUkernel)triple));
-    size_t poff = 0, psize = 0;
+    size_t poff = 0, psize = 0, foff = 0, fsize = 0;
+    const char *tname = NULL;
     CUDA_OK("param", cudaFuncGetParamInfo((const void *)triple, 1, &poff, &psize));
-    check(tf == (CUfunction)triple && poff == 8 && psize == 4, "mixed_kernel_params",
-          "n at %zu (%zu bytes)", poff, psize);
+    CU_OK("param", cuFuncGetParamInfo(tf, 1, &foff, &fsize));
+    CU_OK("name", cuFuncGetName(&tname, tf));
+    check(poff == 8 && psize == 4 && foff == 8 && fsize == 4 && tname &&
+              !strcmp(tname, "triple"),
+          "mixed_kernel_params", "n at %zu (%zu bytes), by the function at %zu (%zu), name %s",
+          poff, psize, foff, fsize, tname ? tname : "(null)");
     CUDA_OK("unload", cudaLibraryUnload(lib));
 
     // Driver memory used by the runtime.

@@ -1,7 +1,8 @@
 // nvrtc_programs.cu: kernels compiled at run time by the toolkit's NVRTC and run through the
 // driver API, as CUDA's *_nvrtc samples do: PTX for a virtual architecture (-arch=compute_XX),
 // a cubin for the device's real architecture (--gpu-architecture=sm_XX, which ptxsim runs from
-// the same program's PTX), template instances by name expression and lowered name, a header
+// the same program's PTX), loaded, and linked by the JIT linker when it is relocatable device
+// code (-rdc=true; an executable cubin is refused), template instances by name expression and lowered name, a header
 // given to NVRTC, several kernels in one program, and a compile error with its log. Checked
 // against CPU references.
 // nvcc: -lcuda -lnvrtc
@@ -48,7 +49,7 @@ struct compiled {
     std::string scale_float, scale_double;
 };
 
-static compiled compile(const std::string &arch, bool cubin)
+static compiled compile(const std::string &arch, bool cubin, const char *extra = "-std=c++17")
 {
     nvrtcProgram prog;
     const char *headers[] = {header};
@@ -57,8 +58,8 @@ static compiled compile(const std::string &arch, bool cubin)
     NVRTC_OK("name", nvrtcAddNameExpression(prog, "scale<float>"));
     NVRTC_OK("name", nvrtcAddNameExpression(prog, "scale<double>"));
     std::string opt = arch;
-    const char *opts[] = {opt.c_str(), "-std=c++17"};
-    nvrtcResult r = nvrtcCompileProgram(prog, 2, opts);
+    const char *opts[] = {opt.c_str(), "-std=c++17", extra};
+    nvrtcResult r = nvrtcCompileProgram(prog, 3, opts);
     if (r != NVRTC_SUCCESS) {
         size_t n = 0;
         nvrtcGetProgramLogSize(prog, &n);
@@ -160,9 +161,17 @@ int main()
     CU_OK("load", cuModuleLoadData(&mod, b.image.data()));
     check(run_scale<float>(mod, b.scale_float, -2.0f), "nvrtc_cubin_run", "mismatch");
     CU_OK("unload", cuModuleUnload(mod));
-    // The same cubin again, copied elsewhere, through the linker.
-    std::vector<char> copy = b.image;
+    // That cubin is linked for execution: the JIT linker refuses it (as an H100 does), and takes
+    // the same program compiled as relocatable device code, copied elsewhere.
     CUlinkState link;
+    CU_OK("link", cuLinkCreate(0, NULL, NULL, &link));
+    CUresult refused = cuLinkAddData(link, CU_JIT_INPUT_CUBIN, b.image.data(), b.image.size(),
+                                     "scale.cubin", 0, NULL, NULL);
+    check(refused == CUDA_ERROR_NO_BINARY_FOR_GPU, "nvrtc_cubin_not_relocatable", "%s",
+          cu_name(refused));
+    CU_OK("destroy", cuLinkDestroy(link));
+    compiled rdc = compile("--gpu-architecture=sm_" + cc, true, "-rdc=true");
+    std::vector<char> copy = rdc.image;
     CU_OK("link", cuLinkCreate(0, NULL, NULL, &link));
     CU_OK("add", cuLinkAddData(link, CU_JIT_INPUT_CUBIN, copy.data(), copy.size(), "scale.cubin",
                                0, NULL, NULL));
