@@ -224,25 +224,39 @@ cudaError_t rt_swap_last_error(cudaError_t e)
     return was;
 }
 
-cudaError_t rt_get_last_error(void)
+/* The sticky error of a poisoned context once, for a thread that no call has told of it (the
+ * poisoning it has been told of, per thread, by its count). */
+static _Thread_local unsigned sticky_told;
+
+static cudaError_t last_or_sticky(bool reading)
 {
     rt_init();
     pthread_mutex_lock(&rt_g.lock);
     cudaError_t sticky = rt_g.sticky;
+    unsigned count = rt_g.sticky_count;
     pthread_mutex_unlock(&rt_g.lock);
-    /* A poisoned context keeps answering with its error; anything else is reset by reading. */
-    cudaError_t err = sticky != cudaSuccess ? sticky : last_error;
-    last_error = sticky;
+    cudaError_t err = last_error;
+    if (err == cudaSuccess && sticky != cudaSuccess && sticky_told != count)
+        err = sticky;
+    if (reading) {
+        if (sticky != cudaSuccess)
+            sticky_told = count;
+        last_error = cudaSuccess;
+    }
     return err;
+}
+
+/* Reading resets the last error even in a poisoned context: the calls after it answer with the
+ * sticky error again (and record it), but cudaGetLastError itself does not keep returning it.
+ * An H100 with CUDA 13 gave cudaErrorIllegalAddress then cudaSuccess to two reads in a row. */
+cudaError_t rt_get_last_error(void)
+{
+    return last_or_sticky(true);
 }
 
 cudaError_t rt_peek_last_error(void)
 {
-    rt_init();
-    pthread_mutex_lock(&rt_g.lock);
-    cudaError_t sticky = rt_g.sticky;
-    pthread_mutex_unlock(&rt_g.lock);
-    return sticky != cudaSuccess ? sticky : last_error;
+    return last_or_sticky(false);
 }
 
 cudaError_t rt_unsupported(const char *function)

@@ -215,6 +215,7 @@ typedef struct rt_state {
     rt_config cfg;
     const rt_gpu_model *gpu;
     cudaError_t sticky;          /* kernel fault that poisoned the context */
+    unsigned sticky_count;       /* times the context was poisoned (cudaGetLastError) */
     uint64_t grid_id;
     unsigned device_flags;
     size_t limits[RT_MAX_LIMITS];

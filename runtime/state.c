@@ -152,8 +152,10 @@ cudaError_t rt_end(cudaError_t err)
 
 void rt_poison(cudaError_t err)
 {
-    if (rt_g.sticky == cudaSuccess)
+    if (rt_g.sticky == cudaSuccess) {
         rt_g.sticky = err;
+        rt_g.sticky_count++;
+    }
 }
 
 bool rt_error_is_sticky(cudaError_t err)

@@ -1,7 +1,10 @@
 // fault_sticky.cu: a kernel that writes outside every allocation. As on a GPU, the launch
 // itself succeeds, the next synchronising call reports cudaErrorIllegalAddress, and the
-// context stays poisoned (every later call returns the error, and cudaGetLastError does not
-// clear it) until cudaDeviceReset, after which the device works again.
+// context stays poisoned: every later call returns the error, while cudaGetLastError returns
+// it once and then cudaSuccess (as CUDA 13 on an H100 does). CUDA's documentation says such a
+// process must be ended to use CUDA again; an H100 answered cudaErrorDevicesUnavailable to a
+// cudaMalloc after cudaDeviceReset. ptxsim's device works again after cudaDeviceReset, which
+// is checked under ptxsim only.
 #include "check.cuh"
 
 __global__ void write_far(int *p, long long offset)
@@ -19,6 +22,7 @@ __global__ void fill(int *p, int n, int value)
 
 int main()
 {
+    const bool ptxsim = on_ptxsim();  // asked now: after the reset a GPU may not answer
     int *d;
     CUDA_OK("setup", cudaMalloc(&d, 64 * sizeof(int)));
     write_far<<<2, 32>>>(d, 1LL << 34);
@@ -34,11 +38,16 @@ int main()
     check(later == cudaErrorIllegalAddress, "fault_is_sticky", "cudaMalloc after the fault: %s",
           cudaGetErrorName(later));
     cudaError_t first = cudaGetLastError(), second = cudaGetLastError();
-    check(first == cudaErrorIllegalAddress && second == cudaErrorIllegalAddress,
-          "fault_survives_get_last_error", "%s then %s", cudaGetErrorName(first),
-          cudaGetErrorName(second));
+    cudaError_t again = cudaDeviceSynchronize(), third = cudaGetLastError();
+    check(first == cudaErrorIllegalAddress && second == cudaSuccess &&
+              again == cudaErrorIllegalAddress && third == cudaErrorIllegalAddress,
+          "fault_get_last_error_resets", "%s then %s; a later call %s, then %s",
+          cudaGetErrorName(first), cudaGetErrorName(second), cudaGetErrorName(again),
+          cudaGetErrorName(third));
 
-    CUDA_OK("reset_recovers", cudaDeviceReset());
+    CUDA_OK("reset", cudaDeviceReset());
+    if (!ptxsim)
+        return check_finish();
     CUDA_OK("reset_recovers", cudaMalloc(&d, 64 * sizeof(int)));
     fill<<<2, 32>>>(d, 64, 9);
     int h[64];

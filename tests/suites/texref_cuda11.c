@@ -6,7 +6,9 @@
  *     __global__ void bump(int w);
  * registering a fatbin with their PTX (a raw, uncompressed PTX entry), the kernels, the
  * texture and the surface, then binds them with cudaBindTextureToArray / cudaBindSurfaceToArray
- * and launches with cudaLaunchKernel. Results are checked against a CPU reference; one
+ * and launches with cudaLaunchKernel, and with the pre-CUDA-9 launch ABI (cudaConfigureCall,
+ * cudaSetupArgument, cudaLaunch) that ptxsim keeps in its CUDA 11 runtime only (CUDA 13's
+ * does not export it). Results are checked against a CPU reference; one
  * "PASS name" / "FAIL name: why" line per check. */
 #include <cuda_runtime_api.h>
 
@@ -50,6 +52,11 @@ cudaError_t cudaGetTextureReference(const struct textureReference **texref, cons
 cudaError_t cudaBindSurfaceToArray(const struct surfaceReference *surfref,
                                    cudaArray_const_t array,
                                    const struct cudaChannelFormatDesc *desc);
+
+/* The pre-CUDA-9 launch ABI: CUDA 11's runtime exports it, CUDA 13's does not. */
+cudaError_t cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem, cudaStream_t stream);
+cudaError_t cudaSetupArgument(const void *arg, size_t size, size_t offset);
+cudaError_t cudaLaunch(const void *func);
 
 static const char ptx[] =
     ".version 7.0\n.target sm_75\n.address_size 64\n"
@@ -195,6 +202,29 @@ int main(void)
         }
     }
     check(ok, "tex2D_linear_clamp_normalized", why);
+
+    /* The same launch through cudaConfigureCall, one cudaSetupArgument per parameter at its
+     * offset, and cudaLaunch; then cudaLaunch with no configuration. */
+    float legacy_got[N];
+    e = cudaMemset(dout, 0, sizeof got);
+    if (e == cudaSuccess)
+        e = cudaConfigureCall((dim3){1, 1, 1}, (dim3){32, 1, 1}, 0, 0);
+    if (e == cudaSuccess)
+        e = cudaSetupArgument(&dxy, sizeof dxy, 0);
+    if (e == cudaSuccess)
+        e = cudaSetupArgument(&dout, sizeof dout, 8);
+    if (e == cudaSuccess)
+        e = cudaSetupArgument(&n, sizeof n, 16);
+    if (e == cudaSuccess)
+        e = cudaLaunch((const void *)sample_stub);
+    if (e == cudaSuccess)
+        e = cudaMemcpy(legacy_got, dout, sizeof legacy_got, cudaMemcpyDeviceToHost);
+    check(e == cudaSuccess && memcmp(legacy_got, got, sizeof got) == 0, "legacy_launch",
+          e == cudaSuccess ? "results differ from cudaLaunchKernel's" : cudaGetErrorString(e));
+    e = cudaLaunch((const void *)sample_stub);
+    check(e == cudaErrorMissingConfiguration, "legacy_launch_unconfigured",
+          cudaGetErrorName(e));
+    cudaGetLastError();
     e = cudaUnbindTexture(&tex);
     check(e == cudaSuccess, "unbind_texture", cudaGetErrorString(e));
 
