@@ -7,7 +7,8 @@
  * registering a fatbin with their PTX (a raw, uncompressed PTX entry), the kernels, the
  * texture and the surface, then binds them with cudaBindTextureToArray / cudaBindSurfaceToArray
  * and launches with cudaLaunchKernel. Results are checked against a CPU reference; one
- * "PASS name" / "FAIL name: why" line per check. */
+ * "PASS name" / "FAIL name: why" line per check. It also checks an error CUDA 11's runtime
+ * answers otherwise than CUDA 13's (a launch configuration the device cannot have). */
 #include <cuda_runtime_api.h>
 
 #include <math.h>
@@ -195,6 +196,13 @@ int main(void)
         }
     }
     check(ok, "tex2D_linear_clamp_normalized", why);
+    /* A block the device cannot have: the runtimes before CUDA 13 (this program's) report
+     * cudaErrorInvalidConfiguration, where CUDA 13's reports cudaErrorInvalidValue. */
+    e = cudaLaunchKernel((const void *)sample_stub, (dim3){1, 1, 1}, (dim3){2048, 1, 1}, args,
+                         0, 0);
+    cudaError_t last = cudaGetLastError(), after = cudaGetLastError();
+    check(e == cudaErrorInvalidConfiguration && last == e && after == cudaSuccess,
+          "launch_configuration_error", cudaGetErrorName(e));
     e = cudaUnbindTexture(&tex);
     check(e == cudaSuccess, "unbind_texture", cudaGetErrorString(e));
 
