@@ -100,7 +100,7 @@ CUresult cuMemHostGetFlags(unsigned int *pFlags, void *p)
 CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags)
 {
     DRV_CHECK(drv_context());
-    if (!dptr)
+    if (!dptr || !bytesize)  /* the driver refuses an empty allocation (cuMemAllocManaged) */
         return CUDA_ERROR_INVALID_VALUE;
     return DRV(rt_malloc_managed((void **)dptr, bytesize, flags));
 }

@@ -12,15 +12,20 @@
 
 bool shim_cuda12_abi;
 
-/* Loaded as libcudart.so.12 (ptxsim run preloads that name for a program that needs it).
+/* Loaded as libcudart.so.12 (ptxsim run preloads that name for a program that needs it), or
+ * as libcudart.so.11.0: the runtime answers as those runtimes did where CUDA 13's differs.
  * static_attach.c sets the flag too when the static runtime it redirects is CUDA 12's. */
 __attribute__((constructor(102))) static void detect_cuda12(void)
 {
     Dl_info info;
     if (dladdr((void *)detect_cuda12, &info) && info.dli_fname) {
         size_t n = strlen(info.dli_fname);
-        if (n >= 6 && strcmp(info.dli_fname + n - 6, ".so.12") == 0)
+        if (n >= 6 && strcmp(info.dli_fname + n - 6, ".so.12") == 0) {
             shim_cuda12_abi = true;
+            rt_set_program_runtime_major(12);
+        } else if (n >= 8 && strcmp(info.dli_fname + n - 8, ".so.11.0") == 0) {
+            rt_set_program_runtime_major(11);
+        }
     }
 }
 

@@ -310,8 +310,10 @@ static void attach(void)
     for (size_t i = 0; i < im.nsyms; i++) {
         const Elf64_Sym *s = &im.syms[i];
         const char *n = s->st_shndx != SHN_UNDEF ? sym_name(&im, s) : NULL;
-        if (n && strcmp(n, "cudaGetDeviceProperties_v2") == 0)
+        if (n && strcmp(n, "cudaGetDeviceProperties_v2") == 0) {
             shim_cuda12_abi = true;
+            rt_set_program_runtime_major(12);
+        }
     }
 #ifndef PATCH_MACHINE
     cannot_attach("ptxsim redirects a static runtime only on x86-64 and AArch64");

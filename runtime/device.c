@@ -392,14 +392,33 @@ cudaError_t rt_device_set_limit(enum cudaLimit limit, size_t value)
     if (limit == cudaLimitMallocHeapSize || limit == cudaLimitPrintfFifoSize ||
         limit == cudaLimitStackSize)
         rt_wait_idle();   /* not while a kernel of the stream queues uses them */
+    struct cudaDeviceProp p;
+    fill_props(&p);
+    /* A value that names no limit is an invalid value to CUDA 13's runtime (seen on an H100:
+     * tests/cuda/device_limits.cu's unknown_limit); cudaErrorUnsupportedLimit is for a limit
+     * the device lacks. */
     if ((unsigned)limit >= RT_MAX_LIMITS) {
-        e = cudaErrorUnsupportedLimit;
+        e = rt_api_error(cudaErrorInvalidValue, fn, "%d is no cudaLimit", (int)limit);
+    } else if (limit == cudaLimitStackSize && value > RT_LOCAL_PER_THREAD) {
+        /* beyond the local memory a thread can have, whatever the device's size (an H100
+         * with the CUDA 13.0 runtime refuses a 1 GiB stack so: huge_stack_refused) */
+        e = rt_api_error(cudaErrorInvalidValue, fn,
+                         "a stack of %zu bytes per thread (a thread has at most %u bytes of "
+                         "local memory)", value, RT_LOCAL_PER_THREAD);
     } else if (limit == cudaLimitMaxL2FetchGranularity && value > 128) {
         e = rt_api_error(cudaErrorInvalidValue, fn,
                          "an L2 fetch granularity of %zu bytes (at most 128)", value);
     } else if (limit == cudaLimitPersistingL2CacheSize && rt_g.gpu->major < 8 && value) {
         e = rt_api_error(cudaErrorUnsupportedLimit, fn,
                          "no persisting L2 cache before compute capability 8.0");
+    } else if (limit == cudaLimitPersistingL2CacheSize &&
+               value > (size_t)p.persistingL2CacheMaxSize) {
+        /* refused rather than clamped (an H100 with the CUDA 13.0 runtime refuses 4 times its
+         * L2: tests/cuda/stream_attributes.cu's l2_persisting_limit) */
+        e = rt_api_error(cudaErrorInvalidValue, fn,
+                         "a persisting L2 set-aside of %zu bytes (the device allows %d: "
+                         "cudaDevAttrMaxPersistingL2CacheSize)",
+                         value, p.persistingL2CacheMaxSize);
     } else if ((limit == cudaLimitMallocHeapSize && emu_heap_in_use()) ||
                (limit == cudaLimitPrintfFifoSize && emu_output_in_use())) {
         /* fixed once a kernel has used the heap / printed, until cudaDeviceReset */
@@ -428,14 +447,6 @@ cudaError_t rt_device_set_limit(enum cudaLimit limit, size_t value)
         rt_g.limits[limit] = value;
         if (limit == cudaLimitPrintfFifoSize)
             emu_output_set_fifo_size(value);
-        /* the persisting L2 set-aside is clamped to what the device allows, as the driver
-         * does (cudaDevAttrMaxPersistingL2CacheSize; cudaDeviceGetLimit reports the result) */
-        if (limit == cudaLimitPersistingL2CacheSize) {
-            struct cudaDeviceProp p;
-            fill_props(&p);
-            if (value > (size_t)p.persistingL2CacheMaxSize)
-                rt_g.limits[limit] = (size_t)p.persistingL2CacheMaxSize;
-        }
     }
     return rt_end(e);
 }
@@ -445,10 +456,8 @@ cudaError_t rt_device_get_limit(size_t *value, enum cudaLimit limit)
     cudaError_t e = rt_begin();
     if (e != cudaSuccess)
         return e;
-    if (!value)
+    if (!value || (unsigned)limit >= RT_MAX_LIMITS)  /* no cudaLimit: as cudaDeviceSetLimit */
         e = cudaErrorInvalidValue;
-    else if ((unsigned)limit >= RT_MAX_LIMITS)
-        e = cudaErrorUnsupportedLimit;
     else
         *value = rt_g.limits[limit];
     return rt_end(e);

@@ -108,23 +108,35 @@ static uint64_t dynamic_smem_limit(const rt_kernel *k)
     return stat >= RT_SMEM_PER_BLOCK ? 0 : RT_SMEM_PER_BLOCK - stat;
 }
 
+/* The error of a grid or block the device cannot have (a zero or too large dimension, too many
+ * threads): CUDA 13's runtime returns cudaErrorInvalidValue (seen on an H100 with the CUDA 13.0
+ * runtime and driver 580: tests/cuda/runtime_api.cu's launch_block_too_big, launch_grid_too_big,
+ * launch_zero_grid); the runtimes before it returned cudaErrorInvalidConfiguration ("invalid
+ * configuration argument", error 9, which programs built for them report), and still do for
+ * the programs built for them. */
+static cudaError_t launch_config_error(void)
+{
+    return rt_program_runtime_major() >= 13 ? cudaErrorInvalidValue
+                                            : cudaErrorInvalidConfiguration;
+}
+
 static cudaError_t check_config(rt_kernel *k, dim3 grid, dim3 block, size_t smem)
 {
     const char *fn = "kernel launch";
     const char *name = rt_kernel_pretty(k);
     if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
-        return rt_api_error(cudaErrorInvalidConfiguration, fn,
+        return rt_api_error(launch_config_error(), fn,
                             "%s<<<(%u,%u,%u), (%u,%u,%u)>>>: a dimension is zero", name, grid.x,
                             grid.y, grid.z, block.x, block.y, block.z);
     if (block.x > RT_MAX_BLOCK_X || block.y > RT_MAX_BLOCK_Y || block.z > RT_MAX_BLOCK_Z ||
         threads_of(block) > RT_MAX_THREADS_PER_BLOCK)
-        return rt_api_error(cudaErrorInvalidConfiguration, fn,
+        return rt_api_error(launch_config_error(), fn,
                             "%s: block (%u,%u,%u) exceeds the device's limits (at most "
                             "(%d,%d,%d) and %d threads)",
                             name, block.x, block.y, block.z, RT_MAX_BLOCK_X, RT_MAX_BLOCK_Y,
                             RT_MAX_BLOCK_Z, RT_MAX_THREADS_PER_BLOCK);
     if (grid.x > RT_MAX_GRID_X || grid.y > RT_MAX_GRID_Y || grid.z > RT_MAX_GRID_Z)
-        return rt_api_error(cudaErrorInvalidConfiguration, fn,
+        return rt_api_error(launch_config_error(), fn,
                             "%s: grid (%u,%u,%u) exceeds the device's limits (%u,%u,%u)", name,
                             grid.x, grid.y, grid.z, RT_MAX_GRID_X, RT_MAX_GRID_Y, RT_MAX_GRID_Z);
     const ptx_function *f = k->fn;

@@ -25,7 +25,7 @@
 
 #define CONST_BANK_BYTES   UINT64_C(0x10000)
 #define STATIC_SMEM_BYTES  UINT64_C(0xc000)
-#define LOCAL_BYTES        UINT64_C(0x80000)
+#define LOCAL_BYTES        ((uint64_t)RT_LOCAL_PER_THREAD)
 #define PHYSICAL_REGS      255u
 
 static cudaError_t refuse(cudaError_t e, char *err, size_t errlen, const char *fmt, ...)

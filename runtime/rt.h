@@ -464,6 +464,10 @@ cudaError_t rt_device_set_limit(enum cudaLimit limit, size_t value);
 cudaError_t rt_device_get_limit(size_t *value, enum cudaLimit limit);
 cudaError_t rt_driver_get_version(int *version);
 cudaError_t rt_runtime_get_version(int *version);
+/* The major version of the CUDA runtime the program was built for, when older than 13 (the
+ * shim answers as libcudart.so.12 or .so.11.0, or redirects a CUDA 12 static runtime): where
+ * that runtime answered a call otherwise than CUDA 13's, its programs get its answer. */
+void rt_set_program_runtime_major(int major);
 cudaError_t rt_choose_device(int *device, const struct cudaDeviceProp *prop);
 
 /* ---------------------------------------------------------------- tensor maps (driver API)

@@ -87,6 +87,7 @@ bool rt_gpu_read_file(const char *path, timing_gpu *out, char *err, size_t errle
 #define RT_MAX_GRID_Z 65535u
 #define RT_SMEM_PER_BLOCK (48u * 1024u)
 #define RT_CONST_MEM (64u * 1024u)
+#define RT_LOCAL_PER_THREAD (512u * 1024u)   /* local memory (and so stack) per thread */
 
 /* ---------------------------------------------------------------- modules */
 
@@ -235,6 +236,10 @@ extern rt_state rt_g;
  * stack of `stack` bytes for every thread the GPU holds at once (what is left is what
  * cudaMemGetInfo reports free). False, nothing changed, when it does not fit. */
 bool rt_context_reserve(size_t fifo, size_t stack);
+
+/* What rt_set_program_runtime_major said: 13 unless the program was built for an older
+ * runtime. */
+int rt_program_runtime_major(void);
 
 /* Initialises the runtime once (configuration from the environment). */
 void rt_init(void);

@@ -11,6 +11,18 @@
 
 rt_state rt_g = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
+static int program_runtime_major = CUDART_VERSION / 1000;
+
+void rt_set_program_runtime_major(int major)
+{
+    program_runtime_major = major;
+}
+
+int rt_program_runtime_major(void)
+{
+    return program_runtime_major;
+}
+
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
 /* The JIT's disk cache: $XDG_CACHE_HOME/ptxsim/jit, else ~/.cache/ptxsim/jit (the XDG base

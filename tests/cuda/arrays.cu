@@ -100,8 +100,12 @@ int main()
     CUDA_OK("cleanup", cudaFreeArray(arr));
     CUDA_OK("cleanup", cudaFreeArray(arr2));
     CUDA_OK("cleanup", cudaFreeArray(arr3));
-    check(cudaFreeArray(arr) == cudaErrorInvalidValue, "free_array_twice",
-          "freeing an array twice must fail");
-    cudaGetLastError();
+    // A second free: ptxsim refuses it; on a GPU it is undefined (an H100 with the CUDA 13.0
+    // runtime crashes), so it is checked only under ptxsim.
+    if (on_ptxsim()) {
+        check(cudaFreeArray(arr) == cudaErrorInvalidValue, "free_array_twice",
+              "freeing an array twice must fail");
+        cudaGetLastError();
+    }
     return check_finish();
 }

@@ -135,7 +135,8 @@ int main()
           expect);
 
     // 5. A pageable source may be reused as soon as cudaMemcpyAsync returns, even while the
-    // stream is busy with earlier work.
+    // stream is busy with earlier work. (a is a non-blocking stream: the legacy stream's
+    // cudaMemcpy does not wait for it, so the stream is synchronised before reading back.)
     int *pageable = new int[n];
     for (int i = 0; i < n; i++)
         pageable[i] = 100 + i;
@@ -143,14 +144,16 @@ int main()
     CUDA_OK("copy", cudaMemcpyAsync(x, pageable, n * sizeof(int), cudaMemcpyHostToDevice, a));
     for (int i = 0; i < n; i++)
         pageable[i] = -1;
+    CUDA_OK("sync", cudaStreamSynchronize(a));
     CUDA_OK("copy", cudaMemcpy(h, x, n * sizeof(int), cudaMemcpyDeviceToHost));
     ok = true;
     for (int i = 0; i < n; i++)
         ok = ok && h[i] == 100 + i;
     check(ok, "async_pageable_source_reuse", "h[5] = %d", h[5]);
 
-    // 6. A kernel and a synchronous copy behind it, with no synchronisation in between.
-    scale_into<<<8, 128, 0, a>>>(x, y, n, -1);
+    // 6. A kernel and a synchronous copy behind it, with no synchronisation in between: the
+    // kernel is on a blocking stream, which the legacy stream's copy waits for.
+    scale_into<<<8, 128, 0, blocking>>>(x, y, n, -1);
     CUDA_OK("copy", cudaMemcpy(h, y, n * sizeof(int), cudaMemcpyDeviceToHost));
     ok = true;
     for (int i = 0; i < n; i++)

@@ -73,8 +73,15 @@ int main()
     int tmp[4] = {9, 8, 7, 6};
     CUDA_OK("memcpy", cudaMemcpy(x, tmp, sizeof tmp, cudaMemcpyDefault));
     check(x[0] == 9 && x[3] == 6 && x[4] == 5, "managed_memcpy", "%d %d %d", x[0], x[3], x[4]);
-    check(cudaMallocManaged(&x, 0) == cudaErrorInvalidValue, "managed_zero_size",
-          "a zero-byte managed allocation must fail");
+    // A zero-byte managed allocation is no error to CUDA 13's runtime (an H100 with the CUDA
+    // 13.0 runtime accepts it), though its reference says cudaErrorInvalidValue; ptxsim then
+    // hands out NULL, as cudaMalloc does for zero bytes.
+    int *z = x;
+    cudaError_t ez = cudaMallocManaged(&z, 0);
+    check(ez == cudaSuccess && (!on_ptxsim() || z == nullptr), "managed_zero_size",
+          "got %s, pointer %p", cudaGetErrorName(ez), (void *)z);
+    if (ez == cudaSuccess)
+        cudaFree(z);
     cudaGetLastError();
     cudaFree(nodes);
     return check_finish();

@@ -32,15 +32,21 @@ int main()
     check(pageable == 0 && p.pageableMemoryAccess == 0, "pageable_access_off_by_default",
           "attribute %d, property %d", pageable, p.pageableMemoryAccess);
 
-    // The set-aside for persisting accesses: set, read back, capped by the device.
+    // The set-aside for persisting accesses: set and read back; more than the device allows
+    // is refused with cudaErrorInvalidValue (an H100 with the CUDA 13.0 runtime refuses 4
+    // times its L2), not sticky.
     size_t limit = 0;
     CUDA_OK("limit", cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, max_persist / 2));
     CUDA_OK("limit", cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize));
-    size_t capped = 0;
-    CUDA_OK("limit", cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, (size_t)l2 * 4));
-    CUDA_OK("limit", cudaDeviceGetLimit(&capped, cudaLimitPersistingL2CacheSize));
-    check(limit == (size_t)max_persist / 2 && capped == (size_t)max_persist,
-          "l2_persisting_limit", "set %zu, capped %zu", limit, capped);
+    cudaError_t too_big = cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, (size_t)l2 * 4);
+    cudaError_t last = cudaGetLastError();
+    size_t full = 0;
+    CUDA_OK("limit", cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, max_persist));
+    CUDA_OK("limit", cudaDeviceGetLimit(&full, cudaLimitPersistingL2CacheSize));
+    check(limit == (size_t)max_persist / 2 && too_big == cudaErrorInvalidValue &&
+              last == cudaErrorInvalidValue && full == (size_t)max_persist,
+          "l2_persisting_limit", "set %zu, 4 x L2: %s, the most: %zu", limit,
+          cudaGetErrorName(too_big), full);
 
     const int n = 1 << 16;
     float *x, *y;

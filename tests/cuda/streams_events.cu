@@ -98,9 +98,13 @@ int main()
           "stream_flags_priority", "flags %u, priority %d (range %d..%d)", flags, prio, least,
           greatest);
     CUDA_OK("destroy", cudaStreamDestroy(hi));
-    check(cudaStreamQuery(hi) == cudaErrorInvalidResourceHandle, "destroyed_stream",
-          "a destroyed stream still answers");
-    cudaGetLastError();
+    // A destroyed stream used again: ptxsim says so; on a GPU it is undefined (an H100 with
+    // the CUDA 13.0 runtime crashes), so it is checked only under ptxsim.
+    if (on_ptxsim()) {
+        check(cudaStreamQuery(hi) == cudaErrorInvalidResourceHandle, "destroyed_stream",
+              "a destroyed stream still answers");
+        cudaGetLastError();
+    }
 
     for (int k = 0; k < nstreams; k++) {
         cudaStreamDestroy(s[k]);

@@ -327,9 +327,14 @@ int main()
     if (gn) ((PFN_cuGetErrorName_v6000)gn)(CUDA_ERROR_INVALID_VALUE, &name);
     check(rf && name && strcmp(name, "CUDA_ERROR_INVALID_VALUE") == 0, "entry_point_others",
           "replace %p, error name %s", rf, name ? name : "(null)");
-    e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", nullptr, 12000, cudaEnableDefault, &q);
-    check(e == cudaErrorInvalidValue, "entry_point_null", "got %d", (int)e);
-    cudaGetLastError();
+    // A NULL result pointer: ptxsim refuses it; CUDA 13's runtime writes through it (an H100
+    // crashes), so it is checked only under ptxsim.
+    if (on_ptxsim()) {
+        e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", nullptr, 12000,
+                                             cudaEnableDefault, &q);
+        check(e == cudaErrorInvalidValue, "entry_point_null", "got %d", (int)e);
+        cudaGetLastError();
+    }
 
     // ---- 2D: a 37 x 70 float matrix (rows 72 floats apart), 32 x 8 boxes
     const int W = 70, H = 37, P = 72;

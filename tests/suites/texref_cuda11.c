@@ -9,7 +9,8 @@
  * and launches with cudaLaunchKernel, and with the pre-CUDA-9 launch ABI (cudaConfigureCall,
  * cudaSetupArgument, cudaLaunch) that ptxsim keeps in its CUDA 11 runtime only (CUDA 13's
  * does not export it). Results are checked against a CPU reference; one
- * "PASS name" / "FAIL name: why" line per check. */
+ * "PASS name" / "FAIL name: why" line per check. It also checks an error CUDA 11's runtime
+ * answers otherwise than CUDA 13's (a launch configuration the device cannot have). */
 #include <cuda_runtime_api.h>
 
 #include <math.h>
@@ -225,6 +226,13 @@ int main(void)
     check(e == cudaErrorMissingConfiguration, "legacy_launch_unconfigured",
           cudaGetErrorName(e));
     cudaGetLastError();
+    /* A block the device cannot have: the runtimes before CUDA 13 (this program's) report
+     * cudaErrorInvalidConfiguration, where CUDA 13's reports cudaErrorInvalidValue. */
+    e = cudaLaunchKernel((const void *)sample_stub, (dim3){1, 1, 1}, (dim3){2048, 1, 1}, args,
+                         0, 0);
+    cudaError_t last = cudaGetLastError(), after = cudaGetLastError();
+    check(e == cudaErrorInvalidConfiguration && last == e && after == cudaSuccess,
+          "launch_configuration_error", cudaGetErrorName(e));
     e = cudaUnbindTexture(&tex);
     check(e == cudaSuccess, "unbind_texture", cudaGetErrorString(e));
 
