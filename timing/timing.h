@@ -597,12 +597,15 @@ struct timing_gpu {
     int lat_int, ii_int, lat_imul, ii_imul, lat_fp32, ii_fp32, lat_fp64, ii_fp64;
     int lat_sfu, ii_sfu, lat_tensor, ii_tensor;
     int smem_latency, smem_banks;
+    int smem_wavefront_cycles;  /* cycles of the load/store unit per shared-memory wavefront */
     size_t l1_bytes;
     int l1_ways, l1_latency, l1_mshrs;
     size_t tex_l1_bytes;        /* texture cache per SM (tex, tld4, suld) */
     int tex_l1_ways, tex_latency;
     int icnt_latency, icnt_bytes_per_cycle;
     int l2_slices, l2_ways, l2_latency;
+    int l2_clock_khz;           /* an L2 slice takes a request, and performs an atomic lane
+                                   operation, per cycle of this clock */
     int dram_channels, dram_banks, dram_tcl, dram_trcd, dram_trp, dram_latency;
     size_t dram_row_bytes;
     const char *dram_scheduler; /* "frfcfs" or "fcfs" */

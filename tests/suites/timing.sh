@@ -15,6 +15,9 @@
 #     cycles (one lane operation per cycle at its L2 slice) and 4x longer than on a line each;
 #     32 MiB of stores go no faster than DRAM's peak (backpressure) and at least 30% of it;
 #     texture fetches hit in the texture cache after one miss per sector and SM, not in L1;
+#   - h100 against the microbenchmarks' native run on an H100 (bench/micro/native/): what the
+#     model's mechanisms express (chase latencies, FMA, SFU, bank-conflict wavefronts, atomics)
+#     within 15% of the recorded figures;
 #   - two programs run correctly on every configuration of timing/configs with identical
 #     statistics on 1 and 2 host threads;
 #   - --timeline: a slice per launch and per CTA (--timeline-warps: and per warp), consistent
@@ -284,6 +287,52 @@ PY
         fail "timing micro texture cache $gpu" "nvcc failed"
     fi
 done
+
+# ---------------------------------------------------------------- h100 against its native run
+# timing/configs/h100.gpu is calibrated against bench/micro/native/h100-sxm5-80gb.txt (the
+# microbenchmarks run natively on an H100 SXM5): what its mechanisms express must stay within
+# 15% of the native figures (the median of the recorded runs): pointer-chase latencies, a
+# dependent FMA, the SFU's rate, the cycles of each extra bank-conflict wavefront, atomics on one
+# address and on a line each.
+native=bench/micro/native/h100-sxm5-80gb.txt
+near() {   # near WHAT PTXSIM NATIVE: "" when within 15%, else why not
+    awk -v w="$1" -v s="$2" -v n="$3" 'BEGIN { if (s == "" || n == "" || n == 0) printf "%s: no figure; ", w;
+        else if (s / n < 0.85 || s / n > 1.15) printf "%s: ptxsim %s, native %s (%.2f); ", w, s, n, s / n }'
+}
+native_median() {   # native_median PROGRAM WORDS...: the median of "PROGRAM runN: WORDS... VALUE"
+    local prog=$1; shift
+    grep -E "^$prog run[0-9]+: $* [0-9]+$" "$native" | awk '{ print $NF }' | sort -n |
+        awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'
+}
+bad=""
+if exe=$(micro pointer_chase) && out=$("$PTXSIM" run --timing --gpu=h100 -- "$exe" 2>/dev/null); then
+    for lvl in shared L1 L2; do
+        bad+=$(near "chase $lvl" "$(awk -v l=$lvl '$2 == l { print $3 }' <<<"$out")" \
+            "$(native_median pointer_chase chase $lvl)")
+    done
+else bad+="pointer_chase failed; "; fi
+if exe=$(micro fma_chain) && out=$("$PTXSIM" run --timing --gpu=h100 -- "$exe" 2>/dev/null); then
+    s=$(awk '$2 == 200 { b = $3 } $2 == 100 { a = $3 } END { print b - a }' <<<"$out")
+    n=$(( $(native_median fma_chain fma_chain 200) - $(native_median fma_chain fma_chain 100) ))
+    bad+=$(near "100 dependent FMAs" "$s" "$n")
+else bad+="fma_chain failed; "; fi
+if exe=$(micro sfu_throughput) && out=$("$PTXSIM" run --timing --gpu=h100 -- "$exe" 2>/dev/null); then
+    bad+=$(near "sfu" "$(awk '$1 == "sfu" { print $2 }' <<<"$out")" "$(native_median sfu_throughput sfu)")
+else bad+="sfu_throughput failed; "; fi
+if exe=$(micro bank_conflicts) && out=$("$PTXSIM" run --timing --gpu=h100 -- "$exe" 2>/dev/null); then
+    # the cycles that 31 more wavefronts a load add over 128 loads
+    s=$(awk '$2 == 32 { b = $3 } $2 == 1 { a = $3 } END { print b - a }' <<<"$out")
+    n=$(( $(native_median bank_conflicts conflict 32) - $(native_median bank_conflicts conflict 1) ))
+    bad+=$(near "32-way over 1-way" "$s" "$n")
+else bad+="bank_conflicts failed; "; fi
+if exe=$(micro atomic_contention) && out=$("$PTXSIM" run --timing --gpu=h100 -- "$exe" 2>/dev/null); then
+    for which in same distinct; do
+        bad+=$(near "atomics $which" "$(awk -v w=$which '$2 == w { print $3 }' <<<"$out")" \
+            "$(native_median atomic_contention atomics $which)")
+    done
+else bad+="atomic_contention failed; "; fi
+if [ -z "$bad" ]; then pass "timing micro h100 against its native run (chase shared/L1/L2, FMA, SFU, bank-conflict wavefronts, atomics within 15% of $native)"
+else fail "timing micro h100 against its native run" "$bad"; fi
 
 # ---------------------------------------------------------------- --timeline
 # A slice per launch and one per CTA, each CTA inside its launch, with --timeline-warps a slice

@@ -145,7 +145,9 @@ static const char good[] =
     "kilotm_lwh_entries = 512  # s\n"
     "kilotm_lwh_ways = 4  # s\n"
     "kilotm_rbf_buckets = 256  # s\n"
-    "kilotm_rbf_hashes = 4  # s\n";
+    "kilotm_rbf_hashes = 4  # s\n"
+    "smem_wavefront_cycles = 1  # s\n"
+    "l2_clock_khz = 1700000  # s\n";
 
 /* good with line `line` (1-based) replaced by `repl` (NULL: removed); parses it and returns
  * whether it was accepted, with the message in err */

@@ -6,13 +6,13 @@
  *   allocate (a store updates a line that is there); misses take an MSHR (l1_mshrs per SM) and a
  *   miss to a line already on its way merges with it.
  * - Shared memory: smem_banks banks of 4 bytes; lanes reading one word share it (broadcast); a
- *   k-way conflict takes k wavefronts, each a cycle of the load/store unit.
+ *   k-way conflict takes k wavefronts, each smem_wavefront_cycles cycles of the load/store unit.
  * - Constant and parameter loads: one cycle per distinct address, at L1 latency (the constant
  *   cache is taken to hit).
  * - Interconnect: one port per SM each way, icnt_bytes_per_cycle wide, icnt_latency deep.
  * - L2: l2_slices slices, l2_slices / dram_channels per channel (address mapping below), each a sectored write-back,
- *   write-allocate cache that takes one request per cycle; atomics are performed there, one
- *   lane operation per cycle.
+ *   write-allocate cache that takes one request per cycle of l2_clock_khz; atomics are
+ *   performed there, one lane operation per such cycle.
  * - DRAM: dram_channels channels (256-byte chunks hashed over them) of dram_banks banks with a
  *   row buffer each: a row hit costs tCL, a miss tRP (when a row is open) + tRCD + tCL, then the
  *   channel's data bus carries the sectors at the bandwidth the configuration's bus width and
@@ -594,6 +594,13 @@ uint64_t tm_mem_settle(tm_mem *m, uint64_t t)
 
 enum { K_LOAD, K_STORE, K_ATOMIC };
 
+/* model cycles that n cycles of the L2 slices' clock take (exactly n where the clocks are equal) */
+static uint64_t l2_cycles(const timing_gpu *g, uint64_t n)
+{
+    if (g->l2_clock_khz == g->model_clock_khz) return n;
+    return ceil_div(n * (uint64_t)g->model_clock_khz, (uint64_t)g->l2_clock_khz);
+}
+
 /* The L2 side of one line request arriving at cycle t: when its reply leaves L2, or
  * TM_PEND | the DRAM request it waits for, with *at_l2 the time without that fill. */
 static uint64_t l2_access(tm_mem *m, uint64_t line, uint8_t need, int kind, unsigned ops,
@@ -612,7 +619,7 @@ static uint64_t l2_access(tm_mem *m, uint64_t line, uint8_t need, int kind, unsi
         uint32_t ch = channel_of(m, line);
         if (m->ch_end[ch] > start + m->dram_room) start = m->ch_end[ch] - m->dram_room;
     }
-    m->l2_free[s] = start + 1 + (kind == K_ATOMIC ? ops : 0);
+    m->l2_free[s] = start + l2_cycles(g, 1 + (kind == K_ATOMIC ? ops : 0));
     m->l2_qleft[(size_t)s * (uint32_t)g->l2_queue + m->l2_qpos[s]] = start;
     if (++m->l2_qpos[s] == (uint32_t)g->l2_queue) m->l2_qpos[s] = 0;
     uint64_t ready = start + (uint64_t)g->l2_latency;
@@ -639,7 +646,7 @@ static uint64_t l2_access(tm_mem *m, uint64_t line, uint8_t need, int kind, unsi
     }
     if (tm_is_pend(L->fill)) return L->fill;
     ready = max64(ready, L->fill);
-    return kind == K_ATOMIC ? ready + ops : ready;
+    return kind == K_ATOMIC ? ready + l2_cycles(g, ops) : ready;
 }
 
 /* A request from SM sm leaving at cycle now: over the interconnect, L2, and back. Returns
@@ -847,8 +854,9 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
         uint32_t wf = wavefronts(m, e, shared);
         sst->smem_requests++;
         sst->smem_wavefronts += wf;
-        done = max64(done, now + (uint64_t)g->smem_latency + wf - 1);
-        lsu += wf;
+        uint32_t wf_cycles = (uint32_t)g->smem_wavefront_cycles;
+        done = max64(done, now + (uint64_t)g->smem_latency + (uint64_t)(wf - 1) * wf_cycles);
+        lsu += wf * wf_cycles;
     }
     if (other) {
         uint32_t distinct = 0;
