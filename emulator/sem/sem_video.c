@@ -174,14 +174,18 @@ static bool compare(int cmp, int64_t a, int64_t b)
 
 /* vmad: (a*b) + c with the ISA's negation, plus-one, scaling and saturation rules. The
  * product is negated when exactly one of a, b is; c's negation only counts when the product's
- * does not, and .po (a+b+1 style rounding) excludes both. */
+ * does not, and .po (a+b+1 style rounding) excludes both. As a GPU does it (ptxas's sm_90 code:
+ * IMAD.WIDE, not .U32): the selected operands multiply as signed 32-bit values, so a whole u32
+ * word of 2^31 or more counts as negative, c is sign-extended whatever the types, the sum is
+ * 64 bits, an unsigned result shifts right logically in 64 bits, and an unsigned saturation
+ * takes a negative 64-bit value to 0. */
 static uint32_t vmad(const emu_video *v, uint32_t a, uint32_t b, uint32_t c)
 {
-    int64_t ta = part_select(a, v->a_signed, v->asel);
-    int64_t tb = part_select(b, v->b_signed, v->bsel);
+    int64_t ta = (int32_t)(uint32_t)part_select(a, v->a_signed, v->asel);
+    int64_t tb = (int32_t)(uint32_t)part_select(b, v->b_signed, v->bsel);
     bool neg_p = v->neg_a != v->neg_b;
     bool signed_final = v->a_signed || v->b_signed || neg_p || v->neg_c;
-    s128 tmp = (s128)ta * tb;
+    uint64_t tmp = (uint64_t)(ta * tb);
     int lsb = 0;
     if (v->po) {
         lsb = 1;
@@ -192,15 +196,13 @@ static uint32_t vmad(const emu_video *v, uint32_t a, uint32_t b, uint32_t c)
         c = ~c;
         lsb = 1;
     }
-    s128 c128 = signed_final ? (s128)(int32_t)c : (s128)c;
-    tmp = tmp + c128 + lsb;
+    tmp = tmp + (uint64_t)(int64_t)(int32_t)c + (uint64_t)lsb;
     if (v->shr)
-        tmp >>= v->shr;   /* arithmetic: the result is sign-extended when it is signed */
-    /* Saturation clamps the exact value (the ISA's 64-bit truncation before it only matters
-     * for -(u32 * u32) beyond 2^63, where clamping the true value is what "saturate" means). */
+        tmp = signed_final ? (uint64_t)((int64_t)tmp >> v->shr) : tmp >> v->shr;
+    int64_t t = (int64_t)tmp;
     if (v->sat)
-        tmp = signed_final ? clamp(tmp, INT32_MIN, INT32_MAX) : clamp(tmp, 0, UINT32_MAX);
-    return (uint32_t)tmp;
+        t = signed_final ? (int64_t)clamp(t, INT32_MIN, INT32_MAX) : (int64_t)clamp(t, 0, UINT32_MAX);
+    return (uint32_t)t;
 }
 
 static uint32_t scalar(const emu_video *v, uint32_t a, uint32_t b, uint32_t c)

@@ -14,8 +14,9 @@
  * a GPU does (the code ptxas 13.0 emits for sm_90, which an H100 run confirmed on three forms):
  * a merge selector's saturation sends everything outside [0, max] to max, an unsigned 32-bit
  * saturation clamps only below 0 (shifts clamp both ends), vshl keeps 34 signed bits, the
- * secondary .min/.max compare the result's low 32 bits sign-extended, and d.h1 takes the
- * result's bits 16-31 unshifted.
+ * secondary .min/.max compare the result's low 32 bits sign-extended, d.h1 takes the
+ * result's bits 16-31 unshifted, and vmad multiplies the selected words as signed 32-bit values,
+ * sign-extends c and shifts an unsigned result logically in 64 bits.
  *
  * vmad's operand negation, .po and .shr7/.shr15 cannot be written in PTX yet (the frontend
  * lacks the `-%r` operand and those modifiers), so those forms are checked one level down, on
@@ -100,16 +101,18 @@ static uint32_t vref_scalar(const vform *f, const char *ds, const char *as, cons
     bool dsg = is_set ? false : f->sgn[0];
     bool asg = f->sgn[is_set ? 0 : 1], bsg = f->sgn[is_set ? 1 : 2];
     if (!strcmp(f->op, "vmad")) {
-        i128 ta = part(a, asg, as), tb = part(b, bsg, bs);
+        /* as a GPU does it: a signed 32x32 product of the selected words, c sign-extended, an
+         * unsigned result shifted logically in 64 bits */
+        i128 ta = (int32_t)(uint32_t)part(a, asg, as), tb = (int32_t)(uint32_t)part(b, bsg, bs);
         bool sf = asg || bsg || (neg_a != neg_b) || neg_c;
         i128 p = ta * tb;
-        i128 cc = sf ? (i128)(int32_t)c : (i128)c;
+        i128 cc = (i128)(int32_t)c;
         i128 r;
         if (f->po) r = p + cc + 1;
         else if (neg_a != neg_b) r = cc - p;
         else if (neg_c) r = p - (i128)(int32_t)c;
         else r = p + cc;
-        if (f->shr) r >>= f->shr;
+        if (f->shr) r = sf ? r >> f->shr : (i128)((uint64_t)(int64_t)r >> f->shr);
         if (f->sat) r = sf ? vclamp(r, INT32_MIN, INT32_MAX) : vclamp(r, 0, UINT32_MAX);
         return (uint32_t)r;
     }
@@ -402,7 +405,8 @@ static const conf_case c_vmad_hand[] = {
     E3(0xffffffff, 0xffffffff, 1, 2),          /* hand: 0xfffffffe00000001 + 1 */
     E3(3, 4, 5, 17),
 };
-static const conf_case c_vmad_sat_hand[] = { E3(0xffffffff, 0xffffffff, 1, 0xffffffff) };
+/* hand: a GPU multiplies the words as signed: (-1)(-1) + 1 */
+static const conf_case c_vmad_sat_hand[] = { E3(0xffffffff, 0xffffffff, 1, 2) };
 static const conf_case c_vmad_ssat_hand[] = {
     E3(0x7fffffff, 2, 0, 0x7fffffff),          /* hand */
     E3(0x80000000, 2, 0, 0x80000000),
@@ -565,12 +569,12 @@ static const vmad_row vmad_rows[] = {
     { "vmad.s32.u32.u32", false, false, true, "", "", 3, 4, 20, true, 0xfffffff8 },  /* hand: 12 - 20 */
     { "vmad.s32.s32.s32", true, false, false, "", "", 0xfffffffd, 4, 1, true, 13 },  /* hand: -(-12) + 1 */
     { "vmad.s32.s32.s32.sat", true, false, false, "", "", 0x80000000, 1, 0, true, 0x7fffffff },
-    { "vmad.s32.u32.u32.sat", true, false, false, "", "", 0xffffffff, 0xffffffff, 0, true, 0x80000000 },
+    { "vmad.s32.u32.u32.sat", true, false, false, "", "", 0xffffffff, 0xffffffff, 0, true, 0xffffffff },  /* hand: -((-1)(-1)) */
     { "vmad.s32.u32.s32", false, false, true, "", "", 0x10000, 0x10000, 0x80000000, false, 0 },
     { "vmad.s32.s32.u32.sat", false, false, true, "", "", 0x7fffffff, 1, 0xffffffff, false, 0 },
     { "vmad.u32.u32.u32.po", false, false, false, "", "", 3, 4, 5, true, 18 },      /* hand: 12 + 5 + 1 */
     { "vmad.u32.u32.u32.po", false, false, false, "", "", 0xffffffff, 1, 0, true, 0 },
-    { "vmad.u32.u32.u32.po.sat", false, false, false, "", "", 0xffffffff, 1, 0, true, 0xffffffff },
+    { "vmad.u32.u32.u32.po.sat", false, false, false, "", "", 0xffffffff, 1, 0, true, 0 },  /* hand: (-1)(1) + 1 */
     { "vmad.s32.s32.s32.po", false, false, false, "", "", 0xfffffffe, 3, 0, true, 0xfffffffb },
     { "vmad.u32.u32.u32.po.shr7", false, false, false, ".b0", ".b0", 0xff, 0xff, 0, false, 0 },
     { "vmad.u32.u32.u32.shr15", false, false, false, ".h0", ".h0", 0x8000, 0x8000, 0, true, 0x8000 },
