@@ -366,9 +366,9 @@ typedef struct emu_launch {
      * the kernel's own shared memory; %reserved_smem_offset_* point into it. */
     uint32_t reserved_smem;
     uint64_t grid_id;              /* %gridid */
-    /* %envreg0..31 as the driver sets them for this launch: a cooperative launch puts the
-     * address of the grid-synchronisation workspace in %envreg1 (high) : %envreg2 (low),
-     * which cooperative_groups::this_grid() reads; zero otherwise. */
+    /* %envreg0..31 as the driver sets them for this launch: every launch (a CUDA 13 driver's
+     * way) puts the address of the grid-synchronisation workspace in %envreg1 (high) :
+     * %envreg2 (low), which cooperative_groups::this_grid() reads; zero where there is none. */
     uint32_t envreg[32];
     /* Per-thread stack for calls (cudaLimitStackSize): honoured above ptxsim's own 16 KiB call
      * stack, which smaller values leave as it is; 0 = the default. */

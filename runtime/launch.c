@@ -527,13 +527,17 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
         .call_stack = rt_g.limits[cudaLimitStackSize],
         .grid_id = ++rt_g.grid_id,
     };
-    if (d->cooperative) {
+    {
         /* cooperative_groups' grid barrier counts arrivals in a zeroed word the driver
-         * provides; the kernel finds it in %envreg1:%envreg2 (and traps without it). */
+         * provides; the kernel finds it in %envreg1:%envreg2 (and traps without it). A CUDA 13
+         * driver provides it to every launch, cooperative or not: grid_group::is_valid(), which
+         * tests that address, is true in a plain <<<1, 1>>> launch on an H100. */
         workspace = emu_device_alloc(256, EMU_ALLOC_DEVICE);
-        if (!workspace)
+        if (!workspace && d->cooperative)
             return rt_api_error(cudaErrorMemoryAllocation, "cudaLaunchCooperativeKernel",
                                 "no device memory for the grid barrier");
+        /* a plain launch on a full device goes on without one (the driver's is reserved
+         * ahead; ptxsim's device memory is all the program's) */
         L.envreg[1] = (uint32_t)(workspace >> 32);
         L.envreg[2] = (uint32_t)workspace;
     }

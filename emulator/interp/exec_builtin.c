@@ -118,31 +118,151 @@ static void out_fmt(printf_out *o, const char *spec, ...)
     free(big);
 }
 
-/* The next argument of `size` bytes from CUDA's argument buffer, where each argument sits at an
- * offset aligned to its own size. */
-static uint64_t next_arg(emu_ctx *c, int lane, uint64_t *ap, uint64_t size)
+/* One conversion specification, %[flags][width][.precision][size]type. */
+typedef struct printf_spec {
+    char flags[8];
+    int nflags;
+    bool star_w, star_p;          /* `*` width; `.*` precision (which CUDA does not take) */
+    char width[12], prec[12];     /* digits as written; prec[0] = '.' when there is one */
+    int h, l;                     /* counts of h and l (L q j z t count as ll) */
+    char conv;                    /* 0 at the end of the format */
+    const char *end;              /* just past the conversion */
+} printf_spec;
+
+static void parse_spec(const char *p, printf_spec *sp)
 {
-    *ap = (*ap + size - 1) & ~(size - 1);
-    uint8_t *src = generic_ptr(c, lane, *ap, size);
+    memset(sp, 0, sizeof *sp);
+    while (*p && strchr("-+ #0", *p)) {
+        if (sp->nflags < (int)sizeof sp->flags - 1) sp->flags[sp->nflags++] = *p;
+        p++;
+    }
+    size_t k = 0;
+    if (*p == '*') {
+        sp->star_w = true;
+        p++;
+    } else {
+        for (; *p >= '0' && *p <= '9'; p++)
+            if (k < sizeof sp->width - 1) sp->width[k++] = *p;
+    }
+    if (*p == '.') {
+        k = 0;
+        sp->prec[k++] = *p++;
+        if (*p == '*') {
+            sp->star_p = true;
+            p++;
+        } else {
+            for (; *p >= '0' && *p <= '9'; p++)
+                if (k < sizeof sp->prec - 1) sp->prec[k++] = *p;
+        }
+    }
+    while (*p && strchr("hlLqjzt", *p)) {
+        if (*p == 'h') sp->h++;
+        else if (*p == 'l') sp->l++;
+        else sp->l = 2;
+        p++;
+    }
+    sp->conv = *p;
+    sp->end = *p ? p + 1 : p;
+}
+
+/* Whether CUDA's printf formats this conversion: a known type, no `.*` precision (the Programming
+ * Guide lists only digits for the precision, and an H100 prints "%.*f" as it stands). */
+static bool spec_taken(const printf_spec *sp)
+{
+    return sp->conv && strchr("diouxXcspeEfFgGaA", sp->conv) && !sp->star_p;
+}
+
+/* Where the device and the host disagree about an argument's place. The device copies the
+ * argument buffer into the FIFO as far as the format's arguments reach when each has its C size
+ * (hh 1 byte, h 2, an int 4, l and ll 8, a double or a pointer 8, each aligned to its size), and
+ * the format string after it (at a multiple of 8); the host then reads each argument with its
+ * own rule: an int of 4 bytes for hh, h and none, but for h aligned to 8. nvcc passes char and
+ * short promoted to int, 4-aligned, so after an h the host may read past the arguments, into
+ * the format string. An H100 prints "sizes [%hhd] [%hhu] [%hd] [%hu] [%ld] [%lld] [%lu] [%llx]"
+ * of (300, 300, 70000, 70000, -1234567890123L, -9876543210987LL, ~0UL, 0xfedcba9876543210ULL)
+ * as "[44] [44] [4464] [64309] [-9876543210987] [-1] [2691780882279852403] [68255b205d646868]"
+ * (%hu read at offset 16, the last two being the bytes "sizes [%" and "hhd] [%h" of the format),
+ * and "%lld %llu %hd %u" of (big, ubig, (short)-42, 200u) as the host does, %u read at 28 after
+ * %hd at 24. The size is returned; *align gets the alignment. */
+static uint64_t arg_size(const printf_spec *sp, bool host, uint64_t *align)
+{
+    uint64_t size = 8;   /* s p and the floating conversions */
+    if (strchr("diouxX", sp->conv))
+        size = sp->l ? 8 : host ? 4 : sp->h >= 2 ? 1 : sp->h == 1 ? 2 : 4;
+    else if (sp->conv == 'c')
+        size = 4;
+    *align = host && sp->h == 1 && !sp->l && strchr("diouxX", sp->conv) ? 8 : size;
+    return size;
+}
+
+/* The device's copy of the arguments, followed by the format string: what the host reads. */
+typedef struct printf_record {
+    uint8_t *bytes;
+    uint64_t len;       /* the copied arguments, then the format from offset fmt_at */
+    uint64_t args_len;
+} printf_record;
+
+static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
+
+static bool make_record(emu_ctx *c, int lane, const char *fmt, uint64_t args, printf_record *r)
+{
+    uint64_t off = 0;
+    int nargs = 0;
+    for (const char *p = fmt; (p = strchr(p, '%'));) {
+        if (p[1] == '%') {
+            p += 2;
+            continue;
+        }
+        printf_spec sp;
+        parse_spec(p + 1, &sp);
+        p = sp.end;
+        if (!sp.conv) break;
+        if (!spec_taken(&sp) || nargs + sp.star_w >= PRINTF_MAX_ARGS) continue;
+        if (sp.star_w) {
+            off = align_up(off, 4) + 4;
+            nargs++;
+        }
+        uint64_t align, size = arg_size(&sp, false, &align);
+        off = align_up(off, align) + size;
+        nargs++;
+    }
+    uint64_t fmt_at = align_up(off, 8), flen = strlen(fmt) + 1;
+    r->args_len = off;
+    r->len = fmt_at + flen;
+    r->bytes = calloc(1, r->len);
+    if (!r->bytes) return false;
+    uint8_t *src = off ? generic_ptr(c, lane, args, off) : NULL;
+    if (src) memcpy(r->bytes, src, off);
+    memcpy(r->bytes + fmt_at, fmt, flen);
+    return true;
+}
+
+/* The next argument as the host reads it from the record (zero past its end). */
+static uint64_t next_arg(const printf_record *r, uint64_t *ap, uint64_t size, uint64_t align)
+{
+    *ap = align_up(*ap, align);
     uint64_t v = 0;
-    if (src) memcpy(&v, src, size);
+    for (uint64_t i = 0; i < size; i++)
+        if (*ap + i < r->len) v |= (uint64_t)r->bytes[*ap + i] << (8 * i);
     *ap += size;
     return v;
 }
 
-/* Formats one device printf the way the host's printf formats it (CUDA formats on the host):
- * flags, widths and precisions (also `*`), the h, hh, l, ll (and j z t L) size modifiers,
- * %d %i %u %o %x %X %c %s %p %e %E %f %F %g %G %a %A %%; %s strings are read from device
- * memory. Returns the number of arguments used (what CUDA's printf returns), or -1 when the
- * format string cannot be read; *args_bytes and *str_bytes tell what the record would take in
- * the device FIFO. */
+/* Formats one device printf the way CUDA's printf does: the host's printf formats each
+ * conversion (flags, widths, a `*` width, precisions, the h, hh, l, ll sizes, %d %i %u %o %x %X
+ * %c %s %p %e %E %f %F %g %G %a %A %%) from the record the device wrote (make_record); %s
+ * strings are read from device memory. Returns the number of arguments used (what CUDA's printf
+ * returns), or -1 when the format string cannot be read; *args_bytes and *str_bytes tell what
+ * the record would take in the device FIFO. */
 static int device_printf(emu_ctx *c, int lane, uint64_t fmt_addr, uint64_t args, printf_out *o,
                          uint64_t *args_bytes, uint64_t *str_bytes)
 {
     char fmt[4096];
     *args_bytes = *str_bytes = 0;
     if (!fmt_addr || !read_string(c, lane, fmt_addr, fmt, sizeof fmt)) return -1;
-    uint64_t ap = args;
+    printf_record rec;
+    if (!make_record(c, lane, fmt, args, &rec)) return -1;
+    uint64_t ap = 0;
     int nargs = 0;
     for (const char *p = fmt; *p;) {
         if (*p != '%') {
@@ -158,129 +278,71 @@ static int device_printf(emu_ctx *c, int lane, uint64_t fmt_addr, uint64_t args,
             p++;
             continue;
         }
-        /* %[flags][width][.precision][size]type, rebuilt without the size modifier */
-        char spec[64];
-        size_t k = 0;
-        spec[k++] = '%';
-        while (*p && strchr("-+ #0", *p)) {
-            if (k < 16) spec[k++] = *p;
-            p++;
-        }
-        int star_w = 0, star_p = 0, wv = 0, pv = 0;
-        if (*p == '*') {
-            star_w = 1;
-            spec[k++] = '*';
-            p++;
-        } else {
-            while (*p >= '0' && *p <= '9') {
-                if (k < 32) spec[k++] = *p;
-                p++;
-            }
-        }
-        if (*p == '.') {
-            spec[k++] = *p++;
-            if (*p == '*') {
-                star_p = 1;
-                spec[k++] = '*';
-                p++;
-            } else {
-                while (*p >= '0' && *p <= '9') {
-                    if (k < 48) spec[k++] = *p;
-                    p++;
-                }
-            }
-        }
-        int h = 0, l = 0;
-        while (*p && strchr("hlLqjzt", *p)) {
-            if (*p == 'h') h++;
-            else if (*p == 'l') l++;
-            else l = 2;   /* L q j z t: 64-bit */
-            p++;
-        }
-        char conv = *p;
-        if (!conv) {
+        printf_spec sp;
+        parse_spec(p, &sp);
+        p = sp.end;
+        if (!sp.conv) {
             out_put(o, start, strlen(start));
             break;
         }
-        p++;
-        bool known = strchr("diouxXcspeEfFgGaA", conv) != NULL;
-        if (!known || nargs + star_w + star_p >= PRINTF_MAX_ARGS + (known ? 0 : 1)) {
-            /* unknown conversions and those past the 32nd argument are written out as is */
+        if (!spec_taken(&sp) || nargs + sp.star_w >= PRINTF_MAX_ARGS) {
+            /* unknown conversions, `.*` and those past the 32nd argument are written out */
             out_put(o, start, (size_t)(p - start));
             continue;
         }
-        if (star_w) {
-            wv = (int)(uint32_t)next_arg(c, lane, &ap, 4);
-            nargs++;
-        }
-        if (star_p) {
-            pv = (int)(uint32_t)next_arg(c, lane, &ap, 4);
+        /* the spec is rebuilt from the device's format, with the host's sizes */
+        char spec[64];
+        int k = snprintf(spec, sizeof spec, "%%%s%s%s", sp.flags, sp.star_w ? "*" : sp.width,
+                         sp.prec);
+        int wv = 0;
+        if (sp.star_w) {
+            wv = (int)(uint32_t)next_arg(&rec, &ap, 4, 4);
             nargs++;
         }
         nargs++;
-        if (strchr("diouxXc", conv)) {
-            bool wide = l > 0 && conv != 'c';
-            uint64_t v = next_arg(c, lane, &ap, wide ? 8 : 4);
-            if (wide) {
-                spec[k++] = 'l';
-                spec[k++] = 'l';
-            } else if (h == 1 && conv != 'c') {
-                spec[k++] = 'h';
-            } else if (h >= 2 && conv != 'c') {
-                spec[k++] = 'h';
-                spec[k++] = 'h';
-            }
-            spec[k++] = conv;
-            spec[k] = 0;
-            /* the spec is rebuilt from the device's format: the host's printf reads it */
+        char conv = sp.conv;
+        uint64_t align, size = arg_size(&sp, true, &align);
+        uint64_t v = next_arg(&rec, &ap, size, align);
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
+        if (strchr("diouxXc", conv)) {
+            bool wide = sp.l > 0 && conv != 'c';
+            snprintf(spec + k, sizeof spec - (size_t)k, "%s%c",
+                     wide ? "ll" : conv == 'c' ? "" : sp.h == 1 ? "h" : sp.h >= 2 ? "hh" : "",
+                     conv);
             if (wide) {
                 long long x = (long long)v;
-                if (star_w && star_p) out_fmt(o, spec, wv, pv, x);
-                else if (star_w) out_fmt(o, spec, wv, x);
-                else if (star_p) out_fmt(o, spec, pv, x);
+                if (sp.star_w) out_fmt(o, spec, wv, x);
                 else out_fmt(o, spec, x);
             } else {
                 int x = (int)(uint32_t)v;
-                if (star_w && star_p) out_fmt(o, spec, wv, pv, x);
-                else if (star_w) out_fmt(o, spec, wv, x);
-                else if (star_p) out_fmt(o, spec, pv, x);
+                if (sp.star_w) out_fmt(o, spec, wv, x);
                 else out_fmt(o, spec, x);
             }
         } else if (conv == 's') {
-            uint64_t v = next_arg(c, lane, &ap, 8);
             char str[4096];
             if (!v) strcpy(str, "(null)");
             else if (!read_string(c, lane, v, str, sizeof str)) strcpy(str, "<invalid string>");
             else *str_bytes += (strlen(str) + 8) & ~(size_t)7;
-            spec[k++] = 's';
-            spec[k] = 0;
-            if (star_w && star_p) out_fmt(o, spec, wv, pv, str);
-            else if (star_w) out_fmt(o, spec, wv, str);
-            else if (star_p) out_fmt(o, spec, pv, str);
+            snprintf(spec + k, sizeof spec - (size_t)k, "s");
+            if (sp.star_w) out_fmt(o, spec, wv, str);
             else out_fmt(o, spec, str);
         } else if (conv == 'p') {
-            uint64_t v = next_arg(c, lane, &ap, 8);
-            spec[k++] = 'p';
-            spec[k] = 0;
+            snprintf(spec + k, sizeof spec - (size_t)k, "p");
             void *x = (void *)(uintptr_t)v;
-            if (star_w) out_fmt(o, spec, wv, x);
+            if (sp.star_w) out_fmt(o, spec, wv, x);
             else out_fmt(o, spec, x);
         } else {
             double d;
-            uint64_t v = next_arg(c, lane, &ap, 8);
             memcpy(&d, &v, 8);
-            spec[k++] = conv;
-            spec[k] = 0;
-            if (star_w && star_p) out_fmt(o, spec, wv, pv, d);
-            else if (star_w) out_fmt(o, spec, wv, d);
-            else if (star_p) out_fmt(o, spec, pv, d);
+            snprintf(spec + k, sizeof spec - (size_t)k, "%c", conv);
+            if (sp.star_w) out_fmt(o, spec, wv, d);
             else out_fmt(o, spec, d);
-#pragma GCC diagnostic pop
         }
+#pragma GCC diagnostic pop
     }
-    *args_bytes = ap > args ? ((ap - args + 7) & ~UINT64_C(7)) : 0;
+    *args_bytes = align_up(rec.args_len, 8);
+    free(rec.bytes);
     return nargs;
 }
 

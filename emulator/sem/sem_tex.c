@@ -6,8 +6,8 @@
  * - nearest: tex(x) = T[floor(x)];
  * - linear: tex(x) = (1-a) T[i] + a T[i+1], i = floor(xB), a = frac(xB), xB = x - 0.5, where a
  *   is held in 9-bit fixed point with 8 fractional bits (so it is frac(xB) rounded to a multiple
- *   of 1/256, and 1.0 is representable); 2D and 3D interpolate the 4 or 8 neighbours with the
- *   products of the per-dimension weights;
+ *   of 1/256, and 1.0 is representable); 2D and 3D interpolate the 4 or 8 neighbours with
+ *   weights that are themselves held with 8 fractional bits (corner_weights below);
  * - clamp, wrap, mirror and border act on texel indices (wrap and mirror need normalized
  *   coordinates; with unnormalized ones they act as clamp, as on the hardware);
  * - out-of-range fetches from linear memory (tex1Dfetch) return zero.
@@ -118,10 +118,40 @@ static void fetch(const emu_texture *t, const emu_tex_level *lv, int64_t i, int6
     decode(t, (const uint8_t *)(uintptr_t)out->at, out);
 }
 
-/* frac rounded to the 8 fractional bits of the hardware's 9-bit weights */
-static double weight8(double frac)
+/* frac rounded to the 8 fractional bits of the hardware's 9-bit weights, in 1/256 units */
+static int64_t weight8(double frac)
 {
-    return nearbyint(frac * 256.0) / 256.0;
+    return (int64_t)nearbyint(frac * 256.0);
+}
+
+/* The corner weights of linear filtering, in 1/256 units. A GPU holds them with 8 fractional
+ * bits too, not as exact products of the per-dimension weights: an H100 resamples a float texture
+ * at weights a = 51/256, b = 96/256 (texels 1, 4 / 6, -8) to 2.2109375, which is
+ * (128*1 + 32*4 + 77*6 + 19*(-8)) / 256, where ab = 19.125/256 is held as 19/256 and the other
+ * weights are what is left, so that each row and column keeps its 1-D weight exactly (clamped
+ * rows there filter as in 1-D). In general: the product over a set S of dimensions,
+ * P(S) = round(prod A_d / 256^(|S|-1)), and by inclusion-exclusion the corner with the set H of
+ * upper neighbours weighs sum over S containing H of (-1)^|S \ H| P(S). Ties (a product
+ * exactly halfway) round up here: the H100 run did not show which way they go. */
+static void corner_weights(const int64_t *A, int nd, int64_t *w)
+{
+    int64_t prod[8];
+    for (int set = 0; set < 1 << nd; set++) {
+        int64_t p = 256, scale = 1;
+        for (int d = 0; d < nd; d++)
+            if (set >> d & 1) {
+                p *= A[d];
+                scale *= 256;
+            }
+        prod[set] = (p + scale / 2) / scale;
+    }
+    for (int h = 0; h < 1 << nd; h++) {
+        int64_t sum = 0;
+        for (int set = 0; set < 1 << nd; set++)
+            if ((set & h) == h)
+                sum += __builtin_parity((unsigned)(set & ~h)) ? -prod[set] : prod[set];
+        w[h] = sum;
+    }
 }
 
 /* Cubemap face and face coordinates (in [0, 1]) of direction (x, y, z), by the Programming
@@ -172,7 +202,7 @@ static void sample_level(const emu_texture *t, const emu_tex_level *lv, int nd,
         return;
     }
     int64_t base[3] = { 0, 0, 0 };
-    double a[3] = { 0, 0, 0 };
+    int64_t a[3] = { 0, 0, 0 };
     out->at = 0;
     for (int d = 0; d < nd; d++) {
         double ub = u[d] - 0.5, fl = floor(ub);
@@ -194,14 +224,13 @@ static void sample_level(const emu_texture *t, const emu_tex_level *lv, int nd,
     }
     double acc[4] = { 0, 0, 0, 0 };
     int corners = 1 << nd;
+    int64_t weights[8];
+    corner_weights(a, nd, weights);
     for (int cnr = 0; cnr < corners; cnr++) {
-        double w = 1;
+        double w = (double)weights[cnr] / 256.0;
         int64_t idx[3] = { base[0], base[1], base[2] };
-        for (int d = 0; d < nd; d++) {
-            bool hi = (cnr >> d) & 1;
-            idx[d] += hi;
-            w *= hi ? a[d] : 1 - a[d];
-        }
+        for (int d = 0; d < nd; d++)
+            idx[d] += (cnr >> d) & 1;
         if (w == 0) continue;
         texel tx;
         fetch(t, lv, idx[0], idx[1], idx[2], layer, &tx);
@@ -293,7 +322,7 @@ void emu_tex_sample(const emu_texture *t, const emu_tex_query *q, emu_tex_result
         int l0 = (int)floor(lod), l1 = l0;
         double lf = 0;
         if (t->mip_linear && q->gather < 0) {
-            lf = weight8(lod - l0);
+            lf = (double)weight8(lod - l0) / 256.0;
             if (l0 + 1 <= (int)maxl) l1 = l0 + 1;
         } else {
             l0 = l1 = (int)floor(lod + 0.5);

@@ -2,10 +2,11 @@
  *
  * Scalar forms (vadd vsub vabsdiff vmin vmax vshl vshr vmad vset) follow the ISA's stages:
  * extract a byte/half-word/word by selector and sign- or zero-extend it per .atype/.btype to 33
- * bits, operate exactly (here in 64 or 128 bits, so nothing wraps before the end), optionally
- * clamp to the destination type's range (the byte/half-word range when a merge selector is
- * written), then apply the secondary operation with c or merge the low bits into c, and keep
- * the low 32 bits. SIMD forms (vadd2 ... vset4) pick their half-word or byte lanes from the
+ * bits, operate exactly (here in 64 or 128 bits), optionally saturate, then apply the secondary
+ * operation with c or merge into c, and keep the low 32 bits. The ISA leaves optSaturate and
+ * optMerge undefined; GPUs since sm_70 have no video unit and run the code ptxas emits for
+ * them, so saturation, the secondary operations and merges here follow that code (read from
+ * ptxas 13.0's sm_90 SASS, and confirmed by an H100: see gpu_saturate and merge below). SIMD forms (vadd2 ... vset4) pick their half-word or byte lanes from the
  * 4 half-words / 8 bytes of {b, a}, operate per lane, and either merge the masked lanes into c
  * or add them to c (.add).
  */
@@ -120,27 +121,41 @@ static s128 clamp(s128 v, s128 lo, s128 hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-/* optSaturate: the range of the destination type, or of the merged byte/half-word. */
-static s128 opt_saturate(s128 tmp, bool sat, bool sgn, int64_t dsel)
+/* optSaturate as a GPU does it (ptxas's sm_90 code; an H100 gives 0x7f for
+ * vsub.s32.s32.s32.sat d.b2 of 0 - 1, and 0 for vshl.u32.u32.u32.clamp.sat of 0x7f by 32):
+ * - with a byte/half-word merge selector (not for shifts) the range is that of the selected
+ *   part, but every value outside [0, max] becomes max, negative ones included;
+ * - otherwise the 32-bit range of the destination type; an unsigned destination clamps only
+ *   negative values to 0 and keeps the low 32 bits of larger ones (vadd.u32.u32.u32.sat of
+ *   0xffffffff + 1 is 0), except after a shift, which clamps both ends;
+ * - a shift left keeps only 34 bits of its result, signed, before saturating (scalar() does
+ *   it), so 0x7f << 32 is negative and saturates to 0. */
+static s128 gpu_saturate(s128 tmp, bool sgn, bool is_shift, int64_t dsel)
 {
-    if (!sat)
-        return tmp;
-    unsigned bits = 32;
-    if (dsel)
-        bits = (dsel & 0xff) == 'b' ? 8 : 16;
+    if (dsel && !is_shift) {
+        unsigned bits = (dsel & 0xff) == 'b' ? 8 : 16;
+        s128 max = sgn ? ((s128)1 << (bits - 1)) - 1 : ((s128)1 << bits) - 1;
+        return tmp < 0 || tmp > max ? max : tmp;
+    }
     if (sgn)
-        return clamp(tmp, -((s128)1 << (bits - 1)), ((s128)1 << (bits - 1)) - 1);
-    return clamp(tmp, 0, ((s128)1 << bits) - 1);
+        return clamp(tmp, INT32_MIN, INT32_MAX);
+    if (tmp < 0)
+        return 0;
+    return is_shift ? clamp(tmp, 0, UINT32_MAX) : (s128)(uint32_t)tmp;
 }
 
-static uint32_t opt_merge(int64_t dsel, s128 tmp, uint32_t c)
+/* optMerge as a GPU does it: a byte or h0 takes the result's low bits into place, but h1 takes
+ * bits 16-31 of the 32-bit result where they are, unshifted (an H100 leaves h1 = 0 for
+ * vset.u32.s32.ge d.h1, whose result is 1). */
+static uint32_t opt_merge(int64_t dsel, uint32_t t, uint32_t c)
 {
-    uint32_t t = (uint32_t)tmp;
     char l;
     int d[4];
     sel_digits(dsel, &l, d);
     unsigned bits = l == 'b' ? 8 : 16, shift = (unsigned)d[0] * bits;
     uint32_t m = (uint32_t)emu_mask_bits(bits) << shift;
+    if (l == 'h' && d[0] == 1)
+        return (t & m) | (c & ~m);
     return ((t << shift) & m) | (c & ~m);
 }
 
@@ -159,14 +174,18 @@ static bool compare(int cmp, int64_t a, int64_t b)
 
 /* vmad: (a*b) + c with the ISA's negation, plus-one, scaling and saturation rules. The
  * product is negated when exactly one of a, b is; c's negation only counts when the product's
- * does not, and .po (a+b+1 style rounding) excludes both. */
+ * does not, and .po (a+b+1 style rounding) excludes both. As a GPU does it (ptxas's sm_90 code:
+ * IMAD.WIDE, not .U32): the selected operands multiply as signed 32-bit values, so a whole u32
+ * word of 2^31 or more counts as negative, c is sign-extended whatever the types, the sum is
+ * 64 bits, an unsigned result shifts right logically in 64 bits, and an unsigned saturation
+ * takes a negative 64-bit value to 0. */
 static uint32_t vmad(const emu_video *v, uint32_t a, uint32_t b, uint32_t c)
 {
-    int64_t ta = part_select(a, v->a_signed, v->asel);
-    int64_t tb = part_select(b, v->b_signed, v->bsel);
+    int64_t ta = (int32_t)(uint32_t)part_select(a, v->a_signed, v->asel);
+    int64_t tb = (int32_t)(uint32_t)part_select(b, v->b_signed, v->bsel);
     bool neg_p = v->neg_a != v->neg_b;
     bool signed_final = v->a_signed || v->b_signed || neg_p || v->neg_c;
-    s128 tmp = (s128)ta * tb;
+    uint64_t tmp = (uint64_t)(ta * tb);
     int lsb = 0;
     if (v->po) {
         lsb = 1;
@@ -177,15 +196,13 @@ static uint32_t vmad(const emu_video *v, uint32_t a, uint32_t b, uint32_t c)
         c = ~c;
         lsb = 1;
     }
-    s128 c128 = signed_final ? (s128)(int32_t)c : (s128)c;
-    tmp = tmp + c128 + lsb;
+    tmp = tmp + (uint64_t)(int64_t)(int32_t)c + (uint64_t)lsb;
     if (v->shr)
-        tmp >>= v->shr;   /* arithmetic: the result is sign-extended when it is signed */
-    /* Saturation clamps the exact value (the ISA's 64-bit truncation before it only matters
-     * for -(u32 * u32) beyond 2^63, where clamping the true value is what "saturate" means). */
+        tmp = signed_final ? (uint64_t)((int64_t)tmp >> v->shr) : tmp >> v->shr;
+    int64_t t = (int64_t)tmp;
     if (v->sat)
-        tmp = signed_final ? clamp(tmp, INT32_MIN, INT32_MAX) : clamp(tmp, 0, UINT32_MAX);
-    return (uint32_t)tmp;
+        t = signed_final ? (int64_t)clamp(t, INT32_MIN, INT32_MAX) : (int64_t)clamp(t, 0, UINT32_MAX);
+    return (uint32_t)t;
 }
 
 static uint32_t scalar(const emu_video *v, uint32_t a, uint32_t b, uint32_t c)
@@ -212,25 +229,31 @@ static uint32_t scalar(const emu_video *v, uint32_t a, uint32_t b, uint32_t c)
     case PTX_OP_VSET: tmp = compare(v->cmp, ta, tb) ? 1 : 0; break;
     default: return 0;
     }
+    if (v->op == PTX_OP_VSHL)
+        tmp = (int64_t)((uint64_t)tmp << 30) >> 30;   /* 34 bits, signed */
     /* vset's result, d and c are unsigned and it has no .sat */
     bool is_set = v->op == PTX_OP_VSET;
     bool dsgn = !is_set && v->d_signed;
-    if (!is_set)
-        tmp = opt_saturate(tmp, v->sat, dsgn, v->dsel);
+    if (!is_set && v->sat)
+        tmp = gpu_saturate(tmp, dsgn, shift, v->dsel);
+    uint32_t t = (uint32_t)tmp;
     if (v->op2) {
-        /* the third operand takes the destination's sign */
-        s128 cc = dsgn ? (s128)(int32_t)c : (s128)c;
+        /* As a GPU does it: the low 32 bits of the result, sign-extended, against c extended
+         * per the destination's sign, compared with that sign; so for an unsigned destination
+         * a result of 2^31 or more is above every c. */
+        int64_t x = (int32_t)t, cc = dsgn ? (int64_t)(int32_t)c : (int64_t)c;
+        bool less = dsgn ? x < cc : (uint64_t)x < (uint64_t)cc;
+        bool greater = dsgn ? x > cc : (uint64_t)x > (uint64_t)cc;
         switch (v->op2) {
-        case PTX_SFX_ADD: tmp += cc; break;
-        case PTX_SFX_MIN: tmp = tmp < cc ? tmp : cc; break;
-        case PTX_SFX_MAX: tmp = tmp > cc ? tmp : cc; break;
-        default: break;
+        case PTX_SFX_ADD: return t + c;
+        case PTX_SFX_MIN: return less ? t : c;
+        case PTX_SFX_MAX: return greater ? t : c;
+        default: return t;
         }
-        return (uint32_t)tmp;
     }
     if (v->dsel)
-        return opt_merge(v->dsel, tmp, c);
-    return (uint32_t)tmp;
+        return opt_merge(v->dsel, t, c);
+    return t;
 }
 
 /* extractAndSignExt_2/_4: lane i of the selection from {b, a}; without a selector a takes its

@@ -20,6 +20,7 @@ namespace cg = cooperative_groups;
 
 // ---- a 3-stage pipeline per thread: out[b] = sum over tiles of tile[t] * (t + 1)
 constexpr int TILE = 128, STAGES = 3;
+static_assert(STAGES == 3, "staged_sum's last two waits are written for three stages");
 
 __global__ void staged_sum(const float *in, float *out, int ntiles)
 {
@@ -41,7 +42,15 @@ __global__ void staged_sum(const float *in, float *out, int ntiles)
                                sizeof(float), pipe);
             pipe.producer_commit();
         }
-        cuda::pipeline_consumer_wait_prior<STAGES - 1>(pipe);
+        // Tile t must have landed: all but the batches committed after it. In the last two
+        // iterations nothing new is committed, so fewer batches may stay in flight (waiting for
+        // all but STAGES - 1 there left tile t in flight: an H100 read stale data).
+        if (fetch < ntiles)
+            cuda::pipeline_consumer_wait_prior<STAGES - 1>(pipe);
+        else if (t + 1 < ntiles)
+            cuda::pipeline_consumer_wait_prior<1>(pipe);
+        else
+            cuda::pipeline_consumer_wait_prior<0>(pipe);
         __syncthreads();
         // read a neighbour's element: the whole tile must have landed
         acc += buf[t % STAGES][(threadIdx.x + 1) % TILE] * (t + 1);

@@ -1,10 +1,13 @@
-// printf_formats.cu: device printf against the host's printf (CUDA formats on the host): every
+// printf_formats.cu: device printf as a GPU prints it (CUDA formats on the host): every
 // conversion the CUDA guide lists (%d %i %u %o %x %X %c %s %p %e %E %f %F %g %G %a %A %%) with
-// flags, widths, precisions, `*`, the h/hh/l/ll sizes, and %s of strings in global, shared and
-// local memory (printf_formats.expected holds the host's output of the same calls); printf's
-// return value (the number of arguments); output appearing at the next synchronisation, after
-// host output written before it; and the printf FIFO: with cudaLimitPrintfFifoSize smaller than
-// a kernel's output, the older lines give way to the newer ones (the FIFO is circular).
+// flags, widths, precisions, a `*` width, the h/hh/l/ll sizes, and %s of strings in global,
+// shared and local memory. printf_formats.expected holds an H100's output of the same calls,
+// where CUDA differs from the host's printf: a `.*` precision is printed as it stands, and a
+// format with h reads past its arguments (the device copies them with C's sizes, 2 bytes for h,
+// but the host reads h as 8 bytes: see exec_builtin.c). Then printf's return value (the number
+// of arguments); output appearing at the next synchronisation, after host output written before
+// it; and the printf FIFO: with cudaLimitPrintfFifoSize smaller than a kernel's output, ptxsim
+// keeps the newer lines (the Programming Guide's circular FIFO).
 #include "check.cuh"
 
 #include <cstring>
@@ -135,7 +138,15 @@ int main()
         count++;
         pos = nl + 1;
     }
-    check(count > 0 && count < 400 && in_order && first + count == 400, "printf_fifo_circular",
+    // An H100 (driver 580) printed all 400 lines in order: with 4 KiB asked for, its FIFO held
+    // them (the driver may raise a limit to its hardware's needs, or drain the FIFO while the
+    // kernel runs; which, the run did not show). So natively all lines or the newest ones, in
+    // order; ptxsim's FIFO is the size asked for and keeps the newest.
+    size_t limit = 0;
+    cudaDeviceGetLimit(&limit, cudaLimitPrintfFifoSize);
+    fprintf(stderr, "printf FIFO: %zu bytes reported, %d of 400 lines kept\n", limit, count);
+    bool newest = count > 0 && first + count == 400 && in_order;
+    check(on_ptxsim() ? newest && count < 400 : newest, "printf_fifo_circular",
           "%d lines kept, first %d, in order %d", count, first, in_order);
 
     cudaError_t e = cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 1 << 20);

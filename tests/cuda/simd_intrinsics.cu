@@ -6,6 +6,9 @@
 // __vabsss4 become vabsdiff4 (merge and .add forms); the inline-PTX part covers the other
 // video instructions: scalar forms with selectors, .sat, secondary operations and merges,
 // shifts with .clamp/.wrap, vmad, vset, and SIMD forms with masks and accumulation.
+//
+// The ISA leaves optSaturate and optMerge undefined; the references follow what a GPU does
+// (an H100, and the code ptxas emits for sm_90): see the three cases marked "GPU:".
 #include "check.cuh"
 
 #include <cstdint>
@@ -187,23 +190,34 @@ static uint32_t ref(int k, uint32_t a, uint32_t b, uint32_t c)
         return (uint32_t)s;
     case P_VADD_SEL:
         return (uint32_t)clampi(lane(a, 8, 1, false) + lane(b, 16, 1, true), INT32_MIN, INT32_MAX);
-    case P_VSUB_MERGE:
-        return put(c, 8, 2, clampi((int64_t)(int32_t)a - (int32_t)b, -128, 127));
+    case P_VSUB_MERGE: {
+        // GPU: saturating to a merged byte sends every value outside [0, 127] to 127,
+        // negative ones included
+        int64_t t = (int64_t)(int32_t)a - (int32_t)b;
+        return put(c, 8, 2, t < 0 || t > 127 ? 127 : t);
+    }
     case P_VMIN_ADD: {
         int64_t x = (int32_t)a, y = (int32_t)b;
         return (uint32_t)((x < y ? x : y) + (int32_t)c);
     }
     case P_VSHL_CLAMP: {
+        // GPU: the shifted value keeps 34 bits, signed, before saturating (0x7f << 32 is
+        // negative and saturates to 0)
         uint32_t n = (b & 63) > 32 ? 32 : (b & 63);
-        unsigned __int128 t = (unsigned __int128)a << n;
-        return t > 0xffffffffu ? 0xffffffffu : (uint32_t)t;
+        uint64_t t34 = ((uint64_t)a << n) & ((1ull << 34) - 1);
+        if (t34 >> 33) return 0;
+        return t34 > 0xffffffffu ? 0xffffffffu : (uint32_t)t34;
     }
     case P_VSHR_WRAP:
         return (uint32_t)((int32_t)a >> (b & 31));   // arithmetic on the host compilers we use
     case P_VMAD:
         return (uint32_t)((uint64_t)(a & 0xffff) * (b >> 16) + c);
-    case P_VSET_MERGE:
-        return put(c, 16, 1, (int64_t)a >= (int64_t)(int32_t)b);
+    case P_VSET_MERGE: {
+        // GPU: d.h1 takes bits 16-31 of the 32-bit result in place, unshifted; vset's result
+        // is 0 or 1, so h1 becomes 0
+        uint32_t t = (int64_t)a >= (int64_t)(int32_t)b;
+        return (c & 0xffffu) | (t & 0xffff0000u);
+    }
     case P_VADD4_SEL:
         for (int i = 0; i < 4; i++)
             d = put(d, 8, i, clampi(lane(a, 8, 3 - i, true) + lane(b, 8, 0, true), -128, 127));

@@ -9,7 +9,14 @@
  *
  * Expected values come from vref below, a reading of the ISA pseudo-code (partSelectSignExtend,
  * optSaturate, optSecOp, optMerge; extractAndSignExt_2/_4, extractMaskBits) that parses the
- * instruction text itself, plus rows with literal results worked out by hand ("hand:").
+ * instruction text itself, plus rows with literal results worked out by hand ("hand:"). The
+ * ISA does not define optSaturate, optSecOp and optMerge; for the scalar forms vref follows what
+ * a GPU does (the code ptxas 13.0 emits for sm_90, which an H100 run confirmed on three forms):
+ * a merge selector's saturation sends everything outside [0, max] to max, an unsigned 32-bit
+ * saturation clamps only below 0 (shifts clamp both ends), vshl keeps 34 signed bits, the
+ * secondary .min/.max compare the result's low 32 bits sign-extended, d.h1 takes the
+ * result's bits 16-31 unshifted, and vmad multiplies the selected words as signed 32-bit values,
+ * sign-extends c and shifts an unsigned result logically in 64 bits.
  *
  * vmad's operand negation, .po and .shr7/.shr15 cannot be written in PTX yet (the frontend
  * lacks the `-%r` operand and those modifiers), so those forms are checked one level down, on
@@ -94,16 +101,18 @@ static uint32_t vref_scalar(const vform *f, const char *ds, const char *as, cons
     bool dsg = is_set ? false : f->sgn[0];
     bool asg = f->sgn[is_set ? 0 : 1], bsg = f->sgn[is_set ? 1 : 2];
     if (!strcmp(f->op, "vmad")) {
-        i128 ta = part(a, asg, as), tb = part(b, bsg, bs);
+        /* as a GPU does it: a signed 32x32 product of the selected words, c sign-extended, an
+         * unsigned result shifted logically in 64 bits */
+        i128 ta = (int32_t)(uint32_t)part(a, asg, as), tb = (int32_t)(uint32_t)part(b, bsg, bs);
         bool sf = asg || bsg || (neg_a != neg_b) || neg_c;
         i128 p = ta * tb;
-        i128 cc = sf ? (i128)(int32_t)c : (i128)c;
+        i128 cc = (i128)(int32_t)c;
         i128 r;
         if (f->po) r = p + cc + 1;
         else if (neg_a != neg_b) r = cc - p;
         else if (neg_c) r = p - (i128)(int32_t)c;
         else r = p + cc;
-        if (f->shr) r >>= f->shr;
+        if (f->shr) r = sf ? r >> f->shr : (i128)((uint64_t)(int64_t)r >> f->shr);
         if (f->sat) r = sf ? vclamp(r, INT32_MIN, INT32_MAX) : vclamp(r, 0, UINT32_MAX);
         return (uint32_t)r;
     }
@@ -126,21 +135,42 @@ static uint32_t vref_scalar(const vform *f, const char *ds, const char *as, cons
             if (ta < 0 && t * p2 != ta) t -= 1;
         }
     } else t = vcompare(f->cmp, ta, tb) ? 1 : 0;
-    if (f->sat && !is_set) {
-        int bits = !*ds ? 32 : ds[1] == 'b' ? 8 : 16;
-        t = dsg ? vclamp(t, -((i128)1 << (bits - 1)), ((i128)1 << (bits - 1)) - 1)
-                : vclamp(t, 0, ((i128)1 << bits) - 1);
+    if (!strcmp(f->op, "vshl")) {
+        /* 34 bits, signed: bit 33 is the sign */
+        uint64_t low = (uint64_t)t & ((UINT64_C(1) << 34) - 1);
+        t = low >> 33 ? (i128)low - ((i128)1 << 34) : (i128)low;
     }
-    i128 cc = dsg ? (i128)(int32_t)c : (i128)c;
-    if (f->add) return (uint32_t)(t + cc);
-    if (f->min) return (uint32_t)(t < cc ? t : cc);
-    if (f->max) return (uint32_t)(t > cc ? t : cc);
+    if (f->sat && !is_set) {
+        if (*ds && !shift) {
+            /* the SASS: x = t fits in 32 bits unsigned ? t : ~0; then min(x, max) unsigned */
+            int bits = ds[1] == 'b' ? 8 : 16;
+            uint32_t mx = dsg ? (1u << (bits - 1)) - 1 : (1u << bits) - 1;
+            uint32_t x = t < 0 || t > UINT32_MAX ? UINT32_MAX : (uint32_t)t;
+            t = x > mx ? mx : x;
+        } else if (dsg) {
+            t = vclamp(t, INT32_MIN, INT32_MAX);
+        } else if (shift) {
+            t = vclamp(t, 0, UINT32_MAX);
+        } else {
+            t = t < 0 ? 0 : (i128)(uint32_t)t;
+        }
+    }
+    uint32_t r = (uint32_t)t;
+    if (f->add) return r + c;
+    if (f->min || f->max) {
+        /* signed: int32 against int32; unsigned: sext(r) against zext(c), as 64-bit unsigned */
+        bool lt = dsg ? (int32_t)r < (int32_t)c : (uint64_t)(int64_t)(int32_t)r < (uint64_t)c;
+        bool gt = dsg ? (int32_t)r > (int32_t)c : (uint64_t)(int64_t)(int32_t)r > (uint64_t)c;
+        return f->min ? (lt ? r : c) : (gt ? r : c);
+    }
     if (*ds) {
         int bits = ds[1] == 'b' ? 8 : 16, pos = (ds[2] - '0') * bits;
         uint32_t m = (uint32_t)((UINT64_C(1) << bits) - 1) << pos;
-        return (c & ~m) | (((uint32_t)t << pos) & m);
+        if (!strcmp(ds, ".h1"))
+            return (c & ~m) | (r & m);
+        return (c & ~m) | ((r << pos) & m);
     }
-    return (uint32_t)t;
+    return r;
 }
 
 /* extractAndSignExt_2/_4 from the element pool {b, a}; lane i is the i-th digit from the
@@ -248,7 +278,7 @@ static const conf_case c_vadd_hand[] = {
     E3(0x7fffffff, 1, 0, 0x80000000),
 };
 static const conf_case c_vadd_sat_hand[] = {
-    E3(0xffffffff, 1, 0, 0xffffffff),          /* hand: u32 clamps at the top */
+    E3(0xffffffff, 1, 0, 0),                   /* hand: a GPU clamps u32 only below 0 */
     E3(0xfffffff0, 0x0f, 0, 0xffffffff),
 };
 static const conf_case c_vadd_ssat_hand[] = {
@@ -298,17 +328,22 @@ static const conf_case c_scalar3[] = {
     I3(1, 2, 0x11223344), I3(0xffffffff, 1, 7), I3(0x80000000, 0xffffffff, 0xffffffff),
     I3(200, 100, 0xaaaaaaaa), I3(0xfffffff0, 0x40000, 0x55555555),
 };
+static const conf_case c_merge_b2_hand[] = {
+    E3(0, 1, 0x043c7ad3, 0x047f7ad3),          /* hand: an H100's result: -1 saturates to 0x7f */
+};
 static const conf_case c_merge_b1_hand[] = {
     E3(200, 100, 0x11223344, 0x1122ff44),      /* hand: 300 clamps to 255 in byte 1 */
     E3(3, 4, 0x11223344, 0x11220744),
 };
 static const conf_case c_merge_h0_hand[] = {
-    /* hand: 0x7fff + 1 clamps to the s16 maximum in h0; -32768 + -1 to the minimum */
+    /* hand: 0x7fff + 1 clamps to the s16 maximum in h0; on a GPU -32768 + -1 (and any negative
+     * value) does too */
     E3(0x7fff, 1, 0xaaaabbbb, 0xaaaa7fff),
-    E3(0xffff8000, 0xffffffff, 0xaaaabbbb, 0xaaaa8000),
+    E3(0xffff8000, 0xffffffff, 0xaaaabbbb, 0xaaaa7fff),
 };
 static const conf_case c_vadd_min_hand[] = {
-    E3(0xffffffff, 1, 7, 7),                   /* hand: 2^32 (not wrapped) vs 7 */
+    E3(0xffffffff, 1, 7, 0),                   /* hand: a GPU compares 2^32's low bits, 0 */
+    E3(0x80000000, 0x10000000, 0x90000000, 0x90000000),  /* hand: sext(0x90000000) is above c */
     E3(1, 2, 7, 3),
 };
 static const conf_case c_vmax_min_hand[] = {
@@ -341,7 +376,12 @@ static const conf_case c_vshl_clamp_hand[] = {
     E3(3, 31, 0, 0x80000000),
 };
 static const conf_case c_vshl_wrap_hand[] = { E3(1, 40, 0, 0x100) };  /* hand: 40 & 31 = 8 */
-static const conf_case c_vshl_sat_hand[] = { E3(1, 40, 0, 0xffffffff), E3(2, 31, 0, 0xffffffff) };
+static const conf_case c_vshl_sat_hand[] = {
+    E3(1, 40, 0, 0xffffffff), E3(2, 31, 0, 0xffffffff),
+    /* hand: 34 signed bits: 0x7f << 32 and 3 << 32 are negative and saturate to 0 (an H100 gives
+     * 0 for the first) */
+    E3(0x7f, 0x7f, 0, 0), E3(3, 32, 0, 0),
+};
 static const conf_case c_vshr_clamp_hand[] = {
     E3(0x80000000, 100, 0, 0xffffffff),        /* hand: >> 32 of a negative value */
     E3(0x7fffffff, 100, 0, 0),
@@ -365,7 +405,8 @@ static const conf_case c_vmad_hand[] = {
     E3(0xffffffff, 0xffffffff, 1, 2),          /* hand: 0xfffffffe00000001 + 1 */
     E3(3, 4, 5, 17),
 };
-static const conf_case c_vmad_sat_hand[] = { E3(0xffffffff, 0xffffffff, 1, 0xffffffff) };
+/* hand: a GPU multiplies the words as signed: (-1)(-1) + 1 */
+static const conf_case c_vmad_sat_hand[] = { E3(0xffffffff, 0xffffffff, 1, 2) };
 static const conf_case c_vmad_ssat_hand[] = {
     E3(0x7fffffff, 2, 0, 0x7fffffff),          /* hand */
     E3(0x80000000, 2, 0, 0x80000000),
@@ -399,6 +440,9 @@ static const conf_case c_vset_su_hand[] = {
 };
 static const conf_case c_vset_uu_hand[] = { E3(0xffffffff, 0, 0, 0) };
 static const conf_case c_vset_add_hand[] = { E3(5, 5, 10, 11), E3(4, 5, 10, 10) };
+/* hand: an H100's results: d.h1 takes bits 16-31 of the result 1, unshifted */
+V4(vset_merge_h1_ge, "vset.u32.s32.ge", ".h1", "", "")
+static const conf_case c_vset_h1_hand[] = { E3(0, 0, 0x05391c44, 0x00001c44) };
 static const conf_case c_vset_merge_hand[] = { E3(3, 3, 0xffffffff, 0xff01ffff), E3(3, 4, 0xffffffff, 0xff00ffff) };
 
 /* ---------------------------------------------------------------- SIMD, two half-words */
@@ -525,12 +569,12 @@ static const vmad_row vmad_rows[] = {
     { "vmad.s32.u32.u32", false, false, true, "", "", 3, 4, 20, true, 0xfffffff8 },  /* hand: 12 - 20 */
     { "vmad.s32.s32.s32", true, false, false, "", "", 0xfffffffd, 4, 1, true, 13 },  /* hand: -(-12) + 1 */
     { "vmad.s32.s32.s32.sat", true, false, false, "", "", 0x80000000, 1, 0, true, 0x7fffffff },
-    { "vmad.s32.u32.u32.sat", true, false, false, "", "", 0xffffffff, 0xffffffff, 0, true, 0x80000000 },
+    { "vmad.s32.u32.u32.sat", true, false, false, "", "", 0xffffffff, 0xffffffff, 0, true, 0xffffffff },  /* hand: -((-1)(-1)) */
     { "vmad.s32.u32.s32", false, false, true, "", "", 0x10000, 0x10000, 0x80000000, false, 0 },
     { "vmad.s32.s32.u32.sat", false, false, true, "", "", 0x7fffffff, 1, 0xffffffff, false, 0 },
     { "vmad.u32.u32.u32.po", false, false, false, "", "", 3, 4, 5, true, 18 },      /* hand: 12 + 5 + 1 */
     { "vmad.u32.u32.u32.po", false, false, false, "", "", 0xffffffff, 1, 0, true, 0 },
-    { "vmad.u32.u32.u32.po.sat", false, false, false, "", "", 0xffffffff, 1, 0, true, 0xffffffff },
+    { "vmad.u32.u32.u32.po.sat", false, false, false, "", "", 0xffffffff, 1, 0, true, 0 },  /* hand: (-1)(1) + 1 */
     { "vmad.s32.s32.s32.po", false, false, false, "", "", 0xfffffffe, 3, 0, true, 0xfffffffb },
     { "vmad.u32.u32.u32.po.shr7", false, false, false, ".b0", ".b0", 0xff, 0xff, 0, false, 0 },
     { "vmad.u32.u32.u32.shr15", false, false, false, ".h0", ".h0", 0x8000, 0x8000, 0, true, 0x8000 },
@@ -635,6 +679,7 @@ static const conf_table tables[] = {
     CONF_TABLE(op_vmin_ssu_add_sel, c_scalar3),
     CONF_TABLE(op_vadd_merge_b0, c_scalar3), CONF_TABLE(op_vadd_merge_b1, c_scalar3),
     CONF_TABLE(op_vadd_merge_b1, c_merge_b1_hand), CONF_TABLE(op_vsub_merge_b2, c_scalar3),
+    CONF_TABLE(op_vsub_merge_b2, c_merge_b2_hand),
     CONF_TABLE(op_vsub_merge_b3, c_scalar3), CONF_TABLE(op_vadd_merge_h0, c_scalar3),
     CONF_TABLE(op_vadd_merge_h0, c_merge_h0_hand), CONF_TABLE(op_vsub_merge_h1, c_scalar3),
     CONF_TABLE(op_vmax_merge_h1_nosat, c_scalar3), CONF_TABLE(op_vabsdiff_merge_b1_nosat, c_scalar3),
@@ -662,7 +707,8 @@ static const conf_table tables[] = {
     CONF_TABLE(op_vset_add, c_set), CONF_TABLE(op_vset_add, c_vset_add_hand),
     CONF_TABLE(op_vset_min, c_set), CONF_TABLE(op_vset_max, c_set),
     CONF_TABLE(op_vset_merge_b2, c_set), CONF_TABLE(op_vset_merge_b2, c_vset_merge_hand),
-    CONF_TABLE(op_vset_merge_h1, c_set),
+    CONF_TABLE(op_vset_merge_h1, c_set), CONF_TABLE(op_vset_merge_h1_ge, c_set),
+    CONF_TABLE(op_vset_merge_h1_ge, c_vset_h1_hand),
 
     CONF_TABLE(op_vadd2_uuu, c_simd), CONF_TABLE(op_vadd2_uuu_sat, c_simd),
     CONF_TABLE(op_vadd2_sss_sat, c_simd), CONF_TABLE(op_vadd2_ssu_sat, c_simd),
