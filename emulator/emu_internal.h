@@ -450,6 +450,9 @@ emu_exec_fn emu_select_tex(emu_code *code, emu_uop *u);
 emu_exec_fn emu_select_async(emu_code *code, emu_uop *u);
 /* the state spaces a copy instruction names, destination first (exec_async.c) */
 void emu_copy_spaces(const ptx_instr *in, uint8_t *dst, uint8_t *src);
+/* A shared::cta -> shared::cluster bulk copy or reduction outside a cluster launch: raises the
+ * GPU's illegal instruction and says true. */
+bool emu_bulk_needs_cluster(emu_ctx *c, uint8_t dst_space, uint8_t src_space);
 /* exec_tensor.c: the tensor (TMA) copies and bulk reductions; emu_select_async asks it */
 emu_exec_fn emu_select_tensor(emu_code *code, emu_uop *u);
 

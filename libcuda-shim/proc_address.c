@@ -43,8 +43,11 @@ static CUresult lookup(const char *symbol, void **pfn, int version, cuuint64_t f
                                                : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
     if (status)
         *status = q;
+    /* With a status to say why, the 580 driver answers CUDA_SUCCESS and a NULL pointer for a
+     * name it lacks or a version too old (an H100, 2026-11-27: cuNoSuchCall, and
+     * cuMemAllocAsync at 11000); without one, the reference's CUDA_ERROR_NOT_FOUND. */
     if (!found)
-        return CUDA_ERROR_NOT_FOUND;
+        return status ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
     *pfn = found->fn;
     return CUDA_SUCCESS;
 }

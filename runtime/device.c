@@ -394,6 +394,14 @@ cudaError_t rt_device_set_limit(enum cudaLimit limit, size_t value)
         rt_wait_idle();   /* not while a kernel of the stream queues uses them */
     struct cudaDeviceProp p;
     fill_props(&p);
+    /* The driver rounds these two up as an H100 with the 580 driver does (probed 2026-11-27):
+     * the printf FIFO to a multiple of 256 bytes and at least 512 KiB (4096 and 0 read back
+     * 524288, 524289 reads back 524544), the device heap to a multiple of 64 KiB and at least
+     * 4 MiB (4096 and 1 MiB read back 4194304, 10000001 reads back 10027008). */
+    if (limit == cudaLimitPrintfFifoSize)
+        value = value < (512u << 10) ? 512u << 10 : (value + 255) / 256 * 256;
+    else if (limit == cudaLimitMallocHeapSize)
+        value = value < (4u << 20) ? 4u << 20 : (value + 0xffff) / 0x10000 * 0x10000;
     /* A value that names no limit is an invalid value to CUDA 13's runtime (seen on an H100:
      * tests/cuda/device_limits.cu's unknown_limit); cudaErrorUnsupportedLimit is for a limit
      * the device lacks. */

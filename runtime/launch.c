@@ -211,9 +211,15 @@ static cudaError_t missing_kernel(const rt_kernel *k, const char *api)
 static cudaError_t loaded_kernel(const void *func, const char *api, rt_kernel **out)
 {
     rt_kernel *k = rt_kernel_lookup(func);
-    if (!k)
-        return rt_api_error(cudaErrorInvalidDeviceFunction, api, "%p is not a registered kernel",
-                            func);
+    if (!k) {
+        /* CUDA 13's runtime takes a pointer it does not know for a cudaKernel_t handle and
+         * answers cudaErrorInvalidResourceHandle; NULL is cudaErrorInvalidDeviceFunction (an
+         * H100, 2026-11-27: cudaLaunchKernel and cudaFuncGetAttributes of an int's address) */
+        cudaError_t code = func && rt_program_runtime_major() >= 13
+                               ? cudaErrorInvalidResourceHandle
+                               : cudaErrorInvalidDeviceFunction;
+        return rt_api_error(code, api, "%p is not a registered kernel", func);
+    }
     cudaError_t e = rt_module_ready(k->mod);
     if (e != cudaSuccess)
         return e;

@@ -378,5 +378,11 @@ cudaError_t rt_stream_copy_attributes(cudaStream_t dst, cudaStream_t src)
                                    "%p is not a live stream",
                                    (void *)(rt_stream_check_locked(dst) ? dst : src)));
     *rt_stream_attrs_of(dst) = *rt_stream_attrs_of(src);
+    /* the priority is one of the attributes copied (an H100 with CUDA 13.0: a priority -1
+     * stream copying from a priority 0 one reads back 0, by cudaStreamGetPriority too) */
+    rt_stream *d = dst && dst != cudaStreamLegacy ? find(dst) : NULL;
+    rt_stream *s = src && src != cudaStreamLegacy ? find(src) : NULL;
+    if (d)
+        d->priority = s ? s->priority : 0;
     return rt_end(cudaSuccess);
 }

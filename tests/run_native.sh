@@ -33,7 +33,9 @@ one() {   # one build|run SRC: builds the program (nvcc in parallel), or runs it
     local skip
     skip=$(cuda_field "$src" native)
     if [[ $skip == skip* ]]; then echo "$name: not run (${skip#skip })"; return; fi
-    timeout 30 "$exe" >"$log" 2>&1
+    # stdout alone is compared with NAME.expected (as run_all.sh does); stderr follows it in
+    # the log
+    timeout 30 "$exe" >"$log" 2>"$log.err"
     rc=$?
     p=$(grep -c '^PASS' "$log")
     f=$(grep -c '^FAIL' "$log")
@@ -45,6 +47,7 @@ one() {   # one build|run SRC: builds the program (nvcc in parallel), or runs it
             f=$((f + 1))
         fi
     fi
+    cat "$log.err" >>"$log" && rm -f "$log.err"
     echo "$name: $p passed, $f failed, exit $rc"
 }
 export -f one cuda_field

@@ -63,6 +63,23 @@ static uint8_t *mbarrier_ptr(emu_ctx *c, int lane, uint64_t a)
     return c->cta->smem + a;
 }
 
+/* A copy or reduction from the CTA's shared memory into the cluster's (shared::cluster from
+ * shared::cta) runs only in a kernel launched as a cluster: an H100 raises an illegal
+ * instruction for it in a plain launch and runs it under a 1x1x1 cluster launch (UBLKCP.S.S and
+ * UBLKRED.S.S, probed 2026-11-27). ptxsim launches no clusters (cluster launches are refused),
+ * so such an instruction always faults here, as the plain launch does on a GPU. true after the
+ * fault. */
+bool emu_bulk_needs_cluster(emu_ctx *c, uint8_t dst_space, uint8_t src_space)
+{
+    if (dst_space != PTX_SPACE_SHARED_CLUSTER || src_space != PTX_SPACE_SHARED || !c->mask)
+        return false;
+    emu_fault_raise(c, EMU_FAULT_ILLEGAL_INSTRUCTION, __builtin_ctz(c->mask), false, 0,
+                    "Illegal instruction",
+                    "a bulk copy or reduction from shared::cta into shared::cluster needs a "
+                    "cluster launch, and ptxsim does not launch clusters");
+    return true;
+}
+
 /* cp.async.bulk.dst.src.completion [dst], [src], size {, [mbar]} {, ctaMask} {, policy}: every
  * lane's whole copy is one access of the source and one of the destination, both checked
  * before either is performed. */
@@ -71,6 +88,7 @@ static void x_bulk_copy(emu_ctx *c, const emu_uop *u)
     const ptx_instr *in = u->in;
     uint8_t dsp, ssp;
     emu_copy_spaces(in, &dsp, &ssp);
+    if (emu_bulk_needs_cluster(c, dsp, ssp)) return;
     bool mbar = ptx_instr_has(in, PTX_SFX_MBARRIER_COMPLETE_TX_BYTES);
     uint64_t da[EMU_WARP_SIZE], sa[EMU_WARP_SIZE], sb[EMU_WARP_SIZE];
     addresses(c, &in->ops[0], da);

@@ -557,6 +557,7 @@ static void x_bulk_reduce(emu_ctx *c, const emu_uop *u)
     const ptx_instr *in = u->in;
     uint8_t dsp, ssp;
     emu_copy_spaces(in, &dsp, &ssp);
+    if (emu_bulk_needs_cluster(c, dsp, ssp)) return;
     uint8_t t = PTX_TYPE_NONE;
     for (int i = 0; i < in->ntypes; i++) t = in->types[i];
     unsigned es = emu_type_bits[t] / 8;

@@ -211,13 +211,15 @@ int main()
     CU_OK("proc", cuGetProcAddress("cuMemAlloc", &fn, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT,
                                    &status));
     bool same = fn == (void *)&cuMemAlloc_v2 && status == CU_GET_PROC_ADDRESS_SUCCESS;
-    check(cuGetProcAddress("cuNoSuchCall", &fn, CUDA_VERSION, 0, &status) ==
-                  CUDA_ERROR_NOT_FOUND &&
-              status == CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND && same,
-          "driver_get_proc_address", "lookups");
-    check(cuGetProcAddress("cuMemAllocAsync", &fn, 11000, 0, &status) == CUDA_ERROR_NOT_FOUND &&
-              status == CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT,
-          "driver_get_proc_address_version", "cuMemAllocAsync came in CUDA 11.2");
+    // with a status to say why, a missing name or a version too old is CUDA_SUCCESS and NULL
+    // (the 580 driver on an H100)
+    CUresult r = cuGetProcAddress("cuNoSuchCall", &fn, CUDA_VERSION, 0, &status);
+    check(r == CUDA_SUCCESS && !fn && status == CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND && same,
+          "driver_get_proc_address", "lookups: %d, status %d, same %d", (int)r, (int)status, same);
+    r = cuGetProcAddress("cuMemAllocAsync", &fn, 11000, 0, &status);
+    check(r == CUDA_SUCCESS && !fn && status == CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT,
+          "driver_get_proc_address_version", "cuMemAllocAsync came in CUDA 11.2: %d, status %d",
+          (int)r, (int)status);
 
     const char *ename = NULL, *estr = NULL;
     CU_OK("name", cuGetErrorName(CUDA_ERROR_INVALID_VALUE, &ename));

@@ -147,10 +147,16 @@ int main()
     check(cudaFuncSetAttribute((void *)fill, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                1 << 30) == cudaErrorInvalidValue,
           "func_attribute_too_large", "a 1 GiB shared memory opt-in");
+    // CUDA 13's runtime takes an unknown pointer for a kernel handle (an H100 answers
+    // cudaErrorInvalidResourceHandle); NULL is an invalid device function
     int not_a_kernel = 0;
-    check(cudaLaunchKernel((void *)&not_a_kernel, dim3(1), dim3(1), nullptr, 0, 0) ==
-              cudaErrorInvalidDeviceFunction,
-          "invalid_device_function", "launching something that is no kernel");
+    cudaError_t nk = cudaLaunchKernel((void *)&not_a_kernel, dim3(1), dim3(1), nullptr, 0, 0);
+    check(nk == cudaErrorInvalidResourceHandle, "invalid_device_function",
+          "launching something that is no kernel: %s", cudaGetErrorName(nk));
+    cudaGetLastError();
+    nk = cudaLaunchKernel(nullptr, dim3(1), dim3(1), nullptr, 0, 0);
+    check(nk == cudaErrorInvalidDeviceFunction, "null_device_function",
+          "launching NULL: %s", cudaGetErrorName(nk));
     cudaGetLastError();
 
     check(strcmp(cudaGetErrorName(cudaErrorInvalidValue), "cudaErrorInvalidValue") == 0 &&
