@@ -202,6 +202,30 @@ static bool box_elem(const box *b, uint64_t e, uint64_t *gaddr)
     return in;
 }
 
+/* Whether element e of a tile box, outside the tensor only past the end of its rows
+ * (dimension 0), shares its 16-byte granule with the row's last element. A tensor store writes
+ * such elements too, where the PTX ISA says out-of-bound elements are not written: an H100
+ * (2026-11-27) storing 32-element boxes over rows of 70 floats (72 apart) wrote elements 70 and
+ * 71, and over rows of 50 ints (64 apart) elements 50 and 51, and no others (tma_tensor.cu's
+ * tile_transform_2d and libcudacxx_guide_example). Rows start 16-byte aligned (the encoder's
+ * rules), so the granule lies inside the row's pitch. */
+static bool in_row_tail_granule(const box *b, uint64_t e)
+{
+    const emu_tensor_map *m = b->m;
+    if (b->im2col) return false;
+    int64_t x0 = 0;
+    for (int i = 0; i < m->rank; i++) {
+        uint64_t j = e % b->n[i];
+        e /= b->n[i];
+        int64_t x = (int64_t)b->coord[i] + (int64_t)(j * b->step[i]);
+        if (i == 0) x0 = x;
+        else if (x < 0 || (uint64_t)x >= m->global_dim[i]) return false;
+    }
+    if (x0 < (int64_t)m->global_dim[0]) return false;
+    uint64_t last = m->global_dim[0] * m->elem_bytes - 1;
+    return (uint64_t)x0 * m->elem_bytes / 16 == last / 16;
+}
+
 /* The shared-memory offset the map's swizzle gives byte offset a. */
 static uint64_t swizzle(unsigned mode, uint64_t a)
 {
@@ -510,7 +534,9 @@ static void x_tensor_store(emu_ctx *c, const emu_uop *u)
         if (reduce) align = es;
         for (uint64_t e = 0; e < b.elems; e++) {
             uint64_t ga;
-            if (!box_elem(&b, e, &ga)) continue;   /* out-of-bound elements are not written */
+            /* out-of-bound elements are not written, but for those a store writes with the
+             * row's last granule (a reduction's, unobserved, follows the ISA) */
+            if (!box_elem(&b, e, &ga) && (reduce || !in_row_tail_granule(&b, e))) continue;
             uint8_t *p = shared_ptr(c, l, swizzle(m.swizzle, src + e * es), es,
                                     "Invalid __shared__ read by a tensor copy");
             if (!p) goto out;

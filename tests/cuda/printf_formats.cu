@@ -142,13 +142,15 @@ int main()
         count++;
         pos = nl + 1;
     }
-    // Whether a GPU drains the FIFO while the kernel runs is not documented: natively all
-    // lines or the newest ones, in order; ptxsim's FIFO keeps the newest.
+    // What a GPU keeps of an overflowing FIFO is not documented: an H100 (driver 580) printed
+    // 17021 of the 40000 lines, from line 1345 on and not in order (it drains the FIFO while
+    // the kernel runs). So natively only that some lines came out; ptxsim's FIFO keeps the
+    // newest, in order.
     size_t limit = 0;
     cudaDeviceGetLimit(&limit, cudaLimitPrintfFifoSize);
     fprintf(stderr, "printf FIFO: %zu bytes reported, %d of %d lines kept\n", limit, count, N);
     bool newest = count > 0 && first + count == N && in_order;
-    check(on_ptxsim() ? newest && count < N : newest, "printf_fifo_circular",
+    check(on_ptxsim() ? newest && count < N : count > 0 && count <= N, "printf_fifo_circular",
           "%d lines kept, first %d, in order %d", count, first, in_order);
 
     cudaError_t e = cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 1 << 20);
