@@ -767,6 +767,37 @@ bool tm_mem_busy(const tm_mem *m)
     return false;
 }
 
+/* wavefronts() where each lane touches one word (the common case): per bank its first word and
+ * the lanes that fell in it; another word is counted when no lane of the bank before had it. */
+static uint32_t wavefronts_one_word(const uint64_t *off, uint32_t lanes, uint32_t banks)
+{
+    uint64_t first[64], word[EMU_WARP_SIZE];
+    uint32_t in_bank[64], count[64], most = 1;
+    uint64_t used = 0;   /* banks seen */
+    bool pow2 = (banks & (banks - 1)) == 0;
+    for (uint32_t mk = lanes; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        uint64_t w = off[l] >> 2;
+        uint32_t b = pow2 ? (uint32_t)(w & (banks - 1)) : (uint32_t)(w % banks);
+        word[l] = w;
+        if (!(used >> b & 1)) {
+            used |= UINT64_C(1) << b;
+            first[b] = w;
+            count[b] = 1;
+            in_bank[b] = 1u << l;
+            continue;
+        }
+        if (first[b] != w) {
+            bool seen = false;
+            for (uint32_t mk2 = in_bank[b]; mk2 && !seen; mk2 &= mk2 - 1)
+                seen = word[__builtin_ctz(mk2)] == w;
+            if (!seen && ++count[b] > most) most = count[b];
+        }
+        in_bank[b] |= 1u << l;
+    }
+    return most;
+}
+
 /* The wavefronts a shared access of `lanes` takes: the most distinct words in one bank (lanes
  * reading one word share it). */
 static uint32_t wavefronts(const tm_mem *m, const emu_event *e, uint32_t lanes)
@@ -776,10 +807,13 @@ static uint32_t wavefronts(const tm_mem *m, const emu_event *e, uint32_t lanes)
     uint32_t per_bank[64] = {0}, most = 1;
     uint32_t banks = (uint32_t)m->gpu->smem_banks;
     unsigned size = e->size ? e->size : 1;
+    bool one_word = size <= 4;   /* every lane within one word (checked below) */
     for (uint32_t mk = lanes; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
         emu_address_space(e->addr[l], &off[l]);
+        one_word = one_word && (off[l] & 3) + size <= 4;
     }
+    if (one_word) return wavefronts_one_word(off, lanes, banks);
     for (uint32_t mk = lanes; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
         for (uint64_t w = off[l] >> 2; w <= (off[l] + size - 1) >> 2; w++) {
