@@ -225,6 +225,9 @@ typedef struct tm_warp {
     /* its next instruction as emu_warp_peek gave it, while `peeked`: it changes only when the
      * warp issues, or when a barrier of its CTA releases one of its paths */
     bool peeked;
+    /* while `peeked`: the scoreboard was found free for `next` (it stays so until the warp
+     * issues), so can_issue need not look again */
+    bool sb_clear;
     /* windowed: waits for the window's end, where its executor runs ahead (run.c weave) */
     bool deferred;
     timing_slot why;          /* what it waits for until `ready` */

@@ -116,6 +116,7 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
         *when = tw->ready;
         return false;
     }
+    bool sb_known_clear = false;
     if (tw->trace) {
         if (tw->at_barrier) {
             *why = TIMING_SLOT_BARRIER;
@@ -136,6 +137,7 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
         *p = tw->trace->recs[tw->pos].in;
     } else if (tw->peeked) {
         *p = tw->next;
+        sb_known_clear = tw->sb_clear;
     } else if (tw->pos < tw->nev ? emu_warp_instr(tw->w, tw->ev[tw->pos].func, tw->ev[tw->pos].pc, p)
                                  : emu_warp_peek(tw->w, p)) {
         tw->next = *p;
@@ -147,7 +149,10 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
     }
     /* Each wait below only ends at its time (operands land when they land, a unit's and the
      * MSHRs' free times only grow): the warp keeps it, and is not looked at again before. */
-    uint64_t t = scoreboard_ready(tw, p, now);
+    uint64_t t = sb_known_clear ? now : scoreboard_ready(tw, p, now);
+    /* p is tw->next here (or a replayed record): its operands, once free, stay free until the
+     * warp issues (a landing only resolves a pending entry, which would have kept t > now) */
+    if (!tw->trace && t <= now) tw->sb_clear = true;
     tm_unit u = tm_unit_of(p->cls);
     if (t > now) {
         *why = TIMING_SLOT_SCOREBOARD;
@@ -182,9 +187,10 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
     const timing_gpu *g = M->gpu;
     emu_warp *w = tw->w;
     tw->peeked = false;
+    tw->sb_clear = false;
     if (p->cls == EMU_CLS_BARRIER) {
         for (uint32_t i = 0; i < S->nwarps; i++)
-            if (S->warps[i].cta == tw->cta) S->warps[i].peeked = false;
+            if (S->warps[i].cta == tw->cta) S->warps[i].peeked = S->warps[i].sb_clear = false;
         memset(S->q_wake, 0, M->nsched * sizeof *S->q_wake);
     }
     emu_event replayed;
