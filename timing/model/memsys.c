@@ -808,9 +808,14 @@ static uint32_t wavefronts(const tm_mem *m, const emu_event *e, uint32_t lanes)
     uint32_t banks = (uint32_t)m->gpu->smem_banks;
     unsigned size = e->size ? e->size : 1;
     bool one_word = size <= 4;   /* every lane within one word (checked below) */
+    /* lanes in the first lane's window are at its offset plus their distance from it */
+    int l0 = __builtin_ctz(lanes);
+    uint64_t off0, hi = e->addr[l0] >> EMU_WINDOW_BITS;
+    emu_address_space(e->addr[l0], &off0);
     for (uint32_t mk = lanes; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
-        emu_address_space(e->addr[l], &off[l]);
+        if (e->addr[l] >> EMU_WINDOW_BITS == hi) off[l] = off0 + (e->addr[l] - e->addr[l0]);
+        else emu_address_space(e->addr[l], &off[l]);
         one_word = one_word && (off[l] & 3) + size <= 4;
     }
     if (one_word) return wavefronts_one_word(off, lanes, banks);
