@@ -80,6 +80,7 @@ typedef struct tm_wait {
 typedef struct tm_inst {
     uint64_t done;
     uint32_t sm, left;
+    uint32_t waiter;          /* 1 + the SM's warp slot whose scoreboard holds it (0: unknown) */
     bool held, settled;       /* tm_mem_settle waits for it */
     uint32_t next_free;
 } tm_inst;

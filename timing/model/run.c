@@ -392,7 +392,10 @@ static void tm_model_landed(void *ctx, uint32_t sm, uint64_t tag, uint64_t t)
     tm_model *M = ctx;
     tm_sm *S = &M->sms[sm];
     bool any = false;
-    for (uint32_t i = 0; i < S->nwarps; i++) {
+    /* an instruction's tag is only in the scoreboard of the warp that issued it */
+    uint32_t waiter = tag ? M->mem.insts[tag & ~TM_PEND].waiter : 0;
+    uint32_t lo = waiter ? waiter - 1 : 0, hi = waiter ? waiter : S->nwarps;
+    for (uint32_t i = lo; i < hi; i++) {
         tm_warp *tw = &S->warps[i];
         if (!tw->occupied) continue;
         bool mine = !tag;

@@ -19,29 +19,35 @@
 #include <assert.h>
 #include <string.h>
 
+/* The functional unit of each op class (TM_U_INT where not named). */
+static const uint8_t unit_table[EMU_CLS_COUNT] = {
+    [EMU_CLS_INT_MUL] = TM_U_IMUL,
+    [EMU_CLS_FP32] = TM_U_FP32, [EMU_CLS_FP16] = TM_U_FP32, [EMU_CLS_CONV] = TM_U_FP32,
+    [EMU_CLS_FP64] = TM_U_FP64,
+    [EMU_CLS_SFU] = TM_U_SFU,
+    [EMU_CLS_TENSOR] = TM_U_TENSOR,
+    [EMU_CLS_LD_GLOBAL] = TM_U_LSU, [EMU_CLS_LD_SHARED] = TM_U_LSU, [EMU_CLS_LD_LOCAL] = TM_U_LSU,
+    [EMU_CLS_LD_PARAM] = TM_U_LSU, [EMU_CLS_LD_CONST] = TM_U_LSU, [EMU_CLS_LD_GENERIC] = TM_U_LSU,
+    [EMU_CLS_ST_GLOBAL] = TM_U_LSU, [EMU_CLS_ST_SHARED] = TM_U_LSU, [EMU_CLS_ST_LOCAL] = TM_U_LSU,
+    [EMU_CLS_ST_GENERIC] = TM_U_LSU, [EMU_CLS_ATOMIC] = TM_U_LSU, [EMU_CLS_ATOMIC_SHARED] = TM_U_LSU,
+    [EMU_CLS_TENSOR_MEM] = TM_U_LSU, [EMU_CLS_TEX] = TM_U_LSU, [EMU_CLS_SURF] = TM_U_LSU,
+    [EMU_CLS_ASYNC] = TM_U_LSU,
+};
+
+/* inline: the issue stage asks it for every warp it looks at */
+static inline tm_unit unit_of(uint8_t cls)
+{
+    return cls < EMU_CLS_COUNT ? (tm_unit)unit_table[cls] : TM_U_INT;
+}
+
 tm_unit tm_unit_of(uint8_t cls)
 {
-    switch (cls) {
-    case EMU_CLS_INT_MUL: return TM_U_IMUL;
-    case EMU_CLS_FP32: case EMU_CLS_FP16: case EMU_CLS_CONV: return TM_U_FP32;
-    case EMU_CLS_FP64: return TM_U_FP64;
-    case EMU_CLS_SFU: return TM_U_SFU;
-    case EMU_CLS_TENSOR: return TM_U_TENSOR;
-    default: return tm_is_memory(cls) ? TM_U_LSU : TM_U_INT;
-    }
+    return unit_of(cls);
 }
 
 bool tm_is_memory(uint8_t cls)
 {
-    switch (cls) {
-    case EMU_CLS_LD_GLOBAL: case EMU_CLS_LD_SHARED: case EMU_CLS_LD_LOCAL: case EMU_CLS_LD_PARAM:
-    case EMU_CLS_LD_CONST: case EMU_CLS_LD_GENERIC: case EMU_CLS_ST_GLOBAL: case EMU_CLS_ST_SHARED:
-    case EMU_CLS_ST_LOCAL: case EMU_CLS_ST_GENERIC: case EMU_CLS_ATOMIC: case EMU_CLS_ATOMIC_SHARED:
-    case EMU_CLS_TENSOR_MEM: case EMU_CLS_TEX: case EMU_CLS_SURF: case EMU_CLS_ASYNC:
-        return true;
-    default:
-        return false;
-    }
+    return unit_of(cls) == TM_U_LSU;
 }
 
 static void unit_timing(const timing_gpu *g, tm_unit u, uint64_t *lat, uint64_t *ii)
@@ -153,7 +159,7 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
     /* p is tw->next here (or a replayed record): its operands, once free, stay free until the
      * warp issues (a landing only resolves a pending entry, which would have kept t > now) */
     if (!tw->trace && t <= now) tw->sb_clear = true;
-    tm_unit u = tm_unit_of(p->cls);
+    tm_unit u = unit_of(p->cls);
     if (t > now) {
         *why = TIMING_SLOT_SCOREBOARD;
     } else if ((t = S->unit_free[q * TM_U_COUNT + u]) > now) {
@@ -233,7 +239,7 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
         if (rec && charged) ic = rec->igpu;
         tw->pos++;
         S->st.thread_instructions += (uint64_t)__builtin_popcount(e->mask);
-        tm_unit u = tm_unit_of(e->cls);
+        tm_unit u = unit_of(e->cls);
         uint64_t lat, ii;
         unit_timing(g, u, &lat, &ii);
         uint64_t d = now + lat;
@@ -286,6 +292,8 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
     if (!tw->trace && tw->pos < tw->nev) __builtin_prefetch(&tw->ev[tw->pos]);
     if (restarted) tw->nsb = 0;
     else scoreboard_set(tw, p, now, done);
+    /* its landing (run.c tm_model_landed) need only look at this warp */
+    if (tm_is_pend(done)) M->mem.insts[done & ~TM_PEND].waiter = (uint32_t)(tw - S->warps) + 1;
     /* replay only (the bound phase of the windowed model runs SMs on several threads) */
     if (M->trace && done > M->q_drain && !tm_is_pend(done)) M->q_drain = done;
     if (next_issue > tw->ready) tw->ready = next_issue;
