@@ -199,8 +199,7 @@ static uint32_t channel_of(const tm_mem *m, uint64_t line)
 void tm_mem_flush_l1(tm_mem *m)
 {
     for (uint32_t s = 0; s < m->nsm; s++) {
-        tm_cache *c = &m->l1[s];
-        for (uint64_t i = 0; i < (uint64_t)c->sets * c->ways; i++) c->lines[i] = (tm_line){0};
+        tm_cache_clear(&m->l1[s]);
     }
 }
 

@@ -28,11 +28,13 @@ typedef struct tm_line {
 
 typedef struct tm_cache {
     tm_line *lines;       /* sets * ways */
+    uint64_t *tags;       /* lines[i].tag, packed: a lookup scans a set's tags only */
     uint32_t sets, ways;
 } tm_cache;
 
 bool tm_cache_init(tm_cache *c, uint64_t bytes, uint32_t ways);
 void tm_cache_free(tm_cache *c);
+void tm_cache_clear(tm_cache *c);   /* every line invalid */
 /* The line holding line address `line`, or NULL. */
 tm_line *tm_cache_find(tm_cache *c, uint64_t line, uint64_t now);
 /* A line for `line`, evicting the least recently used of its set: *victim gets what it held
