@@ -803,7 +803,7 @@ static uint32_t wavefronts(const tm_mem *m, const emu_event *e, uint32_t lanes)
 {
     uint64_t words[64][8];                   /* the first distinct words of each bank */
     uint64_t off[EMU_WARP_SIZE];             /* each lane's offset in shared memory */
-    uint32_t per_bank[64] = {0}, most = 1;
+    uint32_t per_bank[64], most = 1;
     uint32_t banks = (uint32_t)m->gpu->smem_banks;
     unsigned size = e->size ? e->size : 1;
     bool one_word = size <= 4;   /* every lane within one word (checked below) */
@@ -818,6 +818,7 @@ static uint32_t wavefronts(const tm_mem *m, const emu_event *e, uint32_t lanes)
         one_word = one_word && (off[l] & 3) + size <= 4;
     }
     if (one_word) return wavefronts_one_word(off, lanes, banks);
+    memset(per_bank, 0, sizeof per_bank);
     for (uint32_t mk = lanes; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
         for (uint64_t w = off[l] >> 2; w <= (off[l] + size - 1) >> 2; w++) {
