@@ -112,6 +112,14 @@ static void scoreboard_set(tm_warp *tw, const emu_next_instr *p, uint64_t now, u
     }
 }
 
+/* Asks for the cache lines of event e (its header, and its addresses where it has them). */
+static inline void prefetch_event(const emu_event *e)
+{
+    const char *b = (const char *)e;
+    for (size_t o = 0; o < sizeof *e; o += 64) __builtin_prefetch(b + o);
+    __builtin_prefetch(b + sizeof *e - 1);
+}
+
 /* Whether warp tw can issue on scheduler q at cycle now; if not, why (*why) and from when it
  * might (*when). */
 static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t now,
@@ -180,6 +188,9 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
     }
     /* a result waiting for DRAM: known when the request is served (tm_model_landed wakes it) */
     if (tm_is_pend(t)) t = TM_NEVER;
+    /* the event it issues next was written when its run began, and is out of the cache by now:
+     * fetch it while the warp waits */
+    if (!tw->trace && tw->pos < tw->nev) prefetch_event(&tw->ev[tw->pos]);
     *when = t;
     tw->ready = t;
     tw->why = *why;
@@ -289,7 +300,7 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
     }
     /* the next event is read when the warp is next looked at, some cycles and many other
      * warps later: ask for its first cache line now */
-    if (!tw->trace && tw->pos < tw->nev) __builtin_prefetch(&tw->ev[tw->pos]);
+    if (!tw->trace && tw->pos < tw->nev) prefetch_event(&tw->ev[tw->pos]);
     if (restarted) tw->nsb = 0;
     else scoreboard_set(tw, p, now, done);
     /* its landing (run.c tm_model_landed) need only look at this warp */
