@@ -162,8 +162,12 @@ static void mshr_take(tm_mem *m, uint32_t sm, uint64_t t)
 static void mshr_land(tm_mem *m, uint32_t sm, uint64_t tag, uint64_t t)
 {
     uint64_t *h = &m->l1_mshr[(size_t)sm * (uint32_t)m->gpu->l1_mshrs];
-    uint32_t n = (uint32_t)m->gpu->l1_mshrs;
-    for (uint32_t i = 0; i < n; i++)
+    uint32_t n = (uint32_t)m->gpu->l1_mshrs, i = 0;
+    /* up to 512 MSHRs: the first block of 8 holding the tag, then its first place there */
+    while (i + 8 <= n && !((h[i] == tag) | (h[i + 1] == tag) | (h[i + 2] == tag) | (h[i + 3] == tag) |
+                           (h[i + 4] == tag) | (h[i + 5] == tag) | (h[i + 6] == tag) | (h[i + 7] == tag)))
+        i += 8;
+    for (; i < n; i++)
         if (h[i] == tag) {
             h[i] = t;
             /* sift up (t is below every pending value) */
