@@ -189,8 +189,8 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
     /* a result waiting for DRAM: known when the request is served (tm_model_landed wakes it) */
     if (tm_is_pend(t)) t = TM_NEVER;
     /* the event it issues next was written when its run began, and is out of the cache by now:
-     * fetch it while the warp waits */
-    if (!tw->trace && tw->pos < tw->nev) prefetch_event(&tw->ev[tw->pos]);
+     * fetch its header while the warp waits (issue fetched all of it if it issued last) */
+    if (!tw->trace && tw->pos < tw->nev) __builtin_prefetch(&tw->ev[tw->pos]);
     *when = t;
     tw->ready = t;
     tw->why = *why;
