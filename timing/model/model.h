@@ -298,6 +298,10 @@ typedef struct tm_sm {
      * `tried` is the last cycle its schedulers were tried; the cycles skipped since count as
      * that cycle's reasons. */
     uint64_t wake, tried;
+    /* warps (slots below 64) that may hold ready == TM_NEVER: can_issue marks them (outside
+     * replay and KILO TM, the only place that sets it), a landing that frees an MSHR looks
+     * at them only */
+    uint64_t never_mask;
     /* replay of DAB: the next ticket (tm_rec) that may issue; the next of its CTAs (c mod SMs) */
     uint64_t ticket_next, next_cta;
 } tm_sm;

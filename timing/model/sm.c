@@ -194,6 +194,8 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
     *when = t;
     tw->ready = t;
     tw->why = *why;
+    uint32_t slot = (uint32_t)(tw - S->warps);
+    if (t == TM_NEVER && slot < 64) S->never_mask |= UINT64_C(1) << slot;
     return false;
 }
 
