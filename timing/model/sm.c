@@ -123,7 +123,7 @@ static inline void prefetch_event(const emu_event *e)
 /* Whether warp tw can issue on scheduler q at cycle now; if not, why (*why) and from when it
  * might (*when). */
 static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t now,
-                      emu_next_instr *p, timing_slot *why, uint64_t *when)
+                      const emu_next_instr **pp, timing_slot *why, uint64_t *when)
 {
     if (tw->ready > now) {
         *why = tw->why;
@@ -148,19 +148,21 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
             *when = TM_NEVER;   /* released by the issue of the ticket before it */
             return false;
         }
-        *p = tw->trace->recs[tw->pos].in;
+        *pp = &tw->trace->recs[tw->pos].in;
     } else if (tw->peeked) {
-        *p = tw->next;
+        *pp = &tw->next;
         sb_known_clear = tw->sb_clear;
-    } else if (tw->pos < tw->nev ? emu_warp_instr(tw->w, tw->ev[tw->pos].func, tw->ev[tw->pos].pc, p)
-                                 : emu_warp_peek(tw->w, p)) {
-        tw->next = *p;
+    } else if (tw->pos < tw->nev
+                   ? emu_warp_instr(tw->w, tw->ev[tw->pos].func, tw->ev[tw->pos].pc, &tw->next)
+                   : emu_warp_peek(tw->w, &tw->next)) {
+        *pp = &tw->next;   /* read in place: it stays until the warp issues */
         tw->peeked = true;
     } else {
         *why = TIMING_SLOT_BARRIER;
         *when = TM_NEVER;   /* released by another warp's issue */
         return false;
     }
+    const emu_next_instr *p = *pp;
     /* Each wait below only ends at its time (operands land when they land, a unit's and the
      * MSHRs' free times only grow): the warp keeps it, and is not looked at again before. */
     uint64_t t = sb_known_clear ? now : scoreboard_ready(tw, p, now);
@@ -385,7 +387,7 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
                              : TM_NEVER;
         for (int k = 0; k < g->issue_per_sched; k++) {
             tm_warp *pick = NULL;
-            emu_next_instr pi;
+            const emu_next_instr *pi = NULL;
             uint32_t nq = (S->nwarps - q + nsched - 1) / nsched;   /* warps on q */
             uint32_t start = S->last[q] == UINT32_MAX ? 0 : S->last[q] / nsched + 1;
             if (gto && S->last[q] != UINT32_MAX) {
@@ -417,7 +419,7 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
                     }
                     continue;
                 }
-                emu_next_instr p;
+                const emu_next_instr *p;
                 timing_slot w2;
                 uint64_t when;
                 if (!can_issue(M, S, q, tw, now, &p, &w2, &when)) {
@@ -439,7 +441,7 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
                 pi = p;
             }
             if (!pick) break;
-            if (!issue(M, S, q, pick, &pi, now)) {
+            if (!issue(M, S, q, pick, pi, now)) {
                 *fail = true;
                 return issued;
             }
