@@ -134,14 +134,6 @@ void tm_mem_free(tm_mem *m)
     memset(m, 0, sizeof *m);
 }
 
-/* An SM's MSHRs are a binary min-heap of the cycles they free at: the root is the one a miss
- * takes. */
-uint64_t tm_mem_mshr_next(const tm_mem *m, uint32_t sm)
-{
-    uint64_t t = m->l1_mshr[(size_t)sm * (uint32_t)m->gpu->l1_mshrs];
-    return tm_is_pend(t) ? TM_NEVER : t;   /* all wait for DRAM: known when one is served */
-}
-
 /* The root MSHR of SM sm is busy until t: it sinks to its place. */
 static void mshr_take(tm_mem *m, uint32_t sm, uint64_t t)
 {

@@ -165,8 +165,14 @@ uint32_t tm_mem_channel(const timing_gpu *gpu, uint64_t line);
 void tm_mem_dram_place(const timing_gpu *gpu, uint64_t line, uint32_t *bank, uint64_t *row);
 /* Invalidates every line of every SM's L1 (GPUDet flushes them after each commit). */
 void tm_mem_flush_l1(tm_mem *m);
-/* The cycle SM sm's first MSHR is free. */
-uint64_t tm_mem_mshr_next(const tm_mem *m, uint32_t sm);
+/* The cycle SM sm's first MSHR is free. (Inline: the issue stage asks it for every memory
+ * instruction it looks at.) An SM's MSHRs are a binary min-heap of the cycles they free at: the
+ * root is the one a miss takes. */
+static inline uint64_t tm_mem_mshr_next(const tm_mem *m, uint32_t sm)
+{
+    uint64_t t = m->l1_mshr[(size_t)sm * (uint32_t)m->gpu->l1_mshrs];
+    return tm_is_pend(t) ? TM_NEVER : t;   /* all wait for DRAM: known when one is served */
+}
 
 /* What a memory instruction costs: when its results are back, and how many cycles it holds
  * the SM's load/store unit (replays: one per extra line, sector group or bank wavefront). */
