@@ -333,6 +333,9 @@ typedef struct emu_event {
 /* The space of a generic address (PTX_SPACE_GLOBAL, SHARED, LOCAL or PARAM) and its offset in
  * that space. */
 uint8_t emu_address_space(uint64_t generic, uint64_t *offset);
+/* The spaces' windows are aligned blocks of 2^EMU_WINDOW_BITS bytes: generic addresses with the
+ * same bits above are in one space, at offsets that differ as the addresses do. */
+#define EMU_WINDOW_BITS 48
 
 #define EMU_EVENT_RAN 0xff
 enum {

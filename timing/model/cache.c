@@ -4,6 +4,7 @@
 #include "timing/model/model.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 bool tm_cache_init(tm_cache *c, uint64_t bytes, uint32_t ways)
 {
@@ -12,52 +13,64 @@ bool tm_cache_init(tm_cache *c, uint64_t bytes, uint32_t ways)
     c->sets = (uint32_t)(lines / c->ways);
     if (!c->sets) c->sets = 1;
     c->lines = calloc((size_t)c->sets * c->ways, sizeof *c->lines);
-    return c->lines != NULL;
+    c->tags = calloc((size_t)c->sets * c->ways, sizeof *c->tags);
+    return c->lines != NULL && c->tags != NULL;
 }
 
 void tm_cache_free(tm_cache *c)
 {
     free(c->lines);
+    free(c->tags);
     c->lines = NULL;
+    c->tags = NULL;
 }
 
-static tm_line *set_of(tm_cache *c, uint64_t line)
+void tm_cache_clear(tm_cache *c)
+{
+    memset(c->lines, 0, (size_t)c->sets * c->ways * sizeof *c->lines);
+    memset(c->tags, 0, (size_t)c->sets * c->ways * sizeof *c->tags);
+}
+
+static size_t set_of(const tm_cache *c, uint64_t line)
 {
     uint64_t h = line ^ (line >> 7) ^ (line >> 15);
-    return &c->lines[(size_t)(h % c->sets) * c->ways];
+    return (size_t)(h % c->sets) * c->ways;
 }
 
 tm_line *tm_cache_find(tm_cache *c, uint64_t line, uint64_t now)
 {
-    tm_line *s = set_of(c, line);
+    size_t s = set_of(c, line);
+    const uint64_t *t = &c->tags[s];
     for (uint32_t i = 0; i < c->ways; i++)
-        if (s[i].tag == line + 1) {
-            s[i].used = now;
-            return &s[i];
+        if (t[i] == line + 1) {
+            c->lines[s + i].used = now;
+            return &c->lines[s + i];
         }
     return NULL;
 }
 
 tm_line *tm_cache_alloc(tm_cache *c, uint64_t line, uint64_t now, tm_line *victim)
 {
-    tm_line *s = set_of(c, line), *v = &s[0];
+    size_t s = set_of(c, line);
+    uint32_t v = 0;
     for (uint32_t i = 0; i < c->ways; i++) {
-        if (!s[i].tag) {
-            v = &s[i];
+        if (!c->tags[s + i]) {
+            v = i;
             break;
         }
         /* least recently used; among equals the lowest way (a fixed choice) */
-        if (s[i].used < v->used) v = &s[i];
+        if (c->lines[s + i].used < c->lines[s + v].used) v = i;
     }
-    *victim = *v;
-    *v = (tm_line){.tag = line + 1, .fill = now, .used = now};
-    return v;
+    *victim = c->lines[s + v];
+    c->lines[s + v] = (tm_line){.tag = line + 1, .fill = now, .used = now};
+    c->tags[s + v] = line + 1;
+    return &c->lines[s + v];
 }
 
 tm_line *tm_cache_peek(tm_cache *c, uint64_t line)
 {
-    tm_line *s = set_of(c, line);
+    size_t s = set_of(c, line);
     for (uint32_t i = 0; i < c->ways; i++)
-        if (s[i].tag == line + 1) return &s[i];
+        if (c->tags[s + i] == line + 1) return &c->lines[s + i];
     return NULL;
 }

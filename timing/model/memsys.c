@@ -134,14 +134,6 @@ void tm_mem_free(tm_mem *m)
     memset(m, 0, sizeof *m);
 }
 
-/* An SM's MSHRs are a binary min-heap of the cycles they free at: the root is the one a miss
- * takes. */
-uint64_t tm_mem_mshr_next(const tm_mem *m, uint32_t sm)
-{
-    uint64_t t = m->l1_mshr[(size_t)sm * (uint32_t)m->gpu->l1_mshrs];
-    return tm_is_pend(t) ? TM_NEVER : t;   /* all wait for DRAM: known when one is served */
-}
-
 /* The root MSHR of SM sm is busy until t: it sinks to its place. */
 static void mshr_take(tm_mem *m, uint32_t sm, uint64_t t)
 {
@@ -162,8 +154,12 @@ static void mshr_take(tm_mem *m, uint32_t sm, uint64_t t)
 static void mshr_land(tm_mem *m, uint32_t sm, uint64_t tag, uint64_t t)
 {
     uint64_t *h = &m->l1_mshr[(size_t)sm * (uint32_t)m->gpu->l1_mshrs];
-    uint32_t n = (uint32_t)m->gpu->l1_mshrs;
-    for (uint32_t i = 0; i < n; i++)
+    uint32_t n = (uint32_t)m->gpu->l1_mshrs, i = 0;
+    /* up to 512 MSHRs: the first block of 8 holding the tag, then its first place there */
+    while (i + 8 <= n && !((h[i] == tag) | (h[i + 1] == tag) | (h[i + 2] == tag) | (h[i + 3] == tag) |
+                           (h[i + 4] == tag) | (h[i + 5] == tag) | (h[i + 6] == tag) | (h[i + 7] == tag)))
+        i += 8;
+    for (; i < n; i++)
         if (h[i] == tag) {
             h[i] = t;
             /* sift up (t is below every pending value) */
@@ -199,8 +195,7 @@ static uint32_t channel_of(const tm_mem *m, uint64_t line)
 void tm_mem_flush_l1(tm_mem *m)
 {
     for (uint32_t s = 0; s < m->nsm; s++) {
-        tm_cache *c = &m->l1[s];
-        for (uint64_t i = 0; i < (uint64_t)c->sets * c->ways; i++) c->lines[i] = (tm_line){0};
+        tm_cache_clear(&m->l1[s]);
     }
 }
 
@@ -767,19 +762,59 @@ bool tm_mem_busy(const tm_mem *m)
     return false;
 }
 
+/* wavefronts() where each lane touches one word (the common case): per bank its first word and
+ * the lanes that fell in it; another word is counted when no lane of the bank before had it. */
+static uint32_t wavefronts_one_word(const uint64_t *off, uint32_t lanes, uint32_t banks)
+{
+    uint64_t first[64], word[EMU_WARP_SIZE];
+    uint32_t in_bank[64], count[64], most = 1;
+    uint64_t used = 0;   /* banks seen */
+    bool pow2 = (banks & (banks - 1)) == 0;
+    for (uint32_t mk = lanes; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        uint64_t w = off[l] >> 2;
+        uint32_t b = pow2 ? (uint32_t)(w & (banks - 1)) : (uint32_t)(w % banks);
+        word[l] = w;
+        if (!(used >> b & 1)) {
+            used |= UINT64_C(1) << b;
+            first[b] = w;
+            count[b] = 1;
+            in_bank[b] = 1u << l;
+            continue;
+        }
+        if (first[b] != w) {
+            bool seen = false;
+            for (uint32_t mk2 = in_bank[b]; mk2 && !seen; mk2 &= mk2 - 1)
+                seen = word[__builtin_ctz(mk2)] == w;
+            if (!seen && ++count[b] > most) most = count[b];
+        }
+        in_bank[b] |= 1u << l;
+    }
+    return most;
+}
+
 /* The wavefronts a shared access of `lanes` takes: the most distinct words in one bank (lanes
  * reading one word share it). */
 static uint32_t wavefronts(const tm_mem *m, const emu_event *e, uint32_t lanes)
 {
     uint64_t words[64][8];                   /* the first distinct words of each bank */
     uint64_t off[EMU_WARP_SIZE];             /* each lane's offset in shared memory */
-    uint32_t per_bank[64] = {0}, most = 1;
+    uint32_t per_bank[64], most = 1;
     uint32_t banks = (uint32_t)m->gpu->smem_banks;
     unsigned size = e->size ? e->size : 1;
+    bool one_word = size <= 4;   /* every lane within one word (checked below) */
+    /* lanes in the first lane's window are at its offset plus their distance from it */
+    int l0 = __builtin_ctz(lanes);
+    uint64_t off0, hi = e->addr[l0] >> EMU_WINDOW_BITS;
+    emu_address_space(e->addr[l0], &off0);
     for (uint32_t mk = lanes; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
-        emu_address_space(e->addr[l], &off[l]);
+        if (e->addr[l] >> EMU_WINDOW_BITS == hi) off[l] = off0 + (e->addr[l] - e->addr[l0]);
+        else emu_address_space(e->addr[l], &off[l]);
+        one_word = one_word && (off[l] & 3) + size <= 4;
     }
+    if (one_word) return wavefronts_one_word(off, lanes, banks);
+    memset(per_bank, 0, sizeof per_bank);
     for (uint32_t mk = lanes; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
         for (uint64_t w = off[l] >> 2; w <= (off[l] + size - 1) >> 2; w++) {

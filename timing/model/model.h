@@ -28,11 +28,13 @@ typedef struct tm_line {
 
 typedef struct tm_cache {
     tm_line *lines;       /* sets * ways */
+    uint64_t *tags;       /* lines[i].tag, packed: a lookup scans a set's tags only */
     uint32_t sets, ways;
 } tm_cache;
 
 bool tm_cache_init(tm_cache *c, uint64_t bytes, uint32_t ways);
 void tm_cache_free(tm_cache *c);
+void tm_cache_clear(tm_cache *c);   /* every line invalid */
 /* The line holding line address `line`, or NULL. */
 tm_line *tm_cache_find(tm_cache *c, uint64_t line, uint64_t now);
 /* A line for `line`, evicting the least recently used of its set: *victim gets what it held
@@ -80,6 +82,7 @@ typedef struct tm_wait {
 typedef struct tm_inst {
     uint64_t done;
     uint32_t sm, left;
+    uint32_t waiter;          /* 1 + the SM's warp slot whose scoreboard holds it (0: unknown) */
     bool held, settled;       /* tm_mem_settle waits for it */
     uint32_t next_free;
 } tm_inst;
@@ -162,8 +165,14 @@ uint32_t tm_mem_channel(const timing_gpu *gpu, uint64_t line);
 void tm_mem_dram_place(const timing_gpu *gpu, uint64_t line, uint32_t *bank, uint64_t *row);
 /* Invalidates every line of every SM's L1 (GPUDet flushes them after each commit). */
 void tm_mem_flush_l1(tm_mem *m);
-/* The cycle SM sm's first MSHR is free. */
-uint64_t tm_mem_mshr_next(const tm_mem *m, uint32_t sm);
+/* The cycle SM sm's first MSHR is free. (Inline: the issue stage asks it for every memory
+ * instruction it looks at.) An SM's MSHRs are a binary min-heap of the cycles they free at: the
+ * root is the one a miss takes. */
+static inline uint64_t tm_mem_mshr_next(const tm_mem *m, uint32_t sm)
+{
+    uint64_t t = m->l1_mshr[(size_t)sm * (uint32_t)m->gpu->l1_mshrs];
+    return tm_is_pend(t) ? TM_NEVER : t;   /* all wait for DRAM: known when one is served */
+}
 
 /* What a memory instruction costs: when its results are back, and how many cycles it holds
  * the SM's load/store unit (replays: one per extra line, sector group or bank wavefront). */
@@ -225,6 +234,9 @@ typedef struct tm_warp {
     /* its next instruction as emu_warp_peek gave it, while `peeked`: it changes only when the
      * warp issues, or when a barrier of its CTA releases one of its paths */
     bool peeked;
+    /* while `peeked`: the scoreboard was found free for `next` (it stays so until the warp
+     * issues), so can_issue need not look again */
+    bool sb_clear;
     /* windowed: waits for the window's end, where its executor runs ahead (run.c weave) */
     bool deferred;
     timing_slot why;          /* what it waits for until `ready` */
@@ -292,6 +304,10 @@ typedef struct tm_sm {
      * `tried` is the last cycle its schedulers were tried; the cycles skipped since count as
      * that cycle's reasons. */
     uint64_t wake, tried;
+    /* warps (slots below 64) that may hold ready == TM_NEVER: can_issue marks them (outside
+     * replay and KILO TM, the only place that sets it), a landing that frees an MSHR looks
+     * at them only */
+    uint64_t never_mask;
     /* replay of DAB: the next ticket (tm_rec) that may issue; the next of its CTAs (c mod SMs) */
     uint64_t ticket_next, next_cta;
 } tm_sm;

@@ -392,7 +392,25 @@ static void tm_model_landed(void *ctx, uint32_t sm, uint64_t tag, uint64_t t)
     tm_model *M = ctx;
     tm_sm *S = &M->sms[sm];
     bool any = false;
-    for (uint32_t i = 0; i < S->nwarps; i++) {
+    /* an instruction's tag is only in the scoreboard of the warp that issued it; a freed MSHR
+     * wakes the warps waiting with ready == TM_NEVER, which can_issue marked (where it alone
+     * sets that) */
+    uint32_t waiter = tag ? M->mem.insts[tag & ~TM_PEND].waiter : 0;
+    if (!tag && !M->trace && !M->kilotm && S->nwarps <= 64) {
+        for (uint64_t mk = S->never_mask; mk; mk &= mk - 1) {
+            uint32_t i = (uint32_t)__builtin_ctzll(mk);
+            tm_warp *tw = &S->warps[i];
+            if (!tw->occupied || tw->ready != TM_NEVER) continue;
+            tw->ready = t;
+            any = true;
+            if (S->q_wake[i % M->nsched] > t) S->q_wake[i % M->nsched] = t;
+        }
+        S->never_mask = 0;   /* each woken, or no longer waiting so */
+        if (any && S->wake > t) S->wake = t;
+        return;
+    }
+    uint32_t lo = waiter ? waiter - 1 : 0, hi = waiter ? waiter : S->nwarps;
+    for (uint32_t i = lo; i < hi; i++) {
         tm_warp *tw = &S->warps[i];
         if (!tw->occupied) continue;
         bool mine = !tag;

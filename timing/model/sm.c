@@ -19,29 +19,35 @@
 #include <assert.h>
 #include <string.h>
 
+/* The functional unit of each op class (TM_U_INT where not named). */
+static const uint8_t unit_table[EMU_CLS_COUNT] = {
+    [EMU_CLS_INT_MUL] = TM_U_IMUL,
+    [EMU_CLS_FP32] = TM_U_FP32, [EMU_CLS_FP16] = TM_U_FP32, [EMU_CLS_CONV] = TM_U_FP32,
+    [EMU_CLS_FP64] = TM_U_FP64,
+    [EMU_CLS_SFU] = TM_U_SFU,
+    [EMU_CLS_TENSOR] = TM_U_TENSOR,
+    [EMU_CLS_LD_GLOBAL] = TM_U_LSU, [EMU_CLS_LD_SHARED] = TM_U_LSU, [EMU_CLS_LD_LOCAL] = TM_U_LSU,
+    [EMU_CLS_LD_PARAM] = TM_U_LSU, [EMU_CLS_LD_CONST] = TM_U_LSU, [EMU_CLS_LD_GENERIC] = TM_U_LSU,
+    [EMU_CLS_ST_GLOBAL] = TM_U_LSU, [EMU_CLS_ST_SHARED] = TM_U_LSU, [EMU_CLS_ST_LOCAL] = TM_U_LSU,
+    [EMU_CLS_ST_GENERIC] = TM_U_LSU, [EMU_CLS_ATOMIC] = TM_U_LSU, [EMU_CLS_ATOMIC_SHARED] = TM_U_LSU,
+    [EMU_CLS_TENSOR_MEM] = TM_U_LSU, [EMU_CLS_TEX] = TM_U_LSU, [EMU_CLS_SURF] = TM_U_LSU,
+    [EMU_CLS_ASYNC] = TM_U_LSU,
+};
+
+/* inline: the issue stage asks it for every warp it looks at */
+static inline tm_unit unit_of(uint8_t cls)
+{
+    return cls < EMU_CLS_COUNT ? (tm_unit)unit_table[cls] : TM_U_INT;
+}
+
 tm_unit tm_unit_of(uint8_t cls)
 {
-    switch (cls) {
-    case EMU_CLS_INT_MUL: return TM_U_IMUL;
-    case EMU_CLS_FP32: case EMU_CLS_FP16: case EMU_CLS_CONV: return TM_U_FP32;
-    case EMU_CLS_FP64: return TM_U_FP64;
-    case EMU_CLS_SFU: return TM_U_SFU;
-    case EMU_CLS_TENSOR: return TM_U_TENSOR;
-    default: return tm_is_memory(cls) ? TM_U_LSU : TM_U_INT;
-    }
+    return unit_of(cls);
 }
 
 bool tm_is_memory(uint8_t cls)
 {
-    switch (cls) {
-    case EMU_CLS_LD_GLOBAL: case EMU_CLS_LD_SHARED: case EMU_CLS_LD_LOCAL: case EMU_CLS_LD_PARAM:
-    case EMU_CLS_LD_CONST: case EMU_CLS_LD_GENERIC: case EMU_CLS_ST_GLOBAL: case EMU_CLS_ST_SHARED:
-    case EMU_CLS_ST_LOCAL: case EMU_CLS_ST_GENERIC: case EMU_CLS_ATOMIC: case EMU_CLS_ATOMIC_SHARED:
-    case EMU_CLS_TENSOR_MEM: case EMU_CLS_TEX: case EMU_CLS_SURF: case EMU_CLS_ASYNC:
-        return true;
-    default:
-        return false;
-    }
+    return unit_of(cls) == TM_U_LSU;
 }
 
 static void unit_timing(const timing_gpu *g, tm_unit u, uint64_t *lat, uint64_t *ii)
@@ -106,16 +112,25 @@ static void scoreboard_set(tm_warp *tw, const emu_next_instr *p, uint64_t now, u
     }
 }
 
+/* Asks for the cache lines of event e (its header, and its addresses where it has them). */
+static inline void prefetch_event(const emu_event *e)
+{
+    const char *b = (const char *)e;
+    for (size_t o = 0; o < sizeof *e; o += 64) __builtin_prefetch(b + o);
+    __builtin_prefetch(b + sizeof *e - 1);
+}
+
 /* Whether warp tw can issue on scheduler q at cycle now; if not, why (*why) and from when it
  * might (*when). */
 static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t now,
-                      emu_next_instr *p, timing_slot *why, uint64_t *when)
+                      const emu_next_instr **pp, timing_slot *why, uint64_t *when)
 {
     if (tw->ready > now) {
         *why = tw->why;
         *when = tw->ready;
         return false;
     }
+    bool sb_known_clear = false;
     if (tw->trace) {
         if (tw->at_barrier) {
             *why = TIMING_SLOT_BARRIER;
@@ -133,22 +148,28 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
             *when = TM_NEVER;   /* released by the issue of the ticket before it */
             return false;
         }
-        *p = tw->trace->recs[tw->pos].in;
+        *pp = &tw->trace->recs[tw->pos].in;
     } else if (tw->peeked) {
-        *p = tw->next;
-    } else if (tw->pos < tw->nev ? emu_warp_instr(tw->w, tw->ev[tw->pos].func, tw->ev[tw->pos].pc, p)
-                                 : emu_warp_peek(tw->w, p)) {
-        tw->next = *p;
+        *pp = &tw->next;
+        sb_known_clear = tw->sb_clear;
+    } else if (tw->pos < tw->nev
+                   ? emu_warp_instr(tw->w, tw->ev[tw->pos].func, tw->ev[tw->pos].pc, &tw->next)
+                   : emu_warp_peek(tw->w, &tw->next)) {
+        *pp = &tw->next;   /* read in place: it stays until the warp issues */
         tw->peeked = true;
     } else {
         *why = TIMING_SLOT_BARRIER;
         *when = TM_NEVER;   /* released by another warp's issue */
         return false;
     }
+    const emu_next_instr *p = *pp;
     /* Each wait below only ends at its time (operands land when they land, a unit's and the
      * MSHRs' free times only grow): the warp keeps it, and is not looked at again before. */
-    uint64_t t = scoreboard_ready(tw, p, now);
-    tm_unit u = tm_unit_of(p->cls);
+    uint64_t t = sb_known_clear ? now : scoreboard_ready(tw, p, now);
+    /* p is tw->next here (or a replayed record): its operands, once free, stay free until the
+     * warp issues (a landing only resolves a pending entry, which would have kept t > now) */
+    if (!tw->trace && t <= now) tw->sb_clear = true;
+    tm_unit u = unit_of(p->cls);
     if (t > now) {
         *why = TIMING_SLOT_SCOREBOARD;
     } else if ((t = S->unit_free[q * TM_U_COUNT + u]) > now) {
@@ -169,9 +190,14 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
     }
     /* a result waiting for DRAM: known when the request is served (tm_model_landed wakes it) */
     if (tm_is_pend(t)) t = TM_NEVER;
+    /* the event it issues next was written when its run began, and is out of the cache by now:
+     * fetch its header while the warp waits (issue fetched all of it if it issued last) */
+    if (!tw->trace && tw->pos < tw->nev) __builtin_prefetch(&tw->ev[tw->pos]);
     *when = t;
     tw->ready = t;
     tw->why = *why;
+    uint32_t slot = (uint32_t)(tw - S->warps);
+    if (t == TM_NEVER && slot < 64) S->never_mask |= UINT64_C(1) << slot;
     return false;
 }
 
@@ -182,9 +208,10 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
     const timing_gpu *g = M->gpu;
     emu_warp *w = tw->w;
     tw->peeked = false;
+    tw->sb_clear = false;
     if (p->cls == EMU_CLS_BARRIER) {
         for (uint32_t i = 0; i < S->nwarps; i++)
-            if (S->warps[i].cta == tw->cta) S->warps[i].peeked = false;
+            if (S->warps[i].cta == tw->cta) S->warps[i].peeked = S->warps[i].sb_clear = false;
         memset(S->q_wake, 0, M->nsched * sizeof *S->q_wake);
     }
     emu_event replayed;
@@ -227,7 +254,7 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
         if (rec && charged) ic = rec->igpu;
         tw->pos++;
         S->st.thread_instructions += (uint64_t)__builtin_popcount(e->mask);
-        tm_unit u = tm_unit_of(e->cls);
+        tm_unit u = unit_of(e->cls);
         uint64_t lat, ii;
         unit_timing(g, u, &lat, &ii);
         uint64_t d = now + lat;
@@ -277,9 +304,11 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
     }
     /* the next event is read when the warp is next looked at, some cycles and many other
      * warps later: ask for its first cache line now */
-    if (!tw->trace && tw->pos < tw->nev) __builtin_prefetch(&tw->ev[tw->pos]);
+    if (!tw->trace && tw->pos < tw->nev) prefetch_event(&tw->ev[tw->pos]);
     if (restarted) tw->nsb = 0;
     else scoreboard_set(tw, p, now, done);
+    /* its landing (run.c tm_model_landed) need only look at this warp */
+    if (tm_is_pend(done)) M->mem.insts[done & ~TM_PEND].waiter = (uint32_t)(tw - S->warps) + 1;
     /* replay only (the bound phase of the windowed model runs SMs on several threads) */
     if (M->trace && done > M->q_drain && !tm_is_pend(done)) M->q_drain = done;
     if (next_issue > tw->ready) tw->ready = next_issue;
@@ -358,7 +387,7 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
                              : TM_NEVER;
         for (int k = 0; k < g->issue_per_sched; k++) {
             tm_warp *pick = NULL;
-            emu_next_instr pi;
+            const emu_next_instr *pi = NULL;
             uint32_t nq = (S->nwarps - q + nsched - 1) / nsched;   /* warps on q */
             uint32_t start = S->last[q] == UINT32_MAX ? 0 : S->last[q] / nsched + 1;
             if (gto && S->last[q] != UINT32_MAX) {
@@ -390,7 +419,7 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
                     }
                     continue;
                 }
-                emu_next_instr p;
+                const emu_next_instr *p;
                 timing_slot w2;
                 uint64_t when;
                 if (!can_issue(M, S, q, tw, now, &p, &w2, &when)) {
@@ -412,7 +441,7 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
                 pi = p;
             }
             if (!pick) break;
-            if (!issue(M, S, q, pick, &pi, now)) {
+            if (!issue(M, S, q, pick, pi, now)) {
                 *fail = true;
                 return issued;
             }
