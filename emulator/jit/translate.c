@@ -409,18 +409,54 @@ static LLVMValueRef as_f32(tr *t, LLVMValueRef v64, bool ftz)
     return LLVMBuildBitCast(t->b, u, t->vf, "");
 }
 
-/* sem_float_out_f32 without .sat: .ftz, then a NaN becomes 0x7fffffff */
-static LLVMValueRef out_f32(tr *t, LLVMValueRef r, bool ftz)
+static LLVMValueRef splat_f32(tr *t, double v)
 {
-    LLVMValueRef u = LLVMBuildBitCast(t->b, r, t->v32, "");
+    LLVMValueRef e[EMU_WARP_SIZE];
+    for (int i = 0; i < EMU_WARP_SIZE; i++) e[i] = LLVMConstReal(t->f32, v);
+    return LLVMConstVector(e, EMU_WARP_SIZE);
+}
+
+/* sem_float_out_f32: .ftz, then .sat (emu_sat_f32: a NaN, -0 and what is below zero give +0,
+ * what is above one gives one), then a NaN becomes 0x7fffffff */
+static LLVMValueRef out_f32_sat(tr *t, LLVMValueRef r, bool ftz, bool sat)
+{
+    LLVMBuilderRef b = t->b;
+    LLVMValueRef u = LLVMBuildBitCast(b, r, t->v32, "");
     if (ftz) {
-        LLVMValueRef expo = LLVMBuildAnd(t->b, u, splat32(t, 0x7f800000u), "");
-        LLVMValueRef sub = LLVMBuildICmp(t->b, LLVMIntEQ, expo, splat32(t, 0), "");
-        u = LLVMBuildSelect(t->b, sub, LLVMBuildAnd(t->b, u, splat32(t, 0x80000000u), ""), u, "");
+        LLVMValueRef expo = LLVMBuildAnd(b, u, splat32(t, 0x7f800000u), "");
+        LLVMValueRef sub = LLVMBuildICmp(b, LLVMIntEQ, expo, splat32(t, 0), "");
+        u = LLVMBuildSelect(b, sub, LLVMBuildAnd(b, u, splat32(t, 0x80000000u), ""), u, "");
     }
-    LLVMValueRef isnan = LLVMBuildFCmp(t->b, LLVMRealUNO, r, r, "");
-    u = LLVMBuildSelect(t->b, isnan, splat32(t, 0x7fffffffu), u, "");
-    return LLVMBuildZExt(t->b, u, t->v64, "");
+    if (sat) {
+        LLVMValueRef f = LLVMBuildBitCast(b, u, t->vf, "");
+        LLVMValueRef low = LLVMBuildFCmp(b, LLVMRealULE, f, LLVMConstNull(t->vf), "");
+        LLVMValueRef high = LLVMBuildFCmp(b, LLVMRealOGT, f, splat_f32(t, 1.0), "");
+        u = LLVMBuildSelect(b, high, splat32(t, 0x3f800000u), u, "");
+        u = LLVMBuildSelect(b, low, splat32(t, 0), u, "");
+        return LLVMBuildZExt(b, u, t->v64, "");
+    }
+    LLVMValueRef isnan = LLVMBuildFCmp(b, LLVMRealUNO, r, r, "");
+    u = LLVMBuildSelect(b, isnan, splat32(t, 0x7fffffffu), u, "");
+    return LLVMBuildZExt(b, u, t->v64, "");
+}
+
+static LLVMValueRef out_f32(tr *t, LLVMValueRef r, bool ftz) { return out_f32_sat(t, r, ftz, false); }
+
+/* emu_min_f32/emu_max_f32 on x and y (.ftz already applied): a NaN is ignored unless nan_mode
+ * or both are NaN (then any NaN: out_f32 makes it the canonical one); of -0 and +0, min takes
+ * -0 and max +0 */
+static LLVMValueRef minmax_f32(tr *t, bool max, LLVMValueRef x, LLVMValueRef y, bool nan_mode)
+{
+    LLVMBuilderRef b = t->b;
+    LLVMValueRef xn = LLVMBuildFCmp(b, LLVMRealUNO, x, x, ""), yn = LLVMBuildFCmp(b, LLVMRealUNO, y, y, "");
+    LLVMValueRef xneg = LLVMBuildICmp(b, LLVMIntSLT, LLVMBuildBitCast(b, x, t->v32, ""), splat32(t, 0), "");
+    LLVMValueRef eq = LLVMBuildSelect(b, xneg, max ? y : x, max ? x : y, "");
+    LLVMValueRef first = LLVMBuildFCmp(b, max ? LLVMRealOGT : LLVMRealOLT, x, y, "");
+    LLVMValueRef r = LLVMBuildSelect(b, first, x, y, "");
+    r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOEQ, x, y, ""), eq, r, "");
+    if (nan_mode) return LLVMBuildSelect(b, xn, x, LLVMBuildSelect(b, yn, y, r, ""), "");
+    r = LLVMBuildSelect(b, yn, x, r, "");
+    return LLVMBuildSelect(b, xn, y, r, "");
 }
 
 static LLVMValueRef fma_f32(tr *t, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c)
@@ -531,13 +567,24 @@ static LLVMValueRef f32_div_family(tr *t, const emu_uop *u, bool ftz)
 
 static uint64_t instr_flags(const emu_uop *u) { return u->in->flags; }
 
-/* A plain float µop: f32, round to nearest, nothing but .ftz. */
+/* A plain float µop: f32, round to nearest, nothing but .ftz and .sat. */
 static bool plain_f32(const emu_uop *u)
 {
     const ptx_instr *in = u->in;
     return u->type == PTX_TYPE_F32 && in->ntypes == 1 &&
            (in->rnd == PTX_RND_NONE || in->rnd == PTX_RND_RN) &&
-           (in->flags & ~PTX_F(FTZ)) == 0 && !(u->flags & EMU_UOP_CONTRACTED);
+           (in->flags & ~(PTX_F(FTZ) | PTX_F(SAT))) == 0 && !(u->flags & EMU_UOP_CONTRACTED);
+}
+
+/* and/or/xor/not of predicate registers (x_pred_logic: whole lane masks) */
+static bool pred_logic_translates(const emu_uop *u)
+{
+    const ptx_instr *in = u->in;
+    unsigned n = u->op == PTX_OP_NOT ? 2 : 3;
+    if (u->type != PTX_TYPE_PRED || u->nopd != n || in->nops != n || in->flags != 0) return false;
+    for (unsigned k = 0; k < n; k++)
+        if (u->opd[k].kind != EMU_OPD_PRED) return false;
+    return !(u->opd[0].flags & EMU_OPD_F_NEG);
 }
 
 /* A plain f64 µop: round to nearest, no modifier, and a register among its sources (LLVM folds
@@ -566,8 +613,14 @@ static int32_t branch_target(const emu_uop *u)
 static bool cvt_translates(const emu_uop *u)
 {
     const ptx_instr *in = u->in;
-    if (u->nopd != 2 || in->ntypes != 2 || in->flags != 0) return false;
+    if (u->nopd != 2 || in->ntypes != 2) return false;
     uint8_t dt = in->types[0], st = in->types[1];
+    /* cvt{.ftz}{.sat}.f32.f32 (emu_cvt: .ftz in and out, .sat, the canonical NaN) */
+    if (dt == PTX_TYPE_F32 && st == PTX_TYPE_F32)
+        return (in->flags & ~(PTX_F(FTZ) | PTX_F(SAT))) == 0 &&
+               (in->rnd == PTX_RND_NONE || in->rnd == PTX_RND_RN) && dst_ok(&u->opd[0], dt) &&
+               src_ok(&u->opd[1], st);
+    if (in->flags != 0) return false;
     unsigned db = emu_type_bits[dt], sb = emu_type_bits[st];
     if (!int_type(st) || !dst_ok(&u->opd[0], dt)) return false;
     if (!src_ok(&u->opd[1], sb == 32 ? PTX_TYPE_B32 : PTX_TYPE_B64)) return false;
@@ -672,7 +725,8 @@ bool emu_jit_translates(const emu_code *code, const emu_uop *u)
             !src_ok(&o[2], ty) || !src_ok(&o[3], ty))
             return false;
         if (ty == PTX_TYPE_F64) return plain_f64(u);
-        return ty == PTX_TYPE_F32 && in->rnd == PTX_RND_RN && (in->flags & ~PTX_F(FTZ)) == 0;
+        return ty == PTX_TYPE_F32 && in->rnd == PTX_RND_RN &&
+               (in->flags & ~(PTX_F(FTZ) | PTX_F(SAT))) == 0;
     case PTX_OP_DIV:
     case PTX_OP_RCP:
     case PTX_OP_SQRT:
@@ -694,8 +748,20 @@ bool emu_jit_translates(const emu_code *code, const emu_uop *u)
     case PTX_OP_AND:
     case PTX_OP_OR:
     case PTX_OP_XOR:
+        if (ty == PTX_TYPE_PRED) return pred_logic_translates(u);
         return u->nopd == 3 && in->ntypes == 1 && int_type(ty) && dst_ok(&o[0], ty) &&
                src_ok(&o[1], ty) && src_ok(&o[2], ty);
+    case PTX_OP_NOT:
+        if (ty == PTX_TYPE_PRED) return pred_logic_translates(u);
+        return u->nopd == 2 && in->ntypes == 1 && int_type(ty) && in->flags == 0 &&
+               dst_ok(&o[0], ty) && src_ok(&o[1], ty);
+    case PTX_OP_MIN:
+    case PTX_OP_MAX:   /* sem_int_min/max without .relu; sem_float_min/max_f32 */
+        if (u->nopd != 3 || in->ntypes != 1 || in->rnd != PTX_RND_NONE || !dst_ok(&o[0], ty) ||
+            !src_ok(&o[1], ty) || !src_ok(&o[2], ty))
+            return false;
+        if (ty == PTX_TYPE_F32) return (in->flags & ~(PTX_F(FTZ) | PTX_F(NANMODE))) == 0;
+        return int_type(ty) && in->flags == 0;
     case PTX_OP_SHL:
     case PTX_OP_SHR:
         return u->nopd == 3 && in->ntypes == 1 && int_type(ty) && in->flags == 0 &&
@@ -774,6 +840,14 @@ static LLVMValueRef sext_bits(tr *t, LLVMValueRef v, unsigned bits)
     return LLVMBuildAShr(t->b, LLVMBuildShl(t->b, v, sh, ""), sh, "");
 }
 
+/* Predicate o's lanes as i32 (emu_src_pred): predicates are stored at once (put_pred), never
+ * cached */
+static LLVMValueRef pred_src(tr *t, const emu_opd *o)
+{
+    LLVMValueRef p = LLVMBuildTrunc(t->b, load(t, t->i64, row_ptr(t, o->row)), t->i32, "");
+    return (o->flags & EMU_OPD_F_NEG) ? LLVMBuildNot(t->b, p, "") : p;
+}
+
 /* The value µop u computes for all 32 lanes (the mask is applied by put). */
 static void emit_native(tr *t, const emu_uop *u, LLVMValueRef mask)
 {
@@ -787,6 +861,17 @@ static void emit_native(tr *t, const emu_uop *u, LLVMValueRef mask)
     LLVMValueRef r;
     if (u->op == PTX_OP_MOV) {
         put(t, &o[0], mask, src(t, &o[1], ty));
+        return;
+    }
+    if (ty == PTX_TYPE_PRED) {   /* and/or/xor/not of predicates */
+        LLVMValueRef a = pred_src(t, &o[1]);
+        switch (u->op) {
+        case PTX_OP_AND: r = LLVMBuildAnd(b, a, pred_src(t, &o[2]), ""); break;
+        case PTX_OP_OR: r = LLVMBuildOr(b, a, pred_src(t, &o[2]), ""); break;
+        case PTX_OP_XOR: r = LLVMBuildXor(b, a, pred_src(t, &o[2]), ""); break;
+        default: r = LLVMBuildNot(b, a, ""); break;
+        }
+        put_pred(t, &o[0], mask, r);
         return;
     }
     if (u->op == PTX_OP_SETP) {
@@ -806,6 +891,12 @@ static void emit_native(tr *t, const emu_uop *u, LLVMValueRef mask)
     if (u->op == PTX_OP_CVT) {
         uint8_t dt = in->types[0], st = in->types[1];
         unsigned sb = emu_type_bits[st], db = emu_type_bits[dt];
+        if (dt == PTX_TYPE_F32 && st == PTX_TYPE_F32) {
+            bool ftz = in->flags & PTX_F(FTZ);
+            put(t, &o[0], mask, out_f32_sat(t, as_f32(t, src(t, &o[1], st), ftz), ftz,
+                                            in->flags & PTX_F(SAT)));
+            return;
+        }
         LLVMValueRef a = src(t, &o[1], sb == 32 ? PTX_TYPE_B32 : PTX_TYPE_B64);
         if (dt == PTX_TYPE_F32) {
             LLVMValueRef x = LLVMBuildTrunc(b, a, t->v32, "");
@@ -866,13 +957,27 @@ static void emit_native(tr *t, const emu_uop *u, LLVMValueRef mask)
         case PTX_OP_ADD: r = LLVMBuildFAdd(b, x, y, ""); break;
         case PTX_OP_SUB: r = LLVMBuildFSub(b, x, y, ""); break;
         case PTX_OP_MUL: r = LLVMBuildFMul(b, x, y, ""); break;
+        case PTX_OP_MIN:
+        case PTX_OP_MAX:
+            r = minmax_f32(t, u->op == PTX_OP_MAX, x, y, in->flags & PTX_F(NANMODE));
+            break;
         default: r = fma_f32(t, x, y, as_f32(t, src(t, &o[3], ty), ftz)); break;
         }
-        put(t, &o[0], mask, out_f32(t, r, ftz));
+        put(t, &o[0], mask, out_f32_sat(t, r, ftz, in->flags & PTX_F(SAT)));
         return;
     }
     LLVMValueRef a = src(t, &o[1], ty);
     switch (u->op) {
+    case PTX_OP_NOT: r = LLVMBuildXor(b, a, wmask, ""); break;
+    case PTX_OP_MIN:
+    case PTX_OP_MAX: {
+        LLVMValueRef bv = src(t, &o[2], ty), x = sg ? sext_bits(t, a, bits) : a;
+        LLVMValueRef y = sg ? sext_bits(t, bv, bits) : bv;
+        LLVMIntPredicate p = u->op == PTX_OP_MIN ? (sg ? LLVMIntSLT : LLVMIntULT)
+                                                 : (sg ? LLVMIntSGT : LLVMIntUGT);
+        r = LLVMBuildSelect(b, LLVMBuildICmp(b, p, x, y, ""), a, bv, "");
+        break;
+    }
     case PTX_OP_ADD: r = LLVMBuildAnd(b, LLVMBuildAdd(b, a, src(t, &o[2], ty), ""), wmask, ""); break;
     case PTX_OP_SUB: r = LLVMBuildAnd(b, LLVMBuildSub(b, a, src(t, &o[2], ty), ""), wmask, ""); break;
     case PTX_OP_MUL:
@@ -1487,7 +1592,7 @@ static void liveness(tr *t)
         for (unsigned k = has_dst ? 1 : 0; ok && k < u->nopd; k++)
             ok = opd_rows(t, emu_uop_opd(u, k), rd, nbits);
         /* a predicate result is written to memory at once (put_pred): no kill needed */
-        if (ok && has_dst && u->op != PTX_OP_SETP && u->guard_row == EMU_NO_GUARD)
+        if (ok && has_dst && u->opd[0].kind != EMU_OPD_PRED && u->guard_row == EMU_NO_GUARD)
             ok = opd_rows(t, &u->opd[0], kl, nbits);
     }
     /* to a fixpoint, backwards */

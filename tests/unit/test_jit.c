@@ -1,12 +1,13 @@
 /* test_jit.c: the LLVM JIT against the step interpreter, on random programs.
  *
  * Each seed makes one kernel of random instructions drawn from every form the JIT translates
- * (integer add/sub/mul.lo/mul.wide/mad.lo/and/or/xor/shl/shr on 32 and 64 bits, f32
- * add/sub/mul/fma/mad/div/rcp/sqrt/rsqrt with and without .ftz, f64 add/sub/mul/fma, setp on
- * integers and f32, selp, mov, cvt, global and shared loads and stores (faulting ones too),
- * uniform and divergent forward branches, counted loops with per-lane trip counts) and forms it
- * leaves to the interpreter's handlers (directed rounding modes, .sat, setp with a combining
- * operation, min/max, integer division), with random guards (@p, @!p), register or immediate operands (special
+ * (integer add/sub/mul.lo/mul.wide/mad.lo/min/max/and/or/xor/not/shl/shr on 32 and 64 bits,
+ * and/or/xor/not of predicates, f32 add/sub/mul/fma/mad/div/rcp/sqrt/rsqrt/min/max with and
+ * without .ftz, .sat and .NaN, f64 add/sub/mul/fma, setp on integers and f32, selp, mov, cvt
+ * (cvt.sat.f32.f32 too), global and shared loads and stores (faulting ones too), uniform and
+ * divergent forward branches, counted loops with per-lane trip counts) and forms it leaves to
+ * the interpreter's handlers (directed rounding modes, setp with a combining operation,
+ * integer division), with random guards (@p, @!p), register or immediate operands (special
  * floats among them: NaN payloads, infinities, subnormals, -0), partial warps and several blocks.
  * Every thread loads its registers from random input, runs the body and stores every register;
  * conf_run (tests/unit/conformance_harness.c) runs the kernel on the step interpreter and on the
@@ -130,11 +131,21 @@ static void instruction(gen *g, int depth)
         break;
     }
     case 2: {
-        static const char *const ops[] = {"and", "or", "xor"};
+        static const char *const ops[] = {"and", "or", "xor", "not"};
+        unsigned f = pick(&g->s, 4);
+        if (pick(&g->s, 3) == 0) {
+            /* on predicates: whole lane masks */
+            guard(g);
+            if (f == 3) emit(g, "not.pred %%p%u, %%p%u;\n", pick(&g->s, NP), pick(&g->s, NP));
+            else emit(g, "%s.pred %%p%u, %%p%u, %%p%u;\n", ops[f], pick(&g->s, NP), pick(&g->s, NP),
+                      pick(&g->s, NP));
+            break;
+        }
         operand(g, rk, a, sizeof a);
         operand(g, rk, b, sizeof b);
         guard(g);
-        emit(g, "%s.b%s %%%c%u, %s, %s;\n", ops[pick(&g->s, 3)], bits, rk, d, a, b);
+        if (f == 3) emit(g, "not.b%s %%%c%u, %s;\n", bits, rk, d, a);
+        else emit(g, "%s.b%s %%%c%u, %s, %s;\n", ops[f], bits, rk, d, a, b);
         break;
     }
     case 3: {
@@ -223,9 +234,12 @@ static void instruction(gen *g, int depth)
         operand(g, kind, a, sizeof a);
         guard(g);
         if (kind == 'f' && pick(&g->s, 3) == 0) {
-            /* abs/neg: bit operations (after .ftz), NaNs kept as they are */
-            emit(g, "%s%s.f32 %%f%u, %%f%u;\n", pick(&g->s, 2) ? "abs" : "neg",
-                 pick(&g->s, 2) ? ".ftz" : "", d, pick(&g->s, NR));
+            /* abs/neg: bit operations (after .ftz), NaNs kept as they are; cvt.f32.f32: .ftz,
+             * .sat, the canonical NaN */
+            static const char *const ops[] = {"abs", "neg", "cvt", "cvt.sat"};
+            unsigned f = pick(&g->s, 4);
+            emit(g, "%s%s.f32%s %%f%u, %%f%u;\n", ops[f], pick(&g->s, 2) ? ".ftz" : "",
+                 f >= 2 ? ".f32" : "", d, pick(&g->s, NR));
             break;
         }
         emit(g, "mov.%s %%%c%u, %s;\n", kind == 'r' ? "b32" : kind == 'd' ? "b64" : "f32", kind, d,
@@ -247,8 +261,8 @@ static void instruction(gen *g, int depth)
         operand(g, 'f', a, sizeof a);
         operand(g, 'f', b, sizeof b);
         guard(g);
-        emit(g, "%s%s.f32 %%f%u, %s, %s;\n", pick(&g->s, 2) ? "min" : "max",
-             pick(&g->s, 2) ? ".ftz" : "", d, a, b);
+        emit(g, "%s%s%s.f32 %%f%u, %s, %s;\n", pick(&g->s, 2) ? "min" : "max",
+             pick(&g->s, 2) ? ".ftz" : "", pick(&g->s, 4) == 0 ? ".NaN" : "", d, a, b);
         break;
     case 18:
         if (pick(&g->s, 4) == 0) {
@@ -591,6 +605,98 @@ START_TEST(rows_kept_in_registers)
 }
 END_TEST
 
+/* The simple semantics compiled inline (min/max, .sat, cvt.f32.f32, not, predicate logic) on
+ * every pair of special_f32's patterns, read as f32, as 32-bit and as 64-bit integers (sign
+ * bits set and clear), some under a guard, against the step interpreter. */
+START_TEST(simple_semantics_on_special_values)
+{
+    const char *ptx = CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "    .reg .b32 %t, %a, %b, %r, %k;\n"
+        "    .reg .b64 %in, %out, %o, %da, %db, %dr;\n"
+        "    .reg .f32 %fa, %fb, %fr;\n"
+        "    .reg .pred %p, %q, %pr;\n"
+        "    ld.param.u64 %in, [pin];\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    mov.u32 %t, %tid.x;\n"
+        "    mul.wide.u32 %o, %t, 8;\n"
+        "    add.u64 %in, %in, %o;\n"
+        "    ld.global.u32 %a, [%in];\n"
+        "    ld.global.u32 %b, [%in+4];\n"
+        "    mov.b32 %fa, %a;\n"
+        "    mov.b32 %fb, %b;\n"
+        "    cvt.u64.u32 %da, %a;\n"
+        "    cvt.u64.u32 %db, %b;\n"
+        "    shl.b64 %o, %db, 32;\n"
+        "    or.b64 %o, %o, %da;\n"
+        "    shl.b64 %da, %da, 32;\n"
+        "    or.b64 %da, %da, %db;\n"
+        "    mov.b64 %db, %o;\n"
+        "    and.b32 %k, %t, 1;\n"
+        "    setp.ne.u32 %p, %k, 0;\n"
+        "    and.b32 %k, %t, 2;\n"
+        "    setp.ne.u32 %q, %k, 0;\n"
+        "    mul.wide.u32 %o, %t, 256;\n"
+        "    add.u64 %out, %out, %o;\n"
+        "    min.f32 %fr, %fa, %fb;\n    st.global.f32 [%out+0], %fr;\n"
+        "    max.f32 %fr, %fa, %fb;\n    st.global.f32 [%out+4], %fr;\n"
+        "    min.ftz.f32 %fr, %fa, %fb;\n    st.global.f32 [%out+8], %fr;\n"
+        "    max.ftz.f32 %fr, %fa, %fb;\n    st.global.f32 [%out+12], %fr;\n"
+        "    min.NaN.f32 %fr, %fa, %fb;\n    st.global.f32 [%out+16], %fr;\n"
+        "    max.ftz.NaN.f32 %fr, %fa, %fb;\n    st.global.f32 [%out+20], %fr;\n"
+        "    add.sat.f32 %fr, %fa, %fb;\n    st.global.f32 [%out+24], %fr;\n"
+        "    mul.ftz.sat.f32 %fr, %fa, %fb;\n    st.global.f32 [%out+28], %fr;\n"
+        "    fma.rn.sat.f32 %fr, %fa, %fb, %fa;\n    st.global.f32 [%out+32], %fr;\n"
+        "    sub.rn.ftz.sat.f32 %fr, %fa, %fb;\n    st.global.f32 [%out+36], %fr;\n"
+        "    cvt.sat.f32.f32 %fr, %fa;\n    st.global.f32 [%out+40], %fr;\n"
+        "    cvt.ftz.f32.f32 %fr, %fb;\n    st.global.f32 [%out+44], %fr;\n"
+        "    cvt.ftz.sat.f32.f32 %fr, %fb;\n    st.global.f32 [%out+48], %fr;\n"
+        "    mov.f32 %fr, %fb;\n"
+        "    @%p max.f32 %fr, %fa, 0f00000000;\n    st.global.f32 [%out+52], %fr;\n"
+        "    min.s32 %r, %a, %b;\n    st.global.u32 [%out+56], %r;\n"
+        "    max.s32 %r, %a, %b;\n    st.global.u32 [%out+60], %r;\n"
+        "    min.u32 %r, %a, %b;\n    st.global.u32 [%out+64], %r;\n"
+        "    max.u32 %r, %a, %b;\n    st.global.u32 [%out+68], %r;\n"
+        "    not.b32 %r, %a;\n    st.global.u32 [%out+72], %r;\n"
+        "    mov.u32 %r, %b;\n"
+        "    @!%q min.s32 %r, %a, -7;\n    st.global.u32 [%out+76], %r;\n"
+        "    min.s64 %dr, %da, %db;\n    st.global.u64 [%out+80], %dr;\n"
+        "    max.s64 %dr, %da, %db;\n    st.global.u64 [%out+88], %dr;\n"
+        "    min.u64 %dr, %da, %db;\n    st.global.u64 [%out+96], %dr;\n"
+        "    max.u64 %dr, %da, %db;\n    st.global.u64 [%out+104], %dr;\n"
+        "    not.b64 %dr, %da;\n    st.global.u64 [%out+112], %dr;\n"
+        "    and.pred %pr, %p, %q;\n    selp.u32 %r, 1, 0, %pr;\n    st.global.u32 [%out+120], %r;\n"
+        "    or.pred %pr, %p, %q;\n    selp.u32 %r, 1, 0, %pr;\n    st.global.u32 [%out+124], %r;\n"
+        "    xor.pred %pr, %p, %q;\n    selp.u32 %r, 1, 0, %pr;\n    st.global.u32 [%out+128], %r;\n"
+        "    not.pred %pr, %q;\n    selp.u32 %r, 1, 0, %pr;\n    st.global.u32 [%out+132], %r;\n"
+        "    @%q xor.pred %pr, %p, %pr;\n    selp.u32 %r, 1, 0, %pr;\n    st.global.u32 [%out+136], %r;\n"
+        "    ret;\n}\n";
+    enum { N = sizeof special_f32 / sizeof *special_f32 };
+    uint8_t *in = conf_dev_alloc(N * N * 8), *out = conf_dev_alloc(N * N * 256);
+    for (unsigned t = 0; t < N * N; t++) {
+        memcpy(in + t * 8, &special_f32[t % N], 4);
+        memcpy(in + t * 8 + 4, &special_f32[t / N], 4);
+    }
+    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
+    setenv("CONF_EXECUTOR", "jit", 1);
+    emu_jit_stats before, after;
+    emu_jit_get_stats(&before);
+    conf_result r;
+    conf_status st = conf_run_k("simple semantics", ptx, (emu_dim3){1, 1, 1},
+                                (emu_dim3){N * N, 1, 1}, 0, params, 2, &r);
+    unsetenv("CONF_EXECUTOR");
+    ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
+    emu_jit_get_stats(&after);
+    ck_assert_msg(after.failed == before.failed, "the kernel was left to the interpreter");
+    /* every instruction above but ret translates */
+    ck_assert_msg(after.uops - before.uops == after.native - before.native + 1,
+                  "%" PRIu64 " of %" PRIu64 " instructions translated",
+                  after.native - before.native, after.uops - before.uops);
+    conf_dev_free(in);
+    conf_dev_free(out);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("jit");
@@ -603,6 +709,7 @@ int main(void)
     tcase_add_test(tc, translates_most);
     tcase_add_test(tc, disk_cache);
     tcase_add_test(tc, rows_kept_in_registers);
+    tcase_add_test(tc, simple_semantics_on_special_values);
     suite_add_tcase(s, tc);
     return conf_main(s);
 }
