@@ -478,7 +478,7 @@ static void wake_parked(tm_kilotm *K, tm_model *M, tm_sm *S, uint64_t t)
     for (uint32_t i = 0; i < M->warp_slots; i++)
         if (parked[i]) {
             parked[i] = false;
-            S->warps[i].ready = t;
+            tm_warp_set_ready(S, &S->warps[i], t);
             any = true;
         }
     if (any) memset(S->q_wake, 0, M->nsched * sizeof *S->q_wake);
@@ -549,7 +549,7 @@ uint64_t tm_kilotm_after_run(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now)
         s->deferred = false;
         K->st->tm_begin_waits++;
         K->parked[slot] = true;
-        tw->why = TIMING_SLOT_BARRIER;
+        tm_warp_set_why(S, tw, TIMING_SLOT_BARRIER);
         go = TM_NEVER;
     } else if (s->rec.lanes) {
         kt_commit_rec *r = &s->rec;

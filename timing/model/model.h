@@ -239,8 +239,8 @@ typedef struct tm_warp {
     bool sb_clear;
     /* windowed: waits for the window's end, where its executor runs ahead (run.c weave) */
     bool deferred;
-    timing_slot why;          /* what it waits for until `ready` */
-    uint64_t ready;           /* cannot issue before (launch, its last issue, a wait) */
+    /* its entry in its SM's `scan` (set when placed): when it can issue, and why not before */
+    uint32_t scan_ix;
     uint64_t age;             /* launch order on the SM (GTO: oldest first) */
     uint32_t cta;             /* index of its CTA slot on the SM */
     uint32_t nev, pos;
@@ -260,6 +260,23 @@ typedef struct tm_warp {
     uint64_t sb_ready[TM_SB_ENTRIES];
 } tm_warp;
 _Static_assert(sizeof(tm_warp) % 64 == 0, "tm_warp: whole cache lines");
+
+/* What a scheduler's scan needs of a warp slot, kept beside the other slots of its scheduler
+ * (SM `scan`, scheduler q's slots at q * per_q ...): the scan skips absent and waiting warps
+ * without reading their tm_warp (a cache line each, cold when it has not issued for a while),
+ * and setting a warp's wait does not write it. live = occupied and not done. */
+typedef struct tm_scan {
+    uint64_t ready;           /* cannot issue before (launch, its last issue, a wait) */
+    uint64_t age;             /* the warp's (GTO: oldest first) */
+    uint8_t why;              /* what it waits for until `ready` (a timing_slot) */
+    bool live;
+    /* its peeked instruction (tm_warp next) needs only its unit (`unit`) free, and an MSHR
+     * if that is the load/store unit: can_issue found its scoreboard clear (which it stays
+     * until the warp issues) and nothing else that could hold it (not a replay, not deferred
+     * to the window's end); cleared with the warp's `peeked` */
+    bool fast;
+    uint8_t unit;
+} tm_scan;
 
 typedef struct tm_cta_slot {
     bool used;                /* false: free */
@@ -286,6 +303,8 @@ typedef struct tm_sm {
     uint32_t ndefer, capdefer;
     tm_warp *warps;           /* max warps per SM */
     uint32_t nwarps;
+    tm_scan *scan;            /* per warp slot, grouped by scheduler (tm_scan) */
+    uint32_t per_q;           /* scan entries per scheduler: nwarps / schedulers, rounded up */
     tm_cta_slot *ctas;        /* CTA slots */
     uint32_t nctas, resident;
     uint32_t finished;        /* windowed: resident CTAs whose warps all exited (run.c) */
@@ -313,6 +332,29 @@ typedef struct tm_sm {
 } tm_sm;
 
 typedef struct tm_model tm_model;
+
+/* Warp slot i's entry in S->scan, for a model with nsched schedulers per SM. */
+static inline uint32_t tm_scan_index(const tm_sm *S, uint32_t i, uint32_t nsched)
+{
+    return (i % nsched) * S->per_q + i / nsched;
+}
+/* A warp's ready time and wait reason (in its scan entry). */
+static inline uint64_t tm_warp_ready(const tm_sm *S, const tm_warp *tw)
+{
+    return S->scan[tw->scan_ix].ready;
+}
+static inline timing_slot tm_warp_why(const tm_sm *S, const tm_warp *tw)
+{
+    return (timing_slot)S->scan[tw->scan_ix].why;
+}
+static inline void tm_warp_set_ready(tm_sm *S, tm_warp *tw, uint64_t t)
+{
+    S->scan[tw->scan_ix].ready = t;
+}
+static inline void tm_warp_set_why(tm_sm *S, tm_warp *tw, timing_slot why)
+{
+    S->scan[tw->scan_ix].why = (uint8_t)why;
+}
 
 /* Windowed model: warp tw, deferred at `cycle` and run ahead by the weave, issues its first
  * instruction at that cycle. false when it faulted. */

@@ -336,7 +336,7 @@ static void start_next(tm_model *M, uint64_t t)
         for (uint32_t k = 0; k < S->nwarps; k++) {
             tm_warp *tw = &S->warps[k];
             if (!tw->occupied || tw->done) continue;
-            if (tw->ready < t) tw->ready = t;
+            if (tm_warp_ready(S, tw) < t) tm_warp_set_ready(S, tw, t);
             /* a serial-mode (flush) instruction that was the warp's last */
             if (tw->trace && tw->pos >= tw->nev) tm_warp_exited(M, S, tw, t);
         }

@@ -124,14 +124,19 @@ static bool place_recorded(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
     memset(S->q_wake, 0, M->nsched * sizeof *S->q_wake);
     M->st.ctas++;
     for (uint32_t i = 0; i < T->warps_per_cta; i++) {
-        tm_warp *tw = &S->warps[k * M->warps_per_cta + i];
+        uint32_t ws = k * M->warps_per_cta + i;
+        tm_warp *tw = &S->warps[ws];
         memset(tw, 0, sizeof *tw);
         tw->occupied = true;
+        tw->scan_ix = tm_scan_index(S, ws, M->nsched);
+        S->scan[tw->scan_ix].live = true;
         tw->trace = &T->warps[cs->id * T->warps_per_cta + i];
         tw->cta = k;
         tw->age = S->next_age++;
-        tw->ready = ready;
-        tw->why = TIMING_SLOT_CONTROL;
+        S->scan[tw->scan_ix].age = tw->age;
+        S->scan[tw->scan_ix].fast = false;
+        tm_warp_set_ready(S, tw, ready);
+        tm_warp_set_why(S, tw, TIMING_SLOT_CONTROL);
         tw->start = ready;
         tw->nev = tw->trace->n > UINT32_MAX ? UINT32_MAX : (uint32_t)tw->trace->n;
     }
@@ -171,11 +176,15 @@ static bool place(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
         tm_warp *tw = &S->warps[ws];
         memset(tw, 0, sizeof *tw);
         tw->occupied = true;
+        tw->scan_ix = tm_scan_index(S, ws, M->nsched);
+        S->scan[tw->scan_ix].live = true;
         tw->w = emu_cta_warp(c, i);
         tw->cta = k;
         tw->age = S->next_age++;
-        tw->ready = ready;
-        tw->why = TIMING_SLOT_CONTROL;
+        S->scan[tw->scan_ix].age = tw->age;
+        S->scan[tw->scan_ix].fast = false;
+        tm_warp_set_ready(S, tw, ready);
+        tm_warp_set_why(S, tw, TIMING_SLOT_CONTROL);
         tw->start = ready;
         emu_warp_set_user(tw->w, EMU_POLICY_TIMING, tw);
         emu_warp_set_slot(tw->w, ws);
@@ -188,6 +197,7 @@ static void cta_done(tm_model *M, tm_sm *S, uint32_t k, uint64_t now, uint64_t f
 void tm_warp_exited(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now)
 {
     tw->done = true;
+    S->scan[tw->scan_ix].live = false;
     S->st.warp_cycles += now - tw->start;
     if (now > S->last_exit) S->last_exit = now;
     if (M->windowed && timing_timeline_wants_warps(M->timeline)) {
@@ -222,6 +232,7 @@ static void cta_done(tm_model *M, tm_sm *S, uint32_t k, uint64_t now, uint64_t f
     tm_cta_slot *cs = &S->ctas[k];
     for (uint32_t i = 0; i < M->warps_per_cta; i++) {
         S->warps[k * M->warps_per_cta + i].occupied = false;
+        S->scan[S->warps[k * M->warps_per_cta + i].scan_ix].live = false;
         S->warps[k * M->warps_per_cta + i].w = NULL;
     }
     if (M->timeline) {
@@ -280,10 +291,10 @@ static bool weave_run(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t cycle, uint64
         return true;
     }
     uint32_t i = (uint32_t)(tw - S->warps);
-    tw->ready = cycle;
+    tm_warp_set_ready(S, tw, cycle);
     if (tw->nev && !tm_sm_issue_woven(M, S, tw, cycle)) return false;
     if (tw->done) return true;
-    if (tw->ready < at) tw->ready = at;
+    if (tm_warp_ready(S, tw) < at) tm_warp_set_ready(S, tw, at);
     S->q_wake[i % M->nsched] = 0;
     if (S->wake > at) S->wake = at;
     return true;
@@ -332,6 +343,7 @@ static void model_free(tm_model *M)
     if (M->sms)
         for (uint32_t s = 0; s < M->nsm; s++) {
             free(M->sms[s].warps);
+            free(M->sms[s].scan);
             free(M->sms[s].ctas);
             free(M->sms[s].unit_free);
             free(M->sms[s].last);
@@ -400,8 +412,8 @@ static void tm_model_landed(void *ctx, uint32_t sm, uint64_t tag, uint64_t t)
         for (uint64_t mk = S->never_mask; mk; mk &= mk - 1) {
             uint32_t i = (uint32_t)__builtin_ctzll(mk);
             tm_warp *tw = &S->warps[i];
-            if (!tw->occupied || tw->ready != TM_NEVER) continue;
-            tw->ready = t;
+            if (!tw->occupied || tm_warp_ready(S, tw) != TM_NEVER) continue;
+            tm_warp_set_ready(S, tw, t);
             any = true;
             if (S->q_wake[i % M->nsched] > t) S->q_wake[i % M->nsched] = t;
         }
@@ -419,8 +431,8 @@ static void tm_model_landed(void *ctx, uint32_t sm, uint64_t tag, uint64_t t)
                 tw->sb_ready[j] = t;
                 mine = true;
             }
-        if (mine && tw->ready == TM_NEVER) {
-            tw->ready = t;
+        if (mine && tm_warp_ready(S, tw) == TM_NEVER) {
+            tm_warp_set_ready(S, tw, t);
             any = true;
             if (S->q_wake[i % M->nsched] > t) S->q_wake[i % M->nsched] = t;
         }
@@ -650,13 +662,15 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
         size_t wbytes = (M->warp_slots ? M->warp_slots : 1) * sizeof *S->warps;
         S->warps = aligned_alloc(64, wbytes);
         if (S->warps) memset(S->warps, 0, wbytes);
+        S->per_q = (S->nwarps + M->nsched - 1) / M->nsched;
+        S->scan = calloc((size_t)M->nsched * S->per_q + 1, sizeof *S->scan);
         S->nctas = M->ctas_per_sm;
         S->ctas = calloc(M->ctas_per_sm, sizeof *S->ctas);
         S->unit_free = calloc((size_t)M->nsched * TM_U_COUNT, sizeof *S->unit_free);
         S->last = malloc(M->nsched * sizeof *S->last);
         S->reason = calloc(M->nsched, sizeof *S->reason);
         S->q_wake = calloc(M->nsched, sizeof *S->q_wake);
-        ok = S->warps && S->ctas && S->unit_free && S->last && S->reason && S->q_wake;
+        ok = S->warps && S->scan && S->ctas && S->unit_free && S->last && S->reason && S->q_wake;
         for (uint32_t q = 0; ok && q < M->nsched; q++) S->last[q] = UINT32_MAX;
         S->tried = TM_NEVER;
         S->ticket_next = 1;

@@ -125,9 +125,9 @@ static inline void prefetch_event(const emu_event *e)
 static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t now,
                       const emu_next_instr **pp, timing_slot *why, uint64_t *when)
 {
-    if (tw->ready > now) {
-        *why = tw->why;
-        *when = tw->ready;
+    if (tm_warp_ready(S, tw) > now) {
+        *why = tm_warp_why(S, tw);
+        *when = tm_warp_ready(S, tw);
         return false;
     }
     bool sb_known_clear = false;
@@ -168,8 +168,14 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
     uint64_t t = sb_known_clear ? now : scoreboard_ready(tw, p, now);
     /* p is tw->next here (or a replayed record): its operands, once free, stay free until the
      * warp issues (a landing only resolves a pending entry, which would have kept t > now) */
-    if (!tw->trace && t <= now) tw->sb_clear = true;
     tm_unit u = unit_of(p->cls);
+    if (!tw->trace && t <= now) {
+        tw->sb_clear = true;
+        /* the scan can tell the rest without the warp (tm_scan fast) */
+        tm_scan *sc = &S->scan[tw->scan_ix];
+        sc->fast = !(M->windowed && tw->pos == tw->nev && p->shared_state);
+        sc->unit = (uint8_t)u;
+    }
     if (t > now) {
         *why = TIMING_SLOT_SCOREBOARD;
     } else if ((t = S->unit_free[q * TM_U_COUNT + u]) > now) {
@@ -194,8 +200,8 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
      * fetch its header while the warp waits (issue fetched all of it if it issued last) */
     if (!tw->trace && tw->pos < tw->nev) __builtin_prefetch(&tw->ev[tw->pos]);
     *when = t;
-    tw->ready = t;
-    tw->why = *why;
+    tm_warp_set_ready(S, tw, t);
+    tm_warp_set_why(S, tw, *why);
     uint32_t slot = (uint32_t)(tw - S->warps);
     if (t == TM_NEVER && slot < 64) S->never_mask |= UINT64_C(1) << slot;
     return false;
@@ -209,9 +215,13 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
     emu_warp *w = tw->w;
     tw->peeked = false;
     tw->sb_clear = false;
+    S->scan[tw->scan_ix].fast = false;
     if (p->cls == EMU_CLS_BARRIER) {
         for (uint32_t i = 0; i < S->nwarps; i++)
-            if (S->warps[i].cta == tw->cta) S->warps[i].peeked = S->warps[i].sb_clear = false;
+            if (S->warps[i].cta == tw->cta) {
+                S->warps[i].peeked = S->warps[i].sb_clear = false;
+                S->scan[S->warps[i].scan_ix].fast = false;
+            }
         memset(S->q_wake, 0, M->nsched * sizeof *S->q_wake);
     }
     emu_event replayed;
@@ -238,7 +248,7 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
         if (M->kilotm) tx_ready = tm_kilotm_after_run(M, S, tw, now);
         if (!tw->nev) {
             if (tw->ended) tm_warp_exited(M, S, tw, now + 1);
-            else if (tx_ready > tw->ready) tw->ready = tx_ready;   /* a tx_begin waits */
+            else if (tx_ready > tm_warp_ready(S, tw)) tm_warp_set_ready(S, tw, tx_ready);   /* a tx_begin waits */
             return true;
         }
     }
@@ -311,8 +321,8 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
     if (tm_is_pend(done)) M->mem.insts[done & ~TM_PEND].waiter = (uint32_t)(tw - S->warps) + 1;
     /* replay only (the bound phase of the windowed model runs SMs on several threads) */
     if (M->trace && done > M->q_drain && !tm_is_pend(done)) M->q_drain = done;
-    if (next_issue > tw->ready) tw->ready = next_issue;
-    tw->why = TIMING_SLOT_CONTROL;
+    if (next_issue > tm_warp_ready(S, tw)) tm_warp_set_ready(S, tw, next_issue);
+    tm_warp_set_why(S, tw, TIMING_SLOT_CONTROL);
     if (tw->trace) {
         /* every recorded barrier but bar.warp.sync is taken as CTA-wide (see run.c for the
          * ones that are not) */
@@ -405,23 +415,50 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
             }
             bool greedy = pick != NULL;
             uint32_t slot = start >= nq ? start - nq : start;   /* start <= nq */
+            tm_scan *sc = &S->scan[q * S->per_q];
+            uint64_t pick_age = 0;
             for (uint32_t j = 0; j < nq && !greedy && (gto || !pick); j++, slot++) {
                 if (slot == nq) slot = 0;
-                tm_warp *tw = &S->warps[q + slot * nsched];
-                if (!tw->occupied || tw->done) continue;
-                if (two && tw->age > limit) continue;
+                tm_scan *e = &sc[slot];
+                if (!e->live) continue;
+                if (two && e->age > limit) continue;
                 any = true;
-                if (tw->ready > now) {
-                    /* can_issue's first answer, without the call */
-                    if (tw->ready < why_when || why == TIMING_SLOT_IDLE) {
-                        why = tw->why;
-                        why_when = tw->ready;
+                uint64_t ready = e->ready;
+                if (ready > now) {
+                    /* can_issue's first answer, without the call (nor a look at the warp) */
+                    if (ready < why_when || why == TIMING_SLOT_IDLE) {
+                        why = (timing_slot)e->why;
+                        why_when = ready;
                     }
                     continue;
                 }
+                tm_warp *tw = &S->warps[q + slot * nsched];
                 const emu_next_instr *p;
                 timing_slot w2;
                 uint64_t when;
+                if (e->fast) {
+                    /* can_issue's answer from its unit and the MSHRs, as it would give it */
+                    p = &tw->next;
+                    when = S->unit_free[q * TM_U_COUNT + e->unit];
+                    if (when > now) {
+                        w2 = e->unit == TM_U_LSU ? TIMING_SLOT_MEMORY : TIMING_SLOT_PIPELINE;
+                    } else if (e->unit == TM_U_LSU &&
+                               (when = tm_mem_mshr_next(&M->mem, S->id)) > now) {
+                        w2 = TIMING_SLOT_MEMORY;
+                        if (tm_is_pend(when)) when = TM_NEVER;
+                    } else {
+                        goto ready_warp;
+                    }
+                    e->ready = when;
+                    e->why = (uint8_t)w2;
+                    uint32_t ws = q + slot * nsched;
+                    if (when == TM_NEVER && ws < 64) S->never_mask |= UINT64_C(1) << ws;
+                    if (when < why_when || why == TIMING_SLOT_IDLE) {
+                        why = w2;
+                        why_when = when;
+                    }
+                    continue;
+                }
                 if (!can_issue(M, S, q, tw, now, &p, &w2, &when)) {
                     if (when < why_when || why == TIMING_SLOT_IDLE) {
                         why = w2;
@@ -429,10 +466,12 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
                     }
                     continue;
                 }
+            ready_warp:
                 if (gto) {
                     /* the oldest ready warp */
-                    if (!pick || tw->age < pick->age) {
+                    if (!pick || e->age < pick_age) {
                         pick = tw;
+                        pick_age = e->age;
                         pi = p;
                     }
                     continue;
