@@ -18,6 +18,8 @@
 #   - h100 against the microbenchmarks' native run on an H100 (bench/micro/native/): what the
 #     model's mechanisms express (chase latencies, FMA, SFU, bank-conflict wavefronts, atomics)
 #     within 15% of the recorded figures;
+#   - each configuration with published measurements (bench/micro/published/) within 15% of
+#     them: pure-chase latencies, a DRAM-bound copy's bandwidth, under the vendor's DRAM peak;
 #   - two programs run correctly on every configuration of timing/configs with identical
 #     statistics on 1 and 2 host threads;
 #   - --timeline: a slice per launch and per CTA (--timeline-warps: and per warp), consistent
@@ -333,6 +335,25 @@ if exe=$(micro atomic_contention) && out=$("$PTXSIM" run --timing --gpu=h100 -- 
 else bad+="atomic_contention failed; "; fi
 if [ -z "$bad" ]; then pass "timing micro h100 against its native run (chase shared/L1/L2, FMA, SFU, bank-conflict wavefronts, atomics within 15% of $native)"
 else fail "timing micro h100 against its native run" "$bad"; fi
+
+# ---------------------------------------------------------------- published figures
+# bench/micro/published/GPU.txt: what others measured on the real GPUs (pure-chase latencies, a
+# DRAM-bound copy, the vendor's DRAM peak, each with its citation); every configuration with such
+# a file stays within 15% of each figure marked "check" and under its "bound"
+# (bench/micro/compare_published.py, which also prints the README's table).
+if chase=$(micro pointer_chase) && copy=$(micro dram_copy); then
+    for f in bench/micro/published/*.txt; do
+        g=$(basename "$f" .txt)
+        if out=$(python3 bench/micro/compare_published.py --ptxsim "$PTXSIM" --chase "$chase" \
+                 --copy "$copy" "$g" 2>&1); then
+            pass "timing micro $g against published figures ($(grep -c ': ok$' <<<"$out") figures of $f within 15% or under the peak)"
+        else
+            fail "timing micro $g against published figures" "$(grep -v -e ': ok$' -e 'not checked$' <<<"$out" | tr '\n' ' ')"
+        fi
+    done
+else
+    fail "timing micro against published figures" "nvcc failed"
+fi
 
 # ---------------------------------------------------------------- --timeline
 # A slice per launch and one per CTA, each CTA inside its launch, with --timeline-warps a slice
