@@ -557,6 +557,24 @@ void emu_frame_return(emu_ctx *c)
     c->regs = w->regs + caller->reg_base;
 }
 
+void emu_warp_prefetch(const emu_warp *w, bool deep)
+{
+    if (!deep) {
+        /* the record's lines a run reads (its lanes' thread indices, between them, are read
+         * only by moves from %tid) */
+        __builtin_prefetch(w);
+        __builtin_prefetch((const char *)w + 64);
+        __builtin_prefetch(&w->cache_base);
+        __builtin_prefetch(&w->ahead);
+        return;
+    }
+    /* not the registers: a run reads few of its rows before the host's prefetcher sees the
+     * stream, and loading every row (Mandelbrot's warps) measured slower */
+    __builtin_prefetch(w->cta);
+    if (w->sp) __builtin_prefetch(&w->stack[w->sp - 1]);
+    if (w->nframes) __builtin_prefetch(&w->frames[w->nframes - 1]);
+}
+
 bool emu_warp_runnable(const emu_warp *w)
 {
     return w->state == EMU_WS_READY;
