@@ -470,6 +470,9 @@ uint32_t emu_cta_warp_count(const emu_cta *c);
 emu_warp *emu_cta_warp(emu_cta *c, uint32_t i);
 /* True when every warp has exited. */
 bool emu_cta_done(const emu_cta *c);
+/* Barriers of c completed so far: a warp waiting at a barrier becomes runnable only when this
+ * count moves (an engine that caches which warps can run rereads them then). */
+uint64_t emu_cta_barriers_completed(const emu_cta *c);
 /* Called by the engine when no warp of the CTA can run: records a barrier-deadlock fault that
  * names the barrier, the waiting threads and their PTX lines. */
 void emu_cta_report_deadlock(emu_cta *c);

@@ -38,8 +38,10 @@ typedef struct par_cta {
      * not exited, and warps that can run (emu_warp_runnable). The scheduler picks from them
      * without touching the warps, most of which are out of the host's cache: a warp's state
      * changes only while a warp of its CTA runs (its own exit or barrier, or a barrier that
-     * run completes), so both are brought up to date after every run (track). */
+     * run completes: emu_cta_barriers_completed moves), so both are brought up to date after
+     * every run (track). */
     uint32_t live, ready;
+    uint64_t barriers;        /* emu_cta_barriers_completed when `ready` was last made whole */
     /* The warp its next turn runs (the first ready one from next_warp), known after its last
      * run: the steps before prefetch it (prefetch_ahead); NULL before the CTA is built. */
     const emu_warp *hint;
@@ -77,7 +79,7 @@ static bool place(par_run *R, uint32_t sm, eng_thread *T)
     if (!eng_issue_take(E, &id)) return false;
     assert(S->nfree);
     eng_slot *slot = eng_slot_at(E, sm, S->free[--S->nfree]);
-    S->res[S->n++] = (par_cta){slot, id, 0, 0, 0, NULL};
+    S->res[S->n++] = (par_cta){slot, id, 0, 0, 0, 0, NULL};
     T->st.ctas++;
     return true;
 }
@@ -159,6 +161,7 @@ static void step(par_run *R, par_sm *S, timing_rng *rng, bool seeded, eng_thread
         }
         assert(emu_cta_warp_count(c) == R->nwarps && R->nwarps <= 32);
         for (uint32_t i = 0; i < R->nwarps; i++) track(pc, c, i);
+        pc->barriers = emu_cta_barriers_completed(c);
     }
     if (!seeded) prefetch_ahead(R, (uint32_t)(S - R->sms));
     uint32_t nw = R->nwarps;
@@ -187,9 +190,13 @@ static void step(par_run *R, par_sm *S, timing_rng *rng, bool seeded, eng_thread
         return;
     }
     track(pc, c, wi);
-    /* the run may have completed a barrier the CTA's other waiting warps wait at */
-    for (uint32_t m = pc->live & ~pc->ready & ~(1u << wi); m; m &= m - 1)
-        track(pc, c, (uint32_t)__builtin_ctz(m));
+    uint64_t barriers = emu_cta_barriers_completed(c);
+    if (barriers != pc->barriers) {
+        /* the run completed a barrier: warps that waited at it can run again */
+        pc->barriers = barriers;
+        for (uint32_t m = pc->live & ~pc->ready & ~(1u << wi); m; m &= m - 1)
+            track(pc, c, (uint32_t)__builtin_ctz(m));
+    }
     if (r == EMU_STOP_EXIT && !pc->live) {   /* emu_cta_done */
         retire(R, S, idx, T);
         return;
