@@ -149,7 +149,9 @@ for i in "${!names[@]}"; do
         jk=$(minof "$jk" "$k")
     done
     kim=- kjm=- ksp=-
-    if [ "$ik" != fail ] && [ "$jk" != fail ]; then
+    if [ "$ik" = fail ] || [ "$jk" = fail ]; then
+        ik=- jk=-   # a build whose --verbose gives no kernel CPU time
+    else
         read -r kim kjm ksp <<<"$(awk -v t="$ti" -v a="$ik" -v b="$jk" \
             'BEGIN { printf "%.0f %.0f %.2f", t / a / 1e6, t / b / 1e6, a / b }')"
     fi
