@@ -4,16 +4,28 @@
 # For each program, compute-bound (the anchors' matmul, and bench/programs' n-body,
 # Black-Scholes, Mandelbrot) and memory-bound (the anchors' vecadd and reduce,
 # bench/programs/transpose.cu), this build runs it with --threads=1 under --engine=interp,
-# --engine=jit and --engine=auto, REPS times alternating; the least CPU time (user + system: the
-# machine is shared, the least disturbed run counts) gives thread-instructions per second per
-# host core (warp instructions times active lanes, from --stats). Compile time is the sum of the
-# JIT's "compiled ... in N ms" notes (--verbose) of one --engine=jit run; it is part of the jit
-# column's CPU time (compiled once per process, before the kernel runs). Printed: the table, the
-# geometric mean speed-up of the JIT per set, and the targets of issue 13 (compute-bound at least
-# 20x and 2 G thread-instructions/s on 2 cores, memory-bound at least 5x).
-# The disk cache (--jit-cache): the interp/jit/auto columns run with it off (each jit run
-# compiles); first-s and cached-s are the least wall time over REPS of an --engine=jit run with
-# an empty cache (in $W/jit-cache) and of the next one, which loads every function from it.
+# --engine=jit and --engine=auto, REPS times alternating; the least of the REPS counts (the
+# machine is shared: the least disturbed run counts). Thread-instructions are warp instructions
+# times active lanes (from an interp run's --stats). Two rates, both per host core:
+# - kernel time (kern-*: the issue's "per-core thread-instructions per second", the executors'
+#   own speed): thread-instructions per CPU second spent in the program's kernels, the sum of
+#   each launch's "ms CPU" from --verbose (the CPU time of the host thread that runs the grid:
+#   all of it with one host thread). interp from the interp runs; jit from the --engine=jit runs
+#   whose functions load from the disk cache (the cached-s runs below: the load, a few ms, is
+#   in it; compiling is not, it is the `compile` column). kern-x is their ratio.
+# - whole process (interp-s, jit-s, auto-s, *-Mti, jit/x: end to end): user + system CPU
+#   seconds of the whole run, disk cache off (each jit run compiles: compile time is in jit-s),
+#   which also counts what is the same under every executor (the program's own CPU reference
+#   code, startup, copies), so jit/x understates the executors' ratio.
+# (--stats cannot time the JIT: recording its statistics needs the interpreter's events, so an
+# --engine=jit run with --stats runs interpreted; its "host_seconds" is wall time, compiling
+# included.) Compile time is the sum of the JIT's "compiled ... in N ms" notes (--verbose) of one
+# --engine=jit run. Printed: the table, the geometric mean speed-up of the JIT per set on kernel
+# time and on the whole process, and the targets of issue 13 (compute-bound at least 20x and 2 G
+# thread-instructions/s on 2 cores, memory-bound at least 5x).
+# The disk cache (--jit-cache): first-s and cached-s are the least wall time over REPS of an
+# --engine=jit run with an empty cache (in $W/jit-cache) and of the next one, which loads every
+# function from it.
 # With CUDA_TESTS=1 it also times every tests/cuda program (shared build, from the test cache)
 # under interp and auto, one run each, and prints the total (target: auto within 10%).
 # Environment: B (build dir, default build), NVCC, REPS (default 3), ANCHORS (default
@@ -66,70 +78,103 @@ else
     add "transpose 2048" memory "$W/transpose 2048"
 fi
 
-# cpu ENGINE CMD...: user + system seconds of one run on one host thread, or "fail" when its
-# output differs from the interpreter's (the programs check themselves against the host too,
-# but Mandelbrot's host loop, without FMA contraction, disagrees on a few escape counts at the
-# larger sizes whatever the engine: what matters here is that the engines agree)
+# kernel_cpu: the CPU seconds the kernels of the run whose --verbose log is $W/err.txt took
+# (each launch's "ms CPU"), or "fail" when none finished
+kernel_cpu() {
+    sed -nE 's/.* finished in [0-9.]+ ms \(([0-9.]+) ms CPU.*/\1/p' "$W/err.txt" |
+        awk '{ n += $1; k++ } END { if (k) printf "%.4f", n / 1e3; else print "fail" }'
+}
+# cpu ENGINE CMD...: "S K": user + system seconds of one run on one host thread and the CPU
+# seconds of its kernels, or "fail fail" when its output differs from the interpreter's (the
+# programs check themselves against the host too, but Mandelbrot's host loop, without FMA
+# contraction, disagrees on a few escape counts at the larger sizes whatever the engine: what
+# matters here is that the engines agree)
 cpu() {
-    local engine=$1 t=
+    local engine=$1 t= k=
     shift
     /usr/bin/time -o "$W/time.txt" -f '%U %S' "$SIM" run --threads=1 --engine="$engine" \
-        --jit-cache=off -- "$@" \
-        >"$W/out.txt" 2>/dev/null
+        --jit-cache=off --verbose=1 -- "$@" \
+        >"$W/out.txt" 2>"$W/err.txt"
     [ "$engine" = interp ] && cp "$W/out.txt" "$W/ref.txt"
     if cmp -s "$W/out.txt" "$W/ref.txt" && grep -qE '(PASS|FAIL)' "$W/out.txt"; then
         t=$(tail -n 1 "$W/time.txt" | awk 'NF == 2 { printf "%.3f", $1 + $2 }')
+        k=$(kernel_cpu)
     fi
-    echo "${t:-fail}"
+    echo "${t:-fail} ${k:-fail}"
 }
-# wall: wall seconds of one --engine=jit run with the disk cache on, or "fail"
+# wall: "W K": wall seconds of one --engine=jit run with the disk cache on and the CPU seconds
+# of its kernels, or "fail fail"
 wall() {
-    /usr/bin/time -o "$W/time.txt" -f '%e' "$SIM" run --threads=1 --engine=jit -- "$@" \
-        >"$W/out.txt" 2>/dev/null
-    if cmp -s "$W/out.txt" "$W/ref.txt"; then tail -n 1 "$W/time.txt"; else echo fail; fi
+    /usr/bin/time -o "$W/time.txt" -f '%e' "$SIM" run --threads=1 --engine=jit --verbose=1 -- "$@" \
+        >"$W/out.txt" 2>"$W/err.txt"
+    if cmp -s "$W/out.txt" "$W/ref.txt"; then echo "$(tail -n 1 "$W/time.txt") $(kernel_cpu)"; else echo fail fail; fi
 }
 minof() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || a == "fail") print b; else if (b == "fail") print a; else print (b < a ? b : a) }'; }
 
-printf '%-17s %-8s %13s %8s %8s %8s %9s %9s %8s %7s %8s %8s\n' program set thread-insns interp-s \
-    jit-s auto-s interp-Mti jit-Mti compile jit/x first-s cached-s
-declare -A logsum count
+printf '%-17s %-8s %13s %8s %8s %8s %8s %6s | %8s %8s %8s %9s %9s %6s | %8s %8s %8s\n' program set \
+    thread-insns kern-i-s kern-j-s kern-iMti kern-jMti kern-x interp-s jit-s auto-s interp-Mti \
+    jit-Mti jit/x compile first-s cached-s
+declare -A logsum klogsum count kcount
 for i in "${!names[@]}"; do
     read -r -a cmd <<<"${cmds[$i]}"
     ti=$("$SIM" run --threads=1 --engine=interp --stats=- -- "${cmd[@]}" 2>&1 >/dev/null |
          sed -nE 's/.*instructions: [0-9]+ warp, ([0-9]+) thread.*/\1/p' | awk '{n += $1} END {print n + 0}')
     comp=$("$SIM" run --threads=1 --engine=jit --jit-cache=off --verbose=1 -- "${cmd[@]}" 2>&1 >/dev/null |
            sed -nE 's/.*jit: compiled .* in ([0-9.]+) ms.*/\1/p' | awk '{n += $1} END {printf "%.0fms", n}')
-    it=fail jt=fail at=fail
+    it=fail jt=fail at=fail ik=fail
     rm -f "$W/ref.txt"
     for r in $(seq "$REPS"); do
-        it=$(minof "$it" "$(cpu interp "${cmd[@]}")")
-        jt=$(minof "$jt" "$(cpu jit "${cmd[@]}")")
-        at=$(minof "$at" "$(cpu auto "${cmd[@]}")")
+        read -r t k <<<"$(cpu interp "${cmd[@]}")"
+        it=$(minof "$it" "$t")
+        ik=$(minof "$ik" "$k")
+        read -r t k <<<"$(cpu jit "${cmd[@]}")"
+        jt=$(minof "$jt" "$t")
+        read -r t k <<<"$(cpu auto "${cmd[@]}")"
+        at=$(minof "$at" "$t")
     done
     if [ "$it" = fail ] || [ "$jt" = fail ] || [ "$ti" = 0 ]; then
-        printf '%-17s %-8s %13s %8s %8s %8s   (a run failed)\n' "${names[$i]}" "${sets[$i]}" "$ti" "$it" "$jt" "$at"
+        printf '%-17s %-8s %13s   (a run failed: interp %s s, jit %s s, auto %s s)\n' "${names[$i]}" \
+            "${sets[$i]}" "$ti" "$it" "$jt" "$at"
         continue
     fi
     read -r im jm sp <<<"$(awk -v t="$ti" -v a="$it" -v b="$jt" \
         'BEGIN { printf "%.0f %.0f %.2f", t / a / 1e6, t / b / 1e6, a / b }')"
-    first=fail cached=fail
+    first=fail cached=fail jk=fail
     for r in $(seq "$REPS"); do
         rm -rf "$XDG_CACHE_HOME"
-        first=$(minof "$first" "$(wall "${cmd[@]}")")
-        cached=$(minof "$cached" "$(wall "${cmd[@]}")")
+        read -r t k <<<"$(wall "${cmd[@]}")"
+        first=$(minof "$first" "$t")
+        read -r t k <<<"$(wall "${cmd[@]}")"
+        cached=$(minof "$cached" "$t")
+        jk=$(minof "$jk" "$k")
     done
-    printf '%-17s %-8s %13s %8s %8s %8s %9s %9s %8s %6sx %8s %8s\n' "${names[$i]}" "${sets[$i]}" "$ti" \
-        "$it" "$jt" "$at" "$im" "$jm" "$comp" "$sp" "$first" "$cached"
+    kim=- kjm=- ksp=-
+    if [ "$ik" = fail ] || [ "$jk" = fail ]; then
+        ik=- jk=-   # a build whose --verbose gives no kernel CPU time
+    else
+        read -r kim kjm ksp <<<"$(awk -v t="$ti" -v a="$ik" -v b="$jk" \
+            'BEGIN { printf "%.0f %.0f %.2f", t / a / 1e6, t / b / 1e6, a / b }')"
+    fi
+    printf '%-17s %-8s %13s %8s %8s %8s %8s %5sx | %8s %8s %8s %9s %9s %5sx | %8s %8s %8s\n' \
+        "${names[$i]}" "${sets[$i]}" "$ti" "$ik" "$jk" "$kim" "$kjm" "$ksp" "$it" "$jt" "$at" \
+        "$im" "$jm" "$sp" "$comp" "$first" "$cached"
     s=${sets[$i]}
     logsum[$s]=$(awk -v s="${logsum[$s]:-0}" -v r="$sp" 'BEGIN { print s + log(r) }')
+    if [ "$ksp" != - ]; then
+        klogsum[$s]=$(awk -v s="${klogsum[$s]:-0}" -v r="$ksp" 'BEGIN { print s + log(r) }')
+        kcount[$s]=$(( ${kcount[$s]:-0} + 1 ))
+    fi
     count[$s]=$(( ${count[$s]:-0} + 1 ))
 done
 for s in compute memory; do
     [ "${count[$s]:-0}" -gt 0 ] || continue
     target=20
     [ $s = memory ] && target=5
-    awk -v s="${logsum[$s]}" -v n="${count[$s]}" -v set="$s" -v t="$target" \
-        'BEGIN { printf "geometric mean speed-up of the JIT on the %s-bound set: %.2fx (target %dx)\n", set, exp(s / n), t }'
+    [ "${kcount[$s]:-0}" -gt 0 ] &&
+        awk -v s="${klogsum[$s]}" -v n="${kcount[$s]}" -v set="$s" -v t="$target" \
+            'BEGIN { printf "geometric mean speed-up of the JIT on the %s-bound set, kernel time: %.2fx (target %dx)\n", set, exp(s / n), t }'
+    awk -v s="${logsum[$s]}" -v n="${count[$s]}" -v set="$s" \
+        'BEGIN { printf "geometric mean speed-up of the JIT on the %s-bound set, whole process (end to end): %.2fx\n", set, exp(s / n) }'
 done
 
 if [ "${CUDA_TESTS:-0}" = 1 ]; then

@@ -470,6 +470,9 @@ uint32_t emu_cta_warp_count(const emu_cta *c);
 emu_warp *emu_cta_warp(emu_cta *c, uint32_t i);
 /* True when every warp has exited. */
 bool emu_cta_done(const emu_cta *c);
+/* Barriers of c completed so far: a warp waiting at a barrier becomes runnable only when this
+ * count moves (an engine that caches which warps can run rereads them then). */
+uint64_t emu_cta_barriers_completed(const emu_cta *c);
 /* Called by the engine when no warp of the CTA can run: records a barrier-deadlock fault that
  * names the barrier, the waiting threads and their PTX lines. */
 void emu_cta_report_deadlock(emu_cta *c);
@@ -557,6 +560,12 @@ uint8_t emu_warp_region_mark(const emu_warp *w);
  *   stack, frames, carry flag, instruction count), so a warp can move between executors at any
  *   stop. */
 emu_stop emu_warp_run(emu_warp *w, uint64_t budget);
+/* A hint to the host's caches, with no effect on anything else: loads what emu_warp_run of w
+ * reads first. Not deep: the warp's own record; deep (the record is read, so it should be in
+ * cache by then: from an earlier call that was not deep), its CTA's record and the tops of its
+ * SIMT stack and call frames. An engine that knows which warp it runs next overlaps those
+ * loads with the runs before (a grid's warps are far more than the caches hold). */
+void emu_warp_prefetch(const emu_warp *w, bool deep);
 /* False while the warp waits at a barrier that has not completed, or has exited. */
 bool emu_warp_runnable(const emu_warp *w);
 bool emu_warp_exited(const emu_warp *w);

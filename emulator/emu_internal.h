@@ -155,6 +155,7 @@ struct emu_cta {
     uint8_t *smem;
     uint64_t smem_size;
     emu_barrier bar[EMU_NBARRIERS + 1];   /* the last one serves barrier.cluster.wait */
+    uint64_t bar_completed;   /* barriers completed (emu_cta_barriers_completed) */
 };
 
 struct emu_grid {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---------------------------------------------------------------- call configuration */
@@ -88,6 +89,16 @@ static cudaError_t fault_error(emu_fault_kind kind)
 }
 
 /* ---------------------------------------------------------------- validation */
+
+/* CPU seconds of the calling thread: what a grid costs the host thread that runs it (with
+ * --threads=1, all of it) whatever else the machine runs; --verbose reports it next to the
+ * wall time (bench/jit_speed.sh reads it). */
+static double thread_cpu_seconds(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 static uint64_t threads_of(dim3 d)
 {
@@ -646,7 +657,7 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
      * (this is the device worker, or a graph node on it); nothing it uses can go away: freeing
      * memory and unloading modules wait for the device first. */
     pthread_mutex_unlock(&rt_g.lock);
-    double t0 = rt_now();
+    double t0 = rt_now(), cpu0 = thread_cpu_seconds();
     bool ok;
     cudaError_t internal = cudaSuccess;   /* compare mode's own failure: sticky, poisons */
     if (strcmp(rt_g.cfg.engine, "compare") == 0) {
@@ -684,7 +695,7 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
     }
     if (rt_g.record)
         timing_record_end(rt_g.record, ok ? NULL : emu_grid_fault(g));
-    double dt = rt_now() - t0;
+    double dt = rt_now() - t0, cpu = thread_cpu_seconds() - cpu0;
     pthread_mutex_lock(&rt_g.lock);
     if (internal != cudaSuccess)
         rt_poison(internal);
@@ -697,7 +708,8 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
     k->threads += emu_grid_cta_count(g) * threads_of(block);
     k->seconds += dt;
     if (ok) {
-        rt_log(1, "%s finished in %.3f ms", rt_kernel_pretty(k), dt * 1e3);
+        rt_log(1, "%s finished in %.3f ms (%.3f ms CPU time of its first host thread)",
+               rt_kernel_pretty(k), dt * 1e3, cpu * 1e3);
     } else {
         const emu_fault *f = emu_grid_fault(g);
         e = f ? fault_error(f->kind) : cudaErrorLaunchFailure;

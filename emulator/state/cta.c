@@ -85,6 +85,11 @@ emu_warp *emu_cta_warp(emu_cta *c, uint32_t i)
     return i < c->nwarps ? &c->warps[i] : NULL;
 }
 
+uint64_t emu_cta_barriers_completed(const emu_cta *c)
+{
+    return c->bar_completed;
+}
+
 bool emu_cta_done(const emu_cta *c)
 {
     for (uint32_t i = 0; i < c->nwarps; i++)
@@ -129,6 +134,7 @@ static void check_complete(emu_cta *cta, uint32_t id)
     if (b->arrived == 0) return;
     uint32_t need = b->expected ? b->expected : cta->live_threads;
     if (b->arrived < need) return;
+    cta->bar_completed++;
     for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
         emu_warp *w = &cta->warps[wi];
         if (w->state == EMU_WS_EXITED || w->state == EMU_WS_FAULT) continue;

@@ -47,13 +47,21 @@ static void warp_start(emu_warp *w, emu_cta *cta, uint32_t id)
     w->cta = cta;
     w->id = id;
     emu_dim3 b = g->launch.block;
-    for (uint32_t l = 0; l < EMU_WARP_SIZE; l++) {
-        uint32_t t = id * EMU_WARP_SIZE + l;
-        if (t >= cta->nthreads) break;   /* the last warp's missing lanes */
+    /* the lanes' thread indices counted up from the first lane's (divisions, a few dozen
+     * cycles each, would be most of a short kernel's warp start) */
+    uint32_t t = id * EMU_WARP_SIZE;
+    emu_dim3 i = {t % b.x, (t / b.x) % b.y, t / (b.x * b.y)};
+    for (uint32_t l = 0; l < EMU_WARP_SIZE && t + l < cta->nthreads; l++) {
+        /* lanes at and past nthreads are the last warp's missing lanes */
         w->valid |= 1u << l;
-        w->tid[l].x = t % b.x;
-        w->tid[l].y = (t / b.x) % b.y;
-        w->tid[l].z = t / (b.x * b.y);
+        w->tid[l] = i;
+        if (++i.x == b.x) {
+            i.x = 0;
+            if (++i.y == b.y) {
+                i.y = 0;
+                i.z++;
+            }
+        }
     }
     w->exited = ~w->valid;
     w->local_per_thread = g->local_per_thread;
@@ -547,6 +555,24 @@ void emu_frame_return(emu_ctx *c)
     c->f = caller->f;
     c->fn = caller->f->fn;
     c->regs = w->regs + caller->reg_base;
+}
+
+void emu_warp_prefetch(const emu_warp *w, bool deep)
+{
+    if (!deep) {
+        /* the record's lines a run reads (its lanes' thread indices, between them, are read
+         * only by moves from %tid) */
+        __builtin_prefetch(w);
+        __builtin_prefetch((const char *)w + 64);
+        __builtin_prefetch(&w->cache_base);
+        __builtin_prefetch(&w->ahead);
+        return;
+    }
+    /* not the registers: a run reads few of its rows before the host's prefetcher sees the
+     * stream, and loading every row (Mandelbrot's warps) measured slower */
+    __builtin_prefetch(w->cta);
+    if (w->sp) __builtin_prefetch(&w->stack[w->sp - 1]);
+    if (w->nframes) __builtin_prefetch(&w->frames[w->nframes - 1]);
 }
 
 bool emu_warp_runnable(const emu_warp *w)

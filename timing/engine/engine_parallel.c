@@ -34,6 +34,17 @@ typedef struct par_cta {
     eng_slot *slot;           /* slot->cta: the CTA once built, NULL before */
     uint64_t id;              /* its linear id */
     uint32_t next_warp;       /* round-robin pointer of the warp scheduler */
+    /* One bit per warp (a CTA has at most 32), valid once the CTA is built: warps that have
+     * not exited, and warps that can run (emu_warp_runnable). The scheduler picks from them
+     * without touching the warps, most of which are out of the host's cache: a warp's state
+     * changes only while a warp of its CTA runs (its own exit or barrier, or a barrier that
+     * run completes: emu_cta_barriers_completed moves), so both are brought up to date after
+     * every run (track). */
+    uint32_t live, ready;
+    uint64_t barriers;        /* emu_cta_barriers_completed when `ready` was last made whole */
+    /* The warp its next turn runs (the first ready one from next_warp), known after its last
+     * run: the steps before prefetch it (prefetch_ahead); NULL before the CTA is built. */
+    const emu_warp *hint;
 } par_cta;
 
 typedef struct par_sm {
@@ -68,7 +79,7 @@ static bool place(par_run *R, uint32_t sm, eng_thread *T)
     if (!eng_issue_take(E, &id)) return false;
     assert(S->nfree);
     eng_slot *slot = eng_slot_at(E, sm, S->free[--S->nfree]);
-    S->res[S->n++] = (par_cta){slot, id, 0};
+    S->res[S->n++] = (par_cta){slot, id, 0, 0, 0, 0, NULL};
     T->st.ctas++;
     return true;
 }
@@ -83,6 +94,58 @@ static void retire(par_run *R, par_sm *S, uint32_t idx, eng_thread *T)
     if (S->rr > idx) S->rr--;
 }
 
+/* Brings the bits of warp i of pc's CTA c up to date with its state. */
+static inline void track(par_cta *pc, emu_cta *c, uint32_t i)
+{
+    const emu_warp *w = emu_cta_warp(c, i);
+    uint32_t bit = 1u << i;
+    pc->live = emu_warp_exited(w) ? pc->live & ~bit : pc->live | bit;
+    pc->ready = emu_warp_runnable(w) ? pc->ready | bit : pc->ready & ~bit;
+}
+
+/* The first warp of `ready` at or after `start`, round the CTA: what a scan of the warps from
+ * `start` for a runnable one finds. ready != 0. */
+static inline uint32_t first_ready(uint32_t ready, uint32_t start)
+{
+    uint32_t from = ready & (UINT32_MAX << start);
+    return (uint32_t)__builtin_ctz(from ? from : ready);
+}
+
+/* The CTA whose warp SM sm's next step runs, as far as can be told now (seed 0), or the one
+ * after it (later); NULL for an empty SM. */
+static par_cta *turn(par_run *R, uint32_t sm, bool later)
+{
+    par_sm *S = &R->sms[sm];
+    if (!S->n) return NULL;
+    uint32_t rr = S->rr < S->n ? S->rr : 0;
+    return &S->res[(rr + later) % S->n];
+}
+
+/* Seed 0, where the schedule is known: while SM sm's step runs its warp, the host's caches
+ * load what the thread's next two steps will read (the warps of a grid are far more than the
+ * caches hold: every step would otherwise begin with a chain of misses). The step after next:
+ * its warp's record; the next one: what that record points to (emu_warp_prefetch). A guess
+ * that turns out wrong (a CTA placed or retired meanwhile) costs only the loads. */
+static void prefetch_ahead(par_run *R, uint32_t sm)
+{
+    eng_run *E = &R->E;
+    uint32_t nt = E->nthreads, tid = sm % nt, s = sm, s_next = UINT32_MAX;
+    par_cta *next = NULL, *after = NULL;
+    for (uint32_t i = 0; i < 8 && !after; i++) {
+        s = s + nt < E->nsm ? s + nt : tid;
+        par_cta *p = turn(R, s, s == s_next);
+        if (!p) continue;
+        if (next) {
+            after = p;
+        } else {
+            next = p;
+            s_next = s;
+        }
+    }
+    if (after && after->hint) emu_warp_prefetch(after->hint, false);
+    if (next && next->hint) emu_warp_prefetch(next->hint, true);
+}
+
 /* One scheduling step of SM S: one warp runs for a budget. */
 static void step(par_run *R, par_sm *S, timing_rng *rng, bool seeded, eng_thread *T)
 {
@@ -90,25 +153,21 @@ static void step(par_run *R, par_sm *S, timing_rng *rng, bool seeded, eng_thread
     uint32_t idx = seeded ? (uint32_t)timing_rng_below(rng, S->n) : S->rr++;
     par_cta *pc = &S->res[idx];
     emu_cta *c = pc->slot->cta;
-    if (!c && !(c = eng_slot_launch(&R->E, pc->slot, pc->id, T))) {
-        __atomic_store_n(&R->oom, 1, __ATOMIC_RELAXED);
-        __atomic_store_n(&R->stop, 1, __ATOMIC_RELAXED);
-        return;
+    if (!c) {
+        if (!(c = eng_slot_launch(&R->E, pc->slot, pc->id, T))) {
+            __atomic_store_n(&R->oom, 1, __ATOMIC_RELAXED);
+            __atomic_store_n(&R->stop, 1, __ATOMIC_RELAXED);
+            return;
+        }
+        assert(emu_cta_warp_count(c) == R->nwarps && R->nwarps <= 32);
+        for (uint32_t i = 0; i < R->nwarps; i++) track(pc, c, i);
+        pc->barriers = emu_cta_barriers_completed(c);
     }
+    if (!seeded) prefetch_ahead(R, (uint32_t)(S - R->sms));
     uint32_t nw = R->nwarps;
     uint32_t start = seeded ? (uint32_t)timing_rng_below(rng, nw) : pc->next_warp;
-    emu_warp *w = NULL;
-    uint32_t wi = 0;
-    for (uint32_t k = 0; k < nw; k++) {
-        wi = (start + k) % nw;
-        emu_warp *x = emu_cta_warp(c, wi);
-        if (emu_warp_runnable(x)) {
-            w = x;
-            break;
-        }
-    }
-    if (!w) {
-        if (emu_cta_done(c)) {
+    if (!pc->ready) {
+        if (!pc->live) {   /* every warp has exited (emu_cta_done) */
             retire(R, S, idx, T);
         } else {
             /* every live warp waits at a barrier nobody else can complete */
@@ -117,6 +176,9 @@ static void step(par_run *R, par_sm *S, timing_rng *rng, bool seeded, eng_thread
         }
         return;
     }
+    uint32_t wi = first_ready(pc->ready, start);
+    emu_warp *w = emu_cta_warp(c, wi);
+    assert(emu_warp_runnable(w));
     pc->next_warp = (wi + 1) % nw;
     uint64_t budget = seeded ? 1 + timing_rng_below(rng, 2 * R->budget) : R->budget;
     uint64_t before = emu_warp_instructions(w);
@@ -127,7 +189,19 @@ static void step(par_run *R, par_sm *S, timing_rng *rng, bool seeded, eng_thread
         __atomic_store_n(&R->stop, 1, __ATOMIC_RELAXED);
         return;
     }
-    if (r == EMU_STOP_EXIT && emu_cta_done(c)) retire(R, S, idx, T);
+    track(pc, c, wi);
+    uint64_t barriers = emu_cta_barriers_completed(c);
+    if (barriers != pc->barriers) {
+        /* the run completed a barrier: warps that waited at it can run again */
+        pc->barriers = barriers;
+        for (uint32_t m = pc->live & ~pc->ready & ~(1u << wi); m; m &= m - 1)
+            track(pc, c, (uint32_t)__builtin_ctz(m));
+    }
+    if (r == EMU_STOP_EXIT && !pc->live) {   /* emu_cta_done */
+        retire(R, S, idx, T);
+        return;
+    }
+    pc->hint = pc->ready ? emu_cta_warp(c, first_ready(pc->ready, pc->next_warp)) : NULL;
 }
 
 /* The one phase: thread T runs its SMs (SM s belongs to thread s % threads) until they are
