@@ -63,7 +63,7 @@ typedef struct tr {
 } tr;
 
 /* The most µops in one segment (bounds the phis of a side entry). */
-#define JIT_SEGMENT 8
+#define JIT_SEGMENT 32
 
 /* ---------------------------------------------------------------- small builders */
 
@@ -1370,6 +1370,11 @@ static void emit_uop(tr *t, uint32_t i)
         t->seg_last = i;
         while (t->seg_last + 1 < t->n && !t->seg_start[t->seg_last + 1]) t->seg_last++;
     } else {
+        /* a row no path from here reads before writing it leaves the cache: its side entry
+         * would load it for nothing (a dirty one holds a value nobody reads) */
+        for (uint32_t k = 0; k < t->ncache;)
+            if (row_live(t, i, t->cache[k].row)) k++;
+            else t->cache[k] = t->cache[--t->ncache];
         LLVMPositionBuilderAtEnd(b, t->bb[i]);
         LLVMValueRef phis[sizeof t->cache / sizeof t->cache[0]][2];
         /* fall: NULL after a handler µop, whose return goes through side[i] */
