@@ -606,11 +606,13 @@ START_TEST(rows_kept_in_registers)
 END_TEST
 
 /* Loop segments (a block that branches back to itself, its rows kept in registers across
- * iterations, translate.c's open_loop/emit_back_edge): a uniform loop of 97 trips (prime to
- * the budget of 100, so budget stops land on every µop and on the back edge) whose head is the
+ * iterations, translate.c's open_loop/emit_back_edge): a uniform loop of 97 trips of 17 µops
+ * (prime to the budget of 100, so budget stops land on every µop, the back edge included),
+ * whose head is the
  * reconvergence point of a divergent branch, carrying 32-bit, 64-bit and f32 rows, a guarded
  * write, a load, a handler call (ex2.approx) and a row written in the loop and read only after
- * it; then a loop whose back edge diverges (per-lane trip counts) with no handler in it. */
+ * it; then a loop of 9 µops whose back edge diverges (per-lane trip counts), no handler in
+ * it. */
 START_TEST(loops_kept_in_registers)
 {
     const char *ptx = CONF_PTX_HEADER
@@ -650,6 +652,7 @@ START_TEST(loops_kept_in_registers)
         "    fma.rn.f32 %f, %f, %e, %e;\n"
         "    ex2.approx.f32 %g, %e;\n"
         "    add.f32 %f, %f, %g;\n"
+        "    add.u32 %s, %s, 1;\n"
         "    add.u32 %j, %j, 1;\n"
         "    setp.lt.u32 %q, %j, %n;\n"
         "    @%q bra L1;\n"
@@ -661,6 +664,7 @@ START_TEST(loops_kept_in_registers)
         "    xor.b32 %t, %t, %w;\n"
         "    add.u64 %d, %d, %o;\n"
         "    mul.f32 %f, %f, %e;\n"
+        "    add.u32 %t, %t, 1;\n"
         "    sub.u32 %c, %c, 1;\n"
         "    setp.ne.u32 %q, %c, 0;\n"
         "    @%q bra L2;\n"
