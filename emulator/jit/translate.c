@@ -1486,6 +1486,7 @@ static void open_loop(tr *t, uint32_t h)
     }
     t->loop_head = h;
     t->nloop = 0;
+    t->counts->loops++;
     LLVMValueRef v[JIT_LOOP_ROWS];
     for (uint32_t k = 0; k < n; k++) {
         if (!row_live(t, h, rows[k])) continue;
