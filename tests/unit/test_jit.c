@@ -681,7 +681,7 @@ START_TEST(loops_kept_in_registers)
         "    ret;\n}\n";
     uint32_t *in = conf_dev_alloc(4 * 64);
     uint8_t *out = conf_dev_alloc(48 * 64);
-    in[0] = 97;
+    in[0] = 397;
     for (int k = 1; k < 64; k++) in[k] = (uint32_t)(k * 2654435761u);
     uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
     setenv("CONF_EXECUTOR", "jit", 1);
