@@ -606,7 +606,7 @@ START_TEST(rows_kept_in_registers)
 END_TEST
 
 /* Loop segments (a block that branches back to itself, its rows kept in registers across
- * iterations, translate.c's open_loop/emit_back_edge): a uniform loop of 97 trips of 17 µops
+ * iterations, translate.c's open_loop/emit_back_edge): a uniform loop of 397 trips of 17 µops
  * (prime to the budget of 100, so budget stops land on every µop, the back edge included),
  * whose head is the
  * reconvergence point of a divergent branch, carrying 32-bit, 64-bit and f32 rows, a guarded
