@@ -174,7 +174,7 @@ static bool jit_init(void)
  * keeps the objects between processes. */
 
 /* how the code is made: part of the key */
-#define JIT_PASSES "function(sroa,early-cse,instcombine,simplifycfg)"
+#define JIT_PASSES "function(sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg)"
 #define JIT_CODEGEN "codegen=less,reloc=pic,model=small"
 
 typedef struct jit_code {
