@@ -9,7 +9,8 @@
  *   a fault, a stop or a rewritten stack ends the run where the interpreter's loop ends it;
  * - at the end of a block, and after a branch, the run goes on in compiled code only when the
  *   interpreter's outer loop would pick the same SIMT entry of the same frame again with nothing
- *   to settle (the dispatch block checks that from the warp itself), else it returns.
+ *   to settle (the dispatch block checks that from the warp itself; a loop segment's back edge
+ *   checks the same and jumps to its head directly: see open_loop), else it returns.
  * - ld.param of the kernel's own parameters reads the launch's parameter block directly, as
  *   exec_mem.c's fast path does.
  * Translated µops are vector code over the 32 lanes of their rows: inactive lanes are blended
