@@ -79,8 +79,10 @@ typedef struct tr {
     bool loop_narrow[JIT_LOOP_ROWS];   /* the phi holds the row's 32-bit halves */
 } tr;
 
-/* The most µops in one segment (bounds the phis of a side entry). */
-#define JIT_SEGMENT 32
+/* The most µops in one segment (bounds the phis of a side entry: compile time grows with
+ * both), and in a loop segment, whose rows stay in registers across iterations. */
+#define JIT_SEGMENT 16
+#define JIT_LOOP_SEGMENT 32
 
 /* ---------------------------------------------------------------- small builders */
 
@@ -1805,11 +1807,20 @@ static void liveness(tr *t)
  * entry, which reloads the cached rows.) */
 static void find_segments(tr *t)
 {
-    uint32_t len = 0;
+    uint32_t len = 0, limit = JIT_SEGMENT;
     for (uint32_t i = 0; i < t->n; i++) {
         const emu_uop *u = &t->code->uops[i], *p = i ? u - 1 : NULL;
-        bool start = !p || (u->flags & EMU_UOP_BLOCK_START) || p->block_end <= i ||
-                     p->op == PTX_OP_BRA || len >= JIT_SEGMENT;
+        bool block = !p || (u->flags & EMU_UOP_BLOCK_START) || p->block_end <= i ||
+                     p->op == PTX_OP_BRA;
+        if (block) {
+            /* a block that branches back to itself is one segment up to JIT_LOOP_SEGMENT µops
+             * (a loop segment: see loop_segment()) */
+            const emu_uop *last = &t->code->uops[u->block_end - 1];
+            bool loop = u->block_end > i && u->block_end <= t->n && last->op == PTX_OP_BRA &&
+                        branch_target(last) == (int32_t)i;
+            limit = loop && u->block_end - i <= JIT_LOOP_SEGMENT ? JIT_LOOP_SEGMENT : JIT_SEGMENT;
+        }
+        bool start = block || len >= limit;
         t->seg_start[i] = start;
         len = start ? 1 : len + 1;
     }
