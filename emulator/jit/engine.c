@@ -174,7 +174,7 @@ static bool jit_init(void)
  * keeps the objects between processes. */
 
 /* how the code is made: part of the key */
-#define JIT_PASSES "function(sroa,early-cse,instcombine,simplifycfg)"
+#define JIT_PASSES "function(sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg)"
 #define JIT_CODEGEN "codegen=less,reloc=pic,model=small"
 
 typedef struct jit_code {
@@ -383,9 +383,9 @@ static void compile(emu_func *f)
     if (opts.verbose)
         fprintf(stderr, "ptxsim: jit: compiled %s in %.1f ms (translating %.1f, optimising %.1f, "
                         "code generation %.1f; %u instructions, %u translated, %u through their "
-                        "handler)%s\n",
+                        "handler, %u loops kept in registers)%s\n",
                 f->fn->name, dt * 1e3, (t_opt - t0) * 1e3, (t_gen - t_opt) * 1e3,
-                (t_link - t_gen) * 1e3, counts.uops, counts.native, counts.called,
+                (t_link - t_gen) * 1e3, counts.uops, counts.native, counts.called, counts.loops,
                 stored ? "; written to the cache" : "");
     ready(f, c);
 }

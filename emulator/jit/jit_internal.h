@@ -18,6 +18,8 @@ typedef struct emu_jit_counts {
     uint32_t uops;            /* µops in the function */
     uint32_t native;          /* translated to LLVM IR */
     uint32_t called;          /* calling the interpreter's handler */
+    uint32_t loops;           /* loop segments: blocks that branch back to themselves, their rows
+                                 kept in registers across iterations (translate.c) */
 } emu_jit_counts;
 
 /* The symbol by which compiled code calls emu_device_generation (defined when the JIT is

@@ -9,7 +9,8 @@
  *   a fault, a stop or a rewritten stack ends the run where the interpreter's loop ends it;
  * - at the end of a block, and after a branch, the run goes on in compiled code only when the
  *   interpreter's outer loop would pick the same SIMT entry of the same frame again with nothing
- *   to settle (the dispatch block checks that from the warp itself), else it returns.
+ *   to settle (the dispatch block checks that from the warp itself; a loop segment's back edge
+ *   checks the same and jumps to its head directly: see open_loop), else it returns.
  * - ld.param of the kernel's own parameters reads the launch's parameter block directly, as
  *   exec_mem.c's fast path does.
  * Translated µops are vector code over the 32 lanes of their rows: inactive lanes are blended
@@ -21,6 +22,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The most rows a loop segment carries in phis (the register cache holds 64). */
+#define JIT_LOOP_ROWS 48
+#define NO_LOOP UINT32_MAX
 
 typedef struct tr {
     LLVMContextRef cx;
@@ -60,10 +65,24 @@ typedef struct tr {
     uint64_t *live;
     uint32_t live_words;
     uint32_t seg_last;   /* the last µop of the segment being translated */
+    /* A loop segment: a whole block that ends with a branch back to its own first µop (see
+     * loop_segment()). The rows live at its head that it reads or writes are phis there,
+     * joined from the side entry's loads and from the back edge's cached values, so a
+     * uniform back edge whose dispatch conditions hold jumps to the head directly with the
+     * rows in registers: a result is then stored only where the run leaves (budget exits,
+     * handler calls and slow paths, the loop's exit), never per iteration. */
+    bool *loop_seg;
+    uint32_t loop_head;   /* the head of the loop segment being translated, or NO_LOOP */
+    uint32_t nloop;
+    uint32_t loop_row[JIT_LOOP_ROWS];
+    LLVMValueRef loop_phi[JIT_LOOP_ROWS];
+    bool loop_narrow[JIT_LOOP_ROWS];   /* the phi holds the row's 32-bit halves */
 } tr;
 
-/* The most µops in one segment (bounds the phis of a side entry). */
-#define JIT_SEGMENT 8
+/* The most µops in one segment (bounds the phis of a side entry: compile time grows with
+ * both), and in a loop segment, whose rows stay in registers across iterations. */
+#define JIT_SEGMENT 16
+#define JIT_LOOP_SEGMENT 32
 
 /* ---------------------------------------------------------------- small builders */
 
@@ -370,8 +389,9 @@ static void put(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef v)
     else if (LLVMIsAZExtInst(v) && LLVMTypeOf(LLVMGetOperand(v, 0)) == t->v32)
         low = LLVMGetOperand(v, 0);
     /* a row the segment's exits need is stored now (keeping it in a register to the end costs
-     * more than the store); the others are stored only where a run leaves while they are live */
-    bool dirty = !row_live_after_segment(t, o->row);
+     * more than the store); the others are stored only where a run leaves while they are live.
+     * In a loop segment every result stays in a register: its exits store what they need */
+    bool dirty = t->loop_head != NO_LOOP || !row_live_after_segment(t, o->row);
     if (!dirty) {
         LLVMTypeRef over[2] = {t->v64, t->ptr};
         LLVMValueRef args[4] = {v, row_ptr(t, o->row), ci32(t, 8), mask_vec(t, mask)};
@@ -1336,11 +1356,66 @@ static void emit_call_stored(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef m
     goto_dispatch(t, npc);
 }
 
+static LLVMValueRef dispatch_ok(tr *t, LLVMValueRef npc, LLVMValueRef *top_out);
+
+/* The back edge of a loop segment: a uniform taken branch goes to the head with the carried
+ * rows as the phis' incoming values when the dispatch block would go on there; else the
+ * rows live there are stored and the run goes through the dispatch block (which returns).
+ * Leaving the loop stores the rows live after it; divergence goes through the handler. */
+static void emit_back_edge(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
+{
+    LLVMBuilderRef b = t->b;
+    uint32_t head = t->loop_head;
+    LLVMBasicBlockRef taken = block(t, "back"), check = block(t, "check"),
+                      fall = block(t, "fall"), split = block(t, "split");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, mask, t->active, ""), taken, check);
+    LLVMPositionBuilderAtEnd(b, check);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, mask, ci32(t, 0), ""), fall, split);
+    LLVMPositionBuilderAtEnd(b, taken);
+    count_one(t);
+    LLVMValueRef carried[JIT_LOOP_ROWS];
+    for (uint32_t k = 0; k < t->nloop; k++) {
+        int c = cached_index(t, t->loop_row[k]);
+        if (c >= 0 && t->loop_narrow[k] && t->cache[c].low) {
+            carried[k] = t->cache[c].low;
+            continue;
+        }
+        if (c >= 0) carried[k] = t->cache[c].v;
+        else {
+            carried[k] = load(t, t->v64, row_ptr(t, t->loop_row[k]));
+            LLVMSetAlignment(carried[k], 8);
+        }
+        if (t->loop_narrow[k]) carried[k] = LLVMBuildTrunc(b, carried[k], t->v32, "");
+    }
+    LLVMValueRef top;
+    LLVMValueRef ok = dispatch_ok(t, ci32(t, head), &top);
+    LLVMBasicBlockRef again = block(t, "again"), leave = block(t, "leave");
+    LLVMBuildCondBr(b, ok, again, leave);
+    LLVMPositionBuilderAtEnd(b, again);
+    /* the SIMT top's pc as the dispatch block leaves it (a fault's warp state) */
+    LLVMBuildStore(b, ci32(t, head), field(t, top, offsetof(emu_simt, pc)));
+    for (uint32_t k = 0; k < t->nloop; k++) LLVMAddIncoming(t->loop_phi[k], &carried[k], &again, 1);
+    LLVMBuildBr(b, t->bb[head]);
+    LLVMPositionBuilderAtEnd(b, leave);
+    flush_rows(t, head, false);
+    goto_dispatch(t, ci32(t, head));
+    LLVMPositionBuilderAtEnd(b, fall);
+    count_one(t);
+    flush_rows(t, i + 1, false);
+    goto_dispatch(t, ci32(t, i + 1));
+    LLVMPositionBuilderAtEnd(b, split);
+    emit_call(t, i, u, mask);
+}
+
 /* A branch: uniform outcomes in compiled code, divergence through the handler. */
 static void emit_branch(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
 {
     LLVMBuilderRef b = t->b;
     uint32_t target = (uint32_t)branch_target(u);
+    if (t->loop_head != NO_LOOP && target == t->loop_head && i == t->seg_last) {
+        emit_back_edge(t, i, u, mask);
+        return;
+    }
     /* what either outcome may read; the divergent path's handler call stores the rest */
     for (uint32_t k = 0; k < t->ncache; k++)
         t->cache[k].dirty_live = t->cache[k].dirty && (row_live(t, target, t->cache[k].row) ||
@@ -1361,6 +1436,85 @@ static void emit_branch(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
     emit_call(t, i, u, mask);
 }
 
+/* Adds the register rows operand o names (not predicates: put_pred stores those at once) to
+ * rows, once each, JIT_LOOP_ROWS at most; narrow[k]: every name of rows[k] so far is a
+ * register of at most 32 bits (whose rows hold zero-extended values: emu_put masks them). */
+static void loop_rows_add(tr *t, const emu_opd *o, uint32_t *rows, bool *narrow, uint32_t *n)
+{
+    uint32_t row;
+    bool small;
+    switch (o->kind) {
+    case EMU_OPD_REG:
+        if (o->bits == 128) return;
+        row = o->row;
+        small = o->bits != 0 && o->bits <= 32;
+        break;
+    case EMU_OPD_ADDR:
+        if (!(o->flags & EMU_OPD_F_BASE_REG)) return;
+        row = o->row;
+        small = false;
+        break;
+    case EMU_OPD_VEC:
+    case EMU_OPD_LIST:
+        for (uint64_t k = 0; k < o->imm; k++)
+            loop_rows_add(t, &t->code->pool[o->row + k], rows, narrow, n);
+        return;
+    default:
+        return;
+    }
+    for (uint32_t k = 0; k < *n; k++)
+        if (rows[k] == row) {
+            narrow[k] = narrow[k] && small;
+            return;
+        }
+    if (*n == JIT_LOOP_ROWS) return;
+    narrow[*n] = small;
+    rows[(*n)++] = row;
+}
+
+/* The head of loop segment h: a phi per row live there that the loop reads or writes, its
+ * side entry's incoming value loaded (the back edge adds the other: emit_back_edge); a
+ * register of at most 32 bits goes round as its 32-bit halves (the row is their zero
+ * extension), so no iteration converts it. The rows count as dirty: the back edge's values
+ * may not be stored. */
+static void open_loop(tr *t, uint32_t h)
+{
+    LLVMBuilderRef b = t->b;
+    uint32_t rows[JIT_LOOP_ROWS], n = 0;
+    bool narrow[JIT_LOOP_ROWS];
+    for (uint32_t i = h; i <= t->seg_last; i++) {
+        const emu_uop *u = &t->code->uops[i];
+        for (unsigned k = 0; k < u->nopd; k++)
+            loop_rows_add(t, emu_uop_opd(u, k), rows, narrow, &n);
+    }
+    t->loop_head = h;
+    t->nloop = 0;
+    t->counts->loops++;
+    LLVMValueRef v[JIT_LOOP_ROWS];
+    for (uint32_t k = 0; k < n; k++) {
+        if (!row_live(t, h, rows[k])) continue;
+        uint32_t j = t->nloop++;
+        t->loop_row[j] = rows[k];
+        t->loop_narrow[j] = narrow[k];
+        LLVMPositionBuilderAtEnd(b, t->bb[h]);
+        t->loop_phi[j] = LLVMBuildPhi(b, narrow[k] ? t->v32 : t->v64, "");
+        LLVMPositionBuilderAtEnd(b, t->side[h]);
+        LLVMValueRef in = load(t, t->v64, row_ptr(t, rows[k]));
+        LLVMSetAlignment(in, 8);
+        if (narrow[k]) in = LLVMBuildTrunc(b, in, t->v32, "");
+        LLVMAddIncoming(t->loop_phi[j], &in, &t->side[h], 1);
+    }
+    LLVMBuildBr(b, t->bb[h]);
+    /* after the phis: the rows of the narrow ones (dead, so dropped, where nothing reads them
+     * as 64 bits) */
+    LLVMPositionBuilderAtEnd(b, t->bb[h]);
+    for (uint32_t j = 0; j < t->nloop; j++) {
+        v[j] = t->loop_narrow[j] ? LLVMBuildZExt(b, t->loop_phi[j], t->v64, "") : t->loop_phi[j];
+        cache_row_low(t, t->loop_row[j], v[j], t->loop_narrow[j] ? t->loop_phi[j] : NULL);
+        t->cache[cached_index(t, t->loop_row[j])].dirty = true;
+    }
+}
+
 static void emit_uop(tr *t, uint32_t i)
 {
     const emu_uop *u = &t->code->uops[i];
@@ -1369,7 +1523,14 @@ static void emit_uop(tr *t, uint32_t i)
         t->ncache = 0;
         t->seg_last = i;
         while (t->seg_last + 1 < t->n && !t->seg_start[t->seg_last + 1]) t->seg_last++;
+        t->loop_head = NO_LOOP;
+        if (t->loop_seg[i]) open_loop(t, i);
     } else {
+        /* a row no path from here reads before writing it leaves the cache: its side entry
+         * would load it for nothing (a dirty one holds a value nobody reads) */
+        for (uint32_t k = 0; k < t->ncache;)
+            if (row_live(t, i, t->cache[k].row)) k++;
+            else t->cache[k] = t->cache[--t->ncache];
         LLVMPositionBuilderAtEnd(b, t->bb[i]);
         LLVMValueRef phis[sizeof t->cache / sizeof t->cache[0]][2];
         /* fall: NULL after a handler µop, whose return goes through side[i] */
@@ -1464,14 +1625,12 @@ static void emit_uop(tr *t, uint32_t i)
     else goto_dispatch(t, ci32(t, i + 1));
 }
 
-/* Where the run goes on at a block's start: in compiled code only while the outer loop would
- * find the same frame and SIMT entry with nothing to settle (settle() and the barrier test of
- * interp/run.c), and budget is left. */
-static void emit_dispatch(tr *t)
+/* Whether the run may go on in compiled code at npc: while the outer loop would find the same
+ * frame and SIMT entry with nothing to settle (settle() and the barrier test of
+ * interp/run.c), and budget is left. *top_out: the SIMT top. */
+static LLVMValueRef dispatch_ok(tr *t, LLVMValueRef npc, LLVMValueRef *top_out)
 {
     LLVMBuilderRef b = t->b;
-    LLVMPositionBuilderAtEnd(b, t->dispatch);
-    LLVMValueRef npc = load(t, t->i32, t->npc_slot);
     LLVMValueRef top = top_entry(t);
     LLVMValueRef sp = load(t, t->i32, warp_field(t, offsetof(emu_warp, sp)));
     LLVMValueRef nf = load(t, t->i32, warp_field(t, offsetof(emu_warp, nframes)));
@@ -1485,6 +1644,17 @@ static void emit_dispatch(tr *t)
     same = LLVMBuildAnd(b, same, LLVMBuildICmp(b, LLVMIntNE, npc, rpc, ""), "");
     same = LLVMBuildAnd(b, same, LLVMBuildICmp(b, LLVMIntULT, npc, ci32(t, t->n), ""), "");
     same = LLVMBuildAnd(b, same, LLVMBuildICmp(b, LLVMIntULT, count(t), t->budget, ""), "");
+    *top_out = top;
+    return same;
+}
+
+/* Where the run goes on at a block's start (dispatch_ok), through a switch on the pc. */
+static void emit_dispatch(tr *t)
+{
+    LLVMBuilderRef b = t->b;
+    LLVMPositionBuilderAtEnd(b, t->dispatch);
+    LLVMValueRef npc = load(t, t->i32, t->npc_slot), top;
+    LLVMValueRef same = dispatch_ok(t, npc, &top);
     LLVMBasicBlockRef go = block(t, "dispatch.go");
     LLVMBuildCondBr(b, same, go, t->ret);
     LLVMPositionBuilderAtEnd(b, go);
@@ -1637,14 +1807,36 @@ static void liveness(tr *t)
  * entry, which reloads the cached rows.) */
 static void find_segments(tr *t)
 {
-    uint32_t len = 0;
+    uint32_t len = 0, limit = JIT_SEGMENT;
     for (uint32_t i = 0; i < t->n; i++) {
         const emu_uop *u = &t->code->uops[i], *p = i ? u - 1 : NULL;
-        bool start = !p || (u->flags & EMU_UOP_BLOCK_START) || p->block_end <= i ||
-                     p->op == PTX_OP_BRA || len >= JIT_SEGMENT;
+        bool block = !p || (u->flags & EMU_UOP_BLOCK_START) || p->block_end <= i ||
+                     p->op == PTX_OP_BRA;
+        if (block) {
+            /* a block that branches back to itself is one segment up to JIT_LOOP_SEGMENT µops
+             * (a loop segment: see loop_segment()) */
+            const emu_uop *last = &t->code->uops[u->block_end - 1];
+            bool loop = u->block_end > i && u->block_end <= t->n && last->op == PTX_OP_BRA &&
+                        branch_target(last) == (int32_t)i;
+            limit = loop && u->block_end - i <= JIT_LOOP_SEGMENT ? JIT_LOOP_SEGMENT : JIT_SEGMENT;
+        }
+        bool start = block || len >= limit;
         t->seg_start[i] = start;
         len = start ? 1 : len + 1;
     }
+}
+
+/* Whether the segment starting at h is a loop segment: the whole of its block, which ends
+ * with a translated branch back to h (a region boundary at h ends every run there). */
+static bool loop_segment(const tr *t, uint32_t h)
+{
+    const emu_uop *u = &t->code->uops[h];
+    uint32_t e = u->block_end;
+    if (!t->seg_start[h] || e <= h || e > t->n || (u->flags & EMU_UOP_REGION_BOUNDARY)) return false;
+    for (uint32_t i = h + 1; i < e; i++)
+        if (t->seg_start[i]) return false;
+    const emu_uop *br = &t->code->uops[e - 1];
+    return br->op == PTX_OP_BRA && emu_jit_translates(t->code, br) && branch_target(br) == (int32_t)h;
 }
 
 bool emu_jit_translate(const emu_func *f, LLVMModuleRef m, const char *name,
@@ -1690,10 +1882,13 @@ bool emu_jit_translate(const emu_func *f, LLVMModuleRef m, const char *name,
     t.bb = calloc(code->n, sizeof *t.bb);
     t.seg_start = calloc(code->n, sizeof *t.seg_start);
     t.side = calloc(code->n, sizeof *t.side);
-    if (!t.bb || !t.seg_start || !t.side) {
+    t.loop_seg = calloc(code->n, sizeof *t.loop_seg);
+    t.loop_head = NO_LOOP;
+    if (!t.bb || !t.seg_start || !t.side || !t.loop_seg) {
         free(t.bb);
         free(t.side);
         free(t.seg_start);
+        free(t.loop_seg);
         LLVMDisposeBuilder(t.b);
         snprintf(err, errlen, "out of host memory");
         return false;
@@ -1721,7 +1916,9 @@ bool emu_jit_translate(const emu_func *f, LLVMModuleRef m, const char *name,
     t.nframes0 = load(&t, t.i32, warp_field(&t, offsetof(emu_warp, nframes)));
     find_segments(&t);
     liveness(&t);
-    for (uint32_t i = 0; i < code->n; i++) t.side[i] = t.seg_start[i] ? t.bb[i] : block(&t, "side");
+    for (uint32_t i = 0; i < code->n; i++) t.loop_seg[i] = loop_segment(&t, i);
+    for (uint32_t i = 0; i < code->n; i++)
+        t.side[i] = t.seg_start[i] && !t.loop_seg[i] ? t.bb[i] : block(&t, "side");
     LLVMValueRef sw = LLVMBuildSwitch(t.b, t.pc_arg, t.ret, code->n);
     for (uint32_t i = 0; i < code->n; i++) LLVMAddCase(sw, ci32(&t, i), t.side[i]);
 
@@ -1741,6 +1938,7 @@ bool emu_jit_translate(const emu_func *f, LLVMModuleRef m, const char *name,
     free(t.bb);
     free(t.side);
     free(t.seg_start);
+    free(t.loop_seg);
     free(t.live);
     return true;
 }

@@ -605,6 +605,104 @@ START_TEST(rows_kept_in_registers)
 }
 END_TEST
 
+/* Loop segments (a block that branches back to itself, its rows kept in registers across
+ * iterations, translate.c's open_loop/emit_back_edge): a uniform loop of 397 trips of 17 µops
+ * (prime to the budget of 100, so budget stops land on every µop, the back edge included),
+ * whose head is the
+ * reconvergence point of a divergent branch, carrying 32-bit, 64-bit and f32 rows, a guarded
+ * write, a load, a handler call (ex2.approx) and a row written in the loop and read only after
+ * it; then a loop of 9 µops whose back edge diverges (per-lane trip counts), no handler in
+ * it. */
+START_TEST(loops_kept_in_registers)
+{
+    const char *ptx = CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "    .reg .b32 %i, %j, %a, %s, %t, %w, %n, %c;\n"
+        "    .reg .b64 %out, %in, %ia, %d, %o;\n"
+        "    .reg .f32 %f, %g, %e;\n"
+        "    .reg .pred %p, %q, %z;\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    ld.param.u64 %in, [pin];\n"
+        "    mov.u32 %i, %tid.x;\n"
+        "    mov.u32 %j, 0;\n"
+        "    mov.u32 %s, 0;\n"
+        "    mov.u32 %t, 5;\n"
+        "    cvt.u64.u32 %d, %i;\n"
+        "    add.u64 %d, %d, 0x123456789;\n"
+        "    cvt.rn.f32.u32 %f, %i;\n"
+        "    mov.f32 %e, 0f3F000000;\n"
+        "    ld.global.u32 %n, [%in];\n"
+        "    mul.wide.u32 %ia, %i, 4;\n"
+        "    add.u64 %ia, %ia, %in;\n"
+        "    and.b32 %a, %i, 1;\n"
+        "    setp.ne.u32 %p, %a, 0;\n"
+        "    @%p bra L1;\n"
+        "    add.u32 %s, %s, 3;\n"
+        "L1:\n"
+        "    add.u32 %a, %s, %j;\n"
+        "    mul.lo.u32 %w, %a, 3;\n"
+        "    xor.b32 %s, %s, %w;\n"
+        "    shl.b32 %s, %s, 1;\n"
+        "    shl.b64 %o, %d, 3;\n"
+        "    xor.b64 %d, %d, %o;\n"
+        "    setp.lt.u32 %z, %i, 7;\n"
+        "    @%z add.u32 %t, %t, %j;\n"
+        "    ld.global.u32 %w, [%ia+4];\n"
+        "    add.u32 %s, %s, %w;\n"
+        "    fma.rn.f32 %f, %f, %e, %e;\n"
+        "    ex2.approx.f32 %g, %e;\n"
+        "    add.f32 %f, %f, %g;\n"
+        "    add.u32 %s, %s, 1;\n"
+        "    add.u32 %j, %j, 1;\n"
+        "    setp.lt.u32 %q, %j, %n;\n"
+        "    @%q bra L1;\n"
+        "    and.b32 %c, %i, 3;\n"
+        "    add.u32 %c, %c, 40;\n"
+        "L2:\n"
+        "    add.u32 %t, %t, %c;\n"
+        "    mul.lo.u32 %w, %t, 7;\n"
+        "    xor.b32 %t, %t, %w;\n"
+        "    add.u64 %d, %d, %o;\n"
+        "    mul.f32 %f, %f, %e;\n"
+        "    add.u32 %t, %t, 1;\n"
+        "    sub.u32 %c, %c, 1;\n"
+        "    setp.ne.u32 %q, %c, 0;\n"
+        "    @%q bra L2;\n"
+        "    mul.wide.u32 %o, %i, 48;\n"
+        "    add.u64 %o, %o, %out;\n"
+        "    st.global.u32 [%o], %s;\n"
+        "    st.global.u32 [%o+4], %t;\n"
+        "    st.global.u32 [%o+8], %a;\n"
+        "    st.global.u32 [%o+12], %j;\n"
+        "    st.global.u64 [%o+16], %d;\n"
+        "    st.global.f32 [%o+24], %f;\n"
+        "    st.global.f32 [%o+28], %g;\n"
+        "    st.global.u32 [%o+32], %w;\n"
+        "    ret;\n}\n";
+    uint32_t *in = conf_dev_alloc(4 * 64);
+    uint8_t *out = conf_dev_alloc(48 * 64);
+    in[0] = 397;
+    for (int k = 1; k < 64; k++) in[k] = (uint32_t)(k * 2654435761u);
+    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
+    setenv("CONF_EXECUTOR", "jit", 1);
+    emu_jit_options o = {.verbose = getenv("JIT_DUMP") ? 1 : 0, .hot_instructions = 1};
+    emu_jit_configure(&o);
+    emu_jit_stats before, after;
+    emu_jit_get_stats(&before);
+    conf_result r;
+    conf_status st = conf_run_k("loops kept in registers", ptx, (emu_dim3){1, 1, 1},
+                                (emu_dim3){40, 1, 1}, 0, params, 2, &r);
+    unsetenv("CONF_EXECUTOR");
+    ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
+    emu_jit_get_stats(&after);
+    ck_assert_msg(after.failed == before.failed && after.functions + after.cache_hits >
+                                                       before.functions + before.cache_hits,
+                  "the kernel was not compiled");
+    conf_dev_free(in);
+    conf_dev_free(out);
+}
+END_TEST
+
 /* The simple semantics compiled inline (min/max, .sat, cvt.f32.f32, not, predicate logic) on
  * every pair of special_f32's patterns, read as f32, as 32-bit and as 64-bit integers (sign
  * bits set and clear), some under a guard, against the step interpreter. */
@@ -709,6 +807,7 @@ int main(void)
     tcase_add_test(tc, translates_most);
     tcase_add_test(tc, disk_cache);
     tcase_add_test(tc, rows_kept_in_registers);
+    tcase_add_test(tc, loops_kept_in_registers);
     tcase_add_test(tc, simple_semantics_on_special_values);
     suite_add_tcase(s, tc);
     return conf_main(s);
