@@ -67,10 +67,12 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->l2_qleft = calloc((size_t)gpu->l2_slices * (uint32_t)gpu->l2_queue, sizeof *m->l2_qleft);
     m->l2_qpos = calloc((size_t)gpu->l2_slices, sizeof *m->l2_qpos);
     m->fcfs = gpu->dram_scheduler && strcmp(gpu->dram_scheduler, "fcfs") == 0;
+    m->chan = calloc((size_t)gpu->dram_channels, sizeof *m->chan);
+    for (int c = 0; m->chan && c < gpu->dram_channels; c++) m->chan[c].freedreq = UINT32_MAX;
     m->freedreq = m->freewait = m->freeinst = m->freelink = UINT32_MAX;
     if (!m->sm_freewait || !m->sm_freeinst || !m->sm_freelink || !m->sm_nfreewait ||
         !m->sm_nfreeinst || !m->sm_nfreelink || !m->outbox || !m->nout || !m->capout || !m->outpos || !m->l1 || !m->tex || !m->l1_mshr || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
-        !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->l2_qleft || !m->l2_qpos)
+        !m->bus_free || !m->dq || !m->chan || !m->ch_next || !m->ch_end || !m->l2_qleft || !m->l2_qpos)
         return false;
     for (int c = 0; c < gpu->dram_channels; c++) m->ch_next[c] = TM_NEVER;
     m->next_min = TM_NEVER;
@@ -125,6 +127,13 @@ void tm_mem_free(tm_mem *m)
     free(m->dq);
     free(m->ch_next);
     free(m->ch_end);
+    if (m->chan)
+        for (int c = 0; c < m->gpu->dram_channels; c++) {
+            free(m->chan[c].reqs);
+            free(m->chan[c].land);
+        }
+    free(m->chan);
+    free(m->order);
     free(m->l2_qleft);
     free(m->l2_qpos);
     free(m->dreqs);
@@ -382,10 +391,19 @@ static void ch_refresh(tm_mem *m, uint32_t ch)
 static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned sectors,
                              bool write, uint64_t t)
 {
-    uint32_t id;
-    POOL_TAKE(m, dreqs, ndreq, capdreq, freedreq, id);
+    uint32_t id, ch = channel_of(m, line);
+    tm_chan *C = &m->chan[ch];
+    if (C->freedreq != UINT32_MAX) {
+        id = C->freedreq;
+        C->freedreq = m->dreqs[id].next_free;
+        C->nfreedreq--;
+    } else {
+        assert(!m->par);   /* tm_mem_weave_begin gave the channel enough */
+        POOL_TAKE(m, dreqs, ndreq, capdreq, freedreq, id);
+    }
     tm_dreq *r = &m->dreqs[id];
-    *r = (tm_dreq){.arrive = t, .seq = m->dseq++, .line = line, .ch = channel_of(m, line),
+    /* arrivals are ordered within their channel only (its banks' queues) */
+    *r = (tm_dreq){.arrive = t, .seq = C->seq++, .line = line, .ch = ch,
                    .slice = slice, .waits = UINT32_MAX, .sectors = (uint16_t)sectors,
                    .write = write};
     tm_mem_dram_place(m->gpu, line, &r->bank, &r->row);
@@ -405,10 +423,11 @@ static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned 
     q->n++;
     uint64_t x = bank_next(m, r->ch, r->bank);
     if (x < m->ch_next[r->ch]) m->ch_next[r->ch] = x;
-    if (x < m->next_min) m->next_min = x;
+    if (!m->par && x < m->next_min) m->next_min = x;   /* else tm_mem_weave_end */
     m->ch_end[r->ch] = max64(m->ch_end[r->ch], t) + burst_cycles(m, sectors);
-    if (write) m->st->dram_writes += sectors;
-    else m->st->dram_reads += sectors;
+    timing_stats *st = m->par ? &C->st : m->st;
+    if (write) st->dram_writes += sectors;
+    else st->dram_reads += sectors;
     return id;
 }
 
@@ -467,12 +486,13 @@ static uint64_t dram_serve(tm_mem *m, const tm_dreq *r, uint64_t start)
     const timing_gpu *g = m->gpu;
     tm_dram_bank *b = &m->banks[(size_t)r->ch * (uint32_t)g->dram_banks + r->bank];
     uint64_t lat;
+    timing_stats *st = m->par ? &m->chan[r->ch].st : m->st;
     if (b->open && b->row == r->row) {
         lat = (uint64_t)g->dram_tcl;
-        m->st->dram_row_hits++;
+        st->dram_row_hits++;
     } else {
         lat = (b->open ? (uint64_t)g->dram_trp : 0) + (uint64_t)g->dram_trcd + (uint64_t)g->dram_tcl;
-        m->st->dram_row_misses++;
+        st->dram_row_misses++;
     }
     uint64_t burst = burst_cycles(m, r->sectors);
     uint64_t bus = max64(start + lat, m->bus_free[r->ch]);
@@ -541,15 +561,31 @@ static void dq_serve(tm_mem *m, uint32_t ch)
     if (!r.write) {
         tm_line *L = tm_cache_peek(&m->l2[r.slice], r.line);
         if (L && L->fill == (TM_PEND | id)) L->fill = back;
+        tm_chan *C = &m->chan[ch];
         for (uint32_t k = r.waits; k != UINT32_MAX;) {
             tm_wait *w = &m->waits[k];
             uint32_t nx = w->next;
-            wait_landed(m, k, max64(w->at_l2, back) + w->ops);
+            uint64_t t = max64(w->at_l2, back) + w->ops;
+            if (!m->par) {
+                wait_landed(m, k, t);
+            } else {
+                /* the SM side is the SM's: tm_mem_weave_end lands it in this decision's place */
+                if (C->nland == C->capland) {
+                    uint32_t nc = C->capland ? 2 * C->capland : 64;
+                    tm_land *p = realloc(C->land, (size_t)nc * sizeof *p);
+                    if (!p) abort();
+                    C->land = p;
+                    C->capland = nc;
+                }
+                C->land[C->nland++] = (tm_land){.at = at, .t = t, .wid = k};
+            }
             k = nx;
         }
     }
-    m->dreqs[id].next_free = m->freedreq;
-    m->freedreq = id;
+    tm_chan *C = &m->chan[ch];
+    m->dreqs[id].next_free = C->freedreq;
+    C->freedreq = id;
+    C->nfreedreq++;
     ch_refresh(m, ch);
 }
 
@@ -628,8 +664,9 @@ static uint64_t l2_access(tm_mem *m, uint64_t line, uint8_t need, int kind, unsi
         return ready;
     }
     uint8_t missing = need & (uint8_t)~L->valid;
-    m->st->l2_hits += (uint64_t)__builtin_popcount(need & L->valid);
-    m->st->l2_misses += (uint64_t)__builtin_popcount(missing);
+    timing_stats *st = m->par ? &m->chan[channel_of(m, line)].st : m->st;
+    st->l2_hits += (uint64_t)__builtin_popcount(need & L->valid);
+    st->l2_misses += (uint64_t)__builtin_popcount(missing);
     if (missing) {
         uint32_t d = dram_enqueue(m, s, line, (unsigned)__builtin_popcount(missing), false, ready);
         L->valid |= missing;
@@ -637,7 +674,7 @@ static uint64_t l2_access(tm_mem *m, uint64_t line, uint8_t need, int kind, unsi
     }
     if (kind == K_ATOMIC) {
         L->dirty |= need;
-        m->st->l2_atomics += ops;
+        st->l2_atomics += ops;
     }
     if (tm_is_pend(L->fill)) return L->fill;
     ready = max64(ready, L->fill);
@@ -708,7 +745,7 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
 /* Request r of SM sm reaches L2: its slice's input queue (no room: it waits, and the SM's
  * port with it for its later requests), the slice, and DRAM's queues; its reply lands now or
  * waits for DRAM. */
-static void outreq_serve(tm_mem *m, uint32_t sm, const tm_outreq *r)
+static void outreq_serve(tm_mem *m, uint32_t sm, const tm_outreq *r, tm_order *o)
 {
     const timing_gpu *g = m->gpu;
     uint32_t s = slice_of(m, r->line);
@@ -716,7 +753,9 @@ static void outreq_serve(tm_mem *m, uint32_t sm, const tm_outreq *r)
     uint64_t room = m->l2_qleft[(size_t)s * (uint32_t)g->l2_queue + m->l2_qpos[s]];
     if (room > arrive) {
         arrive = room;
-        if (room - r->trip + r->occ > m->sm_out[sm]) m->sm_out[sm] = room - r->trip + r->occ;
+        /* the port is the SM's: a maximum, taken in tm_mem_weave_end */
+        if (o) o->port = room - r->trip + r->occ;
+        else if (room - r->trip + r->occ > m->sm_out[sm]) m->sm_out[sm] = room - r->trip + r->occ;
     }
     uint64_t lower;
     uint64_t at_l2 = l2_access(m, r->line, r->need, r->kind, r->ops, arrive, &lower);
@@ -728,12 +767,17 @@ static void outreq_serve(tm_mem *m, uint32_t sm, const tm_outreq *r)
         m->dreqs[d].waits = r->wait;
         return;
     }
-    wait_landed(m, r->wait, at_l2);
+    if (o) {
+        o->wid = r->wait;
+        o->t = at_l2;
+    } else {
+        wait_landed(m, r->wait, at_l2);
+    }
 }
 
-void tm_mem_weave(tm_mem *m, uint64_t end)
+void tm_mem_weave_begin(tm_mem *m, uint64_t end)
 {
-    tm_mem_advance(m, end - 1);
+    m->norder = 0;
     for (;;) {
         uint32_t best = UINT32_MAX;
         uint64_t at = end;
@@ -743,15 +787,107 @@ void tm_mem_weave(tm_mem *m, uint64_t end)
                 best = s;
             }
         if (best == UINT32_MAX) break;
-        tm_outreq r = m->outbox[best][m->outpos[best]++];
-        outreq_serve(m, best, &r);
+        if (m->norder == m->caporder) {
+            uint32_t nc = m->caporder ? 2 * m->caporder : 256;
+            tm_order *p = realloc(m->order, (size_t)nc * sizeof *p);
+            if (!p) abort();
+            m->order = p;
+            m->caporder = nc;
+        }
+        uint32_t k = m->norder++;
+        m->order[k] = (tm_order){.sm = best, .idx = m->outpos[best]++, .wid = UINT32_MAX};
+        tm_chan *C = &m->chan[channel_of(m, m->outbox[best][m->order[k].idx].line)];
+        if (C->nreq == C->capreq) {
+            uint32_t nc = C->capreq ? 2 * C->capreq : 64;
+            uint32_t *p = realloc(C->reqs, (size_t)nc * sizeof *p);
+            if (!p) abort();
+            C->reqs = p;
+            C->capreq = nc;
+        }
+        C->reqs[C->nreq++] = k;
     }
+    /* a request makes at most two DRAM requests (a write-back and a read): each channel's own
+     * records, so that their ids do not depend on the threads */
+    for (int c = 0; c < m->gpu->dram_channels; c++) {
+        tm_chan *C = &m->chan[c];
+        while (C->nfreedreq < 2 * C->nreq) {
+            uint32_t id;
+            POOL_TAKE(m, dreqs, ndreq, capdreq, freedreq, id);
+            m->dreqs[id].next_free = C->freedreq;
+            C->freedreq = id;
+            C->nfreedreq++;
+        }
+    }
+    m->par = true;
+}
+
+void tm_mem_weave_channels(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end)
+{
+    for (uint32_t ch = lo; ch < hi; ch++) {
+        /* its scheduler's decisions before the window's end, then the window's requests */
+        while (m->ch_next[ch] != TM_NEVER && m->ch_next[ch] <= end - 1) dq_serve(m, ch);
+        tm_chan *C = &m->chan[ch];
+        for (uint32_t i = 0; i < C->nreq; i++) {
+            tm_order *o = &m->order[C->reqs[i]];
+            outreq_serve(m, o->sm, &m->outbox[o->sm][o->idx], o);
+        }
+    }
+}
+
+void tm_mem_weave_end(tm_mem *m)
+{
+    m->par = false;
+    uint32_t nch = (uint32_t)m->gpu->dram_channels;
+    /* the replies the schedulers decided, by decision cycle, then channel */
+    for (;;) {
+        uint32_t best = UINT32_MAX;
+        for (uint32_t c = 0; c < nch; c++) {
+            const tm_chan *C = &m->chan[c];
+            if (C->landpos < C->nland &&
+                (best == UINT32_MAX ||
+                 C->land[C->landpos].at < m->chan[best].land[m->chan[best].landpos].at))
+                best = c;
+        }
+        if (best == UINT32_MAX) break;
+        const tm_land *l = &m->chan[best].land[m->chan[best].landpos++];
+        wait_landed(m, l->wid, l->t);
+    }
+    /* then the requests', in their order */
+    for (uint32_t k = 0; k < m->norder; k++) {
+        const tm_order *o = &m->order[k];
+        if (o->port > m->sm_out[o->sm]) m->sm_out[o->sm] = o->port;
+        if (o->wid != UINT32_MAX) wait_landed(m, o->wid, o->t);
+    }
+    uint64_t next = TM_NEVER;
+    for (uint32_t c = 0; c < nch; c++) {
+        tm_chan *C = &m->chan[c];
+        C->nreq = C->nland = C->landpos = 0;
+        m->st->l2_hits += C->st.l2_hits;
+        m->st->l2_misses += C->st.l2_misses;
+        m->st->l2_atomics += C->st.l2_atomics;
+        m->st->dram_reads += C->st.dram_reads;
+        m->st->dram_writes += C->st.dram_writes;
+        m->st->dram_row_hits += C->st.dram_row_hits;
+        m->st->dram_row_misses += C->st.dram_row_misses;
+        C->st.l2_hits = C->st.l2_misses = C->st.l2_atomics = 0;
+        C->st.dram_reads = C->st.dram_writes = C->st.dram_row_hits = C->st.dram_row_misses = 0;
+        if (m->ch_next[c] < next) next = m->ch_next[c];
+    }
+    m->next_min = next;
+    m->norder = 0;
     for (uint32_t s = 0; s < m->nsm; s++) {
         uint32_t left = m->nout[s] - m->outpos[s];
         memmove(m->outbox[s], m->outbox[s] + m->outpos[s], left * sizeof *m->outbox[s]);
         m->nout[s] = left;
         m->outpos[s] = 0;
     }
+}
+
+void tm_mem_weave(tm_mem *m, uint64_t end)
+{
+    tm_mem_weave_begin(m, end);
+    tm_mem_weave_channels(m, 0, (uint32_t)m->gpu->dram_channels, end);
+    tm_mem_weave_end(m);
 }
 
 bool tm_mem_busy(const tm_mem *m)

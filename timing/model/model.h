@@ -98,6 +98,28 @@ typedef struct tm_outreq {
     uint8_t need, kind;
 } tm_outreq;
 
+/* Windowed model, the memory weave by DRAM channel (tm_mem_weave_begin/_channels/_end): a
+ * reply a channel's scheduler decided, landing at t (`at`: the decision's cycle, its order
+ * among the channels' decisions). */
+typedef struct tm_land { uint64_t at, t; uint32_t wid; } tm_land;
+
+/* A request of the window in (depart, SM, order) order: its outbox place, and what serving it
+ * left for the SM side (its reply landing at t; the SM's port held until `port`, 0: not). */
+typedef struct tm_order { uint64_t port, t; uint32_t sm, idx, wid; } tm_order;
+
+/* What one DRAM channel (with its L2 slices) owns in the memory weave: the window's requests
+ * for it (indexes into the order), the replies its scheduler decided, its own free DRAM
+ * request records (filled before the channels run), its sequence of arrivals, and its
+ * counters while it runs apart. */
+typedef struct tm_chan {
+    uint32_t *reqs, nreq, capreq;
+    tm_land *land;
+    uint32_t nland, capland, landpos;
+    uint32_t freedreq, nfreedreq;
+    uint64_t seq;
+    timing_stats st;
+} tm_chan;
+
 /* A bank's requests in its channel's scheduler queue, in order of arrival. */
 typedef struct tm_dqueue { uint32_t *ids, n, cap; } tm_dqueue;
 
@@ -155,6 +177,13 @@ typedef struct tm_mem {
     uint32_t *nout, *capout, *outpos;
     tm_landed_fn *landed;
     void *landed_ctx;
+    /* the memory weave by channel: per channel (tm_chan), the window's requests in order
+     * (`order`), and `par` while the channels run (each touches only its own DRAM queues, banks,
+     * L2 slices and records; what reaches an SM waits for tm_mem_weave_end) */
+    tm_chan *chan;
+    tm_order *order;
+    uint32_t norder, caporder;
+    bool par;
 } tm_mem;
 
 bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *st);
@@ -193,6 +222,14 @@ uint64_t tm_mem_next(const tm_mem *m);
  * (and into the DRAM queues) in (depart, SM, order) order, after the channels' decisions before
  * `end`. Every reply lands at `end` or later. */
 void tm_mem_weave(tm_mem *m, uint64_t end);
+/* tm_mem_weave in three steps, the middle one on several host threads with the same result:
+ * _begin (one thread) puts the window's requests in order and hands each channel its own;
+ * _channels serves channels [lo, hi) (the decisions before `end`, then their requests), and
+ * threads may run disjoint ranges at once; _end (one thread) lands the replies on the SMs in
+ * the order one thread would have (the decisions by cycle then channel, then the requests'). */
+void tm_mem_weave_begin(tm_mem *m, uint64_t end);
+void tm_mem_weave_channels(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end);
+void tm_mem_weave_end(tm_mem *m);
 /* Windowed model: fills every SM's free lists to at least `per_sm` reply and link records and
  * per_sm / 64 + 1 instruction records (one window's issue at most). false: out of memory. */
 void tm_mem_reserve(tm_mem *m, uint32_t per_sm);

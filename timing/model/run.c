@@ -467,8 +467,9 @@ static void sm_window(tm_model *M, tm_sm *S, uint64_t from, uint64_t end)
     }
 }
 
-/* The host threads of the bound phase: thread t runs SMs [t * nsm / n, (t + 1) * nsm / n) of
- * every window; the calling thread is thread 0. */
+/* The host threads of a window's parallel steps: in the bound phase thread t runs SMs
+ * [t * nsm / n, (t + 1) * nsm / n); in the memory weave, DRAM channels (with their L2 slices)
+ * [t * nch / n, (t + 1) * nch / n). The calling thread is thread 0. */
 typedef struct tm_crew {
     tm_model *M;
     uint32_t n;
@@ -477,6 +478,7 @@ typedef struct tm_crew {
      * sleeping one costs more than the window on a busy machine), yielding while they wait. */
     uint32_t arrived, phase;
     uint64_t from, end;
+    bool memory;   /* this step: the memory weave's channels (else the SMs' bound phase) */
     bool quit;
     bool go;   /* n is final: the threads created may start meeting */
 } tm_crew;
@@ -498,6 +500,12 @@ typedef struct tm_crew_arg { tm_crew *c; uint32_t t; } tm_crew_arg;
 static void crew_share(tm_crew *c, uint32_t t)
 {
     tm_model *M = c->M;
+    if (c->memory) {
+        uint32_t nch = (uint32_t)M->gpu->dram_channels;
+        tm_mem_weave_channels(&M->mem, (uint32_t)((uint64_t)t * nch / c->n),
+                              (uint32_t)((uint64_t)(t + 1) * nch / c->n), c->end);
+        return;
+    }
     uint32_t lo = (uint32_t)((uint64_t)t * M->nsm / c->n), hi = (uint32_t)((uint64_t)(t + 1) * M->nsm / c->n);
     for (uint32_t s = lo; s < hi; s++) sm_window(M, &M->sms[s], c->from, c->end);
 }
@@ -515,10 +523,13 @@ static void *crew_main(void *p)
     return NULL;
 }
 
-static void bound(tm_crew *c, uint64_t from, uint64_t end)
+/* One parallel step of the window [from, end) on the crew: the SMs' bound phase, or the memory
+ * weave's channels. */
+static void crew_step(tm_crew *c, bool memory, uint64_t from, uint64_t end)
 {
     c->from = from;
     c->end = end;
+    c->memory = memory;
     if (c->n == 1) {
         crew_share(c, 0);
         return;
@@ -563,7 +574,7 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         uint64_t end = from + M->win;
         tm_mem_reserve(&M->mem, reserve);
         M->mem.in_bound = true;
-        bound(&c, from, end);
+        crew_step(&c, false, from, end);
         M->mem.in_bound = false;
         *now = end;
         for (uint32_t s = 0; s < M->nsm; s++) ok = ok && !M->sms[s].fail;
@@ -573,7 +584,10 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
             break;
         }
         if (M->stop) break;
-        tm_mem_weave(&M->mem, end);
+        /* L2 slices and DRAM channels on the host threads (tm_mem_weave's steps) */
+        tm_mem_weave_begin(&M->mem, end);
+        crew_step(&c, true, from, end);
+        tm_mem_weave_end(&M->mem);
         bool busy = false;
         uint64_t next = TM_NEVER, last = 0;
         for (uint32_t s = 0; s < M->nsm; s++) {
