@@ -51,8 +51,10 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->sm_nfreewait = calloc(nsm, sizeof *m->sm_nfreewait);
     m->sm_nfreeinst = calloc(nsm, sizeof *m->sm_nfreeinst);
     m->sm_nfreelink = calloc(nsm, sizeof *m->sm_nfreelink);
+    m->sm_tail = malloc(3 * (size_t)nsm * sizeof *m->sm_tail);
     for (uint32_t s = 0; m->sm_freewait && m->sm_freeinst && m->sm_freelink && s < nsm; s++)
         m->sm_freewait[s] = m->sm_freeinst[s] = m->sm_freelink[s] = UINT32_MAX;
+    for (uint32_t s = 0; m->sm_tail && s < 3 * nsm; s++) m->sm_tail[s] = UINT32_MAX;
     m->nout = calloc(nsm, sizeof *m->nout);
     m->capout = calloc(nsm, sizeof *m->capout);
     m->outpos = calloc(nsm, sizeof *m->outpos);
@@ -70,7 +72,7 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->chan = calloc((size_t)gpu->dram_channels, sizeof *m->chan);
     for (int c = 0; m->chan && c < gpu->dram_channels; c++) m->chan[c].freedreq = UINT32_MAX;
     m->freedreq = m->freewait = m->freeinst = m->freelink = UINT32_MAX;
-    if (!m->sm_freewait || !m->sm_freeinst || !m->sm_freelink || !m->sm_nfreewait ||
+    if (!m->sm_freewait || !m->sm_freeinst || !m->sm_freelink || !m->sm_tail || !m->sm_nfreewait ||
         !m->sm_nfreeinst || !m->sm_nfreelink || !m->outbox || !m->nout || !m->capout || !m->outpos || !m->l1 || !m->tex || !m->l1_mshr || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
         !m->bus_free || !m->dq || !m->chan || !m->ch_next || !m->ch_end || !m->l2_qleft || !m->l2_qpos)
         return false;
@@ -111,6 +113,7 @@ void tm_mem_free(tm_mem *m)
     free(m->sm_freewait);
     free(m->sm_freeinst);
     free(m->sm_freelink);
+    free(m->sm_tail);
     free(m->sm_nfreewait);
     free(m->sm_nfreeinst);
     free(m->sm_nfreelink);
@@ -235,12 +238,20 @@ static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
         }                                                                                        \
     } while (0)
 
+/* Each SM's free lists also know their last record (sm_tail: waits, instructions, links), so
+ * that records added for the weave (tm_mem_reserve_weave) go behind those the SM would take
+ * anyway. */
+#define TAIL_WAIT(m, sm) (sm)
+#define TAIL_INST(m, sm) ((m)->nsm + (sm))
+#define TAIL_LINK(m, sm) (2 * (m)->nsm + (sm))
+
 /* Records of SM sm: from its free list, else (between windows only) new ones. */
 static uint32_t wait_take(tm_mem *m, uint32_t sm)
 {
     uint32_t id = m->sm_freewait[sm];
     if (id != UINT32_MAX) {
         m->sm_freewait[sm] = m->waits[id].next_free;
+        if (m->sm_freewait[sm] == UINT32_MAX) m->sm_tail[TAIL_WAIT(m, sm)] = UINT32_MAX;
         m->sm_nfreewait[sm]--;
         return id;
     }
@@ -252,6 +263,7 @@ static uint32_t wait_take(tm_mem *m, uint32_t sm)
 static void wait_free(tm_mem *m, uint32_t id)
 {
     uint32_t sm = m->waits[id].sm;
+    if (m->sm_freewait[sm] == UINT32_MAX) m->sm_tail[TAIL_WAIT(m, sm)] = id;
     m->waits[id].next_free = m->sm_freewait[sm];
     m->sm_freewait[sm] = id;
     m->sm_nfreewait[sm]++;
@@ -262,6 +274,7 @@ static uint32_t inst_take(tm_mem *m, uint32_t sm)
     uint32_t id = m->sm_freeinst[sm];
     if (id != UINT32_MAX) {
         m->sm_freeinst[sm] = m->insts[id].next_free;
+        if (m->sm_freeinst[sm] == UINT32_MAX) m->sm_tail[TAIL_INST(m, sm)] = UINT32_MAX;
         m->sm_nfreeinst[sm]--;
         return id;
     }
@@ -273,6 +286,7 @@ static uint32_t inst_take(tm_mem *m, uint32_t sm)
 static void inst_free(tm_mem *m, uint32_t id)
 {
     uint32_t sm = m->insts[id].sm;
+    if (m->sm_freeinst[sm] == UINT32_MAX) m->sm_tail[TAIL_INST(m, sm)] = id;
     m->insts[id].next_free = m->sm_freeinst[sm];
     m->sm_freeinst[sm] = id;
     m->sm_nfreeinst[sm]++;
@@ -283,6 +297,7 @@ static uint32_t link_take(tm_mem *m, uint32_t sm)
     uint32_t id = m->sm_freelink[sm];
     if (id != UINT32_MAX) {
         m->sm_freelink[sm] = m->links[id].next;
+        if (m->sm_freelink[sm] == UINT32_MAX) m->sm_tail[TAIL_LINK(m, sm)] = UINT32_MAX;
         m->sm_nfreelink[sm]--;
         return id;
     }
@@ -299,6 +314,7 @@ static uint32_t link_take(tm_mem *m, uint32_t sm)
 
 static void link_free(tm_mem *m, uint32_t sm, uint32_t id)
 {
+    if (m->sm_freelink[sm] == UINT32_MAX) m->sm_tail[TAIL_LINK(m, sm)] = id;
     m->links[id].next = m->sm_freelink[sm];
     m->sm_freelink[sm] = id;
     m->sm_nfreelink[sm]++;
@@ -336,6 +352,48 @@ void tm_mem_reserve(tm_mem *m, uint32_t per_sm)
             m->insts[id].sm = s;
             inst_free(m, id);
         }
+    }
+}
+
+void tm_mem_reserve_weave(tm_mem *m, uint32_t sm, uint32_t replies, uint32_t insts)
+{
+    while (m->sm_nfreewait[sm] < replies) {
+        uint32_t id;
+        POOL_TAKE(m, waits, nwait, capwait, freewait, id);
+        m->waits[id].sm = sm;
+        m->waits[id].next_free = UINT32_MAX;
+        uint32_t *tail = &m->sm_tail[TAIL_WAIT(m, sm)];
+        if (*tail == UINT32_MAX) m->sm_freewait[sm] = id;
+        else m->waits[*tail].next_free = id;
+        *tail = id;
+        m->sm_nfreewait[sm]++;
+    }
+    while (m->sm_nfreelink[sm] < replies) {
+        if (m->nlink == m->caplink) {
+            uint32_t nc = m->caplink ? 2 * m->caplink : 256;
+            tm_link *p = realloc(m->links, (size_t)nc * sizeof *p);
+            if (!p) abort();
+            m->links = p;
+            m->caplink = nc;
+        }
+        uint32_t id = m->nlink++;
+        m->links[id].next = UINT32_MAX;
+        uint32_t *tail = &m->sm_tail[TAIL_LINK(m, sm)];
+        if (*tail == UINT32_MAX) m->sm_freelink[sm] = id;
+        else m->links[*tail].next = id;
+        *tail = id;
+        m->sm_nfreelink[sm]++;
+    }
+    while (m->sm_nfreeinst[sm] < insts) {
+        uint32_t id;
+        POOL_TAKE(m, insts, ninst, capinst, freeinst, id);
+        m->insts[id].sm = sm;
+        m->insts[id].next_free = UINT32_MAX;
+        uint32_t *tail = &m->sm_tail[TAIL_INST(m, sm)];
+        if (*tail == UINT32_MAX) m->sm_freeinst[sm] = id;
+        else m->insts[*tail].next_free = id;
+        *tail = id;
+        m->sm_nfreeinst[sm]++;
     }
 }
 
@@ -775,7 +833,7 @@ static void outreq_serve(tm_mem *m, uint32_t sm, const tm_outreq *r, tm_order *o
     }
 }
 
-void tm_mem_weave_begin(tm_mem *m, uint64_t end)
+uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end)
 {
     m->norder = 0;
     for (;;) {
@@ -819,6 +877,7 @@ void tm_mem_weave_begin(tm_mem *m, uint64_t end)
         }
     }
     m->par = true;
+    return m->norder + (m->next_min < end ? (uint32_t)m->gpu->dram_channels : 0);
 }
 
 void tm_mem_weave_channels(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end)

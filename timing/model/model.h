@@ -170,6 +170,7 @@ typedef struct tm_mem {
      * (only their own lists may be used). */
     uint32_t *sm_freewait, *sm_freeinst, *sm_freelink;
     uint32_t *sm_nfreewait, *sm_nfreeinst, *sm_nfreelink;
+    uint32_t *sm_tail;        /* each list's last record (memsys.c) */
     bool in_bound;
     /* per SM: where the SM side counts (NULL: st) */
     timing_stats **sm_st;
@@ -226,13 +227,18 @@ void tm_mem_weave(tm_mem *m, uint64_t end);
  * _begin (one thread) puts the window's requests in order and hands each channel its own;
  * _channels serves channels [lo, hi) (the decisions before `end`, then their requests), and
  * threads may run disjoint ranges at once; _end (one thread) lands the replies on the SMs in
- * the order one thread would have (the decisions by cycle then channel, then the requests'). */
-void tm_mem_weave_begin(tm_mem *m, uint64_t end);
+ * the order one thread would have (the decisions by cycle then channel, then the requests').
+ * _begin returns a measure of the work (0: none). */
+uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end);
 void tm_mem_weave_channels(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end);
 void tm_mem_weave_end(tm_mem *m);
 /* Windowed model: fills every SM's free lists to at least `per_sm` reply and link records and
  * per_sm / 64 + 1 instruction records (one window's issue at most). false: out of memory. */
 void tm_mem_reserve(tm_mem *m, uint32_t per_sm);
+/* Windowed model: makes SM sm's free lists hold at least `replies` reply and link records and
+ * `insts` instruction records, adding new ones behind those there (the weave's issue on several
+ * host threads takes only those). */
+void tm_mem_reserve_weave(tm_mem *m, uint32_t sm, uint32_t replies, uint32_t insts);
 /* Windowed model: whether requests wait in an outbox or in a DRAM queue. */
 bool tm_mem_busy(const tm_mem *m);
 /* The time of t once decided: serves DRAM requests (past any model cycle) until it is. Without
@@ -532,6 +538,8 @@ struct tm_model {
     uint32_t nthreads;        /* host threads running the SMs' windows */
     timing_stats **sm_st;     /* per SM: &sms[s].st (memsys counts there at issue) */
     uint32_t *weave_pos;      /* per SM: the weave's place in its defer list */
+    uint32_t *weave_lim;      /* per SM: the same, for the weave's last step */
+    uint32_t weave_fault;     /* 1 + the SM whose weave run faulted (0: none) */
     /* replay: GPUDet's quanta in cycles (replay.c). Records of a later quantum, or this
      * quantum's serial mode, wait (`gated` once a warp did) until the quantum's end. */
     uint64_t cur_q;           /* the quantum whose parallel mode runs */
