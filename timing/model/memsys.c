@@ -70,11 +70,14 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->l2_qpos = calloc((size_t)gpu->l2_slices, sizeof *m->l2_qpos);
     m->fcfs = gpu->dram_scheduler && strcmp(gpu->dram_scheduler, "fcfs") == 0;
     m->chan = calloc((size_t)gpu->dram_channels, sizeof *m->chan);
+    m->sm_land = calloc(nsm, sizeof *m->sm_land);
+    m->sm_nland = calloc(nsm, sizeof *m->sm_nland);
+    m->sm_capland = calloc(nsm, sizeof *m->sm_capland);
     for (int c = 0; m->chan && c < gpu->dram_channels; c++) m->chan[c].freedreq = UINT32_MAX;
     m->freedreq = m->freewait = m->freeinst = m->freelink = UINT32_MAX;
     if (!m->sm_freewait || !m->sm_freeinst || !m->sm_freelink || !m->sm_tail || !m->sm_nfreewait ||
         !m->sm_nfreeinst || !m->sm_nfreelink || !m->outbox || !m->nout || !m->capout || !m->outpos || !m->l1 || !m->tex || !m->l1_mshr || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
-        !m->bus_free || !m->dq || !m->chan || !m->ch_next || !m->ch_end || !m->l2_qleft || !m->l2_qpos)
+        !m->bus_free || !m->dq || !m->chan || !m->sm_land || !m->sm_nland || !m->sm_capland || !m->ch_next || !m->ch_end || !m->l2_qleft || !m->l2_qpos)
         return false;
     for (int c = 0; c < gpu->dram_channels; c++) m->ch_next[c] = TM_NEVER;
     m->next_min = TM_NEVER;
@@ -137,6 +140,10 @@ void tm_mem_free(tm_mem *m)
         }
     free(m->chan);
     free(m->order);
+    for (uint32_t s = 0; m->sm_land && s < m->nsm; s++) free(m->sm_land[s]);
+    free(m->sm_land);
+    free(m->sm_nland);
+    free(m->sm_capland);
     free(m->l2_qleft);
     free(m->l2_qpos);
     free(m->dreqs);
@@ -893,9 +900,24 @@ void tm_mem_weave_channels(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end)
     }
 }
 
-void tm_mem_weave_end(tm_mem *m)
+/* A reply for SM sm's list of landings, in the order one thread would land them. */
+static void land_later(tm_mem *m, uint32_t wid, uint64_t t)
+{
+    uint32_t sm = m->waits[wid].sm;
+    if (m->sm_nland[sm] == m->sm_capland[sm]) {
+        uint32_t nc = m->sm_capland[sm] ? 2 * m->sm_capland[sm] : 64;
+        tm_land *p = realloc(m->sm_land[sm], (size_t)nc * sizeof *p);
+        if (!p) abort();
+        m->sm_land[sm] = p;
+        m->sm_capland[sm] = nc;
+    }
+    m->sm_land[sm][m->sm_nland[sm]++] = (tm_land){.t = t, .wid = wid};
+}
+
+uint32_t tm_mem_weave_end(tm_mem *m)
 {
     m->par = false;
+    uint32_t landings = 0;
     uint32_t nch = (uint32_t)m->gpu->dram_channels;
     /* the replies the schedulers decided, by decision cycle, then channel */
     for (;;) {
@@ -909,13 +931,17 @@ void tm_mem_weave_end(tm_mem *m)
         }
         if (best == UINT32_MAX) break;
         const tm_land *l = &m->chan[best].land[m->chan[best].landpos++];
-        wait_landed(m, l->wid, l->t);
+        land_later(m, l->wid, l->t);
+        landings++;
     }
     /* then the requests', in their order */
     for (uint32_t k = 0; k < m->norder; k++) {
         const tm_order *o = &m->order[k];
         if (o->port > m->sm_out[o->sm]) m->sm_out[o->sm] = o->port;
-        if (o->wid != UINT32_MAX) wait_landed(m, o->wid, o->t);
+        if (o->wid != UINT32_MAX) {
+            land_later(m, o->wid, o->t);
+            landings++;
+        }
     }
     uint64_t next = TM_NEVER;
     for (uint32_t c = 0; c < nch; c++) {
@@ -940,6 +966,15 @@ void tm_mem_weave_end(tm_mem *m)
         m->nout[s] = left;
         m->outpos[s] = 0;
     }
+    return landings;
+}
+
+void tm_mem_weave_land(tm_mem *m, uint32_t lo, uint32_t hi)
+{
+    for (uint32_t s = lo; s < hi; s++) {
+        for (uint32_t i = 0; i < m->sm_nland[s]; i++) wait_landed(m, m->sm_land[s][i].wid, m->sm_land[s][i].t);
+        m->sm_nland[s] = 0;
+    }
 }
 
 void tm_mem_weave(tm_mem *m, uint64_t end)
@@ -947,6 +982,7 @@ void tm_mem_weave(tm_mem *m, uint64_t end)
     tm_mem_weave_begin(m, end);
     tm_mem_weave_channels(m, 0, (uint32_t)m->gpu->dram_channels, end);
     tm_mem_weave_end(m);
+    tm_mem_weave_land(m, 0, m->nsm);
 }
 
 bool tm_mem_busy(const tm_mem *m)

@@ -185,6 +185,10 @@ typedef struct tm_mem {
     tm_order *order;
     uint32_t norder, caporder;
     bool par;
+    /* per SM: its replies of the window, in the order one thread lands them (tm_mem_weave_end,
+     * then tm_mem_weave_land on the SM's host thread) */
+    tm_land **sm_land;
+    uint32_t *sm_nland, *sm_capland;
 } tm_mem;
 
 bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *st);
@@ -223,15 +227,17 @@ uint64_t tm_mem_next(const tm_mem *m);
  * (and into the DRAM queues) in (depart, SM, order) order, after the channels' decisions before
  * `end`. Every reply lands at `end` or later. */
 void tm_mem_weave(tm_mem *m, uint64_t end);
-/* tm_mem_weave in three steps, the middle one on several host threads with the same result:
- * _begin (one thread) puts the window's requests in order and hands each channel its own;
- * _channels serves channels [lo, hi) (the decisions before `end`, then their requests), and
- * threads may run disjoint ranges at once; _end (one thread) lands the replies on the SMs in
- * the order one thread would have (the decisions by cycle then channel, then the requests').
- * _begin returns a measure of the work (0: none). */
+/* tm_mem_weave in four steps, the second and fourth on several host threads with the same
+ * result: _begin (one thread) puts the window's requests in order and hands each channel its
+ * own; _channels serves channels [lo, hi) (the decisions before `end`, then their requests),
+ * and threads may run disjoint ranges at once; _end (one thread) puts the replies in the order
+ * one thread would land them (the decisions by cycle then channel, then the requests'), per SM;
+ * _land lands SMs [lo, hi)'s (disjoint ranges at once). _begin returns a measure of the work
+ * (0: none), _end the replies to land. */
 uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end);
 void tm_mem_weave_channels(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end);
-void tm_mem_weave_end(tm_mem *m);
+uint32_t tm_mem_weave_end(tm_mem *m);
+void tm_mem_weave_land(tm_mem *m, uint32_t lo, uint32_t hi);
 /* Windowed model: fills every SM's free lists to at least `per_sm` reply and link records and
  * per_sm / 64 + 1 instruction records (one window's issue at most). false: out of memory. */
 void tm_mem_reserve(tm_mem *m, uint32_t per_sm);

@@ -508,7 +508,7 @@ static void tm_model_landed(void *ctx, uint32_t sm, uint64_t tag, uint64_t t)
             if (S->q_wake[i % M->nsched] > t) S->q_wake[i % M->nsched] = t;
         }
     }
-    if (tag && t > M->q_drain) M->q_drain = t;
+    if (M->trace && tag && t > M->q_drain) M->q_drain = t;   /* replay's (one host thread) */
     if (any && S->wake > t) S->wake = t;
 }
 
@@ -538,10 +538,11 @@ static void sm_window(tm_model *M, tm_sm *S, uint64_t from, uint64_t end)
     }
 }
 
-/* The host threads of a window's parallel steps: in the bound phase thread t runs SMs
- * [t * nsm / n, (t + 1) * nsm / n); in the memory weave, DRAM channels (with their L2 slices)
- * [t * nch / n, (t + 1) * nch / n). The calling thread is thread 0. */
-enum crew_job { CREW_BOUND, CREW_ISSUE, CREW_MEMORY };
+/* The host threads of a window's parallel steps: thread t runs SMs [t * nsm / n, (t + 1) *
+ * nsm / n) in the bound phase, the weave's issue and the replies' landing, and DRAM channels
+ * (with their L2 slices) [t * nch / n, (t + 1) * nch / n) in the memory weave. The calling
+ * thread is thread 0. */
+enum crew_job { CREW_BOUND, CREW_ISSUE, CREW_MEMORY, CREW_LAND };
 
 typedef struct tm_crew {
     tm_model *M;
@@ -580,6 +581,10 @@ static void crew_share(tm_crew *c, uint32_t t)
         return;
     }
     uint32_t lo = (uint32_t)((uint64_t)t * M->nsm / c->n), hi = (uint32_t)((uint64_t)(t + 1) * M->nsm / c->n);
+    if (c->job == CREW_LAND) {
+        tm_mem_weave_land(&M->mem, lo, hi);
+        return;
+    }
     for (uint32_t s = lo; s < hi; s++) {
         if (c->job == CREW_ISSUE) weave_issue(M, &M->sms[s], c->end);
         else sm_window(M, &M->sms[s], c->from, c->end);
@@ -685,7 +690,7 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         if (M->stop) break;
         /* L2 slices and DRAM channels on the host threads (tm_mem_weave's steps) */
         crew_step_small(&c, CREW_MEMORY, from, end, tm_mem_weave_begin(&M->mem, end));
-        tm_mem_weave_end(&M->mem);
+        crew_step_small(&c, CREW_LAND, from, end, tm_mem_weave_end(&M->mem));
         bool busy = false;
         uint64_t next = TM_NEVER, last = 0;
         for (uint32_t s = 0; s < M->nsm; s++) {
