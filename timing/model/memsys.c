@@ -71,13 +71,15 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->fcfs = gpu->dram_scheduler && strcmp(gpu->dram_scheduler, "fcfs") == 0;
     m->chan = calloc((size_t)gpu->dram_channels, sizeof *m->chan);
     m->sm_land = calloc(nsm, sizeof *m->sm_land);
+    m->heap = malloc((nsm > (uint32_t)gpu->dram_channels ? nsm : (uint32_t)gpu->dram_channels) *
+                     sizeof *m->heap);
     m->sm_nland = calloc(nsm, sizeof *m->sm_nland);
     m->sm_capland = calloc(nsm, sizeof *m->sm_capland);
     for (int c = 0; m->chan && c < gpu->dram_channels; c++) m->chan[c].freedreq = UINT32_MAX;
     m->freedreq = m->freewait = m->freeinst = m->freelink = UINT32_MAX;
     if (!m->sm_freewait || !m->sm_freeinst || !m->sm_freelink || !m->sm_tail || !m->sm_nfreewait ||
         !m->sm_nfreeinst || !m->sm_nfreelink || !m->outbox || !m->nout || !m->capout || !m->outpos || !m->l1 || !m->tex || !m->l1_mshr || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
-        !m->bus_free || !m->dq || !m->chan || !m->sm_land || !m->sm_nland || !m->sm_capland || !m->ch_next || !m->ch_end || !m->l2_qleft || !m->l2_qpos)
+        !m->bus_free || !m->dq || !m->chan || !m->heap || !m->sm_land || !m->sm_nland || !m->sm_capland || !m->ch_next || !m->ch_end || !m->l2_qleft || !m->l2_qpos)
         return false;
     for (int c = 0; c < gpu->dram_channels; c++) m->ch_next[c] = TM_NEVER;
     m->next_min = TM_NEVER;
@@ -142,6 +144,7 @@ void tm_mem_free(tm_mem *m)
     free(m->order);
     for (uint32_t s = 0; m->sm_land && s < m->nsm; s++) free(m->sm_land[s]);
     free(m->sm_land);
+    free(m->heap);
     free(m->sm_nland);
     free(m->sm_capland);
     free(m->l2_qleft);
@@ -840,18 +843,55 @@ static void outreq_serve(tm_mem *m, uint32_t sm, const tm_outreq *r, tm_order *o
     }
 }
 
+/* A min-heap of tm_heap_item, the least key first, then the least index: the merges below take
+ * the SM (channel) whose next item comes first, the lowest among equals. */
+
+static bool heap_before(const tm_heap_item *a, const tm_heap_item *b)
+{
+    return a->key < b->key || (a->key == b->key && a->ix < b->ix);
+}
+
+static void heap_push(tm_heap_item *h, uint32_t *n, uint64_t key, uint32_t ix)
+{
+    uint32_t i = (*n)++;
+    h[i] = (tm_heap_item){key, ix};
+    while (i && heap_before(&h[i], &h[(i - 1) / 2])) {
+        tm_heap_item x = h[i];
+        h[i] = h[(i - 1) / 2];
+        h[(i - 1) / 2] = x;
+        i = (i - 1) / 2;
+    }
+}
+
+static tm_heap_item heap_pop(tm_heap_item *h, uint32_t *n)
+{
+    tm_heap_item top = h[0];
+    h[0] = h[--*n];
+    for (uint32_t i = 0;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= *n) break;
+        if (c + 1 < *n && heap_before(&h[c + 1], &h[c])) c++;
+        if (!heap_before(&h[c], &h[i])) break;
+        tm_heap_item x = h[i];
+        h[i] = h[c];
+        h[c] = x;
+        i = c;
+    }
+    return top;
+}
+
 uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end)
 {
     m->norder = 0;
-    for (;;) {
-        uint32_t best = UINT32_MAX;
-        uint64_t at = end;
-        for (uint32_t s = 0; s < m->nsm; s++)
-            if (m->outpos[s] < m->nout[s] && m->outbox[s][m->outpos[s]].depart < at) {
-                at = m->outbox[s][m->outpos[s]].depart;
-                best = s;
-            }
-        if (best == UINT32_MAX) break;
+    /* each SM's outbox from its first request, the one leaving first, the lowest SM among
+     * equals; an SM's request leaving at `end` or later holds those behind it */
+    tm_heap_item *h = m->heap;
+    uint32_t nh = 0;
+    for (uint32_t s = 0; s < m->nsm; s++)
+        if (m->outpos[s] < m->nout[s] && m->outbox[s][m->outpos[s]].depart < end)
+            heap_push(h, &nh, m->outbox[s][m->outpos[s]].depart, s);
+    while (nh) {
+        uint32_t best = heap_pop(h, &nh).ix;
         if (m->norder == m->caporder) {
             uint32_t nc = m->caporder ? 2 * m->caporder : 256;
             tm_order *p = realloc(m->order, (size_t)nc * sizeof *p);
@@ -870,6 +910,8 @@ uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end)
             C->capreq = nc;
         }
         C->reqs[C->nreq++] = k;
+        if (m->outpos[best] < m->nout[best] && m->outbox[best][m->outpos[best]].depart < end)
+            heap_push(h, &nh, m->outbox[best][m->outpos[best]].depart, best);
     }
     /* a request makes at most two DRAM requests (a write-back and a read): each channel's own
      * records, so that their ids do not depend on the threads */
@@ -885,6 +927,18 @@ uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end)
     }
     m->par = true;
     return m->norder + (m->next_min < end ? (uint32_t)m->gpu->dram_channels : 0);
+}
+
+void tm_mem_weave_open(tm_mem *m)
+{
+    m->par = true;
+}
+
+void tm_mem_weave_decide(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end)
+{
+    assert(m->par);
+    for (uint32_t ch = lo; ch < hi; ch++)
+        while (m->ch_next[ch] != TM_NEVER && m->ch_next[ch] <= end - 1) dq_serve(m, ch);
 }
 
 void tm_mem_weave_channels(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end)
@@ -919,20 +973,18 @@ uint32_t tm_mem_weave_end(tm_mem *m)
     m->par = false;
     uint32_t landings = 0;
     uint32_t nch = (uint32_t)m->gpu->dram_channels;
-    /* the replies the schedulers decided, by decision cycle, then channel */
-    for (;;) {
-        uint32_t best = UINT32_MAX;
-        for (uint32_t c = 0; c < nch; c++) {
-            const tm_chan *C = &m->chan[c];
-            if (C->landpos < C->nland &&
-                (best == UINT32_MAX ||
-                 C->land[C->landpos].at < m->chan[best].land[m->chan[best].landpos].at))
-                best = c;
-        }
-        if (best == UINT32_MAX) break;
-        const tm_land *l = &m->chan[best].land[m->chan[best].landpos++];
+    /* the replies the schedulers decided, by decision cycle, then channel (each channel's
+     * decisions come in cycle order) */
+    tm_heap_item *h = m->heap;
+    uint32_t nh = 0;
+    for (uint32_t c = 0; c < nch; c++)
+        if (m->chan[c].nland) heap_push(h, &nh, m->chan[c].land[0].at, c);
+    while (nh) {
+        tm_chan *C = &m->chan[heap_pop(h, &nh).ix];
+        const tm_land *l = &C->land[C->landpos++];
         land_later(m, l->wid, l->t);
         landings++;
+        if (C->landpos < C->nland) heap_push(h, &nh, C->land[C->landpos].at, (uint32_t)(C - m->chan));
     }
     /* then the requests', in their order */
     for (uint32_t k = 0; k < m->norder; k++) {

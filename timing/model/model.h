@@ -107,6 +107,9 @@ typedef struct tm_land { uint64_t at, t; uint32_t wid; } tm_land;
  * left for the SM side (its reply landing at t; the SM's port held until `port`, 0: not). */
 typedef struct tm_order { uint64_t port, t; uint32_t sm, idx, wid; } tm_order;
 
+/* An item of the weave's merges: an SM's (a channel's) next key. */
+typedef struct tm_heap_item { uint64_t key; uint32_t ix; } tm_heap_item;
+
 /* What one DRAM channel (with its L2 slices) owns in the memory weave: the window's requests
  * for it (indexes into the order), the replies its scheduler decided, its own free DRAM
  * request records (filled before the channels run), its sequence of arrivals, and its
@@ -189,6 +192,7 @@ typedef struct tm_mem {
      * then tm_mem_weave_land on the SM's host thread) */
     tm_land **sm_land;
     uint32_t *sm_nland, *sm_capland;
+    tm_heap_item *heap;       /* the weave's merges (memsys.c), max(SMs, channels) items */
 } tm_mem;
 
 bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *st);
@@ -235,6 +239,11 @@ void tm_mem_weave(tm_mem *m, uint64_t end);
  * _land lands SMs [lo, hi)'s (disjoint ranges at once). _begin returns a measure of the work
  * (0: none), _end the replies to land. */
 uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end);
+/* The DRAM decisions _channels makes first, earlier: after _open, channels [lo, hi) decide up
+ * to `end` (their replies recorded for _end). They touch only the channels, so they may run on
+ * other host threads while the weave's functional runs go on. */
+void tm_mem_weave_open(tm_mem *m);
+void tm_mem_weave_decide(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end);
 void tm_mem_weave_channels(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end);
 uint32_t tm_mem_weave_end(tm_mem *m);
 void tm_mem_weave_land(tm_mem *m, uint32_t lo, uint32_t hi);

@@ -542,7 +542,7 @@ static void sm_window(tm_model *M, tm_sm *S, uint64_t from, uint64_t end)
  * nsm / n) in the bound phase, the weave's issue and the replies' landing, and DRAM channels
  * (with their L2 slices) [t * nch / n, (t + 1) * nch / n) in the memory weave. The calling
  * thread is thread 0. */
-enum crew_job { CREW_BOUND, CREW_ISSUE, CREW_MEMORY, CREW_LAND };
+enum crew_job { CREW_BOUND, CREW_RUNS, CREW_ISSUE, CREW_RETIRE, CREW_MEMORY, CREW_LAND };
 
 typedef struct tm_crew {
     tm_model *M;
@@ -555,6 +555,7 @@ typedef struct tm_crew {
     int job;       /* this step's (crew_job) */
     bool quit;
     bool go;   /* n is final: the threads created may start meeting */
+    uint32_t work;   /* CREW_RETIRE: what tm_mem_weave_begin returned */
 } tm_crew;
 
 static void crew_meet(tm_crew *c)
@@ -574,6 +575,19 @@ typedef struct tm_crew_arg { tm_crew *c; uint32_t t; } tm_crew_arg;
 static void crew_share(tm_crew *c, uint32_t t)
 {
     tm_model *M = c->M;
+    if (c->job == CREW_RUNS || c->job == CREW_RETIRE) {
+        /* a serial step of the weave on thread 0; beside it, what touches other state: the
+         * channels' DRAM decisions (beside the runs), the requests' order (beside the CTAs) */
+        if (t == 0 && c->job == CREW_RUNS) weave_runs(M);
+        else if (t == 0) weave_retire(M, c->end, true);
+        else if (c->job == CREW_RETIRE && t == 1) c->work = tm_mem_weave_begin(&M->mem, c->end);
+        else if (c->job == CREW_RUNS) {
+            uint32_t nch = (uint32_t)M->gpu->dram_channels, k = c->n - 1;
+            tm_mem_weave_decide(&M->mem, (uint32_t)((uint64_t)(t - 1) * nch / k),
+                                (uint32_t)((uint64_t)t * nch / k), c->end);
+        }
+        return;
+    }
     if (c->job == CREW_MEMORY) {
         uint32_t nch = (uint32_t)M->gpu->dram_channels;
         tm_mem_weave_channels(&M->mem, (uint32_t)((uint64_t)t * nch / c->n),
@@ -677,20 +691,36 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         for (uint32_t s = 0; s < M->nsm; s++) ok = ok && !M->sms[s].fail;
         if (!ok || M->stop) break;
         /* the weave (above weave_exec): runs in one order, issue on the host threads, CTAs */
-        weave_runs(M);
+        bool runs = false;
+        for (uint32_t s = 0; s < M->nsm; s++) runs = runs || M->sms[s].ndefer;
+        if (c.n > 1 && runs && tm_mem_next(&M->mem) < end) {
+            tm_mem_weave_open(&M->mem);
+            crew_step(&c, CREW_RUNS, from, end);
+        } else {
+            weave_runs(M);
+        }
         crew_step_small(&c, CREW_ISSUE, from, end, weave_reserve(M));
         bool whole = !M->weave_fault && !M->stop;
         for (uint32_t s = 0; s < M->nsm; s++) whole = whole && !M->sms[s].fail;
-        weave_retire(M, end, whole);
+        uint32_t mem_work = 0;
+        if (whole && c.n > 1) {
+            crew_step(&c, CREW_RETIRE, from, end);
+            mem_work = c.work;
+        } else {
+            weave_retire(M, end, whole);
+            if (whole) mem_work = tm_mem_weave_begin(&M->mem, end);
+        }
         if (!whole && !M->stop) {
             ok = false;
             break;
         }
         for (uint32_t s = 0; s < M->nsm; s++) M->sms[s].ndefer = 0;
-        if (M->stop) break;
-        /* L2 slices and DRAM channels on the host threads (tm_mem_weave's steps) */
-        crew_step_small(&c, CREW_MEMORY, from, end, tm_mem_weave_begin(&M->mem, end));
+        /* L2 slices and DRAM channels on the host threads (tm_mem_weave's steps); a stop in
+         * the CTAs' placement (out of memory) comes after the requests were taken */
+        if (M->stop && !whole) break;
+        crew_step_small(&c, CREW_MEMORY, from, end, mem_work);
         crew_step_small(&c, CREW_LAND, from, end, tm_mem_weave_end(&M->mem));
+        if (M->stop) break;
         bool busy = false;
         uint64_t next = TM_NEVER, last = 0;
         for (uint32_t s = 0; s < M->nsm; s++) {
