@@ -79,8 +79,9 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->freedreq = m->freewait = m->freeinst = m->freelink = UINT32_MAX;
     if (!m->sm_freewait || !m->sm_freeinst || !m->sm_freelink || !m->sm_tail || !m->sm_nfreewait ||
         !m->sm_nfreeinst || !m->sm_nfreelink || !m->outbox || !m->nout || !m->capout || !m->outpos || !m->l1 || !m->tex || !m->l1_mshr || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
-        !m->bus_free || !m->dq || !m->chan || !m->heap || !m->sm_land || !m->sm_nland || !m->sm_capland || !m->ch_next || !m->ch_end || !m->l2_qleft || !m->l2_qpos)
+        !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->l2_qleft || !m->l2_qpos)
         return false;
+    if (!m->chan || !m->heap || !m->sm_land || !m->sm_nland || !m->sm_capland) return false;
     for (int c = 0; c < gpu->dram_channels; c++) m->ch_next[c] = TM_NEVER;
     m->next_min = TM_NEVER;
     for (uint32_t s = 0; s < nsm; s++)
@@ -984,7 +985,8 @@ uint32_t tm_mem_weave_end(tm_mem *m)
         const tm_land *l = &C->land[C->landpos++];
         land_later(m, l->wid, l->t);
         landings++;
-        if (C->landpos < C->nland) heap_push(h, &nh, C->land[C->landpos].at, (uint32_t)(C - m->chan));
+        if (C->landpos < C->nland)
+            heap_push(h, &nh, C->land[C->landpos].at, (uint32_t)(C - m->chan));
     }
     /* then the requests', in their order */
     for (uint32_t k = 0; k < m->norder; k++) {
@@ -1024,7 +1026,8 @@ uint32_t tm_mem_weave_end(tm_mem *m)
 void tm_mem_weave_land(tm_mem *m, uint32_t lo, uint32_t hi)
 {
     for (uint32_t s = lo; s < hi; s++) {
-        for (uint32_t i = 0; i < m->sm_nland[s]; i++) wait_landed(m, m->sm_land[s][i].wid, m->sm_land[s][i].t);
+        for (uint32_t i = 0; i < m->sm_nland[s]; i++)
+            wait_landed(m, m->sm_land[s][i].wid, m->sm_land[s][i].t);
         m->sm_nland[s] = 0;
     }
 }

@@ -15,10 +15,12 @@
  * Execution-driven runs are windowed (timing/model/README.md "Parallel model"): windows of
  * 1 + icnt_latency cycles from the kernel's start; in each, every SM runs its cycles by itself
  * (on the --threads host threads), its warps' executors only through what their SM alone sees
- * (emu_warp_run_local); then one thread weaves what crosses SMs in (cycle, SM, order) order:
- * deferred warps' global accesses, atomics and calls, CTA retirement and placement, L2 and
- * DRAM. The same windows on any number of host threads give the same cycles, statistics and
- * program results (racing programs included). Replay (GPUDet, DAB) is not windowed, nor are
+ * (emu_warp_run_local); then the weave takes what crosses SMs in (cycle, SM, order) order:
+ * deferred warps' global accesses, atomics and calls (their executors on one thread, their
+ * issue per SM on the host threads), CTA retirement and placement (one thread), L2 and DRAM
+ * (per channel on the host threads, replies landing per SM). The same windows on any number
+ * of host threads give the same cycles, statistics and program results (racing programs
+ * included). Replay (GPUDet, DAB) is not windowed, nor are
  * iGPU's and KILO TM's runs, whose hooks (sm.c) time a warp's own run ahead: they run in the
  * order (cycle, SM, scheduler, warp) on one host thread. */
 #include "timing/detcost/detcost.h"
@@ -271,7 +273,9 @@ void tm_defer_add(tm_model *M, tm_sm *S, uint64_t cycle, uint32_t index, uint8_t
 }
 
 /* The weave of the window ending at `at` (the SMs' deferred entries in (cycle, SM, order)
- * order, as one thread would take them) in three steps with the same result:
+ * order, as one thread would take them) in three steps with the same result (run_windows
+ * gives steps 1 and 3 company on the other host threads: the channels' DRAM decisions, the
+ * ordering of the window's requests, which touch none of their state):
  * 1. weave_runs (one thread): each deferred warp's executor runs ahead in that order (the
  *    global accesses, atomics, calls of all SMs happen in one fixed order);
  * 2. weave_issue (each SM by itself, on the host threads): the warps issue what they ran, the
@@ -359,9 +363,10 @@ static void weave_issue(tm_model *M, tm_sm *S, uint64_t at)
     }
 }
 
-/* Step 2's records (returns the entries it has to take): each SM's free lists hold what its woven instructions may take (a reply and
- * a link per line, two lines per lane at most; an instruction record each), so that the SMs
- * issue on several threads without growing the shared pools. */
+/* Step 2's records: each SM's free lists hold what its woven instructions may take (a reply
+ * and a link per line, two lines per lane at most; an instruction record each), so that the
+ * SMs issue on several threads without growing the shared pools. Returns the entries step 2
+ * has to take. */
 static uint32_t weave_reserve(tm_model *M)
 {
     uint32_t all = 0;
@@ -618,8 +623,9 @@ static void *crew_main(void *p)
     return NULL;
 }
 
-/* One parallel step of the window [from, end) on the crew: the SMs' bound phase, the SMs' issue
- * of the weave's runs, or the memory weave's channels. */
+/* One step of the window [from, end) on the crew (crew_job): the SMs' bound phase, the weave's
+ * runs beside the channels' DRAM decisions, the SMs' issue of the runs, the CTAs' retirement
+ * beside the requests' ordering, the memory weave's channels, or the replies' landing. */
 static void crew_step(tm_crew *c, int job, uint64_t from, uint64_t end)
 {
     c->from = from;
@@ -651,8 +657,8 @@ static void crew_step_small(tm_crew *c, int job, uint64_t from, uint64_t end, ui
 }
 
 /* Execution-driven runs: window after window, the bound phase (SMs, in parallel on the host
- * threads) then the weave (one thread). false when a warp faulted, the run stopped or
- * deadlocked; *now: the kernel's last cycle. */
+ * threads) then the weave (its steps above and memsys.c's, on one or all host threads). false
+ * when a warp faulted, the run stopped or deadlocked; *now: the kernel's last cycle. */
 static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
 {
     tm_crew c = {.M = M, .n = M->nthreads < M->nsm ? M->nthreads : M->nsm};
