@@ -708,8 +708,13 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         crew_step_small(&c, CREW_ISSUE, from, end, weave_reserve(M));
         bool whole = !M->weave_fault && !M->stop;
         for (uint32_t s = 0; s < M->nsm; s++) whole = whole && !M->sms[s].fail;
-        uint32_t mem_work = 0;
-        if (whole && c.n > 1) {
+        uint32_t mem_work = 0, retiring = 0, requests = 0;
+        for (uint32_t s = 0; whole && c.n > 1 && s < M->nsm; s++) {
+            retiring += M->sms[s].finished;   /* CTAs to retire */
+            requests += M->mem.nout[s] - M->mem.outpos[s];
+        }
+        /* side by side only when both have something to do */
+        if (whole && retiring && requests >= 16) {
             crew_step(&c, CREW_RETIRE, from, end);
             mem_work = c.work;
         } else {
