@@ -11,8 +11,8 @@
 # the program's stdout (the microbenchmarks print the %clock64 differences they measure).
 # The set: the speed anchors (vecadd 1M, matmul 256, reduce 1M x 256) on gtx480, v100, h100;
 # every bench/micro program on gtx480 and v100; tests/cuda programs (vector_add, reduction,
-# histogram256, matmul_tiled, divergence, textures) on v100 with --threads=1 and --threads=2
-# (the parallel bound phase); --det=gpudet --timing and --det=dab --timing on one program each.
+# histogram256, matmul_tiled, divergence, textures) on v100 with --threads=1, 2 and 4, and the
+# anchors on v100 with --threads=2 and 4 (the parallel bound phase and weave); --det=gpudet --timing and --det=dab --timing on one program each.
 # Environment: B (build dir, default build), NVCC, PTXSIM_CUDA_CACHE, ANCHORS.
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -72,6 +72,11 @@ for p in vecadd matmul reduce; do
         # shellcheck disable=SC2086
         one "anchor-$p-$gpu" "$exe" ${ARGS[$p]} -- --threads=1 --timing --gpu=$gpu
     done
+    # the parallel bound phase and weave on the speed anchors
+    for t in 2 4; do
+        # shellcheck disable=SC2086
+        one "anchor-$p-v100-t$t" "$exe" ${ARGS[$p]} -- --threads=$t --timing --gpu=v100
+    done
 done
 for src in bench/micro/*.cu; do
     name=$(basename "$src" .cu)
@@ -83,7 +88,7 @@ done
 for name in vector_add reduction histogram256 matmul_tiled divergence textures; do
     exe=$(cuda_test_build "tests/cuda/$name.cu" shared "$out/nvcc-$name.log") ||
         { echo "timing_identical: nvcc failed on $name" >&2; exit 2; }
-    for t in 1 2; do one "cuda-$name-t$t" "$exe" -- --timing --gpu=v100 --threads=$t; done
+    for t in 1 2 4; do one "cuda-$name-t$t" "$exe" -- --timing --gpu=v100 --threads=$t; done
     [ "$name" = histogram256 ] && one "cuda-$name-gpudet" "$exe" -- --timing --gpu=gtx480 --det=gpudet
 done
 src=bench/determinism/pagerank.cu

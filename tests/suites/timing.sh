@@ -29,7 +29,9 @@
 #   - --det=gpudet: GPUDet's results, the model's statistics the same over threads, seeds and
 #     compare mode; GPUDet's modes in cycles (parallel, commit, serial, barriers) add up to the
 #     cycles, global barriers cost exactly their configured latency, W-Ser > CU-Ser (details
-#     above that section).
+#     above that section);
+#   - GPU-Racey's racing kernels with --timing alone: the same signatures and statistics on 1,
+#     2 and 4 host threads and with a seed (the weave runs every global access in one order).
 # Environment: B (build dir), NVCC, PTXSIM_CUDA_CACHE.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -585,3 +587,38 @@ else
     fail "timing gpudet gpu_racey" "nvcc failed: $(head -n 3 "$work/racey.build.log")"
 fi
 
+# GPU-Racey's racing kernels with --timing alone (no determinism mode): the windowed model runs
+# every global access, atomic and fence in one order (the weave's), whatever the host threads
+# do, so their signatures (the memory they leave) and every statistic agree on 1, 2 and 4
+# threads and with a seed.
+if [ -n "${racey:-}" ]; then
+    ref_out="" ref=""
+    bad=""
+    for opts in "--threads=1" "--threads=2" "--threads=4" "--threads=4 --seed=3"; do
+        tag=${opts//[ =-]/_}
+        out=$work/racey_timing$tag.out
+        : >"$out"
+        : >"$work/racey_timing$tag.stats"
+        for k in racey_global racey_atomic_add racey_atomic_cas racey_fence racey_many_wg \
+                 racey_bytes racey_shared; do
+            if ! "$PTXSIM" run --timing --gpu=v100 $opts --stats="$work/racey_timing$tag$k.json" \
+                -- "$racey" --kernel $k >>"$out" 2>&1; then
+                bad="$k $opts: exit status $?"
+                break 2
+            fi
+            total_of "$work/racey_timing$tag$k.json" >>"$work/racey_timing$tag.stats"
+        done
+        t=$(cat "$work/racey_timing$tag.stats")
+        if [ -z "$ref" ]; then ref=$t; ref_out=$out; ref_opts=$opts; continue; fi
+        if ! diff -q "$ref_out" "$out" >/dev/null; then
+            bad="signatures differ between $ref_opts and $opts: $(diff "$ref_out" "$out" | head -n 3 | tr '\n' ' ')"
+            break
+        fi
+        [ "$t" = "$ref" ] || { bad="statistics differ between $ref_opts and $opts"; break; }
+    done
+    if [ -z "$bad" ] && [ "$(grep -c signature "$ref_out")" = 7 ]; then
+        pass "timing gpu_racey without determinism (7 racing kernels: signatures and statistics the same over threads 1/2/4 and a seed)"
+    else
+        fail "timing gpu_racey without determinism" "${bad:-signatures missing}"
+    fi
+fi

@@ -51,8 +51,10 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->sm_nfreewait = calloc(nsm, sizeof *m->sm_nfreewait);
     m->sm_nfreeinst = calloc(nsm, sizeof *m->sm_nfreeinst);
     m->sm_nfreelink = calloc(nsm, sizeof *m->sm_nfreelink);
+    m->sm_tail = malloc(3 * (size_t)nsm * sizeof *m->sm_tail);
     for (uint32_t s = 0; m->sm_freewait && m->sm_freeinst && m->sm_freelink && s < nsm; s++)
         m->sm_freewait[s] = m->sm_freeinst[s] = m->sm_freelink[s] = UINT32_MAX;
+    for (uint32_t s = 0; m->sm_tail && s < 3 * nsm; s++) m->sm_tail[s] = UINT32_MAX;
     m->nout = calloc(nsm, sizeof *m->nout);
     m->capout = calloc(nsm, sizeof *m->capout);
     m->outpos = calloc(nsm, sizeof *m->outpos);
@@ -67,11 +69,19 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->l2_qleft = calloc((size_t)gpu->l2_slices * (uint32_t)gpu->l2_queue, sizeof *m->l2_qleft);
     m->l2_qpos = calloc((size_t)gpu->l2_slices, sizeof *m->l2_qpos);
     m->fcfs = gpu->dram_scheduler && strcmp(gpu->dram_scheduler, "fcfs") == 0;
+    m->chan = calloc((size_t)gpu->dram_channels, sizeof *m->chan);
+    m->sm_land = calloc(nsm, sizeof *m->sm_land);
+    m->heap = malloc((nsm > (uint32_t)gpu->dram_channels ? nsm : (uint32_t)gpu->dram_channels) *
+                     sizeof *m->heap);
+    m->sm_nland = calloc(nsm, sizeof *m->sm_nland);
+    m->sm_capland = calloc(nsm, sizeof *m->sm_capland);
+    for (int c = 0; m->chan && c < gpu->dram_channels; c++) m->chan[c].freedreq = UINT32_MAX;
     m->freedreq = m->freewait = m->freeinst = m->freelink = UINT32_MAX;
-    if (!m->sm_freewait || !m->sm_freeinst || !m->sm_freelink || !m->sm_nfreewait ||
+    if (!m->sm_freewait || !m->sm_freeinst || !m->sm_freelink || !m->sm_tail || !m->sm_nfreewait ||
         !m->sm_nfreeinst || !m->sm_nfreelink || !m->outbox || !m->nout || !m->capout || !m->outpos || !m->l1 || !m->tex || !m->l1_mshr || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
         !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->l2_qleft || !m->l2_qpos)
         return false;
+    if (!m->chan || !m->heap || !m->sm_land || !m->sm_nland || !m->sm_capland) return false;
     for (int c = 0; c < gpu->dram_channels; c++) m->ch_next[c] = TM_NEVER;
     m->next_min = TM_NEVER;
     for (uint32_t s = 0; s < nsm; s++)
@@ -109,6 +119,7 @@ void tm_mem_free(tm_mem *m)
     free(m->sm_freewait);
     free(m->sm_freeinst);
     free(m->sm_freelink);
+    free(m->sm_tail);
     free(m->sm_nfreewait);
     free(m->sm_nfreeinst);
     free(m->sm_nfreelink);
@@ -125,6 +136,18 @@ void tm_mem_free(tm_mem *m)
     free(m->dq);
     free(m->ch_next);
     free(m->ch_end);
+    if (m->chan)
+        for (int c = 0; c < m->gpu->dram_channels; c++) {
+            free(m->chan[c].reqs);
+            free(m->chan[c].land);
+        }
+    free(m->chan);
+    free(m->order);
+    for (uint32_t s = 0; m->sm_land && s < m->nsm; s++) free(m->sm_land[s]);
+    free(m->sm_land);
+    free(m->heap);
+    free(m->sm_nland);
+    free(m->sm_capland);
     free(m->l2_qleft);
     free(m->l2_qpos);
     free(m->dreqs);
@@ -226,12 +249,20 @@ static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
         }                                                                                        \
     } while (0)
 
+/* Each SM's free lists also know their last record (sm_tail: waits, instructions, links), so
+ * that records added for the weave (tm_mem_reserve_weave) go behind those the SM would take
+ * anyway. */
+#define TAIL_WAIT(m, sm) (sm)
+#define TAIL_INST(m, sm) ((m)->nsm + (sm))
+#define TAIL_LINK(m, sm) (2 * (m)->nsm + (sm))
+
 /* Records of SM sm: from its free list, else (between windows only) new ones. */
 static uint32_t wait_take(tm_mem *m, uint32_t sm)
 {
     uint32_t id = m->sm_freewait[sm];
     if (id != UINT32_MAX) {
         m->sm_freewait[sm] = m->waits[id].next_free;
+        if (m->sm_freewait[sm] == UINT32_MAX) m->sm_tail[TAIL_WAIT(m, sm)] = UINT32_MAX;
         m->sm_nfreewait[sm]--;
         return id;
     }
@@ -243,6 +274,7 @@ static uint32_t wait_take(tm_mem *m, uint32_t sm)
 static void wait_free(tm_mem *m, uint32_t id)
 {
     uint32_t sm = m->waits[id].sm;
+    if (m->sm_freewait[sm] == UINT32_MAX) m->sm_tail[TAIL_WAIT(m, sm)] = id;
     m->waits[id].next_free = m->sm_freewait[sm];
     m->sm_freewait[sm] = id;
     m->sm_nfreewait[sm]++;
@@ -253,6 +285,7 @@ static uint32_t inst_take(tm_mem *m, uint32_t sm)
     uint32_t id = m->sm_freeinst[sm];
     if (id != UINT32_MAX) {
         m->sm_freeinst[sm] = m->insts[id].next_free;
+        if (m->sm_freeinst[sm] == UINT32_MAX) m->sm_tail[TAIL_INST(m, sm)] = UINT32_MAX;
         m->sm_nfreeinst[sm]--;
         return id;
     }
@@ -264,6 +297,7 @@ static uint32_t inst_take(tm_mem *m, uint32_t sm)
 static void inst_free(tm_mem *m, uint32_t id)
 {
     uint32_t sm = m->insts[id].sm;
+    if (m->sm_freeinst[sm] == UINT32_MAX) m->sm_tail[TAIL_INST(m, sm)] = id;
     m->insts[id].next_free = m->sm_freeinst[sm];
     m->sm_freeinst[sm] = id;
     m->sm_nfreeinst[sm]++;
@@ -274,6 +308,7 @@ static uint32_t link_take(tm_mem *m, uint32_t sm)
     uint32_t id = m->sm_freelink[sm];
     if (id != UINT32_MAX) {
         m->sm_freelink[sm] = m->links[id].next;
+        if (m->sm_freelink[sm] == UINT32_MAX) m->sm_tail[TAIL_LINK(m, sm)] = UINT32_MAX;
         m->sm_nfreelink[sm]--;
         return id;
     }
@@ -290,6 +325,7 @@ static uint32_t link_take(tm_mem *m, uint32_t sm)
 
 static void link_free(tm_mem *m, uint32_t sm, uint32_t id)
 {
+    if (m->sm_freelink[sm] == UINT32_MAX) m->sm_tail[TAIL_LINK(m, sm)] = id;
     m->links[id].next = m->sm_freelink[sm];
     m->sm_freelink[sm] = id;
     m->sm_nfreelink[sm]++;
@@ -327,6 +363,48 @@ void tm_mem_reserve(tm_mem *m, uint32_t per_sm)
             m->insts[id].sm = s;
             inst_free(m, id);
         }
+    }
+}
+
+void tm_mem_reserve_weave(tm_mem *m, uint32_t sm, uint32_t replies, uint32_t insts)
+{
+    while (m->sm_nfreewait[sm] < replies) {
+        uint32_t id;
+        POOL_TAKE(m, waits, nwait, capwait, freewait, id);
+        m->waits[id].sm = sm;
+        m->waits[id].next_free = UINT32_MAX;
+        uint32_t *tail = &m->sm_tail[TAIL_WAIT(m, sm)];
+        if (*tail == UINT32_MAX) m->sm_freewait[sm] = id;
+        else m->waits[*tail].next_free = id;
+        *tail = id;
+        m->sm_nfreewait[sm]++;
+    }
+    while (m->sm_nfreelink[sm] < replies) {
+        if (m->nlink == m->caplink) {
+            uint32_t nc = m->caplink ? 2 * m->caplink : 256;
+            tm_link *p = realloc(m->links, (size_t)nc * sizeof *p);
+            if (!p) abort();
+            m->links = p;
+            m->caplink = nc;
+        }
+        uint32_t id = m->nlink++;
+        m->links[id].next = UINT32_MAX;
+        uint32_t *tail = &m->sm_tail[TAIL_LINK(m, sm)];
+        if (*tail == UINT32_MAX) m->sm_freelink[sm] = id;
+        else m->links[*tail].next = id;
+        *tail = id;
+        m->sm_nfreelink[sm]++;
+    }
+    while (m->sm_nfreeinst[sm] < insts) {
+        uint32_t id;
+        POOL_TAKE(m, insts, ninst, capinst, freeinst, id);
+        m->insts[id].sm = sm;
+        m->insts[id].next_free = UINT32_MAX;
+        uint32_t *tail = &m->sm_tail[TAIL_INST(m, sm)];
+        if (*tail == UINT32_MAX) m->sm_freeinst[sm] = id;
+        else m->insts[*tail].next_free = id;
+        *tail = id;
+        m->sm_nfreeinst[sm]++;
     }
 }
 
@@ -382,10 +460,19 @@ static void ch_refresh(tm_mem *m, uint32_t ch)
 static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned sectors,
                              bool write, uint64_t t)
 {
-    uint32_t id;
-    POOL_TAKE(m, dreqs, ndreq, capdreq, freedreq, id);
+    uint32_t id, ch = channel_of(m, line);
+    tm_chan *C = &m->chan[ch];
+    if (C->freedreq != UINT32_MAX) {
+        id = C->freedreq;
+        C->freedreq = m->dreqs[id].next_free;
+        C->nfreedreq--;
+    } else {
+        assert(!m->par);   /* tm_mem_weave_begin gave the channel enough */
+        POOL_TAKE(m, dreqs, ndreq, capdreq, freedreq, id);
+    }
     tm_dreq *r = &m->dreqs[id];
-    *r = (tm_dreq){.arrive = t, .seq = m->dseq++, .line = line, .ch = channel_of(m, line),
+    /* arrivals are ordered within their channel only (its banks' queues) */
+    *r = (tm_dreq){.arrive = t, .seq = C->seq++, .line = line, .ch = ch,
                    .slice = slice, .waits = UINT32_MAX, .sectors = (uint16_t)sectors,
                    .write = write};
     tm_mem_dram_place(m->gpu, line, &r->bank, &r->row);
@@ -405,10 +492,11 @@ static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned 
     q->n++;
     uint64_t x = bank_next(m, r->ch, r->bank);
     if (x < m->ch_next[r->ch]) m->ch_next[r->ch] = x;
-    if (x < m->next_min) m->next_min = x;
+    if (!m->par && x < m->next_min) m->next_min = x;   /* else tm_mem_weave_end */
     m->ch_end[r->ch] = max64(m->ch_end[r->ch], t) + burst_cycles(m, sectors);
-    if (write) m->st->dram_writes += sectors;
-    else m->st->dram_reads += sectors;
+    timing_stats *st = m->par ? &C->st : m->st;
+    if (write) st->dram_writes += sectors;
+    else st->dram_reads += sectors;
     return id;
 }
 
@@ -467,12 +555,13 @@ static uint64_t dram_serve(tm_mem *m, const tm_dreq *r, uint64_t start)
     const timing_gpu *g = m->gpu;
     tm_dram_bank *b = &m->banks[(size_t)r->ch * (uint32_t)g->dram_banks + r->bank];
     uint64_t lat;
+    timing_stats *st = m->par ? &m->chan[r->ch].st : m->st;
     if (b->open && b->row == r->row) {
         lat = (uint64_t)g->dram_tcl;
-        m->st->dram_row_hits++;
+        st->dram_row_hits++;
     } else {
         lat = (b->open ? (uint64_t)g->dram_trp : 0) + (uint64_t)g->dram_trcd + (uint64_t)g->dram_tcl;
-        m->st->dram_row_misses++;
+        st->dram_row_misses++;
     }
     uint64_t burst = burst_cycles(m, r->sectors);
     uint64_t bus = max64(start + lat, m->bus_free[r->ch]);
@@ -541,15 +630,31 @@ static void dq_serve(tm_mem *m, uint32_t ch)
     if (!r.write) {
         tm_line *L = tm_cache_peek(&m->l2[r.slice], r.line);
         if (L && L->fill == (TM_PEND | id)) L->fill = back;
+        tm_chan *C = &m->chan[ch];
         for (uint32_t k = r.waits; k != UINT32_MAX;) {
             tm_wait *w = &m->waits[k];
             uint32_t nx = w->next;
-            wait_landed(m, k, max64(w->at_l2, back) + w->ops);
+            uint64_t t = max64(w->at_l2, back) + w->ops;
+            if (!m->par) {
+                wait_landed(m, k, t);
+            } else {
+                /* the SM side is the SM's: tm_mem_weave_end lands it in this decision's place */
+                if (C->nland == C->capland) {
+                    uint32_t nc = C->capland ? 2 * C->capland : 64;
+                    tm_land *p = realloc(C->land, (size_t)nc * sizeof *p);
+                    if (!p) abort();
+                    C->land = p;
+                    C->capland = nc;
+                }
+                C->land[C->nland++] = (tm_land){.at = at, .t = t, .wid = k};
+            }
             k = nx;
         }
     }
-    m->dreqs[id].next_free = m->freedreq;
-    m->freedreq = id;
+    tm_chan *C = &m->chan[ch];
+    m->dreqs[id].next_free = C->freedreq;
+    C->freedreq = id;
+    C->nfreedreq++;
     ch_refresh(m, ch);
 }
 
@@ -628,8 +733,9 @@ static uint64_t l2_access(tm_mem *m, uint64_t line, uint8_t need, int kind, unsi
         return ready;
     }
     uint8_t missing = need & (uint8_t)~L->valid;
-    m->st->l2_hits += (uint64_t)__builtin_popcount(need & L->valid);
-    m->st->l2_misses += (uint64_t)__builtin_popcount(missing);
+    timing_stats *st = m->par ? &m->chan[channel_of(m, line)].st : m->st;
+    st->l2_hits += (uint64_t)__builtin_popcount(need & L->valid);
+    st->l2_misses += (uint64_t)__builtin_popcount(missing);
     if (missing) {
         uint32_t d = dram_enqueue(m, s, line, (unsigned)__builtin_popcount(missing), false, ready);
         L->valid |= missing;
@@ -637,7 +743,7 @@ static uint64_t l2_access(tm_mem *m, uint64_t line, uint8_t need, int kind, unsi
     }
     if (kind == K_ATOMIC) {
         L->dirty |= need;
-        m->st->l2_atomics += ops;
+        st->l2_atomics += ops;
     }
     if (tm_is_pend(L->fill)) return L->fill;
     ready = max64(ready, L->fill);
@@ -708,7 +814,7 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
 /* Request r of SM sm reaches L2: its slice's input queue (no room: it waits, and the SM's
  * port with it for its later requests), the slice, and DRAM's queues; its reply lands now or
  * waits for DRAM. */
-static void outreq_serve(tm_mem *m, uint32_t sm, const tm_outreq *r)
+static void outreq_serve(tm_mem *m, uint32_t sm, const tm_outreq *r, tm_order *o)
 {
     const timing_gpu *g = m->gpu;
     uint32_t s = slice_of(m, r->line);
@@ -716,7 +822,9 @@ static void outreq_serve(tm_mem *m, uint32_t sm, const tm_outreq *r)
     uint64_t room = m->l2_qleft[(size_t)s * (uint32_t)g->l2_queue + m->l2_qpos[s]];
     if (room > arrive) {
         arrive = room;
-        if (room - r->trip + r->occ > m->sm_out[sm]) m->sm_out[sm] = room - r->trip + r->occ;
+        /* the port is the SM's: a maximum, taken in tm_mem_weave_end */
+        if (o) o->port = room - r->trip + r->occ;
+        else if (room - r->trip + r->occ > m->sm_out[sm]) m->sm_out[sm] = room - r->trip + r->occ;
     }
     uint64_t lower;
     uint64_t at_l2 = l2_access(m, r->line, r->need, r->kind, r->ops, arrive, &lower);
@@ -728,30 +836,208 @@ static void outreq_serve(tm_mem *m, uint32_t sm, const tm_outreq *r)
         m->dreqs[d].waits = r->wait;
         return;
     }
-    wait_landed(m, r->wait, at_l2);
+    if (o) {
+        o->wid = r->wait;
+        o->t = at_l2;
+    } else {
+        wait_landed(m, r->wait, at_l2);
+    }
 }
 
-void tm_mem_weave(tm_mem *m, uint64_t end)
+/* A min-heap of tm_heap_item, the least key first, then the least index: the merges below take
+ * the SM (channel) whose next item comes first, the lowest among equals. */
+
+static bool heap_before(const tm_heap_item *a, const tm_heap_item *b)
 {
-    tm_mem_advance(m, end - 1);
-    for (;;) {
-        uint32_t best = UINT32_MAX;
-        uint64_t at = end;
-        for (uint32_t s = 0; s < m->nsm; s++)
-            if (m->outpos[s] < m->nout[s] && m->outbox[s][m->outpos[s]].depart < at) {
-                at = m->outbox[s][m->outpos[s]].depart;
-                best = s;
-            }
-        if (best == UINT32_MAX) break;
-        tm_outreq r = m->outbox[best][m->outpos[best]++];
-        outreq_serve(m, best, &r);
+    return a->key < b->key || (a->key == b->key && a->ix < b->ix);
+}
+
+static void heap_push(tm_heap_item *h, uint32_t *n, uint64_t key, uint32_t ix)
+{
+    uint32_t i = (*n)++;
+    h[i] = (tm_heap_item){key, ix};
+    while (i && heap_before(&h[i], &h[(i - 1) / 2])) {
+        tm_heap_item x = h[i];
+        h[i] = h[(i - 1) / 2];
+        h[(i - 1) / 2] = x;
+        i = (i - 1) / 2;
     }
+}
+
+static tm_heap_item heap_pop(tm_heap_item *h, uint32_t *n)
+{
+    tm_heap_item top = h[0];
+    h[0] = h[--*n];
+    for (uint32_t i = 0;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= *n) break;
+        if (c + 1 < *n && heap_before(&h[c + 1], &h[c])) c++;
+        if (!heap_before(&h[c], &h[i])) break;
+        tm_heap_item x = h[i];
+        h[i] = h[c];
+        h[c] = x;
+        i = c;
+    }
+    return top;
+}
+
+uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end)
+{
+    m->norder = 0;
+    /* each SM's outbox from its first request, the one leaving first, the lowest SM among
+     * equals; an SM's request leaving at `end` or later holds those behind it */
+    tm_heap_item *h = m->heap;
+    uint32_t nh = 0;
+    for (uint32_t s = 0; s < m->nsm; s++)
+        if (m->outpos[s] < m->nout[s] && m->outbox[s][m->outpos[s]].depart < end)
+            heap_push(h, &nh, m->outbox[s][m->outpos[s]].depart, s);
+    while (nh) {
+        uint32_t best = heap_pop(h, &nh).ix;
+        if (m->norder == m->caporder) {
+            uint32_t nc = m->caporder ? 2 * m->caporder : 256;
+            tm_order *p = realloc(m->order, (size_t)nc * sizeof *p);
+            if (!p) abort();
+            m->order = p;
+            m->caporder = nc;
+        }
+        uint32_t k = m->norder++;
+        m->order[k] = (tm_order){.sm = best, .idx = m->outpos[best]++, .wid = UINT32_MAX};
+        tm_chan *C = &m->chan[channel_of(m, m->outbox[best][m->order[k].idx].line)];
+        if (C->nreq == C->capreq) {
+            uint32_t nc = C->capreq ? 2 * C->capreq : 64;
+            uint32_t *p = realloc(C->reqs, (size_t)nc * sizeof *p);
+            if (!p) abort();
+            C->reqs = p;
+            C->capreq = nc;
+        }
+        C->reqs[C->nreq++] = k;
+        if (m->outpos[best] < m->nout[best] && m->outbox[best][m->outpos[best]].depart < end)
+            heap_push(h, &nh, m->outbox[best][m->outpos[best]].depart, best);
+    }
+    /* a request makes at most two DRAM requests (a write-back and a read): each channel's own
+     * records, so that their ids do not depend on the threads */
+    for (int c = 0; c < m->gpu->dram_channels; c++) {
+        tm_chan *C = &m->chan[c];
+        while (C->nfreedreq < 2 * C->nreq) {
+            uint32_t id;
+            POOL_TAKE(m, dreqs, ndreq, capdreq, freedreq, id);
+            m->dreqs[id].next_free = C->freedreq;
+            C->freedreq = id;
+            C->nfreedreq++;
+        }
+    }
+    m->par = true;
+    return m->norder + (m->next_min < end ? (uint32_t)m->gpu->dram_channels : 0);
+}
+
+void tm_mem_weave_open(tm_mem *m)
+{
+    m->par = true;
+}
+
+void tm_mem_weave_decide(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end)
+{
+    assert(m->par);
+    for (uint32_t ch = lo; ch < hi; ch++)
+        while (m->ch_next[ch] != TM_NEVER && m->ch_next[ch] <= end - 1) dq_serve(m, ch);
+}
+
+void tm_mem_weave_channels(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end)
+{
+    for (uint32_t ch = lo; ch < hi; ch++) {
+        /* its scheduler's decisions before the window's end, then the window's requests */
+        while (m->ch_next[ch] != TM_NEVER && m->ch_next[ch] <= end - 1) dq_serve(m, ch);
+        tm_chan *C = &m->chan[ch];
+        for (uint32_t i = 0; i < C->nreq; i++) {
+            tm_order *o = &m->order[C->reqs[i]];
+            outreq_serve(m, o->sm, &m->outbox[o->sm][o->idx], o);
+        }
+    }
+}
+
+/* A reply for SM sm's list of landings, in the order one thread would land them. */
+static void land_later(tm_mem *m, uint32_t wid, uint64_t t)
+{
+    uint32_t sm = m->waits[wid].sm;
+    if (m->sm_nland[sm] == m->sm_capland[sm]) {
+        uint32_t nc = m->sm_capland[sm] ? 2 * m->sm_capland[sm] : 64;
+        tm_land *p = realloc(m->sm_land[sm], (size_t)nc * sizeof *p);
+        if (!p) abort();
+        m->sm_land[sm] = p;
+        m->sm_capland[sm] = nc;
+    }
+    m->sm_land[sm][m->sm_nland[sm]++] = (tm_land){.t = t, .wid = wid};
+}
+
+uint32_t tm_mem_weave_end(tm_mem *m)
+{
+    m->par = false;
+    uint32_t landings = 0;
+    uint32_t nch = (uint32_t)m->gpu->dram_channels;
+    /* the replies the schedulers decided, by decision cycle, then channel (each channel's
+     * decisions come in cycle order) */
+    tm_heap_item *h = m->heap;
+    uint32_t nh = 0;
+    for (uint32_t c = 0; c < nch; c++)
+        if (m->chan[c].nland) heap_push(h, &nh, m->chan[c].land[0].at, c);
+    while (nh) {
+        tm_chan *C = &m->chan[heap_pop(h, &nh).ix];
+        const tm_land *l = &C->land[C->landpos++];
+        land_later(m, l->wid, l->t);
+        landings++;
+        if (C->landpos < C->nland)
+            heap_push(h, &nh, C->land[C->landpos].at, (uint32_t)(C - m->chan));
+    }
+    /* then the requests', in their order */
+    for (uint32_t k = 0; k < m->norder; k++) {
+        const tm_order *o = &m->order[k];
+        if (o->port > m->sm_out[o->sm]) m->sm_out[o->sm] = o->port;
+        if (o->wid != UINT32_MAX) {
+            land_later(m, o->wid, o->t);
+            landings++;
+        }
+    }
+    uint64_t next = TM_NEVER;
+    for (uint32_t c = 0; c < nch; c++) {
+        tm_chan *C = &m->chan[c];
+        C->nreq = C->nland = C->landpos = 0;
+        m->st->l2_hits += C->st.l2_hits;
+        m->st->l2_misses += C->st.l2_misses;
+        m->st->l2_atomics += C->st.l2_atomics;
+        m->st->dram_reads += C->st.dram_reads;
+        m->st->dram_writes += C->st.dram_writes;
+        m->st->dram_row_hits += C->st.dram_row_hits;
+        m->st->dram_row_misses += C->st.dram_row_misses;
+        C->st.l2_hits = C->st.l2_misses = C->st.l2_atomics = 0;
+        C->st.dram_reads = C->st.dram_writes = C->st.dram_row_hits = C->st.dram_row_misses = 0;
+        if (m->ch_next[c] < next) next = m->ch_next[c];
+    }
+    m->next_min = next;
+    m->norder = 0;
     for (uint32_t s = 0; s < m->nsm; s++) {
         uint32_t left = m->nout[s] - m->outpos[s];
         memmove(m->outbox[s], m->outbox[s] + m->outpos[s], left * sizeof *m->outbox[s]);
         m->nout[s] = left;
         m->outpos[s] = 0;
     }
+    return landings;
+}
+
+void tm_mem_weave_land(tm_mem *m, uint32_t lo, uint32_t hi)
+{
+    for (uint32_t s = lo; s < hi; s++) {
+        for (uint32_t i = 0; i < m->sm_nland[s]; i++)
+            wait_landed(m, m->sm_land[s][i].wid, m->sm_land[s][i].t);
+        m->sm_nland[s] = 0;
+    }
+}
+
+void tm_mem_weave(tm_mem *m, uint64_t end)
+{
+    tm_mem_weave_begin(m, end);
+    tm_mem_weave_channels(m, 0, (uint32_t)m->gpu->dram_channels, end);
+    tm_mem_weave_end(m);
+    tm_mem_weave_land(m, 0, m->nsm);
 }
 
 bool tm_mem_busy(const tm_mem *m)

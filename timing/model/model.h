@@ -98,6 +98,31 @@ typedef struct tm_outreq {
     uint8_t need, kind;
 } tm_outreq;
 
+/* Windowed model, the memory weave by DRAM channel (tm_mem_weave_begin/_channels/_end): a
+ * reply a channel's scheduler decided, landing at t (`at`: the decision's cycle, its order
+ * among the channels' decisions). */
+typedef struct tm_land { uint64_t at, t; uint32_t wid; } tm_land;
+
+/* A request of the window in (depart, SM, order) order: its outbox place, and what serving it
+ * left for the SM side (its reply landing at t; the SM's port held until `port`, 0: not). */
+typedef struct tm_order { uint64_t port, t; uint32_t sm, idx, wid; } tm_order;
+
+/* An item of the weave's merges: an SM's (a channel's) next key. */
+typedef struct tm_heap_item { uint64_t key; uint32_t ix; } tm_heap_item;
+
+/* What one DRAM channel (with its L2 slices) owns in the memory weave: the window's requests
+ * for it (indexes into the order), the replies its scheduler decided, its own free DRAM
+ * request records (filled before the channels run), its sequence of arrivals, and its
+ * counters while it runs apart. */
+typedef struct tm_chan {
+    uint32_t *reqs, nreq, capreq;
+    tm_land *land;
+    uint32_t nland, capland, landpos;
+    uint32_t freedreq, nfreedreq;
+    uint64_t seq;
+    timing_stats st;
+} tm_chan;
+
 /* A bank's requests in its channel's scheduler queue, in order of arrival. */
 typedef struct tm_dqueue { uint32_t *ids, n, cap; } tm_dqueue;
 
@@ -148,6 +173,7 @@ typedef struct tm_mem {
      * (only their own lists may be used). */
     uint32_t *sm_freewait, *sm_freeinst, *sm_freelink;
     uint32_t *sm_nfreewait, *sm_nfreeinst, *sm_nfreelink;
+    uint32_t *sm_tail;        /* each list's last record (memsys.c) */
     bool in_bound;
     /* per SM: where the SM side counts (NULL: st) */
     timing_stats **sm_st;
@@ -155,6 +181,18 @@ typedef struct tm_mem {
     uint32_t *nout, *capout, *outpos;
     tm_landed_fn *landed;
     void *landed_ctx;
+    /* the memory weave by channel: per channel (tm_chan), the window's requests in order
+     * (`order`), and `par` while the channels run (each touches only its own DRAM queues, banks,
+     * L2 slices and records; what reaches an SM waits for tm_mem_weave_end) */
+    tm_chan *chan;
+    tm_order *order;
+    uint32_t norder, caporder;
+    bool par;
+    /* per SM: its replies of the window, in the order one thread lands them (tm_mem_weave_end,
+     * then tm_mem_weave_land on the SM's host thread) */
+    tm_land **sm_land;
+    uint32_t *sm_nland, *sm_capland;
+    tm_heap_item *heap;       /* the weave's merges (memsys.c), max(SMs, channels) items */
 } tm_mem;
 
 bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *st);
@@ -193,9 +231,29 @@ uint64_t tm_mem_next(const tm_mem *m);
  * (and into the DRAM queues) in (depart, SM, order) order, after the channels' decisions before
  * `end`. Every reply lands at `end` or later. */
 void tm_mem_weave(tm_mem *m, uint64_t end);
+/* tm_mem_weave in four steps, the second and fourth on several host threads with the same
+ * result: _begin (one thread) puts the window's requests in order and hands each channel its
+ * own; _channels serves channels [lo, hi) (the decisions before `end`, then their requests),
+ * and threads may run disjoint ranges at once; _end (one thread) puts the replies in the order
+ * one thread would land them (the decisions by cycle then channel, then the requests'), per SM;
+ * _land lands SMs [lo, hi)'s (disjoint ranges at once). _begin returns a measure of the work
+ * (0: none), _end the replies to land. */
+uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end);
+/* The DRAM decisions _channels makes first, earlier: after _open, channels [lo, hi) decide up
+ * to `end` (their replies recorded for _end). They touch only the channels, so they may run on
+ * other host threads while the weave's functional runs go on. */
+void tm_mem_weave_open(tm_mem *m);
+void tm_mem_weave_decide(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end);
+void tm_mem_weave_channels(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end);
+uint32_t tm_mem_weave_end(tm_mem *m);
+void tm_mem_weave_land(tm_mem *m, uint32_t lo, uint32_t hi);
 /* Windowed model: fills every SM's free lists to at least `per_sm` reply and link records and
  * per_sm / 64 + 1 instruction records (one window's issue at most). false: out of memory. */
 void tm_mem_reserve(tm_mem *m, uint32_t per_sm);
+/* Windowed model: makes SM sm's free lists hold at least `replies` reply and link records and
+ * `insts` instruction records, adding new ones behind those there (the weave's issue on several
+ * host threads takes only those). */
+void tm_mem_reserve_weave(tm_mem *m, uint32_t sm, uint32_t replies, uint32_t insts);
 /* Windowed model: whether requests wait in an outbox or in a DRAM queue. */
 bool tm_mem_busy(const tm_mem *m);
 /* The time of t once decided: serves DRAM requests (past any model cycle) until it is. Without
@@ -495,6 +553,8 @@ struct tm_model {
     uint32_t nthreads;        /* host threads running the SMs' windows */
     timing_stats **sm_st;     /* per SM: &sms[s].st (memsys counts there at issue) */
     uint32_t *weave_pos;      /* per SM: the weave's place in its defer list */
+    uint32_t *weave_lim;      /* per SM: the same, for the weave's last step */
+    uint32_t weave_fault;     /* 1 + the SM whose weave run faulted (0: none) */
     /* replay: GPUDet's quanta in cycles (replay.c). Records of a later quantum, or this
      * quantum's serial mode, wait (`gated` once a warp did) until the quantum's end. */
     uint64_t cur_q;           /* the quantum whose parallel mode runs */

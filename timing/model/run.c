@@ -15,10 +15,12 @@
  * Execution-driven runs are windowed (timing/model/README.md "Parallel model"): windows of
  * 1 + icnt_latency cycles from the kernel's start; in each, every SM runs its cycles by itself
  * (on the --threads host threads), its warps' executors only through what their SM alone sees
- * (emu_warp_run_local); then one thread weaves what crosses SMs in (cycle, SM, order) order:
- * deferred warps' global accesses, atomics and calls, CTA retirement and placement, L2 and
- * DRAM. The same windows on any number of host threads give the same cycles, statistics and
- * program results (racing programs included). Replay (GPUDet, DAB) is not windowed, nor are
+ * (emu_warp_run_local); then the weave takes what crosses SMs in (cycle, SM, order) order:
+ * deferred warps' global accesses, atomics and calls (their executors on one thread, their
+ * issue per SM on the host threads), CTA retirement and placement (one thread), L2 and DRAM
+ * (per channel on the host threads, replies landing per SM). The same windows on any number
+ * of host threads give the same cycles, statistics and program results (racing programs
+ * included). Replay (GPUDet, DAB) is not windowed, nor are
  * iGPU's and KILO TM's runs, whose hooks (sm.c) time a warp's own run ahead: they run in the
  * order (cycle, SM, scheduler, warp) on one host thread. */
 #include "timing/detcost/detcost.h"
@@ -270,11 +272,24 @@ void tm_defer_add(tm_model *M, tm_sm *S, uint64_t cycle, uint32_t index, uint8_t
     S->defer[S->ndefer++] = (tm_defer){.cycle = cycle, .index = index, .kind = kind};
 }
 
-/* A warp deferred at `cycle` runs ahead on its executor at the window's end `at` (its first
- * instruction, a global access or atomic, in the weave's order) and issues that instruction at
- * `cycle`, as it would have without the window; what follows issues from `at`. false when it
- * faulted. */
-static bool weave_run(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t cycle, uint64_t at)
+/* The weave of the window ending at `at` (the SMs' deferred entries in (cycle, SM, order)
+ * order, as one thread would take them) in three steps with the same result (run_windows
+ * gives steps 1 and 3 company on the other host threads: the channels' DRAM decisions, the
+ * ordering of the window's requests, which touch none of their state):
+ * 1. weave_runs (one thread): each deferred warp's executor runs ahead in that order (the
+ *    global accesses, atomics, calls of all SMs happen in one fixed order);
+ * 2. weave_issue (each SM by itself, on the host threads): the warps issue what they ran, the
+ *    deferred instruction at the cycle it was deferred, the rest from `at`;
+ * 3. weave_retire (one thread): finished CTAs retire and their slots take the next CTAs, and
+ *    the timeline's warp slices are written, in that order.
+ * An SM's issue touches only the SM (its warps, units, L1, MSHRs, outbox and records); a CTA's
+ * retirement and placement only its own slot and the engine's order, and what both write of
+ * the SM's counters (resident, finished, wake, q_wake) adds up or takes a minimum: so issuing
+ * before retiring gives what the interleaved order gave. */
+
+/* Step 1 for a warp deferred at `cycle`: its executor runs ahead from the deferred instruction
+ * (a global access, atomic, call...). false when it faulted. */
+static bool weave_exec(tm_model *M, tm_warp *tw, uint64_t cycle)
 {
     emu_warp *w = tw->w;
     tw->deferred = false;
@@ -286,35 +301,101 @@ static bool weave_run(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t cycle, uint64
     if (timing_watchdog_step(&M->wd, emu_warp_instructions(w) - before)) M->stop = true;
     if (r == EMU_STOP_FAULT) return false;
     tw->ended = r == EMU_STOP_EXIT;
-    if (!tw->nev && tw->ended) {
-        tm_warp_exited(M, S, tw, at);
-        return true;
-    }
-    uint32_t i = (uint32_t)(tw - S->warps);
-    tm_warp_set_ready(S, tw, cycle);
-    if (tw->nev && !tm_sm_issue_woven(M, S, tw, cycle)) return false;
-    if (tw->done) return true;
-    if (tm_warp_ready(S, tw) < at) tm_warp_set_ready(S, tw, at);
-    S->q_wake[i % M->nsched] = 0;
-    if (S->wake > at) S->wake = at;
     return true;
 }
 
-/* The window ending at `at`: what the SMs left for it, in (cycle, SM, order) order. A CTA
- * retired here may leave more (its successor's warps do not: they are ready at `at` or
- * later). false when a warp faulted. */
-static bool weave(tm_model *M, uint64_t at)
+/* The next entry of the weave's order among SMs' entries [pos[s], lim(s)) (lim: `lim` or, when
+ * NULL, the SM's count): its SM, or UINT32_MAX when none is left. */
+static uint32_t weave_next(const tm_model *M, const uint32_t *pos, const uint32_t *lim)
+{
+    uint32_t best = UINT32_MAX;
+    for (uint32_t s = 0; s < M->nsm; s++) {
+        const tm_sm *S = &M->sms[s];
+        if (pos[s] < (lim ? lim[s] : S->ndefer) &&
+            (best == UINT32_MAX || S->defer[pos[s]].cycle < M->sms[best].defer[pos[best]].cycle))
+            best = s;
+    }
+    return best;
+}
+
+/* Step 1: the runs, up to a fault or a stop (M->weave_pos[s]: the entries of SM s that the
+ * order reached; M->weave_fault: 1 + the SM whose last one faulted, 0: none). */
+static void weave_runs(tm_model *M)
 {
     uint32_t *pos = M->weave_pos;
     memset(pos, 0, M->nsm * sizeof *pos);
+    M->weave_fault = 0;
     while (!M->stop) {
-        uint32_t best = UINT32_MAX;
-        for (uint32_t s = 0; s < M->nsm; s++) {
-            tm_sm *S = &M->sms[s];
-            if (pos[s] < S->ndefer &&
-                (best == UINT32_MAX || S->defer[pos[s]].cycle < M->sms[best].defer[pos[best]].cycle))
-                best = s;
+        uint32_t best = weave_next(M, pos, NULL);
+        if (best == UINT32_MAX) break;
+        tm_sm *S = &M->sms[best];
+        tm_defer d = S->defer[pos[best]++];
+        if (d.kind == TM_DEFER_RUN && !weave_exec(M, &S->warps[d.index], d.cycle)) {
+            M->weave_fault = best + 1;
+            break;
         }
+    }
+}
+
+/* Step 2 on SM S: its entries that step 1 ran, in its order. A warp that issues its last
+ * instruction and exits may leave the SM more entries (a finished CTA, at `at`) for step 3. */
+static void weave_issue(tm_model *M, tm_sm *S, uint64_t at)
+{
+    uint32_t n = M->weave_pos[S->id];
+    if (M->weave_fault == S->id + 1) n--;   /* the faulted run issues nothing */
+    for (uint32_t k = 0; k < n && !S->fail; k++) {
+        tm_defer d = S->defer[k];   /* a copy: tm_warp_exited may add entries */
+        if (d.kind != TM_DEFER_RUN) continue;
+        tm_warp *tw = &S->warps[d.index];
+        if (!tw->nev && tw->ended) {
+            tm_warp_exited(M, S, tw, at);
+            continue;
+        }
+        tm_warp_set_ready(S, tw, d.cycle);
+        if (tw->nev && !tm_sm_issue_woven(M, S, tw, d.cycle)) {
+            S->fail = true;
+            break;
+        }
+        if (tw->done) continue;
+        if (tm_warp_ready(S, tw) < at) tm_warp_set_ready(S, tw, at);
+        S->q_wake[d.index % M->nsched] = 0;
+        if (S->wake > at) S->wake = at;
+    }
+}
+
+/* Step 2's records: each SM's free lists hold what its woven instructions may take (a reply
+ * and a link per line, two lines per lane at most; an instruction record each), so that the
+ * SMs issue on several threads without growing the shared pools. Returns the entries step 2
+ * has to take. */
+static uint32_t weave_reserve(tm_model *M)
+{
+    uint32_t all = 0;
+    for (uint32_t s = 0; s < M->nsm; s++) {
+        tm_sm *S = &M->sms[s];
+        uint32_t replies = 0, insts = 0;
+        for (uint32_t k = 0; k < M->weave_pos[s]; k++) {
+            const tm_defer *d = &S->defer[k];
+            if (d->kind != TM_DEFER_RUN) continue;
+            const tm_warp *tw = &S->warps[d->index];
+            all++;
+            if (!tw->nev) continue;
+            uint32_t lanes = (uint32_t)__builtin_popcount(tw->ev[0].mem_lanes & tw->ev[0].mask);
+            replies += 2 * lanes < 2 * EMU_WARP_SIZE ? 2 * lanes : 2 * EMU_WARP_SIZE;
+            insts++;
+        }
+        if (insts) tm_mem_reserve_weave(&M->mem, s, replies, insts);
+    }
+    return all;
+}
+
+/* Step 3: CTA retirements and timeline slices in the weave's order: those step 1 reached, and
+ * when it went through, those step 2 added (at `at`, after every other). */
+static void weave_retire(tm_model *M, uint64_t at, bool whole)
+{
+    uint32_t *pos = M->weave_lim, *lim = whole ? NULL : M->weave_pos;
+    memset(pos, 0, M->nsm * sizeof *pos);
+    for (;;) {
+        uint32_t best = weave_next(M, pos, lim);
         if (best == UINT32_MAX) break;
         tm_sm *S = &M->sms[best];
         tm_defer d = S->defer[pos[best]++];
@@ -328,14 +409,8 @@ static bool weave(tm_model *M, uint64_t at)
                                  tw->start, d.cycle);
         } else if (d.kind == TM_DEFER_CTA_DONE) {
             cta_done(M, S, d.index, d.cycle, at);
-        } else if (!weave_run(M, S, &S->warps[d.index], d.cycle, at)) {
-            return false;
         }
     }
-    /* entries added while weaving (a CTA's last warp exiting in weave_run) came last, at `at`,
-     * and were woven too */
-    for (uint32_t s = 0; s < M->nsm; s++) M->sms[s].ndefer = 0;
-    return true;
 }
 
 static void model_free(tm_model *M)
@@ -356,6 +431,7 @@ static void model_free(tm_model *M)
     free(M->gd_next);
     free(M->gd_end);
     free(M->weave_pos);
+    free(M->weave_lim);
     free(M->sm_st);
     tm_mem_free(&M->mem);
     tm_gdl_free(M);
@@ -437,7 +513,7 @@ static void tm_model_landed(void *ctx, uint32_t sm, uint64_t tag, uint64_t t)
             if (S->q_wake[i % M->nsched] > t) S->q_wake[i % M->nsched] = t;
         }
     }
-    if (tag && t > M->q_drain) M->q_drain = t;
+    if (M->trace && tag && t > M->q_drain) M->q_drain = t;   /* replay's (one host thread) */
     if (any && S->wake > t) S->wake = t;
 }
 
@@ -467,8 +543,12 @@ static void sm_window(tm_model *M, tm_sm *S, uint64_t from, uint64_t end)
     }
 }
 
-/* The host threads of the bound phase: thread t runs SMs [t * nsm / n, (t + 1) * nsm / n) of
- * every window; the calling thread is thread 0. */
+/* The host threads of a window's parallel steps: thread t runs SMs [t * nsm / n, (t + 1) *
+ * nsm / n) in the bound phase, the weave's issue and the replies' landing, and DRAM channels
+ * (with their L2 slices) [t * nch / n, (t + 1) * nch / n) in the memory weave. The calling
+ * thread is thread 0. */
+enum crew_job { CREW_BOUND, CREW_RUNS, CREW_ISSUE, CREW_RETIRE, CREW_MEMORY, CREW_LAND };
+
 typedef struct tm_crew {
     tm_model *M;
     uint32_t n;
@@ -477,8 +557,10 @@ typedef struct tm_crew {
      * sleeping one costs more than the window on a busy machine), yielding while they wait. */
     uint32_t arrived, phase;
     uint64_t from, end;
+    int job;       /* this step's (crew_job) */
     bool quit;
     bool go;   /* n is final: the threads created may start meeting */
+    uint32_t work;   /* CREW_RETIRE: what tm_mem_weave_begin returned */
 } tm_crew;
 
 static void crew_meet(tm_crew *c)
@@ -498,8 +580,34 @@ typedef struct tm_crew_arg { tm_crew *c; uint32_t t; } tm_crew_arg;
 static void crew_share(tm_crew *c, uint32_t t)
 {
     tm_model *M = c->M;
+    if (c->job == CREW_RUNS || c->job == CREW_RETIRE) {
+        /* a serial step of the weave on thread 0; beside it, what touches other state: the
+         * channels' DRAM decisions (beside the runs), the requests' order (beside the CTAs) */
+        if (t == 0 && c->job == CREW_RUNS) weave_runs(M);
+        else if (t == 0) weave_retire(M, c->end, true);
+        else if (c->job == CREW_RETIRE && t == 1) c->work = tm_mem_weave_begin(&M->mem, c->end);
+        else if (c->job == CREW_RUNS) {
+            uint32_t nch = (uint32_t)M->gpu->dram_channels, k = c->n - 1;
+            tm_mem_weave_decide(&M->mem, (uint32_t)((uint64_t)(t - 1) * nch / k),
+                                (uint32_t)((uint64_t)t * nch / k), c->end);
+        }
+        return;
+    }
+    if (c->job == CREW_MEMORY) {
+        uint32_t nch = (uint32_t)M->gpu->dram_channels;
+        tm_mem_weave_channels(&M->mem, (uint32_t)((uint64_t)t * nch / c->n),
+                              (uint32_t)((uint64_t)(t + 1) * nch / c->n), c->end);
+        return;
+    }
     uint32_t lo = (uint32_t)((uint64_t)t * M->nsm / c->n), hi = (uint32_t)((uint64_t)(t + 1) * M->nsm / c->n);
-    for (uint32_t s = lo; s < hi; s++) sm_window(M, &M->sms[s], c->from, c->end);
+    if (c->job == CREW_LAND) {
+        tm_mem_weave_land(&M->mem, lo, hi);
+        return;
+    }
+    for (uint32_t s = lo; s < hi; s++) {
+        if (c->job == CREW_ISSUE) weave_issue(M, &M->sms[s], c->end);
+        else sm_window(M, &M->sms[s], c->from, c->end);
+    }
 }
 
 static void *crew_main(void *p)
@@ -515,10 +623,14 @@ static void *crew_main(void *p)
     return NULL;
 }
 
-static void bound(tm_crew *c, uint64_t from, uint64_t end)
+/* One step of the window [from, end) on the crew (crew_job): the SMs' bound phase, the weave's
+ * runs beside the channels' DRAM decisions, the SMs' issue of the runs, the CTAs' retirement
+ * beside the requests' ordering, the memory weave's channels, or the replies' landing. */
+static void crew_step(tm_crew *c, int job, uint64_t from, uint64_t end)
 {
     c->from = from;
     c->end = end;
+    c->job = job;
     if (c->n == 1) {
         crew_share(c, 0);
         return;
@@ -528,9 +640,25 @@ static void bound(tm_crew *c, uint64_t from, uint64_t end)
     crew_meet(c);
 }
 
+/* A step of the weave with little to do runs on the calling thread alone (meeting the others
+ * would cost more; which thread does the work changes nothing). */
+static void crew_step_small(tm_crew *c, int job, uint64_t from, uint64_t end, uint32_t work)
+{
+    enum { CREW_MIN_WORK = 16 };
+    if (work >= CREW_MIN_WORK || c->n == 1) {
+        crew_step(c, job, from, end);
+        return;
+    }
+    /* every thread's share, here (the others wait at the next step's meeting) */
+    c->from = from;
+    c->end = end;
+    c->job = job;
+    for (uint32_t t = 0; work && t < c->n; t++) crew_share(c, t);
+}
+
 /* Execution-driven runs: window after window, the bound phase (SMs, in parallel on the host
- * threads) then the weave (one thread). false when a warp faulted, the run stopped or
- * deadlocked; *now: the kernel's last cycle. */
+ * threads) then the weave (its steps above and memsys.c's, on one or all host threads). false
+ * when a warp faulted, the run stopped or deadlocked; *now: the kernel's last cycle. */
 static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
 {
     tm_crew c = {.M = M, .n = M->nthreads < M->nsm ? M->nthreads : M->nsm};
@@ -563,17 +691,47 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         uint64_t end = from + M->win;
         tm_mem_reserve(&M->mem, reserve);
         M->mem.in_bound = true;
-        bound(&c, from, end);
+        crew_step(&c, CREW_BOUND, from, end);
         M->mem.in_bound = false;
         *now = end;
         for (uint32_t s = 0; s < M->nsm; s++) ok = ok && !M->sms[s].fail;
         if (!ok || M->stop) break;
-        if (!weave(M, end)) {
+        /* the weave (above weave_exec): runs in one order, issue on the host threads, CTAs */
+        bool runs = false;
+        for (uint32_t s = 0; s < M->nsm; s++) runs = runs || M->sms[s].ndefer;
+        if (c.n > 1 && runs && tm_mem_next(&M->mem) < end) {
+            tm_mem_weave_open(&M->mem);
+            crew_step(&c, CREW_RUNS, from, end);
+        } else {
+            weave_runs(M);
+        }
+        crew_step_small(&c, CREW_ISSUE, from, end, weave_reserve(M));
+        bool whole = !M->weave_fault && !M->stop;
+        for (uint32_t s = 0; s < M->nsm; s++) whole = whole && !M->sms[s].fail;
+        uint32_t mem_work = 0, retiring = 0, requests = 0;
+        for (uint32_t s = 0; whole && c.n > 1 && s < M->nsm; s++) {
+            retiring += M->sms[s].finished;   /* CTAs to retire */
+            requests += M->mem.nout[s] - M->mem.outpos[s];
+        }
+        /* side by side only when both have something to do */
+        if (whole && retiring && requests >= 16) {
+            crew_step(&c, CREW_RETIRE, from, end);
+            mem_work = c.work;
+        } else {
+            weave_retire(M, end, whole);
+            if (whole) mem_work = tm_mem_weave_begin(&M->mem, end);
+        }
+        if (!whole && !M->stop) {
             ok = false;
             break;
         }
+        for (uint32_t s = 0; s < M->nsm; s++) M->sms[s].ndefer = 0;
+        /* L2 slices and DRAM channels on the host threads (tm_mem_weave's steps); a stop in
+         * the CTAs' placement (out of memory) comes after the requests were taken */
+        if (M->stop && !whole) break;
+        crew_step_small(&c, CREW_MEMORY, from, end, mem_work);
+        crew_step_small(&c, CREW_LAND, from, end, tm_mem_weave_end(&M->mem));
         if (M->stop) break;
-        tm_mem_weave(&M->mem, end);
         bool busy = false;
         uint64_t next = TM_NEVER, last = 0;
         for (uint32_t s = 0; s < M->nsm; s++) {
@@ -653,7 +811,8 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->mem.landed_ctx = M;
     M->sms = ok ? calloc(M->nsm, sizeof *M->sms) : NULL;
     M->weave_pos = calloc(M->nsm, sizeof *M->weave_pos);
-    ok = ok && M->sms && M->weave_pos;
+    M->weave_lim = calloc(M->nsm, sizeof *M->weave_lim);
+    ok = ok && M->sms && M->weave_pos && M->weave_lim;
     for (uint32_t s = 0; ok && s < M->nsm; s++) {
         tm_sm *S = &M->sms[s];
         S->id = s;
