@@ -1358,6 +1358,22 @@ static void emit_call_stored(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef m
 
 static LLVMValueRef dispatch_ok(tr *t, LLVMValueRef npc, LLVMValueRef *top_out);
 
+/* A branch's three ways by its taken mask: taken by every active lane (the builder is left
+ * there, the branch counted), by none (*fall), by some (*split, the divergent handler's). */
+static void branch_ways(tr *t, LLVMValueRef mask, const char *taken_name, LLVMBasicBlockRef *fall,
+                        LLVMBasicBlockRef *split)
+{
+    LLVMBuilderRef b = t->b;
+    LLVMBasicBlockRef taken = block(t, taken_name), check = block(t, "check");
+    *fall = block(t, "fall");
+    *split = block(t, "split");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, mask, t->active, ""), taken, check);
+    LLVMPositionBuilderAtEnd(b, check);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, mask, ci32(t, 0), ""), *fall, *split);
+    LLVMPositionBuilderAtEnd(b, taken);
+    count_one(t);
+}
+
 /* The back edge of a loop segment: a uniform taken branch goes to the head with the carried
  * rows as the phis' incoming values when the dispatch block would go on there; else the
  * rows live there are stored and the run goes through the dispatch block (which returns).
@@ -1366,13 +1382,8 @@ static void emit_back_edge(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mas
 {
     LLVMBuilderRef b = t->b;
     uint32_t head = t->loop_head;
-    LLVMBasicBlockRef taken = block(t, "back"), check = block(t, "check"),
-                      fall = block(t, "fall"), split = block(t, "split");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, mask, t->active, ""), taken, check);
-    LLVMPositionBuilderAtEnd(b, check);
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, mask, ci32(t, 0), ""), fall, split);
-    LLVMPositionBuilderAtEnd(b, taken);
-    count_one(t);
+    LLVMBasicBlockRef fall, split;
+    branch_ways(t, mask, "back", &fall, &split);
     LLVMValueRef carried[JIT_LOOP_ROWS];
     for (uint32_t k = 0; k < t->nloop; k++) {
         int c = cached_index(t, t->loop_row[k]);
@@ -1421,13 +1432,8 @@ static void emit_branch(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
         t->cache[k].dirty_live = t->cache[k].dirty && (row_live(t, target, t->cache[k].row) ||
                                                        row_live(t, i + 1, t->cache[k].row));
     flush_marked(t);
-    LLVMBasicBlockRef taken = block(t, "taken"), check = block(t, "check"),
-                      fall = block(t, "fall"), split = block(t, "split");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, mask, t->active, ""), taken, check);
-    LLVMPositionBuilderAtEnd(b, check);
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, mask, ci32(t, 0), ""), fall, split);
-    LLVMPositionBuilderAtEnd(b, taken);
-    count_one(t);
+    LLVMBasicBlockRef fall, split;
+    branch_ways(t, mask, "taken", &fall, &split);
     goto_dispatch(t, ci32(t, target));
     LLVMPositionBuilderAtEnd(b, fall);
     count_one(t);

@@ -366,18 +366,26 @@ void tm_mem_reserve(tm_mem *m, uint32_t per_sm)
     }
 }
 
+/* Appends record id at the tail of one of SM sm's free lists (head, the tail slot tail_ix in
+ * sm_tail, linked through the records' field next), so that ids come out in the order taken. */
+#define FREE_TAIL_APPEND(m, arr, next, head, tail_ix, count, id)                              \
+    do {                                                                                      \
+        (m)->arr[id].next = UINT32_MAX;                                                       \
+        uint32_t *tail_ = &(m)->sm_tail[tail_ix];                                             \
+        if (*tail_ == UINT32_MAX) (head) = (id);                                              \
+        else (m)->arr[*tail_].next = (id);                                                    \
+        *tail_ = (id);                                                                        \
+        (count)++;                                                                            \
+    } while (0)
+
 void tm_mem_reserve_weave(tm_mem *m, uint32_t sm, uint32_t replies, uint32_t insts)
 {
     while (m->sm_nfreewait[sm] < replies) {
         uint32_t id;
         POOL_TAKE(m, waits, nwait, capwait, freewait, id);
         m->waits[id].sm = sm;
-        m->waits[id].next_free = UINT32_MAX;
-        uint32_t *tail = &m->sm_tail[TAIL_WAIT(m, sm)];
-        if (*tail == UINT32_MAX) m->sm_freewait[sm] = id;
-        else m->waits[*tail].next_free = id;
-        *tail = id;
-        m->sm_nfreewait[sm]++;
+        FREE_TAIL_APPEND(m, waits, next_free, m->sm_freewait[sm], TAIL_WAIT(m, sm),
+                         m->sm_nfreewait[sm], id);
     }
     while (m->sm_nfreelink[sm] < replies) {
         if (m->nlink == m->caplink) {
@@ -388,23 +396,15 @@ void tm_mem_reserve_weave(tm_mem *m, uint32_t sm, uint32_t replies, uint32_t ins
             m->caplink = nc;
         }
         uint32_t id = m->nlink++;
-        m->links[id].next = UINT32_MAX;
-        uint32_t *tail = &m->sm_tail[TAIL_LINK(m, sm)];
-        if (*tail == UINT32_MAX) m->sm_freelink[sm] = id;
-        else m->links[*tail].next = id;
-        *tail = id;
-        m->sm_nfreelink[sm]++;
+        FREE_TAIL_APPEND(m, links, next, m->sm_freelink[sm], TAIL_LINK(m, sm),
+                         m->sm_nfreelink[sm], id);
     }
     while (m->sm_nfreeinst[sm] < insts) {
         uint32_t id;
         POOL_TAKE(m, insts, ninst, capinst, freeinst, id);
         m->insts[id].sm = sm;
-        m->insts[id].next_free = UINT32_MAX;
-        uint32_t *tail = &m->sm_tail[TAIL_INST(m, sm)];
-        if (*tail == UINT32_MAX) m->sm_freeinst[sm] = id;
-        else m->insts[*tail].next_free = id;
-        *tail = id;
-        m->sm_nfreeinst[sm]++;
+        FREE_TAIL_APPEND(m, insts, next_free, m->sm_freeinst[sm], TAIL_INST(m, sm),
+                         m->sm_nfreeinst[sm], id);
     }
 }
 
