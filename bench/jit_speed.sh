@@ -125,7 +125,7 @@ declare -A logsum klogsum count kcount
 for i in "${!names[@]}"; do
     read -r -a cmd <<<"${cmds[$i]}"
     ti=$("$SIM" run --threads=1 --engine=interp --stats=- -- "${cmd[@]}" 2>&1 >/dev/null |
-         sed -nE 's/.*instructions: [0-9]+ warp, ([0-9]+) thread.*/\1/p' | awk '{n += $1} END {print n + 0}')
+         sed -nE 's/.*instructions: [0-9]+ warp, ([0-9]+) thread.*/\1/p' | awk '{n += $1} END {printf "%.0f\n", n}')
     comp=$("$SIM" run --threads=1 --engine=jit --jit-cache=off --verbose=1 -- "${cmd[@]}" 2>&1 >/dev/null |
            sed -nE 's/.*jit: compiled .* in ([0-9.]+) ms.*/\1/p' | awk '{n += $1} END {printf "%.0fms", n}')
     it=fail jt=fail at=fail ik=fail
