@@ -747,10 +747,16 @@ bool emu_jit_translates(const emu_code *code, const emu_uop *u)
         if (ty == PTX_TYPE_F64) return plain_f64(u);
         return ty == PTX_TYPE_F32 && in->rnd == PTX_RND_RN &&
                (in->flags & ~(PTX_F(FTZ) | PTX_F(SAT))) == 0;
+    case PTX_OP_REM:
+        return u->nopd == 3 && in->ntypes == 1 && int_type(ty) && in->flags == 0 &&
+               dst_ok(&o[0], ty) && src_ok(&o[1], ty) && src_ok(&o[2], ty);
     case PTX_OP_DIV:
     case PTX_OP_RCP:
     case PTX_OP_SQRT:
     case PTX_OP_RSQRT: {
+        if (u->op == PTX_OP_DIV && int_type(ty))   /* int_div_rem */
+            return u->nopd == 3 && in->ntypes == 1 && in->flags == 0 && dst_ok(&o[0], ty) &&
+                   src_ok(&o[1], ty) && src_ok(&o[2], ty);
         unsigned n = u->op == PTX_OP_DIV ? 3 : 2;
         if (u->nopd != n || in->ntypes != 1 || ty != PTX_TYPE_F32 || !dst_ok(&o[0], ty) ||
             !src_ok(&o[1], ty) || (n == 3 && !src_ok(&o[2], ty)))
@@ -860,6 +866,46 @@ static LLVMValueRef sext_bits(tr *t, LLVMValueRef v, unsigned bits)
     return LLVMBuildAShr(t->b, LLVMBuildShl(t->b, v, sh, ""), sh, "");
 }
 
+/* div and rem of integers as sem_int_div/_rem define them, in every lane: the lanes outside the
+ * mask divide too, so no lane may divide by zero, nor the most negative value by -1 (both
+ * undefined in LLVM, and a signed one overflows below): those divisors become 1 and the result
+ * is chosen after. x86 has no vector integer division (LLVM would emit one per lane). */
+static LLVMValueRef int_div_rem(tr *t, bool div, LLVMValueRef a, LLVMValueRef d, unsigned bits,
+                                bool sg)
+{
+    LLVMBuilderRef b = t->b;
+    LLVMValueRef wmask = splat64(t, emu_mask_bits(bits));
+    LLVMValueRef x = sg ? sext_bits(t, a, bits) : LLVMBuildAnd(b, a, wmask, "");
+    LLVMValueRef y = sg ? sext_bits(t, d, bits) : LLVMBuildAnd(b, d, wmask, "");
+    LLVMValueRef zero = LLVMBuildICmp(b, LLVMIntEQ, y, splat64(t, 0), "");
+    LLVMValueRef minus1 = sg ? LLVMBuildICmp(b, LLVMIntEQ, y, splat64(t, UINT64_MAX), "")
+                             : LLVMConstNull(t->vb);
+    LLVMValueRef ys = LLVMBuildSelect(b, LLVMBuildOr(b, zero, minus1, ""), splat64(t, 1), y, "");
+    LLVMValueRef r;
+    if (bits <= 32) {
+        /* in doubles, which x86 divides four or eight lanes at a time: the correctly rounded
+         * quotient of two integers below 2^53 in magnitude never rounds across an integer, so
+         * its truncation is the integer quotient, exactly */
+        LLVMValueRef x32 = LLVMBuildTrunc(b, x, t->v32, ""), y32 = LLVMBuildTrunc(b, ys, t->v32, "");
+        LLVMTypeRef vd = LLVMVectorType(LLVMDoubleTypeInContext(t->cx), EMU_WARP_SIZE);
+        LLVMValueRef xd = sg ? LLVMBuildSIToFP(b, x32, vd, "") : LLVMBuildUIToFP(b, x32, vd, "");
+        LLVMValueRef yd = sg ? LLVMBuildSIToFP(b, y32, vd, "") : LLVMBuildUIToFP(b, y32, vd, "");
+        LLVMValueRef qd = LLVMBuildFDiv(b, xd, yd, "");
+        LLVMValueRef q = sg ? LLVMBuildFPToSI(b, qd, t->v32, "") : LLVMBuildFPToUI(b, qd, t->v32, "");
+        r = div ? q : LLVMBuildSub(b, x32, LLVMBuildMul(b, q, y32, ""), "");
+        r = sg ? LLVMBuildSExt(b, r, t->v64, "") : LLVMBuildZExt(b, r, t->v64, "");
+    } else {
+        r = div ? (sg ? LLVMBuildSDiv(b, x, ys, "") : LLVMBuildUDiv(b, x, ys, ""))
+                : (sg ? LLVMBuildSRem(b, x, ys, "") : LLVMBuildURem(b, x, ys, ""));
+    }
+    if (sg)   /* x / -1 is -x (wrapping), x % -1 is 0 */
+        r = LLVMBuildSelect(b, minus1, div ? LLVMBuildSub(b, splat64(t, 0), x, "") : splat64(t, 0),
+                            r, "");
+    /* by zero: all ones for the quotient, a for the remainder */
+    r = LLVMBuildSelect(b, zero, div ? wmask : a, r, "");
+    return LLVMBuildAnd(b, r, wmask, "");
+}
+
 /* Predicate o's lanes as i32 (emu_src_pred): predicates are stored at once (put_pred), never
  * cached */
 static LLVMValueRef pred_src(tr *t, const emu_opd *o)
@@ -955,6 +1001,11 @@ static void emit_native(tr *t, const emu_uop *u, LLVMValueRef mask)
     }
     if (ty == PTX_TYPE_F64) {
         put(t, &o[0], mask, f64_op(t, u));
+        return;
+    }
+    if (u->op == PTX_OP_REM || (u->op == PTX_OP_DIV && int_type(ty))) {
+        put(t, &o[0], mask, int_div_rem(t, u->op == PTX_OP_DIV, src(t, &o[1], ty),
+                                         src(t, &o[2], ty), bits, sg));
         return;
     }
     if (ty == PTX_TYPE_F32 && (u->op == PTX_OP_DIV || u->op == PTX_OP_RCP ||

@@ -795,6 +795,91 @@ START_TEST(simple_semantics_on_special_values)
 }
 END_TEST
 
+/* Integer div and rem compiled inline (int_div_rem) on every pair of edge values (zero, 1, -1,
+ * the most negative and positive values...) as 32-bit and 64-bit, signed and unsigned, with a
+ * guard (the lanes it leaves out divide too, by zero among others) and immediate divisors,
+ * against the step interpreter: division by zero and the most negative value by -1 as
+ * sem_int_div/_rem define them. */
+START_TEST(integer_division_on_edge_values)
+{
+    const char *ptx = CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "    .reg .b32 %t, %a, %b, %r, %k;\n"
+        "    .reg .b64 %in, %out, %o, %xa, %xb, %ya, %dr;\n"
+        "    .reg .pred %p;\n"
+        "    ld.param.u64 %in, [pin];\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    mov.u32 %t, %tid.x;\n"
+        "    mul.wide.u32 %o, %t, 8;\n"
+        "    add.u64 %in, %in, %o;\n"
+        "    ld.global.u32 %a, [%in];\n"
+        "    ld.global.u32 %b, [%in+4];\n"
+        "    cvt.s64.s32 %xa, %a;\n"
+        "    cvt.s64.s32 %xb, %b;\n"
+        "    shl.b64 %ya, %xa, 32;\n"
+        "    and.b32 %k, %t, 1;\n"
+        "    setp.ne.u32 %p, %k, 0;\n"
+        "    mul.wide.u32 %o, %t, 128;\n"
+        "    add.u64 %out, %out, %o;\n"
+        "    div.s32 %r, %a, %b;\n    st.global.u32 [%out+0], %r;\n"
+        "    div.u32 %r, %a, %b;\n    st.global.u32 [%out+4], %r;\n"
+        "    rem.s32 %r, %a, %b;\n    st.global.u32 [%out+8], %r;\n"
+        "    rem.u32 %r, %a, %b;\n    st.global.u32 [%out+12], %r;\n"
+        "    mov.u32 %r, %a;\n"
+        "    @%p div.u32 %r, %b, %a;\n    st.global.u32 [%out+16], %r;\n"
+        "    mov.u32 %r, %b;\n"
+        "    @!%p rem.s32 %r, %b, %a;\n    st.global.u32 [%out+20], %r;\n"
+        "    div.u32 %r, %a, 7;\n    st.global.u32 [%out+24], %r;\n"
+        "    rem.s32 %r, %a, -7;\n    st.global.u32 [%out+28], %r;\n"
+        "    div.s32 %r, -2147483648, %b;\n    st.global.u32 [%out+32], %r;\n"
+        "    div.s64 %dr, %ya, %xb;\n    st.global.u64 [%out+40], %dr;\n"
+        "    rem.s64 %dr, %ya, %xb;\n    st.global.u64 [%out+48], %dr;\n"
+        "    div.u64 %dr, %xa, %xb;\n    st.global.u64 [%out+56], %dr;\n"
+        "    rem.u64 %dr, %ya, %xb;\n    st.global.u64 [%out+64], %dr;\n"
+        "    div.s64 %dr, %xa, %xb;\n    st.global.u64 [%out+72], %dr;\n"
+        "    rem.s64 %dr, %xa, %xb;\n    st.global.u64 [%out+80], %dr;\n"
+        "    mov.u64 %dr, %xb;\n"
+        "    @%p div.s64 %dr, %ya, %xa;\n    st.global.u64 [%out+88], %dr;\n"
+        "    ret;\n}\n";
+    static const uint32_t edge[] = {0, 1, 0xffffffffu, 2, 7, 0xfffffff9u, 0x80000000u,
+                                    0x7fffffffu, 0x12345678u, 0xfffffffeu};
+    enum { N = sizeof edge / sizeof *edge };
+    uint8_t *in = conf_dev_alloc(N * N * 8), *out = conf_dev_alloc(N * N * 128);
+    for (unsigned t = 0; t < N * N; t++) {
+        memcpy(in + t * 8, &edge[t % N], 4);
+        memcpy(in + t * 8 + 4, &edge[t / N], 4);
+    }
+    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
+    setenv("CONF_EXECUTOR", "jit", 1);
+    emu_jit_stats before, after;
+    emu_jit_get_stats(&before);
+    conf_result r;
+    conf_status st = conf_run_k("integer division", ptx, (emu_dim3){1, 1, 1},
+                                (emu_dim3){N * N, 1, 1}, 0, params, 2, &r);
+    unsetenv("CONF_EXECUTOR");
+    ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
+    emu_jit_get_stats(&after);
+    ck_assert_msg(after.failed == before.failed, "the kernel was left to the interpreter");
+    ck_assert_msg(after.uops - before.uops == after.native - before.native + 1,
+                  "%" PRIu64 " of %" PRIu64 " instructions translated",
+                  after.native - before.native, after.uops - before.uops);
+    /* the values themselves, beside the agreement: 0x80000000 / -1 and x / 0 */
+    uint32_t q;
+    unsigned t_min_by_m1 = 6 + N * 2;   /* a = 0x80000000, b = -1 */
+    memcpy(&q, out + t_min_by_m1 * 128 + 0, 4);
+    ck_assert_uint_eq(q, 0x80000000u);
+    memcpy(&q, out + t_min_by_m1 * 128 + 8, 4);
+    ck_assert_uint_eq(q, 0);
+    unsigned t_by_zero = 4;             /* a = 7, b = 0 */
+    memcpy(&q, out + t_by_zero * 128 + 4, 4);
+    ck_assert_uint_eq(q, 0xffffffffu);
+    memcpy(&q, out + t_by_zero * 128 + 12, 4);
+    ck_assert_uint_eq(q, 7);
+    conf_dev_free(in);
+    conf_dev_free(out);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("jit");
@@ -809,6 +894,7 @@ int main(void)
     tcase_add_test(tc, rows_kept_in_registers);
     tcase_add_test(tc, loops_kept_in_registers);
     tcase_add_test(tc, simple_semantics_on_special_values);
+    tcase_add_test(tc, integer_division_on_edge_values);
     suite_add_tcase(s, tc);
     return conf_main(s);
 }
