@@ -700,6 +700,17 @@ static bool param_translates(const emu_code *code, const emu_uop *u)
     return false;
 }
 
+/* An f32 add/sub that decode fused with the mul feeding it (fma_contraction.c: fma_f32 on the
+ * mul's sources, as emu_exec_fma_contracted); the f64 form stays with its handler. */
+static bool contracted_translates(const emu_uop *u)
+{
+    const emu_fma_contraction *fc = u->form;
+    const ptx_instr *in = u->in;
+    return u->type == PTX_TYPE_F32 && u->nopd == 3 && in->ntypes == 1 &&
+           (in->flags & ~(PTX_F(FTZ) | PTX_F(SAT))) == 0 && dst_ok(&u->opd[0], u->type) &&
+           src_ok(&fc->a, u->type) && src_ok(&fc->b, u->type) && src_ok(&fc->c, u->type);
+}
+
 bool emu_jit_translates(const emu_code *code, const emu_uop *u)
 {
     const ptx_instr *in = u->in;
@@ -717,6 +728,7 @@ bool emu_jit_translates(const emu_code *code, const emu_uop *u)
     case PTX_OP_ADD:
     case PTX_OP_SUB:
     case PTX_OP_MUL:
+        if (u->flags & EMU_UOP_CONTRACTED) return contracted_translates(u);
         if (u->nopd != 3 || in->ntypes != 1) return false;
         if (ty == PTX_TYPE_F32)
             return plain_f32(u) && dst_ok(&o[0], ty) && src_ok(&o[1], ty) && src_ok(&o[2], ty);
@@ -1019,6 +1031,18 @@ static void emit_native(tr *t, const emu_uop *u, LLVMValueRef mask)
         x = u->op == PTX_OP_ABS ? LLVMBuildAnd(b, x, splat32(t, 0x7fffffffu), "")
                                 : LLVMBuildXor(b, x, splat32(t, 0x80000000u), "");
         put(t, &o[0], mask, LLVMBuildZExt(b, x, t->v64, ""));
+        return;
+    }
+    if (ty == PTX_TYPE_F32 && (u->flags & EMU_UOP_CONTRACTED)) {
+        /* sem_float_fma_f32(a ^ na, b, c ^ nc, ftz, sat) on the mul's sources */
+        const emu_fma_contraction *fc = u->form;
+        bool ftz = in->flags & PTX_F(FTZ);
+        LLVMValueRef sign = splat64(t, UINT64_C(1) << 31);
+        LLVMValueRef x = src(t, &fc->a, ty), z = src(t, &fc->c, ty);
+        if (fc->neg_product) x = LLVMBuildXor(b, x, sign, "");
+        if (fc->neg_addend) z = LLVMBuildXor(b, z, sign, "");
+        r = fma_f32(t, as_f32(t, x, ftz), as_f32(t, src(t, &fc->b, ty), ftz), as_f32(t, z, ftz));
+        put(t, &o[0], mask, out_f32_sat(t, r, ftz, in->flags & PTX_F(SAT)));
         return;
     }
     if (ty == PTX_TYPE_F32) {

@@ -795,6 +795,64 @@ START_TEST(simple_semantics_on_special_values)
 }
 END_TEST
 
+/* An f32 add/sub that decode fuses with the mul feeding it (fma_contraction.c), compiled inline
+ * (the product's sign, the addend's sign, .ftz, .sat, a guard) on every pair of special_f32's
+ * patterns with a third from the table, against the step interpreter. */
+START_TEST(contracted_fma_on_special_values)
+{
+    const char *ptx = CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "    .reg .b32 %t, %k;\n"
+        "    .reg .b64 %in, %out, %o;\n"
+        "    .reg .f32 %fa, %fb, %fc, %m<8>, %fr;\n"
+        "    .reg .pred %p;\n"
+        "    ld.param.u64 %in, [pin];\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    mov.u32 %t, %tid.x;\n"
+        "    mul.wide.u32 %o, %t, 12;\n"
+        "    add.u64 %in, %in, %o;\n"
+        "    ld.global.f32 %fa, [%in];\n"
+        "    ld.global.f32 %fb, [%in+4];\n"
+        "    ld.global.f32 %fc, [%in+8];\n"
+        "    and.b32 %k, %t, 1;\n"
+        "    setp.ne.u32 %p, %k, 0;\n"
+        "    mul.wide.u32 %o, %t, 64;\n"
+        "    add.u64 %out, %out, %o;\n"
+        "    mul.f32 %m0, %fa, %fb;\n    add.f32 %fr, %m0, %fc;\n    st.global.f32 [%out+0], %fr;\n"
+        "    mul.f32 %m1, %fa, %fb;\n    sub.f32 %fr, %fc, %m1;\n    st.global.f32 [%out+4], %fr;\n"
+        "    mul.f32 %m2, %fa, %fb;\n    sub.f32 %fr, %m2, %fc;\n    st.global.f32 [%out+8], %fr;\n"
+        "    mul.ftz.f32 %m3, %fa, %fb;\n    add.ftz.f32 %fr, %fc, %m3;\n    st.global.f32 [%out+12], %fr;\n"
+        "    mul.f32 %m4, %fb, %fc;\n    add.sat.f32 %fr, %m4, %fa;\n    st.global.f32 [%out+16], %fr;\n"
+        "    mul.ftz.f32 %m5, %fa, %fc;\n    sub.ftz.sat.f32 %fr, %m5, %fb;\n    st.global.f32 [%out+20], %fr;\n"
+        "    mov.f32 %fr, %fc;\n"
+        "    @%p mul.f32 %m6, %fa, %fa;\n    @%p add.f32 %fr, %m6, %fb;\n    st.global.f32 [%out+24], %fr;\n"
+        "    ret;\n}\n";
+    enum { N = sizeof special_f32 / sizeof *special_f32 };
+    uint8_t *in = conf_dev_alloc(N * N * 12), *out = conf_dev_alloc(N * N * 64);
+    for (unsigned t = 0; t < N * N; t++) {
+        memcpy(in + t * 12, &special_f32[t % N], 4);
+        memcpy(in + t * 12 + 4, &special_f32[t / N], 4);
+        memcpy(in + t * 12 + 8, &special_f32[(t * 7 + 3) % N], 4);
+    }
+    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
+    setenv("CONF_EXECUTOR", "jit", 1);
+    emu_jit_stats before, after;
+    emu_jit_get_stats(&before);
+    conf_result r;
+    conf_status st = conf_run_k("contracted fma", ptx, (emu_dim3){1, 1, 1},
+                                (emu_dim3){N * N, 1, 1}, 0, params, 2, &r);
+    unsetenv("CONF_EXECUTOR");
+    ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
+    emu_jit_get_stats(&after);
+    ck_assert_msg(after.failed == before.failed, "the kernel was left to the interpreter");
+    ck_assert_msg(after.uops - before.uops == after.native - before.native + 1,
+                  "%" PRIu64 " of %" PRIu64 " instructions translated",
+                  after.native - before.native, after.uops - before.uops);
+    conf_dev_free(in);
+    conf_dev_free(out);
+}
+END_TEST
+
 /* Integer div and rem compiled inline (int_div_rem) on every pair of edge values (zero, 1, -1,
  * the most negative and positive values...) as 32-bit and 64-bit, signed and unsigned, with a
  * guard (the lanes it leaves out divide too, by zero among others) and immediate divisors,
@@ -895,6 +953,7 @@ int main(void)
     tcase_add_test(tc, loops_kept_in_registers);
     tcase_add_test(tc, simple_semantics_on_special_values);
     tcase_add_test(tc, integer_division_on_edge_values);
+    tcase_add_test(tc, contracted_fma_on_special_values);
     suite_add_tcase(s, tc);
     return conf_main(s);
 }
