@@ -41,6 +41,9 @@ typedef struct emu_shared_slot {
 } emu_shared_slot;
 
 /* What the loader works out for each function. */
+/* Consecutive register slots [first, first + count) of a function's frame. */
+typedef struct emu_row_run { uint32_t first, count; } emu_row_run;
+
 typedef struct emu_func {
     const ptx_function *fn;
     uint32_t index;
@@ -55,6 +58,11 @@ typedef struct emu_func {
     uint32_t nshared;
     bool calls;               /* it (or a callee) calls functions */
     uint64_t max_stack;       /* kernels: local bytes per thread the launch reserves */
+    /* kernels: the slots a reused warp zeroes before it starts (entry_rows.c); every slot
+     * when not planned */
+    emu_row_run *entry_rows;
+    uint32_t nentry_runs;
+    bool entry_rows_planned;
     /* The JIT's state of this function (emulator/jit/), written by the JIT only */
     _Atomic(emu_jit_entry) jit_entry;   /* compiled code, NULL until EMU_JIT_READY */
     _Atomic int jit_status;             /* EMU_JIT_* */
@@ -311,6 +319,9 @@ void emu_call_operands(const ptx_instr *in, int *rets, int *callee, int *args);
 void emu_warp_init(emu_warp *w, emu_cta *cta, uint32_t id);
 /* emu_warp_init for a warp of a finished CTA of the same grid: keeps its buffers. */
 void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id);
+/* Plans kernel f's entry_rows: the register rows an instruction may read before their lane
+ * writes them (entry_rows.c). False (every row zeroed) when memory runs out. */
+bool emu_func_plan_entry_rows(emu_func *f);
 void emu_warp_free(emu_warp *w);
 /* Host pointer of local-space [off, off+size) of lane, or NULL when out of the thread's
  * stack; allocates the warp's local memory on first use. */

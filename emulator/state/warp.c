@@ -108,11 +108,20 @@ void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id)
     w->regs_cap = regs_cap;
     w->local = local;
     w->ring = ring;
-    /* What a fresh warp reads as zero must be zero: the kernel's registers (a callee's are
-     * zeroed when it is called), and the local memory the last warp may have written (its
-     * frames and what it wrote beyond them). */
-    size_t nreg = (size_t)cta->g->kf->fn->nslots * EMU_WARP_SIZE;
-    if (regs && nreg <= regs_cap) {
+    /* What a fresh warp reads as zero must be zero: the kernel's registers that an
+     * instruction may read before their lane writes them (entry_rows.c says why the others
+     * cannot be seen; a callee's are zeroed when it is called), and the local memory the last
+     * warp may have written (its frames and what it wrote beyond them). */
+    const emu_func *kf = cta->g->kf;
+    size_t nreg = (size_t)kf->fn->nslots * EMU_WARP_SIZE;
+    if (regs && nreg <= regs_cap && kf->entry_rows_planned) {
+        for (uint32_t i = 0; i < kf->nentry_runs; i++) {
+            const emu_row_run *r = &kf->entry_rows[i];
+            assert(r->first + r->count <= kf->fn->nslots);
+            memset(regs + (size_t)r->first * EMU_WARP_SIZE, 0,
+                   (size_t)r->count * EMU_WARP_SIZE * sizeof *regs);
+        }
+    } else if (regs && nreg <= regs_cap) {
         memset(regs, 0, nreg * sizeof *regs);
     } else {   /* the last occupant never got its registers (out of memory): try again */
         free(regs);
