@@ -129,7 +129,7 @@ struct emu_warp {
     uint64_t ninstr;
     uint32_t cc;              /* carry flag (CC.CF) per lane */
     uint32_t spin, spin_sp, spin_pc;  /* consecutive uniform back-edges of one SIMT entry */
-    emu_dim3 tid[EMU_WARP_SIZE];
+    const emu_dim3 *tid;      /* its lanes' thread indices: the grid's table (emu_grid.tid) */
     uint64_t cache_base, cache_end, cache_gen;  /* last allocation a lane hit */
     uint32_t slot;            /* the hardware warp slot the engine gave it */
     uint32_t restart_lanes;   /* lanes waiting after EMU_STOP_RESTART */
@@ -181,6 +181,9 @@ struct emu_grid {
     emu_fault fault;
     uint64_t *warp_counts;    /* compare mode: every warp's instructions, by CTA and warp */
     uint32_t warps_per_cta;
+    /* every lane's thread index, 32 per warp of a CTA (zero past the last thread): the same
+     * in every CTA, so a warp points at its 32 rather than working them out at every start */
+    emu_dim3 *tid;
 };
 
 /* grid.c: records c's warps' instruction counts (when the grid keeps them) */

@@ -46,23 +46,13 @@ static void warp_start(emu_warp *w, emu_cta *cta, uint32_t id)
     emu_grid *g = cta->g;
     w->cta = cta;
     w->id = id;
-    emu_dim3 b = g->launch.block;
-    /* the lanes' thread indices counted up from the first lane's (divisions, a few dozen
-     * cycles each, would be most of a short kernel's warp start) */
+    /* the lanes' thread indices, the same in every CTA (emu_grid.tid); lanes at and past
+     * nthreads are the last warp's missing lanes */
     uint32_t t = id * EMU_WARP_SIZE;
-    emu_dim3 i = {t % b.x, (t / b.x) % b.y, t / (b.x * b.y)};
-    for (uint32_t l = 0; l < EMU_WARP_SIZE && t + l < cta->nthreads; l++) {
-        /* lanes at and past nthreads are the last warp's missing lanes */
-        w->valid |= 1u << l;
-        w->tid[l] = i;
-        if (++i.x == b.x) {
-            i.x = 0;
-            if (++i.y == b.y) {
-                i.y = 0;
-                i.z++;
-            }
-        }
-    }
+    assert(t < cta->nthreads);
+    w->tid = g->tid + t;
+    uint32_t lanes = cta->nthreads - t;
+    w->valid = lanes >= EMU_WARP_SIZE ? UINT32_MAX : (1u << lanes) - 1;
     w->exited = ~w->valid;
     w->local_per_thread = g->local_per_thread;
     const emu_func *kf = g->kf;
