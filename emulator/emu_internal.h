@@ -163,6 +163,7 @@ struct emu_cta {
     uint8_t *smem;
     uint64_t smem_size;
     emu_barrier bar[EMU_NBARRIERS + 1];   /* the last one serves barrier.cluster.wait */
+    uint32_t bar_waiting;     /* bit id: barrier id has arrivals (bar[id].arrived != 0) */
     uint64_t bar_completed;   /* barriers completed (emu_cta_barriers_completed) */
 };
 
