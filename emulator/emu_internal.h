@@ -63,6 +63,8 @@ typedef struct emu_func {
     emu_row_run *entry_rows;
     uint32_t nentry_runs;
     bool entry_rows_planned;
+    /* kernels: no instruction can write shared memory (shared_writes.c); false unless shown */
+    bool no_shared_writes;
     /* The JIT's state of this function (emulator/jit/), written by the JIT only */
     _Atomic(emu_jit_entry) jit_entry;   /* compiled code, NULL until EMU_JIT_READY */
     _Atomic int jit_status;             /* EMU_JIT_* */
@@ -326,6 +328,8 @@ void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id);
 /* Plans kernel f's entry_rows: the register rows an instruction may read before their lane
  * writes them (entry_rows.c). False (every row zeroed) when memory runs out. */
 bool emu_func_plan_entry_rows(emu_func *f);
+/* Sets kernel f's no_shared_writes (shared_writes.c); needs f->calls (layout_kernels). */
+void emu_func_plan_shared_writes(emu_func *f);
 void emu_warp_free(emu_warp *w);
 /* Host pointer of local-space [off, off+size) of lane, or NULL when out of the thread's
  * stack; allocates the warp's local memory on first use. */

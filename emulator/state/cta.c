@@ -61,8 +61,9 @@ emu_cta *emu_cta_create_in(emu_cta *c, emu_grid *g, uint64_t linear_id, uint32_t
     cta_start(c, g, linear_id, sm);
     c->warps = warps;
     c->smem = smem;
-    /* a fresh CTA's shared memory is zero (calloc): so is a reused one's, for determinism */
-    memset(c->smem, 0, c->smem_size);
+    /* a fresh CTA's shared memory is zero (calloc): so is a reused one's, for determinism;
+     * a kernel that cannot write shared memory left it zero (shared_writes.c) */
+    if (!g->kf->no_shared_writes) memset(c->smem, 0, c->smem_size);
     for (uint32_t i = 0; i < c->nwarps; i++) emu_warp_reinit(&c->warps[i], c, i);
     return c;
 }

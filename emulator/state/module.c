@@ -416,8 +416,10 @@ emu_module *emu_module_load_ex(const ptx_module *m, const emu_load_options *opt,
         return NULL;
     }
     for (uint32_t fi = 0; fi < m->nfuncs; fi++)
-        if (m->funcs[fi].is_entry && !m->funcs[fi].is_decl && m->funcs[fi].ninstrs)
+        if (m->funcs[fi].is_entry && !m->funcs[fi].is_decl && m->funcs[fi].ninstrs) {
             emu_func_plan_entry_rows(&mod->funcs[fi]);   /* false: every row is zeroed */
+            emu_func_plan_shared_writes(&mod->funcs[fi]);
+        }
     return mod;
 }
 

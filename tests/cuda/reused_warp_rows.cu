@@ -9,7 +9,9 @@
 // of a value written before the exit. 3000 blocks of 48 threads: far more blocks than the
 // device holds at once, so storage is reused many times, by other host threads' pools under
 // --threads=2,4. Checked against a CPU reference in which every unwritten register is zero
-// (tests/suites/reused_rows.sh runs it over engines, threads and seeds).
+// (tests/suites/reused_rows.sh runs it over engines, threads and seeds). A second kernel reads
+// its shared memory before writing it (st.shared, then a generic store): zero in every block
+// (emulator/state/shared_writes.c skips the zeroing only for kernels that cannot write it).
 // nvcc: -lcuda
 #include "drv_check.cuh"
 
@@ -77,6 +79,37 @@ LOOP:
     st.global.u32 [%rd3+16], %r13;
     shfl.sync.bfly.b32 %r17, %r21, 4, 31, %r11;
     st.global.u32 [%rd3+20], %r17;
+    ret;
+}
+// shared memory read before this block writes it: zero in every block, however the storage
+// was used before (through st.shared, or a generic store into the shared window)
+.visible .entry smem(.param .u64 out, .param .u32 generic)
+{
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<8>;
+    .reg .pred %p<2>;
+    .shared .align 4 .b32 buf[48];
+    ld.param.u64 %rd1, [out];
+    cvta.to.global.u64 %rd1, %rd1;
+    ld.param.u32 %r5, [generic];
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, %ctaid.x;
+    mad.lo.u32 %r3, %r2, 48, %r1;
+    mul.wide.u32 %rd2, %r3, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    mov.u32 %r6, buf;
+    mad.lo.u32 %r6, %r1, 4, %r6;
+    ld.shared.u32 %r4, [%r6];
+    st.global.u32 [%rd3], %r4;
+    add.u32 %r7, %r3, 1;
+    setp.ne.u32 %p1, %r5, 0;
+    @%p1 bra GENERIC;
+    st.shared.u32 [%r6], %r7;
+    ret;
+GENERIC:
+    cvt.u64.u32 %rd4, %r6;
+    cvta.shared.u64 %rd5, %rd4;
+    st.u32 [%rd5], %r7;
     ret;
 }
 )";
@@ -148,6 +181,21 @@ int main()
               "%zu of %zu words differ; first: block %zu thread %zu word %zu: %#x, want %#x", bad,
               n, th / THREADS, th % THREADS, first % WORDS, bad ? got[first] : 0,
               bad ? want[first] : 0);
+    }
+    CUfunction ks;
+    CU_OK("function", cuModuleGetFunction(&ks, mod, "smem"));
+    std::vector<uint32_t> sh((size_t)BLOCKS * THREADS);
+    for (int generic = 0; generic < 2; generic++) {
+        CU_OK("fill", cuMemsetD32(d, SENTINEL, sh.size()));
+        void *args[] = {&d, &generic};
+        CU_OK("launch", cuLaunchKernel(ks, BLOCKS, 1, 1, THREADS, 1, 1, 0, NULL, args, NULL));
+        CU_OK("copy", cuMemcpyDtoH(sh.data(), d, sh.size() * 4));
+        size_t bad = 0, first = 0;
+        for (size_t i = 0; i < sh.size(); i++)
+            if (sh[i] != 0 && !bad++) first = i;
+        check(bad == 0, generic ? "reused_shared_generic_store" : "reused_shared_store",
+              "%zu of %zu threads read a non-zero word; first: block %zu thread %zu: %#x", bad,
+              sh.size(), first / THREADS, first % THREADS, bad ? sh[first] : 0);
     }
     CU_OK("free", cuMemFree(d));
     return check_failures ? 1 : 0;

@@ -36,7 +36,7 @@ for engine in interp jit auto compare compare-jit; do
                 timeout 120 "$PTXSIM" run "${opts[@]}" --det="$det" --threads="$threads" \
                     --seed="$seed" -- "$exe" >"$out" 2>&1
                 rc=$?
-                if [ "$rc" -ne 0 ] || grep -q '^FAIL' "$out" || [ "$(grep -c '^PASS' "$out")" -ne 2 ]; then
+                if [ "$rc" -ne 0 ] || grep -q '^FAIL' "$out" || [ "$(grep -c '^PASS' "$out")" -ne 4 ]; then
                     bad="$bad seed $seed (exit $rc, $out)"
                 fi
             done

@@ -8,6 +8,7 @@
 
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define HEADER ".version 9.0\n.target sm_80\n.address_size 64\n"
@@ -365,6 +366,31 @@ START_TEST(entry_rows_planned)
 }
 END_TEST
 
+/* A kernel whose instructions cannot write shared memory skips the zeroing of a reused CTA's
+ * shared memory (shared_writes.c): global stores only, yes; a shared or generic store, an
+ * atomic or a call, no. */
+static bool no_shared_writes(const char *body)
+{
+    char src[1024];
+    snprintf(src, sizeof src, HEADER ".func f()\n{\nret;\n}\n.entry k(.param .u64 a)\n{\n"
+             ".reg .b32 %%r<4>;\n.reg .b64 %%rd<4>;\n.shared .b32 s[4];\n"
+             "ld.param.u64 %%rd1, [a];\nld.global.u32 %%r1, [%%rd1];\n%s\nret;\n}\n", body);
+    pk_module pm = pk_load_text(src, strlen(src), "shared.ptx");
+    bool r = func_of(&pm, "k")->no_shared_writes;
+    pk_unload(&pm);
+    return r;
+}
+
+START_TEST(shared_writes_planned)
+{
+    ck_assert(no_shared_writes("st.global.u32 [%rd1], %r1;\nld.shared.u32 %r2, [s];"));
+    ck_assert(!no_shared_writes("st.shared.u32 [s], %r1;"));
+    ck_assert(!no_shared_writes("st.u32 [%rd1], %r1;"));
+    ck_assert(!no_shared_writes("atom.global.add.u32 %r2, [%rd1], 1;"));
+    ck_assert(!no_shared_writes("call f;"));
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("decode");
@@ -375,6 +401,7 @@ static Suite *suite(void)
     tcase_add_test(tc, spin_loop_backedge_marked);
     tcase_add_test(tc, fma_contraction_rounds_once);
     tcase_add_test(tc, entry_rows_planned);
+    tcase_add_test(tc, shared_writes_planned);
     suite_add_tcase(s, tc);
     return s;
 }
