@@ -85,6 +85,9 @@ bool emu_func_plan_entry_rows(emu_func *f)
     f->nentry_runs = 0;
     f->entry_rows_planned = false;
     if (fn->nblocks == 0 || fn->ninstrs == 0) return false;
+    /* liveness keeps two register sets per block: a kernel too large for that (32 MB each)
+     * zeroes every row instead */
+    if ((uint64_t)fn->nblocks * ((fn->nregs + 63) / 64) > (UINT64_C(1) << 22)) return false;
     uint8_t *zero = calloc(fn->nregs ? fn->nregs : 1, 1);
     ptx_dataflow *df = zero ? ptx_dataflow_compute(fn) : NULL;
     if (!df) {
