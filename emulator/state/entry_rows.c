@@ -85,9 +85,11 @@ bool emu_func_plan_entry_rows(emu_func *f)
     f->nentry_runs = 0;
     f->entry_rows_planned = false;
     if (fn->nblocks == 0 || fn->ninstrs == 0) return false;
-    /* liveness keeps two register sets per block: a kernel too large for that (32 MB each)
-     * zeroes every row instead */
-    if ((uint64_t)fn->nblocks * ((fn->nregs + 63) / 64) > (UINT64_C(1) << 22)) return false;
+    /* Liveness is iterative: up to a pass over every block's register sets per block in the
+     * worst case (back edges in every direction). A kernel where that bound exceeds 2^26
+     * words zeroes every row instead, so that loading stays linear in the kernel's size. */
+    uint64_t words = (fn->nregs + 63) / 64 ? (fn->nregs + 63) / 64 : 1;
+    if ((uint64_t)fn->nblocks * fn->nblocks * words > (UINT64_C(1) << 26)) return false;
     uint8_t *zero = calloc(fn->nregs ? fn->nregs : 1, 1);
     ptx_dataflow *df = zero ? ptx_dataflow_compute(fn) : NULL;
     if (!df) {
