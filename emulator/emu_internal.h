@@ -41,6 +41,9 @@ typedef struct emu_shared_slot {
 } emu_shared_slot;
 
 /* What the loader works out for each function. */
+/* Consecutive register slots [first, first + count) of a function's frame. */
+typedef struct emu_row_run { uint32_t first, count; } emu_row_run;
+
 typedef struct emu_func {
     const ptx_function *fn;
     uint32_t index;
@@ -55,6 +58,13 @@ typedef struct emu_func {
     uint32_t nshared;
     bool calls;               /* it (or a callee) calls functions */
     uint64_t max_stack;       /* kernels: local bytes per thread the launch reserves */
+    /* kernels: the slots a reused warp zeroes before it starts (entry_rows.c); every slot
+     * when not planned */
+    emu_row_run *entry_rows;
+    uint32_t nentry_runs;
+    bool entry_rows_planned;
+    /* kernels: no instruction can write shared memory (shared_writes.c); false unless shown */
+    bool no_shared_writes;
     /* The JIT's state of this function (emulator/jit/), written by the JIT only */
     _Atomic(emu_jit_entry) jit_entry;   /* compiled code, NULL until EMU_JIT_READY */
     _Atomic int jit_status;             /* EMU_JIT_* */
@@ -121,7 +131,7 @@ struct emu_warp {
     uint64_t ninstr;
     uint32_t cc;              /* carry flag (CC.CF) per lane */
     uint32_t spin, spin_sp, spin_pc;  /* consecutive uniform back-edges of one SIMT entry */
-    emu_dim3 tid[EMU_WARP_SIZE];
+    const emu_dim3 *tid;      /* its lanes' thread indices: the grid's table (emu_grid.tid) */
     uint64_t cache_base, cache_end, cache_gen;  /* last allocation a lane hit */
     uint32_t slot;            /* the hardware warp slot the engine gave it */
     uint32_t restart_lanes;   /* lanes waiting after EMU_STOP_RESTART */
@@ -155,6 +165,7 @@ struct emu_cta {
     uint8_t *smem;
     uint64_t smem_size;
     emu_barrier bar[EMU_NBARRIERS + 1];   /* the last one serves barrier.cluster.wait */
+    uint32_t bar_waiting;     /* bit id: barrier id has arrivals (bar[id].arrived != 0) */
     uint64_t bar_completed;   /* barriers completed (emu_cta_barriers_completed) */
 };
 
@@ -173,6 +184,9 @@ struct emu_grid {
     emu_fault fault;
     uint64_t *warp_counts;    /* compare mode: every warp's instructions, by CTA and warp */
     uint32_t warps_per_cta;
+    /* every lane's thread index, 32 per warp of a CTA (zero past the last thread): the same
+     * in every CTA, so a warp points at its 32 rather than working them out at every start */
+    emu_dim3 *tid;
 };
 
 /* grid.c: records c's warps' instruction counts (when the grid keeps them) */
@@ -311,6 +325,11 @@ void emu_call_operands(const ptx_instr *in, int *rets, int *callee, int *args);
 void emu_warp_init(emu_warp *w, emu_cta *cta, uint32_t id);
 /* emu_warp_init for a warp of a finished CTA of the same grid: keeps its buffers. */
 void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id);
+/* Plans kernel f's entry_rows: the register rows an instruction may read before their lane
+ * writes them (entry_rows.c). False (every row zeroed) when memory runs out. */
+bool emu_func_plan_entry_rows(emu_func *f);
+/* Sets kernel f's no_shared_writes (shared_writes.c); needs f->calls (layout_kernels). */
+void emu_func_plan_shared_writes(emu_func *f);
 void emu_warp_free(emu_warp *w);
 /* Host pointer of local-space [off, off+size) of lane, or NULL when out of the thread's
  * stack; allocates the warp's local memory on first use. */

@@ -326,8 +326,9 @@ static LLVMValueRef sreg(tr *t, const emu_opd *o)
         for (int l = 0; l < EMU_WARP_SIZE; l++) iota[l] = ci64(t, (uint64_t)l * step);
         LLVMValueRef lanes = LLVMConstVector(iota, EMU_WARP_SIZE);
         if (o->row == PTX_SREG_LANEID) return lanes;
-        /* the warp's tid[lane] (emu_warp) */
-        LLVMValueRef base = warp_field(t, offsetof(emu_warp, tid) + comp);
+        /* the warp's tid[lane] (emu_warp: a pointer into the grid's table) */
+        LLVMValueRef base = field(t, load(t, t->ptr, warp_field(t, offsetof(emu_warp, tid))),
+                                  comp);
         LLVMValueRef ptrs = LLVMBuildGEP2(b, t->i8, vsplat(t, base, ""), &lanes, 1, "");
         LLVMTypeRef over[2] = {t->v32, LLVMVectorType(t->ptr, EMU_WARP_SIZE)};
         LLVMValueRef ones[EMU_WARP_SIZE];

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+_Static_assert(EMU_NBARRIERS + 1 <= 32, "emu_cta.bar_waiting has a bit per barrier");
+
 /* The CTA's identity and counters, as a fresh CTA has them. */
 static void cta_start(emu_cta *c, emu_grid *g, uint64_t linear_id, uint32_t sm)
 {
@@ -59,8 +61,9 @@ emu_cta *emu_cta_create_in(emu_cta *c, emu_grid *g, uint64_t linear_id, uint32_t
     cta_start(c, g, linear_id, sm);
     c->warps = warps;
     c->smem = smem;
-    /* a fresh CTA's shared memory is zero (calloc): so is a reused one's, for determinism */
-    memset(c->smem, 0, c->smem_size);
+    /* a fresh CTA's shared memory is zero (calloc): so is a reused one's, for determinism;
+     * a kernel that cannot write shared memory left it zero (shared_writes.c) */
+    if (!g->kf->no_shared_writes) memset(c->smem, 0, c->smem_size);
     for (uint32_t i = 0; i < c->nwarps; i++) emu_warp_reinit(&c->warps[i], c, i);
     return c;
 }
@@ -135,6 +138,7 @@ static void check_complete(emu_cta *cta, uint32_t id)
     uint32_t need = b->expected ? b->expected : cta->live_threads;
     if (b->arrived < need) return;
     cta->bar_completed++;
+    cta->bar_waiting &= ~(1u << id);
     for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
         emu_warp *w = &cta->warps[wi];
         if (w->state == EMU_WS_EXITED || w->state == EMU_WS_FAULT) continue;
@@ -173,6 +177,7 @@ void emu_barrier_arrive(emu_ctx *c, uint32_t id, uint32_t count, bool wait, uint
     /* the barrier counts the threads that execute it (sm_70+: the lanes of a warp may arrive
      * on separate paths) */
     b->arrived += (uint32_t)__builtin_popcount(c->mask);
+    if (b->arrived) cta->bar_waiting |= 1u << id;
     b->red_popc += red_popc;
     b->red_and = b->red_and && red_and;
     b->red_or = b->red_or || red_or;
@@ -201,9 +206,13 @@ void emu_cta_warp_exited(emu_cta *cta, emu_warp *w, uint32_t lanes)
     (void)w;
     uint32_t n = (uint32_t)__builtin_popcount(lanes);
     cta->live_threads = cta->live_threads > n ? cta->live_threads - n : 0;
-    /* fewer live threads can complete a barrier others wait at (one nobody waits at stays) */
-    for (uint32_t id = 0; id <= EMU_NBARRIERS; id++)
-        if (cta->bar[id].arrived) check_complete(cta, id);
+    /* fewer live threads can complete a barrier others wait at (one nobody waits at stays);
+     * most exits find none waiting, and skip the barriers' records */
+    for (uint32_t m = cta->bar_waiting; m; m &= m - 1) {
+        uint32_t id = (uint32_t)__builtin_ctz(m);
+        assert(cta->bar[id].arrived);
+        check_complete(cta, id);
+    }
 }
 
 void emu_cta_report_deadlock(emu_cta *c)

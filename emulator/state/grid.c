@@ -77,6 +77,25 @@ emu_grid *emu_grid_create(const emu_launch *L, emu_fault *fault)
         return launch_error(fault, EMU_FAULT_OUT_OF_RESOURCES, "out of memory");
     }
     if (g->params_size) memcpy(g->params, L->params, g->params_size);
+    uint32_t nwarps = (uint32_t)((nthreads + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE);
+    g->tid = calloc((size_t)nwarps * EMU_WARP_SIZE, sizeof *g->tid);
+    if (!g->tid) {
+        free(g->params);
+        free(g);
+        return launch_error(fault, EMU_FAULT_OUT_OF_RESOURCES, "out of memory");
+    }
+    /* counted up from thread 0 (x fastest), without a division per thread */
+    emu_dim3 i = {0, 0, 0};
+    for (uint64_t t = 0; t < nthreads; t++) {
+        g->tid[t] = i;
+        if (++i.x == b.x) {
+            i.x = 0;
+            if (++i.y == b.y) {
+                i.y = 0;
+                i.z++;
+            }
+        }
+    }
     g->launch.params = g->params;
     g->ncta = (uint64_t)gd.x * gd.y * gd.z;
     g->nthreads = (uint32_t)nthreads;
@@ -94,6 +113,7 @@ void emu_grid_destroy(emu_grid *g)
     pthread_mutex_destroy(&g->lock);
     free(g->warp_counts);
     free(g->params);
+    free(g->tid);
     free(g);
 }
 

@@ -415,6 +415,11 @@ emu_module *emu_module_load_ex(const ptx_module *m, const emu_load_options *opt,
         emu_module_unload(mod);
         return NULL;
     }
+    for (uint32_t fi = 0; fi < m->nfuncs; fi++)
+        if (m->funcs[fi].is_entry && !m->funcs[fi].is_decl && m->funcs[fi].ninstrs) {
+            emu_func_plan_entry_rows(&mod->funcs[fi]);   /* false: every row is zeroed */
+            emu_func_plan_shared_writes(&mod->funcs[fi]);
+        }
     return mod;
 }
 
@@ -430,6 +435,7 @@ void emu_module_unload(emu_module *mod)
             emu_code_free(&mod->funcs[i].code);
             free(mod->funcs[i].shared);
             free(mod->funcs[i].region_marks);
+            free(mod->funcs[i].entry_rows);
         }
     free(mod->funcs);
     free(mod->var_addr);

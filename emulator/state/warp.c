@@ -46,23 +46,13 @@ static void warp_start(emu_warp *w, emu_cta *cta, uint32_t id)
     emu_grid *g = cta->g;
     w->cta = cta;
     w->id = id;
-    emu_dim3 b = g->launch.block;
-    /* the lanes' thread indices counted up from the first lane's (divisions, a few dozen
-     * cycles each, would be most of a short kernel's warp start) */
+    /* the lanes' thread indices, the same in every CTA (emu_grid.tid); lanes at and past
+     * nthreads are the last warp's missing lanes */
     uint32_t t = id * EMU_WARP_SIZE;
-    emu_dim3 i = {t % b.x, (t / b.x) % b.y, t / (b.x * b.y)};
-    for (uint32_t l = 0; l < EMU_WARP_SIZE && t + l < cta->nthreads; l++) {
-        /* lanes at and past nthreads are the last warp's missing lanes */
-        w->valid |= 1u << l;
-        w->tid[l] = i;
-        if (++i.x == b.x) {
-            i.x = 0;
-            if (++i.y == b.y) {
-                i.y = 0;
-                i.z++;
-            }
-        }
-    }
+    assert(t < cta->nthreads);
+    w->tid = g->tid + t;
+    uint32_t lanes = cta->nthreads - t;
+    w->valid = lanes >= EMU_WARP_SIZE ? UINT32_MAX : (1u << lanes) - 1;
     w->exited = ~w->valid;
     w->local_per_thread = g->local_per_thread;
     const emu_func *kf = g->kf;
@@ -108,11 +98,20 @@ void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id)
     w->regs_cap = regs_cap;
     w->local = local;
     w->ring = ring;
-    /* What a fresh warp reads as zero must be zero: the kernel's registers (a callee's are
-     * zeroed when it is called), and the local memory the last warp may have written (its
-     * frames and what it wrote beyond them). */
-    size_t nreg = (size_t)cta->g->kf->fn->nslots * EMU_WARP_SIZE;
-    if (regs && nreg <= regs_cap) {
+    /* What a fresh warp reads as zero must be zero: the kernel's registers that an
+     * instruction may read before their lane writes them (entry_rows.c says why the others
+     * cannot be seen; a callee's are zeroed when it is called), and the local memory the last
+     * warp may have written (its frames and what it wrote beyond them). */
+    const emu_func *kf = cta->g->kf;
+    size_t nreg = (size_t)kf->fn->nslots * EMU_WARP_SIZE;
+    if (regs && nreg <= regs_cap && kf->entry_rows_planned) {
+        for (uint32_t i = 0; i < kf->nentry_runs; i++) {
+            const emu_row_run *r = &kf->entry_rows[i];
+            assert(r->first + r->count <= kf->fn->nslots);
+            memset(regs + (size_t)r->first * EMU_WARP_SIZE, 0,
+                   (size_t)r->count * EMU_WARP_SIZE * sizeof *regs);
+        }
+    } else if (regs && nreg <= regs_cap) {
         memset(regs, 0, nreg * sizeof *regs);
     } else {   /* the last occupant never got its registers (out of memory): try again */
         free(regs);

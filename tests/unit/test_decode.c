@@ -8,6 +8,7 @@
 
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define HEADER ".version 9.0\n.target sm_80\n.address_size 64\n"
@@ -306,6 +307,90 @@ START_TEST(fma_contraction_rounds_once)
 }
 END_TEST
 
+/* The rows a reused warp zeroes (entry_rows.c): registers live at the entry (a guarded
+ * definition does not kill, nor does a definition on one path only), every register of a
+ * cross-lane instruction (shfl's source and the others), and nothing a lane writes before it
+ * reads it. */
+static bool zeroed(const emu_func *f, const char *reg)
+{
+    const ptx_reg *r = &f->fn->regs[reg_id(f->fn, reg)];
+    for (uint32_t i = 0; i < f->nentry_runs; i++) {
+        const emu_row_run *run = &f->entry_rows[i];
+        if (r->slot >= run->first && r->slot + r->nslots <= run->first + run->count) return true;
+        ck_assert_msg(r->slot + r->nslots <= run->first || r->slot >= run->first + run->count,
+                      "%s partly zeroed", reg);
+    }
+    return false;
+}
+
+START_TEST(entry_rows_planned)
+{
+    static const char *SRC = HEADER ".entry k(.param .u64 a)\n{\n"
+        ".reg .pred %p<4>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<4>;\n"
+        "ld.param.u64 %rd1, [a];\n"
+        "mov.u32 %r1, %tid.x;\n"
+        "setp.eq.u32 %p1, %r1, 0;\n"
+        "@%p1 mov.u32 %r2, 7;\n"                 /* guarded: %r2 live at entry */
+        "st.global.u32 [%rd1], %r2;\n"
+        "@%p1 bra SKIP;\n"
+        "mov.u32 %r3, 1;\n"                      /* one path: %r3 live at entry */
+        "SKIP:\n"
+        "add.u32 %r4, %r3, %r1;\n"
+        "st.global.u32 [%rd1+4], %r4;\n"
+        "mov.u32 %r5, 3;\n"
+        "shfl.sync.down.b32 %r6|%p2, %r5, 1, 31, -1;\n"   /* %r5 read from other lanes */
+        "st.global.u32 [%rd1+8], %r6;\n"
+        "add.u32 %r7, %r7, 1;\n"                 /* read before any write */
+        "st.global.u32 [%rd1+12], %r7;\n"
+        "mov.u32 %r8, 9;\n"                      /* written, then read: not zeroed */
+        "st.global.u32 [%rd1+16], %r8;\n"
+        "ret;\n}\n";
+    pk_module pm = pk_load_text(SRC, strlen(SRC), "rows.ptx");
+    const emu_func *f = func_of(&pm, "k");
+    ck_assert(f->entry_rows_planned);
+    ck_assert(zeroed(f, "%r2"));
+    ck_assert(zeroed(f, "%r3"));
+    ck_assert(zeroed(f, "%r5"));
+    ck_assert(zeroed(f, "%r6"));
+    ck_assert(zeroed(f, "%p2"));
+    ck_assert(zeroed(f, "%r7"));
+    ck_assert(!zeroed(f, "%r1"));
+    ck_assert(!zeroed(f, "%r4"));
+    ck_assert(!zeroed(f, "%r8"));
+    ck_assert(!zeroed(f, "%rd1"));
+    ck_assert(!zeroed(f, "%p1"));
+    ck_assert(!zeroed(f, "%r9"));                /* declared, never used */
+    for (uint32_t i = 0; i < f->nentry_runs; i++)
+        ck_assert_uint_le(f->entry_rows[i].first + f->entry_rows[i].count, f->fn->nslots);
+    pk_unload(&pm);
+}
+END_TEST
+
+/* A kernel whose instructions cannot write shared memory skips the zeroing of a reused CTA's
+ * shared memory (shared_writes.c): global stores only, yes; a shared or generic store, an
+ * atomic or a call, no. */
+static bool no_shared_writes(const char *body)
+{
+    char src[1024];
+    snprintf(src, sizeof src, HEADER ".func f()\n{\nret;\n}\n.entry k(.param .u64 a)\n{\n"
+             ".reg .b32 %%r<4>;\n.reg .b64 %%rd<4>;\n.shared .b32 s[4];\n"
+             "ld.param.u64 %%rd1, [a];\nld.global.u32 %%r1, [%%rd1];\n%s\nret;\n}\n", body);
+    pk_module pm = pk_load_text(src, strlen(src), "shared.ptx");
+    bool r = func_of(&pm, "k")->no_shared_writes;
+    pk_unload(&pm);
+    return r;
+}
+
+START_TEST(shared_writes_planned)
+{
+    ck_assert(no_shared_writes("st.global.u32 [%rd1], %r1;\nld.shared.u32 %r2, [s];"));
+    ck_assert(!no_shared_writes("st.shared.u32 [s], %r1;"));
+    ck_assert(!no_shared_writes("st.u32 [%rd1], %r1;"));
+    ck_assert(!no_shared_writes("atom.global.add.u32 %r2, [%rd1], 1;"));
+    ck_assert(!no_shared_writes("call f;"));
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("decode");
@@ -315,6 +400,8 @@ static Suite *suite(void)
     tcase_add_test(tc, uops_decoded);
     tcase_add_test(tc, spin_loop_backedge_marked);
     tcase_add_test(tc, fma_contraction_rounds_once);
+    tcase_add_test(tc, entry_rows_planned);
+    tcase_add_test(tc, shared_writes_planned);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -117,8 +117,8 @@ static par_cta *turn(par_run *R, uint32_t sm, bool later)
 {
     par_sm *S = &R->sms[sm];
     if (!S->n) return NULL;
-    uint32_t rr = S->rr < S->n ? S->rr : 0;
-    return &S->res[(rr + later) % S->n];
+    uint32_t rr = S->rr < S->n ? S->rr : 0, i = rr + later;   /* (rr + later) % n, no division */
+    return &S->res[i < S->n ? i : 0];
 }
 
 /* Seed 0, where the schedule is known: while SM sm's step runs its warp, the host's caches
@@ -179,7 +179,7 @@ static void step(par_run *R, par_sm *S, timing_rng *rng, bool seeded, eng_thread
     uint32_t wi = first_ready(pc->ready, start);
     emu_warp *w = emu_cta_warp(c, wi);
     assert(emu_warp_runnable(w));
-    pc->next_warp = (wi + 1) % nw;
+    pc->next_warp = wi + 1 < nw ? wi + 1 : 0;   /* (wi + 1) % nw, no division */
     uint64_t budget = seeded ? 1 + timing_rng_below(rng, 2 * R->budget) : R->budget;
     uint64_t before = emu_warp_instructions(w);
     emu_stop r = emu_warp_run(w, budget);
