@@ -149,19 +149,19 @@ static bool place_recorded(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
     }
     return true;
 }
-/* Places the next CTA of the issue order in CTA slot k of SM S, its warps ready at `ready`.
- * false when none is left or memory ran out (M->stop then). */
-static bool place(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
+/* Places CTA `id` (taken from the issue order) in CTA slot k of SM S, its warps ready at
+ * `ready`, its state in storage of host thread T's pool. Touches only S, its engine slot and T,
+ * so the SMs of different host threads place at once (weave_place). false when memory ran out
+ * (M->stop then). */
+static bool place_cta(tm_model *M, tm_sm *S, uint32_t k, uint64_t id, uint64_t ready,
+                      eng_thread *T)
 {
-    if (M->trace) return place_recorded(M, S, k, ready);
-    uint64_t id;
-    if (!eng_issue_take(&M->E, &id)) return false;
     eng_slot *slot = eng_slot_at(&M->E, S->id, k);
-    emu_cta *c = eng_slot_launch(&M->E, slot, id, &M->E.threads[0]);
+    emu_cta *c = eng_slot_launch(&M->E, slot, id, T);
     if (!c) {
         emu_grid_abort(M->E.g, EMU_FAULT_OUT_OF_RESOURCES,
                        "out of host memory for a CTA's state (cycle model)");
-        M->stop = true;
+        __atomic_store_n(&M->stop, true, __ATOMIC_RELAXED);
         return false;
     }
     tm_cta_slot *cs = &S->ctas[k];
@@ -172,7 +172,7 @@ static bool place(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
     cs->start = ready;
     S->resident++;
     memset(S->q_wake, 0, M->nsched * sizeof *S->q_wake);
-    M->st.ctas++;
+    S->st.ctas++;   /* summed with the SMs' other counts */
     for (uint32_t i = 0; i < cs->live; i++) {
         uint32_t ws = k * M->warps_per_cta + i;
         tm_warp *tw = &S->warps[ws];
@@ -192,6 +192,15 @@ static bool place(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
         emu_warp_set_slot(tw->w, ws);
     }
     return true;
+}
+
+/* Places the next CTA of the issue order in CTA slot k of SM S, its warps ready at `ready`.
+ * false when none is left or memory ran out (M->stop then). */
+static bool place(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
+{
+    if (M->trace) return place_recorded(M, S, k, ready);
+    uint64_t id;
+    return eng_issue_take(&M->E, &id) && place_cta(M, S, k, id, ready, &M->E.threads[0]);
 }
 
 static void cta_done(tm_model *M, tm_sm *S, uint32_t k, uint64_t now, uint64_t from);
@@ -227,9 +236,21 @@ void tm_warp_exited(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now)
     else cta_done(M, S, tw->cta, now, now);
 }
 
-/* CTA slot k of S finished at `now`: it takes the next CTA, ready cta_launch_latency later
- * and no earlier than `from`. */
-static void cta_done(tm_model *M, tm_sm *S, uint32_t k, uint64_t now, uint64_t from)
+/* The timeline's slice of the CTA in slot k of S, finished at `now`. */
+static void cta_slice(tm_model *M, tm_sm *S, uint32_t k, uint64_t now)
+{
+    const tm_cta_slot *cs = &S->ctas[k];
+    const emu_launch *L = emu_grid_launch(M->g);
+    uint64_t id = cs->id;
+    emu_dim3 xyz = {(uint32_t)(id % L->grid.x), (uint32_t)(id / L->grid.x % L->grid.y),
+                    (uint32_t)(id / ((uint64_t)L->grid.x * L->grid.y))};
+    timing_timeline_cta(M->timeline, S->id, xyz, cs->start, now);
+}
+
+/* Frees CTA slot k of S (its CTA finished), its CTA's storage to host thread T's pool; returns
+ * when the next CTA there may be ready: cta_launch_latency after `now`, no earlier than `from`. */
+static uint64_t cta_free(tm_model *M, tm_sm *S, uint32_t k, uint64_t now, uint64_t from,
+                         eng_thread *T)
 {
     tm_cta_slot *cs = &S->ctas[k];
     for (uint32_t i = 0; i < M->warps_per_cta; i++) {
@@ -237,21 +258,22 @@ static void cta_done(tm_model *M, tm_sm *S, uint32_t k, uint64_t now, uint64_t f
         S->scan[S->warps[k * M->warps_per_cta + i].scan_ix].live = false;
         S->warps[k * M->warps_per_cta + i].w = NULL;
     }
-    if (M->timeline) {
-        const emu_launch *L = emu_grid_launch(M->g);
-        uint64_t id = cs->id;
-        emu_dim3 xyz = {(uint32_t)(id % L->grid.x), (uint32_t)(id / L->grid.x % L->grid.y),
-                        (uint32_t)(id / ((uint64_t)L->grid.x * L->grid.y))};
-        timing_timeline_cta(M->timeline, S->id, xyz, cs->start, now);
-    }
-    if (cs->cta) eng_slot_retire(&M->E, cs->slot, &M->E.threads[0]);
+    if (cs->cta) eng_slot_retire(&M->E, cs->slot, T);
     cs->cta = NULL;
     cs->used = false;
     S->resident--;
     if (M->windowed) S->finished--;
     if (!S->resident) S->tried = TM_NEVER;   /* cycles without a CTA count as idle (tm_run) */
     uint64_t ready = now + (uint64_t)M->gpu->cta_launch_latency;
-    if (ready < from) ready = from;
+    return ready < from ? from : ready;
+}
+
+/* CTA slot k of S finished at `now`: it takes the next CTA, ready cta_launch_latency later
+ * and no earlier than `from`. */
+static void cta_done(tm_model *M, tm_sm *S, uint32_t k, uint64_t now, uint64_t from)
+{
+    if (M->timeline) cta_slice(M, S, k, now);
+    uint64_t ready = cta_free(M, S, k, now, from, &M->E.threads[0]);
     if (place(M, S, k, ready) && S->wake > ready) S->wake = ready;
 }
 
@@ -304,32 +326,77 @@ static bool weave_exec(tm_model *M, tm_warp *tw, uint64_t cycle)
     return true;
 }
 
-/* The next entry of the weave's order among SMs' entries [pos[s], lim(s)) (lim: `lim` or, when
- * NULL, the SM's count): its SM, or UINT32_MAX when none is left. */
-static uint32_t weave_next(const tm_model *M, const uint32_t *pos, const uint32_t *lim)
+/* The weave's order over the SMs' entries [pos[s], lim[s]): a binary heap of the SMs by their
+ * next entry's (cycle, SM), so each entry costs log(SMs), not a scan of every SM. The order is
+ * that of always taking the least (cycle, SM) next entry. */
+typedef struct weave_merge {
+    tm_model *M;
+    uint32_t *pos;
+    const uint32_t *lim;
+    uint32_t *heap;
+    uint32_t n;
+} weave_merge;
+
+static bool merge_before(const weave_merge *m, uint32_t a, uint32_t b)
 {
-    uint32_t best = UINT32_MAX;
-    for (uint32_t s = 0; s < M->nsm; s++) {
-        const tm_sm *S = &M->sms[s];
-        if (pos[s] < (lim ? lim[s] : S->ndefer) &&
-            (best == UINT32_MAX || S->defer[pos[s]].cycle < M->sms[best].defer[pos[best]].cycle))
-            best = s;
+    uint64_t ca = m->M->sms[a].defer[m->pos[a]].cycle, cb = m->M->sms[b].defer[m->pos[b]].cycle;
+    return ca < cb || (ca == cb && a < b);
+}
+
+static void merge_sift(weave_merge *m, uint32_t i)
+{
+    uint32_t *h = m->heap;
+    for (;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, least = i;
+        if (l < m->n && merge_before(m, h[l], h[least])) least = l;
+        if (r < m->n && merge_before(m, h[r], h[least])) least = r;
+        if (least == i) return;
+        uint32_t t = h[i];
+        h[i] = h[least];
+        h[least] = t;
+        i = least;
     }
-    return best;
+}
+
+/* Starts the merge of every SM's entries [0, lim[s]) (lim: NULL for each SM's count, kept in
+ * the heap's second half), pos[s] counting those taken. */
+static void merge_start(weave_merge *m, tm_model *M, uint32_t *pos, const uint32_t *lim)
+{
+    if (!lim) {
+        uint32_t *count = M->weave_heap + M->nsm;
+        for (uint32_t s = 0; s < M->nsm; s++) count[s] = M->sms[s].ndefer;
+        lim = count;
+    }
+    *m = (weave_merge){.M = M, .pos = pos, .lim = lim, .heap = M->weave_heap};
+    memset(pos, 0, M->nsm * sizeof *pos);
+    for (uint32_t s = 0; s < M->nsm; s++)
+        if (lim[s]) m->heap[m->n++] = s;
+    for (uint32_t i = m->n / 2; i-- > 0;) merge_sift(m, i);
+}
+
+/* The next entry of the order (*d) and its SM, or UINT32_MAX when none is left. */
+static uint32_t merge_next(weave_merge *m, tm_defer *d)
+{
+    if (!m->n) return UINT32_MAX;
+    uint32_t s = m->heap[0];
+    *d = m->M->sms[s].defer[m->pos[s]++];
+    if (m->pos[s] == m->lim[s]) m->heap[0] = m->heap[--m->n];
+    merge_sift(m, 0);
+    return s;
 }
 
 /* Step 1: the runs, up to a fault or a stop (M->weave_pos[s]: the entries of SM s that the
  * order reached; M->weave_fault: 1 + the SM whose last one faulted, 0: none). */
 static void weave_runs(tm_model *M)
 {
-    uint32_t *pos = M->weave_pos;
-    memset(pos, 0, M->nsm * sizeof *pos);
+    weave_merge m;
+    merge_start(&m, M, M->weave_pos, NULL);
     M->weave_fault = 0;
     while (!M->stop) {
-        uint32_t best = weave_next(M, pos, NULL);
+        tm_defer d;
+        uint32_t best = merge_next(&m, &d);
         if (best == UINT32_MAX) break;
         tm_sm *S = &M->sms[best];
-        tm_defer d = S->defer[pos[best]++];
         if (d.kind == TM_DEFER_RUN && !weave_exec(M, &S->warps[d.index], d.cycle)) {
             M->weave_fault = best + 1;
             break;
@@ -389,16 +456,19 @@ static uint32_t weave_reserve(tm_model *M)
 }
 
 /* Step 3: CTA retirements and timeline slices in the weave's order: those step 1 reached, and
- * when it went through, those step 2 added (at `at`, after every other). */
-static void weave_retire(tm_model *M, uint64_t at, bool whole)
+ * when it went through, those step 2 added (at `at`, after every other). When it went through
+ * (`whole`), a finished CTA's slot only takes its next CTA of the issue order here (placing),
+ * and weave_place retires and places on the host threads. Returns the slots to retire so. */
+static uint32_t weave_retire(tm_model *M, uint64_t at, bool whole)
 {
-    uint32_t *pos = M->weave_lim, *lim = whole ? NULL : M->weave_pos;
-    memset(pos, 0, M->nsm * sizeof *pos);
+    weave_merge m;
+    merge_start(&m, M, M->weave_lim, whole ? NULL : M->weave_pos);
+    uint32_t retiring = 0;
     for (;;) {
-        uint32_t best = weave_next(M, pos, lim);
+        tm_defer d;
+        uint32_t best = merge_next(&m, &d);
         if (best == UINT32_MAX) break;
         tm_sm *S = &M->sms[best];
-        tm_defer d = S->defer[pos[best]++];
         if (d.kind == TM_DEFER_WARP_EXIT) {
             const emu_launch *L = emu_grid_launch(M->g);
             const tm_warp *tw = &S->warps[d.index];
@@ -407,8 +477,36 @@ static void weave_retire(tm_model *M, uint64_t at, bool whole)
                             (uint32_t)(id / ((uint64_t)L->grid.x * L->grid.y))};
             timing_timeline_warp(M->timeline, S->id, d.index, xyz, d.index % M->warps_per_cta,
                                  tw->start, d.cycle);
-        } else if (d.kind == TM_DEFER_CTA_DONE) {
+        } else if (d.kind == TM_DEFER_CTA_DONE && !whole) {
             cta_done(M, S, d.index, d.cycle, at);
+        } else if (d.kind == TM_DEFER_CTA_DONE) {
+            tm_cta_slot *cs = &S->ctas[d.index];
+            if (M->timeline) cta_slice(M, S, d.index, d.cycle);
+            cs->placing = eng_issue_take(&M->E, &cs->placing_id);
+            retiring++;
+        }
+    }
+    return retiring;
+}
+
+/* Step 3's retirements on SMs [lo, hi), in each SM's order, on host thread T (its share of the
+ * landing step): the slot is freed and takes the CTA step 3 took for it. They touch only their
+ * SM, its engine slots and T's pool of CTA storage, and the landings after them only their SM:
+ * on each SM, the order of one thread. */
+static void weave_place(tm_model *M, uint32_t lo, uint32_t hi, uint64_t at, eng_thread *T)
+{
+    for (uint32_t s = lo; s < hi; s++) {
+        tm_sm *S = &M->sms[s];
+        for (uint32_t i = 0, left = S->finished; left && i < S->ndefer; i++) {
+            const tm_defer *d = &S->defer[i];
+            if (d->kind != TM_DEFER_CTA_DONE) continue;
+            left--;
+            tm_cta_slot *cs = &S->ctas[d->index];
+            bool next = cs->placing;
+            cs->placing = false;
+            uint64_t ready = cta_free(M, S, d->index, d->cycle, at, T);
+            if (next && place_cta(M, S, d->index, cs->placing_id, ready, T) && S->wake > ready)
+                S->wake = ready;
         }
     }
 }
@@ -432,6 +530,7 @@ static void model_free(tm_model *M)
     free(M->gd_end);
     free(M->weave_pos);
     free(M->weave_lim);
+    free(M->weave_heap);
     free(M->sm_st);
     tm_mem_free(&M->mem);
     tm_gdl_free(M);
@@ -561,6 +660,7 @@ typedef struct tm_crew {
     bool quit;
     bool go;   /* n is final: the threads created may start meeting */
     uint32_t work;   /* CREW_RETIRE: what tm_mem_weave_begin returned */
+    uint32_t retiring;   /* CREW_RETIRE: what weave_retire returned */
 } tm_crew;
 
 static void crew_meet(tm_crew *c)
@@ -584,7 +684,7 @@ static void crew_share(tm_crew *c, uint32_t t)
         /* a serial step of the weave on thread 0; beside it, what touches other state: the
          * channels' DRAM decisions (beside the runs), the requests' order (beside the CTAs) */
         if (t == 0 && c->job == CREW_RUNS) weave_runs(M);
-        else if (t == 0) weave_retire(M, c->end, true);
+        else if (t == 0) c->retiring = weave_retire(M, c->end, true);
         else if (c->job == CREW_RETIRE && t == 1) c->work = tm_mem_weave_begin(&M->mem, c->end);
         else if (c->job == CREW_RUNS) {
             uint32_t nch = (uint32_t)M->gpu->dram_channels, k = c->n - 1;
@@ -601,6 +701,7 @@ static void crew_share(tm_crew *c, uint32_t t)
     }
     uint32_t lo = (uint32_t)((uint64_t)t * M->nsm / c->n), hi = (uint32_t)((uint64_t)(t + 1) * M->nsm / c->n);
     if (c->job == CREW_LAND) {
+        weave_place(M, lo, hi, c->end, &M->E.threads[t]);
         tm_mem_weave_land(&M->mem, lo, hi);
         return;
     }
@@ -717,20 +818,22 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         if (whole && retiring && requests >= 16) {
             crew_step(&c, CREW_RETIRE, from, end);
             mem_work = c.work;
+            retiring = c.retiring;
         } else {
-            weave_retire(M, end, whole);
+            retiring = weave_retire(M, end, whole);
             if (whole) mem_work = tm_mem_weave_begin(&M->mem, end);
         }
         if (!whole && !M->stop) {
             ok = false;
             break;
         }
-        for (uint32_t s = 0; s < M->nsm; s++) M->sms[s].ndefer = 0;
-        /* L2 slices and DRAM channels on the host threads (tm_mem_weave's steps); a stop in
-         * the CTAs' placement (out of memory) comes after the requests were taken */
+        /* L2 slices and DRAM channels on the host threads (tm_mem_weave's steps), then each
+         * SM's retirements and placements and its replies' landing; a stop in the CTAs'
+         * placement (out of memory) comes after the requests were taken */
         if (M->stop && !whole) break;
         crew_step_small(&c, CREW_MEMORY, from, end, mem_work);
-        crew_step_small(&c, CREW_LAND, from, end, tm_mem_weave_end(&M->mem));
+        crew_step_small(&c, CREW_LAND, from, end, tm_mem_weave_end(&M->mem) + retiring);
+        for (uint32_t s = 0; s < M->nsm; s++) M->sms[s].ndefer = 0;
         if (M->stop) break;
         bool busy = false;
         uint64_t next = TM_NEVER, last = 0;
@@ -801,7 +904,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
      * windows, so the same cycles) */
     const emu_mem_policy *pol = emu_grid_launch(g)->policy;
     if (pol && pol != emu_direct_policy()) M->nthreads = 1;
-    bool ok = (trace || eng_init(&M->E, g, cfg, M->ctas_per_sm, UINT64_MAX, 1)) &&
+    bool ok = (trace || eng_init(&M->E, g, cfg, M->ctas_per_sm, UINT64_MAX, M->nthreads)) &&
               tm_mem_init(&M->mem, gpu, M->nsm, &M->st) && tm_gdl_init(M);
     M->mem.windowed = M->windowed;
     M->sm_st = calloc(M->nsm, sizeof *M->sm_st);
@@ -812,7 +915,8 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->sms = ok ? calloc(M->nsm, sizeof *M->sms) : NULL;
     M->weave_pos = calloc(M->nsm, sizeof *M->weave_pos);
     M->weave_lim = calloc(M->nsm, sizeof *M->weave_lim);
-    ok = ok && M->sms && M->weave_pos && M->weave_lim;
+    M->weave_heap = calloc(2 * (size_t)M->nsm, sizeof *M->weave_heap);
+    ok = ok && M->sms && M->weave_pos && M->weave_lim && M->weave_heap;
     for (uint32_t s = 0; ok && s < M->nsm; s++) {
         tm_sm *S = &M->sms[s];
         S->id = s;
