@@ -489,6 +489,34 @@ static uint32_t weave_retire(tm_model *M, uint64_t at, bool whole)
     return retiring;
 }
 
+/* The kernel's first CTAs, windowed: slot k of every SM, then slot k + 1, ... take the CTAs of
+ * the issue order here (placing, on one thread), and place_first places them on the host
+ * threads. Returns how many. */
+static uint32_t take_first(tm_model *M)
+{
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < M->ctas_per_sm; k++)
+        for (uint32_t s = 0; s < M->nsm; s++) {
+            tm_cta_slot *cs = &M->sms[s].ctas[k];
+            if (!eng_issue_take(&M->E, &cs->placing_id)) return n;
+            cs->placing = true;
+            n++;
+        }
+    return n;
+}
+
+/* take_first's CTAs of SMs [lo, hi) placed on host thread T, their warps ready at `ready`. */
+static void place_first(tm_model *M, uint32_t lo, uint32_t hi, uint64_t ready, eng_thread *T)
+{
+    for (uint32_t s = lo; s < hi; s++)
+        for (uint32_t k = 0; k < M->ctas_per_sm; k++) {
+            tm_cta_slot *cs = &M->sms[s].ctas[k];
+            if (!cs->placing) continue;
+            cs->placing = false;
+            place_cta(M, &M->sms[s], k, cs->placing_id, ready, T);
+        }
+}
+
 /* Step 3's retirements on SMs [lo, hi), in each SM's order, on host thread T (its share of the
  * landing step): the slot is freed and takes the CTA step 3 took for it. They touch only their
  * SM, its engine slots and T's pool of CTA storage, and the landings after them only their SM:
@@ -646,7 +674,7 @@ static void sm_window(tm_model *M, tm_sm *S, uint64_t from, uint64_t end)
  * nsm / n) in the bound phase, the weave's issue and the replies' landing, and DRAM channels
  * (with their L2 slices) [t * nch / n, (t + 1) * nch / n) in the memory weave. The calling
  * thread is thread 0. */
-enum crew_job { CREW_BOUND, CREW_RUNS, CREW_ISSUE, CREW_RETIRE, CREW_MEMORY, CREW_LAND };
+enum crew_job { CREW_PLACE, CREW_BOUND, CREW_RUNS, CREW_ISSUE, CREW_RETIRE, CREW_MEMORY, CREW_LAND };
 
 typedef struct tm_crew {
     tm_model *M;
@@ -700,6 +728,10 @@ static void crew_share(tm_crew *c, uint32_t t)
         return;
     }
     uint32_t lo = (uint32_t)((uint64_t)t * M->nsm / c->n), hi = (uint32_t)((uint64_t)(t + 1) * M->nsm / c->n);
+    if (c->job == CREW_PLACE) {
+        place_first(M, lo, hi, c->from, &M->E.threads[t]);
+        return;
+    }
     if (c->job == CREW_LAND) {
         weave_place(M, lo, hi, c->end, &M->E.threads[t]);
         tm_mem_weave_land(&M->mem, lo, hi);
@@ -787,8 +819,9 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
     /* a window's issue takes at most this many reply and link records per SM */
     uint32_t reserve = (uint32_t)(M->win * M->nsched * (uint64_t)M->gpu->issue_per_sched * 2 * EMU_WARP_SIZE);
     uint64_t from = start;
-    bool ok = true;
-    for (;;) {
+    crew_step_small(&c, CREW_PLACE, start, start, take_first(M));
+    bool ok = !M->stop;
+    while (ok) {
         uint64_t end = from + M->win;
         tm_mem_reserve(&M->mem, reserve);
         M->mem.in_bound = true;
@@ -950,7 +983,8 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     uint64_t start = (uint64_t)gpu->kernel_launch_latency, now = start;
     if (ok) {
         timing_watchdog_start(&M->wd, cfg);
-        for (uint32_t k = 0; k < M->ctas_per_sm && !M->stop; k++)
+        /* windowed: run_windows places them, on the host threads */
+        for (uint32_t k = 0; k < M->ctas_per_sm && !M->stop && !M->windowed; k++)
             for (uint32_t s = 0; s < M->nsm; s++)
                 if (!place(M, &M->sms[s], k, now) && !M->gd_queue) break;
         fail = M->stop;
