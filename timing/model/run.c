@@ -302,12 +302,16 @@ void tm_defer_add(tm_model *M, tm_sm *S, uint64_t cycle, uint32_t index, uint8_t
  *    global accesses, atomics, calls of all SMs happen in one fixed order);
  * 2. weave_issue (each SM by itself, on the host threads): the warps issue what they ran, the
  *    deferred instruction at the cycle it was deferred, the rest from `at`;
- * 3. weave_retire (one thread): finished CTAs retire and their slots take the next CTAs, and
- *    the timeline's warp slices are written, in that order.
+ * 3. weave_retire (one thread): each finished CTA's slot takes the next CTA of the issue order,
+ *    and the timeline's slices are written, in that order; the slots are freed and the CTAs
+ *    placed later, per SM on the host threads (weave_place, in the replies' landing step).
  * An SM's issue touches only the SM (its warps, units, L1, MSHRs, outbox and records); a CTA's
- * retirement and placement only its own slot and the engine's order, and what both write of
- * the SM's counters (resident, finished, wake, q_wake) adds up or takes a minimum: so issuing
- * before retiring gives what the interleaved order gave. */
+ * retirement and placement only its own slot (its SM, its engine slot, the storage pool of the
+ * host thread doing it) and the engine's order, and what both write of the SM's counters
+ * (resident, finished, wake, q_wake) adds up or takes a minimum: so issuing before retiring
+ * gives what the interleaved order gave. Between taking the CTAs and placing them, only the
+ * memory weave runs (L2 and DRAM, none of the SMs' state); on each SM the placements come
+ * before its landings, as before. */
 
 /* Step 1 for a warp deferred at `cycle`: its executor runs ahead from the deferred instruction
  * (a global access, atomic, call...). false when it faulted. */
