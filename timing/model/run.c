@@ -693,6 +693,8 @@ typedef struct tm_crew {
     bool go;   /* n is final: the threads created may start meeting */
     uint32_t work;   /* CREW_RETIRE: what tm_mem_weave_begin returned */
     uint32_t retiring;   /* CREW_RETIRE: what weave_retire returned */
+    uint64_t step;       /* steps begun (crew_claim) */
+    uint64_t *claim;     /* per SM or channel: the step that took it (threads > 1) */
 } tm_crew;
 
 static void crew_meet(tm_crew *c)
@@ -708,6 +710,43 @@ static void crew_meet(tm_crew *c)
 }
 
 typedef struct tm_crew_arg { tm_crew *c; uint32_t t; } tm_crew_arg;
+
+/* A step's work balances over the host threads: thread t takes the items (SMs, or channels) of
+ * its own range [t * n / threads, (t + 1) * n / threads) first, in order, then the last items
+ * of the other ranges that their threads have not reached yet, from the end. An item's work
+ * is the same whichever thread does it (its SM's or channel's state only; a CTA's storage
+ * comes from the pool of the thread that builds it, which changes nothing), so results do not
+ * depend on who took what; a window's work is uneven over the SMs (fixed halves of vecadd's
+ * SMs took ~25% longer than half of the whole, on one thread's clock). Each item is taken once:
+ * an atomic exchange of its claim for the step's number. */
+static bool crew_claim(tm_crew *c, uint32_t i)
+{
+    return c->n == 1 || __atomic_exchange_n(&c->claim[i], c->step, __ATOMIC_ACQ_REL) != c->step;
+}
+
+/* Item i of a per-SM or per-channel step, on host thread t. */
+static void crew_item(tm_crew *c, uint32_t t, uint32_t i)
+{
+    tm_model *M = c->M;
+    switch (c->job) {
+    case CREW_MEMORY:
+        tm_mem_weave_channels(&M->mem, i, i + 1, c->end);
+        break;
+    case CREW_PLACE:
+        place_first(M, i, i + 1, c->from, &M->E.threads[t]);
+        break;
+    case CREW_LAND:
+        weave_place(M, i, i + 1, c->end, &M->E.threads[t]);
+        tm_mem_weave_land(&M->mem, i, i + 1);
+        break;
+    case CREW_ISSUE:
+        weave_issue(M, &M->sms[i], c->end);
+        break;
+    default:
+        sm_window(M, &M->sms[i], c->from, c->end);
+        break;
+    }
+}
 
 static void crew_share(tm_crew *c, uint32_t t)
 {
@@ -725,25 +764,16 @@ static void crew_share(tm_crew *c, uint32_t t)
         }
         return;
     }
-    if (c->job == CREW_MEMORY) {
-        uint32_t nch = (uint32_t)M->gpu->dram_channels;
-        tm_mem_weave_channels(&M->mem, (uint32_t)((uint64_t)t * nch / c->n),
-                              (uint32_t)((uint64_t)(t + 1) * nch / c->n), c->end);
-        return;
-    }
-    uint32_t lo = (uint32_t)((uint64_t)t * M->nsm / c->n), hi = (uint32_t)((uint64_t)(t + 1) * M->nsm / c->n);
-    if (c->job == CREW_PLACE) {
-        place_first(M, lo, hi, c->from, &M->E.threads[t]);
-        return;
-    }
-    if (c->job == CREW_LAND) {
-        weave_place(M, lo, hi, c->end, &M->E.threads[t]);
-        tm_mem_weave_land(&M->mem, lo, hi);
-        return;
-    }
-    for (uint32_t s = lo; s < hi; s++) {
-        if (c->job == CREW_ISSUE) weave_issue(M, &M->sms[s], c->end);
-        else sm_window(M, &M->sms[s], c->from, c->end);
+    /* the step's items: DRAM channels (with their L2 slices) or SMs */
+    uint32_t n = c->job == CREW_MEMORY ? (uint32_t)M->gpu->dram_channels : M->nsm;
+    uint32_t lo = (uint32_t)((uint64_t)t * n / c->n), hi = (uint32_t)((uint64_t)(t + 1) * n / c->n);
+    for (uint32_t i = lo; i < hi; i++)
+        if (crew_claim(c, i)) crew_item(c, t, i);
+    /* then the last items of the others' ranges that they have not reached */
+    for (uint32_t k = 1; k < c->n; k++) {
+        uint32_t u = (t + k) % c->n;
+        uint32_t ulo = (uint32_t)((uint64_t)u * n / c->n), uhi = (uint32_t)((uint64_t)(u + 1) * n / c->n);
+        for (uint32_t i = uhi; i-- > ulo && crew_claim(c, i);) crew_item(c, t, i);
     }
 }
 
@@ -765,6 +795,7 @@ static void *crew_main(void *p)
  * beside the requests' ordering, the memory weave's channels, or the replies' landing. */
 static void crew_step(tm_crew *c, int job, uint64_t from, uint64_t end)
 {
+    c->step++;
     c->from = from;
     c->end = end;
     c->job = job;
@@ -787,6 +818,7 @@ static void crew_step_small(tm_crew *c, int job, uint64_t from, uint64_t end, ui
         return;
     }
     /* every thread's share, here (the others wait at the next step's meeting) */
+    c->step++;
     c->from = from;
     c->end = end;
     c->job = job;
@@ -803,9 +835,13 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
     if (c.n > 1) {
         c.tids = calloc(c.n, sizeof *c.tids);
         args = calloc(c.n, sizeof *args);
-        if (!c.tids || !args) {
+        uint32_t nch = (uint32_t)M->gpu->dram_channels;
+        c.claim = calloc(M->nsm > nch ? M->nsm : nch, sizeof *c.claim);
+        if (!c.tids || !args || !c.claim) {
             free(c.tids);
             free(args);
+            free(c.claim);
+            c.claim = NULL;
             c.n = 1;
         } else {
             uint32_t made = 1;
@@ -899,6 +935,7 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         for (uint32_t t = 1; t < c.n; t++) pthread_join(c.tids[t], NULL);
     }
     free(c.tids);
+    free(c.claim);
     free(args);
     return ok;
 }
