@@ -676,8 +676,8 @@ static void sm_window(tm_model *M, tm_sm *S, uint64_t from, uint64_t end)
 
 /* The host threads of a window's parallel steps: thread t runs SMs [t * nsm / n, (t + 1) *
  * nsm / n) in the bound phase, the weave's issue and the replies' landing, and DRAM channels
- * (with their L2 slices) [t * nch / n, (t + 1) * nch / n) in the memory weave. The calling
- * thread is thread 0. */
+ * (with their L2 slices) [t * nch / n, (t + 1) * nch / n) in the memory weave, and then what
+ * the others have not reached of theirs (crew_claim). The calling thread is thread 0. */
 enum crew_job { CREW_PLACE, CREW_BOUND, CREW_RUNS, CREW_ISSUE, CREW_RETIRE, CREW_MEMORY, CREW_LAND };
 
 typedef struct tm_crew {
