@@ -674,61 +674,88 @@ static void sm_window(tm_model *M, tm_sm *S, uint64_t from, uint64_t end)
     }
 }
 
-/* The host threads of a window's parallel steps: thread t runs SMs [t * nsm / n, (t + 1) *
- * nsm / n) in the bound phase, the weave's issue and the replies' landing, and DRAM channels
- * (with their L2 slices) [t * nch / n, (t + 1) * nch / n) in the memory weave, and then what
- * the others have not reached of theirs (crew_claim). The calling thread is thread 0. */
+/* The host threads of a window's parallel steps (the calling thread is thread 0). A step is a
+ * list of items: SMs (the bound phase, the weave's issue, placement and landing, the first
+ * CTAs), DRAM channels with their L2 slices (the memory weave), or a serial part (item 0:
+ * the weave's runs, or step 3) beside what may go with it (the channels' DRAM decisions, or
+ * the requests' order). Thread t takes the items of its own range in order (SMs and channels
+ * [t * n / threads, (t + 1) * n / threads); item 0 is thread 0's, the rest the others'), then,
+ * from the end, the items of the other ranges their threads have not reached yet. An item's
+ * work is the same whichever thread does it (its SM's or channel's state only; a CTA's storage
+ * comes from the pool of the thread that builds it, which changes nothing), so results do not
+ * depend on who took what. Why: a window's work is uneven over the SMs (timing/model/README.md
+ * "As built"), and a thread the system does not run for a while (a busy machine) only delays
+ * the items it already took: thread 0 publishes a step and does what nobody has taken; the
+ * step ends when every item is done, with no meeting of all the threads. */
 enum crew_job { CREW_PLACE, CREW_BOUND, CREW_RUNS, CREW_ISSUE, CREW_RETIRE, CREW_MEMORY, CREW_LAND };
 
 typedef struct tm_crew {
     tm_model *M;
     uint32_t n;
     pthread_t *tids;
-    /* A window is a few microseconds of work: the threads meet at a spinning barrier (a
-     * sleeping one costs more than the window on a busy machine), yielding while they wait. */
-    uint32_t arrived, phase;
+    /* A window is a few microseconds of work: threads wait for a step, or for its last items,
+     * spinning (sleeping costs more than the window on a busy machine), yielding meanwhile. */
+    uint64_t step;       /* atomic: steps published; a thread takes items of the one it saw */
+    uint32_t done;       /* atomic: items of the current step done */
+    uint64_t *claim;     /* per item: the step that took it (threads > 1) */
+    uint32_t nclaim;
+    /* the step's (written by thread 0 before publishing it; read atomically before an item is
+     * taken, since a thread late by a step may read them while they change) */
+    int job;             /* crew_job */
+    uint32_t items;
     uint64_t from, end;
-    int job;       /* this step's (crew_job) */
     bool quit;
-    bool go;   /* n is final: the threads created may start meeting */
-    uint32_t work;   /* CREW_RETIRE: what tm_mem_weave_begin returned */
+    bool go;             /* n is final: the threads created may start */
+    uint32_t work;       /* CREW_RETIRE: what tm_mem_weave_begin returned */
     uint32_t retiring;   /* CREW_RETIRE: what weave_retire returned */
-    uint64_t step;       /* steps begun (crew_claim) */
-    uint64_t *claim;     /* per SM or channel: the step that took it (threads > 1) */
 } tm_crew;
-
-static void crew_meet(tm_crew *c)
-{
-    uint32_t phase = __atomic_load_n(&c->phase, __ATOMIC_ACQUIRE);
-    if (__atomic_add_fetch(&c->arrived, 1, __ATOMIC_ACQ_REL) == c->n) {
-        __atomic_store_n(&c->arrived, 0, __ATOMIC_RELAXED);
-        __atomic_store_n(&c->phase, phase + 1, __ATOMIC_RELEASE);
-        return;
-    }
-    for (unsigned spins = 0; __atomic_load_n(&c->phase, __ATOMIC_ACQUIRE) == phase; spins++)
-        if (spins >= 256) sched_yield();
-}
 
 typedef struct tm_crew_arg { tm_crew *c; uint32_t t; } tm_crew_arg;
 
-/* A step's work balances over the host threads: thread t takes the items (SMs, or channels) of
- * its own range [t * n / threads, (t + 1) * n / threads) first, in order, then the last items
- * of the other ranges that their threads have not reached yet, from the end. An item's work
- * is the same whichever thread does it (its SM's or channel's state only; a CTA's storage
- * comes from the pool of the thread that builds it, which changes nothing), so results do not
- * depend on who took what; a window's work is uneven over the SMs (fixed halves of vecadd's
- * SMs took ~25% longer than half of the whole, on one thread's clock). Each item is taken once:
- * an atomic exchange of its claim for the step's number. */
-static bool crew_claim(tm_crew *c, uint32_t i)
+/* Thread t's own items of the step: [*lo, *hi). */
+static void crew_range(const tm_crew *c, uint32_t t, uint32_t *lo, uint32_t *hi)
 {
-    return c->n == 1 || __atomic_exchange_n(&c->claim[i], c->step, __ATOMIC_ACQ_REL) != c->step;
+    uint32_t n = __atomic_load_n(&c->items, __ATOMIC_ACQUIRE);
+    int job = __atomic_load_n(&c->job, __ATOMIC_ACQUIRE);
+    if (c->n == 1) {
+        *lo = 0;
+        *hi = n;
+    } else if (job == CREW_RUNS || job == CREW_RETIRE) {
+        uint32_t rest = n ? n - 1 : 0, k = c->n - 1;
+        *lo = t ? 1 + (uint32_t)((uint64_t)(t - 1) * rest / k) : 0;
+        *hi = t ? 1 + (uint32_t)((uint64_t)t * rest / k) : (n ? 1 : 0);
+    } else {
+        *lo = (uint32_t)((uint64_t)t * n / c->n);
+        *hi = (uint32_t)((uint64_t)(t + 1) * n / c->n);
+    }
 }
 
-/* Item i of a per-SM or per-channel step, on host thread t. */
+/* Item i of step k for this thread: false when another took it, or step k is over (every item
+ * of a step is taken before it ends, so a thread late by a step takes nothing). */
+static bool crew_claim(tm_crew *c, uint32_t i, uint64_t k)
+{
+    if (c->n == 1) return true;
+    uint64_t v = __atomic_load_n(&c->claim[i], __ATOMIC_RELAXED);
+    while (v < k)
+        if (__atomic_compare_exchange_n(&c->claim[i], &v, k, false, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_RELAXED))
+            return true;
+    return false;
+}
+
+/* Item i of the current step, on host thread t. */
 static void crew_item(tm_crew *c, uint32_t t, uint32_t i)
 {
     tm_model *M = c->M;
     switch (c->job) {
+    case CREW_RUNS:
+        if (i == 0) weave_runs(M);
+        else tm_mem_weave_decide(&M->mem, i - 1, i, c->end);
+        break;
+    case CREW_RETIRE:
+        if (i == 0) c->retiring = weave_retire(M, c->end, true);
+        else c->work = tm_mem_weave_begin(&M->mem, c->end);
+        break;
     case CREW_MEMORY:
         tm_mem_weave_channels(&M->mem, i, i + 1, c->end);
         break;
@@ -746,70 +773,76 @@ static void crew_item(tm_crew *c, uint32_t t, uint32_t i)
         sm_window(M, &M->sms[i], c->from, c->end);
         break;
     }
+    if (c->n > 1) __atomic_add_fetch(&c->done, 1, __ATOMIC_RELEASE);
 }
 
-static void crew_share(tm_crew *c, uint32_t t)
+/* Thread t's part of step k: its own items, then the others' last ones. */
+static void crew_share(tm_crew *c, uint32_t t, uint64_t k)
 {
-    tm_model *M = c->M;
-    if (c->job == CREW_RUNS || c->job == CREW_RETIRE) {
-        /* a serial step of the weave on thread 0; beside it, what touches other state: the
-         * channels' DRAM decisions (beside the runs), the requests' order (beside the CTAs) */
-        if (t == 0 && c->job == CREW_RUNS) weave_runs(M);
-        else if (t == 0) c->retiring = weave_retire(M, c->end, true);
-        else if (c->job == CREW_RETIRE && t == 1) c->work = tm_mem_weave_begin(&M->mem, c->end);
-        else if (c->job == CREW_RUNS) {
-            uint32_t nch = (uint32_t)M->gpu->dram_channels, k = c->n - 1;
-            tm_mem_weave_decide(&M->mem, (uint32_t)((uint64_t)(t - 1) * nch / k),
-                                (uint32_t)((uint64_t)t * nch / k), c->end);
-        }
-        return;
-    }
-    /* the step's items: DRAM channels (with their L2 slices) or SMs */
-    uint32_t n = c->job == CREW_MEMORY ? (uint32_t)M->gpu->dram_channels : M->nsm;
-    uint32_t lo = (uint32_t)((uint64_t)t * n / c->n), hi = (uint32_t)((uint64_t)(t + 1) * n / c->n);
+    uint32_t lo, hi;
+    crew_range(c, t, &lo, &hi);
     for (uint32_t i = lo; i < hi; i++)
-        if (crew_claim(c, i)) crew_item(c, t, i);
-    /* then the last items of the others' ranges that they have not reached */
-    for (uint32_t k = 1; k < c->n; k++) {
-        uint32_t u = (t + k) % c->n;
-        uint32_t ulo = (uint32_t)((uint64_t)u * n / c->n), uhi = (uint32_t)((uint64_t)(u + 1) * n / c->n);
-        for (uint32_t i = uhi; i-- > ulo && crew_claim(c, i);) crew_item(c, t, i);
+        if (crew_claim(c, i, k)) crew_item(c, t, i);
+    for (uint32_t d = 1; d < c->n; d++) {
+        crew_range(c, (t + d) % c->n, &lo, &hi);
+        for (uint32_t i = hi; i-- > lo && crew_claim(c, i, k);) crew_item(c, t, i);
     }
 }
 
 static void *crew_main(void *p)
 {
     tm_crew_arg *a = p;
-    while (!__atomic_load_n(&a->c->go, __ATOMIC_ACQUIRE)) sched_yield();
+    tm_crew *c = a->c;
+    while (!__atomic_load_n(&c->go, __ATOMIC_ACQUIRE)) sched_yield();
+    uint64_t seen = 0;
     for (;;) {
-        crew_meet(a->c);
-        if (a->c->quit) break;
-        crew_share(a->c, a->t);
-        crew_meet(a->c);
+        uint64_t k;
+        for (unsigned spins = 0; (k = __atomic_load_n(&c->step, __ATOMIC_ACQUIRE)) == seen; spins++)
+            if (spins >= 256) sched_yield();
+        if (__atomic_load_n(&c->quit, __ATOMIC_RELAXED)) break;
+        seen = k;
+        crew_share(c, a->t, k);
     }
     return NULL;
 }
 
-/* One step of the window [from, end) on the crew (crew_job): the SMs' bound phase, the weave's
- * runs beside the channels' DRAM decisions, the SMs' issue of the runs, the CTAs' retirement
- * beside the requests' ordering, the memory weave's channels, or the replies' landing. */
-static void crew_step(tm_crew *c, int job, uint64_t from, uint64_t end)
+/* The step's parameters (thread 0, no step running). */
+static void crew_set(tm_crew *c, int job, uint64_t from, uint64_t end)
 {
-    c->step++;
-    c->from = from;
-    c->end = end;
-    c->job = job;
-    if (c->n == 1) {
-        crew_share(c, 0);
-        return;
-    }
-    crew_meet(c);
-    crew_share(c, 0);
-    crew_meet(c);
+    uint32_t items = c->M->nsm;
+    if (job == CREW_MEMORY) items = (uint32_t)c->M->gpu->dram_channels;
+    if (job == CREW_RUNS) items = 1 + (uint32_t)c->M->gpu->dram_channels;
+    if (job == CREW_RETIRE) items = 2;
+    __atomic_store_n(&c->job, job, __ATOMIC_RELEASE);
+    __atomic_store_n(&c->items, items, __ATOMIC_RELEASE);
+    __atomic_store_n(&c->from, from, __ATOMIC_RELEASE);
+    __atomic_store_n(&c->end, end, __ATOMIC_RELEASE);
 }
 
-/* A step of the weave with little to do runs on the calling thread alone (meeting the others
- * would cost more; which thread does the work changes nothing). */
+/* One step of the window [from, end) on the crew (crew_job): the first CTAs' placement, the
+ * SMs' bound phase, the weave's runs beside the channels' DRAM decisions, the SMs' issue of
+ * the runs, the CTAs' retirement beside the requests' ordering, the memory weave's channels,
+ * or the placements and the replies' landing. Returns when every item is done. */
+static void crew_step(tm_crew *c, int job, uint64_t from, uint64_t end)
+{
+    crew_set(c, job, from, end);
+    if (c->n == 1) {
+        crew_share(c, 0, 0);
+        return;
+    }
+    __atomic_store_n(&c->done, 0, __ATOMIC_RELAXED);
+    uint64_t k = c->step + 1;
+    __atomic_store_n(&c->step, k, __ATOMIC_RELEASE);
+    crew_share(c, 0, k);
+    for (unsigned spins = 0; __atomic_load_n(&c->done, __ATOMIC_ACQUIRE) < c->items; spins++)
+        if (spins >= 256) sched_yield();
+    /* every claim slot is at k or later once step k is over, those of no item of it too: a
+     * thread late by a step, reading the next step's items, takes none of them */
+    for (uint32_t i = c->items; i < c->nclaim; i++) __atomic_store_n(&c->claim[i], k, __ATOMIC_RELEASE);
+}
+
+/* A step of the weave with little to do runs on the calling thread alone (publishing it would
+ * cost more; which thread does the work changes nothing). */
 static void crew_step_small(tm_crew *c, int job, uint64_t from, uint64_t end, uint32_t work)
 {
     enum { CREW_MIN_WORK = 16 };
@@ -817,12 +850,9 @@ static void crew_step_small(tm_crew *c, int job, uint64_t from, uint64_t end, ui
         crew_step(c, job, from, end);
         return;
     }
-    /* every thread's share, here (the others wait at the next step's meeting) */
-    c->step++;
-    c->from = from;
-    c->end = end;
-    c->job = job;
-    for (uint32_t t = 0; work && t < c->n; t++) crew_share(c, t);
+    if (!work) return;
+    crew_set(c, job, from, end);
+    for (uint32_t i = 0; i < c->items; i++) crew_item(c, 0, i);
 }
 
 /* Execution-driven runs: window after window, the bound phase (SMs, in parallel on the host
@@ -836,7 +866,8 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         c.tids = calloc(c.n, sizeof *c.tids);
         args = calloc(c.n, sizeof *args);
         uint32_t nch = (uint32_t)M->gpu->dram_channels;
-        c.claim = calloc(M->nsm > nch ? M->nsm : nch, sizeof *c.claim);
+        c.nclaim = M->nsm > nch + 1 ? M->nsm : nch + 1;
+        c.claim = calloc(c.nclaim, sizeof *c.claim);
         if (!c.tids || !args || !c.claim) {
             free(c.tids);
             free(args);
@@ -930,8 +961,8 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         from = next <= end ? end : start + (next - start) / M->win * M->win;
     }
     if (c.n > 1) {
-        c.quit = true;
-        crew_meet(&c);
+        __atomic_store_n(&c.quit, true, __ATOMIC_RELAXED);
+        __atomic_store_n(&c.step, c.step + 1, __ATOMIC_RELEASE);
         for (uint32_t t = 1; t < c.n; t++) pthread_join(c.tids[t], NULL);
     }
     free(c.tids);
