@@ -344,6 +344,10 @@ typedef struct tm_cta_slot {
     eng_slot *slot;
     uint32_t live;            /* warps not exited */
     uint64_t start;           /* cycle it was placed */
+    /* windowed: its CTA finished and the weave took the next one for it (placing_id), which
+     * the landing step places (run.c weave_place) */
+    bool placing;
+    uint64_t placing_id;
 } tm_cta_slot;
 
 /* Windowed model: what an SM left for the window's end (run.c's weave): a warp to run ahead on
@@ -555,6 +559,7 @@ struct tm_model {
     uint32_t *weave_pos;      /* per SM: the weave's place in its defer list */
     uint32_t *weave_lim;      /* per SM: the same, for the weave's last step */
     uint32_t weave_fault;     /* 1 + the SM whose weave run faulted (0: none) */
+    uint32_t *weave_heap;     /* the weave's merge (run.c): a heap of SMs, then SMs' counts */
     /* replay: GPUDet's quanta in cycles (replay.c). Records of a later quantum, or this
      * quantum's serial mode, wait (`gated` once a warp did) until the quantum's end. */
     uint64_t cur_q;           /* the quantum whose parallel mode runs */

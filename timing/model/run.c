@@ -149,19 +149,19 @@ static bool place_recorded(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
     }
     return true;
 }
-/* Places the next CTA of the issue order in CTA slot k of SM S, its warps ready at `ready`.
- * false when none is left or memory ran out (M->stop then). */
-static bool place(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
+/* Places CTA `id` (taken from the issue order) in CTA slot k of SM S, its warps ready at
+ * `ready`, its state in storage of host thread T's pool. Touches only S, its engine slot and T,
+ * so the SMs of different host threads place at once (weave_place). false when memory ran out
+ * (M->stop then). */
+static bool place_cta(tm_model *M, tm_sm *S, uint32_t k, uint64_t id, uint64_t ready,
+                      eng_thread *T)
 {
-    if (M->trace) return place_recorded(M, S, k, ready);
-    uint64_t id;
-    if (!eng_issue_take(&M->E, &id)) return false;
     eng_slot *slot = eng_slot_at(&M->E, S->id, k);
-    emu_cta *c = eng_slot_launch(&M->E, slot, id, &M->E.threads[0]);
+    emu_cta *c = eng_slot_launch(&M->E, slot, id, T);
     if (!c) {
         emu_grid_abort(M->E.g, EMU_FAULT_OUT_OF_RESOURCES,
                        "out of host memory for a CTA's state (cycle model)");
-        M->stop = true;
+        __atomic_store_n(&M->stop, true, __ATOMIC_RELAXED);
         return false;
     }
     tm_cta_slot *cs = &S->ctas[k];
@@ -172,7 +172,7 @@ static bool place(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
     cs->start = ready;
     S->resident++;
     memset(S->q_wake, 0, M->nsched * sizeof *S->q_wake);
-    M->st.ctas++;
+    S->st.ctas++;   /* summed with the SMs' other counts */
     for (uint32_t i = 0; i < cs->live; i++) {
         uint32_t ws = k * M->warps_per_cta + i;
         tm_warp *tw = &S->warps[ws];
@@ -192,6 +192,15 @@ static bool place(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
         emu_warp_set_slot(tw->w, ws);
     }
     return true;
+}
+
+/* Places the next CTA of the issue order in CTA slot k of SM S, its warps ready at `ready`.
+ * false when none is left or memory ran out (M->stop then). */
+static bool place(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
+{
+    if (M->trace) return place_recorded(M, S, k, ready);
+    uint64_t id;
+    return eng_issue_take(&M->E, &id) && place_cta(M, S, k, id, ready, &M->E.threads[0]);
 }
 
 static void cta_done(tm_model *M, tm_sm *S, uint32_t k, uint64_t now, uint64_t from);
@@ -227,9 +236,21 @@ void tm_warp_exited(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now)
     else cta_done(M, S, tw->cta, now, now);
 }
 
-/* CTA slot k of S finished at `now`: it takes the next CTA, ready cta_launch_latency later
- * and no earlier than `from`. */
-static void cta_done(tm_model *M, tm_sm *S, uint32_t k, uint64_t now, uint64_t from)
+/* The timeline's slice of the CTA in slot k of S, finished at `now`. */
+static void cta_slice(tm_model *M, tm_sm *S, uint32_t k, uint64_t now)
+{
+    const tm_cta_slot *cs = &S->ctas[k];
+    const emu_launch *L = emu_grid_launch(M->g);
+    uint64_t id = cs->id;
+    emu_dim3 xyz = {(uint32_t)(id % L->grid.x), (uint32_t)(id / L->grid.x % L->grid.y),
+                    (uint32_t)(id / ((uint64_t)L->grid.x * L->grid.y))};
+    timing_timeline_cta(M->timeline, S->id, xyz, cs->start, now);
+}
+
+/* Frees CTA slot k of S (its CTA finished), its CTA's storage to host thread T's pool; returns
+ * when the next CTA there may be ready: cta_launch_latency after `now`, no earlier than `from`. */
+static uint64_t cta_free(tm_model *M, tm_sm *S, uint32_t k, uint64_t now, uint64_t from,
+                         eng_thread *T)
 {
     tm_cta_slot *cs = &S->ctas[k];
     for (uint32_t i = 0; i < M->warps_per_cta; i++) {
@@ -237,21 +258,22 @@ static void cta_done(tm_model *M, tm_sm *S, uint32_t k, uint64_t now, uint64_t f
         S->scan[S->warps[k * M->warps_per_cta + i].scan_ix].live = false;
         S->warps[k * M->warps_per_cta + i].w = NULL;
     }
-    if (M->timeline) {
-        const emu_launch *L = emu_grid_launch(M->g);
-        uint64_t id = cs->id;
-        emu_dim3 xyz = {(uint32_t)(id % L->grid.x), (uint32_t)(id / L->grid.x % L->grid.y),
-                        (uint32_t)(id / ((uint64_t)L->grid.x * L->grid.y))};
-        timing_timeline_cta(M->timeline, S->id, xyz, cs->start, now);
-    }
-    if (cs->cta) eng_slot_retire(&M->E, cs->slot, &M->E.threads[0]);
+    if (cs->cta) eng_slot_retire(&M->E, cs->slot, T);
     cs->cta = NULL;
     cs->used = false;
     S->resident--;
     if (M->windowed) S->finished--;
     if (!S->resident) S->tried = TM_NEVER;   /* cycles without a CTA count as idle (tm_run) */
     uint64_t ready = now + (uint64_t)M->gpu->cta_launch_latency;
-    if (ready < from) ready = from;
+    return ready < from ? from : ready;
+}
+
+/* CTA slot k of S finished at `now`: it takes the next CTA, ready cta_launch_latency later
+ * and no earlier than `from`. */
+static void cta_done(tm_model *M, tm_sm *S, uint32_t k, uint64_t now, uint64_t from)
+{
+    if (M->timeline) cta_slice(M, S, k, now);
+    uint64_t ready = cta_free(M, S, k, now, from, &M->E.threads[0]);
     if (place(M, S, k, ready) && S->wake > ready) S->wake = ready;
 }
 
@@ -280,12 +302,16 @@ void tm_defer_add(tm_model *M, tm_sm *S, uint64_t cycle, uint32_t index, uint8_t
  *    global accesses, atomics, calls of all SMs happen in one fixed order);
  * 2. weave_issue (each SM by itself, on the host threads): the warps issue what they ran, the
  *    deferred instruction at the cycle it was deferred, the rest from `at`;
- * 3. weave_retire (one thread): finished CTAs retire and their slots take the next CTAs, and
- *    the timeline's warp slices are written, in that order.
+ * 3. weave_retire (one thread): each finished CTA's slot takes the next CTA of the issue order,
+ *    and the timeline's slices are written, in that order; the slots are freed and the CTAs
+ *    placed later, per SM on the host threads (weave_place, in the replies' landing step).
  * An SM's issue touches only the SM (its warps, units, L1, MSHRs, outbox and records); a CTA's
- * retirement and placement only its own slot and the engine's order, and what both write of
- * the SM's counters (resident, finished, wake, q_wake) adds up or takes a minimum: so issuing
- * before retiring gives what the interleaved order gave. */
+ * retirement and placement only its own slot (its SM, its engine slot, the storage pool of the
+ * host thread doing it) and the engine's order, and what both write of the SM's counters
+ * (resident, finished, wake, q_wake) adds up or takes a minimum: so issuing before retiring
+ * gives what the interleaved order gave. Between taking the CTAs and placing them, only the
+ * memory weave runs (L2 and DRAM, none of the SMs' state); on each SM the placements come
+ * before its landings, as before. */
 
 /* Step 1 for a warp deferred at `cycle`: its executor runs ahead from the deferred instruction
  * (a global access, atomic, call...). false when it faulted. */
@@ -304,32 +330,77 @@ static bool weave_exec(tm_model *M, tm_warp *tw, uint64_t cycle)
     return true;
 }
 
-/* The next entry of the weave's order among SMs' entries [pos[s], lim(s)) (lim: `lim` or, when
- * NULL, the SM's count): its SM, or UINT32_MAX when none is left. */
-static uint32_t weave_next(const tm_model *M, const uint32_t *pos, const uint32_t *lim)
+/* The weave's order over the SMs' entries [pos[s], lim[s]): a binary heap of the SMs by their
+ * next entry's (cycle, SM), so each entry costs log(SMs), not a scan of every SM. The order is
+ * that of always taking the least (cycle, SM) next entry. */
+typedef struct weave_merge {
+    tm_model *M;
+    uint32_t *pos;
+    const uint32_t *lim;
+    uint32_t *heap;
+    uint32_t n;
+} weave_merge;
+
+static bool merge_before(const weave_merge *m, uint32_t a, uint32_t b)
 {
-    uint32_t best = UINT32_MAX;
-    for (uint32_t s = 0; s < M->nsm; s++) {
-        const tm_sm *S = &M->sms[s];
-        if (pos[s] < (lim ? lim[s] : S->ndefer) &&
-            (best == UINT32_MAX || S->defer[pos[s]].cycle < M->sms[best].defer[pos[best]].cycle))
-            best = s;
+    uint64_t ca = m->M->sms[a].defer[m->pos[a]].cycle, cb = m->M->sms[b].defer[m->pos[b]].cycle;
+    return ca < cb || (ca == cb && a < b);
+}
+
+static void merge_sift(weave_merge *m, uint32_t i)
+{
+    uint32_t *h = m->heap;
+    for (;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, least = i;
+        if (l < m->n && merge_before(m, h[l], h[least])) least = l;
+        if (r < m->n && merge_before(m, h[r], h[least])) least = r;
+        if (least == i) return;
+        uint32_t t = h[i];
+        h[i] = h[least];
+        h[least] = t;
+        i = least;
     }
-    return best;
+}
+
+/* Starts the merge of every SM's entries [0, lim[s]) (lim: NULL for each SM's count, kept in
+ * the heap's second half), pos[s] counting those taken. */
+static void merge_start(weave_merge *m, tm_model *M, uint32_t *pos, const uint32_t *lim)
+{
+    if (!lim) {
+        uint32_t *count = M->weave_heap + M->nsm;
+        for (uint32_t s = 0; s < M->nsm; s++) count[s] = M->sms[s].ndefer;
+        lim = count;
+    }
+    *m = (weave_merge){.M = M, .pos = pos, .lim = lim, .heap = M->weave_heap};
+    memset(pos, 0, M->nsm * sizeof *pos);
+    for (uint32_t s = 0; s < M->nsm; s++)
+        if (lim[s]) m->heap[m->n++] = s;
+    for (uint32_t i = m->n / 2; i-- > 0;) merge_sift(m, i);
+}
+
+/* The next entry of the order (*d) and its SM, or UINT32_MAX when none is left. */
+static uint32_t merge_next(weave_merge *m, tm_defer *d)
+{
+    if (!m->n) return UINT32_MAX;
+    uint32_t s = m->heap[0];
+    *d = m->M->sms[s].defer[m->pos[s]++];
+    if (m->pos[s] == m->lim[s]) m->heap[0] = m->heap[--m->n];
+    merge_sift(m, 0);
+    return s;
 }
 
 /* Step 1: the runs, up to a fault or a stop (M->weave_pos[s]: the entries of SM s that the
  * order reached; M->weave_fault: 1 + the SM whose last one faulted, 0: none). */
 static void weave_runs(tm_model *M)
 {
-    uint32_t *pos = M->weave_pos;
-    memset(pos, 0, M->nsm * sizeof *pos);
+    weave_merge m;
+    merge_start(&m, M, M->weave_pos, NULL);
     M->weave_fault = 0;
     while (!M->stop) {
-        uint32_t best = weave_next(M, pos, NULL);
+        tm_defer d;
+        uint32_t best = merge_next(&m, &d);
         if (best == UINT32_MAX) break;
         tm_sm *S = &M->sms[best];
-        tm_defer d = S->defer[pos[best]++];
         if (d.kind == TM_DEFER_RUN && !weave_exec(M, &S->warps[d.index], d.cycle)) {
             M->weave_fault = best + 1;
             break;
@@ -389,16 +460,19 @@ static uint32_t weave_reserve(tm_model *M)
 }
 
 /* Step 3: CTA retirements and timeline slices in the weave's order: those step 1 reached, and
- * when it went through, those step 2 added (at `at`, after every other). */
-static void weave_retire(tm_model *M, uint64_t at, bool whole)
+ * when it went through, those step 2 added (at `at`, after every other). When it went through
+ * (`whole`), a finished CTA's slot only takes its next CTA of the issue order here (placing),
+ * and weave_place retires and places on the host threads. Returns the slots to retire so. */
+static uint32_t weave_retire(tm_model *M, uint64_t at, bool whole)
 {
-    uint32_t *pos = M->weave_lim, *lim = whole ? NULL : M->weave_pos;
-    memset(pos, 0, M->nsm * sizeof *pos);
+    weave_merge m;
+    merge_start(&m, M, M->weave_lim, whole ? NULL : M->weave_pos);
+    uint32_t retiring = 0;
     for (;;) {
-        uint32_t best = weave_next(M, pos, lim);
+        tm_defer d;
+        uint32_t best = merge_next(&m, &d);
         if (best == UINT32_MAX) break;
         tm_sm *S = &M->sms[best];
-        tm_defer d = S->defer[pos[best]++];
         if (d.kind == TM_DEFER_WARP_EXIT) {
             const emu_launch *L = emu_grid_launch(M->g);
             const tm_warp *tw = &S->warps[d.index];
@@ -407,8 +481,64 @@ static void weave_retire(tm_model *M, uint64_t at, bool whole)
                             (uint32_t)(id / ((uint64_t)L->grid.x * L->grid.y))};
             timing_timeline_warp(M->timeline, S->id, d.index, xyz, d.index % M->warps_per_cta,
                                  tw->start, d.cycle);
-        } else if (d.kind == TM_DEFER_CTA_DONE) {
+        } else if (d.kind == TM_DEFER_CTA_DONE && !whole) {
             cta_done(M, S, d.index, d.cycle, at);
+        } else if (d.kind == TM_DEFER_CTA_DONE) {
+            tm_cta_slot *cs = &S->ctas[d.index];
+            if (M->timeline) cta_slice(M, S, d.index, d.cycle);
+            cs->placing = eng_issue_take(&M->E, &cs->placing_id);
+            retiring++;
+        }
+    }
+    return retiring;
+}
+
+/* The kernel's first CTAs, windowed: slot k of every SM, then slot k + 1, ... take the CTAs of
+ * the issue order here (placing, on one thread), and place_first places them on the host
+ * threads. Returns how many. */
+static uint32_t take_first(tm_model *M)
+{
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < M->ctas_per_sm; k++)
+        for (uint32_t s = 0; s < M->nsm; s++) {
+            tm_cta_slot *cs = &M->sms[s].ctas[k];
+            if (!eng_issue_take(&M->E, &cs->placing_id)) return n;
+            cs->placing = true;
+            n++;
+        }
+    return n;
+}
+
+/* take_first's CTAs of SMs [lo, hi) placed on host thread T, their warps ready at `ready`. */
+static void place_first(tm_model *M, uint32_t lo, uint32_t hi, uint64_t ready, eng_thread *T)
+{
+    for (uint32_t s = lo; s < hi; s++)
+        for (uint32_t k = 0; k < M->ctas_per_sm; k++) {
+            tm_cta_slot *cs = &M->sms[s].ctas[k];
+            if (!cs->placing) continue;
+            cs->placing = false;
+            place_cta(M, &M->sms[s], k, cs->placing_id, ready, T);
+        }
+}
+
+/* Step 3's retirements on SMs [lo, hi), in each SM's order, on host thread T (its share of the
+ * landing step): the slot is freed and takes the CTA step 3 took for it. They touch only their
+ * SM, its engine slots and T's pool of CTA storage, and the landings after them only their SM:
+ * on each SM, the order of one thread. */
+static void weave_place(tm_model *M, uint32_t lo, uint32_t hi, uint64_t at, eng_thread *T)
+{
+    for (uint32_t s = lo; s < hi; s++) {
+        tm_sm *S = &M->sms[s];
+        for (uint32_t i = 0, left = S->finished; left && i < S->ndefer; i++) {
+            const tm_defer *d = &S->defer[i];
+            if (d->kind != TM_DEFER_CTA_DONE) continue;
+            left--;
+            tm_cta_slot *cs = &S->ctas[d->index];
+            bool next = cs->placing;
+            cs->placing = false;
+            uint64_t ready = cta_free(M, S, d->index, d->cycle, at, T);
+            if (next && place_cta(M, S, d->index, cs->placing_id, ready, T) && S->wake > ready)
+                S->wake = ready;
         }
     }
 }
@@ -432,6 +562,7 @@ static void model_free(tm_model *M)
     free(M->gd_end);
     free(M->weave_pos);
     free(M->weave_lim);
+    free(M->weave_heap);
     free(M->sm_st);
     tm_mem_free(&M->mem);
     tm_gdl_free(M);
@@ -543,105 +674,175 @@ static void sm_window(tm_model *M, tm_sm *S, uint64_t from, uint64_t end)
     }
 }
 
-/* The host threads of a window's parallel steps: thread t runs SMs [t * nsm / n, (t + 1) *
- * nsm / n) in the bound phase, the weave's issue and the replies' landing, and DRAM channels
- * (with their L2 slices) [t * nch / n, (t + 1) * nch / n) in the memory weave. The calling
- * thread is thread 0. */
-enum crew_job { CREW_BOUND, CREW_RUNS, CREW_ISSUE, CREW_RETIRE, CREW_MEMORY, CREW_LAND };
+/* The host threads of a window's parallel steps (the calling thread is thread 0). A step is a
+ * list of items: SMs (the bound phase, the weave's issue, placement and landing, the first
+ * CTAs), DRAM channels with their L2 slices (the memory weave), or a serial part (item 0:
+ * the weave's runs, or step 3) beside what may go with it (the channels' DRAM decisions, or
+ * the requests' order). Thread t takes the items of its own range in order (SMs and channels
+ * [t * n / threads, (t + 1) * n / threads); item 0 is thread 0's, the rest the others'), then,
+ * from the end, the items of the other ranges their threads have not reached yet. An item's
+ * work is the same whichever thread does it (its SM's or channel's state only; a CTA's storage
+ * comes from the pool of the thread that builds it, which changes nothing), so results do not
+ * depend on who took what. Why: a window's work is uneven over the SMs (timing/model/README.md
+ * "As built"), and a thread the system does not run for a while (a busy machine) only delays
+ * the items it already took: thread 0 publishes a step and does what nobody has taken; the
+ * step ends when every item is done, with no meeting of all the threads. */
+enum crew_job { CREW_PLACE, CREW_BOUND, CREW_RUNS, CREW_ISSUE, CREW_RETIRE, CREW_MEMORY, CREW_LAND };
 
 typedef struct tm_crew {
     tm_model *M;
     uint32_t n;
     pthread_t *tids;
-    /* A window is a few microseconds of work: the threads meet at a spinning barrier (a
-     * sleeping one costs more than the window on a busy machine), yielding while they wait. */
-    uint32_t arrived, phase;
+    /* A window is a few microseconds of work: threads wait for a step, or for its last items,
+     * spinning (sleeping costs more than the window on a busy machine), yielding meanwhile. */
+    uint64_t step;       /* atomic: steps published; a thread takes items of the one it saw */
+    uint32_t done;       /* atomic: items of the current step done */
+    uint64_t *claim;     /* per item: the step that took it (threads > 1) */
+    uint32_t nclaim;
+    /* the step's (written by thread 0 before publishing it; read atomically before an item is
+     * taken, since a thread late by a step may read them while they change) */
+    int job;             /* crew_job */
+    uint32_t items;
     uint64_t from, end;
-    int job;       /* this step's (crew_job) */
     bool quit;
-    bool go;   /* n is final: the threads created may start meeting */
-    uint32_t work;   /* CREW_RETIRE: what tm_mem_weave_begin returned */
+    bool go;             /* n is final: the threads created may start */
+    uint32_t work;       /* CREW_RETIRE: what tm_mem_weave_begin returned */
+    uint32_t retiring;   /* CREW_RETIRE: what weave_retire returned */
 } tm_crew;
-
-static void crew_meet(tm_crew *c)
-{
-    uint32_t phase = __atomic_load_n(&c->phase, __ATOMIC_ACQUIRE);
-    if (__atomic_add_fetch(&c->arrived, 1, __ATOMIC_ACQ_REL) == c->n) {
-        __atomic_store_n(&c->arrived, 0, __ATOMIC_RELAXED);
-        __atomic_store_n(&c->phase, phase + 1, __ATOMIC_RELEASE);
-        return;
-    }
-    for (unsigned spins = 0; __atomic_load_n(&c->phase, __ATOMIC_ACQUIRE) == phase; spins++)
-        if (spins >= 256) sched_yield();
-}
 
 typedef struct tm_crew_arg { tm_crew *c; uint32_t t; } tm_crew_arg;
 
-static void crew_share(tm_crew *c, uint32_t t)
+/* Thread t's own items of the step: [*lo, *hi). */
+static void crew_range(const tm_crew *c, uint32_t t, uint32_t *lo, uint32_t *hi)
+{
+    uint32_t n = __atomic_load_n(&c->items, __ATOMIC_ACQUIRE);
+    int job = __atomic_load_n(&c->job, __ATOMIC_ACQUIRE);
+    if (c->n == 1) {
+        *lo = 0;
+        *hi = n;
+    } else if (job == CREW_RUNS || job == CREW_RETIRE) {
+        uint32_t rest = n ? n - 1 : 0, k = c->n - 1;
+        *lo = t ? 1 + (uint32_t)((uint64_t)(t - 1) * rest / k) : 0;
+        *hi = t ? 1 + (uint32_t)((uint64_t)t * rest / k) : (n ? 1 : 0);
+    } else {
+        *lo = (uint32_t)((uint64_t)t * n / c->n);
+        *hi = (uint32_t)((uint64_t)(t + 1) * n / c->n);
+    }
+}
+
+/* Item i of step k for this thread: false when another took it, or step k is over (every item
+ * of a step is taken before it ends, so a thread late by a step takes nothing). */
+static bool crew_claim(tm_crew *c, uint32_t i, uint64_t k)
+{
+    if (c->n == 1) return true;
+    uint64_t v = __atomic_load_n(&c->claim[i], __ATOMIC_RELAXED);
+    while (v < k)
+        if (__atomic_compare_exchange_n(&c->claim[i], &v, k, false, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_RELAXED))
+            return true;
+    return false;
+}
+
+/* Item i of the current step, on host thread t. */
+static void crew_item(tm_crew *c, uint32_t t, uint32_t i)
 {
     tm_model *M = c->M;
-    if (c->job == CREW_RUNS || c->job == CREW_RETIRE) {
-        /* a serial step of the weave on thread 0; beside it, what touches other state: the
-         * channels' DRAM decisions (beside the runs), the requests' order (beside the CTAs) */
-        if (t == 0 && c->job == CREW_RUNS) weave_runs(M);
-        else if (t == 0) weave_retire(M, c->end, true);
-        else if (c->job == CREW_RETIRE && t == 1) c->work = tm_mem_weave_begin(&M->mem, c->end);
-        else if (c->job == CREW_RUNS) {
-            uint32_t nch = (uint32_t)M->gpu->dram_channels, k = c->n - 1;
-            tm_mem_weave_decide(&M->mem, (uint32_t)((uint64_t)(t - 1) * nch / k),
-                                (uint32_t)((uint64_t)t * nch / k), c->end);
-        }
-        return;
+    switch (c->job) {
+    case CREW_RUNS:
+        if (i == 0) weave_runs(M);
+        else tm_mem_weave_decide(&M->mem, i - 1, i, c->end);
+        break;
+    case CREW_RETIRE:
+        if (i == 0) c->retiring = weave_retire(M, c->end, true);
+        else c->work = tm_mem_weave_begin(&M->mem, c->end);
+        break;
+    case CREW_MEMORY:
+        tm_mem_weave_channels(&M->mem, i, i + 1, c->end);
+        break;
+    case CREW_PLACE:
+        place_first(M, i, i + 1, c->from, &M->E.threads[t]);
+        break;
+    case CREW_LAND:
+        weave_place(M, i, i + 1, c->end, &M->E.threads[t]);
+        tm_mem_weave_land(&M->mem, i, i + 1);
+        break;
+    case CREW_ISSUE:
+        weave_issue(M, &M->sms[i], c->end);
+        break;
+    default:
+        sm_window(M, &M->sms[i], c->from, c->end);
+        break;
     }
-    if (c->job == CREW_MEMORY) {
-        uint32_t nch = (uint32_t)M->gpu->dram_channels;
-        tm_mem_weave_channels(&M->mem, (uint32_t)((uint64_t)t * nch / c->n),
-                              (uint32_t)((uint64_t)(t + 1) * nch / c->n), c->end);
-        return;
-    }
-    uint32_t lo = (uint32_t)((uint64_t)t * M->nsm / c->n), hi = (uint32_t)((uint64_t)(t + 1) * M->nsm / c->n);
-    if (c->job == CREW_LAND) {
-        tm_mem_weave_land(&M->mem, lo, hi);
-        return;
-    }
-    for (uint32_t s = lo; s < hi; s++) {
-        if (c->job == CREW_ISSUE) weave_issue(M, &M->sms[s], c->end);
-        else sm_window(M, &M->sms[s], c->from, c->end);
+    if (c->n > 1) __atomic_add_fetch(&c->done, 1, __ATOMIC_RELEASE);
+}
+
+/* Thread t's part of step k: its own items, then the others' last ones. */
+static void crew_share(tm_crew *c, uint32_t t, uint64_t k)
+{
+    uint32_t lo, hi;
+    crew_range(c, t, &lo, &hi);
+    for (uint32_t i = lo; i < hi; i++)
+        if (crew_claim(c, i, k)) crew_item(c, t, i);
+    for (uint32_t d = 1; d < c->n; d++) {
+        crew_range(c, (t + d) % c->n, &lo, &hi);
+        for (uint32_t i = hi; i-- > lo && crew_claim(c, i, k);) crew_item(c, t, i);
     }
 }
 
 static void *crew_main(void *p)
 {
     tm_crew_arg *a = p;
-    while (!__atomic_load_n(&a->c->go, __ATOMIC_ACQUIRE)) sched_yield();
+    tm_crew *c = a->c;
+    while (!__atomic_load_n(&c->go, __ATOMIC_ACQUIRE)) sched_yield();
+    uint64_t seen = 0;
     for (;;) {
-        crew_meet(a->c);
-        if (a->c->quit) break;
-        crew_share(a->c, a->t);
-        crew_meet(a->c);
+        uint64_t k;
+        for (unsigned spins = 0; (k = __atomic_load_n(&c->step, __ATOMIC_ACQUIRE)) == seen; spins++)
+            if (spins >= 256) sched_yield();
+        if (__atomic_load_n(&c->quit, __ATOMIC_RELAXED)) break;
+        seen = k;
+        crew_share(c, a->t, k);
     }
     return NULL;
 }
 
-/* One step of the window [from, end) on the crew (crew_job): the SMs' bound phase, the weave's
- * runs beside the channels' DRAM decisions, the SMs' issue of the runs, the CTAs' retirement
- * beside the requests' ordering, the memory weave's channels, or the replies' landing. */
-static void crew_step(tm_crew *c, int job, uint64_t from, uint64_t end)
+/* The step's parameters (thread 0, no step running). */
+static void crew_set(tm_crew *c, int job, uint64_t from, uint64_t end)
 {
-    c->from = from;
-    c->end = end;
-    c->job = job;
-    if (c->n == 1) {
-        crew_share(c, 0);
-        return;
-    }
-    crew_meet(c);
-    crew_share(c, 0);
-    crew_meet(c);
+    uint32_t items = c->M->nsm;
+    if (job == CREW_MEMORY) items = (uint32_t)c->M->gpu->dram_channels;
+    if (job == CREW_RUNS) items = 1 + (uint32_t)c->M->gpu->dram_channels;
+    if (job == CREW_RETIRE) items = 2;
+    __atomic_store_n(&c->job, job, __ATOMIC_RELEASE);
+    __atomic_store_n(&c->items, items, __ATOMIC_RELEASE);
+    __atomic_store_n(&c->from, from, __ATOMIC_RELEASE);
+    __atomic_store_n(&c->end, end, __ATOMIC_RELEASE);
 }
 
-/* A step of the weave with little to do runs on the calling thread alone (meeting the others
- * would cost more; which thread does the work changes nothing). */
+/* One step of the window [from, end) on the crew (crew_job): the first CTAs' placement, the
+ * SMs' bound phase, the weave's runs beside the channels' DRAM decisions, the SMs' issue of
+ * the runs, the CTAs' retirement beside the requests' ordering, the memory weave's channels,
+ * or the placements and the replies' landing. Returns when every item is done. */
+static void crew_step(tm_crew *c, int job, uint64_t from, uint64_t end)
+{
+    crew_set(c, job, from, end);
+    if (c->n == 1) {
+        crew_share(c, 0, 0);
+        return;
+    }
+    __atomic_store_n(&c->done, 0, __ATOMIC_RELAXED);
+    uint64_t k = c->step + 1;
+    __atomic_store_n(&c->step, k, __ATOMIC_RELEASE);
+    crew_share(c, 0, k);
+    for (unsigned spins = 0; __atomic_load_n(&c->done, __ATOMIC_ACQUIRE) < c->items; spins++)
+        if (spins >= 256) sched_yield();
+    /* every claim slot is at k or later once step k is over, those of no item of it too: a
+     * thread late by a step, reading the next step's items, takes none of them */
+    for (uint32_t i = c->items; i < c->nclaim; i++) __atomic_store_n(&c->claim[i], k, __ATOMIC_RELEASE);
+}
+
+/* A step of the weave with little to do runs on the calling thread alone (publishing it would
+ * cost more; which thread does the work changes nothing). */
 static void crew_step_small(tm_crew *c, int job, uint64_t from, uint64_t end, uint32_t work)
 {
     enum { CREW_MIN_WORK = 16 };
@@ -649,11 +850,9 @@ static void crew_step_small(tm_crew *c, int job, uint64_t from, uint64_t end, ui
         crew_step(c, job, from, end);
         return;
     }
-    /* every thread's share, here (the others wait at the next step's meeting) */
-    c->from = from;
-    c->end = end;
-    c->job = job;
-    for (uint32_t t = 0; work && t < c->n; t++) crew_share(c, t);
+    if (!work) return;
+    crew_set(c, job, from, end);
+    for (uint32_t i = 0; i < c->items; i++) crew_item(c, 0, i);
 }
 
 /* Execution-driven runs: window after window, the bound phase (SMs, in parallel on the host
@@ -666,9 +865,14 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
     if (c.n > 1) {
         c.tids = calloc(c.n, sizeof *c.tids);
         args = calloc(c.n, sizeof *args);
-        if (!c.tids || !args) {
+        uint32_t nch = (uint32_t)M->gpu->dram_channels;
+        c.nclaim = M->nsm > nch + 1 ? M->nsm : nch + 1;
+        c.claim = calloc(c.nclaim, sizeof *c.claim);
+        if (!c.tids || !args || !c.claim) {
             free(c.tids);
             free(args);
+            free(c.claim);
+            c.claim = NULL;
             c.n = 1;
         } else {
             uint32_t made = 1;
@@ -686,8 +890,9 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
     /* a window's issue takes at most this many reply and link records per SM */
     uint32_t reserve = (uint32_t)(M->win * M->nsched * (uint64_t)M->gpu->issue_per_sched * 2 * EMU_WARP_SIZE);
     uint64_t from = start;
-    bool ok = true;
-    for (;;) {
+    crew_step_small(&c, CREW_PLACE, start, start, take_first(M));
+    bool ok = !M->stop;
+    while (ok) {
         uint64_t end = from + M->win;
         tm_mem_reserve(&M->mem, reserve);
         M->mem.in_bound = true;
@@ -717,20 +922,22 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         if (whole && retiring && requests >= 16) {
             crew_step(&c, CREW_RETIRE, from, end);
             mem_work = c.work;
+            retiring = c.retiring;
         } else {
-            weave_retire(M, end, whole);
+            retiring = weave_retire(M, end, whole);
             if (whole) mem_work = tm_mem_weave_begin(&M->mem, end);
         }
         if (!whole && !M->stop) {
             ok = false;
             break;
         }
-        for (uint32_t s = 0; s < M->nsm; s++) M->sms[s].ndefer = 0;
-        /* L2 slices and DRAM channels on the host threads (tm_mem_weave's steps); a stop in
-         * the CTAs' placement (out of memory) comes after the requests were taken */
+        /* L2 slices and DRAM channels on the host threads (tm_mem_weave's steps), then each
+         * SM's retirements and placements and its replies' landing; a stop in the CTAs'
+         * placement (out of memory) comes after the requests were taken */
         if (M->stop && !whole) break;
         crew_step_small(&c, CREW_MEMORY, from, end, mem_work);
-        crew_step_small(&c, CREW_LAND, from, end, tm_mem_weave_end(&M->mem));
+        crew_step_small(&c, CREW_LAND, from, end, tm_mem_weave_end(&M->mem) + retiring);
+        for (uint32_t s = 0; s < M->nsm; s++) M->sms[s].ndefer = 0;
         if (M->stop) break;
         bool busy = false;
         uint64_t next = TM_NEVER, last = 0;
@@ -754,11 +961,12 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         from = next <= end ? end : start + (next - start) / M->win * M->win;
     }
     if (c.n > 1) {
-        c.quit = true;
-        crew_meet(&c);
+        __atomic_store_n(&c.quit, true, __ATOMIC_RELAXED);
+        __atomic_store_n(&c.step, c.step + 1, __ATOMIC_RELEASE);
         for (uint32_t t = 1; t < c.n; t++) pthread_join(c.tids[t], NULL);
     }
     free(c.tids);
+    free(c.claim);
     free(args);
     return ok;
 }
@@ -801,7 +1009,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
      * windows, so the same cycles) */
     const emu_mem_policy *pol = emu_grid_launch(g)->policy;
     if (pol && pol != emu_direct_policy()) M->nthreads = 1;
-    bool ok = (trace || eng_init(&M->E, g, cfg, M->ctas_per_sm, UINT64_MAX, 1)) &&
+    bool ok = (trace || eng_init(&M->E, g, cfg, M->ctas_per_sm, UINT64_MAX, M->nthreads)) &&
               tm_mem_init(&M->mem, gpu, M->nsm, &M->st) && tm_gdl_init(M);
     M->mem.windowed = M->windowed;
     M->sm_st = calloc(M->nsm, sizeof *M->sm_st);
@@ -812,7 +1020,8 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->sms = ok ? calloc(M->nsm, sizeof *M->sms) : NULL;
     M->weave_pos = calloc(M->nsm, sizeof *M->weave_pos);
     M->weave_lim = calloc(M->nsm, sizeof *M->weave_lim);
-    ok = ok && M->sms && M->weave_pos && M->weave_lim;
+    M->weave_heap = calloc(2 * (size_t)M->nsm, sizeof *M->weave_heap);
+    ok = ok && M->sms && M->weave_pos && M->weave_lim && M->weave_heap;
     for (uint32_t s = 0; ok && s < M->nsm; s++) {
         tm_sm *S = &M->sms[s];
         S->id = s;
@@ -846,7 +1055,8 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     uint64_t start = (uint64_t)gpu->kernel_launch_latency, now = start;
     if (ok) {
         timing_watchdog_start(&M->wd, cfg);
-        for (uint32_t k = 0; k < M->ctas_per_sm && !M->stop; k++)
+        /* windowed: run_windows places them, on the host threads */
+        for (uint32_t k = 0; k < M->ctas_per_sm && !M->stop && !M->windowed; k++)
             for (uint32_t s = 0; s < M->nsm; s++)
                 if (!place(M, &M->sms[s], k, now) && !M->gd_queue) break;
         fail = M->stop;
