@@ -153,7 +153,7 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
         *pp = &tw->next;
         sb_known_clear = tw->sb_clear;
     } else if (tw->pos < tw->nev
-                   ? emu_warp_instr(tw->w, tw->ev[tw->pos].func, tw->ev[tw->pos].pc, &tw->next)
+                   ? emu_grid_instr(M->g, tw->ev[tw->pos].func, tw->ev[tw->pos].pc, &tw->next)
                    : emu_warp_peek(tw->w, &tw->next)) {
         *pp = &tw->next;   /* read in place: it stays until the warp issues */
         tw->peeked = true;
@@ -343,7 +343,7 @@ bool tm_sm_issue_woven(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t cycle)
 {
     emu_next_instr p;
     assert(tw->pos < tw->nev);
-    if (!emu_warp_instr(tw->w, tw->ev[tw->pos].func, tw->ev[tw->pos].pc, &p)) return false;
+    if (!emu_grid_instr(M->g, tw->ev[tw->pos].func, tw->ev[tw->pos].pc, &p)) return false;
     return issue(M, S, (uint32_t)(tw - S->warps) % M->nsched, tw, &p, cycle);
 }
 
