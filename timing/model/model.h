@@ -11,7 +11,9 @@
 
 #include "timing/engine/engine_internal.h"
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define TM_NEVER UINT64_MAX
 #define TM_LINE 128u      /* cache line bytes */
@@ -317,12 +319,20 @@ typedef struct tm_warp {
     emu_next_instr next;
     uint64_t start;           /* cycle it was launched */
     uint64_t run_base;        /* --igpu: the warp's instruction number of ev[0] */
-    /* scoreboard: registers with results in flight and when they land */
+    /* scoreboard: registers with results in flight (sb[0..nsb)) and when they land, key and
+     * time side by side (a warp's few entries in one cache line); last, so that clearing a
+     * slot (tm_warp_clear) need not write them */
     uint32_t nsb;
-    uint64_t sb_key[TM_SB_ENTRIES];
-    uint64_t sb_ready[TM_SB_ENTRIES];
+    struct tm_sb { uint64_t key, ready; } sb[TM_SB_ENTRIES];
 } tm_warp;
 _Static_assert(sizeof(tm_warp) % 64 == 0, "tm_warp: whole cache lines");
+
+/* A warp slot as a fresh one: every member zero but the scoreboard's entries, which nothing
+ * reads beyond nsb (10 cache lines of a tm_warp, 2 written). */
+static inline void tm_warp_clear(tm_warp *tw)
+{
+    memset(tw, 0, offsetof(tm_warp, sb));
+}
 
 /* What a scheduler's scan needs of a warp slot, kept beside the other slots of its scheduler
  * (SM `scan`, scheduler q's slots at q * per_q ...): the scan skips absent and waiting warps

@@ -77,7 +77,7 @@ static uint64_t scoreboard_ready(const tm_warp *tw, const emu_next_instr *p, uin
     for (unsigned i = 0; i < (unsigned)p->nreads + p->nwrites; i++) {
         uint64_t k = reg_key(p, p->regs[i]);
         for (uint32_t j = 0; j < tw->nsb; j++)
-            if (tw->sb_key[j] == k && tw->sb_ready[j] > t) t = tw->sb_ready[j];
+            if (tw->sb[j].key == k && tw->sb[j].ready > t) t = tw->sb[j].ready;
     }
     return t;
 }
@@ -86,29 +86,25 @@ static void scoreboard_set(tm_warp *tw, const emu_next_instr *p, uint64_t now, u
 {
     uint32_t n = 0;   /* drop what has landed */
     for (uint32_t j = 0; j < tw->nsb; j++)
-        if (tw->sb_ready[j] > now) {
-            tw->sb_key[n] = tw->sb_key[j];
-            tw->sb_ready[n++] = tw->sb_ready[j];
-        }
+        if (tw->sb[j].ready > now) tw->sb[n++] = tw->sb[j];
     tw->nsb = n;
     if (ready <= now + 1) return;
     for (unsigned i = p->nreads; i < (unsigned)p->nreads + p->nwrites; i++) {
         uint64_t k = reg_key(p, p->regs[i]);
         uint32_t j = 0;
-        while (j < tw->nsb && tw->sb_key[j] != k) j++;
+        while (j < tw->nsb && tw->sb[j].key != k) j++;
         if (j == tw->nsb) {
             if (tw->nsb == TM_SB_ENTRIES) {
                 /* full: keep the entry that lands last (waiting on it covers the others
                  * conservatively) */
                 j = 0;
                 for (uint32_t x = 1; x < tw->nsb; x++)
-                    if (tw->sb_ready[x] < tw->sb_ready[j]) j = x;
+                    if (tw->sb[x].ready < tw->sb[j].ready) j = x;
             } else {
                 tw->nsb++;
             }
         }
-        tw->sb_key[j] = k;
-        tw->sb_ready[j] = ready;
+        tw->sb[j] = (struct tm_sb){k, ready};
     }
 }
 
@@ -359,7 +355,7 @@ static uint64_t active_set_limit(tm_sm *S, uint32_t q, uint32_t nsched, uint64_t
         if (!tw->occupied || tw->done) continue;
         bool pending = false;
         for (uint32_t j = 0; j < tw->nsb && !pending; j++)
-            pending = tw->sb_ready[j] > now + long_latency;
+            pending = tw->sb[j].ready > now + long_latency;
         if (pending) continue;
         uint64_t a = tw->age;
         if (n < 8) {
