@@ -410,24 +410,19 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
                 }
             }
             bool greedy = pick != NULL;
-            uint32_t slot = start >= nq ? start - nq : start;   /* start <= nq */
+            uint32_t first = start >= nq ? start - nq : start;   /* start <= nq */
             tm_scan *sc = &S->scan[q * S->per_q];
             uint64_t pick_age = 0;
-            for (uint32_t j = 0; j < nq && !greedy && (gto || !pick); j++, slot++) {
+            /* The warps in turn from `first`, to the first that can issue (gto: all of them, for
+             * the oldest). A waiting warp is passed over here: the slot's stall reason (the
+             * first of the least waits, in this order) is needed only when none issues, and is
+             * then gathered from the scan entries (below). */
+            for (uint32_t j = 0, slot = first; j < nq && !greedy; j++, slot++) {
                 if (slot == nq) slot = 0;
                 tm_scan *e = &sc[slot];
                 if (!e->live) continue;
+                if (e->ready > now) continue;
                 if (two && e->age > limit) continue;
-                any = true;
-                uint64_t ready = e->ready;
-                if (ready > now) {
-                    /* can_issue's first answer, without the call (nor a look at the warp) */
-                    if (ready < why_when || why == TIMING_SLOT_IDLE) {
-                        why = (timing_slot)e->why;
-                        why_when = ready;
-                    }
-                    continue;
-                }
                 tm_warp *tw = &S->warps[q + slot * nsched];
                 const emu_next_instr *p;
                 timing_slot w2;
@@ -449,19 +444,9 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
                     e->why = (uint8_t)w2;
                     uint32_t ws = q + slot * nsched;
                     if (when == TM_NEVER && ws < 64) S->never_mask |= UINT64_C(1) << ws;
-                    if (when < why_when || why == TIMING_SLOT_IDLE) {
-                        why = w2;
-                        why_when = when;
-                    }
                     continue;
                 }
-                if (!can_issue(M, S, q, tw, now, &p, &w2, &when)) {
-                    if (when < why_when || why == TIMING_SLOT_IDLE) {
-                        why = w2;
-                        why_when = when;
-                    }
-                    continue;
-                }
+                if (!can_issue(M, S, q, tw, now, &p, &w2, &when)) continue;
             ready_warp:
                 if (gto) {
                     /* the oldest ready warp */
@@ -474,6 +459,30 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
                 }
                 pick = tw;
                 pi = p;
+                break;
+            }
+            if (!pick && !per_q) {
+                /* Nothing issues: the waits in the same order. A warp the loop looked at has
+                 * the wait can_issue (or the fast answer) gave it in its entry, except where
+                 * can_issue sets none (barriers, DAB's turns, GPUDet's quanta, no next
+                 * instruction): each of those waits at a barrier with no known end. */
+                for (uint32_t j = 0, slot = first; j < nq; j++, slot++) {
+                    if (slot == nq) slot = 0;
+                    const tm_scan *e = &sc[slot];
+                    if (!e->live) continue;
+                    if (two && e->age > limit) continue;
+                    any = true;
+                    uint64_t r = e->ready;
+                    timing_slot w2 = (timing_slot)e->why;
+                    if (r <= now) {
+                        r = TM_NEVER;
+                        w2 = TIMING_SLOT_BARRIER;
+                    }
+                    if (r < why_when || why == TIMING_SLOT_IDLE) {
+                        why = w2;
+                        why_when = r;
+                    }
+                }
             }
             if (!pick) break;
             if (!issue(M, S, q, pick, pi, now)) {
