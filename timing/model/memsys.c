@@ -1111,13 +1111,14 @@ bool tm_mem_busy(const tm_mem *m)
 }
 
 /* wavefronts() where each lane touches one word (the common case): per bank its first word and
- * the lanes that fell in it; another word is counted when no lane of the bank before had it. */
-static uint32_t wavefronts_one_word(const uint64_t *off, uint32_t lanes, uint32_t banks)
+ * the lanes that fell in it; another word is counted when no lane of the bank before had it.
+ * (pow2: the bank is the word's low bits; a constant where it is inlined.) */
+static inline __attribute__((always_inline)) uint32_t
+one_word_banks(const uint64_t *off, uint32_t lanes, uint32_t banks, bool pow2)
 {
     uint64_t first[64], word[EMU_WARP_SIZE];
     uint32_t in_bank[64], count[64], most = 1;
     uint64_t used = 0;   /* banks seen */
-    bool pow2 = (banks & (banks - 1)) == 0;
     for (uint32_t mk = lanes; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
         uint64_t w = off[l] >> 2;
@@ -1141,6 +1142,12 @@ static uint32_t wavefronts_one_word(const uint64_t *off, uint32_t lanes, uint32_
     return most;
 }
 
+static uint32_t wavefronts_one_word(const uint64_t *off, uint32_t lanes, uint32_t banks)
+{
+    return (banks & (banks - 1)) == 0 ? one_word_banks(off, lanes, banks, true)
+                                      : one_word_banks(off, lanes, banks, false);
+}
+
 /* The wavefronts a shared access of `lanes` takes: the most distinct words in one bank (lanes
  * reading one word share it). */
 static uint32_t wavefronts(const tm_mem *m, const emu_event *e, uint32_t lanes)
@@ -1150,17 +1157,53 @@ static uint32_t wavefronts(const tm_mem *m, const emu_event *e, uint32_t lanes)
     uint32_t per_bank[64], most = 1;
     uint32_t banks = (uint32_t)m->gpu->smem_banks;
     unsigned size = e->size ? e->size : 1;
-    bool one_word = size <= 4;   /* every lane within one word (checked below) */
-    /* lanes in the first lane's window are at its offset plus their distance from it */
+    /* lanes in the first lane's window are at its offset plus their distance from it (a whole
+     * warp without a test per lane); `far`: some lane is in another window (a generic address).
+     * `ors`, lo, hi: the offsets' bits and range. */
     int l0 = __builtin_ctz(lanes);
-    uint64_t off0, hi = e->addr[l0] >> EMU_WINDOW_BITS;
-    emu_address_space(e->addr[l0], &off0);
-    for (uint32_t mk = lanes; mk; mk &= mk - 1) {
-        int l = __builtin_ctz(mk);
-        if (e->addr[l] >> EMU_WINDOW_BITS == hi) off[l] = off0 + (e->addr[l] - e->addr[l0]);
-        else emu_address_space(e->addr[l], &off[l]);
-        one_word = one_word && (off[l] & 3) + size <= 4;
+    uint64_t a0 = e->addr[l0], off0, far = 0, ors = 0, lo = UINT64_MAX, hi = 0;
+    emu_address_space(a0, &off0);
+    if (lanes == UINT32_MAX) {
+        for (int l = 0; l < EMU_WARP_SIZE; l++) {
+            uint64_t a = e->addr[l], o = off0 + (a - a0);
+            far |= a ^ a0;
+            off[l] = o;
+            ors |= o;
+            lo = o < lo ? o : lo;
+            hi = o > hi ? o : hi;
+        }
+    } else {
+        for (uint32_t mk = lanes; mk; mk &= mk - 1) {
+            int l = __builtin_ctz(mk);
+            uint64_t a = e->addr[l], o = off0 + (a - a0);
+            far |= a ^ a0;
+            off[l] = o;
+            ors |= o;
+            lo = o < lo ? o : lo;
+            hi = o > hi ? o : hi;
+        }
     }
+    if (far >> EMU_WINDOW_BITS) {
+        ors = hi = 0;
+        lo = UINT64_MAX;
+        for (uint32_t mk = lanes; mk; mk &= mk - 1) {
+            int l = __builtin_ctz(mk);
+            if ((e->addr[l] ^ a0) >> EMU_WINDOW_BITS) emu_address_space(e->addr[l], &off[l]);
+            uint64_t o = off[l];
+            ors |= o;
+            lo = o < lo ? o : lo;
+            hi = o > hi ? o : hi;
+        }
+    }
+    /* every lane within one word: */
+    bool one_word = size == 1 || (size == 4 && !(ors & 3));
+    if (size == 2 || size == 3) {
+        one_word = true;
+        for (uint32_t mk = lanes; mk; mk &= mk - 1)
+            one_word = one_word && (off[__builtin_ctz(mk)] & 3) + size <= 4;
+    }
+    /* two words in one bank are `banks` words apart or more: within fewer, one wavefront */
+    if (one_word && (hi >> 2) - (lo >> 2) < banks) return 1;
     if (one_word) return wavefronts_one_word(off, lanes, banks);
     memset(per_bank, 0, sizeof per_bank);
     for (uint32_t mk = lanes; mk; mk &= mk - 1) {
@@ -1243,7 +1286,12 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
     }
     if (other) {
         uint32_t distinct = 0;
-        for (uint32_t mk = other; mk; mk &= mk - 1) {
+        /* commonly every lane reads the first lane's address: one */
+        uint64_t a0 = e->addr[__builtin_ctz(other)];
+        uint32_t rest = other & (other - 1);
+        while (rest && e->addr[__builtin_ctz(rest)] == a0) rest &= rest - 1;
+        if (!rest) distinct = 1;
+        for (uint32_t mk = rest ? other : 0; mk; mk &= mk - 1) {
             int l = __builtin_ctz(mk);
             bool seen = false;
             for (uint32_t mk2 = other & ((1u << l) - 1); mk2 && !seen; mk2 &= mk2 - 1)
@@ -1256,10 +1304,21 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
     if (global) {
         line_req req[EMU_WARP_SIZE * 2];
         unsigned n = 0, size = e->size ? e->size : 1;
+        /* a lane within the one sector the lane before was (within) only counts once more
+         * on that sector's line */
+        uint64_t prev_s = UINT64_MAX;
+        unsigned prev_i = 0;
         for (uint32_t mk = global; mk; mk &= mk - 1) {
             int l = __builtin_ctz(mk);
             uint64_t first = e->addr[l], last = e->addr[l] + size - 1;
-            for (uint64_t s = first / TM_SECTOR; s <= last / TM_SECTOR; s++) {
+            uint64_t s0 = first / TM_SECTOR;
+            bool one_sector = last / TM_SECTOR == s0;
+            if (one_sector && s0 == prev_s) {
+                req[prev_i].ops++;
+                continue;
+            }
+            prev_s = UINT64_MAX;
+            for (uint64_t s = s0; s <= last / TM_SECTOR; s++) {
                 uint64_t line = s * TM_SECTOR / TM_LINE;
                 unsigned i = 0;
                 while (i < n && req[i].line != line) i++;
@@ -1268,7 +1327,11 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
                     req[n++] = (line_req){line, 0, 0};
                 }
                 req[i].need |= (uint8_t)(1u << (s % (TM_LINE / TM_SECTOR)));
-                if (s == first / TM_SECTOR) req[i].ops++;
+                if (s == s0) req[i].ops++;
+                if (one_sector) {
+                    prev_s = s0;
+                    prev_i = i;
+                }
             }
         }
         uint32_t pend[EMU_WARP_SIZE * 2], npend = 0;   /* replies waiting for DRAM */
