@@ -34,6 +34,14 @@ static const uint8_t unit_table[EMU_CLS_COUNT] = {
     [EMU_CLS_ASYNC] = TM_U_LSU,
 };
 
+/* The lanes set in a mask, inline (__builtin_popcount is a library call on x86-64's baseline). */
+static inline uint32_t popcount32(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
 /* inline: the issue stage asks it for every warp it looks at */
 static inline tm_unit unit_of(uint8_t cls)
 {
@@ -259,7 +267,7 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
                            : M->igpu && timing_igpu_take_cost(M->igpu, w, tw->run_base + tw->pos, &ic);
         if (rec && charged) ic = rec->igpu;
         tw->pos++;
-        S->st.thread_instructions += (uint64_t)__builtin_popcount(e->mask);
+        S->st.thread_instructions += popcount32(e->mask);
         tm_unit u = unit_of(e->cls);
         uint64_t lat, ii;
         unit_timing(g, u, &lat, &ii);
@@ -420,8 +428,8 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
             for (uint32_t j = 0, slot = first; j < nq && !greedy; j++, slot++) {
                 if (slot == nq) slot = 0;
                 tm_scan *e = &sc[slot];
+                if (e->ready > now) continue;   /* most are waiting: the first test */
                 if (!e->live) continue;
-                if (e->ready > now) continue;
                 if (two && e->age > limit) continue;
                 tm_warp *tw = &S->warps[q + slot * nsched];
                 const emu_next_instr *p;
