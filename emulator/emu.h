@@ -594,6 +594,9 @@ typedef struct emu_next_instr {
 bool emu_warp_peek(const emu_warp *w, emu_next_instr *out);
 /* The same for instruction pc of function func of w's module (an event's func and pc). */
 bool emu_warp_instr(const emu_warp *w, uint32_t func, uint32_t pc, emu_next_instr *out);
+/* The same for a warp of grid g, without reading the warp (a cycle model asks it for every
+ * instruction it issues, when the warp's own state is out of the cache). */
+bool emu_grid_instr(const emu_grid *g, uint32_t func, uint32_t pc, emu_next_instr *out);
 /* From now on %clock/%clock64 read `cycles` and %globaltimer reads `ns` in w (the model sets
  * them before each instruction it lets w issue). */
 void emu_warp_set_clock(emu_warp *w, uint64_t cycles, uint64_t ns);

@@ -37,7 +37,12 @@ bool emu_warp_peek(const emu_warp *w, emu_next_instr *out)
 
 bool emu_warp_instr(const emu_warp *w, uint32_t func, uint32_t pc, emu_next_instr *out)
 {
-    const emu_module *mod = w->cta->g->launch.module;
+    return emu_grid_instr(w->cta->g, func, pc, out);
+}
+
+bool emu_grid_instr(const emu_grid *g, uint32_t func, uint32_t pc, emu_next_instr *out)
+{
+    const emu_module *mod = g->launch.module;
     if (func >= mod->nfuncs) return false;
     const emu_code *code = &mod->funcs[func].code;
     if (pc >= code->n) {

@@ -43,6 +43,9 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->l1 = calloc(nsm, sizeof *m->l1);
     m->tex = calloc(nsm, sizeof *m->tex);
     m->l1_mshr = calloc((size_t)nsm * (uint32_t)gpu->l1_mshrs, sizeof *m->l1_mshr);
+    m->mshr_pend = calloc((size_t)nsm * (uint32_t)gpu->l1_mshrs, sizeof *m->mshr_pend);
+    m->mshr_known = calloc(nsm, sizeof *m->mshr_known);
+    for (uint32_t s = 0; m->mshr_known && s < nsm; s++) m->mshr_known[s] = (uint32_t)gpu->l1_mshrs;
     m->sm_out = calloc(nsm, sizeof *m->sm_out);
     m->outbox = calloc(nsm, sizeof *m->outbox);
     m->sm_freewait = malloc(nsm * sizeof *m->sm_freewait);
@@ -78,7 +81,7 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     for (int c = 0; m->chan && c < gpu->dram_channels; c++) m->chan[c].freedreq = UINT32_MAX;
     m->freedreq = m->freewait = m->freeinst = m->freelink = UINT32_MAX;
     if (!m->sm_freewait || !m->sm_freeinst || !m->sm_freelink || !m->sm_tail || !m->sm_nfreewait ||
-        !m->sm_nfreeinst || !m->sm_nfreelink || !m->outbox || !m->nout || !m->capout || !m->outpos || !m->l1 || !m->tex || !m->l1_mshr || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
+        !m->sm_nfreeinst || !m->sm_nfreelink || !m->outbox || !m->nout || !m->capout || !m->outpos || !m->l1 || !m->tex || !m->l1_mshr || !m->mshr_pend || !m->mshr_known || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
         !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->l2_qleft || !m->l2_qpos)
         return false;
     if (!m->chan || !m->heap || !m->sm_land || !m->sm_nland || !m->sm_capland) return false;
@@ -113,6 +116,8 @@ void tm_mem_free(tm_mem *m)
     free(m->l1);
     free(m->tex);
     free(m->l1_mshr);
+    free(m->mshr_pend);
+    free(m->mshr_known);
     free(m->sm_out);
     for (uint32_t s = 0; m->outbox && s < m->nsm; s++) free(m->outbox[s]);
     free(m->outbox);
@@ -157,11 +162,21 @@ void tm_mem_free(tm_mem *m)
     memset(m, 0, sizeof *m);
 }
 
-/* The root MSHR of SM sm is busy until t: it sinks to its place. */
-static void mshr_take(tm_mem *m, uint32_t sm, uint64_t t)
+/* An SM's MSHRs (model.h, tm_mem): the known free times a min-heap at the front of its
+ * l1_mshr, the replies waiting for DRAM (pending: TM_PEND | wait id, above every time) a list of
+ * wait ids in its mshr_pend, each wait's `mshr_at` its place there + 1 (0: it holds none), so
+ * that a landing finds its MSHR at once. The values are those of one min-heap of all of them
+ * (which the model kept before): the least is the known heap's root, or when every MSHR waits
+ * for DRAM the lowest wait id's. */
+static uint64_t *mshr_heap(tm_mem *m, uint32_t sm)
 {
-    uint64_t *h = &m->l1_mshr[(size_t)sm * (uint32_t)m->gpu->l1_mshrs];
-    uint32_t n = (uint32_t)m->gpu->l1_mshrs, i = 0;
+    return &m->l1_mshr[(size_t)sm * (uint32_t)m->gpu->l1_mshrs];
+}
+
+/* Known time t replaces the heap's root (n > 0): it sinks to its place. */
+static void known_replace_root(uint64_t *h, uint32_t n, uint64_t t)
+{
+    uint32_t i = 0;
     for (;;) {
         uint32_t c = 2 * i + 1;
         if (c >= n) break;
@@ -173,27 +188,74 @@ static void mshr_take(tm_mem *m, uint32_t sm, uint64_t t)
     h[i] = t;
 }
 
-/* The MSHR of SM sm held until `tag` (pending) frees at t: the heap is rebuilt around it. */
-static void mshr_land(tm_mem *m, uint32_t sm, uint64_t tag, uint64_t t)
+static void known_push(uint64_t *h, uint32_t *n, uint64_t t)
 {
-    uint64_t *h = &m->l1_mshr[(size_t)sm * (uint32_t)m->gpu->l1_mshrs];
-    uint32_t n = (uint32_t)m->gpu->l1_mshrs, i = 0;
-    /* up to 512 MSHRs: the first block of 8 holding the tag, then its first place there */
-    while (i + 8 <= n && !((h[i] == tag) | (h[i + 1] == tag) | (h[i + 2] == tag) | (h[i + 3] == tag) |
-                           (h[i + 4] == tag) | (h[i + 5] == tag) | (h[i + 6] == tag) | (h[i + 7] == tag)))
-        i += 8;
-    for (; i < n; i++)
-        if (h[i] == tag) {
-            h[i] = t;
-            /* sift up (t is below every pending value) */
-            while (i && h[(i - 1) / 2] > h[i]) {
-                uint64_t x = h[i];
-                h[i] = h[(i - 1) / 2];
-                h[(i - 1) / 2] = x;
-                i = (i - 1) / 2;
-            }
+    uint32_t i = (*n)++;
+    while (i && h[(i - 1) / 2] > t) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = t;
+}
+
+/* Wait wid's MSHR joins the pending list (its n - known - 1 entries before it: one MSHR left
+ * the known heap, or the list, for it). */
+static void pend_add(tm_mem *m, uint32_t sm, uint32_t wid)
+{
+    uint32_t n = (uint32_t)m->gpu->l1_mshrs, k = n - m->mshr_known[sm] - 1;
+    assert(m->waits[wid].mshr_at == 0);
+    m->mshr_pend[(size_t)sm * n + k] = wid;
+    m->waits[wid].mshr_at = k + 1;
+}
+
+/* Wait wid's MSHR leaves the pending list (the last one takes its place). */
+static void pend_remove(tm_mem *m, uint32_t sm, uint32_t wid)
+{
+    uint32_t n = (uint32_t)m->gpu->l1_mshrs, last = n - m->mshr_known[sm] - 1;
+    uint32_t *p = &m->mshr_pend[(size_t)sm * n], k = m->waits[wid].mshr_at - 1;
+    if (k != last) {
+        p[k] = p[last];
+        m->waits[p[k]].mshr_at = k + 1;
+    }
+    m->waits[wid].mshr_at = 0;
+}
+
+/* SM sm's least MSHR is busy until t (a time, or pending on a wait). */
+static void mshr_take(tm_mem *m, uint32_t sm, uint64_t t)
+{
+    uint64_t *h = mshr_heap(m, sm);
+    uint32_t *known = &m->mshr_known[sm];
+    assert(t != TM_NEVER);
+    if (*known) {
+        if (!tm_is_pend(t)) {
+            known_replace_root(h, *known, t);
             return;
         }
+        /* the root leaves the known heap (its last takes its place) */
+        uint64_t last = h[--*known];
+        if (*known) known_replace_root(h, *known, last);
+    } else {
+        /* every MSHR waits for DRAM: the lowest wait id's is taken (its landing finds none) */
+        uint32_t n = (uint32_t)m->gpu->l1_mshrs;
+        const uint32_t *p = &m->mshr_pend[(size_t)sm * n];
+        uint32_t low = p[0];
+        for (uint32_t k = 1; k < n; k++)
+            if (p[k] < low) low = p[k];
+        pend_remove(m, sm, low);
+        if (!tm_is_pend(t)) {
+            known_push(h, known, t);
+            return;
+        }
+    }
+    pend_add(m, sm, (uint32_t)(t & ~TM_PEND));
+}
+
+/* The MSHR of SM sm held by wait wid (if it still holds one) frees at t. */
+static void mshr_land(tm_mem *m, uint32_t sm, uint32_t wid, uint64_t t)
+{
+    if (!m->waits[wid].mshr_at) return;
+    pend_remove(m, sm, wid);
+    known_push(mshr_heap(m, sm), &m->mshr_known[sm], t);
 }
 
 /* Address mapping (as GPGPU-Sim's, `dramid@8`): 256-byte chunks go to DRAM channels by a hash
@@ -601,7 +663,7 @@ static void wait_landed(tm_mem *m, uint32_t wid, uint64_t at)
     tm_line *L = tm_cache_peek(w->tex ? &m->tex[w->sm] : &m->l1[w->sm], w->line);
     if (L && L->fill == tag) L->fill = t;
     if (w->mshr) {
-        mshr_land(m, w->sm, tag, t);
+        mshr_land(m, w->sm, wid, t);
         if (m->landed) m->landed(m->landed_ctx, w->sm, 0, t);
     }
     for (uint32_t k = w->insts; k != UINT32_MAX;) {
@@ -1049,13 +1111,14 @@ bool tm_mem_busy(const tm_mem *m)
 }
 
 /* wavefronts() where each lane touches one word (the common case): per bank its first word and
- * the lanes that fell in it; another word is counted when no lane of the bank before had it. */
-static uint32_t wavefronts_one_word(const uint64_t *off, uint32_t lanes, uint32_t banks)
+ * the lanes that fell in it; another word is counted when no lane of the bank before had it.
+ * (pow2: the bank is the word's low bits; a constant where it is inlined.) */
+static inline __attribute__((always_inline)) uint32_t
+one_word_banks(const uint64_t *off, uint32_t lanes, uint32_t banks, bool pow2)
 {
     uint64_t first[64], word[EMU_WARP_SIZE];
     uint32_t in_bank[64], count[64], most = 1;
     uint64_t used = 0;   /* banks seen */
-    bool pow2 = (banks & (banks - 1)) == 0;
     for (uint32_t mk = lanes; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
         uint64_t w = off[l] >> 2;
@@ -1079,6 +1142,12 @@ static uint32_t wavefronts_one_word(const uint64_t *off, uint32_t lanes, uint32_
     return most;
 }
 
+static uint32_t wavefronts_one_word(const uint64_t *off, uint32_t lanes, uint32_t banks)
+{
+    return (banks & (banks - 1)) == 0 ? one_word_banks(off, lanes, banks, true)
+                                      : one_word_banks(off, lanes, banks, false);
+}
+
 /* The wavefronts a shared access of `lanes` takes: the most distinct words in one bank (lanes
  * reading one word share it). */
 static uint32_t wavefronts(const tm_mem *m, const emu_event *e, uint32_t lanes)
@@ -1088,17 +1157,53 @@ static uint32_t wavefronts(const tm_mem *m, const emu_event *e, uint32_t lanes)
     uint32_t per_bank[64], most = 1;
     uint32_t banks = (uint32_t)m->gpu->smem_banks;
     unsigned size = e->size ? e->size : 1;
-    bool one_word = size <= 4;   /* every lane within one word (checked below) */
-    /* lanes in the first lane's window are at its offset plus their distance from it */
+    /* lanes in the first lane's window are at its offset plus their distance from it (a whole
+     * warp without a test per lane); `far`: some lane is in another window (a generic address).
+     * `ors`, lo, hi: the offsets' bits and range. */
     int l0 = __builtin_ctz(lanes);
-    uint64_t off0, hi = e->addr[l0] >> EMU_WINDOW_BITS;
-    emu_address_space(e->addr[l0], &off0);
-    for (uint32_t mk = lanes; mk; mk &= mk - 1) {
-        int l = __builtin_ctz(mk);
-        if (e->addr[l] >> EMU_WINDOW_BITS == hi) off[l] = off0 + (e->addr[l] - e->addr[l0]);
-        else emu_address_space(e->addr[l], &off[l]);
-        one_word = one_word && (off[l] & 3) + size <= 4;
+    uint64_t a0 = e->addr[l0], off0, far = 0, ors = 0, lo = UINT64_MAX, hi = 0;
+    emu_address_space(a0, &off0);
+    if (lanes == UINT32_MAX) {
+        for (int l = 0; l < EMU_WARP_SIZE; l++) {
+            uint64_t a = e->addr[l], o = off0 + (a - a0);
+            far |= a ^ a0;
+            off[l] = o;
+            ors |= o;
+            lo = o < lo ? o : lo;
+            hi = o > hi ? o : hi;
+        }
+    } else {
+        for (uint32_t mk = lanes; mk; mk &= mk - 1) {
+            int l = __builtin_ctz(mk);
+            uint64_t a = e->addr[l], o = off0 + (a - a0);
+            far |= a ^ a0;
+            off[l] = o;
+            ors |= o;
+            lo = o < lo ? o : lo;
+            hi = o > hi ? o : hi;
+        }
     }
+    if (far >> EMU_WINDOW_BITS) {
+        ors = hi = 0;
+        lo = UINT64_MAX;
+        for (uint32_t mk = lanes; mk; mk &= mk - 1) {
+            int l = __builtin_ctz(mk);
+            if ((e->addr[l] ^ a0) >> EMU_WINDOW_BITS) emu_address_space(e->addr[l], &off[l]);
+            uint64_t o = off[l];
+            ors |= o;
+            lo = o < lo ? o : lo;
+            hi = o > hi ? o : hi;
+        }
+    }
+    /* every lane within one word: */
+    bool one_word = size == 1 || (size == 4 && !(ors & 3));
+    if (size == 2 || size == 3) {
+        one_word = true;
+        for (uint32_t mk = lanes; mk; mk &= mk - 1)
+            one_word = one_word && (off[__builtin_ctz(mk)] & 3) + size <= 4;
+    }
+    /* two words in one bank are `banks` words apart or more: within fewer, one wavefront */
+    if (one_word && (hi >> 2) - (lo >> 2) < banks) return 1;
     if (one_word) return wavefronts_one_word(off, lanes, banks);
     memset(per_bank, 0, sizeof per_bank);
     for (uint32_t mk = lanes; mk; mk &= mk - 1) {
@@ -1181,7 +1286,12 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
     }
     if (other) {
         uint32_t distinct = 0;
-        for (uint32_t mk = other; mk; mk &= mk - 1) {
+        /* commonly every lane reads the first lane's address: one */
+        uint64_t a0 = e->addr[__builtin_ctz(other)];
+        uint32_t rest = other & (other - 1);
+        while (rest && e->addr[__builtin_ctz(rest)] == a0) rest &= rest - 1;
+        if (!rest) distinct = 1;
+        for (uint32_t mk = rest ? other : 0; mk; mk &= mk - 1) {
             int l = __builtin_ctz(mk);
             bool seen = false;
             for (uint32_t mk2 = other & ((1u << l) - 1); mk2 && !seen; mk2 &= mk2 - 1)
@@ -1194,10 +1304,21 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
     if (global) {
         line_req req[EMU_WARP_SIZE * 2];
         unsigned n = 0, size = e->size ? e->size : 1;
+        /* a lane within the one sector the lane before was (within) only counts once more
+         * on that sector's line */
+        uint64_t prev_s = UINT64_MAX;
+        unsigned prev_i = 0;
         for (uint32_t mk = global; mk; mk &= mk - 1) {
             int l = __builtin_ctz(mk);
             uint64_t first = e->addr[l], last = e->addr[l] + size - 1;
-            for (uint64_t s = first / TM_SECTOR; s <= last / TM_SECTOR; s++) {
+            uint64_t s0 = first / TM_SECTOR;
+            bool one_sector = last / TM_SECTOR == s0;
+            if (one_sector && s0 == prev_s) {
+                req[prev_i].ops++;
+                continue;
+            }
+            prev_s = UINT64_MAX;
+            for (uint64_t s = s0; s <= last / TM_SECTOR; s++) {
                 uint64_t line = s * TM_SECTOR / TM_LINE;
                 unsigned i = 0;
                 while (i < n && req[i].line != line) i++;
@@ -1206,7 +1327,11 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
                     req[n++] = (line_req){line, 0, 0};
                 }
                 req[i].need |= (uint8_t)(1u << (s % (TM_LINE / TM_SECTOR)));
-                if (s == first / TM_SECTOR) req[i].ops++;
+                if (s == s0) req[i].ops++;
+                if (one_sector) {
+                    prev_s = s0;
+                    prev_i = i;
+                }
             }
         }
         uint32_t pend[EMU_WARP_SIZE * 2], npend = 0;   /* replies waiting for DRAM */

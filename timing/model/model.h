@@ -11,7 +11,9 @@
 
 #include "timing/engine/engine_internal.h"
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define TM_NEVER UINT64_MAX
 #define TM_LINE 128u      /* cache line bytes */
@@ -22,13 +24,13 @@
 typedef struct tm_line {
     uint64_t tag;         /* line address (addr / 128) + 1; 0 = invalid */
     uint64_t fill;        /* cycle its last requested sectors arrive */
-    uint64_t used;        /* last use (LRU) */
     uint8_t valid, dirty; /* sector masks (4 sectors) */
 } tm_line;
 
 typedef struct tm_cache {
     tm_line *lines;       /* sets * ways */
     uint64_t *tags;       /* lines[i].tag, packed: a lookup scans a set's tags only */
+    uint64_t *used;       /* line i's last use (LRU), packed: a victim's choice scans these */
     uint32_t sets, ways;
 } tm_cache;
 
@@ -73,7 +75,8 @@ typedef struct tm_wait {
     uint32_t sm, ops, resp;   /* atomic lane operations after the fill; reply bytes */
     uint32_t next;            /* next reply on the same DRAM request */
     uint32_t insts;           /* head of the instructions waiting for it (links) */
-    bool mshr;                /* holds an MSHR of its SM */
+    uint32_t mshr_at;         /* 1 + its place in its SM's mshr_pend while it holds an MSHR */
+    bool mshr;                /* took an MSHR of its SM */
     bool tex;                 /* fills the texture cache (else L1) */
     uint32_t next_free;
 } tm_wait;
@@ -136,7 +139,12 @@ typedef struct tm_mem {
     uint32_t nsm;
     tm_cache *l1;             /* per SM */
     tm_cache *tex;            /* per SM: texture cache (tex, tld4, suld) */
-    uint64_t *l1_mshr;        /* per SM, l1_mshrs free-at times each (a min-heap) */
+    /* per SM, l1_mshrs MSHRs: the known free times in l1_mshr (a min-heap of mshr_known[sm]
+     * at the SM's l1_mshrs entries), the rest wait for DRAM: their replies' ids in mshr_pend
+     * (memsys.c mshr_take) */
+    uint64_t *l1_mshr;
+    uint32_t *mshr_known;
+    uint32_t *mshr_pend;
     uint64_t *sm_out, *sm_in; /* interconnect ports per SM: free at */
     tm_cache *l2;             /* per slice */
     uint64_t *l2_free;        /* per slice: tag pipeline free at */
@@ -204,12 +212,11 @@ void tm_mem_dram_place(const timing_gpu *gpu, uint64_t line, uint32_t *bank, uin
 /* Invalidates every line of every SM's L1 (GPUDet flushes them after each commit). */
 void tm_mem_flush_l1(tm_mem *m);
 /* The cycle SM sm's first MSHR is free. (Inline: the issue stage asks it for every memory
- * instruction it looks at.) An SM's MSHRs are a binary min-heap of the cycles they free at: the
- * root is the one a miss takes. */
+ * instruction it looks at.) The root of the SM's known free times is the one a miss takes. */
 static inline uint64_t tm_mem_mshr_next(const tm_mem *m, uint32_t sm)
 {
-    uint64_t t = m->l1_mshr[(size_t)sm * (uint32_t)m->gpu->l1_mshrs];
-    return tm_is_pend(t) ? TM_NEVER : t;   /* all wait for DRAM: known when one is served */
+    /* none known: all wait for DRAM, known when one is served */
+    return m->mshr_known[sm] ? m->l1_mshr[(size_t)sm * (uint32_t)m->gpu->l1_mshrs] : TM_NEVER;
 }
 
 /* What a memory instruction costs: when its results are back, and how many cycles it holds
@@ -312,12 +319,20 @@ typedef struct tm_warp {
     emu_next_instr next;
     uint64_t start;           /* cycle it was launched */
     uint64_t run_base;        /* --igpu: the warp's instruction number of ev[0] */
-    /* scoreboard: registers with results in flight and when they land */
+    /* scoreboard: registers with results in flight (sb[0..nsb)) and when they land, key and
+     * time side by side (a warp's few entries in one cache line); last, so that clearing a
+     * slot (tm_warp_clear) need not write them */
     uint32_t nsb;
-    uint64_t sb_key[TM_SB_ENTRIES];
-    uint64_t sb_ready[TM_SB_ENTRIES];
+    struct tm_sb { uint64_t key, ready; } sb[TM_SB_ENTRIES];
 } tm_warp;
 _Static_assert(sizeof(tm_warp) % 64 == 0, "tm_warp: whole cache lines");
+
+/* A warp slot as a fresh one: every member zero but the scoreboard's entries, which nothing
+ * reads beyond nsb (10 cache lines of a tm_warp, 2 written). */
+static inline void tm_warp_clear(tm_warp *tw)
+{
+    memset(tw, 0, offsetof(tm_warp, sb));
+}
 
 /* What a scheduler's scan needs of a warp slot, kept beside the other slots of its scheduler
  * (SM `scan`, scheduler q's slots at q * per_q ...): the scan skips absent and waiting warps

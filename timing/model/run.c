@@ -128,7 +128,7 @@ static bool place_recorded(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
     for (uint32_t i = 0; i < T->warps_per_cta; i++) {
         uint32_t ws = k * M->warps_per_cta + i;
         tm_warp *tw = &S->warps[ws];
-        memset(tw, 0, sizeof *tw);
+        tm_warp_clear(tw);
         tw->occupied = true;
         tw->scan_ix = tm_scan_index(S, ws, M->nsched);
         S->scan[tw->scan_ix].live = true;
@@ -176,7 +176,7 @@ static bool place_cta(tm_model *M, tm_sm *S, uint32_t k, uint64_t id, uint64_t r
     for (uint32_t i = 0; i < cs->live; i++) {
         uint32_t ws = k * M->warps_per_cta + i;
         tm_warp *tw = &S->warps[ws];
-        memset(tw, 0, sizeof *tw);
+        tm_warp_clear(tw);
         tw->occupied = true;
         tw->scan_ix = tm_scan_index(S, ws, M->nsched);
         S->scan[tw->scan_ix].live = true;
@@ -634,8 +634,8 @@ static void tm_model_landed(void *ctx, uint32_t sm, uint64_t tag, uint64_t t)
         if (!tw->occupied) continue;
         bool mine = !tag;
         for (uint32_t j = 0; tag && j < tw->nsb; j++)
-            if (tw->sb_ready[j] == tag) {
-                tw->sb_ready[j] = t;
+            if (tw->sb[j].ready == tag) {
+                tw->sb[j].ready = t;
                 mine = true;
             }
         if (mine && tm_warp_ready(S, tw) == TM_NEVER) {

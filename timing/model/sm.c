@@ -34,6 +34,14 @@ static const uint8_t unit_table[EMU_CLS_COUNT] = {
     [EMU_CLS_ASYNC] = TM_U_LSU,
 };
 
+/* The lanes set in a mask, inline (__builtin_popcount is a library call on x86-64's baseline). */
+static inline uint32_t popcount32(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
 /* inline: the issue stage asks it for every warp it looks at */
 static inline tm_unit unit_of(uint8_t cls)
 {
@@ -77,7 +85,7 @@ static uint64_t scoreboard_ready(const tm_warp *tw, const emu_next_instr *p, uin
     for (unsigned i = 0; i < (unsigned)p->nreads + p->nwrites; i++) {
         uint64_t k = reg_key(p, p->regs[i]);
         for (uint32_t j = 0; j < tw->nsb; j++)
-            if (tw->sb_key[j] == k && tw->sb_ready[j] > t) t = tw->sb_ready[j];
+            if (tw->sb[j].key == k && tw->sb[j].ready > t) t = tw->sb[j].ready;
     }
     return t;
 }
@@ -86,29 +94,25 @@ static void scoreboard_set(tm_warp *tw, const emu_next_instr *p, uint64_t now, u
 {
     uint32_t n = 0;   /* drop what has landed */
     for (uint32_t j = 0; j < tw->nsb; j++)
-        if (tw->sb_ready[j] > now) {
-            tw->sb_key[n] = tw->sb_key[j];
-            tw->sb_ready[n++] = tw->sb_ready[j];
-        }
+        if (tw->sb[j].ready > now) tw->sb[n++] = tw->sb[j];
     tw->nsb = n;
     if (ready <= now + 1) return;
     for (unsigned i = p->nreads; i < (unsigned)p->nreads + p->nwrites; i++) {
         uint64_t k = reg_key(p, p->regs[i]);
         uint32_t j = 0;
-        while (j < tw->nsb && tw->sb_key[j] != k) j++;
+        while (j < tw->nsb && tw->sb[j].key != k) j++;
         if (j == tw->nsb) {
             if (tw->nsb == TM_SB_ENTRIES) {
                 /* full: keep the entry that lands last (waiting on it covers the others
                  * conservatively) */
                 j = 0;
                 for (uint32_t x = 1; x < tw->nsb; x++)
-                    if (tw->sb_ready[x] < tw->sb_ready[j]) j = x;
+                    if (tw->sb[x].ready < tw->sb[j].ready) j = x;
             } else {
                 tw->nsb++;
             }
         }
-        tw->sb_key[j] = k;
-        tw->sb_ready[j] = ready;
+        tw->sb[j] = (struct tm_sb){k, ready};
     }
 }
 
@@ -153,7 +157,7 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
         *pp = &tw->next;
         sb_known_clear = tw->sb_clear;
     } else if (tw->pos < tw->nev
-                   ? emu_warp_instr(tw->w, tw->ev[tw->pos].func, tw->ev[tw->pos].pc, &tw->next)
+                   ? emu_grid_instr(M->g, tw->ev[tw->pos].func, tw->ev[tw->pos].pc, &tw->next)
                    : emu_warp_peek(tw->w, &tw->next)) {
         *pp = &tw->next;   /* read in place: it stays until the warp issues */
         tw->peeked = true;
@@ -263,7 +267,7 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
                            : M->igpu && timing_igpu_take_cost(M->igpu, w, tw->run_base + tw->pos, &ic);
         if (rec && charged) ic = rec->igpu;
         tw->pos++;
-        S->st.thread_instructions += (uint64_t)__builtin_popcount(e->mask);
+        S->st.thread_instructions += popcount32(e->mask);
         tm_unit u = unit_of(e->cls);
         uint64_t lat, ii;
         unit_timing(g, u, &lat, &ii);
@@ -343,7 +347,7 @@ bool tm_sm_issue_woven(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t cycle)
 {
     emu_next_instr p;
     assert(tw->pos < tw->nev);
-    if (!emu_warp_instr(tw->w, tw->ev[tw->pos].func, tw->ev[tw->pos].pc, &p)) return false;
+    if (!emu_grid_instr(M->g, tw->ev[tw->pos].func, tw->ev[tw->pos].pc, &p)) return false;
     return issue(M, S, (uint32_t)(tw - S->warps) % M->nsched, tw, &p, cycle);
 }
 
@@ -359,7 +363,7 @@ static uint64_t active_set_limit(tm_sm *S, uint32_t q, uint32_t nsched, uint64_t
         if (!tw->occupied || tw->done) continue;
         bool pending = false;
         for (uint32_t j = 0; j < tw->nsb && !pending; j++)
-            pending = tw->sb_ready[j] > now + long_latency;
+            pending = tw->sb[j].ready > now + long_latency;
         if (pending) continue;
         uint64_t a = tw->age;
         if (n < 8) {
@@ -414,24 +418,19 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
                 }
             }
             bool greedy = pick != NULL;
-            uint32_t slot = start >= nq ? start - nq : start;   /* start <= nq */
+            uint32_t first = start >= nq ? start - nq : start;   /* start <= nq */
             tm_scan *sc = &S->scan[q * S->per_q];
             uint64_t pick_age = 0;
-            for (uint32_t j = 0; j < nq && !greedy && (gto || !pick); j++, slot++) {
+            /* The warps in turn from `first`, to the first that can issue (gto: all of them, for
+             * the oldest). A waiting warp is passed over here: the slot's stall reason (the
+             * first of the least waits, in this order) is needed only when none issues, and is
+             * then gathered from the scan entries (below). */
+            for (uint32_t j = 0, slot = first; j < nq && !greedy; j++, slot++) {
                 if (slot == nq) slot = 0;
                 tm_scan *e = &sc[slot];
+                if (e->ready > now) continue;   /* most are waiting: the first test */
                 if (!e->live) continue;
                 if (two && e->age > limit) continue;
-                any = true;
-                uint64_t ready = e->ready;
-                if (ready > now) {
-                    /* can_issue's first answer, without the call (nor a look at the warp) */
-                    if (ready < why_when || why == TIMING_SLOT_IDLE) {
-                        why = (timing_slot)e->why;
-                        why_when = ready;
-                    }
-                    continue;
-                }
                 tm_warp *tw = &S->warps[q + slot * nsched];
                 const emu_next_instr *p;
                 timing_slot w2;
@@ -453,19 +452,9 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
                     e->why = (uint8_t)w2;
                     uint32_t ws = q + slot * nsched;
                     if (when == TM_NEVER && ws < 64) S->never_mask |= UINT64_C(1) << ws;
-                    if (when < why_when || why == TIMING_SLOT_IDLE) {
-                        why = w2;
-                        why_when = when;
-                    }
                     continue;
                 }
-                if (!can_issue(M, S, q, tw, now, &p, &w2, &when)) {
-                    if (when < why_when || why == TIMING_SLOT_IDLE) {
-                        why = w2;
-                        why_when = when;
-                    }
-                    continue;
-                }
+                if (!can_issue(M, S, q, tw, now, &p, &w2, &when)) continue;
             ready_warp:
                 if (gto) {
                     /* the oldest ready warp */
@@ -478,6 +467,30 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
                 }
                 pick = tw;
                 pi = p;
+                break;
+            }
+            if (!pick && !per_q) {
+                /* Nothing issues: the waits in the same order. A warp the loop looked at has
+                 * the wait can_issue (or the fast answer) gave it in its entry, except where
+                 * can_issue sets none (barriers, DAB's turns, GPUDet's quanta, no next
+                 * instruction): each of those waits at a barrier with no known end. */
+                for (uint32_t j = 0, slot = first; j < nq; j++, slot++) {
+                    if (slot == nq) slot = 0;
+                    const tm_scan *e = &sc[slot];
+                    if (!e->live) continue;
+                    if (two && e->age > limit) continue;
+                    any = true;
+                    uint64_t r = e->ready;
+                    timing_slot w2 = (timing_slot)e->why;
+                    if (r <= now) {
+                        r = TM_NEVER;
+                        w2 = TIMING_SLOT_BARRIER;
+                    }
+                    if (r < why_when || why == TIMING_SLOT_IDLE) {
+                        why = w2;
+                        why_when = r;
+                    }
+                }
             }
             if (!pick) break;
             if (!issue(M, S, q, pick, pi, now)) {
