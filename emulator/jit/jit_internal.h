@@ -31,10 +31,13 @@ typedef struct emu_jit_counts {
  * holding [a0, a0 + size) at device generation gen (1), or stays as it was when there is none
  * (0: the handler's general path then reports the bad address). */
 #define EMU_JIT_REFILL "ptxsim_jit_refill"
+/* The symbol of emu_jit_event_begin (emu_internal.h), which the event variant calls before
+ * every µop. */
+#define EMU_JIT_EVENT_BEGIN "ptxsim_jit_event_begin"
 
-/* Builds the compiled code of f as function `name` of module m. False (with a reason in err)
- * when f cannot be compiled. */
-bool emu_jit_translate(const emu_func *f, LLVMModuleRef m, const char *name,
+/* Builds the compiled code of f as function `name` of module m: its event variant when events
+ * (translate.c). False (with a reason in err) when f cannot be compiled. */
+bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const char *name,
                        emu_jit_counts *counts, char *err, size_t errlen);
 /* Whether µop u has a native translation (the rest call their handler). */
 bool emu_jit_translates(const emu_code *code, const emu_uop *u);

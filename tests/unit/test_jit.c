@@ -14,6 +14,9 @@
  * JIT from one snapshot and compares every byte of memory, the fault and every warp's
  * instruction count. The same programs then run on the auto executor with a threshold of one
  * instruction, compiled in the foreground, so that warps change executor between their runs.
+ * With an event sink installed (CONF_EVENTS=1: the harness records both runs' events and
+ * compares them field by field, per warp, in issue order) the same programs run on the JIT's
+ * event variant, and on auto, which switches to it.
  *
  * make check runs the fixed seeds below; JIT_FUZZ_SEEDS=N (bench/jit_fuzz.sh) runs N more;
  * JIT_DUMP=1 writes every program to stderr. */
@@ -486,6 +489,31 @@ START_TEST(random_programs_auto_background)
 }
 END_TEST
 
+/* The event variant (a sink installed): the events, memory, faults and counts of the step
+ * interpreter's run */
+START_TEST(random_programs_jit_events)
+{
+    setenv("CONF_EVENTS", "1", 1);
+    emu_jit_stats before, after;
+    emu_jit_get_stats(&before);
+    run_seed((uint64_t)_i + 200, "jit");
+    emu_jit_get_stats(&after);
+    unsetenv("CONF_EVENTS");
+    ck_assert_msg(after.failed == before.failed, "the event variant was left to the interpreter");
+    ck_assert_msg(after.functions + after.cache_hits > before.functions + before.cache_hits,
+                  "no event variant was compiled");
+}
+END_TEST
+
+START_TEST(random_programs_auto_events)
+{
+    emu_jit_configure(&(emu_jit_options){.verbose = 0, .hot_instructions = 1, .foreground = true});
+    setenv("CONF_EVENTS", "1", 1);
+    run_seed((uint64_t)_i + 300, "auto");
+    unsetenv("CONF_EVENTS");
+}
+END_TEST
+
 /* The JIT translated a real share of what it compiled (a guard against every µop quietly
  * falling back to its handler, which would still compare equal). */
 START_TEST(translates_most)
@@ -804,6 +832,8 @@ int main(void)
     tcase_add_loop_test(tc, random_programs_jit, 0, FIXED_SEEDS + (extra > 0 ? extra : 0));
     tcase_add_loop_test(tc, random_programs_auto, 0, FIXED_SEEDS / 3);
     tcase_add_loop_test(tc, random_programs_auto_background, 0, 4);
+    tcase_add_loop_test(tc, random_programs_jit_events, 0, FIXED_SEEDS / 2);
+    tcase_add_loop_test(tc, random_programs_auto_events, 0, FIXED_SEEDS / 4);
     tcase_add_test(tc, translates_most);
     tcase_add_test(tc, disk_cache);
     tcase_add_test(tc, rows_kept_in_registers);
