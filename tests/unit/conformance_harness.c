@@ -87,6 +87,7 @@ typedef struct conf_reference {
     emu_snapshot *after;
     bool ok;
     emu_fault fault;
+    timing_stats st;
     uint64_t *counts;
     size_t ncounts;
 } conf_reference;
@@ -103,6 +104,44 @@ static void conf_reference_free(conf_reference *ref)
  * mutant plants) fails its test in seconds instead of holding it until the suite's timeout. */
 #define CONF_WATCHDOG_INSTS UINT64_C(20000000)
 
+/* CONF_TIMING=1: both runs on the cycle model (a V100 of the launch's 4 SMs, host threads
+ * CONF_TIMING's value), which reads their events: the primary executor runs with a sink (the
+ * JIT its event variant, its run-ahead stops included), and the engine's statistics (cycles
+ * and every counter of the model) must agree as well. */
+static unsigned conf_timing_threads(void)
+{
+    const char *e = getenv("CONF_TIMING");
+    int n = e ? atoi(e) : 0;
+    return n > 0 ? (unsigned)n : 0;
+}
+
+static timing_gpu conf_gpu;
+
+/* The engine's configuration of a conformance run: the stats go to *st. */
+static void conf_engine_config(timing_engine_config *cfg, uint32_t sm_count, timing_stats *st)
+{
+    timing_engine_defaults(cfg);
+    cfg->watchdog_insts = CONF_WATCHDOG_INSTS;
+    memset(st, 0, sizeof *st);
+    cfg->stats = st;
+    unsigned threads = conf_timing_threads();
+    if (threads) {
+        conf_gpu = *timing_gpu_find("v100");
+        conf_gpu.sm_count = (int)sm_count;
+        cfg->cycle_model = true;
+        cfg->gpu = &conf_gpu;
+        cfg->sm_count = sm_count;
+        cfg->host_threads = threads;
+    }
+}
+
+/* The launch's sink under CONF_TIMING: the model's, with the recorder (may be NULL) beside it. */
+static emu_event_sink *conf_sink(emu_event_sink *recorder, timing_tee *tee)
+{
+    if (!conf_timing_threads()) return recorder;
+    return recorder ? timing_tee_sink(tee, timing_model_sink(), recorder) : timing_model_sink();
+}
+
 /* Runs launch on the step executor and puts device memory back as it was; false when that
  * cannot be done (memory ran out, or the launch is refused: the block interpreter's run then
  * reports it alone). */
@@ -113,14 +152,15 @@ static bool conf_run_reference(const emu_launch *launch, conf_reference *ref)
     if (!before) return false;
     emu_launch L = *launch;
     L.executor = EMU_EXECUTOR_STEP;
+    timing_tee tee;
+    L.events = conf_sink(L.events, &tee);
     emu_fault f;
     memset(&f, 0, sizeof f);
     emu_grid *g = emu_grid_create(&L, &f);
     bool made = g && emu_grid_keep_warp_counts(g);
     if (made) {
         timing_engine_config cfg;
-        timing_engine_defaults(&cfg);
-        cfg.watchdog_insts = CONF_WATCHDOG_INSTS;
+        conf_engine_config(&cfg, L.sm_count, &ref->st);
         ref->ok = timing_run_grid(g, &cfg);
         const emu_fault *gf = emu_grid_fault(g);
         if (gf) ref->fault = *gf;
@@ -377,6 +417,8 @@ conf_status conf_run(const conf_launch *l, conf_result *r)
     conf_reference ref;
     bool compared = conf_run_reference(&launch, &ref);
     if (events) launch.events = &prim_events.sink;
+    timing_tee tee;
+    launch.events = conf_sink(launch.events, &tee);
 
     emu_fault f;
     memset(&f, 0, sizeof f);
@@ -396,13 +438,19 @@ conf_status conf_run(const conf_launch *l, conf_result *r)
     }
 
     timing_engine_config cfg;
-    timing_engine_defaults(&cfg);
-    cfg.watchdog_insts = CONF_WATCHDOG_INSTS;
+    timing_stats st;
+    conf_engine_config(&cfg, launch.sm_count, &st);
     if (compared) emu_grid_keep_warp_counts(g);
     bool ran = timing_run_grid(g, &cfg);
     if (compared && conf_executors_differ(&ref, g, ran, name, r)) {
         r->status = CONF_EXECUTORS_DIFFER;
     } else if (compared && events && conf_events_differ(&ref_events, &prim_events, name, r)) {
+        r->status = CONF_EXECUTORS_DIFFER;
+    } else if (compared && conf_timing_threads() && memcmp(&ref.st, &st, sizeof st) != 0) {
+        conf_msg(r, "%s: %s: the engine's statistics differ: %" PRIu64 " cycles and %" PRIu64
+                 " warp instructions on the step executor, %" PRIu64 " and %" PRIu64 " on %s",
+                 name, conf_status_name(CONF_EXECUTORS_DIFFER), ref.st.cycles,
+                 ref.st.warp_instructions, st.cycles, st.warp_instructions, conf_primary_name());
         r->status = CONF_EXECUTORS_DIFFER;
     } else if (!ran) {
         const emu_fault *gf = emu_grid_fault(g);
