@@ -517,7 +517,8 @@ END_TEST
 /* The event variant on the cycle model (CONF_TIMING: the model reads the events; on 1 and 2
  * host threads, whose run-aheads differ): a loop whose barrier, atomic and %clock read are
  * timed (the run-ahead stops before them once it issued an instruction, and before the global
- * accesses in a local run-ahead), and whose results depend on when they ran (the atomic's old
+ * accesses in a local run-ahead; a %clock read is also where a divergent branch reconverges,
+ * so compiled code is entered at it within a run), and whose results depend on when they ran (the atomic's old
  * value, the clock), so a run-ahead stop in the wrong place changes memory as well as the
  * cycles, the statistics and the events, all compared with the step interpreter's. */
 START_TEST(events_under_the_cycle_model)
@@ -526,7 +527,7 @@ START_TEST(events_under_the_cycle_model)
         ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
         "    .reg .b32 %t, %i, %a, %c, %g;\n"
         "    .reg .b64 %in, %out, %o;\n"
-        "    .reg .pred %p;\n"
+        "    .reg .pred %p, %q;\n"
         "    ld.param.u64 %in, [pin];\n"
         "    ld.param.u64 %out, [pout];\n"
         "    mov.u32 %t, %tid.x;\n"
@@ -541,6 +542,16 @@ START_TEST(events_under_the_cycle_model)
         "    add.u32 %a, %a, %c;\n"
         "    mul.lo.u32 %a, %a, 3;\n"
         "    bar.sync 0;\n"
+        /* a divergent branch whose reconvergence point is the %clock read: the outer loop
+         * settles the stack and enters compiled code there, at a timed µop, in a run that
+         * issued instructions already (c->ran_before) */
+        "    and.b32 %c, %t, 1;\n"
+        "    setp.eq.u32 %q, %c, 0;\n"
+        "    @%q bra SKIP;\n"
+        "    add.u32 %a, %a, 7;\n"
+        "SKIP:\n"
+        "    mov.u32 %c, %clock;\n"
+        "    xor.b32 %a, %a, %c;\n"
         "    atom.global.add.u32 %c, [%out], 1;\n"
         "    add.u32 %a, %a, %c;\n"
         "    mov.u32 %c, %clock;\n"
