@@ -33,7 +33,7 @@
 # With CUDA_TESTS=1 it also times every tests/cuda program (shared build, from the test cache)
 # under interp and auto, one run each, and prints the total (target: auto within 10%).
 # Environment: B (build dir, default build), NVCC, REPS (default 3), ANCHORS (default
-# ../shared/anchor), SIZE=large for the larger sizes.
+# ../shared/anchor), SIZE=large for the larger sizes, TABLE=0 to leave out the main table.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 ROOT=$PWD
@@ -115,6 +115,8 @@ wall() {
 }
 minof() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || a == "fail") print b; else if (b == "fail") print a; else print (b < a ? b : a) }'; }
 
+[ "${TABLE:-1}" = 1 ] || names=()   # TABLE=0: the --timing and CUDA_TESTS parts only
+[ ${#names[@]} -gt 0 ] &&
 printf '%-17s %-8s %13s %8s %8s %8s %8s %6s | %8s %8s %8s %9s %9s %6s | %8s %8s %8s\n' program set \
     thread-insns kern-i-s kern-j-s kern-iMti kern-jMti kern-x interp-s jit-s auto-s interp-Mti \
     jit-Mti jit/x compile first-s cached-s
