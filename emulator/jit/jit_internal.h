@@ -5,7 +5,9 @@
  * chained across blocks while the warp's SIMT top stays the one it entered with. Simple integer
  * and f32 µops become vector code over the 32 lanes of their register rows; every other µop
  * calls the interpreter's own handler, so what is not translated is bit-identical by
- * construction and every function can be compiled. */
+ * construction and every function can be compiled. Launches with an event sink run a second
+ * variant of it (EMU_JIT_EVENTS), which records every µop's event as the interpreter's loop
+ * does and ends a cycle model's run-ahead where that loop ends it (translate.c). */
 #ifndef PTXSIM_EMULATOR_JIT_JIT_INTERNAL_H
 #define PTXSIM_EMULATOR_JIT_JIT_INTERNAL_H
 

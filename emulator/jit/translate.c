@@ -12,7 +12,11 @@
  *   to settle (the dispatch block checks that from the warp itself; a loop segment's back edge
  *   checks the same and jumps to its head directly: see open_loop), else it returns.
  * - ld.param of the kernel's own parameters reads the launch's parameter block directly, as
- *   exec_mem.c's fast path does.
+ *   exec_mem.c's fast path does;
+ * - the event variant (launches with a sink) also writes each µop's event header before it
+ *   (emu_jit_event_begin, w->ninstr stored first), calls the handlers of the µops that fill
+ *   event fields (loads, stores, branches) with the event set, writes a handler's stop into
+ *   its event, and stops a run-ahead before a timed or shared-state µop as run.c's loop does.
  * Translated µops are vector code over the 32 lanes of their rows: inactive lanes are blended
  * back, so nothing outside the mask changes. Floating point follows sem.h exactly: plain IEEE
  * operations with no fast-math flags, ftz as its bit rule, the canonical f32 NaN. */
