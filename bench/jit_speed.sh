@@ -17,22 +17,27 @@
 #   seconds of the whole run, disk cache off (each jit run compiles: compile time is in jit-s),
 #   which also counts what is the same under every executor (the program's own CPU reference
 #   code, startup, copies), so jit/x understates the executors' ratio.
-# (--stats cannot time the JIT: recording its statistics needs the interpreter's events, so an
-# --engine=jit run with --stats runs interpreted; its "host_seconds" is wall time, compiling
-# included.) Compile time is the sum of the JIT's "compiled ... in N ms" notes (--verbose) of one
+# (--stats is not used to time the executors: it installs an event sink, so the JIT runs its
+# event variant, and its "host_seconds" is wall time, compiling included.) Compile time is the sum of the JIT's "compiled ... in N ms" notes (--verbose) of one
 # --engine=jit run. Printed: the table, the geometric mean speed-up of the JIT per set on kernel
 # time and on the whole process, and the targets of issue 13 (compute-bound at least 20x and 2 G
 # thread-instructions/s on 2 cores, memory-bound at least 5x).
 # The disk cache (--jit-cache): first-s and cached-s are the least wall time over REPS of an
 # --engine=jit run with an empty cache (in $W/jit-cache) and of the next one, which loads every
 # function from it.
+# Under --timing (TIMING=0 leaves it out): the anchors at bench/timing_speed.sh's sizes on v100
+# with --threads=1, where every executor runs with an event sink (the cycle model reads every
+# instruction's event) and the JIT runs its event variant: user + system CPU seconds of the whole
+# run under interp, jit and auto (least of REPS, interleaved; the disk cache warmed first, so
+# compiling is not in it), their ratios, and whether the simulated cycles are identical.
 # With CUDA_TESTS=1 it also times every tests/cuda program (shared build, from the test cache)
 # under interp and auto, one run each, and prints the total (target: auto within 10%).
 # Environment: B (build dir, default build), NVCC, REPS (default 3), ANCHORS (default
 # ../shared/anchor), SIZE=large for the larger sizes, SIZE=real for the issue's "larger real
 # sizes" (a 1024x1024 matmul, a 16M-element scan, a 1M-key bitonic sort: bench/programs' scan.cu
 # and bitonic.cu; target each at least 10x faster end to end than the interpreter: the jit/x
-# column, and the cached-s column against interp-s for a second run that compiles nothing).
+# column, and the cached-s column against interp-s for a second run that compiles nothing),
+# TABLE=0 to leave out the main table.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 ROOT=$PWD
@@ -118,6 +123,8 @@ wall() {
 }
 minof() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || a == "fail") print b; else if (b == "fail") print a; else print (b < a ? b : a) }'; }
 
+[ "${TABLE:-1}" = 1 ] || names=()   # TABLE=0: the --timing and CUDA_TESTS parts only
+[ ${#names[@]} -gt 0 ] &&
 printf '%-17s %-8s %13s %8s %8s %8s %8s %6s | %8s %8s %8s %9s %9s %6s | %8s %8s %8s\n' program set \
     thread-insns kern-i-s kern-j-s kern-iMti kern-jMti kern-x interp-s jit-s auto-s interp-Mti \
     jit-Mti jit/x compile first-s cached-s
@@ -186,6 +193,42 @@ for s in compute memory real; do
     awk -v s="${logsum[$s]}" -v n="${count[$s]}" -v set="$s" -v t="$et" \
         'BEGIN { printf "geometric mean speed-up of the JIT on the %s-bound set, whole process (end to end): %.2fx%s\n", set, exp(s / n), t }'
 done
+
+if [ "${TIMING:-1}" = 1 ]; then
+    echo
+    printf '%-16s %9s %9s %9s %7s %7s %10s  %s\n' "--timing v100" interp-s jit-s auto-s jit/x \
+        auto/x cycles "auto used compiled code"
+    declare -A TARGS=([vecadd]="1048576" [matmul]="256" [reduce]="1048576 256")
+    for p in vecadd matmul reduce; do
+        [ -x "$W/$p" ] || continue
+        read -r -a targs <<<"${TARGS[$p]}"
+        # timed_cpu ENGINE: user + system seconds; the cycles to $W/cycles.ENGINE
+        timed_cpu() {
+            /usr/bin/time -o "$W/time.txt" -f '%U %S' "$SIM" run --threads=1 --timing --gpu=v100 \
+                --engine="$1" --verbose=1 --stats="$W/tstats.json" -- "$W/$p" "${targs[@]}" \
+                >"$W/out.txt" 2>"$W/err.$1.txt"
+            python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["total"]["cycles"])' \
+                "$W/tstats.json" >"$W/cycles.$1" 2>/dev/null || echo fail >"$W/cycles.$1"
+            tail -n 1 "$W/time.txt" | awk 'NF == 2 { printf "%.3f", $1 + $2 }'
+        }
+        timed_cpu jit >/dev/null   # fills the disk cache
+        ti=fail tj=fail ta=fail
+        for r in $(seq "$REPS"); do
+            ti=$(minof "$ti" "$(timed_cpu interp)")
+            tj=$(minof "$tj" "$(timed_cpu jit)")
+            ta=$(minof "$ta" "$(timed_cpu auto)")
+        done
+        same=identical
+        cmp -s "$W/cycles.interp" "$W/cycles.jit" && cmp -s "$W/cycles.interp" "$W/cycles.auto" ||
+            same="DIFFER($(cat "$W/cycles.interp") $(cat "$W/cycles.jit") $(cat "$W/cycles.auto"))"
+        grep -q 'jit: .*event variant' "$W/err.auto.txt" && used=yes || used=no
+        printf '%-16s %9s %9s %9s %6sx %6sx %10s  %s\n' "$p ${TARGS[$p]}" "$ti" "$tj" "$ta" \
+            "$(awk -v a="$ti" -v b="$tj" 'BEGIN { printf "%.2f", a / b }')" \
+            "$(awk -v a="$ti" -v b="$ta" 'BEGIN { printf "%.2f", a / b }')" \
+            "$(cat "$W/cycles.interp")" "$used ($same)"
+    done
+    echo "load average $(cut -d' ' -f1-3 /proc/loadavg)"
+fi
 
 if [ "${CUDA_TESTS:-0}" = 1 ]; then
     # shellcheck source=tests/cuda_cache.sh

@@ -32,6 +32,10 @@ typedef struct emu_ctx emu_ctx;
  * up to date as it goes). It leaves the SIMT stack and c->stop as that loop leaves them. */
 typedef uint64_t (*emu_jit_entry)(emu_ctx *c, uint32_t pc, uint64_t budget);
 enum { EMU_JIT_NONE, EMU_JIT_QUEUED, EMU_JIT_READY, EMU_JIT_FAILED };
+/* A function's two compiled variants: the plain one, and the one that records the launch's
+ * events as the interpreter does (emu_jit_event_begin), for launches with a sink, so that the
+ * plain one pays nothing for them. */
+enum { EMU_JIT_PLAIN, EMU_JIT_EVENTS, EMU_JIT_VARIANTS };
 
 /* Where a kernel puts one shared variable (offset in its static window; extern arrays at the
  * start of the dynamic part). */
@@ -66,10 +70,11 @@ typedef struct emu_func {
     /* kernels: no instruction can write shared memory (shared_writes.c); false unless shown */
     bool no_shared_writes;
     /* The JIT's state of this function (emulator/jit/), written by the JIT only */
-    _Atomic(emu_jit_entry) jit_entry;   /* compiled code, NULL until EMU_JIT_READY */
-    _Atomic int jit_status;             /* EMU_JIT_* */
+    /* compiled code per variant (EMU_JIT_PLAIN, EMU_JIT_EVENTS), NULL until EMU_JIT_READY */
+    _Atomic(emu_jit_entry) jit_entry[EMU_JIT_VARIANTS];
+    _Atomic int jit_status[EMU_JIT_VARIANTS];   /* EMU_JIT_* */
     _Atomic uint64_t jit_heat;          /* warp instructions it ran interpreted (engine auto) */
-    void *jit_owner;                    /* the JIT's handle on the code (freed with it) */
+    void *jit_owner[EMU_JIT_VARIANTS];  /* the JIT's handle on the code (freed with it) */
 } emu_func;
 
 /* The offset of shared variable sym in kernel k's layout, UINT64_MAX when k does not use it. */
@@ -219,6 +224,11 @@ struct emu_ctx {
                                  ld/st fast paths record their lanes as the general path does */
     emu_event *ev;            /* the event of the executing instruction, or NULL */
     int stop;                 /* -1, or the emu_stop to return after this instruction */
+    /* compiled code's event variant: ran_before tells it that the run issued an instruction
+     * before it was entered (the run-ahead rule's n > 0); it sets ahead_stop when it ends
+     * before an instruction the run-ahead may not issue (interp/run.c) */
+    bool ran_before;
+    bool ahead_stop;
 };
 
 /* Runs the statement after it once per lane of c->mask, with the lane in L_. */
@@ -452,10 +462,13 @@ emu_exec_fn emu_select_mma(emu_code *code, emu_uop *u);
 
 /* ---- jit/: the LLVM-C JIT. Compiled code of f, compiled now if it is not yet (executor jit);
  * NULL when f cannot be compiled (the interpreter runs it). */
-emu_jit_entry emu_jit_compiled_now(const emu_func *f);
+emu_jit_entry emu_jit_compiled_now(const emu_func *f, int variant);
 /* Executor auto: f ran n more warp instructions interpreted; once it is hot enough, a
- * background thread compiles it. The compiled code when it is ready, else NULL. */
-emu_jit_entry emu_jit_warm(const emu_func *f, uint64_t n);
+ * background thread compiles its variant. The compiled code when it is ready, else NULL. */
+emu_jit_entry emu_jit_warm(const emu_func *f, uint64_t n, int variant);
+/* The event variant's record of the instruction at pc (µop u, lanes mask) of c's warp, as the
+ * interpreter's loop writes it (interp/run.c), made c->ev; NULL when the ring has no memory. */
+emu_event *emu_jit_event_begin(emu_ctx *c, const emu_uop *u, uint32_t pc, uint32_t mask);
 /* Releases f's compiled code (module unload; waits for a compile of f in progress). */
 void emu_jit_forget(emu_func *f);
 

@@ -5,8 +5,9 @@
  * interpreter the reference), then device memory, the heap and pending device output are put
  * back and the primary executor runs; its results are the ones the program sees. Compared:
  * every byte of every allocation, the device heap, the device printf output, the fault (kind,
- * block, thread, address, PTX line), every warp's instruction count and the engine's
- * statistics. Without determinism the two runs must follow one schedule, so they run on one
+ * block, thread, address, PTX line), every warp's instruction count, the engine's
+ * statistics and, where the launch has an event sink (--timing, --stats, --trace, ...), every
+ * warp's events (a digest of each field the executor records). Without determinism the two runs must follow one schedule, so they run on one
  * host thread; under GPUDet the schedule does not matter and the configured threads are used.
  *
  * A difference is a bug in ptxsim, not in the program: it is reported with the kernel, the
@@ -87,6 +88,90 @@ static void describe_writer(const watch *w, const emu_launch *L, char *buf, size
 }
 
 /* ---------------------------------------------------------------- one run */
+
+/* ---------------------------------------------------------------- the events of both runs
+ *
+ * Where the launch has a sink, the primary executor records events (the JIT in its event
+ * variant), and both runs also hand their events to a digest: per warp, a count and a hash of
+ * every field an executor fills (the addresses of the lanes in mem_lanes only: the rest of a
+ * ring entry holds whatever it held). A warp's events come from one host thread at a time, so
+ * its slot needs no lock. */
+typedef struct event_digest {
+    emu_event_sink sink;
+    uint32_t wpc;             /* warps per CTA */
+    size_t nwarps;
+    uint64_t *hash, *count;   /* per warp, by CTA linear id * wpc + warp id */
+    bool lost;                /* a warp out of range (a ptxsim bug) */
+} event_digest;
+
+static inline uint64_t digest_add(uint64_t h, uint64_t v)
+{
+    h = (h ^ v) * 0x100000001b3ull;
+    return h ^ (h >> 29);
+}
+
+static void digest_consume(emu_event_sink *self, emu_warp *w, const emu_event *ev, uint32_t n)
+{
+    event_digest *d = self->state;
+    size_t k = (size_t)emu_warp_cta_linear(w) * d->wpc + emu_warp_id(w);
+    if (k >= d->nwarps) {
+        d->lost = true;
+        return;
+    }
+    uint64_t h = d->hash[k];
+    for (uint32_t i = 0; i < n; i++) {
+        const emu_event *e = &ev[i];
+        h = digest_add(h, (uint64_t)e->pc << 32 | e->func);
+        h = digest_add(h, (uint64_t)e->active << 32 | e->mask);
+        h = digest_add(h, (uint64_t)e->op << 48 | (uint64_t)e->cls << 40 | (uint64_t)e->stop << 32 |
+                              (uint64_t)e->flags << 24 | (uint64_t)e->space << 16 | e->size);
+        h = digest_add(h, (uint64_t)e->mem_lanes << 32 | e->taken);
+        h = digest_add(h, e->reconv);
+        if (e->flags & EMU_EV_MEM)
+            for (uint32_t mk = e->mem_lanes; mk; mk &= mk - 1) h = digest_add(h, e->addr[__builtin_ctz(mk)]);
+    }
+    d->hash[k] = h;
+    d->count[k] += n;
+}
+
+static bool digest_init(event_digest *d, const emu_launch *L)
+{
+    memset(d, 0, sizeof *d);
+    uint64_t threads = (uint64_t)L->block.x * L->block.y * L->block.z;
+    d->wpc = (uint32_t)((threads + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE);
+    d->nwarps = (size_t)L->grid.x * L->grid.y * L->grid.z * d->wpc;
+    d->hash = calloc(d->nwarps ? d->nwarps : 1, sizeof *d->hash);
+    d->count = calloc(d->nwarps ? d->nwarps : 1, sizeof *d->count);
+    d->sink.consume = digest_consume;
+    d->sink.state = d;
+    return d->hash && d->count;
+}
+
+static void digest_free(event_digest *d)
+{
+    free(d->hash);
+    free(d->count);
+    memset(d, 0, sizeof *d);
+}
+
+/* The first warp whose events differ between a (reference) and b (primary); false if none. */
+static bool digests_differ(const event_digest *a, const event_digest *b, char *why, size_t len)
+{
+    if (a->lost || b->lost) {
+        snprintf(why, len, "events came from a warp outside the grid");
+        return true;
+    }
+    for (size_t k = 0; k < a->nwarps; k++)
+        if (a->count[k] != b->count[k] || a->hash[k] != b->hash[k]) {
+            snprintf(why, len,
+                     "the events of warp %u of block %zu differ: %" PRIu64 " events on the "
+                     "reference executor, %" PRIu64 " on the primary one%s",
+                     (unsigned)(k % a->wpc), k / a->wpc, a->count[k], b->count[k],
+                     a->count[k] == b->count[k] ? " (their fields differ)" : "");
+            return true;
+        }
+    return false;
+}
 
 typedef struct run_result {
     emu_grid *g;
@@ -214,15 +299,32 @@ emu_grid *rt_compare_run(const emu_launch *L, const timing_engine_config *ec, co
     while (Lref.policy && (strcmp(Lref.policy->name, "check") == 0 ||
                            strcmp(Lref.policy->name, "watch") == 0))
         Lref.policy = Lref.policy->next ? Lref.policy->next : emu_direct_policy();
-    bool ran = run_once(Lref, EMU_EXECUTOR_STEP, &base, model, false, &ref);
+    /* with a sink, both runs' events go to a digest too */
+    event_digest dref, dprim;
+    bool digests = L->events != NULL;
+    if (digests && (!digest_init(&dref, L) || !digest_init(&dprim, L))) {
+        digest_free(&dref);
+        digest_free(&dprim);
+        digests = false;
+        rt_log(1, "--engine=compare: no host memory for the event digests of %s; events are not "
+                  "compared", name);
+    }
+    timing_tee tref, tprim;
+    bool ran = run_once(Lref, EMU_EXECUTOR_STEP, &base,
+                        digests ? timing_tee_sink(&tref, model, &dref.sink) : model, false, &ref);
     if (ran) after_ref = emu_snapshot_take();
     emu_snapshot_restore(before);
     timing_igpu_rewind(L->policy);   /* --igpu: the pages and counts of the run above go */
-    /* the JIT records no events: with a sink (--stats, --trace, --timing) it runs as the
-     * interpreter */
+    /* with a sink (--stats, --trace, --timing) the JIT runs its event variant */
     uint8_t primary = rt_g.cfg.compare_jit ? EMU_EXECUTOR_JIT : EMU_EXECUTOR_INTERP;
-    bool ran2 = run_once(*L, primary, &base, L->events, true, &prim);
+    bool ran2 = run_once(*L, primary, &base,
+                         digests ? timing_tee_sink(&tprim, L->events, &dprim.sink) : L->events,
+                         true, &prim);
     if (!ran || !ran2 || !after_ref) {
+        if (digests) {
+            digest_free(&dref);
+            digest_free(&dprim);
+        }
         fprintf(stderr, "ptxsim: --engine=compare: out of host memory running %s twice\n", name);
         *internal = cudaErrorMemoryAllocation;
         run_free(&ref);
@@ -257,6 +359,12 @@ emu_grid *rt_compare_run(const emu_launch *L, const timing_engine_config *ec, co
         *internal = cudaErrorUnknown;
     }
     bool differ = !clocked_out && !freed && results_differ(&ref, &prim, L, why, sizeof why);
+    if (!differ && !clocked_out && !freed && digests)
+        differ = digests_differ(&dref, &dprim, why, sizeof why);
+    if (digests) {
+        digest_free(&dref);
+        digest_free(&dprim);
+    }
     if (!differ && !clocked_out && !freed) {
         char mwhy[256];
         if (emu_snapshot_differs(after_ref, &addr, &was, &now, mwhy, sizeof mwhy)) {

@@ -59,6 +59,37 @@ static inline emu_event *next_event(emu_warp *w, emu_event_sink *sink)
     return &w->ring[w->nev++];
 }
 
+/* The header of the event of µop u at pc (lanes mask) of c's warp: what the interpreter's loop
+ * and compiled code's event variant both record, the handler then adding its fields. */
+static inline __attribute__((always_inline)) void event_header(emu_event *ev, const emu_ctx *c,
+                                                               const emu_uop *u, uint32_t pc,
+                                                               uint32_t mask)
+{
+    ev->pc = pc;
+    ev->func = c->f->index;
+    ev->active = c->active;
+    ev->mask = mask;
+    ev->op = u->op;
+    ev->cls = u->cls;
+    ev->stop = EMU_EVENT_RAN;
+    ev->flags = 0;
+    ev->space = u->in->space;
+    ev->mem_lanes = 0;
+    ev->size = 0;
+    ev->taken = 0;
+    ev->reconv = 0;
+}
+
+emu_event *emu_jit_event_begin(emu_ctx *c, const emu_uop *u, uint32_t pc, uint32_t mask)
+{
+    emu_event *ev = next_event(c->w, c->g->launch.events);
+    if (ev) {
+        event_header(ev, c, u, pc, mask);
+        c->ev = ev;
+    }
+    return ev;
+}
+
 /* Where the block executor takes compiled code (emulator/jit/) for a block: never, for every
  * function the JIT can compile (compiling it first), or once a function is hot (auto). */
 enum { TIER_NONE, TIER_JIT, TIER_AUTO };
@@ -66,7 +97,9 @@ enum { TIER_NONE, TIER_JIT, TIER_AUTO };
 /* One executor loop, specialised by the compiler for the step/block, events/no-events and tier
  * cases (the flags are constants at every call), so running without a sink costs nothing per
  * instruction. Compiled code replaces the inner loop only: it starts where that loop starts
- * (a settled stack) and leaves the warp as that loop would, so the two mix at any block. */
+ * (a settled stack) and leaves the warp as that loop would, so the two mix at any block; with
+ * events it is the function's event variant, which records the same events and ends a
+ * run-ahead where this loop does (c.ran_before, c.ahead_stop). */
 static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t budget,
                                                           bool step, bool events, int tier)
 {
@@ -119,11 +152,22 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
         assert(pc < c.code->n && c.active != 0);
         /* compiled code stops before a region boundary (iGPU): its block runs here */
         if (tier != TIER_NONE && !(c.code->uops[pc].flags & EMU_UOP_REGION_BOUNDARY)) {
+            const int variant = events ? EMU_JIT_EVENTS : EMU_JIT_PLAIN;
             emu_jit_entry code =
-                tier == TIER_JIT ? emu_jit_compiled_now(c.f)
-                                 : atomic_load_explicit(&c.f->jit_entry, memory_order_acquire);
+                tier == TIER_JIT ? emu_jit_compiled_now(c.f, variant)
+                                 : atomic_load_explicit(&c.f->jit_entry[variant],
+                                                        memory_order_acquire);
             if (code) {
+                if (events) {
+                    c.ran_before = n > 0;
+                    c.ahead_stop = false;
+                }
                 n += code(&c, pc, budget - n);
+                if (events && c.ahead_stop) {
+                    /* the top's pc is the instruction the run-ahead may not issue */
+                    result = EMU_STOP_BUDGET;
+                    goto done;
+                }
                 if (c.stop == EMU_STOP_FAULT) {
                     result = EMU_STOP_FAULT;
                     goto done;
@@ -170,19 +214,7 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
             }
             emu_event *ev = NULL;
             if (events && (ev = next_event(w, sink))) {
-                ev->pc = pc;
-                ev->func = c.f->index;
-                ev->active = c.active;
-                ev->mask = mask;
-                ev->op = u->op;
-                ev->cls = u->cls;
-                ev->stop = EMU_EVENT_RAN;
-                ev->flags = 0;
-                ev->space = u->in->space;
-                ev->mem_lanes = 0;
-                ev->size = 0;
-                ev->taken = 0;
-                ev->reconv = 0;
+                event_header(ev, &c, u, pc, mask);
                 c.ev = ev;
             }
             if (mask) u->exec(&c, u);
@@ -203,7 +235,7 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
         }
         if (tier == TIER_AUTO) {
             if (c.f != hot_f) {
-                if (hot_f) emu_jit_warm(hot_f, hot_n);
+                if (hot_f) emu_jit_warm(hot_f, hot_n, events ? EMU_JIT_EVENTS : EMU_JIT_PLAIN);
                 hot_f = c.f;
                 hot_n = 0;
             }
@@ -217,7 +249,7 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
     }
     if (result == EMU_STOP_BUDGET && !settle(&c)) result = EMU_STOP_EXIT;
 done:
-    if (tier == TIER_AUTO && hot_f) emu_jit_warm(hot_f, hot_n);
+    if (tier == TIER_AUTO && hot_f) emu_jit_warm(hot_f, hot_n, events ? EMU_JIT_EVENTS : EMU_JIT_PLAIN);
     if (result == EMU_STOP_EXIT) w->state = EMU_WS_EXITED;
     if (events) flush_events(w, sink);
     emu_mem_policy *p = c.g->launch.policy;
@@ -244,17 +276,17 @@ emu_stop emu_warp_run_local(emu_warp *w, uint64_t budget)
 emu_stop emu_warp_run(emu_warp *w, uint64_t budget)
 {
     const emu_launch *L = &w->cta->g->launch;
-    /* with a sink the interpreter records the events: compiled code has no event variant */
+    /* with a sink, compiled code is the functions' event variant */
     switch (L->executor) {
     case EMU_EXECUTOR_STEP:
         return L->events ? run(w, budget, true, true, TIER_NONE)
                          : run(w, budget, true, false, TIER_NONE);
     case EMU_EXECUTOR_JIT:
-        if (!L->events) return run(w, budget, false, false, TIER_JIT);
-        break;
+        return L->events ? run(w, budget, false, true, TIER_JIT)
+                         : run(w, budget, false, false, TIER_JIT);
     case EMU_EXECUTOR_AUTO:
-        if (!L->events) return run(w, budget, false, false, TIER_AUTO);
-        break;
+        return L->events ? run(w, budget, false, true, TIER_AUTO)
+                         : run(w, budget, false, false, TIER_AUTO);
     default:
         break;
     }

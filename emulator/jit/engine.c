@@ -33,9 +33,10 @@ static bool jit_broken;           /* LLJIT could not be made: nothing compiles *
 static emu_jit_options opts = { .verbose = 0, .hot_instructions = 1000000 };
 
 /* the background compiler (executor auto) */
-typedef struct pending { emu_func *f; struct pending *next; } pending;
+typedef struct pending { emu_func *f; int variant; struct pending *next; } pending;
 static pending *queue_head, *queue_tail;
 static emu_func *compiling;       /* the function the background thread compiles now */
+static int compiling_variant;
 static bool worker_started, worker_stop;
 static pthread_t worker;
 
@@ -149,14 +150,17 @@ static bool jit_init(void)
     LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(jit);
     LLVMOrcJITDylibAddGenerator(jd, gen);
     /* what compiled code calls by name (jit_internal.h) */
-    LLVMOrcCSymbolMapPair called[2] = {
+    LLVMOrcCSymbolMapPair called[3] = {
         {LLVMOrcLLJITMangleAndIntern(jit, EMU_JIT_DEVICE_GENERATION),
          {(LLVMOrcExecutorAddress)(uintptr_t)&emu_device_generation,
           {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}},
         {LLVMOrcLLJITMangleAndIntern(jit, EMU_JIT_REFILL),
          {(LLVMOrcExecutorAddress)(uintptr_t)&jit_refill,
+          {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}},
+        {LLVMOrcLLJITMangleAndIntern(jit, EMU_JIT_EVENT_BEGIN),
+         {(LLVMOrcExecutorAddress)(uintptr_t)&emu_jit_event_begin,
           {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}}};
-    e = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(called, 2));
+    e = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(called, 3));
     if (e) {
         report("defining the device generation", e);
         return false;
@@ -187,7 +191,7 @@ typedef struct jit_code {
 static jit_code *live_codes;
 
 
-static emu_jit_key code_key(const char *ir)
+static emu_jit_key code_key(const char *ir, int v)
 {
     emu_jit_key k;
     emu_jit_key_init(&k);
@@ -202,6 +206,9 @@ static emu_jit_key code_key(const char *ir)
     emu_jit_key_add(&k, host_features);
     emu_jit_key_add(&k, JIT_PASSES);
     emu_jit_key_add(&k, JIT_CODEGEN);
+    /* the variants differ in their IR already; named too, so that no change to either can
+     * make one's key the other's (the plain variant's key stays what it was) */
+    if (v == EMU_JIT_EVENTS) emu_jit_key_add(&k, "variant=events");
     emu_jit_key_finish(&k);
     return k;
 }
@@ -249,28 +256,32 @@ static jit_code *code_link(const emu_jit_key *key, const char *symbol, LLVMMemor
 
 /* ---------------------------------------------------------------- compiling */
 
-static void failed(emu_func *f, const char *why)
+/* how --verbose names a variant */
+static const char *variant_name(int v) { return v == EMU_JIT_EVENTS ? " (event variant)" : ""; }
+
+static void failed(emu_func *f, int v, const char *why)
 {
     totals.failed++;
     if (opts.verbose)
-        fprintf(stderr, "ptxsim: jit: %s stays on the interpreter: %s\n", f->fn->name, why);
-    atomic_store(&f->jit_status, EMU_JIT_FAILED);
+        fprintf(stderr, "ptxsim: jit: %s%s stays on the interpreter: %s\n", f->fn->name,
+                variant_name(v), why);
+    atomic_store(&f->jit_status[v], EMU_JIT_FAILED);
 }
 
-static void ready(emu_func *f, jit_code *c)
+static void ready(emu_func *f, int v, jit_code *c)
 {
     atomic_store(&warmed, true);
-    f->jit_owner = c;
-    atomic_store_explicit(&f->jit_entry, c->entry, memory_order_release);
-    atomic_store(&f->jit_status, EMU_JIT_READY);
+    f->jit_owner[v] = c;
+    atomic_store_explicit(&f->jit_entry[v], c->entry, memory_order_release);
+    atomic_store(&f->jit_status[v], EMU_JIT_READY);
 }
 
-/* Compiles f (under jit_lock), or finds its code in the process or the disk cache; sets its
- * status and entry. */
-static void compile(emu_func *f)
+/* Compiles variant v of f (under jit_lock), or finds its code in the process or the disk
+ * cache; sets its status and entry. */
+static void compile(emu_func *f, int v)
 {
     if (!jit_init()) {
-        atomic_store(&f->jit_status, EMU_JIT_FAILED);
+        atomic_store(&f->jit_status[v], EMU_JIT_FAILED);
         return;
     }
     double t0 = now_seconds();
@@ -286,7 +297,7 @@ static void compile(emu_func *f)
     LLVMSetTarget(m, triple);
     LLVMDisposeMessage(triple);
     emu_jit_counts counts;
-    bool ok = emu_jit_translate(f, m, tmp_name, &counts, err, sizeof err);
+    bool ok = emu_jit_translate(f, v == EMU_JIT_EVENTS, m, tmp_name, &counts, err, sizeof err);
     char *verr = NULL;
     if (ok && LLVMVerifyModule(m, LLVMReturnStatusAction, &verr)) {
         snprintf(err, sizeof err, "LLVM rejects the translation: %.200s", verr ? verr : "?");
@@ -296,11 +307,11 @@ static void compile(emu_func *f)
     if (!ok) {
         LLVMDisposeModule(m);
         LLVMOrcDisposeThreadSafeContext(tsc);
-        failed(f, err);
+        failed(f, v, err);
         return;
     }
     char *ir = LLVMPrintModuleToString(m);
-    emu_jit_key key = code_key(ir);
+    emu_jit_key key = code_key(ir, v);
     LLVMDisposeMessage(ir);
     char symbol[64];
     emu_jit_key_hex(&key, symbol + snprintf(symbol, sizeof symbol, "ptxsim_jit_"));
@@ -313,9 +324,9 @@ static void compile(emu_func *f)
             LLVMOrcDisposeThreadSafeContext(tsc);
             c->users++;
             if (opts.verbose)
-                fprintf(stderr, "ptxsim: jit: %s shares the code of an identical function\n",
-                        f->fn->name);
-            ready(f, c);
+                fprintf(stderr, "ptxsim: jit: %s%s shares the code of an identical function\n",
+                        f->fn->name, variant_name(v));
+            ready(f, v, c);
             return;
         }
 
@@ -328,13 +339,14 @@ static void compile(emu_func *f)
             LLVMOrcDisposeThreadSafeContext(tsc);
             totals.cache_hits++;
             if (opts.verbose)
-                fprintf(stderr, "ptxsim: jit: %s: cache hit (%s), loaded in %.1f ms\n",
-                        f->fn->name, symbol + 11, (now_seconds() - t0) * 1e3);
-            ready(f, c);
+                fprintf(stderr, "ptxsim: jit: %s%s: cache hit (%s), loaded in %.1f ms\n",
+                        f->fn->name, variant_name(v), symbol + 11, (now_seconds() - t0) * 1e3);
+            ready(f, v, c);
             return;
         }
         if (opts.verbose)
-            fprintf(stderr, "ptxsim: jit: %s: cache miss (%s)\n", f->fn->name, symbol + 11);
+            fprintf(stderr, "ptxsim: jit: %s%s: cache miss (%s)\n", f->fn->name,
+                    variant_name(v), symbol + 11);
     }
 
     double t_opt = now_seconds();
@@ -362,7 +374,7 @@ static void compile(emu_func *f)
     LLVMDisposeModule(m);
     LLVMOrcDisposeThreadSafeContext(tsc);
     if (!obj) {
-        failed(f, err);
+        failed(f, v, err);
         return;
     }
     double t_link = now_seconds();
@@ -372,7 +384,7 @@ static void compile(emu_func *f)
     if (stored) totals.cache_stores++;
     jit_code *c = code_link(&key, symbol, obj, f->fn->name);
     if (!c) {
-        failed(f, "LLVM could not link the compiled code");
+        failed(f, v, "LLVM could not link the compiled code");
         return;
     }
     double dt = now_seconds() - t0;
@@ -381,28 +393,29 @@ static void compile(emu_func *f)
     totals.uops += counts.uops;
     totals.native += counts.native;
     if (opts.verbose)
-        fprintf(stderr, "ptxsim: jit: compiled %s in %.1f ms (translating %.1f, optimising %.1f, "
+        fprintf(stderr, "ptxsim: jit: compiled %s%s in %.1f ms (translating %.1f, optimising %.1f, "
                         "code generation %.1f; %u instructions, %u translated, %u through their "
                         "handler, %u loops kept in registers)%s\n",
-                f->fn->name, dt * 1e3, (t_opt - t0) * 1e3, (t_gen - t_opt) * 1e3,
+                f->fn->name, variant_name(v), dt * 1e3, (t_opt - t0) * 1e3, (t_gen - t_opt) * 1e3,
                 (t_link - t_gen) * 1e3, counts.uops, counts.native, counts.called, counts.loops,
                 stored ? "; written to the cache" : "");
-    ready(f, c);
+    ready(f, v, c);
 }
 
-emu_jit_entry emu_jit_compiled_now(const emu_func *cf)
+emu_jit_entry emu_jit_compiled_now(const emu_func *cf, int v)
 {
-    emu_jit_entry e = atomic_load_explicit(&cf->jit_entry, memory_order_acquire);
+    emu_jit_entry e = atomic_load_explicit(&cf->jit_entry[v], memory_order_acquire);
     if (e) return e;
     emu_func *f = (emu_func *)cf;   /* the module's own, writable storage */
-    if (atomic_load(&f->jit_status) == EMU_JIT_FAILED) return NULL;
+    if (atomic_load(&f->jit_status[v]) == EMU_JIT_FAILED) return NULL;
     pthread_mutex_lock(&jit_lock);
     /* a background compile of it finishes first */
-    while (compiling == f) pthread_cond_wait(&jit_cond, &jit_lock);
-    if (atomic_load(&f->jit_status) != EMU_JIT_READY && atomic_load(&f->jit_status) != EMU_JIT_FAILED)
-        compile(f);
+    while (compiling == f && compiling_variant == v) pthread_cond_wait(&jit_cond, &jit_lock);
+    if (atomic_load(&f->jit_status[v]) != EMU_JIT_READY &&
+        atomic_load(&f->jit_status[v]) != EMU_JIT_FAILED)
+        compile(f, v);
     pthread_mutex_unlock(&jit_lock);
-    return atomic_load_explicit(&f->jit_entry, memory_order_acquire);
+    return atomic_load_explicit(&f->jit_entry[v], memory_order_acquire);
 }
 
 static void worker_shutdown(void);
@@ -418,8 +431,10 @@ static void *worker_main(void *arg)
         queue_head = p->next;
         if (!queue_head) queue_tail = NULL;
         compiling = p->f;
+        compiling_variant = p->variant;
         free(p);
-        if (atomic_load(&compiling->jit_status) == EMU_JIT_QUEUED) compile(compiling);
+        if (atomic_load(&compiling->jit_status[compiling_variant]) == EMU_JIT_QUEUED)
+            compile(compiling, compiling_variant);
         /* LLVM registers some of its static objects' destructors when it first uses them,
          * during a compile; exit() runs those before the handlers registered earlier. So the
          * handler that stops this thread is registered again after each compile, to run before
@@ -454,11 +469,11 @@ static uint64_t hot_threshold(const emu_func *f)
     return opts.hot_instructions * units * units;
 }
 
-emu_jit_entry emu_jit_warm(const emu_func *cf, uint64_t n)
+emu_jit_entry emu_jit_warm(const emu_func *cf, uint64_t n, int v)
 {
     emu_func *f = (emu_func *)cf;
-    if (atomic_load_explicit(&f->jit_status, memory_order_relaxed) != EMU_JIT_NONE)
-        return atomic_load_explicit(&f->jit_entry, memory_order_acquire);
+    if (atomic_load_explicit(&f->jit_status[v], memory_order_relaxed) != EMU_JIT_NONE)
+        return atomic_load_explicit(&f->jit_entry[v], memory_order_acquire);
     uint64_t heat = atomic_fetch_add_explicit(&f->jit_heat, n, memory_order_relaxed) + n;
     if (heat < hot_threshold(f)) return NULL;
     /* The process's first compile runs here, in the foreground: LLVM registers destructors of
@@ -466,9 +481,9 @@ emu_jit_entry emu_jit_warm(const emu_func *cf, uint64_t n)
      * registered earlier, so a background compile still running at exit could find them
      * destroyed. After one compile on this thread they exist, and the background thread's exit
      * handler, registered after them (and again after each of its compiles), runs first. */
-    if (opts.foreground || !atomic_load(&warmed)) return emu_jit_compiled_now(f);
+    if (opts.foreground || !atomic_load(&warmed)) return emu_jit_compiled_now(f, v);
     pthread_mutex_lock(&jit_lock);
-    if (atomic_load(&f->jit_status) == EMU_JIT_NONE && !worker_stop) {
+    if (atomic_load(&f->jit_status[v]) == EMU_JIT_NONE && !worker_stop) {
         pending *p = malloc(sizeof *p);
         if (!worker_started) {
             /* LLVM's code generation recurses deeply on 32-lane vectors: a main thread's stack */
@@ -485,19 +500,20 @@ emu_jit_entry emu_jit_warm(const emu_func *cf, uint64_t n)
         }
         if (p && worker_started) {
             p->f = f;
+            p->variant = v;
             p->next = NULL;
             if (queue_tail) queue_tail->next = p;
             else queue_head = p;
             queue_tail = p;
-            atomic_store(&f->jit_status, EMU_JIT_QUEUED);
+            atomic_store(&f->jit_status[v], EMU_JIT_QUEUED);
             pthread_cond_broadcast(&jit_cond);
         } else {
             free(p);
-            atomic_store(&f->jit_status, EMU_JIT_FAILED);
+            atomic_store(&f->jit_status[v], EMU_JIT_FAILED);
         }
     }
     pthread_mutex_unlock(&jit_lock);
-    return atomic_load_explicit(&f->jit_entry, memory_order_acquire);
+    return atomic_load_explicit(&f->jit_entry[v], memory_order_acquire);
 }
 
 void emu_jit_forget(emu_func *f)
@@ -515,11 +531,13 @@ void emu_jit_forget(emu_func *f)
     }
     queue_tail = NULL;
     for (pending *p = queue_head; p; p = p->next) queue_tail = p;
-    if (f->jit_owner) {
-        code_release(f->jit_owner);
-        f->jit_owner = NULL;
+    for (int v = 0; v < EMU_JIT_VARIANTS; v++) {
+        if (f->jit_owner[v]) {
+            code_release(f->jit_owner[v]);
+            f->jit_owner[v] = NULL;
+        }
+        atomic_store(&f->jit_entry[v], NULL);
+        atomic_store(&f->jit_status[v], EMU_JIT_NONE);
     }
-    atomic_store(&f->jit_entry, NULL);
-    atomic_store(&f->jit_status, EMU_JIT_NONE);
     pthread_mutex_unlock(&jit_lock);
 }

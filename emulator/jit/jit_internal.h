@@ -5,7 +5,9 @@
  * chained across blocks while the warp's SIMT top stays the one it entered with. Simple integer
  * and f32 µops become vector code over the 32 lanes of their register rows; every other µop
  * calls the interpreter's own handler, so what is not translated is bit-identical by
- * construction and every function can be compiled. */
+ * construction and every function can be compiled. Launches with an event sink run a second
+ * variant of it (EMU_JIT_EVENTS), which records every µop's event as the interpreter's loop
+ * does and ends a cycle model's run-ahead where that loop ends it (translate.c). */
 #ifndef PTXSIM_EMULATOR_JIT_JIT_INTERNAL_H
 #define PTXSIM_EMULATOR_JIT_JIT_INTERNAL_H
 
@@ -31,10 +33,13 @@ typedef struct emu_jit_counts {
  * holding [a0, a0 + size) at device generation gen (1), or stays as it was when there is none
  * (0: the handler's general path then reports the bad address). */
 #define EMU_JIT_REFILL "ptxsim_jit_refill"
+/* The symbol of emu_jit_event_begin (emu_internal.h), which the event variant calls before
+ * every µop. */
+#define EMU_JIT_EVENT_BEGIN "ptxsim_jit_event_begin"
 
-/* Builds the compiled code of f as function `name` of module m. False (with a reason in err)
- * when f cannot be compiled. */
-bool emu_jit_translate(const emu_func *f, LLVMModuleRef m, const char *name,
+/* Builds the compiled code of f as function `name` of module m: its event variant when events
+ * (translate.c). False (with a reason in err) when f cannot be compiled. */
+bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const char *name,
                        emu_jit_counts *counts, char *err, size_t errlen);
 /* Whether µop u has a native translation (the rest call their handler). */
 bool emu_jit_translates(const emu_code *code, const emu_uop *u);

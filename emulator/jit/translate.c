@@ -12,7 +12,11 @@
  *   to settle (the dispatch block checks that from the warp itself; a loop segment's back edge
  *   checks the same and jumps to its head directly: see open_loop), else it returns.
  * - ld.param of the kernel's own parameters reads the launch's parameter block directly, as
- *   exec_mem.c's fast path does.
+ *   exec_mem.c's fast path does;
+ * - the event variant (launches with a sink) also writes each µop's event header before it
+ *   (emu_jit_event_begin, w->ninstr stored first), calls the handlers of the µops that fill
+ *   event fields (loads, stores, branches) with the event set, writes a handler's stop into
+ *   its event, and stops a run-ahead before a timed or shared-state µop as run.c's loop does.
  * Translated µops are vector code over the 32 lanes of their rows: inactive lanes are blended
  * back, so nothing outside the mask changes. Floating point follows sem.h exactly: plain IEEE
  * operations with no fast-math flags, ftz as its bit rule, the canonical f32 NaN. */
@@ -42,6 +46,9 @@ typedef struct tr {
     const emu_code *code;
     uint32_t n;
     emu_jit_counts *counts;
+    /* the event variant: every µop records its event (emu_jit_event_begin) and obeys the
+     * run-ahead rule; µops whose handler fills event fields (memory, branches) call it */
+    bool events;
     /* The register cache: within a segment (a run of translated µops of one block, each
      * entered from the one before, JIT_SEGMENT at most), the rows read or written so far as
      * SSA values. A result that may be read after the segment is stored at once; one that is
@@ -199,6 +206,16 @@ static int32_t branch_target(const emu_uop *u);
 static LLVMValueRef call_intrinsic(tr *t, const char *name, LLVMTypeRef *over, unsigned nover,
                                    LLVMValueRef *args, unsigned nargs);
 
+/* Whether u has a native translation in this variant: in the event variant the µops whose
+ * handlers record addresses, sizes or branch outcomes in the event (memory, branches) call
+ * their handler, with the event set, as the interpreter does. */
+static bool translates(const tr *t, const emu_uop *u)
+{
+    if (t->events && (u->op == PTX_OP_BRA || u->op == PTX_OP_LD || u->op == PTX_OP_ST))
+        return false;
+    return emu_jit_translates(t->code, u);
+}
+
 /* Whether row may be read after µop i's start (before it is written again). */
 static bool row_live(const tr *t, uint32_t i, uint32_t row)
 {
@@ -227,7 +244,7 @@ static bool row_live_after_segment(const tr *t, uint32_t row)
     uint32_t j = t->seg_last;
     const emu_uop *u = &t->code->uops[j];
     if (row_live(t, j + 1, row)) return true;
-    return u->op == PTX_OP_BRA && emu_jit_translates(t->code, u) &&
+    return u->op == PTX_OP_BRA && translates(t, u) &&
            row_live(t, (uint32_t)branch_target(u), row);
 }
 
@@ -1368,6 +1385,55 @@ static void emit_param(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBloc
     put(t, &u->opd[0], mask, vsplat(t, LLVMBuildZExt(b, x, t->i64, ""), ""));
 }
 
+/* ---------------------------------------------------------------- the event variant */
+
+/* Records µop i's event (lanes mask) through emu_jit_event_begin, w->ninstr up to date for a
+ * sink that a full ring is handed to. */
+static void emit_event(tr *t, uint32_t i, LLVMValueRef mask)
+{
+    LLVMTypeRef args[4] = {t->ptr, t->ptr, t->i32, t->i32};
+    LLVMTypeRef fty = LLVMFunctionType(t->ptr, args, 4, false);
+    LLVMValueRef fn = LLVMGetNamedFunction(t->m, EMU_JIT_EVENT_BEGIN);
+    if (!fn) fn = LLVMAddFunction(t->m, EMU_JIT_EVENT_BEGIN, fty);
+    LLVMValueRef av[4] = {t->c, field(t, t->uops, (size_t)i * sizeof(emu_uop)), ci32(t, i), mask};
+    LLVMBuildCall2(t->b, fty, fn, av, 4, "");
+}
+
+/* The run-ahead rule (interp/run.c): a cycle model's run-ahead (w->ahead) ends before a timed
+ * µop once the run issued one, and a local one (w->ahead_local) before one that touches state
+ * other CTAs see. The run then leaves at i with c->ahead_stop set. Only µops with those flags
+ * test it. */
+static void emit_ahead_stop(tr *t, uint32_t i, const emu_uop *u)
+{
+    if (!(u->flags & (EMU_UOP_TIMED | EMU_UOP_SHARED_STATE))) return;
+    LLVMBuilderRef b = t->b;
+    LLVMValueRef zero8 = LLVMConstInt(t->i8, 0, false);
+    LLVMValueRef ahead = LLVMBuildICmp(b, LLVMIntNE, load(t, t->i8, warp_field(t, offsetof(emu_warp, ahead))),
+                                       zero8, "");
+    LLVMValueRef stop = LLVMConstInt(t->i1, 0, false);
+    if (u->flags & EMU_UOP_TIMED) {
+        LLVMValueRef before = LLVMBuildICmp(b, LLVMIntNE, load(t, t->i8, ctx_field(t, offsetof(emu_ctx, ran_before))),
+                                            zero8, "");
+        LLVMValueRef ran = LLVMBuildOr(b, before, LLVMBuildICmp(b, LLVMIntNE, count(t), ci64(t, 0), ""), "");
+        stop = LLVMBuildOr(b, stop, ran, "");
+    }
+    if (u->flags & EMU_UOP_SHARED_STATE) {
+        LLVMValueRef local = LLVMBuildICmp(b, LLVMIntNE,
+                                           load(t, t->i8, warp_field(t, offsetof(emu_warp, ahead_local))),
+                                           zero8, "");
+        stop = LLVMBuildOr(b, stop, local, "");
+    }
+    stop = LLVMBuildAnd(b, ahead, stop, "");
+    LLVMBasicBlockRef out = block(t, "ahead"), go = block(t, "issue");
+    LLVMBuildCondBr(b, stop, out, go);
+    LLVMPositionBuilderAtEnd(b, out);
+    flush_rows(t, i, false);
+    LLVMBuildStore(b, LLVMConstInt(t->i8, 1, false), ctx_field(t, offsetof(emu_ctx, ahead_stop)));
+    LLVMBuildStore(b, ci32(t, i), t->npc_slot);
+    LLVMBuildBr(b, t->exit_pc);
+    LLVMPositionBuilderAtEnd(b, go);
+}
+
 /* ---------------------------------------------------------------- µops through their handler */
 
 static void emit_call_stored(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask);
@@ -1394,6 +1460,7 @@ static void emit_call_stored(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef m
     LLVMBuildStore(b, up, ctx_field(t, offsetof(emu_ctx, u)));
     if (u->flags & (EMU_UOP_CONTROL | EMU_UOP_MAY_STOP)) store_top_pc(t, ci32(t, i));
     store_ninstr(t);
+    if (t->events) emit_event(t, i, mask);
     LLVMBasicBlockRef call = block(t, "call"), after = block(t, "after");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, mask, ci32(t, 0), ""), call, after);
     LLVMPositionBuilderAtEnd(b, call);
@@ -1410,6 +1477,18 @@ static void emit_call_stored(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef m
     LLVMValueRef stop = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, stop)));
     LLVMValueRef control = load(t, t->i8, ctx_field(t, offsetof(emu_ctx, control)));
     LLVMValueRef npc = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, next_pc)));
+    if (t->events) {
+        /* the stop the handler asked for is its event's (interp/run.c) */
+        LLVMValueRef ev = load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, ev)));
+        LLVMValueRef has = LLVMBuildAnd(b, LLVMBuildIsNotNull(b, ev, ""),
+                                        LLVMBuildICmp(b, LLVMIntSGE, stop, ci32(t, 0), ""), "");
+        LLVMBasicBlockRef mark = block(t, "ev.stop"), marked = block(t, "ev.stopped");
+        LLVMBuildCondBr(b, has, mark, marked);
+        LLVMPositionBuilderAtEnd(b, mark);
+        LLVMBuildStore(b, LLVMBuildTrunc(b, stop, t->i8, ""), field(t, ev, offsetof(emu_event, stop)));
+        LLVMBuildBr(b, marked);
+        LLVMPositionBuilderAtEnd(b, marked);
+    }
     LLVMBasicBlockRef leave = block(t, "leave"), go = block(t, "go");
     LLVMValueRef faulted = LLVMBuildICmp(b, LLVMIntEQ, stop, ci32(t, EMU_STOP_FAULT), "");
     LLVMValueRef rewrote = LLVMBuildICmp(b, LLVMIntNE, control, LLVMConstInt(t->i8, 0, false), "");
@@ -1655,12 +1734,13 @@ static void emit_uop(tr *t, uint32_t i)
     LLVMBuildStore(b, ci32(t, i), t->npc_slot);
     LLVMBuildBr(b, t->exit_pc);
     LLVMPositionBuilderAtEnd(b, body);
+    if (t->events) emit_ahead_stop(t, i, u);
     LLVMValueRef mask = t->active;
     if (u->guard_row != EMU_NO_GUARD) {
         LLVMValueRef g = LLVMBuildTrunc(b, load(t, t->i64, row_ptr(t, u->guard_row)), t->i32, "");
         mask = LLVMBuildAnd(b, mask, LLVMBuildXor(b, g, ci32(t, u->guard_xor), ""), "");
     }
-    if (!emu_jit_translates(t->code, u)) {
+    if (!translates(t, u)) {
         t->counts->called++;
         emit_call(t, i, u, mask);
         return;
@@ -1697,6 +1777,10 @@ static void emit_uop(tr *t, uint32_t i)
         emit_call_stored(t, i, u, mask);
         LLVMPositionBuilderAtEnd(b, here);
     } else {
+        if (t->events) {
+            store_ninstr(t);
+            emit_event(t, i, mask);
+        }
         emit_native(t, u, mask);
     }
     count_one(t);
@@ -1833,7 +1917,7 @@ static void liveness(tr *t)
     for (uint32_t i = 0; ok && i < n; i++) {
         const emu_uop *u = &code->uops[i];
         uint64_t *rd = reads + (size_t)i * words, *kl = kills + (size_t)i * words;
-        native[i] = emu_jit_translates(code, u);
+        native[i] = translates(t, u);
         if (u->guard_row != EMU_NO_GUARD) {
             emu_opd g = {.kind = EMU_OPD_PRED, .row = u->guard_row};
             ok = ok && opd_rows(t, &g, rd, nbits);
@@ -1918,10 +2002,10 @@ static bool loop_segment(const tr *t, uint32_t h)
     for (uint32_t i = h + 1; i < e; i++)
         if (t->seg_start[i]) return false;
     const emu_uop *br = &t->code->uops[e - 1];
-    return br->op == PTX_OP_BRA && emu_jit_translates(t->code, br) && branch_target(br) == (int32_t)h;
+    return br->op == PTX_OP_BRA && translates(t, br) && branch_target(br) == (int32_t)h;
 }
 
-bool emu_jit_translate(const emu_func *f, LLVMModuleRef m, const char *name,
+bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const char *name,
                        emu_jit_counts *counts, char *err, size_t errlen)
 {
     const emu_code *code = &f->code;
@@ -1941,6 +2025,7 @@ bool emu_jit_translate(const emu_func *f, LLVMModuleRef m, const char *name,
     t.cx = LLVMGetModuleContext(m);
     t.m = m;
     t.f = f;
+    t.events = events;
     t.code = code;
     t.n = code->n;
     t.counts = counts;

@@ -8,7 +8,8 @@
 #   one bank).
 # - --trace: `ptxsim trace` prints the same lines for a GPU-Racey run on 1, 2 and 4 host threads
 #   under --det=gpudet, its --summary agrees with the --stats instruction count, and a damaged
-#   file is reported, not crashed on.
+#   file is reported, not crashed on; the trace and --stats are byte-identical under
+#   --engine=interp, jit (its event variant) and auto (switching to it mid-launch).
 # One "PASS event_observers/..." or "FAIL ...: why" line per check.
 # Environment: B (build dir, default build), NVCC (default nvcc).
 set -u
@@ -83,4 +84,25 @@ if [ "$rc" -lt 128 ] && grep -q 'ptxsim trace:' "$W/damaged.err"; then
     echo "PASS event_observers/damaged_trace_reported"
 else
     echo "FAIL event_observers/damaged_trace_reported: exit $rc, stderr: $(head -n 2 "$W/damaged.err")"
+fi
+# every executor records the same events: the JIT's event variant, and auto switching to it
+# mid-launch (--jit-threshold=1), give a --trace file and --stats metrics byte-identical to
+# the interpreter's (one host thread: one schedule)
+ok=1 why=
+for e in interp jit auto; do
+    if ! "$PTXSIM" run --threads=1 --engine=$e --jit-threshold=1 --stats="$W/exec.$e.stats" \
+         --trace="$W/exec.$e.trace" -- "$W/access_patterns" >"$W/exec.$e.out" 2>&1; then
+        ok=0 why="--engine=$e failed"
+    fi
+    # the per-kernel metrics (instructions, mix, sectors, wavefronts): the indented lines
+    grep '^  ' "$W/exec.$e.stats" >"$W/exec.$e.stats.cmp"
+done
+for e in jit auto; do
+    cmp -s "$W/exec.interp.trace" "$W/exec.$e.trace" || { ok=0 why="$why; the $e trace differs"; }
+    cmp -s "$W/exec.interp.stats.cmp" "$W/exec.$e.stats.cmp" || { ok=0 why="$why; the $e statistics differ"; }
+done
+if [ "$ok" = 1 ] && [ -s "$W/exec.interp.trace" ]; then
+    echo "PASS event_observers/same_events_on_every_executor (interp, jit, auto)"
+else
+    echo "FAIL event_observers/same_events_on_every_executor: ${why:-empty trace}; see $W/exec.*"
 fi

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # timing.sh: the cycle model (--timing), one PASS/FAIL line per check:
 #   - determinism: tests/cuda programs give the same "total" statistics (cycles, IPC, issue
-#     slots, caches, DRAM) on 1, 2 and 4 host threads, with a scheduling seed, and under
-#     --engine=compare (where the step and block executors must also agree with each other);
+#     slots, caches, DRAM) on 1, 2 and 4 host threads, with a scheduling seed, on every executor
+#     (auto, the default, interp, and jit, whose event variant then records the events), and
+#     under --engine=compare (where the step and block executors, and the step interpreter and
+#     the JIT, must also agree with each other, their events included);
 #   - the microbenchmarks of bench/micro show what a GPU shows, on gtx480 and v100: pointer-chase
 #     latency L1 < L2 < DRAM (a pure chase, p = *p, takes exactly the configured shared-memory and
 #     L1 latencies); a k-way shared-memory bank conflict costs k - 1 extra cycles per
@@ -61,7 +63,8 @@ for name in vector_add reduction histogram256 matmul_tiled divergence; do
     ref=""
     bad=""
     for opts in "--threads=1" "--threads=2" "--threads=4" "--threads=2 --seed=5" \
-                "--engine=compare"; do
+                "--engine=interp --threads=2" "--engine=jit --threads=1" "--engine=jit --threads=2" \
+                "--engine=compare" "--engine=compare --compare-with=jit"; do
         tag=${opts//[ =-]/_}
         if ! "$PTXSIM" run --timing --gpu=v100 $opts --stats="$work/$name$tag.json" -- "$exe" \
             >"$work/$name$tag.out" 2>&1; then
@@ -77,7 +80,7 @@ for name in vector_add reduction histogram256 matmul_tiled divergence; do
         fi
     done
     if [ -z "$bad" ]; then
-        pass "timing determinism $name ($(grep '"cycles"' <<<"$ref" | tr -d ' ,') over threads 1/2/4, seed, compare)"
+        pass "timing determinism $name ($(grep '"cycles"' <<<"$ref" | tr -d ' ,') over threads 1/2/4, seed, interp/jit/auto, compare with the block interpreter and the JIT)"
     else
         fail "timing determinism $name" "$bad"
     fi
@@ -451,7 +454,8 @@ fi
 # mode sends one Z-buffer request per store-buffer entry; GPU-Racey's signatures are those of --det=gpudet without
 # --timing on the same GPU.
 gpudet_opts=("--threads=1 --seed=1" "--threads=2 --seed=1" "--threads=4 --seed=1"
-             "--threads=2 --seed=7" "--threads=4 --seed=7" "--engine=compare")
+             "--threads=2 --seed=7" "--threads=4 --seed=7" "--engine=compare"
+             "--engine=jit --threads=2 --seed=1" "--engine=compare --compare-with=jit")
 for name in histogram256 reduction matmul_tiled; do
     exe=$(cuda_test_build "tests/cuda/$name.cu" shared "$work/$name.build.log") ||
         { fail "timing gpudet $name" "nvcc failed"; continue; }
@@ -496,7 +500,7 @@ PY
 ) || bad="modes: ${bad:-python failed}"
     fi
     if [ -z "$bad" ]; then
-        pass "timing gpudet $name ($cycles cycles over threads 1/2/4, seeds 1/7, compare; >= $alone of --timing alone; modes add up)"
+        pass "timing gpudet $name ($cycles cycles over threads 1/2/4, seeds 1/7, auto/jit, compare with the block interpreter and the JIT; >= $alone of --timing alone; modes add up)"
     else
         fail "timing gpudet $name" "$bad"
     fi

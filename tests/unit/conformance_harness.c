@@ -9,6 +9,7 @@
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +87,7 @@ typedef struct conf_reference {
     emu_snapshot *after;
     bool ok;
     emu_fault fault;
+    timing_stats st;
     uint64_t *counts;
     size_t ncounts;
 } conf_reference;
@@ -102,6 +104,44 @@ static void conf_reference_free(conf_reference *ref)
  * mutant plants) fails its test in seconds instead of holding it until the suite's timeout. */
 #define CONF_WATCHDOG_INSTS UINT64_C(20000000)
 
+/* CONF_TIMING=1: both runs on the cycle model (a V100 of the launch's 4 SMs, host threads
+ * CONF_TIMING's value), which reads their events: the primary executor runs with a sink (the
+ * JIT its event variant, its run-ahead stops included), and the engine's statistics (cycles
+ * and every counter of the model) must agree as well. */
+static unsigned conf_timing_threads(void)
+{
+    const char *e = getenv("CONF_TIMING");
+    int n = e ? atoi(e) : 0;
+    return n > 0 ? (unsigned)n : 0;
+}
+
+static timing_gpu conf_gpu;
+
+/* The engine's configuration of a conformance run: the stats go to *st. */
+static void conf_engine_config(timing_engine_config *cfg, uint32_t sm_count, timing_stats *st)
+{
+    timing_engine_defaults(cfg);
+    cfg->watchdog_insts = CONF_WATCHDOG_INSTS;
+    memset(st, 0, sizeof *st);
+    cfg->stats = st;
+    unsigned threads = conf_timing_threads();
+    if (threads) {
+        conf_gpu = *timing_gpu_find("v100");
+        conf_gpu.sm_count = (int)sm_count;
+        cfg->cycle_model = true;
+        cfg->gpu = &conf_gpu;
+        cfg->sm_count = sm_count;
+        cfg->host_threads = threads;
+    }
+}
+
+/* The launch's sink under CONF_TIMING: the model's, with the recorder (may be NULL) beside it. */
+static emu_event_sink *conf_sink(emu_event_sink *recorder, timing_tee *tee)
+{
+    if (!conf_timing_threads()) return recorder;
+    return recorder ? timing_tee_sink(tee, timing_model_sink(), recorder) : timing_model_sink();
+}
+
 /* Runs launch on the step executor and puts device memory back as it was; false when that
  * cannot be done (memory ran out, or the launch is refused: the block interpreter's run then
  * reports it alone). */
@@ -112,14 +152,15 @@ static bool conf_run_reference(const emu_launch *launch, conf_reference *ref)
     if (!before) return false;
     emu_launch L = *launch;
     L.executor = EMU_EXECUTOR_STEP;
+    timing_tee tee;
+    L.events = conf_sink(L.events, &tee);
     emu_fault f;
     memset(&f, 0, sizeof f);
     emu_grid *g = emu_grid_create(&L, &f);
     bool made = g && emu_grid_keep_warp_counts(g);
     if (made) {
         timing_engine_config cfg;
-        timing_engine_defaults(&cfg);
-        cfg.watchdog_insts = CONF_WATCHDOG_INSTS;
+        conf_engine_config(&cfg, L.sm_count, &ref->st);
         ref->ok = timing_run_grid(g, &cfg);
         const emu_fault *gf = emu_grid_fault(g);
         if (gf) ref->fault = *gf;
@@ -140,6 +181,126 @@ static bool conf_run_reference(const emu_launch *launch, conf_reference *ref)
         return false;
     }
     return true;
+}
+
+/* ---------------------------------------------------------------- events (CONF_EVENTS=1)
+ *
+ * With CONF_EVENTS set, both runs record their events through a sink (so the primary executor
+ * runs its event-recording variant: the JIT's second compiled variant), and the streams must
+ * agree too: per warp, in issue order, every field the executor fills, the addresses of the
+ * lanes in mem_lanes only (the rest of a ring entry is whatever it held). */
+typedef struct conf_warp_events { emu_event *ev; size_t n, cap; } conf_warp_events;
+typedef struct conf_events {
+    emu_event_sink sink;
+    pthread_mutex_t lock;
+    uint32_t wpc;                 /* warps per CTA */
+    size_t nwarps;
+    conf_warp_events *warp;       /* by CTA linear id * wpc + warp id */
+    bool lost;                    /* out of memory, or a warp out of range */
+} conf_events;
+
+static bool conf_events_wanted(void)
+{
+    const char *e = getenv("CONF_EVENTS");
+    return e && *e && strcmp(e, "0") != 0;
+}
+
+static void conf_events_consume(emu_event_sink *self, emu_warp *w, const emu_event *ev, uint32_t n)
+{
+    conf_events *ce = self->state;
+    pthread_mutex_lock(&ce->lock);
+    size_t k = (size_t)emu_warp_cta_linear(w) * ce->wpc + emu_warp_id(w);
+    conf_warp_events *we = k < ce->nwarps ? &ce->warp[k] : NULL;
+    if (!we) ce->lost = true;
+    for (uint32_t i = 0; we && i < n; i++) {
+        if (we->n == we->cap) {
+            size_t cap = we->cap ? 2 * we->cap : 64;
+            emu_event *grown = realloc(we->ev, cap * sizeof *grown);
+            if (!grown) {
+                ce->lost = true;
+                break;
+            }
+            we->ev = grown;
+            we->cap = cap;
+        }
+        /* field by field into zeroed storage: the ring's padding holds anything */
+        emu_event *e = &we->ev[we->n++];
+        const emu_event *x = &ev[i];
+        memset(e, 0, sizeof *e);
+        e->pc = x->pc;
+        e->func = x->func;
+        e->active = x->active;
+        e->mask = x->mask;
+        e->op = x->op;
+        e->cls = x->cls;
+        e->stop = x->stop;
+        e->flags = x->flags;
+        e->space = x->space;
+        e->size = x->size;
+        e->mem_lanes = x->mem_lanes;
+        e->taken = x->taken;
+        e->reconv = x->reconv;
+        for (int l = 0; l < EMU_WARP_SIZE; l++)
+            if ((x->flags & EMU_EV_MEM) && (x->mem_lanes >> l & 1)) e->addr[l] = x->addr[l];
+    }
+    pthread_mutex_unlock(&ce->lock);
+}
+
+static bool conf_events_init(conf_events *ce, const emu_launch *L)
+{
+    memset(ce, 0, sizeof *ce);
+    pthread_mutex_init(&ce->lock, NULL);
+    uint64_t threads = (uint64_t)L->block.x * L->block.y * L->block.z;
+    ce->wpc = (uint32_t)((threads + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE);
+    ce->nwarps = (size_t)L->grid.x * L->grid.y * L->grid.z * ce->wpc;
+    ce->warp = calloc(ce->nwarps ? ce->nwarps : 1, sizeof *ce->warp);
+    ce->sink.consume = conf_events_consume;
+    ce->sink.state = ce;
+    return ce->warp != NULL;
+}
+
+static void conf_events_free(conf_events *ce)
+{
+    for (size_t i = 0; ce->warp && i < ce->nwarps; i++) free(ce->warp[i].ev);
+    free(ce->warp);
+    pthread_mutex_destroy(&ce->lock);
+    memset(ce, 0, sizeof *ce);
+}
+
+/* True, with the first difference in r's message, when the primary run's events (b) differ
+ * from the reference's (a). */
+static bool conf_events_differ(const conf_events *a, const conf_events *b, const char *name,
+                               conf_result *r)
+{
+    if (a->lost || b->lost) {
+        conf_msg(r, "%s: events were lost (out of host memory?)", name);
+        return true;
+    }
+    for (size_t k = 0; k < a->nwarps; k++) {
+        const conf_warp_events *x = &a->warp[k], *y = &b->warp[k];
+        for (size_t i = 0; i < x->n || i < y->n; i++) {
+            if (i >= x->n || i >= y->n) {
+                conf_msg(r, "%s: %s: warp %zu recorded %zu events on the step executor, %zu on "
+                         "%s", name, conf_status_name(CONF_EXECUTORS_DIFFER), k, x->n, y->n,
+                         conf_primary_name());
+                return true;
+            }
+            const emu_event *e = &x->ev[i], *f = &y->ev[i];
+            if (memcmp(e, f, sizeof *e) == 0) continue;
+            conf_msg(r, "%s: %s: warp %zu's event %zu: step executor pc %u func %u active %08x "
+                     "mask %08x op %u stop %u flags %u size %u lanes %08x taken %08x reconv %u; "
+                     "%s pc %u func %u active %08x mask %08x op %u stop %u flags %u size %u "
+                     "lanes %08x taken %08x reconv %u%s (class %u/%u, space %u/%u)", name,
+                     conf_status_name(CONF_EXECUTORS_DIFFER), k, i, e->pc, e->func, e->active,
+                     e->mask, e->op, e->stop, e->flags, e->size, e->mem_lanes, e->taken, e->reconv,
+                     conf_primary_name(), f->pc, f->func, f->active, f->mask, f->op, f->stop,
+                     f->flags, f->size, f->mem_lanes, f->taken, f->reconv,
+                     memcmp(e->addr, f->addr, sizeof e->addr) ? " (addresses differ)" : "",
+                     e->cls, f->cls, e->space, f->space);
+            return true;
+        }
+    }
+    return false;
 }
 
 /* Compares the block interpreter's run (grid g, outcome ran) with the reference; true, with the
@@ -243,8 +404,21 @@ conf_status conf_run(const conf_launch *l, conf_result *r)
     launch.grid_id = 1;
 
     /* the reference executor first, from a snapshot the block interpreter then starts from */
+    conf_events ref_events, prim_events;
+    bool events = conf_events_wanted();
+    if (events && (!conf_events_init(&ref_events, &launch) ||
+                   !conf_events_init(&prim_events, &launch))) {
+        conf_msg(r, "%s: out of host memory for the events", name);
+        emu_module_unload(mod);
+        ptx_module_free(m);
+        return r->status = CONF_LAUNCH_FAILED;
+    }
+    if (events) launch.events = &ref_events.sink;
     conf_reference ref;
     bool compared = conf_run_reference(&launch, &ref);
+    if (events) launch.events = &prim_events.sink;
+    timing_tee tee;
+    launch.events = conf_sink(launch.events, &tee);
 
     emu_fault f;
     memset(&f, 0, sizeof f);
@@ -253,17 +427,30 @@ conf_status conf_run(const conf_launch *l, conf_result *r)
         r->fault = f;
         conf_msg(r, "%s: %s: %s: %s", name, conf_status_name(CONF_LAUNCH_FAILED),
                  emu_fault_kind_name(f.kind), f.message);
+        conf_reference_free(&ref);
+        if (events) {
+            conf_events_free(&ref_events);
+            conf_events_free(&prim_events);
+        }
         emu_module_unload(mod);
         ptx_module_free(m);
         return r->status = CONF_LAUNCH_FAILED;
     }
 
     timing_engine_config cfg;
-    timing_engine_defaults(&cfg);
-    cfg.watchdog_insts = CONF_WATCHDOG_INSTS;
+    timing_stats st;
+    conf_engine_config(&cfg, launch.sm_count, &st);
     if (compared) emu_grid_keep_warp_counts(g);
     bool ran = timing_run_grid(g, &cfg);
     if (compared && conf_executors_differ(&ref, g, ran, name, r)) {
+        r->status = CONF_EXECUTORS_DIFFER;
+    } else if (compared && events && conf_events_differ(&ref_events, &prim_events, name, r)) {
+        r->status = CONF_EXECUTORS_DIFFER;
+    } else if (compared && conf_timing_threads() && memcmp(&ref.st, &st, sizeof st) != 0) {
+        conf_msg(r, "%s: %s: the engine's statistics differ: %" PRIu64 " cycles and %" PRIu64
+                 " warp instructions on the step executor, %" PRIu64 " and %" PRIu64 " on %s",
+                 name, conf_status_name(CONF_EXECUTORS_DIFFER), ref.st.cycles,
+                 ref.st.warp_instructions, st.cycles, st.warp_instructions, conf_primary_name());
         r->status = CONF_EXECUTORS_DIFFER;
     } else if (!ran) {
         const emu_fault *gf = emu_grid_fault(g);
@@ -277,6 +464,10 @@ conf_status conf_run(const conf_launch *l, conf_result *r)
         r->status = CONF_OK;
     }
     conf_reference_free(&ref);
+    if (events) {
+        conf_events_free(&ref_events);
+        conf_events_free(&prim_events);
+    }
     emu_grid_destroy(g);
     emu_module_unload(mod);
     ptx_module_free(m);

@@ -14,6 +14,9 @@
  * JIT from one snapshot and compares every byte of memory, the fault and every warp's
  * instruction count. The same programs then run on the auto executor with a threshold of one
  * instruction, compiled in the foreground, so that warps change executor between their runs.
+ * With an event sink installed (CONF_EVENTS=1: the harness records both runs' events and
+ * compares them field by field, per warp, in issue order) the same programs run on the JIT's
+ * event variant, and on auto, which switches to it.
  *
  * make check runs the fixed seeds below; JIT_FUZZ_SEEDS=N (bench/jit_fuzz.sh) runs N more;
  * JIT_DUMP=1 writes every program to stderr. */
@@ -486,6 +489,121 @@ START_TEST(random_programs_auto_background)
 }
 END_TEST
 
+/* The event variant (a sink installed): the events, memory, faults and counts of the step
+ * interpreter's run */
+START_TEST(random_programs_jit_events)
+{
+    setenv("CONF_EVENTS", "1", 1);
+    emu_jit_stats before, after;
+    emu_jit_get_stats(&before);
+    run_seed((uint64_t)_i + 200, "jit");
+    emu_jit_get_stats(&after);
+    unsetenv("CONF_EVENTS");
+    ck_assert_msg(after.failed == before.failed, "the event variant was left to the interpreter");
+    ck_assert_msg(after.functions + after.cache_hits > before.functions + before.cache_hits,
+                  "no event variant was compiled");
+}
+END_TEST
+
+START_TEST(random_programs_auto_events)
+{
+    emu_jit_configure(&(emu_jit_options){.verbose = 0, .hot_instructions = 1, .foreground = true});
+    setenv("CONF_EVENTS", "1", 1);
+    run_seed((uint64_t)_i + 300, "auto");
+    unsetenv("CONF_EVENTS");
+}
+END_TEST
+
+/* The event variant on the cycle model (CONF_TIMING: the model reads the events; on 1 and 2
+ * host threads, whose run-aheads differ): a loop whose barrier, atomic and %clock read are
+ * timed (the run-ahead stops before them once it issued an instruction, and before the global
+ * accesses in a local run-ahead; a %clock read is also where a divergent branch reconverges,
+ * so compiled code is entered at it within a run), and whose results depend on when they ran (the atomic's old
+ * value, the clock), so a run-ahead stop in the wrong place changes memory as well as the
+ * cycles, the statistics and the events, all compared with the step interpreter's. */
+START_TEST(events_under_the_cycle_model)
+{
+    const char *ptx = CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "    .reg .b32 %t, %i, %a, %c, %g;\n"
+        "    .reg .b64 %in, %out, %o;\n"
+        "    .reg .pred %p, %q;\n"
+        "    ld.param.u64 %in, [pin];\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    mov.u32 %t, %tid.x;\n"
+        "    mov.u32 %g, %ctaid.x;\n"
+        "    mad.lo.u32 %t, %g, 96, %t;\n"
+        "    mul.wide.u32 %o, %t, 4;\n"
+        "    add.u64 %in, %in, %o;\n"
+        "    mov.u32 %i, 0;\n"
+        "    mov.u32 %a, 0;\n"
+        "L:\n"
+        "    ld.global.u32 %c, [%in];\n"
+        "    add.u32 %a, %a, %c;\n"
+        "    mul.lo.u32 %a, %a, 3;\n"
+        "    bar.sync 0;\n"
+        /* a divergent branch whose reconvergence point is the %clock read: the outer loop
+         * settles the stack and enters compiled code there, at a timed µop, in a run that
+         * issued instructions already (c->ran_before) */
+        "    and.b32 %c, %t, 1;\n"
+        "    setp.eq.u32 %q, %c, 0;\n"
+        "    @%q bra SKIP;\n"
+        "    add.u32 %a, %a, 7;\n"
+        "SKIP:\n"
+        "    mov.u32 %c, %clock;\n"
+        "    xor.b32 %a, %a, %c;\n"
+        "    atom.global.add.u32 %c, [%out], 1;\n"
+        "    add.u32 %a, %a, %c;\n"
+        "    mov.u32 %c, %clock;\n"
+        "    xor.b32 %a, %a, %c;\n"
+        "    add.u32 %i, %i, 1;\n"
+        "    setp.lt.u32 %p, %i, 6;\n"
+        "    @%p bra L;\n"
+        "    add.u64 %o, %o, 4;\n"
+        "    add.u64 %o, %out, %o;\n"
+        "    st.global.u32 [%o], %a;\n"
+        "    ret;\n}\n";
+    enum { CTAS = 6, THREADS = 96 };
+    uint8_t *in = conf_dev_alloc(CTAS * THREADS * 4), *out = conf_dev_alloc(4 + CTAS * THREADS * 4);
+    for (uint32_t t = 0; t < CTAS * THREADS; t++) {
+        uint32_t v = t * 2654435761u;
+        memcpy(in + 4 * t, &v, 4);
+    }
+    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
+    const char *threads[2] = {"1", "2"};
+    const char *executors[2] = {"jit", "auto"};
+    emu_jit_configure(&(emu_jit_options){.verbose = 0, .hot_instructions = 1, .foreground = true});
+    emu_jit_stats before, after;
+    emu_jit_get_stats(&before);
+    for (int e = 0; e < 2; e++)
+        for (int h = 0; h < 2; h++) {
+            memset(out, 0, 4 + CTAS * THREADS * 4);
+            setenv("CONF_EXECUTOR", executors[e], 1);
+            setenv("CONF_EVENTS", "1", 1);
+            setenv("CONF_TIMING", threads[h], 1);
+            char name[96];
+            snprintf(name, sizeof name, "cycle model, %s, %s host threads", executors[e], threads[h]);
+            conf_result r;
+            conf_status st = conf_run_k(name, ptx, (emu_dim3){CTAS, 1, 1}, (emu_dim3){THREADS, 1, 1},
+                                        0, params, 2, &r);
+            unsetenv("CONF_EXECUTOR");
+            unsetenv("CONF_EVENTS");
+            unsetenv("CONF_TIMING");
+            ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
+            uint32_t count;
+            memcpy(&count, out, 4);
+            ck_assert_uint_eq(count, CTAS * THREADS * 6);
+        }
+    emu_jit_get_stats(&after);
+    ck_assert_msg(after.failed == before.failed, "the kernel was left to the interpreter");
+    ck_assert_msg(after.functions + after.cache_hits > before.functions + before.cache_hits,
+                  "no event variant was compiled");
+    emu_jit_configure(&(emu_jit_options){.hot_instructions = 50000});
+    conf_dev_free(in);
+    conf_dev_free(out);
+}
+END_TEST
+
 /* The JIT translated a real share of what it compiled (a guard against every µop quietly
  * falling back to its handler, which would still compare equal). */
 START_TEST(translates_most)
@@ -947,6 +1065,8 @@ int main(void)
     tcase_add_loop_test(tc, random_programs_jit, 0, FIXED_SEEDS + (extra > 0 ? extra : 0));
     tcase_add_loop_test(tc, random_programs_auto, 0, FIXED_SEEDS / 3);
     tcase_add_loop_test(tc, random_programs_auto_background, 0, 4);
+    tcase_add_loop_test(tc, random_programs_jit_events, 0, FIXED_SEEDS / 2);
+    tcase_add_loop_test(tc, random_programs_auto_events, 0, FIXED_SEEDS / 4);
     tcase_add_test(tc, translates_most);
     tcase_add_test(tc, disk_cache);
     tcase_add_test(tc, rows_kept_in_registers);
@@ -954,6 +1074,7 @@ int main(void)
     tcase_add_test(tc, simple_semantics_on_special_values);
     tcase_add_test(tc, integer_division_on_edge_values);
     tcase_add_test(tc, contracted_fma_on_special_values);
+    tcase_add_test(tc, events_under_the_cycle_model);
     suite_add_tcase(s, tc);
     return conf_main(s);
 }

@@ -1078,7 +1078,8 @@ uint32_t tm_mem_weave_end(tm_mem *m)
     m->norder = 0;
     for (uint32_t s = 0; s < m->nsm; s++) {
         uint32_t left = m->nout[s] - m->outpos[s];
-        memmove(m->outbox[s], m->outbox[s] + m->outpos[s], left * sizeof *m->outbox[s]);
+        /* an SM that never sent has no outbox yet: memmove of NULL is undefined even for 0 */
+        if (left) memmove(m->outbox[s], m->outbox[s] + m->outpos[s], left * sizeof *m->outbox[s]);
         m->nout[s] = left;
         m->outpos[s] = 0;
     }
