@@ -340,6 +340,9 @@ void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id);
 bool emu_func_plan_entry_rows(emu_func *f);
 /* Sets kernel f's no_shared_writes (shared_writes.c); needs f->calls (layout_kernels). */
 void emu_func_plan_shared_writes(emu_func *f);
+/* lanewise_ops.c: in reads only its executing lanes' own registers, writes each executing
+ * lane's destination in full and writes no memory */
+bool emu_instr_lanewise(const ptx_instr *in);
 void emu_warp_free(emu_warp *w);
 /* Host pointer of local-space [off, off+size) of lane, or NULL when out of the thread's
  * stack; allocates the warp's local memory on first use. */
