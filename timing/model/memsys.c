@@ -1164,26 +1164,22 @@ static uint32_t wavefronts(const tm_mem *m, const emu_event *e, uint32_t lanes)
     int l0 = __builtin_ctz(lanes);
     uint64_t a0 = e->addr[l0], off0, far = 0, ors = 0, lo = UINT64_MAX, hi = 0;
     emu_address_space(a0, &off0);
+#define LANE_OFFSET(l)                                                                     \
+    do {                                                                                   \
+        int ln = (l);                                                                      \
+        uint64_t a = e->addr[ln], o = off0 + (a - a0);                                     \
+        far |= a ^ a0;                                                                     \
+        off[ln] = o;                                                                       \
+        ors |= o;                                                                          \
+        lo = o < lo ? o : lo;                                                              \
+        hi = o > hi ? o : hi;                                                              \
+    } while (0)
     if (lanes == UINT32_MAX) {
-        for (int l = 0; l < EMU_WARP_SIZE; l++) {
-            uint64_t a = e->addr[l], o = off0 + (a - a0);
-            far |= a ^ a0;
-            off[l] = o;
-            ors |= o;
-            lo = o < lo ? o : lo;
-            hi = o > hi ? o : hi;
-        }
+        for (int l = 0; l < EMU_WARP_SIZE; l++) LANE_OFFSET(l);
     } else {
-        for (uint32_t mk = lanes; mk; mk &= mk - 1) {
-            int l = __builtin_ctz(mk);
-            uint64_t a = e->addr[l], o = off0 + (a - a0);
-            far |= a ^ a0;
-            off[l] = o;
-            ors |= o;
-            lo = o < lo ? o : lo;
-            hi = o > hi ? o : hi;
-        }
+        for (uint32_t mk = lanes; mk; mk &= mk - 1) LANE_OFFSET(__builtin_ctz(mk));
     }
+#undef LANE_OFFSET
     if (far >> EMU_WINDOW_BITS) {
         ors = hi = 0;
         lo = UINT64_MAX;
