@@ -13,6 +13,7 @@
 // its shared memory before writing it (st.shared, then a generic store): zero in every block
 // (emulator/state/shared_writes.c skips the zeroing only for kernels that cannot write it).
 // nvcc: -lcuda
+// checks: skip reads registers and shared memory before writing them on purpose (what a fresh CTA holds), which initcheck rightly reports
 #include "drv_check.cuh"
 
 #include <cstdint>
