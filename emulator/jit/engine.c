@@ -150,7 +150,7 @@ static bool jit_init(void)
     LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(jit);
     LLVMOrcJITDylibAddGenerator(jd, gen);
     /* what compiled code calls by name (jit_internal.h) */
-    LLVMOrcCSymbolMapPair called[3] = {
+    LLVMOrcCSymbolMapPair called[4] = {
         {LLVMOrcLLJITMangleAndIntern(jit, EMU_JIT_DEVICE_GENERATION),
          {(LLVMOrcExecutorAddress)(uintptr_t)&emu_device_generation,
           {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}},
@@ -159,8 +159,11 @@ static bool jit_init(void)
           {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}},
         {LLVMOrcLLJITMangleAndIntern(jit, EMU_JIT_EVENT_BEGIN),
          {(LLVMOrcExecutorAddress)(uintptr_t)&emu_jit_event_begin,
+          {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}},
+        {LLVMOrcLLJITMangleAndIntern(jit, EMU_JIT_SYMBOL_ADDRESS),
+         {(LLVMOrcExecutorAddress)(uintptr_t)&emu_symbol_address,
           {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}}};
-    e = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(called, 3));
+    e = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(called, 4));
     if (e) {
         report("defining the device generation", e);
         return false;

@@ -325,7 +325,7 @@ static bool src_ok(const emu_opd *o, uint8_t ty)
 {
     if (ty == PTX_TYPE_PRED) return false;
     if (o->kind == EMU_OPD_REG) return o->bits != 128;
-    return o->kind == EMU_OPD_IMM || sreg_translates(o);
+    return o->kind == EMU_OPD_IMM || o->kind == EMU_OPD_SYM || sreg_translates(o);
 }
 
 static LLVMValueRef call_intrinsic(tr *t, const char *name, LLVMTypeRef *over, unsigned nover,
@@ -375,13 +375,25 @@ static bool dst_ok(const emu_opd *o, uint8_t ty)
 }
 
 /* Operand o read as type ty, 32 lanes of i64 (emu_src). */
+/* A variable's generic address (emu_opd_address of a symbol operand, the same in every lane):
+ * one call of emu_symbol_address by name, where the handler asks once per lane. */
+static LLVMValueRef symbol_address(tr *t, const emu_opd *o)
+{
+    LLVMTypeRef args[3] = {t->ptr, t->i32, t->ptr};
+    LLVMTypeRef fty = LLVMFunctionType(t->i64, args, 3, false);
+    LLVMValueRef fn = LLVMGetNamedFunction(t->m, EMU_JIT_SYMBOL_ADDRESS);
+    if (!fn) fn = LLVMAddFunction(t->m, EMU_JIT_SYMBOL_ADDRESS, fty);
+    LLVMValueRef av[3] = {t->c, ci32(t, (uint32_t)o->row), LLVMConstNull(t->ptr)};
+    return vsplat(t, LLVMBuildCall2(t->b, fty, fn, av, 3, ""), "");
+}
+
 static LLVMValueRef src(tr *t, const emu_opd *o, uint8_t ty)
 {
     unsigned bits = emu_type_bits[ty];
     if (o->kind == EMU_OPD_IMM)
         return splat64(t, ty == o->type ? o->imm : emu_imm_convert((uint8_t)o->row, o->raw, ty));
-    if (o->kind == EMU_OPD_SREG) {
-        LLVMValueRef v = sreg(t, o);
+    if (o->kind == EMU_OPD_SREG || o->kind == EMU_OPD_SYM) {
+        LLVMValueRef v = o->kind == EMU_OPD_SREG ? sreg(t, o) : symbol_address(t, o);
         return bits == 0 || bits >= 64 ? v : LLVMBuildAnd(t->b, v, splat64(t, emu_mask_bits(bits)), "");
     }
     int k = cached_index(t, o->row);

@@ -913,6 +913,56 @@ START_TEST(simple_semantics_on_special_values)
 }
 END_TEST
 
+/* Operands that name a variable (mov %rd, sh: emu_symbol_address, compiled as one call per µop
+ * instead of the handler's one per lane) for shared, global and local variables, as 64-bit and
+ * 32-bit values and as an add's source, under a guard, against the step interpreter. */
+START_TEST(symbol_addresses)
+{
+    const char *ptx = CONF_PTX_HEADER
+        ".global .align 8 .b8 gvar[64];\n"
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "    .reg .b32 %t, %k, %r;\n"
+        "    .reg .b64 %out, %o, %d;\n"
+        "    .reg .pred %p;\n"
+        "    .shared .align 8 .b8 sa[256];\n"
+        "    .shared .align 4 .b8 sb[128];\n"
+        "    .local .align 8 .b8 lv[16];\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    mov.u32 %t, %tid.x;\n"
+        "    and.b32 %k, %t, 1;\n"
+        "    setp.ne.u32 %p, %k, 0;\n"
+        "    mul.wide.u32 %o, %t, 64;\n"
+        "    add.u64 %out, %out, %o;\n"
+        "    mov.u64 %d, sa;\n    st.global.u64 [%out+0], %d;\n"
+        "    mov.u64 %d, sb;\n    st.global.u64 [%out+8], %d;\n"
+        "    mov.u32 %r, sb;\n    st.global.u32 [%out+16], %r;\n"
+        "    mov.u64 %d, gvar;\n    st.global.u64 [%out+24], %d;\n"
+        "    add.u64 %d, %o, sb;\n    st.global.u64 [%out+32], %d;\n"
+        "    mov.u64 %d, 7;\n"
+        "    @%p mov.u64 %d, sa;\n    st.global.u64 [%out+40], %d;\n"
+        "    mov.u64 %d, lv;\n    st.global.u64 [%out+48], %d;\n"
+        "    ret;\n}\n";
+    enum { T = 64 };
+    uint8_t *in = conf_dev_alloc(8), *out = conf_dev_alloc(T * 64);
+    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
+    setenv("CONF_EXECUTOR", "jit", 1);
+    emu_jit_stats before, after;
+    emu_jit_get_stats(&before);
+    conf_result r;
+    conf_status st = conf_run_k("symbol addresses", ptx, (emu_dim3){2, 1, 1}, (emu_dim3){T, 1, 1},
+                                0, params, 2, &r);
+    unsetenv("CONF_EXECUTOR");
+    ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
+    emu_jit_get_stats(&after);
+    ck_assert_msg(after.failed == before.failed, "the kernel was left to the interpreter");
+    ck_assert_msg(after.uops - before.uops == after.native - before.native + 1,
+                  "%" PRIu64 " of %" PRIu64 " instructions translated",
+                  after.native - before.native, after.uops - before.uops);
+    conf_dev_free(in);
+    conf_dev_free(out);
+}
+END_TEST
+
 /* An f32 add/sub that decode fuses with the mul feeding it (fma_contraction.c), compiled inline
  * (the product's sign, the addend's sign, .ftz, .sat, a guard) on every pair of special_f32's
  * patterns with a third from the table, against the step interpreter. */
@@ -1074,6 +1124,7 @@ int main(void)
     tcase_add_test(tc, simple_semantics_on_special_values);
     tcase_add_test(tc, integer_division_on_edge_values);
     tcase_add_test(tc, contracted_fma_on_special_values);
+    tcase_add_test(tc, symbol_addresses);
     tcase_add_test(tc, events_under_the_cycle_model);
     suite_add_tcase(s, tc);
     return conf_main(s);
