@@ -344,6 +344,9 @@ enum {
     EMU_EV_DIVERGED = 4   /* the branch split the path */
 };
 
+/* Events a warp records before handing them to the launch's sink. */
+#define EMU_EVENT_RING 64
+
 typedef struct emu_event_sink {
     /* n events of warp w, in the order the warp issued them. Called on the host thread running
      * the warp; several warps' calls may come at once from different host threads. */
@@ -484,6 +487,10 @@ uint32_t emu_warp_slot(const emu_warp *w);         /* the hardware warp slot the
 void emu_warp_set_slot(emu_warp *w, uint32_t slot);
 void *emu_warp_user(const emu_warp *w, emu_policy_level level);
 void emu_warp_set_user(emu_warp *w, emu_policy_level level, void *p);
+/* The warp records its events from now on in `ring` (EMU_EVENT_RING events), which the caller
+ * keeps and frees, not the warp: a cycle model lends each warp slot's ring to the warps it
+ * places there, so that rings are not allocated warp by warp. No events may be pending. */
+void emu_warp_lend_ring(emu_warp *w, emu_event *ring);
 
 /* Checkpoints (iGPU regions, KILO TM transactions): a copy of the registers of every frame and
  * the local memory of the lanes `lanes`, with the warp's position (frame depth, pc, SIMT entry

@@ -143,15 +143,13 @@ struct emu_warp {
     void *user[EMU_POLICY_LEVELS];   /* the policies' per-warp state */
     emu_event *ring;          /* events not yet handed to the sink (EMU_EVENT_RING of them) */
     uint32_t nev;
+    bool ring_lent;           /* ring is the engine's (emu_warp_lend_ring): not freed here */
     /* emu_warp_set_clock: what %clock* and %globaltimer* read instead of the counts */
     bool clock_set;
     uint64_t clock_cycles, clock_ns;
     bool ahead;               /* in emu_warp_run_ahead */
     bool ahead_local;         /* in emu_warp_run_local */
 };
-
-/* Events a warp records before handing them to the launch's sink. */
-#define EMU_EVENT_RING 64
 
 typedef struct emu_barrier {
     uint32_t arrived;         /* threads arrived */

@@ -89,6 +89,7 @@ void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id)
     uint8_t *local = w->local;
     uint64_t local_dirty = w->local_dirty, local_per_thread = w->local_per_thread;
     emu_event *ring = w->ring;
+    bool ring_lent = w->ring_lent;
     memset(w, 0, sizeof *w);
     w->stack = stack;
     w->stack_cap = stack_cap;
@@ -98,6 +99,7 @@ void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id)
     w->regs_cap = regs_cap;
     w->local = local;
     w->ring = ring;
+    w->ring_lent = ring_lent;
     /* What a fresh warp reads as zero must be zero: the kernel's registers that an
      * instruction may read before their lane writes them (entry_rows.c says why the others
      * cannot be seen; a callee's are zeroed when it is called), and the local memory the last
@@ -128,7 +130,7 @@ void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id)
 
 void emu_warp_free(emu_warp *w)
 {
-    free(w->ring);
+    if (!w->ring_lent) free(w->ring);
     free(w->stack);
     free(w->frames);
     free(w->regs);
@@ -617,6 +619,14 @@ uint32_t emu_warp_slot(const emu_warp *w)
 void emu_warp_set_slot(emu_warp *w, uint32_t slot)
 {
     w->slot = slot;
+}
+
+void emu_warp_lend_ring(emu_warp *w, emu_event *ring)
+{
+    assert(w->nev == 0 && ring);
+    if (w->ring != ring && !w->ring_lent) free(w->ring);
+    w->ring = ring;
+    w->ring_lent = true;
 }
 
 void *emu_warp_user(const emu_warp *w, emu_policy_level level)

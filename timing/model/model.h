@@ -287,6 +287,7 @@ bool tm_is_memory(uint8_t cls);
 /* Warp instructions a warp runs ahead of the model at most (below the emulator's event ring of
  * 64, so a run's events arrive in one call of the sink). */
 #define TM_RUN_AHEAD 32
+_Static_assert(TM_RUN_AHEAD < EMU_EVENT_RING, "a run's events arrive in one call of the sink");
 
 typedef struct tm_trace_warp tm_trace_warp;
 
@@ -547,6 +548,14 @@ bool tm_kilotm_trace_step(emu_warp *w, tm_trace_warp *tw, bool recorded);
 uint64_t tm_kilotm_replay_step(tm_model *M, tm_sm *S, const tm_trace_warp *tw, uint64_t rec,
                                uint64_t now);
 
+/* ---------------------------------------------------------------- rings.c */
+
+/* A block of event rings for `slots` warp slots (EMU_EVENT_RING events each), the last
+ * kernel's when it is large enough; *have: the slots it holds (0: out of memory, NULL). */
+emu_event *tm_rings_take(size_t slots, size_t *have);
+/* The block back, kept for the next kernel. */
+void tm_rings_give(emu_event *rings, size_t slots);
+
 /* ---------------------------------------------------------------- run.c */
 
 struct tm_model {
@@ -575,6 +584,10 @@ struct tm_model {
     uint32_t *weave_lim;      /* per SM: the same, for the weave's last step */
     uint32_t weave_fault;     /* 1 + the SM whose weave run faulted (0: none) */
     uint32_t *weave_heap;     /* the weave's merge (run.c): a heap of SMs, then SMs' counts */
+    /* the warp slots' event rings (rings.c): slot ws of SM s at (s * warp_slots + ws) *
+     * EMU_EVENT_RING; NULL: the warps allocate their own */
+    emu_event *rings;
+    size_t ring_slots;
     /* replay: GPUDet's quanta in cycles (replay.c). Records of a later quantum, or this
      * quantum's serial mode, wait (`gated` once a warp did) until the quantum's end. */
     uint64_t cur_q;           /* the quantum whose parallel mode runs */
