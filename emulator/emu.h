@@ -573,6 +573,13 @@ emu_stop emu_warp_run(emu_warp *w, uint64_t budget);
  * SIMT stack and call frames. An engine that knows which warp it runs next overlaps those
  * loads with the runs before (a grid's warps are far more than the caches hold). */
 void emu_warp_prefetch(const emu_warp *w, bool deep);
+/* The same for what w's next instruction accesses when it is a global or generic load or
+ * store through a register: not `lines`, the register (a row of its lanes) and the event the
+ * run records first; `lines` (the register is read, so it should be in cache by then), the
+ * lines its lanes access. A cycle model's weave, which runs the warps of every SM one short run
+ * after the other, gives a warp emu_warp_prefetch's two calls and then these two, each a run
+ * ahead of the next (warp_prefetch.c). */
+void emu_warp_prefetch_access(const emu_warp *w, bool lines);
 /* False while the warp waits at a barrier that has not completed, or has exited. */
 bool emu_warp_runnable(const emu_warp *w);
 bool emu_warp_exited(const emu_warp *w);

@@ -396,17 +396,42 @@ static uint32_t merge_next(weave_merge *m, tm_defer *d)
     return s;
 }
 
+/* Entries the runs look ahead in the weave's order: the entry k places ahead of the one running
+ * gets hint k (5: the model's warp; 4, 3: emu_warp_prefetch's; 2, 1: emu_warp_prefetch_access's),
+ * so that each run finds what it reads first in this core's cache rather than in another host
+ * thread's (its SM's bound phase) or in memory. */
+enum { RUNS_AHEAD = 6 };
+
+static void runs_hint(const tm_model *M, const tm_defer *d, uint32_t s, uint32_t k)
+{
+    if (d->kind != TM_DEFER_RUN) return;
+    const tm_warp *tw = &M->sms[s].warps[d->index];
+    if (k == 5) __builtin_prefetch(tw);
+    else if (tw->w && k >= 3) emu_warp_prefetch(tw->w, k == 3);
+    else if (tw->w) emu_warp_prefetch_access(tw->w, k == 1);
+}
+
 /* Step 1: the runs, up to a fault or a stop (M->weave_pos[s]: the entries of SM s that the
- * order reached; M->weave_fault: 1 + the SM whose last one faulted, 0: none). */
+ * order reached; M->weave_fault: 1 + the SM whose last one faulted, 0: none). The merge counts
+ * in weave_lim (step 3 starts its own). */
 static void weave_runs(tm_model *M)
 {
     weave_merge m;
-    merge_start(&m, M, M->weave_pos, NULL);
+    merge_start(&m, M, M->weave_lim, NULL);
+    memset(M->weave_pos, 0, M->nsm * sizeof *M->weave_pos);
     M->weave_fault = 0;
-    while (!M->stop) {
-        tm_defer d;
-        uint32_t best = merge_next(&m, &d);
-        if (best == UINT32_MAX) break;
+    tm_defer ahead[RUNS_AHEAD];
+    uint32_t ahead_sm[RUNS_AHEAD], n = 0;   /* the next entries of the order, ahead[0] first */
+    for (;;) {
+        while (n < RUNS_AHEAD && (ahead_sm[n] = merge_next(&m, &ahead[n])) != UINT32_MAX) n++;
+        if (!n || M->stop) break;
+        for (uint32_t k = 1; k < n; k++) runs_hint(M, &ahead[k], ahead_sm[k], k);
+        uint32_t best = ahead_sm[0];
+        tm_defer d = ahead[0];
+        n--;
+        memmove(ahead, ahead + 1, n * sizeof *ahead);
+        memmove(ahead_sm, ahead_sm + 1, n * sizeof *ahead_sm);
+        M->weave_pos[best]++;
         tm_sm *S = &M->sms[best];
         if (d.kind == TM_DEFER_RUN && !weave_exec(M, &S->warps[d.index], d.cycle)) {
             M->weave_fault = best + 1;

@@ -1,0 +1,46 @@
+/* warp_prefetch.c: hints to the host's caches of what a warp's next instruction accesses, for
+ * a caller that runs warps one short run after the other in an order it knows ahead: the cycle
+ * model's weave runs every SM's deferred warps on one host thread (its other threads wait), a
+ * global access and what follows it each, warps whose state another host thread touched last
+ * (their SM's bound phase) or long ago, so cache misses are most of a run's time. Each call
+ * reads only what an earlier one brought in (emu_warp_prefetch's, then this one's without
+ * `lines`). Hints only: nothing is written, no result depends on them. */
+#include "emulator/emu_internal.h"
+
+/* The address operand of u when it is a global or generic access through a register. */
+static const emu_opd *global_address(const emu_uop *u)
+{
+    if (u->cls != EMU_CLS_LD_GLOBAL && u->cls != EMU_CLS_ST_GLOBAL &&
+        u->cls != EMU_CLS_LD_GENERIC && u->cls != EMU_CLS_ST_GENERIC)
+        return NULL;
+    for (unsigned i = 0; i < u->nopd && i < 4; i++)
+        if (u->opd[i].kind == EMU_OPD_ADDR && (u->opd[i].flags & EMU_OPD_F_BASE_REG))
+            return &u->opd[i];
+    return NULL;
+}
+
+void emu_warp_prefetch_access(const emu_warp *w, bool lines)
+{
+    if (w->state != EMU_WS_READY || w->sp == 0 || w->nframes == 0) return;
+    const emu_frame *fr = &w->frames[w->nframes - 1];
+    const emu_simt *top = &w->stack[w->sp - 1];
+    const emu_code *code = &fr->f->code;
+    if (top->pc >= code->n) return;
+    const emu_opd *ao = global_address(&code->uops[top->pc]);
+    if (!ao || fr->reg_base + ao->row + EMU_WARP_SIZE > w->regs_cap) return;
+    const uint64_t *row = w->regs + fr->reg_base + ao->row;
+    if (!lines) {
+        for (size_t o = 0; o < EMU_WARP_SIZE * sizeof *row; o += 64)
+            __builtin_prefetch((const char *)row + o);
+        if (w->ring && w->nev < EMU_EVENT_RING)
+            for (size_t o = 0; o < sizeof *w->ring; o += 64)
+                __builtin_prefetch((const char *)&w->ring[w->nev] + o, 1);
+        return;
+    }
+    /* a prefetch does not fault, whatever the address */
+    uint64_t keep = ao->bits <= 32 ? 0xffffffffu : ~UINT64_C(0);
+    for (uint32_t mk = top->mask & w->valid & ~w->exited; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        __builtin_prefetch((const void *)(uintptr_t)((row[l] + ao->imm) & keep));
+    }
+}
