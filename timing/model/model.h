@@ -376,7 +376,9 @@ typedef struct tm_defer {
 enum { TM_DEFER_RUN, TM_DEFER_CTA_DONE, TM_DEFER_WARP_EXIT };
 
 typedef struct tm_sm {
-    uint32_t id;
+    /* whole cache lines: the SMs of different host threads write their own every cycle (wake,
+     * tried, the statistics), and neighbours would otherwise share a line at their ends */
+    _Alignas(64) uint32_t id;
     tm_defer *defer;
     uint32_t ndefer, capdefer;
     tm_warp *warps;           /* max warps per SM */

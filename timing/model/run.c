@@ -1050,7 +1050,8 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->mem.sm_st = M->sm_st;
     M->mem.landed = tm_model_landed;
     M->mem.landed_ctx = M;
-    M->sms = ok ? calloc(M->nsm, sizeof *M->sms) : NULL;
+    M->sms = ok ? aligned_alloc(64, M->nsm * sizeof *M->sms) : NULL;   /* tm_sm: whole lines */
+    if (M->sms) memset(M->sms, 0, M->nsm * sizeof *M->sms);
     M->weave_pos = calloc(M->nsm, sizeof *M->weave_pos);
     M->weave_lim = calloc(M->nsm, sizeof *M->weave_lim);
     M->weave_heap = calloc(2 * (size_t)M->nsm, sizeof *M->weave_heap);
