@@ -729,8 +729,10 @@ typedef struct tm_crew {
     /* A window is a few microseconds of work: threads wait for a step, or for its last items,
      * spinning (sleeping costs more than the window on a busy machine), yielding meanwhile. */
     uint64_t step;       /* atomic: steps published; a thread takes items of the one it saw */
-    uint32_t done;       /* atomic: items of the current step done */
-    uint64_t *claim;     /* per item: the step that took it (threads > 1) */
+    /* atomic: items of the current step done (each thread adds its own when it has done
+     * them); in a line of its own, away from `step` that idle threads spin on */
+    _Alignas(64) uint32_t done;
+    _Alignas(64) uint64_t *claim;   /* per item: the step that took it (threads > 1) */
     uint32_t nclaim;
     /* the step's (written by thread 0 before publishing it; read atomically before an item is
      * taken, since a thread late by a step may read them while they change) */
@@ -806,20 +808,25 @@ static void crew_item(tm_crew *c, uint32_t t, uint32_t i)
         sm_window(M, &M->sms[i], c->from, c->end);
         break;
     }
-    if (c->n > 1) __atomic_add_fetch(&c->done, 1, __ATOMIC_RELEASE);
 }
 
-/* Thread t's part of step k: its own items, then the others' last ones. */
+/* Thread t's part of step k: its own items, then the others' last ones. The items it did
+ * count in `done` at the end, at once: one write of the shared line per thread and step, not
+ * one per item (the threads' increments took the line from each other item by item). */
 static void crew_share(tm_crew *c, uint32_t t, uint64_t k)
 {
-    uint32_t lo, hi;
+    uint32_t lo, hi, did = 0;
     crew_range(c, t, &lo, &hi);
     for (uint32_t i = lo; i < hi; i++)
-        if (crew_claim(c, i, k)) crew_item(c, t, i);
+        if (crew_claim(c, i, k)) {
+            crew_item(c, t, i);
+            did++;
+        }
     for (uint32_t d = 1; d < c->n; d++) {
         crew_range(c, (t + d) % c->n, &lo, &hi);
-        for (uint32_t i = hi; i-- > lo && crew_claim(c, i, k);) crew_item(c, t, i);
+        for (uint32_t i = hi; i-- > lo && crew_claim(c, i, k); did++) crew_item(c, t, i);
     }
+    if (c->n > 1 && did) __atomic_add_fetch(&c->done, did, __ATOMIC_RELEASE);
 }
 
 static void *crew_main(void *p)
@@ -900,7 +907,10 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         args = calloc(c.n, sizeof *args);
         uint32_t nch = (uint32_t)M->gpu->dram_channels;
         c.nclaim = M->nsm > nch + 1 ? M->nsm : nch + 1;
-        c.claim = calloc(c.nclaim, sizeof *c.claim);
+        /* whole lines: each thread's range of claims in lines of its own */
+        size_t cbytes = ((size_t)c.nclaim * sizeof *c.claim + 63) / 64 * 64;
+        c.claim = aligned_alloc(64, cbytes);
+        if (c.claim) memset(c.claim, 0, cbytes);
         if (!c.tids || !args || !c.claim) {
             free(c.tids);
             free(args);
