@@ -26,12 +26,21 @@ void emu_warp_prefetch_access(const emu_warp *w, bool lines)
     const emu_simt *top = &w->stack[w->sp - 1];
     const emu_code *code = &fr->f->code;
     if (top->pc >= code->n) return;
-    const emu_opd *ao = global_address(&code->uops[top->pc]);
+    const emu_uop *u = &code->uops[top->pc];
+    const emu_opd *ao = global_address(u);
     if (!ao || fr->reg_base + ao->row + EMU_WARP_SIZE > w->regs_cap) return;
     const uint64_t *row = w->regs + fr->reg_base + ao->row;
     if (!lines) {
-        for (size_t o = 0; o < EMU_WARP_SIZE * sizeof *row; o += 64)
-            __builtin_prefetch((const char *)row + o);
+        /* its registers: the address's, and the value loaded or stored */
+        for (unsigned k = 0; k < u->nopd && k < 4; k++) {
+            const emu_opd *o = &u->opd[k];
+            if ((o->kind != EMU_OPD_REG && o != ao) ||
+                fr->reg_base + o->row + EMU_WARP_SIZE > w->regs_cap)
+                continue;
+            const uint64_t *r = w->regs + fr->reg_base + o->row;
+            for (size_t b = 0; b < EMU_WARP_SIZE * sizeof *r; b += 64)
+                __builtin_prefetch((const char *)r + b);
+        }
         if (w->ring && w->nev < EMU_EVENT_RING)
             for (size_t o = 0; o < sizeof *w->ring; o += 64)
                 __builtin_prefetch((const char *)&w->ring[w->nev] + o, 1);
