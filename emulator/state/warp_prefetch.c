@@ -21,7 +21,7 @@ static const emu_opd *global_address(const emu_uop *u)
 
 void emu_warp_prefetch_access(const emu_warp *w, bool lines)
 {
-    if (w->state != EMU_WS_READY || w->sp == 0 || w->nframes == 0) return;
+    if (w->state != EMU_WS_READY || w->sp == 0 || w->nframes == 0 || !w->regs) return;
     const emu_frame *fr = &w->frames[w->nframes - 1];
     const emu_simt *top = &w->stack[w->sp - 1];
     const emu_code *code = &fr->f->code;
