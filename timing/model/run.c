@@ -957,17 +957,20 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         bool whole = !M->weave_fault && !M->stop;
         for (uint32_t s = 0; s < M->nsm; s++) whole = whole && !M->sms[s].fail;
         uint32_t mem_work = 0, retiring = 0, requests = 0;
-        for (uint32_t s = 0; whole && c.n > 1 && s < M->nsm; s++) {
+        for (uint32_t s = 0; s < M->nsm; s++) {
             retiring += M->sms[s].finished;   /* CTAs to retire */
-            requests += M->mem.nout[s] - M->mem.outpos[s];
+            if (c.n > 1) requests += M->mem.nout[s] - M->mem.outpos[s];
         }
-        /* side by side only when both have something to do */
-        if (whole && retiring && requests >= 16) {
+        /* side by side only when both have something to do; step 3 alone only when it has
+         * (finished CTAs, or the timeline's warp slices): else its merge of every entry of
+         * the window, on one thread, changes nothing */
+        if (whole && c.n > 1 && retiring && requests >= 16) {
             crew_step(&c, CREW_RETIRE, from, end);
             mem_work = c.work;
             retiring = c.retiring;
         } else {
-            retiring = weave_retire(M, end, whole);
+            if (retiring || timing_timeline_wants_warps(M->timeline))
+                retiring = weave_retire(M, end, whole);
             if (whole) mem_work = tm_mem_weave_begin(&M->mem, end);
         }
         if (!whole && !M->stop) {
