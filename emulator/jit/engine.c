@@ -153,8 +153,8 @@ static bool jit_init(void)
     /* what compiled code calls by name (jit_internal.h) */
     LLVMOrcCSymbolMapPair called[4] = {
         {LLVMOrcLLJITMangleAndIntern(jit, EMU_JIT_DEVICE_GENERATION),
-         {(LLVMOrcExecutorAddress)(uintptr_t)&emu_device_generation,
-          {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}},
+         {(LLVMOrcExecutorAddress)(uintptr_t)emu_device_generation_word(),
+          {LLVMJITSymbolGenericFlagsExported, 0}}},
         {LLVMOrcLLJITMangleAndIntern(jit, EMU_JIT_REFILL),
          {(LLVMOrcExecutorAddress)(uintptr_t)&jit_refill,
           {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}},
@@ -166,7 +166,7 @@ static bool jit_init(void)
           {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}}};
     e = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(called, 4));
     if (e) {
-        report("defining the device generation", e);
+        report("defining the symbols compiled code uses", e);
         return false;
     }
     jit_broken = false;
