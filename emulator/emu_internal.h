@@ -472,6 +472,10 @@ emu_jit_entry emu_jit_warm(const emu_func *f, uint64_t n, int variant);
 emu_event *emu_jit_event_begin(emu_ctx *c, const emu_uop *u, uint32_t pc, uint32_t mask);
 /* Releases f's compiled code (module unload; waits for a compile of f in progress). */
 void emu_jit_forget(emu_func *f);
+/* The counter emu_device_generation reads (device_memory.c): compiled code loads it (acquire)
+ * rather than calling the function, whose call would make it spill every vector register it
+ * keeps live across the access. */
+const uint64_t *emu_device_generation_word(void);
 
 /* module.c */
 int emu_instr_text(const ptx_instr *in, char *buf, size_t len);

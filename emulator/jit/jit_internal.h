@@ -24,10 +24,11 @@ typedef struct emu_jit_counts {
                                  kept in registers across iterations (translate.c) */
 } emu_jit_counts;
 
-/* The symbol by which compiled code calls emu_device_generation (defined when the JIT is
- * made): compiled code names no address of the process, so another process can load it from
- * the disk cache (engine.c). */
-#define EMU_JIT_DEVICE_GENERATION "ptxsim_jit_device_generation"
+/* The symbol by which compiled code reads emu_device_generation's counter, a uint64_t loaded
+ * with acquire order (emu_device_generation_word; defined when the JIT is made): compiled code
+ * names no address of the process, so another process can load it from the disk cache
+ * (engine.c). */
+#define EMU_JIT_DEVICE_GENERATION "ptxsim_jit_device_generation_word"
 /* The symbol of emu_jit_refill: uint8_t (emu_warp *w, uint64_t a0, uint64_t size, uint64_t gen),
  * exec_mem.c's fast-path miss for compiled code: the warp's cached allocation becomes the one
  * holding [a0, a0 + size) at device generation gen (1), or stays as it was when there is none

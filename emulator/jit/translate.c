@@ -1215,13 +1215,16 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
         LLVMValueRef vbase = vsplat(t, smem, "");
         ptrs = LLVMBuildGEP2(b, t->i8, vbase, &a, 1, "");
     } else {
-        /* the allocation the warp last hit, when device memory has not changed since */
-        LLVMTypeRef gty = LLVMFunctionType(t->i64, NULL, 0, false);
-        /* by name, resolved when the code is linked: the code holds no address of this
-         * process, so its object can be cached on disk and loaded by another process */
-        LLVMValueRef gfn = LLVMGetNamedFunction(t->m, EMU_JIT_DEVICE_GENERATION);
-        if (!gfn) gfn = LLVMAddFunction(t->m, EMU_JIT_DEVICE_GENERATION, gty);
-        LLVMValueRef gen = LLVMBuildCall2(b, gty, gfn, NULL, 0, "");
+        /* the allocation the warp last hit, when device memory has not changed since: the
+         * generation's counter read as emu_device_generation reads it, by name, resolved when
+         * the code is linked (the code holds no address of this process, so its object can be
+         * cached on disk and loaded by another process); a load, not a call, which would
+         * spill the vector registers live across it */
+        LLVMValueRef gword = LLVMGetNamedGlobal(t->m, EMU_JIT_DEVICE_GENERATION);
+        if (!gword) gword = LLVMAddGlobal(t->m, t->i64, EMU_JIT_DEVICE_GENERATION);
+        LLVMValueRef gen = LLVMBuildLoad2(b, t->i64, gword, "");
+        LLVMSetOrdering(gen, LLVMAtomicOrderingAcquire);
+        LLVMSetAlignment(gen, 8);
         /* fast_lanes: the first lane's miss looks its allocation up (a kernel alternates
          * between its arrays) */
         LLVMValueRef cz[2] = {mask, LLVMConstInt(t->i1, 0, false)};

@@ -340,6 +340,8 @@ uint64_t emu_device_generation(void)
     return __atomic_load_n(&dm.gen, __ATOMIC_ACQUIRE);
 }
 
+const uint64_t *emu_device_generation_word(void) { return &dm.gen; }
+
 /* ---------------------------------------------------------------- pageable host memory
  * With pageable memory access on (systems with HMM or ATS), a kernel may use any host memory
  * the process can read and write. The writable mappings of /proc/self/maps, less the device

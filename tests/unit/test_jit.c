@@ -288,9 +288,16 @@ static void instruction(gen *g, int depth)
         /* shared memory at a lane's own or a neighbour's word (threads race only across
          * warps, which both executors order alike); now and then past the end: a fault */
         unsigned off = pick(&g->s, 64) == 0 ? 4096 + 8 * pick(&g->s, 4) : 8 * pick(&g->s, 3);
+        /* the address in a 64-bit register, or in a 32-bit one, whose offset may wrap around
+         * 2^32 (-8: lane 0 then faults) */
+        const char *ar = "%sa";
+        if (pick(&g->s, 2)) {
+            ar = "%sw";
+            if (pick(&g->s, 16) == 0) off = 4294967288u;
+        }
         guard(g);
-        if (pick(&g->s, 2)) emit(g, "st.shared.%s [%%sa+%u], %%%c%u;\n", wide ? "u64" : "u32", off, rk, d);
-        else emit(g, "ld.shared.%s %%%c%u, [%%sa+%u];\n", wide ? "u64" : "u32", rk, d, off);
+        if (pick(&g->s, 2)) emit(g, "st.shared.%s [%s+%u], %%%c%u;\n", wide ? "u64" : "u32", ar, off, rk, d);
+        else emit(g, "ld.shared.%s %%%c%u, [%s+%u];\n", wide ? "u64" : "u32", rk, d, ar, off);
         break;
     }
     case 21:
@@ -382,7 +389,7 @@ static char *program(uint64_t seed, unsigned ninstr)
     g.buf[0] = 0;
     emit(&g, CONF_PTX_HEADER
          ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
-         "    .reg .b32 %%r<%d>, %%c<4>, %%t, %%n, %%x;\n"
+         "    .reg .b32 %%r<%d>, %%c<4>, %%t, %%n, %%x, %%sw;\n"
          "    .reg .b64 %%d<%d>, %%in, %%out, %%off, %%sa, %%ub, %%cb;\n"
          "    .reg .f32 %%f<%d>;\n"
          "    .reg .pred %%p<%d>, %%q<4>;\n"
@@ -399,6 +406,7 @@ static char *program(uint64_t seed, unsigned ninstr)
          "    and.b64 %%sa, %%sa, 4095;\n"
          "    mov.u64 %%off, sh;\n"
          "    add.u64 %%sa, %%sa, %%off;\n"
+         "    cvt.u32.u64 %%sw, %%sa;\n"
          "    mov.u32 %%x, %%ctaid.x;\n"
          "    mul.wide.u32 %%off, %%t, %d;\n"
          "    mov.u64 %%ub, %%in;\n"
@@ -963,6 +971,56 @@ START_TEST(symbol_addresses)
 }
 END_TEST
 
+/* Shared accesses through 32-bit addresses (the compiled shared path's checks, after the
+ * address is cut to 32 bits): a warp's consecutive words placed across the end of the block
+ * wherever it lies (so one lane is at exactly the end), and offsets that wrap around 2^32 below
+ * the variable, loads and stores, against the step interpreter: the same memory and the same
+ * fault. (The random programs seldom reach the block's exact end.) */
+START_TEST(shared_32bit_addresses)
+{
+    static const uint32_t offsets[] = {0, 4, 128, 256, 512, 1024, 1280, 2048,
+                                       0xfffffffcu, 0xfffffe00u, 0x80000000u};
+    enum { T = 64 };
+    uint8_t *in = conf_dev_alloc(8), *out = conf_dev_alloc(T * 8);
+    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
+    for (unsigned c = 0; c < 2 * sizeof offsets / sizeof offsets[0]; c++) {
+        uint32_t off = offsets[c / 2];
+        bool store = c % 2;
+        char access[64], ptx[2048];
+        if (store) snprintf(access, sizeof access, "st.shared.u32 [%%a+%u], %%t;", off);
+        else snprintf(access, sizeof access, "ld.shared.u32 %%v, [%%a+%u];", off);
+        snprintf(ptx, sizeof ptx,
+                 CONF_PTX_HEADER
+                 ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+                 "    .reg .b32 %%t, %%a, %%v;\n"
+                 "    .reg .b64 %%out, %%o;\n"
+                 "    .shared .align 8 .b8 sw[256];\n"
+                 "    ld.param.u64 %%out, [pout];\n"
+                 "    mov.u32 %%t, %%tid.x;\n"
+                 "    mov.u32 %%a, sw;\n"
+                 "    mad.lo.u32 %%a, %%t, 4, %%a;\n"
+                 "    add.u32 %%v, %%t, 100;\n"
+                 "    st.shared.u32 [%%a], %%v;\n"
+                 "    bar.sync 0;\n"
+                 "    %s\n"
+                 "    mul.wide.u32 %%o, %%t, 4;\n"
+                 "    add.u64 %%out, %%out, %%o;\n"
+                 "    st.global.u32 [%%out], %%v;\n"
+                 "    ret;\n}\n",
+                 access);
+        setenv("CONF_EXECUTOR", "jit", 1);
+        conf_result r;
+        conf_status st = conf_run_k("shared 32-bit addresses", ptx, (emu_dim3){1, 1, 1},
+                                    (emu_dim3){T, 1, 1}, 0, params, 2, &r);
+        unsetenv("CONF_EXECUTOR");
+        ck_assert_msg(st == CONF_OK || st == CONF_FAULTED, "offset %#x (%s): %.1500s", off,
+                      store ? "store" : "load", r.message);
+    }
+    conf_dev_free(in);
+    conf_dev_free(out);
+}
+END_TEST
+
 /* An f32 add/sub that decode fuses with the mul feeding it (fma_contraction.c), compiled inline
  * (the product's sign, the addend's sign, .ftz, .sat, a guard) on every pair of special_f32's
  * patterns with a third from the table, against the step interpreter. */
@@ -1125,6 +1183,7 @@ int main(void)
     tcase_add_test(tc, integer_division_on_edge_values);
     tcase_add_test(tc, contracted_fma_on_special_values);
     tcase_add_test(tc, symbol_addresses);
+    tcase_add_test(tc, shared_32bit_addresses);
     tcase_add_test(tc, events_under_the_cycle_model);
     suite_add_tcase(s, tc);
     return conf_main(s);
