@@ -168,6 +168,17 @@ static bool jit_init(void)
         report("defining the device generation", e);
         return false;
     }
+    LLVMOrcCSymbolMapPair lanes[EMU_JIT_LANE_CALL_COUNT];
+    for (int k = 0; k < EMU_JIT_LANE_CALL_COUNT; k++)
+        lanes[k] = (LLVMOrcCSymbolMapPair){
+            LLVMOrcLLJITMangleAndIntern(jit, emu_jit_lane_calls[k].symbol),
+            {(LLVMOrcExecutorAddress)(uintptr_t)emu_jit_lane_calls[k].fn,
+             {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}};
+    e = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(lanes, EMU_JIT_LANE_CALL_COUNT));
+    if (e) {
+        report("defining the per-lane rules", e);
+        return false;
+    }
     jit_broken = false;
     return true;
 }
@@ -237,6 +248,7 @@ static jit_code *code_link(const emu_jit_key *key, const char *symbol, LLVMMemor
 {
     LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(jit);
     LLVMOrcResourceTrackerRef rt = LLVMOrcJITDylibCreateResourceTracker(jd);
+    uint64_t perf_size = emu_jit_symbol_size(obj, symbol);
     LLVMErrorRef e = LLVMOrcLLJITAddObjectFileWithRT(jit, rt, obj);
     LLVMOrcExecutorAddress addr = 0;
     if (!e) e = LLVMOrcLLJITLookup(jit, &addr, symbol);
@@ -248,6 +260,7 @@ static jit_code *code_link(const emu_jit_key *key, const char *symbol, LLVMMemor
         LLVMOrcReleaseResourceTracker(rt);
         return NULL;
     }
+    emu_jit_perf_map(addr, perf_size, symbol, fname);
     c->key = *key;
     c->rt = rt;
     c->entry = (emu_jit_entry)(uintptr_t)addr;
@@ -367,6 +380,7 @@ static void compile(emu_func *f, int v)
         snprintf(err, sizeof err, "optimising: %.200s", msg);
         LLVMDisposeErrorMessage(msg);
     } else {
+        emu_jit_dump_module(m, obj_tm, symbol, f->fn->name);
         char *emsg = NULL;
         if (LLVMTargetMachineEmitToMemoryBuffer(obj_tm, m, LLVMObjectFile, &emsg, &obj)) {
             snprintf(err, sizeof err, "code generation: %.200s", emsg ? emsg : "?");

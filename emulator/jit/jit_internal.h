@@ -14,6 +14,7 @@
 #include "emulator/emu_internal.h"
 
 #include <llvm-c/Core.h>
+#include <llvm-c/TargetMachine.h>
 
 /* What a translation did, for --verbose and the bench. */
 typedef struct emu_jit_counts {
@@ -40,6 +41,16 @@ typedef struct emu_jit_counts {
  * every lane of the warp, for a µop that names the variable (mov %rd, sh). */
 #define EMU_JIT_SYMBOL_ADDRESS "ptxsim_jit_symbol_address"
 
+/* lane_calls.c: sem/ rules compiled code calls over a warp's 32 lanes in place
+ * (void fn(uint32_t *lanes, uint32_t, uint32_t, uint32_t)), by the symbol named here (defined
+ * when the JIT is made, as the ones above). */
+enum { EMU_JIT_LANE_APPROX_F32, EMU_JIT_LANE_FMA_ROUNDED_F32, EMU_JIT_LANE_CALL_COUNT };
+typedef struct emu_jit_lane_call {
+    const char *symbol;
+    void (*fn)(uint32_t *lanes, uint32_t a, uint32_t b, uint32_t c);
+} emu_jit_lane_call;
+extern const emu_jit_lane_call emu_jit_lane_calls[EMU_JIT_LANE_CALL_COUNT];
+
 /* Builds the compiled code of f as function `name` of module m: its event variant when events
  * (translate.c). False (with a reason in err) when f cannot be compiled. */
 bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const char *name,
@@ -62,5 +73,13 @@ LLVMMemoryBufferRef emu_jit_cache_load(const char *dir, const emu_jit_key *k, co
                                        bool verbose);
 bool emu_jit_cache_store(const char *dir, uint64_t max_bytes, const emu_jit_key *k, const void *obj,
                          size_t size);
+
+/* dump.c: PTXSIM_JIT_DUMP=DIR writes a compiled function's optimised IR and assembly there;
+ * PTXSIM_JIT_PERF_MAP=1 names linked code in /tmp/perf-<pid>.map (emu_jit_symbol_size is 0
+ * when that is off, and emu_jit_perf_map then writes nothing). */
+void emu_jit_dump_module(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *symbol,
+                         const char *fname);
+uint64_t emu_jit_symbol_size(LLVMMemoryBufferRef obj, const char *symbol);
+void emu_jit_perf_map(uint64_t addr, uint64_t size, const char *symbol, const char *fname);
 
 #endif
