@@ -168,17 +168,6 @@ static bool jit_init(void)
         report("defining the device generation", e);
         return false;
     }
-    LLVMOrcCSymbolMapPair lanes[EMU_JIT_LANE_CALL_COUNT];
-    for (int k = 0; k < EMU_JIT_LANE_CALL_COUNT; k++)
-        lanes[k] = (LLVMOrcCSymbolMapPair){
-            LLVMOrcLLJITMangleAndIntern(jit, emu_jit_lane_calls[k].symbol),
-            {(LLVMOrcExecutorAddress)(uintptr_t)emu_jit_lane_calls[k].fn,
-             {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}};
-    e = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(lanes, EMU_JIT_LANE_CALL_COUNT));
-    if (e) {
-        report("defining the per-lane rules", e);
-        return false;
-    }
     jit_broken = false;
     return true;
 }

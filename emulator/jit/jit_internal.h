@@ -41,16 +41,6 @@ typedef struct emu_jit_counts {
  * every lane of the warp, for a µop that names the variable (mov %rd, sh). */
 #define EMU_JIT_SYMBOL_ADDRESS "ptxsim_jit_symbol_address"
 
-/* lane_calls.c: sem/ rules compiled code calls over a warp's 32 lanes in place
- * (void fn(uint32_t *lanes, uint32_t, uint32_t, uint32_t)), by the symbol named here (defined
- * when the JIT is made, as the ones above). */
-enum { EMU_JIT_LANE_APPROX_F32, EMU_JIT_LANE_FMA_ROUNDED_F32, EMU_JIT_LANE_CALL_COUNT };
-typedef struct emu_jit_lane_call {
-    const char *symbol;
-    void (*fn)(uint32_t *lanes, uint32_t a, uint32_t b, uint32_t c);
-} emu_jit_lane_call;
-extern const emu_jit_lane_call emu_jit_lane_calls[EMU_JIT_LANE_CALL_COUNT];
-
 /* Builds the compiled code of f as function `name` of module m: its event variant when events
  * (translate.c). False (with a reason in err) when f cannot be compiled. */
 bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const char *name,

@@ -85,7 +85,6 @@ typedef struct tr {
     uint32_t loop_row[JIT_LOOP_ROWS];
     LLVMValueRef loop_phi[JIT_LOOP_ROWS];
     bool loop_narrow[JIT_LOOP_ROWS];   /* the phi holds the row's 32-bit halves */
-    LLVMValueRef lanes_slot;   /* [96 x i32] in the entry block, for lane_call (made at first use) */
 } tr;
 
 /* The most µops in one segment (bounds the phis of a side entry: compile time grows with
@@ -619,12 +618,6 @@ static LLVMValueRef f32_div_family(tr *t, const emu_uop *u, bool ftz)
 
 static uint64_t instr_flags(const emu_uop *u) { return u->in->flags; }
 
-/* A rounding mode that emu_round_enter sets on the host (the handler then runs under it). */
-static bool directed_rnd(int rnd)
-{
-    return rnd == PTX_RND_RZ || rnd == PTX_RND_RM || rnd == PTX_RND_RP;
-}
-
 /* A plain float µop: f32, round to nearest, nothing but .ftz and .sat. */
 static bool plain_f32(const emu_uop *u)
 {
@@ -795,18 +788,8 @@ bool emu_jit_translates(const emu_code *code, const emu_uop *u)
             !src_ok(&o[2], ty) || !src_ok(&o[3], ty))
             return false;
         if (ty == PTX_TYPE_F64) return plain_f64(u);
-        /* .rn inline; .rz/.rm/.rp through lane_call (the host's rounding mode) */
-        return ty == PTX_TYPE_F32 && (in->flags & ~(PTX_F(FTZ) | PTX_F(SAT))) == 0 &&
-               (in->rnd == PTX_RND_RN || directed_rnd(in->rnd));
-    case PTX_OP_SIN:
-    case PTX_OP_COS:
-    case PTX_OP_LG2:
-    case PTX_OP_EX2:
-    case PTX_OP_TANH:   /* .approx.f32 through lane_call (the host's libm) */
-        return ty == PTX_TYPE_F32 && u->nopd == 2 && in->ntypes == 1 &&
-               in->rnd == PTX_RND_NONE &&
-               (in->flags & ~(PTX_F(FTZ) | PTX_F(SAT) | PTX_F(APPROX))) == 0 &&
-               dst_ok(&o[0], ty) && src_ok(&o[1], ty);
+        return ty == PTX_TYPE_F32 && in->rnd == PTX_RND_RN &&
+               (in->flags & ~(PTX_F(FTZ) | PTX_F(SAT))) == 0;
     case PTX_OP_REM:
         return u->nopd == 3 && in->ntypes == 1 && int_type(ty) && in->flags == 0 &&
                dst_ok(&o[0], ty) && src_ok(&o[1], ty) && src_ok(&o[2], ty);
@@ -974,41 +957,6 @@ static LLVMValueRef pred_src(tr *t, const emu_opd *o)
     return (o->flags & EMU_OPD_F_NEG) ? LLVMBuildNot(t->b, p, "") : p;
 }
 
-/* The 32-bit lanes of the n f32 sources srcs, run through emu_jit_lane_calls[which] with
- * arguments a, b, c (lane_calls.c: the handler's sem rule in every lane), as a 32-bit result
- * (zero-extended). The rows go through a stack slot of the entry block. */
-static LLVMValueRef lane_call(tr *t, int which, LLVMValueRef *srcs, unsigned n, uint32_t a,
-                              uint32_t b, uint32_t c)
-{
-    LLVMTypeRef slot_ty = LLVMArrayType(t->i32, 3 * EMU_WARP_SIZE);
-    if (!t->lanes_slot) {
-        LLVMBuilderRef eb = LLVMCreateBuilderInContext(t->cx);
-        LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(t->fn);
-        LLVMValueRef first = LLVMGetFirstInstruction(entry);
-        if (first) LLVMPositionBuilderBefore(eb, first);
-        else LLVMPositionBuilderAtEnd(eb, entry);
-        t->lanes_slot = LLVMBuildAlloca(eb, slot_ty, "lanes");
-        LLVMSetAlignment(t->lanes_slot, 64);
-        LLVMDisposeBuilder(eb);
-    }
-    for (unsigned k = 0; k < n; k++) {
-        LLVMValueRef idx[2] = {ci64(t, 0), ci64(t, (uint64_t)k * EMU_WARP_SIZE)};
-        LLVMValueRef p = LLVMBuildInBoundsGEP2(t->b, slot_ty, t->lanes_slot, idx, 2, "");
-        LLVMValueRef st = LLVMBuildStore(t->b, LLVMBuildTrunc(t->b, srcs[k], t->v32, ""), p);
-        LLVMSetAlignment(st, 4);
-    }
-    LLVMTypeRef args[4] = {t->ptr, t->i32, t->i32, t->i32};
-    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(t->cx), args, 4, false);
-    const char *sym = emu_jit_lane_calls[which].symbol;
-    LLVMValueRef fn = LLVMGetNamedFunction(t->m, sym);
-    if (!fn) fn = LLVMAddFunction(t->m, sym, fty);
-    LLVMValueRef av[4] = {t->lanes_slot, ci32(t, a), ci32(t, b), ci32(t, c)};
-    LLVMBuildCall2(t->b, fty, fn, av, 4, "");
-    LLVMValueRef r = load(t, t->v32, t->lanes_slot);
-    LLVMSetAlignment(r, 4);
-    return LLVMBuildZExt(t->b, r, t->v64, "");
-}
-
 /* The value µop u computes for all 32 lanes (the mask is applied by put). */
 static void emit_native(tr *t, const emu_uop *u, LLVMValueRef mask)
 {
@@ -1106,19 +1054,6 @@ static void emit_native(tr *t, const emu_uop *u, LLVMValueRef mask)
     if (ty == PTX_TYPE_F32 && (u->op == PTX_OP_DIV || u->op == PTX_OP_RCP ||
                                u->op == PTX_OP_SQRT || u->op == PTX_OP_RSQRT)) {
         put(t, &o[0], mask, f32_div_family(t, u, in->flags & PTX_F(FTZ)));
-        return;
-    }
-    if (ty == PTX_TYPE_F32 && (u->op == PTX_OP_SIN || u->op == PTX_OP_COS || u->op == PTX_OP_LG2 ||
-                               u->op == PTX_OP_EX2 || u->op == PTX_OP_TANH)) {
-        LLVMValueRef x = src(t, &o[1], ty);
-        put(t, &o[0], mask, lane_call(t, EMU_JIT_LANE_APPROX_F32, &x, 1, u->op,
-                                      !!(in->flags & PTX_F(FTZ)), !!(in->flags & PTX_F(SAT))));
-        return;
-    }
-    if (ty == PTX_TYPE_F32 && u->op == PTX_OP_FMA && directed_rnd(in->rnd)) {
-        LLVMValueRef xs[3] = {src(t, &o[1], ty), src(t, &o[2], ty), src(t, &o[3], ty)};
-        put(t, &o[0], mask, lane_call(t, EMU_JIT_LANE_FMA_ROUNDED_F32, xs, 3, in->rnd,
-                                      !!(in->flags & PTX_F(FTZ)), !!(in->flags & PTX_F(SAT))));
         return;
     }
     if (ty == PTX_TYPE_F32 && (u->op == PTX_OP_ABS || u->op == PTX_OP_NEG)) {

@@ -3,7 +3,7 @@
  * Each seed makes one kernel of random instructions drawn from every form the JIT translates
  * (integer add/sub/mul.lo/mul.wide/mad.lo/min/max/and/or/xor/not/shl/shr on 32 and 64 bits,
  * and/or/xor/not of predicates, f32 add/sub/mul/fma/mad/div/rcp/sqrt/rsqrt/min/max with and
- * without .ftz, .sat and .NaN, ex2/lg2/sin/cos/tanh.approx, f64 add/sub/mul/fma, setp on integers and f32, selp, mov, cvt
+ * without .ftz, .sat and .NaN, f64 add/sub/mul/fma, setp on integers and f32, selp, mov, cvt
  * (cvt.sat.f32.f32 too), global and shared loads and stores (faulting ones too), uniform and
  * divergent forward branches, counted loops with per-lane trip counts) and forms it leaves to
  * the interpreter's handlers (directed rounding modes, setp with a combining operation,
@@ -321,17 +321,14 @@ static void instruction(gen *g, int depth)
         /* div, rcp, sqrt, rsqrt in their rounding and approximate forms */
         static const char *const forms[] = {"div.rn", "div.full", "div.approx", "div.rz",
                                             "rcp.rn", "rcp.approx", "rcp.rm", "sqrt.rn",
-                                            "sqrt.approx", "rsqrt.approx", "ex2.approx",
-                                            "lg2.approx", "sin.approx", "cos.approx",
-                                            "tanh.approx"};
-        unsigned f = pick(&g->s, 15);
+                                            "sqrt.approx", "rsqrt.approx"};
+        unsigned f = pick(&g->s, 10);
         operand(g, 'f', a, sizeof a);
         operand(g, 'f', b, sizeof b);
         /* divisors around 2^126, where div.approx gives zero */
         if (f < 4 && pick(&g->s, 3) == 0) snprintf(b, sizeof b, "0f%08X", 0x7e800000u + pick(&g->s, 3) * 0x00400000u);
         guard(g);
-        /* tanh.approx.f32 has no .ftz */
-        emit(g, "%s%s.f32 %%f%u, %s", forms[f], f != 14 && pick(&g->s, 2) ? ".ftz" : "", d, a);
+        emit(g, "%s%s.f32 %%f%u, %s", forms[f], pick(&g->s, 2) ? ".ftz" : "", d, a);
         emit(g, f < 4 ? ", %s;\n" : ";\n", b);
         break;
     }
@@ -1024,79 +1021,6 @@ START_TEST(contracted_fma_on_special_values)
 }
 END_TEST
 
-/* The µops compiled as a per-lane call of their sem rule (lane_calls.c): ex2/lg2/sin/cos/tanh
- * .approx.f32 with and without .ftz (subnormal operands, and ex2 results in the subnormal range),
- * and fma.rm/.rp/.rz.f32 with .ftz and .sat, one guarded, on every pair of special_f32's
- * patterns with a third from the table, against the step interpreter. */
-START_TEST(lane_calls_on_special_values)
-{
-    const char *ptx = CONF_PTX_HEADER
-        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
-        "    .reg .b32 %t, %k;\n"
-        "    .reg .b64 %in, %out, %o;\n"
-        "    .reg .f32 %fa, %fb, %fc, %fl, %fr;\n"
-        "    .reg .pred %p;\n"
-        "    ld.param.u64 %in, [pin];\n"
-        "    ld.param.u64 %out, [pout];\n"
-        "    mov.u32 %t, %tid.x;\n"
-        "    mul.wide.u32 %o, %t, 12;\n"
-        "    add.u64 %in, %in, %o;\n"
-        "    ld.global.f32 %fa, [%in];\n"
-        "    ld.global.f32 %fb, [%in+4];\n"
-        "    ld.global.f32 %fc, [%in+8];\n"
-        "    and.b32 %k, %t, 1;\n"
-        "    setp.ne.u32 %p, %k, 0;\n"
-        "    mul.wide.u32 %o, %t, 80;\n"
-        "    add.u64 %out, %out, %o;\n"
-        /* -126 - 24 * (the low bits of fb): ex2 results from normal down through subnormal */
-        "    and.b32 %k, %t, 31;\n"
-        "    cvt.rn.f32.u32 %fl, %k;\n"
-        "    fma.rn.f32 %fl, %fl, 0fBF400000, 0fC2FC0000;\n"
-        "    ex2.approx.f32 %fr, %fa;\n    st.global.f32 [%out+0], %fr;\n"
-        "    ex2.approx.ftz.f32 %fr, %fl;\n    st.global.f32 [%out+4], %fr;\n"
-        "    ex2.approx.f32 %fr, %fl;\n    st.global.f32 [%out+8], %fr;\n"
-        "    lg2.approx.f32 %fr, %fa;\n    st.global.f32 [%out+12], %fr;\n"
-        "    lg2.approx.ftz.f32 %fr, %fb;\n    st.global.f32 [%out+16], %fr;\n"
-        "    sin.approx.ftz.f32 %fr, %fa;\n    st.global.f32 [%out+20], %fr;\n"
-        "    cos.approx.f32 %fr, %fb;\n    st.global.f32 [%out+24], %fr;\n"
-        "    tanh.approx.f32 %fr, %fc;\n    st.global.f32 [%out+28], %fr;\n"
-        "    sin.approx.f32 %fr, %fc;\n    st.global.f32 [%out+32], %fr;\n"
-        "    fma.rm.f32 %fr, %fa, %fb, %fc;\n    st.global.f32 [%out+36], %fr;\n"
-        "    fma.rp.f32 %fr, %fa, %fb, %fc;\n    st.global.f32 [%out+40], %fr;\n"
-        "    fma.rz.ftz.f32 %fr, %fc, %fa, %fb;\n    st.global.f32 [%out+44], %fr;\n"
-        "    fma.rm.sat.f32 %fr, %fb, %fc, %fa;\n    st.global.f32 [%out+48], %fr;\n"
-        "    fma.rp.ftz.f32 %fr, %fa, %fa, %fl;\n    st.global.f32 [%out+52], %fr;\n"
-        "    mov.f32 %fr, %fc;\n"
-        "    @%p ex2.approx.ftz.f32 %fr, %fb;\n    st.global.f32 [%out+56], %fr;\n"
-        "    mov.f32 %fr, %fa;\n"
-        "    @%p fma.rz.f32 %fr, %fb, %fc, %fl;\n    st.global.f32 [%out+60], %fr;\n"
-        "    ret;\n}\n";
-    enum { N = sizeof special_f32 / sizeof *special_f32 };
-    uint8_t *in = conf_dev_alloc(N * N * 12), *out = conf_dev_alloc(N * N * 80);
-    for (unsigned t = 0; t < N * N; t++) {
-        memcpy(in + t * 12, &special_f32[t % N], 4);
-        memcpy(in + t * 12 + 4, &special_f32[t / N], 4);
-        memcpy(in + t * 12 + 8, &special_f32[(t * 7 + 3) % N], 4);
-    }
-    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
-    setenv("CONF_EXECUTOR", "jit", 1);
-    emu_jit_stats before, after;
-    emu_jit_get_stats(&before);
-    conf_result r;
-    conf_status st = conf_run_k("lane calls", ptx, (emu_dim3){1, 1, 1}, (emu_dim3){N * N, 1, 1},
-                                0, params, 2, &r);
-    unsetenv("CONF_EXECUTOR");
-    ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
-    emu_jit_get_stats(&after);
-    ck_assert_msg(after.failed == before.failed, "the kernel was left to the interpreter");
-    ck_assert_msg(after.uops - before.uops == after.native - before.native + 1,
-                  "%" PRIu64 " of %" PRIu64 " instructions translated",
-                  after.native - before.native, after.uops - before.uops);
-    conf_dev_free(in);
-    conf_dev_free(out);
-}
-END_TEST
-
 /* A loop block of 28 µops whose rows live at its head are more than a loop segment carries in
  * phis (JIT_LOOP_ROWS, 48): 24 accumulators, their 24 increments and the trip counter (the 49th
  * row). Such a block is an ordinary segment, so every row read across the back edge has its
@@ -1256,7 +1180,6 @@ int main(void)
     tcase_add_test(tc, simple_semantics_on_special_values);
     tcase_add_test(tc, integer_division_on_edge_values);
     tcase_add_test(tc, contracted_fma_on_special_values);
-    tcase_add_test(tc, lane_calls_on_special_values);
     tcase_add_test(tc, loop_with_more_rows_than_carried);
     tcase_add_test(tc, symbol_addresses);
     tcase_add_test(tc, events_under_the_cycle_model);
