@@ -174,6 +174,8 @@ static const char *const not_options[] = {
     "PTXSIM_QUICK",         /* tests/run_all.sh: make check-quick's mode */
     "PTXSIM_STOP_ON_FAIL",  /* tests/run_all.sh: stop at the first failure (make mutants) */
     "PTXSIM_CUDA_CACHE",    /* tests/cuda_cache.sh: where nvcc's builds of the tests are kept */
+    "PTXSIM_JIT_DUMP",      /* emulator/jit/dump.c: the JIT's IR and assembly, for tuning it */
+    "PTXSIM_JIT_PERF_MAP",  /* emulator/jit/dump.c: compiled code named for perf */
 };
 
 const rt_option *rt_option_find(const char *name)

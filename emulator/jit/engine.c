@@ -240,6 +240,7 @@ static jit_code *code_link(const emu_jit_key *key, const char *symbol, LLVMMemor
 {
     LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(jit);
     LLVMOrcResourceTrackerRef rt = LLVMOrcJITDylibCreateResourceTracker(jd);
+    uint64_t perf_size = emu_jit_symbol_size(obj, symbol);
     LLVMErrorRef e = LLVMOrcLLJITAddObjectFileWithRT(jit, rt, obj);
     LLVMOrcExecutorAddress addr = 0;
     if (!e) e = LLVMOrcLLJITLookup(jit, &addr, symbol);
@@ -251,6 +252,7 @@ static jit_code *code_link(const emu_jit_key *key, const char *symbol, LLVMMemor
         LLVMOrcReleaseResourceTracker(rt);
         return NULL;
     }
+    emu_jit_perf_map(addr, perf_size, symbol, fname);
     c->key = *key;
     c->rt = rt;
     c->entry = (emu_jit_entry)(uintptr_t)addr;
@@ -382,6 +384,7 @@ static void compile(emu_func *f, int v)
         snprintf(err, sizeof err, "optimising: %.200s", msg);
         LLVMDisposeErrorMessage(msg);
     } else {
+        emu_jit_dump_module(m, obj_tm, symbol, f->fn->name);
         char *emsg = NULL;
         if (LLVMTargetMachineEmitToMemoryBuffer(obj_tm, m, LLVMObjectFile, &emsg, &obj)) {
             snprintf(err, sizeof err, "code generation: %.200s", emsg ? emsg : "?");

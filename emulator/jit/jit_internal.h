@@ -14,6 +14,7 @@
 #include "emulator/emu_internal.h"
 
 #include <llvm-c/Core.h>
+#include <llvm-c/TargetMachine.h>
 
 /* What a translation did, for --verbose and the bench. */
 typedef struct emu_jit_counts {
@@ -63,5 +64,13 @@ LLVMMemoryBufferRef emu_jit_cache_load(const char *dir, const emu_jit_key *k, co
                                        bool verbose);
 bool emu_jit_cache_store(const char *dir, uint64_t max_bytes, const emu_jit_key *k, const void *obj,
                          size_t size);
+
+/* dump.c: PTXSIM_JIT_DUMP=DIR writes a compiled function's optimised IR and assembly there;
+ * PTXSIM_JIT_PERF_MAP=1 names linked code in /tmp/perf-<pid>.map (emu_jit_symbol_size is 0
+ * when that is off, and emu_jit_perf_map then writes nothing). */
+void emu_jit_dump_module(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *symbol,
+                         const char *fname);
+uint64_t emu_jit_symbol_size(LLVMMemoryBufferRef obj, const char *symbol);
+void emu_jit_perf_map(uint64_t addr, uint64_t size, const char *symbol, const char *fname);
 
 #endif

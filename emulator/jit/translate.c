@@ -22,6 +22,7 @@
  * operations with no fast-math flags, ftz as its bit rule, the canonical f32 NaN. */
 #include "emulator/jit/jit_internal.h"
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1612,40 +1613,61 @@ static void emit_branch(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
     emit_call(t, i, u, mask);
 }
 
-/* Adds the register rows operand o names (not predicates: put_pred stores those at once) to
- * rows, once each, JIT_LOOP_ROWS at most; narrow[k]: every name of rows[k] so far is a
- * register of at most 32 bits (whose rows hold zero-extended values: emu_put masks them). */
-static void loop_rows_add(tr *t, const emu_opd *o, uint32_t *rows, bool *narrow, uint32_t *n)
+/* Adds the register rows operand o names that are live at loop head h (not predicates:
+ * put_pred stores those at once) to rows, once each; narrow[k]: every name of rows[k] so far is
+ * a register of at most 32 bits (whose rows hold zero-extended values: emu_put masks them).
+ * False when a row did not fit (JIT_LOOP_ROWS). */
+static bool loop_rows_add(const tr *t, uint32_t h, const emu_opd *o, uint32_t *rows, bool *narrow,
+                          uint32_t *n)
 {
     uint32_t row;
     bool small;
     switch (o->kind) {
     case EMU_OPD_REG:
-        if (o->bits == 128) return;
+        if (o->bits == 128) return true;
         row = o->row;
         small = o->bits != 0 && o->bits <= 32;
         break;
     case EMU_OPD_ADDR:
-        if (!(o->flags & EMU_OPD_F_BASE_REG)) return;
+        if (!(o->flags & EMU_OPD_F_BASE_REG)) return true;
         row = o->row;
         small = false;
         break;
     case EMU_OPD_VEC:
-    case EMU_OPD_LIST:
+    case EMU_OPD_LIST: {
+        bool fits = true;
         for (uint64_t k = 0; k < o->imm; k++)
-            loop_rows_add(t, &t->code->pool[o->row + k], rows, narrow, n);
-        return;
-    default:
-        return;
+            fits &= loop_rows_add(t, h, &t->code->pool[o->row + k], rows, narrow, n);
+        return fits;
     }
+    default:
+        return true;
+    }
+    if (!row_live(t, h, row)) return true;
     for (uint32_t k = 0; k < *n; k++)
         if (rows[k] == row) {
             narrow[k] = narrow[k] && small;
-            return;
+            return true;
         }
-    if (*n == JIT_LOOP_ROWS) return;
+    if (*n == JIT_LOOP_ROWS) return false;
     narrow[*n] = small;
     rows[(*n)++] = row;
+    return true;
+}
+
+/* The rows live at loop head h that µops h .. end - 1 read or write (loop_rows_add); false when
+ * they are more than a loop segment carries. */
+static bool loop_rows(const tr *t, uint32_t h, uint32_t end, uint32_t *rows, bool *narrow,
+                      uint32_t *n)
+{
+    bool fits = true;
+    *n = 0;
+    for (uint32_t i = h; i < end; i++) {
+        const emu_uop *u = &t->code->uops[i];
+        for (unsigned k = 0; k < u->nopd; k++)
+            fits &= loop_rows_add(t, h, emu_uop_opd(u, k), rows, narrow, n);
+    }
+    return fits;
 }
 
 /* The head of loop segment h: a phi per row live there that the loop reads or writes, its
@@ -1656,13 +1678,11 @@ static void loop_rows_add(tr *t, const emu_opd *o, uint32_t *rows, bool *narrow,
 static void open_loop(tr *t, uint32_t h)
 {
     LLVMBuilderRef b = t->b;
-    uint32_t rows[JIT_LOOP_ROWS], n = 0;
+    uint32_t rows[JIT_LOOP_ROWS], n;
     bool narrow[JIT_LOOP_ROWS];
-    for (uint32_t i = h; i <= t->seg_last; i++) {
-        const emu_uop *u = &t->code->uops[i];
-        for (unsigned k = 0; k < u->nopd; k++)
-            loop_rows_add(t, emu_uop_opd(u, k), rows, narrow, &n);
-    }
+    bool fits = loop_rows(t, h, t->seg_last + 1, rows, narrow, &n);
+    assert(fits);   /* loop_segment() checked it */
+    (void)fits;
     t->loop_head = h;
     t->nloop = 0;
     t->counts->loops++;
@@ -2017,7 +2037,13 @@ static bool loop_segment(const tr *t, uint32_t h)
     for (uint32_t i = h + 1; i < e; i++)
         if (t->seg_start[i]) return false;
     const emu_uop *br = &t->code->uops[e - 1];
-    return br->op == PTX_OP_BRA && translates(t, br) && branch_target(br) == (int32_t)h;
+    if (br->op != PTX_OP_BRA || !translates(t, br) || branch_target(br) != (int32_t)h)
+        return false;
+    /* every row live at the head that the loop touches goes round in a phi: a row left out
+     * would be read from memory at the head while its latest value is in a register */
+    uint32_t rows[JIT_LOOP_ROWS], n;
+    bool narrow[JIT_LOOP_ROWS];
+    return loop_rows(t, h, e, rows, narrow, &n);
 }
 
 bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const char *name,

@@ -1079,6 +1079,62 @@ START_TEST(contracted_fma_on_special_values)
 }
 END_TEST
 
+/* A loop block of 28 µops whose rows live at its head are more than a loop segment carries in
+ * phis (JIT_LOOP_ROWS, 48): 24 accumulators, their 24 increments and the trip counter (the 49th
+ * row). Such a block is an ordinary segment, so every row read across the back edge has its
+ * latest value; against the step interpreter (memory, counts). */
+START_TEST(loop_with_more_rows_than_carried)
+{
+    char ptx[8192];
+    size_t n = (size_t)snprintf(ptx, sizeof ptx, "%s",
+        CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "    .reg .b32 %t, %i, %x<24>, %y<24>;\n"
+        "    .reg .b64 %in, %out, %o;\n"
+        "    .reg .pred %p;\n"
+        "    ld.param.u64 %in, [pin];\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    mov.u32 %t, %tid.x;\n"
+        "    mul.wide.u32 %o, %t, 4;\n"
+        "    add.u64 %in, %in, %o;\n"
+        "    ld.global.u32 %i, [%in];\n");
+    for (int k = 0; k < 24; k++)
+        n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                              "    mov.u32 %%x%d, %d;\n    add.u32 %%y%d, %%t, %d;\n", k, k, k, 7 * k);
+    n += (size_t)snprintf(ptx + n, sizeof ptx - n, "L:\n");
+    for (int k = 0; k < 24; k++)
+        n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    add.u32 %%x%d, %%x%d, %%y%d;\n", k, k, k);
+    n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                          "    add.u32 %%i, %%i, 1;\n"
+                          "    setp.lt.u32 %%p, %%i, 37;\n"
+                          "    @%%p bra L;\n"
+                          "    mul.wide.u32 %%o, %%t, 96;\n"
+                          "    add.u64 %%out, %%out, %%o;\n");
+    for (int k = 0; k < 24; k++)
+        n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    st.global.u32 [%%out+%d], %%x%d;\n",
+                              4 * k, k);
+    snprintf(ptx + n, sizeof ptx - n, "    ret;\n}\n");
+    enum { T = 64 };
+    uint32_t start[T];
+    for (unsigned t = 0; t < T; t++) start[t] = t % 5;   /* 33 to 37 trips, uniform per warp no */
+    uint8_t *in = conf_dev_alloc(sizeof start), *out = conf_dev_alloc(T * 96);
+    memcpy(in, start, sizeof start);
+    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
+    setenv("CONF_EXECUTOR", "jit", 1);
+    emu_jit_stats before, after;
+    emu_jit_get_stats(&before);
+    conf_result r;
+    conf_status st = conf_run_k("loop rows", ptx, (emu_dim3){1, 1, 1}, (emu_dim3){T, 1, 1}, 0,
+                                params, 2, &r);
+    unsetenv("CONF_EXECUTOR");
+    ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
+    emu_jit_get_stats(&after);
+    ck_assert_msg(after.failed == before.failed, "the kernel was left to the interpreter");
+    conf_dev_free(in);
+    conf_dev_free(out);
+}
+END_TEST
+
 /* Integer div and rem compiled inline (int_div_rem) on every pair of edge values (zero, 1, -1,
  * the most negative and positive values...) as 32-bit and 64-bit, signed and unsigned, with a
  * guard (the lanes it leaves out divide too, by zero among others) and immediate divisors,
@@ -1182,6 +1238,7 @@ int main(void)
     tcase_add_test(tc, simple_semantics_on_special_values);
     tcase_add_test(tc, integer_division_on_edge_values);
     tcase_add_test(tc, contracted_fma_on_special_values);
+    tcase_add_test(tc, loop_with_more_rows_than_carried);
     tcase_add_test(tc, symbol_addresses);
     tcase_add_test(tc, shared_32bit_addresses);
     tcase_add_test(tc, events_under_the_cycle_model);
