@@ -4,7 +4,8 @@
 # hit, under --verbose) and prints what the interpreter prints; a damaged entry (a flipped byte,
 # a truncated file) is ignored with a note and replaced; --jit-cache=off (and
 # PTXSIM_JIT_CACHE=off) writes nothing; --jit-cache-size=1 removes the oldest entry first;
-# --jit-cache-size=0 keeps nothing.
+# --jit-cache-size=0 keeps nothing; PTXSIM_JIT_DUMP leaves each compiled function's IR, assembly,
+# object and kernel name, and PTXSIM_JIT_PERF_MAP=1 names it in perf's /tmp/perf-PID.map.
 # Prints "PASS jit_cache/NAME" or "FAIL jit_cache/NAME: why".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -109,6 +110,38 @@ for prog in matmul_tiled device_functions; do
         fail "$prog/size1" "output differs, the old entry stayed, or new ones went"
     else
         pass "$prog/size1"
+    fi
+
+    # PTXSIM_JIT_DUMP: each compiled function leaves its IR, assembly, object and kernel name;
+    # PTXSIM_JIT_PERF_MAP=1: each linked function gets a line of perf's map for its process
+    dump=$W/$prog.dump
+    mkdir -p "$dump"
+    touch "$W/$prog.dump.start"
+    PTXSIM_JIT_DUMP=$dump PTXSIM_JIT_PERF_MAP=1 run "$prog.dump" "$W/$prog.dumpcache" "$exe" \
+        --jit-cache=off
+    ndumped=$(find "$dump" -name '*.ll' | wc -l)
+    compiled=$(count 'jit: compiled' "$W/$prog.dump.err")
+    missing=0
+    for ll in "$dump"/*.ll; do
+        [ -e "$ll" ] || continue
+        sym=$(basename "$ll" .ll)
+        for ext in s o txt; do [ -s "$dump/$sym.$ext" ] || missing=$((missing + 1)); done
+        grep -q "^$sym:" "$dump/$sym.s" || missing=$((missing + 1))
+    done
+    mapped=0
+    for map in $(find /tmp -maxdepth 1 -name 'perf-*.map' -newer "$W/$prog.dump.start"); do
+        for ll in "$dump"/*.ll; do
+            grep -q " $(basename "$ll" .ll)\[" "$map" && mapped=$((mapped + 1))
+        done
+    done
+    if ! cmp -s "$W/$prog.ref" "$W/$prog.dump.out"; then
+        fail "$prog/dump" "output differs from the interpreter's ($W/$prog.dump.out)"
+    elif [ "$ndumped" -lt 1 ] || [ "$ndumped" -ne "$compiled" ] || [ "$missing" -ne 0 ]; then
+        fail "$prog/dump" "$ndumped functions dumped of $compiled compiled, $missing files or symbols missing ($dump)"
+    elif [ "$mapped" -lt "$ndumped" ]; then
+        fail "$prog/dump" "$mapped of $ndumped dumped functions in a /tmp/perf-PID.map"
+    else
+        pass "$prog/dump"
     fi
 
     run "$prog.size0" "$W/$prog.size0" "$exe" --jit-cache-size=0
