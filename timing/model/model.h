@@ -382,6 +382,10 @@ typedef struct tm_sm {
     uint32_t nwarps;
     tm_scan *scan;            /* per warp slot, grouped by scheduler (tm_scan) */
     uint32_t per_q;           /* scan entries per scheduler: nwarps / schedulers, rounded up */
+    /* per scheduler, live_words words: bit j set while its entry j is live (the scan visits
+     * only those; tm_scan_set_live keeps it) */
+    uint64_t *live_bits;
+    uint32_t live_words;
     tm_cta_slot *ctas;        /* CTA slots */
     uint32_t nctas, resident;
     uint32_t finished;        /* windowed: resident CTAs whose warps all exited (run.c) */
@@ -389,7 +393,8 @@ typedef struct tm_sm {
     uint64_t last_exit;       /* its latest warp exit */
     bool fail;                /* a warp of it faulted */
     uint64_t *unit_free;      /* per scheduler and unit */
-    uint32_t *last;           /* per scheduler: last issued warp (LRR, GTO), UINT32_MAX: none */
+    uint32_t *last;           /* per scheduler: its scan entry of the last issued warp (LRR, GTO),
+                                 UINT32_MAX: none */
     timing_slot *reason;      /* per scheduler: what its slot did in the last cycle tried */
     /* per scheduler: no warp of it can issue before this cycle (the earliest wait of its last
      * scan; 0 = scan: a CTA arrived or a barrier released) */
@@ -414,6 +419,14 @@ typedef struct tm_model tm_model;
 static inline uint32_t tm_scan_index(const tm_sm *S, uint32_t i, uint32_t nsched)
 {
     return (i % nsched) * S->per_q + i / nsched;
+}
+/* Marks scan entry ix live or not (its `live` and its bit in live_bits). */
+static inline void tm_scan_set_live(tm_sm *S, uint32_t ix, bool live)
+{
+    S->scan[ix].live = live;
+    uint32_t q = ix / S->per_q, j = ix % S->per_q;
+    uint64_t *w = &S->live_bits[(size_t)q * S->live_words + j / 64], b = UINT64_C(1) << (j % 64);
+    *w = live ? *w | b : *w & ~b;
 }
 /* A warp's ready time and wait reason (in its scan entry). */
 static inline uint64_t tm_warp_ready(const tm_sm *S, const tm_warp *tw)

@@ -381,6 +381,14 @@ static uint64_t active_set_limit(tm_sm *S, uint32_t q, uint32_t nsched, uint64_t
     return n ? lim : TM_NEVER;
 }
 
+/* The bits of word `step` (0..nw) of a scan from entry `first` (fb = first % 64) over nw words
+ * of live bits: its first word from bit fb, the words after it, then that word again below fb. */
+static inline uint64_t scan_word_bits(uint32_t step, uint32_t nw, uint32_t fb)
+{
+    if (step == 0) return ~UINT64_C(0) << fb;
+    return step == nw ? (UINT64_C(1) << fb) - 1 : ~UINT64_C(0);
+}
+
 uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *fail)
 {
     const timing_gpu *g = M->gpu;
@@ -401,11 +409,11 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
                              : TM_NEVER;
         for (int k = 0; k < g->issue_per_sched; k++) {
             tm_warp *pick = NULL;
+            uint32_t pick_slot = S->last[q];   /* its entry on q (greedy: the last's) */
             const emu_next_instr *pi = NULL;
-            uint32_t nq = (S->nwarps - q + nsched - 1) / nsched;   /* warps on q */
-            uint32_t start = S->last[q] == UINT32_MAX ? 0 : S->last[q] / nsched + 1;
+            uint32_t start = S->last[q] == UINT32_MAX ? 0 : S->last[q] + 1;
             if (gto && S->last[q] != UINT32_MAX) {
-                tm_warp *tw = &S->warps[S->last[q]];
+                tm_warp *tw = &S->warps[q + S->last[q] * nsched];
                 timing_slot w2;
                 uint64_t when;
                 if (tw->occupied && !tw->done) {
@@ -418,77 +426,88 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
                 }
             }
             bool greedy = pick != NULL;
-            uint32_t first = start >= nq ? start - nq : start;   /* start <= nq */
+            /* (start is at most the scheduler's warps: from there the scan finds none before it
+             * wraps, as from 0) */
+            uint32_t first = start < S->per_q ? start : 0;
             tm_scan *sc = &S->scan[q * S->per_q];
+            const uint64_t *lw = &S->live_bits[(size_t)q * S->live_words];
+            uint32_t nw = S->live_words, fw = first / 64, fb = first % 64;
             uint64_t pick_age = 0;
-            /* The warps in turn from `first`, to the first that can issue (gto: all of them, for
-             * the oldest). A waiting warp is passed over here: the slot's stall reason (the
+            /* The live warps in turn from `first`, to the first that can issue (gto: all of them,
+             * for the oldest). A waiting warp is passed over here: the slot's stall reason (the
              * first of the least waits, in this order) is needed only when none issues, and is
              * then gathered from the scan entries (below). */
-            for (uint32_t j = 0, slot = first; j < nq && !greedy; j++, slot++) {
-                if (slot == nq) slot = 0;
-                tm_scan *e = &sc[slot];
-                if (e->ready > now) continue;   /* most are waiting: the first test */
-                if (!e->live) continue;
-                if (two && e->age > limit) continue;
-                tm_warp *tw = &S->warps[q + slot * nsched];
-                const emu_next_instr *p;
-                timing_slot w2;
-                uint64_t when;
-                if (e->fast) {
-                    /* can_issue's answer from its unit and the MSHRs, as it would give it */
-                    p = &tw->next;
-                    when = S->unit_free[q * TM_U_COUNT + e->unit];
-                    if (when > now) {
-                        w2 = e->unit == TM_U_LSU ? TIMING_SLOT_MEMORY : TIMING_SLOT_PIPELINE;
-                    } else if (e->unit == TM_U_LSU &&
-                               (when = tm_mem_mshr_next(&M->mem, S->id)) > now) {
-                        w2 = TIMING_SLOT_MEMORY;
-                        if (tm_is_pend(when)) when = TM_NEVER;
-                    } else {
-                        goto ready_warp;
+            bool stop = greedy;
+            for (uint32_t step = 0; step <= nw && !stop; step++) {
+                uint32_t wi = fw + step >= nw ? fw + step - nw : fw + step;
+                for (uint64_t m = lw[wi] & scan_word_bits(step, nw, fb); m; m &= m - 1) {
+                    uint32_t slot = wi * 64 + (uint32_t)__builtin_ctzll(m);
+                    tm_scan *e = &sc[slot];
+                    if (e->ready > now) continue;   /* most are waiting: the first test */
+                    if (two && e->age > limit) continue;
+                    tm_warp *tw = &S->warps[q + slot * nsched];
+                    const emu_next_instr *p;
+                    timing_slot w2;
+                    uint64_t when;
+                    if (e->fast) {
+                        /* can_issue's answer from its unit and the MSHRs, as it would give it */
+                        p = &tw->next;
+                        when = S->unit_free[q * TM_U_COUNT + e->unit];
+                        if (when > now) {
+                            w2 = e->unit == TM_U_LSU ? TIMING_SLOT_MEMORY : TIMING_SLOT_PIPELINE;
+                        } else if (e->unit == TM_U_LSU &&
+                                   (when = tm_mem_mshr_next(&M->mem, S->id)) > now) {
+                            w2 = TIMING_SLOT_MEMORY;
+                            if (tm_is_pend(when)) when = TM_NEVER;
+                        } else {
+                            goto ready_warp;
+                        }
+                        e->ready = when;
+                        e->why = (uint8_t)w2;
+                        uint32_t ws = q + slot * nsched;
+                        if (when == TM_NEVER && ws < 64) S->never_mask |= UINT64_C(1) << ws;
+                        continue;
                     }
-                    e->ready = when;
-                    e->why = (uint8_t)w2;
-                    uint32_t ws = q + slot * nsched;
-                    if (when == TM_NEVER && ws < 64) S->never_mask |= UINT64_C(1) << ws;
-                    continue;
-                }
-                if (!can_issue(M, S, q, tw, now, &p, &w2, &when)) continue;
-            ready_warp:
-                if (gto) {
-                    /* the oldest ready warp */
-                    if (!pick || e->age < pick_age) {
-                        pick = tw;
-                        pick_age = e->age;
-                        pi = p;
+                    if (!can_issue(M, S, q, tw, now, &p, &w2, &when)) continue;
+                ready_warp:
+                    if (gto) {
+                        /* the oldest ready warp */
+                        if (!pick || e->age < pick_age) {
+                            pick = tw;
+                            pick_slot = slot;
+                            pick_age = e->age;
+                            pi = p;
+                        }
+                        continue;
                     }
-                    continue;
+                    pick = tw;
+                    pick_slot = slot;
+                    pi = p;
+                    stop = true;
+                    break;
                 }
-                pick = tw;
-                pi = p;
-                break;
             }
             if (!pick && !per_q) {
                 /* Nothing issues: the waits in the same order. A warp the loop looked at has
                  * the wait can_issue (or the fast answer) gave it in its entry, except where
                  * can_issue sets none (barriers, DAB's turns, GPUDet's quanta, no next
                  * instruction): each of those waits at a barrier with no known end. */
-                for (uint32_t j = 0, slot = first; j < nq; j++, slot++) {
-                    if (slot == nq) slot = 0;
-                    const tm_scan *e = &sc[slot];
-                    if (!e->live) continue;
-                    if (two && e->age > limit) continue;
-                    any = true;
-                    uint64_t r = e->ready;
-                    timing_slot w2 = (timing_slot)e->why;
-                    if (r <= now) {
-                        r = TM_NEVER;
-                        w2 = TIMING_SLOT_BARRIER;
-                    }
-                    if (r < why_when || why == TIMING_SLOT_IDLE) {
-                        why = w2;
-                        why_when = r;
+                for (uint32_t step = 0; step <= nw; step++) {
+                    uint32_t wi = fw + step >= nw ? fw + step - nw : fw + step;
+                    for (uint64_t m = lw[wi] & scan_word_bits(step, nw, fb); m; m &= m - 1) {
+                        const tm_scan *e = &sc[wi * 64 + (uint32_t)__builtin_ctzll(m)];
+                        if (two && e->age > limit) continue;
+                        any = true;
+                        uint64_t r = e->ready;
+                        timing_slot w2 = (timing_slot)e->why;
+                        if (r <= now) {
+                            r = TM_NEVER;
+                            w2 = TIMING_SLOT_BARRIER;
+                        }
+                        if (r < why_when || why == TIMING_SLOT_IDLE) {
+                            why = w2;
+                            why_when = r;
+                        }
                     }
                 }
             }
@@ -497,7 +516,7 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
                 *fail = true;
                 return issued;
             }
-            S->last[q] = (uint32_t)(pick - S->warps);
+            S->last[q] = pick_slot;
             per_q++;
             issued++;
             if (M->stop) return issued;
