@@ -1164,6 +1164,31 @@ static uint32_t wavefronts(const tm_mem *m, const emu_event *e, uint32_t lanes)
     int l0 = __builtin_ctz(lanes);
     uint64_t a0 = e->addr[l0], off0, far = 0, ors = 0, lo = UINT64_MAX, hi = 0;
     emu_address_space(a0, &off0);
+    {
+        /* The common case first, from the addresses alone. Every lane in the first lane's
+         * window: offsets then differ as the addresses do, and are all word-aligned when the
+         * first is and no address differs from it in its low two bits. Each lane within one
+         * word, the words spanning fewer than the banks: one wavefront (as the test below
+         * finds). Cheapest: the bits where some address differs from the first (`far`) lie
+         * below a block of 4 * 2^k bytes (2^k <= banks), so the words span fewer than 2^k;
+         * else from the least and the greatest address. */
+        if (lanes == UINT32_MAX) {
+            for (int l = 0; l < EMU_WARP_SIZE; l++) far |= e->addr[l] ^ a0;
+        } else {
+            for (uint32_t mk = lanes; mk; mk &= mk - 1) far |= e->addr[__builtin_ctz(mk)] ^ a0;
+        }
+        if (!(far >> EMU_WINDOW_BITS) && (size == 1 || (size == 4 && !((off0 | far) & 3)))) {
+            if (far < UINT64_C(4) << (63 - __builtin_clzll(banks))) return 1;
+            uint64_t amin = a0, amax = a0;
+            for (uint32_t mk = lanes; mk; mk &= mk - 1) {
+                uint64_t a = e->addr[__builtin_ctz(mk)];
+                amin = a < amin ? a : amin;
+                amax = a > amax ? a : amax;
+            }
+            if (((off0 + (amax - a0)) >> 2) - ((off0 + (amin - a0)) >> 2) < banks) return 1;
+        }
+        far = 0;
+    }
 #define LANE_OFFSET(l)                                                                     \
     do {                                                                                   \
         int ln = (l);                                                                      \
