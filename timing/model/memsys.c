@@ -1111,6 +1111,23 @@ bool tm_mem_busy(const tm_mem *m)
     return false;
 }
 
+/* The bits in which a whole warp's addresses differ from a0 (the OR of each XOR a0), two lanes
+ * at a time. */
+static inline uint64_t warp_differs(const uint64_t *addr, uint64_t a0)
+{
+    typedef uint64_t u64x2 __attribute__((vector_size(16)));
+    u64x2 b = {a0, a0}, x = {0, 0}, y = {0, 0};
+    for (int l = 0; l < EMU_WARP_SIZE; l += 4) {
+        u64x2 v, w;
+        memcpy(&v, &addr[l], sizeof v);
+        memcpy(&w, &addr[l + 2], sizeof w);
+        x |= v ^ b;
+        y |= w ^ b;
+    }
+    x |= y;
+    return x[0] | x[1];
+}
+
 /* wavefronts() where each lane touches one word (the common case): per bank its first word and
  * the lanes that fell in it; another word is counted when no lane of the bank before had it.
  * (pow2: the bank is the word's low bits; a constant where it is inlined.) */
@@ -1173,7 +1190,7 @@ static uint32_t wavefronts(const tm_mem *m, const emu_event *e, uint32_t lanes)
          * below a block of 4 * 2^k bytes (2^k <= banks), so the words span fewer than 2^k;
          * else from the least and the greatest address. */
         if (lanes == UINT32_MAX) {
-            for (int l = 0; l < EMU_WARP_SIZE; l++) far |= e->addr[l] ^ a0;
+            far = warp_differs(e->addr, a0);
         } else {
             for (uint32_t mk = lanes; mk; mk &= mk - 1) far |= e->addr[__builtin_ctz(mk)] ^ a0;
         }
@@ -1308,12 +1325,15 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
     }
     if (other) {
         uint32_t distinct = 0;
-        /* commonly every lane reads the first lane's address: one */
-        uint64_t a0 = e->addr[__builtin_ctz(other)];
-        uint32_t rest = other & (other - 1);
-        while (rest && e->addr[__builtin_ctz(rest)] == a0) rest &= rest - 1;
-        if (!rest) distinct = 1;
-        for (uint32_t mk = rest ? other : 0; mk; mk &= mk - 1) {
+        /* commonly every lane reads the first lane's address: one (no bit differs) */
+        uint64_t a0 = e->addr[__builtin_ctz(other)], far = 0;
+        if (other == UINT32_MAX) {
+            far = warp_differs(e->addr, a0);
+        } else {
+            for (uint32_t mk = other; mk; mk &= mk - 1) far |= e->addr[__builtin_ctz(mk)] ^ a0;
+        }
+        if (!far) distinct = 1;
+        for (uint32_t mk = far ? other : 0; mk; mk &= mk - 1) {
             int l = __builtin_ctz(mk);
             bool seen = false;
             for (uint32_t mk2 = other & ((1u << l) - 1); mk2 && !seen; mk2 &= mk2 - 1)
