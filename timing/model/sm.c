@@ -126,8 +126,9 @@ static inline void prefetch_event(const emu_event *e)
 
 /* Whether warp tw can issue on scheduler q at cycle now; if not, why (*why) and from when it
  * might (*when). */
-static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t now,
-                      const emu_next_instr **pp, timing_slot *why, uint64_t *when)
+static inline __attribute__((always_inline)) bool
+can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t now,
+          const emu_next_instr **pp, timing_slot *why, uint64_t *when)
 {
     if (tm_warp_ready(S, tw) > now) {
         *why = tm_warp_why(S, tw);
