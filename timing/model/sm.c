@@ -222,7 +222,9 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
     tw->sb_clear = false;
     S->scan[tw->scan_ix].fast = false;
     if (p->cls == EMU_CLS_BARRIER) {
-        for (uint32_t i = 0; i < S->nwarps; i++)
+        /* its CTA's warps: CTA slot k places them in warp slots k * warps_per_cta + i (run.c) */
+        uint32_t lo = tw->cta * M->warps_per_cta, hi = lo + M->warps_per_cta;
+        for (uint32_t i = lo; i < hi && i < S->nwarps; i++)
             if (S->warps[i].cta == tw->cta) {
                 S->warps[i].peeked = S->warps[i].sb_clear = false;
                 S->scan[S->warps[i].scan_ix].fast = false;
