@@ -304,6 +304,10 @@ typedef struct tm_warp {
     bool sb_clear;
     /* windowed: waits for the window's end, where its executor runs ahead (run.c weave) */
     bool deferred;
+    /* its next event's mask, class and flags are in ev_mask, ev_cls, ev_flags (copied when
+     * can_issue read its instruction from it: issue need not read the event again, which is
+     * out of the cache by then, unless it accesses memory) */
+    bool ev_copied;
     /* its entry in its SM's `scan` (set when placed): when it can issue, and why not before */
     uint32_t scan_ix;
     uint64_t age;             /* launch order on the SM (GTO: oldest first) */
@@ -316,6 +320,8 @@ typedef struct tm_warp {
      * they are all issued). `ended`: that run ended with the warp's exit. */
     const emu_event *ev;
     bool ended;
+    uint8_t ev_cls, ev_flags;
+    uint32_t ev_mask;
     emu_next_instr next;
     uint64_t start;           /* cycle it was launched */
     uint64_t run_base;        /* --igpu: the warp's instruction number of ev[0] */

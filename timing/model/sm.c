@@ -162,6 +162,13 @@ can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t now,
                    : emu_warp_peek(tw->w, &tw->next)) {
         *pp = &tw->next;   /* read in place: it stays until the warp issues */
         tw->peeked = true;
+        if (tw->pos < tw->nev) {
+            const emu_event *e = &tw->ev[tw->pos];
+            tw->ev_mask = e->mask;
+            tw->ev_cls = e->cls;
+            tw->ev_flags = e->flags;
+            tw->ev_copied = true;
+        }
     } else {
         *why = TIMING_SLOT_BARRIER;
         *when = TM_NEVER;   /* released by another warp's issue */
@@ -218,6 +225,9 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
 {
     const timing_gpu *g = M->gpu;
     emu_warp *w = tw->w;
+    /* (set for the event at pos: pos changes only here) */
+    bool copied = tw->ev_copied && !tw->trace && tw->pos < tw->nev;
+    tw->ev_copied = false;
     tw->peeked = false;
     tw->sb_clear = false;
     S->scan[tw->scan_ix].fast = false;
@@ -270,8 +280,10 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
                            : M->igpu && timing_igpu_take_cost(M->igpu, w, tw->run_base + tw->pos, &ic);
         if (rec && charged) ic = rec->igpu;
         tw->pos++;
-        S->st.thread_instructions += popcount32(e->mask);
-        tm_unit u = unit_of(e->cls);
+        uint32_t e_mask = copied ? tw->ev_mask : e->mask;
+        uint8_t e_cls = copied ? tw->ev_cls : e->cls, e_flags = copied ? tw->ev_flags : e->flags;
+        S->st.thread_instructions += popcount32(e_mask);
+        tm_unit u = unit_of(e_cls);
         uint64_t lat, ii;
         unit_timing(g, u, &lat, &ii);
         uint64_t d = now + lat;
@@ -290,16 +302,16 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
         } else if (tw->trace && !M->dab && u == TM_U_LSU &&
                    tm_gdl_access(M, S, tw, &tw->trace->recs[tw->pos - 1], e, now, &d, &ii)) {
             /* GPUDet's parallel mode: a global store goes to the warp's log (timing/detcost) */
-        } else if (u == TM_U_LSU && (e->flags & EMU_EV_MEM)) {
+        } else if (u == TM_U_LSU && (e_flags & EMU_EV_MEM)) {
             tm_access a = tm_mem_access(&M->mem, S->id, now, e);
             d = a.done;
             ii = a.lsu_cycles;
-        } else if (e->cls == EMU_CLS_FENCE) {
+        } else if (e_cls == EMU_CLS_FENCE) {
             /* a fence waits for the warp's writes to reach L2 */
             d = now + 2 * (uint64_t)g->icnt_latency + (uint64_t)g->l2_latency;
             next_issue = d;
         }
-        if ((e->flags & EMU_EV_DIVERGED)) S->st.diverged_branches++;
+        if ((e_flags & EMU_EV_DIVERGED)) S->st.diverged_branches++;
         uint64_t *uf = &S->unit_free[q * TM_U_COUNT + u];
         if (now + ii > *uf) *uf = now + ii;
         if (d > done) done = d;
