@@ -299,8 +299,8 @@ typedef struct tm_warp {
     /* its next instruction as emu_warp_peek gave it, while `peeked`: it changes only when the
      * warp issues, or when a barrier of its CTA releases one of its paths */
     bool peeked;
-    /* while `peeked`: the scoreboard was found free for `next` (it stays so until the warp
-     * issues), so can_issue need not look again */
+    /* while `peeked`: the scoreboard was found free for `next` from the warp's ready time on
+     * (it stays so until the warp issues), so can_issue need not look again */
     bool sb_clear;
     /* windowed: waits for the window's end, where its executor runs ahead (run.c weave) */
     bool deferred;
@@ -350,9 +350,9 @@ typedef struct tm_scan {
     uint8_t why;              /* what it waits for until `ready` (a timing_slot) */
     bool live;
     /* its peeked instruction (tm_warp next) needs only its unit (`unit`) free, and an MSHR
-     * if that is the load/store unit: can_issue found its scoreboard clear (which it stays
-     * until the warp issues) and nothing else that could hold it (not a replay, not deferred
-     * to the window's end); cleared with the warp's `peeked` */
+     * if that is the load/store unit: can_issue found its scoreboard clear from `ready` on
+     * (which it stays until the warp issues) and nothing else that could hold it (not a
+     * replay, not deferred to the window's end); cleared with the warp's `peeked` */
     bool fast;
     uint8_t unit;
 } tm_scan;

@@ -179,9 +179,13 @@ can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t now,
      * MSHRs' free times only grow): the warp keeps it, and is not looked at again before. */
     uint64_t t = sb_known_clear ? now : scoreboard_ready(tw, p, now);
     /* p is tw->next here (or a replayed record): its operands, once free, stay free until the
-     * warp issues (a landing only resolves a pending entry, which would have kept t > now) */
+     * warp issues (a landing only resolves a pending entry, which would have kept t > now).
+     * So when their time is known they are free from then on, and the warp is not looked at
+     * before (its ready time is at least t until it issues: nothing lowers it but a placement,
+     * the weave's issue and KILO TM's wake of parked warps, each after an issue or with the
+     * flags cleared) */
     tm_unit u = unit_of(p->cls);
-    if (!tw->trace && t <= now) {
+    if (!tw->trace && t < TM_PEND) {
         tw->sb_clear = true;
         /* the scan can tell the rest without the warp (tm_scan fast) */
         tm_scan *sc = &S->scan[tw->scan_ix];
