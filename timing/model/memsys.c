@@ -503,8 +503,7 @@ static uint64_t bank_next(tm_mem *m, uint32_t ch, uint32_t bank)
 {
     tm_dqueue *q = bank_queue(m, ch, bank);
     if (!q->n) return TM_NEVER;
-    return max64(m->dreqs[q->ids[0]].arrive,
-                 m->banks[(size_t)ch * (uint32_t)m->gpu->dram_banks + bank].free);
+    return max64(q->head, m->banks[(size_t)ch * (uint32_t)m->gpu->dram_banks + bank].free);
 }
 
 static void ch_refresh(tm_mem *m, uint32_t ch)
@@ -552,6 +551,7 @@ static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned 
     memmove(&q->ids[i + 1], &q->ids[i], (size_t)(q->n - i) * sizeof *q->ids);
     q->ids[i] = id;
     q->n++;
+    if (i == 0) q->head = r->arrive;
     uint64_t x = bank_next(m, r->ch, r->bank);
     if (x < m->ch_next[r->ch]) m->ch_next[r->ch] = x;
     if (!m->par && x < m->next_min) m->next_min = x;   /* else tm_mem_weave_end */
@@ -687,6 +687,7 @@ static void dq_serve(tm_mem *m, uint32_t ch)
     uint32_t id = q->ids[i];
     memmove(&q->ids[i], &q->ids[i + 1], (size_t)(q->n - i - 1) * sizeof *q->ids);
     q->n--;
+    if (i == 0 && q->n) q->head = m->dreqs[q->ids[0]].arrive;
     tm_dreq r = m->dreqs[id];
     uint64_t back = dram_serve(m, &r, at);
     if (!r.write) {

@@ -126,8 +126,9 @@ typedef struct tm_chan {
     timing_stats st;
 } tm_chan;
 
-/* A bank's requests in its channel's scheduler queue, in order of arrival. */
-typedef struct tm_dqueue { uint32_t *ids, n, cap; } tm_dqueue;
+/* A bank's requests in its channel's scheduler queue, in order of arrival; `head`: the first's
+ * arrival (while n), which the channel's scheduler reads of every bank at each decision. */
+typedef struct tm_dqueue { uint32_t *ids, n, cap; uint64_t head; } tm_dqueue;
 
 /* Called when a deferred completion is decided: SM sm's scoreboard entries holding `tag`
  * (0: none; an MSHR freed) land at t. */
