@@ -81,11 +81,17 @@ static uint64_t reg_key(const emu_next_instr *p, int32_t reg)
 /* When w's operands and results are free of results in flight (now or later). */
 static uint64_t scoreboard_ready(const tm_warp *tw, const emu_next_instr *p, uint64_t now)
 {
+    /* each entry landing later than found so far, against the instruction's registers */
     uint64_t t = now;
-    for (unsigned i = 0; i < (unsigned)p->nreads + p->nwrites; i++) {
-        uint64_t k = reg_key(p, p->regs[i]);
-        for (uint32_t j = 0; j < tw->nsb; j++)
-            if (tw->sb[j].key == k && tw->sb[j].ready > t) t = tw->sb[j].ready;
+    unsigned n = (unsigned)p->nreads + p->nwrites;
+    for (uint32_t j = 0; j < tw->nsb; j++) {
+        uint64_t r = tw->sb[j].ready, k = tw->sb[j].key;
+        if (r <= t || k >> 32 != p->func) continue;
+        for (unsigned i = 0; i < n; i++)
+            if ((uint32_t)k == (uint32_t)p->regs[i]) {
+                t = r;
+                break;
+            }
     }
     return t;
 }
