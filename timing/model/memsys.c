@@ -503,8 +503,7 @@ static uint64_t bank_next(tm_mem *m, uint32_t ch, uint32_t bank)
 {
     tm_dqueue *q = bank_queue(m, ch, bank);
     if (!q->n) return TM_NEVER;
-    return max64(m->dreqs[q->ids[0]].arrive,
-                 m->banks[(size_t)ch * (uint32_t)m->gpu->dram_banks + bank].free);
+    return max64(q->head, m->banks[(size_t)ch * (uint32_t)m->gpu->dram_banks + bank].free);
 }
 
 static void ch_refresh(tm_mem *m, uint32_t ch)
@@ -552,6 +551,7 @@ static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned 
     memmove(&q->ids[i + 1], &q->ids[i], (size_t)(q->n - i) * sizeof *q->ids);
     q->ids[i] = id;
     q->n++;
+    if (i == 0) q->head = r->arrive;
     uint64_t x = bank_next(m, r->ch, r->bank);
     if (x < m->ch_next[r->ch]) m->ch_next[r->ch] = x;
     if (!m->par && x < m->next_min) m->next_min = x;   /* else tm_mem_weave_end */
@@ -687,6 +687,7 @@ static void dq_serve(tm_mem *m, uint32_t ch)
     uint32_t id = q->ids[i];
     memmove(&q->ids[i], &q->ids[i + 1], (size_t)(q->n - i - 1) * sizeof *q->ids);
     q->n--;
+    if (i == 0 && q->n) q->head = m->dreqs[q->ids[0]].arrive;
     tm_dreq r = m->dreqs[id];
     uint64_t back = dram_serve(m, &r, at);
     if (!r.write) {
@@ -1111,6 +1112,23 @@ bool tm_mem_busy(const tm_mem *m)
     return false;
 }
 
+/* The bits in which a whole warp's addresses differ from a0 (the OR of each XOR a0), two lanes
+ * at a time. */
+static inline uint64_t warp_differs(const uint64_t *addr, uint64_t a0)
+{
+    typedef uint64_t u64x2 __attribute__((vector_size(16)));
+    u64x2 b = {a0, a0}, x = {0, 0}, y = {0, 0};
+    for (int l = 0; l < EMU_WARP_SIZE; l += 4) {
+        u64x2 v, w;
+        memcpy(&v, &addr[l], sizeof v);
+        memcpy(&w, &addr[l + 2], sizeof w);
+        x |= v ^ b;
+        y |= w ^ b;
+    }
+    x |= y;
+    return x[0] | x[1];
+}
+
 /* wavefronts() where each lane touches one word (the common case): per bank its first word and
  * the lanes that fell in it; another word is counted when no lane of the bank before had it.
  * (pow2: the bank is the word's low bits; a constant where it is inlined.) */
@@ -1164,6 +1182,31 @@ static uint32_t wavefronts(const tm_mem *m, const emu_event *e, uint32_t lanes)
     int l0 = __builtin_ctz(lanes);
     uint64_t a0 = e->addr[l0], off0, far = 0, ors = 0, lo = UINT64_MAX, hi = 0;
     emu_address_space(a0, &off0);
+    {
+        /* The common case first, from the addresses alone. Every lane in the first lane's
+         * window: offsets then differ as the addresses do, and are all word-aligned when the
+         * first is and no address differs from it in its low two bits. Each lane within one
+         * word, the words spanning fewer than the banks: one wavefront (as the test below
+         * finds). Cheapest: the bits where some address differs from the first (`far`) lie
+         * below a block of 4 * 2^k bytes (2^k <= banks), so the words span fewer than 2^k;
+         * else from the least and the greatest address. */
+        if (lanes == UINT32_MAX) {
+            far = warp_differs(e->addr, a0);
+        } else {
+            for (uint32_t mk = lanes; mk; mk &= mk - 1) far |= e->addr[__builtin_ctz(mk)] ^ a0;
+        }
+        if (!(far >> EMU_WINDOW_BITS) && (size == 1 || (size == 4 && !((off0 | far) & 3)))) {
+            if (far < UINT64_C(4) << (63 - __builtin_clzll(banks))) return 1;
+            uint64_t amin = a0, amax = a0;
+            for (uint32_t mk = lanes; mk; mk &= mk - 1) {
+                uint64_t a = e->addr[__builtin_ctz(mk)];
+                amin = a < amin ? a : amin;
+                amax = a > amax ? a : amax;
+            }
+            if (((off0 + (amax - a0)) >> 2) - ((off0 + (amin - a0)) >> 2) < banks) return 1;
+        }
+        far = 0;
+    }
 #define LANE_OFFSET(l)                                                                     \
     do {                                                                                   \
         int ln = (l);                                                                      \
@@ -1283,12 +1326,15 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
     }
     if (other) {
         uint32_t distinct = 0;
-        /* commonly every lane reads the first lane's address: one */
-        uint64_t a0 = e->addr[__builtin_ctz(other)];
-        uint32_t rest = other & (other - 1);
-        while (rest && e->addr[__builtin_ctz(rest)] == a0) rest &= rest - 1;
-        if (!rest) distinct = 1;
-        for (uint32_t mk = rest ? other : 0; mk; mk &= mk - 1) {
+        /* commonly every lane reads the first lane's address: one (no bit differs) */
+        uint64_t a0 = e->addr[__builtin_ctz(other)], far = 0;
+        if (other == UINT32_MAX) {
+            far = warp_differs(e->addr, a0);
+        } else {
+            for (uint32_t mk = other; mk; mk &= mk - 1) far |= e->addr[__builtin_ctz(mk)] ^ a0;
+        }
+        if (!far) distinct = 1;
+        for (uint32_t mk = far ? other : 0; mk; mk &= mk - 1) {
             int l = __builtin_ctz(mk);
             bool seen = false;
             for (uint32_t mk2 = other & ((1u << l) - 1); mk2 && !seen; mk2 &= mk2 - 1)

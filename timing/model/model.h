@@ -126,8 +126,9 @@ typedef struct tm_chan {
     timing_stats st;
 } tm_chan;
 
-/* A bank's requests in its channel's scheduler queue, in order of arrival. */
-typedef struct tm_dqueue { uint32_t *ids, n, cap; } tm_dqueue;
+/* A bank's requests in its channel's scheduler queue, in order of arrival; `head`: the first's
+ * arrival (while n), which the channel's scheduler reads of every bank at each decision. */
+typedef struct tm_dqueue { uint32_t *ids, n, cap; uint64_t head; } tm_dqueue;
 
 /* Called when a deferred completion is decided: SM sm's scoreboard entries holding `tag`
  * (0: none; an MSHR freed) land at t. */
@@ -300,11 +301,15 @@ typedef struct tm_warp {
     /* its next instruction as emu_warp_peek gave it, while `peeked`: it changes only when the
      * warp issues, or when a barrier of its CTA releases one of its paths */
     bool peeked;
-    /* while `peeked`: the scoreboard was found free for `next` (it stays so until the warp
-     * issues), so can_issue need not look again */
+    /* while `peeked`: the scoreboard was found free for `next` from the warp's ready time on
+     * (it stays so until the warp issues), so can_issue need not look again */
     bool sb_clear;
     /* windowed: waits for the window's end, where its executor runs ahead (run.c weave) */
     bool deferred;
+    /* its next event's mask, class and flags are in ev_mask, ev_cls, ev_flags (copied when
+     * can_issue read its instruction from it: issue need not read the event again, which is
+     * out of the cache by then, unless it accesses memory) */
+    bool ev_copied;
     /* its entry in its SM's `scan` (set when placed): when it can issue, and why not before */
     uint32_t scan_ix;
     uint64_t age;             /* launch order on the SM (GTO: oldest first) */
@@ -317,6 +322,8 @@ typedef struct tm_warp {
      * they are all issued). `ended`: that run ended with the warp's exit. */
     const emu_event *ev;
     bool ended;
+    uint8_t ev_cls, ev_flags;
+    uint32_t ev_mask;
     emu_next_instr next;
     uint64_t start;           /* cycle it was launched */
     uint64_t run_base;        /* --igpu: the warp's instruction number of ev[0] */
@@ -345,9 +352,9 @@ typedef struct tm_scan {
     uint8_t why;              /* what it waits for until `ready` (a timing_slot) */
     bool live;
     /* its peeked instruction (tm_warp next) needs only its unit (`unit`) free, and an MSHR
-     * if that is the load/store unit: can_issue found its scoreboard clear (which it stays
-     * until the warp issues) and nothing else that could hold it (not a replay, not deferred
-     * to the window's end); cleared with the warp's `peeked` */
+     * if that is the load/store unit: can_issue found its scoreboard clear from `ready` on
+     * (which it stays until the warp issues) and nothing else that could hold it (not a
+     * replay, not deferred to the window's end); cleared with the warp's `peeked` */
     bool fast;
     uint8_t unit;
 } tm_scan;
@@ -385,6 +392,10 @@ typedef struct tm_sm {
     uint32_t nwarps;
     tm_scan *scan;            /* per warp slot, grouped by scheduler (tm_scan) */
     uint32_t per_q;           /* scan entries per scheduler: nwarps / schedulers, rounded up */
+    /* per scheduler, live_words words: bit j set while its entry j is live (the scan visits
+     * only those; tm_scan_set_live keeps it) */
+    uint64_t *live_bits;
+    uint32_t live_words;
     tm_cta_slot *ctas;        /* CTA slots */
     uint32_t nctas, resident;
     uint32_t finished;        /* windowed: resident CTAs whose warps all exited (run.c) */
@@ -392,7 +403,8 @@ typedef struct tm_sm {
     uint64_t last_exit;       /* its latest warp exit */
     bool fail;                /* a warp of it faulted */
     uint64_t *unit_free;      /* per scheduler and unit */
-    uint32_t *last;           /* per scheduler: last issued warp (LRR, GTO), UINT32_MAX: none */
+    uint32_t *last;           /* per scheduler: its scan entry of the last issued warp (LRR, GTO),
+                                 UINT32_MAX: none */
     timing_slot *reason;      /* per scheduler: what its slot did in the last cycle tried */
     /* per scheduler: no warp of it can issue before this cycle (the earliest wait of its last
      * scan; 0 = scan: a CTA arrived or a barrier released) */
@@ -417,6 +429,14 @@ typedef struct tm_model tm_model;
 static inline uint32_t tm_scan_index(const tm_sm *S, uint32_t i, uint32_t nsched)
 {
     return (i % nsched) * S->per_q + i / nsched;
+}
+/* Marks scan entry ix live or not (its `live` and its bit in live_bits). */
+static inline void tm_scan_set_live(tm_sm *S, uint32_t ix, bool live)
+{
+    S->scan[ix].live = live;
+    uint32_t q = ix / S->per_q, j = ix % S->per_q;
+    uint64_t *w = &S->live_bits[(size_t)q * S->live_words + j / 64], b = UINT64_C(1) << (j % 64);
+    *w = live ? *w | b : *w & ~b;
 }
 /* A warp's ready time and wait reason (in its scan entry). */
 static inline uint64_t tm_warp_ready(const tm_sm *S, const tm_warp *tw)

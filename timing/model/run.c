@@ -131,7 +131,7 @@ static bool place_recorded(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
         tm_warp_clear(tw);
         tw->occupied = true;
         tw->scan_ix = tm_scan_index(S, ws, M->nsched);
-        S->scan[tw->scan_ix].live = true;
+        tm_scan_set_live(S, tw->scan_ix, true);
         tw->trace = &T->warps[cs->id * T->warps_per_cta + i];
         tw->cta = k;
         tw->age = S->next_age++;
@@ -179,7 +179,7 @@ static bool place_cta(tm_model *M, tm_sm *S, uint32_t k, uint64_t id, uint64_t r
         tm_warp_clear(tw);
         tw->occupied = true;
         tw->scan_ix = tm_scan_index(S, ws, M->nsched);
-        S->scan[tw->scan_ix].live = true;
+        tm_scan_set_live(S, tw->scan_ix, true);
         tw->w = emu_cta_warp(c, i);
         tw->cta = k;
         tw->age = S->next_age++;
@@ -215,7 +215,7 @@ static void cta_done(tm_model *M, tm_sm *S, uint32_t k, uint64_t now, uint64_t f
 void tm_warp_exited(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t now)
 {
     tw->done = true;
-    S->scan[tw->scan_ix].live = false;
+    tm_scan_set_live(S, tw->scan_ix, false);
     S->st.warp_cycles += now - tw->start;
     if (now > S->last_exit) S->last_exit = now;
     if (M->windowed && timing_timeline_wants_warps(M->timeline)) {
@@ -262,7 +262,7 @@ static uint64_t cta_free(tm_model *M, tm_sm *S, uint32_t k, uint64_t now, uint64
     tm_cta_slot *cs = &S->ctas[k];
     for (uint32_t i = 0; i < M->warps_per_cta; i++) {
         S->warps[k * M->warps_per_cta + i].occupied = false;
-        S->scan[S->warps[k * M->warps_per_cta + i].scan_ix].live = false;
+        tm_scan_set_live(S, S->warps[k * M->warps_per_cta + i].scan_ix, false);
         S->warps[k * M->warps_per_cta + i].w = NULL;
     }
     if (cs->cta) eng_slot_retire(&M->E, cs->slot, T);
@@ -581,6 +581,7 @@ static void model_free(tm_model *M)
         for (uint32_t s = 0; s < M->nsm; s++) {
             free(M->sms[s].warps);
             free(M->sms[s].scan);
+            free(M->sms[s].live_bits);
             free(M->sms[s].ctas);
             free(M->sms[s].unit_free);
             free(M->sms[s].last);
@@ -1079,13 +1080,15 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
         if (S->warps) memset(S->warps, 0, wbytes);
         S->per_q = (S->nwarps + M->nsched - 1) / M->nsched;
         S->scan = calloc((size_t)M->nsched * S->per_q + 1, sizeof *S->scan);
+        S->live_words = (S->per_q + 63) / 64;
+        S->live_bits = calloc((size_t)M->nsched * S->live_words + 1, sizeof *S->live_bits);
         S->nctas = M->ctas_per_sm;
         S->ctas = calloc(M->ctas_per_sm, sizeof *S->ctas);
         S->unit_free = calloc((size_t)M->nsched * TM_U_COUNT, sizeof *S->unit_free);
         S->last = malloc(M->nsched * sizeof *S->last);
         S->reason = calloc(M->nsched, sizeof *S->reason);
         S->q_wake = calloc(M->nsched, sizeof *S->q_wake);
-        ok = S->warps && S->scan && S->ctas && S->unit_free && S->last && S->reason && S->q_wake;
+        ok = S->warps && S->scan && S->live_bits && S->ctas && S->unit_free && S->last && S->reason && S->q_wake;
         for (uint32_t q = 0; ok && q < M->nsched; q++) S->last[q] = UINT32_MAX;
         S->tried = TM_NEVER;
         S->ticket_next = 1;

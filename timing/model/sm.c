@@ -81,11 +81,17 @@ static uint64_t reg_key(const emu_next_instr *p, int32_t reg)
 /* When w's operands and results are free of results in flight (now or later). */
 static uint64_t scoreboard_ready(const tm_warp *tw, const emu_next_instr *p, uint64_t now)
 {
+    /* each entry landing later than found so far, against the instruction's registers */
     uint64_t t = now;
-    for (unsigned i = 0; i < (unsigned)p->nreads + p->nwrites; i++) {
-        uint64_t k = reg_key(p, p->regs[i]);
-        for (uint32_t j = 0; j < tw->nsb; j++)
-            if (tw->sb[j].key == k && tw->sb[j].ready > t) t = tw->sb[j].ready;
+    unsigned n = (unsigned)p->nreads + p->nwrites;
+    for (uint32_t j = 0; j < tw->nsb; j++) {
+        uint64_t r = tw->sb[j].ready, k = tw->sb[j].key;
+        if (r <= t || k >> 32 != p->func) continue;
+        for (unsigned i = 0; i < n; i++)
+            if ((uint32_t)k == (uint32_t)p->regs[i]) {
+                t = r;
+                break;
+            }
     }
     return t;
 }
@@ -126,8 +132,9 @@ static inline void prefetch_event(const emu_event *e)
 
 /* Whether warp tw can issue on scheduler q at cycle now; if not, why (*why) and from when it
  * might (*when). */
-static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t now,
-                      const emu_next_instr **pp, timing_slot *why, uint64_t *when)
+static inline __attribute__((always_inline)) bool
+can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t now,
+          const emu_next_instr **pp, timing_slot *why, uint64_t *when)
 {
     if (tm_warp_ready(S, tw) > now) {
         *why = tm_warp_why(S, tw);
@@ -161,6 +168,13 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
                    : emu_warp_peek(tw->w, &tw->next)) {
         *pp = &tw->next;   /* read in place: it stays until the warp issues */
         tw->peeked = true;
+        if (tw->pos < tw->nev) {
+            const emu_event *e = &tw->ev[tw->pos];
+            tw->ev_mask = e->mask;
+            tw->ev_cls = e->cls;
+            tw->ev_flags = e->flags;
+            tw->ev_copied = true;
+        }
     } else {
         *why = TIMING_SLOT_BARRIER;
         *when = TM_NEVER;   /* released by another warp's issue */
@@ -171,9 +185,13 @@ static bool can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t n
      * MSHRs' free times only grow): the warp keeps it, and is not looked at again before. */
     uint64_t t = sb_known_clear ? now : scoreboard_ready(tw, p, now);
     /* p is tw->next here (or a replayed record): its operands, once free, stay free until the
-     * warp issues (a landing only resolves a pending entry, which would have kept t > now) */
+     * warp issues (a landing only resolves a pending entry, which would have kept t > now).
+     * So when their time is known they are free from then on, and the warp is not looked at
+     * before (its ready time is at least t until it issues: nothing lowers it but a placement,
+     * the weave's issue and KILO TM's wake of parked warps, each after an issue or with the
+     * flags cleared) */
     tm_unit u = unit_of(p->cls);
-    if (!tw->trace && t <= now) {
+    if (!tw->trace && t < TM_PEND) {
         tw->sb_clear = true;
         /* the scan can tell the rest without the warp (tm_scan fast) */
         tm_scan *sc = &S->scan[tw->scan_ix];
@@ -217,11 +235,16 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
 {
     const timing_gpu *g = M->gpu;
     emu_warp *w = tw->w;
+    /* (set for the event at pos: pos changes only here) */
+    bool copied = tw->ev_copied && !tw->trace && tw->pos < tw->nev;
+    tw->ev_copied = false;
     tw->peeked = false;
     tw->sb_clear = false;
     S->scan[tw->scan_ix].fast = false;
     if (p->cls == EMU_CLS_BARRIER) {
-        for (uint32_t i = 0; i < S->nwarps; i++)
+        /* its CTA's warps: CTA slot k places them in warp slots k * warps_per_cta + i (run.c) */
+        uint32_t lo = tw->cta * M->warps_per_cta, hi = lo + M->warps_per_cta;
+        for (uint32_t i = lo; i < hi && i < S->nwarps; i++)
             if (S->warps[i].cta == tw->cta) {
                 S->warps[i].peeked = S->warps[i].sb_clear = false;
                 S->scan[S->warps[i].scan_ix].fast = false;
@@ -267,8 +290,10 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
                            : M->igpu && timing_igpu_take_cost(M->igpu, w, tw->run_base + tw->pos, &ic);
         if (rec && charged) ic = rec->igpu;
         tw->pos++;
-        S->st.thread_instructions += popcount32(e->mask);
-        tm_unit u = unit_of(e->cls);
+        uint32_t e_mask = copied ? tw->ev_mask : e->mask;
+        uint8_t e_cls = copied ? tw->ev_cls : e->cls, e_flags = copied ? tw->ev_flags : e->flags;
+        S->st.thread_instructions += popcount32(e_mask);
+        tm_unit u = unit_of(e_cls);
         uint64_t lat, ii;
         unit_timing(g, u, &lat, &ii);
         uint64_t d = now + lat;
@@ -287,16 +312,16 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
         } else if (tw->trace && !M->dab && u == TM_U_LSU &&
                    tm_gdl_access(M, S, tw, &tw->trace->recs[tw->pos - 1], e, now, &d, &ii)) {
             /* GPUDet's parallel mode: a global store goes to the warp's log (timing/detcost) */
-        } else if (u == TM_U_LSU && (e->flags & EMU_EV_MEM)) {
+        } else if (u == TM_U_LSU && (e_flags & EMU_EV_MEM)) {
             tm_access a = tm_mem_access(&M->mem, S->id, now, e);
             d = a.done;
             ii = a.lsu_cycles;
-        } else if (e->cls == EMU_CLS_FENCE) {
+        } else if (e_cls == EMU_CLS_FENCE) {
             /* a fence waits for the warp's writes to reach L2 */
             d = now + 2 * (uint64_t)g->icnt_latency + (uint64_t)g->l2_latency;
             next_issue = d;
         }
-        if ((e->flags & EMU_EV_DIVERGED)) S->st.diverged_branches++;
+        if ((e_flags & EMU_EV_DIVERGED)) S->st.diverged_branches++;
         uint64_t *uf = &S->unit_free[q * TM_U_COUNT + u];
         if (now + ii > *uf) *uf = now + ii;
         if (d > done) done = d;
@@ -381,6 +406,14 @@ static uint64_t active_set_limit(tm_sm *S, uint32_t q, uint32_t nsched, uint64_t
     return n ? lim : TM_NEVER;
 }
 
+/* The bits of word `step` (0..nw) of a scan from entry `first` (fb = first % 64) over nw words
+ * of live bits: its first word from bit fb, the words after it, then that word again below fb. */
+static inline uint64_t scan_word_bits(uint32_t step, uint32_t nw, uint32_t fb)
+{
+    if (step == 0) return ~UINT64_C(0) << fb;
+    return step == nw ? (UINT64_C(1) << fb) - 1 : ~UINT64_C(0);
+}
+
 uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *fail)
 {
     const timing_gpu *g = M->gpu;
@@ -401,11 +434,11 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
                              : TM_NEVER;
         for (int k = 0; k < g->issue_per_sched; k++) {
             tm_warp *pick = NULL;
+            uint32_t pick_slot = S->last[q];   /* its entry on q (greedy: the last's) */
             const emu_next_instr *pi = NULL;
-            uint32_t nq = (S->nwarps - q + nsched - 1) / nsched;   /* warps on q */
-            uint32_t start = S->last[q] == UINT32_MAX ? 0 : S->last[q] / nsched + 1;
+            uint32_t start = S->last[q] == UINT32_MAX ? 0 : S->last[q] + 1;
             if (gto && S->last[q] != UINT32_MAX) {
-                tm_warp *tw = &S->warps[S->last[q]];
+                tm_warp *tw = &S->warps[q + S->last[q] * nsched];
                 timing_slot w2;
                 uint64_t when;
                 if (tw->occupied && !tw->done) {
@@ -418,77 +451,88 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
                 }
             }
             bool greedy = pick != NULL;
-            uint32_t first = start >= nq ? start - nq : start;   /* start <= nq */
+            /* (start is at most the scheduler's warps: from there the scan finds none before it
+             * wraps, as from 0) */
+            uint32_t first = start < S->per_q ? start : 0;
             tm_scan *sc = &S->scan[q * S->per_q];
+            const uint64_t *lw = &S->live_bits[(size_t)q * S->live_words];
+            uint32_t nw = S->live_words, fw = first / 64, fb = first % 64;
             uint64_t pick_age = 0;
-            /* The warps in turn from `first`, to the first that can issue (gto: all of them, for
-             * the oldest). A waiting warp is passed over here: the slot's stall reason (the
+            /* The live warps in turn from `first`, to the first that can issue (gto: all of them,
+             * for the oldest). A waiting warp is passed over here: the slot's stall reason (the
              * first of the least waits, in this order) is needed only when none issues, and is
              * then gathered from the scan entries (below). */
-            for (uint32_t j = 0, slot = first; j < nq && !greedy; j++, slot++) {
-                if (slot == nq) slot = 0;
-                tm_scan *e = &sc[slot];
-                if (e->ready > now) continue;   /* most are waiting: the first test */
-                if (!e->live) continue;
-                if (two && e->age > limit) continue;
-                tm_warp *tw = &S->warps[q + slot * nsched];
-                const emu_next_instr *p;
-                timing_slot w2;
-                uint64_t when;
-                if (e->fast) {
-                    /* can_issue's answer from its unit and the MSHRs, as it would give it */
-                    p = &tw->next;
-                    when = S->unit_free[q * TM_U_COUNT + e->unit];
-                    if (when > now) {
-                        w2 = e->unit == TM_U_LSU ? TIMING_SLOT_MEMORY : TIMING_SLOT_PIPELINE;
-                    } else if (e->unit == TM_U_LSU &&
-                               (when = tm_mem_mshr_next(&M->mem, S->id)) > now) {
-                        w2 = TIMING_SLOT_MEMORY;
-                        if (tm_is_pend(when)) when = TM_NEVER;
-                    } else {
-                        goto ready_warp;
+            bool stop = greedy;
+            for (uint32_t step = 0; step <= nw && !stop; step++) {
+                uint32_t wi = fw + step >= nw ? fw + step - nw : fw + step;
+                for (uint64_t m = lw[wi] & scan_word_bits(step, nw, fb); m; m &= m - 1) {
+                    uint32_t slot = wi * 64 + (uint32_t)__builtin_ctzll(m);
+                    tm_scan *e = &sc[slot];
+                    if (e->ready > now) continue;   /* most are waiting: the first test */
+                    if (two && e->age > limit) continue;
+                    tm_warp *tw = &S->warps[q + slot * nsched];
+                    const emu_next_instr *p;
+                    timing_slot w2;
+                    uint64_t when;
+                    if (e->fast) {
+                        /* can_issue's answer from its unit and the MSHRs, as it would give it */
+                        p = &tw->next;
+                        when = S->unit_free[q * TM_U_COUNT + e->unit];
+                        if (when > now) {
+                            w2 = e->unit == TM_U_LSU ? TIMING_SLOT_MEMORY : TIMING_SLOT_PIPELINE;
+                        } else if (e->unit == TM_U_LSU &&
+                                   (when = tm_mem_mshr_next(&M->mem, S->id)) > now) {
+                            w2 = TIMING_SLOT_MEMORY;
+                            if (tm_is_pend(when)) when = TM_NEVER;
+                        } else {
+                            goto ready_warp;
+                        }
+                        e->ready = when;
+                        e->why = (uint8_t)w2;
+                        uint32_t ws = q + slot * nsched;
+                        if (when == TM_NEVER && ws < 64) S->never_mask |= UINT64_C(1) << ws;
+                        continue;
                     }
-                    e->ready = when;
-                    e->why = (uint8_t)w2;
-                    uint32_t ws = q + slot * nsched;
-                    if (when == TM_NEVER && ws < 64) S->never_mask |= UINT64_C(1) << ws;
-                    continue;
-                }
-                if (!can_issue(M, S, q, tw, now, &p, &w2, &when)) continue;
-            ready_warp:
-                if (gto) {
-                    /* the oldest ready warp */
-                    if (!pick || e->age < pick_age) {
-                        pick = tw;
-                        pick_age = e->age;
-                        pi = p;
+                    if (!can_issue(M, S, q, tw, now, &p, &w2, &when)) continue;
+                ready_warp:
+                    if (gto) {
+                        /* the oldest ready warp */
+                        if (!pick || e->age < pick_age) {
+                            pick = tw;
+                            pick_slot = slot;
+                            pick_age = e->age;
+                            pi = p;
+                        }
+                        continue;
                     }
-                    continue;
+                    pick = tw;
+                    pick_slot = slot;
+                    pi = p;
+                    stop = true;
+                    break;
                 }
-                pick = tw;
-                pi = p;
-                break;
             }
             if (!pick && !per_q) {
                 /* Nothing issues: the waits in the same order. A warp the loop looked at has
                  * the wait can_issue (or the fast answer) gave it in its entry, except where
                  * can_issue sets none (barriers, DAB's turns, GPUDet's quanta, no next
                  * instruction): each of those waits at a barrier with no known end. */
-                for (uint32_t j = 0, slot = first; j < nq; j++, slot++) {
-                    if (slot == nq) slot = 0;
-                    const tm_scan *e = &sc[slot];
-                    if (!e->live) continue;
-                    if (two && e->age > limit) continue;
-                    any = true;
-                    uint64_t r = e->ready;
-                    timing_slot w2 = (timing_slot)e->why;
-                    if (r <= now) {
-                        r = TM_NEVER;
-                        w2 = TIMING_SLOT_BARRIER;
-                    }
-                    if (r < why_when || why == TIMING_SLOT_IDLE) {
-                        why = w2;
-                        why_when = r;
+                for (uint32_t step = 0; step <= nw; step++) {
+                    uint32_t wi = fw + step >= nw ? fw + step - nw : fw + step;
+                    for (uint64_t m = lw[wi] & scan_word_bits(step, nw, fb); m; m &= m - 1) {
+                        const tm_scan *e = &sc[wi * 64 + (uint32_t)__builtin_ctzll(m)];
+                        if (two && e->age > limit) continue;
+                        any = true;
+                        uint64_t r = e->ready;
+                        timing_slot w2 = (timing_slot)e->why;
+                        if (r <= now) {
+                            r = TM_NEVER;
+                            w2 = TIMING_SLOT_BARRIER;
+                        }
+                        if (r < why_when || why == TIMING_SLOT_IDLE) {
+                            why = w2;
+                            why_when = r;
+                        }
                     }
                 }
             }
@@ -497,7 +541,7 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
                 *fail = true;
                 return issued;
             }
-            S->last[q] = (uint32_t)(pick - S->warps);
+            S->last[q] = pick_slot;
             per_q++;
             issued++;
             if (M->stop) return issued;
