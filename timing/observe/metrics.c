@@ -29,42 +29,75 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The lanes' units (32-byte sectors, 4-byte words) in ascending lane order, each unit once,
+ * into out (at most max): the common case, lanes whose first units never decrease, needs no
+ * sort, since then a lane's units below the greatest one seen so far were all seen already (the
+ * lane that reached it started no later). Returns the count, or -1 where a lane starts below
+ * the one before it (the caller sorts). */
+static int ascending_units(const uint64_t *first, const uint64_t *last, unsigned nl,
+                           uint64_t *out, unsigned max)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < nl; i++) {
+        if (i && first[i] < first[i - 1]) return -1;
+        uint64_t from = first[i];
+        if (n && from <= out[n - 1]) from = out[n - 1] + 1;
+        for (uint64_t x = from; x <= last[i] && n < max; x++) out[n++] = x;
+    }
+    return (int)n;
+}
+
+/* Every unit of the lanes, sorted, each once (the general case). */
+static unsigned sorted_units(const uint64_t *first, const uint64_t *last, unsigned nl,
+                             uint64_t *out, unsigned max)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < nl; i++)
+        for (uint64_t x = first[i]; x <= last[i] && n < max; x++) out[n++] = x;
+    qsort(out, n, sizeof *out, cmp_u64);
+    unsigned d = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (i == 0 || out[i] != out[i - 1]) out[d++] = out[i];
+    return d;
+}
+
+static unsigned distinct_units(const uint64_t *first, const uint64_t *last, unsigned nl,
+                               uint64_t *out, unsigned max)
+{
+    int n = ascending_units(first, last, nl, out, max);
+    return n >= 0 ? (unsigned)n : sorted_units(first, last, nl, out, max);
+}
+
 /* Distinct 32-byte sectors of the lanes' accesses. */
 static uint64_t sectors(const emu_event *e, uint32_t lanes)
 {
-    uint64_t s[EMU_WARP_SIZE * 4];
-    unsigned n = 0;
+    uint64_t first[EMU_WARP_SIZE], last[EMU_WARP_SIZE], s[EMU_WARP_SIZE * 4];
+    unsigned nl = 0;
     unsigned size = e->size ? e->size : 1;
     for (uint32_t mk = lanes; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
-        uint64_t first = e->addr[l] >> 5, last = (e->addr[l] + size - 1) >> 5;
-        for (uint64_t x = first; x <= last && n < sizeof s / sizeof s[0]; x++) s[n++] = x;
+        first[nl] = e->addr[l] >> 5;
+        last[nl++] = (e->addr[l] + size - 1) >> 5;
     }
-    qsort(s, n, sizeof *s, cmp_u64);
-    uint64_t d = 0;
-    for (unsigned i = 0; i < n; i++)
-        if (i == 0 || s[i] != s[i - 1]) d++;
-    return d;
+    return distinct_units(first, last, nl, s, sizeof s / sizeof s[0]);
 }
 
 /* The wavefronts a shared access takes: the most distinct words in one bank. */
 static uint64_t wavefronts(const emu_event *e, uint32_t lanes)
 {
-    uint64_t words[EMU_WARP_SIZE * 8];
-    unsigned n = 0;
+    uint64_t first[EMU_WARP_SIZE], last[EMU_WARP_SIZE], words[EMU_WARP_SIZE * 8];
+    unsigned nl = 0;
     unsigned size = e->size ? e->size : 1;
     for (uint32_t mk = lanes; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
         uint64_t off;
         emu_address_space(e->addr[l], &off);
-        for (uint64_t w = off >> 2; w <= (off + size - 1) >> 2 && n < sizeof words / sizeof words[0];
-             w++)
-            words[n++] = w;
+        first[nl] = off >> 2;
+        last[nl++] = (off + size - 1) >> 2;
     }
-    qsort(words, n, sizeof *words, cmp_u64);
+    unsigned n = distinct_units(first, last, nl, words, sizeof words / sizeof words[0]);
     unsigned per_bank[32] = { 0 }, most = 0;
-    for (unsigned i = 0; i < n; i++) {
-        if (i && words[i] == words[i - 1]) continue;   /* a broadcast */
+    for (unsigned i = 0; i < n; i++) {   /* each word once: lanes reading one word broadcast */
         unsigned b = (unsigned)(words[i] % 32);
         if (++per_bank[b] > most) most = per_bank[b];
     }
