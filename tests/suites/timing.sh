@@ -17,6 +17,10 @@
 #     cycles (one lane operation per cycle at its L2 slice) and 4x longer than on a line each;
 #     32 MiB of stores go no faster than DRAM's peak (backpressure) and at least 30% of it;
 #     texture fetches hit in the texture cache after one miss per sector and SM, not in L1;
+#   - the issue slots: per kernel they add up to SMs x schedulers x (cycles - launch latency)
+#     (every configuration, and v100 copies as two_level and as gto issuing 2 per scheduler);
+#     100 more dependent FMAs add exactly 100 issued and 100 x (lat - 1) scoreboard slots, and
+#     a warp waiting at a barrier for them 100 x lat barrier slots (timing_barrier_wait.cu);
 #   - h100 against the microbenchmarks' native run on an H100 (bench/micro/native/): what the
 #     model's mechanisms express (chase latencies, FMA, SFU, bank-conflict wavefronts, atomics)
 #     within 15% of the recorded figures;
@@ -109,7 +113,69 @@ for gpu in $(ls timing/configs/*.gpu | xargs -n 1 basename | sed 's/\.gpu$//'); 
     else fail "timing on $gpu" "$bad"; fi
 done
 
+# ---------------------------------------------------------------- issue slots add up
+# Every cycle of a kernel after its launch latency, each scheduler of each SM counts one issue
+# slot, issued or stalled for one reason (an SM without work counts idle): per kernel, the
+# slots sum to sm_count x sched_per_sm x (cycles - launches x kernel_launch_latency). A skip
+# of cycles where nothing can issue (sm.c q_wake, run.c sm_window) must count what it skipped.
+# On the runs above (every configuration), and on v100 copies with the schedulers no shipped
+# configuration uses: two_level, and gto issuing 2 per scheduler.
+slots_add_up() {   # slots_add_up STATS CONFIG: "ok N kernels" or the first kernel that does not
+    python3 -c '
+import json, re, sys
+cfg = dict(m.groups() for m in (re.match(r"^(\w+)\s*=\s*(\S+)", l) for l in open(sys.argv[2])) if m)
+per = int(cfg["sm_count"]) * int(cfg["sched_per_sm"])
+ks = json.load(open(sys.argv[1]))["kernels"]
+for k in ks:
+    got = sum(k["timing"]["issue_slots"].values())
+    want = per * (k["cycles"] - k["launches"] * int(cfg["kernel_launch_latency"]))
+    if got != want:
+        print("%s: %d issue slots, expected %d" % (k["name"], got, want)); sys.exit()
+print("ok %d kernels" % len(ks))' "$1" "$2" 2>&1
+}
+bad=""
+nk=0
+for gpu in $(ls timing/configs/*.gpu | xargs -n 1 basename | sed 's/\.gpu$//'); do
+    for name in matmul_tiled histogram256; do
+        [ -f "$work/$gpu${name}1.json" ] || continue
+        v=$(slots_add_up "$work/$gpu${name}1.json" "timing/configs/$gpu.gpu")
+        if [[ $v == ok* ]]; then nk=$((nk + 1)); else bad+="$gpu $name: $v; "; fi
+    done
+done
+sed 's/^scheduler\( *\)= *lrr /scheduler\1= two_level /' timing/configs/v100.gpu >"$work/two_level.gpu"
+sed 's/^scheduler\( *\)= *lrr /scheduler\1= gto /; s/^issue_per_sched\( *\)= *1 /issue_per_sched\1= 2 /' \
+    timing/configs/v100.gpu >"$work/gto2.gpu"
+for conf in two_level gto2; do
+    for name in matmul_tiled histogram256 divergence; do
+        exe=$(cuda_test_build "tests/cuda/$name.cu" shared "$work/$name.build.log") ||
+            { bad+="$name: nvcc failed; "; continue; }
+        if ! "$PTXSIM" run --timing --gpu="$work/$conf.gpu" --stats="$work/$conf$name.json" \
+            -- "$exe" >"$work/$conf$name.out" 2>&1; then
+            bad+="$conf $name: $(grep -m 1 -E 'FAIL|ptxsim:' "$work/$conf$name.out"); "
+            continue
+        fi
+        v=$(slots_add_up "$work/$conf$name.json" "$work/$conf.gpu")
+        if [[ $v == ok* ]]; then nk=$((nk + 1)); else bad+="$conf $name: $v; "; fi
+    done
+done
+if [ -z "$bad" ] && [ "$nk" -ge 6 ]; then
+    pass "timing issue slots add up to SMs x schedulers x cycles ($nk runs: every configuration, v100 as two_level and gto x 2)"
+else
+    fail "timing issue slots add up" "${bad:-only $nk runs}"
+fi
+
 # ---------------------------------------------------------------- microbenchmarks
+# slot_deltas STATS KERNEL_A KERNEL_B "reason=N ...": "ok" when kernel B's issue slots exceed
+# kernel A's by exactly N for each reason named (kernel names up to their parameter lists)
+slot_deltas() {
+    python3 -c '
+import json, sys
+ks = {k["name"].split("(")[0]: k["timing"]["issue_slots"] for k in json.load(open(sys.argv[1]))["kernels"]}
+a, b = ks[sys.argv[2]], ks[sys.argv[3]]
+want = {r: int(n) for r, n in (w.split("=") for w in sys.argv[4].split())}
+got = {r: b[r] - a[r] for r in want}
+print("ok" if got == want else "more slots %s, expected %s" % (got, want))' "$@" 2>&1
+}
 micro() {   # micro NAME: the built benchmark's path
     cuda_cache_build "$1" "$work/$1.build.log" \
         "-cudart shared -Wno-deprecated-gpu-targets bench/micro/$1.cu" "bench/micro/$1.cu"
@@ -184,8 +250,36 @@ for gpu in gtx480 v100; do
         else
             fail "timing micro fma chain $gpu" "100 more FMAs should take 100 x lat_fp32 = $((100 * lat)) cycles: $(tr '\n' ' ' <<<"$out")"
         fi
+        # the same chains' issue slots: each of the 100 more FMAs issues once, then its warp's
+        # scheduler waits lat - 1 cycles on the scoreboard; no unit or memory stall is added
+        # (idle and control also count the final store's wait for its window's end, whose
+        # alignment differs between the two kernels)
+        "$PTXSIM" run --timing --gpu=$gpu --stats="$work/fma_$gpu.json" -- "$exe" >/dev/null 2>&1
+        verdict=$(slot_deltas "$work/fma_$gpu.json" "void chain<100>" "void chain<200>" \
+                  "issued=100 scoreboard=$((100 * (lat - 1))) pipeline=0 memory=0 barrier=0")
+        if [ "$verdict" = ok ]; then
+            pass "timing micro fma chain issue slots $gpu (100 more FMAs: +100 issued, +$((100 * (lat - 1))) scoreboard)"
+        else
+            fail "timing micro fma chain issue slots $gpu" "$verdict"
+        fi
     else
         fail "timing micro fma chain $gpu" "nvcc failed"
+    fi
+    # a warp waiting at a barrier for the other warp's 100 more FMAs: its scheduler's slots
+    # count 100 x lat more barrier stalls
+    if exe=$(cuda_cache_build timing_barrier_wait "$work/barrier_wait.build.log" \
+            "-cudart shared -Wno-deprecated-gpu-targets tests/suites/timing_barrier_wait.cu" \
+            tests/suites/timing_barrier_wait.cu) &&
+        "$PTXSIM" run --timing --gpu=$gpu --stats="$work/bw_$gpu.json" -- "$exe" >/dev/null 2>&1; then
+        verdict=$(slot_deltas "$work/bw_$gpu.json" "void wait<100>" "void wait<200>" \
+                  "issued=100 scoreboard=$((100 * (lat - 1))) barrier=$((100 * lat)) pipeline=0 memory=0")
+        if [ "$verdict" = ok ]; then
+            pass "timing micro barrier wait issue slots $gpu (+$((100 * lat)) barrier while the other warp runs 100 more FMAs)"
+        else
+            fail "timing micro barrier wait issue slots $gpu" "$verdict"
+        fi
+    else
+        fail "timing micro barrier wait issue slots $gpu" "nvcc or the run failed"
     fi
     if exe=$(micro sfu_throughput); then
         out=$("$PTXSIM" run --timing --gpu=$gpu -- "$exe" 2>/dev/null)
