@@ -406,6 +406,24 @@ static uint64_t active_set_limit(tm_sm *S, uint32_t q, uint32_t nsched, uint64_t
     return n ? lim : TM_NEVER;
 }
 
+/* Folds a passed warp's wait (its scan entry, as can_issue or the fast answer left it) into
+ * the slot's stall reason: the first of the least waits in scan order. An entry still ready at
+ * now is one can_issue set no wait for (barriers, DAB's turns, GPUDet's quanta, no next
+ * instruction): it waits at a barrier with no known end. */
+static inline void fold_wait(const tm_scan *e, uint64_t now, timing_slot *why, uint64_t *why_when)
+{
+    uint64_t r = e->ready;
+    timing_slot w2 = (timing_slot)e->why;
+    if (r <= now) {
+        r = TM_NEVER;
+        w2 = TIMING_SLOT_BARRIER;
+    }
+    if (r < *why_when || *why == TIMING_SLOT_IDLE) {
+        *why = w2;
+        *why_when = r;
+    }
+}
+
 /* The bits of word `step` (0..nw) of a scan from entry `first` (fb = first % 64) over nw words
  * of live bits: its first word from bit fb, the words after it, then that word again below fb. */
 static inline uint64_t scan_word_bits(uint32_t step, uint32_t nw, uint32_t fb)
@@ -459,17 +477,22 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
             uint32_t nw = S->live_words, fw = first / 64, fb = first % 64;
             uint64_t pick_age = 0;
             /* The live warps in turn from `first`, to the first that can issue (gto: all of them,
-             * for the oldest). A waiting warp is passed over here: the slot's stall reason (the
-             * first of the least waits, in this order) is needed only when none issues, and is
-             * then gathered from the scan entries (below). */
+             * for the oldest). A waiting warp is passed over; its wait (from its entry, after
+             * can_issue or the fast answer set it) is folded into the slot's stall reason as it
+             * is passed: the first of the least waits in this order, needed only when none
+             * issues, in which case the loop has passed every live warp. */
             bool stop = greedy;
             for (uint32_t step = 0; step <= nw && !stop; step++) {
                 uint32_t wi = fw + step >= nw ? fw + step - nw : fw + step;
                 for (uint64_t m = lw[wi] & scan_word_bits(step, nw, fb); m; m &= m - 1) {
                     uint32_t slot = wi * 64 + (uint32_t)__builtin_ctzll(m);
                     tm_scan *e = &sc[slot];
-                    if (e->ready > now) continue;   /* most are waiting: the first test */
                     if (two && e->age > limit) continue;
+                    any = true;
+                    if (e->ready > now) {   /* most are waiting: the first test */
+                        fold_wait(e, now, &why, &why_when);
+                        continue;
+                    }
                     tm_warp *tw = &S->warps[q + slot * nsched];
                     const emu_next_instr *p;
                     timing_slot w2;
@@ -491,9 +514,13 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
                         e->why = (uint8_t)w2;
                         uint32_t ws = q + slot * nsched;
                         if (when == TM_NEVER && ws < 64) S->never_mask |= UINT64_C(1) << ws;
+                        fold_wait(e, now, &why, &why_when);
                         continue;
                     }
-                    if (!can_issue(M, S, q, tw, now, &p, &w2, &when)) continue;
+                    if (!can_issue(M, S, q, tw, now, &p, &w2, &when)) {
+                        fold_wait(e, now, &why, &why_when);
+                        continue;
+                    }
                 ready_warp:
                     if (gto) {
                         /* the oldest ready warp */
@@ -510,30 +537,6 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
                     pi = p;
                     stop = true;
                     break;
-                }
-            }
-            if (!pick && !per_q) {
-                /* Nothing issues: the waits in the same order. A warp the loop looked at has
-                 * the wait can_issue (or the fast answer) gave it in its entry, except where
-                 * can_issue sets none (barriers, DAB's turns, GPUDet's quanta, no next
-                 * instruction): each of those waits at a barrier with no known end. */
-                for (uint32_t step = 0; step <= nw; step++) {
-                    uint32_t wi = fw + step >= nw ? fw + step - nw : fw + step;
-                    for (uint64_t m = lw[wi] & scan_word_bits(step, nw, fb); m; m &= m - 1) {
-                        const tm_scan *e = &sc[wi * 64 + (uint32_t)__builtin_ctzll(m)];
-                        if (two && e->age > limit) continue;
-                        any = true;
-                        uint64_t r = e->ready;
-                        timing_slot w2 = (timing_slot)e->why;
-                        if (r <= now) {
-                            r = TM_NEVER;
-                            w2 = TIMING_SLOT_BARRIER;
-                        }
-                        if (r < why_when || why == TIMING_SLOT_IDLE) {
-                            why = w2;
-                            why_when = r;
-                        }
-                    }
                 }
             }
             if (!pick) break;
