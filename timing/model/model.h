@@ -288,7 +288,12 @@ bool tm_is_memory(uint8_t cls);
 /* Warp instructions a warp runs ahead of the model at most (below the emulator's event ring of
  * 64, so a run's events arrive in one call of the sink). */
 #define TM_RUN_AHEAD 32
+/* The windowed model's SM-local runs (emu_warp_run_local) go further: each run brings the
+ * warp's state back into the host's caches, and what such a run does depends on nothing other
+ * CTAs do (timing/model/README.md, "Bound phase") */
+#define TM_RUN_LOCAL 63
 _Static_assert(TM_RUN_AHEAD < EMU_EVENT_RING, "a run's events arrive in one call of the sink");
+_Static_assert(TM_RUN_LOCAL < EMU_EVENT_RING, "a run's events arrive in one call of the sink");
 
 typedef struct tm_trace_warp tm_trace_warp;
 

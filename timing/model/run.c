@@ -39,7 +39,7 @@ static void sink_consume(emu_event_sink *self, emu_warp *w, const emu_event *ev,
         if (self->state) tm_trace_record(self->state, w, ev, n);
         return;
     }
-    assert(tw->nev == 0 && n <= TM_RUN_AHEAD);   /* one call per run (TM_RUN_AHEAD) */
+    assert(tw->nev == 0 && n <= TM_RUN_LOCAL);   /* one call per run (TM_RUN_LOCAL at most) */
     tw->ev = ev;
     tw->nev = n;
 }

@@ -266,7 +266,7 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
         uint64_t before = emu_warp_instructions(w);
         tw->run_base = before;
         if (M->kilotm) tm_kilotm_before_run(M, S, tw, now);
-        emu_stop r = M->windowed ? emu_warp_run_local(w, TM_RUN_AHEAD)
+        emu_stop r = M->windowed ? emu_warp_run_local(w, TM_RUN_LOCAL)
                                  : emu_warp_run_ahead(w, TM_RUN_AHEAD);
         if (timing_watchdog_step(&M->wd, emu_warp_instructions(w) - before)) M->stop = true;
         if (r == EMU_STOP_FAULT) return false;
