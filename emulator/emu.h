@@ -310,10 +310,11 @@ const char *emu_op_class_name(emu_op_class c);
  * issues (guarded-off ones included, as they count) into the warp's ring, and hands the ring to
  * the sink when it is full and whenever the warp's run ends: the timing model, instruction
  * traces, statistics and race reports are built from these. Without a sink the executor pays a
- * test per run. */
+ * test per run. An event starts a host cache line (allocate rings with aligned_alloc): its
+ * header, all of a compact memory event, is one line of the ring to write and read back. */
 
 typedef struct emu_event {
-    uint32_t pc;                   /* instruction index in its function */
+    _Alignas(64) uint32_t pc;      /* instruction index in its function */
     uint32_t func;                 /* the function's index in the module */
     uint32_t active;               /* lanes of the SIMT path that issued it */
     uint32_t mask;                 /* lanes that executed it (guard applied) */

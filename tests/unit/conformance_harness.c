@@ -215,11 +215,14 @@ static void conf_events_consume(emu_event_sink *self, emu_warp *w, const emu_eve
     for (uint32_t i = 0; we && i < n; i++) {
         if (we->n == we->cap) {
             size_t cap = we->cap ? 2 * we->cap : 64;
-            emu_event *grown = realloc(we->ev, cap * sizeof *grown);
+            /* events are aligned to a cache line (emu.h): no realloc */
+            emu_event *grown = aligned_alloc(_Alignof(emu_event), cap * sizeof *grown);
             if (!grown) {
                 ce->lost = true;
                 break;
             }
+            if (we->n) memcpy(grown, we->ev, we->n * sizeof *grown);
+            free(we->ev);
             we->ev = grown;
             we->cap = cap;
         }
