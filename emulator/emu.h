@@ -310,10 +310,11 @@ const char *emu_op_class_name(emu_op_class c);
  * issues (guarded-off ones included, as they count) into the warp's ring, and hands the ring to
  * the sink when it is full and whenever the warp's run ends: the timing model, instruction
  * traces, statistics and race reports are built from these. Without a sink the executor pays a
- * test per run. */
+ * test per run. An event starts a host cache line (allocate rings with aligned_alloc): its
+ * header, all of a compact memory event, is one line of the ring to write and read back. */
 
 typedef struct emu_event {
-    uint32_t pc;                   /* instruction index in its function */
+    _Alignas(64) uint32_t pc;      /* instruction index in its function */
     uint32_t func;                 /* the function's index in the module */
     uint32_t active;               /* lanes of the SIMT path that issued it */
     uint32_t mask;                 /* lanes that executed it (guard applied) */
@@ -323,11 +324,19 @@ typedef struct emu_event {
     uint8_t flags;                 /* EMU_EV_* */
     uint8_t space;                 /* memory: the instruction's space (PTX_SPACE_NONE: generic) */
     uint16_t size;                 /* memory: bytes of each lane's first piece */
-    uint32_t mem_lanes;            /* memory: lanes with an address in addr */
+    uint32_t mem_lanes;            /* memory: lanes with an address (emu_event_lane_addr) */
     uint32_t taken;                /* branches: lanes that jumped */
     uint32_t reconv;               /* branches: the reconvergence pc of a divergent branch */
-    uint64_t addr[EMU_WARP_SIZE];  /* memory: per lane, the generic address of its first byte
-                                      (shared, local and param addresses in their windows) */
+    int32_t stride;                /* memory, EMU_EV_COMPACT: bytes from a lane's address to
+                                      the next lane's within a half-warp */
+    int32_t half_stride;           /* memory, EMU_EV_COMPACT: bytes from lane l's address to
+                                      lane l + 16's */
+    uint64_t base;                 /* memory, EMU_EV_COMPACT: lane 0's address (were it
+                                      active) */
+    uint64_t lane_addr[EMU_WARP_SIZE]; /* memory without EMU_EV_COMPACT: per lane, the generic
+                                      address of its first byte (shared, local and param
+                                      addresses in their windows); read through
+                                      emu_event_lane_addr or emu_event_addrs, never directly */
 } emu_event;
 
 /* The space of a generic address (PTX_SPACE_GLOBAL, SHARED, LOCAL or PARAM) and its offset in
@@ -339,10 +348,36 @@ uint8_t emu_address_space(uint64_t generic, uint64_t *offset);
 
 #define EMU_EVENT_RAN 0xff
 enum {
-    EMU_EV_MEM = 1,       /* addr, size, mem_lanes are set */
+    EMU_EV_MEM = 1,       /* the addresses, size and mem_lanes are set */
     EMU_EV_BRANCH = 2,    /* taken (and reconv when it diverged) are set */
-    EMU_EV_DIVERGED = 4   /* the branch split the path */
+    EMU_EV_DIVERGED = 4,  /* the branch split the path */
+    EMU_EV_COMPACT = 8    /* memory: lane l's address is base + (l % 16) * stride +
+                             (l / 16) * half_stride, and lane_addr is not written */
 };
+
+/* Lane l's address of memory event e (l in e->mem_lanes). The executor writes a compact event
+ * when the lanes' addresses have that shape, which most accesses have (a warp's contiguous
+ * elements; one address for all; a constant stride; a 16-wide block's two rows): 16 bytes
+ * instead of up to 256 written into the ring and read back by every consumer. */
+static inline uint64_t emu_event_lane_addr(const emu_event *e, int l)
+{
+    return (e->flags & EMU_EV_COMPACT)
+               ? e->base + (uint64_t)(int64_t)e->stride * (uint64_t)(l & 15) +
+                     (uint64_t)(int64_t)e->half_stride * (uint64_t)(l >> 4)
+               : e->lane_addr[l];
+}
+/* Every lane's address of memory event e (those in mem_lanes meaningful): e's own array, or buf
+ * filled from its shape. */
+static inline const uint64_t *emu_event_addrs(const emu_event *e, uint64_t buf[EMU_WARP_SIZE])
+{
+    if (!(e->flags & EMU_EV_COMPACT)) return e->lane_addr;
+    uint64_t s = (uint64_t)(int64_t)e->stride, h = e->base + (uint64_t)(int64_t)e->half_stride;
+    for (int l = 0; l < EMU_WARP_SIZE / 2; l++) {
+        buf[l] = e->base + (uint64_t)l * s;
+        buf[l + EMU_WARP_SIZE / 2] = h + (uint64_t)l * s;
+    }
+    return buf;
+}
 
 /* Events a warp records before handing them to the launch's sink. */
 #define EMU_EVENT_RING 64

@@ -54,7 +54,8 @@ static void watch_consume(emu_event_sink *self, emu_warp *w, const emu_event *ev
         if (!(e->flags & EMU_EV_MEM) || !writes(e->cls) || e->stop == EMU_STOP_MEMORDER) continue;
         for (uint32_t mk = e->mem_lanes & e->mask; mk; mk &= mk - 1) {
             int l = __builtin_ctz(mk);
-            if (wt->addr >= e->addr[l] && wt->addr - e->addr[l] < e->size) {
+            uint64_t a = emu_event_lane_addr(e, l);
+            if (wt->addr >= a && wt->addr - a < e->size) {
                 wt->seen = true;
                 wt->cta = emu_warp_cta_linear(w);
                 wt->warp = emu_warp_id(w);
@@ -123,12 +124,15 @@ static void digest_consume(emu_event_sink *self, emu_warp *w, const emu_event *e
         const emu_event *e = &ev[i];
         h = digest_add(h, (uint64_t)e->pc << 32 | e->func);
         h = digest_add(h, (uint64_t)e->active << 32 | e->mask);
+        /* a compact event and its full form are the same access */
+        uint64_t flags = e->flags & ~EMU_EV_COMPACT;
         h = digest_add(h, (uint64_t)e->op << 48 | (uint64_t)e->cls << 40 | (uint64_t)e->stop << 32 |
-                              (uint64_t)e->flags << 24 | (uint64_t)e->space << 16 | e->size);
+                              flags << 24 | (uint64_t)e->space << 16 | e->size);
         h = digest_add(h, (uint64_t)e->mem_lanes << 32 | e->taken);
         h = digest_add(h, e->reconv);
         if (e->flags & EMU_EV_MEM)
-            for (uint32_t mk = e->mem_lanes; mk; mk &= mk - 1) h = digest_add(h, e->addr[__builtin_ctz(mk)]);
+            for (uint32_t mk = e->mem_lanes; mk; mk &= mk - 1)
+                h = digest_add(h, emu_event_lane_addr(e, __builtin_ctz(mk)));
     }
     d->hash[k] = h;
     d->count[k] += n;

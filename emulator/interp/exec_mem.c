@@ -6,6 +6,7 @@
  * the memory policy as one operation. Operands come decoded (u->opd). */
 #include "emulator/emu_internal.h"
 
+#include <assert.h>
 #include <string.h>
 
 #define MAX_ACCESS 32   /* bytes per lane: up to .v8.b32 / .v4.b64 */
@@ -93,21 +94,71 @@ static bool fast_allowed(const emu_ctx *c, const emu_uop *u)
            (sp == PTX_SPACE_GLOBAL || sp == PTX_SPACE_NONE || sp == PTX_SPACE_SHARED);
 }
 
-/* The event of a fast-path access, as the general path writes it (memaccess.c): one piece of
- * `bytes` per lane, at its generic address. */
+/* The event of a fast-path access: one piece of `bytes` per lane, at its generic address, as
+ * the general path writes it (memaccess.c), or compact (EMU_EV_COMPACT, emu.h) when the lanes'
+ * addresses have its shape, found here from the addresses: a whole warp's from lanes 0, 1 and
+ * 16, another mask's as one stride from its first two lanes. */
 static void fast_event(emu_ctx *c, const emu_uop *u, unsigned bytes, uint8_t *const *p)
 {
     emu_event *ev = c->ev;
     if (!ev || (ev->flags & EMU_EV_MEM)) return;
     ev->flags |= EMU_EV_MEM;
     ev->size = (uint16_t)bytes;
-    ev->mem_lanes = c->mask;
+    uint32_t mask = c->mask;
+    ev->mem_lanes = mask;
+    /* shared: the offset in the CTA's shared memory, in its window (an address plus a
+     * constant, so the shape is the same) */
     bool shared = u->in->space == PTX_SPACE_SHARED;
-    for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
-        int l = __builtin_ctz(mk);
-        ev->addr[l] = shared ? sem_generic_address(PTX_SPACE_SHARED, (uint64_t)(p[l] - c->cta->smem))
-                             : (uint64_t)(uintptr_t)p[l];
+    uint64_t to_generic =
+        shared ? sem_generic_address(PTX_SPACE_SHARED, 0) - (uint64_t)(uintptr_t)c->cta->smem : 0;
+#define a(l) ((uint64_t)(uintptr_t)p[l])   /* lane l's host address */
+    int l0 = __builtin_ctz(mask);
+    uint64_t base, stride = 0, half, differs = 0;
+    if (mask == UINT32_MAX) {
+        base = a(0);
+        stride = a(1) - base;
+        half = a(16) - base;
+        /* two lanes of each half at a time (SSE2; a host pointer is 64 bits) */
+        _Static_assert(sizeof p[0] == sizeof(uint64_t), "64-bit host pointers");
+        typedef uint64_t u64x2 __attribute__((vector_size(16)));
+        u64x2 lo = {base, base + stride}, hi = {a(16), a(16) + stride}, step = lo - lo, d = step;
+        step += 2 * stride;
+        for (int l = 0; l < EMU_WARP_SIZE / 2; l += 2, lo += step, hi += step) {
+            u64x2 x, y;
+            memcpy(&x, &p[l], sizeof x);
+            memcpy(&y, &p[l + 16], sizeof y);
+            d |= (x ^ lo) | (y ^ hi);
+        }
+        differs = d[0] | d[1];
+    } else {
+        uint32_t rest = mask & (mask - 1);
+        if (rest) {
+            int l1 = __builtin_ctz(rest);
+            int64_t d = (int64_t)(a(l1) - a(l0));
+            stride = (uint64_t)(l1 - l0 == 1 ? d : d / (l1 - l0));
+        }
+        base = a(l0) - (uint64_t)l0 * stride;
+        half = stride * 16;
+        for (uint32_t mk = rest; mk; mk &= mk - 1) {
+            int l = __builtin_ctz(mk);
+            differs |= a(l) ^ (base + (uint64_t)l * stride);
+        }
     }
+    if (!differs && (int64_t)stride == (int32_t)stride && (int64_t)half == (int32_t)half) {
+        ev->flags |= EMU_EV_COMPACT;
+        ev->stride = (int32_t)stride;
+        ev->half_stride = (int32_t)half;
+        ev->base = base + to_generic;
+        int last = 31 - __builtin_clz(mask);
+        assert(emu_event_lane_addr(ev, l0) == a(l0) + to_generic &&
+               emu_event_lane_addr(ev, last) == a(last) + to_generic);
+        return;
+    }
+    for (uint32_t mk = mask; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        ev->lane_addr[l] = a(l) + to_generic;
+    }
+#undef a
 }
 
 /* The registers of a load's destination (each exactly es bytes wide) or a store's source (a
@@ -240,8 +291,9 @@ static bool ld_param_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned ve
         ev->flags |= EMU_EV_MEM;
         ev->size = (uint16_t)total;
         ev->mem_lanes = c->mask;
-        for (uint32_t mk = c->mask; mk; mk &= mk - 1)
-            ev->addr[__builtin_ctz(mk)] = sem_generic_address(PTX_SPACE_PARAM, a);
+        ev->flags |= EMU_EV_COMPACT;
+        ev->stride = ev->half_stride = 0;
+        ev->base = sem_generic_address(PTX_SPACE_PARAM, a);
     }
     for (unsigned k = 0; k < n; k++) {
         uint64_t x = 0, v[EMU_WARP_SIZE];

@@ -227,7 +227,7 @@ static void x_tex(emu_ctx *c, const emu_uop *u)
         emu_tex_result r;
         emu_tex_sample(&obj[which[l]], &q, &r);
         if (ev && r.addr) {
-            ev->addr[l] = r.addr;
+            ev->lane_addr[l] = r.addr;
             fetched |= 1u << l;
         }
         for (int i = 0; i < 4; i++) {

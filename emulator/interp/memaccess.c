@@ -256,7 +256,7 @@ bool emu_acc_check(emu_access *A, uint64_t align)
             const emu_piece *p = &A->p[i];
             if (ev->mem_lanes >> p->lane & 1) continue;
             ev->mem_lanes |= 1u << p->lane;
-            ev->addr[p->lane] = sem_generic_address(p->space, p->addr);
+            ev->lane_addr[p->lane] = sem_generic_address(p->space, p->addr);
         }
     }
     return true;

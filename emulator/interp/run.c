@@ -52,7 +52,7 @@ static void flush_events(emu_warp *w, emu_event_sink *sink)
 static inline emu_event *next_event(emu_warp *w, emu_event_sink *sink)
 {
     if (__builtin_expect(!w->ring, 0)) {
-        w->ring = malloc(EMU_EVENT_RING * sizeof *w->ring);
+        w->ring = aligned_alloc(_Alignof(emu_event), EMU_EVENT_RING * sizeof *w->ring);
         if (!w->ring) return NULL;
     }
     if (w->nev == EMU_EVENT_RING) flush_events(w, sink);

@@ -215,11 +215,14 @@ static void conf_events_consume(emu_event_sink *self, emu_warp *w, const emu_eve
     for (uint32_t i = 0; we && i < n; i++) {
         if (we->n == we->cap) {
             size_t cap = we->cap ? 2 * we->cap : 64;
-            emu_event *grown = realloc(we->ev, cap * sizeof *grown);
+            /* events are aligned to a cache line (emu.h): no realloc */
+            emu_event *grown = aligned_alloc(_Alignof(emu_event), cap * sizeof *grown);
             if (!grown) {
                 ce->lost = true;
                 break;
             }
+            if (we->n) memcpy(grown, we->ev, we->n * sizeof *grown);
+            free(we->ev);
             we->ev = grown;
             we->cap = cap;
         }
@@ -234,14 +237,15 @@ static void conf_events_consume(emu_event_sink *self, emu_warp *w, const emu_eve
         e->op = x->op;
         e->cls = x->cls;
         e->stop = x->stop;
-        e->flags = x->flags;
+        e->flags = x->flags & ~EMU_EV_COMPACT;   /* compact or not, the same access */
         e->space = x->space;
         e->size = x->size;
         e->mem_lanes = x->mem_lanes;
         e->taken = x->taken;
         e->reconv = x->reconv;
         for (int l = 0; l < EMU_WARP_SIZE; l++)
-            if ((x->flags & EMU_EV_MEM) && (x->mem_lanes >> l & 1)) e->addr[l] = x->addr[l];
+            if ((x->flags & EMU_EV_MEM) && (x->mem_lanes >> l & 1))
+                e->lane_addr[l] = emu_event_lane_addr(x, l);
     }
     pthread_mutex_unlock(&ce->lock);
 }
@@ -295,7 +299,8 @@ static bool conf_events_differ(const conf_events *a, const conf_events *b, const
                      e->mask, e->op, e->stop, e->flags, e->size, e->mem_lanes, e->taken, e->reconv,
                      conf_primary_name(), f->pc, f->func, f->active, f->mask, f->op, f->stop,
                      f->flags, f->size, f->mem_lanes, f->taken, f->reconv,
-                     memcmp(e->addr, f->addr, sizeof e->addr) ? " (addresses differ)" : "",
+                     memcmp(e->lane_addr, f->lane_addr, sizeof e->lane_addr) ? " (addresses differ)"
+                                                                             : "",
                      e->cls, f->cls, e->space, f->space);
             return true;
         }

@@ -167,27 +167,34 @@ START_TEST(one_event_per_issued_instruction)
     ck_assert_uint_eq(ld->cls, EMU_CLS_LD_GLOBAL);
     ck_assert_uint_eq(ld->mem_lanes, 0xffffffffu);
     ck_assert_uint_eq(ld->size, 4);
-    for (uint32_t l = 0; l < 32; l++) ck_assert_uint_eq(ld->addr[l], pk_addr(in) + 4 * l);
+    for (uint32_t l = 0; l < 32; l++)
+        ck_assert_uint_eq(emu_event_lane_addr(ld, (int)l), pk_addr(in) + 4 * l);
+    /* contiguous: written compact (base and stride), not as 32 addresses */
+    ck_assert(ld->flags & EMU_EV_COMPACT);
+    ck_assert_int_eq(ld->stride, 4);
     /* shared accesses: addresses in the shared window, past the reserved region (none here) */
     const emu_event *sst = v[9], *sld = v[21];
     ck_assert_uint_eq(sst->cls, EMU_CLS_ST_SHARED);
     for (uint32_t l = 0; l < 32; l++) {
         uint64_t off;
-        ck_assert_uint_eq(sem_generic_space(sst->addr[l], &off), PTX_SPACE_SHARED);
+        ck_assert_uint_eq(sem_generic_space(emu_event_lane_addr(sst, (int)l), &off),
+                          PTX_SPACE_SHARED);
         ck_assert_uint_eq(off, 4 * l);
     }
     ck_assert_uint_eq(sld->pc, 21);
     for (uint32_t l = 0; l < 32; l++) {
         uint64_t off;
-        sem_generic_space(sld->addr[l], &off);
+        sem_generic_space(emu_event_lane_addr(sld, (int)l), &off);
         ck_assert_uint_eq(off, 4 * (l ^ 1));
     }
+    ck_assert(!(sld->flags & EMU_EV_COMPACT));   /* neighbours swapped: no stride, in full */
     /* warp 1: every lane falls through */
     n = warp_events(&r, 1, v);
     ck_assert_uint_eq(n, 12 + 2 + 11);
     ck_assert_uint_eq(v[11]->taken, 0);
     ck_assert(!(v[11]->flags & EMU_EV_DIVERGED));
-    for (uint32_t l = 0; l < 32; l++) ck_assert_uint_eq(v[5]->addr[l], pk_addr(in) + 4 * (32 + l));
+    for (uint32_t l = 0; l < 32; l++)
+        ck_assert_uint_eq(emu_event_lane_addr(v[5], (int)l), pk_addr(in) + 4 * (32 + l));
 }
 END_TEST
 
@@ -204,14 +211,16 @@ START_TEST(block_and_step_executors_agree)
         for (uint32_t i = 0; i < na; i++) {
             const emu_event *x = va[i], *y = vb[i];
             ck_assert_msg(x->pc == y->pc && x->active == y->active && x->mask == y->mask &&
-                          x->flags == y->flags && x->stop == y->stop && x->taken == y->taken,
+                          ((x->flags ^ y->flags) & ~EMU_EV_COMPACT) == 0 && x->stop == y->stop &&
+                          x->taken == y->taken,
                           "warp %u event %u differs (pc %u/%u active %x/%x mask %x/%x flags %x/%x "
                           "stop %u/%u taken %x/%x)", w, i, x->pc, y->pc, x->active, y->active,
                           x->mask, y->mask, x->flags, y->flags, x->stop, y->stop, x->taken,
                           y->taken);
             if (x->flags & EMU_EV_MEM)
                 for (uint32_t l = 0; l < 32; l++)
-                    if (x->mem_lanes >> l & 1) ck_assert_uint_eq(x->addr[l], y->addr[l]);
+                    if (x->mem_lanes >> l & 1) ck_assert_uint_eq(emu_event_lane_addr(x, (int)l),
+                                                                emu_event_lane_addr(y, (int)l));
         }
     }
 }

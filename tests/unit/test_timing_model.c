@@ -21,7 +21,7 @@ static emu_event load(uint8_t cls, uint8_t space, uint64_t base, uint64_t stride
     e.mask = e.active = e.mem_lanes = 0xffffffffu;
     e.size = 4;
     e.flags = EMU_EV_MEM;
-    for (int l = 0; l < EMU_WARP_SIZE; l++) e.addr[l] = base + (uint64_t)l * stride;
+    for (int l = 0; l < EMU_WARP_SIZE; l++) e.lane_addr[l] = base + (uint64_t)l * stride;
     return e;
 }
 
@@ -134,7 +134,8 @@ START_TEST(shared_bank_conflicts)
     ck_assert_uint_eq(tm_mem_access(&m, 0, 0, &b).lsu_cycles, 1);
     /* 16 distinct words in one bank, each read by two lanes: 16 wavefronts */
     emu_event h = load(EMU_CLS_LD_SHARED, PTX_SPACE_SHARED, EMU_SHARED_WINDOW, 0);
-    for (int l = 0; l < EMU_WARP_SIZE; l++) h.addr[l] = EMU_SHARED_WINDOW + (uint64_t)(l / 2) * 128;
+    for (int l = 0; l < EMU_WARP_SIZE; l++)
+        h.lane_addr[l] = EMU_SHARED_WINDOW + (uint64_t)(l / 2) * 128;
     ck_assert_uint_eq(tm_mem_access(&m, 0, 0, &h).lsu_cycles, 16);
     tm_mem_free(&m);
 }

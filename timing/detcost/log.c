@@ -119,7 +119,7 @@ bool tm_gdl_access(tm_model *M, tm_sm *S, tm_warp *tw, const tm_rec *r, const em
     uint64_t chunks[EMU_WARP_SIZE];
     unsigned nc = 0;
     for (uint32_t m = e->mem_lanes; m; m &= m - 1) {
-        uint64_t a = e->addr[__builtin_ctz(m)], off;
+        uint64_t a = emu_event_lane_addr(e, __builtin_ctz(m)), off;
         if (e->space != PTX_SPACE_GLOBAL && emu_address_space(a, &off) != PTX_SPACE_GLOBAL) return false;
         uint64_t c = a / TM_LINE;
         unsigned k = 0;

@@ -1167,6 +1167,27 @@ static uint32_t wavefronts_one_word(const uint64_t *off, uint32_t lanes, uint32_
                                       : one_word_banks(off, lanes, banks, false);
 }
 
+/* Whether a whole warp's compact shared access takes one wavefront by the first test of
+ * wavefronts() below (each lane within one word, every lane in lane 0's window, the words
+ * spanning fewer than the banks), from its shape: each half-warp's addresses run from its
+ * first lane's to its last's, so the four hold the least and the greatest. False: that test
+ * is to be made lane by lane. */
+static bool one_wavefront_compact(const emu_event *e, unsigned size, uint32_t banks)
+{
+    uint64_t s = (uint64_t)(int64_t)e->stride, h = (uint64_t)(int64_t)e->half_stride;
+    if (!(size == 1 || (size == 4 && !((e->base | s | h) & 3)))) return false;
+    uint64_t a0 = e->base, ends[4] = {a0, a0 + 15 * s, a0 + h, a0 + h + 15 * s};
+    uint64_t amin = ends[0], amax = ends[0];
+    for (int k = 1; k < 4; k++) {
+        amin = ends[k] < amin ? ends[k] : amin;
+        amax = ends[k] > amax ? ends[k] : amax;
+    }
+    if ((amin ^ amax) >> EMU_WINDOW_BITS) return false;
+    uint64_t off0;
+    emu_address_space(a0, &off0);
+    return ((off0 + (amax - a0)) >> 2) - ((off0 + (amin - a0)) >> 2) < banks;
+}
+
 /* The wavefronts a shared access of `lanes` takes: the most distinct words in one bank (lanes
  * reading one word share it). */
 static uint32_t wavefronts(const tm_mem *m, const emu_event *e, uint32_t lanes)
@@ -1176,11 +1197,15 @@ static uint32_t wavefronts(const tm_mem *m, const emu_event *e, uint32_t lanes)
     uint32_t per_bank[64], most = 1;
     uint32_t banks = (uint32_t)m->gpu->smem_banks;
     unsigned size = e->size ? e->size : 1;
+    if (lanes == UINT32_MAX && (e->flags & EMU_EV_COMPACT) && one_wavefront_compact(e, size, banks))
+        return 1;
+    uint64_t addr_buf[EMU_WARP_SIZE];
+    const uint64_t *addr = emu_event_addrs(e, addr_buf);
     /* lanes in the first lane's window are at its offset plus their distance from it (a whole
      * warp without a test per lane); `far`: some lane is in another window (a generic address).
      * `ors`, lo, hi: the offsets' bits and range. */
     int l0 = __builtin_ctz(lanes);
-    uint64_t a0 = e->addr[l0], off0, far = 0, ors = 0, lo = UINT64_MAX, hi = 0;
+    uint64_t a0 = addr[l0], off0, far = 0, ors = 0, lo = UINT64_MAX, hi = 0;
     emu_address_space(a0, &off0);
     {
         /* The common case first, from the addresses alone. Every lane in the first lane's
@@ -1191,15 +1216,15 @@ static uint32_t wavefronts(const tm_mem *m, const emu_event *e, uint32_t lanes)
          * below a block of 4 * 2^k bytes (2^k <= banks), so the words span fewer than 2^k;
          * else from the least and the greatest address. */
         if (lanes == UINT32_MAX) {
-            far = warp_differs(e->addr, a0);
+            far = warp_differs(addr, a0);
         } else {
-            for (uint32_t mk = lanes; mk; mk &= mk - 1) far |= e->addr[__builtin_ctz(mk)] ^ a0;
+            for (uint32_t mk = lanes; mk; mk &= mk - 1) far |= addr[__builtin_ctz(mk)] ^ a0;
         }
         if (!(far >> EMU_WINDOW_BITS) && (size == 1 || (size == 4 && !((off0 | far) & 3)))) {
             if (far < UINT64_C(4) << (63 - __builtin_clzll(banks))) return 1;
             uint64_t amin = a0, amax = a0;
             for (uint32_t mk = lanes; mk; mk &= mk - 1) {
-                uint64_t a = e->addr[__builtin_ctz(mk)];
+                uint64_t a = addr[__builtin_ctz(mk)];
                 amin = a < amin ? a : amin;
                 amax = a > amax ? a : amax;
             }
@@ -1210,7 +1235,7 @@ static uint32_t wavefronts(const tm_mem *m, const emu_event *e, uint32_t lanes)
 #define LANE_OFFSET(l)                                                                     \
     do {                                                                                   \
         int ln = (l);                                                                      \
-        uint64_t a = e->addr[ln], o = off0 + (a - a0);                                     \
+        uint64_t a = addr[ln], o = off0 + (a - a0);                                        \
         far |= a ^ a0;                                                                     \
         off[ln] = o;                                                                       \
         ors |= o;                                                                          \
@@ -1228,7 +1253,7 @@ static uint32_t wavefronts(const tm_mem *m, const emu_event *e, uint32_t lanes)
         lo = UINT64_MAX;
         for (uint32_t mk = lanes; mk; mk &= mk - 1) {
             int l = __builtin_ctz(mk);
-            if ((e->addr[l] ^ a0) >> EMU_WINDOW_BITS) emu_address_space(e->addr[l], &off[l]);
+            if ((addr[l] ^ a0) >> EMU_WINDOW_BITS) emu_address_space(addr[l], &off[l]);
             uint64_t o = off[l];
             ors |= o;
             lo = o < lo ? o : lo;
@@ -1281,6 +1306,70 @@ static int kind_of(uint8_t cls)
 
 typedef struct line_req { uint64_t line; uint8_t need; unsigned ops; } line_req;
 
+/* The lines a global access of `lanes` asks for, in the order the coalescer sends them: each
+ * line's sectors (`need`) and lanes (`ops`). A lane within the one sector the lane before was
+ * (within) only counts once more on that sector's line. Returns how many. */
+static unsigned coalesce(const uint64_t *addr, uint32_t lanes, unsigned size,
+                         line_req req[EMU_WARP_SIZE * 2])
+{
+    unsigned n = 0;
+    uint64_t prev_s = UINT64_MAX;
+    unsigned prev_i = 0;
+    for (uint32_t mk = lanes; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        uint64_t first = addr[l], last = addr[l] + size - 1;
+        uint64_t s0 = first / TM_SECTOR;
+        bool one_sector = last / TM_SECTOR == s0;
+        if (one_sector && s0 == prev_s) {
+            req[prev_i].ops++;
+            continue;
+        }
+        prev_s = UINT64_MAX;
+        for (uint64_t s = s0; s <= last / TM_SECTOR; s++) {
+            uint64_t line = s * TM_SECTOR / TM_LINE;
+            unsigned i = 0;
+            while (i < n && req[i].line != line) i++;
+            if (i == n) {
+                if (n == EMU_WARP_SIZE * 2) break;
+                req[n++] = (line_req){line, 0, 0};
+            }
+            req[i].need |= (uint8_t)(1u << (s % (TM_LINE / TM_SECTOR)));
+            if (s == s0) req[i].ops++;
+            if (one_sector) {
+                prev_s = s0;
+                prev_i = i;
+            }
+        }
+    }
+    return n;
+}
+
+/* coalesce() of a compact event whose every lane lies within one sector (its size a power of
+ * two up to a sector, every address a multiple of it): the same requests, from the shape
+ * without reading or building 32 addresses. */
+static unsigned coalesce_one_sector(const emu_event *e, uint32_t lanes,
+                                    line_req req[EMU_WARP_SIZE * 2])
+{
+    unsigned n = 0, prev_i = 0;
+    uint64_t prev_s = UINT64_MAX;
+    for (uint32_t mk = lanes; mk; mk &= mk - 1) {
+        uint64_t a = emu_event_lane_addr(e, __builtin_ctz(mk)), s = a / TM_SECTOR;
+        if (s == prev_s) {
+            req[prev_i].ops++;
+            continue;
+        }
+        uint64_t line = a / TM_LINE;
+        unsigned i = 0;
+        while (i < n && req[i].line != line) i++;
+        if (i == n) req[n++] = (line_req){line, 0, 0};
+        req[i].need |= (uint8_t)(1u << (s % (TM_LINE / TM_SECTOR)));
+        req[i].ops++;
+        prev_s = s;
+        prev_i = i;
+    }
+    return n;
+}
+
 tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e)
 {
     const timing_gpu *g = m->gpu;
@@ -1289,6 +1378,7 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
     uint32_t lanes = e->mem_lanes & e->mask;
     if (!lanes) return a;
     int kind = kind_of(e->cls);
+    uint64_t addr_buf[EMU_WARP_SIZE];   /* a compact event's addresses, where a path needs them */
     /* texture fetches and surface loads go through the texture cache; surface stores and
      * reductions as global stores and atomics */
     bool tex = e->cls == EMU_CLS_TEX || (e->cls == EMU_CLS_SURF && e->op == PTX_OP_SULD);
@@ -1303,7 +1393,7 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
         for (uint32_t mk = lanes; mk; mk &= mk - 1) {
             int l = __builtin_ctz(mk);
             uint64_t off;
-            uint8_t sp = emu_address_space(e->addr[l], &off);
+            uint8_t sp = emu_address_space(emu_event_lane_addr(e, l), &off);
             if (sp == PTX_SPACE_SHARED) shared |= 1u << l;
             else if (sp == PTX_SPACE_GLOBAL || sp == PTX_SPACE_LOCAL) global |= 1u << l;
             else other |= 1u << l;
@@ -1325,58 +1415,37 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
         lsu += wf * wf_cycles;
     }
     if (other) {
-        uint32_t distinct = 0;
-        /* commonly every lane reads the first lane's address: one (no bit differs) */
-        uint64_t a0 = e->addr[__builtin_ctz(other)], far = 0;
-        if (other == UINT32_MAX) {
-            far = warp_differs(e->addr, a0);
-        } else {
-            for (uint32_t mk = other; mk; mk &= mk - 1) far |= e->addr[__builtin_ctz(mk)] ^ a0;
-        }
-        if (!far) distinct = 1;
-        for (uint32_t mk = far ? other : 0; mk; mk &= mk - 1) {
-            int l = __builtin_ctz(mk);
-            bool seen = false;
-            for (uint32_t mk2 = other & ((1u << l) - 1); mk2 && !seen; mk2 &= mk2 - 1)
-                seen = e->addr[__builtin_ctz(mk2)] == e->addr[l];
-            if (!seen) distinct++;
+        uint32_t distinct = 1;
+        /* commonly every lane reads the first lane's address: one (a compact event of no
+         * stride, or no bit differs) */
+        if (!(e->flags & EMU_EV_COMPACT) || e->stride || e->half_stride) {
+            const uint64_t *addr = emu_event_addrs(e, addr_buf);
+            uint64_t a0 = addr[__builtin_ctz(other)], far = 0;
+            if (other == UINT32_MAX) {
+                far = warp_differs(addr, a0);
+            } else {
+                for (uint32_t mk = other; mk; mk &= mk - 1) far |= addr[__builtin_ctz(mk)] ^ a0;
+            }
+            if (far) distinct = 0;
+            for (uint32_t mk = far ? other : 0; mk; mk &= mk - 1) {
+                int l = __builtin_ctz(mk);
+                bool seen = false;
+                for (uint32_t mk2 = other & ((1u << l) - 1); mk2 && !seen; mk2 &= mk2 - 1)
+                    seen = addr[__builtin_ctz(mk2)] == addr[l];
+                if (!seen) distinct++;
+            }
         }
         done = max64(done, now + (uint64_t)g->l1_latency + distinct - 1);
         lsu += distinct;
     }
     if (global) {
         line_req req[EMU_WARP_SIZE * 2];
-        unsigned n = 0, size = e->size ? e->size : 1;
-        /* a lane within the one sector the lane before was (within) only counts once more
-         * on that sector's line */
-        uint64_t prev_s = UINT64_MAX;
-        unsigned prev_i = 0;
-        for (uint32_t mk = global; mk; mk &= mk - 1) {
-            int l = __builtin_ctz(mk);
-            uint64_t first = e->addr[l], last = e->addr[l] + size - 1;
-            uint64_t s0 = first / TM_SECTOR;
-            bool one_sector = last / TM_SECTOR == s0;
-            if (one_sector && s0 == prev_s) {
-                req[prev_i].ops++;
-                continue;
-            }
-            prev_s = UINT64_MAX;
-            for (uint64_t s = s0; s <= last / TM_SECTOR; s++) {
-                uint64_t line = s * TM_SECTOR / TM_LINE;
-                unsigned i = 0;
-                while (i < n && req[i].line != line) i++;
-                if (i == n) {
-                    if (n == sizeof req / sizeof *req) break;
-                    req[n++] = (line_req){line, 0, 0};
-                }
-                req[i].need |= (uint8_t)(1u << (s % (TM_LINE / TM_SECTOR)));
-                if (s == s0) req[i].ops++;
-                if (one_sector) {
-                    prev_s = s0;
-                    prev_i = i;
-                }
-            }
-        }
+        unsigned size = e->size ? e->size : 1;
+        unsigned n = (e->flags & EMU_EV_COMPACT) && !(size & (size - 1)) && size <= TM_SECTOR &&
+                             !((e->base | (uint64_t)(int64_t)e->stride |
+                                (uint64_t)(int64_t)e->half_stride) & (size - 1))
+                         ? coalesce_one_sector(e, global, req)
+                         : coalesce(emu_event_addrs(e, addr_buf), global, size, req);
         uint32_t pend[EMU_WARP_SIZE * 2], npend = 0;   /* replies waiting for DRAM */
         /* stores and atomics hold the load/store unit until the SM's port has taken their
          * last request (backpressure from the interconnect, L2 and DRAM queues); a load's

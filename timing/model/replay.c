@@ -126,7 +126,7 @@ void tm_trace_record(tm_trace *t, emu_warp *w, const emu_event *ev, uint32_t n)
         r->size = e->size;
         r->op = e->op;
         r->cls = e->cls;
-        r->flags = e->flags;
+        r->flags = e->flags & ~EMU_EV_COMPACT;   /* the record holds every address */
         r->space = e->space;
         r->serial = t->serial;
         r->quantum = t->quantum;
@@ -143,7 +143,7 @@ void tm_trace_record(tm_trace *t, emu_warp *w, const emu_event *ev, uint32_t n)
                 return;
             }
             for (uint32_t m = e->mem_lanes; m; m &= m - 1)
-                tw->addrs[tw->naddrs++] = e->addr[__builtin_ctz(m)];
+                tw->addrs[tw->naddrs++] = emu_event_lane_addr(e, __builtin_ctz(m));
         }
         tw->n++;
     }
@@ -168,7 +168,8 @@ void tm_trace_event(const tm_trace_warp *tw, const tm_rec *r, emu_event *e)
     e->reconv = 0;
     if (r->flags & EMU_EV_MEM) {
         uint64_t a = r->addr;
-        for (uint32_t m = r->mem_lanes; m; m &= m - 1) e->addr[__builtin_ctz(m)] = tw->addrs[a++];
+        for (uint32_t m = r->mem_lanes; m; m &= m - 1)
+            e->lane_addr[__builtin_ctz(m)] = tw->addrs[a++];
     }
 }
 

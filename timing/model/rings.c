@@ -34,7 +34,7 @@ emu_event *tm_rings_take(size_t slots, size_t *have)
         return r;
     }
     free(r);
-    r = slots ? malloc(slots * EMU_EVENT_RING * sizeof *r) : NULL;
+    r = slots ? aligned_alloc(_Alignof(emu_event), slots * EMU_EVENT_RING * sizeof *r) : NULL;
     *have = r ? slots : 0;
     return r;
 }

@@ -69,21 +69,21 @@ static unsigned distinct_units(const uint64_t *first, const uint64_t *last, unsi
 }
 
 /* Distinct 32-byte sectors of the lanes' accesses. */
-static uint64_t sectors(const emu_event *e, uint32_t lanes)
+static uint64_t sectors(const emu_event *e, const uint64_t *addr, uint32_t lanes)
 {
     uint64_t first[EMU_WARP_SIZE], last[EMU_WARP_SIZE], s[EMU_WARP_SIZE * 4];
     unsigned nl = 0;
     unsigned size = e->size ? e->size : 1;
     for (uint32_t mk = lanes; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
-        first[nl] = e->addr[l] >> 5;
-        last[nl++] = (e->addr[l] + size - 1) >> 5;
+        first[nl] = addr[l] >> 5;
+        last[nl++] = (addr[l] + size - 1) >> 5;
     }
     return distinct_units(first, last, nl, s, sizeof s / sizeof s[0]);
 }
 
 /* The wavefronts a shared access takes: the most distinct words in one bank. */
-static uint64_t wavefronts(const emu_event *e, uint32_t lanes)
+static uint64_t wavefronts(const emu_event *e, const uint64_t *addr, uint32_t lanes)
 {
     uint64_t first[EMU_WARP_SIZE], last[EMU_WARP_SIZE], words[EMU_WARP_SIZE * 8];
     unsigned nl = 0;
@@ -91,7 +91,7 @@ static uint64_t wavefronts(const emu_event *e, uint32_t lanes)
     for (uint32_t mk = lanes; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
         uint64_t off;
-        emu_address_space(e->addr[l], &off);
+        emu_address_space(addr[l], &off);
         first[nl] = off >> 2;
         last[nl++] = (off + size - 1) >> 2;
     }
@@ -130,20 +130,22 @@ static void consume(emu_event_sink *self, emu_warp *w, const emu_event *ev, uint
         if (!(e->flags & EMU_EV_MEM) || !is_access(e->cls)) continue;
         uint32_t lanes = e->mem_lanes & e->mask;
         uint32_t global = 0, shared = 0;
+        uint64_t addr_buf[EMU_WARP_SIZE];
+        const uint64_t *addr = emu_event_addrs(e, addr_buf);
         for (uint32_t mk = lanes; mk; mk &= mk - 1) {
             int l = __builtin_ctz(mk);
             uint64_t off;
-            uint8_t sp = emu_address_space(e->addr[l], &off);
+            uint8_t sp = emu_address_space(addr[l], &off);
             if (sp == PTX_SPACE_GLOBAL) global |= 1u << l;
             else if (sp == PTX_SPACE_SHARED) shared |= 1u << l;
         }
         if (global) {
             local.global_requests++;
-            local.global_sectors += sectors(e, global);
+            local.global_sectors += sectors(e, addr, global);
         }
         if (shared) {
             local.shared_requests++;
-            local.shared_wavefronts += wavefronts(e, shared);
+            local.shared_wavefronts += wavefronts(e, addr, shared);
         }
     }
     add(&m->warp_instructions, local.warp_instructions);

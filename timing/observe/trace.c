@@ -129,12 +129,13 @@ static void consume(emu_event_sink *self, emu_warp *w, const emu_event *ev, uint
         put16(&b, e->op);
         put8(&b, e->cls);
         put8(&b, e->stop);
-        put8(&b, e->flags);
+        put8(&b, e->flags & ~EMU_EV_COMPACT);   /* the trace holds every address */
         if (e->flags & EMU_EV_MEM) {
             put8(&b, e->space);
             put16(&b, e->size);
             put32(&b, e->mem_lanes);
-            for (uint32_t mk = e->mem_lanes; mk; mk &= mk - 1) put64(&b, e->addr[__builtin_ctz(mk)]);
+            for (uint32_t mk = e->mem_lanes; mk; mk &= mk - 1)
+                put64(&b, emu_event_lane_addr(e, __builtin_ctz(mk)));
         }
         if (e->flags & EMU_EV_BRANCH) {
             put32(&b, e->taken);
