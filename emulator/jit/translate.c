@@ -40,6 +40,7 @@ typedef struct tr {
     LLVMTypeRef i1, i8, i16, i32, i64, ptr, f32, v64, v32, vb, vf;
     LLVMValueRef c, pc_arg, budget;
     LLVMValueRef cnt_slot, npc_slot, regs_slot;
+    LLVMValueRef lanes_slot;   /* emit_mem's lane addresses, stored once for its lane reads */
     LLVMValueRef w, uops, active, base_ninstr, sp0, nframes0;
     LLVMBasicBlockRef *bb, *side, dispatch, exit_pc, ret;
     LLVMBasicBlockRef fall;   /* the block that falls through into the next µop's */
@@ -1171,6 +1172,31 @@ static LLVMValueRef call_intrinsic(tr *t, const char *name, LLVMTypeRef *over, u
     return LLVMBuildCall2(t->b, fty, fn, args, nargs, "");
 }
 
+/* A <32 x i64> slot in the function's entry block, made at the first use: the lanes' addresses
+ * stored once there and read at a lane known only at run time (each extractelement at a
+ * variable lane stores the whole vector anew). */
+static LLVMValueRef lanes_slot(tr *t)
+{
+    if (!t->lanes_slot) {
+        LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(t->fn);
+        LLVMBuilderRef eb = LLVMCreateBuilderInContext(t->cx);
+        LLVMValueRef first = LLVMGetFirstInstruction(entry);
+        if (first) LLVMPositionBuilderBefore(eb, first);
+        else LLVMPositionBuilderAtEnd(eb, entry);
+        t->lanes_slot = LLVMBuildAlloca(eb, t->v64, "lanes");
+        LLVMSetAlignment(t->lanes_slot, 64);
+        LLVMDisposeBuilder(eb);
+    }
+    return t->lanes_slot;
+}
+
+/* lane l's i64 of the vector stored at slot */
+static LLVMValueRef lane_load(tr *t, LLVMValueRef slot, LLVMValueRef l)
+{
+    LLVMValueRef idx = LLVMBuildZExt(t->b, l, t->i64, "");
+    return load(t, t->i64, LLVMBuildGEP2(t->b, t->i64, slot, &idx, 1, ""));
+}
+
 /* Emits the fast path of ld/st µop u for the lanes of mask, branching to slow when a lane is
  * outside what the interpreter's fast path accepts (the handler then runs it). Leaves the
  * builder after the access. */
@@ -1270,29 +1296,64 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, anybad, ci32(t, 0), ""), slow, fast);
     LLVMPositionBuilderAtEnd(b, fast);
     /* Two common shapes of the lanes' addresses get plain accesses instead of a gather or a
-     * scatter: every active lane at one address (a load of one value for all: a loop over an
-     * array that all threads read), and consecutive elements (lane l at base + l * size: the
-     * masked vector access touches the active lanes only, as the scatter would). */
+     * scatter, each judged per half-warp (16 lanes: a 16-wide tile gives each half its own row):
+     * every active lane of a half at one address (a load of one value for the half: a loop over
+     * an array that all threads read, a row of a tile), and consecutive elements (lane l at the
+     * half's base + (l mod 16) * size: the masked vector access touches the active lanes only,
+     * as the scatter would; half 0 stored first, as the scatter orders lanes). The whole warp
+     * at one address, or consecutive, is the case of both halves alike. */
     LLVMValueRef notm = LLVMBuildNot(b, mv, "");
     LLVMValueRef pint = LLVMBuildPtrToInt(b, ptrs, t->v64, "");
     LLVMValueRef cz[2] = {mask, LLVMConstInt(t->i1, 0, false)};
     LLVMTypeRef i32ty = t->i32;
     LLVMValueRef lane = LLVMBuildAnd(b, call_intrinsic(t, "llvm.cttz", &i32ty, 1, cz, 2),
                                      ci32(t, EMU_WARP_SIZE - 1), "");
-    LLVMValueRef p0 = LLVMBuildExtractElement(b, pint, lane, "");
+    LLVMValueRef slot = lanes_slot(t);
+    LLVMBuildStore(b, pint, slot);
+    LLVMValueRef p0 = lane_load(t, slot, lane);
+    enum { HALF = EMU_WARP_SIZE / 2 };
+    LLVMValueRef hp[2], hbase[2], hmask[2];
+    for (unsigned h = 0; h < 2; h++) {
+        /* the half's first active lane (an empty half: lane 15 of it, never accessed; its
+         * address p0, which the checks above cover) */
+        LLVMValueRef hm = LLVMBuildAnd(b, LLVMBuildLShr(b, mask, ci32(t, h * HALF), ""),
+                                       ci32(t, (1u << HALF) - 1), "");
+        LLVMValueRef hz[2] = {LLVMBuildOr(b, hm, ci32(t, 1u << (HALF - 1)), ""),
+                              LLVMConstInt(t->i1, 0, false)};
+        LLVMValueRef hl = call_intrinsic(t, "llvm.cttz", &i32ty, 1, hz, 2);
+        LLVMValueRef ph = lane_load(t, slot, LLVMBuildAdd(b, hl, ci32(t, h * HALF), ""));
+        hp[h] = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, hm, ci32(t, 0), ""), ph, p0, "");
+        hbase[h] = LLVMBuildSub(b, hp[h], LLVMBuildMul(b, LLVMBuildZExt(b, hl, t->i64, ""), ci64(t, es), ""), "");
+        LLVMValueRef sel[HALF];
+        for (unsigned l = 0; l < HALF; l++) sel[l] = ci32(t, h * HALF + l);
+        hmask[h] = LLVMBuildShuffleVector(b, mv, LLVMGetPoison(LLVMTypeOf(mv)), LLVMConstVector(sel, HALF), "");
+    }
+    /* per lane, its half's value of a pair */
+    LLVMValueRef halves[EMU_WARP_SIZE], whole[EMU_WARP_SIZE];
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        halves[l] = ci32(t, l / HALF);
+        whole[l] = ci32(t, l);
+    }
+    LLVMValueRef by_half = LLVMConstVector(halves, EMU_WARP_SIZE);
+    LLVMTypeRef pair64 = LLVMVectorType(t->i64, 2);
     LLVMValueRef all_ones = ci32(t, 0xffffffffu);
-    LLVMValueRef uni = NULL, contig = NULL, base = NULL;
+    LLVMValueRef uni = NULL, contig = NULL;
     if (!st) {
-        LLVMValueRef eq = LLVMBuildICmp(b, LLVMIntEQ, pint, vsplat(t, p0, ""), "");
+        LLVMValueRef pr = LLVMBuildInsertElement(b, LLVMGetPoison(pair64), hp[0], ci32(t, 0), "");
+        pr = LLVMBuildInsertElement(b, pr, hp[1], ci32(t, 1), "");
+        LLVMValueRef want = LLVMBuildShuffleVector(b, pr, LLVMGetPoison(pair64), by_half, "");
+        LLVMValueRef eq = LLVMBuildICmp(b, LLVMIntEQ, pint, want, "");
         LLVMValueRef ok = LLVMBuildBitCast(b, LLVMBuildOr(b, eq, notm, ""), t->i32, "");
         uni = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, ok, all_ones, ""),
                            LLVMBuildICmp(b, LLVMIntNE, mask, ci32(t, 0), ""), "");
     }
     if (vec == 1) {
         LLVMValueRef iota[EMU_WARP_SIZE];
-        for (int l = 0; l < EMU_WARP_SIZE; l++) iota[l] = ci64(t, (uint64_t)l * es);
-        base = LLVMBuildSub(b, p0, LLVMBuildMul(b, LLVMBuildZExt(b, lane, t->i64, ""), ci64(t, es), ""), "");
-        LLVMValueRef want = LLVMBuildAdd(b, vsplat(t, base, ""), LLVMConstVector(iota, EMU_WARP_SIZE), "");
+        for (int l = 0; l < EMU_WARP_SIZE; l++) iota[l] = ci64(t, (uint64_t)(l % HALF) * es);
+        LLVMValueRef pr = LLVMBuildInsertElement(b, LLVMGetPoison(pair64), hbase[0], ci32(t, 0), "");
+        pr = LLVMBuildInsertElement(b, pr, hbase[1], ci32(t, 1), "");
+        LLVMValueRef want = LLVMBuildAdd(b, LLVMBuildShuffleVector(b, pr, LLVMGetPoison(pair64), by_half, ""),
+                                         LLVMConstVector(iota, EMU_WARP_SIZE), "");
         LLVMValueRef eq = LLVMBuildICmp(b, LLVMIntEQ, pint, want, "");
         LLVMValueRef ok = LLVMBuildBitCast(b, LLVMBuildOr(b, eq, notm, ""), t->i32, "");
         contig = LLVMBuildICmp(b, LLVMIntEQ, ok, all_ones, "");
@@ -1308,17 +1369,22 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
     LLVMValueRef got[4][3];   /* loaded values: uniform, consecutive, gathered */
     LLVMBasicBlockRef from[3];
     unsigned nfrom = 0;
+    LLVMTypeRef pairty = LLVMVectorType(ety, 2), hvty = LLVMVectorType(ety, HALF);
     if (uni) {
         ublk = block(t, "mem.uniform");
         LLVMBasicBlockRef next = contig ? block(t, "mem.notuniform") : gather;
         LLVMBuildCondBr(b, uni, ublk, next);
         LLVMPositionBuilderAtEnd(b, ublk);
         for (unsigned k = 0; k < vec; k++) {
-            LLVMValueRef pk = LLVMBuildIntToPtr(b, LLVMBuildAdd(b, p0, ci64(t, (uint64_t)k * es), ""),
-                                                t->ptr, "");
-            LLVMValueRef x = load(t, ety, pk);
-            LLVMSetAlignment(x, es);
-            got[k][nfrom] = vsplat(t, x, "");
+            LLVMValueRef pr = LLVMGetPoison(pairty);
+            for (unsigned h = 0; h < 2; h++) {
+                LLVMValueRef pk = LLVMBuildIntToPtr(b, LLVMBuildAdd(b, hp[h], ci64(t, (uint64_t)k * es), ""),
+                                                    t->ptr, "");
+                LLVMValueRef x = load(t, ety, pk);
+                LLVMSetAlignment(x, es);
+                pr = LLVMBuildInsertElement(b, pr, x, ci32(t, h), "");
+            }
+            got[k][nfrom] = LLVMBuildShuffleVector(b, pr, LLVMGetPoison(pairty), by_half, "");
         }
         from[nfrom++] = ublk;
         LLVMBuildBr(b, done);
@@ -1328,15 +1394,24 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
         cblk = block(t, "mem.consecutive");
         LLVMBuildCondBr(b, contig, cblk, gather);
         LLVMPositionBuilderAtEnd(b, cblk);
-        LLVMValueRef pb = LLVMBuildIntToPtr(b, base, t->ptr, "");
-        LLVMTypeRef mover[2] = {vety, t->ptr};
-        if (st) {
-            LLVMValueRef args[4] = {sv[0], pb, align, mv};
-            call_intrinsic(t, "llvm.masked.store", mover, 2, args, 4);
-        } else {
-            LLVMValueRef args[4] = {pb, align, mv, LLVMConstNull(vety)};
-            got[0][nfrom] = call_intrinsic(t, "llvm.masked.load", mover, 2, args, 4);
+        LLVMTypeRef mover[2] = {hvty, t->ptr};
+        LLVMValueRef part[2];
+        for (unsigned h = 0; h < 2; h++) {
+            LLVMValueRef pb = LLVMBuildIntToPtr(b, hbase[h], t->ptr, "");
+            if (st) {
+                LLVMValueRef sel[HALF];
+                for (unsigned l = 0; l < HALF; l++) sel[l] = ci32(t, h * HALF + l);
+                LLVMValueRef x = LLVMBuildShuffleVector(b, sv[0], LLVMGetPoison(vety),
+                                                        LLVMConstVector(sel, HALF), "");
+                LLVMValueRef args[4] = {x, pb, align, hmask[h]};
+                call_intrinsic(t, "llvm.masked.store", mover, 2, args, 4);
+            } else {
+                LLVMValueRef args[4] = {pb, align, hmask[h], LLVMConstNull(hvty)};
+                part[h] = call_intrinsic(t, "llvm.masked.load", mover, 2, args, 4);
+            }
         }
+        if (!st)
+            got[0][nfrom] = LLVMBuildShuffleVector(b, part[0], part[1], LLVMConstVector(whole, EMU_WARP_SIZE), "");
         from[nfrom++] = cblk;
         LLVMBuildBr(b, done);
     }
