@@ -1028,7 +1028,8 @@ END_TEST
  * half 1 reversed, halves that overlap (stores: lane order decides), partial and empty halves
  * whose inactive lanes hold addresses far outside the block, a last lane exactly at the end of
  * the block or one element past it, a misaligned lane; loads and stores of 4 and 8 bytes,
- * against the step interpreter: the same memory, the same loaded values, the same fault. */
+ * through 32- and 64-bit address registers, against the step interpreter: the same memory, the
+ * same loaded values, the same fault. */
 enum { HS_T = 64, HS_SHAPES = 18, HS_BYTES = 1024 };
 
 static uint32_t half_shape_offset(unsigned shape, unsigned t, unsigned es, bool *active)
@@ -1074,9 +1075,10 @@ START_TEST(shared_half_warp_shapes)
     uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
     emu_jit_stats before, after;
     emu_jit_get_stats(&before);
-    for (unsigned c = 0; c < HS_SHAPES * 4; c++) {
-        unsigned shape = c / 4, es = c % 2 ? 8 : 4;
-        bool store = (c / 2) % 2;
+    for (unsigned c = 0; c < HS_SHAPES * 8; c++) {
+        /* the address in a 32-bit register (offsets compared in 32 bits) or a 64-bit one */
+        unsigned shape = c / 8, es = c % 2 ? 8 : 4;
+        bool store = (c / 2) % 2, wide = (c / 4) % 2;
         for (unsigned t = 0; t < HS_T; t++) {
             bool on;
             table[t] = half_shape_offset(shape, t, es, &on);
@@ -1084,16 +1086,17 @@ START_TEST(shared_half_warp_shapes)
         }
         memcpy(in, table, sizeof table);
         const char *ty = es == 8 ? "u64" : "u32", *rg = es == 8 ? "%d" : "%v";
+        const char *ar = wide ? "%ad" : "%a";
         char access[96], ptx[4096];
-        if (store) snprintf(access, sizeof access, "@%%p st.shared.%s [%%a], %s;", ty, rg);
-        else snprintf(access, sizeof access, "@%%p ld.shared.%s %s, [%%a];", ty, rg);
+        if (store) snprintf(access, sizeof access, "@%%p st.shared.%s [%s], %s;", ty, ar, rg);
+        else snprintf(access, sizeof access, "@%%p ld.shared.%s %s, [%s];", ty, rg, ar);
         /* shared memory starts as words t * 16 + k (so each element read is distinct), then
          * the access; the block and each thread's value go to out */
         snprintf(ptx, sizeof ptx,
                  CONF_PTX_HEADER
                  ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
                  "    .reg .b32 %%t, %%a, %%v, %%w, %%x;\n"
-                 "    .reg .b64 %%in, %%out, %%o, %%d;\n"
+                 "    .reg .b64 %%in, %%out, %%o, %%d, %%ad, %%ao;\n"
                  "    .reg .pred %%p;\n"
                  "    .shared .align 16 .b8 sw[%u];\n"
                  "    ld.param.u64 %%in, [pin];\n"
@@ -1113,6 +1116,9 @@ START_TEST(shared_half_warp_shapes)
                  "    setp.ne.u32 %%p, %%w, 0;\n"
                  "    mov.u32 %%a, sw;\n"
                  "    add.u32 %%a, %%a, %%x;\n"
+                 "    mov.u64 %%ad, sw;\n"
+                 "    cvt.u64.u32 %%ao, %%x;\n"
+                 "    add.u64 %%ad, %%ad, %%ao;\n"
                  "    add.u32 %%v, %%t, 5000;\n"
                  "    mul.wide.u32 %%d, %%t, 77777777;\n"
                  "    %s\n"
@@ -1135,11 +1141,11 @@ START_TEST(shared_half_warp_shapes)
         conf_status st = conf_run_k("shared half-warp shapes", ptx, (emu_dim3){1, 1, 1},
                                     (emu_dim3){HS_T, 1, 1}, 0, params, 2, &r);
         unsetenv("CONF_EXECUTOR");
-        ck_assert_msg(st == CONF_OK || st == CONF_FAULTED, "shape %u (%s.%s): %.1500s", shape,
-                      store ? "st" : "ld", ty, r.message);
+        ck_assert_msg(st == CONF_OK || st == CONF_FAULTED, "shape %u (%s.%s, %s): %.1500s", shape,
+                      store ? "st" : "ld", ty, ar, r.message);
         /* only the misaligned lane and the lane past the end fault */
-        ck_assert_msg((st == CONF_FAULTED) == (shape == 14 || shape == 16),
-                      "shape %u (%s.%s): %s", shape, store ? "st" : "ld", ty, conf_status_name(st));
+        ck_assert_msg((st == CONF_FAULTED) == (shape == 14 || shape == 16), "shape %u (%s.%s, %s): %s",
+                      shape, store ? "st" : "ld", ty, ar, conf_status_name(st));
     }
     emu_jit_get_stats(&after);
     ck_assert_msg(after.failed == before.failed, "a kernel was left to the interpreter");
