@@ -40,6 +40,7 @@ typedef struct tr {
     LLVMTypeRef i1, i8, i16, i32, i64, ptr, f32, v64, v32, vb, vf;
     LLVMValueRef c, pc_arg, budget;
     LLVMValueRef cnt_slot, npc_slot, regs_slot;
+    LLVMValueRef lanes_slot;   /* emit_mem's lane addresses, stored once for its lane reads */
     LLVMValueRef w, uops, active, base_ninstr, sp0, nframes0;
     LLVMBasicBlockRef *bb, *side, dispatch, exit_pc, ret;
     LLVMBasicBlockRef fall;   /* the block that falls through into the next µop's */
@@ -1171,6 +1172,40 @@ static LLVMValueRef call_intrinsic(tr *t, const char *name, LLVMTypeRef *over, u
     return LLVMBuildCall2(t->b, fty, fn, args, nargs, "");
 }
 
+/* A <32 x i64> slot in the function's entry block, made at the first use: the lanes' addresses
+ * stored once there and read at a lane known only at run time (each extractelement at a
+ * variable lane stores the whole vector anew). */
+static LLVMValueRef lanes_slot(tr *t)
+{
+    if (!t->lanes_slot) {
+        LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(t->fn);
+        LLVMBuilderRef eb = LLVMCreateBuilderInContext(t->cx);
+        LLVMValueRef first = LLVMGetFirstInstruction(entry);
+        if (first) LLVMPositionBuilderBefore(eb, first);
+        else LLVMPositionBuilderAtEnd(eb, entry);
+        t->lanes_slot = LLVMBuildAlloca(eb, t->v64, "lanes");
+        LLVMSetAlignment(t->lanes_slot, 64);
+        LLVMDisposeBuilder(eb);
+    }
+    return t->lanes_slot;
+}
+
+/* lane l of the vector of ty elements stored at slot */
+static LLVMValueRef lane_load(tr *t, LLVMValueRef slot, LLVMTypeRef ty, LLVMValueRef l)
+{
+    LLVMValueRef idx = LLVMBuildZExt(t->b, l, t->i64, "");
+    return load(t, ty, LLVMBuildGEP2(t->b, ty, slot, &idx, 1, ""));
+}
+
+/* The address of a lane's access plus off bytes (i64): x the lane's offset in the shared block
+ * smem (32 bits), or, smem NULL, its address (64 bits) */
+static LLVMValueRef lane_ptr(tr *t, LLVMValueRef smem, LLVMValueRef x, LLVMValueRef off)
+{
+    if (!smem) return LLVMBuildIntToPtr(t->b, LLVMBuildAdd(t->b, x, off, ""), t->ptr, "");
+    LLVMValueRef o = LLVMBuildAdd(t->b, LLVMBuildZExt(t->b, x, t->i64, ""), off, "");
+    return LLVMBuildGEP2(t->b, t->i8, smem, &o, 1, "");
+}
+
 /* Emits the fast path of ld/st µop u for the lanes of mask, branching to slow when a lane is
  * outside what the interpreter's fast path accepts (the handler then runs it). Leaves the
  * builder after the access. */
@@ -1196,104 +1231,164 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
         LLVMBuildICmp(b, LLVMIntEQ, observed, LLVMConstInt(t->i8, 0, 0), ""), "");
     LLVMBuildCondBr(b, plain, checks, slow);
     LLVMPositionBuilderAtEnd(b, checks);
-    LLVMValueRef a = LLVMBuildAdd(b, load_row(t, ao->row), splat64(t, ao->imm), "");
-    if (ao->bits <= 32) a = LLVMBuildAnd(b, a, splat64(t, 0xffffffffu), "");
-    LLVMValueRef misaligned = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, a, splat64(t, total - 1), ""),
-                                            splat64(t, 0), "");
-    LLVMValueRef bad, ptrs;
-    if (u->in->space == PTX_SPACE_SHARED) {
+    /* A shared address of 32 bits is checked and compared as 32-bit offsets (half the vector
+     * work; the generic window, at 2^48, is out of their reach) in a block of at most 2^31
+     * bytes (a larger one goes to the handler): in-bounds offsets then differ by less than
+     * 2^31, so that equal modulo 2^32 (the shapes' comparisons below) is equal. addr: the
+     * lanes' offsets (narrow) or addresses, as integers; smem: the block (narrow only). */
+    bool narrow = u->in->space == PTX_SPACE_SHARED && ao->bits <= 32;
+    LLVMValueRef bad, ptrs = NULL, addr, smem = NULL;
+    if (narrow) {
+        LLVMValueRef a = LLVMBuildAdd(b, LLVMBuildTrunc(b, load_row(t, ao->row), t->v32, ""),
+                                      splat32(t, (uint32_t)ao->imm), "");
         LLVMValueRef cta = load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, cta)));
         LLVMValueRef size = load(t, t->i64, field(t, cta, offsetof(emu_cta, smem_size)));
-        LLVMValueRef smem = load(t, t->ptr, field(t, cta, offsetof(emu_cta, smem)));
-        LLVMValueRef inwin = LLVMBuildAnd(
-            b, LLVMBuildICmp(b, LLVMIntUGE, a, splat64(t, EMU_SHARED_WINDOW), ""),
-            LLVMBuildICmp(b, LLVMIntULT, a, splat64(t, EMU_SHARED_WINDOW + EMU_WINDOW_SIZE), ""), "");
-        a = LLVMBuildSelect(b, inwin, LLVMBuildSub(b, a, splat64(t, EMU_SHARED_WINDOW), ""), a, "");
-        LLVMValueRef vsize = vsplat(t, size, "");
-        bad = LLVMBuildOr(b, misaligned, LLVMBuildICmp(b, LLVMIntUGT, a, vsize, ""), "");
-        bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, splat64(t, total),
+        smem = load(t, t->ptr, field(t, cta, offsetof(emu_cta, smem)));
+        LLVMValueRef huge = LLVMBuildICmp(b, LLVMIntUGT, size, ci64(t, UINT64_C(1) << 31), "");
+        LLVMValueRef vsize = vsplat(t, LLVMBuildTrunc(b, size, t->i32, ""), "");
+        bad = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, a, splat32(t, total - 1), ""), splat32(t, 0), "");
+        bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, a, vsize, ""), "");
+        bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, splat32(t, total),
                                                 LLVMBuildSub(b, vsize, a, ""), ""), "");
-        LLVMValueRef vbase = vsplat(t, smem, "");
-        ptrs = LLVMBuildGEP2(b, t->i8, vbase, &a, 1, "");
+        bad = LLVMBuildOr(b, bad, vsplat(t, huge, ""), "");
+        addr = a;
     } else {
-        /* the allocation the warp last hit, when device memory has not changed since: the
-         * generation's counter read as emu_device_generation reads it, by name, resolved when
-         * the code is linked (the code holds no address of this process, so its object can be
-         * cached on disk and loaded by another process); a load, not a call, which would
-         * spill the vector registers live across it */
-        LLVMValueRef gword = LLVMGetNamedGlobal(t->m, EMU_JIT_DEVICE_GENERATION);
-        if (!gword) gword = LLVMAddGlobal(t->m, t->i64, EMU_JIT_DEVICE_GENERATION);
-        LLVMValueRef gen = LLVMBuildLoad2(b, t->i64, gword, "");
-        LLVMSetOrdering(gen, LLVMAtomicOrderingAcquire);
-        LLVMSetAlignment(gen, 8);
-        /* fast_lanes: the first lane's miss looks its allocation up (a kernel alternates
-         * between its arrays) */
-        LLVMValueRef cz[2] = {mask, LLVMConstInt(t->i1, 0, false)};
-        LLVMTypeRef i32ty = t->i32;
-        LLVMValueRef lane = LLVMBuildAnd(b, call_intrinsic(t, "llvm.cttz", &i32ty, 1, cz, 2),
-                                         ci32(t, EMU_WARP_SIZE - 1), "");
-        LLVMValueRef a0 = LLVMBuildExtractElement(b, a, lane, "");
-        LLVMValueRef cgen = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_gen)));
-        LLVMValueRef lo = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_base)));
-        LLVMValueRef hi = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_end)));
-        LLVMValueRef miss = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntNE, gen, cgen, ""),
-                                        LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntULT, a0, lo, ""),
-                                                    LLVMBuildICmp(b, LLVMIntUGE, a0, hi, ""), ""), "");
-        miss = LLVMBuildAnd(b, miss, LLVMBuildICmp(b, LLVMIntNE, mask, ci32(t, 0), ""), "");
-        LLVMBasicBlockRef refill = block(t, "mem.refill"), test = block(t, "mem.test");
-        LLVMBuildCondBr(b, miss, refill, test);
-        LLVMPositionBuilderAtEnd(b, refill);
-        LLVMTypeRef rargs[4] = {t->ptr, t->i64, t->i64, t->i64};
-        LLVMTypeRef rty = LLVMFunctionType(t->i8, rargs, 4, false);
-        LLVMValueRef rfn = LLVMGetNamedFunction(t->m, EMU_JIT_REFILL);
-        if (!rfn) rfn = LLVMAddFunction(t->m, EMU_JIT_REFILL, rty);
-        LLVMValueRef rav[4] = {t->w, a0, ci64(t, total), gen};
-        LLVMValueRef found = LLVMBuildCall2(b, rty, rfn, rav, 4, "");
-        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, found, LLVMConstInt(t->i8, 0, false), ""),
-                        test, slow);
-        LLVMPositionBuilderAtEnd(b, test);
-        cgen = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_gen)));
-        lo = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_base)));
-        hi = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_end)));
-        LLVMValueRef vlo = vsplat(t, lo, "");
-        LLVMValueRef vhi = vsplat(t, hi, "");
-        bad = LLVMBuildOr(b, misaligned, LLVMBuildICmp(b, LLVMIntULT, a, vlo, ""), "");
-        bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGE, a, vhi, ""), "");
-        bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntULT, LLVMBuildSub(b, vhi, a, ""),
-                                                splat64(t, total), ""), "");
-        LLVMValueRef stale = LLVMBuildICmp(b, LLVMIntNE, gen, cgen, "");
-        bad = LLVMBuildOr(b, bad, vsplat(t, stale, ""), "");
-        ptrs = LLVMBuildIntToPtr(b, a, vptr, "");
+        LLVMValueRef a = LLVMBuildAdd(b, load_row(t, ao->row), splat64(t, ao->imm), "");
+        if (ao->bits <= 32) a = LLVMBuildAnd(b, a, splat64(t, 0xffffffffu), "");
+        LLVMValueRef misaligned = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, a, splat64(t, total - 1), ""),
+                                                splat64(t, 0), "");
+        if (u->in->space == PTX_SPACE_SHARED) {
+            LLVMValueRef cta = load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, cta)));
+            LLVMValueRef size = load(t, t->i64, field(t, cta, offsetof(emu_cta, smem_size)));
+            LLVMValueRef block_base = load(t, t->ptr, field(t, cta, offsetof(emu_cta, smem)));
+            LLVMValueRef inwin = LLVMBuildAnd(
+                b, LLVMBuildICmp(b, LLVMIntUGE, a, splat64(t, EMU_SHARED_WINDOW), ""),
+                LLVMBuildICmp(b, LLVMIntULT, a, splat64(t, EMU_SHARED_WINDOW + EMU_WINDOW_SIZE), ""), "");
+            a = LLVMBuildSelect(b, inwin, LLVMBuildSub(b, a, splat64(t, EMU_SHARED_WINDOW), ""), a, "");
+            LLVMValueRef vsize = vsplat(t, size, "");
+            bad = LLVMBuildOr(b, misaligned, LLVMBuildICmp(b, LLVMIntUGT, a, vsize, ""), "");
+            bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, splat64(t, total),
+                                                    LLVMBuildSub(b, vsize, a, ""), ""), "");
+            LLVMValueRef vbase = vsplat(t, block_base, "");
+            ptrs = LLVMBuildGEP2(b, t->i8, vbase, &a, 1, "");
+        } else {
+            /* the allocation the warp last hit, when device memory has not changed since: the
+             * generation's counter read as emu_device_generation reads it, by name, resolved when
+             * the code is linked (the code holds no address of this process, so its object can be
+             * cached on disk and loaded by another process); a load, not a call, which would
+             * spill the vector registers live across it */
+            LLVMValueRef gword = LLVMGetNamedGlobal(t->m, EMU_JIT_DEVICE_GENERATION);
+            if (!gword) gword = LLVMAddGlobal(t->m, t->i64, EMU_JIT_DEVICE_GENERATION);
+            LLVMValueRef gen = LLVMBuildLoad2(b, t->i64, gword, "");
+            LLVMSetOrdering(gen, LLVMAtomicOrderingAcquire);
+            LLVMSetAlignment(gen, 8);
+            /* fast_lanes: the first lane's miss looks its allocation up (a kernel alternates
+             * between its arrays) */
+            LLVMValueRef cz[2] = {mask, LLVMConstInt(t->i1, 0, false)};
+            LLVMTypeRef i32ty = t->i32;
+            LLVMValueRef lane = LLVMBuildAnd(b, call_intrinsic(t, "llvm.cttz", &i32ty, 1, cz, 2),
+                                             ci32(t, EMU_WARP_SIZE - 1), "");
+            LLVMValueRef a0 = LLVMBuildExtractElement(b, a, lane, "");
+            LLVMValueRef cgen = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_gen)));
+            LLVMValueRef lo = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_base)));
+            LLVMValueRef hi = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_end)));
+            LLVMValueRef miss = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntNE, gen, cgen, ""),
+                                            LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntULT, a0, lo, ""),
+                                                        LLVMBuildICmp(b, LLVMIntUGE, a0, hi, ""), ""), "");
+            miss = LLVMBuildAnd(b, miss, LLVMBuildICmp(b, LLVMIntNE, mask, ci32(t, 0), ""), "");
+            LLVMBasicBlockRef refill = block(t, "mem.refill"), test = block(t, "mem.test");
+            LLVMBuildCondBr(b, miss, refill, test);
+            LLVMPositionBuilderAtEnd(b, refill);
+            LLVMTypeRef rargs[4] = {t->ptr, t->i64, t->i64, t->i64};
+            LLVMTypeRef rty = LLVMFunctionType(t->i8, rargs, 4, false);
+            LLVMValueRef rfn = LLVMGetNamedFunction(t->m, EMU_JIT_REFILL);
+            if (!rfn) rfn = LLVMAddFunction(t->m, EMU_JIT_REFILL, rty);
+            LLVMValueRef rav[4] = {t->w, a0, ci64(t, total), gen};
+            LLVMValueRef found = LLVMBuildCall2(b, rty, rfn, rav, 4, "");
+            LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, found, LLVMConstInt(t->i8, 0, false), ""),
+                            test, slow);
+            LLVMPositionBuilderAtEnd(b, test);
+            cgen = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_gen)));
+            lo = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_base)));
+            hi = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_end)));
+            LLVMValueRef vlo = vsplat(t, lo, "");
+            LLVMValueRef vhi = vsplat(t, hi, "");
+            bad = LLVMBuildOr(b, misaligned, LLVMBuildICmp(b, LLVMIntULT, a, vlo, ""), "");
+            bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGE, a, vhi, ""), "");
+            bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntULT, LLVMBuildSub(b, vhi, a, ""),
+                                                    splat64(t, total), ""), "");
+            LLVMValueRef stale = LLVMBuildICmp(b, LLVMIntNE, gen, cgen, "");
+            bad = LLVMBuildOr(b, bad, vsplat(t, stale, ""), "");
+            ptrs = LLVMBuildIntToPtr(b, a, vptr, "");
+        }
+        addr = LLVMBuildPtrToInt(b, ptrs, t->v64, "");
     }
+    LLVMTypeRef aty = narrow ? t->i32 : t->i64;
     LLVMValueRef mv = mask_vec(t, mask);
     LLVMValueRef anybad = LLVMBuildBitCast(b, LLVMBuildAnd(b, bad, mv, ""), t->i32, "");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, anybad, ci32(t, 0), ""), slow, fast);
     LLVMPositionBuilderAtEnd(b, fast);
     /* Two common shapes of the lanes' addresses get plain accesses instead of a gather or a
-     * scatter: every active lane at one address (a load of one value for all: a loop over an
-     * array that all threads read), and consecutive elements (lane l at base + l * size: the
-     * masked vector access touches the active lanes only, as the scatter would). */
+     * scatter, each judged per half-warp (16 lanes: a 16-wide tile gives each half its own row):
+     * every active lane of a half at one address (a load of one value for the half: a loop over
+     * an array that all threads read, a row of a tile), and consecutive elements (lane l at the
+     * half's base + (l mod 16) * size: the masked vector access touches the active lanes only,
+     * as the scatter would; half 0 stored first, as the scatter orders lanes). The whole warp
+     * at one address, or consecutive, is the case of both halves alike. */
     LLVMValueRef notm = LLVMBuildNot(b, mv, "");
-    LLVMValueRef pint = LLVMBuildPtrToInt(b, ptrs, t->v64, "");
     LLVMValueRef cz[2] = {mask, LLVMConstInt(t->i1, 0, false)};
     LLVMTypeRef i32ty = t->i32;
     LLVMValueRef lane = LLVMBuildAnd(b, call_intrinsic(t, "llvm.cttz", &i32ty, 1, cz, 2),
                                      ci32(t, EMU_WARP_SIZE - 1), "");
-    LLVMValueRef p0 = LLVMBuildExtractElement(b, pint, lane, "");
+    LLVMValueRef slot = lanes_slot(t);
+    LLVMBuildStore(b, addr, slot);
+    LLVMValueRef p0 = lane_load(t, slot, aty, lane);
+    enum { HALF = EMU_WARP_SIZE / 2 };
+    LLVMValueRef hp[2], hbase[2], hback[2], hmask[2];
+    for (unsigned h = 0; h < 2; h++) {
+        /* the half's first active lane (an empty half: lane 15 of it, never accessed; its
+         * address p0, which the checks above cover) */
+        LLVMValueRef hm = LLVMBuildAnd(b, LLVMBuildLShr(b, mask, ci32(t, h * HALF), ""),
+                                       ci32(t, (1u << HALF) - 1), "");
+        LLVMValueRef hz[2] = {LLVMBuildOr(b, hm, ci32(t, 1u << (HALF - 1)), ""),
+                              LLVMConstInt(t->i1, 0, false)};
+        LLVMValueRef hl = call_intrinsic(t, "llvm.cttz", &i32ty, 1, hz, 2);
+        LLVMValueRef ph = lane_load(t, slot, aty, LLVMBuildAdd(b, hl, ci32(t, h * HALF), ""));
+        hp[h] = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, hm, ci32(t, 0), ""), ph, p0, "");
+        /* the half's lane 0 would be at hp - hback (its address: lane_ptr's, not hbase's) */
+        hback[h] = LLVMBuildMul(b, LLVMBuildZExt(b, hl, t->i64, ""), ci64(t, es), "");
+        hbase[h] = LLVMBuildSub(b, hp[h], LLVMBuildTrunc(b, hback[h], aty, ""), "");
+        LLVMValueRef sel[HALF];
+        for (unsigned l = 0; l < HALF; l++) sel[l] = ci32(t, h * HALF + l);
+        hmask[h] = LLVMBuildShuffleVector(b, mv, LLVMGetPoison(LLVMTypeOf(mv)), LLVMConstVector(sel, HALF), "");
+    }
+    /* per lane, its half's value of a pair */
+    LLVMValueRef halves[EMU_WARP_SIZE], whole[EMU_WARP_SIZE];
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        halves[l] = ci32(t, l / HALF);
+        whole[l] = ci32(t, l);
+    }
+    LLVMValueRef by_half = LLVMConstVector(halves, EMU_WARP_SIZE);
+    LLVMTypeRef pair64 = LLVMVectorType(aty, 2);
     LLVMValueRef all_ones = ci32(t, 0xffffffffu);
-    LLVMValueRef uni = NULL, contig = NULL, base = NULL;
+    LLVMValueRef uni = NULL, contig = NULL;
     if (!st) {
-        LLVMValueRef eq = LLVMBuildICmp(b, LLVMIntEQ, pint, vsplat(t, p0, ""), "");
+        LLVMValueRef pr = LLVMBuildInsertElement(b, LLVMGetPoison(pair64), hp[0], ci32(t, 0), "");
+        pr = LLVMBuildInsertElement(b, pr, hp[1], ci32(t, 1), "");
+        LLVMValueRef want = LLVMBuildShuffleVector(b, pr, LLVMGetPoison(pair64), by_half, "");
+        LLVMValueRef eq = LLVMBuildICmp(b, LLVMIntEQ, addr, want, "");
         LLVMValueRef ok = LLVMBuildBitCast(b, LLVMBuildOr(b, eq, notm, ""), t->i32, "");
         uni = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, ok, all_ones, ""),
                            LLVMBuildICmp(b, LLVMIntNE, mask, ci32(t, 0), ""), "");
     }
     if (vec == 1) {
         LLVMValueRef iota[EMU_WARP_SIZE];
-        for (int l = 0; l < EMU_WARP_SIZE; l++) iota[l] = ci64(t, (uint64_t)l * es);
-        base = LLVMBuildSub(b, p0, LLVMBuildMul(b, LLVMBuildZExt(b, lane, t->i64, ""), ci64(t, es), ""), "");
-        LLVMValueRef want = LLVMBuildAdd(b, vsplat(t, base, ""), LLVMConstVector(iota, EMU_WARP_SIZE), "");
-        LLVMValueRef eq = LLVMBuildICmp(b, LLVMIntEQ, pint, want, "");
+        for (int l = 0; l < EMU_WARP_SIZE; l++) iota[l] = LLVMConstInt(aty, (uint64_t)(l % HALF) * es, false);
+        LLVMValueRef pr = LLVMBuildInsertElement(b, LLVMGetPoison(pair64), hbase[0], ci32(t, 0), "");
+        pr = LLVMBuildInsertElement(b, pr, hbase[1], ci32(t, 1), "");
+        LLVMValueRef want = LLVMBuildAdd(b, LLVMBuildShuffleVector(b, pr, LLVMGetPoison(pair64), by_half, ""),
+                                         LLVMConstVector(iota, EMU_WARP_SIZE), "");
+        LLVMValueRef eq = LLVMBuildICmp(b, LLVMIntEQ, addr, want, "");
         LLVMValueRef ok = LLVMBuildBitCast(b, LLVMBuildOr(b, eq, notm, ""), t->i32, "");
         contig = LLVMBuildICmp(b, LLVMIntEQ, ok, all_ones, "");
     }
@@ -1308,17 +1403,21 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
     LLVMValueRef got[4][3];   /* loaded values: uniform, consecutive, gathered */
     LLVMBasicBlockRef from[3];
     unsigned nfrom = 0;
+    LLVMTypeRef pairty = LLVMVectorType(ety, 2), hvty = LLVMVectorType(ety, HALF);
     if (uni) {
         ublk = block(t, "mem.uniform");
         LLVMBasicBlockRef next = contig ? block(t, "mem.notuniform") : gather;
         LLVMBuildCondBr(b, uni, ublk, next);
         LLVMPositionBuilderAtEnd(b, ublk);
         for (unsigned k = 0; k < vec; k++) {
-            LLVMValueRef pk = LLVMBuildIntToPtr(b, LLVMBuildAdd(b, p0, ci64(t, (uint64_t)k * es), ""),
-                                                t->ptr, "");
-            LLVMValueRef x = load(t, ety, pk);
-            LLVMSetAlignment(x, es);
-            got[k][nfrom] = vsplat(t, x, "");
+            LLVMValueRef pr = LLVMGetPoison(pairty);
+            for (unsigned h = 0; h < 2; h++) {
+                LLVMValueRef pk = lane_ptr(t, smem, hp[h], ci64(t, (uint64_t)k * es));
+                LLVMValueRef x = load(t, ety, pk);
+                LLVMSetAlignment(x, es);
+                pr = LLVMBuildInsertElement(b, pr, x, ci32(t, h), "");
+            }
+            got[k][nfrom] = LLVMBuildShuffleVector(b, pr, LLVMGetPoison(pairty), by_half, "");
         }
         from[nfrom++] = ublk;
         LLVMBuildBr(b, done);
@@ -1328,20 +1427,33 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
         cblk = block(t, "mem.consecutive");
         LLVMBuildCondBr(b, contig, cblk, gather);
         LLVMPositionBuilderAtEnd(b, cblk);
-        LLVMValueRef pb = LLVMBuildIntToPtr(b, base, t->ptr, "");
-        LLVMTypeRef mover[2] = {vety, t->ptr};
-        if (st) {
-            LLVMValueRef args[4] = {sv[0], pb, align, mv};
-            call_intrinsic(t, "llvm.masked.store", mover, 2, args, 4);
-        } else {
-            LLVMValueRef args[4] = {pb, align, mv, LLVMConstNull(vety)};
-            got[0][nfrom] = call_intrinsic(t, "llvm.masked.load", mover, 2, args, 4);
+        LLVMTypeRef mover[2] = {hvty, t->ptr};
+        LLVMValueRef part[2];
+        for (unsigned h = 0; h < 2; h++) {
+            LLVMValueRef pb = lane_ptr(t, smem, hp[h], LLVMBuildNeg(b, hback[h], ""));
+            if (st) {
+                LLVMValueRef sel[HALF];
+                for (unsigned l = 0; l < HALF; l++) sel[l] = ci32(t, h * HALF + l);
+                LLVMValueRef x = LLVMBuildShuffleVector(b, sv[0], LLVMGetPoison(vety),
+                                                        LLVMConstVector(sel, HALF), "");
+                LLVMValueRef args[4] = {x, pb, align, hmask[h]};
+                call_intrinsic(t, "llvm.masked.store", mover, 2, args, 4);
+            } else {
+                LLVMValueRef args[4] = {pb, align, hmask[h], LLVMConstNull(hvty)};
+                part[h] = call_intrinsic(t, "llvm.masked.load", mover, 2, args, 4);
+            }
         }
+        if (!st)
+            got[0][nfrom] = LLVMBuildShuffleVector(b, part[0], part[1], LLVMConstVector(whole, EMU_WARP_SIZE), "");
         from[nfrom++] = cblk;
         LLVMBuildBr(b, done);
     }
     if (!uni && !contig) LLVMBuildBr(b, gather);
     LLVMPositionBuilderAtEnd(b, gather);
+    if (narrow) {
+        LLVMValueRef off = LLVMBuildZExt(b, addr, t->v64, "");
+        ptrs = LLVMBuildGEP2(b, t->i8, vsplat(t, smem, ""), &off, 1, "");
+    }
     for (unsigned k = 0; k < vec; k++) {
         LLVMValueRef pk = ptrs;
         if (k) {

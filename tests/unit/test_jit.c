@@ -1021,6 +1021,139 @@ START_TEST(shared_32bit_addresses)
 }
 END_TEST
 
+/* The shapes of a warp's shared addresses that the compiled code reads or writes without a
+ * gather or scatter (per half-warp: one address, or consecutive elements), and their near
+ * misses, each lane's offset from a table: the halves of a 16-wide tile (one row each, or one
+ * row for both), a whole warp at one address or consecutive, one lane off by one element,
+ * half 1 reversed, halves that overlap (stores: lane order decides), partial and empty halves
+ * whose inactive lanes hold addresses far outside the block, a last lane exactly at the end of
+ * the block or one element past it, a misaligned lane; loads and stores of 4 and 8 bytes,
+ * through 32- and 64-bit address registers, against the step interpreter: the same memory, the
+ * same loaded values, the same fault. */
+enum { HS_T = 64, HS_SHAPES = 18, HS_BYTES = 1024 };
+
+static uint32_t half_shape_offset(unsigned shape, unsigned t, unsigned es, bool *active)
+{
+    unsigned l = t % 32, h = l / 16, i = l % 16;
+    *active = true;
+    switch (shape) {
+    case 0: return h * 16 * es;                                   /* each half one row */
+    case 1: return i * es;                                        /* both halves one row */
+    case 2: return (i + h * 32) * es;                             /* each half its own row */
+    case 3: return 5 * es;                                        /* the warp at one address */
+    case 4: return l * es;                                        /* the warp consecutive */
+    case 5: return (i + h * 16) * es + (l == 7 ? es : 0);         /* one lane one element on */
+    case 6: return h * 16 * es + (l == 20 ? es : 0);              /* a half all but one lane */
+    case 7: return (h ? 15 - i + 32 : i) * es;                    /* half 1 reversed */
+    case 8: return (i + (t / 32) * 48) * es;                      /* halves overlap, per warp */
+    case 9:                                                       /* half 0 empty */
+        *active = h == 1;
+        return *active ? (i + 40) * es : 0x7ffff000u;
+    case 10:                                                      /* half 1 empty */
+        *active = h == 0;
+        return *active ? 3 * es : 0x7ffff000u;
+    case 11:                                                      /* every third lane */
+        *active = l % 3 == 1;
+        return *active ? (i + h * 64) * es : 0x40000000u + l;
+    case 12:                                                      /* one lane */
+        *active = l == 19;
+        return *active ? 9 * es : 0x7ffff000u;
+    case 13: return HS_BYTES - 32 * es + l * es;                  /* the last lane at the end */
+    case 14: return HS_BYTES - 32 * es + (l + 1) * es;            /* the last one past it */
+    case 15: return HS_BYTES - 16 * es + i * es;                  /* both halves at the end */
+    case 16: return (i + h * 16) * es + (l == 30 ? 2 : 0);        /* a misaligned lane */
+    default:                                                      /* no active lane */
+        *active = false;
+        return 0x7ffff000u;
+    }
+}
+
+START_TEST(shared_half_warp_shapes)
+{
+    uint32_t table[2 * HS_T];
+    uint8_t *in = conf_dev_alloc(sizeof table), *out = conf_dev_alloc(HS_BYTES + HS_T * 12);
+    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
+    emu_jit_stats before, after;
+    emu_jit_get_stats(&before);
+    for (unsigned c = 0; c < HS_SHAPES * 8; c++) {
+        /* the address in a 32-bit register (offsets compared in 32 bits) or a 64-bit one */
+        unsigned shape = c / 8, es = c % 2 ? 8 : 4;
+        bool store = (c / 2) % 2, wide = (c / 4) % 2;
+        for (unsigned t = 0; t < HS_T; t++) {
+            bool on;
+            table[t] = half_shape_offset(shape, t, es, &on);
+            table[HS_T + t] = on;
+        }
+        memcpy(in, table, sizeof table);
+        const char *ty = es == 8 ? "u64" : "u32", *rg = es == 8 ? "%d" : "%v";
+        const char *ar = wide ? "%ad" : "%a";
+        char access[96], ptx[4096];
+        if (store) snprintf(access, sizeof access, "@%%p st.shared.%s [%s], %s;", ty, ar, rg);
+        else snprintf(access, sizeof access, "@%%p ld.shared.%s %s, [%s];", ty, rg, ar);
+        /* shared memory starts as words t * 16 + k (so each element read is distinct), then
+         * the access; the block and each thread's value go to out */
+        snprintf(ptx, sizeof ptx,
+                 CONF_PTX_HEADER
+                 ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+                 "    .reg .b32 %%t, %%a, %%v, %%w, %%x;\n"
+                 "    .reg .b64 %%in, %%out, %%o, %%d, %%ad, %%ao;\n"
+                 "    .reg .pred %%p;\n"
+                 "    .shared .align 16 .b8 sw[%u];\n"
+                 "    ld.param.u64 %%in, [pin];\n"
+                 "    ld.param.u64 %%out, [pout];\n"
+                 "    mov.u32 %%t, %%tid.x;\n"
+                 "    mov.u32 %%a, sw;\n"
+                 "    shl.b32 %%x, %%t, 4;\n"
+                 "    add.u32 %%a, %%a, %%x;\n"
+                 "    add.u32 %%v, %%x, 1000;\n"
+                 "    st.shared.v4.u32 [%%a], {%%v, %%v, %%v, %%v};\n"
+                 "    st.shared.u32 [%%a+4], %%x;\n"
+                 "    bar.sync 0;\n"
+                 "    mul.wide.u32 %%o, %%t, 4;\n"
+                 "    add.u64 %%in, %%in, %%o;\n"
+                 "    ld.global.u32 %%x, [%%in];\n"
+                 "    ld.global.u32 %%w, [%%in+%u];\n"
+                 "    setp.ne.u32 %%p, %%w, 0;\n"
+                 "    mov.u32 %%a, sw;\n"
+                 "    add.u32 %%a, %%a, %%x;\n"
+                 "    mov.u64 %%ad, sw;\n"
+                 "    cvt.u64.u32 %%ao, %%x;\n"
+                 "    add.u64 %%ad, %%ad, %%ao;\n"
+                 "    add.u32 %%v, %%t, 5000;\n"
+                 "    mul.wide.u32 %%d, %%t, 77777777;\n"
+                 "    %s\n"
+                 "    bar.sync 0;\n"
+                 "    shl.b32 %%x, %%t, 4;\n"
+                 "    mov.u32 %%a, sw;\n"
+                 "    add.u32 %%a, %%a, %%x;\n"
+                 "    ld.shared.v4.u32 {%%w, %%x, %%t, %%a}, [%%a];\n"
+                 "    mul.lo.u64 %%in, %%o, 4;\n"
+                 "    add.u64 %%in, %%out, %%in;\n"
+                 "    st.global.v4.u32 [%%in], {%%w, %%x, %%t, %%a};\n"
+                 "    add.u64 %%in, %%out, %%o;\n"
+                 "    st.global.u32 [%%in+%u], %%v;\n"
+                 "    add.u64 %%in, %%in, %%o;\n"
+                 "    st.global.u64 [%%in+%u], %%d;\n"
+                 "    ret;\n}\n",
+                 HS_BYTES, HS_T * 4, access, HS_BYTES, HS_BYTES + HS_T * 4);
+        setenv("CONF_EXECUTOR", "jit", 1);
+        conf_result r;
+        conf_status st = conf_run_k("shared half-warp shapes", ptx, (emu_dim3){1, 1, 1},
+                                    (emu_dim3){HS_T, 1, 1}, 0, params, 2, &r);
+        unsetenv("CONF_EXECUTOR");
+        ck_assert_msg(st == CONF_OK || st == CONF_FAULTED, "shape %u (%s.%s, %s): %.1500s", shape,
+                      store ? "st" : "ld", ty, ar, r.message);
+        /* only the misaligned lane and the lane past the end fault */
+        ck_assert_msg((st == CONF_FAULTED) == (shape == 14 || shape == 16), "shape %u (%s.%s, %s): %s",
+                      shape, store ? "st" : "ld", ty, ar, conf_status_name(st));
+    }
+    emu_jit_get_stats(&after);
+    ck_assert_msg(after.failed == before.failed, "a kernel was left to the interpreter");
+    conf_dev_free(in);
+    conf_dev_free(out);
+}
+END_TEST
+
 /* An f32 add/sub that decode fuses with the mul feeding it (fma_contraction.c), compiled inline
  * (the product's sign, the addend's sign, .ftz, .sat, a guard) on every pair of special_f32's
  * patterns with a third from the table, against the step interpreter. */
@@ -1241,6 +1374,7 @@ int main(void)
     tcase_add_test(tc, loop_with_more_rows_than_carried);
     tcase_add_test(tc, symbol_addresses);
     tcase_add_test(tc, shared_32bit_addresses);
+    tcase_add_test(tc, shared_half_warp_shapes);
     tcase_add_test(tc, events_under_the_cycle_model);
     suite_add_tcase(s, tc);
     return conf_main(s);
