@@ -44,10 +44,10 @@ typedef struct tr {
     LLVMTypeRef i1, i8, i16, i32, i64, ptr, f32, v64, v32, vb, vf;
     LLVMValueRef c, pc_arg, budget;
     LLVMValueRef cnt_slot, npc_slot, regs_slot;
-    /* the SIMT entry the run is on: its lanes and the stack's depth, changed where the run
-     * goes on at another path (emit_dispatch's resume); active is its lanes as read at the
-     * start of the µop being translated */
-    LLVMValueRef active_slot, sp_slot;
+    /* the depth of the SIMT stack whose top the run is on, changed where the run goes on at
+     * another path (emit_dispatch's resume; its lanes are then c->active, which every µop
+     * reads: active); kept in memory (volatile), so that it is no value live everywhere */
+    LLVMValueRef sp_slot;
     LLVMValueRef w, uops, active, base_ninstr, nframes0;
     LLVMBasicBlockRef *bb, *side, dispatch, resume, exit_pc, ret;
     LLVMBasicBlockRef fall;   /* the block that falls through into the next µop's */
@@ -1765,7 +1765,7 @@ static void emit_uop(tr *t, uint32_t i)
     }
     t->fall = NULL;
     LLVMPositionBuilderAtEnd(b, t->bb[i]);
-    t->active = load(t, t->i32, t->active_slot);
+    t->active = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, active)));
     if (u->flags & EMU_UOP_REGION_BOUNDARY) {
         /* an idempotent region starts (iGPU): the run ends before it, and the interpreter,
          * which tells the memory policy, runs its block (interp/run.c), from the rows
@@ -1852,9 +1852,12 @@ static LLVMValueRef dispatch_ok(tr *t, LLVMValueRef npc, LLVMValueRef *top_out)
     LLVMValueRef tmask = load(t, t->i32, field(t, top, offsetof(emu_simt, mask)));
     LLVMValueRef bar = load(t, t->i16, field(t, top, offsetof(emu_simt, bar)));
     LLVMValueRef rpc = load(t, t->i32, field(t, top, offsetof(emu_simt, rpc)));
-    LLVMValueRef same = LLVMBuildICmp(b, LLVMIntEQ, sp, load(t, t->i32, t->sp_slot), "");
+    LLVMValueRef sp_run = load(t, t->i32, t->sp_slot);
+    LLVMSetVolatile(sp_run, true);
+    LLVMValueRef same = LLVMBuildICmp(b, LLVMIntEQ, sp, sp_run, "");
     same = LLVMBuildAnd(b, same, LLVMBuildICmp(b, LLVMIntEQ, nf, t->nframes0, ""), "");
-    same = LLVMBuildAnd(b, same, LLVMBuildICmp(b, LLVMIntEQ, tmask, load(t, t->i32, t->active_slot), ""), "");
+    LLVMValueRef active = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, active)));
+    same = LLVMBuildAnd(b, same, LLVMBuildICmp(b, LLVMIntEQ, tmask, active, ""), "");
     same = LLVMBuildAnd(b, same, LLVMBuildICmp(b, LLVMIntEQ, bar, LLVMConstInt(t->i16, 0, 0), ""), "");
     same = LLVMBuildAnd(b, same, LLVMBuildICmp(b, LLVMIntNE, npc, rpc, ""), "");
     same = LLVMBuildAnd(b, same, LLVMBuildICmp(b, LLVMIntULT, npc, ci32(t, t->n), ""), "");
@@ -1890,8 +1893,8 @@ static void emit_dispatch(tr *t)
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, pc, ci32(t, 0), ""), t->ret, on);
     LLVMPositionBuilderAtEnd(b, on);
     LLVMBuildStore(b, pc, t->npc_slot);
-    LLVMBuildStore(b, load(t, t->i32, ctx_field(t, offsetof(emu_ctx, active))), t->active_slot);
-    LLVMBuildStore(b, load(t, t->i32, warp_field(t, offsetof(emu_warp, sp))), t->sp_slot);
+    LLVMSetVolatile(LLVMBuildStore(b, load(t, t->i32, warp_field(t, offsetof(emu_warp, sp))), t->sp_slot),
+                    true);
     LLVMBuildStore(b, load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, regs))), t->regs_slot);
     LLVMBuildBr(b, go);
     LLVMPositionBuilderAtEnd(b, go);
@@ -2149,17 +2152,17 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     t.cnt_slot = LLVMBuildAlloca(t.b, t.i64, "cnt");
     t.npc_slot = LLVMBuildAlloca(t.b, t.i32, "npc");
     t.regs_slot = LLVMBuildAlloca(t.b, t.ptr, "regs");
-    t.active_slot = LLVMBuildAlloca(t.b, t.i32, "active");
     t.sp_slot = LLVMBuildAlloca(t.b, t.i32, "sp");
     LLVMBuildStore(t.b, ci64(&t, 0), t.cnt_slot);
     LLVMBuildStore(t.b, t.pc_arg, t.npc_slot);
     t.w = load(&t, t.ptr, ctx_field(&t, offsetof(emu_ctx, w)));
-    LLVMBuildStore(t.b, load(&t, t.i32, ctx_field(&t, offsetof(emu_ctx, active))), t.active_slot);
+
     LLVMBuildStore(t.b, load(&t, t.ptr, ctx_field(&t, offsetof(emu_ctx, regs))), t.regs_slot);
     t.uops = load(&t, t.ptr, field(&t, load(&t, t.ptr, ctx_field(&t, offsetof(emu_ctx, code))),
                                    offsetof(emu_code, uops)));
     t.base_ninstr = load(&t, t.i64, warp_field(&t, offsetof(emu_warp, ninstr)));
-    LLVMBuildStore(t.b, load(&t, t.i32, warp_field(&t, offsetof(emu_warp, sp))), t.sp_slot);
+    LLVMSetVolatile(LLVMBuildStore(t.b, load(&t, t.i32, warp_field(&t, offsetof(emu_warp, sp))), t.sp_slot),
+                    true);
     t.nframes0 = load(&t, t.i32, warp_field(&t, offsetof(emu_warp, nframes)));
     find_segments(&t);
     liveness(&t);
