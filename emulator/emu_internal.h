@@ -470,6 +470,13 @@ emu_jit_entry emu_jit_warm(const emu_func *f, uint64_t n, int variant);
 /* The event variant's record of the instruction at pc (µop u, lanes mask) of c's warp, as the
  * interpreter's loop writes it (interp/run.c), made c->ev; NULL when the ring has no memory. */
 emu_event *emu_jit_event_begin(emu_ctx *c, const emu_uop *u, uint32_t pc, uint32_t mask);
+/* Compiled code whose warp's SIMT stack changed (a handler rewrote it, a path reached its
+ * reconvergence point, lanes exited): does what the executor loop (interp/run.c) does before
+ * it would enter compiled code again (settle the stack), and when that loop would enter the
+ * same function (code uops) in the same frame (nframes deep) at an entry not waiting at a
+ * barrier, sets c's frame fields and active lanes as it does and returns the pc to go on at;
+ * else -1 (the code returns, and the loop finds the stack as it left it). */
+int32_t emu_jit_resume(emu_ctx *c, const emu_uop *uops, uint32_t nframes);
 /* Releases f's compiled code (module unload; waits for a compile of f in progress). */
 void emu_jit_forget(emu_func *f);
 /* The counter emu_device_generation reads (device_memory.c): compiled code loads it (acquire)

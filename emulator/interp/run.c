@@ -90,6 +90,23 @@ emu_event *emu_jit_event_begin(emu_ctx *c, const emu_uop *u, uint32_t pc, uint32
     return ev;
 }
 
+int32_t emu_jit_resume(emu_ctx *c, const emu_uop *uops, uint32_t nframes)
+{
+    emu_warp *w = c->w;
+    if (!settle(c) || w->nframes != nframes) return -1;
+    const emu_frame *fr = &w->frames[w->nframes - 1];
+    const emu_simt *top = &w->stack[w->sp - 1];
+    if (top->bar || fr->f->code.uops != uops) return -1;
+    c->fr = (emu_frame *)fr;
+    c->f = fr->f;
+    c->fn = fr->f->fn;
+    c->code = &fr->f->code;
+    c->regs = w->regs + fr->reg_base;
+    c->active = top->mask;
+    assert(top->pc < c->code->n && c->active != 0);
+    return (int32_t)top->pc;
+}
+
 /* Where the block executor takes compiled code (emulator/jit/) for a block: never, for every
  * function the JIT can compile (compiling it first), or once a function is hot (auto). */
 enum { TIER_NONE, TIER_JIT, TIER_AUTO };

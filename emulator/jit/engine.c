@@ -151,7 +151,7 @@ static bool jit_init(void)
     LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(jit);
     LLVMOrcJITDylibAddGenerator(jd, gen);
     /* what compiled code calls by name (jit_internal.h) */
-    LLVMOrcCSymbolMapPair called[4] = {
+    LLVMOrcCSymbolMapPair called[5] = {
         {LLVMOrcLLJITMangleAndIntern(jit, EMU_JIT_DEVICE_GENERATION),
          {(LLVMOrcExecutorAddress)(uintptr_t)emu_device_generation_word(),
           {LLVMJITSymbolGenericFlagsExported, 0}}},
@@ -163,8 +163,11 @@ static bool jit_init(void)
           {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}},
         {LLVMOrcLLJITMangleAndIntern(jit, EMU_JIT_SYMBOL_ADDRESS),
          {(LLVMOrcExecutorAddress)(uintptr_t)&emu_symbol_address,
+          {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}},
+        {LLVMOrcLLJITMangleAndIntern(jit, EMU_JIT_RESUME),
+         {(LLVMOrcExecutorAddress)(uintptr_t)&emu_jit_resume,
           {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}}};
-    e = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(called, 4));
+    e = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(called, 5));
     if (e) {
         report("defining the symbols compiled code uses", e);
         return false;

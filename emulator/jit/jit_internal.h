@@ -38,6 +38,9 @@ typedef struct emu_jit_counts {
 /* The symbol of emu_jit_event_begin (emu_internal.h), which the event variant calls before
  * every µop. */
 #define EMU_JIT_EVENT_BEGIN "ptxsim_jit_event_begin"
+/* The symbol of emu_jit_resume (emu_internal.h), which compiled code calls where its warp's
+ * SIMT stack changed, to go on at the next path without returning. */
+#define EMU_JIT_RESUME "ptxsim_jit_resume"
 /* The symbol of emu_symbol_address (emu_internal.h): a variable's generic address, the same in
  * every lane of the warp, for a µop that names the variable (mov %rd, sh). */
 #define EMU_JIT_SYMBOL_ADDRESS "ptxsim_jit_symbol_address"

@@ -7,10 +7,14 @@
  * - a µop without a translation stores what its handler reads in the context (mask, pc,
  *   next pc, the µop; the SIMT top's pc for one that may stop or change control) and calls it;
  *   a fault, a stop or a rewritten stack ends the run where the interpreter's loop ends it;
- * - at the end of a block, and after a branch, the run goes on in compiled code only when the
- *   interpreter's outer loop would pick the same SIMT entry of the same frame again with nothing
- *   to settle (the dispatch block checks that from the warp itself; a loop segment's back edge
- *   checks the same and jumps to its head directly: see open_loop), else it returns.
+ * - at the end of a block, and after a branch, the run goes on in compiled code directly when
+ *   the interpreter's outer loop would pick the same SIMT entry of the same frame again with
+ *   nothing to settle (the dispatch block checks that from the warp itself; a loop segment's
+ *   back edge checks the same and jumps to its head directly: see open_loop); where the entry
+ *   changed (a divergent branch's handler pushed its paths, a path reached its reconvergence
+ *   point, lanes exited) emu_jit_resume settles the stack as that loop does and the run goes on
+ *   at the path it would pick, with that path's lanes, while it is in the same frame of this
+ *   function and waits at no barrier; else it returns.
  * - ld.param of the kernel's own parameters reads the launch's parameter block directly, as
  *   exec_mem.c's fast path does;
  * - the event variant (launches with a sink) also writes each µop's event header before it
@@ -41,8 +45,12 @@ typedef struct tr {
     LLVMValueRef c, pc_arg, budget;
     LLVMValueRef cnt_slot, npc_slot, regs_slot;
     LLVMValueRef lanes_slot;   /* emit_mem's lane addresses, stored once for its lane reads */
-    LLVMValueRef w, uops, active, base_ninstr, sp0, nframes0;
-    LLVMBasicBlockRef *bb, *side, dispatch, exit_pc, ret;
+    /* the depth of the SIMT stack whose top the run is on, changed where the run goes on at
+     * another path (emit_dispatch's resume; its lanes are then c->active, which every µop
+     * reads: active); kept in memory (volatile), so that it is no value live everywhere */
+    LLVMValueRef sp_slot;
+    LLVMValueRef w, uops, active, base_ninstr, nframes0;
+    LLVMBasicBlockRef *bb, *side, dispatch, resume, exit_pc, ret;
     LLVMBasicBlockRef fall;   /* the block that falls through into the next µop's */
     const emu_func *f;
     const emu_code *code;
@@ -1617,10 +1625,15 @@ static void emit_call_stored(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef m
         LLVMBuildBr(b, marked);
         LLVMPositionBuilderAtEnd(b, marked);
     }
-    LLVMBasicBlockRef leave = block(t, "leave"), go = block(t, "go");
+    LLVMBasicBlockRef leave = block(t, "leave"), go = block(t, "go"), moved = block(t, "moved");
     LLVMValueRef faulted = LLVMBuildICmp(b, LLVMIntEQ, stop, ci32(t, EMU_STOP_FAULT), "");
     LLVMValueRef rewrote = LLVMBuildICmp(b, LLVMIntNE, control, LLVMConstInt(t->i8, 0, false), "");
-    LLVMBuildCondBr(b, LLVMBuildOr(b, faulted, rewrote, ""), t->ret, leave);
+    LLVMBuildCondBr(b, LLVMBuildOr(b, faulted, rewrote, ""), moved, leave);
+    /* a rewritten stack without a stop: the run goes on at the path the executor loop would
+     * pick next (emit_dispatch's resume) */
+    LLVMPositionBuilderAtEnd(b, moved);
+    LLVMValueRef stopped_any = LLVMBuildICmp(b, LLVMIntSGE, stop, ci32(t, 0), "");
+    LLVMBuildCondBr(b, LLVMBuildOr(b, faulted, stopped_any, ""), t->ret, t->resume);
     /* a stop: the pc the handler left, and return */
     LLVMPositionBuilderAtEnd(b, leave);
     LLVMBasicBlockRef stopped = block(t, "stopped");
@@ -1864,6 +1877,7 @@ static void emit_uop(tr *t, uint32_t i)
     }
     t->fall = NULL;
     LLVMPositionBuilderAtEnd(b, t->bb[i]);
+    t->active = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, active)));
     if (u->flags & EMU_UOP_REGION_BOUNDARY) {
         /* an idempotent region starts (iGPU): the run ends before it, and the interpreter,
          * which tells the memory policy, runs its block (interp/run.c), from the rows
@@ -1950,9 +1964,12 @@ static LLVMValueRef dispatch_ok(tr *t, LLVMValueRef npc, LLVMValueRef *top_out)
     LLVMValueRef tmask = load(t, t->i32, field(t, top, offsetof(emu_simt, mask)));
     LLVMValueRef bar = load(t, t->i16, field(t, top, offsetof(emu_simt, bar)));
     LLVMValueRef rpc = load(t, t->i32, field(t, top, offsetof(emu_simt, rpc)));
-    LLVMValueRef same = LLVMBuildICmp(b, LLVMIntEQ, sp, t->sp0, "");
+    LLVMValueRef sp_run = load(t, t->i32, t->sp_slot);
+    LLVMSetVolatile(sp_run, true);
+    LLVMValueRef same = LLVMBuildICmp(b, LLVMIntEQ, sp, sp_run, "");
     same = LLVMBuildAnd(b, same, LLVMBuildICmp(b, LLVMIntEQ, nf, t->nframes0, ""), "");
-    same = LLVMBuildAnd(b, same, LLVMBuildICmp(b, LLVMIntEQ, tmask, t->active, ""), "");
+    LLVMValueRef active = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, active)));
+    same = LLVMBuildAnd(b, same, LLVMBuildICmp(b, LLVMIntEQ, tmask, active, ""), "");
     same = LLVMBuildAnd(b, same, LLVMBuildICmp(b, LLVMIntEQ, bar, LLVMConstInt(t->i16, 0, 0), ""), "");
     same = LLVMBuildAnd(b, same, LLVMBuildICmp(b, LLVMIntNE, npc, rpc, ""), "");
     same = LLVMBuildAnd(b, same, LLVMBuildICmp(b, LLVMIntULT, npc, ci32(t, t->n), ""), "");
@@ -1961,17 +1978,39 @@ static LLVMValueRef dispatch_ok(tr *t, LLVMValueRef npc, LLVMValueRef *top_out)
     return same;
 }
 
-/* Where the run goes on at a block's start (dispatch_ok), through a switch on the pc. */
+/* Where the run goes on at a block's start (dispatch_ok), through a switch on the pc. When the
+ * SIMT entry changed (a divergent branch, a path at its reconvergence point, exited lanes) and
+ * budget is left, emu_jit_resume settles the stack as the executor loop would and names the
+ * path that loop would run next; the run goes on there, with that entry's lanes, when it is in
+ * this function's frame, else returns (the loop then finds the stack as it would have). */
 static void emit_dispatch(tr *t)
 {
     LLVMBuilderRef b = t->b;
     LLVMPositionBuilderAtEnd(b, t->dispatch);
     LLVMValueRef npc = load(t, t->i32, t->npc_slot), top;
     LLVMValueRef same = dispatch_ok(t, npc, &top);
-    LLVMBasicBlockRef go = block(t, "dispatch.go");
-    LLVMBuildCondBr(b, same, go, t->ret);
+    LLVMBasicBlockRef go = block(t, "dispatch.go"), on = block(t, "resumed");
+    LLVMBuildCondBr(b, same, go, t->resume);
+    LLVMPositionBuilderAtEnd(b, t->resume);
+    LLVMBasicBlockRef settle = block(t, "resume.settle");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, count(t), t->budget, ""), settle, t->ret);
+    LLVMPositionBuilderAtEnd(b, settle);
+    store_ninstr(t);
+    LLVMTypeRef args[3] = {t->ptr, t->ptr, t->i32};
+    LLVMTypeRef fty = LLVMFunctionType(t->i32, args, 3, false);
+    LLVMValueRef fn = LLVMGetNamedFunction(t->m, EMU_JIT_RESUME);
+    if (!fn) fn = LLVMAddFunction(t->m, EMU_JIT_RESUME, fty);
+    LLVMValueRef av[3] = {t->c, t->uops, t->nframes0};
+    LLVMValueRef pc = LLVMBuildCall2(b, fty, fn, av, 3, "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, pc, ci32(t, 0), ""), t->ret, on);
+    LLVMPositionBuilderAtEnd(b, on);
+    LLVMBuildStore(b, pc, t->npc_slot);
+    LLVMSetVolatile(LLVMBuildStore(b, load(t, t->i32, warp_field(t, offsetof(emu_warp, sp))), t->sp_slot),
+                    true);
+    LLVMBuildStore(b, load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, regs))), t->regs_slot);
+    LLVMBuildBr(b, go);
     LLVMPositionBuilderAtEnd(b, go);
-    LLVMValueRef sw = LLVMBuildSwitch(b, npc, t->ret, t->n);
+    LLVMValueRef sw = LLVMBuildSwitch(b, load(t, t->i32, t->npc_slot), t->ret, t->n);
     for (uint32_t i = 0; i < t->n; i++)
         if (t->code->uops[i].flags & EMU_UOP_BLOCK_START) LLVMAddCase(sw, ci32(t, i), t->side[i]);
     /* the entry of a block that is not marked (a branch into the middle of one) */
@@ -2216,6 +2255,7 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
 
     LLVMBasicBlockRef entry = block(&t, "entry");
     t.dispatch = block(&t, "dispatch");
+    t.resume = block(&t, "resume");
     t.exit_pc = block(&t, "exit_pc");
     t.ret = block(&t, "ret");
     for (uint32_t i = 0; i < code->n; i++) t.bb[i] = block(&t, "uop");
@@ -2224,15 +2264,17 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     t.cnt_slot = LLVMBuildAlloca(t.b, t.i64, "cnt");
     t.npc_slot = LLVMBuildAlloca(t.b, t.i32, "npc");
     t.regs_slot = LLVMBuildAlloca(t.b, t.ptr, "regs");
+    t.sp_slot = LLVMBuildAlloca(t.b, t.i32, "sp");
     LLVMBuildStore(t.b, ci64(&t, 0), t.cnt_slot);
     LLVMBuildStore(t.b, t.pc_arg, t.npc_slot);
     t.w = load(&t, t.ptr, ctx_field(&t, offsetof(emu_ctx, w)));
-    t.active = load(&t, t.i32, ctx_field(&t, offsetof(emu_ctx, active)));
+
     LLVMBuildStore(t.b, load(&t, t.ptr, ctx_field(&t, offsetof(emu_ctx, regs))), t.regs_slot);
     t.uops = load(&t, t.ptr, field(&t, load(&t, t.ptr, ctx_field(&t, offsetof(emu_ctx, code))),
                                    offsetof(emu_code, uops)));
     t.base_ninstr = load(&t, t.i64, warp_field(&t, offsetof(emu_warp, ninstr)));
-    t.sp0 = load(&t, t.i32, warp_field(&t, offsetof(emu_warp, sp)));
+    LLVMSetVolatile(LLVMBuildStore(t.b, load(&t, t.i32, warp_field(&t, offsetof(emu_warp, sp))), t.sp_slot),
+                    true);
     t.nframes0 = load(&t, t.i32, warp_field(&t, offsetof(emu_warp, nframes)));
     find_segments(&t);
     liveness(&t);

@@ -5,9 +5,9 @@
  * and/or/xor/not of predicates, f32 add/sub/mul/fma/mad/div/rcp/sqrt/rsqrt/min/max with and
  * without .ftz, .sat and .NaN, f64 add/sub/mul/fma, setp on integers and f32, selp, mov, cvt
  * (cvt.sat.f32.f32 too), global and shared loads and stores (faulting ones too), uniform and
- * divergent forward branches, counted loops with per-lane trip counts) and forms it leaves to
- * the interpreter's handlers (directed rounding modes, setp with a combining operation,
- * integer division), with random guards (@p, @!p), register or immediate operands (special
+ * divergent forward branches (with and without an else arm, nested), counted loops with
+ * per-lane trip counts) and forms it leaves to the interpreter's handlers (directed rounding
+ * modes, setp with a combining operation, integer division), with random guards (@p, @!p), register or immediate operands (special
  * floats among them: NaN payloads, infinities, subnormals, -0), partial warps and several blocks.
  * Every thread loads its registers from random input, runs the body and stores every register;
  * conf_run (tests/unit/conformance_harness.c) runs the kernel on the step interpreter and on the
@@ -354,11 +354,19 @@ static void instruction(gen *g, int depth)
         break;
     }
     case 27: {
-        /* a forward branch over a few instructions, divergent or not */
+        /* a forward branch over a few instructions, divergent or not, sometimes with an else
+         * arm (the first arm ends with a branch over it) */
         unsigned l = g->labels++;
         emit(g, "    @%s%%p%u bra L%u;\n", pick(&g->s, 2) ? "!" : "", pick(&g->s, NP), l);
         unsigned n = 1 + pick(&g->s, 4);
         for (unsigned i = 0; i < n; i++) instruction(g, depth - 1);
+        if (pick(&g->s, 3) == 0) {
+            unsigned e = g->labels++;
+            emit(g, "    bra L%u;\nL%u:\n", e, l);
+            n = 1 + pick(&g->s, 3);
+            for (unsigned i = 0; i < n; i++) instruction(g, depth - 1);
+            l = e;
+        }
         emit(g, "L%u:\n", l);
         break;
     }
@@ -820,6 +828,134 @@ START_TEST(loops_kept_in_registers)
                                 (emu_dim3){40, 1, 1}, 0, params, 2, &r);
     unsetenv("CONF_EXECUTOR");
     ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
+    emu_jit_get_stats(&after);
+    ck_assert_msg(after.failed == before.failed && after.functions + after.cache_hits >
+                                                       before.functions + before.cache_hits,
+                  "the kernel was not compiled");
+    conf_dev_free(in);
+    conf_dev_free(out);
+}
+END_TEST
+
+/* Divergence resumed in compiled code (emu_jit_resume: after a divergent branch, at a path's
+ * reconvergence point, after exited lanes, the run goes on at the path the executor loop would
+ * pick, without returning): an if/else with an if nested in one arm, entered by part of each
+ * warp; a loop whose body diverges (if/else, per-lane trip counts); a barrier in each arm of a
+ * divergent branch; a path of one lane that faults (when `bad` names a thread); a path that
+ * exits, the other storing after it. Partial warps (70 threads), two blocks; the JIT and its
+ * event variant, and the cycle model on 1 and 2 host threads, against the step interpreter
+ * (memory, fault, counts, events, cycles). */
+START_TEST(divergence_resumed_in_compiled_code)
+{
+    const char *ptx = CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pin, .param .u64 pout, .param .u32 bad)\n{\n"
+        "    .reg .b32 %i, %a, %b, %c, %s, %t, %x, %bad;\n"
+        "    .reg .b64 %in, %out, %o, %ia, %ba;\n"
+        "    .reg .pred %p, %q, %r, %z;\n"
+        "    ld.param.u64 %in, [pin];\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    ld.param.u32 %bad, [bad];\n"
+        "    mov.u32 %i, %tid.x;\n"
+        "    mov.u32 %x, %ctaid.x;\n"
+        "    mad.lo.u32 %i, %x, 70, %i;\n"
+        "    mul.wide.u32 %ia, %i, 4;\n"
+        "    add.u64 %ia, %ia, %in;\n"
+        "    ld.global.u32 %a, [%ia];\n"
+        "    mov.u32 %s, 0;\n"
+        "    mov.u32 %t, 1;\n"
+        "    and.b32 %x, %a, 0x300;\n"
+        "    setp.eq.u32 %z, %x, 0;\n"
+        "    @%z bra AFTER1;\n"
+        "    and.b32 %b, %a, 1;\n"
+        "    setp.ne.u32 %p, %b, 0;\n"
+        "    @%p bra ELSE;\n"
+        "    add.u32 %s, %s, %a;\n"
+        "    mul.lo.u32 %t, %t, 3;\n"
+        "    and.b32 %b, %a, 6;\n"
+        "    setp.eq.u32 %q, %b, 2;\n"
+        "    @%q bra N1;\n"
+        "    xor.b32 %s, %s, 0x55;\n"
+        "N1:\n"
+        "    add.u32 %t, %t, %s;\n"
+        "    bra ENDIF;\n"
+        "ELSE:\n"
+        "    sub.u32 %s, %s, %a;\n"
+        "    shl.b32 %t, %t, 2;\n"
+        "ENDIF:\n"
+        "    add.u32 %s, %s, %t;\n"
+        "AFTER1:\n"
+        "    shr.u32 %c, %a, 4;\n"
+        "    and.b32 %c, %c, 7;\n"
+        "    add.u32 %c, %c, 1;\n"
+        "LOOP:\n"
+        "    and.b32 %b, %c, 1;\n"
+        "    setp.eq.u32 %r, %b, 0;\n"
+        "    @%r bra EVEN;\n"
+        "    add.u32 %s, %s, %c;\n"
+        "    bra NEXT;\n"
+        "EVEN:\n"
+        "    xor.b32 %s, %s, %c;\n"
+        "    shl.b32 %t, %t, 1;\n"
+        "NEXT:\n"
+        "    sub.u32 %c, %c, 1;\n"
+        "    setp.ne.u32 %r, %c, 0;\n"
+        "    @%r bra LOOP;\n"
+        "    and.b32 %b, %a, 0x800;\n"
+        "    setp.eq.u32 %p, %b, 0;\n"
+        "    @%p bra B2;\n"
+        "    add.u32 %s, %s, 7;\n"
+        "    bar.sync 0;\n"
+        "    add.u32 %t, %t, %s;\n"
+        "    bra B3;\n"
+        "B2:\n"
+        "    mul.lo.u32 %s, %s, 5;\n"
+        "    bar.sync 0;\n"
+        "    add.u32 %t, %t, 11;\n"
+        "B3:\n"
+        "    setp.eq.u32 %q, %i, %bad;\n"
+        "    @!%q bra F1;\n"
+        "    mov.u64 %ba, 8;\n"
+        "    ld.global.u32 %x, [%ba];\n"
+        "    add.u32 %s, %s, %x;\n"
+        "F1:\n"
+        "    mul.wide.u32 %o, %i, 8;\n"
+        "    add.u64 %o, %o, %out;\n"
+        "    and.b32 %b, %a, 0x1000;\n"
+        "    setp.ne.u32 %q, %b, 0;\n"
+        "    @%q bra X1;\n"
+        "    st.global.u32 [%o], %s;\n"
+        "    exit;\n"
+        "X1:\n"
+        "    add.u32 %s, %s, 1000;\n"
+        "    st.global.u32 [%o], %s;\n"
+        "    st.global.u32 [%o+4], %t;\n"
+        "    ret;\n}\n";
+    enum { THREADS = 70, CTAS = 2 };
+    uint32_t *in = conf_dev_alloc(4 * CTAS * THREADS);
+    uint8_t *out = conf_dev_alloc(8 * CTAS * THREADS);
+    uint64_t seed = 99;
+    for (int k = 0; k < CTAS * THREADS; k++) in[k] = (uint32_t)(rnd(&seed) >> 32);
+    const uint32_t bads[2] = {UINT32_MAX, 37};
+    const char *timing[3] = {NULL, "1", "2"};
+    emu_jit_stats before, after;
+    emu_jit_get_stats(&before);
+    for (int f = 0; f < 2; f++)
+        for (int v = 0; v < 4; v++) {
+            uint64_t params[3] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out, bads[f]};
+            memset(out, 0, 8 * CTAS * THREADS);
+            setenv("CONF_EXECUTOR", "jit", 1);
+            if (v > 0) setenv("CONF_EVENTS", "1", 1);
+            if (v > 1) setenv("CONF_TIMING", timing[v - 1], 1);
+            char name[96];
+            snprintf(name, sizeof name, "divergence, bad %u, variant %d", bads[f], v);
+            conf_result r;
+            conf_status st = conf_run_k(name, ptx, (emu_dim3){CTAS, 1, 1},
+                                        (emu_dim3){THREADS, 1, 1}, 0, params, 3, &r);
+            unsetenv("CONF_EXECUTOR");
+            unsetenv("CONF_EVENTS");
+            unsetenv("CONF_TIMING");
+            ck_assert_msg(st == (f ? CONF_FAULTED : CONF_OK), "%s: %.1500s", name, r.message);
+        }
     emu_jit_get_stats(&after);
     ck_assert_msg(after.failed == before.failed && after.functions + after.cache_hits >
                                                        before.functions + before.cache_hits,
@@ -1368,6 +1504,7 @@ int main(void)
     tcase_add_test(tc, disk_cache);
     tcase_add_test(tc, rows_kept_in_registers);
     tcase_add_test(tc, loops_kept_in_registers);
+    tcase_add_test(tc, divergence_resumed_in_compiled_code);
     tcase_add_test(tc, simple_semantics_on_special_values);
     tcase_add_test(tc, integer_division_on_edge_values);
     tcase_add_test(tc, contracted_fma_on_special_values);
