@@ -680,6 +680,17 @@ START_TEST(disk_cache)
 }
 END_TEST
 
+/* The JIT compiled (or loaded from its cache) a function since `before`, and left none to the
+ * interpreter. */
+static void assert_compiled_since(const emu_jit_stats *before)
+{
+    emu_jit_stats after;
+    emu_jit_get_stats(&after);
+    ck_assert_msg(after.failed == before->failed && after.functions + after.cache_hits >
+                                                        before->functions + before->cache_hits,
+                  "the kernel was not compiled");
+}
+
 /* Rows the compiled code keeps in registers: temporaries read within a segment and dead after
  * it are stored only where a run leaves (a budget stop lands on every µop of the loop: two
  * iterations are 27 µops, prime to the det-off budget of 100), and a row read only at a branch
@@ -723,17 +734,14 @@ START_TEST(rows_kept_in_registers)
     setenv("CONF_EXECUTOR", "jit", 1);
     emu_jit_options o = {.verbose = getenv("JIT_DUMP") ? 1 : 0, .hot_instructions = 1};
     emu_jit_configure(&o);
-    emu_jit_stats before, after;
+    emu_jit_stats before;
     emu_jit_get_stats(&before);
     conf_result r;
     conf_status st = conf_run_k("rows kept in registers", ptx, (emu_dim3){1, 1, 1},
                                 (emu_dim3){40, 1, 1}, 0, params, 2, &r);
     unsetenv("CONF_EXECUTOR");
     ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
-    emu_jit_get_stats(&after);
-    ck_assert_msg(after.failed == before.failed && after.functions + after.cache_hits >
-                                                       before.functions + before.cache_hits,
-                  "the kernel was not compiled");
+    assert_compiled_since(&before);
     conf_dev_free(in);
     conf_dev_free(out);
 }
@@ -821,17 +829,14 @@ START_TEST(loops_kept_in_registers)
     setenv("CONF_EXECUTOR", "jit", 1);
     emu_jit_options o = {.verbose = getenv("JIT_DUMP") ? 1 : 0, .hot_instructions = 1};
     emu_jit_configure(&o);
-    emu_jit_stats before, after;
+    emu_jit_stats before;
     emu_jit_get_stats(&before);
     conf_result r;
     conf_status st = conf_run_k("loops kept in registers", ptx, (emu_dim3){1, 1, 1},
                                 (emu_dim3){40, 1, 1}, 0, params, 2, &r);
     unsetenv("CONF_EXECUTOR");
     ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
-    emu_jit_get_stats(&after);
-    ck_assert_msg(after.failed == before.failed && after.functions + after.cache_hits >
-                                                       before.functions + before.cache_hits,
-                  "the kernel was not compiled");
+    assert_compiled_since(&before);
     conf_dev_free(in);
     conf_dev_free(out);
 }
@@ -937,7 +942,7 @@ START_TEST(divergence_resumed_in_compiled_code)
     for (int k = 0; k < CTAS * THREADS; k++) in[k] = (uint32_t)(rnd(&seed) >> 32);
     const uint32_t bads[2] = {UINT32_MAX, 37};
     const char *timing[3] = {NULL, "1", "2"};
-    emu_jit_stats before, after;
+    emu_jit_stats before;
     emu_jit_get_stats(&before);
     for (int f = 0; f < 2; f++)
         for (int v = 0; v < 4; v++) {
@@ -956,10 +961,7 @@ START_TEST(divergence_resumed_in_compiled_code)
             unsetenv("CONF_TIMING");
             ck_assert_msg(st == (f ? CONF_FAULTED : CONF_OK), "%s: %.1500s", name, r.message);
         }
-    emu_jit_get_stats(&after);
-    ck_assert_msg(after.failed == before.failed && after.functions + after.cache_hits >
-                                                       before.functions + before.cache_hits,
-                  "the kernel was not compiled");
+    assert_compiled_since(&before);
     conf_dev_free(in);
     conf_dev_free(out);
 }
