@@ -52,11 +52,13 @@ static void flush_events(emu_warp *w, emu_event_sink *sink)
 static inline emu_event *next_event(emu_warp *w, emu_event_sink *sink)
 {
     if (__builtin_expect(!w->ring, 0)) {
-        w->ring = aligned_alloc(_Alignof(emu_event), EMU_EVENT_RING * sizeof *w->ring);
+        w->ring = aligned_alloc(_Alignof(emu_event), EMU_EVENT_RING_BYTES);
         if (!w->ring) return NULL;
     }
     if (w->nev == EMU_EVENT_RING) flush_events(w, sink);
-    return &w->ring[w->nev++];
+    emu_event *ev = &w->ring[w->nev];
+    ev->lane_addr = emu_event_ring_addrs(w->ring, w->nev++);
+    return ev;
 }
 
 /* The header of the event of µop u at pc (lanes mask) of c's warp: what the interpreter's loop

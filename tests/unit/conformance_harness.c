@@ -189,7 +189,12 @@ static bool conf_run_reference(const emu_launch *launch, conf_reference *ref)
  * runs its event-recording variant: the JIT's second compiled variant), and the streams must
  * agree too: per warp, in issue order, every field the executor fills, the addresses of the
  * lanes in mem_lanes only (the rest of a ring entry is whatever it held). */
-typedef struct conf_warp_events { emu_event *ev; size_t n, cap; } conf_warp_events;
+/* a warp's events, each with its lanes' addresses beside it (lane_addr NULL in the copy) */
+typedef struct conf_warp_events {
+    emu_event *ev;
+    uint64_t (*addr)[EMU_WARP_SIZE];
+    size_t n, cap;
+} conf_warp_events;
 typedef struct conf_events {
     emu_event_sink sink;
     pthread_mutex_t lock;
@@ -217,15 +222,22 @@ static void conf_events_consume(emu_event_sink *self, emu_warp *w, const emu_eve
             size_t cap = we->cap ? 2 * we->cap : 64;
             /* events are aligned to a cache line (emu.h): no realloc */
             emu_event *grown = aligned_alloc(_Alignof(emu_event), cap * sizeof *grown);
-            if (!grown) {
+            uint64_t(*grown_addr)[EMU_WARP_SIZE] = malloc(cap * sizeof *grown_addr);
+            if (!grown || !grown_addr) {
+                free(grown);
+                free(grown_addr);
                 ce->lost = true;
                 break;
             }
             if (we->n) memcpy(grown, we->ev, we->n * sizeof *grown);
+            if (we->n) memcpy(grown_addr, we->addr, we->n * sizeof *grown_addr);
             free(we->ev);
+            free(we->addr);
             we->ev = grown;
+            we->addr = grown_addr;
             we->cap = cap;
         }
+        uint64_t *addr = we->addr[we->n];
         /* field by field into zeroed storage: the ring's padding holds anything */
         emu_event *e = &we->ev[we->n++];
         const emu_event *x = &ev[i];
@@ -244,8 +256,9 @@ static void conf_events_consume(emu_event_sink *self, emu_warp *w, const emu_eve
         e->taken = x->taken;
         e->reconv = x->reconv;
         for (int l = 0; l < EMU_WARP_SIZE; l++)
-            if ((x->flags & EMU_EV_MEM) && (x->mem_lanes >> l & 1))
-                e->lane_addr[l] = emu_event_lane_addr(x, l);
+            addr[l] = (x->flags & EMU_EV_MEM) && (x->mem_lanes >> l & 1)
+                          ? emu_event_lane_addr(x, l)
+                          : 0;
     }
     pthread_mutex_unlock(&ce->lock);
 }
@@ -265,7 +278,10 @@ static bool conf_events_init(conf_events *ce, const emu_launch *L)
 
 static void conf_events_free(conf_events *ce)
 {
-    for (size_t i = 0; ce->warp && i < ce->nwarps; i++) free(ce->warp[i].ev);
+    for (size_t i = 0; ce->warp && i < ce->nwarps; i++) {
+        free(ce->warp[i].ev);
+        free(ce->warp[i].addr);
+    }
     free(ce->warp);
     pthread_mutex_destroy(&ce->lock);
     memset(ce, 0, sizeof *ce);
@@ -290,7 +306,8 @@ static bool conf_events_differ(const conf_events *a, const conf_events *b, const
                 return true;
             }
             const emu_event *e = &x->ev[i], *f = &y->ev[i];
-            if (memcmp(e, f, sizeof *e) == 0) continue;
+            bool same_addr = memcmp(x->addr[i], y->addr[i], sizeof x->addr[i]) == 0;
+            if (memcmp(e, f, sizeof *e) == 0 && same_addr) continue;
             conf_msg(r, "%s: %s: warp %zu's event %zu: step executor pc %u func %u active %08x "
                      "mask %08x op %u stop %u flags %u size %u lanes %08x taken %08x reconv %u; "
                      "%s pc %u func %u active %08x mask %08x op %u stop %u flags %u size %u "
@@ -299,8 +316,7 @@ static bool conf_events_differ(const conf_events *a, const conf_events *b, const
                      e->mask, e->op, e->stop, e->flags, e->size, e->mem_lanes, e->taken, e->reconv,
                      conf_primary_name(), f->pc, f->func, f->active, f->mask, f->op, f->stop,
                      f->flags, f->size, f->mem_lanes, f->taken, f->reconv,
-                     memcmp(e->lane_addr, f->lane_addr, sizeof e->lane_addr) ? " (addresses differ)"
-                                                                             : "",
+                     same_addr ? "" : " (addresses differ)",
                      e->cls, f->cls, e->space, f->space);
             return true;
         }

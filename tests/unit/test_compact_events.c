@@ -36,10 +36,13 @@ static uint64_t lane_address(const shape *s, int l)
     return s->base + (uint64_t)((int64_t)s->stride * (l % 16) + (int64_t)half_of(s) * (l / 16));
 }
 
-static emu_event event_of(const shape *s, bool compact)
+/* The event of shape s, compact or in full; its lanes' addresses in `addr` (what a compact
+ * event's stale row holds, for a compact one). */
+static emu_event event_of(const shape *s, bool compact, uint64_t addr[EMU_WARP_SIZE])
 {
     emu_event e;
     memset(&e, 0, sizeof e);
+    e.lane_addr = addr;
     e.cls = s->cls;
     e.space = s->space;
     e.active = UINT32_MAX;
@@ -117,7 +120,8 @@ static const shape shapes[] = {
 START_TEST(accessors_agree)
 {
     for (size_t i = 0; i < NSHAPES; i++) {
-        emu_event f = event_of(&shapes[i], false), c = event_of(&shapes[i], true);
+        uint64_t rf[EMU_WARP_SIZE], rc[EMU_WARP_SIZE];
+        emu_event f = event_of(&shapes[i], false, rf), c = event_of(&shapes[i], true, rc);
         uint64_t bf[EMU_WARP_SIZE], bc[EMU_WARP_SIZE];
         const uint64_t *af = emu_event_addrs(&f, bf), *ac = emu_event_addrs(&c, bc);
         for (int l = 0; l < EMU_WARP_SIZE; l++) {
@@ -148,7 +152,8 @@ static void model_agrees(const char *gpu)
     uint64_t now = 0;
     for (int round = 0; round < 2; round++) {
         for (size_t i = 0; i < NSHAPES; i++, now += 3) {
-            emu_event f = event_of(&shapes[i], false), c = event_of(&shapes[i], true);
+            uint64_t rf[EMU_WARP_SIZE], rc[EMU_WARP_SIZE];
+            emu_event f = event_of(&shapes[i], false, rf), c = event_of(&shapes[i], true, rc);
             uint32_t sm = (uint32_t)(i % 2);
             tm_access af = tm_mem_access(&mf, sm, now, &f);
             tm_access ac = tm_mem_access(&mc, sm, now, &c);
@@ -176,9 +181,10 @@ END_TEST
 START_TEST(metrics_agree)
 {
     emu_event full[NSHAPES], compact[NSHAPES];
+    uint64_t rf[NSHAPES][EMU_WARP_SIZE], rc[NSHAPES][EMU_WARP_SIZE];
     for (size_t i = 0; i < NSHAPES; i++) {
-        full[i] = event_of(&shapes[i], false);
-        compact[i] = event_of(&shapes[i], true);
+        full[i] = event_of(&shapes[i], false, rf[i]);
+        compact[i] = event_of(&shapes[i], true, rc[i]);
     }
     timing_metrics mf, mc;
     memset(&mf, 0, sizeof mf);

@@ -52,6 +52,7 @@ typedef struct recorder {
     emu_event_sink sink;
     pthread_mutex_t lock;
     emu_event ev[MAXEV];
+    uint64_t addr[MAXEV][EMU_WARP_SIZE];   /* the full events' addresses (emu_event_copy) */
     uint32_t warp[MAXEV];
     uint64_t cta[MAXEV];
     uint32_t n;
@@ -62,7 +63,7 @@ static void record(emu_event_sink *self, emu_warp *w, const emu_event *ev, uint3
     recorder *r = self->state;
     pthread_mutex_lock(&r->lock);
     for (uint32_t i = 0; i < n && r->n < MAXEV; i++) {
-        r->ev[r->n] = ev[i];
+        r->ev[r->n] = emu_event_copy(&ev[i], r->addr[r->n]);
         r->warp[r->n] = emu_warp_id(w);
         r->cta[r->n] = emu_warp_cta_linear(w);
         r->n++;

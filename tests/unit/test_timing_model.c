@@ -12,10 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static emu_event load(uint8_t cls, uint8_t space, uint64_t base, uint64_t stride)
+/* A warp's full (not compact) memory event, lane l at base + l * stride; its addresses in
+ * `addr`. */
+static emu_event load(uint64_t addr[EMU_WARP_SIZE], uint8_t cls, uint8_t space, uint64_t base,
+                      uint64_t stride)
 {
     emu_event e;
     memset(&e, 0, sizeof e);
+    e.lane_addr = addr;
     e.cls = cls;
     e.space = space;
     e.mask = e.active = e.mem_lanes = 0xffffffffu;
@@ -51,7 +55,8 @@ START_TEST(l1_and_l2_hits)
     timing_stats st = {0};
     tm_mem m;
     ck_assert(tm_mem_init(&m, g, 2, &st));
-    emu_event e = load(EMU_CLS_LD_GLOBAL, PTX_SPACE_GLOBAL, 0x100000, 4);   /* one line */
+    uint64_t e_addr[EMU_WARP_SIZE];
+    emu_event e = load(e_addr, EMU_CLS_LD_GLOBAL, PTX_SPACE_GLOBAL, 0x100000, 4);   /* one line */
     tm_access first = tm_mem_access(&m, 0, 0, &e);
     ck_assert(tm_is_pend(first.done));   /* decided when the DRAM scheduler serves it */
     first.done = tm_mem_settle(&m, first.done);
@@ -85,7 +90,8 @@ START_TEST(misses_in_flight_merge)
     timing_stats st = {0};
     tm_mem m;
     ck_assert(tm_mem_init(&m, g, 1, &st));
-    emu_event e = load(EMU_CLS_LD_GLOBAL, PTX_SPACE_GLOBAL, 0x200000, 4);
+    uint64_t e_addr[EMU_WARP_SIZE];
+    emu_event e = load(e_addr, EMU_CLS_LD_GLOBAL, PTX_SPACE_GLOBAL, 0x200000, 4);
     tm_access a = tm_mem_access(&m, 0, 0, &e);
     tm_access b = tm_mem_access(&m, 0, 1, &e);
     ck_assert_uint_eq(tm_mem_settle(&m, b.done), tm_mem_settle(&m, a.done));
@@ -107,7 +113,8 @@ START_TEST(coalescing_by_stride)
     uint64_t base = 0x1000000;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         uint64_t before = st.l1_misses;
-        emu_event e = load(EMU_CLS_LD_GLOBAL, PTX_SPACE_GLOBAL, base, cases[i].stride);
+        uint64_t e_addr[EMU_WARP_SIZE];
+        emu_event e = load(e_addr, EMU_CLS_LD_GLOBAL, PTX_SPACE_GLOBAL, base, cases[i].stride);
         tm_access a = tm_mem_access(&m, 0, 0, &e);
         ck_assert_uint_eq(a.lsu_cycles, cases[i].lines);
         ck_assert_uint_eq(st.l1_misses - before, cases[i].sectors);
@@ -124,16 +131,19 @@ START_TEST(shared_bank_conflicts)
     tm_mem m;
     ck_assert(tm_mem_init(&m, g, 1, &st));
     for (uint64_t k = 1; k <= 32; k *= 2) {
-        emu_event e = load(EMU_CLS_LD_SHARED, PTX_SPACE_SHARED, EMU_SHARED_WINDOW, 4 * k);
+        uint64_t e_addr[EMU_WARP_SIZE];
+        emu_event e = load(e_addr, EMU_CLS_LD_SHARED, PTX_SPACE_SHARED, EMU_SHARED_WINDOW, 4 * k);
         tm_access a = tm_mem_access(&m, 0, 100, &e);
         ck_assert_uint_eq(a.lsu_cycles, k);
         ck_assert_uint_eq(a.done, 100 + (uint64_t)g->smem_latency + k - 1);
     }
     /* every lane the same word: a broadcast */
-    emu_event b = load(EMU_CLS_LD_SHARED, PTX_SPACE_SHARED, EMU_SHARED_WINDOW + 64, 0);
+    uint64_t b_addr[EMU_WARP_SIZE];
+    emu_event b = load(b_addr, EMU_CLS_LD_SHARED, PTX_SPACE_SHARED, EMU_SHARED_WINDOW + 64, 0);
     ck_assert_uint_eq(tm_mem_access(&m, 0, 0, &b).lsu_cycles, 1);
     /* 16 distinct words in one bank, each read by two lanes: 16 wavefronts */
-    emu_event h = load(EMU_CLS_LD_SHARED, PTX_SPACE_SHARED, EMU_SHARED_WINDOW, 0);
+    uint64_t h_addr[EMU_WARP_SIZE];
+    emu_event h = load(h_addr, EMU_CLS_LD_SHARED, PTX_SPACE_SHARED, EMU_SHARED_WINDOW, 0);
     for (int l = 0; l < EMU_WARP_SIZE; l++)
         h.lane_addr[l] = EMU_SHARED_WINDOW + (uint64_t)(l / 2) * 128;
     ck_assert_uint_eq(tm_mem_access(&m, 0, 0, &h).lsu_cycles, 16);
@@ -168,7 +178,8 @@ static uint64_t interleaved_rows(const char *scheduler, uint64_t *row_hits)
     ck_assert(tm_mem_init(&m, &g, 1, &st));
     uint64_t done[16], last = 0;
     for (int i = 0; i < 16; i++) {
-        emu_event e = load(EMU_CLS_LD_GLOBAL, PTX_SPACE_GLOBAL, lines[i % 2][i / 2] * TM_LINE, 0);
+        uint64_t e_addr[EMU_WARP_SIZE];
+        emu_event e = load(e_addr, EMU_CLS_LD_GLOBAL, PTX_SPACE_GLOBAL, lines[i % 2][i / 2] * TM_LINE, 0);
         e.mem_lanes = e.mask = 1;
         done[i] = tm_mem_access(&m, 0, (uint64_t)i, &e).done;
     }

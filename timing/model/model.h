@@ -544,8 +544,9 @@ typedef struct tm_trace {
 
 /* Records the n events of warp w (the model sink's consume when no model warp owns w). */
 void tm_trace_record(tm_trace *t, emu_warp *w, const emu_event *ev, uint32_t n);
-/* Fills *e with record r of warp tw's trace, its addresses in their lanes. */
-void tm_trace_event(const tm_trace_warp *tw, const tm_rec *r, emu_event *e);
+/* Fills *e with record r of warp tw's trace, its addresses in their lanes of `addrs`. */
+void tm_trace_event(const tm_trace_warp *tw, const tm_rec *r, emu_event *e,
+                    uint64_t addrs[EMU_WARP_SIZE]);
 /* The model over a recorded grid (run.c). */
 bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace);
 /* Sets the trace the model sink records into (NULL: none). */
@@ -577,9 +578,13 @@ uint64_t tm_kilotm_replay_step(tm_model *M, tm_sm *S, const tm_trace_warp *tw, u
 
 /* ---------------------------------------------------------------- rings.c */
 
-/* A block of event rings for `slots` warp slots (EMU_EVENT_RING events each), the last
- * kernel's when it is large enough; *have: the slots it holds (0: out of memory, NULL). */
+/* A block of event rings for `slots` warp slots (EMU_EVENT_RING_BYTES each, each starting a
+ * page), the last kernel's when it is large enough; *have: the slots it holds (0: out of
+ * memory, NULL). */
+#define TM_RING_ALIGN 4096
 emu_event *tm_rings_take(size_t slots, size_t *have);
+/* Slot `slot`'s ring in the block. */
+emu_event *tm_ring_of(emu_event *rings, size_t slot);
 /* The block back, kept for the next kernel. */
 void tm_rings_give(emu_event *rings, size_t slots);
 
@@ -611,8 +616,8 @@ struct tm_model {
     uint32_t *weave_lim;      /* per SM: the same, for the weave's last step */
     uint32_t weave_fault;     /* 1 + the SM whose weave run faulted (0: none) */
     uint32_t *weave_heap;     /* the weave's merge (run.c): a heap of SMs, then SMs' counts */
-    /* the warp slots' event rings (rings.c): slot ws of SM s at (s * warp_slots + ws) *
-     * EMU_EVENT_RING; NULL: the warps allocate their own */
+    /* the warp slots' event rings (rings.c): slot ws of SM s is ring s * warp_slots + ws
+     * (tm_ring_of); NULL: the warps allocate their own */
     emu_event *rings;
     size_t ring_slots;
     /* replay: GPUDet's quanta in cycles (replay.c). Records of a later quantum, or this

@@ -151,7 +151,8 @@ void tm_trace_record(tm_trace *t, emu_warp *w, const emu_event *ev, uint32_t n)
     if (!tm_kilotm_trace_step(w, tw, tw->n > before)) tw->oom = true;
 }
 
-void tm_trace_event(const tm_trace_warp *tw, const tm_rec *r, emu_event *e)
+void tm_trace_event(const tm_trace_warp *tw, const tm_rec *r, emu_event *e,
+                    uint64_t addrs[EMU_WARP_SIZE])
 {
     e->pc = r->in.pc;
     e->func = r->in.func;
@@ -166,6 +167,7 @@ void tm_trace_event(const tm_trace_warp *tw, const tm_rec *r, emu_event *e)
     e->mem_lanes = r->mem_lanes;
     e->taken = 0;
     e->reconv = 0;
+    e->lane_addr = addrs;
     if (r->flags & EMU_EV_MEM) {
         uint64_t a = r->addr;
         for (uint32_t m = r->mem_lanes; m; m &= m - 1)
@@ -387,8 +389,9 @@ bool tm_det_gated(tm_model *M, const tm_warp *tw)
 static uint64_t serial_one(tm_model *M, tm_sm *S, tm_warp *tw, uint64_t t, uint64_t *issue_next)
 {
     emu_event e;
+    uint64_t addrs[EMU_WARP_SIZE];
     const tm_rec *r = &tw->trace->recs[tw->pos];
-    tm_trace_event(tw->trace, r, &e);
+    tm_trace_event(tw->trace, r, &e, addrs);
     M->st.thread_instructions += (uint64_t)__builtin_popcount(e.mask);
     uint64_t done = t + 1;
     uint32_t lsu = 1;

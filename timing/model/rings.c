@@ -1,16 +1,18 @@
 /* rings.c: the warps' event rings of the cycle model, one per warp slot, in one block kept from
  * kernel to kernel.
  *
- * Each warp records its events in a ring (EMU_EVENT_RING events of ~300 bytes; the model reads
- * them there until the warp runs again). Left to the emulator, every warp allocated its own on
+ * Each warp records its events in a ring (EMU_EVENT_RING_BYTES: 64-byte events, then the rows
+ * of addresses that only non-compact memory events write; the model reads them there until the
+ * warp runs again). Left to the emulator, every warp allocated its own on
  * its first run: thousands of small allocations per kernel (5,120 on v100 at full occupancy),
  * each growing the host thread's malloc arena by what it needed (an mprotect call, which holds
  * the process's memory map for writing, so the host threads' growths wait for each other), and
  * freed with the CTAs' storage at the kernel's end. A warp slot holds one warp at a time and
  * the model has issued all of a warp's events before the slot takes the next one, so the
  * slot's ring serves its warps one after the other (place_cta lends it, emu_warp_lend_ring);
- * the block is one allocation, whose pages are touched where a warp first writes them, and the
- * next kernel takes it again with its pages in place. Kernels run one at a time (the device
+ * the block is one allocation, whose pages are touched where a warp first writes them (a
+ * slot's events are one page, page-aligned), and the next kernel takes it again with its pages
+ * in place. Kernels run one at a time (the device
  * worker); a lock makes the hand-over safe all the same. */
 #include "timing/model/model.h"
 
@@ -34,9 +36,15 @@ emu_event *tm_rings_take(size_t slots, size_t *have)
         return r;
     }
     free(r);
-    r = slots ? aligned_alloc(_Alignof(emu_event), slots * EMU_EVENT_RING * sizeof *r) : NULL;
+    _Static_assert(EMU_EVENT_RING_BYTES % TM_RING_ALIGN == 0, "every slot's ring page-aligned");
+    r = slots ? aligned_alloc(TM_RING_ALIGN, slots * EMU_EVENT_RING_BYTES) : NULL;
     *have = r ? slots : 0;
     return r;
+}
+
+emu_event *tm_ring_of(emu_event *rings, size_t slot)
+{
+    return (emu_event *)((char *)rings + slot * EMU_EVENT_RING_BYTES);
 }
 
 void tm_rings_give(emu_event *rings, size_t slots)

@@ -193,7 +193,7 @@ static bool place_cta(tm_model *M, tm_sm *S, uint32_t k, uint64_t id, uint64_t r
         if (M->rings) {
             /* the slot's ring (rings.c); its first page faults in here, on the SM's host
              * thread, rather than in the weave's runs (one thread) */
-            emu_event *ring = M->rings + ((size_t)S->id * M->warp_slots + ws) * EMU_EVENT_RING;
+            emu_event *ring = tm_ring_of(M->rings, (size_t)S->id * M->warp_slots + ws);
             ring->pc = 0;
             emu_warp_lend_ring(tw->w, ring);
         }

@@ -252,9 +252,10 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
         memset(S->q_wake, 0, M->nsched * sizeof *S->q_wake);
     }
     emu_event replayed;
+    uint64_t replayed_addrs[EMU_WARP_SIZE];
     uint64_t tx_ready = now + 1;
     if (tw->trace) {
-        tm_trace_event(tw->trace, &tw->trace->recs[tw->pos], &replayed);
+        tm_trace_event(tw->trace, &tw->trace->recs[tw->pos], &replayed, replayed_addrs);
         if (M->dab) tm_det_order_issued(M, S, &tw->trace->recs[tw->pos]);
     } else if (tw->pos == tw->nev) {
         /* nothing left from the last run: the warp runs ahead from this instruction, which
