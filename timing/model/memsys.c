@@ -55,6 +55,7 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->sm_nfreeinst = calloc(nsm, sizeof *m->sm_nfreeinst);
     m->sm_nfreelink = calloc(nsm, sizeof *m->sm_nfreelink);
     m->sm_tail = malloc(3 * (size_t)nsm * sizeof *m->sm_tail);
+    m->sm_fresh = calloc(3 * (size_t)nsm, sizeof *m->sm_fresh);
     for (uint32_t s = 0; m->sm_freewait && m->sm_freeinst && m->sm_freelink && s < nsm; s++)
         m->sm_freewait[s] = m->sm_freeinst[s] = m->sm_freelink[s] = UINT32_MAX;
     for (uint32_t s = 0; m->sm_tail && s < 3 * nsm; s++) m->sm_tail[s] = UINT32_MAX;
@@ -80,7 +81,7 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->sm_capland = calloc(nsm, sizeof *m->sm_capland);
     for (int c = 0; m->chan && c < gpu->dram_channels; c++) m->chan[c].freedreq = UINT32_MAX;
     m->freedreq = m->freewait = m->freeinst = m->freelink = UINT32_MAX;
-    if (!m->sm_freewait || !m->sm_freeinst || !m->sm_freelink || !m->sm_tail || !m->sm_nfreewait ||
+    if (!m->sm_freewait || !m->sm_freeinst || !m->sm_freelink || !m->sm_tail || !m->sm_fresh || !m->sm_nfreewait ||
         !m->sm_nfreeinst || !m->sm_nfreelink || !m->outbox || !m->nout || !m->capout || !m->outpos || !m->l1 || !m->tex || !m->l1_mshr || !m->mshr_pend || !m->mshr_known || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
         !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->l2_qleft || !m->l2_qpos)
         return false;
@@ -125,6 +126,7 @@ void tm_mem_free(tm_mem *m)
     free(m->sm_freeinst);
     free(m->sm_freelink);
     free(m->sm_tail);
+    free(m->sm_fresh);
     free(m->sm_nfreewait);
     free(m->sm_nfreeinst);
     free(m->sm_nfreelink);
@@ -318,10 +320,59 @@ static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 #define TAIL_INST(m, sm) ((m)->nsm + (sm))
 #define TAIL_LINK(m, sm) (2 * (m)->nsm + (sm))
 
+/* A free list may hold, at one place, a block of fresh records (sm_fresh, indexed as sm_tail:
+ * ids [lo, hi), never used, so their memory is untouched, which come out from hi - 1 down, as
+ * records pushed one by one would): the head, or a record's next, is then FRESH, and the list
+ * goes on after the block at `below`. The tail (sm_tail) is that of the list below the block
+ * (UINT32_MAX: none there). */
+#define FRESH (UINT32_MAX - 1)
+
+/* The next record of a free list whose head (*head) is the fresh block. */
+static uint32_t fresh_take(tm_mem *m, uint32_t ix, uint32_t *head)
+{
+    struct tm_fresh *f = &m->sm_fresh[ix];
+    assert(f->lo < f->hi);
+    uint32_t id = --f->hi;
+    if (f->hi == f->lo) *head = f->below;
+    return id;
+}
+
+/* Pushes `more` new ids onto SM list ix's head (*head, *count) as one fresh block, when that
+ * list holds none; false when it does (the caller pushes them one by one). */
+static bool fresh_push(tm_mem *m, uint32_t ix, uint32_t *head, uint32_t *count, uint32_t *n,
+                       uint32_t more)
+{
+    struct tm_fresh *f = &m->sm_fresh[ix];
+    if (f->lo < f->hi) return false;
+    f->lo = *n;
+    f->hi = *n += more;
+    f->below = *head;
+    *head = FRESH;
+    *count += more;
+    return true;
+}
+
+/* Room in a record pool for ids below `need` (what is not used yet is not touched). */
+static void pool_room(void **arr, uint32_t *cap, uint64_t need, size_t elem)
+{
+    if (need <= *cap) return;
+    uint64_t nc = *cap ? 2 * (uint64_t)*cap : 256;
+    while (nc < need) nc *= 2;
+    if (nc >= FRESH) abort();   /* ids below FRESH; the MSHRs bound the records far below */
+    void *p = realloc(*arr, (size_t)nc * elem);
+    if (!p) abort();
+    *arr = p;
+    *cap = (uint32_t)nc;
+}
+
 /* Records of SM sm: from its free list, else (between windows only) new ones. */
 static uint32_t wait_take(tm_mem *m, uint32_t sm)
 {
     uint32_t id = m->sm_freewait[sm];
+    if (id == FRESH) {
+        m->sm_nfreewait[sm]--;
+        return fresh_take(m, TAIL_WAIT(m, sm), &m->sm_freewait[sm]);
+    }
     if (id != UINT32_MAX) {
         m->sm_freewait[sm] = m->waits[id].next_free;
         if (m->sm_freewait[sm] == UINT32_MAX) m->sm_tail[TAIL_WAIT(m, sm)] = UINT32_MAX;
@@ -345,6 +396,10 @@ static void wait_free(tm_mem *m, uint32_t id)
 static uint32_t inst_take(tm_mem *m, uint32_t sm)
 {
     uint32_t id = m->sm_freeinst[sm];
+    if (id == FRESH) {
+        m->sm_nfreeinst[sm]--;
+        return fresh_take(m, TAIL_INST(m, sm), &m->sm_freeinst[sm]);
+    }
     if (id != UINT32_MAX) {
         m->sm_freeinst[sm] = m->insts[id].next_free;
         if (m->sm_freeinst[sm] == UINT32_MAX) m->sm_tail[TAIL_INST(m, sm)] = UINT32_MAX;
@@ -368,6 +423,10 @@ static void inst_free(tm_mem *m, uint32_t id)
 static uint32_t link_take(tm_mem *m, uint32_t sm)
 {
     uint32_t id = m->sm_freelink[sm];
+    if (id == FRESH) {
+        m->sm_nfreelink[sm]--;
+        return fresh_take(m, TAIL_LINK(m, sm), &m->sm_freelink[sm]);
+    }
     if (id != UINT32_MAX) {
         m->sm_freelink[sm] = m->links[id].next;
         if (m->sm_freelink[sm] == UINT32_MAX) m->sm_tail[TAIL_LINK(m, sm)] = UINT32_MAX;
@@ -400,31 +459,42 @@ static uint32_t link_new(tm_mem *m, uint32_t sm, uint32_t inst, uint32_t next)
     return id;
 }
 
+/* A window reserves each SM records for the worst case (every lane of every issue slot a
+ * reply), of which it uses a small part: the new ones go on as a fresh block where they can,
+ * untouched until taken. */
 void tm_mem_reserve(tm_mem *m, uint32_t per_sm)
 {
+    /* the pools grow once (a copy of what grows touches the whole copy) */
+    uint32_t ni = per_sm / 64 + 1;
+    uint64_t mw = 0, ml = 0, mi = 0;
     for (uint32_t s = 0; s < m->nsm; s++) {
-        while (m->sm_nfreewait[s] < per_sm) {
-            uint32_t id;
-            POOL_TAKE(m, waits, nwait, capwait, freewait, id);
-            m->waits[id].sm = s;
-            wait_free(m, id);
-        }
-        while (m->sm_nfreelink[s] < per_sm) {
-            if (m->nlink == m->caplink) {
-                uint32_t nc = m->caplink ? 2 * m->caplink : 256;
-                tm_link *p = realloc(m->links, (size_t)nc * sizeof *p);
-                if (!p) abort();
-                m->links = p;
-                m->caplink = nc;
+        mw += m->sm_nfreewait[s] < per_sm ? per_sm - m->sm_nfreewait[s] : 0;
+        ml += m->sm_nfreelink[s] < per_sm ? per_sm - m->sm_nfreelink[s] : 0;
+        mi += m->sm_nfreeinst[s] < ni ? ni - m->sm_nfreeinst[s] : 0;
+    }
+    pool_room((void **)&m->waits, &m->capwait, m->nwait + mw, sizeof *m->waits);
+    pool_room((void **)&m->links, &m->caplink, m->nlink + ml, sizeof *m->links);
+    pool_room((void **)&m->insts, &m->capinst, m->ninst + mi, sizeof *m->insts);
+    for (uint32_t s = 0; s < m->nsm; s++) {
+        uint32_t *nf = &m->sm_nfreewait[s];
+        if (*nf < per_sm &&
+            !fresh_push(m, TAIL_WAIT(m, s), &m->sm_freewait[s], nf, &m->nwait, per_sm - *nf))
+            while (*nf < per_sm) {
+                uint32_t id = m->nwait++;
+                m->waits[id].sm = s;
+                wait_free(m, id);
             }
-            link_free(m, s, m->nlink++);
-        }
-        while (m->sm_nfreeinst[s] < per_sm / 64 + 1) {
-            uint32_t id;
-            POOL_TAKE(m, insts, ninst, capinst, freeinst, id);
-            m->insts[id].sm = s;
-            inst_free(m, id);
-        }
+        nf = &m->sm_nfreelink[s];
+        if (*nf < per_sm &&
+            !fresh_push(m, TAIL_LINK(m, s), &m->sm_freelink[s], nf, &m->nlink, per_sm - *nf))
+            while (*nf < per_sm) link_free(m, s, m->nlink++);
+        nf = &m->sm_nfreeinst[s];
+        if (*nf < ni && !fresh_push(m, TAIL_INST(m, s), &m->sm_freeinst[s], nf, &m->ninst, ni - *nf))
+            while (*nf < ni) {
+                uint32_t id = m->ninst++;
+                m->insts[id].sm = s;
+                inst_free(m, id);
+            }
     }
 }
 
@@ -434,7 +504,9 @@ void tm_mem_reserve(tm_mem *m, uint32_t per_sm)
     do {                                                                                      \
         (m)->arr[id].next = UINT32_MAX;                                                       \
         uint32_t *tail_ = &(m)->sm_tail[tail_ix];                                             \
-        if (*tail_ == UINT32_MAX) (head) = (id);                                              \
+        struct tm_fresh *f_ = &(m)->sm_fresh[tail_ix];                                        \
+        if (*tail_ == UINT32_MAX && f_->lo < f_->hi) f_->below = (id);                        \
+        else if (*tail_ == UINT32_MAX) (head) = (id);                                         \
         else (m)->arr[*tail_].next = (id);                                                    \
         *tail_ = (id);                                                                        \
         (count)++;                                                                            \

@@ -183,6 +183,9 @@ typedef struct tm_mem {
     uint32_t *sm_freewait, *sm_freeinst, *sm_freelink;
     uint32_t *sm_nfreewait, *sm_nfreeinst, *sm_nfreelink;
     uint32_t *sm_tail;        /* each list's last record (memsys.c) */
+    /* each list's block of fresh records (indexed as sm_tail; memsys.c): ids [lo, hi) never
+     * used, their memory untouched until taken, and the list below the block */
+    struct tm_fresh { uint32_t lo, hi, below; } *sm_fresh;
     bool in_bound;
     /* per SM: where the SM side counts (NULL: st) */
     timing_stats **sm_st;
