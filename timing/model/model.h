@@ -623,6 +623,9 @@ struct tm_model {
      * (tm_ring_of); NULL: the warps allocate their own */
     emu_event *rings;
     size_t ring_slots;
+    /* the SMs' warp slots, SM s's from s * warp_slots (warp_mem: the allocation) */
+    tm_warp *warp_block;
+    void *warp_mem;
     /* replay: GPUDet's quanta in cycles (replay.c). Records of a later quantum, or this
      * quantum's serial mode, wait (`gated` once a warp did) until the quantum's end. */
     uint64_t cur_q;           /* the quantum whose parallel mode runs */

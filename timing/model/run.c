@@ -579,7 +579,6 @@ static void model_free(tm_model *M)
 {
     if (M->sms)
         for (uint32_t s = 0; s < M->nsm; s++) {
-            free(M->sms[s].warps);
             free(M->sms[s].scan);
             free(M->sms[s].live_bits);
             free(M->sms[s].ctas);
@@ -590,6 +589,7 @@ static void model_free(tm_model *M)
             free(M->sms[s].defer);
         }
     free(M->sms);
+    free(M->warp_mem);
     free(M->gd_queue);
     free(M->gd_next);
     free(M->gd_end);
@@ -1069,15 +1069,19 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->weave_pos = calloc(M->nsm, sizeof *M->weave_pos);
     M->weave_lim = calloc(M->nsm, sizeof *M->weave_lim);
     M->weave_heap = calloc(2 * (size_t)M->nsm, sizeof *M->weave_heap);
-    ok = ok && M->sms && M->weave_pos && M->weave_lim && M->weave_heap;
+    /* every SM's warp slots in one zeroed block (calloc: pages of slots that no CTA uses stay
+     * untouched), each warp's scan fields in one cache line (sizeof (tm_warp) is a multiple of
+     * 64) */
+    size_t wslots = (size_t)M->nsm * (M->warp_slots ? M->warp_slots : 1);
+    M->warp_mem = calloc(wslots * sizeof *M->warp_block + 63, 1);
+    M->warp_block = M->warp_mem ? (tm_warp *)(((uintptr_t)M->warp_mem + 63) & ~(uintptr_t)63)
+                                : NULL;
+    ok = ok && M->sms && M->weave_pos && M->weave_lim && M->weave_heap && M->warp_block;
     for (uint32_t s = 0; ok && s < M->nsm; s++) {
         tm_sm *S = &M->sms[s];
         S->id = s;
         S->nwarps = M->warp_slots;
-        /* each warp's scan fields in one cache line (sizeof (tm_warp) is a multiple of 64) */
-        size_t wbytes = (M->warp_slots ? M->warp_slots : 1) * sizeof *S->warps;
-        S->warps = aligned_alloc(64, wbytes);
-        if (S->warps) memset(S->warps, 0, wbytes);
+        S->warps = M->warp_block + (size_t)s * (M->warp_slots ? M->warp_slots : 1);
         S->per_q = (S->nwarps + M->nsched - 1) / M->nsched;
         S->scan = calloc((size_t)M->nsched * S->per_q + 1, sizeof *S->scan);
         S->live_words = (S->per_q + 63) / 64;
