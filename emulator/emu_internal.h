@@ -129,6 +129,8 @@ struct emu_warp {
     uint32_t nframes, frames_cap;
     uint64_t *regs;
     size_t regs_used, regs_cap;
+    bool regs_lent;           /* regs lie in its CTA's block (emu_cta.regs): not freed or
+                                 reallocated here */
     uint8_t *local;           /* lanes * local_per_thread bytes, allocated on first use */
     uint64_t local_per_thread;
     uint64_t local_dirty;     /* bytes at the start of each lane's local memory that may have
@@ -165,6 +167,7 @@ struct emu_cta {
     uint32_t sm;
     uint32_t nthreads, nwarps, live_threads;
     emu_warp *warps;
+    uint64_t *regs;           /* its warps' registers, one block (NULL: each warp its own) */
     uint8_t *smem;
     uint64_t smem_size;
     emu_barrier bar[EMU_NBARRIERS + 1];   /* the last one serves barrier.cluster.wait */
@@ -330,7 +333,10 @@ bool emu_call_push(emu_ctx *c, const emu_func *callee, uint32_t mask, const ptx_
 void emu_frame_return(emu_ctx *c);
 /* Operand indices of a call: return list (-1 if none), callee, argument list (-1 if none). */
 void emu_call_operands(const ptx_instr *in, int *rets, int *callee, int *args);
-void emu_warp_init(emu_warp *w, emu_cta *cta, uint32_t id);
+/* Register words of a warp's kernel frame (slots x lanes; at least one row). */
+size_t emu_warp_kernel_regs(const emu_grid *g);
+/* regs: its registers (emu_warp_kernel_regs words) in the CTA's block, or NULL: its own. */
+void emu_warp_init(emu_warp *w, emu_cta *cta, uint32_t id, uint64_t *regs);
 /* emu_warp_init for a warp of a finished CTA of the same grid: keeps its buffers. */
 void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id);
 /* Plans kernel f's entry_rows: the register rows an instruction may read before their lane

@@ -36,7 +36,12 @@ emu_cta *emu_cta_create(emu_grid *g, uint64_t linear_id, uint32_t sm)
     cta_start(c, g, linear_id, sm);
     c->smem = calloc(1, c->smem_size ? c->smem_size : 1);
     c->warps = calloc(c->nwarps, sizeof *c->warps);
+    /* the warps' registers in one block: one allocation (and one growth of the host thread's
+     * heap, a system call) per CTA rather than per warp. Without it each warp tries its own. */
+    size_t nreg = emu_warp_kernel_regs(g);
+    c->regs = calloc((size_t)c->nwarps * nreg, sizeof *c->regs);
     if (!c->smem || !c->warps) {
+        free(c->regs);
         free(c->smem);
         free(c->warps);
         free(c);
@@ -44,7 +49,8 @@ emu_cta *emu_cta_create(emu_grid *g, uint64_t linear_id, uint32_t sm)
                        "out of host memory for the shared memory and warps of a block");
         return NULL;
     }
-    for (uint32_t i = 0; i < c->nwarps; i++) emu_warp_init(&c->warps[i], c, i);
+    for (uint32_t i = 0; i < c->nwarps; i++)
+        emu_warp_init(&c->warps[i], c, i, c->regs ? c->regs + (size_t)i * nreg : NULL);
     return c;
 }
 
@@ -56,10 +62,12 @@ emu_cta *emu_cta_create_in(emu_cta *c, emu_grid *g, uint64_t linear_id, uint32_t
     /* the finished CTA ends here as it would in emu_cta_destroy */
     emu_grid_note_cta_done(g, c);
     emu_warp *warps = c->warps;
+    uint64_t *regs = c->regs;
     uint8_t *smem = c->smem;
     memset(c, 0, sizeof *c);
     cta_start(c, g, linear_id, sm);
     c->warps = warps;
+    c->regs = regs;
     c->smem = smem;
     /* a fresh CTA's shared memory is zero (calloc): so is a reused one's, for determinism;
      * a kernel that cannot write shared memory left it zero (shared_writes.c) */
@@ -74,6 +82,7 @@ void emu_cta_destroy(emu_cta *c)
     emu_grid_note_cta_done(c->g, c);
     for (uint32_t i = 0; i < c->nwarps; i++) emu_warp_free(&c->warps[i]);
     free(c->warps);
+    free(c->regs);
     free(c->smem);
     free(c);
 }

@@ -68,12 +68,19 @@ static void warp_start(emu_warp *w, emu_cta *cta, uint32_t id)
     if (w->state != EMU_WS_FAULT) w->state = w->valid ? EMU_WS_READY : EMU_WS_EXITED;
 }
 
-void emu_warp_init(emu_warp *w, emu_cta *cta, uint32_t id)
+size_t emu_warp_kernel_regs(const emu_grid *g)
+{
+    size_t n = (size_t)g->kf->fn->nslots * EMU_WARP_SIZE;
+    return n ? n : EMU_WARP_SIZE;
+}
+
+void emu_warp_init(emu_warp *w, emu_cta *cta, uint32_t id, uint64_t *regs)
 {
     memset(w, 0, sizeof *w);
-    size_t nreg = (size_t)cta->g->kf->fn->nslots * EMU_WARP_SIZE;
-    w->regs_cap = nreg ? nreg : EMU_WARP_SIZE;
-    w->regs = calloc(w->regs_cap, sizeof *w->regs);   /* NULL: warp_start faults the warp */
+    w->regs_cap = emu_warp_kernel_regs(cta->g);
+    w->regs_lent = regs != NULL;
+    /* NULL: warp_start faults the warp */
+    w->regs = regs ? regs : calloc(w->regs_cap, sizeof *w->regs);
     warp_start(w, cta, id);
 }
 
@@ -86,6 +93,7 @@ void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id)
     uint32_t frames_cap = w->frames_cap;
     uint64_t *regs = w->regs;
     size_t regs_cap = w->regs_cap;
+    bool regs_lent = w->regs_lent;
     uint8_t *local = w->local;
     uint64_t local_dirty = w->local_dirty, local_per_thread = w->local_per_thread;
     emu_event *ring = w->ring;
@@ -97,6 +105,7 @@ void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id)
     w->frames_cap = frames_cap;
     w->regs = regs;
     w->regs_cap = regs_cap;
+    w->regs_lent = regs_lent;
     w->local = local;
     w->ring = ring;
     w->ring_lent = ring_lent;
@@ -116,7 +125,8 @@ void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id)
     } else if (regs && nreg <= regs_cap) {
         memset(regs, 0, nreg * sizeof *regs);
     } else {   /* the last occupant never got its registers (out of memory): try again */
-        free(regs);
+        if (!regs_lent) free(regs);
+        w->regs_lent = false;
         w->regs_cap = nreg ? nreg : EMU_WARP_SIZE;
         w->regs = calloc(w->regs_cap, sizeof *w->regs);
     }
@@ -133,7 +143,7 @@ void emu_warp_free(emu_warp *w)
     if (!w->ring_lent) free(w->ring);
     free(w->stack);
     free(w->frames);
-    free(w->regs);
+    if (!w->regs_lent) free(w->regs);
     free(w->local);
     memset(w, 0, sizeof *w);
 }
@@ -435,7 +445,10 @@ bool emu_call_push(emu_ctx *c, const emu_func *callee, uint32_t mask, const ptx_
     if (need > w->regs_cap) {
         size_t nc = w->regs_cap * 2;
         while (nc < need) nc *= 2;
-        uint64_t *nr = realloc(w->regs, nc * sizeof *nr);
+        /* registers lent by the CTA move to the warp's own allocation */
+        uint64_t *nr = w->regs_lent ? malloc(nc * sizeof *nr) : realloc(w->regs, nc * sizeof *nr);
+        if (nr && w->regs_lent) memcpy(nr, w->regs, w->regs_cap * sizeof *nr);
+        if (nr) w->regs_lent = false;
         if (!nr) {
             emu_fault_raise(c, EMU_FAULT_OUT_OF_RESOURCES, __builtin_ctz(mask), false, 0,
                             "Out of resources", "no host memory for the registers of %s",
