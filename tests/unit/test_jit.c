@@ -1406,6 +1406,80 @@ START_TEST(loop_with_more_rows_than_carried)
 }
 END_TEST
 
+/* A loop block longer than a straight-line segment (JIT_SEGMENT) but within a loop segment
+ * (JIT_LOOP_SEGMENT): 20 accumulators and their 20 increments go round in registers, 20
+ * temporaries, an f32 row, a load, a guarded write and a handler call (ex2.approx) fill the
+ * register cache past its 64 rows (a result that finds it full is stored at once, and the back
+ * edge reloads it); per-lane trip counts (23 to 25) make the last back edges diverge, and budget
+ * stops land on every µop of the 70-µop body. Against the step interpreter (memory, counts). */
+START_TEST(long_loop_segment)
+{
+    char ptx[16384];
+    size_t n = (size_t)snprintf(ptx, sizeof ptx, "%s",
+        CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "    .reg .b32 %t, %i, %n, %w, %x<20>, %y<20>, %u<20>;\n"
+        "    .reg .b64 %in, %out, %o;\n"
+        "    .reg .f32 %f, %g, %e;\n"
+        "    .reg .pred %p, %z;\n"
+        "    ld.param.u64 %in, [pin];\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    mov.u32 %t, %tid.x;\n"
+        "    mul.wide.u32 %o, %t, 4;\n"
+        "    add.u64 %in, %in, %o;\n"
+        "    ld.global.u32 %n, [%in];\n"
+        "    mov.u32 %i, 0;\n"
+        "    cvt.rn.f32.u32 %f, %t;\n"
+        "    mov.f32 %e, 0f3F000000;\n"
+        "    setp.lt.u32 %z, %t, 9;\n");
+    for (int k = 0; k < 20; k++)
+        n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                              "    mov.u32 %%x%d, %d;\n    add.u32 %%y%d, %%t, %d;\n", k, k, k, 7 * k);
+    n += (size_t)snprintf(ptx + n, sizeof ptx - n, "L:\n");
+    for (int k = 0; k < 20; k++)
+        n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                              "    mul.lo.u32 %%u%d, %%x%d, 3;\n"
+                              "    xor.b32 %%x%d, %%x%d, %%u%d;\n"
+                              "    add.u32 %%x%d, %%x%d, %%y%d;\n", k, k, k, k, k, k, k, k);
+    n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                          "    ld.global.u32 %%w, [%%in];\n"
+                          "    @%%z add.u32 %%x0, %%x0, %%w;\n"
+                          "    fma.rn.f32 %%f, %%f, %%e, %%e;\n"
+                          "    ex2.approx.f32 %%g, %%f;\n"
+                          "    add.f32 %%f, %%f, %%g;\n"
+                          "    add.u32 %%x19, %%x19, %%u0;\n"
+                          "    add.u32 %%i, %%i, 1;\n"
+                          "    setp.lt.u32 %%p, %%i, %%n;\n"
+                          "    @%%p bra L;\n"
+                          "    mul.wide.u32 %%o, %%t, 84;\n"
+                          "    add.u64 %%out, %%out, %%o;\n"
+                          "    st.global.f32 [%%out+80], %%f;\n");
+    for (int k = 0; k < 20; k++)
+        n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    st.global.u32 [%%out+%d], %%x%d;\n",
+                              4 * k, k);
+    snprintf(ptx + n, sizeof ptx - n, "    ret;\n}\n");
+    enum { T = 70 };
+    uint32_t trips[T];
+    for (unsigned t = 0; t < T; t++) trips[t] = 23 + (t * 7) % 3;
+    uint8_t *in = conf_dev_alloc(sizeof trips), *out = conf_dev_alloc(T * 84);
+    memcpy(in, trips, sizeof trips);
+    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
+    setenv("CONF_EXECUTOR", "jit", 1);
+    emu_jit_options o = {.verbose = getenv("JIT_DUMP") ? 1 : 0, .hot_instructions = 1};
+    emu_jit_configure(&o);
+    emu_jit_stats before;
+    emu_jit_get_stats(&before);
+    conf_result r;
+    conf_status st = conf_run_k("long loop segment", ptx, (emu_dim3){1, 1, 1}, (emu_dim3){T, 1, 1},
+                                0, params, 2, &r);
+    unsetenv("CONF_EXECUTOR");
+    ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
+    assert_compiled_since(&before);
+    conf_dev_free(in);
+    conf_dev_free(out);
+}
+END_TEST
+
 /* Integer div and rem compiled inline (int_div_rem) on every pair of edge values (zero, 1, -1,
  * the most negative and positive values...) as 32-bit and 64-bit, signed and unsigned, with a
  * guard (the lanes it leaves out divide too, by zero among others) and immediate divisors,
@@ -1511,6 +1585,7 @@ int main(void)
     tcase_add_test(tc, integer_division_on_edge_values);
     tcase_add_test(tc, contracted_fma_on_special_values);
     tcase_add_test(tc, loop_with_more_rows_than_carried);
+    tcase_add_test(tc, long_loop_segment);
     tcase_add_test(tc, symbol_addresses);
     tcase_add_test(tc, shared_32bit_addresses);
     tcase_add_test(tc, shared_half_warp_shapes);
