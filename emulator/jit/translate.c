@@ -432,6 +432,12 @@ static void put(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef v)
         row = LLVMBuildSelect(t->b, mask_vec(t, mask), v, load_row(t, o->row), "");
     else if (LLVMIsAZExtInst(v) && LLVMTypeOf(LLVMGetOperand(v, 0)) == t->v32)
         low = LLVMGetOperand(v, 0);
+    else if (o->kind == EMU_OPD_REG && o->bits != 0 && o->bits <= 32) {
+        /* a register of at most 32 bits holds the zero extension of its low half (emu_put
+         * masks it), so its 32-bit reads and a loop segment's narrow phi take the half */
+        low = LLVMBuildTrunc(t->b, v, t->v32, "");
+        row = LLVMBuildZExt(t->b, low, t->v64, "");
+    }
     /* a row the segment's exits need is stored now (keeping it in a register to the end costs
      * more than the store); the others are stored only where a run leaves while they are live.
      * In a loop segment every result stays in a register: its exits store what they need */
