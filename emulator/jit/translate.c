@@ -101,7 +101,7 @@ typedef struct tr {
  * segment's bound covers unrolled bodies such as n-body's (65 µops: four bodies of 16): with
  * 32 such a loop was four ordinary segments whose back edge went through the dispatch block,
  * every row stored and reloaded per iteration (its kernel 19% slower; compiling it costs
- * about 1.3-1.8x as much). */
+ * about 1.3-1.9x as much). */
 #define JIT_SEGMENT 16
 #define JIT_LOOP_SEGMENT 96
 
