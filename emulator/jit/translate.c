@@ -97,9 +97,13 @@ typedef struct tr {
 } tr;
 
 /* The most µops in one segment (bounds the phis of a side entry: compile time grows with
- * both), and in a loop segment, whose rows stay in registers across iterations. */
+ * both), and in a loop segment, whose rows stay in registers across iterations. A loop
+ * segment's bound covers unrolled bodies such as n-body's (65 µops: four bodies of 16): with
+ * 32 such a loop was four ordinary segments whose back edge went through the dispatch block,
+ * every row stored and reloaded per iteration (its kernel 19% slower; compiling it costs
+ * about 1.3-1.9x as much). */
 #define JIT_SEGMENT 16
-#define JIT_LOOP_SEGMENT 32
+#define JIT_LOOP_SEGMENT 96
 
 /* ---------------------------------------------------------------- small builders */
 
@@ -428,6 +432,12 @@ static void put(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef v)
         row = LLVMBuildSelect(t->b, mask_vec(t, mask), v, load_row(t, o->row), "");
     else if (LLVMIsAZExtInst(v) && LLVMTypeOf(LLVMGetOperand(v, 0)) == t->v32)
         low = LLVMGetOperand(v, 0);
+    else if (o->kind == EMU_OPD_REG && o->bits != 0 && o->bits <= 32) {
+        /* a register of at most 32 bits holds the zero extension of its low half (emu_put
+         * masks it), so its 32-bit reads and a loop segment's narrow phi take the half */
+        low = LLVMBuildTrunc(t->b, v, t->v32, "");
+        row = LLVMBuildZExt(t->b, low, t->v64, "");
+    }
     /* a row the segment's exits need is stored now (keeping it in a register to the end costs
      * more than the store); the others are stored only where a run leaves while they are live.
      * In a loop segment every result stays in a register: its exits store what they need */
@@ -529,6 +539,54 @@ static LLVMValueRef fma_f32(tr *t, LLVMValueRef a, LLVMValueRef b, LLVMValueRef 
     return LLVMBuildCall2(t->b, fty, fn, args, 3, "");
 }
 
+static LLVMValueRef splat_f64(tr *t, double v);
+
+/* fma.rm.f32 / fma.rp.f32 as the handler computes them (fmaf with the host's rounding mode set
+ * downward or upward), in round-to-nearest double arithmetic: the product is exact in double,
+ * the sum s = p + c and its error e (TwoSum) are the exact value s + e (no overflow: |p| <=
+ * 2^256); f = s rounded to nearest float is within half a float ulp of it, so the directed
+ * result is f, or its neighbour towards the rounding when f lies beyond s + e (e decides
+ * where f == s). An exact zero takes the sign the rounding gives it (downward -0 unless both
+ * addends are +0, upward +0 unless both are -0). A NaN or infinite s keeps f. */
+static LLVMValueRef fma_f32_directed(tr *t, LLVMValueRef x, LLVMValueRef y, LLVMValueRef z, bool up)
+{
+    LLVMBuilderRef b = t->b;
+    LLVMTypeRef vd = LLVMVectorType(LLVMDoubleTypeInContext(t->cx), EMU_WARP_SIZE);
+    LLVMValueRef zd = LLVMBuildFPExt(b, z, vd, "");
+    LLVMValueRef p = LLVMBuildFMul(b, LLVMBuildFPExt(b, x, vd, ""), LLVMBuildFPExt(b, y, vd, ""), "");
+    LLVMValueRef sum = LLVMBuildFAdd(b, p, zd, "");
+    LLVMValueRef bb = LLVMBuildFSub(b, sum, p, "");
+    LLVMValueRef e = LLVMBuildFAdd(b, LLVMBuildFSub(b, p, LLVMBuildFSub(b, sum, bb, ""), ""),
+                                   LLVMBuildFSub(b, zd, bb, ""), "");
+    LLVMValueRef f = LLVMBuildFPTrunc(b, sum, t->vf, "");
+    LLVMValueRef fd = LLVMBuildFPExt(b, f, vd, ""), zero = LLVMConstNull(vd);
+    /* f beyond the exact value, in the direction opposite to the rounding */
+    LLVMValueRef beyond = LLVMBuildOr(
+        b, LLVMBuildFCmp(b, up ? LLVMRealOLT : LLVMRealOGT, fd, sum, ""),
+        LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOEQ, fd, sum, ""),
+                     LLVMBuildFCmp(b, up ? LLVMRealOGT : LLVMRealOLT, e, zero, ""), ""), "");
+    LLVMValueRef fb = LLVMBuildBitCast(b, f, t->v32, "");
+    /* the next float towards the rounding: from a zero the smallest subnormal of its side;
+     * else one step of the magnitude (up: away from zero for f > 0, towards it for f < 0) */
+    LLVMValueRef fpos = LLVMBuildFCmp(b, LLVMRealOGT, f, LLVMConstNull(t->vf), "");
+    LLVMValueRef fzero = LLVMBuildFCmp(b, LLVMRealOEQ, f, LLVMConstNull(t->vf), "");
+    LLVMValueRef inc = LLVMBuildAdd(b, fb, splat32(t, 1), ""), dec = LLVMBuildSub(b, fb, splat32(t, 1), "");
+    LLVMValueRef next = up ? LLVMBuildSelect(b, fpos, inc, dec, "") : LLVMBuildSelect(b, fpos, dec, inc, "");
+    next = LLVMBuildSelect(b, fzero, splat32(t, up ? 0x00000001u : 0x80000001u), next, "");
+    LLVMValueRef r = LLVMBuildSelect(b, beyond, next, fb, "");
+    /* an exact zero: s == 0 (then e == 0) */
+    LLVMValueRef pb = LLVMBuildBitCast(b, p, t->v64, "");
+    LLVMValueRef zb = LLVMBuildBitCast(b, z, t->v32, "");
+    LLVMValueRef keep = up ? LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, pb, splat64(t, UINT64_C(1) << 63), ""),
+                                          LLVMBuildICmp(b, LLVMIntEQ, zb, splat32(t, 0x80000000u), ""), "")
+                           : LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, pb, splat64(t, 0), ""),
+                                          LLVMBuildICmp(b, LLVMIntEQ, zb, splat32(t, 0), ""), "");
+    LLVMValueRef signed_zero = LLVMBuildSelect(b, keep, up ? splat32(t, 0x80000000u) : splat32(t, 0),
+                                               splat32(t, up ? 0 : 0x80000000u), "");
+    r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOEQ, sum, zero, ""), signed_zero, r, "");
+    return LLVMBuildBitCast(b, r, t->vf, "");
+}
+
 static LLVMValueRef isnan_bits64(tr *t, LLVMValueRef v)
 {
     LLVMValueRef mag = LLVMBuildAnd(t->b, v, splat64(t, ~(UINT64_C(1) << 63)), "");
@@ -621,6 +679,57 @@ static LLVMValueRef f32_div_family(tr *t, const emu_uop *u, bool ftz)
         r = LLVMBuildFDiv(b, v1d, r, "");
         return out_f32(t, LLVMBuildFPTrunc(b, r, t->vf, ""), ftz);
     }
+}
+
+static LLVMValueRef splat_f64(tr *t, double v)
+{
+    LLVMValueRef e[EMU_WARP_SIZE];
+    for (int i = 0; i < EMU_WARP_SIZE; i++) e[i] = LLVMConstReal(LLVMDoubleTypeInContext(t->cx), v);
+    return LLVMConstVector(e, EMU_WARP_SIZE);
+}
+
+/* ex2.approx.f32 as sem_float_ex2_approx computes it, (float)exp2((double)x) with the host's
+ * libm, without calling it: in double, x = n + f (n = x rounded to an integer, |f| <= 1/2,
+ * exact), 2^f by its Taylor series in f ln 2 to degree 13 (the first term left out is below
+ * 2^-57 of the sum), times 2^n from the exponent bits; x beyond +-200 is clamped (the result is
+ * inf or 0 either way), a NaN goes through. This is within a few double ulps of exp2's result
+ * (glibc's is within one of the exact value), so both round to the same float unless a float
+ * rounding boundary lies between them: *hard marks the lanes where r (1 -+ 2^-48) round to
+ * different floats, which take the handler (about one input in 2^25; none of the 2^32 inputs
+ * that are not hard rounds otherwise: bench/ex2_identical.sh checks it exhaustively). */
+static LLVMValueRef ex2_f32(tr *t, LLVMValueRef x, LLVMValueRef *hard)
+{
+    static const double taylor[14] = {
+        0x1.0000000000000p+0,  0x1.62e42fefa39efp-1,  0x1.ebfbdff82c58fp-3,  0x1.c6b08d704a0c0p-5,
+        0x1.3b2ab6fba4e77p-7,  0x1.5d87fe78a6731p-10, 0x1.430912f86c787p-13, 0x1.ffcbfc588b0c7p-17,
+        0x1.62c0223a5c824p-20, 0x1.b5253d395e7c4p-24, 0x1.e4cf5158b8ecap-28, 0x1.e8cac7351bb25p-32,
+        0x1.c3bd650fc2986p-36, 0x1.816193166d0f9p-40};
+    LLVMBuilderRef b = t->b;
+    LLVMTypeRef vd = LLVMVectorType(LLVMDoubleTypeInContext(t->cx), EMU_WARP_SIZE);
+    LLVMValueRef d = LLVMBuildFPExt(b, x, vd, "");
+    LLVMValueRef nan = LLVMBuildFCmp(b, LLVMRealUNO, d, d, "");
+    d = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, d, splat_f64(t, 200.0), ""), splat_f64(t, 200.0), d, "");
+    d = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, d, splat_f64(t, -200.0), ""), splat_f64(t, -200.0), d, "");
+    d = LLVMBuildSelect(b, nan, LLVMConstNull(vd), d, "");   /* no poison from fptosi below */
+    LLVMValueRef n = unary_intrinsic(t, "llvm.roundeven", vd, d);
+    LLVMValueRef f = LLVMBuildFSub(b, d, n, "");
+    unsigned id = LLVMLookupIntrinsicID("llvm.fma", 8);
+    LLVMValueRef fma = LLVMGetIntrinsicDeclaration(t->m, id, &vd, 1);
+    LLVMTypeRef fty = LLVMIntrinsicGetType(t->cx, id, &vd, 1);
+    LLVMValueRef p = splat_f64(t, taylor[13]);
+    for (int k = 12; k >= 0; k--) {
+        LLVMValueRef args[3] = {p, f, splat_f64(t, taylor[k])};
+        p = LLVMBuildCall2(b, fty, fma, args, 3, "");
+    }
+    LLVMValueRef e = LLVMBuildFPToSI(b, n, t->v64, "");
+    e = LLVMBuildShl(b, LLVMBuildAdd(b, e, splat64(t, 1023), ""), splat64(t, 52), "");
+    LLVMValueRef r = LLVMBuildFMul(b, p, LLVMBuildBitCast(b, e, vd, ""), "");
+    LLVMValueRef lo = LLVMBuildFPTrunc(b, LLVMBuildFMul(b, r, splat_f64(t, 1 - 0x1p-48), ""), t->vf, "");
+    LLVMValueRef hi = LLVMBuildFPTrunc(b, LLVMBuildFMul(b, r, splat_f64(t, 1 + 0x1p-48), ""), t->vf, "");
+    *hard = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildBitCast(b, lo, t->v32, ""),
+                          LLVMBuildBitCast(b, hi, t->v32, ""), "");
+    return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, x, x, ""), x,
+                           LLVMBuildFPTrunc(b, r, t->vf, ""), "");
 }
 
 /* ---------------------------------------------------------------- which µops translate */
@@ -797,7 +906,9 @@ bool emu_jit_translates(const emu_code *code, const emu_uop *u)
             !src_ok(&o[2], ty) || !src_ok(&o[3], ty))
             return false;
         if (ty == PTX_TYPE_F64) return plain_f64(u);
-        return ty == PTX_TYPE_F32 && in->rnd == PTX_RND_RN &&
+        /* .rm and .rp: fma_f32_directed */
+        return ty == PTX_TYPE_F32 &&
+               (in->rnd == PTX_RND_RN || in->rnd == PTX_RND_RM || in->rnd == PTX_RND_RP) &&
                (in->flags & ~(PTX_F(FTZ) | PTX_F(SAT))) == 0;
     case PTX_OP_REM:
         return u->nopd == 3 && in->ntypes == 1 && int_type(ty) && in->flags == 0 &&
@@ -819,6 +930,10 @@ bool emu_jit_translates(const emu_code *code, const emu_uop *u)
         return approx || u->op == PTX_OP_RSQRT ||
                (in->rnd == PTX_RND_RN || (in->rnd == PTX_RND_NONE && (in->flags & PTX_F(FULL))));
     }
+    case PTX_OP_EX2:   /* f32 .approx: ex2_f32, the handler for the lanes it cannot vouch for */
+        return u->nopd == 2 && in->ntypes == 1 && ty == PTX_TYPE_F32 &&
+               (in->flags & PTX_F(APPROX)) && (in->flags & ~(PTX_F(FTZ) | PTX_F(APPROX))) == 0 &&
+               dst_ok(&o[0], ty) && src_ok(&o[1], ty);
     case PTX_OP_ABS:
     case PTX_OP_NEG:   /* f32: bit operations after .ftz (sem_float_abs_f32, _neg_f32) */
         return ty == PTX_TYPE_F32 && u->nopd == 2 && in->ntypes == 1 && in->rnd == PTX_RND_NONE &&
@@ -1096,7 +1211,12 @@ static void emit_native(tr *t, const emu_uop *u, LLVMValueRef mask)
         case PTX_OP_MAX:
             r = minmax_f32(t, u->op == PTX_OP_MAX, x, y, in->flags & PTX_F(NANMODE));
             break;
-        default: r = fma_f32(t, x, y, as_f32(t, src(t, &o[3], ty), ftz)); break;
+        default:
+            if (in->rnd == PTX_RND_RM || in->rnd == PTX_RND_RP)
+                r = fma_f32_directed(t, x, y, as_f32(t, src(t, &o[3], ty), ftz), in->rnd == PTX_RND_RP);
+            else
+                r = fma_f32(t, x, y, as_f32(t, src(t, &o[3], ty), ftz));
+            break;
         }
         put(t, &o[0], mask, out_f32_sat(t, r, ftz, in->flags & PTX_F(SAT)));
         return;
@@ -1836,6 +1956,24 @@ static void open_loop(tr *t, uint32_t h)
     }
 }
 
+/* ex2.approx.f32 (ex2_f32) for the lanes of mask, to slow (the handler) when one is hard;
+ * the event variant writes the event on the compiled path (the handler writes its own) */
+static void emit_ex2(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockRef slow)
+{
+    LLVMBuilderRef b = t->b;
+    bool ftz = u->in->flags & PTX_F(FTZ);
+    LLVMValueRef hard, r = ex2_f32(t, as_f32(t, src(t, &u->opd[1], PTX_TYPE_F32), ftz), &hard);
+    LLVMValueRef any = LLVMBuildAnd(b, LLVMBuildBitCast(b, hard, t->i32, ""), mask, "");
+    LLVMBasicBlockRef fast = block(t, "ex2.fast");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, any, ci32(t, 0), ""), slow, fast);
+    LLVMPositionBuilderAtEnd(b, fast);
+    if (t->events) {
+        store_ninstr(t);
+        emit_event(t, i, mask);
+    }
+    put(t, &u->opd[0], mask, out_f32(t, r, ftz));
+}
+
 static void emit_uop(tr *t, uint32_t i)
 {
     const emu_uop *u = &t->code->uops[i];
@@ -1911,7 +2049,7 @@ static void emit_uop(tr *t, uint32_t i)
         emit_branch(t, i, u, mask);
         return;
     }
-    if (u->op == PTX_OP_LD || u->op == PTX_OP_ST) {
+    if (u->op == PTX_OP_LD || u->op == PTX_OP_ST || u->op == PTX_OP_EX2) {
         LLVMBasicBlockRef slow = block(t, "mem.slow");
         /* the slow path stores the rows dirty before the access and live at it (their
          * values dominate it); the fast path keeps them dirty */
@@ -1923,7 +2061,8 @@ static void emit_uop(tr *t, uint32_t i)
             before[k][0] = t->cache[k].v;
             before[k][1] = t->cache[k].low;
         }
-        if (u->in->space == PTX_SPACE_PARAM) emit_param(t, u, mask, slow);
+        if (u->op == PTX_OP_EX2) emit_ex2(t, i, u, mask, slow);
+        else if (u->in->space == PTX_SPACE_PARAM) emit_param(t, u, mask, slow);
         else emit_mem(t, u, mask, slow);
         LLVMBasicBlockRef here = LLVMGetInsertBlock(b);
         LLVMPositionBuilderAtEnd(b, slow);

@@ -752,7 +752,7 @@ END_TEST
  * (prime to the budget of 100, so budget stops land on every µop, the back edge included),
  * whose head is the
  * reconvergence point of a divergent branch, carrying 32-bit, 64-bit and f32 rows, a guarded
- * write, a load, a handler call (ex2.approx) and a row written in the loop and read only after
+ * write, a load, a handler call (lg2.approx) and a row written in the loop and read only after
  * it; then a loop of 9 µops whose back edge diverges (per-lane trip counts), no handler in
  * it. */
 START_TEST(loops_kept_in_registers)
@@ -792,7 +792,7 @@ START_TEST(loops_kept_in_registers)
         "    ld.global.u32 %w, [%ia+4];\n"
         "    add.u32 %s, %s, %w;\n"
         "    fma.rn.f32 %f, %f, %e, %e;\n"
-        "    ex2.approx.f32 %g, %e;\n"
+        "    lg2.approx.f32 %g, %e;\n"
         "    add.f32 %f, %f, %g;\n"
         "    add.u32 %s, %s, 1;\n"
         "    add.u32 %j, %j, 1;\n"
@@ -1406,6 +1406,234 @@ START_TEST(loop_with_more_rows_than_carried)
 }
 END_TEST
 
+/* A loop block longer than a straight-line segment (JIT_SEGMENT) but within a loop segment
+ * (JIT_LOOP_SEGMENT): 20 accumulators and their 20 increments go round in registers, 20
+ * temporaries, an f32 row, a load, a guarded write and a handler call (lg2.approx) fill the
+ * register cache past its 64 rows (a result that finds it full is stored at once, and the back
+ * edge reloads it); per-lane trip counts (23 to 25) make the last back edges diverge, and budget
+ * stops land on every µop of the 70-µop body. Against the step interpreter (memory, counts). */
+START_TEST(long_loop_segment)
+{
+    char ptx[16384];
+    size_t n = (size_t)snprintf(ptx, sizeof ptx, "%s",
+        CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "    .reg .b32 %t, %i, %n, %w, %x<20>, %y<20>, %u<20>;\n"
+        "    .reg .b64 %in, %out, %o;\n"
+        "    .reg .f32 %f, %g, %e;\n"
+        "    .reg .pred %p, %z;\n"
+        "    ld.param.u64 %in, [pin];\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    mov.u32 %t, %tid.x;\n"
+        "    mul.wide.u32 %o, %t, 4;\n"
+        "    add.u64 %in, %in, %o;\n"
+        "    ld.global.u32 %n, [%in];\n"
+        "    mov.u32 %i, 0;\n"
+        "    cvt.rn.f32.u32 %f, %t;\n"
+        "    mov.f32 %e, 0f3F000000;\n"
+        "    setp.lt.u32 %z, %t, 9;\n");
+    for (int k = 0; k < 20; k++)
+        n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                              "    mov.u32 %%x%d, %d;\n    add.u32 %%y%d, %%t, %d;\n", k, k, k, 7 * k);
+    n += (size_t)snprintf(ptx + n, sizeof ptx - n, "L:\n");
+    for (int k = 0; k < 20; k++)
+        n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                              "    mul.lo.u32 %%u%d, %%x%d, 3;\n"
+                              "    xor.b32 %%x%d, %%x%d, %%u%d;\n"
+                              "    add.u32 %%x%d, %%x%d, %%y%d;\n", k, k, k, k, k, k, k, k);
+    n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                          "    ld.global.u32 %%w, [%%in];\n"
+                          "    @%%z add.u32 %%x0, %%x0, %%w;\n"
+                          "    fma.rn.f32 %%f, %%f, %%e, %%e;\n"
+                          "    lg2.approx.f32 %%g, %%f;\n"
+                          "    add.f32 %%f, %%f, %%g;\n"
+                          "    add.u32 %%x19, %%x19, %%u0;\n"
+                          "    add.u32 %%i, %%i, 1;\n"
+                          "    setp.lt.u32 %%p, %%i, %%n;\n"
+                          "    @%%p bra L;\n"
+                          "    mul.wide.u32 %%o, %%t, 84;\n"
+                          "    add.u64 %%out, %%out, %%o;\n"
+                          "    st.global.f32 [%%out+80], %%f;\n");
+    for (int k = 0; k < 20; k++)
+        n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    st.global.u32 [%%out+%d], %%x%d;\n",
+                              4 * k, k);
+    snprintf(ptx + n, sizeof ptx - n, "    ret;\n}\n");
+    enum { T = 70 };
+    uint32_t trips[T];
+    for (unsigned t = 0; t < T; t++) trips[t] = 23 + (t * 7) % 3;
+    uint8_t *in = conf_dev_alloc(sizeof trips), *out = conf_dev_alloc(T * 84);
+    memcpy(in, trips, sizeof trips);
+    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
+    setenv("CONF_EXECUTOR", "jit", 1);
+    emu_jit_options o = {.verbose = getenv("JIT_DUMP") ? 1 : 0, .hot_instructions = 1};
+    emu_jit_configure(&o);
+    emu_jit_stats before;
+    emu_jit_get_stats(&before);
+    conf_result r;
+    conf_status st = conf_run_k("long loop segment", ptx, (emu_dim3){1, 1, 1}, (emu_dim3){T, 1, 1},
+                                0, params, 2, &r);
+    unsetenv("CONF_EXECUTOR");
+    ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
+    assert_compiled_since(&before);
+    conf_dev_free(in);
+    conf_dev_free(out);
+}
+END_TEST
+
+/* ex2.approx.f32 compiled (translate.c's ex2_f32, the handler for lanes near a float rounding
+ * boundary) against the step interpreter's (float)exp2((double)x): plain and .ftz, every lane
+ * or under a guard, on zeros, infinities, NaNs, subnormals, the overflow and underflow edges,
+ * inputs bench/ex2_identical.sh found hard, and 2^16 random bit patterns. */
+START_TEST(ex2_approx_compiled)
+{
+    const char *ptx = CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "    .reg .b32 %t, %n, %i;\n"
+        "    .reg .b64 %in, %out, %o;\n"
+        "    .reg .f32 %x, %a, %b, %c;\n"
+        "    .reg .pred %p;\n"
+        "    ld.param.u64 %in, [pin];\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    mov.u32 %t, %ctaid.x;\n"
+        "    mov.u32 %n, %ntid.x;\n"
+        "    mov.u32 %i, %tid.x;\n"
+        "    mad.lo.u32 %t, %t, %n, %i;\n"
+        "    mul.wide.u32 %o, %t, 4;\n"
+        "    add.u64 %in, %in, %o;\n"
+        "    ld.global.f32 %x, [%in];\n"
+        "    ex2.approx.f32 %a, %x;\n"
+        "    ex2.approx.ftz.f32 %b, %x;\n"
+        "    mov.f32 %c, 0f3F800000;\n"
+        "    and.b32 %n, %t, 5;\n"
+        "    setp.ne.u32 %p, %n, 0;\n"
+        "    @%p ex2.approx.f32 %c, %x;\n"
+        "    mul.wide.u32 %o, %t, 12;\n"
+        "    add.u64 %out, %out, %o;\n"
+        "    st.global.f32 [%out], %a;\n"
+        "    st.global.f32 [%out+4], %b;\n"
+        "    st.global.f32 [%out+8], %c;\n"
+        "    ret;\n}\n";
+    static const uint32_t edges[] = {
+        0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00001, 0x7f800001,
+        0x00000001, 0x80000001, 0x007fffff, 0x807fffff, 0x00800000, 0x80800000, 0x3f800000,
+        0xbf800000, 0x43000000, 0x42fffffe, 0x42ffffff, 0x43000001, 0xc2fc0000, 0xc2fe0000,
+        0xc3150000, 0xc3160000, 0xc3158000, 0xc3148000, 0xc2fc0001, 0xc2fbffff, 0x44800000,
+        0xc4800000, 0x4b000000, 0xcb000000, 0x3effffff, 0x3f000000, 0xbf000000, 0x3f000001,
+        0x34000000, 0xb4000000, 0x7f7fffff, 0xff7fffff, 0x4e800000, 0xce800000,
+        /* hard (bench/ex2_identical.sh) */
+        0x33b8aa3b, 0x36879cf7, 0x37e338eb, 0x383ecb1d, 0x3a07857c, 0x3a0b4316, 0x3b429d37,
+        0x3b53aa14, 0xb338aa3a, 0xb338aa3b, 0xb338aa3c, 0xb40a7fad, 0xb466d4cb, 0xb4a194f5,
+        0xb4fdea14, 0xb5160a52};
+    enum { T = 256, B = 300, N = T * B };
+    uint32_t *in = conf_dev_alloc(4 * N);
+    uint8_t *out = conf_dev_alloc(12 * N);
+    uint64_t x = 0x9e3779b97f4a7c15u;
+    for (int k = 0; k < N; k++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        in[k] = (size_t)k < sizeof edges / sizeof edges[0] ? edges[k] : (uint32_t)x;
+    }
+    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
+    setenv("CONF_EXECUTOR", "jit", 1);
+    emu_jit_stats before;
+    emu_jit_get_stats(&before);
+    conf_result r;
+    conf_status st = conf_run_k("ex2.approx", ptx, (emu_dim3){B, 1, 1}, (emu_dim3){T, 1, 1}, 0,
+                                params, 2, &r);
+    unsetenv("CONF_EXECUTOR");
+    ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
+    assert_compiled_since(&before);
+    conf_dev_free(in);
+    conf_dev_free(out);
+}
+END_TEST
+
+/* fma.rm.f32 and fma.rp.f32 compiled (translate.c's fma_f32_directed: TwoSum in double, then
+ * the nearest float stepped towards the rounding) against the step interpreter's fmaf under
+ * the host's directed rounding, plain, .ftz and .sat: every triple of 18 edge values (zeros,
+ * subnormals, the normal and overflow edges, one and its neighbours, infinities, NaN), triples
+ * whose sum cancels (c = -(a b) rounded, and its neighbours), and random bit patterns. */
+START_TEST(fma_directed_compiled)
+{
+    const char *ptx = CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "    .reg .b32 %t, %n, %i;\n"
+        "    .reg .b64 %in, %out, %o;\n"
+        "    .reg .f32 %a, %b, %c, %d<5>;\n"
+        "    ld.param.u64 %in, [pin];\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    mov.u32 %t, %ctaid.x;\n"
+        "    mov.u32 %n, %ntid.x;\n"
+        "    mov.u32 %i, %tid.x;\n"
+        "    mad.lo.u32 %t, %t, %n, %i;\n"
+        "    mul.wide.u32 %o, %t, 12;\n"
+        "    add.u64 %in, %in, %o;\n"
+        "    ld.global.f32 %a, [%in];\n"
+        "    ld.global.f32 %b, [%in+4];\n"
+        "    ld.global.f32 %c, [%in+8];\n"
+        "    fma.rm.f32 %d0, %a, %b, %c;\n"
+        "    fma.rp.f32 %d1, %a, %b, %c;\n"
+        "    fma.rm.ftz.f32 %d2, %a, %b, %c;\n"
+        "    fma.rp.ftz.sat.f32 %d3, %a, %b, %c;\n"
+        "    fma.rm.sat.f32 %d4, %a, %b, %c;\n"
+        "    mul.wide.u32 %o, %t, 20;\n"
+        "    add.u64 %out, %out, %o;\n"
+        "    st.global.f32 [%out], %d0;\n"
+        "    st.global.f32 [%out+4], %d1;\n"
+        "    st.global.f32 [%out+8], %d2;\n"
+        "    st.global.f32 [%out+12], %d3;\n"
+        "    st.global.f32 [%out+16], %d4;\n"
+        "    ret;\n}\n";
+    static const uint32_t edges[18] = {
+        0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x007fffff, 0x00800000, 0x80800000,
+        0x3f800000, 0xbf800000, 0x3f800001, 0x3f7fffff, 0x7f7fffff, 0xff7fffff, 0x7f800000,
+        0xff800000, 0x7fc00000, 0x1f800000, 0x5f800000};
+    enum { T = 256, B = 64, N = T * B };
+    uint32_t *in = conf_dev_alloc(12 * N);
+    uint8_t *out = conf_dev_alloc(20 * N);
+    uint64_t x = 0x2545f4914f6cdd1du;
+    int k = 0;
+    for (int i = 0; i < 18; i++)
+        for (int j = 0; j < 18; j++)
+            for (int l = 0; l < 18; l++, k++) {
+                in[3 * k] = edges[i];
+                in[3 * k + 1] = edges[j];
+                in[3 * k + 2] = edges[l];
+            }
+    for (; k < N; k++) {
+        uint32_t r[3];
+        for (int j = 0; j < 3; j++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            r[j] = (uint32_t)x;
+        }
+        if (k % 2) {
+            /* a b + c cancels: c is -(a b) rounded to float, or a neighbour of it, a and b
+             * of moderate exponents (also some subnormal products) */
+            float fa, fb, fc;
+            r[0] = (r[0] & 0x807fffffu) | ((100u + (r[2] >> 26)) << 23);
+            r[1] = (r[1] & 0x807fffffu) | ((64u + ((r[2] >> 20) & 63)) << 23);
+            memcpy(&fa, &r[0], 4);
+            memcpy(&fb, &r[1], 4);
+            fc = -(fa * fb);
+            memcpy(&r[2], &fc, 4);
+            r[2] += (uint32_t)(k % 5) - 2;
+        }
+        memcpy(&in[3 * k], r, 12);
+    }
+    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
+    setenv("CONF_EXECUTOR", "jit", 1);
+    emu_jit_stats before;
+    emu_jit_get_stats(&before);
+    conf_result r;
+    conf_status st = conf_run_k("fma.rm/.rp", ptx, (emu_dim3){B, 1, 1}, (emu_dim3){T, 1, 1}, 0,
+                                params, 2, &r);
+    unsetenv("CONF_EXECUTOR");
+    ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
+    assert_compiled_since(&before);
+    conf_dev_free(in);
+    conf_dev_free(out);
+}
+END_TEST
+
 /* Integer div and rem compiled inline (int_div_rem) on every pair of edge values (zero, 1, -1,
  * the most negative and positive values...) as 32-bit and 64-bit, signed and unsigned, with a
  * guard (the lanes it leaves out divide too, by zero among others) and immediate divisors,
@@ -1511,6 +1739,9 @@ int main(void)
     tcase_add_test(tc, integer_division_on_edge_values);
     tcase_add_test(tc, contracted_fma_on_special_values);
     tcase_add_test(tc, loop_with_more_rows_than_carried);
+    tcase_add_test(tc, long_loop_segment);
+    tcase_add_test(tc, ex2_approx_compiled);
+    tcase_add_test(tc, fma_directed_compiled);
     tcase_add_test(tc, symbol_addresses);
     tcase_add_test(tc, shared_32bit_addresses);
     tcase_add_test(tc, shared_half_warp_shapes);
