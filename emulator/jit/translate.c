@@ -44,6 +44,16 @@ typedef struct tr {
     LLVMTypeRef i1, i8, i16, i32, i64, ptr, f32, v64, v32, vb, vf;
     LLVMValueRef c, pc_arg, budget;
     LLVMValueRef cnt_slot, npc_slot, regs_slot;
+    /* The budget left at the current segment's first µop as if the run had come in there:
+     * budget - count + (µops since that first one). µop i of the segment (k after its first)
+     * is over the budget when k >= left, so the per-µop check compares with a constant and
+     * the count is added up only where a run leaves (kept in a slot: mem2reg makes the phis
+     * of the side entries, which set it from the count they find) */
+    LLVMValueRef left_slot;
+    uint32_t seg_first;   /* the first µop of the segment being translated */
+    /* the handler µop being called writes at most the rows of its operands and goes on in
+     * this segment: its return keeps the other cached rows (handler_keeps_cache) */
+    bool keep_cache;
     LLVMValueRef lanes_slot;   /* emit_mem's lane addresses, stored once for its lane reads */
     /* the depth of the SIMT stack whose top the run is on, changed where the run goes on at
      * another path (emit_dispatch's resume; its lanes are then c->active, which every µop
@@ -1573,6 +1583,8 @@ static void emit_ahead_stop(tr *t, uint32_t i, const emu_uop *u)
 /* ---------------------------------------------------------------- µops through their handler */
 
 static void emit_call_stored(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask);
+static bool opds_name_row(const tr *t, const emu_uop *u, uint32_t row);
+static bool reads_other_lanes(uint16_t op);
 
 /* Calls u's handler as the interpreter's loop does, the rows live at it stored first (what
  * it reads, and what the run reads after it, from memory: see liveness()). */
@@ -1647,7 +1659,18 @@ static void emit_call_stored(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef m
         return;
     }
     LLVMBasicBlockRef jumped = block(t, "jumped");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, npc, ci32(t, i + 1), ""), jumped, t->side[i + 1]);
+    LLVMBasicBlockRef on = t->keep_cache ? block(t, "kept") : t->side[i + 1];
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, npc, ci32(t, i + 1), ""), jumped, on);
+    if (t->keep_cache) {
+        /* the rows the handler may have written leave the cache (a later read loads them);
+         * the others go on in registers into µop i + 1 (its phis' incoming from here) */
+        LLVMPositionBuilderAtEnd(b, on);
+        for (uint32_t k = 0; k < t->ncache;)
+            if (opds_name_row(t, u, t->cache[k].row)) t->cache[k] = t->cache[--t->ncache];
+            else k++;
+        LLVMBuildBr(b, t->bb[i + 1]);
+        t->fall = on;
+    }
     LLVMPositionBuilderAtEnd(b, jumped);
     goto_dispatch(t, npc);
 }
@@ -1836,12 +1859,67 @@ static void open_loop(tr *t, uint32_t h)
     }
 }
 
+/* Whether the rows operand o names (opd_rows: a vector's elements, an address's base, both
+ * rows of a 128-bit register) include row; true when o names rows out of the usual layout. */
+static bool opd_names_row(const tr *t, const emu_opd *o, uint32_t row)
+{
+    switch (o->kind) {
+    case EMU_OPD_REG:
+    case EMU_OPD_PRED:
+        if (o->row % EMU_WARP_SIZE) return true;
+        return row == o->row || (o->kind == EMU_OPD_REG && o->bits == 128 && row == o->row + EMU_WARP_SIZE);
+    case EMU_OPD_ADDR:
+        return (o->flags & EMU_OPD_F_BASE_REG) && (o->row % EMU_WARP_SIZE || row == o->row);
+    case EMU_OPD_VEC:
+    case EMU_OPD_LIST:
+        for (uint64_t k = 0; k < o->imm; k++)
+            if (opd_names_row(t, &t->code->pool[o->row + k], row)) return true;
+        return false;
+    default:
+        return false;
+    }
+}
+
+static bool opds_name_row(const tr *t, const emu_uop *u, uint32_t row)
+{
+    for (unsigned k = 0; k < u->nopd; k++)
+        if (opd_names_row(t, emu_uop_opd(u, k), row)) return true;
+    return false;
+}
+
+/* Whether the return from handler µop i may keep the cached rows it cannot have written: a
+ * handler writes the rows of its own operands only, unless it moves control (a call, a
+ * return: those go through the dispatch block) or its function reads other lanes' registers
+ * (liveness() gave up: t->live NULL); the run goes on at µop i + 1 of the same segment. */
+static bool handler_keeps_cache(const tr *t, uint32_t i, const emu_uop *u)
+{
+    return t->live && !(u->flags & EMU_UOP_CONTROL) && !reads_other_lanes(u->op) &&
+           i + 1 < u->block_end && i + 1 < t->n && !t->seg_start[i + 1];
+}
+
+/* t->left_slot where a run comes into µop i of the current segment with the count it has:
+ * budget - count + k (k: µops since the segment's first; the difference capped, so that a
+ * budget near UINT64_MAX does not wrap; count <= budget wherever a µop is entered) */
+static void set_left(tr *t, uint32_t i)
+{
+    LLVMBuilderRef b = t->b;
+    LLVMValueRef rest = LLVMBuildSub(b, t->budget, count(t), "");
+    uint32_t k = i - t->seg_first;
+    if (k) {
+        LLVMValueRef cap = ci64(t, UINT64_C(1) << 62);
+        rest = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, rest, cap, ""), cap, rest, "");
+        rest = LLVMBuildAdd(b, rest, ci64(t, k), "");
+    }
+    LLVMBuildStore(b, rest, t->left_slot);
+}
+
 static void emit_uop(tr *t, uint32_t i)
 {
     const emu_uop *u = &t->code->uops[i];
     LLVMBuilderRef b = t->b;
     if (t->seg_start[i]) {
         t->ncache = 0;
+        t->seg_first = i;
         t->seg_last = i;
         while (t->seg_last + 1 < t->n && !t->seg_start[t->seg_last + 1]) t->seg_last++;
         t->loop_head = NO_LOOP;
@@ -1873,6 +1951,7 @@ static void emit_uop(tr *t, uint32_t i)
                 t->cache[k].low = phis[k][1];
             }
         }
+        set_left(t, i);
         LLVMBuildBr(b, t->bb[i]);
     }
     t->fall = NULL;
@@ -1887,9 +1966,12 @@ static void emit_uop(tr *t, uint32_t i)
         LLVMBuildBr(b, t->exit_pc);
         return;
     }
-    /* the budget: the interpreter's loop ends before this µop */
+    /* the budget: the interpreter's loop ends before this µop (count >= budget) */
+    if (t->seg_start[i]) set_left(t, i);
     LLVMBasicBlockRef body = block(t, "body"), out = block(t, "budget");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, count(t), t->budget, ""), out, body);
+    LLVMValueRef spent = LLVMBuildICmp(b, LLVMIntUGE, ci64(t, i - t->seg_first),
+                                      load(t, t->i64, t->left_slot), "");
+    LLVMBuildCondBr(b, spent, out, body);
     LLVMPositionBuilderAtEnd(b, out);
     flush_rows(t, i, false);
     LLVMBuildStore(b, ci32(t, i), t->npc_slot);
@@ -1903,7 +1985,9 @@ static void emit_uop(tr *t, uint32_t i)
     }
     if (!translates(t, u)) {
         t->counts->called++;
+        t->keep_cache = handler_keeps_cache(t, i, u);
         emit_call(t, i, u, mask);
+        t->keep_cache = false;
         return;
     }
     t->counts->native++;
@@ -2262,6 +2346,7 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
 
     LLVMPositionBuilderAtEnd(t.b, entry);
     t.cnt_slot = LLVMBuildAlloca(t.b, t.i64, "cnt");
+    t.left_slot = LLVMBuildAlloca(t.b, t.i64, "left");
     t.npc_slot = LLVMBuildAlloca(t.b, t.i32, "npc");
     t.regs_slot = LLVMBuildAlloca(t.b, t.ptr, "regs");
     t.sp_slot = LLVMBuildAlloca(t.b, t.i32, "sp");
