@@ -222,6 +222,7 @@ static void cache_row_low(tr *t, uint32_t row, LLVMValueRef v, LLVMValueRef low)
 static void cache_row(tr *t, uint32_t row, LLVMValueRef v) { cache_row_low(t, row, v, NULL); }
 
 static LLVMValueRef mask_vec(tr *t, LLVMValueRef mask);
+static LLVMValueRef load_low(tr *t, uint32_t row);
 static int32_t branch_target(const emu_uop *u);
 static LLVMValueRef call_intrinsic(tr *t, const char *name, LLVMTypeRef *over, unsigned nover,
                                    LLVMValueRef *args, unsigned nargs);
@@ -312,6 +313,19 @@ static LLVMValueRef load_row(tr *t, uint32_t row)
     LLVMSetAlignment(v, 8);
     cache_row(t, row, v);
     return v;
+}
+
+/* The low halves of row's lanes (<32 x i32>): the row read as 64 x i32 and its even
+ * elements taken (little-endian), which the backend does with two-source permutes rather
+ * than a truncation per quarter. */
+static LLVMValueRef load_low(tr *t, uint32_t row)
+{
+    LLVMTypeRef halves = LLVMVectorType(t->i32, 2 * EMU_WARP_SIZE);
+    LLVMValueRef w = load(t, halves, row_ptr(t, row));
+    LLVMSetAlignment(w, 8);
+    LLVMValueRef even[EMU_WARP_SIZE];
+    for (int l = 0; l < EMU_WARP_SIZE; l++) even[l] = ci32(t, 2 * (uint64_t)l);
+    return LLVMBuildShuffleVector(t->b, w, LLVMGetPoison(halves), LLVMConstVector(even, EMU_WARP_SIZE), "");
 }
 
 static LLVMValueRef mask_vec(tr *t, LLVMValueRef mask)
@@ -417,6 +431,14 @@ static LLVMValueRef src(tr *t, const emu_opd *o, uint8_t ty)
         return bits == 0 || bits >= 64 ? v : LLVMBuildAnd(t->b, v, splat64(t, emu_mask_bits(bits)), "");
     }
     int k = cached_index(t, o->row);
+    if (k < 0 && bits != 0 && bits <= 32 && o->kind == EMU_OPD_REG) {
+        /* a 32-bit read of a row not yet read: its lanes' low halves, loaded as such */
+        LLVMValueRef low = load_low(t, o->row);
+        LLVMValueRef v = LLVMBuildZExt(t->b, low, t->v64, "");
+        /* the row of a register of at most 32 bits is the zero extension of its halves */
+        if (o->bits != 0 && o->bits <= 32) cache_row_low(t, o->row, v, low);
+        return v;
+    }
     LLVMValueRef v = k >= 0 && t->cache[k].low && bits != 0 && bits <= 32
                          ? LLVMBuildZExt(t->b, t->cache[k].low, t->v64, "")
                          : load_row(t, o->row);
