@@ -44,13 +44,6 @@ typedef struct tr {
     LLVMTypeRef i1, i8, i16, i32, i64, ptr, f32, v64, v32, vb, vf;
     LLVMValueRef c, pc_arg, budget;
     LLVMValueRef cnt_slot, npc_slot, regs_slot;
-    /* The budget left at the current segment's first µop as if the run had come in there:
-     * budget - count + (µops since that first one). µop i of the segment (k after its first)
-     * is over the budget when k >= left, so the per-µop check compares with a constant and
-     * the count is added up only where a run leaves (kept in a slot: mem2reg makes the phis
-     * of the side entries, which set it from the count they find) */
-    LLVMValueRef left_slot;
-    uint32_t seg_first;   /* the first µop of the segment being translated */
     /* the handler µop being called writes at most the rows of its operands and goes on in
      * this segment: its return keeps the other cached rows (handler_keeps_cache) */
     bool keep_cache;
@@ -460,6 +453,12 @@ static void put(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef v)
         row = LLVMBuildSelect(t->b, mask_vec(t, mask), v, load_row(t, o->row), "");
     else if (LLVMIsAZExtInst(v) && LLVMTypeOf(LLVMGetOperand(v, 0)) == t->v32)
         low = LLVMGetOperand(v, 0);
+    else if (LLVMIsAConstant(v) && o->kind == EMU_OPD_REG && o->bits == 32) {
+        /* a constant (mov of an immediate) to a 32-bit register: its halves are cached too,
+         * so the 32-bit reads after the segment's next side entry take them (constants) */
+        low = LLVMBuildTrunc(t->b, v, t->v32, "");
+        row = v = LLVMBuildZExt(t->b, low, t->v64, "");
+    }
     /* a row the segment's exits need is stored now (keeping it in a register to the end costs
      * more than the store); the others are stored only where a run leaves while they are live.
      * In a loop segment every result stays in a register: its exits store what they need */
@@ -1919,29 +1918,12 @@ static bool handler_keeps_cache(const tr *t, uint32_t i, const emu_uop *u)
            i + 1 < u->block_end && i + 1 < t->n && !t->seg_start[i + 1];
 }
 
-/* t->left_slot where a run comes into µop i of the current segment with the count it has:
- * budget - count + k (k: µops since the segment's first; the difference capped, so that a
- * budget near UINT64_MAX does not wrap; count <= budget wherever a µop is entered) */
-static void set_left(tr *t, uint32_t i)
-{
-    LLVMBuilderRef b = t->b;
-    LLVMValueRef rest = LLVMBuildSub(b, t->budget, count(t), "");
-    uint32_t k = i - t->seg_first;
-    if (k) {
-        LLVMValueRef cap = ci64(t, UINT64_C(1) << 62);
-        rest = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, rest, cap, ""), cap, rest, "");
-        rest = LLVMBuildAdd(b, rest, ci64(t, k), "");
-    }
-    LLVMBuildStore(b, rest, t->left_slot);
-}
-
 static void emit_uop(tr *t, uint32_t i)
 {
     const emu_uop *u = &t->code->uops[i];
     LLVMBuilderRef b = t->b;
     if (t->seg_start[i]) {
         t->ncache = 0;
-        t->seg_first = i;
         t->seg_last = i;
         while (t->seg_last + 1 < t->n && !t->seg_start[t->seg_last + 1]) t->seg_last++;
         t->loop_head = NO_LOOP;
@@ -1973,7 +1955,6 @@ static void emit_uop(tr *t, uint32_t i)
                 t->cache[k].low = phis[k][1];
             }
         }
-        set_left(t, i);
         LLVMBuildBr(b, t->bb[i]);
     }
     t->fall = NULL;
@@ -1988,12 +1969,9 @@ static void emit_uop(tr *t, uint32_t i)
         LLVMBuildBr(b, t->exit_pc);
         return;
     }
-    /* the budget: the interpreter's loop ends before this µop (count >= budget) */
-    if (t->seg_start[i]) set_left(t, i);
+    /* the budget: the interpreter's loop ends before this µop */
     LLVMBasicBlockRef body = block(t, "body"), out = block(t, "budget");
-    LLVMValueRef spent = LLVMBuildICmp(b, LLVMIntUGE, ci64(t, i - t->seg_first),
-                                      load(t, t->i64, t->left_slot), "");
-    LLVMBuildCondBr(b, spent, out, body);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, count(t), t->budget, ""), out, body);
     LLVMPositionBuilderAtEnd(b, out);
     flush_rows(t, i, false);
     LLVMBuildStore(b, ci32(t, i), t->npc_slot);
@@ -2368,7 +2346,6 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
 
     LLVMPositionBuilderAtEnd(t.b, entry);
     t.cnt_slot = LLVMBuildAlloca(t.b, t.i64, "cnt");
-    t.left_slot = LLVMBuildAlloca(t.b, t.i64, "left");
     t.npc_slot = LLVMBuildAlloca(t.b, t.i32, "npc");
     t.regs_slot = LLVMBuildAlloca(t.b, t.ptr, "regs");
     t.sp_slot = LLVMBuildAlloca(t.b, t.i32, "sp");
