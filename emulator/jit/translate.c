@@ -44,6 +44,16 @@ typedef struct tr {
     LLVMTypeRef i1, i8, i16, i32, i64, ptr, f32, v64, v32, vb, vf;
     LLVMValueRef c, pc_arg, budget;
     LLVMValueRef cnt_slot, npc_slot, regs_slot;
+    /* The count within a segment: left_slot holds budget - (the count at the segment's first
+     * µop, as if the run had come in there), so µop k of the segment is over the budget when
+     * k >= left (a compare with a constant), and the count is budget - left + k, made where it
+     * is needed (count()): the fall from one µop to the next changes nothing. cnt_slot holds
+     * the count wherever the run leaves the segment's µops (sync_count, count_one), which is
+     * where the dispatch, resume and return blocks read it (in_seg false while they are
+     * emitted). Both are slots: mem2reg makes their phis. */
+    LLVMValueRef left_slot;
+    bool in_seg;
+    uint32_t seg_first, seg_k;
     /* the handler µop being called writes at most the rows of its operands and goes on in
      * this segment: its return keeps the other cached rows (handler_keeps_cache) */
     bool keep_cache;
@@ -153,11 +163,36 @@ static void store_top_pc(tr *t, LLVMValueRef pc)
     LLVMBuildStore(t->b, pc, field(t, top_entry(t), offsetof(emu_simt, pc)));
 }
 
-static LLVMValueRef count(tr *t) { return load(t, t->i64, t->cnt_slot); }
+static LLVMValueRef count(tr *t)
+{
+    if (!t->in_seg) return load(t, t->i64, t->cnt_slot);
+    LLVMValueRef left = load(t, t->i64, t->left_slot);
+    return LLVMBuildAdd(t->b, LLVMBuildSub(t->b, t->budget, left, ""), ci64(t, t->seg_k), "");
+}
+
+/* cnt_slot = the count, before the run leaves the segment's µops */
+static void sync_count(tr *t)
+{
+    if (t->in_seg) LLVMBuildStore(t->b, count(t), t->cnt_slot);
+}
 
 static void count_one(tr *t)
 {
-    LLVMBuildStore(t->b, LLVMBuildAdd(t->b, count(t), ci64(t, 1), ""), t->cnt_slot);
+    if (!t->in_seg) {
+        LLVMBuildStore(t->b, LLVMBuildAdd(t->b, count(t), ci64(t, 1), ""), t->cnt_slot);
+        return;
+    }
+    LLVMValueRef left = load(t, t->i64, t->left_slot);
+    LLVMBuildStore(t->b, LLVMBuildSub(t->b, left, ci64(t, 1), ""), t->left_slot);
+    sync_count(t);
+}
+
+/* left_slot where a run comes into µop seg_first + seg_k with cnt_slot its count */
+static void enter_count(tr *t)
+{
+    LLVMValueRef cnt = load(t, t->i64, t->cnt_slot);
+    LLVMValueRef left = LLVMBuildAdd(t->b, LLVMBuildSub(t->b, t->budget, cnt, ""), ci64(t, t->seg_k), "");
+    LLVMBuildStore(t->b, left, t->left_slot);
 }
 
 static void store_ninstr(tr *t)
@@ -174,6 +209,7 @@ static LLVMBasicBlockRef block(tr *t, const char *name)
 /* Goes on at pc (a constant or a value) through the dispatch block, the SIMT top's pc set. */
 static void goto_dispatch(tr *t, LLVMValueRef pc)
 {
+    sync_count(t);
     LLVMBuildStore(t->b, pc, t->npc_slot);
     store_top_pc(t, pc);
     LLVMBuildBr(t->b, t->dispatch);
@@ -1595,6 +1631,7 @@ static void emit_ahead_stop(tr *t, uint32_t i, const emu_uop *u)
     LLVMBuildCondBr(b, stop, out, go);
     LLVMPositionBuilderAtEnd(b, out);
     flush_rows(t, i, false);
+    sync_count(t);
     LLVMBuildStore(b, LLVMConstInt(t->i8, 1, false), ctx_field(t, offsetof(emu_ctx, ahead_stop)));
     LLVMBuildStore(b, ci32(t, i), t->npc_slot);
     LLVMBuildBr(b, t->exit_pc);
@@ -1689,6 +1726,8 @@ static void emit_call_stored(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef m
         for (uint32_t k = 0; k < t->ncache;)
             if (opds_name_row(t, u, t->cache[k].row)) t->cache[k] = t->cache[--t->ncache];
             else k++;
+        /* µop i + 1 is one further in the segment: its place counts this one */
+        LLVMBuildStore(b, LLVMBuildAdd(b, load(t, t->i64, t->left_slot), ci64(t, 1), ""), t->left_slot);
         LLVMBuildBr(b, t->bb[i + 1]);
         t->fall = on;
     }
@@ -1922,6 +1961,9 @@ static void emit_uop(tr *t, uint32_t i)
 {
     const emu_uop *u = &t->code->uops[i];
     LLVMBuilderRef b = t->b;
+    t->in_seg = true;
+    if (t->seg_start[i]) t->seg_first = i;
+    t->seg_k = i - t->seg_first;
     if (t->seg_start[i]) {
         t->ncache = 0;
         t->seg_last = i;
@@ -1955,25 +1997,30 @@ static void emit_uop(tr *t, uint32_t i)
                 t->cache[k].low = phis[k][1];
             }
         }
+        enter_count(t);
         LLVMBuildBr(b, t->bb[i]);
     }
     t->fall = NULL;
     LLVMPositionBuilderAtEnd(b, t->bb[i]);
+    if (t->seg_start[i]) enter_count(t);
     t->active = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, active)));
     if (u->flags & EMU_UOP_REGION_BOUNDARY) {
         /* an idempotent region starts (iGPU): the run ends before it, and the interpreter,
          * which tells the memory policy, runs its block (interp/run.c), from the rows
          * live at it */
         flush_rows(t, i, false);
+        sync_count(t);
         LLVMBuildStore(b, ci32(t, i), t->npc_slot);
         LLVMBuildBr(b, t->exit_pc);
         return;
     }
-    /* the budget: the interpreter's loop ends before this µop */
+    /* the budget: the interpreter's loop ends before this µop (count >= budget) */
     LLVMBasicBlockRef body = block(t, "body"), out = block(t, "budget");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, count(t), t->budget, ""), out, body);
+    LLVMValueRef spent = LLVMBuildICmp(b, LLVMIntUGE, ci64(t, t->seg_k), load(t, t->i64, t->left_slot), "");
+    LLVMBuildCondBr(b, spent, out, body);
     LLVMPositionBuilderAtEnd(b, out);
     flush_rows(t, i, false);
+    sync_count(t);
     LLVMBuildStore(b, ci32(t, i), t->npc_slot);
     LLVMBuildBr(b, t->exit_pc);
     LLVMPositionBuilderAtEnd(b, body);
@@ -2028,8 +2075,9 @@ static void emit_uop(tr *t, uint32_t i)
         }
         emit_native(t, u, mask);
     }
-    count_one(t);
     bool ends = i + 1 >= u->block_end || (i + 1 < t->n && t->seg_start[i + 1]);
+    /* within the segment the next µop's place counts this one; leaving it, the count is made */
+    if (ends) count_one(t);
     if (ends) flush_rows(t, i + 1, true);
     t->fall = LLVMGetInsertBlock(b);
     if (i + 1 < u->block_end) LLVMBuildBr(b, t->bb[i + 1]);
@@ -2320,7 +2368,7 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     t.fn = LLVMAddFunction(m, name, LLVMFunctionType(t.i64, params, 3, false));
     t.c = LLVMGetParam(t.fn, 0);
     t.pc_arg = LLVMGetParam(t.fn, 1);
-    t.budget = LLVMGetParam(t.fn, 2);
+    t.budget = LLVMGetParam(t.fn, 2);   /* capped in the entry block: see below */
     t.b = LLVMCreateBuilderInContext(t.cx);
     t.bb = calloc(code->n, sizeof *t.bb);
     t.seg_start = calloc(code->n, sizeof *t.seg_start);
@@ -2349,7 +2397,12 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     t.npc_slot = LLVMBuildAlloca(t.b, t.i32, "npc");
     t.regs_slot = LLVMBuildAlloca(t.b, t.ptr, "regs");
     t.sp_slot = LLVMBuildAlloca(t.b, t.i32, "sp");
+    t.left_slot = LLVMBuildAlloca(t.b, t.i64, "left");
     LLVMBuildStore(t.b, ci64(&t, 0), t.cnt_slot);
+    /* a budget of 2^63 or more as 2^63 (no run gets that far), so that budget - count + k,
+     * the left of a segment, never wraps */
+    LLVMValueRef cap = ci64(&t, UINT64_C(1) << 63);
+    t.budget = LLVMBuildSelect(t.b, LLVMBuildICmp(t.b, LLVMIntUGT, t.budget, cap, ""), cap, t.budget, "");
     LLVMBuildStore(t.b, t.pc_arg, t.npc_slot);
     t.w = load(&t, t.ptr, ctx_field(&t, offsetof(emu_ctx, w)));
 
