@@ -564,7 +564,8 @@ static LLVMValueRef out_f32_sat(tr *t, LLVMValueRef r, bool ftz, bool sat)
     }
     LLVMValueRef isnan = LLVMBuildFCmp(b, LLVMRealUNO, r, r, "");
     u = LLVMBuildSelect(b, isnan, splat32(t, 0x7fffffffu), u, "");
-    return LLVMBuildZExt(b, u, t->v64, "");
+    /* frozen: else instcombine moves the select past the extension, into 64-bit lanes */
+    return LLVMBuildZExt(b, LLVMBuildFreeze(b, u, ""), t->v64, "");
 }
 
 static LLVMValueRef out_f32(tr *t, LLVMValueRef r, bool ftz) { return out_f32_sat(t, r, ftz, false); }
