@@ -1993,7 +1993,8 @@ static void emit_uop(tr *t, uint32_t i)
             LLVMAddIncoming(phis[k][0], &v, &t->side[i], 1);
             t->cache[k].v = phis[k][0];
             if (phis[k][1]) {
-                LLVMValueRef low = LLVMBuildTrunc(b, v, t->v32, "");
+                /* loaded as halves (load_low): the 64-bit load goes where only they are read */
+                LLVMValueRef low = load_low(t, t->cache[k].row);
                 LLVMAddIncoming(phis[k][1], &low, &t->side[i], 1);
                 t->cache[k].low = phis[k][1];
             }
