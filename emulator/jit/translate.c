@@ -44,6 +44,19 @@ typedef struct tr {
     LLVMTypeRef i1, i8, i16, i32, i64, ptr, f32, v64, v32, vb, vf;
     LLVMValueRef c, pc_arg, budget;
     LLVMValueRef cnt_slot, npc_slot, regs_slot;
+    /* The count within a segment: left_slot holds budget - (the count at the segment's first
+     * µop, as if the run had come in there), so µop k of the segment is over the budget when
+     * k >= left (a compare with a constant), and the count is budget - left + k, made where it
+     * is needed (count()): the fall from one µop to the next changes nothing. cnt_slot holds
+     * the count wherever the run leaves the segment's µops (sync_count, count_one), which is
+     * where the dispatch, resume and return blocks read it (in_seg false while they are
+     * emitted). Both are slots: mem2reg makes their phis. */
+    LLVMValueRef left_slot;
+    bool in_seg;
+    uint32_t seg_first, seg_k;
+    /* the handler µop being called writes at most the rows of its operands and goes on in
+     * this segment: its return keeps the other cached rows (handler_keeps_cache) */
+    bool keep_cache;
     LLVMValueRef lanes_slot;   /* emit_mem's lane addresses, stored once for its lane reads */
     /* the depth of the SIMT stack whose top the run is on, changed where the run goes on at
      * another path (emit_dispatch's resume; its lanes are then c->active, which every µop
@@ -97,12 +110,16 @@ typedef struct tr {
 } tr;
 
 /* The most µops in one segment (bounds the phis of a side entry: compile time grows with
- * both), and in a loop segment, whose rows stay in registers across iterations. A loop
- * segment's bound covers unrolled bodies such as n-body's (65 µops: four bodies of 16): with
- * 32 such a loop was four ordinary segments whose back edge went through the dispatch block,
- * every row stored and reloaded per iteration (its kernel 19% slower; compiling it costs
- * about 1.3-1.9x as much). */
-#define JIT_SEGMENT 16
+ * both), and in a loop segment, whose rows stay in registers across iterations. 32 rather
+ * than 16: fewer results cross a segment's end, so fewer rows are stored to the register file
+ * (hundreds of KB per CTA, in L2) and read back; what no longer fits in registers spills to
+ * the stack, which stays in L1 (kernel CPU time, least of 3-5 runs on a loaded machine:
+ * Black-Scholes 4M 527 -> 478 ms, n-body 8192 322 -> 276, matmul 512 248 -> 226, Mandelbrot
+ * 1024 about the same; compile times about the same). A loop segment's bound covers unrolled
+ * bodies such as n-body's (65 µops: four bodies of 16): with 32 such a loop was ordinary
+ * segments whose back edge went through the dispatch block, every row stored and reloaded per
+ * iteration (its kernel 19% slower; compiling it costs about 1.3-1.9x as much). */
+#define JIT_SEGMENT 32
 #define JIT_LOOP_SEGMENT 96
 
 /* ---------------------------------------------------------------- small builders */
@@ -154,11 +171,36 @@ static void store_top_pc(tr *t, LLVMValueRef pc)
     LLVMBuildStore(t->b, pc, field(t, top_entry(t), offsetof(emu_simt, pc)));
 }
 
-static LLVMValueRef count(tr *t) { return load(t, t->i64, t->cnt_slot); }
+static LLVMValueRef count(tr *t)
+{
+    if (!t->in_seg) return load(t, t->i64, t->cnt_slot);
+    LLVMValueRef left = load(t, t->i64, t->left_slot);
+    return LLVMBuildAdd(t->b, LLVMBuildSub(t->b, t->budget, left, ""), ci64(t, t->seg_k), "");
+}
+
+/* cnt_slot = the count, before the run leaves the segment's µops */
+static void sync_count(tr *t)
+{
+    if (t->in_seg) LLVMBuildStore(t->b, count(t), t->cnt_slot);
+}
 
 static void count_one(tr *t)
 {
-    LLVMBuildStore(t->b, LLVMBuildAdd(t->b, count(t), ci64(t, 1), ""), t->cnt_slot);
+    if (!t->in_seg) {
+        LLVMBuildStore(t->b, LLVMBuildAdd(t->b, count(t), ci64(t, 1), ""), t->cnt_slot);
+        return;
+    }
+    LLVMValueRef left = load(t, t->i64, t->left_slot);
+    LLVMBuildStore(t->b, LLVMBuildSub(t->b, left, ci64(t, 1), ""), t->left_slot);
+    sync_count(t);
+}
+
+/* left_slot where a run comes into µop seg_first + seg_k with cnt_slot its count */
+static void enter_count(tr *t)
+{
+    LLVMValueRef cnt = load(t, t->i64, t->cnt_slot);
+    LLVMValueRef left = LLVMBuildAdd(t->b, LLVMBuildSub(t->b, t->budget, cnt, ""), ci64(t, t->seg_k), "");
+    LLVMBuildStore(t->b, left, t->left_slot);
 }
 
 static void store_ninstr(tr *t)
@@ -175,6 +217,7 @@ static LLVMBasicBlockRef block(tr *t, const char *name)
 /* Goes on at pc (a constant or a value) through the dispatch block, the SIMT top's pc set. */
 static void goto_dispatch(tr *t, LLVMValueRef pc)
 {
+    sync_count(t);
     LLVMBuildStore(t->b, pc, t->npc_slot);
     store_top_pc(t, pc);
     LLVMBuildBr(t->b, t->dispatch);
@@ -216,6 +259,7 @@ static void cache_row_low(tr *t, uint32_t row, LLVMValueRef v, LLVMValueRef low)
 static void cache_row(tr *t, uint32_t row, LLVMValueRef v) { cache_row_low(t, row, v, NULL); }
 
 static LLVMValueRef mask_vec(tr *t, LLVMValueRef mask);
+static LLVMValueRef load_low(tr *t, uint32_t row);
 static int32_t branch_target(const emu_uop *u);
 static LLVMValueRef call_intrinsic(tr *t, const char *name, LLVMTypeRef *over, unsigned nover,
                                    LLVMValueRef *args, unsigned nargs);
@@ -306,6 +350,19 @@ static LLVMValueRef load_row(tr *t, uint32_t row)
     LLVMSetAlignment(v, 8);
     cache_row(t, row, v);
     return v;
+}
+
+/* The low halves of row's lanes (<32 x i32>): the row read as 64 x i32 and its even
+ * elements taken (little-endian), which the backend does with two-source permutes rather
+ * than a truncation per quarter. */
+static LLVMValueRef load_low(tr *t, uint32_t row)
+{
+    LLVMTypeRef halves = LLVMVectorType(t->i32, 2 * EMU_WARP_SIZE);
+    LLVMValueRef w = load(t, halves, row_ptr(t, row));
+    LLVMSetAlignment(w, 8);
+    LLVMValueRef even[EMU_WARP_SIZE];
+    for (int l = 0; l < EMU_WARP_SIZE; l++) even[l] = ci32(t, 2 * (uint64_t)l);
+    return LLVMBuildShuffleVector(t->b, w, LLVMGetPoison(halves), LLVMConstVector(even, EMU_WARP_SIZE), "");
 }
 
 static LLVMValueRef mask_vec(tr *t, LLVMValueRef mask)
@@ -411,6 +468,14 @@ static LLVMValueRef src(tr *t, const emu_opd *o, uint8_t ty)
         return bits == 0 || bits >= 64 ? v : LLVMBuildAnd(t->b, v, splat64(t, emu_mask_bits(bits)), "");
     }
     int k = cached_index(t, o->row);
+    if (k < 0 && bits != 0 && bits <= 32 && o->kind == EMU_OPD_REG) {
+        /* a 32-bit read of a row not yet read: its lanes' low halves, loaded as such */
+        LLVMValueRef low = load_low(t, o->row);
+        LLVMValueRef v = LLVMBuildZExt(t->b, low, t->v64, "");
+        /* the row of a register of at most 32 bits is the zero extension of its halves */
+        if (o->bits != 0 && o->bits <= 32) cache_row_low(t, o->row, v, low);
+        return v;
+    }
     LLVMValueRef v = k >= 0 && t->cache[k].low && bits != 0 && bits <= 32
                          ? LLVMBuildZExt(t->b, t->cache[k].low, t->v64, "")
                          : load_row(t, o->row);
@@ -434,9 +499,10 @@ static void put(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef v)
         low = LLVMGetOperand(v, 0);
     else if (o->kind == EMU_OPD_REG && o->bits != 0 && o->bits <= 32) {
         /* a register of at most 32 bits holds the zero extension of its low half (emu_put
-         * masks it), so its 32-bit reads and a loop segment's narrow phi take the half */
+         * masks it), so its 32-bit reads and a loop segment's narrow phi take the half (a
+         * constant's too: the reads after the segment's next side entry take it) */
         low = LLVMBuildTrunc(t->b, v, t->v32, "");
-        row = LLVMBuildZExt(t->b, low, t->v64, "");
+        row = v = LLVMBuildZExt(t->b, low, t->v64, "");
     }
     /* a row the segment's exits need is stored now (keeping it in a register to the end costs
      * more than the store); the others are stored only where a run leaves while they are live.
@@ -507,7 +573,8 @@ static LLVMValueRef out_f32_sat(tr *t, LLVMValueRef r, bool ftz, bool sat)
     }
     LLVMValueRef isnan = LLVMBuildFCmp(b, LLVMRealUNO, r, r, "");
     u = LLVMBuildSelect(b, isnan, splat32(t, 0x7fffffffu), u, "");
-    return LLVMBuildZExt(b, u, t->v64, "");
+    /* frozen: else instcombine moves the select past the extension, into 64-bit lanes */
+    return LLVMBuildZExt(b, LLVMBuildFreeze(b, u, ""), t->v64, "");
 }
 
 static LLVMValueRef out_f32(tr *t, LLVMValueRef r, bool ftz) { return out_f32_sat(t, r, ftz, false); }
@@ -1684,6 +1751,7 @@ static void emit_ahead_stop(tr *t, uint32_t i, const emu_uop *u)
     LLVMBuildCondBr(b, stop, out, go);
     LLVMPositionBuilderAtEnd(b, out);
     flush_rows(t, i, false);
+    sync_count(t);
     LLVMBuildStore(b, LLVMConstInt(t->i8, 1, false), ctx_field(t, offsetof(emu_ctx, ahead_stop)));
     LLVMBuildStore(b, ci32(t, i), t->npc_slot);
     LLVMBuildBr(b, t->exit_pc);
@@ -1693,6 +1761,8 @@ static void emit_ahead_stop(tr *t, uint32_t i, const emu_uop *u)
 /* ---------------------------------------------------------------- µops through their handler */
 
 static void emit_call_stored(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask);
+static bool opds_name_row(const tr *t, const emu_uop *u, uint32_t row);
+static bool reads_other_lanes(uint16_t op);
 
 /* Calls u's handler as the interpreter's loop does, the rows live at it stored first (what
  * it reads, and what the run reads after it, from memory: see liveness()). */
@@ -1767,7 +1837,20 @@ static void emit_call_stored(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef m
         return;
     }
     LLVMBasicBlockRef jumped = block(t, "jumped");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, npc, ci32(t, i + 1), ""), jumped, t->side[i + 1]);
+    LLVMBasicBlockRef on = t->keep_cache ? block(t, "kept") : t->side[i + 1];
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, npc, ci32(t, i + 1), ""), jumped, on);
+    if (t->keep_cache) {
+        /* the rows the handler may have written leave the cache (a later read loads them);
+         * the others go on in registers into µop i + 1 (its phis' incoming from here) */
+        LLVMPositionBuilderAtEnd(b, on);
+        for (uint32_t k = 0; k < t->ncache;)
+            if (opds_name_row(t, u, t->cache[k].row)) t->cache[k] = t->cache[--t->ncache];
+            else k++;
+        /* µop i + 1 is one further in the segment: its place counts this one */
+        LLVMBuildStore(b, LLVMBuildAdd(b, load(t, t->i64, t->left_slot), ci64(t, 1), ""), t->left_slot);
+        LLVMBuildBr(b, t->bb[i + 1]);
+        t->fall = on;
+    }
     LLVMPositionBuilderAtEnd(b, jumped);
     goto_dispatch(t, npc);
 }
@@ -1974,10 +2057,51 @@ static void emit_ex2(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
     put(t, &u->opd[0], mask, out_f32(t, r, ftz));
 }
 
+/* Whether the rows operand o names (opd_rows: a vector's elements, an address's base, both
+ * rows of a 128-bit register) include row; true when o names rows out of the usual layout. */
+static bool opd_names_row(const tr *t, const emu_opd *o, uint32_t row)
+{
+    switch (o->kind) {
+    case EMU_OPD_REG:
+    case EMU_OPD_PRED:
+        if (o->row % EMU_WARP_SIZE) return true;
+        return row == o->row || (o->kind == EMU_OPD_REG && o->bits == 128 && row == o->row + EMU_WARP_SIZE);
+    case EMU_OPD_ADDR:
+        return (o->flags & EMU_OPD_F_BASE_REG) && (o->row % EMU_WARP_SIZE || row == o->row);
+    case EMU_OPD_VEC:
+    case EMU_OPD_LIST:
+        for (uint64_t k = 0; k < o->imm; k++)
+            if (opd_names_row(t, &t->code->pool[o->row + k], row)) return true;
+        return false;
+    default:
+        return false;
+    }
+}
+
+static bool opds_name_row(const tr *t, const emu_uop *u, uint32_t row)
+{
+    for (unsigned k = 0; k < u->nopd; k++)
+        if (opd_names_row(t, emu_uop_opd(u, k), row)) return true;
+    return false;
+}
+
+/* Whether the return from handler µop i may keep the cached rows it cannot have written: a
+ * handler writes the rows of its own operands only, unless it moves control (a call, a
+ * return: those go through the dispatch block) or its function reads other lanes' registers
+ * (liveness() gave up: t->live NULL); the run goes on at µop i + 1 of the same segment. */
+static bool handler_keeps_cache(const tr *t, uint32_t i, const emu_uop *u)
+{
+    return t->live && !(u->flags & EMU_UOP_CONTROL) && !reads_other_lanes(u->op) &&
+           i + 1 < u->block_end && i + 1 < t->n && !t->seg_start[i + 1];
+}
+
 static void emit_uop(tr *t, uint32_t i)
 {
     const emu_uop *u = &t->code->uops[i];
     LLVMBuilderRef b = t->b;
+    t->in_seg = true;
+    if (t->seg_start[i]) t->seg_first = i;
+    t->seg_k = i - t->seg_first;
     if (t->seg_start[i]) {
         t->ncache = 0;
         t->seg_last = i;
@@ -2006,30 +2130,36 @@ static void emit_uop(tr *t, uint32_t i)
             LLVMAddIncoming(phis[k][0], &v, &t->side[i], 1);
             t->cache[k].v = phis[k][0];
             if (phis[k][1]) {
-                LLVMValueRef low = LLVMBuildTrunc(b, v, t->v32, "");
+                /* loaded as halves (load_low): the 64-bit load goes where only they are read */
+                LLVMValueRef low = load_low(t, t->cache[k].row);
                 LLVMAddIncoming(phis[k][1], &low, &t->side[i], 1);
                 t->cache[k].low = phis[k][1];
             }
         }
+        enter_count(t);
         LLVMBuildBr(b, t->bb[i]);
     }
     t->fall = NULL;
     LLVMPositionBuilderAtEnd(b, t->bb[i]);
+    if (t->seg_start[i]) enter_count(t);
     t->active = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, active)));
     if (u->flags & EMU_UOP_REGION_BOUNDARY) {
         /* an idempotent region starts (iGPU): the run ends before it, and the interpreter,
          * which tells the memory policy, runs its block (interp/run.c), from the rows
          * live at it */
         flush_rows(t, i, false);
+        sync_count(t);
         LLVMBuildStore(b, ci32(t, i), t->npc_slot);
         LLVMBuildBr(b, t->exit_pc);
         return;
     }
-    /* the budget: the interpreter's loop ends before this µop */
+    /* the budget: the interpreter's loop ends before this µop (count >= budget) */
     LLVMBasicBlockRef body = block(t, "body"), out = block(t, "budget");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, count(t), t->budget, ""), out, body);
+    LLVMValueRef spent = LLVMBuildICmp(b, LLVMIntUGE, ci64(t, t->seg_k), load(t, t->i64, t->left_slot), "");
+    LLVMBuildCondBr(b, spent, out, body);
     LLVMPositionBuilderAtEnd(b, out);
     flush_rows(t, i, false);
+    sync_count(t);
     LLVMBuildStore(b, ci32(t, i), t->npc_slot);
     LLVMBuildBr(b, t->exit_pc);
     LLVMPositionBuilderAtEnd(b, body);
@@ -2041,7 +2171,9 @@ static void emit_uop(tr *t, uint32_t i)
     }
     if (!translates(t, u)) {
         t->counts->called++;
+        t->keep_cache = handler_keeps_cache(t, i, u);
         emit_call(t, i, u, mask);
+        t->keep_cache = false;
         return;
     }
     t->counts->native++;
@@ -2083,8 +2215,9 @@ static void emit_uop(tr *t, uint32_t i)
         }
         emit_native(t, u, mask);
     }
-    count_one(t);
     bool ends = i + 1 >= u->block_end || (i + 1 < t->n && t->seg_start[i + 1]);
+    /* within the segment the next µop's place counts this one; leaving it, the count is made */
+    if (ends) count_one(t);
     if (ends) flush_rows(t, i + 1, true);
     t->fall = LLVMGetInsertBlock(b);
     if (i + 1 < u->block_end) LLVMBuildBr(b, t->bb[i + 1]);
@@ -2375,7 +2508,7 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     t.fn = LLVMAddFunction(m, name, LLVMFunctionType(t.i64, params, 3, false));
     t.c = LLVMGetParam(t.fn, 0);
     t.pc_arg = LLVMGetParam(t.fn, 1);
-    t.budget = LLVMGetParam(t.fn, 2);
+    t.budget = LLVMGetParam(t.fn, 2);   /* capped in the entry block: see below */
     t.b = LLVMCreateBuilderInContext(t.cx);
     t.bb = calloc(code->n, sizeof *t.bb);
     t.seg_start = calloc(code->n, sizeof *t.seg_start);
@@ -2404,7 +2537,12 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     t.npc_slot = LLVMBuildAlloca(t.b, t.i32, "npc");
     t.regs_slot = LLVMBuildAlloca(t.b, t.ptr, "regs");
     t.sp_slot = LLVMBuildAlloca(t.b, t.i32, "sp");
+    t.left_slot = LLVMBuildAlloca(t.b, t.i64, "left");
     LLVMBuildStore(t.b, ci64(&t, 0), t.cnt_slot);
+    /* a budget of 2^63 or more as 2^63 (no run gets that far), so that budget - count + k,
+     * the left of a segment, never wraps */
+    LLVMValueRef cap = ci64(&t, UINT64_C(1) << 63);
+    t.budget = LLVMBuildSelect(t.b, LLVMBuildICmp(t.b, LLVMIntUGT, t.budget, cap, ""), cap, t.budget, "");
     LLVMBuildStore(t.b, t.pc_arg, t.npc_slot);
     t.w = load(&t, t.ptr, ctx_field(&t, offsetof(emu_ctx, w)));
 
