@@ -590,8 +590,8 @@ static void ch_refresh(tm_mem *m, uint32_t ch)
 
 /* Queues a DRAM access of `sectors` sectors of `line` for L2 slice `slice`, reaching its channel
  * at cycle t; returns its id (reads: the L2 line's fill is pending on it). */
-static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned sectors,
-                             bool write, uint64_t t)
+static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, uint32_t l2_slot,
+                             unsigned sectors, bool write, uint64_t t)
 {
     uint32_t id, ch = channel_of(m, line);
     tm_chan *C = &m->chan[ch];
@@ -606,7 +606,8 @@ static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned 
     tm_dreq *r = &m->dreqs[id];
     /* arrivals are ordered within their channel only (its banks' queues) */
     *r = (tm_dreq){.arrive = t, .seq = C->seq++, .line = line, .ch = ch,
-                   .slice = slice, .waits = UINT32_MAX, .sectors = (uint16_t)sectors,
+                   .slice = slice, .waits = UINT32_MAX, .l2_slot = l2_slot,
+                   .sectors = (uint16_t)sectors,
                    .write = write};
     tm_mem_dram_place(m->gpu, line, &r->bank, &r->row);
     tm_dqueue *q = bank_queue(m, r->ch, r->bank);
@@ -732,7 +733,10 @@ static void wait_landed(tm_mem *m, uint32_t wid, uint64_t at)
     m->sm_in[w->sm] = back + occ;
     uint64_t t = back + occ + (uint64_t)g->icnt_latency;
     uint64_t tag = TM_PEND | wid;
-    tm_line *L = tm_cache_peek(w->tex ? &m->tex[w->sm] : &m->l1[w->sm], w->line);
+    /* only the line it was allocated or merged into can wait for it, unless evicted since */
+    tm_line *L = w->l1_slot == UINT32_MAX
+                     ? NULL
+                     : tm_cache_at(w->tex ? &m->tex[w->sm] : &m->l1[w->sm], w->l1_slot, w->line);
     if (L && L->fill == tag) L->fill = t;
     if (w->mshr) {
         mshr_land(m, w->sm, wid, t);
@@ -763,7 +767,8 @@ static void dq_serve(tm_mem *m, uint32_t ch)
     tm_dreq r = m->dreqs[id];
     uint64_t back = dram_serve(m, &r, at);
     if (!r.write) {
-        tm_line *L = tm_cache_peek(&m->l2[r.slice], r.line);
+        /* the line it fills, unless evicted since (then no line waits for it) */
+        tm_line *L = tm_cache_at(&m->l2[r.slice], r.l2_slot, r.line);
         if (L && L->fill == (TM_PEND | id)) L->fill = back;
         tm_chan *C = &m->chan[ch];
         for (uint32_t k = r.waits; k != UINT32_MAX;) {
@@ -845,7 +850,7 @@ static uint64_t l2_access(tm_mem *m, uint64_t line, uint8_t need, int kind, unsi
     uint32_t s = slice_of(m, line);
     uint64_t start = max64(t, m->l2_free[s]);
     tm_line *L = tm_cache_find(&m->l2[s], line, start);
-    tm_line victim = {0};
+    tm_evicted victim = {0};
     if (!L) L = tm_cache_alloc(&m->l2[s], line, start, &victim);
     /* a request that sends DRAM a write-back or a read waits until the channel's queues have
      * room for it; the slice waits with it (it serves its requests in order) */
@@ -860,7 +865,8 @@ static uint64_t l2_access(tm_mem *m, uint64_t line, uint8_t need, int kind, unsi
     uint64_t ready = start + (uint64_t)g->l2_latency;
     *at_l2 = ready;
     if (victim.tag && victim.dirty)
-        dram_enqueue(m, s, victim.tag - 1, (unsigned)__builtin_popcount(victim.dirty), true, start);
+        dram_enqueue(m, s, victim.tag - 1, UINT32_MAX, (unsigned)__builtin_popcount(victim.dirty),
+                     true, start);
     if (kind == K_STORE) {
         /* write-allocate without a fetch: the written sectors become valid and dirty */
         L->valid |= need;
@@ -872,7 +878,8 @@ static uint64_t l2_access(tm_mem *m, uint64_t line, uint8_t need, int kind, unsi
     st->l2_hits += (uint64_t)__builtin_popcount(need & L->valid);
     st->l2_misses += (uint64_t)__builtin_popcount(missing);
     if (missing) {
-        uint32_t d = dram_enqueue(m, s, line, (unsigned)__builtin_popcount(missing), false, ready);
+        uint32_t d = dram_enqueue(m, s, line, tm_cache_slot(&m->l2[s], L),
+                                  (unsigned)__builtin_popcount(missing), false, ready);
         L->valid |= missing;
         L->fill = TM_PEND | d;
     }
@@ -904,7 +911,7 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
         uint32_t wid = UINT32_MAX;
         if (wait_reply) {
             wid = wait_take(m, sm);
-            m->waits[wid] = (tm_wait){.line = line, .sm = sm,
+            m->waits[wid] = (tm_wait){.line = line, .sm = sm, .l1_slot = UINT32_MAX,
                                       .ops = kind == K_ATOMIC ? ops : 0, .resp = (uint32_t)resp,
                                       .next = UINT32_MAX, .insts = UINT32_MAX};
         }
@@ -934,7 +941,7 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
     m->st->icnt_bytes += resp;
     if (tm_is_pend(at_l2)) {
         uint32_t d = (uint32_t)(at_l2 & ~TM_PEND), wid = wait_take(m, sm);
-        m->waits[wid] = (tm_wait){.at_l2 = lower, .line = line, .sm = sm,
+        m->waits[wid] = (tm_wait){.at_l2 = lower, .line = line, .sm = sm, .l1_slot = UINT32_MAX,
                                   .ops = kind == K_ATOMIC ? ops : 0, .resp = (uint32_t)resp,
                                   .next = m->dreqs[d].waits, .insts = UINT32_MAX};
         m->dreqs[d].waits = wid;
@@ -1565,7 +1572,7 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
                                        &accepted);
             mshr_take(m, sm, back);
             if (!L) {
-                tm_line victim;
+                tm_evicted victim;
                 L = tm_cache_alloc(l1, req[i].line, t, &victim);
             }
             L->valid |= missing;
@@ -1573,6 +1580,7 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
                 uint32_t wid = (uint32_t)(back & ~TM_PEND);
                 m->waits[wid].mshr = true;
                 m->waits[wid].tex = tex;
+                m->waits[wid].l1_slot = tm_cache_slot(l1, L);
                 /* one fill time per line: the later request's (a merge waits for it) */
                 L->fill = back;
                 if (npend == 0 || pend[npend - 1] != wid) pend[npend++] = wid;

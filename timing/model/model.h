@@ -22,15 +22,20 @@
 /* ---------------------------------------------------------------- cache.c: tag arrays */
 
 typedef struct tm_line {
-    uint64_t tag;         /* line address (addr / 128) + 1; 0 = invalid */
     uint64_t fill;        /* cycle its last requested sectors arrive */
     uint8_t valid, dirty; /* sector masks (4 sectors) */
 } tm_line;
 
+/* What an allocation evicted: its line address + 1 (0: the way was empty) and dirty sectors. */
+typedef struct tm_evicted {
+    uint64_t tag;
+    uint8_t dirty;
+} tm_evicted;
+
 typedef struct tm_cache {
     tm_line *lines;       /* sets * ways */
-    uint64_t *tags;       /* lines[i].tag, packed: a lookup scans a set's tags only */
-    uint64_t *used;       /* line i's last use (LRU), packed: a victim's choice scans these */
+    uint64_t *meta;       /* per set: its ways' tags (line address + 1; 0 = invalid), then
+                           * their last uses (LRU) */
     uint32_t sets, ways;
 } tm_cache;
 
@@ -39,11 +44,14 @@ void tm_cache_free(tm_cache *c);
 void tm_cache_clear(tm_cache *c);   /* every line invalid */
 /* The line holding line address `line`, or NULL. */
 tm_line *tm_cache_find(tm_cache *c, uint64_t line, uint64_t now);
-/* A line for `line`, evicting the least recently used of its set: *victim gets what it held
- * (tag 0 when nothing). */
-tm_line *tm_cache_alloc(tm_cache *c, uint64_t line, uint64_t now, tm_line *victim);
+/* A line for `line`, evicting the least recently used of its set into *victim. */
+tm_line *tm_cache_alloc(tm_cache *c, uint64_t line, uint64_t now, tm_evicted *victim);
 /* The line holding `line`, or NULL, without touching its LRU age (a fill landing). */
 tm_line *tm_cache_peek(tm_cache *c, uint64_t line);
+/* A line's place in its cache, and the line at such a place if it still holds `line` (else
+ * NULL): what tm_cache_peek answers without searching the set. */
+uint32_t tm_cache_slot(const tm_cache *c, const tm_line *L);
+tm_line *tm_cache_at(tm_cache *c, uint32_t slot, uint64_t line);
 
 /* ---------------------------------------------------------------- memsys.c */
 
@@ -63,6 +71,7 @@ typedef struct tm_dreq {
     uint64_t line, row;
     uint32_t bank, ch, slice;
     uint32_t waits;           /* reads: head of the replies waiting for its data (UINT32_MAX) */
+    uint32_t l2_slot;         /* reads: its L2 line's place (tm_cache_slot) */
     uint16_t sectors;
     bool write;
     uint32_t next_free;
@@ -76,6 +85,7 @@ typedef struct tm_wait {
     uint32_t next;            /* next reply on the same DRAM request */
     uint32_t insts;           /* head of the instructions waiting for it (links) */
     uint32_t mshr_at;         /* 1 + its place in its SM's mshr_pend while it holds an MSHR */
+    uint32_t l1_slot;         /* its L1 (texture cache) line's place, UINT32_MAX: none waits */
     bool mshr;                /* took an MSHR of its SM */
     bool tex;                 /* fills the texture cache (else L1) */
     uint32_t next_free;
