@@ -139,7 +139,7 @@ void tm_mem_free(tm_mem *m)
     free(m->banks);
     free(m->bus_free);
     if (m->dq)
-        for (int c = 0; c < m->gpu->dram_channels * m->gpu->dram_banks; c++) free(m->dq[c].buf);
+        for (int c = 0; c < m->gpu->dram_channels * m->gpu->dram_banks; c++) free(m->dq[c].ent);
     free(m->dq);
     free(m->ch_next);
     free(m->ch_end);
@@ -565,9 +565,6 @@ static bool older(const tm_dqent *a, const tm_dqent *b)
     return a->arrive < b->arrive || (a->arrive == b->arrive && a->seq < b->seq);
 }
 
-/* a bank queue's requests, oldest first */
-static tm_dqent *dq_ent(const tm_dqueue *q) { return q->buf + q->lo; }
-
 static tm_dqueue *bank_queue(tm_mem *m, uint32_t ch, uint32_t bank)
 {
     return &m->dq[(size_t)ch * (uint32_t)m->gpu->dram_banks + bank];
@@ -614,21 +611,16 @@ static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, uint32_t 
                    .write = write};
     tm_mem_dram_place(m->gpu, line, &r->bank, &r->row);
     tm_dqueue *q = bank_queue(m, r->ch, r->bank);
-    if (q->lo + q->n == q->cap) {
-        if (q->cap && q->lo >= q->cap / 2) {   /* half of it free at the front: move there */
-            memmove(q->buf, dq_ent(q), (size_t)q->n * sizeof *q->buf);
-            q->lo = 0;
-        } else {
-            uint32_t nc = q->cap ? 2 * q->cap : 16;
-            tm_dqent *p = realloc(q->buf, (size_t)nc * sizeof *p);
-            if (!p) abort();
-            q->buf = p;
-            q->cap = nc;
-        }
+    if (q->n == q->cap) {
+        uint32_t nc = q->cap ? 2 * q->cap : 16;
+        tm_dqent *p = realloc(q->ent, (size_t)nc * sizeof *p);
+        if (!p) abort();
+        q->ent = p;
+        q->cap = nc;
     }
     /* arrivals come nearly in order: the place is found from the end */
     uint32_t i = q->n;
-    tm_dqent e = {.arrive = r->arrive, .seq = r->seq, .row = r->row, .id = id}, *qe = dq_ent(q);
+    tm_dqent e = {.arrive = r->arrive, .seq = r->seq, .row = r->row, .id = id}, *qe = q->ent;
     while (i && older(&e, &qe[i - 1])) i--;
     memmove(&qe[i + 1], &qe[i], (size_t)(q->n - i) * sizeof *qe);
     qe[i] = e;
@@ -650,7 +642,7 @@ static uint32_t older_count(const tm_dqueue *q, const tm_dqent *r)
     uint32_t lo = 0, hi = q->n;
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
-        if (older(&dq_ent(q)[mid], r)) lo = mid + 1;
+        if (older(&q->ent[mid], r)) lo = mid + 1;
         else hi = mid;
     }
     return lo;
@@ -668,8 +660,8 @@ static uint32_t dq_pick(tm_mem *m, uint32_t ch, uint32_t *pos, uint64_t *at)
     for (uint32_t b = 0; b < nb; b++) {
         uint64_t x = bank_next(m, ch, b);
         if (x == TM_NEVER) continue;
-        if (x < t || (x == t && older(dq_ent(bank_queue(m, ch, b)),
-                                      dq_ent(bank_queue(m, ch, bank))))) {
+        if (x < t || (x == t && older(&bank_queue(m, ch, b)->ent[0],
+                                      &bank_queue(m, ch, bank)->ent[0]))) {
             t = x;
             bank = b;
         }
@@ -680,7 +672,7 @@ static uint32_t dq_pick(tm_mem *m, uint32_t ch, uint32_t *pos, uint64_t *at)
     const tm_dram_bank *bk = &m->banks[(size_t)ch * nb + bank];
     if (m->fcfs || !bk->open) return bank;
     uint32_t hit = 0;
-    const tm_dqent *qe = dq_ent(q);
+    const tm_dqent *qe = q->ent;
     while (hit < q->n && qe[hit].arrive <= t && qe[hit].row != bk->row) hit++;
     if (hit == 0 || hit == q->n || qe[hit].arrive > t) return bank;
     uint32_t window = (uint32_t)m->gpu->dram_sched_queue, ahead = 0;
@@ -768,18 +760,10 @@ static void dq_serve(tm_mem *m, uint32_t ch)
     uint64_t at;
     uint32_t i;
     tm_dqueue *q = bank_queue(m, ch, dq_pick(m, ch, &i, &at));
-    tm_dqent *qe = dq_ent(q);
-    uint32_t id = qe[i].id;
-    /* the shorter side moves: the older requests up one, or the younger down one */
-    if (i < q->n / 2) {
-        memmove(&qe[1], &qe[0], (size_t)i * sizeof *qe);
-        q->lo++;
-    } else {
-        memmove(&qe[i], &qe[i + 1], (size_t)(q->n - i - 1) * sizeof *qe);
-    }
+    uint32_t id = q->ent[i].id;
+    memmove(&q->ent[i], &q->ent[i + 1], (size_t)(q->n - i - 1) * sizeof *q->ent);
     q->n--;
-    if (!q->n) q->lo = 0;
-    if (i == 0 && q->n) q->head = dq_ent(q)[0].arrive;
+    if (i == 0 && q->n) q->head = q->ent[0].arrive;
     tm_dreq r = m->dreqs[id];
     uint64_t back = dram_serve(m, &r, at);
     if (!r.write) {

@@ -139,10 +139,11 @@ typedef struct tm_chan {
 /* A bank queue's request: its order (arrival, then seq) and row beside its id, so that the
  * scheduler's scans and the queue's insertion read the queue only, not the requests' records. */
 typedef struct tm_dqent { uint64_t arrive, seq, row; uint32_t id; } tm_dqent;
-/* A bank's requests in its channel's scheduler queue, in order of arrival, at buf[lo, lo + n)
- * (taking the oldest, the usual, moves none); `head`: the first's arrival (while n), which the
- * channel's scheduler reads of every bank at each decision. */
-typedef struct tm_dqueue { tm_dqent *buf; uint32_t lo, n, cap; uint64_t head; } tm_dqueue;
+/* A bank's requests in its channel's scheduler queue, in order of arrival, from ent[0] (a queue
+ * with a moving front, which spares the moves, took longer: the hot first entries wander through
+ * new host cache lines); `head`: the first's arrival (while n), which the channel's scheduler
+ * reads of every bank at each decision. */
+typedef struct tm_dqueue { tm_dqent *ent; uint32_t n, cap; uint64_t head; } tm_dqueue;
 
 /* Called when a deferred completion is decided: SM sm's scoreboard entries holding `tag`
  * (0: none; an MSHR freed) land at t. */
