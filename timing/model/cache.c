@@ -94,14 +94,3 @@ tm_line *tm_cache_peek(tm_cache *c, uint64_t line)
         if (t[i] == line + 1) return &c->lines[(size_t)set * c->ways + i];
     return NULL;
 }
-
-uint32_t tm_cache_slot(const tm_cache *c, const tm_line *L)
-{
-    return (uint32_t)(L - c->lines);
-}
-
-tm_line *tm_cache_at(tm_cache *c, uint32_t slot, uint64_t line)
-{
-    uint32_t set = slot / c->ways, way = slot % c->ways;
-    return tags_of(c, set)[way] == line + 1 ? &c->lines[slot] : NULL;
-}

@@ -139,7 +139,7 @@ void tm_mem_free(tm_mem *m)
     free(m->banks);
     free(m->bus_free);
     if (m->dq)
-        for (int c = 0; c < m->gpu->dram_channels * m->gpu->dram_banks; c++) free(m->dq[c].ent);
+        for (int c = 0; c < m->gpu->dram_channels * m->gpu->dram_banks; c++) free(m->dq[c].ids);
     free(m->dq);
     free(m->ch_next);
     free(m->ch_end);
@@ -560,7 +560,7 @@ static uint64_t burst_cycles(const tm_mem *m, unsigned sectors)
     return b ? b : 1;
 }
 
-static bool older(const tm_dqent *a, const tm_dqent *b)
+static bool older(const tm_dreq *a, const tm_dreq *b)
 {
     return a->arrive < b->arrive || (a->arrive == b->arrive && a->seq < b->seq);
 }
@@ -590,8 +590,8 @@ static void ch_refresh(tm_mem *m, uint32_t ch)
 
 /* Queues a DRAM access of `sectors` sectors of `line` for L2 slice `slice`, reaching its channel
  * at cycle t; returns its id (reads: the L2 line's fill is pending on it). */
-static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, uint32_t l2_slot,
-                             unsigned sectors, bool write, uint64_t t)
+static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned sectors,
+                             bool write, uint64_t t)
 {
     uint32_t id, ch = channel_of(m, line);
     tm_chan *C = &m->chan[ch];
@@ -606,24 +606,22 @@ static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, uint32_t 
     tm_dreq *r = &m->dreqs[id];
     /* arrivals are ordered within their channel only (its banks' queues) */
     *r = (tm_dreq){.arrive = t, .seq = C->seq++, .line = line, .ch = ch,
-                   .slice = slice, .waits = UINT32_MAX, .l2_slot = l2_slot,
-                   .sectors = (uint16_t)sectors,
+                   .slice = slice, .waits = UINT32_MAX, .sectors = (uint16_t)sectors,
                    .write = write};
     tm_mem_dram_place(m->gpu, line, &r->bank, &r->row);
     tm_dqueue *q = bank_queue(m, r->ch, r->bank);
     if (q->n == q->cap) {
         uint32_t nc = q->cap ? 2 * q->cap : 16;
-        tm_dqent *p = realloc(q->ent, (size_t)nc * sizeof *p);
+        uint32_t *p = realloc(q->ids, (size_t)nc * sizeof *p);
         if (!p) abort();
-        q->ent = p;
+        q->ids = p;
         q->cap = nc;
     }
     /* arrivals come nearly in order: the place is found from the end */
     uint32_t i = q->n;
-    tm_dqent e = {.arrive = r->arrive, .seq = r->seq, .row = r->row, .id = id}, *qe = q->ent;
-    while (i && older(&e, &qe[i - 1])) i--;
-    memmove(&qe[i + 1], &qe[i], (size_t)(q->n - i) * sizeof *qe);
-    qe[i] = e;
+    while (i && older(r, &m->dreqs[q->ids[i - 1]])) i--;
+    memmove(&q->ids[i + 1], &q->ids[i], (size_t)(q->n - i) * sizeof *q->ids);
+    q->ids[i] = id;
     q->n++;
     if (i == 0) q->head = r->arrive;
     uint64_t x = bank_next(m, r->ch, r->bank);
@@ -637,12 +635,12 @@ static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, uint32_t 
 }
 
 /* Requests of bank queue q older than r. */
-static uint32_t older_count(const tm_dqueue *q, const tm_dqent *r)
+static uint32_t older_count(const tm_mem *m, const tm_dqueue *q, const tm_dreq *r)
 {
     uint32_t lo = 0, hi = q->n;
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
-        if (older(&q->ent[mid], r)) lo = mid + 1;
+        if (older(&m->dreqs[q->ids[mid]], r)) lo = mid + 1;
         else hi = mid;
     }
     return lo;
@@ -660,8 +658,8 @@ static uint32_t dq_pick(tm_mem *m, uint32_t ch, uint32_t *pos, uint64_t *at)
     for (uint32_t b = 0; b < nb; b++) {
         uint64_t x = bank_next(m, ch, b);
         if (x == TM_NEVER) continue;
-        if (x < t || (x == t && older(&bank_queue(m, ch, b)->ent[0],
-                                      &bank_queue(m, ch, bank)->ent[0]))) {
+        if (x < t || (x == t && older(&m->dreqs[bank_queue(m, ch, b)->ids[0]],
+                                      &m->dreqs[bank_queue(m, ch, bank)->ids[0]]))) {
             t = x;
             bank = b;
         }
@@ -672,13 +670,14 @@ static uint32_t dq_pick(tm_mem *m, uint32_t ch, uint32_t *pos, uint64_t *at)
     const tm_dram_bank *bk = &m->banks[(size_t)ch * nb + bank];
     if (m->fcfs || !bk->open) return bank;
     uint32_t hit = 0;
-    const tm_dqent *qe = q->ent;
-    while (hit < q->n && qe[hit].arrive <= t && qe[hit].row != bk->row) hit++;
-    if (hit == 0 || hit == q->n || qe[hit].arrive > t) return bank;
+    while (hit < q->n && m->dreqs[q->ids[hit]].arrive <= t &&
+           m->dreqs[q->ids[hit]].row != bk->row)
+        hit++;
+    if (hit == 0 || hit == q->n || m->dreqs[q->ids[hit]].arrive > t) return bank;
     uint32_t window = (uint32_t)m->gpu->dram_sched_queue, ahead = 0;
-    const tm_dqent *h = &qe[hit];
+    const tm_dreq *h = &m->dreqs[q->ids[hit]];
     for (uint32_t b = 0; window && b < nb && ahead < window; b++)
-        ahead += older_count(bank_queue(m, ch, b), h);
+        ahead += older_count(m, bank_queue(m, ch, b), h);
     if (!window || ahead < window) *pos = hit;
     return bank;
 }
@@ -733,10 +732,7 @@ static void wait_landed(tm_mem *m, uint32_t wid, uint64_t at)
     m->sm_in[w->sm] = back + occ;
     uint64_t t = back + occ + (uint64_t)g->icnt_latency;
     uint64_t tag = TM_PEND | wid;
-    /* only the line it was allocated or merged into can wait for it, unless evicted since */
-    tm_line *L = w->l1_slot == UINT32_MAX
-                     ? NULL
-                     : tm_cache_at(w->tex ? &m->tex[w->sm] : &m->l1[w->sm], w->l1_slot, w->line);
+    tm_line *L = tm_cache_peek(w->tex ? &m->tex[w->sm] : &m->l1[w->sm], w->line);
     if (L && L->fill == tag) L->fill = t;
     if (w->mshr) {
         mshr_land(m, w->sm, wid, t);
@@ -760,15 +756,14 @@ static void dq_serve(tm_mem *m, uint32_t ch)
     uint64_t at;
     uint32_t i;
     tm_dqueue *q = bank_queue(m, ch, dq_pick(m, ch, &i, &at));
-    uint32_t id = q->ent[i].id;
-    memmove(&q->ent[i], &q->ent[i + 1], (size_t)(q->n - i - 1) * sizeof *q->ent);
+    uint32_t id = q->ids[i];
+    memmove(&q->ids[i], &q->ids[i + 1], (size_t)(q->n - i - 1) * sizeof *q->ids);
     q->n--;
-    if (i == 0 && q->n) q->head = q->ent[0].arrive;
+    if (i == 0 && q->n) q->head = m->dreqs[q->ids[0]].arrive;
     tm_dreq r = m->dreqs[id];
     uint64_t back = dram_serve(m, &r, at);
     if (!r.write) {
-        /* the line it fills, unless evicted since (then no line waits for it) */
-        tm_line *L = tm_cache_at(&m->l2[r.slice], r.l2_slot, r.line);
+        tm_line *L = tm_cache_peek(&m->l2[r.slice], r.line);
         if (L && L->fill == (TM_PEND | id)) L->fill = back;
         tm_chan *C = &m->chan[ch];
         for (uint32_t k = r.waits; k != UINT32_MAX;) {
@@ -865,8 +860,7 @@ static uint64_t l2_access(tm_mem *m, uint64_t line, uint8_t need, int kind, unsi
     uint64_t ready = start + (uint64_t)g->l2_latency;
     *at_l2 = ready;
     if (victim.tag && victim.dirty)
-        dram_enqueue(m, s, victim.tag - 1, UINT32_MAX, (unsigned)__builtin_popcount(victim.dirty),
-                     true, start);
+        dram_enqueue(m, s, victim.tag - 1, (unsigned)__builtin_popcount(victim.dirty), true, start);
     if (kind == K_STORE) {
         /* write-allocate without a fetch: the written sectors become valid and dirty */
         L->valid |= need;
@@ -878,8 +872,7 @@ static uint64_t l2_access(tm_mem *m, uint64_t line, uint8_t need, int kind, unsi
     st->l2_hits += (uint64_t)__builtin_popcount(need & L->valid);
     st->l2_misses += (uint64_t)__builtin_popcount(missing);
     if (missing) {
-        uint32_t d = dram_enqueue(m, s, line, tm_cache_slot(&m->l2[s], L),
-                                  (unsigned)__builtin_popcount(missing), false, ready);
+        uint32_t d = dram_enqueue(m, s, line, (unsigned)__builtin_popcount(missing), false, ready);
         L->valid |= missing;
         L->fill = TM_PEND | d;
     }
@@ -911,7 +904,7 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
         uint32_t wid = UINT32_MAX;
         if (wait_reply) {
             wid = wait_take(m, sm);
-            m->waits[wid] = (tm_wait){.line = line, .sm = sm, .l1_slot = UINT32_MAX,
+            m->waits[wid] = (tm_wait){.line = line, .sm = sm,
                                       .ops = kind == K_ATOMIC ? ops : 0, .resp = (uint32_t)resp,
                                       .next = UINT32_MAX, .insts = UINT32_MAX};
         }
@@ -941,7 +934,7 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
     m->st->icnt_bytes += resp;
     if (tm_is_pend(at_l2)) {
         uint32_t d = (uint32_t)(at_l2 & ~TM_PEND), wid = wait_take(m, sm);
-        m->waits[wid] = (tm_wait){.at_l2 = lower, .line = line, .sm = sm, .l1_slot = UINT32_MAX,
+        m->waits[wid] = (tm_wait){.at_l2 = lower, .line = line, .sm = sm,
                                   .ops = kind == K_ATOMIC ? ops : 0, .resp = (uint32_t)resp,
                                   .next = m->dreqs[d].waits, .insts = UINT32_MAX};
         m->dreqs[d].waits = wid;
@@ -1580,7 +1573,6 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
                 uint32_t wid = (uint32_t)(back & ~TM_PEND);
                 m->waits[wid].mshr = true;
                 m->waits[wid].tex = tex;
-                m->waits[wid].l1_slot = tm_cache_slot(l1, L);
                 /* one fill time per line: the later request's (a merge waits for it) */
                 L->fill = back;
                 if (npend == 0 || pend[npend - 1] != wid) pend[npend++] = wid;

@@ -48,10 +48,6 @@ tm_line *tm_cache_find(tm_cache *c, uint64_t line, uint64_t now);
 tm_line *tm_cache_alloc(tm_cache *c, uint64_t line, uint64_t now, tm_evicted *victim);
 /* The line holding `line`, or NULL, without touching its LRU age (a fill landing). */
 tm_line *tm_cache_peek(tm_cache *c, uint64_t line);
-/* A line's place in its cache, and the line at such a place if it still holds `line` (else
- * NULL): what tm_cache_peek answers without searching the set. */
-uint32_t tm_cache_slot(const tm_cache *c, const tm_line *L);
-tm_line *tm_cache_at(tm_cache *c, uint32_t slot, uint64_t line);
 
 /* ---------------------------------------------------------------- memsys.c */
 
@@ -71,7 +67,6 @@ typedef struct tm_dreq {
     uint64_t line, row;
     uint32_t bank, ch, slice;
     uint32_t waits;           /* reads: head of the replies waiting for its data (UINT32_MAX) */
-    uint32_t l2_slot;         /* reads: its L2 line's place (tm_cache_slot) */
     uint16_t sectors;
     bool write;
     uint32_t next_free;
@@ -85,7 +80,6 @@ typedef struct tm_wait {
     uint32_t next;            /* next reply on the same DRAM request */
     uint32_t insts;           /* head of the instructions waiting for it (links) */
     uint32_t mshr_at;         /* 1 + its place in its SM's mshr_pend while it holds an MSHR */
-    uint32_t l1_slot;         /* its L1 (texture cache) line's place, UINT32_MAX: none waits */
     bool mshr;                /* took an MSHR of its SM */
     bool tex;                 /* fills the texture cache (else L1) */
     uint32_t next_free;
@@ -136,14 +130,9 @@ typedef struct tm_chan {
     timing_stats st;
 } tm_chan;
 
-/* A bank queue's request: its order (arrival, then seq) and row beside its id, so that the
- * scheduler's scans and the queue's insertion read the queue only, not the requests' records. */
-typedef struct tm_dqent { uint64_t arrive, seq, row; uint32_t id; } tm_dqent;
-/* A bank's requests in its channel's scheduler queue, in order of arrival, from ent[0] (a queue
- * with a moving front, which spares the moves, took longer: the hot first entries wander through
- * new host cache lines); `head`: the first's arrival (while n), which the channel's scheduler
- * reads of every bank at each decision. */
-typedef struct tm_dqueue { tm_dqent *ent; uint32_t n, cap; uint64_t head; } tm_dqueue;
+/* A bank's requests in its channel's scheduler queue, in order of arrival; `head`: the first's
+ * arrival (while n), which the channel's scheduler reads of every bank at each decision. */
+typedef struct tm_dqueue { uint32_t *ids, n, cap; uint64_t head; } tm_dqueue;
 
 /* Called when a deferred completion is decided: SM sm's scoreboard entries holding `tag`
  * (0: none; an MSHR freed) land at t. */
