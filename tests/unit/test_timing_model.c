@@ -35,7 +35,7 @@ START_TEST(lru_replacement)
 {
     tm_cache c;
     ck_assert(tm_cache_init(&c, 2 * TM_LINE, 2));   /* one set of two ways */
-    tm_line v;
+    tm_evicted v;
     tm_cache_alloc(&c, 10, 1, &v);
     ck_assert_uint_eq(v.tag, 0);
     tm_cache_alloc(&c, 11, 2, &v);

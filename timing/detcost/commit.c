@@ -138,7 +138,7 @@ void tm_gdc_record(tm_trace *t, uint32_t wid, uint64_t chunk, uint32_t chan)
     if (chan >= c->nunit) chan = c->nunit - 1;
     c->clock++;
     if (!tm_cache_find(&c->zc[chan], chunk / TM_LINE, c->clock)) {
-        tm_line victim;
+        tm_evicted victim;
         tm_cache_alloc(&c->zc[chan], chunk / TM_LINE, c->clock, &victim);
         c->miss[(q - 1) * c->nunit + chan]++;
     }

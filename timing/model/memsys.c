@@ -845,7 +845,7 @@ static uint64_t l2_access(tm_mem *m, uint64_t line, uint8_t need, int kind, unsi
     uint32_t s = slice_of(m, line);
     uint64_t start = max64(t, m->l2_free[s]);
     tm_line *L = tm_cache_find(&m->l2[s], line, start);
-    tm_line victim = {0};
+    tm_evicted victim = {0};
     if (!L) L = tm_cache_alloc(&m->l2[s], line, start, &victim);
     /* a request that sends DRAM a write-back or a read waits until the channel's queues have
      * room for it; the slice waits with it (it serves its requests in order) */
@@ -1565,7 +1565,7 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
                                        &accepted);
             mshr_take(m, sm, back);
             if (!L) {
-                tm_line victim;
+                tm_evicted victim;
                 L = tm_cache_alloc(l1, req[i].line, t, &victim);
             }
             L->valid |= missing;

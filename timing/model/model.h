@@ -22,15 +22,20 @@
 /* ---------------------------------------------------------------- cache.c: tag arrays */
 
 typedef struct tm_line {
-    uint64_t tag;         /* line address (addr / 128) + 1; 0 = invalid */
     uint64_t fill;        /* cycle its last requested sectors arrive */
     uint8_t valid, dirty; /* sector masks (4 sectors) */
 } tm_line;
 
+/* What an allocation evicted: its line address + 1 (0: the way was empty) and dirty sectors. */
+typedef struct tm_evicted {
+    uint64_t tag;
+    uint8_t dirty;
+} tm_evicted;
+
 typedef struct tm_cache {
     tm_line *lines;       /* sets * ways */
-    uint64_t *tags;       /* lines[i].tag, packed: a lookup scans a set's tags only */
-    uint64_t *used;       /* line i's last use (LRU), packed: a victim's choice scans these */
+    uint64_t *meta;       /* per set: its ways' tags (line address + 1; 0 = invalid), then
+                           * their last uses (LRU) */
     uint32_t sets, ways;
 } tm_cache;
 
@@ -39,9 +44,8 @@ void tm_cache_free(tm_cache *c);
 void tm_cache_clear(tm_cache *c);   /* every line invalid */
 /* The line holding line address `line`, or NULL. */
 tm_line *tm_cache_find(tm_cache *c, uint64_t line, uint64_t now);
-/* A line for `line`, evicting the least recently used of its set: *victim gets what it held
- * (tag 0 when nothing). */
-tm_line *tm_cache_alloc(tm_cache *c, uint64_t line, uint64_t now, tm_line *victim);
+/* A line for `line`, evicting the least recently used of its set into *victim. */
+tm_line *tm_cache_alloc(tm_cache *c, uint64_t line, uint64_t now, tm_evicted *victim);
 /* The line holding `line`, or NULL, without touching its LRU age (a fill landing). */
 tm_line *tm_cache_peek(tm_cache *c, uint64_t line);
 
