@@ -691,6 +691,22 @@ static void assert_compiled_since(const emu_jit_stats *before)
                   "the kernel was not compiled");
 }
 
+/* Runs ptx's kernel (two pointer parameters) on B blocks of T threads under the JIT against the
+ * step interpreter (the conformance harness), and checks that it agreed and was compiled. */
+static void run_compiled_on_jit(const char *name, const char *ptx, unsigned B, unsigned T,
+                                uint64_t params[2])
+{
+    setenv("CONF_EXECUTOR", "jit", 1);
+    emu_jit_stats before;
+    emu_jit_get_stats(&before);
+    conf_result r;
+    conf_status st =
+        conf_run_k(name, ptx, (emu_dim3){B, 1, 1}, (emu_dim3){T, 1, 1}, 0, params, 2, &r);
+    unsetenv("CONF_EXECUTOR");
+    ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
+    assert_compiled_since(&before);
+}
+
 /* Rows the compiled code keeps in registers: temporaries read within a segment and dead after
  * it are stored only where a run leaves (a budget stop lands on every µop of the loop: two
  * iterations are 27 µops, prime to the det-off budget of 100), and a row read only at a branch
@@ -1533,15 +1549,7 @@ START_TEST(ex2_approx_compiled)
         in[k] = (size_t)k < sizeof edges / sizeof edges[0] ? edges[k] : (uint32_t)x;
     }
     uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
-    setenv("CONF_EXECUTOR", "jit", 1);
-    emu_jit_stats before;
-    emu_jit_get_stats(&before);
-    conf_result r;
-    conf_status st = conf_run_k("ex2.approx", ptx, (emu_dim3){B, 1, 1}, (emu_dim3){T, 1, 1}, 0,
-                                params, 2, &r);
-    unsetenv("CONF_EXECUTOR");
-    ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
-    assert_compiled_since(&before);
+    run_compiled_on_jit("ex2.approx", ptx, B, T, params);
     conf_dev_free(in);
     conf_dev_free(out);
 }
@@ -1620,15 +1628,7 @@ START_TEST(fma_directed_compiled)
         memcpy(&in[3 * k], r, 12);
     }
     uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
-    setenv("CONF_EXECUTOR", "jit", 1);
-    emu_jit_stats before;
-    emu_jit_get_stats(&before);
-    conf_result r;
-    conf_status st = conf_run_k("fma.rm/.rp", ptx, (emu_dim3){B, 1, 1}, (emu_dim3){T, 1, 1}, 0,
-                                params, 2, &r);
-    unsetenv("CONF_EXECUTOR");
-    ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
-    assert_compiled_since(&before);
+    run_compiled_on_jit("fma.rm/.rp", ptx, B, T, params);
     conf_dev_free(in);
     conf_dev_free(out);
 }
