@@ -691,11 +691,13 @@ static void assert_compiled_since(const emu_jit_stats *before)
                   "the kernel was not compiled");
 }
 
-/* Runs ptx's kernel (two pointer parameters) on B blocks of T threads under the JIT against the
- * step interpreter (the conformance harness), and checks that it agreed and was compiled. */
+/* Runs ptx's kernel k(in, out) on B blocks of T threads under the JIT against the step
+ * interpreter (the conformance harness), checks that it agreed and was compiled, and frees the
+ * two device buffers. */
 static void run_compiled_on_jit(const char *name, const char *ptx, unsigned B, unsigned T,
-                                uint64_t params[2])
+                                void *in, void *out)
 {
+    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
     setenv("CONF_EXECUTOR", "jit", 1);
     emu_jit_stats before;
     emu_jit_get_stats(&before);
@@ -705,6 +707,8 @@ static void run_compiled_on_jit(const char *name, const char *ptx, unsigned B, u
     unsetenv("CONF_EXECUTOR");
     ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
     assert_compiled_since(&before);
+    conf_dev_free(in);
+    conf_dev_free(out);
 }
 
 /* Rows the compiled code keeps in registers: temporaries read within a segment and dead after
@@ -1548,10 +1552,7 @@ START_TEST(ex2_approx_compiled)
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
         in[k] = (size_t)k < sizeof edges / sizeof edges[0] ? edges[k] : (uint32_t)x;
     }
-    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
-    run_compiled_on_jit("ex2.approx", ptx, B, T, params);
-    conf_dev_free(in);
-    conf_dev_free(out);
+    run_compiled_on_jit("ex2.approx", ptx, B, T, in, out);
 }
 END_TEST
 
@@ -1627,10 +1628,7 @@ START_TEST(fma_directed_compiled)
         }
         memcpy(&in[3 * k], r, 12);
     }
-    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
-    run_compiled_on_jit("fma.rm/.rp", ptx, B, T, params);
-    conf_dev_free(in);
-    conf_dev_free(out);
+    run_compiled_on_jit("fma.rm/.rp", ptx, B, T, in, out);
 }
 END_TEST
 
