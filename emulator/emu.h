@@ -85,7 +85,8 @@ void emu_set_pageable_access(bool on);
  * pageable access is on; the whole writable range around it in base/span. */
 bool emu_pageable_range(uint64_t addr, uint64_t size, uint64_t *base, uint64_t *span);
 /* The live allocations in address order: writes at most max of them to out and returns how
- * many there are. */
+ * many there are (which may be more than max: another host thread may have allocated since a
+ * caller counted them). */
 typedef struct emu_alloc_info { uint64_t base, size; emu_alloc_kind kind; } emu_alloc_info;
 size_t emu_device_allocations(emu_alloc_info *out, size_t max);
 /* Counts removals from the map (frees, unregistrations): unchanged over a stretch means no

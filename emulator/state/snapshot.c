@@ -29,7 +29,11 @@ emu_snapshot *emu_snapshot_take(void)
     emu_alloc_info *a = malloc((n ? n : 1) * sizeof *a);
     s->r = calloc(n ? n : 1, sizeof *s->r);
     if (!a || !s->r) goto fail;
-    n = emu_device_allocations(a, n);
+    /* another host thread may have allocated since the count: the snapshot keeps the ones
+     * counted (a launch's kernel cannot know a newer one), never more than `a` holds */
+    size_t cap = n;
+    n = emu_device_allocations(a, cap);
+    if (n > cap) n = cap;
     for (size_t i = 0; i < n; i++) {
         region *r = &s->r[s->n];
         r->base = a[i].base;

@@ -109,7 +109,9 @@ uint64_t rr_launch_hash(const emu_launch *L, const char *kernel)
     size_t n = emu_device_allocations(NULL, 0);
     emu_alloc_info *a = n ? malloc(n * sizeof *a) : NULL;
     if (a) {
-        n = emu_device_allocations(a, n);
+        size_t cap = n;   /* another host thread may have allocated since the count */
+        n = emu_device_allocations(a, cap);
+        if (n > cap) n = cap;
         for (size_t i = 0; i < n; i++) {
             /* registered host memory is the program's own; device memory is the input. An
              * allocation still all zero is left out: the program's host threads may make one
