@@ -96,10 +96,12 @@ struct emu_module {
  * alike, and the policies that push them give them meaning. */
 typedef enum emu_simt_kind { EMU_SIMT_NORMAL = 0, EMU_SIMT_RETRY, EMU_SIMT_TX } emu_simt_kind;
 
-/* One SIMT path: lanes `mask` at pc, reconverging at rpc. bar is 0, or 1 + the id of the CTA
- * barrier the lanes wait at (pc is then past the barrier instruction): with independent thread
+/* One SIMT path: lanes `mask` at pc, reconverging at rpc. bar is 0, 1 + the id of the CTA
+ * barrier the lanes wait at, or EMU_SIMT_WARP_SYNC when they wait at a bar.warp.sync for other
+ * lanes of its member mask (pc is then past the barrier instruction): with independent thread
  * scheduling a barrier blocks only the lanes that executed it, so the warp's other paths go on
  * (emu_simt_schedule) and the warp as a whole waits only when none of them can run. */
+#define EMU_SIMT_WARP_SYNC UINT16_MAX
 typedef struct emu_simt {
     uint32_t pc, rpc, mask;
     uint16_t bar;
@@ -322,6 +324,13 @@ void emu_simt_backedge(emu_ctx *c, uint32_t target);
 uint32_t emu_simt_runnable(const emu_warp *w);
 /* Moves the topmost runnable entry of the top frame to the top of the stack; false when none. */
 bool emu_simt_schedule(emu_warp *w);
+/* bar.warp.sync of the executing lanes (c->mask) with member mask `members`: they go on when
+ * every live member lane of the top frame has executed one, else they wait (a member lane on
+ * another path, e.g. one spinning that unsticking left behind, arrives later and releases
+ * them). Returns the lanes synchronised now (the executing ones and those released), 0 when
+ * they wait. When no path of the warp can run, waiting lanes go on unsynchronised
+ * (emu_simt_schedule). */
+uint32_t emu_warp_sync_arrive(emu_ctx *c, uint32_t members);
 /* The frame SIMT entry i belongs to. */
 emu_frame *emu_simt_frame(emu_warp *w, uint32_t i);
 /* Joins neighbouring entries of the top frame that have come to the same pc and reconvergence

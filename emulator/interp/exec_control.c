@@ -251,18 +251,21 @@ static void x_bar(emu_ctx *c, const emu_uop *u)
     emu_barrier_arrive(c, (uint32_t)id, (uint32_t)count, !arrive, popc, all, any);
 }
 
-/* bar.warp.sync: the lanes of a warp execute in lockstep here, so it has no effect on
- * execution; a policy that orders memory (the race checker) learns of it. */
+/* bar.warp.sync: lanes of the member mask on separate paths wait for each other
+ * (emu_warp_sync_arrive); a policy that orders memory (the race checker) learns of each
+ * completed synchronisation, with the lanes it joined. */
 static void x_warp_sync(emu_ctx *c, const emu_uop *u)
 {
-    emu_mem_policy *pol = c->g->launch.policy;
-    if (!pol->barrier) return;
     const ptx_instr *in = u->in;
     uint32_t members = in->nops > 0 ? (uint32_t)emu_read(c, &in->ops[0], __builtin_ctz(c->mask),
                                                         PTX_TYPE_U32)
                                     : 0xffffffffu;
-    pol->barrier(pol, c->w, EMU_WARP_BARRIER, members, true, c->mask,
-                 (uint16_t)c->f->index, c->pc);
+    uint16_t func = (uint16_t)c->f->index;
+    uint32_t pc = c->pc;
+    uint32_t synced = emu_warp_sync_arrive(c, members);
+    emu_mem_policy *pol = c->g->launch.policy;
+    if (synced && pol->barrier)
+        pol->barrier(pol, c->w, EMU_WARP_BARRIER, members, true, synced, func, pc);
 }
 
 /* barrier.cluster.{arrive,wait}: a cluster is one CTA here. The arrive needs no action; the

@@ -241,7 +241,8 @@ void emu_cta_report_deadlock(emu_cta *c)
         if (w->state != EMU_WS_BARRIER) continue;
         for (uint32_t i = 0; i < w->sp; i++) {
             const emu_simt *e = &w->stack[i];
-            if (!e->bar || !e->mask) continue;
+            /* lanes at a bar.warp.sync (of a caller's frame) wait for lanes listed here */
+            if (!e->bar || e->bar == EMU_SIMT_WARP_SYNC || !e->mask) continue;
             const ptx_instr *in = waiting_instr(w, i, NULL);
             uint32_t line = in ? in->line : 0;
             int lo = __builtin_ctz(e->mask), hi = 31 - __builtin_clz(e->mask);

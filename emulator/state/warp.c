@@ -224,7 +224,19 @@ bool emu_simt_schedule(emu_warp *w)
             const emu_simt *e = &w->stack[x];
             if (!e->bar && e->mask && e->pc != e->rpc && split_arrived(w, x)) return true;
         }
-        return false;
+        /* lanes at a bar.warp.sync whose other members cannot arrive (they exited, or wait at
+         * a CTA barrier) go on rather than deadlock the warp */
+        bool released = false;
+        for (uint32_t x = base; x < w->sp; x++)
+            if (w->stack[x].bar == EMU_SIMT_WARP_SYNC) {
+                w->stack[x].bar = 0;
+                released = true;
+            }
+        if (!released) return false;
+        emu_simt_merge(w);
+        i = emu_simt_runnable(w);
+        assert(i != UINT32_MAX);
+        t = w->sp - 1;
     }
     if (i != t) {
         emu_simt e = w->stack[i];
@@ -232,6 +244,51 @@ bool emu_simt_schedule(emu_warp *w)
         w->stack[t] = e;
     }
     return true;
+}
+
+uint32_t emu_warp_sync_arrive(emu_ctx *c, uint32_t members)
+{
+    emu_warp *w = c->w;
+    uint32_t base = w->frames[w->nframes - 1].stack_base, waiting = 0;
+    for (uint32_t i = base; i + 1 < w->sp; i++)
+        if (w->stack[i].bar == EMU_SIMT_WARP_SYNC) waiting |= w->stack[i].mask;
+    uint32_t need = members & w->valid & ~w->exited;
+    emu_simt *t = &w->stack[w->sp - 1];
+    if (!(need & ~(c->mask | waiting))) {
+        if (!(waiting & need)) return c->mask;
+        /* the last members arrive: the waiting ones go on with them */
+        uint32_t synced = c->mask;
+        for (uint32_t i = base; i + 1 < w->sp; i++)
+            if (w->stack[i].bar == EMU_SIMT_WARP_SYNC && (w->stack[i].mask & need)) {
+                w->stack[i].bar = 0;
+                synced |= w->stack[i].mask;
+            }
+        uint32_t rest = c->active & ~c->mask;
+        t->pc = c->next_pc;
+        if (rest) {   /* lanes whose guard is false go on too, as one path */
+            t->mask = rest;
+            emu_simt_push(w, c->next_pc, t->rpc, c->mask);
+        }
+        emu_simt_merge(w);
+        c->control = true;
+        bool runs = emu_simt_schedule(w);
+        assert(runs);
+        (void)runs;
+        return synced;
+    }
+    /* as at a CTA barrier: only the executing lanes wait, past the instruction */
+    uint32_t rest = c->active & ~c->mask, rpc = t->rpc;
+    t->pc = c->next_pc;
+    if (rest) {
+        t->mask = rest;
+        emu_simt_push(w, c->next_pc, rpc, c->mask);
+    }
+    w->stack[w->sp - 1].bar = EMU_SIMT_WARP_SYNC;
+    c->control = true;
+    bool runs = emu_simt_schedule(w);
+    assert(runs);   /* at worst the waiting lanes themselves go on */
+    (void)runs;
+    return 0;
 }
 
 emu_frame *emu_simt_frame(emu_warp *w, uint32_t i)

@@ -48,7 +48,9 @@ int emu_warp_where(const emu_warp *w, char *buf, size_t len)
         else
             n += snprintf(buf + n, len - (size_t)n, " at its end");
     }
-    if (n >= 0 && (size_t)n < len && top->bar)
+    if (n >= 0 && (size_t)n < len && top->bar == EMU_SIMT_WARP_SYNC)
+        n += snprintf(buf + n, len - (size_t)n, ", waiting at bar.warp.sync");
+    else if (n >= 0 && (size_t)n < len && top->bar)
         n += snprintf(buf + n, len - (size_t)n, ", waiting at barrier %u", top->bar - 1);
     if (n >= 0 && (size_t)n < len && paths > 1)
         n += snprintf(buf + n, len - (size_t)n, " (%u diverged paths)", paths);

@@ -1,6 +1,7 @@
 // divergence.cu: threads of one warp taking different paths: loops whose trip counts depend
 // on each thread's data, nested if/else, early return, break and continue. Each kernel's
-// output is compared with the same function run on the CPU.
+// output is compared with the same function run on the CPU. And __syncwarp after a lane's
+// long spin: the lanes that reach it first wait there for the spinning one.
 #include "check.cuh"
 
 #include <vector>
@@ -86,6 +87,32 @@ __global__ void loop_control(const int *in, int *out, int n)
         out[i] = skip_and_stop(in[i]);
 }
 
+// Lane 0 of warp 0 spins until warp 1 has done a long computation, then hands a value to its
+// warp through shared memory; __syncwarp must hold lanes 1-31 until lane 0 arrives, however
+// long it spins (cooperative groups' multi-warp tile sync has this shape).
+__global__ void spin_then_syncwarp(int *flag, int *out, int work)
+{
+    __shared__ int handed;
+    int lane = threadIdx.x & 31;
+    if (threadIdx.x >= 32) {
+        if (lane == 0) {
+            unsigned acc = 1;
+            for (int i = 0; i < work; i++)
+                acc = acc * 1664525u + 1013904223u;
+            atomicExch(flag, 1 + (int)(acc & 0xffff));
+        }
+        return;
+    }
+    if (lane == 0) {
+        int v;
+        while ((v = atomicAdd(flag, 0)) == 0)
+            ;
+        handed = 1000 + v;
+    }
+    __syncwarp();
+    out[threadIdx.x] = handed;
+}
+
 template <typename F>
 static void compare(const char *name, const std::vector<int> &got, int n, F want)
 {
@@ -132,6 +159,16 @@ int main()
     CUDA_OK("loop_break_continue", cudaMemcpy(out.data(), dout, n * sizeof(int),
                                              cudaMemcpyDeviceToHost));
     compare("loop_break_continue", out, n, [&](int i) { return skip_and_stop(in[i]); });
+
+    const int work = 200000;
+    unsigned acc = 1;
+    for (int i = 0; i < work; i++)
+        acc = acc * 1664525u + 1013904223u;
+    CUDA_OK("spin_then_syncwarp", cudaMemset(din, 0, sizeof(int)));
+    spin_then_syncwarp<<<1, 64>>>(din, dout, work);
+    CUDA_OK("spin_then_syncwarp", cudaMemcpy(out.data(), dout, 32 * sizeof(int),
+                                            cudaMemcpyDeviceToHost));
+    compare("spin_then_syncwarp", out, 32, [&](int) { return 1001 + (int)(acc & 0xffff); });
 
     cudaFree(din);
     cudaFree(dout);
