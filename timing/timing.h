@@ -165,11 +165,16 @@ typedef struct timing_stats {
     uint64_t tm_cu_max_entries;   /* most entries in one commit unit's ring at once */
 } timing_stats;
 
+/* Warp instructions per turn without determinism when the configuration leaves it open
+ * (timing_engine_config.warp_budget 0, --quantum=auto): see engine_parallel.c */
+#define TIMING_DET_OFF_TURN 1000
+
 typedef struct timing_engine_config {
     uint32_t sm_count;        /* SMs of the modelled GPU */
     uint32_t host_threads;    /* host threads that run SMs (1 = serial) */
     uint64_t seed;            /* 0: the fixed order; otherwise perturbs warp order and runs */
-    uint64_t warp_budget;     /* warp instructions a warp runs before the scheduler switches */
+    uint64_t warp_budget;     /* warp instructions a warp runs before the scheduler switches
+                                 (0: the engine's own, TIMING_DET_OFF_TURN without determinism) */
     /* ---- occupancy (0 = unlimited by that resource) */
     uint32_t max_ctas_per_sm;
     uint32_t max_threads_per_sm;

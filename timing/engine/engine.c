@@ -8,7 +8,7 @@ void timing_engine_defaults(timing_engine_config *cfg)
     cfg->sm_count = 80;
     cfg->host_threads = 1;
     cfg->seed = 0;
-    cfg->warp_budget = 100;
+    cfg->warp_budget = 0;   /* each engine's own: TIMING_DET_OFF_TURN, DAB's 100 */
     cfg->det = TIMING_DET_OFF;
     cfg->quantum = 200;
     cfg->bta = true;
