@@ -140,6 +140,7 @@ struct emu_warp {
     uint64_t ninstr;
     uint32_t cc;              /* carry flag (CC.CF) per lane */
     uint32_t spin, spin_sp, spin_pc;  /* consecutive uniform back-edges of one SIMT entry */
+    uint32_t sync_members;    /* member mask of the last bar.warp.sync lanes wait at */
     const emu_dim3 *tid;      /* its lanes' thread indices: the grid's table (emu_grid.tid) */
     uint64_t cache_base, cache_end, cache_gen;  /* last allocation a lane hit */
     uint32_t slot;            /* the hardware warp slot the engine gave it */

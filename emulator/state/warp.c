@@ -225,13 +225,20 @@ bool emu_simt_schedule(emu_warp *w)
             if (!e->bar && e->mask && e->pc != e->rpc && split_arrived(w, x)) return true;
         }
         /* lanes at a bar.warp.sync whose other members cannot arrive (they exited, or wait at
-         * a CTA barrier) go on rather than deadlock the warp */
+         * a CTA barrier) go on rather than deadlock the warp; a policy that checks the
+         * synchronisation (synccheck) learns of it with the lanes that did execute it */
         bool released = false;
-        for (uint32_t x = base; x < w->sp; x++)
-            if (w->stack[x].bar == EMU_SIMT_WARP_SYNC) {
-                w->stack[x].bar = 0;
-                released = true;
-            }
+        emu_mem_policy *pol = w->cta->g->launch.policy;
+        uint16_t func = (uint16_t)w->frames[w->nframes - 1].f->index;
+        for (uint32_t x = base; x < w->sp; x++) {
+            emu_simt *e = &w->stack[x];
+            if (e->bar != EMU_SIMT_WARP_SYNC) continue;
+            e->bar = 0;
+            released = true;
+            if (pol && pol->barrier && e->mask)
+                pol->barrier(pol, w, EMU_WARP_BARRIER, w->sync_members, true, e->mask, func,
+                             e->pc - 1);
+        }
         if (!released) return false;
         emu_simt_merge(w);
         i = emu_simt_runnable(w);
@@ -284,6 +291,7 @@ uint32_t emu_warp_sync_arrive(emu_ctx *c, uint32_t members)
         emu_simt_push(w, c->next_pc, rpc, c->mask);
     }
     w->stack[w->sp - 1].bar = EMU_SIMT_WARP_SYNC;
+    w->sync_members = members;
     c->control = true;
     bool runs = emu_simt_schedule(w);
     assert(runs);   /* at worst the waiting lanes themselves go on */
