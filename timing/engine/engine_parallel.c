@@ -176,30 +176,41 @@ static void step(par_run *R, par_sm *S, timing_rng *rng, bool seeded, eng_thread
         }
         return;
     }
-    uint32_t wi = first_ready(pc->ready, start);
-    emu_warp *w = emu_cta_warp(c, wi);
-    assert(emu_warp_runnable(w));
-    pc->next_warp = wi + 1 < nw ? wi + 1 : 0;   /* (wi + 1) % nw, no division */
-    uint64_t budget = seeded ? 1 + timing_rng_below(rng, 2 * R->budget) : R->budget;
-    uint64_t before = emu_warp_instructions(w);
-    emu_stop r = emu_warp_run(w, budget);
-    if (timing_watchdog_step(&R->wd, emu_warp_instructions(w) - before))
-        __atomic_store_n(&R->stop, 1, __ATOMIC_RELAXED);
-    if (r == EMU_STOP_FAULT) {
-        __atomic_store_n(&R->stop, 1, __ATOMIC_RELAXED);
-        return;
-    }
-    track(pc, c, wi);
-    uint64_t barriers = emu_cta_barriers_completed(c);
-    if (barriers != pc->barriers) {
-        /* the run completed a barrier: warps that waited at it can run again */
-        pc->barriers = barriers;
-        for (uint32_t m = pc->live & ~pc->ready & ~(1u << wi); m; m &= m - 1)
-            track(pc, c, (uint32_t)__builtin_ctz(m));
-    }
-    if (r == EMU_STOP_EXIT && !pc->live) {   /* emu_cta_done */
-        retire(R, S, idx, T);
-        return;
+    /* The turn is the CTA's: when its warp stops at a barrier or exits with budget left, the
+     * CTA's next ready warp runs on in the same step. Barrier-bound kernels (a scan's tree
+     * steps: a few warp instructions between barriers) otherwise pay a step, and the cache
+     * misses of a CTA last touched a round of SMs ago, for every few instructions. */
+    uint64_t left = seeded ? 1 + timing_rng_below(rng, 2 * R->budget) : R->budget;
+    for (;;) {
+        uint32_t wi = first_ready(pc->ready, start);
+        emu_warp *w = emu_cta_warp(c, wi);
+        assert(emu_warp_runnable(w));
+        pc->next_warp = wi + 1 < nw ? wi + 1 : 0;   /* (wi + 1) % nw, no division */
+        uint64_t before = emu_warp_instructions(w);
+        emu_stop r = emu_warp_run(w, left);
+        uint64_t ran = emu_warp_instructions(w) - before;
+        if (timing_watchdog_step(&R->wd, ran)) __atomic_store_n(&R->stop, 1, __ATOMIC_RELAXED);
+        if (r == EMU_STOP_FAULT) {
+            __atomic_store_n(&R->stop, 1, __ATOMIC_RELAXED);
+            return;
+        }
+        track(pc, c, wi);
+        uint64_t barriers = emu_cta_barriers_completed(c);
+        if (barriers != pc->barriers) {
+            /* the run completed a barrier: warps that waited at it can run again */
+            pc->barriers = barriers;
+            for (uint32_t m = pc->live & ~pc->ready & ~(1u << wi); m; m &= m - 1)
+                track(pc, c, (uint32_t)__builtin_ctz(m));
+        }
+        if (r == EMU_STOP_EXIT && !pc->live) {   /* emu_cta_done */
+            retire(R, S, idx, T);
+            return;
+        }
+        if ((r != EMU_STOP_BARRIER && r != EMU_STOP_EXIT) || ran == 0 || ran >= left ||
+            !pc->ready || __atomic_load_n(&R->stop, __ATOMIC_RELAXED))
+            break;
+        left -= ran;
+        start = seeded ? (uint32_t)timing_rng_below(rng, nw) : pc->next_warp;
     }
     pc->hint = pc->ready ? emu_cta_warp(c, first_ready(pc->ready, pc->next_warp)) : NULL;
 }
