@@ -493,12 +493,30 @@ static uint64_t hot_threshold(const emu_func *f)
     return opts.hot_instructions * units * units;
 }
 
+static emu_jit_entry heated(emu_func *f, uint64_t heat, int v);
+
 emu_jit_entry emu_jit_warm(const emu_func *cf, uint64_t n, int v)
 {
     emu_func *f = (emu_func *)cf;
     if (atomic_load_explicit(&f->jit_status[v], memory_order_relaxed) != EMU_JIT_NONE)
         return atomic_load_explicit(&f->jit_entry[v], memory_order_acquire);
     uint64_t heat = atomic_fetch_add_explicit(&f->jit_heat, n, memory_order_relaxed) + n;
+    return heated(f, heat, v);
+}
+
+emu_jit_entry emu_jit_foresee(const emu_func *cf, uint64_t launch, int v)
+{
+    emu_func *f = (emu_func *)cf;
+    if (atomic_load_explicit(&f->jit_status[v], memory_order_relaxed) != EMU_JIT_NONE)
+        return atomic_load_explicit(&f->jit_entry[v], memory_order_acquire);
+    uint64_t heat = atomic_load_explicit(&f->jit_heat, memory_order_relaxed);
+    return heated(f, heat + launch < heat ? UINT64_MAX : heat + launch, v);
+}
+
+/* f's variant v has run (or its launch will run) heat warp instructions: compiled once that
+ * passes its threshold */
+static emu_jit_entry heated(emu_func *f, uint64_t heat, int v)
+{
     if (heat < hot_threshold(f)) return NULL;
     /* The process's first compile runs here, in the foreground: LLVM registers destructors of
      * static objects as it first uses them, and exit() runs those before any handler
