@@ -483,6 +483,8 @@ typedef struct emu_jit_stats {
     double seconds;               /* translating, optimising and compiling */
     uint64_t cache_hits;          /* functions loaded from the disk cache (not in `functions`) */
     uint64_t cache_stores;        /* compiled functions written to the disk cache */
+    uint64_t foreseen;            /* compiles (auto) started because a launch's warps were
+                                     foreseen to pass the threshold (emu_jit_foresee) */
 } emu_jit_stats;
 void emu_jit_get_stats(emu_jit_stats *out);
 

@@ -483,6 +483,10 @@ emu_jit_entry emu_jit_compiled_now(const emu_func *f, int variant);
 /* Executor auto: f ran n more warp instructions interpreted; once it is hot enough, a
  * background thread compiles its variant. The compiled code when it is ready, else NULL. */
 emu_jit_entry emu_jit_warm(const emu_func *f, uint64_t n, int variant);
+/* Executor auto: a warp of f's launch exited; the launch's warps will run about `launch` warp
+ * instructions of it in all. A long launch compiles f as soon as that shows, rather than once
+ * the warps have counted up to the threshold, so that most of its CTAs run compiled. */
+emu_jit_entry emu_jit_foresee(const emu_func *f, uint64_t launch, int variant);
 /* The event variant's record of the instruction at pc (µop u, lanes mask) of c's warp, as the
  * interpreter's loop writes it (interp/run.c), made c->ev; NULL when the ring has no memory. */
 emu_event *emu_jit_event_begin(emu_ctx *c, const emu_uop *u, uint32_t pc, uint32_t mask);

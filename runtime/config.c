@@ -26,7 +26,8 @@ const rt_option rt_options[] = {
     {"jit-threshold", "PTXSIM_JIT_THRESHOLD", "1000000", RT_OPT_UINT, NULL, NULL, NULL,
      "--engine=auto: warp instructions a function of up to 64 instructions runs on the "
      "interpreter before it is compiled (on a background thread); (instructions / 64)^2 "
-     "times that for a larger one"},
+     "times that for a larger one; a kernel is compiled as soon as its launch's first warp "
+     "exits when the launch's warps, running as many as that one, will pass it"},
     {"jit-cache", "PTXSIM_JIT_CACHE", "on", RT_OPT_BOOL, NULL, NULL, NULL,
      "--engine=jit|auto: keep compiled code on disk ($XDG_CACHE_HOME/ptxsim/jit, or "
      "~/.cache/ptxsim/jit) so that another run of the same program compiles nothing"},

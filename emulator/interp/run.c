@@ -269,6 +269,15 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
     if (result == EMU_STOP_BUDGET && !settle(&c)) result = EMU_STOP_EXIT;
 done:
     if (tier == TIER_AUTO && hot_f) emu_jit_warm(hot_f, hot_n, events ? EMU_JIT_EVENTS : EMU_JIT_PLAIN);
+    if (tier == TIER_AUTO && result == EMU_STOP_EXIT) {
+        /* the launch's other warps will likely run as many instructions as this one: a
+         * launch that will pass the threshold compiles its kernel now, not most of the way
+         * through (a 16M-element scan is one launch of 16384 CTAs) */
+        uint64_t launch;
+        if (__builtin_mul_overflow(w->ninstr, c.g->ncta * w->cta->nwarps, &launch))
+            launch = UINT64_MAX;
+        emu_jit_foresee(c.g->kf, launch, events ? EMU_JIT_EVENTS : EMU_JIT_PLAIN);
+    }
     if (result == EMU_STOP_EXIT) w->state = EMU_WS_EXITED;
     if (events) flush_events(w, sink);
     emu_mem_policy *p = c.g->launch.policy;

@@ -493,19 +493,49 @@ static uint64_t hot_threshold(const emu_func *f)
     return opts.hot_instructions * units * units;
 }
 
+static emu_jit_entry heated(emu_func *f, uint64_t heat, int v, bool foreseen);
+
 emu_jit_entry emu_jit_warm(const emu_func *cf, uint64_t n, int v)
 {
     emu_func *f = (emu_func *)cf;
     if (atomic_load_explicit(&f->jit_status[v], memory_order_relaxed) != EMU_JIT_NONE)
         return atomic_load_explicit(&f->jit_entry[v], memory_order_acquire);
     uint64_t heat = atomic_fetch_add_explicit(&f->jit_heat, n, memory_order_relaxed) + n;
+    return heated(f, heat, v, false);
+}
+
+emu_jit_entry emu_jit_foresee(const emu_func *cf, uint64_t launch, int v)
+{
+    emu_func *f = (emu_func *)cf;
+    if (atomic_load_explicit(&f->jit_status[v], memory_order_relaxed) != EMU_JIT_NONE)
+        return atomic_load_explicit(&f->jit_entry[v], memory_order_acquire);
+    uint64_t heat = atomic_load_explicit(&f->jit_heat, memory_order_relaxed);
+    return heated(f, heat + launch < heat ? UINT64_MAX : heat + launch, v, true);
+}
+
+/* f's variant v has run (or, foreseen, will have run by its launch's end) heat warp
+ * instructions: compiled once that passes its threshold */
+static emu_jit_entry heated(emu_func *f, uint64_t heat, int v, bool foreseen)
+{
     if (heat < hot_threshold(f)) return NULL;
     /* The process's first compile runs here, in the foreground: LLVM registers destructors of
      * static objects as it first uses them, and exit() runs those before any handler
      * registered earlier, so a background compile still running at exit could find them
      * destroyed. After one compile on this thread they exist, and the background thread's exit
      * handler, registered after them (and again after each of its compiles), runs first. */
-    if (opts.foreground || !atomic_load(&warmed)) return emu_jit_compiled_now(f, v);
+    if (opts.foreground || !atomic_load(&warmed)) {
+        /* queued for this thread: another host thread that finds it hot meanwhile goes on
+         * interpreting rather than starting the same compile */
+        pthread_mutex_lock(&jit_lock);
+        bool mine = atomic_load(&f->jit_status[v]) == EMU_JIT_NONE;
+        if (mine) {
+            atomic_store(&f->jit_status[v], EMU_JIT_QUEUED);
+            if (foreseen) totals.foreseen++;
+        }
+        pthread_mutex_unlock(&jit_lock);
+        return mine ? emu_jit_compiled_now(f, v)
+                    : atomic_load_explicit(&f->jit_entry[v], memory_order_acquire);
+    }
     pthread_mutex_lock(&jit_lock);
     if (atomic_load(&f->jit_status[v]) == EMU_JIT_NONE && !worker_stop) {
         pending *p = malloc(sizeof *p);
@@ -530,6 +560,7 @@ emu_jit_entry emu_jit_warm(const emu_func *cf, uint64_t n, int v)
             else queue_head = p;
             queue_tail = p;
             atomic_store(&f->jit_status[v], EMU_JIT_QUEUED);
+            if (foreseen) totals.foreseen++;
             pthread_cond_broadcast(&jit_cond);
         } else {
             free(p);

@@ -711,6 +711,64 @@ static void run_compiled_on_jit(const char *name, const char *ptx, unsigned B, u
     conf_dev_free(out);
 }
 
+/* auto foresees a long launch (emu_jit_foresee): when its first warp exits, the launch's warps,
+ * each running as many instructions, will pass the threshold, so the kernel compiles then, not
+ * once the warps have counted up to it; a launch that will not pass it compiles nothing. Both
+ * still agree with the step interpreter. */
+START_TEST(auto_foresees_a_long_launch)
+{
+    const char *ptx = CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "    .reg .b32 %i, %j, %s;\n"
+        "    .reg .b64 %out, %o;\n"
+        "    .reg .pred %p;\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    mov.u32 %i, %tid.x;\n"
+        "    mov.u32 %s, %ctaid.x;\n"
+        "    mov.u32 %j, 0;\n"
+        "L1:\n"
+        "    mad.lo.u32 %s, %s, 3, %i;\n"
+        "    add.u32 %j, %j, 1;\n"
+        "    setp.lt.u32 %p, %j, 15;\n"
+        "    @%p bra L1;\n"
+        "    mov.u32 %j, %ctaid.x;\n"
+        "    mad.lo.u32 %j, %j, 64, %i;\n"
+        "    mul.wide.u32 %o, %j, 4;\n"
+        "    add.u64 %o, %o, %out;\n"
+        "    st.global.u32 [%o], %s;\n"
+        "    ret;\n}\n";
+    /* each warp runs 70 warp instructions, within its first turn (the det-off turn is 100 or
+     * more), so warps exit before the function's count nears the threshold, 71 warps' worth */
+    enum { THRESHOLD = 5000, SHORT = 8, LONG = 128 };
+    emu_jit_configure(&(emu_jit_options){.hot_instructions = THRESHOLD, .foreground = true});
+    setenv("CONF_EXECUTOR", "auto", 1);
+    const unsigned ctas[2] = {SHORT, LONG};   /* 16 warps, then 256 */
+    for (int i = 0; i < 2; i++) {
+        uint8_t *in = conf_dev_alloc(8), *out = conf_dev_alloc(4 * 64 * LONG);
+        uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
+        emu_jit_stats before, after;
+        emu_jit_get_stats(&before);
+        conf_result r;
+        conf_status st = conf_run_k(i ? "a long launch" : "a short launch", ptx,
+                                    (emu_dim3){ctas[i], 1, 1}, (emu_dim3){64, 1, 1}, 0, params, 2, &r);
+        ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
+        emu_jit_get_stats(&after);
+        if (i == 0) {
+            ck_assert_msg(after.functions + after.cache_hits == before.functions + before.cache_hits,
+                          "a launch of %u warp instructions compiled its kernel", SHORT * 2 * 70);
+            ck_assert_uint_eq(after.foreseen, before.foreseen);
+        } else {
+            assert_compiled_since(&before);
+            ck_assert_uint_eq(after.foreseen, before.foreseen + 1);
+        }
+        conf_dev_free(in);
+        conf_dev_free(out);
+    }
+    unsetenv("CONF_EXECUTOR");
+    emu_jit_configure(&(emu_jit_options){.hot_instructions = 50000});
+}
+END_TEST
+
 /* Rows the compiled code keeps in registers: temporaries read within a segment and dead after
  * it are stored only where a run leaves (a budget stop lands on every µop of the loop: two
  * iterations are 27 µops, prime to the det-off budget of 100), and a row read only at a branch
@@ -1744,6 +1802,7 @@ int main(void)
     tcase_add_test(tc, shared_32bit_addresses);
     tcase_add_test(tc, shared_half_warp_shapes);
     tcase_add_test(tc, events_under_the_cycle_model);
+    tcase_add_test(tc, auto_foresees_a_long_launch);
     suite_add_tcase(s, tc);
     return conf_main(s);
 }
