@@ -1848,6 +1848,7 @@ static void emit_call_stored(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef m
             else k++;
         /* µop i + 1 is one further in the segment: its place counts this one */
         LLVMBuildStore(b, LLVMBuildAdd(b, load(t, t->i64, t->left_slot), ci64(t, 1), ""), t->left_slot);
+        t->active = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, active)));
         LLVMBuildBr(b, t->bb[i + 1]);
         t->fall = on;
     }
@@ -2116,6 +2117,11 @@ static void emit_uop(tr *t, uint32_t i)
             else t->cache[k] = t->cache[--t->ncache];
         LLVMPositionBuilderAtEnd(b, t->bb[i]);
         LLVMValueRef phis[sizeof t->cache / sizeof t->cache[0]][2];
+        /* the warp's active lanes, read where a run comes in (only handlers, branches and the
+         * dispatch change them, and those come back through a side entry): not reloaded per
+         * µop, where a row store in between could alias it */
+        LLVMValueRef active = LLVMBuildPhi(b, t->i32, "active");
+        if (t->fall) LLVMAddIncoming(active, &t->active, &t->fall, 1);
         /* fall: NULL after a handler µop, whose return goes through side[i] */
         for (uint32_t k = 0; k < t->ncache; k++) {
             phis[k][0] = LLVMBuildPhi(b, t->v64, "");
@@ -2136,13 +2142,16 @@ static void emit_uop(tr *t, uint32_t i)
                 t->cache[k].low = phis[k][1];
             }
         }
+        LLVMValueRef side_active = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, active)));
+        LLVMAddIncoming(active, &side_active, &t->side[i], 1);
+        t->active = active;
         enter_count(t);
         LLVMBuildBr(b, t->bb[i]);
     }
     t->fall = NULL;
     LLVMPositionBuilderAtEnd(b, t->bb[i]);
     if (t->seg_start[i]) enter_count(t);
-    t->active = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, active)));
+    if (t->seg_start[i]) t->active = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, active)));
     if (u->flags & EMU_UOP_REGION_BOUNDARY) {
         /* an idempotent region starts (iGPU): the run ends before it, and the interpreter,
          * which tells the memory policy, runs its block (interp/run.c), from the rows
