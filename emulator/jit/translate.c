@@ -2347,11 +2347,12 @@ static bool reads_other_lanes(uint16_t op)
     }
 }
 
-/* A µop whose handler may read rows its operands do not name (a contracted add reads its
- * mul's sources; an indexed branch goes anywhere): every row counts as live before it. */
+/* A µop whose handler may read rows its operands do not name (an indexed branch goes
+ * anywhere): every row counts as live before it. (A contracted add's reads of its mul's
+ * sources are its form's operands: liveness() counts them.) */
 static bool opaque_reads(const emu_uop *u)
 {
-    return (u->flags & EMU_UOP_CONTRACTED) || u->op == PTX_OP_BRX_IDX;
+    return u->op == PTX_OP_BRX_IDX;
 }
 
 /* exit, ret and trap without a guard: no lane goes on in this frame (a frame's rows are its
@@ -2394,6 +2395,12 @@ static void liveness(tr *t)
         bool has_dst = native[i] && u->op != PTX_OP_ST && u->op != PTX_OP_BRA;
         for (unsigned k = has_dst ? 1 : 0; ok && k < u->nopd; k++)
             ok = opd_rows(t, emu_uop_opd(u, k), rd, nbits);
+        if (ok && (u->flags & EMU_UOP_CONTRACTED)) {
+            /* a contracted add reads its mul's sources (translated and handler alike) */
+            const emu_fma_contraction *fc = u->form;
+            ok = opd_rows(t, &fc->a, rd, nbits) && opd_rows(t, &fc->b, rd, nbits) &&
+                 opd_rows(t, &fc->c, rd, nbits);
+        }
         /* a predicate result is written to memory at once (put_pred): no kill needed */
         if (ok && has_dst && u->opd[0].kind != EMU_OPD_PRED && u->guard_row == EMU_NO_GUARD)
             ok = opd_rows(t, &u->opd[0], kl, nbits);

@@ -1500,6 +1500,65 @@ START_TEST(long_loop_segment)
 }
 END_TEST
 
+/* A contracted add reads its mul's sources (fma_contraction.c), which liveness() counts as the
+ * add's reads: loaded f32 rows that nothing else reads after the mul, with the add one, two and
+ * three segments on (fillers between: segments end every 32 µops, budget stops on every µop of
+ * a run), so a source taken for dead would be read back stale from its row. */
+START_TEST(contracted_add_sources_live_across_segments)
+{
+    char ptx[16384];
+    size_t n = (size_t)snprintf(ptx, sizeof ptx, "%s",
+        CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "    .reg .b32 %t, %n, %i, %u<8>;\n"
+        "    .reg .b64 %in, %out, %o;\n"
+        "    .reg .f32 %a<3>, %b<3>, %c<3>, %m<3>, %r<3>;\n"
+        "    ld.param.u64 %in, [pin];\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    mov.u32 %t, %ctaid.x;\n"
+        "    mov.u32 %n, %ntid.x;\n"
+        "    mov.u32 %i, %tid.x;\n"
+        "    mad.lo.u32 %t, %t, %n, %i;\n"
+        "    mul.wide.u32 %o, %t, 36;\n"
+        "    add.u64 %in, %in, %o;\n");
+    for (int k = 0; k < 3; k++)
+        n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                              "    ld.global.f32 %%a%d, [%%in+%d];\n"
+                              "    ld.global.f32 %%b%d, [%%in+%d];\n"
+                              "    ld.global.f32 %%c%d, [%%in+%d];\n"
+                              "    mul.f32 %%m%d, %%a%d, %%b%d;\n",
+                              k, 12 * k, k, 12 * k + 4, k, 12 * k + 8, k, k, k);
+    for (int k = 0; k < 8; k++)
+        n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    add.u32 %%u%d, %%t, %d;\n", k, k);
+    for (int k = 0; k < 3; k++) {
+        for (int f = 0; f < 30; f++)
+            n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    mul.lo.u32 %%u%d, %%u%d, %%u%d;\n",
+                                  f % 8, f % 8, (f + 3) % 8);
+        n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    %s.f32 %%r%d, %%m%d, %%c%d;\n",
+                              k == 1 ? "sub" : "add", k, k, k);
+    }
+    n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                          "    mul.wide.u32 %%o, %%t, 44;\n"
+                          "    add.u64 %%out, %%out, %%o;\n");
+    for (int k = 0; k < 3; k++)
+        n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    st.global.f32 [%%out+%d], %%r%d;\n",
+                              4 * k, k);
+    for (int k = 0; k < 8; k++)
+        n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    st.global.u32 [%%out+%d], %%u%d;\n",
+                              12 + 4 * k, k);
+    snprintf(ptx + n, sizeof ptx - n, "    ret;\n}\n");
+    enum { T = 96, B = 3, N = T * B };
+    uint32_t *in = conf_dev_alloc(36 * N);
+    uint8_t *out = conf_dev_alloc(44 * N);
+    uint64_t x = 0x2545f4914f6cdd1du;
+    for (int k = 0; k < 9 * N; k++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        in[k] = 0x3f000000u + (uint32_t)(x % 0x01800000u);   /* 0.5 to 64: no specials */
+    }
+    run_compiled_on_jit("contracted add across segments", ptx, B, T, in, out);
+}
+END_TEST
+
 /* ex2.approx.f32 compiled (translate.c's ex2_f32, the handler for lanes near a float rounding
  * boundary) against the step interpreter's (float)exp2((double)x): plain and .ftz, every lane
  * or under a guard, on zeros, infinities, NaNs, subnormals, the overflow and underflow edges,
@@ -1738,6 +1797,7 @@ int main(void)
     tcase_add_test(tc, contracted_fma_on_special_values);
     tcase_add_test(tc, loop_with_more_rows_than_carried);
     tcase_add_test(tc, long_loop_segment);
+    tcase_add_test(tc, contracted_add_sources_live_across_segments);
     tcase_add_test(tc, ex2_approx_compiled);
     tcase_add_test(tc, fma_directed_compiled);
     tcase_add_test(tc, symbol_addresses);
