@@ -799,6 +799,63 @@ static LLVMValueRef ex2_f32(tr *t, LLVMValueRef x, LLVMValueRef *hard)
                            LLVMBuildFPTrunc(b, r, t->vf, ""), "");
 }
 
+/* lg2.approx.f32 as sem_float_lg2_approx computes it, (float)log2((double)x) with the host's
+ * libm, without calling it: in double (a float's subnormals are normal there), x = m 2^e with
+ * m in [sqrt(1/2), sqrt(2)) from the bits, and log2 m = (2 / ln 2) atanh s, s = (m - 1) /
+ * (m + 1) (m - 1 and m + 1 exact, |s| < 0.172), by its series to s^21 (the first term left out
+ * is below 2^-55 of the sum); zero, negative, infinite and NaN inputs are selected after (-inf,
+ * NaN, x, NaN). As ex2_f32: within a few double ulps of log2's result, *hard marks the lanes
+ * where r (1 -+ 2^-48) round to different floats, which take the handler; no other input rounds
+ * otherwise (bench/lg2_identical.sh checks all 2^32). */
+static LLVMValueRef lg2_f32(tr *t, LLVMValueRef x, LLVMValueRef *hard)
+{
+    static const double series[11] = {   /* 2 / ln 2 / (2k + 1), rounded to nearest */
+        0x1.71547652b82fep+1, 0x1.ec709dc3a03fdp-1, 0x1.2776c50ef9bfep-1, 0x1.a61762a7aded9p-2,
+        0x1.484b13d7c02a9p-2, 0x1.0c9a84994022dp-2, 0x1.c68f568d31760p-3, 0x1.89f3b1694cffep-3,
+        0x1.5b9ac9b743f0dp-3, 0x1.3703c1f4d0ffep-3, 0x1.1964ec6fc9491p-3};
+    LLVMBuilderRef b = t->b;
+    LLVMTypeRef vd = LLVMVectorType(LLVMDoubleTypeInContext(t->cx), EMU_WARP_SIZE);
+    LLVMValueRef d = LLVMBuildFPExt(b, x, vd, "");
+    LLVMValueRef inf = splat_f64(t, __builtin_inf());
+    LLVMValueRef ordinary = LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOGT, d, LLVMConstNull(vd), ""),
+                                         LLVMBuildFCmp(b, LLVMRealONE, d, inf, ""), "");
+    d = LLVMBuildSelect(b, ordinary, d, splat_f64(t, 1.0), "");
+    LLVMValueRef bits = LLVMBuildBitCast(b, d, t->v64, "");
+    LLVMValueRef frac = LLVMBuildAnd(b, bits, splat64(t, UINT64_C(0x000fffffffffffff)), "");
+    LLVMValueRef big = LLVMBuildICmp(b, LLVMIntUGT, frac, splat64(t, UINT64_C(0x6a09e667f3bcc)), "");
+    LLVMValueRef big64 = LLVMBuildZExt(b, big, t->v64, "");
+    LLVMValueRef e = LLVMBuildSub(b, LLVMBuildLShr(b, bits, splat64(t, 52), ""), splat64(t, 1023), "");
+    e = LLVMBuildAdd(b, e, big64, "");
+    LLVMValueRef mb = LLVMBuildOr(b, frac, splat64(t, UINT64_C(0x3ff0000000000000)), "");
+    mb = LLVMBuildSub(b, mb, LLVMBuildShl(b, big64, splat64(t, 52), ""), "");
+    LLVMValueRef m = LLVMBuildBitCast(b, mb, vd, "");
+    LLVMValueRef one = splat_f64(t, 1.0);
+    LLVMValueRef sv = LLVMBuildFDiv(b, LLVMBuildFSub(b, m, one, ""), LLVMBuildFAdd(b, m, one, ""), "");
+    LLVMValueRef s2 = LLVMBuildFMul(b, sv, sv, "");
+    unsigned id = LLVMLookupIntrinsicID("llvm.fma", 8);
+    LLVMValueRef fma = LLVMGetIntrinsicDeclaration(t->m, id, &vd, 1);
+    LLVMTypeRef fty = LLVMIntrinsicGetType(t->cx, id, &vd, 1);
+    LLVMValueRef p = splat_f64(t, series[10]);
+    for (int k = 9; k >= 1; k--) {
+        LLVMValueRef args[3] = {p, s2, splat_f64(t, series[k])};
+        p = LLVMBuildCall2(b, fty, fma, args, 3, "");
+    }
+    LLVMValueRef args[3] = {LLVMBuildFMul(b, sv, s2, ""), p,
+                            LLVMBuildFMul(b, sv, splat_f64(t, series[0]), "")};
+    LLVMValueRef l = LLVMBuildCall2(b, fty, fma, args, 3, "");
+    LLVMValueRef r = LLVMBuildFAdd(b, LLVMBuildSIToFP(b, e, vd, ""), l, "");
+    LLVMValueRef lo = LLVMBuildFPTrunc(b, LLVMBuildFMul(b, r, splat_f64(t, 1 - 0x1p-48), ""), t->vf, "");
+    LLVMValueRef hi = LLVMBuildFPTrunc(b, LLVMBuildFMul(b, r, splat_f64(t, 1 + 0x1p-48), ""), t->vf, "");
+    *hard = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildBitCast(b, lo, t->v32, ""),
+                          LLVMBuildBitCast(b, hi, t->v32, ""), "");
+    /* the specials: NaN or below zero NaN, a zero -inf, +inf itself */
+    LLVMValueRef nan = LLVMBuildFCmp(b, LLVMRealULT, x, LLVMConstNull(t->vf), "");
+    LLVMValueRef special = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOEQ, x, LLVMConstNull(t->vf), ""),
+                                           splat_f32(t, -__builtin_inf()), x, "");
+    special = LLVMBuildSelect(b, nan, splat_f32(t, __builtin_nan("")), special, "");
+    return LLVMBuildSelect(b, ordinary, LLVMBuildFPTrunc(b, r, t->vf, ""), special, "");
+}
+
 /* ---------------------------------------------------------------- which µops translate */
 
 static uint64_t instr_flags(const emu_uop *u) { return u->in->flags; }
@@ -997,7 +1054,8 @@ bool emu_jit_translates(const emu_code *code, const emu_uop *u)
         return approx || u->op == PTX_OP_RSQRT ||
                (in->rnd == PTX_RND_RN || (in->rnd == PTX_RND_NONE && (in->flags & PTX_F(FULL))));
     }
-    case PTX_OP_EX2:   /* f32 .approx: ex2_f32, the handler for the lanes it cannot vouch for */
+    case PTX_OP_EX2:   /* f32 .approx: ex2_f32 or lg2_f32, the handler for the lanes they */
+    case PTX_OP_LG2:   /* cannot vouch for */
         return u->nopd == 2 && in->ntypes == 1 && ty == PTX_TYPE_F32 &&
                (in->flags & PTX_F(APPROX)) && (in->flags & ~(PTX_F(FTZ) | PTX_F(APPROX))) == 0 &&
                dst_ok(&o[0], ty) && src_ok(&o[1], ty);
@@ -2040,13 +2098,15 @@ static void open_loop(tr *t, uint32_t h)
     }
 }
 
-/* ex2.approx.f32 (ex2_f32) for the lanes of mask, to slow (the handler) when one is hard;
+/* ex2.approx.f32 (ex2_f32) or lg2.approx.f32 (lg2_f32) for the lanes of mask, to slow (the
+ * handler) when one is hard;
  * the event variant writes the event on the compiled path (the handler writes its own) */
 static void emit_ex2(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockRef slow)
 {
     LLVMBuilderRef b = t->b;
     bool ftz = u->in->flags & PTX_F(FTZ);
-    LLVMValueRef hard, r = ex2_f32(t, as_f32(t, src(t, &u->opd[1], PTX_TYPE_F32), ftz), &hard);
+    LLVMValueRef hard, x = as_f32(t, src(t, &u->opd[1], PTX_TYPE_F32), ftz);
+    LLVMValueRef r = u->op == PTX_OP_LG2 ? lg2_f32(t, x, &hard) : ex2_f32(t, x, &hard);
     LLVMValueRef any = LLVMBuildAnd(b, LLVMBuildBitCast(b, hard, t->i32, ""), mask, "");
     LLVMBasicBlockRef fast = block(t, "ex2.fast");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, any, ci32(t, 0), ""), slow, fast);
@@ -2190,7 +2250,7 @@ static void emit_uop(tr *t, uint32_t i)
         emit_branch(t, i, u, mask);
         return;
     }
-    if (u->op == PTX_OP_LD || u->op == PTX_OP_ST || u->op == PTX_OP_EX2) {
+    if (u->op == PTX_OP_LD || u->op == PTX_OP_ST || u->op == PTX_OP_EX2 || u->op == PTX_OP_LG2) {
         LLVMBasicBlockRef slow = block(t, "mem.slow");
         /* the slow path stores the rows dirty before the access and live at it (their
          * values dominate it); the fast path keeps them dirty */
@@ -2202,7 +2262,7 @@ static void emit_uop(tr *t, uint32_t i)
             before[k][0] = t->cache[k].v;
             before[k][1] = t->cache[k].low;
         }
-        if (u->op == PTX_OP_EX2) emit_ex2(t, i, u, mask, slow);
+        if (u->op == PTX_OP_EX2 || u->op == PTX_OP_LG2) emit_ex2(t, i, u, mask, slow);
         else if (u->in->space == PTX_SPACE_PARAM) emit_param(t, u, mask, slow);
         else emit_mem(t, u, mask, slow);
         LLVMBasicBlockRef here = LLVMGetInsertBlock(b);
