@@ -110,16 +110,20 @@ typedef struct tr {
 } tr;
 
 /* The most µops in one segment (bounds the phis of a side entry: compile time grows with
- * both), and in a loop segment, whose rows stay in registers across iterations. 32 rather
- * than 16: fewer results cross a segment's end, so fewer rows are stored to the register file
- * (hundreds of KB per CTA, in L2) and read back; what no longer fits in registers spills to
- * the stack, which stays in L1 (kernel CPU time, least of 3-5 runs on a loaded machine:
- * Black-Scholes 4M 527 -> 478 ms, n-body 8192 322 -> 276, matmul 512 248 -> 226, Mandelbrot
- * 1024 about the same; compile times about the same). A loop segment's bound covers unrolled
+ * both), and in a loop segment, whose rows stay in registers across iterations. 128: a
+ * straight-line block is one segment, so a result read only within it never reaches the
+ * register file (rows of 256 B, hundreds of KB per CTA: the engine turns through every
+ * resident CTA, so a row written has left the host caches and its masked stores wait on the
+ * line); what no longer fits in registers spills to the stack, which stays in L1 (kernel CPU
+ * time, --quantum=1000, least of 3, load 10-12: Black-Scholes 4M 311 ms at 32, 270 at 64, 208
+ * at 128; matmul 512 264 -> 244, n-body and Mandelbrot (loop segments) the same; compiling
+ * Black-Scholes takes about 1.6x as long, 1.2 -> 2.0 s under that load, the others about the
+ * same). (16 -> 32 before: Black-Scholes 527 -> 478 ms, n-body 322 -> 276, matmul 248 -> 226.)
+ * A loop segment's bound covers unrolled
  * bodies such as n-body's (65 µops: four bodies of 16): with 32 such a loop was ordinary
  * segments whose back edge went through the dispatch block, every row stored and reloaded per
  * iteration (its kernel 19% slower; compiling it costs about 1.3-1.9x as much). */
-#define JIT_SEGMENT 32
+#define JIT_SEGMENT 128
 #define JIT_LOOP_SEGMENT 96
 
 /* ---------------------------------------------------------------- small builders */
@@ -2518,7 +2522,9 @@ static void find_segments(tr *t)
             const emu_uop *last = &t->code->uops[u->block_end - 1];
             bool loop = u->block_end > i && u->block_end <= t->n && last->op == PTX_OP_BRA &&
                         branch_target(last) == (int32_t)i;
-            limit = loop && u->block_end - i <= JIT_LOOP_SEGMENT ? JIT_LOOP_SEGMENT : JIT_SEGMENT;
+            /* a longer loop block is cut every 32 µops, as before JIT_SEGMENT grew past
+             * JIT_LOOP_SEGMENT (a whole block of up to JIT_SEGMENT would be a loop segment) */
+            limit = !loop ? JIT_SEGMENT : u->block_end - i <= JIT_LOOP_SEGMENT ? JIT_LOOP_SEGMENT : 32;
         }
         bool start = block || len >= limit;
         t->seg_start[i] = start;

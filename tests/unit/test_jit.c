@@ -1501,8 +1501,8 @@ START_TEST(long_loop_segment)
 END_TEST
 
 /* A contracted add reads its mul's sources (fma_contraction.c), which liveness() counts as the
- * add's reads: loaded f32 rows that nothing else reads after the mul, with the add one, two and
- * three segments on (fillers between: segments end every 32 µops, budget stops on every µop of
+ * add's reads: loaded f32 rows that nothing else reads after the mul, with the adds 50, 100 and
+ * 150 µops on (fillers between: the last across a segment's end, budget stops on every µop of
  * a run), so a source taken for dead would be read back stale from its row. */
 START_TEST(contracted_add_sources_live_across_segments)
 {
@@ -1531,7 +1531,7 @@ START_TEST(contracted_add_sources_live_across_segments)
     for (int k = 0; k < 8; k++)
         n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    add.u32 %%u%d, %%t, %d;\n", k, k);
     for (int k = 0; k < 3; k++) {
-        for (int f = 0; f < 30; f++)
+        for (int f = 0; f < 50; f++)
             n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    mul.lo.u32 %%u%d, %%u%d, %%u%d;\n",
                                   f % 8, f % 8, (f + 3) % 8);
         n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    %s.f32 %%r%d, %%m%d, %%c%d;\n",
