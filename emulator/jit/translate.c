@@ -110,16 +110,20 @@ typedef struct tr {
 } tr;
 
 /* The most µops in one segment (bounds the phis of a side entry: compile time grows with
- * both), and in a loop segment, whose rows stay in registers across iterations. 32 rather
- * than 16: fewer results cross a segment's end, so fewer rows are stored to the register file
- * (hundreds of KB per CTA, in L2) and read back; what no longer fits in registers spills to
- * the stack, which stays in L1 (kernel CPU time, least of 3-5 runs on a loaded machine:
- * Black-Scholes 4M 527 -> 478 ms, n-body 8192 322 -> 276, matmul 512 248 -> 226, Mandelbrot
- * 1024 about the same; compile times about the same). A loop segment's bound covers unrolled
+ * both), and in a loop segment, whose rows stay in registers across iterations. 128: a
+ * straight-line block is one segment, so a result read only within it never reaches the
+ * register file (rows of 256 B, hundreds of KB per CTA: the engine turns through every
+ * resident CTA, so a row written has left the host caches and its masked stores wait on the
+ * line); what no longer fits in registers spills to the stack, which stays in L1 (kernel CPU
+ * time, --quantum=1000, least of 3, load 10-12: Black-Scholes 4M 311 ms at 32, 270 at 64, 208
+ * at 128; matmul 512 264 -> 244, n-body and Mandelbrot (loop segments) the same; compiling
+ * Black-Scholes takes about 1.6x as long, 1.2 -> 2.0 s under that load, the others about the
+ * same). (16 -> 32 before: Black-Scholes 527 -> 478 ms, n-body 322 -> 276, matmul 248 -> 226.)
+ * A loop segment's bound covers unrolled
  * bodies such as n-body's (65 µops: four bodies of 16): with 32 such a loop was ordinary
  * segments whose back edge went through the dispatch block, every row stored and reloaded per
  * iteration (its kernel 19% slower; compiling it costs about 1.3-1.9x as much). */
-#define JIT_SEGMENT 32
+#define JIT_SEGMENT 128
 #define JIT_LOOP_SEGMENT 96
 
 /* ---------------------------------------------------------------- small builders */
@@ -799,6 +803,63 @@ static LLVMValueRef ex2_f32(tr *t, LLVMValueRef x, LLVMValueRef *hard)
                            LLVMBuildFPTrunc(b, r, t->vf, ""), "");
 }
 
+/* lg2.approx.f32 as sem_float_lg2_approx computes it, (float)log2((double)x) with the host's
+ * libm, without calling it: in double (a float's subnormals are normal there), x = m 2^e with
+ * m in [sqrt(1/2), sqrt(2)) from the bits, and log2 m = (2 / ln 2) atanh s, s = (m - 1) /
+ * (m + 1) (m - 1 and m + 1 exact, |s| < 0.172), by its series to s^21 (the first term left out
+ * is below 2^-55 of the sum); zero, negative, infinite and NaN inputs are selected after (-inf,
+ * NaN, x, NaN). As ex2_f32: within a few double ulps of log2's result, *hard marks the lanes
+ * where r (1 -+ 2^-48) round to different floats, which take the handler; no other input rounds
+ * otherwise (bench/lg2_identical.sh checks all 2^32). */
+static LLVMValueRef lg2_f32(tr *t, LLVMValueRef x, LLVMValueRef *hard)
+{
+    static const double series[11] = {   /* 2 / ln 2 / (2k + 1), rounded to nearest */
+        0x1.71547652b82fep+1, 0x1.ec709dc3a03fdp-1, 0x1.2776c50ef9bfep-1, 0x1.a61762a7aded9p-2,
+        0x1.484b13d7c02a9p-2, 0x1.0c9a84994022dp-2, 0x1.c68f568d31760p-3, 0x1.89f3b1694cffep-3,
+        0x1.5b9ac9b743f0dp-3, 0x1.3703c1f4d0ffep-3, 0x1.1964ec6fc9491p-3};
+    LLVMBuilderRef b = t->b;
+    LLVMTypeRef vd = LLVMVectorType(LLVMDoubleTypeInContext(t->cx), EMU_WARP_SIZE);
+    LLVMValueRef d = LLVMBuildFPExt(b, x, vd, "");
+    LLVMValueRef inf = splat_f64(t, __builtin_inf());
+    LLVMValueRef ordinary = LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOGT, d, LLVMConstNull(vd), ""),
+                                         LLVMBuildFCmp(b, LLVMRealONE, d, inf, ""), "");
+    d = LLVMBuildSelect(b, ordinary, d, splat_f64(t, 1.0), "");
+    LLVMValueRef bits = LLVMBuildBitCast(b, d, t->v64, "");
+    LLVMValueRef frac = LLVMBuildAnd(b, bits, splat64(t, UINT64_C(0x000fffffffffffff)), "");
+    LLVMValueRef big = LLVMBuildICmp(b, LLVMIntUGT, frac, splat64(t, UINT64_C(0x6a09e667f3bcc)), "");
+    LLVMValueRef big64 = LLVMBuildZExt(b, big, t->v64, "");
+    LLVMValueRef e = LLVMBuildSub(b, LLVMBuildLShr(b, bits, splat64(t, 52), ""), splat64(t, 1023), "");
+    e = LLVMBuildAdd(b, e, big64, "");
+    LLVMValueRef mb = LLVMBuildOr(b, frac, splat64(t, UINT64_C(0x3ff0000000000000)), "");
+    mb = LLVMBuildSub(b, mb, LLVMBuildShl(b, big64, splat64(t, 52), ""), "");
+    LLVMValueRef m = LLVMBuildBitCast(b, mb, vd, "");
+    LLVMValueRef one = splat_f64(t, 1.0);
+    LLVMValueRef sv = LLVMBuildFDiv(b, LLVMBuildFSub(b, m, one, ""), LLVMBuildFAdd(b, m, one, ""), "");
+    LLVMValueRef s2 = LLVMBuildFMul(b, sv, sv, "");
+    unsigned id = LLVMLookupIntrinsicID("llvm.fma", 8);
+    LLVMValueRef fma = LLVMGetIntrinsicDeclaration(t->m, id, &vd, 1);
+    LLVMTypeRef fty = LLVMIntrinsicGetType(t->cx, id, &vd, 1);
+    LLVMValueRef p = splat_f64(t, series[10]);
+    for (int k = 9; k >= 1; k--) {
+        LLVMValueRef args[3] = {p, s2, splat_f64(t, series[k])};
+        p = LLVMBuildCall2(b, fty, fma, args, 3, "");
+    }
+    LLVMValueRef args[3] = {LLVMBuildFMul(b, sv, s2, ""), p,
+                            LLVMBuildFMul(b, sv, splat_f64(t, series[0]), "")};
+    LLVMValueRef l = LLVMBuildCall2(b, fty, fma, args, 3, "");
+    LLVMValueRef r = LLVMBuildFAdd(b, LLVMBuildSIToFP(b, e, vd, ""), l, "");
+    LLVMValueRef lo = LLVMBuildFPTrunc(b, LLVMBuildFMul(b, r, splat_f64(t, 1 - 0x1p-48), ""), t->vf, "");
+    LLVMValueRef hi = LLVMBuildFPTrunc(b, LLVMBuildFMul(b, r, splat_f64(t, 1 + 0x1p-48), ""), t->vf, "");
+    *hard = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildBitCast(b, lo, t->v32, ""),
+                          LLVMBuildBitCast(b, hi, t->v32, ""), "");
+    /* the specials: NaN or below zero NaN, a zero -inf, +inf itself */
+    LLVMValueRef nan = LLVMBuildFCmp(b, LLVMRealULT, x, LLVMConstNull(t->vf), "");
+    LLVMValueRef special = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOEQ, x, LLVMConstNull(t->vf), ""),
+                                           splat_f32(t, -__builtin_inf()), x, "");
+    special = LLVMBuildSelect(b, nan, splat_f32(t, __builtin_nan("")), special, "");
+    return LLVMBuildSelect(b, ordinary, LLVMBuildFPTrunc(b, r, t->vf, ""), special, "");
+}
+
 /* ---------------------------------------------------------------- which µops translate */
 
 static uint64_t instr_flags(const emu_uop *u) { return u->in->flags; }
@@ -997,7 +1058,8 @@ bool emu_jit_translates(const emu_code *code, const emu_uop *u)
         return approx || u->op == PTX_OP_RSQRT ||
                (in->rnd == PTX_RND_RN || (in->rnd == PTX_RND_NONE && (in->flags & PTX_F(FULL))));
     }
-    case PTX_OP_EX2:   /* f32 .approx: ex2_f32, the handler for the lanes it cannot vouch for */
+    case PTX_OP_EX2:   /* f32 .approx: ex2_f32 or lg2_f32, the handler for the lanes they */
+    case PTX_OP_LG2:   /* cannot vouch for */
         return u->nopd == 2 && in->ntypes == 1 && ty == PTX_TYPE_F32 &&
                (in->flags & PTX_F(APPROX)) && (in->flags & ~(PTX_F(FTZ) | PTX_F(APPROX))) == 0 &&
                dst_ok(&o[0], ty) && src_ok(&o[1], ty);
@@ -1848,6 +1910,7 @@ static void emit_call_stored(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef m
             else k++;
         /* µop i + 1 is one further in the segment: its place counts this one */
         LLVMBuildStore(b, LLVMBuildAdd(b, load(t, t->i64, t->left_slot), ci64(t, 1), ""), t->left_slot);
+        t->active = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, active)));
         LLVMBuildBr(b, t->bb[i + 1]);
         t->fall = on;
     }
@@ -2039,13 +2102,15 @@ static void open_loop(tr *t, uint32_t h)
     }
 }
 
-/* ex2.approx.f32 (ex2_f32) for the lanes of mask, to slow (the handler) when one is hard;
+/* ex2.approx.f32 (ex2_f32) or lg2.approx.f32 (lg2_f32) for the lanes of mask, to slow (the
+ * handler) when one is hard;
  * the event variant writes the event on the compiled path (the handler writes its own) */
 static void emit_ex2(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockRef slow)
 {
     LLVMBuilderRef b = t->b;
     bool ftz = u->in->flags & PTX_F(FTZ);
-    LLVMValueRef hard, r = ex2_f32(t, as_f32(t, src(t, &u->opd[1], PTX_TYPE_F32), ftz), &hard);
+    LLVMValueRef hard, x = as_f32(t, src(t, &u->opd[1], PTX_TYPE_F32), ftz);
+    LLVMValueRef r = u->op == PTX_OP_LG2 ? lg2_f32(t, x, &hard) : ex2_f32(t, x, &hard);
     LLVMValueRef any = LLVMBuildAnd(b, LLVMBuildBitCast(b, hard, t->i32, ""), mask, "");
     LLVMBasicBlockRef fast = block(t, "ex2.fast");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, any, ci32(t, 0), ""), slow, fast);
@@ -2116,6 +2181,11 @@ static void emit_uop(tr *t, uint32_t i)
             else t->cache[k] = t->cache[--t->ncache];
         LLVMPositionBuilderAtEnd(b, t->bb[i]);
         LLVMValueRef phis[sizeof t->cache / sizeof t->cache[0]][2];
+        /* the warp's active lanes, read where a run comes in (only handlers, branches and the
+         * dispatch change them, and those come back through a side entry): not reloaded per
+         * µop, where a row store in between could alias it */
+        LLVMValueRef active = LLVMBuildPhi(b, t->i32, "active");
+        if (t->fall) LLVMAddIncoming(active, &t->active, &t->fall, 1);
         /* fall: NULL after a handler µop, whose return goes through side[i] */
         for (uint32_t k = 0; k < t->ncache; k++) {
             phis[k][0] = LLVMBuildPhi(b, t->v64, "");
@@ -2136,13 +2206,16 @@ static void emit_uop(tr *t, uint32_t i)
                 t->cache[k].low = phis[k][1];
             }
         }
+        LLVMValueRef side_active = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, active)));
+        LLVMAddIncoming(active, &side_active, &t->side[i], 1);
+        t->active = active;
         enter_count(t);
         LLVMBuildBr(b, t->bb[i]);
     }
     t->fall = NULL;
     LLVMPositionBuilderAtEnd(b, t->bb[i]);
     if (t->seg_start[i]) enter_count(t);
-    t->active = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, active)));
+    if (t->seg_start[i]) t->active = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, active)));
     if (u->flags & EMU_UOP_REGION_BOUNDARY) {
         /* an idempotent region starts (iGPU): the run ends before it, and the interpreter,
          * which tells the memory policy, runs its block (interp/run.c), from the rows
@@ -2181,7 +2254,7 @@ static void emit_uop(tr *t, uint32_t i)
         emit_branch(t, i, u, mask);
         return;
     }
-    if (u->op == PTX_OP_LD || u->op == PTX_OP_ST || u->op == PTX_OP_EX2) {
+    if (u->op == PTX_OP_LD || u->op == PTX_OP_ST || u->op == PTX_OP_EX2 || u->op == PTX_OP_LG2) {
         LLVMBasicBlockRef slow = block(t, "mem.slow");
         /* the slow path stores the rows dirty before the access and live at it (their
          * values dominate it); the fast path keeps them dirty */
@@ -2193,7 +2266,7 @@ static void emit_uop(tr *t, uint32_t i)
             before[k][0] = t->cache[k].v;
             before[k][1] = t->cache[k].low;
         }
-        if (u->op == PTX_OP_EX2) emit_ex2(t, i, u, mask, slow);
+        if (u->op == PTX_OP_EX2 || u->op == PTX_OP_LG2) emit_ex2(t, i, u, mask, slow);
         else if (u->in->space == PTX_SPACE_PARAM) emit_param(t, u, mask, slow);
         else emit_mem(t, u, mask, slow);
         LLVMBasicBlockRef here = LLVMGetInsertBlock(b);
@@ -2338,11 +2411,12 @@ static bool reads_other_lanes(uint16_t op)
     }
 }
 
-/* A µop whose handler may read rows its operands do not name (a contracted add reads its
- * mul's sources; an indexed branch goes anywhere): every row counts as live before it. */
+/* A µop whose handler may read rows its operands do not name (an indexed branch goes
+ * anywhere): every row counts as live before it. (A contracted add's reads of its mul's
+ * sources are its form's operands: liveness() counts them.) */
 static bool opaque_reads(const emu_uop *u)
 {
-    return (u->flags & EMU_UOP_CONTRACTED) || u->op == PTX_OP_BRX_IDX;
+    return u->op == PTX_OP_BRX_IDX;
 }
 
 /* exit, ret and trap without a guard: no lane goes on in this frame (a frame's rows are its
@@ -2385,6 +2459,12 @@ static void liveness(tr *t)
         bool has_dst = native[i] && u->op != PTX_OP_ST && u->op != PTX_OP_BRA;
         for (unsigned k = has_dst ? 1 : 0; ok && k < u->nopd; k++)
             ok = opd_rows(t, emu_uop_opd(u, k), rd, nbits);
+        if (ok && (u->flags & EMU_UOP_CONTRACTED)) {
+            /* a contracted add reads its mul's sources (translated and handler alike) */
+            const emu_fma_contraction *fc = u->form;
+            ok = opd_rows(t, &fc->a, rd, nbits) && opd_rows(t, &fc->b, rd, nbits) &&
+                 opd_rows(t, &fc->c, rd, nbits);
+        }
         /* a predicate result is written to memory at once (put_pred): no kill needed */
         if (ok && has_dst && u->opd[0].kind != EMU_OPD_PRED && u->guard_row == EMU_NO_GUARD)
             ok = opd_rows(t, &u->opd[0], kl, nbits);
@@ -2442,7 +2522,9 @@ static void find_segments(tr *t)
             const emu_uop *last = &t->code->uops[u->block_end - 1];
             bool loop = u->block_end > i && u->block_end <= t->n && last->op == PTX_OP_BRA &&
                         branch_target(last) == (int32_t)i;
-            limit = loop && u->block_end - i <= JIT_LOOP_SEGMENT ? JIT_LOOP_SEGMENT : JIT_SEGMENT;
+            /* a longer loop block is cut every 32 µops, as before JIT_SEGMENT grew past
+             * JIT_LOOP_SEGMENT (a whole block of up to JIT_SEGMENT would be a loop segment) */
+            limit = !loop ? JIT_SEGMENT : u->block_end - i <= JIT_LOOP_SEGMENT ? JIT_LOOP_SEGMENT : 32;
         }
         bool start = block || len >= limit;
         t->seg_start[i] = start;

@@ -830,7 +830,7 @@ END_TEST
  * (prime to the budget of 100, so budget stops land on every µop, the back edge included),
  * whose head is the
  * reconvergence point of a divergent branch, carrying 32-bit, 64-bit and f32 rows, a guarded
- * write, a load, a handler call (lg2.approx) and a row written in the loop and read only after
+ * write, a load, a handler call (sin.approx) and a row written in the loop and read only after
  * it; then a loop of 9 µops whose back edge diverges (per-lane trip counts), no handler in
  * it. */
 START_TEST(loops_kept_in_registers)
@@ -870,7 +870,7 @@ START_TEST(loops_kept_in_registers)
         "    ld.global.u32 %w, [%ia+4];\n"
         "    add.u32 %s, %s, %w;\n"
         "    fma.rn.f32 %f, %f, %e, %e;\n"
-        "    lg2.approx.f32 %g, %e;\n"
+        "    sin.approx.f32 %g, %e;\n"
         "    add.f32 %f, %f, %g;\n"
         "    add.u32 %s, %s, 1;\n"
         "    add.u32 %j, %j, 1;\n"
@@ -1486,7 +1486,7 @@ END_TEST
 
 /* A loop block longer than a straight-line segment (JIT_SEGMENT) but within a loop segment
  * (JIT_LOOP_SEGMENT): 20 accumulators and their 20 increments go round in registers, 20
- * temporaries, an f32 row, a load, a guarded write and a handler call (lg2.approx) fill the
+ * temporaries, an f32 row, a load, a guarded write and a handler call (sin.approx) fill the
  * register cache past its 64 rows (a result that finds it full is stored at once, and the back
  * edge reloads it); per-lane trip counts (23 to 25) make the last back edges diverge, and budget
  * stops land on every µop of the 70-µop body. Against the step interpreter (memory, counts). */
@@ -1523,7 +1523,7 @@ START_TEST(long_loop_segment)
                           "    ld.global.u32 %%w, [%%in];\n"
                           "    @%%z add.u32 %%x0, %%x0, %%w;\n"
                           "    fma.rn.f32 %%f, %%f, %%e, %%e;\n"
-                          "    lg2.approx.f32 %%g, %%f;\n"
+                          "    sin.approx.f32 %%g, %%f;\n"
                           "    add.f32 %%f, %%f, %%g;\n"
                           "    add.u32 %%x19, %%x19, %%u0;\n"
                           "    add.u32 %%i, %%i, 1;\n"
@@ -1555,6 +1555,65 @@ START_TEST(long_loop_segment)
     assert_compiled_since(&before);
     conf_dev_free(in);
     conf_dev_free(out);
+}
+END_TEST
+
+/* A contracted add reads its mul's sources (fma_contraction.c), which liveness() counts as the
+ * add's reads: loaded f32 rows that nothing else reads after the mul, with the adds 50, 100 and
+ * 150 µops on (fillers between: the last across a segment's end, budget stops on every µop of
+ * a run), so a source taken for dead would be read back stale from its row. */
+START_TEST(contracted_add_sources_live_across_segments)
+{
+    char ptx[16384];
+    size_t n = (size_t)snprintf(ptx, sizeof ptx, "%s",
+        CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "    .reg .b32 %t, %n, %i, %u<8>;\n"
+        "    .reg .b64 %in, %out, %o;\n"
+        "    .reg .f32 %a<3>, %b<3>, %c<3>, %m<3>, %r<3>;\n"
+        "    ld.param.u64 %in, [pin];\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    mov.u32 %t, %ctaid.x;\n"
+        "    mov.u32 %n, %ntid.x;\n"
+        "    mov.u32 %i, %tid.x;\n"
+        "    mad.lo.u32 %t, %t, %n, %i;\n"
+        "    mul.wide.u32 %o, %t, 36;\n"
+        "    add.u64 %in, %in, %o;\n");
+    for (int k = 0; k < 3; k++)
+        n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                              "    ld.global.f32 %%a%d, [%%in+%d];\n"
+                              "    ld.global.f32 %%b%d, [%%in+%d];\n"
+                              "    ld.global.f32 %%c%d, [%%in+%d];\n"
+                              "    mul.f32 %%m%d, %%a%d, %%b%d;\n",
+                              k, 12 * k, k, 12 * k + 4, k, 12 * k + 8, k, k, k);
+    for (int k = 0; k < 8; k++)
+        n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    add.u32 %%u%d, %%t, %d;\n", k, k);
+    for (int k = 0; k < 3; k++) {
+        for (int f = 0; f < 50; f++)
+            n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    mul.lo.u32 %%u%d, %%u%d, %%u%d;\n",
+                                  f % 8, f % 8, (f + 3) % 8);
+        n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    %s.f32 %%r%d, %%m%d, %%c%d;\n",
+                              k == 1 ? "sub" : "add", k, k, k);
+    }
+    n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                          "    mul.wide.u32 %%o, %%t, 44;\n"
+                          "    add.u64 %%out, %%out, %%o;\n");
+    for (int k = 0; k < 3; k++)
+        n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    st.global.f32 [%%out+%d], %%r%d;\n",
+                              4 * k, k);
+    for (int k = 0; k < 8; k++)
+        n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    st.global.u32 [%%out+%d], %%u%d;\n",
+                              12 + 4 * k, k);
+    snprintf(ptx + n, sizeof ptx - n, "    ret;\n}\n");
+    enum { T = 96, B = 3, N = T * B };
+    uint32_t *in = conf_dev_alloc(36 * N);
+    uint8_t *out = conf_dev_alloc(44 * N);
+    uint64_t x = 0x2545f4914f6cdd1du;
+    for (int k = 0; k < 9 * N; k++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        in[k] = 0x3f000000u + (uint32_t)(x % 0x01800000u);   /* 0.5 to 64: no specials */
+    }
+    run_compiled_on_jit("contracted add across segments", ptx, B, T, in, out);
 }
 END_TEST
 
@@ -1611,6 +1670,62 @@ START_TEST(ex2_approx_compiled)
         in[k] = (size_t)k < sizeof edges / sizeof edges[0] ? edges[k] : (uint32_t)x;
     }
     run_compiled_on_jit("ex2.approx", ptx, B, T, in, out);
+}
+END_TEST
+
+/* lg2.approx.f32 compiled (translate.c's lg2_f32, the handler for lanes near a float rounding
+ * boundary) against the step interpreter's (float)log2((double)x): plain and .ftz, every lane
+ * or under a guard, on zeros, infinities, NaNs, negatives, subnormals, powers of two, the
+ * neighbours of 1 and of sqrt(2) (where the reduction switches), inputs
+ * bench/lg2_identical.sh found hard, and 2^16 random bit patterns. */
+START_TEST(lg2_approx_compiled)
+{
+    const char *ptx = CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "    .reg .b32 %t, %n, %i;\n"
+        "    .reg .b64 %in, %out, %o;\n"
+        "    .reg .f32 %x, %a, %b, %c;\n"
+        "    .reg .pred %p;\n"
+        "    ld.param.u64 %in, [pin];\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    mov.u32 %t, %ctaid.x;\n"
+        "    mov.u32 %n, %ntid.x;\n"
+        "    mov.u32 %i, %tid.x;\n"
+        "    mad.lo.u32 %t, %t, %n, %i;\n"
+        "    mul.wide.u32 %o, %t, 4;\n"
+        "    add.u64 %in, %in, %o;\n"
+        "    ld.global.f32 %x, [%in];\n"
+        "    lg2.approx.f32 %a, %x;\n"
+        "    lg2.approx.ftz.f32 %b, %x;\n"
+        "    mov.f32 %c, 0f3F800000;\n"
+        "    and.b32 %n, %t, 5;\n"
+        "    setp.ne.u32 %p, %n, 0;\n"
+        "    @%p lg2.approx.f32 %c, %x;\n"
+        "    mul.wide.u32 %o, %t, 12;\n"
+        "    add.u64 %out, %out, %o;\n"
+        "    st.global.f32 [%out], %a;\n"
+        "    st.global.f32 [%out+4], %b;\n"
+        "    st.global.f32 [%out+8], %c;\n"
+        "    ret;\n}\n";
+    static const uint32_t edges[] = {
+        0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00001, 0x7f800001,
+        0x00000001, 0x80000001, 0x007fffff, 0x807fffff, 0x00800000, 0x80800000, 0x3f800000,
+        0xbf800000, 0x3f800001, 0x3f7fffff, 0x3f800002, 0x3f7ffffe, 0x3fb504f3, 0x3fb504f4,
+        0x3fb504f2, 0x3f3504f3, 0x3f3504f4, 0x40000000, 0x3f000000, 0x4b000000, 0x34000000,
+        0x7f7fffff, 0xff7fffff, 0x00400000, 0x00000002, 0x3fffffff, 0x3fc00000, 0x41200000,
+        0xc1200000, 0x42c80000, 0x3dcccccd,
+        /* hard (bench/lg2_identical.sh) */
+        0x002452a4, 0x003ae024, 0x0048a548, 0x0075c048, 0x00914a90, 0x00974467, 0x00eb8090,
+        0x01114a90, 0x3ea07ab9, 0x3feddffd, 0x40207ab9, 0x43ffc006, 0x447fc006, 0x47d54996};
+    enum { T = 256, B = 300, N = T * B };
+    uint32_t *in = conf_dev_alloc(4 * N);
+    uint8_t *out = conf_dev_alloc(12 * N);
+    uint64_t x = 0x9e3779b97f4a7c15u;
+    for (int k = 0; k < N; k++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        in[k] = (size_t)k < sizeof edges / sizeof edges[0] ? edges[k] : (uint32_t)x;
+    }
+    run_compiled_on_jit("lg2.approx", ptx, B, T, in, out);
 }
 END_TEST
 
@@ -1796,7 +1911,9 @@ int main(void)
     tcase_add_test(tc, contracted_fma_on_special_values);
     tcase_add_test(tc, loop_with_more_rows_than_carried);
     tcase_add_test(tc, long_loop_segment);
+    tcase_add_test(tc, contracted_add_sources_live_across_segments);
     tcase_add_test(tc, ex2_approx_compiled);
+    tcase_add_test(tc, lg2_approx_compiled);
     tcase_add_test(tc, fma_directed_compiled);
     tcase_add_test(tc, symbol_addresses);
     tcase_add_test(tc, shared_32bit_addresses);
