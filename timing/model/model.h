@@ -357,10 +357,11 @@ static inline void tm_warp_clear(tm_warp *tw)
 /* What a scheduler's scan needs of a warp slot, kept beside the other slots of its scheduler
  * (SM `scan`, scheduler q's slots at q * per_q ...): the scan skips absent and waiting warps
  * without reading their tm_warp (a cache line each, cold when it has not issued for a while),
- * and setting a warp's wait does not write it. live = occupied and not done. */
+ * and setting a warp's wait does not write it. live = occupied and not done. 16 bytes, four
+ * to a cache line: the warps' ages, which only GTO and the two-level scheduler read, lie apart
+ * (SM `scan_age`). */
 typedef struct tm_scan {
     uint64_t ready;           /* cannot issue before (launch, its last issue, a wait) */
-    uint64_t age;             /* the warp's (GTO: oldest first) */
     uint8_t why;              /* what it waits for until `ready` (a timing_slot) */
     bool live;
     /* its peeked instruction (tm_warp next) needs only its unit (`unit`) free, and an MSHR
@@ -370,6 +371,7 @@ typedef struct tm_scan {
     bool fast;
     uint8_t unit;
 } tm_scan;
+_Static_assert(sizeof(tm_scan) == 16, "tm_scan: four to a cache line");
 
 typedef struct tm_cta_slot {
     bool used;                /* false: free */
@@ -403,6 +405,7 @@ typedef struct tm_sm {
     tm_warp *warps;           /* max warps per SM */
     uint32_t nwarps;
     tm_scan *scan;            /* per warp slot, grouped by scheduler (tm_scan) */
+    uint64_t *scan_age;       /* per scan entry: its warp's age (launch order; GTO: oldest first) */
     uint32_t per_q;           /* scan entries per scheduler: nwarps / schedulers, rounded up */
     /* per scheduler, live_words words: bit j set while its entry j is live (the scan visits
      * only those; tm_scan_set_live keeps it) */

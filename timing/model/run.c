@@ -135,7 +135,7 @@ static bool place_recorded(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
         tw->trace = &T->warps[cs->id * T->warps_per_cta + i];
         tw->cta = k;
         tw->age = S->next_age++;
-        S->scan[tw->scan_ix].age = tw->age;
+        S->scan_age[tw->scan_ix] = tw->age;
         S->scan[tw->scan_ix].fast = false;
         tm_warp_set_ready(S, tw, ready);
         tm_warp_set_why(S, tw, TIMING_SLOT_CONTROL);
@@ -183,7 +183,7 @@ static bool place_cta(tm_model *M, tm_sm *S, uint32_t k, uint64_t id, uint64_t r
         tw->w = emu_cta_warp(c, i);
         tw->cta = k;
         tw->age = S->next_age++;
-        S->scan[tw->scan_ix].age = tw->age;
+        S->scan_age[tw->scan_ix] = tw->age;
         S->scan[tw->scan_ix].fast = false;
         tm_warp_set_ready(S, tw, ready);
         tm_warp_set_why(S, tw, TIMING_SLOT_CONTROL);
@@ -580,6 +580,7 @@ static void model_free(tm_model *M)
     if (M->sms)
         for (uint32_t s = 0; s < M->nsm; s++) {
             free(M->sms[s].scan);
+            free(M->sms[s].scan_age);
             free(M->sms[s].live_bits);
             free(M->sms[s].ctas);
             free(M->sms[s].unit_free);
@@ -1084,6 +1085,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
         S->warps = M->warp_block + (size_t)s * (M->warp_slots ? M->warp_slots : 1);
         S->per_q = (S->nwarps + M->nsched - 1) / M->nsched;
         S->scan = calloc((size_t)M->nsched * S->per_q + 1, sizeof *S->scan);
+        S->scan_age = calloc((size_t)M->nsched * S->per_q + 1, sizeof *S->scan_age);
         S->live_words = (S->per_q + 63) / 64;
         S->live_bits = calloc((size_t)M->nsched * S->live_words + 1, sizeof *S->live_bits);
         S->nctas = M->ctas_per_sm;
@@ -1092,7 +1094,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
         S->last = malloc(M->nsched * sizeof *S->last);
         S->reason = calloc(M->nsched, sizeof *S->reason);
         S->q_wake = calloc(M->nsched, sizeof *S->q_wake);
-        ok = S->warps && S->scan && S->live_bits && S->ctas && S->unit_free && S->last && S->reason && S->q_wake;
+        ok = S->warps && S->scan && S->scan_age && S->live_bits && S->ctas && S->unit_free && S->last && S->reason && S->q_wake;
         for (uint32_t q = 0; ok && q < M->nsched; q++) S->last[q] = UINT32_MAX;
         S->tried = TM_NEVER;
         S->ticket_next = 1;

@@ -454,6 +454,7 @@ sched_cycle(tm_model *M, tm_sm *S, uint32_t q, uint64_t now, uint64_t *next, uin
          * wraps, as from 0) */
         uint32_t first = start < S->per_q ? start : 0;
         tm_scan *sc = &S->scan[q * S->per_q];
+        const uint64_t *age = &S->scan_age[q * S->per_q];
         const uint64_t *lw = &S->live_bits[(size_t)q * S->live_words];
         uint32_t nw = S->live_words, fw = first / 64, fb = first % 64;
         uint64_t pick_age = 0;
@@ -473,7 +474,7 @@ sched_cycle(tm_model *M, tm_sm *S, uint32_t q, uint64_t now, uint64_t *next, uin
             for (uint64_t m = lw[wi] & scan_word_bits(step, nw, fb); m; m &= m - 1) {
                 uint32_t slot = wi * 64 + (uint32_t)__builtin_ctzll(m);
                 tm_scan *e = &sc[slot];
-                if (two && e->age > limit) continue;
+                if (two && age[slot] > limit) continue;
                 uint64_t r = e->ready;
                 if (r > now) {   /* most are waiting: the first test */
                     if (r - 1 < best_key) {
@@ -515,10 +516,10 @@ sched_cycle(tm_model *M, tm_sm *S, uint32_t q, uint64_t now, uint64_t *next, uin
             ready_warp:
                 if (gto) {
                     /* the oldest ready warp */
-                    if (!pick || e->age < pick_age) {
+                    if (!pick || age[slot] < pick_age) {
                         pick = tw;
                         pick_slot = slot;
-                        pick_age = e->age;
+                        pick_age = age[slot];
                         pi = p;
                     }
                     continue;
