@@ -305,8 +305,9 @@ _Static_assert(TM_RUN_LOCAL < EMU_EVENT_RING, "a run's events arrive in one call
 typedef struct tm_trace_warp tm_trace_warp;
 
 typedef struct tm_warp {
-    /* What a scheduler's scan reads of every warp comes first, in one cache line (the scan
-     * touches each warp of the scheduler every cycle it has something to issue). */
+    /* What can_issue reads of a warp comes first: its state and event position in the first
+     * cache line, its peeked instruction and its first scoreboard entries in the second (each
+     * look at a warp that waited a while misses the host's caches line by line). */
     _Alignas(64) bool occupied;   /* false: the slot is empty */
     bool done;
     bool at_barrier;          /* replay: arrived at a CTA barrier, not released yet */
@@ -322,36 +323,41 @@ typedef struct tm_warp {
      * can_issue read its instruction from it: issue need not read the event again, which is
      * out of the cache by then, unless it accesses memory) */
     bool ev_copied;
+    bool ended;               /* its last run ended with its exit (see ev) */
     /* its entry in its SM's `scan` (set when placed): when it can issue, and why not before */
     uint32_t scan_ix;
-    uint64_t age;             /* launch order on the SM (GTO: oldest first) */
-    uint32_t cta;             /* index of its CTA slot on the SM */
     uint32_t nev, pos;
+    uint32_t nsb;             /* scoreboard entries in use (sb) */
+    uint32_t ev_mask;
+    uint8_t ev_cls, ev_flags;
     emu_warp *w;              /* its executor's warp (NULL when replaying a trace) */
     const tm_trace_warp *trace;   /* replay (GPUDet): the instructions it ran, from pos */
     /* The instructions its executor ran ahead and the model has not issued yet: ev[pos..nev)
      * of the warp's own event ring, which stays as it is until the warp runs again (only when
      * they are all issued). `ended`: that run ended with the warp's exit. */
     const emu_event *ev;
-    bool ended;
-    uint8_t ev_cls, ev_flags;
-    uint32_t ev_mask;
     emu_next_instr next;
+    /* scoreboard: registers with results in flight (sb[0..nsb)) and when they land, key and
+     * time side by side (a warp's few entries in its second cache line); after the members
+     * tm_warp_clear zeroes, so that clearing a slot need not write them */
+    struct tm_sb { uint64_t key, ready; } sb[TM_SB_ENTRIES];
+    /* read at launch, barriers and exit only (tm_warp_clear zeroes them too) */
+    uint32_t cta;             /* index of its CTA slot on the SM */
+    uint64_t age;             /* launch order on the SM (GTO: oldest first) */
     uint64_t start;           /* cycle it was launched */
     uint64_t run_base;        /* --igpu: the warp's instruction number of ev[0] */
-    /* scoreboard: registers with results in flight (sb[0..nsb)) and when they land, key and
-     * time side by side (a warp's few entries in one cache line); last, so that clearing a
-     * slot (tm_warp_clear) need not write them */
-    uint32_t nsb;
-    struct tm_sb { uint64_t key, ready; } sb[TM_SB_ENTRIES];
 } tm_warp;
 _Static_assert(sizeof(tm_warp) % 64 == 0, "tm_warp: whole cache lines");
+_Static_assert(offsetof(tm_warp, sb) + 2 * sizeof(struct tm_sb) <= 128,
+               "tm_warp: the first two scoreboard entries in the second cache line");
 
 /* A warp slot as a fresh one: every member zero but the scoreboard's entries, which nothing
- * reads beyond nsb (10 cache lines of a tm_warp, 2 written). */
+ * reads beyond nsb (10 cache lines of a tm_warp, 3 written). */
 static inline void tm_warp_clear(tm_warp *tw)
 {
     memset(tw, 0, offsetof(tm_warp, sb));
+    tw->cta = 0;
+    tw->age = tw->start = tw->run_base = 0;
 }
 
 /* What a scheduler's scan needs of a warp slot, kept beside the other slots of its scheduler
