@@ -37,6 +37,8 @@ typedef struct tm_cache {
     uint64_t *meta;       /* per set: its ways' tags (line address + 1; 0 = invalid), then
                            * their last uses (LRU) */
     uint32_t sets, ways;
+    uint32_t set_mask;        /* sets - 1 where sets is a power of two (a mask for the modulo) */
+    bool pow2;
 } tm_cache;
 
 bool tm_cache_init(tm_cache *c, uint64_t bytes, uint32_t ways);
