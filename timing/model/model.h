@@ -378,6 +378,9 @@ typedef struct tm_scan {
      * replay, not deferred to the window's end); cleared with the warp's `peeked` */
     bool fast;
     uint8_t unit;
+    /* its warp slot holds a warp (tm_warp occupied; a landing that frees an MSHR looks at
+     * the marked waiting warps by their entries alone) */
+    bool occupied;
 } tm_scan;
 _Static_assert(sizeof(tm_scan) == 16, "tm_scan: four to a cache line");
 

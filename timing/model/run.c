@@ -132,6 +132,7 @@ static bool place_recorded(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
         tw->occupied = true;
         tw->scan_ix = tm_scan_index(S, ws, M->nsched);
         tm_scan_set_live(S, tw->scan_ix, true);
+        S->scan[tw->scan_ix].occupied = true;
         tw->trace = &T->warps[cs->id * T->warps_per_cta + i];
         tw->cta = k;
         tw->age = S->next_age++;
@@ -180,6 +181,7 @@ static bool place_cta(tm_model *M, tm_sm *S, uint32_t k, uint64_t id, uint64_t r
         tw->occupied = true;
         tw->scan_ix = tm_scan_index(S, ws, M->nsched);
         tm_scan_set_live(S, tw->scan_ix, true);
+        S->scan[tw->scan_ix].occupied = true;
         tw->w = emu_cta_warp(c, i);
         tw->cta = k;
         tw->age = S->next_age++;
@@ -262,6 +264,7 @@ static uint64_t cta_free(tm_model *M, tm_sm *S, uint32_t k, uint64_t now, uint64
     tm_cta_slot *cs = &S->ctas[k];
     for (uint32_t i = 0; i < M->warps_per_cta; i++) {
         S->warps[k * M->warps_per_cta + i].occupied = false;
+        S->scan[S->warps[k * M->warps_per_cta + i].scan_ix].occupied = false;
         tm_scan_set_live(S, S->warps[k * M->warps_per_cta + i].scan_ix, false);
         S->warps[k * M->warps_per_cta + i].w = NULL;
     }
@@ -653,9 +656,10 @@ static void tm_model_landed(void *ctx, uint32_t sm, uint64_t tag, uint64_t t)
     if (!tag && !M->trace && !M->kilotm && S->nwarps <= 64) {
         for (uint64_t mk = S->never_mask; mk; mk &= mk - 1) {
             uint32_t i = (uint32_t)__builtin_ctzll(mk);
-            tm_warp *tw = &S->warps[i];
-            if (!tw->occupied || tm_warp_ready(S, tw) != TM_NEVER) continue;
-            tm_warp_set_ready(S, tw, t);
+            /* by its scan entry: the warp's own state is out of the host's cache by now */
+            tm_scan *e = &S->scan[tm_scan_index(S, i, M->nsched)];
+            if (!e->occupied || e->ready != TM_NEVER) continue;
+            e->ready = t;
             any = true;
             if (S->q_wake[i % M->nsched] > t) S->q_wake[i % M->nsched] = t;
         }
