@@ -411,8 +411,21 @@ typedef struct tm_sm {
     /* whole cache lines: the SMs of different host threads write their own every cycle (wake,
      * tried, the statistics), and neighbours would otherwise share a line at their ends */
     _Alignas(64) uint32_t id;
+    /* What every window's loops read of every SM, also of the idle ones (run.c), in its first
+     * cache line: whether it has CTAs, when it can next change, whether it failed, what it left
+     * for the weave. */
+    uint32_t nctas, resident;
+    uint32_t finished;        /* windowed: resident CTAs whose warps all exited (run.c) */
+    uint32_t ndefer;
+    bool fail;                /* a warp of it faulted */
+    /* Nothing on the SM can change before `wake` (operands land, units free, warps launch at
+     * known times; only its own warps release its barriers): the loop skips it until then.
+     * `tried` is the last cycle its schedulers were tried; the cycles skipped since count as
+     * that cycle's reasons. */
+    uint64_t wake, tried;
+    uint64_t last_exit;       /* its latest warp exit */
     tm_defer *defer;
-    uint32_t ndefer, capdefer;
+    uint32_t capdefer;
     tm_warp *warps;           /* max warps per SM */
     uint32_t nwarps;
     tm_scan *scan;            /* per warp slot, grouped by scheduler (tm_scan) */
@@ -423,11 +436,6 @@ typedef struct tm_sm {
     uint64_t *live_bits;
     uint32_t live_words;
     tm_cta_slot *ctas;        /* CTA slots */
-    uint32_t nctas, resident;
-    uint32_t finished;        /* windowed: resident CTAs whose warps all exited (run.c) */
-    timing_stats st;          /* what its issue stage and its side of memory count */
-    uint64_t last_exit;       /* its latest warp exit */
-    bool fail;                /* a warp of it faulted */
     uint64_t *unit_free;      /* per scheduler and unit */
     uint32_t *last;           /* per scheduler: its scan entry of the last issued warp (LRR, GTO),
                                  UINT32_MAX: none */
@@ -436,17 +444,13 @@ typedef struct tm_sm {
      * scan; 0 = scan: a CTA arrived or a barrier released) */
     uint64_t *q_wake;
     uint64_t next_age;
-    /* Nothing on the SM can change before `wake` (operands land, units free, warps launch at
-     * known times; only its own warps release its barriers): the loop skips it until then.
-     * `tried` is the last cycle its schedulers were tried; the cycles skipped since count as
-     * that cycle's reasons. */
-    uint64_t wake, tried;
     /* warps (slots below 64) that may hold ready == TM_NEVER: can_issue marks them (outside
      * replay and KILO TM, the only place that sets it), a landing that frees an MSHR looks
      * at them only */
     uint64_t never_mask;
     /* replay of DAB: the next ticket (tm_rec) that may issue; the next of its CTAs (c mod SMs) */
     uint64_t ticket_next, next_cta;
+    timing_stats st;          /* what its issue stage and its side of memory count */
 } tm_sm;
 
 typedef struct tm_model tm_model;
