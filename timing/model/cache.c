@@ -16,6 +16,8 @@ bool tm_cache_init(tm_cache *c, uint64_t bytes, uint32_t ways)
     c->ways = ways ? ways : 1;
     c->sets = (uint32_t)(lines / c->ways);
     if (!c->sets) c->sets = 1;
+    c->pow2 = (c->sets & (c->sets - 1)) == 0;
+    c->set_mask = c->sets - 1;
     c->lines = calloc((size_t)c->sets * c->ways, sizeof *c->lines);
     c->meta = calloc((size_t)c->sets * c->ways * 2, sizeof *c->meta);
     return c->lines != NULL && c->meta != NULL;
@@ -38,7 +40,9 @@ void tm_cache_clear(tm_cache *c)
 static uint32_t set_of(const tm_cache *c, uint64_t line)
 {
     uint64_t h = line ^ (line >> 7) ^ (line >> 15);
-    return (uint32_t)(h % c->sets);
+    /* the same set either way; a division takes tens of host cycles, and every access of L1
+     * and L2 asks it once or twice */
+    return c->pow2 ? (uint32_t)(h & c->set_mask) : (uint32_t)(h % c->sets);
 }
 
 static uint64_t *tags_of(const tm_cache *c, uint32_t set)

@@ -37,6 +37,8 @@ typedef struct tm_cache {
     uint64_t *meta;       /* per set: its ways' tags (line address + 1; 0 = invalid), then
                            * their last uses (LRU) */
     uint32_t sets, ways;
+    uint32_t set_mask;        /* sets - 1 where sets is a power of two (a mask for the modulo) */
+    bool pow2;
 } tm_cache;
 
 bool tm_cache_init(tm_cache *c, uint64_t bytes, uint32_t ways);
@@ -305,8 +307,9 @@ _Static_assert(TM_RUN_LOCAL < EMU_EVENT_RING, "a run's events arrive in one call
 typedef struct tm_trace_warp tm_trace_warp;
 
 typedef struct tm_warp {
-    /* What a scheduler's scan reads of every warp comes first, in one cache line (the scan
-     * touches each warp of the scheduler every cycle it has something to issue). */
+    /* What can_issue reads of a warp comes first: its state and event position in the first
+     * cache line, its peeked instruction and its first scoreboard entries in the second (each
+     * look at a warp that waited a while misses the host's caches line by line). */
     _Alignas(64) bool occupied;   /* false: the slot is empty */
     bool done;
     bool at_barrier;          /* replay: arrived at a CTA barrier, not released yet */
@@ -322,45 +325,51 @@ typedef struct tm_warp {
      * can_issue read its instruction from it: issue need not read the event again, which is
      * out of the cache by then, unless it accesses memory) */
     bool ev_copied;
+    bool ended;               /* its last run ended with its exit (see ev) */
     /* its entry in its SM's `scan` (set when placed): when it can issue, and why not before */
     uint32_t scan_ix;
-    uint64_t age;             /* launch order on the SM (GTO: oldest first) */
-    uint32_t cta;             /* index of its CTA slot on the SM */
     uint32_t nev, pos;
+    uint32_t nsb;             /* scoreboard entries in use (sb) */
+    uint32_t ev_mask;
+    uint8_t ev_cls, ev_flags;
     emu_warp *w;              /* its executor's warp (NULL when replaying a trace) */
     const tm_trace_warp *trace;   /* replay (GPUDet): the instructions it ran, from pos */
     /* The instructions its executor ran ahead and the model has not issued yet: ev[pos..nev)
      * of the warp's own event ring, which stays as it is until the warp runs again (only when
      * they are all issued). `ended`: that run ended with the warp's exit. */
     const emu_event *ev;
-    bool ended;
-    uint8_t ev_cls, ev_flags;
-    uint32_t ev_mask;
     emu_next_instr next;
+    /* scoreboard: registers with results in flight (sb[0..nsb)) and when they land, key and
+     * time side by side (a warp's few entries in its second cache line); after the members
+     * tm_warp_clear zeroes, so that clearing a slot need not write them */
+    struct tm_sb { uint64_t key, ready; } sb[TM_SB_ENTRIES];
+    /* read at launch, barriers and exit only (tm_warp_clear zeroes them too) */
+    uint32_t cta;             /* index of its CTA slot on the SM */
+    uint64_t age;             /* launch order on the SM (GTO: oldest first) */
     uint64_t start;           /* cycle it was launched */
     uint64_t run_base;        /* --igpu: the warp's instruction number of ev[0] */
-    /* scoreboard: registers with results in flight (sb[0..nsb)) and when they land, key and
-     * time side by side (a warp's few entries in one cache line); last, so that clearing a
-     * slot (tm_warp_clear) need not write them */
-    uint32_t nsb;
-    struct tm_sb { uint64_t key, ready; } sb[TM_SB_ENTRIES];
 } tm_warp;
 _Static_assert(sizeof(tm_warp) % 64 == 0, "tm_warp: whole cache lines");
+_Static_assert(offsetof(tm_warp, sb) + 2 * sizeof(struct tm_sb) <= 128,
+               "tm_warp: the first two scoreboard entries in the second cache line");
 
 /* A warp slot as a fresh one: every member zero but the scoreboard's entries, which nothing
- * reads beyond nsb (10 cache lines of a tm_warp, 2 written). */
+ * reads beyond nsb (10 cache lines of a tm_warp, 3 written). */
 static inline void tm_warp_clear(tm_warp *tw)
 {
     memset(tw, 0, offsetof(tm_warp, sb));
+    tw->cta = 0;
+    tw->age = tw->start = tw->run_base = 0;
 }
 
 /* What a scheduler's scan needs of a warp slot, kept beside the other slots of its scheduler
  * (SM `scan`, scheduler q's slots at q * per_q ...): the scan skips absent and waiting warps
  * without reading their tm_warp (a cache line each, cold when it has not issued for a while),
- * and setting a warp's wait does not write it. live = occupied and not done. */
+ * and setting a warp's wait does not write it. live = occupied and not done. 16 bytes, four
+ * to a cache line: the warps' ages, which only GTO and the two-level scheduler read, lie apart
+ * (SM `scan_age`). */
 typedef struct tm_scan {
     uint64_t ready;           /* cannot issue before (launch, its last issue, a wait) */
-    uint64_t age;             /* the warp's (GTO: oldest first) */
     uint8_t why;              /* what it waits for until `ready` (a timing_slot) */
     bool live;
     /* its peeked instruction (tm_warp next) needs only its unit (`unit`) free, and an MSHR
@@ -369,7 +378,11 @@ typedef struct tm_scan {
      * replay, not deferred to the window's end); cleared with the warp's `peeked` */
     bool fast;
     uint8_t unit;
+    /* its warp slot holds a warp (tm_warp occupied; a landing that frees an MSHR looks at
+     * the marked waiting warps by their entries alone) */
+    bool occupied;
 } tm_scan;
+_Static_assert(sizeof(tm_scan) == 16, "tm_scan: four to a cache line");
 
 typedef struct tm_cta_slot {
     bool used;                /* false: free */
@@ -398,22 +411,31 @@ typedef struct tm_sm {
     /* whole cache lines: the SMs of different host threads write their own every cycle (wake,
      * tried, the statistics), and neighbours would otherwise share a line at their ends */
     _Alignas(64) uint32_t id;
+    /* What every window's loops read of every SM, also of the idle ones (run.c), in its first
+     * cache line: whether it has CTAs, when it can next change, whether it failed, what it left
+     * for the weave. */
+    uint32_t nctas, resident;
+    uint32_t finished;        /* windowed: resident CTAs whose warps all exited (run.c) */
+    uint32_t ndefer;
+    bool fail;                /* a warp of it faulted */
+    /* Nothing on the SM can change before `wake` (operands land, units free, warps launch at
+     * known times; only its own warps release its barriers): the loop skips it until then.
+     * `tried` is the last cycle its schedulers were tried; the cycles skipped since count as
+     * that cycle's reasons. */
+    uint64_t wake, tried;
+    uint64_t last_exit;       /* its latest warp exit */
     tm_defer *defer;
-    uint32_t ndefer, capdefer;
+    uint32_t capdefer;
     tm_warp *warps;           /* max warps per SM */
     uint32_t nwarps;
     tm_scan *scan;            /* per warp slot, grouped by scheduler (tm_scan) */
+    uint64_t *scan_age;       /* per scan entry: its warp's age (launch order; GTO: oldest first) */
     uint32_t per_q;           /* scan entries per scheduler: nwarps / schedulers, rounded up */
     /* per scheduler, live_words words: bit j set while its entry j is live (the scan visits
      * only those; tm_scan_set_live keeps it) */
     uint64_t *live_bits;
     uint32_t live_words;
     tm_cta_slot *ctas;        /* CTA slots */
-    uint32_t nctas, resident;
-    uint32_t finished;        /* windowed: resident CTAs whose warps all exited (run.c) */
-    timing_stats st;          /* what its issue stage and its side of memory count */
-    uint64_t last_exit;       /* its latest warp exit */
-    bool fail;                /* a warp of it faulted */
     uint64_t *unit_free;      /* per scheduler and unit */
     uint32_t *last;           /* per scheduler: its scan entry of the last issued warp (LRR, GTO),
                                  UINT32_MAX: none */
@@ -422,17 +444,13 @@ typedef struct tm_sm {
      * scan; 0 = scan: a CTA arrived or a barrier released) */
     uint64_t *q_wake;
     uint64_t next_age;
-    /* Nothing on the SM can change before `wake` (operands land, units free, warps launch at
-     * known times; only its own warps release its barriers): the loop skips it until then.
-     * `tried` is the last cycle its schedulers were tried; the cycles skipped since count as
-     * that cycle's reasons. */
-    uint64_t wake, tried;
     /* warps (slots below 64) that may hold ready == TM_NEVER: can_issue marks them (outside
      * replay and KILO TM, the only place that sets it), a landing that frees an MSHR looks
      * at them only */
     uint64_t never_mask;
     /* replay of DAB: the next ticket (tm_rec) that may issue; the next of its CTAs (c mod SMs) */
     uint64_t ticket_next, next_cta;
+    timing_stats st;          /* what its issue stage and its side of memory count */
 } tm_sm;
 
 typedef struct tm_model tm_model;

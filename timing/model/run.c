@@ -132,10 +132,11 @@ static bool place_recorded(tm_model *M, tm_sm *S, uint32_t k, uint64_t ready)
         tw->occupied = true;
         tw->scan_ix = tm_scan_index(S, ws, M->nsched);
         tm_scan_set_live(S, tw->scan_ix, true);
+        S->scan[tw->scan_ix].occupied = true;
         tw->trace = &T->warps[cs->id * T->warps_per_cta + i];
         tw->cta = k;
         tw->age = S->next_age++;
-        S->scan[tw->scan_ix].age = tw->age;
+        S->scan_age[tw->scan_ix] = tw->age;
         S->scan[tw->scan_ix].fast = false;
         tm_warp_set_ready(S, tw, ready);
         tm_warp_set_why(S, tw, TIMING_SLOT_CONTROL);
@@ -180,10 +181,11 @@ static bool place_cta(tm_model *M, tm_sm *S, uint32_t k, uint64_t id, uint64_t r
         tw->occupied = true;
         tw->scan_ix = tm_scan_index(S, ws, M->nsched);
         tm_scan_set_live(S, tw->scan_ix, true);
+        S->scan[tw->scan_ix].occupied = true;
         tw->w = emu_cta_warp(c, i);
         tw->cta = k;
         tw->age = S->next_age++;
-        S->scan[tw->scan_ix].age = tw->age;
+        S->scan_age[tw->scan_ix] = tw->age;
         S->scan[tw->scan_ix].fast = false;
         tm_warp_set_ready(S, tw, ready);
         tm_warp_set_why(S, tw, TIMING_SLOT_CONTROL);
@@ -262,6 +264,7 @@ static uint64_t cta_free(tm_model *M, tm_sm *S, uint32_t k, uint64_t now, uint64
     tm_cta_slot *cs = &S->ctas[k];
     for (uint32_t i = 0; i < M->warps_per_cta; i++) {
         S->warps[k * M->warps_per_cta + i].occupied = false;
+        S->scan[S->warps[k * M->warps_per_cta + i].scan_ix].occupied = false;
         tm_scan_set_live(S, S->warps[k * M->warps_per_cta + i].scan_ix, false);
         S->warps[k * M->warps_per_cta + i].w = NULL;
     }
@@ -580,6 +583,7 @@ static void model_free(tm_model *M)
     if (M->sms)
         for (uint32_t s = 0; s < M->nsm; s++) {
             free(M->sms[s].scan);
+            free(M->sms[s].scan_age);
             free(M->sms[s].live_bits);
             free(M->sms[s].ctas);
             free(M->sms[s].unit_free);
@@ -652,9 +656,10 @@ static void tm_model_landed(void *ctx, uint32_t sm, uint64_t tag, uint64_t t)
     if (!tag && !M->trace && !M->kilotm && S->nwarps <= 64) {
         for (uint64_t mk = S->never_mask; mk; mk &= mk - 1) {
             uint32_t i = (uint32_t)__builtin_ctzll(mk);
-            tm_warp *tw = &S->warps[i];
-            if (!tw->occupied || tm_warp_ready(S, tw) != TM_NEVER) continue;
-            tm_warp_set_ready(S, tw, t);
+            /* by its scan entry: the warp's own state is out of the host's cache by now */
+            tm_scan *e = &S->scan[tm_scan_index(S, i, M->nsched)];
+            if (!e->occupied || e->ready != TM_NEVER) continue;
+            e->ready = t;
             any = true;
             if (S->q_wake[i % M->nsched] > t) S->q_wake[i % M->nsched] = t;
         }
@@ -1084,6 +1089,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
         S->warps = M->warp_block + (size_t)s * (M->warp_slots ? M->warp_slots : 1);
         S->per_q = (S->nwarps + M->nsched - 1) / M->nsched;
         S->scan = calloc((size_t)M->nsched * S->per_q + 1, sizeof *S->scan);
+        S->scan_age = calloc((size_t)M->nsched * S->per_q + 1, sizeof *S->scan_age);
         S->live_words = (S->per_q + 63) / 64;
         S->live_bits = calloc((size_t)M->nsched * S->live_words + 1, sizeof *S->live_bits);
         S->nctas = M->ctas_per_sm;
@@ -1092,7 +1098,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
         S->last = malloc(M->nsched * sizeof *S->last);
         S->reason = calloc(M->nsched, sizeof *S->reason);
         S->q_wake = calloc(M->nsched, sizeof *S->q_wake);
-        ok = S->warps && S->scan && S->live_bits && S->ctas && S->unit_free && S->last && S->reason && S->q_wake;
+        ok = S->warps && S->scan && S->scan_age && S->live_bits && S->ctas && S->unit_free && S->last && S->reason && S->q_wake;
         for (uint32_t q = 0; ok && q < M->nsched; q++) S->last[q] = UINT32_MAX;
         S->tried = TM_NEVER;
         S->ticket_next = 1;

@@ -407,30 +407,165 @@ static uint64_t active_set_limit(tm_sm *S, uint32_t q, uint32_t nsched, uint64_t
     return n ? lim : TM_NEVER;
 }
 
-/* Folds a passed warp's wait (its scan entry, as can_issue or the fast answer left it) into
- * the slot's stall reason: the first of the least waits in scan order. An entry still ready at
- * now is one can_issue set no wait for (barriers, DAB's turns, GPUDet's quanta, no next
- * instruction): it waits at a barrier with no known end. */
-static inline void fold_wait(const tm_scan *e, uint64_t now, timing_slot *why, uint64_t *why_when)
-{
-    uint64_t r = e->ready;
-    timing_slot w2 = (timing_slot)e->why;
-    if (r <= now) {
-        r = TM_NEVER;
-        w2 = TIMING_SLOT_BARRIER;
-    }
-    if (r < *why_when || *why == TIMING_SLOT_IDLE) {
-        *why = w2;
-        *why_when = r;
-    }
-}
-
 /* The bits of word `step` (0..nw) of a scan from entry `first` (fb = first % 64) over nw words
  * of live bits: its first word from bit fb, the words after it, then that word again below fb. */
 static inline uint64_t scan_word_bits(uint32_t step, uint32_t nw, uint32_t fb)
 {
     if (step == 0) return ~UINT64_C(0) << fb;
     return step == nw ? (UINT64_C(1) << fb) - 1 : ~UINT64_C(0);
+}
+
+/* Scheduler q of SM S at cycle now (tm_sm_cycle), with its policy's flags as constants (the
+ * scan's loop passes every live warp of the scheduler when none issues: the tests it need not
+ * make go). Adds the instructions it issued to *issued; false when the SM's cycle ends there
+ * (a warp faulted: *fail, or the run stops). */
+static inline __attribute__((always_inline)) bool
+sched_cycle(tm_model *M, tm_sm *S, uint32_t q, uint64_t now, uint64_t *next, uint32_t *issued,
+            bool *fail, bool gto, bool two)
+{
+    const timing_gpu *g = M->gpu;
+    uint32_t nsched = M->nsched;
+    timing_slot why = TIMING_SLOT_IDLE;
+    uint64_t why_when = TM_NEVER;
+    bool any = false;
+    uint32_t per_q = 0;
+    uint64_t limit = two ? active_set_limit(S, q, nsched, now, 2 * (uint64_t)g->l1_latency)
+                         : TM_NEVER;
+    for (int k = 0; k < g->issue_per_sched; k++) {
+        tm_warp *pick = NULL;
+        uint32_t pick_slot = S->last[q];   /* its entry on q (greedy: the last's) */
+        const emu_next_instr *pi = NULL;
+        uint32_t start = S->last[q] == UINT32_MAX ? 0 : S->last[q] + 1;
+        if (gto && S->last[q] != UINT32_MAX) {
+            tm_warp *tw = &S->warps[q + S->last[q] * nsched];
+            timing_slot w2;
+            uint64_t when;
+            if (tw->occupied && !tw->done) {
+                any = true;
+                if (can_issue(M, S, q, tw, now, &pi, &w2, &when)) pick = tw;
+                else if (when < why_when || why == TIMING_SLOT_IDLE) {
+                    why = w2;
+                    why_when = when;
+                }
+            }
+        }
+        bool greedy = pick != NULL;
+        /* (start is at most the scheduler's warps: from there the scan finds none before it
+         * wraps, as from 0) */
+        uint32_t first = start < S->per_q ? start : 0;
+        tm_scan *sc = &S->scan[q * S->per_q];
+        const uint64_t *age = &S->scan_age[q * S->per_q];
+        const uint64_t *lw = &S->live_bits[(size_t)q * S->live_words];
+        uint32_t nw = S->live_words, fw = first / 64, fb = first % 64;
+        uint64_t pick_age = 0;
+        /* The live warps in turn from `first`, to the first that can issue (gto: all of them,
+         * for the oldest). A waiting warp is passed over; its wait (from its entry, after
+         * can_issue or the fast answer set it) counts for the slot's stall reason: the first
+         * of the least waits in this order (`best`; its key is the wait less one, so that the
+         * first entry passed is taken even when it waits for ever), needed only when none
+         * issues, in which case the loop has passed every live warp. An entry still ready at
+         * now is one can_issue set no wait for (barriers, DAB's turns, GPUDet's quanta, no next
+         * instruction): it waits at a barrier with no known end. */
+        uint32_t best = UINT32_MAX;
+        uint64_t best_key = UINT64_MAX;
+        bool stop = greedy;
+        for (uint32_t step = 0; step <= nw && !stop; step++) {
+            uint32_t wi = fw + step >= nw ? fw + step - nw : fw + step;
+            for (uint64_t m = lw[wi] & scan_word_bits(step, nw, fb); m; m &= m - 1) {
+                uint32_t slot = wi * 64 + (uint32_t)__builtin_ctzll(m);
+                tm_scan *e = &sc[slot];
+                if (two && age[slot] > limit) continue;
+                uint64_t r = e->ready;
+                if (r > now) {   /* most are waiting: the first test */
+                    if (r - 1 < best_key) {
+                        best_key = r - 1;
+                        best = slot;
+                    }
+                    continue;
+                }
+                tm_warp *tw = &S->warps[q + slot * nsched];
+                const emu_next_instr *p;
+                timing_slot w2;
+                uint64_t when;
+                if (e->fast) {
+                    /* can_issue's answer from its unit and the MSHRs, as it would give it */
+                    p = &tw->next;
+                    when = S->unit_free[q * TM_U_COUNT + e->unit];
+                    if (when > now) {
+                        w2 = e->unit == TM_U_LSU ? TIMING_SLOT_MEMORY : TIMING_SLOT_PIPELINE;
+                    } else if (e->unit == TM_U_LSU &&
+                               (when = tm_mem_mshr_next(&M->mem, S->id)) > now) {
+                        w2 = TIMING_SLOT_MEMORY;
+                        if (tm_is_pend(when)) when = TM_NEVER;
+                    } else {
+                        goto ready_warp;
+                    }
+                    e->ready = when;
+                    e->why = (uint8_t)w2;
+                    uint32_t ws = q + slot * nsched;
+                    if (when == TM_NEVER && ws < 64) S->never_mask |= UINT64_C(1) << ws;
+                } else if (can_issue(M, S, q, tw, now, &p, &w2, &when)) {
+                    goto ready_warp;
+                }
+                r = e->ready;
+                if ((r <= now ? TM_NEVER : r) - 1 < best_key) {
+                    best_key = (r <= now ? TM_NEVER : r) - 1;
+                    best = slot;
+                }
+                continue;
+            ready_warp:
+                if (gto) {
+                    /* the oldest ready warp */
+                    if (!pick || age[slot] < pick_age) {
+                        pick = tw;
+                        pick_slot = slot;
+                        pick_age = age[slot];
+                        pi = p;
+                    }
+                    continue;
+                }
+                pick = tw;
+                pick_slot = slot;
+                pi = p;
+                stop = true;
+                break;
+            }
+        }
+        if (!pick) {
+            if (best != UINT32_MAX && !per_q) {
+                /* after GTO's greedy look, which came first */
+                any = true;
+                if (best_key + 1 < why_when || why == TIMING_SLOT_IDLE) {
+                    why = sc[best].ready <= now ? TIMING_SLOT_BARRIER : (timing_slot)sc[best].why;
+                    why_when = best_key + 1;
+                }
+            }
+            break;
+        }
+        if (!issue(M, S, q, pick, pi, now)) {
+            *fail = true;
+            return false;
+        }
+        S->last[q] = pick_slot;
+        per_q++;
+        ++*issued;
+        if (M->stop) return false;
+    }
+    if (per_q) {
+        S->st.slots[TIMING_SLOT_ISSUED]++;
+        S->reason[q] = TIMING_SLOT_ISSUED;
+        *next = now + 1;
+        S->q_wake[q] = 0;
+    } else {
+        if (!any) why = TIMING_SLOT_IDLE;
+        S->st.slots[why]++;
+        S->reason[q] = why;
+        if (why_when < *next) *next = why_when;
+        /* every wait is a lower bound (see can_issue); the two-level scheduler's active set
+         * changes with time, so it scans every cycle */
+        S->q_wake[q] = two ? 0 : why_when;
+    }
+    return true;
 }
 
 uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *fail)
@@ -445,125 +580,11 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
             if (S->q_wake[q] < *next) *next = S->q_wake[q];
             continue;
         }
-        timing_slot why = TIMING_SLOT_IDLE;
-        uint64_t why_when = TM_NEVER;
-        bool any = false;
-        uint32_t per_q = 0;
-        uint64_t limit = two ? active_set_limit(S, q, nsched, now, 2 * (uint64_t)g->l1_latency)
-                             : TM_NEVER;
-        for (int k = 0; k < g->issue_per_sched; k++) {
-            tm_warp *pick = NULL;
-            uint32_t pick_slot = S->last[q];   /* its entry on q (greedy: the last's) */
-            const emu_next_instr *pi = NULL;
-            uint32_t start = S->last[q] == UINT32_MAX ? 0 : S->last[q] + 1;
-            if (gto && S->last[q] != UINT32_MAX) {
-                tm_warp *tw = &S->warps[q + S->last[q] * nsched];
-                timing_slot w2;
-                uint64_t when;
-                if (tw->occupied && !tw->done) {
-                    any = true;
-                    if (can_issue(M, S, q, tw, now, &pi, &w2, &when)) pick = tw;
-                    else if (when < why_when || why == TIMING_SLOT_IDLE) {
-                        why = w2;
-                        why_when = when;
-                    }
-                }
-            }
-            bool greedy = pick != NULL;
-            /* (start is at most the scheduler's warps: from there the scan finds none before it
-             * wraps, as from 0) */
-            uint32_t first = start < S->per_q ? start : 0;
-            tm_scan *sc = &S->scan[q * S->per_q];
-            const uint64_t *lw = &S->live_bits[(size_t)q * S->live_words];
-            uint32_t nw = S->live_words, fw = first / 64, fb = first % 64;
-            uint64_t pick_age = 0;
-            /* The live warps in turn from `first`, to the first that can issue (gto: all of them,
-             * for the oldest). A waiting warp is passed over; its wait (from its entry, after
-             * can_issue or the fast answer set it) is folded into the slot's stall reason as it
-             * is passed: the first of the least waits in this order, needed only when none
-             * issues, in which case the loop has passed every live warp. */
-            bool stop = greedy;
-            for (uint32_t step = 0; step <= nw && !stop; step++) {
-                uint32_t wi = fw + step >= nw ? fw + step - nw : fw + step;
-                for (uint64_t m = lw[wi] & scan_word_bits(step, nw, fb); m; m &= m - 1) {
-                    uint32_t slot = wi * 64 + (uint32_t)__builtin_ctzll(m);
-                    tm_scan *e = &sc[slot];
-                    if (two && e->age > limit) continue;
-                    any = true;
-                    if (e->ready > now) {   /* most are waiting: the first test */
-                        fold_wait(e, now, &why, &why_when);
-                        continue;
-                    }
-                    tm_warp *tw = &S->warps[q + slot * nsched];
-                    const emu_next_instr *p;
-                    timing_slot w2;
-                    uint64_t when;
-                    if (e->fast) {
-                        /* can_issue's answer from its unit and the MSHRs, as it would give it */
-                        p = &tw->next;
-                        when = S->unit_free[q * TM_U_COUNT + e->unit];
-                        if (when > now) {
-                            w2 = e->unit == TM_U_LSU ? TIMING_SLOT_MEMORY : TIMING_SLOT_PIPELINE;
-                        } else if (e->unit == TM_U_LSU &&
-                                   (when = tm_mem_mshr_next(&M->mem, S->id)) > now) {
-                            w2 = TIMING_SLOT_MEMORY;
-                            if (tm_is_pend(when)) when = TM_NEVER;
-                        } else {
-                            goto ready_warp;
-                        }
-                        e->ready = when;
-                        e->why = (uint8_t)w2;
-                        uint32_t ws = q + slot * nsched;
-                        if (when == TM_NEVER && ws < 64) S->never_mask |= UINT64_C(1) << ws;
-                        fold_wait(e, now, &why, &why_when);
-                        continue;
-                    }
-                    if (!can_issue(M, S, q, tw, now, &p, &w2, &when)) {
-                        fold_wait(e, now, &why, &why_when);
-                        continue;
-                    }
-                ready_warp:
-                    if (gto) {
-                        /* the oldest ready warp */
-                        if (!pick || e->age < pick_age) {
-                            pick = tw;
-                            pick_slot = slot;
-                            pick_age = e->age;
-                            pi = p;
-                        }
-                        continue;
-                    }
-                    pick = tw;
-                    pick_slot = slot;
-                    pi = p;
-                    stop = true;
-                    break;
-                }
-            }
-            if (!pick) break;
-            if (!issue(M, S, q, pick, pi, now)) {
-                *fail = true;
-                return issued;
-            }
-            S->last[q] = pick_slot;
-            per_q++;
-            issued++;
-            if (M->stop) return issued;
-        }
-        if (per_q) {
-            S->st.slots[TIMING_SLOT_ISSUED]++;
-            S->reason[q] = TIMING_SLOT_ISSUED;
-            *next = now + 1;
-            S->q_wake[q] = 0;
-        } else {
-            if (!any) why = TIMING_SLOT_IDLE;
-            S->st.slots[why]++;
-            S->reason[q] = why;
-            if (why_when < *next) *next = why_when;
-            /* every wait is a lower bound (see can_issue); the two-level scheduler's active set
-             * changes with time, so it scans every cycle */
-            S->q_wake[q] = two ? 0 : why_when;
-        }
+        /* one copy of the scheduler's loop per policy */
+        bool go_on = gto ? sched_cycle(M, S, q, now, next, &issued, fail, true, false)
+                     : two ? sched_cycle(M, S, q, now, next, &issued, fail, false, true)
+                           : sched_cycle(M, S, q, now, next, &issued, fail, false, false);
+        if (!go_on) return issued;
     }
     return issued;
 }
