@@ -86,8 +86,10 @@ typedef struct tr {
     uint32_t ncache;
     /* v: the row (<32 x i64>); low: its lanes' low halves (<32 x i32>) when the row was
      * written as the zero extension of those (a 32-bit result), else NULL: 32-bit reads take
-     * them, so the extension and truncation fold away between two f32 µops */
-    struct { uint32_t row; LLVMValueRef v, low; bool dirty, dirty_live; } cache[64];
+     * them, so the extension and truncation fold away between two f32 µops.
+     * A predicate (pred) is cached as its whole i64 word (the lanes' bits, emu_put_pred's merge
+     * of the old word done), so storing it writes exactly what put_pred would have written. */
+    struct { uint32_t row; LLVMValueRef v, low; bool dirty, dirty_live, pred; } cache[64];
     /* Write-back: a result is stored only where the run may leave the segment with the row
      * live (see liveness()): before a handler call, at a budget exit, and at the segment's
      * end. live[i] is the set of rows (bit row/32) some
@@ -107,6 +109,7 @@ typedef struct tr {
     uint32_t loop_row[JIT_LOOP_ROWS];
     LLVMValueRef loop_phi[JIT_LOOP_ROWS];
     bool loop_narrow[JIT_LOOP_ROWS];   /* the phi holds the row's 32-bit halves */
+    bool loop_pred[JIT_LOOP_ROWS];     /* the phi holds a predicate's word (i64) */
 } tr;
 
 /* The most µops in one segment (bounds the phis of a side entry: compile time grows with
@@ -254,6 +257,7 @@ static void cache_row_low(tr *t, uint32_t row, LLVMValueRef v, LLVMValueRef low)
     }
     t->cache[k].v = v;
     t->cache[k].low = low;
+    t->cache[k].pred = false;
 }
 
 static void cache_row(tr *t, uint32_t row, LLVMValueRef v) { cache_row_low(t, row, v, NULL); }
@@ -296,6 +300,14 @@ static void flush_value(tr *t, uint32_t row, LLVMValueRef v)
     call_intrinsic(t, "llvm.masked.store", over, 2, args, 4);
 }
 
+/* Stores a cached value of row: a register row in the warp's active lanes, a predicate's word
+ * whole (it holds the other lanes' old bits) */
+static void store_cached(tr *t, uint32_t row, bool pred, LLVMValueRef v, LLVMValueRef low)
+{
+    if (pred) LLVMBuildStore(t->b, v, row_ptr(t, row));
+    else flush_value(t, row, stored_value(t, v, low));
+}
+
 /* Whether row may be read after the current segment (where it goes on from its last µop). */
 static bool row_live_after_segment(const tr *t, uint32_t row)
 {
@@ -309,13 +321,9 @@ static bool row_live_after_segment(const tr *t, uint32_t row)
 /* Stores the cached rows marked dirty_live, which are then clean on this path. */
 static void flush_marked(tr *t)
 {
-    LLVMTypeRef over[2] = {t->v64, t->ptr};
     for (uint32_t k = 0; k < t->ncache; k++) {
         if (!t->cache[k].dirty_live) continue;
-        LLVMValueRef args[4] = {stored_value(t, t->cache[k].v, t->cache[k].low),
-                                row_ptr(t, t->cache[k].row), ci32(t, 8),
-                                mask_vec(t, t->active)};
-        call_intrinsic(t, "llvm.masked.store", over, 2, args, 4);
+        store_cached(t, t->cache[k].row, t->cache[k].pred, t->cache[k].v, t->cache[k].low);
         t->cache[k].dirty = t->cache[k].dirty_live = false;
     }
 }
@@ -325,21 +333,11 @@ static void flush_marked(tr *t)
  * clean, they are then clean on this path. */
 static void flush_rows(tr *t, uint32_t at, bool clean)
 {
-    LLVMTypeRef over[2] = {t->v64, t->ptr};
     for (uint32_t k = 0; k < t->ncache; k++) {
         if (!t->cache[k].dirty || !row_live(t, at, t->cache[k].row)) continue;
-        LLVMValueRef args[4] = {stored_value(t, t->cache[k].v, t->cache[k].low),
-                                row_ptr(t, t->cache[k].row), ci32(t, 8),
-                                mask_vec(t, t->active)};
-        call_intrinsic(t, "llvm.masked.store", over, 2, args, 4);
+        store_cached(t, t->cache[k].row, t->cache[k].pred, t->cache[k].v, t->cache[k].low);
         if (clean) t->cache[k].dirty = false;
     }
-}
-
-static void uncache_row(tr *t, uint32_t row)
-{
-    for (uint32_t k = 0; k < t->ncache; k++)
-        if (t->cache[k].row == row) t->cache[k] = t->cache[--t->ncache];
 }
 
 static LLVMValueRef load_row(tr *t, uint32_t row)
@@ -519,16 +517,40 @@ static void put(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef v)
     else if (dirty) flush_value(t, o->row, row);
 }
 
-/* Writes the lanes of mask of bits (i32) to predicate o (emu_put_pred). */
+/* Predicate row's word (i64: bit l is lane l), from the register cache, else loaded and
+ * cached: its reads in the segment take the value, not a load after the store (the regs
+ * pointer is a phi per µop, so LLVM forwards no store to a later µop's load). */
+static LLVMValueRef pred_word(tr *t, uint32_t row)
+{
+    int k = cached_index(t, row);
+    if (k >= 0) {
+        assert(t->cache[k].pred);
+        return t->cache[k].v;
+    }
+    LLVMValueRef v = load(t, t->i64, row_ptr(t, row));
+    cache_row(t, row, v);
+    k = cached_index(t, row);
+    if (k >= 0) t->cache[k].pred = true;
+    return v;
+}
+
+/* Writes the lanes of mask of bits (i32) to predicate o (emu_put_pred): the new word is
+ * cached; stored now unless the segment is a loop's, whose exits store what they need (put's
+ * rule), or where the cache is full. */
 static void put_pred(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef bits)
 {
-    uncache_row(t, o->row);
-    LLVMValueRef p = row_ptr(t, o->row);
-    LLVMValueRef old = load(t, t->i64, p);
+    LLVMValueRef old = pred_word(t, o->row);
     LLVMValueRef m64 = LLVMBuildZExt(t->b, mask, t->i64, "");
     LLVMValueRef keep = LLVMBuildAnd(t->b, old, LLVMBuildNot(t->b, m64, ""), "");
     LLVMValueRef set = LLVMBuildAnd(t->b, LLVMBuildZExt(t->b, bits, t->i64, ""), m64, "");
-    LLVMBuildStore(t->b, LLVMBuildOr(t->b, keep, set, ""), p);
+    LLVMValueRef word = LLVMBuildOr(t->b, keep, set, "");
+    int k = cached_index(t, o->row);
+    bool dirty = k >= 0 && t->loop_head != NO_LOOP;
+    if (!dirty) LLVMBuildStore(t->b, word, row_ptr(t, o->row));
+    if (k >= 0) {
+        t->cache[k].v = word;
+        t->cache[k].dirty = dirty;
+    }
 }
 
 /* ---------------------------------------------------------------- f32 (sem.h's float rules) */
@@ -1140,11 +1162,10 @@ static LLVMValueRef int_div_rem(tr *t, bool div, LLVMValueRef a, LLVMValueRef d,
     return LLVMBuildAnd(b, r, wmask, "");
 }
 
-/* Predicate o's lanes as i32 (emu_src_pred): predicates are stored at once (put_pred), never
- * cached */
+/* Predicate o's lanes as i32 (emu_src_pred) */
 static LLVMValueRef pred_src(tr *t, const emu_opd *o)
 {
-    LLVMValueRef p = LLVMBuildTrunc(t->b, load(t, t->i64, row_ptr(t, o->row)), t->i32, "");
+    LLVMValueRef p = LLVMBuildTrunc(t->b, pred_word(t, o->row), t->i32, "");
     return (o->flags & EMU_OPD_F_NEG) ? LLVMBuildNot(t->b, p, "") : p;
 }
 
@@ -1228,7 +1249,7 @@ static void emit_native(tr *t, const emu_uop *u, LLVMValueRef mask)
     }
     if (u->op == PTX_OP_SELP) {
         LLVMValueRef a = src(t, &o[1], ty), bb = src(t, &o[2], ty);
-        LLVMValueRef p = LLVMBuildTrunc(b, load(t, t->i64, row_ptr(t, o[3].row)), t->i32, "");
+        LLVMValueRef p = LLVMBuildTrunc(b, pred_word(t, o[3].row), t->i32, "");
         if (o[3].flags & EMU_OPD_F_NEG) p = LLVMBuildNot(b, p, "");
         put(t, &o[0], mask, LLVMBuildSelect(b, mask_vec(t, p), a, bb, ""));
         return;
@@ -1886,6 +1907,10 @@ static void emit_back_edge(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mas
     LLVMValueRef carried[JIT_LOOP_ROWS];
     for (uint32_t k = 0; k < t->nloop; k++) {
         int c = cached_index(t, t->loop_row[k]);
+        if (t->loop_pred[k]) {
+            carried[k] = c >= 0 ? t->cache[c].v : load(t, t->i64, row_ptr(t, t->loop_row[k]));
+            continue;
+        }
         if (c >= 0 && t->loop_narrow[k] && t->cache[c].low) {
             carried[k] = t->cache[c].low;
             continue;
@@ -1941,12 +1966,12 @@ static void emit_branch(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
     emit_call(t, i, u, mask);
 }
 
-/* Adds the register rows operand o names that are live at loop head h (not predicates:
- * put_pred stores those at once) to rows, once each; narrow[k]: every name of rows[k] so far is
- * a register of at most 32 bits (whose rows hold zero-extended values: emu_put masks them).
+/* Adds the register and predicate rows operand o names that are live at loop head h to rows,
+ * once each; narrow[k]: every name of rows[k] so far is a register of at most 32 bits (whose
+ * rows hold zero-extended values: emu_put masks them); pred[k]: rows[k] is a predicate's.
  * False when a row did not fit (JIT_LOOP_ROWS). */
 static bool loop_rows_add(const tr *t, uint32_t h, const emu_opd *o, uint32_t *rows, bool *narrow,
-                          uint32_t *n)
+                          bool *pred, uint32_t *n)
 {
     uint32_t row;
     bool small;
@@ -1955,6 +1980,10 @@ static bool loop_rows_add(const tr *t, uint32_t h, const emu_opd *o, uint32_t *r
         if (o->bits == 128) return true;
         row = o->row;
         small = o->bits != 0 && o->bits <= 32;
+        break;
+    case EMU_OPD_PRED:
+        row = o->row;
+        small = false;
         break;
     case EMU_OPD_ADDR:
         if (!(o->flags & EMU_OPD_F_BASE_REG)) return true;
@@ -1965,7 +1994,7 @@ static bool loop_rows_add(const tr *t, uint32_t h, const emu_opd *o, uint32_t *r
     case EMU_OPD_LIST: {
         bool fits = true;
         for (uint64_t k = 0; k < o->imm; k++)
-            fits &= loop_rows_add(t, h, &t->code->pool[o->row + k], rows, narrow, n);
+            fits &= loop_rows_add(t, h, &t->code->pool[o->row + k], rows, narrow, pred, n);
         return fits;
     }
     default:
@@ -1975,25 +2004,30 @@ static bool loop_rows_add(const tr *t, uint32_t h, const emu_opd *o, uint32_t *r
     for (uint32_t k = 0; k < *n; k++)
         if (rows[k] == row) {
             narrow[k] = narrow[k] && small;
-            return true;
+            return pred[k] == (o->kind == EMU_OPD_PRED);
         }
     if (*n == JIT_LOOP_ROWS) return false;
     narrow[*n] = small;
+    pred[*n] = o->kind == EMU_OPD_PRED;
     rows[(*n)++] = row;
     return true;
 }
 
-/* The rows live at loop head h that µops h .. end - 1 read or write (loop_rows_add); false when
- * they are more than a loop segment carries. */
+/* The rows live at loop head h that µops h .. end - 1 read or write, guards included
+ * (loop_rows_add); false when they are more than a loop segment carries. */
 static bool loop_rows(const tr *t, uint32_t h, uint32_t end, uint32_t *rows, bool *narrow,
-                      uint32_t *n)
+                      bool *pred, uint32_t *n)
 {
     bool fits = true;
     *n = 0;
     for (uint32_t i = h; i < end; i++) {
         const emu_uop *u = &t->code->uops[i];
+        if (u->guard_row != EMU_NO_GUARD) {
+            emu_opd g = {.kind = EMU_OPD_PRED, .row = u->guard_row};
+            fits &= loop_rows_add(t, h, &g, rows, narrow, pred, n);
+        }
         for (unsigned k = 0; k < u->nopd; k++)
-            fits &= loop_rows_add(t, h, emu_uop_opd(u, k), rows, narrow, n);
+            fits &= loop_rows_add(t, h, emu_uop_opd(u, k), rows, narrow, pred, n);
     }
     return fits;
 }
@@ -2007,8 +2041,8 @@ static void open_loop(tr *t, uint32_t h)
 {
     LLVMBuilderRef b = t->b;
     uint32_t rows[JIT_LOOP_ROWS], n;
-    bool narrow[JIT_LOOP_ROWS];
-    bool fits = loop_rows(t, h, t->seg_last + 1, rows, narrow, &n);
+    bool narrow[JIT_LOOP_ROWS], pred[JIT_LOOP_ROWS];
+    bool fits = loop_rows(t, h, t->seg_last + 1, rows, narrow, pred, &n);
     assert(fits);   /* loop_segment() checked it */
     (void)fits;
     t->loop_head = h;
@@ -2020,10 +2054,11 @@ static void open_loop(tr *t, uint32_t h)
         uint32_t j = t->nloop++;
         t->loop_row[j] = rows[k];
         t->loop_narrow[j] = narrow[k];
+        t->loop_pred[j] = pred[k];
         LLVMPositionBuilderAtEnd(b, t->bb[h]);
-        t->loop_phi[j] = LLVMBuildPhi(b, narrow[k] ? t->v32 : t->v64, "");
+        t->loop_phi[j] = LLVMBuildPhi(b, pred[k] ? t->i64 : narrow[k] ? t->v32 : t->v64, "");
         LLVMPositionBuilderAtEnd(b, t->side[h]);
-        LLVMValueRef in = load(t, t->v64, row_ptr(t, rows[k]));
+        LLVMValueRef in = load(t, pred[k] ? t->i64 : t->v64, row_ptr(t, rows[k]));
         LLVMSetAlignment(in, 8);
         if (narrow[k]) in = LLVMBuildTrunc(b, in, t->v32, "");
         LLVMAddIncoming(t->loop_phi[j], &in, &t->side[h], 1);
@@ -2035,7 +2070,9 @@ static void open_loop(tr *t, uint32_t h)
     for (uint32_t j = 0; j < t->nloop; j++) {
         v[j] = t->loop_narrow[j] ? LLVMBuildZExt(b, t->loop_phi[j], t->v64, "") : t->loop_phi[j];
         cache_row_low(t, t->loop_row[j], v[j], t->loop_narrow[j] ? t->loop_phi[j] : NULL);
-        t->cache[cached_index(t, t->loop_row[j])].dirty = true;
+        int c = cached_index(t, t->loop_row[j]);
+        t->cache[c].dirty = true;
+        t->cache[c].pred = t->loop_pred[j];
     }
 }
 
@@ -2118,14 +2155,14 @@ static void emit_uop(tr *t, uint32_t i)
         LLVMValueRef phis[sizeof t->cache / sizeof t->cache[0]][2];
         /* fall: NULL after a handler µop, whose return goes through side[i] */
         for (uint32_t k = 0; k < t->ncache; k++) {
-            phis[k][0] = LLVMBuildPhi(b, t->v64, "");
+            phis[k][0] = LLVMBuildPhi(b, t->cache[k].pred ? t->i64 : t->v64, "");
             if (t->fall) LLVMAddIncoming(phis[k][0], &t->cache[k].v, &t->fall, 1);
             phis[k][1] = t->cache[k].low ? LLVMBuildPhi(b, t->v32, "") : NULL;
             if (phis[k][1] && t->fall) LLVMAddIncoming(phis[k][1], &t->cache[k].low, &t->fall, 1);
         }
         LLVMPositionBuilderAtEnd(b, t->side[i]);
         for (uint32_t k = 0; k < t->ncache; k++) {
-            LLVMValueRef v = load(t, t->v64, row_ptr(t, t->cache[k].row));
+            LLVMValueRef v = load(t, t->cache[k].pred ? t->i64 : t->v64, row_ptr(t, t->cache[k].row));
             LLVMSetAlignment(v, 8);
             LLVMAddIncoming(phis[k][0], &v, &t->side[i], 1);
             t->cache[k].v = phis[k][0];
@@ -2166,7 +2203,7 @@ static void emit_uop(tr *t, uint32_t i)
     if (t->events) emit_ahead_stop(t, i, u);
     LLVMValueRef mask = t->active;
     if (u->guard_row != EMU_NO_GUARD) {
-        LLVMValueRef g = LLVMBuildTrunc(b, load(t, t->i64, row_ptr(t, u->guard_row)), t->i32, "");
+        LLVMValueRef g = LLVMBuildTrunc(b, pred_word(t, u->guard_row), t->i32, "");
         mask = LLVMBuildAnd(b, mask, LLVMBuildXor(b, g, ci32(t, u->guard_xor), ""), "");
     }
     if (!translates(t, u)) {
@@ -2198,13 +2235,9 @@ static void emit_uop(tr *t, uint32_t i)
         else emit_mem(t, u, mask, slow);
         LLVMBasicBlockRef here = LLVMGetInsertBlock(b);
         LLVMPositionBuilderAtEnd(b, slow);
-        LLVMTypeRef over[2] = {t->v64, t->ptr};
         for (uint32_t k = 0; k < nbefore; k++) {
             if (!was_dirty[k] || !row_live(t, i, t->cache[k].row)) continue;
-            LLVMValueRef args[4] = {stored_value(t, before[k][0], before[k][1]),
-                                    row_ptr(t, t->cache[k].row), ci32(t, 8),
-                                    mask_vec(t, t->active)};
-            call_intrinsic(t, "llvm.masked.store", over, 2, args, 4);
+            store_cached(t, t->cache[k].row, t->cache[k].pred, before[k][0], before[k][1]);
         }
         emit_call_stored(t, i, u, mask);
         LLVMPositionBuilderAtEnd(b, here);
@@ -2385,7 +2418,7 @@ static void liveness(tr *t)
         bool has_dst = native[i] && u->op != PTX_OP_ST && u->op != PTX_OP_BRA;
         for (unsigned k = has_dst ? 1 : 0; ok && k < u->nopd; k++)
             ok = opd_rows(t, emu_uop_opd(u, k), rd, nbits);
-        /* a predicate result is written to memory at once (put_pred): no kill needed */
+        /* a predicate result merges with the predicate's old word (put_pred reads it): no kill */
         if (ok && has_dst && u->opd[0].kind != EMU_OPD_PRED && u->guard_row == EMU_NO_GUARD)
             ok = opd_rows(t, &u->opd[0], kl, nbits);
     }
@@ -2465,8 +2498,8 @@ static bool loop_segment(const tr *t, uint32_t h)
     /* every row live at the head that the loop touches goes round in a phi: a row left out
      * would be read from memory at the head while its latest value is in a register */
     uint32_t rows[JIT_LOOP_ROWS], n;
-    bool narrow[JIT_LOOP_ROWS];
-    return loop_rows(t, h, e, rows, narrow, &n);
+    bool narrow[JIT_LOOP_ROWS], pred[JIT_LOOP_ROWS];
+    return loop_rows(t, h, e, rows, narrow, pred, &n);
 }
 
 bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const char *name,
