@@ -1422,6 +1422,20 @@ static LLVMValueRef lane_ptr(tr *t, LLVMValueRef smem, LLVMValueRef x, LLVMValue
     return LLVMBuildGEP2(t->b, t->i8, smem, &o, 1, "");
 }
 
+/* The 32-bit halves of the base register of address operand o (its low halves, which a
+ * shared address of 32 bits takes): from the register cache, else loaded as halves and cached
+ * as src() caches them, the row of a register of at most 32 bits being their zero extension */
+static LLVMValueRef address_low(tr *t, const emu_opd *o)
+{
+    int k = cached_index(t, o->row);
+    if (k >= 0)
+        return t->cache[k].low ? t->cache[k].low : LLVMBuildTrunc(t->b, t->cache[k].v, t->v32, "");
+    LLVMValueRef low = load_low(t, o->row);
+    if (o->bits != 0 && o->bits <= 32)
+        cache_row_low(t, o->row, LLVMBuildZExt(t->b, low, t->v64, ""), low);
+    return low;
+}
+
 /* Emits the fast path of ld/st µop u for the lanes of mask, branching to slow when a lane is
  * outside what the interpreter's fast path accepts (the handler then runs it). Leaves the
  * builder after the access. */
@@ -1455,17 +1469,19 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
     bool narrow = u->in->space == PTX_SPACE_SHARED && ao->bits <= 32;
     LLVMValueRef bad, ptrs = NULL, addr, smem = NULL;
     if (narrow) {
-        LLVMValueRef a = LLVMBuildAdd(b, LLVMBuildTrunc(b, load_row(t, ao->row), t->v32, ""),
-                                      splat32(t, (uint32_t)ao->imm), "");
+        LLVMValueRef a = LLVMBuildAdd(b, address_low(t, ao), splat32(t, (uint32_t)ao->imm), "");
         LLVMValueRef cta = load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, cta)));
         LLVMValueRef size = load(t, t->i64, field(t, cta, offsetof(emu_cta, smem_size)));
         smem = load(t, t->ptr, field(t, cta, offsetof(emu_cta, smem)));
-        LLVMValueRef huge = LLVMBuildICmp(b, LLVMIntUGT, size, ci64(t, UINT64_C(1) << 31), "");
-        LLVMValueRef vsize = vsplat(t, LLVMBuildTrunc(b, size, t->i32, ""), "");
+        /* in bounds: a + total <= size, that is a <= size - total (one compare per lane), and
+         * no lane is when total > size; a block over 2^31 bytes goes to the handler */
+        LLVMValueRef huge = LLVMBuildOr(
+            b, LLVMBuildICmp(b, LLVMIntUGT, size, ci64(t, UINT64_C(1) << 31), ""),
+            LLVMBuildICmp(b, LLVMIntULT, size, ci64(t, total), ""), "");
+        LLVMValueRef last = vsplat(t, LLVMBuildTrunc(b, LLVMBuildSub(b, size, ci64(t, total), ""),
+                                                     t->i32, ""), "");
         bad = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, a, splat32(t, total - 1), ""), splat32(t, 0), "");
-        bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, a, vsize, ""), "");
-        bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, splat32(t, total),
-                                                LLVMBuildSub(b, vsize, a, ""), ""), "");
+        bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, a, last, ""), "");
         bad = LLVMBuildOr(b, bad, vsplat(t, huge, ""), "");
         addr = a;
     } else {
@@ -1552,6 +1568,23 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
      * as the scatter would; half 0 stored first, as the scatter orders lanes). The whole warp
      * at one address, or consecutive, is the case of both halves alike. */
     LLVMValueRef notm = LLVMBuildNot(b, mv, "");
+    enum { HALF = EMU_WARP_SIZE / 2 };
+    LLVMValueRef hp[2], hbase[2], hback[2], hmask[2];
+    /* each half's first active lane's address hp and that lane's offset in it hback: for a
+     * shared address of 32 bits with every lane active (a converged warp, no guard: matmul's
+     * tiles) lanes 0 and 16, taken from the vector directly; else found from the mask, through
+     * memory (a 64-bit address keeps that path alone: with both, n-body's uniform global loads,
+     * in a loop short of registers, measured 5% slower) */
+    LLVMBasicBlockRef all = block(t, "mem.all"), some = block(t, "mem.some");
+    LLVMBasicBlockRef shaped = block(t, "mem.shape");
+    LLVMValueRef full = narrow ? LLVMBuildICmp(b, LLVMIntEQ, mask, ci32(t, 0xffffffffu), "")
+                               : LLVMConstInt(t->i1, 0, false);
+    LLVMBuildCondBr(b, full, all, some);
+    LLVMPositionBuilderAtEnd(b, all);
+    LLVMValueRef hp_all[2] = {LLVMBuildExtractElement(b, addr, ci32(t, 0), ""),
+                              LLVMBuildExtractElement(b, addr, ci32(t, HALF), "")};
+    LLVMBuildBr(b, shaped);
+    LLVMPositionBuilderAtEnd(b, some);
     LLVMValueRef cz[2] = {mask, LLVMConstInt(t->i1, 0, false)};
     LLVMTypeRef i32ty = t->i32;
     LLVMValueRef lane = LLVMBuildAnd(b, call_intrinsic(t, "llvm.cttz", &i32ty, 1, cz, 2),
@@ -1559,8 +1592,7 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
     LLVMValueRef slot = lanes_slot(t);
     LLVMBuildStore(b, addr, slot);
     LLVMValueRef p0 = lane_load(t, slot, aty, lane);
-    enum { HALF = EMU_WARP_SIZE / 2 };
-    LLVMValueRef hp[2], hbase[2], hback[2], hmask[2];
+    LLVMValueRef hp_some[2], hback_some[2];
     for (unsigned h = 0; h < 2; h++) {
         /* the half's first active lane (an empty half: lane 15 of it, never accessed; its
          * address p0, which the checks above cover) */
@@ -1570,9 +1602,21 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
                               LLVMConstInt(t->i1, 0, false)};
         LLVMValueRef hl = call_intrinsic(t, "llvm.cttz", &i32ty, 1, hz, 2);
         LLVMValueRef ph = lane_load(t, slot, aty, LLVMBuildAdd(b, hl, ci32(t, h * HALF), ""));
-        hp[h] = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, hm, ci32(t, 0), ""), ph, p0, "");
+        hp_some[h] = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, hm, ci32(t, 0), ""), ph, p0, "");
+        hback_some[h] = LLVMBuildMul(b, LLVMBuildZExt(b, hl, t->i64, ""), ci64(t, es), "");
+    }
+    LLVMBuildBr(b, shaped);
+    LLVMPositionBuilderAtEnd(b, shaped);
+    LLVMBasicBlockRef shape_from[2] = {all, some};
+    for (unsigned h = 0; h < 2; h++) {
+        LLVMValueRef in_hp[2] = {hp_all[h], hp_some[h]}, in_back[2] = {ci64(t, 0), hback_some[h]};
+        hp[h] = LLVMBuildPhi(b, aty, "");
+        LLVMAddIncoming(hp[h], in_hp, shape_from, 2);
         /* the half's lane 0 would be at hp - hback (its address: lane_ptr's, not hbase's) */
-        hback[h] = LLVMBuildMul(b, LLVMBuildZExt(b, hl, t->i64, ""), ci64(t, es), "");
+        hback[h] = LLVMBuildPhi(b, t->i64, "");
+        LLVMAddIncoming(hback[h], in_back, shape_from, 2);
+    }
+    for (unsigned h = 0; h < 2; h++) {
         hbase[h] = LLVMBuildSub(b, hp[h], LLVMBuildTrunc(b, hback[h], aty, ""), "");
         LLVMValueRef sel[HALF];
         for (unsigned l = 0; l < HALF; l++) sel[l] = ci32(t, h * HALF + l);
