@@ -110,6 +110,10 @@ typedef struct tr {
     LLVMValueRef loop_phi[JIT_LOOP_ROWS];
     bool loop_narrow[JIT_LOOP_ROWS];   /* the phi holds the row's 32-bit halves */
     bool loop_pred[JIT_LOOP_ROWS];     /* the phi holds a predicate's word (i64) */
+    /* true where the run came round the loop's back edge and, since, only fell from µop to
+     * µop (no side entry: no handler ran, no resume), so that the warp's SIMT stack and frame
+     * are as the back edge last checked them (emit_back_edge); a slot, made a phi by mem2reg */
+    LLVMValueRef loop_ok_slot;
 } tr;
 
 /* The most µops in one segment (bounds the phis of a side entry: compile time grows with
@@ -517,9 +521,11 @@ static void put(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef v)
     else if (dirty) flush_value(t, o->row, row);
 }
 
-/* Predicate row's word (i64: bit l is lane l), from the register cache, else loaded and
- * cached: its reads in the segment take the value, not a load after the store (the regs
- * pointer is a phi per µop, so LLVM forwards no store to a later µop's load). */
+/* Predicate row's word (i64: bit l is lane l), from the register cache, else loaded, and in
+ * a loop segment cached: its reads there take the value, not a load after the store (the
+ * regs pointer is a phi per µop, so LLVM forwards no store to a later µop's load). Outside
+ * loops a predicate is not cached: each later µop's side entry would load it again (which
+ * cost more instructions than it saved: Mandelbrot and n-body under cachegrind). */
 static LLVMValueRef pred_word(tr *t, uint32_t row)
 {
     int k = cached_index(t, row);
@@ -528,15 +534,16 @@ static LLVMValueRef pred_word(tr *t, uint32_t row)
         return t->cache[k].v;
     }
     LLVMValueRef v = load(t, t->i64, row_ptr(t, row));
+    if (t->loop_head == NO_LOOP) return v;
     cache_row(t, row, v);
     k = cached_index(t, row);
     if (k >= 0) t->cache[k].pred = true;
     return v;
 }
 
-/* Writes the lanes of mask of bits (i32) to predicate o (emu_put_pred): the new word is
- * cached; stored now unless the segment is a loop's, whose exits store what they need (put's
- * rule), or where the cache is full. */
+/* Writes the lanes of mask of bits (i32) to predicate o (emu_put_pred): in a loop segment the
+ * new word is cached, and stored only where a run leaves (put's rule; at once when the cache
+ * is full); elsewhere stored at once. */
 static void put_pred(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef bits)
 {
     LLVMValueRef old = pred_word(t, o->row);
@@ -1913,6 +1920,7 @@ static void emit_call_stored(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef m
             else k++;
         /* µop i + 1 is one further in the segment: its place counts this one */
         LLVMBuildStore(b, LLVMBuildAdd(b, load(t, t->i64, t->left_slot), ci64(t, 1), ""), t->left_slot);
+        if (t->loop_head != NO_LOOP) LLVMBuildStore(b, LLVMConstInt(t->i1, 0, false), t->loop_ok_slot);
         LLVMBuildBr(b, t->bb[i + 1]);
         t->fall = on;
     }
@@ -1966,13 +1974,24 @@ static void emit_back_edge(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mas
         }
         if (t->loop_narrow[k]) carried[k] = LLVMBuildTrunc(b, carried[k], t->v32, "");
     }
+    /* came round without a side entry since the last check: only the budget can have changed
+     * (the SIMT top's pc is still the head, as that check left it) */
+    LLVMBasicBlockRef again = block(t, "again"), leave = block(t, "leave");
+    LLVMBasicBlockRef quick = block(t, "again.quick"), full = block(t, "again.check");
+    LLVMBasicBlockRef setpc = block(t, "again.pc");
+    LLVMBuildCondBr(b, load(t, t->i1, t->loop_ok_slot), quick, full);
+    LLVMPositionBuilderAtEnd(b, quick);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, count(t), t->budget, ""), again, leave);
+    LLVMPositionBuilderAtEnd(b, full);
     LLVMValueRef top;
     LLVMValueRef ok = dispatch_ok(t, ci32(t, head), &top);
-    LLVMBasicBlockRef again = block(t, "again"), leave = block(t, "leave");
-    LLVMBuildCondBr(b, ok, again, leave);
-    LLVMPositionBuilderAtEnd(b, again);
+    LLVMBuildCondBr(b, ok, setpc, leave);
+    LLVMPositionBuilderAtEnd(b, setpc);
     /* the SIMT top's pc as the dispatch block leaves it (a fault's warp state) */
     LLVMBuildStore(b, ci32(t, head), field(t, top, offsetof(emu_simt, pc)));
+    LLVMBuildBr(b, again);
+    LLVMPositionBuilderAtEnd(b, again);
+    LLVMBuildStore(b, LLVMConstInt(t->i1, 1, false), t->loop_ok_slot);
     for (uint32_t k = 0; k < t->nloop; k++) LLVMAddIncoming(t->loop_phi[k], &carried[k], &again, 1);
     LLVMBuildBr(b, t->bb[head]);
     LLVMPositionBuilderAtEnd(b, leave);
@@ -2107,6 +2126,8 @@ static void open_loop(tr *t, uint32_t h)
         if (narrow[k]) in = LLVMBuildTrunc(b, in, t->v32, "");
         LLVMAddIncoming(t->loop_phi[j], &in, &t->side[h], 1);
     }
+    LLVMPositionBuilderAtEnd(b, t->side[h]);
+    LLVMBuildStore(b, LLVMConstInt(t->i1, 0, false), t->loop_ok_slot);
     LLVMBuildBr(b, t->bb[h]);
     /* after the phis: the rows of the narrow ones (dead, so dropped, where nothing reads them
      * as 64 bits) */
@@ -2218,6 +2239,7 @@ static void emit_uop(tr *t, uint32_t i)
             }
         }
         enter_count(t);
+        if (t->loop_head != NO_LOOP) LLVMBuildStore(b, LLVMConstInt(t->i1, 0, false), t->loop_ok_slot);
         LLVMBuildBr(b, t->bb[i]);
     }
     t->fall = NULL;
@@ -2615,7 +2637,9 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     t.regs_slot = LLVMBuildAlloca(t.b, t.ptr, "regs");
     t.sp_slot = LLVMBuildAlloca(t.b, t.i32, "sp");
     t.left_slot = LLVMBuildAlloca(t.b, t.i64, "left");
+    t.loop_ok_slot = LLVMBuildAlloca(t.b, t.i1, "loop_ok");
     LLVMBuildStore(t.b, ci64(&t, 0), t.cnt_slot);
+    LLVMBuildStore(t.b, LLVMConstInt(t.i1, 0, false), t.loop_ok_slot);
     /* a budget of 2^63 or more as 2^63 (no run gets that far), so that budget - count + k,
      * the left of a segment, never wraps */
     LLVMValueRef cap = ci64(&t, UINT64_C(1) << 63);
