@@ -86,8 +86,10 @@ typedef struct tr {
     uint32_t ncache;
     /* v: the row (<32 x i64>); low: its lanes' low halves (<32 x i32>) when the row was
      * written as the zero extension of those (a 32-bit result), else NULL: 32-bit reads take
-     * them, so the extension and truncation fold away between two f32 µops */
-    struct { uint32_t row; LLVMValueRef v, low; bool dirty, dirty_live; } cache[64];
+     * them, so the extension and truncation fold away between two f32 µops.
+     * A predicate (pred) is cached as its whole i64 word (the lanes' bits, emu_put_pred's merge
+     * of the old word done), so storing it writes exactly what put_pred would have written. */
+    struct { uint32_t row; LLVMValueRef v, low; bool dirty, dirty_live, pred; } cache[64];
     /* Write-back: a result is stored only where the run may leave the segment with the row
      * live (see liveness()): before a handler call, at a budget exit, and at the segment's
      * end. live[i] is the set of rows (bit row/32) some
@@ -107,6 +109,11 @@ typedef struct tr {
     uint32_t loop_row[JIT_LOOP_ROWS];
     LLVMValueRef loop_phi[JIT_LOOP_ROWS];
     bool loop_narrow[JIT_LOOP_ROWS];   /* the phi holds the row's 32-bit halves */
+    bool loop_pred[JIT_LOOP_ROWS];     /* the phi holds a predicate's word (i64) */
+    /* true where the run came round the loop's back edge and, since, only fell from µop to
+     * µop (no side entry: no handler ran, no resume), so that the warp's SIMT stack and frame
+     * are as the back edge last checked them (emit_back_edge); a slot, made a phi by mem2reg */
+    LLVMValueRef loop_ok_slot;
 } tr;
 
 /* The most µops in one segment (bounds the phis of a side entry: compile time grows with
@@ -258,6 +265,7 @@ static void cache_row_low(tr *t, uint32_t row, LLVMValueRef v, LLVMValueRef low)
     }
     t->cache[k].v = v;
     t->cache[k].low = low;
+    t->cache[k].pred = false;
 }
 
 static void cache_row(tr *t, uint32_t row, LLVMValueRef v) { cache_row_low(t, row, v, NULL); }
@@ -300,6 +308,14 @@ static void flush_value(tr *t, uint32_t row, LLVMValueRef v)
     call_intrinsic(t, "llvm.masked.store", over, 2, args, 4);
 }
 
+/* Stores a cached value of row: a register row in the warp's active lanes, a predicate's word
+ * whole (it holds the other lanes' old bits) */
+static void store_cached(tr *t, uint32_t row, bool pred, LLVMValueRef v, LLVMValueRef low)
+{
+    if (pred) LLVMBuildStore(t->b, v, row_ptr(t, row));
+    else flush_value(t, row, stored_value(t, v, low));
+}
+
 /* Whether row may be read after the current segment (where it goes on from its last µop). */
 static bool row_live_after_segment(const tr *t, uint32_t row)
 {
@@ -313,13 +329,9 @@ static bool row_live_after_segment(const tr *t, uint32_t row)
 /* Stores the cached rows marked dirty_live, which are then clean on this path. */
 static void flush_marked(tr *t)
 {
-    LLVMTypeRef over[2] = {t->v64, t->ptr};
     for (uint32_t k = 0; k < t->ncache; k++) {
         if (!t->cache[k].dirty_live) continue;
-        LLVMValueRef args[4] = {stored_value(t, t->cache[k].v, t->cache[k].low),
-                                row_ptr(t, t->cache[k].row), ci32(t, 8),
-                                mask_vec(t, t->active)};
-        call_intrinsic(t, "llvm.masked.store", over, 2, args, 4);
+        store_cached(t, t->cache[k].row, t->cache[k].pred, t->cache[k].v, t->cache[k].low);
         t->cache[k].dirty = t->cache[k].dirty_live = false;
     }
 }
@@ -329,21 +341,11 @@ static void flush_marked(tr *t)
  * clean, they are then clean on this path. */
 static void flush_rows(tr *t, uint32_t at, bool clean)
 {
-    LLVMTypeRef over[2] = {t->v64, t->ptr};
     for (uint32_t k = 0; k < t->ncache; k++) {
         if (!t->cache[k].dirty || !row_live(t, at, t->cache[k].row)) continue;
-        LLVMValueRef args[4] = {stored_value(t, t->cache[k].v, t->cache[k].low),
-                                row_ptr(t, t->cache[k].row), ci32(t, 8),
-                                mask_vec(t, t->active)};
-        call_intrinsic(t, "llvm.masked.store", over, 2, args, 4);
+        store_cached(t, t->cache[k].row, t->cache[k].pred, t->cache[k].v, t->cache[k].low);
         if (clean) t->cache[k].dirty = false;
     }
-}
-
-static void uncache_row(tr *t, uint32_t row)
-{
-    for (uint32_t k = 0; k < t->ncache; k++)
-        if (t->cache[k].row == row) t->cache[k] = t->cache[--t->ncache];
 }
 
 static LLVMValueRef load_row(tr *t, uint32_t row)
@@ -523,16 +525,43 @@ static void put(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef v)
     else if (dirty) flush_value(t, o->row, row);
 }
 
-/* Writes the lanes of mask of bits (i32) to predicate o (emu_put_pred). */
+/* Predicate row's word (i64: bit l is lane l), from the register cache, else loaded, and in
+ * a loop segment cached: its reads there take the value, not a load after the store (the
+ * regs pointer is a phi per µop, so LLVM forwards no store to a later µop's load). Outside
+ * loops a predicate is not cached: each later µop's side entry would load it again (which
+ * cost more instructions than it saved: Mandelbrot and n-body under cachegrind). */
+static LLVMValueRef pred_word(tr *t, uint32_t row)
+{
+    int k = cached_index(t, row);
+    if (k >= 0) {
+        assert(t->cache[k].pred);
+        return t->cache[k].v;
+    }
+    LLVMValueRef v = load(t, t->i64, row_ptr(t, row));
+    if (t->loop_head == NO_LOOP) return v;
+    cache_row(t, row, v);
+    k = cached_index(t, row);
+    if (k >= 0) t->cache[k].pred = true;
+    return v;
+}
+
+/* Writes the lanes of mask of bits (i32) to predicate o (emu_put_pred): in a loop segment the
+ * new word is cached, and stored only where a run leaves (put's rule; at once when the cache
+ * is full); elsewhere stored at once. */
 static void put_pred(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef bits)
 {
-    uncache_row(t, o->row);
-    LLVMValueRef p = row_ptr(t, o->row);
-    LLVMValueRef old = load(t, t->i64, p);
+    LLVMValueRef old = pred_word(t, o->row);
     LLVMValueRef m64 = LLVMBuildZExt(t->b, mask, t->i64, "");
     LLVMValueRef keep = LLVMBuildAnd(t->b, old, LLVMBuildNot(t->b, m64, ""), "");
     LLVMValueRef set = LLVMBuildAnd(t->b, LLVMBuildZExt(t->b, bits, t->i64, ""), m64, "");
-    LLVMBuildStore(t->b, LLVMBuildOr(t->b, keep, set, ""), p);
+    LLVMValueRef word = LLVMBuildOr(t->b, keep, set, "");
+    int k = cached_index(t, o->row);
+    bool dirty = k >= 0 && t->loop_head != NO_LOOP;
+    if (!dirty) LLVMBuildStore(t->b, word, row_ptr(t, o->row));
+    if (k >= 0) {
+        t->cache[k].v = word;
+        t->cache[k].dirty = dirty;
+    }
 }
 
 /* ---------------------------------------------------------------- f32 (sem.h's float rules) */
@@ -1202,11 +1231,10 @@ static LLVMValueRef int_div_rem(tr *t, bool div, LLVMValueRef a, LLVMValueRef d,
     return LLVMBuildAnd(b, r, wmask, "");
 }
 
-/* Predicate o's lanes as i32 (emu_src_pred): predicates are stored at once (put_pred), never
- * cached */
+/* Predicate o's lanes as i32 (emu_src_pred) */
 static LLVMValueRef pred_src(tr *t, const emu_opd *o)
 {
-    LLVMValueRef p = LLVMBuildTrunc(t->b, load(t, t->i64, row_ptr(t, o->row)), t->i32, "");
+    LLVMValueRef p = LLVMBuildTrunc(t->b, pred_word(t, o->row), t->i32, "");
     return (o->flags & EMU_OPD_F_NEG) ? LLVMBuildNot(t->b, p, "") : p;
 }
 
@@ -1290,7 +1318,7 @@ static void emit_native(tr *t, const emu_uop *u, LLVMValueRef mask)
     }
     if (u->op == PTX_OP_SELP) {
         LLVMValueRef a = src(t, &o[1], ty), bb = src(t, &o[2], ty);
-        LLVMValueRef p = LLVMBuildTrunc(b, load(t, t->i64, row_ptr(t, o[3].row)), t->i32, "");
+        LLVMValueRef p = LLVMBuildTrunc(b, pred_word(t, o[3].row), t->i32, "");
         if (o[3].flags & EMU_OPD_F_NEG) p = LLVMBuildNot(b, p, "");
         put(t, &o[0], mask, LLVMBuildSelect(b, mask_vec(t, p), a, bb, ""));
         return;
@@ -1463,6 +1491,20 @@ static LLVMValueRef lane_ptr(tr *t, LLVMValueRef smem, LLVMValueRef x, LLVMValue
     return LLVMBuildGEP2(t->b, t->i8, smem, &o, 1, "");
 }
 
+/* The 32-bit halves of the base register of address operand o (its low halves, which a
+ * shared address of 32 bits takes): from the register cache, else loaded as halves and cached
+ * as src() caches them, the row of a register of at most 32 bits being their zero extension */
+static LLVMValueRef address_low(tr *t, const emu_opd *o)
+{
+    int k = cached_index(t, o->row);
+    if (k >= 0)
+        return t->cache[k].low ? t->cache[k].low : LLVMBuildTrunc(t->b, t->cache[k].v, t->v32, "");
+    LLVMValueRef low = load_low(t, o->row);
+    if (o->bits != 0 && o->bits <= 32)
+        cache_row_low(t, o->row, LLVMBuildZExt(t->b, low, t->v64, ""), low);
+    return low;
+}
+
 /* Emits the fast path of ld/st µop u for the lanes of mask, branching to slow when a lane is
  * outside what the interpreter's fast path accepts (the handler then runs it). Leaves the
  * builder after the access. */
@@ -1496,17 +1538,19 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
     bool narrow = u->in->space == PTX_SPACE_SHARED && ao->bits <= 32;
     LLVMValueRef bad, ptrs = NULL, addr, smem = NULL;
     if (narrow) {
-        LLVMValueRef a = LLVMBuildAdd(b, LLVMBuildTrunc(b, load_row(t, ao->row), t->v32, ""),
-                                      splat32(t, (uint32_t)ao->imm), "");
+        LLVMValueRef a = LLVMBuildAdd(b, address_low(t, ao), splat32(t, (uint32_t)ao->imm), "");
         LLVMValueRef cta = load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, cta)));
         LLVMValueRef size = load(t, t->i64, field(t, cta, offsetof(emu_cta, smem_size)));
         smem = load(t, t->ptr, field(t, cta, offsetof(emu_cta, smem)));
-        LLVMValueRef huge = LLVMBuildICmp(b, LLVMIntUGT, size, ci64(t, UINT64_C(1) << 31), "");
-        LLVMValueRef vsize = vsplat(t, LLVMBuildTrunc(b, size, t->i32, ""), "");
+        /* in bounds: a + total <= size, that is a <= size - total (one compare per lane), and
+         * no lane is when total > size; a block over 2^31 bytes goes to the handler */
+        LLVMValueRef huge = LLVMBuildOr(
+            b, LLVMBuildICmp(b, LLVMIntUGT, size, ci64(t, UINT64_C(1) << 31), ""),
+            LLVMBuildICmp(b, LLVMIntULT, size, ci64(t, total), ""), "");
+        LLVMValueRef last = vsplat(t, LLVMBuildTrunc(b, LLVMBuildSub(b, size, ci64(t, total), ""),
+                                                     t->i32, ""), "");
         bad = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, a, splat32(t, total - 1), ""), splat32(t, 0), "");
-        bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, a, vsize, ""), "");
-        bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, splat32(t, total),
-                                                LLVMBuildSub(b, vsize, a, ""), ""), "");
+        bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, a, last, ""), "");
         bad = LLVMBuildOr(b, bad, vsplat(t, huge, ""), "");
         addr = a;
     } else {
@@ -1593,6 +1637,23 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
      * as the scatter would; half 0 stored first, as the scatter orders lanes). The whole warp
      * at one address, or consecutive, is the case of both halves alike. */
     LLVMValueRef notm = LLVMBuildNot(b, mv, "");
+    enum { HALF = EMU_WARP_SIZE / 2 };
+    LLVMValueRef hp[2], hbase[2], hback[2], hmask[2];
+    /* each half's first active lane's address hp and that lane's offset in it hback: for a
+     * shared address of 32 bits with every lane active (a converged warp, no guard: matmul's
+     * tiles) lanes 0 and 16, taken from the vector directly; else found from the mask, through
+     * memory (a 64-bit address keeps that path alone: with both, n-body's uniform global loads,
+     * in a loop short of registers, measured 5% slower) */
+    LLVMBasicBlockRef all = block(t, "mem.all"), some = block(t, "mem.some");
+    LLVMBasicBlockRef shaped = block(t, "mem.shape");
+    LLVMValueRef full = narrow ? LLVMBuildICmp(b, LLVMIntEQ, mask, ci32(t, 0xffffffffu), "")
+                               : LLVMConstInt(t->i1, 0, false);
+    LLVMBuildCondBr(b, full, all, some);
+    LLVMPositionBuilderAtEnd(b, all);
+    LLVMValueRef hp_all[2] = {LLVMBuildExtractElement(b, addr, ci32(t, 0), ""),
+                              LLVMBuildExtractElement(b, addr, ci32(t, HALF), "")};
+    LLVMBuildBr(b, shaped);
+    LLVMPositionBuilderAtEnd(b, some);
     LLVMValueRef cz[2] = {mask, LLVMConstInt(t->i1, 0, false)};
     LLVMTypeRef i32ty = t->i32;
     LLVMValueRef lane = LLVMBuildAnd(b, call_intrinsic(t, "llvm.cttz", &i32ty, 1, cz, 2),
@@ -1600,8 +1661,7 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
     LLVMValueRef slot = lanes_slot(t);
     LLVMBuildStore(b, addr, slot);
     LLVMValueRef p0 = lane_load(t, slot, aty, lane);
-    enum { HALF = EMU_WARP_SIZE / 2 };
-    LLVMValueRef hp[2], hbase[2], hback[2], hmask[2];
+    LLVMValueRef hp_some[2], hback_some[2];
     for (unsigned h = 0; h < 2; h++) {
         /* the half's first active lane (an empty half: lane 15 of it, never accessed; its
          * address p0, which the checks above cover) */
@@ -1611,9 +1671,21 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
                               LLVMConstInt(t->i1, 0, false)};
         LLVMValueRef hl = call_intrinsic(t, "llvm.cttz", &i32ty, 1, hz, 2);
         LLVMValueRef ph = lane_load(t, slot, aty, LLVMBuildAdd(b, hl, ci32(t, h * HALF), ""));
-        hp[h] = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, hm, ci32(t, 0), ""), ph, p0, "");
+        hp_some[h] = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, hm, ci32(t, 0), ""), ph, p0, "");
+        hback_some[h] = LLVMBuildMul(b, LLVMBuildZExt(b, hl, t->i64, ""), ci64(t, es), "");
+    }
+    LLVMBuildBr(b, shaped);
+    LLVMPositionBuilderAtEnd(b, shaped);
+    LLVMBasicBlockRef shape_from[2] = {all, some};
+    for (unsigned h = 0; h < 2; h++) {
+        LLVMValueRef in_hp[2] = {hp_all[h], hp_some[h]}, in_back[2] = {ci64(t, 0), hback_some[h]};
+        hp[h] = LLVMBuildPhi(b, aty, "");
+        LLVMAddIncoming(hp[h], in_hp, shape_from, 2);
         /* the half's lane 0 would be at hp - hback (its address: lane_ptr's, not hbase's) */
-        hback[h] = LLVMBuildMul(b, LLVMBuildZExt(b, hl, t->i64, ""), ci64(t, es), "");
+        hback[h] = LLVMBuildPhi(b, t->i64, "");
+        LLVMAddIncoming(hback[h], in_back, shape_from, 2);
+    }
+    for (unsigned h = 0; h < 2; h++) {
         hbase[h] = LLVMBuildSub(b, hp[h], LLVMBuildTrunc(b, hback[h], aty, ""), "");
         LLVMValueRef sel[HALF];
         for (unsigned l = 0; l < HALF; l++) sel[l] = ci32(t, h * HALF + l);
@@ -1911,6 +1983,7 @@ static void emit_call_stored(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef m
         /* µop i + 1 is one further in the segment: its place counts this one */
         LLVMBuildStore(b, LLVMBuildAdd(b, load(t, t->i64, t->left_slot), ci64(t, 1), ""), t->left_slot);
         t->active = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, active)));
+        if (t->loop_head != NO_LOOP) LLVMBuildStore(b, LLVMConstInt(t->i1, 0, false), t->loop_ok_slot);
         LLVMBuildBr(b, t->bb[i + 1]);
         t->fall = on;
     }
@@ -1949,6 +2022,10 @@ static void emit_back_edge(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mas
     LLVMValueRef carried[JIT_LOOP_ROWS];
     for (uint32_t k = 0; k < t->nloop; k++) {
         int c = cached_index(t, t->loop_row[k]);
+        if (t->loop_pred[k]) {
+            carried[k] = c >= 0 ? t->cache[c].v : load(t, t->i64, row_ptr(t, t->loop_row[k]));
+            continue;
+        }
         if (c >= 0 && t->loop_narrow[k] && t->cache[c].low) {
             carried[k] = t->cache[c].low;
             continue;
@@ -1960,13 +2037,24 @@ static void emit_back_edge(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mas
         }
         if (t->loop_narrow[k]) carried[k] = LLVMBuildTrunc(b, carried[k], t->v32, "");
     }
+    /* came round without a side entry since the last check: only the budget can have changed
+     * (the SIMT top's pc is still the head, as that check left it) */
+    LLVMBasicBlockRef again = block(t, "again"), leave = block(t, "leave");
+    LLVMBasicBlockRef quick = block(t, "again.quick"), full = block(t, "again.check");
+    LLVMBasicBlockRef setpc = block(t, "again.pc");
+    LLVMBuildCondBr(b, load(t, t->i1, t->loop_ok_slot), quick, full);
+    LLVMPositionBuilderAtEnd(b, quick);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, count(t), t->budget, ""), again, leave);
+    LLVMPositionBuilderAtEnd(b, full);
     LLVMValueRef top;
     LLVMValueRef ok = dispatch_ok(t, ci32(t, head), &top);
-    LLVMBasicBlockRef again = block(t, "again"), leave = block(t, "leave");
-    LLVMBuildCondBr(b, ok, again, leave);
-    LLVMPositionBuilderAtEnd(b, again);
+    LLVMBuildCondBr(b, ok, setpc, leave);
+    LLVMPositionBuilderAtEnd(b, setpc);
     /* the SIMT top's pc as the dispatch block leaves it (a fault's warp state) */
     LLVMBuildStore(b, ci32(t, head), field(t, top, offsetof(emu_simt, pc)));
+    LLVMBuildBr(b, again);
+    LLVMPositionBuilderAtEnd(b, again);
+    LLVMBuildStore(b, LLVMConstInt(t->i1, 1, false), t->loop_ok_slot);
     for (uint32_t k = 0; k < t->nloop; k++) LLVMAddIncoming(t->loop_phi[k], &carried[k], &again, 1);
     LLVMBuildBr(b, t->bb[head]);
     LLVMPositionBuilderAtEnd(b, leave);
@@ -2004,12 +2092,12 @@ static void emit_branch(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
     emit_call(t, i, u, mask);
 }
 
-/* Adds the register rows operand o names that are live at loop head h (not predicates:
- * put_pred stores those at once) to rows, once each; narrow[k]: every name of rows[k] so far is
- * a register of at most 32 bits (whose rows hold zero-extended values: emu_put masks them).
+/* Adds the register and predicate rows operand o names that are live at loop head h to rows,
+ * once each; narrow[k]: every name of rows[k] so far is a register of at most 32 bits (whose
+ * rows hold zero-extended values: emu_put masks them); pred[k]: rows[k] is a predicate's.
  * False when a row did not fit (JIT_LOOP_ROWS). */
 static bool loop_rows_add(const tr *t, uint32_t h, const emu_opd *o, uint32_t *rows, bool *narrow,
-                          uint32_t *n)
+                          bool *pred, uint32_t *n)
 {
     uint32_t row;
     bool small;
@@ -2018,6 +2106,10 @@ static bool loop_rows_add(const tr *t, uint32_t h, const emu_opd *o, uint32_t *r
         if (o->bits == 128) return true;
         row = o->row;
         small = o->bits != 0 && o->bits <= 32;
+        break;
+    case EMU_OPD_PRED:
+        row = o->row;
+        small = false;
         break;
     case EMU_OPD_ADDR:
         if (!(o->flags & EMU_OPD_F_BASE_REG)) return true;
@@ -2028,7 +2120,7 @@ static bool loop_rows_add(const tr *t, uint32_t h, const emu_opd *o, uint32_t *r
     case EMU_OPD_LIST: {
         bool fits = true;
         for (uint64_t k = 0; k < o->imm; k++)
-            fits &= loop_rows_add(t, h, &t->code->pool[o->row + k], rows, narrow, n);
+            fits &= loop_rows_add(t, h, &t->code->pool[o->row + k], rows, narrow, pred, n);
         return fits;
     }
     default:
@@ -2038,25 +2130,30 @@ static bool loop_rows_add(const tr *t, uint32_t h, const emu_opd *o, uint32_t *r
     for (uint32_t k = 0; k < *n; k++)
         if (rows[k] == row) {
             narrow[k] = narrow[k] && small;
-            return true;
+            return pred[k] == (o->kind == EMU_OPD_PRED);
         }
     if (*n == JIT_LOOP_ROWS) return false;
     narrow[*n] = small;
+    pred[*n] = o->kind == EMU_OPD_PRED;
     rows[(*n)++] = row;
     return true;
 }
 
-/* The rows live at loop head h that µops h .. end - 1 read or write (loop_rows_add); false when
- * they are more than a loop segment carries. */
+/* The rows live at loop head h that µops h .. end - 1 read or write, guards included
+ * (loop_rows_add); false when they are more than a loop segment carries. */
 static bool loop_rows(const tr *t, uint32_t h, uint32_t end, uint32_t *rows, bool *narrow,
-                      uint32_t *n)
+                      bool *pred, uint32_t *n)
 {
     bool fits = true;
     *n = 0;
     for (uint32_t i = h; i < end; i++) {
         const emu_uop *u = &t->code->uops[i];
+        if (u->guard_row != EMU_NO_GUARD) {
+            emu_opd g = {.kind = EMU_OPD_PRED, .row = u->guard_row};
+            fits &= loop_rows_add(t, h, &g, rows, narrow, pred, n);
+        }
         for (unsigned k = 0; k < u->nopd; k++)
-            fits &= loop_rows_add(t, h, emu_uop_opd(u, k), rows, narrow, n);
+            fits &= loop_rows_add(t, h, emu_uop_opd(u, k), rows, narrow, pred, n);
     }
     return fits;
 }
@@ -2070,8 +2167,8 @@ static void open_loop(tr *t, uint32_t h)
 {
     LLVMBuilderRef b = t->b;
     uint32_t rows[JIT_LOOP_ROWS], n;
-    bool narrow[JIT_LOOP_ROWS];
-    bool fits = loop_rows(t, h, t->seg_last + 1, rows, narrow, &n);
+    bool narrow[JIT_LOOP_ROWS], pred[JIT_LOOP_ROWS];
+    bool fits = loop_rows(t, h, t->seg_last + 1, rows, narrow, pred, &n);
     assert(fits);   /* loop_segment() checked it */
     (void)fits;
     t->loop_head = h;
@@ -2083,14 +2180,17 @@ static void open_loop(tr *t, uint32_t h)
         uint32_t j = t->nloop++;
         t->loop_row[j] = rows[k];
         t->loop_narrow[j] = narrow[k];
+        t->loop_pred[j] = pred[k];
         LLVMPositionBuilderAtEnd(b, t->bb[h]);
-        t->loop_phi[j] = LLVMBuildPhi(b, narrow[k] ? t->v32 : t->v64, "");
+        t->loop_phi[j] = LLVMBuildPhi(b, pred[k] ? t->i64 : narrow[k] ? t->v32 : t->v64, "");
         LLVMPositionBuilderAtEnd(b, t->side[h]);
-        LLVMValueRef in = load(t, t->v64, row_ptr(t, rows[k]));
+        LLVMValueRef in = load(t, pred[k] ? t->i64 : t->v64, row_ptr(t, rows[k]));
         LLVMSetAlignment(in, 8);
         if (narrow[k]) in = LLVMBuildTrunc(b, in, t->v32, "");
         LLVMAddIncoming(t->loop_phi[j], &in, &t->side[h], 1);
     }
+    LLVMPositionBuilderAtEnd(b, t->side[h]);
+    LLVMBuildStore(b, LLVMConstInt(t->i1, 0, false), t->loop_ok_slot);
     LLVMBuildBr(b, t->bb[h]);
     /* after the phis: the rows of the narrow ones (dead, so dropped, where nothing reads them
      * as 64 bits) */
@@ -2098,7 +2198,9 @@ static void open_loop(tr *t, uint32_t h)
     for (uint32_t j = 0; j < t->nloop; j++) {
         v[j] = t->loop_narrow[j] ? LLVMBuildZExt(b, t->loop_phi[j], t->v64, "") : t->loop_phi[j];
         cache_row_low(t, t->loop_row[j], v[j], t->loop_narrow[j] ? t->loop_phi[j] : NULL);
-        t->cache[cached_index(t, t->loop_row[j])].dirty = true;
+        int c = cached_index(t, t->loop_row[j]);
+        t->cache[c].dirty = true;
+        t->cache[c].pred = t->loop_pred[j];
     }
 }
 
@@ -2188,14 +2290,14 @@ static void emit_uop(tr *t, uint32_t i)
         if (t->fall) LLVMAddIncoming(active, &t->active, &t->fall, 1);
         /* fall: NULL after a handler µop, whose return goes through side[i] */
         for (uint32_t k = 0; k < t->ncache; k++) {
-            phis[k][0] = LLVMBuildPhi(b, t->v64, "");
+            phis[k][0] = LLVMBuildPhi(b, t->cache[k].pred ? t->i64 : t->v64, "");
             if (t->fall) LLVMAddIncoming(phis[k][0], &t->cache[k].v, &t->fall, 1);
             phis[k][1] = t->cache[k].low ? LLVMBuildPhi(b, t->v32, "") : NULL;
             if (phis[k][1] && t->fall) LLVMAddIncoming(phis[k][1], &t->cache[k].low, &t->fall, 1);
         }
         LLVMPositionBuilderAtEnd(b, t->side[i]);
         for (uint32_t k = 0; k < t->ncache; k++) {
-            LLVMValueRef v = load(t, t->v64, row_ptr(t, t->cache[k].row));
+            LLVMValueRef v = load(t, t->cache[k].pred ? t->i64 : t->v64, row_ptr(t, t->cache[k].row));
             LLVMSetAlignment(v, 8);
             LLVMAddIncoming(phis[k][0], &v, &t->side[i], 1);
             t->cache[k].v = phis[k][0];
@@ -2210,6 +2312,7 @@ static void emit_uop(tr *t, uint32_t i)
         LLVMAddIncoming(active, &side_active, &t->side[i], 1);
         t->active = active;
         enter_count(t);
+        if (t->loop_head != NO_LOOP) LLVMBuildStore(b, LLVMConstInt(t->i1, 0, false), t->loop_ok_slot);
         LLVMBuildBr(b, t->bb[i]);
     }
     t->fall = NULL;
@@ -2239,7 +2342,7 @@ static void emit_uop(tr *t, uint32_t i)
     if (t->events) emit_ahead_stop(t, i, u);
     LLVMValueRef mask = t->active;
     if (u->guard_row != EMU_NO_GUARD) {
-        LLVMValueRef g = LLVMBuildTrunc(b, load(t, t->i64, row_ptr(t, u->guard_row)), t->i32, "");
+        LLVMValueRef g = LLVMBuildTrunc(b, pred_word(t, u->guard_row), t->i32, "");
         mask = LLVMBuildAnd(b, mask, LLVMBuildXor(b, g, ci32(t, u->guard_xor), ""), "");
     }
     if (!translates(t, u)) {
@@ -2271,13 +2374,9 @@ static void emit_uop(tr *t, uint32_t i)
         else emit_mem(t, u, mask, slow);
         LLVMBasicBlockRef here = LLVMGetInsertBlock(b);
         LLVMPositionBuilderAtEnd(b, slow);
-        LLVMTypeRef over[2] = {t->v64, t->ptr};
         for (uint32_t k = 0; k < nbefore; k++) {
             if (!was_dirty[k] || !row_live(t, i, t->cache[k].row)) continue;
-            LLVMValueRef args[4] = {stored_value(t, before[k][0], before[k][1]),
-                                    row_ptr(t, t->cache[k].row), ci32(t, 8),
-                                    mask_vec(t, t->active)};
-            call_intrinsic(t, "llvm.masked.store", over, 2, args, 4);
+            store_cached(t, t->cache[k].row, t->cache[k].pred, before[k][0], before[k][1]);
         }
         emit_call_stored(t, i, u, mask);
         LLVMPositionBuilderAtEnd(b, here);
@@ -2465,7 +2564,7 @@ static void liveness(tr *t)
             ok = opd_rows(t, &fc->a, rd, nbits) && opd_rows(t, &fc->b, rd, nbits) &&
                  opd_rows(t, &fc->c, rd, nbits);
         }
-        /* a predicate result is written to memory at once (put_pred): no kill needed */
+        /* a predicate result merges with the predicate's old word (put_pred reads it): no kill */
         if (ok && has_dst && u->opd[0].kind != EMU_OPD_PRED && u->guard_row == EMU_NO_GUARD)
             ok = opd_rows(t, &u->opd[0], kl, nbits);
     }
@@ -2547,8 +2646,8 @@ static bool loop_segment(const tr *t, uint32_t h)
     /* every row live at the head that the loop touches goes round in a phi: a row left out
      * would be read from memory at the head while its latest value is in a register */
     uint32_t rows[JIT_LOOP_ROWS], n;
-    bool narrow[JIT_LOOP_ROWS];
-    return loop_rows(t, h, e, rows, narrow, &n);
+    bool narrow[JIT_LOOP_ROWS], pred[JIT_LOOP_ROWS];
+    return loop_rows(t, h, e, rows, narrow, pred, &n);
 }
 
 bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const char *name,
@@ -2620,7 +2719,9 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     t.regs_slot = LLVMBuildAlloca(t.b, t.ptr, "regs");
     t.sp_slot = LLVMBuildAlloca(t.b, t.i32, "sp");
     t.left_slot = LLVMBuildAlloca(t.b, t.i64, "left");
+    t.loop_ok_slot = LLVMBuildAlloca(t.b, t.i1, "loop_ok");
     LLVMBuildStore(t.b, ci64(&t, 0), t.cnt_slot);
+    LLVMBuildStore(t.b, LLVMConstInt(t.i1, 0, false), t.loop_ok_slot);
     /* a budget of 2^63 or more as 2^63 (no run gets that far), so that budget - count + k,
      * the left of a segment, never wraps */
     LLVMValueRef cap = ci64(&t, UINT64_C(1) << 63);
