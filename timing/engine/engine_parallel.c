@@ -1,7 +1,9 @@
 /* engine_parallel.c: the engine without determinism (--det=off).
  *
  * SM s runs on host thread s % threads. Each SM holds up to timing_ctas_per_sm CTAs; its
- * scheduler takes their warps in turn, each for a budget of warp instructions. When a CTA
+ * scheduler gives them turns of a budget of warp instructions, which the CTA's ready warps
+ * spend in turn (a warp runs until the budget is spent, or on to the next one when it stops
+ * at a barrier or exits). When a CTA
  * finishes, its SM takes the next CTA of the issue order, whichever host thread gets there
  * first: global memory is shared for real (the direct policy's relaxed accesses, host atomics),
  * so a racy program races as on a GPU.
