@@ -8,25 +8,13 @@
  * not compared), with the first few of each. */
 #include "emulator/sem/sem.h"
 
-#include <math.h>
-#include <pthread.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "bench/f32_exhaustive.h"
 
 static const double taylor[14] = {
     0x1.0000000000000p+0,  0x1.62e42fefa39efp-1,  0x1.ebfbdff82c58fp-3,  0x1.c6b08d704a0c0p-5,
     0x1.3b2ab6fba4e77p-7,  0x1.5d87fe78a6731p-10, 0x1.430912f86c787p-13, 0x1.ffcbfc588b0c7p-17,
     0x1.62c0223a5c824p-20, 0x1.b5253d395e7c4p-24, 0x1.e4cf5158b8ecap-28, 0x1.e8cac7351bb25p-32,
     0x1.c3bd650fc2986p-36, 0x1.816193166d0f9p-40};
-
-static uint32_t bits_of(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
 
 static float jit_ex2(float x, int *hard)
 {
@@ -44,56 +32,12 @@ static float jit_ex2(float x, int *hard)
     return isnan(x) ? x : (float)r;
 }
 
-enum { NTHREADS = 2, SHOW = 8 };
-typedef struct {
-    uint64_t lo, hi, differ, hard;
-    uint32_t first[SHOW], first_hard[SHOW];
-} range;
-
-static void *check(void *arg)
+static uint32_t sem_ex2(uint32_t x)
 {
-    range *r = arg;
-    for (uint64_t i = r->lo; i < r->hi; i++) {
-        uint32_t u = (uint32_t)i;
-        float x, y;
-        int hard;
-        memcpy(&x, &u, 4);
-        y = jit_ex2(x, &hard);
-        if (hard) {
-            if (r->hard < SHOW) r->first_hard[r->hard] = u;
-            r->hard++;
-            continue;
-        }
-        uint32_t got = isnan(y) ? 0x7fffffffu : bits_of(y);
-        if (got != (uint32_t)sem_float_ex2_approx_f32(u, false, false)) {
-            if (r->differ < SHOW) r->first[r->differ] = u;
-            r->differ++;
-        }
-    }
-    return NULL;
+    return (uint32_t)sem_float_ex2_approx_f32(x, false, false);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    range r[NTHREADS];
-    pthread_t th[NTHREADS];
-    uint64_t all = UINT64_C(1) << 32, differ = 0, hard = 0;
-    for (int k = 0; k < NTHREADS; k++) {
-        memset(&r[k], 0, sizeof r[k]);
-        r[k].lo = all / NTHREADS * (uint64_t)k;
-        r[k].hi = k + 1 == NTHREADS ? all : all / NTHREADS * (uint64_t)(k + 1);
-        pthread_create(&th[k], NULL, check, &r[k]);
-    }
-    for (int k = 0; k < NTHREADS; k++) {
-        pthread_join(th[k], NULL);
-        differ += r[k].differ;
-        hard += r[k].hard;
-        for (uint64_t j = 0; j < r[k].differ && j < SHOW; j++)
-            printf("differs: 0x%08x\n", r[k].first[j]);
-        for (uint64_t j = 0; j < r[k].hard && j < SHOW; j++)
-            printf("hard: 0x%08x\n", r[k].first_hard[j]);
-    }
-    printf("ex2.approx.f32: %llu of 4294967296 inputs differ from sem, %llu hard (left to the "
-           "handler)\n", (unsigned long long)differ, (unsigned long long)hard);
-    return differ != 0;
+    return f32_exhaustive("ex2.approx.f32", jit_ex2, sem_ex2, argc, argv);
 }

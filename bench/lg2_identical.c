@@ -8,25 +8,13 @@
  * not compared), with the first few of each. */
 #include "emulator/sem/sem.h"
 
-#include <math.h>
-#include <pthread.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "bench/f32_exhaustive.h"
 
 /* 2/ln 2 over 2k + 1, k = 0..10 (rounded to nearest) */
 static const double series[11] = {
     0x1.71547652b82fep+1, 0x1.ec709dc3a03fdp-1, 0x1.2776c50ef9bfep-1, 0x1.a61762a7aded9p-2,
     0x1.484b13d7c02a9p-2, 0x1.0c9a84994022dp-2, 0x1.c68f568d31760p-3, 0x1.89f3b1694cffep-3,
     0x1.5b9ac9b743f0dp-3, 0x1.3703c1f4d0ffep-3, 0x1.1964ec6fc9491p-3};
-
-static uint32_t bits_of(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
 
 static float jit_lg2(float x, int *hard)
 {
@@ -56,56 +44,12 @@ static float jit_lg2(float x, int *hard)
     return (float)r;
 }
 
-enum { NTHREADS = 2, SHOW = 8 };
-typedef struct {
-    uint64_t lo, hi, differ, hard;
-    uint32_t first[SHOW], first_hard[SHOW];
-} range;
-
-static void *check(void *arg)
+static uint32_t sem_lg2(uint32_t x)
 {
-    range *r = arg;
-    for (uint64_t i = r->lo; i < r->hi; i++) {
-        uint32_t u = (uint32_t)i;
-        float x, y;
-        int hard;
-        memcpy(&x, &u, 4);
-        y = jit_lg2(x, &hard);
-        if (hard) {
-            if (r->hard < SHOW) r->first_hard[r->hard] = u;
-            r->hard++;
-            continue;
-        }
-        uint32_t got = isnan(y) ? 0x7fffffffu : bits_of(y);
-        if (got != (uint32_t)sem_float_lg2_approx_f32(u, false, false)) {
-            if (r->differ < SHOW) r->first[r->differ] = u;
-            r->differ++;
-        }
-    }
-    return NULL;
+    return (uint32_t)sem_float_lg2_approx_f32(x, false, false);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    range r[NTHREADS];
-    pthread_t th[NTHREADS];
-    uint64_t all = UINT64_C(1) << 32, differ = 0, hard = 0;
-    for (int k = 0; k < NTHREADS; k++) {
-        memset(&r[k], 0, sizeof r[k]);
-        r[k].lo = all / NTHREADS * (uint64_t)k;
-        r[k].hi = k + 1 == NTHREADS ? all : all / NTHREADS * (uint64_t)(k + 1);
-        pthread_create(&th[k], NULL, check, &r[k]);
-    }
-    for (int k = 0; k < NTHREADS; k++) {
-        pthread_join(th[k], NULL);
-        differ += r[k].differ;
-        hard += r[k].hard;
-        for (uint64_t j = 0; j < r[k].differ && j < SHOW; j++)
-            printf("differs: 0x%08x\n", r[k].first[j]);
-        for (uint64_t j = 0; j < r[k].hard && j < SHOW; j++)
-            printf("hard: 0x%08x\n", r[k].first_hard[j]);
-    }
-    printf("lg2.approx.f32: %llu of 4294967296 inputs differ from sem, %llu hard (left to the "
-           "handler)\n", (unsigned long long)differ, (unsigned long long)hard);
-    return differ != 0;
+    return f32_exhaustive("lg2.approx.f32", jit_lg2, sem_lg2, argc, argv);
 }

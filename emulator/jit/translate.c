@@ -788,6 +788,34 @@ static LLVMValueRef splat_f64(tr *t, double v)
     return LLVMConstVector(e, EMU_WARP_SIZE);
 }
 
+/* The sum of c[k] x^(k - lowest) for k = lowest .. n - 1 over 32 lanes of double, by Horner's
+ * rule in fma from c[n - 1] down: the polynomials of ex2_f32 and lg2_f32. */
+static LLVMValueRef horner_f64(tr *t, const double *c, int n, int lowest, LLVMValueRef x)
+{
+    LLVMTypeRef vd = LLVMVectorType(LLVMDoubleTypeInContext(t->cx), EMU_WARP_SIZE);
+    unsigned id = LLVMLookupIntrinsicID("llvm.fma", 8);
+    LLVMValueRef fma = LLVMGetIntrinsicDeclaration(t->m, id, &vd, 1);
+    LLVMTypeRef fty = LLVMIntrinsicGetType(t->cx, id, &vd, 1);
+    LLVMValueRef p = splat_f64(t, c[n - 1]);
+    for (int k = n - 2; k >= lowest; k--) {
+        LLVMValueRef args[3] = {p, x, splat_f64(t, c[k])};
+        p = LLVMBuildCall2(t->b, fty, fma, args, 3, "");
+    }
+    return p;
+}
+
+/* The lanes whose double result r is too near a float rounding boundary for a few ulps of
+ * error to leave its rounding alone: r (1 - 2^-48) and r (1 + 2^-48) round to different floats.
+ * They take the handler. */
+static LLVMValueRef near_float_boundary(tr *t, LLVMValueRef r)
+{
+    LLVMBuilderRef b = t->b;
+    LLVMValueRef lo = LLVMBuildFPTrunc(b, LLVMBuildFMul(b, r, splat_f64(t, 1 - 0x1p-48), ""), t->vf, "");
+    LLVMValueRef hi = LLVMBuildFPTrunc(b, LLVMBuildFMul(b, r, splat_f64(t, 1 + 0x1p-48), ""), t->vf, "");
+    return LLVMBuildICmp(b, LLVMIntNE, LLVMBuildBitCast(b, lo, t->v32, ""),
+                         LLVMBuildBitCast(b, hi, t->v32, ""), "");
+}
+
 /* ex2.approx.f32 as sem_float_ex2_approx computes it, (float)exp2((double)x) with the host's
  * libm, without calling it: in double, x = n + f (n = x rounded to an integer, |f| <= 1/2,
  * exact), 2^f by its Taylor series in f ln 2 to degree 13 (the first term left out is below
@@ -813,21 +841,11 @@ static LLVMValueRef ex2_f32(tr *t, LLVMValueRef x, LLVMValueRef *hard)
     d = LLVMBuildSelect(b, nan, LLVMConstNull(vd), d, "");   /* no poison from fptosi below */
     LLVMValueRef n = unary_intrinsic(t, "llvm.roundeven", vd, d);
     LLVMValueRef f = LLVMBuildFSub(b, d, n, "");
-    unsigned id = LLVMLookupIntrinsicID("llvm.fma", 8);
-    LLVMValueRef fma = LLVMGetIntrinsicDeclaration(t->m, id, &vd, 1);
-    LLVMTypeRef fty = LLVMIntrinsicGetType(t->cx, id, &vd, 1);
-    LLVMValueRef p = splat_f64(t, taylor[13]);
-    for (int k = 12; k >= 0; k--) {
-        LLVMValueRef args[3] = {p, f, splat_f64(t, taylor[k])};
-        p = LLVMBuildCall2(b, fty, fma, args, 3, "");
-    }
+    LLVMValueRef p = horner_f64(t, taylor, 14, 0, f);
     LLVMValueRef e = LLVMBuildFPToSI(b, n, t->v64, "");
     e = LLVMBuildShl(b, LLVMBuildAdd(b, e, splat64(t, 1023), ""), splat64(t, 52), "");
     LLVMValueRef r = LLVMBuildFMul(b, p, LLVMBuildBitCast(b, e, vd, ""), "");
-    LLVMValueRef lo = LLVMBuildFPTrunc(b, LLVMBuildFMul(b, r, splat_f64(t, 1 - 0x1p-48), ""), t->vf, "");
-    LLVMValueRef hi = LLVMBuildFPTrunc(b, LLVMBuildFMul(b, r, splat_f64(t, 1 + 0x1p-48), ""), t->vf, "");
-    *hard = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildBitCast(b, lo, t->v32, ""),
-                          LLVMBuildBitCast(b, hi, t->v32, ""), "");
+    *hard = near_float_boundary(t, r);
     return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, x, x, ""), x,
                            LLVMBuildFPTrunc(b, r, t->vf, ""), "");
 }
@@ -865,22 +883,15 @@ static LLVMValueRef lg2_f32(tr *t, LLVMValueRef x, LLVMValueRef *hard)
     LLVMValueRef one = splat_f64(t, 1.0);
     LLVMValueRef sv = LLVMBuildFDiv(b, LLVMBuildFSub(b, m, one, ""), LLVMBuildFAdd(b, m, one, ""), "");
     LLVMValueRef s2 = LLVMBuildFMul(b, sv, sv, "");
+    LLVMValueRef p = horner_f64(t, series, 11, 1, s2);
     unsigned id = LLVMLookupIntrinsicID("llvm.fma", 8);
     LLVMValueRef fma = LLVMGetIntrinsicDeclaration(t->m, id, &vd, 1);
     LLVMTypeRef fty = LLVMIntrinsicGetType(t->cx, id, &vd, 1);
-    LLVMValueRef p = splat_f64(t, series[10]);
-    for (int k = 9; k >= 1; k--) {
-        LLVMValueRef args[3] = {p, s2, splat_f64(t, series[k])};
-        p = LLVMBuildCall2(b, fty, fma, args, 3, "");
-    }
     LLVMValueRef args[3] = {LLVMBuildFMul(b, sv, s2, ""), p,
                             LLVMBuildFMul(b, sv, splat_f64(t, series[0]), "")};
     LLVMValueRef l = LLVMBuildCall2(b, fty, fma, args, 3, "");
     LLVMValueRef r = LLVMBuildFAdd(b, LLVMBuildSIToFP(b, e, vd, ""), l, "");
-    LLVMValueRef lo = LLVMBuildFPTrunc(b, LLVMBuildFMul(b, r, splat_f64(t, 1 - 0x1p-48), ""), t->vf, "");
-    LLVMValueRef hi = LLVMBuildFPTrunc(b, LLVMBuildFMul(b, r, splat_f64(t, 1 + 0x1p-48), ""), t->vf, "");
-    *hard = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildBitCast(b, lo, t->v32, ""),
-                          LLVMBuildBitCast(b, hi, t->v32, ""), "");
+    *hard = near_float_boundary(t, r);
     /* the specials: NaN or below zero NaN, a zero -inf, +inf itself */
     LLVMValueRef nan = LLVMBuildFCmp(b, LLVMRealULT, x, LLVMConstNull(t->vf), "");
     LLVMValueRef special = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOEQ, x, LLVMConstNull(t->vf), ""),

@@ -1617,39 +1617,58 @@ START_TEST(contracted_add_sources_live_across_segments)
 }
 END_TEST
 
+/* A unary .approx.f32 instruction `op` (ex2, lg2) compiled against the step interpreter's:
+ * plain and .ftz, every lane or under a guard, on the given edge inputs and then random bit
+ * patterns (2^16 lanes in all). */
+static void run_approx_f32_on_jit(const char *op, const uint32_t *edges, size_t nedges)
+{
+    char ptx[2048];
+    int len = snprintf(ptx, sizeof ptx, CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "    .reg .b32 %%t, %%n, %%i;\n"
+        "    .reg .b64 %%in, %%out, %%o;\n"
+        "    .reg .f32 %%x, %%a, %%b, %%c;\n"
+        "    .reg .pred %%p;\n"
+        "    ld.param.u64 %%in, [pin];\n"
+        "    ld.param.u64 %%out, [pout];\n"
+        "    mov.u32 %%t, %%ctaid.x;\n"
+        "    mov.u32 %%n, %%ntid.x;\n"
+        "    mov.u32 %%i, %%tid.x;\n"
+        "    mad.lo.u32 %%t, %%t, %%n, %%i;\n"
+        "    mul.wide.u32 %%o, %%t, 4;\n"
+        "    add.u64 %%in, %%in, %%o;\n"
+        "    ld.global.f32 %%x, [%%in];\n"
+        "    %s.approx.f32 %%a, %%x;\n"
+        "    %s.approx.ftz.f32 %%b, %%x;\n"
+        "    mov.f32 %%c, 0f3F800000;\n"
+        "    and.b32 %%n, %%t, 5;\n"
+        "    setp.ne.u32 %%p, %%n, 0;\n"
+        "    @%%p %s.approx.f32 %%c, %%x;\n"
+        "    mul.wide.u32 %%o, %%t, 12;\n"
+        "    add.u64 %%out, %%out, %%o;\n"
+        "    st.global.f32 [%%out], %%a;\n"
+        "    st.global.f32 [%%out+4], %%b;\n"
+        "    st.global.f32 [%%out+8], %%c;\n"
+        "    ret;\n}\n", op, op, op);
+    ck_assert_int_lt(len, (int)sizeof ptx);
+    enum { T = 256, B = 300, N = T * B };
+    uint32_t *in = conf_dev_alloc(4 * N);
+    uint8_t *out = conf_dev_alloc(12 * N);
+    uint64_t x = 0x9e3779b97f4a7c15u;
+    for (int k = 0; k < N; k++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        in[k] = (size_t)k < nedges ? edges[k] : (uint32_t)x;
+    }
+    char name[32];
+    snprintf(name, sizeof name, "%s.approx", op);
+    run_compiled_on_jit(name, ptx, B, T, in, out);
+}
+
 /* ex2.approx.f32 compiled (translate.c's ex2_f32, the handler for lanes near a float rounding
- * boundary) against the step interpreter's (float)exp2((double)x): plain and .ftz, every lane
- * or under a guard, on zeros, infinities, NaNs, subnormals, the overflow and underflow edges,
- * inputs bench/ex2_identical.sh found hard, and 2^16 random bit patterns. */
+ * boundary) against the step interpreter's (float)exp2((double)x), on zeros, infinities, NaNs,
+ * subnormals, the overflow and underflow edges and inputs bench/ex2_identical.sh found hard. */
 START_TEST(ex2_approx_compiled)
 {
-    const char *ptx = CONF_PTX_HEADER
-        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
-        "    .reg .b32 %t, %n, %i;\n"
-        "    .reg .b64 %in, %out, %o;\n"
-        "    .reg .f32 %x, %a, %b, %c;\n"
-        "    .reg .pred %p;\n"
-        "    ld.param.u64 %in, [pin];\n"
-        "    ld.param.u64 %out, [pout];\n"
-        "    mov.u32 %t, %ctaid.x;\n"
-        "    mov.u32 %n, %ntid.x;\n"
-        "    mov.u32 %i, %tid.x;\n"
-        "    mad.lo.u32 %t, %t, %n, %i;\n"
-        "    mul.wide.u32 %o, %t, 4;\n"
-        "    add.u64 %in, %in, %o;\n"
-        "    ld.global.f32 %x, [%in];\n"
-        "    ex2.approx.f32 %a, %x;\n"
-        "    ex2.approx.ftz.f32 %b, %x;\n"
-        "    mov.f32 %c, 0f3F800000;\n"
-        "    and.b32 %n, %t, 5;\n"
-        "    setp.ne.u32 %p, %n, 0;\n"
-        "    @%p ex2.approx.f32 %c, %x;\n"
-        "    mul.wide.u32 %o, %t, 12;\n"
-        "    add.u64 %out, %out, %o;\n"
-        "    st.global.f32 [%out], %a;\n"
-        "    st.global.f32 [%out+4], %b;\n"
-        "    st.global.f32 [%out+8], %c;\n"
-        "    ret;\n}\n";
     static const uint32_t edges[] = {
         0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00001, 0x7f800001,
         0x00000001, 0x80000001, 0x007fffff, 0x807fffff, 0x00800000, 0x80800000, 0x3f800000,
@@ -1661,52 +1680,16 @@ START_TEST(ex2_approx_compiled)
         0x33b8aa3b, 0x36879cf7, 0x37e338eb, 0x383ecb1d, 0x3a07857c, 0x3a0b4316, 0x3b429d37,
         0x3b53aa14, 0xb338aa3a, 0xb338aa3b, 0xb338aa3c, 0xb40a7fad, 0xb466d4cb, 0xb4a194f5,
         0xb4fdea14, 0xb5160a52};
-    enum { T = 256, B = 300, N = T * B };
-    uint32_t *in = conf_dev_alloc(4 * N);
-    uint8_t *out = conf_dev_alloc(12 * N);
-    uint64_t x = 0x9e3779b97f4a7c15u;
-    for (int k = 0; k < N; k++) {
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        in[k] = (size_t)k < sizeof edges / sizeof edges[0] ? edges[k] : (uint32_t)x;
-    }
-    run_compiled_on_jit("ex2.approx", ptx, B, T, in, out);
+    run_approx_f32_on_jit("ex2", edges, sizeof edges / sizeof edges[0]);
 }
 END_TEST
 
 /* lg2.approx.f32 compiled (translate.c's lg2_f32, the handler for lanes near a float rounding
- * boundary) against the step interpreter's (float)log2((double)x): plain and .ftz, every lane
- * or under a guard, on zeros, infinities, NaNs, negatives, subnormals, powers of two, the
- * neighbours of 1 and of sqrt(2) (where the reduction switches), inputs
- * bench/lg2_identical.sh found hard, and 2^16 random bit patterns. */
+ * boundary) against the step interpreter's (float)log2((double)x), on zeros, infinities, NaNs,
+ * negatives, subnormals, powers of two, the neighbours of 1 and of sqrt(2) (where the reduction
+ * switches) and inputs bench/lg2_identical.sh found hard. */
 START_TEST(lg2_approx_compiled)
 {
-    const char *ptx = CONF_PTX_HEADER
-        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
-        "    .reg .b32 %t, %n, %i;\n"
-        "    .reg .b64 %in, %out, %o;\n"
-        "    .reg .f32 %x, %a, %b, %c;\n"
-        "    .reg .pred %p;\n"
-        "    ld.param.u64 %in, [pin];\n"
-        "    ld.param.u64 %out, [pout];\n"
-        "    mov.u32 %t, %ctaid.x;\n"
-        "    mov.u32 %n, %ntid.x;\n"
-        "    mov.u32 %i, %tid.x;\n"
-        "    mad.lo.u32 %t, %t, %n, %i;\n"
-        "    mul.wide.u32 %o, %t, 4;\n"
-        "    add.u64 %in, %in, %o;\n"
-        "    ld.global.f32 %x, [%in];\n"
-        "    lg2.approx.f32 %a, %x;\n"
-        "    lg2.approx.ftz.f32 %b, %x;\n"
-        "    mov.f32 %c, 0f3F800000;\n"
-        "    and.b32 %n, %t, 5;\n"
-        "    setp.ne.u32 %p, %n, 0;\n"
-        "    @%p lg2.approx.f32 %c, %x;\n"
-        "    mul.wide.u32 %o, %t, 12;\n"
-        "    add.u64 %out, %out, %o;\n"
-        "    st.global.f32 [%out], %a;\n"
-        "    st.global.f32 [%out+4], %b;\n"
-        "    st.global.f32 [%out+8], %c;\n"
-        "    ret;\n}\n";
     static const uint32_t edges[] = {
         0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00001, 0x7f800001,
         0x00000001, 0x80000001, 0x007fffff, 0x807fffff, 0x00800000, 0x80800000, 0x3f800000,
@@ -1717,15 +1700,7 @@ START_TEST(lg2_approx_compiled)
         /* hard (bench/lg2_identical.sh) */
         0x002452a4, 0x003ae024, 0x0048a548, 0x0075c048, 0x00914a90, 0x00974467, 0x00eb8090,
         0x01114a90, 0x3ea07ab9, 0x3feddffd, 0x40207ab9, 0x43ffc006, 0x447fc006, 0x47d54996};
-    enum { T = 256, B = 300, N = T * B };
-    uint32_t *in = conf_dev_alloc(4 * N);
-    uint8_t *out = conf_dev_alloc(12 * N);
-    uint64_t x = 0x9e3779b97f4a7c15u;
-    for (int k = 0; k < N; k++) {
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        in[k] = (size_t)k < sizeof edges / sizeof edges[0] ? edges[k] : (uint32_t)x;
-    }
-    run_compiled_on_jit("lg2.approx", ptx, B, T, in, out);
+    run_approx_f32_on_jit("lg2", edges, sizeof edges / sizeof edges[0]);
 }
 END_TEST
 
