@@ -15,6 +15,7 @@
 #include <llvm-c/Orc.h>
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitWriter.h>
+#include <llvm-c/Support.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
@@ -32,6 +33,16 @@ static LLVMTargetMachineRef obj_tm;   /* emits the object files (PIC, as LLJIT l
 static char *host_cpu, *host_features;
 static bool jit_broken;           /* LLJIT could not be made: nothing compiles */
 static emu_jit_options opts = { .verbose = 0, .hot_instructions = 1000000 };
+
+/* Code generation at level Less without four of its machine passes, which cost a quarter of
+ * its time on the translations' large functions (one per kernel, tens of thousands of IR
+ * instructions over 32-lane vectors; instruction selection is most of what is left): AVX-512
+ * domain reassignment (GPR chains moved to mask registers), the pre-RA machine scheduler (the
+ * host core reorders anyway), machine sinking and machine CSE (the IR passes' early-cse and
+ * simplifycfg have done most of their work). */
+static const char *const codegen_flags[] = {"ptxsim", "-disable-x86-domain-reassignment",
+                                            "-enable-misched=false", "-disable-machine-sink",
+                                            "-disable-machine-cse"};
 
 /* the background compiler (executor auto) */
 typedef struct pending { emu_func *f; int variant; struct pending *next; } pending;
@@ -68,6 +79,15 @@ static double now_seconds(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* the calling thread's CPU time: a compile's cost on a shared host, where its wall time is
+ * mostly other processes' */
+static double thread_cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
@@ -109,6 +129,9 @@ static bool jit_init(void)
         LLVMDisposeMessage(triple);
         return false;
     }
+    /* LLVM's options are the process's: set once, before the first machine is made */
+    LLVMParseCommandLineOptions((int)(sizeof codegen_flags / sizeof codegen_flags[0]),
+                                codegen_flags, "");
     char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
     /* instruction selection and register allocation on 32-lane vectors dominate compile time.
      * The register cache (translate.c) keeps rows in registers across the µops' blocks, which
@@ -215,6 +238,8 @@ static emu_jit_key code_key(const void *ir, size_t ir_bytes, int v)
     emu_jit_key_add(&k, host_features);
     emu_jit_key_add(&k, JIT_PASSES);
     emu_jit_key_add(&k, JIT_CODEGEN);
+    for (size_t i = 1; i < sizeof codegen_flags / sizeof codegen_flags[0]; i++)
+        emu_jit_key_add(&k, codegen_flags[i]);
     /* the variants differ in their IR already; named too, so that no change to either can
      * make one's key the other's (the plain variant's key stays what it was) */
     if (v == EMU_JIT_EVENTS) emu_jit_key_add(&k, "variant=events");
@@ -295,7 +320,7 @@ static void compile(emu_func *f, int v)
         atomic_store(&f->jit_status[v], EMU_JIT_FAILED);
         return;
     }
-    double t0 = now_seconds();
+    double t0 = now_seconds(), c0 = thread_cpu_seconds();
     char err[256] = "";
     const char *tmp_name = "ptxsim_jit_function";
     LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
@@ -372,7 +397,7 @@ static void compile(emu_func *f, int v)
         return;
     }
     LLVMDisposeMessage(verr);
-    double t_opt = now_seconds();
+    double c_opt = thread_cpu_seconds();
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     /* what the translation needs: its slots in registers, a register row loaded once per
      * block, constants folded, the µop chain's branches simplified (O2 takes four times as
@@ -381,7 +406,7 @@ static void compile(emu_func *f, int v)
     LLVMErrorRef e = LLVMRunPasses(m, JIT_PASSES, tm, po);
     LLVMDisposePassBuilderOptions(po);
     LLVMMemoryBufferRef obj = NULL;
-    double t_gen = now_seconds();
+    double c_gen = thread_cpu_seconds();
     if (e) {
         char *msg = LLVMGetErrorMessage(e);
         snprintf(err, sizeof err, "optimising: %.200s", msg);
@@ -401,7 +426,7 @@ static void compile(emu_func *f, int v)
         failed(f, v, err);
         return;
     }
-    double t_link = now_seconds();
+    double c_link = thread_cpu_seconds();
     bool stored = opts.cache_dir &&
                   emu_jit_cache_store(opts.cache_dir, opts.cache_bytes, &key,
                                       LLVMGetBufferStart(obj), LLVMGetBufferSize(obj));
@@ -417,11 +442,12 @@ static void compile(emu_func *f, int v)
     totals.uops += counts.uops;
     totals.native += counts.native;
     if (opts.verbose)
-        fprintf(stderr, "ptxsim: jit: compiled %s%s in %.1f ms (translating %.1f, optimising %.1f, "
-                        "code generation %.1f; %u instructions, %u translated, %u through their "
-                        "handler, %u loops kept in registers)%s\n",
-                f->fn->name, variant_name(v), dt * 1e3, (t_opt - t0) * 1e3, (t_gen - t_opt) * 1e3,
-                (t_link - t_gen) * 1e3, counts.uops, counts.native, counts.called, counts.loops,
+        fprintf(stderr, "ptxsim: jit: compiled %s%s in %.1f ms (%.1f ms CPU: translating %.1f, "
+                        "optimising %.1f, code generation %.1f; %u instructions, %u translated, "
+                        "%u through their handler, %u loops kept in registers)%s\n",
+                f->fn->name, variant_name(v), dt * 1e3, (thread_cpu_seconds() - c0) * 1e3,
+                (c_opt - c0) * 1e3, (c_gen - c_opt) * 1e3, (c_link - c_gen) * 1e3, counts.uops,
+                counts.native, counts.called, counts.loops,
                 stored ? "; written to the cache" : "");
     ready(f, v, c);
 }
