@@ -238,13 +238,21 @@ static bool ld_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned vec)
     /* a vector is aligned to its whole size (PTX ISA, vector data types) */
     if (!e || !fast_lanes(c, u, ao, es * vec, p)) return false;
     fast_event(c, u, es * vec, p);
+    /* (a whole warp's lanes without the mask's bits) */
+    bool all = c->mask == UINT32_MAX;
     for (unsigned k = 0; k < vec; k++) {
         uint64_t *row = c->regs + e[k].row;
-        if (es == 4)
+        if (es == 4 && all)
+            for (int l = 0; l < EMU_WARP_SIZE; l++)
+                row[l] = __atomic_load_n((const uint32_t *)(p[l] + 4 * k), __ATOMIC_RELAXED);
+        else if (es == 4)
             for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
                 int l = __builtin_ctz(mk);
                 row[l] = __atomic_load_n((const uint32_t *)(p[l] + 4 * k), __ATOMIC_RELAXED);
             }
+        else if (all)
+            for (int l = 0; l < EMU_WARP_SIZE; l++)
+                row[l] = __atomic_load_n((const uint64_t *)(p[l] + 8 * k), __ATOMIC_RELAXED);
         else
             for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
                 int l = __builtin_ctz(mk);
@@ -264,10 +272,14 @@ static bool st_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned vec)
     uint8_t *p[EMU_WARP_SIZE];
     if (!e || !fast_lanes(c, u, ao, es * vec, p)) return false;
     fast_event(c, u, es * vec, p);
+    bool all = c->mask == UINT32_MAX;
     for (unsigned k = 0; k < vec; k++) {
         uint64_t buf[EMU_WARP_SIZE];
         const uint64_t *v = emu_src(c, &e[k], u->type, buf);
-        if (es == 4)
+        if (es == 4 && all)
+            for (int l = 0; l < EMU_WARP_SIZE; l++)
+                __atomic_store_n((uint32_t *)(p[l] + 4 * k), (uint32_t)v[l], __ATOMIC_RELAXED);
+        else if (es == 4)
             for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
                 int l = __builtin_ctz(mk);
                 __atomic_store_n((uint32_t *)(p[l] + 4 * k), (uint32_t)v[l], __ATOMIC_RELAXED);
