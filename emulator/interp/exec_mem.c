@@ -49,16 +49,28 @@ static bool fast_lanes(emu_ctx *c, const emu_uop *u, const emu_opd *ao, unsigned
     uint64_t off = ao->imm, keep = ao->bits <= 32 ? 0xffffffffu : ~UINT64_C(0);
     uint32_t mask = c->mask;
     if (sp == PTX_SPACE_SHARED) {
+        /* A lane is good when its offset (in the window or not) is aligned and its es bytes lie
+         * in the CTA's shared memory: a <= size - es. The lanes' faults are ORed and tested
+         * once, every lane's pointer written (a bad lane's is never used: false sends the
+         * instruction to the general path), so the loop has no branch but its own: the whole
+         * warp's without its mask's bits. */
         uint64_t size = c->cta->smem_size;
-        for (uint32_t mk = mask; mk; mk &= mk - 1) {
-            int l = __builtin_ctz(mk);
-            uint64_t a = (base[l] + off) & keep;
-            if (a >= EMU_SHARED_WINDOW && a < EMU_SHARED_WINDOW + EMU_WINDOW_SIZE)
-                a -= EMU_SHARED_WINDOW;
-            if ((a & (es - 1)) || a > size || es > size - a) return false;
-            p[l] = c->cta->smem + a;
-        }
-        return true;
+        if (es > size) return !mask;
+        uint64_t lim = size - es, bad = 0;
+        uintptr_t smem = (uintptr_t)c->cta->smem;
+#define SHARED_LANE(l)                                                                   \
+    do {                                                                                 \
+        uint64_t a = (base[l] + off) & keep;                                             \
+        a -= a - EMU_SHARED_WINDOW < EMU_WINDOW_SIZE ? EMU_SHARED_WINDOW : 0;            \
+        bad |= (a & (es - 1)) | (uint64_t)(a > lim);                                     \
+        p[l] = (uint8_t *)(smem + a);                                                    \
+    } while (0)
+        if (mask == UINT32_MAX)
+            for (int l = 0; l < EMU_WARP_SIZE; l++) SHARED_LANE(l);
+        else
+            for (uint32_t mk = mask; mk; mk &= mk - 1) SHARED_LANE(__builtin_ctz(mk));
+#undef SHARED_LANE
+        return !bad;
     }
     if (sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_CONST && sp != PTX_SPACE_NONE) return false;
     emu_warp *w = c->w;
@@ -73,15 +85,24 @@ static bool fast_lanes(emu_ctx *c, const emu_uop *u, const emu_opd *ao, unsigned
         w->cache_end = ab + asz;
         w->cache_gen = gen;
     }
+    /* inside the cached allocation implies global: the windows lie above device memory; a
+     * lane is good when aligned with its es bytes in [lo, hi): a - lo <= hi - lo - es (the
+     * faults ORed as for shared memory above) */
     uint64_t lo = w->cache_base, hi = w->cache_end;
-    for (uint32_t mk = mask; mk; mk &= mk - 1) {
-        int l = __builtin_ctz(mk);
-        uint64_t a = (base[l] + off) & keep;
-        /* inside the cached allocation implies global: the windows lie above device memory */
-        if ((a & (es - 1)) || a < lo || a >= hi || hi - a < es) return false;
-        p[l] = (uint8_t *)(uintptr_t)a;
-    }
-    return true;
+    if (hi - lo < es) return false;
+    uint64_t lim = hi - lo - es, bad = 0;
+#define GLOBAL_LANE(l)                                                                   \
+    do {                                                                                 \
+        uint64_t a = (base[l] + off) & keep;                                             \
+        bad |= (a & (es - 1)) | (uint64_t)(a - lo > lim);                                \
+        p[l] = (uint8_t *)(uintptr_t)a;                                                  \
+    } while (0)
+    if (mask == UINT32_MAX)
+        for (int l = 0; l < EMU_WARP_SIZE; l++) GLOBAL_LANE(l);
+    else
+        for (uint32_t mk = mask; mk; mk &= mk - 1) GLOBAL_LANE(__builtin_ctz(mk));
+#undef GLOBAL_LANE
+    return !bad;
 }
 
 /* Whether the ld/st fast path may take instruction u: the direct policy, and with events only
@@ -217,13 +238,21 @@ static bool ld_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned vec)
     /* a vector is aligned to its whole size (PTX ISA, vector data types) */
     if (!e || !fast_lanes(c, u, ao, es * vec, p)) return false;
     fast_event(c, u, es * vec, p);
+    /* (a whole warp's lanes without the mask's bits) */
+    bool all = c->mask == UINT32_MAX;
     for (unsigned k = 0; k < vec; k++) {
         uint64_t *row = c->regs + e[k].row;
-        if (es == 4)
+        if (es == 4 && all)
+            for (int l = 0; l < EMU_WARP_SIZE; l++)
+                row[l] = __atomic_load_n((const uint32_t *)(p[l] + 4 * k), __ATOMIC_RELAXED);
+        else if (es == 4)
             for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
                 int l = __builtin_ctz(mk);
                 row[l] = __atomic_load_n((const uint32_t *)(p[l] + 4 * k), __ATOMIC_RELAXED);
             }
+        else if (all)
+            for (int l = 0; l < EMU_WARP_SIZE; l++)
+                row[l] = __atomic_load_n((const uint64_t *)(p[l] + 8 * k), __ATOMIC_RELAXED);
         else
             for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
                 int l = __builtin_ctz(mk);
@@ -243,10 +272,14 @@ static bool st_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned vec)
     uint8_t *p[EMU_WARP_SIZE];
     if (!e || !fast_lanes(c, u, ao, es * vec, p)) return false;
     fast_event(c, u, es * vec, p);
+    bool all = c->mask == UINT32_MAX;
     for (unsigned k = 0; k < vec; k++) {
         uint64_t buf[EMU_WARP_SIZE];
         const uint64_t *v = emu_src(c, &e[k], u->type, buf);
-        if (es == 4)
+        if (es == 4 && all)
+            for (int l = 0; l < EMU_WARP_SIZE; l++)
+                __atomic_store_n((uint32_t *)(p[l] + 4 * k), (uint32_t)v[l], __ATOMIC_RELAXED);
+        else if (es == 4)
             for (uint32_t mk = c->mask; mk; mk &= mk - 1) {
                 int l = __builtin_ctz(mk);
                 __atomic_store_n((uint32_t *)(p[l] + 4 * k), (uint32_t)v[l], __ATOMIC_RELAXED);

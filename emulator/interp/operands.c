@@ -62,6 +62,13 @@ uint64_t emu_opd_address(emu_ctx *c, const emu_opd *o, int lane)
     return base + o->imm;
 }
 
+/* Whether special register sreg can differ between the lanes of a warp (emu_sreg_value). */
+static bool sreg_per_lane(uint32_t sreg)
+{
+    return sreg == PTX_SREG_TID || sreg == PTX_SREG_LANEID ||
+           (sreg >= PTX_SREG_LANEMASK_EQ && sreg <= PTX_SREG_LANEMASK_GT);
+}
+
 const uint64_t *emu_src(emu_ctx *c, const emu_opd *o, uint8_t t, uint64_t buf[EMU_WARP_SIZE])
 {
     unsigned bits = emu_type_bits[t];
@@ -92,6 +99,25 @@ const uint64_t *emu_src(emu_ctx *c, const emu_opd *o, uint8_t t, uint64_t buf[EM
         for (int l = 0; l < EMU_WARP_SIZE; l++) buf[l] = v;
         return buf;
     }
+    case EMU_OPD_SREG:
+        /* %tid, %laneid and the lane masks differ per lane; every other special register is the
+         * warp's, CTA's or launch's (a clock reads the time the warp set, the same for every
+         * lane): read once. %tid straight from the lanes' indices (the cycle model's
+         * interpreter reads it in every warp's first instructions). */
+        if (o->row == PTX_SREG_TID) {
+            const emu_dim3 *tid = c->w->tid;
+            uint64_t m = bits && bits < 64 ? emu_mask_bits(bits) : ~UINT64_C(0);
+            for (int l = 0; l < EMU_WARP_SIZE; l++)
+                buf[l] = (o->type == 0 ? tid[l].x : o->type == 1 ? tid[l].y
+                                                  : o->type == 2 ? tid[l].z : 0) & m;
+            return buf;
+        }
+        if (!sreg_per_lane(o->row)) {
+            uint64_t v = read_lane(c, o, 0, t);
+            for (int l = 0; l < EMU_WARP_SIZE; l++) buf[l] = v;
+            return buf;
+        }
+        break;
     default:
         break;
     }

@@ -139,7 +139,7 @@ void tm_mem_free(tm_mem *m)
     free(m->banks);
     free(m->bus_free);
     if (m->dq)
-        for (int c = 0; c < m->gpu->dram_channels * m->gpu->dram_banks; c++) free(m->dq[c].ids);
+        for (int c = 0; c < m->gpu->dram_channels * m->gpu->dram_banks; c++) free(m->dq[c].ents);
     free(m->dq);
     free(m->ch_next);
     free(m->ch_end);
@@ -560,9 +560,16 @@ static uint64_t burst_cycles(const tm_mem *m, unsigned sectors)
     return b ? b : 1;
 }
 
-static bool older(const tm_dreq *a, const tm_dreq *b)
+/* Whether a request arrived before another (by arrival, then the channel's order of arrival
+ * among equals), one of them or both queued: a queued request's record is read only when the
+ * arrivals are equal. */
+static bool ent_older(const tm_mem *m, const tm_dqent *a, const tm_dreq *b)
 {
-    return a->arrive < b->arrive || (a->arrive == b->arrive && a->seq < b->seq);
+    return a->arrive < b->arrive || (a->arrive == b->arrive && m->dreqs[a->id].seq < b->seq);
+}
+static bool older_ent(const tm_mem *m, const tm_dreq *a, const tm_dqent *b)
+{
+    return a->arrive < b->arrive || (a->arrive == b->arrive && a->seq < m->dreqs[b->id].seq);
 }
 
 static tm_dqueue *bank_queue(tm_mem *m, uint32_t ch, uint32_t bank)
@@ -612,16 +619,16 @@ static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned 
     tm_dqueue *q = bank_queue(m, r->ch, r->bank);
     if (q->n == q->cap) {
         uint32_t nc = q->cap ? 2 * q->cap : 16;
-        uint32_t *p = realloc(q->ids, (size_t)nc * sizeof *p);
+        tm_dqent *p = realloc(q->ents, (size_t)nc * sizeof *p);
         if (!p) abort();
-        q->ids = p;
+        q->ents = p;
         q->cap = nc;
     }
     /* arrivals come nearly in order: the place is found from the end */
     uint32_t i = q->n;
-    while (i && older(r, &m->dreqs[q->ids[i - 1]])) i--;
-    memmove(&q->ids[i + 1], &q->ids[i], (size_t)(q->n - i) * sizeof *q->ids);
-    q->ids[i] = id;
+    while (i && older_ent(m, r, &q->ents[i - 1])) i--;
+    memmove(&q->ents[i + 1], &q->ents[i], (size_t)(q->n - i) * sizeof *q->ents);
+    q->ents[i] = (tm_dqent){.arrive = r->arrive, .row = r->row, .id = id};
     q->n++;
     if (i == 0) q->head = r->arrive;
     uint64_t x = bank_next(m, r->ch, r->bank);
@@ -640,7 +647,7 @@ static uint32_t older_count(const tm_mem *m, const tm_dqueue *q, const tm_dreq *
     uint32_t lo = 0, hi = q->n;
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
-        if (older(&m->dreqs[q->ids[mid]], r)) lo = mid + 1;
+        if (ent_older(m, &q->ents[mid], r)) lo = mid + 1;
         else hi = mid;
     }
     return lo;
@@ -658,8 +665,8 @@ static uint32_t dq_pick(tm_mem *m, uint32_t ch, uint32_t *pos, uint64_t *at)
     for (uint32_t b = 0; b < nb; b++) {
         uint64_t x = bank_next(m, ch, b);
         if (x == TM_NEVER) continue;
-        if (x < t || (x == t && older(&m->dreqs[bank_queue(m, ch, b)->ids[0]],
-                                      &m->dreqs[bank_queue(m, ch, bank)->ids[0]]))) {
+        if (x < t || (x == t && ent_older(m, &bank_queue(m, ch, b)->ents[0],
+                                          &m->dreqs[bank_queue(m, ch, bank)->ents[0].id]))) {
             t = x;
             bank = b;
         }
@@ -670,12 +677,10 @@ static uint32_t dq_pick(tm_mem *m, uint32_t ch, uint32_t *pos, uint64_t *at)
     const tm_dram_bank *bk = &m->banks[(size_t)ch * nb + bank];
     if (m->fcfs || !bk->open) return bank;
     uint32_t hit = 0;
-    while (hit < q->n && m->dreqs[q->ids[hit]].arrive <= t &&
-           m->dreqs[q->ids[hit]].row != bk->row)
-        hit++;
-    if (hit == 0 || hit == q->n || m->dreqs[q->ids[hit]].arrive > t) return bank;
+    while (hit < q->n && q->ents[hit].arrive <= t && q->ents[hit].row != bk->row) hit++;
+    if (hit == 0 || hit == q->n || q->ents[hit].arrive > t) return bank;
     uint32_t window = (uint32_t)m->gpu->dram_sched_queue, ahead = 0;
-    const tm_dreq *h = &m->dreqs[q->ids[hit]];
+    const tm_dreq *h = &m->dreqs[q->ents[hit].id];
     for (uint32_t b = 0; window && b < nb && ahead < window; b++)
         ahead += older_count(m, bank_queue(m, ch, b), h);
     if (!window || ahead < window) *pos = hit;
@@ -756,10 +761,10 @@ static void dq_serve(tm_mem *m, uint32_t ch)
     uint64_t at;
     uint32_t i;
     tm_dqueue *q = bank_queue(m, ch, dq_pick(m, ch, &i, &at));
-    uint32_t id = q->ids[i];
-    memmove(&q->ids[i], &q->ids[i + 1], (size_t)(q->n - i - 1) * sizeof *q->ids);
+    uint32_t id = q->ents[i].id;
+    memmove(&q->ents[i], &q->ents[i + 1], (size_t)(q->n - i - 1) * sizeof *q->ents);
     q->n--;
-    if (i == 0 && q->n) q->head = m->dreqs[q->ids[0]].arrive;
+    if (i == 0 && q->n) q->head = q->ents[0].arrive;
     tm_dreq r = m->dreqs[id];
     uint64_t back = dram_serve(m, &r, at);
     if (!r.write) {

@@ -132,9 +132,14 @@ typedef struct tm_chan {
     timing_stats st;
 } tm_chan;
 
+/* A request in its bank's queue: its id, with the arrival and row the channel's scheduler
+ * compares kept beside it (a decision walks the queue for a row hit; reading each request's
+ * record there was a cache miss per request). */
+typedef struct tm_dqent { uint64_t arrive, row; uint32_t id; } tm_dqent;
+
 /* A bank's requests in its channel's scheduler queue, in order of arrival; `head`: the first's
  * arrival (while n), which the channel's scheduler reads of every bank at each decision. */
-typedef struct tm_dqueue { uint32_t *ids, n, cap; uint64_t head; } tm_dqueue;
+typedef struct tm_dqueue { tm_dqent *ents; uint32_t n, cap; uint64_t head; } tm_dqueue;
 
 /* Called when a deferred completion is decided: SM sm's scoreboard entries holding `tag`
  * (0: none; an MSHR freed) land at t. */

@@ -421,7 +421,7 @@ static inline uint64_t scan_word_bits(uint32_t step, uint32_t nw, uint32_t fb)
  * (a warp faulted: *fail, or the run stops). */
 static inline __attribute__((always_inline)) bool
 sched_cycle(tm_model *M, tm_sm *S, uint32_t q, uint64_t now, uint64_t *next, uint32_t *issued,
-            bool *fail, bool gto, bool two)
+            bool *fail, bool gto, bool two, bool one_word)
 {
     const timing_gpu *g = M->gpu;
     uint32_t nsched = M->nsched;
@@ -456,7 +456,7 @@ sched_cycle(tm_model *M, tm_sm *S, uint32_t q, uint64_t now, uint64_t *next, uin
         tm_scan *sc = &S->scan[q * S->per_q];
         const uint64_t *age = &S->scan_age[q * S->per_q];
         const uint64_t *lw = &S->live_bits[(size_t)q * S->live_words];
-        uint32_t nw = S->live_words, fw = first / 64, fb = first % 64;
+        uint32_t nw = one_word ? 1 : S->live_words, fw = one_word ? 0 : first / 64, fb = first % 64;
         uint64_t pick_age = 0;
         /* The live warps in turn from `first`, to the first that can issue (gto: all of them,
          * for the oldest). A waiting warp is passed over; its wait (from its entry, after
@@ -580,10 +580,17 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
             if (S->q_wake[q] < *next) *next = S->q_wake[q];
             continue;
         }
-        /* one copy of the scheduler's loop per policy */
-        bool go_on = gto ? sched_cycle(M, S, q, now, next, &issued, fail, true, false)
-                     : two ? sched_cycle(M, S, q, now, next, &issued, fail, false, true)
-                           : sched_cycle(M, S, q, now, next, &issued, fail, false, false);
+        /* one copy of the scheduler's loop per policy, and for lrr and gto, the configurations'
+         * usual ones, one more for a scheduler's warps in one word of live bits */
+        bool one = S->live_words == 1, go_on;
+        if (gto)
+            go_on = one ? sched_cycle(M, S, q, now, next, &issued, fail, true, false, true)
+                        : sched_cycle(M, S, q, now, next, &issued, fail, true, false, false);
+        else if (two)
+            go_on = sched_cycle(M, S, q, now, next, &issued, fail, false, true, false);
+        else
+            go_on = one ? sched_cycle(M, S, q, now, next, &issued, fail, false, false, true)
+                        : sched_cycle(M, S, q, now, next, &issued, fail, false, false, false);
         if (!go_on) return issued;
     }
     return issued;
