@@ -109,6 +109,31 @@ int32_t emu_jit_resume(emu_ctx *c, const emu_uop *uops, uint32_t nframes)
     return (int32_t)top->pc;
 }
 
+/* c for a run of w: every field zero but the warp's, the launch's and stop (-1). Field by
+ * field, not memset: GCC makes the memset of a context a `rep stos`, whose start-up cost a
+ * barrier-bound kernel pays at every warp's run (a few warp instructions each: a scan's warp
+ * runs ~7 between bar.syncs). A field added to emu_ctx is set here too (the size check). */
+static inline __attribute__((always_inline)) void ctx_start(emu_ctx *c, emu_warp *w)
+{
+    _Static_assert(sizeof(emu_ctx) == 120, "ctx_start sets every field (LP64 layout)");
+    c->w = w;
+    c->cta = w->cta;
+    c->g = w->cta->g;
+    c->fr = NULL;
+    c->f = NULL;
+    c->fn = NULL;
+    c->code = NULL;
+    c->u = NULL;
+    c->mod = c->g->launch.module;
+    c->regs = NULL;
+    c->active = c->mask = 0;
+    c->pc = c->next_pc = 0;
+    c->control = c->direct_mem = c->param_fast = c->observed_mem = c->direct_events = false;
+    c->ev = NULL;
+    c->stop = -1;
+    c->ran_before = c->ahead_stop = false;
+}
+
 /* Where the block executor takes compiled code (emulator/jit/) for a block: never, for every
  * function the JIT can compile (compiling it first), or once a function is hot (auto). */
 enum { TIER_NONE, TIER_JIT, TIER_AUTO };
@@ -126,12 +151,7 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
     if (w->state == EMU_WS_FAULT) return EMU_STOP_FAULT;
     if (w->state == EMU_WS_BARRIER) return EMU_STOP_BARRIER;
     emu_ctx c;
-    memset(&c, 0, sizeof c);
-    c.w = w;
-    c.cta = w->cta;
-    c.g = w->cta->g;
-    c.mod = c.g->launch.module;
-    c.stop = -1;
+    ctx_start(&c, w);
     emu_event_sink *sink = events ? c.g->launch.events : NULL;
     unsigned wants = c.g->launch.policy->wants;
     c.direct_mem = (c.g->launch.policy == emu_direct_policy() ||
