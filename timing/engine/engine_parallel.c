@@ -188,8 +188,9 @@ static void step(par_run *R, par_sm *S, timing_rng *rng, bool seeded, eng_thread
      * round of SMs ago has left the host's caches (the SMs' resident CTAs together are tens of
      * MB: a 512-thread scan CTA's registers alone are over 100 KB), and a turn of 1000 warp
      * instructions in all took it through a few barriers, the next turn missing again (kernel
-     * time, one host thread: scan 16M JIT 590 -> 455 ms, bitonic 1M 620 -> 560 ms). Seeded:
-     * one drawn slice for the turn, as before. */
+     * CPU time, one host thread, least of 5 / 3 / 2 runs under load 4-5: scan 16M JIT 523 ->
+     * 480 ms, interpreter 1616 -> 1277 ms; bitonic 1M JIT 585 -> 477 ms, interpreter 3867 ->
+     * 2730 ms). Seeded: one drawn slice for the turn, as before. */
     uint64_t slice = seeded ? 1 + timing_rng_below(rng, 2 * R->budget) : R->budget;
     uint64_t left = slice;
     if (!seeded && __builtin_mul_overflow(slice, nw, &left)) left = UINT64_MAX;
