@@ -154,10 +154,11 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
     ctx_start(&c, w);
     emu_event_sink *sink = events ? c.g->launch.events : NULL;
     unsigned wants = c.g->launch.policy->wants;
-    c.direct_mem = (c.g->launch.policy == emu_direct_policy() ||
-                    (wants & (EMU_POLICY_PASSTHROUGH | EMU_POLICY_OBSERVER))) && !events;
+    const bool direct_policy = c.g->launch.policy == emu_direct_policy();
+    c.direct_mem = (direct_policy || (wants & (EMU_POLICY_PASSTHROUGH | EMU_POLICY_OBSERVER))) &&
+                   !events;
     c.observed_mem = c.direct_mem && (wants & EMU_POLICY_OBSERVER);
-    c.direct_events = c.g->launch.policy == emu_direct_policy() && events;
+    c.direct_events = direct_policy && events;
     c.param_fast = !events || c.direct_events;
     emu_stop result = EMU_STOP_BUDGET;
     uint64_t n = 0;
@@ -192,10 +193,11 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
         /* compiled code stops before a region boundary (iGPU): its block runs here */
         if (tier != TIER_NONE && !(c.code->uops[pc].flags & EMU_UOP_REGION_BOUNDARY)) {
             const int variant = events ? EMU_JIT_EVENTS : EMU_JIT_PLAIN;
-            emu_jit_entry code =
-                tier == TIER_JIT ? emu_jit_compiled_now(c.f, variant)
-                                 : atomic_load_explicit(&c.f->jit_entry[variant],
-                                                        memory_order_acquire);
+            /* the code once compiled, without a call (every warp's run at a barrier-bound
+             * kernel's bar.sync comes back here); --engine=jit compiles it when it is not */
+            emu_jit_entry code = atomic_load_explicit(&c.f->jit_entry[variant],
+                                                      memory_order_acquire);
+            if (tier == TIER_JIT && !code) code = emu_jit_compiled_now(c.f, variant);
             if (code) {
                 if (events) {
                     c.ran_before = n > 0;
@@ -213,7 +215,10 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
                 }
                 if (c.stop >= 0) {
                     result = (emu_stop)c.stop;
-                    if (!settle(&c)) result = EMU_STOP_EXIT;
+                    /* a warp whose path waits at a barrier (the usual stop) has nothing to
+                     * settle: settle() would stop at that top entry */
+                    bool waits = w->sp && w->stack[w->sp - 1].bar;
+                    if (!waits && !settle(&c)) result = EMU_STOP_EXIT;
                     goto done;
                 }
                 continue;
