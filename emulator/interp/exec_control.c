@@ -213,6 +213,15 @@ static void x_nop(emu_ctx *c, const emu_uop *u)
     (void)c;
 }
 
+/* A barrier's id or thread count as a u32 (emu_read's value): an immediate, nearly always
+ * (bar.sync 0), is its low 32 bits, read without the operand reader (a barrier-bound kernel
+ * runs a bar.sync every few warp instructions). */
+static inline uint64_t bar_operand(emu_ctx *c, const ptx_operand *o, int lane)
+{
+    if (o->kind == PTX_OPD_IMM) return (uint64_t)o->imm & 0xffffffffu;
+    return emu_read(c, o, lane, PTX_TYPE_U32);
+}
+
 /* bar{.cta}.sync / barrier{.cta}.sync / bar.arrive / bar.red: id, optional thread count. */
 static void x_bar(emu_ctx *c, const emu_uop *u)
 {
@@ -222,8 +231,8 @@ static void x_bar(emu_ctx *c, const emu_uop *u)
     int first = red ? 1 : 0;
     int nargs = in->nops - first - (red ? 1 : 0);
     int l0 = __builtin_ctz(c->mask);
-    uint64_t id = nargs > 0 ? emu_read(c, &in->ops[first], l0, PTX_TYPE_U32) : 0;
-    uint64_t count = nargs > 1 ? emu_read(c, &in->ops[first + 1], l0, PTX_TYPE_U32) : 0;
+    uint64_t id = nargs > 0 ? bar_operand(c, &in->ops[first], l0) : 0;
+    uint64_t count = nargs > 1 ? bar_operand(c, &in->ops[first + 1], l0) : 0;
     if (id >= EMU_NBARRIERS) {
         emu_fault_raise(c, EMU_FAULT_ILLEGAL_INSTRUCTION, l0, false, 0, "Invalid barrier",
                         "barrier id %llu is not below %u", (unsigned long long)id,

@@ -109,6 +109,31 @@ int32_t emu_jit_resume(emu_ctx *c, const emu_uop *uops, uint32_t nframes)
     return (int32_t)top->pc;
 }
 
+/* c for a run of w: every field zero but the warp's, the launch's and stop (-1). Field by
+ * field, not memset: GCC makes the memset of a context a `rep stos`, whose start-up cost a
+ * barrier-bound kernel pays at every warp's run (a few warp instructions each: a scan's warp
+ * runs ~7 between bar.syncs). A field added to emu_ctx is set here too (the size check). */
+static inline __attribute__((always_inline)) void ctx_start(emu_ctx *c, emu_warp *w)
+{
+    _Static_assert(sizeof(emu_ctx) == 120, "ctx_start sets every field (LP64 layout)");
+    c->w = w;
+    c->cta = w->cta;
+    c->g = w->cta->g;
+    c->fr = NULL;
+    c->f = NULL;
+    c->fn = NULL;
+    c->code = NULL;
+    c->u = NULL;
+    c->mod = c->g->launch.module;
+    c->regs = NULL;
+    c->active = c->mask = 0;
+    c->pc = c->next_pc = 0;
+    c->control = c->direct_mem = c->param_fast = c->observed_mem = c->direct_events = false;
+    c->ev = NULL;
+    c->stop = -1;
+    c->ran_before = c->ahead_stop = false;
+}
+
 /* Where the block executor takes compiled code (emulator/jit/) for a block: never, for every
  * function the JIT can compile (compiling it first), or once a function is hot (auto). */
 enum { TIER_NONE, TIER_JIT, TIER_AUTO };
@@ -126,18 +151,14 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
     if (w->state == EMU_WS_FAULT) return EMU_STOP_FAULT;
     if (w->state == EMU_WS_BARRIER) return EMU_STOP_BARRIER;
     emu_ctx c;
-    memset(&c, 0, sizeof c);
-    c.w = w;
-    c.cta = w->cta;
-    c.g = w->cta->g;
-    c.mod = c.g->launch.module;
-    c.stop = -1;
+    ctx_start(&c, w);
     emu_event_sink *sink = events ? c.g->launch.events : NULL;
     unsigned wants = c.g->launch.policy->wants;
-    c.direct_mem = (c.g->launch.policy == emu_direct_policy() ||
-                    (wants & (EMU_POLICY_PASSTHROUGH | EMU_POLICY_OBSERVER))) && !events;
+    const bool direct_policy = c.g->launch.policy == emu_direct_policy();
+    c.direct_mem = (direct_policy || (wants & (EMU_POLICY_PASSTHROUGH | EMU_POLICY_OBSERVER))) &&
+                   !events;
     c.observed_mem = c.direct_mem && (wants & EMU_POLICY_OBSERVER);
-    c.direct_events = c.g->launch.policy == emu_direct_policy() && events;
+    c.direct_events = direct_policy && events;
     c.param_fast = !events || c.direct_events;
     emu_stop result = EMU_STOP_BUDGET;
     uint64_t n = 0;
@@ -172,10 +193,11 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
         /* compiled code stops before a region boundary (iGPU): its block runs here */
         if (tier != TIER_NONE && !(c.code->uops[pc].flags & EMU_UOP_REGION_BOUNDARY)) {
             const int variant = events ? EMU_JIT_EVENTS : EMU_JIT_PLAIN;
-            emu_jit_entry code =
-                tier == TIER_JIT ? emu_jit_compiled_now(c.f, variant)
-                                 : atomic_load_explicit(&c.f->jit_entry[variant],
-                                                        memory_order_acquire);
+            /* the code once compiled, without a call (every warp's run at a barrier-bound
+             * kernel's bar.sync comes back here); --engine=jit compiles it when it is not */
+            emu_jit_entry code = atomic_load_explicit(&c.f->jit_entry[variant],
+                                                      memory_order_acquire);
+            if (tier == TIER_JIT && !code) code = emu_jit_compiled_now(c.f, variant);
             if (code) {
                 if (events) {
                     c.ran_before = n > 0;
@@ -193,7 +215,10 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
                 }
                 if (c.stop >= 0) {
                     result = (emu_stop)c.stop;
-                    if (!settle(&c)) result = EMU_STOP_EXIT;
+                    /* a warp whose path waits at a barrier (the usual stop) has nothing to
+                     * settle: settle() would stop at that top entry */
+                    bool waits = w->sp && w->stack[w->sp - 1].bar;
+                    if (!waits && !settle(&c)) result = EMU_STOP_EXIT;
                     goto done;
                 }
                 continue;

@@ -201,7 +201,10 @@ void emu_barrier_arrive(emu_ctx *c, uint32_t id, uint32_t count, bool wait, uint
         }
         w->stack[w->sp - 1].bar = id + 1;
         c->control = true;
-        if (!emu_simt_schedule(w)) {
+        /* a converged warp (its frame's one path now waits) has nothing to schedule: what
+         * emu_simt_schedule finds, without its scans */
+        bool alone = w->sp - 1 == w->frames[w->nframes - 1].stack_base;
+        if (alone || !emu_simt_schedule(w)) {
             /* the whole warp has arrived (a released warp still ends its run here) */
             w->state = EMU_WS_BARRIER;
             c->stop = EMU_STOP_BARRIER;

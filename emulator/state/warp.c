@@ -309,6 +309,7 @@ emu_frame *emu_simt_frame(emu_warp *w, uint32_t i)
 void emu_simt_merge(emu_warp *w)
 {
     uint32_t base = w->frames[w->nframes - 1].stack_base, o = base;
+    if (w->sp - base < 2) return;   /* one path (a converged warp at a barrier): nothing to join */
     for (uint32_t i = base; i < w->sp; i++) {
         emu_simt e = w->stack[i];
         if (o > base) {

@@ -1,9 +1,9 @@
 /* engine_parallel.c: the engine without determinism (--det=off).
  *
  * SM s runs on host thread s % threads. Each SM holds up to timing_ctas_per_sm CTAs; its
- * scheduler gives them turns of a budget of warp instructions, which the CTA's ready warps
- * spend in turn (a warp runs until the budget is spent, or on to the next one when it stops
- * at a barrier or exits). When a CTA
+ * scheduler gives them turns, in which the CTA's ready warps run in turn (a warp runs until it
+ * has spent the budget of warp instructions, which ends the turn, or the next one runs when it
+ * stops at a barrier or exits; seed 0: the warps together up to a budget each). When a CTA
  * finishes, its SM takes the next CTA of the issue order, whichever host thread gets there
  * first: global memory is shared for real (the direct policy's relaxed accesses, host atomics),
  * so a racy program races as on a GPU.
@@ -181,15 +181,27 @@ static void step(par_run *R, par_sm *S, timing_rng *rng, bool seeded, eng_thread
     /* The turn is the CTA's: when its warp stops at a barrier or exits with budget left, the
      * CTA's next ready warp runs on in the same step. Barrier-bound kernels (a scan's tree
      * steps: a few warp instructions between barriers) otherwise pay a step, and the cache
-     * misses of a CTA last touched a round of SMs ago, for every few instructions. */
-    uint64_t left = seeded ? 1 + timing_rng_below(rng, 2 * R->budget) : R->budget;
+     * misses of a CTA last touched a round of SMs ago, for every few instructions. Seed 0:
+     * each warp runs at most a slice (the budget) and the turn ends when one spends its
+     * slice, as a warp's turn would; the CTA's warps together run at most a slice each, so a
+     * barrier-bound CTA runs one turn's worth of every warp, not of one: a CTA last run a
+     * round of SMs ago has left the host's caches (the SMs' resident CTAs together are tens of
+     * MB: a 512-thread scan CTA's registers alone are over 100 KB), and a turn of 1000 warp
+     * instructions in all took it through a few barriers, the next turn missing again (kernel
+     * CPU time, one host thread, least of 5 / 3 / 2 runs under load 4-5: scan 16M JIT 523 ->
+     * 480 ms, interpreter 1616 -> 1277 ms; bitonic 1M JIT 585 -> 477 ms, interpreter 3867 ->
+     * 2730 ms). Seeded: one drawn slice for the turn, as before. */
+    uint64_t slice = seeded ? 1 + timing_rng_below(rng, 2 * R->budget) : R->budget;
+    uint64_t left = slice;
+    if (!seeded && __builtin_mul_overflow(slice, nw, &left)) left = UINT64_MAX;
     for (;;) {
+        uint64_t warp_budget = slice < left ? slice : left;
         uint32_t wi = first_ready(pc->ready, start);
         emu_warp *w = emu_cta_warp(c, wi);
         assert(emu_warp_runnable(w));
         pc->next_warp = wi + 1 < nw ? wi + 1 : 0;   /* (wi + 1) % nw, no division */
         uint64_t before = emu_warp_instructions(w);
-        emu_stop r = emu_warp_run(w, left);
+        emu_stop r = emu_warp_run(w, warp_budget);
         uint64_t ran = emu_warp_instructions(w) - before;
         if (timing_watchdog_step(&R->wd, ran)) __atomic_store_n(&R->stop, 1, __ATOMIC_RELAXED);
         if (r == EMU_STOP_FAULT) {
@@ -208,7 +220,7 @@ static void step(par_run *R, par_sm *S, timing_rng *rng, bool seeded, eng_thread
             retire(R, S, idx, T);
             return;
         }
-        if ((r != EMU_STOP_BARRIER && r != EMU_STOP_EXIT) || ran == 0 || ran >= left ||
+        if ((r != EMU_STOP_BARRIER && r != EMU_STOP_EXIT) || ran == 0 || ran >= warp_budget ||
             !pc->ready || __atomic_load_n(&R->stop, __ATOMIC_RELAXED))
             break;
         left -= ran;
