@@ -147,8 +147,11 @@ struct emu_warp {
     uint32_t restart_lanes;   /* lanes waiting after EMU_STOP_RESTART */
     void *user[EMU_POLICY_LEVELS];   /* the policies' per-warp state */
     emu_event *ring;          /* events not yet handed to the sink (EMU_EVENT_RING of them) */
+    uint64_t *ring_rows;      /* their address rows (EMU_RING_ROWS_BYTES); when not lent, in
+                                 ring's allocation after the events */
     uint32_t nev;
-    bool ring_lent;           /* ring is the engine's (emu_warp_lend_ring): not freed here */
+    bool ring_lent;           /* ring and rows are the engine's (emu_warp_lend_ring): not freed
+                                 here */
     /* emu_warp_set_clock: what %clock* and %globaltimer* read instead of the counts */
     bool clock_set;
     uint64_t clock_cycles, clock_ns;

@@ -97,6 +97,7 @@ void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id)
     uint8_t *local = w->local;
     uint64_t local_dirty = w->local_dirty, local_per_thread = w->local_per_thread;
     emu_event *ring = w->ring;
+    uint64_t *ring_rows = w->ring_rows;
     bool ring_lent = w->ring_lent;
     memset(w, 0, sizeof *w);
     w->stack = stack;
@@ -108,6 +109,7 @@ void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id)
     w->regs_lent = regs_lent;
     w->local = local;
     w->ring = ring;
+    w->ring_rows = ring_rows;
     w->ring_lent = ring_lent;
     /* What a fresh warp reads as zero must be zero: the kernel's registers that an
      * instruction may read before their lane writes them (entry_rows.c says why the others
@@ -699,11 +701,12 @@ void emu_warp_set_slot(emu_warp *w, uint32_t slot)
     w->slot = slot;
 }
 
-void emu_warp_lend_ring(emu_warp *w, emu_event *ring)
+void emu_warp_lend_ring(emu_warp *w, emu_event *ring, uint64_t *rows)
 {
-    assert(w->nev == 0 && ring);
+    assert(w->nev == 0 && ring && rows);
     if (w->ring != ring && !w->ring_lent) free(w->ring);
     w->ring = ring;
+    w->ring_rows = rows;
     w->ring_lent = true;
 }
 

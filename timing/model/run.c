@@ -192,12 +192,13 @@ static bool place_cta(tm_model *M, tm_sm *S, uint32_t k, uint64_t id, uint64_t r
         tw->start = ready;
         emu_warp_set_user(tw->w, EMU_POLICY_TIMING, tw);
         emu_warp_set_slot(tw->w, ws);
-        if (M->rings) {
-            /* the slot's ring (rings.c); its first page faults in here, on the SM's host
+        if (M->rings.slots) {
+            /* the slot's ring (rings.c); its events' page faults in here, on the SM's host
              * thread, rather than in the weave's runs (one thread) */
-            emu_event *ring = tm_ring_of(M->rings, (size_t)S->id * M->warp_slots + ws);
-            ring->pc = 0;
-            emu_warp_lend_ring(tw->w, ring);
+            size_t ring = (size_t)S->id * M->warp_slots + ws;
+            emu_event *events = tm_ring_events(&M->rings, ring);
+            events->pc = 0;
+            emu_warp_lend_ring(tw->w, events, tm_ring_rows(&M->rings, ring));
         }
     }
     return true;
@@ -600,7 +601,7 @@ static void model_free(tm_model *M)
     free(M->weave_pos);
     free(M->weave_lim);
     free(M->weave_heap);
-    tm_rings_give(M->rings, M->ring_slots);
+    tm_rings_give(&M->rings);
     free(M->sm_st);
     tm_mem_free(&M->mem);
     tm_gdl_free(M);
@@ -1107,7 +1108,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     }
     ok = ok && gpudet_queues(M);
     /* after eng_init: the CTAs' storage is freed (eng_fini) before the rings (model_free) */
-    if (ok && !trace) M->rings = tm_rings_take((size_t)M->nsm * M->warp_slots, &M->ring_slots);
+    if (ok && !trace) (void)tm_rings_take(&M->rings, (size_t)M->nsm * M->warp_slots);
     if (ok) {
         /* a replay times GPUDet's recorded commit steps (replay.c) */
         M->kilotm = tm_kilotm_create(M);
