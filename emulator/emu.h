@@ -526,8 +526,16 @@ emu_cta *emu_cta_create(emu_grid *g, uint64_t linear_id, uint32_t sm);
  * more (finished, or abandoned after a fault), or in new storage when it is NULL. The CTA starts
  * exactly as a fresh one (registers, shared and local memory zero) but costs no allocation: an
  * engine keeps one such storage per CTA slot. NULL when linear_id is out of range or memory ran
- * out (a non-NULL storage is then still the caller's to destroy). */
-emu_cta *emu_cta_create_in(emu_cta *storage, emu_grid *g, uint64_t linear_id, uint32_t sm);
+ * out (a non-NULL storage is then still the caller's to destroy).
+ * `regs`: the CTA's registers in memory of the caller's (emu_cta_regs_words(g) words, 64-byte
+ * aligned), which it keeps until the CTA is destroyed or built again, or NULL: in the CTA's own.
+ * They may hold anything: the CTA zeroes the rows an instruction could read before writing
+ * them (entry_rows.c), as a reused CTA does. A storage is built again with registers lent
+ * exactly when it was built with them (an engine lends to every CTA of a run or to none). */
+emu_cta *emu_cta_create_in(emu_cta *storage, emu_grid *g, uint64_t linear_id, uint32_t sm,
+                           uint64_t *regs);
+/* Register words of a CTA of g: its warps' kernel frames (emu_warp_kernel_regs each). */
+size_t emu_cta_regs_words(const emu_grid *g);
 void emu_cta_destroy(emu_cta *c);
 uint32_t emu_cta_warp_count(const emu_cta *c);
 emu_warp *emu_cta_warp(emu_cta *c, uint32_t i);

@@ -621,6 +621,15 @@ uint64_t *tm_ring_rows(const tm_rings *r, size_t slot);
 /* The rings back, kept for the next kernel (*r holds none after). */
 void tm_rings_give(tm_rings *r);
 
+/* ---------------------------------------------------------------- regs.c */
+
+/* A block of at least `words` register words in huge pages where the system gives them, the
+ * last kernel's when it is large enough, holding anything; *have: its words (0: out of
+ * memory, NULL). */
+uint64_t *tm_regs_take(size_t words, size_t *have);
+/* The block back, kept for the next kernel. */
+void tm_regs_give(uint64_t *regs, size_t words);
+
 /* ---------------------------------------------------------------- run.c */
 
 struct tm_model {
@@ -652,6 +661,10 @@ struct tm_model {
     /* the warp slots' event rings (rings.c): slot ws of SM s is ring s * warp_slots + ws;
      * none (rings.slots 0): the warps allocate their own */
     tm_rings rings;
+    /* the CTA slots' registers (regs.c): eng_slot gslot's from gslot * emu_cta_regs_words;
+     * NULL: the CTAs allocate their own */
+    uint64_t *regs;
+    size_t regs_words;
     /* the SMs' warp slots, SM s's from s * warp_slots (warp_mem: the allocation) */
     tm_warp *warp_block;
     void *warp_mem;

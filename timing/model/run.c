@@ -579,6 +579,16 @@ static void weave_place(tm_model *M, uint32_t lo, uint32_t hi, uint64_t at, eng_
     }
 }
 
+/* Lends every CTA slot its registers in one block (regs.c), slot k of every SM before slot k+1
+ * of any (gslot), as the model fills them; without the block the CTAs allocate their own. */
+static void lend_regs(tm_model *M)
+{
+    size_t per_slot = emu_cta_regs_words(M->g), nslots = (size_t)M->E.nsm * M->E.K;
+    M->regs = tm_regs_take(nslots * per_slot, &M->regs_words);
+    for (size_t i = 0; M->regs && i < nslots; i++)
+        M->E.slots[i].regs = M->regs + M->E.slots[i].gslot * per_slot;
+}
+
 static void model_free(tm_model *M)
 {
     if (M->sms)
@@ -602,6 +612,7 @@ static void model_free(tm_model *M)
     free(M->weave_lim);
     free(M->weave_heap);
     tm_rings_give(&M->rings);
+    tm_regs_give(M->regs, M->regs_words);
     free(M->sm_st);
     tm_mem_free(&M->mem);
     tm_gdl_free(M);
@@ -1107,8 +1118,12 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
         M->sm_st[s] = &S->st;
     }
     ok = ok && gpudet_queues(M);
-    /* after eng_init: the CTAs' storage is freed (eng_fini) before the rings (model_free) */
-    if (ok && !trace) (void)tm_rings_take(&M->rings, (size_t)M->nsm * M->warp_slots);
+    /* after eng_init: the CTAs' storage is freed (eng_fini) before the rings and registers
+     * (model_free) */
+    if (ok && !trace) {
+        (void)tm_rings_take(&M->rings, (size_t)M->nsm * M->warp_slots);
+        lend_regs(M);
+    }
     if (ok) {
         /* a replay times GPUDet's recorded commit steps (replay.c) */
         M->kilotm = tm_kilotm_create(M);
