@@ -601,6 +601,13 @@ bool tm_kilotm_trace_step(emu_warp *w, tm_trace_warp *tw, bool recorded);
 uint64_t tm_kilotm_replay_step(tm_model *M, tm_sm *S, const tm_trace_warp *tw, uint64_t rec,
                                uint64_t now);
 
+/* ---------------------------------------------------------------- huge.c */
+
+/* A block of at least `bytes` (contents unspecified) aligned to 2 MiB, in huge pages where the
+ * system gives them; *have (when not NULL): its bytes (0: out of memory, NULL). Freed with
+ * free(). */
+void *tm_huge_alloc(size_t bytes, size_t *have);
+
 /* ---------------------------------------------------------------- rings.c */
 
 /* The event rings of `slots` warp slots: per slot EMU_RING_EVENTS_BYTES of events, all slots'
@@ -665,9 +672,8 @@ struct tm_model {
      * NULL: the CTAs allocate their own */
     uint64_t *regs;
     size_t regs_words;
-    /* the SMs' warp slots, SM s's from s * warp_slots (warp_mem: the allocation) */
+    /* the SMs' warp slots, SM s's from s * warp_slots (huge.c) */
     tm_warp *warp_block;
-    void *warp_mem;
     /* replay: GPUDet's quanta in cycles (replay.c). Records of a later quantum, or this
      * quantum's serial mode, wait (`gated` once a warp did) until the quantum's end. */
     uint64_t cur_q;           /* the quantum whose parallel mode runs */

@@ -7,8 +7,8 @@
  * CTA, those rows came in 4 KiB pages, each faulted in and zeroed on its first write: 8,900
  * faults on a v100 reduce, 17,400 on a matmul, about 1.6 us each (a tenth of the reduce's
  * process time, perf: emu_put's and the handlers' first writes), and larger CTAs were each an
- * mmap and munmap of their own. In one block in huge pages (where the system gives them) the
- * same rows cost one fault per 2 MiB. Slot k of every SM comes before slot k+1 of any
+ * mmap and munmap of their own. In one block in huge pages (huge.c) the same rows cost one
+ * fault per 2 MiB. Slot k of every SM comes before slot k+1 of any
  * (eng_slot.gslot), as the model fills them, so a grid smaller than the GPU touches the start
  * of the block only. A lent region holds whatever its last CTA, of this kernel or an earlier
  * one, left: a CTA zeroes the rows it could read before writing them (entry_rows.c), as one
@@ -17,7 +17,6 @@
 
 #include <pthread.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 
 static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t *kept;    /* the last kernel's block, for the next */
@@ -36,11 +35,9 @@ uint64_t *tm_regs_take(size_t words, size_t *have)
         return r;
     }
     free(r);
-    size_t huge = (size_t)2 << 20;
-    size_t bytes = (words * sizeof *r + huge - 1) / huge * huge;
-    r = words ? aligned_alloc(huge, bytes) : NULL;
-    if (r) (void)madvise(r, bytes, MADV_HUGEPAGE);   /* a hint: without it, 4 KiB pages */
-    *have = r ? bytes / sizeof *r : 0;
+    size_t bytes;
+    r = tm_huge_alloc(words * sizeof *r, &bytes);
+    *have = bytes / sizeof *r;
     return r;
 }
 

@@ -14,11 +14,10 @@
  * them again with their pages in place. Kernels run one at a time (the device worker); a lock
  * makes the hand-over safe all the same.
  *
- * The events, which every run writes, are in huge pages where the system gives them
- * (transparent huge pages on request): the model reads a warp's events long after its run
- * wrote them, among every SM's warps, so with 4 KiB pages nearly every event it reads first
- * misses the TLB; the walk held up issue's prefetch of the next event (half of issue's time,
- * perf). The rows, four times the events' size and written only by the memory events whose
+ * The events, which every run writes, are in huge pages (huge.c): the model reads a warp's
+ * events long after its run wrote them, among every SM's warps, so with 4 KiB pages nearly
+ * every event it reads first misses the TLB; the walk held up issue's prefetch of the next
+ * event (half of issue's time, perf). The rows, four times the events' size and written only by the memory events whose
  * addresses have no compact shape (most have one), are in 4 KiB pages: in huge pages every
  * 2 MiB a warp touched was zeroed whole, mostly for rows never written (v100's 80 MiB of rows
  * were 37% of a vecadd's samples, in the kernel's page clearing, and 100 MB of its memory). */
@@ -34,16 +33,6 @@ static tm_rings kept;   /* the last kernel's blocks, for the next */
 
 _Static_assert(EMU_RING_EVENTS_BYTES % TM_RING_ALIGN == 0, "every slot's events page-aligned");
 _Static_assert(EMU_RING_ROWS_BYTES % TM_RING_ALIGN == 0, "every slot's rows page-aligned");
-
-/* A block of n bytes aligned to `align`, its size rounded up to it, with the page-size hint
- * `advice` (a hint: the system may ignore it). */
-static void *block(size_t n, size_t align, int advice)
-{
-    size_t bytes = (n + align - 1) / align * align;
-    void *p = aligned_alloc(align, bytes);
-    if (p) (void)madvise(p, bytes, advice);
-    return p;
-}
 
 static void rings_free(tm_rings *r)
 {
@@ -61,8 +50,10 @@ bool tm_rings_take(tm_rings *r, size_t slots)
     if (r->events && r->slots >= slots) return true;
     rings_free(r);
     if (!slots) return false;
-    r->events = block(slots * EMU_RING_EVENTS_BYTES, (size_t)2 << 20, MADV_HUGEPAGE);
-    r->rows = block(slots * EMU_RING_ROWS_BYTES, TM_RING_ALIGN, MADV_NOHUGEPAGE);
+    r->events = tm_huge_alloc(slots * EMU_RING_EVENTS_BYTES, NULL);
+    size_t rows = slots * EMU_RING_ROWS_BYTES;
+    r->rows = aligned_alloc(TM_RING_ALIGN, rows);
+    if (r->rows) (void)madvise(r->rows, rows, MADV_NOHUGEPAGE);   /* where THP is always on */
     if (!r->events || !r->rows) {
         rings_free(r);
         return false;
