@@ -337,7 +337,7 @@ typedef struct emu_event {
     uint64_t *lane_addr;           /* memory without EMU_EV_COMPACT: EMU_WARP_SIZE addresses,
                                       per lane the generic address of its first byte (shared,
                                       local and param addresses in their windows), in the
-                                      ring's address rows (EMU_EVENT_RING_BYTES); read through
+                                      ring's address rows (EMU_RING_ROWS_BYTES); read through
                                       emu_event_lane_addr or emu_event_addrs, never directly */
 } emu_event;
 _Static_assert(sizeof(emu_event) == 64, "an event is one host cache line");
@@ -384,17 +384,15 @@ static inline const uint64_t *emu_event_addrs(const emu_event *e, uint64_t buf[E
 
 /* Events a warp records before handing them to the launch's sink. */
 #define EMU_EVENT_RING 64
-/* A ring's storage: its EMU_EVENT_RING events, then per event a row of EMU_WARP_SIZE addresses
- * (its lane_addr, written only by a memory event that is not compact). The events, what every
- * run writes, lie together in 4 KiB (one page), the rows after them; a ring of events with
- * their addresses inline (320 bytes each) spread every run's writes over five pages. */
-#define EMU_EVENT_RING_BYTES \
-    ((size_t)EMU_EVENT_RING * (sizeof(emu_event) + EMU_WARP_SIZE * sizeof(uint64_t)))
-/* The address row of event i of the ring whose storage starts at `ring`. */
-static inline uint64_t *emu_event_ring_addrs(emu_event *ring, uint32_t i)
-{
-    return (uint64_t *)(ring + EMU_EVENT_RING) + (size_t)i * EMU_WARP_SIZE;
-}
+/* A ring's storage: its EMU_EVENT_RING events (EMU_RING_EVENTS_BYTES, 4 KiB: one page), what
+ * every run writes, and apart from them per event a row of EMU_WARP_SIZE addresses
+ * (EMU_RING_ROWS_BYTES; event i's lane_addr is row i), written only by a memory event that is
+ * not compact. Two blocks, so that a cycle model may keep its warp slots' events together in
+ * huge pages and their rows in small pages that only the warps that write rows touch
+ * (emu_warp_lend_ring); a ring of events with their addresses inline (320 bytes each) spread
+ * every run's writes over five pages. */
+#define EMU_RING_EVENTS_BYTES ((size_t)EMU_EVENT_RING * sizeof(emu_event))
+#define EMU_RING_ROWS_BYTES ((size_t)EMU_EVENT_RING * EMU_WARP_SIZE * sizeof(uint64_t))
 /* A copy of event e that stays valid after its ring is reused: its addresses (a non-compact
  * memory event's) copied into `addrs`, which the copy then points to. */
 static inline emu_event emu_event_copy(const emu_event *e, uint64_t addrs[EMU_WARP_SIZE])
@@ -528,8 +526,16 @@ emu_cta *emu_cta_create(emu_grid *g, uint64_t linear_id, uint32_t sm);
  * more (finished, or abandoned after a fault), or in new storage when it is NULL. The CTA starts
  * exactly as a fresh one (registers, shared and local memory zero) but costs no allocation: an
  * engine keeps one such storage per CTA slot. NULL when linear_id is out of range or memory ran
- * out (a non-NULL storage is then still the caller's to destroy). */
-emu_cta *emu_cta_create_in(emu_cta *storage, emu_grid *g, uint64_t linear_id, uint32_t sm);
+ * out (a non-NULL storage is then still the caller's to destroy).
+ * `regs`: the CTA's registers in memory of the caller's (emu_cta_regs_words(g) words, 64-byte
+ * aligned), which it keeps until the CTA is destroyed or built again, or NULL: in the CTA's own.
+ * They may hold anything: the CTA zeroes the rows an instruction could read before writing
+ * them (entry_rows.c), as a reused CTA does. A storage is built again with registers lent
+ * exactly when it was built with them (an engine lends to every CTA of a run or to none). */
+emu_cta *emu_cta_create_in(emu_cta *storage, emu_grid *g, uint64_t linear_id, uint32_t sm,
+                           uint64_t *regs);
+/* Register words of a CTA of g: its warps' kernel frames (emu_warp_kernel_regs each). */
+size_t emu_cta_regs_words(const emu_grid *g);
 void emu_cta_destroy(emu_cta *c);
 uint32_t emu_cta_warp_count(const emu_cta *c);
 emu_warp *emu_cta_warp(emu_cta *c, uint32_t i);
@@ -549,10 +555,11 @@ uint32_t emu_warp_slot(const emu_warp *w);         /* the hardware warp slot the
 void emu_warp_set_slot(emu_warp *w, uint32_t slot);
 void *emu_warp_user(const emu_warp *w, emu_policy_level level);
 void emu_warp_set_user(emu_warp *w, emu_policy_level level, void *p);
-/* The warp records its events from now on in `ring` (EMU_EVENT_RING_BYTES), which the caller
- * keeps and frees, not the warp: a cycle model lends each warp slot's ring to the warps it
- * places there, so that rings are not allocated warp by warp. No events may be pending. */
-void emu_warp_lend_ring(emu_warp *w, emu_event *ring);
+/* The warp records its events from now on in `ring` (EMU_RING_EVENTS_BYTES) and their address
+ * rows in `rows` (EMU_RING_ROWS_BYTES), which the caller keeps and frees, not the warp: a cycle
+ * model lends each warp slot's ring to the warps it places there, so that rings are not
+ * allocated warp by warp. No events may be pending. */
+void emu_warp_lend_ring(emu_warp *w, emu_event *ring, uint64_t *rows);
 
 /* Checkpoints (iGPU regions, KILO TM transactions): a copy of the registers of every frame and
  * the local memory of the lanes `lanes`, with the warp's position (frame depth, pc, SIMT entry

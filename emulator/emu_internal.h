@@ -147,8 +147,11 @@ struct emu_warp {
     uint32_t restart_lanes;   /* lanes waiting after EMU_STOP_RESTART */
     void *user[EMU_POLICY_LEVELS];   /* the policies' per-warp state */
     emu_event *ring;          /* events not yet handed to the sink (EMU_EVENT_RING of them) */
+    uint64_t *ring_rows;      /* their address rows (EMU_RING_ROWS_BYTES); when not lent, in
+                                 ring's allocation after the events */
     uint32_t nev;
-    bool ring_lent;           /* ring is the engine's (emu_warp_lend_ring): not freed here */
+    bool ring_lent;           /* ring and rows are the engine's (emu_warp_lend_ring): not freed
+                                 here */
     /* emu_warp_set_clock: what %clock* and %globaltimer* read instead of the counts */
     bool clock_set;
     uint64_t clock_cycles, clock_ns;
@@ -171,6 +174,7 @@ struct emu_cta {
     uint32_t nthreads, nwarps, live_threads;
     emu_warp *warps;
     uint64_t *regs;           /* its warps' registers, one block (NULL: each warp its own) */
+    bool regs_lent;           /* regs are the engine's (emu_cta_create_in): not freed here */
     uint8_t *smem;
     uint64_t smem_size;
     emu_barrier bar[EMU_NBARRIERS + 1];   /* the last one serves barrier.cluster.wait */
@@ -345,10 +349,12 @@ void emu_frame_return(emu_ctx *c);
 void emu_call_operands(const ptx_instr *in, int *rets, int *callee, int *args);
 /* Register words of a warp's kernel frame (slots x lanes; at least one row). */
 size_t emu_warp_kernel_regs(const emu_grid *g);
-/* regs: its registers (emu_warp_kernel_regs words) in the CTA's block, or NULL: its own. */
-void emu_warp_init(emu_warp *w, emu_cta *cta, uint32_t id, uint64_t *regs);
-/* emu_warp_init for a warp of a finished CTA of the same grid: keeps its buffers. */
-void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id);
+/* regs: its registers (emu_warp_kernel_regs words) in the CTA's block, or NULL: its own;
+ * regs_zero: they are zero (else the rows it could read first are zeroed). */
+void emu_warp_init(emu_warp *w, emu_cta *cta, uint32_t id, uint64_t *regs, bool regs_zero);
+/* emu_warp_init for a warp of a finished CTA of the same grid: keeps its buffers, its registers
+ * too unless `regs` (its rows in the CTA's block lent by the engine) is given. */
+void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id, uint64_t *regs);
 /* Plans kernel f's entry_rows: the register rows an instruction may read before their lane
  * writes them (entry_rows.c). False (every row zeroed) when memory runs out. */
 bool emu_func_plan_entry_rows(emu_func *f);

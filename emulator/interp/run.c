@@ -52,12 +52,13 @@ static void flush_events(emu_warp *w, emu_event_sink *sink)
 static inline emu_event *next_event(emu_warp *w, emu_event_sink *sink)
 {
     if (__builtin_expect(!w->ring, 0)) {
-        w->ring = aligned_alloc(_Alignof(emu_event), EMU_EVENT_RING_BYTES);
+        w->ring = aligned_alloc(_Alignof(emu_event), EMU_RING_EVENTS_BYTES + EMU_RING_ROWS_BYTES);
         if (!w->ring) return NULL;
+        w->ring_rows = (uint64_t *)(w->ring + EMU_EVENT_RING);
     }
     if (w->nev == EMU_EVENT_RING) flush_events(w, sink);
     emu_event *ev = &w->ring[w->nev];
-    ev->lane_addr = emu_event_ring_addrs(w->ring, w->nev++);
+    ev->lane_addr = w->ring_rows + (size_t)w->nev++ * EMU_WARP_SIZE;
     return ev;
 }
 

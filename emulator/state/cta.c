@@ -28,7 +28,13 @@ static void cta_start(emu_cta *c, emu_grid *g, uint64_t linear_id, uint32_t sm)
     c->smem_size = g->launch.reserved_smem + g->smem_size;
 }
 
-emu_cta *emu_cta_create(emu_grid *g, uint64_t linear_id, uint32_t sm)
+size_t emu_cta_regs_words(const emu_grid *g)
+{
+    return (size_t)((g->nthreads + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE) * emu_warp_kernel_regs(g);
+}
+
+/* A new CTA, its registers in `lent` (emu_cta_create_in) or its own. */
+static emu_cta *cta_create(emu_grid *g, uint64_t linear_id, uint32_t sm, uint64_t *lent)
 {
     if (linear_id >= g->ncta) return NULL;
     emu_cta *c = calloc(1, sizeof *c);
@@ -39,9 +45,10 @@ emu_cta *emu_cta_create(emu_grid *g, uint64_t linear_id, uint32_t sm)
     /* the warps' registers in one block: one allocation (and one growth of the host thread's
      * heap, a system call) per CTA rather than per warp. Without it each warp tries its own. */
     size_t nreg = emu_warp_kernel_regs(g);
-    c->regs = calloc((size_t)c->nwarps * nreg, sizeof *c->regs);
+    c->regs_lent = lent != NULL;
+    c->regs = lent ? lent : calloc((size_t)c->nwarps * nreg, sizeof *c->regs);
     if (!c->smem || !c->warps) {
-        free(c->regs);
+        if (!c->regs_lent) free(c->regs);
         free(c->smem);
         free(c->warps);
         free(c);
@@ -50,29 +57,40 @@ emu_cta *emu_cta_create(emu_grid *g, uint64_t linear_id, uint32_t sm)
         return NULL;
     }
     for (uint32_t i = 0; i < c->nwarps; i++)
-        emu_warp_init(&c->warps[i], c, i, c->regs ? c->regs + (size_t)i * nreg : NULL);
+        emu_warp_init(&c->warps[i], c, i, c->regs ? c->regs + (size_t)i * nreg : NULL,
+                      !c->regs_lent);
     return c;
 }
 
-emu_cta *emu_cta_create_in(emu_cta *c, emu_grid *g, uint64_t linear_id, uint32_t sm)
+emu_cta *emu_cta_create(emu_grid *g, uint64_t linear_id, uint32_t sm)
 {
-    if (!c) return emu_cta_create(g, linear_id, sm);
+    return cta_create(g, linear_id, sm, NULL);
+}
+
+emu_cta *emu_cta_create_in(emu_cta *c, emu_grid *g, uint64_t linear_id, uint32_t sm,
+                           uint64_t *lent)
+{
+    if (!c) return cta_create(g, linear_id, sm, lent);
     if (linear_id >= g->ncta) return NULL;
     assert(c->g == g);
+    assert(c->regs_lent == (lent != NULL));
     /* the finished CTA ends here as it would in emu_cta_destroy */
     emu_grid_note_cta_done(g, c);
     emu_warp *warps = c->warps;
-    uint64_t *regs = c->regs;
+    uint64_t *regs = lent ? lent : c->regs;
     uint8_t *smem = c->smem;
     memset(c, 0, sizeof *c);
     cta_start(c, g, linear_id, sm);
     c->warps = warps;
     c->regs = regs;
+    c->regs_lent = lent != NULL;
     c->smem = smem;
     /* a fresh CTA's shared memory is zero (calloc): so is a reused one's, for determinism;
      * a kernel that cannot write shared memory left it zero (shared_writes.c) */
     if (!g->kf->no_shared_writes) memset(c->smem, 0, c->smem_size);
-    for (uint32_t i = 0; i < c->nwarps; i++) emu_warp_reinit(&c->warps[i], c, i);
+    size_t nreg = emu_warp_kernel_regs(g);
+    for (uint32_t i = 0; i < c->nwarps; i++)
+        emu_warp_reinit(&c->warps[i], c, i, lent ? lent + (size_t)i * nreg : NULL);
     return c;
 }
 
@@ -82,7 +100,7 @@ void emu_cta_destroy(emu_cta *c)
     emu_grid_note_cta_done(c->g, c);
     for (uint32_t i = 0; i < c->nwarps; i++) emu_warp_free(&c->warps[i]);
     free(c->warps);
-    free(c->regs);
+    if (!c->regs_lent) free(c->regs);
     free(c->smem);
     free(c);
 }

@@ -74,18 +74,43 @@ size_t emu_warp_kernel_regs(const emu_grid *g)
     return n ? n : EMU_WARP_SIZE;
 }
 
-void emu_warp_init(emu_warp *w, emu_cta *cta, uint32_t id, uint64_t *regs)
+/* Zeroes what a fresh warp of kernel kf reads as zero of its registers `regs`: the rows an
+ * instruction may read before their lane writes them (entry_rows.c says why the others cannot
+ * be seen; a callee's are zeroed when it is called), or every row when that plan is missing. */
+static void zero_entry_rows(uint64_t *regs, const emu_func *kf)
+{
+    if (kf->entry_rows_planned) {
+        for (uint32_t i = 0; i < kf->nentry_runs; i++) {
+            const emu_row_run *r = &kf->entry_rows[i];
+            assert(r->first + r->count <= kf->fn->nslots);
+            memset(regs + (size_t)r->first * EMU_WARP_SIZE, 0,
+                   (size_t)r->count * EMU_WARP_SIZE * sizeof *regs);
+        }
+    } else {
+        memset(regs, 0, (size_t)kf->fn->nslots * EMU_WARP_SIZE * sizeof *regs);
+    }
+}
+
+void emu_warp_init(emu_warp *w, emu_cta *cta, uint32_t id, uint64_t *regs, bool regs_zero)
 {
     memset(w, 0, sizeof *w);
     w->regs_cap = emu_warp_kernel_regs(cta->g);
     w->regs_lent = regs != NULL;
     /* NULL: warp_start faults the warp */
     w->regs = regs ? regs : calloc(w->regs_cap, sizeof *w->regs);
+    if (regs && !regs_zero) zero_entry_rows(regs, cta->g->kf);
     warp_start(w, cta, id);
 }
 
-void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id)
+void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id, uint64_t *lent)
 {
+    if (lent) {
+        /* its rows in the block the engine lent this CTA */
+        if (!w->regs_lent) free(w->regs);
+        w->regs = lent;
+        w->regs_cap = emu_warp_kernel_regs(cta->g);
+        w->regs_lent = true;
+    }
     /* the buffers stay; everything else starts as in a fresh warp */
     emu_simt *stack = w->stack;
     uint32_t stack_cap = w->stack_cap;
@@ -97,6 +122,7 @@ void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id)
     uint8_t *local = w->local;
     uint64_t local_dirty = w->local_dirty, local_per_thread = w->local_per_thread;
     emu_event *ring = w->ring;
+    uint64_t *ring_rows = w->ring_rows;
     bool ring_lent = w->ring_lent;
     memset(w, 0, sizeof *w);
     w->stack = stack;
@@ -108,22 +134,15 @@ void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id)
     w->regs_lent = regs_lent;
     w->local = local;
     w->ring = ring;
+    w->ring_rows = ring_rows;
     w->ring_lent = ring_lent;
-    /* What a fresh warp reads as zero must be zero: the kernel's registers that an
-     * instruction may read before their lane writes them (entry_rows.c says why the others
-     * cannot be seen; a callee's are zeroed when it is called), and the local memory the last
-     * warp may have written (its frames and what it wrote beyond them). */
+    /* What a fresh warp reads as zero must be zero: the registers it could read first
+     * (zero_entry_rows), and the local memory the last warp may have written (its frames and
+     * what it wrote beyond them). */
     const emu_func *kf = cta->g->kf;
     size_t nreg = (size_t)kf->fn->nslots * EMU_WARP_SIZE;
-    if (regs && nreg <= regs_cap && kf->entry_rows_planned) {
-        for (uint32_t i = 0; i < kf->nentry_runs; i++) {
-            const emu_row_run *r = &kf->entry_rows[i];
-            assert(r->first + r->count <= kf->fn->nslots);
-            memset(regs + (size_t)r->first * EMU_WARP_SIZE, 0,
-                   (size_t)r->count * EMU_WARP_SIZE * sizeof *regs);
-        }
-    } else if (regs && nreg <= regs_cap) {
-        memset(regs, 0, nreg * sizeof *regs);
+    if (regs && nreg <= regs_cap) {
+        zero_entry_rows(regs, kf);
     } else {   /* the last occupant never got its registers (out of memory): try again */
         if (!regs_lent) free(regs);
         w->regs_lent = false;
@@ -700,11 +719,12 @@ void emu_warp_set_slot(emu_warp *w, uint32_t slot)
     w->slot = slot;
 }
 
-void emu_warp_lend_ring(emu_warp *w, emu_event *ring)
+void emu_warp_lend_ring(emu_warp *w, emu_event *ring, uint64_t *rows)
 {
-    assert(w->nev == 0 && ring);
+    assert(w->nev == 0 && ring && rows);
     if (w->ring != ring && !w->ring_lent) free(w->ring);
     w->ring = ring;
+    w->ring_rows = rows;
     w->ring_lent = true;
 }
 

@@ -86,7 +86,7 @@ emu_cta *eng_slot_launch(eng_run *E, eng_slot *s, uint64_t cta, eng_thread *T)
 {
     assert(!s->cta);
     emu_cta *store = T->npool ? T->pool[T->npool - 1] : NULL;
-    emu_cta *c = emu_cta_create_in(store, E->g, cta, s->sm);
+    emu_cta *c = emu_cta_create_in(store, E->g, cta, s->sm, s->regs);
     if (!c) return NULL;
     if (store) T->npool--;
     s->cta = c;

@@ -33,6 +33,9 @@ typedef struct eng_slot {
     uint32_t gslot;           /* k * SMs + sm: slot k of every SM comes before slot k+1 of any */
     emu_cta *cta;             /* the resident CTA, or NULL */
     void *user;               /* the instance's state of the slot */
+    /* registers the instance lends to the CTAs it places here (emu_cta_create_in), or NULL
+     * (their own); set for every slot or none */
+    uint64_t *regs;
 } eng_slot;
 
 typedef struct eng_sm {

@@ -606,17 +606,41 @@ bool tm_kilotm_trace_step(emu_warp *w, tm_trace_warp *tw, bool recorded);
 uint64_t tm_kilotm_replay_step(tm_model *M, tm_sm *S, const tm_trace_warp *tw, uint64_t rec,
                                uint64_t now);
 
+/* ---------------------------------------------------------------- huge.c */
+
+/* A block of at least `bytes` (contents unspecified) aligned to 2 MiB, in huge pages where the
+ * system gives them; *have (when not NULL): its bytes (0: out of memory, NULL). Freed with
+ * free(). */
+void *tm_huge_alloc(size_t bytes, size_t *have);
+
 /* ---------------------------------------------------------------- rings.c */
 
-/* A block of event rings for `slots` warp slots (EMU_EVENT_RING_BYTES each, each starting a
- * page), the last kernel's when it is large enough; *have: the slots it holds (0: out of
- * memory, NULL). */
+/* The event rings of `slots` warp slots: per slot EMU_RING_EVENTS_BYTES of events, all slots'
+ * in one block, and EMU_RING_ROWS_BYTES of address rows, in another; each slot's part of either
+ * starts a page. */
 #define TM_RING_ALIGN 4096
-emu_event *tm_rings_take(size_t slots, size_t *have);
-/* Slot `slot`'s ring in the block. */
-emu_event *tm_ring_of(emu_event *rings, size_t slot);
+typedef struct tm_rings {
+    emu_event *events;
+    uint64_t *rows;
+    size_t slots;   /* 0: none (the warps allocate their own) */
+} tm_rings;
+/* Rings for `slots` warp slots in *r, the last kernel's when they are enough; false when memory
+ * ran out (*r holds none then). */
+bool tm_rings_take(tm_rings *r, size_t slots);
+/* Slot `slot`'s events and address rows. */
+emu_event *tm_ring_events(const tm_rings *r, size_t slot);
+uint64_t *tm_ring_rows(const tm_rings *r, size_t slot);
+/* The rings back, kept for the next kernel (*r holds none after). */
+void tm_rings_give(tm_rings *r);
+
+/* ---------------------------------------------------------------- regs.c */
+
+/* A block of at least `words` register words in huge pages where the system gives them, the
+ * last kernel's when it is large enough, holding anything; *have: its words (0: out of
+ * memory, NULL). */
+uint64_t *tm_regs_take(size_t words, size_t *have);
 /* The block back, kept for the next kernel. */
-void tm_rings_give(emu_event *rings, size_t slots);
+void tm_regs_give(uint64_t *regs, size_t words);
 
 /* ---------------------------------------------------------------- run.c */
 
@@ -646,13 +670,15 @@ struct tm_model {
     uint32_t *weave_lim;      /* per SM: the same, for the weave's last step */
     uint32_t weave_fault;     /* 1 + the SM whose weave run faulted (0: none) */
     uint32_t *weave_heap;     /* the weave's merge (run.c): a heap of SMs, then SMs' counts */
-    /* the warp slots' event rings (rings.c): slot ws of SM s is ring s * warp_slots + ws
-     * (tm_ring_of); NULL: the warps allocate their own */
-    emu_event *rings;
-    size_t ring_slots;
-    /* the SMs' warp slots, SM s's from s * warp_slots (warp_mem: the allocation) */
+    /* the warp slots' event rings (rings.c): slot ws of SM s is ring s * warp_slots + ws;
+     * none (rings.slots 0): the warps allocate their own */
+    tm_rings rings;
+    /* the CTA slots' registers (regs.c): eng_slot gslot's from gslot * emu_cta_regs_words;
+     * NULL: the CTAs allocate their own */
+    uint64_t *regs;
+    size_t regs_words;
+    /* the SMs' warp slots, SM s's from s * warp_slots (huge.c) */
     tm_warp *warp_block;
-    void *warp_mem;
     /* replay: GPUDet's quanta in cycles (replay.c). Records of a later quantum, or this
      * quantum's serial mode, wait (`gated` once a warp did) until the quantum's end. */
     uint64_t cur_q;           /* the quantum whose parallel mode runs */

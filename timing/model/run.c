@@ -192,12 +192,13 @@ static bool place_cta(tm_model *M, tm_sm *S, uint32_t k, uint64_t id, uint64_t r
         tw->start = ready;
         emu_warp_set_user(tw->w, EMU_POLICY_TIMING, tw);
         emu_warp_set_slot(tw->w, ws);
-        if (M->rings) {
-            /* the slot's ring (rings.c); its first page faults in here, on the SM's host
+        if (M->rings.slots) {
+            /* the slot's ring (rings.c); its events' page faults in here, on the SM's host
              * thread, rather than in the weave's runs (one thread) */
-            emu_event *ring = tm_ring_of(M->rings, (size_t)S->id * M->warp_slots + ws);
-            ring->pc = 0;
-            emu_warp_lend_ring(tw->w, ring);
+            size_t ring = (size_t)S->id * M->warp_slots + ws;
+            emu_event *events = tm_ring_events(&M->rings, ring);
+            events->pc = 0;
+            emu_warp_lend_ring(tw->w, events, tm_ring_rows(&M->rings, ring));
         }
     }
     return true;
@@ -578,6 +579,16 @@ static void weave_place(tm_model *M, uint32_t lo, uint32_t hi, uint64_t at, eng_
     }
 }
 
+/* Lends every CTA slot its registers in one block (regs.c), slot k of every SM before slot k+1
+ * of any (gslot), as the model fills them; without the block the CTAs allocate their own. */
+static void lend_regs(tm_model *M)
+{
+    size_t per_slot = emu_cta_regs_words(M->g), nslots = (size_t)M->E.nsm * M->E.K;
+    M->regs = tm_regs_take(nslots * per_slot, &M->regs_words);
+    for (size_t i = 0; M->regs && i < nslots; i++)
+        M->E.slots[i].regs = M->regs + M->E.slots[i].gslot * per_slot;
+}
+
 static void model_free(tm_model *M)
 {
     if (M->sms)
@@ -593,14 +604,15 @@ static void model_free(tm_model *M)
             free(M->sms[s].defer);
         }
     free(M->sms);
-    free(M->warp_mem);
+    free(M->warp_block);
     free(M->gd_queue);
     free(M->gd_next);
     free(M->gd_end);
     free(M->weave_pos);
     free(M->weave_lim);
     free(M->weave_heap);
-    tm_rings_give(M->rings, M->ring_slots);
+    tm_rings_give(&M->rings);
+    tm_regs_give(M->regs, M->regs_words);
     free(M->sm_st);
     tm_mem_free(&M->mem);
     tm_gdl_free(M);
@@ -1074,13 +1086,12 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->weave_pos = calloc(M->nsm, sizeof *M->weave_pos);
     M->weave_lim = calloc(M->nsm, sizeof *M->weave_lim);
     M->weave_heap = calloc(2 * (size_t)M->nsm, sizeof *M->weave_heap);
-    /* every SM's warp slots in one zeroed block (calloc: pages of slots that no CTA uses stay
-     * untouched), each warp's scan fields in one cache line (sizeof (tm_warp) is a multiple of
-     * 64) */
+    /* every SM's warp slots in one zeroed block, in huge pages (huge.c: 5,120 slots of 640
+     * bytes on v100 were 800 faults in 4 KiB pages), each warp's scan fields in one cache line
+     * (sizeof (tm_warp) is a multiple of 64) */
     size_t wslots = (size_t)M->nsm * (M->warp_slots ? M->warp_slots : 1);
-    M->warp_mem = calloc(wslots * sizeof *M->warp_block + 63, 1);
-    M->warp_block = M->warp_mem ? (tm_warp *)(((uintptr_t)M->warp_mem + 63) & ~(uintptr_t)63)
-                                : NULL;
+    M->warp_block = tm_huge_alloc(wslots * sizeof *M->warp_block, NULL);
+    if (M->warp_block) memset(M->warp_block, 0, wslots * sizeof *M->warp_block);
     ok = ok && M->sms && M->weave_pos && M->weave_lim && M->weave_heap && M->warp_block;
     for (uint32_t s = 0; ok && s < M->nsm; s++) {
         tm_sm *S = &M->sms[s];
@@ -1106,8 +1117,12 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
         M->sm_st[s] = &S->st;
     }
     ok = ok && gpudet_queues(M);
-    /* after eng_init: the CTAs' storage is freed (eng_fini) before the rings (model_free) */
-    if (ok && !trace) M->rings = tm_rings_take((size_t)M->nsm * M->warp_slots, &M->ring_slots);
+    /* after eng_init: the CTAs' storage is freed (eng_fini) before the rings and registers
+     * (model_free) */
+    if (ok && !trace) {
+        (void)tm_rings_take(&M->rings, (size_t)M->nsm * M->warp_slots);
+        lend_regs(M);
+    }
     if (ok) {
         /* a replay times GPUDet's recorded commit steps (replay.c) */
         M->kilotm = tm_kilotm_create(M);
