@@ -600,17 +600,20 @@ static LLVMValueRef f32_raw(tr *t, const emu_opd *o)
 }
 
 /* put for an f32 result f (.ftz applied) whose NaN sem_float_out_f32 makes canonical: cached
- * as f (the cache's f), the canonical form made where it is stored or read as bits */
-static void put_raw(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef f)
+ * as f (the cache's f), the canonical form made where it is stored or read as bits; a copy of
+ * a cached row (mov) also takes its alt and flag (NULL for a result) */
+static void put_raw_alt(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef f, LLVMValueRef alt,
+                        LLVMValueRef flag)
 {
     assert(o->kind == EMU_OPD_REG && o->bits == 32);
+    cache_entry e = {.row = o->row, .f = f, .alt = alt, .flag = flag};
     LLVMValueRef row = f;
     if (mask != t->active) {
         /* the other lanes keep their bits: the canonical form of the merge is theirs only where
          * the row holds the canonical form of its f */
         int k = cached_index(t, o->row);
-        if (k < 0 || !t->cache[k].f || t->cache[k].flag || t->cache[k].low) {
-            put(t, o, mask, LLVMBuildZExt(t->b, canonical_f32(t, f), t->v64, ""));
+        if (flag || k < 0 || !t->cache[k].f || t->cache[k].flag || t->cache[k].low) {
+            put(t, o, mask, LLVMBuildZExt(t->b, entry_low(t, &e, false), t->v64, ""));
             return;
         }
         row = LLVMBuildSelect(t->b, mask_vec(t, mask), f, t->cache[k].f, "");
@@ -619,15 +622,24 @@ static void put_raw(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef f)
     bool dirty = t->loop_head != NO_LOOP || !row_live_after_segment(t, o->row);
     if (!dirty) {
         LLVMTypeRef over[2] = {t->v64, t->ptr};
-        LLVMValueRef args[4] = {LLVMBuildZExt(t->b, canonical_f32(t, f), t->v64, ""),
+        LLVMValueRef args[4] = {LLVMBuildZExt(t->b, entry_low(t, &e, false), t->v64, ""),
                                 row_ptr(t, o->row), ci32(t, 8), mask_vec(t, mask)};
         call_intrinsic(t, "llvm.masked.store", over, 2, args, 4);
     }
+    e.f = row;
     if (!cache_row_raw(t, o->row, row)) {
-        if (dirty) flush_value(t, o->row, LLVMBuildZExt(t->b, canonical_f32(t, row), t->v64, ""));
+        if (dirty) flush_value(t, o->row, LLVMBuildZExt(t->b, entry_low(t, &e, false), t->v64, ""));
         return;
     }
-    t->cache[cached_index(t, o->row)].dirty = dirty;
+    int k = cached_index(t, o->row);
+    t->cache[k].alt = alt;
+    t->cache[k].flag = flag;
+    t->cache[k].dirty = dirty;
+}
+
+static void put_raw(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef f)
+{
+    put_raw_alt(t, o, mask, f, NULL, NULL);
 }
 
 /* Predicate row's word (i64: bit l is lane l), from the register cache, else loaded, and in
@@ -1388,8 +1400,8 @@ static void emit_native(tr *t, const emu_uop *u, LLVMValueRef mask)
         /* a copy of a 32-bit row cached with its f (the bits it holds are that f's canonical
          * form) holds the same: it takes the f along */
         int k = o[1].kind == EMU_OPD_REG && o[1].bits == 32 && bits == 32 ? cached_index(t, o[1].row) : -1;
-        if (k >= 0 && t->cache[k].f && !t->cache[k].flag && !t->cache[k].low)
-            put_raw(t, &o[0], mask, t->cache[k].f);
+        if (k >= 0 && t->cache[k].f && !t->cache[k].low)
+            put_raw_alt(t, &o[0], mask, t->cache[k].f, t->cache[k].alt, t->cache[k].flag);
         else put(t, &o[0], mask, src(t, &o[1], ty));
         return;
     }
