@@ -95,7 +95,8 @@ typedef struct tr {
      * them, so the extension and truncation fold away between two f32 µops.
      * A predicate (pred) is cached as its whole i64 word (the lanes' bits, emu_put_pred's merge
      * of the old word done), so storing it writes exactly what put_pred would have written.
-     * f: an f32 result as the operation gave it (<32 x float>, .ftz applied), before
+     * f (in a loop segment, whose results go round in registers: put_f32): an f32 result as
+     * the operation gave it (<32 x float>, .ftz applied), before
      * sem_float_out_f32 makes a NaN the canonical 0x7fffffff: the row holds that canonical
      * form, which only a reader of the bits sees (a store to the rows or memory, an integer or
      * bit operation, mov into another row: they take cached_low). The float operations whose
@@ -736,11 +737,14 @@ static LLVMValueRef out_f32_sat(tr *t, LLVMValueRef r, bool ftz, bool sat)
 }
 
 /* Writes f32 result r of an operation that ends in sem_float_out_f32 to o: with .sat its
- * final bits (no NaN survives .sat), else r after .ftz, its NaN made canonical lazily (put_raw) */
+ * final bits (no NaN survives .sat), else r after .ftz, its NaN made canonical lazily (put_raw)
+ * in a loop segment; elsewhere its final bits too: a straight segment's results are stored at
+ * its exits, each of which would make the canonical form anew (code generation took up to
+ * 1.4x as long for Black-Scholes, whose kernel time did not change) */
 static void put_f32(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef r, bool ftz, bool sat)
 {
-    if (sat) {
-        put(t, o, mask, out_f32_sat(t, r, ftz, true));
+    if (sat || t->loop_head == NO_LOOP) {
+        put(t, o, mask, out_f32_sat(t, r, ftz, sat));
         return;
     }
     if (ftz) r = LLVMBuildBitCast(t->b, ftz_bits(t, LLVMBuildBitCast(t->b, r, t->v32, "")), t->vf, "");

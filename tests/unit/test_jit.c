@@ -1137,7 +1137,8 @@ START_TEST(simple_semantics_on_special_values)
 }
 END_TEST
 
-/* An f32 result's NaN is made canonical (0x7fffffff) only where its bits are read: a store, a
+/* In a loop segment an f32 result's NaN is made canonical (0x7fffffff) only where its bits are
+ * read (the straight part runs as a loop of two iterations for that): a store, a
  * bit operation (neg, abs: sem.h's bit operations), a mov into a row an integer operation reads,
  * a selp, a guarded result's merge with the lanes it does not write, and a loop that carries the
  * result round in a register (its first iteration holds the row's loaded bits, a NaN of any
@@ -1147,10 +1148,10 @@ START_TEST(nan_payloads_through_bit_readers)
 {
     const char *ptx = CONF_PTX_HEADER
         ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
-        "    .reg .b32 %t, %r, %k, %i;\n"
+        "    .reg .b32 %t, %r, %k, %i, %j;\n"
         "    .reg .b64 %in, %out, %o;\n"
         "    .reg .f32 %fa, %fb, %f1, %f2, %f3, %f4, %f5, %g, %g2, %h;\n"
-        "    .reg .pred %p, %q, %pl;\n"
+        "    .reg .pred %p, %q, %pl, %pj;\n"
         "    ld.param.u64 %in, [pin];\n"
         "    ld.param.u64 %out, [pout];\n"
         "    mov.u32 %t, %tid.x;\n"
@@ -1164,6 +1165,8 @@ START_TEST(nan_payloads_through_bit_readers)
         "    setp.ne.u32 %q, %k, 0;\n"
         "    mul.wide.u32 %o, %t, 128;\n"
         "    add.u64 %out, %out, %o;\n"
+        "    mov.u32 %j, 0;\n"
+        "$L_twice:\n"
         "    add.f32 %f1, %fa, %fb;\n"
         "    neg.f32 %f2, %f1;\n    st.global.f32 [%out+0], %f2;\n"
         "    abs.f32 %f2, %f1;\n    st.global.f32 [%out+4], %f2;\n"
@@ -1179,6 +1182,9 @@ START_TEST(nan_payloads_through_bit_readers)
         "    setp.nan.f32 %pl, %f1, %f5;\n    selp.u32 %r, 1, 0, %pl;\n    st.global.u32 [%out+36], %r;\n"
         "    min.f32 %f2, %f1, %fb;\n    neg.f32 %f2, %f2;\n    st.global.f32 [%out+40], %f2;\n"
         "    mul.f32 %f3, %fa, %fb;\n    @%q st.global.f32 [%out+44], %f3;\n"
+        "    add.u32 %j, %j, 1;\n"
+        "    setp.lt.u32 %pj, %j, 2;\n"
+        "    @%pj bra $L_twice;\n"
         "    mov.f32 %g, %fa;\n"
         "    mov.f32 %g2, %fb;\n"
         "    mov.u32 %i, 0;\n"
