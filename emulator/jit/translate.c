@@ -36,6 +36,12 @@
 #define JIT_LOOP_ROWS 48
 #define NO_LOOP UINT32_MAX
 
+typedef struct {
+    uint32_t row;
+    LLVMValueRef v, low, f, alt, flag;
+    bool dirty, dirty_live, pred;
+} cache_entry;
+
 typedef struct tr {
     LLVMContextRef cx;
     LLVMModuleRef m;
@@ -88,8 +94,22 @@ typedef struct tr {
      * written as the zero extension of those (a 32-bit result), else NULL: 32-bit reads take
      * them, so the extension and truncation fold away between two f32 µops.
      * A predicate (pred) is cached as its whole i64 word (the lanes' bits, emu_put_pred's merge
-     * of the old word done), so storing it writes exactly what put_pred would have written. */
-    struct { uint32_t row; LLVMValueRef v, low; bool dirty, dirty_live, pred; } cache[64];
+     * of the old word done), so storing it writes exactly what put_pred would have written.
+     * f (in a loop segment, whose results go round in registers: put_f32): an f32 result as
+     * the operation gave it (<32 x float>, .ftz applied), before
+     * sem_float_out_f32 makes a NaN the canonical 0x7fffffff: the row holds that canonical
+     * form, which only a reader of the bits sees (a store to the rows or memory, an integer or
+     * bit operation, mov into another row: they take cached_low). The float operations whose
+     * result sem.h makes canonical again (add ... fma, div, sqrt, min/max, ex2/lg2, cvt.f32.f32,
+     * setp: their result depends on whether an input is a NaN, never on its bits) read f
+     * itself (f32_in), so the canonicalising select runs only where a value leaves the
+     * compiled code's SSA values (Mandelbrot's loop: none per iteration). With f, v and low
+     * may be NULL until a bit reader asks (made there: cached_low). Where a run comes in
+     * through a side entry (or a loop's head from outside) the row's bits are what it loaded,
+     * which need not be a canonical NaN's: f is then those bits (a NaN where they are one),
+     * alt the bits and flag (i1) true, so the row holds flag ? alt : canonical(f); flag NULL
+     * is false. */
+    cache_entry cache[64];
     /* Write-back: a result is stored only where the run may leave the segment with the row
      * live (see liveness()): before a handler call, at a budget exit, and at the segment's
      * end. live[i] is the set of rows (bit row/32) some
@@ -110,6 +130,10 @@ typedef struct tr {
     LLVMValueRef loop_phi[JIT_LOOP_ROWS];
     bool loop_narrow[JIT_LOOP_ROWS];   /* the phi holds the row's 32-bit halves */
     bool loop_pred[JIT_LOOP_ROWS];     /* the phi holds a predicate's word (i64) */
+    bool loop_raw[JIT_LOOP_ROWS];      /* the phi holds an f32 result before its NaN is made
+                                        * canonical (the cache's f), loop_alt and loop_flag
+                                        * its alt and flag */
+    LLVMValueRef loop_alt[JIT_LOOP_ROWS], loop_flag[JIT_LOOP_ROWS];
     /* true where the run came round the loop's back edge and, since, only fell from µop to
      * µop (no side entry: no handler ran, no resume), so that the warp's SIMT stack and frame
      * are as the back edge last checked them (emit_back_edge); a slot, made a phi by mem2reg */
@@ -249,12 +273,6 @@ static int cached_index(tr *t, uint32_t row)
     return -1;
 }
 
-static LLVMValueRef *cached_row(tr *t, uint32_t row)
-{
-    int k = cached_index(t, row);
-    return k < 0 ? NULL : &t->cache[k].v;
-}
-
 static void cache_row_low(tr *t, uint32_t row, LLVMValueRef v, LLVMValueRef low)
 {
     int k = cached_index(t, row);
@@ -265,7 +283,53 @@ static void cache_row_low(tr *t, uint32_t row, LLVMValueRef v, LLVMValueRef low)
     }
     t->cache[k].v = v;
     t->cache[k].low = low;
+    t->cache[k].f = t->cache[k].alt = t->cache[k].flag = NULL;
     t->cache[k].pred = false;
+}
+
+/* Caches f32 result f (see the cache's f) as row's value; false when the cache is full. */
+static bool cache_row_raw(tr *t, uint32_t row, LLVMValueRef f)
+{
+    cache_row_low(t, row, NULL, NULL);
+    int k = cached_index(t, row);
+    if (k < 0) return false;
+    t->cache[k].f = f;
+    return true;
+}
+
+/* sem_float_out_f32's last step on f (after .ftz): a NaN becomes 0x7fffffff (<32 x i32>) */
+static LLVMValueRef canonical_f32(tr *t, LLVMValueRef f)
+{
+    LLVMBuilderRef b = t->b;
+    LLVMValueRef isnan = LLVMBuildFCmp(b, LLVMRealUNO, f, f, "");
+    LLVMValueRef u = LLVMBuildSelect(b, isnan, splat32(t, 0x7fffffffu), LLVMBuildBitCast(b, f, t->v32, ""), "");
+    /* frozen: else instcombine moves the select past the extension, into 64-bit lanes */
+    return LLVMBuildFreeze(b, u, "");
+}
+
+/* Cache entry k's 32-bit halves as the row holds them (NULL for a row cached only whole):
+ * made from its f where it has no halves yet, and kept (keep) when the builder is on the
+ * segment's straight path, whose later µops it dominates; an exit's store makes its own. */
+static LLVMValueRef entry_low(tr *t, cache_entry *e, bool keep)
+{
+    if (e->low || !e->f) return e->low;
+    LLVMValueRef low = canonical_f32(t, e->f);
+    if (e->flag) low = LLVMBuildSelect(t->b, e->flag, e->alt, low, "");
+    if (keep) {
+        e->low = low;
+        e->v = LLVMBuildZExt(t->b, low, t->v64, "");
+    }
+    return low;
+}
+
+static LLVMValueRef cached_low(tr *t, int k, bool keep) { return entry_low(t, &t->cache[k], keep); }
+
+/* Cache entry k's row (<32 x i64>), cached_low's rule */
+static LLVMValueRef cached_v(tr *t, int k, bool keep)
+{
+    if (t->cache[k].v) return t->cache[k].v;
+    LLVMValueRef low = cached_low(t, k, keep);
+    return keep ? t->cache[k].v : LLVMBuildZExt(t->b, low, t->v64, "");
 }
 
 static void cache_row(tr *t, uint32_t row, LLVMValueRef v) { cache_row_low(t, row, v, NULL); }
@@ -296,9 +360,10 @@ static bool row_live(const tr *t, uint32_t i, uint32_t row)
 
 /* A cached row's value to store, made where it is stored: from the 32-bit halves when it has
  * them, so that the extension runs on the paths that store (the exits) only. */
-static LLVMValueRef stored_value(tr *t, LLVMValueRef v, LLVMValueRef low)
+static LLVMValueRef stored_value(tr *t, cache_entry e)
 {
-    return low ? LLVMBuildZExt(t->b, low, t->v64, "") : v;
+    LLVMValueRef low = entry_low(t, &e, false);
+    return low ? LLVMBuildZExt(t->b, low, t->v64, "") : e.v;
 }
 
 static void flush_value(tr *t, uint32_t row, LLVMValueRef v)
@@ -310,10 +375,10 @@ static void flush_value(tr *t, uint32_t row, LLVMValueRef v)
 
 /* Stores a cached value of row: a register row in the warp's active lanes, a predicate's word
  * whole (it holds the other lanes' old bits) */
-static void store_cached(tr *t, uint32_t row, bool pred, LLVMValueRef v, LLVMValueRef low)
+static void store_cached(tr *t, cache_entry e)
 {
-    if (pred) LLVMBuildStore(t->b, v, row_ptr(t, row));
-    else flush_value(t, row, stored_value(t, v, low));
+    if (e.pred) LLVMBuildStore(t->b, e.v, row_ptr(t, e.row));
+    else flush_value(t, e.row, stored_value(t, e));
 }
 
 /* Whether row may be read after the current segment (where it goes on from its last µop). */
@@ -331,7 +396,7 @@ static void flush_marked(tr *t)
 {
     for (uint32_t k = 0; k < t->ncache; k++) {
         if (!t->cache[k].dirty_live) continue;
-        store_cached(t, t->cache[k].row, t->cache[k].pred, t->cache[k].v, t->cache[k].low);
+        store_cached(t, t->cache[k]);
         t->cache[k].dirty = t->cache[k].dirty_live = false;
     }
 }
@@ -343,15 +408,15 @@ static void flush_rows(tr *t, uint32_t at, bool clean)
 {
     for (uint32_t k = 0; k < t->ncache; k++) {
         if (!t->cache[k].dirty || !row_live(t, at, t->cache[k].row)) continue;
-        store_cached(t, t->cache[k].row, t->cache[k].pred, t->cache[k].v, t->cache[k].low);
+        store_cached(t, t->cache[k]);
         if (clean) t->cache[k].dirty = false;
     }
 }
 
 static LLVMValueRef load_row(tr *t, uint32_t row)
 {
-    LLVMValueRef *c = cached_row(t, row);
-    if (c) return *c;
+    int k = cached_index(t, row);
+    if (k >= 0) return cached_v(t, k, true);
     LLVMValueRef v = load(t, t->v64, row_ptr(t, row));
     LLVMSetAlignment(v, 8);
     cache_row(t, row, v);
@@ -482,9 +547,8 @@ static LLVMValueRef src(tr *t, const emu_opd *o, uint8_t ty)
         if (o->bits != 0 && o->bits <= 32) cache_row_low(t, o->row, v, low);
         return v;
     }
-    LLVMValueRef v = k >= 0 && t->cache[k].low && bits != 0 && bits <= 32
-                         ? LLVMBuildZExt(t->b, t->cache[k].low, t->v64, "")
-                         : load_row(t, o->row);
+    LLVMValueRef low = k >= 0 && bits != 0 && bits <= 32 ? cached_low(t, k, true) : NULL;
+    LLVMValueRef v = low ? LLVMBuildZExt(t->b, low, t->v64, "") : load_row(t, o->row);
     if (!(bits == 0 || bits >= 64 || bits >= o->bits))
         v = LLVMBuildAnd(t->b, v, splat64(t, emu_mask_bits(bits)), "");
     return v;
@@ -523,6 +587,60 @@ static void put(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef v)
     int k = cached_index(t, o->row);
     if (k >= 0) t->cache[k].dirty = dirty;
     else if (dirty) flush_value(t, o->row, row);
+}
+
+/* Operand o read as f32 bits, as the float operation gave them where its row holds an f32
+ * result cached with its f (before its NaN was made canonical), else as the row holds them */
+static LLVMValueRef f32_raw(tr *t, const emu_opd *o)
+{
+    if (o->kind == EMU_OPD_REG) {
+        int k = cached_index(t, o->row);
+        if (k >= 0 && t->cache[k].f) return t->cache[k].f;
+    }
+    return LLVMBuildBitCast(t->b, LLVMBuildTrunc(t->b, src(t, o, PTX_TYPE_F32), t->v32, ""), t->vf, "");
+}
+
+/* put for an f32 result f (.ftz applied) whose NaN sem_float_out_f32 makes canonical: cached
+ * as f (the cache's f), the canonical form made where it is stored or read as bits; a copy of
+ * a cached row (mov) also takes its alt and flag (NULL for a result) */
+static void put_raw_alt(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef f, LLVMValueRef alt,
+                        LLVMValueRef flag)
+{
+    assert(o->kind == EMU_OPD_REG && o->bits == 32);
+    cache_entry e = {.row = o->row, .f = f, .alt = alt, .flag = flag};
+    LLVMValueRef row = f;
+    if (mask != t->active) {
+        /* the other lanes keep their bits: the canonical form of the merge is theirs only where
+         * the row holds the canonical form of its f */
+        int k = cached_index(t, o->row);
+        if (flag || k < 0 || !t->cache[k].f || t->cache[k].flag || t->cache[k].low) {
+            put(t, o, mask, LLVMBuildZExt(t->b, entry_low(t, &e, false), t->v64, ""));
+            return;
+        }
+        row = LLVMBuildSelect(t->b, mask_vec(t, mask), f, t->cache[k].f, "");
+    }
+    /* put's rule */
+    bool dirty = t->loop_head != NO_LOOP || !row_live_after_segment(t, o->row);
+    if (!dirty) {
+        LLVMTypeRef over[2] = {t->v64, t->ptr};
+        LLVMValueRef args[4] = {LLVMBuildZExt(t->b, entry_low(t, &e, false), t->v64, ""),
+                                row_ptr(t, o->row), ci32(t, 8), mask_vec(t, mask)};
+        call_intrinsic(t, "llvm.masked.store", over, 2, args, 4);
+    }
+    e.f = row;
+    if (!cache_row_raw(t, o->row, row)) {
+        if (dirty) flush_value(t, o->row, LLVMBuildZExt(t->b, entry_low(t, &e, false), t->v64, ""));
+        return;
+    }
+    int k = cached_index(t, o->row);
+    t->cache[k].alt = alt;
+    t->cache[k].flag = flag;
+    t->cache[k].dirty = dirty;
+}
+
+static void put_raw(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef f)
+{
+    put_raw_alt(t, o, mask, f, NULL, NULL);
 }
 
 /* Predicate row's word (i64: bit l is lane l), from the register cache, else loaded, and in
@@ -566,16 +684,28 @@ static void put_pred(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef bi
 
 /* ---------------------------------------------------------------- f32 (sem.h's float rules) */
 
+/* .ftz on f32 bits u (<32 x i32>): a subnormal becomes the zero of its sign */
+static LLVMValueRef ftz_bits(tr *t, LLVMValueRef u)
+{
+    LLVMValueRef expo = LLVMBuildAnd(t->b, u, splat32(t, 0x7f800000u), "");
+    LLVMValueRef sub = LLVMBuildICmp(t->b, LLVMIntEQ, expo, splat32(t, 0), "");
+    return LLVMBuildSelect(t->b, sub, LLVMBuildAnd(t->b, u, splat32(t, 0x80000000u), ""), u, "");
+}
+
 static LLVMValueRef as_f32(tr *t, LLVMValueRef v64, bool ftz)
 {
     LLVMValueRef u = LLVMBuildTrunc(t->b, v64, t->v32, "");
-    if (ftz) {
-        /* a subnormal becomes the zero of its sign */
-        LLVMValueRef expo = LLVMBuildAnd(t->b, u, splat32(t, 0x7f800000u), "");
-        LLVMValueRef sub = LLVMBuildICmp(t->b, LLVMIntEQ, expo, splat32(t, 0), "");
-        u = LLVMBuildSelect(t->b, sub, LLVMBuildAnd(t->b, u, splat32(t, 0x80000000u), ""), u, "");
-    }
+    if (ftz) u = ftz_bits(t, u);
     return LLVMBuildBitCast(t->b, u, t->vf, "");
+}
+
+/* An f32 source of an operation whose result depends on whether it is a NaN, never on a NaN's
+ * bits (sem.h: its result's NaN is made canonical): f32_raw, .ftz applied (a NaN keeps). */
+static LLVMValueRef f32_in(tr *t, const emu_opd *o, bool ftz)
+{
+    LLVMValueRef f = f32_raw(t, o);
+    if (!ftz) return f;
+    return LLVMBuildBitCast(t->b, ftz_bits(t, LLVMBuildBitCast(t->b, f, t->v32, "")), t->vf, "");
 }
 
 static LLVMValueRef splat_f32(tr *t, double v)
@@ -591,11 +721,7 @@ static LLVMValueRef out_f32_sat(tr *t, LLVMValueRef r, bool ftz, bool sat)
 {
     LLVMBuilderRef b = t->b;
     LLVMValueRef u = LLVMBuildBitCast(b, r, t->v32, "");
-    if (ftz) {
-        LLVMValueRef expo = LLVMBuildAnd(b, u, splat32(t, 0x7f800000u), "");
-        LLVMValueRef sub = LLVMBuildICmp(b, LLVMIntEQ, expo, splat32(t, 0), "");
-        u = LLVMBuildSelect(b, sub, LLVMBuildAnd(b, u, splat32(t, 0x80000000u), ""), u, "");
-    }
+    if (ftz) u = ftz_bits(t, u);
     if (sat) {
         LLVMValueRef f = LLVMBuildBitCast(b, u, t->vf, "");
         LLVMValueRef low = LLVMBuildFCmp(b, LLVMRealULE, f, LLVMConstNull(t->vf), "");
@@ -610,7 +736,20 @@ static LLVMValueRef out_f32_sat(tr *t, LLVMValueRef r, bool ftz, bool sat)
     return LLVMBuildZExt(b, LLVMBuildFreeze(b, u, ""), t->v64, "");
 }
 
-static LLVMValueRef out_f32(tr *t, LLVMValueRef r, bool ftz) { return out_f32_sat(t, r, ftz, false); }
+/* Writes f32 result r of an operation that ends in sem_float_out_f32 to o: with .sat its
+ * final bits (no NaN survives .sat), else r after .ftz, its NaN made canonical lazily (put_raw)
+ * in a loop segment; elsewhere its final bits too: a straight segment's results are stored at
+ * its exits, each of which would make the canonical form anew (code generation took up to
+ * 1.4x as long for Black-Scholes, whose kernel time did not change) */
+static void put_f32(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef r, bool ftz, bool sat)
+{
+    if (sat || t->loop_head == NO_LOOP) {
+        put(t, o, mask, out_f32_sat(t, r, ftz, sat));
+        return;
+    }
+    if (ftz) r = LLVMBuildBitCast(t->b, ftz_bits(t, LLVMBuildBitCast(t->b, r, t->v32, "")), t->vf, "");
+    put_raw(t, o, mask, r);
+}
 
 /* emu_min_f32/emu_max_f32 on x and y (.ftz already applied): a NaN is ignored unless nan_mode
  * or both are NaN (then any NaN: out_f32 makes it the canonical one); of -0 and +0, min takes
@@ -734,14 +873,15 @@ static LLVMValueRef f64_op(tr *t, const emu_uop *u)
 }
 
 /* div, rcp, sqrt, rsqrt on f32 (sem_float_div_f32 ... sem_float_rsqrt_approx_f32): the
- * correctly rounded forms in f32, the approximate ones in double rounded once */
+ * correctly rounded forms in f32, the approximate ones in double rounded once; the result
+ * before sem_float_out_f32 (put_f32) */
 static LLVMValueRef f32_div_family(tr *t, const emu_uop *u, bool ftz)
 {
     LLVMBuilderRef b = t->b;
     const emu_opd *o = u->opd;
     LLVMTypeRef vd = LLVMVectorType(LLVMDoubleTypeInContext(t->cx), EMU_WARP_SIZE);
     bool approx = u->in->flags & PTX_F(APPROX);
-    LLVMValueRef x = as_f32(t, src(t, &o[1], PTX_TYPE_F32), ftz), r;
+    LLVMValueRef x = f32_in(t, &o[1], ftz), r;
     LLVMValueRef one32 = LLVMConstReal(t->f32, 1.0), one64;
     LLVMValueRef ones32[EMU_WARP_SIZE], ones64[EMU_WARP_SIZE];
     one64 = LLVMConstReal(LLVMDoubleTypeInContext(t->cx), 1.0);
@@ -752,7 +892,7 @@ static LLVMValueRef f32_div_family(tr *t, const emu_uop *u, bool ftz)
     LLVMValueRef v1f = LLVMConstVector(ones32, EMU_WARP_SIZE), v1d = LLVMConstVector(ones64, EMU_WARP_SIZE);
     switch (u->op) {
     case PTX_OP_DIV: {
-        LLVMValueRef y = as_f32(t, src(t, &o[2], PTX_TYPE_F32), ftz);
+        LLVMValueRef y = f32_in(t, &o[2], ftz);
         r = LLVMBuildFDiv(b, x, y, "");
         if (approx) {
             /* a finite dividend over a finite divisor above 2^126 in magnitude gives 0 * x */
@@ -764,20 +904,20 @@ static LLVMValueRef f32_div_family(tr *t, const emu_uop *u, bool ftz)
             LLVMValueRef zero = LLVMBuildFMul(b, LLVMConstNull(t->vf), x, "");
             r = LLVMBuildSelect(b, big, zero, r, "");
         }
-        return out_f32(t, r, ftz);
+        return r;
     }
     case PTX_OP_RCP:
-        if (!approx) return out_f32(t, LLVMBuildFDiv(b, v1f, x, ""), ftz);
+        if (!approx) return LLVMBuildFDiv(b, v1f, x, "");
         r = LLVMBuildFDiv(b, v1d, LLVMBuildFPExt(b, x, vd, ""), "");
-        return out_f32(t, LLVMBuildFPTrunc(b, r, t->vf, ""), ftz);
+        return LLVMBuildFPTrunc(b, r, t->vf, "");
     case PTX_OP_SQRT:
-        if (!approx) return out_f32(t, unary_intrinsic(t, "llvm.sqrt", t->vf, x), ftz);
+        if (!approx) return unary_intrinsic(t, "llvm.sqrt", t->vf, x);
         r = unary_intrinsic(t, "llvm.sqrt", vd, LLVMBuildFPExt(b, x, vd, ""));
-        return out_f32(t, LLVMBuildFPTrunc(b, r, t->vf, ""), ftz);
+        return LLVMBuildFPTrunc(b, r, t->vf, "");
     default:   /* RSQRT (approx) */
         r = unary_intrinsic(t, "llvm.sqrt", vd, LLVMBuildFPExt(b, x, vd, ""));
         r = LLVMBuildFDiv(b, v1d, r, "");
-        return out_f32(t, LLVMBuildFPTrunc(b, r, t->vf, ""), ftz);
+        return LLVMBuildFPTrunc(b, r, t->vf, "");
     }
 }
 
@@ -1261,7 +1401,12 @@ static void emit_native(tr *t, const emu_uop *u, LLVMValueRef mask)
     LLVMBuilderRef b = t->b;
     LLVMValueRef r;
     if (u->op == PTX_OP_MOV) {
-        put(t, &o[0], mask, src(t, &o[1], ty));
+        /* a copy of a 32-bit row cached with its f (the bits it holds are that f's canonical
+         * form) holds the same: it takes the f along */
+        int k = o[1].kind == EMU_OPD_REG && o[1].bits == 32 && bits == 32 ? cached_index(t, o[1].row) : -1;
+        if (k >= 0 && t->cache[k].f && !t->cache[k].low)
+            put_raw_alt(t, &o[0], mask, t->cache[k].f, t->cache[k].alt, t->cache[k].flag);
+        else put(t, &o[0], mask, src(t, &o[1], ty));
         return;
     }
     if (ty == PTX_TYPE_PRED) {   /* and/or/xor/not of predicates */
@@ -1276,11 +1421,15 @@ static void emit_native(tr *t, const emu_uop *u, LLVMValueRef mask)
         return;
     }
     if (u->op == PTX_OP_SETP) {
-        LLVMValueRef a = src(t, &o[1], ty), bb = src(t, &o[2], ty), cv;
+        LLVMValueRef cv;
         if (ty == PTX_TYPE_F32) {
             bool ftz = in->flags & PTX_F(FTZ);
-            cv = LLVMBuildFCmp(b, real_pred(in->cmp), as_f32(t, a, ftz), as_f32(t, bb, ftz), "");
-        } else if (bits == 32) {
+            cv = LLVMBuildFCmp(b, real_pred(in->cmp), f32_in(t, &o[1], ftz), f32_in(t, &o[2], ftz), "");
+            put_pred(t, &o[0], mask, LLVMBuildBitCast(b, cv, t->i32, ""));
+            return;
+        }
+        LLVMValueRef a = src(t, &o[1], ty), bb = src(t, &o[2], ty);
+        if (bits == 32) {
             cv = LLVMBuildICmp(b, int_pred(in->cmp, sg), LLVMBuildTrunc(b, a, t->v32, ""),
                                LLVMBuildTrunc(b, bb, t->v32, ""), "");
         } else {
@@ -1294,8 +1443,7 @@ static void emit_native(tr *t, const emu_uop *u, LLVMValueRef mask)
         unsigned sb = emu_type_bits[st], db = emu_type_bits[dt];
         if (dt == PTX_TYPE_F32 && st == PTX_TYPE_F32) {
             bool ftz = in->flags & PTX_F(FTZ);
-            put(t, &o[0], mask, out_f32_sat(t, as_f32(t, src(t, &o[1], st), ftz), ftz,
-                                            in->flags & PTX_F(SAT)));
+            put_f32(t, &o[0], mask, f32_in(t, &o[1], ftz), ftz, in->flags & PTX_F(SAT));
             return;
         }
         LLVMValueRef a = src(t, &o[1], sb == 32 ? PTX_TYPE_B32 : PTX_TYPE_B64);
@@ -1345,7 +1493,8 @@ static void emit_native(tr *t, const emu_uop *u, LLVMValueRef mask)
     }
     if (ty == PTX_TYPE_F32 && (u->op == PTX_OP_DIV || u->op == PTX_OP_RCP ||
                                u->op == PTX_OP_SQRT || u->op == PTX_OP_RSQRT)) {
-        put(t, &o[0], mask, f32_div_family(t, u, in->flags & PTX_F(FTZ)));
+        bool ftz = in->flags & PTX_F(FTZ);
+        put_f32(t, &o[0], mask, f32_div_family(t, u, ftz), ftz, false);
         return;
     }
     if (ty == PTX_TYPE_F32 && (u->op == PTX_OP_ABS || u->op == PTX_OP_NEG)) {
@@ -1360,17 +1509,17 @@ static void emit_native(tr *t, const emu_uop *u, LLVMValueRef mask)
         /* sem_float_fma_f32(a ^ na, b, c ^ nc, ftz, sat) on the mul's sources */
         const emu_fma_contraction *fc = u->form;
         bool ftz = in->flags & PTX_F(FTZ);
-        LLVMValueRef sign = splat64(t, UINT64_C(1) << 31);
-        LLVMValueRef x = src(t, &fc->a, ty), z = src(t, &fc->c, ty);
-        if (fc->neg_product) x = LLVMBuildXor(b, x, sign, "");
-        if (fc->neg_addend) z = LLVMBuildXor(b, z, sign, "");
-        r = fma_f32(t, as_f32(t, x, ftz), as_f32(t, src(t, &fc->b, ty), ftz), as_f32(t, z, ftz));
-        put(t, &o[0], mask, out_f32_sat(t, r, ftz, in->flags & PTX_F(SAT)));
+        LLVMValueRef x = f32_in(t, &fc->a, ftz), z = f32_in(t, &fc->c, ftz);
+        /* the sign flips after .ftz as before it (a flushed zero keeps its sign) */
+        if (fc->neg_product) x = LLVMBuildFNeg(b, x, "");
+        if (fc->neg_addend) z = LLVMBuildFNeg(b, z, "");
+        r = fma_f32(t, x, f32_in(t, &fc->b, ftz), z);
+        put_f32(t, &o[0], mask, r, ftz, in->flags & PTX_F(SAT));
         return;
     }
     if (ty == PTX_TYPE_F32) {
         bool ftz = in->flags & PTX_F(FTZ);
-        LLVMValueRef x = as_f32(t, src(t, &o[1], ty), ftz), y = as_f32(t, src(t, &o[2], ty), ftz);
+        LLVMValueRef x = f32_in(t, &o[1], ftz), y = f32_in(t, &o[2], ftz);
         switch (u->op) {
         case PTX_OP_ADD: r = LLVMBuildFAdd(b, x, y, ""); break;
         case PTX_OP_SUB: r = LLVMBuildFSub(b, x, y, ""); break;
@@ -1381,12 +1530,12 @@ static void emit_native(tr *t, const emu_uop *u, LLVMValueRef mask)
             break;
         default:
             if (in->rnd == PTX_RND_RM || in->rnd == PTX_RND_RP)
-                r = fma_f32_directed(t, x, y, as_f32(t, src(t, &o[3], ty), ftz), in->rnd == PTX_RND_RP);
+                r = fma_f32_directed(t, x, y, f32_in(t, &o[3], ftz), in->rnd == PTX_RND_RP);
             else
-                r = fma_f32(t, x, y, as_f32(t, src(t, &o[3], ty), ftz));
+                r = fma_f32(t, x, y, f32_in(t, &o[3], ftz));
             break;
         }
-        put(t, &o[0], mask, out_f32_sat(t, r, ftz, in->flags & PTX_F(SAT)));
+        put_f32(t, &o[0], mask, r, ftz, in->flags & PTX_F(SAT));
         return;
     }
     LLVMValueRef a = src(t, &o[1], ty);
@@ -1508,8 +1657,10 @@ static LLVMValueRef lane_ptr(tr *t, LLVMValueRef smem, LLVMValueRef x, LLVMValue
 static LLVMValueRef address_low(tr *t, const emu_opd *o)
 {
     int k = cached_index(t, o->row);
-    if (k >= 0)
-        return t->cache[k].low ? t->cache[k].low : LLVMBuildTrunc(t->b, t->cache[k].v, t->v32, "");
+    if (k >= 0) {
+        LLVMValueRef low = cached_low(t, k, true);
+        return low ? low : LLVMBuildTrunc(t->b, t->cache[k].v, t->v32, "");
+    }
     LLVMValueRef low = load_low(t, o->row);
     if (o->bits != 0 && o->bits <= 32)
         cache_row_low(t, o->row, LLVMBuildZExt(t->b, low, t->v64, ""), low);
@@ -2030,18 +2181,34 @@ static void emit_back_edge(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mas
     uint32_t head = t->loop_head;
     LLVMBasicBlockRef fall, split;
     branch_ways(t, mask, "back", &fall, &split);
-    LLVMValueRef carried[JIT_LOOP_ROWS];
+    LLVMValueRef carried[JIT_LOOP_ROWS], alt[JIT_LOOP_ROWS], flag[JIT_LOOP_ROWS];
     for (uint32_t k = 0; k < t->nloop; k++) {
         int c = cached_index(t, t->loop_row[k]);
         if (t->loop_pred[k]) {
             carried[k] = c >= 0 ? t->cache[c].v : load(t, t->i64, row_ptr(t, t->loop_row[k]));
             continue;
         }
-        if (c >= 0 && t->loop_narrow[k] && t->cache[c].low) {
-            carried[k] = t->cache[c].low;
+        if (t->loop_raw[k]) {
+            /* an f with its alt and flag, else the row's bits as alt (flag true) and f */
+            if (c >= 0 && t->cache[c].f && !t->cache[c].low) {
+                carried[k] = t->cache[c].f;
+                alt[k] = t->cache[c].alt ? t->cache[c].alt : LLVMGetPoison(t->v32);
+                flag[k] = t->cache[c].flag ? t->cache[c].flag : LLVMConstInt(t->i1, 0, false);
+                continue;
+            }
+            LLVMValueRef low = c >= 0 ? cached_low(t, c, true) : NULL;
+            if (!low) low = c >= 0 ? LLVMBuildTrunc(b, t->cache[c].v, t->v32, "") : load_low(t, t->loop_row[k]);
+            carried[k] = c >= 0 && t->cache[c].f ? t->cache[c].f : LLVMBuildBitCast(b, low, t->vf, "");
+            alt[k] = low;
+            flag[k] = LLVMConstInt(t->i1, 1, false);
             continue;
         }
-        if (c >= 0) carried[k] = t->cache[c].v;
+        LLVMValueRef low = c >= 0 && t->loop_narrow[k] ? cached_low(t, c, true) : NULL;
+        if (low) {
+            carried[k] = low;
+            continue;
+        }
+        if (c >= 0) carried[k] = cached_v(t, c, true);
         else {
             carried[k] = load(t, t->v64, row_ptr(t, t->loop_row[k]));
             LLVMSetAlignment(carried[k], 8);
@@ -2066,7 +2233,12 @@ static void emit_back_edge(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mas
     LLVMBuildBr(b, again);
     LLVMPositionBuilderAtEnd(b, again);
     LLVMBuildStore(b, LLVMConstInt(t->i1, 1, false), t->loop_ok_slot);
-    for (uint32_t k = 0; k < t->nloop; k++) LLVMAddIncoming(t->loop_phi[k], &carried[k], &again, 1);
+    for (uint32_t k = 0; k < t->nloop; k++) {
+        LLVMAddIncoming(t->loop_phi[k], &carried[k], &again, 1);
+        if (!t->loop_raw[k]) continue;
+        LLVMAddIncoming(t->loop_alt[k], &alt[k], &again, 1);
+        LLVMAddIncoming(t->loop_flag[k], &flag[k], &again, 1);
+    }
     LLVMBuildBr(b, t->bb[head]);
     LLVMPositionBuilderAtEnd(b, leave);
     flush_rows(t, head, false);
@@ -2169,6 +2341,22 @@ static bool loop_rows(const tr *t, uint32_t h, uint32_t end, uint32_t *rows, boo
     return fits;
 }
 
+/* Whether loop segment h's phi of row (a register of 32 bits) is better an f32 result's f
+ * than its bits: the loop's last write of it is an f32 µop the segment translates (put_f32,
+ * or a mov that may copy an f). Either is right: a phi of f is given the row's canonical bits
+ * where the back edge has no f (emit_back_edge), which are as good an f. */
+static bool loop_row_raw(const tr *t, uint32_t h, uint32_t row)
+{
+    const emu_uop *last = NULL;
+    for (uint32_t i = h; i <= t->seg_last; i++) {
+        const emu_uop *u = &t->code->uops[i];
+        if (u->nopd > 0 && u->opd[0].kind == EMU_OPD_REG && u->opd[0].row == row && u->op != PTX_OP_ST)
+            last = u;
+    }
+    return last && last->type == PTX_TYPE_F32 && translates(t, last) && last->op != PTX_OP_ABS &&
+           last->op != PTX_OP_NEG;
+}
+
 /* The head of loop segment h: a phi per row live there that the loop reads or writes, its
  * side entry's incoming value loaded (the back edge adds the other: emit_back_edge); a
  * register of at most 32 bits goes round as its 32-bit halves (the row is their zero
@@ -2192,12 +2380,24 @@ static void open_loop(tr *t, uint32_t h)
         t->loop_row[j] = rows[k];
         t->loop_narrow[j] = narrow[k];
         t->loop_pred[j] = pred[k];
+        t->loop_raw[j] = narrow[k] && loop_row_raw(t, h, rows[k]);
         LLVMPositionBuilderAtEnd(b, t->bb[h]);
-        t->loop_phi[j] = LLVMBuildPhi(b, pred[k] ? t->i64 : narrow[k] ? t->v32 : t->v64, "");
+        t->loop_phi[j] = LLVMBuildPhi(b, pred[k] ? t->i64 : t->loop_raw[j] ? t->vf : narrow[k] ? t->v32 : t->v64, "");
         LLVMPositionBuilderAtEnd(b, t->side[h]);
         LLVMValueRef in = load(t, pred[k] ? t->i64 : t->v64, row_ptr(t, rows[k]));
         LLVMSetAlignment(in, 8);
         if (narrow[k]) in = LLVMBuildTrunc(b, in, t->v32, "");
+        if (t->loop_raw[j]) {
+            /* from outside the loop: the row's bits, which need not be a canonical NaN's */
+            LLVMValueRef yes = LLVMConstInt(t->i1, 1, false);
+            LLVMPositionBuilderAtEnd(b, t->bb[h]);
+            t->loop_alt[j] = LLVMBuildPhi(b, t->v32, "");
+            t->loop_flag[j] = LLVMBuildPhi(b, t->i1, "");
+            LLVMAddIncoming(t->loop_alt[j], &in, &t->side[h], 1);
+            LLVMAddIncoming(t->loop_flag[j], &yes, &t->side[h], 1);
+            LLVMPositionBuilderAtEnd(b, t->side[h]);
+            in = LLVMBuildBitCast(b, in, t->vf, "");
+        }
         LLVMAddIncoming(t->loop_phi[j], &in, &t->side[h], 1);
     }
     LLVMPositionBuilderAtEnd(b, t->side[h]);
@@ -2207,6 +2407,14 @@ static void open_loop(tr *t, uint32_t h)
      * as 64 bits) */
     LLVMPositionBuilderAtEnd(b, t->bb[h]);
     for (uint32_t j = 0; j < t->nloop; j++) {
+        if (t->loop_raw[j]) {
+            cache_row_raw(t, t->loop_row[j], t->loop_phi[j]);
+            int c = cached_index(t, t->loop_row[j]);
+            t->cache[c].alt = t->loop_alt[j];
+            t->cache[c].flag = t->loop_flag[j];
+            t->cache[c].dirty = true;
+            continue;
+        }
         v[j] = t->loop_narrow[j] ? LLVMBuildZExt(b, t->loop_phi[j], t->v64, "") : t->loop_phi[j];
         cache_row_low(t, t->loop_row[j], v[j], t->loop_narrow[j] ? t->loop_phi[j] : NULL);
         int c = cached_index(t, t->loop_row[j]);
@@ -2222,7 +2430,7 @@ static void emit_ex2(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
 {
     LLVMBuilderRef b = t->b;
     bool ftz = u->in->flags & PTX_F(FTZ);
-    LLVMValueRef hard, x = as_f32(t, src(t, &u->opd[1], PTX_TYPE_F32), ftz);
+    LLVMValueRef hard, x = f32_in(t, &u->opd[1], ftz);
     LLVMValueRef r = u->op == PTX_OP_LG2 ? lg2_f32(t, x, &hard) : ex2_f32(t, x, &hard);
     LLVMValueRef any = LLVMBuildAnd(b, LLVMBuildBitCast(b, hard, t->i32, ""), mask, "");
     LLVMBasicBlockRef fast = block(t, "ex2.fast");
@@ -2232,7 +2440,7 @@ static void emit_ex2(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
         store_ninstr(t);
         emit_event(t, i, mask);
     }
-    put(t, &u->opd[0], mask, out_f32(t, r, ftz));
+    put_f32(t, &u->opd[0], mask, r, ftz, false);
 }
 
 /* Whether the rows operand o names (opd_rows: a vector's elements, an address's base, both
@@ -2293,30 +2501,60 @@ static void emit_uop(tr *t, uint32_t i)
             if (row_live(t, i, t->cache[k].row)) k++;
             else t->cache[k] = t->cache[--t->ncache];
         LLVMPositionBuilderAtEnd(b, t->bb[i]);
-        LLVMValueRef phis[sizeof t->cache / sizeof t->cache[0]][2];
+        LLVMValueRef phis[sizeof t->cache / sizeof t->cache[0]][5];
         /* the warp's active lanes, read where a run comes in (only handlers, branches and the
          * dispatch change them, and those come back through a side entry): not reloaded per
          * µop, where a row store in between could alias it */
         LLVMValueRef active = LLVMBuildPhi(b, t->i32, "active");
         if (t->fall) LLVMAddIncoming(active, &t->active, &t->fall, 1);
         /* fall: NULL after a handler µop, whose return goes through side[i] */
+        /* an f32 result cached with its f has a phi of it (the side entry's: the row's
+         * canonical bits, as good an f), and of its halves and row where it has those yet */
         for (uint32_t k = 0; k < t->ncache; k++) {
-            phis[k][0] = LLVMBuildPhi(b, t->cache[k].pred ? t->i64 : t->v64, "");
-            if (t->fall) LLVMAddIncoming(phis[k][0], &t->cache[k].v, &t->fall, 1);
+            phis[k][0] = t->cache[k].v ? LLVMBuildPhi(b, t->cache[k].pred ? t->i64 : t->v64, "") : NULL;
+            if (phis[k][0] && t->fall) LLVMAddIncoming(phis[k][0], &t->cache[k].v, &t->fall, 1);
             phis[k][1] = t->cache[k].low ? LLVMBuildPhi(b, t->v32, "") : NULL;
             if (phis[k][1] && t->fall) LLVMAddIncoming(phis[k][1], &t->cache[k].low, &t->fall, 1);
+            phis[k][2] = t->cache[k].f ? LLVMBuildPhi(b, t->vf, "") : NULL;
+            if (phis[k][2] && t->fall) LLVMAddIncoming(phis[k][2], &t->cache[k].f, &t->fall, 1);
+            /* without halves: the side entry's bits as alt, flag true there */
+            bool alt = t->cache[k].f && !t->cache[k].low;
+            phis[k][3] = alt ? LLVMBuildPhi(b, t->v32, "") : NULL;
+            phis[k][4] = alt ? LLVMBuildPhi(b, t->i1, "") : NULL;
+            if (alt && t->fall) {
+                LLVMValueRef a = t->cache[k].alt ? t->cache[k].alt : LLVMGetPoison(t->v32);
+                LLVMValueRef fl = t->cache[k].flag ? t->cache[k].flag : LLVMConstInt(t->i1, 0, false);
+                LLVMAddIncoming(phis[k][3], &a, &t->fall, 1);
+                LLVMAddIncoming(phis[k][4], &fl, &t->fall, 1);
+            }
         }
         LLVMPositionBuilderAtEnd(b, t->side[i]);
         for (uint32_t k = 0; k < t->ncache; k++) {
-            LLVMValueRef v = load(t, t->cache[k].pred ? t->i64 : t->v64, row_ptr(t, t->cache[k].row));
-            LLVMSetAlignment(v, 8);
-            LLVMAddIncoming(phis[k][0], &v, &t->side[i], 1);
-            t->cache[k].v = phis[k][0];
-            if (phis[k][1]) {
+            if (phis[k][0]) {
+                LLVMValueRef v = load(t, t->cache[k].pred ? t->i64 : t->v64, row_ptr(t, t->cache[k].row));
+                LLVMSetAlignment(v, 8);
+                LLVMAddIncoming(phis[k][0], &v, &t->side[i], 1);
+                t->cache[k].v = phis[k][0];
+            }
+            LLVMValueRef low = NULL;
+            if (phis[k][1] || phis[k][2] || phis[k][3])
                 /* loaded as halves (load_low): the 64-bit load goes where only they are read */
-                LLVMValueRef low = load_low(t, t->cache[k].row);
+                low = load_low(t, t->cache[k].row);
+            if (phis[k][1]) {
                 LLVMAddIncoming(phis[k][1], &low, &t->side[i], 1);
                 t->cache[k].low = phis[k][1];
+            }
+            if (phis[k][2]) {
+                LLVMValueRef f = LLVMBuildBitCast(b, low, t->vf, "");
+                LLVMAddIncoming(phis[k][2], &f, &t->side[i], 1);
+                t->cache[k].f = phis[k][2];
+            }
+            if (phis[k][3]) {
+                LLVMValueRef yes = LLVMConstInt(t->i1, 1, false);
+                LLVMAddIncoming(phis[k][3], &low, &t->side[i], 1);
+                LLVMAddIncoming(phis[k][4], &yes, &t->side[i], 1);
+                t->cache[k].alt = phis[k][3];
+                t->cache[k].flag = phis[k][4];
             }
         }
         LLVMValueRef side_active = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, active)));
@@ -2374,11 +2612,10 @@ static void emit_uop(tr *t, uint32_t i)
          * values dominate it); the fast path keeps them dirty */
         uint32_t nbefore = t->ncache;
         bool was_dirty[sizeof t->cache / sizeof t->cache[0]];
-        LLVMValueRef before[sizeof t->cache / sizeof t->cache[0]][2];
+        cache_entry before[sizeof t->cache / sizeof t->cache[0]];
         for (uint32_t k = 0; k < nbefore; k++) {
             was_dirty[k] = t->cache[k].dirty;
-            before[k][0] = t->cache[k].v;
-            before[k][1] = t->cache[k].low;
+            before[k] = t->cache[k];
         }
         if (u->op == PTX_OP_EX2 || u->op == PTX_OP_LG2) emit_ex2(t, i, u, mask, slow);
         else if (u->in->space == PTX_SPACE_PARAM) emit_param(t, u, mask, slow);
@@ -2387,7 +2624,7 @@ static void emit_uop(tr *t, uint32_t i)
         LLVMPositionBuilderAtEnd(b, slow);
         for (uint32_t k = 0; k < nbefore; k++) {
             if (!was_dirty[k] || !row_live(t, i, t->cache[k].row)) continue;
-            store_cached(t, t->cache[k].row, t->cache[k].pred, before[k][0], before[k][1]);
+            store_cached(t, before[k]);
         }
         emit_call_stored(t, i, u, mask);
         LLVMPositionBuilderAtEnd(b, here);

@@ -1137,6 +1137,98 @@ START_TEST(simple_semantics_on_special_values)
 }
 END_TEST
 
+/* In a loop segment an f32 result's NaN is made canonical (0x7fffffff) only where its bits are
+ * read (the straight part runs as a loop of two iterations for that): a store, a
+ * bit operation (neg, abs: sem.h's bit operations), a mov into a row an integer operation reads,
+ * a selp, a guarded result's merge with the lanes it does not write, and a loop that carries the
+ * result round in a register (its first iteration holds the row's loaded bits, a NaN of any
+ * payload: each iteration stores what it reads). The inputs are special_f32's pairs (NaNs of several payloads and signs, signalling
+ * ones among them), against the step interpreter. */
+START_TEST(nan_payloads_through_bit_readers)
+{
+    const char *ptx = CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "    .reg .b32 %t, %r, %k, %i, %j;\n"
+        "    .reg .b64 %in, %out, %o;\n"
+        "    .reg .f32 %fa, %fb, %f1, %f2, %f3, %f4, %f5, %g, %g2, %h;\n"
+        "    .reg .pred %p, %q, %pl, %pj;\n"
+        "    ld.param.u64 %in, [pin];\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    mov.u32 %t, %tid.x;\n"
+        "    mul.wide.u32 %o, %t, 8;\n"
+        "    add.u64 %in, %in, %o;\n"
+        "    ld.global.f32 %fa, [%in];\n"
+        "    ld.global.f32 %fb, [%in+4];\n"
+        "    and.b32 %k, %t, 1;\n"
+        "    setp.ne.u32 %p, %k, 0;\n"
+        "    and.b32 %k, %t, 2;\n"
+        "    setp.ne.u32 %q, %k, 0;\n"
+        "    mul.wide.u32 %o, %t, 128;\n"
+        "    add.u64 %out, %out, %o;\n"
+        "    mov.u32 %j, 0;\n"
+        "$L_twice:\n"
+        "    add.f32 %f1, %fa, %fb;\n"
+        "    neg.f32 %f2, %f1;\n    st.global.f32 [%out+0], %f2;\n"
+        "    abs.f32 %f2, %f1;\n    st.global.f32 [%out+4], %f2;\n"
+        "    mov.b32 %r, %f1;\n    st.global.u32 [%out+8], %r;\n"
+        "    mov.f32 %f3, %f1;\n    neg.f32 %f2, %f3;\n    st.global.f32 [%out+12], %f2;\n"
+        "    mov.f32 %f3, %f1;\n    mov.b32 %r, %f3;\n    xor.b32 %r, %r, 1;\n"
+        "    st.global.u32 [%out+16], %r;\n"
+        "    selp.f32 %f2, %f1, %fa, %p;\n    st.global.f32 [%out+20], %f2;\n"
+        "    mov.f32 %f4, %fa;\n    @%p add.f32 %f4, %fb, %fb;\n    st.global.f32 [%out+24], %f4;\n"
+        "    add.f32 %f5, %fa, %fa;\n    @%p mul.f32 %f5, %fb, %fb;\n    neg.f32 %f2, %f5;\n"
+        "    st.global.f32 [%out+28], %f2;\n"
+        "    @%q mov.f32 %f5, %f1;\n    abs.f32 %f2, %f5;\n    st.global.f32 [%out+32], %f2;\n"
+        "    setp.nan.f32 %pl, %f1, %f5;\n    selp.u32 %r, 1, 0, %pl;\n    st.global.u32 [%out+36], %r;\n"
+        "    min.f32 %f2, %f1, %fb;\n    neg.f32 %f2, %f2;\n    st.global.f32 [%out+40], %f2;\n"
+        "    mul.f32 %f3, %fa, %fb;\n    @%q st.global.f32 [%out+44], %f3;\n"
+        "    add.u32 %j, %j, 1;\n"
+        "    setp.lt.u32 %pj, %j, 2;\n"
+        "    @%pj bra $L_twice;\n"
+        "    mov.f32 %g, %fa;\n"
+        "    mov.f32 %g2, %fb;\n"
+        "    mov.u32 %i, 0;\n"
+        "    mov.u64 %o, %out;\n"
+        "$L_loop:\n"
+        "    neg.f32 %h, %g;\n"
+        "    st.global.f32 [%o+48], %h;\n"
+        "    mov.b32 %r, %g2;\n"
+        "    st.global.u32 [%o+52], %r;\n"
+        "    add.u64 %o, %o, 8;\n"
+        "    sub.f32 %h, %g, %fb;\n"
+        "    mov.f32 %g2, %g;\n"
+        "    add.f32 %g, %h, %fa;\n"
+        "    add.u32 %i, %i, 1;\n"
+        "    setp.lt.u32 %pl, %i, 3;\n"
+        "    @%pl bra $L_loop;\n"
+        "    neg.f32 %h, %g;\n    st.global.f32 [%out+72], %h;\n"
+        "    abs.f32 %h, %g2;\n    st.global.f32 [%out+76], %h;\n"
+        "    ret;\n}\n";
+    enum { N = sizeof special_f32 / sizeof *special_f32 };
+    uint8_t *in = conf_dev_alloc(N * N * 8), *out = conf_dev_alloc(N * N * 128);
+    for (unsigned t = 0; t < N * N; t++) {
+        memcpy(in + t * 8, &special_f32[t % N], 4);
+        memcpy(in + t * 8 + 4, &special_f32[t / N], 4);
+    }
+    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
+    setenv("CONF_EXECUTOR", "jit", 1);
+    emu_jit_stats before, after;
+    emu_jit_get_stats(&before);
+    conf_result r;
+    conf_status st = conf_run_k("NaN payloads", ptx, (emu_dim3){1, 1, 1}, (emu_dim3){N * N, 1, 1}, 0,
+                                params, 2, &r);
+    unsetenv("CONF_EXECUTOR");
+    ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
+    emu_jit_get_stats(&after);
+    ck_assert_msg(after.failed == before.failed, "the kernel was left to the interpreter");
+    ck_assert_msg(after.uops - before.uops == after.native - before.native + 1,
+                  "%" PRIu64 " of %" PRIu64 " instructions translated",
+                  after.native - before.native, after.uops - before.uops);
+    conf_dev_free(in);
+    conf_dev_free(out);
+}
+END_TEST
+
 /* Operands that name a variable (mov %rd, sh: emu_symbol_address, compiled as one call per µop
  * instead of the handler's one per lane) for shared, global and local variables, as 64-bit and
  * 32-bit values and as an add's source, under a guard, against the step interpreter. */
@@ -1882,6 +1974,7 @@ int main(void)
     tcase_add_test(tc, loops_kept_in_registers);
     tcase_add_test(tc, divergence_resumed_in_compiled_code);
     tcase_add_test(tc, simple_semantics_on_special_values);
+    tcase_add_test(tc, nan_payloads_through_bit_readers);
     tcase_add_test(tc, integer_division_on_edge_values);
     tcase_add_test(tc, contracted_fma_on_special_values);
     tcase_add_test(tc, loop_with_more_rows_than_carried);
