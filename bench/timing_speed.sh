@@ -44,7 +44,8 @@ done
 
 # best_wall OUT ARGS...: the least CPU time (user + system seconds) over REPS runs of the whole
 # process: the machine is shared, and GPGPU-Sim's recorded wall time was on an idle one with
-# one core used, where wall and CPU time agree. The last run's stats in OUT (JSON; - for none:
+# one core used, where wall and CPU time agree. Counted in microseconds (bench/cpu_seconds.py):
+# /usr/bin/time's hundredths moved a 0.03-0.04 s timing-off run, and its ratio, by a quarter. The last run's stats in OUT (JSON; - for none:
 # the statistics' event consumer costs time of its own, so timing off runs without).
 best_wall() {
     local out=$1 best="" t
@@ -52,7 +53,7 @@ best_wall() {
     for _ in $(seq "$REPS"); do
         local stats=()
         [ "$out" = - ] || stats=(--stats="$out")
-        /usr/bin/time -o "$W/time" -f "%U %S" "$PTXSIM" run "${stats[@]}" "$@" >/dev/null 2>&1 ||
+        "$ROOT/bench/cpu_seconds.py" "$W/time" "$PTXSIM" run "${stats[@]}" "$@" >/dev/null 2>&1 ||
             { echo "FAILED: $*" >&2; echo 0; return; }
         t=$(awk '{ print $1 + $2 }' "$W/time")
         if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then best=$t; fi
@@ -95,7 +96,7 @@ for gpu in gtx480 v100; do
         r2=$(echo "$on / $off" | bc -l)
         vs_gsim+=("$r1")
         vs_off+=("$r2")
-        printf '%-8s %-7s %10s %12s %9.2f %9.2f %9.1f %7.1fx %7.2fx %12.2f\n' "$p" "$gpu" \
+        printf '%-8s %-7s %10s %12s %9.3f %9.3f %9.1f %7.1fx %7.2fx %12.2f\n' "$p" "$gpu" \
             "$cycles" "$tin" "$off" "$on" "$g" "$r1" "$r2" "$(echo "$tin / $on / 1000000" | bc -l)"
     done
 done
