@@ -119,6 +119,8 @@ typedef struct emu_frame {
 
 enum { EMU_WS_READY, EMU_WS_BARRIER, EMU_WS_EXITED, EMU_WS_FAULT };
 
+enum { EMU_JIT_PREFETCH_SITES = 4 };
+
 struct emu_warp {
     emu_cta *cta;
     uint32_t id;
@@ -143,6 +145,9 @@ struct emu_warp {
     uint32_t sync_members;    /* member mask of the last bar.warp.sync lanes wait at */
     const emu_dim3 *tid;      /* its lanes' thread indices: the grid's table (emu_grid.tid) */
     uint64_t cache_base, cache_end, cache_gen;  /* last allocation a lane hit */
+    /* compiled code's prefetch hints (jit/translate.c, emit_mem): per global load site in a
+     * loop (the first EMU_JIT_PREFETCH_SITES), the address its first active lane last read */
+    uint64_t jit_prefetch[EMU_JIT_PREFETCH_SITES];
     uint32_t slot;            /* the hardware warp slot the engine gave it */
     uint32_t restart_lanes;   /* lanes waiting after EMU_STOP_RESTART */
     void *user[EMU_POLICY_LEVELS];   /* the policies' per-warp state */

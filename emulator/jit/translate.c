@@ -126,6 +126,7 @@ typedef struct tr {
     bool *loop_seg;
     uint32_t loop_head;   /* the head of the loop segment being translated, or NO_LOOP */
     uint32_t nloop;
+    uint32_t nprefetch;   /* global load sites given a prefetch hint (emit_mem) */
     uint32_t loop_row[JIT_LOOP_ROWS];
     LLVMValueRef loop_phi[JIT_LOOP_ROWS];
     bool loop_narrow[JIT_LOOP_ROWS];   /* the phi holds the row's 32-bit halves */
@@ -1670,6 +1671,52 @@ static LLVMValueRef address_low(tr *t, const emu_opd *o)
 /* Emits the fast path of ld/st µop u for the lanes of mask, branching to slow when a lane is
  * outside what the interpreter's fast path accepts (the handler then runs it). Leaves the
  * builder after the access. */
+/* Whether µop i lies in a loop: some branch at or after it goes back to it or before. */
+static bool in_loop(const tr *t, uint32_t i)
+{
+    for (uint32_t j = i; j < t->n; j++) {
+        const emu_uop *u = &t->code->uops[j];
+        if (u->op != PTX_OP_BRA) continue;
+        int32_t tg = branch_target(u);
+        if (tg >= 0 && (uint32_t)tg <= i) return true;
+    }
+    return false;
+}
+
+/* A global load in a loop prefetches where the same load of the same warp will read next: its
+ * first active lane's address plus the step since the warp last came by (the warp's
+ * jit_prefetch slot of the site), for lanes 0 and 16 (a 16-wide tile's two rows). matmul's
+ * B tile (a column band: each lane row n floats from the next, each iteration 16 rows on)
+ * missed the host's caches on every tile: its next rows are now on their way while the
+ * block's other warps run up to the barrier (kernel CPU 141-153 -> 110-122 ms at 512). Not in
+ * a loop segment (translated whole, rows in registers): its next trip follows at once, too
+ * soon for a hint to help, and n-body's uniform loads there would pay for it every trip. A
+ * hint only: it cannot fault or change what any executor computes (an address out of every
+ * allocation is harmless to prefetch). */
+static void emit_prefetch(tr *t, const emu_uop *u, LLVMValueRef a, LLVMValueRef a0)
+{
+    if (t->nprefetch >= EMU_JIT_PREFETCH_SITES || t->loop_head != NO_LOOP ||
+        !in_loop(t, (uint32_t)(u - t->code->uops)))
+        return;
+    LLVMBuilderRef b = t->b;
+    LLVMValueRef slot = warp_field(t, offsetof(emu_warp, jit_prefetch) +
+                                          t->nprefetch++ * sizeof(uint64_t));
+    LLVMValueRef last = load(t, t->i64, slot);
+    LLVMBuildStore(b, a0, slot);
+    /* a fresh warp's slot is 0: no step yet */
+    LLVMValueRef step = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, last, ci64(t, 0), ""),
+                                        ci64(t, 0), LLVMBuildSub(b, a0, last, ""), "");
+    LLVMTypeRef pty[1] = {t->ptr};
+    for (unsigned h = 0; h < 2; h++) {
+        LLVMValueRef at = LLVMBuildAdd(
+            b, LLVMBuildExtractElement(b, a, ci32(t, h * (EMU_WARP_SIZE / 2)), ""), step, "");
+        /* read, keep in every cache level, data */
+        LLVMValueRef args[4] = {LLVMBuildIntToPtr(b, at, t->ptr, ""), ci32(t, 0), ci32(t, 3),
+                                ci32(t, 1)};
+        call_intrinsic(t, "llvm.prefetch", pty, 1, args, 4);
+    }
+}
+
 static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockRef slow)
 {
     LLVMBuilderRef b = t->b;
@@ -1783,6 +1830,7 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
             LLVMValueRef stale = LLVMBuildICmp(b, LLVMIntNE, gen, cgen, "");
             bad = LLVMBuildOr(b, bad, vsplat(t, stale, ""), "");
             ptrs = LLVMBuildIntToPtr(b, a, vptr, "");
+            if (!st) emit_prefetch(t, u, a, a0);
         }
         addr = LLVMBuildPtrToInt(b, ptrs, t->v64, "");
     }

@@ -1520,6 +1520,96 @@ START_TEST(contracted_fma_on_special_values)
 }
 END_TEST
 
+/* Global loads in a loop get a prefetch hint (translate.c, emit_prefetch): the address their
+ * warp's first active lane will read next, from the step since its last trip. Six load sites
+ * in one loop (the first four get a hint): one walking forwards, one backwards from the end
+ * (its last hint lies below the allocation), one guarded to the upper half-warp (lane 0 not
+ * active), one that every lane reads at the same address, a gather, one that never moves; once
+ * a loop of several blocks with a barrier (ordinary segments, as matmul's tile loop: the hints)
+ * and once a loop segment (none). A hint changes nothing: against the step interpreter (memory,
+ * counts). */
+START_TEST(looped_global_loads_prefetch)
+{
+    enum { T = 64, TRIPS = 16, ROW = T * 4 };
+    for (int split = 0; split < 2; split++) {
+        char ptx[4096];
+        snprintf(ptx, sizeof ptx,
+            CONF_PTX_HEADER
+            ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+            "    .reg .b32 %%t, %%i, %%s, %%v<6>, %%g;\n"
+            "    .reg .b64 %%in, %%out, %%o, %%a<6>;\n"
+            "    .reg .pred %%p, %%q;\n"
+            "    ld.param.u64 %%in, [pin];\n"
+            "    ld.param.u64 %%out, [pout];\n"
+            "    mov.u32 %%t, %%tid.x;\n"
+            "    mov.u32 %%s, 0;\n"
+            "    mov.u32 %%i, 0;\n"
+            "    mov.u32 %%v2, 7;\n"
+            "    and.b32 %%g, %%t, 31;\n"
+            "    setp.ge.u32 %%q, %%g, 16;\n"
+            "    mul.wide.u32 %%o, %%t, 4;\n"
+            "    add.u64 %%a0, %%in, %%o;\n"
+            "    add.u64 %%a1, %%a0, %d;\n"
+            "    mov.u64 %%a2, %%a0;\n"
+            "    mov.u64 %%a3, %%in;\n"
+            "    mul.lo.u32 %%g, %%t, 37;\n"
+            "    and.b32 %%g, %%g, 63;\n"
+            "    mul.wide.u32 %%o, %%g, 4;\n"
+            "    add.u64 %%a4, %%in, %%o;\n"
+            "    mov.u64 %%a5, %%a0;\n"
+            "L:\n"
+            "    ld.global.u32 %%v0, [%%a0];\n"
+            "    ld.global.u32 %%v1, [%%a1];\n"
+            "    @%%q ld.global.u32 %%v2, [%%a2];\n"
+            "    ld.global.u32 %%v3, [%%a3];\n"
+            "    ld.global.u32 %%v4, [%%a4];\n"
+            "    ld.global.u32 %%v5, [%%a5];\n"
+            "%s"
+            "    xor.b32 %%s, %%s, %%v0;\n    add.u32 %%s, %%s, %%v1;\n"
+            "    xor.b32 %%s, %%s, %%v2;\n    add.u32 %%s, %%s, %%v3;\n"
+            "    xor.b32 %%s, %%s, %%v4;\n    add.u32 %%s, %%s, %%v5;\n"
+            "    shl.b32 %%g, %%s, 3;\n    add.u32 %%s, %%s, %%g;\n"
+            "    add.u64 %%a0, %%a0, %d;\n"
+            "    sub.u64 %%a1, %%a1, %d;\n"
+            "    add.u64 %%a2, %%a2, %d;\n"
+            "    add.u64 %%a3, %%a3, 4;\n"
+            "    add.u64 %%a4, %%a4, %d;\n"
+            "    add.u32 %%i, %%i, 1;\n"
+            "    setp.lt.u32 %%p, %%i, %d;\n"
+            "    @%%p bra L;\n"
+            "    mul.wide.u32 %%o, %%t, 4;\n"
+            "    add.u64 %%out, %%out, %%o;\n"
+            "    st.global.u32 [%%out], %%s;\n"
+            "    ret;\n}\n",
+            (TRIPS - 1) * ROW,
+            split ? "    bar.sync 0;\n    @%q bra S;\n    add.u32 %s, %s, 5;\nS:\n" : "", ROW, ROW,
+            ROW, ROW, TRIPS);
+        uint32_t *in = conf_dev_alloc(TRIPS * ROW), *out = conf_dev_alloc(T * 4);
+        for (unsigned k = 0; k < TRIPS * ROW / 4; k++) in[k] = k * 2654435761u;
+        uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
+        setenv("CONF_EXECUTOR", "jit", 1);
+        emu_jit_stats before, after;
+        emu_jit_get_stats(&before);
+        conf_result r;
+        conf_status st = conf_run_k("looped loads", ptx, (emu_dim3){1, 1, 1}, (emu_dim3){T, 1, 1},
+                                    0, params, 2, &r);
+        unsetenv("CONF_EXECUTOR");
+        ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
+        emu_jit_get_stats(&after);
+        ck_assert_msg(after.failed == before.failed, "the kernel was left to the interpreter");
+        ck_assert_msg(after.native - before.native + 1 + (unsigned)split >=
+                          after.uops - before.uops,
+                      "%" PRIu64 " of %" PRIu64 " instructions translated",
+                      after.native - before.native, after.uops - before.uops);
+        uint32_t sum = 0;
+        for (unsigned k = 0; k < T; k++) sum |= out[k];
+        ck_assert_msg(sum != 0, "the kernel wrote nothing");
+        conf_dev_free(in);
+        conf_dev_free(out);
+    }
+}
+END_TEST
+
 /* A loop block of 28 µops whose rows live at its head are more than a loop segment carries in
  * phis (JIT_LOOP_ROWS, 48): 24 accumulators, their 24 increments and the trip counter (the 49th
  * row). Such a block is an ordinary segment, so every row read across the back edge has its
@@ -1978,6 +2068,7 @@ int main(void)
     tcase_add_test(tc, integer_division_on_edge_values);
     tcase_add_test(tc, contracted_fma_on_special_values);
     tcase_add_test(tc, loop_with_more_rows_than_carried);
+    tcase_add_test(tc, looped_global_loads_prefetch);
     tcase_add_test(tc, long_loop_segment);
     tcase_add_test(tc, contracted_add_sources_live_across_segments);
     tcase_add_test(tc, ex2_approx_compiled);
