@@ -1688,7 +1688,9 @@ static bool in_loop(const tr *t, uint32_t i)
  * jit_prefetch slot of the site), for lanes 0 and 16 (a 16-wide tile's two rows). matmul's
  * B tile (a column band: each lane row n floats from the next, each iteration 16 rows on)
  * missed the host's caches on every tile: its next rows are now on their way while the
- * block's other warps run up to the barrier (kernel CPU 141-153 -> 110-122 ms at 512). Not in
+ * block's other warps run up to the barrier (kernel CPU at 512, least of 3-5: 141 -> 117 ms
+ * under load 4-12, whose processes crowd the host's caches; idle 90 -> 91, its B-load samples
+ * 8% -> 0; transpose 2048 58 -> 48 ms idle). Not in
  * a loop segment (translated whole, rows in registers): its next trip follows at once, too
  * soon for a hint to help, and n-body's uniform loads there would pay for it every trip. A
  * hint only: it cannot fault or change what any executor computes (an address out of every
