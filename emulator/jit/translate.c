@@ -1670,7 +1670,22 @@ static LLVMValueRef address_low(tr *t, const emu_opd *o)
 /* Emits the fast path of ld/st µop u for the lanes of mask, branching to slow when a lane is
  * outside what the interpreter's fast path accepts (the handler then runs it). Leaves the
  * builder after the access. */
-static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockRef slow)
+/* The entry of emu_warp.jit_hit that global access µop i uses: the function's global
+ * accesses before it, modulo EMU_JIT_HITS, so that a few arrays accessed in turn (vecadd's
+ * a, b and c) keep an entry each. */
+static uint32_t hit_entry(const tr *t, uint32_t i)
+{
+    uint32_t k = 0;
+    for (uint32_t j = 0; j < i; j++) {
+        const emu_uop *v = &t->code->uops[j];
+        if ((v->op == PTX_OP_LD || v->op == PTX_OP_ST) && v->in->space != PTX_SPACE_SHARED &&
+            v->in->space != PTX_SPACE_PARAM)
+            k++;
+    }
+    return k % EMU_JIT_HITS;
+}
+
+static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockRef slow)
 {
     LLVMBuilderRef b = t->b;
     bool st = u->op == PTX_OP_ST;
@@ -1735,7 +1750,8 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
             LLVMValueRef vbase = vsplat(t, block_base, "");
             ptrs = LLVMBuildGEP2(b, t->i8, vbase, &a, 1, "");
         } else {
-            /* the allocation the warp last hit, when device memory has not changed since: the
+            /* the allocation this access last hit in the warp's slot (its emu_warp.jit_hit
+             * entry), when device memory has not changed since: the
              * generation's counter read as emu_device_generation reads it, by name, resolved when
              * the code is linked (the code holds no address of this process, so its object can be
              * cached on disk and loaded by another process); a load, not a call, which would
@@ -1745,16 +1761,16 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
             LLVMValueRef gen = LLVMBuildLoad2(b, t->i64, gword, "");
             LLVMSetOrdering(gen, LLVMAtomicOrderingAcquire);
             LLVMSetAlignment(gen, 8);
-            /* fast_lanes: the first lane's miss looks its allocation up (a kernel alternates
-             * between its arrays) */
+            /* fast_lanes: the first lane's miss looks its allocation up */
             LLVMValueRef cz[2] = {mask, LLVMConstInt(t->i1, 0, false)};
             LLVMTypeRef i32ty = t->i32;
             LLVMValueRef lane = LLVMBuildAnd(b, call_intrinsic(t, "llvm.cttz", &i32ty, 1, cz, 2),
                                              ci32(t, EMU_WARP_SIZE - 1), "");
             LLVMValueRef a0 = LLVMBuildExtractElement(b, a, lane, "");
-            LLVMValueRef cgen = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_gen)));
-            LLVMValueRef lo = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_base)));
-            LLVMValueRef hi = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_end)));
+            size_t hit = offsetof(emu_warp, jit_hit) + hit_entry(t, i) * sizeof(uint64_t[3]);
+            LLVMValueRef cgen = load(t, t->i64, warp_field(t, hit + 2 * sizeof(uint64_t)));
+            LLVMValueRef lo = load(t, t->i64, warp_field(t, hit));
+            LLVMValueRef hi = load(t, t->i64, warp_field(t, hit + sizeof(uint64_t)));
             LLVMValueRef miss = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntNE, gen, cgen, ""),
                                             LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntULT, a0, lo, ""),
                                                         LLVMBuildICmp(b, LLVMIntUGE, a0, hi, ""), ""), "");
@@ -1766,14 +1782,14 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
             LLVMTypeRef rty = LLVMFunctionType(t->i8, rargs, 4, false);
             LLVMValueRef rfn = LLVMGetNamedFunction(t->m, EMU_JIT_REFILL);
             if (!rfn) rfn = LLVMAddFunction(t->m, EMU_JIT_REFILL, rty);
-            LLVMValueRef rav[4] = {t->w, a0, ci64(t, total), gen};
+            LLVMValueRef rav[4] = {warp_field(t, hit), a0, ci64(t, total), gen};
             LLVMValueRef found = LLVMBuildCall2(b, rty, rfn, rav, 4, "");
             LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, found, LLVMConstInt(t->i8, 0, false), ""),
                             test, slow);
             LLVMPositionBuilderAtEnd(b, test);
-            cgen = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_gen)));
-            lo = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_base)));
-            hi = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_end)));
+            cgen = load(t, t->i64, warp_field(t, hit + 2 * sizeof(uint64_t)));
+            lo = load(t, t->i64, warp_field(t, hit));
+            hi = load(t, t->i64, warp_field(t, hit + sizeof(uint64_t)));
             LLVMValueRef vlo = vsplat(t, lo, "");
             LLVMValueRef vhi = vsplat(t, hi, "");
             bad = LLVMBuildOr(b, misaligned, LLVMBuildICmp(b, LLVMIntULT, a, vlo, ""), "");
@@ -2619,7 +2635,7 @@ static void emit_uop(tr *t, uint32_t i)
         }
         if (u->op == PTX_OP_EX2 || u->op == PTX_OP_LG2) emit_ex2(t, i, u, mask, slow);
         else if (u->in->space == PTX_SPACE_PARAM) emit_param(t, u, mask, slow);
-        else emit_mem(t, u, mask, slow);
+        else emit_mem(t, i, u, mask, slow);
         LLVMBasicBlockRef here = LLVMGetInsertBlock(b);
         LLVMPositionBuilderAtEnd(b, slow);
         for (uint32_t k = 0; k < nbefore; k++) {

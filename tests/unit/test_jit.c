@@ -1462,6 +1462,85 @@ START_TEST(shared_half_warp_shapes)
 }
 END_TEST
 
+/* Compiled global accesses keep an allocation per access site (emu_warp.jit_hit, one entry per
+ * site modulo EMU_JIT_HITS, kept when a warp slot takes the next CTA): five sites over four
+ * arrays, so that the fifth shares the first's entry, and one site that changes array with the
+ * CTA's parity, over enough CTAs that slots are reused; then the last array made shorter than
+ * the grid, so that the last CTAs' accesses leave the allocation their site holds and fault as
+ * the step interpreter's do. */
+enum { SITE_CTAS = 4096, SITE_T = 32, SITE_N = SITE_CTAS * SITE_T };
+
+START_TEST(global_sites_keep_their_allocation)
+{
+    const char *ptx = CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 pd)\n{\n"
+        "    .reg .b32 %t, %n, %c, %i, %x, %y, %z;\n"
+        "    .reg .b64 %a, %b, %cc, %d, %o, %p;\n"
+        "    .reg .pred %odd;\n"
+        "    ld.param.u64 %a, [pa];\n"
+        "    ld.param.u64 %b, [pb];\n"
+        "    ld.param.u64 %cc, [pc];\n"
+        "    ld.param.u64 %d, [pd];\n"
+        "    mov.u32 %t, %tid.x;\n"
+        "    mov.u32 %c, %ctaid.x;\n"
+        "    mov.u32 %n, %ntid.x;\n"
+        "    mad.lo.u32 %i, %c, %n, %t;\n"
+        "    mul.wide.u32 %o, %i, 4;\n"
+        "    add.u64 %p, %a, %o;\n"
+        "    ld.global.u32 %x, [%p];\n"
+        "    add.u64 %p, %b, %o;\n"
+        "    ld.global.u32 %y, [%p];\n"
+        "    and.b32 %z, %c, 1;\n"
+        "    setp.ne.u32 %odd, %z, 0;\n"
+        "    selp.b64 %p, %a, %b, %odd;\n"
+        "    add.u64 %p, %p, %o;\n"
+        "    ld.global.u32 %z, [%p];\n"
+        "    add.u32 %x, %x, %y;\n"
+        "    add.u32 %x, %x, %z;\n"
+        "    add.u64 %p, %cc, %o;\n"
+        "    st.global.u32 [%p], %x;\n"
+        "    add.u64 %p, %d, %o;\n"
+        "    st.global.u32 [%p], %y;\n"
+        "    ret;\n}\n";
+    uint32_t *a = conf_dev_alloc(SITE_N * 4), *b = conf_dev_alloc(SITE_N * 4);
+    uint32_t *c = conf_dev_alloc(SITE_N * 4), *d = conf_dev_alloc(SITE_N * 4);
+    for (uint32_t i = 0; i < SITE_N; i++) {
+        a[i] = i * 3 + 1;
+        b[i] = i ^ 0x5555u;
+    }
+    emu_jit_stats before, after;
+    emu_jit_get_stats(&before);
+    for (int shorter = 0; shorter < 2; shorter++) {
+        if (shorter) {   /* the same place, most likely, and a new generation */
+            conf_dev_free(d);
+            d = conf_dev_alloc((SITE_N - 40) * 4);
+        }
+        uint64_t params[4] = {conf_dev_addr(a), conf_dev_addr(b), conf_dev_addr(c), conf_dev_addr(d)};
+        setenv("CONF_EXECUTOR", "jit", 1);
+        conf_result r;
+        conf_status st = conf_run_k("global sites", ptx, (emu_dim3){SITE_CTAS, 1, 1},
+                                    (emu_dim3){SITE_T, 1, 1}, 0, params, 4, &r);
+        unsetenv("CONF_EXECUTOR");
+        if (!shorter) {
+            ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
+            for (uint32_t i = 0; i < SITE_N; i++) {
+                uint32_t odd = (i / SITE_T) % 2, z = odd ? a[i] : b[i];
+                ck_assert_msg(c[i] == a[i] + b[i] + z && d[i] == b[i], "element %u: %u %u", i,
+                              c[i], d[i]);
+            }
+        } else {
+            ck_assert_msg(st == CONF_FAULTED, "%s: %.1500s", conf_status_name(st), r.message);
+        }
+    }
+    emu_jit_get_stats(&after);
+    ck_assert_msg(after.failed == before.failed, "a kernel was left to the interpreter");
+    conf_dev_free(a);
+    conf_dev_free(b);
+    conf_dev_free(c);
+    conf_dev_free(d);
+}
+END_TEST
+
 /* An f32 add/sub that decode fuses with the mul feeding it (fma_contraction.c), compiled inline
  * (the product's sign, the addend's sign, .ftz, .sat, a guard) on every pair of special_f32's
  * patterns with a third from the table, against the step interpreter. */
@@ -1986,6 +2065,7 @@ int main(void)
     tcase_add_test(tc, symbol_addresses);
     tcase_add_test(tc, shared_32bit_addresses);
     tcase_add_test(tc, shared_half_warp_shapes);
+    tcase_add_test(tc, global_sites_keep_their_allocation);
     tcase_add_test(tc, events_under_the_cycle_model);
     tcase_add_test(tc, auto_foresees_a_long_launch);
     suite_add_tcase(s, tc);
