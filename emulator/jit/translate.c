@@ -485,16 +485,54 @@ static LLVMValueRef sreg(tr *t, const emu_opd *o)
         for (int l = 0; l < EMU_WARP_SIZE; l++) iota[l] = ci64(t, (uint64_t)l * step);
         LLVMValueRef lanes = LLVMConstVector(iota, EMU_WARP_SIZE);
         if (o->row == PTX_SREG_LANEID) return lanes;
-        /* the warp's tid[lane] (emu_warp: a pointer into the grid's table) */
-        LLVMValueRef base = field(t, load(t, t->ptr, warp_field(t, offsetof(emu_warp, tid))),
-                                  comp);
-        LLVMValueRef ptrs = LLVMBuildGEP2(b, t->i8, vsplat(t, base, ""), &lanes, 1, "");
+        /* the warp's tid[lane] (emu_warp: a pointer into the grid's table), taken from its
+         * first and last lanes when a full warp's threads are in one row (x: consecutive,
+         * lane 31's x lane 0's + 31, as the linear order gives only then) or y and z are the
+         * same in every lane (lanes 0 and 31 agree on z, and on y and z for y: the order is
+         * y within z); else gathered. Two loads and a compare instead of two 16-lane gathers
+         * a warp (vecadd's and transpose's %tid). */
+        LLVMValueRef table = load(t, t->ptr, warp_field(t, offsetof(emu_warp, tid)));
+        LLVMValueRef valid = load(t, t->i32, warp_field(t, offsetof(emu_warp, valid)));
+        size_t last = (EMU_WARP_SIZE - 1) * sizeof(emu_dim3);
+        LLVMValueRef first_c = load(t, t->i32, field(t, table, comp));
+        LLVMValueRef last_c = load(t, t->i32, field(t, table, last + comp));
+        LLVMValueRef same_z = LLVMBuildICmp(
+            b, LLVMIntEQ, load(t, t->i32, field(t, table, offsetof(emu_dim3, z))),
+            load(t, t->i32, field(t, table, last + offsetof(emu_dim3, z))), "");
+        LLVMValueRef shaped;
+        if (o->type == 0)
+            shaped = LLVMBuildICmp(b, LLVMIntEQ, last_c,
+                                   LLVMBuildAdd(b, first_c, ci32(t, EMU_WARP_SIZE - 1), ""), "");
+        else if (o->type == 1)
+            shaped = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, last_c, first_c, ""), same_z, "");
+        else
+            shaped = same_z;
+        shaped = LLVMBuildAnd(b, shaped, LLVMBuildICmp(b, LLVMIntEQ, valid, ci32(t, UINT32_MAX), ""), "");
+        LLVMBasicBlockRef quick = block(t, "tid.quick"), gather = block(t, "tid.gather");
+        LLVMBasicBlockRef done = block(t, "tid.done");
+        LLVMBuildCondBr(b, shaped, quick, gather);
+        LLVMPositionBuilderAtEnd(b, quick);
+        LLVMValueRef vq = vsplat(t, first_c, "");
+        if (o->type == 0) {
+            LLVMValueRef iota32[EMU_WARP_SIZE];
+            for (int l = 0; l < EMU_WARP_SIZE; l++) iota32[l] = ci32(t, (uint64_t)l);
+            vq = LLVMBuildAdd(b, vq, LLVMConstVector(iota32, EMU_WARP_SIZE), "");
+        }
+        LLVMBuildBr(b, done);
+        LLVMPositionBuilderAtEnd(b, gather);
+        LLVMValueRef ptrs = LLVMBuildGEP2(b, t->i8, vsplat(t, field(t, table, comp), ""), &lanes, 1, "");
         LLVMTypeRef over[2] = {t->v32, LLVMVectorType(t->ptr, EMU_WARP_SIZE)};
         LLVMValueRef ones[EMU_WARP_SIZE];
         for (int l = 0; l < EMU_WARP_SIZE; l++) ones[l] = LLVMConstInt(t->i1, 1, false);
         LLVMValueRef args[4] = {ptrs, ci32(t, 4), LLVMConstVector(ones, EMU_WARP_SIZE),
                                 LLVMGetPoison(t->v32)};
-        LLVMValueRef v = call_intrinsic(t, "llvm.masked.gather", over, 2, args, 4);
+        LLVMValueRef vg = call_intrinsic(t, "llvm.masked.gather", over, 2, args, 4);
+        LLVMBuildBr(b, done);
+        LLVMPositionBuilderAtEnd(b, done);
+        LLVMValueRef v = LLVMBuildPhi(b, t->v32, "");
+        LLVMValueRef in_v[2] = {vq, vg};
+        LLVMBasicBlockRef in_b[2] = {quick, gather};
+        LLVMAddIncoming(v, in_v, in_b, 2);
         return LLVMBuildZExt(b, v, t->v64, "");
     }
     LLVMValueRef p;

@@ -1462,6 +1462,57 @@ START_TEST(shared_half_warp_shapes)
 }
 END_TEST
 
+/* %tid.x/y/z compiled from a full warp's first and last lanes when its threads are consecutive
+ * in x or share y and z, else gathered: block shapes where a warp wraps rows once, many
+ * times, across z with y back where it started ((1,31,2): lanes 0 and 31 both at y 0), and
+ * partial warps, each thread writing its three coordinates, against the step interpreter. */
+START_TEST(thread_ids_by_warp_shape)
+{
+    const char *ptx = CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pout)\n{\n"
+        "    .reg .b32 %x, %y, %z, %nx, %ny, %i;\n"
+        "    .reg .b64 %out, %o;\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    mov.u32 %x, %tid.x;\n"
+        "    mov.u32 %y, %tid.y;\n"
+        "    mov.u32 %z, %tid.z;\n"
+        "    mov.u32 %nx, %ntid.x;\n"
+        "    mov.u32 %ny, %ntid.y;\n"
+        "    mad.lo.u32 %i, %z, %ny, %y;\n"
+        "    mad.lo.u32 %i, %i, %nx, %x;\n"
+        "    mul.wide.u32 %o, %i, 12;\n"
+        "    add.u64 %out, %out, %o;\n"
+        "    st.global.u32 [%out], %x;\n"
+        "    st.global.u32 [%out+4], %y;\n"
+        "    st.global.u32 [%out+8], %z;\n"
+        "    ret;\n}\n";
+    static const emu_dim3 shapes[] = {{32, 8, 1}, {256, 1, 1}, {1, 31, 2}, {10, 2, 1}, {33, 2, 1},
+                                      {16, 2, 2}, {2, 4, 8}, {48, 3, 1}, {1, 1, 64}, {7, 5, 3}};
+    uint32_t *out = conf_dev_alloc(1024 * 12);
+    emu_jit_stats before, after;
+    emu_jit_get_stats(&before);
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+        emu_dim3 blk = shapes[k];
+        uint32_t n = blk.x * blk.y * blk.z;
+        memset(out, 0xff, 1024 * 12);
+        uint64_t params[1] = {conf_dev_addr(out)};
+        setenv("CONF_EXECUTOR", "jit", 1);
+        conf_result r;
+        conf_status st = conf_run_k("thread ids", ptx, (emu_dim3){2, 1, 1}, blk, 0, params, 1, &r);
+        unsetenv("CONF_EXECUTOR");
+        ck_assert_msg(st == CONF_OK, "block (%u,%u,%u): %.1500s", blk.x, blk.y, blk.z, r.message);
+        for (uint32_t i = 0; i < n; i++)
+            ck_assert_msg(out[3 * i] == i % blk.x && out[3 * i + 1] == i / blk.x % blk.y &&
+                              out[3 * i + 2] == i / (blk.x * blk.y),
+                          "block (%u,%u,%u), thread %u: (%u,%u,%u)", blk.x, blk.y, blk.z, i,
+                          out[3 * i], out[3 * i + 1], out[3 * i + 2]);
+    }
+    emu_jit_get_stats(&after);
+    ck_assert_msg(after.failed == before.failed, "a kernel was left to the interpreter");
+    conf_dev_free(out);
+}
+END_TEST
+
 /* Compiled global accesses keep an allocation per access site (emu_warp.jit_hit, one entry per
  * site modulo EMU_JIT_HITS, kept when a warp slot takes the next CTA): five sites over four
  * arrays, so that the fifth shares the first's entry, and one site that changes array with the
@@ -2066,6 +2117,7 @@ int main(void)
     tcase_add_test(tc, shared_32bit_addresses);
     tcase_add_test(tc, shared_half_warp_shapes);
     tcase_add_test(tc, global_sites_keep_their_allocation);
+    tcase_add_test(tc, thread_ids_by_warp_shape);
     tcase_add_test(tc, events_under_the_cycle_model);
     tcase_add_test(tc, auto_foresees_a_long_launch);
     suite_add_tcase(s, tc);
