@@ -920,6 +920,69 @@ START_TEST(loops_kept_in_registers)
 }
 END_TEST
 
+/* A consecutive global load in a loop segment prefetches its lines a few iterations ahead at
+ * its stride (emit_stride_prefetch): a grid-stride loop whose last prefetches pass the end of
+ * its array, a loop whose loads alternate between two allocations (the stride between them,
+ * then its negative: the prefetched address may be anywhere, mapped or not), and a descending
+ * loop, with a guard that leaves part of each warp out; prefetching never faults or changes
+ * what is loaded: the JIT agrees with the step interpreter (memory, faults, counts). */
+START_TEST(loop_loads_prefetch_their_stride)
+{
+    const char *ptx = CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "    .reg .b32 %i, %j, %s, %w, %a;\n"
+        "    .reg .b64 %in, %out, %base, %obase, %ia, %pp, %o;\n"
+        "    .reg .pred %p, %q, %odd;\n"
+        "    ld.param.u64 %in, [pin];\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    mov.u32 %i, %tid.x;\n"
+        "    mul.wide.u32 %o, %i, 4;\n"
+        "    add.u64 %base, %in, %o;\n"
+        "    add.u64 %obase, %out, %o;\n"
+        "    setp.lt.u32 %p, %i, 50;\n"
+        "    @!%p bra DONE;\n"
+        "    mov.u32 %s, 0;\n"
+        "    mov.u32 %j, 0;\n"
+        "L1:\n"
+        "    mul.wide.u32 %ia, %j, 256;\n"
+        "    add.u64 %ia, %ia, %base;\n"
+        "    ld.global.u32 %w, [%ia];\n"
+        "    add.u32 %s, %s, %w;\n"
+        "    add.u32 %j, %j, 1;\n"
+        "    setp.lt.u32 %q, %j, 16;\n"
+        "    @%q bra L1;\n"
+        "    mov.u32 %j, 0;\n"
+        "L2:\n"
+        "    and.b32 %a, %j, 1;\n"
+        "    setp.ne.u32 %odd, %a, 0;\n"
+        "    selp.b64 %pp, %obase, %base, %odd;\n"
+        "    ld.global.u32 %w, [%pp+1024];\n"
+        "    xor.b32 %s, %s, %w;\n"
+        "    add.u32 %j, %j, 1;\n"
+        "    setp.lt.u32 %q, %j, 9;\n"
+        "    @%q bra L2;\n"
+        "    mov.u32 %j, 15;\n"
+        "L3:\n"
+        "    mul.wide.u32 %ia, %j, 256;\n"
+        "    add.u64 %ia, %ia, %base;\n"
+        "    ld.global.u32 %w, [%ia];\n"
+        "    mad.lo.u32 %s, %s, 3, %w;\n"
+        "    sub.u32 %j, %j, 1;\n"
+        "    setp.ne.u32 %q, %j, 0;\n"
+        "    @%q bra L3;\n"
+        "    st.global.u32 [%obase], %s;\n"
+        "DONE:\n"
+        "    ret;\n}\n";
+    enum { T = 64, N = T * 16 };
+    uint32_t *in = conf_dev_alloc(4 * N), *out = conf_dev_alloc(4 * N);
+    for (unsigned k = 0; k < N; k++) {
+        in[k] = k * 2654435761u;
+        out[k] = k ^ 0x5a5a5a5au;
+    }
+    run_compiled_on_jit("loop loads prefetch their stride", ptx, 2, T, in, out);
+}
+END_TEST
+
 /* Divergence resumed in compiled code (emu_jit_resume: after a divergent branch, at a path's
  * reconvergence point, after exited lanes, the run goes on at the path the executor loop would
  * pick, without returning): an if/else with an if nested in one arm, entered by part of each
@@ -2102,6 +2165,7 @@ int main(void)
     tcase_add_test(tc, disk_cache);
     tcase_add_test(tc, rows_kept_in_registers);
     tcase_add_test(tc, loops_kept_in_registers);
+    tcase_add_test(tc, loop_loads_prefetch_their_stride);
     tcase_add_test(tc, divergence_resumed_in_compiled_code);
     tcase_add_test(tc, simple_semantics_on_special_values);
     tcase_add_test(tc, nan_payloads_through_bit_readers);
