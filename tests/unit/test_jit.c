@@ -1108,6 +1108,36 @@ START_TEST(divergence_resumed_in_compiled_code)
 }
 END_TEST
 
+/* Runs kernel `ptx` (params: in, out) on one block of a thread per ordered pair of special_f32's
+ * patterns (thread t reads patterns t % N and t / N from in + t * 8; out holds out_bytes per
+ * thread) on the JIT against the step interpreter, and checks that every instruction but the
+ * closing ret was translated. */
+static void run_special_pairs_translated(const char *what, const char *ptx, size_t out_bytes)
+{
+    enum { N = sizeof special_f32 / sizeof *special_f32 };
+    uint8_t *in = conf_dev_alloc(N * N * 8), *out = conf_dev_alloc(N * N * out_bytes);
+    for (unsigned t = 0; t < N * N; t++) {
+        memcpy(in + t * 8, &special_f32[t % N], 4);
+        memcpy(in + t * 8 + 4, &special_f32[t / N], 4);
+    }
+    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
+    setenv("CONF_EXECUTOR", "jit", 1);
+    emu_jit_stats before, after;
+    emu_jit_get_stats(&before);
+    conf_result r;
+    conf_status st = conf_run_k(what, ptx, (emu_dim3){1, 1, 1}, (emu_dim3){N * N, 1, 1}, 0,
+                                params, 2, &r);
+    unsetenv("CONF_EXECUTOR");
+    ck_assert_msg(st == CONF_OK, "%s: %.1500s", what, r.message);
+    emu_jit_get_stats(&after);
+    ck_assert_msg(after.failed == before.failed, "%s: the kernel was left to the interpreter", what);
+    ck_assert_msg(after.uops - before.uops == after.native - before.native + 1,
+                  "%s: %" PRIu64 " of %" PRIu64 " instructions translated", what,
+                  after.native - before.native, after.uops - before.uops);
+    conf_dev_free(in);
+    conf_dev_free(out);
+}
+
 /* The simple semantics compiled inline (min/max, .sat, cvt.f32.f32, not, predicate logic) on
  * every pair of special_f32's patterns, read as f32, as 32-bit and as 64-bit integers (sign
  * bits set and clear), some under a guard, against the step interpreter. */
@@ -1174,29 +1204,7 @@ START_TEST(simple_semantics_on_special_values)
         "    not.pred %pr, %q;\n    selp.u32 %r, 1, 0, %pr;\n    st.global.u32 [%out+132], %r;\n"
         "    @%q xor.pred %pr, %p, %pr;\n    selp.u32 %r, 1, 0, %pr;\n    st.global.u32 [%out+136], %r;\n"
         "    ret;\n}\n";
-    enum { N = sizeof special_f32 / sizeof *special_f32 };
-    uint8_t *in = conf_dev_alloc(N * N * 8), *out = conf_dev_alloc(N * N * 256);
-    for (unsigned t = 0; t < N * N; t++) {
-        memcpy(in + t * 8, &special_f32[t % N], 4);
-        memcpy(in + t * 8 + 4, &special_f32[t / N], 4);
-    }
-    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
-    setenv("CONF_EXECUTOR", "jit", 1);
-    emu_jit_stats before, after;
-    emu_jit_get_stats(&before);
-    conf_result r;
-    conf_status st = conf_run_k("simple semantics", ptx, (emu_dim3){1, 1, 1},
-                                (emu_dim3){N * N, 1, 1}, 0, params, 2, &r);
-    unsetenv("CONF_EXECUTOR");
-    ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
-    emu_jit_get_stats(&after);
-    ck_assert_msg(after.failed == before.failed, "the kernel was left to the interpreter");
-    /* every instruction above but ret translates */
-    ck_assert_msg(after.uops - before.uops == after.native - before.native + 1,
-                  "%" PRIu64 " of %" PRIu64 " instructions translated",
-                  after.native - before.native, after.uops - before.uops);
-    conf_dev_free(in);
-    conf_dev_free(out);
+    run_special_pairs_translated("simple semantics", ptx, 256);
 }
 END_TEST
 
@@ -1267,28 +1275,7 @@ START_TEST(nan_payloads_through_bit_readers)
         "    neg.f32 %h, %g;\n    st.global.f32 [%out+72], %h;\n"
         "    abs.f32 %h, %g2;\n    st.global.f32 [%out+76], %h;\n"
         "    ret;\n}\n";
-    enum { N = sizeof special_f32 / sizeof *special_f32 };
-    uint8_t *in = conf_dev_alloc(N * N * 8), *out = conf_dev_alloc(N * N * 128);
-    for (unsigned t = 0; t < N * N; t++) {
-        memcpy(in + t * 8, &special_f32[t % N], 4);
-        memcpy(in + t * 8 + 4, &special_f32[t / N], 4);
-    }
-    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
-    setenv("CONF_EXECUTOR", "jit", 1);
-    emu_jit_stats before, after;
-    emu_jit_get_stats(&before);
-    conf_result r;
-    conf_status st = conf_run_k("NaN payloads", ptx, (emu_dim3){1, 1, 1}, (emu_dim3){N * N, 1, 1}, 0,
-                                params, 2, &r);
-    unsetenv("CONF_EXECUTOR");
-    ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
-    emu_jit_get_stats(&after);
-    ck_assert_msg(after.failed == before.failed, "the kernel was left to the interpreter");
-    ck_assert_msg(after.uops - before.uops == after.native - before.native + 1,
-                  "%" PRIu64 " of %" PRIu64 " instructions translated",
-                  after.native - before.native, after.uops - before.uops);
-    conf_dev_free(in);
-    conf_dev_free(out);
+    run_special_pairs_translated("NaN payloads", ptx, 128);
 }
 END_TEST
 
