@@ -119,7 +119,10 @@ typedef struct emu_frame {
 
 enum { EMU_WS_READY, EMU_WS_BARRIER, EMU_WS_EXITED, EMU_WS_FAULT };
 
-enum { EMU_JIT_PREFETCH_SITES = 4 };
+/* entries of emu_warp.jit_hit */
+#define EMU_JIT_HITS 4
+/* entries of emu_warp.jit_prefetch */
+#define EMU_JIT_PREFETCH_SITES 4
 
 struct emu_warp {
     emu_cta *cta;
@@ -145,6 +148,12 @@ struct emu_warp {
     uint32_t sync_members;    /* member mask of the last bar.warp.sync lanes wait at */
     const emu_dim3 *tid;      /* its lanes' thread indices: the grid's table (emu_grid.tid) */
     uint64_t cache_base, cache_end, cache_gen;  /* last allocation a lane hit */
+    /* compiled code's allocations, one per global access site (its index modulo
+     * EMU_JIT_HITS): base, end and the device generation they were found at. A kernel
+     * alternates between its arrays, so one entry for the warp would miss at nearly every
+     * access of a short warp (vecadd's three per warp); kept when the warp is reused for the
+     * next CTA of its slot (emu_warp_reinit): the same grid, and the generation decides. */
+    uint64_t jit_hit[EMU_JIT_HITS][3];
     /* compiled code's prefetch hints (jit/translate.c, emit_mem): per global load site in a
      * loop (the first EMU_JIT_PREFETCH_SITES), the address its first active lane last read */
     uint64_t jit_prefetch[EMU_JIT_PREFETCH_SITES];

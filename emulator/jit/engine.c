@@ -106,14 +106,14 @@ static void report(const char *what, LLVMErrorRef e)
 
 /* Makes the LLJIT (under jit_lock). */
 /* EMU_JIT_REFILL (jit_internal.h): what exec_mem.c's fast_lanes does when the first lane misses
- * the warp's cached allocation (a kernel alternates between its arrays) */
-static uint8_t jit_refill(emu_warp *w, uint64_t a0, uint64_t size, uint64_t gen)
+ * the cached allocation, into the access site's entry of the warp's emu_warp.jit_hit */
+static uint8_t jit_refill(uint64_t *hit, uint64_t a0, uint64_t size, uint64_t gen)
 {
     uint64_t base, asz;
     if (!emu_find_allocation(a0, size, &base, &asz, NULL)) return 0;
-    w->cache_base = base;
-    w->cache_end = base + asz;
-    w->cache_gen = gen;
+    hit[0] = base;
+    hit[1] = base + asz;
+    hit[2] = gen;
     return 1;
 }
 

@@ -30,10 +30,11 @@ typedef struct emu_jit_counts {
  * names no address of the process, so another process can load it from the disk cache
  * (engine.c). */
 #define EMU_JIT_DEVICE_GENERATION "ptxsim_jit_device_generation_word"
-/* The symbol of emu_jit_refill: uint8_t (emu_warp *w, uint64_t a0, uint64_t size, uint64_t gen),
- * exec_mem.c's fast-path miss for compiled code: the warp's cached allocation becomes the one
- * holding [a0, a0 + size) at device generation gen (1), or stays as it was when there is none
- * (0: the handler's general path then reports the bad address). */
+/* The symbol of emu_jit_refill: uint8_t (uint64_t *hit, uint64_t a0, uint64_t size, uint64_t gen),
+ * exec_mem.c's fast-path miss for compiled code: the access site's entry of emu_warp.jit_hit
+ * (base, end, generation) becomes the allocation holding [a0, a0 + size) at device generation
+ * gen (1), or stays as it was when there is none (0: the handler's general path then reports
+ * the bad address). */
 #define EMU_JIT_REFILL "ptxsim_jit_refill"
 /* The symbol of emu_jit_event_begin (emu_internal.h), which the event variant calls before
  * every µop. */

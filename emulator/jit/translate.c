@@ -486,16 +486,54 @@ static LLVMValueRef sreg(tr *t, const emu_opd *o)
         for (int l = 0; l < EMU_WARP_SIZE; l++) iota[l] = ci64(t, (uint64_t)l * step);
         LLVMValueRef lanes = LLVMConstVector(iota, EMU_WARP_SIZE);
         if (o->row == PTX_SREG_LANEID) return lanes;
-        /* the warp's tid[lane] (emu_warp: a pointer into the grid's table) */
-        LLVMValueRef base = field(t, load(t, t->ptr, warp_field(t, offsetof(emu_warp, tid))),
-                                  comp);
-        LLVMValueRef ptrs = LLVMBuildGEP2(b, t->i8, vsplat(t, base, ""), &lanes, 1, "");
+        /* the warp's tid[lane] (emu_warp: a pointer into the grid's table), taken from its
+         * first and last lanes when a full warp's threads are in one row (x: consecutive,
+         * lane 31's x lane 0's + 31, as the linear order gives only then) or y and z are the
+         * same in every lane (lanes 0 and 31 agree on z, and on y and z for y: the order is
+         * y within z); else gathered. Two loads and a compare instead of two 16-lane gathers
+         * a warp (vecadd's and transpose's %tid). */
+        LLVMValueRef table = load(t, t->ptr, warp_field(t, offsetof(emu_warp, tid)));
+        LLVMValueRef valid = load(t, t->i32, warp_field(t, offsetof(emu_warp, valid)));
+        size_t last = (EMU_WARP_SIZE - 1) * sizeof(emu_dim3);
+        LLVMValueRef first_c = load(t, t->i32, field(t, table, comp));
+        LLVMValueRef last_c = load(t, t->i32, field(t, table, last + comp));
+        LLVMValueRef same_z = LLVMBuildICmp(
+            b, LLVMIntEQ, load(t, t->i32, field(t, table, offsetof(emu_dim3, z))),
+            load(t, t->i32, field(t, table, last + offsetof(emu_dim3, z))), "");
+        LLVMValueRef shaped;
+        if (o->type == 0)
+            shaped = LLVMBuildICmp(b, LLVMIntEQ, last_c,
+                                   LLVMBuildAdd(b, first_c, ci32(t, EMU_WARP_SIZE - 1), ""), "");
+        else if (o->type == 1)
+            shaped = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, last_c, first_c, ""), same_z, "");
+        else
+            shaped = same_z;
+        shaped = LLVMBuildAnd(b, shaped, LLVMBuildICmp(b, LLVMIntEQ, valid, ci32(t, UINT32_MAX), ""), "");
+        LLVMBasicBlockRef quick = block(t, "tid.quick"), gather = block(t, "tid.gather");
+        LLVMBasicBlockRef done = block(t, "tid.done");
+        LLVMBuildCondBr(b, shaped, quick, gather);
+        LLVMPositionBuilderAtEnd(b, quick);
+        LLVMValueRef vq = vsplat(t, first_c, "");
+        if (o->type == 0) {
+            LLVMValueRef iota32[EMU_WARP_SIZE];
+            for (int l = 0; l < EMU_WARP_SIZE; l++) iota32[l] = ci32(t, (uint64_t)l);
+            vq = LLVMBuildAdd(b, vq, LLVMConstVector(iota32, EMU_WARP_SIZE), "");
+        }
+        LLVMBuildBr(b, done);
+        LLVMPositionBuilderAtEnd(b, gather);
+        LLVMValueRef ptrs = LLVMBuildGEP2(b, t->i8, vsplat(t, field(t, table, comp), ""), &lanes, 1, "");
         LLVMTypeRef over[2] = {t->v32, LLVMVectorType(t->ptr, EMU_WARP_SIZE)};
         LLVMValueRef ones[EMU_WARP_SIZE];
         for (int l = 0; l < EMU_WARP_SIZE; l++) ones[l] = LLVMConstInt(t->i1, 1, false);
         LLVMValueRef args[4] = {ptrs, ci32(t, 4), LLVMConstVector(ones, EMU_WARP_SIZE),
                                 LLVMGetPoison(t->v32)};
-        LLVMValueRef v = call_intrinsic(t, "llvm.masked.gather", over, 2, args, 4);
+        LLVMValueRef vg = call_intrinsic(t, "llvm.masked.gather", over, 2, args, 4);
+        LLVMBuildBr(b, done);
+        LLVMPositionBuilderAtEnd(b, done);
+        LLVMValueRef v = LLVMBuildPhi(b, t->v32, "");
+        LLVMValueRef in_v[2] = {vq, vg};
+        LLVMBasicBlockRef in_b[2] = {quick, gather};
+        LLVMAddIncoming(v, in_v, in_b, 2);
         return LLVMBuildZExt(b, v, t->v64, "");
     }
     LLVMValueRef p;
@@ -1643,6 +1681,43 @@ static LLVMValueRef lane_load(tr *t, LLVMValueRef slot, LLVMTypeRef ty, LLVMValu
     return load(t, ty, LLVMBuildGEP2(t->b, ty, slot, &idx, 1, ""));
 }
 
+/* Software prefetch for a consecutive global load in a loop segment, at its stride: the
+ * emulator runs a warp's whole grid-stride loop before the next warp starts, so each
+ * iteration's load is a fresh line far (a grid's width: 1 MB in the anchor reduce) from the
+ * last; the core's own prefetchers do not follow that stride and the load waits on memory once
+ * per iteration (the reduce's two hottest instructions, 68 -> 24 ms of kernel CPU time). Half 0's
+ * start minus the last iteration's (kept in a slot, a phi after mem2reg, 0 before the first)
+ * gives the stride; each half's lines (start[h], bytes long) JIT_PREFETCH_AHEAD iterations
+ * ahead are asked for (2 to 6 measured the same on the reduce; prefetching the first
+ * iterations' lines too, once the stride is known, gained nothing). A prefetch has no effect on
+ * the program (it never faults, whatever the address), so the run stays bit-identical. */
+#define JIT_PREFETCH_AHEAD 4
+static void emit_stride_prefetch(tr *t, LLVMValueRef start[2], unsigned bytes)
+{
+    LLVMBuilderRef b = t->b;
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(t->fn);
+    LLVMBuilderRef eb = LLVMCreateBuilderInContext(t->cx);
+    LLVMValueRef first = LLVMGetFirstInstruction(entry);
+    if (first) LLVMPositionBuilderBefore(eb, first);
+    else LLVMPositionBuilderAtEnd(eb, entry);
+    LLVMValueRef slot = LLVMBuildAlloca(eb, t->i64, "last_start");
+    LLVMBuildStore(eb, ci64(t, 0), slot);
+    LLVMDisposeBuilder(eb);
+    LLVMValueRef last = load(t, t->i64, slot);
+    LLVMBuildStore(b, start[0], slot);
+    /* before the first iteration, no stride: the lines being loaded now */
+    LLVMValueRef stride = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, last, ci64(t, 0), ""), ci64(t, 0),
+                                          LLVMBuildSub(b, start[0], last, ""), "");
+    LLVMValueRef ahead = LLVMBuildMul(b, stride, ci64(t, JIT_PREFETCH_AHEAD), "");
+    LLVMTypeRef pty = t->ptr;
+    for (unsigned h = 0; h < 2; h++)
+        for (unsigned k = 0; k < (bytes + 63) / 64; k++) {
+            LLVMValueRef at = LLVMBuildAdd(b, LLVMBuildAdd(b, start[h], ahead, ""), ci64(t, 64u * k), "");
+            LLVMValueRef args[4] = {LLVMBuildIntToPtr(b, at, t->ptr, ""), ci32(t, 0), ci32(t, 3), ci32(t, 1)};
+            call_intrinsic(t, "llvm.prefetch", &pty, 1, args, 4);
+        }
+}
+
 /* The address of a lane's access plus off bytes (i64): x the lane's offset in the shared block
  * smem (32 bits), or, smem NULL, its address (64 bits) */
 static LLVMValueRef lane_ptr(tr *t, LLVMValueRef smem, LLVMValueRef x, LLVMValueRef off)
@@ -1690,12 +1765,12 @@ static bool in_loop(const tr *t, uint32_t i)
  * missed the host's caches on every tile: its next rows are now on their way while the
  * block's other warps run up to the barrier (kernel CPU at 512, least of 3-5: 141 -> 117 ms
  * under load 4-12, whose processes crowd the host's caches; idle 90 -> 91, its B-load samples
- * 8% -> 0; transpose 2048 58 -> 48 ms idle). Not in
- * a loop segment (translated whole, rows in registers): its next trip follows at once, too
- * soon for a hint to help, and n-body's uniform loads there would pay for it every trip. A
+ * 8% -> 0; transpose 2048 58 -> 48 ms idle). Not in a loop segment (translated whole,
+ * rows in registers), whose consecutive loads prefetch at their stride instead
+ * (emit_stride_prefetch) and whose uniform loads (n-body's) would pay for a hint every trip. A
  * hint only: it cannot fault or change what any executor computes (an address out of every
  * allocation is harmless to prefetch). */
-static void emit_prefetch(tr *t, const emu_uop *u, LLVMValueRef a, LLVMValueRef a0)
+static void emit_next_trip_prefetch(tr *t, const emu_uop *u, LLVMValueRef a, LLVMValueRef a0)
 {
     if (t->nprefetch >= EMU_JIT_PREFETCH_SITES || t->loop_head != NO_LOOP ||
         !in_loop(t, (uint32_t)(u - t->code->uops)))
@@ -1719,7 +1794,22 @@ static void emit_prefetch(tr *t, const emu_uop *u, LLVMValueRef a, LLVMValueRef 
     }
 }
 
-static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockRef slow)
+/* The entry of emu_warp.jit_hit that global access µop i uses: the function's global
+ * accesses before it, modulo EMU_JIT_HITS, so that a few arrays accessed in turn (vecadd's
+ * a, b and c) keep an entry each. */
+static uint32_t hit_entry(const tr *t, uint32_t i)
+{
+    uint32_t k = 0;
+    for (uint32_t j = 0; j < i; j++) {
+        const emu_uop *v = &t->code->uops[j];
+        if ((v->op == PTX_OP_LD || v->op == PTX_OP_ST) && v->in->space != PTX_SPACE_SHARED &&
+            v->in->space != PTX_SPACE_PARAM)
+            k++;
+    }
+    return k % EMU_JIT_HITS;
+}
+
+static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockRef slow)
 {
     LLVMBuilderRef b = t->b;
     bool st = u->op == PTX_OP_ST;
@@ -1784,7 +1874,8 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
             LLVMValueRef vbase = vsplat(t, block_base, "");
             ptrs = LLVMBuildGEP2(b, t->i8, vbase, &a, 1, "");
         } else {
-            /* the allocation the warp last hit, when device memory has not changed since: the
+            /* the allocation this access last hit in the warp's slot (its emu_warp.jit_hit
+             * entry), when device memory has not changed since: the
              * generation's counter read as emu_device_generation reads it, by name, resolved when
              * the code is linked (the code holds no address of this process, so its object can be
              * cached on disk and loaded by another process); a load, not a call, which would
@@ -1794,16 +1885,16 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
             LLVMValueRef gen = LLVMBuildLoad2(b, t->i64, gword, "");
             LLVMSetOrdering(gen, LLVMAtomicOrderingAcquire);
             LLVMSetAlignment(gen, 8);
-            /* fast_lanes: the first lane's miss looks its allocation up (a kernel alternates
-             * between its arrays) */
+            /* fast_lanes: the first lane's miss looks its allocation up */
             LLVMValueRef cz[2] = {mask, LLVMConstInt(t->i1, 0, false)};
             LLVMTypeRef i32ty = t->i32;
             LLVMValueRef lane = LLVMBuildAnd(b, call_intrinsic(t, "llvm.cttz", &i32ty, 1, cz, 2),
                                              ci32(t, EMU_WARP_SIZE - 1), "");
             LLVMValueRef a0 = LLVMBuildExtractElement(b, a, lane, "");
-            LLVMValueRef cgen = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_gen)));
-            LLVMValueRef lo = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_base)));
-            LLVMValueRef hi = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_end)));
+            size_t hit = offsetof(emu_warp, jit_hit) + hit_entry(t, i) * sizeof(uint64_t[3]);
+            LLVMValueRef cgen = load(t, t->i64, warp_field(t, hit + 2 * sizeof(uint64_t)));
+            LLVMValueRef lo = load(t, t->i64, warp_field(t, hit));
+            LLVMValueRef hi = load(t, t->i64, warp_field(t, hit + sizeof(uint64_t)));
             LLVMValueRef miss = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntNE, gen, cgen, ""),
                                             LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntULT, a0, lo, ""),
                                                         LLVMBuildICmp(b, LLVMIntUGE, a0, hi, ""), ""), "");
@@ -1815,14 +1906,14 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
             LLVMTypeRef rty = LLVMFunctionType(t->i8, rargs, 4, false);
             LLVMValueRef rfn = LLVMGetNamedFunction(t->m, EMU_JIT_REFILL);
             if (!rfn) rfn = LLVMAddFunction(t->m, EMU_JIT_REFILL, rty);
-            LLVMValueRef rav[4] = {t->w, a0, ci64(t, total), gen};
+            LLVMValueRef rav[4] = {warp_field(t, hit), a0, ci64(t, total), gen};
             LLVMValueRef found = LLVMBuildCall2(b, rty, rfn, rav, 4, "");
             LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, found, LLVMConstInt(t->i8, 0, false), ""),
                             test, slow);
             LLVMPositionBuilderAtEnd(b, test);
-            cgen = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_gen)));
-            lo = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_base)));
-            hi = load(t, t->i64, warp_field(t, offsetof(emu_warp, cache_end)));
+            cgen = load(t, t->i64, warp_field(t, hit + 2 * sizeof(uint64_t)));
+            lo = load(t, t->i64, warp_field(t, hit));
+            hi = load(t, t->i64, warp_field(t, hit + sizeof(uint64_t)));
             LLVMValueRef vlo = vsplat(t, lo, "");
             LLVMValueRef vhi = vsplat(t, hi, "");
             bad = LLVMBuildOr(b, misaligned, LLVMBuildICmp(b, LLVMIntULT, a, vlo, ""), "");
@@ -1832,7 +1923,7 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
             LLVMValueRef stale = LLVMBuildICmp(b, LLVMIntNE, gen, cgen, "");
             bad = LLVMBuildOr(b, bad, vsplat(t, stale, ""), "");
             ptrs = LLVMBuildIntToPtr(b, a, vptr, "");
-            if (!st) emit_prefetch(t, u, a, a0);
+            if (!st) emit_next_trip_prefetch(t, u, a, a0);
         }
         addr = LLVMBuildPtrToInt(b, ptrs, t->v64, "");
     }
@@ -1969,7 +2060,7 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
         LLVMBuildCondBr(b, contig, cblk, gather);
         LLVMPositionBuilderAtEnd(b, cblk);
         LLVMTypeRef mover[2] = {hvty, t->ptr};
-        LLVMValueRef part[2];
+        LLVMValueRef part[2], hstart[2];
         for (unsigned h = 0; h < 2; h++) {
             LLVMValueRef pb = lane_ptr(t, smem, hp[h], LLVMBuildNeg(b, hback[h], ""));
             if (st) {
@@ -1983,7 +2074,10 @@ static void emit_mem(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockR
                 LLVMValueRef args[4] = {pb, align, hmask[h], LLVMConstNull(hvty)};
                 part[h] = call_intrinsic(t, "llvm.masked.load", mover, 2, args, 4);
             }
+            hstart[h] = LLVMBuildPtrToInt(b, pb, t->i64, "");
         }
+        if (!st && !smem && u->in->space != PTX_SPACE_SHARED && t->loop_head != NO_LOOP)
+            emit_stride_prefetch(t, hstart, HALF * es);
         if (!st)
             got[0][nfrom] = LLVMBuildShuffleVector(b, part[0], part[1], LLVMConstVector(whole, EMU_WARP_SIZE), "");
         from[nfrom++] = cblk;
@@ -2669,7 +2763,7 @@ static void emit_uop(tr *t, uint32_t i)
         }
         if (u->op == PTX_OP_EX2 || u->op == PTX_OP_LG2) emit_ex2(t, i, u, mask, slow);
         else if (u->in->space == PTX_SPACE_PARAM) emit_param(t, u, mask, slow);
-        else emit_mem(t, u, mask, slow);
+        else emit_mem(t, i, u, mask, slow);
         LLVMBasicBlockRef here = LLVMGetInsertBlock(b);
         LLVMPositionBuilderAtEnd(b, slow);
         for (uint32_t k = 0; k < nbefore; k++) {

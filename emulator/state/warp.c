@@ -124,7 +124,10 @@ void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id, uint64_t *lent)
     emu_event *ring = w->ring;
     uint64_t *ring_rows = w->ring_rows;
     bool ring_lent = w->ring_lent;
+    uint64_t jit_hit[EMU_JIT_HITS][3];
+    memcpy(jit_hit, w->jit_hit, sizeof jit_hit);
     memset(w, 0, sizeof *w);
+    memcpy(w->jit_hit, jit_hit, sizeof jit_hit);
     w->stack = stack;
     w->stack_cap = stack_cap;
     w->frames = frames;

@@ -920,6 +920,69 @@ START_TEST(loops_kept_in_registers)
 }
 END_TEST
 
+/* A consecutive global load in a loop segment prefetches its lines a few iterations ahead at
+ * its stride (emit_stride_prefetch): a grid-stride loop whose last prefetches pass the end of
+ * its array, a loop whose loads alternate between two allocations (the stride between them,
+ * then its negative: the prefetched address may be anywhere, mapped or not), and a descending
+ * loop, with a guard that leaves part of each warp out; prefetching never faults or changes
+ * what is loaded: the JIT agrees with the step interpreter (memory, faults, counts). */
+START_TEST(loop_loads_prefetch_their_stride)
+{
+    const char *ptx = CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "    .reg .b32 %i, %j, %s, %w, %a;\n"
+        "    .reg .b64 %in, %out, %base, %obase, %ia, %pp, %o;\n"
+        "    .reg .pred %p, %q, %odd;\n"
+        "    ld.param.u64 %in, [pin];\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    mov.u32 %i, %tid.x;\n"
+        "    mul.wide.u32 %o, %i, 4;\n"
+        "    add.u64 %base, %in, %o;\n"
+        "    add.u64 %obase, %out, %o;\n"
+        "    setp.lt.u32 %p, %i, 50;\n"
+        "    @!%p bra DONE;\n"
+        "    mov.u32 %s, 0;\n"
+        "    mov.u32 %j, 0;\n"
+        "L1:\n"
+        "    mul.wide.u32 %ia, %j, 256;\n"
+        "    add.u64 %ia, %ia, %base;\n"
+        "    ld.global.u32 %w, [%ia];\n"
+        "    add.u32 %s, %s, %w;\n"
+        "    add.u32 %j, %j, 1;\n"
+        "    setp.lt.u32 %q, %j, 16;\n"
+        "    @%q bra L1;\n"
+        "    mov.u32 %j, 0;\n"
+        "L2:\n"
+        "    and.b32 %a, %j, 1;\n"
+        "    setp.ne.u32 %odd, %a, 0;\n"
+        "    selp.b64 %pp, %obase, %base, %odd;\n"
+        "    ld.global.u32 %w, [%pp+1024];\n"
+        "    xor.b32 %s, %s, %w;\n"
+        "    add.u32 %j, %j, 1;\n"
+        "    setp.lt.u32 %q, %j, 9;\n"
+        "    @%q bra L2;\n"
+        "    mov.u32 %j, 15;\n"
+        "L3:\n"
+        "    mul.wide.u32 %ia, %j, 256;\n"
+        "    add.u64 %ia, %ia, %base;\n"
+        "    ld.global.u32 %w, [%ia];\n"
+        "    mad.lo.u32 %s, %s, 3, %w;\n"
+        "    sub.u32 %j, %j, 1;\n"
+        "    setp.ne.u32 %q, %j, 0;\n"
+        "    @%q bra L3;\n"
+        "    st.global.u32 [%obase], %s;\n"
+        "DONE:\n"
+        "    ret;\n}\n";
+    enum { T = 64, N = T * 16 };
+    uint32_t *in = conf_dev_alloc(4 * N), *out = conf_dev_alloc(4 * N);
+    for (unsigned k = 0; k < N; k++) {
+        in[k] = k * 2654435761u;
+        out[k] = k ^ 0x5a5a5a5au;
+    }
+    run_compiled_on_jit("loop loads prefetch their stride", ptx, 2, T, in, out);
+}
+END_TEST
+
 /* Divergence resumed in compiled code (emu_jit_resume: after a divergent branch, at a path's
  * reconvergence point, after exited lanes, the run goes on at the path the executor loop would
  * pick, without returning): an if/else with an if nested in one arm, entered by part of each
@@ -1045,6 +1108,36 @@ START_TEST(divergence_resumed_in_compiled_code)
 }
 END_TEST
 
+/* Runs kernel `ptx` (params: in, out) on one block of a thread per ordered pair of special_f32's
+ * patterns (thread t reads patterns t % N and t / N from in + t * 8; out holds out_bytes per
+ * thread) on the JIT against the step interpreter, and checks that every instruction but the
+ * closing ret was translated. */
+static void run_special_pairs_translated(const char *what, const char *ptx, size_t out_bytes)
+{
+    enum { N = sizeof special_f32 / sizeof *special_f32 };
+    uint8_t *in = conf_dev_alloc(N * N * 8), *out = conf_dev_alloc(N * N * out_bytes);
+    for (unsigned t = 0; t < N * N; t++) {
+        memcpy(in + t * 8, &special_f32[t % N], 4);
+        memcpy(in + t * 8 + 4, &special_f32[t / N], 4);
+    }
+    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
+    setenv("CONF_EXECUTOR", "jit", 1);
+    emu_jit_stats before, after;
+    emu_jit_get_stats(&before);
+    conf_result r;
+    conf_status st = conf_run_k(what, ptx, (emu_dim3){1, 1, 1}, (emu_dim3){N * N, 1, 1}, 0,
+                                params, 2, &r);
+    unsetenv("CONF_EXECUTOR");
+    ck_assert_msg(st == CONF_OK, "%s: %.1500s", what, r.message);
+    emu_jit_get_stats(&after);
+    ck_assert_msg(after.failed == before.failed, "%s: the kernel was left to the interpreter", what);
+    ck_assert_msg(after.uops - before.uops == after.native - before.native + 1,
+                  "%s: %" PRIu64 " of %" PRIu64 " instructions translated", what,
+                  after.native - before.native, after.uops - before.uops);
+    conf_dev_free(in);
+    conf_dev_free(out);
+}
+
 /* The simple semantics compiled inline (min/max, .sat, cvt.f32.f32, not, predicate logic) on
  * every pair of special_f32's patterns, read as f32, as 32-bit and as 64-bit integers (sign
  * bits set and clear), some under a guard, against the step interpreter. */
@@ -1111,29 +1204,7 @@ START_TEST(simple_semantics_on_special_values)
         "    not.pred %pr, %q;\n    selp.u32 %r, 1, 0, %pr;\n    st.global.u32 [%out+132], %r;\n"
         "    @%q xor.pred %pr, %p, %pr;\n    selp.u32 %r, 1, 0, %pr;\n    st.global.u32 [%out+136], %r;\n"
         "    ret;\n}\n";
-    enum { N = sizeof special_f32 / sizeof *special_f32 };
-    uint8_t *in = conf_dev_alloc(N * N * 8), *out = conf_dev_alloc(N * N * 256);
-    for (unsigned t = 0; t < N * N; t++) {
-        memcpy(in + t * 8, &special_f32[t % N], 4);
-        memcpy(in + t * 8 + 4, &special_f32[t / N], 4);
-    }
-    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
-    setenv("CONF_EXECUTOR", "jit", 1);
-    emu_jit_stats before, after;
-    emu_jit_get_stats(&before);
-    conf_result r;
-    conf_status st = conf_run_k("simple semantics", ptx, (emu_dim3){1, 1, 1},
-                                (emu_dim3){N * N, 1, 1}, 0, params, 2, &r);
-    unsetenv("CONF_EXECUTOR");
-    ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
-    emu_jit_get_stats(&after);
-    ck_assert_msg(after.failed == before.failed, "the kernel was left to the interpreter");
-    /* every instruction above but ret translates */
-    ck_assert_msg(after.uops - before.uops == after.native - before.native + 1,
-                  "%" PRIu64 " of %" PRIu64 " instructions translated",
-                  after.native - before.native, after.uops - before.uops);
-    conf_dev_free(in);
-    conf_dev_free(out);
+    run_special_pairs_translated("simple semantics", ptx, 256);
 }
 END_TEST
 
@@ -1204,28 +1275,7 @@ START_TEST(nan_payloads_through_bit_readers)
         "    neg.f32 %h, %g;\n    st.global.f32 [%out+72], %h;\n"
         "    abs.f32 %h, %g2;\n    st.global.f32 [%out+76], %h;\n"
         "    ret;\n}\n";
-    enum { N = sizeof special_f32 / sizeof *special_f32 };
-    uint8_t *in = conf_dev_alloc(N * N * 8), *out = conf_dev_alloc(N * N * 128);
-    for (unsigned t = 0; t < N * N; t++) {
-        memcpy(in + t * 8, &special_f32[t % N], 4);
-        memcpy(in + t * 8 + 4, &special_f32[t / N], 4);
-    }
-    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
-    setenv("CONF_EXECUTOR", "jit", 1);
-    emu_jit_stats before, after;
-    emu_jit_get_stats(&before);
-    conf_result r;
-    conf_status st = conf_run_k("NaN payloads", ptx, (emu_dim3){1, 1, 1}, (emu_dim3){N * N, 1, 1}, 0,
-                                params, 2, &r);
-    unsetenv("CONF_EXECUTOR");
-    ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
-    emu_jit_get_stats(&after);
-    ck_assert_msg(after.failed == before.failed, "the kernel was left to the interpreter");
-    ck_assert_msg(after.uops - before.uops == after.native - before.native + 1,
-                  "%" PRIu64 " of %" PRIu64 " instructions translated",
-                  after.native - before.native, after.uops - before.uops);
-    conf_dev_free(in);
-    conf_dev_free(out);
+    run_special_pairs_translated("NaN payloads", ptx, 128);
 }
 END_TEST
 
@@ -1459,6 +1509,136 @@ START_TEST(shared_half_warp_shapes)
     ck_assert_msg(after.failed == before.failed, "a kernel was left to the interpreter");
     conf_dev_free(in);
     conf_dev_free(out);
+}
+END_TEST
+
+/* %tid.x/y/z compiled from a full warp's first and last lanes when its threads are consecutive
+ * in x or share y and z, else gathered: block shapes where a warp wraps rows once, many
+ * times, across z with y back where it started ((1,31,2): lanes 0 and 31 both at y 0), and
+ * partial warps, each thread writing its three coordinates, against the step interpreter. */
+START_TEST(thread_ids_by_warp_shape)
+{
+    const char *ptx = CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pout)\n{\n"
+        "    .reg .b32 %x, %y, %z, %nx, %ny, %i;\n"
+        "    .reg .b64 %out, %o;\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    mov.u32 %x, %tid.x;\n"
+        "    mov.u32 %y, %tid.y;\n"
+        "    mov.u32 %z, %tid.z;\n"
+        "    mov.u32 %nx, %ntid.x;\n"
+        "    mov.u32 %ny, %ntid.y;\n"
+        "    mad.lo.u32 %i, %z, %ny, %y;\n"
+        "    mad.lo.u32 %i, %i, %nx, %x;\n"
+        "    mul.wide.u32 %o, %i, 12;\n"
+        "    add.u64 %out, %out, %o;\n"
+        "    st.global.u32 [%out], %x;\n"
+        "    st.global.u32 [%out+4], %y;\n"
+        "    st.global.u32 [%out+8], %z;\n"
+        "    ret;\n}\n";
+    static const emu_dim3 shapes[] = {{32, 8, 1}, {256, 1, 1}, {1, 31, 2}, {10, 2, 1}, {33, 2, 1},
+                                      {16, 2, 2}, {2, 4, 8}, {48, 3, 1}, {1, 1, 64}, {7, 5, 3}};
+    uint32_t *out = conf_dev_alloc(1024 * 12);
+    emu_jit_stats before, after;
+    emu_jit_get_stats(&before);
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+        emu_dim3 blk = shapes[k];
+        uint32_t n = blk.x * blk.y * blk.z;
+        memset(out, 0xff, 1024 * 12);
+        uint64_t params[1] = {conf_dev_addr(out)};
+        setenv("CONF_EXECUTOR", "jit", 1);
+        conf_result r;
+        conf_status st = conf_run_k("thread ids", ptx, (emu_dim3){2, 1, 1}, blk, 0, params, 1, &r);
+        unsetenv("CONF_EXECUTOR");
+        ck_assert_msg(st == CONF_OK, "block (%u,%u,%u): %.1500s", blk.x, blk.y, blk.z, r.message);
+        for (uint32_t i = 0; i < n; i++)
+            ck_assert_msg(out[3 * i] == i % blk.x && out[3 * i + 1] == i / blk.x % blk.y &&
+                              out[3 * i + 2] == i / (blk.x * blk.y),
+                          "block (%u,%u,%u), thread %u: (%u,%u,%u)", blk.x, blk.y, blk.z, i,
+                          out[3 * i], out[3 * i + 1], out[3 * i + 2]);
+    }
+    emu_jit_get_stats(&after);
+    ck_assert_msg(after.failed == before.failed, "a kernel was left to the interpreter");
+    conf_dev_free(out);
+}
+END_TEST
+
+/* Compiled global accesses keep an allocation per access site (emu_warp.jit_hit, one entry per
+ * site modulo EMU_JIT_HITS, kept when a warp slot takes the next CTA): five sites over four
+ * arrays, so that the fifth shares the first's entry, and one site that changes array with the
+ * CTA's parity, over enough CTAs that slots are reused; then the last array made shorter than
+ * the grid, so that the last CTAs' accesses leave the allocation their site holds and fault as
+ * the step interpreter's do. */
+enum { SITE_CTAS = 4096, SITE_T = 32, SITE_N = SITE_CTAS * SITE_T };
+
+START_TEST(global_sites_keep_their_allocation)
+{
+    const char *ptx = CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 pd)\n{\n"
+        "    .reg .b32 %t, %n, %c, %i, %x, %y, %z;\n"
+        "    .reg .b64 %a, %b, %cc, %d, %o, %p;\n"
+        "    .reg .pred %odd;\n"
+        "    ld.param.u64 %a, [pa];\n"
+        "    ld.param.u64 %b, [pb];\n"
+        "    ld.param.u64 %cc, [pc];\n"
+        "    ld.param.u64 %d, [pd];\n"
+        "    mov.u32 %t, %tid.x;\n"
+        "    mov.u32 %c, %ctaid.x;\n"
+        "    mov.u32 %n, %ntid.x;\n"
+        "    mad.lo.u32 %i, %c, %n, %t;\n"
+        "    mul.wide.u32 %o, %i, 4;\n"
+        "    add.u64 %p, %a, %o;\n"
+        "    ld.global.u32 %x, [%p];\n"
+        "    add.u64 %p, %b, %o;\n"
+        "    ld.global.u32 %y, [%p];\n"
+        "    and.b32 %z, %c, 1;\n"
+        "    setp.ne.u32 %odd, %z, 0;\n"
+        "    selp.b64 %p, %a, %b, %odd;\n"
+        "    add.u64 %p, %p, %o;\n"
+        "    ld.global.u32 %z, [%p];\n"
+        "    add.u32 %x, %x, %y;\n"
+        "    add.u32 %x, %x, %z;\n"
+        "    add.u64 %p, %cc, %o;\n"
+        "    st.global.u32 [%p], %x;\n"
+        "    add.u64 %p, %d, %o;\n"
+        "    st.global.u32 [%p], %y;\n"
+        "    ret;\n}\n";
+    uint32_t *a = conf_dev_alloc(SITE_N * 4), *b = conf_dev_alloc(SITE_N * 4);
+    uint32_t *c = conf_dev_alloc(SITE_N * 4), *d = conf_dev_alloc(SITE_N * 4);
+    for (uint32_t i = 0; i < SITE_N; i++) {
+        a[i] = i * 3 + 1;
+        b[i] = i ^ 0x5555u;
+    }
+    emu_jit_stats before, after;
+    emu_jit_get_stats(&before);
+    for (int shorter = 0; shorter < 2; shorter++) {
+        if (shorter) {   /* the same place, most likely, and a new generation */
+            conf_dev_free(d);
+            d = conf_dev_alloc((SITE_N - 40) * 4);
+        }
+        uint64_t params[4] = {conf_dev_addr(a), conf_dev_addr(b), conf_dev_addr(c), conf_dev_addr(d)};
+        setenv("CONF_EXECUTOR", "jit", 1);
+        conf_result r;
+        conf_status st = conf_run_k("global sites", ptx, (emu_dim3){SITE_CTAS, 1, 1},
+                                    (emu_dim3){SITE_T, 1, 1}, 0, params, 4, &r);
+        unsetenv("CONF_EXECUTOR");
+        if (!shorter) {
+            ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
+            for (uint32_t i = 0; i < SITE_N; i++) {
+                uint32_t odd = (i / SITE_T) % 2, z = odd ? a[i] : b[i];
+                ck_assert_msg(c[i] == a[i] + b[i] + z && d[i] == b[i], "element %u: %u %u", i,
+                              c[i], d[i]);
+            }
+        } else {
+            ck_assert_msg(st == CONF_FAULTED, "%s: %.1500s", conf_status_name(st), r.message);
+        }
+    }
+    emu_jit_get_stats(&after);
+    ck_assert_msg(after.failed == before.failed, "a kernel was left to the interpreter");
+    conf_dev_free(a);
+    conf_dev_free(b);
+    conf_dev_free(c);
+    conf_dev_free(d);
 }
 END_TEST
 
@@ -2062,6 +2242,7 @@ int main(void)
     tcase_add_test(tc, disk_cache);
     tcase_add_test(tc, rows_kept_in_registers);
     tcase_add_test(tc, loops_kept_in_registers);
+    tcase_add_test(tc, loop_loads_prefetch_their_stride);
     tcase_add_test(tc, divergence_resumed_in_compiled_code);
     tcase_add_test(tc, simple_semantics_on_special_values);
     tcase_add_test(tc, nan_payloads_through_bit_readers);
@@ -2077,6 +2258,8 @@ int main(void)
     tcase_add_test(tc, symbol_addresses);
     tcase_add_test(tc, shared_32bit_addresses);
     tcase_add_test(tc, shared_half_warp_shapes);
+    tcase_add_test(tc, global_sites_keep_their_allocation);
+    tcase_add_test(tc, thread_ids_by_warp_shape);
     tcase_add_test(tc, events_under_the_cycle_model);
     tcase_add_test(tc, auto_foresees_a_long_launch);
     suite_add_tcase(s, tc);
