@@ -42,6 +42,22 @@ typedef struct {
     bool dirty, dirty_live, pred;
 } cache_entry;
 
+/* What a 32-bit shared load of the warp's lanes found of their addresses (emit_mem's shapes),
+ * kept for the loads after it in the segment through the same base row (row, accesses of es
+ * bytes): state (i8) SHAPE_UNIFORM, SHAPE_CONSECUTIVE or SHAPE_OTHER where the run came from
+ * that load only by falling from µop to µop (the row then holds the same value and the warp
+ * the same lanes), SHAPE_UNKNOWN where it came in through a side entry. Adding the same
+ * constant to every lane (another imm) keeps both shapes, which compare addresses modulo 2^32.
+ * SHAPE_CHECKED on a whole warp's uniform or consecutive shape: the first load also checked
+ * the offsets of every later load that may take the shape (shape_range: the same row and
+ * element size until the row is written or the chain ends), which need no check then. */
+enum { SHAPE_UNKNOWN, SHAPE_UNIFORM, SHAPE_CONSECUTIVE, SHAPE_OTHER, SHAPE_CHECKED = 4 };
+typedef struct {
+    uint32_t row, es;
+    LLVMValueRef state;
+} shared_shape;
+#define JIT_SHAPES 4
+
 typedef struct tr {
     LLVMContextRef cx;
     LLVMModuleRef m;
@@ -139,6 +155,14 @@ typedef struct tr {
      * µop (no side entry: no handler ran, no resume), so that the warp's SIMT stack and frame
      * are as the back edge last checked them (emit_back_edge); a slot, made a phi by mem2reg */
     LLVMValueRef loop_ok_slot;
+    /* The shapes of shared addresses known in the segment (see shared_shape): a 32-bit shared
+     * load's half-warp shape, kept for its base row while the run falls from µop to µop */
+    shared_shape shape[JIT_SHAPES];
+    uint32_t nshape;
+    /* The run's shared block as 32-bit shared accesses check it (shared_block), made in the
+     * entry block at the first use: the block, and per access size (1 << k bytes) whether
+     * the fast path may take such accesses and the last offset one may start at */
+    LLVMValueRef smem, smem_ok[6], smem_last[6];
 } tr;
 
 /* The most µops in one segment (bounds the phis of a side entry: compile time grows with
@@ -1809,6 +1833,245 @@ static uint32_t hit_entry(const tr *t, uint32_t i)
     return k % EMU_JIT_HITS;
 }
 
+/* ------------------------------------------- shapes of shared addresses within a segment */
+
+static bool opd_names_row(const tr *t, const emu_opd *o, uint32_t row);
+static bool opds_name_row(const tr *t, const emu_uop *u, uint32_t row);
+
+static int shape_find(const tr *t, uint32_t row)
+{
+    for (uint32_t k = 0; k < t->nshape; k++)
+        if (t->shape[k].row == row) return (int)k;
+    return -1;
+}
+
+/* row's shape for accesses of es bytes, or -1 */
+static int shape_known(const tr *t, uint32_t row, uint32_t es)
+{
+    int k = shape_find(t, row);
+    return k >= 0 && t->shape[k].es == es ? k : -1;
+}
+
+/* At µop i's block (the builder there, among its phis): each known shape joined from the µop
+ * before (t->fall) and the side entry, where it is unknown. Nothing is known after a handler
+ * (no fall). */
+static void shape_join(tr *t, uint32_t i)
+{
+    if (!t->fall) {
+        t->nshape = 0;
+        return;
+    }
+    for (uint32_t k = 0; k < t->nshape; k++) {
+        LLVMValueRef phi = LLVMBuildPhi(t->b, t->i8, "shape");
+        LLVMValueRef side = LLVMConstInt(t->i8, SHAPE_UNKNOWN, false);
+        LLVMAddIncoming(phi, &t->shape[k].state, &t->fall, 1);
+        LLVMAddIncoming(phi, &side, &t->side[i], 1);
+        t->shape[k].state = phi;
+    }
+}
+
+/* The shapes of the rows operand o may write are no longer known. */
+static void shape_forget(tr *t, const emu_opd *o)
+{
+    for (uint32_t k = 0; k < t->nshape;)
+        if (opd_names_row(t, o, t->shape[k].row)) t->shape[k] = t->shape[--t->nshape];
+        else k++;
+}
+
+static void shape_forget_uop(tr *t, const emu_uop *u)
+{
+    for (unsigned k = 0; k < u->nopd; k++) shape_forget(t, emu_uop_opd(u, k));
+}
+
+/* Keeps (or replaces) row's shape (an i8 state) for accesses of es bytes. */
+static void shape_keep(tr *t, uint32_t row, uint32_t es, LLVMValueRef state)
+{
+    int k = shape_find(t, row);
+    if (k < 0) {
+        if (t->nshape == JIT_SHAPES) return;
+        k = (int)t->nshape++;
+    }
+    t->shape[k] = (shared_shape){row, es, state};
+}
+
+/* The shared block for 32-bit shared accesses of total bytes (a power of two up to 32): *ok
+ * (i1) where the interpreter's fast path may take them (the direct policy or one that needs no
+ * memory operations, not observing plain accesses; a block of at most 2^31 bytes, at least
+ * total), *last (i32) the last offset such an access may start at. Read once where the
+ * function is entered (a run keeps its CTA, whose block does not move, and its memory policy),
+ * not per access, where a row store in between could alias it. */
+static LLVMValueRef shared_block(tr *t, unsigned total, LLVMValueRef *ok, LLVMValueRef *last)
+{
+    unsigned k = 0;
+    while ((1u << k) < total) k++;
+    assert((1u << k) == total && k < 6);
+    if (!t->smem_ok[k]) {
+        LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(t->fn);
+        LLVMBuilderRef eb = LLVMCreateBuilderInContext(t->cx), tb = t->b;
+        LLVMPositionBuilderBefore(eb, LLVMGetBasicBlockTerminator(entry));
+        t->b = eb;   /* field() and ctx_field() build with t->b */
+        LLVMValueRef direct = LLVMBuildLoad2(eb, t->i8, ctx_field(t, offsetof(emu_ctx, direct_mem)), "");
+        LLVMValueRef observed = LLVMBuildLoad2(eb, t->i8, ctx_field(t, offsetof(emu_ctx, observed_mem)), "");
+        LLVMValueRef cta = LLVMBuildLoad2(eb, t->ptr, ctx_field(t, offsetof(emu_ctx, cta)), "");
+        LLVMValueRef size = LLVMBuildLoad2(eb, t->i64, field(t, cta, offsetof(emu_cta, smem_size)), "");
+        if (!t->smem) t->smem = LLVMBuildLoad2(eb, t->ptr, field(t, cta, offsetof(emu_cta, smem)), "");
+        LLVMValueRef plain = LLVMBuildAnd(
+            eb, LLVMBuildICmp(eb, LLVMIntNE, direct, LLVMConstInt(t->i8, 0, 0), ""),
+            LLVMBuildICmp(eb, LLVMIntEQ, observed, LLVMConstInt(t->i8, 0, 0), ""), "");
+        LLVMValueRef fits = LLVMBuildAnd(
+            eb, LLVMBuildICmp(eb, LLVMIntULE, size, ci64(t, UINT64_C(1) << 31), ""),
+            LLVMBuildICmp(eb, LLVMIntUGE, size, ci64(t, total), ""), "");
+        t->smem_ok[k] = LLVMBuildAnd(eb, plain, fits, "");
+        t->smem_last[k] = LLVMBuildTrunc(eb, LLVMBuildSub(eb, size, ci64(t, total), ""), t->i32, "");
+        t->b = tb;
+        LLVMDisposeBuilder(eb);
+    }
+    *ok = t->smem_ok[k];
+    *last = t->smem_last[k];
+    return t->smem;
+}
+
+/* The loads a known shape made (emit_known_shape): their values and blocks, for emit_mem's
+ * join, and the shape each keeps */
+typedef struct {
+    unsigned n;
+    LLVMValueRef got[3], state[3];
+    LLVMBasicBlockRef from[3];
+} known_access;
+
+/* Whether µop j is a 32-bit shared load of the warp's lanes (no guard) of es bytes through
+ * base row `row` (one that may take a kept shape: emit_mem's keep_shape). */
+static bool takes_shape(const tr *t, const emu_uop *v, uint32_t row, unsigned es)
+{
+    const emu_opd *ao = &v->opd[1];
+    return v->op == PTX_OP_LD && v->in->space == PTX_SPACE_SHARED && ao->bits <= 32 &&
+           (!v->in->vec || v->in->vec == 1) && emu_type_bits[v->type] / 8 == es &&
+           v->guard_row == EMU_NO_GUARD && ao->row == row && translates(t, v);
+}
+
+/* The offsets, from imm's, of the loads after µop i that may take the shape µop i keeps for
+ * row (takes_shape, while emit_uop keeps it: up to a handler, a branch, the segment's end or a
+ * µop that may write the row), as [*lo, *hi] (0 included); false when one is not a multiple of
+ * es from imm (its alignment is then its own to check). */
+static bool shape_range(const tr *t, uint32_t i, uint32_t row, unsigned es, uint32_t imm, int64_t *lo,
+                        int64_t *hi)
+{
+    *lo = *hi = 0;
+    for (uint32_t j = i + 1; j < t->n && !t->seg_start[j]; j++) {
+        const emu_uop *v = &t->code->uops[j];
+        if (!translates(t, v) || v->op == PTX_OP_BRA) break;
+        if (takes_shape(t, v, row, es)) {
+            int64_t d = (int32_t)((uint32_t)v->opd[1].imm - imm);
+            if (d % (int64_t)es) return false;
+            if (d < *lo) *lo = d;
+            if (d > *hi) *hi = d;
+        }
+        if (v->op == PTX_OP_LD ? opd_names_row(t, &v->opd[0], row)
+                               : v->op != PTX_OP_ST && opds_name_row(t, v, row))
+            break;
+    }
+    return true;
+}
+
+/* Whether each half's lanes, starting at p[h] and span bytes on, lie in [0, last] for every
+ * offset of [lo, hi] added (i1; 64-bit arithmetic: no wrap) */
+static LLVMValueRef range_fits(tr *t, LLVMValueRef p[2], LLVMValueRef span, LLVMValueRef last,
+                               int64_t lo, int64_t hi)
+{
+    LLVMBuilderRef b = t->b;
+    LLVMValueRef ok = NULL, last64 = LLVMBuildZExt(b, last, t->i64, "");
+    for (unsigned h = 0; h < 2; h++) {
+        LLVMValueRef ph = LLVMBuildZExt(b, p[h], t->i64, "");
+        LLVMValueRef first = LLVMBuildAdd(b, ph, ci64(t, (uint64_t)lo), "");
+        LLVMValueRef end = LLVMBuildAdd(b, LLVMBuildAdd(b, ph, ci64(t, (uint64_t)hi), ""), span, "");
+        LLVMValueRef okh = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntSGE, first, ci64(t, 0), ""),
+                                        LLVMBuildICmp(b, LLVMIntSLE, end, last64, ""), "");
+        ok = ok ? LLVMBuildAnd(b, ok, okh, "") : okh;
+    }
+    return ok;
+}
+
+/* The loads of a 32-bit shared load of es bytes per lane at offsets a whose kept shape `state`
+ * is a whole warp's uniform or consecutive one: each half's lanes are at a[0] and a[16] on
+ * (read from the vector: no search for the first active lane), a uniform half's one value or a
+ * consecutive half's 16 elements; the shape is kept as it came. Returns the block that makes
+ * them (its predecessors: a checked shape's, and emit_known_checks'), whose loads join
+ * emit_mem's through ka. */
+static LLVMBasicBlockRef emit_known_loads(tr *t, known_access *ka, LLVMValueRef state, LLVMValueRef a,
+                                          LLVMValueRef smem, unsigned es)
+{
+    enum { HALF = EMU_WARP_SIZE / 2 };
+    LLVMBuilderRef b = t->b;
+    LLVMBasicBlockRef at = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef kload = block(t, "mem.known.load");
+    LLVMBasicBlockRef kuni = block(t, "mem.known.uniform"), kcon = block(t, "mem.known.consecutive");
+    LLVMPositionBuilderAtEnd(b, kload);
+    LLVMValueRef p[2];
+    for (unsigned h = 0; h < 2; h++) p[h] = LLVMBuildExtractElement(b, a, ci32(t, h * HALF), "");
+    LLVMValueRef kind = LLVMBuildAnd(b, state, LLVMConstInt(t->i8, SHAPE_CHECKED - 1, false), "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, kind, LLVMConstInt(t->i8, SHAPE_UNIFORM, false), ""),
+                    kuni, kcon);
+    LLVMTypeRef ety = es == 4 ? t->i32 : t->i64, pairty = LLVMVectorType(ety, 2);
+    LLVMTypeRef hvty = LLVMVectorType(ety, HALF);
+    LLVMValueRef by_half[EMU_WARP_SIZE], whole_sel[EMU_WARP_SIZE];
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        by_half[l] = ci32(t, l / HALF);
+        whole_sel[l] = ci32(t, l);
+    }
+    LLVMPositionBuilderAtEnd(b, kuni);
+    LLVMValueRef pr = LLVMGetPoison(pairty);
+    for (unsigned h = 0; h < 2; h++) {
+        LLVMValueRef x = load(t, ety, lane_ptr(t, smem, p[h], ci64(t, 0)));
+        LLVMSetAlignment(x, es);
+        pr = LLVMBuildInsertElement(b, pr, x, ci32(t, h), "");
+    }
+    ka->got[ka->n] = LLVMBuildShuffleVector(b, pr, LLVMGetPoison(pairty),
+                                            LLVMConstVector(by_half, EMU_WARP_SIZE), "");
+    ka->state[ka->n] = state;
+    ka->from[ka->n++] = kuni;
+    LLVMPositionBuilderAtEnd(b, kcon);
+    LLVMValueRef part[2];
+    for (unsigned h = 0; h < 2; h++) {
+        part[h] = load(t, hvty, lane_ptr(t, smem, p[h], ci64(t, 0)));
+        LLVMSetAlignment(part[h], es);
+    }
+    ka->got[ka->n] = LLVMBuildShuffleVector(b, part[0], part[1], LLVMConstVector(whole_sel, EMU_WARP_SIZE), "");
+    ka->state[ka->n] = state;
+    ka->from[ka->n++] = kcon;
+    LLVMPositionBuilderAtEnd(b, at);
+    return kload;
+}
+
+/* A kept shape not checked ahead (no SHAPE_CHECKED): where it is a whole warp's uniform or
+ * consecutive one, the offsets a[0] and a[16] checked (aligned; the half's last lane, 15
+ * elements on for a consecutive one, at most last), on to kload, or to slow when one fails.
+ * Anything else (neither shape, lanes inactive, unknown after a side entry) goes on to
+ * emit_mem's checks of every lane, where the builder is left. */
+static void emit_known_checks(tr *t, LLVMValueRef state, LLVMValueRef a, LLVMValueRef mask,
+                              LLVMValueRef last, unsigned es, LLVMBasicBlockRef slow,
+                              LLVMBasicBlockRef kload)
+{
+    enum { HALF = EMU_WARP_SIZE / 2 };
+    LLVMBuilderRef b = t->b;
+    LLVMBasicBlockRef kchk = block(t, "mem.known"), lanes = block(t, "mem.lanes");
+    LLVMValueRef is_uni = LLVMBuildICmp(b, LLVMIntEQ, state, LLVMConstInt(t->i8, SHAPE_UNIFORM, false), "");
+    LLVMValueRef is_con = LLVMBuildICmp(b, LLVMIntEQ, state, LLVMConstInt(t->i8, SHAPE_CONSECUTIVE, false), "");
+    LLVMValueRef whole = LLVMBuildAnd(b, LLVMBuildOr(b, is_uni, is_con, ""),
+                                      LLVMBuildICmp(b, LLVMIntEQ, mask, ci32(t, 0xffffffffu), ""), "");
+    LLVMBuildCondBr(b, whole, kchk, lanes);
+    LLVMPositionBuilderAtEnd(b, kchk);
+    LLVMValueRef p[2], mis = NULL;
+    for (unsigned h = 0; h < 2; h++) {
+        p[h] = LLVMBuildExtractElement(b, a, ci32(t, h * HALF), "");
+        LLVMValueRef m = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, p[h], ci32(t, es - 1), ""), ci32(t, 0), "");
+        mis = mis ? LLVMBuildOr(b, mis, m, "") : m;
+    }
+    LLVMValueRef span = LLVMBuildSelect(b, is_con, ci64(t, (HALF - 1) * es), ci64(t, 0), "");
+    LLVMValueRef ok = LLVMBuildAnd(b, LLVMBuildNot(b, mis, ""), range_fits(t, p, span, last, 0, 0), "");
+    LLVMBuildCondBr(b, ok, kload, slow);
+    LLVMPositionBuilderAtEnd(b, lanes);
+}
+
 static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockRef slow)
 {
     LLVMBuilderRef b = t->b;
@@ -1821,14 +2084,37 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
     LLVMTypeRef ety = es == 4 ? t->i32 : t->i64, vety = LLVMVectorType(ety, EMU_WARP_SIZE);
     LLVMTypeRef vptr = LLVMVectorType(t->ptr, EMU_WARP_SIZE);
     LLVMBasicBlockRef checks = block(t, "mem.checks"), fast = block(t, "mem.fast");
+    bool narrow = u->in->space == PTX_SPACE_SHARED && ao->bits <= 32;
+    LLVMValueRef smem = NULL, smem_ok = NULL, smem_last = NULL;
+    if (narrow) smem = shared_block(t, total, &smem_ok, &smem_last);
     /* the interpreter's fast path: the direct policy, or one that needs no memory operations;
      * a policy that observes plain accesses after the fact (--check) gets the handler, which
      * reports them */
-    LLVMValueRef direct = load(t, t->i8, ctx_field(t, offsetof(emu_ctx, direct_mem)));
-    LLVMValueRef observed = load(t, t->i8, ctx_field(t, offsetof(emu_ctx, observed_mem)));
-    LLVMValueRef plain = LLVMBuildAnd(
-        b, LLVMBuildICmp(b, LLVMIntNE, direct, LLVMConstInt(t->i8, 0, 0), ""),
-        LLVMBuildICmp(b, LLVMIntEQ, observed, LLVMConstInt(t->i8, 0, 0), ""), "");
+    /* a 32-bit shared load of the warp's lanes (no guard) through a base row whose shape an
+     * earlier load of the segment found (shared_shape); checked ahead, it goes to its loads at
+     * once */
+    bool keep_shape = narrow && !st && vec == 1 && mask == t->active;
+    int known = keep_shape ? shape_known(t, ao->row, es) : -1;
+    known_access ka = {0};
+    LLVMValueRef a_narrow = NULL, kstate = known >= 0 ? t->shape[known].state : NULL;
+    LLVMBasicBlockRef kload = NULL;
+    if (narrow) a_narrow = LLVMBuildAdd(b, address_low(t, ao), splat32(t, (uint32_t)ao->imm), "");
+    if (known >= 0) {
+        kload = emit_known_loads(t, &ka, kstate, a_narrow, smem, es);
+        LLVMBasicBlockRef unchecked = block(t, "mem.unchecked");
+        LLVMValueRef checked = LLVMBuildICmp(
+            b, LLVMIntNE, LLVMBuildAnd(b, kstate, LLVMConstInt(t->i8, SHAPE_CHECKED, false), ""),
+            LLVMConstInt(t->i8, 0, false), "");
+        LLVMBuildCondBr(b, checked, kload, unchecked);
+        LLVMPositionBuilderAtEnd(b, unchecked);
+    }
+    LLVMValueRef plain = smem_ok;
+    if (!narrow) {
+        LLVMValueRef direct = load(t, t->i8, ctx_field(t, offsetof(emu_ctx, direct_mem)));
+        LLVMValueRef observed = load(t, t->i8, ctx_field(t, offsetof(emu_ctx, observed_mem)));
+        plain = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntNE, direct, LLVMConstInt(t->i8, 0, 0), ""),
+                             LLVMBuildICmp(b, LLVMIntEQ, observed, LLVMConstInt(t->i8, 0, 0), ""), "");
+    }
     LLVMBuildCondBr(b, plain, checks, slow);
     LLVMPositionBuilderAtEnd(b, checks);
     /* A shared address of 32 bits is checked and compared as 32-bit offsets (half the vector
@@ -1836,23 +2122,15 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
      * bytes (a larger one goes to the handler): in-bounds offsets then differ by less than
      * 2^31, so that equal modulo 2^32 (the shapes' comparisons below) is equal. addr: the
      * lanes' offsets (narrow) or addresses, as integers; smem: the block (narrow only). */
-    bool narrow = u->in->space == PTX_SPACE_SHARED && ao->bits <= 32;
-    LLVMValueRef bad, ptrs = NULL, addr, smem = NULL;
+    LLVMValueRef bad, ptrs = NULL, addr;
     if (narrow) {
-        LLVMValueRef a = LLVMBuildAdd(b, address_low(t, ao), splat32(t, (uint32_t)ao->imm), "");
-        LLVMValueRef cta = load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, cta)));
-        LLVMValueRef size = load(t, t->i64, field(t, cta, offsetof(emu_cta, smem_size)));
-        smem = load(t, t->ptr, field(t, cta, offsetof(emu_cta, smem)));
-        /* in bounds: a + total <= size, that is a <= size - total (one compare per lane), and
-         * no lane is when total > size; a block over 2^31 bytes goes to the handler */
-        LLVMValueRef huge = LLVMBuildOr(
-            b, LLVMBuildICmp(b, LLVMIntUGT, size, ci64(t, UINT64_C(1) << 31), ""),
-            LLVMBuildICmp(b, LLVMIntULT, size, ci64(t, total), ""), "");
-        LLVMValueRef last = vsplat(t, LLVMBuildTrunc(b, LLVMBuildSub(b, size, ci64(t, total), ""),
-                                                     t->i32, ""), "");
+        LLVMValueRef a = a_narrow;
+        if (known >= 0) emit_known_checks(t, kstate, a, mask, smem_last, es, slow, kload);
+        /* in bounds: a + total <= size, that is a <= size - total (one compare per lane); a
+         * block over 2^31 bytes, or one smaller than total, went to the handler (shared_block) */
+        LLVMValueRef last = vsplat(t, smem_last, "");
         bad = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, a, splat32(t, total - 1), ""), splat32(t, 0), "");
         bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, a, last, ""), "");
-        bad = LLVMBuildOr(b, bad, vsplat(t, huge, ""), "");
         addr = a;
     } else {
         LLVMValueRef a = LLVMBuildAdd(b, load_row(t, ao->row), splat64(t, ao->imm), "");
@@ -1932,6 +2210,34 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
     LLVMValueRef anybad = LLVMBuildBitCast(b, LLVMBuildAnd(b, bad, mv, ""), t->i32, "");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, anybad, ci32(t, 0), ""), slow, fast);
     LLVMPositionBuilderAtEnd(b, fast);
+    if (known >= 0) {
+        /* a load whose shape is known but not taken by emit_known_shape (neither shape, lanes
+         * inactive, or unknown after a side entry): its lanes gathered, the shape kept as it
+         * was (no search for it again: the code stays small) */
+        LLVMBasicBlockRef done = block(t, "mem.done");
+        LLVMValueRef off = LLVMBuildZExt(b, addr, t->v64, "");
+        LLVMValueRef gp = LLVMBuildGEP2(b, t->i8, vsplat(t, smem, ""), &off, 1, "");
+        LLVMTypeRef over[2] = {vety, vptr};
+        LLVMValueRef args[4] = {gp, ci32(t, es), mv, LLVMConstNull(vety)};
+        LLVMValueRef got = call_intrinsic(t, "llvm.masked.gather", over, 2, args, 4);
+        ka.got[ka.n] = got;
+        ka.state[ka.n] = t->shape[known].state;
+        ka.from[ka.n++] = LLVMGetInsertBlock(b);
+        for (unsigned k = 0; k < ka.n; k++) {
+            LLVMPositionBuilderAtEnd(b, ka.from[k]);
+            LLVMBuildBr(b, done);
+        }
+        LLVMPositionBuilderAtEnd(b, done);
+        LLVMValueRef v = LLVMBuildPhi(b, vety, "");
+        LLVMAddIncoming(v, ka.got, ka.from, ka.n);
+        if (!opd_names_row(t, r, ao->row)) {
+            LLVMValueRef sp = LLVMBuildPhi(b, t->i8, "shape");
+            LLVMAddIncoming(sp, ka.state, ka.from, ka.n);
+            shape_keep(t, ao->row, es, sp);
+        }
+        put(t, r, mask, LLVMBuildZExt(b, v, t->v64, ""));
+        return;
+    }
     /* Two common shapes of the lanes' addresses get plain accesses instead of a gather or a
      * scatter, each judged per half-warp (16 lanes: a 16-wide tile gives each half its own row):
      * every active lane of a half at one address (a load of one value for the half: a loop over
@@ -1942,11 +2248,11 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
     LLVMValueRef notm = LLVMBuildNot(b, mv, "");
     enum { HALF = EMU_WARP_SIZE / 2 };
     LLVMValueRef hp[2], hbase[2], hback[2], hmask[2];
-    /* each half's first active lane's address hp and that lane's offset in it hback: for a
-     * shared address of 32 bits with every lane active (a converged warp, no guard: matmul's
-     * tiles) lanes 0 and 16, taken from the vector directly; else found from the mask, through
-     * memory (a 64-bit address keeps that path alone: with both, n-body's uniform global loads,
-     * in a loop short of registers, measured 5% slower) */
+    for (unsigned h = 0; h < 2; h++) {
+        LLVMValueRef sel[HALF];
+        for (unsigned l = 0; l < HALF; l++) sel[l] = ci32(t, h * HALF + l);
+        hmask[h] = LLVMBuildShuffleVector(b, mv, LLVMGetPoison(LLVMTypeOf(mv)), LLVMConstVector(sel, HALF), "");
+    }
     LLVMBasicBlockRef all = block(t, "mem.all"), some = block(t, "mem.some");
     LLVMBasicBlockRef shaped = block(t, "mem.shape");
     LLVMValueRef full = narrow ? LLVMBuildICmp(b, LLVMIntEQ, mask, ci32(t, 0xffffffffu), "")
@@ -1988,12 +2294,8 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
         hback[h] = LLVMBuildPhi(b, t->i64, "");
         LLVMAddIncoming(hback[h], in_back, shape_from, 2);
     }
-    for (unsigned h = 0; h < 2; h++) {
+    for (unsigned h = 0; h < 2; h++)
         hbase[h] = LLVMBuildSub(b, hp[h], LLVMBuildTrunc(b, hback[h], aty, ""), "");
-        LLVMValueRef sel[HALF];
-        for (unsigned l = 0; l < HALF; l++) sel[l] = ci32(t, h * HALF + l);
-        hmask[h] = LLVMBuildShuffleVector(b, mv, LLVMGetPoison(LLVMTypeOf(mv)), LLVMConstVector(sel, HALF), "");
-    }
     /* per lane, its half's value of a pair */
     LLVMValueRef halves[EMU_WARP_SIZE], whole[EMU_WARP_SIZE];
     for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
@@ -2023,6 +2325,22 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
         LLVMValueRef eq = LLVMBuildICmp(b, LLVMIntEQ, addr, want, "");
         LLVMValueRef ok = LLVMBuildBitCast(b, LLVMBuildOr(b, eq, notm, ""), t->i32, "");
         contig = LLVMBuildICmp(b, LLVMIntEQ, ok, all_ones, "");
+    }
+    /* the shape found, kept for the loads after this one (see the known path above), checked
+     * ahead for them where the warp is whole (each half from hp on) */
+    LLVMValueRef state = NULL;
+    if (keep_shape) {
+        state = LLVMBuildSelect(b, uni, LLVMConstInt(t->i8, SHAPE_UNIFORM, false),
+                                LLVMBuildSelect(b, contig, LLVMConstInt(t->i8, SHAPE_CONSECUTIVE, false),
+                                                LLVMConstInt(t->i8, SHAPE_OTHER, false), ""), "");
+        int64_t lo, hi;
+        if (shape_range(t, i, ao->row, es, (uint32_t)ao->imm, &lo, &hi)) {
+            LLVMValueRef span = LLVMBuildSelect(b, contig, ci64(t, (HALF - 1) * es), ci64(t, 0), "");
+            LLVMValueRef ahead = LLVMBuildAnd(b, LLVMBuildAnd(b, full, LLVMBuildOr(b, uni, contig, ""), ""),
+                                              range_fits(t, hp, span, smem_last, lo, hi), "");
+            state = LLVMBuildOr(b, state, LLVMBuildSelect(b, ahead, LLVMConstInt(t->i8, SHAPE_CHECKED, false),
+                                                          LLVMConstInt(t->i8, 0, false), ""), "");
+        }
     }
     /* the stored values, read here: what the cache holds must dominate every path below */
     LLVMValueRef sv[4] = {NULL};
@@ -2111,6 +2429,11 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
         for (unsigned k = 0; k < vec; k++) {
             v[k] = LLVMBuildPhi(b, vety, "");
             LLVMAddIncoming(v[k], got[k], from, nfrom);
+        }
+        if (keep_shape && !opd_names_row(t, r, ao->row)) {
+            LLVMValueRef sp = LLVMBuildPhi(b, t->i8, "shape");
+            for (unsigned k = 0; k < nfrom; k++) LLVMAddIncoming(sp, &state, &from[k], 1);
+            shape_keep(t, ao->row, es, sp);
         }
         for (unsigned k = 0; k < vec; k++) put(t, &e[k], mask, LLVMBuildZExt(b, v[k], t->v64, ""));
     }
@@ -2634,6 +2957,7 @@ static void emit_uop(tr *t, uint32_t i)
     t->seg_k = i - t->seg_first;
     if (t->seg_start[i]) {
         t->ncache = 0;
+        t->nshape = 0;
         t->seg_last = i;
         while (t->seg_last + 1 < t->n && !t->seg_start[t->seg_last + 1]) t->seg_last++;
         t->loop_head = NO_LOOP;
@@ -2672,6 +2996,7 @@ static void emit_uop(tr *t, uint32_t i)
                 LLVMAddIncoming(phis[k][4], &fl, &t->fall, 1);
             }
         }
+        shape_join(t, i);
         LLVMPositionBuilderAtEnd(b, t->side[i]);
         for (uint32_t k = 0; k < t->ncache; k++) {
             if (phis[k][0]) {
@@ -2739,6 +3064,7 @@ static void emit_uop(tr *t, uint32_t i)
         mask = LLVMBuildAnd(b, mask, LLVMBuildXor(b, g, ci32(t, u->guard_xor), ""), "");
     }
     if (!translates(t, u)) {
+        t->nshape = 0;
         t->counts->called++;
         t->keep_cache = handler_keeps_cache(t, i, u);
         emit_call(t, i, u, mask);
@@ -2747,6 +3073,7 @@ static void emit_uop(tr *t, uint32_t i)
     }
     t->counts->native++;
     if (u->op == PTX_OP_BRA) {
+        t->nshape = 0;
         emit_branch(t, i, u, mask);
         return;
     }
@@ -2764,6 +3091,8 @@ static void emit_uop(tr *t, uint32_t i)
         if (u->op == PTX_OP_EX2 || u->op == PTX_OP_LG2) emit_ex2(t, i, u, mask, slow);
         else if (u->in->space == PTX_SPACE_PARAM) emit_param(t, u, mask, slow);
         else emit_mem(t, i, u, mask, slow);
+        if (u->op == PTX_OP_LD) shape_forget(t, &u->opd[0]);
+        else if (u->op != PTX_OP_ST) shape_forget_uop(t, u);
         LLVMBasicBlockRef here = LLVMGetInsertBlock(b);
         LLVMPositionBuilderAtEnd(b, slow);
         for (uint32_t k = 0; k < nbefore; k++) {
@@ -2778,6 +3107,7 @@ static void emit_uop(tr *t, uint32_t i)
             emit_event(t, i, mask);
         }
         emit_native(t, u, mask);
+        shape_forget_uop(t, u);
     }
     bool ends = i + 1 >= u->block_end || (i + 1 < t->n && t->seg_start[i + 1]);
     /* within the segment the next µop's place counts this one; leaving it, the count is made */

@@ -1509,6 +1509,140 @@ START_TEST(shared_half_warp_shapes)
 }
 END_TEST
 
+/* Shared loads through one base row in one segment (the compiled code keeps the shape the
+ * first found, shared_shape, and reads lanes 0 and 16 for the loads after it): each shape of
+ * shared_half_warp_shapes and two more (the warp at the block's last element, half 1's row at
+ * the block's end), the loads after the first at imm + one element and + 64 bytes (past the
+ * end for the shapes at the end: the known path's own bounds check must fault), or at half an
+ * element (misaligned), then the base row moved by a different amount per lane (a new shape:
+ * the kept one must be dropped) and two more loads; lanes made inactive by a branch (partial
+ * warps: the known shape is not taken), 4- and 8-byte elements; against the step interpreter
+ * (the same values, the same fault). The IR of one case must hold the known path. */
+static uint32_t kept_shape_offset(unsigned shape, unsigned t, unsigned es, bool *active)
+{
+    unsigned l = t % 32, h = l / 16, i = l % 16;
+    *active = true;
+    if (shape == HS_SHAPES) return HS_BYTES - es;                            /* uniform at the end */
+    if (shape == HS_SHAPES + 1) return h ? HS_BYTES - 16 * es + i * es : i * es; /* half 1 at the end */
+    return half_shape_offset(shape, t, es, active);
+}
+
+START_TEST(shared_shapes_kept_in_a_segment)
+{
+    uint32_t table[2 * HS_T];
+    uint8_t *in = conf_dev_alloc(sizeof table), *out = conf_dev_alloc(HS_T * 8 * 5);
+    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
+    char dir[] = "/tmp/ptxsim-test-jit-shapes-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    emu_jit_stats before, after;
+    emu_jit_get_stats(&before);
+    unsigned faulted = 0;
+    for (unsigned c = 0; c < (HS_SHAPES + 2) * 4; c++) {
+        unsigned shape = c / 4, es = c % 2 ? 8 : 4;
+        bool misaligned = (c / 2) % 2;
+        for (unsigned t = 0; t < HS_T; t++) {
+            bool on;
+            table[t] = kept_shape_offset(shape, t, es, &on);
+            table[HS_T + t] = on;
+        }
+        memcpy(in, table, sizeof table);
+        const char *ty = es == 8 ? "u64" : "u32", *rg = es == 8 ? "%d" : "%v";
+        char ptx[4096];
+        snprintf(ptx, sizeof ptx,
+                 CONF_PTX_HEADER
+                 ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+                 "    .reg .b32 %%t, %%a, %%x, %%w, %%y, %%v<5>;\n"
+                 "    .reg .b64 %%in, %%out, %%o, %%d<5>;\n"
+                 "    .reg .pred %%p;\n"
+                 "    .shared .align 16 .b8 sw[%u];\n"
+                 "    ld.param.u64 %%in, [pin];\n"
+                 "    ld.param.u64 %%out, [pout];\n"
+                 "    mov.u32 %%t, %%tid.x;\n"
+                 "    mov.u32 %%a, sw;\n"
+                 "    shl.b32 %%x, %%t, 4;\n"
+                 "    add.u32 %%a, %%a, %%x;\n"
+                 "    add.u32 %%v0, %%x, 1000;\n"
+                 "    add.u32 %%v1, %%x, 3000;\n"
+                 "    st.shared.v4.u32 [%%a], {%%v0, %%x, %%t, %%v1};\n"
+                 "    bar.sync 0;\n"
+                 "    mul.wide.u32 %%o, %%t, 4;\n"
+                 "    add.u64 %%in, %%in, %%o;\n"
+                 "    ld.global.u32 %%x, [%%in];\n"
+                 "    ld.global.u32 %%w, [%%in+%u];\n"
+                 "    setp.eq.u32 %%p, %%w, 0;\n"
+                 "    mov.u32 %%a, sw;\n"
+                 "    add.u32 %%a, %%a, %%x;\n"
+                 "    mul.lo.u32 %%y, %%t, 24;\n"
+                 "    and.b32 %%y, %%y, 56;\n"
+                 "    mov.u32 %%v0, 0;\n    mov.u32 %%v1, 0;\n    mov.u32 %%v2, 0;\n"
+                 "    mov.u32 %%v3, 0;\n    mov.u32 %%v4, 0;\n"
+                 "    mov.u64 %%d0, 0;\n    mov.u64 %%d1, 0;\n    mov.u64 %%d2, 0;\n"
+                 "    mov.u64 %%d3, 0;\n    mov.u64 %%d4, 0;\n"
+                 "    @%%p bra SKIP;\n"
+                 "    ld.shared.%s %s0, [%%a];\n"
+                 "    ld.shared.%s %s1, [%%a+%u];\n"
+                 "    ld.shared.%s %s2, [%%a+%u];\n"
+                 "    add.u32 %%a, %%a, %%y;\n"
+                 "    ld.shared.%s %s3, [%%a];\n"
+                 "    ld.shared.%s %s4, [%%a+%u];\n"
+                 "SKIP:\n"
+                 "    mul.lo.u64 %%o, %%o, 10;\n"
+                 "    add.u64 %%out, %%out, %%o;\n"
+                 "    st.global.u32 [%%out], %%v0;\n"
+                 "    st.global.u32 [%%out+4], %%v1;\n"
+                 "    st.global.u32 [%%out+8], %%v2;\n"
+                 "    st.global.u32 [%%out+12], %%v3;\n"
+                 "    st.global.u32 [%%out+16], %%v4;\n"
+                 "    xor.b64 %%d0, %%d0, %%d1;\n    xor.b64 %%d0, %%d0, %%d2;\n"
+                 "    xor.b64 %%d0, %%d0, %%d3;\n    xor.b64 %%d0, %%d0, %%d4;\n"
+                 "    st.global.u64 [%%out+24], %%d0;\n"
+                 "    ret;\n}\n",
+                 HS_BYTES, HS_T * 4, ty, rg, ty, rg, es, ty, rg, misaligned ? es / 2 : 64, ty, rg, ty, rg,
+                 es);
+        if (c == 0) setenv("PTXSIM_JIT_DUMP", dir, 1);
+        setenv("CONF_EXECUTOR", "jit", 1);
+        conf_result r;
+        conf_status st = conf_run_k("shared shapes kept", ptx, (emu_dim3){1, 1, 1},
+                                    (emu_dim3){HS_T, 1, 1}, 0, params, 2, &r);
+        unsetenv("CONF_EXECUTOR");
+        unsetenv("PTXSIM_JIT_DUMP");
+        ck_assert_msg(st == CONF_OK || st == CONF_FAULTED, "shape %u (%s%s): %.1500s", shape, ty,
+                      misaligned ? ", misaligned" : "", r.message);
+        faulted += st == CONF_FAULTED;
+        /* the shapes at the block's end read past it at +64 */
+        if (!misaligned && (shape == 13 || shape == 15 || shape >= HS_SHAPES))
+            ck_assert_msg(st == CONF_FAULTED, "shape %u (%s): no fault past the end", shape, ty);
+    }
+    emu_jit_get_stats(&after);
+    ck_assert_msg(after.failed == before.failed, "a kernel was left to the interpreter");
+    ck_assert_msg(faulted < (HS_SHAPES + 2) * 4, "every case faulted");
+    /* the known path is there: the dumped IR's blocks */
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    unsigned known = 0;
+    for (struct dirent *de; (de = readdir(d));) {
+        if (de->d_name[0] == '.') continue;
+        char path[sizeof dir + sizeof de->d_name + 1];
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        size_t len = strlen(de->d_name);
+        if (len > 3 && !strcmp(de->d_name + len - 3, ".ll")) {
+            FILE *fp = fopen(path, "r");
+            ck_assert_ptr_nonnull(fp);
+            char line[4096];
+            while (fgets(line, sizeof line, fp))
+                if (!strncmp(line, "mem.known.consecutive", 21)) known++;
+            fclose(fp);
+        }
+        unlink(path);
+    }
+    closedir(d);
+    rmdir(dir);
+    ck_assert_msg(known >= 3, "%u loads with a known shape in the IR", known);
+    conf_dev_free(in);
+    conf_dev_free(out);
+}
+END_TEST
+
 /* %tid.x/y/z compiled from a full warp's first and last lanes when its threads are consecutive
  * in x or share y and z, else gathered: block shapes where a warp wraps rows once, many
  * times, across z with y back where it started ((1,31,2): lanes 0 and 31 both at y 0), and
@@ -2221,6 +2355,7 @@ int main(void)
     tcase_add_test(tc, symbol_addresses);
     tcase_add_test(tc, shared_32bit_addresses);
     tcase_add_test(tc, shared_half_warp_shapes);
+    tcase_add_test(tc, shared_shapes_kept_in_a_segment);
     tcase_add_test(tc, global_sites_keep_their_allocation);
     tcase_add_test(tc, thread_ids_by_warp_shape);
     tcase_add_test(tc, events_under_the_cycle_model);
