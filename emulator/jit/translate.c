@@ -1991,14 +1991,14 @@ static LLVMValueRef range_fits(tr *t, LLVMValueRef p[2], LLVMValueRef span, LLVM
     return ok;
 }
 
-/* The loads of a 32-bit shared load of es bytes per lane at offsets a whose kept shape `state`
- * is a whole warp's uniform or consecutive one: each half's lanes are at a[0] and a[16] on
- * (read from the vector: no search for the first active lane), a uniform half's one value or a
+/* The loads of a 32-bit shared load of es bytes per lane at offsets x + imm whose kept shape
+ * `state` is a whole warp's uniform or consecutive one: each half's lanes are at x[0] + imm and
+ * x[16] + imm on (read from the vector: no search for the first active lane), a uniform half's one value or a
  * consecutive half's 16 elements; the shape is kept as it came. Returns the block that makes
  * them (its predecessors: a checked shape's, and emit_known_checks'), whose loads join
  * emit_mem's through ka. */
-static LLVMBasicBlockRef emit_known_loads(tr *t, known_access *ka, LLVMValueRef state, LLVMValueRef a,
-                                          LLVMValueRef smem, unsigned es)
+static LLVMBasicBlockRef emit_known_loads(tr *t, known_access *ka, LLVMValueRef state, LLVMValueRef x,
+                                          uint32_t imm, LLVMValueRef smem, unsigned es)
 {
     enum { HALF = EMU_WARP_SIZE / 2 };
     LLVMBuilderRef b = t->b;
@@ -2007,7 +2007,8 @@ static LLVMBasicBlockRef emit_known_loads(tr *t, known_access *ka, LLVMValueRef 
     LLVMBasicBlockRef kuni = block(t, "mem.known.uniform"), kcon = block(t, "mem.known.consecutive");
     LLVMPositionBuilderAtEnd(b, kload);
     LLVMValueRef p[2];
-    for (unsigned h = 0; h < 2; h++) p[h] = LLVMBuildExtractElement(b, a, ci32(t, h * HALF), "");
+    for (unsigned h = 0; h < 2; h++)
+        p[h] = LLVMBuildAdd(b, LLVMBuildExtractElement(b, x, ci32(t, h * HALF), ""), ci32(t, imm), "");
     LLVMValueRef kind = LLVMBuildAnd(b, state, LLVMConstInt(t->i8, SHAPE_CHECKED - 1, false), "");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, kind, LLVMConstInt(t->i8, SHAPE_UNIFORM, false), ""),
                     kuni, kcon);
@@ -2021,9 +2022,9 @@ static LLVMBasicBlockRef emit_known_loads(tr *t, known_access *ka, LLVMValueRef 
     LLVMPositionBuilderAtEnd(b, kuni);
     LLVMValueRef pr = LLVMGetPoison(pairty);
     for (unsigned h = 0; h < 2; h++) {
-        LLVMValueRef x = load(t, ety, lane_ptr(t, smem, p[h], ci64(t, 0)));
-        LLVMSetAlignment(x, es);
-        pr = LLVMBuildInsertElement(b, pr, x, ci32(t, h), "");
+        LLVMValueRef one = load(t, ety, lane_ptr(t, smem, p[h], ci64(t, 0)));
+        LLVMSetAlignment(one, es);
+        pr = LLVMBuildInsertElement(b, pr, one, ci32(t, h), "");
     }
     ka->got[ka->n] = LLVMBuildShuffleVector(b, pr, LLVMGetPoison(pairty),
                                             LLVMConstVector(by_half, EMU_WARP_SIZE), "");
@@ -2096,11 +2097,11 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
     bool keep_shape = narrow && !st && vec == 1 && mask == t->active;
     int known = keep_shape ? shape_known(t, ao->row, es) : -1;
     known_access ka = {0};
-    LLVMValueRef a_narrow = NULL, kstate = known >= 0 ? t->shape[known].state : NULL;
+    LLVMValueRef x_narrow = narrow ? address_low(t, ao) : NULL;
+    LLVMValueRef kstate = known >= 0 ? t->shape[known].state : NULL;
     LLVMBasicBlockRef kload = NULL;
-    if (narrow) a_narrow = LLVMBuildAdd(b, address_low(t, ao), splat32(t, (uint32_t)ao->imm), "");
     if (known >= 0) {
-        kload = emit_known_loads(t, &ka, kstate, a_narrow, smem, es);
+        kload = emit_known_loads(t, &ka, kstate, x_narrow, (uint32_t)ao->imm, smem, es);
         LLVMBasicBlockRef unchecked = block(t, "mem.unchecked");
         LLVMValueRef checked = LLVMBuildICmp(
             b, LLVMIntNE, LLVMBuildAnd(b, kstate, LLVMConstInt(t->i8, SHAPE_CHECKED, false), ""),
@@ -2108,6 +2109,8 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
         LLVMBuildCondBr(b, checked, kload, unchecked);
         LLVMPositionBuilderAtEnd(b, unchecked);
     }
+    /* the lanes' offsets, made past a checked shape's branch (which reads two lanes of x) */
+    LLVMValueRef a_narrow = narrow ? LLVMBuildAdd(b, x_narrow, splat32(t, (uint32_t)ao->imm), "") : NULL;
     LLVMValueRef plain = smem_ok;
     if (!narrow) {
         LLVMValueRef direct = load(t, t->i8, ctx_field(t, offsetof(emu_ctx, direct_mem)));
