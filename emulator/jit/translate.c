@@ -2386,9 +2386,11 @@ static void branch_ways(tr *t, LLVMValueRef mask, const char *taken_name, LLVMBa
 
 /* The most rows a chain head carries in phis, and the most µops of a function that chains:
  * the carried rows are dirty in the head's segment, so every budget exit and handler call
- * there stores those live at it (code, and compile time, grow with both). */
+ * there stores those live at it (code, and compile time, grow with both). 64 µops: vecadd
+ * (22) and transpose (56) gain (their rows crossed every block end through memory), while
+ * matmul's kernel (123) compiled 20% longer for nothing measurable. */
 #define JIT_CHAIN_ROWS 24
-#define JIT_CHAIN_UOPS 128
+#define JIT_CHAIN_UOPS 64
 
 static void slot_kind_add(tr *t, uint32_t slot, uint8_t kind)
 {
@@ -3456,7 +3458,12 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     find_segments(&t);
     liveness(&t);
     for (uint32_t i = 0; i < code->n; i++) t.loop_seg[i] = loop_segment(&t, i);
-    t.chain = !events && t.live && code->n <= JIT_CHAIN_UOPS && code->fn;
+    /* a function with a loop segment keeps its hot rows in registers there already: chaining
+     * its other blocks (eager loads at the heads' side entries, inline checks) measured slower
+     * (Mandelbrot 61.7 -> 64.8 ms, reduce 22.7 -> 24.1: kernel ms CPU, least of 6-8) */
+    bool has_loop = false;
+    for (uint32_t i = 0; i < code->n; i++) has_loop |= t.loop_seg[i];
+    t.chain = !events && t.live && code->n <= JIT_CHAIN_UOPS && code->fn && !has_loop;
     if (t.chain) {
         t.slot_kind = calloc(code->fn->nslots, sizeof *t.slot_kind);
         t.chain_phi = calloc((size_t)code->n * JIT_CHAIN_ROWS, sizeof *t.chain_phi);
