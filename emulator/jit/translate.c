@@ -140,10 +140,12 @@ typedef struct tr {
      * are as the back edge last checked them (emit_back_edge); a slot, made a phi by mem2reg */
     LLVMValueRef loop_ok_slot;
     /* Chained segments (chain_rows()): where a segment ends at the start of a chain head (a
-     * uniform branch's either way, a fall into the next block, a loop's exit), the run goes
+     * uniform branch's either way, a fall into the next block; edge_to also serves a loop
+     * segment's exit, though a function with a loop segment does not chain), the run goes
      * on there when the dispatch block would, its register rows live there carried as phis of
      * the head instead of stored and loaded again; chain: this function chains (not the event
-     * variant: see chain_rows()); slot_kind: each register slot's kind (slot_kinds());
+     * variant, at most JIT_CHAIN_UOPS µops, no loop segment: see emu_jit_translate);
+     * slot_kind: each register slot's kind (slot_kinds());
      * chain_phi: JIT_CHAIN_ROWS phis per head, made at its first edge or its emission */
     bool chain;
     bool *chain_head;
