@@ -1954,6 +1954,100 @@ START_TEST(loop_with_more_rows_than_carried)
 }
 END_TEST
 
+/* Chained segments (translate.c's chain_edge/open_chain): where a segment ends at the start of
+ * another block (a uniform branch's either way, a fall into a label) the run goes on there in
+ * compiled code with the rows live there as phis, stored only where a run leaves. A loop of
+ * three blocks (head, a body the even trips skip, a tail whose back edge goes to the head: no
+ * loop segment) carrying 32-bit, 64-bit and f32 rows, guarded writes (one into a row carried in
+ * unstored from before the loop), a row written in the body and read only after the loop; a branch uniform in warp 1 and not taken by warp 0 (each warp
+ * takes one way); a divergent branch (the handler's way) whose reconvergence point is a chain
+ * head; trip counts prime to the budget, so budget stops land on every µop and every way in;
+ * partial warps (70 threads), two blocks. Against the step interpreter (memory, counts). */
+START_TEST(rows_chained_across_blocks)
+{
+    const char *ptx = CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "    .reg .b32 %i, %j, %a, %b, %s, %t, %n, %w, %u;\n"
+        "    .reg .b64 %in, %out, %o, %d;\n"
+        "    .reg .f32 %f;\n"
+        "    .reg .pred %p, %q, %z, %y;\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    ld.param.u64 %in, [pin];\n"
+        "    mov.u32 %i, %tid.x;\n"
+        "    ld.global.u32 %n, [%in];\n"
+        "    setp.lt.u32 %y, %i, 11;\n"
+        "    cvt.u64.u32 %d, %i;\n"
+        "    add.u64 %d, %d, 0x123456789;\n"
+        "    cvt.rn.f32.u32 %f, %i;\n"
+        "    mov.u32 %s, 1;\n"
+        "    mov.u32 %t, 5;\n"
+        "    mov.u32 %u, 9;\n"
+        "    mov.u32 %j, 0;\n"
+        "    setp.eq.u32 %p, %n, 0;\n"
+        "    @%p bra DONE;\n"
+        "HEAD:\n"
+        "    add.u32 %a, %s, %j;\n"
+        "    @%y xor.b32 %u, %u, %j;\n"
+        "    and.b32 %b, %j, 1;\n"
+        "    setp.eq.u32 %q, %b, 0;\n"
+        "    @%q bra TAIL;\n"
+        "    mul.lo.u32 %s, %a, 3;\n"
+        "    add.f32 %f, %f, 0f3FC00000;\n"
+        "    setp.lt.u32 %z, %i, 7;\n"
+        "    @%z add.u32 %t, %t, %j;\n"
+        "    xor.b32 %u, %u, %a;\n"
+        "TAIL:\n"
+        "    add.u32 %s, %s, %a;\n"
+        "    shl.b64 %o, %d, 1;\n"
+        "    xor.b64 %d, %d, %o;\n"
+        "    add.u32 %j, %j, 1;\n"
+        "    setp.lt.u32 %q, %j, %n;\n"
+        "    @%q bra HEAD;\n"
+        "    shr.u32 %w, %i, 5;\n"
+        "    setp.eq.u32 %z, %w, 1;\n"
+        "    @%z bra W1;\n"
+        "    add.u32 %s, %s, 77;\n"
+        "    mul.f32 %f, %f, 0f40000000;\n"
+        "W1:\n"
+        "    add.u32 %t, %t, %s;\n"
+        "    and.b32 %b, %i, 3;\n"
+        "    setp.ne.u32 %p, %b, 0;\n"
+        "    @%p bra SKIP;\n"
+        "    add.u32 %s, %s, 1000;\n"
+        "    add.u64 %d, %d, 3;\n"
+        "SKIP:\n"
+        "    mul.wide.u32 %o, %i, 32;\n"
+        "    add.u64 %o, %o, %out;\n"
+        "    st.global.u32 [%o], %s;\n"
+        "    st.global.u32 [%o+4], %t;\n"
+        "    st.global.u32 [%o+8], %a;\n"
+        "    st.global.u32 [%o+12], %u;\n"
+        "    st.global.u64 [%o+16], %d;\n"
+        "    st.global.f32 [%o+24], %f;\n"
+        "    st.global.u32 [%o+28], %j;\n"
+        "DONE:\n"
+        "    ret;\n}\n";
+    enum { T = 70 };
+    uint32_t *in = conf_dev_alloc(4), *out = conf_dev_alloc(32 * T);
+    in[0] = 37;
+    memset(out, 0xa5, 32 * T);
+    setenv("CONF_EXECUTOR", "jit", 1);
+    emu_jit_options o = {.verbose = getenv("JIT_DUMP") ? 1 : 0, .hot_instructions = 1};
+    emu_jit_configure(&o);
+    uint64_t params[2] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out};
+    emu_jit_stats before;
+    emu_jit_get_stats(&before);
+    conf_result r;
+    conf_status st = conf_run_k("rows chained across blocks", ptx, (emu_dim3){2, 1, 1},
+                                (emu_dim3){T, 1, 1}, 0, params, 2, &r);
+    unsetenv("CONF_EXECUTOR");
+    ck_assert_msg(st == CONF_OK, "%.1500s", r.message);
+    assert_compiled_since(&before);
+    conf_dev_free(in);
+    conf_dev_free(out);
+}
+END_TEST
+
 /* A loop block longer than a straight-line segment (JIT_SEGMENT) but within a loop segment
  * (JIT_LOOP_SEGMENT): 20 accumulators and their 20 increments go round in registers, 20
  * temporaries, an f32 row, a load, a guarded write and a handler call (sin.approx) fill the
@@ -2348,6 +2442,7 @@ int main(void)
     tcase_add_test(tc, loop_with_more_rows_than_carried);
     tcase_add_test(tc, looped_global_loads_prefetch);
     tcase_add_test(tc, long_loop_segment);
+    tcase_add_test(tc, rows_chained_across_blocks);
     tcase_add_test(tc, contracted_add_sources_live_across_segments);
     tcase_add_test(tc, ex2_approx_compiled);
     tcase_add_test(tc, lg2_approx_compiled);
