@@ -167,6 +167,7 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
      * changes and when the run ends (not per block: the count is shared between threads) */
     const emu_func *hot_f = NULL;
     uint64_t hot_n = 0;
+    bool interpret_block = false;   /* compiled code asked for the next block (EMU_JIT_INTERPRET) */
     while (n < budget) {
         if (!settle(&c)) {
             result = EMU_STOP_EXIT;
@@ -192,7 +193,8 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
         uint32_t pc = top->pc;
         assert(pc < c.code->n && c.active != 0);
         /* compiled code stops before a region boundary (iGPU): its block runs here */
-        if (tier != TIER_NONE && !(c.code->uops[pc].flags & EMU_UOP_REGION_BOUNDARY)) {
+        if (tier != TIER_NONE && !interpret_block &&
+            !(c.code->uops[pc].flags & EMU_UOP_REGION_BOUNDARY)) {
             const int variant = events ? EMU_JIT_EVENTS : EMU_JIT_PLAIN;
             /* the code once compiled, without a call (every warp's run at a barrier-bound
              * kernel's bar.sync comes back here); --engine=jit compiles it when it is not */
@@ -205,6 +207,13 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
                     c.ahead_stop = false;
                 }
                 n += code(&c, pc, budget - n);
+                if (c.stop == EMU_JIT_INTERPRET) {
+                    /* the budget left is short of the compiled stretch at the top's pc: the
+                     * block runs here */
+                    c.stop = -1;
+                    interpret_block = true;
+                    continue;
+                }
                 if (events && c.ahead_stop) {
                     /* the top's pc is the instruction the run-ahead may not issue */
                     result = EMU_STOP_BUDGET;
@@ -278,6 +287,7 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
             }
             u++;
         }
+        interpret_block = false;
         if (tier == TIER_AUTO) {
             if (c.f != hot_f) {
                 if (hot_f) emu_jit_warm(hot_f, hot_n, events ? EMU_JIT_EVENTS : EMU_JIT_PLAIN);

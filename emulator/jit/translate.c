@@ -69,7 +69,9 @@ typedef struct tr {
      * reads: active); kept in memory (volatile), so that it is no value live everywhere */
     LLVMValueRef sp_slot;
     LLVMValueRef w, uops, active, base_ninstr, nframes0;
-    LLVMBasicBlockRef *bb, *side, dispatch, resume, exit_pc, ret;
+    /* side[i] is NULL where no run comes in at µop i but by falling from i - 1 (a stretch's
+     * inside: see stretch_budget()); interp returns EMU_JIT_INTERPRET at npc */
+    LLVMBasicBlockRef *bb, *side, dispatch, resume, exit_pc, ret, interp;
     LLVMBasicBlockRef fall;   /* the block that falls through into the next µop's */
     const emu_func *f;
     const emu_code *code;
@@ -157,6 +159,8 @@ typedef struct tr {
  * iteration (its kernel 19% slower; compiling it costs about 1.3-1.9x as much). */
 #define JIT_SEGMENT 128
 #define JIT_LOOP_SEGMENT 96
+/* The µops of a stretch (stretch_budget()): the budget is checked once per stretch. */
+#define JIT_STRETCH 32
 
 /* ---------------------------------------------------------------- small builders */
 
@@ -349,6 +353,77 @@ static bool translates(const tr *t, const emu_uop *u)
     if (t->events && (u->op == PTX_OP_BRA || u->op == PTX_OP_LD || u->op == PTX_OP_ST))
         return false;
     return emu_jit_translates(t->code, u);
+}
+
+/* The first and last µops of i's segment */
+static uint32_t seg_first_of(const tr *t, uint32_t i)
+{
+    while (i > 0 && !t->seg_start[i]) i--;
+    return i;
+}
+
+static uint32_t seg_last_of(const tr *t, uint32_t i)
+{
+    while (i + 1 < t->n && !t->seg_start[i + 1]) i++;
+    return i;
+}
+
+/* Whether µop i's segment checks the budget once per stretch of JIT_STRETCH µops (from its
+ * first) instead of before every µop: a straight segment (not a loop segment) of the plain
+ * variant. Each stretch's first µop checks that the budget left covers the whole stretch;
+ * where it does not, the run ends there with EMU_JIT_INTERPRET and the interpreter's loop
+ * runs the block on to the budget (interp/run.c). So no µop inside a stretch has a budget
+ * exit (each was a block storing every dirty row live there: most of a long straight
+ * segment's code) and no run comes in there from the dispatch (the interpreter's block gets
+ * it; a handler's return still comes in, after its own check): its rows' values come only
+ * from the µop before, with no phis. A turn's last stretch runs in the interpreter (at most
+ * JIT_STRETCH - 1 µops per turn of the engine's 1000). */
+static bool stretch_budget(const tr *t, uint32_t i)
+{
+    return !t->events && !t->loop_seg[seg_first_of(t, i)];
+}
+
+static bool stretch_start(const tr *t, uint32_t i)
+{
+    return (i - seg_first_of(t, i)) % JIT_STRETCH == 0;
+}
+
+/* The µops from i to the end of its stretch */
+static uint32_t stretch_rest(const tr *t, uint32_t i)
+{
+    uint32_t first = seg_first_of(t, i), end = first + ((i - first) / JIT_STRETCH + 1) * JIT_STRETCH;
+    uint32_t last = seg_last_of(t, i) + 1;
+    return (end < last ? end : last) - i;
+}
+
+/* Whether a run may come back in at µop i (not a segment's first) from the µop before: the
+ * return from its handler or from its slow path (emit_call_stored) */
+static bool after_handler(const tr *t, uint32_t i)
+{
+    if (i == 0 || t->seg_start[i]) return false;
+    const emu_uop *p = &t->code->uops[i - 1];
+    return !translates(t, p) || p->op == PTX_OP_LD || p->op == PTX_OP_ST || p->op == PTX_OP_EX2 ||
+           p->op == PTX_OP_LG2;
+}
+
+static void flush_rows(tr *t, uint32_t at, bool clean);
+
+/* Ends the run before µop i with EMU_JIT_INTERPRET when the budget left does not cover the
+ * µops from i to the end of its stretch, the dirty rows live at i stored first (flush; a side
+ * entry has none: the rows were stored before the handler); the builder goes on where it
+ * does. */
+static void check_stretch(tr *t, uint32_t i, bool flush)
+{
+    LLVMBuilderRef b = t->b;
+    LLVMBasicBlockRef on = block(t, "stretch"), out = block(t, "stretch.out");
+    LLVMValueRef need = ci64(t, t->seg_k + stretch_rest(t, i));
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGT, need, load(t, t->i64, t->left_slot), ""), out, on);
+    LLVMPositionBuilderAtEnd(b, out);
+    if (flush) flush_rows(t, i, false);
+    sync_count(t);
+    LLVMBuildStore(b, ci32(t, i), t->npc_slot);
+    LLVMBuildBr(b, t->interp);
+    LLVMPositionBuilderAtEnd(b, on);
 }
 
 /* Whether row may be read after µop i's start (before it is written again). */
@@ -2644,6 +2719,10 @@ static void emit_uop(tr *t, uint32_t i)
         for (uint32_t k = 0; k < t->ncache;)
             if (row_live(t, i, t->cache[k].row)) k++;
             else t->cache[k] = t->cache[--t->ncache];
+    }
+    /* without a side entry the µop before falls into it, the only way in */
+    assert(t->seg_start[i] || t->side[i] || t->fall);
+    if (!t->seg_start[i] && t->side[i]) {
         LLVMPositionBuilderAtEnd(b, t->bb[i]);
         LLVMValueRef phis[sizeof t->cache / sizeof t->cache[0]][5];
         /* the warp's active lanes, read where a run comes in (only handlers, branches and the
@@ -2673,11 +2752,17 @@ static void emit_uop(tr *t, uint32_t i)
             }
         }
         LLVMPositionBuilderAtEnd(b, t->side[i]);
+        /* a run that comes in inside a stretch has the budget of the stretch's rest */
+        if (stretch_budget(t, i) && !stretch_start(t, i)) {
+            enter_count(t);
+            check_stretch(t, i, false);
+        }
+        LLVMBasicBlockRef in_bb = LLVMGetInsertBlock(b);
         for (uint32_t k = 0; k < t->ncache; k++) {
             if (phis[k][0]) {
                 LLVMValueRef v = load(t, t->cache[k].pred ? t->i64 : t->v64, row_ptr(t, t->cache[k].row));
                 LLVMSetAlignment(v, 8);
-                LLVMAddIncoming(phis[k][0], &v, &t->side[i], 1);
+                LLVMAddIncoming(phis[k][0], &v, &in_bb, 1);
                 t->cache[k].v = phis[k][0];
             }
             LLVMValueRef low = NULL;
@@ -2685,24 +2770,24 @@ static void emit_uop(tr *t, uint32_t i)
                 /* loaded as halves (load_low): the 64-bit load goes where only they are read */
                 low = load_low(t, t->cache[k].row);
             if (phis[k][1]) {
-                LLVMAddIncoming(phis[k][1], &low, &t->side[i], 1);
+                LLVMAddIncoming(phis[k][1], &low, &in_bb, 1);
                 t->cache[k].low = phis[k][1];
             }
             if (phis[k][2]) {
                 LLVMValueRef f = LLVMBuildBitCast(b, low, t->vf, "");
-                LLVMAddIncoming(phis[k][2], &f, &t->side[i], 1);
+                LLVMAddIncoming(phis[k][2], &f, &in_bb, 1);
                 t->cache[k].f = phis[k][2];
             }
             if (phis[k][3]) {
                 LLVMValueRef yes = LLVMConstInt(t->i1, 1, false);
-                LLVMAddIncoming(phis[k][3], &low, &t->side[i], 1);
-                LLVMAddIncoming(phis[k][4], &yes, &t->side[i], 1);
+                LLVMAddIncoming(phis[k][3], &low, &in_bb, 1);
+                LLVMAddIncoming(phis[k][4], &yes, &in_bb, 1);
                 t->cache[k].alt = phis[k][3];
                 t->cache[k].flag = phis[k][4];
             }
         }
         LLVMValueRef side_active = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, active)));
-        LLVMAddIncoming(active, &side_active, &t->side[i], 1);
+        LLVMAddIncoming(active, &side_active, &in_bb, 1);
         t->active = active;
         enter_count(t);
         if (t->loop_head != NO_LOOP) LLVMBuildStore(b, LLVMConstInt(t->i1, 0, false), t->loop_ok_slot);
@@ -2722,6 +2807,10 @@ static void emit_uop(tr *t, uint32_t i)
         LLVMBuildBr(b, t->exit_pc);
         return;
     }
+    if (stretch_budget(t, i)) {
+        if (stretch_start(t, i)) check_stretch(t, i, true);
+        goto checked;
+    }
     /* the budget: the interpreter's loop ends before this µop (count >= budget) */
     LLVMBasicBlockRef body = block(t, "body"), out = block(t, "budget");
     LLVMValueRef spent = LLVMBuildICmp(b, LLVMIntUGE, ci64(t, t->seg_k), load(t, t->i64, t->left_slot), "");
@@ -2732,6 +2821,7 @@ static void emit_uop(tr *t, uint32_t i)
     LLVMBuildStore(b, ci32(t, i), t->npc_slot);
     LLVMBuildBr(b, t->exit_pc);
     LLVMPositionBuilderAtEnd(b, body);
+checked:
     if (t->events) emit_ahead_stop(t, i, u);
     LLVMValueRef mask = t->active;
     if (u->guard_row != EMU_NO_GUARD) {
@@ -2848,10 +2938,12 @@ static void emit_dispatch(tr *t)
     LLVMPositionBuilderAtEnd(b, go);
     LLVMValueRef sw = LLVMBuildSwitch(b, load(t, t->i32, t->npc_slot), t->ret, t->n);
     for (uint32_t i = 0; i < t->n; i++)
-        if (t->code->uops[i].flags & EMU_UOP_BLOCK_START) LLVMAddCase(sw, ci32(t, i), t->side[i]);
+        if (t->code->uops[i].flags & EMU_UOP_BLOCK_START)
+            LLVMAddCase(sw, ci32(t, i), t->side[i] ? t->side[i] : t->interp);
     /* the entry of a block that is not marked (a branch into the middle of one) */
     for (uint32_t i = 0; i < t->n; i++)
-        if (!(t->code->uops[i].flags & EMU_UOP_BLOCK_START)) LLVMAddCase(sw, ci32(t, i), t->side[i]);
+        if (!(t->code->uops[i].flags & EMU_UOP_BLOCK_START))
+            LLVMAddCase(sw, ci32(t, i), t->side[i] ? t->side[i] : t->interp);
 }
 
 /* ---------------------------------------------------------------- liveness of rows */
@@ -3132,9 +3224,18 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     liveness(&t);
     for (uint32_t i = 0; i < code->n; i++) t.loop_seg[i] = loop_segment(&t, i);
     for (uint32_t i = 0; i < code->n; i++)
-        t.side[i] = t.seg_start[i] && !t.loop_seg[i] ? t.bb[i] : block(&t, "side");
+        t.side[i] = t.seg_start[i] && !t.loop_seg[i] ? t.bb[i]
+                    : stretch_budget(&t, i) && !stretch_start(&t, i) && !after_handler(&t, i) ? NULL
+                    : block(&t, "side");
+    t.interp = block(&t, "interp");
     LLVMValueRef sw = LLVMBuildSwitch(t.b, t.pc_arg, t.ret, code->n);
-    for (uint32_t i = 0; i < code->n; i++) LLVMAddCase(sw, ci32(&t, i), t.side[i]);
+    for (uint32_t i = 0; i < code->n; i++) LLVMAddCase(sw, ci32(&t, i), t.side[i] ? t.side[i] : t.interp);
+
+    /* the run ends before npc, which the interpreter's loop runs (see stretch_budget()) */
+    LLVMPositionBuilderAtEnd(t.b, t.interp);
+    LLVMBuildStore(t.b, LLVMConstInt(t.i32, (uint64_t)(int64_t)EMU_JIT_INTERPRET, true),
+                   ctx_field(&t, offsetof(emu_ctx, stop)));
+    LLVMBuildBr(t.b, t.exit_pc);
 
     /* the run ends with the SIMT top at npc */
     LLVMPositionBuilderAtEnd(t.b, t.exit_pc);
