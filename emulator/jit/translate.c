@@ -1869,17 +1869,35 @@ static void emit_next_trip_prefetch(tr *t, const emu_uop *u, LLVMValueRef a, LLV
     }
 }
 
-/* The entry of emu_warp.jit_hit that global access µop i uses: the function's global
- * accesses before it, modulo EMU_JIT_HITS, so that a few arrays accessed in turn (vecadd's
- * a, b and c) keep an entry each. */
+/* The address base row of global access µop v (its register's row), or UINT32_MAX (another
+ * kind of access, or an address without a base register) */
+static uint32_t global_base_row(const emu_uop *v)
+{
+    if ((v->op != PTX_OP_LD && v->op != PTX_OP_ST) || v->in->space == PTX_SPACE_SHARED ||
+        v->in->space == PTX_SPACE_PARAM)
+        return UINT32_MAX;
+    const emu_opd *ao = &v->opd[v->op == PTX_OP_ST ? 0 : 1];
+    return ao->kind == EMU_OPD_ADDR && (ao->flags & EMU_OPD_F_BASE_REG) ? ao->row : UINT32_MAX - 1;
+}
+
+/* The entry of emu_warp.jit_hit that global access µop i uses: one per base register, in the
+ * order the function's global accesses first name them, modulo EMU_JIT_HITS, so that a few
+ * arrays accessed in turn (vecadd's a, b and c) keep an entry each, and a second access through
+ * the same pointer shares its entry (Black-Scholes reads two of its three arrays again at the
+ * end and writes two more: one entry per access, modulo 4, had 6 of its 7 accesses per warp
+ * miss, each a call of emu_jit_refill with the vector registers spilled around it). */
 static uint32_t hit_entry(const tr *t, uint32_t i)
 {
-    uint32_t k = 0;
+    uint32_t row = global_base_row(&t->code->uops[i]), k = 0;
     for (uint32_t j = 0; j < i; j++) {
-        const emu_uop *v = &t->code->uops[j];
-        if ((v->op == PTX_OP_LD || v->op == PTX_OP_ST) && v->in->space != PTX_SPACE_SHARED &&
-            v->in->space != PTX_SPACE_PARAM)
-            k++;
+        uint32_t r = global_base_row(&t->code->uops[j]);
+        if (r == UINT32_MAX) continue;
+        if (r == row && r != UINT32_MAX - 1) return k % EMU_JIT_HITS;
+        /* counted at its first access only */
+        bool seen = false;
+        for (uint32_t q = 0; q < j && !seen && r != UINT32_MAX - 1; q++)
+            seen = global_base_row(&t->code->uops[q]) == r;
+        if (!seen) k++;
     }
     return k % EMU_JIT_HITS;
 }
