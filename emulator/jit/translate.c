@@ -97,7 +97,8 @@ typedef struct tr {
      * them, so the extension and truncation fold away between two f32 µops.
      * A predicate (pred) is cached as its whole i64 word (the lanes' bits, emu_put_pred's merge
      * of the old word done), so storing it writes exactly what put_pred would have written.
-     * f (in a loop segment, whose results go round in registers: put_f32): an f32 result as
+     * f (in a loop segment, whose results go round in registers, and in a segment checked by
+     * stretches, whose exits are few: put_f32): an f32 result as
      * the operation gave it (<32 x float>, .ftz applied), before
      * sem_float_out_f32 makes a NaN the canonical 0x7fffffff: the row holds that canonical
      * form, which only a reader of the bits sees (a store to the rows or memory, an integer or
@@ -127,6 +128,7 @@ typedef struct tr {
      * handler calls and slow paths, the loop's exit), never per iteration. */
     bool *loop_seg;
     uint32_t loop_head;   /* the head of the loop segment being translated, or NO_LOOP */
+    bool stretch;         /* the segment being translated checks its budget by stretches */
     uint32_t nloop;
     uint32_t nprefetch;   /* global load sites given a prefetch hint (emit_mem) */
     uint32_t loop_row[JIT_LOOP_ROWS];
@@ -852,12 +854,16 @@ static LLVMValueRef out_f32_sat(tr *t, LLVMValueRef r, bool ftz, bool sat)
 
 /* Writes f32 result r of an operation that ends in sem_float_out_f32 to o: with .sat its
  * final bits (no NaN survives .sat), else r after .ftz, its NaN made canonical lazily (put_raw)
- * in a loop segment; elsewhere its final bits too: a straight segment's results are stored at
- * its exits, each of which would make the canonical form anew (code generation took up to
- * 1.4x as long for Black-Scholes, whose kernel time did not change) */
+ * in a loop segment and in a segment checked by stretches (stretch_budget(): its only exits
+ * are the stretches' starts, handler calls and slow paths); elsewhere (the event variant's
+ * straight segments, a budget exit before every µop) its final bits: each exit would make the
+ * canonical form anew (code generation took up to 1.4x as long for Black-Scholes, whose
+ * kernel time did not change). Black-Scholes 4M, kernel CPU ms, cached code, least of 4 under
+ * load 5-7: 76 eager, 65 lazy (with hit_entry()'s entries; with one per access, whose misses
+ * spill the vector registers around a call, lazy was the slower: 109 against 82). */
 static void put_f32(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef r, bool ftz, bool sat)
 {
-    if (sat || t->loop_head == NO_LOOP) {
+    if (sat || (t->loop_head == NO_LOOP && !t->stretch)) {
         put(t, o, mask, out_f32_sat(t, r, ftz, sat));
         return;
     }
@@ -2730,6 +2736,7 @@ static void emit_uop(tr *t, uint32_t i)
         t->seg_last = i;
         while (t->seg_last + 1 < t->n && !t->seg_start[t->seg_last + 1]) t->seg_last++;
         t->loop_head = NO_LOOP;
+        t->stretch = stretch_budget(t, i);
         if (t->loop_seg[i]) open_loop(t, i);
     } else {
         /* a row no path from here reads before writing it leaves the cache: its side entry
