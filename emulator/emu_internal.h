@@ -221,8 +221,9 @@ void emu_grid_note_cta_done(emu_grid *g, const emu_cta *c);
 
 /* The executing state of one warp step. */
 /* emu_ctx.stop from compiled code that ends its run before the warp's pc, which the
- * interpreter's loop is to run next (at least to the end of its block or the budget): the
- * budget left is less than the compiled stretch there needs (emulator/jit/translate.c's
+ * interpreter's loop is to run next, to the end of its block, the budget or emu_ctx.next_pc,
+ * whichever comes first (the next compiled stretch): the budget left is less than the
+ * compiled stretch there needs, or the pc lies inside one (emulator/jit/translate.c's
  * stretch_budget()). */
 #define EMU_JIT_INTERPRET (-2)
 

@@ -167,7 +167,9 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
      * changes and when the run ends (not per block: the count is shared between threads) */
     const emu_func *hot_f = NULL;
     uint64_t hot_n = 0;
-    bool interpret_block = false;   /* compiled code asked for the next block (EMU_JIT_INTERPRET) */
+    /* compiled code asked for the next block (EMU_JIT_INTERPRET), up to interpret_to */
+    bool interpret_block = false;
+    uint32_t interpret_to = 0;
     while (n < budget) {
         if (!settle(&c)) {
             result = EMU_STOP_EXIT;
@@ -208,10 +210,11 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
                 }
                 n += code(&c, pc, budget - n);
                 if (c.stop == EMU_JIT_INTERPRET) {
-                    /* the budget left is short of the compiled stretch at the top's pc: the
-                     * block runs here */
+                    /* the budget left is short of the compiled stretch at the top's pc, or
+                     * the pc is inside one: the block runs here, to c.next_pc at most */
                     c.stop = -1;
                     interpret_block = true;
+                    interpret_to = c.next_pc;
                     continue;
                 }
                 if (events && c.ahead_stop) {
@@ -239,6 +242,7 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
         /* the µops this run may execute without looking at the stack again: the rest of the
          * block (or one), within the budget */
         uint32_t end = step ? pc + 1 : u->block_end;
+        if (interpret_block && interpret_to > pc && interpret_to < end) end = interpret_to;
         if (end - pc > budget - n) end = pc + (uint32_t)(budget - n);
         for (;;) {
             if (events && __builtin_expect(w->ahead, 0) &&

@@ -70,8 +70,9 @@ typedef struct tr {
     LLVMValueRef sp_slot;
     LLVMValueRef w, uops, active, base_ninstr, nframes0;
     /* side[i] is NULL where no run comes in at µop i but by falling from i - 1 (a stretch's
-     * inside: see stretch_budget()); interp returns EMU_JIT_INTERPRET at npc */
-    LLVMBasicBlockRef *bb, *side, dispatch, resume, exit_pc, ret, interp;
+     * inside: see stretch_budget()), and to_interp[i] the switches' case there instead;
+     * interp returns EMU_JIT_INTERPRET at npc */
+    LLVMBasicBlockRef *bb, *side, *to_interp, dispatch, resume, exit_pc, ret, interp;
     LLVMBasicBlockRef fall;   /* the block that falls through into the next µop's */
     const emu_func *f;
     const emu_code *code;
@@ -376,10 +377,11 @@ static uint32_t seg_last_of(const tr *t, uint32_t i)
  * where it does not, the run ends there with EMU_JIT_INTERPRET and the interpreter's loop
  * runs the block on to the budget (interp/run.c). So no µop inside a stretch has a budget
  * exit (each was a block storing every dirty row live there: most of a long straight
- * segment's code) and no run comes in there from the dispatch (the interpreter's block gets
- * it; a handler's return still comes in, after its own check): its rows' values come only
- * from the µop before, with no phis. A turn's last stretch runs in the interpreter (at most
- * JIT_STRETCH - 1 µops per turn of the engine's 1000). */
+ * segment's code) and no run comes in there from the dispatch (the interpreter's loop runs
+ * on to the next stretch: to_interp; a handler's return still comes in, after its own check):
+ * its rows' values come only from the µop before, with no phis. So the interpreter runs at
+ * most JIT_STRETCH - 1 µops at a turn's end and as many at the next turn's start (the
+ * engine's turns are 1000 µops). */
 static bool stretch_budget(const tr *t, uint32_t i)
 {
     return !t->events && !t->loop_seg[seg_first_of(t, i)];
@@ -424,6 +426,7 @@ static void check_stretch(tr *t, uint32_t i, bool flush)
     if (flush) flush_rows(t, i, false);
     sync_count(t);
     LLVMBuildStore(b, ci32(t, i), t->npc_slot);
+    LLVMBuildStore(b, ci32(t, i + stretch_rest(t, i)), ctx_field(t, offsetof(emu_ctx, next_pc)));
     LLVMBuildBr(b, t->interp);
     LLVMPositionBuilderAtEnd(b, on);
 }
@@ -2964,11 +2967,11 @@ static void emit_dispatch(tr *t)
     LLVMValueRef sw = LLVMBuildSwitch(b, load(t, t->i32, t->npc_slot), t->ret, t->n);
     for (uint32_t i = 0; i < t->n; i++)
         if (t->code->uops[i].flags & EMU_UOP_BLOCK_START)
-            LLVMAddCase(sw, ci32(t, i), t->side[i] ? t->side[i] : t->interp);
+            LLVMAddCase(sw, ci32(t, i), t->side[i] ? t->side[i] : t->to_interp[i]);
     /* the entry of a block that is not marked (a branch into the middle of one) */
     for (uint32_t i = 0; i < t->n; i++)
         if (!(t->code->uops[i].flags & EMU_UOP_BLOCK_START))
-            LLVMAddCase(sw, ci32(t, i), t->side[i] ? t->side[i] : t->interp);
+            LLVMAddCase(sw, ci32(t, i), t->side[i] ? t->side[i] : t->to_interp[i]);
 }
 
 /* ---------------------------------------------------------------- liveness of rows */
@@ -3204,10 +3207,12 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     t.seg_start = calloc(code->n, sizeof *t.seg_start);
     t.side = calloc(code->n, sizeof *t.side);
     t.loop_seg = calloc(code->n, sizeof *t.loop_seg);
+    t.to_interp = calloc(code->n, sizeof *t.to_interp);
     t.loop_head = NO_LOOP;
-    if (!t.bb || !t.seg_start || !t.side || !t.loop_seg) {
+    if (!t.bb || !t.seg_start || !t.side || !t.loop_seg || !t.to_interp) {
         free(t.bb);
         free(t.side);
+        free(t.to_interp);
         free(t.seg_start);
         free(t.loop_seg);
         LLVMDisposeBuilder(t.b);
@@ -3253,8 +3258,19 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
                     : stretch_budget(&t, i) && !stretch_start(&t, i) && !after_handler(&t, i) ? NULL
                     : block(&t, "side");
     t.interp = block(&t, "interp");
+    LLVMBasicBlockRef entry_end = LLVMGetInsertBlock(t.b);
+    for (uint32_t i = 0; i < code->n; i++) {
+        if (t.side[i]) continue;
+        /* the interpreter runs from i to the next stretch (c->next_pc) */
+        t.to_interp[i] = block(&t, "to_interp");
+        LLVMPositionBuilderAtEnd(t.b, t.to_interp[i]);
+        LLVMBuildStore(t.b, ci32(&t, i + stretch_rest(&t, i)), ctx_field(&t, offsetof(emu_ctx, next_pc)));
+        LLVMBuildBr(t.b, t.interp);
+    }
+    LLVMPositionBuilderAtEnd(t.b, entry_end);
     LLVMValueRef sw = LLVMBuildSwitch(t.b, t.pc_arg, t.ret, code->n);
-    for (uint32_t i = 0; i < code->n; i++) LLVMAddCase(sw, ci32(&t, i), t.side[i] ? t.side[i] : t.interp);
+    for (uint32_t i = 0; i < code->n; i++)
+        LLVMAddCase(sw, ci32(&t, i), t.side[i] ? t.side[i] : t.to_interp[i]);
 
     /* the run ends before npc, which the interpreter's loop runs (see stretch_budget()) */
     LLVMPositionBuilderAtEnd(t.b, t.interp);
@@ -3277,6 +3293,7 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     LLVMDisposeBuilder(t.b);
     free(t.bb);
     free(t.side);
+    free(t.to_interp);
     free(t.seg_start);
     free(t.loop_seg);
     free(t.live);
