@@ -162,8 +162,12 @@ typedef struct tr {
  * iteration (its kernel 19% slower; compiling it costs about 1.3-1.9x as much). */
 #define JIT_SEGMENT 128
 #define JIT_LOOP_SEGMENT 96
-/* The µops of a stretch (stretch_budget()): the budget is checked once per stretch. */
+/* The µops of a stretch (stretch_budget()): the budget is checked once per stretch; and the
+ * fewest µops of a segment checked so (a shorter one checks before every µop: vecadd's, of
+ * 10 and 11 µops, ran its kernel in 87-90 ms by stretches, 74-76 ms without; Black-Scholes,
+ * matmul, Mandelbrot, reduce, transpose the same at 1, 16 and 32 within noise, load 8). */
 #define JIT_STRETCH 32
+#define JIT_STRETCH_SEGMENT 16
 
 /* ---------------------------------------------------------------- small builders */
 
@@ -373,7 +377,7 @@ static uint32_t seg_last_of(const tr *t, uint32_t i)
 
 /* Whether µop i's segment checks the budget once per stretch of JIT_STRETCH µops (from its
  * first) instead of before every µop: a straight segment (not a loop segment) of the plain
- * variant. Each stretch's first µop checks that the budget left covers the whole stretch;
+ * variant, of JIT_STRETCH_SEGMENT µops or more. Each stretch's first µop checks that the budget left covers the whole stretch;
  * where it does not, the run ends there with EMU_JIT_INTERPRET and the interpreter's loop
  * runs the block on to the budget (interp/run.c). So no µop inside a stretch has a budget
  * exit (each was a block storing every dirty row live there: most of a long straight
@@ -384,7 +388,9 @@ static uint32_t seg_last_of(const tr *t, uint32_t i)
  * engine's turns are 1000 µops). */
 static bool stretch_budget(const tr *t, uint32_t i)
 {
-    return !t->events && !t->loop_seg[seg_first_of(t, i)];
+    uint32_t first = seg_first_of(t, i);
+    return !t->events && !t->loop_seg[first] &&
+           seg_last_of(t, first) + 1 - first >= JIT_STRETCH_SEGMENT;
 }
 
 static bool stretch_start(const tr *t, uint32_t i)
