@@ -1,6 +1,9 @@
 /* translate.c: one function's µops as LLVM IR, obeying the executor contract as the block
  * interpreter's inner loop does (interp/run.c), step by step:
- * - the entry switch goes to the µop at the warp's pc; each µop first checks the budget;
+ * - the entry switch goes to the µop at the warp's pc; each µop first checks the budget, or in
+ *   a long straight segment of the plain variant each stretch of JIT_STRETCH µops checks it
+ *   for all of its µops, the interpreter's loop running the µops a short budget or an entry
+ *   inside a stretch leaves (stretch_budget());
  * - a µop's mask is the SIMT top's lanes and its guard; it counts one whether or not a lane
  *   runs it (w->ninstr is stored before every handler call, so %clock and the policies see the
  *   interpreter's count);
