@@ -220,6 +220,13 @@ struct emu_grid {
 void emu_grid_note_cta_done(emu_grid *g, const emu_cta *c);
 
 /* The executing state of one warp step. */
+/* emu_ctx.stop from compiled code that ends its run before the warp's pc, which the
+ * interpreter's loop is to run next, to the end of its block, the budget or emu_ctx.next_pc,
+ * whichever comes first (the next compiled stretch): the budget left is less than the
+ * compiled stretch there needs, or the pc lies inside one (emulator/jit/translate.c's
+ * stretch_budget()). */
+#define EMU_JIT_INTERPRET (-2)
+
 struct emu_ctx {
     emu_warp *w;
     emu_cta *cta;
@@ -245,7 +252,8 @@ struct emu_ctx {
     bool direct_events;       /* the policy is the direct one and events are recorded: the
                                  ld/st fast paths record their lanes as the general path does */
     emu_event *ev;            /* the event of the executing instruction, or NULL */
-    int stop;                 /* -1, or the emu_stop to return after this instruction */
+    int stop;                 /* -1, or the emu_stop to return after this instruction, or
+                                 EMU_JIT_INTERPRET from compiled code */
     /* compiled code's event variant: ran_before tells it that the run issued an instruction
      * before it was entered (the run-ahead rule's n > 0); it sets ahead_stop when it ends
      * before an instruction the run-ahead may not issue (interp/run.c) */

@@ -167,6 +167,9 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
      * changes and when the run ends (not per block: the count is shared between threads) */
     const emu_func *hot_f = NULL;
     uint64_t hot_n = 0;
+    /* compiled code asked for the next block (EMU_JIT_INTERPRET), up to interpret_to */
+    bool interpret_block = false;
+    uint32_t interpret_to = 0;
     while (n < budget) {
         if (!settle(&c)) {
             result = EMU_STOP_EXIT;
@@ -192,7 +195,8 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
         uint32_t pc = top->pc;
         assert(pc < c.code->n && c.active != 0);
         /* compiled code stops before a region boundary (iGPU): its block runs here */
-        if (tier != TIER_NONE && !(c.code->uops[pc].flags & EMU_UOP_REGION_BOUNDARY)) {
+        if (tier != TIER_NONE && !interpret_block &&
+            !(c.code->uops[pc].flags & EMU_UOP_REGION_BOUNDARY)) {
             const int variant = events ? EMU_JIT_EVENTS : EMU_JIT_PLAIN;
             /* the code once compiled, without a call (every warp's run at a barrier-bound
              * kernel's bar.sync comes back here); --engine=jit compiles it when it is not */
@@ -205,6 +209,14 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
                     c.ahead_stop = false;
                 }
                 n += code(&c, pc, budget - n);
+                if (c.stop == EMU_JIT_INTERPRET) {
+                    /* the budget left is short of the compiled stretch at the top's pc, or
+                     * the pc is inside one: the block runs here, to c.next_pc at most */
+                    c.stop = -1;
+                    interpret_block = true;
+                    interpret_to = c.next_pc;
+                    continue;
+                }
                 if (events && c.ahead_stop) {
                     /* the top's pc is the instruction the run-ahead may not issue */
                     result = EMU_STOP_BUDGET;
@@ -230,6 +242,7 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
         /* the µops this run may execute without looking at the stack again: the rest of the
          * block (or one), within the budget */
         uint32_t end = step ? pc + 1 : u->block_end;
+        if (interpret_block && interpret_to > pc && interpret_to < end) end = interpret_to;
         if (end - pc > budget - n) end = pc + (uint32_t)(budget - n);
         for (;;) {
             if (events && __builtin_expect(w->ahead, 0) &&
@@ -278,6 +291,7 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
             }
             u++;
         }
+        interpret_block = false;
         if (tier == TIER_AUTO) {
             if (c.f != hot_f) {
                 if (hot_f) emu_jit_warm(hot_f, hot_n, events ? EMU_JIT_EVENTS : EMU_JIT_PLAIN);

@@ -1,6 +1,9 @@
 /* translate.c: one function's µops as LLVM IR, obeying the executor contract as the block
  * interpreter's inner loop does (interp/run.c), step by step:
- * - the entry switch goes to the µop at the warp's pc; each µop first checks the budget;
+ * - the entry switch goes to the µop at the warp's pc; each µop first checks the budget, or in
+ *   a long straight segment of the plain variant each stretch of JIT_STRETCH µops checks it
+ *   for all of its µops, the interpreter's loop running the µops a short budget or an entry
+ *   inside a stretch leaves (stretch_budget());
  * - a µop's mask is the SIMT top's lanes and its guard; it counts one whether or not a lane
  *   runs it (w->ninstr is stored before every handler call, so %clock and the policies see the
  *   interpreter's count);
@@ -85,7 +88,10 @@ typedef struct tr {
      * reads: active); kept in memory (volatile), so that it is no value live everywhere */
     LLVMValueRef sp_slot;
     LLVMValueRef w, uops, active, base_ninstr, nframes0;
-    LLVMBasicBlockRef *bb, *side, dispatch, resume, exit_pc, ret;
+    /* side[i] is NULL where no run comes in at µop i but by falling from i - 1 (a stretch's
+     * inside: see stretch_budget()), and to_interp[i] the switches' case there instead;
+     * interp returns EMU_JIT_INTERPRET at npc */
+    LLVMBasicBlockRef *bb, *side, *to_interp, dispatch, resume, exit_pc, ret, interp;
     LLVMBasicBlockRef fall;   /* the block that falls through into the next µop's */
     const emu_func *f;
     const emu_code *code;
@@ -111,7 +117,8 @@ typedef struct tr {
      * them, so the extension and truncation fold away between two f32 µops.
      * A predicate (pred) is cached as its whole i64 word (the lanes' bits, emu_put_pred's merge
      * of the old word done), so storing it writes exactly what put_pred would have written.
-     * f (in a loop segment, whose results go round in registers: put_f32): an f32 result as
+     * f (in a loop segment, whose results go round in registers, and in a segment checked by
+     * stretches, whose exits are few: put_f32): an f32 result as
      * the operation gave it (<32 x float>, .ftz applied), before
      * sem_float_out_f32 makes a NaN the canonical 0x7fffffff: the row holds that canonical
      * form, which only a reader of the bits sees (a store to the rows or memory, an integer or
@@ -141,6 +148,7 @@ typedef struct tr {
      * handler calls and slow paths, the loop's exit), never per iteration. */
     bool *loop_seg;
     uint32_t loop_head;   /* the head of the loop segment being translated, or NO_LOOP */
+    bool stretch;         /* the segment being translated checks its budget by stretches */
     uint32_t nloop;
     uint32_t nprefetch;   /* global load sites given a prefetch hint (emit_mem) */
     uint32_t loop_row[JIT_LOOP_ROWS];
@@ -200,6 +208,12 @@ typedef struct tr {
  * iteration (its kernel 19% slower; compiling it costs about 1.3-1.9x as much). */
 #define JIT_SEGMENT 128
 #define JIT_LOOP_SEGMENT 96
+/* The µops of a stretch (stretch_budget()): the budget is checked once per stretch; and the
+ * fewest µops of a segment checked so (a shorter one checks before every µop: vecadd's, of
+ * 10 and 11 µops, ran its kernel in 87-90 ms by stretches, 74-76 ms without; Black-Scholes,
+ * matmul, Mandelbrot, reduce, transpose the same at 1, 16 and 32 within noise, load 8). */
+#define JIT_STRETCH 32
+#define JIT_STRETCH_SEGMENT 16
 
 /* ---------------------------------------------------------------- small builders */
 
@@ -392,6 +406,81 @@ static bool translates(const tr *t, const emu_uop *u)
     if (t->events && (u->op == PTX_OP_BRA || u->op == PTX_OP_LD || u->op == PTX_OP_ST))
         return false;
     return emu_jit_translates(t->code, u);
+}
+
+/* The first and last µops of i's segment */
+static uint32_t seg_first_of(const tr *t, uint32_t i)
+{
+    while (i > 0 && !t->seg_start[i]) i--;
+    return i;
+}
+
+static uint32_t seg_last_of(const tr *t, uint32_t i)
+{
+    while (i + 1 < t->n && !t->seg_start[i + 1]) i++;
+    return i;
+}
+
+/* Whether µop i's segment checks the budget once per stretch of JIT_STRETCH µops (from its
+ * first) instead of before every µop: a straight segment (not a loop segment) of the plain
+ * variant, of JIT_STRETCH_SEGMENT µops or more. Each stretch's first µop checks that the budget left covers the whole stretch;
+ * where it does not, the run ends there with EMU_JIT_INTERPRET and the interpreter's loop
+ * runs the block on to the budget (interp/run.c). So no µop inside a stretch has a budget
+ * exit (each was a block storing every dirty row live there: most of a long straight
+ * segment's code) and no run comes in there from the dispatch (the interpreter's loop runs
+ * on to the next stretch: to_interp; a handler's return still comes in, after its own check):
+ * its rows' values come only from the µop before, with no phis. So the interpreter runs at
+ * most JIT_STRETCH - 1 µops at a turn's end and as many at the next turn's start (the
+ * engine's turns are 1000 µops). */
+static bool stretch_budget(const tr *t, uint32_t i)
+{
+    uint32_t first = seg_first_of(t, i);
+    return !t->events && !t->loop_seg[first] &&
+           seg_last_of(t, first) + 1 - first >= JIT_STRETCH_SEGMENT;
+}
+
+static bool stretch_start(const tr *t, uint32_t i)
+{
+    return (i - seg_first_of(t, i)) % JIT_STRETCH == 0;
+}
+
+/* The µops from i to the end of its stretch */
+static uint32_t stretch_rest(const tr *t, uint32_t i)
+{
+    uint32_t first = seg_first_of(t, i), end = first + ((i - first) / JIT_STRETCH + 1) * JIT_STRETCH;
+    uint32_t last = seg_last_of(t, i) + 1;
+    return (end < last ? end : last) - i;
+}
+
+/* Whether a run may come back in at µop i (not a segment's first) from the µop before: the
+ * return from its handler or from its slow path (emit_call_stored) */
+static bool after_handler(const tr *t, uint32_t i)
+{
+    if (i == 0 || t->seg_start[i]) return false;
+    const emu_uop *p = &t->code->uops[i - 1];
+    return !translates(t, p) || p->op == PTX_OP_LD || p->op == PTX_OP_ST || p->op == PTX_OP_EX2 ||
+           p->op == PTX_OP_LG2;
+}
+
+static void flush_rows(tr *t, uint32_t at, bool clean);
+
+/* Ends the run before µop i with EMU_JIT_INTERPRET when the budget left does not cover the
+ * µops from i to the end of its stretch, the dirty rows live at i stored first (flush; a side
+ * entry has none: the rows were stored before the handler); the builder goes on where it
+ * does. */
+static void check_stretch(tr *t, uint32_t i, bool flush)
+{
+    LLVMBuilderRef b = t->b;
+    LLVMBasicBlockRef on = block(t, "stretch"), out = block(t, "stretch.out");
+    LLVMValueRef need = ci64(t, t->seg_k + stretch_rest(t, i));
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGT, need, load(t, t->i64, t->left_slot), ""), out, on);
+    LLVMPositionBuilderAtEnd(b, out);
+    if (flush) flush_rows(t, i, false);
+    sync_count(t);
+    LLVMBuildStore(b, ci32(t, i), t->npc_slot);
+    LLVMBuildStore(b, ci32(t, i + stretch_rest(t, i)), ctx_field(t, offsetof(emu_ctx, next_pc)));
+    LLVMBuildBr(b, t->interp);
+    LLVMPositionBuilderAtEnd(b, on);
 }
 
 /* Whether row may be read after µop i's start (before it is written again). */
@@ -869,12 +958,16 @@ static LLVMValueRef out_f32_sat(tr *t, LLVMValueRef r, bool ftz, bool sat)
 
 /* Writes f32 result r of an operation that ends in sem_float_out_f32 to o: with .sat its
  * final bits (no NaN survives .sat), else r after .ftz, its NaN made canonical lazily (put_raw)
- * in a loop segment; elsewhere its final bits too: a straight segment's results are stored at
- * its exits, each of which would make the canonical form anew (code generation took up to
- * 1.4x as long for Black-Scholes, whose kernel time did not change) */
+ * in a loop segment and in a segment checked by stretches (stretch_budget(): its only exits
+ * are the stretches' starts, handler calls and slow paths); elsewhere (the event variant's
+ * straight segments, a budget exit before every µop) its final bits: each exit would make the
+ * canonical form anew (code generation took up to 1.4x as long for Black-Scholes, whose
+ * kernel time did not change). Black-Scholes 4M, kernel CPU ms, cached code, least of 4 under
+ * load 5-7: 76 eager, 65 lazy (with hit_entry()'s entries; with one per access, whose misses
+ * spill the vector registers around a call, lazy was the slower: 109 against 82). */
 static void put_f32(tr *t, const emu_opd *o, LLVMValueRef mask, LLVMValueRef r, bool ftz, bool sat)
 {
-    if (sat || t->loop_head == NO_LOOP) {
+    if (sat || (t->loop_head == NO_LOOP && !t->stretch)) {
         put(t, o, mask, out_f32_sat(t, r, ftz, sat));
         return;
     }
@@ -1886,17 +1979,35 @@ static void emit_next_trip_prefetch(tr *t, const emu_uop *u, LLVMValueRef a, LLV
     }
 }
 
-/* The entry of emu_warp.jit_hit that global access µop i uses: the function's global
- * accesses before it, modulo EMU_JIT_HITS, so that a few arrays accessed in turn (vecadd's
- * a, b and c) keep an entry each. */
+/* The address base row of global access µop v (its register's row), or UINT32_MAX (another
+ * kind of access, or an address without a base register) */
+static uint32_t global_base_row(const emu_uop *v)
+{
+    if ((v->op != PTX_OP_LD && v->op != PTX_OP_ST) || v->in->space == PTX_SPACE_SHARED ||
+        v->in->space == PTX_SPACE_PARAM)
+        return UINT32_MAX;
+    const emu_opd *ao = &v->opd[v->op == PTX_OP_ST ? 0 : 1];
+    return ao->kind == EMU_OPD_ADDR && (ao->flags & EMU_OPD_F_BASE_REG) ? ao->row : UINT32_MAX - 1;
+}
+
+/* The entry of emu_warp.jit_hit that global access µop i uses: one per base register, in the
+ * order the function's global accesses first name them, modulo EMU_JIT_HITS, so that a few
+ * arrays accessed in turn (vecadd's a, b and c) keep an entry each, and a second access through
+ * the same pointer shares its entry (Black-Scholes reads two of its three arrays again at the
+ * end and writes two more: one entry per access, modulo 4, had 6 of its 7 accesses per warp
+ * miss, each a call of emu_jit_refill with the vector registers spilled around it). */
 static uint32_t hit_entry(const tr *t, uint32_t i)
 {
-    uint32_t k = 0;
+    uint32_t row = global_base_row(&t->code->uops[i]), k = 0;
     for (uint32_t j = 0; j < i; j++) {
-        const emu_uop *v = &t->code->uops[j];
-        if ((v->op == PTX_OP_LD || v->op == PTX_OP_ST) && v->in->space != PTX_SPACE_SHARED &&
-            v->in->space != PTX_SPACE_PARAM)
-            k++;
+        uint32_t r = global_base_row(&t->code->uops[j]);
+        if (r == UINT32_MAX) continue;
+        if (r == row && r != UINT32_MAX - 1) return k % EMU_JIT_HITS;
+        /* counted at its first access only */
+        bool seen = false;
+        for (uint32_t q = 0; q < j && !seen && r != UINT32_MAX - 1; q++)
+            seen = global_base_row(&t->code->uops[q]) == r;
+        if (!seen) k++;
     }
     return k % EMU_JIT_HITS;
 }
@@ -1920,10 +2031,10 @@ static int shape_known(const tr *t, uint32_t row, uint32_t es)
     return k >= 0 && t->shape[k].es == es ? k : -1;
 }
 
-/* At µop i's block (the builder there, among its phis): each known shape joined from the µop
- * before (t->fall) and the side entry, where it is unknown. Nothing is known after a handler
- * (no fall). */
-static void shape_join(tr *t, uint32_t i)
+/* At a µop's block (the builder there, among its phis): each known shape joined from the µop
+ * before (t->fall) and the side entry, where it is unknown (shape_join_side adds that way in).
+ * Nothing is known after a handler (no fall). */
+static void shape_join(tr *t)
 {
     if (!t->fall) {
         t->nshape = 0;
@@ -1931,11 +2042,17 @@ static void shape_join(tr *t, uint32_t i)
     }
     for (uint32_t k = 0; k < t->nshape; k++) {
         LLVMValueRef phi = LLVMBuildPhi(t->b, t->i8, "shape");
-        LLVMValueRef side = LLVMConstInt(t->i8, SHAPE_UNKNOWN, false);
         LLVMAddIncoming(phi, &t->shape[k].state, &t->fall, 1);
-        LLVMAddIncoming(phi, &side, &t->side[i], 1);
         t->shape[k].state = phi;
     }
+}
+
+/* The side entry's way into shape_join's phis, from in (the side block's last block: a
+ * stretch's budget check may have split it): no shape is known there. */
+static void shape_join_side(tr *t, LLVMBasicBlockRef in)
+{
+    LLVMValueRef side = LLVMConstInt(t->i8, SHAPE_UNKNOWN, false);
+    for (uint32_t k = 0; k < t->nshape; k++) LLVMAddIncoming(t->shape[k].state, &side, &in, 1);
 }
 
 /* The shapes of the rows operand o may write are no longer known. */
@@ -3283,6 +3400,7 @@ static void emit_uop(tr *t, uint32_t i)
         t->seg_last = i;
         while (t->seg_last + 1 < t->n && !t->seg_start[t->seg_last + 1]) t->seg_last++;
         t->loop_head = NO_LOOP;
+        t->stretch = stretch_budget(t, i);
         if (t->loop_seg[i]) open_loop(t, i);
         if (t->chain_head[i]) open_chain(t, i);
     } else {
@@ -3291,6 +3409,10 @@ static void emit_uop(tr *t, uint32_t i)
         for (uint32_t k = 0; k < t->ncache;)
             if (row_live(t, i, t->cache[k].row)) k++;
             else t->cache[k] = t->cache[--t->ncache];
+    }
+    /* without a side entry the µop before falls into it, the only way in */
+    assert(t->seg_start[i] || t->side[i] || t->fall);
+    if (!t->seg_start[i] && t->side[i]) {
         LLVMPositionBuilderAtEnd(b, t->bb[i]);
         LLVMValueRef phis[sizeof t->cache / sizeof t->cache[0]][5];
         /* the warp's active lanes, read where a run comes in (only handlers, branches and the
@@ -3319,13 +3441,20 @@ static void emit_uop(tr *t, uint32_t i)
                 LLVMAddIncoming(phis[k][4], &fl, &t->fall, 1);
             }
         }
-        shape_join(t, i);
+        shape_join(t);
         LLVMPositionBuilderAtEnd(b, t->side[i]);
+        /* a run that comes in inside a stretch has the budget of the stretch's rest */
+        if (stretch_budget(t, i) && !stretch_start(t, i)) {
+            enter_count(t);
+            check_stretch(t, i, false);
+        }
+        LLVMBasicBlockRef in_bb = LLVMGetInsertBlock(b);
+        shape_join_side(t, in_bb);
         for (uint32_t k = 0; k < t->ncache; k++) {
             if (phis[k][0]) {
                 LLVMValueRef v = load(t, t->cache[k].pred ? t->i64 : t->v64, row_ptr(t, t->cache[k].row));
                 LLVMSetAlignment(v, 8);
-                LLVMAddIncoming(phis[k][0], &v, &t->side[i], 1);
+                LLVMAddIncoming(phis[k][0], &v, &in_bb, 1);
                 t->cache[k].v = phis[k][0];
             }
             LLVMValueRef low = NULL;
@@ -3333,24 +3462,24 @@ static void emit_uop(tr *t, uint32_t i)
                 /* loaded as halves (load_low): the 64-bit load goes where only they are read */
                 low = load_low(t, t->cache[k].row);
             if (phis[k][1]) {
-                LLVMAddIncoming(phis[k][1], &low, &t->side[i], 1);
+                LLVMAddIncoming(phis[k][1], &low, &in_bb, 1);
                 t->cache[k].low = phis[k][1];
             }
             if (phis[k][2]) {
                 LLVMValueRef f = LLVMBuildBitCast(b, low, t->vf, "");
-                LLVMAddIncoming(phis[k][2], &f, &t->side[i], 1);
+                LLVMAddIncoming(phis[k][2], &f, &in_bb, 1);
                 t->cache[k].f = phis[k][2];
             }
             if (phis[k][3]) {
                 LLVMValueRef yes = LLVMConstInt(t->i1, 1, false);
-                LLVMAddIncoming(phis[k][3], &low, &t->side[i], 1);
-                LLVMAddIncoming(phis[k][4], &yes, &t->side[i], 1);
+                LLVMAddIncoming(phis[k][3], &low, &in_bb, 1);
+                LLVMAddIncoming(phis[k][4], &yes, &in_bb, 1);
                 t->cache[k].alt = phis[k][3];
                 t->cache[k].flag = phis[k][4];
             }
         }
         LLVMValueRef side_active = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, active)));
-        LLVMAddIncoming(active, &side_active, &t->side[i], 1);
+        LLVMAddIncoming(active, &side_active, &in_bb, 1);
         t->active = active;
         enter_count(t);
         if (t->loop_head != NO_LOOP) LLVMBuildStore(b, LLVMConstInt(t->i1, 0, false), t->loop_ok_slot);
@@ -3370,6 +3499,10 @@ static void emit_uop(tr *t, uint32_t i)
         LLVMBuildBr(b, t->exit_pc);
         return;
     }
+    if (stretch_budget(t, i)) {
+        if (stretch_start(t, i)) check_stretch(t, i, true);
+        goto checked;
+    }
     /* the budget: the interpreter's loop ends before this µop (count >= budget) */
     LLVMBasicBlockRef body = block(t, "body"), out = block(t, "budget");
     LLVMValueRef spent = LLVMBuildICmp(b, LLVMIntUGE, ci64(t, t->seg_k), load(t, t->i64, t->left_slot), "");
@@ -3380,6 +3513,7 @@ static void emit_uop(tr *t, uint32_t i)
     LLVMBuildStore(b, ci32(t, i), t->npc_slot);
     LLVMBuildBr(b, t->exit_pc);
     LLVMPositionBuilderAtEnd(b, body);
+checked:
     if (t->events) emit_ahead_stop(t, i, u);
     LLVMValueRef mask = t->active;
     if (u->guard_row != EMU_NO_GUARD) {
@@ -3503,10 +3637,12 @@ static void emit_dispatch(tr *t)
     LLVMPositionBuilderAtEnd(b, go);
     LLVMValueRef sw = LLVMBuildSwitch(b, load(t, t->i32, t->npc_slot), t->ret, t->n);
     for (uint32_t i = 0; i < t->n; i++)
-        if (t->code->uops[i].flags & EMU_UOP_BLOCK_START) LLVMAddCase(sw, ci32(t, i), t->side[i]);
+        if (t->code->uops[i].flags & EMU_UOP_BLOCK_START)
+            LLVMAddCase(sw, ci32(t, i), t->side[i] ? t->side[i] : t->to_interp[i]);
     /* the entry of a block that is not marked (a branch into the middle of one) */
     for (uint32_t i = 0; i < t->n; i++)
-        if (!(t->code->uops[i].flags & EMU_UOP_BLOCK_START)) LLVMAddCase(sw, ci32(t, i), t->side[i]);
+        if (!(t->code->uops[i].flags & EMU_UOP_BLOCK_START))
+            LLVMAddCase(sw, ci32(t, i), t->side[i] ? t->side[i] : t->to_interp[i]);
 }
 
 /* ---------------------------------------------------------------- liveness of rows */
@@ -3745,11 +3881,13 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     t.chain_head = calloc(code->n, sizeof *t.chain_head);
     t.chain_made = calloc(code->n, sizeof *t.chain_made);
     t.chain_open = calloc(code->n, sizeof *t.chain_open);
+    t.to_interp = calloc(code->n, sizeof *t.to_interp);
     t.loop_head = NO_LOOP;
     if (!t.bb || !t.seg_start || !t.side || !t.loop_seg || !t.chain_head || !t.chain_made ||
-        !t.chain_open) {
+        !t.chain_open || !t.to_interp) {
         free(t.bb);
         free(t.side);
+        free(t.to_interp);
         free(t.seg_start);
         free(t.loop_seg);
         free(t.chain_head);
@@ -3808,9 +3946,29 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     if (t.chain) slot_kinds(&t);
     for (uint32_t i = 0; t.chain && i < code->n; i++) t.chain_head[i] = chain_head(&t, i);
     for (uint32_t i = 0; i < code->n; i++)
-        t.side[i] = t.seg_start[i] && !t.loop_seg[i] && !t.chain_head[i] ? t.bb[i] : block(&t, "side");
+        t.side[i] = t.seg_start[i] && !t.loop_seg[i] && !t.chain_head[i] ? t.bb[i]
+                    : stretch_budget(&t, i) && !stretch_start(&t, i) && !after_handler(&t, i) ? NULL
+                    : block(&t, "side");
+    t.interp = block(&t, "interp");
+    LLVMBasicBlockRef entry_end = LLVMGetInsertBlock(t.b);
+    for (uint32_t i = 0; i < code->n; i++) {
+        if (t.side[i]) continue;
+        /* the interpreter runs from i to the next stretch (c->next_pc) */
+        t.to_interp[i] = block(&t, "to_interp");
+        LLVMPositionBuilderAtEnd(t.b, t.to_interp[i]);
+        LLVMBuildStore(t.b, ci32(&t, i + stretch_rest(&t, i)), ctx_field(&t, offsetof(emu_ctx, next_pc)));
+        LLVMBuildBr(t.b, t.interp);
+    }
+    LLVMPositionBuilderAtEnd(t.b, entry_end);
     LLVMValueRef sw = LLVMBuildSwitch(t.b, t.pc_arg, t.ret, code->n);
-    for (uint32_t i = 0; i < code->n; i++) LLVMAddCase(sw, ci32(&t, i), t.side[i]);
+    for (uint32_t i = 0; i < code->n; i++)
+        LLVMAddCase(sw, ci32(&t, i), t.side[i] ? t.side[i] : t.to_interp[i]);
+
+    /* the run ends before npc, which the interpreter's loop runs (see stretch_budget()) */
+    LLVMPositionBuilderAtEnd(t.b, t.interp);
+    LLVMBuildStore(t.b, LLVMConstInt(t.i32, (uint64_t)(int64_t)EMU_JIT_INTERPRET, true),
+                   ctx_field(&t, offsetof(emu_ctx, stop)));
+    LLVMBuildBr(t.b, t.exit_pc);
 
     /* the run ends with the SIMT top at npc */
     LLVMPositionBuilderAtEnd(t.b, t.exit_pc);
@@ -3827,6 +3985,7 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     LLVMDisposeBuilder(t.b);
     free(t.bb);
     free(t.side);
+    free(t.to_interp);
     free(t.seg_start);
     free(t.loop_seg);
     free(t.live);

@@ -2122,6 +2122,107 @@ START_TEST(long_loop_segment)
 }
 END_TEST
 
+/* A straight block longer than a segment (two: four stretches and three, translate.c's
+ * stretch_budget()) after a loop of 3-µop trips (240 + c / 3 for CTA c) and a skip of 3, 7 or
+ * 8 µops (c % 3), so that the first det-off turn (1000 warp instructions) ends in the block
+ * at every µop over the CTAs: the stretch whose budget is short ends the run before it, the
+ * interpreter's loop runs on to the budget, the next turn comes back in (at a stretch's start,
+ * after a load or a handler, else the interpreter runs the block's rest). An atomic ticket in
+ * the block tells the warps' order, which a run past the budget changes. The block's f32
+ * results keep their NaN until a bit reader (mov.b32, neg, abs, selp, a store, a guarded
+ * merge) asks, on special_f32's patterns. Against the step interpreter (memory, counts, the
+ * engine's statistics). */
+START_TEST(stretches_end_anywhere)
+{
+    char ptx[32768];
+    size_t n = (size_t)snprintf(ptx, sizeof ptx, "%s",
+        CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "    .reg .b32 %t, %c, %j, %e, %m, %k, %r, %w, %g, %tk;\n"
+        "    .reg .b64 %in, %out, %o, %cnt;\n"
+        "    .reg .f32 %a, %b, %s, %f<8>;\n"
+        "    .reg .pred %p, %q, %l, %x;\n"
+        "    ld.param.u64 %in, [pin];\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    mov.u32 %t, %tid.x;\n"
+        "    mov.u32 %c, %ctaid.x;\n"
+        "    div.u32 %e, %c, 3;\n"
+        "    add.u32 %e, %e, 240;\n"
+        "    mov.u32 %j, 0;\n"
+        "$L_wait:\n"
+        "    add.u32 %j, %j, 1;\n"
+        "    setp.le.u32 %l, %j, %e;\n"
+        "    @%l bra $L_wait;\n"
+        "    rem.u32 %m, %c, 3;\n"
+        "    setp.eq.u32 %x, %m, 0;\n"
+        "    @%x bra $L_go;\n"
+        "    add.u32 %j, %j, 1;\n"
+        "    add.u32 %j, %j, 1;\n"
+        "    setp.eq.u32 %x, %m, 1;\n"
+        "    @%x bra $L_go;\n"
+        "    add.u32 %j, %j, 1;\n"
+        "$L_go:\n"
+        "    add.u64 %cnt, %in, 768;\n"
+        "    mul.wide.u32 %o, %t, 8;\n"
+        "    add.u64 %in, %in, %o;\n"
+        "    ld.global.f32 %a, [%in];\n"
+        "    ld.global.f32 %b, [%in+4];\n"
+        "    and.b32 %k, %t, 1;\n"
+        "    setp.ne.u32 %p, %k, 0;\n"
+        "    and.b32 %k, %t, 2;\n"
+        "    setp.ne.u32 %q, %k, 0;\n"
+        "    mov.u32 %w, 0;\n"
+        "    mov.f32 %f0, %a;\n"
+        "    mov.f32 %f1, %b;\n");
+    static const char *const step[] = {
+        "    add.f32 %%f%d, %%a, %%f%d;\n",
+        "    mul.f32 %%f%d, %%f%d, %%b;\n",
+        "    fma.rn.f32 %%f%d, %%f%d, %%b, %%a;\n",
+        "    sub.f32 %%f%d, %%b, %%f%d;\n",
+        "    neg.f32 %%f%d, %%f%d;\n",
+        "    @%%p add.f32 %%f%d, %%f%d, %%a;\n",
+        "    abs.f32 %%f%d, %%f%d;\n",
+        "    max.f32 %%f%d, %%f%d, %%a;\n",
+        "    @%%q mul.f32 %%f%d, %%f%d, %%f%d;\n",
+        "    selp.f32 %%f%d, %%f%d, %%b, %%p;\n",
+    };
+    for (int k = 0; k < 190; k++) {
+        int d = (k + 2) % 8, x = (k + 1) % 8;
+        if (k % 17 == 16) {   /* a bit reader into an integer */
+            n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                                  "    mov.b32 %%r, %%f%d;\n    xor.b32 %%w, %%w, %%r;\n", x);
+            continue;
+        }
+        if (k == 70)   /* a load and a handler: a run comes back in after each */
+            n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                                  "    ld.global.f32 %%s, [%%in+4];\n"
+                                  "    sin.approx.f32 %%s, %%s;\n"
+                                  "    add.f32 %%f%d, %%f%d, %%s;\n", d, x);
+        if (k == 120)
+            n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    atom.global.add.u32 %%tk, [%%cnt], 1;\n");
+        n += (size_t)snprintf(ptx + n, sizeof ptx - n, step[k % 10], d, x, x);
+    }
+    n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                          "    mad.lo.u32 %%g, %%c, %d, %%t;\n"
+                          "    mul.wide.u32 %%o, %%g, 40;\n"
+                          "    add.u64 %%out, %%out, %%o;\n"
+                          "    st.global.u32 [%%out], %%w;\n"
+                          "    st.global.u32 [%%out+36], %%tk;\n", 96);
+    for (int k = 0; k < 8; k++)
+        n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    st.global.f32 [%%out+%d], %%f%d;\n",
+                              4 + 4 * k, k);
+    snprintf(ptx + n, sizeof ptx - n, "    ret;\n}\n");
+    enum { P = sizeof special_f32 / sizeof *special_f32, T = 96, B = 300 };
+    uint8_t *in = conf_dev_alloc(T * 8 + 4), *out = conf_dev_alloc(B * T * 40);
+    for (unsigned t = 0; t < T; t++) {
+        memcpy(in + t * 8, &special_f32[t % P], 4);
+        memcpy(in + t * 8 + 4, &special_f32[(t / P + t) % P], 4);
+    }
+    memset(in + T * 8, 0, 4);
+    run_compiled_on_jit("stretches end anywhere", ptx, B, T, in, out);
+}
+END_TEST
+
 /* A contracted add reads its mul's sources (fma_contraction.c), which liveness() counts as the
  * add's reads: loaded f32 rows that nothing else reads after the mul, with the adds 50, 100 and
  * 150 µops on (fillers between: the last across a segment's end, budget stops on every µop of
@@ -2455,6 +2556,7 @@ int main(void)
     tcase_add_test(tc, thread_ids_by_warp_shape);
     tcase_add_test(tc, events_under_the_cycle_model);
     tcase_add_test(tc, auto_foresees_a_long_launch);
+    tcase_add_test(tc, stretches_end_anywhere);
     suite_add_tcase(s, tc);
     return conf_main(s);
 }
