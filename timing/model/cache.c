@@ -98,3 +98,9 @@ tm_line *tm_cache_peek(tm_cache *c, uint64_t line)
         if (t[i] == line + 1) return &c->lines[(size_t)set * c->ways + i];
     return NULL;
 }
+
+void tm_cache_prefetch(const tm_cache *c, uint64_t line)
+{
+    const uint64_t *t = tags_of(c, set_of(c, line));
+    for (uint32_t i = 0; i < c->ways; i += 8) __builtin_prefetch(&t[i]);
+}

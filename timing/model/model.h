@@ -50,6 +50,9 @@ tm_line *tm_cache_find(tm_cache *c, uint64_t line, uint64_t now);
 tm_line *tm_cache_alloc(tm_cache *c, uint64_t line, uint64_t now, tm_evicted *victim);
 /* The line holding `line`, or NULL, without touching its LRU age (a fill landing). */
 tm_line *tm_cache_peek(tm_cache *c, uint64_t line);
+/* Asks the host's caches for the tags of the set holding `line` (a lookup soon after reads
+ * them; changes nothing). */
+void tm_cache_prefetch(const tm_cache *c, uint64_t line);
 
 /* ---------------------------------------------------------------- memsys.c */
 
@@ -132,10 +135,13 @@ typedef struct tm_chan {
     timing_stats st;
 } tm_chan;
 
-/* A request in its bank's queue: its id, with the arrival and row the channel's scheduler
- * compares kept beside it (a decision walks the queue for a row hit; reading each request's
- * record there was a cache miss per request). */
-typedef struct tm_dqent { uint64_t arrive, row; uint32_t id; } tm_dqent;
+/* A request in its bank's queue: its id, with the arrival, row and order the channel's
+ * scheduler compares kept beside it (a decision walks the queue for a row hit and orders the
+ * banks' oldest requests; reading each request's record there was a cache miss per request).
+ * seq: the low 32 bits of its record's seq, compared as a difference (two requests queued at
+ * once are fewer than 2^31 arrivals apart: dq_serve asserts it), in the entry's padding. */
+typedef struct tm_dqent { uint64_t arrive, row; uint32_t id, seq; } tm_dqent;
+_Static_assert(sizeof(tm_dqent) == 24, "tm_dqent: the order in the padding");
 
 /* A bank's requests in its channel's scheduler queue, in order of arrival; `head`: the first's
  * arrival (while n), which the channel's scheduler reads of every bank at each decision. */
@@ -171,6 +177,9 @@ typedef struct tm_mem {
     bool fcfs;                /* dram_scheduler = fcfs (else FR-FCFS) */
     tm_dqueue *dq;            /* per channel * bank */
     uint64_t *ch_next;        /* per channel: the earliest cycle it decides (TM_NEVER: none) */
+    /* per channel: a bank whose oldest request can go at ch_next (the likely next decision's,
+     * which the weave asks the host's caches for ahead: a hint, read for nothing else) */
+    uint32_t *ch_bank;
     uint64_t next_min;        /* the least of ch_next (checked every model cycle) */
     /* Backpressure: per channel, when its queued requests would be through at the bus's rate
      * (a lower bound); a slice sends a request to DRAM only while that is within
