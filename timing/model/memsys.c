@@ -751,8 +751,10 @@ static void wait_landed(tm_mem *m, uint32_t wid, uint64_t at)
     m->sm_in[w->sm] = back + occ;
     uint64_t t = back + occ + (uint64_t)g->icnt_latency;
     uint64_t tag = TM_PEND | wid;
-    tm_line *L = tm_cache_peek(w->tex ? &m->tex[w->sm] : &m->l1[w->sm], w->line);
-    if (L && L->fill == tag) L->fill = t;
+    if (w->l1_line != UINT32_MAX) {
+        tm_line *L = &(w->tex ? &m->tex[w->sm] : &m->l1[w->sm])->lines[w->l1_line];
+        if (L->fill == tag) L->fill = t;
+    }
     if (w->mshr) {
         mshr_land(m, w->sm, wid, t);
         if (m->landed) m->landed(m->landed_ctx, w->sm, 0, t);
@@ -784,8 +786,8 @@ static void dq_serve(tm_mem *m, uint32_t ch)
     assert(m->chan[ch].seq - r.seq < UINT64_C(1) << 31);
     uint64_t back = dram_serve(m, &r, at);
     if (!r.write) {
-        tm_line *L = tm_cache_peek(&m->l2[r.slice], r.line);
-        if (L && L->fill == (TM_PEND | id)) L->fill = back;
+        tm_line *L = &m->l2[r.slice].lines[r.l2_line];
+        if (L->fill == (TM_PEND | id)) L->fill = back;
         tm_chan *C = &m->chan[ch];
         for (uint32_t k = r.waits; k != UINT32_MAX;) {
             tm_wait *w = &m->waits[k];
@@ -896,6 +898,7 @@ static uint64_t l2_access(tm_mem *m, uint64_t line, uint8_t need, int kind, unsi
         uint32_t d = dram_enqueue(m, s, line, (unsigned)__builtin_popcount(missing), false, ready);
         L->valid |= missing;
         L->fill = TM_PEND | d;
+        m->dreqs[d].l2_line = (uint32_t)(L - m->l2[s].lines);
     }
     if (kind == K_ATOMIC) {
         L->dirty |= need;
@@ -925,7 +928,7 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
         uint32_t wid = UINT32_MAX;
         if (wait_reply) {
             wid = wait_take(m, sm);
-            m->waits[wid] = (tm_wait){.line = line, .sm = sm,
+            m->waits[wid] = (tm_wait){.line = line, .sm = sm, .l1_line = UINT32_MAX,
                                       .ops = kind == K_ATOMIC ? ops : 0, .resp = (uint32_t)resp,
                                       .next = UINT32_MAX, .insts = UINT32_MAX};
         }
@@ -955,7 +958,7 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
     m->st->icnt_bytes += resp;
     if (tm_is_pend(at_l2)) {
         uint32_t d = (uint32_t)(at_l2 & ~TM_PEND), wid = wait_take(m, sm);
-        m->waits[wid] = (tm_wait){.at_l2 = lower, .line = line, .sm = sm,
+        m->waits[wid] = (tm_wait){.at_l2 = lower, .line = line, .sm = sm, .l1_line = UINT32_MAX,
                                   .ops = kind == K_ATOMIC ? ops : 0, .resp = (uint32_t)resp,
                                   .next = m->dreqs[d].waits, .insts = UINT32_MAX};
         m->dreqs[d].waits = wid;
@@ -1042,9 +1045,10 @@ static tm_heap_item heap_pop(tm_heap_item *h, uint32_t *n)
  * its request, that request's L2 set; a reply, its L1 set, its link, its instruction). The
  * weave asks for them ahead, in short loops whose misses the host overlaps: the channels'
  * likely next decisions' queue entries (step 1, before the window's requests are ordered),
- * their requests (step 2, after), what those name (step 3); each request's L2 set as it is
- * ordered; each reply's L1 set and link as it is put on its SM's list (land_later), its
- * instruction before the SM's replies land. Only hints: nothing is written. */
+ * their requests (step 2, after), what those name (step 3: the L2 line, the first reply);
+ * each request's L2 set as it is ordered; each reply's L1 line and link as it is put on its
+ * SM's list (land_later), its instruction before the SM's replies land. Only hints: nothing
+ * is written. */
 static bool ch_due(const tm_mem *m, uint32_t ch, uint64_t end)
 {
     return m->ch_next[ch] != TM_NEVER && m->ch_next[ch] <= end - 1;
@@ -1069,16 +1073,17 @@ static void prefetch_decisions(tm_mem *m, uint64_t end, int step)
         } else {
             const tm_dreq *r = &m->dreqs[e->id];
             if (r->write) continue;
-            tm_cache_prefetch(&m->l2[r->slice], r->line);
+            __builtin_prefetch(&m->l2[r->slice].lines[r->l2_line]);
             if (r->waits != UINT32_MAX) __builtin_prefetch(&m->waits[r->waits]);
         }
     }
 }
 
-/* A reply about to land (wait_landed): its L1 set and the link to its first instruction. */
+/* A reply about to land (wait_landed): its L1 line and the link to its first instruction. */
 static void prefetch_landing(tm_mem *m, const tm_wait *w)
 {
-    tm_cache_prefetch(w->tex ? &m->tex[w->sm] : &m->l1[w->sm], w->line);
+    if (w->l1_line != UINT32_MAX)
+        __builtin_prefetch(&(w->tex ? &m->tex[w->sm] : &m->l1[w->sm])->lines[w->l1_line]);
     if (w->insts != UINT32_MAX) __builtin_prefetch(&m->links[w->insts]);
 }
 
@@ -1650,6 +1655,7 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
                 uint32_t wid = (uint32_t)(back & ~TM_PEND);
                 m->waits[wid].mshr = true;
                 m->waits[wid].tex = tex;
+                m->waits[wid].l1_line = (uint32_t)(L - l1->lines);
                 /* one fill time per line: the later request's (a merge waits for it) */
                 L->fill = back;
                 if (npend == 0 || pend[npend - 1] != wid) pend[npend++] = wid;

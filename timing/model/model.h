@@ -75,6 +75,10 @@ typedef struct tm_dreq {
     uint16_t sectors;
     bool write;
     uint32_t next_free;
+    /* reads: its L2 line's place in its slice (`lines`), whose fill waits on it while that is
+     * TM_PEND | its id (only this request's allocation of the line is): found without a
+     * lookup */
+    uint32_t l2_line;
 } tm_dreq;
 
 /* A line request's reply to SM sm, waiting for an L2 fill from DRAM. */
@@ -88,6 +92,9 @@ typedef struct tm_wait {
     bool mshr;                /* took an MSHR of its SM */
     bool tex;                 /* fills the texture cache (else L1) */
     uint32_t next_free;
+    /* a load's L1 (texture cache) line's place (`lines`), whose fill it is while that is
+     * TM_PEND | its id (UINT32_MAX: it fills none) */
+    uint32_t l1_line;
 } tm_wait;
 
 /* A memory instruction whose completion waits for `left` replies. */
