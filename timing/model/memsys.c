@@ -1118,8 +1118,8 @@ uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end)
             C->capreq = nc;
         }
         C->reqs[C->nreq++] = k;
-        tm_cache_prefetch(&m->l2[slice_of(m, m->outbox[best][m->order[k].idx].line)],
-                          m->outbox[best][m->order[k].idx].line);
+        tm_cache_prefetch_set(&m->l2[slice_of(m, m->outbox[best][m->order[k].idx].line)],
+                              m->outbox[best][m->order[k].idx].line);
         if (m->outpos[best] < m->nout[best] && m->outbox[best][m->outpos[best]].depart < end)
             heap_push(h, &nh, m->outbox[best][m->outpos[best]].depart, best);
     }
@@ -1646,10 +1646,7 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
             uint64_t back = round_trip(m, sm, req[i].line, missing, K_LOAD, 0, start, true,
                                        &accepted);
             mshr_take(m, sm, back);
-            if (!L) {
-                tm_evicted victim;
-                L = tm_cache_alloc(l1, req[i].line, t, &victim);
-            }
+            if (!L) L = tm_cache_alloc(l1, req[i].line, t, NULL);
             L->valid |= missing;
             if (tm_is_pend(back)) {
                 uint32_t wid = (uint32_t)(back & ~TM_PEND);

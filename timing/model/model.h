@@ -46,13 +46,16 @@ void tm_cache_free(tm_cache *c);
 void tm_cache_clear(tm_cache *c);   /* every line invalid */
 /* The line holding line address `line`, or NULL. */
 tm_line *tm_cache_find(tm_cache *c, uint64_t line, uint64_t now);
-/* A line for `line`, evicting the least recently used of its set into *victim. */
+/* A line for `line`, evicting the least recently used of its set into *victim (NULL: not
+ * wanted, and the evicted line is not read: an L1 writes nothing back). */
 tm_line *tm_cache_alloc(tm_cache *c, uint64_t line, uint64_t now, tm_evicted *victim);
 /* The line holding `line`, or NULL, without touching its LRU age (a fill landing). */
 tm_line *tm_cache_peek(tm_cache *c, uint64_t line);
 /* Asks the host's caches for the tags of the set holding `line` (a lookup soon after reads
  * them; changes nothing). */
 void tm_cache_prefetch(const tm_cache *c, uint64_t line);
+/* The same, and the set's lines (tm_line: the one a lookup finds or an allocation takes). */
+void tm_cache_prefetch_set(const tm_cache *c, uint64_t line);
 
 /* ---------------------------------------------------------------- memsys.c */
 
