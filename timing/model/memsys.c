@@ -70,7 +70,6 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->dq = calloc((size_t)gpu->dram_channels * (uint32_t)gpu->dram_banks, sizeof *m->dq);
     m->ch_next = calloc((size_t)gpu->dram_channels, sizeof *m->ch_next);
     m->ch_end = calloc((size_t)gpu->dram_channels, sizeof *m->ch_end);
-    m->ch_bank = calloc((size_t)gpu->dram_channels, sizeof *m->ch_bank);
     m->l2_qleft = calloc((size_t)gpu->l2_slices * (uint32_t)gpu->l2_queue, sizeof *m->l2_qleft);
     m->l2_qpos = calloc((size_t)gpu->l2_slices, sizeof *m->l2_qpos);
     m->fcfs = gpu->dram_scheduler && strcmp(gpu->dram_scheduler, "fcfs") == 0;
@@ -84,7 +83,7 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->freedreq = m->freewait = m->freeinst = m->freelink = UINT32_MAX;
     if (!m->sm_freewait || !m->sm_freeinst || !m->sm_freelink || !m->sm_tail || !m->sm_fresh || !m->sm_nfreewait ||
         !m->sm_nfreeinst || !m->sm_nfreelink || !m->outbox || !m->nout || !m->capout || !m->outpos || !m->l1 || !m->tex || !m->l1_mshr || !m->mshr_pend || !m->mshr_known || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
-        !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->ch_bank || !m->l2_qleft || !m->l2_qpos)
+        !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->l2_qleft || !m->l2_qpos)
         return false;
     if (!m->chan || !m->heap || !m->sm_land || !m->sm_nland || !m->sm_capland) return false;
     for (int c = 0; c < gpu->dram_channels; c++) m->ch_next[c] = TM_NEVER;
@@ -143,7 +142,6 @@ void tm_mem_free(tm_mem *m)
         for (int c = 0; c < m->gpu->dram_channels * m->gpu->dram_banks; c++) free(m->dq[c].ents);
     free(m->dq);
     free(m->ch_next);
-    free(m->ch_bank);
     free(m->ch_end);
     if (m->chan)
         for (int c = 0; c < m->gpu->dram_channels; c++) {
@@ -595,14 +593,11 @@ static uint64_t bank_next(tm_mem *m, uint32_t ch, uint32_t bank)
 static void ch_refresh(tm_mem *m, uint32_t ch)
 {
     uint64_t t = TM_NEVER;
-    uint32_t bank = 0;
     for (uint32_t b = 0; b < (uint32_t)m->gpu->dram_banks; b++) {
         uint64_t x = bank_next(m, ch, b);
-        bank = x < t ? b : bank;
-        t = x < t ? x : t;
+        if (x < t) t = x;
     }
     m->ch_next[ch] = t;
-    m->ch_bank[ch] = bank;
 }
 
 /* Queues a DRAM access of `sectors` sectors of `line` for L2 slice `slice`, reaching its channel
@@ -643,10 +638,7 @@ static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned 
     q->n++;
     if (i == 0) q->head = r->arrive;
     uint64_t x = bank_next(m, r->ch, r->bank);
-    if (x < m->ch_next[r->ch]) {
-        m->ch_next[r->ch] = x;
-        m->ch_bank[r->ch] = r->bank;
-    }
+    if (x < m->ch_next[r->ch]) m->ch_next[r->ch] = x;
     if (!m->par && x < m->next_min) m->next_min = x;   /* else tm_mem_weave_end */
     m->ch_end[r->ch] = max64(m->ch_end[r->ch], t) + burst_cycles(m, sectors);
     timing_stats *st = m->par ? &C->st : m->st;
@@ -1043,38 +1035,35 @@ static tm_heap_item heap_pop(tm_heap_item *h, uint32_t *n)
 /* Weave prefetching. The window's DRAM decisions, L2 lookups and landings each read records
  * last touched many windows ago, one after another, and each a chain of misses (a queue entry,
  * its request, that request's L2 set; a reply, its L1 set, its link, its instruction). The
- * weave asks for them ahead, in short loops whose misses the host overlaps: the channels'
- * likely next decisions' queue entries (step 1, before the window's requests are ordered),
- * their requests (step 2, after), what those name (step 3: the L2 line, the first reply);
+ * weave asks for them ahead, in short loops whose misses the host overlaps: the oldest queue
+ * entries of the banks that can take a request in the window (step 1, before the window's
+ * requests are ordered), their requests (step 2, after), what those name (step 3: the L2
+ * line, the first reply);
  * each request's L2 set as it is ordered; each reply's L1 line and link as it is put on its
  * SM's list (land_later), its instruction before the SM's replies land. Only hints: nothing
  * is written. */
-static bool ch_due(const tm_mem *m, uint32_t ch, uint64_t end)
-{
-    return m->ch_next[ch] != TM_NEVER && m->ch_next[ch] <= end - 1;
-}
-
-static const tm_dqent *ch_likely(tm_mem *m, uint32_t ch)
-{
-    return &bank_queue(m, ch, m->ch_bank[ch])->ents[0];
-}
-
 static void prefetch_decisions(tm_mem *m, uint64_t end, int step)
 {
+    uint32_t nb = (uint32_t)m->gpu->dram_banks;
     for (uint32_t ch = 0; ch < (uint32_t)m->gpu->dram_channels; ch++) {
-        if (!ch_due(m, ch, end)) continue;
-        const tm_dqent *e = ch_likely(m, ch);
-        if (step == 1) {
-            __builtin_prefetch(e);
-        } else if (step == 2) {
-            const char *r = (const char *)&m->dreqs[e->id];
-            __builtin_prefetch(r);
-            __builtin_prefetch(r + sizeof(tm_dreq) - 1);
-        } else {
-            const tm_dreq *r = &m->dreqs[e->id];
-            if (r->write) continue;
-            __builtin_prefetch(&m->l2[r->slice].lines[r->l2_line]);
-            if (r->waits != UINT32_MAX) __builtin_prefetch(&m->waits[r->waits]);
+        if (m->ch_next[ch] == TM_NEVER || m->ch_next[ch] > end - 1) continue;
+        /* the banks whose oldest request can go in the window: nearly every decision takes
+         * one of those (the next bank's oldest, as a rule) */
+        for (uint32_t b = 0; b < nb; b++) {
+            if (bank_next(m, ch, b) > end - 1) continue;
+            const tm_dqent *e = &bank_queue(m, ch, b)->ents[0];
+            if (step == 1) {
+                __builtin_prefetch(e);
+            } else if (step == 2) {
+                const char *r = (const char *)&m->dreqs[e->id];
+                __builtin_prefetch(r);
+                __builtin_prefetch(r + sizeof(tm_dreq) - 1);
+            } else {
+                const tm_dreq *r = &m->dreqs[e->id];
+                if (r->write) continue;
+                __builtin_prefetch(&m->l2[r->slice].lines[r->l2_line]);
+                if (r->waits != UINT32_MAX) __builtin_prefetch(&m->waits[r->waits]);
+            }
         }
     }
 }

@@ -187,9 +187,6 @@ typedef struct tm_mem {
     bool fcfs;                /* dram_scheduler = fcfs (else FR-FCFS) */
     tm_dqueue *dq;            /* per channel * bank */
     uint64_t *ch_next;        /* per channel: the earliest cycle it decides (TM_NEVER: none) */
-    /* per channel: a bank whose oldest request can go at ch_next (the likely next decision's,
-     * which the weave asks the host's caches for ahead: a hint, read for nothing else) */
-    uint32_t *ch_bank;
     uint64_t next_min;        /* the least of ch_next (checked every model cycle) */
     /* Backpressure: per channel, when its queued requests would be through at the bus's rate
      * (a lower bound); a slice sends a request to DRAM only while that is within
