@@ -70,6 +70,7 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->dq = calloc((size_t)gpu->dram_channels * (uint32_t)gpu->dram_banks, sizeof *m->dq);
     m->ch_next = calloc((size_t)gpu->dram_channels, sizeof *m->ch_next);
     m->ch_end = calloc((size_t)gpu->dram_channels, sizeof *m->ch_end);
+    m->ch_bank = calloc((size_t)gpu->dram_channels, sizeof *m->ch_bank);
     m->l2_qleft = calloc((size_t)gpu->l2_slices * (uint32_t)gpu->l2_queue, sizeof *m->l2_qleft);
     m->l2_qpos = calloc((size_t)gpu->l2_slices, sizeof *m->l2_qpos);
     m->fcfs = gpu->dram_scheduler && strcmp(gpu->dram_scheduler, "fcfs") == 0;
@@ -83,7 +84,7 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->freedreq = m->freewait = m->freeinst = m->freelink = UINT32_MAX;
     if (!m->sm_freewait || !m->sm_freeinst || !m->sm_freelink || !m->sm_tail || !m->sm_fresh || !m->sm_nfreewait ||
         !m->sm_nfreeinst || !m->sm_nfreelink || !m->outbox || !m->nout || !m->capout || !m->outpos || !m->l1 || !m->tex || !m->l1_mshr || !m->mshr_pend || !m->mshr_known || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
-        !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->l2_qleft || !m->l2_qpos)
+        !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->ch_bank || !m->l2_qleft || !m->l2_qpos)
         return false;
     if (!m->chan || !m->heap || !m->sm_land || !m->sm_nland || !m->sm_capland) return false;
     for (int c = 0; c < gpu->dram_channels; c++) m->ch_next[c] = TM_NEVER;
@@ -142,6 +143,7 @@ void tm_mem_free(tm_mem *m)
         for (int c = 0; c < m->gpu->dram_channels * m->gpu->dram_banks; c++) free(m->dq[c].ents);
     free(m->dq);
     free(m->ch_next);
+    free(m->ch_bank);
     free(m->ch_end);
     if (m->chan)
         for (int c = 0; c < m->gpu->dram_channels; c++) {
@@ -367,7 +369,7 @@ static void pool_room(void **arr, uint32_t *cap, uint64_t need, size_t elem)
 
 /* Asks for the record at a free list's new head (if one): the next take reads its link, and
  * the records were freed in the weave, a window of every SM's work ago. */
-static inline void prefetch_head(const void *arr, uint32_t head, size_t elem)
+static __attribute__((noipa)) void prefetch_head(const void *arr, uint32_t head, size_t elem)
 {
     if (head < FRESH) __builtin_prefetch((const char *)arr + (size_t)head * elem);
 }
@@ -593,11 +595,14 @@ static uint64_t bank_next(tm_mem *m, uint32_t ch, uint32_t bank)
 static void ch_refresh(tm_mem *m, uint32_t ch)
 {
     uint64_t t = TM_NEVER;
+    uint32_t bank = 0;
     for (uint32_t b = 0; b < (uint32_t)m->gpu->dram_banks; b++) {
         uint64_t x = bank_next(m, ch, b);
-        if (x < t) t = x;
+        bank = x < t ? b : bank;
+        t = x < t ? x : t;
     }
     m->ch_next[ch] = t;
+    m->ch_bank[ch] = bank;
 }
 
 /* Queues a DRAM access of `sectors` sectors of `line` for L2 slice `slice`, reaching its channel
@@ -638,7 +643,10 @@ static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned 
     q->n++;
     if (i == 0) q->head = r->arrive;
     uint64_t x = bank_next(m, r->ch, r->bank);
-    if (x < m->ch_next[r->ch]) m->ch_next[r->ch] = x;
+    if (x < m->ch_next[r->ch]) {
+        m->ch_next[r->ch] = x;
+        m->ch_bank[r->ch] = r->bank;
+    }
     if (!m->par && x < m->next_min) m->next_min = x;   /* else tm_mem_weave_end */
     m->ch_end[r->ch] = max64(m->ch_end[r->ch], t) + burst_cycles(m, sectors);
     timing_stats *st = m->par ? &C->st : m->st;
@@ -763,6 +771,8 @@ static void wait_landed(tm_mem *m, uint32_t wid, uint64_t at)
     wait_free(m, wid);
 }
 
+static void prefetch_next_decision(tm_mem *m, uint32_t ch);
+
 /* Channel ch serves its next request. */
 static void dq_serve(tm_mem *m, uint32_t ch)
 {
@@ -806,6 +816,7 @@ static void dq_serve(tm_mem *m, uint32_t ch)
     C->freedreq = id;
     C->nfreedreq++;
     ch_refresh(m, ch);
+    prefetch_next_decision(m, ch);
 }
 
 uint64_t tm_mem_next(const tm_mem *m)
@@ -1041,35 +1052,56 @@ static tm_heap_item heap_pop(tm_heap_item *h, uint32_t *n)
  * line, the first reply);
  * each request's L2 set as it is ordered; each reply's L1 line and link as it is put on its
  * SM's list (land_later), its instruction before the SM's replies land. Only hints: nothing
- * is written. */
-static void prefetch_decisions(tm_mem *m, uint64_t end, int step)
+ * is written. (noipa: GCC finds a function that only prefetches pure, and drops its calls.) */
+static __attribute__((noipa)) void prefetch_decisions(tm_mem *m, uint32_t lo, uint32_t hi,
+                                                      uint64_t end, int step)
 {
-    uint32_t nb = (uint32_t)m->gpu->dram_banks;
-    for (uint32_t ch = 0; ch < (uint32_t)m->gpu->dram_channels; ch++) {
+    for (uint32_t ch = lo; ch < hi; ch++) {
         if (m->ch_next[ch] == TM_NEVER || m->ch_next[ch] > end - 1) continue;
-        /* the banks whose oldest request can go in the window: nearly every decision takes
-         * one of those (the next bank's oldest, as a rule) */
-        for (uint32_t b = 0; b < nb; b++) {
-            if (bank_next(m, ch, b) > end - 1) continue;
-            const tm_dqent *e = &bank_queue(m, ch, b)->ents[0];
-            if (step == 1) {
-                __builtin_prefetch(e);
-            } else if (step == 2) {
-                const char *r = (const char *)&m->dreqs[e->id];
-                __builtin_prefetch(r);
-                __builtin_prefetch(r + sizeof(tm_dreq) - 1);
-            } else {
-                const tm_dreq *r = &m->dreqs[e->id];
-                if (r->write) continue;
-                __builtin_prefetch(&m->l2[r->slice].lines[r->l2_line]);
-                if (r->waits != UINT32_MAX) __builtin_prefetch(&m->waits[r->waits]);
-            }
+        /* the first decision's (99% of decisions take the bank of the least bank_next, and
+         * 80-90% its oldest request: vecadd) */
+        const tm_dqent *e = bank_queue(m, ch, m->ch_bank[ch])->ents;
+        if (step == 1) {
+            __builtin_prefetch(e);
+        } else if (step == 2) {
+            const char *r = (const char *)&m->dreqs[e->id];
+            __builtin_prefetch(r);
+            __builtin_prefetch(r + sizeof(tm_dreq) - 1);
+        } else {
+            const tm_dreq *r = &m->dreqs[e->id];
+            if (r->write) continue;
+            __builtin_prefetch(&m->l2[r->slice].lines[r->l2_line]);
+            if (r->waits != UINT32_MAX) __builtin_prefetch(&m->waits[r->waits]);
         }
     }
 }
 
+/* After a decision, the channel's next one's request (a channel decides several times in a
+ * window, a different bank each time). */
+static __attribute__((noipa)) void prefetch_next_decision(tm_mem *m, uint32_t ch)
+{
+    if (m->ch_next[ch] == TM_NEVER) return;
+    const char *r = (const char *)&m->dreqs[bank_queue(m, ch, m->ch_bank[ch])->ents[0].id];
+    __builtin_prefetch(r);
+    __builtin_prefetch(r + sizeof(tm_dreq) - 1);
+}
+
+/* Channel ch's part of the window (tm_mem_weave_channels), asked for while the channel before
+ * it runs: what its decisions' requests name, its requests' L2 sets. */
+static __attribute__((noipa)) void prefetch_channel(tm_mem *m, uint32_t ch, uint64_t end)
+{
+    if (ch >= (uint32_t)m->gpu->dram_channels) return;
+    prefetch_decisions(m, ch, ch + 1, end, 3);
+    const tm_chan *C = &m->chan[ch];
+    for (uint32_t i = 0; i < C->nreq; i++) {
+        const tm_order *o = &m->order[C->reqs[i]];
+        uint64_t line = m->outbox[o->sm][o->idx].line;
+        tm_cache_prefetch_set(&m->l2[slice_of(m, line)], line);
+    }
+}
+
 /* A reply about to land (wait_landed): its L1 line and the link to its first instruction. */
-static void prefetch_landing(tm_mem *m, const tm_wait *w)
+static __attribute__((noipa)) void prefetch_landing(tm_mem *m, const tm_wait *w)
 {
     if (w->l1_line != UINT32_MAX)
         __builtin_prefetch(&(w->tex ? &m->tex[w->sm] : &m->l1[w->sm])->lines[w->l1_line]);
@@ -1079,7 +1111,7 @@ static void prefetch_landing(tm_mem *m, const tm_wait *w)
 uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end)
 {
     m->norder = 0;
-    prefetch_decisions(m, end, 1);
+    prefetch_decisions(m, 0, (uint32_t)m->gpu->dram_channels, end, 1);
     /* each SM's outbox from its first request, the one leaving first, the lowest SM among
      * equals; an SM's request leaving at `end` or later holds those behind it */
     tm_heap_item *h = m->heap;
@@ -1107,8 +1139,6 @@ uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end)
             C->capreq = nc;
         }
         C->reqs[C->nreq++] = k;
-        tm_cache_prefetch_set(&m->l2[slice_of(m, m->outbox[best][m->order[k].idx].line)],
-                              m->outbox[best][m->order[k].idx].line);
         if (m->outpos[best] < m->nout[best] && m->outbox[best][m->outpos[best]].depart < end)
             heap_push(h, &nh, m->outbox[best][m->outpos[best]].depart, best);
     }
@@ -1124,8 +1154,8 @@ uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end)
             C->nfreedreq++;
         }
     }
-    prefetch_decisions(m, end, 2);
-    prefetch_decisions(m, end, 3);
+    prefetch_decisions(m, 0, (uint32_t)m->gpu->dram_channels, end, 2);
+    prefetch_channel(m, 0, end);
     m->par = true;
     return m->norder + (m->next_min < end ? (uint32_t)m->gpu->dram_channels : 0);
 }
@@ -1145,6 +1175,7 @@ void tm_mem_weave_decide(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end)
 void tm_mem_weave_channels(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end)
 {
     for (uint32_t ch = lo; ch < hi; ch++) {
+        prefetch_channel(m, ch + 1, end);
         /* its scheduler's decisions before the window's end, then the window's requests */
         while (m->ch_next[ch] != TM_NEVER && m->ch_next[ch] <= end - 1) dq_serve(m, ch);
         tm_chan *C = &m->chan[ch];

@@ -192,6 +192,9 @@ typedef struct tm_mem {
      * (a lower bound); a slice sends a request to DRAM only while that is within
      * `dram_room` cycles (the L2-to-DRAM and scheduler queues' entries, a line each) */
     uint64_t *ch_end;
+    /* per channel: a bank whose oldest request can go at ch_next (the likely next decision's,
+     * which the weave asks the host's caches for ahead: a hint, read for nothing else) */
+    uint32_t *ch_bank;
     uint64_t dram_room;       /* 0: unbounded (dram_sched_queue = 0) */
     uint64_t dseq;
     /* record pools (index = id; free lists through next_free) */
