@@ -99,12 +99,6 @@ tm_line *tm_cache_peek(tm_cache *c, uint64_t line)
     return NULL;
 }
 
-void tm_cache_prefetch(const tm_cache *c, uint64_t line)
-{
-    const uint64_t *t = tags_of(c, set_of(c, line));
-    for (uint32_t i = 0; i < c->ways; i += 8) __builtin_prefetch(&t[i]);
-}
-
 void tm_cache_prefetch_set(const tm_cache *c, uint64_t line)
 {
     uint32_t set = set_of(c, line);

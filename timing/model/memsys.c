@@ -615,6 +615,7 @@ static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned 
     if (C->freedreq != UINT32_MAX) {
         id = C->freedreq;
         C->freedreq = m->dreqs[id].next_free;
+        prefetch_head(m->dreqs, C->freedreq, sizeof *m->dreqs);
         C->nfreedreq--;
     } else {
         assert(!m->par);   /* tm_mem_weave_begin gave the channel enough */
