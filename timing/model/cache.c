@@ -83,7 +83,7 @@ tm_line *tm_cache_alloc(tm_cache *c, uint64_t line, uint64_t now, tm_evicted *vi
             if (u[i] < u[v]) v = i;
     }
     tm_line *L = &c->lines[(size_t)set * c->ways + v];
-    *victim = (tm_evicted){.tag = t[v], .dirty = t[v] ? L->dirty : 0};
+    if (victim) *victim = (tm_evicted){.tag = t[v], .dirty = t[v] ? L->dirty : 0};
     *L = (tm_line){.fill = now};
     t[v] = line + 1;
     u[v] = now;
@@ -97,4 +97,14 @@ tm_line *tm_cache_peek(tm_cache *c, uint64_t line)
     for (uint32_t i = 0; i < c->ways; i++)
         if (t[i] == line + 1) return &c->lines[(size_t)set * c->ways + i];
     return NULL;
+}
+
+void tm_cache_prefetch_set(const tm_cache *c, uint64_t line)
+{
+    uint32_t set = set_of(c, line);
+    const uint64_t *t = tags_of(c, set);
+    for (uint32_t i = 0; i < c->ways; i += 8) __builtin_prefetch(&t[i]);
+    const tm_line *L = &c->lines[(size_t)set * c->ways];
+    for (uint32_t i = 0; i < c->ways; i += 4) __builtin_prefetch(&L[i]);
+    __builtin_prefetch(&L[c->ways - 1]);
 }

@@ -70,6 +70,7 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->dq = calloc((size_t)gpu->dram_channels * (uint32_t)gpu->dram_banks, sizeof *m->dq);
     m->ch_next = calloc((size_t)gpu->dram_channels, sizeof *m->ch_next);
     m->ch_end = calloc((size_t)gpu->dram_channels, sizeof *m->ch_end);
+    m->ch_bank = calloc((size_t)gpu->dram_channels, sizeof *m->ch_bank);
     m->l2_qleft = calloc((size_t)gpu->l2_slices * (uint32_t)gpu->l2_queue, sizeof *m->l2_qleft);
     m->l2_qpos = calloc((size_t)gpu->l2_slices, sizeof *m->l2_qpos);
     m->fcfs = gpu->dram_scheduler && strcmp(gpu->dram_scheduler, "fcfs") == 0;
@@ -83,7 +84,7 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->freedreq = m->freewait = m->freeinst = m->freelink = UINT32_MAX;
     if (!m->sm_freewait || !m->sm_freeinst || !m->sm_freelink || !m->sm_tail || !m->sm_fresh || !m->sm_nfreewait ||
         !m->sm_nfreeinst || !m->sm_nfreelink || !m->outbox || !m->nout || !m->capout || !m->outpos || !m->l1 || !m->tex || !m->l1_mshr || !m->mshr_pend || !m->mshr_known || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
-        !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->l2_qleft || !m->l2_qpos)
+        !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->ch_bank || !m->l2_qleft || !m->l2_qpos)
         return false;
     if (!m->chan || !m->heap || !m->sm_land || !m->sm_nland || !m->sm_capland) return false;
     for (int c = 0; c < gpu->dram_channels; c++) m->ch_next[c] = TM_NEVER;
@@ -142,6 +143,7 @@ void tm_mem_free(tm_mem *m)
         for (int c = 0; c < m->gpu->dram_channels * m->gpu->dram_banks; c++) free(m->dq[c].ents);
     free(m->dq);
     free(m->ch_next);
+    free(m->ch_bank);
     free(m->ch_end);
     if (m->chan)
         for (int c = 0; c < m->gpu->dram_channels; c++) {
@@ -365,6 +367,13 @@ static void pool_room(void **arr, uint32_t *cap, uint64_t need, size_t elem)
     *cap = (uint32_t)nc;
 }
 
+/* Asks for the record at a free list's new head (if one): the next take reads its link, and
+ * the records were freed in the weave, a window of every SM's work ago. */
+static __attribute__((noipa)) void prefetch_head(const void *arr, uint32_t head, size_t elem)
+{
+    if (head < FRESH) __builtin_prefetch((const char *)arr + (size_t)head * elem);
+}
+
 /* Records of SM sm: from its free list, else (between windows only) new ones. */
 static uint32_t wait_take(tm_mem *m, uint32_t sm)
 {
@@ -375,6 +384,7 @@ static uint32_t wait_take(tm_mem *m, uint32_t sm)
     }
     if (id != UINT32_MAX) {
         m->sm_freewait[sm] = m->waits[id].next_free;
+        prefetch_head(m->waits, m->sm_freewait[sm], sizeof *m->waits);
         if (m->sm_freewait[sm] == UINT32_MAX) m->sm_tail[TAIL_WAIT(m, sm)] = UINT32_MAX;
         m->sm_nfreewait[sm]--;
         return id;
@@ -402,6 +412,7 @@ static uint32_t inst_take(tm_mem *m, uint32_t sm)
     }
     if (id != UINT32_MAX) {
         m->sm_freeinst[sm] = m->insts[id].next_free;
+        prefetch_head(m->insts, m->sm_freeinst[sm], sizeof *m->insts);
         if (m->sm_freeinst[sm] == UINT32_MAX) m->sm_tail[TAIL_INST(m, sm)] = UINT32_MAX;
         m->sm_nfreeinst[sm]--;
         return id;
@@ -429,6 +440,7 @@ static uint32_t link_take(tm_mem *m, uint32_t sm)
     }
     if (id != UINT32_MAX) {
         m->sm_freelink[sm] = m->links[id].next;
+        prefetch_head(m->links, m->sm_freelink[sm], sizeof *m->links);
         if (m->sm_freelink[sm] == UINT32_MAX) m->sm_tail[TAIL_LINK(m, sm)] = UINT32_MAX;
         m->sm_nfreelink[sm]--;
         return id;
@@ -560,16 +572,11 @@ static uint64_t burst_cycles(const tm_mem *m, unsigned sectors)
     return b ? b : 1;
 }
 
-/* Whether a request arrived before another (by arrival, then the channel's order of arrival
- * among equals), one of them or both queued: a queued request's record is read only when the
- * arrivals are equal. */
-static bool ent_older(const tm_mem *m, const tm_dqent *a, const tm_dreq *b)
+/* Whether a queued request arrived before another (by arrival, then the channel's order of
+ * arrival among equals): from their entries alone. */
+static bool ent_older(const tm_dqent *a, const tm_dqent *b)
 {
-    return a->arrive < b->arrive || (a->arrive == b->arrive && m->dreqs[a->id].seq < b->seq);
-}
-static bool older_ent(const tm_mem *m, const tm_dreq *a, const tm_dqent *b)
-{
-    return a->arrive < b->arrive || (a->arrive == b->arrive && a->seq < m->dreqs[b->id].seq);
+    return a->arrive < b->arrive || (a->arrive == b->arrive && (int32_t)(a->seq - b->seq) < 0);
 }
 
 static tm_dqueue *bank_queue(tm_mem *m, uint32_t ch, uint32_t bank)
@@ -588,11 +595,14 @@ static uint64_t bank_next(tm_mem *m, uint32_t ch, uint32_t bank)
 static void ch_refresh(tm_mem *m, uint32_t ch)
 {
     uint64_t t = TM_NEVER;
+    uint32_t bank = 0;
     for (uint32_t b = 0; b < (uint32_t)m->gpu->dram_banks; b++) {
         uint64_t x = bank_next(m, ch, b);
-        if (x < t) t = x;
+        bank = x < t ? b : bank;
+        t = x < t ? x : t;
     }
     m->ch_next[ch] = t;
+    m->ch_bank[ch] = bank;
 }
 
 /* Queues a DRAM access of `sectors` sectors of `line` for L2 slice `slice`, reaching its channel
@@ -605,6 +615,7 @@ static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned 
     if (C->freedreq != UINT32_MAX) {
         id = C->freedreq;
         C->freedreq = m->dreqs[id].next_free;
+        prefetch_head(m->dreqs, C->freedreq, sizeof *m->dreqs);
         C->nfreedreq--;
     } else {
         assert(!m->par);   /* tm_mem_weave_begin gave the channel enough */
@@ -617,6 +628,7 @@ static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned 
                    .write = write};
     tm_mem_dram_place(m->gpu, line, &r->bank, &r->row);
     tm_dqueue *q = bank_queue(m, r->ch, r->bank);
+    tm_dqent e = {.arrive = r->arrive, .row = r->row, .id = id, .seq = (uint32_t)r->seq};
     if (q->n == q->cap) {
         uint32_t nc = q->cap ? 2 * q->cap : 16;
         tm_dqent *p = realloc(q->ents, (size_t)nc * sizeof *p);
@@ -626,13 +638,16 @@ static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned 
     }
     /* arrivals come nearly in order: the place is found from the end */
     uint32_t i = q->n;
-    while (i && older_ent(m, r, &q->ents[i - 1])) i--;
+    while (i && ent_older(&e, &q->ents[i - 1])) i--;
     memmove(&q->ents[i + 1], &q->ents[i], (size_t)(q->n - i) * sizeof *q->ents);
-    q->ents[i] = (tm_dqent){.arrive = r->arrive, .row = r->row, .id = id};
+    q->ents[i] = e;
     q->n++;
     if (i == 0) q->head = r->arrive;
     uint64_t x = bank_next(m, r->ch, r->bank);
-    if (x < m->ch_next[r->ch]) m->ch_next[r->ch] = x;
+    if (x < m->ch_next[r->ch]) {
+        m->ch_next[r->ch] = x;
+        m->ch_bank[r->ch] = r->bank;
+    }
     if (!m->par && x < m->next_min) m->next_min = x;   /* else tm_mem_weave_end */
     m->ch_end[r->ch] = max64(m->ch_end[r->ch], t) + burst_cycles(m, sectors);
     timing_stats *st = m->par ? &C->st : m->st;
@@ -641,13 +656,13 @@ static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned 
     return id;
 }
 
-/* Requests of bank queue q older than r. */
-static uint32_t older_count(const tm_mem *m, const tm_dqueue *q, const tm_dreq *r)
+/* Requests of bank queue q older than the queued request r. */
+static uint32_t older_count(const tm_dqueue *q, const tm_dqent *r)
 {
     uint32_t lo = 0, hi = q->n;
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
-        if (ent_older(m, &q->ents[mid], r)) lo = mid + 1;
+        if (ent_older(&q->ents[mid], r)) lo = mid + 1;
         else hi = mid;
     }
     return lo;
@@ -665,8 +680,8 @@ static uint32_t dq_pick(tm_mem *m, uint32_t ch, uint32_t *pos, uint64_t *at)
     for (uint32_t b = 0; b < nb; b++) {
         uint64_t x = bank_next(m, ch, b);
         if (x == TM_NEVER) continue;
-        if (x < t || (x == t && ent_older(m, &bank_queue(m, ch, b)->ents[0],
-                                          &m->dreqs[bank_queue(m, ch, bank)->ents[0].id]))) {
+        if (x < t || (x == t && ent_older(&bank_queue(m, ch, b)->ents[0],
+                                          &bank_queue(m, ch, bank)->ents[0]))) {
             t = x;
             bank = b;
         }
@@ -680,9 +695,9 @@ static uint32_t dq_pick(tm_mem *m, uint32_t ch, uint32_t *pos, uint64_t *at)
     while (hit < q->n && q->ents[hit].arrive <= t && q->ents[hit].row != bk->row) hit++;
     if (hit == 0 || hit == q->n || q->ents[hit].arrive > t) return bank;
     uint32_t window = (uint32_t)m->gpu->dram_sched_queue, ahead = 0;
-    const tm_dreq *h = &m->dreqs[q->ents[hit].id];
+    const tm_dqent *h = &q->ents[hit];
     for (uint32_t b = 0; window && b < nb && ahead < window; b++)
-        ahead += older_count(m, bank_queue(m, ch, b), h);
+        ahead += older_count(bank_queue(m, ch, b), h);
     if (!window || ahead < window) *pos = hit;
     return bank;
 }
@@ -737,8 +752,10 @@ static void wait_landed(tm_mem *m, uint32_t wid, uint64_t at)
     m->sm_in[w->sm] = back + occ;
     uint64_t t = back + occ + (uint64_t)g->icnt_latency;
     uint64_t tag = TM_PEND | wid;
-    tm_line *L = tm_cache_peek(w->tex ? &m->tex[w->sm] : &m->l1[w->sm], w->line);
-    if (L && L->fill == tag) L->fill = t;
+    if (w->l1_line != UINT32_MAX) {
+        tm_line *L = &(w->tex ? &m->tex[w->sm] : &m->l1[w->sm])->lines[w->l1_line];
+        if (L->fill == tag) L->fill = t;
+    }
     if (w->mshr) {
         mshr_land(m, w->sm, wid, t);
         if (m->landed) m->landed(m->landed_ctx, w->sm, 0, t);
@@ -755,6 +772,8 @@ static void wait_landed(tm_mem *m, uint32_t wid, uint64_t at)
     wait_free(m, wid);
 }
 
+static void prefetch_next_decision(tm_mem *m, uint32_t ch);
+
 /* Channel ch serves its next request. */
 static void dq_serve(tm_mem *m, uint32_t ch)
 {
@@ -766,10 +785,12 @@ static void dq_serve(tm_mem *m, uint32_t ch)
     q->n--;
     if (i == 0 && q->n) q->head = q->ents[0].arrive;
     tm_dreq r = m->dreqs[id];
+    /* (the entries' 32-bit order compares requests queued at once) */
+    assert(m->chan[ch].seq - r.seq < UINT64_C(1) << 31);
     uint64_t back = dram_serve(m, &r, at);
     if (!r.write) {
-        tm_line *L = tm_cache_peek(&m->l2[r.slice], r.line);
-        if (L && L->fill == (TM_PEND | id)) L->fill = back;
+        tm_line *L = &m->l2[r.slice].lines[r.l2_line];
+        if (L->fill == (TM_PEND | id)) L->fill = back;
         tm_chan *C = &m->chan[ch];
         for (uint32_t k = r.waits; k != UINT32_MAX;) {
             tm_wait *w = &m->waits[k];
@@ -796,6 +817,7 @@ static void dq_serve(tm_mem *m, uint32_t ch)
     C->freedreq = id;
     C->nfreedreq++;
     ch_refresh(m, ch);
+    prefetch_next_decision(m, ch);
 }
 
 uint64_t tm_mem_next(const tm_mem *m)
@@ -880,6 +902,7 @@ static uint64_t l2_access(tm_mem *m, uint64_t line, uint8_t need, int kind, unsi
         uint32_t d = dram_enqueue(m, s, line, (unsigned)__builtin_popcount(missing), false, ready);
         L->valid |= missing;
         L->fill = TM_PEND | d;
+        m->dreqs[d].l2_line = (uint32_t)(L - m->l2[s].lines);
     }
     if (kind == K_ATOMIC) {
         L->dirty |= need;
@@ -909,7 +932,7 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
         uint32_t wid = UINT32_MAX;
         if (wait_reply) {
             wid = wait_take(m, sm);
-            m->waits[wid] = (tm_wait){.line = line, .sm = sm,
+            m->waits[wid] = (tm_wait){.line = line, .sm = sm, .l1_line = UINT32_MAX,
                                       .ops = kind == K_ATOMIC ? ops : 0, .resp = (uint32_t)resp,
                                       .next = UINT32_MAX, .insts = UINT32_MAX};
         }
@@ -939,7 +962,7 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
     m->st->icnt_bytes += resp;
     if (tm_is_pend(at_l2)) {
         uint32_t d = (uint32_t)(at_l2 & ~TM_PEND), wid = wait_take(m, sm);
-        m->waits[wid] = (tm_wait){.at_l2 = lower, .line = line, .sm = sm,
+        m->waits[wid] = (tm_wait){.at_l2 = lower, .line = line, .sm = sm, .l1_line = UINT32_MAX,
                                   .ops = kind == K_ATOMIC ? ops : 0, .resp = (uint32_t)resp,
                                   .next = m->dreqs[d].waits, .insts = UINT32_MAX};
         m->dreqs[d].waits = wid;
@@ -1021,9 +1044,75 @@ static tm_heap_item heap_pop(tm_heap_item *h, uint32_t *n)
     return top;
 }
 
+/* Weave prefetching. The window's DRAM decisions, L2 lookups and landings each read records
+ * last touched many windows ago, one after another, and each a chain of misses (a queue entry,
+ * its request, that request's L2 set; a reply, its L1 set, its link, its instruction). The
+ * weave asks for them ahead, in short loops whose misses the host overlaps: the oldest queue
+ * entries of the banks that can take a request in the window (step 1, before the window's
+ * requests are ordered), their requests (step 2, after), what those name (step 3: the L2
+ * line, the first reply);
+ * each request's L2 set as it is ordered; each reply's L1 line and link as it is put on its
+ * SM's list (land_later), its instruction before the SM's replies land. Only hints: nothing
+ * is written. (noipa: GCC finds a function that only prefetches pure, and drops its calls.) */
+static __attribute__((noipa)) void prefetch_decisions(tm_mem *m, uint32_t lo, uint32_t hi,
+                                                      uint64_t end, int step)
+{
+    for (uint32_t ch = lo; ch < hi; ch++) {
+        if (m->ch_next[ch] == TM_NEVER || m->ch_next[ch] > end - 1) continue;
+        /* the first decision's (99% of decisions take the bank of the least bank_next, and
+         * 80-90% its oldest request: vecadd) */
+        const tm_dqent *e = bank_queue(m, ch, m->ch_bank[ch])->ents;
+        if (step == 1) {
+            __builtin_prefetch(e);
+        } else if (step == 2) {
+            const char *r = (const char *)&m->dreqs[e->id];
+            __builtin_prefetch(r);
+            __builtin_prefetch(r + sizeof(tm_dreq) - 1);
+        } else {
+            const tm_dreq *r = &m->dreqs[e->id];
+            if (r->write) continue;
+            __builtin_prefetch(&m->l2[r->slice].lines[r->l2_line]);
+            if (r->waits != UINT32_MAX) __builtin_prefetch(&m->waits[r->waits]);
+        }
+    }
+}
+
+/* After a decision, the channel's next one's request (a channel decides several times in a
+ * window, a different bank each time). */
+static __attribute__((noipa)) void prefetch_next_decision(tm_mem *m, uint32_t ch)
+{
+    if (m->ch_next[ch] == TM_NEVER) return;
+    const char *r = (const char *)&m->dreqs[bank_queue(m, ch, m->ch_bank[ch])->ents[0].id];
+    __builtin_prefetch(r);
+    __builtin_prefetch(r + sizeof(tm_dreq) - 1);
+}
+
+/* Channel ch's part of the window (tm_mem_weave_channels), asked for while the channel before
+ * it runs: what its decisions' requests name, its requests' L2 sets. */
+static __attribute__((noipa)) void prefetch_channel(tm_mem *m, uint32_t ch, uint64_t end)
+{
+    if (ch >= (uint32_t)m->gpu->dram_channels) return;
+    prefetch_decisions(m, ch, ch + 1, end, 3);
+    const tm_chan *C = &m->chan[ch];
+    for (uint32_t i = 0; i < C->nreq; i++) {
+        const tm_order *o = &m->order[C->reqs[i]];
+        uint64_t line = m->outbox[o->sm][o->idx].line;
+        tm_cache_prefetch_set(&m->l2[slice_of(m, line)], line);
+    }
+}
+
+/* A reply about to land (wait_landed): its L1 line and the link to its first instruction. */
+static __attribute__((noipa)) void prefetch_landing(tm_mem *m, const tm_wait *w)
+{
+    if (w->l1_line != UINT32_MAX)
+        __builtin_prefetch(&(w->tex ? &m->tex[w->sm] : &m->l1[w->sm])->lines[w->l1_line]);
+    if (w->insts != UINT32_MAX) __builtin_prefetch(&m->links[w->insts]);
+}
+
 uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end)
 {
     m->norder = 0;
+    prefetch_decisions(m, 0, (uint32_t)m->gpu->dram_channels, end, 1);
     /* each SM's outbox from its first request, the one leaving first, the lowest SM among
      * equals; an SM's request leaving at `end` or later holds those behind it */
     tm_heap_item *h = m->heap;
@@ -1066,6 +1155,8 @@ uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end)
             C->nfreedreq++;
         }
     }
+    prefetch_decisions(m, 0, (uint32_t)m->gpu->dram_channels, end, 2);
+    prefetch_channel(m, 0, end);
     m->par = true;
     return m->norder + (m->next_min < end ? (uint32_t)m->gpu->dram_channels : 0);
 }
@@ -1085,6 +1176,7 @@ void tm_mem_weave_decide(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end)
 void tm_mem_weave_channels(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end)
 {
     for (uint32_t ch = lo; ch < hi; ch++) {
+        prefetch_channel(m, ch + 1, end);
         /* its scheduler's decisions before the window's end, then the window's requests */
         while (m->ch_next[ch] != TM_NEVER && m->ch_next[ch] <= end - 1) dq_serve(m, ch);
         tm_chan *C = &m->chan[ch];
@@ -1099,6 +1191,7 @@ void tm_mem_weave_channels(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end)
 static void land_later(tm_mem *m, uint32_t wid, uint64_t t)
 {
     uint32_t sm = m->waits[wid].sm;
+    prefetch_landing(m, &m->waits[wid]);
     if (m->sm_nland[sm] == m->sm_capland[sm]) {
         uint32_t nc = m->sm_capland[sm] ? 2 * m->sm_capland[sm] : 64;
         tm_land *p = realloc(m->sm_land[sm], (size_t)nc * sizeof *p);
@@ -1167,6 +1260,11 @@ uint32_t tm_mem_weave_end(tm_mem *m)
 void tm_mem_weave_land(tm_mem *m, uint32_t lo, uint32_t hi)
 {
     for (uint32_t s = lo; s < hi; s++) {
+        /* the replies' first instructions (their links were asked for in land_later) */
+        for (uint32_t i = 0; i < m->sm_nland[s]; i++) {
+            uint32_t k = m->waits[m->sm_land[s][i].wid].insts;
+            if (k != UINT32_MAX) __builtin_prefetch(&m->insts[m->links[k].inst]);
+        }
         for (uint32_t i = 0; i < m->sm_nland[s]; i++)
             wait_landed(m, m->sm_land[s][i].wid, m->sm_land[s][i].t);
         m->sm_nland[s] = 0;
@@ -1569,15 +1667,13 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
             uint64_t back = round_trip(m, sm, req[i].line, missing, K_LOAD, 0, start, true,
                                        &accepted);
             mshr_take(m, sm, back);
-            if (!L) {
-                tm_evicted victim;
-                L = tm_cache_alloc(l1, req[i].line, t, &victim);
-            }
+            if (!L) L = tm_cache_alloc(l1, req[i].line, t, NULL);
             L->valid |= missing;
             if (tm_is_pend(back)) {
                 uint32_t wid = (uint32_t)(back & ~TM_PEND);
                 m->waits[wid].mshr = true;
                 m->waits[wid].tex = tex;
+                m->waits[wid].l1_line = (uint32_t)(L - l1->lines);
                 /* one fill time per line: the later request's (a merge waits for it) */
                 L->fill = back;
                 if (npend == 0 || pend[npend - 1] != wid) pend[npend++] = wid;

@@ -46,10 +46,14 @@ void tm_cache_free(tm_cache *c);
 void tm_cache_clear(tm_cache *c);   /* every line invalid */
 /* The line holding line address `line`, or NULL. */
 tm_line *tm_cache_find(tm_cache *c, uint64_t line, uint64_t now);
-/* A line for `line`, evicting the least recently used of its set into *victim. */
+/* A line for `line`, evicting the least recently used of its set into *victim (NULL: not
+ * wanted, and the evicted line is not read: an L1 writes nothing back). */
 tm_line *tm_cache_alloc(tm_cache *c, uint64_t line, uint64_t now, tm_evicted *victim);
 /* The line holding `line`, or NULL, without touching its LRU age (a fill landing). */
 tm_line *tm_cache_peek(tm_cache *c, uint64_t line);
+/* Asks the host's caches for the set holding `line`: its tags and its lines (tm_line: the one
+ * a lookup finds or an allocation takes soon after). Changes nothing. */
+void tm_cache_prefetch_set(const tm_cache *c, uint64_t line);
 
 /* ---------------------------------------------------------------- memsys.c */
 
@@ -72,6 +76,10 @@ typedef struct tm_dreq {
     uint16_t sectors;
     bool write;
     uint32_t next_free;
+    /* reads: its L2 line's place in its slice (`lines`), whose fill waits on it while that is
+     * TM_PEND | its id (only this request's allocation of the line is): found without a
+     * lookup */
+    uint32_t l2_line;
 } tm_dreq;
 
 /* A line request's reply to SM sm, waiting for an L2 fill from DRAM. */
@@ -85,6 +93,9 @@ typedef struct tm_wait {
     bool mshr;                /* took an MSHR of its SM */
     bool tex;                 /* fills the texture cache (else L1) */
     uint32_t next_free;
+    /* a load's L1 (texture cache) line's place (`lines`), whose fill it is while that is
+     * TM_PEND | its id (UINT32_MAX: it fills none) */
+    uint32_t l1_line;
 } tm_wait;
 
 /* A memory instruction whose completion waits for `left` replies. */
@@ -132,10 +143,13 @@ typedef struct tm_chan {
     timing_stats st;
 } tm_chan;
 
-/* A request in its bank's queue: its id, with the arrival and row the channel's scheduler
- * compares kept beside it (a decision walks the queue for a row hit; reading each request's
- * record there was a cache miss per request). */
-typedef struct tm_dqent { uint64_t arrive, row; uint32_t id; } tm_dqent;
+/* A request in its bank's queue: its id, with the arrival, row and order the channel's
+ * scheduler compares kept beside it (a decision walks the queue for a row hit and orders the
+ * banks' oldest requests; reading each request's record there was a cache miss per request).
+ * seq: the low 32 bits of its record's seq, compared as a difference (two requests queued at
+ * once are fewer than 2^31 arrivals apart: dq_serve asserts it), in the entry's padding. */
+typedef struct tm_dqent { uint64_t arrive, row; uint32_t id, seq; } tm_dqent;
+_Static_assert(sizeof(tm_dqent) == 24, "tm_dqent: the order in the padding");
 
 /* A bank's requests in its channel's scheduler queue, in order of arrival; `head`: the first's
  * arrival (while n), which the channel's scheduler reads of every bank at each decision. */
@@ -176,6 +190,9 @@ typedef struct tm_mem {
      * (a lower bound); a slice sends a request to DRAM only while that is within
      * `dram_room` cycles (the L2-to-DRAM and scheduler queues' entries, a line each) */
     uint64_t *ch_end;
+    /* per channel: a bank whose oldest request can go at ch_next (the likely next decision's,
+     * which the weave asks the host's caches for ahead: a hint, read for nothing else) */
+    uint32_t *ch_bank;
     uint64_t dram_room;       /* 0: unbounded (dram_sched_queue = 0) */
     uint64_t dseq;
     /* record pools (index = id; free lists through next_free) */

@@ -291,6 +291,9 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
                            : M->igpu && timing_igpu_take_cost(M->igpu, w, tw->run_base + tw->pos, &ic);
         if (rec && charged) ic = rec->igpu;
         tw->pos++;
+        /* its exit (tm_warp_exited, after this instruction or the next) reads what the warp
+         * keeps for launch and exit, a line not read since its launch */
+        if (tw->ended && tw->pos + 1 >= tw->nev) __builtin_prefetch(&tw->cta);
         uint32_t e_mask = copied ? tw->ev_mask : e->mask;
         uint8_t e_cls = copied ? tw->ev_cls : e->cls, e_flags = copied ? tw->ev_flags : e->flags;
         S->st.thread_instructions += popcount32(e_mask);
