@@ -5,8 +5,8 @@
  * own resource tracker, so its code can be dropped alone when its module unloads; it is
  * optimised lightly for the host CPU (compile time matters more than the last tenth of speed:
  * see compile()), with no fast-math flags (the IR has none to give), made into an object
- * file that LLJIT links, and kept in the disk cache (cache.c) under a key of its IR and
- * everything else that determines the object. Compiles are
+ * file that LLJIT links, and kept in the disk cache (cache.c) under a key of the
+ * translator's inputs and everything else that determines the object. Compiles are
  * serialised by one lock: they are rare, and LLVM's memory is the limit, not its threads. */
 #include "emulator/jit/jit_internal.h"
 
@@ -209,14 +209,16 @@ static bool jit_init(void)
  * A function's code is named by its key: a hash of what its translation is made from (the
  * translator's inputs, input_key.c: every µop field, immediate and IR instruction field the
  * translator reads, by value, the function's slots and parameters, the variant, and a hash of
- * the translator's own sources made by the Makefile), ptxsim's version, LLVM's, the host CPU
- * and its features, and how the IR is optimised and compiled. The key is known before the IR
- * exists, so a function whose code is in the process or the disk cache is never translated: a
- * cache hit costs the key and the link (it was a translation and the bitcode written to hash,
- * 8-10 ms per kernel). The translator is deterministic, so one key stands for one IR, and the
- * object stored under the key defines ptxsim_jit_<key> whatever run made it; one key per
- * function rather than an index from inputs to the IR's key keeps one file per function and
- * one name for its code. Functions of one key (the same kernel in two modules) share one
+ * the translator's own sources made by the Makefile), ptxsim's version, LLVM's, the target
+ * triple, the host CPU and its features, and how the IR is optimised and compiled. The key is
+ * known before the IR exists, so a function whose code is in the process or the disk cache is
+ * never translated: a hit costs the key and the link (it cost a translation and the bitcode
+ * written to be hashed, 8-10 ms per kernel, when the key was the IR's). The translator is
+ * deterministic, so one key stands for one IR; the object stored under the key defines
+ * ptxsim_jit_<key> whatever run made it. Keying the objects by the inputs themselves, rather
+ * than keeping an index from the inputs' key to the IR's, keeps one file and one name per
+ * function (two functions of different inputs but the same IR no longer share: rare, and
+ * only a compile more). Functions of one key (the same kernel in two modules) share one
  * object in the process; the disk cache keeps the objects between processes. */
 
 /* how the code is made: part of the key */
@@ -244,6 +246,9 @@ static emu_jit_key code_key(const emu_func *f, int v)
     emu_jit_key_add_inputs(&k, f, v == EMU_JIT_EVENTS);
     emu_jit_key_add(&k, opts.version ? opts.version : "");
     emu_jit_key_add(&k, llvm);
+    char *triple = LLVMGetTargetMachineTriple(tm);   /* the IR's module is made for it */
+    emu_jit_key_add(&k, triple);
+    LLVMDisposeMessage(triple);
     emu_jit_key_add(&k, host_cpu);
     emu_jit_key_add(&k, host_features);
     emu_jit_key_add(&k, JIT_PASSES);
