@@ -5,8 +5,8 @@
  * own resource tracker, so its code can be dropped alone when its module unloads; it is
  * optimised lightly for the host CPU (compile time matters more than the last tenth of speed:
  * see compile()), with no fast-math flags (the IR has none to give), made into an object
- * file that LLJIT links, and kept in the disk cache (cache.c) under a key of its IR and
- * everything else that determines the object. Compiles are
+ * file that LLJIT links, and kept in the disk cache (cache.c) under a key of the
+ * translator's inputs and everything else that determines the object. Compiles are
  * serialised by one lock: they are rare, and LLVM's memory is the limit, not its threads. */
 #include "emulator/jit/jit_internal.h"
 
@@ -14,7 +14,6 @@
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
 #include <llvm-c/Analysis.h>
-#include <llvm-c/BitWriter.h>
 #include <llvm-c/Support.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
@@ -207,13 +206,20 @@ static bool jit_init(void)
 
 /* ---------------------------------------------------------------- compiled code, shared by key
  *
- * A function's code is named by its key: a hash of its translation (the LLVM IR as bitcode,
- * which holds every µop field the translator read and no address of this process; bitcode
- * rather than the printed text: written in a quarter of the time and a tenth of the size to
- * hash, which a run that loads its code from the disk cache pays per function), ptxsim's
- * version, LLVM's, the host CPU and its features, and how the IR is optimised and compiled. Functions
- * of one key (the same kernel in two modules) share one object in the process; the disk cache
- * keeps the objects between processes. */
+ * A function's code is named by its key: a hash of what its translation is made from (the
+ * translator's inputs, input_key.c: every µop field, immediate and IR instruction field the
+ * translator reads, by value, the function's slots and parameters, the variant, and a hash of
+ * the translator's own sources made by the Makefile), ptxsim's version, LLVM's, the target
+ * triple, the host CPU and its features, and how the IR is optimised and compiled. The key is
+ * known before the IR exists, so a function whose code is in the process or the disk cache is
+ * never translated: a hit costs the key and the link (it cost a translation and the bitcode
+ * written to be hashed, 8-10 ms per kernel, when the key was the IR's). The translator is
+ * deterministic, so one key stands for one IR; the object stored under the key defines
+ * ptxsim_jit_<key> whatever run made it. Keying the objects by the inputs themselves, rather
+ * than keeping an index from the inputs' key to the IR's, keeps one file and one name per
+ * function (two functions of different inputs but the same IR no longer share: rare, and
+ * only a compile more). Functions of one key (the same kernel in two modules) share one
+ * object in the process; the disk cache keeps the objects between processes. */
 
 /* how the code is made: part of the key */
 #define JIT_PASSES "function(sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg)"
@@ -229,7 +235,7 @@ typedef struct jit_code {
 static jit_code *live_codes;
 
 
-static emu_jit_key code_key(const void *ir, size_t ir_bytes, int v)
+static emu_jit_key code_key(const emu_func *f, int v)
 {
     emu_jit_key k;
     emu_jit_key_init(&k);
@@ -237,18 +243,18 @@ static emu_jit_key code_key(const void *ir, size_t ir_bytes, int v)
     LLVMGetVersion(&major, &minor, &patch);
     char llvm[48];
     snprintf(llvm, sizeof llvm, "llvm %u.%u.%u", major, minor, patch);
-    emu_jit_key_add_bytes(&k, ir, ir_bytes);
+    emu_jit_key_add_inputs(&k, f, v == EMU_JIT_EVENTS);
     emu_jit_key_add(&k, opts.version ? opts.version : "");
     emu_jit_key_add(&k, llvm);
+    char *triple = LLVMGetTargetMachineTriple(tm);   /* the IR's module is made for it */
+    emu_jit_key_add(&k, triple);
+    LLVMDisposeMessage(triple);
     emu_jit_key_add(&k, host_cpu);
     emu_jit_key_add(&k, host_features);
     emu_jit_key_add(&k, JIT_PASSES);
     emu_jit_key_add(&k, JIT_CODEGEN);
     for (size_t i = 1; i < sizeof codegen_flags / sizeof codegen_flags[0]; i++)
         emu_jit_key_add(&k, codegen_flags[i]);
-    /* the variants differ in their IR already; named too, so that no change to either can
-     * make one's key the other's (the plain variant's key stays what it was) */
-    if (v == EMU_JIT_EVENTS) emu_jit_key_add(&k, "variant=events");
     emu_jit_key_finish(&k);
     return k;
 }
@@ -328,42 +334,13 @@ static void compile(emu_func *f, int v)
     }
     double t0 = now_seconds(), c0 = thread_cpu_seconds();
     char err[256] = "";
-    const char *tmp_name = "ptxsim_jit_function";
-    LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
-    LLVMContextRef cx = LLVMOrcThreadSafeContextGetContext(tsc);
-    LLVMModuleRef m = LLVMModuleCreateWithNameInContext("ptxsim_jit", cx);
-    LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
-    LLVMSetModuleDataLayout(m, dl);
-    LLVMDisposeTargetData(dl);
-    char *triple = LLVMGetTargetMachineTriple(tm);
-    LLVMSetTarget(m, triple);
-    LLVMDisposeMessage(triple);
-    emu_jit_counts counts;
-    bool ok = emu_jit_translate(f, v == EMU_JIT_EVENTS, m, tmp_name, &counts, err, sizeof err);
-    if (!ok) {
-        LLVMDisposeModule(m);
-        LLVMOrcDisposeThreadSafeContext(tsc);
-        failed(f, v, err);
-        return;
-    }
-    LLVMMemoryBufferRef bitcode = LLVMWriteBitcodeToMemoryBuffer(m);
-    if (!bitcode) {
-        LLVMDisposeModule(m);
-        LLVMOrcDisposeThreadSafeContext(tsc);
-        failed(f, v, "LLVM could not write the translation's bitcode");
-        return;
-    }
-    emu_jit_key key = code_key(LLVMGetBufferStart(bitcode), LLVMGetBufferSize(bitcode), v);
-    LLVMDisposeMemoryBuffer(bitcode);
+    emu_jit_key key = code_key(f, v);
     char symbol[64];
     emu_jit_key_hex(&key, symbol + snprintf(symbol, sizeof symbol, "ptxsim_jit_"));
-    LLVMSetValueName2(LLVMGetNamedFunction(m, tmp_name), symbol, strlen(symbol));
 
     /* the same code in this process already (the same kernel in another module) */
     for (jit_code *c = live_codes; c; c = c->next)
         if (c->key.h[0] == key.h[0] && c->key.h[1] == key.h[1]) {
-            LLVMDisposeModule(m);
-            LLVMOrcDisposeThreadSafeContext(tsc);
             c->users++;
             if (opts.verbose)
                 fprintf(stderr, "ptxsim: jit: %s%s shares the code of an identical function\n",
@@ -377,8 +354,6 @@ static void compile(emu_func *f, int v)
             emu_jit_cache_load(opts.cache_dir, &key, f->fn->name, opts.verbose);
         jit_code *c = cached ? code_link(&key, symbol, cached, f->fn->name) : NULL;
         if (c) {
-            LLVMDisposeModule(m);
-            LLVMOrcDisposeThreadSafeContext(tsc);
             totals.cache_hits++;
             if (opts.verbose)
                 fprintf(stderr, "ptxsim: jit: %s%s: cache hit (%s), loaded in %.1f ms\n",
@@ -391,8 +366,27 @@ static void compile(emu_func *f, int v)
                     variant_name(v), symbol + 11);
     }
 
-    /* verified only now: code found under the key above was made from this same IR, which
-     * passed then (nothing that fails is stored or shared) */
+    LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
+    LLVMContextRef cx = LLVMOrcThreadSafeContextGetContext(tsc);
+    LLVMModuleRef m = LLVMModuleCreateWithNameInContext("ptxsim_jit", cx);
+    LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
+    LLVMSetModuleDataLayout(m, dl);
+    LLVMDisposeTargetData(dl);
+    char *triple = LLVMGetTargetMachineTriple(tm);
+    LLVMSetTarget(m, triple);
+    LLVMDisposeMessage(triple);
+    emu_jit_counts counts;
+    bool ok = emu_jit_translate(f, v == EMU_JIT_EVENTS, m, symbol, &counts, err, sizeof err);
+    if (!ok) {
+        LLVMDisposeModule(m);
+        LLVMOrcDisposeThreadSafeContext(tsc);
+        failed(f, v, err);
+        return;
+    }
+
+    /* verified only now: code found under the key above was made from the same inputs by the
+     * same translator, so from this same IR, which passed then (nothing that fails is stored
+     * or shared) */
     char *verr = NULL;
     if (LLVMVerifyModule(m, LLVMReturnStatusAction, &verr)) {
         snprintf(err, sizeof err, "LLVM rejects the translation: %.200s", verr ? verr : "?");

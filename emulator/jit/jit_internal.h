@@ -63,6 +63,9 @@ void emu_jit_key_add_bytes(emu_jit_key *k, const void *data, size_t n);
 void emu_jit_key_add(emu_jit_key *k, const char *text);   /* with its terminator */
 void emu_jit_key_finish(emu_jit_key *k);
 void emu_jit_key_hex(const emu_jit_key *k, char out[33]);
+/* input_key.c: adds to k everything emu_jit_translate reads to translate f (its variant
+ * events), by value, and the translator's identity (EMU_JIT_SOURCE_HASH, made by the Makefile) */
+void emu_jit_key_add_inputs(emu_jit_key *k, const emu_func *f, bool events);
 /* the object stored under k, or NULL */
 LLVMMemoryBufferRef emu_jit_cache_load(const char *dir, const emu_jit_key *k, const char *fname,
                                        bool verbose);

@@ -680,6 +680,86 @@ START_TEST(disk_cache)
 }
 END_TEST
 
+/* Counts and removes the files of cache folder dir, and the folder. */
+static unsigned cache_dir_clear(const char *dir)
+{
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    unsigned entries = 0;
+    for (struct dirent *de; (de = readdir(d));) {
+        if (de->d_name[0] == '.') continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        entries++;
+        unlink(path);
+    }
+    closedir(d);
+    rmdir(dir);
+    return entries;
+}
+
+static void run_compiled_on_jit(const char *name, const char *ptx, unsigned B, unsigned T,
+                                void *in, void *out);
+
+/* The disk cache's key is made from the translator's inputs, before any translation
+ * (engine.c's code_key, input_key.c): kernels that differ in one field of one µop the
+ * translator reads (a type, an immediate, a guard's sense) get keys of their own, so each
+ * runs its own code from the cache and agrees with the step interpreter (a shared key would
+ * hand the later kernels the first one's code); a second round loads all of them. */
+START_TEST(disk_cache_keys_differ_by_one_field)
+{
+    static const char *const variants[] = {
+        "    @%p shr.s32 %y, %x, 3;\n",
+        "    @%p shr.u32 %y, %x, 3;\n",    /* the type */
+        "    @%p shr.s32 %y, %x, 5;\n",    /* the immediate */
+        "    @!%p shr.s32 %y, %x, 3;\n",   /* the guard's sense */
+    };
+    enum { N = sizeof variants / sizeof variants[0], T = 64 };
+    char dir[] = "/tmp/ptxsim-test-jit-keys-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    emu_jit_configure(&(emu_jit_options){.verbose = getenv("JIT_VERBOSE") != NULL, .hot_instructions = 50000, .cache_dir = dir,
+                                         .cache_bytes = (uint64_t)1 << 30, .version = "test"});
+    emu_jit_stats st[3];
+    emu_jit_get_stats(&st[0]);
+    for (int round = 1; round <= 2; round++) {
+        for (unsigned v = 0; v < N; v++) {
+            char ptx[2048];
+            snprintf(ptx, sizeof ptx,
+                     CONF_PTX_HEADER
+                     ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+                     "    .reg .b32 %%i, %%x, %%y;\n"
+                     "    .reg .b64 %%in, %%out, %%o;\n"
+                     "    .reg .pred %%p;\n"
+                     "    ld.param.u64 %%in, [pin];\n"
+                     "    ld.param.u64 %%out, [pout];\n"
+                     "    mov.u32 %%i, %%tid.x;\n"
+                     "    mul.wide.u32 %%o, %%i, 4;\n"
+                     "    add.u64 %%in, %%in, %%o;\n"
+                     "    ld.global.u32 %%x, [%%in];\n"
+                     "    setp.lt.s32 %%p, %%x, 0;\n"
+                     "    mov.u32 %%y, 1;\n"
+                     "%s"
+                     "    add.u64 %%out, %%out, %%o;\n"
+                     "    st.global.u32 [%%out], %%y;\n"
+                     "    ret;\n}\n",
+                     variants[v]);
+            uint32_t *in = conf_dev_alloc(4 * T), *out = conf_dev_alloc(4 * T);
+            for (unsigned i = 0; i < T; i++) in[i] = i * 0x9e3779b1u;   /* both signs */
+            run_compiled_on_jit(variants[v], ptx, 1, T, in, out);
+        }
+        emu_jit_get_stats(&st[round]);
+    }
+    ck_assert_uint_eq(st[1].functions - st[0].functions, N);
+    ck_assert_uint_eq(st[1].cache_stores - st[0].cache_stores, N);
+    ck_assert_uint_eq(st[1].cache_hits, st[0].cache_hits);
+    ck_assert_msg(st[2].functions == st[1].functions, "the second round compiled %" PRIu64,
+                  st[2].functions - st[1].functions);
+    ck_assert_uint_eq(st[2].cache_hits - st[1].cache_hits, N);
+    ck_assert_uint_eq(cache_dir_clear(dir), N);
+    emu_jit_configure(&(emu_jit_options){.hot_instructions = 50000});
+}
+END_TEST
+
 /* The JIT compiled (or loaded from its cache) a function since `before`, and left none to the
  * interpreter. */
 static void assert_compiled_since(const emu_jit_stats *before)
@@ -2532,6 +2612,7 @@ int main(void)
     tcase_add_loop_test(tc, random_programs_auto_events, 0, FIXED_SEEDS / 4);
     tcase_add_test(tc, translates_most);
     tcase_add_test(tc, disk_cache);
+    tcase_add_test(tc, disk_cache_keys_differ_by_one_field);
     tcase_add_test(tc, rows_kept_in_registers);
     tcase_add_test(tc, loops_kept_in_registers);
     tcase_add_test(tc, loop_loads_prefetch_their_stride);
