@@ -121,6 +121,8 @@ enum { EMU_WS_READY, EMU_WS_BARRIER, EMU_WS_EXITED, EMU_WS_FAULT };
 
 /* entries of emu_warp.jit_hit */
 #define EMU_JIT_HITS 4
+/* entries of emu_warp.fast_hit */
+#define EMU_FAST_HITS 4
 /* entries of emu_warp.jit_prefetch */
 #define EMU_JIT_PREFETCH_SITES 4
 
@@ -157,6 +159,11 @@ struct emu_warp {
     /* compiled code's prefetch hints (jit/translate.c, emit_mem): per global load site in a
      * loop (the first EMU_JIT_PREFETCH_SITES), the address its first active lane last read */
     uint64_t jit_prefetch[EMU_JIT_PREFETCH_SITES];
+    /* the interpreter's fast path's last allocations (exec_mem.c, global_bounds: base, end,
+     * generation), beside cache_*: for the same reason as jit_hit, and kept as it is; the
+     * oldest replaced (fast_hit_next) */
+    uint64_t fast_hit[EMU_FAST_HITS][3];
+    uint32_t fast_hit_next;
     uint32_t slot;            /* the hardware warp slot the engine gave it */
     uint32_t restart_lanes;   /* lanes waiting after EMU_STOP_RESTART */
     void *user[EMU_POLICY_LEVELS];   /* the policies' per-warp state */

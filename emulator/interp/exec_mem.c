@@ -41,6 +41,40 @@ static uint8_t atom_type(const ptx_instr *in)
  * instruction to the general path, which reports faults; so the fast path changes nothing but
  * the time taken. */
 
+/* The allocation of the first lane's address a0 (the warp's cached one, one of its last few,
+ * or looked up: a kernel alternates between its arrays, so a miss looks the new one up rather
+ * than giving up; the general path reports a bad address): a lane is good when aligned with its
+ * es bytes in it, a - *lo <= *lim. Inside the allocation implies global: the windows lie above
+ * device memory. The last few (emu_warp.fast_hit) outlive the warp as jit_hit does: vecadd's
+ * warps make three accesses each, to three arrays, and found none of them in cache_*. */
+static inline bool global_bounds(emu_ctx *c, uint64_t a0, unsigned es, uint64_t *lo,
+                                 uint64_t *lim)
+{
+    emu_warp *w = c->w;
+    uint64_t gen = emu_device_generation();
+    if (w->cache_gen != gen || a0 < w->cache_base || a0 >= w->cache_end) {
+        int k = 0;
+        while (k < EMU_FAST_HITS && (w->fast_hit[k][2] != gen || a0 < w->fast_hit[k][0] ||
+                                     a0 >= w->fast_hit[k][1]))
+            k++;
+        if (k == EMU_FAST_HITS) {
+            uint64_t ab, asz;
+            if (!emu_find_allocation(a0, es, &ab, &asz, NULL)) return false;
+            k = (int)(w->fast_hit_next++ % EMU_FAST_HITS);
+            w->fast_hit[k][0] = ab;
+            w->fast_hit[k][1] = ab + asz;
+            w->fast_hit[k][2] = gen;
+        }
+        w->cache_base = w->fast_hit[k][0];
+        w->cache_end = w->fast_hit[k][1];
+        w->cache_gen = gen;
+    }
+    if (w->cache_end - w->cache_base < es) return false;
+    *lo = w->cache_base;
+    *lim = w->cache_end - w->cache_base - es;
+    return true;
+}
+
 static bool fast_lanes(emu_ctx *c, const emu_uop *u, const emu_opd *ao, unsigned es,
                        uint8_t **p)
 {
@@ -73,24 +107,8 @@ static bool fast_lanes(emu_ctx *c, const emu_uop *u, const emu_opd *ao, unsigned
         return !bad;
     }
     if (sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_CONST && sp != PTX_SPACE_NONE) return false;
-    emu_warp *w = c->w;
-    uint64_t gen = emu_device_generation(), a0 = (base[__builtin_ctz(mask)] + off) & keep;
-    if (w->cache_gen != gen || a0 < w->cache_base || a0 >= w->cache_end) {
-        /* the cached allocation from the first lane (a kernel alternates between its arrays,
-         * so a miss looks the new one up rather than giving up); the general path reports a
-         * bad address */
-        uint64_t ab, asz;
-        if (!emu_find_allocation(a0, es, &ab, &asz, NULL)) return false;
-        w->cache_base = ab;
-        w->cache_end = ab + asz;
-        w->cache_gen = gen;
-    }
-    /* inside the cached allocation implies global: the windows lie above device memory; a
-     * lane is good when aligned with its es bytes in [lo, hi): a - lo <= hi - lo - es (the
-     * faults ORed as for shared memory above) */
-    uint64_t lo = w->cache_base, hi = w->cache_end;
-    if (hi - lo < es) return false;
-    uint64_t lim = hi - lo - es, bad = 0;
+    uint64_t lo, lim, bad = 0;
+    if (!global_bounds(c, (base[__builtin_ctz(mask)] + off) & keep, es, &lo, &lim)) return false;
 #define GLOBAL_LANE(l)                                                                   \
     do {                                                                                 \
         uint64_t a = (base[l] + off) & keep;                                             \
@@ -119,6 +137,14 @@ static bool fast_allowed(const emu_ctx *c, const emu_uop *u)
  * the general path writes it (memaccess.c), or compact (EMU_EV_COMPACT, emu.h) when the lanes'
  * addresses have its shape, found here from the addresses: a whole warp's from lanes 0, 1 and
  * 16, another mask's as one stride from its first two lanes. */
+static void event_compact(emu_event *ev, uint64_t base, uint64_t stride, uint64_t half)
+{
+    ev->flags |= EMU_EV_COMPACT;
+    ev->stride = (int32_t)stride;
+    ev->half_stride = (int32_t)half;
+    ev->base = base;
+}
+
 static void fast_event(emu_ctx *c, const emu_uop *u, unsigned bytes, uint8_t *const *p)
 {
     emu_event *ev = c->ev;
@@ -166,10 +192,7 @@ static void fast_event(emu_ctx *c, const emu_uop *u, unsigned bytes, uint8_t *co
         }
     }
     if (!differs && (int64_t)stride == (int32_t)stride && (int64_t)half == (int32_t)half) {
-        ev->flags |= EMU_EV_COMPACT;
-        ev->stride = (int32_t)stride;
-        ev->half_stride = (int32_t)half;
-        ev->base = base + to_generic;
+        event_compact(ev, base + to_generic, stride, half);
         int last = 31 - __builtin_clz(mask);
         assert(emu_event_lane_addr(ev, l0) == a(l0) + to_generic &&
                emu_event_lane_addr(ev, last) == a(last) + to_generic);
@@ -180,6 +203,89 @@ static void fast_event(emu_ctx *c, const emu_uop *u, unsigned bytes, uint8_t *co
         ev->lane_addr[l] = a(l) + to_generic;
     }
 #undef a
+}
+
+/* A whole warp's access whose event is to be recorded: the lanes' host addresses (p) and, in
+ * the same pass over the address row, whether they have the compact shape (fast_event's: lane
+ * l at lane 0's + (l % 16) * stride + (l / 16) * half). With the shape and both strides in 32
+ * bits, no lane of a half lies outside its ends (none wraps around), so lanes 0, 15, 16 and 31
+ * inside the allocation or shared memory put every lane there, and lanes 0 and 16 and the
+ * stride aligned align them all; shared offsets all come from the window or all not, as lane
+ * 0's (shared memory is smaller than the window's start). So this decides what fast_lanes
+ * decides lane by lane, and writes the compact event fast_event would, in a few instructions
+ * per two lanes. false when it cannot tell so (no shape, an end outside, misaligned): the
+ * caller then goes lane by lane. */
+static bool fast_warp_shaped(emu_ctx *c, const emu_uop *u, const emu_opd *ao, unsigned es,
+                             uint8_t **p)
+{
+    typedef uint64_t u64x2 __attribute__((vector_size(16)));
+    _Static_assert(sizeof p[0] == sizeof(uint64_t), "64-bit host pointers");
+    uint8_t sp = u->in->space;
+    bool shared = sp == PTX_SPACE_SHARED;
+    if (!shared && sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_CONST && sp != PTX_SPACE_NONE)
+        return false;
+    const uint64_t *r = c->regs + ao->row;
+    uint64_t off = ao->imm, keep = ao->bits <= 32 ? 0xffffffffu : ~UINT64_C(0);
+    uint64_t a0 = (r[0] + off) & keep, stride = ((r[1] + off) & keep) - a0,
+             half = ((r[16] + off) & keep) - a0;
+    if ((int64_t)stride != (int32_t)stride || (int64_t)half != (int32_t)half ||
+        ((a0 | half | stride) & (es - 1)))
+        return false;
+    /* the lanes' region: [lo, lo + lim] for their first byte, at host address `host` */
+    uint64_t lo, lim, host;
+    if (shared) {
+        uint64_t size = c->cta->smem_size;
+        if (es > size || size > EMU_SHARED_WINDOW) return false;
+        lo = a0 - EMU_SHARED_WINDOW < EMU_WINDOW_SIZE ? EMU_SHARED_WINDOW : 0;
+        lim = size - es;
+        host = (uint64_t)(uintptr_t)c->cta->smem;
+    } else {
+        if (!global_bounds(c, a0, es, &lo, &lim)) return false;
+        host = lo;
+    }
+    uint64_t last = 15 * stride;
+    if (a0 - lo > lim || a0 + last - lo > lim || a0 + half - lo > lim ||
+        a0 + half + last - lo > lim)
+        return false;
+    u64x2 offv = {off, off}, keepv = {keep, keep}, rel = {host - lo, host - lo};
+    u64x2 want_lo = {a0, a0 + stride}, want_hi = {a0 + half, a0 + half + stride};
+    u64x2 step = {2 * stride, 2 * stride}, d = {0, 0};
+    for (int l = 0; l < EMU_WARP_SIZE / 2; l += 2, want_lo += step, want_hi += step) {
+        u64x2 x, y;
+        memcpy(&x, &r[l], sizeof x);
+        memcpy(&y, &r[l + 16], sizeof y);
+        x = (x + offv) & keepv;
+        y = (y + offv) & keepv;
+        d |= (x ^ want_lo) | (y ^ want_hi);
+        x += rel;
+        y += rel;
+        memcpy(&p[l], &x, sizeof x);
+        memcpy(&p[l + 16], &y, sizeof y);
+    }
+    if (d[0] | d[1]) return false;
+    emu_event *ev = c->ev;
+    ev->flags |= EMU_EV_MEM;
+    ev->size = (uint16_t)es;
+    ev->mem_lanes = UINT32_MAX;
+    uint64_t to_generic =
+        shared ? sem_generic_address(PTX_SPACE_SHARED, 0) - (uint64_t)(uintptr_t)c->cta->smem : 0;
+    event_compact(ev, (uint64_t)(uintptr_t)p[0] + to_generic, stride, half);
+    assert(emu_event_lane_addr(ev, 31) == (uint64_t)(uintptr_t)p[31] + to_generic);
+    return true;
+}
+
+/* fast_lanes, and the access's event (fast_event) when one is recorded: a whole warp's in one
+ * pass when it has the compact shape (fast_warp_shaped). */
+static bool fast_lanes_recorded(emu_ctx *c, const emu_uop *u, const emu_opd *ao, unsigned es,
+                                uint8_t **p)
+{
+    const emu_event *ev = c->ev;
+    if (c->mask == UINT32_MAX && ev && !(ev->flags & EMU_EV_MEM) &&
+        fast_warp_shaped(c, u, ao, es, p))
+        return true;
+    if (!fast_lanes(c, u, ao, es, p)) return false;
+    fast_event(c, u, es, p);
+    return true;
 }
 
 /* The registers of a load's destination (each exactly es bytes wide) or a store's source (a
@@ -236,8 +342,7 @@ static bool ld_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned vec)
     const emu_opd *e = fast_regs(c, &u->opd[0], vec, es, false);
     uint8_t *p[EMU_WARP_SIZE];
     /* a vector is aligned to its whole size (PTX ISA, vector data types) */
-    if (!e || !fast_lanes(c, u, ao, es * vec, p)) return false;
-    fast_event(c, u, es * vec, p);
+    if (!e || !fast_lanes_recorded(c, u, ao, es * vec, p)) return false;
     /* (a whole warp's lanes without the mask's bits) */
     bool all = c->mask == UINT32_MAX;
     for (unsigned k = 0; k < vec; k++) {
@@ -270,8 +375,7 @@ static bool st_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned vec)
         return false;
     const emu_opd *e = fast_regs(c, &u->opd[1], vec, es, true);
     uint8_t *p[EMU_WARP_SIZE];
-    if (!e || !fast_lanes(c, u, ao, es * vec, p)) return false;
-    fast_event(c, u, es * vec, p);
+    if (!e || !fast_lanes_recorded(c, u, ao, es * vec, p)) return false;
     bool all = c->mask == UINT32_MAX;
     for (unsigned k = 0; k < vec; k++) {
         uint64_t buf[EMU_WARP_SIZE];

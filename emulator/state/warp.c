@@ -140,10 +140,14 @@ void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id, uint64_t *lent)
     emu_event *ring = w->ring;
     uint64_t *ring_rows = w->ring_rows;
     bool ring_lent = w->ring_lent;
-    uint64_t jit_hit[EMU_JIT_HITS][3];
+    uint64_t jit_hit[EMU_JIT_HITS][3], fast_hit[EMU_FAST_HITS][3];
+    uint32_t fast_hit_next = w->fast_hit_next;
     memcpy(jit_hit, w->jit_hit, sizeof jit_hit);
+    memcpy(fast_hit, w->fast_hit, sizeof fast_hit);
     zero_warp(w);
     memcpy(w->jit_hit, jit_hit, sizeof jit_hit);
+    memcpy(w->fast_hit, fast_hit, sizeof fast_hit);
+    w->fast_hit_next = fast_hit_next;
     w->stack = stack;
     w->stack_cap = stack_cap;
     w->frames = frames;

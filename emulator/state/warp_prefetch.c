@@ -48,7 +48,26 @@ void emu_warp_prefetch_access(const emu_warp *w, bool lines)
     }
     /* a prefetch does not fault, whatever the address */
     uint64_t keep = ao->bits <= 32 ? 0xffffffffu : ~UINT64_C(0);
-    for (uint32_t mk = top->mask & w->valid & ~w->exited; mk; mk &= mk - 1) {
+    uint32_t lanes = top->mask & w->valid & ~w->exited;
+    if (lanes == UINT32_MAX) {
+        /* a whole warp whose ends (lanes 0, 15, 16, 31) lie within a few lines of each other:
+         * the lines between them, once each (vecadd's 32 contiguous words: 2 or 3 lines, not
+         * 32 prefetches); a lane elsewhere only misses its hint */
+        uint64_t e[4] = {(row[0] + ao->imm) & keep, (row[15] + ao->imm) & keep,
+                         (row[16] + ao->imm) & keep, (row[31] + ao->imm) & keep};
+        uint64_t lo = e[0], hi = e[0];
+        for (int i = 1; i < 4; i++) {
+            lo = e[i] < lo ? e[i] : lo;
+            hi = e[i] > hi ? e[i] : hi;
+        }
+        enum { LINE = 64, SPAN = 8 * LINE };
+        if (hi - lo < SPAN) {
+            for (uint64_t a = lo & ~(uint64_t)(LINE - 1); a <= hi; a += LINE)
+                __builtin_prefetch((const void *)(uintptr_t)a);
+            return;
+        }
+    }
+    for (uint32_t mk = lanes; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
         __builtin_prefetch((const void *)(uintptr_t)((row[l] + ao->imm) & keep));
     }

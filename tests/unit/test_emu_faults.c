@@ -25,6 +25,24 @@ static bool run(const char *kernel, emu_dim3 grid, emu_dim3 block, const uint64_
     return pk_run(&mod, kernel, &l, all, fault);
 }
 
+/* run, with the executor recording an event per warp instruction (as for the cycle model; the
+ * events themselves are dropped): the fast path of a whole warp's access then checks its
+ * lanes from the shape of their addresses (exec_mem.c, fast_warp_shaped). */
+static void drop_events(emu_event_sink *self, emu_warp *w, const emu_event *ev, uint32_t n)
+{
+    (void)self, (void)w, (void)ev, (void)n;
+}
+
+static bool run_recorded(const char *kernel, emu_dim3 grid, emu_dim3 block,
+                         const uint64_t *args, int nargs, emu_fault *fault)
+{
+    static emu_event_sink sink = {drop_events, NULL};
+    uint64_t all[PK_PARAMS_MAX / 8] = { 0 };
+    if (nargs > 0) memcpy(all, args, (size_t)nargs * sizeof *args);
+    pk_launch l = { .grid = grid, .block = block, .events = &sink };
+    return pk_run(&mod, kernel, &l, all, fault);
+}
+
 /* The PTX line holding `needle`, counted from 1. */
 static uint32_t line_of(const char *text, const char *needle)
 {
@@ -50,6 +68,12 @@ static const char *OOB_PTX =
     "  .reg .b32 %r<2>;\n  .reg .b64 %rd<2>;\n"
     "  ld.param.u64 %rd1, [p];\n"
     "  ld.global.u32 %r1, [%rd1+2]; // the load\n"
+    "  ret;\n}\n"
+    ".visible .entry misaligned_warp(.param .u64 p)\n{\n"
+    "  .reg .b32 %r<3>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [p];\n  mov.u32 %r2, %tid.x;\n"
+    "  mul.wide.u32 %rd2, %r2, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  ld.global.u32 %r1, [%rd3+2]; // the warp's load\n"
     "  ret;\n}\n"
     ".visible .entry nullread(.param .u64 p)\n{\n"
     "  .reg .b32 %r<2>;\n  .reg .b64 %rd<2>;\n"
@@ -397,6 +421,43 @@ START_TEST(device_memory_allocator)
 }
 END_TEST
 
+/* Whole warps whose lanes' addresses have a shape (a stride) with events recorded: a lane out of
+ * bounds at one end, a misaligned start, shared memory past its end, each the fault the lanes
+ * checked one by one give; in bounds, the access goes through. */
+START_TEST(shaped_warp_faults_with_events)
+{
+    load(OOB_PTX);
+    uint32_t *buf = (uint32_t *)(uintptr_t)emu_device_alloc(40 * 4, EMU_ALLOC_DEVICE);
+    ck_assert(buf != NULL);
+    uint64_t args[] = { (uint64_t)(uintptr_t)buf, 7 };
+    emu_fault f;
+    /* lanes 0-31 of block 0 fit, block 1's lane 8 is the first past the end */
+    ck_assert(!run_recorded("oob", (emu_dim3){ 2, 1, 1 }, (emu_dim3){ 32, 1, 1 }, args, 2, &f));
+    ck_assert_int_eq(f.kind, EMU_FAULT_ILLEGAL_ADDRESS);
+    ck_assert_uint_eq(f.cta.x, 1);
+    ck_assert_uint_eq(f.thread.x, 8);
+    ck_assert_uint_eq(f.address, (uint64_t)(uintptr_t)buf + 160);
+    for (int i = 0; i < 32; i++) ck_assert_uint_eq(buf[i], 7);
+    for (int i = 32; i < 40; i++) ck_assert_uint_eq(buf[i], 0);
+    ck_assert(run_recorded("oob", (emu_dim3){ 1, 1, 1 }, (emu_dim3){ 32, 1, 1 }, args, 2, &f));
+    ck_assert(!run_recorded("misaligned_warp", (emu_dim3){ 1, 1, 1 }, (emu_dim3){ 32, 1, 1 }, args,
+                            1, &f));
+    ck_assert_int_eq(f.kind, EMU_FAULT_MISALIGNED);
+    ck_assert_uint_eq(f.address, (uint64_t)(uintptr_t)buf + 2);
+    ck_assert_uint_eq(f.thread.x, 0);
+    emu_device_free((uint64_t)(uintptr_t)buf);
+    unload();
+    load(SPACES_PTX);
+    uint64_t ok_args[] = { 60 }, bad_args[] = { 64 };
+    ck_assert(run_recorded("shared_oob", (emu_dim3){ 1, 1, 1 }, (emu_dim3){ 32, 1, 1 }, ok_args, 1,
+                           &f));
+    ck_assert(!run_recorded("shared_oob", (emu_dim3){ 1, 1, 1 }, (emu_dim3){ 32, 1, 1 }, bad_args,
+                            1, &f));
+    ck_assert_int_eq(f.kind, EMU_FAULT_SHARED_OUT_OF_RANGE);
+    unload();
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("emu_faults");
@@ -405,6 +466,7 @@ static Suite *suite(void)
     tcase_add_test(tc, out_of_bounds_second_block);
     tcase_add_test(tc, misaligned_load);
     tcase_add_test(tc, null_pointer);
+    tcase_add_test(tc, shaped_warp_faults_with_events);
     tcase_add_test(tc, shared_out_of_range);
     tcase_add_test(tc, local_out_of_range);
     tcase_add_test(tc, trap);

@@ -686,7 +686,8 @@ struct tm_model {
     uint32_t *weave_pos;      /* per SM: the weave's place in its defer list */
     uint32_t *weave_lim;      /* per SM: the same, for the weave's last step */
     uint32_t weave_fault;     /* 1 + the SM whose weave run faulted (0: none) */
-    uint32_t *weave_heap;     /* the weave's merge (run.c): a heap of SMs, then SMs' counts */
+    uint32_t *weave_heap;     /* the weave's merge (run.c): per SM, its count of entries */
+    uint64_t *weave_keys;     /* the weave's merge: a heap of its SMs' (cycle, SM) keys */
     /* the warp slots' event rings (rings.c): slot ws of SM s is ring s * warp_slots + ws;
      * none (rings.slots 0): the warps allocate their own */
     tm_rings rings;

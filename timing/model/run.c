@@ -343,49 +343,61 @@ static bool weave_exec(tm_model *M, tm_warp *tw, uint64_t cycle)
 
 /* The weave's order over the SMs' entries [pos[s], lim[s]): a binary heap of the SMs by their
  * next entry's (cycle, SM), so each entry costs log(SMs), not a scan of every SM. The order is
- * that of always taking the least (cycle, SM) next entry. */
+ * that of always taking the least (cycle, SM) next entry. The heap holds each SM's key, its
+ * next entry's cycle above its index (MERGE_SM_BITS), so that a comparison reads no SM's
+ * entries (it read two SMs' defer lists each, ~170 instructions an entry on v100's 80 SMs). */
+enum { MERGE_SM_BITS = 16 };
+
 typedef struct weave_merge {
     tm_model *M;
     uint32_t *pos;
     const uint32_t *lim;
-    uint32_t *heap;
+    uint64_t *heap;
     uint32_t n;
 } weave_merge;
 
-static bool merge_before(const weave_merge *m, uint32_t a, uint32_t b)
+static uint64_t merge_key(const weave_merge *m, uint32_t s)
 {
-    uint64_t ca = m->M->sms[a].defer[m->pos[a]].cycle, cb = m->M->sms[b].defer[m->pos[b]].cycle;
-    return ca < cb || (ca == cb && a < b);
+    uint64_t cycle = m->M->sms[s].defer[m->pos[s]].cycle;
+    assert(cycle < UINT64_C(1) << (64 - MERGE_SM_BITS));
+    return cycle << MERGE_SM_BITS | s;
 }
 
 static void merge_sift(weave_merge *m, uint32_t i)
 {
-    uint32_t *h = m->heap;
+    uint64_t *h = m->heap, x = h[i];
     for (;;) {
         uint32_t l = 2 * i + 1, r = l + 1, least = i;
-        if (l < m->n && merge_before(m, h[l], h[least])) least = l;
-        if (r < m->n && merge_before(m, h[r], h[least])) least = r;
-        if (least == i) return;
-        uint32_t t = h[i];
-        h[i] = h[least];
-        h[least] = t;
+        uint64_t v = x;
+        if (l < m->n && h[l] < v) {
+            least = l;
+            v = h[l];
+        }
+        if (r < m->n && h[r] < v) {
+            least = r;
+            v = h[r];
+        }
+        if (least == i) break;
+        h[i] = v;
         i = least;
     }
+    h[i] = x;
 }
 
 /* Starts the merge of every SM's entries [0, lim[s]) (lim: NULL for each SM's count, kept in
- * the heap's second half), pos[s] counting those taken. */
+ * weave_heap), pos[s] counting those taken. */
 static void merge_start(weave_merge *m, tm_model *M, uint32_t *pos, const uint32_t *lim)
 {
+    assert(M->nsm <= UINT32_C(1) << MERGE_SM_BITS);
     if (!lim) {
-        uint32_t *count = M->weave_heap + M->nsm;
+        uint32_t *count = M->weave_heap;
         for (uint32_t s = 0; s < M->nsm; s++) count[s] = M->sms[s].ndefer;
         lim = count;
     }
-    *m = (weave_merge){.M = M, .pos = pos, .lim = lim, .heap = M->weave_heap};
+    *m = (weave_merge){.M = M, .pos = pos, .lim = lim, .heap = M->weave_keys};
     memset(pos, 0, M->nsm * sizeof *pos);
     for (uint32_t s = 0; s < M->nsm; s++)
-        if (lim[s]) m->heap[m->n++] = s;
+        if (lim[s]) m->heap[m->n++] = merge_key(m, s);
     for (uint32_t i = m->n / 2; i-- > 0;) merge_sift(m, i);
 }
 
@@ -393,10 +405,11 @@ static void merge_start(weave_merge *m, tm_model *M, uint32_t *pos, const uint32
 static uint32_t merge_next(weave_merge *m, tm_defer *d)
 {
     if (!m->n) return UINT32_MAX;
-    uint32_t s = m->heap[0];
+    uint32_t s = (uint32_t)(m->heap[0] & ((UINT64_C(1) << MERGE_SM_BITS) - 1));
     *d = m->M->sms[s].defer[m->pos[s]++];
     if (m->pos[s] == m->lim[s]) m->heap[0] = m->heap[--m->n];
-    merge_sift(m, 0);
+    else m->heap[0] = merge_key(m, s);
+    if (m->n) merge_sift(m, 0);
     return s;
 }
 
@@ -611,6 +624,7 @@ static void model_free(tm_model *M)
     free(M->weave_pos);
     free(M->weave_lim);
     free(M->weave_heap);
+    free(M->weave_keys);
     tm_rings_give(&M->rings);
     tm_regs_give(M->regs, M->regs_words);
     free(M->sm_st);
@@ -1085,14 +1099,16 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     if (M->sms) memset(M->sms, 0, M->nsm * sizeof *M->sms);
     M->weave_pos = calloc(M->nsm, sizeof *M->weave_pos);
     M->weave_lim = calloc(M->nsm, sizeof *M->weave_lim);
-    M->weave_heap = calloc(2 * (size_t)M->nsm, sizeof *M->weave_heap);
+    M->weave_heap = calloc(M->nsm, sizeof *M->weave_heap);
+    M->weave_keys = calloc(M->nsm, sizeof *M->weave_keys);
     /* every SM's warp slots in one zeroed block, in huge pages (huge.c: 5,120 slots of 640
      * bytes on v100 were 800 faults in 4 KiB pages), each warp's scan fields in one cache line
      * (sizeof (tm_warp) is a multiple of 64) */
     size_t wslots = (size_t)M->nsm * (M->warp_slots ? M->warp_slots : 1);
     M->warp_block = tm_huge_alloc(wslots * sizeof *M->warp_block, NULL);
     if (M->warp_block) memset(M->warp_block, 0, wslots * sizeof *M->warp_block);
-    ok = ok && M->sms && M->weave_pos && M->weave_lim && M->weave_heap && M->warp_block;
+    ok = ok && M->sms && M->weave_pos && M->weave_lim && M->weave_heap && M->weave_keys &&
+         M->warp_block;
     for (uint32_t s = 0; ok && s < M->nsm; s++) {
         tm_sm *S = &M->sms[s];
         S->id = s;
