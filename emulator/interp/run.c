@@ -204,7 +204,9 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
                     c.ran_before = n > 0;
                     c.ahead_stop = false;
                 }
-                n += code(&c, pc, budget - n);
+                const uint64_t ran = code(&c, pc, budget - n);
+                n += ran;
+                assert(n <= budget);   /* compiled code stops at the budget, as this loop does */
                 if (events && c.ahead_stop) {
                     /* the top's pc is the instruction the run-ahead may not issue */
                     result = EMU_STOP_BUDGET;
@@ -222,7 +224,10 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
                     if (!waits && !settle(&c)) result = EMU_STOP_EXIT;
                     goto done;
                 }
-                continue;
+                /* nothing run: the code has no entry at pc (a run that resumes inside a
+                 * block, emulator/jit/translate.c's run_entry): the rest of the block runs
+                 * here, and the next run starts at an entry */
+                if (ran) continue;
             }
         }
         const uint64_t n_block = n;

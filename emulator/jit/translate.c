@@ -124,6 +124,16 @@ typedef struct tr {
      * rows in registers: a result is then stored only where the run leaves (budget exits,
      * handler calls and slow paths, the loop's exit), never per iteration. */
     bool *loop_seg;
+    /* looped[i]: µop i lies in a loop (a branch at or after it goes back to it or before) */
+    bool *looped;
+    /* the segment being translated checks its budget once, where a run comes in (whole_budget) */
+    bool seg_whole;
+    /* the plain variant of a function with a barrier: its runs start only at run_entry µops,
+     * and its short segments outside loops check their budget once (whole_budget) */
+    bool barrier_bound;
+    /* where the entry and dispatch switches go for µop i: side[i], or a check of the budget
+     * before it (entry_check) */
+    LLVMBasicBlockRef *entry;
     uint32_t loop_head;   /* the head of the loop segment being translated, or NO_LOOP */
     uint32_t nloop;
     uint32_t nprefetch;   /* global load sites given a prefetch hint (emit_mem) */
@@ -2615,6 +2625,46 @@ static bool opds_name_row(const tr *t, const emu_uop *u, uint32_t row)
     return false;
 }
 
+#define JIT_WHOLE_BUDGET 16
+
+/* Whether the segment of µops first .. end - 1 checks its budget once, where a run comes in,
+ * rather than before every µop: a run comes into it only when the budget covers the rest of
+ * the segment, else it ends there (at the segment's first µop having run nothing of it) and
+ * the executor loop interprets the block up to the budget (interp/run.c; the next run starts
+ * inside the block, where the code has no entry: run_entry). Only in a barrier-bound function
+ * (run_entry), whose runs rarely end at the budget, and for a segment of at most
+ * JIT_WHOLE_BUDGET µops outside loops (where runs end in the middle at every turn): what is
+ * interpreted when a run's budget ends there stays short. A µop's compare and branch and its
+ * budget exit (which stores the rows dirty there) go: scan_block 23073 -> 21722 IR
+ * instructions, 2348 -> 2062 blocks. */
+static bool whole_budget(const tr *t, uint32_t first, uint32_t end)
+{
+    if (!t->barrier_bound || end - first > JIT_WHOLE_BUDGET) return false;
+    for (uint32_t k = first; k < end; k++)
+        if (t->looped[k]) return false;
+    return true;
+}
+
+/* The switches' target for run entry i inside a segment checked whole: when the budget left
+ * (budget - the count, in cnt_slot outside the segment's µops) does not cover µops i to the
+ * segment's end, the run ends before i, else it goes on through side[i]. */
+static LLVMBasicBlockRef entry_check(tr *t, uint32_t i)
+{
+    uint32_t first = i, end = i + 1;
+    while (!t->seg_start[first]) first--;
+    while (end < t->n && !t->seg_start[end]) end++;
+    if (!whole_budget(t, first, end)) return t->side[i];
+    LLVMBuilderRef b = t->b;
+    LLVMBasicBlockRef check = block(t, "entry.budget"), out = block(t, "entry.out");
+    LLVMPositionBuilderAtEnd(b, check);
+    LLVMValueRef left = LLVMBuildSub(b, t->budget, load(t, t->i64, t->cnt_slot), "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, left, ci64(t, end - i), ""), out, t->side[i]);
+    LLVMPositionBuilderAtEnd(b, out);
+    LLVMBuildStore(b, ci32(t, i), t->npc_slot);
+    LLVMBuildBr(b, t->exit_pc);
+    return check;
+}
+
 /* Whether the return from handler µop i may keep the cached rows it cannot have written: a
  * handler writes the rows of its own operands only, unless it moves control (a call, a
  * return: those go through the dispatch block) or its function reads other lanes' registers
@@ -2636,6 +2686,7 @@ static void emit_uop(tr *t, uint32_t i)
         t->ncache = 0;
         t->seg_last = i;
         while (t->seg_last + 1 < t->n && !t->seg_start[t->seg_last + 1]) t->seg_last++;
+        t->seg_whole = whole_budget(t, i, t->seg_last + 1);
         t->loop_head = NO_LOOP;
         if (t->loop_seg[i]) open_loop(t, i);
     } else {
@@ -2722,9 +2773,15 @@ static void emit_uop(tr *t, uint32_t i)
         LLVMBuildBr(b, t->exit_pc);
         return;
     }
-    /* the budget: the interpreter's loop ends before this µop (count >= budget) */
+    /* the budget: the interpreter's loop ends before this µop (count >= budget); a segment
+     * checked whole runs only when all of it fits, checked at its first µop (and where a run
+     * comes in elsewhere: entry_check) */
+    if (t->seg_whole && !t->seg_start[i]) goto budget_checked;
     LLVMBasicBlockRef body = block(t, "body"), out = block(t, "budget");
-    LLVMValueRef spent = LLVMBuildICmp(b, LLVMIntUGE, ci64(t, t->seg_k), load(t, t->i64, t->left_slot), "");
+    LLVMValueRef spent =
+        t->seg_whole ? LLVMBuildICmp(b, LLVMIntUGT, ci64(t, t->seg_last + 1 - i),
+                                     load(t, t->i64, t->left_slot), "")
+                     : LLVMBuildICmp(b, LLVMIntUGE, ci64(t, t->seg_k), load(t, t->i64, t->left_slot), "");
     LLVMBuildCondBr(b, spent, out, body);
     LLVMPositionBuilderAtEnd(b, out);
     flush_rows(t, i, false);
@@ -2732,6 +2789,7 @@ static void emit_uop(tr *t, uint32_t i)
     LLVMBuildStore(b, ci32(t, i), t->npc_slot);
     LLVMBuildBr(b, t->exit_pc);
     LLVMPositionBuilderAtEnd(b, body);
+budget_checked:
     if (t->events) emit_ahead_stop(t, i, u);
     LLVMValueRef mask = t->active;
     if (u->guard_row != EMU_NO_GUARD) {
@@ -2786,6 +2844,30 @@ static void emit_uop(tr *t, uint32_t i)
     t->fall = LLVMGetInsertBlock(b);
     if (i + 1 < u->block_end) LLVMBuildBr(b, t->bb[i + 1]);
     else goto_dispatch(t, ci32(t, i + 1));
+}
+
+/* Whether a run may start at µop i (the entry switch, and the dispatch's switch after a
+ * resume, have a case for it). In a barrier-bound function (the plain variant of one with a
+ * barrier: its warps' runs end at the barriers, a few µops apart in a scan or a sort, rarely
+ * at the budget) runs start where the executor loop leaves a warp between runs: a block's or
+ * segment's first µop, a µop that may stop (it may run again) and the µop after it or after
+ * one that rewrites the stack (a barrier's release, a call's return). A run that starts
+ * elsewhere (after a budget exit inside a block) returns at once having run nothing, and the
+ * executor loop interprets the rest of that block (interp/run.c): every other µop's side
+ * entry is then reached only from its own function's handler and slow-path returns, or from
+ * nowhere, and LLVM drops it with its loads and phis (scan_block: 2483 -> 2348 blocks, code
+ * generation 8% less). A µop in a loop keeps its entry (looped): a loop's turns end at any of
+ * its µops, and interpreting the rest of the block at each made n-body 8192's kernel 1.5x
+ * slower. Elsewhere every µop has its entry: without barriers every run ends at the budget
+ * (Black-Scholes under --det=dab, turns of 100: 1.3x slower with the rest of each turn's
+ * block interpreted), and the event variant's runs (a cycle model's run-ahead) stop before
+ * any timed µop and come back there. */
+static bool run_entry(const tr *t, uint32_t i)
+{
+    if (!t->barrier_bound || i == 0 || t->seg_start[i] || t->looped[i]) return true;
+    const emu_uop *u = &t->code->uops[i], *p = u - 1;
+    return (u->flags & (EMU_UOP_BLOCK_START | EMU_UOP_MAY_STOP)) ||
+           (p->flags & (EMU_UOP_CONTROL | EMU_UOP_MAY_STOP));
 }
 
 /* Whether the run may go on in compiled code at npc: while the outer loop would find the same
@@ -2848,10 +2930,11 @@ static void emit_dispatch(tr *t)
     LLVMPositionBuilderAtEnd(b, go);
     LLVMValueRef sw = LLVMBuildSwitch(b, load(t, t->i32, t->npc_slot), t->ret, t->n);
     for (uint32_t i = 0; i < t->n; i++)
-        if (t->code->uops[i].flags & EMU_UOP_BLOCK_START) LLVMAddCase(sw, ci32(t, i), t->side[i]);
+        if (t->code->uops[i].flags & EMU_UOP_BLOCK_START) LLVMAddCase(sw, ci32(t, i), t->entry[i]);
     /* the entry of a block that is not marked (a branch into the middle of one) */
     for (uint32_t i = 0; i < t->n; i++)
-        if (!(t->code->uops[i].flags & EMU_UOP_BLOCK_START)) LLVMAddCase(sw, ci32(t, i), t->side[i]);
+        if (!(t->code->uops[i].flags & EMU_UOP_BLOCK_START) && run_entry(t, i))
+            LLVMAddCase(sw, ci32(t, i), t->entry[i]);
 }
 
 /* ---------------------------------------------------------------- liveness of rows */
@@ -3023,6 +3106,18 @@ static void find_segments(tr *t)
     }
 }
 
+/* t->looped: in_loop() for every µop at once (the least branch target at or after each) */
+static void mark_looped(tr *t)
+{
+    int64_t least = INT64_MAX;
+    for (uint32_t i = t->n; i-- > 0;) {
+        const emu_uop *u = &t->code->uops[i];
+        if (u->op == PTX_OP_BRA && branch_target(u) >= 0 && branch_target(u) < least)
+            least = branch_target(u);
+        t->looped[i] = least <= (int64_t)i;
+    }
+}
+
 /* Whether the segment starting at h is a loop segment: the whole of its block, which ends
  * with a translated branch back to h (a region boundary at h ends every run there). */
 static bool loop_segment(const tr *t, uint32_t h)
@@ -3087,8 +3182,12 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     t.seg_start = calloc(code->n, sizeof *t.seg_start);
     t.side = calloc(code->n, sizeof *t.side);
     t.loop_seg = calloc(code->n, sizeof *t.loop_seg);
+    t.looped = calloc(code->n, sizeof *t.looped);
+    t.entry = calloc(code->n, sizeof *t.entry);
     t.loop_head = NO_LOOP;
-    if (!t.bb || !t.seg_start || !t.side || !t.loop_seg) {
+    if (!t.bb || !t.seg_start || !t.side || !t.loop_seg || !t.looped || !t.entry) {
+        free(t.looped);
+        free(t.entry);
         free(t.bb);
         free(t.side);
         free(t.seg_start);
@@ -3131,10 +3230,18 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     find_segments(&t);
     liveness(&t);
     for (uint32_t i = 0; i < code->n; i++) t.loop_seg[i] = loop_segment(&t, i);
+    mark_looped(&t);
+    for (uint32_t i = 0; i < code->n && !events; i++)
+        if (code->uops[i].op == PTX_OP_BAR || code->uops[i].op == PTX_OP_BARRIER) t.barrier_bound = true;
     for (uint32_t i = 0; i < code->n; i++)
         t.side[i] = t.seg_start[i] && !t.loop_seg[i] ? t.bb[i] : block(&t, "side");
     LLVMValueRef sw = LLVMBuildSwitch(t.b, t.pc_arg, t.ret, code->n);
-    for (uint32_t i = 0; i < code->n; i++) LLVMAddCase(sw, ci32(&t, i), t.side[i]);
+    LLVMBasicBlockRef at_entry = LLVMGetInsertBlock(t.b);
+    for (uint32_t i = 0; i < code->n; i++)
+        t.entry[i] = run_entry(&t, i) && !t.seg_start[i] ? entry_check(&t, i) : t.side[i];
+    LLVMPositionBuilderAtEnd(t.b, at_entry);
+    for (uint32_t i = 0; i < code->n; i++)
+        if (run_entry(&t, i)) LLVMAddCase(sw, ci32(&t, i), t.entry[i]);
 
     /* the run ends with the SIMT top at npc */
     LLVMPositionBuilderAtEnd(t.b, t.exit_pc);
@@ -3153,6 +3260,8 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     free(t.side);
     free(t.seg_start);
     free(t.loop_seg);
+    free(t.looped);
+    free(t.entry);
     free(t.live);
     return true;
 }
