@@ -229,9 +229,10 @@ void emu_grid_note_cta_done(emu_grid *g, const emu_cta *c);
 /* The executing state of one warp step. */
 /* emu_ctx.stop from compiled code that ends its run before the warp's pc, which the
  * interpreter's loop is to run next, to the end of its block, the budget or emu_ctx.next_pc,
- * whichever comes first (the next compiled stretch): the budget left is less than the
- * compiled stretch there needs, or the pc lies inside one (emulator/jit/translate.c's
- * stretch_budget()). */
+ * whichever comes first (the next compiled entry): the budget left is less than the
+ * compiled stretch or segment there needs, or the code has no entry at the pc (inside a
+ * stretch, or no run entry of a barrier-bound function: emulator/jit/translate.c's
+ * stretch_budget(), whole_budget(), run_entry()). */
 #define EMU_JIT_INTERPRET (-2)
 
 struct emu_ctx {

@@ -209,9 +209,12 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
                     c.ahead_stop = false;
                 }
                 n += code(&c, pc, budget - n);
+                assert(n <= budget);   /* compiled code stops at the budget, as this loop does */
                 if (c.stop == EMU_JIT_INTERPRET) {
-                    /* the budget left is short of the compiled stretch at the top's pc, or
-                     * the pc is inside one: the block runs here, to c.next_pc at most */
+                    /* the budget left is short of the compiled stretch or segment at the
+                     * top's pc, or the code has no entry there (inside a stretch, or not a
+                     * barrier-bound function's run entry): the block runs here, to
+                     * c.next_pc at most */
                     c.stop = -1;
                     interpret_block = true;
                     interpret_to = c.next_pc;

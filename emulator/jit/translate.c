@@ -2,8 +2,10 @@
  * interpreter's inner loop does (interp/run.c), step by step:
  * - the entry switch goes to the µop at the warp's pc; each µop first checks the budget, or in
  *   a long straight segment of the plain variant each stretch of JIT_STRETCH µops checks it
- *   for all of its µops, the interpreter's loop running the µops a short budget or an entry
- *   inside a stretch leaves (stretch_budget());
+ *   for all of its µops, and in a barrier-bound function a short segment checks it once for
+ *   all of its µops (whole_budget()); the interpreter's loop runs the µops a short budget
+ *   leaves, and those from a pc without a compiled entry (inside a stretch, or not a
+ *   barrier-bound function's run entry: run_entry()) to the next one (EMU_JIT_INTERPRET);
  * - a µop's mask is the SIMT top's lanes and its guard; it counts one whether or not a lane
  *   runs it (w->ninstr is stored before every handler call, so %clock and the policies see the
  *   interpreter's count);
@@ -89,8 +91,9 @@ typedef struct tr {
     LLVMValueRef sp_slot;
     LLVMValueRef w, uops, active, base_ninstr, nframes0;
     /* side[i] is NULL where no run comes in at µop i but by falling from i - 1 (a stretch's
-     * inside: see stretch_budget()), and to_interp[i] the switches' case there instead;
-     * interp returns EMU_JIT_INTERPRET at npc */
+     * inside: see stretch_budget()); the switches' case at a µop without a side entry or run
+     * entry (run_entry()) is to_interp[j], j the next µop that has both: it stores j in
+     * c->next_pc for interp, which returns EMU_JIT_INTERPRET at npc */
     LLVMBasicBlockRef *bb, *side, *to_interp, dispatch, resume, exit_pc, ret, interp;
     LLVMBasicBlockRef fall;   /* the block that falls through into the next µop's */
     const emu_func *f;
@@ -147,6 +150,16 @@ typedef struct tr {
      * rows in registers: a result is then stored only where the run leaves (budget exits,
      * handler calls and slow paths, the loop's exit), never per iteration. */
     bool *loop_seg;
+    /* looped[i]: µop i lies in a loop (a branch at or after it goes back to it or before) */
+    bool *looped;
+    /* the segment being translated checks its budget once, where a run comes in (whole_budget) */
+    bool seg_whole;
+    /* the plain variant of a function with a barrier: its runs start only at run_entry µops,
+     * and its short segments outside loops check their budget once (whole_budget) */
+    bool barrier_bound;
+    /* where the entry and dispatch switches go for µop i: side[i], a check of the budget
+     * before it (entry_check), or to_interp */
+    LLVMBasicBlockRef *entry;
     uint32_t loop_head;   /* the head of the loop segment being translated, or NO_LOOP */
     bool stretch;         /* the segment being translated checks its budget by stretches */
     uint32_t nloop;
@@ -3377,6 +3390,47 @@ static bool opds_name_row(const tr *t, const emu_uop *u, uint32_t row)
     return false;
 }
 
+/* Whether the segment of µops first .. end - 1 checks its budget once, where a run comes in,
+ * rather than before every µop: a run comes into it only when the budget covers the rest of
+ * the segment, else it ends there with EMU_JIT_INTERPRET (at the segment's first µop, or at
+ * the entry: entry_check) and the executor loop interprets the segment up to the budget
+ * (interp/run.c; the next run starts inside the block, where the code may have no entry:
+ * run_entry). Only in a barrier-bound function (run_entry), whose runs rarely end at the
+ * budget, and for a segment shorter than JIT_STRETCH_SEGMENT µops (a longer one checks by
+ * stretches: stretch_budget()) outside loops (where runs end in the middle at every turn):
+ * what is interpreted when a run's budget ends there stays short. A µop's compare and branch
+ * and its budget exit (which stores the rows dirty there) go: scan_block 23073 -> 21722 IR
+ * instructions, 2348 -> 2062 blocks. */
+static bool whole_budget(const tr *t, uint32_t first, uint32_t end)
+{
+    if (!t->barrier_bound || end - first >= JIT_STRETCH_SEGMENT) return false;
+    for (uint32_t k = first; k < end; k++)
+        if (t->looped[k]) return false;
+    return true;
+}
+
+/* The switches' target for run entry i inside a segment checked whole: when the budget left
+ * (budget - the count, in cnt_slot outside the segment's µops) does not cover µops i to the
+ * segment's end, the run ends before i with EMU_JIT_INTERPRET (the interpreter's loop
+ * runs on to the budget), else it goes on through side[i]. */
+static LLVMBasicBlockRef entry_check(tr *t, uint32_t i)
+{
+    uint32_t first = i, end = i + 1;
+    while (!t->seg_start[first]) first--;
+    while (end < t->n && !t->seg_start[end]) end++;
+    if (!whole_budget(t, first, end)) return t->side[i];
+    LLVMBuilderRef b = t->b;
+    LLVMBasicBlockRef check = block(t, "entry.budget"), out = block(t, "entry.out");
+    LLVMPositionBuilderAtEnd(b, check);
+    LLVMValueRef left = LLVMBuildSub(b, t->budget, load(t, t->i64, t->cnt_slot), "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, left, ci64(t, end - i), ""), out, t->side[i]);
+    LLVMPositionBuilderAtEnd(b, out);
+    LLVMBuildStore(b, ci32(t, i), t->npc_slot);
+    LLVMBuildStore(b, ci32(t, end), ctx_field(t, offsetof(emu_ctx, next_pc)));
+    LLVMBuildBr(b, t->interp);
+    return check;
+}
+
 /* Whether the return from handler µop i may keep the cached rows it cannot have written: a
  * handler writes the rows of its own operands only, unless it moves control (a call, a
  * return: those go through the dispatch block) or its function reads other lanes' registers
@@ -3399,6 +3453,7 @@ static void emit_uop(tr *t, uint32_t i)
         t->nshape = 0;
         t->seg_last = i;
         while (t->seg_last + 1 < t->n && !t->seg_start[t->seg_last + 1]) t->seg_last++;
+        t->seg_whole = whole_budget(t, i, t->seg_last + 1);
         t->loop_head = NO_LOOP;
         t->stretch = stretch_budget(t, i);
         if (t->loop_seg[i]) open_loop(t, i);
@@ -3503,15 +3558,26 @@ static void emit_uop(tr *t, uint32_t i)
         if (stretch_start(t, i)) check_stretch(t, i, true);
         goto checked;
     }
-    /* the budget: the interpreter's loop ends before this µop (count >= budget) */
+    /* the budget: the interpreter's loop ends before this µop (count >= budget); a segment
+     * checked whole runs only when all of it fits, checked at its first µop (and where a run
+     * comes in elsewhere: entry_check), else the interpreter's loop runs it to the budget */
+    if (t->seg_whole && !t->seg_start[i]) goto checked;
     LLVMBasicBlockRef body = block(t, "body"), out = block(t, "budget");
-    LLVMValueRef spent = LLVMBuildICmp(b, LLVMIntUGE, ci64(t, t->seg_k), load(t, t->i64, t->left_slot), "");
+    LLVMValueRef spent =
+        t->seg_whole ? LLVMBuildICmp(b, LLVMIntUGT, ci64(t, t->seg_last + 1 - i),
+                                     load(t, t->i64, t->left_slot), "")
+                     : LLVMBuildICmp(b, LLVMIntUGE, ci64(t, t->seg_k), load(t, t->i64, t->left_slot), "");
     LLVMBuildCondBr(b, spent, out, body);
     LLVMPositionBuilderAtEnd(b, out);
     flush_rows(t, i, false);
     sync_count(t);
     LLVMBuildStore(b, ci32(t, i), t->npc_slot);
-    LLVMBuildBr(b, t->exit_pc);
+    if (t->seg_whole) {
+        LLVMBuildStore(b, ci32(t, t->seg_last + 1), ctx_field(t, offsetof(emu_ctx, next_pc)));
+        LLVMBuildBr(b, t->interp);
+    } else {
+        LLVMBuildBr(b, t->exit_pc);
+    }
     LLVMPositionBuilderAtEnd(b, body);
 checked:
     if (t->events) emit_ahead_stop(t, i, u);
@@ -3577,6 +3643,41 @@ checked:
     else goto_dispatch(t, ci32(t, i + 1));
 }
 
+/* Whether a run may stop at u and a later one start at it or after it with a function
+ * barrier-bound: a barrier, a wait, a device call, not a memory access (whose stop, a
+ * deferred access of a determinism policy, is rare enough there to leave to the interpreter:
+ * an entry after each of scan_block's 78 accesses cost 150 entry checks and side entries,
+ * 21722 -> 19312 IR instructions, 2062 -> 1798 blocks without them) */
+static bool stops_between_runs(const emu_uop *u)
+{
+    return (u->flags & EMU_UOP_MAY_STOP) && !(u->flags & EMU_UOP_MEMORY);
+}
+
+/* Whether a run may start at µop i (the entry switch, and the dispatch's switch after a
+ * resume, have a case for it). In a barrier-bound function (the plain variant of one with a
+ * barrier: its warps' runs end at the barriers, a few µops apart in a scan or a sort, rarely
+ * at the budget) runs start where the executor loop leaves a warp between runs: a block's or
+ * segment's first µop, a stretch's first (stretch_budget()), a µop that may stop there
+ * (stops_between_runs: it may run again) and the µop after it or after one that rewrites the
+ * stack (a barrier's release, a call's return). A run that starts elsewhere (after a budget
+ * exit inside a block) returns at once with EMU_JIT_INTERPRET (to_interp), and the executor
+ * loop interprets on to the next run entry (interp/run.c): every other µop's side entry is
+ * then reached only from its own function's handler and slow-path returns, or from nowhere, and LLVM drops it with its loads and phis (scan_block: 2483 -> 2348 blocks, code
+ * generation 8% less). A µop in a loop keeps its entry (looped): a loop's turns end at any of
+ * its µops, and interpreting the rest of the block at each made n-body 8192's kernel 1.5x
+ * slower. Elsewhere every µop has its entry: without barriers every run ends at the budget
+ * (Black-Scholes under --det=dab, turns of 100: 1.3x slower with the rest of each turn's
+ * block interpreted), and the event variant's runs (a cycle model's run-ahead) stop before
+ * any timed µop and come back there. */
+static bool run_entry(const tr *t, uint32_t i)
+{
+    if (!t->barrier_bound || i == 0 || t->seg_start[i] || t->looped[i]) return true;
+    if (stretch_budget(t, i) && stretch_start(t, i)) return true;
+    const emu_uop *u = &t->code->uops[i], *p = u - 1;
+    return (u->flags & EMU_UOP_BLOCK_START) || stops_between_runs(u) ||
+           (p->flags & EMU_UOP_CONTROL) || stops_between_runs(p);
+}
+
 /* Whether the run may go on in compiled code at npc: while the outer loop would find the same
  * frame and SIMT entry with nothing to settle (settle() and the barrier test of
  * interp/run.c), and budget is left. *top_out: the SIMT top. */
@@ -3637,12 +3738,10 @@ static void emit_dispatch(tr *t)
     LLVMPositionBuilderAtEnd(b, go);
     LLVMValueRef sw = LLVMBuildSwitch(b, load(t, t->i32, t->npc_slot), t->ret, t->n);
     for (uint32_t i = 0; i < t->n; i++)
-        if (t->code->uops[i].flags & EMU_UOP_BLOCK_START)
-            LLVMAddCase(sw, ci32(t, i), t->side[i] ? t->side[i] : t->to_interp[i]);
+        if (t->code->uops[i].flags & EMU_UOP_BLOCK_START) LLVMAddCase(sw, ci32(t, i), t->entry[i]);
     /* the entry of a block that is not marked (a branch into the middle of one) */
     for (uint32_t i = 0; i < t->n; i++)
-        if (!(t->code->uops[i].flags & EMU_UOP_BLOCK_START))
-            LLVMAddCase(sw, ci32(t, i), t->side[i] ? t->side[i] : t->to_interp[i]);
+        if (!(t->code->uops[i].flags & EMU_UOP_BLOCK_START)) LLVMAddCase(sw, ci32(t, i), t->entry[i]);
 }
 
 /* ---------------------------------------------------------------- liveness of rows */
@@ -3814,6 +3913,18 @@ static void find_segments(tr *t)
     }
 }
 
+/* t->looped: in_loop() for every µop at once (the least branch target at or after each) */
+static void mark_looped(tr *t)
+{
+    int64_t least = INT64_MAX;
+    for (uint32_t i = t->n; i-- > 0;) {
+        const emu_uop *u = &t->code->uops[i];
+        if (u->op == PTX_OP_BRA && branch_target(u) >= 0 && branch_target(u) < least)
+            least = branch_target(u);
+        t->looped[i] = least <= (int64_t)i;
+    }
+}
+
 /* Whether the segment starting at h is a loop segment: the whole of its block, which ends
  * with a translated branch back to h (a region boundary at h ends every run there). */
 static bool loop_segment(const tr *t, uint32_t h)
@@ -3881,10 +3992,14 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     t.chain_head = calloc(code->n, sizeof *t.chain_head);
     t.chain_made = calloc(code->n, sizeof *t.chain_made);
     t.chain_open = calloc(code->n, sizeof *t.chain_open);
-    t.to_interp = calloc(code->n, sizeof *t.to_interp);
+    t.to_interp = calloc(code->n + 1, sizeof *t.to_interp);
+    t.looped = calloc(code->n, sizeof *t.looped);
+    t.entry = calloc(code->n, sizeof *t.entry);
     t.loop_head = NO_LOOP;
     if (!t.bb || !t.seg_start || !t.side || !t.loop_seg || !t.chain_head || !t.chain_made ||
-        !t.chain_open || !t.to_interp) {
+        !t.chain_open || !t.to_interp || !t.looped || !t.entry) {
+        free(t.looped);
+        free(t.entry);
         free(t.bb);
         free(t.side);
         free(t.to_interp);
@@ -3931,6 +4046,9 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     find_segments(&t);
     liveness(&t);
     for (uint32_t i = 0; i < code->n; i++) t.loop_seg[i] = loop_segment(&t, i);
+    mark_looped(&t);
+    for (uint32_t i = 0; i < code->n && !events; i++)
+        if (code->uops[i].op == PTX_OP_BAR || code->uops[i].op == PTX_OP_BARRIER) t.barrier_bound = true;
     /* a function with a loop segment keeps its hot rows in registers there already: chaining
      * its other blocks (eager loads at the heads' side entries, inline checks) measured slower
      * (Mandelbrot 61.7 -> 64.8 ms, reduce 22.7 -> 24.1: kernel ms CPU, least of 6-8) */
@@ -3951,20 +4069,33 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
                     : block(&t, "side");
     t.interp = block(&t, "interp");
     LLVMBasicBlockRef entry_end = LLVMGetInsertBlock(t.b);
-    for (uint32_t i = 0; i < code->n; i++) {
-        if (t.side[i]) continue;
-        /* the interpreter runs from i to the next stretch (c->next_pc) */
-        t.to_interp[i] = block(&t, "to_interp");
-        LLVMPositionBuilderAtEnd(t.b, t.to_interp[i]);
-        LLVMBuildStore(t.b, ci32(&t, i + stretch_rest(&t, i)), ctx_field(&t, offsetof(emu_ctx, next_pc)));
-        LLVMBuildBr(t.b, t.interp);
+    /* the switches' case for each µop: a compiled entry (entry_check() inside a segment
+     * checked whole), or where there is none (no run entry, or inside a stretch) the
+     * interpreter's loop runs on to the next µop that has one (c->next_pc): one to_interp
+     * block per such target */
+    for (uint32_t i = 0; i < code->n; i++)
+        t.entry[i] = !t.side[i] || !run_entry(&t, i) ? NULL
+                     : t.seg_start[i]                 ? t.side[i]
+                                                      : entry_check(&t, i);
+    for (uint32_t i = code->n, next = code->n; i-- > 0;) {
+        if (t.entry[i]) {
+            next = i;
+            continue;
+        }
+        if (!t.to_interp[next]) {
+            t.to_interp[next] = block(&t, "to_interp");
+            LLVMPositionBuilderAtEnd(t.b, t.to_interp[next]);
+            LLVMBuildStore(t.b, ci32(&t, next), ctx_field(&t, offsetof(emu_ctx, next_pc)));
+            LLVMBuildBr(t.b, t.interp);
+        }
+        t.entry[i] = t.to_interp[next];
     }
     LLVMPositionBuilderAtEnd(t.b, entry_end);
     LLVMValueRef sw = LLVMBuildSwitch(t.b, t.pc_arg, t.ret, code->n);
-    for (uint32_t i = 0; i < code->n; i++)
-        LLVMAddCase(sw, ci32(&t, i), t.side[i] ? t.side[i] : t.to_interp[i]);
+    for (uint32_t i = 0; i < code->n; i++) LLVMAddCase(sw, ci32(&t, i), t.entry[i]);
 
-    /* the run ends before npc, which the interpreter's loop runs (see stretch_budget()) */
+    /* the run ends before npc, which the interpreter's loop runs (see stretch_budget() and
+     * run_entry()) */
     LLVMPositionBuilderAtEnd(t.b, t.interp);
     LLVMBuildStore(t.b, LLVMConstInt(t.i32, (uint64_t)(int64_t)EMU_JIT_INTERPRET, true),
                    ctx_field(&t, offsetof(emu_ctx, stop)));
@@ -3988,6 +4119,8 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     free(t.to_interp);
     free(t.seg_start);
     free(t.loop_seg);
+    free(t.looped);
+    free(t.entry);
     free(t.live);
     free(t.chain_head);
     free(t.chain_made);

@@ -2362,6 +2362,107 @@ START_TEST(contracted_add_sources_live_across_segments)
 }
 END_TEST
 
+/* Runs that start inside a block (translate.c's run_entry, whole_budget, entry_check, for a
+ * barrier-bound function): a straight-line kernel of about 250 µops in nine blocks of 5 to 40
+ * (each a segment) with a bar.sync and handler calls (sin.approx, atom) inside segments, run
+ * in turns of 37 warp instructions (CONF_WARP_BUDGET), then in seeded slices of 1 to 74
+ * (CONF_SEED), which end runs at µops where the plain variant's code has no entry (the
+ * executor loop interprets the rest of the block) and at segments the budget left does not
+ * cover (the code returns before them); the barrier's release comes back in the middle of a
+ * segment checked whole. Results and counts as the step interpreter's, and the tickets the
+ * warps draw from a global counter, which show where runs ended; a segment that ran a µop
+ * past its budget fails run()'s assert (seen with the check off by one). */
+START_TEST(runs_entering_inside_blocks)
+{
+    char ptx[32768];
+    size_t n = (size_t)snprintf(ptx, sizeof ptx, "%s",
+        CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "    .reg .b32 %t, %i, %x, %u<6>;\n"
+        "    .reg .b64 %in, %out, %o, %sa, %cnt;\n"
+        "    .reg .f32 %f, %g;\n"
+        "    .reg .pred %p;\n"
+        "    .shared .align 4 .b32 s[128];\n"
+        "    ld.param.u64 %in, [pin];\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    add.u64 %cnt, %in, 2400;\n"
+        "    mov.u32 %i, %tid.x;\n"
+        "    mov.u32 %t, %ctaid.x;\n"
+        "    mad.lo.u32 %t, %t, 128, %i;\n"
+        "    mul.wide.u32 %o, %t, 4;\n"
+        "    add.u64 %in, %in, %o;\n"
+        "    ld.global.u32 %x, [%in];\n"
+        "    mov.u64 %sa, s;\n"
+        "    mul.wide.u32 %o, %i, 4;\n"
+        "    add.u64 %sa, %sa, %o;\n");
+    for (int k = 0; k < 6; k++)
+        n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    add.u32 %%u%d, %%x, %d;\n", k, 3 * k + 1);
+    for (int blk = 0; blk < 9; blk++) {
+        for (int f = 0; f < 4 + 3 * blk; f++) {
+            n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    %s %%u%d, %%u%d, %%u%d;\n",
+                                  f % 3 == 0 ? "xor.b32" : f % 3 == 1 ? "mul.lo.u32" : "add.u32",
+                                  f % 6, f % 6, (f + 1) % 6);
+            if (blk == 3 && f == 8) {
+                /* a barrier in the middle of the block: each warp's shared word read by its
+                 * neighbour after it */
+                n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                                      "    st.shared.u32 [%%sa], %%u%d;\n"
+                                      "    bar.sync 0;\n"
+                                      "    xor.b32 %%i, %%i, 32;\n"
+                                      "    mov.u64 %%sa, s;\n"
+                                      "    mul.wide.u32 %%o, %%i, 4;\n"
+                                      "    add.u64 %%sa, %%sa, %%o;\n"
+                                      "    ld.shared.u32 %%x, [%%sa];\n"
+                                      "    add.u32 %%u%d, %%u%d, %%x;\n"
+                                      "    bar.sync 0;\n",
+                                      blk, (blk + 1) % 6, (blk + 1) % 6);
+            }
+            if (f % 7 == 3)   /* a ticket: the order the warps' runs reach here */
+                n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                                      "    atom.global.add.u32 %%x, [%%cnt], 1;\n"
+                                      "    xor.b32 %%u%d, %%u%d, %%x;\n",
+                                      f % 6, f % 6);
+            if (blk % 3 == 1 && f == 2)
+                n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                                      "    cvt.rn.f32.u32 %%f, %%u%d;\n"
+                                      "    sin.approx.f32 %%g, %%f;\n"
+                                      "    cvt.rzi.u32.f32 %%x, %%g;\n"
+                                      "    add.u32 %%u%d, %%u%d, %%x;\n",
+                                      (blk + 2) % 6, blk % 6, blk % 6);
+        }
+        if (blk < 8)   /* a block ends: a branch every lane takes, one no lane takes */
+            n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                                  "    setp.eq.u32 %%p, %%u0, %%u0;\n"
+                                  "    @%%p bra B%d;\n"
+                                  "    add.u32 %%u1, %%u1, 1;\n"
+                                  "B%d:\n",
+                                  blk, blk);
+    }
+    n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                          "    mul.wide.u32 %%o, %%t, 24;\n"
+                          "    add.u64 %%out, %%out, %%o;\n");
+    for (int k = 0; k < 6; k++)
+        n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    st.global.u32 [%%out+%d], %%u%d;\n",
+                              4 * k, k);
+    int len = snprintf(ptx + n, sizeof ptx - n, "    ret;\n}\n");
+    ck_assert_int_lt((int)n + len, (int)sizeof ptx);
+    enum { T = 64, B = 5, N = T * B };
+    uint32_t *in = conf_dev_alloc(4 * 2 * N);
+    uint8_t *out = conf_dev_alloc(24 * 2 * N);
+    for (int k = 0; k < 2 * N; k++) in[k] = (uint32_t)k * 2654435761u;
+    setenv("CONF_WARP_BUDGET", "37", 1);   /* prime to the blocks' lengths */
+    run_compiled_on_jit("runs entering inside blocks", ptx, B, T, in, out);
+    /* seeded: slices of 1 to 74 */
+    in = conf_dev_alloc(4 * 2 * N);
+    out = conf_dev_alloc(24 * 2 * N);
+    for (int k = 0; k < 2 * N; k++) in[k] = (uint32_t)k * 2654435761u;
+    setenv("CONF_SEED", "11", 1);
+    run_compiled_on_jit("runs entering inside blocks, seeded", ptx, B, T, in, out);
+    unsetenv("CONF_SEED");
+    unsetenv("CONF_WARP_BUDGET");
+}
+END_TEST
+
 /* A unary .approx.f32 instruction `op` (ex2, lg2) compiled against the step interpreter's:
  * plain and .ftz, every lane or under a guard, on the given edge inputs and then random bit
  * patterns (2^16 lanes in all). */
@@ -2638,6 +2739,7 @@ int main(void)
     tcase_add_test(tc, events_under_the_cycle_model);
     tcase_add_test(tc, auto_foresees_a_long_launch);
     tcase_add_test(tc, stretches_end_anywhere);
+    tcase_add_test(tc, runs_entering_inside_blocks);
     suite_add_tcase(s, tc);
     return conf_main(s);
 }
