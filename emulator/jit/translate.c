@@ -466,13 +466,15 @@ static uint32_t stretch_rest(const tr *t, uint32_t i)
 }
 
 /* Whether a run may come back in at µop i (not a segment's first) from the µop before: the
- * return from its handler or from its slow path (emit_call_stored) */
+ * return from its handler or from its slow path (emit_call_stored); or whether compiled code
+ * never falls into i, so that it needs an entry of its own: the µop before starts an
+ * idempotent region (iGPU), where compiled code ends its run (emit_uop) */
 static bool after_handler(const tr *t, uint32_t i)
 {
     if (i == 0 || t->seg_start[i]) return false;
     const emu_uop *p = &t->code->uops[i - 1];
     return !translates(t, p) || p->op == PTX_OP_LD || p->op == PTX_OP_ST || p->op == PTX_OP_EX2 ||
-           p->op == PTX_OP_LG2;
+           p->op == PTX_OP_LG2 || (p->flags & EMU_UOP_REGION_BOUNDARY);
 }
 
 static void flush_rows(tr *t, uint32_t at, bool clean);
