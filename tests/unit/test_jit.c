@@ -21,6 +21,7 @@
  * make check runs the fixed seeds below; JIT_FUZZ_SEEDS=N (bench/jit_fuzz.sh) runs N more;
  * JIT_DUMP=1 writes every program to stderr. */
 #include "tests/unit/conformance_harness.h"
+#include "tests/unit/ptx_kernels.h"
 
 #include <dirent.h>
 #include <inttypes.h>
@@ -2463,6 +2464,245 @@ START_TEST(runs_entering_inside_blocks)
 }
 END_TEST
 
+/* Runs ptx's kernel k(in, out) (B blocks of T threads, in: 4 * 2 * B * T bytes of a fixed
+ * pattern, out: out_bytes) under the JIT against the step interpreter in turns of
+ * CONF_WARP_BUDGET `turn`, then in slices of 1 to 2 * turn drawn from each of `nseeds` seeds
+ * (CONF_SEED 1, 2, ...), so that runs end at every µop. */
+static void run_in_slices(const char *name, const char *ptx, unsigned B, unsigned T,
+                          size_t out_bytes, const char *turn, int nseeds)
+{
+    char what[96];
+    setenv("CONF_WARP_BUDGET", turn, 1);
+    for (int s = 0; s <= nseeds; s++) {
+        uint32_t *in = conf_dev_alloc(4 * 2 * B * T);
+        uint8_t *out = conf_dev_alloc(out_bytes);
+        for (unsigned k = 0; k < 2 * B * T; k++) in[k] = k * 2654435761u;
+        char seed[16];
+        snprintf(seed, sizeof seed, "%d", s);
+        if (s) setenv("CONF_SEED", seed, 1);
+        snprintf(what, sizeof what, "%s, turns of %s, seed %d", name, turn, s);
+        run_compiled_on_jit(what, ptx, B, T, in, out);
+    }
+    unsetenv("CONF_SEED");
+    unsetenv("CONF_WARP_BUDGET");
+}
+
+/* Emits `count` ALU µops on rows %u0..%u5 (no µop in them stops or touches memory). */
+static size_t fillers(char *ptx, size_t n, size_t size, int count, int salt)
+{
+    for (int f = 0; f < count; f++) {
+        int g = f + salt;
+        n += (size_t)snprintf(ptx + n, size - n, "    %s %%u%d, %%u%d, %%u%d;\n",
+                              g % 3 == 0 ? "xor.b32" : g % 3 == 1 ? "mul.lo.u32" : "add.u32",
+                              g % 6, g % 6, (g + 1) % 6);
+    }
+    return n;
+}
+
+/* The kernel's head: k(in, out), %t the thread's index, rows %u0..%u5 from its input word. */
+#define RUN_ENDS_HEAD                                                                          \
+    CONF_PTX_HEADER                                                                            \
+    ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"                                \
+    "    .reg .b32 %t, %i, %x, %u<6>;\n"                                                       \
+    "    .reg .b64 %in, %out, %o;\n"                                                           \
+    "    .reg .f32 %f, %g;\n"                                                                  \
+    "    .reg .pred %p;\n"                                                                     \
+    "    ld.param.u64 %in, [pin];\n"                                                           \
+    "    ld.param.u64 %out, [pout];\n"                                                         \
+    "    mov.u32 %i, %tid.x;\n"                                                                \
+    "    mov.u32 %t, %ctaid.x;\n"                                                              \
+    "    mad.lo.u32 %t, %t, 128, %i;\n"                                                        \
+    "    mul.wide.u32 %o, %t, 4;\n"                                                            \
+    "    add.u64 %in, %in, %o;\n"                                                              \
+    "    ld.global.u32 %x, [%in];\n"                                                           \
+    "    add.u32 %u0, %x, 1;\n    add.u32 %u1, %x, 4;\n    add.u32 %u2, %x, 7;\n"              \
+    "    add.u32 %u3, %x, 10;\n    add.u32 %u4, %x, 13;\n    add.u32 %u5, %x, 16;\n"
+
+/* Ends a block: a branch every lane takes (setp and bra end the segment) over an add no lane
+ * runs (a block of its own). */
+static size_t block_end(char *ptx, size_t n, size_t size, int label)
+{
+    return n + (size_t)snprintf(ptx + n, size - n,
+                                "    setp.eq.u32 %%p, %%u0, %%u0;\n"
+                                "    @%%p bra E%d;\n"
+                                "    add.u32 %%u1, %%u1, 1;\n"
+                                "E%d:\n",
+                                label, label);
+}
+
+/* The kernel's tail: rows %u0..%u5 stored at out + 24 * %t. */
+static size_t store_rows(char *ptx, size_t n, size_t size)
+{
+    n += (size_t)snprintf(ptx + n, size - n, "    mul.wide.u32 %%o, %%t, 24;\n"
+                                             "    add.u64 %%out, %%out, %%o;\n");
+    for (int k = 0; k < 6; k++)
+        n += (size_t)snprintf(ptx + n, size - n, "    st.global.u32 [%%out+%d], %%u%d;\n", 4 * k, k);
+    int len = snprintf(ptx + n, size - n, "    ret;\n}\n");
+    ck_assert_int_lt((int)n + len, (int)size);
+    return n + (size_t)len;
+}
+
+/* Short segments checked whole (translate.c's whole_budget(), entry_check()): a barrier-bound
+ * kernel (4 warps a CTA) of 30 blocks, each a segment of 2 to 14 µops outside loops (and a
+ * 1-µop block), most with a bar.sync after their first 0 to 11 µops (a run comes back in
+ * after it: entry_check), run in turns of 23 and in seeded slices, so that a turn's budget
+ * left is every count from 0 to a segment's length where a run comes in at a segment's first
+ * µop and after a barrier. A check that lets a run in with one µop too few left runs past the
+ * budget: run()'s assert.
+ * Catches: the segment start's comparison off by one (seg_last + 1 - i made seg_last - i in
+ * emit_uop), entry_check's (end - i made end - i - 1), each alone; runs_entering_inside_blocks
+ * no longer does (its 16-µop segment checks by stretches). */
+START_TEST(whole_segments_stop_at_the_budget)
+{
+    char ptx[32768];
+    size_t n = (size_t)snprintf(ptx, sizeof ptx, "%s", RUN_ENDS_HEAD);
+    for (int blk = 0; blk < 30; blk++) {
+        /* segment: before + bar.sync + after + setp, bra: len - 1 µops, 2 to 14 */
+        int len = 3 + blk % 13, before = blk % 5 == 4 || len < 4 ? -1 : (blk * 7) % (len - 3);
+        if (before >= 0) {
+            n = fillers(ptx, n, sizeof ptx, before, blk);
+            n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    bar.sync 0;\n");
+            n = fillers(ptx, n, sizeof ptx, len - 4 - before, blk + 1);
+        } else {
+            n = fillers(ptx, n, sizeof ptx, len - 3, blk);
+        }
+        n = block_end(ptx, n, sizeof ptx, blk);
+    }
+    store_rows(ptx, n, sizeof ptx);
+    run_in_slices("whole segments stop at the budget", ptx, 4, 128, 24 * 4 * 128, "23", 6);
+}
+END_TEST
+
+/* Long straight segments checked by stretches of JIT_STRETCH (32) µops (translate.c's
+ * stretch_budget(), check_stretch(), stretch_rest()): a kernel without a barrier whose
+ * blocks are segments of 16, 17, 31, 32, 33, 47, 64, 65 and 100 µops, some with a load or a
+ * handler (sin.approx) inside a stretch (the run comes back in after it: check_stretch at a
+ * side entry), and the same blocks after a bar.sync (a barrier-bound function: its runs start
+ * at a stretch's first µop), in turns of 29 and seeded slices. A stretch check that lets a run
+ * in with one µop too few left runs past the budget: run()'s assert. Catches: check_stretch's
+ * comparison off by one (need - 1; also where only a side entry's check has it, which
+ * stretches_end_anywhere and runs_entering_inside_blocks let pass), stretch_rest() one short
+ * (- 1), each alone. A to_interp or stretch check whose next_pc is one µop early or late (or
+ * stretch_rest() one long) changes only how many µops the interpreter runs, which no result,
+ * count or statistic shows: not caught here. */
+static void straight_stretches(const char *name, bool barrier)
+{
+    static const int lens[] = {16, 17, 31, 32, 33, 47, 64, 65, 100};
+    char ptx[32768];
+    size_t n = (size_t)snprintf(ptx, sizeof ptx, "%s", RUN_ENDS_HEAD);
+    if (barrier) n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    bar.sync 0;\n");
+    for (int blk = 0; blk < (int)(sizeof lens / sizeof *lens); blk++) {
+        int len = lens[blk] - 3;
+        if (blk % 3 == 1) {
+            /* a handler 20 µops in (5 µops) */
+            n = fillers(ptx, n, sizeof ptx, 20, blk);
+            n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                                  "    cvt.rn.f32.u32 %%f, %%u%d;\n"
+                                  "    sin.approx.f32 %%g, %%f;\n"
+                                  "    cvt.rzi.u32.f32 %%x, %%g;\n"
+                                  "    add.u32 %%u%d, %%u%d, %%x;\n",
+                                  blk % 6, (blk + 1) % 6, (blk + 1) % 6);
+            len -= 24;
+        } else if (blk % 3 == 2) {
+            /* a load 9 µops in (2 µops) */
+            n = fillers(ptx, n, sizeof ptx, 9, blk);
+            n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                                  "    ld.global.u32 %%x, [%%in+4];\n"
+                                  "    add.u32 %%u%d, %%u%d, %%x;\n",
+                                  blk % 6, blk % 6);
+            len -= 11;
+        }
+        n = fillers(ptx, n, sizeof ptx, len, blk + 2);
+        n = block_end(ptx, n, sizeof ptx, blk);
+    }
+    store_rows(ptx, n, sizeof ptx);
+    run_in_slices(name, ptx, 3, 96, 24 * 3 * 128, "29", 4);
+}
+
+START_TEST(stretches_stop_at_the_budget)
+{
+    straight_stretches("stretches stop at the budget", false);
+    straight_stretches("barrier-bound stretches stop at the budget", true);
+}
+END_TEST
+
+/* Runs k(in, out) of module m on 2 blocks of 96 threads with executor x, in turns of 29 warp
+ * instructions, slices drawn from seed (0: none), into out (24 * 256 bytes: a thread's rows
+ * at 24 * (128 * block + thread)). */
+static void run_marked(const pk_module *m, emu_executor x, uint64_t seed, const uint32_t *in,
+                       uint8_t *out)
+{
+    memset(out, 0, 24 * 256);
+    uint64_t params[2] = {pk_addr(in), pk_addr(out)};
+    emu_launch L = {0};
+    L.module = m->emu;
+    L.kernel = pk_kernel(m, "k");
+    L.grid = (emu_dim3){2, 1, 1};
+    L.block = (emu_dim3){96, 1, 1};
+    L.params = params;
+    L.params_size = sizeof params;
+    L.policy = emu_direct_policy();
+    L.executor = x;
+    emu_fault f;
+    emu_grid *g = emu_grid_create(&L, &f);
+    ck_assert_msg(g != NULL, "launch refused: %s", f.message);
+    timing_engine_config cfg;
+    timing_engine_defaults(&cfg);
+    cfg.warp_budget = 29;
+    cfg.seed = seed;
+    ck_assert_msg(timing_run_grid(g, &cfg), "the kernel faulted");
+    emu_grid_destroy(g);
+}
+
+/* iGPU region boundaries inside long straight segments (stretches: translate.c's
+ * stretch_budget()): compiled code ends its run before a boundary µop and the interpreter runs
+ * the boundary's block, so the µop after one is never fallen into and needs a side entry of
+ * its own even inside a stretch (after_handler()). Boundaries on the fillers 5, 20, 33, 34
+ * and 70 of a segment of about 115 µops and 5, 20 and 33 of one of 40 (in a kernel with and
+ * one without a barrier), under the JIT executor against the step executor, in turns of 29
+ * and seeded slices. Catches: the
+ * boundary left out of after_handler() (emit_uop's assert at translation, aedb4a1's crash). */
+START_TEST(region_boundaries_inside_stretches)
+{
+    for (int barrier = 0; barrier < 2; barrier++) {
+        char ptx[32768];
+        size_t n = (size_t)snprintf(ptx, sizeof ptx, "%s", RUN_ENDS_HEAD);
+        if (barrier) n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    bar.sync 0;\n");
+        n = fillers(ptx, n, sizeof ptx, 97, 0);
+        n = block_end(ptx, n, sizeof ptx, 0);
+        n = fillers(ptx, n, sizeof ptx, 37, 5);
+        n = block_end(ptx, n, sizeof ptx, 1);
+        store_rows(ptx, n, sizeof ptx);
+        pk_module m = pk_load_text(ptx, strlen(ptx), "marked.ptx");
+        const ptx_function *fn = pk_kernel(&m, "k");
+        uint8_t *mark = calloc(fn->ninstrs, 1);
+        ck_assert_ptr_nonnull(mark);
+        /* the first filler's instruction index: the head's 14 instructions, the barrier */
+        uint32_t first = 14 + (uint32_t)barrier;
+        static const uint32_t at[] = {5, 20, 33, 34, 70, 100 + 5, 100 + 20, 100 + 33};
+        for (size_t k = 0; k < sizeof at / sizeof *at; k++) {
+            ck_assert_uint_lt(first + at[k], fn->ninstrs);
+            mark[first + at[k]] = 1;
+        }
+        ck_assert(emu_module_set_region_boundaries(m.emu, fn, mark));
+        free(mark);
+        uint32_t *in = pk_dalloc(4 * 2 * 256);
+        for (unsigned k = 0; k < 2 * 256; k++) in[k] = k * 2654435761u;
+        uint8_t *want = pk_dalloc(24 * 256), *got = pk_dalloc(24 * 256);
+        for (uint64_t seed = 0; seed < 4; seed++) {
+            run_marked(&m, EMU_EXECUTOR_STEP, seed, in, want);
+            emu_jit_stats before;
+            emu_jit_get_stats(&before);
+            run_marked(&m, EMU_EXECUTOR_JIT, seed, in, got);
+            if (seed == 0) assert_compiled_since(&before);
+            ck_assert_msg(memcmp(want, got, 24 * 256) == 0,
+                          "barrier %d, seed %" PRIu64 ": the JIT's results differ", barrier, seed);
+        }
+        pk_unload(&m);
+    }
+}
+END_TEST
+
 /* A unary .approx.f32 instruction `op` (ex2, lg2) compiled against the step interpreter's:
  * plain and .ftz, every lane or under a guard, on the given edge inputs and then random bit
  * patterns (2^16 lanes in all). */
@@ -2741,5 +2981,11 @@ int main(void)
     tcase_add_test(tc, stretches_end_anywhere);
     tcase_add_test(tc, runs_entering_inside_blocks);
     suite_add_tcase(s, tc);
+    TCase *ends = tcase_create("run ends");
+    tcase_set_timeout(ends, 120);
+    tcase_add_test(ends, whole_segments_stop_at_the_budget);
+    tcase_add_test(ends, stretches_stop_at_the_budget);
+    tcase_add_test(ends, region_boundaries_inside_stretches);
+    suite_add_tcase(s, ends);
     return conf_main(s);
 }
