@@ -95,7 +95,7 @@ const rt_option rt_options[] = {
      "cycle-level timing model of the GPU (--gpu picks it): cycles, IPC, stall reasons, "
      "caches and DRAM per kernel (with --det=gpudet: GPUDet runs the grid, the model times "
      "what each warp executed)"},
-    {"gpu", "PTXSIM_GPU", "a100", RT_OPT_CHOICE, "gtx480|titanv|v100|rtx2080ti|a100|rtx4090|h100", NULL,
+    {"gpu", "PTXSIM_GPU", "a100", RT_OPT_CHOICE, "gtx480|titanv|v100|rtx2080ti|a100|rtx4090|h100|h200", NULL,
      NULL, "GPU model: device properties and timing configuration; or a path (with a '/') to a "
      "description file, a changed copy of one of timing/configs/*.gpu"},
     {"timeline", "PTXSIM_TIMELINE", "off", RT_OPT_TEXT, NULL, NULL, NULL,

@@ -6,7 +6,8 @@
 # time themselves with clock64 print their cycles. The two bandwidth programs (dram_copy,
 # store_flood) and, given ANCHOR_DIR (../shared/anchor's vecadd.cu, matmul.cu, reduce.cu), the
 # anchor programs also run under Nsight Compute (ncu), when present, for each kernel's elapsed
-# SM cycles, duration and DRAM bytes. Writes OUTDIR/micro.txt and prints it.
+# SM cycles, duration and DRAM bytes; bench/micro/native/*.cu (DRAM beyond the L2) run once.
+# Writes OUTDIR/micro.txt and prints it.
 set -u
 cd "$(dirname "$0")/../.."
 OUT=${1:-build/native-micro}
@@ -36,6 +37,14 @@ for src in bench/micro/*.cu; do
             timeout 120 ncu --metrics "$metrics" --csv "$OUT/$name" >"$OUT/$name.ncu.csv" 2>&1 &&
             grep -E '^"' "$OUT/$name.ncu.csv" | sed "s/^/$name ncu: /" >>"$R" ;;
     esac
+done
+# bench/micro/native/*.cu run on a GPU only (footprints far beyond any L2: DRAM latency and
+# bandwidth); once each
+for src in bench/micro/native/*.cu; do
+    name=$(basename "$src" .cu)
+    "$NVCC" -O3 -arch=native -Wno-deprecated-gpu-targets -o "$OUT/$name" "$src" >"$OUT/$name.build.log" 2>&1 ||
+        { echo "$name: nvcc failed: $(head -n 3 "$OUT/$name.build.log")" >>"$R"; continue; }
+    timeout 120 "$OUT/$name" 2>&1 | sed "s/^/$name: /" >>"$R"
 done
 if [ -n "$ANCHOR" ] && command -v ncu >/dev/null; then
     for prog in "vecadd 1048576" "matmul 256" "reduce 1048576 256"; do

@@ -13,6 +13,7 @@
 // its shared memory before writing it (st.shared, then a generic store): zero in every block
 // (emulator/state/shared_writes.c skips the zeroing only for kernels that cannot write it).
 // nvcc: -lcuda
+// native: skip reads registers and shared memory before writing them on purpose: ptxsim gives a fresh CTA zeroes there, a GPU whatever the last CTA left (on an H200: 0 of 4 checks pass)
 // checks: skip reads registers and shared memory before writing them on purpose (what a fresh CTA holds), which initcheck rightly reports
 #include "drv_check.cuh"
 

@@ -21,9 +21,9 @@
 #     (every configuration, and v100 copies as two_level and as gto issuing 2 per scheduler);
 #     100 more dependent FMAs add exactly 100 issued and 100 x (lat - 1) scoreboard slots, and
 #     a warp waiting at a barrier for them 100 x lat barrier slots (timing_barrier_wait.cu);
-#   - h100 against the microbenchmarks' native run on an H100 (bench/micro/native/): what the
-#     model's mechanisms express (chase latencies, FMA, SFU, bank-conflict wavefronts, atomics)
-#     within 15% of the recorded figures;
+#   - h100 and h200 against the microbenchmarks' native runs on an H100 and an H200
+#     (bench/micro/native/): what the model's mechanisms express (chase latencies, DRAM's
+#     where recorded, FMA, SFU, bank-conflict wavefronts, atomics) within 15% of the figures;
 #   - each configuration with published measurements (bench/micro/published/) within 15% of
 #     them: pure-chase latencies, a DRAM-bound copy's bandwidth, under the vendor's DRAM peak;
 #   - two programs run correctly on every configuration of timing/configs with identical
@@ -389,51 +389,63 @@ PY
     fi
 done
 
-# ---------------------------------------------------------------- h100 against its native run
-# timing/configs/h100.gpu is calibrated against bench/micro/native/h100-sxm5-80gb.txt (the
-# microbenchmarks run natively on an H100 SXM5): what its mechanisms express must stay within
-# 15% of the native figures (the median of the recorded runs): pointer-chase latencies, a
-# dependent FMA, the SFU's rate, the cycles of each extra bank-conflict wavefront, atomics on one
-# address and on a line each.
-native=bench/micro/native/h100-sxm5-80gb.txt
+# ---------------------------------------------------------------- h100, h200 against their native runs
+# timing/configs/h100.gpu is calibrated against bench/micro/native/h100-sxm5-80gb.txt and
+# h200.gpu against bench/micro/native/h200.txt (the microbenchmarks run natively on an H100 SXM5
+# and an H200): what their mechanisms express must stay within 15% of the native figures (the
+# median of the recorded runs): pointer-chase latencies, a dependent FMA, the SFU's rate, the
+# cycles of each extra bank-conflict wavefront, atomics on one address and on a line each; and,
+# where the native run has bench/micro/native/beyond_l2.cu's chase through 256 MiB, the DRAM
+# latency in ns (pointer_chase's DRAM chase: ptxsim's caches are cold at each launch).
 near() {   # near WHAT PTXSIM NATIVE: "" when within 15%, else why not
     awk -v w="$1" -v s="$2" -v n="$3" 'BEGIN { if (s == "" || n == "" || n == 0) printf "%s: no figure; ", w;
         else if (s / n < 0.85 || s / n > 1.15) printf "%s: ptxsim %s, native %s (%.2f); ", w, s, n, s / n }'
 }
-native_median() {   # native_median PROGRAM WORDS...: the median of "PROGRAM runN: WORDS... VALUE"
-    local prog=$1; shift
-    grep -E "^$prog run[0-9]+: $* [0-9]+$" "$native" | awk '{ print $NF }' | sort -n |
+native_median() {   # native_median FILE PROGRAM WORDS...: the median of "PROGRAM runN: WORDS... VALUE"
+    local file=$1 prog=$2; shift 2
+    grep -E "^$prog run[0-9]+: $* [0-9]+$" "$file" | awk '{ print $NF }' | sort -n |
         awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'
 }
-bad=""
-if exe=$(micro pointer_chase) && out=$("$PTXSIM" run --timing --gpu=h100 -- "$exe" 2>/dev/null); then
-    for lvl in shared L1 L2; do
-        bad+=$(near "chase $lvl" "$(awk -v l=$lvl '$2 == l { print $3 }' <<<"$out")" \
-            "$(native_median pointer_chase chase $lvl)")
-    done
-else bad+="pointer_chase failed; "; fi
-if exe=$(micro fma_chain) && out=$("$PTXSIM" run --timing --gpu=h100 -- "$exe" 2>/dev/null); then
-    s=$(awk '$2 == 200 { b = $3 } $2 == 100 { a = $3 } END { print b - a }' <<<"$out")
-    n=$(( $(native_median fma_chain fma_chain 200) - $(native_median fma_chain fma_chain 100) ))
-    bad+=$(near "100 dependent FMAs" "$s" "$n")
-else bad+="fma_chain failed; "; fi
-if exe=$(micro sfu_throughput) && out=$("$PTXSIM" run --timing --gpu=h100 -- "$exe" 2>/dev/null); then
-    bad+=$(near "sfu" "$(awk '$1 == "sfu" { print $2 }' <<<"$out")" "$(native_median sfu_throughput sfu)")
-else bad+="sfu_throughput failed; "; fi
-if exe=$(micro bank_conflicts) && out=$("$PTXSIM" run --timing --gpu=h100 -- "$exe" 2>/dev/null); then
-    # the cycles that 31 more wavefronts a load add over 128 loads
-    s=$(awk '$2 == 32 { b = $3 } $2 == 1 { a = $3 } END { print b - a }' <<<"$out")
-    n=$(( $(native_median bank_conflicts conflict 32) - $(native_median bank_conflicts conflict 1) ))
-    bad+=$(near "32-way over 1-way" "$s" "$n")
-else bad+="bank_conflicts failed; "; fi
-if exe=$(micro atomic_contention) && out=$("$PTXSIM" run --timing --gpu=h100 -- "$exe" 2>/dev/null); then
-    for which in same distinct; do
-        bad+=$(near "atomics $which" "$(awk -v w=$which '$2 == w { print $3 }' <<<"$out")" \
-            "$(native_median atomic_contention atomics $which)")
-    done
-else bad+="atomic_contention failed; "; fi
-if [ -z "$bad" ]; then pass "timing micro h100 against its native run (chase shared/L1/L2, FMA, SFU, bank-conflict wavefronts, atomics within 15% of $native)"
-else fail "timing micro h100 against its native run" "$bad"; fi
+against_native() {   # against_native GPU NATIVE_FILE
+    local gpu=$1 native=$2 bad="" exe out s n lvl which
+    if exe=$(micro pointer_chase) && out=$("$PTXSIM" run --timing --gpu=$gpu -- "$exe" 2>/dev/null); then
+        for lvl in shared L1 L2; do
+            bad+=$(near "chase $lvl" "$(awk -v l=$lvl '$2 == l { print $3 }' <<<"$out")" \
+                "$(native_median "$native" pointer_chase chase $lvl)")
+        done
+        n=$(awk '$1 == "beyond_l2:" && $2 == "chase" && $3 == 256 { print $6 }' "$native" | head -n 1)
+        if [ -n "$n" ]; then
+            s=$(awk -v c="$(awk '$2 == "DRAM" { print $3 }' <<<"$out")" \
+                -v k="$(awk '$1 == "model_clock_khz" { print $3 }' timing/configs/$gpu.gpu)" \
+                'BEGIN { if (c != "") printf "%.1f", c * 1e6 / k }')
+            bad+=$(near "DRAM chase (ns)" "$s" "$n")
+        fi
+    else bad+="pointer_chase failed; "; fi
+    if exe=$(micro fma_chain) && out=$("$PTXSIM" run --timing --gpu=$gpu -- "$exe" 2>/dev/null); then
+        s=$(awk '$2 == 200 { b = $3 } $2 == 100 { a = $3 } END { print b - a }' <<<"$out")
+        n=$(( $(native_median "$native" fma_chain fma_chain 200) - $(native_median "$native" fma_chain fma_chain 100) ))
+        bad+=$(near "100 dependent FMAs" "$s" "$n")
+    else bad+="fma_chain failed; "; fi
+    if exe=$(micro sfu_throughput) && out=$("$PTXSIM" run --timing --gpu=$gpu -- "$exe" 2>/dev/null); then
+        bad+=$(near "sfu" "$(awk '$1 == "sfu" { print $2 }' <<<"$out")" "$(native_median "$native" sfu_throughput sfu)")
+    else bad+="sfu_throughput failed; "; fi
+    if exe=$(micro bank_conflicts) && out=$("$PTXSIM" run --timing --gpu=$gpu -- "$exe" 2>/dev/null); then
+        # the cycles that 31 more wavefronts a load add over 128 loads
+        s=$(awk '$2 == 32 { b = $3 } $2 == 1 { a = $3 } END { print b - a }' <<<"$out")
+        n=$(( $(native_median "$native" bank_conflicts conflict 32) - $(native_median "$native" bank_conflicts conflict 1) ))
+        bad+=$(near "32-way over 1-way" "$s" "$n")
+    else bad+="bank_conflicts failed; "; fi
+    if exe=$(micro atomic_contention) && out=$("$PTXSIM" run --timing --gpu=$gpu -- "$exe" 2>/dev/null); then
+        for which in same distinct; do
+            bad+=$(near "atomics $which" "$(awk -v w=$which '$2 == w { print $3 }' <<<"$out")" \
+                "$(native_median "$native" atomic_contention atomics $which)")
+        done
+    else bad+="atomic_contention failed; "; fi
+    if [ -z "$bad" ]; then pass "timing micro $gpu against its native run (chase shared/L1/L2$(grep -q '^beyond_l2:' "$native" && echo '/DRAM'), FMA, SFU, bank-conflict wavefronts, atomics within 15% of $native)"
+    else fail "timing micro $gpu against its native run" "$bad"; fi
+}
+against_native h100 bench/micro/native/h100-sxm5-80gb.txt
+against_native h200 bench/micro/native/h200.txt
 
 # ---------------------------------------------------------------- published figures
 # bench/micro/published/GPU.txt: what others measured on the real GPUs (pure-chase latencies, a

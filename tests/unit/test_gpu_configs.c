@@ -15,7 +15,7 @@ START_TEST(every_description_parses_and_is_offered)
 {
     const rt_option *o = rt_option_find("gpu");
     ck_assert_ptr_nonnull(o);
-    ck_assert_uint_eq(timing_gpu_count(), 7);
+    ck_assert_uint_eq(timing_gpu_count(), 8);
     size_t listed = 1;
     for (const char *c = o->choices; *c; c++) listed += *c == '|';
     ck_assert_uint_eq(listed, timing_gpu_count());
@@ -72,6 +72,14 @@ START_TEST(published_values)
     ck_assert_uint_eq(timing_gpu_find("h100")->smem_per_sm, 228 * 1024);
     ck_assert_int_eq(timing_gpu_find("rtx4090")->sm_count, 128);
     ck_assert_int_eq(timing_gpu_find("rtx4090")->minor, 9);
+    /* H200: what cudaGetDeviceProperties reported on one (bench/micro/native/h200.txt) */
+    const timing_gpu *h = timing_gpu_find("h200");
+    ck_assert_ptr_nonnull(h);
+    ck_assert_int_eq(h->sm_count, 132);
+    ck_assert_uint_eq(h->l2_bytes, 62914560);
+    ck_assert_uint_eq(h->global_mem, 150109880320ull);
+    ck_assert_int_eq(h->mem_clock_khz, 3201000);
+    ck_assert_int_eq(h->mem_bus_bits, 6016);
 }
 END_TEST
 
