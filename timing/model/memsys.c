@@ -1061,7 +1061,9 @@ static __attribute__((noipa)) void prefetch_decisions(tm_mem *m, uint32_t lo, ui
         if (m->ch_next[ch] == TM_NEVER || m->ch_next[ch] > end - 1) continue;
         /* the first decision's (99% of decisions take the bank of the least bank_next, and
          * 80-90% its oldest request: vecadd) */
-        const tm_dqent *e = bank_queue(m, ch, m->ch_bank[ch])->ents;
+        const tm_dqueue *q = bank_queue(m, ch, m->ch_bank[ch]);
+        assert(q->n > 0);
+        const tm_dqent *e = q->ents;
         if (step == 1) {
             __builtin_prefetch(e);
         } else if (step == 2) {
@@ -1176,7 +1178,9 @@ void tm_mem_weave_decide(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end)
 void tm_mem_weave_channels(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end)
 {
     for (uint32_t ch = lo; ch < hi; ch++) {
-        prefetch_channel(m, ch + 1, end);
+        /* only a channel of this thread's range: another thread's is changing under us (its
+         * chosen bank's queue can be empty, its entries moved by realloc) */
+        if (ch + 1 < hi) prefetch_channel(m, ch + 1, end);
         /* its scheduler's decisions before the window's end, then the window's requests */
         while (m->ch_next[ch] != TM_NEVER && m->ch_next[ch] <= end - 1) dq_serve(m, ch);
         tm_chan *C = &m->chan[ch];
