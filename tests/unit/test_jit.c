@@ -2626,6 +2626,63 @@ START_TEST(stretches_stop_at_the_budget)
 }
 END_TEST
 
+/* Loop segments run their fast copy (translate.c's emit_fast_loop: no budget check inside)
+ * only from the head and only when the budget left covers a whole iteration; else, and where a
+ * run comes in mid-iteration, the checked copy runs it µop by µop. Loops whose iterations are
+ * 3, 4, 7, 16, 29, 30, 31 and 45 µops long (one with a load inside, whose slow path returns into
+ * the checked copy; one with a handler, sin.approx, whose return keeps the fast copy's rows;
+ * one whose trips differ between lanes, so that its back edge diverges), in turns of 29 and
+ * seeded slices, so that a turn's budget left at a head is every count from 0 to an
+ * iteration's length. A head check that lets the fast copy in with one µop too few left runs
+ * past the budget: run()'s assert. Catches: the head's comparison off by one (seg_last + 1 - i
+ * made seg_last - i in emit_uop's fast branch). */
+START_TEST(loops_stop_at_the_budget)
+{
+    static const int lens[] = {3, 4, 7, 16, 29, 30, 31, 45};
+    char ptx[32768];
+    size_t n = (size_t)snprintf(ptx, sizeof ptx, "%s", RUN_ENDS_HEAD);
+    for (int blk = 0; blk < (int)(sizeof lens / sizeof *lens); blk++) {
+        /* the add, setp and bra that end an iteration (and two more for the lane's trips) */
+        int len = lens[blk] - 3 - (blk == 3 ? 2 : 0);
+        n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    mov.u32 %%i, 0;\nL%d:\n", blk);
+        if (blk == 4) {
+            /* a load 5 µops in (2 µops) */
+            n = fillers(ptx, n, sizeof ptx, 5, blk);
+            n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                                  "    ld.global.u32 %%x, [%%in+4];\n"
+                                  "    add.u32 %%u%d, %%u%d, %%x;\n", blk % 6, blk % 6);
+            len -= 7;
+        } else if (blk == 6) {
+            /* a handler 10 µops in (4 µops) */
+            n = fillers(ptx, n, sizeof ptx, 10, blk);
+            n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                                  "    cvt.rn.f32.u32 %%f, %%u%d;\n"
+                                  "    sin.approx.f32 %%g, %%f;\n"
+                                  "    cvt.rzi.u32.f32 %%x, %%g;\n"
+                                  "    add.u32 %%u%d, %%u%d, %%x;\n",
+                                  blk % 6, (blk + 1) % 6, (blk + 1) % 6);
+            len -= 14;
+        }
+        n = fillers(ptx, n, sizeof ptx, len, blk + 3);
+        /* 5 to 12 trips; the 16-µop loop's from the lane (2 to 5) */
+        if (blk == 3)
+            n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                                  "    add.u32 %%i, %%i, 1;\n"
+                                  "    and.b32 %%x, %%t, 3;\n"
+                                  "    add.u32 %%x, %%x, 2;\n"
+                                  "    setp.lt.u32 %%p, %%i, %%x;\n"
+                                  "    @%%p bra L%d;\n", blk);
+        else
+            n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                                  "    add.u32 %%i, %%i, 1;\n"
+                                  "    setp.lt.u32 %%p, %%i, %d;\n"
+                                  "    @%%p bra L%d;\n", 5 + blk, blk);
+    }
+    store_rows(ptx, n, sizeof ptx);
+    run_in_slices("loops stop at the budget", ptx, 3, 96, 24 * 3 * 128, "29", 4);
+}
+END_TEST
+
 /* Runs k(in, out) of module m on 2 blocks of 96 threads with executor x, in turns of 29 warp
  * instructions, slices drawn from seed (0: none), into out (24 * 256 bytes: a thread's rows
  * at 24 * (128 * block + thread)). */
@@ -2986,6 +3043,7 @@ int main(void)
     tcase_add_test(ends, whole_segments_stop_at_the_budget);
     tcase_add_test(ends, stretches_stop_at_the_budget);
     tcase_add_test(ends, region_boundaries_inside_stretches);
+    tcase_add_test(ends, loops_stop_at_the_budget);
     suite_add_tcase(s, ends);
     return conf_main(s);
 }
