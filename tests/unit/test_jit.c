@@ -2629,29 +2629,32 @@ END_TEST
 /* Loop segments run their fast copy (translate.c's emit_fast_loop: no budget check inside)
  * only from the head and only when the budget left covers a whole iteration; else, and where a
  * run comes in mid-iteration, the checked copy runs it µop by µop. Loops whose iterations are
- * 3, 4, 7, 16, 29, 30, 31 and 45 µops long (one with a load inside, whose slow path returns into
- * the checked copy; one with a handler, sin.approx, whose return keeps the fast copy's rows;
- * one whose trips differ between lanes, so that its back edge diverges), in turns of 29 and
- * seeded slices, so that a turn's budget left at a head is every count from 0 to an
- * iteration's length. A head check that lets the fast copy in with one µop too few left runs
- * past the budget: run()'s assert. Catches: the head's comparison off by one (seg_last + 1 - i
- * made seg_last - i in emit_uop's fast branch). */
+ * 3, 4, 7, 16, 29, 30, 31, 45, 48, 49 and 70 µops long (two with a load inside, whose slow path
+ * returns into the checked copy; one with a handler, sin.approx, whose return keeps the fast
+ * copy's rows; one whose trips differ between lanes, so that its back edge diverges), in turns
+ * of 29 and seeded slices, so that a turn's budget left at a head is every count from 0 to an
+ * iteration's length (the longer loops' iterations span turns). A head check that lets the
+ * fast copy in with one µop too few left runs past the budget: run()'s assert. Catches: the
+ * head's comparison off by one (seg_last + 1 - i made seg_last - i in emit_uop's fast
+ * branch); a row the loop writes left out of what the fast copy's exits store
+ * (loop_writes_row() false). */
 START_TEST(loops_stop_at_the_budget)
 {
-    static const int lens[] = {3, 4, 7, 16, 29, 30, 31, 45};
+    static const int lens[] = {3, 4, 7, 16, 29, 30, 31, 45, 48, 49, 70};
     char ptx[32768];
     size_t n = (size_t)snprintf(ptx, sizeof ptx, "%s", RUN_ENDS_HEAD);
     for (int blk = 0; blk < (int)(sizeof lens / sizeof *lens); blk++) {
         /* the add, setp and bra that end an iteration (and two more for the lane's trips) */
         int len = lens[blk] - 3 - (blk == 3 ? 2 : 0);
         n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    mov.u32 %%i, 0;\nL%d:\n", blk);
-        if (blk == 4) {
-            /* a load 5 µops in (2 µops) */
-            n = fillers(ptx, n, sizeof ptx, 5, blk);
+        if (blk == 4 || blk == 10) {
+            /* a load 5 or 37 µops in (2 µops): in the first chunk or the third */
+            int at = blk == 4 ? 5 : 37;
+            n = fillers(ptx, n, sizeof ptx, at, blk);
             n += (size_t)snprintf(ptx + n, sizeof ptx - n,
                                   "    ld.global.u32 %%x, [%%in+4];\n"
                                   "    add.u32 %%u%d, %%u%d, %%x;\n", blk % 6, blk % 6);
-            len -= 7;
+            len -= at + 2;
         } else if (blk == 6) {
             /* a handler 10 µops in (4 µops) */
             n = fillers(ptx, n, sizeof ptx, 10, blk);
@@ -2664,7 +2667,7 @@ START_TEST(loops_stop_at_the_budget)
             len -= 14;
         }
         n = fillers(ptx, n, sizeof ptx, len, blk + 3);
-        /* 5 to 12 trips; the 16-µop loop's from the lane (2 to 5) */
+        /* 5 to 15 trips; the 16-µop loop's from the lane (2 to 5) */
         if (blk == 3)
             n += (size_t)snprintf(ptx + n, sizeof ptx - n,
                                   "    add.u32 %%i, %%i, 1;\n"
