@@ -2499,6 +2499,29 @@ static size_t fillers(char *ptx, size_t n, size_t size, int count, int salt)
     return n;
 }
 
+/* Emits `at` fillers, then a handler µop (sin.approx, between a conversion there and back: 4
+ * µops) that reads row %u<salt % 6> and adds into %u<(salt + 1) % 6>. */
+static size_t handler_after(char *ptx, size_t n, size_t size, int at, int salt)
+{
+    n = fillers(ptx, n, size, at, salt);
+    return n + (size_t)snprintf(ptx + n, size - n,
+                                "    cvt.rn.f32.u32 %%f, %%u%d;\n"
+                                "    sin.approx.f32 %%g, %%f;\n"
+                                "    cvt.rzi.u32.f32 %%x, %%g;\n"
+                                "    add.u32 %%u%d, %%u%d, %%x;\n",
+                                salt % 6, (salt + 1) % 6, (salt + 1) % 6);
+}
+
+/* Emits `at` fillers, then a global load (2 µops) added into row %u<salt % 6>. */
+static size_t load_after(char *ptx, size_t n, size_t size, int at, int salt)
+{
+    n = fillers(ptx, n, size, at, salt);
+    return n + (size_t)snprintf(ptx + n, size - n,
+                                "    ld.global.u32 %%x, [%%in+4];\n"
+                                "    add.u32 %%u%d, %%u%d, %%x;\n",
+                                salt % 6, salt % 6);
+}
+
 /* The kernel's head: k(in, out), %t the thread's index, rows %u0..%u5 from its input word. */
 #define RUN_ENDS_HEAD                                                                          \
     CONF_PTX_HEADER                                                                            \
@@ -2594,22 +2617,12 @@ static void straight_stretches(const char *name, bool barrier)
     for (int blk = 0; blk < (int)(sizeof lens / sizeof *lens); blk++) {
         int len = lens[blk] - 3;
         if (blk % 3 == 1) {
-            /* a handler 20 µops in (5 µops) */
-            n = fillers(ptx, n, sizeof ptx, 20, blk);
-            n += (size_t)snprintf(ptx + n, sizeof ptx - n,
-                                  "    cvt.rn.f32.u32 %%f, %%u%d;\n"
-                                  "    sin.approx.f32 %%g, %%f;\n"
-                                  "    cvt.rzi.u32.f32 %%x, %%g;\n"
-                                  "    add.u32 %%u%d, %%u%d, %%x;\n",
-                                  blk % 6, (blk + 1) % 6, (blk + 1) % 6);
+            /* a handler 20 µops in */
+            n = handler_after(ptx, n, sizeof ptx, 20, blk);
             len -= 24;
         } else if (blk % 3 == 2) {
-            /* a load 9 µops in (2 µops) */
-            n = fillers(ptx, n, sizeof ptx, 9, blk);
-            n += (size_t)snprintf(ptx + n, sizeof ptx - n,
-                                  "    ld.global.u32 %%x, [%%in+4];\n"
-                                  "    add.u32 %%u%d, %%u%d, %%x;\n",
-                                  blk % 6, blk % 6);
+            /* a load 9 µops in */
+            n = load_after(ptx, n, sizeof ptx, 9, blk);
             len -= 11;
         }
         n = fillers(ptx, n, sizeof ptx, len, blk + 2);
@@ -2648,22 +2661,13 @@ START_TEST(loops_stop_at_the_budget)
         int len = lens[blk] - 3 - (blk == 3 ? 2 : 0);
         n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    mov.u32 %%i, 0;\nL%d:\n", blk);
         if (blk == 4 || blk == 10) {
-            /* a load 5 or 37 µops in (2 µops): in the first chunk or the third */
+            /* a load 5 or 37 µops in */
             int at = blk == 4 ? 5 : 37;
-            n = fillers(ptx, n, sizeof ptx, at, blk);
-            n += (size_t)snprintf(ptx + n, sizeof ptx - n,
-                                  "    ld.global.u32 %%x, [%%in+4];\n"
-                                  "    add.u32 %%u%d, %%u%d, %%x;\n", blk % 6, blk % 6);
+            n = load_after(ptx, n, sizeof ptx, at, blk);
             len -= at + 2;
         } else if (blk == 6) {
-            /* a handler 10 µops in (4 µops) */
-            n = fillers(ptx, n, sizeof ptx, 10, blk);
-            n += (size_t)snprintf(ptx + n, sizeof ptx - n,
-                                  "    cvt.rn.f32.u32 %%f, %%u%d;\n"
-                                  "    sin.approx.f32 %%g, %%f;\n"
-                                  "    cvt.rzi.u32.f32 %%x, %%g;\n"
-                                  "    add.u32 %%u%d, %%u%d, %%x;\n",
-                                  blk % 6, (blk + 1) % 6, (blk + 1) % 6);
+            /* a handler 10 µops in */
+            n = handler_after(ptx, n, sizeof ptx, 10, blk);
             len -= 14;
         }
         n = fillers(ptx, n, sizeof ptx, len, blk + 3);
