@@ -2,8 +2,9 @@
  * interpreter's inner loop does (interp/run.c), step by step:
  * - the entry switch goes to the µop at the warp's pc; each µop first checks the budget, or in
  *   a long straight segment of the plain variant each stretch of JIT_STRETCH µops checks it
- *   for all of its µops, and in a barrier-bound function a short segment checks it once for
- *   all of its µops (whole_budget()); the interpreter's loop runs the µops a short budget
+ *   for all of its µops, in a barrier-bound function a short segment checks it once for all
+ *   of its µops (whole_budget()), and a loop segment's fast copy checks it once per iteration
+ *   at its head (emit_fast_loop()); the interpreter's loop runs the µops a short budget
  *   leaves, and those from a pc without a compiled entry (inside a stretch, or not a
  *   barrier-bound function's run entry: run_entry()) to the next one (EMU_JIT_INTERPRET);
  * - a µop's mask is the SIMT top's lanes and its guard; it counts one whether or not a lane
@@ -161,6 +162,15 @@ typedef struct tr {
      * before it (entry_check), or to_interp */
     LLVMBasicBlockRef *entry;
     uint32_t loop_head;   /* the head of the loop segment being translated, or NO_LOOP */
+    /* A loop segment of the plain variant is translated twice (emit_fast_loop): its fast
+     * copy, in fast_bb, which the head enters when the budget left covers a whole iteration
+     * and which then has no budget check, no side entry and no phi inside, and the checked
+     * copy, in bb, an ordinary segment (a budget check before every µop, a side entry at
+     * every µop: where runs start and end mid-iteration, and where the fast copy's handler
+     * calls and slow paths return). fast: the fast copy is being translated; checked_head:
+     * the checked copy's first block, where the head goes on when the budget is short. */
+    bool fast;
+    LLVMBasicBlockRef *fast_bb, checked_head;
     bool stretch;         /* the segment being translated checks its budget by stretches */
     uint32_t nloop;
     uint32_t nprefetch;   /* global load sites given a prefetch hint (emit_mem) */
@@ -3305,11 +3315,27 @@ static bool loop_row_raw(const tr *t, uint32_t h, uint32_t row)
            last->op != PTX_OP_NEG;
 }
 
+/* Whether a µop of loop segment h may write row: a translated µop writes its destination's
+ * rows only (liveness()'s model), a handler any operand's. A row the loop never writes holds
+ * its value in memory on every way round (the head's phi joins that value with itself), so no
+ * exit stores it. */
+static bool loop_writes_row(const tr *t, uint32_t h, uint32_t row)
+{
+    for (uint32_t i = h; i <= t->seg_last; i++) {
+        const emu_uop *u = &t->code->uops[i];
+        if (!translates(t, u) ? opds_name_row(t, u, row)
+                              : u->nopd > 0 && u->op != PTX_OP_ST && u->op != PTX_OP_BRA &&
+                                    opd_names_row(t, &u->opd[0], row))
+            return true;
+    }
+    return false;
+}
+
 /* The head of loop segment h: a phi per row live there that the loop reads or writes, its
  * side entry's incoming value loaded (the back edge adds the other: emit_back_edge); a
  * register of at most 32 bits goes round as its 32-bit halves (the row is their zero
- * extension), so no iteration converts it. The rows count as dirty: the back edge's values
- * may not be stored. */
+ * extension), so no iteration converts it. The rows the loop writes count as dirty: the
+ * back edge's values may not be stored (loop_writes_row). */
 static void open_loop(tr *t, uint32_t h)
 {
     LLVMBuilderRef b = t->b;
@@ -3366,7 +3392,7 @@ static void open_loop(tr *t, uint32_t h)
         v[j] = t->loop_narrow[j] ? LLVMBuildZExt(b, t->loop_phi[j], t->v64, "") : t->loop_phi[j];
         cache_row_low(t, t->loop_row[j], v[j], t->loop_narrow[j] ? t->loop_phi[j] : NULL);
         int c = cached_index(t, t->loop_row[j]);
-        t->cache[c].dirty = true;
+        t->cache[c].dirty = loop_writes_row(t, h, t->loop_row[j]);
         t->cache[c].pred = t->loop_pred[j];
     }
 }
@@ -3470,10 +3496,15 @@ static bool handler_keeps_cache(const tr *t, uint32_t i, const emu_uop *u)
            i + 1 < u->block_end && i + 1 < t->n && !t->seg_start[i + 1];
 }
 
+static void emit_fast_loop(tr *t, uint32_t h);
+
 static void emit_uop(tr *t, uint32_t i)
 {
     const emu_uop *u = &t->code->uops[i];
     LLVMBuilderRef b = t->b;
+    /* a loop segment's fast copy first, then its checked copy, an ordinary segment */
+    bool fast_copy = t->loop_seg[i] && !t->events;
+    if (fast_copy && !t->fast) emit_fast_loop(t, i);
     t->in_seg = true;
     if (t->seg_start[i]) t->seg_first = i;
     t->seg_k = i - t->seg_first;
@@ -3485,7 +3516,7 @@ static void emit_uop(tr *t, uint32_t i)
         t->seg_whole = whole_budget(t, i, t->seg_last + 1);
         t->loop_head = NO_LOOP;
         t->stretch = stretch_budget(t, i);
-        if (t->loop_seg[i]) open_loop(t, i);
+        if (t->loop_seg[i] && (!fast_copy || t->fast)) open_loop(t, i);
         if (t->chain_head[i]) open_chain(t, i);
     } else {
         /* a row no path from here reads before writing it leaves the cache: its side entry
@@ -3496,7 +3527,7 @@ static void emit_uop(tr *t, uint32_t i)
     }
     /* without a side entry the µop before falls into it, the only way in */
     assert(t->seg_start[i] || t->side[i] || t->fall);
-    if (!t->seg_start[i] && t->side[i]) {
+    if (!t->seg_start[i] && t->side[i] && !t->fast) {
         LLVMPositionBuilderAtEnd(b, t->bb[i]);
         LLVMValueRef phis[sizeof t->cache / sizeof t->cache[0]][5];
         /* the warp's active lanes, read where a run comes in (only handlers, branches and the
@@ -3591,6 +3622,22 @@ static void emit_uop(tr *t, uint32_t i)
      * checked whole runs only when all of it fits, checked at its first µop (and where a run
      * comes in elsewhere: entry_check), else the interpreter's loop runs it to the budget */
     if (t->seg_whole && !t->seg_start[i]) goto checked;
+    if (t->fast) {
+        /* the fast copy's head: on while the budget left covers the whole iteration (the
+         * interpreter's loop runs µop k of it while k < left), else the rows go to memory and
+         * the checked copy runs the iteration to the budget */
+        if (!t->seg_start[i]) goto checked;
+        LLVMBasicBlockRef body = block(t, "fast"), out = block(t, "fast.out");
+        LLVMValueRef short_ = LLVMBuildICmp(b, LLVMIntUGT, ci64(t, t->seg_last + 1 - i),
+                                            load(t, t->i64, t->left_slot), "");
+        LLVMBuildCondBr(b, short_, out, body);
+        LLVMPositionBuilderAtEnd(b, out);
+        flush_rows(t, i, false);
+        sync_count(t);
+        LLVMBuildBr(b, t->checked_head);
+        LLVMPositionBuilderAtEnd(b, body);
+        goto checked;
+    }
     LLVMBasicBlockRef body = block(t, "body"), out = block(t, "budget");
     LLVMValueRef spent =
         t->seg_whole ? LLVMBuildICmp(b, LLVMIntUGT, ci64(t, t->seg_last + 1 - i),
@@ -3617,13 +3664,13 @@ checked:
     }
     if (!translates(t, u)) {
         t->nshape = 0;
-        t->counts->called++;
+        if (!t->fast) t->counts->called++;
         t->keep_cache = handler_keeps_cache(t, i, u);
         emit_call(t, i, u, mask);
         t->keep_cache = false;
         return;
     }
-    t->counts->native++;
+    if (!t->fast) t->counts->native++;
     if (u->op == PTX_OP_BRA) {
         t->nshape = 0;
         emit_branch(t, i, u, mask);
@@ -3670,6 +3717,26 @@ checked:
     if (chained) chain_edge(t, i + 1, i + 1 >= u->block_end);
     else if (i + 1 < u->block_end) LLVMBuildBr(b, t->bb[i + 1]);
     else goto_dispatch(t, ci32(t, i + 1));
+}
+
+/* The fast copy of loop segment h (see tr.fast): its µops in fast_bb, the head's phis and side
+ * entry as open_loop makes them; the checked copy's first block (bb[h]) is then emitted by the
+ * caller. Only the head is entered from outside (side[h]: the switches' entry); the µops inside
+ * are reached only by falling from the one before, so they need no phis; where a handler or a
+ * slow path returns, the run goes on in the checked copy (side[i + 1]), which the back edge
+ * leaves through the dispatch block for the head again. */
+static void emit_fast_loop(tr *t, uint32_t h)
+{
+    uint32_t e = seg_last_of(t, h) + 1;
+    LLVMBasicBlockRef *checked = t->bb;
+    for (uint32_t k = h; k < e; k++) t->fast_bb[k] = block(t, "fast.uop");
+    t->checked_head = checked[h];
+    t->bb = t->fast_bb;
+    t->fast = true;
+    for (uint32_t k = h; k < e; k++) emit_uop(t, k);
+    t->fast = false;
+    t->bb = checked;
+    t->fall = NULL;
 }
 
 /* Whether a run may stop at u and a later one start at it or after it with a function
@@ -4024,9 +4091,11 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     t.to_interp = calloc(code->n + 1, sizeof *t.to_interp);
     t.looped = calloc(code->n, sizeof *t.looped);
     t.entry = calloc(code->n, sizeof *t.entry);
+    t.fast_bb = calloc(code->n, sizeof *t.fast_bb);
     t.loop_head = NO_LOOP;
     if (!t.bb || !t.seg_start || !t.side || !t.loop_seg || !t.chain_head || !t.chain_made ||
-        !t.chain_open || !t.to_interp || !t.looped || !t.entry) {
+        !t.chain_open || !t.to_interp || !t.looped || !t.entry || !t.fast_bb) {
+        free(t.fast_bb);
         free(t.looped);
         free(t.entry);
         free(t.bb);
@@ -4144,6 +4213,7 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     (void)instr_flags;
     LLVMDisposeBuilder(t.b);
     free(t.bb);
+    free(t.fast_bb);
     free(t.side);
     free(t.to_interp);
     free(t.seg_start);

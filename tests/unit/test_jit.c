@@ -2499,6 +2499,29 @@ static size_t fillers(char *ptx, size_t n, size_t size, int count, int salt)
     return n;
 }
 
+/* Emits `at` fillers, then a handler µop (sin.approx, between a conversion there and back: 4
+ * µops) that reads row %u<salt % 6> and adds into %u<(salt + 1) % 6>. */
+static size_t handler_after(char *ptx, size_t n, size_t size, int at, int salt)
+{
+    n = fillers(ptx, n, size, at, salt);
+    return n + (size_t)snprintf(ptx + n, size - n,
+                                "    cvt.rn.f32.u32 %%f, %%u%d;\n"
+                                "    sin.approx.f32 %%g, %%f;\n"
+                                "    cvt.rzi.u32.f32 %%x, %%g;\n"
+                                "    add.u32 %%u%d, %%u%d, %%x;\n",
+                                salt % 6, (salt + 1) % 6, (salt + 1) % 6);
+}
+
+/* Emits `at` fillers, then a global load (2 µops) added into row %u<salt % 6>. */
+static size_t load_after(char *ptx, size_t n, size_t size, int at, int salt)
+{
+    n = fillers(ptx, n, size, at, salt);
+    return n + (size_t)snprintf(ptx + n, size - n,
+                                "    ld.global.u32 %%x, [%%in+4];\n"
+                                "    add.u32 %%u%d, %%u%d, %%x;\n",
+                                salt % 6, salt % 6);
+}
+
 /* The kernel's head: k(in, out), %t the thread's index, rows %u0..%u5 from its input word. */
 #define RUN_ENDS_HEAD                                                                          \
     CONF_PTX_HEADER                                                                            \
@@ -2594,22 +2617,12 @@ static void straight_stretches(const char *name, bool barrier)
     for (int blk = 0; blk < (int)(sizeof lens / sizeof *lens); blk++) {
         int len = lens[blk] - 3;
         if (blk % 3 == 1) {
-            /* a handler 20 µops in (5 µops) */
-            n = fillers(ptx, n, sizeof ptx, 20, blk);
-            n += (size_t)snprintf(ptx + n, sizeof ptx - n,
-                                  "    cvt.rn.f32.u32 %%f, %%u%d;\n"
-                                  "    sin.approx.f32 %%g, %%f;\n"
-                                  "    cvt.rzi.u32.f32 %%x, %%g;\n"
-                                  "    add.u32 %%u%d, %%u%d, %%x;\n",
-                                  blk % 6, (blk + 1) % 6, (blk + 1) % 6);
+            /* a handler 20 µops in */
+            n = handler_after(ptx, n, sizeof ptx, 20, blk);
             len -= 24;
         } else if (blk % 3 == 2) {
-            /* a load 9 µops in (2 µops) */
-            n = fillers(ptx, n, sizeof ptx, 9, blk);
-            n += (size_t)snprintf(ptx + n, sizeof ptx - n,
-                                  "    ld.global.u32 %%x, [%%in+4];\n"
-                                  "    add.u32 %%u%d, %%u%d, %%x;\n",
-                                  blk % 6, blk % 6);
+            /* a load 9 µops in */
+            n = load_after(ptx, n, sizeof ptx, 9, blk);
             len -= 11;
         }
         n = fillers(ptx, n, sizeof ptx, len, blk + 2);
@@ -2623,6 +2636,57 @@ START_TEST(stretches_stop_at_the_budget)
 {
     straight_stretches("stretches stop at the budget", false);
     straight_stretches("barrier-bound stretches stop at the budget", true);
+}
+END_TEST
+
+/* Loop segments run their fast copy (translate.c's emit_fast_loop: no budget check inside)
+ * only from the head and only when the budget left covers a whole iteration; else, and where a
+ * run comes in mid-iteration, the checked copy runs it µop by µop. Loops whose iterations are
+ * 3, 4, 7, 16, 29, 30, 31, 45, 48, 49 and 70 µops long (two with a load inside, whose slow path
+ * returns into the checked copy; one with a handler, sin.approx, whose return keeps the fast
+ * copy's rows; one whose trips differ between lanes, so that its back edge diverges), in turns
+ * of 29 and seeded slices, so that a turn's budget left at a head is every count from 0 to an
+ * iteration's length (the longer loops' iterations span turns). A head check that lets the
+ * fast copy in with one µop too few left runs past the budget: run()'s assert. Catches: the
+ * head's comparison off by one (seg_last + 1 - i made seg_last - i in emit_uop's fast
+ * branch); a row the loop writes left out of what the fast copy's exits store
+ * (loop_writes_row() false). */
+START_TEST(loops_stop_at_the_budget)
+{
+    static const int lens[] = {3, 4, 7, 16, 29, 30, 31, 45, 48, 49, 70};
+    char ptx[32768];
+    size_t n = (size_t)snprintf(ptx, sizeof ptx, "%s", RUN_ENDS_HEAD);
+    for (int blk = 0; blk < (int)(sizeof lens / sizeof *lens); blk++) {
+        /* the add, setp and bra that end an iteration (and two more for the lane's trips) */
+        int len = lens[blk] - 3 - (blk == 3 ? 2 : 0);
+        n += (size_t)snprintf(ptx + n, sizeof ptx - n, "    mov.u32 %%i, 0;\nL%d:\n", blk);
+        if (blk == 4 || blk == 10) {
+            /* a load 5 or 37 µops in */
+            int at = blk == 4 ? 5 : 37;
+            n = load_after(ptx, n, sizeof ptx, at, blk);
+            len -= at + 2;
+        } else if (blk == 6) {
+            /* a handler 10 µops in */
+            n = handler_after(ptx, n, sizeof ptx, 10, blk);
+            len -= 14;
+        }
+        n = fillers(ptx, n, sizeof ptx, len, blk + 3);
+        /* 5 to 15 trips; the 16-µop loop's from the lane (2 to 5) */
+        if (blk == 3)
+            n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                                  "    add.u32 %%i, %%i, 1;\n"
+                                  "    and.b32 %%x, %%t, 3;\n"
+                                  "    add.u32 %%x, %%x, 2;\n"
+                                  "    setp.lt.u32 %%p, %%i, %%x;\n"
+                                  "    @%%p bra L%d;\n", blk);
+        else
+            n += (size_t)snprintf(ptx + n, sizeof ptx - n,
+                                  "    add.u32 %%i, %%i, 1;\n"
+                                  "    setp.lt.u32 %%p, %%i, %d;\n"
+                                  "    @%%p bra L%d;\n", 5 + blk, blk);
+    }
+    store_rows(ptx, n, sizeof ptx);
+    run_in_slices("loops stop at the budget", ptx, 3, 96, 24 * 3 * 128, "29", 4);
 }
 END_TEST
 
@@ -2986,6 +3050,7 @@ int main(void)
     tcase_add_test(ends, whole_segments_stop_at_the_budget);
     tcase_add_test(ends, stretches_stop_at_the_budget);
     tcase_add_test(ends, region_boundaries_inside_stretches);
+    tcase_add_test(ends, loops_stop_at_the_budget);
     suite_add_tcase(s, ends);
     return conf_main(s);
 }
