@@ -351,6 +351,9 @@ static void cache_row_low(tr *t, uint32_t row, LLVMValueRef v, LLVMValueRef low)
         if (t->ncache == sizeof t->cache / sizeof t->cache[0]) return;
         k = (int)t->ncache++;
         t->cache[k].row = row;
+        /* a new entry holds what the row holds until a result is put there (the slot may
+         * hold a dropped entry's flags) */
+        t->cache[k].dirty = t->cache[k].dirty_live = false;
     }
     t->cache[k].v = v;
     t->cache[k].low = low;
