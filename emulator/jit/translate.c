@@ -2356,7 +2356,8 @@ static void emit_global_quick(tr *t, LLVMValueRef a, LLVMValueRef lo, LLVMValueR
         part[h] = load(t, hvty, LLVMBuildIntToPtr(b, p[h], t->ptr, ""));
         LLVMSetAlignment(part[h], es);
     }
-    emit_ahead_prefetch(t, p, HALF * es);
+    if (t->loop_head != NO_LOOP) emit_stride_prefetch(t, p, HALF * es);
+    else emit_ahead_prefetch(t, p, HALF * es);
     got[*nfrom] = LLVMBuildShuffleVector(b, part[0], part[1], LLVMConstVector(whole, EMU_WARP_SIZE), "");
     from[(*nfrom)++] = quick;
     LLVMBuildBr(b, done);
