@@ -47,6 +47,8 @@ void emu_jit_dump_module(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *s
     char *ir = LLVMPrintModuleToString(m);
     write_text(dir, symbol, "ll", ir, strlen(ir));
     LLVMDisposeMessage(ir);
+    /* the assembly names each block's IR block (`# %name`), which maps perf's offsets to µops */
+    LLVMSetTargetMachineAsmVerbosity(tm, 1);
     /* code generation changes the module it runs on: the assembly comes from a copy */
     for (int k = 0; k < 2; k++) {
         LLVMModuleRef copy = LLVMCloneModule(m);

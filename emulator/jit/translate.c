@@ -361,6 +361,9 @@ static void cache_row_low(tr *t, uint32_t row, LLVMValueRef v, LLVMValueRef low)
         if (t->ncache == sizeof t->cache / sizeof t->cache[0]) return;
         k = (int)t->ncache++;
         t->cache[k].row = row;
+        /* a new entry holds what the row holds until a result is put there (the slot may
+         * hold a dropped entry's flags) */
+        t->cache[k].dirty = t->cache[k].dirty_live = false;
     }
     t->cache[k].v = v;
     t->cache[k].low = low;
@@ -2308,6 +2311,69 @@ static void emit_known_checks(tr *t, LLVMValueRef state, LLVMValueRef a, LLVMVal
     LLVMPositionBuilderAtEnd(b, lanes);
 }
 
+/* A global load of the whole warp (mask all 32 lanes) whose halves each read 16 consecutive
+ * elements (lane l at lane 0's or lane 16's address + (l mod 16) * es: matmul's A and B tile
+ * rows, vecadd's streams): judged from lanes 0 and 16 and one compare of the vector, and its
+ * bounds from those two (each half's 16 * es bytes within [lo, hi), the first lane aligned:
+ * every lane is then aligned and in bounds), so none of the per-lane checks, the search for
+ * each half's first active lane or the uniform test runs. What it loads, and the hint it gives,
+ * are the consecutive path's of emit_mem (uniform is impossible for a consecutive half), which
+ * any other case still takes. In emit_mem's test block, past its allocation entry check: a, the
+ * lanes' addresses; lo, hi, the entry; fresh, whether the entry is of the current generation.
+ * Adds its value and block to got/from (done's phi); the builder is left on the way on. */
+static void emit_global_quick(tr *t, LLVMValueRef a, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef fresh,
+                              LLVMValueRef mask, unsigned es, LLVMBasicBlockRef done, LLVMValueRef *got,
+                              LLVMBasicBlockRef *from, unsigned *nfrom)
+{
+    enum { HALF = EMU_WARP_SIZE / 2 };
+    LLVMBuilderRef b = t->b;
+    LLVMBasicBlockRef look = block(t, "mem.quick"), quick = block(t, "mem.quick.load"),
+                      on = block(t, "mem.lanes");
+    LLVMBuildCondBr(b, LLVMBuildAnd(b, fresh, LLVMBuildICmp(b, LLVMIntEQ, mask, ci32(t, 0xffffffffu), ""), ""),
+                    look, on);
+    LLVMPositionBuilderAtEnd(b, look);
+    LLVMValueRef p[2], iota[EMU_WARP_SIZE], half[EMU_WARP_SIZE];
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        iota[l] = ci64(t, (uint64_t)(l % HALF) * es);
+        half[l] = ci32(t, l / HALF);
+    }
+    LLVMTypeRef pair = LLVMVectorType(t->i64, 2);
+    LLVMValueRef pr = LLVMGetPoison(pair), ok = NULL;
+    for (unsigned h = 0; h < 2; h++) {
+        p[h] = LLVMBuildExtractElement(b, a, ci32(t, h * HALF), "");
+        pr = LLVMBuildInsertElement(b, pr, p[h], ci32(t, h), "");
+        /* lo <= p, p < hi, 16 elements up to hi, aligned */
+        LLVMValueRef okh = LLVMBuildAnd(
+            b, LLVMBuildICmp(b, LLVMIntUGE, p[h], lo, ""),
+            LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntULT, p[h], hi, ""),
+                         LLVMBuildICmp(b, LLVMIntUGE, LLVMBuildSub(b, hi, p[h], ""), ci64(t, HALF * es), ""), ""),
+            "");
+        okh = LLVMBuildAnd(b, okh, LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, p[h], ci64(t, es - 1), ""),
+                                                 ci64(t, 0), ""), "");
+        ok = ok ? LLVMBuildAnd(b, ok, okh, "") : okh;
+    }
+    LLVMValueRef want = LLVMBuildAdd(b, LLVMBuildShuffleVector(b, pr, LLVMGetPoison(pair),
+                                                               LLVMConstVector(half, EMU_WARP_SIZE), ""),
+                                     LLVMConstVector(iota, EMU_WARP_SIZE), "");
+    LLVMValueRef eq = LLVMBuildBitCast(b, LLVMBuildICmp(b, LLVMIntEQ, a, want, ""), t->i32, "");
+    ok = LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntEQ, eq, ci32(t, 0xffffffffu), ""), "");
+    LLVMBuildCondBr(b, ok, quick, on);
+    LLVMPositionBuilderAtEnd(b, quick);
+    LLVMTypeRef ety = es == 4 ? t->i32 : t->i64, hvty = LLVMVectorType(ety, HALF);
+    LLVMValueRef part[2], whole[EMU_WARP_SIZE];
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) whole[l] = ci32(t, l);
+    for (unsigned h = 0; h < 2; h++) {
+        part[h] = load(t, hvty, LLVMBuildIntToPtr(b, p[h], t->ptr, ""));
+        LLVMSetAlignment(part[h], es);
+    }
+    if (t->loop_head != NO_LOOP) emit_stride_prefetch(t, p, HALF * es);
+    else emit_ahead_prefetch(t, p, HALF * es);
+    got[*nfrom] = LLVMBuildShuffleVector(b, part[0], part[1], LLVMConstVector(whole, EMU_WARP_SIZE), "");
+    from[(*nfrom)++] = quick;
+    LLVMBuildBr(b, done);
+    LLVMPositionBuilderAtEnd(b, on);
+}
+
 static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockRef slow)
 {
     LLVMBuilderRef b = t->b;
@@ -2361,6 +2427,10 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
      * 2^31, so that equal modulo 2^32 (the shapes' comparisons below) is equal. addr: the
      * lanes' offsets (narrow) or addresses, as integers; smem: the block (narrow only). */
     LLVMValueRef bad, ptrs = NULL, addr;
+    LLVMBasicBlockRef done = block(t, "mem.done");
+    LLVMValueRef got[4][4];   /* loaded values: quick, uniform, consecutive, gathered */
+    LLVMBasicBlockRef from[4];
+    unsigned nfrom = 0;
     if (narrow) {
         LLVMValueRef a = a_narrow;
         if (known >= 0) emit_known_checks(t, kstate, a, mask, smem_last, es, slow, kload);
@@ -2430,16 +2500,19 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
             cgen = load(t, t->i64, warp_field(t, hit + 2 * sizeof(uint64_t)));
             lo = load(t, t->i64, warp_field(t, hit));
             hi = load(t, t->i64, warp_field(t, hit + sizeof(uint64_t)));
+            LLVMValueRef stale = LLVMBuildICmp(b, LLVMIntNE, gen, cgen, "");
+            if (!st) emit_next_trip_prefetch(t, u, a, a0);
+            if (!st && vec == 1)
+                emit_global_quick(t, a, lo, hi, LLVMBuildNot(b, stale, ""), mask, es, done, got[0], from,
+                                  &nfrom);
             LLVMValueRef vlo = vsplat(t, lo, "");
             LLVMValueRef vhi = vsplat(t, hi, "");
             bad = LLVMBuildOr(b, misaligned, LLVMBuildICmp(b, LLVMIntULT, a, vlo, ""), "");
             bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGE, a, vhi, ""), "");
             bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntULT, LLVMBuildSub(b, vhi, a, ""),
                                                     splat64(t, total), ""), "");
-            LLVMValueRef stale = LLVMBuildICmp(b, LLVMIntNE, gen, cgen, "");
             bad = LLVMBuildOr(b, bad, vsplat(t, stale, ""), "");
             ptrs = LLVMBuildIntToPtr(b, a, vptr, "");
-            if (!st) emit_next_trip_prefetch(t, u, a, a0);
         }
         addr = LLVMBuildPtrToInt(b, ptrs, t->v64, "");
     }
@@ -2452,13 +2525,11 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
         /* a load whose shape is known but not taken by emit_known_shape (neither shape, lanes
          * inactive, or unknown after a side entry): its lanes gathered, the shape kept as it
          * was (no search for it again: the code stays small) */
-        LLVMBasicBlockRef done = block(t, "mem.done");
         LLVMValueRef off = LLVMBuildZExt(b, addr, t->v64, "");
         LLVMValueRef gp = LLVMBuildGEP2(b, t->i8, vsplat(t, smem, ""), &off, 1, "");
         LLVMTypeRef over[2] = {vety, vptr};
         LLVMValueRef args[4] = {gp, ci32(t, es), mv, LLVMConstNull(vety)};
-        LLVMValueRef got = call_intrinsic(t, "llvm.masked.gather", over, 2, args, 4);
-        ka.got[ka.n] = got;
+        ka.got[ka.n] = call_intrinsic(t, "llvm.masked.gather", over, 2, args, 4);
         ka.state[ka.n] = t->shape[known].state;
         ka.from[ka.n++] = LLVMGetInsertBlock(b);
         for (unsigned k = 0; k < ka.n; k++) {
@@ -2586,11 +2657,8 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
         sv[k] = LLVMBuildTrunc(b, src(t, &e[k], u->type), vety, "");
     LLVMTypeRef over[2] = {vety, vptr};
     LLVMValueRef align = ci32(t, es);
-    LLVMBasicBlockRef done = block(t, "mem.done"), gather = block(t, "mem.gather");
+    LLVMBasicBlockRef gather = block(t, "mem.gather");
     LLVMBasicBlockRef ublk = NULL, cblk = NULL;
-    LLVMValueRef got[4][3];   /* loaded values: uniform, consecutive, gathered */
-    LLVMBasicBlockRef from[3];
-    unsigned nfrom = 0;
     LLVMTypeRef pairty = LLVMVectorType(ety, 2), hvty = LLVMVectorType(ety, HALF);
     if (uni) {
         ublk = block(t, "mem.uniform");

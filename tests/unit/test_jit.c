@@ -1854,6 +1854,144 @@ START_TEST(global_sites_keep_their_allocation)
 }
 END_TEST
 
+/* A warp's global load whose halves each read 16 consecutive elements is judged from lanes 0
+ * and 16 (emit_global_quick): each half at the allocation's start, apart, ending at its end, one
+ * element past it, one before it, misaligned, far past it; and the cases the quick path must
+ * leave to the per-lane checks (a lane off the sequence, descending, uniform halves, inactive
+ * lanes, the last lane one on), 4- and 8-byte elements, against the step interpreter (the same
+ * values, the same fault); then the same warp slot's allocation entry made stale (the buffer
+ * freed and a shorter one allocated in its place): a read past the new end must fault. The IR
+ * of one case must hold the quick path. */
+/* not a multiple of the allocations' 256-byte alignment: the bytes past the end are no one's */
+#define GQ_BYTES 448
+#define GQ_SHAPES 12
+static int32_t quick_offset(unsigned shape, unsigned l, unsigned es, bool *on)
+{
+    unsigned h = l / 16, i = l % 16;
+    int32_t e = (int32_t)es, end = GQ_BYTES;
+    *on = true;
+    switch (shape) {
+    case 0: return (int32_t)l * e;                                 /* the whole warp */
+    case 1: return (h ? 40 : 0) * e + (int32_t)i * e;               /* halves apart */
+    case 2: return h ? end - 16 * e + (int32_t)i * e : (int32_t)i * e; /* half 1 ends at the end */
+    case 3: return h ? end - 15 * e + (int32_t)i * e : (int32_t)i * e; /* one element past it */
+    case 4: return h ? (int32_t)i * e : -e + (int32_t)i * e;        /* half 0 one before it */
+    case 5: return 2 + (int32_t)l * e;                              /* misaligned */
+    case 6: return h ? end + 4096 + (int32_t)i * e : (int32_t)i * e; /* half 1 far past it */
+    case 7: return l == 7 ? 50 * e : (int32_t)l * e;                /* a lane off the sequence */
+    case 8: return (int32_t)(h * 16 + 15 - i) * e;                  /* descending */
+    case 9: return (int32_t)h * 8 * e;                              /* uniform halves */
+    case 10: *on = l != 5 && l != 20; return (int32_t)l * e;        /* inactive lanes */
+    default: return i == 15 ? (int32_t)(h * 16 + 16) * e : (int32_t)l * e; /* last lane one on */
+    }
+}
+
+static conf_status run_quick_load(uint8_t *src, uint32_t *table, const char *ty, const char *rg,
+                                  uint8_t *out, conf_result *r)
+{
+    char ptx[4096];
+    snprintf(ptx, sizeof ptx,
+             CONF_PTX_HEADER
+             ".visible .entry k(.param .u64 psrc, .param .u64 ptab, .param .u64 pout)\n{\n"
+             "    .reg .b32 %%t, %%x, %%w, %%v;\n"
+             "    .reg .b64 %%src, %%tab, %%out, %%o, %%a, %%d;\n"
+             "    .reg .pred %%p;\n"
+             "    ld.param.u64 %%src, [psrc];\n"
+             "    ld.param.u64 %%tab, [ptab];\n"
+             "    ld.param.u64 %%out, [pout];\n"
+             "    mov.u32 %%t, %%tid.x;\n"
+             "    mul.wide.u32 %%o, %%t, 4;\n"
+             "    add.u64 %%tab, %%tab, %%o;\n"
+             "    ld.global.u32 %%x, [%%tab];\n"
+             "    ld.global.u32 %%w, [%%tab+128];\n"
+             "    setp.ne.u32 %%p, %%w, 0;\n"
+             "    cvt.s64.s32 %%a, %%x;\n"
+             "    add.u64 %%a, %%src, %%a;\n"
+             "    mov.u32 %%v, 7;\n"
+             "    mov.u64 %%d, 9;\n"
+             "    @%%p ld.global.%s %s, [%%a];\n"
+             "    add.u64 %%out, %%out, %%o;\n"
+             "    st.global.u32 [%%out], %%v;\n"
+             "    add.u64 %%out, %%out, %%o;\n"
+             "    st.global.u64 [%%out+128], %%d;\n"
+             "    ret;\n}\n",
+             ty, rg);
+    uint64_t params[3] = {(uint64_t)(uintptr_t)src, (uint64_t)(uintptr_t)table, (uint64_t)(uintptr_t)out};
+    setenv("CONF_EXECUTOR", "jit", 1);
+    conf_status st = conf_run_k("quick global loads", ptx, (emu_dim3){1, 1, 1}, (emu_dim3){32, 1, 1}, 0,
+                                params, 3, r);
+    unsetenv("CONF_EXECUTOR");
+    return st;
+}
+
+START_TEST(global_consecutive_halves)
+{
+    uint8_t *src = conf_dev_alloc(GQ_BYTES), *out = conf_dev_alloc(32 * 8 + 128 + 256);
+    uint32_t *table = conf_dev_alloc(64 * 4);
+    for (unsigned k = 0; k < GQ_BYTES; k++) src[k] = (uint8_t)(k * 7 + 3);
+    char dir[] = "/tmp/ptxsim-test-jit-quick-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    emu_jit_stats before, after;
+    emu_jit_get_stats(&before);
+    for (unsigned c = 0; c < GQ_SHAPES * 2; c++) {
+        unsigned shape = c / 2, es = c % 2 ? 8 : 4;
+        for (unsigned l = 0; l < 32; l++) {
+            bool on;
+            table[l] = (uint32_t)quick_offset(shape, l, es, &on);
+            table[32 + l] = on;
+        }
+        if (c == 0) setenv("PTXSIM_JIT_DUMP", dir, 1);
+        conf_result r;
+        conf_status st = run_quick_load(src, table, es == 8 ? "u64" : "u32", es == 8 ? "%d" : "%v", out, &r);
+        unsetenv("PTXSIM_JIT_DUMP");
+        ck_assert_msg(st == CONF_OK || st == CONF_FAULTED, "shape %u (%u bytes): %.1500s", shape, es,
+                      r.message);
+        /* before the start and far past the end may be another allocation's */
+        if (shape != 4 && shape != 6)
+            ck_assert_msg((st == CONF_FAULTED) == (shape == 3 || shape == 5), "shape %u (%u bytes): %s",
+                          shape, es, conf_status_name(st));
+    }
+    /* the allocation entry of the warp's slot made stale: the same place, most likely, shorter */
+    conf_dev_free(src);
+    src = conf_dev_alloc(GQ_BYTES / 2);
+    ck_assert_msg(GQ_BYTES / 2 % 256, "the shorter buffer's end is no one's");
+    for (unsigned l = 0; l < 32; l++) {
+        table[l] = (uint32_t)(GQ_BYTES / 2 - 16 * 4 + (l % 16) * 4 + (l / 16) * 64);
+        table[32 + l] = 1;
+    }
+    conf_result r;
+    conf_status st = run_quick_load(src, table, "u32", "%v", out, &r);
+    ck_assert_msg(st == CONF_FAULTED, "past a shorter buffer's end: %s: %.1500s", conf_status_name(st),
+                  r.message);
+    emu_jit_get_stats(&after);
+    ck_assert_msg(after.failed == before.failed, "a kernel was left to the interpreter");
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    unsigned quick = 0;
+    for (struct dirent *de; (de = readdir(d));) {
+        if (de->d_name[0] == '.') continue;
+        char path[sizeof dir + sizeof de->d_name + 1];
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        size_t len = strlen(de->d_name);
+        if (len > 3 && !strcmp(de->d_name + len - 3, ".ll")) {
+            FILE *fp = fopen(path, "r");
+            ck_assert_ptr_nonnull(fp);
+            char line[4096];
+            while (fgets(line, sizeof line, fp))
+                if (!strncmp(line, "mem.quick.load", 14)) quick++;
+            fclose(fp);
+        }
+        unlink(path);
+    }
+    closedir(d);
+    rmdir(dir);
+    ck_assert_msg(quick >= 1, "%u quick loads in the IR", quick);
+    conf_dev_free(src);
+    conf_dev_free(table);
+    conf_dev_free(out);
+}
+END_TEST
+
 /* An f32 add/sub that decode fuses with the mul feeding it (fma_contraction.c), compiled inline
  * (the product's sign, the addend's sign, .ftz, .sat, a guard) on every pair of special_f32's
  * patterns with a third from the table, against the step interpreter. */
@@ -3039,6 +3177,7 @@ int main(void)
     tcase_add_test(tc, shared_half_warp_shapes);
     tcase_add_test(tc, shared_shapes_kept_in_a_segment);
     tcase_add_test(tc, global_sites_keep_their_allocation);
+    tcase_add_test(tc, global_consecutive_halves);
     tcase_add_test(tc, thread_ids_by_warp_shape);
     tcase_add_test(tc, events_under_the_cycle_model);
     tcase_add_test(tc, auto_foresees_a_long_launch);
