@@ -130,15 +130,16 @@ static inline void prefetch_event(const emu_event *e)
     __builtin_prefetch(b + sizeof *e - 1);
 }
 
-/* Whether warp tw can issue on scheduler q at cycle now; if not, why (*why) and from when it
- * might (*when). */
+/* Whether warp tw, whose scan entry is sc, can issue on scheduler q at cycle now; if not, why
+ * (*why) and from when it might (*when). due: sc's ready time is known to have come (the scan
+ * read it). */
 static inline __attribute__((always_inline)) bool
-can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t now,
-          const emu_next_instr **pp, timing_slot *why, uint64_t *when)
+can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, tm_scan *sc, uint64_t now,
+          const emu_next_instr **pp, timing_slot *why, uint64_t *when, bool due)
 {
-    if (tm_warp_ready(S, tw) > now) {
-        *why = tm_warp_why(S, tw);
-        *when = tm_warp_ready(S, tw);
+    if (!due && sc->ready > now) {
+        *why = (timing_slot)sc->why;
+        *when = sc->ready;
         return false;
     }
     bool sb_known_clear = false;
@@ -194,7 +195,6 @@ can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t now,
     if (!tw->trace && t < TM_PEND) {
         tw->sb_clear = true;
         /* the scan can tell the rest without the warp (tm_scan fast) */
-        tm_scan *sc = &S->scan[tw->scan_ix];
         sc->fast = !(M->windowed && tw->pos == tw->nev && p->shared_state);
         sc->unit = (uint8_t)u;
     }
@@ -222,8 +222,8 @@ can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t now,
      * fetch its header while the warp waits (issue fetched all of it if it issued last) */
     if (!tw->trace && tw->pos < tw->nev) __builtin_prefetch(&tw->ev[tw->pos]);
     *when = t;
-    tm_warp_set_ready(S, tw, t);
-    tm_warp_set_why(S, tw, *why);
+    sc->ready = t;
+    sc->why = (uint8_t)*why;
     uint32_t slot = (uint32_t)(tw - S->warps);
     if (t == TM_NEVER && slot < 64) S->never_mask |= UINT64_C(1) << slot;
     return false;
@@ -427,7 +427,8 @@ entry_can_issue(tm_model *M, tm_sm *S, uint32_t q, uint32_t nsched, uint32_t slo
 {
     timing_slot w2;
     uint64_t when;
-    if (!e->fast) return can_issue(M, S, q, &S->warps[q + slot * nsched], now, pp, &w2, &when);
+    if (!e->fast)
+        return can_issue(M, S, q, &S->warps[q + slot * nsched], e, now, pp, &w2, &when, true);
     /* can_issue's answer from its unit and the MSHRs, as it would give it */
     when = S->unit_free[q * TM_U_COUNT + e->unit];
     if (when > now) {
@@ -473,7 +474,8 @@ sched_cycle(tm_model *M, tm_sm *S, uint32_t q, uint64_t now, uint64_t *next, uin
             uint64_t when;
             if (tw->occupied && !tw->done) {
                 any = true;
-                if (can_issue(M, S, q, tw, now, &pi, &w2, &when)) pick = tw;
+                if (can_issue(M, S, q, tw, &S->scan[tw->scan_ix], now, &pi, &w2, &when, false))
+                    pick = tw;
                 else if (when < why_when || why == TIMING_SLOT_IDLE) {
                     why = w2;
                     why_when = when;
