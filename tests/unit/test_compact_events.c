@@ -88,6 +88,18 @@ static const shape shapes[] = {
     {EMU_CLS_LD_GLOBAL, PTX_SPACE_GLOBAL, 4, G + 128, 4, 0, UINT32_MAX},    /* rows the same */
     {EMU_CLS_LD_GLOBAL, PTX_SPACE_GLOBAL, 4, G + 200, 4, 1024, 0x00ff00f0u},
     {EMU_CLS_LD_GLOBAL, PTX_SPACE_GLOBAL, 16, G + 48, 16, 32, UINT32_MAX},  /* across lines */
+    /* every lane, addresses not decreasing (the coalescer takes them a sector at a time):
+     * the second row from the first's last lane, lanes a sector and two apart, halves and
+     * bytes across a line, atomics (their lane counts) */
+    {EMU_CLS_LD_GLOBAL, PTX_SPACE_GLOBAL, 4, G + 100, 4, 60, UINT32_MAX},
+    {EMU_CLS_LD_GLOBAL, PTX_SPACE_GLOBAL, 8, G + 120, 8, ONE, UINT32_MAX},
+    {EMU_CLS_LD_GLOBAL, PTX_SPACE_GLOBAL, 4, G + 64, 32, ONE, UINT32_MAX},
+    {EMU_CLS_LD_GLOBAL, PTX_SPACE_GLOBAL, 4, G + 12, 64, 1280, UINT32_MAX},
+    {EMU_CLS_LD_GLOBAL, PTX_SPACE_GLOBAL, 2, G + 98, 2, 40, UINT32_MAX},
+    {EMU_CLS_LD_GLOBAL, PTX_SPACE_GLOBAL, 1, G + 119, 1, 16, UINT32_MAX},
+    {EMU_CLS_ATOMIC, PTX_SPACE_GLOBAL, 4, G + 1536 + 116, 4, 64, UINT32_MAX},
+    {EMU_CLS_ATOMIC, PTX_SPACE_GLOBAL, 8, G + 1792, 8, ONE, UINT32_MAX},
+    {EMU_CLS_LD_GLOBAL, PTX_SPACE_GLOBAL, 8, G + 8, 8, 112, UINT32_MAX},   /* lane 16 back */
     {EMU_CLS_ST_GLOBAL, PTX_SPACE_GLOBAL, 4, G + 512, 4, ONE, UINT32_MAX},
     {EMU_CLS_ST_GLOBAL, PTX_SPACE_GLOBAL, 4, G + 640, 128, ONE, 0x0f0f0f0fu},
     {EMU_CLS_ATOMIC, PTX_SPACE_GLOBAL, 4, G + 768, 0, ONE, UINT32_MAX},

@@ -75,12 +75,14 @@ tm_line *tm_cache_alloc(tm_cache *c, uint64_t line, uint64_t now, tm_evicted *vi
     uint64_t *t = tags_of(c, set), *u = t + c->ways;
     uint32_t v = 0;
     /* the first invalid way, else the least recently used; among equals the lowest way (a
-     * fixed choice) */
-    while (v < c->ways && t[v]) v++;
-    if (v == c->ways) {
-        v = 0;
+     * fixed choice). A set's valid ways are its first ones (only this fills a way, the first
+     * invalid one, and only tm_cache_clear empties them, all at once): a full set, the usual
+     * one once a kernel has run a while, is known by its last way. */
+    if (t[c->ways - 1]) {
         for (uint32_t i = 1; i < c->ways; i++)
             if (u[i] < u[v]) v = i;
+    } else {
+        while (t[v]) v++;
     }
     tm_line *L = &c->lines[(size_t)set * c->ways + v];
     if (victim) *victim = (tm_evicted){.tag = t[v], .dirty = t[v] ? L->dirty : 0};

@@ -1523,12 +1523,48 @@ static unsigned coalesce(const uint64_t *addr, uint32_t lanes, unsigned size,
     return n;
 }
 
+/* coalesce_one_sector() of the 16 lanes at a + j * st (j = 0..15; st 0 or a power of two),
+ * after n requests whose last lane's sector is *prev_s, the addresses not decreasing from it:
+ * the requests' count after them. */
+static unsigned coalesce_run(uint64_t a, uint64_t st, line_req req[EMU_WARP_SIZE * 2],
+                             unsigned n, uint64_t *prev_s)
+{
+    const unsigned k = EMU_WARP_SIZE / 2;
+    unsigned sh = st ? (unsigned)__builtin_ctzll(st) : 0;
+    for (unsigned j = 0; j < k;) {
+        uint64_t addr = a + j * st, s = addr / TM_SECTOR;
+        /* the last of the run's lanes in sector s */
+        uint64_t in = st ? ((s + 1) * TM_SECTOR - 1 - a) >> sh : k - 1;
+        unsigned last = in < k - 1 ? (unsigned)in : k - 1;
+        if (s != *prev_s) {
+            uint64_t line = addr / TM_LINE;
+            if (!n || req[n - 1].line != line) req[n++] = (line_req){line, 0, 0};
+            req[n - 1].need |= (uint8_t)(1u << (s % (TM_LINE / TM_SECTOR)));
+            *prev_s = s;
+        }
+        req[n - 1].ops += last - j + 1;
+        j = last + 1;
+    }
+    return n;
+}
+
 /* coalesce() of a compact event whose every lane lies within one sector (its size a power of
  * two up to a sector, every address a multiple of it): the same requests, from the shape
  * without reading or building 32 addresses. */
 static unsigned coalesce_one_sector(const emu_event *e, uint32_t lanes,
                                     line_req req[EMU_WARP_SIZE * 2])
 {
+    int64_t st = e->stride, half = e->half_stride;
+    if (lanes == UINT32_MAX && st >= 0 && !(st & (st - 1)) && half >= 15 * st &&
+        e->base <= UINT64_MAX - (uint64_t)(half + 15 * st)) {
+        /* every lane, their addresses not decreasing from lane to lane (two runs of a power of
+         * two stride, the second from where the first ends or after): the loop below would
+         * meet each sector's lanes one after another and each line's sectors likewise, never
+         * a line it met before; taken a sector at a time */
+        uint64_t prev = UINT64_MAX;
+        unsigned n = coalesce_run(e->base, (uint64_t)st, req, 0, &prev);
+        return coalesce_run(e->base + (uint64_t)half, (uint64_t)st, req, n, &prev);
+    }
     unsigned n = 0, prev_i = 0;
     uint64_t prev_s = UINT64_MAX;
     for (uint32_t mk = lanes; mk; mk &= mk - 1) {

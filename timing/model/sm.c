@@ -130,15 +130,16 @@ static inline void prefetch_event(const emu_event *e)
     __builtin_prefetch(b + sizeof *e - 1);
 }
 
-/* Whether warp tw can issue on scheduler q at cycle now; if not, why (*why) and from when it
- * might (*when). */
+/* Whether warp tw, whose scan entry is sc, can issue on scheduler q at cycle now; if not, why
+ * (*why) and from when it might (*when). due: sc's ready time is known to have come (the scan
+ * read it). */
 static inline __attribute__((always_inline)) bool
-can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t now,
-          const emu_next_instr **pp, timing_slot *why, uint64_t *when)
+can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, tm_scan *sc, uint64_t now,
+          const emu_next_instr **pp, timing_slot *why, uint64_t *when, bool due)
 {
-    if (tm_warp_ready(S, tw) > now) {
-        *why = tm_warp_why(S, tw);
-        *when = tm_warp_ready(S, tw);
+    if (!due && sc->ready > now) {
+        *why = (timing_slot)sc->why;
+        *when = sc->ready;
         return false;
     }
     bool sb_known_clear = false;
@@ -194,7 +195,6 @@ can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t now,
     if (!tw->trace && t < TM_PEND) {
         tw->sb_clear = true;
         /* the scan can tell the rest without the warp (tm_scan fast) */
-        tm_scan *sc = &S->scan[tw->scan_ix];
         sc->fast = !(M->windowed && tw->pos == tw->nev && p->shared_state);
         sc->unit = (uint8_t)u;
     }
@@ -222,8 +222,8 @@ can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, uint64_t now,
      * fetch its header while the warp waits (issue fetched all of it if it issued last) */
     if (!tw->trace && tw->pos < tw->nev) __builtin_prefetch(&tw->ev[tw->pos]);
     *when = t;
-    tm_warp_set_ready(S, tw, t);
-    tm_warp_set_why(S, tw, *why);
+    sc->ready = t;
+    sc->why = (uint8_t)*why;
     uint32_t slot = (uint32_t)(tw - S->warps);
     if (t == TM_NEVER && slot < 64) S->never_mask |= UINT64_C(1) << slot;
     return false;
@@ -418,6 +418,35 @@ static inline uint64_t scan_word_bits(uint32_t step, uint32_t nw, uint32_t fb)
     return step == nw ? (UINT64_C(1) << fb) - 1 : ~UINT64_C(0);
 }
 
+/* Whether the warp of scan entry `slot` of scheduler q, ready by its entry at now, can issue
+ * (its instruction in *pp, NULL for its peeked one: the warp is found only for the one picked);
+ * if not, its entry says until when (the scan's look at a warp). */
+static inline __attribute__((always_inline)) bool
+entry_can_issue(tm_model *M, tm_sm *S, uint32_t q, uint32_t nsched, uint32_t slot, tm_scan *e,
+                uint64_t now, const emu_next_instr **pp)
+{
+    timing_slot w2;
+    uint64_t when;
+    if (!e->fast)
+        return can_issue(M, S, q, &S->warps[q + slot * nsched], e, now, pp, &w2, &when, true);
+    /* can_issue's answer from its unit and the MSHRs, as it would give it */
+    when = S->unit_free[q * TM_U_COUNT + e->unit];
+    if (when > now) {
+        w2 = e->unit == TM_U_LSU ? TIMING_SLOT_MEMORY : TIMING_SLOT_PIPELINE;
+    } else if (e->unit == TM_U_LSU && (when = tm_mem_mshr_next(&M->mem, S->id)) > now) {
+        w2 = TIMING_SLOT_MEMORY;
+        if (tm_is_pend(when)) when = TM_NEVER;
+    } else {
+        *pp = NULL;
+        return true;
+    }
+    e->ready = when;
+    e->why = (uint8_t)w2;
+    uint32_t ws = q + slot * nsched;
+    if (when == TM_NEVER && ws < 64) S->never_mask |= UINT64_C(1) << ws;
+    return false;
+}
+
 /* Scheduler q of SM S at cycle now (tm_sm_cycle), with its policy's flags as constants (the
  * scan's loop passes every live warp of the scheduler when none issues: the tests it need not
  * make go). Adds the instructions it issued to *issued; false when the SM's cycle ends there
@@ -445,7 +474,8 @@ sched_cycle(tm_model *M, tm_sm *S, uint32_t q, uint64_t now, uint64_t *next, uin
             uint64_t when;
             if (tw->occupied && !tw->done) {
                 any = true;
-                if (can_issue(M, S, q, tw, now, &pi, &w2, &when)) pick = tw;
+                if (can_issue(M, S, q, tw, &S->scan[tw->scan_ix], now, &pi, &w2, &when, false))
+                    pick = tw;
                 else if (when < why_when || why == TIMING_SLOT_IDLE) {
                     why = w2;
                     why_when = when;
@@ -469,12 +499,13 @@ sched_cycle(tm_model *M, tm_sm *S, uint32_t q, uint64_t now, uint64_t *next, uin
          * issues, in which case the loop has passed every live warp. An entry still ready at
          * now is one can_issue set no wait for (barriers, DAB's turns, GPUDet's quanta, no next
          * instruction): it waits at a barrier with no known end. */
-        uint32_t best = UINT32_MAX;
+        uint32_t best = UINT32_MAX, found = UINT32_MAX;   /* found: the scan's pick */
         uint64_t best_key = UINT64_MAX;
         bool stop = greedy;
         for (uint32_t step = 0; step <= nw && !stop; step++) {
             uint32_t wi = fw + step >= nw ? fw + step - nw : fw + step;
-            for (uint64_t m = lw[wi] & scan_word_bits(step, nw, fb); m; m &= m - 1) {
+            uint64_t look = lw[wi] & scan_word_bits(step, nw, fb);
+            for (uint64_t m = look; m; m &= m - 1) {
                 uint32_t slot = wi * 64 + (uint32_t)__builtin_ctzll(m);
                 tm_scan *e = &sc[slot];
                 if (two && age[slot] > limit) continue;
@@ -486,53 +517,33 @@ sched_cycle(tm_model *M, tm_sm *S, uint32_t q, uint64_t now, uint64_t *next, uin
                     }
                     continue;
                 }
-                tm_warp *tw = &S->warps[q + slot * nsched];
                 const emu_next_instr *p;
-                timing_slot w2;
-                uint64_t when;
-                if (e->fast) {
-                    /* can_issue's answer from its unit and the MSHRs, as it would give it */
-                    p = &tw->next;
-                    when = S->unit_free[q * TM_U_COUNT + e->unit];
-                    if (when > now) {
-                        w2 = e->unit == TM_U_LSU ? TIMING_SLOT_MEMORY : TIMING_SLOT_PIPELINE;
-                    } else if (e->unit == TM_U_LSU &&
-                               (when = tm_mem_mshr_next(&M->mem, S->id)) > now) {
-                        w2 = TIMING_SLOT_MEMORY;
-                        if (tm_is_pend(when)) when = TM_NEVER;
-                    } else {
-                        goto ready_warp;
+                if (entry_can_issue(M, S, q, nsched, slot, e, now, &p)) {
+                    if (gto) {
+                        /* the oldest ready warp */
+                        if (found == UINT32_MAX || age[slot] < pick_age) {
+                            found = slot;
+                            pick_age = age[slot];
+                            pi = p;
+                        }
+                        continue;
                     }
-                    e->ready = when;
-                    e->why = (uint8_t)w2;
-                    uint32_t ws = q + slot * nsched;
-                    if (when == TM_NEVER && ws < 64) S->never_mask |= UINT64_C(1) << ws;
-                } else if (can_issue(M, S, q, tw, now, &p, &w2, &when)) {
-                    goto ready_warp;
+                    found = slot;
+                    pi = p;
+                    stop = true;
+                    break;
                 }
                 r = e->ready;
                 if ((r <= now ? TM_NEVER : r) - 1 < best_key) {
                     best_key = (r <= now ? TM_NEVER : r) - 1;
                     best = slot;
                 }
-                continue;
-            ready_warp:
-                if (gto) {
-                    /* the oldest ready warp */
-                    if (!pick || age[slot] < pick_age) {
-                        pick = tw;
-                        pick_slot = slot;
-                        pick_age = age[slot];
-                        pi = p;
-                    }
-                    continue;
-                }
-                pick = tw;
-                pick_slot = slot;
-                pi = p;
-                stop = true;
-                break;
             }
+        }
+        if (found != UINT32_MAX) {
+            pick = &S->warps[q + found * nsched];
+            pick_slot = found;
+            if (!pi) pi = &pick->next;
         }
         if (!pick) {
             if (best != UINT32_MAX && !per_q) {
