@@ -1983,7 +1983,9 @@ static bool in_loop(const tr *t, uint32_t i)
     return false;
 }
 
-/* A global load in a loop prefetches where the same load of the same warp will read next: its
+/* The warp's jit_prefetch slot of global access µop u for emit_next_trip_prefetch (a load in a
+ * loop outside a loop segment, among the first EMU_JIT_PREFETCH_SITES), or -1.
+ * A global load in a loop prefetches where the same load of the same warp will read next: its
  * first active lane's address plus the step since the warp last came by (the warp's
  * jit_prefetch slot of the site), for lanes 0 and 16 (a 16-wide tile's two rows). matmul's
  * B tile (a column band: each lane row n floats from the next, each iteration 16 rows on)
@@ -1995,14 +1997,21 @@ static bool in_loop(const tr *t, uint32_t i)
  * (emit_stride_prefetch) and whose uniform loads (n-body's) would pay for a hint every trip. A
  * hint only: it cannot fault or change what any executor computes (an address out of every
  * allocation is harmless to prefetch). */
-static void emit_next_trip_prefetch(tr *t, const emu_uop *u, LLVMValueRef a, LLVMValueRef a0)
+static int next_trip_site(tr *t, const emu_uop *u)
 {
-    if (t->nprefetch >= EMU_JIT_PREFETCH_SITES || t->loop_head != NO_LOOP ||
+    if (u->op != PTX_OP_LD || t->nprefetch >= EMU_JIT_PREFETCH_SITES || t->loop_head != NO_LOOP ||
         !in_loop(t, (uint32_t)(u - t->code->uops)))
-        return;
+        return -1;
+    return (int)t->nprefetch++;
+}
+
+/* The hint itself for site (next_trip_site(): -1 for none), a the lanes' addresses, a0 the
+ * first active lane's */
+static void emit_next_trip_prefetch(tr *t, int site, LLVMValueRef a, LLVMValueRef a0)
+{
+    if (site < 0) return;
     LLVMBuilderRef b = t->b;
-    LLVMValueRef slot = warp_field(t, offsetof(emu_warp, jit_prefetch) +
-                                          t->nprefetch++ * sizeof(uint64_t));
+    LLVMValueRef slot = warp_field(t, offsetof(emu_warp, jit_prefetch) + (unsigned)site * sizeof(uint64_t));
     LLVMValueRef last = load(t, t->i64, slot);
     LLVMBuildStore(b, a0, slot);
     /* a fresh warp's slot is 0: no step yet */
@@ -2298,6 +2307,70 @@ static void emit_known_checks(tr *t, LLVMValueRef state, LLVMValueRef a, LLVMVal
     LLVMPositionBuilderAtEnd(b, lanes);
 }
 
+/* A global access of a whole warp (mask all lanes) whose lanes are consecutive elements of es
+ * bytes (lane l at a[0] + l es), checked at its ends rather than per lane: a[0] aligned, and
+ * the 32 elements within the allocation its hit entry holds (a[0] at or above its base, at
+ * least 32 es bytes below its end; the device generation unchanged). Lane l then passes each
+ * per-lane check of emit_mem (a_l = a[0] + l es, without a wrap: a[0] + 32 es <= end), whose
+ * consecutive path would make the same accesses (a store's lanes are distinct elements, so
+ * its halves' order does not show), so the fast path takes it whole: one vector load or store,
+ * no search for the first active lane, no uniform check. Anything else (a lane inactive, the
+ * entry missed, another shape, the policy's plain accesses off: plain) goes on to emit_mem's
+ * checks, where the builder is left. A load's value (<32 x ety>) is *got, made in *from, which
+ * goes on to done. Black-Scholes' seven consecutive accesses took about 155 host instructions
+ * each by the per-lane checks and the two searches. */
+static void emit_global_whole(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef a, LLVMValueRef sv,
+                              LLVMValueRef mask, LLVMValueRef plain, int site, LLVMBasicBlockRef done,
+                              LLVMValueRef *got, LLVMBasicBlockRef *from)
+{
+    enum { HALF = EMU_WARP_SIZE / 2 };
+    LLVMBuilderRef b = t->b;
+    bool st = u->op == PTX_OP_ST;
+    unsigned es = emu_type_bits[u->type] / 8;
+    LLVMTypeRef ety = es == 4 ? t->i32 : t->i64, vety = LLVMVectorType(ety, EMU_WARP_SIZE);
+    LLVMBasicBlockRef check = block(t, "mem.whole.check"), fast = block(t, "mem.whole");
+    LLVMBasicBlockRef general = block(t, "mem.lanes");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, mask, ci32(t, 0xffffffffu), ""), check, general);
+    LLVMPositionBuilderAtEnd(b, check);
+    LLVMValueRef a0 = LLVMBuildExtractElement(b, a, ci32(t, 0), "");
+    LLVMValueRef iota[EMU_WARP_SIZE];
+    for (int l = 0; l < EMU_WARP_SIZE; l++) iota[l] = ci64(t, (uint64_t)l * es);
+    LLVMValueRef want = LLVMBuildAdd(b, vsplat(t, a0, ""), LLVMConstVector(iota, EMU_WARP_SIZE), "");
+    LLVMValueRef eq = LLVMBuildBitCast(b, LLVMBuildICmp(b, LLVMIntEQ, a, want, ""), t->i32, "");
+    LLVMValueRef ok = LLVMBuildAnd(b, plain, LLVMBuildICmp(b, LLVMIntEQ, eq, ci32(t, 0xffffffffu), ""), "");
+    ok = LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, a0, ci64(t, es - 1), ""), ci64(t, 0), ""), "");
+    LLVMValueRef gword = LLVMGetNamedGlobal(t->m, EMU_JIT_DEVICE_GENERATION);
+    if (!gword) gword = LLVMAddGlobal(t->m, t->i64, EMU_JIT_DEVICE_GENERATION);
+    LLVMValueRef gen = LLVMBuildLoad2(b, t->i64, gword, "");
+    LLVMSetOrdering(gen, LLVMAtomicOrderingAcquire);
+    LLVMSetAlignment(gen, 8);
+    size_t hit = offsetof(emu_warp, jit_hit) + hit_entry(t, i) * sizeof(uint64_t[3]);
+    LLVMValueRef cgen = load(t, t->i64, warp_field(t, hit + 2 * sizeof(uint64_t)));
+    LLVMValueRef lo = load(t, t->i64, warp_field(t, hit));
+    LLVMValueRef hi = load(t, t->i64, warp_field(t, hit + sizeof(uint64_t)));
+    LLVMValueRef in = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, gen, cgen, ""),
+                                   LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, a0, lo, ""),
+                                                LLVMBuildICmp(b, LLVMIntULT, a0, hi, ""), ""), "");
+    in = LLVMBuildAnd(b, in, LLVMBuildICmp(b, LLVMIntUGE, LLVMBuildSub(b, hi, a0, ""),
+                                           ci64(t, (uint64_t)EMU_WARP_SIZE * es), ""), "");
+    LLVMBuildCondBr(b, LLVMBuildAnd(b, ok, in, ""), fast, general);
+    LLVMPositionBuilderAtEnd(b, fast);
+    LLVMValueRef p = LLVMBuildIntToPtr(b, a0, t->ptr, "");
+    if (st) {
+        LLVMSetAlignment(LLVMBuildStore(b, sv, p), es);
+    } else {
+        *got = load(t, vety, p);
+        LLVMSetAlignment(*got, es);
+        LLVMValueRef start[2] = {a0, LLVMBuildAdd(b, a0, ci64(t, (uint64_t)HALF * es), "")};
+        if (t->loop_head != NO_LOOP) emit_stride_prefetch(t, start, HALF * es);
+        else emit_ahead_prefetch(t, start, HALF * es);
+        emit_next_trip_prefetch(t, site, a, a0);
+    }
+    *from = fast;
+    LLVMBuildBr(b, done);
+    LLVMPositionBuilderAtEnd(b, general);
+}
+
 static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockRef slow)
 {
     LLVMBuilderRef b = t->b;
@@ -2343,6 +2416,20 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
         plain = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntNE, direct, LLVMConstInt(t->i8, 0, 0), ""),
                              LLVMBuildICmp(b, LLVMIntEQ, observed, LLVMConstInt(t->i8, 0, 0), ""), "");
     }
+    /* a global access of single elements: a whole warp's consecutive lanes first
+     * (emit_global_whole), its address row and stored value read here, before the paths part */
+    bool global = !narrow && u->in->space != PTX_SPACE_SHARED;
+    int site = global ? next_trip_site(t, u) : -1;
+    LLVMValueRef a_global = NULL, whole_got = NULL, sv[4] = {NULL};
+    LLVMBasicBlockRef done = block(t, "mem.done"), whole_from = NULL;
+    if (global) {
+        a_global = LLVMBuildAdd(b, load_row(t, ao->row), splat64(t, ao->imm), "");
+        if (ao->bits <= 32) a_global = LLVMBuildAnd(b, a_global, splat64(t, 0xffffffffu), "");
+    }
+    if (global && vec == 1) {
+        if (st) sv[0] = LLVMBuildTrunc(b, src(t, &e[0], u->type), vety, "");
+        emit_global_whole(t, i, u, a_global, sv[0], mask, plain, site, done, &whole_got, &whole_from);
+    }
     LLVMBuildCondBr(b, plain, checks, slow);
     LLVMPositionBuilderAtEnd(b, checks);
     /* A shared address of 32 bits is checked and compared as 32-bit offsets (half the vector
@@ -2361,8 +2448,11 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
         bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, a, last, ""), "");
         addr = a;
     } else {
-        LLVMValueRef a = LLVMBuildAdd(b, load_row(t, ao->row), splat64(t, ao->imm), "");
-        if (ao->bits <= 32) a = LLVMBuildAnd(b, a, splat64(t, 0xffffffffu), "");
+        LLVMValueRef a = a_global;
+        if (!a) {
+            a = LLVMBuildAdd(b, load_row(t, ao->row), splat64(t, ao->imm), "");
+            if (ao->bits <= 32) a = LLVMBuildAnd(b, a, splat64(t, 0xffffffffu), "");
+        }
         LLVMValueRef misaligned = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, a, splat64(t, total - 1), ""),
                                                 splat64(t, 0), "");
         if (u->in->space == PTX_SPACE_SHARED) {
@@ -2429,7 +2519,7 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
             LLVMValueRef stale = LLVMBuildICmp(b, LLVMIntNE, gen, cgen, "");
             bad = LLVMBuildOr(b, bad, vsplat(t, stale, ""), "");
             ptrs = LLVMBuildIntToPtr(b, a, vptr, "");
-            if (!st) emit_next_trip_prefetch(t, u, a, a0);
+            emit_next_trip_prefetch(t, site, a, a0);
         }
         addr = LLVMBuildPtrToInt(b, ptrs, t->v64, "");
     }
@@ -2442,7 +2532,6 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
         /* a load whose shape is known but not taken by emit_known_shape (neither shape, lanes
          * inactive, or unknown after a side entry): its lanes gathered, the shape kept as it
          * was (no search for it again: the code stays small) */
-        LLVMBasicBlockRef done = block(t, "mem.done");
         LLVMValueRef off = LLVMBuildZExt(b, addr, t->v64, "");
         LLVMValueRef gp = LLVMBuildGEP2(b, t->i8, vsplat(t, smem, ""), &off, 1, "");
         LLVMTypeRef over[2] = {vety, vptr};
@@ -2570,17 +2659,21 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
                                                           LLVMConstInt(t->i8, 0, false), ""), "");
         }
     }
-    /* the stored values, read here: what the cache holds must dominate every path below */
-    LLVMValueRef sv[4] = {NULL};
+    /* the stored values, read here (a global one's before emit_global_whole): what the cache
+     * holds must dominate every path below */
     for (unsigned k = 0; st && k < vec; k++)
-        sv[k] = LLVMBuildTrunc(b, src(t, &e[k], u->type), vety, "");
+        if (!sv[k]) sv[k] = LLVMBuildTrunc(b, src(t, &e[k], u->type), vety, "");
     LLVMTypeRef over[2] = {vety, vptr};
     LLVMValueRef align = ci32(t, es);
-    LLVMBasicBlockRef done = block(t, "mem.done"), gather = block(t, "mem.gather");
+    LLVMBasicBlockRef gather = block(t, "mem.gather");
     LLVMBasicBlockRef ublk = NULL, cblk = NULL;
-    LLVMValueRef got[4][3];   /* loaded values: uniform, consecutive, gathered */
-    LLVMBasicBlockRef from[3];
+    LLVMValueRef got[4][4];   /* loaded values: whole warp, uniform, consecutive, gathered */
+    LLVMBasicBlockRef from[4];
     unsigned nfrom = 0;
+    if (whole_from) {
+        got[0][nfrom] = whole_got;
+        from[nfrom++] = whole_from;
+    }
     LLVMTypeRef pairty = LLVMVectorType(ety, 2), hvty = LLVMVectorType(ety, HALF);
     if (uni) {
         ublk = block(t, "mem.uniform");
