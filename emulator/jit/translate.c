@@ -184,6 +184,10 @@ typedef struct tr {
      * entry block at the first use: the block, and per access size (1 << k bytes) whether
      * the fast path may take such accesses and the last offset one may start at */
     LLVMValueRef smem, smem_ok[6], smem_last[6];
+    /* What ld.param reads of its run (param_block), made in the entry block at the first use:
+     * whether the fast path may take parameters, the module's symbols, the launch's parameter
+     * block and its size */
+    LLVMValueRef param_ok, param_syms, param_base, param_size;
     /* Chained segments (chain_rows()): where a segment ends at the start of a chain head (a
      * uniform branch's either way, a fall into the next block; edge_to also serves a loop
      * segment's exit, though a function with a loop segment does not chain), the run goes
@@ -2834,6 +2838,29 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
 /* ld.param (param_translates): the parameter's offset in the launch's parameter block (the
  * module's symbol, read at run time: the code holds no address), checked as ld_param_fast
  * checks it, read once and given to every lane of mask; slow when a check fails. */
+/* ld.param's per-run values (t->param_*), loaded where the function is entered, once: a run
+ * keeps its context's module, grid and param_fast, and a row store in between could alias
+ * them, so that LLVM would not hoist the loads out of each ld.param (Black-Scholes' eight:
+ * about 9 host instructions each) */
+static void param_block(tr *t)
+{
+    if (t->param_ok) return;
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(t->fn);
+    LLVMBuilderRef eb = LLVMCreateBuilderInContext(t->cx), tb = t->b;
+    LLVMPositionBuilderBefore(eb, LLVMGetBasicBlockTerminator(entry));
+    t->b = eb;   /* field() and ctx_field() build with t->b */
+    LLVMValueRef pf = load(t, t->i8, ctx_field(t, offsetof(emu_ctx, param_fast)));
+    t->param_ok = LLVMBuildICmp(eb, LLVMIntNE, pf, LLVMConstInt(t->i8, 0, 0), "");
+    LLVMValueRef mod = load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, mod)));
+    LLVMValueRef pm = load(t, t->ptr, field(t, mod, offsetof(emu_module, ptx)));
+    t->param_syms = load(t, t->ptr, field(t, pm, offsetof(ptx_module, syms)));
+    LLVMValueRef g = load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, g)));
+    t->param_size = load(t, t->i64, field(t, g, offsetof(emu_grid, params_size)));
+    t->param_base = load(t, t->ptr, field(t, g, offsetof(emu_grid, params)));
+    t->b = tb;
+    LLVMDisposeBuilder(eb);
+}
+
 static void emit_param(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockRef slow)
 {
     LLVMBuilderRef b = t->b;
@@ -2841,24 +2868,19 @@ static void emit_param(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBloc
     unsigned es = emu_type_bits[u->type] / 8;
     LLVMTypeRef ety = es == 4 ? t->i32 : t->i64;
     LLVMBasicBlockRef checks = block(t, "param.checks"), fast = block(t, "param.fast");
-    LLVMValueRef pf = load(t, t->i8, ctx_field(t, offsetof(emu_ctx, param_fast)));
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, pf, LLVMConstInt(t->i8, 0, 0), ""), checks, slow);
+    param_block(t);
+    LLVMBuildCondBr(b, t->param_ok, checks, slow);
     LLVMPositionBuilderAtEnd(b, checks);
-    LLVMValueRef mod = load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, mod)));
-    LLVMValueRef pm = load(t, t->ptr, field(t, mod, offsetof(emu_module, ptx)));
-    LLVMValueRef syms = load(t, t->ptr, field(t, pm, offsetof(ptx_module, syms)));
-    LLVMValueRef a = load(t, t->i64, field(t, syms, (size_t)ao->row * sizeof(ptx_symbol) +
-                                                        offsetof(ptx_symbol, offset)));
+    LLVMValueRef a = load(t, t->i64, field(t, t->param_syms, (size_t)ao->row * sizeof(ptx_symbol) +
+                                                                 offsetof(ptx_symbol, offset)));
     if (ao->kind == EMU_OPD_ADDR) a = LLVMBuildAdd(b, a, ci64(t, ao->imm), "");
-    LLVMValueRef g = load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, g)));
-    LLVMValueRef size = load(t, t->i64, field(t, g, offsetof(emu_grid, params_size)));
+    LLVMValueRef size = t->param_size;
     LLVMValueRef bad = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, a, ci64(t, es - 1), ""), ci64(t, 0), "");
     bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, a, size, ""), "");
     bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, ci64(t, es), LLVMBuildSub(b, size, a, ""), ""), "");
     LLVMBuildCondBr(b, bad, slow, fast);
     LLVMPositionBuilderAtEnd(b, fast);
-    LLVMValueRef params = load(t, t->ptr, field(t, g, offsetof(emu_grid, params)));
-    LLVMValueRef x = load(t, ety, LLVMBuildGEP2(b, t->i8, params, &a, 1, ""));
+    LLVMValueRef x = load(t, ety, LLVMBuildGEP2(b, t->i8, t->param_base, &a, 1, ""));
     LLVMSetAlignment(x, es);
     put(t, &u->opd[0], mask, vsplat(t, LLVMBuildZExt(b, x, t->i64, ""), ""));
 }
