@@ -207,6 +207,9 @@ typedef struct tr {
      * phi is clean stores it */
     bool *chain_dirty;
     bool *chain_open;
+    /* chain_all[s]: chain head s carries every register row live there, also those its
+     * segment does not name (chain_all_fit()) */
+    bool *chain_all;
 } tr;
 
 /* The most µops in one segment (bounds the phis of a side entry: compile time grows with
@@ -563,11 +566,11 @@ static bool segment_names_row(const tr *t, uint32_t s, uint32_t row)
 }
 
 /* Whether chain head s carries row in a phi: the register rows live at s that its segment
- * names are (chain_rows()). */
+ * names are, or all of them (chain_all) (chain_rows()). */
 static bool chain_carries(const tr *t, uint32_t s, uint32_t row)
 {
     return t->chain && s < t->n && t->chain_head[s] && t->slot_kind[row / EMU_WARP_SIZE] != SLOT_PRED &&
-           row_live(t, s, row) && segment_names_row(t, s, row);
+           row_live(t, s, row) && (t->chain_all[s] || segment_names_row(t, s, row));
 }
 
 /* Whether every way out of the current segment's end on which row may be read goes into a
@@ -3129,12 +3132,30 @@ static int chain_rows(const tr *t, uint32_t s, uint32_t *rows, bool *narrow)
     for (uint32_t k = 0; k < t->code->fn->nslots; k++) {
         if (!((t->live[(size_t)s * t->live_words + k / 64] >> (k % 64)) & 1)) continue;
         uint8_t kind = t->slot_kind[k];
-        if (kind == SLOT_PRED || !segment_names_row(t, s, k * EMU_WARP_SIZE)) continue;
+        if (kind == SLOT_PRED || (!t->chain_all[s] && !segment_names_row(t, s, k * EMU_WARP_SIZE)))
+            continue;
         if ((kind != SLOT_NARROW && kind != SLOT_WIDE) || n == JIT_CHAIN_ROWS) return -1;
         rows[n] = k * EMU_WARP_SIZE;
         narrow[n++] = kind == SLOT_NARROW;
     }
     return n;
+}
+
+/* Whether every register row live at µop s (predicates aside) has a kind a phi holds and
+ * they fit JIT_CHAIN_ROWS: a chain head there then carries them all, also those its segment
+ * does not name (chain_all), which would otherwise be stored where they are made and loaded
+ * again after it (Black-Scholes' lg2 branch: a short segment, rarely run, that names few of
+ * the rows that cross it; 10 rows stored and reloaded per warp). */
+static bool chain_all_fit(const tr *t, uint32_t s)
+{
+    int n = 0;
+    for (uint32_t k = 0; k < t->code->fn->nslots; k++) {
+        if (!((t->live[(size_t)s * t->live_words + k / 64] >> (k % 64)) & 1)) continue;
+        uint8_t kind = t->slot_kind[k];
+        if (kind == SLOT_PRED) continue;
+        if ((kind != SLOT_NARROW && kind != SLOT_WIDE) || ++n > JIT_CHAIN_ROWS) return false;
+    }
+    return true;
 }
 
 /* Whether segment start s is a chain head: a translated µop's segment may end into it (a
@@ -4210,13 +4231,14 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     t.loop_seg = calloc(code->n, sizeof *t.loop_seg);
     t.chain_head = calloc(code->n, sizeof *t.chain_head);
     t.chain_made = calloc(code->n, sizeof *t.chain_made);
+    t.chain_all = calloc(code->n, sizeof *t.chain_all);
     t.chain_open = calloc(code->n, sizeof *t.chain_open);
     t.to_interp = calloc(code->n + 1, sizeof *t.to_interp);
     t.looped = calloc(code->n, sizeof *t.looped);
     t.entry = calloc(code->n, sizeof *t.entry);
     t.loop_head = NO_LOOP;
     if (!t.bb || !t.seg_start || !t.side || !t.loop_seg || !t.chain_head || !t.chain_made ||
-        !t.chain_open || !t.to_interp || !t.looped || !t.entry) {
+        !t.chain_all || !t.chain_open || !t.to_interp || !t.looped || !t.entry) {
         free(t.looped);
         free(t.entry);
         free(t.bb);
@@ -4226,6 +4248,7 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
         free(t.loop_seg);
         free(t.chain_head);
         free(t.chain_made);
+        free(t.chain_all);
         free(t.chain_open);
         LLVMDisposeBuilder(t.b);
         snprintf(err, errlen, "out of host memory");
@@ -4284,6 +4307,7 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
         t.chain = t.slot_kind && t.chain_phi && t.chain_dirty;
     }
     if (t.chain) slot_kinds(&t);
+    for (uint32_t i = 0; t.chain && i < code->n; i++) t.chain_all[i] = t.seg_start[i] && chain_all_fit(&t, i);
     for (uint32_t i = 0; t.chain && i < code->n; i++) t.chain_head[i] = chain_head(&t, i);
     for (uint32_t i = 0; i < code->n; i++)
         t.side[i] = t.seg_start[i] && !t.loop_seg[i] && !t.chain_head[i] ? t.bb[i]
@@ -4346,6 +4370,7 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     free(t.live);
     free(t.chain_head);
     free(t.chain_made);
+    free(t.chain_all);
     free(t.chain_open);
     free(t.slot_kind);
     free(t.chain_phi);
