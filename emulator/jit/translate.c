@@ -208,7 +208,7 @@ typedef struct tr {
     bool *chain_dirty;
     bool *chain_open;
     /* chain_all[s]: chain head s carries every register row live there, also those its
-     * segment does not name (chain_all_fit()) */
+     * segment does not name (a function without a loop: chain_all_fit()) */
     bool *chain_all;
 } tr;
 
@@ -3071,6 +3071,8 @@ static void branch_ways(tr *t, LLVMValueRef mask, const char *taken_name, LLVMBa
  * stores and reloads each: chained, its kernel ran 41.6 -> 36.7 ms (least of 5, load ~5;
  * 2685 -> 2579 host instructions per warp), compiling it 120 -> 137 ms. */
 #define JIT_CHAIN_STRAIGHT_UOPS 256
+/* the longest segment whose chain head may carry every row live there (chain_all_fit()) */
+#define JIT_CHAIN_ALL_UOPS 8
 
 static void slot_kind_add(tr *t, uint32_t slot, uint8_t kind)
 {
@@ -3141,13 +3143,20 @@ static int chain_rows(const tr *t, uint32_t s, uint32_t *rows, bool *narrow)
     return n;
 }
 
-/* Whether every register row live at µop s (predicates aside) has a kind a phi holds and
- * they fit JIT_CHAIN_ROWS: a chain head there then carries them all, also those its segment
- * does not name (chain_all), which would otherwise be stored where they are made and loaded
- * again after it (Black-Scholes' lg2 branch: a short segment, rarely run, that names few of
- * the rows that cross it; 10 rows stored and reloaded per warp). */
+/* Whether chain head s of a function without a loop may carry every register row live there,
+ * also those its segment does not name (chain_all), which would otherwise be stored where
+ * they are made and loaded again after it: its segment is short (at most JIT_CHAIN_ALL_UOPS
+ * µops), calls no handler, and the rows have kinds a phi holds and fit JIT_CHAIN_ROWS.
+ * Black-Scholes' lg2 branch (a segment of two µops, rarely run, that names few of the rows
+ * that cross it) stored and reloaded 10 rows per warp: kernel 29.3 -> 28.5 ms (least of 6,
+ * load 9), compile 129 -> 134 ms. Carried so in every short segment, also in loops, transpose
+ * 2048 ran 15.8 -> 13.6 ms but compiled 99 -> 142 ms, bitonic 125 -> 160 ms, scan 440 -> 497
+ * ms, whose real sizes count their compile time end to end: not done there. */
 static bool chain_all_fit(const tr *t, uint32_t s)
 {
+    uint32_t len = 0;
+    for (; s + len < t->n && (len == 0 || !t->seg_start[s + len]); len++)
+        if (len == JIT_CHAIN_ALL_UOPS || !translates(t, &t->code->uops[s + len])) return false;
     int n = 0;
     for (uint32_t k = 0; k < t->code->fn->nslots; k++) {
         if (!((t->live[(size_t)s * t->live_words + k / 64] >> (k % 64)) & 1)) continue;
@@ -4307,7 +4316,8 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
         t.chain = t.slot_kind && t.chain_phi && t.chain_dirty;
     }
     if (t.chain) slot_kinds(&t);
-    for (uint32_t i = 0; t.chain && i < code->n; i++) t.chain_all[i] = t.seg_start[i] && chain_all_fit(&t, i);
+    for (uint32_t i = 0; t.chain && straight && i < code->n; i++)
+        t.chain_all[i] = t.seg_start[i] && chain_all_fit(&t, i);
     for (uint32_t i = 0; t.chain && i < code->n; i++) t.chain_head[i] = chain_head(&t, i);
     for (uint32_t i = 0; i < code->n; i++)
         t.side[i] = t.seg_start[i] && !t.loop_seg[i] && !t.chain_head[i] ? t.bb[i]
