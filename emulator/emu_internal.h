@@ -119,8 +119,10 @@ typedef struct emu_frame {
 
 enum { EMU_WS_READY, EMU_WS_BARRIER, EMU_WS_EXITED, EMU_WS_FAULT };
 
-/* entries of emu_warp.jit_hit */
-#define EMU_JIT_HITS 4
+/* entries of emu_warp.jit_hit: 8, so that a kernel's arrays up to eight keep one each
+ * (Black-Scholes' five over four missed twice per warp, its first and last arrays taking
+ * turns at entry 0: a call of emu_jit_refill each, the vector registers spilled around it) */
+#define EMU_JIT_HITS 8
 /* entries of emu_warp.fast_hit */
 #define EMU_FAST_HITS 4
 /* entries of emu_warp.jit_prefetch */

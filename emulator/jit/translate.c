@@ -194,6 +194,10 @@ typedef struct tr {
      * entry block at the first use: the block, and per access size (1 << k bytes) whether
      * the fast path may take such accesses and the last offset one may start at */
     LLVMValueRef smem, smem_ok[6], smem_last[6];
+    /* What ld.param reads of its run (param_block), made in the entry block at the first use:
+     * whether the fast path may take parameters, the module's symbols, the launch's parameter
+     * block and its size */
+    LLVMValueRef param_ok, param_syms, param_base, param_size;
     /* Chained segments (chain_rows()): where a segment ends at the start of a chain head (a
      * uniform branch's either way, a fall into the next block; edge_to also serves a loop
      * segment's exit, though a function with a loop segment does not chain), the run goes
@@ -213,6 +217,9 @@ typedef struct tr {
      * phi is clean stores it */
     bool *chain_dirty;
     bool *chain_open;
+    /* chain_all[s]: chain head s carries every register row live there, also those its
+     * segment does not name (a function without a loop: chain_all_fit()) */
+    bool *chain_all;
 } tr;
 
 /* The most µops in one segment (bounds the phis of a side entry: compile time grows with
@@ -572,11 +579,11 @@ static bool segment_names_row(const tr *t, uint32_t s, uint32_t row)
 }
 
 /* Whether chain head s carries row in a phi: the register rows live at s that its segment
- * names are (chain_rows()). */
+ * names are, or all of them (chain_all) (chain_rows()). */
 static bool chain_carries(const tr *t, uint32_t s, uint32_t row)
 {
     return t->chain && s < t->n && t->chain_head[s] && t->slot_kind[row / EMU_WARP_SIZE] != SLOT_PRED &&
-           row_live(t, s, row) && segment_names_row(t, s, row);
+           row_live(t, s, row) && (t->chain_all[s] || segment_names_row(t, s, row));
 }
 
 /* Whether every way out of the current segment's end on which row may be read goes into a
@@ -1039,8 +1046,12 @@ static LLVMValueRef splat_f64(tr *t, double v);
  * result is f, or its neighbour towards the rounding when f lies beyond s + e (e decides
  * where f == s). An exact zero takes the sign the rounding gives it (downward -0 unless both
  * addends are +0, upward +0 unless both are -0). A NaN or infinite s keeps f. */
+static LLVMValueRef fma_f32_embedded(tr *t, LLVMValueRef x, LLVMValueRef y, LLVMValueRef z, bool up);
+
 static LLVMValueRef fma_f32_directed(tr *t, LLVMValueRef x, LLVMValueRef y, LLVMValueRef z, bool up)
 {
+    LLVMValueRef native = fma_f32_embedded(t, x, y, z, up);
+    if (native) return native;
     LLVMBuilderRef b = t->b;
     LLVMTypeRef vd = LLVMVectorType(LLVMDoubleTypeInContext(t->cx), EMU_WARP_SIZE);
     LLVMValueRef zd = LLVMBuildFPExt(b, z, vd, "");
@@ -1076,6 +1087,51 @@ static LLVMValueRef fma_f32_directed(tr *t, LLVMValueRef x, LLVMValueRef y, LLVM
                                                splat32(t, up ? 0 : 0x80000000u), "");
     r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOEQ, sum, zero, ""), signed_zero, r, "");
     return LLVMBuildBitCast(b, r, t->vf, "");
+}
+
+/* Whether the host (whose CPU the code is generated for: engine.c's target machine, and the
+ * disk cache's key) has AVX-512F */
+static bool host_avx512f(void)
+{
+    static int known = -1;
+    if (known < 0) {
+        char *features = LLVMGetHostCPUFeatures();
+        known = features && strstr(features, "+avx512f") != NULL;
+        LLVMDisposeMessage(features);
+    }
+    return known;
+}
+
+/* fma.rm / fma.rp.f32 by AVX-512's embedded rounding (vfmadd with {rd-sae} / {ru-sae}, 16
+ * lanes a call): the IEEE fused multiply-add rounded downward or upward, which fmaf under
+ * the host's rounding mode (the handler) gives too; a NaN's bits are made canonical after
+ * (put_f32) as the handler's are. About 4 host instructions for the warp instead of
+ * fma_f32_directed's 55 (Black-Scholes' expf has one per call, three per thread). 80M
+ * random lane triples (zeros, subnormals, infinities, NaNs, exact and near cancellations)
+ * against fmaf under fesetround: none differ. NULL without AVX-512F. */
+static LLVMValueRef fma_f32_embedded(tr *t, LLVMValueRef x, LLVMValueRef y, LLVMValueRef z, bool up)
+{
+    enum { HALF = EMU_WARP_SIZE / 2 };
+    static const char name[] = "llvm.x86.avx512.vfmadd.ps.512";
+    unsigned id = host_avx512f() ? LLVMLookupIntrinsicID(name, sizeof name - 1) : 0;
+    if (!id) return NULL;
+    LLVMBuilderRef b = t->b;
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(t->m, id, NULL, 0);
+    LLVMTypeRef fty = LLVMIntrinsicGetType(t->cx, id, NULL, 0);
+    LLVMValueRef part[2], whole[EMU_WARP_SIZE];
+    for (unsigned h = 0; h < 2; h++) {
+        LLVMValueRef sel[HALF];
+        for (unsigned l = 0; l < HALF; l++) sel[l] = ci32(t, h * HALF + l);
+        LLVMValueRef half = LLVMConstVector(sel, HALF);
+        /* _MM_FROUND_NO_EXC | _MM_FROUND_TO_NEG_INF (9) or _TO_POS_INF (10) */
+        LLVMValueRef args[4] = {LLVMBuildShuffleVector(b, x, LLVMGetPoison(t->vf), half, ""),
+                                LLVMBuildShuffleVector(b, y, LLVMGetPoison(t->vf), half, ""),
+                                LLVMBuildShuffleVector(b, z, LLVMGetPoison(t->vf), half, ""),
+                                ci32(t, up ? 10 : 9)};
+        part[h] = LLVMBuildCall2(b, fty, fn, args, 4, "");
+    }
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) whole[l] = ci32(t, l);
+    return LLVMBuildShuffleVector(b, part[0], part[1], LLVMConstVector(whole, EMU_WARP_SIZE), "");
 }
 
 static LLVMValueRef isnan_bits64(tr *t, LLVMValueRef v)
@@ -1181,7 +1237,7 @@ static LLVMValueRef splat_f64(tr *t, double v)
 }
 
 /* The sum of c[k] x^(k - lowest) for k = lowest .. n - 1 over 32 lanes of double, by Horner's
- * rule in fma from c[n - 1] down: the polynomials of ex2_f32 and lg2_f32. */
+ * rule in fma from c[n - 1] down: lg2_f32's polynomial. */
 static LLVMValueRef horner_f64(tr *t, const double *c, int n, int lowest, LLVMValueRef x)
 {
     LLVMTypeRef vd = LLVMVectorType(LLVMDoubleTypeInContext(t->cx), EMU_WARP_SIZE);
@@ -1210,20 +1266,24 @@ static LLVMValueRef near_float_boundary(tr *t, LLVMValueRef r)
 
 /* ex2.approx.f32 as sem_float_ex2_approx computes it, (float)exp2((double)x) with the host's
  * libm, without calling it: in double, x = n + f (n = x rounded to an integer, |f| <= 1/2,
- * exact), 2^f by its Taylor series in f ln 2 to degree 13 (the first term left out is below
- * 2^-57 of the sum), times 2^n from the exponent bits; x beyond +-200 is clamped (the result is
- * inf or 0 either way), a NaN goes through. This is within a few double ulps of exp2's result
+ * exact), 2^f by a polynomial of degree 11 (mpmath's chebyfit of 2^f on [-1/2, 1/2], its
+ * coefficients rounded to double: relative error below 2^-55) as two Horner chains of five
+ * fma, c[0..5] and c[6..11], joined by f^6 (six fma deep where the Taylor series of degree 13
+ * by Horner's rule was thirteen: the three ex2 of Black-Scholes' expf, a third of its
+ * kernel's samples, were bound by that chain; kernel 32.3 -> 30.6 ms, least of 8, load 9;
+ * Estrin's scheme measured the same with more spills), times 2^n from the exponent bits; x
+ * beyond +-200 is clamped (the result is inf or 0 either way), a NaN goes through. This is
+ * within a few double ulps of exp2's result
  * (glibc's is within one of the exact value), so both round to the same float unless a float
  * rounding boundary lies between them: *hard marks the lanes where r (1 -+ 2^-48) round to
  * different floats, which take the handler (about one input in 2^25; none of the 2^32 inputs
  * that are not hard rounds otherwise: bench/ex2_identical.sh checks it exhaustively). */
 static LLVMValueRef ex2_f32(tr *t, LLVMValueRef x, LLVMValueRef *hard)
 {
-    static const double taylor[14] = {
-        0x1.0000000000000p+0,  0x1.62e42fefa39efp-1,  0x1.ebfbdff82c58fp-3,  0x1.c6b08d704a0c0p-5,
-        0x1.3b2ab6fba4e77p-7,  0x1.5d87fe78a6731p-10, 0x1.430912f86c787p-13, 0x1.ffcbfc588b0c7p-17,
-        0x1.62c0223a5c824p-20, 0x1.b5253d395e7c4p-24, 0x1.e4cf5158b8ecap-28, 0x1.e8cac7351bb25p-32,
-        0x1.c3bd650fc2986p-36, 0x1.816193166d0f9p-40};
+    static const double cheb[12] = {
+        0x1.0000000000000p+0,  0x1.62e42fefa39efp-1,  0x1.ebfbdff82c5aep-3,  0x1.c6b08d704a0c6p-5,
+        0x1.3b2ab6fb9f1a5p-7,  0x1.5d87fe78a3f9cp-10, 0x1.430913112c61bp-13, 0x1.ffcbfc6da6ed1p-17,
+        0x1.62bfc2c86d700p-20, 0x1.b524ebd13a55fp-24, 0x1.e6228acd1c6e5p-28, 0x1.e9ec1fcb69a7fp-32};
     LLVMBuilderRef b = t->b;
     LLVMTypeRef vd = LLVMVectorType(LLVMDoubleTypeInContext(t->cx), EMU_WARP_SIZE);
     LLVMValueRef d = LLVMBuildFPExt(b, x, vd, "");
@@ -1233,7 +1293,23 @@ static LLVMValueRef ex2_f32(tr *t, LLVMValueRef x, LLVMValueRef *hard)
     d = LLVMBuildSelect(b, nan, LLVMConstNull(vd), d, "");   /* no poison from fptosi below */
     LLVMValueRef n = unary_intrinsic(t, "llvm.roundeven", vd, d);
     LLVMValueRef f = LLVMBuildFSub(b, d, n, "");
-    LLVMValueRef p = horner_f64(t, taylor, 14, 0, f);
+    unsigned id = LLVMLookupIntrinsicID("llvm.fma", 8);
+    LLVMValueRef fma = LLVMGetIntrinsicDeclaration(t->m, id, &vd, 1);
+    LLVMTypeRef fty = LLVMIntrinsicGetType(t->cx, id, &vd, 1);
+    /* two Horner chains of five fma, c[0..5] and c[6..11], joined by f^6 */
+    LLVMValueRef half[2];
+    for (int h = 0; h < 2; h++) {
+        LLVMValueRef q = splat_f64(t, cheb[6 * h + 5]);
+        for (int k = 6 * h + 4; k >= 6 * h; k--) {
+            LLVMValueRef args[3] = {q, f, splat_f64(t, cheb[k])};
+            q = LLVMBuildCall2(b, fty, fma, args, 3, "");
+        }
+        half[h] = q;
+    }
+    LLVMValueRef f2 = LLVMBuildFMul(b, f, f, "");
+    LLVMValueRef f6 = LLVMBuildFMul(b, LLVMBuildFMul(b, f2, f2, ""), f2, "");
+    LLVMValueRef args[3] = {half[1], f6, half[0]};
+    LLVMValueRef p = LLVMBuildCall2(b, fty, fma, args, 3, "");
     LLVMValueRef e = LLVMBuildFPToSI(b, n, t->v64, "");
     e = LLVMBuildShl(b, LLVMBuildAdd(b, e, splat64(t, 1023), ""), splat64(t, 52), "");
     LLVMValueRef r = LLVMBuildFMul(b, p, LLVMBuildBitCast(b, e, vd, ""), "");
@@ -1996,7 +2072,9 @@ static bool in_loop(const tr *t, uint32_t i)
     return false;
 }
 
-/* A global load in a loop prefetches where the same load of the same warp will read next: its
+/* The warp's jit_prefetch slot of global access µop u for emit_next_trip_prefetch (a load in a
+ * loop outside a loop segment, among the first EMU_JIT_PREFETCH_SITES), or -1.
+ * A global load in a loop prefetches where the same load of the same warp will read next: its
  * first active lane's address plus the step since the warp last came by (the warp's
  * jit_prefetch slot of the site), for lanes 0 and 16 (a 16-wide tile's two rows). matmul's
  * B tile (a column band: each lane row n floats from the next, each iteration 16 rows on)
@@ -2008,14 +2086,21 @@ static bool in_loop(const tr *t, uint32_t i)
  * (emit_stride_prefetch) and whose uniform loads (n-body's) would pay for a hint every trip. A
  * hint only: it cannot fault or change what any executor computes (an address out of every
  * allocation is harmless to prefetch). */
-static void emit_next_trip_prefetch(tr *t, const emu_uop *u, LLVMValueRef a, LLVMValueRef a0)
+static int next_trip_site(tr *t, const emu_uop *u)
 {
-    if (t->nprefetch >= EMU_JIT_PREFETCH_SITES || t->loop_head != NO_LOOP ||
+    if (u->op != PTX_OP_LD || t->nprefetch >= EMU_JIT_PREFETCH_SITES || t->loop_head != NO_LOOP ||
         !in_loop(t, (uint32_t)(u - t->code->uops)))
-        return;
+        return -1;
+    return (int)t->nprefetch++;
+}
+
+/* The hint itself for site (next_trip_site(): -1 for none), a the lanes' addresses, a0 the
+ * first active lane's */
+static void emit_next_trip_prefetch(tr *t, int site, LLVMValueRef a, LLVMValueRef a0)
+{
+    if (site < 0) return;
     LLVMBuilderRef b = t->b;
-    LLVMValueRef slot = warp_field(t, offsetof(emu_warp, jit_prefetch) +
-                                          t->nprefetch++ * sizeof(uint64_t));
+    LLVMValueRef slot = warp_field(t, offsetof(emu_warp, jit_prefetch) + (unsigned)site * sizeof(uint64_t));
     LLVMValueRef last = load(t, t->i64, slot);
     LLVMBuildStore(b, a0, slot);
     /* a fresh warp's slot is 0: no step yet */
@@ -2374,6 +2459,70 @@ static void emit_global_quick(tr *t, LLVMValueRef a, LLVMValueRef lo, LLVMValueR
     LLVMPositionBuilderAtEnd(b, on);
 }
 
+/* A global access of a whole warp (mask all lanes) whose lanes are consecutive elements of es
+ * bytes (lane l at a[0] + l es), checked at its ends rather than per lane: a[0] aligned, and
+ * the 32 elements within the allocation its hit entry holds (a[0] at or above its base, at
+ * least 32 es bytes below its end; the device generation unchanged). Lane l then passes each
+ * per-lane check of emit_mem (a_l = a[0] + l es, without a wrap: a[0] + 32 es <= end), whose
+ * consecutive path would make the same accesses (a store's lanes are distinct elements, so
+ * its halves' order does not show), so the fast path takes it whole: one vector load or store,
+ * no search for the first active lane, no uniform check. Anything else (a lane inactive, the
+ * entry missed, another shape, the policy's plain accesses off: plain) goes on to emit_mem's
+ * checks, where the builder is left. A load's value (<32 x ety>) is *got, made in *from, which
+ * goes on to done. Black-Scholes' seven consecutive accesses took about 155 host instructions
+ * each by the per-lane checks and the two searches. */
+static void emit_global_whole(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef a, LLVMValueRef sv,
+                              LLVMValueRef mask, LLVMValueRef plain, int site, LLVMBasicBlockRef done,
+                              LLVMValueRef *got, LLVMBasicBlockRef *from)
+{
+    enum { HALF = EMU_WARP_SIZE / 2 };
+    LLVMBuilderRef b = t->b;
+    bool st = u->op == PTX_OP_ST;
+    unsigned es = emu_type_bits[u->type] / 8;
+    LLVMTypeRef ety = es == 4 ? t->i32 : t->i64, vety = LLVMVectorType(ety, EMU_WARP_SIZE);
+    LLVMBasicBlockRef check = block(t, "mem.whole.check"), fast = block(t, "mem.whole");
+    LLVMBasicBlockRef general = block(t, "mem.lanes");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, mask, ci32(t, 0xffffffffu), ""), check, general);
+    LLVMPositionBuilderAtEnd(b, check);
+    LLVMValueRef a0 = LLVMBuildExtractElement(b, a, ci32(t, 0), "");
+    LLVMValueRef iota[EMU_WARP_SIZE];
+    for (int l = 0; l < EMU_WARP_SIZE; l++) iota[l] = ci64(t, (uint64_t)l * es);
+    LLVMValueRef want = LLVMBuildAdd(b, vsplat(t, a0, ""), LLVMConstVector(iota, EMU_WARP_SIZE), "");
+    LLVMValueRef eq = LLVMBuildBitCast(b, LLVMBuildICmp(b, LLVMIntEQ, a, want, ""), t->i32, "");
+    LLVMValueRef ok = LLVMBuildAnd(b, plain, LLVMBuildICmp(b, LLVMIntEQ, eq, ci32(t, 0xffffffffu), ""), "");
+    ok = LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, a0, ci64(t, es - 1), ""), ci64(t, 0), ""), "");
+    LLVMValueRef gword = LLVMGetNamedGlobal(t->m, EMU_JIT_DEVICE_GENERATION);
+    if (!gword) gword = LLVMAddGlobal(t->m, t->i64, EMU_JIT_DEVICE_GENERATION);
+    LLVMValueRef gen = LLVMBuildLoad2(b, t->i64, gword, "");
+    LLVMSetOrdering(gen, LLVMAtomicOrderingAcquire);
+    LLVMSetAlignment(gen, 8);
+    size_t hit = offsetof(emu_warp, jit_hit) + hit_entry(t, i) * sizeof(uint64_t[3]);
+    LLVMValueRef cgen = load(t, t->i64, warp_field(t, hit + 2 * sizeof(uint64_t)));
+    LLVMValueRef lo = load(t, t->i64, warp_field(t, hit));
+    LLVMValueRef hi = load(t, t->i64, warp_field(t, hit + sizeof(uint64_t)));
+    LLVMValueRef in = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, gen, cgen, ""),
+                                   LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, a0, lo, ""),
+                                                LLVMBuildICmp(b, LLVMIntULT, a0, hi, ""), ""), "");
+    in = LLVMBuildAnd(b, in, LLVMBuildICmp(b, LLVMIntUGE, LLVMBuildSub(b, hi, a0, ""),
+                                           ci64(t, (uint64_t)EMU_WARP_SIZE * es), ""), "");
+    LLVMBuildCondBr(b, LLVMBuildAnd(b, ok, in, ""), fast, general);
+    LLVMPositionBuilderAtEnd(b, fast);
+    LLVMValueRef p = LLVMBuildIntToPtr(b, a0, t->ptr, "");
+    if (st) {
+        LLVMSetAlignment(LLVMBuildStore(b, sv, p), es);
+    } else {
+        *got = load(t, vety, p);
+        LLVMSetAlignment(*got, es);
+        LLVMValueRef start[2] = {a0, LLVMBuildAdd(b, a0, ci64(t, (uint64_t)HALF * es), "")};
+        if (t->loop_head != NO_LOOP) emit_stride_prefetch(t, start, HALF * es);
+        else emit_ahead_prefetch(t, start, HALF * es);
+        emit_next_trip_prefetch(t, site, a, a0);
+    }
+    *from = fast;
+    LLVMBuildBr(b, done);
+    LLVMPositionBuilderAtEnd(b, general);
+}
+
 static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockRef slow)
 {
     LLVMBuilderRef b = t->b;
@@ -2419,6 +2568,27 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
         plain = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntNE, direct, LLVMConstInt(t->i8, 0, 0), ""),
                              LLVMBuildICmp(b, LLVMIntEQ, observed, LLVMConstInt(t->i8, 0, 0), ""), "");
     }
+    /* a global access of single elements: a whole warp's consecutive lanes first
+     * (emit_global_whole), its address row and stored value read here, before the paths part */
+    bool global = !narrow && u->in->space != PTX_SPACE_SHARED;
+    int site = global ? next_trip_site(t, u) : -1;
+    LLVMValueRef a_global = NULL, whole_got = NULL, sv[4] = {NULL};
+    LLVMBasicBlockRef done = block(t, "mem.done"), whole_from = NULL;
+    LLVMValueRef got[4][5];   /* loaded values: whole warp, quick, uniform, consecutive, gathered */
+    LLVMBasicBlockRef from[5];
+    unsigned nfrom = 0;
+    if (global) {
+        a_global = LLVMBuildAdd(b, load_row(t, ao->row), splat64(t, ao->imm), "");
+        if (ao->bits <= 32) a_global = LLVMBuildAnd(b, a_global, splat64(t, 0xffffffffu), "");
+    }
+    if (global && vec == 1) {
+        if (st) sv[0] = LLVMBuildTrunc(b, src(t, &e[0], u->type), vety, "");
+        emit_global_whole(t, i, u, a_global, sv[0], mask, plain, site, done, &whole_got, &whole_from);
+        if (whole_from) {
+            got[0][nfrom] = whole_got;
+            from[nfrom++] = whole_from;
+        }
+    }
     LLVMBuildCondBr(b, plain, checks, slow);
     LLVMPositionBuilderAtEnd(b, checks);
     /* A shared address of 32 bits is checked and compared as 32-bit offsets (half the vector
@@ -2427,10 +2597,6 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
      * 2^31, so that equal modulo 2^32 (the shapes' comparisons below) is equal. addr: the
      * lanes' offsets (narrow) or addresses, as integers; smem: the block (narrow only). */
     LLVMValueRef bad, ptrs = NULL, addr;
-    LLVMBasicBlockRef done = block(t, "mem.done");
-    LLVMValueRef got[4][4];   /* loaded values: quick, uniform, consecutive, gathered */
-    LLVMBasicBlockRef from[4];
-    unsigned nfrom = 0;
     if (narrow) {
         LLVMValueRef a = a_narrow;
         if (known >= 0) emit_known_checks(t, kstate, a, mask, smem_last, es, slow, kload);
@@ -2441,8 +2607,11 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
         bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, a, last, ""), "");
         addr = a;
     } else {
-        LLVMValueRef a = LLVMBuildAdd(b, load_row(t, ao->row), splat64(t, ao->imm), "");
-        if (ao->bits <= 32) a = LLVMBuildAnd(b, a, splat64(t, 0xffffffffu), "");
+        LLVMValueRef a = a_global;
+        if (!a) {
+            a = LLVMBuildAdd(b, load_row(t, ao->row), splat64(t, ao->imm), "");
+            if (ao->bits <= 32) a = LLVMBuildAnd(b, a, splat64(t, 0xffffffffu), "");
+        }
         LLVMValueRef misaligned = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, a, splat64(t, total - 1), ""),
                                                 splat64(t, 0), "");
         if (u->in->space == PTX_SPACE_SHARED) {
@@ -2501,7 +2670,7 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
             lo = load(t, t->i64, warp_field(t, hit));
             hi = load(t, t->i64, warp_field(t, hit + sizeof(uint64_t)));
             LLVMValueRef stale = LLVMBuildICmp(b, LLVMIntNE, gen, cgen, "");
-            if (!st) emit_next_trip_prefetch(t, u, a, a0);
+            emit_next_trip_prefetch(t, site, a, a0);
             if (!st && vec == 1)
                 emit_global_quick(t, a, lo, hi, LLVMBuildNot(b, stale, ""), mask, es, done, got[0], from,
                                   &nfrom);
@@ -2651,10 +2820,10 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
                                                           LLVMConstInt(t->i8, 0, false), ""), "");
         }
     }
-    /* the stored values, read here: what the cache holds must dominate every path below */
-    LLVMValueRef sv[4] = {NULL};
+    /* the stored values, read here (a global one's before emit_global_whole): what the cache
+     * holds must dominate every path below */
     for (unsigned k = 0; st && k < vec; k++)
-        sv[k] = LLVMBuildTrunc(b, src(t, &e[k], u->type), vety, "");
+        if (!sv[k]) sv[k] = LLVMBuildTrunc(b, src(t, &e[k], u->type), vety, "");
     LLVMTypeRef over[2] = {vety, vptr};
     LLVMValueRef align = ci32(t, es);
     LLVMBasicBlockRef gather = block(t, "mem.gather");
@@ -2750,6 +2919,29 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
 /* ld.param (param_translates): the parameter's offset in the launch's parameter block (the
  * module's symbol, read at run time: the code holds no address), checked as ld_param_fast
  * checks it, read once and given to every lane of mask; slow when a check fails. */
+/* ld.param's per-run values (t->param_*), loaded where the function is entered, once: a run
+ * keeps its context's module, grid and param_fast, and a row store in between could alias
+ * them, so that LLVM would not hoist the loads out of each ld.param (Black-Scholes' eight:
+ * about 9 host instructions each) */
+static void param_block(tr *t)
+{
+    if (t->param_ok) return;
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(t->fn);
+    LLVMBuilderRef eb = LLVMCreateBuilderInContext(t->cx), tb = t->b;
+    LLVMPositionBuilderBefore(eb, LLVMGetBasicBlockTerminator(entry));
+    t->b = eb;   /* field() and ctx_field() build with t->b */
+    LLVMValueRef pf = load(t, t->i8, ctx_field(t, offsetof(emu_ctx, param_fast)));
+    t->param_ok = LLVMBuildICmp(eb, LLVMIntNE, pf, LLVMConstInt(t->i8, 0, 0), "");
+    LLVMValueRef mod = load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, mod)));
+    LLVMValueRef pm = load(t, t->ptr, field(t, mod, offsetof(emu_module, ptx)));
+    t->param_syms = load(t, t->ptr, field(t, pm, offsetof(ptx_module, syms)));
+    LLVMValueRef g = load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, g)));
+    t->param_size = load(t, t->i64, field(t, g, offsetof(emu_grid, params_size)));
+    t->param_base = load(t, t->ptr, field(t, g, offsetof(emu_grid, params)));
+    t->b = tb;
+    LLVMDisposeBuilder(eb);
+}
+
 static void emit_param(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockRef slow)
 {
     LLVMBuilderRef b = t->b;
@@ -2757,24 +2949,19 @@ static void emit_param(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBloc
     unsigned es = emu_type_bits[u->type] / 8;
     LLVMTypeRef ety = es == 4 ? t->i32 : t->i64;
     LLVMBasicBlockRef checks = block(t, "param.checks"), fast = block(t, "param.fast");
-    LLVMValueRef pf = load(t, t->i8, ctx_field(t, offsetof(emu_ctx, param_fast)));
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, pf, LLVMConstInt(t->i8, 0, 0), ""), checks, slow);
+    param_block(t);
+    LLVMBuildCondBr(b, t->param_ok, checks, slow);
     LLVMPositionBuilderAtEnd(b, checks);
-    LLVMValueRef mod = load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, mod)));
-    LLVMValueRef pm = load(t, t->ptr, field(t, mod, offsetof(emu_module, ptx)));
-    LLVMValueRef syms = load(t, t->ptr, field(t, pm, offsetof(ptx_module, syms)));
-    LLVMValueRef a = load(t, t->i64, field(t, syms, (size_t)ao->row * sizeof(ptx_symbol) +
-                                                        offsetof(ptx_symbol, offset)));
+    LLVMValueRef a = load(t, t->i64, field(t, t->param_syms, (size_t)ao->row * sizeof(ptx_symbol) +
+                                                                 offsetof(ptx_symbol, offset)));
     if (ao->kind == EMU_OPD_ADDR) a = LLVMBuildAdd(b, a, ci64(t, ao->imm), "");
-    LLVMValueRef g = load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, g)));
-    LLVMValueRef size = load(t, t->i64, field(t, g, offsetof(emu_grid, params_size)));
+    LLVMValueRef size = t->param_size;
     LLVMValueRef bad = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, a, ci64(t, es - 1), ""), ci64(t, 0), "");
     bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, a, size, ""), "");
     bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, ci64(t, es), LLVMBuildSub(b, size, a, ""), ""), "");
     LLVMBuildCondBr(b, bad, slow, fast);
     LLVMPositionBuilderAtEnd(b, fast);
-    LLVMValueRef params = load(t, t->ptr, field(t, g, offsetof(emu_grid, params)));
-    LLVMValueRef x = load(t, ety, LLVMBuildGEP2(b, t->i8, params, &a, 1, ""));
+    LLVMValueRef x = load(t, ety, LLVMBuildGEP2(b, t->i8, t->param_base, &a, 1, ""));
     LLVMSetAlignment(x, es);
     put(t, &u->opd[0], mask, vsplat(t, LLVMBuildZExt(b, x, t->i64, ""), ""));
 }
@@ -2956,6 +3143,14 @@ static void branch_ways(tr *t, LLVMValueRef mask, const char *taken_name, LLVMBa
  * matmul's kernel (123) compiled 20% longer for nothing measurable. */
 #define JIT_CHAIN_ROWS 24
 #define JIT_CHAIN_UOPS 64
+/* A function without a loop chains up to this many µops: its segments run once per warp, each
+ * block end crossed through memory at most once, but a straight kernel's rows cross its few
+ * block ends (Black-Scholes: 168 µops, three segments split by lg2's rare branch) with masked
+ * stores and reloads each: chained, its kernel ran 41.6 -> 36.7 ms (least of 5, load ~5;
+ * 2685 -> 2579 host instructions per warp), compiling it 120 -> 137 ms. */
+#define JIT_CHAIN_STRAIGHT_UOPS 256
+/* the longest segment whose chain head may carry every row live there (chain_all_fit()) */
+#define JIT_CHAIN_ALL_UOPS 8
 
 static void slot_kind_add(tr *t, uint32_t slot, uint8_t kind)
 {
@@ -3017,12 +3212,37 @@ static int chain_rows(const tr *t, uint32_t s, uint32_t *rows, bool *narrow)
     for (uint32_t k = 0; k < t->code->fn->nslots; k++) {
         if (!((t->live[(size_t)s * t->live_words + k / 64] >> (k % 64)) & 1)) continue;
         uint8_t kind = t->slot_kind[k];
-        if (kind == SLOT_PRED || !segment_names_row(t, s, k * EMU_WARP_SIZE)) continue;
+        if (kind == SLOT_PRED || (!t->chain_all[s] && !segment_names_row(t, s, k * EMU_WARP_SIZE)))
+            continue;
         if ((kind != SLOT_NARROW && kind != SLOT_WIDE) || n == JIT_CHAIN_ROWS) return -1;
         rows[n] = k * EMU_WARP_SIZE;
         narrow[n++] = kind == SLOT_NARROW;
     }
     return n;
+}
+
+/* Whether chain head s of a function without a loop may carry every register row live there,
+ * also those its segment does not name (chain_all), which would otherwise be stored where
+ * they are made and loaded again after it: its segment is short (at most JIT_CHAIN_ALL_UOPS
+ * µops), calls no handler, and the rows have kinds a phi holds and fit JIT_CHAIN_ROWS.
+ * Black-Scholes' lg2 branch (a segment of two µops, rarely run, that names few of the rows
+ * that cross it) stored and reloaded 10 rows per warp: kernel 29.3 -> 28.5 ms (least of 6,
+ * load 9), compile 129 -> 134 ms. Carried so in every short segment, also in loops, transpose
+ * 2048 ran 15.8 -> 13.6 ms but compiled 99 -> 142 ms, bitonic 125 -> 160 ms, scan 440 -> 497
+ * ms, whose real sizes count their compile time end to end: not done there. */
+static bool chain_all_fit(const tr *t, uint32_t s)
+{
+    uint32_t len = 0;
+    for (; s + len < t->n && (len == 0 || !t->seg_start[s + len]); len++)
+        if (len == JIT_CHAIN_ALL_UOPS || !translates(t, &t->code->uops[s + len])) return false;
+    int n = 0;
+    for (uint32_t k = 0; k < t->code->fn->nslots; k++) {
+        if (!((t->live[(size_t)s * t->live_words + k / 64] >> (k % 64)) & 1)) continue;
+        uint8_t kind = t->slot_kind[k];
+        if (kind == SLOT_PRED) continue;
+        if ((kind != SLOT_NARROW && kind != SLOT_WIDE) || ++n > JIT_CHAIN_ROWS) return false;
+    }
+    return true;
 }
 
 /* Whether segment start s is a chain head: a translated µop's segment may end into it (a
@@ -4155,6 +4375,7 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     t.loop_seg = calloc(code->n, sizeof *t.loop_seg);
     t.chain_head = calloc(code->n, sizeof *t.chain_head);
     t.chain_made = calloc(code->n, sizeof *t.chain_made);
+    t.chain_all = calloc(code->n, sizeof *t.chain_all);
     t.chain_open = calloc(code->n, sizeof *t.chain_open);
     t.to_interp = calloc(code->n + 1, sizeof *t.to_interp);
     t.looped = calloc(code->n, sizeof *t.looped);
@@ -4162,7 +4383,7 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     t.fast_bb = calloc(code->n, sizeof *t.fast_bb);
     t.loop_head = NO_LOOP;
     if (!t.bb || !t.seg_start || !t.side || !t.loop_seg || !t.chain_head || !t.chain_made ||
-        !t.chain_open || !t.to_interp || !t.looped || !t.entry || !t.fast_bb) {
+        !t.chain_all || !t.chain_open || !t.to_interp || !t.looped || !t.entry || !t.fast_bb) {
         free(t.fast_bb);
         free(t.looped);
         free(t.entry);
@@ -4173,6 +4394,7 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
         free(t.loop_seg);
         free(t.chain_head);
         free(t.chain_made);
+        free(t.chain_all);
         free(t.chain_open);
         LLVMDisposeBuilder(t.b);
         snprintf(err, errlen, "out of host memory");
@@ -4220,7 +4442,10 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
      * (Mandelbrot 61.7 -> 64.8 ms, reduce 22.7 -> 24.1: kernel ms CPU, least of 6-8) */
     bool has_loop = false;
     for (uint32_t i = 0; i < code->n; i++) has_loop |= t.loop_seg[i];
-    t.chain = !events && t.live && code->n <= JIT_CHAIN_UOPS && code->fn && !has_loop;
+    bool straight = true;
+    for (uint32_t i = 0; i < code->n; i++) straight &= !t.looped[i];
+    t.chain = !events && t.live && code->fn && !has_loop &&
+              (code->n <= JIT_CHAIN_UOPS || (straight && code->n <= JIT_CHAIN_STRAIGHT_UOPS));
     if (t.chain) {
         t.slot_kind = calloc(code->fn->nslots, sizeof *t.slot_kind);
         t.chain_phi = calloc((size_t)code->n * JIT_CHAIN_ROWS, sizeof *t.chain_phi);
@@ -4228,6 +4453,8 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
         t.chain = t.slot_kind && t.chain_phi && t.chain_dirty;
     }
     if (t.chain) slot_kinds(&t);
+    for (uint32_t i = 0; t.chain && straight && i < code->n; i++)
+        t.chain_all[i] = t.seg_start[i] && chain_all_fit(&t, i);
     for (uint32_t i = 0; t.chain && i < code->n; i++) t.chain_head[i] = chain_head(&t, i);
     for (uint32_t i = 0; i < code->n; i++)
         t.side[i] = t.seg_start[i] && !t.loop_seg[i] && !t.chain_head[i] ? t.bb[i]
@@ -4291,6 +4518,7 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     free(t.live);
     free(t.chain_head);
     free(t.chain_made);
+    free(t.chain_all);
     free(t.chain_open);
     free(t.slot_kind);
     free(t.chain_phi);

@@ -2992,8 +2992,9 @@ START_TEST(lg2_approx_compiled)
 }
 END_TEST
 
-/* fma.rm.f32 and fma.rp.f32 compiled (translate.c's fma_f32_directed: TwoSum in double, then
- * the nearest float stepped towards the rounding) against the step interpreter's fmaf under
+/* fma.rm.f32 and fma.rp.f32 compiled (translate.c's fma_f32_directed: on an AVX-512 host the
+ * embedded rounding of fma_f32_embedded, else TwoSum in double, then the nearest float stepped
+ * towards the rounding) against the step interpreter's fmaf under
  * the host's directed rounding, plain, .ftz and .sat: every triple of 18 edge values (zeros,
  * subnormals, the normal and overflow edges, one and its neighbours, infinities, NaN), triples
  * whose sum cancels (c = -(a b) rounded, and its neighbours), and random bit patterns. */
