@@ -95,6 +95,9 @@ typedef struct tr {
      * entry (run_entry()) is to_interp[j], j the next µop that has both: it stores j in
      * c->next_pc for interp, which returns EMU_JIT_INTERPRET at npc */
     LLVMBasicBlockRef *bb, *side, *to_interp, dispatch, resume, exit_pc, ret, interp;
+    /* where a memory access's slow path leaves when its handler stopped or moved control
+     * (emit_slow_access; one per function) */
+    LLVMBasicBlockRef slow_out;
     LLVMBasicBlockRef fall;   /* the block that falls through into the next µop's */
     const emu_func *f;
     const emu_code *code;
@@ -465,6 +468,14 @@ static uint32_t stretch_rest(const tr *t, uint32_t i)
     return (end < last ? end : last) - i;
 }
 
+/* Whether translated memory µop u's slow path, once its handler ran the access, goes on
+ * after u in compiled code (emit_slow_access) rather than through the next µop's side entry:
+ * ld and st outside the parameter space (emit_mem's) */
+static bool slow_rejoins(const emu_uop *u)
+{
+    return (u->op == PTX_OP_LD || u->op == PTX_OP_ST) && u->in->space != PTX_SPACE_PARAM;
+}
+
 /* Whether a run may come back in at µop i (not a segment's first) from the µop before: the
  * return from its handler or from its slow path (emit_call_stored); or whether compiled code
  * never falls into i, so that it needs an entry of its own: the µop before starts an
@@ -473,8 +484,10 @@ static bool after_handler(const tr *t, uint32_t i)
 {
     if (i == 0 || t->seg_start[i]) return false;
     const emu_uop *p = &t->code->uops[i - 1];
-    return !translates(t, p) || p->op == PTX_OP_LD || p->op == PTX_OP_ST || p->op == PTX_OP_EX2 ||
-           p->op == PTX_OP_LG2 || (p->flags & EMU_UOP_REGION_BOUNDARY);
+    if (!translates(t, p) || (p->flags & EMU_UOP_REGION_BOUNDARY)) return true;
+    /* a memory access's slow path goes on after the access itself (slow_rejoins) */
+    return !slow_rejoins(p) &&
+           (p->op == PTX_OP_LD || p->op == PTX_OP_ST || p->op == PTX_OP_EX2 || p->op == PTX_OP_LG2);
 }
 
 static void flush_rows(tr *t, uint32_t at, bool clean);
@@ -2160,8 +2173,8 @@ static LLVMValueRef shared_block(tr *t, unsigned total, LLVMValueRef *ok, LLVMVa
  * join, and the shape each keeps */
 typedef struct {
     unsigned n;
-    LLVMValueRef got[3], state[3];
-    LLVMBasicBlockRef from[3];
+    LLVMValueRef got[4], state[4];
+    LLVMBasicBlockRef from[4];
 } known_access;
 
 /* Whether µop j is a 32-bit shared load of the warp's lanes (no guard) of es bytes through
@@ -2298,7 +2311,28 @@ static void emit_known_checks(tr *t, LLVMValueRef state, LLVMValueRef a, LLVMVal
     LLVMPositionBuilderAtEnd(b, lanes);
 }
 
-static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockRef slow)
+/* The loaded values as the handler left them in e's vec rows (the slow path's way back in,
+ * resumed: emit_slow_access), each truncated to ety, for emit_mem's join; the builder is left
+ * where it was. */
+static void resumed_loads(tr *t, LLVMBasicBlockRef resumed, const emu_opd *e, unsigned vec,
+                          LLVMTypeRef vety, LLVMValueRef *got)
+{
+    LLVMBasicBlockRef at = LLVMGetInsertBlock(t->b);
+    LLVMPositionBuilderAtEnd(t->b, resumed);
+    for (unsigned k = 0; k < vec; k++) {
+        LLVMValueRef v = load(t, t->v64, row_ptr(t, e[k].row));
+        LLVMSetAlignment(v, 8);
+        got[k] = LLVMBuildTrunc(t->b, v, vety, "");
+    }
+    LLVMPositionBuilderAtEnd(t->b, at);
+}
+
+/* Emits ld/st µop u for the lanes of mask: its fast path, branching to slow when a lane is
+ * outside what the interpreter's fast path accepts; the slow path (emit_slow_access) comes
+ * back through resumed, which emit_mem fills (the loaded rows read back) and joins to the
+ * access's end. Leaves the builder after the access. */
+static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockRef slow,
+                     LLVMBasicBlockRef resumed)
 {
     LLVMBuilderRef b = t->b;
     bool st = u->op == PTX_OP_ST;
@@ -2323,6 +2357,16 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
     int known = keep_shape ? shape_known(t, ao->row, es) : -1;
     known_access ka = {0};
     LLVMValueRef x_narrow = narrow ? address_low(t, ao) : NULL;
+    /* what the access reads from the cache is read here, before its first branch: the cache
+     * after the access is the one it had here (what it would cache later does not dominate
+     * resumed) */
+    LLVMValueRef x_wide = narrow ? NULL : load_row(t, ao->row);
+    LLVMValueRef sv[4] = {NULL};
+    for (unsigned k = 0; st && k < vec; k++)
+        sv[k] = LLVMBuildTrunc(b, src(t, &e[k], u->type), vety, "");
+    uint32_t nsnap = t->ncache;
+    cache_entry snap[sizeof t->cache / sizeof t->cache[0]];
+    memcpy(snap, t->cache, nsnap * sizeof snap[0]);
     LLVMValueRef kstate = known >= 0 ? t->shape[known].state : NULL;
     LLVMBasicBlockRef kload = NULL;
     if (known >= 0) {
@@ -2361,7 +2405,7 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
         bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, a, last, ""), "");
         addr = a;
     } else {
-        LLVMValueRef a = LLVMBuildAdd(b, load_row(t, ao->row), splat64(t, ao->imm), "");
+        LLVMValueRef a = LLVMBuildAdd(b, x_wide, splat64(t, ao->imm), "");
         if (ao->bits <= 32) a = LLVMBuildAnd(b, a, splat64(t, 0xffffffffu), "");
         LLVMValueRef misaligned = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, a, splat64(t, total - 1), ""),
                                                 splat64(t, 0), "");
@@ -2451,11 +2495,16 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
         ka.got[ka.n] = got;
         ka.state[ka.n] = t->shape[known].state;
         ka.from[ka.n++] = LLVMGetInsertBlock(b);
+        resumed_loads(t, resumed, r, 1, vety, &ka.got[ka.n]);
+        ka.state[ka.n] = LLVMConstInt(t->i8, SHAPE_UNKNOWN, false);
+        ka.from[ka.n++] = resumed;
         for (unsigned k = 0; k < ka.n; k++) {
             LLVMPositionBuilderAtEnd(b, ka.from[k]);
             LLVMBuildBr(b, done);
         }
         LLVMPositionBuilderAtEnd(b, done);
+        t->ncache = nsnap;
+        memcpy(t->cache, snap, nsnap * sizeof snap[0]);
         LLVMValueRef v = LLVMBuildPhi(b, vety, "");
         LLVMAddIncoming(v, ka.got, ka.from, ka.n);
         if (!opd_names_row(t, r, ao->row)) {
@@ -2570,16 +2619,12 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
                                                           LLVMConstInt(t->i8, 0, false), ""), "");
         }
     }
-    /* the stored values, read here: what the cache holds must dominate every path below */
-    LLVMValueRef sv[4] = {NULL};
-    for (unsigned k = 0; st && k < vec; k++)
-        sv[k] = LLVMBuildTrunc(b, src(t, &e[k], u->type), vety, "");
     LLVMTypeRef over[2] = {vety, vptr};
     LLVMValueRef align = ci32(t, es);
     LLVMBasicBlockRef done = block(t, "mem.done"), gather = block(t, "mem.gather");
     LLVMBasicBlockRef ublk = NULL, cblk = NULL;
-    LLVMValueRef got[4][3];   /* loaded values: uniform, consecutive, gathered */
-    LLVMBasicBlockRef from[3];
+    LLVMValueRef got[4][4];   /* loaded values: uniform, consecutive, gathered, resumed */
+    LLVMBasicBlockRef from[4];
     unsigned nfrom = 0;
     LLVMTypeRef pairty = LLVMVectorType(ety, 2), hvty = LLVMVectorType(ety, HALF);
     if (uni) {
@@ -2653,7 +2698,17 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
     }
     from[nfrom++] = gather;
     LLVMBuildBr(b, done);
+    if (!st) {
+        LLVMValueRef back[4];
+        resumed_loads(t, resumed, e, vec, vety, back);
+        for (unsigned k = 0; k < vec; k++) got[k][nfrom] = back[k];
+    }
+    from[nfrom++] = resumed;
+    LLVMPositionBuilderAtEnd(b, resumed);
+    LLVMBuildBr(b, done);
     LLVMPositionBuilderAtEnd(b, done);
+    t->ncache = nsnap;
+    memcpy(t->cache, snap, nsnap * sizeof snap[0]);
     if (!st) {
         LLVMValueRef v[4];
         for (unsigned k = 0; k < vec; k++) {
@@ -2661,8 +2716,11 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
             LLVMAddIncoming(v[k], got[k], from, nfrom);
         }
         if (keep_shape && !opd_names_row(t, r, ao->row)) {
+            /* nothing is known of the shape where the handler ran the access */
             LLVMValueRef sp = LLVMBuildPhi(b, t->i8, "shape");
-            for (unsigned k = 0; k < nfrom; k++) LLVMAddIncoming(sp, &state, &from[k], 1);
+            LLVMValueRef unknown = LLVMConstInt(t->i8, SHAPE_UNKNOWN, false);
+            for (unsigned k = 0; k < nfrom; k++)
+                LLVMAddIncoming(sp, from[k] == resumed ? &unknown : &state, &from[k], 1);
             shape_keep(t, ao->row, es, sp);
         }
         for (unsigned k = 0; k < vec; k++) put(t, &e[k], mask, LLVMBuildZExt(b, v[k], t->v64, ""));
@@ -2847,6 +2905,58 @@ static void emit_call_stored(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef m
         LLVMBuildBr(b, t->bb[i + 1]);
         t->fall = on;
     }
+    LLVMPositionBuilderAtEnd(b, jumped);
+    goto_dispatch(t, npc);
+}
+
+/* The slow path of memory µop i (slow_rejoins: the builder in its slow block, the rows the
+ * handler reads stored): emu_jit_slow_access runs its handler, and the run goes on at
+ * resumed (emit_mem joins it after the access, the cache as before the access: the fast
+ * path's rows stay in registers) or, when the handler stopped or moved control, leaves
+ * through slow_out (emit_slow_out), the count through µop i in cnt_slot. */
+static void emit_slow_access(tr *t, uint32_t i, LLVMValueRef mask, LLVMBasicBlockRef resumed)
+{
+    LLVMBuilderRef b = t->b;
+    store_ninstr(t);
+    LLVMBuildStore(b, LLVMBuildAdd(b, count(t), ci64(t, 1), ""), t->cnt_slot);
+    /* the handler set the SIMT top's pc: a loop's back edge checks the stack again */
+    if (t->loop_head != NO_LOOP) LLVMBuildStore(b, LLVMConstInt(t->i1, 0, false), t->loop_ok_slot);
+    LLVMTypeRef args[4] = {t->ptr, t->ptr, t->i32, t->i32};
+    LLVMTypeRef fty = LLVMFunctionType(t->i8, args, 4, false);
+    LLVMValueRef fn = LLVMGetNamedFunction(t->m, EMU_JIT_SLOW_ACCESS);
+    if (!fn) fn = LLVMAddFunction(t->m, EMU_JIT_SLOW_ACCESS, fty);
+    LLVMValueRef av[4] = {t->c, field(t, t->uops, (size_t)i * sizeof(emu_uop)), ci32(t, i), mask};
+    LLVMValueRef on = LLVMBuildCall2(b, fty, fn, av, 4, "");
+    /* a handler may have grown the register file */
+    LLVMBuildStore(b, load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, regs))), t->regs_slot);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, on, LLVMConstInt(t->i8, 0, false), ""), resumed,
+                    t->slow_out);
+}
+
+/* slow_out: emit_call_stored's ways out after a handler, for every slow path of the function
+ * (emit_slow_access): a fault or a rewritten stack ends the run or resumes the path the
+ * executor loop would pick; a stop leaves at the pc the handler left; else (a jump) the run
+ * goes on at it through the dispatch. */
+static void emit_slow_out(tr *t)
+{
+    LLVMBuilderRef b = t->b;
+    LLVMPositionBuilderAtEnd(b, t->slow_out);
+    LLVMValueRef stop = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, stop)));
+    LLVMValueRef control = load(t, t->i8, ctx_field(t, offsetof(emu_ctx, control)));
+    LLVMValueRef npc = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, next_pc)));
+    LLVMBasicBlockRef leave = block(t, "slow.leave"), moved = block(t, "slow.moved");
+    LLVMBasicBlockRef stopped = block(t, "slow.stopped"), jumped = block(t, "slow.jumped");
+    LLVMValueRef faulted = LLVMBuildICmp(b, LLVMIntEQ, stop, ci32(t, EMU_STOP_FAULT), "");
+    LLVMValueRef rewrote = LLVMBuildICmp(b, LLVMIntNE, control, LLVMConstInt(t->i8, 0, false), "");
+    LLVMValueRef stopped_any = LLVMBuildICmp(b, LLVMIntSGE, stop, ci32(t, 0), "");
+    LLVMBuildCondBr(b, LLVMBuildOr(b, faulted, rewrote, ""), moved, leave);
+    LLVMPositionBuilderAtEnd(b, moved);
+    LLVMBuildCondBr(b, LLVMBuildOr(b, faulted, stopped_any, ""), t->ret, t->resume);
+    LLVMPositionBuilderAtEnd(b, leave);
+    LLVMBuildCondBr(b, stopped_any, stopped, jumped);
+    LLVMPositionBuilderAtEnd(b, stopped);
+    LLVMBuildStore(b, npc, t->npc_slot);
+    LLVMBuildBr(b, t->exit_pc);
     LLVMPositionBuilderAtEnd(b, jumped);
     goto_dispatch(t, npc);
 }
@@ -3640,18 +3750,20 @@ checked:
             was_dirty[k] = t->cache[k].dirty;
             before[k] = t->cache[k];
         }
+        LLVMBasicBlockRef resumed = slow_rejoins(u) ? block(t, "mem.resumed") : NULL;
         if (u->op == PTX_OP_EX2 || u->op == PTX_OP_LG2) emit_ex2(t, i, u, mask, slow);
         else if (u->in->space == PTX_SPACE_PARAM) emit_param(t, u, mask, slow);
-        else emit_mem(t, i, u, mask, slow);
+        else emit_mem(t, i, u, mask, slow, resumed);
         if (u->op == PTX_OP_LD) shape_forget(t, &u->opd[0]);
         else if (u->op != PTX_OP_ST) shape_forget_uop(t, u);
         LLVMBasicBlockRef here = LLVMGetInsertBlock(b);
         LLVMPositionBuilderAtEnd(b, slow);
         for (uint32_t k = 0; k < nbefore; k++) {
-            if (!was_dirty[k] || !row_live(t, i, t->cache[k].row)) continue;
+            if (!was_dirty[k] || !row_live(t, i, before[k].row)) continue;
             store_cached(t, before[k]);
         }
-        emit_call_stored(t, i, u, mask);
+        if (resumed) emit_slow_access(t, i, mask, resumed);
+        else emit_call_stored(t, i, u, mask);
         LLVMPositionBuilderAtEnd(b, here);
     } else {
         if (t->events) {
@@ -4047,6 +4159,7 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     t.resume = block(&t, "resume");
     t.exit_pc = block(&t, "exit_pc");
     t.ret = block(&t, "ret");
+    t.slow_out = block(&t, "slow_out");
     for (uint32_t i = 0; i < code->n; i++) t.bb[i] = block(&t, "uop");
 
     LLVMPositionBuilderAtEnd(t.b, entry);
@@ -4140,6 +4253,7 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     LLVMBuildRet(t.b, count(&t));
 
     emit_dispatch(&t);
+    emit_slow_out(&t);
     for (uint32_t i = 0; i < code->n; i++) emit_uop(&t, i);
     (void)instr_flags;
     LLVMDisposeBuilder(t.b);
