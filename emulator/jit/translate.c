@@ -2311,6 +2311,33 @@ static void emit_known_checks(tr *t, LLVMValueRef state, LLVMValueRef a, LLVMVal
     LLVMPositionBuilderAtEnd(b, lanes);
 }
 
+/* Each half's first active lane of mask in addr (lanes of aty): its address hp[h] and its
+ * offset in the half, hback[h] bytes of es-byte elements (an empty half: lane 15 of it, never
+ * accessed; its address the warp's first active lane's, which the checks cover). */
+static void first_lanes(tr *t, LLVMValueRef addr, LLVMValueRef mask, LLVMTypeRef aty, unsigned es,
+                        LLVMValueRef hp[2], LLVMValueRef hback[2])
+{
+    enum { HALF = EMU_WARP_SIZE / 2 };
+    LLVMBuilderRef b = t->b;
+    LLVMValueRef cz[2] = {mask, LLVMConstInt(t->i1, 0, false)};
+    LLVMTypeRef i32ty = t->i32;
+    LLVMValueRef lane = LLVMBuildAnd(b, call_intrinsic(t, "llvm.cttz", &i32ty, 1, cz, 2),
+                                     ci32(t, EMU_WARP_SIZE - 1), "");
+    LLVMValueRef slot = lanes_slot(t);
+    LLVMBuildStore(b, addr, slot);
+    LLVMValueRef p0 = lane_load(t, slot, aty, lane);
+    for (unsigned h = 0; h < 2; h++) {
+        LLVMValueRef hm = LLVMBuildAnd(b, LLVMBuildLShr(b, mask, ci32(t, h * HALF), ""),
+                                       ci32(t, (1u << HALF) - 1), "");
+        LLVMValueRef hz[2] = {LLVMBuildOr(b, hm, ci32(t, 1u << (HALF - 1)), ""),
+                              LLVMConstInt(t->i1, 0, false)};
+        LLVMValueRef hl = call_intrinsic(t, "llvm.cttz", &i32ty, 1, hz, 2);
+        LLVMValueRef ph = lane_load(t, slot, aty, LLVMBuildAdd(b, hl, ci32(t, h * HALF), ""));
+        hp[h] = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, hm, ci32(t, 0), ""), ph, p0, "");
+        hback[h] = LLVMBuildMul(b, LLVMBuildZExt(b, hl, t->i64, ""), ci64(t, es), "");
+    }
+}
+
 /* The loaded values as the handler left them in e's vec rows (the slow path's way back in,
  * resumed: emit_slow_access), each truncated to ety, for emit_mem's join; the builder is left
  * where it was. */
@@ -2530,46 +2557,47 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
         for (unsigned l = 0; l < HALF; l++) sel[l] = ci32(t, h * HALF + l);
         hmask[h] = LLVMBuildShuffleVector(b, mv, LLVMGetPoison(LLVMTypeOf(mv)), LLVMConstVector(sel, HALF), "");
     }
-    LLVMBasicBlockRef all = block(t, "mem.all"), some = block(t, "mem.some");
+    /* A shared load of some lanes outside loops gathers them: its shape, searched lane by
+     * lane, was a third of a barrier-bound kernel's memory IR (scan_block's unrolled tree
+     * steps, whose warps are whole but for the last few steps' one warp). Its kept shape is
+     * SHAPE_OTHER: a later load through the row, with the same lanes, would gather too
+     * (emit_known_checks takes whole warps only). In a loop (a loop's turns may run with some
+     * lanes each time), a store of some lanes (a sort's exchange) and a global access (whose
+     * lanes are not checked whole: full is false) the shape is searched. */
+    bool partial_gathers = narrow && !st && !t->looped[i];
+    LLVMBasicBlockRef all = block(t, "mem.all");
+    LLVMBasicBlockRef some = partial_gathers ? NULL : block(t, "mem.some");
     LLVMBasicBlockRef shaped = block(t, "mem.shape");
+    LLVMBasicBlockRef gather = partial_gathers ? block(t, "mem.gather") : NULL;
+    LLVMBasicBlockRef partial_from = partial_gathers ? LLVMGetInsertBlock(b) : NULL;
     LLVMValueRef full = narrow ? LLVMBuildICmp(b, LLVMIntEQ, mask, ci32(t, 0xffffffffu), "")
                                : LLVMConstInt(t->i1, 0, false);
-    LLVMBuildCondBr(b, full, all, some);
+    LLVMBuildCondBr(b, full, all, partial_gathers ? gather : some);
     LLVMPositionBuilderAtEnd(b, all);
     LLVMValueRef hp_all[2] = {LLVMBuildExtractElement(b, addr, ci32(t, 0), ""),
                               LLVMBuildExtractElement(b, addr, ci32(t, HALF), "")};
     LLVMBuildBr(b, shaped);
-    LLVMPositionBuilderAtEnd(b, some);
-    LLVMValueRef cz[2] = {mask, LLVMConstInt(t->i1, 0, false)};
-    LLVMTypeRef i32ty = t->i32;
-    LLVMValueRef lane = LLVMBuildAnd(b, call_intrinsic(t, "llvm.cttz", &i32ty, 1, cz, 2),
-                                     ci32(t, EMU_WARP_SIZE - 1), "");
-    LLVMValueRef slot = lanes_slot(t);
-    LLVMBuildStore(b, addr, slot);
-    LLVMValueRef p0 = lane_load(t, slot, aty, lane);
-    LLVMValueRef hp_some[2], hback_some[2];
-    for (unsigned h = 0; h < 2; h++) {
-        /* the half's first active lane (an empty half: lane 15 of it, never accessed; its
-         * address p0, which the checks above cover) */
-        LLVMValueRef hm = LLVMBuildAnd(b, LLVMBuildLShr(b, mask, ci32(t, h * HALF), ""),
-                                       ci32(t, (1u << HALF) - 1), "");
-        LLVMValueRef hz[2] = {LLVMBuildOr(b, hm, ci32(t, 1u << (HALF - 1)), ""),
-                              LLVMConstInt(t->i1, 0, false)};
-        LLVMValueRef hl = call_intrinsic(t, "llvm.cttz", &i32ty, 1, hz, 2);
-        LLVMValueRef ph = lane_load(t, slot, aty, LLVMBuildAdd(b, hl, ci32(t, h * HALF), ""));
-        hp_some[h] = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, hm, ci32(t, 0), ""), ph, p0, "");
-        hback_some[h] = LLVMBuildMul(b, LLVMBuildZExt(b, hl, t->i64, ""), ci64(t, es), "");
-    }
-    LLVMBuildBr(b, shaped);
-    LLVMPositionBuilderAtEnd(b, shaped);
-    LLVMBasicBlockRef shape_from[2] = {all, some};
-    for (unsigned h = 0; h < 2; h++) {
-        LLVMValueRef in_hp[2] = {hp_all[h], hp_some[h]}, in_back[2] = {ci64(t, 0), hback_some[h]};
-        hp[h] = LLVMBuildPhi(b, aty, "");
-        LLVMAddIncoming(hp[h], in_hp, shape_from, 2);
-        /* the half's lane 0 would be at hp - hback (its address: lane_ptr's, not hbase's) */
-        hback[h] = LLVMBuildPhi(b, t->i64, "");
-        LLVMAddIncoming(hback[h], in_back, shape_from, 2);
+    if (partial_gathers) {
+        LLVMPositionBuilderAtEnd(b, shaped);
+        for (unsigned h = 0; h < 2; h++) {
+            hp[h] = hp_all[h];
+            hback[h] = ci64(t, 0);
+        }
+    } else {
+        LLVMPositionBuilderAtEnd(b, some);
+        LLVMValueRef hp_some[2], hback_some[2];
+        first_lanes(t, addr, mask, aty, es, hp_some, hback_some);
+        LLVMBuildBr(b, shaped);
+        LLVMPositionBuilderAtEnd(b, shaped);
+        LLVMBasicBlockRef shape_from[2] = {all, some};
+        for (unsigned h = 0; h < 2; h++) {
+            LLVMValueRef in_hp[2] = {hp_all[h], hp_some[h]}, in_back[2] = {ci64(t, 0), hback_some[h]};
+            hp[h] = LLVMBuildPhi(b, aty, "");
+            LLVMAddIncoming(hp[h], in_hp, shape_from, 2);
+            /* the half's lane 0 would be at hp - hback (its address: lane_ptr's, not hbase's) */
+            hback[h] = LLVMBuildPhi(b, t->i64, "");
+            LLVMAddIncoming(hback[h], in_back, shape_from, 2);
+        }
     }
     for (unsigned h = 0; h < 2; h++)
         hbase[h] = LLVMBuildSub(b, hp[h], LLVMBuildTrunc(b, hback[h], aty, ""), "");
@@ -2621,7 +2649,10 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
     }
     LLVMTypeRef over[2] = {vety, vptr};
     LLVMValueRef align = ci32(t, es);
-    LLVMBasicBlockRef done = block(t, "mem.done"), gather = block(t, "mem.gather");
+    LLVMBasicBlockRef done = block(t, "mem.done");
+    /* the gather after the join, where the code's layout has always had it */
+    if (gather) LLVMMoveBasicBlockAfter(gather, done);
+    else gather = block(t, "mem.gather");
     LLVMBasicBlockRef ublk = NULL, cblk = NULL;
     LLVMValueRef got[4][4];   /* loaded values: uniform, consecutive, gathered, resumed */
     LLVMBasicBlockRef from[4];
@@ -2646,8 +2677,10 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
         LLVMBuildBr(b, done);
         LLVMPositionBuilderAtEnd(b, next);
     }
+    LLVMBasicBlockRef contig_from = NULL;
     if (contig) {
         cblk = block(t, "mem.consecutive");
+        contig_from = LLVMGetInsertBlock(b);
         LLVMBuildCondBr(b, contig, cblk, gather);
         LLVMPositionBuilderAtEnd(b, cblk);
         LLVMTypeRef mover[2] = {hvty, t->ptr};
@@ -2678,6 +2711,14 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
     }
     if (!uni && !contig) LLVMBuildBr(b, gather);
     LLVMPositionBuilderAtEnd(b, gather);
+    LLVMValueRef gather_state = state;
+    if (keep_shape && partial_gathers) {
+        assert(contig_from);
+        gather_state = LLVMBuildPhi(b, t->i8, "shape");
+        LLVMValueRef other = LLVMConstInt(t->i8, SHAPE_OTHER, false);
+        LLVMAddIncoming(gather_state, &state, &contig_from, 1);
+        LLVMAddIncoming(gather_state, &other, &partial_from, 1);
+    }
     if (narrow) {
         LLVMValueRef off = LLVMBuildZExt(b, addr, t->v64, "");
         ptrs = LLVMBuildGEP2(b, t->i8, vsplat(t, smem, ""), &off, 1, "");
@@ -2720,7 +2761,8 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
             LLVMValueRef sp = LLVMBuildPhi(b, t->i8, "shape");
             LLVMValueRef unknown = LLVMConstInt(t->i8, SHAPE_UNKNOWN, false);
             for (unsigned k = 0; k < nfrom; k++)
-                LLVMAddIncoming(sp, from[k] == resumed ? &unknown : &state, &from[k], 1);
+                LLVMAddIncoming(sp, from[k] == resumed ? &unknown : from[k] == gather ? &gather_state : &state,
+                                &from[k], 1);
             shape_keep(t, ao->row, es, sp);
         }
         for (unsigned k = 0; k < vec; k++) put(t, &e[k], mask, LLVMBuildZExt(b, v[k], t->v64, ""));
