@@ -195,8 +195,8 @@ static bool jit_init(void)
         {LLVMOrcLLJITMangleAndIntern(jit, EMU_JIT_RESUME),
          {(LLVMOrcExecutorAddress)(uintptr_t)&emu_jit_resume,
           {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}},
-        {LLVMOrcLLJITMangleAndIntern(jit, EMU_JIT_SLOW_ACCESS),
-         {(LLVMOrcExecutorAddress)(uintptr_t)&emu_jit_slow_access,
+        {LLVMOrcLLJITMangleAndIntern(jit, EMU_JIT_CALL_HANDLER),
+         {(LLVMOrcExecutorAddress)(uintptr_t)&emu_jit_call_handler,
           {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}}};
     e = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(called, 6));
     if (e) {

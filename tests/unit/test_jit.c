@@ -523,7 +523,7 @@ START_TEST(random_programs_jit_events)
 END_TEST
 
 /* Slow paths that go on: under a policy that is not the direct one (CONF_POLICY=forward)
- * every translated ld/st runs its handler from its slow path (emu_jit_slow_access) and the run
+ * every translated ld/st runs its handler from its slow path (emu_jit_call_handler) and the run
  * goes on after it in compiled code, the loaded rows read back: memory, faults and counts as
  * the step interpreter's */
 START_TEST(random_programs_jit_slow_paths)
