@@ -179,7 +179,7 @@ static bool jit_init(void)
     LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(jit);
     LLVMOrcJITDylibAddGenerator(jd, gen);
     /* what compiled code calls by name (jit_internal.h) */
-    LLVMOrcCSymbolMapPair called[5] = {
+    LLVMOrcCSymbolMapPair called[6] = {
         {LLVMOrcLLJITMangleAndIntern(jit, EMU_JIT_DEVICE_GENERATION),
          {(LLVMOrcExecutorAddress)(uintptr_t)emu_device_generation_word(),
           {LLVMJITSymbolGenericFlagsExported, 0}}},
@@ -194,8 +194,11 @@ static bool jit_init(void)
           {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}},
         {LLVMOrcLLJITMangleAndIntern(jit, EMU_JIT_RESUME),
          {(LLVMOrcExecutorAddress)(uintptr_t)&emu_jit_resume,
+          {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}},
+        {LLVMOrcLLJITMangleAndIntern(jit, EMU_JIT_CALL_HANDLER),
+         {(LLVMOrcExecutorAddress)(uintptr_t)&emu_jit_call_handler,
           {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}}};
-    e = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(called, 5));
+    e = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(called, 6));
     if (e) {
         report("defining the symbols compiled code uses", e);
         return false;

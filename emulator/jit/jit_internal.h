@@ -46,6 +46,13 @@ typedef struct emu_jit_counts {
  * every lane of the warp, for a µop that names the variable (mov %rd, sh). */
 #define EMU_JIT_SYMBOL_ADDRESS "ptxsim_jit_symbol_address"
 
+/* The symbol of emu_jit_call_handler (call_handler.c): uint8_t (emu_ctx *c, const emu_uop *u,
+ * uint32_t pc, uint32_t mask): runs µop u (at pc, lanes mask) through its handler as the
+ * interpreter's loop does; 1 when the run may go on at pc + 1 (no stop, no control moved),
+ * else 0 (compiled code then reads c->stop, c->control and c->next_pc as after any handler). */
+#define EMU_JIT_CALL_HANDLER "ptxsim_jit_call_handler"
+uint8_t emu_jit_call_handler(emu_ctx *c, const emu_uop *u, uint32_t pc, uint32_t mask);
+
 /* Builds the compiled code of f as function `name` of module m: its event variant when events
  * (translate.c). False (with a reason in err) when f cannot be compiled. */
 bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const char *name,

@@ -96,6 +96,9 @@ typedef struct tr {
      * entry (run_entry()) is to_interp[j], j the next µop that has both: it stores j in
      * c->next_pc for interp, which returns EMU_JIT_INTERPRET at npc */
     LLVMBasicBlockRef *bb, *side, *to_interp, dispatch, resume, exit_pc, ret, interp;
+    /* where a memory access's slow path leaves when its handler stopped or moved control
+     * (emit_slow_access; one per function) */
+    LLVMBasicBlockRef slow_out;
     LLVMBasicBlockRef fall;   /* the block that falls through into the next µop's */
     const emu_func *f;
     const emu_code *code;
@@ -485,6 +488,14 @@ static uint32_t stretch_rest(const tr *t, uint32_t i)
     return (end < last ? end : last) - i;
 }
 
+/* Whether translated memory µop u's slow path, once its handler ran the access, goes on
+ * after u in compiled code (emit_slow_access) rather than through the next µop's side entry:
+ * ld and st outside the parameter space (emit_mem's) */
+static bool slow_rejoins(const emu_uop *u)
+{
+    return (u->op == PTX_OP_LD || u->op == PTX_OP_ST) && u->in->space != PTX_SPACE_PARAM;
+}
+
 /* Whether a run may come back in at µop i (not a segment's first) from the µop before: the
  * return from its handler or from its slow path (emit_call_stored); or whether compiled code
  * never falls into i, so that it needs an entry of its own: the µop before starts an
@@ -493,8 +504,10 @@ static bool after_handler(const tr *t, uint32_t i)
 {
     if (i == 0 || t->seg_start[i]) return false;
     const emu_uop *p = &t->code->uops[i - 1];
-    return !translates(t, p) || p->op == PTX_OP_LD || p->op == PTX_OP_ST || p->op == PTX_OP_EX2 ||
-           p->op == PTX_OP_LG2 || (p->flags & EMU_UOP_REGION_BOUNDARY);
+    if (!translates(t, p) || (p->flags & EMU_UOP_REGION_BOUNDARY)) return true;
+    /* a memory access's slow path goes on after the access itself (slow_rejoins) */
+    return !slow_rejoins(p) &&
+           (p->op == PTX_OP_LD || p->op == PTX_OP_ST || p->op == PTX_OP_EX2 || p->op == PTX_OP_LG2);
 }
 
 static void flush_rows(tr *t, uint32_t at, bool clean);
@@ -2258,8 +2271,8 @@ static LLVMValueRef shared_block(tr *t, unsigned total, LLVMValueRef *ok, LLVMVa
  * join, and the shape each keeps */
 typedef struct {
     unsigned n;
-    LLVMValueRef got[3], state[3];
-    LLVMBasicBlockRef from[3];
+    LLVMValueRef got[4], state[4];
+    LLVMBasicBlockRef from[4];
 } known_access;
 
 /* Whether µop j is a 32-bit shared load of the warp's lanes (no guard) of es bytes through
@@ -2523,7 +2536,55 @@ static void emit_global_whole(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef 
     LLVMPositionBuilderAtEnd(b, general);
 }
 
-static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockRef slow)
+/* Each half's first active lane of mask in addr (lanes of aty): its address hp[h] and its
+ * offset in the half, hback[h] bytes of es-byte elements (an empty half: lane 15 of it, never
+ * accessed; its address the warp's first active lane's, which the checks cover). */
+static void first_lanes(tr *t, LLVMValueRef addr, LLVMValueRef mask, LLVMTypeRef aty, unsigned es,
+                        LLVMValueRef hp[2], LLVMValueRef hback[2])
+{
+    enum { HALF = EMU_WARP_SIZE / 2 };
+    LLVMBuilderRef b = t->b;
+    LLVMValueRef cz[2] = {mask, LLVMConstInt(t->i1, 0, false)};
+    LLVMTypeRef i32ty = t->i32;
+    LLVMValueRef lane = LLVMBuildAnd(b, call_intrinsic(t, "llvm.cttz", &i32ty, 1, cz, 2),
+                                     ci32(t, EMU_WARP_SIZE - 1), "");
+    LLVMValueRef slot = lanes_slot(t);
+    LLVMBuildStore(b, addr, slot);
+    LLVMValueRef p0 = lane_load(t, slot, aty, lane);
+    for (unsigned h = 0; h < 2; h++) {
+        LLVMValueRef hm = LLVMBuildAnd(b, LLVMBuildLShr(b, mask, ci32(t, h * HALF), ""),
+                                       ci32(t, (1u << HALF) - 1), "");
+        LLVMValueRef hz[2] = {LLVMBuildOr(b, hm, ci32(t, 1u << (HALF - 1)), ""),
+                              LLVMConstInt(t->i1, 0, false)};
+        LLVMValueRef hl = call_intrinsic(t, "llvm.cttz", &i32ty, 1, hz, 2);
+        LLVMValueRef ph = lane_load(t, slot, aty, LLVMBuildAdd(b, hl, ci32(t, h * HALF), ""));
+        hp[h] = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, hm, ci32(t, 0), ""), ph, p0, "");
+        hback[h] = LLVMBuildMul(b, LLVMBuildZExt(b, hl, t->i64, ""), ci64(t, es), "");
+    }
+}
+
+/* The loaded values as the handler left them in e's vec rows (the slow path's way back in,
+ * resumed: emit_slow_access), each truncated to ety, for emit_mem's join; the builder is left
+ * where it was. */
+static void resumed_loads(tr *t, LLVMBasicBlockRef resumed, const emu_opd *e, unsigned vec,
+                          LLVMTypeRef vety, LLVMValueRef *got)
+{
+    LLVMBasicBlockRef at = LLVMGetInsertBlock(t->b);
+    LLVMPositionBuilderAtEnd(t->b, resumed);
+    for (unsigned k = 0; k < vec; k++) {
+        LLVMValueRef v = load(t, t->v64, row_ptr(t, e[k].row));
+        LLVMSetAlignment(v, 8);
+        got[k] = LLVMBuildTrunc(t->b, v, vety, "");
+    }
+    LLVMPositionBuilderAtEnd(t->b, at);
+}
+
+/* Emits ld/st µop u for the lanes of mask: its fast path, branching to slow when a lane is
+ * outside what the interpreter's fast path accepts; the slow path (emit_slow_access) comes
+ * back through resumed, which emit_mem fills (the loaded rows read back) and joins to the
+ * access's end. Leaves the builder after the access. */
+static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockRef slow,
+                     LLVMBasicBlockRef resumed)
 {
     LLVMBuilderRef b = t->b;
     bool st = u->op == PTX_OP_ST;
@@ -2548,6 +2609,16 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
     int known = keep_shape ? shape_known(t, ao->row, es) : -1;
     known_access ka = {0};
     LLVMValueRef x_narrow = narrow ? address_low(t, ao) : NULL;
+    /* what the access reads from the cache is read here, before its first branch: the cache
+     * after the access is the one it had here (what it would cache later does not dominate
+     * resumed) */
+    LLVMValueRef x_wide = narrow ? NULL : load_row(t, ao->row);
+    LLVMValueRef sv[4] = {NULL};
+    for (unsigned k = 0; st && k < vec; k++)
+        sv[k] = LLVMBuildTrunc(b, src(t, &e[k], u->type), vety, "");
+    uint32_t nsnap = t->ncache;
+    cache_entry snap[sizeof t->cache / sizeof t->cache[0]];
+    memcpy(snap, t->cache, nsnap * sizeof snap[0]);
     LLVMValueRef kstate = known >= 0 ? t->shape[known].state : NULL;
     LLVMBasicBlockRef kload = NULL;
     if (known >= 0) {
@@ -2572,17 +2643,17 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
      * (emit_global_whole), its address row and stored value read here, before the paths part */
     bool global = !narrow && u->in->space != PTX_SPACE_SHARED;
     int site = global ? next_trip_site(t, u) : -1;
-    LLVMValueRef a_global = NULL, whole_got = NULL, sv[4] = {NULL};
+    LLVMValueRef a_global = NULL, whole_got = NULL;
     LLVMBasicBlockRef done = block(t, "mem.done"), whole_from = NULL;
-    LLVMValueRef got[4][5];   /* loaded values: whole warp, quick, uniform, consecutive, gathered */
-    LLVMBasicBlockRef from[5];
+    /* loaded values: whole warp, quick, uniform, consecutive, gathered, resumed */
+    LLVMValueRef got[4][6];
+    LLVMBasicBlockRef from[6];
     unsigned nfrom = 0;
     if (global) {
-        a_global = LLVMBuildAdd(b, load_row(t, ao->row), splat64(t, ao->imm), "");
+        a_global = LLVMBuildAdd(b, x_wide, splat64(t, ao->imm), "");
         if (ao->bits <= 32) a_global = LLVMBuildAnd(b, a_global, splat64(t, 0xffffffffu), "");
     }
     if (global && vec == 1) {
-        if (st) sv[0] = LLVMBuildTrunc(b, src(t, &e[0], u->type), vety, "");
         emit_global_whole(t, i, u, a_global, sv[0], mask, plain, site, done, &whole_got, &whole_from);
         if (whole_from) {
             got[0][nfrom] = whole_got;
@@ -2609,7 +2680,7 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
     } else {
         LLVMValueRef a = a_global;
         if (!a) {
-            a = LLVMBuildAdd(b, load_row(t, ao->row), splat64(t, ao->imm), "");
+            a = LLVMBuildAdd(b, x_wide, splat64(t, ao->imm), "");
             if (ao->bits <= 32) a = LLVMBuildAnd(b, a, splat64(t, 0xffffffffu), "");
         }
         LLVMValueRef misaligned = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, a, splat64(t, total - 1), ""),
@@ -2701,11 +2772,16 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
         ka.got[ka.n] = call_intrinsic(t, "llvm.masked.gather", over, 2, args, 4);
         ka.state[ka.n] = t->shape[known].state;
         ka.from[ka.n++] = LLVMGetInsertBlock(b);
+        resumed_loads(t, resumed, r, 1, vety, &ka.got[ka.n]);
+        ka.state[ka.n] = LLVMConstInt(t->i8, SHAPE_UNKNOWN, false);
+        ka.from[ka.n++] = resumed;
         for (unsigned k = 0; k < ka.n; k++) {
             LLVMPositionBuilderAtEnd(b, ka.from[k]);
             LLVMBuildBr(b, done);
         }
         LLVMPositionBuilderAtEnd(b, done);
+        t->ncache = nsnap;
+        memcpy(t->cache, snap, nsnap * sizeof snap[0]);
         LLVMValueRef v = LLVMBuildPhi(b, vety, "");
         LLVMAddIncoming(v, ka.got, ka.from, ka.n);
         if (!opd_names_row(t, r, ao->row)) {
@@ -2731,46 +2807,47 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
         for (unsigned l = 0; l < HALF; l++) sel[l] = ci32(t, h * HALF + l);
         hmask[h] = LLVMBuildShuffleVector(b, mv, LLVMGetPoison(LLVMTypeOf(mv)), LLVMConstVector(sel, HALF), "");
     }
-    LLVMBasicBlockRef all = block(t, "mem.all"), some = block(t, "mem.some");
+    /* A shared load of some lanes outside loops gathers them: its shape, searched lane by
+     * lane, was a third of a barrier-bound kernel's memory IR (scan_block's unrolled tree
+     * steps, whose warps are whole but for the last few steps' one warp). Its kept shape is
+     * SHAPE_OTHER: a later load through the row, with the same lanes, would gather too
+     * (emit_known_checks takes whole warps only). In a loop (a loop's turns may run with some
+     * lanes each time), a store of some lanes (a sort's exchange) and a global access (whose
+     * lanes are not checked whole: full is false) the shape is searched. */
+    bool partial_gathers = narrow && !st && !t->looped[i];
+    LLVMBasicBlockRef all = block(t, "mem.all");
+    LLVMBasicBlockRef some = partial_gathers ? NULL : block(t, "mem.some");
     LLVMBasicBlockRef shaped = block(t, "mem.shape");
+    LLVMBasicBlockRef gather = partial_gathers ? block(t, "mem.gather") : NULL;
+    LLVMBasicBlockRef partial_from = partial_gathers ? LLVMGetInsertBlock(b) : NULL;
     LLVMValueRef full = narrow ? LLVMBuildICmp(b, LLVMIntEQ, mask, ci32(t, 0xffffffffu), "")
                                : LLVMConstInt(t->i1, 0, false);
-    LLVMBuildCondBr(b, full, all, some);
+    LLVMBuildCondBr(b, full, all, partial_gathers ? gather : some);
     LLVMPositionBuilderAtEnd(b, all);
     LLVMValueRef hp_all[2] = {LLVMBuildExtractElement(b, addr, ci32(t, 0), ""),
                               LLVMBuildExtractElement(b, addr, ci32(t, HALF), "")};
     LLVMBuildBr(b, shaped);
-    LLVMPositionBuilderAtEnd(b, some);
-    LLVMValueRef cz[2] = {mask, LLVMConstInt(t->i1, 0, false)};
-    LLVMTypeRef i32ty = t->i32;
-    LLVMValueRef lane = LLVMBuildAnd(b, call_intrinsic(t, "llvm.cttz", &i32ty, 1, cz, 2),
-                                     ci32(t, EMU_WARP_SIZE - 1), "");
-    LLVMValueRef slot = lanes_slot(t);
-    LLVMBuildStore(b, addr, slot);
-    LLVMValueRef p0 = lane_load(t, slot, aty, lane);
-    LLVMValueRef hp_some[2], hback_some[2];
-    for (unsigned h = 0; h < 2; h++) {
-        /* the half's first active lane (an empty half: lane 15 of it, never accessed; its
-         * address p0, which the checks above cover) */
-        LLVMValueRef hm = LLVMBuildAnd(b, LLVMBuildLShr(b, mask, ci32(t, h * HALF), ""),
-                                       ci32(t, (1u << HALF) - 1), "");
-        LLVMValueRef hz[2] = {LLVMBuildOr(b, hm, ci32(t, 1u << (HALF - 1)), ""),
-                              LLVMConstInt(t->i1, 0, false)};
-        LLVMValueRef hl = call_intrinsic(t, "llvm.cttz", &i32ty, 1, hz, 2);
-        LLVMValueRef ph = lane_load(t, slot, aty, LLVMBuildAdd(b, hl, ci32(t, h * HALF), ""));
-        hp_some[h] = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, hm, ci32(t, 0), ""), ph, p0, "");
-        hback_some[h] = LLVMBuildMul(b, LLVMBuildZExt(b, hl, t->i64, ""), ci64(t, es), "");
-    }
-    LLVMBuildBr(b, shaped);
-    LLVMPositionBuilderAtEnd(b, shaped);
-    LLVMBasicBlockRef shape_from[2] = {all, some};
-    for (unsigned h = 0; h < 2; h++) {
-        LLVMValueRef in_hp[2] = {hp_all[h], hp_some[h]}, in_back[2] = {ci64(t, 0), hback_some[h]};
-        hp[h] = LLVMBuildPhi(b, aty, "");
-        LLVMAddIncoming(hp[h], in_hp, shape_from, 2);
-        /* the half's lane 0 would be at hp - hback (its address: lane_ptr's, not hbase's) */
-        hback[h] = LLVMBuildPhi(b, t->i64, "");
-        LLVMAddIncoming(hback[h], in_back, shape_from, 2);
+    if (partial_gathers) {
+        LLVMPositionBuilderAtEnd(b, shaped);
+        for (unsigned h = 0; h < 2; h++) {
+            hp[h] = hp_all[h];
+            hback[h] = ci64(t, 0);
+        }
+    } else {
+        LLVMPositionBuilderAtEnd(b, some);
+        LLVMValueRef hp_some[2], hback_some[2];
+        first_lanes(t, addr, mask, aty, es, hp_some, hback_some);
+        LLVMBuildBr(b, shaped);
+        LLVMPositionBuilderAtEnd(b, shaped);
+        LLVMBasicBlockRef shape_from[2] = {all, some};
+        for (unsigned h = 0; h < 2; h++) {
+            LLVMValueRef in_hp[2] = {hp_all[h], hp_some[h]}, in_back[2] = {ci64(t, 0), hback_some[h]};
+            hp[h] = LLVMBuildPhi(b, aty, "");
+            LLVMAddIncoming(hp[h], in_hp, shape_from, 2);
+            /* the half's lane 0 would be at hp - hback (its address: lane_ptr's, not hbase's) */
+            hback[h] = LLVMBuildPhi(b, t->i64, "");
+            LLVMAddIncoming(hback[h], in_back, shape_from, 2);
+        }
     }
     for (unsigned h = 0; h < 2; h++)
         hbase[h] = LLVMBuildSub(b, hp[h], LLVMBuildTrunc(b, hback[h], aty, ""), "");
@@ -2820,13 +2897,11 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
                                                           LLVMConstInt(t->i8, 0, false), ""), "");
         }
     }
-    /* the stored values, read here (a global one's before emit_global_whole): what the cache
-     * holds must dominate every path below */
-    for (unsigned k = 0; st && k < vec; k++)
-        if (!sv[k]) sv[k] = LLVMBuildTrunc(b, src(t, &e[k], u->type), vety, "");
     LLVMTypeRef over[2] = {vety, vptr};
     LLVMValueRef align = ci32(t, es);
-    LLVMBasicBlockRef gather = block(t, "mem.gather");
+    /* the gather after the join, where the code's layout has always had it */
+    if (gather) LLVMMoveBasicBlockAfter(gather, done);
+    else gather = block(t, "mem.gather");
     LLVMBasicBlockRef ublk = NULL, cblk = NULL;
     LLVMTypeRef pairty = LLVMVectorType(ety, 2), hvty = LLVMVectorType(ety, HALF);
     if (uni) {
@@ -2848,8 +2923,10 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
         LLVMBuildBr(b, done);
         LLVMPositionBuilderAtEnd(b, next);
     }
+    LLVMBasicBlockRef contig_from = NULL;
     if (contig) {
         cblk = block(t, "mem.consecutive");
+        contig_from = LLVMGetInsertBlock(b);
         LLVMBuildCondBr(b, contig, cblk, gather);
         LLVMPositionBuilderAtEnd(b, cblk);
         LLVMTypeRef mover[2] = {hvty, t->ptr};
@@ -2880,6 +2957,14 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
     }
     if (!uni && !contig) LLVMBuildBr(b, gather);
     LLVMPositionBuilderAtEnd(b, gather);
+    LLVMValueRef gather_state = state;
+    if (keep_shape && partial_gathers) {
+        assert(contig_from);
+        gather_state = LLVMBuildPhi(b, t->i8, "shape");
+        LLVMValueRef other = LLVMConstInt(t->i8, SHAPE_OTHER, false);
+        LLVMAddIncoming(gather_state, &state, &contig_from, 1);
+        LLVMAddIncoming(gather_state, &other, &partial_from, 1);
+    }
     if (narrow) {
         LLVMValueRef off = LLVMBuildZExt(b, addr, t->v64, "");
         ptrs = LLVMBuildGEP2(b, t->i8, vsplat(t, smem, ""), &off, 1, "");
@@ -2900,7 +2985,17 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
     }
     from[nfrom++] = gather;
     LLVMBuildBr(b, done);
+    if (!st) {
+        LLVMValueRef back[4];
+        resumed_loads(t, resumed, e, vec, vety, back);
+        for (unsigned k = 0; k < vec; k++) got[k][nfrom] = back[k];
+    }
+    from[nfrom++] = resumed;
+    LLVMPositionBuilderAtEnd(b, resumed);
+    LLVMBuildBr(b, done);
     LLVMPositionBuilderAtEnd(b, done);
+    t->ncache = nsnap;
+    memcpy(t->cache, snap, nsnap * sizeof snap[0]);
     if (!st) {
         LLVMValueRef v[4];
         for (unsigned k = 0; k < vec; k++) {
@@ -2908,8 +3003,12 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
             LLVMAddIncoming(v[k], got[k], from, nfrom);
         }
         if (keep_shape && !opd_names_row(t, r, ao->row)) {
+            /* nothing is known of the shape where the handler ran the access */
             LLVMValueRef sp = LLVMBuildPhi(b, t->i8, "shape");
-            for (unsigned k = 0; k < nfrom; k++) LLVMAddIncoming(sp, &state, &from[k], 1);
+            LLVMValueRef unknown = LLVMConstInt(t->i8, SHAPE_UNKNOWN, false);
+            for (unsigned k = 0; k < nfrom; k++)
+                LLVMAddIncoming(sp, from[k] == resumed ? &unknown : from[k] == gather ? &gather_state : &state,
+                                &from[k], 1);
             shape_keep(t, ao->row, es, sp);
         }
         for (unsigned k = 0; k < vec; k++) put(t, &e[k], mask, LLVMBuildZExt(b, v[k], t->v64, ""));
@@ -3031,10 +3130,23 @@ static void emit_call(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
     emit_call_stored(t, i, u, mask);
 }
 
+static LLVMValueRef call_handler(tr *t, uint32_t i, LLVMValueRef mask);
+
 /* Calls u's handler (the rows in memory), then leaves or goes on. */
 static void emit_call_stored(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
 {
     LLVMBuilderRef b = t->b;
+    if (!t->events && ((u->flags & EMU_UOP_CONTROL) || i + 1 >= u->block_end) && !t->looped[i] &&
+        u->op != PTX_OP_BAR && u->op != PTX_OP_BARRIER) {
+        /* the run goes on through the dispatch whatever the handler did: slow_out's ways out
+         * (its last one the dispatch at the pc the handler left), shared by every such call.
+         * A barrier's call (where every warp's run ends in a barrier-bound kernel: scan_block's
+         * 22 per warp) and a call in a loop (a sort's divergent exchange, every turn) stay
+         * inline: through emu_jit_call_handler scan's kernel ran 2.5% slower, bitonic's 1-2% */
+        call_handler(t, i, mask);
+        LLVMBuildBr(b, t->slow_out);
+        return;
+    }
     LLVMBuildStore(b, mask, ctx_field(t, offsetof(emu_ctx, mask)));
     LLVMBuildStore(b, ci32(t, i), ctx_field(t, offsetof(emu_ctx, pc)));
     LLVMBuildStore(b, ci32(t, i + 1), ctx_field(t, offsetof(emu_ctx, next_pc)));
@@ -3112,6 +3224,69 @@ static void emit_call_stored(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef m
         LLVMBuildBr(b, t->bb[i + 1]);
         t->fall = on;
     }
+    LLVMPositionBuilderAtEnd(b, jumped);
+    goto_dispatch(t, npc);
+}
+
+/* Runs µop i's handler through emu_jit_call_handler (the rows it reads stored), the count
+ * through µop i in cnt_slot (what slow_out's ways out read); returns its answer (i8: 1 when
+ * the run may go on at i + 1). */
+static LLVMValueRef call_handler(tr *t, uint32_t i, LLVMValueRef mask)
+{
+    LLVMBuilderRef b = t->b;
+    store_ninstr(t);
+    LLVMBuildStore(b, LLVMBuildAdd(b, count(t), ci64(t, 1), ""), t->cnt_slot);
+    /* the handler set the SIMT top's pc: a loop's back edge checks the stack again */
+    if (t->loop_head != NO_LOOP) LLVMBuildStore(b, LLVMConstInt(t->i1, 0, false), t->loop_ok_slot);
+    LLVMTypeRef args[4] = {t->ptr, t->ptr, t->i32, t->i32};
+    LLVMTypeRef fty = LLVMFunctionType(t->i8, args, 4, false);
+    LLVMValueRef fn = LLVMGetNamedFunction(t->m, EMU_JIT_CALL_HANDLER);
+    if (!fn) fn = LLVMAddFunction(t->m, EMU_JIT_CALL_HANDLER, fty);
+    LLVMValueRef av[4] = {t->c, field(t, t->uops, (size_t)i * sizeof(emu_uop)), ci32(t, i), mask};
+    LLVMValueRef on = LLVMBuildCall2(b, fty, fn, av, 4, "");
+    /* a handler may have grown the register file */
+    LLVMBuildStore(b, load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, regs))), t->regs_slot);
+    return on;
+}
+
+/* The slow path of memory µop i (slow_rejoins: the builder in its slow block, the rows the
+ * handler reads stored): the handler runs (call_handler), and the run goes on at resumed
+ * (emit_mem joins it after the access, the cache as before the access: the fast path's rows
+ * stay in registers) or, when the handler stopped or moved control, leaves through slow_out
+ * (emit_slow_out). */
+static void emit_slow_access(tr *t, uint32_t i, LLVMValueRef mask, LLVMBasicBlockRef resumed)
+{
+    LLVMBuilderRef b = t->b;
+    LLVMValueRef on = call_handler(t, i, mask);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, on, LLVMConstInt(t->i8, 0, false), ""), resumed,
+                    t->slow_out);
+}
+
+/* slow_out: emit_call_stored's ways out after a handler, shared by the function's memory slow
+ * paths that do not go on (emit_slow_access) and its handler calls that end a block or move
+ * control (branches, barriers: emit_call_stored): a fault or a rewritten stack ends the run or
+ * resumes the path the executor loop would pick; a stop leaves at the pc the handler left;
+ * else the run goes on at that pc through the dispatch. */
+static void emit_slow_out(tr *t)
+{
+    LLVMBuilderRef b = t->b;
+    LLVMPositionBuilderAtEnd(b, t->slow_out);
+    LLVMValueRef stop = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, stop)));
+    LLVMValueRef control = load(t, t->i8, ctx_field(t, offsetof(emu_ctx, control)));
+    LLVMValueRef npc = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, next_pc)));
+    LLVMBasicBlockRef leave = block(t, "slow.leave"), moved = block(t, "slow.moved");
+    LLVMBasicBlockRef stopped = block(t, "slow.stopped"), jumped = block(t, "slow.jumped");
+    LLVMValueRef faulted = LLVMBuildICmp(b, LLVMIntEQ, stop, ci32(t, EMU_STOP_FAULT), "");
+    LLVMValueRef rewrote = LLVMBuildICmp(b, LLVMIntNE, control, LLVMConstInt(t->i8, 0, false), "");
+    LLVMValueRef stopped_any = LLVMBuildICmp(b, LLVMIntSGE, stop, ci32(t, 0), "");
+    LLVMBuildCondBr(b, LLVMBuildOr(b, faulted, rewrote, ""), moved, leave);
+    LLVMPositionBuilderAtEnd(b, moved);
+    LLVMBuildCondBr(b, LLVMBuildOr(b, faulted, stopped_any, ""), t->ret, t->resume);
+    LLVMPositionBuilderAtEnd(b, leave);
+    LLVMBuildCondBr(b, stopped_any, stopped, jumped);
+    LLVMPositionBuilderAtEnd(b, stopped);
+    LLVMBuildStore(b, npc, t->npc_slot);
+    LLVMBuildBr(b, t->exit_pc);
     LLVMPositionBuilderAtEnd(b, jumped);
     goto_dispatch(t, npc);
 }
@@ -3975,18 +4150,20 @@ checked:
             was_dirty[k] = t->cache[k].dirty;
             before[k] = t->cache[k];
         }
+        LLVMBasicBlockRef resumed = slow_rejoins(u) ? block(t, "mem.resumed") : NULL;
         if (u->op == PTX_OP_EX2 || u->op == PTX_OP_LG2) emit_ex2(t, i, u, mask, slow);
         else if (u->in->space == PTX_SPACE_PARAM) emit_param(t, u, mask, slow);
-        else emit_mem(t, i, u, mask, slow);
+        else emit_mem(t, i, u, mask, slow, resumed);
         if (u->op == PTX_OP_LD) shape_forget(t, &u->opd[0]);
         else if (u->op != PTX_OP_ST) shape_forget_uop(t, u);
         LLVMBasicBlockRef here = LLVMGetInsertBlock(b);
         LLVMPositionBuilderAtEnd(b, slow);
         for (uint32_t k = 0; k < nbefore; k++) {
-            if (!was_dirty[k] || !row_live(t, i, t->cache[k].row)) continue;
+            if (!was_dirty[k] || !row_live(t, i, before[k].row)) continue;
             store_cached(t, before[k]);
         }
-        emit_call_stored(t, i, u, mask);
+        if (resumed) emit_slow_access(t, i, mask, resumed);
+        else emit_call_stored(t, i, u, mask);
         LLVMPositionBuilderAtEnd(b, here);
     } else {
         if (t->events) {
@@ -4406,6 +4583,7 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     t.resume = block(&t, "resume");
     t.exit_pc = block(&t, "exit_pc");
     t.ret = block(&t, "ret");
+    t.slow_out = block(&t, "slow_out");
     for (uint32_t i = 0; i < code->n; i++) t.bb[i] = block(&t, "uop");
 
     LLVMPositionBuilderAtEnd(t.b, entry);
@@ -4504,6 +4682,7 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     LLVMBuildRet(t.b, count(&t));
 
     emit_dispatch(&t);
+    emit_slow_out(&t);
     for (uint32_t i = 0; i < code->n; i++) emit_uop(&t, i);
     (void)instr_flags;
     LLVMDisposeBuilder(t.b);

@@ -141,6 +141,17 @@ static void conf_engine_config(timing_engine_config *cfg, uint32_t sm_count, tim
     }
 }
 
+/* CONF_POLICY=forward: both runs under a policy that passes every access on to the direct one
+ * (emu_policy_forward) but is not it, so that no executor takes its memory fast path: the
+ * JIT's translated accesses run their handlers from their slow paths and go on after them. */
+static emu_mem_policy conf_forward_policy = {.name = "forward", .access = emu_policy_forward};
+
+static emu_mem_policy *conf_policy(void)
+{
+    const char *e = getenv("CONF_POLICY");
+    return e && strcmp(e, "forward") == 0 ? &conf_forward_policy : emu_direct_policy();
+}
+
 /* The launch's sink under CONF_TIMING: the model's, with the recorder (may be NULL) beside it. */
 static emu_event_sink *conf_sink(emu_event_sink *recorder, timing_tee *tee)
 {
@@ -425,7 +436,7 @@ conf_status conf_run(const conf_launch *l, conf_result *r)
     launch.dynamic_smem = l->dynamic_smem;
     launch.params = l->params;
     launch.params_size = l->params_size;
-    launch.policy = emu_direct_policy();
+    launch.policy = conf_policy();
     launch.executor = conf_primary();
     launch.sm_count = 4;
     launch.grid_id = 1;

@@ -522,6 +522,18 @@ START_TEST(random_programs_jit_events)
 }
 END_TEST
 
+/* Slow paths that go on: under a policy that is not the direct one (CONF_POLICY=forward)
+ * every translated ld/st runs its handler from its slow path (emu_jit_call_handler) and the run
+ * goes on after it in compiled code, the loaded rows read back: memory, faults and counts as
+ * the step interpreter's */
+START_TEST(random_programs_jit_slow_paths)
+{
+    setenv("CONF_POLICY", "forward", 1);
+    run_seed((uint64_t)_i + 400, "jit");
+    unsetenv("CONF_POLICY");
+}
+END_TEST
+
 START_TEST(random_programs_auto_events)
 {
     emu_jit_configure(&(emu_jit_options){.verbose = 0, .hot_instructions = 1, .foreground = true});
@@ -3153,6 +3165,7 @@ int main(void)
     tcase_add_loop_test(tc, random_programs_auto, 0, FIXED_SEEDS / 3);
     tcase_add_loop_test(tc, random_programs_auto_background, 0, 4);
     tcase_add_loop_test(tc, random_programs_jit_events, 0, FIXED_SEEDS / 2);
+    tcase_add_loop_test(tc, random_programs_jit_slow_paths, 0, FIXED_SEEDS / 2);
     tcase_add_loop_test(tc, random_programs_auto_events, 0, FIXED_SEEDS / 4);
     tcase_add_test(tc, translates_most);
     tcase_add_test(tc, disk_cache);
