@@ -45,8 +45,8 @@ const rt_option rt_options[] = {
      "deterministic execution: off, GPUDet, or deterministic atomic buffering (DAB: atomics "
      "buffered per scheduler and flushed GPU-wide in a fixed order)"},
     {"quantum", "PTXSIM_QUANTUM", "auto", RT_OPT_UINT, NULL, NULL, NULL,
-     "warp instructions per turn (det off: before the scheduler switches, auto = 1000; "
-     "gpudet: the quantum, auto = 200)"},
+     "warp instructions per turn (det off: before the scheduler switches, auto = 10000, "
+     "1000 seeded or cooperative; gpudet: the quantum, auto = 200)"},
     {"gpudet-bta", "PTXSIM_GPUDET_BTA", "on", RT_OPT_BOOL, NULL, NULL, "on",
      "GPUDet: workgroup-aware quanta, barriers released inside a quantum (BTA)"},
     {"gpudet-dwp", "PTXSIM_GPUDET_DWP", "on", RT_OPT_BOOL, NULL, NULL, "on",

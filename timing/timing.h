@@ -166,8 +166,11 @@ typedef struct timing_stats {
 } timing_stats;
 
 /* Warp instructions per turn without determinism when the configuration leaves it open
- * (timing_engine_config.warp_budget 0, --quantum=auto): see engine_parallel.c */
-#define TIMING_DET_OFF_TURN 1000
+ * (timing_engine_config.warp_budget 0, --quantum=auto): see engine_parallel.c. The short turn
+ * is that of seeded runs (slices drawn from 1 .. twice it) and of cooperative grids (whose
+ * grid-wide syncs spin). */
+#define TIMING_DET_OFF_TURN 10000
+#define TIMING_DET_OFF_SHORT_TURN 1000
 
 typedef struct timing_engine_config {
     uint32_t sm_count;        /* SMs of the modelled GPU */

@@ -122,9 +122,12 @@ static void conf_engine_config(timing_engine_config *cfg, uint32_t sm_count, tim
 {
     timing_engine_defaults(cfg);
     cfg->watchdog_insts = CONF_WATCHDOG_INSTS;
-    /* CONF_WARP_BUDGET=N: turns of N warp instructions (the engine's own, 1000 without
-     * determinism, by default), CONF_SEED=S: seeded turns (slices of 1 to 2N drawn from S),
-     * so that runs end at a kernel's every instruction */
+    /* Turns of the det-off short turn (1000 warp instructions), not the engine's long default:
+     * the tests' kernels run a few thousand warp instructions a warp, and their turns are meant
+     * to end inside them (budget stops on every µop of a loop). CONF_WARP_BUDGET=N: turns of N
+     * warp instructions, CONF_SEED=S: seeded turns (slices of 1 to 2N drawn from S), so that
+     * runs end at a kernel's every instruction */
+    cfg->warp_budget = TIMING_DET_OFF_SHORT_TURN;
     const char *wb = getenv("CONF_WARP_BUDGET"), *seed = getenv("CONF_SEED");
     if (wb && atoi(wb) > 0) cfg->warp_budget = (uint64_t)atoi(wb);
     if (seed && atoi(seed) > 0) cfg->seed = (uint64_t)atoi(seed);

@@ -272,18 +272,29 @@ bool timing_run_parallel(emu_grid *g, const timing_engine_config *cfg)
     R.slots = timing_ctas_per_sm(g, cfg);
     if (R.slots > ncta) R.slots = ncta ? (uint32_t)ncta : 1;
     /* Without determinism the turn's length is the engine's choice (CUDA promises no
-     * interleaving of warps): 1000 warp instructions, not 100, because every turn costs the
-     * executor a re-entry (the JIT's register rows reloaded mid-loop, the interpreter's warp
-     * state brought back into the cache): kernel time, one host thread, 100 -> 1000:
-     * Mandelbrot 1024 JIT 229 -> 109 ms, interpreter 2548 -> 1877 ms; Black-Scholes 4M JIT
-     * 554 -> 363 ms; n-body 8192 JIT 288 -> 210 ms. A seed still draws each turn from
-     * 1 .. 2000, so seeded runs interleave at every grain. */
-    R.budget = cfg->warp_budget ? cfg->warp_budget : TIMING_DET_OFF_TURN;
+     * interleaving of warps): long, because every turn costs the executor a re-entry (the
+     * JIT's register rows reloaded mid-loop, the interpreter's warp state brought back into
+     * the cache). Kernel time, one host thread, 100 -> 1000: Mandelbrot 1024 JIT 229 -> 109
+     * ms, interpreter 2548 -> 1877 ms; Black-Scholes 4M JIT 554 -> 363 ms; n-body 8192 JIT
+     * 288 -> 210 ms. 1000 -> 10000 (least of 6 interleaved runs, load 8-10; JIT /
+     * interpreter): matmul 512 59.8 -> 47.9 / 732 -> 684 ms, n-body 8192 61.0 -> 52.8 / 1022
+     * -> 936, Mandelbrot 1024 42.1 -> 22.0 / 1093 -> 1058 (a warp's whole loop in one turn),
+     * Black-Scholes and the memory-bound set unchanged (their warps end within a turn);
+     * longer turns gain little more (n-body at 100000: 48.7 ms, the others flat). What a long
+     * turn costs is a spinning warp's wait: a warp that spins on a flag or lock another warp
+     * sets burns its whole turn, so a cooperative grid, whose every grid-wide sync spins,
+     * keeps the short turn (tests/cuda/coop_grid_sync.cu at 10000: 12 -> 67 ms; the other
+     * spinning tests/cuda programs, locks and flags within a CTA, do not move). A seed draws
+     * each turn from 1 .. twice the short turn, as before, so seeded runs still interleave at
+     * every grain. */
+    bool seeded = cfg->seed != 0;
+    R.budget = cfg->warp_budget                ? cfg->warp_budget
+               : seeded || cfg->cooperative    ? TIMING_DET_OFF_SHORT_TURN
+                                               : TIMING_DET_OFF_TURN;
     const emu_launch *L = emu_grid_launch(g);
     uint64_t threads = (uint64_t)L->block.x * L->block.y * L->block.z;
     R.nwarps = (uint32_t)((threads + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE);
     bool ok = eng_init(E, g, cfg, R.slots, UINT64_MAX, cfg->host_threads);
-    bool seeded = cfg->seed != 0;
     timing_rng rng = {cfg->seed};
     if (seeded) eng_issue_shuffle(E, &rng);
     R.sms = ok ? calloc(E->nsm, sizeof *R.sms) : NULL;
