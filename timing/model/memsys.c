@@ -524,6 +524,12 @@ void tm_mem_reserve(tm_mem *m, uint32_t per_sm)
         (count)++;                                                                            \
     } while (0)
 
+bool tm_mem_weave_has(const tm_mem *m, uint32_t sm, uint32_t replies, uint32_t insts)
+{
+    return !insts || (m->sm_nfreewait[sm] >= replies && m->sm_nfreelink[sm] >= replies &&
+                      m->sm_nfreeinst[sm] >= insts);
+}
+
 void tm_mem_reserve_weave(tm_mem *m, uint32_t sm, uint32_t replies, uint32_t insts)
 {
     while (m->sm_nfreewait[sm] < replies) {
