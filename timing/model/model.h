@@ -695,6 +695,7 @@ struct tm_model {
      * finished theirs (weave_ready, weave_nready of them so far: atomic), and per SM whether
      * it issues there or after the runs (weave_state: run.c's WEAVE_*, atomic) */
     bool weave_overlap;
+    uint32_t weave_early_from;   /* the first SM that may issue beside the runs */
     uint32_t *weave_ready;
     uint32_t weave_nready;
     uint8_t *weave_state;

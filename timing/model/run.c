@@ -460,14 +460,18 @@ enum { WEAVE_WAITING, WEAVE_EARLY, WEAVE_LATE, WEAVE_ISSUED };
  * from the shared pools (their ids decide which MSHR is taken when all wait for DRAM). So an
  * SM issues early only when its lists already hold what it may take, where weave_reserve
  * would have added nothing; the others issue after the runs, reserving in SM order as before
- * (the same records, so the same ids). */
+ * (the same records, so the same ids). The SMs that host thread 0 (the runs') takes in the
+ * bound phase and the landing issue after the runs too: their state is in its cache, and
+ * issuing them on another thread would move it there and back every window. */
 static void weave_publish(tm_model *M, uint32_t s, bool whole)
 {
     uint8_t state = WEAVE_LATE;
     uint32_t replies, insts;
     if (whole) {
         weave_need(M, s, &replies, &insts);
-        state = tm_mem_weave_has(&M->mem, s, replies, insts) ? WEAVE_EARLY : WEAVE_LATE;
+        state = s >= M->weave_early_from && tm_mem_weave_has(&M->mem, s, replies, insts)
+                    ? WEAVE_EARLY
+                    : WEAVE_LATE;
     }
     __atomic_store_n(&M->weave_state[s], state, __ATOMIC_RELAXED);
     uint32_t n = M->weave_nready;   /* written by this thread only */
@@ -1048,6 +1052,7 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         for (uint32_t s = 0; s < M->nsm; s++) runs = runs || M->sms[s].ndefer;
         memset(M->weave_state, WEAVE_WAITING, M->nsm);
         M->weave_overlap = c.n > 1 && runs;
+        M->weave_early_from = M->nsm / c.n;   /* thread 0's SMs in the bound phase */
         M->weave_nready = 0;   /* before the step is published: the crew reads it */
         if (M->weave_overlap) {
             tm_mem_weave_open(&M->mem);
