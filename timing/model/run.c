@@ -467,11 +467,9 @@ static void weave_publish(tm_model *M, uint32_t s, bool whole)
 {
     uint8_t state = WEAVE_LATE;
     uint32_t replies, insts;
-    if (whole) {
+    if (whole && s >= M->weave_early_from) {   /* (else weave_reserve counts its needs) */
         weave_need(M, s, &replies, &insts);
-        state = s >= M->weave_early_from && tm_mem_weave_has(&M->mem, s, replies, insts)
-                    ? WEAVE_EARLY
-                    : WEAVE_LATE;
+        if (tm_mem_weave_has(&M->mem, s, replies, insts)) state = WEAVE_EARLY;
     }
     __atomic_store_n(&M->weave_state[s], state, __ATOMIC_RELAXED);
     uint32_t n = M->weave_nready;   /* written by this thread only */
