@@ -524,6 +524,12 @@ void tm_mem_reserve(tm_mem *m, uint32_t per_sm)
         (count)++;                                                                            \
     } while (0)
 
+bool tm_mem_weave_has(const tm_mem *m, uint32_t sm, uint32_t replies, uint32_t insts)
+{
+    return !insts || (m->sm_nfreewait[sm] >= replies && m->sm_nfreelink[sm] >= replies &&
+                      m->sm_nfreeinst[sm] >= insts);
+}
+
 void tm_mem_reserve_weave(tm_mem *m, uint32_t sm, uint32_t replies, uint32_t insts)
 {
     while (m->sm_nfreewait[sm] < replies) {
@@ -1111,29 +1117,85 @@ static __attribute__((noipa)) void prefetch_landing(tm_mem *m, const tm_wait *w)
     if (w->insts != UINT32_MAX) __builtin_prefetch(&m->links[w->insts]);
 }
 
+/* Room in the window's order for n requests. */
+static void order_room(tm_mem *m, uint32_t n)
+{
+    if (n <= m->caporder) return;
+    uint32_t nc = m->caporder ? 2 * m->caporder : 256;
+    while (nc < n) nc *= 2;
+    tm_order *p = realloc(m->order, (size_t)nc * sizeof *p);
+    if (!p) abort();
+    m->order = p;
+    m->caporder = nc;
+}
+
+/* The merges below by counting when their keys span at most this many cycles (a window's
+ * requests and decisions mostly lie within a window or two): the order of the merge (by key,
+ * then the lower SM or channel, then each one's own order, whose keys never decrease) is that
+ * of a stable sort by key of the SMs' (channels') items taken one after another. */
+enum { WEAVE_BUCKETS = 64 };
+
+/* The window's requests (those of each SM's outbox leaving before `end`, which never leave
+ * earlier than the one before them) in (depart, SM, order) order, by counting. false (nothing
+ * done) when their departures span more than WEAVE_BUCKETS cycles. */
+static bool order_by_count(tm_mem *m, uint64_t end)
+{
+    uint64_t lo = end;
+    for (uint32_t s = 0; s < m->nsm; s++)
+        if (m->outpos[s] < m->nout[s] && m->outbox[s][m->outpos[s]].depart < lo)
+            lo = m->outbox[s][m->outpos[s]].depart;
+    if (lo == end) return true;
+    if (end - lo > WEAVE_BUCKETS) return false;
+    uint32_t at[WEAVE_BUCKETS] = {0}, n = 0;
+    for (uint32_t s = 0; s < m->nsm; s++) {
+        const tm_outreq *o = m->outbox[s];
+        for (uint32_t i = m->outpos[s]; i < m->nout[s] && o[i].depart < end; i++) {
+            assert(i == m->outpos[s] || o[i].depart >= o[i - 1].depart);
+            at[o[i].depart - lo]++;
+        }
+    }
+    for (uint32_t b = 0; b < WEAVE_BUCKETS; b++) {
+        uint32_t c = at[b];
+        at[b] = n;
+        n += c;
+    }
+    order_room(m, n);
+    for (uint32_t s = 0; s < m->nsm; s++) {
+        const tm_outreq *o = m->outbox[s];
+        uint32_t i = m->outpos[s];
+        for (; i < m->nout[s] && o[i].depart < end; i++)
+            m->order[at[o[i].depart - lo]++] = (tm_order){.sm = s, .idx = i, .wid = UINT32_MAX};
+        m->outpos[s] = i;
+    }
+    m->norder = n;
+    return true;
+}
+
 uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end)
 {
     m->norder = 0;
     prefetch_decisions(m, 0, (uint32_t)m->gpu->dram_channels, end, 1);
     /* each SM's outbox from its first request, the one leaving first, the lowest SM among
      * equals; an SM's request leaving at `end` or later holds those behind it */
-    tm_heap_item *h = m->heap;
-    uint32_t nh = 0;
-    for (uint32_t s = 0; s < m->nsm; s++)
-        if (m->outpos[s] < m->nout[s] && m->outbox[s][m->outpos[s]].depart < end)
-            heap_push(h, &nh, m->outbox[s][m->outpos[s]].depart, s);
-    while (nh) {
-        uint32_t best = heap_pop(h, &nh).ix;
-        if (m->norder == m->caporder) {
-            uint32_t nc = m->caporder ? 2 * m->caporder : 256;
-            tm_order *p = realloc(m->order, (size_t)nc * sizeof *p);
-            if (!p) abort();
-            m->order = p;
-            m->caporder = nc;
+    if (!order_by_count(m, end)) {
+        tm_heap_item *h = m->heap;
+        uint32_t nh = 0;
+        for (uint32_t s = 0; s < m->nsm; s++)
+            if (m->outpos[s] < m->nout[s] && m->outbox[s][m->outpos[s]].depart < end)
+                heap_push(h, &nh, m->outbox[s][m->outpos[s]].depart, s);
+        while (nh) {
+            uint32_t best = heap_pop(h, &nh).ix;
+            order_room(m, m->norder + 1);
+            uint32_t k = m->norder++;
+            m->order[k] = (tm_order){.sm = best, .idx = m->outpos[best]++, .wid = UINT32_MAX};
+            if (m->outpos[best] < m->nout[best] && m->outbox[best][m->outpos[best]].depart < end)
+                heap_push(h, &nh, m->outbox[best][m->outpos[best]].depart, best);
         }
-        uint32_t k = m->norder++;
-        m->order[k] = (tm_order){.sm = best, .idx = m->outpos[best]++, .wid = UINT32_MAX};
-        tm_chan *C = &m->chan[channel_of(m, m->outbox[best][m->order[k].idx].line)];
+    }
+    /* each channel's requests, in that order */
+    for (uint32_t k = 0; k < m->norder; k++) {
+        const tm_order *o = &m->order[k];
+        tm_chan *C = &m->chan[channel_of(m, m->outbox[o->sm][o->idx].line)];
         if (C->nreq == C->capreq) {
             uint32_t nc = C->capreq ? 2 * C->capreq : 64;
             uint32_t *p = realloc(C->reqs, (size_t)nc * sizeof *p);
@@ -1142,8 +1204,6 @@ uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end)
             C->capreq = nc;
         }
         C->reqs[C->nreq++] = k;
-        if (m->outpos[best] < m->nout[best] && m->outbox[best][m->outpos[best]].depart < end)
-            heap_push(h, &nh, m->outbox[best][m->outpos[best]].depart, best);
     }
     /* a request makes at most two DRAM requests (a write-back and a read): each channel's own
      * records, so that their ids do not depend on the threads */
@@ -1213,17 +1273,36 @@ uint32_t tm_mem_weave_end(tm_mem *m)
     uint32_t nch = (uint32_t)m->gpu->dram_channels;
     /* the replies the schedulers decided, by decision cycle, then channel (each channel's
      * decisions come in cycle order) */
-    tm_heap_item *h = m->heap;
-    uint32_t nh = 0;
-    for (uint32_t c = 0; c < nch; c++)
-        if (m->chan[c].nland) heap_push(h, &nh, m->chan[c].land[0].at, c);
-    while (nh) {
-        tm_chan *C = &m->chan[heap_pop(h, &nh).ix];
-        const tm_land *l = &C->land[C->landpos++];
-        land_later(m, l->wid, l->t);
-        landings++;
-        if (C->landpos < C->nland)
-            heap_push(h, &nh, C->land[C->landpos].at, (uint32_t)(C - m->chan));
+    uint64_t lo = TM_NEVER, hi = 0;
+    for (uint32_t c = 0; c < nch; c++) {
+        const tm_chan *C = &m->chan[c];
+        if (!C->nland) continue;
+        if (C->land[0].at < lo) lo = C->land[0].at;
+        if (C->land[C->nland - 1].at > hi) hi = C->land[C->nland - 1].at;
+    }
+    if (lo != TM_NEVER && hi - lo < WEAVE_BUCKETS) {
+        /* cycle by cycle, each channel's decisions of that cycle (WEAVE_BUCKETS) */
+        for (uint64_t at = lo; at <= hi; at++)
+            for (uint32_t c = 0; c < nch; c++) {
+                tm_chan *C = &m->chan[c];
+                for (; C->landpos < C->nland && C->land[C->landpos].at == at; C->landpos++) {
+                    land_later(m, C->land[C->landpos].wid, C->land[C->landpos].t);
+                    landings++;
+                }
+            }
+    } else if (lo != TM_NEVER) {
+        tm_heap_item *h = m->heap;
+        uint32_t nh = 0;
+        for (uint32_t c = 0; c < nch; c++)
+            if (m->chan[c].nland) heap_push(h, &nh, m->chan[c].land[0].at, c);
+        while (nh) {
+            tm_chan *C = &m->chan[heap_pop(h, &nh).ix];
+            const tm_land *l = &C->land[C->landpos++];
+            land_later(m, l->wid, l->t);
+            landings++;
+            if (C->landpos < C->nland)
+                heap_push(h, &nh, C->land[C->landpos].at, (uint32_t)(C - m->chan));
+        }
     }
     /* then the requests', in their order */
     for (uint32_t k = 0; k < m->norder; k++) {
@@ -1237,6 +1316,7 @@ uint32_t tm_mem_weave_end(tm_mem *m)
     uint64_t next = TM_NEVER;
     for (uint32_t c = 0; c < nch; c++) {
         tm_chan *C = &m->chan[c];
+        assert(C->landpos == C->nland);   /* every decision landed (in cycle order) */
         C->nreq = C->nland = C->landpos = 0;
         m->st->l2_hits += C->st.l2_hits;
         m->st->l2_misses += C->st.l2_misses;

@@ -293,6 +293,9 @@ void tm_mem_reserve(tm_mem *m, uint32_t per_sm);
  * `insts` instruction records, adding new ones behind those there (the weave's issue on several
  * host threads takes only those). */
 void tm_mem_reserve_weave(tm_mem *m, uint32_t sm, uint32_t replies, uint32_t insts);
+/* Whether tm_mem_reserve_weave(m, sm, replies, insts) would add nothing (SM sm's lists are
+ * read only: its issue, which takes from them, has not begun). */
+bool tm_mem_weave_has(const tm_mem *m, uint32_t sm, uint32_t replies, uint32_t insts);
 /* Windowed model: whether requests wait in an outbox or in a DRAM queue. */
 bool tm_mem_busy(const tm_mem *m);
 /* The time of t once decided: serves DRAM requests (past any model cycle) until it is. Without
@@ -688,6 +691,14 @@ struct tm_model {
     uint32_t weave_fault;     /* 1 + the SM whose weave run faulted (0: none) */
     uint32_t *weave_heap;     /* the weave's merge (run.c): per SM, its count of entries */
     uint64_t *weave_keys;     /* the weave's merge: a heap of its SMs' (cycle, SM) keys */
+    /* the weave's issue beside its runs (run.c weave_publish): the SMs in the order the runs
+     * finished theirs (weave_ready, weave_nready of them so far: atomic), and per SM whether
+     * it issues there or after the runs (weave_state: run.c's WEAVE_*, atomic) */
+    bool weave_overlap;
+    uint32_t weave_early_from;   /* the first SM that may issue beside the runs */
+    uint32_t *weave_ready;
+    uint32_t weave_nready;
+    uint8_t *weave_state;
     /* the warp slots' event rings (rings.c): slot ws of SM s is ring s * warp_slots + ws;
      * none (rings.slots 0): the warps allocate their own */
     tm_rings rings;

@@ -428,15 +428,70 @@ static void runs_hint(const tm_model *M, const tm_defer *d, uint32_t s, uint32_t
     else if (tw->w) emu_warp_prefetch_access(tw->w, k == 1);
 }
 
+/* What SM s's woven instructions (its entries step 1 ran) may take of records: replies and
+ * links (two lines per lane at most), instruction records. Returns its runs. */
+static uint32_t weave_need(const tm_model *M, uint32_t s, uint32_t *replies, uint32_t *insts)
+{
+    const tm_sm *S = &M->sms[s];
+    uint32_t runs = 0;
+    *replies = *insts = 0;
+    for (uint32_t k = 0; k < M->weave_pos[s]; k++) {
+        const tm_defer *d = &S->defer[k];
+        if (d->kind != TM_DEFER_RUN) continue;
+        const tm_warp *tw = &S->warps[d->index];
+        runs++;
+        if (!tw->nev) continue;
+        uint32_t lanes = (uint32_t)__builtin_popcount(tw->ev[0].mem_lanes & tw->ev[0].mask);
+        *replies += 2 * lanes < 2 * EMU_WARP_SIZE ? 2 * lanes : 2 * EMU_WARP_SIZE;
+        ++*insts;
+    }
+    return runs;
+}
+
+/* Where SM s's woven instructions issue (M->weave_state): beside the runs once its own are
+ * done (WEAVE_EARLY, then WEAVE_ISSUED), or after them (WEAVE_LATE). */
+enum { WEAVE_WAITING, WEAVE_EARLY, WEAVE_LATE, WEAVE_ISSUED };
+
+/* Step 1 with step 2 beside it: SM s's runs are done (all of them, `whole`), so its issue may
+ * go on another host thread while the runs of the other SMs go on: nothing of an SM's issue is
+ * read or written by another SM's runs (the program's memory, other warps), and nothing of a
+ * run by the issue (its SM's warps, units, L1, MSHRs, outbox, records). Only its records are
+ * shared: an SM takes them from its own free lists, which weave_reserve fills, in SM order,
+ * from the shared pools (their ids decide which MSHR is taken when all wait for DRAM). So an
+ * SM issues early only when its lists already hold what it may take, where weave_reserve
+ * would have added nothing; the others issue after the runs, reserving in SM order as before
+ * (the same records, so the same ids). The SMs that host thread 0 (the runs') takes in the
+ * bound phase and the landing issue after the runs too: their state is in its cache, and
+ * issuing them on another thread would move it there and back every window. */
+static void weave_publish(tm_model *M, uint32_t s, bool whole)
+{
+    uint8_t state = WEAVE_LATE;
+    uint32_t replies, insts;
+    if (whole && s >= M->weave_early_from) {   /* (else weave_reserve counts its needs) */
+        weave_need(M, s, &replies, &insts);
+        if (tm_mem_weave_has(&M->mem, s, replies, insts)) state = WEAVE_EARLY;
+    }
+    __atomic_store_n(&M->weave_state[s], state, __ATOMIC_RELAXED);
+    uint32_t n = M->weave_nready;   /* written by this thread only */
+    M->weave_ready[n] = s;
+    __atomic_store_n(&M->weave_nready, n + 1, __ATOMIC_RELEASE);
+}
+
 /* Step 1: the runs, up to a fault or a stop (M->weave_pos[s]: the entries of SM s that the
  * order reached; M->weave_fault: 1 + the SM whose last one faulted, 0: none). The merge counts
- * in weave_lim (step 3 starts its own). */
+ * in weave_lim (step 3 starts its own). With M->weave_overlap, every SM is published once
+ * (weave_publish): when its last entry ran, else (none, or a fault or stop came first) at the
+ * start or the end. */
 static void weave_runs(tm_model *M)
 {
     weave_merge m;
     merge_start(&m, M, M->weave_lim, NULL);
     memset(M->weave_pos, 0, M->nsm * sizeof *M->weave_pos);
     M->weave_fault = 0;
+    const uint32_t *count = M->weave_heap;   /* merge_start's counts */
+    if (M->weave_overlap)
+        for (uint32_t s = 0; s < M->nsm; s++)
+            if (!count[s]) weave_publish(M, s, true);
     tm_defer ahead[RUNS_AHEAD];
     uint32_t ahead_sm[RUNS_AHEAD], n = 0;   /* the next entries of the order, ahead[0] first */
     for (;;) {
@@ -454,15 +509,19 @@ static void weave_runs(tm_model *M)
             M->weave_fault = best + 1;
             break;
         }
+        if (M->weave_overlap && M->weave_pos[best] == count[best]) weave_publish(M, best, true);
     }
+    if (M->weave_overlap)
+        for (uint32_t s = 0; s < M->nsm; s++)
+            if (__atomic_load_n(&M->weave_state[s], __ATOMIC_RELAXED) == WEAVE_WAITING)
+                weave_publish(M, s, false);
 }
 
-/* Step 2 on SM S: its entries that step 1 ran, in its order. A warp that issues its last
- * instruction and exits may leave the SM more entries (a finished CTA, at `at`) for step 3. */
-static void weave_issue(tm_model *M, tm_sm *S, uint64_t at)
+/* Step 2 on SM S: its first n entries (those step 1 ran, less a faulted one), in its order. A
+ * warp that issues its last instruction and exits may leave the SM more entries (a finished
+ * CTA, at `at`) for step 3. */
+static void weave_issue(tm_model *M, tm_sm *S, uint32_t n, uint64_t at)
 {
-    uint32_t n = M->weave_pos[S->id];
-    if (M->weave_fault == S->id + 1) n--;   /* the faulted run issues nothing */
     for (uint32_t k = 0; k < n && !S->fail; k++) {
         tm_defer d = S->defer[k];   /* a copy: tm_warp_exited may add entries */
         if (d.kind != TM_DEFER_RUN) continue;
@@ -483,26 +542,30 @@ static void weave_issue(tm_model *M, tm_sm *S, uint64_t at)
     }
 }
 
+/* Step 2 beside step 1 (CREW_RUNS' items after the channels'): the j-th SM whose runs were
+ * done, once it is, issues if weave_publish found its records there. Waits (as the crew does
+ * for a step) when the runs have not got that far: the runs' thread never waits. */
+static void weave_issue_ready(tm_model *M, uint32_t j, uint64_t at)
+{
+    for (unsigned spins = 0; __atomic_load_n(&M->weave_nready, __ATOMIC_ACQUIRE) <= j; spins++)
+        if (spins >= 256) sched_yield();
+    uint32_t s = M->weave_ready[j];
+    if (__atomic_load_n(&M->weave_state[s], __ATOMIC_RELAXED) != WEAVE_EARLY) return;
+    weave_issue(M, &M->sms[s], M->weave_pos[s], at);   /* all of them: none faulted */
+    __atomic_store_n(&M->weave_state[s], WEAVE_ISSUED, __ATOMIC_RELAXED);
+}
+
 /* Step 2's records: each SM's free lists hold what its woven instructions may take (a reply
  * and a link per line, two lines per lane at most; an instruction record each), so that the
  * SMs issue on several threads without growing the shared pools. Returns the entries step 2
- * has to take. */
+ * has to take (those of SMs that did not issue beside the runs). */
 static uint32_t weave_reserve(tm_model *M)
 {
     uint32_t all = 0;
     for (uint32_t s = 0; s < M->nsm; s++) {
-        tm_sm *S = &M->sms[s];
-        uint32_t replies = 0, insts = 0;
-        for (uint32_t k = 0; k < M->weave_pos[s]; k++) {
-            const tm_defer *d = &S->defer[k];
-            if (d->kind != TM_DEFER_RUN) continue;
-            const tm_warp *tw = &S->warps[d->index];
-            all++;
-            if (!tw->nev) continue;
-            uint32_t lanes = (uint32_t)__builtin_popcount(tw->ev[0].mem_lanes & tw->ev[0].mask);
-            replies += 2 * lanes < 2 * EMU_WARP_SIZE ? 2 * lanes : 2 * EMU_WARP_SIZE;
-            insts++;
-        }
+        if (M->weave_state[s] == WEAVE_ISSUED) continue;   /* beside the runs, needing none */
+        uint32_t replies, insts;
+        all += weave_need(M, s, &replies, &insts);
         if (insts) tm_mem_reserve_weave(&M->mem, s, replies, insts);
     }
     return all;
@@ -625,6 +688,8 @@ static void model_free(tm_model *M)
     free(M->weave_lim);
     free(M->weave_heap);
     free(M->weave_keys);
+    free(M->weave_ready);
+    free(M->weave_state);
     tm_rings_give(&M->rings);
     tm_regs_give(M->regs, M->regs_words);
     free(M->sm_st);
@@ -815,10 +880,13 @@ static void crew_item(tm_crew *c, uint32_t t, uint32_t i)
 {
     tm_model *M = c->M;
     switch (c->job) {
-    case CREW_RUNS:
+    case CREW_RUNS: {
+        uint32_t nch = (uint32_t)M->gpu->dram_channels;
         if (i == 0) weave_runs(M);
-        else tm_mem_weave_decide(&M->mem, i - 1, i, c->end);
+        else if (i <= nch) tm_mem_weave_decide(&M->mem, i - 1, i, c->end);
+        else weave_issue_ready(M, i - 1 - nch, c->end);
         break;
+    }
     case CREW_RETIRE:
         if (i == 0) c->retiring = weave_retire(M, c->end, true);
         else c->work = tm_mem_weave_begin(&M->mem, c->end);
@@ -834,7 +902,8 @@ static void crew_item(tm_crew *c, uint32_t t, uint32_t i)
         tm_mem_weave_land(&M->mem, i, i + 1);
         break;
     case CREW_ISSUE:
-        weave_issue(M, &M->sms[i], c->end);
+        if (M->weave_state[i] != WEAVE_ISSUED)
+            weave_issue(M, &M->sms[i], M->weave_pos[i] - (M->weave_fault == i + 1), c->end);
         break;
     default:
         sm_window(M, &M->sms[i], c->from, c->end);
@@ -883,7 +952,7 @@ static void crew_set(tm_crew *c, int job, uint64_t from, uint64_t end)
 {
     uint32_t items = c->M->nsm;
     if (job == CREW_MEMORY) items = (uint32_t)c->M->gpu->dram_channels;
-    if (job == CREW_RUNS) items = 1 + (uint32_t)c->M->gpu->dram_channels;
+    if (job == CREW_RUNS) items = 1 + (uint32_t)c->M->gpu->dram_channels + c->M->nsm;
     if (job == CREW_RETIRE) items = 2;
     __atomic_store_n(&c->job, job, __ATOMIC_RELEASE);
     __atomic_store_n(&c->items, items, __ATOMIC_RELEASE);
@@ -938,7 +1007,7 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         c.tids = calloc(c.n, sizeof *c.tids);
         args = calloc(c.n, sizeof *args);
         uint32_t nch = (uint32_t)M->gpu->dram_channels;
-        c.nclaim = M->nsm > nch + 1 ? M->nsm : nch + 1;
+        c.nclaim = 1 + nch + M->nsm;   /* CREW_RUNS' items, the most */
         /* whole lines: each thread's range of claims in lines of its own */
         size_t cbytes = ((size_t)c.nclaim * sizeof *c.claim + 63) / 64 * 64;
         c.claim = aligned_alloc(64, cbytes);
@@ -979,9 +1048,14 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         /* the weave (above weave_exec): runs in one order, issue on the host threads, CTAs */
         bool runs = false;
         for (uint32_t s = 0; s < M->nsm; s++) runs = runs || M->sms[s].ndefer;
-        if (c.n > 1 && runs && tm_mem_next(&M->mem) < end) {
+        memset(M->weave_state, WEAVE_WAITING, M->nsm);
+        M->weave_overlap = c.n > 1 && runs;
+        M->weave_early_from = M->nsm / c.n;   /* thread 0's SMs in the bound phase */
+        M->weave_nready = 0;   /* before the step is published: the crew reads it */
+        if (M->weave_overlap) {
             tm_mem_weave_open(&M->mem);
             crew_step(&c, CREW_RUNS, from, end);
+            M->weave_overlap = false;
         } else {
             weave_runs(M);
         }
@@ -1101,6 +1175,8 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->weave_lim = calloc(M->nsm, sizeof *M->weave_lim);
     M->weave_heap = calloc(M->nsm, sizeof *M->weave_heap);
     M->weave_keys = calloc(M->nsm, sizeof *M->weave_keys);
+    M->weave_ready = calloc(M->nsm, sizeof *M->weave_ready);
+    M->weave_state = calloc(M->nsm, sizeof *M->weave_state);
     /* every SM's warp slots in one zeroed block, in huge pages (huge.c: 5,120 slots of 640
      * bytes on v100 were 800 faults in 4 KiB pages), each warp's scan fields in one cache line
      * (sizeof (tm_warp) is a multiple of 64) */
@@ -1108,7 +1184,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->warp_block = tm_huge_alloc(wslots * sizeof *M->warp_block, NULL);
     if (M->warp_block) memset(M->warp_block, 0, wslots * sizeof *M->warp_block);
     ok = ok && M->sms && M->weave_pos && M->weave_lim && M->weave_heap && M->weave_keys &&
-         M->warp_block;
+         M->weave_ready && M->weave_state && M->warp_block;
     for (uint32_t s = 0; ok && s < M->nsm; s++) {
         tm_sm *S = &M->sms[s];
         S->id = s;
