@@ -257,6 +257,9 @@ static void x_bar(emu_ctx *c, const emu_uop *u)
     if (pol->barrier)
         pol->barrier(pol, c->w, (uint32_t)id, (uint32_t)count, !arrive, c->mask,
                      (uint16_t)c->f->index, c->pc);
+    /* the lanes that wait here take the reduction's result when the barrier completes (only
+     * a reduction's waiters read their instruction then) */
+    if (red) c->cta->bar[id].red = true;
     emu_barrier_arrive(c, (uint32_t)id, (uint32_t)count, !arrive, popc, all, any);
 }
 

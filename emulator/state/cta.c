@@ -197,9 +197,12 @@ static __attribute__((noinline)) void release(emu_cta *cta, uint32_t id)
         for (uint32_t i = 0; i < w->sp; i++) {
             emu_simt *e = &w->stack[i];
             if (e->bar != id + 1) continue;
-            emu_frame *fr;
-            const ptx_instr *in = waiting_instr(w, i, &fr);
-            if (in && in->aop) write_red_result(w, fr, in, e->mask, b);
+            if (b->red) {
+                /* lanes that waited at a bar.red (x_bar marked the barrier) get its result */
+                emu_frame *fr;
+                const ptx_instr *in = waiting_instr(w, i, &fr);
+                if (in && in->aop) write_red_result(w, fr, in, e->mask, b);
+            }
             e->bar = 0;
             released = true;
         }

@@ -211,7 +211,9 @@ static void step(par_run *R, par_sm *S, timing_rng *rng, bool seeded, eng_thread
         uint64_t before = emu_warp_instructions(w);
         emu_stop r = emu_warp_run(w, warp_budget);
         uint64_t ran = emu_warp_instructions(w) - before;
-        if (timing_watchdog_step(&R->wd, ran)) __atomic_store_n(&R->stop, 1, __ATOMIC_RELAXED);
+        /* unarmed (no --watchdog), nothing to count: no call per warp run */
+        if (R->wd.armed && timing_watchdog_step(&R->wd, ran))
+            __atomic_store_n(&R->stop, 1, __ATOMIC_RELAXED);
         if (r == EMU_STOP_FAULT) {
             __atomic_store_n(&R->stop, 1, __ATOMIC_RELAXED);
             return;
