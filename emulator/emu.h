@@ -544,6 +544,10 @@ bool emu_cta_done(const emu_cta *c);
 /* Barriers of c completed so far: a warp waiting at a barrier becomes runnable only when this
  * count moves (an engine that caches which warps can run rereads them then). */
 uint64_t emu_cta_barriers_completed(const emu_cta *c);
+/* The warps of c (at most 32) among `which`, one bit per warp: in *live those that have not
+ * exited (emu_warp_exited false), in *ready those that can run (emu_warp_runnable); bits
+ * outside `which` are 0. One call for what a barrier's completion changes, not three per warp. */
+void emu_cta_warp_bits(const emu_cta *c, uint32_t which, uint32_t *live, uint32_t *ready);
 /* Called by the engine when no warp of the CTA can run: records a barrier-deadlock fault that
  * names the barrier, the waiting threads and their PTX lines. */
 void emu_cta_report_deadlock(emu_cta *c);

@@ -187,6 +187,7 @@ typedef struct emu_barrier {
     uint32_t expected;        /* 0: every live thread of the CTA */
     uint32_t red_popc;
     bool red_and, red_or;
+    bool red;                 /* a bar.red arrived: release writes its waiters' results */
 } emu_barrier;
 
 struct emu_cta {

@@ -257,7 +257,31 @@ static void x_bar(emu_ctx *c, const emu_uop *u)
     if (pol->barrier)
         pol->barrier(pol, c->w, (uint32_t)id, (uint32_t)count, !arrive, c->mask,
                      (uint16_t)c->f->index, c->pc);
+    /* the lanes that wait here take the reduction's result when the barrier completes (only
+     * a reduction's waiters read their instruction then) */
+    if (red) c->cta->bar[id].red = true;
     emu_barrier_arrive(c, (uint32_t)id, (uint32_t)count, !arrive, popc, all, any);
+}
+
+/* bar{.cta}.sync / barrier{.cta}.sync with an immediate id that is valid, no thread count and
+ * no reduction: x_bar without its decoding (a barrier-bound kernel's warp runs a few
+ * instructions between two of them; emu_select_control checks the shape once). */
+static void x_bar_sync_imm(emu_ctx *c, const emu_uop *u)
+{
+    uint32_t id = (uint32_t)((uint64_t)u->in->ops[0].imm & 0xffffffffu);
+    emu_mem_policy *pol = c->g->launch.policy;
+    if (pol->barrier)
+        pol->barrier(pol, c->w, id, 0, true, c->mask, (uint16_t)c->f->index, c->pc);
+    emu_barrier_arrive(c, id, 0, true, 0, true, false);
+}
+
+/* Whether bar/barrier instruction in is one x_bar_sync_imm runs as x_bar would. */
+static bool bar_sync_imm(const ptx_instr *in)
+{
+    bool red = in->mode == PTX_SFX_RED || (in->aop && in->mode != PTX_SFX_ARRIVE);
+    return !red && in->mode != PTX_SFX_ARRIVE && in->nops == 1 &&
+           in->ops[0].kind == PTX_OPD_IMM &&
+           ((uint64_t)in->ops[0].imm & 0xffffffffu) < EMU_NBARRIERS;
 }
 
 /* bar.warp.sync: lanes of the member mask on separate paths wait for each other
@@ -324,7 +348,7 @@ emu_exec_fn emu_select_control(emu_code *code, emu_uop *u)
         if (in->mode == PTX_SFX_RED && in->aop != PTX_SFX_POPC && in->aop != PTX_SFX_AND &&
             in->aop != PTX_SFX_OR)
             return NULL;
-        return x_bar;
+        return bar_sync_imm(in) ? x_bar_sync_imm : x_bar;
     default: return NULL;
     }
 }

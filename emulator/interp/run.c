@@ -40,6 +40,20 @@ static bool settle(emu_ctx *c)
     return true;
 }
 
+/* settle(c) where it has nothing to pop (a warp's run starts at its top entry nearly always),
+ * inline: the executor's loop calls it at every block and every run of a warp. */
+static inline __attribute__((always_inline)) bool settle_quick(emu_ctx *c)
+{
+    const emu_warp *w = c->w;
+    if (__builtin_expect(w->sp != 0, 1)) {
+        const emu_simt *top = &w->stack[w->sp - 1];
+        if (top->bar || (top->mask != 0 && top->pc != top->rpc &&
+                         top->pc < w->frames[w->nframes - 1].f->fn->ninstrs))
+            return true;
+    }
+    return settle(c);
+}
+
 /* Hands the warp's recorded events to the sink. */
 static void flush_events(emu_warp *w, emu_event_sink *sink)
 {
@@ -171,7 +185,7 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
     bool interpret_block = false;
     uint32_t interpret_to = 0;
     while (n < budget) {
-        if (!settle(&c)) {
+        if (!settle_quick(&c)) {
             result = EMU_STOP_EXIT;
             break;
         }

@@ -120,6 +120,20 @@ uint64_t emu_cta_barriers_completed(const emu_cta *c)
     return c->bar_completed;
 }
 
+void emu_cta_warp_bits(const emu_cta *c, uint32_t which, uint32_t *live, uint32_t *ready)
+{
+    assert(c->nwarps <= 32 && (c->nwarps == 32 || which >> c->nwarps == 0));
+    uint32_t l = 0, r = 0;
+    for (uint32_t m = which; m; m &= m - 1) {
+        uint32_t i = (uint32_t)__builtin_ctz(m);
+        uint8_t state = c->warps[i].state;
+        if (state != EMU_WS_EXITED) l |= 1u << i;
+        if (state == EMU_WS_READY) r |= 1u << i;
+    }
+    *live = l;
+    *ready = r;
+}
+
 bool emu_cta_done(const emu_cta *c)
 {
     for (uint32_t i = 0; i < c->nwarps; i++)
@@ -157,13 +171,23 @@ static const ptx_instr *waiting_instr(emu_warp *w, uint32_t i, emu_frame **frp)
     return pc > 0 && pc <= fr->f->fn->ninstrs ? &fr->f->fn->instrs[pc - 1] : NULL;
 }
 
-/* Releases every lane that waits at barrier id, over all warps of the CTA. */
-static void check_complete(emu_cta *cta, uint32_t id)
+/* The lanes of a mask, counted without a call: the library is built for any x86-64 (no
+ * -mpopcnt), where __builtin_popcount is a libgcc call, and a barrier-bound kernel counts a
+ * warp's lanes at every arrival. */
+static inline uint32_t lanes_count(uint32_t m)
+{
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    m = (m + (m >> 4)) & 0x0f0f0f0fu;
+    return (m * 0x01010101u) >> 24;
+}
+
+/* Releases every lane that waits at barrier id, over all warps of the CTA (its arrivals
+ * complete it). Out of line: most arrivals do not complete their barrier, and check_complete's
+ * test then costs no more than itself (this loop's registers made every arrival save six). */
+static __attribute__((noinline)) void release(emu_cta *cta, uint32_t id)
 {
     emu_barrier *b = &cta->bar[id];
-    if (b->arrived == 0) return;
-    uint32_t need = b->expected ? b->expected : cta->live_threads;
-    if (b->arrived < need) return;
     cta->bar_completed++;
     cta->bar_waiting &= ~(1u << id);
     for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
@@ -173,9 +197,12 @@ static void check_complete(emu_cta *cta, uint32_t id)
         for (uint32_t i = 0; i < w->sp; i++) {
             emu_simt *e = &w->stack[i];
             if (e->bar != id + 1) continue;
-            emu_frame *fr;
-            const ptx_instr *in = waiting_instr(w, i, &fr);
-            if (in && in->aop) write_red_result(w, fr, in, e->mask, b);
+            if (b->red) {
+                /* lanes that waited at a bar.red (x_bar marked the barrier) get its result */
+                emu_frame *fr;
+                const ptx_instr *in = waiting_instr(w, i, &fr);
+                if (in && in->aop) write_red_result(w, fr, in, e->mask, b);
+            }
             e->bar = 0;
             released = true;
         }
@@ -185,6 +212,15 @@ static void check_complete(emu_cta *cta, uint32_t id)
     }
     memset(b, 0, sizeof *b);
     b->red_and = true;
+}
+
+/* Releases the lanes waiting at barrier id when its arrivals complete it. */
+static inline void check_complete(emu_cta *cta, uint32_t id)
+{
+    const emu_barrier *b = &cta->bar[id];
+    if (b->arrived == 0) return;
+    uint32_t need = b->expected ? b->expected : cta->live_threads;
+    if (b->arrived >= need) release(cta, id);
 }
 
 void emu_barrier_arrive(emu_ctx *c, uint32_t id, uint32_t count, bool wait, uint32_t red_popc,
@@ -203,7 +239,7 @@ void emu_barrier_arrive(emu_ctx *c, uint32_t id, uint32_t count, bool wait, uint
     if (count) b->expected = count;
     /* the barrier counts the threads that execute it (sm_70+: the lanes of a warp may arrive
      * on separate paths) */
-    b->arrived += (uint32_t)__builtin_popcount(c->mask);
+    b->arrived += lanes_count(c->mask);
     if (b->arrived) cta->bar_waiting |= 1u << id;
     b->red_popc += red_popc;
     b->red_and = b->red_and && red_and;
@@ -234,7 +270,7 @@ void emu_barrier_arrive(emu_ctx *c, uint32_t id, uint32_t count, bool wait, uint
 void emu_cta_warp_exited(emu_cta *cta, emu_warp *w, uint32_t lanes)
 {
     (void)w;
-    uint32_t n = (uint32_t)__builtin_popcount(lanes);
+    uint32_t n = lanes_count(lanes);
     cta->live_threads = cta->live_threads > n ? cta->live_threads - n : 0;
     /* fewer live threads can complete a barrier others wait at (one nobody waits at stays);
      * most exits find none waiting, and skip the barriers' records */

@@ -96,13 +96,21 @@ static void retire(par_run *R, par_sm *S, uint32_t idx, eng_thread *T)
     if (S->rr > idx) S->rr--;
 }
 
-/* Brings the bits of warp i of pc's CTA c up to date with its state. */
-static inline void track(par_cta *pc, emu_cta *c, uint32_t i)
+/* Brings the bits of warp i (w) of pc's CTA up to date with its state. */
+static inline void track_warp(par_cta *pc, const emu_warp *w, uint32_t i)
 {
-    const emu_warp *w = emu_cta_warp(c, i);
     uint32_t bit = 1u << i;
     pc->live = emu_warp_exited(w) ? pc->live & ~bit : pc->live | bit;
     pc->ready = emu_warp_runnable(w) ? pc->ready | bit : pc->ready & ~bit;
+}
+
+/* Brings the bits of the warps `which` of pc's CTA c up to date with their states. */
+static inline void track_warps(par_cta *pc, const emu_cta *c, uint32_t which)
+{
+    uint32_t live, ready;
+    emu_cta_warp_bits(c, which, &live, &ready);
+    pc->live = (pc->live & ~which) | live;
+    pc->ready = (pc->ready & ~which) | ready;
 }
 
 /* The first warp of `ready` at or after `start`, round the CTA: what a scan of the warps from
@@ -162,7 +170,7 @@ static void step(par_run *R, par_sm *S, timing_rng *rng, bool seeded, eng_thread
             return;
         }
         assert(emu_cta_warp_count(c) == R->nwarps && R->nwarps <= 32);
-        for (uint32_t i = 0; i < R->nwarps; i++) track(pc, c, i);
+        track_warps(pc, c, R->nwarps == 32 ? UINT32_MAX : (1u << R->nwarps) - 1);
         pc->barriers = emu_cta_barriers_completed(c);
     }
     if (!seeded) prefetch_ahead(R, (uint32_t)(S - R->sms));
@@ -203,18 +211,19 @@ static void step(par_run *R, par_sm *S, timing_rng *rng, bool seeded, eng_thread
         uint64_t before = emu_warp_instructions(w);
         emu_stop r = emu_warp_run(w, warp_budget);
         uint64_t ran = emu_warp_instructions(w) - before;
-        if (timing_watchdog_step(&R->wd, ran)) __atomic_store_n(&R->stop, 1, __ATOMIC_RELAXED);
+        /* unarmed (no --watchdog), nothing to count: no call per warp run */
+        if (R->wd.armed && timing_watchdog_step(&R->wd, ran))
+            __atomic_store_n(&R->stop, 1, __ATOMIC_RELAXED);
         if (r == EMU_STOP_FAULT) {
             __atomic_store_n(&R->stop, 1, __ATOMIC_RELAXED);
             return;
         }
-        track(pc, c, wi);
+        track_warp(pc, w, wi);   /* the warp just run: no lookup */
         uint64_t barriers = emu_cta_barriers_completed(c);
         if (barriers != pc->barriers) {
             /* the run completed a barrier: warps that waited at it can run again */
             pc->barriers = barriers;
-            for (uint32_t m = pc->live & ~pc->ready & ~(1u << wi); m; m &= m - 1)
-                track(pc, c, (uint32_t)__builtin_ctz(m));
+            track_warps(pc, c, pc->live & ~pc->ready & ~(1u << wi));
         }
         if (r == EMU_STOP_EXIT && !pc->live) {   /* emu_cta_done */
             retire(R, S, idx, T);
