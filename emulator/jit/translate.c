@@ -2409,6 +2409,31 @@ static void emit_known_checks(tr *t, LLVMValueRef state, LLVMValueRef a, LLVMVal
     LLVMPositionBuilderAtEnd(b, lanes);
 }
 
+/* The device's generation counter, read as emu_device_generation reads it: by name, resolved
+ * when the code is linked (the code holds no address of this process, so its object can be
+ * cached on disk and loaded by another process); a load, not a call, which would spill the
+ * vector registers live across it. */
+static LLVMValueRef device_generation(tr *t)
+{
+    LLVMValueRef gword = LLVMGetNamedGlobal(t->m, EMU_JIT_DEVICE_GENERATION);
+    if (!gword) gword = LLVMAddGlobal(t->m, t->i64, EMU_JIT_DEVICE_GENERATION);
+    LLVMValueRef gen = LLVMBuildLoad2(t->b, t->i64, gword, "");
+    LLVMSetOrdering(gen, LLVMAtomicOrderingAcquire);
+    LLVMSetAlignment(gen, 8);
+    return gen;
+}
+
+/* µop i's allocation entry in its warp (emu_warp.jit_hit, hit_entry): its offset in the warp,
+ * and its fields loaded: the generation it was filled in and its allocation's [lo, hi). */
+static size_t hit_fields(tr *t, uint32_t i, LLVMValueRef *cgen, LLVMValueRef *lo, LLVMValueRef *hi)
+{
+    size_t hit = offsetof(emu_warp, jit_hit) + hit_entry(t, i) * sizeof(uint64_t[3]);
+    *cgen = load(t, t->i64, warp_field(t, hit + 2 * sizeof(uint64_t)));
+    *lo = load(t, t->i64, warp_field(t, hit));
+    *hi = load(t, t->i64, warp_field(t, hit + sizeof(uint64_t)));
+    return hit;
+}
+
 /* A global load of the whole warp (mask all 32 lanes) whose halves each read 16 consecutive
  * elements (lane l at lane 0's or lane 16's address + (l mod 16) * es: matmul's A and B tile
  * rows, vecadd's streams): judged from lanes 0 and 16 and one compare of the vector, and its
@@ -2504,15 +2529,8 @@ static void emit_global_whole(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef 
     LLVMValueRef eq = LLVMBuildBitCast(b, LLVMBuildICmp(b, LLVMIntEQ, a, want, ""), t->i32, "");
     LLVMValueRef ok = LLVMBuildAnd(b, plain, LLVMBuildICmp(b, LLVMIntEQ, eq, ci32(t, 0xffffffffu), ""), "");
     ok = LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, a0, ci64(t, es - 1), ""), ci64(t, 0), ""), "");
-    LLVMValueRef gword = LLVMGetNamedGlobal(t->m, EMU_JIT_DEVICE_GENERATION);
-    if (!gword) gword = LLVMAddGlobal(t->m, t->i64, EMU_JIT_DEVICE_GENERATION);
-    LLVMValueRef gen = LLVMBuildLoad2(b, t->i64, gword, "");
-    LLVMSetOrdering(gen, LLVMAtomicOrderingAcquire);
-    LLVMSetAlignment(gen, 8);
-    size_t hit = offsetof(emu_warp, jit_hit) + hit_entry(t, i) * sizeof(uint64_t[3]);
-    LLVMValueRef cgen = load(t, t->i64, warp_field(t, hit + 2 * sizeof(uint64_t)));
-    LLVMValueRef lo = load(t, t->i64, warp_field(t, hit));
-    LLVMValueRef hi = load(t, t->i64, warp_field(t, hit + sizeof(uint64_t)));
+    LLVMValueRef gen = device_generation(t), cgen, lo, hi;
+    hit_fields(t, i, &cgen, &lo, &hi);
     LLVMValueRef in = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, gen, cgen, ""),
                                    LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, a0, lo, ""),
                                                 LLVMBuildICmp(b, LLVMIntULT, a0, hi, ""), ""), "");
@@ -2701,26 +2719,16 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
             ptrs = LLVMBuildGEP2(b, t->i8, vbase, &a, 1, "");
         } else {
             /* the allocation this access last hit in the warp's slot (its emu_warp.jit_hit
-             * entry), when device memory has not changed since: the
-             * generation's counter read as emu_device_generation reads it, by name, resolved when
-             * the code is linked (the code holds no address of this process, so its object can be
-             * cached on disk and loaded by another process); a load, not a call, which would
-             * spill the vector registers live across it */
-            LLVMValueRef gword = LLVMGetNamedGlobal(t->m, EMU_JIT_DEVICE_GENERATION);
-            if (!gword) gword = LLVMAddGlobal(t->m, t->i64, EMU_JIT_DEVICE_GENERATION);
-            LLVMValueRef gen = LLVMBuildLoad2(b, t->i64, gword, "");
-            LLVMSetOrdering(gen, LLVMAtomicOrderingAcquire);
-            LLVMSetAlignment(gen, 8);
+             * entry), when device memory has not changed since (device_generation) */
+            LLVMValueRef gen = device_generation(t);
             /* fast_lanes: the first lane's miss looks its allocation up */
             LLVMValueRef cz[2] = {mask, LLVMConstInt(t->i1, 0, false)};
             LLVMTypeRef i32ty = t->i32;
             LLVMValueRef lane = LLVMBuildAnd(b, call_intrinsic(t, "llvm.cttz", &i32ty, 1, cz, 2),
                                              ci32(t, EMU_WARP_SIZE - 1), "");
             LLVMValueRef a0 = LLVMBuildExtractElement(b, a, lane, "");
-            size_t hit = offsetof(emu_warp, jit_hit) + hit_entry(t, i) * sizeof(uint64_t[3]);
-            LLVMValueRef cgen = load(t, t->i64, warp_field(t, hit + 2 * sizeof(uint64_t)));
-            LLVMValueRef lo = load(t, t->i64, warp_field(t, hit));
-            LLVMValueRef hi = load(t, t->i64, warp_field(t, hit + sizeof(uint64_t)));
+            LLVMValueRef cgen, lo, hi;
+            size_t hit = hit_fields(t, i, &cgen, &lo, &hi);
             LLVMValueRef miss = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntNE, gen, cgen, ""),
                                             LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntULT, a0, lo, ""),
                                                         LLVMBuildICmp(b, LLVMIntUGE, a0, hi, ""), ""), "");
@@ -2737,9 +2745,7 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
             LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, found, LLVMConstInt(t->i8, 0, false), ""),
                             test, slow);
             LLVMPositionBuilderAtEnd(b, test);
-            cgen = load(t, t->i64, warp_field(t, hit + 2 * sizeof(uint64_t)));
-            lo = load(t, t->i64, warp_field(t, hit));
-            hi = load(t, t->i64, warp_field(t, hit + sizeof(uint64_t)));
+            hit_fields(t, i, &cgen, &lo, &hi);
             LLVMValueRef stale = LLVMBuildICmp(b, LLVMIntNE, gen, cgen, "");
             emit_next_trip_prefetch(t, site, a, a0);
             if (!st && vec == 1)

@@ -711,6 +711,33 @@ static unsigned cache_dir_clear(const char *dir)
     return entries;
 }
 
+/* Counts the lines beginning with prefix (a block's label) in the IR files (.ll) the JIT dumped
+ * into dir, and removes dir with every file in it. */
+static unsigned dumped_ir_lines(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    unsigned n = 0;
+    for (struct dirent *de; (de = readdir(d));) {
+        if (de->d_name[0] == '.') continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        size_t len = strlen(de->d_name);
+        if (len > 3 && !strcmp(de->d_name + len - 3, ".ll")) {
+            FILE *fp = fopen(path, "r");
+            ck_assert_ptr_nonnull(fp);
+            char line[4096];
+            while (fgets(line, sizeof line, fp))
+                if (!strncmp(line, prefix, strlen(prefix))) n++;
+            fclose(fp);
+        }
+        unlink(path);
+    }
+    closedir(d);
+    rmdir(dir);
+    return n;
+}
+
 static void run_compiled_on_jit(const char *name, const char *ptx, unsigned B, unsigned T,
                                 void *in, void *out);
 
@@ -1710,26 +1737,7 @@ START_TEST(shared_shapes_kept_in_a_segment)
     ck_assert_msg(after.failed == before.failed, "a kernel was left to the interpreter");
     ck_assert_msg(faulted < (HS_SHAPES + 2) * 4, "every case faulted");
     /* the known path is there: the dumped IR's blocks */
-    DIR *d = opendir(dir);
-    ck_assert_ptr_nonnull(d);
-    unsigned known = 0;
-    for (struct dirent *de; (de = readdir(d));) {
-        if (de->d_name[0] == '.') continue;
-        char path[sizeof dir + sizeof de->d_name + 1];
-        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        size_t len = strlen(de->d_name);
-        if (len > 3 && !strcmp(de->d_name + len - 3, ".ll")) {
-            FILE *fp = fopen(path, "r");
-            ck_assert_ptr_nonnull(fp);
-            char line[4096];
-            while (fgets(line, sizeof line, fp))
-                if (!strncmp(line, "mem.known.consecutive", 21)) known++;
-            fclose(fp);
-        }
-        unlink(path);
-    }
-    closedir(d);
-    rmdir(dir);
+    unsigned known = dumped_ir_lines(dir, "mem.known.consecutive");
     ck_assert_msg(known >= 3, "%u loads with a known shape in the IR", known);
     conf_dev_free(in);
     conf_dev_free(out);
@@ -1977,26 +1985,7 @@ START_TEST(global_consecutive_halves)
                   r.message);
     emu_jit_get_stats(&after);
     ck_assert_msg(after.failed == before.failed, "a kernel was left to the interpreter");
-    DIR *d = opendir(dir);
-    ck_assert_ptr_nonnull(d);
-    unsigned quick = 0;
-    for (struct dirent *de; (de = readdir(d));) {
-        if (de->d_name[0] == '.') continue;
-        char path[sizeof dir + sizeof de->d_name + 1];
-        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        size_t len = strlen(de->d_name);
-        if (len > 3 && !strcmp(de->d_name + len - 3, ".ll")) {
-            FILE *fp = fopen(path, "r");
-            ck_assert_ptr_nonnull(fp);
-            char line[4096];
-            while (fgets(line, sizeof line, fp))
-                if (!strncmp(line, "mem.quick.load", 14)) quick++;
-            fclose(fp);
-        }
-        unlink(path);
-    }
-    closedir(d);
-    rmdir(dir);
+    unsigned quick = dumped_ir_lines(dir, "mem.quick.load");
     ck_assert_msg(quick >= 1, "%u quick loads in the IR", quick);
     conf_dev_free(src);
     conf_dev_free(table);
