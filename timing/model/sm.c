@@ -501,6 +501,7 @@ sched_cycle(tm_model *M, tm_sm *S, uint32_t q, uint64_t now, uint64_t *next, uin
          * instruction): it waits at a barrier with no known end. */
         uint32_t best = UINT32_MAX, found = UINT32_MAX;   /* found: the scan's pick */
         uint64_t best_key = UINT64_MAX;
+        const tm_scan *best_e = NULL;   /* best's entry (its slot only once the scan is done) */
         bool stop = greedy;
         for (uint32_t step = 0; step <= nw && !stop; step++) {
             uint32_t wi = fw + step >= nw ? fw + step - nw : fw + step;
@@ -513,7 +514,7 @@ sched_cycle(tm_model *M, tm_sm *S, uint32_t q, uint64_t now, uint64_t *next, uin
                 if (r > now) {   /* most are waiting: the first test */
                     if (r - 1 < best_key) {
                         best_key = r - 1;
-                        best = slot;
+                        best_e = e;
                     }
                     continue;
                 }
@@ -536,10 +537,11 @@ sched_cycle(tm_model *M, tm_sm *S, uint32_t q, uint64_t now, uint64_t *next, uin
                 r = e->ready;
                 if ((r <= now ? TM_NEVER : r) - 1 < best_key) {
                     best_key = (r <= now ? TM_NEVER : r) - 1;
-                    best = slot;
+                    best_e = e;
                 }
             }
         }
+        if (best_e) best = (uint32_t)(best_e - sc);
         if (found != UINT32_MAX) {
             pick = &S->warps[q + found * nsched];
             pick_slot = found;
