@@ -3665,7 +3665,54 @@ static void emit_back_edge(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mas
     emit_call(t, i, u, mask);
 }
 
-/* A branch: uniform outcomes in compiled code, divergence through the handler. */
+/* A branch's divergence (some active lanes take it), the builder in its split block: what
+ * x_bra's branch() does, inline in the plain variant: the top's pc becomes the reconvergence
+ * point, the path of the lanes that fall through is pushed and then the taken path's (that
+ * order: the taken lanes run first), and the run goes on through the resume, whose pop
+ * (emit_resume_pop) takes the taken path at once where it is at its reconvergence point (a
+ * forward branch around an if's body: bitonic's exchange) -- no handler call, no
+ * emu_simt_push, no emu_jit_resume. A branch here is never a spin back edge's (no translation)
+ * and mask is neither none nor all of the lanes, so x_bra would do no more than that. The rows
+ * live at the branch are stored as for the handler, whose call stays where the stack has no
+ * room for two more entries (emu_simt_push grows it) and in the event variant (the event). */
+static void emit_split(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
+{
+    if (t->events) {
+        emit_call(t, i, u, mask);
+        return;
+    }
+    LLVMBuilderRef b = t->b;
+    flush_rows(t, i, true);
+    uint64_t target = (uint32_t)branch_target(u);
+    uint64_t rpc = u->in->reconv >= 0 ? (uint32_t)u->in->reconv : t->n;
+    LLVMValueRef sp = load(t, t->i32, warp_field(t, offsetof(emu_warp, sp)));
+    LLVMValueRef cap = load(t, t->i32, warp_field(t, offsetof(emu_warp, stack_cap)));
+    LLVMValueRef room = LLVMBuildICmp(b, LLVMIntULE, LLVMBuildAdd(b, LLVMBuildZExt(b, sp, t->i64, ""), ci64(t, 2), ""),
+                                      LLVMBuildZExt(b, cap, t->i64, ""), "");
+    LLVMBasicBlockRef push = block(t, "split.push"), call = block(t, "split.call");
+    LLVMBuildCondBr(b, room, push, call);
+    LLVMPositionBuilderAtEnd(b, call);
+    emit_call_stored(t, i, u, mask);
+    LLVMPositionBuilderAtEnd(b, push);
+    _Static_assert(sizeof(emu_simt) == 16 && offsetof(emu_simt, rpc) == 4 && offsetof(emu_simt, mask) == 8 &&
+                   offsetof(emu_simt, bar) == 12 && offsetof(emu_simt, kind) == 14 && EMU_SIMT_NORMAL == 0,
+                   "a SIMT entry as two words: pc | rpc << 32, mask (bar, kind 0)");
+    LLVMValueRef stack = load(t, t->ptr, warp_field(t, offsetof(emu_warp, stack)));
+    LLVMValueRef ti = LLVMBuildZExt(b, LLVMBuildSub(b, sp, ci32(t, 1), ""), t->i64, "");
+    LLVMValueRef top = LLVMBuildGEP2(b, t->i8, stack,
+                                     (LLVMValueRef[]){LLVMBuildMul(b, ti, ci64(t, sizeof(emu_simt)), "")}, 1, "");
+    LLVMBuildStore(b, ci32(t, rpc), field(t, top, offsetof(emu_simt, pc)));
+    LLVMValueRef fall = LLVMBuildAnd(b, t->active, LLVMBuildNot(b, mask, ""), "");
+    LLVMBuildStore(b, ci64(t, (rpc << 32) | (i + 1)), field(t, top, sizeof(emu_simt)));
+    LLVMBuildStore(b, LLVMBuildZExt(b, fall, t->i64, ""), field(t, top, sizeof(emu_simt) + 8));
+    LLVMBuildStore(b, ci64(t, (rpc << 32) | target), field(t, top, 2 * sizeof(emu_simt)));
+    LLVMBuildStore(b, LLVMBuildZExt(b, mask, t->i64, ""), field(t, top, 2 * sizeof(emu_simt) + 8));
+    LLVMBuildStore(b, LLVMBuildAdd(b, sp, ci32(t, 2), ""), warp_field(t, offsetof(emu_warp, sp)));
+    count_one(t);
+    LLVMBuildBr(b, t->resume);
+}
+
+/* A branch: uniform outcomes in compiled code, divergence inline (emit_split). */
 static void emit_branch(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
 {
     LLVMBuilderRef b = t->b;
@@ -3684,7 +3731,7 @@ static void emit_branch(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
         count_one(t);
         edge_to(t, i + 1);
         LLVMPositionBuilderAtEnd(b, split);
-        emit_call(t, i, u, mask);
+        emit_split(t, i, u, mask);
         return;
     }
     /* what either outcome may read; the divergent path's handler call stores the rest */
@@ -3699,7 +3746,7 @@ static void emit_branch(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
     count_one(t);
     goto_dispatch(t, ci32(t, i + 1));
     LLVMPositionBuilderAtEnd(b, split);
-    emit_call(t, i, u, mask);
+    emit_split(t, i, u, mask);
 }
 
 /* Adds the register and predicate rows operand o names that are live at loop head h to rows,
@@ -4271,6 +4318,66 @@ static LLVMValueRef dispatch_ok(tr *t, LLVMValueRef npc, LLVMValueRef *top_out)
     return same;
 }
 
+/* The resume's usual case without emu_jit_resume: the SIMT top is a path at its reconvergence
+ * point (or without lanes) and the entry below it, of the same frame, a path that may run (no
+ * barrier, lanes, not at its own reconvergence point, inside the function). settle() would pop
+ * the top and stop there, and emu_jit_resume name that entry: the top is popped here and the
+ * run goes on at that entry's pc with its lanes (go: the dispatch's switch). Anything else
+ * (more to pop, a frame's last entry, lanes leaving, a barrier) goes to settle_bb, the call.
+ * A divergent exchange (bitonic's sort: every warp at every stage) reconverges through here
+ * twice per divergence, once for each path (emit_split). */
+static void emit_resume_pop(tr *t, LLVMBasicBlockRef settle_bb, LLVMBasicBlockRef go)
+{
+    LLVMBuilderRef b = t->b;
+    LLVMValueRef sp = load(t, t->i32, warp_field(t, offsetof(emu_warp, sp)));
+    LLVMValueRef nf = load(t, t->i32, warp_field(t, offsetof(emu_warp, nframes)));
+    LLVMValueRef frames = load(t, t->ptr, warp_field(t, offsetof(emu_warp, frames)));
+    LLVMValueRef fi = LLVMBuildZExt(b, LLVMBuildSub(b, nf, ci32(t, 1), ""), t->i64, "");
+    LLVMValueRef fr = LLVMBuildGEP2(b, t->i8, frames,
+                                    (LLVMValueRef[]){LLVMBuildMul(b, fi, ci64(t, sizeof(emu_frame)), "")}, 1, "");
+    LLVMValueRef base = load(t, t->i32, field(t, fr, offsetof(emu_frame, stack_base)));
+    /* two entries of this frame at least: popping one leaves the frame (settle's frame
+     * return) never; the frame is the run's (emu_jit_resume's test) */
+    LLVMValueRef ok = LLVMBuildICmp(b, LLVMIntEQ, nf, t->nframes0, "");
+    ok = LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntUGT, LLVMBuildZExt(b, sp, t->i64, ""),
+                                           LLVMBuildAdd(b, LLVMBuildZExt(b, base, t->i64, ""), ci64(t, 1), ""), ""), "");
+    LLVMBasicBlockRef look = block(t, "resume.look"), pop = block(t, "resume.pop");
+    LLVMBuildCondBr(b, ok, look, settle_bb);
+    LLVMPositionBuilderAtEnd(b, look);
+    LLVMValueRef stack = load(t, t->ptr, warp_field(t, offsetof(emu_warp, stack)));
+    LLVMValueRef ti = LLVMBuildZExt(b, LLVMBuildSub(b, sp, ci32(t, 1), ""), t->i64, "");
+    LLVMValueRef top = LLVMBuildGEP2(b, t->i8, stack,
+                                     (LLVMValueRef[]){LLVMBuildMul(b, ti, ci64(t, sizeof(emu_simt)), "")}, 1, "");
+    LLVMValueRef next = field(t, top, (size_t)0 - sizeof(emu_simt));
+    LLVMValueRef tpc = load(t, t->i32, field(t, top, offsetof(emu_simt, pc)));
+    LLVMValueRef trpc = load(t, t->i32, field(t, top, offsetof(emu_simt, rpc)));
+    LLVMValueRef tmask = load(t, t->i32, field(t, top, offsetof(emu_simt, mask)));
+    LLVMValueRef tbar = load(t, t->i16, field(t, top, offsetof(emu_simt, bar)));
+    LLVMValueRef npc = load(t, t->i32, field(t, next, offsetof(emu_simt, pc)));
+    LLVMValueRef nrpc = load(t, t->i32, field(t, next, offsetof(emu_simt, rpc)));
+    LLVMValueRef nmask = load(t, t->i32, field(t, next, offsetof(emu_simt, mask)));
+    LLVMValueRef nbar = load(t, t->i16, field(t, next, offsetof(emu_simt, bar)));
+    LLVMValueRef zero16 = LLVMConstInt(t->i16, 0, false);
+    /* settle pops the top: no barrier, and at its reconvergence point or without lanes */
+    LLVMValueRef pops = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntEQ, tpc, trpc, ""),
+                                    LLVMBuildICmp(b, LLVMIntEQ, tmask, ci32(t, 0), ""), "");
+    pops = LLVMBuildAnd(b, pops, LLVMBuildICmp(b, LLVMIntEQ, tbar, zero16, ""), "");
+    /* ... and stops at the next, which runs (dispatch_ok's conditions, the budget checked) */
+    LLVMValueRef runs = LLVMBuildICmp(b, LLVMIntEQ, nbar, zero16, "");
+    runs = LLVMBuildAnd(b, runs, LLVMBuildICmp(b, LLVMIntNE, nmask, ci32(t, 0), ""), "");
+    runs = LLVMBuildAnd(b, runs, LLVMBuildICmp(b, LLVMIntNE, npc, nrpc, ""), "");
+    runs = LLVMBuildAnd(b, runs, LLVMBuildICmp(b, LLVMIntULT, npc, ci32(t, t->n), ""), "");
+    LLVMBuildCondBr(b, LLVMBuildAnd(b, pops, runs, ""), pop, settle_bb);
+    LLVMPositionBuilderAtEnd(b, pop);
+    LLVMValueRef sp1 = LLVMBuildSub(b, sp, ci32(t, 1), "");
+    LLVMBuildStore(b, sp1, warp_field(t, offsetof(emu_warp, sp)));
+    LLVMBuildStore(b, nmask, ctx_field(t, offsetof(emu_ctx, active)));
+    LLVMBuildStore(b, npc, t->npc_slot);
+    LLVMSetVolatile(LLVMBuildStore(b, sp1, t->sp_slot), true);
+    LLVMBuildStore(b, load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, regs))), t->regs_slot);
+    LLVMBuildBr(b, go);
+}
+
 /* Where the run goes on at a block's start (dispatch_ok), through a switch on the pc. When the
  * SIMT entry changed (a divergent branch, a path at its reconvergence point, exited lanes) and
  * budget is left, emu_jit_resume settles the stack as the executor loop would and names the
@@ -4285,8 +4392,10 @@ static void emit_dispatch(tr *t)
     LLVMBasicBlockRef go = block(t, "dispatch.go"), on = block(t, "resumed");
     LLVMBuildCondBr(b, same, go, t->resume);
     LLVMPositionBuilderAtEnd(b, t->resume);
-    LLVMBasicBlockRef settle = block(t, "resume.settle");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, count(t), t->budget, ""), settle, t->ret);
+    LLVMBasicBlockRef settle = block(t, "resume.settle"), quick = block(t, "resume.quick");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, count(t), t->budget, ""), quick, t->ret);
+    LLVMPositionBuilderAtEnd(b, quick);
+    emit_resume_pop(t, settle, go);
     LLVMPositionBuilderAtEnd(b, settle);
     store_ninstr(t);
     LLVMTypeRef args[3] = {t->ptr, t->ptr, t->i32};
