@@ -1699,6 +1699,34 @@ static LLVMValueRef int_div_rem(tr *t, bool div, LLVMValueRef a, LLVMValueRef d,
                              : LLVMConstNull(t->vb);
     LLVMValueRef ys = LLVMBuildSelect(b, LLVMBuildOr(b, zero, minus1, ""), splat64(t, 1), y, "");
     LLVMValueRef r;
+    LLVMBasicBlockRef pow2_bb = NULL, pow2_join = NULL;
+    LLVMValueRef pow2_r = NULL;
+    if (bits <= 32 && !sg) {
+        /* one divisor in every lane, a power of two (a stride by a uniform register or a
+         * parameter: bitonic's t / j and t % j): a shift and a mask, not the doubles' eight
+         * conversions and four divisions */
+        LLVMValueRef x32 = LLVMBuildTrunc(b, x, t->v32, ""), y32 = LLVMBuildTrunc(b, y, t->v32, "");
+        LLVMValueRef y0 = LLVMBuildExtractElement(b, y32, ci32(t, 0), "");
+        LLVMValueRef same = LLVMBuildICmp(b, LLVMIntEQ, y32, vsplat(t, y0, ""), "");
+        LLVMValueRef all = LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildBitCast(b, same, t->i32, ""),
+                                         ci32(t, UINT32_MAX), "");
+        LLVMValueRef y0m1 = LLVMBuildSub(b, y0, ci32(t, 1), "");
+        LLVMValueRef pow2 = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntNE, y0, ci32(t, 0), ""),
+                                         LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, y0, y0m1, ""),
+                                                       ci32(t, 0), ""), "");
+        pow2_bb = block(t, "div.pow2");
+        pow2_join = block(t, "div.done");
+        LLVMBasicBlockRef any = block(t, "div.any");
+        LLVMBuildCondBr(b, LLVMBuildAnd(b, all, pow2, ""), pow2_bb, any);
+        LLVMPositionBuilderAtEnd(b, pow2_bb);
+        LLVMValueRef cz_args[2] = {y0, LLVMConstInt(t->i1, 1, false)};
+        LLVMValueRef sh = call_intrinsic(t, "llvm.cttz", &t->i32, 1, cz_args, 2);
+        pow2_r = div ? LLVMBuildLShr(b, x32, vsplat(t, sh, ""), "")
+                     : LLVMBuildAnd(b, x32, vsplat(t, y0m1, ""), "");
+        pow2_r = LLVMBuildZExt(b, pow2_r, t->v64, "");
+        LLVMBuildBr(b, pow2_join);
+        LLVMPositionBuilderAtEnd(b, any);
+    }
     if (bits <= 32) {
         /* in doubles, which x86 divides four or eight lanes at a time: the correctly rounded
          * quotient of two integers below 2^53 in magnitude never rounds across an integer, so
@@ -1720,7 +1748,16 @@ static LLVMValueRef int_div_rem(tr *t, bool div, LLVMValueRef a, LLVMValueRef d,
                             r, "");
     /* by zero: all ones for the quotient, a for the remainder */
     r = LLVMBuildSelect(b, zero, div ? wmask : a, r, "");
-    return LLVMBuildAnd(b, r, wmask, "");
+    r = LLVMBuildAnd(b, r, wmask, "");
+    if (!pow2_bb) return r;
+    LLVMBasicBlockRef any_end = LLVMGetInsertBlock(b);
+    LLVMBuildBr(b, pow2_join);
+    LLVMPositionBuilderAtEnd(b, pow2_join);
+    LLVMValueRef phi = LLVMBuildPhi(b, t->v64, "");
+    LLVMValueRef in_v[2] = {pow2_r, r};
+    LLVMBasicBlockRef in_bb[2] = {pow2_bb, any_end};
+    LLVMAddIncoming(phi, in_v, in_bb, 2);
+    return phi;
 }
 
 /* Predicate o's lanes as i32 (emu_src_pred) */
