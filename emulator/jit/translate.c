@@ -3742,6 +3742,20 @@ static void emit_split(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
     LLVMValueRef fall = LLVMBuildAnd(b, t->active, LLVMBuildNot(b, mask, ""), "");
     LLVMBuildStore(b, ci64(t, (rpc << 32) | (i + 1)), field(t, top, sizeof(emu_simt)));
     LLVMBuildStore(b, LLVMBuildZExt(b, fall, t->i64, ""), field(t, top, sizeof(emu_simt) + 8));
+    if (target == rpc && i + 1 != rpc && i + 1 < t->n) {
+        /* the taken path is at its reconvergence point (an if without else): settle pops it
+         * at once and stops at the fall-through path, which runs (lanes, no barrier, its pc
+         * not its rpc: emit_resume_pop's test, known here), so the run goes on there directly
+         * while budget is left; the taken entry above the top is never read */
+        LLVMValueRef sp1 = LLVMBuildAdd(b, sp, ci32(t, 1), "");
+        LLVMBuildStore(b, sp1, warp_field(t, offsetof(emu_warp, sp)));
+        LLVMBuildStore(b, fall, ctx_field(t, offsetof(emu_ctx, active)));
+        LLVMSetVolatile(LLVMBuildStore(b, sp1, t->sp_slot), true);
+        count_one(t);
+        LLVMBuildStore(b, ci32(t, i + 1), t->npc_slot);
+        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, count(t), t->budget, ""), t->entry[i + 1], t->ret);
+        return;
+    }
     LLVMBuildStore(b, ci64(t, (rpc << 32) | target), field(t, top, 2 * sizeof(emu_simt)));
     LLVMBuildStore(b, LLVMBuildZExt(b, mask, t->i64, ""), field(t, top, 2 * sizeof(emu_simt) + 8));
     LLVMBuildStore(b, LLVMBuildAdd(b, sp, ci32(t, 2), ""), warp_field(t, offsetof(emu_warp, sp)));
