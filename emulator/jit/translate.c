@@ -3752,6 +3752,15 @@ static void emit_split(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
         LLVMBuildStore(b, fall, ctx_field(t, offsetof(emu_ctx, active)));
         LLVMSetVolatile(LLVMBuildStore(b, sp1, t->sp_slot), true);
         count_one(t);
+        if (i + 1 < t->n && t->chain_head[i + 1]) {
+            /* the rows go on in registers as the head's phis, as the way none take does:
+             * right in the fall-through lanes, which the head's segment writes (it reads
+             * its lanes from the context); the taken lanes' rows are in memory (stored
+             * above). The head checks the budget itself, and the stack is as the dispatch
+             * would want it. */
+            chain_edge(t, i + 1, false);
+            return;
+        }
         LLVMBuildStore(b, ci32(t, i + 1), t->npc_slot);
         LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, count(t), t->budget, ""), t->entry[i + 1], t->ret);
         return;
