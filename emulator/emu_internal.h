@@ -408,6 +408,10 @@ uint8_t *emu_local_ptr(emu_ctx *c, int lane, uint64_t off, uint64_t size);
 void emu_barrier_arrive(emu_ctx *c, uint32_t id, uint32_t count, bool wait, uint32_t red_popc,
                         bool red_and, bool red_or);
 void emu_cta_warp_exited(emu_cta *cta, emu_warp *w, uint32_t lanes);
+/* Whether u's handler is x_bar_sync_imm (bar.sync or barrier.sync with one immediate id, no
+ * count, no reduction: exec_control.c), whose usual arrival compiled code makes itself
+ * (translate.c's emit_bar_sync) */
+bool emu_bar_sync_imm_selected(const emu_uop *u);
 
 /* ---- memaccess.c: an instruction's memory access, as pieces resolved, checked and performed
  * as one operation (see the file's opening comment). */

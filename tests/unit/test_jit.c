@@ -2801,6 +2801,84 @@ START_TEST(whole_segments_stop_at_the_budget)
 }
 END_TEST
 
+/* bar.sync's arrivals made in compiled code (translate.c's emit_bar_sync) and by the handler
+ * (the arrival that completes the barrier, a partly guarded one), in blocks of four warps:
+ * warp 3 exits first (the barriers count the live threads), warp 0 loops before the first
+ * barrier (the others' arrivals wait for it); at the second id warp 1 loops and exits instead
+ * of arriving, so its exit completes the barrier warps 0 and 2 wait at (emu_cta_warp_exited
+ * finds it through bar_waiting, which the compiled arrival sets); then bar.syncs whose guard
+ * is false in half of a warp's lanes. In turns of 1000, of 5 and seeded slices, against the step
+ * interpreter (memory and counts). Catches a compiled arrival that leaves bar_waiting alone (the
+ * second barrier deadlocks), one that arrives for the completing warp (no release), or one
+ * that counts the µop twice. The guarded halves arrive one after the other, each at id 0 once. */
+START_TEST(barrier_arrivals_in_compiled_code)
+{
+    const char *ptx = CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "    .reg .b32 %t, %w, %x, %i, %l;\n"
+        "    .reg .b64 %in, %out, %o;\n"
+        "    .reg .pred %p, %q;\n"
+        "    .shared .align 4 .b8 sh[512];\n"
+        "    ld.param.u64 %in, [pin];\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    mov.u32 %t, %tid.x;\n"
+        "    mov.u32 %i, %ctaid.x;\n"
+        "    mad.lo.u32 %i, %i, 128, %t;\n"
+        "    mul.wide.u32 %o, %i, 4;\n"
+        "    add.u64 %in, %in, %o;\n"
+        "    ld.global.u32 %x, [%in];\n"
+        "    mul.wide.u32 %o, %i, 16;\n"
+        "    add.u64 %out, %out, %o;\n"
+        "    shr.u32 %w, %t, 5;\n"
+        "    mov.u32 %l, sh;\n"
+        "    shl.b32 %i, %t, 2;\n"
+        "    add.u32 %l, %l, %i;\n"
+        "    st.shared.u32 [%l], %x;\n"
+        "    setp.eq.u32 %p, %w, 3;\n"
+        "    @%p exit;\n"
+        "    setp.ne.u32 %q, %w, 0;\n"
+        "    mov.u32 %i, 0;\n"
+        "    @%q bra A;\n"
+        "LA:\n"
+        "    add.u32 %x, %x, %i;\n"
+        "    add.u32 %i, %i, 1;\n"
+        "    setp.lt.u32 %p, %i, 60;\n"
+        "    @%p bra LA;\n"
+        "A:\n"
+        "    bar.sync 0;\n"
+        "    xor.b32 %i, %t, 32;\n"
+        "    shl.b32 %i, %i, 2;\n"
+        "    mov.u32 %l, sh;\n"
+        "    add.u32 %l, %l, %i;\n"
+        "    ld.shared.u32 %i, [%l];\n"
+        "    add.u32 %x, %x, %i;\n"
+        "    st.global.u32 [%out], %x;\n"
+        "    setp.ne.u32 %q, %w, 1;\n"
+        "    mov.u32 %i, 0;\n"
+        "    @%q bra B;\n"
+        "LB:\n"
+        "    add.u32 %x, %x, %i;\n"
+        "    add.u32 %i, %i, 1;\n"
+        "    setp.lt.u32 %p, %i, 40;\n"
+        "    @%p bra LB;\n"
+        "    st.global.u32 [%out+4], %x;\n"
+        "    exit;\n"
+        "B:\n"
+        "    bar.sync 1;\n"
+        "    st.global.u32 [%out+8], %x;\n"
+        "    and.b32 %i, %t, 1;\n"
+        "    setp.eq.u32 %p, %i, 0;\n"
+        "    @%p bar.sync 0;\n"
+        "    @!%p bar.sync 0;\n"
+        "    add.u32 %x, %x, 5;\n"
+        "    bar.sync 0;\n"
+        "    st.global.u32 [%out+12], %x;\n"
+        "    ret;\n}\n";
+    run_in_slices("barrier arrivals", ptx, 3, 128, 16 * 3 * 128, "1000", 0);
+    run_in_slices("barrier arrivals", ptx, 3, 128, 16 * 3 * 128, "5", 4);
+}
+END_TEST
+
 /* Long straight segments checked by stretches of JIT_STRETCH (32) µops (translate.c's
  * stretch_budget(), check_stretch(), stretch_rest()): a kernel without a barrier whose
  * blocks are segments of 16, 17, 31, 32, 33, 47, 64, 65 and 100 µops, some with a load or a
@@ -3260,6 +3338,7 @@ int main(void)
     tcase_add_test(ends, stretches_stop_at_the_budget);
     tcase_add_test(ends, region_boundaries_inside_stretches);
     tcase_add_test(ends, loops_stop_at_the_budget);
+    tcase_add_test(ends, barrier_arrivals_in_compiled_code);
     suite_add_tcase(s, ends);
     return conf_main(s);
 }
