@@ -2801,15 +2801,16 @@ START_TEST(whole_segments_stop_at_the_budget)
 }
 END_TEST
 
-/* bar.sync's arrivals made in compiled code (translate.c's emit_bar_sync) and by the handler
- * (the arrival that completes the barrier, a partly guarded one), in blocks of four warps:
+/* bar.sync's arrivals of converged warps made from compiled code (translate.c's emit_bar_sync:
+ * cta.c's emu_barrier_sync_converged, the completing one releasing the others) and by the
+ * handler (partly guarded ones), in blocks of four warps:
  * warp 3 exits first (the barriers count the live threads), warp 0 loops before the first
  * barrier (the others' arrivals wait for it); at the second id warp 1 loops and exits instead
  * of arriving, so its exit completes the barrier warps 0 and 2 wait at (emu_cta_warp_exited
  * finds it through bar_waiting, which the compiled arrival sets); then bar.syncs whose guard
  * is false in half of a warp's lanes. In turns of 1000, of 5 and seeded slices, against the step
  * interpreter (memory and counts). Catches a compiled arrival that leaves bar_waiting alone (the
- * second barrier deadlocks), one that arrives for the completing warp (no release), or one
+ * second barrier deadlocks), one that does not release at the completing arrival, or one
  * that counts the µop twice. The guarded halves arrive one after the other, each at id 0 once. */
 START_TEST(barrier_arrivals_in_compiled_code)
 {
