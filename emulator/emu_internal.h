@@ -408,6 +408,16 @@ uint8_t *emu_local_ptr(emu_ctx *c, int lane, uint64_t off, uint64_t size);
 void emu_barrier_arrive(emu_ctx *c, uint32_t id, uint32_t count, bool wait, uint32_t red_popc,
                         bool red_and, bool red_or);
 void emu_cta_warp_exited(emu_cta *cta, emu_warp *w, uint32_t lanes);
+/* bar.sync id (x_bar_sync_imm's) by lanes mask of c's warp, the µop's next pc next_pc, where
+ * the launch's policy has no barrier or event hook, mask is the whole path and the path is
+ * alone in its frame (a converged warp): the arrival emu_barrier_arrive makes, the warp
+ * stopping at the barrier (c->stop), released if it completes it; false (nothing done) in any
+ * other case, which the handler takes. Compiled code's arrival (jit/translate.c). */
+bool emu_barrier_sync_converged(emu_ctx *c, uint32_t id, uint32_t next_pc, uint32_t mask);
+/* Whether u's handler is x_bar_sync_imm (bar.sync or barrier.sync with one immediate id, no
+ * count, no reduction: exec_control.c), whose usual arrival compiled code makes itself
+ * (translate.c's emit_bar_sync) */
+bool emu_bar_sync_imm_selected(const emu_uop *u);
 
 /* ---- memaccess.c: an instruction's memory access, as pieces resolved, checked and performed
  * as one operation (see the file's opening comment). */

@@ -275,6 +275,11 @@ static void x_bar_sync_imm(emu_ctx *c, const emu_uop *u)
     emu_barrier_arrive(c, id, 0, true, 0, true, false);
 }
 
+bool emu_bar_sync_imm_selected(const emu_uop *u)
+{
+    return u->exec == x_bar_sync_imm;
+}
+
 /* Whether bar/barrier instruction in is one x_bar_sync_imm runs as x_bar would. */
 static bool bar_sync_imm(const ptx_instr *in)
 {

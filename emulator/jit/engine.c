@@ -179,7 +179,7 @@ static bool jit_init(void)
     LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(jit);
     LLVMOrcJITDylibAddGenerator(jd, gen);
     /* what compiled code calls by name (jit_internal.h) */
-    LLVMOrcCSymbolMapPair called[6] = {
+    LLVMOrcCSymbolMapPair called[7] = {
         {LLVMOrcLLJITMangleAndIntern(jit, EMU_JIT_DEVICE_GENERATION),
          {(LLVMOrcExecutorAddress)(uintptr_t)emu_device_generation_word(),
           {LLVMJITSymbolGenericFlagsExported, 0}}},
@@ -197,8 +197,11 @@ static bool jit_init(void)
           {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}},
         {LLVMOrcLLJITMangleAndIntern(jit, EMU_JIT_CALL_HANDLER),
          {(LLVMOrcExecutorAddress)(uintptr_t)&emu_jit_call_handler,
+          {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}},
+        {LLVMOrcLLJITMangleAndIntern(jit, EMU_JIT_BAR_SYNC),
+         {(LLVMOrcExecutorAddress)(uintptr_t)&emu_barrier_sync_converged,
           {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}}};
-    e = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(called, 6));
+    e = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(called, 7));
     if (e) {
         report("defining the symbols compiled code uses", e);
         return false;

@@ -53,6 +53,11 @@ typedef struct emu_jit_counts {
 #define EMU_JIT_CALL_HANDLER "ptxsim_jit_call_handler"
 uint8_t emu_jit_call_handler(emu_ctx *c, const emu_uop *u, uint32_t pc, uint32_t mask);
 
+/* The symbol of emu_barrier_sync_converged (emu_internal.h): bool (emu_ctx *c, uint32_t id,
+ * uint32_t next_pc, uint32_t mask), a converged warp's bar.sync arrival (translate.c's
+ * emit_bar_sync). */
+#define EMU_JIT_BAR_SYNC "ptxsim_jit_bar_sync"
+
 /* Builds the compiled code of f as function `name` of module m: its event variant when events
  * (translate.c). False (with a reason in err) when f cannot be compiled. */
 bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const char *name,

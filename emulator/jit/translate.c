@@ -1699,6 +1699,34 @@ static LLVMValueRef int_div_rem(tr *t, bool div, LLVMValueRef a, LLVMValueRef d,
                              : LLVMConstNull(t->vb);
     LLVMValueRef ys = LLVMBuildSelect(b, LLVMBuildOr(b, zero, minus1, ""), splat64(t, 1), y, "");
     LLVMValueRef r;
+    LLVMBasicBlockRef pow2_bb = NULL, pow2_join = NULL;
+    LLVMValueRef pow2_r = NULL;
+    if (bits <= 32 && !sg) {
+        /* one divisor in every lane, a power of two (a stride by a uniform register or a
+         * parameter: bitonic's t / j and t % j): a shift and a mask, not the doubles' eight
+         * conversions and four divisions */
+        LLVMValueRef x32 = LLVMBuildTrunc(b, x, t->v32, ""), y32 = LLVMBuildTrunc(b, y, t->v32, "");
+        LLVMValueRef y0 = LLVMBuildExtractElement(b, y32, ci32(t, 0), "");
+        LLVMValueRef same = LLVMBuildICmp(b, LLVMIntEQ, y32, vsplat(t, y0, ""), "");
+        LLVMValueRef all = LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildBitCast(b, same, t->i32, ""),
+                                         ci32(t, UINT32_MAX), "");
+        LLVMValueRef y0m1 = LLVMBuildSub(b, y0, ci32(t, 1), "");
+        LLVMValueRef pow2 = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntNE, y0, ci32(t, 0), ""),
+                                         LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, y0, y0m1, ""),
+                                                       ci32(t, 0), ""), "");
+        pow2_bb = block(t, "div.pow2");
+        pow2_join = block(t, "div.done");
+        LLVMBasicBlockRef any = block(t, "div.any");
+        LLVMBuildCondBr(b, LLVMBuildAnd(b, all, pow2, ""), pow2_bb, any);
+        LLVMPositionBuilderAtEnd(b, pow2_bb);
+        LLVMValueRef cz_args[2] = {y0, LLVMConstInt(t->i1, 1, false)};
+        LLVMValueRef sh = call_intrinsic(t, "llvm.cttz", &t->i32, 1, cz_args, 2);
+        pow2_r = div ? LLVMBuildLShr(b, x32, vsplat(t, sh, ""), "")
+                     : LLVMBuildAnd(b, x32, vsplat(t, y0m1, ""), "");
+        pow2_r = LLVMBuildZExt(b, pow2_r, t->v64, "");
+        LLVMBuildBr(b, pow2_join);
+        LLVMPositionBuilderAtEnd(b, any);
+    }
     if (bits <= 32) {
         /* in doubles, which x86 divides four or eight lanes at a time: the correctly rounded
          * quotient of two integers below 2^53 in magnitude never rounds across an integer, so
@@ -1720,7 +1748,16 @@ static LLVMValueRef int_div_rem(tr *t, bool div, LLVMValueRef a, LLVMValueRef d,
                             r, "");
     /* by zero: all ones for the quotient, a for the remainder */
     r = LLVMBuildSelect(b, zero, div ? wmask : a, r, "");
-    return LLVMBuildAnd(b, r, wmask, "");
+    r = LLVMBuildAnd(b, r, wmask, "");
+    if (!pow2_bb) return r;
+    LLVMBasicBlockRef any_end = LLVMGetInsertBlock(b);
+    LLVMBuildBr(b, pow2_join);
+    LLVMPositionBuilderAtEnd(b, pow2_join);
+    LLVMValueRef phi = LLVMBuildPhi(b, t->v64, "");
+    LLVMValueRef in_v[2] = {pow2_r, r};
+    LLVMBasicBlockRef in_bb[2] = {pow2_bb, any_end};
+    LLVMAddIncoming(phi, in_v, in_bb, 2);
+    return phi;
 }
 
 /* Predicate o's lanes as i32 (emu_src_pred) */
@@ -3234,6 +3271,37 @@ static void emit_call_stored(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef m
     goto_dispatch(t, npc);
 }
 
+/* bar.sync with one immediate id (x_bar_sync_imm: no count, no reduction) in the plain
+ * variant, where it ends nearly every run of a barrier-bound kernel (scan_block's 21 per warp,
+ * bitonic's sort_shared 55 per warp): a converged warp's arrival (the launch's policy without
+ * barrier or event hooks, no guard false, the path alone in its frame) through
+ * emu_barrier_sync_converged, called directly with the id and the next pc, and the run ends
+ * after the µop; else the handler as before. No context stores, indirect call, x_bar_sync_imm
+ * or emu_barrier_arrive's general case per arrival. Made inline in IR (the tests and stores of
+ * the arrival), scan_block compiled ~50 ms longer for ~2% more kernel time saved. The rows
+ * live at the barrier are stored first on both ways. */
+static void emit_bar_sync(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
+{
+    LLVMBuilderRef b = t->b;
+    flush_rows(t, i, true);
+    uint32_t id = (uint32_t)((uint64_t)u->in->ops[0].imm & 0xffffffffu);
+    assert(id < EMU_NBARRIERS);
+    LLVMTypeRef args[4] = {t->ptr, t->i32, t->i32, t->i32};
+    LLVMTypeRef fty = LLVMFunctionType(t->i8, args, 4, false);   /* bool: al, 0 or 1 */
+    LLVMValueRef fn = LLVMGetNamedFunction(t->m, EMU_JIT_BAR_SYNC);
+    if (!fn) fn = LLVMAddFunction(t->m, EMU_JIT_BAR_SYNC, fty);
+    LLVMValueRef av[4] = {t->c, ci32(t, id), ci32(t, i + 1), mask};
+    LLVMValueRef arrived = LLVMBuildCall2(b, fty, fn, av, 4, "");
+    LLVMBasicBlockRef stop = block(t, "bar.arrived"), call = block(t, "bar.call");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, arrived, LLVMConstInt(t->i8, 0, false), ""), stop, call);
+    LLVMPositionBuilderAtEnd(b, call);
+    emit_call_stored(t, i, u, mask);
+    LLVMPositionBuilderAtEnd(b, stop);
+    count_one(t);
+    LLVMBuildStore(b, ci32(t, i + 1), t->npc_slot);
+    LLVMBuildBr(b, t->exit_pc);
+}
+
 /* Runs µop i's handler through emu_jit_call_handler (the rows it reads stored), the count
  * through µop i in cnt_slot (what slow_out's ways out read); returns its answer (i8: 1 when
  * the run may go on at i + 1). */
@@ -3665,7 +3733,77 @@ static void emit_back_edge(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mas
     emit_call(t, i, u, mask);
 }
 
-/* A branch: uniform outcomes in compiled code, divergence through the handler. */
+/* A branch's divergence (some active lanes take it), the builder in its split block: what
+ * x_bra's branch() does, inline in the plain variant: the top's pc becomes the reconvergence
+ * point, the path of the lanes that fall through is pushed and then the taken path's (that
+ * order: the taken lanes run first), and the run goes on through the resume, whose pop
+ * (emit_resume_pop) takes the taken path at once where it is at its reconvergence point (a
+ * forward branch around an if's body: bitonic's exchange) -- no handler call, no
+ * emu_simt_push, no emu_jit_resume. A branch here is never a spin back edge's (no translation)
+ * and mask is neither none nor all of the lanes, so x_bra would do no more than that. The rows
+ * live at the branch are stored as for the handler, whose call stays where the stack has no
+ * room for two more entries (emu_simt_push grows it) and in the event variant (the event). */
+static void emit_split(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
+{
+    if (t->events) {
+        emit_call(t, i, u, mask);
+        return;
+    }
+    LLVMBuilderRef b = t->b;
+    flush_rows(t, i, true);
+    uint64_t target = (uint32_t)branch_target(u);
+    uint64_t rpc = u->in->reconv >= 0 ? (uint32_t)u->in->reconv : t->n;
+    LLVMValueRef sp = load(t, t->i32, warp_field(t, offsetof(emu_warp, sp)));
+    LLVMValueRef cap = load(t, t->i32, warp_field(t, offsetof(emu_warp, stack_cap)));
+    LLVMValueRef room = LLVMBuildICmp(b, LLVMIntULE, LLVMBuildAdd(b, LLVMBuildZExt(b, sp, t->i64, ""), ci64(t, 2), ""),
+                                      LLVMBuildZExt(b, cap, t->i64, ""), "");
+    LLVMBasicBlockRef push = block(t, "split.push"), call = block(t, "split.call");
+    LLVMBuildCondBr(b, room, push, call);
+    LLVMPositionBuilderAtEnd(b, call);
+    emit_call_stored(t, i, u, mask);
+    LLVMPositionBuilderAtEnd(b, push);
+    _Static_assert(sizeof(emu_simt) == 16 && offsetof(emu_simt, rpc) == 4 && offsetof(emu_simt, mask) == 8 &&
+                   offsetof(emu_simt, bar) == 12 && offsetof(emu_simt, kind) == 14 && EMU_SIMT_NORMAL == 0,
+                   "a SIMT entry as two words: pc | rpc << 32, mask (bar, kind 0)");
+    LLVMValueRef stack = load(t, t->ptr, warp_field(t, offsetof(emu_warp, stack)));
+    LLVMValueRef ti = LLVMBuildZExt(b, LLVMBuildSub(b, sp, ci32(t, 1), ""), t->i64, "");
+    LLVMValueRef top = LLVMBuildGEP2(b, t->i8, stack,
+                                     (LLVMValueRef[]){LLVMBuildMul(b, ti, ci64(t, sizeof(emu_simt)), "")}, 1, "");
+    LLVMBuildStore(b, ci32(t, rpc), field(t, top, offsetof(emu_simt, pc)));
+    LLVMValueRef fall = LLVMBuildAnd(b, t->active, LLVMBuildNot(b, mask, ""), "");
+    LLVMBuildStore(b, ci64(t, (rpc << 32) | (i + 1)), field(t, top, sizeof(emu_simt)));
+    LLVMBuildStore(b, LLVMBuildZExt(b, fall, t->i64, ""), field(t, top, sizeof(emu_simt) + 8));
+    if (target == rpc && i + 1 != rpc && i + 1 < t->n) {
+        /* the taken path is at its reconvergence point (an if without else): settle pops it
+         * at once and stops at the fall-through path, which runs (lanes, no barrier, its pc
+         * not its rpc: emit_resume_pop's test, known here), so the run goes on there directly
+         * while budget is left; the taken entry above the top is never read */
+        LLVMValueRef sp1 = LLVMBuildAdd(b, sp, ci32(t, 1), "");
+        LLVMBuildStore(b, sp1, warp_field(t, offsetof(emu_warp, sp)));
+        LLVMBuildStore(b, fall, ctx_field(t, offsetof(emu_ctx, active)));
+        LLVMSetVolatile(LLVMBuildStore(b, sp1, t->sp_slot), true);
+        count_one(t);
+        if (i + 1 < t->n && t->chain_head[i + 1]) {
+            /* the rows go on in registers as the head's phis, as the way none take does:
+             * right in the fall-through lanes, which the head's segment writes (it reads
+             * its lanes from the context); the taken lanes' rows are in memory (stored
+             * above). The head checks the budget itself, and the stack is as the dispatch
+             * would want it. */
+            chain_edge(t, i + 1, false);
+            return;
+        }
+        LLVMBuildStore(b, ci32(t, i + 1), t->npc_slot);
+        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, count(t), t->budget, ""), t->entry[i + 1], t->ret);
+        return;
+    }
+    LLVMBuildStore(b, ci64(t, (rpc << 32) | target), field(t, top, 2 * sizeof(emu_simt)));
+    LLVMBuildStore(b, LLVMBuildZExt(b, mask, t->i64, ""), field(t, top, 2 * sizeof(emu_simt) + 8));
+    LLVMBuildStore(b, LLVMBuildAdd(b, sp, ci32(t, 2), ""), warp_field(t, offsetof(emu_warp, sp)));
+    count_one(t);
+    LLVMBuildBr(b, t->resume);
+}
+
+/* A branch: uniform outcomes in compiled code, divergence inline (emit_split). */
 static void emit_branch(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
 {
     LLVMBuilderRef b = t->b;
@@ -3684,7 +3822,7 @@ static void emit_branch(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
         count_one(t);
         edge_to(t, i + 1);
         LLVMPositionBuilderAtEnd(b, split);
-        emit_call(t, i, u, mask);
+        emit_split(t, i, u, mask);
         return;
     }
     /* what either outcome may read; the divergent path's handler call stores the rest */
@@ -3699,7 +3837,7 @@ static void emit_branch(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
     count_one(t);
     goto_dispatch(t, ci32(t, i + 1));
     LLVMPositionBuilderAtEnd(b, split);
-    emit_call(t, i, u, mask);
+    emit_split(t, i, u, mask);
 }
 
 /* Adds the register and predicate rows operand o names that are live at loop head h to rows,
@@ -4135,7 +4273,8 @@ checked:
         t->nshape = 0;
         if (!t->fast) t->counts->called++;
         t->keep_cache = handler_keeps_cache(t, i, u);
-        emit_call(t, i, u, mask);
+        if (!t->events && emu_bar_sync_imm_selected(u)) emit_bar_sync(t, i, u, mask);
+        else emit_call(t, i, u, mask);
         t->keep_cache = false;
         return;
     }
@@ -4271,6 +4410,66 @@ static LLVMValueRef dispatch_ok(tr *t, LLVMValueRef npc, LLVMValueRef *top_out)
     return same;
 }
 
+/* The resume's usual case without emu_jit_resume: the SIMT top is a path at its reconvergence
+ * point (or without lanes) and the entry below it, of the same frame, a path that may run (no
+ * barrier, lanes, not at its own reconvergence point, inside the function). settle() would pop
+ * the top and stop there, and emu_jit_resume name that entry: the top is popped here and the
+ * run goes on at that entry's pc with its lanes (go: the dispatch's switch). Anything else
+ * (more to pop, a frame's last entry, lanes leaving, a barrier) goes to settle_bb, the call.
+ * A divergent exchange (bitonic's sort: every warp at every stage) reconverges through here
+ * twice per divergence, once for each path (emit_split). */
+static void emit_resume_pop(tr *t, LLVMBasicBlockRef settle_bb, LLVMBasicBlockRef go)
+{
+    LLVMBuilderRef b = t->b;
+    LLVMValueRef sp = load(t, t->i32, warp_field(t, offsetof(emu_warp, sp)));
+    LLVMValueRef nf = load(t, t->i32, warp_field(t, offsetof(emu_warp, nframes)));
+    LLVMValueRef frames = load(t, t->ptr, warp_field(t, offsetof(emu_warp, frames)));
+    LLVMValueRef fi = LLVMBuildZExt(b, LLVMBuildSub(b, nf, ci32(t, 1), ""), t->i64, "");
+    LLVMValueRef fr = LLVMBuildGEP2(b, t->i8, frames,
+                                    (LLVMValueRef[]){LLVMBuildMul(b, fi, ci64(t, sizeof(emu_frame)), "")}, 1, "");
+    LLVMValueRef base = load(t, t->i32, field(t, fr, offsetof(emu_frame, stack_base)));
+    /* two entries of this frame at least: popping one leaves the frame (settle's frame
+     * return) never; the frame is the run's (emu_jit_resume's test) */
+    LLVMValueRef ok = LLVMBuildICmp(b, LLVMIntEQ, nf, t->nframes0, "");
+    ok = LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntUGT, LLVMBuildZExt(b, sp, t->i64, ""),
+                                           LLVMBuildAdd(b, LLVMBuildZExt(b, base, t->i64, ""), ci64(t, 1), ""), ""), "");
+    LLVMBasicBlockRef look = block(t, "resume.look"), pop = block(t, "resume.pop");
+    LLVMBuildCondBr(b, ok, look, settle_bb);
+    LLVMPositionBuilderAtEnd(b, look);
+    LLVMValueRef stack = load(t, t->ptr, warp_field(t, offsetof(emu_warp, stack)));
+    LLVMValueRef ti = LLVMBuildZExt(b, LLVMBuildSub(b, sp, ci32(t, 1), ""), t->i64, "");
+    LLVMValueRef top = LLVMBuildGEP2(b, t->i8, stack,
+                                     (LLVMValueRef[]){LLVMBuildMul(b, ti, ci64(t, sizeof(emu_simt)), "")}, 1, "");
+    LLVMValueRef next = field(t, top, (size_t)0 - sizeof(emu_simt));
+    LLVMValueRef tpc = load(t, t->i32, field(t, top, offsetof(emu_simt, pc)));
+    LLVMValueRef trpc = load(t, t->i32, field(t, top, offsetof(emu_simt, rpc)));
+    LLVMValueRef tmask = load(t, t->i32, field(t, top, offsetof(emu_simt, mask)));
+    LLVMValueRef tbar = load(t, t->i16, field(t, top, offsetof(emu_simt, bar)));
+    LLVMValueRef npc = load(t, t->i32, field(t, next, offsetof(emu_simt, pc)));
+    LLVMValueRef nrpc = load(t, t->i32, field(t, next, offsetof(emu_simt, rpc)));
+    LLVMValueRef nmask = load(t, t->i32, field(t, next, offsetof(emu_simt, mask)));
+    LLVMValueRef nbar = load(t, t->i16, field(t, next, offsetof(emu_simt, bar)));
+    LLVMValueRef zero16 = LLVMConstInt(t->i16, 0, false);
+    /* settle pops the top: no barrier, and at its reconvergence point or without lanes */
+    LLVMValueRef pops = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntEQ, tpc, trpc, ""),
+                                    LLVMBuildICmp(b, LLVMIntEQ, tmask, ci32(t, 0), ""), "");
+    pops = LLVMBuildAnd(b, pops, LLVMBuildICmp(b, LLVMIntEQ, tbar, zero16, ""), "");
+    /* ... and stops at the next, which runs (dispatch_ok's conditions, the budget checked) */
+    LLVMValueRef runs = LLVMBuildICmp(b, LLVMIntEQ, nbar, zero16, "");
+    runs = LLVMBuildAnd(b, runs, LLVMBuildICmp(b, LLVMIntNE, nmask, ci32(t, 0), ""), "");
+    runs = LLVMBuildAnd(b, runs, LLVMBuildICmp(b, LLVMIntNE, npc, nrpc, ""), "");
+    runs = LLVMBuildAnd(b, runs, LLVMBuildICmp(b, LLVMIntULT, npc, ci32(t, t->n), ""), "");
+    LLVMBuildCondBr(b, LLVMBuildAnd(b, pops, runs, ""), pop, settle_bb);
+    LLVMPositionBuilderAtEnd(b, pop);
+    LLVMValueRef sp1 = LLVMBuildSub(b, sp, ci32(t, 1), "");
+    LLVMBuildStore(b, sp1, warp_field(t, offsetof(emu_warp, sp)));
+    LLVMBuildStore(b, nmask, ctx_field(t, offsetof(emu_ctx, active)));
+    LLVMBuildStore(b, npc, t->npc_slot);
+    LLVMSetVolatile(LLVMBuildStore(b, sp1, t->sp_slot), true);
+    LLVMBuildStore(b, load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, regs))), t->regs_slot);
+    LLVMBuildBr(b, go);
+}
+
 /* Where the run goes on at a block's start (dispatch_ok), through a switch on the pc. When the
  * SIMT entry changed (a divergent branch, a path at its reconvergence point, exited lanes) and
  * budget is left, emu_jit_resume settles the stack as the executor loop would and names the
@@ -4285,8 +4484,10 @@ static void emit_dispatch(tr *t)
     LLVMBasicBlockRef go = block(t, "dispatch.go"), on = block(t, "resumed");
     LLVMBuildCondBr(b, same, go, t->resume);
     LLVMPositionBuilderAtEnd(b, t->resume);
-    LLVMBasicBlockRef settle = block(t, "resume.settle");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, count(t), t->budget, ""), settle, t->ret);
+    LLVMBasicBlockRef settle = block(t, "resume.settle"), quick = block(t, "resume.quick");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, count(t), t->budget, ""), quick, t->ret);
+    LLVMPositionBuilderAtEnd(b, quick);
+    emit_resume_pop(t, settle, go);
     LLVMPositionBuilderAtEnd(b, settle);
     store_ninstr(t);
     LLVMTypeRef args[3] = {t->ptr, t->ptr, t->i32};

@@ -267,6 +267,38 @@ void emu_barrier_arrive(emu_ctx *c, uint32_t id, uint32_t count, bool wait, uint
     check_complete(cta, id);
 }
 
+bool emu_barrier_sync_converged(emu_ctx *c, uint32_t id, uint32_t next_pc, uint32_t mask)
+{
+    emu_warp *w = c->w;
+    const emu_mem_policy *pol = c->g->launch.policy;
+    if (pol->barrier || pol->event || mask != c->active ||
+        w->sp - 1 != w->frames[w->nframes - 1].stack_base)
+        return false;
+    assert(id < EMU_NBARRIERS && mask != 0);
+    emu_cta *cta = c->cta;
+    emu_barrier *b = &cta->bar[id];
+    /* emu_barrier_arrive(c, id, 0, true, 0, true, false) of the whole path, alone in its
+     * frame: the reduction's fields start at the first arrival and get nothing from this one;
+     * the path waits past the barrier and the warp stops */
+    if (b->arrived == 0) {
+        b->red_and = true;
+        b->red_or = false;
+        b->red_popc = 0;
+    }
+    b->arrived += lanes_count(mask);
+    if (b->arrived) cta->bar_waiting |= 1u << id;
+    emu_simt *t = &w->stack[w->sp - 1];
+    t->pc = next_pc;
+    t->bar = (uint16_t)(id + 1);
+    c->mask = mask;
+    c->next_pc = next_pc;
+    c->control = true;
+    w->state = EMU_WS_BARRIER;
+    c->stop = EMU_STOP_BARRIER;
+    check_complete(cta, id);
+    return true;
+}
+
 void emu_cta_warp_exited(emu_cta *cta, emu_warp *w, uint32_t lanes)
 {
     (void)w;

@@ -1993,6 +1993,72 @@ START_TEST(global_consecutive_halves)
 }
 END_TEST
 
+/* div.u32 and rem.u32 by a divisor the same in all 32 lanes and a power of two go by a shift and
+ * a mask (int_div_rem's div.pow2 block), anything else by doubles: a parameter's divisor (one
+ * for the grid), one per warp (the parameter shifted by the warp's index: uniform, a power of
+ * two in some warps only), one per lane, one times three, and a guarded division (the inactive
+ * lanes divide too), for divisors 0, 1, 2, 64, 2^31, 2^32 - 1, 3 and 12 and dividends at the
+ * ends of the range, against the step interpreter. Catches a quotient shifted one too far or
+ * a remainder masked one bit short (cttz + 1, y0 - 2) and a uniformity test that looks at lane
+ * 0 only. */
+START_TEST(uniform_power_of_two_divisors)
+{
+    const char *ptx = CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pin, .param .u64 pout, .param .u32 pd)\n{\n"
+        "    .reg .b32 %t, %x, %d, %w, %e, %q, %r;\n"
+        "    .reg .b64 %in, %out, %o;\n"
+        "    .reg .pred %p;\n"
+        "    ld.param.u64 %in, [pin];\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    ld.param.u32 %d, [pd];\n"
+        "    mov.u32 %t, %tid.x;\n"
+        "    mul.wide.u32 %o, %t, 4;\n"
+        "    add.u64 %in, %in, %o;\n"
+        "    ld.global.u32 %x, [%in];\n"
+        "    mul.wide.u32 %o, %t, 40;\n"
+        "    add.u64 %out, %out, %o;\n"
+        "    div.u32 %q, %x, %d;\n    st.global.u32 [%out+0], %q;\n"
+        "    rem.u32 %r, %x, %d;\n    st.global.u32 [%out+4], %r;\n"
+        "    shr.u32 %w, %t, 5;\n"
+        "    shl.b32 %e, %d, %w;\n"
+        "    div.u32 %q, %x, %e;\n    st.global.u32 [%out+8], %q;\n"
+        "    rem.u32 %r, %x, %e;\n    st.global.u32 [%out+12], %r;\n"
+        "    and.b32 %w, %t, 1;\n"
+        "    add.u32 %e, %d, %w;\n"
+        "    div.u32 %q, %x, %e;\n    st.global.u32 [%out+16], %q;\n"
+        "    rem.u32 %r, %x, %e;\n    st.global.u32 [%out+20], %r;\n"
+        "    mul.lo.u32 %e, %d, 3;\n"
+        "    div.u32 %q, %x, %e;\n    st.global.u32 [%out+24], %q;\n"
+        "    rem.u32 %r, %x, %e;\n    st.global.u32 [%out+28], %r;\n"
+        "    and.b32 %w, %t, 3;\n"
+        "    setp.ne.u32 %p, %w, 0;\n"
+        "    mov.u32 %q, 77;\n"
+        "    mov.u32 %r, 78;\n"
+        "    @%p div.u32 %q, %x, %d;\n    st.global.u32 [%out+32], %q;\n"
+        "    @%p rem.u32 %r, %x, %d;\n    st.global.u32 [%out+36], %r;\n"
+        "    ret;\n}\n";
+    static const uint32_t divisors[] = {0, 1, 2, 64, UINT32_C(1) << 31, UINT32_MAX, 3, 12};
+    enum { T = 128 };
+    uint32_t *in = conf_dev_alloc(T * 4), *out = conf_dev_alloc(T * 40);
+    for (unsigned t = 0; t < T; t++)
+        in[t] = t % 4 == 0 ? UINT32_MAX - t : t % 4 == 1 ? t : (uint32_t)(t * 2654435761u);
+    char dir[] = "/tmp/ptxsim-test-jit-div-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    for (unsigned k = 0; k < sizeof divisors / sizeof *divisors; k++) {
+        uint64_t params[3] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out, divisors[k]};
+        char what[64];
+        snprintf(what, sizeof what, "division by %u", divisors[k]);
+        if (k == 0) setenv("PTXSIM_JIT_DUMP", dir, 1);
+        run_on_jit_translated(what, ptx, (emu_dim3){1, 1, 1}, (emu_dim3){T, 1, 1}, params, 3, 1);
+        unsetenv("PTXSIM_JIT_DUMP");
+    }
+    unsigned pow2 = dumped_ir_lines(dir, "div.pow2");
+    ck_assert_msg(pow2 >= 8, "%u divisions with a power-of-two path in the IR", pow2);
+    conf_dev_free(in);
+    conf_dev_free(out);
+}
+END_TEST
+
 /* An f32 add/sub that decode fuses with the mul feeding it (fma_contraction.c), compiled inline
  * (the product's sign, the addend's sign, .ftz, .sat, a guard) on every pair of special_f32's
  * patterns with a third from the table, against the step interpreter. */
@@ -2735,6 +2801,85 @@ START_TEST(whole_segments_stop_at_the_budget)
 }
 END_TEST
 
+/* bar.sync's arrivals of converged warps made from compiled code (translate.c's emit_bar_sync:
+ * cta.c's emu_barrier_sync_converged, the completing one releasing the others) and by the
+ * handler (partly guarded ones), in blocks of four warps:
+ * warp 3 exits first (the barriers count the live threads), warp 0 loops before the first
+ * barrier (the others' arrivals wait for it); at the second id warp 1 loops and exits instead
+ * of arriving, so its exit completes the barrier warps 0 and 2 wait at (emu_cta_warp_exited
+ * finds it through bar_waiting, which the compiled arrival sets); then bar.syncs whose guard
+ * is false in half of a warp's lanes. In turns of 1000, of 5 and seeded slices, against the step
+ * interpreter (memory and counts). Catches a compiled arrival that leaves bar_waiting alone (the
+ * second barrier deadlocks), one that does not release at the completing arrival, or one
+ * that counts the µop twice. The guarded halves arrive one after the other, each at id 0 once. */
+START_TEST(barrier_arrivals_in_compiled_code)
+{
+    const char *ptx = CONF_PTX_HEADER
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "    .reg .b32 %t, %w, %x, %i, %l;\n"
+        "    .reg .b64 %in, %out, %o;\n"
+        "    .reg .pred %p, %q;\n"
+        "    .shared .align 4 .b8 sh[512];\n"
+        "    ld.param.u64 %in, [pin];\n"
+        "    ld.param.u64 %out, [pout];\n"
+        "    mov.u32 %t, %tid.x;\n"
+        "    mov.u32 %i, %ctaid.x;\n"
+        "    mad.lo.u32 %i, %i, 128, %t;\n"
+        "    mul.wide.u32 %o, %i, 4;\n"
+        "    add.u64 %in, %in, %o;\n"
+        "    ld.global.u32 %x, [%in];\n"
+        "    mul.wide.u32 %o, %i, 16;\n"
+        "    add.u64 %out, %out, %o;\n"
+        "    shr.u32 %w, %t, 5;\n"
+        "    mov.u32 %l, sh;\n"
+        "    shl.b32 %i, %t, 2;\n"
+        "    add.u32 %l, %l, %i;\n"
+        "    st.shared.u32 [%l], %x;\n"
+        "    setp.eq.u32 %p, %w, 3;\n"
+        "    @%p exit;\n"
+        "    setp.ne.u32 %q, %w, 0;\n"
+        "    mov.u32 %i, 0;\n"
+        "    @%q bra A;\n"
+        "LA:\n"
+        "    add.u32 %x, %x, %i;\n"
+        "    add.u32 %i, %i, 1;\n"
+        "    setp.lt.u32 %p, %i, 60;\n"
+        "    @%p bra LA;\n"
+        "A:\n"
+        "    bar.sync 0;\n"
+        "    xor.b32 %i, %t, 32;\n"
+        "    shl.b32 %i, %i, 2;\n"
+        "    mov.u32 %l, sh;\n"
+        "    add.u32 %l, %l, %i;\n"
+        "    ld.shared.u32 %i, [%l];\n"
+        "    add.u32 %x, %x, %i;\n"
+        "    st.global.u32 [%out], %x;\n"
+        "    setp.ne.u32 %q, %w, 1;\n"
+        "    mov.u32 %i, 0;\n"
+        "    @%q bra B;\n"
+        "LB:\n"
+        "    add.u32 %x, %x, %i;\n"
+        "    add.u32 %i, %i, 1;\n"
+        "    setp.lt.u32 %p, %i, 40;\n"
+        "    @%p bra LB;\n"
+        "    st.global.u32 [%out+4], %x;\n"
+        "    exit;\n"
+        "B:\n"
+        "    bar.sync 1;\n"
+        "    st.global.u32 [%out+8], %x;\n"
+        "    and.b32 %i, %t, 1;\n"
+        "    setp.eq.u32 %p, %i, 0;\n"
+        "    @%p bar.sync 0;\n"
+        "    @!%p bar.sync 0;\n"
+        "    add.u32 %x, %x, 5;\n"
+        "    bar.sync 0;\n"
+        "    st.global.u32 [%out+12], %x;\n"
+        "    ret;\n}\n";
+    run_in_slices("barrier arrivals", ptx, 3, 128, 16 * 3 * 128, "1000", 0);
+    run_in_slices("barrier arrivals", ptx, 3, 128, 16 * 3 * 128, "5", 4);
+}
+END_TEST
+
 /* Long straight segments checked by stretches of JIT_STRETCH (32) µops (translate.c's
  * stretch_budget(), check_stretch(), stretch_rest()): a kernel without a barrier whose
  * blocks are segments of 16, 17, 31, 32, 33, 47, 64, 65 and 100 µops, some with a load or a
@@ -3167,6 +3312,7 @@ int main(void)
     tcase_add_test(tc, nan_payloads_through_bit_readers);
     tcase_add_test(tc, integer_division_on_edge_values);
     tcase_add_test(tc, contracted_fma_on_special_values);
+    tcase_add_test(tc, uniform_power_of_two_divisors);
     tcase_add_test(tc, loop_with_more_rows_than_carried);
     tcase_add_test(tc, looped_global_loads_prefetch);
     tcase_add_test(tc, long_loop_segment);
@@ -3193,6 +3339,7 @@ int main(void)
     tcase_add_test(ends, stretches_stop_at_the_budget);
     tcase_add_test(ends, region_boundaries_inside_stretches);
     tcase_add_test(ends, loops_stop_at_the_budget);
+    tcase_add_test(ends, barrier_arrivals_in_compiled_code);
     suite_add_tcase(s, ends);
     return conf_main(s);
 }
