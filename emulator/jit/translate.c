@@ -96,6 +96,9 @@ typedef struct tr {
      * entry (run_entry()) is to_interp[j], j the next µop that has both: it stores j in
      * c->next_pc for interp, which returns EMU_JIT_INTERPRET at npc */
     LLVMBasicBlockRef *bb, *side, *to_interp, dispatch, resume, exit_pc, ret, interp;
+    /* next_entry[i]: the first µop from i on that has a run entry of its own (t->n if none),
+     * where a run that ends before i with EMU_JIT_INTERPRET comes back into compiled code */
+    uint32_t *next_entry;
     /* where a memory access's slow path leaves when its handler stopped or moved control
      * (emit_slow_access; one per function) */
     LLVMBasicBlockRef slow_out;
@@ -2304,8 +2307,8 @@ static LLVMValueRef shared_block(tr *t, unsigned total, LLVMValueRef *ok, LLVMVa
     return t->smem;
 }
 
-/* The loads a known shape made (emit_known_shape): their values and blocks, for emit_mem's
- * join, and the shape each keeps */
+/* The loads a known shape made (emit_known_loads): their values and blocks, for
+ * emit_known_access's join, and the shape each keeps */
 typedef struct {
     unsigned n;
     LLVMValueRef got[4], state[4];
@@ -2368,8 +2371,8 @@ static LLVMValueRef range_fits(tr *t, LLVMValueRef p[2], LLVMValueRef span, LLVM
  * `state` is a whole warp's uniform or consecutive one: each half's lanes are at x[0] + imm and
  * x[16] + imm on (read from the vector: no search for the first active lane), a uniform half's one value or a
  * consecutive half's 16 elements; the shape is kept as it came. Returns the block that makes
- * them (its predecessors: a checked shape's, and emit_known_checks'), whose loads join
- * emit_mem's through ka. */
+ * them (entered where the shape was checked ahead), whose loads join emit_known_access's
+ * through ka. */
 static LLVMBasicBlockRef emit_known_loads(tr *t, known_access *ka, LLVMValueRef state, LLVMValueRef x,
                                           uint32_t imm, LLVMValueRef smem, unsigned es)
 {
@@ -2414,36 +2417,6 @@ static LLVMBasicBlockRef emit_known_loads(tr *t, known_access *ka, LLVMValueRef 
     ka->from[ka->n++] = kcon;
     LLVMPositionBuilderAtEnd(b, at);
     return kload;
-}
-
-/* A kept shape not checked ahead (no SHAPE_CHECKED): where it is a whole warp's uniform or
- * consecutive one, the offsets a[0] and a[16] checked (aligned; the half's last lane, 15
- * elements on for a consecutive one, at most last), on to kload, or to slow when one fails.
- * Anything else (neither shape, lanes inactive, unknown after a side entry) goes on to
- * emit_mem's checks of every lane, where the builder is left. */
-static void emit_known_checks(tr *t, LLVMValueRef state, LLVMValueRef a, LLVMValueRef mask,
-                              LLVMValueRef last, unsigned es, LLVMBasicBlockRef slow,
-                              LLVMBasicBlockRef kload)
-{
-    enum { HALF = EMU_WARP_SIZE / 2 };
-    LLVMBuilderRef b = t->b;
-    LLVMBasicBlockRef kchk = block(t, "mem.known"), lanes = block(t, "mem.lanes");
-    LLVMValueRef is_uni = LLVMBuildICmp(b, LLVMIntEQ, state, LLVMConstInt(t->i8, SHAPE_UNIFORM, false), "");
-    LLVMValueRef is_con = LLVMBuildICmp(b, LLVMIntEQ, state, LLVMConstInt(t->i8, SHAPE_CONSECUTIVE, false), "");
-    LLVMValueRef whole = LLVMBuildAnd(b, LLVMBuildOr(b, is_uni, is_con, ""),
-                                      LLVMBuildICmp(b, LLVMIntEQ, mask, ci32(t, 0xffffffffu), ""), "");
-    LLVMBuildCondBr(b, whole, kchk, lanes);
-    LLVMPositionBuilderAtEnd(b, kchk);
-    LLVMValueRef p[2], mis = NULL;
-    for (unsigned h = 0; h < 2; h++) {
-        p[h] = LLVMBuildExtractElement(b, a, ci32(t, h * HALF), "");
-        LLVMValueRef m = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, p[h], ci32(t, es - 1), ""), ci32(t, 0), "");
-        mis = mis ? LLVMBuildOr(b, mis, m, "") : m;
-    }
-    LLVMValueRef span = LLVMBuildSelect(b, is_con, ci64(t, (HALF - 1) * es), ci64(t, 0), "");
-    LLVMValueRef ok = LLVMBuildAnd(b, LLVMBuildNot(b, mis, ""), range_fits(t, p, span, last, 0, 0), "");
-    LLVMBuildCondBr(b, ok, kload, slow);
-    LLVMPositionBuilderAtEnd(b, lanes);
 }
 
 /* The device's generation counter, read as emu_device_generation reads it: by name, resolved
@@ -2634,6 +2607,47 @@ static void resumed_loads(tr *t, LLVMBasicBlockRef resumed, const emu_opd *e, un
     LLVMPositionBuilderAtEnd(t->b, at);
 }
 
+/* A 32-bit shared load u (µop i) of the warp's lanes through a base row whose shape `state`
+ * an earlier load of the segment found (emit_mem's keep_shape): checked ahead (SHAPE_CHECKED),
+ * its loads at once (emit_known_loads); anything else (neither shape, lanes inactive, the
+ * range not checked) ends the run before u with EMU_JIT_INTERPRET, the dirty rows live at u
+ * stored, and the executor loop interprets u and the µops after it up to the next run entry
+ * (next_entry). So the access has no slow path or way back in, and the shape after it is
+ * the one before: a tiled kernel's inner product (matmul's 30 such loads after its two
+ * first ones) has it checked at every run; a per-lane check, a gather and a handler call
+ * with its way back made each such load's code about 50 IR instructions longer than its
+ * two-lane load (matmul 1024: compile 130 -> 85 ms CPU, kernel time the same). The cache
+ * after the access is what it was before (no row is loaded or cached on its way). */
+static void emit_known_access(tr *t, uint32_t i, const emu_uop *u, known_access *ka, LLVMValueRef state,
+                              LLVMValueRef x, LLVMValueRef smem)
+{
+    LLVMBuilderRef b = t->b;
+    const emu_opd *ao = &u->opd[1], *r = &u->opd[0];
+    unsigned es = emu_type_bits[u->type] / 8;
+    LLVMTypeRef vety = LLVMVectorType(es == 4 ? t->i32 : t->i64, EMU_WARP_SIZE);
+    LLVMBasicBlockRef kload = emit_known_loads(t, ka, state, x, (uint32_t)ao->imm, smem, es);
+    LLVMBasicBlockRef out = block(t, "mem.interp");
+    LLVMValueRef checked = LLVMBuildICmp(
+        b, LLVMIntNE, LLVMBuildAnd(b, state, LLVMConstInt(t->i8, SHAPE_CHECKED, false), ""),
+        LLVMConstInt(t->i8, 0, false), "");
+    LLVMBuildCondBr(b, checked, kload, out);
+    LLVMPositionBuilderAtEnd(b, out);
+    flush_rows(t, i, false);
+    sync_count(t);
+    LLVMBuildStore(b, ci32(t, i), t->npc_slot);
+    LLVMBuildStore(b, ci32(t, t->next_entry[i + 1]), ctx_field(t, offsetof(emu_ctx, next_pc)));
+    LLVMBuildBr(b, t->interp);
+    LLVMBasicBlockRef done = block(t, "mem.done");
+    for (unsigned k = 0; k < ka->n; k++) {
+        LLVMPositionBuilderAtEnd(b, ka->from[k]);
+        LLVMBuildBr(b, done);
+    }
+    LLVMPositionBuilderAtEnd(b, done);
+    LLVMValueRef v = LLVMBuildPhi(b, vety, "");
+    LLVMAddIncoming(v, ka->got, ka->from, ka->n);
+    put(t, r, t->active, LLVMBuildZExt(b, v, t->v64, ""));
+}
+
 /* Emits ld/st µop u for the lanes of mask: its fast path, branching to slow when a lane is
  * outside what the interpreter's fast path accepts; the slow path (emit_slow_access) comes
  * back through resumed, which emit_mem fills (the loaded rows read back) and joins to the
@@ -2650,7 +2664,6 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
     unsigned total = es * vec;
     LLVMTypeRef ety = es == 4 ? t->i32 : t->i64, vety = LLVMVectorType(ety, EMU_WARP_SIZE);
     LLVMTypeRef vptr = LLVMVectorType(t->ptr, EMU_WARP_SIZE);
-    LLVMBasicBlockRef checks = block(t, "mem.checks"), fast = block(t, "mem.fast");
     bool narrow = u->in->space == PTX_SPACE_SHARED && ao->bits <= 32;
     LLVMValueRef smem = NULL, smem_ok = NULL, smem_last = NULL;
     if (narrow) smem = shared_block(t, total, &smem_ok, &smem_last);
@@ -2663,6 +2676,7 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
     bool keep_shape = narrow && !st && vec == 1 && mask == t->active;
     int known = keep_shape ? shape_known(t, ao->row, es) : -1;
     known_access ka = {0};
+    LLVMBasicBlockRef checks = NULL, fast = NULL;
     LLVMValueRef x_narrow = narrow ? address_low(t, ao) : NULL;
     /* what the access reads from the cache is read here, before its first branch: the cache
      * after the access is the one it had here (what it would cache later does not dominate
@@ -2674,18 +2688,17 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
     uint32_t nsnap = t->ncache;
     cache_entry snap[sizeof t->cache / sizeof t->cache[0]];
     memcpy(snap, t->cache, nsnap * sizeof snap[0]);
-    LLVMValueRef kstate = known >= 0 ? t->shape[known].state : NULL;
-    LLVMBasicBlockRef kload = NULL;
     if (known >= 0) {
-        kload = emit_known_loads(t, &ka, kstate, x_narrow, (uint32_t)ao->imm, smem, es);
-        LLVMBasicBlockRef unchecked = block(t, "mem.unchecked");
-        LLVMValueRef checked = LLVMBuildICmp(
-            b, LLVMIntNE, LLVMBuildAnd(b, kstate, LLVMConstInt(t->i8, SHAPE_CHECKED, false), ""),
-            LLVMConstInt(t->i8, 0, false), "");
-        LLVMBuildCondBr(b, checked, kload, unchecked);
-        LLVMPositionBuilderAtEnd(b, unchecked);
+        emit_known_access(t, i, u, &ka, t->shape[known].state, x_narrow, smem);
+        /* no way leads to the slow path (emit_uop's) or back from it */
+        LLVMBasicBlockRef here = LLVMGetInsertBlock(b);
+        LLVMPositionBuilderAtEnd(b, resumed);
+        LLVMBuildUnreachable(b);
+        LLVMPositionBuilderAtEnd(b, here);
+        return;
     }
-    /* the lanes' offsets, made past a checked shape's branch (which reads two lanes of x) */
+    checks = block(t, "mem.checks");
+    fast = block(t, "mem.fast");
     LLVMValueRef a_narrow = narrow ? LLVMBuildAdd(b, x_narrow, splat32(t, (uint32_t)ao->imm), "") : NULL;
     LLVMValueRef plain = smem_ok;
     if (!narrow) {
@@ -2725,7 +2738,6 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
     LLVMValueRef bad, ptrs = NULL, addr;
     if (narrow) {
         LLVMValueRef a = a_narrow;
-        if (known >= 0) emit_known_checks(t, kstate, a, mask, smem_last, es, slow, kload);
         /* in bounds: a + total <= size, that is a <= size - total (one compare per lane); a
          * block over 2^31 bytes, or one smaller than total, went to the handler (shared_block) */
         LLVMValueRef last = vsplat(t, smem_last, "");
@@ -2804,37 +2816,6 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
     LLVMValueRef anybad = LLVMBuildBitCast(b, LLVMBuildAnd(b, bad, mv, ""), t->i32, "");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, anybad, ci32(t, 0), ""), slow, fast);
     LLVMPositionBuilderAtEnd(b, fast);
-    if (known >= 0) {
-        /* a load whose shape is known but not taken by emit_known_shape (neither shape, lanes
-         * inactive, or unknown after a side entry): its lanes gathered, the shape kept as it
-         * was (no search for it again: the code stays small) */
-        LLVMValueRef off = LLVMBuildZExt(b, addr, t->v64, "");
-        LLVMValueRef gp = LLVMBuildGEP2(b, t->i8, vsplat(t, smem, ""), &off, 1, "");
-        LLVMTypeRef over[2] = {vety, vptr};
-        LLVMValueRef args[4] = {gp, ci32(t, es), mv, LLVMConstNull(vety)};
-        ka.got[ka.n] = call_intrinsic(t, "llvm.masked.gather", over, 2, args, 4);
-        ka.state[ka.n] = t->shape[known].state;
-        ka.from[ka.n++] = LLVMGetInsertBlock(b);
-        resumed_loads(t, resumed, r, 1, vety, &ka.got[ka.n]);
-        ka.state[ka.n] = LLVMConstInt(t->i8, SHAPE_UNKNOWN, false);
-        ka.from[ka.n++] = resumed;
-        for (unsigned k = 0; k < ka.n; k++) {
-            LLVMPositionBuilderAtEnd(b, ka.from[k]);
-            LLVMBuildBr(b, done);
-        }
-        LLVMPositionBuilderAtEnd(b, done);
-        t->ncache = nsnap;
-        memcpy(t->cache, snap, nsnap * sizeof snap[0]);
-        LLVMValueRef v = LLVMBuildPhi(b, vety, "");
-        LLVMAddIncoming(v, ka.got, ka.from, ka.n);
-        if (!opd_names_row(t, r, ao->row)) {
-            LLVMValueRef sp = LLVMBuildPhi(b, t->i8, "shape");
-            LLVMAddIncoming(sp, ka.state, ka.from, ka.n);
-            shape_keep(t, ao->row, es, sp);
-        }
-        put(t, r, mask, LLVMBuildZExt(b, v, t->v64, ""));
-        return;
-    }
     /* Two common shapes of the lanes' addresses get plain accesses instead of a gather or a
      * scatter, each judged per half-warp (16 lanes: a 16-wide tile gives each half its own row):
      * every active lane of a half at one address (a load of one value for the half: a loop over
@@ -2853,8 +2834,8 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
     /* A shared load of some lanes outside loops gathers them: its shape, searched lane by
      * lane, was a third of a barrier-bound kernel's memory IR (scan_block's unrolled tree
      * steps, whose warps are whole but for the last few steps' one warp). Its kept shape is
-     * SHAPE_OTHER: a later load through the row, with the same lanes, would gather too
-     * (emit_known_checks takes whole warps only). In a loop (a loop's turns may run with some
+     * SHAPE_OTHER: a later load through the row, with the same lanes, takes its handler
+     * (emit_known_access takes whole warps only). In a loop (a loop's turns may run with some
      * lanes each time), a store of some lanes (a sort's exchange) and a global access (whose
      * lanes are not checked whole: full is false) the shape is searched. */
     bool partial_gathers = narrow && !st && !t->looped[i];
@@ -2924,7 +2905,7 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
         LLVMValueRef ok = LLVMBuildBitCast(b, LLVMBuildOr(b, eq, notm, ""), t->i32, "");
         contig = LLVMBuildICmp(b, LLVMIntEQ, ok, all_ones, "");
     }
-    /* the shape found, kept for the loads after this one (see the known path above), checked
+    /* the shape found, kept for the loads after this one (emit_known_access), checked
      * ahead for them where the warp is whole (each half from hp on) */
     LLVMValueRef state = NULL;
     if (keep_shape) {
@@ -2932,7 +2913,13 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
                                 LLVMBuildSelect(b, contig, LLVMConstInt(t->i8, SHAPE_CONSECUTIVE, false),
                                                 LLVMConstInt(t->i8, SHAPE_OTHER, false), ""), "");
         int64_t lo, hi;
-        if (shape_range(t, i, ao->row, es, (uint32_t)ao->imm, &lo, &hi)) {
+        /* the later loads take the shape only where it was checked ahead (emit_known_access):
+         * where their offsets cannot be (one not a multiple of es from this one's), none keeps
+         * it, and each is a first load of its own */
+        keep_shape = shape_range(t, i, ao->row, es, (uint32_t)ao->imm, &lo, &hi);
+        int old = keep_shape ? -1 : shape_find(t, ao->row);
+        if (old >= 0) t->shape[old] = t->shape[--t->nshape];
+        if (keep_shape) {
             LLVMValueRef span = LLVMBuildSelect(b, contig, ci64(t, (HALF - 1) * es), ci64(t, 0), "");
             LLVMValueRef ahead = LLVMBuildAnd(b, LLVMBuildAnd(b, full, LLVMBuildOr(b, uni, contig, ""), ""),
                                               range_fits(t, hp, span, smem_last, lo, hi), "");
@@ -4762,12 +4749,15 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     t.chain_all = calloc(code->n, sizeof *t.chain_all);
     t.chain_open = calloc(code->n, sizeof *t.chain_open);
     t.to_interp = calloc(code->n + 1, sizeof *t.to_interp);
+    t.next_entry = calloc(code->n + 1, sizeof *t.next_entry);
     t.looped = calloc(code->n, sizeof *t.looped);
     t.entry = calloc(code->n, sizeof *t.entry);
     t.fast_bb = calloc(code->n, sizeof *t.fast_bb);
     t.loop_head = NO_LOOP;
     if (!t.bb || !t.seg_start || !t.side || !t.loop_seg || !t.chain_head || !t.chain_made ||
-        !t.chain_all || !t.chain_open || !t.to_interp || !t.looped || !t.entry || !t.fast_bb) {
+        !t.chain_all || !t.chain_open || !t.to_interp || !t.looped || !t.entry || !t.fast_bb ||
+        !t.next_entry) {
+        free(t.next_entry);
         free(t.fast_bb);
         free(t.looped);
         free(t.entry);
@@ -4855,11 +4845,13 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
         t.entry[i] = !t.side[i] || !run_entry(&t, i) ? NULL
                      : t.seg_start[i]                 ? t.side[i]
                                                       : entry_check(&t, i);
+    t.next_entry[code->n] = code->n;
     for (uint32_t i = code->n, next = code->n; i-- > 0;) {
         if (t.entry[i]) {
-            next = i;
+            t.next_entry[i] = next = i;
             continue;
         }
+        t.next_entry[i] = next;
         if (!t.to_interp[next]) {
             t.to_interp[next] = block(&t, "to_interp");
             LLVMPositionBuilderAtEnd(t.b, t.to_interp[next]);
@@ -4897,6 +4889,7 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     free(t.fast_bb);
     free(t.side);
     free(t.to_interp);
+    free(t.next_entry);
     free(t.seg_start);
     free(t.loop_seg);
     free(t.looped);

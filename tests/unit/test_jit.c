@@ -1633,10 +1633,12 @@ END_TEST
  * first found, shared_shape, and reads lanes 0 and 16 for the loads after it): each shape of
  * shared_half_warp_shapes and two more (the warp at the block's last element, half 1's row at
  * the block's end), the loads after the first at imm + one element and + 64 bytes (past the
- * end for the shapes at the end: the known path's own bounds check must fault), or at half an
- * element (misaligned), then the base row moved by a different amount per lane (a new shape:
- * the kept one must be dropped) and two more loads; lanes made inactive by a branch (partial
- * warps: the known shape is not taken), 4- and 8-byte elements; against the step interpreter
+ * end for the shapes at the end: the first load's check ahead fails, the run ends before the
+ * second and the interpreter's loop reports the fault), or at half an element (misaligned:
+ * the shape is not kept, each load checks its own lanes), then the base row moved by a
+ * different amount per lane (a new shape: the kept one must be dropped) and two more loads;
+ * lanes made inactive by a branch (partial warps: the known shape is not taken, the run ends
+ * before the second load), 4- and 8-byte elements; against the step interpreter
  * (the same values, the same fault). The IR of one case must hold the known path. */
 static uint32_t kept_shape_offset(unsigned shape, unsigned t, unsigned es, bool *active)
 {
