@@ -254,18 +254,24 @@ static bool fast_warp_shaped(emu_ctx *c, const emu_uop *u, const emu_opd *ao, un
     if (a0 - lo > lim || a0 + last - lo > lim || a0 + half - lo > lim ||
         a0 + half + last - lo > lim)
         return false;
-    u64x2 offv = {off, off}, keepv = {keep, keep};
-    u64x2 want_lo = {a0, a0 + stride}, want_hi = {a0 + half, a0 + half + stride};
+    /* Lane l's address (r[l] + off) & keep is its shape's `want` when r[l] = want - off modulo
+     * keep + 1: the register row itself is compared (with want - off), and keep applied once
+     * to the ORed differences. For 32-bit addresses that needs every want below 2^32, as the
+     * corners' are (the wants lie between them: a half's are a line, and none wraps). */
+    if (keep != ~UINT64_C(0) &&
+        (a0 + last > keep || a0 + half > keep || a0 + half + last > keep))
+        return false;
+    u64x2 want_lo = {a0 - off, a0 + stride - off}, want_hi = want_lo + half;
     u64x2 step = {2 * stride, 2 * stride}, d = {0, 0};
     _Pragma("GCC unroll 8") for (int l = 0; l < EMU_WARP_SIZE / 2; l += 2) {
         u64x2 x, y;
         memcpy(&x, &r[l], sizeof x);
         memcpy(&y, &r[l + 16], sizeof y);
-        d |= (((x + offv) & keepv) ^ want_lo) | (((y + offv) & keepv) ^ want_hi);
+        d |= (x ^ want_lo) | (y ^ want_hi);
         want_lo += step;
         want_hi += step;
     }
-    if (d[0] | d[1]) return false;
+    if ((d[0] | d[1]) & keep) return false;
     s->host = (uint8_t *)(uintptr_t)(a0 - lo + host);
     s->stride = stride;
     s->half = half;
