@@ -499,10 +499,9 @@ static bool ld_param_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned ve
         ev->base = sem_generic_address(PTX_SPACE_PARAM, a);
     }
     for (unsigned k = 0; k < n; k++) {
-        uint64_t x = 0, v[EMU_WARP_SIZE];
+        uint64_t x = 0;
         memcpy(&x, c->g->params + a + k * es, es);
-        for (int l = 0; l < EMU_WARP_SIZE; l++) v[l] = x;
-        emu_put(c, &e[k], u->type, v);
+        emu_put_uniform(c, &e[k], u->type, x);
     }
     return true;
 }
