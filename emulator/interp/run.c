@@ -179,7 +179,8 @@ static void warm(const emu_func *f, uint64_t n, int variant, bool batch)
 }
 
 /* A cycle model's run-ahead asks the host's caches for the register rows of the µops it runs,
- * ROW_AHEAD µops before each. The model keeps every CTA that occupancy allows resident
+ * ROW_AHEAD µops before each (past the block's end too: where a run goes on after a barrier
+ * or a branch, its next block is most often the one that follows). The model keeps every CTA that occupancy allows resident
  * (matmul 256: 2,048 warps of 31 KiB of rows each) and runs each warp a few instructions at a
  * time, so a run finds its warp's rows out of the cache, and each handler waited for its own
  * rows in turn: those loads and stores were most of a timed run's emulator time (perf). Asked
@@ -328,7 +329,8 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
         if (end - pc > budget - n) end = pc + (uint32_t)(budget - n);
         const bool rows_ahead = events && w->ahead;
         if (rows_ahead)
-            for (uint32_t k = 0; k < ROW_AHEAD && pc + k < end; k++) prefetch_rows(c.regs, u + k);
+            for (uint32_t k = 0; k < ROW_AHEAD && pc + k < c.code->n; k++)
+                prefetch_rows(c.regs, u + k);
         for (;;) {
             if (events && __builtin_expect(w->ahead, 0) &&
                 ((n > 0 && (u->flags & EMU_UOP_TIMED)) ||
@@ -355,7 +357,7 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
                 emu_mem_policy *pol = c.g->launch.policy;
                 if (pol->event) pol->event(pol, w, EMU_PEV_REGION_BOUNDARY, c.active & ~w->exited);
             }
-            if (rows_ahead && pc + ROW_AHEAD < end) prefetch_rows(c.regs, u + ROW_AHEAD);
+            if (rows_ahead && pc + ROW_AHEAD < c.code->n) prefetch_rows(c.regs, u + ROW_AHEAD);
             emu_event *ev = NULL;
             if (events && (ev = next_event(w, sink))) {
                 event_header(ev, &c, u, pc, mask);
