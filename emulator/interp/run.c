@@ -247,6 +247,9 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
     /* compiled code asked for the next block (EMU_JIT_INTERPRET), up to interpret_to */
     bool interpret_block = false;
     uint32_t interpret_to = 0;
+    /* rows asked for (ROW_AHEAD): the µops of rows_code before rows_to */
+    const emu_code *rows_code = NULL;
+    uint32_t rows_to = 0;
     while (n < budget) {
         if (!settle_quick(&c)) {
             result = EMU_STOP_EXIT;
@@ -328,9 +331,15 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
         if (interpret_block && interpret_to > pc && interpret_to < end) end = interpret_to;
         if (end - pc > budget - n) end = pc + (uint32_t)(budget - n);
         const bool rows_ahead = events && w->ahead;
-        if (rows_ahead)
-            for (uint32_t k = 0; k < ROW_AHEAD && pc + k < c.code->n; k++)
-                prefetch_rows(c.regs, u + k);
+        if (rows_ahead) {
+            /* the µops the last block's loop asked for already, where it fell into this one */
+            uint32_t k = rows_code == c.code && rows_to > pc && rows_to <= pc + ROW_AHEAD
+                             ? rows_to : pc;
+            for (; k < pc + ROW_AHEAD && k < c.code->n; k++)
+                prefetch_rows(c.regs, &c.code->uops[k]);
+            rows_to = k;
+            rows_code = c.code;
+        }
         for (;;) {
             if (events && __builtin_expect(w->ahead, 0) &&
                 ((n > 0 && (u->flags & EMU_UOP_TIMED)) ||
@@ -357,7 +366,10 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
                 emu_mem_policy *pol = c.g->launch.policy;
                 if (pol->event) pol->event(pol, w, EMU_PEV_REGION_BOUNDARY, c.active & ~w->exited);
             }
-            if (rows_ahead && pc + ROW_AHEAD < c.code->n) prefetch_rows(c.regs, u + ROW_AHEAD);
+            if (rows_ahead && pc + ROW_AHEAD < c.code->n) {
+                prefetch_rows(c.regs, u + ROW_AHEAD);
+                rows_to = pc + ROW_AHEAD + 1;
+            }
             emu_event *ev = NULL;
             if (events && (ev = next_event(w, sink))) {
                 event_header(ev, &c, u, pc, mask);
