@@ -180,14 +180,14 @@ static void warm(const emu_func *f, uint64_t n, int variant, bool batch)
 
 /* A cycle model's run-ahead asks the host's caches for the register rows of the µops it runs,
  * ROW_AHEAD µops before each (past the block's end too: where a run goes on after a barrier
- * or a branch, its next block is most often the one that follows). The model keeps every CTA that occupancy allows resident
- * (matmul 256: 2,048 warps of 31 KiB of rows each) and runs each warp a few instructions at a
- * time, so a run finds its warp's rows out of the cache, and each handler waited for its own
- * rows in turn: those loads and stores were most of a timed run's emulator time (perf). Asked
- * ahead, the misses overlap (v100 matmul 256 --timing: the emulator's share of the samples
- * 41% -> 31%, CPU time 0.38 -> 0.31 s). Compiled code gets twice as many µops asked for as it
- * starts. Hints only: nothing is read. always_inline: GCC drops the calls of a static function
- * that only prefetches (it has no effect to it). */
+ * or a branch, its next block is most often the one that follows). The model keeps every CTA
+ * that occupancy allows resident (matmul 256: 2,048 warps of 31 KiB of rows each) and runs
+ * each warp a few instructions at a time, so a run finds its warp's rows out of the cache, and
+ * each handler waited for its own rows in turn: those loads and stores were most of a timed
+ * run's emulator time (perf). Asked ahead, the misses overlap (v100 matmul 256 --timing: the
+ * emulator's share of the samples 41% -> 31%, CPU time 0.38 -> 0.31 s). Compiled code gets
+ * twice as many µops asked for as it starts. Hints only: nothing is read. always_inline: GCC
+ * drops the calls of a static function that only prefetches (it has no effect to it). */
 #define ROW_AHEAD 4
 
 /* The rows µop u reads or writes through its first four operands and its guard. */
