@@ -317,6 +317,8 @@ uint32_t emu_src_pred(emu_ctx *c, const emu_opd *o);
 uint64_t *emu_dst(emu_ctx *c, const emu_opd *o, uint8_t t);
 /* Writes the lanes of c->mask of v (values of type t) to destination o. */
 void emu_put(emu_ctx *c, const emu_opd *o, uint8_t t, const uint64_t v[EMU_WARP_SIZE]);
+/* emu_put of the same value x in every lane. */
+void emu_put_uniform(emu_ctx *c, const emu_opd *o, uint8_t t, uint64_t x);
 /* Writes the lanes of c->mask of bits to predicate destination o. */
 void emu_put_pred(emu_ctx *c, const emu_opd *o, uint32_t bits);
 /* The address an ADDR or SYM operand names in lane (its space decided by the instruction). */

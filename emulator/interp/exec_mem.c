@@ -205,21 +205,28 @@ static void fast_event(emu_ctx *c, const emu_uop *u, unsigned bytes, uint8_t *co
 #undef a
 }
 
-/* A whole warp's access whose event is to be recorded: the lanes' host addresses (p) and, in
- * the same pass over the address row, whether they have the compact shape (fast_event's: lane
- * l at lane 0's + (l % 16) * stride + (l / 16) * half). With the shape and both strides in 32
- * bits, no lane of a half lies outside its ends (none wraps around), so lanes 0, 15, 16 and 31
- * inside the allocation or shared memory put every lane there, and lanes 0 and 16 and the
- * stride aligned align them all; shared offsets all come from the window or all not, as lane
- * 0's (shared memory is smaller than the window's start). So this decides what fast_lanes
- * decides lane by lane, and writes the compact event fast_event would, in a few instructions
- * per two lanes. false when it cannot tell so (no shape, an end outside, misaligned): the
- * caller then goes lane by lane. */
+/* A whole warp's compact-shaped access (fast_warp_shaped): lane l's host address is host +
+ * (l % 16) * stride + (l / 16) * half. */
+typedef struct {
+    uint8_t *host;
+    uint64_t stride, half;
+} warp_shape;
+
+/* A whole warp's access whose event is to be recorded: whether its lanes' addresses have the
+ * compact shape (fast_event's: lane l at lane 0's + (l % 16) * stride + (l / 16) * half), in
+ * one pass over the address row, and if so the shape (*s) and the compact event. With the
+ * shape and both strides in 32 bits, no lane of a half lies outside its ends (none wraps
+ * around), so lanes 0, 15, 16 and 31 inside the allocation or shared memory put every lane
+ * there, and lanes 0 and 16 and the stride aligned align them all; shared offsets all come
+ * from the window or all not, as lane 0's (shared memory is smaller than the window's start).
+ * So this decides what fast_lanes decides lane by lane, and writes the compact event
+ * fast_event would, in a few instructions per two lanes, without the lanes' pointers: the
+ * callers access memory from the shape. false when it cannot tell so (no shape, an end
+ * outside, misaligned): the caller then goes lane by lane. */
 static bool fast_warp_shaped(emu_ctx *c, const emu_uop *u, const emu_opd *ao, unsigned es,
-                             uint8_t **p)
+                             warp_shape *s)
 {
     typedef uint64_t u64x2 __attribute__((vector_size(16)));
-    _Static_assert(sizeof p[0] == sizeof(uint64_t), "64-bit host pointers");
     uint8_t sp = u->in->space;
     bool shared = sp == PTX_SPACE_SHARED;
     if (!shared && sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_CONST && sp != PTX_SPACE_NONE)
@@ -247,45 +254,91 @@ static bool fast_warp_shaped(emu_ctx *c, const emu_uop *u, const emu_opd *ao, un
     if (a0 - lo > lim || a0 + last - lo > lim || a0 + half - lo > lim ||
         a0 + half + last - lo > lim)
         return false;
-    u64x2 offv = {off, off}, keepv = {keep, keep}, rel = {host - lo, host - lo};
-    u64x2 want_lo = {a0, a0 + stride}, want_hi = {a0 + half, a0 + half + stride};
+    /* Lane l's address (r[l] + off) & keep is its shape's `want` when r[l] = want - off modulo
+     * keep + 1: the register row itself is compared (with want - off), and keep applied once
+     * to the ORed differences. For 32-bit addresses that needs every want below 2^32, as the
+     * corners' are (the wants lie between them: a half's are a line, and none wraps). */
+    if (keep != ~UINT64_C(0) &&
+        (a0 + last > keep || a0 + half > keep || a0 + half + last > keep))
+        return false;
+    u64x2 want_lo = {a0 - off, a0 + stride - off}, want_hi = want_lo + half;
     u64x2 step = {2 * stride, 2 * stride}, d = {0, 0};
-    for (int l = 0; l < EMU_WARP_SIZE / 2; l += 2, want_lo += step, want_hi += step) {
+    _Pragma("GCC unroll 8") for (int l = 0; l < EMU_WARP_SIZE / 2; l += 2) {
         u64x2 x, y;
         memcpy(&x, &r[l], sizeof x);
         memcpy(&y, &r[l + 16], sizeof y);
-        x = (x + offv) & keepv;
-        y = (y + offv) & keepv;
         d |= (x ^ want_lo) | (y ^ want_hi);
-        x += rel;
-        y += rel;
-        memcpy(&p[l], &x, sizeof x);
-        memcpy(&p[l + 16], &y, sizeof y);
+        want_lo += step;
+        want_hi += step;
     }
-    if (d[0] | d[1]) return false;
+    if ((d[0] | d[1]) & keep) return false;
+    s->host = (uint8_t *)(uintptr_t)(a0 - lo + host);
+    s->stride = stride;
+    s->half = half;
     emu_event *ev = c->ev;
     ev->flags |= EMU_EV_MEM;
     ev->size = (uint16_t)es;
     ev->mem_lanes = UINT32_MAX;
     uint64_t to_generic =
         shared ? sem_generic_address(PTX_SPACE_SHARED, 0) - (uint64_t)(uintptr_t)c->cta->smem : 0;
-    event_compact(ev, (uint64_t)(uintptr_t)p[0] + to_generic, stride, half);
-    assert(emu_event_lane_addr(ev, 31) == (uint64_t)(uintptr_t)p[31] + to_generic);
+    event_compact(ev, (uint64_t)(uintptr_t)s->host + to_generic, stride, half);
+    assert(emu_event_lane_addr(ev, 31) ==
+           (uint64_t)(uintptr_t)s->host + 15 * stride + half + to_generic);
     return true;
 }
 
+/* Lane l's host address of a shaped access. */
+static inline uint8_t *shaped_lane(const warp_shape *s, int l)
+{
+    return s->host + (uint64_t)(l % 16) * s->stride + (uint64_t)(l / 16) * s->half;
+}
+
 /* fast_lanes, and the access's event (fast_event) when one is recorded: a whole warp's in one
- * pass when it has the compact shape (fast_warp_shaped). */
+ * pass when it has the compact shape (fast_warp_shaped): then *s is set (s->host not NULL)
+ * and p is not written; else s->host is NULL and p holds the lanes' pointers. */
 static bool fast_lanes_recorded(emu_ctx *c, const emu_uop *u, const emu_opd *ao, unsigned es,
-                                uint8_t **p)
+                                uint8_t **p, warp_shape *s)
 {
     const emu_event *ev = c->ev;
+    s->host = NULL;
     if (c->mask == UINT32_MAX && ev && !(ev->flags & EMU_EV_MEM) &&
-        fast_warp_shaped(c, u, ao, es, p))
+        fast_warp_shaped(c, u, ao, es, s))
         return true;
     if (!fast_lanes(c, u, ao, es, p)) return false;
     fast_event(c, u, es, p);
     return true;
+}
+
+/* Element k (es bytes at k * es) of each lane of a shaped load into row: one read per half
+ * where the half's lanes share an address, the other half's copied where both halves read
+ * the same (matmul's tiles: a row's element for each lane, or a column's 16 for both rows). */
+static void load_shaped(uint64_t *row, const warp_shape *s, unsigned es, unsigned k)
+{
+    for (int h = 0; h < 2; h++) {
+        uint64_t *r = row + 16 * h;
+        if (h == 1 && s->half == 0) {
+            memcpy(r, row, 16 * sizeof *r);
+            return;
+        }
+        const uint8_t *b = s->host + (uint64_t)h * s->half + (uint64_t)k * es;
+        /* (unrolled: GCC's -O2 keeps these 16-iteration loops as loops) */
+        if (s->stride == 0) {
+            uint64_t v = es == 4 ? __atomic_load_n((const uint32_t *)b, __ATOMIC_RELAXED)
+                                 : __atomic_load_n((const uint64_t *)b, __ATOMIC_RELAXED);
+            _Pragma("GCC unroll 16") for (int i = 0; i < 16; i++) r[i] = v;
+        } else if (es == 4 && s->stride == 4) {
+            _Pragma("GCC unroll 16") for (int i = 0; i < 16; i++)
+                r[i] = __atomic_load_n((const uint32_t *)b + i, __ATOMIC_RELAXED);
+        } else if (es == 4) {
+            _Pragma("GCC unroll 16") for (int i = 0; i < 16; i++)
+                r[i] = __atomic_load_n((const uint32_t *)(b + (uint64_t)i * s->stride),
+                                       __ATOMIC_RELAXED);
+        } else {
+            _Pragma("GCC unroll 16") for (int i = 0; i < 16; i++)
+                r[i] = __atomic_load_n((const uint64_t *)(b + (uint64_t)i * s->stride),
+                                       __ATOMIC_RELAXED);
+        }
+    }
 }
 
 /* The registers of a load's destination (each exactly es bytes wide) or a store's source (a
@@ -341,8 +394,17 @@ static bool ld_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned vec)
         return false;
     const emu_opd *e = fast_regs(c, &u->opd[0], vec, es, false);
     uint8_t *p[EMU_WARP_SIZE];
+    warp_shape s;
     /* a vector is aligned to its whole size (PTX ISA, vector data types) */
-    if (!e || !fast_lanes_recorded(c, u, ao, es * vec, p)) return false;
+    if (!e || !fast_lanes_recorded(c, u, ao, es * vec, p, &s)) return false;
+    if (s.host) {
+        for (unsigned k = 0; k < vec; k++) load_shaped(c->regs + e[k].row, &s, es, k);
+        if (c->observed_mem) {
+            for (int l = 0; l < EMU_WARP_SIZE; l++) p[l] = shaped_lane(&s, l);
+            observe(c, u, EMU_MEM_LOAD, es * vec, p);
+        }
+        return true;
+    }
     /* (a whole warp's lanes without the mask's bits) */
     bool all = c->mask == UINT32_MAX;
     for (unsigned k = 0; k < vec; k++) {
@@ -375,7 +437,11 @@ static bool st_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned vec)
         return false;
     const emu_opd *e = fast_regs(c, &u->opd[1], vec, es, true);
     uint8_t *p[EMU_WARP_SIZE];
-    if (!e || !fast_lanes_recorded(c, u, ao, es * vec, p)) return false;
+    warp_shape s;
+    if (!e || !fast_lanes_recorded(c, u, ao, es * vec, p, &s)) return false;
+    /* (lane by lane, in lane order: where lanes share an address the last one's value stays) */
+    if (s.host)
+        for (int l = 0; l < EMU_WARP_SIZE; l++) p[l] = shaped_lane(&s, l);
     bool all = c->mask == UINT32_MAX;
     for (unsigned k = 0; k < vec; k++) {
         uint64_t buf[EMU_WARP_SIZE];
@@ -433,10 +499,9 @@ static bool ld_param_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned ve
         ev->base = sem_generic_address(PTX_SPACE_PARAM, a);
     }
     for (unsigned k = 0; k < n; k++) {
-        uint64_t x = 0, v[EMU_WARP_SIZE];
+        uint64_t x = 0;
         memcpy(&x, c->g->params + a + k * es, es);
-        for (int l = 0; l < EMU_WARP_SIZE; l++) v[l] = x;
-        emu_put(c, &e[k], u->type, v);
+        emu_put_uniform(c, &e[k], u->type, x);
     }
     return true;
 }

@@ -209,6 +209,28 @@ void emu_put(emu_ctx *c, const emu_opd *o, uint8_t t, const uint64_t v[EMU_WARP_
     }
 }
 
+void emu_put_uniform(emu_ctx *c, const emu_opd *o, uint8_t t, uint64_t x)
+{
+    if (o->kind == EMU_OPD_REG) {
+        /* the lane value emu_put writes, made once */
+        unsigned rbits = o->bits == 128 ? 64 : o->bits, tbits = emu_type_bits[t];
+        uint64_t *row = row_of(c, o);
+        bool sx = emu_is_signed(t) && tbits < rbits && t != PTX_TYPE_PRED;
+        uint64_t m = t == PTX_TYPE_PRED ? 1
+                     : emu_mask_bits(sx ? rbits : (tbits < rbits ? tbits : rbits));
+        uint64_t y = sx ? (uint64_t)emu_sext(x, tbits) & m : x & m;
+        if (c->mask == 0xffffffffu) {
+            for (int l = 0; l < EMU_WARP_SIZE; l++) row[l] = y;
+            return;
+        }
+        for (uint32_t mk = c->mask; mk; mk &= mk - 1) row[__builtin_ctz(mk)] = y;
+        return;
+    }
+    uint64_t v[EMU_WARP_SIZE];
+    for (int l = 0; l < EMU_WARP_SIZE; l++) v[l] = x;
+    emu_put(c, o, t, v);
+}
+
 void emu_put_pred(emu_ctx *c, const emu_opd *o, uint32_t bits)
 {
     if (o->kind == EMU_OPD_PRED) {

@@ -688,6 +688,10 @@ void emu_warp_prefetch(const emu_warp *w, bool deep)
         __builtin_prefetch((const char *)w + 64);
         __builtin_prefetch(&w->cache_base);
         __builtin_prefetch(&w->ahead);
+        /* the last allocations a global access hit (exec_mem.c global_bounds: vecadd's warps
+         * look there at each of their three accesses, the cached one being another array) */
+        __builtin_prefetch(&w->fast_hit[0][0]);
+        __builtin_prefetch(&w->fast_hit[EMU_FAST_HITS - 1][2]);
         return;
     }
     /* not the registers: a run reads few of its rows before the host's prefetcher sees the

@@ -699,7 +699,7 @@ struct tm_model {
     uint32_t *weave_ready;
     uint32_t weave_nready;
     uint8_t *weave_state;
-    /* the warp slots' event rings (rings.c): slot ws of SM s is ring s * warp_slots + ws;
+    /* the warp slots' event rings (rings.c): slot ws of SM s is ring ws * nsm + s;
      * none (rings.slots 0): the warps allocate their own */
     tm_rings rings;
     /* the CTA slots' registers (regs.c): eng_slot gslot's from gslot * emu_cta_regs_words;

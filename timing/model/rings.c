@@ -11,8 +11,10 @@
  * the model has issued all of a warp's events before the slot takes the next one, so the
  * slot's ring serves its warps one after the other (place_cta lends it, emu_warp_lend_ring).
  * The blocks' pages are touched where a warp first writes them, and the next kernel takes
- * them again with their pages in place. Kernels run one at a time (the device worker); a lock
- * makes the hand-over safe all the same.
+ * them again with their pages in place. Slot k of every SM comes before slot k + 1 of any
+ * (place_cta), as CTAs fill them, so a grid smaller than the GPU touches the start of the
+ * blocks only (v100, 256 CTAs of 8 warps: 10 of the events' 20 MiB). Kernels run one at a
+ * time (the device worker); a lock makes the hand-over safe all the same.
  *
  * The events, which every run writes, are in huge pages (huge.c): the model reads a warp's
  * events long after its run wrote them, among every SM's warps, so with 4 KiB pages nearly

@@ -194,8 +194,10 @@ static bool place_cta(tm_model *M, tm_sm *S, uint32_t k, uint64_t id, uint64_t r
         emu_warp_set_slot(tw->w, ws);
         if (M->rings.slots) {
             /* the slot's ring (rings.c); its events' page faults in here, on the SM's host
-             * thread, rather than in the weave's runs (one thread) */
-            size_t ring = (size_t)S->id * M->warp_slots + ws;
+             * thread, rather than in the weave's runs (one thread). Slot ws of every SM before
+             * slot ws + 1 of any, as CTAs fill them: a grid smaller than the GPU touches the
+             * block's start only */
+            size_t ring = (size_t)ws * M->nsm + S->id;
             emu_event *events = tm_ring_events(&M->rings, ring);
             events->pc = 0;
             emu_warp_lend_ring(tw->w, events, tm_ring_rows(&M->rings, ring));
