@@ -543,16 +543,15 @@ static void weave_issue(tm_model *M, tm_sm *S, uint32_t n, uint64_t at)
 }
 
 /* Step 2 beside step 1 (CREW_RUNS' items after the channels'): the j-th SM whose runs were
- * done, once it is, issues if weave_publish found its records there. Waits (as the crew does
- * for a step) when the runs have not got that far: the runs' thread never waits. */
-static void weave_issue_ready(tm_model *M, uint32_t j, uint64_t at)
+ * done, once it is, issues if weave_publish found its records there (returns it, else
+ * UINT32_MAX). Waits (as the crew does for a step) when the runs have not got that far: the
+ * runs' thread never waits. */
+static uint32_t weave_issue_ready(tm_model *M, uint32_t j)
 {
     for (unsigned spins = 0; __atomic_load_n(&M->weave_nready, __ATOMIC_ACQUIRE) <= j; spins++)
         if (spins >= 256) sched_yield();
     uint32_t s = M->weave_ready[j];
-    if (__atomic_load_n(&M->weave_state[s], __ATOMIC_RELAXED) != WEAVE_EARLY) return;
-    weave_issue(M, &M->sms[s], M->weave_pos[s], at);   /* all of them: none faulted */
-    __atomic_store_n(&M->weave_state[s], WEAVE_ISSUED, __ATOMIC_RELAXED);
+    return __atomic_load_n(&M->weave_state[s], __ATOMIC_RELAXED) == WEAVE_EARLY ? s : UINT32_MAX;
 }
 
 /* Step 2's records: each SM's free lists hold what its woven instructions may take (a reply
@@ -804,6 +803,30 @@ static void sm_window(tm_model *M, tm_sm *S, uint64_t from, uint64_t end)
     }
 }
 
+/* What a window's loop needs to know of all the SMs, added up by each host thread over the
+ * items it did (in a line of its own), so that thread 0 reads a few tallies, not every SM's
+ * line (half of them last written by the other core) several times a window. From the bound
+ * phase through step 2: */
+typedef struct crew_tally {
+    _Alignas(64) bool runs;   /* an SM left entries for the weave */
+    bool fail;                /* a warp of an SM faulted */
+    uint32_t retiring;        /* CTAs finished (tm_sm.finished) */
+    uint32_t requests;        /* requests in the SMs' outboxes not taken yet */
+    /* from the landing step: an SM has CTAs; the least wake of those that have */
+    bool busy;
+    uint64_t next;
+} crew_tally;
+
+/* SM S's window is over (after its landings): its entries are done with, and tally y learns
+ * whether it has CTAs and when it next may change. */
+static void window_done(tm_sm *S, crew_tally *y)
+{
+    S->ndefer = 0;
+    if (!S->resident) return;
+    y->busy = true;
+    if (S->wake < y->next) y->next = S->wake;
+}
+
 /* The host threads of a window's parallel steps (the calling thread is thread 0). A step is a
  * list of items: SMs (the bound phase, the weave's issue, placement and landing, the first
  * CTAs), DRAM channels with their L2 slices (the memory weave), or a serial part (item 0:
@@ -840,6 +863,7 @@ typedef struct tm_crew {
     bool go;             /* n is final: the threads created may start */
     uint32_t work;       /* CREW_RETIRE: what tm_mem_weave_begin returned */
     uint32_t retiring;   /* CREW_RETIRE: what weave_retire returned */
+    crew_tally *tally;   /* per host thread */
 } tm_crew;
 
 typedef struct tm_crew_arg { tm_crew *c; uint32_t t; } tm_crew_arg;
@@ -875,16 +899,33 @@ static bool crew_claim(tm_crew *c, uint32_t i, uint64_t k)
     return false;
 }
 
+/* SM s's first n entries issue (step 2) on host thread t, its tally counting what that adds. */
+static void crew_issue(tm_crew *c, uint32_t t, uint32_t s, uint32_t n)
+{
+    tm_model *M = c->M;
+    tm_sm *S = &M->sms[s];
+    uint32_t finished = S->finished, nout = M->mem.nout[s];
+    weave_issue(M, S, n, c->end);
+    c->tally[t].retiring += S->finished - finished;
+    c->tally[t].requests += M->mem.nout[s] - nout;
+    c->tally[t].fail |= S->fail;
+}
+
 /* Item i of the current step, on host thread t. */
 static void crew_item(tm_crew *c, uint32_t t, uint32_t i)
 {
     tm_model *M = c->M;
     switch (c->job) {
     case CREW_RUNS: {
-        uint32_t nch = (uint32_t)M->gpu->dram_channels;
-        if (i == 0) weave_runs(M);
-        else if (i <= nch) tm_mem_weave_decide(&M->mem, i - 1, i, c->end);
-        else weave_issue_ready(M, i - 1 - nch, c->end);
+        uint32_t nch = (uint32_t)M->gpu->dram_channels, s;
+        if (i == 0) {
+            weave_runs(M);
+        } else if (i <= nch) {
+            tm_mem_weave_decide(&M->mem, i - 1, i, c->end);
+        } else if ((s = weave_issue_ready(M, i - 1 - nch)) != UINT32_MAX) {
+            crew_issue(c, t, s, M->weave_pos[s]);   /* all of them: none faulted */
+            __atomic_store_n(&M->weave_state[s], WEAVE_ISSUED, __ATOMIC_RELAXED);
+        }
         break;
     }
     case CREW_RETIRE:
@@ -900,14 +941,22 @@ static void crew_item(tm_crew *c, uint32_t t, uint32_t i)
     case CREW_LAND:
         weave_place(M, i, i + 1, c->end, &M->E.threads[t]);
         tm_mem_weave_land(&M->mem, i, i + 1);
+        window_done(&M->sms[i], &c->tally[t]);
         break;
     case CREW_ISSUE:
         if (M->weave_state[i] != WEAVE_ISSUED)
-            weave_issue(M, &M->sms[i], M->weave_pos[i] - (M->weave_fault == i + 1), c->end);
+            crew_issue(c, t, i, M->weave_pos[i] - (M->weave_fault == i + 1));
         break;
-    default:
-        sm_window(M, &M->sms[i], c->from, c->end);
+    default: {
+        tm_sm *S = &M->sms[i];
+        crew_tally *y = &c->tally[t];
+        sm_window(M, S, c->from, c->end);
+        y->runs |= S->ndefer != 0;
+        y->fail |= S->fail;
+        y->retiring += S->finished;
+        y->requests += M->mem.nout[i] - M->mem.outpos[i];
         break;
+    }
     }
 }
 
@@ -983,17 +1032,37 @@ static void crew_step(tm_crew *c, int job, uint64_t from, uint64_t end)
 }
 
 /* A step of the weave with little to do runs on the calling thread alone (publishing it would
- * cost more; which thread does the work changes nothing). */
-static void crew_step_small(tm_crew *c, int job, uint64_t from, uint64_t end, uint32_t work)
+ * cost more; which thread does the work changes nothing). false when it had none (its items
+ * did not run). */
+static bool crew_step_small(tm_crew *c, int job, uint64_t from, uint64_t end, uint32_t work)
 {
     enum { CREW_MIN_WORK = 16 };
     if (work >= CREW_MIN_WORK || c->n == 1) {
         crew_step(c, job, from, end);
-        return;
+        return true;
     }
-    if (!work) return;
+    if (!work) return false;
     crew_set(c, job, from, end);
     for (uint32_t i = 0; i < c->items; i++) crew_item(c, 0, i);
+    return true;
+}
+
+/* The tallies added up (thread 0, no step running), and cleared for the next window's when
+ * `clear`. */
+static crew_tally crew_tallies(tm_crew *c, bool clear)
+{
+    crew_tally all = {.next = TM_NEVER};
+    for (uint32_t t = 0; t < c->n; t++) {
+        crew_tally *y = &c->tally[t];
+        all.runs |= y->runs;
+        all.fail |= y->fail;
+        all.retiring += y->retiring;
+        all.requests += y->requests;
+        all.busy |= y->busy;
+        if (y->next < all.next) all.next = y->next;
+        if (clear) *y = (crew_tally){.next = TM_NEVER};
+    }
+    return all;
 }
 
 /* Execution-driven runs: window after window, the bound phase (SMs, in parallel on the host
@@ -1001,24 +1070,29 @@ static void crew_step_small(tm_crew *c, int job, uint64_t from, uint64_t end, ui
  * when a warp faulted, the run stopped or deadlocked; *now: the kernel's last cycle. */
 static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
 {
-    tm_crew c = {.M = M, .n = M->nthreads < M->nsm ? M->nthreads : M->nsm};
+    crew_tally one = {.next = TM_NEVER};
+    tm_crew c = {.M = M, .n = M->nthreads < M->nsm ? M->nthreads : M->nsm, .tally = &one};
     tm_crew_arg *args = NULL;
     if (c.n > 1) {
         c.tids = calloc(c.n, sizeof *c.tids);
         args = calloc(c.n, sizeof *args);
+        c.tally = aligned_alloc(64, c.n * sizeof *c.tally);
         uint32_t nch = (uint32_t)M->gpu->dram_channels;
         c.nclaim = 1 + nch + M->nsm;   /* CREW_RUNS' items, the most */
         /* whole lines: each thread's range of claims in lines of its own */
         size_t cbytes = ((size_t)c.nclaim * sizeof *c.claim + 63) / 64 * 64;
         c.claim = aligned_alloc(64, cbytes);
         if (c.claim) memset(c.claim, 0, cbytes);
-        if (!c.tids || !args || !c.claim) {
+        if (!c.tids || !args || !c.claim || !c.tally) {
             free(c.tids);
             free(args);
             free(c.claim);
+            free(c.tally);
             c.claim = NULL;
+            c.tally = &one;
             c.n = 1;
         } else {
+            for (uint32_t t = 0; t < c.n; t++) c.tally[t] = (crew_tally){.next = TM_NEVER};
             uint32_t made = 1;
             for (uint32_t t = 1; t < c.n; t++) {
                 args[t] = (tm_crew_arg){&c, t};
@@ -1043,13 +1117,14 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         crew_step(&c, CREW_BOUND, from, end);
         M->mem.in_bound = false;
         *now = end;
-        for (uint32_t s = 0; s < M->nsm; s++) ok = ok && !M->sms[s].fail;
-        if (!ok || M->stop) break;
+        crew_tally y = crew_tallies(&c, false);
+        if (y.fail || M->stop) {
+            ok = false;
+            break;
+        }
         /* the weave (above weave_exec): runs in one order, issue on the host threads, CTAs */
-        bool runs = false;
-        for (uint32_t s = 0; s < M->nsm; s++) runs = runs || M->sms[s].ndefer;
         memset(M->weave_state, WEAVE_WAITING, M->nsm);
-        M->weave_overlap = c.n > 1 && runs;
+        M->weave_overlap = c.n > 1 && y.runs;
         M->weave_early_from = M->nsm / c.n;   /* thread 0's SMs in the bound phase */
         M->weave_nready = 0;   /* before the step is published: the crew reads it */
         if (M->weave_overlap) {
@@ -1060,13 +1135,10 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
             weave_runs(M);
         }
         crew_step_small(&c, CREW_ISSUE, from, end, weave_reserve(M));
-        bool whole = !M->weave_fault && !M->stop;
-        for (uint32_t s = 0; s < M->nsm; s++) whole = whole && !M->sms[s].fail;
-        uint32_t mem_work = 0, retiring = 0, requests = 0;
-        for (uint32_t s = 0; s < M->nsm; s++) {
-            retiring += M->sms[s].finished;   /* CTAs to retire */
-            if (c.n > 1) requests += M->mem.nout[s] - M->mem.outpos[s];
-        }
+        /* CTAs to retire, requests to take: the SMs' after the bound phase and step 2 */
+        y = crew_tallies(&c, true);
+        bool whole = !M->weave_fault && !M->stop && !y.fail;
+        uint32_t mem_work = 0, retiring = y.retiring, requests = y.requests;
         /* side by side only when both have something to do; step 3 alone only when it has
          * (finished CTAs, or the timeline's warp slices): else its merge of every entry of
          * the window, on one thread, changes nothing */
@@ -1088,19 +1160,16 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
          * placement (out of memory) comes after the requests were taken */
         if (M->stop && !whole) break;
         crew_step_small(&c, CREW_MEMORY, from, end, mem_work);
-        crew_step_small(&c, CREW_LAND, from, end, tm_mem_weave_end(&M->mem) + retiring);
-        for (uint32_t s = 0; s < M->nsm; s++) M->sms[s].ndefer = 0;
+        /* the landing step's items end each SM's window (window_done); without it, here */
+        if (!crew_step_small(&c, CREW_LAND, from, end, tm_mem_weave_end(&M->mem) + retiring))
+            for (uint32_t s = 0; s < M->nsm; s++) window_done(&M->sms[s], &c.tally[0]);
+        y = crew_tallies(&c, true);
         if (M->stop) break;
-        bool busy = false;
-        uint64_t next = TM_NEVER, last = 0;
-        for (uint32_t s = 0; s < M->nsm; s++) {
-            tm_sm *S = &M->sms[s];
-            if (S->last_exit > last) last = S->last_exit;
-            if (!S->resident) continue;
-            busy = true;
-            if (S->wake < next) next = S->wake;
-        }
-        if (!busy && !ctas_left(M)) {
+        uint64_t next = y.next;
+        if (!y.busy && !ctas_left(M)) {
+            uint64_t last = 0;
+            for (uint32_t s = 0; s < M->nsm; s++)
+                if (M->sms[s].last_exit > last) last = M->sms[s].last_exit;
             *now = last;   /* the kernel ends with its last warp */
             break;
         }
@@ -1119,6 +1188,7 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
     }
     free(c.tids);
     free(c.claim);
+    if (c.tally != &one) free(c.tally);
     free(args);
     return ok;
 }
