@@ -119,9 +119,10 @@ typedef struct tm_outreq {
 } tm_outreq;
 
 /* Windowed model, the memory weave by DRAM channel (tm_mem_weave_begin/_channels/_end): a
- * reply a channel's scheduler decided, landing at t (`at`: the decision's cycle, its order
- * among the channels' decisions). */
-typedef struct tm_land { uint64_t at, t; uint32_t wid; } tm_land;
+ * reply a channel's scheduler decided, landing at t on SM sm (`at`: the decision's cycle, its
+ * order among the channels' decisions; sm kept here so that the weave's serial order of the
+ * landings reads no reply record, each last touched on a channel's host thread). */
+typedef struct tm_land { uint64_t at, t; uint32_t wid, sm; } tm_land;
 
 /* A request of the window in (depart, SM, order) order: its outbox place, and what serving it
  * left for the SM side (its reply landing at t; the SM's port held until `port`, 0: not). */
