@@ -463,7 +463,7 @@ enum { WEAVE_WAITING, WEAVE_EARLY, WEAVE_LATE, WEAVE_ISSUED };
  * (the same records, so the same ids). The SMs that host thread 0 (the runs') takes in the
  * bound phase and the landing issue after the runs too: their state is in its cache, and
  * issuing them on another thread would move it there and back every window. */
-static void weave_publish(tm_model *M, uint32_t s, bool whole)
+static bool weave_publish(tm_model *M, uint32_t s, bool whole, uint32_t *n)
 {
     uint8_t state = WEAVE_LATE;
     uint32_t replies, insts;
@@ -472,9 +472,17 @@ static void weave_publish(tm_model *M, uint32_t s, bool whole)
         if (tm_mem_weave_has(&M->mem, s, replies, insts)) state = WEAVE_EARLY;
     }
     __atomic_store_n(&M->weave_state[s], state, __ATOMIC_RELAXED);
-    uint32_t n = M->weave_nready;   /* written by this thread only */
-    M->weave_ready[n] = s;
-    __atomic_store_n(&M->weave_nready, n + 1, __ATOMIC_RELEASE);
+    M->weave_ready[(*n)++] = s;
+    return state == WEAVE_EARLY;
+}
+
+/* The SMs weave_publish put in weave_ready so far (n) go to the crew: one store of the count
+ * for a batch, and during the runs only when an SM issues early (the crew's thread waiting for
+ * the next SM reads the count's line: each store takes the line back from that core; an SM
+ * that issues later has nothing for it to do). */
+static void weave_publish_flush(tm_model *M, uint32_t n)
+{
+    __atomic_store_n(&M->weave_nready, n, __ATOMIC_RELEASE);
 }
 
 /* Step 1: the runs, up to a fault or a stop (M->weave_pos[s]: the entries of SM s that the
@@ -489,9 +497,12 @@ static void weave_runs(tm_model *M)
     memset(M->weave_pos, 0, M->nsm * sizeof *M->weave_pos);
     M->weave_fault = 0;
     const uint32_t *count = M->weave_heap;   /* merge_start's counts */
-    if (M->weave_overlap)
+    uint32_t published = 0;
+    if (M->weave_overlap) {
         for (uint32_t s = 0; s < M->nsm; s++)
-            if (!count[s]) weave_publish(M, s, true);
+            if (!count[s]) weave_publish(M, s, true, &published);
+        weave_publish_flush(M, published);
+    }
     tm_defer ahead[RUNS_AHEAD];
     uint32_t ahead_sm[RUNS_AHEAD], n = 0;   /* the next entries of the order, ahead[0] first */
     for (;;) {
@@ -509,12 +520,16 @@ static void weave_runs(tm_model *M)
             M->weave_fault = best + 1;
             break;
         }
-        if (M->weave_overlap && M->weave_pos[best] == count[best]) weave_publish(M, best, true);
+        if (M->weave_overlap && M->weave_pos[best] == count[best] &&
+            weave_publish(M, best, true, &published))
+            weave_publish_flush(M, published);
     }
-    if (M->weave_overlap)
+    if (M->weave_overlap) {
         for (uint32_t s = 0; s < M->nsm; s++)
             if (__atomic_load_n(&M->weave_state[s], __ATOMIC_RELAXED) == WEAVE_WAITING)
-                weave_publish(M, s, false);
+                weave_publish(M, s, false, &published);
+        weave_publish_flush(M, published);
+    }
 }
 
 /* Step 2 on SM S: its first n entries (those step 1 ran, less a faulted one), in its order. A
