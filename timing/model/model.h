@@ -693,8 +693,9 @@ struct tm_model {
     uint32_t *weave_heap;     /* the weave's merge (run.c): per SM, its count of entries */
     uint64_t *weave_keys;     /* the weave's merge: a heap of its SMs' (cycle, SM) keys */
     /* the weave's issue beside its runs (run.c weave_publish): the SMs in the order the runs
-     * finished theirs (weave_ready, weave_nready of them so far: atomic), and per SM whether
-     * it issues there or after the runs (weave_state: run.c's WEAVE_*, atomic) */
+     * finished theirs, each with whether it issues there (weave_ready, weave_nready of them so
+     * far: atomic), and per SM where it issues, there or after the runs (weave_state: run.c's
+     * WEAVE_*, the runs' thread's) */
     bool weave_overlap;
     uint32_t weave_early_from;   /* the first SM that may issue beside the runs */
     uint32_t *weave_ready;

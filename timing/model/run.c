@@ -449,8 +449,11 @@ static uint32_t weave_need(const tm_model *M, uint32_t s, uint32_t *replies, uin
 }
 
 /* Where SM s's woven instructions issue (M->weave_state): beside the runs once its own are
- * done (WEAVE_EARLY, then WEAVE_ISSUED), or after them (WEAVE_LATE). */
-enum { WEAVE_WAITING, WEAVE_EARLY, WEAVE_LATE, WEAVE_ISSUED };
+ * done (WEAVE_EARLY: issued once their step is over), or after them (WEAVE_LATE). Written by
+ * the runs' thread only (the crew's thread issuing an SM early writes none of them: the line
+ * would go back and forth between the cores as the runs publish SMs). */
+enum { WEAVE_WAITING, WEAVE_EARLY, WEAVE_LATE };
+#define WEAVE_READY_EARLY (UINT32_C(1) << 31)   /* in M->weave_ready: the SM issues early */
 
 /* Step 1 with step 2 beside it: SM s's runs are done (all of them, `whole`), so its issue may
  * go on another host thread while the runs of the other SMs go on: nothing of an SM's issue is
@@ -471,8 +474,9 @@ static bool weave_publish(tm_model *M, uint32_t s, bool whole, uint32_t *n)
         weave_need(M, s, &replies, &insts);
         if (tm_mem_weave_has(&M->mem, s, replies, insts)) state = WEAVE_EARLY;
     }
-    __atomic_store_n(&M->weave_state[s], state, __ATOMIC_RELAXED);
-    M->weave_ready[(*n)++] = s;
+    M->weave_state[s] = state;
+    /* with its state (the crew reads no other line of the runs' thread for it) */
+    M->weave_ready[(*n)++] = s | (state == WEAVE_EARLY ? WEAVE_READY_EARLY : 0);
     return state == WEAVE_EARLY;
 }
 
@@ -526,7 +530,7 @@ static void weave_runs(tm_model *M)
     }
     if (M->weave_overlap) {
         for (uint32_t s = 0; s < M->nsm; s++)
-            if (__atomic_load_n(&M->weave_state[s], __ATOMIC_RELAXED) == WEAVE_WAITING)
+            if (M->weave_state[s] == WEAVE_WAITING)
                 weave_publish(M, s, false, &published);
         weave_publish_flush(M, published);
     }
@@ -565,8 +569,8 @@ static uint32_t weave_issue_ready(tm_model *M, uint32_t j)
 {
     for (unsigned spins = 0; __atomic_load_n(&M->weave_nready, __ATOMIC_ACQUIRE) <= j; spins++)
         if (spins >= 256) sched_yield();
-    uint32_t s = M->weave_ready[j];
-    return __atomic_load_n(&M->weave_state[s], __ATOMIC_RELAXED) == WEAVE_EARLY ? s : UINT32_MAX;
+    uint32_t r = M->weave_ready[j];
+    return r & WEAVE_READY_EARLY ? r & ~WEAVE_READY_EARLY : UINT32_MAX;
 }
 
 /* Step 2's records: each SM's free lists hold what its woven instructions may take (a reply
@@ -577,7 +581,7 @@ static uint32_t weave_reserve(tm_model *M)
 {
     uint32_t all = 0;
     for (uint32_t s = 0; s < M->nsm; s++) {
-        if (M->weave_state[s] == WEAVE_ISSUED) continue;   /* beside the runs, needing none */
+        if (M->weave_state[s] == WEAVE_EARLY) continue;   /* beside the runs, needing none */
         uint32_t replies, insts;
         all += weave_need(M, s, &replies, &insts);
         if (insts) tm_mem_reserve_weave(&M->mem, s, replies, insts);
@@ -939,7 +943,6 @@ static void crew_item(tm_crew *c, uint32_t t, uint32_t i)
             tm_mem_weave_decide(&M->mem, i - 1, i, c->end);
         } else if ((s = weave_issue_ready(M, i - 1 - nch)) != UINT32_MAX) {
             crew_issue(c, t, s, M->weave_pos[s]);   /* all of them: none faulted */
-            __atomic_store_n(&M->weave_state[s], WEAVE_ISSUED, __ATOMIC_RELAXED);
         }
         break;
     }
@@ -959,7 +962,7 @@ static void crew_item(tm_crew *c, uint32_t t, uint32_t i)
         window_done(&M->sms[i], &c->tally[t]);
         break;
     case CREW_ISSUE:
-        if (M->weave_state[i] != WEAVE_ISSUED)
+        if (M->weave_state[i] != WEAVE_EARLY)   /* (else issued beside the runs) */
             crew_issue(c, t, i, M->weave_pos[i] - (M->weave_fault == i + 1));
         break;
     default: {
