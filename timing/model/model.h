@@ -693,14 +693,16 @@ struct tm_model {
     uint32_t *weave_heap;     /* the weave's merge (run.c): per SM, its count of entries */
     uint64_t *weave_keys;     /* the weave's merge: a heap of its SMs' (cycle, SM) keys */
     /* the weave's issue beside its runs (run.c weave_publish): the SMs in the order the runs
-     * finished theirs, each with whether it issues there (weave_ready, weave_nready of them so
-     * far: atomic), and per SM where it issues, there or after the runs (weave_state: run.c's
-     * WEAVE_*, the runs' thread's) */
+     * finished theirs, each with whether it may issue there (weave_ready, weave_nready of them
+     * so far: atomic), per SM where it may issue, there or after the runs (weave_state: run.c's
+     * WEAVE_*, the runs' thread's), and whether it did issue there (weave_early, the issuing
+     * thread's) */
     bool weave_overlap;
     uint32_t weave_early_from;   /* the first SM that may issue beside the runs */
     uint32_t *weave_ready;
     uint32_t weave_nready;
     uint8_t *weave_state;
+    bool *weave_early;
     /* the warp slots' event rings (rings.c): slot ws of SM s is ring s * warp_slots + ws;
      * none (rings.slots 0): the warps allocate their own */
     tm_rings rings;

@@ -448,12 +448,13 @@ static uint32_t weave_need(const tm_model *M, uint32_t s, uint32_t *replies, uin
     return runs;
 }
 
-/* Where SM s's woven instructions issue (M->weave_state): beside the runs once its own are
- * done (WEAVE_EARLY: issued once their step is over), or after them (WEAVE_LATE). Written by
- * the runs' thread only (the crew's thread issuing an SM early writes none of them: the line
- * would go back and forth between the cores as the runs publish SMs). */
-enum { WEAVE_WAITING, WEAVE_EARLY, WEAVE_LATE };
-#define WEAVE_READY_EARLY (UINT32_C(1) << 31)   /* in M->weave_ready: the SM issues early */
+/* Where SM s's woven instructions may issue (M->weave_state, the runs' thread's only): beside
+ * the runs once its own are done (WEAVE_OFFERED: the crew's thread taking it looks whether its
+ * records are there), or after them (WEAVE_LATE). M->weave_early[s]: it issued beside them
+ * (written by the thread that issued it, in lines of their own, read once the runs' step is
+ * over): the cores do not take a line from each other as the runs publish SMs. */
+enum { WEAVE_WAITING, WEAVE_OFFERED, WEAVE_LATE };
+#define WEAVE_READY_OFFERED (UINT32_C(1) << 31)   /* in M->weave_ready: WEAVE_OFFERED */
 
 /* Step 1 with step 2 beside it: SM s's runs are done (all of them, `whole`), so its issue may
  * go on another host thread while the runs of the other SMs go on: nothing of an SM's issue is
@@ -468,16 +469,11 @@ enum { WEAVE_WAITING, WEAVE_EARLY, WEAVE_LATE };
  * issuing them on another thread would move it there and back every window. */
 static bool weave_publish(tm_model *M, uint32_t s, bool whole, uint32_t *n)
 {
-    uint8_t state = WEAVE_LATE;
-    uint32_t replies, insts;
-    if (whole && s >= M->weave_early_from) {   /* (else weave_reserve counts its needs) */
-        weave_need(M, s, &replies, &insts);
-        if (tm_mem_weave_has(&M->mem, s, replies, insts)) state = WEAVE_EARLY;
-    }
+    uint8_t state = whole && s >= M->weave_early_from ? WEAVE_OFFERED : WEAVE_LATE;
     M->weave_state[s] = state;
     /* with its state (the crew reads no other line of the runs' thread for it) */
-    M->weave_ready[(*n)++] = s | (state == WEAVE_EARLY ? WEAVE_READY_EARLY : 0);
-    return state == WEAVE_EARLY;
+    M->weave_ready[(*n)++] = s | (state == WEAVE_OFFERED ? WEAVE_READY_OFFERED : 0);
+    return state == WEAVE_OFFERED;
 }
 
 /* The SMs weave_publish put in weave_ready so far (n) go to the crew: one store of the count
@@ -562,15 +558,18 @@ static void weave_issue(tm_model *M, tm_sm *S, uint32_t n, uint64_t at)
 }
 
 /* Step 2 beside step 1 (CREW_RUNS' items after the channels'): the j-th SM whose runs were
- * done, once it is, issues if weave_publish found its records there (returns it, else
- * UINT32_MAX). Waits (as the crew does for a step) when the runs have not got that far: the
- * runs' thread never waits. */
+ * done, once it is, issues if weave_publish offered it and its records are there (returns it,
+ * else UINT32_MAX). Its free lists change only by its own issue (after this) and in the bound
+ * phase and the landing, so whichever thread looks finds the same. Waits (as the crew does
+ * for a step) when the runs have not got that far: the runs' thread never waits. */
 static uint32_t weave_issue_ready(tm_model *M, uint32_t j)
 {
     for (unsigned spins = 0; __atomic_load_n(&M->weave_nready, __ATOMIC_ACQUIRE) <= j; spins++)
         if (spins >= 256) sched_yield();
-    uint32_t r = M->weave_ready[j];
-    return r & WEAVE_READY_EARLY ? r & ~WEAVE_READY_EARLY : UINT32_MAX;
+    uint32_t r = M->weave_ready[j], s = r & ~WEAVE_READY_OFFERED, replies, insts;
+    if (!(r & WEAVE_READY_OFFERED)) return UINT32_MAX;
+    weave_need(M, s, &replies, &insts);
+    return tm_mem_weave_has(&M->mem, s, replies, insts) ? s : UINT32_MAX;
 }
 
 /* Step 2's records: each SM's free lists hold what its woven instructions may take (a reply
@@ -581,7 +580,7 @@ static uint32_t weave_reserve(tm_model *M)
 {
     uint32_t all = 0;
     for (uint32_t s = 0; s < M->nsm; s++) {
-        if (M->weave_state[s] == WEAVE_EARLY) continue;   /* beside the runs, needing none */
+        if (M->weave_early[s]) continue;   /* beside the runs, needing none */
         uint32_t replies, insts;
         all += weave_need(M, s, &replies, &insts);
         if (insts) tm_mem_reserve_weave(&M->mem, s, replies, insts);
@@ -708,6 +707,7 @@ static void model_free(tm_model *M)
     free(M->weave_keys);
     free(M->weave_ready);
     free(M->weave_state);
+    free(M->weave_early);
     tm_rings_give(&M->rings);
     tm_regs_give(M->regs, M->regs_words);
     free(M->sm_st);
@@ -943,6 +943,7 @@ static void crew_item(tm_crew *c, uint32_t t, uint32_t i)
             tm_mem_weave_decide(&M->mem, i - 1, i, c->end);
         } else if ((s = weave_issue_ready(M, i - 1 - nch)) != UINT32_MAX) {
             crew_issue(c, t, s, M->weave_pos[s]);   /* all of them: none faulted */
+            M->weave_early[s] = true;
         }
         break;
     }
@@ -962,7 +963,7 @@ static void crew_item(tm_crew *c, uint32_t t, uint32_t i)
         window_done(&M->sms[i], &c->tally[t]);
         break;
     case CREW_ISSUE:
-        if (M->weave_state[i] != WEAVE_EARLY)   /* (else issued beside the runs) */
+        if (!M->weave_early[i])   /* (else issued beside the runs) */
             crew_issue(c, t, i, M->weave_pos[i] - (M->weave_fault == i + 1));
         break;
     default: {
@@ -1142,6 +1143,7 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         }
         /* the weave (above weave_exec): runs in one order, issue on the host threads, CTAs */
         memset(M->weave_state, WEAVE_WAITING, M->nsm);
+        memset(M->weave_early, false, M->nsm);
         M->weave_overlap = c.n > 1 && y.runs;
         M->weave_early_from = M->nsm / c.n;   /* thread 0's SMs in the bound phase */
         M->weave_nready = 0;   /* before the step is published: the crew reads it */
@@ -1265,6 +1267,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->weave_keys = calloc(M->nsm, sizeof *M->weave_keys);
     M->weave_ready = calloc(M->nsm, sizeof *M->weave_ready);
     M->weave_state = calloc(M->nsm, sizeof *M->weave_state);
+    M->weave_early = aligned_alloc(64, (M->nsm + 63) / 64 * 64);   /* whole lines */
     /* every SM's warp slots in one zeroed block, in huge pages (huge.c: 5,120 slots of 640
      * bytes on v100 were 800 faults in 4 KiB pages), each warp's scan fields in one cache line
      * (sizeof (tm_warp) is a multiple of 64) */
@@ -1272,7 +1275,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->warp_block = tm_huge_alloc(wslots * sizeof *M->warp_block, NULL);
     if (M->warp_block) memset(M->warp_block, 0, wslots * sizeof *M->warp_block);
     ok = ok && M->sms && M->weave_pos && M->weave_lim && M->weave_heap && M->weave_keys &&
-         M->weave_ready && M->weave_state && M->warp_block;
+         M->weave_ready && M->weave_state && M->weave_early && M->warp_block;
     for (uint32_t s = 0; ok && s < M->nsm; s++) {
         tm_sm *S = &M->sms[s];
         S->id = s;
