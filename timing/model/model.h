@@ -699,7 +699,7 @@ struct tm_model {
      * thread's) */
     bool weave_overlap;
     uint32_t weave_early_from;   /* the first SM that may issue beside the runs */
-    uint32_t *weave_ready;
+    uint64_t *weave_ready;
     uint32_t weave_nready;
     uint8_t *weave_state;
     bool *weave_early;

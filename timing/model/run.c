@@ -428,14 +428,15 @@ static void runs_hint(const tm_model *M, const tm_defer *d, uint32_t s, uint32_t
     else if (tw->w) emu_warp_prefetch_access(tw->w, k == 1);
 }
 
-/* What SM s's woven instructions (its entries step 1 ran) may take of records: replies and
- * links (two lines per lane at most), instruction records. Returns its runs. */
-static uint32_t weave_need(const tm_model *M, uint32_t s, uint32_t *replies, uint32_t *insts)
+/* What SM s's woven instructions (its first n entries, those step 1 ran) may take of records:
+ * replies and links (two lines per lane at most), instruction records. Returns its runs. */
+static uint32_t weave_need(const tm_model *M, uint32_t s, uint32_t n, uint32_t *replies,
+                           uint32_t *insts)
 {
     const tm_sm *S = &M->sms[s];
     uint32_t runs = 0;
     *replies = *insts = 0;
-    for (uint32_t k = 0; k < M->weave_pos[s]; k++) {
+    for (uint32_t k = 0; k < n; k++) {
         const tm_defer *d = &S->defer[k];
         if (d->kind != TM_DEFER_RUN) continue;
         const tm_warp *tw = &S->warps[d->index];
@@ -454,7 +455,9 @@ static uint32_t weave_need(const tm_model *M, uint32_t s, uint32_t *replies, uin
  * (written by the thread that issued it, in lines of their own, read once the runs' step is
  * over): the cores do not take a line from each other as the runs publish SMs. */
 enum { WEAVE_WAITING, WEAVE_OFFERED, WEAVE_LATE };
-#define WEAVE_READY_OFFERED (UINT32_C(1) << 31)   /* in M->weave_ready: WEAVE_OFFERED */
+/* M->weave_ready's entries: the SM, WEAVE_OFFERED, and above them its entries that ran (the
+ * crew reads no line that the runs' thread writes as it goes, M->weave_pos) */
+#define WEAVE_READY_OFFERED (UINT32_C(1) << 31)
 
 /* Step 1 with step 2 beside it: SM s's runs are done (all of them, `whole`), so its issue may
  * go on another host thread while the runs of the other SMs go on: nothing of an SM's issue is
@@ -472,7 +475,8 @@ static bool weave_publish(tm_model *M, uint32_t s, bool whole, uint32_t *n)
     uint8_t state = whole && s >= M->weave_early_from ? WEAVE_OFFERED : WEAVE_LATE;
     M->weave_state[s] = state;
     /* with its state (the crew reads no other line of the runs' thread for it) */
-    M->weave_ready[(*n)++] = s | (state == WEAVE_OFFERED ? WEAVE_READY_OFFERED : 0);
+    M->weave_ready[(*n)++] = (uint64_t)M->weave_pos[s] << 32 | s |
+                             (state == WEAVE_OFFERED ? WEAVE_READY_OFFERED : 0);
     return state == WEAVE_OFFERED;
 }
 
@@ -562,13 +566,15 @@ static void weave_issue(tm_model *M, tm_sm *S, uint32_t n, uint64_t at)
  * else UINT32_MAX). Its free lists change only by its own issue (after this) and in the bound
  * phase and the landing, so whichever thread looks finds the same. Waits (as the crew does
  * for a step) when the runs have not got that far: the runs' thread never waits. */
-static uint32_t weave_issue_ready(tm_model *M, uint32_t j)
+static uint32_t weave_issue_ready(tm_model *M, uint32_t j, uint32_t *n)
 {
     for (unsigned spins = 0; __atomic_load_n(&M->weave_nready, __ATOMIC_ACQUIRE) <= j; spins++)
         if (spins >= 256) sched_yield();
-    uint32_t r = M->weave_ready[j], s = r & ~WEAVE_READY_OFFERED, replies, insts;
+    uint64_t r = M->weave_ready[j];
+    uint32_t s = (uint32_t)r & ~WEAVE_READY_OFFERED, replies, insts;
+    *n = (uint32_t)(r >> 32);
     if (!(r & WEAVE_READY_OFFERED)) return UINT32_MAX;
-    weave_need(M, s, &replies, &insts);
+    weave_need(M, s, *n, &replies, &insts);
     return tm_mem_weave_has(&M->mem, s, replies, insts) ? s : UINT32_MAX;
 }
 
@@ -582,7 +588,7 @@ static uint32_t weave_reserve(tm_model *M)
     for (uint32_t s = 0; s < M->nsm; s++) {
         if (M->weave_early[s]) continue;   /* beside the runs, needing none */
         uint32_t replies, insts;
-        all += weave_need(M, s, &replies, &insts);
+        all += weave_need(M, s, M->weave_pos[s], &replies, &insts);
         if (insts) tm_mem_reserve_weave(&M->mem, s, replies, insts);
     }
     return all;
@@ -936,13 +942,13 @@ static void crew_item(tm_crew *c, uint32_t t, uint32_t i)
     tm_model *M = c->M;
     switch (c->job) {
     case CREW_RUNS: {
-        uint32_t nch = (uint32_t)M->gpu->dram_channels, s;
+        uint32_t nch = (uint32_t)M->gpu->dram_channels, s, n;
         if (i == 0) {
             weave_runs(M);
         } else if (i <= nch) {
             tm_mem_weave_decide(&M->mem, i - 1, i, c->end);
-        } else if ((s = weave_issue_ready(M, i - 1 - nch)) != UINT32_MAX) {
-            crew_issue(c, t, s, M->weave_pos[s]);   /* all of them: none faulted */
+        } else if ((s = weave_issue_ready(M, i - 1 - nch, &n)) != UINT32_MAX) {
+            crew_issue(c, t, s, n);   /* all of them: none faulted */
             M->weave_early[s] = true;
         }
         break;
