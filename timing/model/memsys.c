@@ -1317,15 +1317,6 @@ uint32_t tm_mem_weave_end(tm_mem *m)
         tm_chan *C = &m->chan[c];
         assert(C->landpos == C->nland);   /* every decision landed (in cycle order) */
         C->nreq = C->nland = C->landpos = 0;
-        m->st->l2_hits += C->st.l2_hits;
-        m->st->l2_misses += C->st.l2_misses;
-        m->st->l2_atomics += C->st.l2_atomics;
-        m->st->dram_reads += C->st.dram_reads;
-        m->st->dram_writes += C->st.dram_writes;
-        m->st->dram_row_hits += C->st.dram_row_hits;
-        m->st->dram_row_misses += C->st.dram_row_misses;
-        C->st.l2_hits = C->st.l2_misses = C->st.l2_atomics = 0;
-        C->st.dram_reads = C->st.dram_writes = C->st.dram_row_hits = C->st.dram_row_misses = 0;
         if (m->ch_next[c] < next) next = m->ch_next[c];
     }
     m->next_min = next;
@@ -1338,6 +1329,22 @@ uint32_t tm_mem_weave_end(tm_mem *m)
         m->outpos[s] = 0;
     }
     return landings;
+}
+
+void tm_mem_weave_stats(tm_mem *m)
+{
+    for (uint32_t c = 0; m->chan && c < (uint32_t)m->gpu->dram_channels; c++) {
+        tm_chan *C = &m->chan[c];
+        m->st->l2_hits += C->st.l2_hits;
+        m->st->l2_misses += C->st.l2_misses;
+        m->st->l2_atomics += C->st.l2_atomics;
+        m->st->dram_reads += C->st.dram_reads;
+        m->st->dram_writes += C->st.dram_writes;
+        m->st->dram_row_hits += C->st.dram_row_hits;
+        m->st->dram_row_misses += C->st.dram_row_misses;
+        C->st.l2_hits = C->st.l2_misses = C->st.l2_atomics = 0;
+        C->st.dram_reads = C->st.dram_writes = C->st.dram_row_hits = C->st.dram_row_misses = 0;
+    }
 }
 
 void tm_mem_weave_land(tm_mem *m, uint32_t lo, uint32_t hi)

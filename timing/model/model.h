@@ -287,6 +287,10 @@ void tm_mem_weave_decide(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end);
 void tm_mem_weave_channels(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end);
 uint32_t tm_mem_weave_end(tm_mem *m);
 void tm_mem_weave_land(tm_mem *m, uint32_t lo, uint32_t hi);
+/* The channels' counts of the weaves so far (L2 and DRAM, kept per channel while they run apart)
+ * into the model's statistics: once, at the kernel's end (each window's would read every
+ * channel's counts, half of them last written on another host thread). */
+void tm_mem_weave_stats(tm_mem *m);
 /* Windowed model: fills every SM's free lists to at least `per_sm` reply and link records and
  * per_sm / 64 + 1 instruction records (one window's issue at most). false: out of memory. */
 void tm_mem_reserve(tm_mem *m, uint32_t per_sm);

@@ -1384,6 +1384,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
      * statistics; the kernel's cycles end with its last warp */
     if (ok && M->windowed) tm_mem_weave(&M->mem, TM_NEVER);
     if (ok) tm_mem_advance(&M->mem, TM_NEVER - 1);
+    tm_mem_weave_stats(&M->mem);
     for (uint32_t s = 0; ok && s < M->nsm; s++) timing_stats_add(&M->st, &M->sms[s].st);
     /* cycles in which an SM had no CTA count as idle slots of its schedulers */
     uint64_t cycles = now;
