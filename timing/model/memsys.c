@@ -1321,13 +1321,6 @@ uint32_t tm_mem_weave_end(tm_mem *m)
     }
     m->next_min = next;
     m->norder = 0;
-    for (uint32_t s = 0; s < m->nsm; s++) {
-        uint32_t left = m->nout[s] - m->outpos[s];
-        /* an SM that never sent has no outbox yet: memmove of NULL is undefined even for 0 */
-        if (left) memmove(m->outbox[s], m->outbox[s] + m->outpos[s], left * sizeof *m->outbox[s]);
-        m->nout[s] = left;
-        m->outpos[s] = 0;
-    }
     return landings;
 }
 
@@ -1360,6 +1353,14 @@ void tm_mem_weave_land(tm_mem *m, uint32_t lo, uint32_t hi)
         for (uint32_t i = 0; i < m->sm_nland[s]; i++)
             wait_landed(m, m->sm_land[s][i].wid, m->sm_land[s][i].t);
         m->sm_nland[s] = 0;
+        /* the requests the weave took leave the outbox (here, on the SM's host thread: the
+         * counts are written at its issue) */
+        uint32_t left = m->nout[s] - m->outpos[s];
+        /* an SM that never sent has no outbox yet: memmove of NULL is undefined even for 0 */
+        if (left && m->outpos[s])
+            memmove(m->outbox[s], m->outbox[s] + m->outpos[s], left * sizeof *m->outbox[s]);
+        m->nout[s] = left;
+        m->outpos[s] = 0;
     }
 }
 

@@ -276,8 +276,9 @@ void tm_mem_weave(tm_mem *m, uint64_t end);
  * own; _channels serves channels [lo, hi) (the decisions before `end`, then their requests),
  * and threads may run disjoint ranges at once; _end (one thread) puts the replies in the order
  * one thread would land them (the decisions by cycle then channel, then the requests'), per SM;
- * _land lands SMs [lo, hi)'s (disjoint ranges at once). _begin returns a measure of the work
- * (0: none), _end the replies to land. */
+ * _land lands SMs [lo, hi)'s (disjoint ranges at once) and drops the requests taken from their
+ * outboxes (every SM's, landings or not, before the next window). _begin returns a measure of
+ * the work (0: none), _end the replies to land. */
 uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end);
 /* The DRAM decisions _channels makes first, earlier: after _open, channels [lo, hi) decide up
  * to `end` (their replies recorded for _end). They touch only the channels, so they may run on

@@ -1186,9 +1186,12 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
          * placement (out of memory) comes after the requests were taken */
         if (M->stop && !whole) break;
         crew_step_small(&c, CREW_MEMORY, from, end, mem_work);
-        /* the landing step's items end each SM's window (window_done); without it, here */
-        if (!crew_step_small(&c, CREW_LAND, from, end, tm_mem_weave_end(&M->mem) + retiring))
+        /* the landing step's items end each SM's window (tm_mem_weave_land's outbox, then
+         * window_done); without it, here */
+        if (!crew_step_small(&c, CREW_LAND, from, end, tm_mem_weave_end(&M->mem) + retiring)) {
+            tm_mem_weave_land(&M->mem, 0, M->nsm);   /* (no landings) */
             for (uint32_t s = 0; s < M->nsm; s++) window_done(&M->sms[s], &c.tally[0]);
+        }
         y = crew_tallies(&c, true);
         if (M->stop) break;
         uint64_t next = y.next;
