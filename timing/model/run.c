@@ -573,7 +573,7 @@ static uint32_t weave_issue_ready(tm_model *M, uint32_t j, uint32_t *n)
     uint64_t r = M->weave_ready[j];
     uint32_t s = (uint32_t)r & ~WEAVE_READY_OFFERED, replies, insts;
     *n = (uint32_t)(r >> 32);
-    if (!(r & WEAVE_READY_OFFERED)) return UINT32_MAX;
+    if (!(r & WEAVE_READY_OFFERED) || !*n) return UINT32_MAX;   /* (none: nothing to issue) */
     weave_need(M, s, *n, &replies, &insts);
     return tm_mem_weave_has(&M->mem, s, replies, insts) ? s : UINT32_MAX;
 }
@@ -968,10 +968,11 @@ static void crew_item(tm_crew *c, uint32_t t, uint32_t i)
         tm_mem_weave_land(&M->mem, i, i + 1);
         window_done(&M->sms[i], &c->tally[t]);
         break;
-    case CREW_ISSUE:
-        if (!M->weave_early[i])   /* (else issued beside the runs) */
-            crew_issue(c, t, i, M->weave_pos[i] - (M->weave_fault == i + 1));
+    case CREW_ISSUE: {
+        uint32_t n = M->weave_pos[i] - (M->weave_fault == i + 1);
+        if (n && !M->weave_early[i]) crew_issue(c, t, i, n);   /* (else beside the runs) */
         break;
+    }
     default: {
         tm_sm *S = &M->sms[i];
         crew_tally *y = &c->tally[t];
