@@ -449,6 +449,18 @@ static uint32_t weave_need(const tm_model *M, uint32_t s, uint32_t n, uint32_t *
     return runs;
 }
 
+/* A host thread waiting for another (the crew's steps, below, and the SMs the runs hand over)
+ * looks this many times before it yields the CPU between looks: a look is a few cycles, and a
+ * yield costs ~0.4 us even with nothing else to run (1,100 TSC ticks, sched_yield, this VM),
+ * which a window's handoffs paid at nearly every wait after 256 looks (a fraction of a us);
+ * a few us of looks, then yields, for a busy machine where the awaited thread needs the CPU. */
+enum { CREW_SPINS = 4096 };
+
+static void crew_relax(unsigned spins)
+{
+    if (spins >= CREW_SPINS) sched_yield();
+}
+
 /* Where SM s's woven instructions may issue (M->weave_state, the runs' thread's only): beside
  * the runs once its own are done (WEAVE_OFFERED: the crew's thread taking it looks whether its
  * records are there), or after them (WEAVE_LATE). M->weave_early[s]: it issued beside them
@@ -569,7 +581,7 @@ static void weave_issue(tm_model *M, tm_sm *S, uint32_t n, uint64_t at)
 static uint32_t weave_issue_ready(tm_model *M, uint32_t j, uint32_t *n)
 {
     for (unsigned spins = 0; __atomic_load_n(&M->weave_nready, __ATOMIC_ACQUIRE) <= j; spins++)
-        if (spins >= 256) sched_yield();
+        crew_relax(spins);
     uint64_t r = M->weave_ready[j];
     uint32_t s = (uint32_t)r & ~WEAVE_READY_OFFERED, replies, insts;
     *n = (uint32_t)(r >> 32);
@@ -872,7 +884,8 @@ typedef struct tm_crew {
     uint32_t n;
     pthread_t *tids;
     /* A window is a few microseconds of work: threads wait for a step, or for its last items,
-     * spinning (sleeping costs more than the window on a busy machine), yielding meanwhile. */
+     * spinning (sleeping costs more than the window on a busy machine), then yielding
+     * (crew_relax). */
     uint64_t step;       /* atomic: steps published; a thread takes items of the one it saw */
     /* atomic: items of the current step done (each thread adds its own when it has done
      * them); in a line of its own, away from `step` that idle threads spin on */
@@ -1014,7 +1027,7 @@ static void *crew_main(void *p)
     for (;;) {
         uint64_t k;
         for (unsigned spins = 0; (k = __atomic_load_n(&c->step, __ATOMIC_ACQUIRE)) == seen; spins++)
-            if (spins >= 256) sched_yield();
+            crew_relax(spins);
         if (__atomic_load_n(&c->quit, __ATOMIC_RELAXED)) break;
         seen = k;
         crew_share(c, a->t, k);
@@ -1051,7 +1064,7 @@ static void crew_step(tm_crew *c, int job, uint64_t from, uint64_t end)
     __atomic_store_n(&c->step, k, __ATOMIC_RELEASE);
     crew_share(c, 0, k);
     for (unsigned spins = 0; __atomic_load_n(&c->done, __ATOMIC_ACQUIRE) < c->items; spins++)
-        if (spins >= 256) sched_yield();
+        crew_relax(spins);
     /* every claim slot is at k or later once step k is over, those of no item of it too: a
      * thread late by a step, reading the next step's items, takes none of them */
     for (uint32_t i = c->items; i < c->nclaim; i++) __atomic_store_n(&c->claim[i], k, __ATOMIC_RELEASE);
