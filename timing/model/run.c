@@ -450,11 +450,13 @@ static uint32_t weave_need(const tm_model *M, uint32_t s, uint32_t n, uint32_t *
 }
 
 /* A host thread waiting for another (the crew's steps, below, and the SMs the runs hand over)
- * looks this many times before it yields the CPU between looks: a look is a few cycles, and a
- * yield costs ~0.4 us even with nothing else to run (1,100 TSC ticks, sched_yield, this VM),
- * which a window's handoffs paid at nearly every wait after 256 looks (a fraction of a us);
- * a few us of looks, then yields, for a busy machine where the awaited thread needs the CPU. */
-enum { CREW_SPINS = 4096 };
+ * looks this many times before it yields the CPU between looks: 4,096 looks take ~1 us (2,550
+ * TSC ticks on the 2-core VM), and a yield costs ~0.4 us even with nothing else to run (1,100
+ * ticks), which the waits of a window's handoffs (a few us each: the serial parts between the
+ * steps, the runs between two SMs) paid on nearly every wait after the 256 looks before (60
+ * ns); a few us of looks, then yields, for a busy machine where the awaited thread needs the
+ * CPU. */
+enum { CREW_SPINS = 16384 };
 
 static void crew_relax(unsigned spins)
 {
