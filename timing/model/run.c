@@ -1159,10 +1159,8 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         M->mem.in_bound = false;
         *now = end;
         crew_tally y = crew_tallies(&c, false);
-        if (y.fail || M->stop) {
-            ok = false;
-            break;
-        }
+        ok = !y.fail;   /* (a stop alone ends the run with ok: tm_run tells it apart) */
+        if (!ok || M->stop) break;
         /* the weave (above weave_exec): runs in one order, issue on the host threads, CTAs */
         memset(M->weave_state, WEAVE_WAITING, M->nsm);
         memset(M->weave_early, false, M->nsm);
