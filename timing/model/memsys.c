@@ -813,7 +813,7 @@ static void dq_serve(tm_mem *m, uint32_t ch)
                     C->land = p;
                     C->capland = nc;
                 }
-                C->land[C->nland++] = (tm_land){.at = at, .t = t, .wid = k};
+                C->land[C->nland++] = (tm_land){.at = at, .t = t, .wid = k, .sm = w->sm};
             }
             k = nx;
         }
@@ -1057,8 +1057,8 @@ static tm_heap_item heap_pop(tm_heap_item *h, uint32_t *n)
  * entries of the banks that can take a request in the window (step 1, before the window's
  * requests are ordered), their requests (step 2, after), what those name (step 3: the L2
  * line, the first reply);
- * each request's L2 set as it is ordered; each reply's L1 line and link as it is put on its
- * SM's list (land_later), its instruction before the SM's replies land. Only hints: nothing
+ * each request's L2 set as it is ordered; each reply's L1 line and link, then its instruction,
+ * before the SM's replies land (on the host thread landing them). Only hints: nothing
  * is written. (noipa: GCC finds a function that only prefetches pure, and drops its calls.) */
 static __attribute__((noipa)) void prefetch_decisions(tm_mem *m, uint32_t lo, uint32_t hi,
                                                       uint64_t end, int step)
@@ -1252,10 +1252,8 @@ void tm_mem_weave_channels(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end)
 }
 
 /* A reply for SM sm's list of landings, in the order one thread would land them. */
-static void land_later(tm_mem *m, uint32_t wid, uint64_t t)
+static void land_later(tm_mem *m, uint32_t sm, uint32_t wid, uint64_t t)
 {
-    uint32_t sm = m->waits[wid].sm;
-    prefetch_landing(m, &m->waits[wid]);
     if (m->sm_nland[sm] == m->sm_capland[sm]) {
         uint32_t nc = m->sm_capland[sm] ? 2 * m->sm_capland[sm] : 64;
         tm_land *p = realloc(m->sm_land[sm], (size_t)nc * sizeof *p);
@@ -1286,7 +1284,8 @@ uint32_t tm_mem_weave_end(tm_mem *m)
             for (uint32_t c = 0; c < nch; c++) {
                 tm_chan *C = &m->chan[c];
                 for (; C->landpos < C->nland && C->land[C->landpos].at == at; C->landpos++) {
-                    land_later(m, C->land[C->landpos].wid, C->land[C->landpos].t);
+                    const tm_land *l = &C->land[C->landpos];
+                    land_later(m, l->sm, l->wid, l->t);
                     landings++;
                 }
             }
@@ -1298,7 +1297,7 @@ uint32_t tm_mem_weave_end(tm_mem *m)
         while (nh) {
             tm_chan *C = &m->chan[heap_pop(h, &nh).ix];
             const tm_land *l = &C->land[C->landpos++];
-            land_later(m, l->wid, l->t);
+            land_later(m, l->sm, l->wid, l->t);
             landings++;
             if (C->landpos < C->nland)
                 heap_push(h, &nh, C->land[C->landpos].at, (uint32_t)(C - m->chan));
@@ -1309,7 +1308,7 @@ uint32_t tm_mem_weave_end(tm_mem *m)
         const tm_order *o = &m->order[k];
         if (o->port > m->sm_out[o->sm]) m->sm_out[o->sm] = o->port;
         if (o->wid != UINT32_MAX) {
-            land_later(m, o->wid, o->t);
+            land_later(m, o->sm, o->wid, o->t);
             landings++;
         }
     }
@@ -1318,6 +1317,17 @@ uint32_t tm_mem_weave_end(tm_mem *m)
         tm_chan *C = &m->chan[c];
         assert(C->landpos == C->nland);   /* every decision landed (in cycle order) */
         C->nreq = C->nland = C->landpos = 0;
+        if (m->ch_next[c] < next) next = m->ch_next[c];
+    }
+    m->next_min = next;
+    m->norder = 0;
+    return landings;
+}
+
+void tm_mem_weave_stats(tm_mem *m)
+{
+    for (uint32_t c = 0; m->chan && c < (uint32_t)m->gpu->dram_channels; c++) {
+        tm_chan *C = &m->chan[c];
         m->st->l2_hits += C->st.l2_hits;
         m->st->l2_misses += C->st.l2_misses;
         m->st->l2_atomics += C->st.l2_atomics;
@@ -1327,24 +1337,15 @@ uint32_t tm_mem_weave_end(tm_mem *m)
         m->st->dram_row_misses += C->st.dram_row_misses;
         C->st.l2_hits = C->st.l2_misses = C->st.l2_atomics = 0;
         C->st.dram_reads = C->st.dram_writes = C->st.dram_row_hits = C->st.dram_row_misses = 0;
-        if (m->ch_next[c] < next) next = m->ch_next[c];
     }
-    m->next_min = next;
-    m->norder = 0;
-    for (uint32_t s = 0; s < m->nsm; s++) {
-        uint32_t left = m->nout[s] - m->outpos[s];
-        /* an SM that never sent has no outbox yet: memmove of NULL is undefined even for 0 */
-        if (left) memmove(m->outbox[s], m->outbox[s] + m->outpos[s], left * sizeof *m->outbox[s]);
-        m->nout[s] = left;
-        m->outpos[s] = 0;
-    }
-    return landings;
 }
 
 void tm_mem_weave_land(tm_mem *m, uint32_t lo, uint32_t hi)
 {
     for (uint32_t s = lo; s < hi; s++) {
-        /* the replies' first instructions (their links were asked for in land_later) */
+        for (uint32_t i = 0; i < m->sm_nland[s]; i++)
+            prefetch_landing(m, &m->waits[m->sm_land[s][i].wid]);
+        /* the replies' first instructions */
         for (uint32_t i = 0; i < m->sm_nland[s]; i++) {
             uint32_t k = m->waits[m->sm_land[s][i].wid].insts;
             if (k != UINT32_MAX) __builtin_prefetch(&m->insts[m->links[k].inst]);
@@ -1352,6 +1353,14 @@ void tm_mem_weave_land(tm_mem *m, uint32_t lo, uint32_t hi)
         for (uint32_t i = 0; i < m->sm_nland[s]; i++)
             wait_landed(m, m->sm_land[s][i].wid, m->sm_land[s][i].t);
         m->sm_nland[s] = 0;
+        /* the requests the weave took leave the outbox (here, on the SM's host thread: the
+         * counts are written at its issue) */
+        uint32_t left = m->nout[s] - m->outpos[s];
+        /* an SM that never sent has no outbox yet: memmove of NULL is undefined even for 0 */
+        if (left && m->outpos[s])
+            memmove(m->outbox[s], m->outbox[s] + m->outpos[s], left * sizeof *m->outbox[s]);
+        m->nout[s] = left;
+        m->outpos[s] = 0;
     }
 }
 

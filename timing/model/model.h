@@ -119,9 +119,10 @@ typedef struct tm_outreq {
 } tm_outreq;
 
 /* Windowed model, the memory weave by DRAM channel (tm_mem_weave_begin/_channels/_end): a
- * reply a channel's scheduler decided, landing at t (`at`: the decision's cycle, its order
- * among the channels' decisions). */
-typedef struct tm_land { uint64_t at, t; uint32_t wid; } tm_land;
+ * reply a channel's scheduler decided, landing at t on SM sm (`at`: the decision's cycle, its
+ * order among the channels' decisions; sm kept here so that the weave's serial order of the
+ * landings reads no reply record, each last touched on a channel's host thread). */
+typedef struct tm_land { uint64_t at, t; uint32_t wid, sm; } tm_land;
 
 /* A request of the window in (depart, SM, order) order: its outbox place, and what serving it
  * left for the SM side (its reply landing at t; the SM's port held until `port`, 0: not). */
@@ -275,8 +276,9 @@ void tm_mem_weave(tm_mem *m, uint64_t end);
  * own; _channels serves channels [lo, hi) (the decisions before `end`, then their requests),
  * and threads may run disjoint ranges at once; _end (one thread) puts the replies in the order
  * one thread would land them (the decisions by cycle then channel, then the requests'), per SM;
- * _land lands SMs [lo, hi)'s (disjoint ranges at once). _begin returns a measure of the work
- * (0: none), _end the replies to land. */
+ * _land lands SMs [lo, hi)'s (disjoint ranges at once) and drops the requests taken from their
+ * outboxes (every SM's, landings or not, before the next window). _begin returns a measure of
+ * the work (0: none), _end the replies to land. */
 uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end);
 /* The DRAM decisions _channels makes first, earlier: after _open, channels [lo, hi) decide up
  * to `end` (their replies recorded for _end). They touch only the channels, so they may run on
@@ -286,6 +288,10 @@ void tm_mem_weave_decide(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end);
 void tm_mem_weave_channels(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end);
 uint32_t tm_mem_weave_end(tm_mem *m);
 void tm_mem_weave_land(tm_mem *m, uint32_t lo, uint32_t hi);
+/* The channels' counts of the weaves so far (L2 and DRAM, kept per channel while they run apart)
+ * into the model's statistics: once, at the kernel's end (each window's would read every
+ * channel's counts, half of them last written on another host thread). */
+void tm_mem_weave_stats(tm_mem *m);
 /* Windowed model: fills every SM's free lists to at least `per_sm` reply and link records and
  * per_sm / 64 + 1 instruction records (one window's issue at most). false: out of memory. */
 void tm_mem_reserve(tm_mem *m, uint32_t per_sm);
@@ -692,13 +698,16 @@ struct tm_model {
     uint32_t *weave_heap;     /* the weave's merge (run.c): per SM, its count of entries */
     uint64_t *weave_keys;     /* the weave's merge: a heap of its SMs' (cycle, SM) keys */
     /* the weave's issue beside its runs (run.c weave_publish): the SMs in the order the runs
-     * finished theirs (weave_ready, weave_nready of them so far: atomic), and per SM whether
-     * it issues there or after the runs (weave_state: run.c's WEAVE_*, atomic) */
+     * finished theirs, each with whether it may issue there (weave_ready, weave_nready of them
+     * so far: atomic), per SM where it may issue, there or after the runs (weave_state: run.c's
+     * WEAVE_*, the runs' thread's), and whether it did issue there (weave_early, the issuing
+     * thread's) */
     bool weave_overlap;
     uint32_t weave_early_from;   /* the first SM that may issue beside the runs */
-    uint32_t *weave_ready;
+    uint64_t *weave_ready;
     uint32_t weave_nready;
     uint8_t *weave_state;
+    bool *weave_early;
     /* the warp slots' event rings (rings.c): slot ws of SM s is ring ws * nsm + s;
      * none (rings.slots 0): the warps allocate their own */
     tm_rings rings;

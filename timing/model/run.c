@@ -430,14 +430,15 @@ static void runs_hint(const tm_model *M, const tm_defer *d, uint32_t s, uint32_t
     else if (tw->w) emu_warp_prefetch_access(tw->w, k == 1);
 }
 
-/* What SM s's woven instructions (its entries step 1 ran) may take of records: replies and
- * links (two lines per lane at most), instruction records. Returns its runs. */
-static uint32_t weave_need(const tm_model *M, uint32_t s, uint32_t *replies, uint32_t *insts)
+/* What SM s's woven instructions (its first n entries, those step 1 ran) may take of records:
+ * replies and links (two lines per lane at most), instruction records. Returns its runs. */
+static uint32_t weave_need(const tm_model *M, uint32_t s, uint32_t n, uint32_t *replies,
+                           uint32_t *insts)
 {
     const tm_sm *S = &M->sms[s];
     uint32_t runs = 0;
     *replies = *insts = 0;
-    for (uint32_t k = 0; k < M->weave_pos[s]; k++) {
+    for (uint32_t k = 0; k < n; k++) {
         const tm_defer *d = &S->defer[k];
         if (d->kind != TM_DEFER_RUN) continue;
         const tm_warp *tw = &S->warps[d->index];
@@ -450,9 +451,29 @@ static uint32_t weave_need(const tm_model *M, uint32_t s, uint32_t *replies, uin
     return runs;
 }
 
-/* Where SM s's woven instructions issue (M->weave_state): beside the runs once its own are
- * done (WEAVE_EARLY, then WEAVE_ISSUED), or after them (WEAVE_LATE). */
-enum { WEAVE_WAITING, WEAVE_EARLY, WEAVE_LATE, WEAVE_ISSUED };
+/* A host thread waiting for another (the crew's steps, below, and the SMs the runs hand over)
+ * looks this many times before it yields the CPU between looks: 4,096 looks take ~1 us (2,550
+ * TSC ticks on the 2-core VM), and a yield costs ~0.4 us even with nothing else to run (1,100
+ * ticks), which the waits of a window's handoffs (a few us each: the serial parts between the
+ * steps, the runs between two SMs) paid on nearly every wait after the 256 looks before (60
+ * ns); a few us of looks, then yields, for a busy machine where the awaited thread needs the
+ * CPU. */
+enum { CREW_SPINS = 16384 };
+
+static void crew_relax(unsigned spins)
+{
+    if (spins >= CREW_SPINS) sched_yield();
+}
+
+/* Where SM s's woven instructions may issue (M->weave_state, the runs' thread's only): beside
+ * the runs once its own are done (WEAVE_OFFERED: the crew's thread taking it looks whether its
+ * records are there), or after them (WEAVE_LATE). M->weave_early[s]: it issued beside them
+ * (written by the thread that issued it, in lines of their own, read once the runs' step is
+ * over): the cores do not take a line from each other as the runs publish SMs. */
+enum { WEAVE_WAITING, WEAVE_OFFERED, WEAVE_LATE };
+/* M->weave_ready's entries: the SM, WEAVE_OFFERED, and above them its entries that ran (the
+ * crew reads no line that the runs' thread writes as it goes, M->weave_pos) */
+#define WEAVE_READY_OFFERED (UINT32_C(1) << 31)
 
 /* Step 1 with step 2 beside it: SM s's runs are done (all of them, `whole`), so its issue may
  * go on another host thread while the runs of the other SMs go on: nothing of an SM's issue is
@@ -465,18 +486,23 @@ enum { WEAVE_WAITING, WEAVE_EARLY, WEAVE_LATE, WEAVE_ISSUED };
  * (the same records, so the same ids). The SMs that host thread 0 (the runs') takes in the
  * bound phase and the landing issue after the runs too: their state is in its cache, and
  * issuing them on another thread would move it there and back every window. */
-static void weave_publish(tm_model *M, uint32_t s, bool whole)
+static bool weave_publish(tm_model *M, uint32_t s, bool whole, uint32_t *n)
 {
-    uint8_t state = WEAVE_LATE;
-    uint32_t replies, insts;
-    if (whole && s >= M->weave_early_from) {   /* (else weave_reserve counts its needs) */
-        weave_need(M, s, &replies, &insts);
-        if (tm_mem_weave_has(&M->mem, s, replies, insts)) state = WEAVE_EARLY;
-    }
-    __atomic_store_n(&M->weave_state[s], state, __ATOMIC_RELAXED);
-    uint32_t n = M->weave_nready;   /* written by this thread only */
-    M->weave_ready[n] = s;
-    __atomic_store_n(&M->weave_nready, n + 1, __ATOMIC_RELEASE);
+    uint8_t state = whole && s >= M->weave_early_from ? WEAVE_OFFERED : WEAVE_LATE;
+    M->weave_state[s] = state;
+    /* with its state (the crew reads no other line of the runs' thread for it) */
+    M->weave_ready[(*n)++] = (uint64_t)M->weave_pos[s] << 32 | s |
+                             (state == WEAVE_OFFERED ? WEAVE_READY_OFFERED : 0);
+    return state == WEAVE_OFFERED;
+}
+
+/* The SMs weave_publish put in weave_ready so far (n) go to the crew: one store of the count
+ * for a batch, and during the runs only when an SM issues early (the crew's thread waiting for
+ * the next SM reads the count's line: each store takes the line back from that core; an SM
+ * that issues later has nothing for it to do). */
+static void weave_publish_flush(tm_model *M, uint32_t n)
+{
+    __atomic_store_n(&M->weave_nready, n, __ATOMIC_RELEASE);
 }
 
 /* Step 1: the runs, up to a fault or a stop (M->weave_pos[s]: the entries of SM s that the
@@ -491,9 +517,12 @@ static void weave_runs(tm_model *M)
     memset(M->weave_pos, 0, M->nsm * sizeof *M->weave_pos);
     M->weave_fault = 0;
     const uint32_t *count = M->weave_heap;   /* merge_start's counts */
-    if (M->weave_overlap)
+    uint32_t published = 0;
+    if (M->weave_overlap) {
         for (uint32_t s = 0; s < M->nsm; s++)
-            if (!count[s]) weave_publish(M, s, true);
+            if (!count[s]) weave_publish(M, s, true, &published);
+        weave_publish_flush(M, published);
+    }
     tm_defer ahead[RUNS_AHEAD];
     uint32_t ahead_sm[RUNS_AHEAD], n = 0;   /* the next entries of the order, ahead[0] first */
     for (;;) {
@@ -511,12 +540,16 @@ static void weave_runs(tm_model *M)
             M->weave_fault = best + 1;
             break;
         }
-        if (M->weave_overlap && M->weave_pos[best] == count[best]) weave_publish(M, best, true);
+        if (M->weave_overlap && M->weave_pos[best] == count[best] &&
+            weave_publish(M, best, true, &published))
+            weave_publish_flush(M, published);
     }
-    if (M->weave_overlap)
+    if (M->weave_overlap) {
         for (uint32_t s = 0; s < M->nsm; s++)
-            if (__atomic_load_n(&M->weave_state[s], __ATOMIC_RELAXED) == WEAVE_WAITING)
-                weave_publish(M, s, false);
+            if (M->weave_state[s] == WEAVE_WAITING)
+                weave_publish(M, s, false, &published);
+        weave_publish_flush(M, published);
+    }
 }
 
 /* Step 2 on SM S: its first n entries (those step 1 ran, less a faulted one), in its order. A
@@ -545,16 +578,20 @@ static void weave_issue(tm_model *M, tm_sm *S, uint32_t n, uint64_t at)
 }
 
 /* Step 2 beside step 1 (CREW_RUNS' items after the channels'): the j-th SM whose runs were
- * done, once it is, issues if weave_publish found its records there. Waits (as the crew does
+ * done, once it is, issues if weave_publish offered it and its records are there (returns it,
+ * else UINT32_MAX). Its free lists change only by its own issue (after this) and in the bound
+ * phase and the landing, so whichever thread looks finds the same. Waits (as the crew does
  * for a step) when the runs have not got that far: the runs' thread never waits. */
-static void weave_issue_ready(tm_model *M, uint32_t j, uint64_t at)
+static uint32_t weave_issue_ready(tm_model *M, uint32_t j, uint32_t *n)
 {
     for (unsigned spins = 0; __atomic_load_n(&M->weave_nready, __ATOMIC_ACQUIRE) <= j; spins++)
-        if (spins >= 256) sched_yield();
-    uint32_t s = M->weave_ready[j];
-    if (__atomic_load_n(&M->weave_state[s], __ATOMIC_RELAXED) != WEAVE_EARLY) return;
-    weave_issue(M, &M->sms[s], M->weave_pos[s], at);   /* all of them: none faulted */
-    __atomic_store_n(&M->weave_state[s], WEAVE_ISSUED, __ATOMIC_RELAXED);
+        crew_relax(spins);
+    uint64_t r = M->weave_ready[j];
+    uint32_t s = (uint32_t)r & ~WEAVE_READY_OFFERED, replies, insts;
+    *n = (uint32_t)(r >> 32);
+    if (!(r & WEAVE_READY_OFFERED) || !*n) return UINT32_MAX;   /* (none: nothing to issue) */
+    weave_need(M, s, *n, &replies, &insts);
+    return tm_mem_weave_has(&M->mem, s, replies, insts) ? s : UINT32_MAX;
 }
 
 /* Step 2's records: each SM's free lists hold what its woven instructions may take (a reply
@@ -565,9 +602,9 @@ static uint32_t weave_reserve(tm_model *M)
 {
     uint32_t all = 0;
     for (uint32_t s = 0; s < M->nsm; s++) {
-        if (M->weave_state[s] == WEAVE_ISSUED) continue;   /* beside the runs, needing none */
+        if (M->weave_early[s]) continue;   /* beside the runs, needing none */
         uint32_t replies, insts;
-        all += weave_need(M, s, &replies, &insts);
+        all += weave_need(M, s, M->weave_pos[s], &replies, &insts);
         if (insts) tm_mem_reserve_weave(&M->mem, s, replies, insts);
     }
     return all;
@@ -692,6 +729,7 @@ static void model_free(tm_model *M)
     free(M->weave_keys);
     free(M->weave_ready);
     free(M->weave_state);
+    free(M->weave_early);
     tm_rings_give(&M->rings);
     tm_regs_give(M->regs, M->regs_words);
     free(M->sm_st);
@@ -806,6 +844,30 @@ static void sm_window(tm_model *M, tm_sm *S, uint64_t from, uint64_t end)
     }
 }
 
+/* What a window's loop needs to know of all the SMs, added up by each host thread over the
+ * items it did (in a line of its own), so that thread 0 reads a few tallies, not every SM's
+ * line (half of them last written by the other core) several times a window. From the bound
+ * phase through step 2: */
+typedef struct crew_tally {
+    _Alignas(64) bool runs;   /* an SM left entries for the weave */
+    bool fail;                /* a warp of an SM faulted */
+    uint32_t retiring;        /* CTAs finished (tm_sm.finished) */
+    uint32_t requests;        /* requests in the SMs' outboxes not taken yet */
+    /* from the landing step: an SM has CTAs; the least wake of those that have */
+    bool busy;
+    uint64_t next;
+} crew_tally;
+
+/* SM S's window is over (after its landings): its entries are done with, and tally y learns
+ * whether it has CTAs and when it next may change. */
+static void window_done(tm_sm *S, crew_tally *y)
+{
+    S->ndefer = 0;
+    if (!S->resident) return;
+    y->busy = true;
+    if (S->wake < y->next) y->next = S->wake;
+}
+
 /* The host threads of a window's parallel steps (the calling thread is thread 0). A step is a
  * list of items: SMs (the bound phase, the weave's issue, placement and landing, the first
  * CTAs), DRAM channels with their L2 slices (the memory weave), or a serial part (item 0:
@@ -826,7 +888,8 @@ typedef struct tm_crew {
     uint32_t n;
     pthread_t *tids;
     /* A window is a few microseconds of work: threads wait for a step, or for its last items,
-     * spinning (sleeping costs more than the window on a busy machine), yielding meanwhile. */
+     * spinning (sleeping costs more than the window on a busy machine), then yielding
+     * (crew_relax). */
     uint64_t step;       /* atomic: steps published; a thread takes items of the one it saw */
     /* atomic: items of the current step done (each thread adds its own when it has done
      * them); in a line of its own, away from `step` that idle threads spin on */
@@ -842,6 +905,7 @@ typedef struct tm_crew {
     bool go;             /* n is final: the threads created may start */
     uint32_t work;       /* CREW_RETIRE: what tm_mem_weave_begin returned */
     uint32_t retiring;   /* CREW_RETIRE: what weave_retire returned */
+    crew_tally *tally;   /* per host thread */
 } tm_crew;
 
 typedef struct tm_crew_arg { tm_crew *c; uint32_t t; } tm_crew_arg;
@@ -877,16 +941,33 @@ static bool crew_claim(tm_crew *c, uint32_t i, uint64_t k)
     return false;
 }
 
+/* SM s's first n entries issue (step 2) on host thread t, its tally counting what that adds. */
+static void crew_issue(tm_crew *c, uint32_t t, uint32_t s, uint32_t n)
+{
+    tm_model *M = c->M;
+    tm_sm *S = &M->sms[s];
+    uint32_t finished = S->finished, nout = M->mem.nout[s];
+    weave_issue(M, S, n, c->end);
+    c->tally[t].retiring += S->finished - finished;
+    c->tally[t].requests += M->mem.nout[s] - nout;
+    c->tally[t].fail |= S->fail;
+}
+
 /* Item i of the current step, on host thread t. */
 static void crew_item(tm_crew *c, uint32_t t, uint32_t i)
 {
     tm_model *M = c->M;
     switch (c->job) {
     case CREW_RUNS: {
-        uint32_t nch = (uint32_t)M->gpu->dram_channels;
-        if (i == 0) weave_runs(M);
-        else if (i <= nch) tm_mem_weave_decide(&M->mem, i - 1, i, c->end);
-        else weave_issue_ready(M, i - 1 - nch, c->end);
+        uint32_t nch = (uint32_t)M->gpu->dram_channels, s, n;
+        if (i == 0) {
+            weave_runs(M);
+        } else if (i <= nch) {
+            tm_mem_weave_decide(&M->mem, i - 1, i, c->end);
+        } else if ((s = weave_issue_ready(M, i - 1 - nch, &n)) != UINT32_MAX) {
+            crew_issue(c, t, s, n);   /* all of them: none faulted */
+            M->weave_early[s] = true;
+        }
         break;
     }
     case CREW_RETIRE:
@@ -902,14 +983,23 @@ static void crew_item(tm_crew *c, uint32_t t, uint32_t i)
     case CREW_LAND:
         weave_place(M, i, i + 1, c->end, &M->E.threads[t]);
         tm_mem_weave_land(&M->mem, i, i + 1);
+        window_done(&M->sms[i], &c->tally[t]);
         break;
-    case CREW_ISSUE:
-        if (M->weave_state[i] != WEAVE_ISSUED)
-            weave_issue(M, &M->sms[i], M->weave_pos[i] - (M->weave_fault == i + 1), c->end);
+    case CREW_ISSUE: {
+        uint32_t n = M->weave_pos[i] - (M->weave_fault == i + 1);
+        if (n && !M->weave_early[i]) crew_issue(c, t, i, n);   /* (else beside the runs) */
         break;
-    default:
-        sm_window(M, &M->sms[i], c->from, c->end);
+    }
+    default: {
+        tm_sm *S = &M->sms[i];
+        crew_tally *y = &c->tally[t];
+        sm_window(M, S, c->from, c->end);
+        y->runs |= S->ndefer != 0;
+        y->fail |= S->fail;
+        y->retiring += S->finished;
+        y->requests += M->mem.nout[i] - M->mem.outpos[i];
         break;
+    }
     }
 }
 
@@ -941,7 +1031,7 @@ static void *crew_main(void *p)
     for (;;) {
         uint64_t k;
         for (unsigned spins = 0; (k = __atomic_load_n(&c->step, __ATOMIC_ACQUIRE)) == seen; spins++)
-            if (spins >= 256) sched_yield();
+            crew_relax(spins);
         if (__atomic_load_n(&c->quit, __ATOMIC_RELAXED)) break;
         seen = k;
         crew_share(c, a->t, k);
@@ -978,24 +1068,44 @@ static void crew_step(tm_crew *c, int job, uint64_t from, uint64_t end)
     __atomic_store_n(&c->step, k, __ATOMIC_RELEASE);
     crew_share(c, 0, k);
     for (unsigned spins = 0; __atomic_load_n(&c->done, __ATOMIC_ACQUIRE) < c->items; spins++)
-        if (spins >= 256) sched_yield();
+        crew_relax(spins);
     /* every claim slot is at k or later once step k is over, those of no item of it too: a
      * thread late by a step, reading the next step's items, takes none of them */
     for (uint32_t i = c->items; i < c->nclaim; i++) __atomic_store_n(&c->claim[i], k, __ATOMIC_RELEASE);
 }
 
 /* A step of the weave with little to do runs on the calling thread alone (publishing it would
- * cost more; which thread does the work changes nothing). */
-static void crew_step_small(tm_crew *c, int job, uint64_t from, uint64_t end, uint32_t work)
+ * cost more; which thread does the work changes nothing). false when it had none (its items
+ * did not run). */
+static bool crew_step_small(tm_crew *c, int job, uint64_t from, uint64_t end, uint32_t work)
 {
     enum { CREW_MIN_WORK = 16 };
     if (work >= CREW_MIN_WORK || c->n == 1) {
         crew_step(c, job, from, end);
-        return;
+        return true;
     }
-    if (!work) return;
+    if (!work) return false;
     crew_set(c, job, from, end);
     for (uint32_t i = 0; i < c->items; i++) crew_item(c, 0, i);
+    return true;
+}
+
+/* The tallies added up (thread 0, no step running), and cleared for the next window's when
+ * `clear`. */
+static crew_tally crew_tallies(tm_crew *c, bool clear)
+{
+    crew_tally all = {.next = TM_NEVER};
+    for (uint32_t t = 0; t < c->n; t++) {
+        crew_tally *y = &c->tally[t];
+        all.runs |= y->runs;
+        all.fail |= y->fail;
+        all.retiring += y->retiring;
+        all.requests += y->requests;
+        all.busy |= y->busy;
+        if (y->next < all.next) all.next = y->next;
+        if (clear) *y = (crew_tally){.next = TM_NEVER};
+    }
+    return all;
 }
 
 /* Execution-driven runs: window after window, the bound phase (SMs, in parallel on the host
@@ -1003,24 +1113,29 @@ static void crew_step_small(tm_crew *c, int job, uint64_t from, uint64_t end, ui
  * when a warp faulted, the run stopped or deadlocked; *now: the kernel's last cycle. */
 static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
 {
-    tm_crew c = {.M = M, .n = M->nthreads < M->nsm ? M->nthreads : M->nsm};
+    crew_tally one = {.next = TM_NEVER};
+    tm_crew c = {.M = M, .n = M->nthreads < M->nsm ? M->nthreads : M->nsm, .tally = &one};
     tm_crew_arg *args = NULL;
     if (c.n > 1) {
         c.tids = calloc(c.n, sizeof *c.tids);
         args = calloc(c.n, sizeof *args);
+        c.tally = aligned_alloc(64, c.n * sizeof *c.tally);
         uint32_t nch = (uint32_t)M->gpu->dram_channels;
         c.nclaim = 1 + nch + M->nsm;   /* CREW_RUNS' items, the most */
         /* whole lines: each thread's range of claims in lines of its own */
         size_t cbytes = ((size_t)c.nclaim * sizeof *c.claim + 63) / 64 * 64;
         c.claim = aligned_alloc(64, cbytes);
         if (c.claim) memset(c.claim, 0, cbytes);
-        if (!c.tids || !args || !c.claim) {
+        if (!c.tids || !args || !c.claim || !c.tally) {
             free(c.tids);
             free(args);
             free(c.claim);
+            free(c.tally);
             c.claim = NULL;
+            c.tally = &one;
             c.n = 1;
         } else {
+            for (uint32_t t = 0; t < c.n; t++) c.tally[t] = (crew_tally){.next = TM_NEVER};
             uint32_t made = 1;
             for (uint32_t t = 1; t < c.n; t++) {
                 args[t] = (tm_crew_arg){&c, t};
@@ -1045,13 +1160,13 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         crew_step(&c, CREW_BOUND, from, end);
         M->mem.in_bound = false;
         *now = end;
-        for (uint32_t s = 0; s < M->nsm; s++) ok = ok && !M->sms[s].fail;
+        crew_tally y = crew_tallies(&c, false);
+        ok = !y.fail;   /* (a stop alone ends the run with ok: tm_run tells it apart) */
         if (!ok || M->stop) break;
         /* the weave (above weave_exec): runs in one order, issue on the host threads, CTAs */
-        bool runs = false;
-        for (uint32_t s = 0; s < M->nsm; s++) runs = runs || M->sms[s].ndefer;
         memset(M->weave_state, WEAVE_WAITING, M->nsm);
-        M->weave_overlap = c.n > 1 && runs;
+        memset(M->weave_early, false, M->nsm);
+        M->weave_overlap = c.n > 1 && y.runs;
         M->weave_early_from = M->nsm / c.n;   /* thread 0's SMs in the bound phase */
         M->weave_nready = 0;   /* before the step is published: the crew reads it */
         if (M->weave_overlap) {
@@ -1062,13 +1177,10 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
             weave_runs(M);
         }
         crew_step_small(&c, CREW_ISSUE, from, end, weave_reserve(M));
-        bool whole = !M->weave_fault && !M->stop;
-        for (uint32_t s = 0; s < M->nsm; s++) whole = whole && !M->sms[s].fail;
-        uint32_t mem_work = 0, retiring = 0, requests = 0;
-        for (uint32_t s = 0; s < M->nsm; s++) {
-            retiring += M->sms[s].finished;   /* CTAs to retire */
-            if (c.n > 1) requests += M->mem.nout[s] - M->mem.outpos[s];
-        }
+        /* CTAs to retire, requests to take: the SMs' after the bound phase and step 2 */
+        y = crew_tallies(&c, true);
+        bool whole = !M->weave_fault && !M->stop && !y.fail;
+        uint32_t mem_work = 0, retiring = y.retiring, requests = y.requests;
         /* side by side only when both have something to do; step 3 alone only when it has
          * (finished CTAs, or the timeline's warp slices): else its merge of every entry of
          * the window, on one thread, changes nothing */
@@ -1090,19 +1202,19 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
          * placement (out of memory) comes after the requests were taken */
         if (M->stop && !whole) break;
         crew_step_small(&c, CREW_MEMORY, from, end, mem_work);
-        crew_step_small(&c, CREW_LAND, from, end, tm_mem_weave_end(&M->mem) + retiring);
-        for (uint32_t s = 0; s < M->nsm; s++) M->sms[s].ndefer = 0;
-        if (M->stop) break;
-        bool busy = false;
-        uint64_t next = TM_NEVER, last = 0;
-        for (uint32_t s = 0; s < M->nsm; s++) {
-            tm_sm *S = &M->sms[s];
-            if (S->last_exit > last) last = S->last_exit;
-            if (!S->resident) continue;
-            busy = true;
-            if (S->wake < next) next = S->wake;
+        /* the landing step's items end each SM's window (tm_mem_weave_land's outbox, then
+         * window_done); without it, here */
+        if (!crew_step_small(&c, CREW_LAND, from, end, tm_mem_weave_end(&M->mem) + retiring)) {
+            tm_mem_weave_land(&M->mem, 0, M->nsm);   /* (no landings) */
+            for (uint32_t s = 0; s < M->nsm; s++) window_done(&M->sms[s], &c.tally[0]);
         }
-        if (!busy && !ctas_left(M)) {
+        y = crew_tallies(&c, true);
+        if (M->stop) break;
+        uint64_t next = y.next;
+        if (!y.busy && !ctas_left(M)) {
+            uint64_t last = 0;
+            for (uint32_t s = 0; s < M->nsm; s++)
+                if (M->sms[s].last_exit > last) last = M->sms[s].last_exit;
             *now = last;   /* the kernel ends with its last warp */
             break;
         }
@@ -1121,6 +1233,7 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
     }
     free(c.tids);
     free(c.claim);
+    if (c.tally != &one) free(c.tally);
     free(args);
     return ok;
 }
@@ -1179,6 +1292,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->weave_keys = calloc(M->nsm, sizeof *M->weave_keys);
     M->weave_ready = calloc(M->nsm, sizeof *M->weave_ready);
     M->weave_state = calloc(M->nsm, sizeof *M->weave_state);
+    M->weave_early = aligned_alloc(64, (M->nsm + 63) / 64 * 64);   /* whole lines */
     /* every SM's warp slots in one zeroed block, in huge pages (huge.c: 5,120 slots of 640
      * bytes on v100 were 800 faults in 4 KiB pages), each warp's scan fields in one cache line
      * (sizeof (tm_warp) is a multiple of 64) */
@@ -1186,7 +1300,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->warp_block = tm_huge_alloc(wslots * sizeof *M->warp_block, NULL);
     if (M->warp_block) memset(M->warp_block, 0, wslots * sizeof *M->warp_block);
     ok = ok && M->sms && M->weave_pos && M->weave_lim && M->weave_heap && M->weave_keys &&
-         M->weave_ready && M->weave_state && M->warp_block;
+         M->weave_ready && M->weave_state && M->weave_early && M->warp_block;
     for (uint32_t s = 0; ok && s < M->nsm; s++) {
         tm_sm *S = &M->sms[s];
         S->id = s;
@@ -1289,6 +1403,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
      * statistics; the kernel's cycles end with its last warp */
     if (ok && M->windowed) tm_mem_weave(&M->mem, TM_NEVER);
     if (ok) tm_mem_advance(&M->mem, TM_NEVER - 1);
+    tm_mem_weave_stats(&M->mem);
     for (uint32_t s = 0; ok && s < M->nsm; s++) timing_stats_add(&M->st, &M->sms[s].st);
     /* cycles in which an SM had no CTA count as idle slots of its schedulers */
     uint64_t cycles = now;
