@@ -39,6 +39,7 @@ bool tm_cache_init(tm_cache *c, uint64_t bytes, uint32_t ways)
     }
     c->stride = (uint32_t)stride;
     c->wide = NULL;
+    c->narrow_end = UINT64_C(1) << 32;
     c->lines = calloc((size_t)c->sets * c->ways, sizeof *c->lines);
     /* calloc's pages come zeroed when first touched (a memset would touch them all now) */
     c->meta_alloc = calloc((size_t)c->sets * stride + 63, 1);
@@ -79,14 +80,14 @@ static uint16_t fingerprint(uint64_t line)
     return (uint16_t)(((line + 1) * UINT64_C(0x9E3779B97F4A7C15)) >> 48) | 1u;
 }
 
-static uint16_t *fps_of(const tm_cache *c, uint32_t set)
+static uint8_t *set_meta(const tm_cache *c, uint32_t set)
 {
-    return (uint16_t *)(void *)&c->meta[(size_t)set * c->stride];
+    return &c->meta[(size_t)set * c->stride];
 }
 
-static uint32_t *uses_of(const tm_cache *c, uint32_t set)
+static uint32_t *uses_of(const tm_cache *c, uint8_t *sm)
 {
-    return (uint32_t *)(void *)&c->meta[(size_t)set * c->stride + c->uses_at];
+    return (uint32_t *)(void *)&sm[c->uses_at];
 }
 
 /* The cache's uses in 64 bits from now on (a kernel past 2^32 cycles). */
@@ -97,26 +98,29 @@ static void go_wide(tm_cache *c)
     if (!c->wide) abort();
     for (uint32_t s = 0; s < c->sets; s++)
         for (uint32_t i = 0; i < c->ways; i++)
-            c->wide[(size_t)s * c->ways + i] = uses_of(c, s)[i];
+            c->wide[(size_t)s * c->ways + i] = uses_of(c, set_meta(c, s))[i];
+    c->narrow_end = 0;
 }
 
-static void set_use(tm_cache *c, uint32_t set, uint32_t way, uint64_t now)
+/* Way `way` of set `set` (its meta at sm) used at `now`. */
+static void set_use(tm_cache *c, uint8_t *sm, uint32_t set, uint32_t way, uint64_t now)
 {
-    if (__builtin_expect(c->wide != NULL || now > UINT32_MAX, 0)) {
+    if (__builtin_expect(now >= c->narrow_end, 0)) {
         if (!c->wide) go_wide(c);
         c->wide[(size_t)set * c->ways + way] = now;
     } else {
-        uses_of(c, set)[way] = (uint32_t)now;
+        uses_of(c, sm)[way] = (uint32_t)now;
     }
 }
 
-/* The way of set `set` holding `line` (its tag line + 1), or UINT32_MAX: the ways whose
- * fingerprint matches, eight at a time (the fingerprints' padding is 0, never a match). */
-static uint32_t way_of(const tm_cache *c, uint32_t set, uint64_t line)
+/* The way holding `line` (its tag line + 1) of the set whose meta is at sm and lines at L, or
+ * UINT32_MAX: the ways whose fingerprint matches, eight at a time (the fingerprints' padding
+ * is 0, never a match). */
+static inline __attribute__((always_inline)) uint32_t
+way_of(const tm_cache *c, const uint8_t *sm, const tm_line *L, uint64_t line)
 {
-    const uint16_t *fp = fps_of(c, set);
+    const uint16_t *fp = (const uint16_t *)(const void *)sm;
     uint16_t f = fingerprint(line);
-    const tm_line *L = &c->lines[(size_t)set * c->ways];
 #ifdef __SSE2__
     __m128i key = _mm_set1_epi16((short)f);
     for (uint32_t from = 0; from < c->ways; from += 8) {
@@ -138,19 +142,21 @@ static uint32_t way_of(const tm_cache *c, uint32_t set, uint64_t line)
 tm_line *tm_cache_find(tm_cache *c, uint64_t line, uint64_t now)
 {
     uint32_t set = set_of(c, line);
+    uint8_t *sm = set_meta(c, set);
+    tm_line *L = &c->lines[(size_t)set * c->ways];
     /* a miss (the victim's choice) reads all of the set's uses */
-    const uint8_t *s = &c->meta[(size_t)set * c->stride];
-    for (uint32_t k = 64; k < c->stride; k += 64) __builtin_prefetch(&s[k], 1);
-    uint32_t i = way_of(c, set, line);
+    for (uint32_t k = 64; k < c->stride; k += 64) __builtin_prefetch(&sm[k], 1);
+    uint32_t i = way_of(c, sm, L, line);
     if (i == UINT32_MAX) return NULL;
-    set_use(c, set, i, now);
-    return &c->lines[(size_t)set * c->ways + i];
+    set_use(c, sm, set, i, now);
+    return &L[i];
 }
 
 tm_line *tm_cache_alloc(tm_cache *c, uint64_t line, uint64_t now, tm_evicted *victim)
 {
     uint32_t set = set_of(c, line);
-    uint16_t *fp = fps_of(c, set);
+    uint8_t *sm = set_meta(c, set);
+    uint16_t *fp = (uint16_t *)(void *)sm;
     uint32_t v = 0;
     /* the first empty way, else the least recently used; among equals the lowest way (a fixed
      * choice). A set's valid ways are its first ones (only this fills a way, the first empty
@@ -162,7 +168,7 @@ tm_line *tm_cache_alloc(tm_cache *c, uint64_t line, uint64_t now, tm_evicted *vi
             for (uint32_t i = 1; i < c->ways; i++)
                 if (u[i] < u[v]) v = i;
         } else {
-            const uint32_t *u = uses_of(c, set);
+            const uint32_t *u = uses_of(c, sm);
             for (uint32_t i = 1; i < c->ways; i++)
                 if (u[i] < u[v]) v = i;
         }
@@ -173,15 +179,16 @@ tm_line *tm_cache_alloc(tm_cache *c, uint64_t line, uint64_t now, tm_evicted *vi
     if (victim) *victim = (tm_evicted){.tag = L->tag, .dirty = L->tag ? L->dirty : 0};
     *L = (tm_line){.fill = now, .tag = line + 1};
     fp[v] = fingerprint(line);
-    set_use(c, set, v, now);
+    set_use(c, sm, set, v, now);
     return L;
 }
 
 tm_line *tm_cache_peek(tm_cache *c, uint64_t line)
 {
     uint32_t set = set_of(c, line);
-    uint32_t i = way_of(c, set, line);
-    return i == UINT32_MAX ? NULL : &c->lines[(size_t)set * c->ways + i];
+    tm_line *L = &c->lines[(size_t)set * c->ways];
+    uint32_t i = way_of(c, set_meta(c, set), L, line);
+    return i == UINT32_MAX ? NULL : &L[i];
 }
 
 void tm_cache_prefetch_set(const tm_cache *c, uint64_t line)

@@ -40,6 +40,7 @@ typedef struct tm_cache {
     uint8_t *meta;
     void *meta_alloc;     /* meta's allocation (meta: its first 64-byte boundary) */
     uint64_t *wide;       /* sets * ways last uses, once one did not fit 32 bits (else NULL) */
+    uint64_t narrow_end;      /* 2^32 while the uses are in meta, else 0 */
     uint32_t sets, ways;
     uint32_t set_mask;        /* sets - 1 where sets is a power of two (a mask for the modulo) */
     uint32_t stride, uses_at; /* bytes per set; where its uses start */
