@@ -194,8 +194,8 @@ tm_line *tm_cache_peek(tm_cache *c, uint64_t line)
 void tm_cache_prefetch_set(const tm_cache *c, uint64_t line)
 {
     uint32_t set = set_of(c, line);
-    const uint8_t *s = &c->meta[(size_t)set * c->stride];
-    for (uint32_t i = 0; i < c->stride; i += 64) __builtin_prefetch(&s[i]);
+    const uint8_t *sm = set_meta(c, set);
+    for (uint32_t k = 0; k < c->stride; k += 64) __builtin_prefetch(&sm[k]);
     const char *L = (const char *)&c->lines[(size_t)set * c->ways];
     size_t n = (size_t)c->ways * sizeof(tm_line);
     for (size_t k = 0; k < n; k += 64) __builtin_prefetch(&L[k]);

@@ -57,8 +57,9 @@ tm_line *tm_cache_find(tm_cache *c, uint64_t line, uint64_t now);
 tm_line *tm_cache_alloc(tm_cache *c, uint64_t line, uint64_t now, tm_evicted *victim);
 /* The line holding `line`, or NULL, without touching its LRU age (a fill landing). */
 tm_line *tm_cache_peek(tm_cache *c, uint64_t line);
-/* Asks the host's caches for the set holding `line`: its tags and its lines (tm_line: the one
- * a lookup finds or an allocation takes soon after). Changes nothing. */
+/* Asks the host's caches for the set holding `line`: its fingerprints and uses, and its lines
+ * (tm_line: the one a lookup finds or an allocation takes soon after). Changes nothing, and
+ * reads nothing that a lookup or an allocation changes. */
 void tm_cache_prefetch_set(const tm_cache *c, uint64_t line);
 
 /* ---------------------------------------------------------------- memsys.c */
