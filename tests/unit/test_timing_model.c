@@ -48,6 +48,62 @@ START_TEST(lru_replacement)
 }
 END_TEST
 
+/* tm_cache against a plain model of its rules (64-bit tags and last uses per way; a miss fills
+ * the first empty way, else the one of the least last use, the lowest among equals) over random
+ * accesses with repeated times (ties), times going back, and times past 2^32 (cache.c then
+ * keeps its uses in 64 bits); a 24-way cache (fingerprints in three groups of eight) and a
+ * 5-way one of 7 sets (not a power of two). */
+START_TEST(lru_matches_plain_model)
+{
+    enum { MAXW = 24, MAXS = 8 };
+    const uint32_t shapes[2][2] = {{24, 4}, {5, 7}};   /* ways, sets */
+    for (int sh = 0; sh < 2; sh++) {
+        uint32_t ways = shapes[sh][0], sets = shapes[sh][1];
+        tm_cache c;
+        ck_assert(tm_cache_init(&c, (uint64_t)ways * sets * TM_LINE, ways));
+        ck_assert_uint_eq(c.sets, sets);
+        uint64_t tag[MAXS][MAXW] = {{0}}, use[MAXS][MAXW] = {{0}};
+        uint64_t now = 1, rng = 12345 + (uint64_t)sh;
+        for (int n = 0; n < 200000; n++) {
+            rng = rng * 6364136223846793005u + 1442695040888963407u;
+            uint64_t r = rng >> 33;
+            /* a few hundred lines, some far apart (their fingerprints and sets differ) */
+            uint64_t line = (r % 400) * ((r >> 20) % 3 == 0 ? UINT64_C(0x10001) : 1);
+            if (n == 100000) now = (UINT64_C(1) << 32) - 3;   /* past 32 bits soon */
+            uint64_t t = (r >> 9) % 5 == 0 ? now - (now > 2 ? 2 : 0) : now;   /* ties, earlier */
+            now += (r >> 12) % 3;
+            tm_line *L = tm_cache_peek(&c, line);
+            uint32_t set = UINT32_MAX, way = UINT32_MAX;
+            for (uint32_t s = 0; s < sets && way == UINT32_MAX; s++)
+                for (uint32_t w = 0; w < ways; w++)
+                    if (tag[s][w] == line + 1) set = s, way = w;
+            ck_assert_int_eq(L != NULL, way != UINT32_MAX);
+            if (L) {
+                ck_assert_ptr_eq(tm_cache_find(&c, line, t), L);
+                use[set][way] = t;
+                continue;
+            }
+            tm_evicted v;
+            L = tm_cache_alloc(&c, line, t, &v);
+            set = (uint32_t)(L - c.lines) / ways;   /* the set is cache.c's choice */
+            uint32_t w = 0;
+            while (w < ways && tag[set][w]) w++;
+            if (w == ways) {
+                w = 0;
+                for (uint32_t i = 1; i < ways; i++)
+                    if (use[set][i] < use[set][w]) w = i;
+            }
+            ck_assert_uint_eq((uint32_t)(L - c.lines) % ways, w);
+            ck_assert_uint_eq(v.tag, tag[set][w]);
+            tag[set][w] = line + 1;
+            use[set][w] = t;
+        }
+        ck_assert_ptr_nonnull(c.wide);
+        tm_cache_free(&c);
+    }
+}
+END_TEST
+
 START_TEST(l1_and_l2_hits)
 {
     const timing_gpu *g = timing_gpu_find("v100");
@@ -209,6 +265,7 @@ static Suite *suite(void)
     Suite *s = suite_create("timing_model");
     TCase *t = tcase_create("memory");
     tcase_add_test(t, lru_replacement);
+    tcase_add_test(t, lru_matches_plain_model);
     tcase_add_test(t, l1_and_l2_hits);
     tcase_add_test(t, misses_in_flight_merge);
     tcase_add_test(t, coalescing_by_stride);

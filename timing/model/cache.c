@@ -2,13 +2,22 @@
  * masks (L1 and the L2 slices). Sets are indexed by the line address with its upper bits
  * folded in, so power-of-two strides do not all fall in one set.
  *
- * A set's tags and last uses lie side by side in `meta` (a lookup reads the tags, a miss's
- * victim choice the uses right after them: one stretch of host memory per set, fetched while
- * the tags are compared), the lines' fill times and masks apart (16 bytes each). */
+ * A lookup reads as few host cache lines as it can (a streaming kernel misses in L2 on every
+ * request, and a set's 24 ways of 64-bit tags and uses were six host lines): a set's ways'
+ * 16-bit fingerprints of their tags and their last uses (32 bits) lie side by side in `meta`,
+ * a 24-way set's in three host lines, its fingerprints in the first; the full tag is in the
+ * line (tm_line), read only where the fingerprint matches (a hit, which reads the line anyway).
+ * A use that does not fit 32 bits moves the cache's uses to 64 bits (`wide`), so the victim is
+ * always the way of the least last use, the lowest among equals. */
 #include "timing/model/model.h"
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
 bool tm_cache_init(tm_cache *c, uint64_t bytes, uint32_t ways)
 {
@@ -18,23 +27,42 @@ bool tm_cache_init(tm_cache *c, uint64_t bytes, uint32_t ways)
     if (!c->sets) c->sets = 1;
     c->pow2 = (c->sets & (c->sets - 1)) == 0;
     c->set_mask = c->sets - 1;
+    /* the fingerprints in whole 16-byte groups (way_of compares eight at once) */
+    c->uses_at = (uint32_t)round_up(2 * (size_t)c->ways, 16);
+    /* a set in whole host lines, or a power-of-two part of one (never across two) */
+    size_t stride = c->uses_at + 4 * (size_t)c->ways, p = 16;
+    if (stride < 64) {
+        while (p < stride) p *= 2;
+        stride = p;
+    } else {
+        stride = round_up(stride, 64);
+    }
+    c->stride = (uint32_t)stride;
+    c->wide = NULL;
+    c->narrow_end = UINT64_C(1) << 32;
     c->lines = calloc((size_t)c->sets * c->ways, sizeof *c->lines);
-    c->meta = calloc((size_t)c->sets * c->ways * 2, sizeof *c->meta);
+    /* calloc's pages come zeroed when first touched (a memset would touch them all now) */
+    c->meta_alloc = calloc((size_t)c->sets * stride + 63, 1);
+    c->meta = c->meta_alloc ? (uint8_t *)round_up((uintptr_t)c->meta_alloc, 64) : NULL;
     return c->lines != NULL && c->meta != NULL;
 }
 
 void tm_cache_free(tm_cache *c)
 {
     free(c->lines);
-    free(c->meta);
+    free(c->meta_alloc);
+    free(c->wide);
     c->lines = NULL;
     c->meta = NULL;
+    c->meta_alloc = NULL;
+    c->wide = NULL;
 }
 
 void tm_cache_clear(tm_cache *c)
 {
     memset(c->lines, 0, (size_t)c->sets * c->ways * sizeof *c->lines);
-    memset(c->meta, 0, (size_t)c->sets * c->ways * 2 * sizeof *c->meta);
+    memset(c->meta, 0, (size_t)c->sets * c->stride);
+    if (c->wide) memset(c->wide, 0, (size_t)c->sets * c->ways * sizeof *c->wide);
 }
 
 static uint32_t set_of(const tm_cache *c, uint64_t line)
@@ -45,68 +73,131 @@ static uint32_t set_of(const tm_cache *c, uint64_t line)
     return c->pow2 ? (uint32_t)(h & c->set_mask) : (uint32_t)(h % c->sets);
 }
 
-static uint64_t *tags_of(const tm_cache *c, uint32_t set)
+/* A line's fingerprint: never 0 (an empty way's), from all its bits (the set's index takes the
+ * low bits of a fold of them). */
+static uint16_t fingerprint(uint64_t line)
 {
-    return &c->meta[(size_t)set * c->ways * 2];
+    return (uint16_t)(((line + 1) * UINT64_C(0x9E3779B97F4A7C15)) >> 48) | 1u;
 }
 
-/* the set's last uses follow its tags */
-static void prefetch_uses(const uint64_t *tags, uint32_t ways)
+static uint8_t *set_meta(const tm_cache *c, uint32_t set)
 {
-    for (uint32_t i = 0; i < ways; i += 8) __builtin_prefetch(&tags[ways + i], 1);
+    return &c->meta[(size_t)set * c->stride];
+}
+
+static uint32_t *uses_of(const tm_cache *c, uint8_t *sm)
+{
+    return (uint32_t *)(void *)&sm[c->uses_at];
+}
+
+/* The cache's uses in 64 bits from now on (a kernel past 2^32 cycles). */
+static void go_wide(tm_cache *c)
+{
+    size_t n = (size_t)c->sets * c->ways;
+    c->wide = malloc(n * sizeof *c->wide);
+    if (!c->wide) abort();
+    for (uint32_t s = 0; s < c->sets; s++)
+        for (uint32_t i = 0; i < c->ways; i++)
+            c->wide[(size_t)s * c->ways + i] = uses_of(c, set_meta(c, s))[i];
+    c->narrow_end = 0;
+}
+
+/* Way `way` of set `set` (its meta at sm) used at `now`. */
+static void set_use(tm_cache *c, uint8_t *sm, uint32_t set, uint32_t way, uint64_t now)
+{
+    if (__builtin_expect(now >= c->narrow_end, 0)) {
+        if (!c->wide) go_wide(c);
+        c->wide[(size_t)set * c->ways + way] = now;
+    } else {
+        uses_of(c, sm)[way] = (uint32_t)now;
+    }
+}
+
+/* The way holding `line` (its tag line + 1) of the set whose meta is at sm and lines at L, or
+ * UINT32_MAX: the ways whose fingerprint matches, eight at a time (the fingerprints' padding
+ * is 0, never a match). */
+static inline __attribute__((always_inline)) uint32_t
+way_of(const tm_cache *c, const uint8_t *sm, const tm_line *L, uint64_t line)
+{
+    const uint16_t *fp = (const uint16_t *)(const void *)sm;
+    uint16_t f = fingerprint(line);
+#ifdef __SSE2__
+    __m128i key = _mm_set1_epi16((short)f);
+    for (uint32_t from = 0; from < c->ways; from += 8) {
+        __m128i v = _mm_load_si128((const __m128i *)(const void *)&fp[from]);
+        /* a bit per byte: the low one of each way's two */
+        uint32_t m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi16(v, key)) & 0x5555u;
+        for (; m; m &= m - 1) {
+            uint32_t i = from + (uint32_t)__builtin_ctz(m) / 2;
+            if (L[i].tag == line + 1) return i;
+        }
+    }
+#else
+    for (uint32_t i = 0; i < c->ways; i++)
+        if (fp[i] == f && L[i].tag == line + 1) return i;
+#endif
+    return UINT32_MAX;
 }
 
 tm_line *tm_cache_find(tm_cache *c, uint64_t line, uint64_t now)
 {
     uint32_t set = set_of(c, line);
-    uint64_t *t = tags_of(c, set);
-    prefetch_uses(t, c->ways);
-    for (uint32_t i = 0; i < c->ways; i++)
-        if (t[i] == line + 1) {
-            t[c->ways + i] = now;
-            return &c->lines[(size_t)set * c->ways + i];
-        }
-    return NULL;
+    uint8_t *sm = set_meta(c, set);
+    tm_line *L = &c->lines[(size_t)set * c->ways];
+    /* a miss (the victim's choice) reads all of the set's uses */
+    for (uint32_t k = 64; k < c->stride; k += 64) __builtin_prefetch(&sm[k], 1);
+    uint32_t i = way_of(c, sm, L, line);
+    if (i == UINT32_MAX) return NULL;
+    set_use(c, sm, set, i, now);
+    return &L[i];
 }
 
 tm_line *tm_cache_alloc(tm_cache *c, uint64_t line, uint64_t now, tm_evicted *victim)
 {
     uint32_t set = set_of(c, line);
-    uint64_t *t = tags_of(c, set), *u = t + c->ways;
+    uint8_t *sm = set_meta(c, set);
+    uint16_t *fp = (uint16_t *)(void *)sm;
     uint32_t v = 0;
-    /* the first invalid way, else the least recently used; among equals the lowest way (a
-     * fixed choice). A set's valid ways are its first ones (only this fills a way, the first
-     * invalid one, and only tm_cache_clear empties them, all at once): a full set, the usual
-     * one once a kernel has run a while, is known by its last way. */
-    if (t[c->ways - 1]) {
-        for (uint32_t i = 1; i < c->ways; i++)
-            if (u[i] < u[v]) v = i;
+    /* the first empty way, else the least recently used; among equals the lowest way (a fixed
+     * choice). A set's valid ways are its first ones (only this fills a way, the first empty
+     * one, and only tm_cache_clear empties them, all at once): a full set, the usual one once a
+     * kernel has run a while, is known by its last way. */
+    if (fp[c->ways - 1]) {
+        if (c->wide) {
+            const uint64_t *u = &c->wide[(size_t)set * c->ways];
+            for (uint32_t i = 1; i < c->ways; i++)
+                if (u[i] < u[v]) v = i;
+        } else {
+            const uint32_t *u = uses_of(c, sm);
+            for (uint32_t i = 1; i < c->ways; i++)
+                if (u[i] < u[v]) v = i;
+        }
     } else {
-        while (t[v]) v++;
+        while (fp[v]) v++;
     }
     tm_line *L = &c->lines[(size_t)set * c->ways + v];
-    if (victim) *victim = (tm_evicted){.tag = t[v], .dirty = t[v] ? L->dirty : 0};
-    *L = (tm_line){.fill = now};
-    t[v] = line + 1;
-    u[v] = now;
+    if (victim) *victim = (tm_evicted){.tag = L->tag, .dirty = L->tag ? L->dirty : 0};
+    *L = (tm_line){.fill = now, .tag = line + 1};
+    fp[v] = fingerprint(line);
+    set_use(c, sm, set, v, now);
     return L;
 }
 
 tm_line *tm_cache_peek(tm_cache *c, uint64_t line)
 {
     uint32_t set = set_of(c, line);
-    const uint64_t *t = tags_of(c, set);
-    for (uint32_t i = 0; i < c->ways; i++)
-        if (t[i] == line + 1) return &c->lines[(size_t)set * c->ways + i];
-    return NULL;
+    tm_line *L = &c->lines[(size_t)set * c->ways];
+    uint32_t i = way_of(c, set_meta(c, set), L, line);
+    return i == UINT32_MAX ? NULL : &L[i];
 }
 
 void tm_cache_prefetch_set(const tm_cache *c, uint64_t line)
 {
     uint32_t set = set_of(c, line);
-    const uint64_t *t = tags_of(c, set);
-    for (uint32_t i = 0; i < c->ways; i += 8) __builtin_prefetch(&t[i]);
-    const tm_line *L = &c->lines[(size_t)set * c->ways];
-    for (uint32_t i = 0; i < c->ways; i += 4) __builtin_prefetch(&L[i]);
-    __builtin_prefetch(&L[c->ways - 1]);
+    const uint8_t *sm = set_meta(c, set);
+    for (uint32_t k = 0; k < c->stride; k += 64) __builtin_prefetch(&sm[k]);
+    const char *L = (const char *)&c->lines[(size_t)set * c->ways];
+    size_t n = (size_t)c->ways * sizeof(tm_line);
+    for (size_t k = 0; k < n; k += 64) __builtin_prefetch(&L[k]);
+    __builtin_prefetch(&L[n - 1]);
 }

@@ -1095,12 +1095,12 @@ static __attribute__((noipa)) void prefetch_next_decision(tm_mem *m, uint32_t ch
     __builtin_prefetch(r + sizeof(tm_dreq) - 1);
 }
 
-/* Channel ch's part of the window (tm_mem_weave_channels), asked for while the channel before
- * it runs: what its decisions' requests name, its requests' L2 sets. */
-static __attribute__((noipa)) void prefetch_channel(tm_mem *m, uint32_t ch, uint64_t end)
+/* Channel ch's requests' L2 sets (tm_mem_weave_channels), asked for while the channel before
+ * it runs, whichever host thread serves it: where they lie changes in no window (the order,
+ * the outboxes' lines, the sets' places). */
+static __attribute__((noipa)) void prefetch_channel(tm_mem *m, uint32_t ch)
 {
     if (ch >= (uint32_t)m->gpu->dram_channels) return;
-    prefetch_decisions(m, ch, ch + 1, end, 3);
     const tm_chan *C = &m->chan[ch];
     for (uint32_t i = 0; i < C->nreq; i++) {
         const tm_order *o = &m->order[C->reqs[i]];
@@ -1218,7 +1218,8 @@ uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end)
         }
     }
     prefetch_decisions(m, 0, (uint32_t)m->gpu->dram_channels, end, 2);
-    prefetch_channel(m, 0, end);
+    prefetch_decisions(m, 0, 1, end, 3);
+    prefetch_channel(m, 0);
     m->par = true;
     return m->norder + (m->next_min < end ? (uint32_t)m->gpu->dram_channels : 0);
 }
@@ -1238,9 +1239,9 @@ void tm_mem_weave_decide(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end)
 void tm_mem_weave_channels(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end)
 {
     for (uint32_t ch = lo; ch < hi; ch++) {
-        /* only a channel of this thread's range: another thread's is changing under us (its
-         * chosen bank's queue can be empty, its entries moved by realloc) */
-        if (ch + 1 < hi) prefetch_channel(m, ch + 1, end);
+        /* (each channel is an item of its own: a channel's range is itself, and the next
+         * channel's decisions, which another thread may be changing, are not asked for) */
+        prefetch_channel(m, ch + 1);
         /* its scheduler's decisions before the window's end, then the window's requests */
         while (m->ch_next[ch] != TM_NEVER && m->ch_next[ch] <= end - 1) dq_serve(m, ch);
         tm_chan *C = &m->chan[ch];

@@ -23,6 +23,7 @@
 
 typedef struct tm_line {
     uint64_t fill;        /* cycle its last requested sectors arrive */
+    uint64_t tag;         /* its line address + 1 (0: the way is empty); cache.c's */
     uint8_t valid, dirty; /* sector masks (4 sectors) */
 } tm_line;
 
@@ -34,10 +35,15 @@ typedef struct tm_evicted {
 
 typedef struct tm_cache {
     tm_line *lines;       /* sets * ways */
-    uint64_t *meta;       /* per set: its ways' tags (line address + 1; 0 = invalid), then
-                           * their last uses (LRU) */
+    /* per set, `stride` bytes (cache.c): its ways' 16-bit tag fingerprints (0: empty), then
+     * their last uses (LRU) as 32 bits while every use so far fits (else in `wide`) */
+    uint8_t *meta;
+    void *meta_alloc;     /* meta's allocation (meta: its first 64-byte boundary) */
+    uint64_t *wide;       /* sets * ways last uses, once one did not fit 32 bits (else NULL) */
+    uint64_t narrow_end;      /* 2^32 while the uses are in meta, else 0 */
     uint32_t sets, ways;
     uint32_t set_mask;        /* sets - 1 where sets is a power of two (a mask for the modulo) */
+    uint32_t stride, uses_at; /* bytes per set; where its uses start */
     bool pow2;
 } tm_cache;
 
@@ -51,8 +57,9 @@ tm_line *tm_cache_find(tm_cache *c, uint64_t line, uint64_t now);
 tm_line *tm_cache_alloc(tm_cache *c, uint64_t line, uint64_t now, tm_evicted *victim);
 /* The line holding `line`, or NULL, without touching its LRU age (a fill landing). */
 tm_line *tm_cache_peek(tm_cache *c, uint64_t line);
-/* Asks the host's caches for the set holding `line`: its tags and its lines (tm_line: the one
- * a lookup finds or an allocation takes soon after). Changes nothing. */
+/* Asks the host's caches for the set holding `line`: its fingerprints and uses, and its lines
+ * (tm_line: the one a lookup finds or an allocation takes soon after). Changes nothing, and
+ * reads nothing that a lookup or an allocation changes. */
 void tm_cache_prefetch_set(const tm_cache *c, uint64_t line);
 
 /* ---------------------------------------------------------------- memsys.c */
