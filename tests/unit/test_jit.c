@@ -2814,14 +2814,14 @@ static size_t edge_piece(char *ptx, size_t n, size_t size, int k, int kind, int 
 }
 
 /* Direct edges between blocks (translate.c's goto_block, and chain_edge's test in a function
- * that chains): a block's end or a uniform branch goes on at the next block without the
- * dispatch block where the stack is as last checked, testing only that the pc is not the SIMT
- * top's reconvergence point and that budget is left. Divergent if/else paths that reach their
- * reconvergence point by falling into it and by a branch, one with a handler µop before its
- * edge, ifs without else and loops left at different turns, in a kernel short enough to chain
- * (54 µops) and in one that does not (over JIT_CHAIN_UOPS), in turns of 1000 and 5 and seeded
- * slices, against the step interpreter. Catches an edge that does not test the reconvergence
- * point (a path runs on past it: counts and rows differ) or the budget (run()'s assert). */
+ * that chains: goes_on_at): a block's end or a uniform branch goes on at the next block
+ * without the dispatch block, testing only that the pc is not the SIMT top's reconvergence
+ * point. Divergent if/else paths that reach their reconvergence point by falling into it and
+ * by a branch, one with a handler µop before its edge, ifs without else and loops left at
+ * different turns, in a kernel short enough to chain (54 µops) and in one that does not (over
+ * JIT_CHAIN_UOPS), in turns of 1000 and 5 and seeded slices, against the step interpreter.
+ * Catches an edge that does not test the reconvergence point, in either function (a path runs
+ * on past it: counts and rows differ). */
 START_TEST(direct_edges_between_blocks)
 {
     for (int v = 0; v < 2; v++) {
