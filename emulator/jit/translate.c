@@ -352,6 +352,42 @@ static void goto_dispatch(tr *t, LLVMValueRef pc)
     LLVMBuildBr(t->b, t->dispatch);
 }
 
+/* Whether a run at the start of block s may go on there directly instead of through the
+ * dispatch block, the SIMT top's pc set to s as the dispatch sets it: s is not the top's
+ * reconvergence point. The rest of dispatch_ok's test holds wherever compiled code runs a µop
+ * of its function: the stack, the frame and the active lanes are as the executor loop left
+ * them where the run came in (a settled top), as the dispatch block found them (its test, or
+ * the resume's settle), or as a divergent if's fall-through path leaves them (emit_split), and
+ * nothing since has rewritten them, since a handler whose return comes back into compiled
+ * code (emit_call_stored, emit_slow_access) neither stopped nor set c->control (the handler
+ * rewrote the SIMT stack) nor jumped; a way on after one that did goes through the dispatch
+ * block. The budget needs no test here either: every way into a block's first µop checks it
+ * (emit_uop), and its budget exit leaves the warp as the dispatch's would (the top's pc at s,
+ * the count). */
+static LLVMValueRef goes_on_at(tr *t, uint32_t s)
+{
+    LLVMBuilderRef b = t->b;
+    LLVMValueRef top = top_entry(t);
+    LLVMBuildStore(b, ci32(t, s), field(t, top, offsetof(emu_simt, pc)));
+    LLVMValueRef rpc = load(t, t->i32, field(t, top, offsetof(emu_simt, rpc)));
+    return LLVMBuildICmp(b, LLVMIntNE, rpc, ci32(t, s), "");
+}
+
+/* Goes on at the start of block s (a constant) from the end of a segment, its count counted
+ * and the rows live at s stored: at s's entry directly where goes_on_at says so (no load of
+ * the warp's stack and frame, no switch on the pc: matmul's kernel, 123 µops, does not chain
+ * and crosses five block ends per loop trip so), else through the dispatch block. */
+static void goto_block(tr *t, uint32_t s)
+{
+    if (t->events || s >= t->n) {
+        goto_dispatch(t, ci32(t, s));
+        return;
+    }
+    sync_count(t);
+    LLVMBuildStore(t->b, ci32(t, s), t->npc_slot);
+    LLVMBuildCondBr(t->b, goes_on_at(t, s), t->entry[s], t->dispatch);
+}
+
 static LLVMValueRef regs(tr *t) { return load(t, t->ptr, t->regs_slot); }
 
 static LLVMValueRef row_ptr(tr *t, uint32_t row)
@@ -3573,7 +3609,7 @@ static void open_chain(tr *t, uint32_t s)
 }
 
 /* Goes on at chain head s from the end of the current segment (its count counted): with
- * check (s starts another block), where the dispatch block would go on there (dispatch_ok,
+ * check (s starts another block), where the dispatch block would go on there (goes_on_at,
  * the SIMT top's pc set as it sets it), else through it with the rows live at s stored;
  * without (the next segment of the same block), directly. The rows go in as the head's
  * phis' incoming values: cached ones as they are, the others loaded. */
@@ -3589,16 +3625,17 @@ static void chain_edge(tr *t, uint32_t s, bool check)
         if (t->cache[k].dirty && row_live(t, s, t->cache[k].row) && !chain_carries(t, s, t->cache[k].row))
             store_cached(t, t->cache[k]);
     if (check) {
-        LLVMValueRef top, ok = dispatch_ok(t, ci32(t, s), &top);
+        /* the head's first µop checks the budget */
         LLVMBasicBlockRef go = block(t, "chain"), no = block(t, "chain.no");
-        LLVMBuildCondBr(b, ok, go, no);
+        LLVMBuildCondBr(b, goes_on_at(t, s), go, no);
         LLVMPositionBuilderAtEnd(b, no);
         for (uint32_t k = 0; k < t->ncache; k++)
             if (t->cache[k].dirty && chain_carries(t, s, t->cache[k].row) && row_live(t, s, t->cache[k].row))
                 store_cached(t, t->cache[k]);
-        goto_dispatch(t, ci32(t, s));
+        sync_count(t);
+        LLVMBuildStore(b, ci32(t, s), t->npc_slot);
+        LLVMBuildBr(b, t->dispatch);
         LLVMPositionBuilderAtEnd(b, go);
-        LLVMBuildStore(b, ci32(t, s), field(t, top, offsetof(emu_simt, pc)));
     }
     LLVMValueRef in[JIT_CHAIN_ROWS];
     bool *dirty = &t->chain_dirty[(size_t)s * JIT_CHAIN_ROWS];
@@ -3638,7 +3675,7 @@ static void edge_to(tr *t, uint32_t s)
         return;
     }
     flush_rows(t, s, false);
-    goto_dispatch(t, ci32(t, s));
+    goto_block(t, s);
 }
 
 /* The back edge of a loop segment: a uniform taken branch goes to the head with the carried
@@ -3819,10 +3856,10 @@ static void emit_branch(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask)
     flush_marked(t);
     LLVMBasicBlockRef fall, split;
     branch_ways(t, mask, "taken", &fall, &split);
-    goto_dispatch(t, ci32(t, target));
+    goto_block(t, target);
     LLVMPositionBuilderAtEnd(b, fall);
     count_one(t);
-    goto_dispatch(t, ci32(t, i + 1));
+    goto_block(t, i + 1);
     LLVMPositionBuilderAtEnd(b, split);
     emit_split(t, i, u, mask);
 }
@@ -4313,7 +4350,7 @@ checked:
     t->fall = LLVMGetInsertBlock(b);
     if (chained) chain_edge(t, i + 1, i + 1 >= u->block_end);
     else if (i + 1 < u->block_end) LLVMBuildBr(b, t->bb[i + 1]);
-    else goto_dispatch(t, ci32(t, i + 1));
+    else goto_block(t, i + 1);
 }
 
 /* The fast copy of loop segment h (see tr.fast): its µops in fast_bb, the head's phis and side

@@ -2772,6 +2772,74 @@ static size_t store_rows(char *ptx, size_t n, size_t size)
     return n + (size_t)len;
 }
 
+/* Emits piece k of direct_edges_between_blocks: by kind, an if/else on a lane's bit whose
+ * taken path falls at its block's end into the reconvergence point and whose other path
+ * branches there (a uniform branch within the path), the same with a handler µop in the
+ * second path (the stack as last checked is then unknown: the full check), an if without
+ * else, or (loop) a loop whose lanes leave it at different turns. */
+static size_t edge_piece(char *ptx, size_t n, size_t size, int k, int kind, int len)
+{
+    n += (size_t)snprintf(ptx + n, size - n,
+                          "    and.b32 %%x, %%u%d, %d;\n"
+                          "    setp.ne.u32 %%p, %%x, 0;\n",
+                          k % 6, 1 << (k % 5));
+    switch (kind) {
+    case 0:
+    case 1:
+        n += (size_t)snprintf(ptx + n, size - n, "    @%%p bra L%de;\n", k);
+        if (kind == 1) n = handler_after(ptx, n, size, 1, k + 2);
+        n = fillers(ptx, n, size, len, k);
+        n += (size_t)snprintf(ptx + n, size - n, "    bra L%dj;\nL%de:\n", k, k);
+        n = fillers(ptx, n, size, len, k + 3);
+        n += (size_t)snprintf(ptx + n, size - n, "L%dj:\n", k);
+        return fillers(ptx, n, size, len, k + 1);
+    case 2:
+        n += (size_t)snprintf(ptx + n, size - n, "    @%%p bra L%dj;\n", k);
+        n = fillers(ptx, n, size, len, k + 4);
+        n += (size_t)snprintf(ptx + n, size - n, "L%dj:\n", k);
+        return fillers(ptx, n, size, len, k + 2);
+    default:
+        n += (size_t)snprintf(ptx + n, size - n,
+                              "    and.b32 %%x, %%u%d, 3;\n"
+                              "    add.u32 %%x, %%x, 1;\n"
+                              "L%dl:\n",
+                              (k + 1) % 6, k);
+        n = fillers(ptx, n, size, len, k + 5);
+        return n + (size_t)snprintf(ptx + n, size - n,
+                                    "    sub.u32 %%x, %%x, 1;\n"
+                                    "    setp.ne.u32 %%p, %%x, 0;\n"
+                                    "    @%%p bra L%dl;\n",
+                                    k);
+    }
+}
+
+/* Direct edges between blocks (translate.c's goto_block, and chain_edge's test in a function
+ * that chains: goes_on_at): a block's end or a uniform branch goes on at the next block
+ * without the dispatch block, testing only that the pc is not the SIMT top's reconvergence
+ * point. Divergent if/else paths that reach their reconvergence point by falling into it and
+ * by a branch, one with a handler µop before its edge, ifs without else and loops left at
+ * different turns, in a kernel short enough to chain (54 µops) and in one that does not (over
+ * JIT_CHAIN_UOPS), in turns of 1000 and 5 and seeded slices, against the step interpreter.
+ * Catches an edge that does not test the reconvergence point, in either function (a path runs
+ * on past it: counts and rows differ). */
+START_TEST(direct_edges_between_blocks)
+{
+    for (int v = 0; v < 2; v++) {
+        char ptx[32768];
+        size_t n = (size_t)snprintf(ptx, sizeof ptx, "%s", RUN_ENDS_HEAD);
+        int pieces = v ? 9 : 3;
+        for (int k = 0; k < pieces; k++) {
+            n = edge_piece(ptx, n, sizeof ptx, k, v ? k % 4 : k % 3, v ? 3 + k % 3 : 1);
+            if (v && k % 3 == 2) n = block_end(ptx, n, sizeof ptx, k);
+        }
+        store_rows(ptx, n, sizeof ptx);
+        const char *name = v ? "direct edges (not chained)" : "direct edges (chained)";
+        run_in_slices(name, ptx, 3, 128, 24 * 3 * 128, "1000", 2);
+        run_in_slices(name, ptx, 3, 128, 24 * 3 * 128, "5", 2);
+    }
+}
+END_TEST
+
 /* Short segments checked whole (translate.c's whole_budget(), entry_check()): a barrier-bound
  * kernel (4 warps a CTA) of 30 blocks, each a segment of 2 to 14 µops outside loops (and a
  * 1-µop block), most with a bar.sync after their first 0 to 11 µops (a run comes back in
@@ -3342,6 +3410,7 @@ int main(void)
     tcase_add_test(ends, region_boundaries_inside_stretches);
     tcase_add_test(ends, loops_stop_at_the_budget);
     tcase_add_test(ends, barrier_arrivals_in_compiled_code);
+    tcase_add_test(ends, direct_edges_between_blocks);
     suite_add_tcase(s, ends);
     return conf_main(s);
 }
