@@ -38,6 +38,14 @@ B          := build/san
 CFLAGS     := $(ASANFLAGS)
 LINK_SAN   := -fsanitize=address,undefined
 endif
+# TSAN=1: the same with ThreadSanitizer (bench/tsan_check.sh), for the host threads' handoffs
+# (the parallel engine, the timing model's windows and weave). GCC cannot model a lone
+# atomic_thread_fence (policy_direct.c's), hence its warning is not an error there.
+ifeq ($(TSAN),1)
+B          := build/tsan
+CFLAGS     := -O1 -g -fsanitize=thread -fno-omit-frame-pointer -Wno-error=tsan
+LINK_SAN   := -fsanitize=thread
+endif
 # LLVM-C for the JIT (emulator/jit/): its headers as system headers, the shared libLLVM
 LLVM_INC   := $(shell $(LLVM_CONFIG) --includedir 2>/dev/null)
 LLVM_LIBS  := $(shell $(LLVM_CONFIG) --ldflags 2>/dev/null) $(shell $(LLVM_CONFIG) --libs --link-shared 2>/dev/null)

@@ -135,16 +135,16 @@ done:
     return f;
 }
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #include <link.h>
-/* A sanitized build (make SAN=1) preloads a sanitized shim into programs that are not: the
- * sanitizer runtimes this very program uses must come first in LD_PRELOAD. */
+/* A sanitized build (make SAN=1 or TSAN=1) preloads a sanitized shim into programs that are
+ * not: the sanitizer runtimes this very program uses must come first in LD_PRELOAD. */
 static int sanitizer_runtime(struct dl_phdr_info *info, size_t size, void *data)
 {
     (void)size;
     char *list = data;
     const char *n = info->dlpi_name;
-    if (n && (strstr(n, "/libasan.so") || strstr(n, "/libubsan.so"))) {
+    if (n && (strstr(n, "/libasan.so") || strstr(n, "/libubsan.so") || strstr(n, "/libtsan.so"))) {
         size_t len = strlen(list);
         snprintf(list + len, PATH_MAX * 2 - len, "%s%s", len ? ":" : "", n);
     }
@@ -296,7 +296,7 @@ int cli_run(int argc, char **argv)
             return 1;
         }
     char preload[PATH_MAX * 4 + 128] = "";
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
     dl_iterate_phdr(sanitizer_runtime, preload);
 #endif
     size_t pl = strlen(preload);

@@ -76,7 +76,8 @@ static void reserve(void)
     int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
     void *map = mmap(NULL, MAX_ENTRIES * sizeof(alloc_entry), prot, flags, -1, 0);
     void *p = MAP_FAILED;
-#ifdef MAP_FIXED_NOREPLACE
+/* (ThreadSanitizer's build: its shadow memory leaves the hint's range to no application) */
+#if defined(MAP_FIXED_NOREPLACE) && !defined(__SANITIZE_THREAD__)
     p = mmap((void *)(uintptr_t)DEVICE_BASE_HINT, dm.capacity, prot, flags | MAP_FIXED_NOREPLACE,
              -1, 0);
     if (p != MAP_FAILED && (uint64_t)(uintptr_t)p != DEVICE_BASE_HINT) {
