@@ -179,14 +179,22 @@ static void put_lane(emu_ctx *c, const emu_opd *o, int lane, uint64_t v, uint8_t
     }
 }
 
+/* The bits of register o's row that a value of type t keeps, and whether it is sign-extended
+ * to the row's width first (*sx). */
+static inline uint64_t row_put_mask(const emu_opd *o, uint8_t t, bool *sx)
+{
+    unsigned rbits = o->bits == 128 ? 64 : o->bits, tbits = emu_type_bits[t];
+    *sx = emu_is_signed(t) && tbits < rbits && t != PTX_TYPE_PRED;
+    return t == PTX_TYPE_PRED ? 1 : emu_mask_bits(*sx ? rbits : (tbits < rbits ? tbits : rbits));
+}
+
 void emu_put(emu_ctx *c, const emu_opd *o, uint8_t t, const uint64_t v[EMU_WARP_SIZE])
 {
     if (o->kind == EMU_OPD_REG) {
-        unsigned rbits = o->bits == 128 ? 64 : o->bits, tbits = emu_type_bits[t];
+        unsigned tbits = emu_type_bits[t];
         uint64_t *row = row_of(c, o);
-        bool sx = emu_is_signed(t) && tbits < rbits && t != PTX_TYPE_PRED;
-        uint64_t m = t == PTX_TYPE_PRED ? 1
-                     : emu_mask_bits(sx ? rbits : (tbits < rbits ? tbits : rbits));
+        bool sx;
+        uint64_t m = row_put_mask(o, t, &sx);
         if (c->mask == 0xffffffffu && !sx) {
             for (int l = 0; l < EMU_WARP_SIZE; l++) row[l] = v[l] & m;
             return;
@@ -213,12 +221,10 @@ void emu_put_uniform(emu_ctx *c, const emu_opd *o, uint8_t t, uint64_t x)
 {
     if (o->kind == EMU_OPD_REG) {
         /* the lane value emu_put writes, made once */
-        unsigned rbits = o->bits == 128 ? 64 : o->bits, tbits = emu_type_bits[t];
         uint64_t *row = row_of(c, o);
-        bool sx = emu_is_signed(t) && tbits < rbits && t != PTX_TYPE_PRED;
-        uint64_t m = t == PTX_TYPE_PRED ? 1
-                     : emu_mask_bits(sx ? rbits : (tbits < rbits ? tbits : rbits));
-        uint64_t y = sx ? (uint64_t)emu_sext(x, tbits) & m : x & m;
+        bool sx;
+        uint64_t m = row_put_mask(o, t, &sx);
+        uint64_t y = sx ? (uint64_t)emu_sext(x, emu_type_bits[t]) & m : x & m;
         if (c->mask == 0xffffffffu) {
             for (int l = 0; l < EMU_WARP_SIZE; l++) row[l] = y;
             return;

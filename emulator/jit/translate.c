@@ -467,6 +467,21 @@ static LLVMValueRef cached_v(tr *t, int k, bool keep)
 
 static void cache_row(tr *t, uint32_t row, LLVMValueRef v) { cache_row_low(t, row, v, NULL); }
 
+/* Ends the current block with a branch to `join` and returns, there, the phi of type ty that is
+ * a when coming from block from_a and c from from_c. */
+static LLVMValueRef join2(LLVMBuilderRef b, LLVMBasicBlockRef join, LLVMTypeRef ty,
+                          LLVMValueRef a, LLVMBasicBlockRef from_a, LLVMValueRef c,
+                          LLVMBasicBlockRef from_c)
+{
+    LLVMBuildBr(b, join);
+    LLVMPositionBuilderAtEnd(b, join);
+    LLVMValueRef phi = LLVMBuildPhi(b, ty, "");
+    LLVMValueRef in_v[2] = {a, c};
+    LLVMBasicBlockRef in_b[2] = {from_a, from_c};
+    LLVMAddIncoming(phi, in_v, in_b, 2);
+    return phi;
+}
+
 static LLVMValueRef mask_vec(tr *t, LLVMValueRef mask);
 static LLVMValueRef load_low(tr *t, uint32_t row);
 static int32_t branch_target(const emu_uop *u);
@@ -788,12 +803,7 @@ static LLVMValueRef sreg(tr *t, const emu_opd *o)
         LLVMValueRef args[4] = {ptrs, ci32(t, 4), LLVMConstVector(ones, EMU_WARP_SIZE),
                                 LLVMGetPoison(t->v32)};
         LLVMValueRef vg = call_intrinsic(t, "llvm.masked.gather", over, 2, args, 4);
-        LLVMBuildBr(b, done);
-        LLVMPositionBuilderAtEnd(b, done);
-        LLVMValueRef v = LLVMBuildPhi(b, t->v32, "");
-        LLVMValueRef in_v[2] = {vq, vg};
-        LLVMBasicBlockRef in_b[2] = {quick, gather};
-        LLVMAddIncoming(v, in_v, in_b, 2);
+        LLVMValueRef v = join2(b, done, t->v32, vq, quick, vg, gather);
         return LLVMBuildZExt(b, v, t->v64, "");
     }
     LLVMValueRef p;
@@ -1789,14 +1799,7 @@ static LLVMValueRef int_div_rem(tr *t, bool div, LLVMValueRef a, LLVMValueRef d,
     r = LLVMBuildSelect(b, zero, div ? wmask : a, r, "");
     r = LLVMBuildAnd(b, r, wmask, "");
     if (!pow2_bb) return r;
-    LLVMBasicBlockRef any_end = LLVMGetInsertBlock(b);
-    LLVMBuildBr(b, pow2_join);
-    LLVMPositionBuilderAtEnd(b, pow2_join);
-    LLVMValueRef phi = LLVMBuildPhi(b, t->v64, "");
-    LLVMValueRef in_v[2] = {pow2_r, r};
-    LLVMBasicBlockRef in_bb[2] = {pow2_bb, any_end};
-    LLVMAddIncoming(phi, in_v, in_bb, 2);
-    return phi;
+    return join2(b, pow2_join, t->v64, pow2_r, pow2_bb, r, LLVMGetInsertBlock(b));
 }
 
 /* Predicate o's lanes as i32 (emu_src_pred) */
