@@ -26,8 +26,10 @@ fail() { echo "FAIL jit_cache/$1: $2"; }
 run() {
     local name=$1 dir=$2 exe=$3
     shift 3
-    XDG_CACHE_HOME=$dir timeout 300 "$PTXSIM" run --engine=jit --verbose=1 "$@" -- "$exe" \
-        >"$W/$name.out" 2>"$W/$name.err"
+    # through a shell that writes its PID to $W/$name.pid and execs ptxsim, which execs the
+    # program in turn: the program's PID, which names its perf map
+    XDG_CACHE_HOME=$dir timeout 300 bash -c 'echo $$ >"$0"; exec "$@"' "$W/$name.pid" \
+        "$PTXSIM" run --engine=jit --verbose=1 "$@" -- "$exe" >"$W/$name.out" 2>"$W/$name.err"
 }
 count() { grep -c "$1" "$2"; }
 entries() { find "$1/ptxsim/jit" -name '*.o' 2>/dev/null | wc -l; }
@@ -128,13 +130,15 @@ for prog in matmul_tiled device_functions; do
         for ext in s o txt; do [ -s "$dump/$sym.$ext" ] || missing=$((missing + 1)); done
         grep -q "^$sym:" "$dump/$sym.s" || missing=$((missing + 1))
     done
+    # this run's map only (another run of this suite at the same time writes its own)
     mapped=0
-    for map in $(find /tmp -maxdepth 1 -name 'perf-*.map' -newer "$W/$prog.dump.start"); do
+    map=/tmp/perf-$(cat "$W/$prog.dump.pid" 2>/dev/null).map
+    if [ -f "$map" ]; then
         for ll in "$dump"/*.ll; do
             grep -q " $(basename "$ll" .ll)\[" "$map" && mapped=$((mapped + 1))
         done
-        grep -q ' ptxsim_jit_' "$map" && mv "$map" "$W/$prog.dump.$(basename "$map")"
-    done
+        mv "$map" "$W/$prog.dump.$(basename "$map")"
+    fi
     if ! cmp -s "$W/$prog.ref" "$W/$prog.dump.out"; then
         fail "$prog/dump" "output differs from the interpreter's ($W/$prog.dump.out)"
     elif [ "$ndumped" -lt 1 ] || [ "$ndumped" -ne "$compiled" ] || [ "$missing" -ne 0 ]; then
