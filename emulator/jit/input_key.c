@@ -105,6 +105,10 @@ void emu_jit_key_add_inputs(emu_jit_key *k, const emu_func *f, bool events)
         put(&w, fn->nparams);
         for (uint32_t p = 0; fn->params && p < fn->nparams; p++)
             put(&w, (uint64_t)(uint32_t)fn->params[p]);
+        /* the register ids' slots (lane_stride.c reads the rows the µops write by id) */
+        put(&w, fn->nregs);
+        for (uint32_t r = 0; fn->regs && r < fn->nregs; r++)
+            put(&w, (uint64_t)fn->regs[r].slot | (uint64_t)fn->regs[r].nslots << 32);
     }
     put(&w, code->n);
     for (uint32_t i = 0; i < code->n; i++) put_uop(&w, &code->uops[i]);

@@ -64,6 +64,11 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
                        emu_jit_counts *counts, char *err, size_t errlen);
 /* Whether µop u has a native translation (the rest call their handler). */
 bool emu_jit_translates(const emu_code *code, const emu_uop *u);
+/* lane_stride.c: stride[slot] (nslots of them) the step from lane to lane of each register
+ * slot's value as the function's integer arithmetic on %tid.x predicts it (a prediction for
+ * the translator's choice of code, never relied on for a result), or EMU_JIT_STRIDE_VARYING */
+#define EMU_JIT_STRIDE_VARYING INT64_MIN
+void emu_jit_lane_strides(const emu_code *code, int64_t *stride, uint32_t nslots);
 
 /* cache.c: a 128-bit key over text and bytes (two FNV-1a lanes, each mixed at the end), and
  * the disk cache: one file per key in folder dir, written whole or not at all, checked on

@@ -226,6 +226,8 @@ typedef struct tr {
     /* chain_all[s]: chain head s carries every register row live there, also those its
      * segment does not name (a function without a loop: chain_all_fit()) */
     bool *chain_all;
+    /* each register slot's predicted step from lane to lane (emu_jit_lane_strides), or NULL */
+    int64_t *stride;
 } tr;
 
 /* The most µops in one segment (bounds the phis of a side entry: compile time grows with
@@ -2687,6 +2689,18 @@ static void emit_known_access(tr *t, uint32_t i, const emu_uop *u, known_access 
     put(t, r, t->active, LLVMBuildZExt(b, v, t->v64, ""));
 }
 
+/* Whether the lanes of a shared access of es-byte elements through address operand ao are
+ * predicted a constant step apart other than 0 and es (emu_jit_lane_strides): a tree step's
+ * s[off * (2t + 1) - 1], where no half-warp is at one address or at consecutive elements. */
+static bool strided_access(const tr *t, const emu_opd *ao, unsigned es)
+{
+    if (!t->stride || !(ao->flags & EMU_OPD_F_BASE_REG) || ao->row % EMU_WARP_SIZE ||
+        ao->row / EMU_WARP_SIZE >= t->code->fn->nslots)
+        return false;
+    int64_t s = t->stride[ao->row / EMU_WARP_SIZE];
+    return s != EMU_JIT_STRIDE_VARYING && s != 0 && s != (int64_t)es;
+}
+
 /* Emits ld/st µop u for the lanes of mask: its fast path, branching to slow when a lane is
  * outside what the interpreter's fast path accepts; the slow path (emit_slow_access) comes
  * back through resumed, which emit_mem fills (the loaded rows read back) and joins to the
@@ -2712,7 +2726,8 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
     /* a 32-bit shared load of the warp's lanes (no guard) through a base row whose shape an
      * earlier load of the segment found (shared_shape); checked ahead, it goes to its loads at
      * once */
-    bool keep_shape = narrow && !st && vec == 1 && mask == t->active;
+    bool strided = narrow && strided_access(t, ao, es);
+    bool keep_shape = narrow && !st && vec == 1 && mask == t->active && !strided;
     int known = keep_shape ? shape_known(t, ao->row, es) : -1;
     known_access ka = {0};
     LLVMBasicBlockRef checks = NULL, fast = NULL;
@@ -2855,187 +2870,191 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
     LLVMValueRef anybad = LLVMBuildBitCast(b, LLVMBuildAnd(b, bad, mv, ""), t->i32, "");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, anybad, ci32(t, 0), ""), slow, fast);
     LLVMPositionBuilderAtEnd(b, fast);
-    /* Two common shapes of the lanes' addresses get plain accesses instead of a gather or a
-     * scatter, each judged per half-warp (16 lanes: a 16-wide tile gives each half its own row):
-     * every active lane of a half at one address (a load of one value for the half: a loop over
-     * an array that all threads read, a row of a tile), and consecutive elements (lane l at the
-     * half's base + (l mod 16) * size: the masked vector access touches the active lanes only,
-     * as the scatter would; half 0 stored first, as the scatter orders lanes). The whole warp
-     * at one address, or consecutive, is the case of both halves alike. */
-    LLVMValueRef notm = LLVMBuildNot(b, mv, "");
-    enum { HALF = EMU_WARP_SIZE / 2 };
-    LLVMValueRef hp[2], hbase[2], hback[2], hmask[2];
-    for (unsigned h = 0; h < 2; h++) {
-        LLVMValueRef sel[HALF];
-        for (unsigned l = 0; l < HALF; l++) sel[l] = ci32(t, h * HALF + l);
-        hmask[h] = LLVMBuildShuffleVector(b, mv, LLVMGetPoison(LLVMTypeOf(mv)), LLVMConstVector(sel, HALF), "");
-    }
-    /* A shared load of some lanes outside loops gathers them: its shape, searched lane by
-     * lane, was a third of a barrier-bound kernel's memory IR (scan_block's unrolled tree
-     * steps, whose warps are whole but for the last few steps' one warp). Its kept shape is
-     * SHAPE_OTHER: a later load through the row, with the same lanes, takes its handler
-     * (emit_known_access takes whole warps only). In a loop (a loop's turns may run with some
-     * lanes each time), a store of some lanes (a sort's exchange) and a global access (whose
-     * lanes are not checked whole: full is false) the shape is searched. */
-    bool partial_gathers = narrow && !st && !t->looped[i];
-    LLVMBasicBlockRef all = block(t, "mem.all");
-    LLVMBasicBlockRef some = partial_gathers ? NULL : block(t, "mem.some");
-    LLVMBasicBlockRef shaped = block(t, "mem.shape");
-    LLVMBasicBlockRef gather = partial_gathers ? block(t, "mem.gather") : NULL;
-    LLVMBasicBlockRef partial_from = partial_gathers ? LLVMGetInsertBlock(b) : NULL;
-    LLVMValueRef full = narrow ? LLVMBuildICmp(b, LLVMIntEQ, mask, ci32(t, 0xffffffffu), "")
-                               : LLVMConstInt(t->i1, 0, false);
-    LLVMBuildCondBr(b, full, all, partial_gathers ? gather : some);
-    LLVMPositionBuilderAtEnd(b, all);
-    LLVMValueRef hp_all[2] = {LLVMBuildExtractElement(b, addr, ci32(t, 0), ""),
-                              LLVMBuildExtractElement(b, addr, ci32(t, HALF), "")};
-    LLVMBuildBr(b, shaped);
-    if (partial_gathers) {
-        LLVMPositionBuilderAtEnd(b, shaped);
-        for (unsigned h = 0; h < 2; h++) {
-            hp[h] = hp_all[h];
-            hback[h] = ci64(t, 0);
-        }
-    } else {
-        LLVMPositionBuilderAtEnd(b, some);
-        LLVMValueRef hp_some[2], hback_some[2];
-        first_lanes(t, addr, mask, aty, es, hp_some, hback_some);
-        LLVMBuildBr(b, shaped);
-        LLVMPositionBuilderAtEnd(b, shaped);
-        LLVMBasicBlockRef shape_from[2] = {all, some};
-        for (unsigned h = 0; h < 2; h++) {
-            LLVMValueRef in_hp[2] = {hp_all[h], hp_some[h]}, in_back[2] = {ci64(t, 0), hback_some[h]};
-            hp[h] = LLVMBuildPhi(b, aty, "");
-            LLVMAddIncoming(hp[h], in_hp, shape_from, 2);
-            /* the half's lane 0 would be at hp - hback (its address: lane_ptr's, not hbase's) */
-            hback[h] = LLVMBuildPhi(b, t->i64, "");
-            LLVMAddIncoming(hback[h], in_back, shape_from, 2);
-        }
-    }
-    for (unsigned h = 0; h < 2; h++)
-        hbase[h] = LLVMBuildSub(b, hp[h], LLVMBuildTrunc(b, hback[h], aty, ""), "");
-    /* per lane, its half's value of a pair */
-    LLVMValueRef halves[EMU_WARP_SIZE], whole[EMU_WARP_SIZE];
-    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
-        halves[l] = ci32(t, l / HALF);
-        whole[l] = ci32(t, l);
-    }
-    LLVMValueRef by_half = LLVMConstVector(halves, EMU_WARP_SIZE);
-    LLVMTypeRef pair64 = LLVMVectorType(aty, 2);
-    LLVMValueRef all_ones = ci32(t, 0xffffffffu);
-    LLVMValueRef uni = NULL, contig = NULL;
-    if (!st) {
-        LLVMValueRef pr = LLVMBuildInsertElement(b, LLVMGetPoison(pair64), hp[0], ci32(t, 0), "");
-        pr = LLVMBuildInsertElement(b, pr, hp[1], ci32(t, 1), "");
-        LLVMValueRef want = LLVMBuildShuffleVector(b, pr, LLVMGetPoison(pair64), by_half, "");
-        LLVMValueRef eq = LLVMBuildICmp(b, LLVMIntEQ, addr, want, "");
-        LLVMValueRef ok = LLVMBuildBitCast(b, LLVMBuildOr(b, eq, notm, ""), t->i32, "");
-        uni = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, ok, all_ones, ""),
-                           LLVMBuildICmp(b, LLVMIntNE, mask, ci32(t, 0), ""), "");
-    }
-    if (vec == 1) {
-        LLVMValueRef iota[EMU_WARP_SIZE];
-        for (int l = 0; l < EMU_WARP_SIZE; l++) iota[l] = LLVMConstInt(aty, (uint64_t)(l % HALF) * es, false);
-        LLVMValueRef pr = LLVMBuildInsertElement(b, LLVMGetPoison(pair64), hbase[0], ci32(t, 0), "");
-        pr = LLVMBuildInsertElement(b, pr, hbase[1], ci32(t, 1), "");
-        LLVMValueRef want = LLVMBuildAdd(b, LLVMBuildShuffleVector(b, pr, LLVMGetPoison(pair64), by_half, ""),
-                                         LLVMConstVector(iota, EMU_WARP_SIZE), "");
-        LLVMValueRef eq = LLVMBuildICmp(b, LLVMIntEQ, addr, want, "");
-        LLVMValueRef ok = LLVMBuildBitCast(b, LLVMBuildOr(b, eq, notm, ""), t->i32, "");
-        contig = LLVMBuildICmp(b, LLVMIntEQ, ok, all_ones, "");
-    }
-    /* the shape found, kept for the loads after this one (emit_known_access), checked
-     * ahead for them where the warp is whole (each half from hp on) */
-    LLVMValueRef state = NULL;
-    if (keep_shape) {
-        state = LLVMBuildSelect(b, uni, LLVMConstInt(t->i8, SHAPE_UNIFORM, false),
-                                LLVMBuildSelect(b, contig, LLVMConstInt(t->i8, SHAPE_CONSECUTIVE, false),
-                                                LLVMConstInt(t->i8, SHAPE_OTHER, false), ""), "");
-        int64_t lo, hi;
-        /* the later loads take the shape only where it was checked ahead (emit_known_access):
-         * where their offsets cannot be (one not a multiple of es from this one's), none keeps
-         * it, and each is a first load of its own */
-        keep_shape = shape_range(t, i, ao->row, es, (uint32_t)ao->imm, &lo, &hi);
-        int old = keep_shape ? -1 : shape_find(t, ao->row);
-        if (old >= 0) t->shape[old] = t->shape[--t->nshape];
-        if (keep_shape) {
-            LLVMValueRef span = LLVMBuildSelect(b, contig, ci64(t, (HALF - 1) * es), ci64(t, 0), "");
-            LLVMValueRef ahead = LLVMBuildAnd(b, LLVMBuildAnd(b, full, LLVMBuildOr(b, uni, contig, ""), ""),
-                                              range_fits(t, hp, span, smem_last, lo, hi), "");
-            state = LLVMBuildOr(b, state, LLVMBuildSelect(b, ahead, LLVMConstInt(t->i8, SHAPE_CHECKED, false),
-                                                          LLVMConstInt(t->i8, 0, false), ""), "");
-        }
-    }
     LLVMTypeRef over[2] = {vety, vptr};
     LLVMValueRef align = ci32(t, es);
-    /* the gather after the join, where the code's layout has always had it */
-    if (gather) LLVMMoveBasicBlockAfter(gather, done);
-    else gather = block(t, "mem.gather");
-    LLVMBasicBlockRef ublk = NULL, cblk = NULL;
-    LLVMTypeRef pairty = LLVMVectorType(ety, 2), hvty = LLVMVectorType(ety, HALF);
-    if (uni) {
-        ublk = block(t, "mem.uniform");
-        LLVMBasicBlockRef next = contig ? block(t, "mem.notuniform") : gather;
-        LLVMBuildCondBr(b, uni, ublk, next);
-        LLVMPositionBuilderAtEnd(b, ublk);
-        for (unsigned k = 0; k < vec; k++) {
-            LLVMValueRef pr = LLVMGetPoison(pairty);
-            for (unsigned h = 0; h < 2; h++) {
-                LLVMValueRef pk = lane_ptr(t, smem, hp[h], ci64(t, (uint64_t)k * es));
-                LLVMValueRef x = load(t, ety, pk);
-                LLVMSetAlignment(x, es);
-                pr = LLVMBuildInsertElement(b, pr, x, ci32(t, h), "");
-            }
-            got[k][nfrom] = LLVMBuildShuffleVector(b, pr, LLVMGetPoison(pairty), by_half, "");
-        }
-        from[nfrom++] = ublk;
-        LLVMBuildBr(b, done);
-        LLVMPositionBuilderAtEnd(b, next);
-    }
-    LLVMBasicBlockRef contig_from = NULL;
-    if (contig) {
-        cblk = block(t, "mem.consecutive");
-        contig_from = LLVMGetInsertBlock(b);
-        LLVMBuildCondBr(b, contig, cblk, gather);
-        LLVMPositionBuilderAtEnd(b, cblk);
-        LLVMTypeRef mover[2] = {hvty, t->ptr};
-        LLVMValueRef part[2], hstart[2];
+    LLVMValueRef state = NULL, gather_state = NULL;
+    LLVMBasicBlockRef gather = fast;
+    /* lanes a step apart (strided_access): gathered or scattered at once */
+    if (!strided) {
+        /* Two common shapes of the lanes' addresses get plain accesses instead of a gather or a
+         * scatter, each judged per half-warp (16 lanes: a 16-wide tile gives each half its own row):
+         * every active lane of a half at one address (a load of one value for the half: a loop over
+         * an array that all threads read, a row of a tile), and consecutive elements (lane l at the
+         * half's base + (l mod 16) * size: the masked vector access touches the active lanes only,
+         * as the scatter would; half 0 stored first, as the scatter orders lanes). The whole warp
+         * at one address, or consecutive, is the case of both halves alike. */
+        LLVMValueRef notm = LLVMBuildNot(b, mv, "");
+        enum { HALF = EMU_WARP_SIZE / 2 };
+        LLVMValueRef hp[2], hbase[2], hback[2], hmask[2];
         for (unsigned h = 0; h < 2; h++) {
-            LLVMValueRef pb = lane_ptr(t, smem, hp[h], LLVMBuildNeg(b, hback[h], ""));
-            if (st) {
-                LLVMValueRef sel[HALF];
-                for (unsigned l = 0; l < HALF; l++) sel[l] = ci32(t, h * HALF + l);
-                LLVMValueRef x = LLVMBuildShuffleVector(b, sv[0], LLVMGetPoison(vety),
-                                                        LLVMConstVector(sel, HALF), "");
-                LLVMValueRef args[4] = {x, pb, align, hmask[h]};
-                call_intrinsic(t, "llvm.masked.store", mover, 2, args, 4);
-            } else {
-                LLVMValueRef args[4] = {pb, align, hmask[h], LLVMConstNull(hvty)};
-                part[h] = call_intrinsic(t, "llvm.masked.load", mover, 2, args, 4);
-            }
-            hstart[h] = LLVMBuildPtrToInt(b, pb, t->i64, "");
+            LLVMValueRef sel[HALF];
+            for (unsigned l = 0; l < HALF; l++) sel[l] = ci32(t, h * HALF + l);
+            hmask[h] = LLVMBuildShuffleVector(b, mv, LLVMGetPoison(LLVMTypeOf(mv)), LLVMConstVector(sel, HALF), "");
         }
-        if (!st && !smem && u->in->space != PTX_SPACE_SHARED && t->loop_head != NO_LOOP)
-            emit_stride_prefetch(t, hstart, HALF * es);
-        else if (!st && !smem && u->in->space != PTX_SPACE_SHARED)
-            emit_ahead_prefetch(t, hstart, HALF * es);
-        if (!st)
-            got[0][nfrom] = LLVMBuildShuffleVector(b, part[0], part[1], LLVMConstVector(whole, EMU_WARP_SIZE), "");
-        from[nfrom++] = cblk;
-        LLVMBuildBr(b, done);
-    }
-    if (!uni && !contig) LLVMBuildBr(b, gather);
-    LLVMPositionBuilderAtEnd(b, gather);
-    LLVMValueRef gather_state = state;
-    if (keep_shape && partial_gathers) {
-        assert(contig_from);
-        gather_state = LLVMBuildPhi(b, t->i8, "shape");
-        LLVMValueRef other = LLVMConstInt(t->i8, SHAPE_OTHER, false);
-        LLVMAddIncoming(gather_state, &state, &contig_from, 1);
-        LLVMAddIncoming(gather_state, &other, &partial_from, 1);
+        /* A shared load of some lanes outside loops gathers them: its shape, searched lane by
+         * lane, was a third of a barrier-bound kernel's memory IR (scan_block's unrolled tree
+         * steps, whose warps are whole but for the last few steps' one warp). Its kept shape is
+         * SHAPE_OTHER: a later load through the row, with the same lanes, takes its handler
+         * (emit_known_access takes whole warps only). In a loop (a loop's turns may run with some
+         * lanes each time), a store of some lanes (a sort's exchange) and a global access (whose
+         * lanes are not checked whole: full is false) the shape is searched. */
+        bool partial_gathers = narrow && !st && !t->looped[i];
+        LLVMBasicBlockRef all = block(t, "mem.all");
+        LLVMBasicBlockRef some = partial_gathers ? NULL : block(t, "mem.some");
+        LLVMBasicBlockRef shaped = block(t, "mem.shape");
+        gather = partial_gathers ? block(t, "mem.gather") : NULL;
+        LLVMBasicBlockRef partial_from = partial_gathers ? LLVMGetInsertBlock(b) : NULL;
+        LLVMValueRef full = narrow ? LLVMBuildICmp(b, LLVMIntEQ, mask, ci32(t, 0xffffffffu), "")
+                                   : LLVMConstInt(t->i1, 0, false);
+        LLVMBuildCondBr(b, full, all, partial_gathers ? gather : some);
+        LLVMPositionBuilderAtEnd(b, all);
+        LLVMValueRef hp_all[2] = {LLVMBuildExtractElement(b, addr, ci32(t, 0), ""),
+                                  LLVMBuildExtractElement(b, addr, ci32(t, HALF), "")};
+        LLVMBuildBr(b, shaped);
+        if (partial_gathers) {
+            LLVMPositionBuilderAtEnd(b, shaped);
+            for (unsigned h = 0; h < 2; h++) {
+                hp[h] = hp_all[h];
+                hback[h] = ci64(t, 0);
+            }
+        } else {
+            LLVMPositionBuilderAtEnd(b, some);
+            LLVMValueRef hp_some[2], hback_some[2];
+            first_lanes(t, addr, mask, aty, es, hp_some, hback_some);
+            LLVMBuildBr(b, shaped);
+            LLVMPositionBuilderAtEnd(b, shaped);
+            LLVMBasicBlockRef shape_from[2] = {all, some};
+            for (unsigned h = 0; h < 2; h++) {
+                LLVMValueRef in_hp[2] = {hp_all[h], hp_some[h]}, in_back[2] = {ci64(t, 0), hback_some[h]};
+                hp[h] = LLVMBuildPhi(b, aty, "");
+                LLVMAddIncoming(hp[h], in_hp, shape_from, 2);
+                /* the half's lane 0 would be at hp - hback (its address: lane_ptr's, not hbase's) */
+                hback[h] = LLVMBuildPhi(b, t->i64, "");
+                LLVMAddIncoming(hback[h], in_back, shape_from, 2);
+            }
+        }
+        for (unsigned h = 0; h < 2; h++)
+            hbase[h] = LLVMBuildSub(b, hp[h], LLVMBuildTrunc(b, hback[h], aty, ""), "");
+        /* per lane, its half's value of a pair */
+        LLVMValueRef halves[EMU_WARP_SIZE], whole[EMU_WARP_SIZE];
+        for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+            halves[l] = ci32(t, l / HALF);
+            whole[l] = ci32(t, l);
+        }
+        LLVMValueRef by_half = LLVMConstVector(halves, EMU_WARP_SIZE);
+        LLVMTypeRef pair64 = LLVMVectorType(aty, 2);
+        LLVMValueRef all_ones = ci32(t, 0xffffffffu);
+        LLVMValueRef uni = NULL, contig = NULL;
+        if (!st) {
+            LLVMValueRef pr = LLVMBuildInsertElement(b, LLVMGetPoison(pair64), hp[0], ci32(t, 0), "");
+            pr = LLVMBuildInsertElement(b, pr, hp[1], ci32(t, 1), "");
+            LLVMValueRef want = LLVMBuildShuffleVector(b, pr, LLVMGetPoison(pair64), by_half, "");
+            LLVMValueRef eq = LLVMBuildICmp(b, LLVMIntEQ, addr, want, "");
+            LLVMValueRef ok = LLVMBuildBitCast(b, LLVMBuildOr(b, eq, notm, ""), t->i32, "");
+            uni = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, ok, all_ones, ""),
+                               LLVMBuildICmp(b, LLVMIntNE, mask, ci32(t, 0), ""), "");
+        }
+        if (vec == 1) {
+            LLVMValueRef iota[EMU_WARP_SIZE];
+            for (int l = 0; l < EMU_WARP_SIZE; l++) iota[l] = LLVMConstInt(aty, (uint64_t)(l % HALF) * es, false);
+            LLVMValueRef pr = LLVMBuildInsertElement(b, LLVMGetPoison(pair64), hbase[0], ci32(t, 0), "");
+            pr = LLVMBuildInsertElement(b, pr, hbase[1], ci32(t, 1), "");
+            LLVMValueRef want = LLVMBuildAdd(b, LLVMBuildShuffleVector(b, pr, LLVMGetPoison(pair64), by_half, ""),
+                                             LLVMConstVector(iota, EMU_WARP_SIZE), "");
+            LLVMValueRef eq = LLVMBuildICmp(b, LLVMIntEQ, addr, want, "");
+            LLVMValueRef ok = LLVMBuildBitCast(b, LLVMBuildOr(b, eq, notm, ""), t->i32, "");
+            contig = LLVMBuildICmp(b, LLVMIntEQ, ok, all_ones, "");
+        }
+        /* the shape found, kept for the loads after this one (emit_known_access), checked
+         * ahead for them where the warp is whole (each half from hp on) */
+        if (keep_shape) {
+            state = LLVMBuildSelect(b, uni, LLVMConstInt(t->i8, SHAPE_UNIFORM, false),
+                                    LLVMBuildSelect(b, contig, LLVMConstInt(t->i8, SHAPE_CONSECUTIVE, false),
+                                                    LLVMConstInt(t->i8, SHAPE_OTHER, false), ""), "");
+            int64_t lo, hi;
+            /* the later loads take the shape only where it was checked ahead (emit_known_access):
+             * where their offsets cannot be (one not a multiple of es from this one's), none keeps
+             * it, and each is a first load of its own */
+            keep_shape = shape_range(t, i, ao->row, es, (uint32_t)ao->imm, &lo, &hi);
+            int old = keep_shape ? -1 : shape_find(t, ao->row);
+            if (old >= 0) t->shape[old] = t->shape[--t->nshape];
+            if (keep_shape) {
+                LLVMValueRef span = LLVMBuildSelect(b, contig, ci64(t, (HALF - 1) * es), ci64(t, 0), "");
+                LLVMValueRef ahead = LLVMBuildAnd(b, LLVMBuildAnd(b, full, LLVMBuildOr(b, uni, contig, ""), ""),
+                                                  range_fits(t, hp, span, smem_last, lo, hi), "");
+                state = LLVMBuildOr(b, state, LLVMBuildSelect(b, ahead, LLVMConstInt(t->i8, SHAPE_CHECKED, false),
+                                                              LLVMConstInt(t->i8, 0, false), ""), "");
+            }
+        }
+        /* the gather after the join, where the code's layout has always had it */
+        if (gather) LLVMMoveBasicBlockAfter(gather, done);
+        else gather = block(t, "mem.gather");
+        LLVMBasicBlockRef ublk = NULL, cblk = NULL;
+        LLVMTypeRef pairty = LLVMVectorType(ety, 2), hvty = LLVMVectorType(ety, HALF);
+        if (uni) {
+            ublk = block(t, "mem.uniform");
+            LLVMBasicBlockRef next = contig ? block(t, "mem.notuniform") : gather;
+            LLVMBuildCondBr(b, uni, ublk, next);
+            LLVMPositionBuilderAtEnd(b, ublk);
+            for (unsigned k = 0; k < vec; k++) {
+                LLVMValueRef pr = LLVMGetPoison(pairty);
+                for (unsigned h = 0; h < 2; h++) {
+                    LLVMValueRef pk = lane_ptr(t, smem, hp[h], ci64(t, (uint64_t)k * es));
+                    LLVMValueRef x = load(t, ety, pk);
+                    LLVMSetAlignment(x, es);
+                    pr = LLVMBuildInsertElement(b, pr, x, ci32(t, h), "");
+                }
+                got[k][nfrom] = LLVMBuildShuffleVector(b, pr, LLVMGetPoison(pairty), by_half, "");
+            }
+            from[nfrom++] = ublk;
+            LLVMBuildBr(b, done);
+            LLVMPositionBuilderAtEnd(b, next);
+        }
+        LLVMBasicBlockRef contig_from = NULL;
+        if (contig) {
+            cblk = block(t, "mem.consecutive");
+            contig_from = LLVMGetInsertBlock(b);
+            LLVMBuildCondBr(b, contig, cblk, gather);
+            LLVMPositionBuilderAtEnd(b, cblk);
+            LLVMTypeRef mover[2] = {hvty, t->ptr};
+            LLVMValueRef part[2], hstart[2];
+            for (unsigned h = 0; h < 2; h++) {
+                LLVMValueRef pb = lane_ptr(t, smem, hp[h], LLVMBuildNeg(b, hback[h], ""));
+                if (st) {
+                    LLVMValueRef sel[HALF];
+                    for (unsigned l = 0; l < HALF; l++) sel[l] = ci32(t, h * HALF + l);
+                    LLVMValueRef x = LLVMBuildShuffleVector(b, sv[0], LLVMGetPoison(vety),
+                                                            LLVMConstVector(sel, HALF), "");
+                    LLVMValueRef args[4] = {x, pb, align, hmask[h]};
+                    call_intrinsic(t, "llvm.masked.store", mover, 2, args, 4);
+                } else {
+                    LLVMValueRef args[4] = {pb, align, hmask[h], LLVMConstNull(hvty)};
+                    part[h] = call_intrinsic(t, "llvm.masked.load", mover, 2, args, 4);
+                }
+                hstart[h] = LLVMBuildPtrToInt(b, pb, t->i64, "");
+            }
+            if (!st && !smem && u->in->space != PTX_SPACE_SHARED && t->loop_head != NO_LOOP)
+                emit_stride_prefetch(t, hstart, HALF * es);
+            else if (!st && !smem && u->in->space != PTX_SPACE_SHARED)
+                emit_ahead_prefetch(t, hstart, HALF * es);
+            if (!st)
+                got[0][nfrom] = LLVMBuildShuffleVector(b, part[0], part[1], LLVMConstVector(whole, EMU_WARP_SIZE), "");
+            from[nfrom++] = cblk;
+            LLVMBuildBr(b, done);
+        }
+        if (!uni && !contig) LLVMBuildBr(b, gather);
+        LLVMPositionBuilderAtEnd(b, gather);
+        gather_state = state;
+        if (keep_shape && partial_gathers) {
+            assert(contig_from);
+            gather_state = LLVMBuildPhi(b, t->i8, "shape");
+            LLVMValueRef other = LLVMConstInt(t->i8, SHAPE_OTHER, false);
+            LLVMAddIncoming(gather_state, &state, &contig_from, 1);
+            LLVMAddIncoming(gather_state, &other, &partial_from, 1);
+        }
     }
     if (narrow) {
-        LLVMValueRef off = LLVMBuildZExt(b, addr, t->v64, "");
+        LLVMValueRef off = LLVMBuildSExt(b, addr, t->v64, "");
         ptrs = LLVMBuildGEP2(b, t->i8, vsplat(t, smem, ""), &off, 1, "");
     }
     for (unsigned k = 0; k < vec; k++) {
@@ -4848,6 +4867,8 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     t.nframes0 = load(&t, t.i32, warp_field(&t, offsetof(emu_warp, nframes)));
     find_segments(&t);
     liveness(&t);
+    if (code->fn && code->fn->nslots && (t.stride = malloc(code->fn->nslots * sizeof *t.stride)))
+        emu_jit_lane_strides(code, t.stride, code->fn->nslots);
     for (uint32_t i = 0; i < code->n; i++) t.loop_seg[i] = loop_segment(&t, i);
     mark_looped(&t);
     for (uint32_t i = 0; i < code->n && !events; i++)
@@ -4942,5 +4963,6 @@ bool emu_jit_translate(const emu_func *f, bool events, LLVMModuleRef m, const ch
     free(t.slot_kind);
     free(t.chain_phi);
     free(t.chain_dirty);
+    free(t.stride);
     return true;
 }

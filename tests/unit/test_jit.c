@@ -1746,6 +1746,114 @@ START_TEST(shared_shapes_kept_in_a_segment)
 }
 END_TEST
 
+/* Shared accesses whose lanes the function's arithmetic puts a constant step apart other than
+ * 0 and the element size (emu_jit_lane_strides: 8 * off bytes from (2 %tid.x | 1) << k, a
+ * scan's up-sweep) go to their gather or scatter without looking for a uniform or consecutive
+ * half: the steps' loads and stores under `t < d` (partial warps from d = 16 on), two loads
+ * through one base row, and a last load at 8 t + P bytes, P a parameter: 0, past the block's
+ * end for the upper lanes (a fault), 2 (misaligned: a fault). Blocks of 128 threads, and of
+ * (1, 64) and (4, 16), where %tid.x does not step from lane to lane as predicted (every lane
+ * of the first at one address): results as the step interpreter's. The consecutive accesses
+ * keep their shape search (mem.consecutive); none of the strided ones has one. */
+START_TEST(strided_shared_accesses)
+{
+    enum { T = 128, K = 6, BYTES = 2 * T * 4 };
+    uint8_t *out = conf_dev_alloc(T * 3 * 4 * 2);
+    char dir[] = "/tmp/ptxsim-test-jit-strided-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    emu_jit_stats before, after;
+    emu_jit_get_stats(&before);
+    char ptx[8192];
+    int n = snprintf(ptx, sizeof ptx,
+                     CONF_PTX_HEADER
+                     ".visible .entry k(.param .u64 pout, .param .u64 pp)\n{\n"
+                     "    .reg .b32 %%t, %%s, %%a, %%b, %%x, %%y, %%e, %%q, %%i, %%k<%u>;\n"
+                     "    .reg .b64 %%out, %%o, %%pq;\n"
+                     "    .reg .pred %%p;\n"
+                     "    .shared .align 8 .b8 sw[%u];\n"
+                     "    ld.param.u64 %%out, [pout];\n"
+                     "    ld.param.u64 %%pq, [pp];\n"
+                     "    cvt.u32.u64 %%q, %%pq;\n"
+                     "    mov.u32 %%t, %%tid.x;\n"
+                     "    mov.u32 %%i, %%tid.y;\n"
+                     "    mad.lo.u32 %%i, %%i, %%t, %%t;\n"
+                     "    mov.u32 %%s, sw;\n"
+                     "    shl.b32 %%a, %%t, 2;\n"
+                     "    add.u32 %%a, %%s, %%a;\n"
+                     "    mul.lo.u32 %%x, %%i, 7;\n"
+                     "    add.u32 %%x, %%x, 1;\n"
+                     "    st.shared.u32 [%%a], %%x;\n"
+                     "    st.shared.u32 [%%a+%u], %%i;\n"
+                     "    bar.sync 0;\n"
+                     "    shl.b32 %%b, %%t, 1;\n"
+                     "    or.b32 %%b, %%b, 1;\n",
+                     K, BYTES, T * 4);
+    for (unsigned k = 0; k < K; k++) {
+        unsigned off = 1u << k, d = T >> (k + 1);
+        n += snprintf(ptx + n, sizeof ptx - (size_t)n,
+                      "    shl.b32 %%k%u, %%b, %u;\n"
+                      "    add.u32 %%k%u, %%k%u, %%s;\n"
+                      "    setp.ge.u32 %%p, %%t, %u;\n"
+                      "    @%%p bra S%u;\n"
+                      "    ld.shared.u32 %%x, [%%k%u+-4];\n"
+                      "    ld.shared.u32 %%y, [%%k%u+%u];\n"
+                      "    add.u32 %%y, %%y, %%x;\n"
+                      "    st.shared.u32 [%%k%u+%u], %%y;\n"
+                      "S%u:\n"
+                      "    bar.sync 0;\n",
+                      k, k + 2, k, k, d, k, k, k, 4 * off - 4, k, 4 * off - 4, k);
+    }
+    n += snprintf(ptx + n, sizeof ptx - (size_t)n,
+                  "    shl.b32 %%e, %%t, 3;\n"
+                  "    add.u32 %%e, %%e, %%s;\n"
+                  "    add.u32 %%e, %%e, %%q;\n"
+                  "    mov.u32 %%y, 0;\n"
+                  "    setp.ge.u32 %%p, %%t, %u;\n"
+                  "    @%%p bra LAST;\n"
+                  "    ld.shared.u32 %%y, [%%e];\n"
+                  "LAST:\n"
+                  "    ld.shared.u32 %%x, [%%a];\n"
+                  "    mul.wide.u32 %%o, %%i, 12;\n"
+                  "    add.u64 %%out, %%out, %%o;\n"
+                  "    st.global.u32 [%%out], %%x;\n"
+                  "    ld.shared.u32 %%x, [%%a+%u];\n"
+                  "    st.global.u32 [%%out+4], %%x;\n"
+                  "    st.global.u32 [%%out+8], %%y;\n"
+                  "    ret;\n}\n",
+                  T / 2 + 3, T * 4);
+    ck_assert_int_lt(n, (int)sizeof ptx);
+    const emu_dim3 blocks[3] = {{T, 1, 1}, {1, 64, 1}, {4, 16, 1}};
+    const uint64_t last[3] = {0, BYTES - 8 * (T / 2), 2};
+    unsigned faulted = 0;
+    for (unsigned c = 0; c < 9; c++) {
+        uint64_t params[2] = {conf_dev_addr(out), last[c % 3]};
+        if (c == 0) setenv("PTXSIM_JIT_DUMP", dir, 1);
+        setenv("CONF_EXECUTOR", "jit", 1);
+        conf_result r;
+        conf_status st = conf_run_k("strided shared accesses", ptx, (emu_dim3){2, 1, 1}, blocks[c / 3], 0,
+                                    params, 2, &r);
+        unsetenv("CONF_EXECUTOR");
+        unsetenv("PTXSIM_JIT_DUMP");
+        ck_assert_msg(st == CONF_OK || st == CONF_FAULTED, "block %u, P %" PRIu64 ": %.1500s", c / 3,
+                      last[c % 3], r.message);
+        /* a block of 128 reads past the end and misaligned; the others' lanes stay below 8 * 4 */
+        if (c / 3 == 0 || c % 3 == 2)
+            ck_assert_msg((st == CONF_FAULTED) == (c % 3 != 0), "block %u, P %" PRIu64 ": %s", c / 3,
+                          last[c % 3], conf_status_name(st));
+        faulted += st == CONF_FAULTED;
+    }
+    emu_jit_get_stats(&after);
+    ck_assert_msg(after.failed == before.failed, "a kernel was left to the interpreter");
+    ck_assert_msg(faulted < 9, "every case faulted");
+    unsigned searched = dumped_ir_lines(dir, "mem.consecutive");
+    /* the first store and load through %a and the three global stores (the second load through
+     * %a takes the first's shape) */
+    ck_assert_msg(searched <= 6, "%u accesses searched for a shape (6 consecutive ones, %u strided)", searched,
+                  3 * K + 1);
+    conf_dev_free(out);
+}
+END_TEST
+
 /* %tid.x/y/z compiled from a full warp's first and last lanes when its threads are consecutive
  * in x or share y and z, else gathered: block shapes where a warp wraps rows once, many
  * times, across z with y back where it started ((1,31,2): lanes 0 and 31 both at y 0), and
@@ -3395,6 +3503,7 @@ int main(void)
     tcase_add_test(tc, shared_32bit_addresses);
     tcase_add_test(tc, shared_half_warp_shapes);
     tcase_add_test(tc, shared_shapes_kept_in_a_segment);
+    tcase_add_test(tc, strided_shared_accesses);
     tcase_add_test(tc, global_sites_keep_their_allocation);
     tcase_add_test(tc, global_consecutive_halves);
     tcase_add_test(tc, thread_ids_by_warp_shape);
