@@ -552,6 +552,23 @@ static bool slow_rejoins(const emu_uop *u)
     return (u->op == PTX_OP_LD || u->op == PTX_OP_ST) && u->in->space != PTX_SPACE_PARAM;
 }
 
+/* Whether the slow path of ld/st u ends the run before it, for the interpreter's loop to run
+ * it and the µops after it up to the next run entry (t->next_entry), instead of calling its
+ * handler and coming back: a shared access through a 32-bit address in the plain variant,
+ * whose slow path is taken only under a policy that sees plain accesses (--check) or for a
+ * lane out of the block or misaligned (a fault). Nothing then is live across a call, and the
+ * access has no way back in (the handler's results read back, joined with the fast path's):
+ * llc's instructions on scan_block's IR (80 such accesses) 1909M -> 1607M, sort_shared's 736M
+ * -> 685M; the kernels' time the same, and under --check=memcheck, where every such access
+ * takes it, scan 1M's compiled kernels ran 25 -> 20 ms (the interpreter's loop from the access
+ * to the next barrier costs less than a handler call per access and the way back). */
+static bool slow_ends_run(const tr *t, const emu_uop *u)
+{
+    bool st = u->op == PTX_OP_ST;
+    return !t->events && (st || u->op == PTX_OP_LD) && u->in->space == PTX_SPACE_SHARED &&
+           u->opd[st ? 0 : 1].bits <= 32;
+}
+
 /* Whether a run may come back in at µop i (not a segment's first) from the µop before: the
  * return from its handler or from its slow path (emit_call_stored); or whether compiled code
  * never falls into i, so that it needs an entry of its own: the µop before starts an
@@ -3054,7 +3071,12 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
         }
     }
     if (narrow) {
-        LLVMValueRef off = LLVMBuildSExt(b, addr, t->v64, "");
+        /* an active lane's offset passed `a <= last` (below 2^31): sign-extended, the same
+         * offset, which LLVM gathers and scatters by 32-bit indices (vpgatherdd: two
+         * instructions for 32 lanes instead of four). Taken for strided accesses only, whose
+         * warps are mostly whole: scan 16M's kernel 278 -> 268 ms; bitonic's lane-varying
+         * exchanges (partial warps) ran 280 -> 288 ms with them (ms CPU, least of 3). */
+        LLVMValueRef off = strided ? LLVMBuildSExt(b, addr, t->v64, "") : LLVMBuildZExt(b, addr, t->v64, "");
         ptrs = LLVMBuildGEP2(b, t->i8, vsplat(t, smem, ""), &off, 1, "");
     }
     for (unsigned k = 0; k < vec; k++) {
@@ -4353,8 +4375,16 @@ checked:
             if (!was_dirty[k] || !row_live(t, i, before[k].row)) continue;
             store_cached(t, before[k]);
         }
-        if (resumed) emit_slow_access(t, i, mask, resumed);
-        else emit_call_stored(t, i, u, mask);
+        if (resumed && slow_ends_run(t, u)) {
+            sync_count(t);
+            LLVMBuildStore(b, ci32(t, i), t->npc_slot);
+            LLVMBuildStore(b, ci32(t, t->next_entry[i + 1]), ctx_field(t, offsetof(emu_ctx, next_pc)));
+            LLVMBuildBr(b, t->interp);
+        } else if (resumed) {
+            emit_slow_access(t, i, mask, resumed);
+        } else {
+            emit_call_stored(t, i, u, mask);
+        }
         LLVMPositionBuilderAtEnd(b, here);
     } else {
         if (t->events) {

@@ -524,8 +524,9 @@ END_TEST
 
 /* Slow paths that go on: under a policy that is not the direct one (CONF_POLICY=forward)
  * every translated ld/st runs its handler from its slow path (emu_jit_call_handler) and the run
- * goes on after it in compiled code, the loaded rows read back: memory, faults and counts as
- * the step interpreter's */
+ * goes on after it in compiled code, the loaded rows read back (a shared access through a
+ * 32-bit address ends the run there instead, for the interpreter's loop: slow_ends_run):
+ * memory, faults and counts as the step interpreter's */
 START_TEST(random_programs_jit_slow_paths)
 {
     setenv("CONF_POLICY", "forward", 1);
