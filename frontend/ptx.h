@@ -175,7 +175,8 @@ typedef struct ptx_reg {
     char *name;           /* "%r12" */
     uint8_t type;         /* ptx_type of its declaration */
     uint8_t nslots;       /* 64-bit slots it takes: 1, or 2 for .b128 */
-    uint32_t slot;        /* first slot in the per-thread register file */
+    uint32_t slot;        /* first slot in the per-thread register file (registers no
+                             instruction names share one region: ptx_build.c pack_slots) */
     uint8_t vec;          /* .v2/.v4 register declarations: components, else 1 */
     int32_t scope;        /* inline { } scope it was declared in (ptx_function.scopes), or -1;
                              PTX_REG_SCOPE_PARAM for a .reg parameter of the function */

@@ -341,6 +341,34 @@ static void load_shaped(uint64_t *row, const warp_shape *s, unsigned es, unsigne
     }
 }
 
+/* Element k (es bytes at k * es) of each lane's value v[l] stored by a shaped store, lane by
+ * lane in lane order (half 0's lanes, then half 1's), so that where lanes share an address the
+ * last one's value stays, as the lane pointers' loop leaves it; without the 32 lane pointers
+ * written and read back, and the common strides unrolled with constant steps. */
+static void store_shaped(const warp_shape *s, unsigned es, unsigned k, const uint64_t *v)
+{
+    for (int h = 0; h < 2; h++) {
+        const uint64_t *x = v + 16 * h;
+        uint8_t *b = s->host + (uint64_t)h * s->half + (uint64_t)k * es;
+        /* (unrolled: GCC's -O2 keeps these 16-iteration loops as loops) */
+        if (es == 4 && s->stride == 4) {
+            _Pragma("GCC unroll 16") for (int i = 0; i < 16; i++)
+                __atomic_store_n((uint32_t *)b + i, (uint32_t)x[i], __ATOMIC_RELAXED);
+        } else if (es == 8 && s->stride == 8) {
+            _Pragma("GCC unroll 16") for (int i = 0; i < 16; i++)
+                __atomic_store_n((uint64_t *)b + i, x[i], __ATOMIC_RELAXED);
+        } else if (es == 4) {
+            for (int i = 0; i < 16; i++)
+                __atomic_store_n((uint32_t *)(b + (uint64_t)i * s->stride), (uint32_t)x[i],
+                                 __ATOMIC_RELAXED);
+        } else {
+            for (int i = 0; i < 16; i++)
+                __atomic_store_n((uint64_t *)(b + (uint64_t)i * s->stride), x[i],
+                                 __ATOMIC_RELAXED);
+        }
+    }
+}
+
 /* The registers of a load's destination (each exactly es bytes wide) or a store's source (a
  * register at least that wide, not .b128, or an immediate): one, or a vector's elements; NULL
  * when the operand is anything else. */
@@ -439,9 +467,18 @@ static bool st_fast(emu_ctx *c, const emu_uop *u, unsigned es, unsigned vec)
     uint8_t *p[EMU_WARP_SIZE];
     warp_shape s;
     if (!e || !fast_lanes_recorded(c, u, ao, es * vec, p, &s)) return false;
+    if (s.host) {
+        for (unsigned k = 0; k < vec; k++) {
+            uint64_t buf[EMU_WARP_SIZE];
+            store_shaped(&s, es, k, emu_src(c, &e[k], u->type, buf));
+        }
+        if (c->observed_mem) {
+            for (int l = 0; l < EMU_WARP_SIZE; l++) p[l] = shaped_lane(&s, l);
+            observe(c, u, EMU_MEM_STORE, es * vec, p);
+        }
+        return true;
+    }
     /* (lane by lane, in lane order: where lanes share an address the last one's value stays) */
-    if (s.host)
-        for (int l = 0; l < EMU_WARP_SIZE; l++) p[l] = shaped_lane(&s, l);
     bool all = c->mask == UINT32_MAX;
     for (unsigned k = 0; k < vec; k++) {
         uint64_t buf[EMU_WARP_SIZE];

@@ -285,9 +285,16 @@ START_TEST(register_ranges_and_slots)
     ck_assert_str_eq(f->regs[4].name, "%r2");
     ck_assert_str_eq(f->regs[5].name, "%x");
     ck_assert_uint_eq(f->regs[6].nslots, 2);     /* .b128 */
-    ck_assert_uint_eq(f->regs[7].slot, 8);       /* after 6 one-slot registers and a .b128 */
+    /* the registers an instruction names have slots of their own, in order of declaration
+     * (%r2, %x, then %v's four), and the others share one region after them, as large as
+     * the largest (%q's two) */
+    ck_assert_uint_eq(f->regs[4].slot, 0);
+    ck_assert_uint_eq(f->regs[5].slot, 1);
+    ck_assert_uint_eq(f->regs[7].slot, 2);
     ck_assert_uint_eq(f->regs[7].vec, 4);
-    ck_assert_uint_eq(f->nslots, 8 + 4);
+    ck_assert_uint_eq(f->regs[0].slot, 6);
+    ck_assert_uint_eq(f->regs[6].slot, 6);
+    ck_assert_uint_eq(f->nslots, 2 + 4 + 2);
     const ptx_instr *in = &f->instrs[0];
     ck_assert_int_eq(in->ops[0].kind, PTX_OPD_REG);
     ck_assert_int_eq(in->ops[0].reg, 4);

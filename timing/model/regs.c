@@ -2,8 +2,8 @@
  * from kernel to kernel, lent to the CTA placed in the slot (eng_slot.regs, emu_cta_create_in).
  *
  * The model keeps every CTA that occupancy allows resident at once (640 on v100), each with
- * its warps' register rows (32 lanes x 8 bytes per register: 141 KiB for a 256-thread CTA of
- * 69 registers), where the executor alone keeps a few CTAs per host thread. Allocated CTA by
+ * its warps' register rows (32 lanes x 8 bytes per register slot: 114 KiB for a 256-thread CTA
+ * of 57 slots), where the executor alone keeps a few CTAs per host thread. Allocated CTA by
  * CTA, those rows came in 4 KiB pages, each faulted in and zeroed on its first write: 8,900
  * faults on a v100 reduce, 17,400 on a matmul, about 1.6 us each (a tenth of the reduce's
  * process time, perf: emu_put's and the handlers' first writes), and larger CTAs were each an
