@@ -202,6 +202,26 @@ static void step(par_run *R, par_sm *S, timing_rng *rng, bool seeded, eng_thread
     uint64_t slice = seeded ? 1 + timing_rng_below(rng, 2 * R->budget) : R->budget;
     uint64_t left = slice;
     if (!seeded && __builtin_mul_overflow(slice, nw, &left)) left = UINT64_MAX;
+    if (!seeded && !R->wd.armed) {
+        /* the loop below in the emulator, in one call (emu_cta_run_turn: the same runs; a
+         * seed draws the next warp and an armed watchdog counts each run, which it does not) */
+        emu_cta_turn t = {pc->live, pc->ready, start, slice, left, pc->barriers};
+        emu_stop r = emu_cta_run_turn(c, &t, &R->stop);
+        pc->live = t.live;
+        pc->ready = t.ready;
+        pc->next_warp = t.next;
+        pc->barriers = t.barriers;
+        if (r == EMU_STOP_FAULT) {
+            __atomic_store_n(&R->stop, 1, __ATOMIC_RELAXED);
+            return;
+        }
+        if (r == EMU_STOP_EXIT && !pc->live) {   /* emu_cta_done */
+            retire(R, S, idx, T);
+            return;
+        }
+        pc->hint = pc->ready ? emu_cta_warp(c, first_ready(pc->ready, pc->next_warp)) : NULL;
+        return;
+    }
     for (;;) {
         uint64_t warp_budget = slice < left ? slice : left;
         uint32_t wi = first_ready(pc->ready, start);
