@@ -41,14 +41,17 @@ static bool settle(emu_ctx *c)
 }
 
 /* settle(c) where it has nothing to pop (a warp's run starts at its top entry nearly always),
- * inline: the executor's loop calls it at every block and every run of a warp. */
+ * inline: the executor's loop calls it at every block and every run of a warp. The function's
+ * length from its code (code.n, decode.c: fn->ninstrs), one load nearer the warp's frame:
+ * at a barrier-bound kernel's every warp run this chain of loads was where the run waited. */
 static inline __attribute__((always_inline)) bool settle_quick(emu_ctx *c)
 {
     const emu_warp *w = c->w;
     if (__builtin_expect(w->sp != 0, 1)) {
         const emu_simt *top = &w->stack[w->sp - 1];
-        if (top->bar || (top->mask != 0 && top->pc != top->rpc &&
-                         top->pc < w->frames[w->nframes - 1].f->fn->ninstrs))
+        const emu_func *f = w->frames[w->nframes - 1].f;
+        assert(f->code.n == f->fn->ninstrs);
+        if (top->bar || (top->mask != 0 && top->pc != top->rpc && top->pc < f->code.n))
             return true;
     }
     return settle(c);
