@@ -468,7 +468,7 @@ emu_stop emu_warp_run(emu_warp *w, uint64_t budget)
 }
 
 /* emu_cta_run_turn's loop, run() inlined for the executor tier (no events), or, tier < 0,
- * through emu_warp_run. Mirrors the engine's own loop (engine_parallel.c, step) exactly. */
+ * through emu_warp_run. */
 static inline __attribute__((always_inline)) emu_stop turn(emu_cta *c, emu_cta_turn *t,
                                                            const int *stop, int tier)
 {
@@ -490,6 +490,7 @@ static inline __attribute__((always_inline)) emu_stop turn(emu_cta *c, emu_cta_t
         uint64_t before = w->ninstr;
         r = tier < 0 ? emu_warp_run(w, budget) : run(w, budget, false, false, tier);
         uint64_t ran = w->ninstr - before;
+        if (t->ran) t->ran(t->arg, ran);
         if (r == EMU_STOP_FAULT) break;
         uint32_t bit = 1u << wi;
         live = w->state == EMU_WS_EXITED ? live & ~bit : live | bit;
@@ -507,6 +508,7 @@ static inline __attribute__((always_inline)) emu_stop turn(emu_cta *c, emu_cta_t
             __atomic_load_n(stop, __ATOMIC_RELAXED))
             break;
         left -= ran;
+        if (t->draw) next = t->draw(t->arg);
     }
     t->live = live;
     t->ready = ready;
