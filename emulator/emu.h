@@ -640,6 +640,31 @@ uint8_t emu_warp_region_mark(const emu_warp *w);
  *   stack, frames, carry flag, instruction count), so a warp can move between executors at any
  *   stop. */
 emu_stop emu_warp_run(emu_warp *w, uint64_t budget);
+/* A CTA's turn of warp runs, as an engine without determinism gives it (timing/engine/
+ * engine_parallel.c): its ready warps run one after another, each the first ready one at or
+ * after `next` (round the CTA), for at most `slice` and what is `left`, while each stops at a
+ * barrier or exits having run something short of its budget. In one call, so that a
+ * barrier-bound kernel (a scan's warps stop at a bar.sync every few instructions) pays no
+ * engine step, no calls for the warps' bits and no executor dispatch per warp run. */
+typedef struct emu_cta_turn {
+    uint32_t live, ready;     /* in/out: one bit per warp: not exited; can run */
+    uint32_t next;            /* in: where the search for a ready warp starts; out: the warp
+                                 after the last one run */
+    uint64_t slice;           /* in: the most one warp's run may execute */
+    uint64_t left;            /* in/out: what the turn's runs may still execute together */
+    uint64_t barriers;        /* in/out: the CTA's completed barriers the bits have seen */
+    /* optional (NULL: none), with arg: after each run, its instruction count (a watchdog's;
+     * before the run's fault is looked at), and where the search after it starts instead of
+     * the warp after it (a seeded engine's draw) */
+    void (*ran)(void *arg, uint64_t n);
+    uint32_t (*draw)(void *arg);
+    void *arg;
+} emu_cta_turn;
+/* Runs turn t of c until a run faults (returned at once, the bits as before it), the CTA's
+ * last warp exits, a run stops otherwise or runs nothing or its whole budget, no warp is
+ * ready, or *stop (read relaxed: another host thread's request, or t->ran's) is set. Returns
+ * the last run's stop. t->ready != 0. */
+emu_stop emu_cta_run_turn(emu_cta *c, emu_cta_turn *t, const int *stop);
 /* A hint to the host's caches, with no effect on anything else: loads what emu_warp_run of w
  * reads first. Not deep: the warp's own record; deep (the record is read, so it should be in
  * cache by then: from an earlier call that was not deep), its CTA's record and the tops of its

@@ -41,14 +41,17 @@ static bool settle(emu_ctx *c)
 }
 
 /* settle(c) where it has nothing to pop (a warp's run starts at its top entry nearly always),
- * inline: the executor's loop calls it at every block and every run of a warp. */
+ * inline: the executor's loop calls it at every block and every run of a warp. The function's
+ * length from its code (code.n, decode.c: fn->ninstrs), one load nearer the warp's frame:
+ * at a barrier-bound kernel's every warp run this chain of loads was where the run waited. */
 static inline __attribute__((always_inline)) bool settle_quick(emu_ctx *c)
 {
     const emu_warp *w = c->w;
     if (__builtin_expect(w->sp != 0, 1)) {
         const emu_simt *top = &w->stack[w->sp - 1];
-        if (top->bar || (top->mask != 0 && top->pc != top->rpc &&
-                         top->pc < w->frames[w->nframes - 1].f->fn->ninstrs))
+        const emu_func *f = w->frames[w->nframes - 1].f;
+        assert(f->code.n == f->fn->ninstrs);
+        if (top->bar || (top->mask != 0 && top->pc != top->rpc && top->pc < f->code.n))
             return true;
     }
     return settle(c);
@@ -462,4 +465,64 @@ emu_stop emu_warp_run(emu_warp *w, uint64_t budget)
     }
     return L->events ? run(w, budget, false, true, TIER_NONE)
                      : run(w, budget, false, false, TIER_NONE);
+}
+
+/* emu_cta_run_turn's loop, run() inlined for the executor tier (no events), or, tier < 0,
+ * through emu_warp_run. */
+static inline __attribute__((always_inline)) emu_stop turn(emu_cta *c, emu_cta_turn *t,
+                                                           const int *stop, int tier)
+{
+    const uint32_t nw = c->nwarps;
+    /* the turn's state in locals (the runs' calls would make t's fields memory), written back
+     * at the end */
+    uint32_t live = t->live, ready = t->ready, next = t->next;
+    uint64_t left = t->left, barriers = t->barriers;
+    const uint64_t slice = t->slice;
+    assert(nw <= 32 && ready);
+    emu_stop r;
+    for (;;) {
+        uint64_t budget = slice < left ? slice : left;
+        uint32_t from = ready & (UINT32_MAX << next);
+        uint32_t wi = (uint32_t)__builtin_ctz(from ? from : ready);
+        emu_warp *w = &c->warps[wi];
+        assert(w->state == EMU_WS_READY);
+        next = wi + 1 < nw ? wi + 1 : 0;
+        uint64_t before = w->ninstr;
+        r = tier < 0 ? emu_warp_run(w, budget) : run(w, budget, false, false, tier);
+        uint64_t ran = w->ninstr - before;
+        if (t->ran) t->ran(t->arg, ran);
+        if (r == EMU_STOP_FAULT) break;
+        uint32_t bit = 1u << wi;
+        live = w->state == EMU_WS_EXITED ? live & ~bit : live | bit;
+        ready = w->state == EMU_WS_READY ? ready | bit : ready & ~bit;
+        if (c->bar_completed != barriers) {
+            /* the run completed a barrier: warps that waited at it can run again */
+            barriers = c->bar_completed;
+            uint32_t which = live & ~ready & ~bit, l, rd;
+            emu_cta_warp_bits(c, which, &l, &rd);
+            live = (live & ~which) | l;
+            ready = (ready & ~which) | rd;
+        }
+        if (r == EMU_STOP_EXIT && !live) break;
+        if ((r != EMU_STOP_BARRIER && r != EMU_STOP_EXIT) || ran == 0 || ran >= budget || !ready ||
+            __atomic_load_n(stop, __ATOMIC_RELAXED))
+            break;
+        left -= ran;
+        if (t->draw) next = t->draw(t->arg);
+    }
+    t->live = live;
+    t->ready = ready;
+    t->next = next;
+    t->left = left;
+    t->barriers = barriers;
+    return r;
+}
+
+emu_stop emu_cta_run_turn(emu_cta *c, emu_cta_turn *t, const int *stop)
+{
+    const emu_launch *L = &c->g->launch;
+    if (!L->events && L->executor == EMU_EXECUTOR_JIT) return turn(c, t, stop, TIER_JIT);
+    if (!L->events && L->executor == EMU_EXECUTOR_AUTO) return turn(c, t, stop, TIER_AUTO);
+    if (!L->events && L->executor == EMU_EXECUTOR_INTERP) return turn(c, t, stop, TIER_NONE);
+    return turn(c, t, stop, -1);
 }

@@ -2428,22 +2428,27 @@ static LLVMValueRef range_fits(tr *t, LLVMValueRef p[2], LLVMValueRef span, LLVM
 /* The loads of a 32-bit shared load of es bytes per lane at offsets x + imm whose kept shape
  * `state` is a whole warp's uniform or consecutive one: each half's lanes are at x[0] + imm and
  * x[16] + imm on (read from the vector: no search for the first active lane), a uniform half's one value or a
- * consecutive half's 16 elements; the shape is kept as it came. Returns the block that makes
- * them (entered where the shape was checked ahead), whose loads join emit_known_access's
- * through ka. */
+ * consecutive half's 16 elements; or the lanes of mask (the first load's) gathered, where that
+ * load gathered them and checked their offsets for this one (emit_mem's gather_checked); the
+ * shape is kept as it came. Returns the block that makes them (entered where the shape was
+ * checked ahead), whose loads join emit_known_access's through ka. */
 static LLVMBasicBlockRef emit_known_loads(tr *t, known_access *ka, LLVMValueRef state, LLVMValueRef x,
-                                          uint32_t imm, LLVMValueRef smem, unsigned es)
+                                          uint32_t imm, LLVMValueRef smem, unsigned es, LLVMValueRef mask)
 {
     enum { HALF = EMU_WARP_SIZE / 2 };
     LLVMBuilderRef b = t->b;
     LLVMBasicBlockRef at = LLVMGetInsertBlock(b);
-    LLVMBasicBlockRef kload = block(t, "mem.known.load");
+    LLVMBasicBlockRef kload = block(t, "mem.known.load"), kshaped = block(t, "mem.known.shaped");
     LLVMBasicBlockRef kuni = block(t, "mem.known.uniform"), kcon = block(t, "mem.known.consecutive");
+    LLVMBasicBlockRef kgat = block(t, "mem.known.gather");
     LLVMPositionBuilderAtEnd(b, kload);
+    LLVMValueRef kind = LLVMBuildAnd(b, state, LLVMConstInt(t->i8, SHAPE_CHECKED - 1, false), "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, kind, LLVMConstInt(t->i8, SHAPE_OTHER, false), ""),
+                    kgat, kshaped);
+    LLVMPositionBuilderAtEnd(b, kshaped);
     LLVMValueRef p[2];
     for (unsigned h = 0; h < 2; h++)
         p[h] = LLVMBuildAdd(b, LLVMBuildExtractElement(b, x, ci32(t, h * HALF), ""), ci32(t, imm), "");
-    LLVMValueRef kind = LLVMBuildAnd(b, state, LLVMConstInt(t->i8, SHAPE_CHECKED - 1, false), "");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, kind, LLVMConstInt(t->i8, SHAPE_UNIFORM, false), ""),
                     kuni, kcon);
     LLVMTypeRef ety = es == 4 ? t->i32 : t->i64, pairty = LLVMVectorType(ety, 2);
@@ -2473,6 +2478,14 @@ static LLVMBasicBlockRef emit_known_loads(tr *t, known_access *ka, LLVMValueRef 
     ka->got[ka->n] = LLVMBuildShuffleVector(b, part[0], part[1], LLVMConstVector(whole_sel, EMU_WARP_SIZE), "");
     ka->state[ka->n] = state;
     ka->from[ka->n++] = kcon;
+    LLVMPositionBuilderAtEnd(b, kgat);
+    LLVMTypeRef vety = LLVMVectorType(ety, EMU_WARP_SIZE), over[2] = {vety, LLVMVectorType(t->ptr, EMU_WARP_SIZE)};
+    LLVMValueRef off = LLVMBuildZExt(b, LLVMBuildAdd(b, x, splat32(t, imm), ""), t->v64, "");
+    LLVMValueRef args[4] = {LLVMBuildGEP2(b, t->i8, vsplat(t, smem, ""), &off, 1, ""), ci32(t, es),
+                            mask_vec(t, mask), LLVMConstNull(vety)};
+    ka->got[ka->n] = call_intrinsic(t, "llvm.masked.gather", over, 2, args, 4);
+    ka->state[ka->n] = state;
+    ka->from[ka->n++] = kgat;
     LLVMPositionBuilderAtEnd(b, at);
     return kload;
 }
@@ -2665,10 +2678,33 @@ static void resumed_loads(tr *t, LLVMBasicBlockRef resumed, const emu_opd *e, un
     LLVMPositionBuilderAtEnd(t->b, at);
 }
 
+/* The shape a gathering load (of neither shape: `state`, SHAPE_OTHER) keeps for the loads
+ * after it through its base row (shape_range's offsets [lo, hi] from its own), SHAPE_CHECKED
+ * added where every lane of mv (the lanes it gathered, offsets a: in bounds and aligned) is in
+ * bounds at each of those offsets too (64-bit: no wrap; the offsets are multiples of the
+ * element size, so aligned too): those loads then gather the same lanes at once
+ * (emit_known_loads) instead of ending the run. A scan's tree step whose warps are whole reads
+ * s[a] and s[a + 4] at lanes 8 bytes apart: its second load, interpreted, was a fifth of
+ * scan_block's time (the handler's per-lane address search). */
+static LLVMValueRef gather_checked(tr *t, LLVMValueRef state, LLVMValueRef a, LLVMValueRef mv,
+                                   LLVMValueRef last, int64_t lo, int64_t hi)
+{
+    LLVMBuilderRef b = t->b;
+    LLVMValueRef a64 = LLVMBuildZExt(b, a, t->v64, "");
+    LLVMValueRef first = LLVMBuildAdd(b, a64, splat64(t, (uint64_t)lo), "");
+    LLVMValueRef end = LLVMBuildAdd(b, a64, splat64(t, (uint64_t)hi), "");
+    LLVMValueRef bad = LLVMBuildOr(
+        b, LLVMBuildICmp(b, LLVMIntSLT, first, splat64(t, 0), ""),
+        LLVMBuildICmp(b, LLVMIntSGT, end, vsplat(t, LLVMBuildZExt(b, last, t->i64, ""), ""), ""), "");
+    LLVMValueRef anybad = LLVMBuildBitCast(b, LLVMBuildAnd(b, bad, mv, ""), t->i32, "");
+    LLVMValueRef ok = LLVMBuildICmp(b, LLVMIntEQ, anybad, ci32(t, 0), "");
+    return LLVMBuildOr(b, state, LLVMBuildSelect(b, ok, LLVMConstInt(t->i8, SHAPE_CHECKED, false),
+                                                 LLVMConstInt(t->i8, 0, false), ""), "");
+}
+
 /* A 32-bit shared load u (µop i) of the warp's lanes through a base row whose shape `state`
  * an earlier load of the segment found (emit_mem's keep_shape): checked ahead (SHAPE_CHECKED),
- * its loads at once (emit_known_loads); anything else (neither shape, lanes inactive, the
- * range not checked) ends the run before u with EMU_JIT_INTERPRET, the dirty rows live at u
+ * its loads at once (emit_known_loads); anything else (the range not checked) ends the run before u with EMU_JIT_INTERPRET, the dirty rows live at u
  * stored, and the executor loop interprets u and the µops after it up to the next run entry
  * (next_entry). So the access has no slow path or way back in, and the shape after it is
  * the one before: a tiled kernel's inner product (matmul's 30 such loads after its two
@@ -2683,7 +2719,7 @@ static void emit_known_access(tr *t, uint32_t i, const emu_uop *u, known_access 
     const emu_opd *ao = &u->opd[1], *r = &u->opd[0];
     unsigned es = emu_type_bits[u->type] / 8;
     LLVMTypeRef vety = LLVMVectorType(es == 4 ? t->i32 : t->i64, EMU_WARP_SIZE);
-    LLVMBasicBlockRef kload = emit_known_loads(t, ka, state, x, (uint32_t)ao->imm, smem, es);
+    LLVMBasicBlockRef kload = emit_known_loads(t, ka, state, x, (uint32_t)ao->imm, smem, es, t->active);
     LLVMBasicBlockRef out = block(t, "mem.interp");
     LLVMValueRef checked = LLVMBuildICmp(
         b, LLVMIntNE, LLVMBuildAnd(b, state, LLVMConstInt(t->i8, SHAPE_CHECKED, false), ""),
@@ -2891,6 +2927,7 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
     LLVMValueRef align = ci32(t, es);
     LLVMValueRef state = NULL, gather_state = NULL;
     LLVMBasicBlockRef gather = fast;
+    int64_t lo = 0, hi = 0;   /* the kept shape's offsets (shape_range), for gather_checked too */
     /* lanes a step apart (strided_access): gathered or scattered at once */
     if (!strided) {
         /* Two common shapes of the lanes' addresses get plain accesses instead of a gather or a
@@ -2911,9 +2948,9 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
         /* A shared load of some lanes outside loops gathers them: its shape, searched lane by
          * lane, was a third of a barrier-bound kernel's memory IR (scan_block's unrolled tree
          * steps, whose warps are whole but for the last few steps' one warp). Its kept shape is
-         * SHAPE_OTHER: a later load through the row, with the same lanes, takes its handler
-         * (emit_known_access takes whole warps only). In a loop (a loop's turns may run with some
-         * lanes each time), a store of some lanes (a sort's exchange) and a global access (whose
+         * SHAPE_OTHER: a later load through the row, with the same lanes, gathers them too where
+         * this one checked its offsets (gather_checked), else ends the run. In a loop (a loop's
+         * turns may run with some lanes each time), a store of some lanes (a sort's exchange) and a global access (whose
          * lanes are not checked whole: full is false) the shape is searched. */
         bool partial_gathers = narrow && !st && !t->looped[i];
         LLVMBasicBlockRef all = block(t, "mem.all");
@@ -2988,7 +3025,6 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
             state = LLVMBuildSelect(b, uni, LLVMConstInt(t->i8, SHAPE_UNIFORM, false),
                                     LLVMBuildSelect(b, contig, LLVMConstInt(t->i8, SHAPE_CONSECUTIVE, false),
                                                     LLVMConstInt(t->i8, SHAPE_OTHER, false), ""), "");
-            int64_t lo, hi;
             /* the later loads take the shape only where it was checked ahead (emit_known_access):
              * where their offsets cannot be (one not a multiple of es from this one's), none keeps
              * it, and each is a first load of its own */
@@ -3070,6 +3106,7 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
             LLVMAddIncoming(gather_state, &other, &partial_from, 1);
         }
     }
+    if (keep_shape) gather_state = gather_checked(t, gather_state, addr, mv, smem_last, lo, hi);
     if (narrow) {
         /* an active lane's offset passed `a <= last` (below 2^31): sign-extended, the same
          * offset, which LLVM gathers and scatters by 32-bit indices (vpgatherdd: two

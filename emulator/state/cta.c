@@ -208,7 +208,8 @@ static __attribute__((noinline)) void release(emu_cta *cta, uint32_t id)
         }
         if (!released) continue;
         if (w->state == EMU_WS_BARRIER) w->state = EMU_WS_READY;
-        emu_simt_merge(w);
+        /* one entry (a converged warp, the usual waiter) has nothing to join: no call */
+        if (w->sp > 1) emu_simt_merge(w);
     }
     memset(b, 0, sizeof *b);
     b->red_and = true;

@@ -41,7 +41,7 @@ typedef struct par_cta {
      * without touching the warps, most of which are out of the host's cache: a warp's state
      * changes only while a warp of its CTA runs (its own exit or barrier, or a barrier that
      * run completes: emu_cta_barriers_completed moves), so both are brought up to date after
-     * every run (track). */
+     * every run (emu_cta_run_turn keeps them, track_warps at the CTA's start). */
     uint32_t live, ready;
     uint64_t barriers;        /* emu_cta_barriers_completed when `ready` was last made whole */
     /* The warp its next turn runs (the first ready one from next_warp), known after its last
@@ -96,14 +96,6 @@ static void retire(par_run *R, par_sm *S, uint32_t idx, eng_thread *T)
     if (S->rr > idx) S->rr--;
 }
 
-/* Brings the bits of warp i (w) of pc's CTA up to date with its state. */
-static inline void track_warp(par_cta *pc, const emu_warp *w, uint32_t i)
-{
-    uint32_t bit = 1u << i;
-    pc->live = emu_warp_exited(w) ? pc->live & ~bit : pc->live | bit;
-    pc->ready = emu_warp_runnable(w) ? pc->ready | bit : pc->ready & ~bit;
-}
-
 /* Brings the bits of the warps `which` of pc's CTA c up to date with their states. */
 static inline void track_warps(par_cta *pc, const emu_cta *c, uint32_t which)
 {
@@ -156,6 +148,26 @@ static void prefetch_ahead(par_run *R, uint32_t sm)
     if (next && next->hint) emu_warp_prefetch(next->hint, true);
 }
 
+/* emu_cta_run_turn's hooks: an armed watchdog counts each run (a fault or the limit stops
+ * every thread); seeded, the search for the next warp starts at a drawn one. */
+struct turn_hooks {
+    par_run *R;
+    timing_rng *rng;
+    uint32_t nwarps;
+};
+
+static void count_run(void *arg, uint64_t n)
+{
+    struct turn_hooks *h = arg;
+    if (timing_watchdog_step(&h->R->wd, n)) __atomic_store_n(&h->R->stop, 1, __ATOMIC_RELAXED);
+}
+
+static uint32_t draw_warp(void *arg)
+{
+    struct turn_hooks *h = arg;
+    return (uint32_t)timing_rng_below(h->rng, h->nwarps);
+}
+
 /* One scheduling step of SM S: one warp runs for a budget. */
 static void step(par_run *R, par_sm *S, timing_rng *rng, bool seeded, eng_thread *T)
 {
@@ -202,38 +214,23 @@ static void step(par_run *R, par_sm *S, timing_rng *rng, bool seeded, eng_thread
     uint64_t slice = seeded ? 1 + timing_rng_below(rng, 2 * R->budget) : R->budget;
     uint64_t left = slice;
     if (!seeded && __builtin_mul_overflow(slice, nw, &left)) left = UINT64_MAX;
-    for (;;) {
-        uint64_t warp_budget = slice < left ? slice : left;
-        uint32_t wi = first_ready(pc->ready, start);
-        emu_warp *w = emu_cta_warp(c, wi);
-        assert(emu_warp_runnable(w));
-        pc->next_warp = wi + 1 < nw ? wi + 1 : 0;   /* (wi + 1) % nw, no division */
-        uint64_t before = emu_warp_instructions(w);
-        emu_stop r = emu_warp_run(w, warp_budget);
-        uint64_t ran = emu_warp_instructions(w) - before;
-        /* unarmed (no --watchdog), nothing to count: no call per warp run */
-        if (R->wd.armed && timing_watchdog_step(&R->wd, ran))
-            __atomic_store_n(&R->stop, 1, __ATOMIC_RELAXED);
-        if (r == EMU_STOP_FAULT) {
-            __atomic_store_n(&R->stop, 1, __ATOMIC_RELAXED);
-            return;
-        }
-        track_warp(pc, w, wi);   /* the warp just run: no lookup */
-        uint64_t barriers = emu_cta_barriers_completed(c);
-        if (barriers != pc->barriers) {
-            /* the run completed a barrier: warps that waited at it can run again */
-            pc->barriers = barriers;
-            track_warps(pc, c, pc->live & ~pc->ready & ~(1u << wi));
-        }
-        if (r == EMU_STOP_EXIT && !pc->live) {   /* emu_cta_done */
-            retire(R, S, idx, T);
-            return;
-        }
-        if ((r != EMU_STOP_BARRIER && r != EMU_STOP_EXIT) || ran == 0 || ran >= warp_budget ||
-            !pc->ready || __atomic_load_n(&R->stop, __ATOMIC_RELAXED))
-            break;
-        left -= ran;
-        start = seeded ? (uint32_t)timing_rng_below(rng, nw) : pc->next_warp;
+    /* the turn's runs in one emulator call (emu_cta_run_turn); seeded, each next warp drawn,
+     * and an armed watchdog counts each run */
+    struct turn_hooks h = {R, rng, nw};
+    emu_cta_turn t = {pc->live, pc->ready, start, slice, left, pc->barriers,
+                      R->wd.armed ? count_run : NULL, seeded ? draw_warp : NULL, &h};
+    emu_stop r = emu_cta_run_turn(c, &t, &R->stop);
+    pc->live = t.live;
+    pc->ready = t.ready;
+    pc->next_warp = t.next;
+    pc->barriers = t.barriers;
+    if (r == EMU_STOP_FAULT) {
+        __atomic_store_n(&R->stop, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    if (r == EMU_STOP_EXIT && !pc->live) {   /* emu_cta_done */
+        retire(R, S, idx, T);
+        return;
     }
     pc->hint = pc->ready ? emu_cta_warp(c, first_ready(pc->ready, pc->next_warp)) : NULL;
 }
