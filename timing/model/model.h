@@ -422,7 +422,7 @@ typedef struct tm_scan {
 } tm_scan;
 _Static_assert(sizeof(tm_scan) == 16, "tm_scan: four to a cache line");
 
-/* A scheduler's waiting set: scan entries (schedulers of at most 32 entries) whose ready time
+/* A scheduler's waiting set (GTO schedulers of at most 32 entries: sm.c): scan entries whose ready time
  * the scan found some cycles ahead (sm.c QW_MIN_WAIT), so that the scan visits only the live
  * entries outside it (sm.c sched_cycle) and takes the set's least wait from here. Entries waiting less than 64
  * cycles when they entered sit in a wheel of one bucket per cycle (`near`, by ready time modulo
@@ -505,7 +505,7 @@ typedef struct tm_sm {
     /* per scheduler: no warp of it can issue before this cycle (the earliest wait of its last
      * scan; 0 = scan: a CTA arrived or a barrier released) */
     uint64_t *q_wake;
-    tm_qwait *qwait;          /* per scheduler (tm_qwait) */
+    tm_qwait *qwait;          /* per scheduler (tm_qwait); NULL where the scan does without */
     uint64_t next_age;
     /* warps (slots below 64) that may hold ready == TM_NEVER: can_issue marks them (outside
      * replay and KILO TM, the only place that sets it), a landing that frees an MSHR looks
@@ -527,14 +527,15 @@ static inline uint32_t tm_scan_index(const tm_sm *S, uint32_t i, uint32_t nsched
  * scheduler's waiting set (tm_qwait), and is visited by the next scan. */
 static inline void tm_scan_unwait(tm_sm *S, uint32_t ix)
 {
+    if (!S->qwait) return;
     uint32_t q = ix / S->per_q, j = ix % S->per_q;
-    if (j < 32 && (S->qwait[q].bits >> j & 1)) tm_qwait_remove(&S->qwait[q], j, S->scan[ix].ready);
+    if (S->qwait[q].bits >> j & 1) tm_qwait_remove(&S->qwait[q], j, S->scan[ix].ready);
 }
 /* Entry ix becomes live or not: the waiting set's `visit` follows (the entry is not in the set) */
 static inline void tm_scan_visit(tm_sm *S, uint32_t ix, bool live)
 {
+    if (!S->qwait) return;
     uint32_t q = ix / S->per_q, j = ix % S->per_q;
-    if (j >= 32) return;
     uint64_t *v = &S->qwait[q].visit, b = UINT64_C(1) << j;
     *v = live ? *v | b : *v & ~b;
 }

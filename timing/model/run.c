@@ -1320,9 +1320,11 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
         S->last = malloc(M->nsched * sizeof *S->last);
         S->reason = calloc(M->nsched, sizeof *S->reason);
         S->q_wake = calloc(M->nsched, sizeof *S->q_wake);
-        S->qwait = aligned_alloc(64, M->nsched * sizeof *S->qwait);
+        /* the schedulers' waiting sets where the scan uses them (sm.c sched_cycle) */
+        bool qwait = M->gpu->scheduler[0] == 'g' && S->per_q <= 32;
+        S->qwait = qwait ? aligned_alloc(64, M->nsched * sizeof *S->qwait) : NULL;
         if (S->qwait) memset(S->qwait, 0, M->nsched * sizeof *S->qwait);
-        ok = S->warps && S->scan && S->scan_age && S->live_bits && S->ctas && S->unit_free && S->last && S->reason && S->q_wake && S->qwait;
+        ok = S->warps && S->scan && S->scan_age && S->live_bits && S->ctas && S->unit_free && S->last && S->reason && S->q_wake && (S->qwait || !qwait);
         for (uint32_t q = 0; ok && q < M->nsched; q++) S->last[q] = UINT32_MAX;
         S->tried = TM_NEVER;
         S->ticket_next = 1;

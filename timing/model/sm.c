@@ -571,10 +571,11 @@ sched_cycle(tm_model *M, tm_sm *S, uint32_t q, uint64_t now, uint64_t *next, uin
     uint32_t per_q = 0;
     uint64_t limit = two ? active_set_limit(S, q, nsched, now, 2 * (uint64_t)g->l1_latency)
                          : TM_NEVER;
-    /* the waiting set (tm_qwait; not for the two-level scheduler, whose active set leaves
-     * entries out of the scan): every entry in it waits past now from here on */
-    const bool use_w = one_word && !two;
-    tm_qwait *qw = &S->qwait[q];
+    /* the waiting set (tm_qwait): for GTO, whose scan passes every live entry each time it
+     * does not issue greedily; lrr's scan stops at the first that can issue, and the set's
+     * upkeep and its scattered touches cost more than it saved there (v100 matmul, reduce) */
+    const bool use_w = one_word && gto;
+    tm_qwait *qw = use_w ? &S->qwait[q] : NULL;
     for (int k = 0; k < g->issue_per_sched; k++) {
         /* (again after an issue, which may have taken the least wait's entries out) */
         if (use_w && qw->next <= now)
@@ -667,7 +668,9 @@ sched_cycle(tm_model *M, tm_sm *S, uint32_t q, uint64_t now, uint64_t *next, uin
         if (!pick) {
             if (!per_q) {   /* (after GTO's greedy look, which came first) */
                 uint32_t best = best_e ? (uint32_t)(best_e - sc) : UINT32_MAX;
-                uint64_t wm = qw->next_near < qw->far_min ? qw->next_near : qw->far_min;
+                uint64_t wm = use_w && qw->bits ? (qw->next_near < qw->far_min ? qw->next_near
+                                                                         : qw->far_min)
+                                                : UINT64_MAX;
                 if (use_w && qw->bits && wm - 1 <= best_key) {
                     /* the waiting set's first least wait in the scan's order, if not after
                      * the visited ones' */
