@@ -422,6 +422,30 @@ typedef struct tm_scan {
 } tm_scan;
 _Static_assert(sizeof(tm_scan) == 16, "tm_scan: four to a cache line");
 
+/* A scheduler's waiting set (GTO schedulers of at most 32 entries: sm.c): scan entries whose ready time
+ * the scan found some cycles ahead (sm.c QW_MIN_WAIT), so that the scan visits only the live
+ * entries outside it (sm.c sched_cycle) and takes the set's least wait from here. Entries waiting less than 64
+ * cycles when they entered sit in a wheel of one bucket per cycle (`near`, by ready time modulo
+ * 64: all its times lie within 64 cycles after the scheduler's last scan, so a bucket holds one
+ * time), those waiting longer in `far` (with its least time and the entries that have it),
+ * those waiting for ever in `never`. The scan first takes out the entries whose time has come
+ * (sm.c qwait_due). Exact while each entry in the set keeps the ready time it had when it
+ * entered: every writer of a ready time outside the scan takes the entry out first
+ * (tm_scan_unwait). */
+typedef struct tm_qwait {
+    _Alignas(64) uint64_t next;   /* the least of next_near and far_min: when one comes due */
+    uint64_t visit;           /* the live entries not in the set: the ones the scan visits */
+    uint64_t bits;            /* the entries in the set */
+    uint64_t never;           /* those with ready == TM_NEVER */
+    uint64_t next_near;       /* the least time in `near` (UINT64_MAX: none) */
+    uint64_t nz;              /* the `near` buckets not empty */
+    uint64_t far;             /* the entries waiting 64 cycles or more when they entered */
+    uint64_t far_min;         /* their least ready time (UINT64_MAX: none; 0: not known) */
+    uint64_t far_min_bits;    /* the far entries with ready == far_min */
+    uint32_t near[64];        /* entry bits by ready time modulo 64 */
+} tm_qwait;
+void tm_qwait_remove(tm_qwait *w, uint32_t j, uint64_t ready);
+
 typedef struct tm_cta_slot {
     bool used;                /* false: free */
     uint64_t id;              /* its CTA's linear id */
@@ -481,6 +505,7 @@ typedef struct tm_sm {
     /* per scheduler: no warp of it can issue before this cycle (the earliest wait of its last
      * scan; 0 = scan: a CTA arrived or a barrier released) */
     uint64_t *q_wake;
+    tm_qwait *qwait;          /* per scheduler (tm_qwait); NULL where the scan does without */
     uint64_t next_age;
     /* warps (slots below 64) that may hold ready == TM_NEVER: can_issue marks them (outside
      * replay and KILO TM, the only place that sets it), a landing that frees an MSHR looks
@@ -498,9 +523,27 @@ static inline uint32_t tm_scan_index(const tm_sm *S, uint32_t i, uint32_t nsched
 {
     return (i % nsched) * S->per_q + i / nsched;
 }
+/* Scan entry ix's ready time is written outside the scan (or the entry dies): it leaves its
+ * scheduler's waiting set (tm_qwait), and is visited by the next scan. */
+static inline void tm_scan_unwait(tm_sm *S, uint32_t ix)
+{
+    if (!S->qwait) return;
+    uint32_t q = ix / S->per_q, j = ix % S->per_q;
+    if (S->qwait[q].bits >> j & 1) tm_qwait_remove(&S->qwait[q], j, S->scan[ix].ready);
+}
+/* Entry ix becomes live or not: the waiting set's `visit` follows (the entry is not in the set) */
+static inline void tm_scan_visit(tm_sm *S, uint32_t ix, bool live)
+{
+    if (!S->qwait) return;
+    uint32_t q = ix / S->per_q, j = ix % S->per_q;
+    uint64_t *v = &S->qwait[q].visit, b = UINT64_C(1) << j;
+    *v = live ? *v | b : *v & ~b;
+}
 /* Marks scan entry ix live or not (its `live` and its bit in live_bits). */
 static inline void tm_scan_set_live(tm_sm *S, uint32_t ix, bool live)
 {
+    if (!live) tm_scan_unwait(S, ix);
+    tm_scan_visit(S, ix, live);
     S->scan[ix].live = live;
     uint32_t q = ix / S->per_q, j = ix % S->per_q;
     uint64_t *w = &S->live_bits[(size_t)q * S->live_words + j / 64], b = UINT64_C(1) << (j % 64);
@@ -517,6 +560,7 @@ static inline timing_slot tm_warp_why(const tm_sm *S, const tm_warp *tw)
 }
 static inline void tm_warp_set_ready(tm_sm *S, tm_warp *tw, uint64_t t)
 {
+    tm_scan_unwait(S, tw->scan_ix);
     S->scan[tw->scan_ix].ready = t;
 }
 static inline void tm_warp_set_why(tm_sm *S, tm_warp *tw, timing_slot why)

@@ -716,6 +716,7 @@ static void model_free(tm_model *M)
             free(M->sms[s].last);
             free(M->sms[s].reason);
             free(M->sms[s].q_wake);
+            free(M->sms[s].qwait);
             free(M->sms[s].defer);
         }
     free(M->sms);
@@ -788,8 +789,10 @@ static void tm_model_landed(void *ctx, uint32_t sm, uint64_t tag, uint64_t t)
         for (uint64_t mk = S->never_mask; mk; mk &= mk - 1) {
             uint32_t i = (uint32_t)__builtin_ctzll(mk);
             /* by its scan entry: the warp's own state is out of the host's cache by now */
-            tm_scan *e = &S->scan[tm_scan_index(S, i, M->nsched)];
+            uint32_t ix = tm_scan_index(S, i, M->nsched);
+            tm_scan *e = &S->scan[ix];
             if (!e->occupied || e->ready != TM_NEVER) continue;
+            tm_scan_unwait(S, ix);
             e->ready = t;
             any = true;
             if (S->q_wake[i % M->nsched] > t) S->q_wake[i % M->nsched] = t;
@@ -1317,7 +1320,11 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
         S->last = malloc(M->nsched * sizeof *S->last);
         S->reason = calloc(M->nsched, sizeof *S->reason);
         S->q_wake = calloc(M->nsched, sizeof *S->q_wake);
-        ok = S->warps && S->scan && S->scan_age && S->live_bits && S->ctas && S->unit_free && S->last && S->reason && S->q_wake;
+        /* the schedulers' waiting sets where the scan uses them (sm.c sched_cycle) */
+        bool qwait = M->gpu->scheduler[0] == 'g' && S->per_q <= 32;
+        S->qwait = qwait ? aligned_alloc(64, M->nsched * sizeof *S->qwait) : NULL;
+        if (S->qwait) memset(S->qwait, 0, M->nsched * sizeof *S->qwait);
+        ok = S->warps && S->scan && S->scan_age && S->live_bits && S->ctas && S->unit_free && S->last && S->reason && S->q_wake && (S->qwait || !qwait);
         for (uint32_t q = 0; ok && q < M->nsched; q++) S->last[q] = UINT32_MAX;
         S->tried = TM_NEVER;
         S->ticket_next = 1;

@@ -229,6 +229,13 @@ can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, tm_scan *sc, uint64_t 
     return false;
 }
 
+/* The ready time of warp tw as it issues: it was due (or the weave's tm_warp_set_ready took it
+ * out), so it is not in its scheduler's waiting set (tm_qwait). */
+static inline void set_issuer_ready(tm_sm *S, tm_warp *tw, uint64_t t)
+{
+    S->scan[tw->scan_ix].ready = t;
+}
+
 /* Issues the instruction p of warp tw at cycle now. false when the warp faulted. */
 static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next_instr *p,
                   uint64_t now)
@@ -276,7 +283,7 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
         if (M->kilotm) tx_ready = tm_kilotm_after_run(M, S, tw, now);
         if (!tw->nev) {
             if (tw->ended) tm_warp_exited(M, S, tw, now + 1);
-            else if (tx_ready > tm_warp_ready(S, tw)) tm_warp_set_ready(S, tw, tx_ready);   /* a tx_begin waits */
+            else if (tx_ready > tm_warp_ready(S, tw)) set_issuer_ready(S, tw, tx_ready);   /* a tx_begin waits */
             return true;
         }
     }
@@ -354,7 +361,7 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
     if (tm_is_pend(done)) M->mem.insts[done & ~TM_PEND].waiter = (uint32_t)(tw - S->warps) + 1;
     /* replay only (the bound phase of the windowed model runs SMs on several threads) */
     if (M->trace && done > M->q_drain && !tm_is_pend(done)) M->q_drain = done;
-    if (next_issue > tm_warp_ready(S, tw)) tm_warp_set_ready(S, tw, next_issue);
+    if (next_issue > tm_warp_ready(S, tw)) set_issuer_ready(S, tw, next_issue);
     tm_warp_set_why(S, tw, TIMING_SLOT_CONTROL);
     if (tw->trace) {
         /* every recorded barrier but bar.warp.sync is taken as CTA-wide (see run.c for the
@@ -447,6 +454,107 @@ entry_can_issue(tm_model *M, tm_sm *S, uint32_t q, uint32_t nsched, uint32_t slo
     return false;
 }
 
+/* An entry whose wait ends within this many cycles stays out of the waiting set (the scan passes
+ * over it a few times): putting it in and taking it out cost more (v100 matmul's, mostly the
+ * functional units' initiation intervals and short scoreboard waits). */
+#define QW_MIN_WAIT 8
+
+static inline uint64_t rotr64(uint64_t x, unsigned s)
+{
+    return s ? x >> s | x << (64 - s) : x;
+}
+
+/* The first time after t of a near bucket in nz (all within 64 cycles after t). */
+static inline uint64_t near_after(uint64_t nz, uint64_t t)
+{
+    return nz ? t + 1 + (uint64_t)__builtin_ctzll(rotr64(nz, (unsigned)((t + 1) & 63))) : UINT64_MAX;
+}
+
+/* Puts scan entry `slot`, ready at r (> now, the scan's cycle), in the waiting set w. */
+static inline void qwait_add(tm_qwait *w, uint32_t slot, uint64_t r, uint64_t now)
+{
+    uint64_t b = UINT64_C(1) << slot;
+    w->bits |= b;
+    w->visit &= ~b;
+    if (r < w->next) w->next = r;   /* (TM_NEVER's entries are never due) */
+    if (r - now < 64) {
+        w->near[r & 63] |= (uint32_t)b;
+        w->nz |= UINT64_C(1) << (r & 63);
+        if (r < w->next_near) w->next_near = r;
+    } else if (r == TM_NEVER) {
+        w->never |= b;
+    } else {
+        w->far |= b;
+        if (r < w->far_min) {
+            w->far_min = r;
+            w->far_min_bits = b;
+        } else if (r == w->far_min) {
+            w->far_min_bits |= b;
+        }
+    }
+}
+
+/* Entry j, ready at `ready`, leaves the waiting set w (tm_scan_unwait). */
+void tm_qwait_remove(tm_qwait *w, uint32_t j, uint64_t ready)
+{
+    uint64_t b = UINT64_C(1) << j;
+    w->bits &= ~b;
+    w->visit |= b;
+    if (w->never & b) {
+        w->never &= ~b;
+    } else if (w->far & b) {
+        w->far &= ~b;
+        if ((w->far_min_bits & b) && !(w->far_min_bits &= ~b)) w->far_min = 0;
+    } else {
+        uint32_t i = (uint32_t)(ready & 63);
+        if (!(w->near[i] &= ~(uint32_t)b)) {
+            w->nz &= ~(UINT64_C(1) << i);
+            /* the other times are after it, and within 64 cycles after the last scan */
+            if (ready == w->next_near) w->next_near = near_after(w->nz, ready);
+        }
+    }
+    w->next = w->next_near < w->far_min ? w->next_near : w->far_min;
+}
+
+/* The waiting set w of a scheduler at cycle now, when its least near or far time has come (or
+ * the far one is not known): the entries due by now leave it (the scan visits them), the far
+ * ones not due enter again (near when they are within 64 cycles). */
+static __attribute__((noinline)) void qwait_due(tm_qwait *w, const tm_scan *sc, uint64_t now)
+{
+    if (w->next_near <= now) {
+        /* the buckets of the cycles next_near .. now (all of them from 64 cycles on) */
+        uint64_t sel = w->nz, d = now - w->next_near + 1;
+        if (d < 64) {
+            unsigned s = (unsigned)(w->next_near & 63);
+            uint64_t run = (UINT64_C(1) << d) - 1;
+            sel &= s ? run << s | run >> (64 - s) : run;
+        }
+        uint32_t due = 0;
+        for (uint64_t m = sel; m; m &= m - 1) {
+            uint32_t i = (uint32_t)__builtin_ctzll(m);
+            due |= w->near[i];
+            w->near[i] = 0;
+        }
+        w->nz &= ~sel;
+        w->bits &= ~(uint64_t)due;
+        w->visit |= due;
+        w->next_near = near_after(w->nz, now);
+    }
+    if (w->far_min <= now) {
+        uint64_t m = w->far;
+        w->bits &= ~m;
+        w->visit |= m;
+        w->far = w->far_min_bits = 0;
+        w->far_min = UINT64_MAX;
+        for (; m; m &= m - 1) {
+            uint32_t slot = (uint32_t)__builtin_ctzll(m);
+            uint64_t r = sc[slot].ready;
+            if (r > now) qwait_add(w, slot, r, now);
+        }
+    }
+    w->next = w->next_near < w->far_min ? w->next_near : w->far_min;
+}
+
 /* Scheduler q of SM S at cycle now (tm_sm_cycle), with its policy's flags as constants (the
  * scan's loop passes every live warp of the scheduler when none issues: the tests it need not
  * make go). Adds the instructions it issued to *issued; false when the SM's cycle ends there
@@ -463,7 +571,15 @@ sched_cycle(tm_model *M, tm_sm *S, uint32_t q, uint64_t now, uint64_t *next, uin
     uint32_t per_q = 0;
     uint64_t limit = two ? active_set_limit(S, q, nsched, now, 2 * (uint64_t)g->l1_latency)
                          : TM_NEVER;
+    /* the waiting set (tm_qwait): for GTO, whose scan passes every live entry each time it
+     * does not issue greedily; lrr's scan stops at the first that can issue, and the set's
+     * upkeep and its scattered touches cost more than it saved there (v100 matmul, reduce) */
+    const bool use_w = one_word && gto;
+    tm_qwait *qw = use_w ? &S->qwait[q] : NULL;
     for (int k = 0; k < g->issue_per_sched; k++) {
+        /* (again after an issue, which may have taken the least wait's entries out) */
+        if (use_w && qw->next <= now)
+            qwait_due(qw, &S->scan[q * S->per_q], now);
         tm_warp *pick = NULL;
         uint32_t pick_slot = S->last[q];   /* its entry on q (greedy: the last's) */
         const emu_next_instr *pi = NULL;
@@ -488,7 +604,8 @@ sched_cycle(tm_model *M, tm_sm *S, uint32_t q, uint64_t now, uint64_t *next, uin
         uint32_t first = start < S->per_q ? start : 0;
         tm_scan *sc = &S->scan[q * S->per_q];
         const uint64_t *age = &S->scan_age[q * S->per_q];
-        const uint64_t *lw = &S->live_bits[(size_t)q * S->live_words];
+        /* (with the waiting set: the live entries outside it) */
+        const uint64_t *lw = use_w ? &qw->visit : &S->live_bits[(size_t)q * S->live_words];
         uint32_t nw = one_word ? 1 : S->live_words, fw = one_word ? 0 : first / 64, fb = first % 64;
         uint64_t pick_age = 0;
         /* The live warps in turn from `first`, to the first that can issue (gto: all of them,
@@ -499,7 +616,7 @@ sched_cycle(tm_model *M, tm_sm *S, uint32_t q, uint64_t now, uint64_t *next, uin
          * issues, in which case the loop has passed every live warp. An entry still ready at
          * now is one can_issue set no wait for (barriers, DAB's turns, GPUDet's quanta, no next
          * instruction): it waits at a barrier with no known end. */
-        uint32_t best = UINT32_MAX, found = UINT32_MAX;   /* found: the scan's pick */
+        uint32_t found = UINT32_MAX;   /* the scan's pick */
         uint64_t best_key = UINT64_MAX;
         const tm_scan *best_e = NULL;   /* best's entry (its slot only once the scan is done) */
         bool stop = greedy;
@@ -516,6 +633,7 @@ sched_cycle(tm_model *M, tm_sm *S, uint32_t q, uint64_t now, uint64_t *next, uin
                         best_key = r - 1;
                         best_e = e;
                     }
+                    if (use_w && r - now > QW_MIN_WAIT) qwait_add(qw, slot, r, now);
                     continue;
                 }
                 const emu_next_instr *p;
@@ -539,21 +657,37 @@ sched_cycle(tm_model *M, tm_sm *S, uint32_t q, uint64_t now, uint64_t *next, uin
                     best_key = (r <= now ? TM_NEVER : r) - 1;
                     best_e = e;
                 }
+                if (use_w && r > now + QW_MIN_WAIT) qwait_add(qw, slot, r, now);
             }
         }
-        if (best_e) best = (uint32_t)(best_e - sc);
         if (found != UINT32_MAX) {
             pick = &S->warps[q + found * nsched];
             pick_slot = found;
             if (!pi) pi = &pick->next;
         }
         if (!pick) {
-            if (best != UINT32_MAX && !per_q) {
-                /* after GTO's greedy look, which came first */
-                any = true;
-                if (best_key + 1 < why_when || why == TIMING_SLOT_IDLE) {
-                    why = sc[best].ready <= now ? TIMING_SLOT_BARRIER : (timing_slot)sc[best].why;
-                    why_when = best_key + 1;
+            if (!per_q) {   /* (after GTO's greedy look, which came first) */
+                uint32_t best = best_e ? (uint32_t)(best_e - sc) : UINT32_MAX;
+                uint64_t wm = use_w && qw->bits ? (qw->next_near < qw->far_min ? qw->next_near
+                                                                         : qw->far_min)
+                                                : UINT64_MAX;
+                if (use_w && qw->bits && wm - 1 <= best_key) {
+                    /* the waiting set's first least wait in the scan's order, if not after
+                     * the visited ones' */
+                    uint64_t c = (qw->next_near == wm ? qw->near[wm & 63] : 0) |
+                                 (qw->far_min == wm ? qw->far_min_bits : 0) |
+                                 (wm == TM_NEVER ? qw->never : 0);
+                    if (wm - 1 == best_key) c |= UINT64_C(1) << best;
+                    uint64_t hi = c & (~UINT64_C(0) << fb);
+                    best = (uint32_t)__builtin_ctzll(hi ? hi : c);
+                    best_key = wm - 1;
+                }
+                if (best != UINT32_MAX) {
+                    any = true;
+                    if (best_key + 1 < why_when || why == TIMING_SLOT_IDLE) {
+                        why = sc[best].ready <= now ? TIMING_SLOT_BARRIER : (timing_slot)sc[best].why;
+                        why_when = best_key + 1;
+                    }
                 }
             }
             break;
@@ -598,7 +732,7 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
         }
         /* one copy of the scheduler's loop per policy, and for lrr and gto, the configurations'
          * usual ones, one more for a scheduler's warps in one word of live bits */
-        bool one = S->live_words == 1, go_on;
+        bool one = S->per_q <= 32, go_on;
         if (gto)
             go_on = one ? sched_cycle(M, S, q, now, next, &issued, fail, true, false, true)
                         : sched_cycle(M, S, q, now, next, &issued, fail, true, false, false);
