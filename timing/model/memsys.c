@@ -71,6 +71,9 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->ch_next = calloc((size_t)gpu->dram_channels, sizeof *m->ch_next);
     m->ch_end = calloc((size_t)gpu->dram_channels, sizeof *m->ch_end);
     m->ch_bank = calloc((size_t)gpu->dram_channels, sizeof *m->ch_bank);
+    for (m->tleaves = 1; m->tleaves < (uint32_t)gpu->dram_banks; m->tleaves *= 2) continue;
+    m->bkey = malloc((size_t)gpu->dram_channels * m->tleaves * sizeof *m->bkey);
+    m->bwin = malloc((size_t)gpu->dram_channels * m->tleaves * sizeof *m->bwin);
     m->l2_qleft = calloc((size_t)gpu->l2_slices * (uint32_t)gpu->l2_queue, sizeof *m->l2_qleft);
     m->l2_qpos = calloc((size_t)gpu->l2_slices, sizeof *m->l2_qpos);
     m->fcfs = gpu->dram_scheduler && strcmp(gpu->dram_scheduler, "fcfs") == 0;
@@ -84,10 +87,21 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->freedreq = m->freewait = m->freeinst = m->freelink = UINT32_MAX;
     if (!m->sm_freewait || !m->sm_freeinst || !m->sm_freelink || !m->sm_tail || !m->sm_fresh || !m->sm_nfreewait ||
         !m->sm_nfreeinst || !m->sm_nfreelink || !m->outbox || !m->nout || !m->capout || !m->outpos || !m->l1 || !m->tex || !m->l1_mshr || !m->mshr_pend || !m->mshr_known || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
-        !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->ch_bank || !m->l2_qleft || !m->l2_qpos)
+        !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->ch_bank || !m->l2_qleft || !m->l2_qpos ||
+        !m->bkey || !m->bwin)
         return false;
     if (!m->chan || !m->heap || !m->sm_land || !m->sm_nland || !m->sm_capland) return false;
-    for (int c = 0; c < gpu->dram_channels; c++) m->ch_next[c] = TM_NEVER;
+    for (int c = 0; c < gpu->dram_channels; c++) {
+        m->ch_next[c] = TM_NEVER;
+        for (uint32_t b = 0; b < m->tleaves; b++)
+            m->bkey[(size_t)c * m->tleaves + b] = (tm_bkey){.next = TM_NEVER};
+        /* every bank empty: each node's winner its subtree's first leaf */
+        for (uint32_t i = m->tleaves - 1; i >= 1; i--) {
+            uint32_t l = 2 * i;
+            while (l < m->tleaves) l *= 2;
+            m->bwin[(size_t)c * m->tleaves + i] = (uint16_t)(l - m->tleaves);
+        }
+    }
     m->next_min = TM_NEVER;
     for (uint32_t s = 0; s < nsm; s++)
         if (!tm_cache_init(&m->l1[s], gpu->l1_bytes, (uint32_t)gpu->l1_ways) ||
@@ -144,6 +158,8 @@ void tm_mem_free(tm_mem *m)
     free(m->dq);
     free(m->ch_next);
     free(m->ch_bank);
+    free(m->bkey);
+    free(m->bwin);
     free(m->ch_end);
     if (m->chan)
         for (int c = 0; c < m->gpu->dram_channels; c++) {
@@ -590,25 +606,44 @@ static tm_dqueue *bank_queue(tm_mem *m, uint32_t ch, uint32_t bank)
     return &m->dq[(size_t)ch * (uint32_t)m->gpu->dram_banks + bank];
 }
 
-/* When bank `bank` of channel ch can take its oldest request (TM_NEVER: none queued). */
-static uint64_t bank_next(tm_mem *m, uint32_t ch, uint32_t bank)
+/* The banks' tournament (tm_mem.bkey, bwin). A channel's scheduler takes the bank that can
+ * take a request first, among equals the one whose oldest request is older (dq_pick): the
+ * least key below. Seqs are unique within a channel, so that order is total among the banks
+ * holding requests and the tournament's winner is exactly the one a scan of every bank finds;
+ * empty banks (TM_NEVER) lose to every other, the left one winning between two. Keys change
+ * only where a bank's queue or free time does (dram_enqueue, dq_serve): one path each. */
+static bool bkey_before(const tm_bkey *a, const tm_bkey *b)
 {
-    tm_dqueue *q = bank_queue(m, ch, bank);
-    if (!q->n) return TM_NEVER;
-    return max64(q->head, m->banks[(size_t)ch * (uint32_t)m->gpu->dram_banks + bank].free);
+    if (a->next != b->next) return a->next < b->next;
+    return a->next != TM_NEVER &&
+           (a->arrive < b->arrive || (a->arrive == b->arrive && (int32_t)(a->seq - b->seq) < 0));
 }
 
-static void ch_refresh(tm_mem *m, uint32_t ch)
+/* Bank `bank` of channel ch: its key from its queue and free time, then the winners on its
+ * path; the channel's next decision's cycle and bank from the root. */
+static void bank_update(tm_mem *m, uint32_t ch, uint32_t bank)
 {
-    uint64_t t = TM_NEVER;
-    uint32_t bank = 0;
-    for (uint32_t b = 0; b < (uint32_t)m->gpu->dram_banks; b++) {
-        uint64_t x = bank_next(m, ch, b);
-        bank = x < t ? b : bank;
-        t = x < t ? x : t;
+    uint32_t nl = m->tleaves;
+    tm_bkey *key = &m->bkey[(size_t)ch * nl];
+    uint16_t *win = &m->bwin[(size_t)ch * nl];
+    const tm_dqueue *q = bank_queue(m, ch, bank);
+    if (q->n)
+        key[bank] = (tm_bkey){
+            .next = max64(q->ents[0].arrive,
+                          m->banks[(size_t)ch * (uint32_t)m->gpu->dram_banks + bank].free),
+            .arrive = q->ents[0].arrive, .seq = q->ents[0].seq};
+    else
+        key[bank].next = TM_NEVER;
+    uint32_t w = bank;
+    for (uint32_t j = nl + bank; j > 1; j /= 2) {
+        /* the other child's winner (its bank, or its node's) against this one's; the left
+         * one wins between equals */
+        uint32_t o = j ^ 1, wo = o >= nl ? o - nl : win[o];
+        if (o < j ? !bkey_before(&key[w], &key[wo]) : bkey_before(&key[wo], &key[w])) w = wo;
+        win[j / 2] = (uint16_t)w;
     }
-    m->ch_next[ch] = t;
-    m->ch_bank[ch] = bank;
+    m->ch_next[ch] = key[w].next;
+    m->ch_bank[ch] = w;
 }
 
 /* Queues a DRAM access of `sectors` sectors of `line` for L2 slice `slice`, reaching its channel
@@ -648,12 +683,9 @@ static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned 
     memmove(&q->ents[i + 1], &q->ents[i], (size_t)(q->n - i) * sizeof *q->ents);
     q->ents[i] = e;
     q->n++;
-    if (i == 0) q->head = r->arrive;
-    uint64_t x = bank_next(m, r->ch, r->bank);
-    if (x < m->ch_next[r->ch]) {
-        m->ch_next[r->ch] = x;
-        m->ch_bank[r->ch] = r->bank;
-    }
+    /* a new oldest request changes the bank's key (behind it: nothing) */
+    if (i == 0) bank_update(m, r->ch, r->bank);
+    uint64_t x = m->bkey[(size_t)r->ch * m->tleaves + r->bank].next;
     if (!m->par && x < m->next_min) m->next_min = x;   /* else tm_mem_weave_end */
     m->ch_end[r->ch] = max64(m->ch_end[r->ch], t) + burst_cycles(m, sectors);
     timing_stats *st = m->par ? &C->st : m->st;
@@ -681,17 +713,9 @@ static uint32_t older_count(const tm_dqueue *q, const tm_dqent *r)
  * oldest. */
 static uint32_t dq_pick(tm_mem *m, uint32_t ch, uint32_t *pos, uint64_t *at)
 {
-    uint32_t nb = (uint32_t)m->gpu->dram_banks, bank = 0;
-    uint64_t t = TM_NEVER;
-    for (uint32_t b = 0; b < nb; b++) {
-        uint64_t x = bank_next(m, ch, b);
-        if (x == TM_NEVER) continue;
-        if (x < t || (x == t && ent_older(&bank_queue(m, ch, b)->ents[0],
-                                          &bank_queue(m, ch, bank)->ents[0]))) {
-            t = x;
-            bank = b;
-        }
-    }
+    uint32_t nb = (uint32_t)m->gpu->dram_banks, bank = m->ch_bank[ch];
+    uint64_t t = m->ch_next[ch];
+    assert(t != TM_NEVER && t == m->bkey[(size_t)ch * m->tleaves + bank].next);
     *at = t;
     *pos = 0;
     tm_dqueue *q = bank_queue(m, ch, bank);
@@ -789,7 +813,6 @@ static void dq_serve(tm_mem *m, uint32_t ch)
     uint32_t id = q->ents[i].id;
     memmove(&q->ents[i], &q->ents[i + 1], (size_t)(q->n - i - 1) * sizeof *q->ents);
     q->n--;
-    if (i == 0 && q->n) q->head = q->ents[0].arrive;
     tm_dreq r = m->dreqs[id];
     /* (the entries' 32-bit order compares requests queued at once) */
     assert(m->chan[ch].seq - r.seq < UINT64_C(1) << 31);
@@ -822,7 +845,8 @@ static void dq_serve(tm_mem *m, uint32_t ch)
     m->dreqs[id].next_free = C->freedreq;
     C->freedreq = id;
     C->nfreedreq++;
-    ch_refresh(m, ch);
+    /* its bank's new oldest request and free time */
+    bank_update(m, ch, r.bank);
     prefetch_next_decision(m, ch);
 }
 
@@ -1065,8 +1089,8 @@ static __attribute__((noipa)) void prefetch_decisions(tm_mem *m, uint32_t lo, ui
 {
     for (uint32_t ch = lo; ch < hi; ch++) {
         if (m->ch_next[ch] == TM_NEVER || m->ch_next[ch] > end - 1) continue;
-        /* the first decision's (99% of decisions take the bank of the least bank_next, and
-         * 80-90% its oldest request: vecadd) */
+        /* the first decision's (its bank is ch_bank's; 80-90% of decisions take the bank's
+         * oldest request: vecadd) */
         const tm_dqueue *q = bank_queue(m, ch, m->ch_bank[ch]);
         assert(q->n > 0);
         const tm_dqent *e = q->ents;
