@@ -72,8 +72,7 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->ch_end = calloc((size_t)gpu->dram_channels, sizeof *m->ch_end);
     m->ch_bank = calloc((size_t)gpu->dram_channels, sizeof *m->ch_bank);
     for (m->tleaves = 1; m->tleaves < (uint32_t)gpu->dram_banks; m->tleaves *= 2) continue;
-    m->bkey = malloc((size_t)gpu->dram_channels * m->tleaves * sizeof *m->bkey);
-    m->bwin = malloc((size_t)gpu->dram_channels * m->tleaves * sizeof *m->bwin);
+    m->bnode = malloc((size_t)gpu->dram_channels * 2 * m->tleaves * sizeof *m->bnode);
     m->l2_qleft = calloc((size_t)gpu->l2_slices * (uint32_t)gpu->l2_queue, sizeof *m->l2_qleft);
     m->l2_qpos = calloc((size_t)gpu->l2_slices, sizeof *m->l2_qpos);
     m->fcfs = gpu->dram_scheduler && strcmp(gpu->dram_scheduler, "fcfs") == 0;
@@ -88,19 +87,15 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     if (!m->sm_freewait || !m->sm_freeinst || !m->sm_freelink || !m->sm_tail || !m->sm_fresh || !m->sm_nfreewait ||
         !m->sm_nfreeinst || !m->sm_nfreelink || !m->outbox || !m->nout || !m->capout || !m->outpos || !m->l1 || !m->tex || !m->l1_mshr || !m->mshr_pend || !m->mshr_known || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
         !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->ch_bank || !m->l2_qleft || !m->l2_qpos ||
-        !m->bkey || !m->bwin)
+        !m->bnode)
         return false;
     if (!m->chan || !m->heap || !m->sm_land || !m->sm_nland || !m->sm_capland) return false;
     for (int c = 0; c < gpu->dram_channels; c++) {
         m->ch_next[c] = TM_NEVER;
-        for (uint32_t b = 0; b < m->tleaves; b++)
-            m->bkey[(size_t)c * m->tleaves + b] = (tm_bkey){.next = TM_NEVER};
-        /* every bank empty: each node's winner its subtree's first leaf */
-        for (uint32_t i = m->tleaves - 1; i >= 1; i--) {
-            uint32_t l = 2 * i;
-            while (l < m->tleaves) l *= 2;
-            m->bwin[(size_t)c * m->tleaves + i] = (uint16_t)(l - m->tleaves);
-        }
+        /* every bank empty: each node's winner its subtree's first bank */
+        tm_bnode *nd = &m->bnode[(size_t)c * 2 * m->tleaves];
+        for (uint32_t b = 0; b < m->tleaves; b++) nd[m->tleaves + b] = (tm_bnode){TM_NEVER, b};
+        for (uint32_t i = m->tleaves - 1; i >= 1; i--) nd[i] = nd[2 * i];
     }
     m->next_min = TM_NEVER;
     for (uint32_t s = 0; s < nsm; s++)
@@ -158,8 +153,7 @@ void tm_mem_free(tm_mem *m)
     free(m->dq);
     free(m->ch_next);
     free(m->ch_bank);
-    free(m->bkey);
-    free(m->bwin);
+    free(m->bnode);
     free(m->ch_end);
     if (m->chan)
         for (int c = 0; c < m->gpu->dram_channels; c++) {
@@ -606,43 +600,36 @@ static tm_dqueue *bank_queue(tm_mem *m, uint32_t ch, uint32_t bank)
     return &m->dq[(size_t)ch * (uint32_t)m->gpu->dram_banks + bank];
 }
 
-/* The banks' tournament (tm_mem.bkey, bwin). A channel's scheduler takes the bank that can
- * take a request first, among equals the one whose oldest request is older (dq_pick): the
- * least key below. Seqs are unique within a channel, so that order is total among the banks
- * holding requests and the tournament's winner is exactly the one a scan of every bank finds;
- * empty banks (TM_NEVER) lose to every other, the left one winning between two. Keys change
- * only where a bank's queue or free time does (dram_enqueue, dq_serve): one path each. */
-static bool bkey_before(const tm_bkey *a, const tm_bkey *b)
-{
-    if (a->next != b->next) return a->next < b->next;
-    return a->next != TM_NEVER &&
-           (a->arrive < b->arrive || (a->arrive == b->arrive && (int32_t)(a->seq - b->seq) < 0));
-}
-
-/* Bank `bank` of channel ch: its key from its queue and free time, then the winners on its
- * path; the channel's next decision's cycle and bank from the root. */
+/* The banks' tournament (tm_mem.bnode). A channel's scheduler takes the bank that can take a
+ * request first, among equals the one whose oldest request is older (dq_pick). Seqs are unique
+ * within a channel, so that order is total among the banks holding requests and the winner is
+ * exactly the one a scan of every bank finds; empty banks (TM_NEVER) lose to every other (a
+ * real bank wins the root while all are: the empty leaves past dram_banks win no tie). A bank's
+ * time changes only where its queue or its free time does (dram_enqueue, dq_serve): one path
+ * each. */
 static void bank_update(tm_mem *m, uint32_t ch, uint32_t bank)
 {
     uint32_t nl = m->tleaves;
-    tm_bkey *key = &m->bkey[(size_t)ch * nl];
-    uint16_t *win = &m->bwin[(size_t)ch * nl];
+    tm_bnode *nd = &m->bnode[(size_t)ch * 2 * nl];
     const tm_dqueue *q = bank_queue(m, ch, bank);
-    if (q->n)
-        key[bank] = (tm_bkey){
-            .next = max64(q->ents[0].arrive,
-                          m->banks[(size_t)ch * (uint32_t)m->gpu->dram_banks + bank].free),
-            .arrive = q->ents[0].arrive, .seq = q->ents[0].seq};
-    else
-        key[bank].next = TM_NEVER;
+    uint64_t t = q->n ? max64(q->ents[0].arrive,
+                              m->banks[(size_t)ch * (uint32_t)m->gpu->dram_banks + bank].free)
+                      : TM_NEVER;
     uint32_t w = bank;
     for (uint32_t j = nl + bank; j > 1; j /= 2) {
-        /* the other child's winner (its bank, or its node's) against this one's; the left
-         * one wins between equals */
-        uint32_t o = j ^ 1, wo = o >= nl ? o - nl : win[o];
-        if (o < j ? !bkey_before(&key[w], &key[wo]) : bkey_before(&key[wo], &key[w])) w = wo;
-        win[j / 2] = (uint16_t)w;
+        nd[j] = (tm_bnode){t, w};
+        /* the other child's winner against this one's (equal times: the older oldest request;
+         * rare) */
+        const tm_bnode *o = &nd[j ^ 1];
+        if (o->next < t || (o->next == t && t != TM_NEVER &&
+                            ent_older(&bank_queue(m, ch, o->bank)->ents[0],
+                                      &bank_queue(m, ch, w)->ents[0]))) {
+            t = o->next;
+            w = o->bank;
+        }
     }
-    m->ch_next[ch] = key[w].next;
+    nd[1] = (tm_bnode){t, w};
+    m->ch_next[ch] = t;
     m->ch_bank[ch] = w;
 }
 
@@ -685,7 +672,7 @@ static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned 
     q->n++;
     /* a new oldest request changes the bank's key (behind it: nothing) */
     if (i == 0) bank_update(m, r->ch, r->bank);
-    uint64_t x = m->bkey[(size_t)r->ch * m->tleaves + r->bank].next;
+    uint64_t x = m->bnode[(size_t)r->ch * 2 * m->tleaves + m->tleaves + r->bank].next;
     if (!m->par && x < m->next_min) m->next_min = x;   /* else tm_mem_weave_end */
     m->ch_end[r->ch] = max64(m->ch_end[r->ch], t) + burst_cycles(m, sectors);
     timing_stats *st = m->par ? &C->st : m->st;
@@ -715,7 +702,7 @@ static uint32_t dq_pick(tm_mem *m, uint32_t ch, uint32_t *pos, uint64_t *at)
 {
     uint32_t nb = (uint32_t)m->gpu->dram_banks, bank = m->ch_bank[ch];
     uint64_t t = m->ch_next[ch];
-    assert(t != TM_NEVER && t == m->bkey[(size_t)ch * m->tleaves + bank].next);
+    assert(t != TM_NEVER && t == m->bnode[(size_t)ch * 2 * m->tleaves + m->tleaves + bank].next);
     *at = t;
     *pos = 0;
     tm_dqueue *q = bank_queue(m, ch, bank);

@@ -162,9 +162,9 @@ _Static_assert(sizeof(tm_dqent) == 24, "tm_dqent: the order in the padding");
 /* A bank's requests in its channel's scheduler queue, in order of arrival. */
 typedef struct tm_dqueue { tm_dqent *ents; uint32_t n, cap; } tm_dqueue;
 
-/* A bank's place in its channel's scheduler (memsys.c, the banks' tournament): when it can take
- * its oldest request (TM_NEVER: none queued), and that request's arrival and order. */
-typedef struct tm_bkey { uint64_t next, arrive; uint32_t seq; } tm_bkey;
+/* A node of a channel's banks' tournament (memsys.c): the bank that wins there and when it can
+ * take its oldest request (TM_NEVER: none queued). */
+typedef struct tm_bnode { uint64_t next; uint32_t bank; } tm_bnode;
 
 /* Called when a deferred completion is decided: SM sm's scoreboard entries holding `tag`
  * (0: none; an MSHR freed) land at t. */
@@ -203,12 +203,11 @@ typedef struct tm_mem {
     uint64_t *ch_end;
     /* per channel: the bank whose oldest request goes next (at ch_next): the root of bwin */
     uint32_t *ch_bank;
-    /* per channel, a tournament over its banks (memsys.c): `tleaves` keys (dram_banks, then
-     * empty ones up to a power of two) and the winners of its inner nodes (1 .. tleaves - 1,
-     * node i's children 2i and 2i + 1, leaf b at tleaves + b): a decision, a bank's new oldest
-     * request or its new free time replays one path, not every bank */
-    tm_bkey *bkey;
-    uint16_t *bwin;
+    /* per channel, a tournament over its banks (memsys.c), 2 * tleaves nodes: node i's
+     * children 2i and 2i + 1, the root 1, bank b's leaf tleaves + b (tleaves: dram_banks up to
+     * a power of two, the rest empty): a decision, a bank's new oldest request or its new free
+     * time replays one path, not every bank */
+    tm_bnode *bnode;
     uint32_t tleaves;
     uint64_t dram_room;       /* 0: unbounded (dram_sched_queue = 0) */
     uint64_t dseq;
