@@ -83,7 +83,7 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->sm_nland = calloc(nsm, sizeof *m->sm_nland);
     m->sm_capland = calloc(nsm, sizeof *m->sm_capland);
     for (int c = 0; m->chan && c < gpu->dram_channels; c++) m->chan[c].freedreq = UINT32_MAX;
-    m->freedreq = m->freewait = m->freeinst = m->freelink = UINT32_MAX;
+    m->freewait = m->freeinst = m->freelink = UINT32_MAX;
     if (!m->sm_freewait || !m->sm_freeinst || !m->sm_freelink || !m->sm_tail || !m->sm_fresh || !m->sm_nfreewait ||
         !m->sm_nfreeinst || !m->sm_nfreelink || !m->outbox || !m->nout || !m->capout || !m->outpos || !m->l1 || !m->tex || !m->l1_mshr || !m->mshr_pend || !m->mshr_known || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
         !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->ch_bank || !m->l2_qleft || !m->l2_qpos ||
@@ -384,6 +384,23 @@ static __attribute__((noipa)) void prefetch_head(const void *arr, uint32_t head,
     if (head < FRESH) __builtin_prefetch((const char *)arr + (size_t)head * elem);
 }
 
+/* A new DRAM request record. The records lie on 64-byte boundaries, a host cache line each: a
+ * decision reads its request's record, last touched when it was queued, long before. */
+_Static_assert(sizeof(tm_dreq) == 64, "tm_dreq: one host cache line");
+static uint32_t dreq_new(tm_mem *m)
+{
+    if (m->ndreq == m->capdreq) {
+        uint32_t nc = m->capdreq ? 2 * m->capdreq : 256;
+        tm_dreq *p = aligned_alloc(64, (size_t)nc * sizeof *p);
+        if (!p) abort();   /* a few MB at most: the queues are bounded by the MSHRs */
+        if (m->ndreq) memcpy(p, m->dreqs, (size_t)m->ndreq * sizeof *p);
+        free(m->dreqs);
+        m->dreqs = p;
+        m->capdreq = nc;
+    }
+    return m->ndreq++;
+}
+
 /* Records of SM sm: from its free list, else (between windows only) new ones. */
 static uint32_t wait_take(tm_mem *m, uint32_t sm)
 {
@@ -647,7 +664,7 @@ static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned 
         C->nfreedreq--;
     } else {
         assert(!m->par);   /* tm_mem_weave_begin gave the channel enough */
-        POOL_TAKE(m, dreqs, ndreq, capdreq, freedreq, id);
+        id = dreq_new(m);
     }
     tm_dreq *r = &m->dreqs[id];
     /* arrivals are ordered within their channel only (its banks' queues) */
@@ -1222,7 +1239,7 @@ uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end)
         tm_chan *C = &m->chan[c];
         while (C->nfreedreq < 2 * C->nreq) {
             uint32_t id;
-            POOL_TAKE(m, dreqs, ndreq, capdreq, freedreq, id);
+            id = dreq_new(m);
             m->dreqs[id].next_free = C->freedreq;
             C->freedreq = id;
             C->nfreedreq++;

@@ -212,7 +212,7 @@ typedef struct tm_mem {
     uint64_t dram_room;       /* 0: unbounded (dram_sched_queue = 0) */
     uint64_t dseq;
     /* record pools (index = id; free lists through next_free) */
-    tm_dreq *dreqs; uint32_t ndreq, capdreq, freedreq;
+    tm_dreq *dreqs; uint32_t ndreq, capdreq;   /* (free: each channel's, tm_chan) */
     tm_wait *waits; uint32_t nwait, capwait, freewait;
     tm_inst *insts; uint32_t ninst, capinst, freeinst;
     tm_link *links; uint32_t nlink, caplink, freelink;
