@@ -1220,6 +1220,7 @@ uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end)
                 heap_push(h, &nh, m->outbox[best][m->outpos[best]].depart, best);
         }
     }
+    prefetch_decisions(m, 0, (uint32_t)m->gpu->dram_channels, end, 2);
     /* each channel's requests, in that order */
     for (uint32_t k = 0; k < m->norder; k++) {
         const tm_order *o = &m->order[k];
@@ -1245,8 +1246,8 @@ uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end)
             C->nfreedreq++;
         }
     }
-    prefetch_decisions(m, 0, (uint32_t)m->gpu->dram_channels, end, 2);
-    prefetch_decisions(m, 0, 1, end, 3);
+    /* (the requests' records were asked for before the channels' requests were listed) */
+    prefetch_decisions(m, 0, (uint32_t)m->gpu->dram_channels, end, 3);
     prefetch_channel(m, 0);
     m->par = true;
     return m->norder + (m->next_min < end ? (uint32_t)m->gpu->dram_channels : 0);
