@@ -698,10 +698,14 @@ static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned 
     return id;
 }
 
-/* Requests of bank queue q older than the queued request r. */
+/* Requests of bank queue q older than the queued request r. (Most banks' requests are all
+ * older or all not: their first and last say so, without a search through the queue's lines.) */
 static uint32_t older_count(const tm_dqueue *q, const tm_dqent *r)
 {
-    uint32_t lo = 0, hi = q->n;
+    uint32_t n = q->n;
+    if (!n || !ent_older(&q->ents[0], r)) return 0;
+    if (ent_older(&q->ents[n - 1], r)) return n;
+    uint32_t lo = 1, hi = n - 1;
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
         if (ent_older(&q->ents[mid], r)) lo = mid + 1;
@@ -731,7 +735,7 @@ static uint32_t dq_pick(tm_mem *m, uint32_t ch, uint32_t *pos, uint64_t *at)
     uint32_t window = (uint32_t)m->gpu->dram_sched_queue, ahead = 0;
     const tm_dqent *h = &q->ents[hit];
     for (uint32_t b = 0; window && b < nb && ahead < window; b++)
-        ahead += older_count(bank_queue(m, ch, b), h);
+        ahead += b == bank ? hit : older_count(bank_queue(m, ch, b), h);
     if (!window || ahead < window) *pos = hit;
     return bank;
 }
