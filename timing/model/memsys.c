@@ -1172,16 +1172,16 @@ enum { WEAVE_BUCKETS = 64 };
  * done) when their departures span more than WEAVE_BUCKETS cycles. */
 static bool order_by_count(tm_mem *m, uint64_t end)
 {
-    uint64_t lo = end;
-    for (uint32_t s = 0; s < m->nsm; s++)
-        if (m->outpos[s] < m->nout[s] && m->outbox[s][m->outpos[s]].depart < lo)
-            lo = m->outbox[s][m->outpos[s]].depart;
-    if (lo == end) return true;
-    if (end - lo > WEAVE_BUCKETS) return false;
+    /* buckets from the window's last WEAVE_BUCKETS cycles (a stable order by departure whatever
+     * the first bucket; one pass counts and checks the span, an SM's first request being its
+     * earliest) */
+    uint64_t lo = end > WEAVE_BUCKETS ? end - WEAVE_BUCKETS : 0;
     uint32_t at[WEAVE_BUCKETS] = {0}, n = 0;
     for (uint32_t s = 0; s < m->nsm; s++) {
         const tm_outreq *o = m->outbox[s];
-        for (uint32_t i = m->outpos[s]; i < m->nout[s] && o[i].depart < end; i++) {
+        uint32_t i = m->outpos[s];
+        if (i < m->nout[s] && o[i].depart < lo) return false;
+        for (; i < m->nout[s] && o[i].depart < end; i++) {
             assert(i == m->outpos[s] || o[i].depart >= o[i - 1].depart);
             at[o[i].depart - lo]++;
         }
