@@ -71,6 +71,8 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->ch_next = calloc((size_t)gpu->dram_channels, sizeof *m->ch_next);
     m->ch_end = calloc((size_t)gpu->dram_channels, sizeof *m->ch_end);
     m->ch_bank = calloc((size_t)gpu->dram_channels, sizeof *m->ch_bank);
+    for (m->tleaves = 1; m->tleaves < (uint32_t)gpu->dram_banks; m->tleaves *= 2) continue;
+    m->bnode = malloc((size_t)gpu->dram_channels * 2 * m->tleaves * sizeof *m->bnode);
     m->l2_qleft = calloc((size_t)gpu->l2_slices * (uint32_t)gpu->l2_queue, sizeof *m->l2_qleft);
     m->l2_qpos = calloc((size_t)gpu->l2_slices, sizeof *m->l2_qpos);
     m->fcfs = gpu->dram_scheduler && strcmp(gpu->dram_scheduler, "fcfs") == 0;
@@ -81,13 +83,20 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->sm_nland = calloc(nsm, sizeof *m->sm_nland);
     m->sm_capland = calloc(nsm, sizeof *m->sm_capland);
     for (int c = 0; m->chan && c < gpu->dram_channels; c++) m->chan[c].freedreq = UINT32_MAX;
-    m->freedreq = m->freewait = m->freeinst = m->freelink = UINT32_MAX;
+    m->freewait = m->freeinst = m->freelink = UINT32_MAX;
     if (!m->sm_freewait || !m->sm_freeinst || !m->sm_freelink || !m->sm_tail || !m->sm_fresh || !m->sm_nfreewait ||
         !m->sm_nfreeinst || !m->sm_nfreelink || !m->outbox || !m->nout || !m->capout || !m->outpos || !m->l1 || !m->tex || !m->l1_mshr || !m->mshr_pend || !m->mshr_known || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
-        !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->ch_bank || !m->l2_qleft || !m->l2_qpos)
+        !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->ch_bank || !m->l2_qleft || !m->l2_qpos ||
+        !m->bnode)
         return false;
     if (!m->chan || !m->heap || !m->sm_land || !m->sm_nland || !m->sm_capland) return false;
-    for (int c = 0; c < gpu->dram_channels; c++) m->ch_next[c] = TM_NEVER;
+    for (int c = 0; c < gpu->dram_channels; c++) {
+        m->ch_next[c] = TM_NEVER;
+        /* every bank empty: each node's winner its subtree's first bank */
+        tm_bnode *nd = &m->bnode[(size_t)c * 2 * m->tleaves];
+        for (uint32_t b = 0; b < m->tleaves; b++) nd[m->tleaves + b] = (tm_bnode){TM_NEVER, b};
+        for (uint32_t i = m->tleaves - 1; i >= 1; i--) nd[i] = nd[2 * i];
+    }
     m->next_min = TM_NEVER;
     for (uint32_t s = 0; s < nsm; s++)
         if (!tm_cache_init(&m->l1[s], gpu->l1_bytes, (uint32_t)gpu->l1_ways) ||
@@ -144,6 +153,7 @@ void tm_mem_free(tm_mem *m)
     free(m->dq);
     free(m->ch_next);
     free(m->ch_bank);
+    free(m->bnode);
     free(m->ch_end);
     if (m->chan)
         for (int c = 0; c < m->gpu->dram_channels; c++) {
@@ -374,6 +384,23 @@ static __attribute__((noipa)) void prefetch_head(const void *arr, uint32_t head,
     if (head < FRESH) __builtin_prefetch((const char *)arr + (size_t)head * elem);
 }
 
+/* A new DRAM request record. The records lie on 64-byte boundaries, a host cache line each: a
+ * decision reads its request's record, last touched when it was queued, long before. */
+_Static_assert(sizeof(tm_dreq) == 64, "tm_dreq: one host cache line");
+static uint32_t dreq_new(tm_mem *m)
+{
+    if (m->ndreq == m->capdreq) {
+        uint32_t nc = m->capdreq ? 2 * m->capdreq : 256;
+        tm_dreq *p = aligned_alloc(64, (size_t)nc * sizeof *p);
+        if (!p) abort();   /* a few MB at most: the queues are bounded by the MSHRs */
+        if (m->ndreq) memcpy(p, m->dreqs, (size_t)m->ndreq * sizeof *p);
+        free(m->dreqs);
+        m->dreqs = p;
+        m->capdreq = nc;
+    }
+    return m->ndreq++;
+}
+
 /* Records of SM sm: from its free list, else (between windows only) new ones. */
 static uint32_t wait_take(tm_mem *m, uint32_t sm)
 {
@@ -590,25 +617,37 @@ static tm_dqueue *bank_queue(tm_mem *m, uint32_t ch, uint32_t bank)
     return &m->dq[(size_t)ch * (uint32_t)m->gpu->dram_banks + bank];
 }
 
-/* When bank `bank` of channel ch can take its oldest request (TM_NEVER: none queued). */
-static uint64_t bank_next(tm_mem *m, uint32_t ch, uint32_t bank)
+/* The banks' tournament (tm_mem.bnode). A channel's scheduler takes the bank that can take a
+ * request first, among equals the one whose oldest request is older (dq_pick). Seqs are unique
+ * within a channel, so that order is total among the banks holding requests and the winner is
+ * exactly the one a scan of every bank finds; empty banks (TM_NEVER) lose to every other (a
+ * real bank wins the root while all are: the empty leaves past dram_banks win no tie). A bank's
+ * time changes only where its queue or its free time does (dram_enqueue, dq_serve): one path
+ * each. */
+static void bank_update(tm_mem *m, uint32_t ch, uint32_t bank)
 {
-    tm_dqueue *q = bank_queue(m, ch, bank);
-    if (!q->n) return TM_NEVER;
-    return max64(q->head, m->banks[(size_t)ch * (uint32_t)m->gpu->dram_banks + bank].free);
-}
-
-static void ch_refresh(tm_mem *m, uint32_t ch)
-{
-    uint64_t t = TM_NEVER;
-    uint32_t bank = 0;
-    for (uint32_t b = 0; b < (uint32_t)m->gpu->dram_banks; b++) {
-        uint64_t x = bank_next(m, ch, b);
-        bank = x < t ? b : bank;
-        t = x < t ? x : t;
+    uint32_t nl = m->tleaves;
+    tm_bnode *nd = &m->bnode[(size_t)ch * 2 * nl];
+    const tm_dqueue *q = bank_queue(m, ch, bank);
+    uint64_t t = q->n ? max64(q->ents[0].arrive,
+                              m->banks[(size_t)ch * (uint32_t)m->gpu->dram_banks + bank].free)
+                      : TM_NEVER;
+    uint32_t w = bank;
+    for (uint32_t j = nl + bank; j > 1; j /= 2) {
+        nd[j] = (tm_bnode){t, w};
+        /* the other child's winner against this one's (equal times: the older oldest request;
+         * rare) */
+        const tm_bnode *o = &nd[j ^ 1];
+        if (o->next < t || (o->next == t && t != TM_NEVER &&
+                            ent_older(&bank_queue(m, ch, o->bank)->ents[0],
+                                      &bank_queue(m, ch, w)->ents[0]))) {
+            t = o->next;
+            w = o->bank;
+        }
     }
+    nd[1] = (tm_bnode){t, w};
     m->ch_next[ch] = t;
-    m->ch_bank[ch] = bank;
+    m->ch_bank[ch] = w;
 }
 
 /* Queues a DRAM access of `sectors` sectors of `line` for L2 slice `slice`, reaching its channel
@@ -625,7 +664,7 @@ static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned 
         C->nfreedreq--;
     } else {
         assert(!m->par);   /* tm_mem_weave_begin gave the channel enough */
-        POOL_TAKE(m, dreqs, ndreq, capdreq, freedreq, id);
+        id = dreq_new(m);
     }
     tm_dreq *r = &m->dreqs[id];
     /* arrivals are ordered within their channel only (its banks' queues) */
@@ -648,12 +687,9 @@ static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned 
     memmove(&q->ents[i + 1], &q->ents[i], (size_t)(q->n - i) * sizeof *q->ents);
     q->ents[i] = e;
     q->n++;
-    if (i == 0) q->head = r->arrive;
-    uint64_t x = bank_next(m, r->ch, r->bank);
-    if (x < m->ch_next[r->ch]) {
-        m->ch_next[r->ch] = x;
-        m->ch_bank[r->ch] = r->bank;
-    }
+    /* a new oldest request changes the bank's key (behind it: nothing) */
+    if (i == 0) bank_update(m, r->ch, r->bank);
+    uint64_t x = m->bnode[(size_t)r->ch * 2 * m->tleaves + m->tleaves + r->bank].next;
     if (!m->par && x < m->next_min) m->next_min = x;   /* else tm_mem_weave_end */
     m->ch_end[r->ch] = max64(m->ch_end[r->ch], t) + burst_cycles(m, sectors);
     timing_stats *st = m->par ? &C->st : m->st;
@@ -662,10 +698,14 @@ static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned 
     return id;
 }
 
-/* Requests of bank queue q older than the queued request r. */
+/* Requests of bank queue q older than the queued request r. (Most banks' requests are all
+ * older or all not: their first and last say so, without a search through the queue's lines.) */
 static uint32_t older_count(const tm_dqueue *q, const tm_dqent *r)
 {
-    uint32_t lo = 0, hi = q->n;
+    uint32_t n = q->n;
+    if (!n || !ent_older(&q->ents[0], r)) return 0;
+    if (ent_older(&q->ents[n - 1], r)) return n;
+    uint32_t lo = 1, hi = n - 1;
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
         if (ent_older(&q->ents[mid], r)) lo = mid + 1;
@@ -681,17 +721,9 @@ static uint32_t older_count(const tm_dqueue *q, const tm_dqent *r)
  * oldest. */
 static uint32_t dq_pick(tm_mem *m, uint32_t ch, uint32_t *pos, uint64_t *at)
 {
-    uint32_t nb = (uint32_t)m->gpu->dram_banks, bank = 0;
-    uint64_t t = TM_NEVER;
-    for (uint32_t b = 0; b < nb; b++) {
-        uint64_t x = bank_next(m, ch, b);
-        if (x == TM_NEVER) continue;
-        if (x < t || (x == t && ent_older(&bank_queue(m, ch, b)->ents[0],
-                                          &bank_queue(m, ch, bank)->ents[0]))) {
-            t = x;
-            bank = b;
-        }
-    }
+    uint32_t nb = (uint32_t)m->gpu->dram_banks, bank = m->ch_bank[ch];
+    uint64_t t = m->ch_next[ch];
+    assert(t != TM_NEVER && t == m->bnode[(size_t)ch * 2 * m->tleaves + m->tleaves + bank].next);
     *at = t;
     *pos = 0;
     tm_dqueue *q = bank_queue(m, ch, bank);
@@ -703,7 +735,7 @@ static uint32_t dq_pick(tm_mem *m, uint32_t ch, uint32_t *pos, uint64_t *at)
     uint32_t window = (uint32_t)m->gpu->dram_sched_queue, ahead = 0;
     const tm_dqent *h = &q->ents[hit];
     for (uint32_t b = 0; window && b < nb && ahead < window; b++)
-        ahead += older_count(bank_queue(m, ch, b), h);
+        ahead += b == bank ? hit : older_count(bank_queue(m, ch, b), h);
     if (!window || ahead < window) *pos = hit;
     return bank;
 }
@@ -789,7 +821,6 @@ static void dq_serve(tm_mem *m, uint32_t ch)
     uint32_t id = q->ents[i].id;
     memmove(&q->ents[i], &q->ents[i + 1], (size_t)(q->n - i - 1) * sizeof *q->ents);
     q->n--;
-    if (i == 0 && q->n) q->head = q->ents[0].arrive;
     tm_dreq r = m->dreqs[id];
     /* (the entries' 32-bit order compares requests queued at once) */
     assert(m->chan[ch].seq - r.seq < UINT64_C(1) << 31);
@@ -822,7 +853,8 @@ static void dq_serve(tm_mem *m, uint32_t ch)
     m->dreqs[id].next_free = C->freedreq;
     C->freedreq = id;
     C->nfreedreq++;
-    ch_refresh(m, ch);
+    /* its bank's new oldest request and free time */
+    bank_update(m, ch, r.bank);
     prefetch_next_decision(m, ch);
 }
 
@@ -1065,8 +1097,8 @@ static __attribute__((noipa)) void prefetch_decisions(tm_mem *m, uint32_t lo, ui
 {
     for (uint32_t ch = lo; ch < hi; ch++) {
         if (m->ch_next[ch] == TM_NEVER || m->ch_next[ch] > end - 1) continue;
-        /* the first decision's (99% of decisions take the bank of the least bank_next, and
-         * 80-90% its oldest request: vecadd) */
+        /* the first decision's (its bank is ch_bank's; 80-90% of decisions take the bank's
+         * oldest request: vecadd) */
         const tm_dqueue *q = bank_queue(m, ch, m->ch_bank[ch]);
         assert(q->n > 0);
         const tm_dqent *e = q->ents;
@@ -1140,20 +1172,22 @@ enum { WEAVE_BUCKETS = 64 };
  * done) when their departures span more than WEAVE_BUCKETS cycles. */
 static bool order_by_count(tm_mem *m, uint64_t end)
 {
-    uint64_t lo = end;
-    for (uint32_t s = 0; s < m->nsm; s++)
-        if (m->outpos[s] < m->nout[s] && m->outbox[s][m->outpos[s]].depart < lo)
-            lo = m->outbox[s][m->outpos[s]].depart;
-    if (lo == end) return true;
-    if (end - lo > WEAVE_BUCKETS) return false;
-    uint32_t at[WEAVE_BUCKETS] = {0}, n = 0;
+    /* buckets from the window's last WEAVE_BUCKETS cycles (a stable order by departure whatever
+     * the first bucket; one pass counts and checks the span, an SM's first request being its
+     * earliest) */
+    uint64_t lo = end > WEAVE_BUCKETS ? end - WEAVE_BUCKETS : 0;
+    uint32_t at[WEAVE_BUCKETS] = {0}, n = 0, any = 0;
     for (uint32_t s = 0; s < m->nsm; s++) {
         const tm_outreq *o = m->outbox[s];
-        for (uint32_t i = m->outpos[s]; i < m->nout[s] && o[i].depart < end; i++) {
+        uint32_t i = m->outpos[s];
+        if (i < m->nout[s] && o[i].depart < lo) return false;
+        for (; i < m->nout[s] && o[i].depart < end; i++) {
             assert(i == m->outpos[s] || o[i].depart >= o[i - 1].depart);
             at[o[i].depart - lo]++;
+            any++;
         }
     }
+    if (!any) return true;   /* (many windows: matmul) */
     for (uint32_t b = 0; b < WEAVE_BUCKETS; b++) {
         uint32_t c = at[b];
         at[b] = n;
@@ -1192,6 +1226,7 @@ uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end)
                 heap_push(h, &nh, m->outbox[best][m->outpos[best]].depart, best);
         }
     }
+    prefetch_decisions(m, 0, (uint32_t)m->gpu->dram_channels, end, 2);
     /* each channel's requests, in that order */
     for (uint32_t k = 0; k < m->norder; k++) {
         const tm_order *o = &m->order[k];
@@ -1211,14 +1246,14 @@ uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end)
         tm_chan *C = &m->chan[c];
         while (C->nfreedreq < 2 * C->nreq) {
             uint32_t id;
-            POOL_TAKE(m, dreqs, ndreq, capdreq, freedreq, id);
+            id = dreq_new(m);
             m->dreqs[id].next_free = C->freedreq;
             C->freedreq = id;
             C->nfreedreq++;
         }
     }
-    prefetch_decisions(m, 0, (uint32_t)m->gpu->dram_channels, end, 2);
-    prefetch_decisions(m, 0, 1, end, 3);
+    /* (the requests' records were asked for before the channels' requests were listed) */
+    prefetch_decisions(m, 0, (uint32_t)m->gpu->dram_channels, end, 3);
     prefetch_channel(m, 0);
     m->par = true;
     return m->norder + (m->next_min < end ? (uint32_t)m->gpu->dram_channels : 0);

@@ -159,9 +159,12 @@ typedef struct tm_chan {
 typedef struct tm_dqent { uint64_t arrive, row; uint32_t id, seq; } tm_dqent;
 _Static_assert(sizeof(tm_dqent) == 24, "tm_dqent: the order in the padding");
 
-/* A bank's requests in its channel's scheduler queue, in order of arrival; `head`: the first's
- * arrival (while n), which the channel's scheduler reads of every bank at each decision. */
-typedef struct tm_dqueue { tm_dqent *ents; uint32_t n, cap; uint64_t head; } tm_dqueue;
+/* A bank's requests in its channel's scheduler queue, in order of arrival. */
+typedef struct tm_dqueue { tm_dqent *ents; uint32_t n, cap; } tm_dqueue;
+
+/* A node of a channel's banks' tournament (memsys.c): the bank that wins there and when it can
+ * take its oldest request (TM_NEVER: none queued). */
+typedef struct tm_bnode { uint64_t next; uint32_t bank; } tm_bnode;
 
 /* Called when a deferred completion is decided: SM sm's scoreboard entries holding `tag`
  * (0: none; an MSHR freed) land at t. */
@@ -198,13 +201,18 @@ typedef struct tm_mem {
      * (a lower bound); a slice sends a request to DRAM only while that is within
      * `dram_room` cycles (the L2-to-DRAM and scheduler queues' entries, a line each) */
     uint64_t *ch_end;
-    /* per channel: a bank whose oldest request can go at ch_next (the likely next decision's,
-     * which the weave asks the host's caches for ahead: a hint, read for nothing else) */
+    /* per channel: the bank whose oldest request goes next (at ch_next): the root of bwin */
     uint32_t *ch_bank;
+    /* per channel, a tournament over its banks (memsys.c), 2 * tleaves nodes: node i's
+     * children 2i and 2i + 1, the root 1, bank b's leaf tleaves + b (tleaves: dram_banks up to
+     * a power of two, the rest empty): a decision, a bank's new oldest request or its new free
+     * time replays one path, not every bank */
+    tm_bnode *bnode;
+    uint32_t tleaves;
     uint64_t dram_room;       /* 0: unbounded (dram_sched_queue = 0) */
     uint64_t dseq;
     /* record pools (index = id; free lists through next_free) */
-    tm_dreq *dreqs; uint32_t ndreq, capdreq, freedreq;
+    tm_dreq *dreqs; uint32_t ndreq, capdreq;   /* (free: each channel's, tm_chan) */
     tm_wait *waits; uint32_t nwait, capwait, freewait;
     tm_inst *insts; uint32_t ninst, capinst, freeinst;
     tm_link *links; uint32_t nlink, caplink, freelink;
