@@ -19,8 +19,10 @@
 #include <assert.h>
 #include <string.h>
 
-/* The functional unit of each op class (TM_U_INT where not named). */
-static const uint8_t unit_table[EMU_CLS_COUNT] = {
+/* The functional unit of each op class (TM_U_INT where not named); indexed by any uint8_t, so
+ * that unit_of needs no bounds test (classes past EMU_CLS_COUNT are TM_U_INT). */
+_Static_assert(EMU_CLS_COUNT <= 256, "op classes fit a uint8_t");
+static const uint8_t unit_table[256] = {
     [EMU_CLS_INT_MUL] = TM_U_IMUL,
     [EMU_CLS_FP32] = TM_U_FP32, [EMU_CLS_FP16] = TM_U_FP32, [EMU_CLS_CONV] = TM_U_FP32,
     [EMU_CLS_FP64] = TM_U_FP64,
@@ -45,7 +47,7 @@ static inline uint32_t popcount32(uint32_t x)
 /* inline: the issue stage asks it for every warp it looks at */
 static inline tm_unit unit_of(uint8_t cls)
 {
-    return cls < EMU_CLS_COUNT ? (tm_unit)unit_table[cls] : TM_U_INT;
+    return (tm_unit)unit_table[cls];
 }
 
 tm_unit tm_unit_of(uint8_t cls)
@@ -303,7 +305,8 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
         if (tw->ended && tw->pos + 1 >= tw->nev) __builtin_prefetch(&tw->cta);
         uint32_t e_mask = copied ? tw->ev_mask : e->mask;
         uint8_t e_cls = copied ? tw->ev_cls : e->cls, e_flags = copied ? tw->ev_flags : e->flags;
-        S->st.thread_instructions += popcount32(e_mask);
+        /* (most instructions run on a whole warp) */
+        S->st.thread_instructions += e_mask == UINT32_MAX ? 32 : popcount32(e_mask);
         tm_unit u = unit_of(e_cls);
         uint64_t lat, ii;
         unit_timing(g, u, &lat, &ii);
@@ -629,7 +632,7 @@ sched_cycle(tm_model *M, tm_sm *S, uint32_t q, uint64_t now, uint64_t *next, uin
                 if (two && age[slot] > limit) continue;
                 uint64_t r = e->ready;
                 if (r > now) {   /* most are waiting: the first test */
-                    if (r - 1 < best_key) {
+                    if (r <= best_key) {   /* (r - 1 < best_key: r is at least 1) */
                         best_key = r - 1;
                         best_e = e;
                     }
@@ -718,16 +721,21 @@ sched_cycle(tm_model *M, tm_sm *S, uint32_t q, uint64_t now, uint64_t *next, uin
     return true;
 }
 
-uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *fail)
+uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next_out, bool *fail)
 {
     const timing_gpu *g = M->gpu;
     uint32_t nsched = M->nsched, issued = 0;
     bool gto = g->scheduler[0] == 'g', two = g->scheduler[0] == 't';
+    /* (a local: stores through the caller's pointer could alias q_wake and the counts, which
+     * the loop would read again after each) */
+    uint64_t next_local = *next_out, *next = &next_local;
+    const uint64_t *q_wake = S->q_wake;
     for (uint32_t q = 0; q < nsched; q++) {
-        if (S->q_wake[q] > now) {
+        uint64_t qw = q_wake[q];
+        if (qw > now) {
             /* nothing of this scheduler's can issue yet: the slot waits as in its last scan */
             S->st.slots[S->reason[q]]++;
-            if (S->q_wake[q] < *next) *next = S->q_wake[q];
+            if (qw < next_local) next_local = qw;
             continue;
         }
         /* one copy of the scheduler's loop per policy, and for lrr and gto, the configurations'
@@ -741,7 +749,8 @@ uint32_t tm_sm_cycle(tm_model *M, tm_sm *S, uint64_t now, uint64_t *next, bool *
         else
             go_on = one ? sched_cycle(M, S, q, now, next, &issued, fail, false, false, true)
                         : sched_cycle(M, S, q, now, next, &issued, fail, false, false, false);
-        if (!go_on) return issued;
+        if (!go_on) break;
     }
+    *next_out = next_local;
     return issued;
 }
