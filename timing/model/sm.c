@@ -246,6 +246,10 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
     emu_warp *w = tw->w;
     /* (set for the event at pos: pos changes only here) */
     bool copied = tw->ev_copied && !tw->trace && tw->pos < tw->nev;
+    /* the event after this one is read when the warp is next looked at, often right after
+     * this issue (GTO's greedy look, lrr's next scan): ask for it before the issue's work, so
+     * that its miss has that long (after a run, pos == nev, its events are in the cache) */
+    if (copied && tw->pos + 1 < tw->nev) prefetch_event(&tw->ev[tw->pos + 1]);
     tw->ev_copied = false;
     tw->peeked = false;
     tw->sb_clear = false;
@@ -355,9 +359,6 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
             }
         }
     }
-    /* the next event is read when the warp is next looked at, some cycles and many other
-     * warps later: ask for its first cache line now */
-    if (!tw->trace && tw->pos < tw->nev) prefetch_event(&tw->ev[tw->pos]);
     if (restarted) tw->nsb = 0;
     else scoreboard_set(tw, p, now, done);
     /* its landing (run.c tm_model_landed) need only look at this warp */
