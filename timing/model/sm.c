@@ -100,27 +100,54 @@ static uint64_t scoreboard_ready(const tm_warp *tw, const emu_next_instr *p, uin
 
 static void scoreboard_set(tm_warp *tw, const emu_next_instr *p, uint64_t now, uint64_t ready)
 {
-    uint32_t n = 0;   /* drop what has landed */
-    for (uint32_t j = 0; j < tw->nsb; j++)
-        if (tw->sb[j].ready > now) tw->sb[n++] = tw->sb[j];
+    struct tm_sb *sb = tw->sb;
+    uint32_t nsb = tw->nsb, n = 0;
+    bool track = ready > now + 1;   /* (a result ready by the next cycle needs no entry) */
+    if (track && p->nwrites == 1) {
+        /* the usual case, in one pass: what has landed is dropped, and the written register's
+         * entry (keys are unique) found among the rest, where it is replaced */
+        uint64_t k = reg_key(p, p->regs[p->nreads]);
+        uint32_t hit = UINT32_MAX;
+        for (uint32_t j = 0; j < nsb; j++)
+            if (sb[j].ready > now) {
+                if (sb[j].key == k) hit = n;
+                sb[n++] = sb[j];
+            }
+        if (hit == UINT32_MAX) {
+            if (n == TM_SB_ENTRIES) {
+                /* full: as below */
+                hit = 0;
+                for (uint32_t x = 1; x < n; x++)
+                    if (sb[x].ready < sb[hit].ready) hit = x;
+            } else {
+                hit = n++;
+            }
+        }
+        tw->nsb = n;
+        sb[hit] = (struct tm_sb){k, ready};
+        return;
+    }
+    /* drop what has landed */
+    for (uint32_t j = 0; j < nsb; j++)
+        if (sb[j].ready > now) sb[n++] = sb[j];
     tw->nsb = n;
-    if (ready <= now + 1) return;
+    if (!track) return;
     for (unsigned i = p->nreads; i < (unsigned)p->nreads + p->nwrites; i++) {
         uint64_t k = reg_key(p, p->regs[i]);
         uint32_t j = 0;
-        while (j < tw->nsb && tw->sb[j].key != k) j++;
+        while (j < tw->nsb && sb[j].key != k) j++;
         if (j == tw->nsb) {
             if (tw->nsb == TM_SB_ENTRIES) {
                 /* full: keep the entry that lands last (waiting on it covers the others
                  * conservatively) */
                 j = 0;
                 for (uint32_t x = 1; x < tw->nsb; x++)
-                    if (tw->sb[x].ready < tw->sb[j].ready) j = x;
+                    if (sb[x].ready < sb[j].ready) j = x;
             } else {
                 tw->nsb++;
             }
         }
-        tw->sb[j] = (struct tm_sb){k, ready};
+        sb[j] = (struct tm_sb){k, ready};
     }
 }
 
