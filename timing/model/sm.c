@@ -253,8 +253,10 @@ can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, tm_scan *sc, uint64_t 
     *when = t;
     sc->ready = t;
     sc->why = (uint8_t)*why;
-    uint32_t slot = (uint32_t)(tw - S->warps);
-    if (t == TM_NEVER && slot < 64) S->never_mask |= UINT64_C(1) << slot;
+    if (t == TM_NEVER) {   /* (its slot only then: a division by the tm_warp's size) */
+        uint32_t slot = (uint32_t)(tw - S->warps);
+        if (slot < 64) S->never_mask |= UINT64_C(1) << slot;
+    }
     return false;
 }
 
@@ -392,8 +394,10 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
     if (tm_is_pend(done)) M->mem.insts[done & ~TM_PEND].waiter = (uint32_t)(tw - S->warps) + 1;
     /* replay only (the bound phase of the windowed model runs SMs on several threads) */
     if (M->trace && done > M->q_drain && !tm_is_pend(done)) M->q_drain = done;
-    if (next_issue > tm_warp_ready(S, tw)) set_issuer_ready(S, tw, next_issue);
-    tm_warp_set_why(S, tw, TIMING_SLOT_CONTROL);
+    /* (its entry: the issuer is never in its scheduler's waiting set, see set_issuer_ready) */
+    tm_scan *own = &S->scan[tw->scan_ix];
+    if (next_issue > own->ready) own->ready = next_issue;
+    own->why = (uint8_t)TIMING_SLOT_CONTROL;
     if (tw->trace) {
         /* every recorded barrier but bar.warp.sync is taken as CTA-wide (see run.c for the
          * ones that are not) */
