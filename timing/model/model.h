@@ -522,6 +522,9 @@ typedef struct tm_sm {
     /* replay of DAB: the next ticket (tm_rec) that may issue; the next of its CTAs (c mod SMs) */
     uint64_t ticket_next, next_cta;
     timing_stats st;          /* what its issue stage and its side of memory count */
+    /* replay: the event of the instruction issuing (sm.c issue), and its lanes' addresses */
+    emu_event replay_ev;
+    uint64_t replay_addrs[EMU_WARP_SIZE];
 } tm_sm;
 
 typedef struct tm_model tm_model;

@@ -293,11 +293,11 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
             }
         memset(S->q_wake, 0, M->nsched * sizeof *S->q_wake);
     }
-    emu_event replayed;
-    uint64_t replayed_addrs[EMU_WARP_SIZE];
+    /* (the SM's: on the stack, its 64-byte alignment cost every issue an aligned frame) */
+    emu_event *replayed = &S->replay_ev;
     uint64_t tx_ready = now + 1;
     if (tw->trace) {
-        tm_trace_event(tw->trace, &tw->trace->recs[tw->pos], &replayed, replayed_addrs);
+        tm_trace_event(tw->trace, &tw->trace->recs[tw->pos], replayed, S->replay_addrs);
         if (M->dab) tm_det_order_issued(M, S, &tw->trace->recs[tw->pos]);
     } else if (tw->pos == tw->nev) {
         /* nothing left from the last run: the warp runs ahead from this instruction, which
@@ -326,7 +326,7 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
     timing_igpu_cost ic;
     bool restarted = false;
     {
-        const emu_event *e = tw->trace ? &replayed : &tw->ev[tw->pos];
+        const emu_event *e = tw->trace ? replayed : &tw->ev[tw->pos];
         /* --igpu: state preservation issues before it; a fault sleeps the warp after it */
         const tm_rec *rec = tw->trace ? &tw->trace->recs[tw->pos] : NULL;
         bool charged = rec ? rec->igpu_charged
