@@ -60,17 +60,26 @@ bool tm_is_memory(uint8_t cls)
     return unit_of(cls) == TM_U_LSU;
 }
 
-static void unit_timing(const timing_gpu *g, tm_unit u, uint64_t *lat, uint64_t *ii)
+/* Where each unit's latency and initiation interval lie in the configuration (a table, not a
+ * switch: its indirect jump missed whenever the issuing units alternate). The load/store unit's
+ * latency is the L1's (its interval is 1: the memory system says what an access holds it). */
+static const uint16_t unit_lat_at[TM_U_COUNT] = {
+    [TM_U_INT] = offsetof(timing_gpu, lat_int), [TM_U_IMUL] = offsetof(timing_gpu, lat_imul),
+    [TM_U_FP32] = offsetof(timing_gpu, lat_fp32), [TM_U_FP64] = offsetof(timing_gpu, lat_fp64),
+    [TM_U_SFU] = offsetof(timing_gpu, lat_sfu), [TM_U_TENSOR] = offsetof(timing_gpu, lat_tensor),
+    [TM_U_LSU] = offsetof(timing_gpu, l1_latency),
+};
+static const uint16_t unit_ii_at[TM_U_COUNT] = {
+    [TM_U_INT] = offsetof(timing_gpu, ii_int), [TM_U_IMUL] = offsetof(timing_gpu, ii_imul),
+    [TM_U_FP32] = offsetof(timing_gpu, ii_fp32), [TM_U_FP64] = offsetof(timing_gpu, ii_fp64),
+    [TM_U_SFU] = offsetof(timing_gpu, ii_sfu), [TM_U_TENSOR] = offsetof(timing_gpu, ii_tensor),
+};
+
+static inline void unit_timing(const timing_gpu *g, tm_unit u, uint64_t *lat, uint64_t *ii)
 {
-    switch (u) {
-    case TM_U_IMUL: *lat = (uint64_t)g->lat_imul; *ii = (uint64_t)g->ii_imul; break;
-    case TM_U_FP32: *lat = (uint64_t)g->lat_fp32; *ii = (uint64_t)g->ii_fp32; break;
-    case TM_U_FP64: *lat = (uint64_t)g->lat_fp64; *ii = (uint64_t)g->ii_fp64; break;
-    case TM_U_SFU: *lat = (uint64_t)g->lat_sfu; *ii = (uint64_t)g->ii_sfu; break;
-    case TM_U_TENSOR: *lat = (uint64_t)g->lat_tensor; *ii = (uint64_t)g->ii_tensor; break;
-    case TM_U_LSU: *lat = (uint64_t)g->l1_latency; *ii = 1; break;
-    default: *lat = (uint64_t)g->lat_int; *ii = (uint64_t)g->ii_int; break;
-    }
+    const char *b = (const char *)g;
+    *lat = (uint64_t)*(const int *)(b + unit_lat_at[u]);
+    *ii = u == TM_U_LSU ? 1 : (uint64_t)*(const int *)(b + unit_ii_at[u]);
 }
 
 /* A register of the function an instruction belongs to (a recursive call's registers share
