@@ -856,9 +856,11 @@ typedef struct crew_tally {
     bool fail;                /* a warp of an SM faulted */
     uint32_t retiring;        /* CTAs finished (tm_sm.finished) */
     uint32_t requests;        /* requests in the SMs' outboxes not taken yet */
-    /* from the landing step: an SM has CTAs; the least wake of those that have */
+    /* from the landing step: an SM has CTAs; the least wake of those that have; the SMs
+     * whose next window's bound phase ran there (bound_ahead) */
     bool busy;
     uint64_t next;
+    uint32_t bounded;
 } crew_tally;
 
 /* SM S's window is over (after its landings): its entries are done with, and tally y learns
@@ -909,6 +911,10 @@ typedef struct tm_crew {
     uint32_t work;       /* CREW_RETIRE: what tm_mem_weave_begin returned */
     uint32_t retiring;   /* CREW_RETIRE: what weave_retire returned */
     crew_tally *tally;   /* per host thread */
+    uint32_t reserve;    /* records each SM holds for a window's issue (tm_mem_reserve) */
+    /* per SM: the window (its first cycle) whose bound phase ran in the landing step before it
+     * (bound_ahead), written by the thread that took the SM's item */
+    uint64_t *bound_from;
 } tm_crew;
 
 typedef struct tm_crew_arg { tm_crew *c; uint32_t t; } tm_crew_arg;
@@ -956,6 +962,40 @@ static void crew_issue(tm_crew *c, uint32_t t, uint32_t s, uint32_t n)
     c->tally[t].fail |= S->fail;
 }
 
+/* SM i's bound phase of the window [from, end) on host thread t, its tally counting what it
+ * leaves for the weave. */
+static void bound_item(tm_crew *c, uint32_t t, uint32_t i, uint64_t from, uint64_t end)
+{
+    tm_model *M = c->M;
+    tm_sm *S = &M->sms[i];
+    crew_tally *y = &c->tally[t];
+    sm_window(M, S, from, end);
+    y->runs |= S->ndefer != 0;
+    y->fail |= S->fail;
+    y->retiring += S->finished;
+    y->requests += M->mem.nout[i] - M->mem.outpos[i];
+}
+
+/* SM i's window is over (landing step, on host thread t): where what the window loop does
+ * before the next window's bound phase cannot change what SM i does in it, that bound phase
+ * runs here at once, on the same thread (its state still in this core's cache), with no
+ * handoff between the steps. The next window is [end, end + W) whenever some SM may issue in
+ * it, and for SM i it is then certain: if its wake lies inside, the loop cannot skip that
+ * window; if not, sm_window changes nothing in [end, end + W) (an idle SM's `tried` is only
+ * set again), whatever the next window is. Between the steps the loop only ends the run
+ * (kernel over, deadlock, a stop), which no SM's bound phase changes, and tm_mem_reserve
+ * adds records, in SM order: an SM whose lists it would leave as they are (tm_mem_reserved)
+ * takes the same records whether the others' are added before or after (the window loop
+ * leaves out the SMs bounded here). */
+static void bound_ahead(tm_crew *c, uint32_t t, uint32_t i)
+{
+    tm_model *M = c->M;
+    if (M->sms[i].fail || M->stop || !tm_mem_reserved(&M->mem, i, c->reserve)) return;
+    bound_item(c, t, i, c->end, c->end + M->win);
+    c->bound_from[i] = c->end;
+    c->tally[t].bounded++;
+}
+
 /* Item i of the current step, on host thread t. */
 static void crew_item(tm_crew *c, uint32_t t, uint32_t i)
 {
@@ -987,22 +1027,16 @@ static void crew_item(tm_crew *c, uint32_t t, uint32_t i)
         weave_place(M, i, i + 1, c->end, &M->E.threads[t]);
         tm_mem_weave_land(&M->mem, i, i + 1);
         window_done(&M->sms[i], &c->tally[t]);
+        bound_ahead(c, t, i);
         break;
     case CREW_ISSUE: {
         uint32_t n = M->weave_pos[i] - (M->weave_fault == i + 1);
         if (n && !M->weave_early[i]) crew_issue(c, t, i, n);   /* (else beside the runs) */
         break;
     }
-    default: {
-        tm_sm *S = &M->sms[i];
-        crew_tally *y = &c->tally[t];
-        sm_window(M, S, c->from, c->end);
-        y->runs |= S->ndefer != 0;
-        y->fail |= S->fail;
-        y->retiring += S->finished;
-        y->requests += M->mem.nout[i] - M->mem.outpos[i];
+    default:
+        if (c->bound_from[i] != c->from) bound_item(c, t, i, c->from, c->end);   /* (else done) */
         break;
-    }
     }
 }
 
@@ -1093,9 +1127,12 @@ static bool crew_step_small(tm_crew *c, int job, uint64_t from, uint64_t end, ui
     return true;
 }
 
-/* The tallies added up (thread 0, no step running), and cleared for the next window's when
- * `clear`. */
-static crew_tally crew_tallies(tm_crew *c, bool clear)
+/* What crew_tallies clears for the next ones: nothing, all, or the landing step's only (the
+ * bound phase's that ran in it, bound_ahead, are the next window's) */
+enum { TALLY_KEEP, TALLY_CLEAR, TALLY_CLEAR_LAND };
+
+/* The tallies added up (thread 0, no step running), then cleared as `clear` says. */
+static crew_tally crew_tallies(tm_crew *c, int clear)
 {
     crew_tally all = {.next = TM_NEVER};
     for (uint32_t t = 0; t < c->n; t++) {
@@ -1106,7 +1143,14 @@ static crew_tally crew_tallies(tm_crew *c, bool clear)
         all.requests += y->requests;
         all.busy |= y->busy;
         if (y->next < all.next) all.next = y->next;
-        if (clear) *y = (crew_tally){.next = TM_NEVER};
+        all.bounded += y->bounded;
+        if (clear == TALLY_CLEAR) {
+            *y = (crew_tally){.next = TM_NEVER};
+        } else if (clear == TALLY_CLEAR_LAND) {
+            y->busy = false;
+            y->next = TM_NEVER;
+            y->bounded = 0;
+        }
     }
     return all;
 }
@@ -1153,17 +1197,33 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
     }
     /* a window's issue takes at most this many reply and link records per SM */
     uint32_t reserve = (uint32_t)(M->win * M->nsched * (uint64_t)M->gpu->issue_per_sched * 2 * EMU_WARP_SIZE);
+    c.reserve = reserve;
+    c.bound_from = malloc(M->nsm * sizeof *c.bound_from);
+    bool *skip = malloc(M->nsm);
+    if (!c.bound_from || !skip) {
+        emu_grid_abort(M->E.g, EMU_FAULT_OUT_OF_RESOURCES,
+                       "out of host memory for the cycle model's window");
+        M->stop = true;
+    }
+    for (uint32_t s = 0; c.bound_from && s < M->nsm; s++) c.bound_from[s] = TM_NEVER;
+    /* the SMs whose bound phase of window `ahead_from` ran in the last landing step */
+    uint32_t ahead = 0;
+    uint64_t ahead_from = TM_NEVER;
     uint64_t from = start;
-    crew_step_small(&c, CREW_PLACE, start, start, take_first(M));
+    if (!M->stop) crew_step_small(&c, CREW_PLACE, start, start, take_first(M));
     bool ok = !M->stop;
     while (ok) {
         uint64_t end = from + M->win;
-        tm_mem_reserve(&M->mem, reserve);
-        M->mem.in_bound = true;
-        crew_step(&c, CREW_BOUND, from, end);
-        M->mem.in_bound = false;
+        uint32_t bounded = from == ahead_from ? ahead : 0;
+        if (bounded < M->nsm) {   /* (else every SM's ran in the landing step) */
+            for (uint32_t s = 0; bounded && s < M->nsm; s++) skip[s] = c.bound_from[s] == from;
+            tm_mem_reserve(&M->mem, reserve, bounded ? skip : NULL);
+            M->mem.in_bound = true;
+            crew_step(&c, CREW_BOUND, from, end);
+            M->mem.in_bound = false;
+        }
         *now = end;
-        crew_tally y = crew_tallies(&c, false);
+        crew_tally y = crew_tallies(&c, TALLY_KEEP);
         ok = !y.fail;   /* (a stop alone ends the run with ok: tm_run tells it apart) */
         if (!ok || M->stop) break;
         /* the weave (above weave_exec): runs in one order, issue on the host threads, CTAs */
@@ -1181,7 +1241,7 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         }
         crew_step_small(&c, CREW_ISSUE, from, end, weave_reserve(M));
         /* CTAs to retire, requests to take: the SMs' after the bound phase and step 2 */
-        y = crew_tallies(&c, true);
+        y = crew_tallies(&c, TALLY_CLEAR);
         bool whole = !M->weave_fault && !M->stop && !y.fail;
         uint32_t mem_work = 0, retiring = y.retiring, requests = y.requests;
         /* side by side only when both have something to do; step 3 alone only when it has
@@ -1206,13 +1266,24 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         if (M->stop && !whole) break;
         crew_step_small(&c, CREW_MEMORY, from, end, mem_work);
         /* the landing step's items end each SM's window (tm_mem_weave_land's outbox, then
-         * window_done); without it, here */
-        if (!crew_step_small(&c, CREW_LAND, from, end, tm_mem_weave_end(&M->mem) + retiring)) {
-            tm_mem_weave_land(&M->mem, 0, M->nsm);   /* (no landings) */
-            for (uint32_t s = 0; s < M->nsm; s++) window_done(&M->sms[s], &c.tally[0]);
+         * window_done) and run its next window's bound phase where they can (bound_ahead:
+         * only its own records are taken, as in the bound phase) */
+        tm_mem_weave_end(&M->mem);
+        M->mem.in_bound = true;
+        crew_step(&c, CREW_LAND, from, end);
+        M->mem.in_bound = false;
+        y = crew_tallies(&c, TALLY_CLEAR_LAND);
+        ahead = y.bounded;
+        ahead_from = end;
+        if (M->stop) {
+            /* (a stop in a bound phase that ran ahead, the watchdog's, ends it as in the bound
+             * phase's step) */
+            if (ahead) {
+                *now = end + M->win;
+                ok = !y.fail;
+            }
+            break;
         }
-        y = crew_tallies(&c, true);
-        if (M->stop) break;
         uint64_t next = y.next;
         if (!y.busy && !ctas_left(M)) {
             uint64_t last = 0;
@@ -1228,6 +1299,9 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
             break;
         }
         from = next <= end ? end : start + (next - start) / M->win * M->win;
+        /* the bound phases that ran ahead changed nothing (no SM may issue before `from`):
+         * their tallies go, the next window's bound phase counts again */
+        if (from != end && ahead) crew_tallies(&c, TALLY_CLEAR);
     }
     if (c.n > 1) {
         __atomic_store_n(&c.quit, true, __ATOMIC_RELAXED);
@@ -1236,6 +1310,8 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
     }
     free(c.tids);
     free(c.claim);
+    free(c.bound_from);
+    free(skip);
     if (c.tally != &one) free(c.tally);
     free(args);
     return ok;
