@@ -908,8 +908,11 @@ typedef struct tm_crew {
     uint64_t from, end;
     bool quit;
     bool go;             /* n is final: the threads created may start */
-    uint32_t work;       /* CREW_RETIRE: what tm_mem_weave_begin returned */
+    bool retire;         /* CREW_RETIRE: step 3 has work (else its item does nothing) */
     uint32_t retiring;   /* CREW_RETIRE: what weave_retire returned */
+    /* CREW_RETIRE: the step whose requests tm_mem_weave_begin has ordered (atomic; the
+     * channels' items wait for it); in a line of its own, away from what the others write */
+    _Alignas(64) uint64_t begun;
     crew_tally *tally;   /* per host thread */
     uint32_t reserve;    /* records each SM holds for a window's issue (tm_mem_reserve) */
     /* per SM: the window (its first cycle) whose bound phase ran in the landing step before it
@@ -927,7 +930,7 @@ static void crew_range(const tm_crew *c, uint32_t t, uint32_t *lo, uint32_t *hi)
     if (c->n == 1) {
         *lo = 0;
         *hi = n;
-    } else if (job == CREW_RUNS || job == CREW_RETIRE) {
+    } else if (job == CREW_RUNS) {
         uint32_t rest = n ? n - 1 : 0, k = c->n - 1;
         *lo = t ? 1 + (uint32_t)((uint64_t)(t - 1) * rest / k) : 0;
         *hi = t ? 1 + (uint32_t)((uint64_t)t * rest / k) : (n ? 1 : 0);
@@ -996,8 +999,15 @@ static void bound_ahead(tm_crew *c, uint32_t t, uint32_t i)
     c->tally[t].bounded++;
 }
 
-/* Item i of the current step, on host thread t. */
-static void crew_item(tm_crew *c, uint32_t t, uint32_t i)
+/* CREW_RETIRE's item 1, step 4 (step k): the window's requests in order, for the channels. */
+static void crew_begin(tm_crew *c, uint64_t k)
+{
+    tm_mem_weave_begin(&c->M->mem, c->end);
+    __atomic_store_n(&c->begun, k, __ATOMIC_RELEASE);
+}
+
+/* Item i of step k, on host thread t. */
+static void crew_item(tm_crew *c, uint32_t t, uint32_t i, uint64_t k)
 {
     tm_model *M = c->M;
     switch (c->job) {
@@ -1014,8 +1024,22 @@ static void crew_item(tm_crew *c, uint32_t t, uint32_t i)
         break;
     }
     case CREW_RETIRE:
-        if (i == 0) c->retiring = weave_retire(M, c->end, true);
-        else c->work = tm_mem_weave_begin(&M->mem, c->end);
+        /* step 3 (item 0) beside step 4 (item 1), then step 5 (a channel each): a channel's
+         * item that finds step 4 not taken yet takes it (the thread that had it may not be
+         * running), else waits for it */
+        if (i == 0) {
+            if (c->retire) c->retiring = weave_retire(M, c->end, true);
+        } else if (i == 1) {
+            crew_begin(c, k);
+        } else {
+            if (__atomic_load_n(&c->begun, __ATOMIC_ACQUIRE) != k && crew_claim(c, 1, k)) {
+                crew_begin(c, k);
+                __atomic_add_fetch(&c->done, 1, __ATOMIC_RELEASE);   /* (item 1's count) */
+            }
+            for (unsigned spins = 0; __atomic_load_n(&c->begun, __ATOMIC_ACQUIRE) != k; spins++)
+                crew_relax(spins);
+            tm_mem_weave_channels(&M->mem, i - 2, i - 1, c->end);
+        }
         break;
     case CREW_MEMORY:
         tm_mem_weave_channels(&M->mem, i, i + 1, c->end);
@@ -1049,12 +1073,12 @@ static void crew_share(tm_crew *c, uint32_t t, uint64_t k)
     crew_range(c, t, &lo, &hi);
     for (uint32_t i = lo; i < hi; i++)
         if (crew_claim(c, i, k)) {
-            crew_item(c, t, i);
+            crew_item(c, t, i, k);
             did++;
         }
     for (uint32_t d = 1; d < c->n; d++) {
         crew_range(c, (t + d) % c->n, &lo, &hi);
-        for (uint32_t i = hi; i-- > lo && crew_claim(c, i, k); did++) crew_item(c, t, i);
+        for (uint32_t i = hi; i-- > lo && crew_claim(c, i, k); did++) crew_item(c, t, i, k);
     }
     if (c->n > 1 && did) __atomic_add_fetch(&c->done, did, __ATOMIC_RELEASE);
 }
@@ -1082,7 +1106,7 @@ static void crew_set(tm_crew *c, int job, uint64_t from, uint64_t end)
     uint32_t items = c->M->nsm;
     if (job == CREW_MEMORY) items = (uint32_t)c->M->gpu->dram_channels;
     if (job == CREW_RUNS) items = 1 + (uint32_t)c->M->gpu->dram_channels + c->M->nsm;
-    if (job == CREW_RETIRE) items = 2;
+    if (job == CREW_RETIRE) items = 2 + (uint32_t)c->M->gpu->dram_channels;
     __atomic_store_n(&c->job, job, __ATOMIC_RELEASE);
     __atomic_store_n(&c->items, items, __ATOMIC_RELEASE);
     __atomic_store_n(&c->from, from, __ATOMIC_RELEASE);
@@ -1123,7 +1147,7 @@ static bool crew_step_small(tm_crew *c, int job, uint64_t from, uint64_t end, ui
     }
     if (!work) return false;
     crew_set(c, job, from, end);
-    for (uint32_t i = 0; i < c->items; i++) crew_item(c, 0, i);
+    for (uint32_t i = 0; i < c->items; i++) crew_item(c, 0, i, 0);
     return true;
 }
 
@@ -1243,17 +1267,18 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         /* CTAs to retire, requests to take: the SMs' after the bound phase and step 2 */
         y = crew_tallies(&c, TALLY_CLEAR);
         bool whole = !M->weave_fault && !M->stop && !y.fail;
-        uint32_t mem_work = 0, retiring = y.retiring, requests = y.requests;
-        /* side by side only when both have something to do; step 3 alone only when it has
-         * (finished CTAs, or the timeline's warp slices): else its merge of every entry of
-         * the window, on one thread, changes nothing */
-        if (whole && c.n > 1 && retiring && requests >= 16) {
+        uint32_t mem_work = 0, retiring = y.retiring;
+        /* step 3 only when it has work (finished CTAs, or the timeline's warp slices): else its
+         * merge of every entry of the window, on one thread, changes nothing. On several host
+         * threads steps 3, 4 and 5 are one crew step (one handoff, not two) */
+        bool retire = retiring || timing_timeline_wants_warps(M->timeline);
+        if (whole && c.n > 1) {
+            c.retire = retire;
+            c.retiring = retiring;
             crew_step(&c, CREW_RETIRE, from, end);
-            mem_work = c.work;
             retiring = c.retiring;
         } else {
-            if (retiring || timing_timeline_wants_warps(M->timeline))
-                retiring = weave_retire(M, end, whole);
+            if (retire) retiring = weave_retire(M, end, whole);
             if (whole) mem_work = tm_mem_weave_begin(&M->mem, end);
         }
         if (!whole && !M->stop) {
@@ -1264,7 +1289,7 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
          * SM's retirements and placements and its replies' landing; a stop in the CTAs'
          * placement (out of memory) comes after the requests were taken */
         if (M->stop && !whole) break;
-        crew_step_small(&c, CREW_MEMORY, from, end, mem_work);
+        if (!(whole && c.n > 1)) crew_step_small(&c, CREW_MEMORY, from, end, mem_work);
         /* the landing step's items end each SM's window (tm_mem_weave_land's outbox, then
          * window_done) and run its next window's bound phase where they can (bound_ahead:
          * only its own records are taken, as in the bound phase) */
