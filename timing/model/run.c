@@ -909,15 +909,18 @@ typedef struct tm_crew {
     bool quit;
     bool go;             /* n is final: the threads created may start */
     bool retire;         /* CREW_RETIRE: step 3 has work (else its item does nothing) */
-    uint32_t retiring;   /* CREW_RETIRE: what weave_retire returned */
-    /* CREW_RETIRE: the step whose requests tm_mem_weave_begin has ordered (atomic; the
-     * channels' items wait for it); in a line of its own, away from what the others write */
-    _Alignas(64) uint64_t begun;
     crew_tally *tally;   /* per host thread */
     uint32_t reserve;    /* records each SM holds for a window's issue (tm_mem_reserve) */
     /* per SM: the window (its first cycle) whose bound phase ran in the landing step before it
      * (bound_ahead), written by the thread that took the SM's item */
     uint64_t *bound_from;
+    /* CREW_RETIRE: the step whose requests tm_mem_weave_begin has ordered (atomic; the
+     * channels' items wait for it), the step whose replies tm_mem_weave_end has ordered (the
+     * landings wait for it), and the step's items before it done (atomic: the thread that
+     * does the last runs tm_mem_weave_end); in a line of their own */
+    _Alignas(64) uint64_t begun;
+    uint64_t ended;
+    uint32_t before_end;
 } tm_crew;
 
 typedef struct tm_crew_arg { tm_crew *c; uint32_t t; } tm_crew_arg;
@@ -999,11 +1002,33 @@ static void bound_ahead(tm_crew *c, uint32_t t, uint32_t i)
     c->tally[t].bounded++;
 }
 
+/* CREW_RETIRE: an item before step 6 is done; the thread that did the last runs step 6 (the
+ * replies' order), for the landings after it. */
+static void crew_before_end(tm_crew *c, uint64_t k)
+{
+    uint32_t nch = (uint32_t)c->M->gpu->dram_channels;
+    if (__atomic_add_fetch(&c->before_end, 1, __ATOMIC_ACQ_REL) != 2 + nch) return;
+    tm_mem_weave_end(&c->M->mem);
+    __atomic_store_n(&c->ended, k, __ATOMIC_RELEASE);
+}
+
 /* CREW_RETIRE's item 1, step 4 (step k): the window's requests in order, for the channels. */
 static void crew_begin(tm_crew *c, uint64_t k)
 {
     tm_mem_weave_begin(&c->M->mem, c->end);
     __atomic_store_n(&c->begun, k, __ATOMIC_RELEASE);
+    crew_before_end(c, k);
+}
+
+/* Step 7 on SM s (host thread t): its CTAs placed, its replies landed, its window over, and
+ * its next window's bound phase where it can. */
+static void land_item(tm_crew *c, uint32_t t, uint32_t s)
+{
+    tm_model *M = c->M;
+    weave_place(M, s, s + 1, c->end, &M->E.threads[t]);
+    tm_mem_weave_land(&M->mem, s, s + 1);
+    window_done(&M->sms[s], &c->tally[t]);
+    bound_ahead(c, t, s);
 }
 
 /* Item i of step k, on host thread t. */
@@ -1028,10 +1053,11 @@ static void crew_item(tm_crew *c, uint32_t t, uint32_t i, uint64_t k)
          * item that finds step 4 not taken yet takes it (the thread that had it may not be
          * running), else waits for it */
         if (i == 0) {
-            if (c->retire) c->retiring = weave_retire(M, c->end, true);
+            if (c->retire) weave_retire(M, c->end, true);
+            crew_before_end(c, k);
         } else if (i == 1) {
             crew_begin(c, k);
-        } else {
+        } else if (i < 2 + (uint32_t)M->gpu->dram_channels) {
             if (__atomic_load_n(&c->begun, __ATOMIC_ACQUIRE) != k && crew_claim(c, 1, k)) {
                 crew_begin(c, k);
                 __atomic_add_fetch(&c->done, 1, __ATOMIC_RELEASE);   /* (item 1's count) */
@@ -1039,6 +1065,13 @@ static void crew_item(tm_crew *c, uint32_t t, uint32_t i, uint64_t k)
             for (unsigned spins = 0; __atomic_load_n(&c->begun, __ATOMIC_ACQUIRE) != k; spins++)
                 crew_relax(spins);
             tm_mem_weave_channels(&M->mem, i - 2, i - 1, c->end);
+            crew_before_end(c, k);
+        } else {
+            /* (every item before step 6 was taken before this thread took a landing: the one
+             * it waits for runs on a thread that took it) */
+            for (unsigned spins = 0; __atomic_load_n(&c->ended, __ATOMIC_ACQUIRE) != k; spins++)
+                crew_relax(spins);
+            land_item(c, t, i - 2 - (uint32_t)M->gpu->dram_channels);
         }
         break;
     case CREW_MEMORY:
@@ -1048,10 +1081,7 @@ static void crew_item(tm_crew *c, uint32_t t, uint32_t i, uint64_t k)
         place_first(M, i, i + 1, c->from, &M->E.threads[t]);
         break;
     case CREW_LAND:
-        weave_place(M, i, i + 1, c->end, &M->E.threads[t]);
-        tm_mem_weave_land(&M->mem, i, i + 1);
-        window_done(&M->sms[i], &c->tally[t]);
-        bound_ahead(c, t, i);
+        land_item(c, t, i);
         break;
     case CREW_ISSUE: {
         uint32_t n = M->weave_pos[i] - (M->weave_fault == i + 1);
@@ -1070,6 +1100,32 @@ static void crew_item(tm_crew *c, uint32_t t, uint32_t i, uint64_t k)
 static void crew_share(tm_crew *c, uint32_t t, uint64_t k)
 {
     uint32_t lo, hi, did = 0;
+    if (__atomic_load_n(&c->job, __ATOMIC_ACQUIRE) == CREW_RETIRE) {
+        /* two parts split over the threads each: steps 3 to 5, then the landings, which wait
+         * for step 6: every item of the first part is taken before a thread takes a landing */
+        uint32_t first = 2 + (uint32_t)c->M->gpu->dram_channels;
+        uint32_t parts[3] = {0, first, __atomic_load_n(&c->items, __ATOMIC_ACQUIRE)};
+        for (int p = 0; p < 2; p++) {
+            uint32_t n = parts[p + 1] - parts[p];
+            for (uint32_t d = 0; d < c->n; d++) {
+                uint32_t u = (t + d) % c->n;
+                lo = parts[p] + (uint32_t)((uint64_t)u * n / c->n);
+                hi = parts[p] + (uint32_t)((uint64_t)(u + 1) * n / c->n);
+                if (!d) {
+                    for (uint32_t i = lo; i < hi; i++)
+                        if (crew_claim(c, i, k)) {
+                            crew_item(c, t, i, k);
+                            did++;
+                        }
+                } else {
+                    for (uint32_t i = hi; i-- > lo && crew_claim(c, i, k); did++)
+                        crew_item(c, t, i, k);
+                }
+            }
+        }
+        if (did) __atomic_add_fetch(&c->done, did, __ATOMIC_RELEASE);
+        return;
+    }
     crew_range(c, t, &lo, &hi);
     for (uint32_t i = lo; i < hi; i++)
         if (crew_claim(c, i, k)) {
@@ -1106,7 +1162,7 @@ static void crew_set(tm_crew *c, int job, uint64_t from, uint64_t end)
     uint32_t items = c->M->nsm;
     if (job == CREW_MEMORY) items = (uint32_t)c->M->gpu->dram_channels;
     if (job == CREW_RUNS) items = 1 + (uint32_t)c->M->gpu->dram_channels + c->M->nsm;
-    if (job == CREW_RETIRE) items = 2 + (uint32_t)c->M->gpu->dram_channels;
+    if (job == CREW_RETIRE) items = 2 + (uint32_t)c->M->gpu->dram_channels + c->M->nsm;
     __atomic_store_n(&c->job, job, __ATOMIC_RELEASE);
     __atomic_store_n(&c->items, items, __ATOMIC_RELEASE);
     __atomic_store_n(&c->from, from, __ATOMIC_RELEASE);
@@ -1192,7 +1248,7 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         args = calloc(c.n, sizeof *args);
         c.tally = aligned_alloc(64, c.n * sizeof *c.tally);
         uint32_t nch = (uint32_t)M->gpu->dram_channels;
-        c.nclaim = 1 + nch + M->nsm;   /* CREW_RUNS' items, the most */
+        c.nclaim = 2 + nch + M->nsm;   /* CREW_RETIRE's items with the landings, the most */
         /* whole lines: each thread's range of claims in lines of its own */
         size_t cbytes = ((size_t)c.nclaim * sizeof *c.claim + 63) / 64 * 64;
         c.claim = aligned_alloc(64, cbytes);
@@ -1267,36 +1323,35 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         /* CTAs to retire, requests to take: the SMs' after the bound phase and step 2 */
         y = crew_tallies(&c, TALLY_CLEAR);
         bool whole = !M->weave_fault && !M->stop && !y.fail;
-        uint32_t mem_work = 0, retiring = y.retiring;
+        uint32_t mem_work = 0;
         /* step 3 only when it has work (finished CTAs, or the timeline's warp slices): else its
-         * merge of every entry of the window, on one thread, changes nothing. On several host
-         * threads steps 3, 4 and 5 are one crew step (one handoff, not two) */
-        bool retire = retiring || timing_timeline_wants_warps(M->timeline);
+         * merge of every entry of the window, on one thread, changes nothing */
+        bool retire = y.retiring || timing_timeline_wants_warps(M->timeline);
         if (whole && c.n > 1) {
+            /* steps 3 to 7 in one crew step (CREW_RETIRE: one handoff, not three) */
             c.retire = retire;
-            c.retiring = retiring;
+            c.before_end = 0;   /* (before the step is published) */
             crew_step(&c, CREW_RETIRE, from, end);
-            retiring = c.retiring;
         } else {
-            if (retire) retiring = weave_retire(M, end, whole);
+            if (retire) weave_retire(M, end, whole);
             if (whole) mem_work = tm_mem_weave_begin(&M->mem, end);
+            if (!whole && !M->stop) {
+                ok = false;
+                break;
+            }
+            /* L2 slices and DRAM channels on the host threads (tm_mem_weave's steps), then
+             * each SM's retirements and placements and its replies' landing; a stop in the
+             * CTAs' placement (out of memory) comes after the requests were taken */
+            if (M->stop && !whole) break;
+            crew_step_small(&c, CREW_MEMORY, from, end, mem_work);
+            /* the landing step's items end each SM's window (tm_mem_weave_land's outbox, then
+             * window_done) and run its next window's bound phase where they can (bound_ahead:
+             * only its own records are taken, as in the bound phase) */
+            tm_mem_weave_end(&M->mem);
+            M->mem.in_bound = true;
+            crew_step(&c, CREW_LAND, from, end);
+            M->mem.in_bound = false;
         }
-        if (!whole && !M->stop) {
-            ok = false;
-            break;
-        }
-        /* L2 slices and DRAM channels on the host threads (tm_mem_weave's steps), then each
-         * SM's retirements and placements and its replies' landing; a stop in the CTAs'
-         * placement (out of memory) comes after the requests were taken */
-        if (M->stop && !whole) break;
-        if (!(whole && c.n > 1)) crew_step_small(&c, CREW_MEMORY, from, end, mem_work);
-        /* the landing step's items end each SM's window (tm_mem_weave_land's outbox, then
-         * window_done) and run its next window's bound phase where they can (bound_ahead:
-         * only its own records are taken, as in the bound phase) */
-        tm_mem_weave_end(&M->mem);
-        M->mem.in_bound = true;
-        crew_step(&c, CREW_LAND, from, end);
-        M->mem.in_bound = false;
         y = crew_tallies(&c, TALLY_CLEAR_LAND);
         ahead = y.bounded;
         ahead_from = end;
