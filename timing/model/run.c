@@ -1356,9 +1356,10 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         ahead = y.bounded;
         ahead_from = end;
         if (M->stop) {
-            /* (a stop in a bound phase that ran ahead, the watchdog's, ends it as in the bound
-             * phase's step) */
-            if (ahead) {
+            /* the watchdog's stop came in a bound phase that ran ahead (the landing runs no
+             * instruction; a stop before would have ended the loop): it ends the run as in the
+             * bound phase's step */
+            if (ahead && timing_watchdog_fired(&M->wd)) {
                 *now = end + M->win;
                 ok = !y.fail;
             }
