@@ -501,12 +501,13 @@ static uint32_t link_new(tm_mem *m, uint32_t sm, uint32_t inst, uint32_t next)
 /* A window reserves each SM records for the worst case (every lane of every issue slot a
  * reply), of which it uses a small part: the new ones go on as a fresh block where they can,
  * untouched until taken. */
-void tm_mem_reserve(tm_mem *m, uint32_t per_sm)
+void tm_mem_reserve(tm_mem *m, uint32_t per_sm, const bool *skip)
 {
     /* the pools grow once (a copy of what grows touches the whole copy) */
     uint32_t ni = per_sm / 64 + 1;
     uint64_t mw = 0, ml = 0, mi = 0;
     for (uint32_t s = 0; s < m->nsm; s++) {
+        if (skip && skip[s]) continue;
         mw += m->sm_nfreewait[s] < per_sm ? per_sm - m->sm_nfreewait[s] : 0;
         ml += m->sm_nfreelink[s] < per_sm ? per_sm - m->sm_nfreelink[s] : 0;
         mi += m->sm_nfreeinst[s] < ni ? ni - m->sm_nfreeinst[s] : 0;
@@ -515,6 +516,7 @@ void tm_mem_reserve(tm_mem *m, uint32_t per_sm)
     pool_room((void **)&m->links, &m->caplink, m->nlink + ml, sizeof *m->links);
     pool_room((void **)&m->insts, &m->capinst, m->ninst + mi, sizeof *m->insts);
     for (uint32_t s = 0; s < m->nsm; s++) {
+        if (skip && skip[s]) continue;
         uint32_t *nf = &m->sm_nfreewait[s];
         if (*nf < per_sm &&
             !fresh_push(m, TAIL_WAIT(m, s), &m->sm_freewait[s], nf, &m->nwait, per_sm - *nf))
@@ -535,6 +537,12 @@ void tm_mem_reserve(tm_mem *m, uint32_t per_sm)
                 inst_free(m, id);
             }
     }
+}
+
+bool tm_mem_reserved(const tm_mem *m, uint32_t sm, uint32_t per_sm)
+{
+    return m->sm_nfreewait[sm] >= per_sm && m->sm_nfreelink[sm] >= per_sm &&
+           m->sm_nfreeinst[sm] >= per_sm / 64 + 1;
 }
 
 /* Appends record id at the tail of one of SM sm's free lists (head, the tail slot tail_ix in

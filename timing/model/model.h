@@ -307,9 +307,13 @@ void tm_mem_weave_land(tm_mem *m, uint32_t lo, uint32_t hi);
  * into the model's statistics: once, at the kernel's end (each window's would read every
  * channel's counts, half of them last written on another host thread). */
 void tm_mem_weave_stats(tm_mem *m);
-/* Windowed model: fills every SM's free lists to at least `per_sm` reply and link records and
- * per_sm / 64 + 1 instruction records (one window's issue at most). false: out of memory. */
-void tm_mem_reserve(tm_mem *m, uint32_t per_sm);
+/* Windowed model: fills every SM's free lists (but those of the SMs s with skip[s], when skip
+ * is not NULL) to at least `per_sm` reply and link records and per_sm / 64 + 1 instruction
+ * records (one window's issue at most), in SM order. */
+void tm_mem_reserve(tm_mem *m, uint32_t per_sm, const bool *skip);
+/* Whether tm_mem_reserve(m, per_sm, ...) would add nothing to SM sm's lists (read only: the
+ * SM's own, so its host thread may ask while other SMs' lists change). */
+bool tm_mem_reserved(const tm_mem *m, uint32_t sm, uint32_t per_sm);
 /* Windowed model: makes SM sm's free lists hold at least `replies` reply and link records and
  * `insts` instruction records, adding new ones behind those there (the weave's issue on several
  * host threads takes only those). */

@@ -856,9 +856,11 @@ typedef struct crew_tally {
     bool fail;                /* a warp of an SM faulted */
     uint32_t retiring;        /* CTAs finished (tm_sm.finished) */
     uint32_t requests;        /* requests in the SMs' outboxes not taken yet */
-    /* from the landing step: an SM has CTAs; the least wake of those that have */
+    /* from the landing step: an SM has CTAs; the least wake of those that have; the SMs
+     * whose next window's bound phase ran there (bound_ahead) */
     bool busy;
     uint64_t next;
+    uint32_t bounded;
 } crew_tally;
 
 /* SM S's window is over (after its landings): its entries are done with, and tally y learns
@@ -906,9 +908,19 @@ typedef struct tm_crew {
     uint64_t from, end;
     bool quit;
     bool go;             /* n is final: the threads created may start */
-    uint32_t work;       /* CREW_RETIRE: what tm_mem_weave_begin returned */
-    uint32_t retiring;   /* CREW_RETIRE: what weave_retire returned */
+    bool retire;         /* CREW_RETIRE: step 3 has work (else its item does nothing) */
     crew_tally *tally;   /* per host thread */
+    uint32_t reserve;    /* records each SM holds for a window's issue (tm_mem_reserve) */
+    /* per SM: the window (its first cycle) whose bound phase ran in the landing step before it
+     * (bound_ahead), written by the thread that took the SM's item */
+    uint64_t *bound_from;
+    /* CREW_RETIRE: the step whose requests tm_mem_weave_begin has ordered (atomic; the
+     * channels' items wait for it), the step whose replies tm_mem_weave_end has ordered (the
+     * landings wait for it), and the step's items before it done (atomic: the thread that
+     * does the last runs tm_mem_weave_end); in a line of their own */
+    _Alignas(64) uint64_t begun;
+    uint64_t ended;
+    uint32_t before_end;
 } tm_crew;
 
 typedef struct tm_crew_arg { tm_crew *c; uint32_t t; } tm_crew_arg;
@@ -921,7 +933,7 @@ static void crew_range(const tm_crew *c, uint32_t t, uint32_t *lo, uint32_t *hi)
     if (c->n == 1) {
         *lo = 0;
         *hi = n;
-    } else if (job == CREW_RUNS || job == CREW_RETIRE) {
+    } else if (job == CREW_RUNS) {
         uint32_t rest = n ? n - 1 : 0, k = c->n - 1;
         *lo = t ? 1 + (uint32_t)((uint64_t)(t - 1) * rest / k) : 0;
         *hi = t ? 1 + (uint32_t)((uint64_t)t * rest / k) : (n ? 1 : 0);
@@ -956,8 +968,71 @@ static void crew_issue(tm_crew *c, uint32_t t, uint32_t s, uint32_t n)
     c->tally[t].fail |= S->fail;
 }
 
-/* Item i of the current step, on host thread t. */
-static void crew_item(tm_crew *c, uint32_t t, uint32_t i)
+/* SM i's bound phase of the window [from, end) on host thread t, its tally counting what it
+ * leaves for the weave. */
+static void bound_item(tm_crew *c, uint32_t t, uint32_t i, uint64_t from, uint64_t end)
+{
+    tm_model *M = c->M;
+    tm_sm *S = &M->sms[i];
+    crew_tally *y = &c->tally[t];
+    sm_window(M, S, from, end);
+    y->runs |= S->ndefer != 0;
+    y->fail |= S->fail;
+    y->retiring += S->finished;
+    y->requests += M->mem.nout[i] - M->mem.outpos[i];
+}
+
+/* SM i's window is over (landing step, on host thread t): where what the window loop does
+ * before the next window's bound phase cannot change what SM i does in it, that bound phase
+ * runs here at once, on the same thread (its state still in this core's cache), with no
+ * handoff between the steps. The next window is [end, end + W) whenever some SM may issue in
+ * it, and for SM i it is then certain: if its wake lies inside, the loop cannot skip that
+ * window; if not, sm_window changes nothing in [end, end + W) (an idle SM's `tried` is only
+ * set again), whatever the next window is. Between the steps the loop only ends the run
+ * (kernel over, deadlock, a stop), which no SM's bound phase changes, and tm_mem_reserve
+ * adds records, in SM order: an SM whose lists it would leave as they are (tm_mem_reserved)
+ * takes the same records whether the others' are added before or after (the window loop
+ * leaves out the SMs bounded here). */
+static void bound_ahead(tm_crew *c, uint32_t t, uint32_t i)
+{
+    tm_model *M = c->M;
+    if (M->sms[i].fail || M->stop || !tm_mem_reserved(&M->mem, i, c->reserve)) return;
+    bound_item(c, t, i, c->end, c->end + M->win);
+    c->bound_from[i] = c->end;
+    c->tally[t].bounded++;
+}
+
+/* CREW_RETIRE: an item before step 6 is done; the thread that did the last runs step 6 (the
+ * replies' order), for the landings after it. */
+static void crew_before_end(tm_crew *c, uint64_t k)
+{
+    uint32_t nch = (uint32_t)c->M->gpu->dram_channels;
+    if (__atomic_add_fetch(&c->before_end, 1, __ATOMIC_ACQ_REL) != 2 + nch) return;
+    tm_mem_weave_end(&c->M->mem);
+    __atomic_store_n(&c->ended, k, __ATOMIC_RELEASE);
+}
+
+/* CREW_RETIRE's item 1, step 4 (step k): the window's requests in order, for the channels. */
+static void crew_begin(tm_crew *c, uint64_t k)
+{
+    tm_mem_weave_begin(&c->M->mem, c->end);
+    __atomic_store_n(&c->begun, k, __ATOMIC_RELEASE);
+    crew_before_end(c, k);
+}
+
+/* Step 7 on SM s (host thread t): its CTAs placed, its replies landed, its window over, and
+ * its next window's bound phase where it can. */
+static void land_item(tm_crew *c, uint32_t t, uint32_t s)
+{
+    tm_model *M = c->M;
+    weave_place(M, s, s + 1, c->end, &M->E.threads[t]);
+    tm_mem_weave_land(&M->mem, s, s + 1);
+    window_done(&M->sms[s], &c->tally[t]);
+    bound_ahead(c, t, s);
+}
+
+/* Item i of step k, on host thread t. */
+static void crew_item(tm_crew *c, uint32_t t, uint32_t i, uint64_t k)
 {
     tm_model *M = c->M;
     switch (c->job) {
@@ -974,8 +1049,30 @@ static void crew_item(tm_crew *c, uint32_t t, uint32_t i)
         break;
     }
     case CREW_RETIRE:
-        if (i == 0) c->retiring = weave_retire(M, c->end, true);
-        else c->work = tm_mem_weave_begin(&M->mem, c->end);
+        /* step 3 (item 0) beside step 4 (item 1), then step 5 (a channel each): a channel's
+         * item that finds step 4 not taken yet takes it (the thread that had it may not be
+         * running), else waits for it */
+        if (i == 0) {
+            if (c->retire) weave_retire(M, c->end, true);
+            crew_before_end(c, k);
+        } else if (i == 1) {
+            crew_begin(c, k);
+        } else if (i < 2 + (uint32_t)M->gpu->dram_channels) {
+            if (__atomic_load_n(&c->begun, __ATOMIC_ACQUIRE) != k && crew_claim(c, 1, k)) {
+                crew_begin(c, k);
+                __atomic_add_fetch(&c->done, 1, __ATOMIC_RELEASE);   /* (item 1's count) */
+            }
+            for (unsigned spins = 0; __atomic_load_n(&c->begun, __ATOMIC_ACQUIRE) != k; spins++)
+                crew_relax(spins);
+            tm_mem_weave_channels(&M->mem, i - 2, i - 1, c->end);
+            crew_before_end(c, k);
+        } else {
+            /* (every item before step 6 was taken before this thread took a landing: the one
+             * it waits for runs on a thread that took it) */
+            for (unsigned spins = 0; __atomic_load_n(&c->ended, __ATOMIC_ACQUIRE) != k; spins++)
+                crew_relax(spins);
+            land_item(c, t, i - 2 - (uint32_t)M->gpu->dram_channels);
+        }
         break;
     case CREW_MEMORY:
         tm_mem_weave_channels(&M->mem, i, i + 1, c->end);
@@ -984,25 +1081,16 @@ static void crew_item(tm_crew *c, uint32_t t, uint32_t i)
         place_first(M, i, i + 1, c->from, &M->E.threads[t]);
         break;
     case CREW_LAND:
-        weave_place(M, i, i + 1, c->end, &M->E.threads[t]);
-        tm_mem_weave_land(&M->mem, i, i + 1);
-        window_done(&M->sms[i], &c->tally[t]);
+        land_item(c, t, i);
         break;
     case CREW_ISSUE: {
         uint32_t n = M->weave_pos[i] - (M->weave_fault == i + 1);
         if (n && !M->weave_early[i]) crew_issue(c, t, i, n);   /* (else beside the runs) */
         break;
     }
-    default: {
-        tm_sm *S = &M->sms[i];
-        crew_tally *y = &c->tally[t];
-        sm_window(M, S, c->from, c->end);
-        y->runs |= S->ndefer != 0;
-        y->fail |= S->fail;
-        y->retiring += S->finished;
-        y->requests += M->mem.nout[i] - M->mem.outpos[i];
+    default:
+        if (c->bound_from[i] != c->from) bound_item(c, t, i, c->from, c->end);   /* (else done) */
         break;
-    }
     }
 }
 
@@ -1012,15 +1100,41 @@ static void crew_item(tm_crew *c, uint32_t t, uint32_t i)
 static void crew_share(tm_crew *c, uint32_t t, uint64_t k)
 {
     uint32_t lo, hi, did = 0;
+    if (__atomic_load_n(&c->job, __ATOMIC_ACQUIRE) == CREW_RETIRE) {
+        /* two parts split over the threads each: steps 3 to 5, then the landings, which wait
+         * for step 6: every item of the first part is taken before a thread takes a landing */
+        uint32_t first = 2 + (uint32_t)c->M->gpu->dram_channels;
+        uint32_t parts[3] = {0, first, __atomic_load_n(&c->items, __ATOMIC_ACQUIRE)};
+        for (int p = 0; p < 2; p++) {
+            uint32_t n = parts[p + 1] - parts[p];
+            for (uint32_t d = 0; d < c->n; d++) {
+                uint32_t u = (t + d) % c->n;
+                lo = parts[p] + (uint32_t)((uint64_t)u * n / c->n);
+                hi = parts[p] + (uint32_t)((uint64_t)(u + 1) * n / c->n);
+                if (!d) {
+                    for (uint32_t i = lo; i < hi; i++)
+                        if (crew_claim(c, i, k)) {
+                            crew_item(c, t, i, k);
+                            did++;
+                        }
+                } else {
+                    for (uint32_t i = hi; i-- > lo && crew_claim(c, i, k); did++)
+                        crew_item(c, t, i, k);
+                }
+            }
+        }
+        if (did) __atomic_add_fetch(&c->done, did, __ATOMIC_RELEASE);
+        return;
+    }
     crew_range(c, t, &lo, &hi);
     for (uint32_t i = lo; i < hi; i++)
         if (crew_claim(c, i, k)) {
-            crew_item(c, t, i);
+            crew_item(c, t, i, k);
             did++;
         }
     for (uint32_t d = 1; d < c->n; d++) {
         crew_range(c, (t + d) % c->n, &lo, &hi);
-        for (uint32_t i = hi; i-- > lo && crew_claim(c, i, k); did++) crew_item(c, t, i);
+        for (uint32_t i = hi; i-- > lo && crew_claim(c, i, k); did++) crew_item(c, t, i, k);
     }
     if (c->n > 1 && did) __atomic_add_fetch(&c->done, did, __ATOMIC_RELEASE);
 }
@@ -1048,7 +1162,7 @@ static void crew_set(tm_crew *c, int job, uint64_t from, uint64_t end)
     uint32_t items = c->M->nsm;
     if (job == CREW_MEMORY) items = (uint32_t)c->M->gpu->dram_channels;
     if (job == CREW_RUNS) items = 1 + (uint32_t)c->M->gpu->dram_channels + c->M->nsm;
-    if (job == CREW_RETIRE) items = 2;
+    if (job == CREW_RETIRE) items = 2 + (uint32_t)c->M->gpu->dram_channels + c->M->nsm;
     __atomic_store_n(&c->job, job, __ATOMIC_RELEASE);
     __atomic_store_n(&c->items, items, __ATOMIC_RELEASE);
     __atomic_store_n(&c->from, from, __ATOMIC_RELEASE);
@@ -1089,13 +1203,16 @@ static bool crew_step_small(tm_crew *c, int job, uint64_t from, uint64_t end, ui
     }
     if (!work) return false;
     crew_set(c, job, from, end);
-    for (uint32_t i = 0; i < c->items; i++) crew_item(c, 0, i);
+    for (uint32_t i = 0; i < c->items; i++) crew_item(c, 0, i, 0);
     return true;
 }
 
-/* The tallies added up (thread 0, no step running), and cleared for the next window's when
- * `clear`. */
-static crew_tally crew_tallies(tm_crew *c, bool clear)
+/* What crew_tallies clears for the next ones: nothing, all, or the landing step's only (the
+ * bound phase's that ran in it, bound_ahead, are the next window's) */
+enum { TALLY_KEEP, TALLY_CLEAR, TALLY_CLEAR_LAND };
+
+/* The tallies added up (thread 0, no step running), then cleared as `clear` says. */
+static crew_tally crew_tallies(tm_crew *c, int clear)
 {
     crew_tally all = {.next = TM_NEVER};
     for (uint32_t t = 0; t < c->n; t++) {
@@ -1106,7 +1223,14 @@ static crew_tally crew_tallies(tm_crew *c, bool clear)
         all.requests += y->requests;
         all.busy |= y->busy;
         if (y->next < all.next) all.next = y->next;
-        if (clear) *y = (crew_tally){.next = TM_NEVER};
+        all.bounded += y->bounded;
+        if (clear == TALLY_CLEAR) {
+            *y = (crew_tally){.next = TM_NEVER};
+        } else if (clear == TALLY_CLEAR_LAND) {
+            y->busy = false;
+            y->next = TM_NEVER;
+            y->bounded = 0;
+        }
     }
     return all;
 }
@@ -1124,7 +1248,7 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         args = calloc(c.n, sizeof *args);
         c.tally = aligned_alloc(64, c.n * sizeof *c.tally);
         uint32_t nch = (uint32_t)M->gpu->dram_channels;
-        c.nclaim = 1 + nch + M->nsm;   /* CREW_RUNS' items, the most */
+        c.nclaim = 2 + nch + M->nsm;   /* CREW_RETIRE's items with the landings, the most */
         /* whole lines: each thread's range of claims in lines of its own */
         size_t cbytes = ((size_t)c.nclaim * sizeof *c.claim + 63) / 64 * 64;
         c.claim = aligned_alloc(64, cbytes);
@@ -1153,17 +1277,33 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
     }
     /* a window's issue takes at most this many reply and link records per SM */
     uint32_t reserve = (uint32_t)(M->win * M->nsched * (uint64_t)M->gpu->issue_per_sched * 2 * EMU_WARP_SIZE);
+    c.reserve = reserve;
+    c.bound_from = malloc(M->nsm * sizeof *c.bound_from);
+    bool *skip = malloc(M->nsm);
+    if (!c.bound_from || !skip) {
+        emu_grid_abort(M->E.g, EMU_FAULT_OUT_OF_RESOURCES,
+                       "out of host memory for the cycle model's window");
+        M->stop = true;
+    }
+    for (uint32_t s = 0; c.bound_from && s < M->nsm; s++) c.bound_from[s] = TM_NEVER;
+    /* the SMs whose bound phase of window `ahead_from` ran in the last landing step */
+    uint32_t ahead = 0;
+    uint64_t ahead_from = TM_NEVER;
     uint64_t from = start;
-    crew_step_small(&c, CREW_PLACE, start, start, take_first(M));
+    if (!M->stop) crew_step_small(&c, CREW_PLACE, start, start, take_first(M));
     bool ok = !M->stop;
     while (ok) {
         uint64_t end = from + M->win;
-        tm_mem_reserve(&M->mem, reserve);
-        M->mem.in_bound = true;
-        crew_step(&c, CREW_BOUND, from, end);
-        M->mem.in_bound = false;
+        uint32_t bounded = from == ahead_from ? ahead : 0;
+        if (bounded < M->nsm) {   /* (else every SM's ran in the landing step) */
+            for (uint32_t s = 0; bounded && s < M->nsm; s++) skip[s] = c.bound_from[s] == from;
+            tm_mem_reserve(&M->mem, reserve, bounded ? skip : NULL);
+            M->mem.in_bound = true;
+            crew_step(&c, CREW_BOUND, from, end);
+            M->mem.in_bound = false;
+        }
         *now = end;
-        crew_tally y = crew_tallies(&c, false);
+        crew_tally y = crew_tallies(&c, TALLY_KEEP);
         ok = !y.fail;   /* (a stop alone ends the run with ok: tm_run tells it apart) */
         if (!ok || M->stop) break;
         /* the weave (above weave_exec): runs in one order, issue on the host threads, CTAs */
@@ -1181,38 +1321,50 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         }
         crew_step_small(&c, CREW_ISSUE, from, end, weave_reserve(M));
         /* CTAs to retire, requests to take: the SMs' after the bound phase and step 2 */
-        y = crew_tallies(&c, true);
+        y = crew_tallies(&c, TALLY_CLEAR);
         bool whole = !M->weave_fault && !M->stop && !y.fail;
-        uint32_t mem_work = 0, retiring = y.retiring, requests = y.requests;
-        /* side by side only when both have something to do; step 3 alone only when it has
-         * (finished CTAs, or the timeline's warp slices): else its merge of every entry of
-         * the window, on one thread, changes nothing */
-        if (whole && c.n > 1 && retiring && requests >= 16) {
+        uint32_t mem_work = 0;
+        /* step 3 only when it has work (finished CTAs, or the timeline's warp slices): else its
+         * merge of every entry of the window, on one thread, changes nothing */
+        bool retire = y.retiring || timing_timeline_wants_warps(M->timeline);
+        if (whole && c.n > 1) {
+            /* steps 3 to 7 in one crew step (CREW_RETIRE: one handoff, not three) */
+            c.retire = retire;
+            c.before_end = 0;   /* (before the step is published) */
             crew_step(&c, CREW_RETIRE, from, end);
-            mem_work = c.work;
-            retiring = c.retiring;
         } else {
-            if (retiring || timing_timeline_wants_warps(M->timeline))
-                retiring = weave_retire(M, end, whole);
+            if (retire) weave_retire(M, end, whole);
             if (whole) mem_work = tm_mem_weave_begin(&M->mem, end);
+            if (!whole && !M->stop) {
+                ok = false;
+                break;
+            }
+            /* L2 slices and DRAM channels on the host threads (tm_mem_weave's steps), then
+             * each SM's retirements and placements and its replies' landing; a stop in the
+             * CTAs' placement (out of memory) comes after the requests were taken */
+            if (M->stop && !whole) break;
+            crew_step_small(&c, CREW_MEMORY, from, end, mem_work);
+            /* the landing step's items end each SM's window (tm_mem_weave_land's outbox, then
+             * window_done) and run its next window's bound phase where they can (bound_ahead:
+             * only its own records are taken, as in the bound phase) */
+            tm_mem_weave_end(&M->mem);
+            M->mem.in_bound = true;
+            crew_step(&c, CREW_LAND, from, end);
+            M->mem.in_bound = false;
         }
-        if (!whole && !M->stop) {
-            ok = false;
+        y = crew_tallies(&c, TALLY_CLEAR_LAND);
+        ahead = y.bounded;
+        ahead_from = end;
+        if (M->stop) {
+            /* the watchdog's stop came in a bound phase that ran ahead (the landing runs no
+             * instruction; a stop before would have ended the loop): it ends the run as in the
+             * bound phase's step */
+            if (ahead && timing_watchdog_fired(&M->wd)) {
+                *now = end + M->win;
+                ok = !y.fail;
+            }
             break;
         }
-        /* L2 slices and DRAM channels on the host threads (tm_mem_weave's steps), then each
-         * SM's retirements and placements and its replies' landing; a stop in the CTAs'
-         * placement (out of memory) comes after the requests were taken */
-        if (M->stop && !whole) break;
-        crew_step_small(&c, CREW_MEMORY, from, end, mem_work);
-        /* the landing step's items end each SM's window (tm_mem_weave_land's outbox, then
-         * window_done); without it, here */
-        if (!crew_step_small(&c, CREW_LAND, from, end, tm_mem_weave_end(&M->mem) + retiring)) {
-            tm_mem_weave_land(&M->mem, 0, M->nsm);   /* (no landings) */
-            for (uint32_t s = 0; s < M->nsm; s++) window_done(&M->sms[s], &c.tally[0]);
-        }
-        y = crew_tallies(&c, true);
-        if (M->stop) break;
         uint64_t next = y.next;
         if (!y.busy && !ctas_left(M)) {
             uint64_t last = 0;
@@ -1228,6 +1380,9 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
             break;
         }
         from = next <= end ? end : start + (next - start) / M->win * M->win;
+        /* the bound phases that ran ahead changed nothing (no SM may issue before `from`):
+         * their tallies go, the next window's bound phase counts again */
+        if (from != end && ahead) crew_tallies(&c, TALLY_CLEAR);
     }
     if (c.n > 1) {
         __atomic_store_n(&c.quit, true, __ATOMIC_RELAXED);
@@ -1236,6 +1391,8 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
     }
     free(c.tids);
     free(c.claim);
+    free(c.bound_from);
+    free(skip);
     if (c.tally != &one) free(c.tally);
     free(args);
     return ok;
