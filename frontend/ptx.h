@@ -176,7 +176,9 @@ typedef struct ptx_reg {
     uint8_t type;         /* ptx_type of its declaration */
     uint8_t nslots;       /* 64-bit slots it takes: 1, or 2 for .b128 */
     uint32_t slot;        /* first slot in the per-thread register file (registers no
-                             instruction names share one region: ptx_build.c pack_slots) */
+                             instruction names share one region: ptx_build.c pack_slots;
+                             registers never live at once share slots when the function is
+                             laid out so: ptx_function.slots_shared, ptx_slots.c) */
     uint8_t vec;          /* .v2/.v4 register declarations: components, else 1 */
     int32_t scope;        /* inline { } scope it was declared in (ptx_function.scopes), or -1;
                              PTX_REG_SCOPE_PARAM for a .reg parameter of the function */
