@@ -119,6 +119,12 @@ typedef struct emu_load_options {
 } emu_load_options;
 emu_module *emu_module_load_ex(const ptx_module *m, const emu_load_options *opt, char *err,
                                size_t errlen);
+/* Lays out the registers of m's functions (before m is loaded) so that registers never live
+ * at once share a row (frontend/ptx_slots.c): a timed run keeps every resident warp's rows,
+ * and most of them are cold. Only for runs where nothing needs a row per register: not under
+ * iGPU (its regions re-run from registers a later one sharing their row overwrites) nor
+ * --check. Functions laid out so already are left; returns how many it laid out now. */
+uint32_t emu_share_register_slots(ptx_module *m);
 void emu_module_unload(emu_module *mod);
 const ptx_module *emu_module_ptx(const emu_module *mod);
 /* What a kernel of a loaded module takes: static shared bytes per block (its own, its callees'

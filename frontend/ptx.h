@@ -176,7 +176,9 @@ typedef struct ptx_reg {
     uint8_t type;         /* ptx_type of its declaration */
     uint8_t nslots;       /* 64-bit slots it takes: 1, or 2 for .b128 */
     uint32_t slot;        /* first slot in the per-thread register file (registers no
-                             instruction names share one region: ptx_build.c pack_slots) */
+                             instruction names share one region: ptx_build.c pack_slots;
+                             registers never live at once share slots when the function is
+                             laid out so: ptx_function.slots_shared, ptx_slots.c) */
     uint8_t vec;          /* .v2/.v4 register declarations: components, else 1 */
     int32_t scope;        /* inline { } scope it was declared in (ptx_function.scopes), or -1;
                              PTX_REG_SCOPE_PARAM for a .reg parameter of the function */
@@ -297,6 +299,8 @@ typedef struct ptx_function {
     ptx_reg *regs;
     uint32_t nregs;
     uint32_t nslots;           /* 64-bit register slots per thread (predicates included) */
+    bool slots_shared;         /* its registers share slots by liveness (ptx_slots_share, laid
+                                  out so by the emulator's emu_share_register_slots) */
     ptx_instr *instrs;
     uint32_t ninstrs;
     ptx_block *blocks;
@@ -424,6 +428,17 @@ bool ptx_live_in(const ptx_dataflow *df, uint32_t block, int32_t reg);
 bool ptx_live_out(const ptx_dataflow *df, uint32_t block, int32_t reg);
 /* Whether reg's value after instruction instr may still be read. */
 bool ptx_live_after(const ptx_dataflow *df, uint32_t instr, int32_t reg);
+
+/* Register slots shared by liveness (ptx_slots.c): a layout of fn's registers in which
+ * registers never live at once share a slot. own[r] (or NULL) names registers that must keep a
+ * slot of their own beyond those the pass keeps alone itself (live at entry, .reg parameters,
+ * several slots); extra lists further reads an executor makes, sorted by instruction: reg is
+ * also read at instr. Writes slot[r] for every register (fn->nregs of them) and returns the
+ * slots the layout takes, or 0 when it makes none (a declaration, or a function too big to
+ * colour): then fn's own layout (ptx_reg.slot, ptx_function.nslots) stands. */
+typedef struct ptx_slot_use { uint32_t instr; int32_t reg; } ptx_slot_use;
+uint32_t ptx_slots_share(const ptx_function *fn, const uint8_t *own, const ptx_slot_use *extra,
+                         uint32_t nextra, uint32_t *slot);
 
 /* Transaction markers (KILO TM, include/ptxsim/kilotm.h): a call of tx_begin / tx_commit (or
  * the aliases _Z8tx_beginv, __tbegin, ... of the paper's and GPGPU-Sim's sources) is a

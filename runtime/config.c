@@ -119,6 +119,11 @@ const rt_option rt_options[] = {
     {"tm-warps", "PTXSIM_TM_WARPS", "2", RT_OPT_UINT, NULL, NULL, NULL,
      "--tm=kilotm: warps per SM that may be inside a transaction at once (KILO TM's "
      "concurrency limit; 0 = unlimited)"},
+    {"reg-sharing", "PTXSIM_REG_SHARING", "auto", RT_OPT_CHOICE, "auto|on|off", NULL, NULL,
+     "registers never live at once share one row of lanes (a register allocator's layout, "
+     "same results and cycles, less host memory): auto = with --timing (whose resident warps "
+     "keep every row), on = every run, off = a row per register; never with --igpu or "
+     "--check"},
     {"igpu", "PTXSIM_IGPU", "off", RT_OPT_BOOL, NULL, NULL, "on",
      "idempotent-region restart of faulting warps (iGPU): kernels cut into idempotent regions, "
      "a warp that takes a restartable fault runs again from its region's entry (on the "
@@ -631,6 +636,11 @@ void rt_config_load(rt_config *cfg)
             break;
         p = end + 1;
     }
+    /* iGPU re-runs a region from registers that a later register sharing their row would
+     * have overwritten; --check keeps a row per register */
+    const char *sharing = option_value(rt_option_find("reg-sharing"));
+    cfg->share_regs = !cfg->igpu && !cfg->checks &&
+                      (strcmp(sharing, "on") == 0 || (strcmp(sharing, "auto") == 0 && cfg->timing));
     const char *report = option_value(rt_option_find("check-report"));
     copy_text(cfg->check_report, sizeof cfg->check_report,
               strcmp(report, "off") == 0 ? "" : report);

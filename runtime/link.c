@@ -55,6 +55,11 @@ const ptx_module *rt_linked_module(const rt_linked *l)
     return l ? &l->mod : NULL;
 }
 
+ptx_module *rt_linked_module_layout(rt_linked *l)
+{
+    return &l->mod;
+}
+
 /* A module-scope variable or function that can stand for other units' references. */
 static bool is_definition(const ptx_module *m, const ptx_symbol *s)
 {
@@ -229,6 +234,11 @@ rt_linked *rt_link(const ptx_module *const *units, size_t n, const char *name, c
                 goto oom;
             if (!sf->ninstrs)
                 continue;
+            /* its own registers: laying them out (rt_linked_module_layout) leaves the unit's */
+            df->regs = link_alloc(l, (sf->nregs ? sf->nregs : 1) * sizeof *df->regs);
+            if (!df->regs)
+                goto oom;
+            memcpy(df->regs, sf->regs, sf->nregs * sizeof *df->regs);
             df->instrs = link_alloc(l, sf->ninstrs * sizeof *df->instrs);
             if (!df->instrs)
                 goto oom;

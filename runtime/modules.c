@@ -412,6 +412,24 @@ static cudaError_t parse_unit(rt_unit *u)
     return ok ? cudaSuccess : too_new ? cudaErrorUnsupportedPtxVersion : cudaErrorInvalidPtx;
 }
 
+/* Lays ir's registers out to share rows by liveness when the run allows it (--reg-sharing):
+ * before it is loaded, since decoding fixes every register's row. */
+static void lay_out_registers(ptx_module *ir, const char *name)
+{
+    if (!rt_g.cfg.share_regs)
+        return;
+    uint64_t before = 0, after = 0;
+    for (uint32_t f = 0; f < ir->nfuncs; f++)
+        before += ir->funcs[f].nslots;
+    uint32_t n = emu_share_register_slots(ir);
+    for (uint32_t f = 0; f < ir->nfuncs; f++)
+        after += ir->funcs[f].nslots;
+    if (n)
+        rt_log(2, "%s: registers of %u function%s share rows by liveness: %llu rows -> %llu",
+               name, n, n == 1 ? "" : "s", (unsigned long long)before,
+               (unsigned long long)after);
+}
+
 /* Loads ir into device memory after checking it against the device's limits as the driver
  * would (module_limits.c); reports and returns the error the program gets on failure. Lock
  * held. */
@@ -529,6 +547,7 @@ cudaError_t rt_module_ready(rt_module *m)
                    nu ? names : "");
         }
         if (!m->linked_emu) {
+            lay_out_registers(rt_linked_module_layout(m->linked), m->name);
             cudaError_t e = load_checked(rt_linked_module(m->linked), m->name, &lopt,
                                          &m->linked_emu);
             if (e != cudaSuccess)
@@ -538,8 +557,10 @@ cudaError_t rt_module_ready(rt_module *m)
     } else {
         for (size_t j = 0; j < m->nunits; j++) {
             rt_unit *u = &m->units[j];
-            if (u->ir && !u->emu && u->error == cudaSuccess)
+            if (u->ir && !u->emu && u->error == cudaSuccess) {
+                lay_out_registers(u->ir, u->name);
                 u->error = load_checked(u->ir, u->name, &lopt, &u->emu);
+            }
             if (u->emu)
                 usable++;
             else if (unit_error == cudaSuccess)

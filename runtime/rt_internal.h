@@ -41,6 +41,7 @@ typedef struct rt_config {
     char tm[16];            /* off | kilotm */
     uint32_t tm_warps;      /* --tm-warps: transactional warps per SM, 0 = unlimited */
     bool igpu;
+    bool share_regs;            /* --reg-sharing: registers share rows by liveness */
     char fault_inject[128];
     bool igpu_paging;           /* --igpu-paging */
     uint64_t igpu_page_size, igpu_resident_pages;
@@ -141,6 +142,9 @@ typedef struct rt_linked rt_linked;
 rt_linked *rt_link(const ptx_module *const *units, size_t n, const char *name, char *err,
                    size_t errlen);
 const ptx_module *rt_linked_module(const rt_linked *l);
+/* The linked module for laying out its registers (emu_share_register_slots): its functions'
+ * register arrays are its own, not the units'. */
+ptx_module *rt_linked_module_layout(rt_linked *l);
 /* Names the externs no unit defines (", "-separated, into out); returns how many. */
 size_t rt_link_unresolved(const rt_linked *l, char *out, size_t len);
 void rt_link_free(rt_linked *l);

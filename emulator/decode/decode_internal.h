@@ -13,5 +13,10 @@ void emu_classify(const ptx_module *m, const ptx_function *fn, const ptx_instr *
                   const uint32_t *waits, emu_uop *u);
 /* fma_contraction.c: marks the add/sub µops that execute fused with the mul feeding them. */
 bool emu_contract_fma(emu_code *code);
+/* Calls pair(ctx, mul, add, side) for every add/sub of fn that contracts with the mul feeding
+ * its operand `side` (1 or 2), in instruction order, until pair returns false; false then, or
+ * when memory runs out. */
+bool emu_fma_pairs(const ptx_function *fn,
+                   bool (*pair)(void *ctx, uint32_t mul, uint32_t add, int side), void *ctx);
 
 #endif

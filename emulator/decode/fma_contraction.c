@@ -49,9 +49,9 @@ static bool sources_unchanged(const ptx_function *fn, uint32_t from, uint32_t to
     return !w.hit;
 }
 
-bool emu_contract_fma(emu_code *code)
+bool emu_fma_pairs(const ptx_function *fn,
+                   bool (*pair)(void *ctx, uint32_t mul, uint32_t add, int side), void *ctx)
 {
-    const ptx_function *fn = code->fn;
     if (!fn->nregs) return true;
     uint32_t *defs = malloc(fn->nregs * sizeof *defs), *uses = malloc(fn->nregs * sizeof *uses);
     int32_t *def_at = malloc(fn->nregs * sizeof *def_at);
@@ -85,21 +85,7 @@ bool emu_contract_fma(emu_code *code)
             if (mul->guard != add->guard || mul->guard_neg != add->guard_neg) continue;
             if (add->ops[0].kind == PTX_OPD_REG && add->ops[0].reg == p->reg) continue;
             if (!sources_unchanged(fn, (uint32_t)mi, i, mul)) continue;
-            emu_fma_contraction *fc = emu_code_alloc(code, sizeof *fc);
-            if (!fc) {
-                ok = false;
-                break;
-            }
-            emu_uop *u = &code->uops[i];
-            const emu_uop *mu = &code->uops[mi];
-            fc->mul = (uint32_t)mi;
-            fc->a = mu->opd[1];
-            fc->b = mu->opd[2];
-            fc->c = u->opd[side == 1 ? 2 : 1];
-            fc->neg_addend = add->op == PTX_OP_SUB && side == 1;
-            fc->neg_product = add->op == PTX_OP_SUB && side == 2;
-            u->form = fc;
-            u->flags |= EMU_UOP_CONTRACTED;
+            ok = pair(ctx, (uint32_t)mi, i, side);
             break;
         }
     }
@@ -107,4 +93,28 @@ bool emu_contract_fma(emu_code *code)
     free(uses);
     free(def_at);
     return ok;
+}
+
+static bool contract(void *ctx, uint32_t mi, uint32_t i, int side)
+{
+    emu_code *code = ctx;
+    emu_fma_contraction *fc = emu_code_alloc(code, sizeof *fc);
+    if (!fc) return false;
+    const ptx_instr *add = &code->fn->instrs[i];
+    emu_uop *u = &code->uops[i];
+    const emu_uop *mu = &code->uops[mi];
+    fc->mul = mi;
+    fc->a = mu->opd[1];
+    fc->b = mu->opd[2];
+    fc->c = u->opd[side == 1 ? 2 : 1];
+    fc->neg_addend = add->op == PTX_OP_SUB && side == 1;
+    fc->neg_product = add->op == PTX_OP_SUB && side == 2;
+    u->form = fc;
+    u->flags |= EMU_UOP_CONTRACTED;
+    return true;
+}
+
+bool emu_contract_fma(emu_code *code)
+{
+    return emu_fma_pairs(code->fn, contract, code);
 }

@@ -78,6 +78,7 @@ refused jit-cache-size big integer
 refused tm always off
 refused tm-warps many integer
 refused igpu maybe off
+refused reg-sharing sometimes "auto, on, off"
 refused igpu-paging maybe "on or off"
 refused igpu-page-size 5000 "power of two"
 refused igpu-page-size 1024 "power of two"
