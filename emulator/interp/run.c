@@ -100,13 +100,31 @@ static inline __attribute__((always_inline)) void event_header(emu_event *ev, co
     ev->reconv = 0;
 }
 
-emu_event *emu_jit_event_begin(emu_ctx *c, const emu_uop *u, uint32_t pc, uint32_t mask)
+/* emu_jit_event_begin where the warp has no ring yet or a full one. */
+static __attribute__((noinline, cold)) emu_event *event_begin_flushing(emu_ctx *c,
+                                                                       const emu_uop *u,
+                                                                       uint32_t pc, uint32_t mask)
 {
     emu_event *ev = next_event(c->w, c->g->launch.events);
     if (ev) {
         event_header(ev, c, u, pc, mask);
         c->ev = ev;
     }
+    return ev;
+}
+
+/* Compiled code's event variant calls this before every µop it records: the usual case (a
+ * ring with room) is a leaf, with no registers of its own to save (the flush's call made GCC
+ * save six at every event). */
+emu_event *emu_jit_event_begin(emu_ctx *c, const emu_uop *u, uint32_t pc, uint32_t mask)
+{
+    emu_warp *w = c->w;
+    if (__builtin_expect(!w->ring || w->nev == EMU_EVENT_RING, 0))
+        return event_begin_flushing(c, u, pc, mask);
+    emu_event *ev = &w->ring[w->nev];
+    ev->lane_addr = w->ring_rows + (size_t)w->nev++ * EMU_WARP_SIZE;
+    event_header(ev, c, u, pc, mask);
+    c->ev = ev;
     return ev;
 }
 
