@@ -348,7 +348,8 @@ static inline __attribute__((always_inline)) void load_shaped(uint64_t *row,
  * lane in lane order (half 0's lanes, then half 1's), so that where lanes share an address the
  * last one's value stays, as the lane pointers' loop leaves it; without the 32 lane pointers
  * written and read back, and the common strides unrolled with constant steps. */
-static void store_shaped(const warp_shape *s, unsigned es, unsigned k, const uint64_t *v)
+static inline __attribute__((always_inline)) void store_shaped(const warp_shape *s, unsigned es,
+                                                              unsigned k, const uint64_t *v)
 {
     for (int h = 0; h < 2; h++) {
         const uint64_t *x = v + 16 * h;
@@ -647,18 +648,49 @@ static void x_ld_reg8(emu_ctx *c, const emu_uop *u)
     ld_reg(c, u, 8);
 }
 
-/* The handler of a plain ld (x_ld's selection): ld_reg's where its form allows. */
-static emu_exec_fn ld_handler(const emu_uop *u)
+/* st of one register of es bytes, as ld_reg: the register's row is the lanes' values (its
+ * width is es's: emu_src would return the row), stored lane by lane in lane order as x_st's
+ * fast path does (store_shaped). */
+static inline __attribute__((always_inline)) void st_reg(emu_ctx *c, const emu_uop *u,
+                                                         unsigned es)
+{
+    const emu_event *ev = c->ev;
+    warp_shape s;
+    if (c->direct_events && c->mask == UINT32_MAX && ev && !(ev->flags & EMU_EV_MEM) &&
+        fast_warp_shaped(c, u, &u->opd[0], es, &s)) {
+        store_shaped(&s, es, 0, c->regs + u->opd[1].row);
+        return;
+    }
+    x_st(c, u);
+}
+
+static void x_st_reg4(emu_ctx *c, const emu_uop *u)
+{
+    st_reg(c, u, 4);
+}
+
+static void x_st_reg8(emu_ctx *c, const emu_uop *u)
+{
+    st_reg(c, u, 8);
+}
+
+/* The handler of a plain ld or st (x_ld's or x_st's selection): ld_reg's or st_reg's where
+ * its form allows: one register of its type's width (4 or 8 bytes), a register address, the
+ * global, generic or shared space. */
+static emu_exec_fn ld_st_handler(const emu_uop *u)
 {
     const ptx_instr *in = u->in;
+    bool st = in->op == PTX_OP_ST;
     uint8_t sp = in->space;
     unsigned es = elem_bytes(u->type);
-    const emu_opd *d = &u->opd[0], *a = &u->opd[1];
     if ((sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_NONE && sp != PTX_SPACE_SHARED) ||
-        in->vec > 1 || (es != 4 && es != 8) || emu_type_bits[u->type] != es * 8 ||
-        u->nopd < 2 || d->kind != EMU_OPD_REG || d->bits != es * 8 ||
-        a->kind != EMU_OPD_ADDR || !(a->flags & EMU_OPD_F_BASE_REG))
-        return x_ld;
+        in->vec > 1 || (es != 4 && es != 8) || emu_type_bits[u->type] != es * 8 || u->nopd < 2)
+        return st ? x_st : x_ld;
+    const emu_opd *r = &u->opd[st ? 1 : 0], *a = &u->opd[st ? 0 : 1];
+    if (r->kind != EMU_OPD_REG || r->bits != es * 8 || a->kind != EMU_OPD_ADDR ||
+        !(a->flags & EMU_OPD_F_BASE_REG))
+        return st ? x_st : x_ld;
+    if (st) return es == 4 ? x_st_reg4 : x_st_reg8;
     return es == 4 ? x_ld_reg4 : x_ld_reg8;
 }
 
@@ -844,7 +876,7 @@ emu_exec_fn emu_select_mem(emu_code *code, emu_uop *u)
             const ptx_operand *r = &in->ops[in->op == PTX_OP_ST ? 1 : 0];
             if (emu_type_bits[t] != 128 || vec != 1 || r->kind != PTX_OPD_REG) return NULL;
         }
-        return in->op == PTX_OP_ST ? x_st : ld_handler(u);
+        return ld_st_handler(u);
     }
     case PTX_OP_ATOM:
     case PTX_OP_RED: {
