@@ -48,6 +48,15 @@ typedef struct emu_shared_slot {
 /* Consecutive register slots [first, first + count) of a function's frame. */
 typedef struct emu_row_run { uint32_t first, count; } emu_row_run;
 
+/* The register rows a µop reads or writes through its first four operands and its guard, as
+ * a cycle model's run-ahead asks the host's caches for them (run.c): `row` offsets in its
+ * frame's registers, the first `wide` of them whole rows (four lines), the rest predicates
+ * (a row's first line). */
+typedef struct emu_uop_rows {
+    uint8_t n, wide;
+    uint32_t row[5];
+} emu_uop_rows;
+
 typedef struct emu_func {
     const ptx_function *fn;
     uint32_t index;
@@ -69,6 +78,8 @@ typedef struct emu_func {
     bool entry_rows_planned;
     /* kernels: no instruction can write shared memory (shared_writes.c); false unless shown */
     bool no_shared_writes;
+    /* per µop, its rows for the run-ahead's prefetch (run.c), made at its first use */
+    _Atomic(emu_uop_rows *) uop_rows;
     /* The JIT's state of this function (emulator/jit/), written by the JIT only */
     /* compiled code per variant (EMU_JIT_PLAIN, EMU_JIT_EVENTS), NULL until EMU_JIT_READY */
     _Atomic(emu_jit_entry) jit_entry[EMU_JIT_VARIANTS];
