@@ -80,6 +80,8 @@ typedef struct emu_func {
     bool no_shared_writes;
     /* per µop, its rows for the run-ahead's prefetch (run.c), made at its first use */
     _Atomic(emu_uop_rows *) uop_rows;
+    /* per µop, what emu_grid_instr gives for it (warp_peek.c), made at its first use */
+    _Atomic(emu_next_instr *) next_instrs;
     /* The JIT's state of this function (emulator/jit/), written by the JIT only */
     /* compiled code per variant (EMU_JIT_PLAIN, EMU_JIT_EVENTS), NULL until EMU_JIT_READY */
     _Atomic(emu_jit_entry) jit_entry[EMU_JIT_VARIANTS];
