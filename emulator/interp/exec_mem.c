@@ -648,6 +648,14 @@ static void x_ld_reg8(emu_ctx *c, const emu_uop *u)
     ld_reg(c, u, 8);
 }
 
+/* ld.param of a kernel parameter by name: ld_param_fast's at once (x_ld would try ld_fast's
+ * path first), else x_ld's. */
+static void x_ld_param(emu_ctx *c, const emu_uop *u)
+{
+    unsigned es = elem_bytes(u->type), vec = u->in->vec ? u->in->vec : 1;
+    if (!ld_param_fast(c, u, es, vec)) x_ld(c, u);
+}
+
 /* st of one register of es bytes, as ld_reg: the register's row is the lanes' values (its
  * width is es's: emu_src would return the row), stored lane by lane in lane order as x_st's
  * fast path does (store_shaped). */
@@ -683,6 +691,10 @@ static emu_exec_fn ld_st_handler(const emu_uop *u)
     bool st = in->op == PTX_OP_ST;
     uint8_t sp = in->space;
     unsigned es = elem_bytes(u->type);
+    const emu_opd *ao = u->nopd >= 2 ? &u->opd[1] : NULL;
+    if (!st && sp == PTX_SPACE_PARAM && ao &&
+        (ao->kind == EMU_OPD_SYM || (ao->kind == EMU_OPD_ADDR && (ao->flags & EMU_OPD_F_BASE_SYM))))
+        return x_ld_param;
     if ((sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_NONE && sp != PTX_SPACE_SHARED) ||
         in->vec > 1 || (es != 4 && es != 8) || emu_type_bits[u->type] != es * 8 || u->nopd < 2)
         return st ? x_st : x_ld;
