@@ -283,7 +283,7 @@ static inline __attribute__((always_inline)) bool fast_warp_shaped(emu_ctx *c, c
     uint64_t to_generic =
         shared ? sem_generic_address(PTX_SPACE_SHARED, 0) - (uint64_t)(uintptr_t)c->cta->smem : 0;
     event_compact(ev, (uint64_t)(uintptr_t)s->host + to_generic, stride, half);
-    assert(emu_event_lane_addr(ev, 31) ==
+    assert(ev->base + 15 * (uint64_t)(int64_t)ev->stride + (uint64_t)(int64_t)ev->half_stride ==
            (uint64_t)(uintptr_t)s->host + 15 * stride + half + to_generic);
     return true;
 }
