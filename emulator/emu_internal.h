@@ -48,6 +48,15 @@ typedef struct emu_shared_slot {
 /* Consecutive register slots [first, first + count) of a function's frame. */
 typedef struct emu_row_run { uint32_t first, count; } emu_row_run;
 
+/* The register rows a µop reads or writes through its first four operands and its guard, as
+ * a cycle model's run-ahead asks the host's caches for them (run.c): `row` offsets in its
+ * frame's registers, the first `wide` of them whole rows (four lines), the rest predicates
+ * (a row's first line). */
+typedef struct emu_uop_rows {
+    uint8_t n, wide;
+    uint32_t row[5];
+} emu_uop_rows;
+
 typedef struct emu_func {
     const ptx_function *fn;
     uint32_t index;
@@ -69,6 +78,10 @@ typedef struct emu_func {
     bool entry_rows_planned;
     /* kernels: no instruction can write shared memory (shared_writes.c); false unless shown */
     bool no_shared_writes;
+    /* per µop, its rows for the run-ahead's prefetch (run.c), made at its first use */
+    _Atomic(emu_uop_rows *) uop_rows;
+    /* per µop, what emu_grid_instr gives for it (warp_peek.c), made at its first use */
+    _Atomic(emu_next_instr *) next_instrs;
     /* The JIT's state of this function (emulator/jit/), written by the JIT only */
     /* compiled code per variant (EMU_JIT_PLAIN, EMU_JIT_EVENTS), NULL until EMU_JIT_READY */
     _Atomic(emu_jit_entry) jit_entry[EMU_JIT_VARIANTS];
@@ -308,13 +321,30 @@ struct emu_ctx {
 static inline const emu_opd *emu_opd_elems(const emu_ctx *c, const emu_opd *o);
 
 /* ---- operands.c: decoded operands. A source read as type t: the register row itself when the
- * register is at least t's width, else the values converted into buf. */
-const uint64_t *emu_src(emu_ctx *c, const emu_opd *o, uint8_t t, uint64_t buf[EMU_WARP_SIZE]);
+ * register is at least t's width, else the values converted into buf. Inline where it is the
+ * row (most sources): a handler's call of it for each operand was a tenth of a timed matmul's
+ * interpreter instructions. */
+const uint64_t *emu_src_any(emu_ctx *c, const emu_opd *o, uint8_t t, uint64_t buf[EMU_WARP_SIZE]);
+static inline const uint64_t *emu_src(emu_ctx *c, const emu_opd *o, uint8_t t,
+                                      uint64_t buf[EMU_WARP_SIZE])
+{
+    if (o->kind == EMU_OPD_REG && t != PTX_TYPE_PRED) {
+        unsigned bits = emu_type_bits[t];
+        if (bits == 0 || bits >= 64 || bits >= o->bits) return c->regs + o->row;
+    }
+    return emu_src_any(c, o, t, buf);
+}
 /* A predicate source (or any value read as .pred) as a lane mask, negation applied. */
 uint32_t emu_src_pred(emu_ctx *c, const emu_opd *o);
 /* The destination row when results of type t may be stored into it directly (a register of
  * exactly t's width), else NULL: write through emu_put. */
-uint64_t *emu_dst(emu_ctx *c, const emu_opd *o, uint8_t t);
+static inline uint64_t *emu_dst(emu_ctx *c, const emu_opd *o, uint8_t t)
+{
+    if (o->kind != EMU_OPD_REG || t == PTX_TYPE_PRED || o->bits == 128 ||
+        emu_type_bits[t] != o->bits)
+        return NULL;
+    return c->regs + o->row;
+}
 /* Writes the lanes of c->mask of v (values of type t) to destination o. */
 void emu_put(emu_ctx *c, const emu_opd *o, uint8_t t, const uint64_t v[EMU_WARP_SIZE]);
 /* emu_put of the same value x in every lane. */

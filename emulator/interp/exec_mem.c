@@ -223,8 +223,9 @@ typedef struct {
  * fast_event would, in a few instructions per two lanes, without the lanes' pointers: the
  * callers access memory from the shape. false when it cannot tell so (no shape, an end
  * outside, misaligned): the caller then goes lane by lane. */
-static bool fast_warp_shaped(emu_ctx *c, const emu_uop *u, const emu_opd *ao, unsigned es,
-                             warp_shape *s)
+static inline __attribute__((always_inline)) bool fast_warp_shaped(emu_ctx *c, const emu_uop *u,
+                                                                  const emu_opd *ao, unsigned es,
+                                                                  warp_shape *s)
 {
     typedef uint64_t u64x2 __attribute__((vector_size(16)));
     uint8_t sp = u->in->space;
@@ -282,7 +283,7 @@ static bool fast_warp_shaped(emu_ctx *c, const emu_uop *u, const emu_opd *ao, un
     uint64_t to_generic =
         shared ? sem_generic_address(PTX_SPACE_SHARED, 0) - (uint64_t)(uintptr_t)c->cta->smem : 0;
     event_compact(ev, (uint64_t)(uintptr_t)s->host + to_generic, stride, half);
-    assert(emu_event_lane_addr(ev, 31) ==
+    assert(ev->base + 15 * (uint64_t)(int64_t)ev->stride + (uint64_t)(int64_t)ev->half_stride ==
            (uint64_t)(uintptr_t)s->host + 15 * stride + half + to_generic);
     return true;
 }
@@ -312,7 +313,9 @@ static bool fast_lanes_recorded(emu_ctx *c, const emu_uop *u, const emu_opd *ao,
 /* Element k (es bytes at k * es) of each lane of a shaped load into row: one read per half
  * where the half's lanes share an address, the other half's copied where both halves read
  * the same (matmul's tiles: a row's element for each lane, or a column's 16 for both rows). */
-static void load_shaped(uint64_t *row, const warp_shape *s, unsigned es, unsigned k)
+static inline __attribute__((always_inline)) void load_shaped(uint64_t *row,
+                                                             const warp_shape *s, unsigned es,
+                                                             unsigned k)
 {
     for (int h = 0; h < 2; h++) {
         uint64_t *r = row + 16 * h;
@@ -345,7 +348,8 @@ static void load_shaped(uint64_t *row, const warp_shape *s, unsigned es, unsigne
  * lane in lane order (half 0's lanes, then half 1's), so that where lanes share an address the
  * last one's value stays, as the lane pointers' loop leaves it; without the 32 lane pointers
  * written and read back, and the common strides unrolled with constant steps. */
-static void store_shaped(const warp_shape *s, unsigned es, unsigned k, const uint64_t *v)
+static inline __attribute__((always_inline)) void store_shaped(const warp_shape *s, unsigned es,
+                                                              unsigned k, const uint64_t *v)
 {
     for (int h = 0; h < 2; h++) {
         const uint64_t *x = v + 16 * h;
@@ -616,6 +620,92 @@ static void x_st(emu_ctx *c, const emu_uop *u)
     emu_acc_release(&A);
 }
 
+/* ld of one register of es (4 or 8) bytes through a register address, global, generic or
+ * shared (nearly every load a kernel makes): where events are recorded for the direct policy
+ * and the whole warp runs it, lanes whose addresses have the compact shape load from the shape
+ * at once, as x_ld's fast path would (ld_fast: fast_lanes_recorded, load_shaped), without its
+ * general checks; anything else is x_ld's. es a constant: the shape's loads specialised. */
+static inline __attribute__((always_inline)) void ld_reg(emu_ctx *c, const emu_uop *u,
+                                                         unsigned es)
+{
+    const emu_event *ev = c->ev;
+    warp_shape s;
+    if (c->direct_events && c->mask == UINT32_MAX && ev && !(ev->flags & EMU_EV_MEM) &&
+        fast_warp_shaped(c, u, &u->opd[1], es, &s)) {
+        load_shaped(c->regs + u->opd[0].row, &s, es, 0);
+        return;
+    }
+    x_ld(c, u);
+}
+
+static void x_ld_reg4(emu_ctx *c, const emu_uop *u)
+{
+    ld_reg(c, u, 4);
+}
+
+static void x_ld_reg8(emu_ctx *c, const emu_uop *u)
+{
+    ld_reg(c, u, 8);
+}
+
+/* ld.param of a kernel parameter by name: ld_param_fast's at once (x_ld would try ld_fast's
+ * path first), else x_ld's. */
+static void x_ld_param(emu_ctx *c, const emu_uop *u)
+{
+    unsigned es = elem_bytes(u->type), vec = u->in->vec ? u->in->vec : 1;
+    if (!ld_param_fast(c, u, es, vec)) x_ld(c, u);
+}
+
+/* st of one register of es bytes, as ld_reg: the register's row is the lanes' values (its
+ * width is es's: emu_src would return the row), stored lane by lane in lane order as x_st's
+ * fast path does (store_shaped). */
+static inline __attribute__((always_inline)) void st_reg(emu_ctx *c, const emu_uop *u,
+                                                         unsigned es)
+{
+    const emu_event *ev = c->ev;
+    warp_shape s;
+    if (c->direct_events && c->mask == UINT32_MAX && ev && !(ev->flags & EMU_EV_MEM) &&
+        fast_warp_shaped(c, u, &u->opd[0], es, &s)) {
+        store_shaped(&s, es, 0, c->regs + u->opd[1].row);
+        return;
+    }
+    x_st(c, u);
+}
+
+static void x_st_reg4(emu_ctx *c, const emu_uop *u)
+{
+    st_reg(c, u, 4);
+}
+
+static void x_st_reg8(emu_ctx *c, const emu_uop *u)
+{
+    st_reg(c, u, 8);
+}
+
+/* The handler of a plain ld or st (x_ld's or x_st's selection): ld_reg's or st_reg's where
+ * its form allows: one register of its type's width (4 or 8 bytes), a register address, the
+ * global, generic or shared space. */
+static emu_exec_fn ld_st_handler(const emu_uop *u)
+{
+    const ptx_instr *in = u->in;
+    bool st = in->op == PTX_OP_ST;
+    uint8_t sp = in->space;
+    unsigned es = elem_bytes(u->type);
+    const emu_opd *ao = u->nopd >= 2 ? &u->opd[1] : NULL;
+    if (!st && sp == PTX_SPACE_PARAM && ao &&
+        (ao->kind == EMU_OPD_SYM || (ao->kind == EMU_OPD_ADDR && (ao->flags & EMU_OPD_F_BASE_SYM))))
+        return x_ld_param;
+    if ((sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_NONE && sp != PTX_SPACE_SHARED) ||
+        in->vec > 1 || (es != 4 && es != 8) || emu_type_bits[u->type] != es * 8 || u->nopd < 2)
+        return st ? x_st : x_ld;
+    const emu_opd *r = &u->opd[st ? 1 : 0], *a = &u->opd[st ? 0 : 1];
+    if (r->kind != EMU_OPD_REG || r->bits != es * 8 || a->kind != EMU_OPD_ADDR ||
+        !(a->flags & EMU_OPD_F_BASE_REG))
+        return st ? x_st : x_ld;
+    if (st) return es == 4 ? x_st_reg4 : x_st_reg8;
+    return es == 4 ? x_ld_reg4 : x_ld_reg8;
+}
+
 /* atom: d, [a], b {, c}; red: [a], b. The vector forms (.v2/.v4/.v8, sm_90) are one atomic
  * operation per element on consecutive elements, all of them one access. */
 static void x_atom(emu_ctx *c, const emu_uop *u)
@@ -798,7 +888,7 @@ emu_exec_fn emu_select_mem(emu_code *code, emu_uop *u)
             const ptx_operand *r = &in->ops[in->op == PTX_OP_ST ? 1 : 0];
             if (emu_type_bits[t] != 128 || vec != 1 || r->kind != PTX_OPD_REG) return NULL;
         }
-        return in->op == PTX_OP_ST ? x_st : x_ld;
+        return ld_st_handler(u);
     }
     case PTX_OP_ATOM:
     case PTX_OP_RED: {

@@ -69,7 +69,7 @@ static bool sreg_per_lane(uint32_t sreg)
            (sreg >= PTX_SREG_LANEMASK_EQ && sreg <= PTX_SREG_LANEMASK_GT);
 }
 
-const uint64_t *emu_src(emu_ctx *c, const emu_opd *o, uint8_t t, uint64_t buf[EMU_WARP_SIZE])
+const uint64_t *emu_src_any(emu_ctx *c, const emu_opd *o, uint8_t t, uint64_t buf[EMU_WARP_SIZE])
 {
     unsigned bits = emu_type_bits[t];
     switch (o->kind) {
@@ -133,14 +133,6 @@ uint32_t emu_src_pred(emu_ctx *c, const emu_opd *o)
     for (int l = 0; l < EMU_WARP_SIZE; l++)
         if (read_lane(c, o, l, PTX_TYPE_PRED)) m |= 1u << l;
     return m;
-}
-
-uint64_t *emu_dst(emu_ctx *c, const emu_opd *o, uint8_t t)
-{
-    if (o->kind != EMU_OPD_REG || t == PTX_TYPE_PRED || o->bits == 128 ||
-        emu_type_bits[t] != o->bits)
-        return NULL;
-    return row_of(c, o);
 }
 
 static void put_lane(emu_ctx *c, const emu_opd *o, int lane, uint64_t v, uint8_t t)

@@ -100,13 +100,31 @@ static inline __attribute__((always_inline)) void event_header(emu_event *ev, co
     ev->reconv = 0;
 }
 
-emu_event *emu_jit_event_begin(emu_ctx *c, const emu_uop *u, uint32_t pc, uint32_t mask)
+/* emu_jit_event_begin where the warp has no ring yet or a full one. */
+static __attribute__((noinline, cold)) emu_event *event_begin_flushing(emu_ctx *c,
+                                                                       const emu_uop *u,
+                                                                       uint32_t pc, uint32_t mask)
 {
     emu_event *ev = next_event(c->w, c->g->launch.events);
     if (ev) {
         event_header(ev, c, u, pc, mask);
         c->ev = ev;
     }
+    return ev;
+}
+
+/* Compiled code's event variant calls this before every µop it records: the usual case (a
+ * ring with room) is a leaf, with no registers of its own to save (the flush's call made GCC
+ * save six at every event). */
+emu_event *emu_jit_event_begin(emu_ctx *c, const emu_uop *u, uint32_t pc, uint32_t mask)
+{
+    emu_warp *w = c->w;
+    if (__builtin_expect(!w->ring || w->nev == EMU_EVENT_RING, 0))
+        return event_begin_flushing(c, u, pc, mask);
+    emu_event *ev = &w->ring[w->nev];
+    ev->lane_addr = w->ring_rows + (size_t)w->nev++ * EMU_WARP_SIZE;
+    event_header(ev, c, u, pc, mask);
+    c->ev = ev;
     return ev;
 }
 
@@ -194,25 +212,58 @@ static void warm(const emu_func *f, uint64_t n, int variant, bool batch)
 #define ROW_AHEAD 4
 
 /* The rows µop u reads or writes through its first four operands and its guard. */
-static inline __attribute__((always_inline)) void prefetch_rows(const uint64_t *regs,
-                                                                 const emu_uop *u)
+static void uop_rows_of(const emu_uop *u, emu_uop_rows *r)
 {
-    if (u->guard_row != EMU_NO_GUARD) __builtin_prefetch(regs + u->guard_row);
+    uint32_t narrow[5], nn = 0;
+    r->n = 0;
+    if (u->guard_row != EMU_NO_GUARD) narrow[nn++] = u->guard_row;
     unsigned n = u->nopd < 4 ? u->nopd : 4;
     for (unsigned i = 0; i < n; i++) {
         const emu_opd *o = &u->opd[i];
-        if (o->kind == EMU_OPD_PRED) {
-            __builtin_prefetch(regs + o->row);
-        } else if (o->kind == EMU_OPD_REG ||
-                   (o->kind == EMU_OPD_ADDR && (o->flags & EMU_OPD_F_BASE_REG))) {
-            const char *r = (const char *)(regs + o->row);
-            _Static_assert(EMU_WARP_SIZE * sizeof *regs == 4 * 64, "a row is four lines");
-            __builtin_prefetch(r);
-            __builtin_prefetch(r + 64);
-            __builtin_prefetch(r + 128);
-            __builtin_prefetch(r + 192);
-        }
+        if (o->kind == EMU_OPD_PRED)
+            narrow[nn++] = o->row;
+        else if (o->kind == EMU_OPD_REG ||
+                 (o->kind == EMU_OPD_ADDR && (o->flags & EMU_OPD_F_BASE_REG)))
+            r->row[r->n++] = o->row;
     }
+    r->wide = r->n;
+    for (uint32_t i = 0; i < nn; i++) r->row[r->n++] = narrow[i];
+}
+
+/* f's µops' rows (emu_uop_rows), made once (by whichever host thread first asks); NULL
+ * when no memory can be had (nothing is then asked for). The walk over each µop's operands
+ * was ~60 instructions a µop, at every µop a run-ahead runs. */
+static const emu_uop_rows *uop_rows(const emu_func *cf)
+{
+    emu_func *f = (emu_func *)cf;
+    emu_uop_rows *t = atomic_load_explicit(&f->uop_rows, memory_order_acquire);
+    if (__builtin_expect(t != NULL, 1)) return t;
+    t = malloc((f->code.n ? f->code.n : 1) * sizeof *t);
+    if (!t) return NULL;
+    for (uint32_t i = 0; i < f->code.n; i++) uop_rows_of(&f->code.uops[i], &t[i]);
+    emu_uop_rows *had = NULL;
+    if (!atomic_compare_exchange_strong_explicit(&f->uop_rows, &had, t, memory_order_acq_rel,
+                                                 memory_order_acquire)) {
+        free(t);
+        t = had;
+    }
+    return t;
+}
+
+/* Asks for the rows r names. */
+static inline __attribute__((always_inline)) void prefetch_rows(const uint64_t *regs,
+                                                                 const emu_uop_rows *r)
+{
+    _Static_assert(EMU_WARP_SIZE * sizeof *regs == 4 * 64, "a row is four lines");
+    unsigned i = 0;
+    for (; i < r->wide; i++) {
+        const char *a = (const char *)(regs + r->row[i]);
+        __builtin_prefetch(a);
+        __builtin_prefetch(a + 64);
+        __builtin_prefetch(a + 128);
+        __builtin_prefetch(a + 192);
+    }
+    for (; i < r->n; i++) __builtin_prefetch(regs + r->row[i]);
 }
 
 /* Where the block executor takes compiled code (emulator/jit/) for a block: never, for every
@@ -290,9 +341,10 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
                 if (events) {
                     c.ran_before = n > 0;
                     c.ahead_stop = false;
-                    if (w->ahead)
+                    const emu_uop_rows *rows = w->ahead ? uop_rows(c.f) : NULL;
+                    if (rows)
                         for (uint32_t k = 0; k < 2 * ROW_AHEAD && pc + k < c.code->n; k++)
-                            prefetch_rows(c.regs, &c.code->uops[pc + k]);
+                            prefetch_rows(c.regs, &rows[pc + k]);
                 }
                 n += code(&c, pc, budget - n);
                 assert(n <= budget);   /* compiled code stops at the budget, as this loop does */
@@ -333,13 +385,13 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
         uint32_t end = step ? pc + 1 : u->block_end;
         if (interpret_block && interpret_to > pc && interpret_to < end) end = interpret_to;
         if (end - pc > budget - n) end = pc + (uint32_t)(budget - n);
-        const bool rows_ahead = events && w->ahead;
+        const emu_uop_rows *rows = events && w->ahead ? uop_rows(c.f) : NULL;
+        const bool rows_ahead = events && rows;
         if (rows_ahead) {
             /* the µops the last block's loop asked for already, where it fell into this one */
             uint32_t k = rows_code == c.code && rows_to > pc && rows_to <= pc + ROW_AHEAD
                              ? rows_to : pc;
-            for (; k < pc + ROW_AHEAD && k < c.code->n; k++)
-                prefetch_rows(c.regs, &c.code->uops[k]);
+            for (; k < pc + ROW_AHEAD && k < c.code->n; k++) prefetch_rows(c.regs, &rows[k]);
             rows_to = k;
             rows_code = c.code;
         }
@@ -370,7 +422,7 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
                 if (pol->event) pol->event(pol, w, EMU_PEV_REGION_BOUNDARY, c.active & ~w->exited);
             }
             if (rows_ahead && pc + ROW_AHEAD < c.code->n) {
-                prefetch_rows(c.regs, u + ROW_AHEAD);
+                prefetch_rows(c.regs, &rows[pc + ROW_AHEAD]);
                 rows_to = pc + ROW_AHEAD + 1;
             }
             emu_event *ev = NULL;

@@ -436,6 +436,8 @@ void emu_module_unload(emu_module *mod)
             free(mod->funcs[i].shared);
             free(mod->funcs[i].region_marks);
             free(mod->funcs[i].entry_rows);
+            free(atomic_load(&mod->funcs[i].uop_rows));
+            free(atomic_load(&mod->funcs[i].next_instrs));
         }
     free(mod->funcs);
     free(mod->var_addr);

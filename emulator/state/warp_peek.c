@@ -3,6 +3,8 @@
  * read. */
 #include "emulator/emu_internal.h"
 
+#include <stdlib.h>
+
 bool emu_warp_peek(const emu_warp *w, emu_next_instr *out)
 {
     if (w->state != EMU_WS_READY || w->sp == 0 || w->nframes == 0) return false;
@@ -40,18 +42,13 @@ bool emu_warp_instr(const emu_warp *w, uint32_t func, uint32_t pc, emu_next_inst
     return emu_grid_instr(w->cta->g, func, pc, out);
 }
 
-bool emu_grid_instr(const emu_grid *g, uint32_t func, uint32_t pc, emu_next_instr *out)
+/* µop pc of f as emu_grid_instr gives it. */
+static emu_next_instr grid_instr_of(const emu_func *f, uint32_t pc)
 {
-    const emu_module *mod = g->launch.module;
-    if (func >= mod->nfuncs) return false;
-    const emu_code *code = &mod->funcs[func].code;
-    if (pc >= code->n) {
-        *out = (emu_next_instr){.func = func, .pc = pc, .cls = EMU_CLS_CALL};
-        return true;
-    }
+    const emu_code *code = &f->code;
     const emu_uop *u = &code->uops[pc];
-    *out = (emu_next_instr){
-        .func = func,
+    return (emu_next_instr){
+        .func = f->index,
         .pc = pc,
         .op = u->op,
         .cls = u->cls,
@@ -60,6 +57,46 @@ bool emu_grid_instr(const emu_grid *g, uint32_t func, uint32_t pc, emu_next_inst
         .regs = code->rw + u->rw,
         .shared_state = (u->flags & EMU_UOP_SHARED_STATE) != 0,
     };
+}
+
+/* f's µops as emu_grid_instr gives them, made once (by whichever host thread first asks);
+ * NULL when no memory can be had. A cycle model asks for every instruction it issues: a copy
+ * from here is half the instructions of building the answer from the µop. */
+static __attribute__((noinline, cold)) const emu_next_instr *make_next_instrs(emu_func *f)
+{
+    emu_next_instr *t = malloc(f->code.n * sizeof *t);
+    if (!t) return NULL;
+    for (uint32_t i = 0; i < f->code.n; i++) t[i] = grid_instr_of(f, i);
+    emu_next_instr *had = NULL;
+    if (!atomic_compare_exchange_strong_explicit(&f->next_instrs, &had, t, memory_order_acq_rel,
+                                                 memory_order_acquire)) {
+        free(t);
+        t = had;
+    }
+    return t;
+}
+
+/* emu_grid_instr of µop pc of f where f's table is not made yet. */
+static __attribute__((noinline, cold)) bool grid_instr_first(const emu_func *f, uint32_t pc,
+                                                             emu_next_instr *out)
+{
+    const emu_next_instr *t = make_next_instrs((emu_func *)f);
+    *out = t ? t[pc] : grid_instr_of(f, pc);
+    return true;
+}
+
+bool emu_grid_instr(const emu_grid *g, uint32_t func, uint32_t pc, emu_next_instr *out)
+{
+    const emu_module *mod = g->launch.module;
+    if (func >= mod->nfuncs) return false;
+    const emu_func *f = &mod->funcs[func];
+    if (pc >= f->code.n) {
+        *out = (emu_next_instr){.func = func, .pc = pc, .cls = EMU_CLS_CALL};
+        return true;
+    }
+    const emu_next_instr *t = atomic_load_explicit(&f->next_instrs, memory_order_acquire);
+    if (__builtin_expect(!t, 0)) return grid_instr_first(f, pc, out);
+    *out = t[pc];
     return true;
 }
 
