@@ -24,8 +24,9 @@
  * - ld.param of the kernel's own parameters reads the launch's parameter block directly, as
  *   exec_mem.c's fast path does;
  * - the event variant (launches with a sink) also writes each µop's event header before it
- *   (emu_jit_event_begin, w->ninstr stored first), calls the handlers of the µops that fill
- *   event fields (loads, stores, branches) with the event set, writes a handler's stop into
+ *   (inline: the executor's loop gives it a ring with room for its budget; w->ninstr stored
+ *   first), records the events of shared loads and stores it runs natively, calls the
+ *   handlers of the µops that fill event fields (other loads, stores, branches) with the event set, writes a handler's stop into
  *   its event, and stops a run-ahead before a timed or shared-state µop as run.c's loop does.
  * Translated µops are vector code over the 32 lanes of their rows: inactive lanes are blended
  * back, so nothing outside the mask changes. Floating point follows sem.h exactly: plain IEEE
@@ -107,8 +108,9 @@ typedef struct tr {
     const emu_code *code;
     uint32_t n;
     emu_jit_counts *counts;
-    /* the event variant: every µop records its event (emu_jit_event_begin) and obeys the
-     * run-ahead rule; µops whose handler fills event fields (memory, branches) call it */
+    /* the event variant: every µop records its event (emit_event) and obeys the run-ahead
+     * rule; µops whose handler fills event fields (memory but shared accesses, branches)
+     * call it */
     bool events;
     /* The register cache: within a segment (a run of translated µops of one block, each
      * entered from the one before, JIT_SEGMENT at most), the rows read or written so far as
@@ -498,7 +500,8 @@ static bool event_shared_access(const emu_uop *u);
 static bool translates(const tr *t, const emu_uop *u)
 {
     if (t->events && (u->op == PTX_OP_BRA ||
-                      ((u->op == PTX_OP_LD || u->op == PTX_OP_ST) && !event_shared_access(u))))
+                      ((u->op == PTX_OP_LD || u->op == PTX_OP_ST) && !event_shared_access(u) &&
+                       u->in->space != PTX_SPACE_PARAM)))
         return false;
     return emu_jit_translates(t->code, u);
 }
@@ -3223,7 +3226,9 @@ static void param_block(tr *t)
     LLVMDisposeBuilder(eb);
 }
 
-static void emit_param(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockRef slow)
+static LLVMValueRef emit_event(tr *t, uint32_t i, LLVMValueRef mask);
+
+static void emit_param(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockRef slow)
 {
     LLVMBuilderRef b = t->b;
     const emu_opd *ao = &u->opd[1];
@@ -3242,6 +3247,23 @@ static void emit_param(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBloc
     bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, ci64(t, es), LLVMBuildSub(b, size, a, ""), ""), "");
     LLVMBuildCondBr(b, bad, slow, fast);
     LLVMPositionBuilderAtEnd(b, fast);
+    if (t->events) {
+        /* the event as exec_mem.c's ld_param_fast records it: each lane reads the parameter
+         * (the handler, on the slow path, records its own) */
+        store_ninstr(t);
+        LLVMValueRef ev = emit_event(t, i, mask);
+        LLVMBasicBlockRef rec = block(t, "ev.param"), done = block(t, "ev.recorded");
+        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, mask, ci32(t, 0), ""), rec, done);
+        LLVMPositionBuilderAtEnd(b, rec);
+        LLVMBuildStore(b, LLVMConstInt(t->i8, EMU_EV_MEM | EMU_EV_COMPACT, false), field(t, ev, offsetof(emu_event, flags)));
+        LLVMBuildStore(b, LLVMConstInt(t->i16, es, false), field(t, ev, offsetof(emu_event, size)));
+        LLVMBuildStore(b, mask, field(t, ev, offsetof(emu_event, mem_lanes)));
+        LLVMBuildStore(b, ci32(t, 0), field(t, ev, offsetof(emu_event, stride)));
+        LLVMBuildStore(b, ci32(t, 0), field(t, ev, offsetof(emu_event, half_stride)));
+        LLVMBuildStore(b, LLVMBuildAdd(b, a, ci64(t, EMU_PARAM_WINDOW), ""), field(t, ev, offsetof(emu_event, base)));
+        LLVMBuildBr(b, done);
+        LLVMPositionBuilderAtEnd(b, done);
+    }
     LLVMValueRef x = load(t, ety, LLVMBuildGEP2(b, t->i8, t->param_base, &a, 1, ""));
     LLVMSetAlignment(x, es);
     put(t, &u->opd[0], mask, vsplat(t, LLVMBuildZExt(b, x, t->i64, ""), ""));
@@ -3249,16 +3271,16 @@ static void emit_param(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBloc
 
 /* ---------------------------------------------------------------- the event variant */
 
-/* Records µop i's event (lanes mask) through emu_jit_event_begin, w->ninstr up to date for a
- * sink that a full ring is handed to. */
+/* Records µop i's event (lanes mask) in the warp's ring and makes it c->ev; returns it. */
 static LLVMValueRef emit_event(tr *t, uint32_t i, LLVMValueRef mask)
 {
     LLVMBuilderRef b = t->b;
     const emu_uop *u = &t->code->uops[i];
-    /* Inline where the warp's ring has room (as next_event and event_header, interp/run.c,
-     * write it); else (the ring full: handed to the sink first, or not yet had) through
-     * emu_jit_event_begin. A call at every µop was ~33 host instructions in the callee, and
-     * made LLVM keep nothing in vector registers across it. */
+    /* Written inline, as next_event and event_header (interp/run.c) write it: the executor's
+     * loop calls the event variant with a ring that has room for an event of every µop it may
+     * run (its budget; a µop records one event, natively or through its handler). A call of
+     * emu_jit_event_begin at every µop was ~33 host instructions in the callee, and a way
+     * through it beside the inline one made the code half as large again. */
     _Static_assert(offsetof(emu_event, pc) == 0 && offsetof(emu_event, func) == 4 &&
                    offsetof(emu_event, active) == 8 && offsetof(emu_event, mask) == 12 &&
                    offsetof(emu_event, op) == 16 && offsetof(emu_event, cls) == 18 &&
@@ -3269,11 +3291,6 @@ static LLVMValueRef emit_event(tr *t, uint32_t i, LLVMValueRef mask)
                    "the header's words as emit_event writes them");
     LLVMValueRef ring = load(t, t->ptr, warp_field(t, offsetof(emu_warp, ring)));
     LLVMValueRef nev = load(t, t->i32, warp_field(t, offsetof(emu_warp, nev)));
-    LLVMValueRef room = LLVMBuildAnd(b, LLVMBuildIsNotNull(b, ring, ""),
-                                     LLVMBuildICmp(b, LLVMIntULT, nev, ci32(t, EMU_EVENT_RING), ""), "");
-    LLVMBasicBlockRef in = block(t, "ev.inline"), call = block(t, "ev.call"), done = block(t, "ev.done");
-    LLVMBuildCondBr(b, room, in, call);
-    LLVMPositionBuilderAtEnd(b, in);
     LLVMValueRef n64 = LLVMBuildZExt(b, nev, t->i64, "");
     LLVMValueRef ev = LLVMBuildGEP2(b, t->i8, ring, (LLVMValueRef[]){LLVMBuildMul(b, n64, ci64(t, sizeof(emu_event)), "")}, 1, "");
     LLVMValueRef rows = load(t, t->ptr, warp_field(t, offsetof(emu_warp, ring_rows)));
@@ -3295,21 +3312,7 @@ static LLVMValueRef emit_event(tr *t, uint32_t i, LLVMValueRef mask)
     LLVMBuildStore(b, ci32(t, 0), field(t, ev, 32));   /* reconv */
     LLVMBuildStore(b, row, field(t, ev, offsetof(emu_event, lane_addr)));
     LLVMBuildStore(b, ev, ctx_field(t, offsetof(emu_ctx, ev)));
-    LLVMBuildBr(b, done);
-    LLVMPositionBuilderAtEnd(b, call);
-    LLVMTypeRef args[4] = {t->ptr, t->ptr, t->i32, t->i32};
-    LLVMTypeRef fty = LLVMFunctionType(t->ptr, args, 4, false);
-    LLVMValueRef fn = LLVMGetNamedFunction(t->m, EMU_JIT_EVENT_BEGIN);
-    if (!fn) fn = LLVMAddFunction(t->m, EMU_JIT_EVENT_BEGIN, fty);
-    LLVMValueRef av[4] = {t->c, field(t, t->uops, (size_t)i * sizeof(emu_uop)), ci32(t, i), mask};
-    LLVMValueRef called = LLVMBuildCall2(b, fty, fn, av, 4, "");
-    LLVMBuildBr(b, done);
-    LLVMPositionBuilderAtEnd(b, done);
-    LLVMValueRef got = LLVMBuildPhi(b, t->ptr, "ev");
-    LLVMValueRef vals[2] = {ev, called};
-    LLVMBasicBlockRef froms[2] = {in, call};
-    LLVMAddIncoming(got, vals, froms, 2);
-    return got;
+    return ev;
 }
 
 /* The event of shared access i (event_shared_access; lanes mask, every one in the block and
@@ -3318,7 +3321,7 @@ static LLVMValueRef emit_event(tr *t, uint32_t i, LLVMValueRef mask)
  * lanes' addresses have its shape -- a whole warp's from lanes 0, 1 and 16, another mask's one
  * stride from its first two lanes -- with both strides in 32 bits, else each active lane's
  * generic address in the event's row. No memory fields without a lane (the handler does not
- * run) or without an event (no ring). */
+ * run). */
 static void emit_shared_event(tr *t, uint32_t i, LLVMValueRef mask, LLVMValueRef off, unsigned total)
 {
     LLVMBuilderRef b = t->b;
@@ -3326,9 +3329,7 @@ static void emit_shared_event(tr *t, uint32_t i, LLVMValueRef mask, LLVMValueRef
     LLVMValueRef ev = emit_event(t, i, mask);
     LLVMBasicBlockRef rec = block(t, "ev.mem"), shape = block(t, "ev.compact"),
                       lanes = block(t, "ev.lanes"), done = block(t, "ev.recorded");
-    LLVMBuildCondBr(b, LLVMBuildAnd(b, LLVMBuildIsNotNull(b, ev, ""),
-                                    LLVMBuildICmp(b, LLVMIntNE, mask, ci32(t, 0), ""), ""),
-                    rec, done);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, mask, ci32(t, 0), ""), rec, done);
     LLVMPositionBuilderAtEnd(b, rec);
     LLVMValueRef a = LLVMBuildZExt(b, off, t->v64, "");
     LLVMValueRef full = LLVMBuildICmp(b, LLVMIntEQ, mask, ci32(t, 0xffffffffu), "");
@@ -4569,7 +4570,7 @@ checked:
         }
         LLVMBasicBlockRef resumed = slow_rejoins(u) ? block(t, "mem.resumed") : NULL;
         if (u->op == PTX_OP_EX2 || u->op == PTX_OP_LG2) emit_ex2(t, i, u, mask, slow);
-        else if (u->in->space == PTX_SPACE_PARAM) emit_param(t, u, mask, slow);
+        else if (u->in->space == PTX_SPACE_PARAM) emit_param(t, i, u, mask, slow);
         else emit_mem(t, i, u, mask, slow, resumed);
         if (u->op == PTX_OP_LD) shape_forget(t, &u->opd[0]);
         else if (u->op != PTX_OP_ST) shape_forget_uop(t, u);
