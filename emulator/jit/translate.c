@@ -24,10 +24,12 @@
  * - ld.param of the kernel's own parameters reads the launch's parameter block directly, as
  *   exec_mem.c's fast path does;
  * - the event variant (launches with a sink) also writes each µop's event header before it
- *   (inline: the executor's loop gives it a ring with room for its budget; w->ninstr stored
- *   first), records the events of shared loads and stores it runs natively, calls the
- *   handlers of the µops that fill event fields (other loads, stores, branches) with the event set, writes a handler's stop into
- *   its event, and stops a run-ahead before a timed or shared-state µop as run.c's loop does.
+ *   (inline: the executor's loop gives it a ring with room for its budget, and the sink sees
+ *   none of them before the call returns, so w->ninstr is stored only where a handler runs),
+ *   records the events of the shared loads and stores and ld.param it runs natively, calls
+ *   the handlers of the µops that fill event fields (other loads and stores, branches) with
+ *   the event set, writes a handler's stop into its event, and stops a run-ahead before a
+ *   timed or shared-state µop as run.c's loop does.
  * Translated µops are vector code over the 32 lanes of their rows: inactive lanes are blended
  * back, so nothing outside the mask changes. Floating point follows sem.h exactly: plain IEEE
  * operations with no fast-math flags, ftz as its bit rule, the canonical f32 NaN. */
@@ -3250,7 +3252,6 @@ static void emit_param(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, L
     if (t->events) {
         /* the event as exec_mem.c's ld_param_fast records it: each lane reads the parameter
          * (the handler, on the slow path, records its own) */
-        store_ninstr(t);
         LLVMValueRef ev = emit_event(t, i, mask);
         LLVMBasicBlockRef rec = block(t, "ev.param"), done = block(t, "ev.recorded");
         LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, mask, ci32(t, 0), ""), rec, done);
@@ -3325,7 +3326,6 @@ static LLVMValueRef emit_event(tr *t, uint32_t i, LLVMValueRef mask)
 static void emit_shared_event(tr *t, uint32_t i, LLVMValueRef mask, LLVMValueRef off, unsigned total)
 {
     LLVMBuilderRef b = t->b;
-    store_ninstr(t);
     LLVMValueRef ev = emit_event(t, i, mask);
     LLVMBasicBlockRef rec = block(t, "ev.mem"), shape = block(t, "ev.compact"),
                       lanes = block(t, "ev.lanes"), done = block(t, "ev.recorded");
@@ -4291,7 +4291,6 @@ static void emit_ex2(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, any, ci32(t, 0), ""), slow, fast);
     LLVMPositionBuilderAtEnd(b, fast);
     if (t->events) {
-        store_ninstr(t);
         emit_event(t, i, mask);
     }
     put_f32(t, &u->opd[0], mask, r, ftz, false);
@@ -4593,7 +4592,6 @@ checked:
         LLVMPositionBuilderAtEnd(b, here);
     } else {
         if (t->events) {
-            store_ninstr(t);
             emit_event(t, i, mask);
         }
         emit_native(t, u, mask);
