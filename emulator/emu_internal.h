@@ -33,7 +33,8 @@ typedef struct emu_ctx emu_ctx;
 typedef uint64_t (*emu_jit_entry)(emu_ctx *c, uint32_t pc, uint64_t budget);
 enum { EMU_JIT_NONE, EMU_JIT_QUEUED, EMU_JIT_READY, EMU_JIT_FAILED };
 /* A function's two compiled variants: the plain one, and the one that records the launch's
- * events as the interpreter does (emu_jit_event_begin), for launches with a sink, so that the
+ * events as the interpreter does (into the warp's ring, which the executor's loop hands it
+ * with room for every instruction it may run), for launches with a sink, so that the
  * plain one pays nothing for them. */
 enum { EMU_JIT_PLAIN, EMU_JIT_EVENTS, EMU_JIT_VARIANTS };
 
@@ -88,6 +89,7 @@ typedef struct emu_func {
     _Atomic int jit_status[EMU_JIT_VARIANTS];   /* EMU_JIT_* */
     _Atomic uint64_t jit_heat;          /* warp instructions it ran interpreted (engine auto) */
     void *jit_owner[EMU_JIT_VARIANTS];  /* the JIT's handle on the code (freed with it) */
+    _Atomic bool jit_probed;            /* auto looked for its event variant in the caches */
 } emu_func;
 
 /* The offset of shared variable sym in kernel k's layout, UINT64_MAX when k does not use it. */
@@ -568,9 +570,6 @@ emu_jit_entry emu_jit_warm(const emu_func *f, uint64_t n, int variant);
  * instructions of it in all. A long launch compiles f as soon as that shows, rather than once
  * the warps have counted up to the threshold, so that most of its CTAs run compiled. */
 emu_jit_entry emu_jit_foresee(const emu_func *f, uint64_t launch, int variant);
-/* The event variant's record of the instruction at pc (µop u, lanes mask) of c's warp, as the
- * interpreter's loop writes it (interp/run.c), made c->ev; NULL when the ring has no memory. */
-emu_event *emu_jit_event_begin(emu_ctx *c, const emu_uop *u, uint32_t pc, uint32_t mask);
 /* Compiled code whose warp's SIMT stack changed (a handler rewrote it, a path reached its
  * reconvergence point, lanes exited): does what the executor loop (interp/run.c) does before
  * it would enter compiled code again (settle the stack), and when that loop would enter the

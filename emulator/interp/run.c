@@ -100,32 +100,19 @@ static inline __attribute__((always_inline)) void event_header(emu_event *ev, co
     ev->reconv = 0;
 }
 
-/* emu_jit_event_begin where the warp has no ring yet or a full one. */
-static __attribute__((noinline, cold)) emu_event *event_begin_flushing(emu_ctx *c,
-                                                                       const emu_uop *u,
-                                                                       uint32_t pc, uint32_t mask)
+/* Room in w's ring for the events of compiled code's next call (emulator/jit/ writes them
+ * inline, one per instruction it runs, and never hands a full ring to the sink): a full ring
+ * goes to the sink first, as next_event would hand it over at the next event; 0 when no memory
+ * for the ring can be had (the interpreter's loop then runs the block). */
+static inline uint32_t ring_room(emu_warp *w, emu_event_sink *sink)
 {
-    emu_event *ev = next_event(c->w, c->g->launch.events);
-    if (ev) {
-        event_header(ev, c, u, pc, mask);
-        c->ev = ev;
+    if (__builtin_expect(!w->ring, 0)) {
+        w->ring = aligned_alloc(_Alignof(emu_event), EMU_RING_EVENTS_BYTES + EMU_RING_ROWS_BYTES);
+        if (!w->ring) return 0;
+        w->ring_rows = (uint64_t *)(w->ring + EMU_EVENT_RING);
     }
-    return ev;
-}
-
-/* Compiled code's event variant calls this before every µop it records: the usual case (a
- * ring with room) is a leaf, with no registers of its own to save (the flush's call made GCC
- * save six at every event). */
-emu_event *emu_jit_event_begin(emu_ctx *c, const emu_uop *u, uint32_t pc, uint32_t mask)
-{
-    emu_warp *w = c->w;
-    if (__builtin_expect(!w->ring || w->nev == EMU_EVENT_RING, 0))
-        return event_begin_flushing(c, u, pc, mask);
-    emu_event *ev = &w->ring[w->nev];
-    ev->lane_addr = w->ring_rows + (size_t)w->nev++ * EMU_WARP_SIZE;
-    event_header(ev, c, u, pc, mask);
-    c->ev = ev;
-    return ev;
+    if (w->nev == EMU_EVENT_RING) flush_events(w, sink);
+    return EMU_EVENT_RING - w->nev;
 }
 
 int32_t emu_jit_resume(emu_ctx *c, const emu_uop *uops, uint32_t nframes)
@@ -337,6 +324,13 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
             emu_jit_entry code = atomic_load_explicit(&c.f->jit_entry[variant],
                                                       memory_order_acquire);
             if (tier == TIER_JIT && !code) code = emu_jit_compiled_now(c.f, variant);
+            /* the event variant's budget: the events its ring has room for, at most */
+            uint64_t left = budget - n;
+            if (code && events) {
+                uint32_t room = ring_room(w, sink);
+                if (!room) code = NULL;
+                else if (left > room) left = room;
+            }
             if (code) {
                 if (events) {
                     c.ran_before = n > 0;
@@ -346,7 +340,7 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
                         for (uint32_t k = 0; k < 2 * ROW_AHEAD && pc + k < c.code->n; k++)
                             prefetch_rows(c.regs, &rows[pc + k]);
                 }
-                n += code(&c, pc, budget - n);
+                n += code(&c, pc, left);
                 assert(n <= budget);   /* compiled code stops at the budget, as this loop does */
                 if (c.stop == EMU_JIT_INTERPRET) {
                     /* the budget left is short of the compiled stretch or segment at the

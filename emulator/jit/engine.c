@@ -179,15 +179,12 @@ static bool jit_init(void)
     LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(jit);
     LLVMOrcJITDylibAddGenerator(jd, gen);
     /* what compiled code calls by name (jit_internal.h) */
-    LLVMOrcCSymbolMapPair called[7] = {
+    LLVMOrcCSymbolMapPair called[6] = {
         {LLVMOrcLLJITMangleAndIntern(jit, EMU_JIT_DEVICE_GENERATION),
          {(LLVMOrcExecutorAddress)(uintptr_t)emu_device_generation_word(),
           {LLVMJITSymbolGenericFlagsExported, 0}}},
         {LLVMOrcLLJITMangleAndIntern(jit, EMU_JIT_REFILL),
          {(LLVMOrcExecutorAddress)(uintptr_t)&jit_refill,
-          {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}},
-        {LLVMOrcLLJITMangleAndIntern(jit, EMU_JIT_EVENT_BEGIN),
-         {(LLVMOrcExecutorAddress)(uintptr_t)&emu_jit_event_begin,
           {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}},
         {LLVMOrcLLJITMangleAndIntern(jit, EMU_JIT_SYMBOL_ADDRESS),
          {(LLVMOrcExecutorAddress)(uintptr_t)&emu_symbol_address,
@@ -201,7 +198,7 @@ static bool jit_init(void)
         {LLVMOrcLLJITMangleAndIntern(jit, EMU_JIT_BAR_SYNC),
          {(LLVMOrcExecutorAddress)(uintptr_t)&emu_barrier_sync_converged,
           {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}}};
-    e = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(called, 7));
+    e = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(called, 6));
     if (e) {
         report("defining the symbols compiled code uses", e);
         return false;
@@ -330,6 +327,36 @@ static void ready(emu_func *f, int v, jit_code *c)
     atomic_store(&f->jit_status[v], EMU_JIT_READY);
 }
 
+/* Makes f's variant v ready (under jit_lock) with the code of its key (symbol) when the
+ * process has it (the same kernel in another module) or the disk cache does: no compile. */
+static bool cached_code(emu_func *f, int v, const emu_jit_key *key, const char *symbol, double t0)
+{
+    for (jit_code *c = live_codes; c; c = c->next)
+        if (c->key.h[0] == key->h[0] && c->key.h[1] == key->h[1]) {
+            c->users++;
+            if (opts.verbose)
+                fprintf(stderr, "ptxsim: jit: %s%s shares the code of an identical function\n",
+                        f->fn->name, variant_name(v));
+            ready(f, v, c);
+            return true;
+        }
+    if (!opts.cache_dir) return false;
+    LLVMMemoryBufferRef cached = emu_jit_cache_load(opts.cache_dir, key, f->fn->name, opts.verbose);
+    jit_code *c = cached ? code_link(key, symbol, cached, f->fn->name) : NULL;
+    if (c) {
+        totals.cache_hits++;
+        if (opts.verbose)
+            fprintf(stderr, "ptxsim: jit: %s%s: cache hit (%s), loaded in %.1f ms\n",
+                    f->fn->name, variant_name(v), symbol + 11, (now_seconds() - t0) * 1e3);
+        ready(f, v, c);
+        return true;
+    }
+    if (opts.verbose)
+        fprintf(stderr, "ptxsim: jit: %s%s: cache miss (%s)\n", f->fn->name, variant_name(v),
+                symbol + 11);
+    return false;
+}
+
 /* Compiles variant v of f (under jit_lock), or finds its code in the process or the disk
  * cache; sets its status and entry. */
 static void compile(emu_func *f, int v)
@@ -343,34 +370,7 @@ static void compile(emu_func *f, int v)
     emu_jit_key key = code_key(f, v);
     char symbol[64];
     emu_jit_key_hex(&key, symbol + snprintf(symbol, sizeof symbol, "ptxsim_jit_"));
-
-    /* the same code in this process already (the same kernel in another module) */
-    for (jit_code *c = live_codes; c; c = c->next)
-        if (c->key.h[0] == key.h[0] && c->key.h[1] == key.h[1]) {
-            c->users++;
-            if (opts.verbose)
-                fprintf(stderr, "ptxsim: jit: %s%s shares the code of an identical function\n",
-                        f->fn->name, variant_name(v));
-            ready(f, v, c);
-            return;
-        }
-
-    if (opts.cache_dir) {
-        LLVMMemoryBufferRef cached =
-            emu_jit_cache_load(opts.cache_dir, &key, f->fn->name, opts.verbose);
-        jit_code *c = cached ? code_link(&key, symbol, cached, f->fn->name) : NULL;
-        if (c) {
-            totals.cache_hits++;
-            if (opts.verbose)
-                fprintf(stderr, "ptxsim: jit: %s%s: cache hit (%s), loaded in %.1f ms\n",
-                        f->fn->name, variant_name(v), symbol + 11, (now_seconds() - t0) * 1e3);
-            ready(f, v, c);
-            return;
-        }
-        if (opts.verbose)
-            fprintf(stderr, "ptxsim: jit: %s%s: cache miss (%s)\n", f->fn->name,
-                    variant_name(v), symbol + 11);
-    }
+    if (cached_code(f, v, &key, symbol, t0)) return;
 
     LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
     LLVMContextRef cx = LLVMOrcThreadSafeContextGetContext(tsc);
@@ -527,9 +527,36 @@ static uint64_t hot_threshold(const emu_func *f)
 
 static emu_jit_entry heated(emu_func *f, uint64_t heat, int v, bool foreseen);
 
+/* Auto with events (a cycle model's runs) takes a function's event variant at once where a
+ * cache has its code: linking it costs about a millisecond, and compiled timed runs cost less
+ * than interpreted ones (the six timing anchors), but compiling it costs more than a launch
+ * below the threshold saves (timed matmul 256 saves ~30 ms; its event variant compiles in
+ * ~450 ms CPU), so a miss leaves it to its heat. Looked for once per function, in the
+ * foreground (a link, not a compile); the choice never changes what runs (executors are
+ * interchangeable). The plain variant keeps the threshold alone: timing off, a kernel's first
+ * warps run interpreted as they did. */
+static void probe_cached(emu_func *f, int v)
+{
+    if (v != EMU_JIT_EVENTS || !opts.cache_dir || atomic_load_explicit(&f->jit_probed, memory_order_relaxed))
+        return;
+    pthread_mutex_lock(&jit_lock);
+    if (!atomic_load(&f->jit_probed) && atomic_load(&f->jit_status[v]) == EMU_JIT_NONE &&
+        !(compiling == f && compiling_variant == v)) {
+        atomic_store(&f->jit_probed, true);
+        if (jit_init()) {
+            emu_jit_key key = code_key(f, v);
+            char symbol[64];
+            emu_jit_key_hex(&key, symbol + snprintf(symbol, sizeof symbol, "ptxsim_jit_"));
+            cached_code(f, v, &key, symbol, now_seconds());
+        }
+    }
+    pthread_mutex_unlock(&jit_lock);
+}
+
 emu_jit_entry emu_jit_warm(const emu_func *cf, uint64_t n, int v)
 {
     emu_func *f = (emu_func *)cf;
+    if (atomic_load_explicit(&f->jit_status[v], memory_order_relaxed) == EMU_JIT_NONE) probe_cached(f, v);
     if (atomic_load_explicit(&f->jit_status[v], memory_order_relaxed) != EMU_JIT_NONE)
         return atomic_load_explicit(&f->jit_entry[v], memory_order_acquire);
     uint64_t heat = atomic_fetch_add_explicit(&f->jit_heat, n, memory_order_relaxed) + n;
@@ -626,5 +653,6 @@ void emu_jit_forget(emu_func *f)
         atomic_store(&f->jit_entry[v], NULL);
         atomic_store(&f->jit_status[v], EMU_JIT_NONE);
     }
+    atomic_store(&f->jit_probed, false);
     pthread_mutex_unlock(&jit_lock);
 }

@@ -36,9 +36,6 @@ typedef struct emu_jit_counts {
  * gen (1), or stays as it was when there is none (0: the handler's general path then reports
  * the bad address). */
 #define EMU_JIT_REFILL "ptxsim_jit_refill"
-/* The symbol of emu_jit_event_begin (emu_internal.h), which the event variant calls before
- * every µop. */
-#define EMU_JIT_EVENT_BEGIN "ptxsim_jit_event_begin"
 /* The symbol of emu_jit_resume (emu_internal.h), which compiled code calls where its warp's
  * SIMT stack changed, to go on at the next path without returning. */
 #define EMU_JIT_RESUME "ptxsim_jit_resume"

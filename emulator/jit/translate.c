@@ -24,9 +24,12 @@
  * - ld.param of the kernel's own parameters reads the launch's parameter block directly, as
  *   exec_mem.c's fast path does;
  * - the event variant (launches with a sink) also writes each µop's event header before it
- *   (emu_jit_event_begin, w->ninstr stored first), calls the handlers of the µops that fill
- *   event fields (loads, stores, branches) with the event set, writes a handler's stop into
- *   its event, and stops a run-ahead before a timed or shared-state µop as run.c's loop does.
+ *   (inline: the executor's loop gives it a ring with room for its budget, and the sink sees
+ *   none of them before the call returns, so w->ninstr is stored only where a handler runs),
+ *   records the events of the shared loads and stores and ld.param it runs natively, calls
+ *   the handlers of the µops that fill event fields (other loads and stores, branches) with
+ *   the event set, writes a handler's stop into its event, and stops a run-ahead before a
+ *   timed or shared-state µop as run.c's loop does.
  * Translated µops are vector code over the 32 lanes of their rows: inactive lanes are blended
  * back, so nothing outside the mask changes. Floating point follows sem.h exactly: plain IEEE
  * operations with no fast-math flags, ftz as its bit rule, the canonical f32 NaN. */
@@ -107,8 +110,9 @@ typedef struct tr {
     const emu_code *code;
     uint32_t n;
     emu_jit_counts *counts;
-    /* the event variant: every µop records its event (emu_jit_event_begin) and obeys the
-     * run-ahead rule; µops whose handler fills event fields (memory, branches) call it */
+    /* the event variant: every µop records its event (emit_event) and obeys the run-ahead
+     * rule; µops whose handler fills event fields (memory but shared accesses, branches)
+     * call it */
     bool events;
     /* The register cache: within a segment (a run of translated µops of one block, each
      * entered from the one before, JIT_SEGMENT at most), the rows read or written so far as
@@ -493,9 +497,13 @@ static LLVMValueRef call_intrinsic(tr *t, const char *name, LLVMTypeRef *over, u
 /* Whether u has a native translation in this variant: in the event variant the µops whose
  * handlers record addresses, sizes or branch outcomes in the event (memory, branches) call
  * their handler, with the event set, as the interpreter does. */
+static bool event_shared_access(const emu_uop *u);
+
 static bool translates(const tr *t, const emu_uop *u)
 {
-    if (t->events && (u->op == PTX_OP_BRA || u->op == PTX_OP_LD || u->op == PTX_OP_ST))
+    if (t->events && (u->op == PTX_OP_BRA ||
+                      ((u->op == PTX_OP_LD || u->op == PTX_OP_ST) && !event_shared_access(u) &&
+                       u->in->space != PTX_SPACE_PARAM)))
         return false;
     return emu_jit_translates(t->code, u);
 }
@@ -554,8 +562,8 @@ static bool slow_rejoins(const emu_uop *u)
 
 /* Whether the slow path of ld/st u ends the run before it, for the interpreter's loop to run
  * it and the µops after it up to the next run entry (t->next_entry), instead of calling its
- * handler and coming back: a shared access through a 32-bit address in the plain variant,
- * whose slow path is taken only under a policy that sees plain accesses (--check) or for a
+ * handler and coming back: a shared access through a 32-bit address (in the event variant
+ * only those of event_shared_access reach emit_mem), whose slow path is taken only under a policy that sees plain accesses (--check) or for a
  * lane out of the block or misaligned (a fault). Nothing then is live across a call, and the
  * access has no way back in (the handler's results read back, joined with the fast path's):
  * llc's instructions on scan_block's IR (80 such accesses) 1909M -> 1607M, sort_shared's 736M
@@ -565,8 +573,31 @@ static bool slow_rejoins(const emu_uop *u)
 static bool slow_ends_run(const tr *t, const emu_uop *u)
 {
     bool st = u->op == PTX_OP_ST;
-    return !t->events && (st || u->op == PTX_OP_LD) && u->in->space == PTX_SPACE_SHARED &&
+    (void)t;
+    return (st || u->op == PTX_OP_LD) && u->in->space == PTX_SPACE_SHARED &&
            u->opd[st ? 0 : 1].bits <= 32;
+}
+
+/* Whether the event variant runs ld/st u natively (emit_mem), recording its event itself
+ * (emit_shared_event): a shared access of one 4- or 8-byte element through a 32-bit address
+ * with a base register, to or from a register of the element's size (a store's: at least
+ * that wide, or an immediate) -- what the interpreter's handler takes its fast path for
+ * (exec_mem.c ld_fast/st_fast), so that both record the same event. A barrier-bound kernel's
+ * shared loads were the event variant's handler calls (timed matmul 256: 512 per warp, ~460
+ * host instructions each), and each wrote its destination row to memory, where the rows of
+ * the warps a cycle model keeps resident are out of the host's caches; natively the row of a
+ * value the next µop consumes stays in a register. Any lane out of the block or misaligned
+ * ends the run before the access (slow_ends_run): the interpreter's loop runs it. */
+static bool event_shared_access(const emu_uop *u)
+{
+    bool st = u->op == PTX_OP_ST;
+    const emu_opd *ao = &u->opd[st ? 0 : 1], *r = &u->opd[st ? 1 : 0];
+    unsigned es = emu_type_bits[u->type] / 8;
+    if (u->in->space != PTX_SPACE_SHARED || u->in->vec > 1 || (es != 4 && es != 8) ||
+        ao->bits > 32 || !(ao->flags & EMU_OPD_F_BASE_REG))
+        return false;
+    if (st) return r->kind == EMU_OPD_IMM || (r->kind == EMU_OPD_REG && r->bits >= es * 8 && r->bits != 128);
+    return r->kind == EMU_OPD_REG && r->bits == es * 8;
 }
 
 /* Whether a run may come back in at µop i (not a segment's first) from the µop before: the
@@ -2344,7 +2375,10 @@ static LLVMValueRef shared_block(tr *t, unsigned total, LLVMValueRef *ok, LLVMVa
         LLVMBuilderRef eb = LLVMCreateBuilderInContext(t->cx), tb = t->b;
         LLVMPositionBuilderBefore(eb, LLVMGetBasicBlockTerminator(entry));
         t->b = eb;   /* field() and ctx_field() build with t->b */
-        LLVMValueRef direct = LLVMBuildLoad2(eb, t->i8, ctx_field(t, offsetof(emu_ctx, direct_mem)), "");
+        /* the event variant's fast path: the direct policy (emit_shared_event records the
+         * access; direct_mem is for runs without events) */
+        LLVMValueRef direct = LLVMBuildLoad2(
+            eb, t->i8, ctx_field(t, t->events ? offsetof(emu_ctx, direct_events) : offsetof(emu_ctx, direct_mem)), "");
         LLVMValueRef observed = LLVMBuildLoad2(eb, t->i8, ctx_field(t, offsetof(emu_ctx, observed_mem)), "");
         LLVMValueRef cta = LLVMBuildLoad2(eb, t->ptr, ctx_field(t, offsetof(emu_ctx, cta)), "");
         LLVMValueRef size = LLVMBuildLoad2(eb, t->i64, field(t, cta, offsetof(emu_cta, smem_size)), "");
@@ -2758,6 +2792,8 @@ static bool strided_access(const tr *t, const emu_opd *ao, unsigned es)
  * outside what the interpreter's fast path accepts; the slow path (emit_slow_access) comes
  * back through resumed, which emit_mem fills (the loaded rows read back) and joins to the
  * access's end. Leaves the builder after the access. */
+static void emit_shared_event(tr *t, uint32_t i, LLVMValueRef mask, LLVMValueRef off, unsigned total);
+
 static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockRef slow,
                      LLVMBasicBlockRef resumed)
 {
@@ -2780,7 +2816,7 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
      * earlier load of the segment found (shared_shape); checked ahead, it goes to its loads at
      * once */
     bool strided = narrow && strided_access(t, ao, es);
-    bool keep_shape = narrow && !st && vec == 1 && mask == t->active && !strided;
+    bool keep_shape = narrow && !st && vec == 1 && mask == t->active && !strided && !t->events;
     int known = keep_shape ? shape_known(t, ao->row, es) : -1;
     known_access ka = {0};
     LLVMBasicBlockRef checks = NULL, fast = NULL;
@@ -2923,6 +2959,10 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
     LLVMValueRef anybad = LLVMBuildBitCast(b, LLVMBuildAnd(b, bad, mv, ""), t->i32, "");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, anybad, ci32(t, 0), ""), slow, fast);
     LLVMPositionBuilderAtEnd(b, fast);
+    if (t->events) {
+        assert(narrow && vec == 1);
+        emit_shared_event(t, i, mask, addr, total);
+    }
     LLVMTypeRef over[2] = {vety, vptr};
     LLVMValueRef align = ci32(t, es);
     LLVMValueRef state = NULL, gather_state = NULL;
@@ -3188,7 +3228,9 @@ static void param_block(tr *t)
     LLVMDisposeBuilder(eb);
 }
 
-static void emit_param(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockRef slow)
+static LLVMValueRef emit_event(tr *t, uint32_t i, LLVMValueRef mask);
+
+static void emit_param(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockRef slow)
 {
     LLVMBuilderRef b = t->b;
     const emu_opd *ao = &u->opd[1];
@@ -3207,6 +3249,22 @@ static void emit_param(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBloc
     bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntUGT, ci64(t, es), LLVMBuildSub(b, size, a, ""), ""), "");
     LLVMBuildCondBr(b, bad, slow, fast);
     LLVMPositionBuilderAtEnd(b, fast);
+    if (t->events) {
+        /* the event as exec_mem.c's ld_param_fast records it: each lane reads the parameter
+         * (the handler, on the slow path, records its own) */
+        LLVMValueRef ev = emit_event(t, i, mask);
+        LLVMBasicBlockRef rec = block(t, "ev.param"), done = block(t, "ev.recorded");
+        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, mask, ci32(t, 0), ""), rec, done);
+        LLVMPositionBuilderAtEnd(b, rec);
+        LLVMBuildStore(b, LLVMConstInt(t->i8, EMU_EV_MEM | EMU_EV_COMPACT, false), field(t, ev, offsetof(emu_event, flags)));
+        LLVMBuildStore(b, LLVMConstInt(t->i16, es, false), field(t, ev, offsetof(emu_event, size)));
+        LLVMBuildStore(b, mask, field(t, ev, offsetof(emu_event, mem_lanes)));
+        LLVMBuildStore(b, ci32(t, 0), field(t, ev, offsetof(emu_event, stride)));
+        LLVMBuildStore(b, ci32(t, 0), field(t, ev, offsetof(emu_event, half_stride)));
+        LLVMBuildStore(b, LLVMBuildAdd(b, a, ci64(t, EMU_PARAM_WINDOW), ""), field(t, ev, offsetof(emu_event, base)));
+        LLVMBuildBr(b, done);
+        LLVMPositionBuilderAtEnd(b, done);
+    }
     LLVMValueRef x = load(t, ety, LLVMBuildGEP2(b, t->i8, t->param_base, &a, 1, ""));
     LLVMSetAlignment(x, es);
     put(t, &u->opd[0], mask, vsplat(t, LLVMBuildZExt(b, x, t->i64, ""), ""));
@@ -3214,16 +3272,126 @@ static void emit_param(tr *t, const emu_uop *u, LLVMValueRef mask, LLVMBasicBloc
 
 /* ---------------------------------------------------------------- the event variant */
 
-/* Records µop i's event (lanes mask) through emu_jit_event_begin, w->ninstr up to date for a
- * sink that a full ring is handed to. */
-static void emit_event(tr *t, uint32_t i, LLVMValueRef mask)
+/* Records µop i's event (lanes mask) in the warp's ring and makes it c->ev; returns it. */
+static LLVMValueRef emit_event(tr *t, uint32_t i, LLVMValueRef mask)
 {
-    LLVMTypeRef args[4] = {t->ptr, t->ptr, t->i32, t->i32};
-    LLVMTypeRef fty = LLVMFunctionType(t->ptr, args, 4, false);
-    LLVMValueRef fn = LLVMGetNamedFunction(t->m, EMU_JIT_EVENT_BEGIN);
-    if (!fn) fn = LLVMAddFunction(t->m, EMU_JIT_EVENT_BEGIN, fty);
-    LLVMValueRef av[4] = {t->c, field(t, t->uops, (size_t)i * sizeof(emu_uop)), ci32(t, i), mask};
-    LLVMBuildCall2(t->b, fty, fn, av, 4, "");
+    LLVMBuilderRef b = t->b;
+    const emu_uop *u = &t->code->uops[i];
+    /* Written inline, as next_event and event_header (interp/run.c) write it: the executor's
+     * loop calls the event variant with a ring that has room for an event of every µop it may
+     * run (its budget; a µop records one event, natively or through its handler). A call of
+     * emu_jit_event_begin at every µop was ~33 host instructions in the callee, and a way
+     * through it beside the inline one made the code half as large again. */
+    _Static_assert(offsetof(emu_event, pc) == 0 && offsetof(emu_event, func) == 4 &&
+                   offsetof(emu_event, active) == 8 && offsetof(emu_event, mask) == 12 &&
+                   offsetof(emu_event, op) == 16 && offsetof(emu_event, cls) == 18 &&
+                   offsetof(emu_event, stop) == 19 && offsetof(emu_event, flags) == 20 &&
+                   offsetof(emu_event, space) == 21 && offsetof(emu_event, size) == 22 &&
+                   offsetof(emu_event, mem_lanes) == 24 && offsetof(emu_event, taken) == 28 &&
+                   offsetof(emu_event, reconv) == 32 && sizeof(emu_event) == 64,
+                   "the header's words as emit_event writes them");
+    LLVMValueRef ring = load(t, t->ptr, warp_field(t, offsetof(emu_warp, ring)));
+    LLVMValueRef nev = load(t, t->i32, warp_field(t, offsetof(emu_warp, nev)));
+    LLVMValueRef n64 = LLVMBuildZExt(b, nev, t->i64, "");
+    LLVMValueRef ev = LLVMBuildGEP2(b, t->i8, ring, (LLVMValueRef[]){LLVMBuildMul(b, n64, ci64(t, sizeof(emu_event)), "")}, 1, "");
+    LLVMValueRef rows = load(t, t->ptr, warp_field(t, offsetof(emu_warp, ring_rows)));
+    LLVMValueRef row = LLVMBuildGEP2(b, t->i8, rows,
+                                     (LLVMValueRef[]){LLVMBuildMul(b, n64, ci64(t, EMU_WARP_SIZE * sizeof(uint64_t)), "")}, 1, "");
+    LLVMBuildStore(b, LLVMBuildAdd(b, nev, ci32(t, 1), ""), warp_field(t, offsetof(emu_warp, nev)));
+    LLVMValueRef f = load(t, t->ptr, ctx_field(t, offsetof(emu_ctx, f)));
+    LLVMValueRef func = load(t, t->i32, field(t, f, offsetof(emu_func, index)));
+    LLVMValueRef active = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, active)));
+    LLVMValueRef w0 = LLVMBuildOr(b, ci64(t, i), LLVMBuildShl(b, LLVMBuildZExt(b, func, t->i64, ""), ci64(t, 32), ""), "");
+    LLVMValueRef w1 = LLVMBuildOr(b, LLVMBuildZExt(b, active, t->i64, ""),
+                                  LLVMBuildShl(b, LLVMBuildZExt(b, mask, t->i64, ""), ci64(t, 32), ""), "");
+    uint64_t w2 = (uint64_t)u->op | (uint64_t)u->cls << 16 | (uint64_t)EMU_EVENT_RAN << 24 |
+                  (uint64_t)u->in->space << 40;   /* flags and size 0 */
+    LLVMBuildStore(b, w0, field(t, ev, 0));
+    LLVMBuildStore(b, w1, field(t, ev, 8));
+    LLVMBuildStore(b, ci64(t, w2), field(t, ev, 16));
+    LLVMBuildStore(b, ci64(t, 0), field(t, ev, 24));   /* mem_lanes, taken */
+    LLVMBuildStore(b, ci32(t, 0), field(t, ev, 32));   /* reconv */
+    LLVMBuildStore(b, row, field(t, ev, offsetof(emu_event, lane_addr)));
+    LLVMBuildStore(b, ev, ctx_field(t, offsetof(emu_ctx, ev)));
+    return ev;
+}
+
+/* The event of shared access i (event_shared_access; lanes mask, every one in the block and
+ * aligned: emit_mem's fast path) of `total` bytes a lane at 32-bit offsets off, as the
+ * handler's fast path records it (exec_mem.c fast_event, fast_warp_shaped): compact where the
+ * lanes' addresses have its shape -- a whole warp's from lanes 0, 1 and 16, another mask's one
+ * stride from its first two lanes -- with both strides in 32 bits, else each active lane's
+ * generic address in the event's row. No memory fields without a lane (the handler does not
+ * run). */
+static void emit_shared_event(tr *t, uint32_t i, LLVMValueRef mask, LLVMValueRef off, unsigned total)
+{
+    LLVMBuilderRef b = t->b;
+    LLVMValueRef ev = emit_event(t, i, mask);
+    LLVMBasicBlockRef rec = block(t, "ev.mem"), shape = block(t, "ev.compact"),
+                      lanes = block(t, "ev.lanes"), done = block(t, "ev.recorded");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, mask, ci32(t, 0), ""), rec, done);
+    LLVMPositionBuilderAtEnd(b, rec);
+    LLVMValueRef a = LLVMBuildZExt(b, off, t->v64, "");
+    LLVMValueRef full = LLVMBuildICmp(b, LLVMIntEQ, mask, ci32(t, 0xffffffffu), "");
+    /* a whole warp: lane 0's address, lane 1's and lane 16's from it */
+    LLVMValueRef a0 = LLVMBuildExtractElement(b, a, ci32(t, 0), "");
+    LLVMValueRef stride_w = LLVMBuildSub(b, LLVMBuildExtractElement(b, a, ci32(t, 1), ""), a0, "");
+    LLVMValueRef half_w = LLVMBuildSub(b, LLVMBuildExtractElement(b, a, ci32(t, 16), ""), a0, "");
+    /* some lanes: the stride from the first two (signed division by their distance), lane 0's
+     * address from the first, half a warp of strides; one lane: stride 0 */
+    LLVMValueRef cz[2] = {mask, LLVMConstInt(t->i1, 0, false)};
+    LLVMTypeRef i32ty = t->i32;
+    LLVMValueRef l0 = call_intrinsic(t, "llvm.cttz", &i32ty, 1, cz, 2);
+    LLVMValueRef rest = LLVMBuildAnd(b, mask, LLVMBuildSub(b, mask, ci32(t, 1), ""), "");
+    LLVMValueRef none = LLVMBuildICmp(b, LLVMIntEQ, rest, ci32(t, 0), "");
+    LLVMValueRef cz1[2] = {LLVMBuildSelect(b, none, mask, rest, ""), LLVMConstInt(t->i1, 0, false)};
+    LLVMValueRef l1 = call_intrinsic(t, "llvm.cttz", &i32ty, 1, cz1, 2);
+    LLVMValueRef al0 = LLVMBuildExtractElement(b, a, l0, "");
+    LLVMValueRef d = LLVMBuildSub(b, LLVMBuildExtractElement(b, a, l1, ""), al0, "");
+    LLVMValueRef dist = LLVMBuildZExt(b, LLVMBuildSub(b, l1, l0, ""), t->i64, "");
+    LLVMValueRef stride_s = LLVMBuildSelect(b, none, ci64(t, 0),
+                                            LLVMBuildSDiv(b, d, LLVMBuildSelect(b, none, ci64(t, 1), dist, ""), ""), "");
+    LLVMValueRef base_s = LLVMBuildSub(b, al0, LLVMBuildMul(b, LLVMBuildZExt(b, l0, t->i64, ""), stride_s, ""), "");
+    LLVMValueRef half_s = LLVMBuildMul(b, stride_s, ci64(t, 16), "");
+    LLVMValueRef base = LLVMBuildSelect(b, full, a0, base_s, "");
+    LLVMValueRef stride = LLVMBuildSelect(b, full, stride_w, stride_s, "");
+    LLVMValueRef half = LLVMBuildSelect(b, full, half_w, half_s, "");
+    /* lane l's address by the shape: base + (l % 16) * stride + (l / 16) * half */
+    LLVMValueRef in_half[EMU_WARP_SIZE], which[EMU_WARP_SIZE];
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        in_half[l] = ci64(t, l % 16);
+        which[l] = ci64(t, l / 16);
+    }
+    LLVMValueRef want = LLVMBuildAdd(
+        b, vsplat(t, base, ""),
+        LLVMBuildAdd(b, LLVMBuildMul(b, LLVMConstVector(in_half, EMU_WARP_SIZE), vsplat(t, stride, ""), ""),
+                     LLVMBuildMul(b, LLVMConstVector(which, EMU_WARP_SIZE), vsplat(t, half, ""), ""), ""),
+        "");
+    LLVMValueRef mv = mask_vec(t, mask);
+    LLVMValueRef eq = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntEQ, a, want, ""), LLVMBuildNot(b, mv, ""), "");
+    LLVMValueRef same = LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildBitCast(b, eq, t->i32, ""), ci32(t, 0xffffffffu), "");
+    LLVMValueRef fits = LLVMBuildAnd(
+        b, LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildSExt(b, LLVMBuildTrunc(b, stride, t->i32, ""), t->i64, ""), stride, ""),
+        LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildSExt(b, LLVMBuildTrunc(b, half, t->i32, ""), t->i64, ""), half, ""), "");
+    LLVMValueRef compact = LLVMBuildAnd(b, same, fits, "");
+    LLVMBuildStore(b, LLVMBuildTrunc(b, ci32(t, total), t->i16, ""), field(t, ev, offsetof(emu_event, size)));
+    LLVMBuildStore(b, mask, field(t, ev, offsetof(emu_event, mem_lanes)));
+    LLVMValueRef flags = LLVMBuildSelect(b, compact, LLVMConstInt(t->i8, EMU_EV_MEM | EMU_EV_COMPACT, false),
+                                         LLVMConstInt(t->i8, EMU_EV_MEM, false), "");
+    LLVMBuildStore(b, flags, field(t, ev, offsetof(emu_event, flags)));
+    LLVMBuildCondBr(b, compact, shape, lanes);
+    LLVMPositionBuilderAtEnd(b, shape);
+    LLVMBuildStore(b, LLVMBuildTrunc(b, stride, t->i32, ""), field(t, ev, offsetof(emu_event, stride)));
+    LLVMBuildStore(b, LLVMBuildTrunc(b, half, t->i32, ""), field(t, ev, offsetof(emu_event, half_stride)));
+    LLVMBuildStore(b, LLVMBuildAdd(b, base, ci64(t, EMU_SHARED_WINDOW), ""), field(t, ev, offsetof(emu_event, base)));
+    LLVMBuildBr(b, done);
+    LLVMPositionBuilderAtEnd(b, lanes);
+    LLVMValueRef row = load(t, t->ptr, field(t, ev, offsetof(emu_event, lane_addr)));
+    LLVMTypeRef over[2] = {t->v64, t->ptr};
+    LLVMValueRef args[4] = {LLVMBuildAdd(b, a, splat64(t, EMU_SHARED_WINDOW), ""), row, ci32(t, 8), mv};
+    call_intrinsic(t, "llvm.masked.store", over, 2, args, 4);
+    LLVMBuildBr(b, done);
+    LLVMPositionBuilderAtEnd(b, done);
 }
 
 /* The run-ahead rule (interp/run.c): a cycle model's run-ahead (w->ahead) ends before a timed
@@ -4123,7 +4291,6 @@ static void emit_ex2(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, any, ci32(t, 0), ""), slow, fast);
     LLVMPositionBuilderAtEnd(b, fast);
     if (t->events) {
-        store_ninstr(t);
         emit_event(t, i, mask);
     }
     put_f32(t, &u->opd[0], mask, r, ftz, false);
@@ -4402,7 +4569,7 @@ checked:
         }
         LLVMBasicBlockRef resumed = slow_rejoins(u) ? block(t, "mem.resumed") : NULL;
         if (u->op == PTX_OP_EX2 || u->op == PTX_OP_LG2) emit_ex2(t, i, u, mask, slow);
-        else if (u->in->space == PTX_SPACE_PARAM) emit_param(t, u, mask, slow);
+        else if (u->in->space == PTX_SPACE_PARAM) emit_param(t, i, u, mask, slow);
         else emit_mem(t, i, u, mask, slow, resumed);
         if (u->op == PTX_OP_LD) shape_forget(t, &u->opd[0]);
         else if (u->op != PTX_OP_ST) shape_forget_uop(t, u);
@@ -4425,7 +4592,6 @@ checked:
         LLVMPositionBuilderAtEnd(b, here);
     } else {
         if (t->events) {
-            store_ninstr(t);
             emit_event(t, i, mask);
         }
         emit_native(t, u, mask);
