@@ -523,17 +523,24 @@ static void weave_runs(tm_model *M)
             if (!count[s]) weave_publish(M, s, true, &published);
         weave_publish_flush(M, published);
     }
-    tm_defer ahead[RUNS_AHEAD];
-    uint32_t ahead_sm[RUNS_AHEAD], n = 0;   /* the next entries of the order, ahead[0] first */
+    /* the next n entries of the order, in a ring from `head` (not shifted at each entry) */
+    enum { RING = 8 };
+    _Static_assert((int)RUNS_AHEAD <= (int)RING, "the entries looked ahead fit the ring");
+    tm_defer ahead[RING];
+    uint32_t ahead_sm[RING], head = 0, n = 0;
     for (;;) {
-        while (n < RUNS_AHEAD && (ahead_sm[n] = merge_next(&m, &ahead[n])) != UINT32_MAX) n++;
+        while (n < RUNS_AHEAD) {
+            uint32_t at = (head + n) % RING;
+            if ((ahead_sm[at] = merge_next(&m, &ahead[at])) == UINT32_MAX) break;
+            n++;
+        }
         if (!n || M->stop) break;
-        for (uint32_t k = 1; k < n; k++) runs_hint(M, &ahead[k], ahead_sm[k], k);
-        uint32_t best = ahead_sm[0];
-        tm_defer d = ahead[0];
+        for (uint32_t k = 1; k < n; k++)
+            runs_hint(M, &ahead[(head + k) % RING], ahead_sm[(head + k) % RING], k);
+        uint32_t best = ahead_sm[head];
+        tm_defer d = ahead[head];
+        head = (head + 1) % RING;
         n--;
-        memmove(ahead, ahead + 1, n * sizeof *ahead);
-        memmove(ahead_sm, ahead_sm + 1, n * sizeof *ahead_sm);
         M->weave_pos[best]++;
         tm_sm *S = &M->sms[best];
         if (d.kind == TM_DEFER_RUN && !weave_exec(M, &S->warps[d.index], d.cycle)) {
