@@ -197,7 +197,7 @@ void tm_mem_free(tm_mem *m)
     free(m->banks);
     free(m->bus_free);
     if (m->dq)
-        for (int c = 0; c < m->gpu->dram_channels * m->gpu->dram_banks; c++) free(m->dq[c].ents);
+        for (int c = 0; c < m->gpu->dram_channels * m->gpu->dram_banks; c++) free(m->dq[c].buf);
     free(m->dq);
     free(m->ch_next);
     free(m->ch_bank);
@@ -751,12 +751,18 @@ static uint32_t dram_enqueue(tm_mem *m, uint32_t ch, uint32_t slice, uint64_t li
     dram_place(m, line, &r->bank, &r->row);
     tm_dqueue *q = bank_queue(m, r->ch, r->bank);
     tm_dqent e = {.arrive = r->arrive, .row = r->row, .id = id, .seq = (uint32_t)r->seq};
-    if (q->n == q->cap) {
-        uint32_t nc = q->cap ? 2 * q->cap : 16;
-        tm_dqent *p = realloc(q->ents, (size_t)nc * sizeof *p);
-        if (!p) abort();
-        q->ents = p;
-        q->cap = nc;
+    if ((size_t)(q->ents - q->buf) + q->n == q->cap) {
+        if (q->ents != q->buf) {
+            /* room at the front, where served requests left */
+            memmove(q->buf, q->ents, (size_t)q->n * sizeof *q->ents);
+        } else {
+            uint32_t nc = q->cap ? 2 * q->cap : 16;
+            tm_dqent *p = realloc(q->buf, (size_t)nc * sizeof *p);
+            if (!p) abort();
+            q->buf = p;
+            q->cap = nc;
+        }
+        q->ents = q->buf;
     }
     /* arrivals come nearly in order: the place is found from the end */
     uint32_t i = q->n;
@@ -895,8 +901,14 @@ static void dq_serve(tm_mem *m, uint32_t ch)
     uint32_t i;
     tm_dqueue *q = bank_queue(m, ch, dq_pick(m, ch, &i, &at));
     uint32_t id = q->ents[i].id;
-    memmove(&q->ents[i], &q->ents[i + 1], (size_t)(q->n - i - 1) * sizeof *q->ents);
-    q->n--;
+    /* the shorter side closes the gap (commonly the oldest leaves: none) */
+    if (i < q->n - i - 1) {
+        if (i) memmove(&q->ents[1], &q->ents[0], (size_t)i * sizeof *q->ents);
+        q->ents++;
+    } else {
+        memmove(&q->ents[i], &q->ents[i + 1], (size_t)(q->n - i - 1) * sizeof *q->ents);
+    }
+    if (!--q->n) q->ents = q->buf;
     tm_dreq r = m->dreqs[id];
     /* (the entries' 32-bit order compares requests queued at once) */
     assert(m->chan[ch].seq - r.seq < UINT64_C(1) << 31);

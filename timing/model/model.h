@@ -160,8 +160,9 @@ typedef struct tm_chan {
 typedef struct tm_dqent { uint64_t arrive, row; uint32_t id, seq; } tm_dqent;
 _Static_assert(sizeof(tm_dqent) == 24, "tm_dqent: the order in the padding");
 
-/* A bank's requests in its channel's scheduler queue, in order of arrival. */
-typedef struct tm_dqueue { tm_dqent *ents; uint32_t n, cap; } tm_dqueue;
+/* A bank's requests in its channel's scheduler queue, in order of arrival: n from ents, which
+ * lies in buf (cap entries; the oldest leaves by moving ents, not the rest). */
+typedef struct tm_dqueue { tm_dqent *ents, *buf; uint32_t n, cap; } tm_dqueue;
 
 /* A node of a channel's banks' tournament (memsys.c): the bank that wins there and when it can
  * take its oldest request (TM_NEVER: none queued). */
