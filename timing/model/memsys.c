@@ -1743,6 +1743,24 @@ static unsigned coalesce_run(uint64_t a, uint64_t st, line_req req[EMU_WARP_SIZE
 {
     const unsigned k = EMU_WARP_SIZE / 2;
     unsigned sh = st ? (unsigned)__builtin_ctzll(st) : 0;
+    if (st <= TM_SECTOR) {
+        /* lanes at most a sector apart skip no sector between the run's first and last: a line
+         * at a time, its sectors and lanes counted, not met a sector at a time */
+        uint64_t hi = a + (k - 1) * st;
+        for (uint64_t line = a / TM_LINE; line <= hi / TM_LINE; line++) {
+            uint64_t from = max64(a, line * TM_LINE);
+            uint64_t to = hi / TM_LINE == line ? hi : line * TM_LINE + TM_LINE - 1;
+            unsigned s0 = (unsigned)(from / TM_SECTOR % (TM_LINE / TM_SECTOR));
+            unsigned s1 = (unsigned)(to / TM_SECTOR % (TM_LINE / TM_SECTOR));
+            unsigned ops = st ? (unsigned)(((to - a) >> sh) - ((from - a + st - 1) >> sh) + 1) : k;
+            /* (a line the previous run ended in takes this run's first lanes) */
+            if (!n || req[n - 1].line != line) req[n++] = (line_req){line, 0, 0};
+            req[n - 1].need |= (uint8_t)((2u << s1) - (1u << s0));
+            req[n - 1].ops += ops;
+        }
+        *prev_s = hi / TM_SECTOR;
+        return n;
+    }
     for (unsigned j = 0; j < k;) {
         uint64_t addr = a + j * st, s = addr / TM_SECTOR;
         /* the last of the run's lanes in sector s */
