@@ -34,6 +34,43 @@
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
+/* The sectors set in a line's mask (TM_LINE / TM_SECTOR bits), inline: __builtin_popcount is
+ * libgcc's __popcountdi2 on x86-64's baseline, a call per request. */
+static inline unsigned sectors_in(uint8_t mask)
+{
+    unsigned x = mask;
+    x = x - ((x >> 1) & 0x55u);
+    x = (x & 0x33u) + ((x >> 2) & 0x33u);
+    return (x + (x >> 4)) & 0x0fu;
+}
+
+static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+/* log2 of d where d is a power of two, else -1 */
+static int8_t shift_of(uint64_t d)
+{
+    return d && !(d & (d - 1)) ? (int8_t)__builtin_ctzll(d) : -1;
+}
+
+/* a / d and a % d, a shift and a mask where d = 2^shift (a division takes tens of host cycles,
+ * and each request made several) */
+static inline uint64_t div_by(uint64_t a, uint64_t d, int8_t shift)
+{
+    return shift >= 0 ? a >> shift : a / d;
+}
+
+static inline uint64_t mod_by(uint64_t a, uint64_t d, int8_t shift)
+{
+    return shift >= 0 ? a & (d - 1) : a % d;
+}
+
+/* Cycles the channel's data bus takes for `sectors` sectors (burst_cycles: from m->burst). */
+static uint64_t burst_compute(const tm_mem *m, unsigned sectors)
+{
+    uint64_t b = (uint64_t)((double)(sectors * TM_SECTOR) / m->dram_bytes_per_cycle + 0.999999);
+    return b ? b : 1;
+}
+
 bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *st)
 {
     memset(m, 0, sizeof *m);
@@ -110,6 +147,17 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
      * clock): bytes per model cycle on one channel */
     double bus_bytes = (double)gpu->mem_bus_bits / 8.0 / gpu->dram_channels;
     m->dram_bytes_per_cycle = bus_bytes * 2.0 * gpu->mem_clock_khz / gpu->model_clock_khz;
+    for (unsigned k = 0; k < 9; k++) {
+        m->burst[k] = burst_compute(m, k);
+        m->icnt_occ[k] = (uint32_t)ceil_div(8 + k * TM_SECTOR, (uint64_t)gpu->icnt_bytes_per_cycle);
+    }
+    m->slices_per_ch = (uint32_t)(gpu->l2_slices / gpu->dram_channels);
+    if (!m->slices_per_ch) m->slices_per_ch = 1;
+    m->lines_per_row = gpu->dram_row_bytes / TM_LINE ? gpu->dram_row_bytes / TM_LINE : 1;
+    m->ch_shift = shift_of((uint64_t)gpu->dram_channels);
+    m->slice_shift = shift_of(m->slices_per_ch);
+    m->row_shift = shift_of(m->lines_per_row);
+    m->bank_shift = shift_of((uint64_t)gpu->dram_banks);
     if (gpu->dram_sched_queue)
         m->dram_room = (uint64_t)(gpu->l2_queue + gpu->dram_sched_queue) *
                        (uint64_t)((double)TM_LINE / m->dram_bytes_per_cycle + 0.999999);
@@ -149,7 +197,7 @@ void tm_mem_free(tm_mem *m)
     free(m->banks);
     free(m->bus_free);
     if (m->dq)
-        for (int c = 0; c < m->gpu->dram_channels * m->gpu->dram_banks; c++) free(m->dq[c].ents);
+        for (int c = 0; c < m->gpu->dram_channels * m->gpu->dram_banks; c++) free(m->dq[c].buf);
     free(m->dq);
     free(m->ch_next);
     free(m->ch_bank);
@@ -279,16 +327,20 @@ static void mshr_land(tm_mem *m, uint32_t sm, uint32_t wid, uint64_t t)
  * row holds neighbouring data and streams hit open rows. */
 #define TM_CHUNK 256u
 
-uint32_t tm_mem_channel(const timing_gpu *gpu, uint64_t line)
+static inline uint64_t chunk_hash(uint64_t line)
 {
     uint64_t c = line * TM_LINE / TM_CHUNK;
-    uint64_t h = c ^ (c >> 5) ^ (c >> 11) ^ (c >> 19);
-    return (uint32_t)(h % (uint64_t)gpu->dram_channels);
+    return c ^ (c >> 5) ^ (c >> 11) ^ (c >> 19);
+}
+
+uint32_t tm_mem_channel(const timing_gpu *gpu, uint64_t line)
+{
+    return (uint32_t)(chunk_hash(line) % (uint64_t)gpu->dram_channels);
 }
 
 static uint32_t channel_of(const tm_mem *m, uint64_t line)
 {
-    return tm_mem_channel(m->gpu, line);
+    return (uint32_t)mod_by(chunk_hash(line), (uint64_t)m->gpu->dram_channels, m->ch_shift);
 }
 
 void tm_mem_flush_l1(tm_mem *m)
@@ -298,14 +350,11 @@ void tm_mem_flush_l1(tm_mem *m)
     }
 }
 
-static uint32_t slice_of(const tm_mem *m, uint64_t line)
+/* The L2 slice of `line`, of channel ch (its channel_of): a slice holds lines of one channel */
+static uint32_t slice_in(const tm_mem *m, uint32_t ch, uint64_t line)
 {
-    uint32_t per = (uint32_t)(m->gpu->l2_slices / m->gpu->dram_channels);
-    if (!per) per = 1;
-    return channel_of(m, line) * per + (uint32_t)(line % per);
+    return ch * m->slices_per_ch + (uint32_t)mod_by(line, m->slices_per_ch, m->slice_shift);
 }
-
-static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 /* Record pools: an id stays valid until its record is freed (after it is decided). */
 #define POOL_TAKE(m, arr, n, cap, freel, out)                                                    \
@@ -606,11 +655,31 @@ void tm_mem_dram_place(const timing_gpu *g, uint64_t line, uint32_t *bank, uint6
     *row = rowg / (uint64_t)g->dram_banks;
 }
 
+/* tm_mem_dram_place, its divisions shifts where the counts are powers of two */
+static void dram_place(const tm_mem *m, uint64_t line, uint32_t *bank, uint64_t *row)
+{
+    const timing_gpu *g = m->gpu;
+    uint64_t per_chunk = TM_CHUNK / TM_LINE;
+    uint64_t local = div_by(line / per_chunk, (uint64_t)g->dram_channels, m->ch_shift) * per_chunk +
+                     line % per_chunk;
+    uint64_t rowg = div_by(local, m->lines_per_row, m->row_shift);
+    *bank = (uint32_t)mod_by(rowg ^ (rowg >> 4), (uint64_t)g->dram_banks, m->bank_shift);
+    *row = div_by(rowg, (uint64_t)g->dram_banks, m->bank_shift);
+}
+
 /* Cycles the channel's data bus takes for `sectors` sectors. */
 static uint64_t burst_cycles(const tm_mem *m, unsigned sectors)
 {
-    uint64_t b = (uint64_t)((double)(sectors * TM_SECTOR) / m->dram_bytes_per_cycle + 0.999999);
-    return b ? b : 1;
+    return sectors < 9 ? m->burst[sectors] : burst_compute(m, sectors);
+}
+
+/* Cycles an SM's port takes for a message of `bytes` (8 + a number of sectors: from
+ * m->icnt_occ). */
+static uint64_t icnt_cycles(const tm_mem *m, uint64_t bytes)
+{
+    uint64_t k = (bytes - 8) / TM_SECTOR;
+    if (bytes >= 8 && (bytes - 8) % TM_SECTOR == 0 && k < 9) return m->icnt_occ[k];
+    return ceil_div(bytes, (uint64_t)m->gpu->icnt_bytes_per_cycle);
 }
 
 /* Whether a queued request arrived before another (by arrival, then the channel's order of
@@ -660,10 +729,10 @@ static void bank_update(tm_mem *m, uint32_t ch, uint32_t bank)
 
 /* Queues a DRAM access of `sectors` sectors of `line` for L2 slice `slice`, reaching its channel
  * at cycle t; returns its id (reads: the L2 line's fill is pending on it). */
-static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned sectors,
-                             bool write, uint64_t t)
+static uint32_t dram_enqueue(tm_mem *m, uint32_t ch, uint32_t slice, uint64_t line,
+                             unsigned sectors, bool write, uint64_t t)
 {
-    uint32_t id, ch = channel_of(m, line);
+    uint32_t id;
     tm_chan *C = &m->chan[ch];
     if (C->freedreq != UINT32_MAX) {
         id = C->freedreq;
@@ -679,15 +748,21 @@ static uint32_t dram_enqueue(tm_mem *m, uint32_t slice, uint64_t line, unsigned 
     *r = (tm_dreq){.arrive = t, .seq = C->seq++, .line = line, .ch = ch,
                    .slice = slice, .waits = UINT32_MAX, .sectors = (uint16_t)sectors,
                    .write = write};
-    tm_mem_dram_place(m->gpu, line, &r->bank, &r->row);
+    dram_place(m, line, &r->bank, &r->row);
     tm_dqueue *q = bank_queue(m, r->ch, r->bank);
     tm_dqent e = {.arrive = r->arrive, .row = r->row, .id = id, .seq = (uint32_t)r->seq};
-    if (q->n == q->cap) {
-        uint32_t nc = q->cap ? 2 * q->cap : 16;
-        tm_dqent *p = realloc(q->ents, (size_t)nc * sizeof *p);
-        if (!p) abort();
-        q->ents = p;
-        q->cap = nc;
+    if ((size_t)(q->ents - q->buf) + q->n == q->cap) {
+        if (q->ents != q->buf) {
+            /* room at the front, where served requests left */
+            memmove(q->buf, q->ents, (size_t)q->n * sizeof *q->ents);
+        } else {
+            uint32_t nc = q->cap ? 2 * q->cap : 16;
+            tm_dqent *p = realloc(q->buf, (size_t)nc * sizeof *p);
+            if (!p) abort();
+            q->buf = p;
+            q->cap = nc;
+        }
+        q->ents = q->buf;
     }
     /* arrivals come nearly in order: the place is found from the end */
     uint32_t i = q->n;
@@ -792,9 +867,8 @@ static void wait_landed(tm_mem *m, uint32_t wid, uint64_t at)
 {
     const timing_gpu *g = m->gpu;
     tm_wait *w = &m->waits[wid];
-    uint64_t bpc = (uint64_t)g->icnt_bytes_per_cycle;
     uint64_t back = max64(at, m->sm_in[w->sm]);
-    uint64_t occ = ceil_div(w->resp, bpc);
+    uint64_t occ = icnt_cycles(m, w->resp);
     m->sm_in[w->sm] = back + occ;
     uint64_t t = back + occ + (uint64_t)g->icnt_latency;
     uint64_t tag = TM_PEND | wid;
@@ -827,8 +901,14 @@ static void dq_serve(tm_mem *m, uint32_t ch)
     uint32_t i;
     tm_dqueue *q = bank_queue(m, ch, dq_pick(m, ch, &i, &at));
     uint32_t id = q->ents[i].id;
-    memmove(&q->ents[i], &q->ents[i + 1], (size_t)(q->n - i - 1) * sizeof *q->ents);
-    q->n--;
+    /* the shorter side closes the gap (commonly the oldest leaves: none) */
+    if (i < q->n - i - 1) {
+        if (i) memmove(&q->ents[1], &q->ents[0], (size_t)i * sizeof *q->ents);
+        q->ents++;
+    } else {
+        memmove(&q->ents[i], &q->ents[i + 1], (size_t)(q->n - i - 1) * sizeof *q->ents);
+    }
+    if (!--q->n) q->ents = q->buf;
     tm_dreq r = m->dreqs[id];
     /* (the entries' 32-bit order compares requests queued at once) */
     assert(m->chan[ch].seq - r.seq < UINT64_C(1) << 31);
@@ -909,13 +989,13 @@ static uint64_t l2_cycles(const timing_gpu *g, uint64_t n)
     return ceil_div(n * (uint64_t)g->model_clock_khz, (uint64_t)g->l2_clock_khz);
 }
 
-/* The L2 side of one line request arriving at cycle t: when its reply leaves L2, or
- * TM_PEND | the DRAM request it waits for, with *at_l2 the time without that fill. */
-static uint64_t l2_access(tm_mem *m, uint64_t line, uint8_t need, int kind, unsigned ops,
-                          uint64_t t, uint64_t *at_l2)
+/* The L2 side of one line request arriving at cycle t (its channel ch, slice s): when its
+ * reply leaves L2, or TM_PEND | the DRAM request it waits for, with *at_l2 the time without
+ * that fill. */
+static uint64_t l2_access(tm_mem *m, uint32_t ch, uint32_t s, uint64_t line, uint8_t need,
+                          int kind, unsigned ops, uint64_t t, uint64_t *at_l2)
 {
     const timing_gpu *g = m->gpu;
-    uint32_t s = slice_of(m, line);
     uint64_t start = max64(t, m->l2_free[s]);
     tm_line *L = tm_cache_find(&m->l2[s], line, start);
     tm_evicted victim = {0};
@@ -924,7 +1004,6 @@ static uint64_t l2_access(tm_mem *m, uint64_t line, uint8_t need, int kind, unsi
      * room for it; the slice waits with it (it serves its requests in order) */
     bool to_dram = (victim.tag && victim.dirty) || (kind != K_STORE && (need & (uint8_t)~L->valid));
     if (to_dram && m->dram_room) {
-        uint32_t ch = channel_of(m, line);
         if (m->ch_end[ch] > start + m->dram_room) start = m->ch_end[ch] - m->dram_room;
     }
     m->l2_free[s] = start + l2_cycles(g, 1 + (kind == K_ATOMIC ? ops : 0));
@@ -932,8 +1011,8 @@ static uint64_t l2_access(tm_mem *m, uint64_t line, uint8_t need, int kind, unsi
     if (++m->l2_qpos[s] == (uint32_t)g->l2_queue) m->l2_qpos[s] = 0;
     uint64_t ready = start + (uint64_t)g->l2_latency;
     *at_l2 = ready;
-    if (victim.tag && victim.dirty)
-        dram_enqueue(m, s, victim.tag - 1, (unsigned)__builtin_popcount(victim.dirty), true, start);
+    if (victim.tag && victim.dirty)   /* (a slice's lines are all its channel's) */
+        dram_enqueue(m, ch, s, victim.tag - 1, sectors_in(victim.dirty), true, start);
     if (kind == K_STORE) {
         /* write-allocate without a fetch: the written sectors become valid and dirty */
         L->valid |= need;
@@ -941,11 +1020,11 @@ static uint64_t l2_access(tm_mem *m, uint64_t line, uint8_t need, int kind, unsi
         return ready;
     }
     uint8_t missing = need & (uint8_t)~L->valid;
-    timing_stats *st = m->par ? &m->chan[channel_of(m, line)].st : m->st;
-    st->l2_hits += (uint64_t)__builtin_popcount(need & L->valid);
-    st->l2_misses += (uint64_t)__builtin_popcount(missing);
+    timing_stats *st = m->par ? &m->chan[ch].st : m->st;
+    st->l2_hits += (uint64_t)sectors_in(need & L->valid);
+    st->l2_misses += (uint64_t)sectors_in(missing);
     if (missing) {
-        uint32_t d = dram_enqueue(m, s, line, (unsigned)__builtin_popcount(missing), false, ready);
+        uint32_t d = dram_enqueue(m, ch, s, line, sectors_in(missing), false, ready);
         L->valid |= missing;
         L->fill = TM_PEND | d;
         m->dreqs[d].l2_line = (uint32_t)(L - m->l2[s].lines);
@@ -965,11 +1044,11 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
                            unsigned ops, uint64_t now, bool wait_reply, uint64_t *accepted)
 {
     const timing_gpu *g = m->gpu;
-    uint64_t bpc = (uint64_t)g->icnt_bytes_per_cycle;
-    unsigned data = (unsigned)__builtin_popcount(need) * TM_SECTOR;
+    unsigned data = sectors_in(need) * TM_SECTOR;
     uint64_t req = 8 + (kind == K_LOAD ? 0 : data), resp = kind == K_STORE ? 8 : 8 + data;
     uint64_t depart = max64(now, m->sm_out[sm]);
-    uint64_t occ = ceil_div(req, bpc), trip = occ + (uint64_t)g->icnt_latency;
+    uint64_t occ = icnt_cycles(m, req), trip = occ + (uint64_t)g->icnt_latency;
+    uint32_t ch = channel_of(m, line), s = slice_in(m, ch, line);
     if (m->windowed) {
         /* the SM's side: its port; L2's side waits for the weave (tm_mem_weave) */
         m->sm_out[sm] = depart + occ;
@@ -991,18 +1070,18 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
         }
         m->outbox[sm][m->nout[sm]++] = (tm_outreq){
             .depart = depart, .line = line, .wait = wid, .ops = ops, .occ = (uint32_t)occ,
-            .trip = (uint32_t)trip, .need = need, .kind = (uint8_t)kind};
+            .trip = (uint32_t)trip, .need = need, .kind = (uint8_t)kind, .ch = (uint16_t)ch,
+            .slice = (uint16_t)s};
         return wait_reply ? TM_PEND | wid : now + 1;
     }
     /* the slice's input queue holds l2_queue requests: a request leaves the SM's port only
      * when there will be room for it, and holds the port until then */
-    uint32_t s = slice_of(m, line);
     uint64_t room = m->l2_qleft[(size_t)s * (uint32_t)g->l2_queue + m->l2_qpos[s]];
     if (room > depart + trip) depart = room - trip;
     m->sm_out[sm] = depart + occ;
     *accepted = depart + occ;
     uint64_t lower;
-    uint64_t at_l2 = l2_access(m, line, need, kind, ops, depart + trip, &lower);
+    uint64_t at_l2 = l2_access(m, ch, s, line, need, kind, ops, depart + trip, &lower);
     m->st->icnt_bytes += req;
     if (!wait_reply) return now + 1;
     m->st->icnt_bytes += resp;
@@ -1015,7 +1094,7 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
         return TM_PEND | wid;
     }
     uint64_t back = max64(at_l2, m->sm_in[sm]);
-    uint64_t occ2 = ceil_div(resp, bpc);
+    uint64_t occ2 = icnt_cycles(m, resp);
     m->sm_in[sm] = back + occ2;
     return back + occ2 + (uint64_t)g->icnt_latency;
 }
@@ -1026,7 +1105,7 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
 static void outreq_serve(tm_mem *m, uint32_t sm, const tm_outreq *r, tm_order *o)
 {
     const timing_gpu *g = m->gpu;
-    uint32_t s = slice_of(m, r->line);
+    uint32_t s = r->slice;
     uint64_t arrive = r->depart + r->trip;
     uint64_t room = m->l2_qleft[(size_t)s * (uint32_t)g->l2_queue + m->l2_qpos[s]];
     if (room > arrive) {
@@ -1036,7 +1115,7 @@ static void outreq_serve(tm_mem *m, uint32_t sm, const tm_outreq *r, tm_order *o
         else if (room - r->trip + r->occ > m->sm_out[sm]) m->sm_out[sm] = room - r->trip + r->occ;
     }
     uint64_t lower;
-    uint64_t at_l2 = l2_access(m, r->line, r->need, r->kind, r->ops, arrive, &lower);
+    uint64_t at_l2 = l2_access(m, r->ch, s, r->line, r->need, r->kind, r->ops, arrive, &lower);
     if (r->wait == UINT32_MAX) return;
     if (tm_is_pend(at_l2)) {
         uint32_t d = (uint32_t)(at_l2 & ~TM_PEND);
@@ -1144,8 +1223,8 @@ static __attribute__((noipa)) void prefetch_channel(tm_mem *m, uint32_t ch)
     const tm_chan *C = &m->chan[ch];
     for (uint32_t i = 0; i < C->nreq; i++) {
         const tm_order *o = &m->order[C->reqs[i]];
-        uint64_t line = m->outbox[o->sm][o->idx].line;
-        tm_cache_prefetch_set(&m->l2[slice_of(m, line)], line);
+        const tm_outreq *r = &m->outbox[o->sm][o->idx];
+        tm_cache_prefetch_set(&m->l2[r->slice], r->line);
     }
 }
 
@@ -1238,7 +1317,7 @@ uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end)
     /* each channel's requests, in that order */
     for (uint32_t k = 0; k < m->norder; k++) {
         const tm_order *o = &m->order[k];
-        tm_chan *C = &m->chan[channel_of(m, m->outbox[o->sm][o->idx].line)];
+        tm_chan *C = &m->chan[m->outbox[o->sm][o->idx].ch];
         if (C->nreq == C->capreq) {
             uint32_t nc = C->capreq ? 2 * C->capreq : 64;
             uint32_t *p = realloc(C->reqs, (size_t)nc * sizeof *p);
@@ -1664,6 +1743,24 @@ static unsigned coalesce_run(uint64_t a, uint64_t st, line_req req[EMU_WARP_SIZE
 {
     const unsigned k = EMU_WARP_SIZE / 2;
     unsigned sh = st ? (unsigned)__builtin_ctzll(st) : 0;
+    if (st <= TM_SECTOR) {
+        /* lanes at most a sector apart skip no sector between the run's first and last: a line
+         * at a time, its sectors and lanes counted, not met a sector at a time */
+        uint64_t hi = a + (k - 1) * st;
+        for (uint64_t line = a / TM_LINE; line <= hi / TM_LINE; line++) {
+            uint64_t from = max64(a, line * TM_LINE);
+            uint64_t to = hi / TM_LINE == line ? hi : line * TM_LINE + TM_LINE - 1;
+            unsigned s0 = (unsigned)(from / TM_SECTOR % (TM_LINE / TM_SECTOR));
+            unsigned s1 = (unsigned)(to / TM_SECTOR % (TM_LINE / TM_SECTOR));
+            unsigned ops = st ? (unsigned)(((to - a) >> sh) - ((from - a + st - 1) >> sh) + 1) : k;
+            /* (a line the previous run ended in takes this run's first lanes) */
+            if (!n || req[n - 1].line != line) req[n++] = (line_req){line, 0, 0};
+            req[n - 1].need |= (uint8_t)((2u << s1) - (1u << s0));
+            req[n - 1].ops += ops;
+        }
+        *prev_s = hi / TM_SECTOR;
+        return n;
+    }
     for (unsigned j = 0; j < k;) {
         uint64_t addr = a + j * st, s = addr / TM_SECTOR;
         /* the last of the run's lanes in sector s */
@@ -1822,16 +1919,16 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
             uint8_t have = L ? (L->valid & req[i].need) : 0;
             uint8_t missing = req[i].need & (uint8_t)~have;
             if (have) {
-                if (L->fill > t) sst->l1_mshr_merges += (uint64_t)__builtin_popcount(have);
-                else if (tex) sst->tex_hits += (uint64_t)__builtin_popcount(have);
-                else sst->l1_hits += (uint64_t)__builtin_popcount(have);
+                if (L->fill > t) sst->l1_mshr_merges += (uint64_t)sectors_in(have);
+                else if (tex) sst->tex_hits += (uint64_t)sectors_in(have);
+                else sst->l1_hits += (uint64_t)sectors_in(have);
                 done = max64(done, t + hit_lat);
                 if (tm_is_pend(L->fill)) pend[npend++] = (uint32_t)(L->fill & ~TM_PEND);
                 else done = max64(done, L->fill);
             }
             if (!missing) continue;
-            if (tex) sst->tex_misses += (uint64_t)__builtin_popcount(missing);
-            else sst->l1_misses += (uint64_t)__builtin_popcount(missing);
+            if (tex) sst->tex_misses += (uint64_t)sectors_in(missing);
+            else sst->l1_misses += (uint64_t)sectors_in(missing);
             /* the issue stage waited for a free MSHR; should the instruction's later lines find
              * every MSHR waiting for DRAM, they take the one freed first anyway (its free time
              * is not known yet: the line is not held back) */
@@ -1876,12 +1973,13 @@ uint64_t tm_mem_l2_word(tm_mem *m, uint64_t addr, bool write, uint64_t t)
 {
     uint64_t line = addr / TM_LINE;
     uint8_t need = (uint8_t)(1u << (addr % TM_LINE / TM_SECTOR));
-    uint64_t at_l2, r = l2_access(m, line, need, write ? K_STORE : K_LOAD, 1, t, &at_l2);
+    uint32_t ch = channel_of(m, line), s = slice_in(m, ch, line);
+    uint64_t at_l2, r = l2_access(m, ch, s, line, need, write ? K_STORE : K_LOAD, 1, t, &at_l2);
     if (!tm_is_pend(r)) return r;
     /* the commit unit needs the word's time now: serve DRAM (past any model cycle, as
      * tm_mem_settle does for an instruction) until the line's fill is decided; no L2 access
      * happens meanwhile, so the line stays */
-    tm_line *L = tm_cache_peek(&m->l2[slice_of(m, line)], line);
+    tm_line *L = tm_cache_peek(&m->l2[s], line);
     while (L && L->fill == r) {
         uint64_t nx = tm_mem_next(m);
         assert(nx != TM_NEVER);
@@ -1894,7 +1992,7 @@ uint64_t tm_mem_l2_word(tm_mem *m, uint64_t addr, bool write, uint64_t t)
 uint64_t tm_mem_send(tm_mem *m, uint32_t sm, uint64_t bytes, uint64_t t)
 {
     uint64_t depart = max64(t, m->sm_out[sm]);
-    uint64_t occ = ceil_div(bytes, (uint64_t)m->gpu->icnt_bytes_per_cycle);
+    uint64_t occ = icnt_cycles(m, bytes);
     m->sm_out[sm] = depart + occ;
     m->st->icnt_bytes += bytes;
     return depart + occ + (uint64_t)m->gpu->icnt_latency;

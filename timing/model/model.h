@@ -123,6 +123,7 @@ typedef struct tm_outreq {
     uint32_t wait;            /* its reply's record (UINT32_MAX: a store, no reply) */
     uint32_t ops, occ, trip;  /* atomic lane operations; port cycles; port to L2 */
     uint8_t need, kind;
+    uint16_t ch, slice;       /* the line's DRAM channel and L2 slice (known at its issue) */
 } tm_outreq;
 
 /* Windowed model, the memory weave by DRAM channel (tm_mem_weave_begin/_channels/_end): a
@@ -159,8 +160,9 @@ typedef struct tm_chan {
 typedef struct tm_dqent { uint64_t arrive, row; uint32_t id, seq; } tm_dqent;
 _Static_assert(sizeof(tm_dqent) == 24, "tm_dqent: the order in the padding");
 
-/* A bank's requests in its channel's scheduler queue, in order of arrival. */
-typedef struct tm_dqueue { tm_dqent *ents; uint32_t n, cap; } tm_dqueue;
+/* A bank's requests in its channel's scheduler queue, in order of arrival: n from ents, which
+ * lies in buf (cap entries; the oldest leaves by moving ents, not the rest). */
+typedef struct tm_dqueue { tm_dqent *ents, *buf; uint32_t n, cap; } tm_dqueue;
 
 /* A node of a channel's banks' tournament (memsys.c): the bank that wins there and when it can
  * take its oldest request (TM_NEVER: none queued). */
@@ -193,6 +195,14 @@ typedef struct tm_mem {
     tm_dram_bank *banks;      /* channel * banks */
     uint64_t *bus_free;       /* per channel: data bus free at */
     double dram_bytes_per_cycle;   /* per channel, in model cycles */
+    /* what each request would otherwise divide for, worked out once (memsys.c tm_mem_init):
+     * the data bus's and a port's cycles by sectors (0 to 8: a mask's), the slices per channel,
+     * and a shift where the configuration's count is a power of two (else -1) */
+    uint64_t burst[9];
+    uint32_t icnt_occ[9];
+    uint32_t slices_per_ch;
+    uint64_t lines_per_row;
+    int8_t ch_shift, slice_shift, row_shift, bank_shift;
     bool fcfs;                /* dram_scheduler = fcfs (else FR-FCFS) */
     tm_dqueue *dq;            /* per channel * bank */
     uint64_t *ch_next;        /* per channel: the earliest cycle it decides (TM_NEVER: none) */
