@@ -51,11 +51,22 @@ typedef struct emu_row_run { uint32_t first, count; } emu_row_run;
 /* The register rows a µop reads or writes through its first four operands and its guard, as
  * a cycle model's run-ahead asks the host's caches for them (run.c): `row` offsets in its
  * frame's registers, the first `wide` of them whole rows (four lines), the rest predicates
- * (a row's first line). */
+ * (a row's first line). The fresh ones, those the three µops before it (in code order) do not
+ * ask for, come first in each part: fresh_wide of the wide, fresh_narrow of the rest. */
 typedef struct emu_uop_rows {
-    uint8_t n, wide;
+    uint8_t n, wide, fresh_wide, fresh_narrow;
     uint32_t row[5];
 } emu_uop_rows;
+
+/* The fields of a µop's event that the µop alone decides (emu_event's first 24 bytes, laid
+ * out as there; active and mask are the run's), copied into each event it records (run.c):
+ * built field by field at every event, they were a fifth of a timed run's loop. */
+typedef struct emu_event_head {
+    uint32_t pc, func, active, mask;
+    uint16_t op;
+    uint8_t cls, stop, flags, space;
+    uint16_t size;
+} emu_event_head;
 
 typedef struct emu_func {
     const ptx_function *fn;
@@ -80,6 +91,8 @@ typedef struct emu_func {
     bool no_shared_writes;
     /* per µop, its rows for the run-ahead's prefetch (run.c), made at its first use */
     _Atomic(emu_uop_rows *) uop_rows;
+    /* per µop, its events' head (run.c), made at its first event */
+    _Atomic(emu_event_head *) event_heads;
     /* per µop, what emu_grid_instr gives for it (warp_peek.c), made at its first use */
     _Atomic(emu_next_instr *) next_instrs;
     /* The JIT's state of this function (emulator/jit/), written by the JIT only */
