@@ -80,9 +80,9 @@ static inline emu_event *next_event(emu_warp *w, emu_event_sink *sink)
     return ev;
 }
 
-/* f's µops' event heads (emu_event_head), made once (by whichever host thread first asks, as
+/* event_heads where f has none yet: makes them (by whichever host thread first asks, as
  * uop_rows below); NULL when no memory can be had (each event's head is then built). */
-static const emu_event_head *event_heads(const emu_func *cf)
+static __attribute__((noinline, cold)) const emu_event_head *make_event_heads(const emu_func *cf)
 {
     _Static_assert(sizeof(emu_event_head) == offsetof(emu_event, mem_lanes) &&
                        offsetof(emu_event_head, func) == offsetof(emu_event, func) &&
@@ -96,9 +96,7 @@ static const emu_event_head *event_heads(const emu_func *cf)
                        offsetof(emu_event_head, size) == offsetof(emu_event, size),
                    "an event head is laid out as the event's first fields");
     emu_func *f = (emu_func *)cf;
-    emu_event_head *t = atomic_load_explicit(&f->event_heads, memory_order_acquire);
-    if (__builtin_expect(t != NULL, 1)) return t;
-    t = calloc(f->code.n ? f->code.n : 1, sizeof *t);
+    emu_event_head *t = calloc(f->code.n ? f->code.n : 1, sizeof *t);
     if (!t) return NULL;
     for (uint32_t i = 0; i < f->code.n; i++) {
         const emu_uop *u = &f->code.uops[i];
@@ -116,6 +114,15 @@ static const emu_event_head *event_heads(const emu_func *cf)
         t = had;
     }
     return t;
+}
+
+/* f's µops' event heads (emu_event_head), made at the first ask; NULL when no memory can be
+ * had. Inline: compiled code's event variant asks at every event (emu_jit_event_begin). */
+static inline __attribute__((always_inline)) const emu_event_head *event_heads(const emu_func *f)
+{
+    const emu_event_head *t = atomic_load_explicit(&((emu_func *)f)->event_heads,
+                                                   memory_order_acquire);
+    return __builtin_expect(t != NULL, 1) ? t : make_event_heads(f);
 }
 
 /* The header of the event of µop u at pc (lanes mask) of c's warp: what the interpreter's loop
