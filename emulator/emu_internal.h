@@ -52,11 +52,22 @@ typedef struct emu_row_run { uint32_t first, count; } emu_row_run;
 /* The register rows a µop reads or writes through its first four operands and its guard, as
  * a cycle model's run-ahead asks the host's caches for them (run.c): `row` offsets in its
  * frame's registers, the first `wide` of them whole rows (four lines), the rest predicates
- * (a row's first line). */
+ * (a row's first line). The fresh ones, those the three µops before it (in code order) do not
+ * ask for, come first in each part: fresh_wide of the wide, fresh_narrow of the rest. */
 typedef struct emu_uop_rows {
-    uint8_t n, wide;
+    uint8_t n, wide, fresh_wide, fresh_narrow;
     uint32_t row[5];
 } emu_uop_rows;
+
+/* The fields of a µop's event that the µop alone decides (emu_event's first 24 bytes, laid
+ * out as there; active and mask are the run's), copied into each event it records (run.c):
+ * built field by field at every event, they were a fifth of a timed run's loop. */
+typedef struct emu_event_head {
+    uint32_t pc, func, active, mask;
+    uint16_t op;
+    uint8_t cls, stop, flags, space;
+    uint16_t size;
+} emu_event_head;
 
 typedef struct emu_func {
     const ptx_function *fn;
@@ -81,6 +92,8 @@ typedef struct emu_func {
     bool no_shared_writes;
     /* per µop, its rows for the run-ahead's prefetch (run.c), made at its first use */
     _Atomic(emu_uop_rows *) uop_rows;
+    /* per µop, its events' head (run.c), made at its first event */
+    _Atomic(emu_event_head *) event_heads;
     /* per µop, what emu_grid_instr gives for it (warp_peek.c), made at its first use */
     _Atomic(emu_next_instr *) next_instrs;
     /* The JIT's state of this function (emulator/jit/), written by the JIT only */
@@ -291,6 +304,15 @@ struct emu_ctx {
 #define LANES(c) for (uint32_t mk_ = (c)->mask; mk_; mk_ &= mk_ - 1)
 #define L_ (__builtin_ctz(mk_))
 
+/* for (int l = 0; l < EMU_WARP_SIZE; l++) over a whole warp's lanes, for a body that reads and
+ * writes only lane l's elements of its rows (two registers' rows are the same row or do not
+ * overlap; buffers are the handler's own): no iteration depends on another, which
+ * GCC cannot see through the row pointers, so without ivdep it keeps the loop scalar (-O2's
+ * cheap vectoriser does not version a loop for aliasing). A lane's arithmetic is the same
+ * operation in a vector element as in a scalar register (no contraction: -std=c17 keeps
+ * -ffp-contract=off), so results are bit for bit the scalar loop's. */
+#define EMU_WARP_LOOP(l) _Pragma("GCC ivdep") for (int l = 0; l < EMU_WARP_SIZE; l++)
+
 /* d[l] = EXPR (an expression of the lane l) for every lane of c->mask, d being the destination
  * operand dst's register row when results of type t may be stored into it directly (emu_dst),
  * else a buffer written back with emu_put. A full mask runs a straight loop over the 32 lanes,
@@ -301,7 +323,7 @@ struct emu_ctx {
         uint64_t *lw_row_ = emu_dst((c), (dst), (t));                                       \
         uint64_t *lw_d_ = lw_row_ ? lw_row_ : lw_buf_;                                      \
         if ((c)->mask == 0xffffffffu) {                                                     \
-            for (int l = 0; l < EMU_WARP_SIZE; l++) lw_d_[l] = (EXPR);                      \
+            EMU_WARP_LOOP(l) lw_d_[l] = (EXPR);                                             \
         } else {                                                                            \
             for (uint32_t lw_m_ = (c)->mask; lw_m_; lw_m_ &= lw_m_ - 1) {                   \
                 int l = __builtin_ctz(lw_m_);                                               \
@@ -312,11 +334,12 @@ struct emu_ctx {
     } while (0)
 
 /* m = the lane mask of COND (an expression of the lane l) over all 32 lanes (the inactive ones
- * are computed too, and dropped by emu_put_pred). */
+ * are computed too, and dropped by emu_put_pred). Unrolled: each lane's bit a constant shift. */
 #define EMU_LANE_MASK(m, COND)                                                              \
     do {                                                                                    \
         (m) = 0;                                                                            \
-        for (int l = 0; l < EMU_WARP_SIZE; l++) (m) |= (uint32_t)(bool)(COND) << l;         \
+        _Pragma("GCC unroll 32") for (int l = 0; l < EMU_WARP_SIZE; l++)                    \
+            (m) |= (uint32_t)(bool)(COND) << l;                                             \
     } while (0)
 
 /* The elements of a VEC or LIST operand (o->imm of them). */
@@ -325,10 +348,11 @@ static inline const emu_opd *emu_opd_elems(const emu_ctx *c, const emu_opd *o);
 /* ---- operands.c: decoded operands. A source read as type t: the register row itself when the
  * register is at least t's width, else the values converted into buf. Inline where it is the
  * row (most sources): a handler's call of it for each operand was a tenth of a timed matmul's
- * interpreter instructions. */
+ * interpreter instructions. always_inline: GCC would not inline it (nor emu_dst) into the
+ * handlers compiled for the host's FMA instructions (exec_float.c's target attribute). */
 const uint64_t *emu_src_any(emu_ctx *c, const emu_opd *o, uint8_t t, uint64_t buf[EMU_WARP_SIZE]);
-static inline const uint64_t *emu_src(emu_ctx *c, const emu_opd *o, uint8_t t,
-                                      uint64_t buf[EMU_WARP_SIZE])
+static inline __attribute__((always_inline)) const uint64_t *
+emu_src(emu_ctx *c, const emu_opd *o, uint8_t t, uint64_t buf[EMU_WARP_SIZE])
 {
     if (o->kind == EMU_OPD_REG && t != PTX_TYPE_PRED) {
         unsigned bits = emu_type_bits[t];
@@ -340,7 +364,8 @@ static inline const uint64_t *emu_src(emu_ctx *c, const emu_opd *o, uint8_t t,
 uint32_t emu_src_pred(emu_ctx *c, const emu_opd *o);
 /* The destination row when results of type t may be stored into it directly (a register of
  * exactly t's width), else NULL: write through emu_put. */
-static inline uint64_t *emu_dst(emu_ctx *c, const emu_opd *o, uint8_t t)
+static inline __attribute__((always_inline)) uint64_t *emu_dst(emu_ctx *c, const emu_opd *o,
+                                                               uint8_t t)
 {
     if (o->kind != EMU_OPD_REG || t == PTX_TYPE_PRED || o->bits == 128 ||
         emu_type_bits[t] != o->bits)

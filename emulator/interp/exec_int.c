@@ -11,11 +11,12 @@
 #include "emulator/emu_internal.h"
 
 /* Runs the statements after c (which use the lane index l) for every lane of c->mask: a
- * straight loop over the warp when every lane runs. */
+ * straight loop over the warp when every lane runs, vectorised (EMU_WARP_LOOP: each lane's
+ * statements read and write only lane l's elements, of rows that are the same or apart). */
 #define EACH_LANE(c, ...)                                                        \
     do {                                                                         \
         if ((c)->mask == 0xffffffffu) {                                          \
-            for (int l = 0; l < EMU_WARP_SIZE; l++) { __VA_ARGS__; }             \
+            EMU_WARP_LOOP(l) { __VA_ARGS__; }                                    \
         } else {                                                                 \
             LANES(c) { int l = L_; __VA_ARGS__; }                                \
         }                                                                        \

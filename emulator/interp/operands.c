@@ -91,7 +91,8 @@ const uint64_t *emu_src_any(emu_ctx *c, const emu_opd *o, uint8_t t, uint64_t bu
     }
     case EMU_OPD_IMM: {
         uint64_t v = t == o->type ? o->imm : emu_imm_convert((uint8_t)o->row, o->raw, t);
-        for (int l = 0; l < EMU_WARP_SIZE; l++) buf[l] = v;
+        /* (unrolled: an immediate source of every warp instruction that has one) */
+        _Pragma("GCC unroll 32") for (int l = 0; l < EMU_WARP_SIZE; l++) buf[l] = v;
         return buf;
     }
     case EMU_OPD_SYM: {

@@ -8,6 +8,7 @@
 #include "emulator/emu_internal.h"
 
 #include <assert.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,23 +80,75 @@ static inline emu_event *next_event(emu_warp *w, emu_event_sink *sink)
     return ev;
 }
 
+/* event_heads where f has none yet: makes them (by whichever host thread first asks, as
+ * uop_rows below); NULL when no memory can be had (each event's head is then built). */
+static __attribute__((noinline, cold)) const emu_event_head *make_event_heads(const emu_func *cf)
+{
+    _Static_assert(sizeof(emu_event_head) == offsetof(emu_event, mem_lanes) &&
+                       offsetof(emu_event_head, func) == offsetof(emu_event, func) &&
+                       offsetof(emu_event_head, active) == offsetof(emu_event, active) &&
+                       offsetof(emu_event_head, mask) == offsetof(emu_event, mask) &&
+                       offsetof(emu_event_head, op) == offsetof(emu_event, op) &&
+                       offsetof(emu_event_head, cls) == offsetof(emu_event, cls) &&
+                       offsetof(emu_event_head, stop) == offsetof(emu_event, stop) &&
+                       offsetof(emu_event_head, flags) == offsetof(emu_event, flags) &&
+                       offsetof(emu_event_head, space) == offsetof(emu_event, space) &&
+                       offsetof(emu_event_head, size) == offsetof(emu_event, size),
+                   "an event head is laid out as the event's first fields");
+    emu_func *f = (emu_func *)cf;
+    emu_event_head *t = calloc(f->code.n ? f->code.n : 1, sizeof *t);
+    if (!t) return NULL;
+    for (uint32_t i = 0; i < f->code.n; i++) {
+        const emu_uop *u = &f->code.uops[i];
+        t[i].pc = i;
+        t[i].func = f->index;
+        t[i].op = u->op;
+        t[i].cls = u->cls;
+        t[i].stop = EMU_EVENT_RAN;
+        t[i].space = u->in->space;
+    }
+    emu_event_head *had = NULL;
+    if (!atomic_compare_exchange_strong_explicit(&f->event_heads, &had, t, memory_order_acq_rel,
+                                                 memory_order_acquire)) {
+        free(t);
+        t = had;
+    }
+    return t;
+}
+
+/* f's µops' event heads (emu_event_head), made at the first ask; NULL when no memory can be
+ * had. Inline: compiled code's event variant asks at every event (emu_jit_event_begin). */
+static inline __attribute__((always_inline)) const emu_event_head *event_heads(const emu_func *f)
+{
+    const emu_event_head *t = atomic_load_explicit(&((emu_func *)f)->event_heads,
+                                                   memory_order_acquire);
+    return __builtin_expect(t != NULL, 1) ? t : make_event_heads(f);
+}
+
 /* The header of the event of µop u at pc (lanes mask) of c's warp: what the interpreter's loop
- * and compiled code's event variant both record, the handler then adding its fields. */
+ * and compiled code's event variant both record, the handler then adding its fields. From the
+ * µop's head in heads (c->f's event_heads; u is its µop pc), or field by field where there are
+ * none. */
 static inline __attribute__((always_inline)) void event_header(emu_event *ev, const emu_ctx *c,
                                                                const emu_uop *u, uint32_t pc,
-                                                               uint32_t mask)
+                                                               uint32_t mask,
+                                                               const emu_event_head *heads)
 {
-    ev->pc = pc;
-    ev->func = c->f->index;
+    if (__builtin_expect(heads != NULL, 1)) {
+        memcpy(ev, &heads[pc], sizeof *heads);
+    } else {
+        ev->pc = pc;
+        ev->func = c->f->index;
+        ev->op = u->op;
+        ev->cls = u->cls;
+        ev->stop = EMU_EVENT_RAN;
+        ev->flags = 0;
+        ev->space = u->in->space;
+        ev->size = 0;
+    }
     ev->active = c->active;
     ev->mask = mask;
-    ev->op = u->op;
-    ev->cls = u->cls;
-    ev->stop = EMU_EVENT_RAN;
-    ev->flags = 0;
-    ev->space = u->in->space;
     ev->mem_lanes = 0;
-    ev->size = 0;
     ev->taken = 0;
     ev->reconv = 0;
 }
@@ -215,6 +268,41 @@ static void uop_rows_of(const emu_uop *u, emu_uop_rows *r)
     }
     r->wide = r->n;
     for (uint32_t i = 0; i < nn; i++) r->row[r->n++] = narrow[i];
+    r->fresh_wide = r->wide;
+    r->fresh_narrow = (uint8_t)(r->n - r->wide);
+}
+
+/* Whether row (wide: its four lines, else its first) is among those r asks for. */
+static bool rows_ask(const emu_uop_rows *r, uint32_t row, bool wide)
+{
+    for (unsigned i = 0; i < (wide ? r->wide : r->n); i++)
+        if (r->row[i] == row) return true;
+    return false;
+}
+
+/* Orders r's rows fresh first in each part (fresh_wide, fresh_narrow), given the rows of the
+ * (up to three) µops before it, before[0] the nearest. */
+static void uop_rows_fresh(emu_uop_rows *r, const emu_uop_rows *const before[], unsigned nbefore)
+{
+    uint32_t fresh[5], stale[5];
+    unsigned from = 0;
+    for (int part = 0; part < 2; part++) {
+        const bool wide = part == 0;
+        const unsigned to = wide ? r->wide : r->n;
+        unsigned nf = 0, ns = 0;
+        for (unsigned i = from; i < to; i++) {
+            bool asked = false;
+            for (unsigned b = 0; b < nbefore && !asked; b++)
+                asked = rows_ask(before[b], r->row[i], wide);
+            if (asked) stale[ns++] = r->row[i];
+            else fresh[nf++] = r->row[i];
+        }
+        for (unsigned i = 0; i < nf; i++) r->row[from + i] = fresh[i];
+        for (unsigned i = 0; i < ns; i++) r->row[from + nf + i] = stale[i];
+        if (wide) r->fresh_wide = (uint8_t)nf;
+        else r->fresh_narrow = (uint8_t)nf;
+        from = to;
+    }
 }
 
 /* f's µops' rows (emu_uop_rows), made once (by whichever host thread first asks); NULL
@@ -228,6 +316,13 @@ static const emu_uop_rows *uop_rows(const emu_func *cf)
     t = malloc((f->code.n ? f->code.n : 1) * sizeof *t);
     if (!t) return NULL;
     for (uint32_t i = 0; i < f->code.n; i++) uop_rows_of(&f->code.uops[i], &t[i]);
+    /* from the last, so that each µop's rows before are still in full */
+    for (uint32_t i = f->code.n; i-- > 1;) {
+        const emu_uop_rows *before[ROW_AHEAD - 1];
+        unsigned nb = 0;
+        for (uint32_t b = 1; b < ROW_AHEAD && b <= i; b++) before[nb++] = &t[i - b];
+        uop_rows_fresh(&t[i], before, nb);
+    }
     emu_uop_rows *had = NULL;
     if (!atomic_compare_exchange_strong_explicit(&f->uop_rows, &had, t, memory_order_acq_rel,
                                                  memory_order_acquire)) {
@@ -251,6 +346,23 @@ static inline __attribute__((always_inline)) void prefetch_rows(const uint64_t *
         __builtin_prefetch(a + 192);
     }
     for (; i < r->n; i++) __builtin_prefetch(regs + r->row[i]);
+}
+
+/* prefetch_rows of r's fresh rows only: where the three µops before it were asked for just
+ * before (the loop's steady state, ROW_AHEAD µops ahead of the one it runs), the rest are asked
+ * for already (a timed matmul's µop has ~2.2 whole rows, ~1 of them fresh). */
+static inline __attribute__((always_inline)) void prefetch_fresh(const uint64_t *regs,
+                                                                  const emu_uop_rows *r)
+{
+    for (unsigned i = 0; i < r->fresh_wide; i++) {
+        const char *a = (const char *)(regs + r->row[i]);
+        __builtin_prefetch(a);
+        __builtin_prefetch(a + 64);
+        __builtin_prefetch(a + 128);
+        __builtin_prefetch(a + 192);
+    }
+    for (unsigned i = r->wide; i < r->wide + r->fresh_narrow; i++)
+        __builtin_prefetch(regs + r->row[i]);
 }
 
 /* Where the block executor takes compiled code (emulator/jit/) for a block: never, for every
@@ -291,6 +403,10 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
     /* rows asked for (ROW_AHEAD): the µops of rows_code before rows_to */
     const emu_code *rows_code = NULL;
     uint32_t rows_to = 0;
+    /* the µop flags a cycle model's run-ahead ends before (the rule in the loop below); the
+     * warp's ahead flags hold through the run (emu_warp_run_ahead/_local set them around it) */
+    const unsigned ahead_stops =
+        events && w->ahead ? EMU_UOP_TIMED | (w->ahead_local ? EMU_UOP_SHARED_STATE : 0) : 0;
     while (n < budget) {
         if (!settle_quick(&c)) {
             result = EMU_STOP_EXIT;
@@ -381,20 +497,22 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
         if (end - pc > budget - n) end = pc + (uint32_t)(budget - n);
         const emu_uop_rows *rows = events && w->ahead ? uop_rows(c.f) : NULL;
         const bool rows_ahead = events && rows;
+        const emu_event_head *heads = events ? event_heads(c.f) : NULL;
+        const uint32_t ncode = c.code->n;
         if (rows_ahead) {
             /* the µops the last block's loop asked for already, where it fell into this one */
             uint32_t k = rows_code == c.code && rows_to > pc && rows_to <= pc + ROW_AHEAD
                              ? rows_to : pc;
-            for (; k < pc + ROW_AHEAD && k < c.code->n; k++) prefetch_rows(c.regs, &rows[k]);
+            for (; k < pc + ROW_AHEAD && k < ncode; k++) prefetch_rows(c.regs, &rows[k]);
             rows_to = k;
             rows_code = c.code;
         }
         for (;;) {
-            if (events && __builtin_expect(w->ahead, 0) &&
-                ((n > 0 && (u->flags & EMU_UOP_TIMED)) ||
-                 (w->ahead_local && (u->flags & EMU_UOP_SHARED_STATE)))) {
+            if (events && __builtin_expect(u->flags & ahead_stops, 0) &&
+                (n > 0 || (u->flags & ahead_stops & EMU_UOP_SHARED_STATE))) {
                 /* a cycle model's run-ahead ends before an instruction whose result depends
-                 * on when it runs: the model issues it at its own cycle */
+                 * on when it runs (timed, after the run's first; one of the SM's shared state
+                 * in a local run-ahead): the model issues it at its own cycle */
                 w->stack[w->sp - 1].pc = pc;
                 result = EMU_STOP_BUDGET;
                 goto done;
@@ -415,29 +533,38 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
                 emu_mem_policy *pol = c.g->launch.policy;
                 if (pol->event) pol->event(pol, w, EMU_PEV_REGION_BOUNDARY, c.active & ~w->exited);
             }
-            if (rows_ahead && pc + ROW_AHEAD < c.code->n) {
-                prefetch_rows(c.regs, &rows[pc + ROW_AHEAD]);
+            if (rows_ahead && pc + ROW_AHEAD < ncode) {
+                /* the µops from pc + 1 on were asked for in this run (the run asks for a
+                 * contiguous stretch, from at most the block's first µop on, as it goes) */
+                assert(rows_to == pc + ROW_AHEAD);
+                prefetch_fresh(c.regs, &rows[pc + ROW_AHEAD]);
                 rows_to = pc + ROW_AHEAD + 1;
             }
             emu_event *ev = NULL;
             if (events && (ev = next_event(w, sink))) {
-                event_header(ev, &c, u, pc, mask);
+                event_header(ev, &c, u, pc, mask, heads);
                 c.ev = ev;
             }
             if (mask) u->exec(&c, u);
-            if (events && ev && c.stop >= 0) ev->stop = (uint8_t)c.stop;
             w->ninstr++;
             n++;
-            if (c.stop == EMU_STOP_FAULT) {
-                result = EMU_STOP_FAULT;
-                goto done;
-            }
-            if (c.control) break;   /* the handler rewrote the stack, pcs included */
-            pc = c.next_pc;
-            if (c.stop >= 0 || (u->flags & EMU_UOP_CONTROL) || pc != c.pc + 1 || pc >= end) {
-                w->stack[w->sp - 1].pc = pc;
+            if (__builtin_expect(c.stop >= 0, 0)) {
+                if (events && ev) ev->stop = (uint8_t)c.stop;
+                if (c.stop == EMU_STOP_FAULT) {
+                    result = EMU_STOP_FAULT;
+                    goto done;
+                }
+                if (c.control) break;
+                w->stack[w->sp - 1].pc = c.next_pc;
                 break;
             }
+            if (c.control) break;   /* the handler rewrote the stack, pcs included */
+            const uint32_t next = c.next_pc;
+            if ((u->flags & EMU_UOP_CONTROL) || next != pc + 1 || next >= end) {
+                w->stack[w->sp - 1].pc = next;
+                break;
+            }
+            pc = next;
             u++;
         }
         interpret_block = false;

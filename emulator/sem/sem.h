@@ -100,6 +100,11 @@ inline uint64_t emu_mask_bits(unsigned bits)
 inline int64_t emu_sext(uint64_t v, unsigned bits)
 {
     if (bits >= 64 || bits == 0) return (int64_t)v;
+    /* the common widths as conversions (GCC's are modulo 2^N): the same value, and a 32-bit
+     * compare of the low halves that the vectoriser can use (SSE2 has no 64-bit one) */
+    if (bits == 32) return (int32_t)(uint32_t)v;
+    if (bits == 16) return (int16_t)(uint16_t)v;
+    if (bits == 8) return (int8_t)(uint8_t)v;
     uint64_t m = UINT64_C(1) << (bits - 1);
     v &= emu_mask_bits(bits);
     return (int64_t)((v ^ m) - m);
