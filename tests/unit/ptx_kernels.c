@@ -1,6 +1,7 @@
 /* ptx_kernels.c: see ptx_kernels.h. */
 #include "tests/unit/ptx_kernels.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,31 @@ char *pk_read_file(const char *path, size_t *len)
         *len = (size_t)n;
     }
     return text;
+}
+
+int pk_each_ptx_file(const char *const *dirs, size_t n,
+                     void (*each)(const char *path, const char *text, size_t len, void *arg),
+                     void *arg)
+{
+    int files = 0;
+    for (size_t d = 0; d < n; d++) {
+        DIR *dir = opendir(dirs[d]);
+        ck_assert_msg(dir != NULL, "%s: run the tests from the repository root", dirs[d]);
+        for (struct dirent *e; (e = readdir(dir));) {
+            size_t nl = strlen(e->d_name);
+            if (nl < 5 || strcmp(e->d_name + nl - 4, ".ptx") != 0) continue;
+            char path[512];
+            snprintf(path, sizeof path, "%s/%s", dirs[d], e->d_name);
+            size_t len;
+            char *text = pk_read_file(path, &len);
+            ck_assert_msg(text != NULL, "%s: cannot be read", path);
+            each(path, text, len, arg);
+            free(text);
+            files++;
+        }
+        closedir(dir);
+    }
+    return files;
 }
 
 static ptx_module *parse_ok(const char *text, size_t len, const char *name)

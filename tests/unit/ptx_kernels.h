@@ -28,6 +28,12 @@ typedef struct pk_module {
 /* The whole file, NUL-terminated (malloc'd; *len excludes the NUL), or NULL when it cannot be
  * read. Paths are relative to the working directory (the repository root). */
 char *pk_read_file(const char *path, size_t *len);
+/* Calls each(path, text, len, arg) for every .ptx file in the n directories dirs (relative to
+ * the repository root), in directory order, each file's whole text NUL-terminated (freed after
+ * the call); the number of files. */
+int pk_each_ptx_file(const char *const *dirs, size_t n,
+                     void (*each)(const char *path, const char *text, size_t len, void *arg),
+                     void *arg);
 /* ptx_parse of a NUL-terminated text that must parse; name is the file name diagnostics
  * report. The caller frees the module. */
 ptx_module *pk_parse(const char *text, const char *name);

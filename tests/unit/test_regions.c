@@ -6,7 +6,6 @@
 #include "frontend/ptx.h"
 
 #include <check.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -334,37 +333,25 @@ END_TEST
 /* Every function of every sample module (nvcc's PTX of the repository's kernels and the
  * hand-written ones): regions form, and no clobber antidependence lies inside a sparse
  * region. */
+static void sample_cut_correctly(const char *path, const char *text, size_t len, void *arg)
+{
+    (void)len;
+    (void)arg;
+    ptx_module *m = pk_parse(text, path);
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        if (m->funcs[f].is_decl) continue;
+        ptx_regions *r = regions_of(m, &m->funcs[f], 0, false);
+        check_regions(&m->funcs[f], r, path);
+        ptx_regions_free(r);
+    }
+    ptx_module_free(m);
+}
+
 START_TEST(all_samples_are_cut_correctly)
 {
     static const char *const dirs[] = {"tests/ptx/frontend", "tests/ptx/emu", "tests/ptx/engine",
                                        "tests/ptx/handwritten", "tests/ptx/igpu"};
-    int files = 0;
-    for (size_t d = 0; d < sizeof dirs / sizeof *dirs; d++) {
-        DIR *dir = opendir(dirs[d]);
-        ck_assert_msg(dir != NULL, "run the tests from the repository root");
-        struct dirent *e;
-        while ((e = readdir(dir))) {
-            size_t nl = strlen(e->d_name);
-            if (nl < 5 || strcmp(e->d_name + nl - 4, ".ptx") != 0) continue;
-            char path[512];
-            snprintf(path, sizeof path, "%s/%s", dirs[d], e->d_name);
-            size_t len;
-            char *text = pk_read_file(path, &len);
-            ck_assert_ptr_nonnull(text);
-            ptx_module *m = pk_parse(text, path);
-            for (uint32_t f = 0; f < m->nfuncs; f++) {
-                if (m->funcs[f].is_decl) continue;
-                ptx_regions *r = regions_of(m, &m->funcs[f], 0, false);
-                check_regions(&m->funcs[f], r, path);
-                ptx_regions_free(r);
-            }
-            ptx_module_free(m);
-            free(text);
-            files++;
-        }
-        closedir(dir);
-    }
-    ck_assert_int_ge(files, 20);
+    ck_assert_int_ge(pk_each_ptx_file(dirs, sizeof dirs / sizeof *dirs, sample_cut_correctly, NULL), 20);
 }
 END_TEST
 

@@ -6,7 +6,6 @@
 #include "frontend/ptx.h"
 
 #include <check.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -391,46 +390,32 @@ START_TEST(mutation_checker_rejects_a_forced_pair)
 END_TEST
 
 /* Every sample module's layout (as the emulator makes it) keeps the property. */
+static void sample_keeps_property(const char *path, const char *text, size_t len, void *arg)
+{
+    int *shared = arg;
+    ptx_diag diag = {0};
+    ptx_module *m = ptx_parse(text, len, path, &diag);
+    ptx_diag_free(&diag);
+    if (!m) return;   /* the samples of rejected PTX */
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        const ptx_function *fn = &m->funcs[f];
+        if (fn->is_decl || !fn->nregs) continue;
+        uint32_t *slot = malloc(fn->nregs * sizeof *slot);
+        uint32_t n = ptx_slots_share(fn, NULL, NULL, 0, slot);
+        char why[256] = "";
+        if (n) ck_assert_msg(layout_ok(fn, NULL, slot, n, why, sizeof why), "%s: %s", path, why);
+        *shared += n != 0;
+        free(slot);
+    }
+    ptx_module_free(m);
+}
+
 START_TEST(all_samples_keep_interfering_registers_apart)
 {
     static const char *const dirs[] = {"tests/ptx/frontend", "tests/ptx/emu", "tests/ptx/engine",
                                        "tests/ptx/handwritten", "tests/ptx/igpu", "tests/ptx/tm"};
-    int files = 0, shared = 0;
-    for (size_t d = 0; d < sizeof dirs / sizeof *dirs; d++) {
-        DIR *dir = opendir(dirs[d]);
-        ck_assert_msg(dir != NULL, "run the tests from the repository root");
-        struct dirent *e;
-        while ((e = readdir(dir))) {
-            size_t nl = strlen(e->d_name);
-            if (nl < 5 || strcmp(e->d_name + nl - 4, ".ptx") != 0) continue;
-            char path[512];
-            snprintf(path, sizeof path, "%s/%s", dirs[d], e->d_name);
-            size_t len;
-            char *text = pk_read_file(path, &len);
-            ck_assert_ptr_nonnull(text);
-            ptx_diag diag = {0};
-            ptx_module *m = ptx_parse(text, len, path, &diag);
-            ptx_diag_free(&diag);
-            if (!m) {   /* the samples of rejected PTX */
-                free(text);
-                continue;
-            }
-            for (uint32_t f = 0; f < m->nfuncs; f++) {
-                const ptx_function *fn = &m->funcs[f];
-                if (fn->is_decl || !fn->nregs) continue;
-                uint32_t *slot = malloc(fn->nregs * sizeof *slot);
-                uint32_t n = ptx_slots_share(fn, NULL, NULL, 0, slot);
-                char why[256] = "";
-                if (n) ck_assert_msg(layout_ok(fn, NULL, slot, n, why, sizeof why), "%s: %s", path, why);
-                shared += n != 0;
-                free(slot);
-            }
-            ptx_module_free(m);
-            free(text);
-            files++;
-        }
-        closedir(dir);
-    }
+    int shared = 0;
+    int files = pk_each_ptx_file(dirs, sizeof dirs / sizeof *dirs, sample_keeps_property, &shared);
     ck_assert_int_ge(files, 20);
     ck_assert_int_ge(shared, 20);
 }
