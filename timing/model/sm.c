@@ -344,7 +344,16 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
         tw->pos++;
         /* its exit (tm_warp_exited, after this instruction or the next) reads what the warp
          * keeps for launch and exit, a line not read since its launch */
-        if (tw->ended && tw->pos + 1 >= tw->nev) __builtin_prefetch(&tw->cta);
+        if (tw->ended) {
+            if (tw->pos + 1 >= tw->nev) __builtin_prefetch(&tw->cta);
+        } else if (!tw->trace && tw->pos + 1 >= tw->nev) {
+            /* the look after its run's last event asks its executor for the next instruction
+             * (emu_warp_peek): three loads one after the other (the warp's record, then its
+             * SIMT stack's and call frame's tops), out of the host's caches since the run.
+             * The record at the last event but one, the tops (read from the record) at the
+             * last. */
+            emu_warp_prefetch(w, tw->pos == tw->nev);
+        }
         uint32_t e_mask = copied ? tw->ev_mask : e->mask;
         uint8_t e_cls = copied ? tw->ev_cls : e->cls, e_flags = copied ? tw->ev_flags : e->flags;
         /* (most instructions run on a whole warp) */
