@@ -540,6 +540,16 @@ emu_cta *emu_cta_create(emu_grid *g, uint64_t linear_id, uint32_t sm);
  * exactly when it was built with them (an engine lends to every CTA of a run or to none). */
 emu_cta *emu_cta_create_in(emu_cta *storage, emu_grid *g, uint64_t linear_id, uint32_t sm,
                            uint64_t *regs);
+/* emu_cta_create_in(NULL, ...) with the CTA's own state (the CTA, its warps with their first
+ * SIMT entries and call frames, its shared memory) in `storage`, emu_cta_storage_bytes(g) bytes
+ * of the caller's, 64-byte aligned, which may hold anything and which the caller keeps until the
+ * CTA is destroyed (its storage may serve later CTAs through emu_cta_create_in until then): an
+ * engine that places many CTAs at once takes their storage in one block rather than in a dozen
+ * allocations each, every one a growth of the host thread's heap (a system call) and its pages'
+ * faults. What outgrows it (a deeper SIMT stack or call chain) is the CTA's own. */
+emu_cta *emu_cta_create_at(void *storage, emu_grid *g, uint64_t linear_id, uint32_t sm,
+                           uint64_t *regs);
+size_t emu_cta_storage_bytes(const emu_grid *g);
 /* Register words of a CTA of g: its warps' kernel frames (emu_warp_kernel_regs each). */
 size_t emu_cta_regs_words(const emu_grid *g);
 void emu_cta_destroy(emu_cta *c);

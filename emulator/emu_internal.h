@@ -208,7 +208,13 @@ struct emu_warp {
     uint64_t clock_cycles, clock_ns;
     bool ahead;               /* in emu_warp_run_ahead */
     bool ahead_local;         /* in emu_warp_run_local */
+    /* stack and frames (their first EMU_WARP_LENT_DEPTH entries) lie in the storage its CTA
+     * was built in (emu_cta_create_at): not freed here, and copied out when they grow */
+    bool stack_lent, frames_lent;
 };
+/* SIMT entries and call frames a warp built in lent storage has there (emu_cta_create_at):
+ * a warp's first push and frame take the growth's first size, so most warps never grow */
+#define EMU_WARP_LENT_DEPTH 8
 
 typedef struct emu_barrier {
     uint32_t arrived;         /* threads arrived */
@@ -227,6 +233,8 @@ struct emu_cta {
     emu_warp *warps;
     uint64_t *regs;           /* its warps' registers, one block (NULL: each warp its own) */
     bool regs_lent;           /* regs are the engine's (emu_cta_create_in): not freed here */
+    bool storage_lent;        /* it, its warps and smem lie in the engine's storage
+                                 (emu_cta_create_at): not freed here */
     uint8_t *smem;
     uint64_t smem_size;
     emu_barrier bar[EMU_NBARRIERS + 1];   /* the last one serves barrier.cluster.wait */
@@ -442,8 +450,11 @@ void emu_call_operands(const ptx_instr *in, int *rets, int *callee, int *args);
 /* Register words of a warp's kernel frame (slots x lanes; at least one row). */
 size_t emu_warp_kernel_regs(const emu_grid *g);
 /* regs: its registers (emu_warp_kernel_regs words) in the CTA's block, or NULL: its own;
- * regs_zero: they are zero (else the rows it could read first are zeroed). */
-void emu_warp_init(emu_warp *w, emu_cta *cta, uint32_t id, uint64_t *regs, bool regs_zero);
+ * regs_zero: they are zero (else the rows it could read first are zeroed); stack and frames:
+ * EMU_WARP_LENT_DEPTH entries each in its CTA's lent storage (emu_cta_create_at), or NULL: its
+ * own. */
+void emu_warp_init(emu_warp *w, emu_cta *cta, uint32_t id, uint64_t *regs, bool regs_zero,
+                   emu_simt *stack, emu_frame *frames);
 /* emu_warp_init for a warp of a finished CTA of the same grid: keeps its buffers, its registers
  * too unless `regs` (its rows in the CTA's block lent by the engine) is given. */
 void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id, uint64_t *regs);

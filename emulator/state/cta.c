@@ -33,15 +33,55 @@ size_t emu_cta_regs_words(const emu_grid *g)
     return (size_t)((g->nthreads + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE) * emu_warp_kernel_regs(g);
 }
 
-/* A new CTA, its registers in `lent` (emu_cta_create_in) or its own. */
-static emu_cta *cta_create(emu_grid *g, uint64_t linear_id, uint32_t sm, uint64_t *lent)
+/* Where the parts of a CTA of g lie in storage lent by the engine (emu_cta_create_at): the
+ * CTA, its warps, each warp's first SIMT entries and call frames, its shared memory; each part
+ * on whole host lines. */
+typedef struct cta_layout {
+    size_t warps, stacks, frames, smem, bytes;
+} cta_layout;
+
+static size_t lines(size_t bytes) { return (bytes + 63) / 64 * 64; }
+
+static cta_layout cta_layout_of(const emu_grid *g)
+{
+    size_t nwarps = (g->nthreads + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE;
+    cta_layout l;
+    l.warps = lines(sizeof(emu_cta));
+    l.stacks = l.warps + lines(nwarps * sizeof(emu_warp));
+    l.frames = l.stacks + lines(nwarps * EMU_WARP_LENT_DEPTH * sizeof(emu_simt));
+    l.smem = l.frames + lines(nwarps * EMU_WARP_LENT_DEPTH * sizeof(emu_frame));
+    uint64_t smem = g->launch.reserved_smem + g->smem_size;
+    l.bytes = l.smem + lines(smem ? smem : 1);
+    return l;
+}
+
+size_t emu_cta_storage_bytes(const emu_grid *g)
+{
+    return cta_layout_of(g).bytes;
+}
+
+/* A new CTA, its registers in `lent` (emu_cta_create_in) or its own, its state in `storage`
+ * (emu_cta_create_at) or its own. */
+static emu_cta *cta_create(emu_grid *g, uint64_t linear_id, uint32_t sm, uint64_t *lent,
+                           void *storage)
 {
     if (linear_id >= g->ncta) return NULL;
-    emu_cta *c = calloc(1, sizeof *c);
+    cta_layout at = cta_layout_of(g);
+    uint8_t *st = storage;
+    emu_cta *c = st ? (emu_cta *)st : calloc(1, sizeof *c);
     if (!c) return NULL;
+    if (st) memset(c, 0, sizeof *c);
+    c->storage_lent = st != NULL;
     cta_start(c, g, linear_id, sm);
-    c->smem = calloc(1, c->smem_size ? c->smem_size : 1);
-    c->warps = calloc(c->nwarps, sizeof *c->warps);
+    if (st) {
+        /* zero, as calloc's: the storage may hold an earlier kernel's CTA */
+        c->smem = st + at.smem;
+        memset(c->smem, 0, c->smem_size ? c->smem_size : 1);
+        c->warps = (emu_warp *)(st + at.warps);
+    } else {
+        c->smem = calloc(1, c->smem_size ? c->smem_size : 1);
+        c->warps = calloc(c->nwarps, sizeof *c->warps);
+    }
     /* the warps' registers in one block: one allocation (and one growth of the host thread's
      * heap, a system call) per CTA rather than per warp. Without it each warp tries its own. */
     size_t nreg = emu_warp_kernel_regs(g);
@@ -58,19 +98,29 @@ static emu_cta *cta_create(emu_grid *g, uint64_t linear_id, uint32_t sm, uint64_
     }
     for (uint32_t i = 0; i < c->nwarps; i++)
         emu_warp_init(&c->warps[i], c, i, c->regs ? c->regs + (size_t)i * nreg : NULL,
-                      !c->regs_lent);
+                      !c->regs_lent,
+                      st ? (emu_simt *)(st + at.stacks) + (size_t)i * EMU_WARP_LENT_DEPTH : NULL,
+                      st ? (emu_frame *)(st + at.frames) + (size_t)i * EMU_WARP_LENT_DEPTH
+                         : NULL);
     return c;
 }
 
 emu_cta *emu_cta_create(emu_grid *g, uint64_t linear_id, uint32_t sm)
 {
-    return cta_create(g, linear_id, sm, NULL);
+    return cta_create(g, linear_id, sm, NULL, NULL);
+}
+
+emu_cta *emu_cta_create_at(void *storage, emu_grid *g, uint64_t linear_id, uint32_t sm,
+                           uint64_t *regs)
+{
+    assert(storage && (uintptr_t)storage % 64 == 0);
+    return cta_create(g, linear_id, sm, regs, storage);
 }
 
 emu_cta *emu_cta_create_in(emu_cta *c, emu_grid *g, uint64_t linear_id, uint32_t sm,
                            uint64_t *lent)
 {
-    if (!c) return cta_create(g, linear_id, sm, lent);
+    if (!c) return cta_create(g, linear_id, sm, lent, NULL);
     if (linear_id >= g->ncta) return NULL;
     assert(c->g == g);
     assert(c->regs_lent == (lent != NULL));
@@ -79,11 +129,13 @@ emu_cta *emu_cta_create_in(emu_cta *c, emu_grid *g, uint64_t linear_id, uint32_t
     emu_warp *warps = c->warps;
     uint64_t *regs = lent ? lent : c->regs;
     uint8_t *smem = c->smem;
+    bool storage_lent = c->storage_lent;
     memset(c, 0, sizeof *c);
     cta_start(c, g, linear_id, sm);
     c->warps = warps;
     c->regs = regs;
     c->regs_lent = lent != NULL;
+    c->storage_lent = storage_lent;
     c->smem = smem;
     /* a fresh CTA's shared memory is zero (calloc): so is a reused one's, for determinism;
      * a kernel that cannot write shared memory left it zero (shared_writes.c) */
@@ -99,8 +151,9 @@ void emu_cta_destroy(emu_cta *c)
     if (!c) return;
     emu_grid_note_cta_done(c->g, c);
     for (uint32_t i = 0; i < c->nwarps; i++) emu_warp_free(&c->warps[i]);
-    free(c->warps);
     if (!c->regs_lent) free(c->regs);
+    if (c->storage_lent) return;
+    free(c->warps);
     free(c->smem);
     free(c);
 }

@@ -8,13 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
+/* *p with room for `need` elements; `lent`: *p is storage the warp does not own (its CTA's,
+ * emu_cta_create_at), copied out into its own allocation when it grows */
+static bool grow(void **p, uint32_t *cap, uint32_t need, size_t elem, bool *lent)
 {
     if (need <= *cap) return true;
-    uint32_t nc = *cap ? *cap : 8;
+    uint32_t nc = *cap ? *cap : EMU_WARP_LENT_DEPTH;
     while (nc < need) nc *= 2;
-    void *np = realloc(*p, (size_t)nc * elem);
+    void *np = *lent ? malloc((size_t)nc * elem) : realloc(*p, (size_t)nc * elem);
     if (!np) return false;
+    if (*lent) memcpy(np, *p, (size_t)*cap * elem);
+    *lent = false;
     *p = np;
     *cap = nc;
     return true;
@@ -32,7 +36,7 @@ static void warp_out_of_memory(emu_warp *w, const char *what)
 
 void emu_simt_push(emu_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
 {
-    if (!grow((void **)&w->stack, &w->stack_cap, w->sp + 1, sizeof *w->stack)) {
+    if (!grow((void **)&w->stack, &w->stack_cap, w->sp + 1, sizeof *w->stack, &w->stack_lent)) {
         warp_out_of_memory(w, "SIMT stack");
         return;
     }
@@ -58,7 +62,8 @@ static void warp_start(emu_warp *w, emu_cta *cta, uint32_t id)
     const emu_func *kf = g->kf;
     w->regs_used = (size_t)kf->fn->nslots * EMU_WARP_SIZE;
     w->local_dirty = kf->frame_size;
-    if (!w->regs || !grow((void **)&w->frames, &w->frames_cap, 1, sizeof *w->frames)) {
+    if (!w->regs ||
+        !grow((void **)&w->frames, &w->frames_cap, 1, sizeof *w->frames, &w->frames_lent)) {
         warp_out_of_memory(w, w->regs ? "call frames" : "registers");
         return;
     }
@@ -91,9 +96,20 @@ static void zero_entry_rows(uint64_t *regs, const emu_func *kf)
     }
 }
 
-void emu_warp_init(emu_warp *w, emu_cta *cta, uint32_t id, uint64_t *regs, bool regs_zero)
+void emu_warp_init(emu_warp *w, emu_cta *cta, uint32_t id, uint64_t *regs, bool regs_zero,
+                   emu_simt *stack, emu_frame *frames)
 {
     memset(w, 0, sizeof *w);
+    if (stack) {
+        w->stack = stack;
+        w->stack_cap = EMU_WARP_LENT_DEPTH;
+        w->stack_lent = true;
+    }
+    if (frames) {
+        w->frames = frames;
+        w->frames_cap = EMU_WARP_LENT_DEPTH;
+        w->frames_lent = true;
+    }
     w->regs_cap = emu_warp_kernel_regs(cta->g);
     w->regs_lent = regs != NULL;
     /* NULL: warp_start faults the warp */
@@ -132,6 +148,7 @@ void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id, uint64_t *lent)
     uint32_t stack_cap = w->stack_cap;
     emu_frame *frames = w->frames;
     uint32_t frames_cap = w->frames_cap;
+    bool stack_lent = w->stack_lent, frames_lent = w->frames_lent;
     uint64_t *regs = w->regs;
     size_t regs_cap = w->regs_cap;
     bool regs_lent = w->regs_lent;
@@ -152,6 +169,8 @@ void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id, uint64_t *lent)
     w->stack_cap = stack_cap;
     w->frames = frames;
     w->frames_cap = frames_cap;
+    w->stack_lent = stack_lent;
+    w->frames_lent = frames_lent;
     w->regs = regs;
     w->regs_cap = regs_cap;
     w->regs_lent = regs_lent;
@@ -183,8 +202,8 @@ void emu_warp_reinit(emu_warp *w, emu_cta *cta, uint32_t id, uint64_t *lent)
 void emu_warp_free(emu_warp *w)
 {
     if (!w->ring_lent) free(w->ring);
-    free(w->stack);
-    free(w->frames);
+    if (!w->stack_lent) free(w->stack);
+    if (!w->frames_lent) free(w->frames);
     if (!w->regs_lent) free(w->regs);
     free(w->local);
     memset(w, 0, sizeof *w);
@@ -608,7 +627,8 @@ bool emu_call_push(emu_ctx *c, const emu_func *callee, uint32_t mask, const ptx_
         }
     }
     emu_frame nf = { callee, reg_base, base, w->sp, mask, call };
-    if (!grow((void **)&w->frames, &w->frames_cap, w->nframes + 1, sizeof *w->frames)) {
+    if (!grow((void **)&w->frames, &w->frames_cap, w->nframes + 1, sizeof *w->frames,
+              &w->frames_lent)) {
         emu_fault_raise(c, EMU_FAULT_OUT_OF_RESOURCES, __builtin_ctz(mask), false, 0,
                         "Out of resources", "no host memory for the call frame of %s",
                         cfn->name);

@@ -3,7 +3,8 @@
  * l1_latency; an L2 hit the L1 lookup, a request flit, the interconnect both ways, l2_latency and
  * the reply's flits; a k-way shared-memory bank conflict k wavefronts (broadcasts free); a warp's
  * accesses take one load/store-unit cycle per 128-byte line; a second miss to a line in flight
- * merges with it; LRU replacement. */
+ * merges with it; LRU replacement. And warps whose SIMT stack and call frames outgrow the storage
+ * a CTA is lent in the model's slot block keep their results. */
 #include "tests/unit/ptx_kernels.h"
 #include "timing/model/model.h"
 #include "emulator/sem/sem.h"
@@ -260,6 +261,75 @@ START_TEST(frfcfs_beats_fcfs_on_interleaved_rows)
 }
 END_TEST
 
+/* A kernel whose warps outgrow the SIMT stack and call frames a CTA built in the model's slot
+ * block is lent (EMU_WARP_LENT_DEPTH entries each, emu_cta_create_at): lane l of each warp
+ * drops out of ten nested ifs at level min(l, 10), and then recurses 9 + l % 4 deep. */
+static const char DEEP[] =
+    ".version 7.0\n.target sm_70\n.address_size 64\n"
+    ".func (.reg .u32 r) depth(.reg .u32 n)\n{\n"
+    "  .reg .pred p;\n  .reg .u32 t, u;\n"
+    "  setp.eq.u32 p, n, 0;\n  @p bra Done;\n"
+    "  sub.u32 t, n, 1;\n  call (u), depth, (t);\n  add.u32 r, u, n;\n  ret;\n"
+    "Done:\n  mov.u32 r, 0;\n  ret;\n}\n"
+    ".visible .entry deep(.param .u64 out)\n{\n"
+    "  .reg .pred p;\n  .reg .u32 tid, lane, v, n, d, gid, ctaid, ntid;\n"
+    "  .reg .u64 a, o;\n"
+    "  mov.u32 tid, %tid.x;\n  mov.u32 ctaid, %ctaid.x;\n  mov.u32 ntid, %ntid.x;\n"
+    "  mad.lo.u32 gid, ctaid, ntid, tid;\n  and.b32 lane, tid, 31;\n  mov.u32 v, 0;\n"
+    "  setp.le.u32 p, lane, 0;\n  @p bra L0;\n  add.u32 v, v, 1;\n"
+    "  setp.le.u32 p, lane, 1;\n  @p bra L1;\n  add.u32 v, v, 2;\n"
+    "  setp.le.u32 p, lane, 2;\n  @p bra L2;\n  add.u32 v, v, 3;\n"
+    "  setp.le.u32 p, lane, 3;\n  @p bra L3;\n  add.u32 v, v, 4;\n"
+    "  setp.le.u32 p, lane, 4;\n  @p bra L4;\n  add.u32 v, v, 5;\n"
+    "  setp.le.u32 p, lane, 5;\n  @p bra L5;\n  add.u32 v, v, 6;\n"
+    "  setp.le.u32 p, lane, 6;\n  @p bra L6;\n  add.u32 v, v, 7;\n"
+    "  setp.le.u32 p, lane, 7;\n  @p bra L7;\n  add.u32 v, v, 8;\n"
+    "  setp.le.u32 p, lane, 8;\n  @p bra L8;\n  add.u32 v, v, 9;\n"
+    "  setp.le.u32 p, lane, 9;\n  @p bra L9;\n  add.u32 v, v, 10;\n"
+    "L9:\n  add.u32 v, v, 1000;\nL8:\n  add.u32 v, v, 900;\nL7:\n  add.u32 v, v, 800;\n"
+    "L6:\n  add.u32 v, v, 700;\nL5:\n  add.u32 v, v, 600;\nL4:\n  add.u32 v, v, 500;\n"
+    "L3:\n  add.u32 v, v, 400;\nL2:\n  add.u32 v, v, 300;\nL1:\n  add.u32 v, v, 200;\n"
+    "L0:\n  add.u32 v, v, 100;\n"
+    "  and.b32 n, lane, 3;\n  add.u32 n, n, 9;\n"
+    "  call (d), depth, (n);\n  add.u32 v, v, d;\n"
+    "  ld.param.u64 o, [out];\n  mul.wide.u32 a, gid, 4;\n  add.u64 o, o, a;\n"
+    "  st.global.u32 [o], v;\n  ret;\n}\n";
+
+START_TEST(deep_warps_outgrow_lent_storage)
+{
+    pk_module m = pk_load_text(DEEP, strlen(DEEP), "deep.ptx");
+    enum { CTAS = 300, THREADS = 64 };
+    uint32_t *out = pk_dalloc(CTAS * THREADS * 4);
+    timing_gpu gpu = *timing_gpu_find("v100");
+    timing_stats ts;
+    memset(&ts, 0, sizeof ts);
+    timing_engine_config cfg;
+    timing_engine_defaults(&cfg);
+    cfg.cycle_model = true;
+    cfg.gpu = &gpu;
+    cfg.sm_count = 2;   /* 64 CTA slots: later CTAs are built in earlier ones' storage */
+    cfg.stats = &ts;
+    pk_launch l = {.grid = pk_dim3(CTAS, 1, 1), .block = pk_dim3(THREADS, 1, 1),
+                   .sm_count = 2, .cfg = &cfg, .events = timing_model_sink()};
+    /* twice: the second launch builds its first CTAs in the block the first one left */
+    for (int run = 0; run < 2; run++) {
+        memset(out, 0, CTAS * THREADS * 4);
+        ck_assert(pk_run(&m, "deep", &l, (uint64_t[]){pk_addr(out)}, NULL));
+        for (uint32_t g = 0; g < CTAS * THREADS; g++) {
+            uint32_t lane = g % THREADS % 32, k = lane < 10 ? lane : 10, want = 0;
+            for (uint32_t i = 0; i < k; i++) want += i + 1;
+            for (uint32_t i = 0; i <= (k < 9 ? k : 9); i++) want += (i + 1) * 100;
+            uint32_t n = 9 + lane % 4;
+            want += n * (n + 1) / 2;
+            ck_assert_msg(out[g] == want, "run %d thread %u: %u, expected %u", run, g, out[g],
+                          want);
+        }
+    }
+    ck_assert_uint_gt(ts.cycles, 0);
+    pk_unload(&m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("timing_model");
@@ -271,6 +341,7 @@ static Suite *suite(void)
     tcase_add_test(t, coalescing_by_stride);
     tcase_add_test(t, shared_bank_conflicts);
     tcase_add_test(t, frfcfs_beats_fcfs_on_interleaved_rows);
+    tcase_add_test(t, deep_warps_outgrow_lent_storage);
     suite_add_tcase(s, t);
     return s;
 }

@@ -86,9 +86,12 @@ emu_cta *eng_slot_launch(eng_run *E, eng_slot *s, uint64_t cta, eng_thread *T)
 {
     assert(!s->cta);
     emu_cta *store = T->npool ? T->pool[T->npool - 1] : NULL;
-    emu_cta *c = emu_cta_create_in(store, E->g, cta, s->sm, s->regs);
+    bool lent = !store && s->storage && !s->storage_used;
+    emu_cta *c = lent ? emu_cta_create_at(s->storage, E->g, cta, s->sm, s->regs)
+                      : emu_cta_create_in(store, E->g, cta, s->sm, s->regs);
     if (!c) return NULL;
     if (store) T->npool--;
+    if (lent) s->storage_used = true;
     s->cta = c;
     return c;
 }

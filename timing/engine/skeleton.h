@@ -36,6 +36,11 @@ typedef struct eng_slot {
     /* registers the instance lends to the CTAs it places here (emu_cta_create_in), or NULL
      * (their own); set for every slot or none */
     uint64_t *regs;
+    /* storage (emu_cta_storage_bytes) the instance lends for the state of the first CTA that
+     * finds its thread's pool empty here (emu_cta_create_at), or NULL; kept by the instance
+     * until eng_fini has destroyed the CTAs. `storage_used` once a CTA was built in it. */
+    void *storage;
+    bool storage_used;
 } eng_slot;
 
 typedef struct eng_sm {
@@ -129,8 +134,8 @@ static inline bool eng_slot_exists(const eng_run *E, uint32_t sm, uint32_t k)
     return (uint64_t)k * E->nsm + sm < E->nslots;
 }
 
-/* Creates CTA `cta` in the empty slot s, in storage from T's pool (new storage when it is
- * empty). NULL when memory ran out. Only the thread T that owns s's SM, or the serial section,
+/* Creates CTA `cta` in the empty slot s, in storage from T's pool (when it is empty, in the
+ * slot's lent storage the first time, else new storage). NULL when memory ran out. Only the thread T that owns s's SM, or the serial section,
  * calls it. */
 emu_cta *eng_slot_launch(eng_run *E, eng_slot *s, uint64_t cta, eng_thread *T);
 /* Retires s's CTA (finished, or given up): counts its warp instructions into T->st and keeps

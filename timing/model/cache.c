@@ -19,7 +19,8 @@
 
 static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
-bool tm_cache_init(tm_cache *c, uint64_t bytes, uint32_t ways)
+/* c's geometry for `bytes` in `ways` ways (no arrays yet) */
+static void cache_shape(tm_cache *c, uint64_t bytes, uint32_t ways)
 {
     uint64_t lines = bytes / TM_LINE;
     c->ways = ways ? ways : 1;
@@ -40,21 +41,44 @@ bool tm_cache_init(tm_cache *c, uint64_t bytes, uint32_t ways)
     c->stride = (uint32_t)stride;
     c->wide = NULL;
     c->narrow_end = UINT64_C(1) << 32;
-    c->lines = calloc((size_t)c->sets * c->ways, sizeof *c->lines);
-    /* calloc's pages come zeroed when first touched (a memset would touch them all now) */
-    c->meta_alloc = calloc((size_t)c->sets * stride + 63, 1);
-    c->meta = c->meta_alloc ? (uint8_t *)round_up((uintptr_t)c->meta_alloc, 64) : NULL;
-    return c->lines != NULL && c->meta != NULL;
+    c->lines = NULL;
+    c->meta = NULL;
+    c->block = NULL;
+}
+
+/* The lines and meta of n caches of one shape (the SMs' L1s, the L2 slices) in one allocation,
+ * each cache's lines then its meta on whole host lines: allocated cache by cache (160 L1s and
+ * 64 L2 slices on v100) each grew the host thread's heap, an mprotect call apiece. calloc's
+ * pages come zeroed when first touched (a memset would touch them all now). */
+bool tm_cache_init_n(tm_cache *c, uint32_t n, uint64_t bytes, uint32_t ways)
+{
+    for (uint32_t i = 0; i < n; i++) cache_shape(&c[i], bytes, ways);
+    if (!n) return true;
+    size_t lines = round_up((size_t)c->sets * c->ways * sizeof *c->lines, 64);
+    size_t each = lines + round_up((size_t)c->sets * c->stride, 64);
+    void *block = calloc((size_t)n * each + 63, 1);
+    if (!block) return false;
+    uint8_t *at = (uint8_t *)round_up((uintptr_t)block, 64);
+    c[0].block = block;
+    for (uint32_t i = 0; i < n; i++, at += each) {
+        c[i].lines = (tm_line *)(void *)at;
+        c[i].meta = at + lines;
+    }
+    return true;
+}
+
+bool tm_cache_init(tm_cache *c, uint64_t bytes, uint32_t ways)
+{
+    return tm_cache_init_n(c, 1, bytes, ways);
 }
 
 void tm_cache_free(tm_cache *c)
 {
-    free(c->lines);
-    free(c->meta_alloc);
+    free(c->block);
     free(c->wide);
     c->lines = NULL;
     c->meta = NULL;
-    c->meta_alloc = NULL;
+    c->block = NULL;
     c->wide = NULL;
 }
 

@@ -135,14 +135,13 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
         for (uint32_t i = m->tleaves - 1; i >= 1; i--) nd[i] = nd[2 * i];
     }
     m->next_min = TM_NEVER;
-    for (uint32_t s = 0; s < nsm; s++)
-        if (!tm_cache_init(&m->l1[s], gpu->l1_bytes, (uint32_t)gpu->l1_ways) ||
-            !tm_cache_init(&m->tex[s], gpu->tex_l1_bytes, (uint32_t)gpu->tex_l1_ways))
-            return false;
+    if (!tm_cache_init_n(m->l1, nsm, gpu->l1_bytes, (uint32_t)gpu->l1_ways) ||
+        !tm_cache_init_n(m->tex, nsm, gpu->tex_l1_bytes, (uint32_t)gpu->tex_l1_ways))
+        return false;
     uint64_t slice_bytes = gpu->l2_bytes / (uint64_t)gpu->l2_slices;
     if (slice_bytes < TM_LINE * (uint64_t)gpu->l2_ways) slice_bytes = TM_LINE * (uint64_t)gpu->l2_ways;
-    for (int s = 0; s < gpu->l2_slices; s++)
-        if (!tm_cache_init(&m->l2[s], slice_bytes, (uint32_t)gpu->l2_ways)) return false;
+    if (!tm_cache_init_n(m->l2, (uint32_t)gpu->l2_slices, slice_bytes, (uint32_t)gpu->l2_ways))
+        return false;
     /* GDDR moves data on both edges of mem_clock_khz, HBM too (mem_clock_khz is its DDR
      * clock): bytes per model cycle on one channel */
     double bus_bytes = (double)gpu->mem_bus_bits / 8.0 / gpu->dram_channels;

@@ -38,7 +38,8 @@ typedef struct tm_cache {
     /* per set, `stride` bytes (cache.c): its ways' 16-bit tag fingerprints (0: empty), then
      * their last uses (LRU) as 32 bits while every use so far fits (else in `wide`) */
     uint8_t *meta;
-    void *meta_alloc;     /* meta's allocation (meta: its first 64-byte boundary) */
+    void *block;          /* the allocation it owns (lines and meta: its own, or those of the
+                             caches made with it, tm_cache_init_n), or NULL */
     uint64_t *wide;       /* sets * ways last uses, once one did not fit 32 bits (else NULL) */
     uint64_t narrow_end;      /* 2^32 while the uses are in meta, else 0 */
     uint32_t sets, ways;
@@ -48,6 +49,8 @@ typedef struct tm_cache {
 } tm_cache;
 
 bool tm_cache_init(tm_cache *c, uint64_t bytes, uint32_t ways);
+/* tm_cache_init of c[0..n), their arrays in one allocation (c[0]'s; tm_cache_free each) */
+bool tm_cache_init_n(tm_cache *c, uint32_t n, uint64_t bytes, uint32_t ways);
 void tm_cache_free(tm_cache *c);
 void tm_cache_clear(tm_cache *c);   /* every line invalid */
 /* The line holding line address `line`, or NULL. */
@@ -737,9 +740,9 @@ void tm_rings_give(tm_rings *r);
 
 /* ---------------------------------------------------------------- regs.c */
 
-/* A block of at least `words` register words in huge pages where the system gives them, the
- * last kernel's when it is large enough, holding anything; *have: its words (0: out of
- * memory, NULL). */
+/* A block of at least `words` words (the CTA slots' registers and storage) in huge pages
+ * where the system gives them, the last kernel's when it is large enough, holding anything;
+ * *have: its words (0: out of memory, NULL). */
 uint64_t *tm_regs_take(size_t words, size_t *have);
 /* The block back, kept for the next kernel. */
 void tm_regs_give(uint64_t *regs, size_t words);
@@ -787,8 +790,9 @@ struct tm_model {
     /* the warp slots' event rings (rings.c): slot ws of SM s is ring ws * nsm + s;
      * none (rings.slots 0): the warps allocate their own */
     tm_rings rings;
-    /* the CTA slots' registers (regs.c): eng_slot gslot's from gslot * emu_cta_regs_words;
-     * NULL: the CTAs allocate their own */
+    /* the CTA slots' registers and CTA storage (regs.c): eng_slot gslot's from gslot * (its
+     * registers' words + its storage's, emu_cta_storage_bytes), the registers first; NULL: the
+     * CTAs allocate their own */
     uint64_t *regs;
     size_t regs_words;
     /* the SMs' warp slots, SM s's from s * warp_slots (huge.c) */

@@ -1,5 +1,7 @@
 /* regs.c: the registers of the model's resident CTAs, one region per CTA slot in one block kept
- * from kernel to kernel, lent to the CTA placed in the slot (eng_slot.regs, emu_cta_create_in).
+ * from kernel to kernel, lent to the CTA placed in the slot (eng_slot.regs, emu_cta_create_in),
+ * and beside each slot's registers the storage of the first CTA's own state (eng_slot.storage,
+ * emu_cta_create_at: run.c lend_regs).
  *
  * The model keeps every CTA that occupancy allows resident at once (640 on v100), each with
  * its warps' register rows (32 lanes x 8 bytes per register slot: 114 KiB for a 256-thread CTA

@@ -701,14 +701,23 @@ static void weave_place(tm_model *M, uint32_t lo, uint32_t hi, uint64_t at, eng_
     }
 }
 
-/* Lends every CTA slot its registers in one block (regs.c), slot k of every SM before slot k+1
- * of any (gslot), as the model fills them; without the block the CTAs allocate their own. */
+/* Lends every CTA slot its registers and the storage of its first CTA's state in one block
+ * (regs.c), slot k of every SM before slot k+1 of any (gslot), as the model fills them; without
+ * the block the CTAs allocate their own. Allocated CTA by CTA, that state (the CTA, its warps,
+ * their first SIMT entries and frames: ~9 KiB in a dozen allocations on vecadd) grew the host
+ * thread's heap a page at a time: on v100 1,100 mprotect calls and as many page faults. */
 static void lend_regs(tm_model *M)
 {
-    size_t per_slot = emu_cta_regs_words(M->g), nslots = (size_t)M->E.nsm * M->E.K;
+    _Static_assert(sizeof(uint64_t) == 8, "the block in words");
+    size_t regs = emu_cta_regs_words(M->g), nslots = (size_t)M->E.nsm * M->E.K;
+    size_t storage = (emu_cta_storage_bytes(M->g) + 63) / 64 * 8;   /* whole lines, in words */
+    size_t per_slot = regs + storage;
     M->regs = tm_regs_take(nslots * per_slot, &M->regs_words);
-    for (size_t i = 0; M->regs && i < nslots; i++)
-        M->E.slots[i].regs = M->regs + M->E.slots[i].gslot * per_slot;
+    for (size_t i = 0; M->regs && i < nslots; i++) {
+        uint64_t *at = M->regs + M->E.slots[i].gslot * per_slot;
+        M->E.slots[i].regs = at;
+        M->E.slots[i].storage = at + regs;
+    }
 }
 
 static void model_free(tm_model *M)
