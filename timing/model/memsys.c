@@ -79,10 +79,11 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->nsm = nsm;
     m->l1 = calloc(nsm, sizeof *m->l1);
     m->tex = calloc(nsm, sizeof *m->tex);
-    m->l1_mshr = calloc((size_t)nsm * (uint32_t)gpu->l1_mshrs, sizeof *m->l1_mshr);
+    for (m->mshr_cap = 1; m->mshr_cap < (uint32_t)gpu->l1_mshrs; m->mshr_cap *= 2) continue;
+    m->l1_mshr = calloc((size_t)nsm * m->mshr_cap, sizeof *m->l1_mshr);
     m->mshr_pend = calloc((size_t)nsm * (uint32_t)gpu->l1_mshrs, sizeof *m->mshr_pend);
-    m->mshr_known = calloc(nsm, sizeof *m->mshr_known);
-    for (uint32_t s = 0; m->mshr_known && s < nsm; s++) m->mshr_known[s] = (uint32_t)gpu->l1_mshrs;
+    m->mshrs = calloc(nsm, sizeof *m->mshrs);
+    for (uint32_t s = 0; m->mshrs && s < nsm; s++) m->mshrs[s].known = (uint32_t)gpu->l1_mshrs;
     m->sm_out = calloc(nsm, sizeof *m->sm_out);
     m->outbox = calloc(nsm, sizeof *m->outbox);
     m->sm_freewait = malloc(nsm * sizeof *m->sm_freewait);
@@ -122,7 +123,7 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     for (int c = 0; m->chan && c < gpu->dram_channels; c++) m->chan[c].freedreq = UINT32_MAX;
     m->freewait = m->freeinst = m->freelink = UINT32_MAX;
     if (!m->sm_freewait || !m->sm_freeinst || !m->sm_freelink || !m->sm_tail || !m->sm_fresh || !m->sm_nfreewait ||
-        !m->sm_nfreeinst || !m->sm_nfreelink || !m->outbox || !m->nout || !m->capout || !m->outpos || !m->l1 || !m->tex || !m->l1_mshr || !m->mshr_pend || !m->mshr_known || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
+        !m->sm_nfreeinst || !m->sm_nfreelink || !m->outbox || !m->nout || !m->capout || !m->outpos || !m->l1 || !m->tex || !m->l1_mshr || !m->mshr_pend || !m->mshrs || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
         !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->ch_bank || !m->l2_qleft || !m->l2_qpos ||
         !m->bnode)
         return false;
@@ -176,7 +177,7 @@ void tm_mem_free(tm_mem *m)
     free(m->tex);
     free(m->l1_mshr);
     free(m->mshr_pend);
-    free(m->mshr_known);
+    free(m->mshrs);
     free(m->sm_out);
     for (uint32_t s = 0; m->outbox && s < m->nsm; s++) free(m->outbox[s]);
     free(m->outbox);
@@ -224,47 +225,45 @@ void tm_mem_free(tm_mem *m)
     memset(m, 0, sizeof *m);
 }
 
-/* An SM's MSHRs (model.h, tm_mem): the known free times a min-heap at the front of its
- * l1_mshr, the replies waiting for DRAM (pending: TM_PEND | wait id, above every time) a list of
- * wait ids in its mshr_pend, each wait's `mshr_at` its place there + 1 (0: it holds none), so
- * that a landing finds its MSHR at once. The values are those of one min-heap of all of them
- * (which the model kept before): the least is the known heap's root, or when every MSHR waits
- * for DRAM the lowest wait id's. */
-static uint64_t *mshr_heap(tm_mem *m, uint32_t sm)
+/* An SM's MSHRs (model.h, tm_mem): the known free times in order in a ring at the SM's place
+ * in l1_mshr, from its head; the replies waiting for DRAM (pending: TM_PEND | wait id, above
+ * every time) a list of wait ids in its mshr_pend, each wait's `mshr_at` its place there + 1
+ * (0: it holds none), so that a landing finds its MSHR at once. The values are those of one
+ * min-heap of all of them (which the model kept before): the least is the ring's head, or when
+ * every MSHR waits for DRAM the lowest wait id's. (A heap's root left by sifting its last
+ * entry down ~9 levels of scattered lines on 512 MSHRs; the times come nearly in order, so
+ * the ring's new entry mostly goes at its end.) */
+static uint64_t *mshr_ring(tm_mem *m, uint32_t sm)
 {
-    return &m->l1_mshr[(size_t)sm * (uint32_t)m->gpu->l1_mshrs];
+    return &m->l1_mshr[(size_t)sm * m->mshr_cap];
 }
 
-/* Known time t replaces the heap's root (n > 0): it sinks to its place. */
-static void known_replace_root(uint64_t *h, uint32_t n, uint64_t t)
+/* The least known time leaves (known > 0). */
+static void known_pop(tm_mem *m, uint32_t sm)
 {
-    uint32_t i = 0;
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= n) break;
-        if (c + 1 < n && h[c + 1] < h[c]) c++;
-        if (h[c] >= t) break;
-        h[i] = h[c];
-        i = c;
-    }
-    h[i] = t;
+    struct tm_mshrs *q = &m->mshrs[sm];
+    assert(q->known);
+    q->head = (q->head + 1) & (m->mshr_cap - 1);
+    q->known--;
 }
 
-static void known_push(uint64_t *h, uint32_t *n, uint64_t t)
+/* Known time t joins in order (after its equals), found from the end. */
+static void known_insert(tm_mem *m, uint32_t sm, uint64_t t)
 {
-    uint32_t i = (*n)++;
-    while (i && h[(i - 1) / 2] > t) {
-        h[i] = h[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h[i] = t;
+    struct tm_mshrs *q = &m->mshrs[sm];
+    uint64_t *r = mshr_ring(m, sm);
+    uint32_t mask = m->mshr_cap - 1, i = q->head + q->known;
+    assert(q->known < m->mshr_cap);
+    for (; i != q->head && r[(i - 1) & mask] > t; i--) r[i & mask] = r[(i - 1) & mask];
+    r[i & mask] = t;
+    q->known++;
 }
 
 /* Wait wid's MSHR joins the pending list (its n - known - 1 entries before it: one MSHR left
  * the known heap, or the list, for it). */
 static void pend_add(tm_mem *m, uint32_t sm, uint32_t wid)
 {
-    uint32_t n = (uint32_t)m->gpu->l1_mshrs, k = n - m->mshr_known[sm] - 1;
+    uint32_t n = (uint32_t)m->gpu->l1_mshrs, k = n - m->mshrs[sm].known - 1;
     assert(m->waits[wid].mshr_at == 0);
     m->mshr_pend[(size_t)sm * n + k] = wid;
     m->waits[wid].mshr_at = k + 1;
@@ -273,7 +272,7 @@ static void pend_add(tm_mem *m, uint32_t sm, uint32_t wid)
 /* Wait wid's MSHR leaves the pending list (the last one takes its place). */
 static void pend_remove(tm_mem *m, uint32_t sm, uint32_t wid)
 {
-    uint32_t n = (uint32_t)m->gpu->l1_mshrs, last = n - m->mshr_known[sm] - 1;
+    uint32_t n = (uint32_t)m->gpu->l1_mshrs, last = n - m->mshrs[sm].known - 1;
     uint32_t *p = &m->mshr_pend[(size_t)sm * n], k = m->waits[wid].mshr_at - 1;
     if (k != last) {
         p[k] = p[last];
@@ -285,17 +284,9 @@ static void pend_remove(tm_mem *m, uint32_t sm, uint32_t wid)
 /* SM sm's least MSHR is busy until t (a time, or pending on a wait). */
 static void mshr_take(tm_mem *m, uint32_t sm, uint64_t t)
 {
-    uint64_t *h = mshr_heap(m, sm);
-    uint32_t *known = &m->mshr_known[sm];
     assert(t != TM_NEVER);
-    if (*known) {
-        if (!tm_is_pend(t)) {
-            known_replace_root(h, *known, t);
-            return;
-        }
-        /* the root leaves the known heap (its last takes its place) */
-        uint64_t last = h[--*known];
-        if (*known) known_replace_root(h, *known, last);
+    if (m->mshrs[sm].known) {
+        known_pop(m, sm);
     } else {
         /* every MSHR waits for DRAM: the lowest wait id's is taken (its landing finds none) */
         uint32_t n = (uint32_t)m->gpu->l1_mshrs;
@@ -304,12 +295,9 @@ static void mshr_take(tm_mem *m, uint32_t sm, uint64_t t)
         for (uint32_t k = 1; k < n; k++)
             if (p[k] < low) low = p[k];
         pend_remove(m, sm, low);
-        if (!tm_is_pend(t)) {
-            known_push(h, known, t);
-            return;
-        }
     }
-    pend_add(m, sm, (uint32_t)(t & ~TM_PEND));
+    if (!tm_is_pend(t)) known_insert(m, sm, t);
+    else pend_add(m, sm, (uint32_t)(t & ~TM_PEND));
 }
 
 /* The MSHR of SM sm held by wait wid (if it still holds one) frees at t. */
@@ -317,7 +305,7 @@ static void mshr_land(tm_mem *m, uint32_t sm, uint32_t wid, uint64_t t)
 {
     if (!m->waits[wid].mshr_at) return;
     pend_remove(m, sm, wid);
-    known_push(mshr_heap(m, sm), &m->mshr_known[sm], t);
+    known_insert(m, sm, t);
 }
 
 /* Address mapping (as GPGPU-Sim's, `dramid@8`): 256-byte chunks go to DRAM channels by a hash

@@ -178,11 +178,12 @@ typedef struct tm_mem {
     uint32_t nsm;
     tm_cache *l1;             /* per SM */
     tm_cache *tex;            /* per SM: texture cache (tex, tld4, suld) */
-    /* per SM, l1_mshrs MSHRs: the known free times in l1_mshr (a min-heap of mshr_known[sm]
-     * at the SM's l1_mshrs entries), the rest wait for DRAM: their replies' ids in mshr_pend
-     * (memsys.c mshr_take) */
+    /* per SM, l1_mshrs MSHRs: the known free times in l1_mshr (a ring of mshr_cap entries per
+     * SM, l1_mshrs up to a power of two: mshrs[sm].known times in order from mshrs[sm].head),
+     * the rest wait for DRAM: their replies' ids in mshr_pend (memsys.c mshr_take) */
     uint64_t *l1_mshr;
-    uint32_t *mshr_known;
+    struct tm_mshrs { uint32_t known, head; } *mshrs;
+    uint32_t mshr_cap;
     uint32_t *mshr_pend;
     uint64_t *sm_out, *sm_in; /* interconnect ports per SM: free at */
     tm_cache *l2;             /* per slice */
@@ -270,11 +271,12 @@ void tm_mem_dram_place(const timing_gpu *gpu, uint64_t line, uint32_t *bank, uin
 /* Invalidates every line of every SM's L1 (GPUDet flushes them after each commit). */
 void tm_mem_flush_l1(tm_mem *m);
 /* The cycle SM sm's first MSHR is free. (Inline: the issue stage asks it for every memory
- * instruction it looks at.) The root of the SM's known free times is the one a miss takes. */
+ * instruction it looks at.) The head of the SM's known free times is the one a miss takes. */
 static inline uint64_t tm_mem_mshr_next(const tm_mem *m, uint32_t sm)
 {
     /* none known: all wait for DRAM, known when one is served */
-    return m->mshr_known[sm] ? m->l1_mshr[(size_t)sm * (uint32_t)m->gpu->l1_mshrs] : TM_NEVER;
+    struct tm_mshrs q = m->mshrs[sm];
+    return q.known ? m->l1_mshr[(size_t)sm * m->mshr_cap + q.head] : TM_NEVER;
 }
 
 /* What a memory instruction costs: when its results are back, and how many cycles it holds
