@@ -1723,13 +1723,12 @@ static unsigned coalesce(const uint64_t *addr, uint32_t lanes, unsigned size,
     return n;
 }
 
-/* coalesce_one_sector() of the 16 lanes at a + j * st (j = 0..15; st 0 or a power of two),
+/* coalesce_one_sector() of the k lanes at a + j * st (j = 0..k-1; st 0 or a power of two),
  * after n requests whose last lane's sector is *prev_s, the addresses not decreasing from it:
  * the requests' count after them. */
-static unsigned coalesce_run(uint64_t a, uint64_t st, line_req req[EMU_WARP_SIZE * 2],
+static unsigned coalesce_run(uint64_t a, uint64_t st, unsigned k, line_req req[EMU_WARP_SIZE * 2],
                              unsigned n, uint64_t *prev_s)
 {
-    const unsigned k = EMU_WARP_SIZE / 2;
     unsigned sh = st ? (unsigned)__builtin_ctzll(st) : 0;
     if (st <= TM_SECTOR) {
         /* lanes at most a sector apart skip no sector between the run's first and last: a line
@@ -1780,8 +1779,12 @@ static unsigned coalesce_one_sector(const emu_event *e, uint32_t lanes,
          * meet each sector's lanes one after another and each line's sectors likewise, never
          * a line it met before; taken a sector at a time */
         uint64_t prev = UINT64_MAX;
-        unsigned n = coalesce_run(e->base, (uint64_t)st, req, 0, &prev);
-        return coalesce_run(e->base + (uint64_t)half, (uint64_t)st, req, n, &prev);
+        const unsigned k = EMU_WARP_SIZE / 2;
+        /* the second half from where the first ends (contiguous elements): one run */
+        if ((uint64_t)half == k * (uint64_t)st)
+            return coalesce_run(e->base, (uint64_t)st, 2 * k, req, 0, &prev);
+        unsigned n = coalesce_run(e->base, (uint64_t)st, k, req, 0, &prev);
+        return coalesce_run(e->base + (uint64_t)half, (uint64_t)st, k, req, n, &prev);
     }
     unsigned n = 0, prev_i = 0;
     uint64_t prev_s = UINT64_MAX;
