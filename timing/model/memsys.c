@@ -1928,8 +1928,14 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
             uint64_t back = round_trip(m, sm, req[i].line, missing, K_LOAD, 0, start, true,
                                        &accepted);
             mshr_take(m, sm, back);
-            if (!L) L = tm_cache_alloc(l1, req[i].line, t, NULL);
-            L->valid |= missing;
+            if (L) {
+                L->valid |= missing;
+            } else {
+                /* (a new line's sectors written, not read back: its way was not in the host's
+                 * caches, and the read stalled behind the allocation's stores) */
+                L = tm_cache_alloc(l1, req[i].line, t, NULL);
+                L->valid = missing;
+            }
             if (tm_is_pend(back)) {
                 uint32_t wid = (uint32_t)(back & ~TM_PEND);
                 m->waits[wid].mshr = true;
