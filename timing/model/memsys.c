@@ -1028,6 +1028,18 @@ static uint64_t l2_access(tm_mem *m, uint32_t ch, uint32_t s, uint64_t line, uin
     return kind == K_ATOMIC ? ready + l2_cycles(g, ops) : ready;
 }
 
+/* When slice s's input queue has room for a request arriving at `arrive` (at or before it:
+ * room now): when the request l2_queue places ahead left it. The queue's leave times are its
+ * requests' starts (l2_access), which grow (each is at least the slice's l2_free, and l2_free
+ * then at least a cycle more), so the oldest is at most the newest, itself below l2_free: a
+ * slice free by arrive + 1 has room, and its ring (a host line of 8 of its 64 places, read
+ * once in 8 requests of the slice, mostly a window or more apart) is not read. */
+static uint64_t slice_room(const tm_mem *m, uint32_t s, uint64_t arrive)
+{
+    if (m->l2_free[s] <= arrive + 1) return arrive;
+    return m->l2_qleft[(size_t)s * (uint32_t)m->gpu->l2_queue + m->l2_qpos[s]];
+}
+
 /* A request from SM sm leaving at cycle now: over the interconnect, L2, and back. Returns
  * when the reply is back, or TM_PEND | the reply record waiting for DRAM (*wid). */
 static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, int kind,
@@ -1066,7 +1078,7 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
     }
     /* the slice's input queue holds l2_queue requests: a request leaves the SM's port only
      * when there will be room for it, and holds the port until then */
-    uint64_t room = m->l2_qleft[(size_t)s * (uint32_t)g->l2_queue + m->l2_qpos[s]];
+    uint64_t room = slice_room(m, s, depart + trip);
     if (room > depart + trip) depart = room - trip;
     m->sm_out[sm] = depart + occ;
     *accepted = depart + occ;
@@ -1094,10 +1106,9 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
  * waits for DRAM. */
 static void outreq_serve(tm_mem *m, uint32_t sm, const tm_outreq *r, tm_order *o)
 {
-    const timing_gpu *g = m->gpu;
     uint32_t s = r->slice;
     uint64_t arrive = r->depart + r->trip;
-    uint64_t room = m->l2_qleft[(size_t)s * (uint32_t)g->l2_queue + m->l2_qpos[s]];
+    uint64_t room = slice_room(m, s, arrive);
     if (room > arrive) {
         arrive = room;
         /* the port is the SM's: a maximum, taken in tm_mem_weave_end */
@@ -1321,10 +1332,15 @@ uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end)
         }
     }
     prefetch_decisions(m, 0, (uint32_t)m->gpu->dram_channels, end, 2);
-    /* each channel's requests, in that order */
+    /* each channel's requests, in that order (and the place in its slice's input queue that
+     * outreq_serve reads where the slice is busy, asked for: a host line of the queue's is
+     * met once in 8 of the slice's requests, windows apart) */
     for (uint32_t k = 0; k < m->norder; k++) {
         const tm_order *o = &m->order[k];
-        tm_chan *C = &m->chan[m->outbox[o->sm][o->idx].ch];
+        const tm_outreq *r = &m->outbox[o->sm][o->idx];
+        tm_chan *C = &m->chan[r->ch];
+        __builtin_prefetch(&m->l2_qleft[(size_t)r->slice * (uint32_t)m->gpu->l2_queue +
+                                        m->l2_qpos[r->slice]]);
         if (C->nreq == C->capreq) {
             uint32_t nc = C->capreq ? 2 * C->capreq : 64;
             uint32_t *p = realloc(C->reqs, (size_t)nc * sizeof *p);
