@@ -1875,6 +1875,10 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
         other |= global;
         global = 0;
     }
+    /* the L1 set of a compact access's first line, asked for before its lines are worked out
+     * (a streaming kernel's L1 sets are out of the host's caches) */
+    if (global && (e->flags & EMU_EV_COMPACT))
+        tm_cache_prefetch_set(tex ? &m->tex[sm] : &m->l1[sm], e->base / TM_LINE);
     uint64_t done = now + 1, pend_inst = 0;
     uint32_t lsu = 0;
     if (shared) {
