@@ -347,11 +347,11 @@ static uint32_t slice_in(const tm_mem *m, uint32_t ch, uint64_t line)
 }
 
 /* Record pools: an id stays valid until its record is freed (after it is decided). */
-#define POOL_TAKE(m, arr, n, cap, freel, out)                                                    \
+#define POOL_TAKE(m, arr, next, n, cap, freel, out)                                              \
     do {                                                                                         \
         if ((m)->freel != UINT32_MAX) {                                                          \
             out = (m)->freel;                                                                    \
-            (m)->freel = (m)->arr[out].next_free;                                                \
+            (m)->freel = (m)->arr[out].next;                                                     \
         } else {                                                                                 \
             if ((m)->n == (m)->cap) {                                                            \
                 uint32_t nc = (m)->cap ? 2 * (m)->cap : 256;                                     \
@@ -449,14 +449,14 @@ static uint32_t wait_take(tm_mem *m, uint32_t sm)
         return fresh_take(m, TAIL_WAIT(m, sm), &m->sm_freewait[sm]);
     }
     if (id != UINT32_MAX) {
-        m->sm_freewait[sm] = m->waits[id].next_free;
+        m->sm_freewait[sm] = m->waits[id].next;
         prefetch_head(m->waits, m->sm_freewait[sm], sizeof *m->waits);
         if (m->sm_freewait[sm] == UINT32_MAX) m->sm_tail[TAIL_WAIT(m, sm)] = UINT32_MAX;
         m->sm_nfreewait[sm]--;
         return id;
     }
     assert(!m->in_bound);
-    POOL_TAKE(m, waits, nwait, capwait, freewait, id);
+    POOL_TAKE(m, waits, next, nwait, capwait, freewait, id);
     return id;
 }
 
@@ -464,7 +464,7 @@ static void wait_free(tm_mem *m, uint32_t id)
 {
     uint32_t sm = m->waits[id].sm;
     if (m->sm_freewait[sm] == UINT32_MAX) m->sm_tail[TAIL_WAIT(m, sm)] = id;
-    m->waits[id].next_free = m->sm_freewait[sm];
+    m->waits[id].next = m->sm_freewait[sm];
     m->sm_freewait[sm] = id;
     m->sm_nfreewait[sm]++;
 }
@@ -484,7 +484,7 @@ static uint32_t inst_take(tm_mem *m, uint32_t sm)
         return id;
     }
     assert(!m->in_bound);
-    POOL_TAKE(m, insts, ninst, capinst, freeinst, id);
+    POOL_TAKE(m, insts, next_free, ninst, capinst, freeinst, id);
     return id;
 }
 
@@ -608,9 +608,9 @@ void tm_mem_reserve_weave(tm_mem *m, uint32_t sm, uint32_t replies, uint32_t ins
 {
     while (m->sm_nfreewait[sm] < replies) {
         uint32_t id;
-        POOL_TAKE(m, waits, nwait, capwait, freewait, id);
+        POOL_TAKE(m, waits, next, nwait, capwait, freewait, id);
         m->waits[id].sm = sm;
-        FREE_TAIL_APPEND(m, waits, next_free, m->sm_freewait[sm], TAIL_WAIT(m, sm),
+        FREE_TAIL_APPEND(m, waits, next, m->sm_freewait[sm], TAIL_WAIT(m, sm),
                          m->sm_nfreewait[sm], id);
     }
     while (m->sm_nfreelink[sm] < replies) {
@@ -627,7 +627,7 @@ void tm_mem_reserve_weave(tm_mem *m, uint32_t sm, uint32_t replies, uint32_t ins
     }
     while (m->sm_nfreeinst[sm] < insts) {
         uint32_t id;
-        POOL_TAKE(m, insts, ninst, capinst, freeinst, id);
+        POOL_TAKE(m, insts, next_free, ninst, capinst, freeinst, id);
         m->insts[id].sm = sm;
         FREE_TAIL_APPEND(m, insts, next_free, m->sm_freeinst[sm], TAIL_INST(m, sm),
                          m->sm_nfreeinst[sm], id);
@@ -851,6 +851,14 @@ static void inst_landed(tm_mem *m, uint32_t id)
     inst_free(m, id);
 }
 
+/* One of instruction id's replies is back at t. */
+static void inst_reply(tm_mem *m, uint32_t id, uint64_t t)
+{
+    tm_inst *in = &m->insts[id];
+    if (t > in->done) in->done = t;
+    if (!--in->left) inst_landed(m, id);
+}
+
 /* Reply w leaves L2 at `at`: over SM's port, into its L1 line and MSHR, and to the
  * instructions waiting for it. */
 static void wait_landed(tm_mem *m, uint32_t wid, uint64_t at)
@@ -870,11 +878,10 @@ static void wait_landed(tm_mem *m, uint32_t wid, uint64_t at)
         mshr_land(m, w->sm, wid, t);
         if (m->landed) m->landed(m->landed_ctx, w->sm, 0, t);
     }
+    if (w->inst != UINT32_MAX) inst_reply(m, w->inst, t);
     for (uint32_t k = w->insts; k != UINT32_MAX;) {
         tm_link *lk = &m->links[k];
-        tm_inst *in = &m->insts[lk->inst];
-        if (t > in->done) in->done = t;
-        if (!--in->left) inst_landed(m, lk->inst);
+        inst_reply(m, lk->inst, t);
         uint32_t nx = lk->next;
         link_free(m, m->waits[wid].sm, k);
         k = nx;
@@ -1061,7 +1068,8 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
             wid = wait_take(m, sm);
             m->waits[wid] = (tm_wait){.line = line, .sm = sm, .l1_line = UINT32_MAX,
                                       .ops = kind == K_ATOMIC ? ops : 0, .resp = (uint32_t)resp,
-                                      .next = UINT32_MAX, .insts = UINT32_MAX};
+                                      .next = UINT32_MAX, .inst = UINT32_MAX,
+                                      .insts = UINT32_MAX};
         }
         if (m->nout[sm] == m->capout[sm]) {
             uint32_t nc = m->capout[sm] ? 2 * m->capout[sm] : 256;
@@ -1091,7 +1099,8 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
         uint32_t d = (uint32_t)(at_l2 & ~TM_PEND), wid = wait_take(m, sm);
         m->waits[wid] = (tm_wait){.at_l2 = lower, .line = line, .sm = sm, .l1_line = UINT32_MAX,
                                   .ops = kind == K_ATOMIC ? ops : 0, .resp = (uint32_t)resp,
-                                  .next = m->dreqs[d].waits, .insts = UINT32_MAX};
+                                  .next = m->dreqs[d].waits, .inst = UINT32_MAX,
+                                  .insts = UINT32_MAX};
         m->dreqs[d].waits = wid;
         return TM_PEND | wid;
     }
@@ -1251,6 +1260,7 @@ static __attribute__((noipa)) void prefetch_landing(tm_mem *m, const tm_wait *w)
 {
     if (w->l1_line != UINT32_MAX)
         __builtin_prefetch(&(w->tex ? &m->tex[w->sm] : &m->l1[w->sm])->lines[w->l1_line]);
+    if (w->inst != UINT32_MAX) __builtin_prefetch(&m->insts[w->inst]);
     if (w->insts != UINT32_MAX) __builtin_prefetch(&m->links[w->insts]);
 }
 
@@ -1491,11 +1501,6 @@ void tm_mem_weave_land(tm_mem *m, uint32_t lo, uint32_t hi)
     for (uint32_t s = lo; s < hi; s++) {
         for (uint32_t i = 0; i < m->sm_nland[s]; i++)
             prefetch_landing(m, &m->waits[m->sm_land[s][i].wid]);
-        /* the replies' first instructions */
-        for (uint32_t i = 0; i < m->sm_nland[s]; i++) {
-            uint32_t k = m->waits[m->sm_land[s][i].wid].insts;
-            if (k != UINT32_MAX) __builtin_prefetch(&m->insts[m->links[k].inst]);
-        }
         for (uint32_t i = 0; i < m->sm_nland[s]; i++)
             wait_landed(m, m->sm_land[s][i].wid, m->sm_land[s][i].t);
         m->sm_nland[s] = 0;
@@ -1991,8 +1996,11 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
         if (npend) {
             uint32_t id = inst_take(m, sm);
             m->insts[id] = (tm_inst){.done = done, .sm = sm, .left = npend};
-            for (uint32_t k = 0; k < npend; k++)
-                m->waits[pend[k]].insts = link_new(m, sm, id, m->waits[pend[k]].insts);
+            for (uint32_t k = 0; k < npend; k++) {
+                tm_wait *w = &m->waits[pend[k]];
+                if (w->inst != UINT32_MAX) w->insts = link_new(m, sm, w->inst, w->insts);
+                w->inst = id;
+            }
             pend_inst = TM_PEND | id;
         }
         lsu += n ? n : 1;

@@ -94,12 +94,14 @@ typedef struct tm_wait {
     uint64_t at_l2;           /* L2 would have answered at (without the fill) */
     uint64_t line;
     uint32_t sm, ops, resp;   /* atomic lane operations after the fill; reply bytes */
-    uint32_t next;            /* next reply on the same DRAM request */
-    uint32_t insts;           /* head of the instructions waiting for it (links) */
+    uint32_t next;            /* next reply on the same DRAM request (free: the next free) */
+    /* the instructions waiting for it: the last one (UINT32_MAX: none), then those before it
+     * from the head of a list of links (UINT32_MAX: none), the latest first; most replies have
+     * one, and its landing reads no link */
+    uint32_t inst, insts;
     uint32_t mshr_at;         /* 1 + its place in its SM's mshr_pend while it holds an MSHR */
     bool mshr;                /* took an MSHR of its SM */
     bool tex;                 /* fills the texture cache (else L1) */
-    uint32_t next_free;
     /* a load's L1 (texture cache) line's place (`lines`), whose fill it is while that is
      * TM_PEND | its id (UINT32_MAX: it fills none) */
     uint32_t l1_line;
