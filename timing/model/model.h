@@ -97,12 +97,14 @@ typedef struct tm_wait {
     uint64_t at_l2;           /* L2 would have answered at (without the fill) */
     uint64_t line;
     uint32_t sm, ops, resp;   /* atomic lane operations after the fill; reply bytes */
-    uint32_t next;            /* next reply on the same DRAM request */
-    uint32_t insts;           /* head of the instructions waiting for it (links) */
+    uint32_t next;            /* next reply on the same DRAM request (free: the next free) */
+    /* the instructions waiting for it: the last one (UINT32_MAX: none), then those before it
+     * from the head of a list of links (UINT32_MAX: none), the latest first; most replies have
+     * one, and its landing reads no link */
+    uint32_t inst, insts;
     uint32_t mshr_at;         /* 1 + its place in its SM's mshr_pend while it holds an MSHR */
     bool mshr;                /* took an MSHR of its SM */
     bool tex;                 /* fills the texture cache (else L1) */
-    uint32_t next_free;
     /* a load's L1 (texture cache) line's place (`lines`), whose fill it is while that is
      * TM_PEND | its id (UINT32_MAX: it fills none) */
     uint32_t l1_line;
@@ -181,11 +183,12 @@ typedef struct tm_mem {
     uint32_t nsm;
     tm_cache *l1;             /* per SM */
     tm_cache *tex;            /* per SM: texture cache (tex, tld4, suld) */
-    /* per SM, l1_mshrs MSHRs: the known free times in l1_mshr (a min-heap of mshr_known[sm]
-     * at the SM's l1_mshrs entries), the rest wait for DRAM: their replies' ids in mshr_pend
-     * (memsys.c mshr_take) */
+    /* per SM, l1_mshrs MSHRs: the known free times in l1_mshr (a ring of mshr_cap entries per
+     * SM, l1_mshrs up to a power of two: mshrs[sm].known times in order from mshrs[sm].head),
+     * the rest wait for DRAM: their replies' ids in mshr_pend (memsys.c mshr_take) */
     uint64_t *l1_mshr;
-    uint32_t *mshr_known;
+    struct tm_mshrs { uint32_t known, head; } *mshrs;
+    uint32_t mshr_cap;
     uint32_t *mshr_pend;
     uint64_t *sm_out, *sm_in; /* interconnect ports per SM: free at */
     tm_cache *l2;             /* per slice */
@@ -216,6 +219,9 @@ typedef struct tm_mem {
     uint64_t *ch_end;
     /* per channel: the bank whose oldest request goes next (at ch_next): the root of bwin */
     uint32_t *ch_bank;
+    /* per channel, while the weave begins: the bank of its second decision in the window
+     * (UINT32_MAX: none due), as the tournament stands (a prefetch's guess, memsys.c) */
+    uint32_t *ch_bank2;
     /* per channel, a tournament over its banks (memsys.c), 2 * tleaves nodes: node i's
      * children 2i and 2i + 1, the root 1, bank b's leaf tleaves + b (tleaves: dram_banks up to
      * a power of two, the rest empty): a decision, a bank's new oldest request or its new free
@@ -273,11 +279,12 @@ void tm_mem_dram_place(const timing_gpu *gpu, uint64_t line, uint32_t *bank, uin
 /* Invalidates every line of every SM's L1 (GPUDet flushes them after each commit). */
 void tm_mem_flush_l1(tm_mem *m);
 /* The cycle SM sm's first MSHR is free. (Inline: the issue stage asks it for every memory
- * instruction it looks at.) The root of the SM's known free times is the one a miss takes. */
+ * instruction it looks at.) The head of the SM's known free times is the one a miss takes. */
 static inline uint64_t tm_mem_mshr_next(const tm_mem *m, uint32_t sm)
 {
     /* none known: all wait for DRAM, known when one is served */
-    return m->mshr_known[sm] ? m->l1_mshr[(size_t)sm * (uint32_t)m->gpu->l1_mshrs] : TM_NEVER;
+    struct tm_mshrs q = m->mshrs[sm];
+    return q.known ? m->l1_mshr[(size_t)sm * m->mshr_cap + q.head] : TM_NEVER;
 }
 
 /* What a memory instruction costs: when its results are back, and how many cycles it holds
