@@ -59,6 +59,16 @@ typedef struct emu_uop_rows {
     uint32_t row[5];
 } emu_uop_rows;
 
+/* The rows compiled code's run-ahead asks for where it enters a function at a µop (run.c):
+ * those of that µop and the 2 ROW_AHEAD - 1 after it (emu_uop_rows'), each row once, whole
+ * rows first. Per µop pc, row[at[pc], at[pc + 1]), the first wide[pc] of them whole rows (four
+ * lines), the rest a row's first line that no whole row of the list has. One allocation, freed
+ * with the table. */
+typedef struct emu_entry_rows {
+    const uint32_t *at, *row;
+    const uint8_t *wide;
+} emu_entry_rows;
+
 /* The fields of a µop's event that the µop alone decides (emu_event's first 24 bytes, laid
  * out as there; active and mask are the run's), copied into each event it records (run.c):
  * built field by field at every event, they were a fifth of a timed run's loop. */
@@ -92,6 +102,9 @@ typedef struct emu_func {
     bool no_shared_writes;
     /* per µop, its rows for the run-ahead's prefetch (run.c), made at its first use */
     _Atomic(emu_uop_rows *) uop_rows;
+    /* per µop, the rows compiled code's run-ahead asks for entering there (run.c), made at
+     * its first use */
+    _Atomic(emu_entry_rows *) entry_rows_ahead;
     /* per µop, its events' head (run.c), made at its first event */
     _Atomic(emu_event_head *) event_heads;
     /* per µop, what emu_grid_instr gives for it (warp_peek.c), made at its first use */
