@@ -350,6 +350,18 @@ static LLVMBasicBlockRef block(tr *t, const char *name)
 }
 
 /* Goes on at pc (a constant or a value) through the dispatch block, the SIMT top's pc set. */
+/* A conditional branch that goes to `then` nearly always (branch weights): the register
+ * allocator then keeps the spills around the rare way's calls on that way. */
+static LLVMValueRef likely_br(tr *t, LLVMValueRef cond, LLVMBasicBlockRef then, LLVMBasicBlockRef other)
+{
+    LLVMValueRef br = LLVMBuildCondBr(t->b, cond, then, other);
+    LLVMMetadataRef w[3] = {LLVMMDStringInContext2(t->cx, "branch_weights", 14),
+                            LLVMValueAsMetadata(ci32(t, 2000)), LLVMValueAsMetadata(ci32(t, 1))};
+    LLVMSetMetadata(br, LLVMGetMDKindIDInContext(t->cx, "prof", 4),
+                    LLVMMetadataAsValue(t->cx, LLVMMDNodeInContext2(t->cx, w, 3)));
+    return br;
+}
+
 static void goto_dispatch(tr *t, LLVMValueRef pc)
 {
     sync_count(t);
@@ -2849,7 +2861,7 @@ static void emit_event_global(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef 
     LLVMValueRef direct = load(t, t->i8, ctx_field(t, offsetof(emu_ctx, direct_events)));
     LLVMValueRef go = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntNE, direct, LLVMConstInt(t->i8, 0, false), ""),
                                    LLVMBuildICmp(b, LLVMIntEQ, mask, ci32(t, 0xffffffffu), ""), "");
-    LLVMBuildCondBr(b, go, look, slow);
+    likely_br(t, go, look, slow);
     LLVMPositionBuilderAtEnd(b, look);
     LLVMValueRef p[2], iota[EMU_WARP_SIZE], by_half[EMU_WARP_SIZE];
     for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
@@ -2873,7 +2885,7 @@ static void emit_event_global(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef 
     LLVMValueRef fits = LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildSExt(b, LLVMBuildTrunc(b, half, t->i32, ""), t->i64, ""),
                                       half, "");
     LLVMValueRef gen = device_generation(t);
-    LLVMBuildCondBr(b, LLVMBuildAnd(b, shaped, LLVMBuildAnd(b, aligned, fits, ""), ""), hit, slow);
+    likely_br(t, LLVMBuildAnd(b, shaped, LLVMBuildAnd(b, aligned, fits, ""), ""), hit, slow);
     /* each half's 16 elements within the entry's allocation, the entry of this generation */
     LLVMBasicBlockRef check_from[2] = {hit, again}, check_to[2] = {refill, slow};
     size_t entry = 0;
@@ -2890,7 +2902,7 @@ static void emit_event_global(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef 
                 "");
             in = LLVMBuildAnd(b, in, inh, "");
         }
-        LLVMBuildCondBr(b, in, fast, check_to[k]);
+        likely_br(t, in, fast, check_to[k]);
     }
     /* the entry missed: the allocation of lane 0's element looked up (emu_jit_refill) */
     LLVMPositionBuilderAtEnd(b, refill);
