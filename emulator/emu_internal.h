@@ -118,6 +118,10 @@ typedef struct emu_func {
     _Atomic bool jit_probed;            /* auto looked for its event variant in the caches */
 } emu_func;
 
+/* f's entry rows, made at the first ask by whichever host thread asks (interp/run.c); NULL
+ * when no memory can be had */
+const emu_entry_rows *emu_entry_rows_of(const emu_func *f);
+
 /* The offset of shared variable sym in kernel k's layout, UINT64_MAX when k does not use it. */
 uint64_t emu_kernel_shared_offset(const struct emu_func *k, int32_t sym);
 

@@ -358,11 +358,10 @@ static uint32_t entry_list(const emu_uop_rows *rows, uint32_t n, uint32_t pc, ui
  * the rows of the eight µops from its entry one µop at a time, a row named by several of them
  * each time (vecadd's run-ahead: 14 whole rows, 9 of them distinct): the loop and the repeats
  * were half of the executor's own instructions in a run. */
-static const emu_entry_rows *entry_rows_ahead(const emu_func *cf)
+static __attribute__((noinline, cold)) const emu_entry_rows *make_entry_rows(const emu_func *cf)
 {
     emu_func *f = (emu_func *)cf;
-    emu_entry_rows *t = atomic_load_explicit(&f->entry_rows_ahead, memory_order_acquire);
-    if (__builtin_expect(t != NULL, 1)) return t;
+    emu_entry_rows *t;
     const emu_uop_rows *rows = uop_rows(cf);
     if (!rows) return NULL;
     const uint32_t n = f->code.n;
@@ -390,6 +389,19 @@ static const emu_entry_rows *entry_rows_ahead(const emu_func *cf)
         t = had;
     }
     return t;
+}
+
+/* Inline: compiled code's run-ahead asks at every run. */
+static inline __attribute__((always_inline)) const emu_entry_rows *entry_rows_ahead(const emu_func *f)
+{
+    const emu_entry_rows *t = atomic_load_explicit(&((emu_func *)f)->entry_rows_ahead,
+                                                   memory_order_acquire);
+    return __builtin_expect(t != NULL, 1) ? t : make_entry_rows(f);
+}
+
+const emu_entry_rows *emu_entry_rows_of(const emu_func *f)
+{
+    return entry_rows_ahead(f);
 }
 
 /* Asks for the rows r names. */

@@ -31,15 +31,32 @@ void emu_warp_prefetch_access(const emu_warp *w, bool lines)
     if (!ao || fr->reg_base + ao->row + EMU_WARP_SIZE > w->regs_cap) return;
     const uint64_t *row = w->regs + fr->reg_base + ao->row;
     if (!lines) {
-        /* its registers: the address's, and the value loaded or stored */
-        for (unsigned k = 0; k < u->nopd && k < 4; k++) {
-            const emu_opd *o = &u->opd[k];
-            if ((o->kind != EMU_OPD_REG && o != ao) ||
-                fr->reg_base + o->row + EMU_WARP_SIZE > w->regs_cap)
-                continue;
-            const uint64_t *r = w->regs + fr->reg_base + o->row;
-            for (size_t b = 0; b < EMU_WARP_SIZE * sizeof *r; b += 64)
-                __builtin_prefetch((const char *)r + b);
+        /* its registers: those of the run's first µops, as the run asks for them where it
+         * enters compiled code (interp/run.c emu_entry_rows), so that they come in a run
+         * ahead: vecadd's run-ahead reads the address rows its two loads, its add and its
+         * store's address computation use, written long before (the CTA's first run), and
+         * waited for each of them at its entry. Else the access's own: the address's and the
+         * value loaded or stored. */
+        const emu_entry_rows *er = emu_entry_rows_of(fr->f);
+        if (er) {
+            const uint32_t *r = er->row + er->at[top->pc], *end = er->row + er->at[top->pc + 1];
+            for (const uint32_t *wend = r + er->wide[top->pc]; r < wend; r++)
+                if (fr->reg_base + *r + EMU_WARP_SIZE <= w->regs_cap)
+                    for (size_t b = 0; b < EMU_WARP_SIZE * sizeof *w->regs; b += 64)
+                        __builtin_prefetch((const char *)(w->regs + fr->reg_base + *r) + b);
+            for (; r < end; r++)
+                if (fr->reg_base + *r + 1 <= w->regs_cap)
+                    __builtin_prefetch(w->regs + fr->reg_base + *r);
+        } else {
+            for (unsigned k = 0; k < u->nopd && k < 4; k++) {
+                const emu_opd *o = &u->opd[k];
+                if ((o->kind != EMU_OPD_REG && o != ao) ||
+                    fr->reg_base + o->row + EMU_WARP_SIZE > w->regs_cap)
+                    continue;
+                const uint64_t *r = w->regs + fr->reg_base + o->row;
+                for (size_t b = 0; b < EMU_WARP_SIZE * sizeof *r; b += 64)
+                    __builtin_prefetch((const char *)r + b);
+            }
         }
         if (w->ring && w->nev < EMU_EVENT_RING)
             for (size_t o = 0; o < sizeof *w->ring; o += 64)
