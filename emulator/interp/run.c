@@ -332,14 +332,16 @@ static const emu_uop_rows *uop_rows(const emu_func *cf)
     return t;
 }
 
-/* The list of entry_rows_ahead for µop pc into out (2 ROW_AHEAD * 5 rows at most): the whole
+_Static_assert(EMU_ENTRY_LOOK == 2 * ROW_AHEAD, "compiled code's entry asks for twice the loop's rows");
+
+/* The list of entry_rows_ahead for µop pc into out (EMU_ENTRY_LOOK * 5 rows at most): the whole
  * rows first (*wide of them), each once; returns the list's length. */
 static uint32_t entry_list(const emu_uop_rows *rows, uint32_t n, uint32_t pc, uint32_t *out,
                            uint8_t *wide)
 {
     uint32_t k = 0;
     for (int part = 0; part < 2; part++) {
-        for (uint32_t q = pc; q < pc + 2 * ROW_AHEAD && q < n; q++) {
+        for (uint32_t q = pc; q < pc + EMU_ENTRY_LOOK && q < n; q++) {
             const emu_uop_rows *r = &rows[q];
             for (unsigned i = part ? r->wide : 0; i < (part ? r->n : r->wide); i++) {
                 /* a narrow row is had where any row of the list, whole or not, is it */
@@ -365,7 +367,7 @@ static __attribute__((noinline, cold)) const emu_entry_rows *make_entry_rows(con
     const emu_uop_rows *rows = uop_rows(cf);
     if (!rows) return NULL;
     const uint32_t n = f->code.n;
-    uint32_t list[2 * ROW_AHEAD * 5];
+    uint32_t list[EMU_ENTRY_LOOK * 5];
     uint8_t wide;
     size_t total = 0;
     for (uint32_t pc = 0; pc < n; pc++) total += entry_list(rows, n, pc, list, &wide);

@@ -19,6 +19,35 @@ static const emu_opd *global_address(const emu_uop *u)
     return NULL;
 }
 
+/* The lines the lanes of an access through address operand ao read or write, the address
+ * row being row (a prefetch does not fault, whatever the address). */
+static void prefetch_lanes(const uint64_t *row, const emu_opd *ao, uint32_t lanes)
+{
+    uint64_t keep = ao->bits <= 32 ? 0xffffffffu : ~UINT64_C(0);
+    if (lanes == UINT32_MAX) {
+        /* a whole warp whose ends (lanes 0, 15, 16, 31) lie within a few lines of each other:
+         * the lines between them, once each (vecadd's 32 contiguous words: 2 or 3 lines, not
+         * 32 prefetches); a lane elsewhere only misses its hint */
+        uint64_t e[4] = {(row[0] + ao->imm) & keep, (row[15] + ao->imm) & keep,
+                         (row[16] + ao->imm) & keep, (row[31] + ao->imm) & keep};
+        uint64_t lo = e[0], hi = e[0];
+        for (int i = 1; i < 4; i++) {
+            lo = e[i] < lo ? e[i] : lo;
+            hi = e[i] > hi ? e[i] : hi;
+        }
+        enum { LINE = 64, SPAN = 8 * LINE };
+        if (hi - lo < SPAN) {
+            for (uint64_t a = lo & ~(uint64_t)(LINE - 1); a <= hi; a += LINE)
+                __builtin_prefetch((const void *)(uintptr_t)a);
+            return;
+        }
+    }
+    for (uint32_t mk = lanes; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        __builtin_prefetch((const void *)(uintptr_t)((row[l] + ao->imm) & keep));
+    }
+}
+
 void emu_warp_prefetch_access(const emu_warp *w, bool lines)
 {
     if (w->state != EMU_WS_READY || w->sp == 0 || w->nframes == 0 || !w->regs) return;
@@ -63,29 +92,25 @@ void emu_warp_prefetch_access(const emu_warp *w, bool lines)
                 __builtin_prefetch((const char *)&w->ring[w->nev] + o, 1);
         return;
     }
-    /* a prefetch does not fault, whatever the address */
-    uint64_t keep = ao->bits <= 32 ? 0xffffffffu : ~UINT64_C(0);
     uint32_t lanes = top->mask & w->valid & ~w->exited;
-    if (lanes == UINT32_MAX) {
-        /* a whole warp whose ends (lanes 0, 15, 16, 31) lie within a few lines of each other:
-         * the lines between them, once each (vecadd's 32 contiguous words: 2 or 3 lines, not
-         * 32 prefetches); a lane elsewhere only misses its hint */
-        uint64_t e[4] = {(row[0] + ao->imm) & keep, (row[15] + ao->imm) & keep,
-                         (row[16] + ao->imm) & keep, (row[31] + ao->imm) & keep};
-        uint64_t lo = e[0], hi = e[0];
-        for (int i = 1; i < 4; i++) {
-            lo = e[i] < lo ? e[i] : lo;
-            hi = e[i] > hi ? e[i] : hi;
+    prefetch_lanes(row, ao, lanes);
+    /* and the lines of the accesses after it in the run's first µops (its block) whose
+     * address row no µop before them there writes (their value is in the row already): vecadd's
+     * second load waited for its lines (an eighth of the compiled run-ahead's samples). A µop
+     * that writes what its first operand does not name ends the look; a guess only wastes a
+     * hint. */
+    uint32_t written[2 * EMU_ENTRY_LOOK], nw = 0;
+    uint32_t end = u->block_end < top->pc + EMU_ENTRY_LOOK ? u->block_end : top->pc + EMU_ENTRY_LOOK;
+    for (uint32_t q = top->pc; q < end && q < code->n; q++) {
+        const emu_uop *v = &code->uops[q];
+        const emu_opd *va = q > top->pc ? global_address(v) : NULL;
+        if (va && fr->reg_base + va->row + EMU_WARP_SIZE <= w->regs_cap) {
+            bool stale = false;
+            for (uint32_t k = 0; k < nw && !stale; k++) stale = written[k] == va->row;
+            if (!stale) prefetch_lanes(w->regs + fr->reg_base + va->row, va, lanes);
         }
-        enum { LINE = 64, SPAN = 8 * LINE };
-        if (hi - lo < SPAN) {
-            for (uint64_t a = lo & ~(uint64_t)(LINE - 1); a <= hi; a += LINE)
-                __builtin_prefetch((const void *)(uintptr_t)a);
-            return;
-        }
-    }
-    for (uint32_t mk = lanes; mk; mk &= mk - 1) {
-        int l = __builtin_ctz(mk);
-        __builtin_prefetch((const void *)(uintptr_t)((row[l] + ao->imm) & keep));
+        if (v->nwrites == 0) continue;
+        if (v->nwrites > 1 || v->opd[0].kind != EMU_OPD_REG || (v->flags & EMU_UOP_CONTROL)) break;
+        written[nw++] = v->opd[0].row;
     }
 }
