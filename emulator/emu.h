@@ -688,9 +688,11 @@ emu_stop emu_cta_run_turn(emu_cta *c, emu_cta_turn *t, const int *stop);
  * loads with the runs before (a grid's warps are far more than the caches hold). */
 void emu_warp_prefetch(const emu_warp *w, bool deep);
 /* The same for what w's next instruction accesses when it is a global or generic load or
- * store through a register: not `lines`, the register (a row of its lanes) and the event the
- * run records first; `lines` (the register is read, so it should be in cache by then), the
- * lines its lanes access. A cycle model's weave, which runs the warps of every SM one short run
+ * store through a register: not `lines`, the registers of the run's first instructions (rows
+ * of their lanes) and the event the run records first; `lines` (the registers are read, so
+ * they should be in cache by then), the lines its lanes access, and those of the global
+ * accesses after it in its block whose address register those instructions do not write
+ * first. A cycle model's weave, which runs the warps of every SM one short run
  * after the other, gives a warp emu_warp_prefetch's two calls and then these two, each a run
  * ahead of the next (warp_prefetch.c). */
 void emu_warp_prefetch_access(const emu_warp *w, bool lines);

@@ -59,6 +59,17 @@ typedef struct emu_uop_rows {
     uint32_t row[5];
 } emu_uop_rows;
 
+/* The rows compiled code's run-ahead asks for where it enters a function at a µop (run.c):
+ * those of that µop and the EMU_ENTRY_LOOK - 1 after it (emu_uop_rows'), each row once, whole
+ * rows first. Per µop pc, row[at[pc], at[pc + 1]), the first wide[pc] of them whole rows (four
+ * lines), the rest a row's first line that no whole row of the list has. One allocation, freed
+ * with the table. */
+#define EMU_ENTRY_LOOK 8   /* the µops from an entry whose rows its list holds */
+typedef struct emu_entry_rows {
+    const uint32_t *at, *row;
+    const uint8_t *wide;
+} emu_entry_rows;
+
 /* The fields of a µop's event that the µop alone decides (emu_event's first 24 bytes, laid
  * out as there; active and mask are the run's), copied into each event it records (run.c):
  * built field by field at every event, they were a fifth of a timed run's loop. */
@@ -92,6 +103,9 @@ typedef struct emu_func {
     bool no_shared_writes;
     /* per µop, its rows for the run-ahead's prefetch (run.c), made at its first use */
     _Atomic(emu_uop_rows *) uop_rows;
+    /* per µop, the rows compiled code's run-ahead asks for entering there (run.c), made at
+     * its first use */
+    _Atomic(emu_entry_rows *) entry_rows_ahead;
     /* per µop, its events' head (run.c), made at its first event */
     _Atomic(emu_event_head *) event_heads;
     /* per µop, what emu_grid_instr gives for it (warp_peek.c), made at its first use */
@@ -104,6 +118,10 @@ typedef struct emu_func {
     void *jit_owner[EMU_JIT_VARIANTS];  /* the JIT's handle on the code (freed with it) */
     _Atomic bool jit_probed;            /* auto looked for its event variant in the caches */
 } emu_func;
+
+/* f's entry rows, made at the first ask by whichever host thread asks (interp/run.c); NULL
+ * when no memory can be had */
+const emu_entry_rows *emu_entry_rows_of(const emu_func *f);
 
 /* The offset of shared variable sym in kernel k's layout, UINT64_MAX when k does not use it. */
 uint64_t emu_kernel_shared_offset(const struct emu_func *k, int32_t sym);

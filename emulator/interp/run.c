@@ -332,6 +332,80 @@ static const emu_uop_rows *uop_rows(const emu_func *cf)
     return t;
 }
 
+_Static_assert(EMU_ENTRY_LOOK == 2 * ROW_AHEAD, "compiled code's entry asks for twice the loop's rows");
+
+/* The list of entry_rows_ahead for µop pc into out (EMU_ENTRY_LOOK * 5 rows at most): the whole
+ * rows first (*wide of them), each once; returns the list's length. */
+static uint32_t entry_list(const emu_uop_rows *rows, uint32_t n, uint32_t pc, uint32_t *out,
+                           uint8_t *wide)
+{
+    uint32_t k = 0;
+    for (int part = 0; part < 2; part++) {
+        for (uint32_t q = pc; q < pc + EMU_ENTRY_LOOK && q < n; q++) {
+            const emu_uop_rows *r = &rows[q];
+            for (unsigned i = part ? r->wide : 0; i < (part ? r->n : r->wide); i++) {
+                /* a narrow row is had where any row of the list, whole or not, is it */
+                bool had = false;
+                for (uint32_t j = 0; j < k && !had; j++) had = out[j] == r->row[i];
+                if (!had) out[k++] = r->row[i];
+            }
+        }
+        if (!part) *wide = (uint8_t)k;
+    }
+    return k;
+}
+
+/* f's entry rows (emu_entry_rows), made once from its µops' rows (uop_rows) by whichever
+ * host thread first asks; NULL when no memory can be had. Compiled code's run-ahead asked for
+ * the rows of the eight µops from its entry one µop at a time, a row named by several of them
+ * each time (vecadd's run-ahead: 14 whole rows, 9 of them distinct): the loop and the repeats
+ * were half of the executor's own instructions in a run. */
+static __attribute__((noinline, cold)) const emu_entry_rows *make_entry_rows(const emu_func *cf)
+{
+    emu_func *f = (emu_func *)cf;
+    emu_entry_rows *t;
+    const emu_uop_rows *rows = uop_rows(cf);
+    if (!rows) return NULL;
+    const uint32_t n = f->code.n;
+    uint32_t list[EMU_ENTRY_LOOK * 5];
+    uint8_t wide;
+    size_t total = 0;
+    for (uint32_t pc = 0; pc < n; pc++) total += entry_list(rows, n, pc, list, &wide);
+    t = malloc(sizeof *t + ((size_t)n + 1 + total) * sizeof(uint32_t) + n + 1);
+    if (!t) return NULL;
+    uint32_t *at = (uint32_t *)(t + 1), *row = at + n + 1, k = 0;
+    uint8_t *wides = (uint8_t *)(row + total);
+    for (uint32_t pc = 0; pc < n; pc++) {
+        at[pc] = k;
+        k += entry_list(rows, n, pc, row + k, &wides[pc]);
+    }
+    assert(k == total);
+    at[n] = k;
+    t->at = at;
+    t->row = row;
+    t->wide = wides;
+    emu_entry_rows *had = NULL;
+    if (!atomic_compare_exchange_strong_explicit(&f->entry_rows_ahead, &had, t,
+                                                 memory_order_acq_rel, memory_order_acquire)) {
+        free(t);
+        t = had;
+    }
+    return t;
+}
+
+/* Inline: compiled code's run-ahead asks at every run. */
+static inline __attribute__((always_inline)) const emu_entry_rows *entry_rows_ahead(const emu_func *f)
+{
+    const emu_entry_rows *t = atomic_load_explicit(&((emu_func *)f)->entry_rows_ahead,
+                                                   memory_order_acquire);
+    return __builtin_expect(t != NULL, 1) ? t : make_entry_rows(f);
+}
+
+const emu_entry_rows *emu_entry_rows_of(const emu_func *f)
+{
+    return entry_rows_ahead(f);
+}
+
 /* Asks for the rows r names. */
 static inline __attribute__((always_inline)) void prefetch_rows(const uint64_t *regs,
                                                                  const emu_uop_rows *r)
@@ -363,6 +437,22 @@ static inline __attribute__((always_inline)) void prefetch_fresh(const uint64_t 
     }
     for (unsigned i = r->wide; i < r->wide + r->fresh_narrow; i++)
         __builtin_prefetch(regs + r->row[i]);
+}
+
+/* Asks for the rows of compiled code's entry at µop pc (emu_entry_rows). */
+static inline __attribute__((always_inline)) void prefetch_entry(const uint64_t *regs,
+                                                                  const emu_entry_rows *er,
+                                                                  uint32_t pc)
+{
+    const uint32_t *r = er->row + er->at[pc], *end = er->row + er->at[pc + 1];
+    for (const uint32_t *wend = r + er->wide[pc]; r < wend; r++) {
+        const char *a = (const char *)(regs + *r);
+        __builtin_prefetch(a);
+        __builtin_prefetch(a + 64);
+        __builtin_prefetch(a + 128);
+        __builtin_prefetch(a + 192);
+    }
+    for (; r < end; r++) __builtin_prefetch(regs + *r);
 }
 
 /* Where the block executor takes compiled code (emulator/jit/) for a block: never, for every
@@ -451,10 +541,8 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
                 if (events) {
                     c.ran_before = n > 0;
                     c.ahead_stop = false;
-                    const emu_uop_rows *rows = w->ahead ? uop_rows(c.f) : NULL;
-                    if (rows)
-                        for (uint32_t k = 0; k < 2 * ROW_AHEAD && pc + k < c.code->n; k++)
-                            prefetch_rows(c.regs, &rows[pc + k]);
+                    const emu_entry_rows *er = w->ahead ? entry_rows_ahead(c.f) : NULL;
+                    if (er) prefetch_entry(c.regs, er, pc);
                 }
                 n += code(&c, pc, left);
                 assert(n <= budget);   /* compiled code stops at the budget, as this loop does */

@@ -350,6 +350,18 @@ static LLVMBasicBlockRef block(tr *t, const char *name)
 }
 
 /* Goes on at pc (a constant or a value) through the dispatch block, the SIMT top's pc set. */
+/* A conditional branch that goes to `then` nearly always (branch weights): the register
+ * allocator then keeps the spills around the rare way's calls on that way. */
+static LLVMValueRef likely_br(tr *t, LLVMValueRef cond, LLVMBasicBlockRef then, LLVMBasicBlockRef other)
+{
+    LLVMValueRef br = LLVMBuildCondBr(t->b, cond, then, other);
+    LLVMMetadataRef w[3] = {LLVMMDStringInContext2(t->cx, "branch_weights", 14),
+                            LLVMValueAsMetadata(ci32(t, 2000)), LLVMValueAsMetadata(ci32(t, 1))};
+    LLVMSetMetadata(br, LLVMGetMDKindIDInContext(t->cx, "prof", 4),
+                    LLVMMetadataAsValue(t->cx, LLVMMDNodeInContext2(t->cx, w, 3)));
+    return br;
+}
+
 static void goto_dispatch(tr *t, LLVMValueRef pc)
 {
     sync_count(t);
@@ -498,12 +510,13 @@ static LLVMValueRef call_intrinsic(tr *t, const char *name, LLVMTypeRef *over, u
  * handlers record addresses, sizes or branch outcomes in the event (memory, branches) call
  * their handler, with the event set, as the interpreter does. */
 static bool event_shared_access(const emu_uop *u);
+static bool event_global_access(const emu_uop *u);
 
 static bool translates(const tr *t, const emu_uop *u)
 {
     if (t->events && (u->op == PTX_OP_BRA ||
                       ((u->op == PTX_OP_LD || u->op == PTX_OP_ST) && !event_shared_access(u) &&
-                       u->in->space != PTX_SPACE_PARAM)))
+                       !event_global_access(u) && u->in->space != PTX_SPACE_PARAM)))
         return false;
     return emu_jit_translates(t->code, u);
 }
@@ -598,6 +611,22 @@ static bool event_shared_access(const emu_uop *u)
         return false;
     if (st) return r->kind == EMU_OPD_IMM || (r->kind == EMU_OPD_REG && r->bits >= es * 8 && r->bits != 128);
     return r->kind == EMU_OPD_REG && r->bits == es * 8;
+}
+
+/* Whether the event variant runs ld/st u natively where its lanes allow (emit_event_global),
+ * else through its handler (emit_slow_access): a global or generic access of one 4- or 8-byte
+ * element through a base register, to or from a register of the element's size -- the forms
+ * whose handler is exec_mem.c's ld_reg/st_reg (ld_st_handler), whose whole-warp shaped path
+ * the native one takes. */
+static bool event_global_access(const emu_uop *u)
+{
+    bool st = u->op == PTX_OP_ST;
+    if ((u->op != PTX_OP_LD && !st) || u->nopd != 2 || u->type == PTX_TYPE_NONE) return false;
+    const emu_opd *ao = &u->opd[st ? 0 : 1], *r = &u->opd[st ? 1 : 0];
+    unsigned es = emu_type_bits[u->type] / 8;
+    return (u->in->space == PTX_SPACE_GLOBAL || u->in->space == PTX_SPACE_NONE) && u->in->vec <= 1 &&
+           (es == 4 || es == 8) && ao->kind == EMU_OPD_ADDR && (ao->flags & EMU_OPD_F_BASE_REG) &&
+           r->kind == EMU_OPD_REG && r->bits == es * 8;
 }
 
 /* Whether a run may come back in at µop i (not a segment's first) from the µop before: the
@@ -2793,11 +2822,144 @@ static bool strided_access(const tr *t, const emu_opd *ao, unsigned es)
  * back through resumed, which emit_mem fills (the loaded rows read back) and joins to the
  * access's end. Leaves the builder after the access. */
 static void emit_shared_event(tr *t, uint32_t i, LLVMValueRef mask, LLVMValueRef off, unsigned total);
+static LLVMValueRef emit_event(tr *t, uint32_t i, LLVMValueRef mask);
+
+/* A global (or generic) access of the event variant (event_global_access): natively where the
+ * handler's fast path would take it whole at once (exec_mem.c ld_reg/st_reg: the direct policy
+ * with events, the whole warp, fast_warp_shaped) and its lanes are two half-warps of 16
+ * consecutive elements (vecadd's streams, matmul's tile rows: lane l at lane 0's or lane 16's
+ * address + (l % 16) * es), both halves aligned and within the allocation the µop's jit_hit
+ * entry holds (refilled once where it misses), the halves 32-bit strides apart: then the
+ * handler's checks all pass (fast_warp_shaped: a0, stride es and the half's distance aligned
+ * and in 32 bits, the four corner lanes in one allocation, every lane on the shape) and it
+ * records the compact event written here (base lane 0's address, stride es, half the halves'
+ * distance), and loads or stores each half's 16 elements (a store's half 0 first, in lane
+ * order: where the halves overlap, half 1's values stay, as store_shaped leaves them). Anything
+ * else goes to slow: the handler, with the event's header written (emit_slow_access). The
+ * handler calls of vecadd's run-ahead (~370 host instructions each, and the rows stored
+ * before each call) were a third of the timed weave's serial runs. */
+static void emit_event_global(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask,
+                              LLVMBasicBlockRef slow, LLVMBasicBlockRef resumed)
+{
+    enum { HALF = EMU_WARP_SIZE / 2 };
+    LLVMBuilderRef b = t->b;
+    bool st = u->op == PTX_OP_ST;
+    const emu_opd *ao = &u->opd[st ? 0 : 1], *r = &u->opd[st ? 1 : 0];
+    unsigned es = emu_type_bits[u->type] / 8;
+    LLVMTypeRef ety = es == 4 ? t->i32 : t->i64, vety = LLVMVectorType(ety, EMU_WARP_SIZE),
+                hvty = LLVMVectorType(ety, HALF);
+    /* read before the paths part: the cache after the access is the one it had here */
+    LLVMValueRef a = LLVMBuildAdd(b, load_row(t, ao->row), splat64(t, ao->imm), "");
+    if (ao->bits <= 32) a = LLVMBuildAnd(b, a, splat64(t, 0xffffffffu), "");
+    LLVMValueRef sv = st ? LLVMBuildTrunc(b, src(t, r, u->type), vety, "") : NULL;
+    uint32_t nsnap = t->ncache;
+    cache_entry snap[sizeof t->cache / sizeof t->cache[0]];
+    memcpy(snap, t->cache, nsnap * sizeof snap[0]);
+    LLVMBasicBlockRef look = block(t, "mem.ev.look"), hit = block(t, "mem.ev.hit"),
+                      refill = block(t, "mem.ev.refill"), again = block(t, "mem.ev.again"),
+                      fast = block(t, "mem.ev.fast"), done = block(t, "mem.done");
+    LLVMValueRef direct = load(t, t->i8, ctx_field(t, offsetof(emu_ctx, direct_events)));
+    LLVMValueRef go = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntNE, direct, LLVMConstInt(t->i8, 0, false), ""),
+                                   LLVMBuildICmp(b, LLVMIntEQ, mask, ci32(t, 0xffffffffu), ""), "");
+    likely_br(t, go, look, slow);
+    LLVMPositionBuilderAtEnd(b, look);
+    LLVMValueRef p[2], iota[EMU_WARP_SIZE], by_half[EMU_WARP_SIZE];
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        iota[l] = ci64(t, (uint64_t)(l % HALF) * es);
+        by_half[l] = ci32(t, l / HALF);
+    }
+    LLVMTypeRef pair = LLVMVectorType(t->i64, 2);
+    LLVMValueRef pr = LLVMGetPoison(pair);
+    for (unsigned h = 0; h < 2; h++) {
+        p[h] = LLVMBuildExtractElement(b, a, ci32(t, h * HALF), "");
+        pr = LLVMBuildInsertElement(b, pr, p[h], ci32(t, h), "");
+    }
+    LLVMValueRef want = LLVMBuildAdd(b, LLVMBuildShuffleVector(b, pr, LLVMGetPoison(pair),
+                                                               LLVMConstVector(by_half, EMU_WARP_SIZE), ""),
+                                     LLVMConstVector(iota, EMU_WARP_SIZE), "");
+    LLVMValueRef eq = LLVMBuildBitCast(b, LLVMBuildICmp(b, LLVMIntEQ, a, want, ""), t->i32, "");
+    LLVMValueRef shaped = LLVMBuildICmp(b, LLVMIntEQ, eq, ci32(t, 0xffffffffu), "");
+    LLVMValueRef aligned = LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, LLVMBuildOr(b, p[0], p[1], ""), ci64(t, es - 1), ""),
+                                         ci64(t, 0), "");
+    LLVMValueRef half = LLVMBuildSub(b, p[1], p[0], "");
+    LLVMValueRef fits = LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildSExt(b, LLVMBuildTrunc(b, half, t->i32, ""), t->i64, ""),
+                                      half, "");
+    LLVMValueRef gen = device_generation(t);
+    likely_br(t, LLVMBuildAnd(b, shaped, LLVMBuildAnd(b, aligned, fits, ""), ""), hit, slow);
+    /* each half's 16 elements within the entry's allocation, the entry of this generation */
+    LLVMBasicBlockRef check_from[2] = {hit, again}, check_to[2] = {refill, slow};
+    size_t entry = 0;
+    for (int k = 0; k < 2; k++) {
+        LLVMPositionBuilderAtEnd(b, check_from[k]);
+        LLVMValueRef cgen, lo, hi;
+        entry = hit_fields(t, i, &cgen, &lo, &hi);
+        LLVMValueRef in = LLVMBuildICmp(b, LLVMIntEQ, gen, cgen, "");
+        for (unsigned h = 0; h < 2; h++) {
+            LLVMValueRef inh = LLVMBuildAnd(
+                b, LLVMBuildICmp(b, LLVMIntUGE, p[h], lo, ""),
+                LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntULT, p[h], hi, ""),
+                             LLVMBuildICmp(b, LLVMIntUGE, LLVMBuildSub(b, hi, p[h], ""), ci64(t, HALF * es), ""), ""),
+                "");
+            in = LLVMBuildAnd(b, in, inh, "");
+        }
+        likely_br(t, in, fast, check_to[k]);
+    }
+    /* the entry missed: the allocation of lane 0's element looked up (emu_jit_refill) */
+    LLVMPositionBuilderAtEnd(b, refill);
+    LLVMTypeRef rargs[4] = {t->ptr, t->i64, t->i64, t->i64};
+    LLVMTypeRef rty = LLVMFunctionType(t->i8, rargs, 4, false);
+    LLVMValueRef rfn = LLVMGetNamedFunction(t->m, EMU_JIT_REFILL);
+    if (!rfn) rfn = LLVMAddFunction(t->m, EMU_JIT_REFILL, rty);
+    LLVMValueRef rav[4] = {warp_field(t, entry), p[0], ci64(t, es), gen};
+    LLVMValueRef found = LLVMBuildCall2(b, rty, rfn, rav, 4, "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, found, LLVMConstInt(t->i8, 0, false), ""), again, slow);
+    LLVMPositionBuilderAtEnd(b, fast);
+    LLVMValueRef ev = emit_event(t, i, mask);
+    LLVMBuildStore(b, LLVMConstInt(t->i8, EMU_EV_MEM | EMU_EV_COMPACT, false), field(t, ev, offsetof(emu_event, flags)));
+    LLVMBuildStore(b, LLVMConstInt(t->i16, es, false), field(t, ev, offsetof(emu_event, size)));
+    LLVMBuildStore(b, mask, field(t, ev, offsetof(emu_event, mem_lanes)));
+    LLVMBuildStore(b, ci32(t, es), field(t, ev, offsetof(emu_event, stride)));
+    LLVMBuildStore(b, LLVMBuildTrunc(b, half, t->i32, ""), field(t, ev, offsetof(emu_event, half_stride)));
+    LLVMBuildStore(b, p[0], field(t, ev, offsetof(emu_event, base)));
+    LLVMValueRef part[2], whole[EMU_WARP_SIZE];
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) whole[l] = ci32(t, l);
+    for (unsigned h = 0; h < 2; h++) {
+        LLVMValueRef ph = LLVMBuildIntToPtr(b, p[h], t->ptr, "");
+        if (st) {
+            LLVMValueRef sel[HALF];
+            for (unsigned l = 0; l < HALF; l++) sel[l] = ci32(t, h * HALF + l);
+            LLVMValueRef x = LLVMBuildShuffleVector(b, sv, LLVMGetPoison(vety), LLVMConstVector(sel, HALF), "");
+            LLVMSetAlignment(LLVMBuildStore(b, x, ph), es);
+        } else {
+            part[h] = load(t, hvty, ph);
+            LLVMSetAlignment(part[h], es);
+        }
+    }
+    LLVMValueRef got[2] = {NULL, NULL};
+    LLVMBasicBlockRef from[2] = {fast, resumed};
+    if (!st) got[0] = LLVMBuildShuffleVector(b, part[0], part[1], LLVMConstVector(whole, EMU_WARP_SIZE), "");
+    LLVMBuildBr(b, done);
+    if (!st) resumed_loads(t, resumed, r, 1, vety, &got[1]);
+    LLVMPositionBuilderAtEnd(b, resumed);
+    LLVMBuildBr(b, done);
+    LLVMPositionBuilderAtEnd(b, done);
+    t->ncache = nsnap;
+    memcpy(t->cache, snap, nsnap * sizeof snap[0]);
+    if (!st) {
+        LLVMValueRef v = LLVMBuildPhi(b, vety, "");
+        LLVMAddIncoming(v, got, from, 2);
+        put(t, r, mask, LLVMBuildZExt(b, v, t->v64, ""));
+    }
+}
 
 static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLVMBasicBlockRef slow,
                      LLVMBasicBlockRef resumed)
 {
     LLVMBuilderRef b = t->b;
+    if (t->events && event_global_access(u)) {
+        emit_event_global(t, i, u, mask, slow, resumed);
+        return;
+    }
     bool st = u->op == PTX_OP_ST;
     const emu_opd *ao = &u->opd[st ? 0 : 1], *r = &u->opd[st ? 1 : 0];
     unsigned es = emu_type_bits[u->type] / 8, vec = u->in->vec ? u->in->vec : 1;
@@ -3603,9 +3765,23 @@ static LLVMValueRef call_handler(tr *t, uint32_t i, LLVMValueRef mask)
 static void emit_slow_access(tr *t, uint32_t i, LLVMValueRef mask, LLVMBasicBlockRef resumed)
 {
     LLVMBuilderRef b = t->b;
+    /* the event variant's (event_global_access): the handler fills the event's memory fields,
+     * and a stop it asks for (a fault) is its event's, as in the interpreter's loop */
+    LLVMValueRef ev = t->events ? emit_event(t, i, mask) : NULL;
     LLVMValueRef on = call_handler(t, i, mask);
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, on, LLVMConstInt(t->i8, 0, false), ""), resumed,
-                    t->slow_out);
+    LLVMValueRef going = LLVMBuildICmp(b, LLVMIntNE, on, LLVMConstInt(t->i8, 0, false), "");
+    if (!ev) {
+        LLVMBuildCondBr(b, going, resumed, t->slow_out);
+        return;
+    }
+    LLVMBasicBlockRef leaving = block(t, "slow.ev"), mark = block(t, "slow.ev.stop");
+    LLVMBuildCondBr(b, going, resumed, leaving);
+    LLVMPositionBuilderAtEnd(b, leaving);
+    LLVMValueRef stop = load(t, t->i32, ctx_field(t, offsetof(emu_ctx, stop)));
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGE, stop, ci32(t, 0), ""), mark, t->slow_out);
+    LLVMPositionBuilderAtEnd(b, mark);
+    LLVMBuildStore(b, LLVMBuildTrunc(b, stop, t->i8, ""), field(t, ev, offsetof(emu_event, stop)));
+    LLVMBuildBr(b, t->slow_out);
 }
 
 /* slow_out: emit_call_stored's ways out after a handler, shared by the function's memory slow

@@ -437,6 +437,7 @@ void emu_module_unload(emu_module *mod)
             free(mod->funcs[i].region_marks);
             free(mod->funcs[i].entry_rows);
             free(atomic_load(&mod->funcs[i].uop_rows));
+            free(atomic_load(&mod->funcs[i].entry_rows_ahead));
             free(atomic_load(&mod->funcs[i].event_heads));
             free(atomic_load(&mod->funcs[i].next_instrs));
         }

@@ -712,6 +712,15 @@ void emu_warp_prefetch(const emu_warp *w, bool deep)
          * look there at each of their three accesses, the cached one being another array) */
         __builtin_prefetch(&w->fast_hit[0][0]);
         __builtin_prefetch(&w->fast_hit[EMU_FAST_HITS - 1][2]);
+        /* and compiled code's (the JIT's event variant checks a global access's entry there
+         * first: vecadd's run-ahead waited at each of its three accesses' entries) */
+        for (size_t o = 0; o < sizeof w->jit_hit; o += 64)
+            __builtin_prefetch((const char *)w->jit_hit + o);
+        __builtin_prefetch(&w->jit_hit[EMU_JIT_HITS - 1][2]);
+        /* its event ring's place (every event a run records reads and writes it; the weave's
+         * register hint reads it first: a third of that hint's samples waited there) */
+        __builtin_prefetch(&w->ring);
+        __builtin_prefetch(&w->nev);
         return;
     }
     /* not the registers: a run reads few of its rows before the host's prefetcher sees the

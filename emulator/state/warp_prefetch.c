@@ -19,36 +19,11 @@ static const emu_opd *global_address(const emu_uop *u)
     return NULL;
 }
 
-void emu_warp_prefetch_access(const emu_warp *w, bool lines)
+/* The lines the lanes of an access through address operand ao read or write, the address
+ * row being row (a prefetch does not fault, whatever the address). */
+static void prefetch_lanes(const uint64_t *row, const emu_opd *ao, uint32_t lanes)
 {
-    if (w->state != EMU_WS_READY || w->sp == 0 || w->nframes == 0 || !w->regs) return;
-    const emu_frame *fr = &w->frames[w->nframes - 1];
-    const emu_simt *top = &w->stack[w->sp - 1];
-    const emu_code *code = &fr->f->code;
-    if (top->pc >= code->n) return;
-    const emu_uop *u = &code->uops[top->pc];
-    const emu_opd *ao = global_address(u);
-    if (!ao || fr->reg_base + ao->row + EMU_WARP_SIZE > w->regs_cap) return;
-    const uint64_t *row = w->regs + fr->reg_base + ao->row;
-    if (!lines) {
-        /* its registers: the address's, and the value loaded or stored */
-        for (unsigned k = 0; k < u->nopd && k < 4; k++) {
-            const emu_opd *o = &u->opd[k];
-            if ((o->kind != EMU_OPD_REG && o != ao) ||
-                fr->reg_base + o->row + EMU_WARP_SIZE > w->regs_cap)
-                continue;
-            const uint64_t *r = w->regs + fr->reg_base + o->row;
-            for (size_t b = 0; b < EMU_WARP_SIZE * sizeof *r; b += 64)
-                __builtin_prefetch((const char *)r + b);
-        }
-        if (w->ring && w->nev < EMU_EVENT_RING)
-            for (size_t o = 0; o < sizeof *w->ring; o += 64)
-                __builtin_prefetch((const char *)&w->ring[w->nev] + o, 1);
-        return;
-    }
-    /* a prefetch does not fault, whatever the address */
     uint64_t keep = ao->bits <= 32 ? 0xffffffffu : ~UINT64_C(0);
-    uint32_t lanes = top->mask & w->valid & ~w->exited;
     if (lanes == UINT32_MAX) {
         /* a whole warp whose ends (lanes 0, 15, 16, 31) lie within a few lines of each other:
          * the lines between them, once each (vecadd's 32 contiguous words: 2 or 3 lines, not
@@ -70,5 +45,72 @@ void emu_warp_prefetch_access(const emu_warp *w, bool lines)
     for (uint32_t mk = lanes; mk; mk &= mk - 1) {
         int l = __builtin_ctz(mk);
         __builtin_prefetch((const void *)(uintptr_t)((row[l] + ao->imm) & keep));
+    }
+}
+
+void emu_warp_prefetch_access(const emu_warp *w, bool lines)
+{
+    if (w->state != EMU_WS_READY || w->sp == 0 || w->nframes == 0 || !w->regs) return;
+    const emu_frame *fr = &w->frames[w->nframes - 1];
+    const emu_simt *top = &w->stack[w->sp - 1];
+    const emu_code *code = &fr->f->code;
+    if (top->pc >= code->n) return;
+    const emu_uop *u = &code->uops[top->pc];
+    const emu_opd *ao = global_address(u);
+    if (!ao || fr->reg_base + ao->row + EMU_WARP_SIZE > w->regs_cap) return;
+    const uint64_t *row = w->regs + fr->reg_base + ao->row;
+    if (!lines) {
+        /* its registers: those of the run's first µops, as the run asks for them where it
+         * enters compiled code (interp/run.c emu_entry_rows), so that they come in a run
+         * ahead: vecadd's run-ahead reads the address rows its two loads, its add and its
+         * store's address computation use, written long before (the CTA's first run), and
+         * waited for each of them at its entry. Else the access's own: the address's and the
+         * value loaded or stored. */
+        const emu_entry_rows *er = emu_entry_rows_of(fr->f);
+        if (er) {
+            const uint32_t *r = er->row + er->at[top->pc], *end = er->row + er->at[top->pc + 1];
+            for (const uint32_t *wend = r + er->wide[top->pc]; r < wend; r++)
+                if (fr->reg_base + *r + EMU_WARP_SIZE <= w->regs_cap)
+                    for (size_t b = 0; b < EMU_WARP_SIZE * sizeof *w->regs; b += 64)
+                        __builtin_prefetch((const char *)(w->regs + fr->reg_base + *r) + b);
+            for (; r < end; r++)
+                if (fr->reg_base + *r + 1 <= w->regs_cap)
+                    __builtin_prefetch(w->regs + fr->reg_base + *r);
+        } else {
+            for (unsigned k = 0; k < u->nopd && k < 4; k++) {
+                const emu_opd *o = &u->opd[k];
+                if ((o->kind != EMU_OPD_REG && o != ao) ||
+                    fr->reg_base + o->row + EMU_WARP_SIZE > w->regs_cap)
+                    continue;
+                const uint64_t *r = w->regs + fr->reg_base + o->row;
+                for (size_t b = 0; b < EMU_WARP_SIZE * sizeof *r; b += 64)
+                    __builtin_prefetch((const char *)r + b);
+            }
+        }
+        if (w->ring && w->nev < EMU_EVENT_RING)
+            for (size_t o = 0; o < sizeof *w->ring; o += 64)
+                __builtin_prefetch((const char *)&w->ring[w->nev] + o, 1);
+        return;
+    }
+    uint32_t lanes = top->mask & w->valid & ~w->exited;
+    prefetch_lanes(row, ao, lanes);
+    /* and the lines of the accesses after it in the run's first µops (its block) whose
+     * address row no µop before them there writes (their value is in the row already): vecadd's
+     * second load waited for its lines (an eighth of the compiled run-ahead's samples). A µop
+     * that writes what its first operand does not name ends the look; a guess only wastes a
+     * hint. */
+    uint32_t written[2 * EMU_ENTRY_LOOK], nw = 0;
+    uint32_t end = u->block_end < top->pc + EMU_ENTRY_LOOK ? u->block_end : top->pc + EMU_ENTRY_LOOK;
+    for (uint32_t q = top->pc; q < end && q < code->n; q++) {
+        const emu_uop *v = &code->uops[q];
+        const emu_opd *va = q > top->pc ? global_address(v) : NULL;
+        if (va && fr->reg_base + va->row + EMU_WARP_SIZE <= w->regs_cap) {
+            bool stale = false;
+            for (uint32_t k = 0; k < nw && !stale; k++) stale = written[k] == va->row;
+            if (!stale) prefetch_lanes(w->regs + fr->reg_base + va->row, va, lanes);
+        }
+        if (v->nwrites == 0) continue;
+        if (v->nwrites > 1 || v->opd[0].kind != EMU_OPD_REG || (v->flags & EMU_UOP_CONTROL)) break;
+        written[nw++] = v->opd[0].row;
     }
 }
