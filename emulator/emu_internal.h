@@ -62,12 +62,14 @@ typedef struct emu_uop_rows {
 /* The rows compiled code's run-ahead asks for where it enters a function at a µop (run.c):
  * those of that µop and the EMU_ENTRY_LOOK - 1 after it (emu_uop_rows'), each row once, whole
  * rows first. Per µop pc, row[at[pc], at[pc + 1]), the first wide[pc] of them whole rows (four
- * lines), the rest a row's first line that no whole row of the list has. One allocation, freed
+ * lines), the rest a row's first line that no whole row of the list has. In each part, the
+ * rows that those µops read before any writes come first: read_wide[pc] of the whole rows,
+ * read_narrow[pc] of the rest (a hint a run ahead asks for those only). One allocation, freed
  * with the table. */
 #define EMU_ENTRY_LOOK 8   /* the µops from an entry whose rows its list holds */
 typedef struct emu_entry_rows {
     const uint32_t *at, *row;
-    const uint8_t *wide;
+    const uint8_t *wide, *read_wide, *read_narrow;
 } emu_entry_rows;
 
 /* The fields of a µop's event that the µop alone decides (emu_event's first 24 bytes, laid

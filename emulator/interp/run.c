@@ -355,6 +355,44 @@ static uint32_t entry_list(const emu_uop_rows *rows, uint32_t n, uint32_t pc, ui
     return k;
 }
 
+/* Whether the first of µops [pc, pc + EMU_ENTRY_LOOK) that names row reads it (or may: all but
+ * an unguarded µop's one register or predicate result read). A row the first µop naming it only
+ * writes is read first by none of them: a run stores to it, and stores do not wait for their
+ * lines. */
+static bool entry_row_read(const emu_code *code, uint32_t pc, uint32_t row)
+{
+    for (uint32_t q = pc; q < pc + EMU_ENTRY_LOOK && q < code->n; q++) {
+        const emu_uop *u = &code->uops[q];
+        bool named = u->guard_row == row, read = named;
+        unsigned n = u->nopd < 4 ? u->nopd : 4;
+        for (unsigned i = 0; i < n; i++) {
+            const emu_opd *o = &u->opd[i];
+            if (o->row != row || (o->kind != EMU_OPD_REG && o->kind != EMU_OPD_PRED &&
+                                  !(o->kind == EMU_OPD_ADDR && (o->flags & EMU_OPD_F_BASE_REG))))
+                continue;
+            named = true;
+            bool result = i == 0 && u->nwrites == 1 && o->kind != EMU_OPD_ADDR &&
+                          u->guard_row == EMU_NO_GUARD && !(u->flags & EMU_UOP_CONTROL);
+            read |= !result;
+        }
+        if (named) return read;
+    }
+    return true;
+}
+
+/* Orders list[lo, hi) read first (entry_row_read), returning how many are. */
+static uint8_t entry_order_read(const emu_code *code, uint32_t pc, uint32_t *list, uint32_t lo,
+                                uint32_t hi)
+{
+    uint32_t written[EMU_ENTRY_LOOK * 5], nw = 0, k = lo;
+    for (uint32_t i = lo; i < hi; i++) {
+        if (entry_row_read(code, pc, list[i])) list[k++] = list[i];
+        else written[nw++] = list[i];
+    }
+    memcpy(list + k, written, nw * sizeof *written);
+    return (uint8_t)(k - lo);
+}
+
 /* f's entry rows (emu_entry_rows), made once from its µops' rows (uop_rows) by whichever
  * host thread first asks; NULL when no memory can be had. Compiled code's run-ahead asked for
  * the rows of the eight µops from its entry one µop at a time, a row named by several of them
@@ -371,19 +409,25 @@ static __attribute__((noinline, cold)) const emu_entry_rows *make_entry_rows(con
     uint8_t wide;
     size_t total = 0;
     for (uint32_t pc = 0; pc < n; pc++) total += entry_list(rows, n, pc, list, &wide);
-    t = malloc(sizeof *t + ((size_t)n + 1 + total) * sizeof(uint32_t) + n + 1);
+    t = malloc(sizeof *t + ((size_t)n + 1 + total) * sizeof(uint32_t) + 3 * ((size_t)n + 1));
     if (!t) return NULL;
     uint32_t *at = (uint32_t *)(t + 1), *row = at + n + 1, k = 0;
-    uint8_t *wides = (uint8_t *)(row + total);
+    uint8_t *wides = (uint8_t *)(row + total), *read_wide = wides + n + 1,
+            *read_narrow = read_wide + n + 1;
     for (uint32_t pc = 0; pc < n; pc++) {
         at[pc] = k;
-        k += entry_list(rows, n, pc, row + k, &wides[pc]);
+        uint32_t len = entry_list(rows, n, pc, row + k, &wides[pc]);
+        read_wide[pc] = entry_order_read(&f->code, pc, row + k, 0, wides[pc]);
+        read_narrow[pc] = entry_order_read(&f->code, pc, row + k, wides[pc], len);
+        k += len;
     }
     assert(k == total);
     at[n] = k;
     t->at = at;
     t->row = row;
     t->wide = wides;
+    t->read_wide = read_wide;
+    t->read_narrow = read_narrow;
     emu_entry_rows *had = NULL;
     if (!atomic_compare_exchange_strong_explicit(&f->entry_rows_ahead, &had, t,
                                                  memory_order_acq_rel, memory_order_acquire)) {

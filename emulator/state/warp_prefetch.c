@@ -60,20 +60,23 @@ void emu_warp_prefetch_access(const emu_warp *w, bool lines)
     if (!ao || fr->reg_base + ao->row + EMU_WARP_SIZE > w->regs_cap) return;
     const uint64_t *row = w->regs + fr->reg_base + ao->row;
     if (!lines) {
-        /* its registers: those of the run's first µops, as the run asks for them where it
-         * enters compiled code (interp/run.c emu_entry_rows), so that they come in a run
+        /* its registers: those the run's first µops read before any of them writes them
+         * (interp/run.c emu_entry_rows' read_wide, read_narrow), so that they come in a run
          * ahead: vecadd's run-ahead reads the address rows its two loads, its add and its
          * store's address computation use, written long before (the CTA's first run), and
-         * waited for each of them at its entry. Else the access's own: the address's and the
-         * value loaded or stored. */
+         * waited for each of them at its entry. The rows it only writes (vecadd's f1, f2, f3,
+         * rd9, rd10: half the list) the run's own entry asks for: a store does not wait for
+         * its line, and their hints here filled the fill buffers the read rows' hints
+         * needed. Else the access's own: the address's and the value loaded or stored. */
         const emu_entry_rows *er = emu_entry_rows_of(fr->f);
         if (er) {
-            const uint32_t *r = er->row + er->at[top->pc], *end = er->row + er->at[top->pc + 1];
-            for (const uint32_t *wend = r + er->wide[top->pc]; r < wend; r++)
+            const uint32_t *r = er->row + er->at[top->pc];
+            const uint32_t *narrow = r + er->wide[top->pc], *end = narrow + er->read_narrow[top->pc];
+            for (const uint32_t *wend = r + er->read_wide[top->pc]; r < wend; r++)
                 if (fr->reg_base + *r + EMU_WARP_SIZE <= w->regs_cap)
                     for (size_t b = 0; b < EMU_WARP_SIZE * sizeof *w->regs; b += 64)
                         __builtin_prefetch((const char *)(w->regs + fr->reg_base + *r) + b);
-            for (; r < end; r++)
+            for (r = narrow; r < end; r++)
                 if (fr->reg_base + *r + 1 <= w->regs_cap)
                     __builtin_prefetch(w->regs + fr->reg_base + *r);
         } else {
