@@ -72,6 +72,15 @@ bool tm_cache_init(tm_cache *c, uint64_t bytes, uint32_t ways)
     return tm_cache_init_n(c, 1, bytes, ways);
 }
 
+void tm_cache_touch_n(tm_cache *c, uint32_t n, uint32_t part, uint32_t parts)
+{
+    if (!n || !parts || !c[0].lines) return;
+    uint8_t *start = (uint8_t *)c[0].lines;
+    size_t bytes = (size_t)(c[n - 1].meta + (size_t)c[n - 1].sets * c[n - 1].stride - start);
+    size_t lo = bytes * part / parts, hi = (size_t)(bytes * ((uint64_t)part + 1) / parts);
+    tm_touch(start + lo, hi - lo);
+}
+
 void tm_cache_free(tm_cache *c)
 {
     free(c->block);

@@ -21,3 +21,41 @@ void *tm_huge_alloc(size_t bytes, size_t *have)
     if (have) *have = p ? bytes : 0;
     return p;
 }
+
+/* Zeroed blocks come straight from mmap: a calloc of this size may come from a heap the
+ * process freed into (glibc raises its mmap threshold as large blocks are freed) and is then
+ * zeroed here, by this thread, page by page; fresh anonymous pages are zeroed by the kernel on
+ * their first touch, by the thread that touches them, one fault per 2 MiB. */
+static size_t huge_round(size_t bytes)
+{
+    size_t huge = (size_t)2 << 20;
+    return (bytes + huge - 1) / huge * huge;
+}
+
+void *tm_huge_zalloc(size_t bytes)
+{
+    size_t huge = (size_t)2 << 20, n = huge_round(bytes);
+    if (!n) return NULL;
+    /* map a huge page more and keep the aligned part */
+    uint8_t *m = mmap(NULL, n + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return NULL;
+    uint8_t *p = (uint8_t *)(((uintptr_t)m + huge - 1) / huge * huge);
+    if (p > m) (void)munmap(m, (size_t)(p - m));
+    if (m + n + huge > p + n) (void)munmap(p + n, (size_t)(m + n + huge - (p + n)));
+    (void)madvise(p, n, MADV_HUGEPAGE);   /* a hint */
+    return p;
+}
+
+void tm_huge_zfree(void *p, size_t bytes)
+{
+    if (p) (void)munmap(p, huge_round(bytes));
+}
+
+/* A byte of each host page written with itself: a locked or of 0 is a write from the first,
+ * so the page is faulted in once, where a read would map the shared zero page and the next
+ * write fault again; the contents stay what they were, whoever else touches the pages. */
+void tm_touch(void *p, size_t bytes)
+{
+    for (uintptr_t a = (uintptr_t)p, end = a + bytes; a < end; a = (a | 4095) + 1)
+        (void)__atomic_fetch_or((uint8_t *)a, (uint8_t)0, __ATOMIC_RELAXED);
+}

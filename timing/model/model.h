@@ -52,6 +52,9 @@ bool tm_cache_init(tm_cache *c, uint64_t bytes, uint32_t ways);
 /* tm_cache_init of c[0..n), their arrays in one allocation (c[0]'s; tm_cache_free each) */
 bool tm_cache_init_n(tm_cache *c, uint32_t n, uint64_t bytes, uint32_t ways);
 void tm_cache_free(tm_cache *c);
+/* Part `part` of `parts` of the arrays of c[0..n) (tm_cache_init_n's) faulted in for writing,
+ * their contents unchanged (run.c place_first) */
+void tm_cache_touch_n(tm_cache *c, uint32_t n, uint32_t part, uint32_t parts);
 void tm_cache_clear(tm_cache *c);   /* every line invalid */
 /* The line holding line address `line`, or NULL. */
 tm_line *tm_cache_find(tm_cache *c, uint64_t line, uint64_t now);
@@ -724,6 +727,13 @@ uint64_t tm_kilotm_replay_step(tm_model *M, tm_sm *S, const tm_trace_warp *tw, u
  * system gives them; *have (when not NULL): its bytes (0: out of memory, NULL). Freed with
  * free(). */
 void *tm_huge_alloc(size_t bytes, size_t *have);
+/* A zeroed block of at least `bytes` aligned to 2 MiB, in huge pages where the system gives
+ * them, its pages zeroed where first touched (NULL: out of memory); freed with tm_huge_zfree
+ * and the same `bytes`. */
+void *tm_huge_zalloc(size_t bytes);
+void tm_huge_zfree(void *p, size_t bytes);
+/* [p, p + bytes)'s host pages faulted in for writing by this thread, the contents unchanged. */
+void tm_touch(void *p, size_t bytes);
 
 /* ---------------------------------------------------------------- rings.c */
 
@@ -802,8 +812,10 @@ struct tm_model {
      * CTAs allocate their own */
     uint64_t *regs;
     size_t regs_words;
-    /* the SMs' warp slots, SM s's from s * warp_slots (huge.c) */
+    /* the SMs' warp slots, SM s's from s * warp_slots (huge.c tm_huge_zalloc, of
+     * warp_block_bytes) */
     tm_warp *warp_block;
+    size_t warp_block_bytes;
     /* replay: GPUDet's quanta in cycles (replay.c). Records of a later quantum, or this
      * quantum's serial mode, wait (`gated` once a warp did) until the quantum's end. */
     uint64_t cur_q;           /* the quantum whose parallel mode runs */

@@ -667,16 +667,29 @@ static uint32_t take_first(tm_model *M)
     return n;
 }
 
-/* take_first's CTAs of SMs [lo, hi) placed on host thread T, their warps ready at `ready`. */
+/* take_first's CTAs of SMs [lo, hi) placed on host thread T, their warps ready at `ready`.
+ * Where a grid fills every SM (SM s takes its last slot: slot k of every SM before k + 1),
+ * each SM's share of the L2 slices' tag arrays (1.5 MiB on v100), its L1's and its MSHRs'
+ * known times are faulted in here (huge.c tm_touch), beside the placing, on every host
+ * thread: else the L2's pages and the MSHRs' were first touched in the memory weave's serial
+ * steps, on thread 0, the tag arrays' twice (a lookup's read maps the zero page, the
+ * allocation's write faults again): ~850 faults on v100 vecadd. */
 static void place_first(tm_model *M, uint32_t lo, uint32_t hi, uint64_t ready, eng_thread *T)
 {
-    for (uint32_t s = lo; s < hi; s++)
+    for (uint32_t s = lo; s < hi; s++) {
+        if (M->ctas_per_sm && M->sms[s].ctas[M->ctas_per_sm - 1].placing) {
+            tm_cache_touch_n(M->mem.l2, (uint32_t)M->gpu->l2_slices, s, M->nsm);
+            tm_cache_touch_n(&M->mem.l1[s], 1, 0, 1);
+            tm_touch(&M->mem.l1_mshr[(size_t)s * M->mem.mshr_cap],
+                     M->mem.mshr_cap * sizeof *M->mem.l1_mshr);
+        }
         for (uint32_t k = 0; k < M->ctas_per_sm; k++) {
             tm_cta_slot *cs = &M->sms[s].ctas[k];
             if (!cs->placing) continue;
             cs->placing = false;
             place_cta(M, &M->sms[s], k, cs->placing_id, ready, T);
         }
+    }
 }
 
 /* Step 3's retirements on SMs [lo, hi), in each SM's order, on host thread T (its share of the
@@ -736,7 +749,7 @@ static void model_free(tm_model *M)
             free(M->sms[s].defer);
         }
     free(M->sms);
-    free(M->warp_block);
+    tm_huge_zfree(M->warp_block, M->warp_block_bytes);
     free(M->gd_queue);
     free(M->gd_next);
     free(M->gd_end);
@@ -1471,10 +1484,11 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->weave_early = aligned_alloc(64, (M->nsm + 63) / 64 * 64);   /* whole lines */
     /* every SM's warp slots in one zeroed block, in huge pages (huge.c: 5,120 slots of 640
      * bytes on v100 were 800 faults in 4 KiB pages), each warp's scan fields in one cache line
-     * (sizeof (tm_warp) is a multiple of 64) */
+     * (sizeof (tm_warp) is a multiple of 64); zeroed by the kernel where the SMs' host threads
+     * first touch it as they place their CTAs (a memset here was this thread's, 3.2 MB) */
     size_t wslots = (size_t)M->nsm * (M->warp_slots ? M->warp_slots : 1);
-    M->warp_block = tm_huge_alloc(wslots * sizeof *M->warp_block, NULL);
-    if (M->warp_block) memset(M->warp_block, 0, wslots * sizeof *M->warp_block);
+    M->warp_block_bytes = wslots * sizeof *M->warp_block;
+    M->warp_block = tm_huge_zalloc(M->warp_block_bytes);
     ok = ok && M->sms && M->weave_pos && M->weave_lim && M->weave_heap && M->weave_keys &&
          M->weave_ready && M->weave_state && M->weave_early && M->warp_block;
     for (uint32_t s = 0; ok && s < M->nsm; s++) {
