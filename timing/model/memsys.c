@@ -1845,6 +1845,17 @@ static unsigned coalesce_one_sector(const emu_event *e, uint32_t lanes,
     return n;
 }
 
+void tm_mem_prefetch_access(const tm_mem *m, uint32_t sm, const emu_event *e)
+{
+    /* as tm_mem_access tells them apart: the L1 (texture cache) looks up a compact event's
+     * lines when it names global or local space, or is a texture fetch or surface load */
+    if (!(e->flags & EMU_EV_COMPACT) || !(e->mem_lanes & e->mask)) return;
+    if (e->cls == EMU_CLS_LD_CONST || e->cls == EMU_CLS_LD_PARAM) return;
+    bool tex = e->cls == EMU_CLS_TEX || (e->cls == EMU_CLS_SURF && e->op == PTX_OP_SULD);
+    if (!tex && e->space != PTX_SPACE_GLOBAL && e->space != PTX_SPACE_LOCAL) return;
+    tm_cache_prefetch_set(tex ? &m->tex[sm] : &m->l1[sm], e->base / TM_LINE);
+}
+
 tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e)
 {
     const timing_gpu *g = m->gpu;

@@ -300,6 +300,11 @@ typedef struct tm_access {
 /* Times the memory instruction of event e, issued by SM sm at cycle now. Its `done` may be
  * pending (tm_is_pend) until the DRAM requests it waits for are served. */
 tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e);
+/* Asks the host's caches for the L1 (texture cache) set of memory event e's first line, where
+ * tm_mem_access will look it up (a compact global or local access): the SM side calls it when
+ * it first reads the event and the access must wait, cycles before its issue. Changes nothing
+ * (reads only the event and the cache's shape). */
+void tm_mem_prefetch_access(const tm_mem *m, uint32_t sm, const emu_event *e);
 /* Serves every DRAM request the channels' schedulers decide at or before cycle now, in time
  * order (then channel), landing what waited for them (the `landed` callback). */
 void tm_mem_advance(tm_mem *m, uint64_t now);

@@ -180,7 +180,7 @@ can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, tm_scan *sc, uint64_t 
         *when = sc->ready;
         return false;
     }
-    bool sb_known_clear = false;
+    bool sb_known_clear = false, peeked_compact = false;
     if (tw->trace) {
         if (tw->at_barrier) {
             *why = TIMING_SLOT_BARRIER;
@@ -213,6 +213,7 @@ can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, tm_scan *sc, uint64_t 
             tw->ev_cls = e->cls;
             tw->ev_flags = e->flags;
             tw->ev_copied = true;
+            peeked_compact = e->flags & EMU_EV_COMPACT;
         }
     } else {
         *why = TIMING_SLOT_BARRIER;
@@ -259,6 +260,10 @@ can_issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, tm_scan *sc, uint64_t 
     /* the event it issues next was written when its run began, and is out of the cache by now:
      * fetch its header while the warp waits (issue fetched all of it if it issued last) */
     if (!tw->trace && tw->pos < tw->nev) __builtin_prefetch(&tw->ev[tw->pos]);
+    /* a memory access read just now (its event is in the cache) that waits: the L1 set its
+     * issue looks up, asked for while it waits (a streaming kernel's sets are cold; one that
+     * issues at once has tm_mem_access ask for it) */
+    if (peeked_compact) tm_mem_prefetch_access(&M->mem, S->id, &tw->ev[tw->pos]);
     *when = t;
     sc->ready = t;
     sc->why = (uint8_t)*why;
