@@ -2578,6 +2578,43 @@ static size_t hit_fields(tr *t, uint32_t i, LLVMValueRef *cgen, LLVMValueRef *lo
     return hit;
 }
 
+/* The two half-warps' first lanes' addresses of a (lanes 0 and 16, into p), and whether every
+ * lane's address is its half's first plus (l % 16) * es: a whole warp reading or writing 16
+ * consecutive elements per half (emit_global_quick, emit_event_global). */
+static LLVMValueRef halves_consecutive(tr *t, LLVMValueRef a, unsigned es, LLVMValueRef p[2])
+{
+    enum { HALF = EMU_WARP_SIZE / 2 };
+    LLVMBuilderRef b = t->b;
+    LLVMValueRef iota[EMU_WARP_SIZE], by_half[EMU_WARP_SIZE];
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        iota[l] = ci64(t, (uint64_t)(l % HALF) * es);
+        by_half[l] = ci32(t, l / HALF);
+    }
+    LLVMTypeRef pair = LLVMVectorType(t->i64, 2);
+    LLVMValueRef pr = LLVMGetPoison(pair);
+    for (unsigned h = 0; h < 2; h++) {
+        p[h] = LLVMBuildExtractElement(b, a, ci32(t, h * HALF), "");
+        pr = LLVMBuildInsertElement(b, pr, p[h], ci32(t, h), "");
+    }
+    LLVMValueRef want = LLVMBuildAdd(b, LLVMBuildShuffleVector(b, pr, LLVMGetPoison(pair),
+                                                               LLVMConstVector(by_half, EMU_WARP_SIZE), ""),
+                                     LLVMConstVector(iota, EMU_WARP_SIZE), "");
+    LLVMValueRef eq = LLVMBuildBitCast(b, LLVMBuildICmp(b, LLVMIntEQ, a, want, ""), t->i32, "");
+    return LLVMBuildICmp(b, LLVMIntEQ, eq, ci32(t, 0xffffffffu), "");
+}
+
+/* Whether a half-warp's 16 elements of es bytes from ph lie within [lo, hi). */
+static LLVMValueRef half_within(tr *t, LLVMValueRef ph, LLVMValueRef lo, LLVMValueRef hi, unsigned es)
+{
+    LLVMBuilderRef b = t->b;
+    return LLVMBuildAnd(
+        b, LLVMBuildICmp(b, LLVMIntUGE, ph, lo, ""),
+        LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntULT, ph, hi, ""),
+                     LLVMBuildICmp(b, LLVMIntUGE, LLVMBuildSub(b, hi, ph, ""),
+                                   ci64(t, EMU_WARP_SIZE / 2 * es), ""), ""),
+        "");
+}
+
 /* A global load of the whole warp (mask all 32 lanes) whose halves each read 16 consecutive
  * elements (lane l at lane 0's or lane 16's address + (l mod 16) * es: matmul's A and B tile
  * rows, vecadd's streams): judged from lanes 0 and 16 and one compare of the vector, and its
@@ -2599,31 +2636,15 @@ static void emit_global_quick(tr *t, LLVMValueRef a, LLVMValueRef lo, LLVMValueR
     LLVMBuildCondBr(b, LLVMBuildAnd(b, fresh, LLVMBuildICmp(b, LLVMIntEQ, mask, ci32(t, 0xffffffffu), ""), ""),
                     look, on);
     LLVMPositionBuilderAtEnd(b, look);
-    LLVMValueRef p[2], iota[EMU_WARP_SIZE], half[EMU_WARP_SIZE];
-    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
-        iota[l] = ci64(t, (uint64_t)(l % HALF) * es);
-        half[l] = ci32(t, l / HALF);
-    }
-    LLVMTypeRef pair = LLVMVectorType(t->i64, 2);
-    LLVMValueRef pr = LLVMGetPoison(pair), ok = NULL;
+    LLVMValueRef p[2];
+    LLVMValueRef ok = halves_consecutive(t, a, es, p);
     for (unsigned h = 0; h < 2; h++) {
-        p[h] = LLVMBuildExtractElement(b, a, ci32(t, h * HALF), "");
-        pr = LLVMBuildInsertElement(b, pr, p[h], ci32(t, h), "");
-        /* lo <= p, p < hi, 16 elements up to hi, aligned */
-        LLVMValueRef okh = LLVMBuildAnd(
-            b, LLVMBuildICmp(b, LLVMIntUGE, p[h], lo, ""),
-            LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntULT, p[h], hi, ""),
-                         LLVMBuildICmp(b, LLVMIntUGE, LLVMBuildSub(b, hi, p[h], ""), ci64(t, HALF * es), ""), ""),
-            "");
-        okh = LLVMBuildAnd(b, okh, LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, p[h], ci64(t, es - 1), ""),
-                                                 ci64(t, 0), ""), "");
-        ok = ok ? LLVMBuildAnd(b, ok, okh, "") : okh;
+        /* 16 elements within [lo, hi), aligned */
+        LLVMValueRef okh = LLVMBuildAnd(b, half_within(t, p[h], lo, hi, es),
+                                        LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, p[h], ci64(t, es - 1), ""),
+                                                      ci64(t, 0), ""), "");
+        ok = LLVMBuildAnd(b, ok, okh, "");
     }
-    LLVMValueRef want = LLVMBuildAdd(b, LLVMBuildShuffleVector(b, pr, LLVMGetPoison(pair),
-                                                               LLVMConstVector(half, EMU_WARP_SIZE), ""),
-                                     LLVMConstVector(iota, EMU_WARP_SIZE), "");
-    LLVMValueRef eq = LLVMBuildBitCast(b, LLVMBuildICmp(b, LLVMIntEQ, a, want, ""), t->i32, "");
-    ok = LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntEQ, eq, ci32(t, 0xffffffffu), ""), "");
     LLVMBuildCondBr(b, ok, quick, on);
     LLVMPositionBuilderAtEnd(b, quick);
     LLVMTypeRef ety = es == 4 ? t->i32 : t->i64, hvty = LLVMVectorType(ety, HALF);
@@ -2824,6 +2845,18 @@ static bool strided_access(const tr *t, const emu_opd *ao, unsigned es)
 static void emit_shared_event(tr *t, uint32_t i, LLVMValueRef mask, LLVMValueRef off, unsigned total);
 static LLVMValueRef emit_event(tr *t, uint32_t i, LLVMValueRef mask);
 
+/* The access's ways meet: the resumed block (back from the handler) goes on to done, where the
+ * builder is left with the register cache the access began with (snap: what every way knows). */
+static void join_at_done(tr *t, LLVMBasicBlockRef resumed, LLVMBasicBlockRef done,
+                         const cache_entry *snap, uint32_t nsnap)
+{
+    LLVMPositionBuilderAtEnd(t->b, resumed);
+    LLVMBuildBr(t->b, done);
+    LLVMPositionBuilderAtEnd(t->b, done);
+    t->ncache = nsnap;
+    memcpy(t->cache, snap, nsnap * sizeof snap[0]);
+}
+
 /* A global (or generic) access of the event variant (event_global_access): natively where the
  * handler's fast path would take it whole at once (exec_mem.c ld_reg/st_reg: the direct policy
  * with events, the whole warp, fast_warp_shaped) and its lanes are two half-warps of 16
@@ -2863,22 +2896,8 @@ static void emit_event_global(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef 
                                    LLVMBuildICmp(b, LLVMIntEQ, mask, ci32(t, 0xffffffffu), ""), "");
     likely_br(t, go, look, slow);
     LLVMPositionBuilderAtEnd(b, look);
-    LLVMValueRef p[2], iota[EMU_WARP_SIZE], by_half[EMU_WARP_SIZE];
-    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
-        iota[l] = ci64(t, (uint64_t)(l % HALF) * es);
-        by_half[l] = ci32(t, l / HALF);
-    }
-    LLVMTypeRef pair = LLVMVectorType(t->i64, 2);
-    LLVMValueRef pr = LLVMGetPoison(pair);
-    for (unsigned h = 0; h < 2; h++) {
-        p[h] = LLVMBuildExtractElement(b, a, ci32(t, h * HALF), "");
-        pr = LLVMBuildInsertElement(b, pr, p[h], ci32(t, h), "");
-    }
-    LLVMValueRef want = LLVMBuildAdd(b, LLVMBuildShuffleVector(b, pr, LLVMGetPoison(pair),
-                                                               LLVMConstVector(by_half, EMU_WARP_SIZE), ""),
-                                     LLVMConstVector(iota, EMU_WARP_SIZE), "");
-    LLVMValueRef eq = LLVMBuildBitCast(b, LLVMBuildICmp(b, LLVMIntEQ, a, want, ""), t->i32, "");
-    LLVMValueRef shaped = LLVMBuildICmp(b, LLVMIntEQ, eq, ci32(t, 0xffffffffu), "");
+    LLVMValueRef p[2];
+    LLVMValueRef shaped = halves_consecutive(t, a, es, p);
     LLVMValueRef aligned = LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, LLVMBuildOr(b, p[0], p[1], ""), ci64(t, es - 1), ""),
                                          ci64(t, 0), "");
     LLVMValueRef half = LLVMBuildSub(b, p[1], p[0], "");
@@ -2894,14 +2913,7 @@ static void emit_event_global(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef 
         LLVMValueRef cgen, lo, hi;
         entry = hit_fields(t, i, &cgen, &lo, &hi);
         LLVMValueRef in = LLVMBuildICmp(b, LLVMIntEQ, gen, cgen, "");
-        for (unsigned h = 0; h < 2; h++) {
-            LLVMValueRef inh = LLVMBuildAnd(
-                b, LLVMBuildICmp(b, LLVMIntUGE, p[h], lo, ""),
-                LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntULT, p[h], hi, ""),
-                             LLVMBuildICmp(b, LLVMIntUGE, LLVMBuildSub(b, hi, p[h], ""), ci64(t, HALF * es), ""), ""),
-                "");
-            in = LLVMBuildAnd(b, in, inh, "");
-        }
+        for (unsigned h = 0; h < 2; h++) in = LLVMBuildAnd(b, in, half_within(t, p[h], lo, hi, es), "");
         likely_br(t, in, fast, check_to[k]);
     }
     /* the entry missed: the allocation of lane 0's element looked up (emu_jit_refill) */
@@ -2940,11 +2952,7 @@ static void emit_event_global(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef 
     if (!st) got[0] = LLVMBuildShuffleVector(b, part[0], part[1], LLVMConstVector(whole, EMU_WARP_SIZE), "");
     LLVMBuildBr(b, done);
     if (!st) resumed_loads(t, resumed, r, 1, vety, &got[1]);
-    LLVMPositionBuilderAtEnd(b, resumed);
-    LLVMBuildBr(b, done);
-    LLVMPositionBuilderAtEnd(b, done);
-    t->ncache = nsnap;
-    memcpy(t->cache, snap, nsnap * sizeof snap[0]);
+    join_at_done(t, resumed, done, snap, nsnap);
     if (!st) {
         LLVMValueRef v = LLVMBuildPhi(b, vety, "");
         LLVMAddIncoming(v, got, from, 2);
@@ -3340,11 +3348,7 @@ static void emit_mem(tr *t, uint32_t i, const emu_uop *u, LLVMValueRef mask, LLV
         for (unsigned k = 0; k < vec; k++) got[k][nfrom] = back[k];
     }
     from[nfrom++] = resumed;
-    LLVMPositionBuilderAtEnd(b, resumed);
-    LLVMBuildBr(b, done);
-    LLVMPositionBuilderAtEnd(b, done);
-    t->ncache = nsnap;
-    memcpy(t->cache, snap, nsnap * sizeof snap[0]);
+    join_at_done(t, resumed, done, snap, nsnap);
     if (!st) {
         LLVMValueRef v[4];
         for (unsigned k = 0; k < vec; k++) {

@@ -158,6 +158,17 @@ bool pk_run(const pk_module *m, const char *kernel, const pk_launch *l, const ui
     return pk_run_params(m, kernel, l, params, size, fault);
 }
 
+void pk_cycle_config(timing_engine_config *cfg, const timing_gpu *gpu, uint32_t sm_count,
+                     timing_stats *ts)
+{
+    memset(ts, 0, sizeof *ts);
+    timing_engine_defaults(cfg);
+    cfg->cycle_model = true;
+    cfg->gpu = gpu;
+    cfg->sm_count = sm_count;
+    cfg->stats = ts;
+}
+
 void *pk_dalloc(size_t bytes)
 {
     uint64_t a = emu_device_alloc(bytes, EMU_ALLOC_DEVICE);

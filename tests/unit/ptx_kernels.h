@@ -72,6 +72,10 @@ bool pk_run_params(const pk_module *m, const char *kernel, const pk_launch *l,
 bool pk_run(const pk_module *m, const char *kernel, const pk_launch *l, const uint64_t *args,
             emu_fault *fault);
 
+/* cfg set to run on the cycle model of *gpu with sm_count SMs, its statistics into *ts (zeroed). */
+void pk_cycle_config(timing_engine_config *cfg, const timing_gpu *gpu, uint32_t sm_count,
+                     timing_stats *ts);
+
 /* Device memory (EMU_ALLOC_DEVICE); fails the test when exhausted. */
 void *pk_dalloc(size_t bytes);
 static inline uint64_t pk_addr(const void *p) { return (uint64_t)(uintptr_t)p; }

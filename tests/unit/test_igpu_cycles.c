@@ -65,13 +65,8 @@ static void fig3_timed(fig3 *f, const char *spec, uint64_t page_size, int restar
     ck_assert_ptr_nonnull(g);
     timing_igpu_timed(g, &gpu);
     timing_stats ts;
-    memset(&ts, 0, sizeof ts);
     timing_engine_config cfg;
-    timing_engine_defaults(&cfg);
-    cfg.cycle_model = true;
-    cfg.gpu = &gpu;
-    cfg.sm_count = (uint32_t)gpu.sm_count;
-    cfg.stats = &ts;
+    pk_cycle_config(&cfg, &gpu, (uint32_t)gpu.sm_count, &ts);
     pk_launch l = {.grid = pk_dim3(1, 1, 1), .block = pk_dim3(N, 1, 1),
                    .policy = timing_igpu_policy(g), .sm_count = (uint32_t)gpu.sm_count,
                    .cfg = &cfg, .events = timing_model_sink()};

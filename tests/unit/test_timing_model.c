@@ -302,13 +302,9 @@ START_TEST(deep_warps_outgrow_lent_storage)
     uint32_t *out = pk_dalloc(CTAS * THREADS * 4);
     timing_gpu gpu = *timing_gpu_find("v100");
     timing_stats ts;
-    memset(&ts, 0, sizeof ts);
     timing_engine_config cfg;
-    timing_engine_defaults(&cfg);
-    cfg.cycle_model = true;
-    cfg.gpu = &gpu;
-    cfg.sm_count = 2;   /* 64 CTA slots: later CTAs are built in earlier ones' storage */
-    cfg.stats = &ts;
+    /* 2 SMs, 64 CTA slots: later CTAs are built in earlier ones' storage */
+    pk_cycle_config(&cfg, &gpu, 2, &ts);
     pk_launch l = {.grid = pk_dim3(CTAS, 1, 1), .block = pk_dim3(THREADS, 1, 1),
                    .sm_count = 2, .cfg = &cfg, .events = timing_model_sink()};
     /* twice: the second launch builds its first CTAs in the block the first one left */
