@@ -1031,12 +1031,14 @@ static void bound_ahead(tm_crew *c, uint32_t t, uint32_t i)
     c->tally[t].bounded++;
 }
 
-/* CREW_RETIRE: an item before step 6 is done; the thread that did the last runs step 6 (the
+/* CREW_RETIRE: a thread has done n items before step 6, all it could take of them (counted
+ * once per thread, not per item: the threads' increments took the line from each other item
+ * by item, 34 times a window on v100); the thread whose count completes them runs step 6 (the
  * replies' order), for the landings after it. */
-static void crew_before_end(tm_crew *c, uint64_t k)
+static void crew_before_end(tm_crew *c, uint64_t k, uint32_t n)
 {
     uint32_t nch = (uint32_t)c->M->gpu->dram_channels;
-    if (__atomic_add_fetch(&c->before_end, 1, __ATOMIC_ACQ_REL) != 2 + nch) return;
+    if (__atomic_add_fetch(&c->before_end, n, __ATOMIC_ACQ_REL) != 2 + nch) return;
     tm_mem_weave_end(&c->M->mem);
     __atomic_store_n(&c->ended, k, __ATOMIC_RELEASE);
 }
@@ -1046,7 +1048,6 @@ static void crew_begin(tm_crew *c, uint64_t k)
 {
     tm_mem_weave_begin(&c->M->mem, c->end);
     __atomic_store_n(&c->begun, k, __ATOMIC_RELEASE);
-    crew_before_end(c, k);
 }
 
 /* Step 7 on SM s (host thread t): its CTAs placed, its replies landed, its window over, and
@@ -1060,8 +1061,9 @@ static void land_item(tm_crew *c, uint32_t t, uint32_t s)
     bound_ahead(c, t, s);
 }
 
-/* Item i of step k, on host thread t. */
-static void crew_item(tm_crew *c, uint32_t t, uint32_t i, uint64_t k)
+/* Item i of step k, on host thread t. Returns the items it did: 1, or 2 where it also took
+ * CREW_RETIRE's item 1. */
+static uint32_t crew_item(tm_crew *c, uint32_t t, uint32_t i, uint64_t k)
 {
     tm_model *M = c->M;
     switch (c->job) {
@@ -1083,18 +1085,15 @@ static void crew_item(tm_crew *c, uint32_t t, uint32_t i, uint64_t k)
          * running), else waits for it */
         if (i == 0) {
             if (c->retire) weave_retire(M, c->end, true);
-            crew_before_end(c, k);
         } else if (i == 1) {
             crew_begin(c, k);
         } else if (i < 2 + (uint32_t)M->gpu->dram_channels) {
-            if (__atomic_load_n(&c->begun, __ATOMIC_ACQUIRE) != k && crew_claim(c, 1, k)) {
-                crew_begin(c, k);
-                __atomic_add_fetch(&c->done, 1, __ATOMIC_RELEASE);   /* (item 1's count) */
-            }
+            bool took = __atomic_load_n(&c->begun, __ATOMIC_ACQUIRE) != k && crew_claim(c, 1, k);
+            if (took) crew_begin(c, k);
             for (unsigned spins = 0; __atomic_load_n(&c->begun, __ATOMIC_ACQUIRE) != k; spins++)
                 crew_relax(spins);
             tm_mem_weave_channels(&M->mem, i - 2, i - 1, c->end);
-            crew_before_end(c, k);
+            if (took) return 2;
         } else {
             /* (every item before step 6 was taken before this thread took a landing: the one
              * it waits for runs on a thread that took it) */
@@ -1121,6 +1120,7 @@ static void crew_item(tm_crew *c, uint32_t t, uint32_t i, uint64_t k)
         if (c->bound_from[i] != c->from) bound_item(c, t, i, c->from, c->end);   /* (else done) */
         break;
     }
+    return 1;
 }
 
 /* Thread t's part of step k: its own items, then the others' last ones. The items it did
@@ -1142,15 +1142,13 @@ static void crew_share(tm_crew *c, uint32_t t, uint64_t k)
                 hi = parts[p] + (uint32_t)((uint64_t)(u + 1) * n / c->n);
                 if (!d) {
                     for (uint32_t i = lo; i < hi; i++)
-                        if (crew_claim(c, i, k)) {
-                            crew_item(c, t, i, k);
-                            did++;
-                        }
+                        if (crew_claim(c, i, k)) did += crew_item(c, t, i, k);
                 } else {
-                    for (uint32_t i = hi; i-- > lo && crew_claim(c, i, k); did++)
-                        crew_item(c, t, i, k);
+                    for (uint32_t i = hi; i-- > lo && crew_claim(c, i, k);)
+                        did += crew_item(c, t, i, k);
                 }
             }
+            if (p == 0 && did) crew_before_end(c, k, did);
         }
         if (did) __atomic_add_fetch(&c->done, did, __ATOMIC_RELEASE);
         return;
