@@ -798,6 +798,12 @@ struct tm_model {
     uint32_t weave_fault;     /* 1 + the SM whose weave run faulted (0: none) */
     uint32_t *weave_heap;     /* the weave's merge (run.c): per SM, its count of entries */
     uint64_t *weave_keys;     /* the weave's merge: a heap of its SMs' (cycle, SM) keys */
+    /* per SM, away from its tm_sm (whose first line its host thread writes every cycle): its
+     * entries when its bound phase ended (run.c bound_item) and its defer list (tm_sm defer,
+     * kept by tm_defer_add), which the weave's runs read on one thread, rather than every
+     * SM's first line each window (half of them the other core's) */
+    uint32_t *weave_count;
+    tm_defer **weave_defer;
     /* the weave's issue beside its runs (run.c weave_publish): the SMs in the order the runs
      * finished theirs, each with whether it may issue there (weave_ready, weave_nready of them
      * so far: atomic), per SM where it may issue, there or after the runs (weave_state: run.c's

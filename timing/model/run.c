@@ -302,6 +302,7 @@ void tm_defer_add(tm_model *M, tm_sm *S, uint64_t cycle, uint32_t index, uint8_t
             return;
         }
         S->defer = d;
+        M->weave_defer[S->id] = d;
         S->capdefer = cap;
     }
     S->defer[S->ndefer++] = (tm_defer){.cycle = cycle, .index = index, .kind = kind};
@@ -351,7 +352,7 @@ static bool weave_exec(tm_model *M, tm_warp *tw, uint64_t cycle)
 enum { MERGE_SM_BITS = 16 };
 
 typedef struct weave_merge {
-    tm_model *M;
+    tm_defer *const *defer;   /* per SM: its entries (M->weave_defer) */
     uint32_t *pos;
     const uint32_t *lim;
     uint64_t *heap;
@@ -360,7 +361,7 @@ typedef struct weave_merge {
 
 static uint64_t merge_key(const weave_merge *m, uint32_t s)
 {
-    uint64_t cycle = m->M->sms[s].defer[m->pos[s]].cycle;
+    uint64_t cycle = m->defer[s][m->pos[s]].cycle;
     assert(cycle < UINT64_C(1) << (64 - MERGE_SM_BITS));
     return cycle << MERGE_SM_BITS | s;
 }
@@ -387,7 +388,7 @@ static void merge_sift(weave_merge *m, uint32_t i)
 }
 
 /* Starts the merge of every SM's entries [0, lim[s]) (lim: NULL for each SM's count, kept in
- * weave_heap), pos[s] counting those taken. */
+ * weave_heap; the runs' pass M->weave_count), pos[s] counting those taken. */
 static void merge_start(weave_merge *m, tm_model *M, uint32_t *pos, const uint32_t *lim)
 {
     assert(M->nsm <= UINT32_C(1) << MERGE_SM_BITS);
@@ -396,7 +397,7 @@ static void merge_start(weave_merge *m, tm_model *M, uint32_t *pos, const uint32
         for (uint32_t s = 0; s < M->nsm; s++) count[s] = M->sms[s].ndefer;
         lim = count;
     }
-    *m = (weave_merge){.M = M, .pos = pos, .lim = lim, .heap = M->weave_keys};
+    *m = (weave_merge){.defer = M->weave_defer, .pos = pos, .lim = lim, .heap = M->weave_keys};
     memset(pos, 0, M->nsm * sizeof *pos);
     for (uint32_t s = 0; s < M->nsm; s++)
         if (lim[s]) m->heap[m->n++] = merge_key(m, s);
@@ -408,7 +409,7 @@ static uint32_t merge_next(weave_merge *m, tm_defer *d)
 {
     if (!m->n) return UINT32_MAX;
     uint32_t s = (uint32_t)(m->heap[0] & ((UINT64_C(1) << MERGE_SM_BITS) - 1));
-    *d = m->M->sms[s].defer[m->pos[s]++];
+    *d = m->defer[s][m->pos[s]++];
     if (m->pos[s] == m->lim[s]) m->heap[0] = m->heap[--m->n];
     else m->heap[0] = merge_key(m, s);
     if (m->n) merge_sift(m, 0);
@@ -439,7 +440,7 @@ static uint32_t weave_need(const tm_model *M, uint32_t s, uint32_t n, uint32_t *
     uint32_t runs = 0;
     *replies = *insts = 0;
     for (uint32_t k = 0; k < n; k++) {
-        const tm_defer *d = &S->defer[k];
+        const tm_defer *d = &M->weave_defer[s][k];   /* (not S's first line: weave_count) */
         if (d->kind != TM_DEFER_RUN) continue;
         const tm_warp *tw = &S->warps[d->index];
         runs++;
@@ -513,10 +514,10 @@ static void weave_publish_flush(tm_model *M, uint32_t n)
 static void weave_runs(tm_model *M)
 {
     weave_merge m;
-    merge_start(&m, M, M->weave_lim, NULL);
+    const uint32_t *count = M->weave_count;
+    merge_start(&m, M, M->weave_lim, count);
     memset(M->weave_pos, 0, M->nsm * sizeof *M->weave_pos);
     M->weave_fault = 0;
-    const uint32_t *count = M->weave_heap;   /* merge_start's counts */
     uint32_t published = 0;
     if (M->weave_overlap) {
         for (uint32_t s = 0; s < M->nsm; s++)
@@ -757,6 +758,8 @@ static void model_free(tm_model *M)
     free(M->weave_lim);
     free(M->weave_heap);
     free(M->weave_keys);
+    free(M->weave_count);
+    free(M->weave_defer);
     free(M->weave_ready);
     free(M->weave_state);
     free(M->weave_early);
@@ -1005,6 +1008,7 @@ static void bound_item(tm_crew *c, uint32_t t, uint32_t i, uint64_t from, uint64
     tm_sm *S = &M->sms[i];
     crew_tally *y = &c->tally[t];
     sm_window(M, S, from, end);
+    M->weave_count[i] = S->ndefer;   /* (for the weave's runs) */
     y->runs |= S->ndefer != 0;
     y->fail |= S->fail;
     y->retiring += S->finished;
@@ -1477,6 +1481,8 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->weave_lim = calloc(M->nsm, sizeof *M->weave_lim);
     M->weave_heap = calloc(M->nsm, sizeof *M->weave_heap);
     M->weave_keys = calloc(M->nsm, sizeof *M->weave_keys);
+    M->weave_count = calloc(M->nsm, sizeof *M->weave_count);
+    M->weave_defer = calloc(M->nsm, sizeof *M->weave_defer);
     M->weave_ready = calloc(M->nsm, sizeof *M->weave_ready);
     M->weave_state = calloc(M->nsm, sizeof *M->weave_state);
     M->weave_early = aligned_alloc(64, (M->nsm + 63) / 64 * 64);   /* whole lines */
@@ -1488,6 +1494,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->warp_block_bytes = wslots * sizeof *M->warp_block;
     M->warp_block = tm_huge_zalloc(M->warp_block_bytes);
     ok = ok && M->sms && M->weave_pos && M->weave_lim && M->weave_heap && M->weave_keys &&
+         M->weave_count && M->weave_defer &&
          M->weave_ready && M->weave_state && M->weave_early && M->warp_block;
     for (uint32_t s = 0; ok && s < M->nsm; s++) {
         tm_sm *S = &M->sms[s];
