@@ -1433,8 +1433,26 @@ uint32_t tm_mem_weave_end(tm_mem *m)
         if (C->land[0].at < lo) lo = C->land[0].at;
         if (C->land[C->nland - 1].at > hi) hi = C->land[C->nland - 1].at;
     }
-    if (lo != TM_NEVER && hi - lo < WEAVE_BUCKETS) {
-        /* cycle by cycle, each channel's decisions of that cycle (WEAVE_BUCKETS) */
+    if (lo != TM_NEVER && hi - lo < WEAVE_BUCKETS && nch <= 64) {
+        /* cycle by cycle, each channel's decisions of that cycle (WEAVE_BUCKETS), by a mask
+         * per cycle of the channels that have some, rather than a look at every channel in
+         * every cycle of the span (up to 64 x 32 looks on v100: an eighth of this function's
+         * time, which the other host threads wait for) */
+        uint64_t has[WEAVE_BUCKETS] = {0};
+        for (uint32_t c = 0; c < nch; c++)
+            for (uint32_t i = 0; i < m->chan[c].nland; i++)
+                has[m->chan[c].land[i].at - lo] |= UINT64_C(1) << c;
+        for (uint64_t at = lo; at <= hi; at++)
+            for (uint64_t mk = has[at - lo]; mk; mk &= mk - 1) {
+                tm_chan *C = &m->chan[__builtin_ctzll(mk)];
+                for (; C->landpos < C->nland && C->land[C->landpos].at == at; C->landpos++) {
+                    const tm_land *l = &C->land[C->landpos];
+                    land_later(m, l->sm, l->wid, l->t);
+                    landings++;
+                }
+            }
+    } else if (lo != TM_NEVER && hi - lo < WEAVE_BUCKETS) {
+        /* (the same, more channels than a mask's bits) */
         for (uint64_t at = lo; at <= hi; at++)
             for (uint32_t c = 0; c < nch; c++) {
                 tm_chan *C = &m->chan[c];
