@@ -122,6 +122,13 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->sm_nland = calloc(nsm, sizeof *m->sm_nland);
     m->sm_capland = calloc(nsm, sizeof *m->sm_capland);
     for (int c = 0; m->chan && c < gpu->dram_channels; c++) m->chan[c].freedreq = UINT32_MAX;
+    /* the DRAM requests' records: room for two per MSHR of every SM (a read and a write-back),
+     * untouched until taken (dreq_new; more grows as before): grown from 256 by copies (to
+     * 16,384 records on v100 vecadd), the pool faulted in each copy's fresh pages in the memory
+     * weave's serial step (tm_mem_weave_begin), ~0.5 ms a kernel that the other threads wait */
+    m->capdreq = 2 * nsm * (uint32_t)gpu->l1_mshrs;
+    m->dreqs = m->capdreq ? aligned_alloc(64, (size_t)m->capdreq * sizeof *m->dreqs) : NULL;
+    if (!m->dreqs) m->capdreq = 0;
     m->freewait = m->freeinst = m->freelink = UINT32_MAX;
     if (!m->sm_freewait || !m->sm_freeinst || !m->sm_freelink || !m->sm_tail || !m->sm_fresh || !m->sm_nfreewait ||
         !m->sm_nfreeinst || !m->sm_nfreelink || !m->outbox || !m->nout || !m->capout || !m->outpos || !m->l1 || !m->tex || !m->l1_mshr || !m->mshr_pend || !m->mshrs || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
