@@ -696,13 +696,6 @@ void emu_warp_prefetch(const emu_warp *w, bool deep);
  * after the other, gives a warp emu_warp_prefetch's two calls and then these two, each a run
  * ahead of the next (warp_prefetch.c). */
 void emu_warp_prefetch_access(const emu_warp *w, bool lines);
-/* The lines emu_warp_prefetch_access(w, true) asks for, as spans of consecutive host lines
- * (each the first line's address, its low bits the count of lines after it), for a caller
- * that asks for them later on another host thread without reading w's registers there (the
- * cycle model's SMs note them where they defer a warp, its registers in their core's cache).
- * Returns the spans written (at most max), or -1 when they do not fit (lanes far apart, more
- * than max accesses): then emu_warp_prefetch_access it is. */
-int emu_warp_access_lines(const emu_warp *w, uint64_t *span, int max);
 /* False while the warp waits at a barrier that has not completed, or has exited. */
 bool emu_warp_runnable(const emu_warp *w);
 bool emu_warp_exited(const emu_warp *w);

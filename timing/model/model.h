@@ -506,12 +506,6 @@ typedef struct tm_defer {
     uint64_t cycle;
     uint32_t index;           /* warp slot (TM_DEFER_RUN) or CTA slot (TM_DEFER_CTA_DONE) */
     uint8_t kind;
-    /* TM_DEFER_RUN: the lines its run's global accesses touch first (emu_warp_access_lines:
-     * `nlines` spans, -1 when they did not fit), noted where its SM deferred it, with the
-     * registers in that host thread's cache, so that the weave's runs (run.c runs_hint) ask
-     * for them ahead without reading the registers on their thread */
-    int8_t nlines;
-    uint64_t lines[2];
 } tm_defer;
 enum { TM_DEFER_RUN, TM_DEFER_CTA_DONE, TM_DEFER_WARP_EXIT };
 

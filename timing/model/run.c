@@ -305,10 +305,7 @@ void tm_defer_add(tm_model *M, tm_sm *S, uint64_t cycle, uint32_t index, uint8_t
         M->weave_defer[S->id] = d;
         S->capdefer = cap;
     }
-    tm_defer *d = &S->defer[S->ndefer++];
-    *d = (tm_defer){.cycle = cycle, .index = index, .kind = kind};
-    if (kind == TM_DEFER_RUN && S->warps[index].w)
-        d->nlines = (int8_t)emu_warp_access_lines(S->warps[index].w, d->lines, 2);
+    S->defer[S->ndefer++] = (tm_defer){.cycle = cycle, .index = index, .kind = kind};
 }
 
 /* The weave of the window ending at `at` (the SMs' deferred entries in (cycle, SM, order)
@@ -428,16 +425,6 @@ enum { RUNS_AHEAD = 6 };
 static void runs_hint(const tm_model *M, const tm_defer *d, uint32_t s, uint32_t k)
 {
     if (d->kind != TM_DEFER_RUN) return;
-    if (k == 1 && d->nlines >= 0) {
-        /* the lines its SM noted (tm_defer): the registers they come from are not read here,
-         * where half of them are the other core's (its SM's bound phase wrote them) */
-        for (int8_t i = 0; i < d->nlines; i++) {
-            uint64_t first = d->lines[i] & ~UINT64_C(63), n = d->lines[i] & 63;
-            for (uint64_t a = first; a <= first + 64 * n; a += 64)
-                __builtin_prefetch((const void *)(uintptr_t)a);
-        }
-        return;
-    }
     const tm_warp *tw = &M->sms[s].warps[d->index];
     if (k == 5) __builtin_prefetch(tw);
     else if (tw->w && k >= 3) emu_warp_prefetch(tw->w, k == 3);
