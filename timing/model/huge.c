@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 
 /* The pages of [p, p + rounded), a block of `bytes` rounded up to whole huge pages: huge (a
- * hint), but for a last huge page of which the block uses less than a quarter. A huge page is
+ * hint), but for a last huge page of which the block uses at most a quarter. A huge page is
  * zeroed whole on its first touch, and on this VM one whose memory the host has taken back
  * costs 3-6 ms to zero (a warm one ~0.1 ms): a block's small tail (v100 vecadd: the event
  * rings' 0.3 MiB past 20 MiB, the registers' 0.35 MiB) is cheaper in 4 KiB pages, each zeroed
