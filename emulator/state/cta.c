@@ -122,6 +122,12 @@ emu_cta *emu_cta_create_in(emu_cta *c, emu_grid *g, uint64_t linear_id, uint32_t
 {
     if (!c) return cta_create(g, linear_id, sm, lent, NULL);
     if (linear_id >= g->ncta) return NULL;
+    /* each warp's record is read and rewritten whole below (emu_warp_reinit), and a finished
+     * CTA's records have left the host's caches since (a cycle model keeps hundreds resident):
+     * asked for all at once, their misses overlap rather than come one warp after another */
+    for (const char *p = (const char *)c->warps, *end = (const char *)(c->warps + c->nwarps);
+         p < end; p += 64)
+        __builtin_prefetch(p, 1);
     assert(c->g == g);
     assert(c->regs_lent == (lent != NULL));
     /* the finished CTA ends here as it would in emu_cta_destroy */

@@ -743,8 +743,8 @@ void tm_touch(void *p, size_t bytes);
 /* ---------------------------------------------------------------- rings.c */
 
 /* The event rings of `slots` warp slots: per slot EMU_RING_EVENTS_BYTES of events, all slots'
- * in one block, and EMU_RING_ROWS_BYTES of address rows, in another; each slot's part of either
- * starts a page. */
+ * in one block, each slot's starting a host line (rings.c says which), and EMU_RING_ROWS_BYTES
+ * of address rows, in another, each slot's starting a page. */
 #define TM_RING_ALIGN 4096
 typedef struct tm_rings {
     emu_event *events;
