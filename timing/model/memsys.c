@@ -850,9 +850,15 @@ static void inst_landed(tm_mem *m, uint32_t id)
     inst_free(m, id);
 }
 
-/* One of instruction id's replies is back at t. */
-static void inst_reply(tm_mem *m, uint32_t id, uint64_t t)
+/* One of instruction id's replies (wid) is back at t. */
+static void inst_reply(tm_mem *m, uint32_t id, uint32_t wid, uint64_t t)
 {
+    if (id == TM_INST_SELF) {
+        /* the reply's own instruction: this was its only one (windowed: a model lands it) */
+        const tm_wait *w = &m->waits[wid];
+        m->landed(m->landed_ctx, w->sm, TM_PEND | TM_PEND_SELF | wid, max64(w->done, t));
+        return;
+    }
     tm_inst *in = &m->insts[id];
     if (t > in->done) in->done = t;
     if (!--in->left) inst_landed(m, id);
@@ -877,10 +883,10 @@ static void wait_landed(tm_mem *m, uint32_t wid, uint64_t at)
         mshr_land(m, w->sm, wid, t);
         if (m->landed) m->landed(m->landed_ctx, w->sm, 0, t);
     }
-    if (w->inst != UINT32_MAX) inst_reply(m, w->inst, t);
+    if (w->inst != UINT32_MAX) inst_reply(m, w->inst, wid, t);
     for (uint32_t k = w->insts; k != UINT32_MAX;) {
         tm_link *lk = &m->links[k];
-        inst_reply(m, lk->inst, t);
+        inst_reply(m, lk->inst, wid, t);
         uint32_t nx = lk->next;
         link_free(m, m->waits[wid].sm, k);
         k = nx;
@@ -964,6 +970,7 @@ void tm_mem_advance(tm_mem *m, uint64_t now)
 uint64_t tm_mem_settle(tm_mem *m, uint64_t t)
 {
     if (!tm_is_pend(t)) return t;
+    assert(!(t & TM_PEND_SELF));   /* (windowed only, which never settles) */
     uint32_t id = (uint32_t)(t & ~TM_PEND);
     m->insts[id].held = true;
     while (!m->insts[id].settled) {
@@ -1057,6 +1064,7 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
     uint64_t depart = max64(now, m->sm_out[sm]);
     uint64_t occ = icnt_cycles(m, req), trip = occ + (uint64_t)g->icnt_latency;
     uint32_t ch = channel_of(m, line), s = slice_in(m, ch, line);
+    assert(ops <= UINT16_MAX && resp <= UINT16_MAX);   /* a warp's lanes; a line and a header */
     if (m->windowed) {
         /* the SM's side: its port; L2's side waits for the weave (tm_mem_weave) */
         m->sm_out[sm] = depart + occ;
@@ -1065,8 +1073,9 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
         uint32_t wid = UINT32_MAX;
         if (wait_reply) {
             wid = wait_take(m, sm);
-            m->waits[wid] = (tm_wait){.line = line, .sm = sm, .l1_line = UINT32_MAX,
-                                      .ops = kind == K_ATOMIC ? ops : 0, .resp = (uint32_t)resp,
+            m->waits[wid] = (tm_wait){.sm = sm, .l1_line = UINT32_MAX,
+                                      .ops = kind == K_ATOMIC ? (uint16_t)ops : 0,
+                                      .resp = (uint16_t)resp,
                                       .next = UINT32_MAX, .inst = UINT32_MAX,
                                       .insts = UINT32_MAX};
         }
@@ -1096,8 +1105,9 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
     m->st->icnt_bytes += resp;
     if (tm_is_pend(at_l2)) {
         uint32_t d = (uint32_t)(at_l2 & ~TM_PEND), wid = wait_take(m, sm);
-        m->waits[wid] = (tm_wait){.at_l2 = lower, .line = line, .sm = sm, .l1_line = UINT32_MAX,
-                                  .ops = kind == K_ATOMIC ? ops : 0, .resp = (uint32_t)resp,
+        m->waits[wid] = (tm_wait){.at_l2 = lower, .sm = sm, .l1_line = UINT32_MAX,
+                                  .ops = kind == K_ATOMIC ? (uint16_t)ops : 0,
+                                  .resp = (uint16_t)resp,
                                   .next = m->dreqs[d].waits, .inst = UINT32_MAX,
                                   .insts = UINT32_MAX};
         m->dreqs[d].waits = wid;
@@ -1259,7 +1269,7 @@ static __attribute__((noipa)) void prefetch_landing(tm_mem *m, const tm_wait *w)
 {
     if (w->l1_line != UINT32_MAX)
         __builtin_prefetch(&(w->tex ? &m->tex[w->sm] : &m->l1[w->sm])->lines[w->l1_line]);
-    if (w->inst != UINT32_MAX) __builtin_prefetch(&m->insts[w->inst]);
+    if (w->inst < TM_INST_SELF) __builtin_prefetch(&m->insts[w->inst]);
     if (w->insts != UINT32_MAX) __builtin_prefetch(&m->links[w->insts]);
 }
 
@@ -2003,7 +2013,15 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
                 done = max64(done, back);
             }
         }
-        if (npend) {
+        if (npend == 1 && m->windowed && m->waits[pend[0]].inst == UINT32_MAX) {
+            /* its reply's own: no tm_inst (model.h TM_PEND_SELF) */
+            assert(m->landed);
+            tm_wait *w = &m->waits[pend[0]];
+            w->inst = TM_INST_SELF;
+            w->done = done;
+            w->waiter = 0;
+            pend_inst = TM_PEND | TM_PEND_SELF | pend[0];
+        } else if (npend) {
             uint32_t id = inst_take(m, sm);
             m->insts[id] = (tm_inst){.done = done, .sm = sm, .left = npend};
             for (uint32_t k = 0; k < npend; k++) {

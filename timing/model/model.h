@@ -75,7 +75,7 @@ typedef struct tm_dram_bank { uint64_t free, row; bool open; } tm_dram_bank;
 /* Completion times decided later (deferred completion): a time at or above TM_PEND (and not
  * TM_NEVER) is "pending on record id" (TM_PEND | id). An L2 line's fill names the DRAM request
  * bringing it, an L1 line's fill and an MSHR the reply it waits for, a scoreboard entry the
- * memory instruction. They are replaced by the real time when the DRAM scheduler serves the
+ * memory instruction (or, TM_PEND | TM_PEND_SELF | id, the one reply it waits for). They are replaced by the real time when the DRAM scheduler serves the
  * request (tm_mem_advance). */
 #define TM_PEND (UINT64_C(1) << 62)
 static inline bool tm_is_pend(uint64_t t) { return t >= TM_PEND && t != UINT64_MAX; }
@@ -98,20 +98,26 @@ typedef struct tm_dreq {
 /* A line request's reply to SM sm, waiting for an L2 fill from DRAM. */
 typedef struct tm_wait {
     uint64_t at_l2;           /* L2 would have answered at (without the fill) */
-    uint64_t line;
-    uint32_t sm, ops, resp;   /* atomic lane operations after the fill; reply bytes */
+    /* its own instruction's (inst TM_INST_SELF): completes at the latest of this and the
+     * reply's landing */
+    uint64_t done;
+    uint32_t sm;
+    uint16_t ops, resp;       /* atomic lane operations after the fill; reply bytes */
     uint32_t next;            /* next reply on the same DRAM request (free: the next free) */
     /* the instructions waiting for it: the last one (UINT32_MAX: none), then those before it
      * from the head of a list of links (UINT32_MAX: none), the latest first; most replies have
-     * one, and its landing reads no link */
+     * one, and its landing reads no link. TM_INST_SELF: the instruction that waits for this
+     * reply alone and came first, whose record is this one (done, waiter) */
     uint32_t inst, insts;
     uint32_t mshr_at;         /* 1 + its place in its SM's mshr_pend while it holds an MSHR */
+    uint32_t waiter;          /* its own instruction's, as tm_inst's */
     bool mshr;                /* took an MSHR of its SM */
     bool tex;                 /* fills the texture cache (else L1) */
     /* a load's L1 (texture cache) line's place (`lines`), whose fill it is while that is
      * TM_PEND | its id (UINT32_MAX: it fills none) */
     uint32_t l1_line;
 } tm_wait;
+_Static_assert(sizeof(tm_wait) == 56, "tm_wait: its own instruction in the padding");
 
 /* A memory instruction whose completion waits for `left` replies. */
 typedef struct tm_inst {
@@ -123,6 +129,13 @@ typedef struct tm_inst {
 } tm_inst;
 
 typedef struct tm_link { uint32_t inst, next; } tm_link;
+
+/* The windowed model's common memory instruction waits for one reply, and is the first to wait
+ * for it: it has no tm_inst, its pending time is TM_PEND | TM_PEND_SELF | the reply's id, and
+ * the reply's record keeps what tm_inst would (memsys.c tm_mem_access). A tm_inst record and
+ * its free list's link were a host cache miss each at the issue and the landing. */
+#define TM_PEND_SELF (UINT64_C(1) << 61)
+#define TM_INST_SELF (UINT32_MAX - 1)
 
 /* Windowed model: a line request that left SM's port, waiting in the SM's outbox for the
  * weave (tm_mem_weave) to take it through L2 in (depart, SM, order) order. */
@@ -288,6 +301,14 @@ static inline uint64_t tm_mem_mshr_next(const tm_mem *m, uint32_t sm)
     /* none known: all wait for DRAM, known when one is served */
     struct tm_mshrs q = m->mshrs[sm];
     return q.known ? m->l1_mshr[(size_t)sm * m->mshr_cap + q.head] : TM_NEVER;
+}
+
+/* The warp slot (1 + slot; 0: unknown) whose scoreboard holds pending time `tag`
+ * (tm_mem_access's), set after its issue and read at its landing. */
+static inline uint32_t *tm_mem_waiter(tm_mem *m, uint64_t tag)
+{
+    uint32_t id = (uint32_t)tag;
+    return tag & TM_PEND_SELF ? &m->waits[id].waiter : &m->insts[id].waiter;
 }
 
 /* What a memory instruction costs: when its results are back, and how many cycles it holds

@@ -813,7 +813,7 @@ static void tm_model_landed(void *ctx, uint32_t sm, uint64_t tag, uint64_t t)
     /* an instruction's tag is only in the scoreboard of the warp that issued it; a freed MSHR
      * wakes the warps waiting with ready == TM_NEVER, which can_issue marked (where it alone
      * sets that) */
-    uint32_t waiter = tag ? M->mem.insts[tag & ~TM_PEND].waiter : 0;
+    uint32_t waiter = tag ? *tm_mem_waiter(&M->mem, tag) : 0;
     if (!tag && !M->trace && !M->kilotm && S->nwarps <= 64) {
         for (uint64_t mk = S->never_mask; mk; mk &= mk - 1) {
             uint32_t i = (uint32_t)__builtin_ctzll(mk);
