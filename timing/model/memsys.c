@@ -896,6 +896,17 @@ static void wait_landed(tm_mem *m, uint32_t wid, uint64_t at)
 
 static void prefetch_next_decision(tm_mem *m, uint32_t ch);
 
+/* Reply wid (w) decided to land at t: what tm_mem_weave_land asks for a step ahead of its
+ * landing (its L1 line, its own instruction's warp). */
+static inline tm_land land_hint(const tm_wait *w, uint64_t at, uint64_t t, uint32_t wid)
+{
+    tm_land l = {.at = at, .t = t, .wid = wid, .sm = w->sm, .l1 = UINT32_MAX};
+    if (w->l1_line != UINT32_MAX && w->l1_line < TM_LAND_TEX)
+        l.l1 = w->l1_line | (w->tex ? TM_LAND_TEX : 0);
+    if (w->inst == TM_INST_SELF) l.waiter = w->waiter;
+    return l;
+}
+
 /* Channel ch serves its next request. */
 static void dq_serve(tm_mem *m, uint32_t ch)
 {
@@ -934,7 +945,7 @@ static void dq_serve(tm_mem *m, uint32_t ch)
                     C->land = p;
                     C->capland = nc;
                 }
-                C->land[C->nland++] = (tm_land){.at = at, .t = t, .wid = k, .sm = w->sm};
+                C->land[C->nland++] = land_hint(w, at, t, k);
             }
             k = nx;
         }
@@ -1264,12 +1275,15 @@ static __attribute__((noipa)) void prefetch_channel(tm_mem *m, uint32_t ch)
     }
 }
 
-/* A reply about to land (wait_landed): its L1 line and the link to its first instruction. */
+/* A reply about to land (wait_landed): its L1 line, its last instruction (its own: that
+ * instruction's warp), and the link to the one before. */
 static __attribute__((noipa)) void prefetch_landing(tm_mem *m, const tm_wait *w)
 {
     if (w->l1_line != UINT32_MAX)
         __builtin_prefetch(&(w->tex ? &m->tex[w->sm] : &m->l1[w->sm])->lines[w->l1_line]);
     if (w->inst < TM_INST_SELF) __builtin_prefetch(&m->insts[w->inst]);
+    else if (w->inst == TM_INST_SELF && w->waiter && m->landing_soon)
+        m->landing_soon(m->landed_ctx, w->sm, w->waiter);
     if (w->insts != UINT32_MAX) __builtin_prefetch(&m->links[w->insts]);
 }
 
@@ -1417,7 +1431,7 @@ void tm_mem_weave_channels(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end)
 }
 
 /* A reply for SM sm's list of landings, in the order one thread would land them. */
-static void land_later(tm_mem *m, uint32_t sm, uint32_t wid, uint64_t t)
+static void land_later(tm_mem *m, uint32_t sm, const tm_land *l)
 {
     if (m->sm_nland[sm] == m->sm_capland[sm]) {
         uint32_t nc = m->sm_capland[sm] ? 2 * m->sm_capland[sm] : 64;
@@ -1426,13 +1440,15 @@ static void land_later(tm_mem *m, uint32_t sm, uint32_t wid, uint64_t t)
         m->sm_land[sm] = p;
         m->sm_capland[sm] = nc;
     }
-    m->sm_land[sm][m->sm_nland[sm]++] = (tm_land){.t = t, .wid = wid};
+    m->sm_land[sm][m->sm_nland[sm]++] = *l;
 }
 
 uint32_t tm_mem_weave_end(tm_mem *m)
 {
     m->par = false;
     uint32_t landings = 0;
+    /* (the last window's lists stay until now: tm_mem_weave_land reads the next SM's) */
+    memset(m->sm_nland, 0, m->nsm * sizeof *m->sm_nland);
     uint32_t nch = (uint32_t)m->gpu->dram_channels;
     /* the replies the schedulers decided, by decision cycle, then channel (each channel's
      * decisions come in cycle order) */
@@ -1450,7 +1466,7 @@ uint32_t tm_mem_weave_end(tm_mem *m)
                 tm_chan *C = &m->chan[c];
                 for (; C->landpos < C->nland && C->land[C->landpos].at == at; C->landpos++) {
                     const tm_land *l = &C->land[C->landpos];
-                    land_later(m, l->sm, l->wid, l->t);
+                    land_later(m, l->sm, l);
                     landings++;
                 }
             }
@@ -1462,7 +1478,7 @@ uint32_t tm_mem_weave_end(tm_mem *m)
         while (nh) {
             tm_chan *C = &m->chan[heap_pop(h, &nh).ix];
             const tm_land *l = &C->land[C->landpos++];
-            land_later(m, l->sm, l->wid, l->t);
+            land_later(m, l->sm, l);
             landings++;
             if (C->landpos < C->nland)
                 heap_push(h, &nh, C->land[C->landpos].at, (uint32_t)(C - m->chan));
@@ -1473,7 +1489,7 @@ uint32_t tm_mem_weave_end(tm_mem *m)
         const tm_order *o = &m->order[k];
         if (o->port > m->sm_out[o->sm]) m->sm_out[o->sm] = o->port;
         if (o->wid != UINT32_MAX) {
-            land_later(m, o->sm, o->wid, o->t);
+            land_later(m, o->sm, &(tm_land){.t = o->t, .wid = o->wid, .l1 = UINT32_MAX});
             landings++;
         }
     }
@@ -1505,14 +1521,43 @@ void tm_mem_weave_stats(tm_mem *m)
     }
 }
 
+/* A reply record's host lines (56 bytes: most lie across two). */
+static inline void prefetch_reply(const tm_mem *m, uint32_t wid)
+{
+    const char *w = (const char *)&m->waits[wid];
+    __builtin_prefetch(w);
+    __builtin_prefetch(w + sizeof(tm_wait) - 1);
+}
+
+/* What SM s's landings of the window will touch, as known from their list alone: the reply
+ * records, and where the channels' threads saw them (land_hint), their L1 lines and warps. */
+static void prefetch_landings(const tm_mem *m, uint32_t s)
+{
+    const tm_land *ls = m->sm_land[s];
+    for (uint32_t i = 0; i < m->sm_nland[s]; i++) {
+        prefetch_reply(m, ls[i].wid);
+        if (ls[i].l1 != UINT32_MAX) {
+            const tm_cache *c = ls[i].l1 & TM_LAND_TEX ? &m->tex[s] : &m->l1[s];
+            __builtin_prefetch(&c->lines[ls[i].l1 & ~TM_LAND_TEX]);
+        }
+        if (ls[i].waiter && m->landing_soon) m->landing_soon(m->landed_ctx, s, ls[i].waiter);
+    }
+}
+
 void tm_mem_weave_land(tm_mem *m, uint32_t lo, uint32_t hi)
 {
     for (uint32_t s = lo; s < hi; s++) {
-        for (uint32_t i = 0; i < m->sm_nland[s]; i++)
-            prefetch_landing(m, &m->waits[m->sm_land[s][i].wid]);
-        for (uint32_t i = 0; i < m->sm_nland[s]; i++)
-            wait_landed(m, m->sm_land[s][i].wid, m->sm_land[s][i].t);
-        m->sm_nland[s] = 0;
+        /* An SM has a few landings a window, and its host thread lands one SM after another
+         * (run.c land_item), each followed by the SM's next bound phase: the next SM's
+         * landings are asked for here, from their list alone (their records are not this
+         * thread's to read: another may be landing that SM), so that its misses overlap this
+         * SM's work; this SM's were asked for a step before (unless it is the first) */
+        if (s + 1 < m->nsm) prefetch_landings(m, s + 1);
+        const tm_land *ls = m->sm_land[s];
+        uint32_t n = m->sm_nland[s];
+        for (uint32_t i = 0; i < n; i++)
+            if (ls[i].l1 == UINT32_MAX || !ls[i].waiter) prefetch_landing(m, &m->waits[ls[i].wid]);
+        for (uint32_t i = 0; i < n; i++) wait_landed(m, ls[i].wid, ls[i].t);
         /* the requests the weave took leave the outbox (here, on the SM's host thread: the
          * counts are written at its issue) */
         uint32_t left = m->nout[s] - m->outpos[s];

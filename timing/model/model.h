@@ -151,7 +151,16 @@ typedef struct tm_outreq {
  * reply a channel's scheduler decided, landing at t on SM sm (`at`: the decision's cycle, its
  * order among the channels' decisions; sm kept here so that the weave's serial order of the
  * landings reads no reply record, each last touched on a channel's host thread). */
-typedef struct tm_land { uint64_t at, t; uint32_t wid, sm; } tm_land;
+typedef struct tm_land {
+    uint64_t at, t;
+    uint32_t wid, sm;
+    /* what its landing will touch, as the channel's thread read it in the reply (memsys.c
+     * land_hint; for prefetching a step ahead, when the record is no longer the weave's to
+     * read): its L1 line (TM_LAND_TEX | the texture cache's; UINT32_MAX: none known) and its
+     * own instruction's warp (0: none known) */
+    uint32_t l1, waiter;
+} tm_land;
+#define TM_LAND_TEX (UINT32_C(1) << 31)
 
 /* A request of the window in (depart, SM, order) order: its outbox place, and what serving it
  * left for the SM side (its reply landing at t; the SM's port held until `port`, 0: not). */
@@ -192,6 +201,9 @@ typedef struct tm_bnode { uint64_t next; uint32_t bank; } tm_bnode;
 /* Called when a deferred completion is decided: SM sm's scoreboard entries holding `tag`
  * (0: none; an MSHR freed) land at t. */
 typedef void tm_landed_fn(void *ctx, uint32_t sm, uint64_t tag, uint64_t t);
+/* Called a little before landings that `landed` will be called for: SM sm's warp slot
+ * waiter - 1 (tm_mem_waiter's) is about to be looked at (the model asks for its lines). */
+typedef void tm_soon_fn(void *ctx, uint32_t sm, uint32_t waiter);
 
 typedef struct tm_mem {
     const timing_gpu *gpu;
@@ -271,6 +283,7 @@ typedef struct tm_mem {
     tm_outreq **outbox;
     uint32_t *nout, *capout, *outpos;
     tm_landed_fn *landed;
+    tm_soon_fn *landing_soon;   /* (NULL: none; landed_ctx) */
     void *landed_ctx;
     /* the memory weave by channel: per channel (tm_chan), the window's requests in order
      * (`order`), and `par` while the channels run (each touches only its own DRAM queues, banks,
