@@ -220,7 +220,7 @@ void tm_mem_free(tm_mem *m)
     free(m->l2_qleft);
     free(m->l2_qpos);
     free(m->dreqs);
-    free(m->waits);
+    free(m->waits_block);
     free(m->insts);
     free(m->links);
     memset(m, 0, sizeof *m);
@@ -415,6 +415,39 @@ static void pool_room(void **arr, uint32_t *cap, uint64_t need, size_t elem)
     *cap = (uint32_t)nc;
 }
 
+/* Room in the reply pool for ids below `need`. Its records lie on 64-byte boundaries, a host
+ * line each (a reply's fields are read at its issue, decision and landing: a 56-byte record
+ * lay across two lines), in a block that realloc grows as the other pools (what was never used
+ * stays untouched); the records move only where a new block's alignment differs. */
+static void waits_room(tm_mem *m, uint64_t need)
+{
+    if (need <= m->capwait) return;
+    uint64_t nc = m->capwait ? 2 * (uint64_t)m->capwait : 256;
+    while (nc < need) nc *= 2;
+    if (nc >= FRESH) abort();   /* ids below FRESH; the MSHRs bound the records far below */
+    size_t off = m->capwait ? (size_t)((char *)m->waits - (char *)m->waits_block) : 0;
+    char *b = realloc(m->waits_block, (size_t)nc * sizeof *m->waits + 63);
+    if (!b) abort();
+    char *a = (char *)(((uintptr_t)b + 63) & ~(uintptr_t)63);
+    if (m->capwait && (size_t)(a - b) != off)
+        memmove(a, b + off, (size_t)m->capwait * sizeof *m->waits);
+    m->waits_block = b;
+    m->waits = (tm_wait *)(void *)a;
+    m->capwait = (uint32_t)nc;
+}
+
+/* A reply record from the pool's own free list, else a new one. */
+static uint32_t wait_pool_take(tm_mem *m)
+{
+    uint32_t id = m->freewait;
+    if (id != UINT32_MAX) {
+        m->freewait = m->waits[id].next;
+        return id;
+    }
+    waits_room(m, (uint64_t)m->nwait + 1);
+    return m->nwait++;
+}
+
 /* Asks for the record at a free list's new head (if one): the next take reads its link, and
  * the records were freed in the weave, a window of every SM's work ago. */
 static __attribute__((noipa)) void prefetch_head(const void *arr, uint32_t head, size_t elem)
@@ -455,8 +488,7 @@ static uint32_t wait_take(tm_mem *m, uint32_t sm)
         return id;
     }
     assert(!m->in_bound);
-    POOL_TAKE(m, waits, next, nwait, capwait, freewait, id);
-    return id;
+    return wait_pool_take(m);
 }
 
 static void wait_free(tm_mem *m, uint32_t id)
@@ -550,7 +582,7 @@ void tm_mem_reserve(tm_mem *m, uint32_t per_sm, const bool *skip)
         ml += m->sm_nfreelink[s] < per_sm ? per_sm - m->sm_nfreelink[s] : 0;
         mi += m->sm_nfreeinst[s] < ni ? ni - m->sm_nfreeinst[s] : 0;
     }
-    pool_room((void **)&m->waits, &m->capwait, m->nwait + mw, sizeof *m->waits);
+    waits_room(m, m->nwait + mw);
     pool_room((void **)&m->links, &m->caplink, m->nlink + ml, sizeof *m->links);
     pool_room((void **)&m->insts, &m->capinst, m->ninst + mi, sizeof *m->insts);
     for (uint32_t s = 0; s < m->nsm; s++) {
@@ -606,8 +638,7 @@ bool tm_mem_weave_has(const tm_mem *m, uint32_t sm, uint32_t replies, uint32_t i
 void tm_mem_reserve_weave(tm_mem *m, uint32_t sm, uint32_t replies, uint32_t insts)
 {
     while (m->sm_nfreewait[sm] < replies) {
-        uint32_t id;
-        POOL_TAKE(m, waits, next, nwait, capwait, freewait, id);
+        uint32_t id = wait_pool_take(m);
         m->waits[id].sm = sm;
         FREE_TAIL_APPEND(m, waits, next, m->sm_freewait[sm], TAIL_WAIT(m, sm),
                          m->sm_nfreewait[sm], id);

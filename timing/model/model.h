@@ -97,7 +97,7 @@ typedef struct tm_dreq {
 
 /* A line request's reply to SM sm, waiting for an L2 fill from DRAM. */
 typedef struct tm_wait {
-    uint64_t at_l2;           /* L2 would have answered at (without the fill) */
+    _Alignas(64) uint64_t at_l2;   /* L2 would have answered at (without the fill) */
     /* its own instruction's (inst TM_INST_SELF): completes at the latest of this and the
      * reply's landing */
     uint64_t done;
@@ -117,7 +117,7 @@ typedef struct tm_wait {
      * TM_PEND | its id (UINT32_MAX: it fills none) */
     uint32_t l1_line;
 } tm_wait;
-_Static_assert(sizeof(tm_wait) == 56, "tm_wait: its own instruction in the padding");
+_Static_assert(sizeof(tm_wait) == 64, "tm_wait: one host line");
 
 /* A memory instruction whose completion waits for `left` replies. */
 typedef struct tm_inst {
@@ -261,6 +261,7 @@ typedef struct tm_mem {
     /* record pools (index = id; free lists through next_free) */
     tm_dreq *dreqs; uint32_t ndreq, capdreq;   /* (free: each channel's, tm_chan) */
     tm_wait *waits; uint32_t nwait, capwait, freewait;
+    void *waits_block;        /* the allocation waits lies in (memsys.c waits_room) */
     tm_inst *insts; uint32_t ninst, capinst, freeinst;
     tm_link *links; uint32_t nlink, caplink, freelink;
     bool oom;
