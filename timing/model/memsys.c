@@ -1552,21 +1552,13 @@ void tm_mem_weave_stats(tm_mem *m)
     }
 }
 
-/* A reply record's host lines (56 bytes: most lie across two). */
-static inline void prefetch_reply(const tm_mem *m, uint32_t wid)
-{
-    const char *w = (const char *)&m->waits[wid];
-    __builtin_prefetch(w);
-    __builtin_prefetch(w + sizeof(tm_wait) - 1);
-}
-
 /* What SM s's landings of the window will touch, as known from their list alone: the reply
  * records, and where the channels' threads saw them (land_hint), their L1 lines and warps. */
 static void prefetch_landings(const tm_mem *m, uint32_t s)
 {
     const tm_land *ls = m->sm_land[s];
     for (uint32_t i = 0; i < m->sm_nland[s]; i++) {
-        prefetch_reply(m, ls[i].wid);
+        __builtin_prefetch(&m->waits[ls[i].wid]);   /* (a host line) */
         if (ls[i].l1 != UINT32_MAX) {
             const tm_cache *c = ls[i].l1 & TM_LAND_TEX ? &m->tex[s] : &m->l1[s];
             __builtin_prefetch(&c->lines[ls[i].l1 & ~TM_LAND_TEX]);
