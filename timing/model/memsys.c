@@ -133,7 +133,7 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
         m->ch_next[c] = TM_NEVER;
         /* every bank empty: each node's winner its subtree's first bank */
         tm_bnode *nd = &m->bnode[(size_t)c * 2 * m->tleaves];
-        for (uint32_t b = 0; b < m->tleaves; b++) nd[m->tleaves + b] = (tm_bnode){TM_NEVER, b};
+        for (uint32_t b = 0; b < m->tleaves; b++) nd[m->tleaves + b] = (tm_bnode){TM_NEVER, b, UINT32_MAX};
         for (uint32_t i = m->tleaves - 1; i >= 1; i--) nd[i] = nd[2 * i];
     }
     m->next_min = TM_NEVER;
@@ -729,9 +729,9 @@ static void bank_update(tm_mem *m, uint32_t ch, uint32_t bank)
     uint64_t t = q->n ? max64(q->ents[0].arrive,
                               m->banks[(size_t)ch * (uint32_t)m->gpu->dram_banks + bank].free)
                       : TM_NEVER;
-    uint32_t w = bank;
+    uint32_t w = bank, id = q->n ? q->ents[0].id : UINT32_MAX;
     for (uint32_t j = nl + bank; j > 1; j /= 2) {
-        nd[j] = (tm_bnode){t, w};
+        nd[j] = (tm_bnode){t, w, id};
         /* the other child's winner against this one's (equal times: the older oldest request;
          * rare) */
         const tm_bnode *o = &nd[j ^ 1];
@@ -740,9 +740,10 @@ static void bank_update(tm_mem *m, uint32_t ch, uint32_t bank)
                                       &bank_queue(m, ch, w)->ents[0]))) {
             t = o->next;
             w = o->bank;
+            id = o->id;
         }
     }
-    nd[1] = (tm_bnode){t, w};
+    nd[1] = (tm_bnode){t, w, id};
     m->ch_next[ch] = t;
     m->ch_bank[ch] = w;
 }
@@ -1286,10 +1287,8 @@ static __attribute__((noipa)) void prefetch_decisions(tm_mem *m, uint32_t lo, ui
  * window, a different bank each time). */
 static __attribute__((noipa)) void prefetch_next_decision(tm_mem *m, uint32_t ch)
 {
-    if (m->ch_next[ch] == TM_NEVER) return;
-    const char *r = (const char *)&m->dreqs[bank_queue(m, ch, m->ch_bank[ch])->ents[0].id];
-    __builtin_prefetch(r);
-    __builtin_prefetch(r + sizeof(tm_dreq) - 1);
+    uint32_t id = m->bnode[(size_t)ch * 2 * m->tleaves + 1].id;   /* (just written) */
+    if (id != UINT32_MAX) __builtin_prefetch(&m->dreqs[id]);   /* (a host line) */
 }
 
 /* Channel ch's requests' L2 sets (tm_mem_weave_channels), asked for while the channel before

@@ -195,8 +195,9 @@ _Static_assert(sizeof(tm_dqent) == 24, "tm_dqent: the order in the padding");
 typedef struct tm_dqueue { tm_dqent *ents, *buf; uint32_t n, cap; } tm_dqueue;
 
 /* A node of a channel's banks' tournament (memsys.c): the bank that wins there and when it can
- * take its oldest request (TM_NEVER: none queued). */
-typedef struct tm_bnode { uint64_t next; uint32_t bank; } tm_bnode;
+ * take its oldest request (TM_NEVER: none queued), and that request's id (UINT32_MAX: none;
+ * the next decision's likely request, asked for without reading the bank's queue). */
+typedef struct tm_bnode { uint64_t next; uint32_t bank, id; } tm_bnode;
 
 /* Called when a deferred completion is decided: SM sm's scoreboard entries holding `tag`
  * (0: none; an MSHR freed) land at t. */
