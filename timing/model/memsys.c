@@ -109,7 +109,7 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->ch_next = calloc((size_t)gpu->dram_channels, sizeof *m->ch_next);
     m->ch_end = calloc((size_t)gpu->dram_channels, sizeof *m->ch_end);
     m->ch_bank = calloc((size_t)gpu->dram_channels, sizeof *m->ch_bank);
-    m->ch_bank2 = calloc((size_t)gpu->dram_channels, sizeof *m->ch_bank2);
+    m->ch_req2 = calloc((size_t)gpu->dram_channels, sizeof *m->ch_req2);
     for (m->tleaves = 1; m->tleaves < (uint32_t)gpu->dram_banks; m->tleaves *= 2) continue;
     m->bnode = malloc((size_t)gpu->dram_channels * 2 * m->tleaves * sizeof *m->bnode);
     m->l2_qleft = calloc((size_t)gpu->l2_slices * (uint32_t)gpu->l2_queue, sizeof *m->l2_qleft);
@@ -125,7 +125,7 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->freewait = m->freeinst = m->freelink = UINT32_MAX;
     if (!m->sm_freewait || !m->sm_freeinst || !m->sm_freelink || !m->sm_tail || !m->sm_fresh || !m->sm_nfreewait ||
         !m->sm_nfreeinst || !m->sm_nfreelink || !m->outbox || !m->nout || !m->capout || !m->outpos || !m->l1 || !m->tex || !m->l1_mshr || !m->mshr_pend || !m->mshrs || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
-        !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->ch_bank || !m->ch_bank2 || !m->l2_qleft || !m->l2_qpos ||
+        !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->ch_bank || !m->ch_req2 || !m->l2_qleft || !m->l2_qpos ||
         !m->bnode)
         return false;
     if (!m->chan || !m->heap || !m->sm_land || !m->sm_nland || !m->sm_capland) return false;
@@ -202,7 +202,7 @@ void tm_mem_free(tm_mem *m)
     free(m->dq);
     free(m->ch_next);
     free(m->ch_bank);
-    free(m->ch_bank2);
+    free(m->ch_req2);
     free(m->bnode);
     free(m->ch_end);
     if (m->chan)
@@ -1235,50 +1235,52 @@ static tm_heap_item heap_pop(tm_heap_item *h, uint32_t *n)
  * last touched many windows ago, one after another, and each a chain of misses (a queue entry,
  * its request, that request's L2 set; a reply, its L1 set, its link, its instruction). The
  * weave asks for them ahead, in short loops whose misses the host overlaps: the oldest queue
- * entries of the banks that can take a request in the window (step 1, before the window's
- * requests are ordered), their requests (step 2, after), what those name (step 3: the L2
- * line, the first reply);
- * each request's L2 set as it is ordered; each reply's L1 line and link, then its instruction,
- * before the SM's replies land (on the host thread landing them). Only hints: nothing
+ * entries of the banks that can take a request in the window and their requests (step 1,
+ * before the window's requests are ordered; the tournament names the requests), what those
+ * name (step 3, after: the L2 line, the first reply);
+ * each request's L2 set as it is ordered; the next SM's replies, L1 lines and warps while an
+ * SM's replies land (on the host thread landing them). Only hints: nothing
  * is written. (noipa: GCC finds a function that only prefetches pure, and drops its calls.) */
 static __attribute__((noipa)) void prefetch_decisions(tm_mem *m, uint32_t lo, uint32_t hi,
                                                       uint64_t end, int step)
 {
+    /* (the tournament's nodes name each winner's oldest request: the requests' records are
+     * asked for in step 1 with the queues' entries, and read in step 3; step 2 has nothing
+     * left to do) */
+    if (step == 2) return;
     uint32_t nl = m->tleaves;
     for (uint32_t ch = lo; ch < hi; ch++) {
         if (m->ch_next[ch] == TM_NEVER || m->ch_next[ch] > end - 1) continue;
         /* the first decision's (its bank is ch_bank's; 80-90% of decisions take the bank's
          * oldest request: vecadd), and the second's where it is due in the window (step 1
-         * finds its bank, ch_bank2): a bank other than the first's (vecadd: 26,446 of 26,450
-         * second decisions on v100, 38,135 of 38,427 on gtx480), the best of the first's
-         * path's other children */
-        uint32_t bank[2] = {m->ch_bank[ch], m->ch_bank2[ch]};
+         * finds it, ch_req2): a bank other than the first's (vecadd: 26,446 of 26,450 second
+         * decisions on v100, 38,135 of 38,427 on gtx480), the best of the first's path's other
+         * children */
+        const tm_bnode *nd = &m->bnode[(size_t)ch * 2 * nl];
+        uint32_t id[2] = {nd[1].id, m->ch_req2[ch]};
         if (step == 1) {
-            const tm_bnode *nd = &m->bnode[(size_t)ch * 2 * nl];
             uint64_t t2 = TM_NEVER;
-            for (uint32_t j = nl + bank[0]; j > 1; j /= 2)
+            uint32_t bank2 = UINT32_MAX;
+            for (uint32_t j = nl + m->ch_bank[ch]; j > 1; j /= 2)
                 if (nd[j ^ 1].next < t2) {
                     t2 = nd[j ^ 1].next;
-                    bank[1] = nd[j ^ 1].bank;
+                    bank2 = nd[j ^ 1].bank;
+                    id[1] = nd[j ^ 1].id;
                 }
-            m->ch_bank2[ch] = bank[1] = t2 <= end - 1 ? bank[1] : UINT32_MAX;
-        }
-        for (int k = 0; k < 2 && bank[k] != UINT32_MAX; k++) {
-            const tm_dqueue *q = bank_queue(m, ch, bank[k]);
-            assert(q->n > 0);
-            const tm_dqent *e = q->ents;
-            if (step == 1) {
-                __builtin_prefetch(e);
-            } else if (step == 2) {
-                const char *r = (const char *)&m->dreqs[e->id];
-                __builtin_prefetch(r);
-                __builtin_prefetch(r + sizeof(tm_dreq) - 1);
-            } else {
-                const tm_dreq *r = &m->dreqs[e->id];
-                if (r->write) continue;
-                __builtin_prefetch(&m->l2[r->slice].lines[r->l2_line]);
-                if (r->waits != UINT32_MAX) __builtin_prefetch(&m->waits[r->waits]);
+            if (t2 > end - 1) bank2 = id[1] = UINT32_MAX;
+            m->ch_req2[ch] = id[1];
+            uint32_t bank[2] = {m->ch_bank[ch], bank2};
+            for (int k = 0; k < 2 && bank[k] != UINT32_MAX; k++) {
+                __builtin_prefetch(bank_queue(m, ch, bank[k])->ents);
+                __builtin_prefetch(&m->dreqs[id[k]]);   /* (a host line) */
             }
+            continue;
+        }
+        for (int k = 0; k < 2 && id[k] != UINT32_MAX; k++) {
+            const tm_dreq *r = &m->dreqs[id[k]];
+            if (r->write) continue;
+            __builtin_prefetch(&m->l2[r->slice].lines[r->l2_line]);
+            if (r->waits != UINT32_MAX) __builtin_prefetch(&m->waits[r->waits]);
         }
     }
 }

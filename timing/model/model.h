@@ -248,9 +248,9 @@ typedef struct tm_mem {
     uint64_t *ch_end;
     /* per channel: the bank whose oldest request goes next (at ch_next): the root of bwin */
     uint32_t *ch_bank;
-    /* per channel, while the weave begins: the bank of its second decision in the window
+    /* per channel, while the weave begins: the request of its second decision in the window
      * (UINT32_MAX: none due), as the tournament stands (a prefetch's guess, memsys.c) */
-    uint32_t *ch_bank2;
+    uint32_t *ch_req2;
     /* per channel, a tournament over its banks (memsys.c), 2 * tleaves nodes: node i's
      * children 2i and 2i + 1, the root 1, bank b's leaf tleaves + b (tleaves: dram_banks up to
      * a power of two, the rest empty): a decision, a bank's new oldest request or its new free
