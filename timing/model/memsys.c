@@ -109,7 +109,7 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->ch_next = calloc((size_t)gpu->dram_channels, sizeof *m->ch_next);
     m->ch_end = calloc((size_t)gpu->dram_channels, sizeof *m->ch_end);
     m->ch_bank = calloc((size_t)gpu->dram_channels, sizeof *m->ch_bank);
-    m->ch_bank2 = calloc((size_t)gpu->dram_channels, sizeof *m->ch_bank2);
+    m->ch_req2 = calloc((size_t)gpu->dram_channels, sizeof *m->ch_req2);
     for (m->tleaves = 1; m->tleaves < (uint32_t)gpu->dram_banks; m->tleaves *= 2) continue;
     m->bnode = malloc((size_t)gpu->dram_channels * 2 * m->tleaves * sizeof *m->bnode);
     m->l2_qleft = calloc((size_t)gpu->l2_slices * (uint32_t)gpu->l2_queue, sizeof *m->l2_qleft);
@@ -132,7 +132,7 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->freewait = m->freeinst = m->freelink = UINT32_MAX;
     if (!m->sm_freewait || !m->sm_freeinst || !m->sm_freelink || !m->sm_tail || !m->sm_fresh || !m->sm_nfreewait ||
         !m->sm_nfreeinst || !m->sm_nfreelink || !m->outbox || !m->nout || !m->capout || !m->outpos || !m->l1 || !m->tex || !m->l1_mshr || !m->mshr_pend || !m->mshrs || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
-        !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->ch_bank || !m->ch_bank2 || !m->l2_qleft || !m->l2_qpos ||
+        !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->ch_bank || !m->ch_req2 || !m->l2_qleft || !m->l2_qpos ||
         !m->bnode)
         return false;
     if (!m->chan || !m->heap || !m->sm_land || !m->sm_nland || !m->sm_capland) return false;
@@ -140,7 +140,7 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
         m->ch_next[c] = TM_NEVER;
         /* every bank empty: each node's winner its subtree's first bank */
         tm_bnode *nd = &m->bnode[(size_t)c * 2 * m->tleaves];
-        for (uint32_t b = 0; b < m->tleaves; b++) nd[m->tleaves + b] = (tm_bnode){TM_NEVER, b};
+        for (uint32_t b = 0; b < m->tleaves; b++) nd[m->tleaves + b] = (tm_bnode){TM_NEVER, b, UINT32_MAX};
         for (uint32_t i = m->tleaves - 1; i >= 1; i--) nd[i] = nd[2 * i];
     }
     m->next_min = TM_NEVER;
@@ -209,7 +209,7 @@ void tm_mem_free(tm_mem *m)
     free(m->dq);
     free(m->ch_next);
     free(m->ch_bank);
-    free(m->ch_bank2);
+    free(m->ch_req2);
     free(m->bnode);
     free(m->ch_end);
     if (m->chan)
@@ -227,7 +227,7 @@ void tm_mem_free(tm_mem *m)
     free(m->l2_qleft);
     free(m->l2_qpos);
     free(m->dreqs);
-    free(m->waits);
+    free(m->waits_block);
     free(m->insts);
     free(m->links);
     memset(m, 0, sizeof *m);
@@ -422,6 +422,39 @@ static void pool_room(void **arr, uint32_t *cap, uint64_t need, size_t elem)
     *cap = (uint32_t)nc;
 }
 
+/* Room in the reply pool for ids below `need`. Its records lie on 64-byte boundaries, a host
+ * line each (a reply's fields are read at its issue, decision and landing: a 56-byte record
+ * lay across two lines), in a block that realloc grows as the other pools (what was never used
+ * stays untouched); the records move only where a new block's alignment differs. */
+static void waits_room(tm_mem *m, uint64_t need)
+{
+    if (need <= m->capwait) return;
+    uint64_t nc = m->capwait ? 2 * (uint64_t)m->capwait : 256;
+    while (nc < need) nc *= 2;
+    if (nc >= FRESH) abort();   /* ids below FRESH; the MSHRs bound the records far below */
+    size_t off = m->capwait ? (size_t)((char *)m->waits - (char *)m->waits_block) : 0;
+    char *b = realloc(m->waits_block, (size_t)nc * sizeof *m->waits + 63);
+    if (!b) abort();
+    char *a = (char *)(((uintptr_t)b + 63) & ~(uintptr_t)63);
+    if (m->capwait && (size_t)(a - b) != off)
+        memmove(a, b + off, (size_t)m->capwait * sizeof *m->waits);
+    m->waits_block = b;
+    m->waits = (tm_wait *)(void *)a;
+    m->capwait = (uint32_t)nc;
+}
+
+/* A reply record from the pool's own free list, else a new one. */
+static uint32_t wait_pool_take(tm_mem *m)
+{
+    uint32_t id = m->freewait;
+    if (id != UINT32_MAX) {
+        m->freewait = m->waits[id].next;
+        return id;
+    }
+    waits_room(m, (uint64_t)m->nwait + 1);
+    return m->nwait++;
+}
+
 /* Asks for the record at a free list's new head (if one): the next take reads its link, and
  * the records were freed in the weave, a window of every SM's work ago. */
 static __attribute__((noipa)) void prefetch_head(const void *arr, uint32_t head, size_t elem)
@@ -462,8 +495,7 @@ static uint32_t wait_take(tm_mem *m, uint32_t sm)
         return id;
     }
     assert(!m->in_bound);
-    POOL_TAKE(m, waits, next, nwait, capwait, freewait, id);
-    return id;
+    return wait_pool_take(m);
 }
 
 static void wait_free(tm_mem *m, uint32_t id)
@@ -557,7 +589,7 @@ void tm_mem_reserve(tm_mem *m, uint32_t per_sm, const bool *skip)
         ml += m->sm_nfreelink[s] < per_sm ? per_sm - m->sm_nfreelink[s] : 0;
         mi += m->sm_nfreeinst[s] < ni ? ni - m->sm_nfreeinst[s] : 0;
     }
-    pool_room((void **)&m->waits, &m->capwait, m->nwait + mw, sizeof *m->waits);
+    waits_room(m, m->nwait + mw);
     pool_room((void **)&m->links, &m->caplink, m->nlink + ml, sizeof *m->links);
     pool_room((void **)&m->insts, &m->capinst, m->ninst + mi, sizeof *m->insts);
     for (uint32_t s = 0; s < m->nsm; s++) {
@@ -613,8 +645,7 @@ bool tm_mem_weave_has(const tm_mem *m, uint32_t sm, uint32_t replies, uint32_t i
 void tm_mem_reserve_weave(tm_mem *m, uint32_t sm, uint32_t replies, uint32_t insts)
 {
     while (m->sm_nfreewait[sm] < replies) {
-        uint32_t id;
-        POOL_TAKE(m, waits, next, nwait, capwait, freewait, id);
+        uint32_t id = wait_pool_take(m);
         m->waits[id].sm = sm;
         FREE_TAIL_APPEND(m, waits, next, m->sm_freewait[sm], TAIL_WAIT(m, sm),
                          m->sm_nfreewait[sm], id);
@@ -705,9 +736,9 @@ static void bank_update(tm_mem *m, uint32_t ch, uint32_t bank)
     uint64_t t = q->n ? max64(q->ents[0].arrive,
                               m->banks[(size_t)ch * (uint32_t)m->gpu->dram_banks + bank].free)
                       : TM_NEVER;
-    uint32_t w = bank;
+    uint32_t w = bank, id = q->n ? q->ents[0].id : UINT32_MAX;
     for (uint32_t j = nl + bank; j > 1; j /= 2) {
-        nd[j] = (tm_bnode){t, w};
+        nd[j] = (tm_bnode){t, w, id};
         /* the other child's winner against this one's (equal times: the older oldest request;
          * rare) */
         const tm_bnode *o = &nd[j ^ 1];
@@ -716,9 +747,10 @@ static void bank_update(tm_mem *m, uint32_t ch, uint32_t bank)
                                       &bank_queue(m, ch, w)->ents[0]))) {
             t = o->next;
             w = o->bank;
+            id = o->id;
         }
     }
-    nd[1] = (tm_bnode){t, w};
+    nd[1] = (tm_bnode){t, w, id};
     m->ch_next[ch] = t;
     m->ch_bank[ch] = w;
 }
@@ -857,9 +889,15 @@ static void inst_landed(tm_mem *m, uint32_t id)
     inst_free(m, id);
 }
 
-/* One of instruction id's replies is back at t. */
-static void inst_reply(tm_mem *m, uint32_t id, uint64_t t)
+/* One of instruction id's replies (wid) is back at t. */
+static void inst_reply(tm_mem *m, uint32_t id, uint32_t wid, uint64_t t)
 {
+    if (id == TM_INST_SELF) {
+        /* the reply's own instruction: this was its only one (windowed: a model lands it) */
+        const tm_wait *w = &m->waits[wid];
+        m->landed(m->landed_ctx, w->sm, TM_PEND | TM_PEND_SELF | wid, max64(w->done, t));
+        return;
+    }
     tm_inst *in = &m->insts[id];
     if (t > in->done) in->done = t;
     if (!--in->left) inst_landed(m, id);
@@ -884,10 +922,10 @@ static void wait_landed(tm_mem *m, uint32_t wid, uint64_t at)
         mshr_land(m, w->sm, wid, t);
         if (m->landed) m->landed(m->landed_ctx, w->sm, 0, t);
     }
-    if (w->inst != UINT32_MAX) inst_reply(m, w->inst, t);
+    if (w->inst != UINT32_MAX) inst_reply(m, w->inst, wid, t);
     for (uint32_t k = w->insts; k != UINT32_MAX;) {
         tm_link *lk = &m->links[k];
-        inst_reply(m, lk->inst, t);
+        inst_reply(m, lk->inst, wid, t);
         uint32_t nx = lk->next;
         link_free(m, m->waits[wid].sm, k);
         k = nx;
@@ -896,6 +934,17 @@ static void wait_landed(tm_mem *m, uint32_t wid, uint64_t at)
 }
 
 static void prefetch_next_decision(tm_mem *m, uint32_t ch);
+
+/* Reply wid (w) decided to land at t: what tm_mem_weave_land asks for a step ahead of its
+ * landing (its L1 line, its own instruction's warp). */
+static inline tm_land land_hint(const tm_wait *w, uint64_t at, uint64_t t, uint32_t wid)
+{
+    tm_land l = {.at = at, .t = t, .wid = wid, .sm = w->sm, .l1 = UINT32_MAX};
+    if (w->l1_line != UINT32_MAX && w->l1_line < TM_LAND_TEX)
+        l.l1 = w->l1_line | (w->tex ? TM_LAND_TEX : 0);
+    if (w->inst == TM_INST_SELF) l.waiter = w->waiter;
+    return l;
+}
 
 /* Channel ch serves its next request. */
 static void dq_serve(tm_mem *m, uint32_t ch)
@@ -935,7 +984,7 @@ static void dq_serve(tm_mem *m, uint32_t ch)
                     C->land = p;
                     C->capland = nc;
                 }
-                C->land[C->nland++] = (tm_land){.at = at, .t = t, .wid = k, .sm = w->sm};
+                C->land[C->nland++] = land_hint(w, at, t, k);
             }
             k = nx;
         }
@@ -971,6 +1020,7 @@ void tm_mem_advance(tm_mem *m, uint64_t now)
 uint64_t tm_mem_settle(tm_mem *m, uint64_t t)
 {
     if (!tm_is_pend(t)) return t;
+    assert(!(t & TM_PEND_SELF));   /* (windowed only, which never settles) */
     uint32_t id = (uint32_t)(t & ~TM_PEND);
     m->insts[id].held = true;
     while (!m->insts[id].settled) {
@@ -1064,6 +1114,7 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
     uint64_t depart = max64(now, m->sm_out[sm]);
     uint64_t occ = icnt_cycles(m, req), trip = occ + (uint64_t)g->icnt_latency;
     uint32_t ch = channel_of(m, line), s = slice_in(m, ch, line);
+    assert(ops <= UINT16_MAX && resp <= UINT16_MAX);   /* a warp's lanes; a line and a header */
     if (m->windowed) {
         /* the SM's side: its port; L2's side waits for the weave (tm_mem_weave) */
         m->sm_out[sm] = depart + occ;
@@ -1072,8 +1123,9 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
         uint32_t wid = UINT32_MAX;
         if (wait_reply) {
             wid = wait_take(m, sm);
-            m->waits[wid] = (tm_wait){.line = line, .sm = sm, .l1_line = UINT32_MAX,
-                                      .ops = kind == K_ATOMIC ? ops : 0, .resp = (uint32_t)resp,
+            m->waits[wid] = (tm_wait){.sm = sm, .l1_line = UINT32_MAX,
+                                      .ops = kind == K_ATOMIC ? (uint16_t)ops : 0,
+                                      .resp = (uint16_t)resp,
                                       .next = UINT32_MAX, .inst = UINT32_MAX,
                                       .insts = UINT32_MAX};
         }
@@ -1103,8 +1155,9 @@ static uint64_t round_trip(tm_mem *m, uint32_t sm, uint64_t line, uint8_t need, 
     m->st->icnt_bytes += resp;
     if (tm_is_pend(at_l2)) {
         uint32_t d = (uint32_t)(at_l2 & ~TM_PEND), wid = wait_take(m, sm);
-        m->waits[wid] = (tm_wait){.at_l2 = lower, .line = line, .sm = sm, .l1_line = UINT32_MAX,
-                                  .ops = kind == K_ATOMIC ? ops : 0, .resp = (uint32_t)resp,
+        m->waits[wid] = (tm_wait){.at_l2 = lower, .sm = sm, .l1_line = UINT32_MAX,
+                                  .ops = kind == K_ATOMIC ? (uint16_t)ops : 0,
+                                  .resp = (uint16_t)resp,
                                   .next = m->dreqs[d].waits, .inst = UINT32_MAX,
                                   .insts = UINT32_MAX};
         m->dreqs[d].waits = wid;
@@ -1189,50 +1242,52 @@ static tm_heap_item heap_pop(tm_heap_item *h, uint32_t *n)
  * last touched many windows ago, one after another, and each a chain of misses (a queue entry,
  * its request, that request's L2 set; a reply, its L1 set, its link, its instruction). The
  * weave asks for them ahead, in short loops whose misses the host overlaps: the oldest queue
- * entries of the banks that can take a request in the window (step 1, before the window's
- * requests are ordered), their requests (step 2, after), what those name (step 3: the L2
- * line, the first reply);
- * each request's L2 set as it is ordered; each reply's L1 line and link, then its instruction,
- * before the SM's replies land (on the host thread landing them). Only hints: nothing
+ * entries of the banks that can take a request in the window and their requests (step 1,
+ * before the window's requests are ordered; the tournament names the requests), what those
+ * name (step 3, after: the L2 line, the first reply);
+ * each request's L2 set as it is ordered; the next SM's replies, L1 lines and warps while an
+ * SM's replies land (on the host thread landing them). Only hints: nothing
  * is written. (noipa: GCC finds a function that only prefetches pure, and drops its calls.) */
 static __attribute__((noipa)) void prefetch_decisions(tm_mem *m, uint32_t lo, uint32_t hi,
                                                       uint64_t end, int step)
 {
+    /* (the tournament's nodes name each winner's oldest request: the requests' records are
+     * asked for in step 1 with the queues' entries, and read in step 3; step 2 has nothing
+     * left to do) */
+    if (step == 2) return;
     uint32_t nl = m->tleaves;
     for (uint32_t ch = lo; ch < hi; ch++) {
         if (m->ch_next[ch] == TM_NEVER || m->ch_next[ch] > end - 1) continue;
         /* the first decision's (its bank is ch_bank's; 80-90% of decisions take the bank's
          * oldest request: vecadd), and the second's where it is due in the window (step 1
-         * finds its bank, ch_bank2): a bank other than the first's (vecadd: 26,446 of 26,450
-         * second decisions on v100, 38,135 of 38,427 on gtx480), the best of the first's
-         * path's other children */
-        uint32_t bank[2] = {m->ch_bank[ch], m->ch_bank2[ch]};
+         * finds it, ch_req2): a bank other than the first's (vecadd: 26,446 of 26,450 second
+         * decisions on v100, 38,135 of 38,427 on gtx480), the best of the first's path's other
+         * children */
+        const tm_bnode *nd = &m->bnode[(size_t)ch * 2 * nl];
+        uint32_t id[2] = {nd[1].id, m->ch_req2[ch]};
         if (step == 1) {
-            const tm_bnode *nd = &m->bnode[(size_t)ch * 2 * nl];
             uint64_t t2 = TM_NEVER;
-            for (uint32_t j = nl + bank[0]; j > 1; j /= 2)
+            uint32_t bank2 = UINT32_MAX;
+            for (uint32_t j = nl + m->ch_bank[ch]; j > 1; j /= 2)
                 if (nd[j ^ 1].next < t2) {
                     t2 = nd[j ^ 1].next;
-                    bank[1] = nd[j ^ 1].bank;
+                    bank2 = nd[j ^ 1].bank;
+                    id[1] = nd[j ^ 1].id;
                 }
-            m->ch_bank2[ch] = bank[1] = t2 <= end - 1 ? bank[1] : UINT32_MAX;
-        }
-        for (int k = 0; k < 2 && bank[k] != UINT32_MAX; k++) {
-            const tm_dqueue *q = bank_queue(m, ch, bank[k]);
-            assert(q->n > 0);
-            const tm_dqent *e = q->ents;
-            if (step == 1) {
-                __builtin_prefetch(e);
-            } else if (step == 2) {
-                const char *r = (const char *)&m->dreqs[e->id];
-                __builtin_prefetch(r);
-                __builtin_prefetch(r + sizeof(tm_dreq) - 1);
-            } else {
-                const tm_dreq *r = &m->dreqs[e->id];
-                if (r->write) continue;
-                __builtin_prefetch(&m->l2[r->slice].lines[r->l2_line]);
-                if (r->waits != UINT32_MAX) __builtin_prefetch(&m->waits[r->waits]);
+            if (t2 > end - 1) bank2 = id[1] = UINT32_MAX;
+            m->ch_req2[ch] = id[1];
+            uint32_t bank[2] = {m->ch_bank[ch], bank2};
+            for (int k = 0; k < 2 && bank[k] != UINT32_MAX; k++) {
+                __builtin_prefetch(bank_queue(m, ch, bank[k])->ents);
+                __builtin_prefetch(&m->dreqs[id[k]]);   /* (a host line) */
             }
+            continue;
+        }
+        for (int k = 0; k < 2 && id[k] != UINT32_MAX; k++) {
+            const tm_dreq *r = &m->dreqs[id[k]];
+            if (r->write) continue;
+            __builtin_prefetch(&m->l2[r->slice].lines[r->l2_line]);
+            if (r->waits != UINT32_MAX) __builtin_prefetch(&m->waits[r->waits]);
         }
     }
 }
@@ -1241,10 +1296,8 @@ static __attribute__((noipa)) void prefetch_decisions(tm_mem *m, uint32_t lo, ui
  * window, a different bank each time). */
 static __attribute__((noipa)) void prefetch_next_decision(tm_mem *m, uint32_t ch)
 {
-    if (m->ch_next[ch] == TM_NEVER) return;
-    const char *r = (const char *)&m->dreqs[bank_queue(m, ch, m->ch_bank[ch])->ents[0].id];
-    __builtin_prefetch(r);
-    __builtin_prefetch(r + sizeof(tm_dreq) - 1);
+    uint32_t id = m->bnode[(size_t)ch * 2 * m->tleaves + 1].id;   /* (just written) */
+    if (id != UINT32_MAX) __builtin_prefetch(&m->dreqs[id]);   /* (a host line) */
 }
 
 /* Channel ch's requests' L2 sets (tm_mem_weave_channels), asked for while the channel before
@@ -1261,12 +1314,15 @@ static __attribute__((noipa)) void prefetch_channel(tm_mem *m, uint32_t ch)
     }
 }
 
-/* A reply about to land (wait_landed): its L1 line and the link to its first instruction. */
+/* A reply about to land (wait_landed): its L1 line, its last instruction (its own: that
+ * instruction's warp), and the link to the one before. */
 static __attribute__((noipa)) void prefetch_landing(tm_mem *m, const tm_wait *w)
 {
     if (w->l1_line != UINT32_MAX)
         __builtin_prefetch(&(w->tex ? &m->tex[w->sm] : &m->l1[w->sm])->lines[w->l1_line]);
-    if (w->inst != UINT32_MAX) __builtin_prefetch(&m->insts[w->inst]);
+    if (w->inst < TM_INST_SELF) __builtin_prefetch(&m->insts[w->inst]);
+    else if (w->inst == TM_INST_SELF && w->waiter && m->landing_soon)
+        m->landing_soon(m->landed_ctx, w->sm, w->waiter);
     if (w->insts != UINT32_MAX) __builtin_prefetch(&m->links[w->insts]);
 }
 
@@ -1414,7 +1470,7 @@ void tm_mem_weave_channels(tm_mem *m, uint32_t lo, uint32_t hi, uint64_t end)
 }
 
 /* A reply for SM sm's list of landings, in the order one thread would land them. */
-static void land_later(tm_mem *m, uint32_t sm, uint32_t wid, uint64_t t)
+static void land_later(tm_mem *m, uint32_t sm, const tm_land *l)
 {
     if (m->sm_nland[sm] == m->sm_capland[sm]) {
         uint32_t nc = m->sm_capland[sm] ? 2 * m->sm_capland[sm] : 64;
@@ -1423,13 +1479,15 @@ static void land_later(tm_mem *m, uint32_t sm, uint32_t wid, uint64_t t)
         m->sm_land[sm] = p;
         m->sm_capland[sm] = nc;
     }
-    m->sm_land[sm][m->sm_nland[sm]++] = (tm_land){.t = t, .wid = wid};
+    m->sm_land[sm][m->sm_nland[sm]++] = *l;
 }
 
 uint32_t tm_mem_weave_end(tm_mem *m)
 {
     m->par = false;
     uint32_t landings = 0;
+    /* (the last window's lists stay until now: tm_mem_weave_land reads the next SM's) */
+    memset(m->sm_nland, 0, m->nsm * sizeof *m->sm_nland);
     uint32_t nch = (uint32_t)m->gpu->dram_channels;
     /* the replies the schedulers decided, by decision cycle, then channel (each channel's
      * decisions come in cycle order) */
@@ -1454,7 +1512,7 @@ uint32_t tm_mem_weave_end(tm_mem *m)
                 tm_chan *C = &m->chan[__builtin_ctzll(mk)];
                 for (; C->landpos < C->nland && C->land[C->landpos].at == at; C->landpos++) {
                     const tm_land *l = &C->land[C->landpos];
-                    land_later(m, l->sm, l->wid, l->t);
+                    land_later(m, l->sm, l);
                     landings++;
                 }
             }
@@ -1465,7 +1523,7 @@ uint32_t tm_mem_weave_end(tm_mem *m)
                 tm_chan *C = &m->chan[c];
                 for (; C->landpos < C->nland && C->land[C->landpos].at == at; C->landpos++) {
                     const tm_land *l = &C->land[C->landpos];
-                    land_later(m, l->sm, l->wid, l->t);
+                    land_later(m, l->sm, l);
                     landings++;
                 }
             }
@@ -1477,7 +1535,7 @@ uint32_t tm_mem_weave_end(tm_mem *m)
         while (nh) {
             tm_chan *C = &m->chan[heap_pop(h, &nh).ix];
             const tm_land *l = &C->land[C->landpos++];
-            land_later(m, l->sm, l->wid, l->t);
+            land_later(m, l->sm, l);
             landings++;
             if (C->landpos < C->nland)
                 heap_push(h, &nh, C->land[C->landpos].at, (uint32_t)(C - m->chan));
@@ -1488,7 +1546,7 @@ uint32_t tm_mem_weave_end(tm_mem *m)
         const tm_order *o = &m->order[k];
         if (o->port > m->sm_out[o->sm]) m->sm_out[o->sm] = o->port;
         if (o->wid != UINT32_MAX) {
-            land_later(m, o->sm, o->wid, o->t);
+            land_later(m, o->sm, &(tm_land){.t = o->t, .wid = o->wid, .l1 = UINT32_MAX});
             landings++;
         }
     }
@@ -1520,14 +1578,35 @@ void tm_mem_weave_stats(tm_mem *m)
     }
 }
 
+/* What SM s's landings of the window will touch, as known from their list alone: the reply
+ * records, and where the channels' threads saw them (land_hint), their L1 lines and warps. */
+static void prefetch_landings(const tm_mem *m, uint32_t s)
+{
+    const tm_land *ls = m->sm_land[s];
+    for (uint32_t i = 0; i < m->sm_nland[s]; i++) {
+        __builtin_prefetch(&m->waits[ls[i].wid]);   /* (a host line) */
+        if (ls[i].l1 != UINT32_MAX) {
+            const tm_cache *c = ls[i].l1 & TM_LAND_TEX ? &m->tex[s] : &m->l1[s];
+            __builtin_prefetch(&c->lines[ls[i].l1 & ~TM_LAND_TEX]);
+        }
+        if (ls[i].waiter && m->landing_soon) m->landing_soon(m->landed_ctx, s, ls[i].waiter);
+    }
+}
+
 void tm_mem_weave_land(tm_mem *m, uint32_t lo, uint32_t hi)
 {
     for (uint32_t s = lo; s < hi; s++) {
-        for (uint32_t i = 0; i < m->sm_nland[s]; i++)
-            prefetch_landing(m, &m->waits[m->sm_land[s][i].wid]);
-        for (uint32_t i = 0; i < m->sm_nland[s]; i++)
-            wait_landed(m, m->sm_land[s][i].wid, m->sm_land[s][i].t);
-        m->sm_nland[s] = 0;
+        /* An SM has a few landings a window, and its host thread lands one SM after another
+         * (run.c land_item), each followed by the SM's next bound phase: the next SM's
+         * landings are asked for here, from their list alone (their records are not this
+         * thread's to read: another may be landing that SM), so that its misses overlap this
+         * SM's work; this SM's were asked for a step before (unless it is the first) */
+        if (s + 1 < m->nsm) prefetch_landings(m, s + 1);
+        const tm_land *ls = m->sm_land[s];
+        uint32_t n = m->sm_nland[s];
+        for (uint32_t i = 0; i < n; i++)
+            if (ls[i].l1 == UINT32_MAX || !ls[i].waiter) prefetch_landing(m, &m->waits[ls[i].wid]);
+        for (uint32_t i = 0; i < n; i++) wait_landed(m, ls[i].wid, ls[i].t);
         /* the requests the weave took leave the outbox (here, on the SM's host thread: the
          * counts are written at its issue) */
         uint32_t left = m->nout[s] - m->outpos[s];
@@ -2028,7 +2107,15 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
                 done = max64(done, back);
             }
         }
-        if (npend) {
+        if (npend == 1 && m->windowed && m->waits[pend[0]].inst == UINT32_MAX) {
+            /* its reply's own: no tm_inst (model.h TM_PEND_SELF) */
+            assert(m->landed);
+            tm_wait *w = &m->waits[pend[0]];
+            w->inst = TM_INST_SELF;
+            w->done = done;
+            w->waiter = 0;
+            pend_inst = TM_PEND | TM_PEND_SELF | pend[0];
+        } else if (npend) {
             uint32_t id = inst_take(m, sm);
             m->insts[id] = (tm_inst){.done = done, .sm = sm, .left = npend};
             for (uint32_t k = 0; k < npend; k++) {

@@ -75,7 +75,7 @@ typedef struct tm_dram_bank { uint64_t free, row; bool open; } tm_dram_bank;
 /* Completion times decided later (deferred completion): a time at or above TM_PEND (and not
  * TM_NEVER) is "pending on record id" (TM_PEND | id). An L2 line's fill names the DRAM request
  * bringing it, an L1 line's fill and an MSHR the reply it waits for, a scoreboard entry the
- * memory instruction. They are replaced by the real time when the DRAM scheduler serves the
+ * memory instruction (or, TM_PEND | TM_PEND_SELF | id, the one reply it waits for). They are replaced by the real time when the DRAM scheduler serves the
  * request (tm_mem_advance). */
 #define TM_PEND (UINT64_C(1) << 62)
 static inline bool tm_is_pend(uint64_t t) { return t >= TM_PEND && t != UINT64_MAX; }
@@ -97,21 +97,27 @@ typedef struct tm_dreq {
 
 /* A line request's reply to SM sm, waiting for an L2 fill from DRAM. */
 typedef struct tm_wait {
-    uint64_t at_l2;           /* L2 would have answered at (without the fill) */
-    uint64_t line;
-    uint32_t sm, ops, resp;   /* atomic lane operations after the fill; reply bytes */
+    _Alignas(64) uint64_t at_l2;   /* L2 would have answered at (without the fill) */
+    /* its own instruction's (inst TM_INST_SELF): completes at the latest of this and the
+     * reply's landing */
+    uint64_t done;
+    uint32_t sm;
+    uint16_t ops, resp;       /* atomic lane operations after the fill; reply bytes */
     uint32_t next;            /* next reply on the same DRAM request (free: the next free) */
     /* the instructions waiting for it: the last one (UINT32_MAX: none), then those before it
      * from the head of a list of links (UINT32_MAX: none), the latest first; most replies have
-     * one, and its landing reads no link */
+     * one, and its landing reads no link. TM_INST_SELF: the instruction that waits for this
+     * reply alone and came first, whose record is this one (done, waiter) */
     uint32_t inst, insts;
     uint32_t mshr_at;         /* 1 + its place in its SM's mshr_pend while it holds an MSHR */
+    uint32_t waiter;          /* its own instruction's, as tm_inst's */
     bool mshr;                /* took an MSHR of its SM */
     bool tex;                 /* fills the texture cache (else L1) */
     /* a load's L1 (texture cache) line's place (`lines`), whose fill it is while that is
      * TM_PEND | its id (UINT32_MAX: it fills none) */
     uint32_t l1_line;
 } tm_wait;
+_Static_assert(sizeof(tm_wait) == 64, "tm_wait: one host line");
 
 /* A memory instruction whose completion waits for `left` replies. */
 typedef struct tm_inst {
@@ -123,6 +129,13 @@ typedef struct tm_inst {
 } tm_inst;
 
 typedef struct tm_link { uint32_t inst, next; } tm_link;
+
+/* The windowed model's common memory instruction waits for one reply, and is the first to wait
+ * for it: it has no tm_inst, its pending time is TM_PEND | TM_PEND_SELF | the reply's id, and
+ * the reply's record keeps what tm_inst would (memsys.c tm_mem_access). A tm_inst record and
+ * its free list's link were a host cache miss each at the issue and the landing. */
+#define TM_PEND_SELF (UINT64_C(1) << 61)
+#define TM_INST_SELF (UINT32_MAX - 1)
 
 /* Windowed model: a line request that left SM's port, waiting in the SM's outbox for the
  * weave (tm_mem_weave) to take it through L2 in (depart, SM, order) order. */
@@ -138,7 +151,16 @@ typedef struct tm_outreq {
  * reply a channel's scheduler decided, landing at t on SM sm (`at`: the decision's cycle, its
  * order among the channels' decisions; sm kept here so that the weave's serial order of the
  * landings reads no reply record, each last touched on a channel's host thread). */
-typedef struct tm_land { uint64_t at, t; uint32_t wid, sm; } tm_land;
+typedef struct tm_land {
+    uint64_t at, t;
+    uint32_t wid, sm;
+    /* what its landing will touch, as the channel's thread read it in the reply (memsys.c
+     * land_hint; for prefetching a step ahead, when the record is no longer the weave's to
+     * read): its L1 line (TM_LAND_TEX | the texture cache's; UINT32_MAX: none known) and its
+     * own instruction's warp (0: none known) */
+    uint32_t l1, waiter;
+} tm_land;
+#define TM_LAND_TEX (UINT32_C(1) << 31)
 
 /* A request of the window in (depart, SM, order) order: its outbox place, and what serving it
  * left for the SM side (its reply landing at t; the SM's port held until `port`, 0: not). */
@@ -173,12 +195,16 @@ _Static_assert(sizeof(tm_dqent) == 24, "tm_dqent: the order in the padding");
 typedef struct tm_dqueue { tm_dqent *ents, *buf; uint32_t n, cap; } tm_dqueue;
 
 /* A node of a channel's banks' tournament (memsys.c): the bank that wins there and when it can
- * take its oldest request (TM_NEVER: none queued). */
-typedef struct tm_bnode { uint64_t next; uint32_t bank; } tm_bnode;
+ * take its oldest request (TM_NEVER: none queued), and that request's id (UINT32_MAX: none;
+ * the next decision's likely request, asked for without reading the bank's queue). */
+typedef struct tm_bnode { uint64_t next; uint32_t bank, id; } tm_bnode;
 
 /* Called when a deferred completion is decided: SM sm's scoreboard entries holding `tag`
  * (0: none; an MSHR freed) land at t. */
 typedef void tm_landed_fn(void *ctx, uint32_t sm, uint64_t tag, uint64_t t);
+/* Called a little before landings that `landed` will be called for: SM sm's warp slot
+ * waiter - 1 (tm_mem_waiter's) is about to be looked at (the model asks for its lines). */
+typedef void tm_soon_fn(void *ctx, uint32_t sm, uint32_t waiter);
 
 typedef struct tm_mem {
     const timing_gpu *gpu;
@@ -222,9 +248,9 @@ typedef struct tm_mem {
     uint64_t *ch_end;
     /* per channel: the bank whose oldest request goes next (at ch_next): the root of bwin */
     uint32_t *ch_bank;
-    /* per channel, while the weave begins: the bank of its second decision in the window
+    /* per channel, while the weave begins: the request of its second decision in the window
      * (UINT32_MAX: none due), as the tournament stands (a prefetch's guess, memsys.c) */
-    uint32_t *ch_bank2;
+    uint32_t *ch_req2;
     /* per channel, a tournament over its banks (memsys.c), 2 * tleaves nodes: node i's
      * children 2i and 2i + 1, the root 1, bank b's leaf tleaves + b (tleaves: dram_banks up to
      * a power of two, the rest empty): a decision, a bank's new oldest request or its new free
@@ -236,6 +262,7 @@ typedef struct tm_mem {
     /* record pools (index = id; free lists through next_free) */
     tm_dreq *dreqs; uint32_t ndreq, capdreq;   /* (free: each channel's, tm_chan) */
     tm_wait *waits; uint32_t nwait, capwait, freewait;
+    void *waits_block;        /* the allocation waits lies in (memsys.c waits_room) */
     tm_inst *insts; uint32_t ninst, capinst, freeinst;
     tm_link *links; uint32_t nlink, caplink, freelink;
     bool oom;
@@ -258,6 +285,7 @@ typedef struct tm_mem {
     tm_outreq **outbox;
     uint32_t *nout, *capout, *outpos;
     tm_landed_fn *landed;
+    tm_soon_fn *landing_soon;   /* (NULL: none; landed_ctx) */
     void *landed_ctx;
     /* the memory weave by channel: per channel (tm_chan), the window's requests in order
      * (`order`), and `par` while the channels run (each touches only its own DRAM queues, banks,
@@ -288,6 +316,14 @@ static inline uint64_t tm_mem_mshr_next(const tm_mem *m, uint32_t sm)
     /* none known: all wait for DRAM, known when one is served */
     struct tm_mshrs q = m->mshrs[sm];
     return q.known ? m->l1_mshr[(size_t)sm * m->mshr_cap + q.head] : TM_NEVER;
+}
+
+/* The warp slot (1 + slot; 0: unknown) whose scoreboard holds pending time `tag`
+ * (tm_mem_access's), set after its issue and read at its landing. */
+static inline uint32_t *tm_mem_waiter(tm_mem *m, uint64_t tag)
+{
+    uint32_t id = (uint32_t)tag;
+    return tag & TM_PEND_SELF ? &m->waits[id].waiter : &m->insts[id].waiter;
 }
 
 /* What a memory instruction costs: when its results are back, and how many cycles it holds

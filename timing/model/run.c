@@ -816,7 +816,7 @@ static void tm_model_landed(void *ctx, uint32_t sm, uint64_t tag, uint64_t t)
     /* an instruction's tag is only in the scoreboard of the warp that issued it; a freed MSHR
      * wakes the warps waiting with ready == TM_NEVER, which can_issue marked (where it alone
      * sets that) */
-    uint32_t waiter = tag ? M->mem.insts[tag & ~TM_PEND].waiter : 0;
+    uint32_t waiter = tag ? *tm_mem_waiter(&M->mem, tag) : 0;
     if (!tag && !M->trace && !M->kilotm && S->nwarps <= 64) {
         for (uint64_t mk = S->never_mask; mk; mk &= mk - 1) {
             uint32_t i = (uint32_t)__builtin_ctzll(mk);
@@ -851,6 +851,16 @@ static void tm_model_landed(void *ctx, uint32_t sm, uint64_t tag, uint64_t t)
     }
     if (M->trace && tag && t > M->q_drain) M->q_drain = t;   /* replay's (one host thread) */
     if (any && S->wake > t) S->wake = t;
+}
+
+/* A landing for warp slot waiter - 1 of SM sm comes soon (memsys.c tm_mem_weave_land):
+ * tm_model_landed reads the warp's state and scoreboard, its first two lines, long untouched. */
+static void tm_model_landing_soon(void *ctx, uint32_t sm, uint32_t waiter)
+{
+    const tm_model *M = ctx;
+    const char *tw = (const char *)&M->sms[sm].warps[waiter - 1];
+    __builtin_prefetch(tw);
+    __builtin_prefetch(tw + 64);
 }
 
 /* Bound phase: SM S runs the cycles of the window [from, end) by itself (its issue stage, its
@@ -1474,6 +1484,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     ok = ok && M->sm_st;
     M->mem.sm_st = M->sm_st;
     M->mem.landed = tm_model_landed;
+    M->mem.landing_soon = tm_model_landing_soon;
     M->mem.landed_ctx = M;
     M->sms = ok ? aligned_alloc(64, M->nsm * sizeof *M->sms) : NULL;   /* tm_sm: whole lines */
     if (M->sms) memset(M->sms, 0, M->nsm * sizeof *M->sms);
