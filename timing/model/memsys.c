@@ -1252,9 +1252,8 @@ static __attribute__((noipa)) void prefetch_decisions(tm_mem *m, uint32_t lo, ui
                                                       uint64_t end, int step)
 {
     /* (the tournament's nodes name each winner's oldest request: the requests' records are
-     * asked for in step 1 with the queues' entries, and read in step 3; step 2 has nothing
-     * left to do) */
-    if (step == 2) return;
+     * asked for in step 1 with the queues' entries, and read in step 3; between the two,
+     * as the window's requests are ordered, there is nothing left to ask for) */
     uint32_t nl = m->tleaves;
     for (uint32_t ch = lo; ch < hi; ch++) {
         if (m->ch_next[ch] == TM_NEVER || m->ch_next[ch] > end - 1) continue;
@@ -1403,7 +1402,6 @@ uint32_t tm_mem_weave_begin(tm_mem *m, uint64_t end)
                 heap_push(h, &nh, m->outbox[best][m->outpos[best]].depart, best);
         }
     }
-    prefetch_decisions(m, 0, (uint32_t)m->gpu->dram_channels, end, 2);
     /* each channel's requests, in that order (and the place in its slice's input queue that
      * outreq_serve reads where the slice is busy, asked for: a host line of the queue's is
      * met once in 8 of the slice's requests, windows apart) */
