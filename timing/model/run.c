@@ -484,12 +484,13 @@ enum { WEAVE_WAITING, WEAVE_OFFERED, WEAVE_LATE };
  * from the shared pools (their ids decide which MSHR is taken when all wait for DRAM). So an
  * SM issues early only when its lists already hold what it may take, where weave_reserve
  * would have added nothing; the others issue after the runs, reserving in SM order as before
- * (the same records, so the same ids). The SMs that host thread 0 (the runs') takes in the
- * bound phase and the landing issue after the runs too: their state is in its cache, and
- * issuing them on another thread would move it there and back every window. */
+ * (the same records, so the same ids). Every SM may: those of host thread 0 (the runs') in
+ * the bound phase and the landing too, though their state moves to the other core and back
+ * (kept after them, they made a step of their own after the runs most windows while the crew
+ * waited for the runs: v100 vecadd, two threads, ~1.5 ms a kernel less). */
 static bool weave_publish(tm_model *M, uint32_t s, bool whole, uint32_t *n)
 {
-    uint8_t state = whole && s >= M->weave_early_from ? WEAVE_OFFERED : WEAVE_LATE;
+    uint8_t state = whole ? WEAVE_OFFERED : WEAVE_LATE;
     M->weave_state[s] = state;
     /* with its state (the crew reads no other line of the runs' thread for it) */
     M->weave_ready[(*n)++] = (uint64_t)M->weave_pos[s] << 32 | s |
@@ -1403,7 +1404,6 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         memset(M->weave_state, WEAVE_WAITING, M->nsm);
         memset(M->weave_early, false, M->nsm);
         M->weave_overlap = c.n > 1 && y.runs;
-        M->weave_early_from = M->nsm / c.n;   /* thread 0's SMs in the bound phase */
         M->weave_nready = 0;   /* before the step is published: the crew reads it */
         if (M->weave_overlap) {
             tm_mem_weave_open(&M->mem);
