@@ -846,7 +846,6 @@ struct tm_model {
      * WEAVE_*, the runs' thread's), and whether it did issue there (weave_early, the issuing
      * thread's) */
     bool weave_overlap;
-    uint32_t weave_early_from;   /* the first SM that may issue beside the runs */
     uint64_t *weave_ready;
     uint32_t weave_nready;
     uint8_t *weave_state;

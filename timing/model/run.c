@@ -484,12 +484,13 @@ enum { WEAVE_WAITING, WEAVE_OFFERED, WEAVE_LATE };
  * from the shared pools (their ids decide which MSHR is taken when all wait for DRAM). So an
  * SM issues early only when its lists already hold what it may take, where weave_reserve
  * would have added nothing; the others issue after the runs, reserving in SM order as before
- * (the same records, so the same ids). The SMs that host thread 0 (the runs') takes in the
- * bound phase and the landing issue after the runs too: their state is in its cache, and
- * issuing them on another thread would move it there and back every window. */
+ * (the same records, so the same ids). Every SM may: those of host thread 0 (the runs') in
+ * the bound phase and the landing too, though their state moves to the other core and back
+ * (kept after them, they made a step of their own after the runs most windows while the crew
+ * waited for the runs: v100 vecadd, two threads, ~1.5 ms a kernel less). */
 static bool weave_publish(tm_model *M, uint32_t s, bool whole, uint32_t *n)
 {
-    uint8_t state = whole && s >= M->weave_early_from ? WEAVE_OFFERED : WEAVE_LATE;
+    uint8_t state = whole ? WEAVE_OFFERED : WEAVE_LATE;
     M->weave_state[s] = state;
     /* with its state (the crew reads no other line of the runs' thread for it) */
     M->weave_ready[(*n)++] = (uint64_t)M->weave_pos[s] << 32 | s |
@@ -959,9 +960,11 @@ typedef struct tm_crew {
     /* CREW_RETIRE: the step whose requests tm_mem_weave_begin has ordered (atomic; the
      * channels' items wait for it), the step whose replies tm_mem_weave_end has ordered (the
      * landings wait for it), and the step's items before it done (atomic: the thread that
-     * does the last runs tm_mem_weave_end); in a line of their own */
+     * does the last runs tm_mem_weave_end); in a line of their own; and the step whose step 3
+     * is over (the placements wait for it, not for step 6: crew_share places ahead) */
     _Alignas(64) uint64_t begun;
     uint64_t ended;
+    uint64_t retired;
     uint32_t before_end;
 } tm_crew;
 
@@ -1064,15 +1067,43 @@ static void crew_begin(tm_crew *c, uint64_t k)
     __atomic_store_n(&c->begun, k, __ATOMIC_RELEASE);
 }
 
-/* Step 7 on SM s (host thread t): its CTAs placed, its replies landed, its window over, and
- * its next window's bound phase where it can. */
-static void land_item(tm_crew *c, uint32_t t, uint32_t s)
+/* Step 7 on SM s (host thread t) after its CTAs' placement: its replies landed, its window
+ * over, and its next window's bound phase where it can. */
+static void land_rest(tm_crew *c, uint32_t t, uint32_t s)
 {
     tm_model *M = c->M;
-    weave_place(M, s, s + 1, c->end, &M->E.threads[t]);
     tm_mem_weave_land(&M->mem, s, s + 1);
     window_done(&M->sms[s], &c->tally[t]);
     bound_ahead(c, t, s);
+}
+
+/* Step 7 on SM s (host thread t): its CTAs placed, then the rest. */
+static void land_item(tm_crew *c, uint32_t t, uint32_t s)
+{
+    weave_place(c->M, s, s + 1, c->end, &c->M->E.threads[t]);
+    land_rest(c, t, s);
+}
+
+/* CREW_RETIRE's step 7, its first part on SM s (host thread t, which took its item of step k):
+ * its CTAs retired and placed. They need step 3 (which CTA each slot takes), not step 6 (the
+ * replies' order): nothing of step 6 or of the channels is an SM's CTA, warp or slot, so a
+ * thread waiting for step 6 places ahead (crew_share), and lands after it (land_rest). */
+static void land_place(tm_crew *c, uint32_t t, uint32_t s, uint64_t k)
+{
+    for (unsigned spins = 0; __atomic_load_n(&c->retired, __ATOMIC_ACQUIRE) != k; spins++)
+        crew_relax(spins);
+    weave_place(c->M, s, s + 1, c->end, &c->M->E.threads[t]);
+}
+
+/* Waits for step k's step 6, then lands the SMs of the landing items ahead[0..*n) that
+ * land_place placed ahead. */
+static void land_ahead(tm_crew *c, uint32_t t, const uint32_t *ahead, uint32_t *n, uint64_t k)
+{
+    if (!*n) return;
+    for (unsigned spins = 0; __atomic_load_n(&c->ended, __ATOMIC_ACQUIRE) != k; spins++)
+        crew_relax(spins);
+    for (uint32_t j = 0; j < *n; j++) land_rest(c, t, ahead[j]);
+    *n = 0;
 }
 
 /* Item i of step k, on host thread t. Returns the items it did: 1, or 2 where it also took
@@ -1099,6 +1130,7 @@ static uint32_t crew_item(tm_crew *c, uint32_t t, uint32_t i, uint64_t k)
          * running), else waits for it */
         if (i == 0) {
             if (c->retire) weave_retire(M, c->end, true);
+            __atomic_store_n(&c->retired, k, __ATOMIC_RELEASE);
         } else if (i == 1) {
             crew_begin(c, k);
         } else if (i < 2 + (uint32_t)M->gpu->dram_channels) {
@@ -1109,11 +1141,13 @@ static uint32_t crew_item(tm_crew *c, uint32_t t, uint32_t i, uint64_t k)
             tm_mem_weave_channels(&M->mem, i - 2, i - 1, c->end);
             if (took) return 2;
         } else {
-            /* (every item before step 6 was taken before this thread took a landing: the one
-             * it waits for runs on a thread that took it) */
+            /* (every item before step 6 was taken before this thread took a landing: those it
+             * waits for run on threads that took them) */
+            uint32_t s = i - 2 - (uint32_t)M->gpu->dram_channels;
+            land_place(c, t, s, k);
             for (unsigned spins = 0; __atomic_load_n(&c->ended, __ATOMIC_ACQUIRE) != k; spins++)
                 crew_relax(spins);
-            land_item(c, t, i - 2 - (uint32_t)M->gpu->dram_channels);
+            land_rest(c, t, s);
         }
         break;
     case CREW_MEMORY:
@@ -1154,7 +1188,26 @@ static void crew_share(tm_crew *c, uint32_t t, uint64_t k)
                 uint32_t u = (t + d) % c->n;
                 lo = parts[p] + (uint32_t)((uint64_t)u * n / c->n);
                 hi = parts[p] + (uint32_t)((uint64_t)(u + 1) * n / c->n);
-                if (!d) {
+                if (!d && p == 1) {
+                    /* its own landings: while step 6 is not over, taken and placed ahead
+                     * (at most LAND_AHEAD, which the others can no longer take from it),
+                     * then landed */
+                    enum { LAND_AHEAD = 16 };
+                    uint32_t ahead[LAND_AHEAD], nahead = 0;
+                    for (uint32_t i = lo; i < hi; i++) {
+                        if (!crew_claim(c, i, k)) continue;
+                        if (nahead < LAND_AHEAD &&
+                            __atomic_load_n(&c->ended, __ATOMIC_ACQUIRE) != k) {
+                            land_place(c, t, i - first, k);
+                            ahead[nahead++] = i - first;
+                            did++;
+                            continue;
+                        }
+                        land_ahead(c, t, ahead, &nahead, k);
+                        did += crew_item(c, t, i, k);
+                    }
+                    land_ahead(c, t, ahead, &nahead, k);
+                } else if (!d) {
                     for (uint32_t i = lo; i < hi; i++)
                         if (crew_claim(c, i, k)) did += crew_item(c, t, i, k);
                 } else {
@@ -1351,7 +1404,6 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         memset(M->weave_state, WEAVE_WAITING, M->nsm);
         memset(M->weave_early, false, M->nsm);
         M->weave_overlap = c.n > 1 && y.runs;
-        M->weave_early_from = M->nsm / c.n;   /* thread 0's SMs in the bound phase */
         M->weave_nready = 0;   /* before the step is published: the crew reads it */
         if (M->weave_overlap) {
             tm_mem_weave_open(&M->mem);
