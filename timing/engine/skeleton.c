@@ -171,13 +171,20 @@ uint32_t eng_run_epochs(eng_run *E, const eng_instance *inst, void *state)
     return n;
 }
 
+void eng_thread_pool_free(eng_thread *T)
+{
+    for (uint32_t i = 0; i < T->npool; i++) emu_cta_destroy(T->pool[i]);
+    free(T->pool);
+    T->pool = NULL;
+    T->npool = T->pool_cap = 0;
+}
+
 void eng_fini(eng_run *E, timing_stats *st)
 {
     for (uint32_t t = 0; E->threads && t < E->nthreads_alloc; t++) {
         eng_thread *T = &E->threads[t];
         if (st) timing_stats_add(st, &T->st);
-        for (uint32_t i = 0; i < T->npool; i++) emu_cta_destroy(T->pool[i]);
-        free(T->pool);
+        eng_thread_pool_free(T);
     }
     for (uint64_t i = 0; E->slots && i < (uint64_t)E->nsm * E->K; i++) {
         eng_slot *s = &E->slots[i];

@@ -146,6 +146,10 @@ void eng_slot_retire(eng_run *E, eng_slot *s, eng_thread *T);
  * number of threads that ran. */
 uint32_t eng_run_epochs(eng_run *E, const eng_instance *inst, void *state);
 
+/* Destroys the CTAs kept in T's pool and frees it, on any one thread (the pool's CTAs are
+ * retired: nothing else reads them). A run whose host threads are done with their pools frees
+ * each on its own thread, in parallel, before eng_fini (their CTAs are in that core's cache). */
+void eng_thread_pool_free(eng_thread *T);
 /* Adds up the threads' counts (in thread order) into st, with the warp instructions of CTAs
  * still resident, then frees every CTA, storage and table of the run. */
 void eng_fini(eng_run *E, timing_stats *st);

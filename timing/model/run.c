@@ -1247,6 +1247,7 @@ static void *crew_main(void *p)
         seen = k;
         crew_share(c, a->t, k);
     }
+    eng_thread_pool_free(&c->M->E.threads[a->t]);   /* (beside thread 0's: run_windows) */
     return NULL;
 }
 
@@ -1480,6 +1481,9 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
     if (c.n > 1) {
         __atomic_store_n(&c.quit, true, __ATOMIC_RELAXED);
         __atomic_store_n(&c.step, c.step + 1, __ATOMIC_RELEASE);
+        /* the CTAs each thread kept for reuse are destroyed there, all threads at once (on one
+         * thread, eng_fini's loop over the pools was ~0.35 ms of the kernel's serial end) */
+        eng_thread_pool_free(&M->E.threads[0]);
         for (uint32_t t = 1; t < c.n; t++) pthread_join(c.tids[t], NULL);
     }
     free(c.tids);
