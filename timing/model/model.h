@@ -843,13 +843,15 @@ struct tm_model {
     /* the weave's issue beside its runs (run.c weave_publish): the SMs in the order the runs
      * finished theirs, each with whether it may issue there (weave_ready, weave_nready of them
      * so far: atomic), per SM where it may issue, there or after the runs (weave_state: run.c's
-     * WEAVE_*, the runs' thread's), and whether it did issue there (weave_early, the issuing
-     * thread's) */
+     * WEAVE_*, the runs' thread's), and the window in which it last issued there (weave_early,
+     * the issuing thread's: of window weave_window when it did in this one; a stamp, so no
+     * thread clears the other core's lines each window) */
     bool weave_overlap;
     uint64_t *weave_ready;
     uint32_t weave_nready;
     uint8_t *weave_state;
-    bool *weave_early;
+    uint64_t *weave_early;
+    uint64_t weave_window;
     /* the warp slots' event rings (rings.c): slot ws of SM s is ring ws * nsm + s;
      * none (rings.slots 0): the warps allocate their own */
     tm_rings rings;

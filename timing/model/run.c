@@ -468,9 +468,10 @@ static void crew_relax(unsigned spins)
 
 /* Where SM s's woven instructions may issue (M->weave_state, the runs' thread's only): beside
  * the runs once its own are done (WEAVE_OFFERED: the crew's thread taking it looks whether its
- * records are there), or after them (WEAVE_LATE). M->weave_early[s]: it issued beside them
- * (written by the thread that issued it, in lines of their own, read once the runs' step is
- * over): the cores do not take a line from each other as the runs publish SMs. */
+ * records are there), or after them (WEAVE_LATE). M->weave_early[s] == M->weave_window: it
+ * issued beside them (written by the thread that issued it, in lines of their own, read once
+ * the runs' step is over, and only when some SM did not: weave_reserve): the cores do not
+ * take a line from each other as the runs publish SMs. */
 enum { WEAVE_WAITING, WEAVE_OFFERED, WEAVE_LATE };
 /* M->weave_ready's entries: the SM, WEAVE_OFFERED, and above them its entries that ran (the
  * crew reads no line that the runs' thread writes as it goes, M->weave_pos) */
@@ -607,11 +608,19 @@ static uint32_t weave_issue_ready(tm_model *M, uint32_t j, uint32_t *n)
  * and a link per line, two lines per lane at most; an instruction record each), so that the
  * SMs issue on several threads without growing the shared pools. Returns the entries step 2
  * has to take (those of SMs that did not issue beside the runs). */
-static uint32_t weave_reserve(tm_model *M)
+static uint32_t weave_reserve(tm_model *M, uint32_t early)
 {
+    /* `early`: the SMs that issued beside the runs (UINT32_MAX: not counted). When every SM
+     * whose entries ran did, none needs records: the loop below would find nothing, and it
+     * read the other core's lines (weave_early) every window */
+    if (early != UINT32_MAX) {
+        uint32_t ran = 0;
+        for (uint32_t s = 0; s < M->nsm; s++) ran += M->weave_pos[s] != 0;
+        if (ran == early) return 0;
+    }
     uint32_t all = 0;
     for (uint32_t s = 0; s < M->nsm; s++) {
-        if (M->weave_early[s]) continue;   /* beside the runs, needing none */
+        if (M->weave_early[s] == M->weave_window) continue;   /* beside the runs, needing none */
         uint32_t replies, insts;
         all += weave_need(M, s, M->weave_pos[s], &replies, &insts);
         if (insts) tm_mem_reserve_weave(&M->mem, s, replies, insts);
@@ -899,6 +908,7 @@ typedef struct crew_tally {
     bool fail;                /* a warp of an SM faulted */
     uint32_t retiring;        /* CTAs finished (tm_sm.finished) */
     uint32_t requests;        /* requests in the SMs' outboxes not taken yet */
+    uint32_t early;           /* SMs whose step 2 ran beside the runs */
     /* from the landing step: an SM has CTAs; the least wake of those that have; the SMs
      * whose next window's bound phase ran there (bound_ahead) */
     bool busy;
@@ -1120,7 +1130,8 @@ static uint32_t crew_item(tm_crew *c, uint32_t t, uint32_t i, uint64_t k)
             tm_mem_weave_decide(&M->mem, i - 1, i, c->end);
         } else if ((s = weave_issue_ready(M, i - 1 - nch, &n)) != UINT32_MAX) {
             crew_issue(c, t, s, n);   /* all of them: none faulted */
-            M->weave_early[s] = true;
+            M->weave_early[s] = M->weave_window;
+            c->tally[t].early++;
         }
         break;
     }
@@ -1161,7 +1172,7 @@ static uint32_t crew_item(tm_crew *c, uint32_t t, uint32_t i, uint64_t k)
         break;
     case CREW_ISSUE: {
         uint32_t n = M->weave_pos[i] - (M->weave_fault == i + 1);
-        if (n && !M->weave_early[i]) crew_issue(c, t, i, n);   /* (else beside the runs) */
+        if (n && M->weave_early[i] != M->weave_window) crew_issue(c, t, i, n);   /* (else beside the runs) */
         break;
     }
     default:
@@ -1316,6 +1327,7 @@ static crew_tally crew_tallies(tm_crew *c, int clear)
         all.fail |= y->fail;
         all.retiring += y->retiring;
         all.requests += y->requests;
+        all.early += y->early;
         all.busy |= y->busy;
         if (y->next < all.next) all.next = y->next;
         all.bounded += y->bounded;
@@ -1403,17 +1415,19 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         if (!ok || M->stop) break;
         /* the weave (above weave_exec): runs in one order, issue on the host threads, CTAs */
         memset(M->weave_state, WEAVE_WAITING, M->nsm);
-        memset(M->weave_early, false, M->nsm);
+        M->weave_window++;   /* (no SM's weave_early is of it yet) */
         M->weave_overlap = c.n > 1 && y.runs;
         M->weave_nready = 0;   /* before the step is published: the crew reads it */
+        uint32_t early = UINT32_MAX;   /* (one thread: not counted) */
         if (M->weave_overlap) {
             tm_mem_weave_open(&M->mem);
             crew_step(&c, CREW_RUNS, from, end);
             M->weave_overlap = false;
+            early = crew_tallies(&c, TALLY_KEEP).early;
         } else {
             weave_runs(M);
         }
-        crew_step_small(&c, CREW_ISSUE, from, end, weave_reserve(M));
+        crew_step_small(&c, CREW_ISSUE, from, end, weave_reserve(M, early));
         /* CTAs to retire, requests to take: the SMs' after the bound phase and step 2 */
         y = crew_tallies(&c, TALLY_CLEAR);
         bool whole = !M->weave_fault && !M->stop && !y.fail;
@@ -1552,7 +1566,10 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->weave_defer = calloc(M->nsm, sizeof *M->weave_defer);
     M->weave_ready = calloc(M->nsm, sizeof *M->weave_ready);
     M->weave_state = calloc(M->nsm, sizeof *M->weave_state);
-    M->weave_early = aligned_alloc(64, (M->nsm + 63) / 64 * 64);   /* whole lines */
+    /* whole lines, zeroed: window 0 is none (weave_window counts from 1) */
+    size_t early_bytes = ((size_t)M->nsm * sizeof *M->weave_early + 63) / 64 * 64;
+    M->weave_early = aligned_alloc(64, early_bytes);
+    if (M->weave_early) memset(M->weave_early, 0, early_bytes);
     /* every SM's warp slots in one zeroed block, in huge pages (huge.c: 5,120 slots of 640
      * bytes on v100 were 800 faults in 4 KiB pages), each warp's scan fields in one cache line
      * (sizeof (tm_warp) is a multiple of 64); zeroed by the kernel where the SMs' host threads
