@@ -44,27 +44,53 @@ static void cache_shape(tm_cache *c, uint64_t bytes, uint32_t ways)
     c->lines = NULL;
     c->meta = NULL;
     c->block = NULL;
+    c->block_bytes = 0;
 }
 
 /* The lines and meta of n caches of one shape (the SMs' L1s, the L2 slices) in one allocation,
  * each cache's lines then its meta on whole host lines: allocated cache by cache (160 L1s and
  * 64 L2 slices on v100) each grew the host thread's heap, an mprotect call apiece. calloc's
- * pages come zeroed when first touched (a memset would touch them all now). */
-bool tm_cache_init_n(tm_cache *c, uint32_t n, uint64_t bytes, uint32_t ways)
+ * pages come zeroed when first touched (a memset would touch them all now); a block kept from
+ * an earlier kernel (`kind` >= 0, kept.c) has its pages, and is zeroed here. */
+static bool init_in(tm_cache *c, uint32_t n, uint64_t bytes, uint32_t ways, int kind)
 {
     for (uint32_t i = 0; i < n; i++) cache_shape(&c[i], bytes, ways);
     if (!n) return true;
     size_t lines = round_up((size_t)c->sets * c->ways * sizeof *c->lines, 64);
     size_t each = lines + round_up((size_t)c->sets * c->stride, 64);
-    void *block = calloc((size_t)n * each + 63, 1);
+    size_t need = (size_t)n * each + 63, have = 0;
+    void *block = kind >= 0 ? tm_kept_take((tm_kept_kind)kind, need, &have) : NULL;
+    if (block) memset(block, 0, need);
+    else block = calloc(need, 1);
     if (!block) return false;
     uint8_t *at = (uint8_t *)round_up((uintptr_t)block, 64);
     c[0].block = block;
+    c[0].block_bytes = have > need ? have : need;
     for (uint32_t i = 0; i < n; i++, at += each) {
         c[i].lines = (tm_line *)(void *)at;
         c[i].meta = at + lines;
     }
     return true;
+}
+
+bool tm_cache_init_n(tm_cache *c, uint32_t n, uint64_t bytes, uint32_t ways)
+{
+    return init_in(c, n, bytes, ways, -1);
+}
+
+bool tm_cache_init_kept(tm_cache *c, uint32_t n, uint64_t bytes, uint32_t ways, tm_kept_kind kind)
+{
+    return init_in(c, n, bytes, ways, (int)kind);
+}
+
+void tm_cache_free_kept(tm_cache *c, uint32_t n, tm_kept_kind kind)
+{
+    if (!n) return;
+    void *block = c[0].block;
+    size_t bytes = c[0].block_bytes;
+    c[0].block = NULL;
+    for (uint32_t i = 0; i < n; i++) tm_cache_free(&c[i]);
+    tm_kept_give(kind, block, bytes);
 }
 
 bool tm_cache_init(tm_cache *c, uint64_t bytes, uint32_t ways)

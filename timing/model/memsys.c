@@ -71,6 +71,24 @@ static uint64_t burst_compute(const tm_mem *m, unsigned sectors)
     return b ? b : 1;
 }
 
+/* A zeroed block of `bytes`: the last kernel's of `kind` (kept.c: its pages are there, a memset
+ * is cheaper than faulting fresh ones in and unmapping them at the end), else calloc's. */
+static void *kept_calloc(tm_kept_kind kind, size_t bytes)
+{
+    size_t have;
+    void *p = tm_kept_take(kind, bytes, &have);
+    if (p) memset(p, 0, bytes);
+    return p ? p : calloc(bytes ? bytes : 1, 1);
+}
+
+/* The records of `elem` bytes a kept pool block of `bytes` holds (a capacity: ids stay far
+ * below FRESH, as pool_room's). */
+static uint32_t pool_cap(size_t bytes, size_t elem)
+{
+    size_t n = bytes / elem;
+    return n < UINT32_MAX / 4 ? (uint32_t)n : UINT32_MAX / 4;
+}
+
 bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *st)
 {
     memset(m, 0, sizeof *m);
@@ -80,8 +98,8 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->l1 = calloc(nsm, sizeof *m->l1);
     m->tex = calloc(nsm, sizeof *m->tex);
     for (m->mshr_cap = 1; m->mshr_cap < (uint32_t)gpu->l1_mshrs; m->mshr_cap *= 2) continue;
-    m->l1_mshr = calloc((size_t)nsm * m->mshr_cap, sizeof *m->l1_mshr);
-    m->mshr_pend = calloc((size_t)nsm * (uint32_t)gpu->l1_mshrs, sizeof *m->mshr_pend);
+    m->l1_mshr = kept_calloc(TM_KEPT_MSHR, (size_t)nsm * m->mshr_cap * sizeof *m->l1_mshr);
+    m->mshr_pend = kept_calloc(TM_KEPT_PEND, (size_t)nsm * (uint32_t)gpu->l1_mshrs * sizeof *m->mshr_pend);
     m->mshrs = calloc(nsm, sizeof *m->mshrs);
     for (uint32_t s = 0; m->mshrs && s < nsm; s++) m->mshrs[s].known = (uint32_t)gpu->l1_mshrs;
     m->sm_out = calloc(nsm, sizeof *m->sm_out);
@@ -127,8 +145,22 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
      * 16,384 records on v100 vecadd), the pool faulted in each copy's fresh pages in the memory
      * weave's serial step (tm_mem_weave_begin), ~0.5 ms a kernel that the other threads wait */
     m->capdreq = 2 * nsm * (uint32_t)gpu->l1_mshrs;
-    m->dreqs = m->capdreq ? aligned_alloc(64, (size_t)m->capdreq * sizeof *m->dreqs) : NULL;
+    size_t have;
+    m->dreqs = m->capdreq ? tm_kept_take(TM_KEPT_DREQS, (size_t)m->capdreq * sizeof *m->dreqs, &have) : NULL;
+    if (m->dreqs) m->capdreq = pool_cap(have, sizeof *m->dreqs);   /* (64-aligned: it was) */
+    else if (m->capdreq) m->dreqs = aligned_alloc(64, (size_t)m->capdreq * sizeof *m->dreqs);
     if (!m->dreqs) m->capdreq = 0;
+    /* the other pools: the last kernel's, if any (grown as before) */
+    m->insts = tm_kept_take(TM_KEPT_INSTS, 1, &have);
+    m->capinst = pool_cap(have, sizeof *m->insts);
+    m->links = tm_kept_take(TM_KEPT_LINKS, 1, &have);
+    m->caplink = pool_cap(have, sizeof *m->links);
+    m->waits_block = tm_kept_take(TM_KEPT_WAITS, 64 + sizeof *m->waits, &have);
+    if (m->waits_block) {
+        char *a = (char *)(((uintptr_t)m->waits_block + 63) & ~(uintptr_t)63);
+        m->waits = (tm_wait *)(void *)a;
+        m->capwait = pool_cap(have - (size_t)(a - (char *)m->waits_block), sizeof *m->waits);
+    }
     m->freewait = m->freeinst = m->freelink = UINT32_MAX;
     if (!m->sm_freewait || !m->sm_freeinst || !m->sm_freelink || !m->sm_tail || !m->sm_fresh || !m->sm_nfreewait ||
         !m->sm_nfreeinst || !m->sm_nfreelink || !m->outbox || !m->nout || !m->capout || !m->outpos || !m->l1 || !m->tex || !m->l1_mshr || !m->mshr_pend || !m->mshrs || !m->sm_out || !m->sm_in || !m->l2 || !m->l2_free || !m->banks ||
@@ -144,12 +176,13 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
         for (uint32_t i = m->tleaves - 1; i >= 1; i--) nd[i] = nd[2 * i];
     }
     m->next_min = TM_NEVER;
-    if (!tm_cache_init_n(m->l1, nsm, gpu->l1_bytes, (uint32_t)gpu->l1_ways) ||
+    if (!tm_cache_init_kept(m->l1, nsm, gpu->l1_bytes, (uint32_t)gpu->l1_ways, TM_KEPT_L1) ||
         !tm_cache_init_n(m->tex, nsm, gpu->tex_l1_bytes, (uint32_t)gpu->tex_l1_ways))
         return false;
     uint64_t slice_bytes = gpu->l2_bytes / (uint64_t)gpu->l2_slices;
     if (slice_bytes < TM_LINE * (uint64_t)gpu->l2_ways) slice_bytes = TM_LINE * (uint64_t)gpu->l2_ways;
-    if (!tm_cache_init_n(m->l2, (uint32_t)gpu->l2_slices, slice_bytes, (uint32_t)gpu->l2_ways))
+    if (!tm_cache_init_kept(m->l2, (uint32_t)gpu->l2_slices, slice_bytes, (uint32_t)gpu->l2_ways,
+                            TM_KEPT_L2))
         return false;
     /* GDDR moves data on both edges of mem_clock_khz, HBM too (mem_clock_khz is its DDR
      * clock): bytes per model cycle on one channel */
@@ -174,16 +207,16 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
 
 void tm_mem_free(tm_mem *m)
 {
-    if (m->l1)
-        for (uint32_t s = 0; s < m->nsm; s++) tm_cache_free(&m->l1[s]);
+    if (m->l1) tm_cache_free_kept(m->l1, m->nsm, TM_KEPT_L1);
     if (m->tex)
         for (uint32_t s = 0; s < m->nsm; s++) tm_cache_free(&m->tex[s]);
-    if (m->l2)
-        for (int s = 0; s < m->gpu->l2_slices; s++) tm_cache_free(&m->l2[s]);
+    if (m->l2) tm_cache_free_kept(m->l2, (uint32_t)m->gpu->l2_slices, TM_KEPT_L2);
     free(m->l1);
     free(m->tex);
-    free(m->l1_mshr);
-    free(m->mshr_pend);
+    tm_kept_give(TM_KEPT_MSHR, m->l1_mshr, (size_t)m->nsm * m->mshr_cap * sizeof *m->l1_mshr);
+    if (m->gpu)
+        tm_kept_give(TM_KEPT_PEND, m->mshr_pend,
+                     (size_t)m->nsm * (uint32_t)m->gpu->l1_mshrs * sizeof *m->mshr_pend);
     free(m->mshrs);
     free(m->sm_out);
     for (uint32_t s = 0; m->outbox && s < m->nsm; s++) free(m->outbox[s]);
@@ -226,10 +259,11 @@ void tm_mem_free(tm_mem *m)
     free(m->sm_capland);
     free(m->l2_qleft);
     free(m->l2_qpos);
-    free(m->dreqs);
-    free(m->waits_block);
-    free(m->insts);
-    free(m->links);
+    tm_kept_give(TM_KEPT_DREQS, m->dreqs, (size_t)m->capdreq * sizeof *m->dreqs);
+    size_t off = m->waits_block ? (size_t)((char *)m->waits - (char *)m->waits_block) : 0;
+    tm_kept_give(TM_KEPT_WAITS, m->waits_block, off + (size_t)m->capwait * sizeof *m->waits);
+    tm_kept_give(TM_KEPT_INSTS, m->insts, (size_t)m->capinst * sizeof *m->insts);
+    tm_kept_give(TM_KEPT_LINKS, m->links, (size_t)m->caplink * sizeof *m->links);
     memset(m, 0, sizeof *m);
 }
 

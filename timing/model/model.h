@@ -19,6 +19,22 @@
 #define TM_LINE 128u      /* cache line bytes */
 #define TM_SECTOR 32u     /* sector bytes: the unit of transfer */
 
+/* ---------------------------------------------------------------- kept.c */
+
+/* The memory system's blocks kept from kernel to kernel, one of each kind. */
+typedef enum tm_kept_kind {
+    TM_KEPT_L1, TM_KEPT_L2,          /* tag arrays (tm_cache_init_kept) */
+    TM_KEPT_MSHR, TM_KEPT_PEND,      /* tm_mem's l1_mshr, mshr_pend */
+    TM_KEPT_DREQS, TM_KEPT_WAITS, TM_KEPT_INSTS, TM_KEPT_LINKS,   /* record pools */
+    TM_KEPT_KINDS
+} tm_kept_kind;
+/* The block kept of `kind` when it has at least `bytes` (*have: its bytes; contents
+ * unspecified, freed with free() or given back), else NULL (*have 0; a smaller one is freed). */
+void *tm_kept_take(tm_kept_kind kind, size_t bytes, size_t *have);
+/* Block p (from malloc, calloc, realloc or aligned_alloc; `bytes` of it usable) kept for the
+ * next kernel; the smaller of it and the block kept is freed. */
+void tm_kept_give(tm_kept_kind kind, void *p, size_t bytes);
+
 /* ---------------------------------------------------------------- cache.c: tag arrays */
 
 typedef struct tm_line {
@@ -40,6 +56,7 @@ typedef struct tm_cache {
     uint8_t *meta;
     void *block;          /* the allocation it owns (lines and meta: its own, or those of the
                              caches made with it, tm_cache_init_n), or NULL */
+    size_t block_bytes;   /* its bytes */
     uint64_t *wide;       /* sets * ways last uses, once one did not fit 32 bits (else NULL) */
     uint64_t narrow_end;      /* 2^32 while the uses are in meta, else 0 */
     uint32_t sets, ways;
@@ -52,6 +69,10 @@ bool tm_cache_init(tm_cache *c, uint64_t bytes, uint32_t ways);
 /* tm_cache_init of c[0..n), their arrays in one allocation (c[0]'s; tm_cache_free each) */
 bool tm_cache_init_n(tm_cache *c, uint32_t n, uint64_t bytes, uint32_t ways);
 void tm_cache_free(tm_cache *c);
+/* tm_cache_init_n in the block kept of `kind` (kept.c) where it is large enough, zeroed here;
+ * tm_cache_free_kept frees c[0..n) and keeps their block for the next kernel */
+bool tm_cache_init_kept(tm_cache *c, uint32_t n, uint64_t bytes, uint32_t ways, tm_kept_kind kind);
+void tm_cache_free_kept(tm_cache *c, uint32_t n, tm_kept_kind kind);
 /* Part `part` of `parts` of the arrays of c[0..n) (tm_cache_init_n's) faulted in for writing,
  * their contents unchanged (run.c place_first) */
 void tm_cache_touch_n(tm_cache *c, uint32_t n, uint32_t part, uint32_t parts);
