@@ -155,6 +155,12 @@ emu_cta *emu_cta_create_in(emu_cta *c, emu_grid *g, uint64_t linear_id, uint32_t
 void emu_cta_destroy(emu_cta *c)
 {
     if (!c) return;
+    /* every warp's record is read and zeroed (a cycle model's pool of finished CTAs, destroyed
+     * at the kernel's end, long out of the host's caches): asked for at once, as in
+     * emu_cta_create_in */
+    for (const char *p = (const char *)c->warps, *end = (const char *)(c->warps + c->nwarps);
+         p < end; p += 64)
+        __builtin_prefetch(p, 1);
     emu_grid_note_cta_done(c->g, c);
     for (uint32_t i = 0; i < c->nwarps; i++) emu_warp_free(&c->warps[i]);
     if (!c->regs_lent) free(c->regs);

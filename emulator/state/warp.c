@@ -206,7 +206,7 @@ void emu_warp_free(emu_warp *w)
     if (!w->frames_lent) free(w->frames);
     if (!w->regs_lent) free(w->regs);
     free(w->local);
-    memset(w, 0, sizeof *w);
+    zero_warp(w);   /* (a cycle model destroys thousands at a kernel's end) */
 }
 
 static bool local_alloc(emu_warp *w)
