@@ -961,6 +961,7 @@ typedef struct tm_crew {
     uint64_t from, end;
     bool quit;
     bool go;             /* n is final: the threads created may start */
+    uint32_t finished;   /* atomic: the threads created that are done (their last access) */
     bool retire;         /* CREW_RETIRE: step 3 has work (else its item does nothing) */
     crew_tally *tally;   /* per host thread */
     uint32_t reserve;    /* records each SM holds for a window's issue (tm_mem_reserve) */
@@ -1259,6 +1260,7 @@ static void *crew_main(void *p)
         crew_share(c, a->t, k);
     }
     eng_thread_pool_free(&c->M->E.threads[a->t]);   /* (beside thread 0's: run_windows) */
+    __atomic_add_fetch(&c->finished, 1, __ATOMIC_RELEASE);   /* (c and a are gone after) */
     return NULL;
 }
 
@@ -1498,7 +1500,11 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         /* the CTAs each thread kept for reuse are destroyed there, all threads at once (on one
          * thread, eng_fini's loop over the pools was ~0.35 ms of the kernel's serial end) */
         eng_thread_pool_free(&M->E.threads[0]);
-        for (uint32_t t = 1; t < c.n; t++) pthread_join(c.tids[t], NULL);
+        /* the threads are done with the run once they say so: their exit (the system's
+         * release of a thread, ~0.05 ms) is not waited for */
+        for (unsigned spins = 0; __atomic_load_n(&c.finished, __ATOMIC_ACQUIRE) < c.n - 1; spins++)
+            crew_relax(spins);
+        for (uint32_t t = 1; t < c.n; t++) pthread_detach(c.tids[t]);
     }
     free(c.tids);
     free(c.claim);
