@@ -608,16 +608,14 @@ static uint32_t weave_issue_ready(tm_model *M, uint32_t j, uint32_t *n)
  * and a link per line, two lines per lane at most; an instruction record each), so that the
  * SMs issue on several threads without growing the shared pools. Returns the entries step 2
  * has to take (those of SMs that did not issue beside the runs). */
-static uint32_t weave_reserve(tm_model *M, uint32_t early)
+static uint32_t weave_reserve(tm_model *M, uint32_t early, uint32_t entries)
 {
-    /* `early`: the SMs that issued beside the runs (UINT32_MAX: not counted). When every SM
-     * whose entries ran did, none needs records: the loop below would find nothing, and it
-     * read the other core's lines (weave_early) every window */
-    if (early != UINT32_MAX) {
-        uint32_t ran = 0;
-        for (uint32_t s = 0; s < M->nsm; s++) ran += M->weave_pos[s] != 0;
-        if (ran == early) return 0;
-    }
+    /* `early`: the SMs that issued beside the runs (UINT32_MAX: not counted), `entries`: those
+     * that left entries (the crew's tallies). When every SM whose entries ran did, none needs
+     * records: the loop below would find nothing, and it read the other core's lines
+     * (weave_early) every window. The runs went through every SM's entries unless one
+     * faulted or the run stopped. */
+    if (early != UINT32_MAX && !M->weave_fault && !M->stop && early == entries) return 0;
     uint32_t all = 0;
     for (uint32_t s = 0; s < M->nsm; s++) {
         if (M->weave_early[s] == M->weave_window) continue;   /* beside the runs, needing none */
@@ -909,6 +907,7 @@ typedef struct crew_tally {
     uint32_t retiring;        /* CTAs finished (tm_sm.finished) */
     uint32_t requests;        /* requests in the SMs' outboxes not taken yet */
     uint32_t early;           /* SMs whose step 2 ran beside the runs */
+    uint32_t entries;         /* SMs that left entries for the weave */
     /* from the landing step: an SM has CTAs; the least wake of those that have; the SMs
      * whose next window's bound phase ran there (bound_ahead) */
     bool busy;
@@ -1034,6 +1033,7 @@ static void bound_item(tm_crew *c, uint32_t t, uint32_t i, uint64_t from, uint64
     sm_window(M, S, from, end);
     M->weave_count[i] = S->ndefer;   /* (for the weave's runs) */
     y->runs |= S->ndefer != 0;
+    y->entries += S->ndefer != 0;
     y->fail |= S->fail;
     y->retiring += S->finished;
     y->requests += M->mem.nout[i] - M->mem.outpos[i];
@@ -1330,6 +1330,7 @@ static crew_tally crew_tallies(tm_crew *c, int clear)
         all.retiring += y->retiring;
         all.requests += y->requests;
         all.early += y->early;
+        all.entries += y->entries;
         all.busy |= y->busy;
         if (y->next < all.next) all.next = y->next;
         all.bounded += y->bounded;
@@ -1420,16 +1421,16 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         M->weave_window++;   /* (no SM's weave_early is of it yet) */
         M->weave_overlap = c.n > 1 && y.runs;
         M->weave_nready = 0;   /* before the step is published: the crew reads it */
-        uint32_t early = UINT32_MAX;   /* (one thread: not counted) */
+        crew_tally ran = {.early = UINT32_MAX};   /* (one thread: not counted) */
         if (M->weave_overlap) {
             tm_mem_weave_open(&M->mem);
             crew_step(&c, CREW_RUNS, from, end);
             M->weave_overlap = false;
-            early = crew_tallies(&c, TALLY_KEEP).early;
+            ran = crew_tallies(&c, TALLY_KEEP);
         } else {
             weave_runs(M);
         }
-        crew_step_small(&c, CREW_ISSUE, from, end, weave_reserve(M, early));
+        crew_step_small(&c, CREW_ISSUE, from, end, weave_reserve(M, ran.early, ran.entries));
         /* CTAs to retire, requests to take: the SMs' after the bound phase and step 2 */
         y = crew_tallies(&c, TALLY_CLEAR);
         bool whole = !M->weave_fault && !M->stop && !y.fail;
