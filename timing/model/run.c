@@ -1097,7 +1097,9 @@ static uint32_t crew_follow(tm_crew *c, uint32_t t, uint64_t k)
     for (unsigned spins = 0;;) {
         if (g == (ran & ~WEAVE_RAN_END)) {
             ran = __atomic_load_n(&c->ran, __ATOMIC_ACQUIRE);
-            if (g == (ran & ~WEAVE_RAN_END)) {
+            if (g != (ran & ~WEAVE_RAN_END)) {
+                spins = 0;   /* (a wait counts its own looks, as the crew's do) */
+            } else {
                 if (ran & WEAVE_RAN_END) break;
                 if (decide <= last) {
                     uint32_t i = decide++;
