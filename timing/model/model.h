@@ -861,16 +861,12 @@ struct tm_model {
      * SM's first line each window (half of them the other core's) */
     uint32_t *weave_count;
     tm_defer **weave_defer;
-    /* the weave's issue beside its runs (run.c weave_publish): the SMs in the order the runs
-     * finished theirs, each with whether it may issue there (weave_ready, weave_nready of them
-     * so far: atomic), per SM where it may issue, there or after the runs (weave_state: run.c's
-     * WEAVE_*, the runs' thread's), and the window in which it last issued there (weave_early,
-     * the issuing thread's: of window weave_window when it did in this one; a stamp, so no
-     * thread clears the other core's lines each window) */
+    /* the weave's issue beside its runs (run.c crew_follow): the runs' progress (weave_ran,
+     * atomic, the crew's: the entries of the order run so far) and per SM the window in which
+     * it last issued there (weave_early, the following thread's: of window weave_window when
+     * it did in this one; a stamp, so no thread clears the other core's lines each window) */
     bool weave_overlap;
-    uint64_t *weave_ready;
-    uint32_t weave_nready;
-    uint8_t *weave_state;
+    uint32_t *weave_ran;
     uint64_t *weave_early;
     uint64_t weave_window;
     /* the warp slots' event rings (rings.c): slot ws of SM s is ring ws * nsm + s;

@@ -315,7 +315,8 @@ void tm_defer_add(tm_model *M, tm_sm *S, uint64_t cycle, uint32_t index, uint8_t
  * 1. weave_runs (one thread): each deferred warp's executor runs ahead in that order (the
  *    global accesses, atomics, calls of all SMs happen in one fixed order);
  * 2. weave_issue (each SM by itself, on the host threads): the warps issue what they ran, the
- *    deferred instruction at the cycle it was deferred, the rest from `at`;
+ *    deferred instruction at the cycle it was deferred, the rest from `at` (on several host
+ *    threads, entry by entry as step 1 runs them where the SM's records allow: crew_follow);
  * 3. weave_retire (one thread): each finished CTA's slot takes the next CTA of the issue order,
  *    and the timeline's slices are written, in that order; the slots are freed and the CTAs
  *    placed later, per SM on the host threads (weave_place, in the replies' landing step).
@@ -388,8 +389,9 @@ static void merge_sift(weave_merge *m, uint32_t i)
 }
 
 /* Starts the merge of every SM's entries [0, lim[s]) (lim: NULL for each SM's count, kept in
- * weave_heap; the runs' pass M->weave_count), pos[s] counting those taken. */
-static void merge_start(weave_merge *m, tm_model *M, uint32_t *pos, const uint32_t *lim)
+ * weave_heap; the runs pass M->weave_count), pos[s] counting those taken, in heap (nsm keys). */
+static void merge_start(weave_merge *m, tm_model *M, uint32_t *pos, const uint32_t *lim,
+                        uint64_t *heap)
 {
     assert(M->nsm <= UINT32_C(1) << MERGE_SM_BITS);
     if (!lim) {
@@ -397,7 +399,7 @@ static void merge_start(weave_merge *m, tm_model *M, uint32_t *pos, const uint32
         for (uint32_t s = 0; s < M->nsm; s++) count[s] = M->sms[s].ndefer;
         lim = count;
     }
-    *m = (weave_merge){.defer = M->weave_defer, .pos = pos, .lim = lim, .heap = M->weave_keys};
+    *m = (weave_merge){.defer = M->weave_defer, .pos = pos, .lim = lim, .heap = heap};
     memset(pos, 0, M->nsm * sizeof *pos);
     for (uint32_t s = 0; s < M->nsm; s++)
         if (lim[s]) m->heap[m->n++] = merge_key(m, s);
@@ -466,66 +468,25 @@ static void crew_relax(unsigned spins)
     if (spins >= CREW_SPINS) sched_yield();
 }
 
-/* Where SM s's woven instructions may issue (M->weave_state, the runs' thread's only): beside
- * the runs once its own are done (WEAVE_OFFERED: the crew's thread taking it looks whether its
- * records are there), or after them (WEAVE_LATE). M->weave_early[s] == M->weave_window: it
- * issued beside them (written by the thread that issued it, in lines of their own, read once
- * the runs' step is over, and only when some SM did not: weave_reserve): the cores do not
- * take a line from each other as the runs publish SMs. */
-enum { WEAVE_WAITING, WEAVE_OFFERED, WEAVE_LATE };
-/* M->weave_ready's entries: the SM, WEAVE_OFFERED, and above them its entries that ran (the
- * crew reads no line that the runs' thread writes as it goes, M->weave_pos) */
-#define WEAVE_READY_OFFERED (UINT32_C(1) << 31)
-
-/* Step 1 with step 2 beside it: SM s's runs are done (all of them, `whole`), so its issue may
- * go on another host thread while the runs of the other SMs go on: nothing of an SM's issue is
- * read or written by another SM's runs (the program's memory, other warps), and nothing of a
- * run by the issue (its SM's warps, units, L1, MSHRs, outbox, records). Only its records are
- * shared: an SM takes them from its own free lists, which weave_reserve fills, in SM order,
- * from the shared pools (their ids decide which MSHR is taken when all wait for DRAM). So an
- * SM issues early only when its lists already hold what it may take, where weave_reserve
- * would have added nothing; the others issue after the runs, reserving in SM order as before
- * (the same records, so the same ids). Every SM may: those of host thread 0 (the runs') in
- * the bound phase and the landing too, though their state moves to the other core and back
- * (kept after them, they made a step of their own after the runs most windows while the crew
- * waited for the runs: v100 vecadd, two threads, ~1.5 ms a kernel less). */
-static bool weave_publish(tm_model *M, uint32_t s, bool whole, uint32_t *n)
-{
-    uint8_t state = whole ? WEAVE_OFFERED : WEAVE_LATE;
-    M->weave_state[s] = state;
-    /* with its state (the crew reads no other line of the runs' thread for it) */
-    M->weave_ready[(*n)++] = (uint64_t)M->weave_pos[s] << 32 | s |
-                             (state == WEAVE_OFFERED ? WEAVE_READY_OFFERED : 0);
-    return state == WEAVE_OFFERED;
-}
-
-/* The SMs weave_publish put in weave_ready so far (n) go to the crew: one store of the count
- * for a batch, and during the runs only when an SM issues early (the crew's thread waiting for
- * the next SM reads the count's line: each store takes the line back from that core; an SM
- * that issues later has nothing for it to do). */
-static void weave_publish_flush(tm_model *M, uint32_t n)
-{
-    __atomic_store_n(&M->weave_nready, n, __ATOMIC_RELEASE);
-}
+/* With M->weave_overlap, the runs' progress goes to the crew (*M->weave_ran, atomic): the
+ * entries of the order run so far, stored every WEAVE_RAN_EVERY (a plain store on x86, which
+ * takes the line back from the other core if it looked since: it follows the order entry by
+ * entry, crew_follow), with WEAVE_RAN_END once the runs are over (all run, or a fault or a
+ * stop came first; a faulted entry is not counted). */
+#define WEAVE_RAN_END (UINT32_C(1) << 31)
+enum { WEAVE_RAN_EVERY = 4 };
 
 /* Step 1: the runs, up to a fault or a stop (M->weave_pos[s]: the entries of SM s that the
  * order reached; M->weave_fault: 1 + the SM whose last one faulted, 0: none). The merge counts
- * in weave_lim (step 3 starts its own). With M->weave_overlap, every SM is published once
- * (weave_publish): when its last entry ran, else (none, or a fault or stop came first) at the
- * start or the end. */
+ * in weave_lim (step 3 starts its own). With M->weave_overlap, the entries run so far are
+ * published (M->weave_ran) as they go. */
 static void weave_runs(tm_model *M)
 {
     weave_merge m;
-    const uint32_t *count = M->weave_count;
-    merge_start(&m, M, M->weave_lim, count);
+    merge_start(&m, M, M->weave_lim, M->weave_count, M->weave_keys);
     memset(M->weave_pos, 0, M->nsm * sizeof *M->weave_pos);
     M->weave_fault = 0;
-    uint32_t published = 0;
-    if (M->weave_overlap) {
-        for (uint32_t s = 0; s < M->nsm; s++)
-            if (!count[s]) weave_publish(M, s, true, &published);
-        weave_publish_flush(M, published);
-    }
+    uint32_t *ran = M->weave_overlap ? M->weave_ran : NULL, done = 0;
     /* the next n entries of the order, in a ring from `head` (not shifted at each entry) */
     enum { RING = 8 };
     _Static_assert((int)RUNS_AHEAD <= (int)RING, "the entries looked ahead fit the ring");
@@ -550,58 +511,59 @@ static void weave_runs(tm_model *M)
             M->weave_fault = best + 1;
             break;
         }
-        if (M->weave_overlap && M->weave_pos[best] == count[best] &&
-            weave_publish(M, best, true, &published))
-            weave_publish_flush(M, published);
+        /* (each of the last ones: the step waits for their issue) */
+        if (ran && (++done % WEAVE_RAN_EVERY == 0 || n + 1 < RUNS_AHEAD))
+            __atomic_store_n(ran, done, __ATOMIC_RELEASE);
     }
-    if (M->weave_overlap) {
-        for (uint32_t s = 0; s < M->nsm; s++)
-            if (M->weave_state[s] == WEAVE_WAITING)
-                weave_publish(M, s, false, &published);
-        weave_publish_flush(M, published);
-    }
+    if (ran) __atomic_store_n(ran, done | WEAVE_RAN_END, __ATOMIC_RELEASE);
 }
 
-/* Step 2 on SM S: its first n entries (those step 1 ran, less a faulted one), in its order. A
- * warp that issues its last instruction and exits may leave the SM more entries (a finished
- * CTA, at `at`) for step 3. */
+/* Step 2 on SM S for its entry d (step 1 ran it). A warp that issues its last instruction and
+ * exits may leave the SM more entries (a finished CTA, at `at`) for step 3. */
+static void weave_issue_entry(tm_model *M, tm_sm *S, tm_defer d, uint64_t at)
+{
+    if (d.kind != TM_DEFER_RUN) return;
+    tm_warp *tw = &S->warps[d.index];
+    if (!tw->nev && tw->ended) {
+        tm_warp_exited(M, S, tw, at);
+        return;
+    }
+    tm_warp_set_ready(S, tw, d.cycle);
+    if (tw->nev && !tm_sm_issue_woven(M, S, tw, d.cycle)) {
+        S->fail = true;
+        return;
+    }
+    if (tw->done) return;
+    if (tm_warp_ready(S, tw) < at) tm_warp_set_ready(S, tw, at);
+    S->q_wake[d.index % M->nsched] = 0;
+    if (S->wake > at) S->wake = at;
+}
+
+/* Step 2 on SM S: its first n entries (those step 1 ran, less a faulted one), in its order. */
 static void weave_issue(tm_model *M, tm_sm *S, uint32_t n, uint64_t at)
 {
-    for (uint32_t k = 0; k < n && !S->fail; k++) {
-        tm_defer d = S->defer[k];   /* a copy: tm_warp_exited may add entries */
-        if (d.kind != TM_DEFER_RUN) continue;
-        tm_warp *tw = &S->warps[d.index];
-        if (!tw->nev && tw->ended) {
-            tm_warp_exited(M, S, tw, at);
-            continue;
-        }
-        tm_warp_set_ready(S, tw, d.cycle);
-        if (tw->nev && !tm_sm_issue_woven(M, S, tw, d.cycle)) {
-            S->fail = true;
-            break;
-        }
-        if (tw->done) continue;
-        if (tm_warp_ready(S, tw) < at) tm_warp_set_ready(S, tw, at);
-        S->q_wake[d.index % M->nsched] = 0;
-        if (S->wake > at) S->wake = at;
-    }
+    /* (copies: tm_warp_exited may add entries) */
+    for (uint32_t k = 0; k < n && !S->fail; k++) weave_issue_entry(M, S, S->defer[k], at);
 }
 
-/* Step 2 beside step 1 (CREW_RUNS' items after the channels'): the j-th SM whose runs were
- * done, once it is, issues if weave_publish offered it and its records are there (returns it,
- * else UINT32_MAX). Its free lists change only by its own issue (after this) and in the bound
- * phase and the landing, so whichever thread looks finds the same. Waits (as the crew does
- * for a step) when the runs have not got that far: the runs' thread never waits. */
-static uint32_t weave_issue_ready(tm_model *M, uint32_t j, uint32_t *n)
+/* Step 2 beside step 1 (crew_follow): whether SM s's entries may issue as the runs reach them.
+ * Its records are its own free lists, which weave_reserve fills, in SM order, from the shared
+ * pools (their ids decide which MSHR is taken when all wait for DRAM): so it issues beside the
+ * runs only when its lists already hold the most its woven instructions may take (weave_need:
+ * two replies and links a lane, an instruction record a run), where weave_reserve would add
+ * nothing whatever they take; the others issue after the runs, reserving in SM order as before
+ * (the same records, so the same ids). Its lists change only by its own issue (after this)
+ * and in the bound phase and the landing, so whichever thread looks finds the same. And what
+ * its exits add to its defer list (tm_warp_exited: a warp's slice, a finished CTA) fits it, so
+ * that the list stays where the runs' merge reads its later entries. */
+static bool weave_follows(const tm_model *M, uint32_t s)
 {
-    for (unsigned spins = 0; __atomic_load_n(&M->weave_nready, __ATOMIC_ACQUIRE) <= j; spins++)
-        crew_relax(spins);
-    uint64_t r = M->weave_ready[j];
-    uint32_t s = (uint32_t)r & ~WEAVE_READY_OFFERED, replies, insts;
-    *n = (uint32_t)(r >> 32);
-    if (!(r & WEAVE_READY_OFFERED) || !*n) return UINT32_MAX;   /* (none: nothing to issue) */
-    weave_need(M, s, *n, &replies, &insts);
-    return tm_mem_weave_has(&M->mem, s, replies, insts) ? s : UINT32_MAX;
+    const tm_sm *S = &M->sms[s];
+    uint32_t runs = 0;
+    for (uint32_t k = 0; k < M->weave_count[s]; k++)
+        runs += M->weave_defer[s][k].kind == TM_DEFER_RUN;
+    return S->capdefer - S->ndefer >= 2 * runs &&
+           tm_mem_weave_has(&M->mem, s, 2 * EMU_WARP_SIZE * runs, runs);
 }
 
 /* Step 2's records: each SM's free lists hold what its woven instructions may take (a reply
@@ -633,7 +595,7 @@ static uint32_t weave_reserve(tm_model *M, uint32_t early, uint32_t entries)
 static uint32_t weave_retire(tm_model *M, uint64_t at, bool whole)
 {
     weave_merge m;
-    merge_start(&m, M, M->weave_lim, whole ? NULL : M->weave_pos);
+    merge_start(&m, M, M->weave_lim, whole ? NULL : M->weave_pos, M->weave_keys);
     uint32_t retiring = 0;
     for (;;) {
         tm_defer d;
@@ -768,8 +730,6 @@ static void model_free(tm_model *M)
     free(M->weave_keys);
     free(M->weave_count);
     free(M->weave_defer);
-    free(M->weave_ready);
-    free(M->weave_state);
     free(M->weave_early);
     tm_rings_give(&M->rings);
     tm_regs_give(M->regs, M->regs_words);
@@ -976,6 +936,12 @@ typedef struct tm_crew {
     uint64_t ended;
     uint64_t retired;
     uint32_t before_end;
+    /* CREW_RUNS: the runs' progress (M->weave_ran: written by the runs' thread alone, in a line
+     * of its own), and crew_follow's merge and per SM whether it issues beside the runs */
+    _Alignas(64) uint32_t ran;
+    _Alignas(64) uint32_t *follow_pos;
+    uint64_t *follow_heap;
+    uint8_t *follow;
 } tm_crew;
 
 typedef struct tm_crew_arg { tm_crew *c; uint32_t t; } tm_crew_arg;
@@ -1117,25 +1083,80 @@ static void land_ahead(tm_crew *c, uint32_t t, const uint32_t *ahead, uint32_t *
     *n = 0;
 }
 
-/* Item i of step k, on host thread t. Returns the items it did: 1, or 2 where it also took
- * CREW_RETIRE's item 1. */
+/* CREW_RUNS' item 1 (step k, host thread t): step 2 beside step 1, entry by entry. It makes
+ * the weave's order again (its own merge) and follows the runs' progress: each entry they have
+ * run issues at once on its SM (weave_issue's, in each SM's order), where weave_follows lets
+ * the SM's entries issue beside the runs (decided at its first: M->weave_early); the others
+ * issue after the runs (CREW_ISSUE). An SM's issue touches only its own state and the warp it
+ * issues (the runs touch the program's memory and their own warps: a warp runs once a window),
+ * and its exits add entries past those the runs' merge reads, in the list's room. While the
+ * runs have nothing new, it makes the channels' DRAM decisions (items 2 on). The runs' thread
+ * reads nothing of it as it goes: what it wrote is read after the step. Returns the items done
+ * (this one and the decisions). */
+enum { FOLLOW_UNSEEN, FOLLOW_BESIDE, FOLLOW_AFTER };
+
+static uint32_t crew_follow(tm_crew *c, uint32_t t, uint64_t k)
+{
+    tm_model *M = c->M;
+    crew_tally *y = &c->tally[t];
+    uint32_t decide = 2, last = 1 + (uint32_t)M->gpu->dram_channels, did = 1;
+    weave_merge m;
+    merge_start(&m, M, c->follow_pos, M->weave_count, c->follow_heap);
+    memset(c->follow, FOLLOW_UNSEEN, M->nsm);
+    uint32_t g = 0, ran = 0;
+    for (unsigned spins = 0;;) {
+        if (g == (ran & ~WEAVE_RAN_END)) {
+            ran = __atomic_load_n(&c->ran, __ATOMIC_ACQUIRE);
+            if (g != (ran & ~WEAVE_RAN_END)) {
+                spins = 0;   /* (a wait counts its own looks, as the crew's do) */
+            } else {
+                if (ran & WEAVE_RAN_END) break;
+                if (decide <= last) {
+                    uint32_t i = decide++;
+                    if (crew_claim(c, i, k)) {
+                        tm_mem_weave_decide(&M->mem, i - 2, i - 1, c->end);
+                        did++;
+                    }
+                    spins = 0;
+                } else {
+                    crew_relax(spins++);
+                }
+                continue;
+            }
+        }
+        tm_defer d;
+        uint32_t s = merge_next(&m, &d);
+        assert(s != UINT32_MAX);
+        g++;
+        if (c->follow[s] == FOLLOW_UNSEEN) {
+            c->follow[s] = weave_follows(M, s) ? FOLLOW_BESIDE : FOLLOW_AFTER;
+            if (c->follow[s] == FOLLOW_BESIDE) {
+                M->weave_early[s] = M->weave_window;
+                y->early++;
+            }
+        }
+        tm_sm *S = &M->sms[s];
+        if (c->follow[s] != FOLLOW_BESIDE || S->fail) continue;
+        uint32_t finished = S->finished, nout = M->mem.nout[s];
+        weave_issue_entry(M, S, d, c->end);
+        y->retiring += S->finished - finished;
+        y->requests += M->mem.nout[s] - nout;
+        y->fail |= S->fail;
+    }
+    return did;
+}
+
+/* Item i of step k, on host thread t. Returns the items it did: 1, 2 where it also took
+ * CREW_RETIRE's item 1, more for CREW_RUNS' item 1 (crew_follow). */
 static uint32_t crew_item(tm_crew *c, uint32_t t, uint32_t i, uint64_t k)
 {
     tm_model *M = c->M;
     switch (c->job) {
-    case CREW_RUNS: {
-        uint32_t nch = (uint32_t)M->gpu->dram_channels, s, n;
-        if (i == 0) {
-            weave_runs(M);
-        } else if (i <= nch) {
-            tm_mem_weave_decide(&M->mem, i - 1, i, c->end);
-        } else if ((s = weave_issue_ready(M, i - 1 - nch, &n)) != UINT32_MAX) {
-            crew_issue(c, t, s, n);   /* all of them: none faulted */
-            M->weave_early[s] = M->weave_window;
-            c->tally[t].early++;
-        }
+    case CREW_RUNS:
+        if (i == 0) weave_runs(M);
+        else if (i == 1) return crew_follow(c, t, k);
+        else tm_mem_weave_decide(&M->mem, i - 2, i - 1, c->end);
         break;
-    }
     case CREW_RETIRE:
         /* step 3 (item 0) beside step 4 (item 1), then step 5 (a channel each): a channel's
          * item that finds step 4 not taken yet takes it (the thread that had it may not be
@@ -1234,13 +1255,10 @@ static void crew_share(tm_crew *c, uint32_t t, uint64_t k)
     }
     crew_range(c, t, &lo, &hi);
     for (uint32_t i = lo; i < hi; i++)
-        if (crew_claim(c, i, k)) {
-            crew_item(c, t, i, k);
-            did++;
-        }
+        if (crew_claim(c, i, k)) did += crew_item(c, t, i, k);
     for (uint32_t d = 1; d < c->n; d++) {
         crew_range(c, (t + d) % c->n, &lo, &hi);
-        for (uint32_t i = hi; i-- > lo && crew_claim(c, i, k); did++) crew_item(c, t, i, k);
+        for (uint32_t i = hi; i-- > lo && crew_claim(c, i, k);) did += crew_item(c, t, i, k);
     }
     if (c->n > 1 && did) __atomic_add_fetch(&c->done, did, __ATOMIC_RELEASE);
 }
@@ -1269,7 +1287,7 @@ static void crew_set(tm_crew *c, int job, uint64_t from, uint64_t end)
 {
     uint32_t items = c->M->nsm;
     if (job == CREW_MEMORY) items = (uint32_t)c->M->gpu->dram_channels;
-    if (job == CREW_RUNS) items = 1 + (uint32_t)c->M->gpu->dram_channels + c->M->nsm;
+    if (job == CREW_RUNS) items = 2 + (uint32_t)c->M->gpu->dram_channels;
     if (job == CREW_RETIRE) items = 2 + (uint32_t)c->M->gpu->dram_channels + c->M->nsm;
     __atomic_store_n(&c->job, job, __ATOMIC_RELEASE);
     __atomic_store_n(&c->items, items, __ATOMIC_RELEASE);
@@ -1352,6 +1370,7 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
 {
     crew_tally one = {.next = TM_NEVER};
     tm_crew c = {.M = M, .n = M->nthreads < M->nsm ? M->nthreads : M->nsm, .tally = &one};
+    M->weave_ran = &c.ran;
     tm_crew_arg *args = NULL;
     if (c.n > 1) {
         c.tids = calloc(c.n, sizeof *c.tids);
@@ -1363,11 +1382,21 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         size_t cbytes = ((size_t)c.nclaim * sizeof *c.claim + 63) / 64 * 64;
         c.claim = aligned_alloc(64, cbytes);
         if (c.claim) memset(c.claim, 0, cbytes);
-        if (!c.tids || !args || !c.claim || !c.tally) {
+        c.follow_pos = malloc(M->nsm * sizeof *c.follow_pos);
+        c.follow_heap = malloc(M->nsm * sizeof *c.follow_heap);
+        c.follow = malloc(M->nsm);
+        if (!c.tids || !args || !c.claim || !c.tally || !c.follow_pos || !c.follow_heap ||
+            !c.follow) {
             free(c.tids);
             free(args);
             free(c.claim);
             free(c.tally);
+            free(c.follow_pos);
+            free(c.follow_heap);
+            free(c.follow);
+            c.follow_pos = NULL;
+            c.follow_heap = NULL;
+            c.follow = NULL;
             c.claim = NULL;
             c.tally = &one;
             c.n = 1;
@@ -1417,10 +1446,9 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
         ok = !y.fail;   /* (a stop alone ends the run with ok: tm_run tells it apart) */
         if (!ok || M->stop) break;
         /* the weave (above weave_exec): runs in one order, issue on the host threads, CTAs */
-        memset(M->weave_state, WEAVE_WAITING, M->nsm);
         M->weave_window++;   /* (no SM's weave_early is of it yet) */
         M->weave_overlap = c.n > 1 && y.runs;
-        M->weave_nready = 0;   /* before the step is published: the crew reads it */
+        __atomic_store_n(&c.ran, 0, __ATOMIC_RELAXED);   /* (before the step is published) */
         crew_tally ran = {.early = UINT32_MAX};   /* (one thread: not counted) */
         if (M->weave_overlap) {
             tm_mem_weave_open(&M->mem);
@@ -1507,8 +1535,12 @@ static bool run_windows(tm_model *M, uint64_t start, uint64_t *now)
             crew_relax(spins);
         for (uint32_t t = 1; t < c.n; t++) pthread_detach(c.tids[t]);
     }
+    M->weave_ran = NULL;
     free(c.tids);
     free(c.claim);
+    free(c.follow_pos);
+    free(c.follow_heap);
+    free(c.follow);
     free(c.bound_from);
     free(skip);
     if (c.tally != &one) free(c.tally);
@@ -1571,8 +1603,6 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->weave_keys = calloc(M->nsm, sizeof *M->weave_keys);
     M->weave_count = calloc(M->nsm, sizeof *M->weave_count);
     M->weave_defer = calloc(M->nsm, sizeof *M->weave_defer);
-    M->weave_ready = calloc(M->nsm, sizeof *M->weave_ready);
-    M->weave_state = calloc(M->nsm, sizeof *M->weave_state);
     /* whole lines, zeroed: window 0 is none (weave_window counts from 1) */
     size_t early_bytes = ((size_t)M->nsm * sizeof *M->weave_early + 63) / 64 * 64;
     M->weave_early = aligned_alloc(64, early_bytes);
@@ -1586,7 +1616,7 @@ bool tm_run(emu_grid *g, const timing_engine_config *cfg, const tm_trace *trace)
     M->warp_block = tm_huge_zalloc(M->warp_block_bytes);
     ok = ok && M->sms && M->weave_pos && M->weave_lim && M->weave_heap && M->weave_keys &&
          M->weave_count && M->weave_defer &&
-         M->weave_ready && M->weave_state && M->weave_early && M->warp_block;
+         M->weave_early && M->warp_block;
     for (uint32_t s = 0; ok && s < M->nsm; s++) {
         tm_sm *S = &M->sms[s];
         S->id = s;
