@@ -135,6 +135,7 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
     m->fcfs = gpu->dram_scheduler && strcmp(gpu->dram_scheduler, "fcfs") == 0;
     m->chan = calloc((size_t)gpu->dram_channels, sizeof *m->chan);
     m->sm_land = calloc(nsm, sizeof *m->sm_land);
+    m->weave_sms = malloc(nsm * sizeof *m->weave_sms);
     m->heap = malloc((nsm > (uint32_t)gpu->dram_channels ? nsm : (uint32_t)gpu->dram_channels) *
                      sizeof *m->heap);
     m->sm_nland = calloc(nsm, sizeof *m->sm_nland);
@@ -167,7 +168,7 @@ bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *s
         !m->bus_free || !m->dq || !m->ch_next || !m->ch_end || !m->ch_bank || !m->ch_req2 || !m->l2_qleft || !m->l2_qpos ||
         !m->bnode)
         return false;
-    if (!m->chan || !m->heap || !m->sm_land || !m->sm_nland || !m->sm_capland) return false;
+    if (!m->chan || !m->weave_sms || !m->heap || !m->sm_land || !m->sm_nland || !m->sm_capland) return false;
     for (int c = 0; c < gpu->dram_channels; c++) {
         m->ch_next[c] = TM_NEVER;
         /* every bank empty: each node's winner its subtree's first bank */
@@ -255,6 +256,7 @@ void tm_mem_free(tm_mem *m)
     for (uint32_t s = 0; m->sm_land && s < m->nsm; s++) free(m->sm_land[s]);
     free(m->sm_land);
     free(m->heap);
+    free(m->weave_sms);
     free(m->sm_nland);
     free(m->sm_capland);
     free(m->l2_qleft);
@@ -1384,27 +1386,34 @@ static bool order_by_count(tm_mem *m, uint64_t end)
 {
     /* buckets from the window's last WEAVE_BUCKETS cycles (a stable order by departure whatever
      * the first bucket; one pass counts and checks the span, an SM's first request being its
-     * earliest) */
+     * earliest); the second pass visits only the SMs the first found with requests of the
+     * window (`sms`), and the buckets' sums span only the departures there are (this step is
+     * on the weave's serial path: the other threads wait for it) */
     uint64_t lo = end > WEAVE_BUCKETS ? end - WEAVE_BUCKETS : 0;
-    uint32_t at[WEAVE_BUCKETS] = {0}, n = 0, any = 0;
+    uint32_t at[WEAVE_BUCKETS] = {0}, n = 0, *sms = m->weave_sms, nsms = 0;
+    uint64_t first = TM_NEVER, last = 0;
     for (uint32_t s = 0; s < m->nsm; s++) {
         const tm_outreq *o = m->outbox[s];
-        uint32_t i = m->outpos[s];
-        if (i < m->nout[s] && o[i].depart < lo) return false;
-        for (; i < m->nout[s] && o[i].depart < end; i++) {
+        uint32_t i = m->outpos[s], e = m->nout[s];
+        if (i == e || o[i].depart >= end) continue;
+        if (o[i].depart < lo) return false;
+        sms[nsms++] = s;
+        if (o[i].depart < first) first = o[i].depart;
+        for (; i < e && o[i].depart < end; i++) {
             assert(i == m->outpos[s] || o[i].depart >= o[i - 1].depart);
             at[o[i].depart - lo]++;
-            any++;
         }
+        if (o[i - 1].depart > last) last = o[i - 1].depart;
     }
-    if (!any) return true;   /* (many windows: matmul) */
-    for (uint32_t b = 0; b < WEAVE_BUCKETS; b++) {
+    if (!nsms) return true;   /* (many windows: matmul) */
+    for (uint64_t b = first - lo; b <= last - lo; b++) {
         uint32_t c = at[b];
         at[b] = n;
         n += c;
     }
     order_room(m, n);
-    for (uint32_t s = 0; s < m->nsm; s++) {
+    for (uint32_t k = 0; k < nsms; k++) {
+        uint32_t s = sms[k];
         const tm_outreq *o = m->outbox[s];
         uint32_t i = m->outpos[s];
         for (; i < m->nout[s] && o[i].depart < end; i++)

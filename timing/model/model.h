@@ -320,6 +320,7 @@ typedef struct tm_mem {
     tm_land **sm_land;
     uint32_t *sm_nland, *sm_capland;
     tm_heap_item *heap;       /* the weave's merges (memsys.c), max(SMs, channels) items */
+    uint32_t *weave_sms;      /* the weave's order by counting (memsys.c): SMs, nsm */
 } tm_mem;
 
 bool tm_mem_init(tm_mem *m, const timing_gpu *gpu, uint32_t nsm, timing_stats *st);
