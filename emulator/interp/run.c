@@ -483,20 +483,25 @@ static inline __attribute__((always_inline)) void prefetch_fresh(const uint64_t 
         __builtin_prefetch(regs + r->row[i]);
 }
 
-/* Asks for the rows of compiled code's entry at µop pc (emu_entry_rows). */
+/* Asks for the rows of compiled code's entry at µop pc (emu_entry_rows); written_only: only
+ * those its first µops write before reading (each part's rows after its read ones), the caller
+ * having asked for the read ones a run ahead (emu_warp_run_ahead_hinted). */
 static inline __attribute__((always_inline)) void prefetch_entry(const uint64_t *regs,
                                                                   const emu_entry_rows *er,
-                                                                  uint32_t pc)
+                                                                  uint32_t pc, bool written_only)
 {
     const uint32_t *r = er->row + er->at[pc], *end = er->row + er->at[pc + 1];
-    for (const uint32_t *wend = r + er->wide[pc]; r < wend; r++) {
+    const uint32_t *wend = r + er->wide[pc];
+    const uint32_t *narrow = written_only ? wend + er->read_narrow[pc] : wend;
+    if (written_only) r += er->read_wide[pc];
+    for (; r < wend; r++) {
         const char *a = (const char *)(regs + *r);
         __builtin_prefetch(a);
         __builtin_prefetch(a + 64);
         __builtin_prefetch(a + 128);
         __builtin_prefetch(a + 192);
     }
-    for (; r < end; r++) __builtin_prefetch(regs + *r);
+    for (r = narrow; r < end; r++) __builtin_prefetch(regs + *r);
 }
 
 /* Where the block executor takes compiled code (emulator/jit/) for a block: never, for every
@@ -586,7 +591,7 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
                     c.ran_before = n > 0;
                     c.ahead_stop = false;
                     const emu_entry_rows *er = w->ahead ? entry_rows_ahead(c.f) : NULL;
-                    if (er) prefetch_entry(c.regs, er, pc);
+                    if (er) prefetch_entry(c.regs, er, pc, w->ahead_hinted);
                 }
                 n += code(&c, pc, left);
                 assert(n <= budget);   /* compiled code stops at the budget, as this loop does */
@@ -719,10 +724,15 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
 done:
     if (tier == TIER_AUTO && hot_f)
         warm(hot_f, hot_n, events ? EMU_JIT_EVENTS : EMU_JIT_PLAIN, events && w->ahead);
-    if (tier == TIER_AUTO && result == EMU_STOP_EXIT) {
+    if (tier == TIER_AUTO && result == EMU_STOP_EXIT &&
+        atomic_load_explicit(&((emu_func *)c.g->kf)->jit_status[events ? EMU_JIT_EVENTS
+                                                                        : EMU_JIT_PLAIN],
+                             memory_order_relaxed) == EMU_JIT_NONE) {
         /* the launch's other warps will likely run as many instructions as this one: a
          * launch that will pass the threshold compiles its kernel now, not most of the way
-         * through (a 16M-element scan is one launch of 16384 CTAs) */
+         * through (a 16M-element scan is one launch of 16384 CTAs); once its kernel's compile
+         * is asked for, nothing (emu_jit_foresee's own test, here without the call at every
+         * warp's exit) */
         uint64_t launch;
         if (__builtin_mul_overflow(w->ninstr, c.g->ncta * w->cta->nwarps, &launch))
             launch = UINT64_MAX;
@@ -740,6 +750,14 @@ emu_stop emu_warp_run_ahead(emu_warp *w, uint64_t budget)
     w->ahead = true;
     emu_stop r = emu_warp_run(w, budget);
     w->ahead = false;
+    return r;
+}
+
+emu_stop emu_warp_run_ahead_hinted(emu_warp *w, uint64_t budget)
+{
+    w->ahead = w->ahead_hinted = true;
+    emu_stop r = emu_warp_run(w, budget);
+    w->ahead = w->ahead_hinted = false;
     return r;
 }
 
