@@ -736,11 +736,6 @@ void emu_warp_set_clock(emu_warp *w, uint64_t cycles, uint64_t ns);
  * that is the run's first: a cycle model runs warps ahead this far and issues the events later,
  * and the instructions that synchronise at the cycles it issues them. */
 emu_stop emu_warp_run_ahead(emu_warp *w, uint64_t budget);
-/* emu_warp_run_ahead for a caller that asked for the registers the run reads first itself, a
- * run or more before (emu_warp_prefetch_access without lines): compiled code's entry then asks
- * only for those it writes first (its loads no longer wait behind lines already on their way:
- * the weave's run-aheads, one host thread's serial path). The same run otherwise. */
-emu_stop emu_warp_run_ahead_hinted(emu_warp *w, uint64_t budget);
 /* emu_warp_run_ahead, except that the run also ends before (even as its first) an instruction
  * that may read or write what warps of other CTAs see (emu_next_instr.shared_state): a
  * parallel cycle model runs warps this far on its SMs' host threads, and the rest in a serial

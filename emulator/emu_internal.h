@@ -228,7 +228,6 @@ struct emu_warp {
     uint64_t clock_cycles, clock_ns;
     bool ahead;               /* in emu_warp_run_ahead */
     bool ahead_local;         /* in emu_warp_run_local */
-    bool ahead_hinted;        /* in emu_warp_run_ahead_hinted */
     /* stack and frames (their first EMU_WARP_LENT_DEPTH entries) lie in the storage its CTA
      * was built in (emu_cta_create_at): not freed here, and copied out when they grow */
     bool stack_lent, frames_lent;

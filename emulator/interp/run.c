@@ -483,25 +483,20 @@ static inline __attribute__((always_inline)) void prefetch_fresh(const uint64_t 
         __builtin_prefetch(regs + r->row[i]);
 }
 
-/* Asks for the rows of compiled code's entry at µop pc (emu_entry_rows); written_only: only
- * those its first µops write before reading (each part's rows after its read ones), the caller
- * having asked for the read ones a run ahead (emu_warp_run_ahead_hinted). */
+/* Asks for the rows of compiled code's entry at µop pc (emu_entry_rows). */
 static inline __attribute__((always_inline)) void prefetch_entry(const uint64_t *regs,
                                                                   const emu_entry_rows *er,
-                                                                  uint32_t pc, bool written_only)
+                                                                  uint32_t pc)
 {
     const uint32_t *r = er->row + er->at[pc], *end = er->row + er->at[pc + 1];
-    const uint32_t *wend = r + er->wide[pc];
-    const uint32_t *narrow = written_only ? wend + er->read_narrow[pc] : wend;
-    if (written_only) r += er->read_wide[pc];
-    for (; r < wend; r++) {
+    for (const uint32_t *wend = r + er->wide[pc]; r < wend; r++) {
         const char *a = (const char *)(regs + *r);
         __builtin_prefetch(a);
         __builtin_prefetch(a + 64);
         __builtin_prefetch(a + 128);
         __builtin_prefetch(a + 192);
     }
-    for (r = narrow; r < end; r++) __builtin_prefetch(regs + *r);
+    for (; r < end; r++) __builtin_prefetch(regs + *r);
 }
 
 /* Where the block executor takes compiled code (emulator/jit/) for a block: never, for every
@@ -591,7 +586,7 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
                     c.ran_before = n > 0;
                     c.ahead_stop = false;
                     const emu_entry_rows *er = w->ahead ? entry_rows_ahead(c.f) : NULL;
-                    if (er) prefetch_entry(c.regs, er, pc, w->ahead_hinted);
+                    if (er) prefetch_entry(c.regs, er, pc);
                 }
                 n += code(&c, pc, left);
                 assert(n <= budget);   /* compiled code stops at the budget, as this loop does */
@@ -750,14 +745,6 @@ emu_stop emu_warp_run_ahead(emu_warp *w, uint64_t budget)
     w->ahead = true;
     emu_stop r = emu_warp_run(w, budget);
     w->ahead = false;
-    return r;
-}
-
-emu_stop emu_warp_run_ahead_hinted(emu_warp *w, uint64_t budget)
-{
-    w->ahead = w->ahead_hinted = true;
-    emu_stop r = emu_warp_run(w, budget);
-    w->ahead = w->ahead_hinted = false;
     return r;
 }
 

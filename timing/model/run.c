@@ -341,8 +341,7 @@ static bool weave_exec(tm_model *M, tm_warp *tw, uint64_t cycle)
      * the calls at every run) */
     const bool watched = M->wd.armed;
     uint64_t before = watched ? emu_warp_instructions(w) : 0;
-    /* (its registers were asked for: runs_hint's k = 2) */
-    emu_stop r = emu_warp_run_ahead_hinted(w, TM_RUN_AHEAD);
+    emu_stop r = emu_warp_run_ahead(w, TM_RUN_AHEAD);
     if (watched && timing_watchdog_step(&M->wd, emu_warp_instructions(w) - before)) M->stop = true;
     if (r == EMU_STOP_FAULT) return false;
     tw->ended = r == EMU_STOP_EXIT;
