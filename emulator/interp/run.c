@@ -719,10 +719,15 @@ static inline __attribute__((always_inline)) emu_stop run(emu_warp *w, uint64_t 
 done:
     if (tier == TIER_AUTO && hot_f)
         warm(hot_f, hot_n, events ? EMU_JIT_EVENTS : EMU_JIT_PLAIN, events && w->ahead);
-    if (tier == TIER_AUTO && result == EMU_STOP_EXIT) {
+    if (tier == TIER_AUTO && result == EMU_STOP_EXIT &&
+        atomic_load_explicit(&((emu_func *)c.g->kf)->jit_status[events ? EMU_JIT_EVENTS
+                                                                        : EMU_JIT_PLAIN],
+                             memory_order_relaxed) == EMU_JIT_NONE) {
         /* the launch's other warps will likely run as many instructions as this one: a
          * launch that will pass the threshold compiles its kernel now, not most of the way
-         * through (a 16M-element scan is one launch of 16384 CTAs) */
+         * through (a 16M-element scan is one launch of 16384 CTAs); once its kernel's compile
+         * is asked for, nothing (emu_jit_foresee's own test, here without the call at every
+         * warp's exit) */
         uint64_t launch;
         if (__builtin_mul_overflow(w->ninstr, c.g->ncta * w->cta->nwarps, &launch))
             launch = UINT64_MAX;

@@ -337,9 +337,12 @@ static bool weave_exec(tm_model *M, tm_warp *tw, uint64_t cycle)
     emu_warp_set_clock(w, cycle, cycle * UINT64_C(1000000) / (uint64_t)M->gpu->model_clock_khz);
     tw->ev = NULL;
     tw->nev = tw->pos = 0;
-    uint64_t before = emu_warp_instructions(w);
+    /* (the count only for an armed watchdog: timing_watchdog_step's own test, here without
+     * the calls at every run) */
+    const bool watched = M->wd.armed;
+    uint64_t before = watched ? emu_warp_instructions(w) : 0;
     emu_stop r = emu_warp_run_ahead(w, TM_RUN_AHEAD);
-    if (timing_watchdog_step(&M->wd, emu_warp_instructions(w) - before)) M->stop = true;
+    if (watched && timing_watchdog_step(&M->wd, emu_warp_instructions(w) - before)) M->stop = true;
     if (r == EMU_STOP_FAULT) return false;
     tw->ended = r == EMU_STOP_EXIT;
     return true;
