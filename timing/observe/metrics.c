@@ -132,12 +132,28 @@ static void consume(emu_event_sink *self, emu_warp *w, const emu_event *ev, uint
         uint32_t global = 0, shared = 0;
         uint64_t addr_buf[EMU_WARP_SIZE];
         const uint64_t *addr = emu_event_addrs(e, addr_buf);
+        /* lanes whose addresses lie in one aligned window (EMU_WINDOW_BITS) are in one space:
+         * one lookup for the warp, not one call per lane (--stats consumes every event, on the
+         * weave's runs' host thread too, where the per-lane calls were a tenth of its time) */
+        uint64_t lo = UINT64_MAX, hi = 0;
         for (uint32_t mk = lanes; mk; mk &= mk - 1) {
-            int l = __builtin_ctz(mk);
+            uint64_t a = addr[__builtin_ctz(mk)];
+            lo = a < lo ? a : lo;
+            hi = a > hi ? a : hi;
+        }
+        if (lanes && lo >> EMU_WINDOW_BITS == hi >> EMU_WINDOW_BITS) {
             uint64_t off;
-            uint8_t sp = emu_address_space(addr[l], &off);
-            if (sp == PTX_SPACE_GLOBAL) global |= 1u << l;
-            else if (sp == PTX_SPACE_SHARED) shared |= 1u << l;
+            uint8_t sp = emu_address_space(lo, &off);
+            if (sp == PTX_SPACE_GLOBAL) global = lanes;
+            else if (sp == PTX_SPACE_SHARED) shared = lanes;
+        } else {
+            for (uint32_t mk = lanes; mk; mk &= mk - 1) {
+                int l = __builtin_ctz(mk);
+                uint64_t off;
+                uint8_t sp = emu_address_space(addr[l], &off);
+                if (sp == PTX_SPACE_GLOBAL) global |= 1u << l;
+                else if (sp == PTX_SPACE_SHARED) shared |= 1u << l;
+            }
         }
         if (global) {
             local.global_requests++;
