@@ -594,16 +594,17 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
     engine_config(&ec, k, d->cooperative);
     ec.stats = &run_stats;
 
-    /* events for --stats (metrics) and --trace */
-    emu_event_sink metrics, *trace = NULL;
+    /* events for the --stats table's metrics and --trace */
+    emu_event_sink *trace = NULL;
+    timing_metrics_counter metrics;   /* ended where the grid is over, on every path */
     timing_tee tee, tee_model;
     if (rt_g.trace) {
         timing_trace_launch(rt_g.trace, L.grid_id, rt_kernel_pretty(k), emu_module_ptx(k->emu),
                             L.grid, L.block);
         trace = timing_trace_sink(rt_g.trace);
     }
-    if (rt_g.cfg.stats[0]) timing_metrics_sink(&k->metrics, &metrics);
-    L.events = timing_tee_sink(&tee, rt_g.cfg.stats[0] ? &metrics : NULL, trace);
+    emu_event_sink *counted = timing_metrics_begin(&metrics, &k->metrics);
+    L.events = timing_tee_sink(&tee, rt_stats_wants_metrics() ? counted : NULL, trace);
     if (rt_g.cfg.timing)
         L.events = timing_tee_sink(&tee_model, timing_model_sink(), L.events);
 
@@ -669,6 +670,7 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
                     rt_kernel_pretty(k), rt_error_name(internal), rt_error_string(internal));
         if (!g) {
             pthread_mutex_lock(&rt_g.lock);   /* the caller gets the lock back */
+            timing_metrics_end(&metrics);
             if (internal != cudaSuccess)
                 rt_poison(internal);
             if (rt_g.check)
@@ -699,6 +701,7 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
     pthread_mutex_lock(&rt_g.lock);
     if (internal != cudaSuccess)
         rt_poison(internal);
+    timing_metrics_end(&metrics);
     timing_stats_add(&k->engine, &run_stats);
     if (rt_g.timeline && run_stats.cycles)
         timing_timeline_kernel(rt_g.timeline, rt_kernel_pretty(k), run_stats.cycles,

@@ -524,6 +524,8 @@ void rt_event_note_record(cudaEvent_t event, uint64_t seq);
 
 /* Writes the per-kernel report to PTXSIM_STATS (called at exit). */
 void rt_stats_report(void);
+/* Whether launches count the metrics (the --stats table shows them; the JSON has none). */
+bool rt_stats_wants_metrics(void);
 /* Prints the --check summary and report (at exit) and ends the process with
  * --error-exitcode when a check found errors. */
 void rt_check_finish(void);

@@ -364,6 +364,16 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+/* The metrics (timing_metrics: instruction mix, sectors and wavefronts per request) are in the
+ * table only: counting them costs every event a look (on the cycle model's serial weave too),
+ * so a launch counts them only where the report will show them. */
+bool rt_stats_wants_metrics(void)
+{
+    const char *dest = rt_g.cfg.stats;
+    if (!dest[0]) return false;
+    return strcmp(dest, "-") == 0 || strcmp(dest, "stderr") == 0 || !ends_with(dest, ".json");
+}
+
 void rt_stats_report(void)
 {
     const char *dest = rt_g.cfg.stats[0] ? rt_g.cfg.stats : "-";

@@ -506,8 +506,19 @@ typedef struct timing_metrics {
     uint64_t shared_requests, shared_wavefronts;
 } timing_metrics;
 
-/* Makes sink add the events it receives to *m (atomically: warps on several host threads). */
-void timing_metrics_sink(timing_metrics *m, emu_event_sink *sink);
+/* The counter of one launch's metrics: a shard per host thread (a host line apart), added to
+ * the kernel's totals at the end. */
+#define TIMING_METRICS_SHARDS 8
+typedef struct timing_metrics_counter {
+    emu_event_sink sink;
+    timing_metrics *into;
+    struct { _Alignas(64) timing_metrics m; } shard[TIMING_METRICS_SHARDS];
+} timing_metrics_counter;
+/* The sink that counts the events it receives in c (from any number of host threads at once),
+ * for timing_metrics_end to add to *into. */
+emu_event_sink *timing_metrics_begin(timing_metrics_counter *c, timing_metrics *into);
+/* Adds what c counted to its totals; c counts afresh from here (no events may arrive meanwhile). */
+void timing_metrics_end(timing_metrics_counter *c);
 /* A few lines indented by two spaces (nothing when no instruction was counted). */
 void timing_metrics_print(FILE *out, const timing_metrics *m);
 

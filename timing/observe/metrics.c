@@ -11,8 +11,11 @@
  *   distinct 4-byte words that fall in one of the 32 four-byte banks (lanes reading the same
  *   word share it: a broadcast, no conflict), so a conflict-free request takes one wavefront
  *   and a k-way conflict k. Wider accesses count each of their words.
- * Each sink call adds its events' counts to the kernel's totals with atomic adds, so warps on
- * several host threads can report at once and the totals do not depend on the order. */
+ * Each sink call adds its events' counts to its host thread's shard of the counter (atomic adds:
+ * threads beyond the shards share one), and timing_metrics_end adds the shards to the kernel's
+ * totals: sums, so they do not depend on the order or on the number of host threads. One set
+ * of totals that every thread added to moved its lines from core to core at nearly every call
+ * (the cycle model's SM threads and its weave's runs report all the time). */
 #include "timing/timing.h"
 
 #include <stdlib.h>
@@ -21,6 +24,15 @@
 static void add(uint64_t *p, uint64_t v)
 {
     if (v) __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
+
+/* The calling host thread's shard: threads take them in turn as they first report. */
+static unsigned thread_shard(void)
+{
+    static unsigned next;
+    static _Thread_local unsigned mine;   /* 1 + the shard; 0: none yet */
+    if (!mine) mine = 1 + __atomic_fetch_add(&next, 1, __ATOMIC_RELAXED) % TIMING_METRICS_SHARDS;
+    return mine - 1;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -66,6 +78,33 @@ static unsigned distinct_units(const uint64_t *first, const uint64_t *last, unsi
 {
     int n = ascending_units(first, last, nl, out, max);
     return n >= 0 ? (unsigned)n : sorted_units(first, last, nl, out, max);
+}
+
+/* The distinct sectors of a compact event whose lanes are one run of consecutive lanes on one
+ * progression (half_stride 16 strides) of at most a sector per lane, into *count: every sector
+ * from the first lane's first byte to the last lane's last byte, since no lane's address is
+ * past the sector after its predecessor's (what sectors() would find, without its 32 addresses
+ * and their walk: most accesses, a warp's consecutive elements, have this shape). false when
+ * the event has another shape; else also the lowest and highest of the lanes' addresses (the
+ * first lane's and the last's). */
+static bool progression_sectors(const emu_event *e, uint32_t lanes, uint64_t *count,
+                                uint64_t *first_addr, uint64_t *last_addr)
+{
+    if (!(e->flags & EMU_EV_COMPACT) || e->stride < 0 || e->stride > 32 ||
+        e->half_stride != 16 * e->stride || !lanes)
+        return false;
+    unsigned lo = (unsigned)__builtin_ctz(lanes), hi = 31u - (unsigned)__builtin_clz(lanes);
+    if (lanes != (uint32_t)((2ull << hi) - (1ull << lo))) return false;
+    uint64_t size = e->size ? e->size : 1;
+    uint64_t first = e->base + (uint64_t)e->stride * lo;
+    uint64_t last_lane = e->base + (uint64_t)e->stride * hi, last = last_lane + size - 1;
+    if (first < e->base || last_lane < first || last < last_lane)
+        return false;   /* wrapped: the general walk */
+    *first_addr = first;
+    *last_addr = last_lane;
+    uint64_t n = (last >> 5) - (first >> 5) + 1;
+    *count = n < EMU_WARP_SIZE * 4 ? n : EMU_WARP_SIZE * 4;   /* sectors()' bound */
+    return true;
 }
 
 /* Distinct 32-byte sectors of the lanes' accesses. */
@@ -116,67 +155,112 @@ static bool is_access(uint8_t cls)
     }
 }
 
+/* The space of every lane in `lanes` as masks: one lookup when the lanes' addresses lie in one
+ * aligned window (EMU_WINDOW_BITS; --stats consumes every event, on the weave's runs' host
+ * thread too, where one call per lane was a tenth of its time), else one per lane. */
+static void lane_spaces(const uint64_t *addr, uint32_t lanes,
+                        uint32_t *global, uint32_t *shared)
+{
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (uint32_t mk = lanes; mk; mk &= mk - 1) {
+        uint64_t a = addr[__builtin_ctz(mk)];
+        lo = a < lo ? a : lo;
+        hi = a > hi ? a : hi;
+    }
+    *global = *shared = 0;
+    if (lo >> EMU_WINDOW_BITS == hi >> EMU_WINDOW_BITS) {
+        uint64_t off;
+        uint8_t sp = emu_address_space(lo, &off);
+        if (sp == PTX_SPACE_GLOBAL) *global = lanes;
+        else if (sp == PTX_SPACE_SHARED) *shared = lanes;
+        return;
+    }
+    for (uint32_t mk = lanes; mk; mk &= mk - 1) {
+        int l = __builtin_ctz(mk);
+        uint64_t off;
+        uint8_t sp = emu_address_space(addr[l], &off);
+        if (sp == PTX_SPACE_GLOBAL) *global |= 1u << l;
+        else if (sp == PTX_SPACE_SHARED) *shared |= 1u << l;
+    }
+}
+
 static void consume(emu_event_sink *self, emu_warp *w, const emu_event *ev, uint32_t n)
 {
     (void)w;
-    timing_metrics *m = self->state;
-    timing_metrics local;
-    memset(&local, 0, sizeof local);
+    timing_metrics_counter *counter = self->state;
+    timing_metrics *m = &counter->shard[thread_shard()].m;
+    uint64_t warp_instructions = 0, thread_instructions = 0;
+    uint64_t global_requests = 0, global_sectors = 0, shared_requests = 0, shared_wavefronts = 0;
+    uint32_t by_class[EMU_CLS_COUNT] = {0};
     for (uint32_t i = 0; i < n; i++) {
         const emu_event *e = &ev[i];
-        local.warp_instructions++;
-        local.thread_instructions += (uint64_t)__builtin_popcount(e->mask);
-        if (e->cls < EMU_CLS_COUNT) local.by_class[e->cls]++;
+        warp_instructions++;
+        thread_instructions += (uint64_t)__builtin_popcount(e->mask);
+        if (e->cls < EMU_CLS_COUNT) by_class[e->cls]++;
         if (!(e->flags & EMU_EV_MEM) || !is_access(e->cls)) continue;
         uint32_t lanes = e->mem_lanes & e->mask;
-        uint32_t global = 0, shared = 0;
-        uint64_t addr_buf[EMU_WARP_SIZE];
-        const uint64_t *addr = emu_event_addrs(e, addr_buf);
-        /* lanes whose addresses lie in one aligned window (EMU_WINDOW_BITS) are in one space:
-         * one lookup for the warp, not one call per lane (--stats consumes every event, on the
-         * weave's runs' host thread too, where the per-lane calls were a tenth of its time) */
-        uint64_t lo = UINT64_MAX, hi = 0;
-        for (uint32_t mk = lanes; mk; mk &= mk - 1) {
-            uint64_t a = addr[__builtin_ctz(mk)];
-            lo = a < lo ? a : lo;
-            hi = a > hi ? a : hi;
-        }
-        if (lanes && lo >> EMU_WINDOW_BITS == hi >> EMU_WINDOW_BITS) {
+        if (!lanes) continue;
+        uint32_t global, shared;
+        uint64_t addr_buf[EMU_WARP_SIZE], count = 0, lo = 0, hi = 0;
+        /* a compact progression needs no lane's address spelled out (emu_event_addrs writes
+         * all 32): its lanes are in one space when its lowest and highest are in one window */
+        const uint64_t *addr = (e->flags & EMU_EV_COMPACT) ? NULL : e->lane_addr;
+        bool progression = progression_sectors(e, lanes, &count, &lo, &hi);
+        if (progression && lo >> EMU_WINDOW_BITS == hi >> EMU_WINDOW_BITS) {
             uint64_t off;
             uint8_t sp = emu_address_space(lo, &off);
-            if (sp == PTX_SPACE_GLOBAL) global = lanes;
-            else if (sp == PTX_SPACE_SHARED) shared = lanes;
+            global = sp == PTX_SPACE_GLOBAL ? lanes : 0;
+            shared = sp == PTX_SPACE_SHARED ? lanes : 0;
         } else {
-            for (uint32_t mk = lanes; mk; mk &= mk - 1) {
-                int l = __builtin_ctz(mk);
-                uint64_t off;
-                uint8_t sp = emu_address_space(addr[l], &off);
-                if (sp == PTX_SPACE_GLOBAL) global |= 1u << l;
-                else if (sp == PTX_SPACE_SHARED) shared |= 1u << l;
-            }
+            if (!addr) addr = emu_event_addrs(e, addr_buf);
+            lane_spaces(addr, lanes, &global, &shared);
         }
         if (global) {
-            local.global_requests++;
-            local.global_sectors += sectors(e, addr, global);
+            global_requests++;
+            if (global != lanes || !progression) {
+                if (!addr) addr = emu_event_addrs(e, addr_buf);
+                count = sectors(e, addr, global);
+            }
+            global_sectors += count;
         }
         if (shared) {
-            local.shared_requests++;
-            local.shared_wavefronts += wavefronts(e, addr, shared);
+            if (!addr) addr = emu_event_addrs(e, addr_buf);
+            shared_requests++;
+            shared_wavefronts += wavefronts(e, addr, shared);
         }
     }
-    add(&m->warp_instructions, local.warp_instructions);
-    add(&m->thread_instructions, local.thread_instructions);
-    for (unsigned c = 0; c < EMU_CLS_COUNT; c++) add(&m->by_class[c], local.by_class[c]);
-    add(&m->global_requests, local.global_requests);
-    add(&m->global_sectors, local.global_sectors);
-    add(&m->shared_requests, local.shared_requests);
-    add(&m->shared_wavefronts, local.shared_wavefronts);
+    add(&m->warp_instructions, warp_instructions);
+    add(&m->thread_instructions, thread_instructions);
+    for (unsigned c = 0; c < EMU_CLS_COUNT; c++) add(&m->by_class[c], by_class[c]);
+    add(&m->global_requests, global_requests);
+    add(&m->global_sectors, global_sectors);
+    add(&m->shared_requests, shared_requests);
+    add(&m->shared_wavefronts, shared_wavefronts);
 }
 
-void timing_metrics_sink(timing_metrics *m, emu_event_sink *sink)
+emu_event_sink *timing_metrics_begin(timing_metrics_counter *c, timing_metrics *into)
 {
-    sink->consume = consume;
-    sink->state = m;
+    memset(c, 0, sizeof *c);
+    c->into = into;
+    c->sink.consume = consume;
+    c->sink.state = c;
+    return &c->sink;
+}
+
+void timing_metrics_end(timing_metrics_counter *c)
+{
+    timing_metrics *t = c->into;
+    for (unsigned s = 0; s < TIMING_METRICS_SHARDS; s++) {
+        const timing_metrics *m = &c->shard[s].m;
+        t->warp_instructions += m->warp_instructions;
+        t->thread_instructions += m->thread_instructions;
+        for (unsigned k = 0; k < EMU_CLS_COUNT; k++) t->by_class[k] += m->by_class[k];
+        t->global_requests += m->global_requests;
+        t->global_sectors += m->global_sectors;
+        t->shared_requests += m->shared_requests;
+        t->shared_wavefronts += m->shared_wavefronts;
+    }
+    memset(c->shard, 0, sizeof c->shard);
 }
 
 void timing_metrics_print(FILE *out, const timing_metrics *m)
