@@ -972,13 +972,18 @@ static void wait_landed(tm_mem *m, uint32_t wid, uint64_t at)
 static void prefetch_next_decision(tm_mem *m, uint32_t ch);
 
 /* Reply wid (w) decided to land at t: what tm_mem_weave_land asks for a step ahead of its
- * landing (its L1 line, its own instruction's warp). */
+ * landing (its L1 line, its own instruction's warp). Its instruction and waiter are read as they
+ * are: a channel decides beside the weave's runs, while its SM's woven instructions issue on
+ * another host thread (run.c crew_follow) and may wait for this reply too (tm_mem_access,
+ * sm.c), so both sides access them atomically (relaxed: hints only; the landing reads them
+ * after the steps meet). */
 static inline tm_land land_hint(const tm_wait *w, uint64_t at, uint64_t t, uint32_t wid)
 {
     tm_land l = {.at = at, .t = t, .wid = wid, .sm = w->sm, .l1 = UINT32_MAX};
     if (w->l1_line != UINT32_MAX && w->l1_line < TM_LAND_TEX)
         l.l1 = w->l1_line | (w->tex ? TM_LAND_TEX : 0);
-    if (w->inst == TM_INST_SELF) l.waiter = w->waiter;
+    if (__atomic_load_n(&w->inst, __ATOMIC_RELAXED) == TM_INST_SELF)
+        l.waiter = __atomic_load_n(&w->waiter, __ATOMIC_RELAXED);
     return l;
 }
 
@@ -2152,9 +2157,10 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
             /* its reply's own: no tm_inst (model.h TM_PEND_SELF) */
             assert(m->landed);
             tm_wait *w = &m->waits[pend[0]];
-            w->inst = TM_INST_SELF;
+            /* (inst and waiter atomically: a channel's thread may be reading them, land_hint) */
+            __atomic_store_n(&w->inst, TM_INST_SELF, __ATOMIC_RELAXED);
             w->done = done;
-            w->waiter = 0;
+            __atomic_store_n(&w->waiter, 0, __ATOMIC_RELAXED);
             pend_inst = TM_PEND | TM_PEND_SELF | pend[0];
         } else if (npend) {
             uint32_t id = inst_take(m, sm);
@@ -2162,7 +2168,7 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
             for (uint32_t k = 0; k < npend; k++) {
                 tm_wait *w = &m->waits[pend[k]];
                 if (w->inst != UINT32_MAX) w->insts = link_new(m, sm, w->inst, w->insts);
-                w->inst = id;
+                __atomic_store_n(&w->inst, id, __ATOMIC_RELAXED);   /* (land_hint) */
             }
             pend_inst = TM_PEND | id;
         }

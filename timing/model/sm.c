@@ -414,7 +414,9 @@ static bool issue(tm_model *M, tm_sm *S, uint32_t q, tm_warp *tw, const emu_next
     if (restarted) tw->nsb = 0;
     else scoreboard_set(tw, p, now, done);
     /* its landing (run.c tm_model_landed) need only look at this warp */
-    if (tm_is_pend(done)) *tm_mem_waiter(&M->mem, done) = (uint32_t)(tw - S->warps) + 1;
+    if (tm_is_pend(done))   /* (atomically: memsys.c land_hint may be reading a reply's) */
+        __atomic_store_n(tm_mem_waiter(&M->mem, done), (uint32_t)(tw - S->warps) + 1,
+                         __ATOMIC_RELAXED);
     /* replay only (the bound phase of the windowed model runs SMs on several threads) */
     if (M->trace && done > M->q_drain && !tm_is_pend(done)) M->q_drain = done;
     /* (its entry: the issuer is never in its scheduler's waiting set, see set_issuer_ready) */
