@@ -12,8 +12,11 @@
 # per-kernel host seconds of --stats, what the issue's scaling is about), and "process", the
 # whole process's wall time (also start-up, PTX loading, the program's copies and its own
 # check on the host, which do not scale).
-# Each configuration runs REPS times; the least CPU time counts (the machine is shared).
-# Environment: B (build dir, default build), NVCC, REPS (default 3), ANCHORS (default
+# Each configuration runs REPS times; the least CPU time counts (the machine is shared). The two
+# sides of a ratio (timing off and on, one host thread and two) run in turn, REPS pairs, so that
+# both meet the same minutes of a shared machine (on this project's VM, minutes in which fresh
+# pages cost milliseconds to zero, or the other core is busy, slow a run two to three times).
+# Environment: B (build dir, default build), NVCC, REPS (default 5), ANCHORS (default
 # ../shared/anchor).
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -21,7 +24,7 @@ ROOT=$PWD
 B=${B:-build}
 case $B in /*) ;; *) B=$ROOT/$B ;; esac
 NVCC=${NVCC:-nvcc}
-REPS=${REPS:-3}
+REPS=${REPS:-5}
 ANCHORS=${ANCHORS:-$ROOT/../shared/anchor}
 PTXSIM=$B/bin/ptxsim
 W=$B/bench-timing
@@ -42,38 +45,36 @@ for p in vecadd matmul reduce; do
     fi
 done
 
-# best_wall OUT ARGS...: the least CPU time (user + system seconds) over REPS runs of the whole
-# process: the machine is shared, and GPGPU-Sim's recorded wall time was on an idle one with
-# one core used, where wall and CPU time agree. Counted in microseconds (bench/cpu_seconds.py):
-# /usr/bin/time's hundredths moved a 0.03-0.04 s timing-off run, and its ratio, by a quarter. The last run's stats in OUT (JSON; - for none:
-# the statistics' event consumer costs time of its own, so timing off runs without).
-best_wall() {
-    local out=$1 best="" t
-    shift
-    for _ in $(seq "$REPS"); do
-        local stats=()
-        [ "$out" = - ] || stats=(--stats="$out")
-        "$ROOT/bench/cpu_seconds.py" "$W/time" "$PTXSIM" run "${stats[@]}" "$@" >/dev/null 2>&1 ||
-            { echo "FAILED: $*" >&2; echo 0; return; }
-        t=$(awk '{ print $1 + $2 }' "$W/time")
-        if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then best=$t; fi
-    done
-    echo "$best"
+least() { if [ -z "$1" ] || [ "$(echo "$2 < $1" | bc -l)" = 1 ]; then echo "$2"; else echo "$1"; fi; }
+# cpu_time ARGS...: the CPU time (user + system seconds) of one run of the whole process: the
+# machine is shared, and GPGPU-Sim's recorded wall time was on an idle one with one core used,
+# where wall and CPU time agree. Counted in microseconds (bench/cpu_seconds.py): /usr/bin/time's
+# hundredths moved a 0.03-0.04 s timing-off run, and its ratio, by a quarter.
+cpu_time() {
+    "$ROOT/bench/cpu_seconds.py" "$W/time" "$PTXSIM" run "$@" >/dev/null 2>&1 ||
+        { echo "FAILED: $*" >&2; echo 0; return; }
+    awk '{ print $1 + $2 }' "$W/time"
 }
-# best_elapsed OUT ARGS...: the least wall time of the process and, separately, the least
-# kernel time (its host seconds in OUT) over REPS runs (host threads in parallel): "PROCESS KERNEL".
-best_elapsed() {
-    local out=$1 best="" kbest="" t k
+# best_off_on GPU PROGRAM ARGS...: the least CPU time over REPS runs with timing off and with
+# --timing, in turn (one host thread, no statistics: their event consumer costs time of its
+# own): "OFF ON".
+best_off_on() {
+    local gpu=$1 off="" on="" t
     shift
     for _ in $(seq "$REPS"); do
-        /usr/bin/time -o "$W/time" -f "%e" "$PTXSIM" run --stats="$out" "$@" >/dev/null 2>&1 ||
-            { echo "FAILED: $*" >&2; echo "0 0"; return; }
-        t=$(cat "$W/time")
-        k=$(python3 -c 'import json,sys; print(sum(k["host_seconds"] for k in json.load(open(sys.argv[1]))["kernels"]))' "$out")
-        if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then best=$t; fi
-        if [ -z "$kbest" ] || [ "$(echo "$k < $kbest" | bc -l)" = 1 ]; then kbest=$k; fi
+        t=$(cpu_time --threads=1 --gpu="$gpu" -- "$@"); off=$(least "$off" "$t")
+        t=$(cpu_time --threads=1 --timing --gpu="$gpu" -- "$@"); on=$(least "$on" "$t")
     done
-    echo "$best $kbest"
+    echo "$off $on"
+}
+# elapsed OUT ARGS...: one run's wall time of the process and its kernels' host seconds (in OUT,
+# --stats JSON): "PROCESS KERNEL".
+elapsed() {
+    local out=$1
+    shift
+    /usr/bin/time -o "$W/time" -f "%e" "$PTXSIM" run --stats="$out" "$@" >/dev/null 2>&1 ||
+        { echo "FAILED: $*" >&2; echo "0 0"; return; }
+    echo "$(cat "$W/time") $(python3 -c 'import json,sys; print(sum(k["host_seconds"] for k in json.load(open(sys.argv[1]))["kernels"]))' "$out")"
 }
 json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["total"]; print(eval(sys.argv[2]))' "$@"; }
 
@@ -83,9 +84,7 @@ vs_gsim=() vs_off=()
 for gpu in gtx480 v100; do
     for p in vecadd matmul reduce; do
         # shellcheck disable=SC2086
-        off=$(best_wall - --threads=1 --gpu=$gpu -- "$W/$p" ${ARGS[$p]})
-        # shellcheck disable=SC2086
-        on=$(best_wall - --threads=1 --timing --gpu=$gpu -- "$W/$p" ${ARGS[$p]})
+        read -r off on < <(best_off_on $gpu "$W/$p" ${ARGS[$p]})
         # shellcheck disable=SC2086
         "$PTXSIM" run --threads=1 --timing --gpu=$gpu --stats="$W/on.json" -- "$W/$p" ${ARGS[$p]} \
             >/dev/null 2>&1
@@ -103,9 +102,14 @@ done
 geo() { python3 -c 'import math,sys; v=[float(x) for x in sys.argv[1:]]; print("%.2f" % math.exp(sum(map(math.log, v)) / len(v)))' "$@"; }
 echo "geometric mean: $(geo "${vs_gsim[@]}")x faster than GPGPU-Sim (target 50x); timing costs $(geo "${vs_off[@]}")x timing off (target at most 3x)"
 
-# host threads: cycles must agree
-read -r one kone < <(best_elapsed "$W/t1.json" --threads=1 --timing --gpu=v100 -- "$W/vecadd" 1048576)
-read -r two ktwo < <(best_elapsed "$W/t2.json" --threads=2 --timing --gpu=v100 -- "$W/vecadd" 1048576)
+# host threads, in turn: the least process and kernel times of each (cycles must agree)
+one="" kone="" two="" ktwo=""
+for _ in $(seq "$REPS"); do
+    read -r t k < <(elapsed "$W/t1.json" --threads=1 --timing --gpu=v100 -- "$W/vecadd" 1048576)
+    one=$(least "$one" "$t"); kone=$(least "$kone" "$k")
+    read -r t k < <(elapsed "$W/t2.json" --threads=2 --timing --gpu=v100 -- "$W/vecadd" 1048576)
+    two=$(least "$two" "$t"); ktwo=$(least "$ktwo" "$k")
+done
 c1=$(json "$W/t1.json" 'd["cycles"]')
 c2=$(json "$W/t2.json" 'd["cycles"]')
 ratio() { if [ "$(echo "$2 > 0" | bc -l)" = 1 ]; then echo "$1 / $2" | bc -l | cut -c1-4; else echo "?"; fi; }
