@@ -16,7 +16,11 @@
 # sides of a ratio (timing off and on, one host thread and two) run in turn, REPS pairs, so that
 # both meet the same minutes of a shared machine (on this project's VM, minutes in which fresh
 # pages cost milliseconds to zero, or the other core is busy, slow a run two to three times).
-# Environment: B (build dir, default build), NVCC, REPS (default 5), ANCHORS (default
+# The machine's state, before the runs and after (bench/machine_probe.c): whether two threads
+# run at once, a cache line's round trip between them, a page's first touch. The ratios hold
+# for the machine as it was: on the project's VM both moved by a factor of 2-4 from one hour to
+# the next (two vCPUs far apart, dear page faults), which no change of the code explains.
+# Environment: B (build dir, default build), NVCC, CC, REPS (default 5), ANCHORS (default
 # ../shared/anchor).
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -44,6 +48,13 @@ for p in vecadd matmul reduce; do
             "$ANCHORS/$p.cu" || { echo "timing_speed: nvcc failed on $p" >&2; exit 1; }
     fi
 done
+
+CC=${CC:-cc}
+if [ ! -x "$W/machine_probe" ] || [ bench/machine_probe.c -nt "$W/machine_probe" ]; then
+    "$CC" -std=c17 -O1 -pthread -o "$W/machine_probe" bench/machine_probe.c ||
+        { echo "timing_speed: $CC failed on bench/machine_probe.c" >&2; exit 1; }
+fi
+"$W/machine_probe"
 
 least() { if [ -z "$1" ] || [ "$(echo "$2 < $1" | bc -l)" = 1 ]; then echo "$2"; else echo "$1"; fi; }
 # cpu_time ARGS...: the CPU time (user + system seconds) of one run of the whole process: the
@@ -115,3 +126,4 @@ c2=$(json "$W/t2.json" 'd["cycles"]')
 ratio() { if [ "$(echo "$2 > 0" | bc -l)" = 1 ]; then echo "$1 / $2" | bc -l | cut -c1-4; else echo "?"; fi; }
 echo "vecadd 1M on v100, 1 host thread against 2 (cycles $c1 and $c2; load average $(cut -d' ' -f1 /proc/loadavg)):" \
     "kernel $(ratio "$kone" "$ktwo")x ($kone s, $ktwo s), process $(ratio "$one" "$two")x ($one s, $two s)"
+"$W/machine_probe"
