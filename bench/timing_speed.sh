@@ -20,6 +20,7 @@
 # run at once, a cache line's round trip between them, a page's first touch. The ratios hold
 # for the machine as it was: on the project's VM both moved by a factor of 2-4 from one hour to
 # the next (two vCPUs far apart, dear page faults), which no change of the code explains.
+# What it measured so far, session by session: bench/timing_speed.md.
 # Environment: B (build dir, default build), NVCC, CC, REPS (default 5), ANCHORS (default
 # ../shared/anchor).
 set -u
