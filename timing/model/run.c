@@ -1086,6 +1086,17 @@ static void land_ahead(tm_crew *c, uint32_t t, const uint32_t *ahead, uint32_t *
     *n = 0;
 }
 
+/* CREW_RUNS' item i >= 2: the DRAM decisions of a channel, the last first, so that the thread
+ * that follows the runs (item 1, thread 1's range) decides the channels its step 5 serves (the
+ * upper half: crew_share's halves of CREW_RETIRE) and thread 0, after its runs, taking the other
+ * items from the end, those from channel 0 up, which its step 5 serves: each channel's DRAM
+ * queues and banks stay in one core's caches between the two steps. */
+static uint32_t runs_channel(const tm_model *M, uint32_t i)
+{
+    assert(i >= 2 && i < 2 + (uint32_t)M->gpu->dram_channels);
+    return (uint32_t)M->gpu->dram_channels + 1 - i;
+}
+
 /* CREW_RUNS' item 1 (step k, host thread t): step 2 beside step 1, entry by entry. It makes
  * the weave's order again (its own merge) and follows the runs' progress: each entry they have
  * run issues at once on its SM (weave_issue's, in each SM's order), where weave_follows lets
@@ -1096,16 +1107,6 @@ static void land_ahead(tm_crew *c, uint32_t t, const uint32_t *ahead, uint32_t *
  * runs have nothing new, it makes the channels' DRAM decisions (items 2 on). The runs' thread
  * reads nothing of it as it goes: what it wrote is read after the step. Returns the items done
  * (this one and the decisions). */
-/* CREW_RUNS' item i >= 2: the DRAM decisions of a channel, the last first, so that the thread
- * that follows the runs (item 1, thread 1's range) decides the channels its step 5 serves (the
- * upper half: crew_share's halves of CREW_RETIRE) and thread 0, after its runs, taking the other
- * items from the end, those from channel 0 up, which its step 5 serves: each channel's DRAM
- * queues and banks stay in one core's caches between the two steps. */
-static uint32_t runs_channel(const tm_model *M, uint32_t i)
-{
-    return (uint32_t)M->gpu->dram_channels + 1 - i;
-}
-
 enum { FOLLOW_UNSEEN, FOLLOW_BESIDE, FOLLOW_AFTER };
 
 static uint32_t crew_follow(tm_crew *c, uint32_t t, uint64_t k)
@@ -1127,7 +1128,8 @@ static uint32_t crew_follow(tm_crew *c, uint32_t t, uint64_t k)
                 if (decide <= last) {
                     uint32_t i = decide++;
                     if (crew_claim(c, i, k)) {
-                        tm_mem_weave_decide(&M->mem, runs_channel(M, i), runs_channel(M, i) + 1, c->end);
+                        uint32_t ch = runs_channel(M, i);
+                        tm_mem_weave_decide(&M->mem, ch, ch + 1, c->end);
                         did++;
                     }
                     spins = 0;
@@ -1168,7 +1170,10 @@ static uint32_t crew_item(tm_crew *c, uint32_t t, uint32_t i, uint64_t k)
     case CREW_RUNS:
         if (i == 0) weave_runs(M);
         else if (i == 1) return crew_follow(c, t, k);
-        else tm_mem_weave_decide(&M->mem, runs_channel(M, i), runs_channel(M, i) + 1, c->end);
+        else {
+            uint32_t ch = runs_channel(M, i);
+            tm_mem_weave_decide(&M->mem, ch, ch + 1, c->end);
+        }
         break;
     case CREW_RETIRE:
         /* step 3 (item 0) beside step 4 (item 1), then step 5 (a channel each): a channel's
