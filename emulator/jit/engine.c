@@ -19,6 +19,7 @@
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +60,9 @@ static pthread_t worker;
 
 /* totals for emu_jit_stats */
 static emu_jit_stats totals;
-static atomic_bool warmed;        /* a compile has finished in this process */
+/* a compile has generated code in this process (a cache hit or shared code does not count:
+ * linking an object leaves the optimiser's and code generator's static objects unmade) */
+static atomic_bool warmed;
 
 void emu_jit_configure(const emu_jit_options *o)
 {
@@ -341,7 +344,6 @@ static void failed(emu_func *f, int v, const char *why)
 
 static void ready(emu_func *f, int v, jit_code *c)
 {
-    atomic_store(&warmed, true);
     f->jit_owner[v] = c;
     atomic_store_explicit(&f->jit_entry[v], c->entry, memory_order_release);
     atomic_store(&f->jit_status[v], EMU_JIT_READY);
@@ -462,6 +464,11 @@ static void compile(emu_func *f, int v)
         failed(f, v, "LLVM could not link the compiled code");
         return;
     }
+    /* the foreground's first code generation is done: LLVM's static objects exist, their
+     * destructors registered ahead of the background thread's exit handler (heated) */
+    bool background = worker_started && pthread_equal(pthread_self(), worker);
+    assert(background ? atomic_load(&warmed) : true);
+    atomic_store(&warmed, true);
     double dt = now_seconds() - t0;
     totals.functions++;
     totals.seconds += dt;
@@ -470,11 +477,11 @@ static void compile(emu_func *f, int v)
     if (opts.verbose)
         fprintf(stderr, "ptxsim: jit: compiled %s%s in %.1f ms (%.1f ms CPU: translating %.1f, "
                         "optimising %.1f, code generation %.1f; %u instructions, %u translated, "
-                        "%u through their handler, %u loops kept in registers)%s\n",
+                        "%u through their handler, %u loops kept in registers)%s%s\n",
                 f->fn->name, variant_name(v), dt * 1e3, (thread_cpu_seconds() - c0) * 1e3,
                 (c_opt - c0) * 1e3, (c_gen - c_opt) * 1e3, (c_link - c_gen) * 1e3, counts.uops,
                 counts.native, counts.called, counts.loops,
-                stored ? "; written to the cache" : "");
+                stored ? "; written to the cache" : "", background ? "; in the background" : "");
     ready(f, v, c);
 }
 

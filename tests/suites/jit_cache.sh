@@ -6,6 +6,7 @@
 # PTXSIM_JIT_CACHE=off) writes nothing; --jit-cache-size=1 removes the oldest entry first;
 # --jit-cache-size=0 keeps nothing; PTXSIM_JIT_DUMP leaves each compiled function's IR, assembly,
 # object and kernel name, and PTXSIM_JIT_PERF_MAP=1 names it in perf's /tmp/perf-PID.map.
+# Under --engine=auto, kernels from the cache leave the first compile in the foreground.
 # Prints "PASS jit_cache/NAME" or "FAIL jit_cache/NAME: why".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -156,3 +157,34 @@ for prog in matmul_tiled device_functions; do
         pass "$prog/size0"
     fi
 done
+
+# Under --engine=auto the process's first code generation runs in the foreground, also when the
+# cache gives it some kernels first: a background compile registers LLVM's static objects'
+# destructors after the background thread's exit handler, and a program that ends during that
+# compile would destroy them under it (a crash at exit, seen when a cache hit counted as the
+# first compile). The cache holds vector_add's first kernel only; the next one compiled must
+# not be compiled in the background.
+if exe=$(cuda_test_build tests/cuda/vector_add.cu shared "$W/vector_add.build.log"); then
+    dir=$W/foreground.cache
+    auto() {
+        XDG_CACHE_HOME=$dir timeout 300 "$PTXSIM" run --engine=auto --jit-threshold=1 --verbose=1 \
+            -- "$exe" >"$W/$1.out" 2>"$W/$1.err"
+    }
+    auto foreground.cold
+    first=$(sed -n 's/.*jit: .*: cache miss (\([0-9a-f]*\))$/\1/p' "$W/foreground.cold.err" | head -n 1)
+    find "$dir/ptxsim/jit" -name '*.o' ! -name "$first.o" -delete 2>/dev/null
+    auto foreground.warm
+    hit=$(count "cache hit ($first)" "$W/foreground.warm.err")
+    compiled=$(grep 'jit: compiled' "$W/foreground.warm.err" | head -n 1)
+    if [ -z "$first" ] || [ "$(entries "$dir")" -lt 2 ] || [ "$hit" -ne 1 ] || [ -z "$compiled" ]; then
+        fail foreground "the cache did not give the first kernel alone ($W/foreground.warm.err)"
+    elif [[ $compiled == *"in the background"* ]]; then
+        fail foreground "the first compile after a cache hit ran in the background: $compiled"
+    elif ! grep -q '^PASS' "$W/foreground.warm.out" || grep -q '^FAIL' "$W/foreground.warm.out"; then
+        fail foreground "the program failed ($W/foreground.warm.out)"
+    else
+        pass foreground
+    fi
+else
+    fail foreground "nvcc failed (see $W/vector_add.build.log)"
+fi
