@@ -477,8 +477,26 @@ typedef struct emu_jit_options {
     const char *cache_dir;
     uint64_t cache_bytes;
     const char *version;
+    /* called (from a device thread, without locks) when a device thread has asked for the
+     * process's first compile: a program thread waiting in the runtime should call
+     * emu_jit_serve_first */
+    void (*first_wanted)(void);
 } emu_jit_options;
 void emu_jit_configure(const emu_jit_options *o);
+/* The process's first code generation (and its first link of cached code) happens on a
+ * program thread inside a runtime call, never on a thread that runs device work for it: the
+ * program could call exit() meanwhile, and exit() would destroy the objects LLVM made for that
+ * work under it. Threads ptxsim starts to run warps mark themselves (emu_jit_device_thread);
+ * until then they ask for the compile and interpret. A program thread compiles what was asked
+ * for in emu_jit_serve_first (true if it compiled: call it where the program waits for the
+ * device), and in emu_jit_launching, which a program thread calls as it queues a launch: it
+ * also does the launch's own share first (under EMU_EXECUTOR_JIT compiles the kernel, in the
+ * variant with events where the launch records them; under AUTO with events looks for that
+ * variant in the caches). Both do nothing more once a compile has run. */
+void emu_jit_device_thread(void);
+bool emu_jit_serve_first(void);
+void emu_jit_launching(const emu_module *mod, const ptx_function *kernel, emu_executor executor,
+                       bool events);
 /* What the JIT compiled so far in this process. */
 typedef struct emu_jit_stats {
     uint64_t functions, failed;   /* compiled, and left to the interpreter */

@@ -763,6 +763,15 @@ static cudaError_t launch_locked(const void *func, dim3 grid, dim3 block, void *
                                       &op.kernel);
     if (e != cudaSuccess)
         return e;
+    /* the process's first compile, here on the program's thread (emu_jit_launching) */
+    const rt_kernel *k = op.kernel.kernel;
+    bool jit = strcmp(rt_g.cfg.engine, "jit") == 0 ||
+               (strcmp(rt_g.cfg.engine, "compare") == 0 && rt_g.cfg.compare_jit);
+    emu_jit_launching(k->emu, k->fn,
+                      jit ? EMU_EXECUTOR_JIT
+                          : strcmp(rt_g.cfg.engine, "auto") == 0 ? EMU_EXECUTOR_AUTO
+                                                                 : EMU_EXECUTOR_INTERP,
+                      rt_g.cfg.timing || rt_g.trace || rt_stats_wants_metrics());
     return rt_op_submit(&op, stream);
 }
 

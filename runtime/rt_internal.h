@@ -382,6 +382,8 @@ void rt_wait_idle(void);
  * allocations from a host thread calls it first: a running launch (under --engine=compare,
  * its snapshots) must not see memory change under it. No wait on the worker itself. */
 void rt_device_stop(void);
+/* Wakes the host threads waiting for the device (emu_jit_options.first_wanted). */
+void rt_wake_waiters(void);
 /* Writes the device printf output out from a host thread (lock held, and held on return).
  * Under --engine=compare a launch saves the pending output with its snapshot and puts it back
  * between its runs, so the output is written only while the device is stopped (else lines

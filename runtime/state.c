@@ -59,7 +59,8 @@ static void init(void)
                                          .hot_instructions = rt_g.cfg.jit_threshold,
                                          .cache_dir = cached ? jit_cache : NULL,
                                          .cache_bytes = rt_g.cfg.jit_cache_mib << 20,
-                                         .version = RT_PTXSIM_VERSION});
+                                         .version = RT_PTXSIM_VERSION,
+                                         .first_wanted = rt_wake_waiters});
     emu_set_pageable_access(rt_g.cfg.pageable_memory_access);
     /* The device has the model's memory: allocations (and cudaDeviceSetLimit's heap) beyond it
      * fail as on that GPU. Only reserved address space until touched. */

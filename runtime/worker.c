@@ -82,7 +82,17 @@ void rt_wait_seq(uint64_t seq)
     if (on_worker)
         return;
     while (W.done < seq)
-        pthread_cond_wait(&W.done_cv, &rt_g.lock);
+        if (!emu_jit_serve_first())
+            pthread_cond_wait(&W.done_cv, &rt_g.lock);
+}
+
+/* A device thread asked for the process's first compile (emu_jit_serve_first): the host
+ * threads waiting for the device wake to do it. Without the lock (the asking thread may run
+ * for a host thread that holds it); a wake that comes between a waiter's look and its wait is
+ * missed, and the compile waits for the next completion: the kernel interprets meanwhile. */
+void rt_wake_waiters(void)
+{
+    pthread_cond_broadcast(&W.done_cv);
 }
 
 void rt_device_stop(void)
@@ -91,7 +101,8 @@ void rt_device_stop(void)
         return;   /* it runs nothing else while it runs the operation that called */
     W.stoppers++;
     while (W.running)
-        pthread_cond_wait(&W.done_cv, &rt_g.lock);
+        if (!emu_jit_serve_first())
+            pthread_cond_wait(&W.done_cv, &rt_g.lock);
     W.stoppers--;
     if (!W.stoppers && W.head)
         pthread_cond_signal(&W.work_cv);
@@ -169,6 +180,7 @@ static void *worker_main(void *arg)
 {
     (void)arg;
     on_worker = true;
+    emu_jit_device_thread();
     pthread_mutex_lock(&rt_g.lock);
     for (;;) {
         while (!W.head || W.stoppers)
@@ -291,7 +303,8 @@ cudaError_t rt_op_submit_mode(rt_op *op, cudaStream_t stream, bool wait)
     if (e != cudaSuccess)
         return e;
     while (!c.done)
-        pthread_cond_wait(&W.done_cv, &rt_g.lock);
+        if (!emu_jit_serve_first())
+            pthread_cond_wait(&W.done_cv, &rt_g.lock);
     if (c.error != cudaSuccess)
         return c.error;
     return rt_take_async_error();

@@ -64,6 +64,22 @@ static emu_jit_stats totals;
  * linking an object leaves the optimiser's and code generator's static objects unmade) */
 static atomic_bool warmed;
 
+/* The process's first code generation runs on one of the program's own threads inside a
+ * runtime call (a launch under --engine=jit, a wait, a later launch): never on a thread ptxsim
+ * made to run device work (emu_jit_device_thread), since the program may call exit() while
+ * that thread compiles, and exit() runs the destructors LLVM registered meanwhile before any
+ * handler that could wait for it. Such a thread asks for the compile instead (one function
+ * asked at a time) and goes on interpreting; emu_jit_serve_first compiles it, on a program
+ * thread that opts.first_wanted has woken. Linking code from the caches is the same question
+ * for ORC's objects: a device thread links only after a link elsewhere (`linked`: a program
+ * thread's, as no device thread links first). */
+static atomic_bool linked;
+static _Thread_local bool device_thread;
+static emu_func *first_wanted;
+static int first_wanted_variant;
+static bool first_wanted_foreseen;
+static atomic_bool first_pending;   /* first_wanted is set: read without the lock */
+
 void emu_jit_configure(const emu_jit_options *o)
 {
     pthread_mutex_lock(&jit_lock);
@@ -81,6 +97,41 @@ void emu_jit_get_stats(emu_jit_stats *out)
     pthread_mutex_lock(&jit_lock);
     *out = totals;
     pthread_mutex_unlock(&jit_lock);
+}
+
+void emu_jit_device_thread(void)
+{
+    device_thread = true;
+}
+
+/* f's variant v is asked of a program thread (under jit_lock), unless another function is
+ * already; *asked says this call asked (the caller then tells opts.first_wanted, without the
+ * lock). */
+static void ask_first(emu_func *f, int v, bool foreseen, bool *asked)
+{
+    if (!first_wanted && atomic_load(&f->jit_status[v]) == EMU_JIT_NONE) {
+        first_wanted = f;
+        first_wanted_variant = v;
+        first_wanted_foreseen = foreseen;
+        atomic_store_explicit(&first_pending, true, memory_order_release);
+        *asked = true;
+    }
+}
+
+/* Whether this thread must leave f's variant v to a program thread (under jit_lock): a device
+ * thread before any LLVM work elsewhere. (One after a link but before the first code
+ * generation goes as far as the caches: compile.) */
+static bool leave_first(emu_func *f, int v, bool foreseen, bool *asked)
+{
+    *asked = false;
+    if (!device_thread || atomic_load(&warmed) || atomic_load(&linked)) return false;
+    ask_first(f, v, foreseen, asked);
+    return true;
+}
+
+static void tell_first_wanted(bool asked)
+{
+    if (asked && opts.first_wanted) opts.first_wanted();
 }
 
 static double now_seconds(void)
@@ -319,6 +370,7 @@ static jit_code *code_link(const emu_jit_key *key, const char *symbol, LLVMMemor
         return NULL;
     }
     emu_jit_perf_map(addr, perf_size, symbol, fname);
+    atomic_store(&linked, true);
     c->key = *key;
     c->rt = rt;
     c->entry = (emu_jit_entry)(uintptr_t)addr;
@@ -381,8 +433,10 @@ static bool cached_code(emu_func *f, int v, const emu_jit_key *key, const char *
 
 /* Compiles variant v of f (under jit_lock), or finds its code in the process or the disk
  * cache; sets its status and entry. */
-static void compile(emu_func *f, int v)
+static void compile(emu_func *f, int v, bool *asked)
 {
+    *asked = false;
+    assert(!device_thread || atomic_load(&warmed) || atomic_load(&linked));   /* leave_first */
     if (!jit_init()) {
         atomic_store(&f->jit_status[v], EMU_JIT_FAILED);
         return;
@@ -393,6 +447,12 @@ static void compile(emu_func *f, int v)
     char symbol[64];
     emu_jit_key_hex(&key, symbol + snprintf(symbol, sizeof symbol, "ptxsim_jit_"));
     if (cached_code(f, v, &key, symbol, t0)) return;
+    if (device_thread && !atomic_load(&warmed)) {
+        /* code generation: the process's first is a program thread's */
+        atomic_store(&f->jit_status[v], EMU_JIT_NONE);
+        ask_first(f, v, false, asked);
+        return;
+    }
 
     LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
     LLVMContextRef cx = LLVMOrcThreadSafeContextGetContext(tsc);
@@ -492,12 +552,19 @@ emu_jit_entry emu_jit_compiled_now(const emu_func *cf, int v)
     emu_func *f = (emu_func *)cf;   /* the module's own, writable storage */
     if (atomic_load(&f->jit_status[v]) == EMU_JIT_FAILED) return NULL;
     pthread_mutex_lock(&jit_lock);
+    bool asked;
+    if (leave_first(f, v, false, &asked)) {
+        pthread_mutex_unlock(&jit_lock);
+        tell_first_wanted(asked);
+        return atomic_load_explicit(&f->jit_entry[v], memory_order_acquire);
+    }
     /* a background compile of it finishes first */
     while (compiling == f && compiling_variant == v) pthread_cond_wait(&jit_cond, &jit_lock);
     if (atomic_load(&f->jit_status[v]) != EMU_JIT_READY &&
         atomic_load(&f->jit_status[v]) != EMU_JIT_FAILED)
-        compile(f, v);
+        compile(f, v, &asked);
     pthread_mutex_unlock(&jit_lock);
+    tell_first_wanted(asked);
     return atomic_load_explicit(&f->jit_entry[v], memory_order_acquire);
 }
 
@@ -516,8 +583,10 @@ static void *worker_main(void *arg)
         compiling = p->f;
         compiling_variant = p->variant;
         free(p);
+        bool asked;   /* never: this thread compiles only after the first compile */
         if (atomic_load(&compiling->jit_status[compiling_variant]) == EMU_JIT_QUEUED)
-            compile(compiling, compiling_variant);
+            compile(compiling, compiling_variant, &asked);
+        assert(!asked);
         /* LLVM registers some of its static objects' destructors when it first uses them,
          * during a compile; exit() runs those before the handlers registered earlier. So the
          * handler that stops this thread is registered again after each compile, to run before
@@ -566,6 +635,9 @@ static void probe_cached(emu_func *f, int v)
 {
     if (v != EMU_JIT_EVENTS || !opts.cache_dir || atomic_load_explicit(&f->jit_probed, memory_order_relaxed))
         return;
+    /* linking is LLVM's work too: a device thread leaves it until a link elsewhere (and
+     * looks again at its next count) */
+    if (device_thread && !atomic_load(&warmed) && !atomic_load(&linked)) return;
     pthread_mutex_lock(&jit_lock);
     if (!atomic_load(&f->jit_probed) && atomic_load(&f->jit_status[v]) == EMU_JIT_NONE &&
         !(compiling == f && compiling_variant == v)) {
@@ -613,12 +685,14 @@ static emu_jit_entry heated(emu_func *f, uint64_t heat, int v, bool foreseen)
         /* queued for this thread: another host thread that finds it hot meanwhile goes on
          * interpreting rather than starting the same compile */
         pthread_mutex_lock(&jit_lock);
-        bool mine = atomic_load(&f->jit_status[v]) == EMU_JIT_NONE;
+        bool asked, left = leave_first(f, v, foreseen, &asked);
+        bool mine = !left && atomic_load(&f->jit_status[v]) == EMU_JIT_NONE;
         if (mine) {
             atomic_store(&f->jit_status[v], EMU_JIT_QUEUED);
             if (foreseen) totals.foreseen++;
         }
         pthread_mutex_unlock(&jit_lock);
+        tell_first_wanted(asked);
         return mine ? emu_jit_compiled_now(f, v)
                     : atomic_load_explicit(&f->jit_entry[v], memory_order_acquire);
     }
@@ -672,6 +746,10 @@ void emu_jit_forget(emu_func *f)
     }
     queue_tail = NULL;
     for (pending *p = queue_head; p; p = p->next) queue_tail = p;
+    if (first_wanted == f) {
+        first_wanted = NULL;
+        atomic_store(&first_pending, false);
+    }
     for (int v = 0; v < EMU_JIT_VARIANTS; v++) {
         if (f->jit_owner[v]) {
             code_release(f->jit_owner[v]);
@@ -682,4 +760,38 @@ void emu_jit_forget(emu_func *f)
     }
     atomic_store(&f->jit_probed, false);
     pthread_mutex_unlock(&jit_lock);
+}
+
+bool emu_jit_serve_first(void)
+{
+    if (device_thread || !atomic_load_explicit(&first_pending, memory_order_acquire)) return false;
+    pthread_mutex_lock(&jit_lock);
+    emu_func *f = first_wanted;
+    int v = first_wanted_variant;
+    first_wanted = NULL;
+    atomic_store(&first_pending, false);
+    /* once a compile has run, the asking thread compiles it itself at its next count */
+    bool mine = f && !atomic_load(&warmed) && atomic_load(&f->jit_status[v]) == EMU_JIT_NONE;
+    if (mine) {
+        atomic_store(&f->jit_status[v], EMU_JIT_QUEUED);
+        if (first_wanted_foreseen) totals.foreseen++;
+    }
+    pthread_mutex_unlock(&jit_lock);
+    /* f stays loaded: unloading its module takes the runtime's lock, which the caller holds */
+    if (mine) emu_jit_compiled_now(f, v);
+    return mine;
+}
+
+void emu_jit_launching(const emu_module *mod, const ptx_function *kernel, emu_executor executor,
+                       bool events)
+{
+    if (device_thread) return;
+    const emu_func *f = mod && kernel ? emu_module_func_by_ptx(mod, kernel) : NULL;
+    if (f && !atomic_load(&warmed)) {
+        if (executor == EMU_EXECUTOR_JIT)
+            emu_jit_compiled_now(f, events ? EMU_JIT_EVENTS : EMU_JIT_PLAIN);
+        else if (executor == EMU_EXECUTOR_AUTO && events && !atomic_load(&linked))
+            probe_cached((emu_func *)f, EMU_JIT_EVENTS);
+    }
+    emu_jit_serve_first();
 }

@@ -188,3 +188,34 @@ if exe=$(cuda_test_build tests/cuda/vector_add.cu shared "$W/vector_add.build.lo
 else
     fail foreground "nvcc failed (see $W/vector_add.build.log)"
 fi
+
+# The process's first compile runs on the program's thread, never on a device thread (the
+# assert in engine.c's compile stops a run that does): a program that returns from main while
+# its hot kernel still runs, under auto and jit with a cold cache, once with a synchronised
+# launch before. It ends with status 0 and its lines, its kernel compiled: at its launch under
+# jit; under auto where the program waits or launches again (with no launch after the first,
+# at exit, unless the kernel ends first: not required there).
+if exe=$(cuda_cache_build jit_exit_unsynced "$W/jit_exit_unsynced.build.log" \
+        "-cudart shared -Wno-deprecated-gpu-targets tests/suites/jit_exit_unsynced.cu" \
+        tests/suites/jit_exit_unsynced.cu); then
+    for engine in auto jit; do
+        for synced in 0 1; do
+            name=unsynced_exit.$engine.$synced
+            args=()
+            [ $synced = 1 ] && args=(synced)
+            XDG_CACHE_HOME=$W/$name.cache timeout 300 "$PTXSIM" run --engine=$engine \
+                --jit-threshold=1 --verbose=1 -- "$exe" "${args[@]}" >"$W/$name.out" 2>&1
+            rc=$?
+            lines=$(grep -c '^PASS' "$W/$name.out")
+            if [ $rc -ne 0 ] || grep -q '^FAIL' "$W/$name.out" || [ "$lines" -ne $((1 + synced)) ]; then
+                fail "$name" "exit $rc, $lines PASS lines ($W/$name.out)"
+            elif [ $name != unsynced_exit.auto.0 ] && ! grep -q 'jit: compiled' "$W/$name.out"; then
+                fail "$name" "nothing compiled ($W/$name.out)"
+            else
+                pass "$name"
+            fi
+        done
+    done
+else
+    fail unsynced_exit "nvcc failed (see $W/jit_exit_unsynced.build.log)"
+fi

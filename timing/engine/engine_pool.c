@@ -48,6 +48,7 @@ static void *pool_worker(void *p)
     free(p);
     uint32_t tid = st.tid;
     uint64_t seen = st.seen;
+    emu_jit_device_thread();
     pthread_mutex_lock(&pool.lock);
     for (;;) {
         while (pool.generation == seen) pthread_cond_wait(&pool.work, &pool.lock);
@@ -84,6 +85,7 @@ static void pool_init(void)
 static void *oneshot_main(void *p)
 {
     pool_job *j = p;
+    emu_jit_device_thread();
     pthread_mutex_lock(&j->gate->lock);
     while (!j->gate->open) pthread_cond_wait(&j->gate->cond, &j->gate->lock);
     pthread_mutex_unlock(&j->gate->lock);

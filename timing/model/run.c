@@ -1285,6 +1285,7 @@ static void *crew_main(void *p)
 {
     tm_crew_arg *a = p;
     tm_crew *c = a->c;
+    emu_jit_device_thread();
     while (!__atomic_load_n(&c->go, __ATOMIC_ACQUIRE)) sched_yield();
     uint64_t seen = 0;
     for (;;) {
