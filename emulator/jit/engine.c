@@ -75,6 +75,8 @@ static atomic_bool warmed;
  * thread's, as no device thread links first). */
 static atomic_bool linked;
 static _Thread_local bool device_thread;
+/* exit() has begun (under jit_lock): no LLVM work starts any more */
+static bool exiting;
 static emu_func *first_wanted;
 static int first_wanted_variant;
 static bool first_wanted_foreseen;
@@ -132,6 +134,25 @@ static bool leave_first(emu_func *f, int v, bool foreseen, bool *asked)
 static void tell_first_wanted(bool asked)
 {
     if (asked && opts.first_wanted) opts.first_wanted();
+}
+
+/* All of LLVM's work here runs under jit_lock (compiles, links, releases), so at exit, taking
+ * the lock waits for the work in progress, and `exiting` keeps any more from starting: what
+ * then runs compiled code it already has, or interprets. */
+static void stop_llvm_at_exit(void)
+{
+    pthread_mutex_lock(&jit_lock);
+    exiting = true;
+    pthread_mutex_unlock(&jit_lock);
+}
+
+/* After each piece of LLVM work (under jit_lock): exit() runs handlers newest first, so the
+ * handler above, registered again now, runs before the destructors that work registered. A
+ * piece of work still running at exit can only meet destroyed objects it first made itself:
+ * why the process's first one is a program thread's (leave_first). */
+static void llvm_work_done(void)
+{
+    atexit(stop_llvm_at_exit);
 }
 
 static double now_seconds(void)
@@ -431,11 +452,23 @@ static bool cached_code(emu_func *f, int v, const emu_jit_key *key, const char *
     return false;
 }
 
+static void compile_now(emu_func *f, int v, bool *asked);
+
 /* Compiles variant v of f (under jit_lock), or finds its code in the process or the disk
- * cache; sets its status and entry. */
+ * cache; sets its status and entry. Nothing once exit() has begun. */
 static void compile(emu_func *f, int v, bool *asked)
 {
     *asked = false;
+    if (exiting) {
+        atomic_store(&f->jit_status[v], EMU_JIT_NONE);
+        return;
+    }
+    compile_now(f, v, asked);
+    llvm_work_done();
+}
+
+static void compile_now(emu_func *f, int v, bool *asked)
+{
     assert(!device_thread || atomic_load(&warmed) || atomic_load(&linked));   /* leave_first */
     if (!jit_init()) {
         atomic_store(&f->jit_status[v], EMU_JIT_FAILED);
@@ -642,11 +675,12 @@ static void probe_cached(emu_func *f, int v)
     if (!atomic_load(&f->jit_probed) && atomic_load(&f->jit_status[v]) == EMU_JIT_NONE &&
         !(compiling == f && compiling_variant == v)) {
         atomic_store(&f->jit_probed, true);
-        if (jit_init()) {
+        if (!exiting && jit_init()) {
             emu_jit_key key = code_key(f, v);
             char symbol[64];
             emu_jit_key_hex(&key, symbol + snprintf(symbol, sizeof symbol, "ptxsim_jit_"));
             cached_code(f, v, &key, symbol, now_seconds());
+            llvm_work_done();
         }
     }
     pthread_mutex_unlock(&jit_lock);
@@ -752,7 +786,8 @@ void emu_jit_forget(emu_func *f)
     }
     for (int v = 0; v < EMU_JIT_VARIANTS; v++) {
         if (f->jit_owner[v]) {
-            code_release(f->jit_owner[v]);
+            /* at exit (modules unloaded by the program's last handlers) LLVM is left alone */
+            if (!exiting) code_release(f->jit_owner[v]);
             f->jit_owner[v] = NULL;
         }
         atomic_store(&f->jit_entry[v], NULL);
