@@ -111,7 +111,8 @@ void emu_jit_device_thread(void)
  * lock). */
 static void ask_first(emu_func *f, int v, bool foreseen, bool *asked)
 {
-    if (!first_wanted && atomic_load(&f->jit_status[v]) == EMU_JIT_NONE) {
+    /* at exit nothing compiles: asking would only wake the exit handler that drains the device */
+    if (!exiting && !first_wanted && atomic_load(&f->jit_status[v]) == EMU_JIT_NONE) {
         first_wanted = f;
         first_wanted_variant = v;
         first_wanted_foreseen = foreseen;
