@@ -763,15 +763,18 @@ static cudaError_t launch_locked(const void *func, dim3 grid, dim3 block, void *
                                       &op.kernel);
     if (e != cudaSuccess)
         return e;
-    /* the process's first compile, here on the program's thread (emu_jit_launching) */
+    /* the process's first compile, here on the program's thread (emu_jit_launching); not
+     * before --igpu has marked the module's region boundaries (at its first launch, on the
+     * worker): code made from the unmarked module would not stop at them */
     const rt_kernel *k = op.kernel.kernel;
-    bool jit = strcmp(rt_g.cfg.engine, "jit") == 0 ||
-               (strcmp(rt_g.cfg.engine, "compare") == 0 && rt_g.cfg.compare_jit);
-    emu_jit_launching(k->emu, k->fn,
-                      jit ? EMU_EXECUTOR_JIT
-                          : strcmp(rt_g.cfg.engine, "auto") == 0 ? EMU_EXECUTOR_AUTO
-                                                                 : EMU_EXECUTOR_INTERP,
-                      rt_g.cfg.timing || rt_g.trace || rt_stats_wants_metrics());
+    emu_executor ex = strcmp(rt_g.cfg.engine, "jit") == 0 ||
+                              (strcmp(rt_g.cfg.engine, "compare") == 0 && rt_g.cfg.compare_jit)
+                          ? EMU_EXECUTOR_JIT
+                      : strcmp(rt_g.cfg.engine, "auto") == 0 ? EMU_EXECUTOR_AUTO
+                                                             : EMU_EXECUTOR_INTERP;
+    if (rt_g.cfg.igpu && !emu_module_has_region_boundaries(k->emu))
+        ex = EMU_EXECUTOR_INTERP;
+    emu_jit_launching(k->emu, k->fn, ex, rt_g.cfg.timing || rt_g.trace || rt_stats_wants_metrics());
     return rt_op_submit(&op, stream);
 }
 
