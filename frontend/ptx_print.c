@@ -4,6 +4,7 @@
  * everything the IR holds (types, modifiers, operands, scopes, layout) is reproduced. */
 #include "frontend/ptx_parser.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -378,25 +379,23 @@ static bool reg_is_numbered(const char *name, const char *prefix, size_t plen, u
            memcmp(name + plen, buf, (size_t)n) == 0;
 }
 
-/* Declares the registers of scope among f->regs[from, to). */
-static void print_reg_decls(const ptx_function *f, int32_t scope, uint32_t from, uint32_t to,
-                            const char *indent, FILE *out)
+/* Declares the registers ids[0, n) (ascending), a run of consecutive ids named prefix0,
+ * prefix1, ... of one type as one prefix<k>, as nvcc writes them. */
+static void print_reg_list(const ptx_function *f, const uint32_t *ids, uint32_t n,
+                           const char *indent, FILE *out)
 {
-    for (uint32_t i = from; i < to;) {
-        const ptx_reg *r = &f->regs[i];
-        if (r->scope != scope) {
-            i++;
-            continue;
-        }
+    for (uint32_t j = 0; j < n;) {
+        const ptx_reg *r = &f->regs[ids[j]];
         const char *vecs = r->vec == 2 ? ".v2 " : r->vec == 4 ? ".v4 " : r->vec == 8 ? ".v8 " : "";
         size_t len = strlen(r->name);
         uint32_t run = 1;
         if (len > 1 && r->name[len - 1] == '0' && !(len > 2 && r->name[len - 2] >= '0' &&
                                                     r->name[len - 2] <= '9')) {
             size_t plen = len - 1;
-            while (i + run < to) {
-                const ptx_reg *q = &f->regs[i + run];
-                if (q->scope != scope || q->type != r->type || q->vec != r->vec ||
+            while (j + run < n && ids[j + run] == ids[j] + run) {
+                const ptx_reg *q = &f->regs[ids[j + run]];
+                assert(q->scope == r->scope);
+                if (q->type != r->type || q->vec != r->vec ||
                     !reg_is_numbered(q->name, r->name, plen, run))
                     break;
                 run++;
@@ -404,24 +403,22 @@ static void print_reg_decls(const ptx_function *f, int32_t scope, uint32_t from,
             if (run > 1) {
                 fprintf(out, "%s.reg %s.%s %.*s<%u>;\n", indent, vecs,
                         ptx_type_name((ptx_type)r->type), (int)plen, r->name, run);
-                i += run;
+                j += run;
                 continue;
             }
         }
         fprintf(out, "%s.reg %s.%s %s;\n", indent, vecs, ptx_type_name((ptx_type)r->type),
                 r->name);
-        i++;
+        j++;
     }
 }
 
-/* Declares the symbols of function fidx's scope among m->syms[from, to). */
-static void print_sym_decls(const ptx_module *m, int32_t fidx, int32_t scope, uint32_t from,
-                            uint32_t to, const char *indent, FILE *out)
+/* Declares the symbols ids[0, n) of a function's scope. */
+static void print_sym_list(const ptx_module *m, const uint32_t *ids, uint32_t n,
+                           const char *indent, FILE *out)
 {
-    for (uint32_t i = from; i < to; i++) {
-        const ptx_symbol *s = &m->syms[i];
-        if (s->owner != fidx || s->scope != scope)
-            continue;
+    for (uint32_t j = 0; j < n; j++) {
+        const ptx_symbol *s = &m->syms[ids[j]];
         if (s->kind == PTX_SYM_FUNC) {
             /* a .callprototype: a declaration-only function scoped to this one */
             const ptx_function *p = &m->funcs[s->func];
@@ -490,21 +487,94 @@ static void mark_labels(const ptx_operand *o, uint8_t *is_label, uint32_t n)
  * register and symbol the number it had: ids follow the order of declaration, so a declaration
  * written after an inner { } scope (or between instructions) is printed no earlier than the
  * scopes declared before it, and no later than its first use. */
+/* Ids grouped by the inline scope that declares them: those of scope k (-1: the function
+ * level) are ids[start[k + 1], start[k + 2]), ascending. Printing a scope's declarations then
+ * reads only its own, not every register and symbol of the function and the module (a
+ * library's module has thousands of scopes from inlined calls, each with its registers). */
+typedef struct scope_lists {
+    uint32_t *start;
+    uint32_t *ids;
+} scope_lists;
+
+static int32_t sym_scope(const void *m, uint32_t id)
+{
+    return ((const ptx_module *)m)->syms[id].scope;
+}
+
+static int32_t reg_scope(const void *f, uint32_t id)
+{
+    return ((const ptx_function *)f)->regs[id].scope;
+}
+
+/* Groups ids[0, n) (ascending; NULL: 0 to n - 1) by scope_of(owner, id), in [-1, nscopes);
+ * a .reg parameter (PTX_REG_SCOPE_PARAM), declared in the function's head, is in no list.
+ * False when out of memory. */
+static bool group_by_scope(scope_lists *g, const uint32_t *ids, uint32_t n, uint32_t nscopes,
+                           int32_t (*scope_of)(const void *, uint32_t), const void *owner)
+{
+    g->start = calloc(nscopes + 3, sizeof *g->start);
+    g->ids = malloc((n ? n : 1) * sizeof *g->ids);
+    if (!g->start || !g->ids)
+        return false;
+    for (uint32_t j = 0; j < n; j++) {
+        int32_t sc = scope_of(owner, ids ? ids[j] : j);
+        assert(sc >= PTX_REG_SCOPE_PARAM && sc < (int32_t)nscopes);
+        if (sc >= -1)
+            g->start[sc + 2]++;
+    }
+    for (uint32_t k = 1; k < nscopes + 3; k++)
+        g->start[k] += g->start[k - 1];
+    uint32_t *fill = malloc((nscopes + 1) * sizeof *fill);   /* fill[k + 1]: scope k's next place */
+    if (!fill)
+        return false;
+    memcpy(fill, g->start, (nscopes + 1) * sizeof *fill);
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t id = ids ? ids[j] : j;
+        int32_t sc = scope_of(owner, id);
+        if (sc >= -1)
+            g->ids[fill[sc + 1]++] = id;
+    }
+    for (uint32_t k = 0; k <= nscopes; k++)
+        assert(fill[k] == g->start[k + 1]);
+    free(fill);
+    return true;
+}
+
+static void scope_lists_free(scope_lists *g)
+{
+    free(g->start);
+    free(g->ids);
+}
+
+/* Function-level declarations are printed where the parser must meet them to give every
+ * register and symbol the number it had: ids follow the order of declaration, so a declaration
+ * written after an inner { } scope (or between instructions) is printed no earlier than the
+ * scopes declared before it, and no later than its first use. */
 typedef struct decl_cursor {
     const ptx_module *m;
     const ptx_function *f;
     int32_t fidx;
-    uint32_t sym, reg;      /* function-level declarations below these are printed */
+    const scope_lists *syms, *regs;
+    uint32_t sym, reg;          /* function-level declarations below these are printed */
+    uint32_t sym_pos, reg_pos;  /* ... up to these places of the function level's lists */
 } decl_cursor;
 
 static void flush_decls(decl_cursor *d, uint32_t sym_limit, uint32_t reg_limit, FILE *out)
 {
     if (sym_limit > d->sym) {
-        print_sym_decls(d->m, d->fidx, -1, d->sym, sym_limit, "\t", out);
+        uint32_t to = d->sym_pos, end = d->syms->start[1];
+        while (to < end && d->syms->ids[to] < sym_limit)
+            to++;
+        print_sym_list(d->m, d->syms->ids + d->sym_pos, to - d->sym_pos, "\t", out);
+        d->sym_pos = to;
         d->sym = sym_limit;
     }
     if (reg_limit > d->reg) {
-        print_reg_decls(d->f, -1, d->reg, reg_limit, "\t", out);
+        uint32_t to = d->reg_pos, end = d->regs->start[1];
+        while (to < end && d->regs->ids[to] < reg_limit)
+            to++;
+        print_reg_list(d->f, d->regs->ids + d->reg_pos, to - d->reg_pos, "\t", out);
+        d->reg_pos = to;
         d->reg = reg_limit;
     }
 }
@@ -525,7 +595,9 @@ static void operand_needs(const decl_cursor *d, const ptx_operand *o, uint32_t *
             operand_needs(d, &o->elems[k], sym, reg);
 }
 
-static void print_body(const ptx_module *m, const ptx_function *f, FILE *out)
+/* owned[0, nowned): the ids of the symbols function f declares, ascending. */
+static void print_body(const ptx_module *m, const ptx_function *f, const uint32_t *owned,
+                       uint32_t nowned, FILE *out)
 {
     int32_t fidx = (int32_t)(f - m->funcs);
     uint8_t *is_label = calloc(f->ninstrs + 1, 1);
@@ -533,30 +605,34 @@ static void print_body(const ptx_module *m, const ptx_function *f, FILE *out)
     /* the first symbol and register declared in scope k or any scope opening after it */
     uint32_t *scope_sym = malloc((f->nscopes + 1) * sizeof *scope_sym);
     uint32_t *scope_reg = malloc((f->nscopes + 1) * sizeof *scope_reg);
-    if (!is_label || !open || !scope_sym || !scope_reg) {
+    scope_lists syms = {0}, regs = {0};
+    bool grouped = group_by_scope(&syms, owned, nowned, f->nscopes, sym_scope, m) &&
+                   group_by_scope(&regs, NULL, f->nregs, f->nscopes, reg_scope, f);
+    if (!is_label || !open || !scope_sym || !scope_reg || !grouped) {
         fprintf(out, "// ptxsim: out of host memory printing the body of %s\n", f->name);
         free(is_label);
         free(open);
         free(scope_sym);
         free(scope_reg);
+        scope_lists_free(&syms);
+        scope_lists_free(&regs);
         return;
     }
     for (uint32_t i = 0; i < f->ninstrs; i++)
         for (unsigned k = 0; k < f->instrs[i].nops; k++)
             mark_labels(&f->instrs[i].ops[k], is_label, f->ninstrs);
-    for (uint32_t k = 0; k <= f->nscopes; k++)
-        scope_sym[k] = m->nsyms, scope_reg[k] = f->nregs;
-    for (uint32_t i = 0; i < m->nsyms; i++)
-        if (m->syms[i].owner == fidx && m->syms[i].scope >= 0 && i < scope_sym[m->syms[i].scope])
-            scope_sym[m->syms[i].scope] = i;
-    for (uint32_t i = 0; i < f->nregs; i++)
-        if (f->regs[i].scope >= 0 && i < scope_reg[f->regs[i].scope])
-            scope_reg[f->regs[i].scope] = i;
+    for (uint32_t k = 0; k <= f->nscopes; k++) {
+        /* each scope's list is ascending: its first id is its least */
+        scope_sym[k] = k < f->nscopes && syms.start[k + 1] < syms.start[k + 2]
+                           ? syms.ids[syms.start[k + 1]] : m->nsyms;
+        scope_reg[k] = k < f->nscopes && regs.start[k + 1] < regs.start[k + 2]
+                           ? regs.ids[regs.start[k + 1]] : f->nregs;
+    }
     for (uint32_t k = f->nscopes; k-- > 0;) {
         if (scope_sym[k + 1] < scope_sym[k]) scope_sym[k] = scope_sym[k + 1];
         if (scope_reg[k + 1] < scope_reg[k]) scope_reg[k] = scope_reg[k + 1];
     }
-    decl_cursor dc = { m, f, fidx, 0, 0 };
+    decl_cursor dc = { m, f, fidx, &syms, &regs, 0, 0, 0, 0 };
     fputs("{\n", out);
     flush_decls(&dc, scope_sym[0], scope_reg[0], out);
     uint32_t depth = 0, next_scope = 0;
@@ -574,8 +650,10 @@ static void print_body(const ptx_module *m, const ptx_function *f, FILE *out)
                 flush_decls(&dc, scope_sym[s], scope_reg[s], out);
             fputs("\t{\n", out);
             open[depth++] = s;
-            print_sym_decls(m, fidx, s, 0, m->nsyms, "\t", out);
-            print_reg_decls(f, s, 0, f->nregs, "\t", out);
+            print_sym_list(m, syms.ids + syms.start[s + 1],
+                           syms.start[s + 2] - syms.start[s + 1], "\t", out);
+            print_reg_list(f, regs.ids + regs.start[s + 1],
+                           regs.start[s + 2] - regs.start[s + 1], "\t", out);
         }
         while (depth && f->scopes[open[depth - 1]].end <= i)
             fputs("\t}\n", out), depth--;
@@ -604,6 +682,8 @@ static void print_body(const ptx_module *m, const ptx_function *f, FILE *out)
     free(open);
     free(scope_sym);
     free(scope_reg);
+    scope_lists_free(&syms);
+    scope_lists_free(&regs);
 }
 
 typedef struct item {
@@ -632,10 +712,26 @@ void ptx_print(const ptx_module *m, FILE *out)
             fprintf(out, ".file %u \"%s\"\n", i, m->files[i]);
 
     item *items = malloc((m->nsyms + 2 * m->nfuncs + 1) * sizeof *items);
-    if (!items) {
+    /* the symbols each function declares, ascending: owned[owned_start[f], owned_start[f + 1]) */
+    uint32_t *owned_start = calloc(m->nfuncs + 2, sizeof *owned_start);
+    uint32_t *owned = malloc((m->nsyms + 1) * sizeof *owned);
+    if (!items || !owned_start || !owned) {
         fputs("// ptxsim: out of host memory printing the module\n", out);
+        free(items);
+        free(owned_start);
+        free(owned);
         return;
     }
+    for (uint32_t i = 0; i < m->nsyms; i++)
+        if (m->syms[i].owner >= 0) {
+            assert((uint32_t)m->syms[i].owner < m->nfuncs);
+            owned_start[m->syms[i].owner + 2]++;
+        }
+    for (uint32_t k = 2; k < m->nfuncs + 2; k++)
+        owned_start[k] += owned_start[k - 1];
+    for (uint32_t i = 0; i < m->nsyms; i++)     /* owned_start[f + 1]: f's next place */
+        if (m->syms[i].owner >= 0)
+            owned[owned_start[m->syms[i].owner + 1]++] = i;
     uint32_t n = 0;
     for (uint32_t i = 0; i < m->nsyms; i++)
         if (m->syms[i].owner == -1 && m->syms[i].kind == PTX_SYM_VAR)
@@ -662,7 +758,8 @@ void ptx_print(const ptx_module *m, FILE *out)
         if (items[k].kind == 1 || f->is_decl)
             fputs(";\n", out);
         else
-            print_body(m, f, out);
+            print_body(m, f, owned + owned_start[items[k].idx],
+                       owned_start[items[k].idx + 1] - owned_start[items[k].idx], out);
     }
     /* .alias names another function's body; both are declared above. */
     for (uint32_t i = 0; i < m->nsyms; i++) {
@@ -672,4 +769,6 @@ void ptx_print(const ptx_module *m, FILE *out)
             fprintf(out, ".alias %s, %s;\n", s->name, m->funcs[s->func].name);
     }
     free(items);
+    free(owned_start);
+    free(owned);
 }
