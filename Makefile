@@ -46,11 +46,16 @@ B          := build/tsan
 CFLAGS     := -O1 -g -fsanitize=thread -fno-omit-frame-pointer -Wno-error=tsan
 LINK_SAN   := -fsanitize=thread
 endif
-# LLVM-C for the JIT (emulator/jit/): its headers as system headers, the shared libLLVM
+# LLVM-C for the JIT (emulator/jit/): its headers as system headers; the shared libLLVM is
+# opened when the JIT first needs it, by its soname or else its path here (llvm_api.h says why
+# nothing links it)
 LLVM_INC   := $(shell $(LLVM_CONFIG) --includedir 2>/dev/null)
-LLVM_LIBS  := $(shell $(LLVM_CONFIG) --ldflags 2>/dev/null) $(shell $(LLVM_CONFIG) --libs --link-shared 2>/dev/null)
+LLVM_LIBDIR := $(shell $(LLVM_CONFIG) --libdir 2>/dev/null)
+LLVM_SHLIB := $(firstword $(wildcard $(LLVM_LIBDIR)/libLLVM-19.so $(LLVM_LIBDIR)/libLLVM.so))
+LLVM_SONAME := $(if $(LLVM_SHLIB),$(shell readelf -d $(LLVM_SHLIB) 2>/dev/null | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p'))
 BASEFLAGS  += $(if $(LLVM_INC),-isystem $(LLVM_INC))
-LIBS       := -lzstd -llz4 -lz -lffi -lpthread -lm -ldl $(LLVM_LIBS)
+BASEFLAGS  += -DPTXSIM_LLVM_SONAME='"$(LLVM_SONAME)"' -DPTXSIM_LLVM_PATH='"$(LLVM_LIBDIR)/$(LLVM_SONAME)"'
+LIBS       := -lzstd -llz4 -lz -lffi -lpthread -lm -ldl
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm -lpthread)
 
 # Sources: every .c below a layer folder (mechanism subfolders included), plus the lexer and

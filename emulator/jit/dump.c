@@ -10,9 +10,6 @@
  *   in the function is its offset in the .s file's function. */
 #include "emulator/jit/jit_internal.h"
 
-#include <llvm-c/Object.h>
-#include <llvm-c/TargetMachine.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

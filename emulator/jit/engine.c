@@ -10,15 +10,6 @@
  * serialised by one lock: they are rare, and LLVM's memory is the limit, not its threads. */
 #include "emulator/jit/jit_internal.h"
 
-#include <llvm-c/Error.h>
-#include <llvm-c/LLJIT.h>
-#include <llvm-c/Orc.h>
-#include <llvm-c/Analysis.h>
-#include <llvm-c/Support.h>
-#include <llvm-c/Target.h>
-#include <llvm-c/TargetMachine.h>
-#include <llvm-c/Transforms/PassBuilder.h>
-
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -217,10 +208,12 @@ static bool jit_init(void)
     if (jit) return true;
     if (jit_broken) return false;
     jit_broken = true;
-    if (LLVMInitializeNativeTarget() || LLVMInitializeNativeAsmPrinter()) {
-        fprintf(stderr, "ptxsim: jit: LLVM has no target for this host\n");
+    char lerr[600];
+    if (!llvm_api_load(lerr, sizeof lerr)) {
+        fprintf(stderr, "ptxsim: jit: %s\n", lerr);
         return false;
     }
+    llvm_api_init_native();
     char *triple = LLVMGetDefaultTargetTriple();
     LLVMTargetRef target;
     char *terr = NULL;

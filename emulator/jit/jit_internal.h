@@ -13,8 +13,7 @@
 
 #include "emulator/emu_internal.h"
 
-#include <llvm-c/Core.h>
-#include <llvm-c/TargetMachine.h>
+#include "emulator/jit/llvm_api.h"
 
 /* What a translation did, for --verbose and the bench. */
 typedef struct emu_jit_counts {
