@@ -82,9 +82,6 @@ SHIM_OBJ   := $(call obj,$(B),$(SHIM_SRC))
 DRV_OBJ    := $(call obj,$(B),$(DRV_SRC))
 NVRTC_OBJ  := $(call obj,$(B),$(NVRTC_SRC))
 CLI_OBJ    := $(call obj,$(B),$(CLI_SRC))
-# `ptxsim` runs programs (cli/main.c); ptxsim-tools holds the other commands (cli/main.c says why)
-LAUNCHER_OBJ := $(call obj,$(B),cli/main.c cli/run.c)
-TOOLS_OBJ  := $(filter-out $(LAUNCHER_OBJ),$(CLI_OBJ))
 ACORE_OBJ  := $(call obj,$(B)/asan,$(CORE_SRC) $(GEN_C))
 ASHIM_OBJ  := $(call obj,$(B)/asan,$(SHIM_SRC))
 AHELP_OBJ  := $(call obj,$(B)/asan,$(UNIT_HELPERS))
@@ -101,7 +98,6 @@ SUBMAKE     = $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(
 
 USER_HEADERS := $(patsubst include/%,$(B)/include/%,$(wildcard include/ptxsim/*.h))
 PTXSIM     := $(B)/bin/ptxsim
-PTXSIM_TOOLS := $(B)/bin/ptxsim-tools
 SHIM_SO    := $(B)/lib/libcudart.so.13
 SHIM12_SO  := $(B)/lib/libcudart.so.12
 SHIM11_SO  := $(B)/lib/libcudart.so.11.0
@@ -128,7 +124,7 @@ endif
 .DEFAULT_GOAL := all
 .SECONDARY:
 
-all: $(PTXSIM) $(PTXSIM_TOOLS) $(SHIM_SO) $(SHIM12_SO) $(SHIM11_SO) $(DRV_SO) $(NVRTC_SO) $(USER_HEADERS)
+all: $(PTXSIM) $(SHIM_SO) $(SHIM12_SO) $(SHIM11_SO) $(DRV_SO) $(NVRTC_SO) $(USER_HEADERS)
 
 # Headers for the programs ptxsim runs (include/ptxsim/: kilotm.h's transaction markers), placed
 # next to the shims as $(B)/include/ptxsim/ so that `nvcc -I$(B)/include` finds them.
@@ -264,17 +260,9 @@ $(ASHIM_SO): $(ASHIM_OBJ) $(ACORE_A) $(SHIM_DIR)/libcudart.map
 
 # The command also reads and writes JSON (sweep plans, summaries); the shim does not.
 CLI_LIBS   := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
-# The launcher takes from the core only the members its option checks need; --as-needed keeps
-# the libraries they do not use (LLVM above all) off its list, and the check below holds that.
-$(PTXSIM): $(LAUNCHER_OBJ) $(CORE_A)
+$(PTXSIM): $(CLI_OBJ) $(CORE_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(LINK_SAN) -Wl,--as-needed -o $@ $(LAUNCHER_OBJ) $(CORE_A) $(LIBS)
-	@if readelf -d $@ | grep -E 'NEEDED.*(LLVM|ptxsim|ffi|zstd)' >&2; then \
-	  echo "$@: the launcher must not load the emulator's libraries (cli/main.c)" >&2; \
-	  rm -f $@; exit 1; fi
-$(PTXSIM_TOOLS): $(TOOLS_OBJ) $(CORE_A)
-	@mkdir -p $(dir $@)
-	$(CC) $(LINK_SAN) -o $@ $(TOOLS_OBJ) $(CORE_A) $(CLI_LIBS) $(LIBS)
+	$(CC) $(LINK_SAN) -o $@ $(CLI_OBJ) $(CORE_A) $(CLI_LIBS) $(LIBS)
 
 # ---------------------------------------------------------------- tests
 $(B)/asan/tests/%: tests/unit/%.c $(AHELP_OBJ) $(ACORE_A)

@@ -3,22 +3,6 @@
 #ifndef PTXSIM_CLI_CLI_H
 #define PTXSIM_CLI_CLI_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <string.h>
-
-/* `ptxsim` (main.c) runs programs itself and hands these subcommands to ptxsim-tools
- * (tools_main.c), the executable that holds the frontend and the emulator. */
-#define CLI_TOOLS_NAME "ptxsim-tools"
-static inline bool cli_is_tool(const char *cmd)
-{
-    static const char *const tools[] = {"extract", "ptx", "sweep", "plot", "trace"};
-    for (size_t i = 0; i < sizeof tools / sizeof tools[0]; i++)
-        if (strcmp(cmd, tools[i]) == 0)
-            return true;
-    return false;
-}
-
 /* Each takes the arguments after the subcommand name (argv[0] is the subcommand) and returns
  * the process exit status. */
 int cli_run(int argc, char **argv);      /* cli/run.c:     ptxsim run [options] -- ./app args */

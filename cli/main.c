@@ -1,22 +1,10 @@
-/* main.c: the `ptxsim` command: runs programs (`ptxsim run`), prints the help, which lists
- * every runtime option with its environment variable and default (from the runtime's table),
- * and hands the other subcommands to `ptxsim-tools` beside it (tools_main.c).
- *
- * Why two executables: `ptxsim run` only checks its options and execs the program, but an
- * executable that holds the emulator loads LLVM (the JIT's) when it starts: ~2,500 page faults
- * and 340,000 relocations, 70-80 ms of CPU on the project's VM, twice that of a short program's
- * whole run. The launcher links only the option table, the GPU descriptions and the fault
- * injection's parser (the Makefile links it with --as-needed and checks that it needs nothing
- * but libc), so a `ptxsim run` costs what the program costs. */
+/* main.c: the `ptxsim` command: dispatches to its subcommands and prints the help, which lists
+ * every runtime option with its environment variable and default (from the runtime's table). */
 #include "cli/cli.h"
 #include "runtime/rt.h"
 
-#include <errno.h>
-#include <libgen.h>
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 static void usage(FILE *out)
 {
@@ -82,24 +70,6 @@ static void usage(FILE *out)
             "  PTXSIM_VERBOSE=1 LD_PRELOAD=build/lib/libcudart.so.13 ./app\n");
 }
 
-/* Runs `ptxsim-tools` from this executable's folder with the same arguments. */
-static int hand_to_tools(char **argv)
-{
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0) {
-        fprintf(stderr, "ptxsim: cannot find my own executable: %s\n", strerror(errno));
-        return 1;
-    }
-    self[n] = 0;
-    char tools[PATH_MAX + 16];
-    snprintf(tools, sizeof tools, "%s/%s", dirname(self), CLI_TOOLS_NAME);
-    execv(tools, argv);
-    fprintf(stderr, "ptxsim %s: cannot run %s: %s (build it with `make`)\n", argv[1], tools,
-            strerror(errno));
-    return 127;
-}
-
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -109,8 +79,16 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "run") == 0)
         return cli_run(argc - 1, argv + 1);
-    if (cli_is_tool(cmd))
-        return hand_to_tools(argv);
+    if (strcmp(cmd, "extract") == 0)
+        return cli_extract(argc - 1, argv + 1);
+    if (strcmp(cmd, "ptx") == 0)
+        return cli_ptx(argc - 1, argv + 1);
+    if (strcmp(cmd, "sweep") == 0)
+        return cli_sweep(argc - 1, argv + 1);
+    if (strcmp(cmd, "plot") == 0)
+        return cli_plot(argc - 1, argv + 1);
+    if (strcmp(cmd, "trace") == 0)
+        return cli_trace(argc - 1, argv + 1);
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         usage(stdout);
         return 0;

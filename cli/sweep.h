@@ -132,7 +132,7 @@ void sweep_run_print_command(FILE *out, const char *dir, const sweep_plan *plan,
  * into seconds; false when it is none of these. */
 bool sweep_parse_time(const char *text, double *seconds);
 
-/* The `ptxsim` command beside the running executable (absolute), for the commands it writes. */
+/* The ptxsim executable that is running (absolute), for the commands it writes. */
 bool sweep_self_path(char *out, size_t n);
 /* mkdir -p. */
 bool sweep_mkdir_p(const char *path);

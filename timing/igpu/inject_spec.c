@@ -1,6 +1,6 @@
 /* inject_spec.c: reads --fault-inject's value (timing_igpu_parse_inject). Apart from the
- * policy that acts on it, so that checking the option (the `ptxsim` launcher, runtime/config.c)
- * needs nothing of the emulator. */
+ * policy that acts on it: checking the option (runtime/config.c) needs nothing of the
+ * emulator. */
 #include "timing/timing.h"
 
 #include <stdio.h>
