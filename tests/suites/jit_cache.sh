@@ -6,7 +6,8 @@
 # PTXSIM_JIT_CACHE=off) writes nothing; --jit-cache-size=1 removes the oldest entry first;
 # --jit-cache-size=0 keeps nothing; PTXSIM_JIT_DUMP leaves each compiled function's IR, assembly,
 # object and kernel name, and PTXSIM_JIT_PERF_MAP=1 names it in perf's /tmp/perf-PID.map.
-# Under --engine=auto, kernels from the cache leave the first compile in the foreground.
+# Under --engine=auto, kernels from the cache leave the first compile in the foreground. A run
+# that compiles nothing never loads libLLVM.
 # Prints "PASS jit_cache/NAME" or "FAIL jit_cache/NAME: why".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -218,4 +219,26 @@ if exe=$(cuda_cache_build jit_exit_unsynced "$W/jit_exit_unsynced.build.log" \
     done
 else
     fail unsynced_exit "nvcc failed (see $W/jit_exit_unsynced.build.log)"
+fi
+
+# libLLVM is opened only when the JIT first needs it (emulator/jit/llvm_api.h): a run that
+# compiles nothing never maps it, and one under --engine=jit does (the loader's file list).
+if exe=$(cuda_test_build tests/cuda/matmul_tiled.cu shared "$W/llvm_load.build.log"); then
+    for engine in interp jit; do
+        XDG_CACHE_HOME=$W/llvm_load.$engine.cache LD_DEBUG=files timeout 300 "$PTXSIM" run \
+            --engine=$engine -- "$exe" >"$W/llvm_load.$engine.out" 2>"$W/llvm_load.$engine.err"
+        rc=$?
+        loads=$(grep -c 'file=libLLVM' "$W/llvm_load.$engine.err")
+        want=0
+        [ $engine = jit ] && want=1
+        if [ $rc -ne 0 ] || ! cmp -s "$W/matmul_tiled.ref" "$W/llvm_load.$engine.out"; then
+            fail "llvm_load/$engine" "exit $rc or output unlike the interpreter's ($W/llvm_load.$engine.out)"
+        elif { [ $want = 0 ] && [ "$loads" -ne 0 ]; } || { [ $want = 1 ] && [ "$loads" -eq 0 ]; }; then
+            fail "llvm_load/$engine" "libLLVM loaded $loads times, want $([ $want = 0 ] && echo none || echo some) ($W/llvm_load.$engine.err)"
+        else
+            pass "llvm_load/$engine"
+        fi
+    done
+else
+    fail llvm_load "nvcc failed (see $W/llvm_load.build.log)"
 fi
