@@ -354,9 +354,11 @@ for suite in tests/suites/*.sh; do
     suites+=("$suite")
 done
 if [ ${#suites[@]} -gt 0 ]; then
-    # The longest first, so that the others fill the second slot meanwhile.
+    # The longest first (by their times in make check), so that the others fill the second
+    # slot meanwhile and no long suite starts near the end.
     ordered=()
-    for s in cuda_libraries ptx_corpus gpudet_equivalence dab_equivalence igpu_programs determinism; do
+    for s in cuda_libraries ptx_corpus timing igpu igpu_programs checks dab_equivalence \
+        gpudet_equivalence dab tm_bench kilotm reused_rows determinism; do
         for x in "${suites[@]}"; do [ "$(basename "$x" .sh)" = "$s" ] && ordered+=("$x"); done
     done
     for x in "${suites[@]}"; do
