@@ -60,6 +60,13 @@ total_of() {
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(json.dumps(d["total"], sort_keys=True, indent=0))' "$1"
 }
 
+# The checks run in two groups side by side (2.6 minutes instead of 4.4 on the two cores of the
+# project's VM), each in a work folder of its own, its lines into a file; the files are printed
+# in order. (The groups' bodies are not indented: they hold here-documents and Python.)
+# ================================================================ the tests/cuda programs
+programs_group() {
+local work=$work/programs
+mkdir -p "$work"
 # ---------------------------------------------------------------- determinism
 for name in vector_add reduction histogram256 matmul_tiled divergence; do
     exe=$(cuda_test_build "tests/cuda/$name.cu" shared "$work/$name.build.log") ||
@@ -164,6 +171,238 @@ else
     fail "timing issue slots add up" "${bad:-only $nk runs}"
 fi
 
+# ---------------------------------------------------------------- --timeline
+# A slice per launch and one per CTA, each CTA inside its launch, with --timeline-warps a slice
+# per warp inside its CTA's (same SM), the same file from the block executor alone and from
+# compare mode; --timeline-warps without --timeline is refused.
+exe=$(cuda_test_build tests/cuda/reduction.cu shared "$work/red.build.log")
+"$PTXSIM" run --timing --gpu=v100 --timeline="$work/tl1.json" --timeline-warps \
+    --stats="$work/tl1s.json" -- "$exe" >/dev/null 2>&1; rc1=$?
+"$PTXSIM" run --timing --gpu=v100 --engine=compare --timeline="$work/tl2.json" --timeline-warps \
+    -- "$exe" >/dev/null 2>&1; rc2=$?
+verdict=$(python3 - "$work/tl1.json" "$work/tl1s.json" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+st = json.load(open(sys.argv[2]))["total"]
+ks = [e for e in ev if e.get("ph") == "X" and e["pid"] == 0]
+cs = [e for e in ev if e.get("ph") == "X" and e["pid"] == 1]
+if len(ks) != st["launches"]: print("%d launch slices for %d launches" % (len(ks), st["launches"])); sys.exit()
+if len(cs) != st["ctas"]: print("%d CTA slices for %d CTAs" % (len(cs), st["ctas"])); sys.exit()
+if ks[-1]["args"]["end_cycle"] != st["cycles"]: print("launches end at %d, cycles %d" % (ks[-1]["args"]["end_cycle"], st["cycles"])); sys.exit()
+for c in cs:
+    if not any(k["args"]["start_cycle"] <= c["args"]["start_cycle"] <= c["args"]["end_cycle"] <= k["args"]["end_cycle"] for k in ks):
+        print("CTA slice %s outside every launch" % c); sys.exit()
+ws = [e for e in ev if e.get("ph") == "X" and e["pid"] == 2]
+if len(ws) < len(cs): print("%d warp slices for %d CTAs" % (len(ws), len(cs))); sys.exit()
+inside = {}
+for w in ws:
+    a = w["args"]
+    home = [c for c in cs if w["name"].startswith(c["name"] + " warp ") and c["tid"] == w["tid"] >> 16
+            and c["args"]["start_cycle"] <= a["start_cycle"] <= a["end_cycle"] <= c["args"]["end_cycle"]]
+    if not home: print("warp slice %s in no CTA slice of its SM" % w); sys.exit()
+    inside[id(home[0])] = inside.get(id(home[0]), 0) + 1
+if len(inside) != len(cs): print("%d CTA slices without warps" % (len(cs) - len(inside))); sys.exit()
+print("ok %d launches, %d CTAs, %d warps" % (len(ks), len(cs), len(ws)))
+PY
+)
+if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [[ $verdict == ok* ]] && cmp -s "$work/tl1.json" "$work/tl2.json"; then
+    pass "timing timeline (${verdict#ok }; compare mode writes the same file)"
+else
+    fail "timing timeline" "exit $rc1/$rc2, $verdict, files $(cmp -s "$work/tl1.json" "$work/tl2.json" && echo same || echo differ)"
+fi
+out=$("$PTXSIM" run --timing --timeline-warps -- "$exe" 2>&1); rc=$?
+if [ $rc -eq 2 ] && grep -q "needs --timeline" <<<"$out"; then pass "timing: --timeline-warps without --timeline is refused"
+else fail "timing: --timeline-warps without --timeline is refused" "exit $rc: $(head -n 2 <<<"$out")"; fi
+out=$("$PTXSIM" run --timeline="$work/x.json" -- "$exe" 2>&1); rc=$?
+if [ $rc -eq 2 ] && grep -q "needs --timing" <<<"$out"; then pass "timing: --timeline without --timing is refused"
+else fail "timing: --timeline without --timing is refused" "exit $rc: $(head -n 2 <<<"$out")"; fi
+
+# ---------------------------------------------------------------- --det=gpudet
+# GPUDet runs the grid (its results stay GPUDet's), the model times what each warp executed:
+# the statistics (with GPUDet's modes in cycles) are the same over threads 1/2/4, two seeds and
+# compare mode; for programs without races, GPUDet's quanta, commits and serial mode cost
+# cycles on top of --timing alone's (never fewer); the modes add up to the cycles, and commit
+# mode sends one Z-buffer request per store-buffer entry; GPU-Racey's signatures are those of --det=gpudet without
+# --timing on the same GPU.
+gpudet_opts=("--threads=1 --seed=1" "--threads=2 --seed=1" "--threads=4 --seed=1"
+             "--threads=2 --seed=7" "--threads=4 --seed=7" "--engine=compare"
+             "--engine=jit --threads=2 --seed=1" "--engine=compare --compare-with=jit")
+for name in histogram256 reduction matmul_tiled; do
+    exe=$(cuda_test_build "tests/cuda/$name.cu" shared "$work/$name.build.log") ||
+        { fail "timing gpudet $name" "nvcc failed"; continue; }
+    ref=""
+    bad=""
+    for opts in "${gpudet_opts[@]}"; do
+        tag=gd${opts//[ =-]/_}
+        if ! "$PTXSIM" run --timing --det=gpudet --gpu=v100 $opts --stats="$work/$name$tag.json" \
+            -- "$exe" >"$work/$name$tag.out" 2>&1; then
+            bad="$opts: exit status $?: $(grep -m 2 -E 'FAIL|ptxsim:' "$work/$name$tag.out")"
+            break
+        fi
+        t=$(total_of "$work/$name$tag.json")
+        if ! grep -q '"quanta"' <<<"$t"; then bad="$opts: no GPUDet quanta in the statistics"; break; fi
+        if [ -z "$ref" ]; then ref=$t; ref_opts=$opts; ref_json=$work/$name$tag.json; continue; fi
+        if [ "$t" != "$ref" ]; then
+            bad="statistics differ between $ref_opts and $opts: $(diff <(echo "$ref") <(echo "$t") | head -n 4 | tr '\n' ' ')"
+            break
+        fi
+    done
+    cycles=$(grep '"cycles"' <<<"$ref" | tr -dc 0-9)
+    if [ -z "$bad" ]; then
+        "$PTXSIM" run --timing --gpu=v100 --stats="$work/$name.alone.json" -- "$exe" >/dev/null 2>&1
+        alone=$(total_of "$work/$name.alone.json" | grep '"cycles"' | tr -dc 0-9)
+        [ "${alone:-0}" -gt 0 ] && [ "$cycles" -ge "$alone" ] ||
+            bad="$cycles cycles under gpudet, fewer than the $alone of --timing alone"
+    fi
+    if [ -z "$bad" ]; then
+        # the modes add up to the cycles; one Z-buffer request per store-buffer entry
+        bad=$(python3 - "$ref_json" 2>&1 <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))["total"]
+g = t["timing"]["gpudet"]
+modes = g["parallel_cycles"] + g["commit_cycles"] + g["serial_cycles"] + g["barrier_cycles"]
+if modes != t["cycles"]:
+    print(f"modes add up to {modes}, not the {t['cycles']} cycles")
+elif g["commit_requests"] != t["gpudet"]["store_buffer_entries"]:
+    print(f"{g['commit_requests']} commit requests for {t['gpudet']['store_buffer_entries']} entries")
+elif g["quantum_end"] != t["gpudet"]["quantum_end"]:
+    print("quantum ends differ from the gpudet object's")
+PY
+) || bad="modes: ${bad:-python failed}"
+    fi
+    if [ -z "$bad" ]; then
+        pass "timing gpudet $name ($cycles cycles over threads 1/2/4, seeds 1/7, auto/jit, compare with the block interpreter and the JIT; >= $alone of --timing alone; modes add up)"
+    else
+        fail "timing gpudet $name" "$bad"
+    fi
+done
+# GPUDet's global barriers: with gpudet_barrier_latency = 1000 in a copy of v100 every barrier
+# (two per quantum without atomics: after parallel mode and after commit) costs exactly 1000
+# cycles and shifts nothing else; serial mode W-Ser takes longer than CU-Ser (the paper's
+# Fig. 10: CU-Ser pipelines an SM's atomics), parallel and commit mode unchanged.
+sed 's/^gpudet_barrier_latency *= *0 /gpudet_barrier_latency = 1000 /' timing/configs/v100.gpu \
+    >"$work/v100_barrier.gpu"
+for name in vector_add matmul_tiled; do
+    exe=$(cuda_test_build "tests/cuda/$name.cu" shared "$work/$name.build.log") ||
+        { fail "timing gpudet barriers $name" "nvcc failed"; continue; }
+    "$PTXSIM" run --timing --det=gpudet --gpu=v100 --stats="$work/$name.b0.json" -- "$exe" >/dev/null 2>&1 &&
+    "$PTXSIM" run --timing --det=gpudet --gpu="$work/v100_barrier.gpu" --threads=2 \
+        --stats="$work/$name.b1000.json" -- "$exe" >/dev/null 2>&1 ||
+        { fail "timing gpudet barriers $name" "run failed"; continue; }
+    bad=$(python3 - "$work/$name.b0.json" "$work/$name.b1000.json" 2>&1 <<'PY'
+import json, sys
+a, b = (json.load(open(f))["total"] for f in sys.argv[1:3])
+ga, gb = a["timing"]["gpudet"], b["timing"]["gpudet"]
+q = a["gpudet"]["quanta"]
+if gb["barriers"] != 2 * q or ga["barriers"] != 2 * q:
+    print(f"{gb['barriers']} barriers for {q} quanta (expected {2 * q})")
+elif ga["barrier_cycles"] != 0 or gb["barrier_cycles"] != 2 * q * 1000:
+    print(f"barrier cycles {ga['barrier_cycles']} and {gb['barrier_cycles']}, expected 0 and {2 * q * 1000}")
+elif b["cycles"] - a["cycles"] != 2 * q * 1000:
+    print(f"cycles {a['cycles']} -> {b['cycles']}, expected + {2 * q * 1000}")
+else:
+    print(f"OK {q} quanta, {a['cycles']} -> {b['cycles']} cycles")
+PY
+)
+    case $bad in
+        OK*) pass "timing gpudet barriers $name (${bad#OK }: 2 x quanta x 1000)" ;;
+        *) fail "timing gpudet barriers $name" "$bad" ;;
+    esac
+done
+if exe=$(cuda_test_build tests/cuda/histogram256.cu shared "$work/histogram256.build.log"); then
+    "$PTXSIM" run --timing --det=gpudet --gpu=v100 --gpudet-serial=cu --stats="$work/ser_cu.json" \
+        -- "$exe" >/dev/null 2>&1
+    "$PTXSIM" run --timing --det=gpudet --gpu=v100 --gpudet-serial=warp --stats="$work/ser_w.json" \
+        -- "$exe" >/dev/null 2>&1
+    bad=$(python3 - "$work/ser_cu.json" "$work/ser_w.json" 2>&1 <<'PY'
+import json, sys
+c, w = (json.load(open(f))["total"]["timing"]["gpudet"] for f in sys.argv[1:3])
+if not c["serial_cycles"] or w["serial_cycles"] <= c["serial_cycles"]:
+    print(f"serial cycles CU-Ser {c['serial_cycles']}, W-Ser {w['serial_cycles']}")
+elif c["parallel_cycles"] != w["parallel_cycles"] or c["commit_cycles"] != w["commit_cycles"]:
+    print("parallel or commit cycles differ between CU-Ser and W-Ser")
+else:
+    print(f"OK CU-Ser {c['serial_cycles']}, W-Ser {w['serial_cycles']} serial cycles")
+PY
+)
+    case $bad in
+        OK*) pass "timing gpudet serial modes histogram256 (${bad#OK })" ;;
+        *) fail "timing gpudet serial modes histogram256" "$bad" ;;
+    esac
+else
+    fail "timing gpudet serial modes histogram256" "nvcc failed"
+fi
+racey_src=examples/gpu_racey/gpu_racey.cu
+if racey=$(cuda_cache_build gpu_racey.shared "$work/racey.build.log" \
+               "-cudart shared -lineinfo -Wno-deprecated-gpu-targets $racey_src" "$racey_src"); then
+    "$PTXSIM" run --det=gpudet --gpu=v100 --threads=2 -- "$racey" --kernel all >"$work/racey.plain" 2>&1
+    ref=""
+    bad=""
+    for opts in "--threads=1 --seed=1" "--threads=2 --seed=2" "--threads=4 --seed=1" "--threads=4 --seed=2"; do
+        tag=${opts//[ =-]/_}
+        if ! "$PTXSIM" run --timing --det=gpudet --gpu=v100 $opts --stats="$work/racey$tag.json" \
+            -- "$racey" --kernel all >"$work/racey$tag.out" 2>&1; then
+            bad="$opts: exit status $?"
+            break
+        fi
+        if ! diff -q "$work/racey.plain" "$work/racey$tag.out" >/dev/null; then
+            bad="$opts: output differs from --det=gpudet without --timing: $(diff "$work/racey.plain" "$work/racey$tag.out" | head -n 3 | tr '\n' ' ')"
+            break
+        fi
+        t=$(total_of "$work/racey$tag.json")
+        if [ -z "$ref" ]; then ref=$t; ref_opts=$opts; continue; fi
+        [ "$t" = "$ref" ] || { bad="statistics differ between $ref_opts and $opts"; break; }
+    done
+    if [ -z "$bad" ] && grep -q signature "$work/racey.plain"; then
+        pass "timing gpudet gpu_racey (GPUDet's signatures, $(grep '"cycles"' <<<"$ref" | tr -dc 0-9) cycles over threads 1/2/4, seeds 1/2)"
+    else
+        fail "timing gpudet gpu_racey" "${bad:-no signatures}"
+    fi
+else
+    fail "timing gpudet gpu_racey" "nvcc failed: $(head -n 3 "$work/racey.build.log")"
+fi
+
+# GPU-Racey's racing kernels with --timing alone (no determinism mode): the windowed model runs
+# every global access, atomic and fence in one order (the weave's), whatever the host threads
+# do, so their signatures (the memory they leave) and every statistic agree on 1, 2 and 4
+# threads and with a seed.
+if [ -n "${racey:-}" ]; then
+    ref_out="" ref=""
+    bad=""
+    for opts in "--threads=1" "--threads=2" "--threads=4" "--threads=4 --seed=3"; do
+        tag=${opts//[ =-]/_}
+        out=$work/racey_timing$tag.out
+        : >"$out"
+        : >"$work/racey_timing$tag.stats"
+        for k in racey_global racey_atomic_add racey_atomic_cas racey_fence racey_many_wg \
+                 racey_bytes racey_shared; do
+            if ! "$PTXSIM" run --timing --gpu=v100 $opts --stats="$work/racey_timing$tag$k.json" \
+                -- "$racey" --kernel $k >>"$out" 2>&1; then
+                bad="$k $opts: exit status $?"
+                break 2
+            fi
+            total_of "$work/racey_timing$tag$k.json" >>"$work/racey_timing$tag.stats"
+        done
+        t=$(cat "$work/racey_timing$tag.stats")
+        if [ -z "$ref" ]; then ref=$t; ref_out=$out; ref_opts=$opts; continue; fi
+        if ! diff -q "$ref_out" "$out" >/dev/null; then
+            bad="signatures differ between $ref_opts and $opts: $(diff "$ref_out" "$out" | head -n 3 | tr '\n' ' ')"
+            break
+        fi
+        [ "$t" = "$ref" ] || { bad="statistics differ between $ref_opts and $opts"; break; }
+    done
+    if [ -z "$bad" ] && [ "$(grep -c signature "$ref_out")" = 7 ]; then
+        pass "timing gpu_racey without determinism (7 racing kernels: signatures and statistics the same over threads 1/2/4 and a seed)"
+    else
+        fail "timing gpu_racey without determinism" "${bad:-signatures missing}"
+    fi
+fi
+}
+
+# ================================================================ the microbenchmarks
+micro_group() {
+local work=$work/micro
+mkdir -p "$work"
 # ---------------------------------------------------------------- microbenchmarks
 # slot_deltas STATS KERNEL_A KERNEL_B "reason=N ...": "ok" when kernel B's issue slots exceed
 # kernel A's by exactly N for each reason named (kernel names up to their parameter lists)
@@ -466,52 +705,6 @@ else
     fail "timing micro against published figures" "nvcc failed"
 fi
 
-# ---------------------------------------------------------------- --timeline
-# A slice per launch and one per CTA, each CTA inside its launch, with --timeline-warps a slice
-# per warp inside its CTA's (same SM), the same file from the block executor alone and from
-# compare mode; --timeline-warps without --timeline is refused.
-exe=$(cuda_test_build tests/cuda/reduction.cu shared "$work/red.build.log")
-"$PTXSIM" run --timing --gpu=v100 --timeline="$work/tl1.json" --timeline-warps \
-    --stats="$work/tl1s.json" -- "$exe" >/dev/null 2>&1; rc1=$?
-"$PTXSIM" run --timing --gpu=v100 --engine=compare --timeline="$work/tl2.json" --timeline-warps \
-    -- "$exe" >/dev/null 2>&1; rc2=$?
-verdict=$(python3 - "$work/tl1.json" "$work/tl1s.json" <<'PY'
-import json, sys
-ev = json.load(open(sys.argv[1]))["traceEvents"]
-st = json.load(open(sys.argv[2]))["total"]
-ks = [e for e in ev if e.get("ph") == "X" and e["pid"] == 0]
-cs = [e for e in ev if e.get("ph") == "X" and e["pid"] == 1]
-if len(ks) != st["launches"]: print("%d launch slices for %d launches" % (len(ks), st["launches"])); sys.exit()
-if len(cs) != st["ctas"]: print("%d CTA slices for %d CTAs" % (len(cs), st["ctas"])); sys.exit()
-if ks[-1]["args"]["end_cycle"] != st["cycles"]: print("launches end at %d, cycles %d" % (ks[-1]["args"]["end_cycle"], st["cycles"])); sys.exit()
-for c in cs:
-    if not any(k["args"]["start_cycle"] <= c["args"]["start_cycle"] <= c["args"]["end_cycle"] <= k["args"]["end_cycle"] for k in ks):
-        print("CTA slice %s outside every launch" % c); sys.exit()
-ws = [e for e in ev if e.get("ph") == "X" and e["pid"] == 2]
-if len(ws) < len(cs): print("%d warp slices for %d CTAs" % (len(ws), len(cs))); sys.exit()
-inside = {}
-for w in ws:
-    a = w["args"]
-    home = [c for c in cs if w["name"].startswith(c["name"] + " warp ") and c["tid"] == w["tid"] >> 16
-            and c["args"]["start_cycle"] <= a["start_cycle"] <= a["end_cycle"] <= c["args"]["end_cycle"]]
-    if not home: print("warp slice %s in no CTA slice of its SM" % w); sys.exit()
-    inside[id(home[0])] = inside.get(id(home[0]), 0) + 1
-if len(inside) != len(cs): print("%d CTA slices without warps" % (len(cs) - len(inside))); sys.exit()
-print("ok %d launches, %d CTAs, %d warps" % (len(ks), len(cs), len(ws)))
-PY
-)
-if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [[ $verdict == ok* ]] && cmp -s "$work/tl1.json" "$work/tl2.json"; then
-    pass "timing timeline (${verdict#ok }; compare mode writes the same file)"
-else
-    fail "timing timeline" "exit $rc1/$rc2, $verdict, files $(cmp -s "$work/tl1.json" "$work/tl2.json" && echo same || echo differ)"
-fi
-out=$("$PTXSIM" run --timing --timeline-warps -- "$exe" 2>&1); rc=$?
-if [ $rc -eq 2 ] && grep -q "needs --timeline" <<<"$out"; then pass "timing: --timeline-warps without --timeline is refused"
-else fail "timing: --timeline-warps without --timeline is refused" "exit $rc: $(head -n 2 <<<"$out")"; fi
-out=$("$PTXSIM" run --timeline="$work/x.json" -- "$exe" 2>&1); rc=$?
-if [ $rc -eq 2 ] && grep -q "needs --timing" <<<"$out"; then pass "timing: --timeline without --timing is refused"
-else fail "timing: --timeline without --timing is refused" "exit $rc: $(head -n 2 <<<"$out")"; fi
-
 # ---------------------------------------------------------------- --gpu=FILE
 # A copy of v100.gpu with a slower L2 takes more cycles; a broken copy is refused with its line.
 exe=$(cuda_test_build tests/cuda/vector_add.cu shared "$work/va.build.log")
@@ -551,184 +744,9 @@ PY
 else
     fail "timing dram_scheduler gtx480 dram copy" "the fcfs run failed"
 fi
+}
 
-# ---------------------------------------------------------------- --det=gpudet
-# GPUDet runs the grid (its results stay GPUDet's), the model times what each warp executed:
-# the statistics (with GPUDet's modes in cycles) are the same over threads 1/2/4, two seeds and
-# compare mode; for programs without races, GPUDet's quanta, commits and serial mode cost
-# cycles on top of --timing alone's (never fewer); the modes add up to the cycles, and commit
-# mode sends one Z-buffer request per store-buffer entry; GPU-Racey's signatures are those of --det=gpudet without
-# --timing on the same GPU.
-gpudet_opts=("--threads=1 --seed=1" "--threads=2 --seed=1" "--threads=4 --seed=1"
-             "--threads=2 --seed=7" "--threads=4 --seed=7" "--engine=compare"
-             "--engine=jit --threads=2 --seed=1" "--engine=compare --compare-with=jit")
-for name in histogram256 reduction matmul_tiled; do
-    exe=$(cuda_test_build "tests/cuda/$name.cu" shared "$work/$name.build.log") ||
-        { fail "timing gpudet $name" "nvcc failed"; continue; }
-    ref=""
-    bad=""
-    for opts in "${gpudet_opts[@]}"; do
-        tag=gd${opts//[ =-]/_}
-        if ! "$PTXSIM" run --timing --det=gpudet --gpu=v100 $opts --stats="$work/$name$tag.json" \
-            -- "$exe" >"$work/$name$tag.out" 2>&1; then
-            bad="$opts: exit status $?: $(grep -m 2 -E 'FAIL|ptxsim:' "$work/$name$tag.out")"
-            break
-        fi
-        t=$(total_of "$work/$name$tag.json")
-        if ! grep -q '"quanta"' <<<"$t"; then bad="$opts: no GPUDet quanta in the statistics"; break; fi
-        if [ -z "$ref" ]; then ref=$t; ref_opts=$opts; ref_json=$work/$name$tag.json; continue; fi
-        if [ "$t" != "$ref" ]; then
-            bad="statistics differ between $ref_opts and $opts: $(diff <(echo "$ref") <(echo "$t") | head -n 4 | tr '\n' ' ')"
-            break
-        fi
-    done
-    cycles=$(grep '"cycles"' <<<"$ref" | tr -dc 0-9)
-    if [ -z "$bad" ]; then
-        "$PTXSIM" run --timing --gpu=v100 --stats="$work/$name.alone.json" -- "$exe" >/dev/null 2>&1
-        alone=$(total_of "$work/$name.alone.json" | grep '"cycles"' | tr -dc 0-9)
-        [ "${alone:-0}" -gt 0 ] && [ "$cycles" -ge "$alone" ] ||
-            bad="$cycles cycles under gpudet, fewer than the $alone of --timing alone"
-    fi
-    if [ -z "$bad" ]; then
-        # the modes add up to the cycles; one Z-buffer request per store-buffer entry
-        bad=$(python3 - "$ref_json" 2>&1 <<'PY'
-import json, sys
-t = json.load(open(sys.argv[1]))["total"]
-g = t["timing"]["gpudet"]
-modes = g["parallel_cycles"] + g["commit_cycles"] + g["serial_cycles"] + g["barrier_cycles"]
-if modes != t["cycles"]:
-    print(f"modes add up to {modes}, not the {t['cycles']} cycles")
-elif g["commit_requests"] != t["gpudet"]["store_buffer_entries"]:
-    print(f"{g['commit_requests']} commit requests for {t['gpudet']['store_buffer_entries']} entries")
-elif g["quantum_end"] != t["gpudet"]["quantum_end"]:
-    print("quantum ends differ from the gpudet object's")
-PY
-) || bad="modes: ${bad:-python failed}"
-    fi
-    if [ -z "$bad" ]; then
-        pass "timing gpudet $name ($cycles cycles over threads 1/2/4, seeds 1/7, auto/jit, compare with the block interpreter and the JIT; >= $alone of --timing alone; modes add up)"
-    else
-        fail "timing gpudet $name" "$bad"
-    fi
-done
-# GPUDet's global barriers: with gpudet_barrier_latency = 1000 in a copy of v100 every barrier
-# (two per quantum without atomics: after parallel mode and after commit) costs exactly 1000
-# cycles and shifts nothing else; serial mode W-Ser takes longer than CU-Ser (the paper's
-# Fig. 10: CU-Ser pipelines an SM's atomics), parallel and commit mode unchanged.
-sed 's/^gpudet_barrier_latency *= *0 /gpudet_barrier_latency = 1000 /' timing/configs/v100.gpu \
-    >"$work/v100_barrier.gpu"
-for name in vector_add matmul_tiled; do
-    exe=$(cuda_test_build "tests/cuda/$name.cu" shared "$work/$name.build.log") ||
-        { fail "timing gpudet barriers $name" "nvcc failed"; continue; }
-    "$PTXSIM" run --timing --det=gpudet --gpu=v100 --stats="$work/$name.b0.json" -- "$exe" >/dev/null 2>&1 &&
-    "$PTXSIM" run --timing --det=gpudet --gpu="$work/v100_barrier.gpu" --threads=2 \
-        --stats="$work/$name.b1000.json" -- "$exe" >/dev/null 2>&1 ||
-        { fail "timing gpudet barriers $name" "run failed"; continue; }
-    bad=$(python3 - "$work/$name.b0.json" "$work/$name.b1000.json" 2>&1 <<'PY'
-import json, sys
-a, b = (json.load(open(f))["total"] for f in sys.argv[1:3])
-ga, gb = a["timing"]["gpudet"], b["timing"]["gpudet"]
-q = a["gpudet"]["quanta"]
-if gb["barriers"] != 2 * q or ga["barriers"] != 2 * q:
-    print(f"{gb['barriers']} barriers for {q} quanta (expected {2 * q})")
-elif ga["barrier_cycles"] != 0 or gb["barrier_cycles"] != 2 * q * 1000:
-    print(f"barrier cycles {ga['barrier_cycles']} and {gb['barrier_cycles']}, expected 0 and {2 * q * 1000}")
-elif b["cycles"] - a["cycles"] != 2 * q * 1000:
-    print(f"cycles {a['cycles']} -> {b['cycles']}, expected + {2 * q * 1000}")
-else:
-    print(f"OK {q} quanta, {a['cycles']} -> {b['cycles']} cycles")
-PY
-)
-    case $bad in
-        OK*) pass "timing gpudet barriers $name (${bad#OK }: 2 x quanta x 1000)" ;;
-        *) fail "timing gpudet barriers $name" "$bad" ;;
-    esac
-done
-if exe=$(cuda_test_build tests/cuda/histogram256.cu shared "$work/histogram256.build.log"); then
-    "$PTXSIM" run --timing --det=gpudet --gpu=v100 --gpudet-serial=cu --stats="$work/ser_cu.json" \
-        -- "$exe" >/dev/null 2>&1
-    "$PTXSIM" run --timing --det=gpudet --gpu=v100 --gpudet-serial=warp --stats="$work/ser_w.json" \
-        -- "$exe" >/dev/null 2>&1
-    bad=$(python3 - "$work/ser_cu.json" "$work/ser_w.json" 2>&1 <<'PY'
-import json, sys
-c, w = (json.load(open(f))["total"]["timing"]["gpudet"] for f in sys.argv[1:3])
-if not c["serial_cycles"] or w["serial_cycles"] <= c["serial_cycles"]:
-    print(f"serial cycles CU-Ser {c['serial_cycles']}, W-Ser {w['serial_cycles']}")
-elif c["parallel_cycles"] != w["parallel_cycles"] or c["commit_cycles"] != w["commit_cycles"]:
-    print("parallel or commit cycles differ between CU-Ser and W-Ser")
-else:
-    print(f"OK CU-Ser {c['serial_cycles']}, W-Ser {w['serial_cycles']} serial cycles")
-PY
-)
-    case $bad in
-        OK*) pass "timing gpudet serial modes histogram256 (${bad#OK })" ;;
-        *) fail "timing gpudet serial modes histogram256" "$bad" ;;
-    esac
-else
-    fail "timing gpudet serial modes histogram256" "nvcc failed"
-fi
-racey_src=examples/gpu_racey/gpu_racey.cu
-if racey=$(cuda_cache_build gpu_racey.shared "$work/racey.build.log" \
-               "-cudart shared -lineinfo -Wno-deprecated-gpu-targets $racey_src" "$racey_src"); then
-    "$PTXSIM" run --det=gpudet --gpu=v100 --threads=2 -- "$racey" --kernel all >"$work/racey.plain" 2>&1
-    ref=""
-    bad=""
-    for opts in "--threads=1 --seed=1" "--threads=2 --seed=2" "--threads=4 --seed=1" "--threads=4 --seed=2"; do
-        tag=${opts//[ =-]/_}
-        if ! "$PTXSIM" run --timing --det=gpudet --gpu=v100 $opts --stats="$work/racey$tag.json" \
-            -- "$racey" --kernel all >"$work/racey$tag.out" 2>&1; then
-            bad="$opts: exit status $?"
-            break
-        fi
-        if ! diff -q "$work/racey.plain" "$work/racey$tag.out" >/dev/null; then
-            bad="$opts: output differs from --det=gpudet without --timing: $(diff "$work/racey.plain" "$work/racey$tag.out" | head -n 3 | tr '\n' ' ')"
-            break
-        fi
-        t=$(total_of "$work/racey$tag.json")
-        if [ -z "$ref" ]; then ref=$t; ref_opts=$opts; continue; fi
-        [ "$t" = "$ref" ] || { bad="statistics differ between $ref_opts and $opts"; break; }
-    done
-    if [ -z "$bad" ] && grep -q signature "$work/racey.plain"; then
-        pass "timing gpudet gpu_racey (GPUDet's signatures, $(grep '"cycles"' <<<"$ref" | tr -dc 0-9) cycles over threads 1/2/4, seeds 1/2)"
-    else
-        fail "timing gpudet gpu_racey" "${bad:-no signatures}"
-    fi
-else
-    fail "timing gpudet gpu_racey" "nvcc failed: $(head -n 3 "$work/racey.build.log")"
-fi
-
-# GPU-Racey's racing kernels with --timing alone (no determinism mode): the windowed model runs
-# every global access, atomic and fence in one order (the weave's), whatever the host threads
-# do, so their signatures (the memory they leave) and every statistic agree on 1, 2 and 4
-# threads and with a seed.
-if [ -n "${racey:-}" ]; then
-    ref_out="" ref=""
-    bad=""
-    for opts in "--threads=1" "--threads=2" "--threads=4" "--threads=4 --seed=3"; do
-        tag=${opts//[ =-]/_}
-        out=$work/racey_timing$tag.out
-        : >"$out"
-        : >"$work/racey_timing$tag.stats"
-        for k in racey_global racey_atomic_add racey_atomic_cas racey_fence racey_many_wg \
-                 racey_bytes racey_shared; do
-            if ! "$PTXSIM" run --timing --gpu=v100 $opts --stats="$work/racey_timing$tag$k.json" \
-                -- "$racey" --kernel $k >>"$out" 2>&1; then
-                bad="$k $opts: exit status $?"
-                break 2
-            fi
-            total_of "$work/racey_timing$tag$k.json" >>"$work/racey_timing$tag.stats"
-        done
-        t=$(cat "$work/racey_timing$tag.stats")
-        if [ -z "$ref" ]; then ref=$t; ref_out=$out; ref_opts=$opts; continue; fi
-        if ! diff -q "$ref_out" "$out" >/dev/null; then
-            bad="signatures differ between $ref_opts and $opts: $(diff "$ref_out" "$out" | head -n 3 | tr '\n' ' ')"
-            break
-        fi
-        [ "$t" = "$ref" ] || { bad="statistics differ between $ref_opts and $opts"; break; }
-    done
-    if [ -z "$bad" ] && [ "$(grep -c signature "$ref_out")" = 7 ]; then
-        pass "timing gpu_racey without determinism (7 racing kernels: signatures and statistics the same over threads 1/2/4 and a seed)"
-    else
-        fail "timing gpu_racey without determinism" "${bad:-signatures missing}"
-    fi
-fi
+programs_group >"$work/programs.lines" 2>&1 &
+micro_group >"$work/micro.lines" 2>&1
+wait
+cat "$work/programs.lines" "$work/micro.lines"
