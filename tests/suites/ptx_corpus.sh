@@ -11,13 +11,16 @@
 #   CUB and Thrust (bench/corpus/thrust_cub.cu): two configurations, it is slow to compile
 # A source's `// nvcc: ... -arch=sm_NN ...` line sets its minimum architecture; `-rdc` there
 # (or a source that needs it) makes every configuration of it relocatable.
-# Prints "PASS name" / "FAIL name: why" per PTX file. PTX is cached in $B/tests/ptx-corpus.
+# Prints "PASS name" / "FAIL name: why" per PTX file. PTX comes from the build cache of
+# tests/cuda_cache.sh ($PTXSIM_CUDA_CACHE), copied to $B/tests/ptx-corpus.
 set -u
 cd "$(dirname "$0")/../.."
 B=${B:-build}
 NVCC=${NVCC:-nvcc}
 PTXSIM=$B/bin/ptxsim
 OUT=$B/tests/ptx-corpus
+# shellcheck source=tests/cuda_cache.sh
+. tests/cuda_cache.sh
 mkdir -p "$OUT"
 
 ARCHES=(sm_75 sm_80 sm_86 sm_90 sm_120)
@@ -60,16 +63,25 @@ done
 add_job bench/corpus/thrust_cub.cu sm_80 "-O3"
 add_job bench/corpus/thrust_cub.cu sm_120 "-lineinfo"
 
-# Compile what is missing or stale, two at a time.
+# Compile two at a time, through the build cache of tests/cuda_cache.sh (keyed by nvcc's
+# version and arguments and the content of the source and the headers beside it and in
+# include/ptxsim/), so an unchanged file is never compiled twice, in this tree or another that
+# shares the cache, and a changed header is never missed.
 compile_one() {
+    local src arch flags out cached headers
     IFS=$'\t' read -r src arch flags out <<<"$1"
-    if [ -s "$out" ] && [ "$out" -nt "$src" ]; then return 0; fi
-    # shellcheck disable=SC2086
-    "$NVCC" -ptx -arch="$arch" -Wno-deprecated-gpu-targets $flags -o "$out" "$src" \
-        >"$out.nvcc.log" 2>&1 || rm -f "$out"
+    shopt -s nullglob
+    headers=("$(dirname "$src")"/*.cuh "$(dirname "$src")"/*.h include/ptxsim/*.h)
+    if cached=$(cuda_cache_build "$(basename "$out")" "$out.nvcc.log" \
+            "-ptx -arch=$arch -Wno-deprecated-gpu-targets $flags $(printf '%q' "$src")" \
+            "$src" "${headers[@]}"); then
+        cp "$cached" "$out"
+    else
+        rm -f "$out"
+    fi
 }
 export -f compile_one
-export NVCC
+export NVCC B
 tr '\n' '\0' <"$jobs_file" | xargs -0 -P 2 -I{} bash -c 'compile_one "$1"' _ {}
 
 # Check every file, $JOBS at a time; the lines come out in the jobs' order.
