@@ -120,7 +120,7 @@ echo "geometric mean: $(geo "${vs_gsim[@]}")x faster than GPGPU-Sim (target 50x)
 # two kernels of 1M threads: vecadd (memory-bound: its every load and store goes through the
 # weave's one serial order, the hardest case) and blackscholes (bench/programs: compute-bound,
 # exp, log and sqrt per option, the bound phase's work)
-ratio() { if [ "$(echo "$2 > 0" | bc -l)" = 1 ]; then echo "$1 / $2" | bc -l | cut -c1-4; else echo "?"; fi; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "?" }'; }
 for p in vecadd blackscholes; do
     one="" kone="" two="" ktwo=""
     for _ in $(seq "$REPS"); do
