@@ -249,7 +249,8 @@ int cli_run(int argc, char **argv)
     /* The variables the program will see (set here or inherited) must all be carried out:
      * refuse now rather than let the shim stop the program. */
     char env_err[320];
-    if (!rt_config_check_environment(env_err, sizeof env_err)) {
+    if (!rt_config_check_environment(env_err, sizeof env_err) ||
+        !rt_config_check_outputs(env_err, sizeof env_err)) {
         fprintf(stderr, "ptxsim run: %s\n", env_err);
         return 2;
     }

@@ -14,7 +14,7 @@
 __attribute__((constructor(101))) static void options_check(void)
 {
     char err[384];
-    if (rt_config_check_environment(err, sizeof err))
+    if (rt_config_check_environment(err, sizeof err) && rt_config_check_outputs(err, sizeof err))
         return;
     fprintf(stderr, "ptxsim: %s\n", err);
     exit(2);

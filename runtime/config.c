@@ -2,8 +2,10 @@
  * shim's start-up check) and their values from the PTXSIM_* environment. */
 #include "runtime/rt_internal.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -556,6 +558,28 @@ static const char *option_value(const rt_option *opt)
 static void copy_text(char *dst, size_t n, const char *src)
 {
     snprintf(dst, n, "%s", src);
+}
+
+bool rt_config_check_outputs(char *err, size_t errlen)
+{
+    static const char *const outputs[] = {"stats", "timeline", "check-report", "record", "trace"};
+    for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {
+        const rt_option *o = rt_option_find(outputs[i]);
+        assert(o);
+        const char *path = getenv(o->env);
+        if (!path || !*path || strcmp(path, "off") == 0) continue;
+        if (strcmp(o->name, "stats") == 0 && (strcmp(path, "-") == 0 || strcmp(path, "stderr") == 0))
+            continue;
+        /* created when absent, left as it is otherwise: its writer truncates it later */
+        int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+        if (fd < 0) {
+            snprintf(err, errlen, "--%s=%.200s: cannot write %.200s: %s", o->name, path, path,
+                     strerror(errno));
+            return false;
+        }
+        close(fd);
+    }
+    return true;
 }
 
 void rt_config_load(rt_config *cfg)

@@ -84,9 +84,6 @@ static void init(void)
         }
         atexit(rt_check_finish);
     }
-    /* --timing's summary goes to stderr when no --stats destination is named */
-    if (rt_g.cfg.stats[0] || rt_g.cfg.timing)
-        atexit(rt_stats_report);
     if (rt_g.cfg.watch[0]) {
         char err[512];
         if (!(rt_g.watch = timing_watch_create(rt_g.cfg.watch, stderr, err, sizeof err))) {
@@ -113,7 +110,7 @@ static void init(void)
         char err[256];
         rt_g.trace = timing_trace_open(rt_g.cfg.trace, err, sizeof err);
         if (!rt_g.trace) {
-            fprintf(stderr, "ptxsim: PTXSIM_TRACE=%s: %s\n", rt_g.cfg.trace, err);
+            fprintf(stderr, "ptxsim: --trace=%s: %s\n", rt_g.cfg.trace, err);
             exit(2);
         }
         atexit(rt_trace_finish);
@@ -122,12 +119,16 @@ static void init(void)
         char err[256];
         rt_g.timeline = timing_timeline_open(rt_g.cfg.timeline, err, sizeof err);
         if (!rt_g.timeline) {
-            fprintf(stderr, "ptxsim: PTXSIM_TIMELINE=%s: %s\n", rt_g.cfg.timeline, err);
+            fprintf(stderr, "ptxsim: --timeline=%s: %s\n", rt_g.cfg.timeline, err);
             exit(2);
         }
         if (rt_g.cfg.timeline_warps) timing_timeline_want_warps(rt_g.timeline);
         atexit(rt_timeline_finish);
     }
+    /* --timing's summary goes to stderr when no --stats destination is named; registered after
+     * the refusals above, so a refused run prints no empty summary */
+    if (rt_g.cfg.stats[0] || rt_g.cfg.timing)
+        atexit(rt_stats_report);
     rt_log(1, "runtime %s: engine %s, %u host thread%s, seed %llu, det %s, timing %s, "
               "gpu %s (sm_%d%d, %d SMs)",
            RT_PTXSIM_VERSION, rt_g.cfg.engine, rt_g.cfg.threads, rt_g.cfg.threads == 1 ? "" : "s",

@@ -139,6 +139,34 @@ out=$("$PTXSIM" run --determinism=gpudet -- $prog ran 2>&1); rc=$?
 [ "$rc" -eq 2 ] && echo "PASS options/cli_unknown_option" ||
     echo "FAIL options/cli_unknown_option: exit $rc, $out"
 
+# an output file that cannot be written is refused before the program runs (not found out at
+# exit, when the program's status is decided), in one line naming the option and the reason,
+# both ways; a destination that can be written lets the program run
+for o in "stats=/nonexistent-dir/s.json" "timing --timeline=/nonexistent-dir/t.json" \
+         "check-report=/nonexistent-dir/c.json" "record=/nonexistent-dir/r.trace" \
+         "trace=/nonexistent-dir/t.trace"; do
+    flag=${o##* --}; flag=${flag%%=*}; path=${o##*=}
+    var=PTXSIM_$(tr 'a-z-' 'A-Z_' <<<"$flag")
+    for way in cli env; do
+        if [ $way = cli ]; then
+            out=$("$PTXSIM" run --$o -- $prog ran 2>&1); rc=$?
+        else
+            timing=off; [ "$flag" = timeline ] && timing=on
+            out=$(env PTXSIM_TIMING=$timing "$var=$path" LD_PRELOAD="$SHIM" $prog ran 2>&1); rc=$?
+        fi
+        if [ "$rc" -eq 2 ] && ! grep -q '^ran' <<<"$out" && [ "$(wc -l <<<"$out")" -eq 1 ] &&
+            grep -q "^ptxsim\( run\)\?: --$flag=$path: cannot write $path: No such file or directory\$" <<<"$out"; then
+            echo "PASS options/${way}_unwritable_${flag}_refused"
+        else
+            echo "FAIL options/${way}_unwritable_${flag}_refused: exit $rc, output: $out"
+        fi
+    done
+done
+out=$("$PTXSIM" run --stats="$LOGS/stats.json" --timing --timeline="$LOGS/timeline.json" \
+    -- $prog ran 2>&1); rc=$?
+[ "$rc" -eq 0 ] && [ "$out" = "ran" ] && echo "PASS options/writable_outputs_run" ||
+    echo "FAIL options/writable_outputs_run: exit $rc, $out"
+
 # what is built runs
 out=$(env PTXSIM_DET=gpudet PTXSIM_THREADS=2 PTXSIM_ENGINE=interp PTXSIM_TIMING=off \
     PTXSIM_WATCHDOG=10 PTXSIM_TEST_FILTER=x LD_PRELOAD="$SHIM" $prog ran 2>&1); rc=$?

@@ -8,6 +8,7 @@
  * and written at close, in the order they ended (deterministic: the model is). */
 #include "timing/timing.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,7 @@ timing_timeline *timing_timeline_open(const char *path, char *err, size_t errlen
     }
     t->f = fopen(path, "w");
     if (!t->f) {
-        snprintf(err, errlen, "cannot write %s", path);
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
         free(t);
         return NULL;
     }

@@ -13,6 +13,7 @@
 #include "timing/replay/replay_internal.h"
 
 #include <pthread.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +40,7 @@ timing_record *timing_record_open(const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "wb");   /* fail now, not at exit, when the file cannot be written */
     if (!f) {
-        snprintf(err, errlen, "cannot write %s", path);
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
         return NULL;
     }
     fclose(f);
