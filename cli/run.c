@@ -250,7 +250,7 @@ int cli_run(int argc, char **argv)
      * refuse now rather than let the shim stop the program. */
     char env_err[320];
     if (!rt_config_check_environment(env_err, sizeof env_err) ||
-        !rt_config_check_outputs(env_err, sizeof env_err)) {
+        !rt_config_check_files(env_err, sizeof env_err)) {
         fprintf(stderr, "ptxsim run: %s\n", env_err);
         return 2;
     }

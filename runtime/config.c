@@ -560,7 +560,7 @@ static void copy_text(char *dst, size_t n, const char *src)
     snprintf(dst, n, "%s", src);
 }
 
-bool rt_config_check_outputs(char *err, size_t errlen)
+bool rt_config_check_files(char *err, size_t errlen)
 {
     static const char *const outputs[] = {"stats", "timeline", "check-report", "record", "trace"};
     for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {
@@ -574,6 +574,16 @@ bool rt_config_check_outputs(char *err, size_t errlen)
         int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
         if (fd < 0) {
             snprintf(err, errlen, "--%s=%.200s: cannot write %.200s: %s", o->name, path, path,
+                     strerror(errno));
+            return false;
+        }
+        close(fd);
+    }
+    const char *replay = getenv("PTXSIM_REPLAY");
+    if (replay && *replay && strcmp(replay, "off") != 0) {
+        int fd = open(replay, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            snprintf(err, errlen, "--replay=%.200s: cannot read %.200s: %s", replay, replay,
                      strerror(errno));
             return false;
         }

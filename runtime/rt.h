@@ -138,10 +138,11 @@ enum { RT_LINK_CUBIN = 0, RT_LINK_PTX, RT_LINK_FATBINARY, RT_LINK_OBJECT, RT_LIN
  * main and exits with status 2 on failure; `ptxsim run` runs it before starting the program. */
 bool rt_config_check_environment(char *err, size_t errlen);
 /* Every output file an option names (--stats=FILE, --timeline, --check-report, --record,
- * --trace) can be written: each is created if absent (left as it is otherwise), so that a path
- * that cannot be written is refused before the program runs, not found out at its exit, when
- * its status is decided. Run after rt_config_check_environment, by the same two callers. */
-bool rt_config_check_outputs(char *err, size_t errlen);
+ * --trace) can be written, and --replay's file read: each output is created if absent (left as
+ * it is otherwise), so that a path that cannot be written is refused before the program runs,
+ * not found out at its exit, when its status is decided. Run after
+ * rt_config_check_environment, by the same two callers. */
+bool rt_config_check_files(char *err, size_t errlen);
 
 /* ---------------------------------------------------------------- registration (nvcc ABI) */
 

@@ -162,6 +162,11 @@ for o in "stats=/nonexistent-dir/s.json" "timing --timeline=/nonexistent-dir/t.j
         fi
     done
 done
+out=$("$PTXSIM" run --replay=/nonexistent-dir/r.trace -- $prog ran 2>&1); rc=$?
+[ "$rc" -eq 2 ] && ! grep -q '^ran' <<<"$out" &&
+    grep -q "^ptxsim run: --replay=/nonexistent-dir/r.trace: cannot read /nonexistent-dir/r.trace: No such file or directory$" <<<"$out" &&
+    echo "PASS options/cli_unreadable_replay_refused" ||
+    echo "FAIL options/cli_unreadable_replay_refused: exit $rc, $out"
 out=$("$PTXSIM" run --stats="$LOGS/stats.json" --timing --timeline="$LOGS/timeline.json" \
     -- $prog ran 2>&1); rc=$?
 [ "$rc" -eq 0 ] && [ "$out" = "ran" ] && echo "PASS options/writable_outputs_run" ||

@@ -16,6 +16,7 @@
 #include "timing/timing.h"
 
 #include <pthread.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,7 +171,7 @@ timing_trace *timing_trace_open(const char *path, char *err, size_t errlen)
     t->zout_cap = ZSTD_CStreamOutSize();
     t->zout = malloc(t->zout_cap);
     if (!t->f || !t->z || !t->zout) {
-        snprintf(err, errlen, "cannot write the trace file %s", path);
+        snprintf(err, errlen, "cannot write the trace file %s: %s", path, strerror(errno));
         if (t->f) fclose(t->f);
         ZSTD_freeCCtx(t->z);
         free(t->zout);
@@ -270,7 +271,7 @@ static bool read_all(const char *path, uint8_t **out, size_t *len, char *err, si
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, errlen, "cannot read %s", path);
+        snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
         return false;
     }
     ZSTD_DCtx *z = ZSTD_createDCtx();

@@ -20,6 +20,7 @@
  * divergence, never silently run on. */
 #include "timing/replay/replay_internal.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,7 @@ timing_replay *timing_replay_open(const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, errlen, "cannot read %s", path);
+        snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
         return NULL;
     }
     fseek(f, 0, SEEK_END);
