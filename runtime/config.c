@@ -39,7 +39,7 @@ const rt_option rt_options[] = {
      "contract mul + add/sub pairs without a rounding modifier into one fused multiply-add, as "
      "ptxas does by default; off matches binaries assembled with ptxas --fmad=false"},
     {"threads", "PTXSIM_THREADS", "auto", RT_OPT_UINT, NULL, NULL, NULL,
-     "host threads that run SMs (auto = the number of cores; 1 = serial)"},
+     "host threads that run SMs (auto or 0 = the number of cores; 1 = serial; at most 1024)"},
     {"seed", "PTXSIM_SEED", "0", RT_OPT_UINT, NULL, NULL, NULL,
      "scheduling seed: 0 = fixed order, otherwise perturbs CTA placement and warp order "
      "(exposes races; no effect under --det=gpudet or --det=dab)"},
@@ -331,6 +331,13 @@ bool rt_option_check(const rt_option *opt, const char *value, char *err, size_t 
                      "to 2097152 bytes)");
             return false;
         }
+        if (ok && strcmp(opt->name, "threads") == 0 && strcmp(value, "auto") != 0 &&
+            u > RT_MAX_HOST_THREADS) {
+            /* refused, not cut down: the run a user asked for is the run they get */
+            snprintf(err, errlen, "not a valid value (accepted: auto, or 0 (auto) to %d host "
+                     "threads)", RT_MAX_HOST_THREADS);
+            return false;
+        }
         break;
     case RT_OPT_BOOL:
         ok = parse_bool(value, &b);
@@ -605,10 +612,10 @@ void rt_config_load(rt_config *cfg)
     cfg->jit_cache = !parse_bool(option_value(rt_option_find("jit-cache")), &b) || b;
     cfg->jit_cache_mib = parse_uint(option_value(rt_option_find("jit-cache-size")), &u) ? u : 256;
     cfg->threads = parse_uint(option_value(rt_option_find("threads")), &u) && u > 0
-                       ? (uint32_t)(u > 1024 ? 1024 : u) : 0;
+                       ? (uint32_t)(u > RT_MAX_HOST_THREADS ? RT_MAX_HOST_THREADS : u) : 0;
     if (!cfg->threads) {   /* auto (or 0): one per core */
         long n = sysconf(_SC_NPROCESSORS_ONLN);
-        cfg->threads = n > 0 ? (uint32_t)(n > 1024 ? 1024 : n) : 1;
+        cfg->threads = n > 0 ? (uint32_t)(n > RT_MAX_HOST_THREADS ? RT_MAX_HOST_THREADS : n) : 1;
     }
     cfg->seed = parse_uint(option_value(rt_option_find("seed")), &u) ? u : 0;
     cfg->fmad = !parse_bool(option_value(rt_option_find("fmad")), &b) || b;

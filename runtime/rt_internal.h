@@ -80,6 +80,8 @@ bool rt_gpu_read_file(const char *path, timing_gpu *out, char *err, size_t errle
 
 /* The limits every CUDA device of compute capability >= 3.0 shares. */
 #define RT_MAX_THREADS_PER_BLOCK 1024
+/* --threads: the most host threads a run takes (refused above it) */
+#define RT_MAX_HOST_THREADS 1024
 #define RT_MAX_BLOCK_X 1024
 #define RT_MAX_BLOCK_Y 1024
 #define RT_MAX_BLOCK_Z 64

@@ -49,6 +49,7 @@ refused() {
 # values that are not values
 refused engine nope interp
 refused threads many integer
+refused threads 5000 "1024 host threads"
 refused seed -1 integer
 refused det maybe off
 refused quantum 1.5 integer
