@@ -313,6 +313,17 @@ bool rt_option_check(const rt_option *opt, const char *value, char *err, size_t 
     bool b, ok = false;
     switch (opt->kind) {
     case RT_OPT_CHOICE:
+    case RT_OPT_TEXT:
+        if (strlen(value) >= RT_TEXT_MAX) {
+            snprintf(err, errlen, "too long (at most %d characters)", RT_TEXT_MAX - 1);
+            return false;
+        }
+        break;
+    default:
+        break;
+    }
+    switch (opt->kind) {
+    case RT_OPT_CHOICE:
         ok = in_list(opt->choices, value);
         if (!ok && strcmp(opt->name, "gpu") == 0 && rt_gpu_is_path(value)) {
             /* a description file of the user's: it must parse as the built-in ones do */
@@ -575,7 +586,9 @@ bool rt_config_check_files(char *err, size_t errlen)
         assert(o);
         const char *path = getenv(o->env);
         if (!path || !*path || strcmp(path, "off") == 0) continue;
-        if (strcmp(o->name, "stats") == 0 && (strcmp(path, "-") == 0 || strcmp(path, "stderr") == 0))
+        bool b;   /* --stats' other words for stderr and off (rt_config_load) */
+        if (strcmp(o->name, "stats") == 0 &&
+            (strcmp(path, "-") == 0 || strcmp(path, "stderr") == 0 || parse_bool(path, &b)))
             continue;
         /* created when absent, left as it is otherwise: its writer truncates it later */
         int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);

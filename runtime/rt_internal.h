@@ -10,6 +10,10 @@
 
 /* ---------------------------------------------------------------- configuration */
 
+/* The longest value a text option (a path, a specification) may have, its terminator included:
+ * a longer one is refused (rt_option_check), never cut to a different path. */
+#define RT_TEXT_MAX 4096
+
 typedef struct rt_config {
     char engine[16];        /* interp | compare | jit | auto */
     bool compare_jit;       /* compare mode's primary executor is the JIT */
@@ -34,26 +38,26 @@ typedef struct rt_config {
     uint64_t watchdog_seconds;  /* a launch running longer ends (0 = no limit) */
     uint64_t watchdog_insts;    /* ... or executing more warp instructions (0 = no limit) */
     bool timing;
-    char gpu[4096];         /* GPU model name (rt_gpu_model), or a description file's path */
+    char gpu[RT_TEXT_MAX];         /* GPU model name (rt_gpu_model), or a description file's path */
     bool pageable_memory_access;   /* kernels may access malloc'ed host memory (HMM) */
     int verbose;
-    char stats[256];        /* "" = off, "-" = stderr, else a file */
+    char stats[RT_TEXT_MAX];        /* "" = off, "-" = stderr, else a file */
     char tm[16];            /* off | kilotm */
     uint32_t tm_warps;      /* --tm-warps: transactional warps per SM, 0 = unlimited */
     bool igpu;
     bool share_regs;            /* --reg-sharing: registers share rows by liveness */
-    char fault_inject[128];
+    char fault_inject[RT_TEXT_MAX];
     bool igpu_paging;           /* --igpu-paging */
     uint64_t igpu_page_size, igpu_resident_pages;
-    char trace[256];
-    char timeline[256];     /* --timeline: "off" or a file */
+    char trace[RT_TEXT_MAX];
+    char timeline[RT_TEXT_MAX];     /* --timeline: "off" or a file */
     bool timeline_warps;    /* --timeline-warps: a slice per warp too */
     unsigned checks;            /* --check: TIMING_CHECK_* bits */
-    char check_report[256];     /* --check-report: JSON file, "" = none */
+    char check_report[RT_TEXT_MAX];     /* --check-report: JSON file, "" = none */
     int error_exitcode;         /* --error-exitcode (0: the program's own status) */
-    char record[256];           /* --record: file, "" = none */
-    char replay[256];           /* --replay: file, "" = none */
-    char watch[256];            /* --watch: the specification, "" = none */
+    char record[RT_TEXT_MAX];           /* --record: file, "" = none */
+    char replay[RT_TEXT_MAX];           /* --replay: file, "" = none */
+    char watch[RT_TEXT_MAX];            /* --watch: the specification, "" = none */
 } rt_config;
 
 /* compare.c: runs launch L on the reference and the primary executor from one snapshot of

@@ -163,6 +163,20 @@ for o in "stats=/nonexistent-dir/s.json" "timing --timeline=/nonexistent-dir/t.j
         fi
     done
 done
+# a path longer than the runtime keeps is refused, not cut to another path
+long=/tmp/$(printf 'a%.0s' $(seq 4100))
+for way in cli env; do
+    if [ $way = cli ]; then out=$("$PTXSIM" run --stats="$long" -- $prog ran 2>&1); rc=$?
+    else out=$(env PTXSIM_STATS="$long" LD_PRELOAD="$SHIM" $prog ran 2>&1); rc=$?; fi
+    [ "$rc" -eq 2 ] && ! grep -q '^ran' <<<"$out" && grep -q 'too long (at most 4095 characters)$' <<<"$out" &&
+        echo "PASS options/${way}_long_path_refused" ||
+        echo "FAIL options/${way}_long_path_refused: exit $rc, $(head -c 300 <<<"$out")"
+done
+# PTXSIM_STATS=1 (stderr) and =0 (off) are no file names
+out=$(cd "$LOGS" && rm -f 0 1 && env PTXSIM_STATS=1 LD_PRELOAD="$SHIM" $prog ran 2>&1 &&
+      env PTXSIM_STATS=0 LD_PRELOAD="$SHIM" $prog ran 2>&1); rc=$?
+[ "$rc" -eq 0 ] && [ ! -e "$LOGS/1" ] && [ ! -e "$LOGS/0" ] && echo "PASS options/env_stats_words_no_file" ||
+    echo "FAIL options/env_stats_words_no_file: exit $rc, $out"
 out=$("$PTXSIM" run --replay=/nonexistent-dir/r.trace -- $prog ran 2>&1); rc=$?
 [ "$rc" -eq 2 ] && ! grep -q '^ran' <<<"$out" &&
     grep -q "^ptxsim run: --replay=/nonexistent-dir/r.trace: cannot read /nonexistent-dir/r.trace: No such file or directory$" <<<"$out" &&
