@@ -36,7 +36,14 @@ bool rt_gpu_read_file(const char *path, timing_gpu *out, char *err, size_t errle
         got = fread(text + n, 1, cap - 1 - n, f);
         n += got;
     }
+    /* a folder opens, and its read fails (EISDIR): name that, not the empty text's first gap */
+    int read_errno = ferror(f) ? errno : 0;
     fclose(f);
+    if (read_errno) {
+        free(text);
+        snprintf(err, errlen, "cannot read the GPU description %s: %s", path, strerror(read_errno));
+        return false;
+    }
     if (!text) {
         snprintf(err, errlen, "%s: too large or out of memory", path);
         return false;

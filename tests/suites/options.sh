@@ -163,6 +163,10 @@ for o in "stats=/nonexistent-dir/s.json" "timing --timeline=/nonexistent-dir/t.j
         fi
     done
 done
+# a folder given as the GPU description: the system's reason, not a parse error of nothing
+out=$("$PTXSIM" run --gpu="$LOGS/" -- $prog ran 2>&1); rc=$?
+[ "$rc" -eq 2 ] && ! grep -q '^ran' <<<"$out" && grep -q 'cannot read the GPU description .*: Is a directory$' <<<"$out" &&
+    echo "PASS options/gpu_folder_refused" || echo "FAIL options/gpu_folder_refused: exit $rc, $out"
 # a path longer than the runtime keeps is refused, not cut to another path
 long=/tmp/$(printf 'a%.0s' $(seq 4100))
 for way in cli env; do
