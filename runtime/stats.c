@@ -56,6 +56,7 @@ static void json_cycles(FILE *out, const timing_stats *s, const char *indent)
     fprintf(out, "}, \"diverged_branches\": %llu, \"l1_hits\": %llu, \"l1_misses\": %llu, "
                  "\"l1_mshr_merges\": %llu, \"smem_requests\": %llu, \"smem_wavefronts\": %llu, "
                  "\"l2_hits\": %llu, \"l2_misses\": %llu, \"l2_atomics\": %llu, "
+                 "\"l2_write_hits\": %llu, \"l2_write_misses\": %llu, "
                  "\"dram_reads\": %llu, \"dram_writes\": %llu, \"dram_row_hits\": %llu, "
                  "\"dram_row_misses\": %llu, \"icnt_bytes\": %llu, \"tex_hits\": %llu, "
                  "\"tex_misses\": %llu",
@@ -63,7 +64,8 @@ static void json_cycles(FILE *out, const timing_stats *s, const char *indent)
             (unsigned long long)s->l1_misses, (unsigned long long)s->l1_mshr_merges,
             (unsigned long long)s->smem_requests, (unsigned long long)s->smem_wavefronts,
             (unsigned long long)s->l2_hits, (unsigned long long)s->l2_misses,
-            (unsigned long long)s->l2_atomics, (unsigned long long)s->dram_reads,
+            (unsigned long long)s->l2_atomics, (unsigned long long)s->l2_write_hits,
+            (unsigned long long)s->l2_write_misses, (unsigned long long)s->dram_reads,
             (unsigned long long)s->dram_writes, (unsigned long long)s->dram_row_hits,
             (unsigned long long)s->dram_row_misses, (unsigned long long)s->icnt_bytes,
             (unsigned long long)s->tex_hits, (unsigned long long)s->tex_misses);

@@ -124,7 +124,8 @@ typedef struct timing_stats {
     uint64_t l1_hits, l1_misses, l1_mshr_merges;   /* global/local load sectors */
     uint64_t tex_hits, tex_misses;                 /* texture cache sectors (tex, tld4, suld) */
     uint64_t smem_requests, smem_wavefronts;
-    uint64_t l2_hits, l2_misses;  /* sectors */
+    uint64_t l2_hits, l2_misses;  /* sectors loaded (and atomics' sectors) */
+    uint64_t l2_write_hits, l2_write_misses;   /* sectors stored, found valid or allocated */
     uint64_t l2_atomics;          /* lane operations performed at L2 */
     uint64_t dram_reads, dram_writes;   /* sectors */
     uint64_t dram_row_hits, dram_row_misses;

@@ -141,6 +141,37 @@ START_TEST(l1_and_l2_hits)
 }
 END_TEST
 
+/* Stores allocate their sectors at L2 without a fetch: counted as stored sectors, a miss the
+ * first time, a hit the second; a load of the line then hits L2 and reads no DRAM. */
+START_TEST(l2_counts_stores)
+{
+    const timing_gpu *g = timing_gpu_find("v100");
+    ck_assert_ptr_nonnull(g);
+    timing_stats st = {0};
+    tm_mem m;
+    ck_assert(tm_mem_init(&m, g, 2, &st));
+    uint64_t e_addr[EMU_WARP_SIZE];
+    emu_event w = load(e_addr, EMU_CLS_ST_GLOBAL, PTX_SPACE_GLOBAL, 0x300000, 4);   /* one line */
+    tm_access a = tm_mem_access(&m, 0, 0, &w);
+    (void)tm_mem_settle(&m, a.done);
+    ck_assert_uint_eq(st.l2_write_misses, 4);
+    ck_assert_uint_eq(st.l2_write_hits, 0);
+    tm_access b = tm_mem_access(&m, 0, 1000, &w);
+    (void)tm_mem_settle(&m, b.done);
+    ck_assert_uint_eq(st.l2_write_misses, 4);
+    ck_assert_uint_eq(st.l2_write_hits, 4);
+    uint64_t r_addr[EMU_WARP_SIZE];
+    emu_event r = load(r_addr, EMU_CLS_LD_GLOBAL, PTX_SPACE_GLOBAL, 0x300000, 4);
+    tm_access c = tm_mem_access(&m, 1, 2000, &r);
+    (void)tm_mem_settle(&m, c.done);
+    ck_assert_uint_eq(st.l2_hits, 4);
+    ck_assert_uint_eq(st.l2_misses, 0);
+    ck_assert_uint_eq(st.dram_reads, 0);
+    ck_assert_uint_eq(st.l1_hits + st.l1_misses, 4);   /* stores are not L1's loads */
+    tm_mem_free(&m);
+}
+END_TEST
+
 START_TEST(misses_in_flight_merge)
 {
     const timing_gpu *g = timing_gpu_find("gtx480");
@@ -333,6 +364,7 @@ static Suite *suite(void)
     tcase_add_test(t, lru_replacement);
     tcase_add_test(t, lru_matches_plain_model);
     tcase_add_test(t, l1_and_l2_hits);
+    tcase_add_test(t, l2_counts_stores);
     tcase_add_test(t, misses_in_flight_merge);
     tcase_add_test(t, coalescing_by_stride);
     tcase_add_test(t, shared_bank_conflicts);

@@ -44,6 +44,8 @@ void timing_stats_add(timing_stats *a, const timing_stats *b)
     a->l2_hits += b->l2_hits;
     a->l2_misses += b->l2_misses;
     a->l2_atomics += b->l2_atomics;
+    a->l2_write_hits += b->l2_write_hits;
+    a->l2_write_misses += b->l2_write_misses;
     a->dram_reads += b->dram_reads;
     a->dram_writes += b->dram_writes;
     a->dram_row_hits += b->dram_row_hits;
@@ -118,10 +120,13 @@ static void print_cycles(FILE *out, const char *name, const timing_stats *s)
     if (s->tex_hits + s->tex_misses)
         fprintf(out, "    texture cache: %llu sector hits, %llu misses\n",
                 (unsigned long long)s->tex_hits, (unsigned long long)s->tex_misses);
-    fprintf(out, "    L2: %llu sector hits, %llu misses, %llu atomic lane operations; DRAM: %llu "
+    fprintf(out, "    L2: %llu sector hits, %llu misses, %llu atomic lane operations, %llu sectors "
+                 "stored (%llu hits); DRAM: %llu "
                  "sectors read, %llu written, row buffer hits %.1f%%; interconnect %llu bytes\n",
             (unsigned long long)s->l2_hits, (unsigned long long)s->l2_misses,
-            (unsigned long long)s->l2_atomics, (unsigned long long)s->dram_reads,
+            (unsigned long long)s->l2_atomics,
+            (unsigned long long)(s->l2_write_hits + s->l2_write_misses),
+            (unsigned long long)s->l2_write_hits, (unsigned long long)s->dram_reads,
             (unsigned long long)s->dram_writes,
             100.0 * ratio(s->dram_row_hits, s->dram_row_hits + s->dram_row_misses),
             (unsigned long long)s->icnt_bytes);

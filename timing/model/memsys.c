@@ -1107,14 +1107,16 @@ static uint64_t l2_access(tm_mem *m, uint32_t ch, uint32_t s, uint64_t line, uin
     *at_l2 = ready;
     if (victim.tag && victim.dirty)   /* (a slice's lines are all its channel's) */
         dram_enqueue(m, ch, s, victim.tag - 1, sectors_in(victim.dirty), true, start);
+    timing_stats *st = m->par ? &m->chan[ch].st : m->st;
     if (kind == K_STORE) {
         /* write-allocate without a fetch: the written sectors become valid and dirty */
+        st->l2_write_hits += (uint64_t)sectors_in(need & L->valid);
+        st->l2_write_misses += (uint64_t)sectors_in(need & (uint8_t)~L->valid);
         L->valid |= need;
         L->dirty |= need;
         return ready;
     }
     uint8_t missing = need & (uint8_t)~L->valid;
-    timing_stats *st = m->par ? &m->chan[ch].st : m->st;
     st->l2_hits += (uint64_t)sectors_in(need & L->valid);
     st->l2_misses += (uint64_t)sectors_in(missing);
     if (missing) {
@@ -1615,11 +1617,14 @@ void tm_mem_weave_stats(tm_mem *m)
         m->st->l2_hits += C->st.l2_hits;
         m->st->l2_misses += C->st.l2_misses;
         m->st->l2_atomics += C->st.l2_atomics;
+        m->st->l2_write_hits += C->st.l2_write_hits;
+        m->st->l2_write_misses += C->st.l2_write_misses;
         m->st->dram_reads += C->st.dram_reads;
         m->st->dram_writes += C->st.dram_writes;
         m->st->dram_row_hits += C->st.dram_row_hits;
         m->st->dram_row_misses += C->st.dram_row_misses;
         C->st.l2_hits = C->st.l2_misses = C->st.l2_atomics = 0;
+        C->st.l2_write_hits = C->st.l2_write_misses = 0;
         C->st.dram_reads = C->st.dram_writes = C->st.dram_row_hits = C->st.dram_row_misses = 0;
     }
 }
