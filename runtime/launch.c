@@ -718,6 +718,7 @@ cudaError_t rt_launch_run(const rt_launch_desc *d)
         e = f ? fault_error(f->kind) : cudaErrorLaunchFailure;
         if (e == cudaSuccess)
             e = cudaErrorLaunchFailure;
+        if (!k->failed++) k->first_error = e;
         char region[480] = "";
         if (igpu && f) igpu_fault_region(igpu, k, f, &L, region, sizeof region);
         fprintf(stderr, "ptxsim: %s%s\n", f && f->message[0] ? f->message : "kernel failed",

@@ -113,6 +113,8 @@ typedef struct rt_kernel {
     int carveout;               /* cudaFuncAttributePreferredSharedMemoryCarveout */
     /* statistics */
     uint64_t launches, ctas, threads;
+    uint64_t failed;            /* launches that ended in a fault (a trap, an illegal access...) */
+    cudaError_t first_error;    /* the first of those launches' errors */
     double seconds;
     timing_stats engine;        /* the engine's counts (GPUDet quanta, ...) */
     timing_metrics metrics;     /* from the event stream, when statistics are on */

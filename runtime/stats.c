@@ -265,7 +265,7 @@ static void report_json(FILE *out, rt_kernel *const *ks, size_t n)
             c->threads, (unsigned long long)c->seed, (unsigned long long)c->quantum,
             c->timing ? "true" : "false");
 
-    uint64_t launches = 0, ctas = 0, threads = 0;
+    uint64_t launches = 0, ctas = 0, threads = 0, failed = 0;
     double seconds = 0;
     timing_stats total = {0};
     static timing_igpu_stats igpu_total;   /* large; the report runs once, under the lock */
@@ -287,7 +287,11 @@ static void report_json(FILE *out, rt_kernel *const *ks, size_t n)
             timing_igpu_stats_add(&igpu_total, k->igpu);
             igpu = true;
         }
+        fprintf(out, ",\n      \"failed_launches\": %llu", (unsigned long long)k->failed);
+        if (k->failed)
+            fprintf(out, ", \"first_error\": \"%s\"", rt_error_name(k->first_error));
         fprintf(out, ",\n      \"host_seconds\": %.6f\n    }", k->seconds);
+        failed += k->failed;
         launches += k->launches;
         ctas += k->ctas;
         threads += k->threads;
@@ -296,6 +300,7 @@ static void report_json(FILE *out, rt_kernel *const *ks, size_t n)
     }
     fprintf(out, "%s],\n  \"total\": {\n", first ? "" : "\n  ");
     json_counters(out, launches, ctas, threads, &total, "    ");
+    fprintf(out, ",\n    \"failed_launches\": %llu", (unsigned long long)failed);
     if (igpu)
         json_igpu(out, &igpu_total, &total, "    ");
     fprintf(out, "\n  },\n");
@@ -319,6 +324,9 @@ static void report_table(FILE *out, rt_kernel *const *ks, size_t n)
         fprintf(out, "%-40s %10llu %12llu %14llu %12.3f\n", rt_kernel_pretty(k),
                 (unsigned long long)k->launches, (unsigned long long)k->ctas,
                 (unsigned long long)k->threads, k->seconds * 1e3);
+        if (k->failed)
+            fprintf(out, "  failed: %llu of its launches (the first: %s)\n",
+                    (unsigned long long)k->failed, rt_error_name(k->first_error));
         timing_stats_print(out, NULL, &k->engine);
         timing_metrics_print(out, &k->metrics);
         if (k->igpu)

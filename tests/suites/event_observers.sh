@@ -10,6 +10,9 @@
 #   under --det=gpudet, its --summary agrees with the --stats instruction count, and a damaged
 #   file is reported, not crashed on; the trace and --stats are byte-identical under
 #   --engine=interp, jit (its event variant) and auto (switching to it mid-launch).
+# - --stats as JSON counts the launches that faulted, per kernel with the first error, and in
+#   the total (tests/cuda/illegal_address.cu: one out-of-bounds and one misaligned launch among
+#   launches that behave).
 # One "PASS event_observers/..." or "FAIL ...: why" line per check.
 # Environment: B (build dir, default build), NVCC (default nvcc).
 set -u
@@ -27,6 +30,7 @@ build() {   # build SRC EXE
 }
 build tests/suites/event_observers/access_patterns.cu "$W/access_patterns"
 build examples/gpu_racey/gpu_racey.cu "$W/gpu_racey"
+build tests/cuda/illegal_address.cu "$W/illegal_address"
 
 # --- metrics: a kernel's rows add up over its launches, so the expectations are the totals
 # over each kernel's four launches.
@@ -105,4 +109,25 @@ if [ "$ok" = 1 ] && [ -s "$W/exec.interp.trace" ]; then
     echo "PASS event_observers/same_events_on_every_executor (interp, jit, auto)"
 else
     echo "FAIL event_observers/same_events_on_every_executor: ${why:-empty trace}; see $W/exec.*"
+fi
+
+# --- failed launches in the statistics
+"$PTXSIM" run --stats="$W/faults.json" -- "$W/illegal_address" >"$W/faults.out" 2>&1
+why=$(python3 - "$W/faults.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+k = {x["name"].split("(")[0]: x for x in d["kernels"]}
+want = {"write_at": (1, "cudaErrorIllegalAddress"), "misaligned": (1, "cudaErrorMisalignedAddress"),
+        "ok_kernel": (0, None)}
+bad = [f"{n}: {k[n]['failed_launches']} {k[n].get('first_error')}, want {f} {e}"
+       for n, (f, e) in want.items()
+       if n not in k or k[n]["failed_launches"] != f or k[n].get("first_error") != e]
+if d["total"]["failed_launches"] != 2: bad.append(f"total {d['total']['failed_launches']}, want 2")
+print("; ".join(bad))
+PY
+)
+if [ -z "$why" ] && grep -q '^PASS misaligned_reported' "$W/faults.out"; then
+    echo "PASS event_observers/failed_launches_counted"
+else
+    echo "FAIL event_observers/failed_launches_counted: ${why:-the program failed}; see $W/faults.*"
 fi
