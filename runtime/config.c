@@ -342,6 +342,16 @@ bool rt_option_check(const rt_option *opt, const char *value, char *err, size_t 
                      "to 2097152 bytes)");
             return false;
         }
+        if (ok && strcmp(opt->name, "error-exitcode") == 0 && u > 255) {
+            /* an exit status is 8 bits: 256 would read as 0, the program's own status */
+            snprintf(err, errlen, "not a valid value (accepted: an exit status, 0 to 255)");
+            return false;
+        }
+        if (ok && strcmp(opt->name, "jit-threshold") == 0 && u == 0) {
+            snprintf(err, errlen, "not a valid value (accepted: 1 or more warp instructions; "
+                     "--engine=jit compiles every function before it runs)");
+            return false;
+        }
         if (ok && strcmp(opt->name, "threads") == 0 && strcmp(value, "auto") != 0 &&
             u > RT_MAX_HOST_THREADS) {
             /* refused, not cut down: the run a user asked for is the run they get */
@@ -705,5 +715,5 @@ void rt_config_load(rt_config *cfg)
     const char *rep = option_value(rt_option_find("replay"));
     copy_text(cfg->replay, sizeof cfg->replay, strcmp(rep, "off") == 0 ? "" : rep);
     cfg->error_exitcode =
-        parse_uint(option_value(rt_option_find("error-exitcode")), &u) ? (int)(u & 255) : 0;
+        parse_uint(option_value(rt_option_find("error-exitcode")), &u) && u <= 255 ? (int)u : 0;
 }

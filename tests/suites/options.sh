@@ -50,6 +50,8 @@ refused() {
 refused engine nope interp
 refused threads many integer
 refused threads 5000 "1024 host threads"
+refused error-exitcode 256 "0 to 255"
+refused jit-threshold 0 "1 or more"
 refused seed -1 integer
 refused det maybe off
 refused quantum 1.5 integer
