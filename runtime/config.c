@@ -388,6 +388,65 @@ bool rt_option_check(const rt_option *opt, const char *value, char *err, size_t 
     return true;
 }
 
+/* Whether v says what the option's default says (a number, a boolean or a word as written). */
+static bool is_default(const rt_option *o, const char *v)
+{
+    uint64_t a, b;
+    bool x, y;
+    if (o->kind == RT_OPT_UINT && parse_uint(v, &a) && parse_uint(o->def, &b)) return a == b;
+    if (o->kind == RT_OPT_BOOL && parse_bool(v, &x) && parse_bool(o->def, &y)) return x == y;
+    return strcmp(v, o->def) == 0;
+}
+
+/* An option that only a mode reads, set to anything but its default while that mode is off,
+ * would change nothing: refused, as a mode not built is, so that nobody takes the run for the
+ * one they asked for (--dab-entries=128 without --det=dab is a run without DAB). */
+static bool option_dependencies_met(char *err, size_t errlen)
+{
+    static const struct {
+        const char *option, *mode_env, *mode_value, *needs;
+    } deps[] = {
+        {"gpudet-bta", "PTXSIM_DET", "gpudet", "--det=gpudet"},
+        {"gpudet-dwp", "PTXSIM_DET", "gpudet", "--det=gpudet"},
+        {"gpudet-serial", "PTXSIM_DET", "gpudet", "--det=gpudet"},
+        {"gpudet-commit", "PTXSIM_DET", "gpudet", "--det=gpudet"},
+        {"gpudet-sb-entries", "PTXSIM_DET", "gpudet", "--det=gpudet"},
+        {"dab-entries", "PTXSIM_DET", "dab", "--det=dab"},
+        {"dab-fusion", "PTXSIM_DET", "dab", "--det=dab"},
+        {"dab-coalescing", "PTXSIM_DET", "dab", "--det=dab"},
+        {"dab-buffers", "PTXSIM_DET", "dab", "--det=dab"},
+        {"dab-offset-flush", "PTXSIM_DET", "dab", "--det=dab"},
+        {"dab-sms", "PTXSIM_DET", "dab", "--det=dab"},
+        {"dab-scheduler", "PTXSIM_DET", "dab", "--det=dab"},
+        {"tm-warps", "PTXSIM_TM", "kilotm", "--tm=kilotm"},
+        {"igpu-page-size", "PTXSIM_IGPU_PAGING", "on", "--igpu-paging=on"},
+        {"igpu-resident-pages", "PTXSIM_IGPU_PAGING", "on", "--igpu-paging=on"},
+        {"check-report", "PTXSIM_CHECK", NULL, "--check"},
+        {"error-exitcode", "PTXSIM_CHECK", NULL, "--check"},
+        {"compare-with", "PTXSIM_ENGINE", "compare", "--engine=compare"},
+    };
+    for (size_t i = 0; i < sizeof deps / sizeof deps[0]; i++) {
+        const rt_option *o = rt_option_find(deps[i].option);
+        assert(o);
+        const char *v = getenv(o->env);
+        if (!v || is_default(o, v)) continue;
+        const char *mode = getenv(deps[i].mode_env);
+        bool wanted, set = false, on;
+        if (!deps[i].mode_value)   /* --check: any check but none */
+            on = mode && *mode && strcmp(mode, "none") != 0 && strcmp(mode, "off") != 0;
+        else if (parse_bool(deps[i].mode_value, &wanted))
+            on = mode && parse_bool(mode, &set) && set == wanted;
+        else
+            on = mode && strcmp(mode, deps[i].mode_value) == 0;
+        if (!on) {
+            snprintf(err, errlen, "--%s=%.64s needs %s: without it nothing reads it, and the run "
+                     "would not be the one asked for", o->name, v, deps[i].needs);
+            return false;
+        }
+    }
+    return true;
+}
+
 bool rt_config_check_environment(char *err, size_t errlen)
 {
     extern char **environ;
@@ -564,7 +623,7 @@ bool rt_config_check_environment(char *err, size_t errlen)
                  "(a race found there is one under every schedule)", check, det);
         return false;
     }
-    return true;
+    return option_dependencies_met(err, errlen);
 }
 
 /* The option's value: the environment's, checked before the program ran (the shim's

@@ -111,6 +111,31 @@ for combo in "--record=$LOGS/a.rec --replay=$LOGS/a.rec" "--record=$LOGS/a.rec -
         echo "FAIL options/refused_${combo// /_}: exit $rc, $out"
 done
 
+# an option only a mode reads, set (to anything but its default) while the mode is off, is
+# refused (the run would not be the one asked for); with the mode, or at its default, it runs
+for dep in "--gpudet-bta=off:--det=gpudet:--det=gpudet" "--gpudet-sb-entries=8:--det=gpudet:--det=gpudet" \
+           "--dab-entries=128:--det=dab:--det=dab" "--dab-scheduler=srr:--det=dab:--det=dab" \
+           "--tm-warps=4:--tm=kilotm:--tm=kilotm" \
+           "--igpu-resident-pages=3:--igpu --igpu-paging:--igpu-paging=on" \
+           "--error-exitcode=3:--check=memcheck:--check" "--compare-with=jit:--engine=compare:--engine=compare"; do
+    IFS=: read -r opt mode needs <<<"$dep"
+    out=$("$PTXSIM" run $opt -- $prog ran 2>&1); rc=$?
+    [ "$rc" -eq 2 ] && ! grep -q '^ran' <<<"$out" && grep -q "^ptxsim run: $opt needs $needs: " <<<"$out" &&
+        echo "PASS options/${opt#--}_alone_refused" ||
+        echo "FAIL options/${opt#--}_alone_refused: exit $rc, $out"
+    # shellcheck disable=SC2086
+    out=$("$PTXSIM" run $mode $opt -- $prog ran 2>&1); rc=$?
+    [ "$rc" -eq 0 ] && [ "$out" = ran ] && echo "PASS options/${opt#--}_with_${mode##*--}_runs" ||
+        echo "FAIL options/${opt#--}_with_${mode##*--}_runs: exit $rc, $out"
+done
+var=PTXSIM_DAB_ENTRIES
+out=$(env $var=128 LD_PRELOAD="$SHIM" $prog ran 2>&1); rc=$?
+[ "$rc" -eq 2 ] && grep -q "^ptxsim: --dab-entries=128 needs --det=dab: " <<<"$out" &&
+    echo "PASS options/env_dab_entries_alone_refused" || echo "FAIL options/env_dab_entries_alone_refused: exit $rc, $out"
+out=$("$PTXSIM" run --dab-entries=64 --gpudet-bta=on -- $prog ran 2>&1); rc=$?
+[ "$rc" -eq 0 ] && [ "$out" = ran ] && echo "PASS options/defaults_alone_run" ||
+    echo "FAIL options/defaults_alone_run: exit $rc, $out"
+
 # a DAB buffer holds at least one warp instruction's 32 lanes
 out=$("$PTXSIM" run --det=dab --dab-entries=16 -- $prog ran 2>&1); rc=$?
 [ "$rc" -eq 2 ] && ! grep -q '^ran' <<<"$out" && grep -q '32 to 65536 entries' <<<"$out" &&
@@ -146,7 +171,7 @@ out=$("$PTXSIM" run --determinism=gpudet -- $prog ran 2>&1); rc=$?
 # exit, when the program's status is decided), in one line naming the option and the reason,
 # both ways; a destination that can be written lets the program run
 for o in "stats=/nonexistent-dir/s.json" "timing --timeline=/nonexistent-dir/t.json" \
-         "check-report=/nonexistent-dir/c.json" "record=/nonexistent-dir/r.trace" \
+         "check=memcheck --check-report=/nonexistent-dir/c.json" "record=/nonexistent-dir/r.trace" \
          "trace=/nonexistent-dir/t.trace"; do
     flag=${o##* --}; flag=${flag%%=*}; path=${o##*=}
     var=PTXSIM_$(tr 'a-z-' 'A-Z_' <<<"$flag")
@@ -155,7 +180,8 @@ for o in "stats=/nonexistent-dir/s.json" "timing --timeline=/nonexistent-dir/t.j
             out=$("$PTXSIM" run --$o -- $prog ran 2>&1); rc=$?
         else
             timing=off; [ "$flag" = timeline ] && timing=on
-            out=$(env PTXSIM_TIMING=$timing "$var=$path" LD_PRELOAD="$SHIM" $prog ran 2>&1); rc=$?
+            check=none; [ "$flag" = check-report ] && check=memcheck
+            out=$(env PTXSIM_TIMING=$timing PTXSIM_CHECK=$check "$var=$path" LD_PRELOAD="$SHIM" $prog ran 2>&1); rc=$?
         fi
         if [ "$rc" -eq 2 ] && ! grep -q '^ran' <<<"$out" && [ "$(wc -l <<<"$out")" -eq 1 ] &&
             grep -q "^ptxsim\( run\)\?: --$flag=$path: cannot write $path: No such file or directory\$" <<<"$out"; then
