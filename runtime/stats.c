@@ -54,7 +54,8 @@ static void json_cycles(FILE *out, const timing_stats *s, const char *indent)
         fprintf(out, "%s\"%s\": %llu", i ? ", " : "", timing_slot_name((timing_slot)i),
                 (unsigned long long)s->slots[i]);
     fprintf(out, "}, \"diverged_branches\": %llu, \"l1_hits\": %llu, \"l1_misses\": %llu, "
-                 "\"l1_mshr_merges\": %llu, \"smem_requests\": %llu, \"smem_wavefronts\": %llu, "
+                 "\"l1_mshr_merges\": %llu, \"l1_write_hits\": %llu, \"l1_write_misses\": %llu, "
+                 "\"smem_requests\": %llu, \"smem_wavefronts\": %llu, "
                  "\"l2_hits\": %llu, \"l2_misses\": %llu, \"l2_atomics\": %llu, "
                  "\"l2_write_hits\": %llu, \"l2_write_misses\": %llu, "
                  "\"dram_reads\": %llu, \"dram_writes\": %llu, \"dram_row_hits\": %llu, "
@@ -62,6 +63,7 @@ static void json_cycles(FILE *out, const timing_stats *s, const char *indent)
                  "\"tex_misses\": %llu",
             (unsigned long long)s->diverged_branches, (unsigned long long)s->l1_hits,
             (unsigned long long)s->l1_misses, (unsigned long long)s->l1_mshr_merges,
+            (unsigned long long)s->l1_write_hits, (unsigned long long)s->l1_write_misses,
             (unsigned long long)s->smem_requests, (unsigned long long)s->smem_wavefronts,
             (unsigned long long)s->l2_hits, (unsigned long long)s->l2_misses,
             (unsigned long long)s->l2_atomics, (unsigned long long)s->l2_write_hits,

@@ -122,6 +122,8 @@ typedef struct timing_stats {
     uint64_t warp_slot_cycles;    /* cycles x SMs x the warps one SM holds: occupancy's base */
     uint64_t diverged_branches;
     uint64_t l1_hits, l1_misses, l1_mshr_merges;   /* global/local load sectors */
+    uint64_t l1_write_hits, l1_write_misses;       /* store sectors: to a line L1 held (updated
+                                                      there), or not (written through only) */
     uint64_t tex_hits, tex_misses;                 /* texture cache sectors (tex, tld4, suld) */
     uint64_t smem_requests, smem_wavefronts;
     uint64_t l2_hits, l2_misses;  /* sectors loaded (and atomics' sectors) */

@@ -142,7 +142,8 @@ START_TEST(l1_and_l2_hits)
 END_TEST
 
 /* Stores allocate their sectors at L2 without a fetch: counted as stored sectors, a miss the
- * first time, a hit the second; a load of the line then hits L2 and reads no DRAM. */
+ * first time, a hit the second; a load of the line then hits L2 and reads no DRAM. At L1 a
+ * store writes through: counted as a hit only where L1 holds the line (after that load). */
 START_TEST(l2_counts_stores)
 {
     const timing_gpu *g = timing_gpu_find("v100");
@@ -163,11 +164,17 @@ START_TEST(l2_counts_stores)
     uint64_t r_addr[EMU_WARP_SIZE];
     emu_event r = load(r_addr, EMU_CLS_LD_GLOBAL, PTX_SPACE_GLOBAL, 0x300000, 4);
     tm_access c = tm_mem_access(&m, 1, 2000, &r);
-    (void)tm_mem_settle(&m, c.done);
+    uint64_t back = tm_mem_settle(&m, c.done);
     ck_assert_uint_eq(st.l2_hits, 4);
     ck_assert_uint_eq(st.l2_misses, 0);
     ck_assert_uint_eq(st.dram_reads, 0);
     ck_assert_uint_eq(st.l1_hits + st.l1_misses, 4);   /* stores are not L1's loads */
+    ck_assert_uint_eq(st.l1_write_misses, 8);
+    ck_assert_uint_eq(st.l1_write_hits, 0);
+    tm_access d = tm_mem_access(&m, 1, back + 10, &w);   /* SM 1 holds the line now */
+    (void)tm_mem_settle(&m, d.done);
+    ck_assert_uint_eq(st.l1_write_hits, 4);
+    ck_assert_uint_eq(st.l2_write_hits, 8);
     tm_mem_free(&m);
 }
 END_TEST

@@ -36,6 +36,8 @@ void timing_stats_add(timing_stats *a, const timing_stats *b)
     a->diverged_branches += b->diverged_branches;
     a->l1_hits += b->l1_hits;
     a->l1_misses += b->l1_misses;
+    a->l1_write_hits += b->l1_write_hits;
+    a->l1_write_misses += b->l1_write_misses;
     a->tex_hits += b->tex_hits;
     a->tex_misses += b->tex_misses;
     a->l1_mshr_merges += b->l1_mshr_merges;
@@ -112,10 +114,13 @@ static void print_cycles(FILE *out, const char *name, const timing_stats *s)
         fprintf(out, " %s %.1f%%", timing_slot_name((timing_slot)i),
                 100.0 * ratio(s->slots[i], slots));
     fprintf(out, "\n");
-    fprintf(out, "    L1: %llu sector hits, %llu misses, %llu merged in MSHRs; shared: %llu requests, "
+    fprintf(out, "    L1: %llu sector hits, %llu misses, %llu merged in MSHRs, %llu sectors stored "
+                 "(%llu to lines it held); shared: %llu requests, "
                  "%.2f wavefronts each; %llu diverged branches\n",
             (unsigned long long)s->l1_hits, (unsigned long long)s->l1_misses,
-            (unsigned long long)s->l1_mshr_merges, (unsigned long long)s->smem_requests,
+            (unsigned long long)s->l1_mshr_merges,
+            (unsigned long long)(s->l1_write_hits + s->l1_write_misses),
+            (unsigned long long)s->l1_write_hits, (unsigned long long)s->smem_requests,
             ratio(s->smem_wavefronts, s->smem_requests), (unsigned long long)s->diverged_branches);
     if (s->tex_hits + s->tex_misses)
         fprintf(out, "    texture cache: %llu sector hits, %llu misses\n",

@@ -2102,7 +2102,12 @@ tm_access tm_mem_access(tm_mem *m, uint32_t sm, uint64_t now, const emu_event *e
             uint64_t hit_lat = tex ? (uint64_t)g->tex_latency : (uint64_t)g->l1_latency;
             tm_line *L = tm_cache_find(l1, req[i].line, t);
             if (kind == K_STORE) {
-                if (L) L->valid |= req[i].need;
+                if (L) {
+                    L->valid |= req[i].need;
+                    sst->l1_write_hits += (uint64_t)sectors_in(req[i].need);
+                } else {
+                    sst->l1_write_misses += (uint64_t)sectors_in(req[i].need);
+                }
                 round_trip(m, sm, req[i].line, req[i].need, K_STORE, 0, t, false, &accepted);
                 if (accepted > last_accept) last_accept = accepted;
                 continue;
